@@ -1,0 +1,182 @@
+/** SQLite conversations and messages. */
+import type { DatabaseSync } from "node:sqlite";
+import type { ToolCall } from "../../core/messages.ts";
+import type {
+  ConversationStore,
+  ConversationSummary,
+  MessageRecord,
+  StoredMessage,
+} from "../../core/ports.ts";
+import type { ConversationKind } from "../../core/tool.ts";
+
+interface MessageRow {
+  id: number;
+  conversation_id: number;
+  role: StoredMessage["role"];
+  content: string;
+  tool_calls: string | null;
+  tool_call_id: string | null;
+  tool_name: string | null;
+  prompt_tokens: number | null;
+  completion_tokens: number | null;
+  duration_ms: number | null;
+  created_at: string;
+}
+
+interface SummaryRow {
+  id: number;
+  kind: ConversationKind;
+  title: string;
+  created_at: string;
+  updated_at: string;
+  message_count: number;
+}
+
+/** Filters for listing conversations. */
+export interface ConversationQuery {
+  kind?: ConversationKind;
+  /** Matches title or message content (substring, case-insensitive). */
+  search?: string;
+  limit: number;
+  offset?: number;
+}
+
+function toMessage(row: MessageRow): StoredMessage {
+  const message: StoredMessage = {
+    id: row.id,
+    conversationId: row.conversation_id,
+    role: row.role,
+    content: row.content,
+    createdAt: row.created_at,
+  };
+  if (row.tool_calls) message.toolCalls = JSON.parse(row.tool_calls) as ToolCall[];
+  if (row.tool_call_id) message.toolCallId = row.tool_call_id;
+  if (row.tool_name) message.toolName = row.tool_name;
+  if (row.prompt_tokens !== null || row.completion_tokens !== null) {
+    message.usage = {
+      promptTokens: row.prompt_tokens ?? 0,
+      completionTokens: row.completion_tokens ?? 0,
+    };
+  }
+  if (row.duration_ms !== null) message.durationMs = row.duration_ms;
+  return message;
+}
+
+function toSummary(row: SummaryRow): ConversationSummary {
+  return {
+    id: row.id,
+    kind: row.kind,
+    title: row.title,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    messageCount: row.message_count,
+  };
+}
+
+/** Conversations and messages in SQLite; every append is committed at once. */
+export class SqliteConversationStore implements ConversationStore {
+  constructor(private readonly db: DatabaseSync) {}
+
+  /** Starts a conversation and returns its id. */
+  createConversation(kind: ConversationKind, title: string, at: Date): number {
+    const stamp = at.toISOString();
+    const row = this.db.prepare(
+      "INSERT INTO conversations (kind, title, created_at, updated_at) VALUES (?, ?, ?, ?) RETURNING id",
+    ).get(kind, title.slice(0, 200), stamp, stamp) as { id: number };
+    return Number(row.id);
+  }
+
+  /** Appends a message and touches the conversation. */
+  appendMessage(conversationId: number, message: MessageRecord): number {
+    const stamp = message.createdAt.toISOString();
+    const row = this.db.prepare(
+      `INSERT INTO messages (conversation_id, role, content, tool_calls, tool_call_id, tool_name,
+        prompt_tokens, completion_tokens, duration_ms, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+    ).get(
+      conversationId,
+      message.role,
+      message.content,
+      message.toolCalls?.length ? JSON.stringify(message.toolCalls) : null,
+      message.toolCallId ?? null,
+      message.toolName ?? null,
+      message.usage?.promptTokens ?? null,
+      message.usage?.completionTokens ?? null,
+      message.durationMs === undefined ? null : Math.round(message.durationMs),
+      stamp,
+    ) as { id: number };
+    this.db.prepare("UPDATE conversations SET updated_at = ? WHERE id = ?").run(
+      stamp,
+      conversationId,
+    );
+    return Number(row.id);
+  }
+
+  /** The last `limit` messages, oldest first. */
+  recentMessages(conversationId: number, limit: number): StoredMessage[] {
+    if (limit <= 0) return [];
+    const rows = this.db.prepare(
+      "SELECT * FROM messages WHERE conversation_id = ? ORDER BY id DESC LIMIT ?",
+    ).all(conversationId, limit) as unknown as MessageRow[];
+    return rows.reverse().map(toMessage);
+  }
+
+  /** Every message of a conversation, oldest first. */
+  messages(conversationId: number): StoredMessage[] {
+    const rows = this.db.prepare(
+      "SELECT * FROM messages WHERE conversation_id = ? ORDER BY id",
+    ).all(conversationId) as unknown as MessageRow[];
+    return rows.map(toMessage);
+  }
+
+  /** One conversation's header, or undefined. */
+  conversation(id: number): ConversationSummary | undefined {
+    const row = this.db.prepare(
+      `SELECT c.*, (SELECT COUNT(*) FROM messages m WHERE m.conversation_id = c.id) AS message_count
+       FROM conversations c WHERE c.id = ?`,
+    ).get(id) as SummaryRow | undefined;
+    return row ? toSummary(row) : undefined;
+  }
+
+  /** The most recently updated conversation of a kind, or undefined. */
+  latest(kind: ConversationKind): ConversationSummary | undefined {
+    return this.list({ kind, limit: 1 })[0];
+  }
+
+  /** Conversations, newest first, filtered and paginated. */
+  list(query: ConversationQuery): ConversationSummary[] {
+    const where: string[] = [];
+    const params: (string | number)[] = [];
+    if (query.kind) {
+      where.push("c.kind = ?");
+      params.push(query.kind);
+    }
+    if (query.search?.trim()) {
+      const pattern = `%${query.search.trim().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      where.push(
+        `(c.title LIKE ? ESCAPE '\\' OR EXISTS (SELECT 1 FROM messages s
+          WHERE s.conversation_id = c.id AND s.content LIKE ? ESCAPE '\\'))`,
+      );
+      params.push(pattern, pattern);
+    }
+    const rows = this.db.prepare(
+      `SELECT c.*, (SELECT COUNT(*) FROM messages m WHERE m.conversation_id = c.id) AS message_count
+       FROM conversations c ${where.length ? `WHERE ${where.join(" AND ")}` : ""}
+       ORDER BY c.updated_at DESC, c.id DESC LIMIT ? OFFSET ?`,
+    ).all(...params, query.limit, query.offset ?? 0) as unknown as SummaryRow[];
+    return rows.map(toSummary);
+  }
+
+  /** Number of conversations, optionally of one kind. */
+  count(kind?: ConversationKind): number {
+    const row = kind
+      ? this.db.prepare("SELECT COUNT(*) AS n FROM conversations WHERE kind = ?").get(kind)
+      : this.db.prepare("SELECT COUNT(*) AS n FROM conversations").get();
+    return Number((row as { n: number }).n);
+  }
+
+  /** Deletes a conversation and its messages. */
+  delete(id: number): boolean {
+    return Number(this.db.prepare("DELETE FROM conversations WHERE id = ?").run(id).changes) > 0;
+  }
+}

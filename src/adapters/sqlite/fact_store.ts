@@ -1,0 +1,103 @@
+/** SQLite facts with FTS5 keyword search. */
+import type { DatabaseSync } from "node:sqlite";
+import type { Fact, FactCategory, FactStore } from "../../core/ports.ts";
+
+interface FactRow {
+  id: number;
+  category: FactCategory;
+  content: string;
+  source_conversation_id: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+function toFact(row: FactRow): Fact {
+  const fact: Fact = {
+    id: row.id,
+    category: row.category,
+    content: row.content,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+  if (row.source_conversation_id !== null) fact.sourceConversationId = row.source_conversation_id;
+  return fact;
+}
+
+/**
+ * Turns free text (from a model or a person) into a safe FTS5 query: each word becomes a
+ * quoted prefix term, joined with OR so any match counts and rank orders them.
+ * Returns undefined when nothing searchable is left.
+ */
+export function toFtsQuery(text: string): string | undefined {
+  const words = text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  const unique = [...new Set(words)].slice(0, 16);
+  if (!unique.length) return undefined;
+  return unique.map((word) => `"${word}"*`).join(" OR ");
+}
+
+/** Facts in SQLite; the FTS index is kept in sync by triggers. */
+export class SqliteFactStore implements FactStore {
+  constructor(private readonly db: DatabaseSync) {}
+
+  /** Stores a fact and returns its id. */
+  addFact(
+    fact: { category: FactCategory; content: string; sourceConversationId?: number },
+    at: Date,
+  ): number {
+    const stamp = at.toISOString();
+    const row = this.db.prepare(
+      `INSERT INTO facts (category, content, source_conversation_id, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?) RETURNING id`,
+    ).get(fact.category, fact.content, fact.sourceConversationId ?? null, stamp, stamp) as {
+      id: number;
+    };
+    return Number(row.id);
+  }
+
+  /** Ranked keyword search; a query with nothing searchable returns nothing. */
+  searchFacts(query: string, limit: number, category?: FactCategory): Fact[] {
+    const fts = toFtsQuery(query);
+    if (!fts) return [];
+    const rows = this.db.prepare(
+      `SELECT f.* FROM facts_fts JOIN facts f ON f.id = facts_fts.rowid
+       WHERE facts_fts MATCH ? ${category ? "AND f.category = ?" : ""}
+       ORDER BY bm25(facts_fts), f.id DESC LIMIT ?`,
+    ).all(...(category ? [fts, category, limit] : [fts, limit])) as unknown as FactRow[];
+    return rows.map(toFact);
+  }
+
+  /** Facts newest first, optionally of one category. */
+  listFacts(options: { limit: number; offset?: number; category?: FactCategory }): Fact[] {
+    const rows = options.category
+      ? this.db.prepare(
+        "SELECT * FROM facts WHERE category = ? ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?",
+      ).all(options.category, options.limit, options.offset ?? 0)
+      : this.db.prepare("SELECT * FROM facts ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?")
+        .all(options.limit, options.offset ?? 0);
+    return (rows as unknown as FactRow[]).map(toFact);
+  }
+
+  /** One fact by id. */
+  getFact(id: number): Fact | undefined {
+    const row = this.db.prepare("SELECT * FROM facts WHERE id = ?").get(id) as FactRow | undefined;
+    return row ? toFact(row) : undefined;
+  }
+
+  /** Replaces a fact's content. */
+  updateFact(id: number, content: string, at: Date): boolean {
+    return Number(
+      this.db.prepare("UPDATE facts SET content = ?, updated_at = ? WHERE id = ?")
+        .run(content, at.toISOString(), id).changes,
+    ) > 0;
+  }
+
+  /** Deletes a fact. */
+  forgetFact(id: number): boolean {
+    return Number(this.db.prepare("DELETE FROM facts WHERE id = ?").run(id).changes) > 0;
+  }
+
+  /** Number of stored facts. */
+  countFacts(): number {
+    return Number((this.db.prepare("SELECT COUNT(*) AS n FROM facts").get() as { n: number }).n);
+  }
+}

@@ -1,0 +1,16 @@
+/** Parsing of numeric command-line arguments with readable usage errors. */
+import { UsageError } from "../core/errors.ts";
+
+/** Parses a positive whole number given for `name`. */
+export function parseCount(value: string, name: string): number {
+  const number = Number(value);
+  if (!Number.isInteger(number) || number <= 0) {
+    throw new UsageError(`${name} must be a positive whole number, not "${value}"`);
+  }
+  return number;
+}
+
+/** Parses an id (positive whole number). */
+export function parseId(value: string): number {
+  return parseCount(value, "the id");
+}

@@ -1,0 +1,67 @@
+/** `radar ask "…"`: one question through the agent loop, answer on stdout. */
+import type { Command } from "commander";
+import { UsageError } from "../../core/errors.ts";
+import type { CliContext } from "../context.ts";
+import { runTurn } from "../run_turn.ts";
+
+/** Piped stdin beyond this many bytes is cut (with a note to the model). */
+export const maxStdinBytes = 100_000;
+
+/** Registers `ask`. */
+export function registerAsk(program: Command, context: CliContext): void {
+  program.command("ask")
+    .description("ask one question; piped stdin is added as context")
+    .argument("<question...>", "the question")
+    .option("--json", "print a machine-readable record instead of the answer")
+    .action(async (words: string[], options: { json?: boolean }) => {
+      const question = words.join(" ").trim();
+      if (!question) throw new UsageError("Cannot ask: the question is empty");
+      const piped = await context.io.readStdin(maxStdinBytes);
+      const message = piped.text.trim()
+        ? `${question}\n\n<stdin${
+          piped.truncated ? ` truncated="${maxStdinBytes} bytes"` : ""
+        }>\n${piped.text}\n</stdin>`
+        : question;
+      const runtime = context.runtime();
+      const conversationId = runtime.conversations.createConversation(
+        "ask",
+        question,
+        runtime.clock.now(),
+      );
+      const result = await runTurn(context, {
+        conversationId,
+        kind: "ask",
+        message,
+        interactive: false,
+      });
+      if (options.json) {
+        context.io.stdout(
+          JSON.stringify(
+            {
+              conversationId,
+              answer: result.answer,
+              stopReason: result.stopReason,
+              iterations: result.iterations,
+              usage: result.usage ?? null,
+              modelDurationMs: Math.round(result.modelDurationMs),
+              offeredTools: result.offeredTools,
+              estimatedPromptTokens: result.estimatedPromptTokens,
+              toolCalls: result.toolExecutions.map((execution) => ({
+                name: execution.name,
+                arguments: execution.argumentsText,
+                outcome: execution.result.outcome,
+                durationMs: Math.round(execution.durationMs),
+                result: execution.result.text,
+              })),
+              warnings: result.warnings,
+            },
+            null,
+            2,
+          ) + "\n",
+        );
+      } else {
+        context.io.stdout(`${result.answer.trim()}\n`);
+      }
+      if (result.stopReason === "max_iterations") context.setExitCode(1);
+    });
+}

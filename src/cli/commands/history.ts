@@ -1,0 +1,61 @@
+/** `radar history`: list conversations, show one. */
+import type { Command } from "commander";
+import { UsageError } from "../../core/errors.ts";
+import type { ConversationKind } from "../../core/tool.ts";
+import type { CliContext } from "../context.ts";
+import { parseCount, parseId } from "../arguments.ts";
+
+/** Registers `history` and `history show ID`. */
+export function registerHistory(program: Command, context: CliContext): void {
+  const history = program.command("history")
+    .description("list recent conversations")
+    .option("-n, --limit <n>", "how many", "20")
+    .option("--kind <kind>", "chat, ask, heartbeat or task")
+    .option("-s, --search <text>", "only conversations containing this text")
+    .action((options: { limit: string; kind?: string; search?: string }) => {
+      const kinds = ["chat", "ask", "heartbeat", "task"];
+      if (options.kind && !kinds.includes(options.kind)) {
+        throw new UsageError(`Cannot list history: --kind must be one of ${kinds.join(", ")}`);
+      }
+      const rows = context.runtime().conversations.list({
+        limit: parseCount(options.limit, "--limit"),
+        kind: options.kind as ConversationKind | undefined,
+        search: options.search,
+      });
+      if (!rows.length) return context.io.stdout("No conversations yet.\n");
+      for (const row of rows) {
+        context.io.stdout(
+          `${String(row.id).padStart(5)}  ${row.updatedAt.slice(0, 16).replace("T", " ")}  ${
+            row.kind.padEnd(9)
+          } ${String(row.messageCount).padStart(3)} msgs  ${row.title}\n`,
+        );
+      }
+    });
+  history.command("show")
+    .description("show every message and tool call of a conversation")
+    .argument("<id>", "conversation id")
+    .option("--json", "print JSON")
+    .action((id: string, options: { json?: boolean }) => {
+      const runtime = context.runtime();
+      const conversationId = parseId(id);
+      const conversation = runtime.conversations.conversation(conversationId);
+      if (!conversation) {
+        throw new UsageError(`Cannot show conversation ${id}: no such conversation`);
+      }
+      const messages = runtime.conversations.messages(conversationId);
+      if (options.json) {
+        context.io.stdout(JSON.stringify({ conversation, messages }, null, 2) + "\n");
+        return;
+      }
+      context.io.stdout(
+        `#${conversation.id} ${conversation.kind} ${conversation.createdAt} ${conversation.title}\n\n`,
+      );
+      for (const message of messages) {
+        const head = message.role === "tool" ? `tool ${message.toolName ?? ""}` : message.role;
+        context.io.stdout(`[${message.createdAt.slice(11, 19)}] ${head}: ${message.content}\n`);
+        for (const call of message.toolCalls ?? []) {
+          context.io.stdout(`    → ${call.name}(${call.arguments})\n`);
+        }
+      }
+    });
+}

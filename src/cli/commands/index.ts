@@ -1,0 +1,22 @@
+/** Every CLI command, one registrar per file. Add a line here to add a command. */
+import type { Command } from "commander";
+import type { CliContext } from "../context.ts";
+import { registerAsk } from "./ask.ts";
+import { registerChat } from "./chat.ts";
+import { registerConfig } from "./config.ts";
+import { registerHistory } from "./history.ts";
+import { registerMemory } from "./memory.ts";
+import { registerStatus } from "./status.ts";
+
+/** Adds one command (and its subcommands) to the program. */
+export type CommandRegistrar = (program: Command, context: CliContext) => void;
+
+/** The registrars, in `--help` order. */
+export const commandRegistrars: CommandRegistrar[] = [
+  registerAsk,
+  registerChat,
+  registerHistory,
+  registerMemory,
+  registerStatus,
+  registerConfig,
+];

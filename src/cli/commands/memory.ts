@@ -1,0 +1,73 @@
+/** `radar memory list|search|add|forget`. */
+import type { Command } from "commander";
+import { UsageError } from "../../core/errors.ts";
+import { type Fact, factCategories, type FactCategory } from "../../core/ports.ts";
+import type { CliContext } from "../context.ts";
+import { parseCount, parseId } from "../arguments.ts";
+
+function printFacts(context: CliContext, facts: Fact[], empty: string): void {
+  if (!facts.length) return context.io.stdout(`${empty}\n`);
+  for (const fact of facts) {
+    context.io.stdout(
+      `${String(fact.id).padStart(5)}  ${fact.category.padEnd(16)} ${fact.content}\n`,
+    );
+  }
+}
+
+function parseCategory(value: string | undefined): FactCategory | undefined {
+  if (value === undefined) return undefined;
+  if (!(factCategories as readonly string[]).includes(value)) {
+    throw new UsageError(`--category must be one of ${factCategories.join(", ")}, not "${value}"`);
+  }
+  return value as FactCategory;
+}
+
+/** Registers `memory` and its subcommands. */
+export function registerMemory(program: Command, context: CliContext): void {
+  const memory = program.command("memory").description("manage remembered facts");
+  memory.command("list")
+    .description("list facts, newest first")
+    .option("-n, --limit <n>", "how many", "50")
+    .option("--category <category>", factCategories.join(" | "))
+    .action((options: { limit: string; category?: string }) => {
+      const facts = context.runtime().facts.listFacts({
+        limit: parseCount(options.limit, "--limit"),
+        category: parseCategory(options.category),
+      });
+      printFacts(context, facts, "No facts remembered yet.");
+    });
+  memory.command("search")
+    .description("full-text search of facts")
+    .argument("<text...>", "words to look for")
+    .option("-n, --limit <n>", "how many", "20")
+    .action((words: string[], options: { limit: string }) => {
+      const facts = context.runtime().facts.searchFacts(
+        words.join(" "),
+        parseCount(options.limit, "--limit"),
+      );
+      printFacts(context, facts, `No facts match "${words.join(" ")}".`);
+    });
+  memory.command("add")
+    .description("remember a fact")
+    .argument("<text...>", "the fact")
+    .option("--category <category>", factCategories.join(" | "), "user_preference")
+    .action((words: string[], options: { category: string }) => {
+      const content = words.join(" ").trim();
+      if (!content) throw new UsageError("Cannot add a fact: the text is empty");
+      const runtime = context.runtime();
+      const id = runtime.facts.addFact(
+        { category: parseCategory(options.category)!, content },
+        runtime.clock.now(),
+      );
+      context.io.stdout(`Remembered #${id}.\n`);
+    });
+  memory.command("forget")
+    .description("delete a fact")
+    .argument("<id>", "fact id")
+    .action((id: string) => {
+      if (!context.runtime().facts.forgetFact(parseId(id))) {
+        throw new UsageError(`Cannot forget fact ${id}: no such fact`);
+      }
+      context.io.stdout(`Forgot #${id}.\n`);
+    });
+}

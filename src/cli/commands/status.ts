@@ -1,0 +1,45 @@
+/** `radar status`: config, data, database, model server. Other concerns add their lines. */
+import type { Command } from "commander";
+import type { CliContext } from "../context.ts";
+import type { Runtime } from "../../runtime/runtime.ts";
+
+/** A section of `radar status` contributed by a concern (daemon, tools, plugins). */
+export type StatusSection = (runtime: Runtime) => Promise<string[]> | string[];
+
+/** Extra status sections, in order; concerns append theirs. */
+export const statusSections: StatusSection[] = [];
+
+/** Registers `status`. */
+export function registerStatus(program: Command, context: CliContext): void {
+  program.command("status")
+    .description("show config, data, database and model server status")
+    .action(async () => {
+      const runtime = context.runtime();
+      const { io } = context;
+      let size = 0;
+      try {
+        size = Deno.statSync(runtime.databasePath).size;
+      } catch { /* not yet written */ }
+      io.stdout(`config:    ${runtime.loaded.path ?? "(none: embedded defaults)"}\n`);
+      io.stdout(`data dir:  ${runtime.dataDir}\n`);
+      io.stdout(
+        `database:  ${runtime.databasePath} (${
+          (size / 1024).toFixed(0)
+        } KiB; ${runtime.conversations.count()} conversations, ${runtime.facts.countFacts()} facts)\n`,
+      );
+      const status = await runtime.model.status();
+      io.stdout(`llm:       ${status.provider} ${status.baseUrl} model ${status.model}\n`);
+      io.stdout(`  reachable: ${status.reachable ? "yes" : "no"}\n`);
+      if (status.modelPresent !== undefined) {
+        io.stdout(`  model present: ${status.modelPresent ? "yes" : "no"}\n`);
+      }
+      if (status.supportsTools !== undefined) {
+        io.stdout(`  tools supported: ${status.supportsTools ? "yes" : "no"}\n`);
+      }
+      if (status.contextLength) io.stdout(`  context length: ${status.contextLength}\n`);
+      if (status.problem) io.stdout(`  problem: ${status.problem}\n`);
+      for (const section of statusSections) {
+        for (const line of await section(runtime)) io.stdout(`${line}\n`);
+      }
+    });
+}

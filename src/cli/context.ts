@@ -1,0 +1,37 @@
+/** What every CLI command receives: terminal I/O and a way to open the runtime. */
+import type { Runtime, RuntimeOptions } from "../runtime/runtime.ts";
+import type { LoadedConfig } from "../config/loader.ts";
+
+/** Terminal input and output, injectable for tests. */
+export interface CliIo {
+  stdout(text: string): void;
+  stderr(text: string): void;
+  /** True when stderr is a terminal (spinners and progress go there only then). */
+  stderrIsTerminal: boolean;
+  stdinIsTerminal: boolean;
+  /** Reads all of piped stdin (empty when stdin is a terminal). */
+  readStdin(maxBytes: number): Promise<{ text: string; truncated: boolean }>;
+  /** Reads one line from the terminal; null at end of input. */
+  readLine(prompt: string): Promise<string | null>;
+  env: Record<string, string | undefined>;
+  cwd: string;
+}
+
+/** Options every command accepts. */
+export interface GlobalOptions {
+  config?: string;
+  verbose?: boolean;
+}
+
+/** Handed to every command registrar. */
+export interface CliContext {
+  io: CliIo;
+  /** Global options as parsed (read inside actions, after parsing). */
+  globals(): GlobalOptions;
+  /** Opens the runtime for this process (config, database, model, tools); closed at exit. */
+  runtime(extra?: Partial<RuntimeOptions>): Runtime;
+  /** Loads the config without opening the database. */
+  config(): LoadedConfig;
+  /** Sets the process exit code without throwing. */
+  setExitCode(code: number): void;
+}

@@ -1,0 +1,81 @@
+/** Builds the `radar` command line and runs it with readable errors and exit codes. */
+import { Command, CommanderError } from "commander";
+import { causeChain, ExitCode, RadarError } from "../core/errors.ts";
+import { loadRuntimeConfig, openRuntime, type Runtime } from "../runtime/runtime.ts";
+import type { CliContext, CliIo, GlobalOptions } from "./context.ts";
+import { commandRegistrars } from "./commands/index.ts";
+import { radarVersion } from "../version.ts";
+
+/** Runs the CLI with `args` (without the program name) and returns the exit code. */
+export async function runCli(args: string[], io: CliIo): Promise<number> {
+  let exitCode: number = ExitCode.ok;
+  let runtime: Runtime | undefined;
+  const program = new Command("radar")
+    .description("Radar: a local-first personal AI assistant with a heartbeat")
+    .version(radarVersion, "-V, --version")
+    .option(
+      "-c, --config <path>",
+      "config file (default: ./radar.yaml, then ~/.config/radar/radar.yaml)",
+    )
+    .option("-v, --verbose", "show tool calls, prompt sizes and error causes")
+    .showHelpAfterError("(run with --help for usage)")
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => io.stdout(text),
+      writeErr: (text) => io.stderr(text),
+    });
+  const context: CliContext = {
+    io,
+    globals: () => program.opts<GlobalOptions>(),
+    config: () =>
+      loadRuntimeConfig({ configPath: context.globals().config, env: io.env, cwd: io.cwd }),
+    runtime(extra) {
+      runtime ??= openRuntime({
+        configPath: context.globals().config,
+        env: io.env,
+        cwd: io.cwd,
+        logLevel: context.globals().verbose ? "debug" : undefined,
+        ...extra,
+      });
+      return runtime;
+    },
+    setExitCode(code) {
+      exitCode = code;
+    },
+  };
+  for (const register of commandRegistrars) register(program, context);
+  for (const command of program.commands) applyExitOverride(command);
+  try {
+    await program.parseAsync(args, { from: "user" });
+  } catch (error) {
+    exitCode = reportError(error, io, program.opts<GlobalOptions>().verbose ?? false);
+  } finally {
+    runtime?.close();
+  }
+  return exitCode;
+}
+
+function applyExitOverride(command: Command): void {
+  command.exitOverride();
+  for (const child of command.commands) applyExitOverride(child);
+}
+
+/** Prints one readable line for an error and returns its exit code. */
+export function reportError(error: unknown, io: CliIo, verbose: boolean): number {
+  if (error instanceof CommanderError) {
+    if (
+      error.code === "commander.helpDisplayed" || error.code === "commander.version" ||
+      error.code === "commander.help"
+    ) return ExitCode.ok;
+    return ExitCode.usage;
+  }
+  if (error instanceof RadarError) {
+    io.stderr(`radar: ${error.message}\n`);
+    if (verbose) { for (const line of causeChain(error.cause)) io.stderr(`  caused by ${line}\n`); }
+    return error.exitCode;
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  io.stderr(`radar: unexpected failure: ${message}\n`);
+  if (verbose && error instanceof Error && error.stack) io.stderr(`${error.stack}\n`);
+  return ExitCode.failure;
+}

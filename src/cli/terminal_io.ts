@@ -1,0 +1,71 @@
+/** The real terminal: Deno's stdin, stdout and stderr. */
+import type { CliIo } from "./context.ts";
+
+const encoder = new TextEncoder();
+
+/** Writes all bytes (writeSync may write only part of a large buffer). */
+function writeAll(target: { writeSync(data: Uint8Array): number }, text: string): void {
+  let data = encoder.encode(text);
+  while (data.length) data = data.subarray(target.writeSync(data));
+}
+
+/** Reads up to `maxBytes` from stdin. */
+async function readAllStdin(maxBytes: number): Promise<{ text: string; truncated: boolean }> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  let truncated = false;
+  for await (const chunk of Deno.stdin.readable) {
+    if (size + chunk.length > maxBytes) {
+      chunks.push(chunk.slice(0, maxBytes - size));
+      size = maxBytes;
+      truncated = true;
+      break;
+    }
+    chunks.push(chunk);
+    size += chunk.length;
+  }
+  const all = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    all.set(chunk, offset);
+    offset += chunk.length;
+  }
+  return { text: new TextDecoder().decode(all), truncated };
+}
+
+let lineReader: ReadableStreamDefaultReader<string> | undefined;
+let buffered = "";
+
+async function readLineFromStdin(prompt: string): Promise<string | null> {
+  writeAll(Deno.stdout, prompt);
+  lineReader ??= Deno.stdin.readable.pipeThrough(new TextDecoderStream()).getReader();
+  while (!buffered.includes("\n")) {
+    const { value, done } = await lineReader.read();
+    if (done) {
+      if (!buffered) return null;
+      const rest = buffered;
+      buffered = "";
+      return rest;
+    }
+    buffered += value;
+  }
+  const index = buffered.indexOf("\n");
+  const line = buffered.slice(0, index).replace(/\r$/, "");
+  buffered = buffered.slice(index + 1);
+  return line;
+}
+
+/** Builds the CliIo of this process. */
+export function terminalIo(): CliIo {
+  return {
+    stdout: (text) => writeAll(Deno.stdout, text),
+    stderr: (text) => writeAll(Deno.stderr, text),
+    stderrIsTerminal: Deno.stderr.isTerminal(),
+    stdinIsTerminal: Deno.stdin.isTerminal(),
+    readStdin: (max) =>
+      Deno.stdin.isTerminal() ? Promise.resolve({ text: "", truncated: false }) : readAllStdin(max),
+    readLine: readLineFromStdin,
+    env: Deno.env.toObject(),
+    cwd: Deno.cwd(),
+  };
+}

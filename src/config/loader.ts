@@ -1,0 +1,154 @@
+/** Loads radar.yaml: lookup, YAML parsing, the `ollama:` alias, env overrides, validation. */
+import { resolve } from "node:path";
+import { parseDocument } from "yaml";
+import { ConfigError } from "../core/errors.ts";
+import { configCandidates, dataDirectory, type Environment } from "./paths.ts";
+import { configSchema, type RadarConfig } from "./schema.ts";
+import { unknownKeys } from "./unknown_keys.ts";
+import { describeConfigIssue } from "./describe_issue.ts";
+
+/** A loaded configuration and where it came from. */
+export interface LoadedConfig {
+  config: RadarConfig;
+  /** The file in use, or undefined when running on embedded defaults. */
+  path?: string;
+  dataDir: string;
+  /** Non-fatal remarks (unknown keys, alias use). */
+  warnings: string[];
+}
+
+/** Inputs of the loader, injectable for tests. */
+export interface LoadOptions {
+  /** `--config PATH` from the command line. */
+  explicitPath?: string;
+  env: Environment;
+  cwd: string;
+  readTextFile: (path: string) => string | undefined;
+}
+
+/** Environment variables that override config keys. */
+export const environmentOverrides: ReadonlyArray<[string, string[], "string" | "number"]> = [
+  ["RADAR_LLM_BASE_URL", ["llm", "base_url"], "string"],
+  ["RADAR_LLM_MODEL", ["llm", "model"], "string"],
+  ["RADAR_LLM_PROVIDER", ["llm", "provider"], "string"],
+  ["RADAR_LLM_API_KEY", ["llm", "api_key"], "string"],
+  ["RADAR_NTFY_URL", ["notifications", "ntfy", "url"], "string"],
+  ["RADAR_NTFY_TOPIC", ["notifications", "ntfy", "topic"], "string"],
+  ["RADAR_NTFY_TOKEN", ["notifications", "ntfy", "token"], "string"],
+  ["RADAR_WEB_AUTH_TOKEN", ["web", "auth_token"], "string"],
+  ["RADAR_WEB_HOST", ["web", "host"], "string"],
+  ["RADAR_WEB_PORT", ["web", "port"], "number"],
+];
+
+/** Reads a file's text, or undefined when it does not exist. */
+export function readTextFileIfExists(path: string): string | undefined {
+  try {
+    return Deno.readTextFileSync(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return undefined;
+    throw new ConfigError(`Cannot read config ${path}: ${(error as Error).message}`);
+  }
+}
+
+/** Finds, parses and validates the configuration. Throws ConfigError (exit 2) when invalid. */
+export function loadConfig(options: LoadOptions): LoadedConfig {
+  const explicit = options.explicitPath || options.env.RADAR_CONFIG;
+  let path: string | undefined;
+  let text: string | undefined;
+  if (explicit) {
+    path = resolve(options.cwd, explicit);
+    text = options.readTextFile(path);
+    if (text === undefined) throw new ConfigError(`Cannot read config ${path}: file not found`);
+  } else {
+    for (const candidate of configCandidates(options.env, options.cwd)) {
+      text = options.readTextFile(candidate);
+      if (text !== undefined) {
+        path = candidate;
+        break;
+      }
+    }
+  }
+  const warnings: string[] = [];
+  const raw = text === undefined ? {} : parseYaml(text, path!);
+  const normalised = applyAlias(raw, warnings);
+  return validateConfig(normalised, { path, env: options.env, cwd: options.cwd, warnings });
+}
+
+/** Validates a raw (already parsed) config object; used by the loader and the dashboard editor. */
+export function validateConfig(
+  raw: Record<string, unknown>,
+  options: { path?: string; env: Environment; cwd: string; warnings?: string[] },
+): LoadedConfig {
+  const warnings = options.warnings ?? [];
+  const where = options.path ?? "(defaults)";
+  const unknown = unknownKeys(configSchema, raw);
+  if (unknown.length) {
+    warnings.push(`Unknown config keys in ${where} (typos?): ${unknown.join(", ")}`);
+  }
+  const withEnv = applyEnvironment(structuredClone(raw), options.env);
+  const parsed = configSchema.safeParse(withEnv);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new ConfigError(`Invalid config ${where}: ${describeConfigIssue(issue, withEnv)}`);
+  }
+  const config = parsed.data;
+  if (!config.llm.provider) {
+    config.llm.provider = /\/v1\/?$/.test(config.llm.base_url) ? "openai" : "ollama";
+  }
+  return {
+    config,
+    path: options.path,
+    dataDir: dataDirectory(options.env, config.radar.data_dir, options.cwd),
+    warnings,
+  };
+}
+
+/** Parses YAML text to a mapping; a syntax error names the file and line. */
+export function parseYaml(text: string, path: string): Record<string, unknown> {
+  const document = parseDocument(text, { prettyErrors: false });
+  if (document.errors.length) {
+    const error = document.errors[0];
+    const line = error.linePos?.[0].line;
+    const firstLine = error.message.split("\n")[0];
+    throw new ConfigError(`Invalid config ${path}${line ? `:${line}` : ""}: ${firstLine}`);
+  }
+  const value = document.toJS() ?? {};
+  if (typeof value !== "object" || Array.isArray(value)) {
+    throw new ConfigError(
+      `Invalid config ${path}: expected a mapping of sections, found ${typeName(value)}`,
+    );
+  }
+  return value as Record<string, unknown>;
+}
+
+function applyAlias(raw: Record<string, unknown>, warnings: string[]): Record<string, unknown> {
+  if (!("ollama" in raw)) return raw;
+  const { ollama, ...rest } = raw;
+  if ("llm" in raw) {
+    warnings.push("Both `ollama:` and `llm:` are set; `llm:` wins over the `ollama:` alias.");
+    return { ...rest, llm: { ...(ollama as object), ...(raw.llm as object) } };
+  }
+  return { ...rest, llm: ollama };
+}
+
+function applyEnvironment(raw: Record<string, unknown>, env: Environment): Record<string, unknown> {
+  for (const [name, path, type] of environmentOverrides) {
+    const value = env[name];
+    if (value === undefined || value === "") continue;
+    let node = raw as Record<string, unknown>;
+    for (const key of path.slice(0, -1)) {
+      if (!node[key] || typeof node[key] !== "object") node[key] = {};
+      node = node[key] as Record<string, unknown>;
+    }
+    node[path[path.length - 1]] = type === "number" && /^\d+$/.test(value) ? Number(value) : value;
+  }
+  return raw;
+}
+
+/** A short name of a value's type, as a user reads it. */
+export function typeName(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "a list";
+  if (typeof value === "object") return "a mapping";
+  return typeof value;
+}

@@ -1,0 +1,159 @@
+/** The radar.yaml schema: every key has a default, so Radar runs with no file at all. */
+import { z } from "zod";
+
+const clockTime = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, "expected HH:MM (24-hour)");
+const positiveInt = z.number().int().positive();
+
+/** `radar:` identity and personality. */
+export const radarSection = z.object({
+  name: z.string().min(1).default("Radar"),
+  personality: z.string().default(
+    "A competent, understated assistant. Concise and practical. Dry wit when appropriate. " +
+      "Anticipates needs without being overbearing.",
+  ),
+  /** IANA time zone for schedules and the prompt; empty means the system's. */
+  timezone: z.string().default(""),
+  /** Overrides the data directory (RADAR_DATA_DIR wins over this). */
+  data_dir: z.string().default(""),
+  log_level: z.enum(["debug", "info", "warn", "error"]).default("info"),
+});
+
+/** `llm:` (alias `ollama:`): which server and model, and how to talk to it. */
+export const llmSection = z.object({
+  /** ollama = native /api/chat; openai = /v1/chat/completions. Empty: inferred from base_url. */
+  provider: z.enum(["ollama", "openai", ""]).default(""),
+  base_url: z.url({ protocol: /^https?$/ }).default("http://localhost:11434"),
+  model: z.string().min(1).default("qwen2.5:14b"),
+  /** Bearer token for OpenAI-compatible servers that need one. */
+  api_key: z.string().default(""),
+  temperature: z.number().min(0).max(2).default(0.3),
+  max_tool_iterations: positiveInt.max(100).default(10),
+  /** Token budget for tool schemas offered on one request. */
+  tool_budget_tokens: positiveInt.default(1000),
+  connect_timeout_seconds: z.number().positive().default(10),
+  /** A cold model can take minutes to load and answer. */
+  response_timeout_seconds: z.number().positive().default(300),
+  retries: z.number().int().min(0).max(10).default(3),
+  /** Upper bound for Ollama's num_ctx; 0 means use the model's context length. */
+  max_context_tokens: z.number().int().min(0).default(0),
+  keep_alive: z.string().default("30m"),
+});
+
+/** `heartbeat:` the schedule of proactive checks. */
+export const heartbeatSection = z.object({
+  enabled: z.boolean().default(true),
+  interval_minutes: positiveInt.max(1440).default(15),
+  quiet_hours: z.object({
+    start: clockTime.default("23:00"),
+    end: clockTime.default("07:00"),
+  }).nullable().prefault({}),
+  always_call_llm: z.boolean().default(false),
+  /** Recent heartbeat messages replayed as context. */
+  history_messages: z.number().int().min(0).max(200).default(12),
+  max_events_per_tick: positiveInt.max(500).default(40),
+});
+
+/** `notifications:` where `notify` sends. */
+export const notificationsSection = z.object({
+  ntfy: z.object({
+    url: z.url({ protocol: /^https?$/ }).default("https://ntfy.sh"),
+    /** Empty means not configured. */
+    topic: z.string().default(""),
+    /** Access token for protected topics. */
+    token: z.string().default(""),
+  }).prefault({}),
+});
+
+/** `memory:` how much history and which notes reach the prompt. */
+export const memorySection = z.object({
+  /** Recent exchanges (user + assistant turns) replayed into a conversation's context. */
+  max_conversation_context: z.number().int().min(0).max(200).default(10),
+  max_personality_notes: z.number().int().min(0).max(50).default(5),
+});
+
+/** One file watcher. */
+export const watcherEntry = z.object({
+  path: z.string().min(1),
+  pattern: z.string().default("*"),
+  action: z.string().default("file_added"),
+  recursive: z.boolean().default(false),
+});
+
+/** `tools:` per-tool settings and safety rails. */
+export const toolsSection = z.object({
+  max_result_chars: positiveInt.default(8000),
+  audit_retention_days: positiveInt.default(90),
+  exec: z.object({
+    enabled: z.boolean().default(true),
+    mode: z.enum(["safe_only", "block_dangerous", "allow_all"]).default("block_dangerous"),
+    timeout_seconds: z.number().positive().default(30),
+    confirm_destructive: z.boolean().default(true),
+    sandbox: z.boolean().default(false),
+    writable_roots: z.array(z.string()).default([]),
+    allow_network: z.boolean().default(false),
+    max_output_chars: positiveInt.default(4000),
+  }).prefault({}),
+  files: z.object({
+    max_read_bytes: positiveInt.default(200_000),
+    blocked_paths: z.array(z.string()).default([]),
+    /** When non-empty, file tools only work under these folders. */
+    allowed_roots: z.array(z.string()).default([]),
+  }).prefault({}),
+  pdf: z.object({
+    first_pages: z.number().int().min(0).default(2),
+    last_pages: z.number().int().min(0).default(1),
+  }).prefault({}),
+  web_search: z.object({
+    provider: z.enum(["", "searxng", "brave"]).default(""),
+    url: z.string().default(""),
+    api_key: z.string().default(""),
+    api_key_cmd: z.string().default(""),
+    max_results: positiveInt.max(20).default(5),
+  }).prefault({}),
+  fetch_url: z.object({
+    max_chars: positiveInt.default(8000),
+    timeout_seconds: z.number().positive().default(20),
+    allow_private: z.boolean().default(false),
+  }).prefault({}),
+});
+
+/** `web:` the dashboard. */
+export const webSection = z.object({
+  host: z.string().default("127.0.0.1"),
+  port: z.number().int().min(0).max(65535).default(8420),
+  /** Required when host is not loopback. */
+  auth_token: z.string().default(""),
+});
+
+/** `plugins:` the plugin host and LLM-created tools. */
+export const pluginsSection = z.object({
+  enabled: z.boolean().default(true),
+  allow_llm_generated: z.boolean().default(false),
+  auto_approve_if_tests_pass: z.boolean().default(false),
+  max_debug_attempts: z.number().int().min(0).max(10).default(3),
+  call_timeout_seconds: z.number().positive().default(10),
+  memory_mb: positiveInt.default(128),
+  idle_seconds: positiveInt.default(300),
+  max_result_chars: positiveInt.default(16000),
+});
+
+/** The whole configuration. */
+export const configSchema = z.object({
+  radar: radarSection.prefault({}),
+  llm: llmSection.prefault({}),
+  heartbeat: heartbeatSection.prefault({}),
+  notifications: notificationsSection.prefault({}),
+  memory: memorySection.prefault({}),
+  watchers: z.array(watcherEntry).default([]),
+  tools: toolsSection.prefault({}),
+  web: webSection.prefault({}),
+  plugins: pluginsSection.prefault({}),
+});
+
+/** The validated configuration with every default applied. */
+export type RadarConfig = z.output<typeof configSchema>;
+
+/** The configuration with nothing set: every default. */
+export function defaultConfig(): RadarConfig {
+  return configSchema.parse({});
+}

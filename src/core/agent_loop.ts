@@ -1,0 +1,230 @@
+/** The agent loop: model call → tool calls → results → repeat until an answer or the cap. */
+import type { ChatModel, ChatResponse } from "./chat_model.ts";
+import { LlmError } from "./errors.ts";
+import { addUsage, type ChatMessage, type Usage } from "./messages.ts";
+import type { AuditSink, Clock, ConversationStore } from "./ports.ts";
+import { estimateJsonTokens, estimateTokens } from "./tokens.ts";
+import type { ConversationKind, Tool, ToolContext } from "./tool.ts";
+import {
+  type ToolExecution,
+  type ToolGate,
+  type ToolRegistry,
+  toolSpec,
+  toolTokenCost,
+} from "./tool_registry.ts";
+import { trimHistory } from "./history.ts";
+
+/** Loop settings from config. */
+export interface AgentSettings {
+  maxToolIterations: number;
+  temperature: number;
+  toolBudgetTokens: number;
+  historyMessages: number;
+  maxResultChars: number;
+}
+
+/** Progress of a run, for spinners, verbose output and the dashboard. */
+export type AgentEvent =
+  | { type: "tools_offered"; tools: string[]; estimatedPromptTokens: number }
+  | { type: "model_started"; iteration: number }
+  | { type: "model_finished"; iteration: number; response: ChatResponse }
+  | { type: "tool_started"; name: string; argumentsText: string }
+  | { type: "tool_finished"; execution: ToolExecution };
+
+/** Everything the loop needs, as ports. */
+export interface AgentDependencies {
+  model: ChatModel;
+  registry: ToolRegistry;
+  store: ConversationStore;
+  clock: Clock;
+  settings: AgentSettings;
+  /** Builds the system prompt for this run (personality notes, time, plugin variables). */
+  systemPrompt: () => string;
+  audit?: AuditSink;
+  gates?: readonly ToolGate[];
+  /** A monotonic milliseconds counter (performance.now in production). */
+  elapsed: () => number;
+}
+
+/** One run of the loop. */
+export interface AgentRequest {
+  conversationId: number;
+  kind: ConversationKind;
+  userMessage: string;
+  interactive: boolean;
+  confirm?: (question: string) => Promise<boolean>;
+  signal?: AbortSignal;
+  onEvent?: (event: AgentEvent) => void;
+  /** Override of the tools to offer (names); default: the registry's selection. */
+  toolNames?: string[];
+}
+
+/** Why a run stopped. */
+export type StopReason = "answer" | "max_iterations" | "cancelled";
+
+/** What a run produced. */
+export interface AgentResult {
+  answer: string;
+  stopReason: StopReason;
+  iterations: number;
+  toolExecutions: ToolExecution[];
+  usage?: Usage;
+  modelDurationMs: number;
+  offeredTools: string[];
+  estimatedPromptTokens: number;
+  warnings: string[];
+}
+
+/** Runs the agent loop, storing every message as it happens. */
+export async function runAgent(
+  deps: AgentDependencies,
+  request: AgentRequest,
+): Promise<AgentResult> {
+  const { store, clock, settings } = deps;
+  const signal = request.signal ?? new AbortController().signal;
+  const history = trimHistory(
+    store.recentMessages(request.conversationId, settings.historyMessages),
+  );
+  const offered = chooseTools(deps, request);
+  const offeredNames = new Set(offered.map((tool) => tool.name));
+  const specs = offered.map(toolSpec);
+  const messages: ChatMessage[] = [
+    { role: "system", content: deps.systemPrompt() },
+    ...history,
+    { role: "user", content: request.userMessage },
+  ];
+  store.appendMessage(request.conversationId, {
+    role: "user",
+    content: request.userMessage,
+    createdAt: clock.now(),
+  });
+  const toolTokens = offered.reduce((sum, tool) => sum + toolTokenCost(tool), 0);
+  const estimatedPromptTokens = estimateJsonTokens(messages) + toolTokens;
+  request.onEvent?.({ type: "tools_offered", tools: [...offeredNames], estimatedPromptTokens });
+
+  const context: ToolContext = {
+    conversationId: request.conversationId,
+    kind: request.kind,
+    interactive: request.interactive,
+    confirm: request.confirm,
+    signal,
+  };
+  const result: AgentResult = {
+    answer: "",
+    stopReason: "answer",
+    iterations: 0,
+    toolExecutions: [],
+    modelDurationMs: 0,
+    offeredTools: [...offeredNames],
+    estimatedPromptTokens,
+    warnings: [],
+  };
+
+  while (true) {
+    if (signal.aborted) return cancelled(result);
+    if (result.iterations >= settings.maxToolIterations) {
+      result.stopReason = "max_iterations";
+      result.answer =
+        `Stopped after ${settings.maxToolIterations} tool rounds without a final answer ` +
+        `(llm.max_tool_iterations). The last tool results are in the conversation history.`;
+      store.appendMessage(request.conversationId, {
+        role: "assistant",
+        content: result.answer,
+        createdAt: clock.now(),
+      });
+      return result;
+    }
+    result.iterations++;
+    request.onEvent?.({ type: "model_started", iteration: result.iterations });
+    const started = deps.elapsed();
+    let response: ChatResponse;
+    try {
+      response = await deps.model.chat({
+        messages,
+        tools: specs,
+        temperature: settings.temperature,
+        estimatedPromptTokens: estimateJsonTokens(messages) + toolTokens,
+      }, signal);
+    } catch (error) {
+      if (signal.aborted || (error instanceof LlmError && error.kind === "cancelled")) {
+        return cancelled(result);
+      }
+      throw error;
+    }
+    result.modelDurationMs += response.durationMs ?? Math.max(0, deps.elapsed() - started);
+    result.usage = addUsage(result.usage, response.usage);
+    result.warnings.push(...(response.warnings ?? []));
+    request.onEvent?.({ type: "model_finished", iteration: result.iterations, response });
+
+    const assistant: ChatMessage = { role: "assistant", content: response.content };
+    if (response.toolCalls.length) assistant.toolCalls = response.toolCalls;
+    messages.push(assistant);
+    store.appendMessage(request.conversationId, {
+      ...assistant,
+      createdAt: clock.now(),
+      usage: response.usage,
+      durationMs: response.durationMs,
+    });
+    if (!response.toolCalls.length) {
+      result.answer = response.content;
+      return result;
+    }
+    for (const call of response.toolCalls) {
+      if (signal.aborted) return cancelled(result);
+      request.onEvent?.({ type: "tool_started", name: call.name, argumentsText: call.arguments });
+      const execution = await deps.registry.execute(call, {
+        offered: offeredNames,
+        context,
+        gates: deps.gates,
+        maxResultChars: settings.maxResultChars,
+        elapsed: deps.elapsed,
+      });
+      result.toolExecutions.push(execution);
+      request.onEvent?.({ type: "tool_finished", execution });
+      deps.audit?.recordToolCall({
+        at: clock.now(),
+        conversationId: request.conversationId,
+        tool: call.name,
+        arguments: call.arguments,
+        durationMs: execution.durationMs,
+        outcome: execution.result.outcome,
+        result: execution.result.text,
+      });
+      const toolMessage: ChatMessage = {
+        role: "tool",
+        content: execution.result.text,
+        toolCallId: call.id,
+        toolName: call.name,
+      };
+      messages.push(toolMessage);
+      store.appendMessage(request.conversationId, { ...toolMessage, createdAt: clock.now() });
+    }
+  }
+}
+
+function chooseTools(deps: AgentDependencies, request: AgentRequest): Tool[] {
+  if (request.toolNames) {
+    return request.toolNames.map((name) => deps.registry.get(name)).filter((tool): tool is Tool =>
+      tool !== undefined
+    );
+  }
+  return deps.registry.select(request.userMessage, deps.settings.toolBudgetTokens);
+}
+
+function cancelled(result: AgentResult): AgentResult {
+  result.stopReason = "cancelled";
+  result.answer = result.answer || "Cancelled.";
+  return result;
+}
+
+/** Estimated tokens of a first request: system prompt, tool schemas and a user message. */
+export function estimateFirstRequestTokens(
+  systemPrompt: string,
+  tools: Tool[],
+  message: string,
+): number {
+  return estimateJsonTokens([
+    { role: "system", content: systemPrompt },
+    { role: "user", content: message },
+  ]) + tools.reduce((sum, tool) => sum + toolTokenCost(tool), 0) + estimateTokens("");
+}

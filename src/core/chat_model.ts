@@ -1,0 +1,53 @@
+/** The chat model port: what the agent loop needs from an LLM server. */
+import type { ChatMessage, ToolCall, Usage } from "./messages.ts";
+
+/** A tool as offered to the model (OpenAI function shape, wire-format neutral). */
+export interface ToolSpec {
+  name: string;
+  description: string;
+  /** JSON Schema of the arguments object. */
+  parameters: Record<string, unknown>;
+}
+
+/** One request to the model. */
+export interface ChatRequest {
+  messages: ChatMessage[];
+  tools: ToolSpec[];
+  temperature: number;
+  /** Estimated prompt tokens (system + history + tools), used to size the context window. */
+  estimatedPromptTokens?: number;
+}
+
+/** The model's answer to one request. */
+export interface ChatResponse {
+  content: string;
+  /** Non-empty when the model wants tools run (never inferred from finish_reason). */
+  toolCalls: ToolCall[];
+  usage?: Usage;
+  /** Server-reported or measured model time in milliseconds. */
+  durationMs?: number;
+  finishReason?: string;
+  /** Warnings worth surfacing (prompt truncated, tool call recovered from text...). */
+  warnings?: string[];
+}
+
+/** What the server says about the configured model. */
+export interface ModelStatus {
+  baseUrl: string;
+  provider: string;
+  model: string;
+  reachable: boolean;
+  modelPresent?: boolean;
+  supportsTools?: boolean;
+  contextLength?: number;
+  /** One readable line when something is wrong. */
+  problem?: string;
+}
+
+/** Port: a chat model server. Implementations throw `LlmError` for failures. */
+export interface ChatModel {
+  readonly provider: string;
+  readonly model: string;
+  chat(request: ChatRequest, signal?: AbortSignal): Promise<ChatResponse>;
+  status(signal?: AbortSignal): Promise<ModelStatus>;
+}

@@ -1,0 +1,73 @@
+/** Domain errors with the exit code and one readable line the CLI prints. */
+
+/** Exit codes of the CLI. */
+export const ExitCode = { ok: 0, failure: 1, usage: 2 } as const;
+
+/** An expected failure: printed as one line, never as a stack trace. */
+export class RadarError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode: number = ExitCode.failure,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+    this.name = "RadarError";
+  }
+}
+
+/** Bad command-line usage or bad input from the user (exit 2). */
+export class UsageError extends RadarError {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, ExitCode.usage, options);
+    this.name = "UsageError";
+  }
+}
+
+/** Invalid configuration (exit 2). */
+export class ConfigError extends RadarError {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, ExitCode.usage, options);
+    this.name = "ConfigError";
+  }
+}
+
+/** Kinds of LLM failure the loop and CLI treat differently. */
+export type LlmErrorKind =
+  | "unreachable"
+  | "timeout"
+  | "model_not_found"
+  | "tools_unsupported"
+  | "context_exceeded"
+  | "server_error"
+  | "bad_request"
+  | "bad_response"
+  | "cancelled";
+
+/** A failure talking to the model server; `message` says what to do about it. */
+export class LlmError extends RadarError {
+  constructor(
+    readonly kind: LlmErrorKind,
+    message: string,
+    readonly retryable: boolean = false,
+    options?: ErrorOptions,
+  ) {
+    super(message, ExitCode.failure, options);
+    this.name = "LlmError";
+  }
+}
+
+/** Returns the chain of causes as lines, for `--verbose`. */
+export function causeChain(error: unknown): string[] {
+  const lines: string[] = [];
+  let current: unknown = error;
+  for (let depth = 0; current && depth < 8; depth++) {
+    if (current instanceof Error) {
+      lines.push(`${current.name}: ${current.message}`);
+      current = current.cause;
+    } else {
+      lines.push(String(current));
+      break;
+    }
+  }
+  return lines;
+}

@@ -1,0 +1,147 @@
+/** The tool registry: offers tools under a token budget and runs calls safely. */
+import type { ToolSpec } from "./chat_model.ts";
+import type { ToolCall } from "./messages.ts";
+import { estimateJsonTokens } from "./tokens.ts";
+import { failed, type Tool, type ToolContext, type ToolResult, toResult } from "./tool.ts";
+import { rankByRelevance } from "./tool_relevance.ts";
+
+/** Runs before a tool executes; returning a result blocks the call with it. */
+export type ToolGate = (
+  call: { tool: Tool; arguments: unknown },
+  context: ToolContext,
+) => Promise<ToolResult | undefined>;
+
+/** The record of one executed (or rejected) tool call. */
+export interface ToolExecution {
+  callId: string;
+  name: string;
+  /** The raw arguments text the model sent. */
+  argumentsText: string;
+  result: ToolResult;
+  durationMs: number;
+}
+
+/** Options of `ToolRegistry.execute`. */
+export interface ExecuteOptions {
+  /** Names offered in this request; other names are rejected. */
+  offered: ReadonlySet<string>;
+  context: ToolContext;
+  gates?: readonly ToolGate[];
+  maxResultChars: number;
+  /** Milliseconds clock for durations (injected: the core does not read time itself). */
+  elapsed: () => number;
+}
+
+/** Converts a tool to the spec sent to the model. */
+export function toolSpec(tool: Tool): ToolSpec {
+  return { name: tool.name, description: tool.description, parameters: tool.parameters };
+}
+
+/** Estimated prompt tokens one tool's spec costs on every request that offers it. */
+export function toolTokenCost(tool: Tool): number {
+  return estimateJsonTokens({ type: "function", function: toolSpec(tool) });
+}
+
+/** Cuts text to `max` characters with a note saying how much was cut. */
+export function truncateText(text: string, max: number): string {
+  if (text.length <= max) return text;
+  return `${text.slice(0, max)}\n[truncated: ${text.length - max} more characters]`;
+}
+
+/** Holds every available tool, built-in or from plugins. */
+export class ToolRegistry {
+  #tools = new Map<string, Tool>();
+
+  /** Adds or replaces a tool. */
+  register(tool: Tool): void {
+    this.#tools.set(tool.name, tool);
+  }
+
+  /** Removes a tool by name. */
+  unregister(name: string): void {
+    this.#tools.delete(name);
+  }
+
+  /** Looks up a tool by name. */
+  get(name: string): Tool | undefined {
+    return this.#tools.get(name);
+  }
+
+  /** Every tool, in registration order. */
+  list(): Tool[] {
+    return [...this.#tools.values()];
+  }
+
+  /**
+   * Chooses the tools to offer for a message: every always-on tool, then the most relevant
+   * others while the estimated schema tokens stay within `budgetTokens`.
+   */
+  select(message: string, budgetTokens: number): Tool[] {
+    const all = this.list();
+    const chosen = all.filter((tool) => tool.alwaysOn);
+    let spent = chosen.reduce((sum, tool) => sum + toolTokenCost(tool), 0);
+    for (const tool of rankByRelevance(message, all.filter((tool) => !tool.alwaysOn))) {
+      const cost = toolTokenCost(tool);
+      if (spent + cost > budgetTokens) continue;
+      chosen.push(tool);
+      spent += cost;
+    }
+    return chosen;
+  }
+
+  /** Validates and runs one tool call; every failure becomes a result, never an exception. */
+  async execute(call: ToolCall, options: ExecuteOptions): Promise<ToolExecution> {
+    const started = options.elapsed();
+    const finish = (result: ToolResult): ToolExecution => ({
+      callId: call.id,
+      name: call.name,
+      argumentsText: call.arguments,
+      result: { ...result, text: truncateText(result.text, options.maxResultChars) },
+      durationMs: Math.max(0, options.elapsed() - started),
+    });
+    const tool = options.offered.has(call.name) ? this.#tools.get(call.name) : undefined;
+    if (!tool) {
+      const available = [...options.offered].join(", ") || "none";
+      return finish(failed(`Unknown tool "${call.name}". Available tools: ${available}.`));
+    }
+    const parsedJson = parseArgumentsText(call.arguments);
+    if (!parsedJson.ok) {
+      return finish(failed(`Invalid arguments for ${tool.name}: ${parsedJson.error}`));
+    }
+    const parsed = tool.parse(parsedJson.value);
+    if (!parsed.ok) {
+      return finish(
+        failed(`Invalid arguments for ${tool.name}: ${parsed.error}. Fix them and call again.`),
+      );
+    }
+    try {
+      for (const gate of options.gates ?? []) {
+        const blocked = await gate({ tool, arguments: parsed.value }, options.context);
+        if (blocked) return finish(blocked);
+      }
+      return finish(toResult(await tool.run(parsed.value, options.context)));
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      return finish(failed(`${tool.name} failed: ${message}`));
+    }
+  }
+}
+
+/** Parses the model's arguments text: empty means `{}`; it must be a JSON object. */
+export function parseArgumentsText(
+  text: string,
+): { ok: true; value: Record<string, unknown> } | { ok: false; error: string } {
+  if (text.trim() === "") return { ok: true, value: {} };
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    return { ok: false, error: `not valid JSON (${reason}). Send a JSON object.` };
+  }
+  if (typeof value === "string") return parseArgumentsText(value);
+  if (!value || typeof value !== "object" || Array.isArray(value)) {
+    return { ok: false, error: "expected a JSON object of named arguments." };
+  }
+  return { ok: true, value: value as Record<string, unknown> };
+}

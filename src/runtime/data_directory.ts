@@ -1,0 +1,14 @@
+/** Creates the data directory with owner-only permissions. */
+import { RadarError } from "../core/errors.ts";
+
+/** Ensures `path` exists as a directory readable only by its owner (0700). */
+export function ensureDataDirectory(path: string): void {
+  try {
+    Deno.mkdirSync(path, { recursive: true, mode: 0o700 });
+    if (Deno.build.os !== "windows") Deno.chmodSync(path, 0o700);
+  } catch (error) {
+    throw new RadarError(`Cannot create data directory ${path}: ${(error as Error).message}`, 1, {
+      cause: error,
+    });
+  }
+}

@@ -1,0 +1,149 @@
+/** The composition root: builds concrete adapters from config and hands them out as ports. */
+import type { DatabaseSync } from "node:sqlite";
+import { join } from "node:path";
+import { loadConfig, type LoadedConfig, readTextFileIfExists } from "../config/loader.ts";
+import type { RadarConfig } from "../config/schema.ts";
+import type { AgentDependencies } from "../core/agent_loop.ts";
+import type { ChatModel } from "../core/chat_model.ts";
+import type { AuditSink, Clock, Logger } from "../core/ports.ts";
+import { buildSystemPrompt } from "../core/system_prompt.ts";
+import { type ToolGate, ToolRegistry } from "../core/tool_registry.ts";
+import { systemClock } from "../adapters/clock.ts";
+import { createChatModel } from "../adapters/llm/create_chat_model.ts";
+import { openDatabase } from "../adapters/sqlite/database.ts";
+import { SqliteConversationStore } from "../adapters/sqlite/conversation_store.ts";
+import { SqliteFactStore } from "../adapters/sqlite/fact_store.ts";
+import { createLogger, writeStderrLine } from "../adapters/stderr_logger.ts";
+import { builtinTools } from "../tools/index.ts";
+import { ensureDataDirectory } from "./data_directory.ts";
+
+/** How to open the runtime. */
+export interface RuntimeOptions {
+  configPath?: string;
+  env: Record<string, string | undefined>;
+  cwd: string;
+  /** Extra log writers (the daemon adds its log file). */
+  logWriters?: Array<(line: string) => void>;
+  /** Log level override (`--verbose` → debug). */
+  logLevel?: "debug" | "info" | "warn" | "error";
+  fetch?: typeof fetch;
+  clock?: Clock;
+}
+
+/** Everything a command needs, built once per process. */
+export interface Runtime {
+  loaded: LoadedConfig;
+  config: RadarConfig;
+  dataDir: string;
+  databasePath: string;
+  db: DatabaseSync;
+  conversations: SqliteConversationStore;
+  facts: SqliteFactStore;
+  model: ChatModel;
+  registry: ToolRegistry;
+  clock: Clock;
+  logger: Logger;
+  audit?: AuditSink;
+  gates: ToolGate[];
+  /** Agent loop dependencies; `historyMessages` override for heartbeat windows. */
+  agent(overrides?: { historyMessages?: number }): AgentDependencies;
+  /** Closes the database (idempotent). */
+  close(): void;
+}
+
+/** Loads config only (no database): for `config` and `--help`-like commands. */
+export function loadRuntimeConfig(options: RuntimeOptions): LoadedConfig {
+  return loadConfig({
+    explicitPath: options.configPath,
+    env: options.env,
+    cwd: options.cwd,
+    readTextFile: readTextFileIfExists,
+  });
+}
+
+/** Opens the runtime: config, data directory, database, model client, tools. */
+export function openRuntime(options: RuntimeOptions): Runtime {
+  const loaded = loadRuntimeConfig(options);
+  const { config, dataDir } = loaded;
+  const clock = options.clock ?? systemClock;
+  const logger = createLogger(
+    options.logLevel ?? config.radar.log_level,
+    [writeStderrLine, ...(options.logWriters ?? [])],
+    () => clock.now(),
+  );
+  for (const warning of loaded.warnings) logger.warn(warning);
+  ensureDataDirectory(dataDir);
+  const databasePath = join(dataDir, "radar.db");
+  const db = openDatabase(databasePath);
+  const conversations = new SqliteConversationStore(db);
+  const facts = new SqliteFactStore(db);
+  const fetcher = options.fetch ?? globalThis.fetch;
+  const model = createChatModel(config.llm, {
+    fetch: fetcher,
+    logger,
+    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+  });
+  const registry = new ToolRegistry();
+  for (
+    const tool of builtinTools({
+      config,
+      configPath: loaded.path,
+      dataDir,
+      facts,
+      clock,
+      logger,
+      fetch: fetcher,
+      env: options.env,
+    })
+  ) registry.register(tool);
+  let closed = false;
+  const runtime: Runtime = {
+    loaded,
+    config,
+    dataDir,
+    databasePath,
+    db,
+    conversations,
+    facts,
+    model,
+    registry,
+    clock,
+    logger,
+    gates: [],
+    agent(overrides) {
+      return {
+        model,
+        registry,
+        store: conversations,
+        clock,
+        audit: runtime.audit,
+        gates: runtime.gates,
+        elapsed: () => performance.now(),
+        settings: {
+          maxToolIterations: config.llm.max_tool_iterations,
+          temperature: config.llm.temperature,
+          toolBudgetTokens: config.llm.tool_budget_tokens,
+          historyMessages: overrides?.historyMessages ?? config.memory.max_conversation_context * 2,
+          maxResultChars: config.tools.max_result_chars,
+        },
+        systemPrompt: () =>
+          buildSystemPrompt({
+            name: config.radar.name,
+            personality: config.radar.personality,
+            personalityNotes: facts.listFacts({
+              limit: config.memory.max_personality_notes,
+              category: "personality_note",
+            }).map((fact) => fact.content),
+            now: clock.now(),
+            timeZone: config.radar.timezone || undefined,
+          }),
+      };
+    },
+    close() {
+      if (closed) return;
+      closed = true;
+      db.close();
+    },
+  };
+  return runtime;
+}

@@ -1,0 +1,17 @@
+/** What built-in tools may use: ports and config, never concrete adapters. */
+import type { RadarConfig } from "../config/schema.ts";
+import type { Clock, FactStore, Logger } from "../core/ports.ts";
+
+/** Shared dependencies handed to every built-in tool factory. */
+export interface ToolDependencies {
+  config: RadarConfig;
+  /** The config file in use (write-protected by the path guard), if any. */
+  configPath?: string;
+  dataDir: string;
+  facts: FactStore;
+  clock: Clock;
+  logger: Logger;
+  /** HTTP client (globalThis.fetch in production; tests may pass a recording one). */
+  fetch: typeof fetch;
+  env: Record<string, string | undefined>;
+}

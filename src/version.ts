@@ -1,0 +1,2 @@
+/** Radar's version, printed by `radar --version`. */
+export const radarVersion = "0.1.0";
