@@ -1,0 +1,21 @@
+/** Every benchmark suite, run in order by `deno task bench`. Add a line to add a suite. */
+
+/** One suite: prints its own numbers and returns them for the summary. */
+export interface BenchSuite {
+  name: string;
+  run(): Promise<BenchLine[]>;
+}
+
+/** One measured number with its target. */
+export interface BenchLine {
+  metric: string;
+  value: number;
+  unit: string;
+  /** Human-readable target, e.g. "< 5 ms". */
+  target?: string;
+  /** Whether the value meets the target (undefined when there is none). */
+  met?: boolean;
+}
+
+/** Suites are imported lazily so one failing suite does not hide the others. */
+export const suites: Array<() => Promise<BenchSuite>> = [];
