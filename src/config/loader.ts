@@ -105,11 +105,11 @@ export function validateConfig(
 
 /** Parses YAML text to a mapping; a syntax error names the file and line. */
 export function parseYaml(text: string, path: string): Record<string, unknown> {
-  const document = parseDocument(text, { prettyErrors: false });
+  const document = parseDocument(text, { prettyErrors: true });
   if (document.errors.length) {
     const error = document.errors[0];
     const line = error.linePos?.[0].line;
-    const firstLine = error.message.split("\n")[0];
+    const firstLine = error.message.split("\n")[0].replace(/ at line \d+, column \d+:?$/, "");
     throw new ConfigError(`Invalid config ${path}${line ? `:${line}` : ""}: ${firstLine}`);
   }
   const value = document.toJS() ?? {};

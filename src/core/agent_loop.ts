@@ -3,7 +3,7 @@ import type { ChatModel, ChatResponse } from "./chat_model.ts";
 import { LlmError } from "./errors.ts";
 import { addUsage, type ChatMessage, type Usage } from "./messages.ts";
 import type { AuditSink, Clock, ConversationStore } from "./ports.ts";
-import { estimateJsonTokens, estimateTokens } from "./tokens.ts";
+import { estimateJsonTokens } from "./tokens.ts";
 import type { ConversationKind, Tool, ToolContext } from "./tool.ts";
 import {
   type ToolExecution,
@@ -226,5 +226,5 @@ export function estimateFirstRequestTokens(
   return estimateJsonTokens([
     { role: "system", content: systemPrompt },
     { role: "user", content: message },
-  ]) + tools.reduce((sum, tool) => sum + toolTokenCost(tool), 0) + estimateTokens("");
+  ]) + tools.reduce((sum, tool) => sum + toolTokenCost(tool), 0);
 }

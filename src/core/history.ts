@@ -2,13 +2,12 @@
 import type { ChatMessage } from "./messages.ts";
 
 /**
- * Drops a leading partial tool exchange from a history window: tool results whose call was
- * cut off, and a trailing assistant tool request whose results never arrived.
+ * Makes a history window safe to replay: keeps only user, assistant and tool messages, drops
+ * assistant tool requests whose results are not all in the window (cut off or never stored),
+ * and drops tool results whose request is not in the window.
  */
 export function trimHistory(window: readonly ChatMessage[]): ChatMessage[] {
-  let start = 0;
-  while (start < window.length && window[start].role === "tool") start++;
-  const kept = window.slice(start).map((message) => ({
+  const kept = window.filter((message) => message.role !== "system").map((message) => ({
     role: message.role,
     content: message.content,
     ...(message.toolCalls ? { toolCalls: message.toolCalls } : {}),
@@ -16,7 +15,13 @@ export function trimHistory(window: readonly ChatMessage[]): ChatMessage[] {
     ...(message.toolName ? { toolName: message.toolName } : {}),
   }));
   const answered = new Set(kept.filter((m) => m.role === "tool").map((m) => m.toolCallId));
-  return kept.filter((message) =>
+  const complete = kept.filter((message) =>
     !(message.role === "assistant" && message.toolCalls?.some((call) => !answered.has(call.id)))
-  ).filter((message) => message.role !== "system");
+  );
+  const requested = new Set(
+    complete.flatMap((message) => message.toolCalls?.map((call) => call.id) ?? []),
+  );
+  return complete.filter((message) =>
+    message.role !== "tool" || requested.has(message.toolCallId ?? "")
+  );
 }

@@ -77,7 +77,7 @@ export function describeIssues(error: z.ZodError): string {
     .join("; ");
 }
 
-/** Converts a zod schema to compact JSON Schema (no $schema, no additionalProperties). */
+/** Converts a zod schema to compact JSON Schema (no $schema, additionalProperties or safe-integer bounds). */
 export function compactJsonSchema(schema: z.ZodType): Record<string, unknown> {
   const json = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as Record<
     string,
@@ -92,6 +92,8 @@ function stripNoise(value: unknown): unknown {
     const out: Record<string, unknown> = {};
     for (const [key, inner] of Object.entries(value)) {
       if (key === "$schema" || key === "additionalProperties") continue;
+      if (key === "minimum" && inner === Number.MIN_SAFE_INTEGER) continue;
+      if (key === "maximum" && inner === Number.MAX_SAFE_INTEGER) continue;
       out[key] = stripNoise(inner);
     }
     return out;

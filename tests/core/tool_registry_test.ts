@@ -1,0 +1,90 @@
+import assert from "node:assert/strict";
+import { z } from "zod";
+import { defineTool } from "../../src/core/tool.ts";
+import {
+  parseArgumentsText,
+  ToolRegistry,
+  toolTokenCost,
+  truncateText,
+} from "../../src/core/tool_registry.ts";
+import { rankByRelevance } from "../../src/core/tool_relevance.ts";
+
+function tool(
+  name: string,
+  description: string,
+  options: { alwaysOn?: boolean; keywords?: string[] } = {},
+) {
+  return defineTool({
+    name,
+    description,
+    ...options,
+    input: z.object({ path: z.string().describe("Path") }),
+    run: () => Promise.resolve("ok"),
+  });
+}
+
+Deno.test("defineTool() produces compact JSON Schema without $schema or additionalProperties", () => {
+  const defined = defineTool({
+    name: "read_file",
+    description: "Read a text file",
+    input: z.object({
+      path: z.string().describe("File path"),
+      limit: z.number().int().default(10).describe("Max lines"),
+    }),
+    run: () => Promise.resolve(""),
+  });
+  assert.deepEqual(defined.parameters, {
+    type: "object",
+    properties: {
+      path: { type: "string", description: "File path" },
+      limit: {
+        type: "integer",
+        default: 10,
+        description: "Max lines",
+      },
+    },
+    required: ["path"],
+  });
+});
+
+Deno.test("ToolRegistry.select() offers always-on tools plus the most relevant within budget", () => {
+  const registry = new ToolRegistry();
+  registry.register(tool("remember", "Save a fact", { alwaysOn: true }));
+  registry.register(tool("pdf_extract", "Extract text from a PDF", { keywords: ["document"] }));
+  registry.register(tool("notify", "Send a push notification", { keywords: ["alert"] }));
+  registry.register(tool("list_directory", "List files in a folder", { keywords: ["download"] }));
+  const names = (message: string, budget = 10_000) =>
+    registry.select(message, budget).map((entry) => entry.name);
+  assert.deepEqual(names("List the PDFs in my Downloads folder"), [
+    "remember",
+    "list_directory",
+    "pdf_extract",
+  ]);
+  assert.deepEqual(names("Send me a notification saying hello"), ["remember", "notify"]);
+  assert.deepEqual(names("hello"), ["remember"]);
+  const alwaysOnCost = toolTokenCost(registry.get("remember")!);
+  assert.deepEqual(names("List the PDFs in my Downloads folder", alwaysOnCost + 1), ["remember"]);
+});
+
+Deno.test("rankByRelevance() ranks name matches above description matches", () => {
+  const ranked = rankByRelevance("read the file notes", [
+    tool("write_file", "Write text to a file"),
+    tool("read_file", "Read a text file"),
+    tool("notify", "Send a notification"),
+  ]);
+  assert.deepEqual(ranked.map((entry) => entry.name), ["read_file", "write_file"]);
+});
+
+Deno.test("parseArgumentsText() accepts objects, empty text and double-encoded JSON only", () => {
+  assert.deepEqual(parseArgumentsText(""), { ok: true, value: {} });
+  assert.deepEqual(parseArgumentsText('{"a":1}'), { ok: true, value: { a: 1 } });
+  assert.deepEqual(parseArgumentsText('"{\\"a\\":1}"'), { ok: true, value: { a: 1 } });
+  assert.equal(parseArgumentsText("[1]").ok, false);
+  assert.equal(parseArgumentsText("42").ok, false);
+  assert.equal(parseArgumentsText("{oops").ok, false);
+});
+
+Deno.test("truncateText() keeps short text and notes how much was cut", () => {
+  assert.equal(truncateText("abc", 5), "abc");
+  assert.equal(truncateText("abcdefgh", 3), "abc\n[truncated: 5 more characters]");
+});
