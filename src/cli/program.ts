@@ -1,5 +1,5 @@
 /** Builds the `radar` command line and runs it with readable errors and exit codes. */
-import { Command, CommanderError } from "commander";
+import { Command, CommanderError } from "./command_line.ts";
 import { causeChain, ExitCode, RadarError } from "../core/errors.ts";
 import { loadRuntimeConfig, openRuntime, type Runtime } from "../runtime/runtime.ts";
 import type { CliContext, CliIo, GlobalOptions } from "./context.ts";

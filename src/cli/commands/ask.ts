@@ -1,5 +1,5 @@
 /** `radar ask "…"`: one question through the agent loop, answer on stdout. */
-import type { Command } from "commander";
+import type { Command } from "../command_line.ts";
 import { UsageError } from "../../core/errors.ts";
 import type { CliContext } from "../context.ts";
 import { runTurn } from "../run_turn.ts";

@@ -1,5 +1,5 @@
 /** `radar chat`: a readline REPL over one conversation. */
-import type { Command } from "commander";
+import type { Command } from "../command_line.ts";
 import { LlmError } from "../../core/errors.ts";
 import type { CliContext } from "../context.ts";
 import { runTurn } from "../run_turn.ts";

@@ -1,5 +1,5 @@
 /** `radar config show|path|validate`. */
-import type { Command } from "commander";
+import type { Command } from "../command_line.ts";
 import { stringify } from "yaml";
 import type { CliContext } from "../context.ts";
 import { maskSecrets } from "../../config/mask_secrets.ts";

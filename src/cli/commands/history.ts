@@ -1,5 +1,5 @@
 /** `radar history`: list conversations, show one. */
-import type { Command } from "commander";
+import type { Command } from "../command_line.ts";
 import { UsageError } from "../../core/errors.ts";
 import type { ConversationKind } from "../../core/tool.ts";
 import type { CliContext } from "../context.ts";

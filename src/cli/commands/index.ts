@@ -1,5 +1,5 @@
 /** Every CLI command, one registrar per file. Add a line here to add a command. */
-import type { Command } from "commander";
+import type { Command } from "../command_line.ts";
 import type { CliContext } from "../context.ts";
 import { registerAsk } from "./ask.ts";
 import { registerChat } from "./chat.ts";

@@ -1,5 +1,5 @@
 /** `radar memory list|search|add|forget`. */
-import type { Command } from "commander";
+import type { Command } from "../command_line.ts";
 import { UsageError } from "../../core/errors.ts";
 import { type Fact, factCategories, type FactCategory } from "../../core/ports.ts";
 import type { CliContext } from "../context.ts";

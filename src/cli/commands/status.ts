@@ -1,5 +1,5 @@
 /** `radar status`: config, data, database, model server. Other concerns add their lines. */
-import type { Command } from "commander";
+import type { Command } from "../command_line.ts";
 import type { CliContext } from "../context.ts";
 import type { Runtime } from "../../runtime/runtime.ts";
 
