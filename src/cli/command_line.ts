@@ -238,10 +238,7 @@ export class Command {
 
   /** The help text. */
   helpInformation(): string {
-    const path: string[] = [];
-    for (let command: Command | undefined = this; command; command = command.parent) {
-      path.unshift(command.#name);
-    }
+    const path = this.#lineage().map((command) => command.#name);
     const args = this.#arguments.map((arg) =>
       `${arg.required ? "<" : "["}${arg.name}${arg.variadic ? "..." : ""}${
         arg.required ? ">" : "]"
@@ -307,12 +304,17 @@ export class Command {
     return this;
   }
 
+  /** This command and its ancestors, root first. */
+  #lineage(): Command[] {
+    return [...(this.parent?.#lineage() ?? []), this];
+  }
+
   #allOptions(): OptionSpec[] {
     return this.#options;
   }
 
   #findOption(flag: string): { command: Command; option: OptionSpec } | undefined {
-    for (let command: Command | undefined = this; command; command = command.parent) {
+    for (const command of this.#lineage().reverse()) {
       const option = command.#options.find((entry) => entry.long === flag || entry.short === flag);
       if (option) return { command, option };
     }
