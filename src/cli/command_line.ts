@@ -306,7 +306,7 @@ export class Command {
 
   /** This command and its ancestors, root first. */
   #lineage(): Command[] {
-    return [...(this.parent?.#lineage() ?? []), this];
+    return this.parent ? [...this.parent.#lineage(), this] : [this];
   }
 
   #allOptions(): OptionSpec[] {
