@@ -1,30 +1,17 @@
-/** Builds the chat model adapter for the configured provider. (Placeholder until the LLM adapters land.) */
-import type { RadarConfig } from "../../config/schema.ts";
+/** Builds the chat model adapter for the configured provider. */
 import type { ChatModel } from "../../core/chat_model.ts";
-import { LlmError } from "../../core/errors.ts";
-import type { Logger } from "../../core/ports.ts";
+import { OllamaChatModel } from "./ollama_chat_model.ts";
+import { OpenAiChatModel } from "./openai_chat_model.ts";
+import type { ChatModelOptions, LlmConfig } from "./settings.ts";
+import { tcpProbe } from "./transport.ts";
 
-/** What the LLM adapters need from the outside. */
-export interface ChatModelOptions {
-  fetch: typeof fetch;
-  logger: Logger;
-  /** Waits between retries; injectable so tests never wait on wall-clock time. */
-  sleep: (milliseconds: number) => Promise<void>;
-}
+export type { ChatModelOptions } from "./settings.ts";
 
-/** Creates the chat model for `llm` config. */
-export function createChatModel(llm: RadarConfig["llm"], _options: ChatModelOptions): ChatModel {
-  return {
-    provider: llm.provider,
-    model: llm.model,
-    chat: () => Promise.reject(new LlmError("bad_request", "LLM adapter not built yet")),
-    status: () =>
-      Promise.resolve({
-        baseUrl: llm.base_url,
-        provider: llm.provider,
-        model: llm.model,
-        reachable: false,
-        problem: "LLM adapter not built yet",
-      }),
-  };
+/** Creates the chat model for `llm` config (`provider` empty: a base URL ending in /v1 means openai). */
+export function createChatModel(llm: LlmConfig, options: ChatModelOptions): ChatModel {
+  const probe = options.probe ?? tcpProbe;
+  const provider = llm.provider || (/\/v1\/?$/.test(llm.base_url) ? "openai" : "ollama");
+  return provider === "openai"
+    ? new OpenAiChatModel({ ...llm, provider }, options, probe)
+    : new OllamaChatModel({ ...llm, provider }, options, probe);
 }

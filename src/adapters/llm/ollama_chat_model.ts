@@ -1,0 +1,176 @@
+/** The Ollama native adapter: `POST /api/chat` with `num_ctx` sized to the prompt. */
+import type { ChatModel, ChatRequest, ChatResponse, ModelStatus } from "../../core/chat_model.ts";
+import { LlmError } from "../../core/errors.ts";
+import { chooseContextWindow, truncationSuspected } from "./context_window.ts";
+import { classifyHttpError, type ErrorSubject, toolCapableModels } from "./http_errors.ts";
+import {
+  contextLengthOf,
+  ollamaChatBody,
+  parseOllamaChat,
+  supportsToolsOf,
+} from "./ollama_wire.ts";
+import { toChatResponse } from "./response_parts.ts";
+import { RetryableFailure, withRetries } from "./retry.ts";
+import {
+  type ChatModelOptions,
+  type LlmConfig,
+  parseBody,
+  retryOptions,
+  transportOptions,
+  trimBaseUrl,
+} from "./settings.ts";
+import { send, type TransportOptions } from "./transport.ts";
+
+/** Chat model over Ollama's native API. */
+export class OllamaChatModel implements ChatModel {
+  readonly provider = "ollama";
+  readonly model: string;
+  readonly #llm: LlmConfig;
+  readonly #options: ChatModelOptions;
+  readonly #transport: TransportOptions;
+  readonly #base: string;
+  #modelContext?: number;
+
+  constructor(llm: LlmConfig, options: ChatModelOptions, probe: TransportOptions["probe"]) {
+    this.#llm = llm;
+    this.#options = options;
+    this.model = llm.model;
+    this.#base = trimBaseUrl(llm.base_url);
+    this.#transport = transportOptions(llm, options, probe);
+  }
+
+  /** One chat request with retries; every known quirk of /api/chat handled. */
+  async chat(request: ChatRequest, signal?: AbortSignal): Promise<ChatResponse> {
+    const subject = this.#subject();
+    const offered = new Set(request.tools.map((tool) => tool.name));
+    const estimated = request.estimatedPromptTokens ?? 0;
+    const window = chooseContextWindow(
+      estimated,
+      await this.#contextLength(signal),
+      this.#llm.max_context_tokens,
+    );
+    const body = ollamaChatBody(request, {
+      model: this.model,
+      numCtx: window.numCtx,
+      keepAlive: this.#llm.keep_alive,
+    });
+    return await withRetries(async () => {
+      const answer = await send(
+        `${this.#base}/api/chat`,
+        { method: "POST", body },
+        this.#transport,
+        signal,
+      );
+      if (answer.status < 200 || answer.status > 299) {
+        const { error, maxRetries } = classifyHttpError(answer.status, answer.text, subject);
+        throw new RetryableFailure(error, maxRetries);
+      }
+      const parsed = parseOllamaChat(parseBody(answer.text, this.#base));
+      if (parsed.error !== undefined) {
+        const { error, maxRetries } = classifyHttpError(
+          500,
+          JSON.stringify({ error: parsed.error }),
+          subject,
+        );
+        throw new RetryableFailure(error, Math.min(maxRetries, 1));
+      }
+      const response = toChatResponse(parsed.message, offered);
+      if (parsed.empty || emptyAfterTools(response, offered.size > 0)) {
+        throw new RetryableFailure(emptyAnswer(subject, response), 1);
+      }
+      if (window.overflow) {
+        response.warnings?.push(
+          `the prompt (~${estimated} tokens) is larger than the model's context window ` +
+            `(${window.numCtx}); Ollama will drop the oldest messages`,
+        );
+      }
+      if (truncationSuspected(parsed.promptEvalCount, estimated, window.numCtx)) {
+        response.warnings?.push(
+          `Ollama evaluated ${parsed.promptEvalCount} prompt tokens of ~${estimated}: the prompt ` +
+            `was probably truncated (system prompt and tools lost). Raise the model's context.`,
+        );
+      }
+      return response;
+    }, retryOptions(this.#llm, this.#options, signal));
+  }
+
+  /** Asks `/api/show` whether the model exists, supports tools, and its context length. */
+  async status(signal?: AbortSignal): Promise<ModelStatus> {
+    const status: ModelStatus = {
+      baseUrl: this.#base,
+      provider: this.provider,
+      model: this.model,
+      reachable: false,
+    };
+    try {
+      const answer = await this.#show(signal);
+      status.reachable = true;
+      if (answer.status === 404) {
+        status.modelPresent = false;
+        status.problem = `model ${this.model} is not installed: run \`ollama pull ${this.model}\``;
+        return status;
+      }
+      if (answer.status !== 200) {
+        status.problem =
+          classifyHttpError(answer.status, answer.text, this.#subject()).error.message;
+        return status;
+      }
+      const show = parseBody(answer.text, this.#base);
+      status.modelPresent = true;
+      status.supportsTools = supportsToolsOf(show);
+      status.contextLength = contextLengthOf(show);
+      if (status.supportsTools === false) {
+        status.problem = `model ${this.model} does not support tool calling; use one that does, ` +
+          `e.g. ${toolCapableModels}`;
+      }
+    } catch (error) {
+      status.problem = error instanceof Error ? error.message : String(error);
+    }
+    return status;
+  }
+
+  #subject(): ErrorSubject {
+    return { baseUrl: this.#base, model: this.model, provider: "ollama" };
+  }
+
+  #show(signal?: AbortSignal) {
+    return send(
+      `${this.#base}/api/show`,
+      { method: "POST", body: { model: this.model } },
+      {
+        ...this.#transport,
+        responseTimeoutMs: Math.min(this.#transport.responseTimeoutMs, 15_000),
+      },
+      signal,
+    );
+  }
+
+  /** The model's context length, asked once; unknown (undefined) when /api/show fails. */
+  async #contextLength(signal?: AbortSignal): Promise<number | undefined> {
+    if (this.#modelContext !== undefined) return this.#modelContext;
+    try {
+      const answer = await this.#show(signal);
+      if (answer.status === 200) {
+        this.#modelContext = contextLengthOf(parseBody(answer.text, this.#base)) ?? 0;
+      }
+    } catch { /* the chat request reports reachability itself */ }
+    return this.#modelContext || undefined;
+  }
+}
+
+/** Tools were offered, the model spent tokens, yet nothing came back: a failed tool-call parse. */
+export function emptyAfterTools(response: ChatResponse, toolsOffered: boolean): boolean {
+  return toolsOffered && !response.content.trim() && !response.toolCalls.length &&
+    (response.usage?.completionTokens ?? 0) > 0;
+}
+
+/** The error for an answer with nothing in it. */
+export function emptyAnswer(subject: ErrorSubject, response: ChatResponse): LlmError {
+  const tokens = response.usage?.completionTokens;
+  return new LlmError(
+    "bad_response",
+    `The model server at ${subject.baseUrl} returned an empty answer` +
+      (tokens ? ` after generating ${tokens} tokens (a tool call it could not parse)` : "") +
+      `. Ask again, or use a model with better tool support (e.g. ${toolCapableModels}).`,
+  );
+}

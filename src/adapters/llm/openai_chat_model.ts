@@ -1,0 +1,134 @@
+/** The OpenAI-compatible adapter: `POST /v1/chat/completions` (Ollama /v1, llama-server, vLLM, LM Studio). */
+import type { ChatModel, ChatRequest, ChatResponse, ModelStatus } from "../../core/chat_model.ts";
+import { LlmError } from "../../core/errors.ts";
+import { classifyHttpError, type ErrorSubject } from "./http_errors.ts";
+import { emptyAfterTools, emptyAnswer } from "./ollama_chat_model.ts";
+import { modelIdsOf, openAiChatBody, parseOpenAiChat } from "./openai_wire.ts";
+import { toChatResponse } from "./response_parts.ts";
+import { RetryableFailure, withRetries } from "./retry.ts";
+import {
+  type ChatModelOptions,
+  type LlmConfig,
+  parseBody,
+  retryOptions,
+  transportOptions,
+  trimBaseUrl,
+} from "./settings.ts";
+import { send, type TransportOptions } from "./transport.ts";
+
+/** `…/v1` for a configured base URL with or without it. */
+export function openAiBase(baseUrl: string): string {
+  const base = trimBaseUrl(baseUrl);
+  return /\/v1$/.test(base) ? base : `${base}/v1`;
+}
+
+/** Chat model over an OpenAI-compatible server. */
+export class OpenAiChatModel implements ChatModel {
+  readonly provider = "openai";
+  readonly model: string;
+  readonly #llm: LlmConfig;
+  readonly #options: ChatModelOptions;
+  readonly #transport: TransportOptions;
+  readonly #base: string;
+
+  constructor(llm: LlmConfig, options: ChatModelOptions, probe: TransportOptions["probe"]) {
+    this.#llm = llm;
+    this.#options = options;
+    this.model = llm.model;
+    this.#base = openAiBase(llm.base_url);
+    this.#transport = transportOptions(llm, options, probe);
+  }
+
+  /** One chat request with retries; zero-value and empty-after-tools answers retried once. */
+  async chat(request: ChatRequest, signal?: AbortSignal): Promise<ChatResponse> {
+    const subject = this.#subject();
+    const offered = new Set(request.tools.map((tool) => tool.name));
+    const body = openAiChatBody(request, this.model);
+    const elapsed = this.#options.elapsed ?? (() => performance.now());
+    return await withRetries(async () => {
+      const started = elapsed();
+      const answer = await send(
+        `${this.#base}/chat/completions`,
+        { method: "POST", body },
+        this.#transport,
+        signal,
+      );
+      if (answer.status < 200 || answer.status > 299) {
+        const { error, maxRetries } = classifyHttpError(answer.status, answer.text, subject);
+        throw new RetryableFailure(error, maxRetries);
+      }
+      const parsed = parseOpenAiChat(parseBody(answer.text, this.#base));
+      if (parsed.error !== undefined) {
+        const { error, maxRetries } = classifyHttpError(
+          500,
+          JSON.stringify({ error: parsed.error }),
+          subject,
+        );
+        throw new RetryableFailure(error, Math.min(maxRetries, 1));
+      }
+      const response = toChatResponse(parsed.message, offered);
+      response.durationMs = Math.round(elapsed() - started);
+      if (parsed.zeroValue || emptyAfterTools(response, offered.size > 0)) {
+        throw new RetryableFailure(emptyAnswer(subject, response), 1);
+      }
+      return response;
+    }, retryOptions(this.#llm, this.#options, signal));
+  }
+
+  /** Asks `/v1/models` whether the model is listed (and llama-server's `/props` about tools). */
+  async status(signal?: AbortSignal): Promise<ModelStatus> {
+    const status: ModelStatus = {
+      baseUrl: this.#base,
+      provider: this.provider,
+      model: this.model,
+      reachable: false,
+    };
+    const quick = {
+      ...this.#transport,
+      responseTimeoutMs: Math.min(this.#transport.responseTimeoutMs, 15_000),
+    };
+    try {
+      const answer = await send(`${this.#base}/models`, { method: "GET" }, quick, signal);
+      status.reachable = true;
+      if (answer.status !== 200) {
+        status.problem =
+          classifyHttpError(answer.status, answer.text, this.#subject()).error.message;
+        return status;
+      }
+      const ids = modelIdsOf(parseBody(answer.text, this.#base));
+      status.modelPresent = ids.some((id) => id === this.model || id.endsWith(`/${this.model}`));
+      if (!status.modelPresent) {
+        status.problem = ids.length
+          ? `model ${this.model} is not in the server's list: ${ids.slice(0, 8).join(", ")}`
+          : `the server lists no models; install or load ${this.model}`;
+      }
+      status.supportsTools = await this.#llamaServerTools(quick, signal);
+    } catch (error) {
+      status.problem = error instanceof LlmError ? error.message : String(error);
+    }
+    return status;
+  }
+
+  /** llama-server answers `/props` with its template's capabilities; others 404 (unknown). */
+  async #llamaServerTools(
+    transport: TransportOptions,
+    signal?: AbortSignal,
+  ): Promise<boolean | undefined> {
+    try {
+      const origin = this.#base.replace(/\/v1$/, "");
+      const answer = await send(`${origin}/props`, { method: "GET" }, transport, signal);
+      if (answer.status !== 200) return undefined;
+      const caps = (parseBody(answer.text, origin) as {
+        chat_template_caps?: { supports_tools?: unknown; supports_tool_calls?: unknown };
+      })?.chat_template_caps;
+      const value = caps?.supports_tool_calls ?? caps?.supports_tools;
+      return typeof value === "boolean" ? value : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  #subject(): ErrorSubject {
+    return { baseUrl: this.#base, model: this.model, provider: "openai" };
+  }
+}

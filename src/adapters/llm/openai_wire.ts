@@ -1,0 +1,102 @@
+/** OpenAI-compatible `/v1/chat/completions` request and response mapping (pure). */
+import type { ChatRequest } from "../../core/chat_model.ts";
+import type { ChatMessage } from "../../core/messages.ts";
+import type { WireMessage } from "./response_parts.ts";
+
+/** The JSON body of `POST /v1/chat/completions` (always `stream:false`, tools in `tools`). */
+export function openAiChatBody(request: ChatRequest, model: string) {
+  const body: Record<string, unknown> = {
+    model,
+    messages: request.messages.map(openAiMessage),
+    stream: false,
+    temperature: request.temperature,
+  };
+  if (request.tools.length) {
+    body.tools = request.tools.map((tool) => ({
+      type: "function",
+      function: { name: tool.name, description: tool.description, parameters: tool.parameters },
+    }));
+  }
+  return body;
+}
+
+function openAiMessage(message: ChatMessage) {
+  const wire: Record<string, unknown> = { role: message.role, content: message.content };
+  if (message.toolCalls?.length) {
+    wire.tool_calls = message.toolCalls.map((call) => ({
+      id: call.id,
+      type: "function",
+      function: { name: call.name, arguments: validJsonOrEmpty(call.arguments) },
+    }));
+  }
+  if (message.role === "tool") {
+    wire.tool_call_id = message.toolCallId ?? "";
+    if (message.toolName) wire.name = message.toolName;
+  }
+  return wire;
+}
+
+/** Servers reject history whose arguments are not valid JSON (Ollama: 400 invalid tool call arguments). */
+function validJsonOrEmpty(text: string): string {
+  try {
+    JSON.parse(text);
+    return text;
+  } catch {
+    return "{}";
+  }
+}
+
+/** A parsed completion: the message parts and whether it is the Go zero-value answer. */
+export interface OpenAiAnswer {
+  message: WireMessage;
+  /** `created <= 0`, `model:""`, no choices or an empty role: a server that produced nothing. */
+  zeroValue: boolean;
+  error?: string;
+}
+
+/** Reads a `/v1/chat/completions` body (stream:false), tolerating every known server's shape. */
+export function parseOpenAiChat(body: unknown): OpenAiAnswer {
+  const record = (body ?? {}) as Record<string, unknown>;
+  const errorBody = record.error as { message?: unknown } | string | undefined;
+  if (errorBody || record.object === "error") {
+    const message = typeof errorBody === "string"
+      ? errorBody
+      : String(errorBody?.message ?? record.message ?? "unknown error");
+    return { message: { content: "", toolCalls: [] }, zeroValue: false, error: message };
+  }
+  const choice = (Array.isArray(record.choices) ? record.choices[0] : undefined) ?? {};
+  const message = (choice.message ?? {}) as Record<string, unknown>;
+  const calls = Array.isArray(message.tool_calls) ? message.tool_calls : [];
+  const usage = record.usage as Record<string, unknown> | undefined;
+  const zeroValue = choice.message === undefined ||
+    (typeof record.created === "number" && record.created <= 0) ||
+    (message.role === "" && !message.content && !calls.length);
+  return {
+    message: {
+      content: message.content,
+      toolCalls: calls.map((call: Record<string, unknown>) => {
+        const fn = (call?.function ?? {}) as Record<string, unknown>;
+        return { id: call?.id, name: fn.name, arguments: fn.arguments };
+      }),
+      finishReason: typeof choice.finish_reason === "string" ? choice.finish_reason : undefined,
+      usage: usage && typeof usage.prompt_tokens === "number"
+        ? {
+          promptTokens: usage.prompt_tokens,
+          completionTokens: typeof usage.completion_tokens === "number"
+            ? usage.completion_tokens
+            : 0,
+        }
+        : undefined,
+    },
+    zeroValue,
+  };
+}
+
+/** Model ids from a `/v1/models` answer (`data` may be null when the server has none). */
+export function modelIdsOf(body: unknown): string[] {
+  const data = (body as { data?: unknown })?.data;
+  if (!Array.isArray(data)) return [];
+  return data.map((entry) => (entry as { id?: unknown })?.id).filter((id): id is string =>
+    typeof id === "string"
+  );
+}

@@ -1,0 +1,113 @@
+/** HTTP to an LLM server: timeouts, cancellation, connection errors as `LlmError`s. */
+import { LlmError } from "../../core/errors.ts";
+
+/** How to reach the server. */
+export interface TransportOptions {
+  fetch: typeof fetch;
+  /** Bearer token, sent when non-empty. */
+  apiKey: string;
+  connectTimeoutMs: number;
+  responseTimeoutMs: number;
+  /** Checks that a TCP connection to the URL's host opens within the timeout. */
+  probe?: (url: URL, timeoutMs: number) => Promise<void>;
+  /** What to tell the user when the server cannot be reached. */
+  startHint: string;
+}
+
+/** A raw HTTP answer. */
+export interface HttpAnswer {
+  status: number;
+  text: string;
+}
+
+/** Opens and closes a TCP connection to `url`'s host and port, within `timeoutMs`. */
+export async function tcpProbe(url: URL, timeoutMs: number): Promise<void> {
+  const port = Number(url.port) || (url.protocol === "https:" ? 443 : 80);
+  const hostname = url.hostname.replace(/^\[|\]$/g, "");
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const connecting = Deno.connect({ hostname, port });
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Deno.errors.TimedOut(`no connection within ${timeoutMs} ms`)),
+      timeoutMs,
+    );
+  });
+  try {
+    (await Promise.race([connecting, timeout])).close();
+  } finally {
+    clearTimeout(timer);
+    connecting.then((connection) => {
+      try {
+        connection.close();
+      } catch { /* already closed */ }
+    }, () => {});
+  }
+}
+
+/** Sends one request; throws `LlmError` for transport failures, returns any HTTP status. */
+export async function send(
+  url: string,
+  init: { method: "GET" | "POST"; body?: unknown },
+  options: TransportOptions,
+  signal?: AbortSignal,
+): Promise<HttpAnswer> {
+  const target = new URL(url);
+  const origin = `${target.protocol}//${target.host}`;
+  if (signal?.aborted) throw cancelled();
+  if (options.probe) {
+    try {
+      await options.probe(target, options.connectTimeoutMs);
+    } catch (error) {
+      throw unreachable(origin, error, options);
+    }
+  }
+  // A referenced timer (AbortSignal.timeout's is unreferenced and may not keep the process alive).
+  const timeout = new AbortController();
+  const timer = setTimeout(() => timeout.abort(), options.responseTimeoutMs);
+  const combined = signal ? AbortSignal.any([signal, timeout.signal]) : timeout.signal;
+  const headers: Record<string, string> = { accept: "application/json" };
+  if (init.body !== undefined) headers["content-type"] = "application/json";
+  if (options.apiKey) headers.authorization = `Bearer ${options.apiKey}`;
+  try {
+    const response = await options.fetch(url, {
+      method: init.method,
+      headers,
+      body: init.body === undefined ? undefined : JSON.stringify(init.body),
+      signal: combined,
+    });
+    return { status: response.status, text: await response.text() };
+  } catch (error) {
+    if (signal?.aborted) throw cancelled();
+    if (timeout.signal.aborted) {
+      throw new LlmError(
+        "timeout",
+        `${origin} did not answer within ${options.responseTimeoutMs / 1000} s ` +
+          `(llm.response_timeout_seconds; a cold model can take minutes to load).`,
+        false,
+        { cause: error },
+      );
+    }
+    throw unreachable(origin, error, options);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function cancelled(): LlmError {
+  return new LlmError("cancelled", "Cancelled.");
+}
+
+function unreachable(origin: string, error: unknown, options: TransportOptions): LlmError {
+  const reason = error instanceof Deno.errors.TimedOut
+    ? `no connection within ${options.connectTimeoutMs / 1000} s (llm.connect_timeout_seconds)`
+    : error instanceof Deno.errors.ConnectionRefused ||
+        /refused/i.test(String((error as Error)?.message))
+    ? "connection refused"
+    : String((error as Error)?.message ?? error).split("\n")[0];
+  return new LlmError(
+    "unreachable",
+    `Cannot reach the model server at ${origin}: ${reason}. ${options.startHint}`,
+    true,
+    { cause: error },
+  );
+}

@@ -1,0 +1,160 @@
+/**
+ * A fake LLM HTTP server on 127.0.0.1 that answers with the real response bodies recorded in
+ * tests/fixtures/llm-servers (Ollama native and OpenAI-compatible), replies queued per test.
+ * Run standalone for manual tries: `deno run --allow-net --allow-read tests/fakes/fake_llm_server.ts [PORT]`.
+ */
+
+/** One queued answer to a chat request. */
+export interface FakeReply {
+  status?: number;
+  /** A JSON value, or raw text sent as is. */
+  body: unknown;
+  contentType?: string;
+}
+
+/** A request the server received. */
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  headers: Headers;
+  body: unknown;
+}
+
+// deno-lint-ignore no-explicit-any
+type Json = any;
+
+const fixtureFolder = new URL("../fixtures/llm-servers/", import.meta.url);
+
+/** Reads a fixture body (JSON parsed). */
+export function fixture(name: string): unknown {
+  return JSON.parse(Deno.readTextFileSync(new URL(name, fixtureFolder)));
+}
+
+/** A fixture reply with its documented status. */
+export function fixtureReply(name: string, status = 200): FakeReply {
+  return { status, body: fixture(name) };
+}
+
+/** Native `/api/chat` answer calling `name` with `args` (current Ollama shape). */
+export function ollamaToolCall(name: string, args: Record<string, unknown>): FakeReply {
+  const body = fixture("ollama_api_chat_tool_calls_current.synth.json") as Json;
+  body.message.tool_calls = [{
+    id: "call_fake0001",
+    function: { index: 0, name, arguments: args },
+  }];
+  return { body };
+}
+
+/** Native `/api/chat` plain answer. */
+export function ollamaText(content: string): FakeReply {
+  const body = fixture("ollama_api_chat_text.openapi.json") as Json;
+  body.message.content = content;
+  return { body };
+}
+
+/** `/v1/chat/completions` answer calling `name` with `args` (Ollama /v1 shape: string arguments). */
+export function openAiToolCall(name: string, args: Record<string, unknown>): FakeReply {
+  const body = fixture("ollama_v1_chat_tool_calls.synth.json") as Json;
+  body.choices[0].message.tool_calls = [{
+    id: "call_fake0001",
+    index: 0,
+    type: "function",
+    function: { name, arguments: JSON.stringify(args) },
+  }];
+  return { body };
+}
+
+/** `/v1/chat/completions` plain answer. */
+export function openAiText(content: string): FakeReply {
+  const body = fixture("ollama_v1_chat_text.observed.json") as Json;
+  body.choices[0].message.content = content;
+  return { body };
+}
+
+/** The fake server. Chat endpoints pop queued replies; the status endpoints answer from fixtures. */
+export class FakeLlmServer {
+  readonly requests: RecordedRequest[] = [];
+  /** Answer of `POST /api/show`. */
+  show: FakeReply = fixtureReply("ollama_api_show_tools.synth.json");
+  /** Answer of `GET /v1/models`. */
+  models: FakeReply = fixtureReply("ollama_v1_models.observed.json");
+  /** Answer of `GET /props` (llama-server); default: gin's plain-text 404. */
+  props: FakeReply = { status: 404, body: "404 page not found", contentType: "text/plain" };
+  /** Answers chat requests when the queue is empty (default: a 500 naming the problem). */
+  fallback?: (path: string) => FakeReply;
+  readonly #queue: FakeReply[] = [];
+  readonly #server: Deno.HttpServer<Deno.NetAddr>;
+
+  private constructor(port: number) {
+    this.#server = Deno.serve(
+      { hostname: "127.0.0.1", port, onListen: () => {} },
+      (request) => this.#handle(request),
+    );
+  }
+
+  /** Starts on a free port (or `port`). */
+  static start(port = 0): FakeLlmServer {
+    return new FakeLlmServer(port);
+  }
+
+  /** `http://127.0.0.1:PORT`. */
+  get url(): string {
+    return `http://127.0.0.1:${this.#server.addr.port}`;
+  }
+
+  /** Queues replies for the next chat requests, in order. */
+  reply(...replies: FakeReply[]): this {
+    this.#queue.push(...replies);
+    return this;
+  }
+
+  /** Chat requests received (both wire formats), bodies parsed. */
+  get chatRequests(): RecordedRequest[] {
+    return this.requests.filter((request) => /chat/.test(request.path));
+  }
+
+  /** Stops the server. */
+  async close(): Promise<void> {
+    await this.#server.shutdown();
+  }
+
+  async #handle(request: Request): Promise<Response> {
+    const path = new URL(request.url).pathname;
+    const text = await request.text();
+    let body: unknown = text;
+    try {
+      body = text ? JSON.parse(text) : undefined;
+    } catch { /* keep raw text */ }
+    this.requests.push({ method: request.method, path, headers: request.headers, body });
+    if (path === "/api/chat" || path === "/v1/chat/completions") {
+      const next = this.#queue.shift() ?? this.fallback?.(path) ??
+        { status: 500, body: { error: "fake server: no reply queued for this request" } };
+      return respond(next);
+    }
+    if (path === "/api/show") return respond(this.show);
+    if (path === "/v1/models") return respond(this.models);
+    if (path === "/props") return respond(this.props);
+    if (path === "/api/version") return respond(fixtureReply("ollama_api_version.docs.json"));
+    return respond({ status: 404, body: "404 page not found", contentType: "text/plain" });
+  }
+}
+
+function respond(reply: FakeReply): Response {
+  const isText = typeof reply.body === "string";
+  return new Response(isText ? reply.body as string : JSON.stringify(reply.body), {
+    status: reply.status ?? 200,
+    headers: {
+      "content-type": reply.contentType ??
+        (isText ? "text/plain; charset=utf-8" : "application/json; charset=utf-8"),
+    },
+  });
+}
+
+if (import.meta.main) {
+  const server = FakeLlmServer.start(Number(Deno.args[0] ?? 0));
+  server.fallback = (path) =>
+    path.startsWith("/v1")
+      ? openAiText("Hello from the fake model.")
+      : ollamaText("Hello from the fake model.");
+  console.error(`fake LLM server on ${server.url} (answers with fixture shapes)`);
+}
