@@ -127,7 +127,14 @@ export class PathGuard {
     return canonicalPath(absolutePath(path, this.#options.home, this.#options.cwd), this.#reader);
   }
 
+  #cachedRules?: Rule[];
+
   #rules(): Rule[] {
+    this.#cachedRules ??= this.#buildRules();
+    return this.#cachedRules;
+  }
+
+  #buildRules(): Rule[] {
     const { home } = this.#options;
     const rules: Rule[] = [];
     const add = (path: string, label: string, why: string, writeOnly: boolean) => {
