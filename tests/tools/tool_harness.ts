@@ -14,9 +14,18 @@ export interface TempHome {
   dispose(): void;
 }
 
-/** Creates a temporary home folder (real path, so symlinked /tmp does not confuse checks). */
+const outputFolder = new URL("../output/", import.meta.url).pathname;
+
+/**
+ * Creates a temporary home folder under tests/output/ (not /tmp: inside the exec sandbox /tmp
+ * is private, and paths under /tmp count as temporary for rm). Real path, so symlinks in the
+ * way do not confuse checks.
+ */
 export function tempHome(): TempHome {
-  const home = Deno.realPathSync(Deno.makeTempDirSync({ prefix: "radar-home-" }));
+  Deno.mkdirSync(outputFolder, { recursive: true });
+  const home = Deno.realPathSync(
+    Deno.makeTempDirSync({ dir: outputFolder, prefix: "radar-home-" }),
+  );
   const dataDir = join(home, ".local/share/radar");
   Deno.mkdirSync(dataDir, { recursive: true });
   return { home, dataDir, dispose: () => Deno.removeSync(home, { recursive: true }) };

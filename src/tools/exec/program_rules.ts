@@ -66,9 +66,10 @@ function hasShortFlag(options: string[], letters: string, long: string[]): boole
   );
 }
 
-/** True for a path inside a temporary folder (never the temp folder itself). */
-export function isTemporary(path: string | undefined): boolean {
-  return path !== undefined && tempPrefix.test(path) && !path.split("/").includes("..");
+/** True for a path inside a temporary folder (never the temp folder itself, nor under home). */
+export function isTemporary(path: string | undefined, home: string): boolean {
+  return path !== undefined && tempPrefix.test(path) && !path.split("/").includes("..") &&
+    path !== home && !path.startsWith(`${home}/`) && !home.startsWith(`${path}/`);
 }
 
 function isCritical(path: string | undefined, context: RuleContext): boolean {
@@ -109,7 +110,7 @@ export function programFindings(name: string, args: Word[], context: RuleContext
     const force = hasShortFlag(options, "f", ["--force"]);
     for (const operand of operands) {
       const path = context.resolve(operand);
-      if ((recursive || force) && !isTemporary(path)) {
+      if ((recursive || force) && !isTemporary(path, context.home)) {
         add("destructive", `rm ${recursive ? "-r" : "-f"} on ${operand.text} (not a temp path)`);
       } else if (isCritical(path, context)) {
         add("destructive", `rm on ${operand.text}`);
@@ -120,7 +121,10 @@ export function programFindings(name: string, args: Word[], context: RuleContext
     const roots = args.filter((arg, index) =>
       !arg.text.startsWith("-") && index < firstExpression(args)
     );
-    if (texts.includes("-delete") && !roots.every((root) => isTemporary(context.resolve(root)))) {
+    if (
+      texts.includes("-delete") &&
+      !roots.every((root) => isTemporary(context.resolve(root), context.home))
+    ) {
       add("destructive", "find -delete outside temp folders");
     }
   }
@@ -143,7 +147,9 @@ export function programFindings(name: string, args: Word[], context: RuleContext
     if (operands.slice(1).some((word) => isCritical(context.resolve(word), context))) {
       add("destructive", `${name} on a home or system folder`);
     } else if (hasShortFlag(options, "R", ["--recursive"])) {
-      const outside = operands.slice(1).some((word) => !isTemporary(context.resolve(word)));
+      const outside = operands.slice(1).some((word) =>
+        !isTemporary(context.resolve(word), context.home)
+      );
       if (outside) add("destructive", `${name} -R outside temp folders`);
     }
   }
