@@ -92,3 +92,18 @@ Deno.test("selectPages() and pdfDate() handle edges", () => {
   assert.equal(pdfDate("D:2026"), "2026-01-01");
   assert.equal(pdfDate("garbage"), undefined);
 });
+
+Deno.test("MuPDF is imported lazily: no source file imports it statically", () => {
+  const root = new URL("../../src/", import.meta.url);
+  const walk = (folder: URL): string[] =>
+    [...Deno.readDirSync(folder)].flatMap((entry) =>
+      entry.isDirectory
+        ? walk(new URL(`${entry.name}/`, folder))
+        : entry.name.endsWith(".ts")
+        ? [Deno.readTextFileSync(new URL(entry.name, folder))]
+        : []
+    );
+  const sources = walk(root);
+  assert.ok(sources.length > 20);
+  for (const text of sources) assert.doesNotMatch(text, /^\s*import [^(]*from\s+"mupdf"/m);
+});
