@@ -13,6 +13,8 @@ import { createChatModel } from "../adapters/llm/create_chat_model.ts";
 import { openDatabase } from "../adapters/sqlite/database.ts";
 import { SqliteConversationStore } from "../adapters/sqlite/conversation_store.ts";
 import { SqliteFactStore } from "../adapters/sqlite/fact_store.ts";
+import { SqliteAuditStore } from "../adapters/sqlite/audit_store.ts";
+import { configSecrets } from "../tools/secrets.ts";
 import { createLogger, writeStderrLine } from "../adapters/stderr_logger.ts";
 import { builtinTools } from "../tools/index.ts";
 import { ensureDataDirectory } from "./data_directory.ts";
@@ -44,6 +46,8 @@ export interface Runtime {
   clock: Clock;
   logger: Logger;
   audit?: AuditSink;
+  /** The tool audit trail (`radar log tools`). */
+  toolCalls: SqliteAuditStore;
   gates: ToolGate[];
   /** Agent loop dependencies; `historyMessages` override for heartbeat windows. */
   agent(overrides?: { historyMessages?: number }): AgentDependencies;
@@ -77,6 +81,13 @@ export function openRuntime(options: RuntimeOptions): Runtime {
   const db = openDatabase(databasePath);
   const conversations = new SqliteConversationStore(db);
   const facts = new SqliteFactStore(db);
+  const toolCalls = new SqliteAuditStore(db, {
+    secrets: configSecrets(config),
+    retentionDays: config.tools.audit_retention_days,
+    clock,
+    logger,
+  });
+  toolCalls.prune();
   const fetcher = options.fetch ?? globalThis.fetch;
   const model = createChatModel(config.llm, {
     fetch: fetcher,
@@ -94,6 +105,7 @@ export function openRuntime(options: RuntimeOptions): Runtime {
       logger,
       fetch: fetcher,
       env: options.env,
+      cwd: options.cwd,
     })
   ) registry.register(tool);
   let closed = false;
@@ -109,6 +121,8 @@ export function openRuntime(options: RuntimeOptions): Runtime {
     registry,
     clock,
     logger,
+    audit: toolCalls,
+    toolCalls,
     gates: [],
     agent(overrides) {
       return {

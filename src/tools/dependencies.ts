@@ -14,4 +14,6 @@ export interface ToolDependencies {
   /** HTTP client (globalThis.fetch in production; tests may pass a recording one). */
   fetch: typeof fetch;
   env: Record<string, string | undefined>;
+  /** Relative paths given to file tools and exec start here (default: the process's). */
+  cwd?: string;
 }

@@ -7,6 +7,8 @@ import { registerConfig } from "./config.ts";
 import { registerHistory } from "./history.ts";
 import { registerMemory } from "./memory.ts";
 import { registerStatus } from "./status.ts";
+import { registerTools } from "./tools.ts";
+import { registerLog } from "./log.ts";
 
 /** Adds one command (and its subcommands) to the program. */
 export type CommandRegistrar = (program: Command, context: CliContext) => void;
@@ -19,4 +21,6 @@ export const commandRegistrars: CommandRegistrar[] = [
   registerMemory,
   registerStatus,
   registerConfig,
+  registerTools,
+  registerLog,
 ];

@@ -1,0 +1,98 @@
+/** The tool audit trail in SQLite: every call recorded with secrets redacted, old rows pruned. */
+import type { DatabaseSync } from "node:sqlite";
+import type { AuditEntry, AuditSink, Clock, Logger } from "../../core/ports.ts";
+import { silentLogger } from "../../core/ports.ts";
+import { redactArguments, redactText } from "../../core/redact.ts";
+import type { ToolOutcome } from "../../core/tool.ts";
+
+/** One recorded tool call as listed by `radar log tools`. */
+export interface ToolCallRecord {
+  id: number;
+  at: string;
+  conversationId?: number;
+  tool: string;
+  arguments: string;
+  outcome: ToolOutcome;
+  durationMs: number;
+  result: string;
+}
+
+/** Settings of the audit store. */
+export interface AuditStoreOptions {
+  /** Secret values (API keys, tokens) never stored. */
+  secrets: readonly string[];
+  retentionDays: number;
+  clock: Clock;
+  logger?: Logger;
+  /** Characters of the result kept (default 500). */
+  excerptChars?: number;
+}
+
+const day = 24 * 60 * 60 * 1000;
+
+/** Records tool calls in the tool_calls table. */
+export class SqliteAuditStore implements AuditSink {
+  #lastPrune = 0;
+
+  constructor(private readonly db: DatabaseSync, private readonly options: AuditStoreOptions) {}
+
+  /** Stores one call (arguments and result redacted); never throws into the agent loop. */
+  recordToolCall(entry: AuditEntry): void {
+    const { secrets } = this.options;
+    const excerpt = entry.result.slice(0, this.options.excerptChars ?? 500);
+    try {
+      this.db.prepare(
+        `INSERT INTO tool_calls (at, conversation_id, tool, arguments, outcome, duration_ms, result)
+         VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      ).run(
+        entry.at.toISOString(),
+        entry.conversationId ?? null,
+        entry.tool,
+        redactArguments(entry.arguments.slice(0, 4000), secrets),
+        entry.outcome,
+        Math.round(entry.durationMs),
+        redactText(excerpt, secrets),
+      );
+      if (entry.at.getTime() - this.#lastPrune > day) this.prune();
+    } catch (error) {
+      (this.options.logger ?? silentLogger).warn("Cannot record tool call in the audit trail", {
+        tool: entry.tool,
+        error: (error as Error).message,
+      });
+    }
+  }
+
+  /** Deletes rows older than the retention period; returns how many. */
+  prune(): number {
+    const now = this.options.clock.now().getTime();
+    this.#lastPrune = now;
+    const cutoff = new Date(now - this.options.retentionDays * day).toISOString();
+    return Number(this.db.prepare("DELETE FROM tool_calls WHERE at < ?").run(cutoff).changes);
+  }
+
+  /** The newest calls first, optionally of one tool or only the failed ones. */
+  list(options: { limit: number; tool?: string; failed?: boolean }): ToolCallRecord[] {
+    const where: string[] = [];
+    const values: Array<string | number> = [];
+    if (options.tool) {
+      where.push("tool = ?");
+      values.push(options.tool);
+    }
+    if (options.failed) where.push("outcome <> 'ok'");
+    const rows = this.db.prepare(
+      `SELECT id, at, conversation_id, tool, arguments, outcome, duration_ms, result
+       FROM tool_calls ${where.length ? `WHERE ${where.join(" AND ")}` : ""}
+       ORDER BY at DESC, id DESC LIMIT ?`,
+    ).all(...values, options.limit) as Array<Record<string, unknown>>;
+    return rows.map((row) => ({
+      id: Number(row.id),
+      at: String(row.at),
+      conversationId: row.conversation_id === null ? undefined : Number(row.conversation_id),
+      tool: String(row.tool),
+      arguments: String(row.arguments),
+      outcome: row.outcome as ToolOutcome,
+      durationMs: Number(row.duration_ms),
+      result: String(row.result),
+    }));
+  }
+}

@@ -1,0 +1,38 @@
+/** `radar log tools`: the tool audit trail. */
+import type { Command } from "../command_line.ts";
+import type { CliContext } from "../context.ts";
+import { parseCount } from "../arguments.ts";
+
+/** Registers `log` and `log tools`. */
+export function registerLog(program: Command, context: CliContext): void {
+  const log = program.command("log").description("show audit trails (log tools)");
+  log.command("tools")
+    .description("recent tool calls: time, conversation, tool, outcome, duration, arguments")
+    .option("-n, --limit <n>", "how many", "20")
+    .option("--tool <name>", "only calls of this tool")
+    .option("--failed", "only calls that did not succeed")
+    .action((options: { limit: string; tool?: string; failed?: boolean }) => {
+      const runtime = context.runtime();
+      const rows = runtime.toolCalls.list({
+        limit: parseCount(options.limit, "--limit"),
+        tool: options.tool,
+        failed: options.failed,
+      });
+      if (!rows.length) return context.io.stdout("No tool calls recorded.\n");
+      const time = new Intl.DateTimeFormat("sv-SE", {
+        timeZone: runtime.config.radar.timezone || undefined,
+        dateStyle: "short",
+        timeStyle: "medium",
+      });
+      for (const row of rows.reverse()) {
+        const result = row.result.replace(/\s+/g, " ").slice(0, 100);
+        context.io.stdout(
+          `${time.format(new Date(row.at))}  ${
+            row.conversationId === undefined ? "    -" : `#${row.conversationId}`.padStart(5)
+          }  ${row.tool.padEnd(14)} ${row.outcome.padEnd(7)} ${
+            String(row.durationMs).padStart(6)
+          } ms  ${row.arguments.slice(0, 160)}\n      → ${result}\n`,
+        );
+      }
+    });
+}

@@ -1,0 +1,142 @@
+/** `fetch_url`: GET a web page and return its readable text; internal addresses refused. */
+import { z } from "zod";
+import { redactText } from "../core/redact.ts";
+import { defineTool, failed, refused, type Tool } from "../core/tool.ts";
+import type { ToolDependencies } from "./dependencies.ts";
+import { configSecrets } from "./secrets.ts";
+import { htmlToText } from "./web/html_to_text.ts";
+import { checkUrl, denoResolver, type Resolver } from "./web/network_guard.ts";
+
+const maxRedirects = 5;
+const maxBodyBytes = 3 * 1024 * 1024;
+
+/** Creates the fetch_url tool; `resolve` is injectable for tests. */
+export function fetchUrlTool(
+  deps: Pick<ToolDependencies, "config" | "fetch">,
+  resolve: Resolver = denoResolver,
+): Tool {
+  const settings = deps.config.tools.fetch_url;
+  return defineTool({
+    name: "fetch_url",
+    description: "Fetch a web page as plain text",
+    keywords: ["fetch", "url", "web", "page", "website", "http", "link", "download", "open"],
+    input: z.object({ url: z.string().min(1).max(4000) }),
+    run: async ({ url: text }, context) => {
+      const secrets = configSecrets(deps.config);
+      let url: URL;
+      try {
+        url = new URL(text.trim());
+      } catch {
+        return failed(`Not a valid URL: ${redactText(text.slice(0, 200), secrets)}`);
+      }
+      const signal = AbortSignal.any([
+        context.signal,
+        AbortSignal.timeout(settings.timeout_seconds * 1000),
+      ]);
+      for (let hop = 0; hop <= maxRedirects; hop++) {
+        const shown = redactText(url.href, secrets);
+        const problem = await checkUrl(url, { allowPrivate: settings.allow_private, resolve });
+        if (problem) return refused(`Cannot fetch ${shown}: ${problem}.`);
+        let response: Response;
+        try {
+          response = await deps.fetch(url, {
+            redirect: "manual",
+            signal,
+            headers: {
+              "User-Agent": "Radar/0.1 (personal assistant)",
+              Accept: "text/html,text/plain,application/json;q=0.9,*/*;q=0.5",
+            },
+          });
+        } catch (error) {
+          const reason = signal.aborted
+            ? `timed out after ${settings.timeout_seconds} s (tools.fetch_url.timeout_seconds)`
+            : (error as Error).message.split("\n")[0];
+          return failed(redactText(`Cannot fetch ${shown}: ${reason}`, secrets));
+        }
+        if (response.status >= 300 && response.status < 400 && response.headers.has("location")) {
+          await response.body?.cancel();
+          try {
+            url = new URL(response.headers.get("location")!, url);
+          } catch {
+            return failed(`Cannot fetch ${shown}: it redirects to an invalid URL.`);
+          }
+          continue;
+        }
+        return await readPage(response, shown, settings.max_chars, secrets);
+      }
+      return failed(
+        `Cannot fetch ${redactText(text, secrets)}: more than ${maxRedirects} redirects.`,
+      );
+    },
+  });
+}
+
+async function readPage(
+  response: Response,
+  shown: string,
+  maxChars: number,
+  secrets: string[],
+): Promise<string | ReturnType<typeof failed>> {
+  const type = (response.headers.get("content-type") ?? "").toLowerCase();
+  const { bytes, cut } = await readCapped(response);
+  if (!response.ok) {
+    return failed(`Cannot fetch ${shown}: ${response.status} ${response.statusText}`.trim());
+  }
+  const textual = type === "" || /^text\/|json|xml|javascript/.test(type);
+  if (!textual) {
+    return failed(
+      `${shown} is ${type.split(";")[0]} (${bytes.length}${cut ? "+" : ""} bytes), not a web page.`,
+    );
+  }
+  const charset = /charset=([\w-]+)/.exec(type)?.[1] ?? "utf-8";
+  let body: string;
+  try {
+    body = new TextDecoder(charset).decode(bytes);
+  } catch {
+    body = new TextDecoder().decode(bytes);
+  }
+  let title = "";
+  let text = body;
+  if (type.includes("html") || (!type && /<html|<body|<p\b/i.test(body))) {
+    ({ title, text } = htmlToText(body));
+  }
+  const lines = [shown];
+  if (title) lines.push(`Title: ${title}`);
+  lines.push("");
+  const total = text.length;
+  lines.push(total > maxChars ? text.slice(0, maxChars) : text);
+  if (total > maxChars || cut) {
+    lines.push(
+      `[cut: ${
+        total > maxChars ? total - maxChars : "more"
+      } characters not shown (tools.fetch_url.max_chars)]`,
+    );
+  }
+  return redactText(lines.join("\n"), secrets);
+}
+
+async function readCapped(response: Response): Promise<{ bytes: Uint8Array; cut: boolean }> {
+  if (!response.body) return { bytes: new Uint8Array(), cut: false };
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  let cut = false;
+  while (true) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    size += value.length;
+    if (size > maxBodyBytes) {
+      cut = true;
+      await reader.cancel();
+      break;
+    }
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.length;
+  }
+  return { bytes, cut };
+}

@@ -1,0 +1,134 @@
+/** `list_directory`: entries with type, size and modified time; glob filter; bounded depth. */
+import { join } from "node:path";
+import { z } from "zod";
+import { defineTool, failed, refused, type Tool } from "../core/tool.ts";
+import { type FileToolDependencies, pathGuardFor } from "./file_access.ts";
+import { globToRegExp } from "./glob.ts";
+import { describeFsError } from "./read_file.ts";
+
+const maxEntries = 200;
+const maxVisited = 5000;
+
+interface Entry {
+  path: string;
+  kind: "d" | "f" | "l" | "?";
+  size: number;
+  modified: Date | null;
+}
+
+/** Creates the list_directory tool. */
+export function listDirectoryTool(deps: FileToolDependencies): Tool {
+  const timeZone = deps.config.radar.timezone || undefined;
+  return defineTool({
+    name: "list_directory",
+    description: "List a folder: type, size, modified time",
+    keywords: ["list", "folder", "directory", "files", "find", "downloads", "ls"],
+    input: z.object({
+      path: z.string().min(1),
+      pattern: z.string().max(200).optional().describe("Glob, e.g. *.pdf"),
+      depth: z.number().int().min(1).max(5).optional().describe("Levels, default 1"),
+    }),
+    run: async ({ path, pattern, depth }) => {
+      const guard = pathGuardFor(deps);
+      const checked = guard.check(path, "read");
+      if (!checked.ok) return refused(checked.reason);
+      const shown = guard.display(checked.path);
+      try {
+        const info = await Deno.stat(checked.path);
+        if (!info.isDirectory) return failed(`${shown} is not a folder; use read_file.`);
+      } catch (error) {
+        return failed(`Cannot list ${shown}: ${describeFsError(error)}`);
+      }
+      const matcher = pattern ? globToRegExp(pattern) : undefined;
+      const found: Entry[] = [];
+      const skipped: string[] = [];
+      let visited = 0;
+      const walk = async (folder: string, prefix: string, level: number): Promise<void> => {
+        const names: Deno.DirEntry[] = [];
+        for await (const entry of Deno.readDir(folder)) {
+          if (++visited > maxVisited) break;
+          names.push(entry);
+        }
+        names.sort((a, b) => a.name.localeCompare(b.name));
+        for (const entry of names) {
+          const full = join(folder, entry.name);
+          const relative = prefix ? `${prefix}/${entry.name}` : entry.name;
+          let info: Deno.FileInfo | undefined;
+          try {
+            info = await Deno.lstat(full);
+          } catch { /* vanished or unreadable */ }
+          const kind = entry.isSymlink ? "l" : entry.isDirectory ? "d" : entry.isFile ? "f" : "?";
+          if (!matcher || matcher.test(entry.name)) {
+            found.push({
+              path: relative,
+              kind,
+              size: info?.size ?? 0,
+              modified: info?.mtime ?? null,
+            });
+          }
+          if (kind === "d" && level < (depth ?? 1)) {
+            if (!guard.check(full, "read").ok) {
+              skipped.push(relative);
+              continue;
+            }
+            try {
+              await walk(full, relative, level + 1);
+            } catch {
+              skipped.push(relative);
+            }
+          }
+        }
+      };
+      try {
+        await walk(checked.path, "", 1);
+      } catch (error) {
+        return failed(`Cannot list ${shown}: ${describeFsError(error)}`);
+      }
+      const lines = found.slice(0, maxEntries).map((entry) => formatEntry(entry, timeZone));
+      const what = matcher ? `matching ${pattern}` : "entries";
+      const header = `${shown}: ${found.length} ${what}`;
+      const notes: string[] = [];
+      if (found.length > maxEntries) notes.push(`[${found.length - maxEntries} more not shown]`);
+      if (visited > maxVisited) notes.push(`[stopped after ${maxVisited} entries]`);
+      if (skipped.length) {
+        notes.push(`[not entered (protected or unreadable): ${skipped.join(", ")}]`);
+      }
+      return [header, ...lines, ...notes].join("\n");
+    },
+  });
+}
+
+function formatEntry(entry: Entry, timeZone: string | undefined): string {
+  const size = entry.kind === "d" ? "-" : humanSize(entry.size);
+  const name = entry.kind === "d" ? `${entry.path}/` : entry.path;
+  return `${entry.kind} ${size.padStart(6)} ${formatTime(entry.modified, timeZone)} ${name}`;
+}
+
+/** Formats a byte count as 512, 12.3K, 4.5M, 1.2G. */
+export function humanSize(bytes: number): string {
+  if (bytes < 1024) return String(bytes);
+  const units = ["K", "M", "G", "T"];
+  let value = bytes / 1024;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return `${value < 10 ? value.toFixed(1) : Math.round(value)}${units[unit]}`;
+}
+
+function formatTime(date: Date | null, timeZone: string | undefined): string {
+  if (!date) return "----------------";
+  try {
+    return new Intl.DateTimeFormat("sv-SE", {
+      timeZone,
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+    }).format(date);
+  } catch {
+    return date.toISOString().slice(0, 16).replace("T", " ");
+  }
+}

@@ -1,0 +1,173 @@
+/** The path guard shared by read_file, write_file, list_directory and exec's working folder. */
+import { basename, join, relative } from "node:path";
+import {
+  absolutePath,
+  canonicalPath,
+  denoLinkReader,
+  type LinkReader,
+  PathSyntaxError,
+} from "./canonical_path.ts";
+import {
+  dataSecretNames,
+  homeSecretPaths,
+  homeWriteProtectedPaths,
+  secretFolderNames,
+  systemSecretPaths,
+  systemWriteProtectedPaths,
+} from "./path_rules.ts";
+
+/** What a file tool wants to do with a path. */
+export type PathAccess = "read" | "write";
+
+/** Where the guard's rules come from. */
+export interface PathGuardOptions {
+  home: string;
+  /** Relative paths are taken from here. */
+  cwd: string;
+  dataDir: string;
+  /** Radar's config file in use (never written). */
+  configPath?: string;
+  /** Extra paths refused for read and write (tools.files.blocked_paths). */
+  blockedPaths?: readonly string[];
+  /** When non-empty, everything outside these folders is refused (tools.files.allowed_roots). */
+  allowedRoots?: readonly string[];
+  reader?: LinkReader;
+}
+
+/** The verdict on a path: its real location, or why it is refused. */
+export type PathCheck = { ok: true; path: string } | { ok: false; reason: string };
+
+interface Rule {
+  path: string;
+  label: string;
+  why: string;
+  writeOnly: boolean;
+}
+
+/** Checks paths against the secret, start-up-file and Radar-state rules. */
+export class PathGuard {
+  readonly #options: PathGuardOptions;
+  readonly #reader: LinkReader;
+
+  constructor(options: PathGuardOptions) {
+    this.#options = options;
+    this.#reader = options.reader ?? denoLinkReader;
+  }
+
+  /** Expands and canonicalises `path`, then applies every rule for `access`. */
+  check(path: string, access: PathAccess): PathCheck {
+    const verb = access === "read" ? "read" : "write";
+    let real: string;
+    try {
+      real = canonicalPath(absolutePath(path, this.#options.home, this.#options.cwd), this.#reader);
+    } catch (error) {
+      if (error instanceof PathSyntaxError) {
+        return { ok: false, reason: `Cannot ${verb} ${path}: ${error.message}.` };
+      }
+      throw error;
+    }
+    const shown = this.display(real);
+    for (const rule of this.#rules()) {
+      if (rule.writeOnly && access === "read") continue;
+      if (isInside(real, rule.path)) {
+        return {
+          ok: false,
+          reason: `Cannot ${verb} ${shown}: protected by rule ${rule.label} (${rule.why}).`,
+        };
+      }
+    }
+    const segments = real.split("/").map((segment) => segment.toLowerCase());
+    const secretFolder = secretFolderNames.find((name) => segments.includes(name));
+    if (secretFolder) {
+      return {
+        ok: false,
+        reason: `Cannot ${verb} ${shown}: protected by rule */${secretFolder} (credentials).`,
+      };
+    }
+    const dataDir = this.#canonical(this.#options.dataDir);
+    if (isInside(real, dataDir)) {
+      const first = relative(dataDir, real).split("/")[0];
+      if (access === "write") {
+        return {
+          ok: false,
+          reason: `Cannot write ${shown}: protected by rule ${
+            this.display(dataDir)
+          } (Radar's own data).`,
+        };
+      }
+      if (first && dataSecretNames.test(first)) {
+        return {
+          ok: false,
+          reason: `Cannot read ${shown}: protected by rule ${
+            this.display(join(dataDir, first))
+          } (Radar's database and tokens).`,
+        };
+      }
+    }
+    const roots = (this.#options.allowedRoots ?? []).map((root) => this.#canonical(root));
+    if (roots.length && !roots.some((root) => isInside(real, root, true))) {
+      return {
+        ok: false,
+        reason: `Cannot ${verb} ${shown}: outside the allowed folders (tools.files.allowed_roots: ${
+          roots.map((root) => this.display(root)).join(", ")
+        }).`,
+      };
+    }
+    return { ok: true, path: real };
+  }
+
+  /** Shows a path with `~` for the home directory. */
+  display(path: string): string {
+    const home = this.#canonical(this.#options.home);
+    if (path === home) return "~";
+    return path.startsWith(`${home}/`) ? `~/${path.slice(home.length + 1)}` : path;
+  }
+
+  #canonical(path: string): string {
+    return canonicalPath(absolutePath(path, this.#options.home, this.#options.cwd), this.#reader);
+  }
+
+  #cachedRules?: Rule[];
+
+  #rules(): Rule[] {
+    this.#cachedRules ??= this.#buildRules();
+    return this.#cachedRules;
+  }
+
+  #buildRules(): Rule[] {
+    const { home } = this.#options;
+    const rules: Rule[] = [];
+    const add = (path: string, label: string, why: string, writeOnly: boolean) => {
+      const lexical = absolutePath(path, home, this.#options.cwd);
+      rules.push({ path: lexical, label, why, writeOnly });
+      const real = this.#canonical(path);
+      if (real !== lexical) rules.push({ path: real, label, why, writeOnly });
+    };
+    for (const path of homeSecretPaths) add(join(home, path), `~/${path}`, "credentials", false);
+    for (const path of systemSecretPaths) add(path, path, "credentials", false);
+    for (const path of homeWriteProtectedPaths) {
+      add(join(home, path), `~/${path}`, "start-up and schedule files are never written", true);
+    }
+    for (const path of systemWriteProtectedPaths) {
+      add(path, path, "system start-up and schedule files are never written", true);
+    }
+    if (this.#options.configPath) {
+      add(this.#options.configPath, basename(this.#options.configPath), "Radar's config", true);
+    }
+    for (const path of this.#options.blockedPaths ?? []) {
+      add(path, path, "tools.files.blocked_paths", false);
+    }
+    return rules;
+  }
+}
+
+/**
+ * True when `path` is `root` or inside it. Compared without regard to case or Unicode form
+ * (case-insensitive file systems), unless `exact` (allowed roots must match exactly).
+ */
+export function isInside(path: string, root: string, exact = false): boolean {
+  const fold = (text: string) => exact ? text : text.normalize("NFC").toLowerCase();
+  const target = fold(path);
+  const folder = fold(root).replace(/\/+$/, "");
+  return folder === "" || target === folder || target.startsWith(`${folder}/`);
+}

@@ -1,0 +1,12 @@
+/** The secret values of a configuration, to be redacted from every tool result and log. */
+import type { RadarConfig } from "../config/schema.ts";
+
+/** Every non-empty secret value in the config (API keys, tokens). */
+export function configSecrets(config: RadarConfig): string[] {
+  return [
+    config.llm.api_key,
+    config.notifications.ntfy.token,
+    config.web.auth_token,
+    config.tools.web_search.api_key,
+  ].filter((value) => value.length > 0);
+}
