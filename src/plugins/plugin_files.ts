@@ -3,6 +3,7 @@
  * bounded size and count, code files checked for imports that leave the folder. The file set is
  * hashed so an approval can be tied to exactly these bytes.
  */
+import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { parseManifest, type PluginManifest } from "../sandbox/manifest.ts";
 import type { PluginCode } from "../sandbox/plugin_process.ts";
@@ -29,6 +30,7 @@ export type PluginFolderResult = { ok: true; folder: PluginFolder } | {
 };
 
 const codeFile = /\.(ts|js)$/;
+const typeImportPattern = /^\s*(?:import|export)\s+type\s[^;]*?from\s*["'][^"'\n]+["'];?/gm;
 const specifierPattern =
   /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+|\bexport\s*\*\s*from\s*)(["'])([^"'\n]+)\1/g;
 
@@ -37,7 +39,7 @@ export function forbiddenImports(files: Record<string, string>): string[] {
   const problems: string[] = [];
   for (const [path, text] of Object.entries(files)) {
     if (!codeFile.test(path)) continue;
-    for (const match of text.matchAll(specifierPattern)) {
+    for (const match of text.replace(typeImportPattern, "").matchAll(specifierPattern)) {
       const specifier = match[2];
       if (!/^\.{1,2}\//.test(specifier)) {
         problems.push(`${path}: import "${specifier}" is not allowed (relative imports only)`);
@@ -49,21 +51,14 @@ export function forbiddenImports(files: Record<string, string>): string[] {
   return problems;
 }
 
-/** Hashes a file set (sorted by path) with sha-256. */
-export async function hashFiles(files: Record<string, string>): Promise<string> {
-  const encoder = new TextEncoder();
-  const parts: Uint8Array[] = [];
+/** Hashes a file set (sorted by path) with sha-256, hex. */
+export function hashFiles(files: Record<string, string>): string {
+  const hash = createHash("sha256");
   for (const path of Object.keys(files).sort()) {
-    parts.push(encoder.encode(`${path}\0${files[path].length}\0`), encoder.encode(files[path]));
+    hash.update(`${path}\0${files[path].length}\0`);
+    hash.update(files[path]);
   }
-  const joined = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
-  let offset = 0;
-  for (const part of parts) {
-    joined.set(part, offset);
-    offset += part.length;
-  }
-  const digest = await crypto.subtle.digest("SHA-256", joined);
-  return [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
+  return hash.digest("hex");
 }
 
 /** Reads every file of a folder (no symlinks, bounded); throws a readable Error. */
@@ -100,12 +95,12 @@ export function readFolderFiles(dir: string): Record<string, string> {
   return files;
 }
 
-/** Validates a file set as a plugin named `name` (pure apart from hashing). */
-export async function validatePluginFiles(
+/** Validates a file set as a plugin named `name` (pure). */
+export function validatePluginFiles(
   name: string,
   path: string,
   files: Record<string, string>,
-): Promise<PluginFolderResult> {
+): PluginFolderResult {
   const manifestText = files["manifest.yaml"];
   if (manifestText === undefined) return { ok: false, errors: ["manifest.yaml is missing"] };
   const parsed = parseManifest(manifestText, name);
@@ -116,12 +111,12 @@ export async function validatePluginFiles(
   if (errors.length) return { ok: false, errors };
   return {
     ok: true,
-    folder: { name, path, manifest: parsed.manifest, files, hash: await hashFiles(files) },
+    folder: { name, path, manifest: parsed.manifest, files, hash: hashFiles(files) },
   };
 }
 
 /** Reads and validates the plugin folder at `path`. */
-export async function readPluginFolder(path: string): Promise<PluginFolderResult> {
+export function readPluginFolder(path: string): PluginFolderResult {
   const name = path.replace(/\/+$/, "").split("/").at(-1) ?? "";
   let files: Record<string, string>;
   try {
@@ -129,7 +124,7 @@ export async function readPluginFolder(path: string): Promise<PluginFolderResult
   } catch (error) {
     return { ok: false, errors: [`Cannot read plugin ${name}: ${(error as Error).message}`] };
   }
-  return await validatePluginFiles(name, path, files);
+  return validatePluginFiles(name, path, files);
 }
 
 /** The code the plugin host runs: code files only, and the functions the manifest names. */

@@ -15,6 +15,8 @@ import { SqliteConversationStore } from "../adapters/sqlite/conversation_store.t
 import { SqliteFactStore } from "../adapters/sqlite/fact_store.ts";
 import { createLogger, writeStderrLine } from "../adapters/stderr_logger.ts";
 import { builtinTools } from "../tools/index.ts";
+import { SqlitePluginRecords } from "../adapters/sqlite/plugin_records.ts";
+import { createPluginSystem, type PluginSystem } from "../plugins/plugin_system.ts";
 import { ensureDataDirectory } from "./data_directory.ts";
 
 /** How to open the runtime. */
@@ -45,6 +47,8 @@ export interface Runtime {
   logger: Logger;
   audit?: AuditSink;
   gates: ToolGate[];
+  /** Plugins (absent when `plugins.enabled` is false). */
+  plugins?: PluginSystem;
   /** Agent loop dependencies; `historyMessages` override for heartbeat windows. */
   agent(overrides?: { historyMessages?: number }): AgentDependencies;
   /** Closes the database (idempotent). */
@@ -96,6 +100,17 @@ export function openRuntime(options: RuntimeOptions): Runtime {
       env: options.env,
     })
   ) registry.register(tool);
+  const plugins = config.plugins.enabled
+    ? createPluginSystem({
+      dataDir,
+      records: new SqlitePluginRecords(db),
+      config: config.plugins,
+      env: options.env,
+      clock,
+      logger,
+      registry,
+    })
+    : undefined;
   let closed = false;
   const runtime: Runtime = {
     loaded,
@@ -110,6 +125,7 @@ export function openRuntime(options: RuntimeOptions): Runtime {
     clock,
     logger,
     gates: [],
+    plugins,
     agent(overrides) {
       return {
         model,
@@ -142,6 +158,7 @@ export function openRuntime(options: RuntimeOptions): Runtime {
     close() {
       if (closed) return;
       closed = true;
+      void plugins?.stop();
       db.close();
     },
   };

@@ -63,6 +63,8 @@ function joinPath(from: string, specifier: string): string {
   return parts.join("/");
 }
 
+/** Type-only imports vanish when Deno strips types; drop them before rewriting (e.g. the SDK). */
+const typeImportPattern = /^\s*(?:import|export)\s+type\s[^;]*?from\s*["'][^"'\n]+["'];?/gm;
 const importPattern = /(\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)(["'])(\.{1,2}\/[^"'\n]+)\2/g;
 
 function moduleUrls(files: Record<string, string>, entry: string): string {
@@ -74,9 +76,12 @@ function moduleUrls(files: Record<string, string>, entry: string): string {
     if (!Object.hasOwn(files, path)) throw new Error(`cannot import ./${path}: not in the plugin`);
     if (visiting.has(path)) throw new Error(`cannot load ./${path}: circular imports`);
     visiting.add(path);
-    const source = files[path].replace(importPattern, (_match, head, quote, specifier) => {
-      return `${head}${quote}${build(joinPath(path, specifier))}${quote}`;
-    });
+    const source = files[path].replace(typeImportPattern, "").replace(
+      importPattern,
+      (_match, head, quote, specifier) => {
+        return `${head}${quote}${build(joinPath(path, specifier))}${quote}`;
+      },
+    );
     const type = path.endsWith(".ts") ? "application/typescript" : "text/javascript";
     const url = URL.createObjectURL(new Blob([source], { type }));
     urls.set(path, url);

@@ -17,8 +17,8 @@ export function examplePath(name: string): string {
 }
 
 /** Reads a plugin folder and returns its code (fails the test if it is invalid). */
-export async function loadCode(path: string): Promise<PluginCode> {
-  const result = await readPluginFolder(path);
+export function loadCode(path: string): PluginCode {
+  const result = readPluginFolder(path);
   assert.ok(result.ok, result.ok ? "" : result.errors.join("; "));
   return pluginCode(result.folder);
 }

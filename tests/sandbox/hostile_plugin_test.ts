@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { fixturePath, inlineCode, loadCode, startProcess } from "./helpers.ts";
 
-const code = await loadCode(fixturePath("hostile"));
+const code = loadCode(fixturePath("hostile"));
 const good = inlineCode(
   "good",
   "export function echo(args: { text: string }): string { return `echo ${args.text}`; }",

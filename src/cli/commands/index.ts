@@ -6,6 +6,7 @@ import { registerChat } from "./chat.ts";
 import { registerConfig } from "./config.ts";
 import { registerHistory } from "./history.ts";
 import { registerMemory } from "./memory.ts";
+import { registerPlugin } from "./plugin.ts";
 import { registerStatus } from "./status.ts";
 
 /** Adds one command (and its subcommands) to the program. */
@@ -19,4 +20,5 @@ export const commandRegistrars: CommandRegistrar[] = [
   registerMemory,
   registerStatus,
   registerConfig,
+  registerPlugin,
 ];
