@@ -115,9 +115,9 @@ export function validatePluginFiles(
   };
 }
 
-/** Reads and validates the plugin folder at `path`. */
-export function readPluginFolder(path: string): PluginFolderResult {
-  const name = path.replace(/\/+$/, "").split("/").at(-1) ?? "";
+/** Reads and validates the plugin folder at `path` (named after the folder unless `name` given). */
+export function readPluginFolder(path: string, name?: string): PluginFolderResult {
+  name ??= path.replace(/\/+$/, "").split("/").at(-1) ?? "";
   let files: Record<string, string>;
   try {
     files = readFolderFiles(path);

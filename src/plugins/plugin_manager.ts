@@ -247,7 +247,7 @@ export class PluginManager {
       const known = folderNames(join(this.dirs.versions, name)).join(", ") || "none";
       throw new PluginError(`Cannot roll ${name} back to ${version}: known versions: ${known}`);
     }
-    const result = readPluginFolder(path);
+    const result = readPluginFolder(path, name);
     if (!result.ok || !this.#options.records.findApproval(name, result.folder.hash)) {
       throw new PluginError(
         `Cannot roll ${name} back to ${version}: that copy no longer matches its approval`,
