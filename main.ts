@@ -1,8 +1,15 @@
-/** Radar's entry point: runs the CLI and exits with its code. */
-import { runCli } from "./src/cli/program.ts";
-import { terminalIo } from "./src/cli/terminal_io.ts";
+/** Radar's entry point: the hidden plugin-host mode (compiled binary), else the CLI. */
+import { pluginHostFlag } from "./src/sandbox/host_flag.ts";
 
 if (import.meta.main) {
-  const code = await runCli(Deno.args, terminalIo());
-  Deno.exit(code);
+  if (Deno.args[0] === pluginHostFlag) {
+    // Loaded lazily so a plugin host process never evaluates the CLI and its dependencies.
+    const { runPluginHost } = await import("./src/sandbox/host_process.ts");
+    await runPluginHost();
+  } else {
+    const { runCli } = await import("./src/cli/program.ts");
+    const { terminalIo } = await import("./src/cli/terminal_io.ts");
+    const code = await runCli(Deno.args, terminalIo());
+    Deno.exit(code);
+  }
 }

@@ -17,6 +17,8 @@ import { SqliteAuditStore } from "../adapters/sqlite/audit_store.ts";
 import { configSecrets } from "../tools/secrets.ts";
 import { createLogger, writeStderrLine } from "../adapters/stderr_logger.ts";
 import { builtinTools } from "../tools/index.ts";
+import { SqlitePluginRecords } from "../adapters/sqlite/plugin_records.ts";
+import { createPluginSystem, type PluginSystem } from "../plugins/plugin_system.ts";
 import { ensureDataDirectory } from "./data_directory.ts";
 
 /** How to open the runtime. */
@@ -49,6 +51,8 @@ export interface Runtime {
   /** The tool audit trail (`radar log tools`). */
   toolCalls: SqliteAuditStore;
   gates: ToolGate[];
+  /** Plugins (absent when `plugins.enabled` is false). */
+  plugins?: PluginSystem;
   /** Agent loop dependencies; `historyMessages` override for heartbeat windows. */
   agent(overrides?: { historyMessages?: number }): AgentDependencies;
   /** Closes the database (idempotent). */
@@ -108,6 +112,17 @@ export function openRuntime(options: RuntimeOptions): Runtime {
       cwd: options.cwd,
     })
   ) registry.register(tool);
+  const plugins = config.plugins.enabled
+    ? createPluginSystem({
+      dataDir,
+      records: new SqlitePluginRecords(db),
+      config: config.plugins,
+      env: options.env,
+      clock,
+      logger,
+      registry,
+    })
+    : undefined;
   let closed = false;
   const runtime: Runtime = {
     loaded,
@@ -124,6 +139,7 @@ export function openRuntime(options: RuntimeOptions): Runtime {
     audit: toolCalls,
     toolCalls,
     gates: [],
+    plugins,
     agent(overrides) {
       return {
         model,
@@ -156,6 +172,7 @@ export function openRuntime(options: RuntimeOptions): Runtime {
     close() {
       if (closed) return;
       closed = true;
+      void plugins?.stop();
       db.close();
     },
   };

@@ -6,6 +6,7 @@ import { registerChat } from "./chat.ts";
 import { registerConfig } from "./config.ts";
 import { registerHistory } from "./history.ts";
 import { registerMemory } from "./memory.ts";
+import { registerPlugin } from "./plugin.ts";
 import { registerStatus } from "./status.ts";
 import { registerTools } from "./tools.ts";
 import { registerLog } from "./log.ts";
@@ -23,4 +24,5 @@ export const commandRegistrars: CommandRegistrar[] = [
   registerConfig,
   registerTools,
   registerLog,
+  registerPlugin,
 ];

@@ -2,6 +2,11 @@
 import type { Migration } from "../database.ts";
 import { coreMigration } from "./001_core.ts";
 import { toolAuditMigration } from "./002_tool_audit.ts";
+import { pluginsMigration } from "./004_plugins.ts";
 
 /** The ordered migrations applied by `openDatabase`. */
-export const migrations: readonly Migration[] = [coreMigration, toolAuditMigration];
+export const migrations: readonly Migration[] = [
+  coreMigration,
+  toolAuditMigration,
+  pluginsMigration,
+];

@@ -1,0 +1,129 @@
+/** SQLite storage of plugin approvals and reviews (schema 004_plugins). */
+import type { DatabaseSync } from "node:sqlite";
+import type { PluginApproval, PluginRecords, PluginReview } from "../../plugins/plugin_records.ts";
+
+interface ApprovalRow {
+  id: number;
+  name: string;
+  version: string;
+  files_hash: string;
+  trust_level: "sandbox" | "local";
+  grant_json: string;
+  approved_by: "user" | "tests_passed";
+  approved_at: string;
+}
+
+interface ReviewRow {
+  name: string;
+  source: PluginReview["source"];
+  files_hash: string;
+  errors_json: string;
+  tests_json: string;
+  attempts: number;
+  updated_at: string;
+}
+
+function toApproval(row: ApprovalRow | undefined): PluginApproval | undefined {
+  if (!row) return undefined;
+  return {
+    id: row.id,
+    name: row.name,
+    version: row.version,
+    filesHash: row.files_hash,
+    trustLevel: row.trust_level,
+    grant: JSON.parse(row.grant_json),
+    approvedBy: row.approved_by,
+    approvedAt: row.approved_at,
+  };
+}
+
+/** Plugin approvals and reviews in Radar's SQLite file. */
+export class SqlitePluginRecords implements PluginRecords {
+  constructor(private readonly db: DatabaseSync) {}
+
+  /** Records an approval and returns its id. */
+  addApproval(approval: Omit<PluginApproval, "id">): number {
+    const row = this.db.prepare(
+      `INSERT INTO plugin_approvals
+       (name, version, files_hash, trust_level, grant_json, approved_by, approved_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+    ).get(
+      approval.name,
+      approval.version,
+      approval.filesHash,
+      approval.trustLevel,
+      JSON.stringify(approval.grant),
+      approval.approvedBy,
+      approval.approvedAt,
+    ) as { id: number };
+    return row.id;
+  }
+
+  /** The newest unrevoked approval of exactly these files. */
+  findApproval(name: string, filesHash: string): PluginApproval | undefined {
+    return toApproval(
+      this.db.prepare(
+        `SELECT * FROM plugin_approvals WHERE name = ? AND files_hash = ? AND revoked_at IS NULL
+         ORDER BY id DESC LIMIT 1`,
+      ).get(name, filesHash) as ApprovalRow | undefined,
+    );
+  }
+
+  /** The newest unrevoked approval of a plugin. */
+  latestApproval(name: string): PluginApproval | undefined {
+    return toApproval(
+      this.db.prepare(
+        `SELECT * FROM plugin_approvals WHERE name = ? AND revoked_at IS NULL
+         ORDER BY id DESC LIMIT 1`,
+      ).get(name) as ApprovalRow | undefined,
+    );
+  }
+
+  /** Revokes every approval of a plugin. */
+  revokeApprovals(name: string, at: Date): void {
+    this.db.prepare(
+      `UPDATE plugin_approvals SET revoked_at = ? WHERE name = ? AND revoked_at IS NULL`,
+    ).run(at.toISOString(), name);
+  }
+
+  /** Creates or replaces a plugin's review state. */
+  saveReview(review: PluginReview): void {
+    this.db.prepare(
+      `INSERT INTO plugin_reviews (name, source, files_hash, errors_json, tests_json, attempts, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT(name) DO UPDATE SET source = excluded.source, files_hash = excluded.files_hash,
+         errors_json = excluded.errors_json, tests_json = excluded.tests_json,
+         attempts = excluded.attempts, updated_at = excluded.updated_at`,
+    ).run(
+      review.name,
+      review.source,
+      review.filesHash,
+      JSON.stringify(review.errors),
+      JSON.stringify(review.tests),
+      review.attempts,
+      review.updatedAt,
+    );
+  }
+
+  /** A plugin's review state. */
+  getReview(name: string): PluginReview | undefined {
+    const row = this.db.prepare(`SELECT * FROM plugin_reviews WHERE name = ?`).get(name) as
+      | ReviewRow
+      | undefined;
+    if (!row) return undefined;
+    return {
+      name: row.name,
+      source: row.source,
+      filesHash: row.files_hash,
+      errors: JSON.parse(row.errors_json),
+      tests: JSON.parse(row.tests_json),
+      attempts: row.attempts,
+      updatedAt: row.updated_at,
+    };
+  }
+
+  /** Forgets a plugin's review state. */
+  deleteReview(name: string): void {
+    this.db.prepare(`DELETE FROM plugin_reviews WHERE name = ?`).run(name);
+  }
+}

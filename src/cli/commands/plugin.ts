@@ -1,0 +1,154 @@
+/** `radar plugin list|show|install|approve|reject|enable|disable|rollback|test|remove`. */
+import { resolve } from "node:path";
+import type { Command } from "../command_line.ts";
+import { RadarError } from "../../core/errors.ts";
+import type { CliContext } from "../context.ts";
+import type { PluginSystem } from "../../plugins/plugin_system.ts";
+
+function plugins(context: CliContext): PluginSystem {
+  const system = context.runtime().plugins;
+  if (!system) {
+    throw new RadarError("Cannot manage plugins: plugins.enabled is false in the config");
+  }
+  return system;
+}
+
+function showDetails(context: CliContext, name: string): void {
+  const details = plugins(context).api.details(name);
+  const out = (line = "") => context.io.stdout(`${line}\n`);
+  const summary = details.summary;
+  out(`${name} ${summary?.version ?? ""} (${details.trustLevel} trust, ${summary?.status ?? "?"})`);
+  if (summary?.description) out(`  ${summary.description}`);
+  out(`  author: ${details.author}   folder: ${details.location}`);
+  if (summary?.tools.length) out(`  tools: ${summary.tools.join(", ")}`);
+  out();
+  out("It asks to:");
+  for (const line of details.permissions) out(`  - ${line}`);
+  for (const line of details.warnings) out(`  ${line}`);
+  if (details.permissionDiff.length) {
+    out();
+    out("Changes since the approved version:");
+    for (const line of details.permissionDiff) out(`  ${line}`);
+  }
+  if (details.errors.length) {
+    out();
+    out("Problems:");
+    for (const line of details.errors) out(`  - ${line}`);
+  }
+  const tests = details.review?.tests ?? [];
+  if (tests.length) {
+    out();
+    out("Tests:");
+    for (const test of tests) {
+      out(`  ${test.passed ? "pass" : "FAIL"}  ${test.name}: ${test.detail}`);
+    }
+  }
+  out();
+  out(`Files: ${Object.keys(details.files).sort().join(", ")}`);
+}
+
+/** Registers `plugin` and its subcommands. */
+export function registerPlugin(program: Command, context: CliContext): void {
+  const plugin = program.command("plugin").description("install, review and manage plugins");
+  const out = (text: string) => context.io.stdout(`${text}\n`);
+  plugin.command("list")
+    .description("every plugin with its status")
+    .action(async () => {
+      const system = plugins(context);
+      for (const change of await system.refresh()) out(`(${change})`);
+      const rows = system.api.list();
+      if (!rows.length) return out("No plugins. Install one with: radar plugin install DIR");
+      out(`${"NAME".padEnd(20)} ${"VERSION".padEnd(8)} ${"TRUST".padEnd(8)} TOOLS  STATUS`);
+      for (const row of rows) {
+        out(
+          `${row.name.padEnd(20)} ${row.version.padEnd(8)} ${row.trustLevel.padEnd(8)} ${
+            String(row.tools.length).padStart(5)
+          }  ${row.status}`,
+        );
+      }
+    });
+  plugin.command("show")
+    .description("what a plugin is, what it asks for in plain words, its tests and files")
+    .argument("<name>", "plugin name")
+    .action((name: string) => showDetails(context, name));
+  plugin.command("install")
+    .description("validate a plugin folder and file it for review")
+    .argument("<dir>", "the plugin folder")
+    .action((dir: string) => {
+      const system = plugins(context);
+      const review = system.manager.install(resolve(context.io.cwd, dir));
+      if (review.errors.length) {
+        throw new RadarError(
+          `Cannot install ${review.name}: ${review.errors.join("; ")} (kept in failed/)`,
+        );
+      }
+      out(`Plugin ${review.name} installed to pending review. It asks to:`);
+      for (const line of system.api.details(review.name).permissions) out(`  - ${line}`);
+      out(
+        `Review it with: radar plugin show ${review.name}; then radar plugin approve ${review.name}`,
+      );
+    });
+  plugin.command("approve")
+    .description("approve a pending plugin (records its files' hash and permissions) and enable it")
+    .argument("<name>", "plugin name")
+    .action(async (name: string) => {
+      const row = await plugins(context).api.approve(name);
+      out(
+        `Plugin ${name} approved and enabled (${row?.tools.length ?? 0} tools: ${
+          row?.tools.join(", ") ?? ""
+        }).`,
+      );
+    });
+  plugin.command("reject")
+    .description("reject a pending plugin (moves it to failed/)")
+    .argument("<name>", "plugin name")
+    .action((name: string) => {
+      plugins(context).api.reject(name);
+      out(`Plugin ${name} rejected.`);
+    });
+  plugin.command("enable")
+    .description("enable an approved plugin")
+    .argument("<name>", "plugin name")
+    .action(async (name: string) => {
+      await plugins(context).api.enable(name);
+      out(`Plugin ${name} enabled.`);
+    });
+  plugin.command("disable")
+    .description("disable a plugin (it stays approved)")
+    .argument("<name>", "plugin name")
+    .action(async (name: string) => {
+      await plugins(context).api.disable(name);
+      out(`Plugin ${name} disabled.`);
+    });
+  plugin.command("rollback")
+    .description("go back to a previously approved version")
+    .argument("<name>", "plugin name")
+    .argument("<version>", "version, e.g. 1.0.0")
+    .action(async (name: string, version: string) => {
+      const system = plugins(context);
+      system.manager.rollback(name, version);
+      await system.refresh();
+      out(`Plugin ${name} rolled back to ${version} and enabled.`);
+    });
+  plugin.command("test")
+    .description("run the plugin's tests.yaml in the sandbox")
+    .argument("<name>", "plugin name")
+    .action(async (name: string) => {
+      const outcomes = await plugins(context).manager.test(name);
+      for (const test of outcomes) {
+        out(`${test.passed ? "pass" : "FAIL"}  ${test.name}: ${test.detail}`);
+      }
+      const failures = outcomes.filter((test) => !test.passed).length;
+      out(`${outcomes.length - failures} passed, ${failures} failed`);
+      if (failures) context.setExitCode(1);
+    });
+  plugin.command("remove")
+    .description("remove a plugin everywhere and revoke its approvals")
+    .argument("<name>", "plugin name")
+    .action(async (name: string) => {
+      const system = plugins(context);
+      system.manager.remove(name);
+      await system.refresh();
+      out(`Plugin ${name} removed.`);
+    });
+}

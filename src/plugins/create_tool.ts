@@ -1,0 +1,155 @@
+/**
+ * The `create_tool` meta-tool: the model writes a sandbox-trust plugin (name, description,
+ * parameters, code, tests). Radar validates it, runs its tests in the sandbox with no permissions,
+ * and files it for review (or enables it when `plugins.auto_approve_if_tests_pass` is on). Failed
+ * attempts are kept in failed/ with their errors; `plugins.max_debug_attempts` bounds retries.
+ * The model can never create a local-trust plugin or ask for permissions.
+ */
+import { z } from "zod";
+import { stringify as toYaml } from "yaml";
+import { defineTool, failed, refused, type Tool } from "../core/tool.ts";
+import type { RadarConfig } from "../config/schema.ts";
+import type { Clock } from "../core/ports.ts";
+import { emptyGrant } from "../sandbox/permissions.ts";
+import { pluginCode, validatePluginFiles } from "./plugin_files.ts";
+import type { PluginManager } from "./plugin_manager.ts";
+import type { PluginRecords } from "./plugin_records.ts";
+import { parseTests, runPluginTests } from "./plugin_tests.ts";
+import { join } from "node:path";
+import { writeFolder } from "./plugin_directories.ts";
+
+const input = z.object({
+  name: z.string().describe("snake_case tool name, also the plugin name"),
+  description: z.string().describe("one line: what the tool does"),
+  parameters: z.record(
+    z.string(),
+    z.object({
+      type: z.enum(["string", "number", "integer", "boolean", "array", "object"]),
+      description: z.string().optional(),
+      optional: z.boolean().optional(),
+    }),
+  ).describe("argument name → {type, description, optional}"),
+  code: z.string().max(20_000).describe(
+    "TypeScript: export function NAME(args) returning a string; no imports, no Deno APIs",
+  ),
+  tests: z.array(z.object({
+    name: z.string(),
+    input_args: z.record(z.string(), z.unknown()),
+    expected_output: z.unknown().optional(),
+    expected_error: z.string().optional(),
+  })).min(1).max(20).describe("examples that must pass"),
+});
+
+/** What create_tool needs. */
+export interface CreateToolDependencies {
+  manager: PluginManager;
+  records: PluginRecords;
+  config: RadarConfig["plugins"];
+  clock: Clock;
+  /** Called after a plugin was enabled automatically, to register its tools. */
+  onEnabled(): Promise<void>;
+}
+
+/** Builds the files of an LLM-written plugin (pure). */
+export function generatedPluginFiles(args: z.output<typeof input>): Record<string, string> {
+  const manifest = {
+    name: args.name,
+    version: "1.0.0",
+    description: args.description,
+    author: "llm-generated",
+    trust_level: "sandbox",
+    capabilities: ["tool"],
+    tools: [{ name: args.name, description: args.description, parameters: args.parameters }],
+  };
+  return {
+    "manifest.yaml": toYaml(manifest),
+    "tool.ts": args.code,
+    "tests.yaml": toYaml(args.tests.map((test) => ({ ...test, tool: args.name }))),
+  };
+}
+
+/** The create_tool meta-tool. */
+export function createToolTool(deps: CreateToolDependencies): Tool {
+  return defineTool({
+    name: "create_tool",
+    description: "Write a new sandboxed tool (code + tests) for the user to review",
+    keywords: ["plugin", "new tool", "create", "build"],
+    input,
+    async run(args) {
+      const { manager, records, config } = deps;
+      const previous = records.getReview(args.name);
+      const attempts = (previous?.source === "llm" ? previous.attempts : 0) + 1;
+      if (attempts > config.max_debug_attempts) {
+        return refused(
+          `create_tool: ${args.name} failed ${config.max_debug_attempts} times; stop and tell the user.`,
+        );
+      }
+      const files = generatedPluginFiles(args);
+      const checked = validatePluginFiles(args.name, "(generated)", files);
+      const now = () => deps.clock.now().toISOString();
+      const fail = (
+        errors: string[],
+        tests: { name: string; passed: boolean; detail: string }[],
+      ) => {
+        writeFolder(join(manager.dirs.failed, args.name), {
+          ...files,
+          "errors.txt": errors.join("\n"),
+        });
+        records.saveReview({
+          name: args.name,
+          source: "llm",
+          filesHash: "",
+          errors,
+          tests,
+          attempts,
+          updatedAt: now(),
+        });
+        return failed(
+          `create_tool: attempt ${attempts} of ${config.max_debug_attempts} failed:\n- ${
+            errors.join("\n- ")
+          }\nFix the code and call create_tool again.`,
+        );
+      };
+      if (!checked.ok) return fail(checked.errors, []);
+      let cases;
+      try {
+        cases = parseTests(files["tests.yaml"]);
+      } catch (error) {
+        return fail([(error as Error).message], []);
+      }
+      const outcomes = await runPluginTests(
+        pluginCode(checked.folder),
+        cases,
+        emptyGrant,
+        manager.limits(),
+      );
+      const failures = outcomes.filter((outcome) => !outcome.passed);
+      if (failures.length) {
+        return fail(failures.map((outcome) => `${outcome.name}: ${outcome.detail}`), outcomes);
+      }
+      const stagingRoot = Deno.makeTempDirSync({ prefix: "radar-create-tool-" });
+      try {
+        writeFolder(join(stagingRoot, args.name), files);
+        manager.install(join(stagingRoot, args.name), "llm");
+      } finally {
+        Deno.removeSync(stagingRoot, { recursive: true });
+      }
+      records.saveReview({
+        name: args.name,
+        source: "llm",
+        filesHash: checked.folder.hash,
+        errors: [],
+        tests: outcomes,
+        attempts: 0,
+        updatedAt: now(),
+      });
+      if (config.auto_approve_if_tests_pass) {
+        manager.approve(args.name, "tests_passed");
+        await deps.onEnabled();
+        return `Created ${args.name}: ${outcomes.length} tests passed; it is enabled (sandbox, no permissions).`;
+      }
+      return `Created ${args.name}: ${outcomes.length} tests passed; it waits for the user's review ` +
+        `(radar plugin show ${args.name}).`;
+    },
+  });
+}

@@ -1,0 +1,112 @@
+/**
+ * The plugin read/write API for the dashboard and the CLI: list plugins, pending reviews with
+ * their code, test results and permission diff (in plain words), and the review decisions.
+ * Every function returns plain JSON-serialisable data; errors are `PluginError`s with one
+ * readable line. The dashboard (web/) should call only these.
+ */
+import { describeDiff, describeGrant, grantWarnings } from "../sandbox/describe_permissions.ts";
+import type { PluginManager, PluginSummary } from "./plugin_manager.ts";
+import type { PluginRecords, PluginReview } from "./plugin_records.ts";
+
+/** Everything a reviewer needs about one plugin. */
+export interface PluginDetails {
+  summary: PluginSummary | undefined;
+  /** Folder the details were read from. */
+  location: string;
+  trustLevel: string;
+  author: string;
+  /** Requested permissions, one plain-words line each. */
+  permissions: string[];
+  /** Lines starting with "WARNING:" or "Note:". */
+  warnings: string[];
+  /** "+ …" / "- …" lines against the last approval; empty when new or unchanged. */
+  permissionDiff: string[];
+  /** Relative path → text of every file (code to review). */
+  files: Record<string, string>;
+  review: PluginReview | undefined;
+  /** Problems that keep it from being approved. */
+  errors: string[];
+}
+
+/** The dashboard's plugin API. */
+export interface PluginApi {
+  /** Every plugin with its status. */
+  list(): PluginSummary[];
+  /** Details of each plugin waiting for review. */
+  pendingReviews(): PluginDetails[];
+  /** Details of one plugin. */
+  details(name: string): PluginDetails;
+  /** Approves a pending plugin (records hash + grant, enables it). */
+  approve(name: string): Promise<PluginSummary | undefined>;
+  /** Rejects a pending plugin. */
+  reject(name: string, reason?: string): void;
+  enable(name: string): Promise<void>;
+  disable(name: string): Promise<void>;
+}
+
+/** Builds the API over a manager; `refresh` re-registers tools after a decision. */
+export function createPluginApi(
+  manager: PluginManager,
+  records: PluginRecords,
+  refresh: () => Promise<unknown>,
+): PluginApi {
+  const details = (name: string): PluginDetails => {
+    const { folder, errors, location } = manager.read(name);
+    const summary = manager.list().find((row) => row.name === name);
+    if (!folder) {
+      return {
+        summary,
+        location,
+        trustLevel: "?",
+        author: "?",
+        permissions: [],
+        warnings: [],
+        permissionDiff: [],
+        files: {},
+        review: records.getReview(name),
+        errors,
+      };
+    }
+    const grant = manager.requestedGrantOf(folder);
+    const diff = manager.permissionDiff(folder);
+    return {
+      summary,
+      location,
+      trustLevel: folder.manifest.trust_level,
+      author: folder.manifest.author,
+      permissions: describeGrant(grant, manager.home),
+      warnings: [
+        ...(folder.manifest.trust_level === "local"
+          ? ["WARNING: local trust: this plugin gets the permissions below once you approve"]
+          : []),
+        ...grantWarnings(grant, manager.home),
+      ],
+      permissionDiff: diff ? describeDiff(diff, manager.home) : [],
+      files: folder.files,
+      review: records.getReview(name),
+      errors,
+    };
+  };
+  return {
+    list: () => manager.list(),
+    pendingReviews: () =>
+      manager.list().filter((row) => row.status === "pending_review").map((row) =>
+        details(row.name)
+      ),
+    details,
+    async approve(name) {
+      manager.approve(name, "user");
+      await refresh();
+      return manager.list().find((row) => row.name === name);
+    },
+    reject: (name, reason) => manager.reject(name, reason),
+    async enable(name) {
+      manager.enable(name);
+      await refresh();
+    },
+    async disable(name) {
+      manager.disable(name);
+      await refresh();
+    },
+  };
+}

@@ -1,0 +1,103 @@
+/**
+ * The tests.yaml runner: each case calls one plugin function through a real plugin host and
+ * compares the result (exact text, or JSON-equal value) or the expected error (substring).
+ */
+import { z } from "zod";
+import { parse as parseYaml } from "yaml";
+import type { PluginGrant } from "../sandbox/permissions.ts";
+import type { PluginCode, PluginProcessOptions } from "../sandbox/plugin_process.ts";
+import { PluginProcess } from "../sandbox/plugin_process.ts";
+import type { PluginTestOutcome } from "./plugin_records.ts";
+
+const testCase = z.object({
+  name: z.string().min(1).max(200),
+  /** Which tool to call; defaults to the plugin's first tool. */
+  tool: z.string().optional(),
+  input_args: z.record(z.string(), z.unknown()).default({}),
+  expected_output: z.unknown().optional(),
+  expected_error: z.string().optional(),
+}).refine(
+  (value) => value.expected_output !== undefined || value.expected_error !== undefined,
+  "each test needs expected_output or expected_error",
+);
+
+/** One parsed test case. */
+export type PluginTestCase = z.output<typeof testCase>;
+
+/** Parses tests.yaml; throws an Error with a readable message. */
+export function parseTests(text: string): PluginTestCase[] {
+  let value: unknown;
+  try {
+    value = parseYaml(text, { maxAliasCount: 10 }) ?? [];
+  } catch (error) {
+    throw new Error(`tests.yaml is not valid YAML: ${(error as Error).message.split("\n")[0]}`);
+  }
+  const parsed = z.array(testCase).max(50).safeParse(value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new Error(`tests.yaml: ${issue.path.join(".") || "(file)"}: ${issue.message}`);
+  }
+  return parsed.data;
+}
+
+function matches(actual: string, expected: unknown): boolean {
+  if (typeof expected === "string") return actual === expected;
+  try {
+    return JSON.stringify(JSON.parse(actual)) === JSON.stringify(expected);
+  } catch {
+    return actual === String(expected);
+  }
+}
+
+/** Limits for a test run. */
+export type TestRunLimits = Pick<
+  PluginProcessOptions,
+  "callTimeoutMs" | "memoryMb" | "maxResultChars" | "env"
+>;
+
+/** Runs every case in one plugin host with `grant`; the host is stopped afterwards. */
+export async function runPluginTests(
+  code: PluginCode,
+  cases: PluginTestCase[],
+  grant: PluginGrant,
+  limits: TestRunLimits,
+): Promise<PluginTestOutcome[]> {
+  const process = new PluginProcess({ code, grant, idleMs: 60_000, ...limits });
+  const outcomes: PluginTestOutcome[] = [];
+  try {
+    for (const test of cases) {
+      const tool = test.tool ?? code.functions[0];
+      if (!code.functions.includes(tool ?? "")) {
+        outcomes.push({ name: test.name, passed: false, detail: `no tool named ${test.tool}` });
+        continue;
+      }
+      const result = await process.call(tool, test.input_args);
+      if (test.expected_error !== undefined) {
+        const passed = result.outcome !== "ok" && result.text.includes(test.expected_error);
+        outcomes.push({
+          name: test.name,
+          passed,
+          detail: passed
+            ? "failed as expected"
+            : `expected an error containing "${test.expected_error}", got ${result.outcome}: ${
+              result.text.slice(0, 300)
+            }`,
+        });
+      } else {
+        const passed = result.outcome === "ok" && matches(result.text, test.expected_output);
+        outcomes.push({
+          name: test.name,
+          passed,
+          detail: passed
+            ? "passed"
+            : `expected ${JSON.stringify(test.expected_output)}, got ${result.outcome}: ${
+              result.text.slice(0, 300)
+            }`,
+        });
+      }
+    }
+  } finally {
+    await process.stop();
+  }
+  return outcomes;
+}

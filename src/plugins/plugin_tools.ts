@@ -1,0 +1,124 @@
+/**
+ * Plugin tools in the registry: a `Tool` built from a manifest's JSON Schema whose run function
+ * calls the plugin's warm host process. Hosts are kept per plugin (and per approved file hash) and
+ * stopped when the plugin goes away or Radar closes.
+ */
+import { z } from "zod";
+import type { Tool } from "../core/tool.ts";
+import { describeIssues, failed, timedOut } from "../core/tool.ts";
+import type { ToolRegistry } from "../core/tool_registry.ts";
+import type { JsonObjectSchema } from "../sandbox/manifest.ts";
+import { PluginProcess, type PluginProcessOptions } from "../sandbox/plugin_process.ts";
+import { pluginCode } from "./plugin_files.ts";
+import type { LoadedPlugin } from "./plugin_manager.ts";
+
+/** Limits every plugin host runs with. */
+export type HostLimits = Omit<PluginProcessOptions, "code" | "grant">;
+
+/** Warm plugin host processes, one per plugin. */
+export class PluginHostPool {
+  #hosts = new Map<string, { hash: string; process: PluginProcess }>();
+  constructor(private readonly limits: HostLimits) {}
+
+  /** The host of a plugin, started on first call; replaced when the approved files changed. */
+  host(plugin: LoadedPlugin): PluginProcess {
+    const name = plugin.folder.name;
+    const known = this.#hosts.get(name);
+    if (known && known.hash === plugin.folder.hash) return known.process;
+    if (known) void known.process.stop();
+    const process = new PluginProcess({
+      ...this.limits,
+      code: pluginCode(plugin.folder),
+      grant: plugin.grant,
+    });
+    this.#hosts.set(name, { hash: plugin.folder.hash, process });
+    return process;
+  }
+
+  /** Stops the hosts of plugins not in `keep`. */
+  async retain(keep: Set<string>): Promise<void> {
+    for (const [name, entry] of this.#hosts) {
+      if (keep.has(name)) continue;
+      this.#hosts.delete(name);
+      await entry.process.stop();
+    }
+  }
+
+  /** Stops every host. */
+  async stopAll(): Promise<void> {
+    await this.retain(new Set());
+  }
+}
+
+/** Builds an argument parser from a JSON Schema object (zod's converter, checked fallback). */
+export function jsonSchemaParser(schema: JsonObjectSchema): Tool["parse"] {
+  let parser: z.ZodType | undefined;
+  try {
+    parser = z.fromJSONSchema(schema as Parameters<typeof z.fromJSONSchema>[0]);
+  } catch {
+    parser = undefined;
+  }
+  return (args) => {
+    if (!args || typeof args !== "object" || Array.isArray(args)) {
+      return { ok: false, error: "expected a JSON object of named arguments" };
+    }
+    if (!parser) {
+      const missing = schema.required.filter((key) => !(key in args));
+      return missing.length
+        ? { ok: false, error: `missing ${missing.join(", ")}` }
+        : { ok: true, value: args };
+    }
+    const parsed = parser.safeParse(args);
+    return parsed.success
+      ? { ok: true, value: parsed.data }
+      : { ok: false, error: describeIssues(parsed.error) };
+  };
+}
+
+/** The registry tools of one loaded plugin. */
+export function pluginTools(plugin: LoadedPlugin, pool: PluginHostPool): Tool[] {
+  const manifest = plugin.folder.manifest;
+  return manifest.tools.map((spec) => ({
+    name: spec.name,
+    description: spec.description,
+    parameters: spec.parameters,
+    source: `plugin:${manifest.name}`,
+    keywords: [manifest.name, ...manifest.description.toLowerCase().split(/\W+/).slice(0, 8)],
+    parse: jsonSchemaParser(spec.parameters),
+    async run(args) {
+      const result = await pool.host(plugin).call(spec.name, args as Record<string, unknown>);
+      if (result.outcome === "timeout") return timedOut(result.text);
+      if (result.outcome === "error") return failed(result.text);
+      return result.text;
+    },
+  }));
+}
+
+/**
+ * Replaces every plugin tool in the registry with the tools of `plugins`. A plugin tool never
+ * replaces a built-in tool of the same name. Returns warnings for skipped tools.
+ */
+export async function registerPluginTools(
+  registry: ToolRegistry,
+  plugins: LoadedPlugin[],
+  pool: PluginHostPool,
+): Promise<string[]> {
+  const warnings: string[] = [];
+  for (const tool of registry.list()) {
+    if (tool.source.startsWith("plugin:")) registry.unregister(tool.name);
+  }
+  for (const plugin of plugins) {
+    for (const tool of pluginTools(plugin, pool)) {
+      const existing = registry.get(tool.name);
+      if (existing) {
+        warnings.push(
+          `Plugin ${plugin.folder.name}: tool ${tool.name} skipped (already provided by ${existing.source})`,
+        );
+        continue;
+      }
+      registry.register(tool);
+    }
+  }
+  await pool.retain(new Set(plugins.map((plugin) => plugin.folder.name)));
+  return warnings;
+}

@@ -1,0 +1,75 @@
+/** Plain-words descriptions of plugin permissions and permission changes, with warnings. */
+import type { GrantDiff, PluginGrant } from "./permissions.ts";
+
+/** Shows a path with the home folder as `~`. */
+export function displayPath(path: string, home: string): string {
+  if (home && home !== "/" && (path === home || path.startsWith(`${home}/`))) {
+    return `~${path.slice(home.length)}`;
+  }
+  return path;
+}
+
+const sensitive = /(^|\/)\.(ssh|gnupg|aws|kube|docker|config\/gh|netrc|password-store)(\/|$)/;
+const privateHost =
+  /^(localhost|127\.|10\.|192\.168\.|172\.(1[6-9]|2\d|3[01])\.|169\.254\.|0\.|\[?::1\]?|\[?f[cd])/;
+
+/** One line per permission, e.g. "read files under ~/Documents". Empty grant: one line saying so. */
+export function describeGrant(grant: PluginGrant, home: string): string[] {
+  const lines: string[] = [];
+  for (const path of grant.read) lines.push(`read files under ${displayPath(path, home)}`);
+  for (const path of grant.write) {
+    lines.push(`create, change and delete files under ${displayPath(path, home)}`);
+  }
+  for (const host of grant.net) {
+    lines.push(
+      /:\d+$/.test(host) || /^\[.*\]:\d+$/.test(host)
+        ? `connect to ${host}`
+        : `connect to ${host} on any port`,
+    );
+  }
+  for (const name of grant.env) lines.push(`read the environment variable ${name}`);
+  if (!lines.length) lines.push("no access to files, network or environment (computation only)");
+  return lines;
+}
+
+/** Warnings a reviewer should see before approving this grant. */
+export function grantWarnings(grant: PluginGrant, home: string): string[] {
+  const warnings: string[] = [];
+  for (const path of [...grant.read, ...grant.write]) {
+    if (path === "/" || path === home) {
+      warnings.push(
+        `WARNING: ${displayPath(path, home)} is your whole ${
+          path === "/" ? "disk" : "home folder"
+        }`,
+      );
+    } else if (sensitive.test(path)) {
+      warnings.push(`WARNING: ${displayPath(path, home)} holds keys or credentials`);
+    }
+  }
+  for (const host of grant.net) {
+    if (privateHost.test(host)) {
+      warnings.push(`WARNING: ${host} is on this machine or your local network`);
+    }
+  }
+  for (const name of grant.env) {
+    if (/TOKEN|KEY|SECRET|PASSWORD/i.test(name)) {
+      warnings.push(`WARNING: ${name} looks like a secret`);
+    }
+  }
+  if (grant.net.length) {
+    warnings.push(
+      "Note: host names are checked before DNS; a host whose name you do not control could point anywhere",
+    );
+  }
+  return warnings;
+}
+
+/** "+ connect to …" / "- read files under …" lines for a permission change. */
+export function describeDiff(diff: GrantDiff, home: string): string[] {
+  const empty = (grant: PluginGrant) =>
+    !grant.read.length && !grant.write.length && !grant.net.length && !grant.env.length;
+  const lines: string[] = [];
+  if (!empty(diff.added)) lines.push(...describeGrant(diff.added, home).map((l) => `+ ${l}`));
+  if (!empty(diff.removed)) lines.push(...describeGrant(diff.removed, home).map((l) => `- ${l}`));
+  return lines;
+}

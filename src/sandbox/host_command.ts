@@ -1,0 +1,95 @@
+/**
+ * How the parent starts a plugin host process: under `deno run`, Deno again with the host module
+ * as entry and exactly the grant's `--allow-*` flags (plus read of the bootstrap file, which the
+ * worker entry needs and the host revokes before plugin code loads); in the compiled binary, the
+ * binary itself in its hidden plugin-host mode (it then revokes every permission kind the grant
+ * does not use). Either way: no prompts, no npm:/remote modules, a V8 heap limit, and on Linux an
+ * OS data-segment limit through `prlimit`.
+ */
+import { fileURLToPath as fromFileUrl } from "node:url";
+import { type PluginGrant, processFlags } from "./permissions.ts";
+import { pluginHostFlag } from "./host_flag.ts";
+
+/** A program and its arguments. */
+export interface HostCommand {
+  command: string;
+  args: string[];
+}
+
+/** What decides the host command line. */
+export interface HostCommandOptions {
+  grant: PluginGrant;
+  memoryMb: number;
+  /** `Deno.build.standalone`: true inside the compiled binary. */
+  standalone: boolean;
+  execPath: string;
+  /** Path of `prlimit` when the OS has it (Linux), else undefined. */
+  prlimitPath?: string;
+}
+
+/**
+ * Measured on Deno 2.9.6 / Linux: a process with one worker needs about 1.2 GB of data segment
+ * (RLIMIT_DATA) just to start; RLIMIT_AS is useless (V8's caged heap reserves > 32 GB).
+ */
+export const baseDataLimitMb = 1200;
+
+/** The V8 flags every plugin host runs with. */
+export function v8Flags(memoryMb: number): string {
+  return `--max-old-space-size=${memoryMb}`;
+}
+
+/** Builds the command line for one plugin host process (pure). */
+export function hostCommand(options: HostCommandOptions): HostCommand {
+  let command = options.execPath;
+  let args: string[];
+  if (options.standalone) {
+    args = [pluginHostFlag];
+  } else {
+    const bootstrap = fromFileUrl(new URL("./bootstrap.ts", import.meta.url));
+    const host = fromFileUrl(new URL("./host_process.ts", import.meta.url));
+    const grant = { ...options.grant, read: [bootstrap, ...options.grant.read] };
+    args = [
+      "run",
+      "--quiet",
+      "--no-config",
+      "--no-lock",
+      "--no-npm",
+      "--no-remote",
+      "--cached-only",
+      "--no-prompt",
+      "--unstable-worker-options",
+      `--v8-flags=${v8Flags(options.memoryMb)}`,
+      ...processFlags(grant),
+      host,
+    ];
+  }
+  if (options.prlimitPath) {
+    const bytes = (baseDataLimitMb + options.memoryMb) * 1024 * 1024;
+    args = [`--data=${bytes}:${bytes}`, "--", command, ...args];
+    command = options.prlimitPath;
+  }
+  return { command, args };
+}
+
+/** The environment of a plugin host: nothing but what Deno needs and the approved variables. */
+export function hostEnvironment(
+  grant: PluginGrant,
+  parentEnv: Record<string, string | undefined>,
+  memoryMb: number,
+): Record<string, string> {
+  const env: Record<string, string> = {
+    NO_COLOR: "1",
+    DENO_NO_PROMPT: "1",
+    DENO_NO_UPDATE_CHECK: "1",
+    DENO_V8_FLAGS: v8Flags(memoryMb),
+  };
+  for (const name of ["HOME", "DENO_DIR", "XDG_CACHE_HOME"]) {
+    const value = parentEnv[name];
+    if (value) env[name] = value;
+  }
+  for (const name of grant.env) {
+    const value = parentEnv[name];
+    if (value !== undefined) env[name] = value;
+  }
+  return env;
+}

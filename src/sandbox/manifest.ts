@@ -1,0 +1,186 @@
+/**
+ * The plugin manifest (`manifest.yaml`): what a plugin is, what it provides and what it asks for.
+ * Everything here is hostile input until `parseManifest` accepted it.
+ */
+import { z } from "zod";
+import { parse as parseYaml } from "yaml";
+
+const identifier = z.string().regex(
+  /^[a-z][a-z0-9_]{0,47}$/,
+  "expected lowercase letters, digits and _ (start with a letter, at most 48 characters)",
+);
+
+const shorthandParameter = z.object({
+  type: z.enum(["string", "number", "integer", "boolean", "array", "object"]),
+  description: z.string().max(300).default(""),
+  optional: z.boolean().default(false),
+});
+
+const jsonSchemaObject = z.object({
+  type: z.literal("object"),
+  properties: z.record(z.string(), z.record(z.string(), z.unknown())).default({}),
+  required: z.array(z.string()).default([]),
+}).passthrough();
+
+const toolEntry = z.object({
+  name: identifier,
+  description: z.string().min(1).max(300),
+  parameters: z.union([jsonSchemaObject, z.record(z.string(), shorthandParameter)]).default({}),
+});
+
+const hookEntry = z.object({
+  hook_point: z.enum(["pre_tool_call", "post_tool_call"]),
+  function: identifier,
+  priority: z.number().int().min(0).max(100).default(50),
+  description: z.string().max(300).default(""),
+});
+
+const promptVariableEntry = z.object({
+  name: identifier,
+  description: z.string().max(300).default(""),
+});
+
+const permissionList = z.array(z.string().min(1).max(300)).max(32).default([]);
+
+/** Permission kinds a manifest may ask for; `run`, `ffi`, `sys` and `all` are never grantable. */
+export const grantableKinds = ["read", "write", "net", "env"] as const;
+
+const permissionsSchema = z.object({
+  read: permissionList,
+  write: permissionList,
+  net: permissionList,
+  env: permissionList,
+}).strict().prefault({});
+
+/** The manifest as written (zod-validated). */
+export const manifestSchema = z.object({
+  name: identifier,
+  version: z.string().regex(/^\d+\.\d+\.\d+$/, "expected a version like 1.0.0"),
+  description: z.string().min(1).max(500),
+  author: z.string().max(100).default("unknown"),
+  trust_level: z.enum(["sandbox", "local"]),
+  permissions: z.preprocess(
+    (value) => (Array.isArray(value) && value.length === 0 ? {} : value),
+    permissionsSchema,
+  ),
+  capabilities: z.array(z.enum(["tool", "hook", "prompt_variables"])).min(1).default(["tool"]),
+  tools: z.array(toolEntry).max(40).default([]),
+  hooks: z.array(hookEntry).max(10).default([]),
+  prompt_variables: z.array(promptVariableEntry).max(10).default([]),
+  created_at: z.string().optional(),
+});
+
+/** A manifest after parsing: tool parameters are always JSON Schema objects. */
+export interface PluginManifest extends Omit<z.output<typeof manifestSchema>, "tools"> {
+  tools: PluginToolSpec[];
+}
+
+/** One tool a plugin provides, with its parameters as a JSON Schema object. */
+export interface PluginToolSpec {
+  name: string;
+  description: string;
+  parameters: JsonObjectSchema;
+}
+
+/** The JSON Schema shape accepted for tool parameters. */
+export interface JsonObjectSchema {
+  type: "object";
+  properties: Record<string, Record<string, unknown>>;
+  required: string[];
+  [key: string]: unknown;
+}
+
+/** The result of reading a manifest: the manifest or readable problems. */
+export type ManifestResult = { ok: true; manifest: PluginManifest } | {
+  ok: false;
+  errors: string[];
+};
+
+const maxSchemaChars = 8_000;
+
+/** Converts the `{name: {type, description, optional}}` shorthand to JSON Schema. */
+export function toJsonSchema(
+  parameters: z.output<typeof toolEntry>["parameters"],
+): JsonObjectSchema {
+  if ("type" in parameters && parameters.type === "object") {
+    return parameters as JsonObjectSchema;
+  }
+  const properties: Record<string, Record<string, unknown>> = {};
+  const required: string[] = [];
+  for (
+    const [name, entry] of Object.entries(
+      parameters as Record<string, z.output<typeof shorthandParameter>>,
+    )
+  ) {
+    properties[name] = entry.description
+      ? { type: entry.type, description: entry.description }
+      : { type: entry.type };
+    if (!entry.optional) required.push(name);
+  }
+  return { type: "object", properties, required };
+}
+
+/**
+ * Validates a parsed manifest object. `folderName`, when given, must equal the manifest's name.
+ *
+ * @example
+ * const result = validateManifest({ name: "echo", version: "1.0.0", description: "Echo",
+ *   trust_level: "sandbox", tools: [{ name: "echo", description: "Echo text" }] });
+ */
+export function validateManifest(value: unknown, folderName?: string): ManifestResult {
+  const parsed = manifestSchema.safeParse(value);
+  if (!parsed.success) {
+    return {
+      ok: false,
+      errors: parsed.error.issues.map((issue) =>
+        `${issue.path.length ? issue.path.join(".") : "(manifest)"}: ${issue.message}`
+      ),
+    };
+  }
+  const data = parsed.data;
+  const errors: string[] = [];
+  if (folderName !== undefined && folderName !== data.name) {
+    errors.push(`name: "${data.name}" must match the folder name "${folderName}"`);
+  }
+  const tools = data.tools.map((tool) => ({ ...tool, parameters: toJsonSchema(tool.parameters) }));
+  for (const tool of tools) {
+    if (JSON.stringify(tool.parameters).length > maxSchemaChars) {
+      errors.push(`tools.${tool.name}.parameters: longer than ${maxSchemaChars} characters`);
+    }
+  }
+  const names = [...tools.map((t) => t.name), ...data.hooks.map((h) => h.function)];
+  const duplicates = names.filter((name, index) => names.indexOf(name) !== index);
+  if (duplicates.length) errors.push(`tools: duplicate function names ${duplicates.join(", ")}`);
+  if (data.capabilities.includes("tool") && !tools.length) {
+    errors.push("tools: capability `tool` needs at least one tool");
+  }
+  if (data.capabilities.includes("hook") && !data.hooks.length) {
+    errors.push("hooks: capability `hook` needs at least one hook");
+  }
+  if (data.capabilities.includes("prompt_variables") && !data.prompt_variables.length) {
+    errors.push("prompt_variables: capability `prompt_variables` needs at least one variable");
+  }
+  const asked = Object.values(data.permissions).some((list) => list.length > 0);
+  if (data.trust_level === "sandbox" && asked) {
+    errors.push(
+      "permissions: a sandbox plugin cannot ask for permissions (use trust_level: local)",
+    );
+  }
+  if (errors.length) return { ok: false, errors };
+  return { ok: true, manifest: { ...data, tools } };
+}
+
+/** Parses `manifest.yaml` text and validates it. */
+export function parseManifest(text: string, folderName?: string): ManifestResult {
+  let value: unknown;
+  try {
+    value = parseYaml(text, { maxAliasCount: 10 });
+  } catch (error) {
+    const reason = (error as Error).message.split("\n")[0];
+    return { ok: false, errors: [`manifest.yaml is not valid YAML: ${reason}`] };
+  }
+  if (Array.isArray(value)) {
+    return { ok: false, errors: ["manifest.yaml must be a mapping"] };
+  }
+  return validateManifest(value ?? {}, folderName);
+}

@@ -1,0 +1,71 @@
+/** Helpers for plugin lifecycle tests: a temp data dir, SQLite records and a plugin system. */
+import { join } from "node:path";
+import { ManualClock } from "../../src/adapters/clock.ts";
+import { openDatabase } from "../../src/adapters/sqlite/database.ts";
+import { SqlitePluginRecords } from "../../src/adapters/sqlite/plugin_records.ts";
+import { defaultConfig } from "../../src/config/schema.ts";
+import type { Logger } from "../../src/core/ports.ts";
+import { ToolRegistry } from "../../src/core/tool_registry.ts";
+import { createPluginSystem, type PluginSystem } from "../../src/plugins/plugin_system.ts";
+import { writeFolder } from "../../src/plugins/plugin_directories.ts";
+
+/** A logger that keeps lines. */
+export function memoryLogger(lines: string[] = []): Logger {
+  const log = (level: string) => (message: string) => void lines.push(`${level} ${message}`);
+  return { debug: log("debug"), info: log("info"), warn: log("warn"), error: log("error") };
+}
+
+/** A plugin system over a fresh data dir; `close()` stops hosts and removes everything. */
+export function pluginFixture(
+  configOverrides: Partial<ReturnType<typeof defaultConfig>["plugins"]> = {},
+) {
+  const dataDir = Deno.makeTempDirSync({ prefix: "radar-plugins-" });
+  const db = openDatabase(join(dataDir, "radar.db"));
+  const records = new SqlitePluginRecords(db);
+  const registry = new ToolRegistry();
+  const config = { ...defaultConfig().plugins, call_timeout_seconds: 5, ...configOverrides };
+  const system: PluginSystem = createPluginSystem({
+    dataDir,
+    records,
+    config,
+    env: { HOME: "/home/test" },
+    clock: new ManualClock(new Date("2026-05-01T10:00:00Z")),
+    logger: memoryLogger(),
+    registry,
+  });
+  return {
+    dataDir,
+    records,
+    registry,
+    system,
+    /** Writes a plugin folder to a scratch place and returns its path. */
+    source(name: string, files: Record<string, string>): string {
+      const path = join(dataDir, "sources", name);
+      writeFolder(path, files);
+      return path;
+    },
+    async close() {
+      await system.stop();
+      db.close();
+      Deno.removeSync(dataDir, { recursive: true });
+    },
+  };
+}
+
+/** Files of a small sandbox plugin. */
+export function echoPlugin(name = "echoer", body = "`echo ${args.text}`"): Record<string, string> {
+  return {
+    "manifest.yaml": `name: ${name}
+version: 1.0.0
+description: Echo text back
+trust_level: sandbox
+tools:
+  - name: ${name}_echo
+    description: Echo text
+    parameters:
+      text: { type: string }
+`,
+    "tool.ts": `export function ${name}_echo(args: { text: string }): string { return ${body}; }\n`,
+    "tests.yaml": `- name: echoes\n  input_args: { text: hi }\n  expected_output: echo hi\n`,
+  };
+}

@@ -1,0 +1,65 @@
+/**
+ * A good local plugin with a narrow grant (read one folder, reach one host) works through a real
+ * plugin host, and the same code without the grant is refused.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { emptyGrant } from "../../src/sandbox/permissions.ts";
+import { inlineCode, startProcess } from "./helpers.ts";
+
+const code = inlineCode(
+  "notes_digest",
+  `export function digest(args: { folder: string; url: string }): Promise<string> {
+     const names = [...Deno.readDirSync(args.folder)].map((entry) => entry.name).sort();
+     return fetch(args.url).then((response) => response.text()).then((text) => names.join(",") + " | " + text);
+   }
+   export function peek(args: { path: string }): string { return Deno.readTextFileSync(args.path); }`,
+  ["digest", "peek"],
+);
+
+Deno.test("a local plugin can use exactly its grant and nothing else", async () => {
+  const dir = Deno.makeTempDirSync({ prefix: "radar-grant-" });
+  const notes = join(dir, "notes");
+  Deno.mkdirSync(notes);
+  Deno.writeTextFileSync(join(notes, "a.md"), "A");
+  Deno.writeTextFileSync(join(notes, "b.md"), "B");
+  Deno.writeTextFileSync(join(dir, "outside.txt"), "OUTSIDE");
+  const server = Deno.serve(
+    { port: 0, hostname: "127.0.0.1", onListen: () => {} },
+    () => new Response("headlines"),
+  );
+  const other = Deno.serve(
+    { port: 0, hostname: "127.0.0.1", onListen: () => {} },
+    () => new Response("other"),
+  );
+  const url = `http://127.0.0.1:${server.addr.port}/`;
+  const granted = startProcess(code, {
+    ...emptyGrant,
+    read: [notes],
+    net: [`127.0.0.1:${server.addr.port}`],
+  });
+  const ungranted = startProcess(code);
+  try {
+    assert.deepEqual(await granted.call("digest", { folder: notes, url }), {
+      outcome: "ok",
+      text: "a.md,b.md | headlines",
+    });
+    const outside = await granted.call("peek", { path: join(dir, "outside.txt") });
+    assert.equal(outside.outcome, "error");
+    assert.match(outside.text, /Requires read access/);
+    const otherHost = await granted.call("digest", {
+      folder: notes,
+      url: `http://127.0.0.1:${other.addr.port}/`,
+    });
+    assert.match(otherHost.text, /Requires net access/);
+    const refused = await ungranted.call("digest", { folder: notes, url });
+    assert.equal(refused.outcome, "error");
+    assert.match(refused.text, /Requires read access/);
+  } finally {
+    await granted.stop();
+    await ungranted.stop();
+    await server.shutdown();
+    await other.shutdown();
+    Deno.removeSync(dir, { recursive: true });
+  }
+});

@@ -1,0 +1,133 @@
+import assert from "node:assert/strict";
+import { parseManifest } from "../../src/sandbox/manifest.ts";
+import {
+  diffGrants,
+  emptyGrant,
+  intersectGrants,
+  processFlags,
+  requestedGrant,
+  workerPermissions,
+} from "../../src/sandbox/permissions.ts";
+import {
+  describeDiff,
+  describeGrant,
+  grantWarnings,
+} from "../../src/sandbox/describe_permissions.ts";
+
+const local = `
+name: notes
+version: 1.2.0
+description: Notes
+trust_level: local
+permissions:
+  read: ["~/Documents/notes", "./data", "~/x/../Documents/other"]
+  net: ["API.example.com:443"]
+  env: [NOTES_TOKEN]
+tools:
+  - name: find_note
+    description: Find a note
+    parameters:
+      query: { type: string, description: Words }
+      limit: { type: integer, optional: true }
+`;
+
+Deno.test("parseManifest() converts the parameter shorthand to JSON Schema", () => {
+  const result = parseManifest(local, "notes");
+  assert.ok(result.ok);
+  assert.deepEqual(result.manifest.tools[0].parameters, {
+    type: "object",
+    properties: { query: { type: "string", description: "Words" }, limit: { type: "integer" } },
+    required: ["query"],
+  });
+});
+
+Deno.test("parseManifest() refuses run/ffi/sys/all, a name unlike the folder and sandbox permissions", () => {
+  const run = parseManifest(local.replace("env: [NOTES_TOKEN]", "run: [sh]"), "notes");
+  assert.ok(!run.ok && run.errors.some((error) => error.includes("permissions")));
+  const folder = parseManifest(local, "other");
+  assert.ok(!folder.ok && folder.errors.some((error) => error.includes("folder name")));
+  const sandbox = parseManifest(
+    local.replace("trust_level: local", "trust_level: sandbox"),
+    "notes",
+  );
+  assert.ok(!sandbox.ok && sandbox.errors.some((error) => error.includes("sandbox plugin")));
+  const yaml = parseManifest("name: [", "notes");
+  assert.ok(!yaml.ok && /not valid YAML/.test(yaml.errors[0]));
+});
+
+Deno.test("requestedGrant() expands ~ and relative paths and lowercases hosts", () => {
+  const result = parseManifest(local, "notes");
+  assert.ok(result.ok);
+  const grant = requestedGrant(result.manifest, {
+    home: "/home/ann",
+    pluginDir: "/data/plugins/available/notes",
+  });
+  assert.ok(grant.ok);
+  assert.deepEqual(grant.grant, {
+    read: [
+      "/home/ann/Documents/notes",
+      "/data/plugins/available/notes/data",
+      "/home/ann/Documents/other",
+    ],
+    write: [],
+    net: ["api.example.com:443"],
+    env: ["NOTES_TOKEN"],
+  });
+  assert.deepEqual(processFlags(grant.grant), [
+    "--allow-read=/home/ann/Documents/notes,/data/plugins/available/notes/data,/home/ann/Documents/other",
+    "--allow-net=api.example.com:443",
+    "--allow-env=NOTES_TOKEN",
+  ]);
+});
+
+Deno.test("workerPermissions() denies every kind by default and never inherits", () => {
+  assert.deepEqual(workerPermissions(emptyGrant), {
+    read: false,
+    write: false,
+    net: false,
+    env: false,
+    run: false,
+    ffi: false,
+    sys: false,
+    import: false,
+  });
+  const permissions = workerPermissions({ ...emptyGrant, net: ["a.example:443"] });
+  assert.deepEqual(permissions.net, ["a.example:443"]);
+  assert.equal(permissions.run, false);
+});
+
+Deno.test("intersectGrants() keeps only what was both asked for and approved", () => {
+  const asked = { read: ["/a", "/b"], write: ["/w"], net: ["x:1"], env: ["E"] };
+  const approved = { read: ["/a"], write: [], net: ["x:1", "y:2"], env: [] };
+  assert.deepEqual(intersectGrants(asked, approved), {
+    read: ["/a"],
+    write: [],
+    net: ["x:1"],
+    env: [],
+  });
+});
+
+Deno.test("permissions are described in plain words, with warnings and a diff", () => {
+  const grant = {
+    read: ["/home/ann/Documents", "/home/ann/.ssh"],
+    write: [],
+    net: ["api.github.com:443", "127.0.0.1"],
+    env: ["GITHUB_TOKEN"],
+  };
+  assert.deepEqual(describeGrant(grant, "/home/ann"), [
+    "read files under ~/Documents",
+    "read files under ~/.ssh",
+    "connect to api.github.com:443",
+    "connect to 127.0.0.1 on any port",
+    "read the environment variable GITHUB_TOKEN",
+  ]);
+  const warnings = grantWarnings(grant, "/home/ann").join("\n");
+  assert.match(warnings, /~\/\.ssh holds keys/);
+  assert.match(warnings, /127\.0\.0\.1 is on this machine/);
+  assert.match(warnings, /GITHUB_TOKEN looks like a secret/);
+  assert.deepEqual(describeGrant(emptyGrant, "/home/ann"), [
+    "no access to files, network or environment (computation only)",
+  ]);
+  const diff = diffGrants({ ...emptyGrant, net: ["a:443"] }, { ...emptyGrant, net: ["b:443"] });
+  assert.deepEqual(describeDiff(diff, "/home/ann"), ["+ connect to b:443", "- connect to a:443"]);
+});
