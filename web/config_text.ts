@@ -15,6 +15,8 @@ const secretKey = /(token|api_key|password|secret)$/i;
 interface SecretScalar {
   path: Array<string | number>;
   value: string;
+  /** The scalar exactly as written (quotes included). */
+  source: string;
   start: number;
   end: number;
 }
@@ -37,6 +39,7 @@ function secretScalars(text: string): SecretScalar[] {
           found.push({
             path: [...path, key],
             value: value.value,
+            source: text.slice(value.range[0], value.range[1]),
             start: value.range[0],
             end: value.range[1],
           });
@@ -82,7 +85,7 @@ export function restoreSecretsInYaml(submitted: string, current: string | undefi
   const originals = new Map(
     (current === undefined ? [] : secretScalars(current)).map((
       secret,
-    ) => [secret.path.join("."), secret.value]),
+    ) => [secret.path.join("."), secret.source]),
   );
   return splice(
     submitted,
@@ -95,7 +98,7 @@ export function restoreSecretsInYaml(submitted: string, current: string | undefi
           } is "${secretPlaceholder}"; type the real value`,
         );
       }
-      return { ...secret, replacement: JSON.stringify(original) };
+      return { ...secret, replacement: original };
     }),
   );
 }

@@ -6,6 +6,7 @@ import { SqliteConversationStore } from "../../src/adapters/sqlite/conversation_
 import { SqliteFactStore } from "../../src/adapters/sqlite/fact_store.ts";
 import { loadConfig } from "../../src/config/loader.ts";
 import type { AgentDependencies } from "../../src/core/agent_loop.ts";
+import type { ChatModel } from "../../src/core/chat_model.ts";
 import { silentLogger } from "../../src/core/ports.ts";
 import { ToolRegistry } from "../../src/core/tool_registry.ts";
 import { builtinTools } from "../../src/tools/index.ts";
@@ -19,6 +20,8 @@ export interface WebFixtureOptions {
   authToken?: string;
   script?: ScriptStep[];
   configText?: string;
+  /** Replaces the scripted model (e.g. one that blocks until aborted). */
+  chatModel?: ChatModel;
   extra?: Partial<WebDependencies>;
 }
 
@@ -68,7 +71,7 @@ export function createWebFixture(options: WebFixtureOptions = {}): WebFixture {
     })
   ) registry.register(tool);
   const agent = (): AgentDependencies => ({
-    model,
+    model: options.chatModel ?? model,
     registry,
     store: conversations,
     clock,
