@@ -19,7 +19,7 @@ const htmx = { "HX-Request": "true" };
 Deno.test("secrets are masked in the editor text and restored on save, comments untouched", () => {
   const masked = maskSecretsInYaml(withSecrets);
   assert.doesNotMatch(masked, /sk-live-123|tk_abc/);
-  assert.match(masked, /api_key: "\*\*\*\*\*\*\*\*"   # keep private/);
+  assert.ok(masked.includes(`api_key: "********"   # keep private`));
   assert.match(masked, /# Radar settings/);
   assert.match(masked, /auth_token: ""/);
   const edited = masked.replace('"test-model"', '"other-model"');
