@@ -21,8 +21,9 @@ async function readStatic(name: string): Promise<Uint8Array<ArrayBuffer>> {
   return bytes;
 }
 
-/** Adds `GET /static/*` for the embedded files. */
+/** Adds `GET /static/*` for the embedded files (and an empty favicon: no 404 in consoles). */
 export function addStaticRoutes(app: Hono): void {
+  app.get("/favicon.ico", (c) => c.body(null, 204, { "Cache-Control": "public, max-age=86400" }));
   app.get("/static/*", async (c) => {
     const name = c.req.path.slice("/static/".length);
     const type = Object.hasOwn(files, name) ? files[name] : undefined;

@@ -1,6 +1,6 @@
 /**
  * Token authentication. With no token configured (loopback only) every request passes. With a
- * token: `/login`, `/health` and `/static/` are open; everything else needs the session cookie
+ * token: `/login`, `/health`, `/favicon.ico` and `/static/` are open; everything else needs the session cookie
  * (an HMAC of the token, HttpOnly, SameSite=Strict) or `Authorization: Bearer <token>`.
  * Comparisons are constant-time. No header (X-Forwarded-For, X-Real-IP…) makes a request local.
  */
@@ -64,7 +64,7 @@ export function safeNextPath(path: string | undefined): string {
   return path;
 }
 
-const openPaths = [/^\/login$/, /^\/health$/, /^\/static\//];
+const openPaths = [/^\/login$/, /^\/health$/, /^\/static\//, /^\/favicon\.ico$/];
 
 /** Requires the token (cookie or bearer) on every path except login, health and static files. */
 export function requireAuth(options: { authToken: string }): MiddlewareHandler {

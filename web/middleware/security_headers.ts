@@ -21,7 +21,7 @@ export function securityHeaders(): MiddlewareHandler {
     headers.set("Content-Security-Policy", contentSecurityPolicy);
     headers.set("X-Content-Type-Options", "nosniff");
     headers.set("X-Frame-Options", "DENY");
-    headers.set("Referrer-Policy", "no-referrer");
+    headers.set("Referrer-Policy", "same-origin");
     headers.set("Cross-Origin-Opener-Policy", "same-origin");
     headers.set("Cross-Origin-Resource-Policy", "same-origin");
     if (!headers.has("Cache-Control")) headers.set("Cache-Control", "no-store");

@@ -18,7 +18,9 @@ export async function DaemonSummary(props: { daemon: DaemonView }) {
         <dt>scheduler</dt>
         <dd class={state.running ? "good" : "bad"}>
           {state.running ? "running" : "stopped"}
-          {state.startedAt ? <span class="muted">since {formatTime(state.startedAt)}</span> : null}
+          {state.startedAt
+            ? <span class="muted">{` since ${formatTime(state.startedAt)}`}</span>
+            : null}
         </dd>
         <dt>heartbeat</dt>
         <dd>{state.heartbeatEnabled ? "enabled" : "disabled"}</dd>
@@ -33,9 +35,9 @@ export async function DaemonSummary(props: { daemon: DaemonView }) {
                 <div>{last.summary}</div>
                 <div class="muted">
                   {last.promptTokens !== undefined
-                    ? `${last.promptTokens}+${last.completionTokens ?? 0} tokens · `
-                    : "no model call · "}
-                  {formatDuration(last.durationMs)}
+                    ? `${last.promptTokens}+${last.completionTokens ?? 0} tokens`
+                    : "no model call"}
+                  {last.durationMs !== undefined ? ` · ${formatDuration(last.durationMs)}` : ""}
                   {last.conversationId
                     ? (
                       <>

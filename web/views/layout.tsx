@@ -49,7 +49,7 @@ export function Layout(props: LayoutProps) {
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="referrer" content="no-referrer" />
+        <meta name="referrer" content="same-origin" />
         <meta name="htmx-config" content={htmxConfig} />
         <title>{props.title} · Radar</title>
         <link rel="stylesheet" href="/static/style.css" />
