@@ -19,3 +19,4 @@ export interface BenchLine {
 
 /** Suites are imported lazily so one failing suite does not hide the others. */
 export const suites: Array<() => Promise<BenchSuite>> = [];
+suites.push(() => import("./web_pages.ts").then((module) => module.webPagesSuite));

@@ -1,5 +1,6 @@
 /** Builds the dashboard on real SQLite (temp dir), a scripted model and the real agent loop. */
 import { join } from "node:path";
+import type { DatabaseSync } from "node:sqlite";
 import { ManualClock } from "../../src/adapters/clock.ts";
 import { openDatabase } from "../../src/adapters/sqlite/database.ts";
 import { SqliteConversationStore } from "../../src/adapters/sqlite/conversation_store.ts";
@@ -30,6 +31,7 @@ export interface WebFixture {
   deps: WebDependencies;
   app: ReturnType<typeof createApp>;
   model: ScriptedChatModel;
+  db: DatabaseSync;
   conversations: SqliteConversationStore;
   facts: SqliteFactStore;
   clock: ManualClock;
@@ -101,6 +103,7 @@ export function createWebFixture(options: WebFixtureOptions = {}): WebFixture {
     deps,
     app: createApp(deps),
     model,
+    db,
     conversations,
     facts,
     clock,
