@@ -3,6 +3,7 @@
  * auth) and one route module per page. It never opens the database or reads config itself.
  */
 import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
 import type { WebDependencies } from "./ports.ts";
 import { securityHeaders } from "./middleware/security_headers.ts";
 import { originCheck } from "./middleware/origin_check.ts";
@@ -22,6 +23,9 @@ import { pluginsRoutes } from "./routes/plugins.tsx";
 import { configRoutes } from "./routes/config.tsx";
 import { logsRoutes } from "./routes/logs.tsx";
 
+/** The largest request body accepted (config text is the biggest legitimate one). */
+const maxBodyBytes = 1024 * 1024;
+
 /** What a route module receives. */
 export interface RouteContext extends PageContext {
   deps: WebDependencies;
@@ -39,6 +43,10 @@ export function createApp(deps: WebDependencies): Hono {
   app.use("*", securityHeaders());
   app.use("*", originCheck({ authToken: deps.authToken }));
   app.use("*", requireAuth({ authToken: deps.authToken }));
+  app.use(
+    "*",
+    bodyLimit({ maxSize: maxBodyBytes, onError: (c) => c.text("Request too large.", 413) }),
+  );
   addStaticRoutes(app);
   for (
     const routes of [

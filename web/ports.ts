@@ -171,6 +171,10 @@ export interface PluginReview {
   tests?: { passed: boolean; output: string };
   /** Permissions in plain words compared with the approved version (if any). */
   permissionDiff: { added: string[]; removed: string[]; unchanged: string[] };
+  /** Warnings to show prominently ("WARNING: local trust…"). */
+  warnings?: string[];
+  /** Problems that keep it from being approved. */
+  errors?: string[];
 }
 
 /** Plugins and their reviews (present when the plugin host is available). */

@@ -238,3 +238,18 @@ Deno.test("helpers: constant-time compare, session value, safe next path, bind p
     checkBindAddress(host, "token");
   }
 });
+
+Deno.test("request bodies over 1 MiB are refused before parsing", async () => {
+  const fixture = createWebFixture();
+  try {
+    const response = await fixture.app.request(
+      "/memory",
+      postForm({ category: "learned_fact", content: "x".repeat(1024 * 1024 + 1) }),
+    );
+    assert.equal(response.status, 413);
+    await response.body?.cancel();
+    assert.equal(fixture.facts.countFacts(), 0);
+  } finally {
+    fixture.close();
+  }
+});

@@ -69,6 +69,8 @@ export function PluginReviewView(props: { review: PluginReview }) {
       </h2>
       <p class="muted">requested {formatTime(review.requestedAt)}</p>
       {review.trust === "local" ? <LocalTrustWarning name={review.name} /> : null}
+      {(review.warnings ?? []).map((warning) => <Notice kind="warning">{warning}</Notice>)}
+      {(review.errors ?? []).map((error) => <Notice kind="error">{error}</Notice>)}
       <p>{review.description}</p>
       <h3>Permissions</h3>
       <ul class="permission-diff">
