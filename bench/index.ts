@@ -20,4 +20,5 @@ export interface BenchLine {
 /** Suites are imported lazily so one failing suite does not hide the others. */
 export const suites: Array<() => Promise<BenchSuite>> = [
   () => import("./plugins.ts").then((module) => module.pluginSuite),
+  () => import("./web_pages.ts").then((module) => module.webPagesSuite),
 ];

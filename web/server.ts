@@ -1,9 +1,13 @@
-/** Starts the dashboard HTTP server. (Minimal until the dashboard lands: /health only.) */
-import { Hono } from "hono";
+/** Starts the dashboard HTTP server (`radar serve` calls this; tests call it directly). */
+import type { Hono } from "hono";
 import type { Runtime } from "../src/runtime/runtime.ts";
+import { createApp } from "./app.tsx";
+import { checkBindAddress } from "./bind_policy.ts";
+import type { WebDependencies } from "./ports.ts";
+import { webDependenciesFromRuntime, type WebExtras } from "./runtime_dependencies.ts";
 
 /** Options of the web server. */
-export interface WebServerOptions {
+export interface WebServerOptions extends WebExtras {
   runtime: Runtime;
   host: string;
   port: number;
@@ -13,18 +17,45 @@ export interface WebServerOptions {
 /** A running web server. */
 export interface RunningWebServer {
   port: number;
+  /** The address to open in a browser. */
+  url: string;
   close(): Promise<void>;
 }
 
-/** Serves the dashboard until closed. */
-export function startWebServer(options: WebServerOptions): RunningWebServer {
-  const app = new Hono();
-  app.get("/health", (c) => c.json({ ok: true }));
+/** Serves an app on host:port until closed or aborted. */
+export function serveApp(
+  app: Hono,
+  options: { host: string; port: number; signal?: AbortSignal },
+): RunningWebServer {
   const server = Deno.serve({
     hostname: options.host,
     port: options.port,
     signal: options.signal,
     onListen: () => {},
   }, app.fetch);
-  return { port: server.addr.port, close: () => server.shutdown() };
+  const port = server.addr.port;
+  const host = options.host.includes(":") ? `[${options.host}]` : options.host;
+  return {
+    port,
+    url: `http://${host === "0.0.0.0" || host === "[::]" ? "127.0.0.1" : host}:${port}/`,
+    close: () => server.shutdown(),
+  };
+}
+
+/**
+ * Checks the bind policy (non-loopback needs a token; throws ConfigError otherwise), builds
+ * the app from the runtime plus the optional daemon/plugins/logs views and serves it.
+ */
+export function startWebServer(options: WebServerOptions): RunningWebServer {
+  checkBindAddress(options.host, options.runtime.config.web.auth_token);
+  return startWebServerWith(webDependenciesFromRuntime(options.runtime, options), options);
+}
+
+/** Like startWebServer, from explicit dependencies (tests with fakes, other composition). */
+export function startWebServerWith(
+  deps: WebDependencies,
+  options: { host: string; port: number; signal?: AbortSignal },
+): RunningWebServer {
+  checkBindAddress(options.host, deps.authToken);
+  return serveApp(createApp(deps), options);
 }

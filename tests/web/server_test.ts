@@ -1,0 +1,91 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { openRuntime } from "../../src/runtime/runtime.ts";
+import { startWebServer } from "../../web/server.ts";
+
+function runtimeIn(directory: string, configText: string) {
+  const configPath = join(directory, "radar.yaml");
+  Deno.writeTextFileSync(configPath, configText);
+  return openRuntime({
+    configPath,
+    env: { HOME: directory, RADAR_DATA_DIR: join(directory, "data") },
+    cwd: directory,
+    logLevel: "error",
+  });
+}
+
+/** A GET over a raw socket, so the Host header is exactly what a rebound DNS name would send. */
+async function rawRequest(port: number, host: string): Promise<string> {
+  const connection = await Deno.connect({ hostname: "127.0.0.1", port });
+  await connection.write(
+    new TextEncoder().encode(`GET /memory HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`),
+  );
+  const chunks: Uint8Array[] = [];
+  const buffer = new Uint8Array(65536);
+  while (true) {
+    const read = await connection.read(buffer);
+    if (read === null) break;
+    chunks.push(buffer.slice(0, read));
+  }
+  connection.close();
+  return new TextDecoder().decode(new Uint8Array(chunks.flatMap((chunk) => [...chunk])));
+}
+
+Deno.test("startWebServer serves the dashboard from a real runtime on a loopback port", async () => {
+  const directory = Deno.makeTempDirSync({ prefix: "radar-web-server-" });
+  const runtime = runtimeIn(directory, 'llm:\n  base_url: "http://127.0.0.1:9"\n');
+  const server = startWebServer({ runtime, host: "127.0.0.1", port: 0 });
+  try {
+    assert.equal(server.url, `http://127.0.0.1:${server.port}/`);
+    const health = await fetch(`${server.url}health`);
+    assert.deepEqual((await health.json()).ok, true);
+    const htmx = await fetch(`${server.url}static/vendor/htmx.min.js`);
+    assert.equal(htmx.status, 200);
+    assert.ok((await htmx.text()).length > 40_000);
+    runtime.facts.addFact({ category: "learned_fact", content: "served over HTTP" }, new Date());
+    const memory = await fetch(`${server.url}memory`);
+    assert.match(await memory.text(), /served over HTTP/);
+    assert.match(await rawRequest(server.port, "attacker.example"), /^HTTP\/1\.1 421/);
+    assert.match(await rawRequest(server.port, `localhost:${server.port}`), /^HTTP\/1\.1 200/);
+  } finally {
+    await server.close();
+    runtime.close();
+    Deno.removeSync(directory, { recursive: true });
+  }
+});
+
+Deno.test("startWebServer refuses a non-loopback bind without a token and requires it with one", async () => {
+  const directory = Deno.makeTempDirSync({ prefix: "radar-web-server-" });
+  const open = runtimeIn(directory, "web:\n  host: 0.0.0.0\n");
+  try {
+    assert.throws(
+      () => startWebServer({ runtime: open, host: "0.0.0.0", port: 0 }),
+      /Cannot serve the dashboard on 0\.0\.0\.0: binding beyond 127\.0\.0\.1 needs web\.auth_token/,
+    );
+  } finally {
+    open.close();
+  }
+  const guarded = runtimeIn(directory, 'web:\n  host: 0.0.0.0\n  auth_token: "t0ken-for-lan"\n');
+  const controller = new AbortController();
+  const server = startWebServer({
+    runtime: guarded,
+    host: "0.0.0.0",
+    port: 0,
+    signal: controller.signal,
+  });
+  try {
+    const anonymous = await fetch(`http://127.0.0.1:${server.port}/history`);
+    assert.equal(anonymous.status, 401);
+    await anonymous.body?.cancel();
+    const scripted = await fetch(`http://127.0.0.1:${server.port}/history`, {
+      headers: { Authorization: "Bearer t0ken-for-lan" },
+    });
+    assert.equal(scripted.status, 200);
+    await scripted.body?.cancel();
+  } finally {
+    controller.abort();
+    await server.close();
+    guarded.close();
+    Deno.removeSync(directory, { recursive: true });
+  }
+});

@@ -1,0 +1,80 @@
+/**
+ * The dashboard app: `createApp(deps)` wires middleware (security headers, Host/Origin check,
+ * auth) and one route module per page. It never opens the database or reads config itself.
+ */
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import type { WebDependencies } from "./ports.ts";
+import { securityHeaders } from "./middleware/security_headers.ts";
+import { originCheck } from "./middleware/origin_check.ts";
+import { requireAuth } from "./middleware/auth.ts";
+import { addStaticRoutes } from "./static_files.ts";
+import { isHtmx, type PageContext, renderFragment, renderPage } from "./render.tsx";
+import { Notice } from "./views/layout.tsx";
+import { ChatRuns } from "./chat_runs.ts";
+import { loginRoutes } from "./routes/login.tsx";
+import { healthRoutes } from "./routes/health.ts";
+import { dashboardRoutes } from "./routes/dashboard.tsx";
+import { chatRoutes } from "./routes/chat.tsx";
+import { historyRoutes } from "./routes/history.tsx";
+import { memoryRoutes } from "./routes/memory.tsx";
+import { tasksRoutes } from "./routes/tasks.tsx";
+import { pluginsRoutes } from "./routes/plugins.tsx";
+import { configRoutes } from "./routes/config.tsx";
+import { logsRoutes } from "./routes/logs.tsx";
+
+/** The largest request body accepted (config text is the biggest legitimate one). */
+const maxBodyBytes = 1024 * 1024;
+
+/** What a route module receives. */
+export interface RouteContext extends PageContext {
+  deps: WebDependencies;
+  chatRuns: ChatRuns;
+}
+
+/** Builds the dashboard app from its dependencies. */
+export function createApp(deps: WebDependencies): Hono {
+  const app = new Hono();
+  const routeContext: RouteContext = {
+    deps,
+    loggedIn: deps.authToken !== "",
+    chatRuns: new ChatRuns(deps),
+  };
+  app.use("*", securityHeaders());
+  app.use("*", originCheck({ authToken: deps.authToken }));
+  app.use("*", requireAuth({ authToken: deps.authToken }));
+  app.use(
+    "*",
+    bodyLimit({ maxSize: maxBodyBytes, onError: (c) => c.text("Request too large.", 413) }),
+  );
+  addStaticRoutes(app);
+  for (
+    const routes of [
+      healthRoutes,
+      loginRoutes,
+      dashboardRoutes,
+      chatRoutes,
+      historyRoutes,
+      memoryRoutes,
+      tasksRoutes,
+      pluginsRoutes,
+      configRoutes,
+      logsRoutes,
+    ]
+  ) app.route("/", routes(routeContext));
+  app.notFound((c) =>
+    renderPage(c, routeContext, { title: "Not found", status: 404 }, <Notice>Nothing here.</Notice>)
+  );
+  app.onError((error, c) => {
+    const message = error instanceof Error ? error.message.split("\n")[0] : String(error);
+    deps.logger.error("dashboard request failed", { path: c.req.path, error: message });
+    if (isHtmx(c)) return renderFragment(c, <Notice kind="error">{message}</Notice>, 500);
+    return renderPage(
+      c,
+      routeContext,
+      { title: "Something went wrong", status: 500 },
+      <Notice kind="error">{message}</Notice>,
+    );
+  });
+  return app;
+}

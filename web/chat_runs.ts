@@ -1,0 +1,143 @@
+/**
+ * Chat runs started from the dashboard: each runs the same agent loop as `radar chat` in the
+ * background and records its progress events, so the page can poll a fragment that shows the
+ * model's work and tool calls as they happen, and cancel it through an AbortSignal.
+ */
+import { runAgent } from "../src/core/agent_loop.ts";
+import type { Usage } from "../src/core/messages.ts";
+import type { ToolExecution } from "../src/core/tool_registry.ts";
+import type { WebDependencies } from "./ports.ts";
+
+/** The state of one dashboard chat run. */
+export interface ChatRun {
+  id: string;
+  conversationId: number;
+  userMessage: string;
+  status: "running" | "done" | "failed" | "cancelled";
+  startedAt: Date;
+  finishedAt?: Date;
+  /** Model calls started so far. */
+  iterations: number;
+  /** What the loop is doing now, in words. */
+  activity: string;
+  executions: ToolExecution[];
+  /** A tool that started and has not finished. */
+  runningTool?: { name: string; argumentsText: string };
+  answer?: string;
+  stopReason?: string;
+  error?: string;
+  usage?: Usage;
+  modelDurationMs?: number;
+  controller: AbortController;
+  /** Settles when the run has finished, whatever the outcome (for tests and shutdown). */
+  done?: Promise<void>;
+}
+
+/** How many finished runs are kept for late polls. */
+const keptFinishedRuns = 50;
+
+/** Starts, tracks and cancels chat runs (in memory; the conversation itself is in the store). */
+export class ChatRuns {
+  #runs = new Map<string, ChatRun>();
+
+  constructor(private readonly deps: Pick<WebDependencies, "agent" | "clock" | "logger">) {}
+
+  /** The run with this id, if still kept. */
+  get(id: string): ChatRun | undefined {
+    return this.#runs.get(id);
+  }
+
+  /** The running run of a conversation, if any. */
+  activeFor(conversationId: number): ChatRun | undefined {
+    for (const run of this.#runs.values()) {
+      if (run.conversationId === conversationId && run.status === "running") return run;
+    }
+    return undefined;
+  }
+
+  /** Starts a run in the background and returns it at once. */
+  start(conversationId: number, userMessage: string): ChatRun {
+    const run: ChatRun = {
+      id: crypto.randomUUID(),
+      conversationId,
+      userMessage,
+      status: "running",
+      startedAt: this.deps.clock.now(),
+      iterations: 0,
+      activity: "Starting…",
+      executions: [],
+      controller: new AbortController(),
+    };
+    this.#runs.set(run.id, run);
+    this.#prune();
+    run.done = this.#execute(run);
+    return run;
+  }
+
+  /** Cancels a running run; returns false when it is unknown or already finished. */
+  cancel(id: string): boolean {
+    const run = this.#runs.get(id);
+    if (!run || run.status !== "running") return false;
+    run.activity = "Cancelling…";
+    run.controller.abort();
+    return true;
+  }
+
+  async #execute(run: ChatRun): Promise<void> {
+    try {
+      const result = await runAgent(this.deps.agent(), {
+        conversationId: run.conversationId,
+        kind: "chat",
+        userMessage: run.userMessage,
+        interactive: false,
+        signal: run.controller.signal,
+        onEvent: (event) => {
+          switch (event.type) {
+            case "tools_offered":
+              run.activity =
+                `Offering ${event.tools.length} tools (~${event.estimatedPromptTokens} tokens)…`;
+              break;
+            case "model_started":
+              run.iterations = event.iteration;
+              run.activity = event.iteration === 1
+                ? "The model is thinking…"
+                : `The model is reading tool results (round ${event.iteration})…`;
+              break;
+            case "model_finished":
+              run.activity = event.response.toolCalls.length
+                ? `The model asked for ${event.response.toolCalls.length} tool call(s).`
+                : "The model answered.";
+              break;
+            case "tool_started":
+              run.runningTool = { name: event.name, argumentsText: event.argumentsText };
+              run.activity = `Running ${event.name}…`;
+              break;
+            case "tool_finished":
+              run.runningTool = undefined;
+              run.executions.push(event.execution);
+              break;
+          }
+        },
+      });
+      run.answer = result.answer;
+      run.stopReason = result.stopReason;
+      run.usage = result.usage;
+      run.modelDurationMs = result.modelDurationMs;
+      run.status = result.stopReason === "cancelled" ? "cancelled" : "done";
+    } catch (error) {
+      run.status = "failed";
+      run.error = error instanceof Error ? error.message.split("\n")[0] : String(error);
+      this.deps.logger.warn("dashboard chat run failed", { error: run.error });
+    } finally {
+      run.runningTool = undefined;
+      run.finishedAt = this.deps.clock.now();
+    }
+  }
+
+  #prune(): void {
+    const finished = [...this.#runs.values()].filter((run) => run.status !== "running");
+    for (const run of finished.slice(0, Math.max(0, finished.length - keptFinishedRuns))) {
+      this.#runs.delete(run.id);
+    }
+  }
+}

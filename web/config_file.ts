@@ -1,0 +1,70 @@
+/**
+ * The concrete `ConfigFile` for /config: validates text exactly as the CLI loads a file
+ * (`loadConfig` with the same env overrides and error messages), writes atomically and tells
+ * which sections changed; an optional `apply` hook applies what it can without a restart.
+ */
+import { dirname } from "node:path";
+import { environmentOverrides, loadConfig, type LoadedConfig } from "../src/config/loader.ts";
+import { configCandidates, type Environment } from "../src/config/paths.ts";
+import type { RadarConfig } from "../src/config/schema.ts";
+import type { ConfigFile } from "./ports.ts";
+
+/** Options of the file-backed config editor. */
+export interface ConfigFileOptions {
+  loaded: LoadedConfig;
+  env: Environment;
+  cwd: string;
+  /** Applies a new config live; returns the sections it applied. */
+  apply?: (loaded: LoadedConfig) => string[];
+}
+
+/** Top-level sections whose effective values differ. */
+export function changedSections(before: RadarConfig, after: RadarConfig): string[] {
+  const keys = new Set([...Object.keys(before), ...Object.keys(after)]);
+  return [...keys].filter((key) =>
+    JSON.stringify((before as Record<string, unknown>)[key]) !==
+      JSON.stringify((after as Record<string, unknown>)[key])
+  );
+}
+
+function readIfExists(path: string): string | undefined {
+  try {
+    return Deno.readTextFileSync(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return undefined;
+    throw error;
+  }
+}
+
+/** A ConfigFile over the real file system. */
+export function fileConfigFile(options: ConfigFileOptions): ConfigFile {
+  let loaded = options.loaded;
+  const target = () => loaded.path ?? configCandidates(options.env, options.cwd)[1];
+  const validate = (text: string) =>
+    loadConfig({
+      explicitPath: target(),
+      env: options.env,
+      cwd: options.cwd,
+      readTextFile: () => text,
+    });
+  return {
+    current: () => loaded,
+    targetPath: target,
+    readText: () => readIfExists(target()),
+    overrides: () =>
+      environmentOverrides.filter(([name]) => options.env[name]).map(([name]) => name),
+    validate,
+    save(text) {
+      const next = validate(text);
+      const path = target();
+      Deno.mkdirSync(dirname(path), { recursive: true });
+      const temporary = `${path}.${crypto.randomUUID()}.tmp`;
+      Deno.writeTextFileSync(temporary, text, { mode: 0o600 });
+      Deno.renameSync(temporary, path);
+      const changed = changedSections(loaded.config, next.config);
+      loaded = { ...next, path };
+      const applied = options.apply?.(loaded) ?? [];
+      return { applied, needsRestart: changed.filter((section) => !applied.includes(section)) };
+    },
+  };
+}

@@ -1,0 +1,160 @@
+/**
+ * `/chat`: talk to Radar through the same agent loop as the CLI. `POST /chat/send` stores the
+ * message and starts a background run; its fragment polls `GET /chat/runs/:id` while the model
+ * works (activity, tool calls as they finish) and can be cancelled with
+ * `POST /chat/runs/:id/cancel`. `POST /chat/new` starts a fresh conversation.
+ */
+import { Hono } from "hono";
+import type { RouteContext } from "../app.tsx";
+import {
+  field,
+  isHtmx,
+  parseId,
+  redirectAfterPost,
+  renderFragment,
+  renderPage,
+} from "../render.tsx";
+import { ChatRunView } from "../views/chat_run.tsx";
+import { Messages, UserMessage } from "../views/conversation.tsx";
+import { Notice } from "../views/layout.tsx";
+
+const maxMessageChars = 20_000;
+
+function ChatForm(props: { conversationId?: number }) {
+  return (
+    <form
+      id="chat-form"
+      method="post"
+      action="/chat/send"
+      hx-post="/chat/send"
+      hx-target="#chat-log"
+      hx-swap="beforeend"
+      hx-disabled-elt="find button[type=submit]"
+      data-reset
+    >
+      <input
+        type="hidden"
+        name="conversation"
+        id="chat-conversation"
+        value={props.conversationId ? String(props.conversationId) : ""}
+      />
+      <textarea
+        name="message"
+        rows={3}
+        required
+        maxlength={maxMessageChars}
+        placeholder="Ask Radar… (Ctrl+Enter sends)"
+      >
+      </textarea>
+      <div class="row">
+        <button type="submit">Send</button>
+      </div>
+    </form>
+  );
+}
+
+/** Chat routes. */
+export function chatRoutes(context: RouteContext): Hono {
+  const app = new Hono();
+  const { deps, chatRuns } = context;
+
+  app.get("/chat", (c) => {
+    const requested = parseId(c.req.query("c"));
+    const conversation = requested ? deps.conversations.conversation(requested) : undefined;
+    const messages = conversation ? deps.conversations.messages(conversation.id) : [];
+    const active = conversation ? chatRuns.activeFor(conversation.id) : undefined;
+    return renderPage(
+      c,
+      context,
+      {
+        title: conversation ? `Chat: ${conversation.title || "untitled"}` : "Chat",
+        active: "/chat",
+      },
+      <>
+        <div class="row toolbar">
+          <form method="post" action="/chat/new">
+            <button type="submit" class="secondary">New chat</button>
+          </form>
+          {conversation ? <a href={`/history/${conversation.id}`}>open in history</a> : null}
+        </div>
+        {requested && !conversation
+          ? <Notice kind="warning">No conversation {requested}; this is a new chat.</Notice>
+          : null}
+        <div id="chat-log" class="chat-log" data-scroll-end>
+          <Messages messages={messages} />
+          {active ? <ChatRunView run={active} /> : null}
+        </div>
+        <ChatForm conversationId={conversation?.id} />
+      </>,
+    );
+  });
+
+  app.post("/chat/new", (c) => redirectAfterPost(c, "/chat"));
+
+  app.post("/chat/send", async (c) => {
+    const form = await c.req.parseBody();
+    const message = field(form, "message");
+    if (!message) {
+      return renderFragment(c, <Notice kind="warning">Type a message first.</Notice>, 422);
+    }
+    if (message.length > maxMessageChars) {
+      return renderFragment(
+        c,
+        <Notice kind="warning">The message is longer than {maxMessageChars} characters.</Notice>,
+        422,
+      );
+    }
+    let conversationId = parseId(field(form, "conversation"));
+    if (conversationId && !deps.conversations.conversation(conversationId)) {
+      conversationId = undefined;
+    }
+    if (conversationId && chatRuns.activeFor(conversationId)) {
+      return renderFragment(
+        c,
+        <Notice kind="warning">Radar is still answering; wait or cancel first.</Notice>,
+        422,
+      );
+    }
+    conversationId ??= deps.conversations.createConversation(
+      "chat",
+      message.slice(0, 80),
+      deps.clock.now(),
+    );
+    const run = chatRuns.start(conversationId, message);
+    if (!isHtmx(c)) return c.redirect(`/chat?c=${conversationId}`, 303);
+    return renderFragment(
+      c,
+      <>
+        <UserMessage content={message} />
+        <ChatRunView run={run} />
+        <input
+          type="hidden"
+          name="conversation"
+          id="chat-conversation"
+          value={String(conversationId)}
+          hx-swap-oob="true"
+        />
+      </>,
+    );
+  });
+
+  app.get("/chat/runs/:id", (c) => {
+    const run = chatRuns.get(c.req.param("id"));
+    if (!run) {
+      return renderFragment(
+        c,
+        <Notice kind="warning">This run is no longer tracked; reload the page.</Notice>,
+        404,
+      );
+    }
+    return renderFragment(c, <ChatRunView run={run} now={deps.clock.now()} />);
+  });
+
+  app.post("/chat/runs/:id/cancel", (c) => {
+    const run = chatRuns.get(c.req.param("id"));
+    if (!run) return renderFragment(c, <Notice kind="warning">Unknown run.</Notice>, 404);
+    chatRuns.cancel(run.id);
+    return renderFragment(c, <ChatRunView run={run} now={deps.clock.now()} />);
+  });
+  return app;
+}

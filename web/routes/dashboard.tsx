@@ -1,0 +1,150 @@
+/**
+ * `GET /`: scheduler state, last and next heartbeat, pending events, recent notifications,
+ * counts and recent conversations. The model server's status loads as a fragment
+ * (`GET /fragments/model-status`) so a slow or unreachable server never delays the page.
+ */
+import { Hono } from "hono";
+import type { RouteContext } from "../app.tsx";
+import type { ModelStatus } from "../../src/core/chat_model.ts";
+import { renderFragment, renderPage } from "../render.tsx";
+import { DaemonSummary } from "../views/daemon_summary.tsx";
+import { Unavailable } from "../views/layout.tsx";
+import { formatTime } from "../views/format.ts";
+
+const statusCacheMilliseconds = 30_000;
+const statusTimeoutMilliseconds = 3_000;
+
+function ModelStatusView(props: { status: ModelStatus }) {
+  const { status } = props;
+  const yesNo = (value: boolean | undefined) =>
+    value === undefined ? "unknown" : value ? "yes" : "no";
+  return (
+    <dl class="facts">
+      <dt>server</dt>
+      <dd>{status.provider} {status.baseUrl}</dd>
+      <dt>model</dt>
+      <dd>{status.model}</dd>
+      <dt>reachable</dt>
+      <dd class={status.reachable ? "good" : "bad"}>{yesNo(status.reachable)}</dd>
+      <dt>model present</dt>
+      <dd>{yesNo(status.modelPresent)}</dd>
+      <dt>tools supported</dt>
+      <dd>{yesNo(status.supportsTools)}</dd>
+      {status.problem
+        ? (
+          <>
+            <dt>problem</dt>
+            <dd class="bad">{status.problem}</dd>
+          </>
+        )
+        : null}
+    </dl>
+  );
+}
+
+/** Dashboard routes. */
+export function dashboardRoutes(context: RouteContext): Hono {
+  const app = new Hono();
+  const { deps } = context;
+  let cached: { at: number; status: ModelStatus } | undefined;
+
+  async function modelStatus(): Promise<ModelStatus> {
+    const now = deps.clock.now().getTime();
+    if (cached && now - cached.at < statusCacheMilliseconds) return cached.status;
+    const signal = AbortSignal.timeout(statusTimeoutMilliseconds);
+    let status: ModelStatus;
+    try {
+      status = await deps.model.status(signal);
+    } catch (error) {
+      status = {
+        baseUrl: "",
+        provider: deps.model.provider,
+        model: deps.model.model,
+        reachable: false,
+        problem: error instanceof Error ? error.message.split("\n")[0] : String(error),
+      };
+    }
+    cached = { at: now, status };
+    return status;
+  }
+
+  app.get("/", async (c) => {
+    const { daemon, plugins } = deps;
+    const [tasks, monitors, pluginList] = await Promise.all([
+      daemon?.tasks(),
+      daemon?.monitors(),
+      plugins?.list(),
+    ]);
+    const recent = deps.conversations.list({ limit: 5 });
+    const counts: Array<[string, string | number, string]> = [
+      ["conversations", deps.conversations.count(), "/history"],
+      ["facts", deps.facts.countFacts(), "/memory"],
+      ["tasks", tasks ? tasks.length : "—", "/tasks"],
+      ["monitors", monitors ? monitors.length : "—", "/tasks"],
+      ["plugins", pluginList ? pluginList.length : "—", "/plugins"],
+    ];
+    if (deps.toolCount) counts.push(["tools", deps.toolCount(), "/logs"]);
+    return renderPage(
+      c,
+      context,
+      { title: "Dashboard", active: "/" },
+      <div class="grid">
+        <section class="card">
+          <h2>Heartbeat</h2>
+          {daemon ? await DaemonSummary({ daemon }) : (
+            <Unavailable
+              what="Daemon not running."
+              hint="Start it with `radar serve` to get heartbeats, tasks and monitors."
+            />
+          )}
+        </section>
+        <section class="card">
+          <h2>Model</h2>
+          <div hx-get="/fragments/model-status" hx-trigger="load" hx-swap="innerHTML">
+            <span class="muted">Checking the model server…</span>
+          </div>
+        </section>
+        <section class="card">
+          <h2>Counts</h2>
+          <dl class="facts counts">
+            {counts.map(([label, value, href]) => (
+              <>
+                <dt>
+                  <a href={href}>{label}</a>
+                </dt>
+                <dd>{value}</dd>
+              </>
+            ))}
+          </dl>
+        </section>
+        <section class="card">
+          <h2>Recent conversations</h2>
+          {recent.length
+            ? (
+              <ul class="plain">
+                {recent.map((conversation) => (
+                  <li>
+                    <a href={`/history/${conversation.id}`}>{conversation.title || "(untitled)"}</a>
+                    {" "}
+                    <span class="muted">
+                      {conversation.kind} · {formatTime(conversation.updatedAt)}
+                    </span>
+                  </li>
+                ))}
+              </ul>
+            )
+            : (
+              <p class="muted">
+                No conversations yet. <a href="/chat">Start a chat</a>.
+              </p>
+            )}
+        </section>
+      </div>,
+    );
+  });
+
+  app.get("/fragments/model-status", async (c) => {
+    return renderFragment(c, <ModelStatusView status={await modelStatus()} />);
+  });
+  return app;
+}

@@ -1,0 +1,181 @@
+/**
+ * `/history`: conversations by kind, searchable, paginated (`GET /history/list` is the
+ * fragment the search box refreshes); `/history/:id` shows every message and tool call;
+ * `/history/:id/export.md|json` downloads; `POST /history/:id/delete` (or DELETE) removes it.
+ */
+import { Hono } from "hono";
+import type { Context } from "hono";
+import type { RouteContext } from "../app.tsx";
+import type { ConversationKind } from "../../src/core/tool.ts";
+import { parseId, redirectAfterPost, renderFragment, renderPage } from "../render.tsx";
+import { Messages } from "../views/conversation.tsx";
+import { ConversationList, type HistoryQuery } from "../views/history_list.tsx";
+import { conversationMarkdown } from "../views/export_markdown.ts";
+import { Notice } from "../views/layout.tsx";
+import { formatTime } from "../views/format.ts";
+
+const kinds: readonly ConversationKind[] = ["chat", "ask", "heartbeat", "task"];
+/** Conversations per page. */
+export const historyPageSize = 25;
+
+function readQuery(c: Context): HistoryQuery {
+  const kind = c.req.query("kind");
+  const page = Number(c.req.query("page") ?? "1");
+  return {
+    kind: kinds.includes(kind as ConversationKind) ? kind as ConversationKind : undefined,
+    search: (c.req.query("q") ?? "").trim().slice(0, 200),
+    page: Number.isInteger(page) && page > 0 && page < 100_000 ? page : 1,
+  };
+}
+
+function download(c: Context, body: string, type: string, filename: string): Response {
+  return c.body(body, 200, {
+    "Content-Type": type,
+    "Content-Disposition": `attachment; filename="${filename}"`,
+  });
+}
+
+/** History routes. */
+export function historyRoutes(context: RouteContext): Hono {
+  const app = new Hono();
+  const { deps } = context;
+
+  function list(query: HistoryQuery) {
+    const rows = deps.conversations.list({
+      kind: query.kind,
+      search: query.search || undefined,
+      limit: historyPageSize + 1,
+      offset: (query.page - 1) * historyPageSize,
+    });
+    return (
+      <ConversationList
+        query={query}
+        rows={rows.slice(0, historyPageSize)}
+        hasNext={rows.length > historyPageSize}
+        total={query.search ? undefined : deps.conversations.count(query.kind)}
+      />
+    );
+  }
+
+  app.get("/history", (c) => {
+    const query = readQuery(c);
+    return renderPage(
+      c,
+      context,
+      { title: "History", active: "/history" },
+      <>
+        <form
+          class="row filters"
+          method="get"
+          action="/history"
+          hx-get="/history/list"
+          hx-target="#history-list"
+          hx-trigger="input changed delay:300ms from:find input, change from:find select, submit"
+        >
+          <input
+            type="search"
+            name="q"
+            value={query.search}
+            placeholder="Search titles and messages"
+            aria-label="Search"
+          />
+          <select name="kind" aria-label="Kind">
+            <option value="">all kinds</option>
+            {kinds.map((kind) => (
+              <option value={kind} selected={query.kind === kind}>{kind}</option>
+            ))}
+          </select>
+          <button type="submit" class="secondary">Search</button>
+        </form>
+        <div id="history-list">{list(query)}</div>
+      </>,
+    );
+  });
+
+  app.get("/history/list", (c) => renderFragment(c, list(readQuery(c))));
+
+  app.get("/history/:id{[0-9]+}", (c) => {
+    const id = parseId(c.req.param("id"));
+    const conversation = id ? deps.conversations.conversation(id) : undefined;
+    if (!conversation) {
+      return renderPage(
+        c,
+        context,
+        { title: "History", active: "/history", status: 404 },
+        <Notice kind="warning">No such conversation.</Notice>,
+      );
+    }
+    return renderPage(
+      c,
+      context,
+      { title: conversation.title || `Conversation ${conversation.id}`, active: "/history" },
+      <>
+        <p class="muted">
+          #{conversation.id} · {conversation.kind} · started {formatTime(conversation.createdAt)}
+          {" "}
+          · updated {formatTime(conversation.updatedAt)} · {conversation.messageCount} messages
+        </p>
+        <div class="row toolbar">
+          {conversation.kind === "chat"
+            ? <a href={`/chat?c=${conversation.id}`}>continue in chat</a>
+            : null}
+          <a href={`/history/${conversation.id}/export.md`}>export Markdown</a>
+          <a href={`/history/${conversation.id}/export.json`}>export JSON</a>
+          <form
+            method="post"
+            action={`/history/${conversation.id}/delete`}
+            hx-post={`/history/${conversation.id}/delete`}
+            hx-confirm="Delete this conversation and all its messages?"
+          >
+            <button type="submit" class="danger small">Delete</button>
+          </form>
+        </div>
+        <Messages messages={deps.conversations.messages(conversation.id)} />
+      </>,
+    );
+  });
+
+  app.get("/history/:id{[0-9]+}/export.md", (c) => {
+    const id = parseId(c.req.param("id"));
+    const conversation = id ? deps.conversations.conversation(id) : undefined;
+    if (!conversation) return c.text("No such conversation.", 404);
+    const markdown = conversationMarkdown(
+      conversation,
+      deps.conversations.messages(conversation.id),
+    );
+    return download(
+      c,
+      markdown,
+      "text/markdown; charset=utf-8",
+      `radar-conversation-${conversation.id}.md`,
+    );
+  });
+
+  app.get("/history/:id{[0-9]+}/export.json", (c) => {
+    const id = parseId(c.req.param("id"));
+    const conversation = id ? deps.conversations.conversation(id) : undefined;
+    if (!conversation) return c.text("No such conversation.", 404);
+    const body = JSON.stringify(
+      { conversation, messages: deps.conversations.messages(conversation.id) },
+      null,
+      2,
+    );
+    return download(
+      c,
+      body,
+      "application/json; charset=utf-8",
+      `radar-conversation-${conversation.id}.json`,
+    );
+  });
+
+  const remove = (c: Context) => {
+    const id = parseId(c.req.param("id"));
+    if (!id || !deps.conversations.delete(id)) {
+      return renderFragment(c, <Notice kind="warning">No such conversation.</Notice>, 404);
+    }
+    return redirectAfterPost(c, "/history");
+  };
+  app.post("/history/:id{[0-9]+}/delete", remove);
+  app.delete("/history/:id{[0-9]+}", remove);
+  return app;
+}

@@ -1,0 +1,173 @@
+// deno-lint-ignore-file jsx-key -- server-rendered HTML: keys are a client-side diffing concern
+/**
+ * `/memory`: facts by category, full-text search, add, edit, forget; personality notes marked.
+ * Fragments: `GET /memory/:id/edit` (edit form), `GET /memory/:id` (row), `POST /memory/:id`
+ * (save → row), `POST /memory/:id/forget` or `DELETE /memory/:id` (→ nothing).
+ */
+import { Hono } from "hono";
+import type { Context } from "hono";
+import type { RouteContext } from "../app.tsx";
+import { factCategories, type FactCategory } from "../../src/core/ports.ts";
+import {
+  field,
+  isHtmx,
+  parseId,
+  redirectAfterPost,
+  renderFragment,
+  renderPage,
+} from "../render.tsx";
+import { FactEditor, FactRow, FactTable } from "../views/facts.tsx";
+import { Notice } from "../views/layout.tsx";
+
+const maxFactChars = 2000;
+const perCategory = 100;
+
+function readCategory(value: string | undefined): FactCategory | undefined {
+  return factCategories.includes(value as FactCategory) ? value as FactCategory : undefined;
+}
+
+/** Memory routes. */
+export function memoryRoutes(context: RouteContext): Hono {
+  const app = new Hono();
+  const { deps } = context;
+
+  function results(search: string, category?: FactCategory) {
+    if (search) {
+      const found = deps.facts.searchFacts(search, 100, category);
+      return (
+        <section>
+          <h2>{found.length} match{found.length === 1 ? "" : "es"} for “{search}”</h2>
+          <FactTable facts={found} />
+        </section>
+      );
+    }
+    const shown = category ? [category] : factCategories;
+    return shown.map((name) => {
+      const facts = deps.facts.listFacts({ limit: perCategory, category: name });
+      return (
+        <section>
+          <h2>
+            {name.replace("_", " ")}
+            {name === "personality_note" ? " (shapes Radar's personality)" : ""}
+          </h2>
+          {facts.length ? <FactTable facts={facts} /> : <p class="muted">None.</p>}
+        </section>
+      );
+    });
+  }
+
+  app.get("/memory", (c) => {
+    const search = (c.req.query("q") ?? "").trim().slice(0, 200);
+    const category = readCategory(c.req.query("category"));
+    return renderPage(
+      c,
+      context,
+      { title: "Memory", active: "/memory" },
+      <>
+        <form
+          class="row filters"
+          method="get"
+          action="/memory"
+          hx-get="/memory/results"
+          hx-target="#memory-results"
+          hx-trigger="input changed delay:300ms from:find input, change from:find select, submit"
+        >
+          <input
+            type="search"
+            name="q"
+            value={search}
+            placeholder="Full-text search"
+            aria-label="Search facts"
+          />
+          <select name="category" aria-label="Category">
+            <option value="">all categories</option>
+            {factCategories.map((name) => (
+              <option value={name} selected={category === name}>{name}</option>
+            ))}
+          </select>
+          <button type="submit" class="secondary">Search</button>
+        </form>
+        <details class="card">
+          <summary>Add a fact</summary>
+          <form method="post" action="/memory" class="stack">
+            <select name="category" aria-label="Category of the new fact">
+              {factCategories.map((name) => <option value={name}>{name}</option>)}
+            </select>
+            <textarea name="content" rows={2} required maxlength={maxFactChars} aria-label="Fact">
+            </textarea>
+            <button type="submit">Remember</button>
+          </form>
+        </details>
+        <div id="memory-results">{results(search, category)}</div>
+      </>,
+    );
+  });
+
+  app.get("/memory/results", (c) => {
+    const search = (c.req.query("q") ?? "").trim().slice(0, 200);
+    return renderFragment(c, <>{results(search, readCategory(c.req.query("category")))}</>);
+  });
+
+  app.post("/memory", async (c) => {
+    const form = await c.req.parseBody();
+    const category = readCategory(field(form, "category"));
+    const content = field(form, "content");
+    if (!category || !content || content.length > maxFactChars) {
+      const message = !category
+        ? "Choose a category."
+        : `A fact needs 1 to ${maxFactChars} characters.`;
+      if (isHtmx(c)) return renderFragment(c, <Notice kind="warning">{message}</Notice>, 422);
+      return renderPage(
+        c,
+        context,
+        { title: "Memory", active: "/memory", status: 422 },
+        <Notice kind="warning">
+          {message} <a href="/memory">Back</a>
+        </Notice>,
+      );
+    }
+    deps.facts.addFact({ category, content }, deps.clock.now());
+    return redirectAfterPost(c, "/memory");
+  });
+
+  const withFact = (c: Context, then: (id: number) => Response | Promise<Response>) => {
+    const id = parseId(c.req.param("id"));
+    const fact = id ? deps.facts.getFact(id) : undefined;
+    if (!fact || !id) return renderFragment(c, <Notice kind="warning">No such fact.</Notice>, 404);
+    return then(id);
+  };
+
+  app.get(
+    "/memory/:id{[0-9]+}",
+    (c) => withFact(c, (id) => renderFragment(c, <FactRow fact={deps.facts.getFact(id)!} />)),
+  );
+  app.get(
+    "/memory/:id{[0-9]+}/edit",
+    (c) => withFact(c, (id) => renderFragment(c, <FactEditor fact={deps.facts.getFact(id)!} />)),
+  );
+  app.post("/memory/:id{[0-9]+}", (c) =>
+    withFact(c, async (id) => {
+      const content = field(await c.req.parseBody(), "content");
+      if (!content || content.length > maxFactChars) {
+        return renderFragment(
+          c,
+          <FactEditor
+            fact={deps.facts.getFact(id)!}
+            error={`A fact needs 1 to ${maxFactChars} characters.`}
+          />,
+          422,
+        );
+      }
+      deps.facts.updateFact(id, content, deps.clock.now());
+      if (!isHtmx(c)) return c.redirect("/memory", 303);
+      return renderFragment(c, <FactRow fact={deps.facts.getFact(id)!} />);
+    }));
+  const forget = (c: Context) =>
+    withFact(c, (id) => {
+      deps.facts.forgetFact(id);
+      return isHtmx(c) ? c.html("") : c.redirect("/memory", 303);
+    });
+  app.post("/memory/:id{[0-9]+}/forget", forget);
+  app.delete("/memory/:id{[0-9]+}", forget);
+  return app;
+}

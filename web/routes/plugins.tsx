@@ -1,0 +1,121 @@
+// deno-lint-ignore-file jsx-key -- server-rendered HTML: keys are a client-side diffing concern
+/**
+ * `/plugins`: installed plugins with their granted permissions in plain words, enable/disable;
+ * `/plugins/review`: pending reviews with code, test results and the permission diff,
+ * approve/reject. Local-trust plugins carry a prominent warning.
+ */
+import { Hono } from "hono";
+import type { Context } from "hono";
+import type { RouteContext } from "../app.tsx";
+import type { PluginsView } from "../ports.ts";
+import { field, flash, isHtmx, redirectAfterPost, renderPage } from "../render.tsx";
+import { PluginReviewView, PluginTable } from "../views/plugins.tsx";
+import { Notice, Unavailable } from "../views/layout.tsx";
+
+const pluginsMissing = (
+  <Unavailable
+    what="Plugins not available."
+    hint="The plugin host is not attached to this dashboard."
+  />
+);
+
+/** Plugin names as the manifest allows them (checked again by the plugin host). */
+const pluginName = /^[a-z0-9][a-z0-9_-]{0,63}$/;
+
+/** Plugin routes. */
+export function pluginsRoutes(context: RouteContext): Hono {
+  const app = new Hono();
+  const { deps } = context;
+
+  app.get("/plugins", async (c) => {
+    const plugins = deps.plugins;
+    if (!plugins) {
+      return renderPage(c, context, { title: "Plugins", active: "/plugins" }, pluginsMissing);
+    }
+    const [list, reviews] = await Promise.all([plugins.list(), plugins.pendingReviews()]);
+    return renderPage(
+      c,
+      context,
+      { title: "Plugins", active: "/plugins" },
+      <>
+        {reviews.length
+          ? (
+            <Notice kind="warning">
+              <a href="/plugins/review">{reviews.length} plugin(s) waiting for review</a>
+            </Notice>
+          )
+          : null}
+        <PluginTable plugins={list} />
+      </>,
+    );
+  });
+
+  app.get("/plugins/review", async (c) => {
+    const plugins = deps.plugins;
+    if (!plugins) {
+      return renderPage(c, context, { title: "Plugin review", active: "/plugins" }, pluginsMissing);
+    }
+    const reviews = await plugins.pendingReviews();
+    return renderPage(
+      c,
+      context,
+      { title: "Plugin review", active: "/plugins" },
+      reviews.length
+        ? reviews.map((review) => <PluginReviewView review={review} />)
+        : <p class="muted">Nothing waiting for review.</p>,
+    );
+  });
+
+  async function act(
+    c: Context,
+    action: (plugins: PluginsView, name: string) => unknown,
+    back: string,
+  ): Promise<Response> {
+    const plugins = deps.plugins;
+    const name = c.req.param("name") ?? "";
+    if (!plugins) {
+      return isHtmx(c)
+        ? flash(c, "Plugins not available.", "warning", 503)
+        : c.text("Plugins not available.", 503);
+    }
+    if (!pluginName.test(name)) {
+      return isHtmx(c)
+        ? flash(c, "Bad plugin name.", "error", 400)
+        : c.text("Bad plugin name.", 400);
+    }
+    try {
+      await action(plugins, name);
+    } catch (error) {
+      const message = error instanceof Error ? error.message.split("\n")[0] : String(error);
+      if (isHtmx(c)) return flash(c, message);
+      return renderPage(
+        c,
+        context,
+        { title: "Plugins", active: "/plugins", status: 422 },
+        <Notice kind="error">
+          {message} <a href={back}>Back</a>
+        </Notice>,
+      );
+    }
+    return redirectAfterPost(c, back);
+  }
+
+  app.post(
+    "/plugins/:name/approve",
+    (c) => act(c, (plugins, name) => plugins.approve(name), "/plugins/review"),
+  );
+  app.post("/plugins/:name/reject", async (c) => {
+    const reason = field(await c.req.parseBody(), "reason").slice(0, 500) ||
+      "rejected in the dashboard";
+    return act(c, (plugins, name) => plugins.reject(name, reason), "/plugins/review");
+  });
+  app.post(
+    "/plugins/:name/enable",
+    (c) => act(c, (plugins, name) => plugins.setEnabled(name, true), "/plugins"),
+  );
+  app.post(
+    "/plugins/:name/disable",
+    (c) => act(c, (plugins, name) => plugins.setEnabled(name, false), "/plugins"),
+  );
+  return app;
+}

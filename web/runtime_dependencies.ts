@@ -1,0 +1,40 @@
+/** Builds the dashboard's dependencies from an open Runtime (the composition root's view). */
+import type { Runtime } from "../src/runtime/runtime.ts";
+import { fileConfigFile } from "./config_file.ts";
+import type { DaemonView, LogsView, PluginsView, WebDependencies } from "./ports.ts";
+
+/** Optional views other concerns attach (daemon, plugins, logs) and the config apply hook. */
+export interface WebExtras {
+  daemon?: DaemonView;
+  plugins?: PluginsView;
+  logs?: LogsView;
+  env?: Record<string, string | undefined>;
+  cwd?: string;
+  applyConfig?: Parameters<typeof fileConfigFile>[0]["apply"];
+}
+
+/** The dashboard's ports, backed by the runtime's stores, model and agent loop. */
+export function webDependenciesFromRuntime(
+  runtime: Runtime,
+  extras: WebExtras = {},
+): WebDependencies {
+  return {
+    conversations: runtime.conversations,
+    facts: runtime.facts,
+    config: fileConfigFile({
+      loaded: runtime.loaded,
+      env: extras.env ?? Deno.env.toObject(),
+      cwd: extras.cwd ?? Deno.cwd(),
+      apply: extras.applyConfig,
+    }),
+    agent: () => runtime.agent(),
+    model: runtime.model,
+    clock: runtime.clock,
+    logger: runtime.logger,
+    authToken: runtime.config.web.auth_token,
+    daemon: extras.daemon,
+    plugins: extras.plugins,
+    logs: extras.logs,
+    toolCount: () => runtime.registry.list().length,
+  };
+}
