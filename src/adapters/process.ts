@@ -1,23 +1,18 @@
 /** Process liveness, for lock files and abandoned runs. */
 
-/** True when a process with this PID exists (EPERM counts as alive: it is someone else's). */
+/**
+ * True when a process with this PID exists. SIGCONT is harmless to a running process and fails
+ * with ESRCH when there is none; EPERM (someone else's process) and a missing --allow-run count
+ * as alive, which errs on the side of not taking over a lock. (/proc is not readable without
+ * --allow-all, and Deno.kill accepts no signal 0.)
+ */
 export function isProcessAlive(pid: number): boolean {
   if (!Number.isInteger(pid) || pid <= 0) return false;
   if (pid === Deno.pid) return true;
-  if (Deno.build.os === "linux") {
-    try {
-      const status = Deno.readTextFileSync(`/proc/${pid}/stat`);
-      // A zombie (state Z) has exited; it only waits for its parent to reap it.
-      return !/^\d+ \(.*\) Z /.test(status);
-    } catch {
-      return false;
-    }
-  }
   try {
-    // SIGCONT is harmless to a running process and fails with ESRCH when there is none.
     Deno.kill(pid, "SIGCONT");
     return true;
   } catch (error) {
-    return error instanceof Deno.errors.PermissionDenied;
+    return !(error instanceof Deno.errors.NotFound) && !/ESRCH/.test((error as Error).message);
   }
 }

@@ -7,6 +7,10 @@ import { registerConfig } from "./config.ts";
 import { registerHistory } from "./history.ts";
 import { registerMemory } from "./memory.ts";
 import { registerStatus } from "./status.ts";
+import { registerServe } from "./serve.ts";
+import { registerStart } from "./start.ts";
+import { registerStop } from "./stop.ts";
+import { registerLogs } from "./logs.ts";
 
 /** Adds one command (and its subcommands) to the program. */
 export type CommandRegistrar = (program: Command, context: CliContext) => void;
@@ -19,4 +23,8 @@ export const commandRegistrars: CommandRegistrar[] = [
   registerMemory,
   registerStatus,
   registerConfig,
+  registerServe,
+  registerStart,
+  registerStop,
+  registerLogs,
 ];
