@@ -126,7 +126,7 @@ export class HeartbeatRunner {
     }
     const runId = claim.runId;
     const conversationId = this.#conversation(now, timeZone);
-    deps.logger.info("heartbeat running", { run: runId, events: events.length });
+    deps.logger.debug("heartbeat running", { run: runId, events: events.length });
     let result: AgentResult;
     try {
       result = await runAgent(agent, {

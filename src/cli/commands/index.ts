@@ -11,6 +11,7 @@ import { registerServe } from "./serve.ts";
 import { registerStart } from "./start.ts";
 import { registerStop } from "./stop.ts";
 import { registerLogs } from "./logs.ts";
+import { registerHeartbeat } from "./heartbeat.ts";
 
 /** Adds one command (and its subcommands) to the program. */
 export type CommandRegistrar = (program: Command, context: CliContext) => void;
@@ -27,4 +28,5 @@ export const commandRegistrars: CommandRegistrar[] = [
   registerStart,
   registerStop,
   registerLogs,
+  registerHeartbeat,
 ];
