@@ -4,7 +4,10 @@ import { isProcessAlive } from "../adapters/process.ts";
 import { SqliteEventQueue } from "../adapters/sqlite/event_queue.ts";
 import { SqliteRunStore } from "../adapters/sqlite/run_store.ts";
 import type { Runtime } from "../runtime/runtime.ts";
+import { SqliteTaskStore } from "../adapters/sqlite/task_store.ts";
 import { HeartbeatRunner } from "./heartbeat_runner.ts";
+import { TaskRunner } from "./task_runner.ts";
+import { TaskService } from "./task_service.ts";
 
 /** Everything the scheduler and the daemon commands share. */
 export interface DaemonServices {
@@ -12,6 +15,8 @@ export interface DaemonServices {
   queue: SqliteEventQueue;
   runs: SqliteRunStore;
   heartbeat: HeartbeatRunner;
+  tasks: TaskService;
+  taskRunner: TaskRunner;
   /** Agent dependencies (tests swap the model here). */
   agent: (overrides?: { historyMessages?: number }) => AgentDependencies;
   pid: number;
@@ -50,5 +55,19 @@ export function daemonServices(
     isAlive,
     elapsed,
   });
-  return { runtime, queue, runs, heartbeat, agent, pid, isAlive, elapsed };
+  const timeZone = runtime.config.radar.timezone || undefined;
+  const taskStore = new SqliteTaskStore(runtime.db);
+  const tasks = new TaskService(taskStore, runtime.clock, timeZone);
+  const taskRunner = new TaskRunner({
+    store: taskStore,
+    runs,
+    conversations: runtime.conversations,
+    agent: () => agent(),
+    clock: runtime.clock,
+    logger: runtime.logger,
+    pid,
+    timeZone,
+    elapsed,
+  });
+  return { runtime, queue, runs, heartbeat, tasks, taskRunner, agent, pid, isAlive, elapsed };
 }

@@ -4,8 +4,8 @@ import type { TickJob } from "./scheduler.ts";
 import type { DaemonServices } from "./services.ts";
 
 /** Jobs run on every tick before the heartbeat. */
-export function daemonJobs(_services: DaemonServices): TickJob[] {
-  return [];
+export function daemonJobs(services: DaemonServices): TickJob[] {
+  return [services.taskRunner];
 }
 
 /** Event sources started with the daemon. */

@@ -8,6 +8,7 @@ import { runningDaemon } from "../../daemon/lock_file.ts";
 import { daemonServices } from "../../daemon/services.ts";
 import type { Runtime } from "../../runtime/runtime.ts";
 import { describeRun } from "./heartbeat.ts";
+import { describeTask } from "./task.ts";
 
 /** Extra status lines from other daemon concerns (tasks, monitors). */
 export const daemonStatusLines: Array<(runtime: Runtime) => string[]> = [];
@@ -69,6 +70,9 @@ export function daemonStatus(runtime: Runtime): string[] {
     }
     lines.push(`  ${watcher.path} ${watcher.pattern} → ${watcher.action}: ${state}`);
   }
+  const tasks = services.tasks.list();
+  lines.push(tasks.length ? "tasks:" : "tasks:     none (radar task add)");
+  for (const task of tasks) lines.push(`  ${describeTask(task, timeZone)}`);
   for (const extra of daemonStatusLines) lines.push(...extra(runtime));
   return lines;
 }

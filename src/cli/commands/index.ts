@@ -12,6 +12,7 @@ import { registerStart } from "./start.ts";
 import { registerStop } from "./stop.ts";
 import { registerLogs } from "./logs.ts";
 import { registerHeartbeat } from "./heartbeat.ts";
+import { registerTask } from "./task.ts";
 
 /** Adds one command (and its subcommands) to the program. */
 export type CommandRegistrar = (program: Command, context: CliContext) => void;
@@ -29,4 +30,5 @@ export const commandRegistrars: CommandRegistrar[] = [
   registerStop,
   registerLogs,
   registerHeartbeat,
+  registerTask,
 ];
