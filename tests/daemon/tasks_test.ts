@@ -114,7 +114,7 @@ Deno.test("radar task add/list/disable/enable/remove", async () => {
     assert.match((await run("task", "list")).out, /#2 Check the mail — every 120 min; next/);
     assert.match((await run("task", "disable", "2")).out, /#2 .*; disabled/);
     assert.match((await run("task", "enable", "2")).out, /#2 .*; next/);
-    assert.match((await run("status")).out, /tasks:\n  #1 Summarize my week/);
+    assert.match((await run("status")).out, /tasks:\n {2}#1 Summarize my week/);
     assert.equal((await run("task", "remove", "1")).code, 0);
     assert.equal((await run("task", "remove", "1")).code, 2);
     assert.doesNotMatch((await run("task", "list")).out, /#1/);
