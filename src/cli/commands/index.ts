@@ -13,6 +13,7 @@ import { registerStop } from "./stop.ts";
 import { registerLogs } from "./logs.ts";
 import { registerHeartbeat } from "./heartbeat.ts";
 import { registerTask } from "./task.ts";
+import { registerService } from "./service.ts";
 
 /** Adds one command (and its subcommands) to the program. */
 export type CommandRegistrar = (program: Command, context: CliContext) => void;
@@ -31,4 +32,5 @@ export const commandRegistrars: CommandRegistrar[] = [
   registerLogs,
   registerHeartbeat,
   registerTask,
+  registerService,
 ];
