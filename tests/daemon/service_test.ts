@@ -30,15 +30,15 @@ Deno.test("radarCommand() re-runs main.ts with the task flags under deno, the bi
 
 Deno.test("launchdPlist() escapes arguments and restarts only after a crash", () => {
   const plist = launchdPlist(spec);
-  assert.match(plist, /<key>Label<\/key>\n  <string>dev\.radar\.daemon<\/string>/);
+  assert.match(plist, /<key>Label<\/key>\n {2}<string>dev\.radar\.daemon<\/string>/);
   assert.match(
     plist,
-    /<string>\/Users\/ann\/My &lt;Radar&gt;\/radar\.yaml<\/string>\n    <string>serve<\/string>/,
+    /<string>\/Users\/ann\/My &lt;Radar&gt;\/radar\.yaml<\/string>\n {4}<string>serve<\/string>/,
   );
-  assert.match(plist, /<key>SuccessfulExit<\/key>\n    <false\/>/);
+  assert.match(plist, /<key>SuccessfulExit<\/key>\n {4}<false\/>/);
   assert.match(
     plist,
-    /<key>RADAR_DATA_DIR<\/key>\n    <string>\/Users\/ann\/\.local\/share\/radar<\/string>/,
+    /<key>RADAR_DATA_DIR<\/key>\n {4}<string>\/Users\/ann\/\.local\/share\/radar<\/string>/,
   );
   assert.doesNotMatch(plist, /<Radar>/);
 });
