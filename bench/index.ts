@@ -18,4 +18,6 @@ export interface BenchLine {
 }
 
 /** Suites are imported lazily so one failing suite does not hide the others. */
-export const suites: Array<() => Promise<BenchSuite>> = [];
+export const suites: Array<() => Promise<BenchSuite>> = [
+  () => import("./daemon.ts").then((module) => module.daemonSuite),
+];
