@@ -21,4 +21,5 @@ export interface BenchLine {
 export const suites: Array<() => Promise<BenchSuite>> = [
   () => import("./plugins.ts").then((module) => module.pluginSuite),
   () => import("./web_pages.ts").then((module) => module.webPagesSuite),
+  () => import("./daemon.ts").then((module) => module.daemonSuite),
 ];

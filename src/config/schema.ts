@@ -77,6 +77,8 @@ export const watcherEntry = z.object({
   pattern: z.string().default("*"),
   action: z.string().default("file_added"),
   recursive: z.boolean().default(false),
+  /** Urgent files wake the heartbeat during quiet hours. */
+  urgent: z.boolean().default(false),
 });
 
 /** `tools:` per-tool settings and safety rails. */

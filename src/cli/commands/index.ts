@@ -10,6 +10,13 @@ import { registerPlugin } from "./plugin.ts";
 import { registerStatus } from "./status.ts";
 import { registerTools } from "./tools.ts";
 import { registerLog } from "./log.ts";
+import { registerServe } from "./serve.ts";
+import { registerStart } from "./start.ts";
+import { registerStop } from "./stop.ts";
+import { registerLogs } from "./logs.ts";
+import { registerHeartbeat } from "./heartbeat.ts";
+import { registerTask } from "./task.ts";
+import { registerService } from "./service.ts";
 
 /** Adds one command (and its subcommands) to the program. */
 export type CommandRegistrar = (program: Command, context: CliContext) => void;
@@ -25,4 +32,11 @@ export const commandRegistrars: CommandRegistrar[] = [
   registerTools,
   registerLog,
   registerPlugin,
+  registerServe,
+  registerStart,
+  registerStop,
+  registerLogs,
+  registerHeartbeat,
+  registerTask,
+  registerService,
 ];

@@ -3,12 +3,14 @@ import type { Command } from "../command_line.ts";
 import type { CliContext } from "../context.ts";
 import type { Runtime } from "../../runtime/runtime.ts";
 import { execStatusLines } from "./exec_status.ts";
+import { daemonStatus } from "./daemon_status.ts";
 
 /** A section of `radar status` contributed by a concern (daemon, tools, plugins). */
 export type StatusSection = (runtime: Runtime) => Promise<string[]> | string[];
 
 /** Extra status sections, in order; concerns append theirs. */
 export const statusSections: StatusSection[] = [
+  daemonStatus,
   (runtime) => execStatusLines(runtime, Deno.env.toObject()),
 ];
 

@@ -2,11 +2,13 @@
 import type { Migration } from "../database.ts";
 import { coreMigration } from "./001_core.ts";
 import { toolAuditMigration } from "./002_tool_audit.ts";
+import { daemonMigration } from "./003_daemon.ts";
 import { pluginsMigration } from "./004_plugins.ts";
 
 /** The ordered migrations applied by `openDatabase`. */
 export const migrations: readonly Migration[] = [
   coreMigration,
   toolAuditMigration,
+  daemonMigration,
   pluginsMigration,
 ];

@@ -1,0 +1,94 @@
+/** The persistent event queue: watchers and monitors add events, heartbeats consume them. */
+import type { DatabaseSync } from "node:sqlite";
+import type { PendingEvent } from "../../core/heartbeat.ts";
+
+/** An event as a source hands it to the queue. */
+export interface NewEvent {
+  source: string;
+  kind: string;
+  summary: string;
+  detail?: string;
+  urgent?: boolean;
+  /** While an event with this key is pending, another with the same key is dropped. */
+  dedupeKey?: string;
+}
+
+interface EventRow {
+  id: number;
+  source: string;
+  kind: string;
+  summary: string;
+  detail: string;
+  urgent: number;
+  created_at: string;
+}
+
+function toEvent(row: EventRow): PendingEvent {
+  const event: PendingEvent = {
+    id: Number(row.id),
+    source: row.source,
+    kind: row.kind,
+    summary: row.summary,
+    urgent: row.urgent === 1,
+    createdAt: row.created_at,
+  };
+  if (row.detail) event.detail = row.detail;
+  return event;
+}
+
+/** Limits that keep a hostile or noisy source from bloating the queue. */
+const maxSummaryChars = 500;
+const maxDetailChars = 4000;
+
+/** SQLite-backed queue of pending events. */
+export class SqliteEventQueue {
+  constructor(private readonly db: DatabaseSync) {}
+
+  /** Adds an event; returns its id, or undefined when a pending duplicate exists. */
+  enqueue(event: NewEvent, at: Date): number | undefined {
+    const row = this.db.prepare(
+      `INSERT OR IGNORE INTO events (source, kind, summary, detail, urgent, dedupe_key, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+    ).get(
+      event.source.slice(0, 200),
+      event.kind.slice(0, 100),
+      event.summary.slice(0, maxSummaryChars),
+      (event.detail ?? "").slice(0, maxDetailChars),
+      event.urgent ? 1 : 0,
+      event.dedupeKey ?? null,
+      at.toISOString(),
+    ) as { id: number } | undefined;
+    return row ? Number(row.id) : undefined;
+  }
+
+  /** The oldest `limit` pending events. */
+  pending(limit: number): PendingEvent[] {
+    const rows = this.db.prepare(
+      "SELECT * FROM events WHERE consumed_at IS NULL ORDER BY id LIMIT ?",
+    ).all(limit) as unknown as EventRow[];
+    return rows.map(toEvent);
+  }
+
+  /** How many events are pending. */
+  pendingCount(): number {
+    const row = this.db.prepare("SELECT COUNT(*) AS n FROM events WHERE consumed_at IS NULL")
+      .get() as { n: number };
+    return Number(row.n);
+  }
+
+  /** Marks events consumed by a run (call inside the transaction that stores the run). */
+  markConsumed(ids: readonly number[], runId: number, at: Date): void {
+    const statement = this.db.prepare(
+      "UPDATE events SET consumed_at = ?, consumed_by_run = ? WHERE id = ? AND consumed_at IS NULL",
+    );
+    for (const id of ids) statement.run(at.toISOString(), runId, id);
+  }
+
+  /** Deletes consumed events older than `before`; returns how many. */
+  pruneConsumed(before: Date): number {
+    return Number(
+      this.db.prepare("DELETE FROM events WHERE consumed_at IS NOT NULL AND consumed_at < ?")
+        .run(before.toISOString()).changes,
+    );
+  }
+}

@@ -1,0 +1,252 @@
+/** Heartbeat and task runs: one row per tick, claimed while running, finished with its cost. */
+import type { DatabaseSync } from "node:sqlite";
+import { transaction } from "./database.ts";
+
+/** How a run ended. */
+export type RunOutcome = "running" | "skipped" | "ran" | "failed";
+
+/** One recorded run. */
+export interface RunRecord {
+  id: number;
+  kind: "heartbeat" | "task";
+  trigger: "schedule" | "manual";
+  taskId?: number;
+  pid: number;
+  startedAt: string;
+  finishedAt?: string;
+  outcome: RunOutcome;
+  reason: string;
+  eventCount: number;
+  conversationId?: number;
+  promptTokens?: number;
+  completionTokens?: number;
+  modelMs?: number;
+  durationMs?: number;
+  tools: string[];
+  notifications: number;
+  answer: string;
+}
+
+/** What finishing a run records. */
+export interface RunFinish {
+  outcome: Exclude<RunOutcome, "running">;
+  reason?: string;
+  eventCount?: number;
+  conversationId?: number;
+  promptTokens?: number;
+  completionTokens?: number;
+  modelMs?: number;
+  durationMs?: number;
+  tools?: string[];
+  notifications?: number;
+  answer?: string;
+}
+
+interface RunRow {
+  id: number;
+  kind: RunRecord["kind"];
+  trigger: RunRecord["trigger"];
+  task_id: number | null;
+  pid: number;
+  started_at: string;
+  finished_at: string | null;
+  outcome: RunOutcome;
+  reason: string;
+  event_count: number;
+  conversation_id: number | null;
+  prompt_tokens: number | null;
+  completion_tokens: number | null;
+  model_ms: number | null;
+  duration_ms: number | null;
+  tools: string;
+  notifications: number;
+  answer: string;
+}
+
+function toRecord(row: RunRow): RunRecord {
+  const optional = (value: number | null) => value === null ? undefined : Number(value);
+  return {
+    id: Number(row.id),
+    kind: row.kind,
+    trigger: row.trigger,
+    taskId: optional(row.task_id),
+    pid: Number(row.pid),
+    startedAt: row.started_at,
+    finishedAt: row.finished_at ?? undefined,
+    outcome: row.outcome,
+    reason: row.reason,
+    eventCount: Number(row.event_count),
+    conversationId: optional(row.conversation_id),
+    promptTokens: optional(row.prompt_tokens),
+    completionTokens: optional(row.completion_tokens),
+    modelMs: optional(row.model_ms),
+    durationMs: optional(row.duration_ms),
+    tools: JSON.parse(row.tools) as string[],
+    notifications: Number(row.notifications),
+    answer: row.answer,
+  };
+}
+
+/** Runs in SQLite. */
+export class SqliteRunStore {
+  constructor(private readonly db: DatabaseSync) {}
+
+  /**
+   * Claims a heartbeat run: records a `running` row unless another live process is running a
+   * heartbeat. Running rows of dead processes (a crash, kill -9) are closed as interrupted.
+   * Returns the new run id, or the PID holding the claim.
+   */
+  claimHeartbeat(
+    trigger: RunRecord["trigger"],
+    at: Date,
+    pid: number,
+    isAlive: (pid: number) => boolean,
+  ): { runId: number } | { heldBy: number } {
+    return transaction(this.db, () => {
+      const running = this.db.prepare(
+        "SELECT id, pid FROM heartbeat_runs WHERE outcome = 'running' AND kind = 'heartbeat'",
+      ).all() as Array<{ id: number; pid: number }>;
+      for (const row of running) {
+        if (Number(row.pid) !== pid && isAlive(Number(row.pid))) return { heldBy: Number(row.pid) };
+        this.#interrupt(Number(row.id), at);
+      }
+      return { runId: this.#insert("heartbeat", trigger, undefined, at, pid) };
+    });
+  }
+
+  /** Records the start of a task run. */
+  startTask(taskId: number, trigger: RunRecord["trigger"], at: Date, pid: number): number {
+    return this.#insert("task", trigger, taskId, at, pid);
+  }
+
+  /** Records a tick that did nothing (no claim needed: it touches no events). */
+  recordSkipped(trigger: RunRecord["trigger"], at: Date, pid: number, reason: string): number {
+    const id = this.#insert("heartbeat", trigger, undefined, at, pid);
+    this.finish(id, { outcome: "skipped", reason, durationMs: 0 }, at);
+    return id;
+  }
+
+  /** Closes running rows of processes that are gone (called at daemon start). */
+  closeAbandoned(at: Date, isAlive: (pid: number) => boolean): number {
+    const rows = this.db.prepare(
+      "SELECT id, pid FROM heartbeat_runs WHERE outcome = 'running'",
+    ).all() as Array<{ id: number; pid: number }>;
+    let closed = 0;
+    for (const row of rows) {
+      if (isAlive(Number(row.pid))) continue;
+      this.#interrupt(Number(row.id), at);
+      closed++;
+    }
+    return closed;
+  }
+
+  /** Finishes a run (use inside a transaction together with consuming its events). */
+  finish(id: number, finish: RunFinish, at: Date): void {
+    this.db.prepare(
+      `UPDATE heartbeat_runs SET finished_at = ?, outcome = ?, reason = ?, event_count = ?,
+        conversation_id = ?, prompt_tokens = ?, completion_tokens = ?, model_ms = ?,
+        duration_ms = ?, tools = ?, notifications = ?, answer = ? WHERE id = ?`,
+    ).run(
+      at.toISOString(),
+      finish.outcome,
+      (finish.reason ?? "").slice(0, 500),
+      finish.eventCount ?? 0,
+      finish.conversationId ?? null,
+      finish.promptTokens ?? null,
+      finish.completionTokens ?? null,
+      finish.modelMs === undefined ? null : Math.round(finish.modelMs),
+      finish.durationMs === undefined ? null : Math.round(finish.durationMs),
+      JSON.stringify(finish.tools ?? []),
+      finish.notifications ?? 0,
+      (finish.answer ?? "").slice(0, 2000),
+      id,
+    );
+  }
+
+  /** One run. */
+  get(id: number): RunRecord | undefined {
+    const row = this.db.prepare("SELECT * FROM heartbeat_runs WHERE id = ?").get(id) as
+      | RunRow
+      | undefined;
+    return row ? toRecord(row) : undefined;
+  }
+
+  /** Recent runs, newest first. */
+  recent(
+    limit: number,
+    options: { kind?: RunRecord["kind"]; skipped?: boolean } = {},
+  ): RunRecord[] {
+    const where = ["1 = 1"];
+    const params: (string | number)[] = [];
+    if (options.kind) {
+      where.push("kind = ?");
+      params.push(options.kind);
+    }
+    if (options.skipped === false) where.push("outcome != 'skipped'");
+    const rows = this.db.prepare(
+      `SELECT * FROM heartbeat_runs WHERE ${where.join(" AND ")} ORDER BY id DESC LIMIT ?`,
+    ).all(...params, limit) as unknown as RunRow[];
+    return rows.map(toRecord);
+  }
+
+  /** The start of the last scheduled heartbeat tick (any outcome): the interval counts from it. */
+  lastScheduledHeartbeat(): Date | undefined {
+    const row = this.db.prepare(
+      `SELECT started_at FROM heartbeat_runs WHERE kind = 'heartbeat' AND trigger = 'schedule'
+       ORDER BY id DESC LIMIT 1`,
+    ).get() as { started_at: string } | undefined;
+    return row ? new Date(row.started_at) : undefined;
+  }
+
+  /** Totals since `since`: runs, model calls' tokens. */
+  totals(
+    since: Date,
+  ): { runs: number; ran: number; promptTokens: number; completionTokens: number } {
+    const row = this.db.prepare(
+      `SELECT COUNT(*) AS runs, SUM(outcome = 'ran') AS ran,
+        COALESCE(SUM(prompt_tokens), 0) AS prompt, COALESCE(SUM(completion_tokens), 0) AS completion
+       FROM heartbeat_runs WHERE started_at >= ?`,
+    ).get(since.toISOString()) as {
+      runs: number;
+      ran: number | null;
+      prompt: number;
+      completion: number;
+    };
+    return {
+      runs: Number(row.runs),
+      ran: Number(row.ran ?? 0),
+      promptTokens: Number(row.prompt),
+      completionTokens: Number(row.completion),
+    };
+  }
+
+  /** Deletes skipped ticks older than `before` (they are many and say little). */
+  pruneSkipped(before: Date): number {
+    return Number(
+      this.db.prepare("DELETE FROM heartbeat_runs WHERE outcome = 'skipped' AND started_at < ?")
+        .run(before.toISOString()).changes,
+    );
+  }
+
+  #insert(
+    kind: RunRecord["kind"],
+    trigger: RunRecord["trigger"],
+    taskId: number | undefined,
+    at: Date,
+    pid: number,
+  ): number {
+    const row = this.db.prepare(
+      `INSERT INTO heartbeat_runs (kind, trigger, task_id, pid, started_at, outcome)
+       VALUES (?, ?, ?, ?, ?, 'running') RETURNING id`,
+    ).get(kind, trigger, taskId ?? null, pid, at.toISOString()) as { id: number };
+    return Number(row.id);
+  }
+
+  #interrupt(id: number, at: Date): void {
+    this.db.prepare(
+      `UPDATE heartbeat_runs SET outcome = 'failed', finished_at = ?,
+        reason = 'interrupted (the process stopped mid-run); its events were re-delivered'
+       WHERE id = ?`,
+    ).run(at.toISOString(), id);
+  }
+}

@@ -1,0 +1,148 @@
+/** Scheduled tasks in SQLite. */
+import type { DatabaseSync } from "node:sqlite";
+import type { CatchUpPolicy } from "../../core/schedule.ts";
+
+/** How a task's schedule is written. */
+export type ScheduleKind = "cron" | "every" | "at";
+
+/** One scheduled task. */
+export interface TaskRecord {
+  id: number;
+  name: string;
+  message: string;
+  scheduleKind: ScheduleKind;
+  /** Cron expression (local time), minutes between runs, or the ISO instant of a one-shot. */
+  schedule: string;
+  catchUp: CatchUpPolicy;
+  enabled: boolean;
+  createdAt: string;
+  nextRunAt?: string;
+  lastRunAt?: string;
+  lastOutcome?: string;
+  lastConversationId?: number;
+}
+
+/** A new task. */
+export interface NewTask {
+  name: string;
+  message: string;
+  scheduleKind: ScheduleKind;
+  schedule: string;
+  catchUp: CatchUpPolicy;
+  nextRunAt?: Date;
+}
+
+interface TaskRow {
+  id: number;
+  name: string;
+  message: string;
+  schedule_kind: ScheduleKind;
+  schedule: string;
+  catch_up: CatchUpPolicy;
+  enabled: number;
+  created_at: string;
+  next_run_at: string | null;
+  last_run_at: string | null;
+  last_outcome: string | null;
+  last_conversation_id: number | null;
+}
+
+function toTask(row: TaskRow): TaskRecord {
+  return {
+    id: Number(row.id),
+    name: row.name,
+    message: row.message,
+    scheduleKind: row.schedule_kind,
+    schedule: row.schedule,
+    catchUp: row.catch_up,
+    enabled: row.enabled === 1,
+    createdAt: row.created_at,
+    nextRunAt: row.next_run_at ?? undefined,
+    lastRunAt: row.last_run_at ?? undefined,
+    lastOutcome: row.last_outcome ?? undefined,
+    lastConversationId: row.last_conversation_id === null
+      ? undefined
+      : Number(row.last_conversation_id),
+  };
+}
+
+/** Tasks in SQLite. */
+export class SqliteTaskStore {
+  constructor(private readonly db: DatabaseSync) {}
+
+  /** Adds a task; returns its id. */
+  add(task: NewTask, at: Date): number {
+    const row = this.db.prepare(
+      `INSERT INTO tasks (name, message, schedule_kind, schedule, catch_up, created_at, next_run_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+    ).get(
+      task.name.slice(0, 100),
+      task.message.slice(0, 4000),
+      task.scheduleKind,
+      task.schedule,
+      task.catchUp,
+      at.toISOString(),
+      task.nextRunAt?.toISOString() ?? null,
+    ) as { id: number };
+    return Number(row.id);
+  }
+
+  /** One task. */
+  get(id: number): TaskRecord | undefined {
+    const row = this.db.prepare("SELECT * FROM tasks WHERE id = ?").get(id) as TaskRow | undefined;
+    return row ? toTask(row) : undefined;
+  }
+
+  /** Every task, by id. */
+  list(): TaskRecord[] {
+    return (this.db.prepare("SELECT * FROM tasks ORDER BY id").all() as unknown as TaskRow[]).map(
+      toTask,
+    );
+  }
+
+  /** Enabled tasks whose next run is at or before `now`. */
+  due(now: Date): TaskRecord[] {
+    const rows = this.db.prepare(
+      `SELECT * FROM tasks WHERE enabled = 1 AND next_run_at IS NOT NULL AND next_run_at <= ?
+       ORDER BY next_run_at, id`,
+    ).all(now.toISOString()) as unknown as TaskRow[];
+    return rows.map(toTask);
+  }
+
+  /** Deletes a task. */
+  remove(id: number): boolean {
+    return Number(this.db.prepare("DELETE FROM tasks WHERE id = ?").run(id).changes) > 0;
+  }
+
+  /** Enables or disables a task and sets its next run. */
+  setEnabled(id: number, enabled: boolean, nextRunAt: Date | undefined): boolean {
+    return Number(
+      this.db.prepare("UPDATE tasks SET enabled = ?, next_run_at = ? WHERE id = ?")
+        .run(enabled ? 1 : 0, nextRunAt?.toISOString() ?? null, id).changes,
+    ) > 0;
+  }
+
+  /** Sets the next run only (missed runs skipped). */
+  setNextRun(id: number, nextRunAt: Date | undefined): void {
+    this.db.prepare("UPDATE tasks SET next_run_at = ? WHERE id = ?")
+      .run(nextRunAt?.toISOString() ?? null, id);
+  }
+
+  /** Records a run and the next one (none: a finished one-shot is disabled). */
+  recordRun(
+    id: number,
+    run: { at: Date; outcome: string; conversationId?: number; nextRunAt?: Date },
+  ): void {
+    this.db.prepare(
+      `UPDATE tasks SET last_run_at = ?, last_outcome = ?, last_conversation_id = ?,
+        next_run_at = ?, enabled = CASE WHEN ? IS NULL THEN 0 ELSE enabled END WHERE id = ?`,
+    ).run(
+      run.at.toISOString(),
+      run.outcome.slice(0, 300),
+      run.conversationId ?? null,
+      run.nextRunAt?.toISOString() ?? null,
+      run.nextRunAt?.toISOString() ?? null,
+      id,
+    );
+  }
+}

@@ -1,0 +1,78 @@
+/** The daemon's lines in `radar status`: running, heartbeat, quiet hours, queue, sources. */
+import { expandHome } from "../../config/paths.ts";
+import { nextHeartbeatAt } from "../../core/heartbeat.ts";
+import { isQuietTime } from "../../core/quiet_hours.ts";
+import { formatLocalTime } from "../../core/system_prompt.ts";
+import { isProcessAlive } from "../../adapters/process.ts";
+import { runningDaemon } from "../../daemon/lock_file.ts";
+import { daemonServices } from "../../daemon/services.ts";
+import type { Runtime } from "../../runtime/runtime.ts";
+import { describeRun } from "./heartbeat.ts";
+import { describeTask } from "./task.ts";
+
+/** Extra status lines from other daemon concerns (tasks, monitors). */
+export const daemonStatusLines: Array<(runtime: Runtime) => string[]> = [];
+
+/** The daemon status section. */
+export function daemonStatus(runtime: Runtime): string[] {
+  const { config, clock } = runtime;
+  const timeZone = config.radar.timezone || undefined;
+  const now = clock.now();
+  const services = daemonServices(runtime);
+  const daemon = runningDaemon(runtime.dataDir, isProcessAlive);
+  const lines = [
+    `daemon:    ${
+      daemon ? `running (PID ${daemon.pid}${daemon.url ? ` at ${daemon.url}` : ""})` : "not running"
+    }`,
+  ];
+  const heartbeat = config.heartbeat;
+  if (!heartbeat.enabled) {
+    lines.push("heartbeat: disabled (heartbeat.enabled: false)");
+  } else {
+    lines.push(`heartbeat: every ${heartbeat.interval_minutes} min`);
+    const [last] = services.runs.recent(1, { kind: "heartbeat" });
+    lines.push(`  last: ${last ? describeRun(last) : "never"}`);
+    const next = nextHeartbeatAt(
+      services.runs.lastScheduledHeartbeat(),
+      now,
+      heartbeat.interval_minutes,
+    );
+    lines.push(
+      `  next: ${daemon ? formatLocalTime(next, timeZone) : "when the daemon runs (radar start)"}`,
+    );
+  }
+  const quiet = heartbeat.quiet_hours;
+  lines.push(
+    `  quiet hours: ${
+      quiet
+        ? `${quiet.start}–${quiet.end} (${
+          isQuietTime(quiet, now, timeZone) ? "active now" : "not active"
+        })`
+        : "none"
+    }`,
+  );
+  lines.push(`  pending events: ${services.queue.pendingCount()}`);
+  const day = services.runs.totals(new Date(now.getTime() - 24 * 60 * 60_000));
+  lines.push(
+    `  last 24 h: ${day.runs} ticks, ${day.ran} model runs, ${
+      day.promptTokens + day.completionTokens
+    } tokens`,
+  );
+  if (!config.watchers.length) lines.push("watchers:  none (watchers: in radar.yaml)");
+  else lines.push("watchers:");
+  for (const watcher of config.watchers) {
+    const path = expandHome(watcher.path, Deno.env.toObject());
+    let state = "ok";
+    try {
+      if (!Deno.statSync(path).isDirectory) state = "not a folder";
+    } catch {
+      state = "missing (picked up when it appears)";
+    }
+    lines.push(`  ${watcher.path} ${watcher.pattern} → ${watcher.action}: ${state}`);
+  }
+  const tasks = services.tasks.list();
+  lines.push(tasks.length ? "tasks:" : "tasks:     none (radar task add)");
+  for (const task of tasks) lines.push(`  ${describeTask(task, timeZone)}`);
+  for (const extra of daemonStatusLines) lines.push(...extra(runtime));
+  return lines;
+}

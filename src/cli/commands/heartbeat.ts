@@ -1,0 +1,81 @@
+/** `radar heartbeat [--dry-run]` and `radar heartbeat log`. */
+import type { Command } from "../command_line.ts";
+import type { CliContext } from "../context.ts";
+import { parseCount } from "../arguments.ts";
+import { formatEvents } from "../../core/heartbeat.ts";
+import type { RunRecord } from "../../adapters/sqlite/run_store.ts";
+import { daemonServices } from "../../daemon/services.ts";
+
+/** One line about a run: when, what, why, cost. */
+export function describeRun(run: RunRecord): string {
+  const when = run.startedAt.slice(0, 16).replace("T", " ");
+  const what = run.kind === "task" ? `task #${run.taskId}` : `heartbeat (${run.trigger})`;
+  const parts = [`${when}  ${what}: ${run.outcome}`];
+  if (run.outcome === "skipped" || run.outcome === "failed") parts.push(`(${run.reason})`);
+  if (run.eventCount) parts.push(`${run.eventCount} events`);
+  if (run.promptTokens !== undefined || run.completionTokens !== undefined) {
+    parts.push(`${run.promptTokens ?? 0}+${run.completionTokens ?? 0} tokens`);
+  }
+  if (run.durationMs !== undefined && run.outcome !== "skipped") {
+    parts.push(`${(run.durationMs / 1000).toFixed(1)} s`);
+  }
+  if (run.tools.length) parts.push(`tools: ${run.tools.join(", ")}`);
+  if (run.notifications) parts.push(`${run.notifications} notifications`);
+  return parts.join(" ");
+}
+
+/** Registers `heartbeat` and `heartbeat log`. */
+export function registerHeartbeat(program: Command, context: CliContext): void {
+  const heartbeat = program.command("heartbeat")
+    .description("run one heartbeat now and print what it saw and did")
+    .option("--dry-run", "print the message and its token estimate; no model call")
+    .action(async (options: { dryRun?: boolean }) => {
+      const { io } = context;
+      const services = daemonServices(context.runtime());
+      const report = await services.heartbeat.tick({ trigger: "manual", dryRun: options.dryRun });
+      io.stdout(
+        report.events.length
+          ? `Pending events (${report.events.length}):\n${formatEvents(report.events)}\n\n`
+          : "No pending events.\n",
+      );
+      if (report.message !== undefined && options.dryRun) {
+        io.stdout(`Message that would be sent:\n${report.message}\n\n`);
+        io.stdout(`Estimated prompt tokens: ${report.estimatedPromptTokens}\n`);
+        return;
+      }
+      if (report.outcome === "skipped") {
+        io.stdout(`Skipped: ${report.reason} (no model call).\n`);
+        return;
+      }
+      const run = report.runId ? services.runs.get(report.runId) : undefined;
+      if (report.outcome === "failed") {
+        io.stdout(`Failed: ${report.reason}. The events stay queued for the next heartbeat.\n`);
+        context.setExitCode(1);
+        return;
+      }
+      for (const execution of report.result?.toolExecutions ?? []) {
+        io.stdout(`→ ${execution.name}(${execution.argumentsText}) ${execution.result.outcome}\n`);
+      }
+      io.stdout(`${report.result?.answer.trim() || "(no answer)"}\n`);
+      if (run) io.stdout(`\n${describeRun(run)}\n`);
+    });
+  heartbeat.command("log")
+    .description("recent ticks: why they woke, what they cost, what they did")
+    .option("-n, --limit <n>", "how many", "20")
+    .option("--all", "include skipped ticks")
+    .action((options: { limit: string; all?: boolean }) => {
+      const { runs } = daemonServices(context.runtime());
+      const rows = runs.recent(parseCount(options.limit, "--limit"), {
+        skipped: options.all ? undefined : false,
+      });
+      if (!rows.length) {
+        context.io.stdout(
+          options.all
+            ? "No ticks yet.\n"
+            : "No heartbeat has called the model yet (--all shows skipped ticks).\n",
+        );
+        return;
+      }
+      for (const run of rows) context.io.stdout(`${describeRun(run)}\n`);
+    });
+}

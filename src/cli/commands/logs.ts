@@ -1,0 +1,45 @@
+/** `radar logs [-f] [-n N]`: the daemon's log file. */
+import type { Command } from "../command_line.ts";
+import type { CliContext } from "../context.ts";
+import { InvalidArgumentError } from "../command_line.ts";
+import { followFile, lastLines, logPath } from "../../daemon/log_file.ts";
+
+function parseCount(value: string): number {
+  if (!/^\d+$/.test(value)) throw new InvalidArgumentError(`expected a number, found "${value}"`);
+  return Number(value);
+}
+
+/** Registers `logs`. */
+export function registerLogs(program: Command, context: CliContext): void {
+  program.command("logs")
+    .description("show the daemon's log file")
+    .option("-n, --lines <count>", "lines to show", parseCount, 50)
+    .option("-f, --follow", "keep printing new lines until Ctrl-C")
+    .action(async (options: { lines: number; follow?: boolean }) => {
+      const path = logPath(context.config().dataDir);
+      let size = 0;
+      try {
+        size = Deno.statSync(path).size;
+        for (const line of lastLines(path, options.lines)) context.io.stdout(`${line}\n`);
+      } catch {
+        if (!options.follow) {
+          context.io.stderr(
+            `No log file yet (${path}); \`radar serve\` or \`radar start\` writes it.\n`,
+          );
+          return;
+        }
+      }
+      if (!options.follow) return;
+      const stop = new AbortController();
+      const onSignal = () => stop.abort();
+      Deno.addSignalListener("SIGINT", onSignal);
+      try {
+        await followFile(path, size, (text) => context.io.stdout(text), {
+          signal: stop.signal,
+          sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+        });
+      } finally {
+        Deno.removeSignalListener("SIGINT", onSignal);
+      }
+    });
+}

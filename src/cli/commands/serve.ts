@@ -1,0 +1,83 @@
+/** `radar serve`: the daemon in the foreground until Ctrl-C or SIGTERM. */
+import type { Command } from "../command_line.ts";
+import type { CliContext } from "../context.ts";
+import { InvalidArgumentError } from "../command_line.ts";
+import { UsageError } from "../../core/errors.ts";
+import { everyMinute } from "../../adapters/cron.ts";
+import { ensureDataDirectory } from "../../runtime/data_directory.ts";
+import { runDaemon } from "../../daemon/daemon.ts";
+import { logPath, RotatingLogFile } from "../../daemon/log_file.ts";
+import { daemonServices } from "../../daemon/services.ts";
+import { daemonJobs, daemonSources } from "../../daemon/sources.ts";
+
+/** Parses a TCP port (0 = any free port). */
+export function parsePort(value: string): number {
+  const port = Number(value);
+  if (!/^\d+$/.test(value) || port > 65535) {
+    throw new InvalidArgumentError(`expected a port 0-65535, found "${value}"`);
+  }
+  return port;
+}
+
+const loopback = /^(127\.\d+\.\d+\.\d+|::1|localhost)$/;
+
+/** Registers `serve`. */
+export function registerServe(program: Command, context: CliContext): void {
+  program.command("serve")
+    .description("run the heartbeat, watchers, monitors, tasks and dashboard until Ctrl-C")
+    .option("--host <host>", "dashboard address (default: web.host, 127.0.0.1)")
+    .option(
+      "--port <port>",
+      "dashboard port, 0 = any free port (default: web.port, 8420)",
+      parsePort,
+    )
+    .action(async (options: { host?: string; port?: number }) => {
+      const loaded = context.config();
+      const host = options.host ?? loaded.config.web.host;
+      const port = options.port ?? loaded.config.web.port;
+      if (!loopback.test(host) && !loaded.config.web.auth_token) {
+        throw new UsageError(
+          `Cannot serve on ${host}: a non-loopback address needs web.auth_token (or RADAR_WEB_AUTH_TOKEN)`,
+        );
+      }
+      ensureDataDirectory(loaded.dataDir);
+      const log = new RotatingLogFile(logPath(loaded.dataDir));
+      const shutdown = new AbortController();
+      const stop = () => shutdown.abort();
+      const signals: Deno.Signal[] = Deno.build.os === "windows"
+        ? ["SIGINT"]
+        : ["SIGINT", "SIGTERM"];
+      for (const signal of signals) Deno.addSignalListener(signal, stop);
+      let manualTick: (() => void) | undefined;
+      try {
+        const runtime = context.runtime({ logWriters: [(line) => log.write(line)] });
+        const services = daemonServices(runtime);
+        // Loaded here, not at start-up: other commands do not pay for the web stack.
+        const { startWebServer } = await import("../../../web/server.ts");
+        await runDaemon({
+          services,
+          host,
+          port,
+          shutdown: shutdown.signal,
+          startWeb: startWebServer,
+          ticker: (handler, signal) => everyMinute("radar-tick", handler, signal),
+          jobs: daemonJobs(services),
+          sources: daemonSources(services),
+          onReady: (url, scheduler) => {
+            context.io.stderr(
+              `Radar is running at ${url} (PID ${services.pid}); Ctrl-C stops it.\n`,
+            );
+            if (Deno.build.os !== "windows") {
+              // `kill -USR1 PID` runs a heartbeat now.
+              manualTick = () => void scheduler.tick({ manualHeartbeat: true });
+              Deno.addSignalListener("SIGUSR1", manualTick);
+            }
+          },
+        });
+      } finally {
+        for (const signal of signals) Deno.removeSignalListener(signal, stop);
+        if (manualTick) Deno.removeSignalListener("SIGUSR1", manualTick);
+        log.close();
+      }
+    });
+}

@@ -1,0 +1,82 @@
+/** `radar service install|uninstall|status`: run `radar serve` at login (launchd or systemd). */
+import { dirname, join } from "node:path";
+import type { Command } from "../command_line.ts";
+import type { CliContext } from "../context.ts";
+import { RadarError } from "../../core/errors.ts";
+import { homeDirectory } from "../../config/paths.ts";
+import { isProcessAlive } from "../../adapters/process.ts";
+import { currentRadarCommand } from "../../daemon/daemon_command.ts";
+import { runningDaemon } from "../../daemon/lock_file.ts";
+import {
+  launchdPlist,
+  serviceLocation,
+  type ServiceSpec,
+  systemdUnit,
+} from "../../daemon/service_files.ts";
+
+/** Registers `service`. */
+export function registerService(program: Command, context: CliContext): void {
+  const service = program.command("service").description(
+    "run the daemon at login: launchd agent (macOS) or systemd user unit (Linux)",
+  );
+  const where = () => {
+    const env = context.io.env;
+    const location = serviceLocation(Deno.build.os, homeDirectory(env), env.XDG_CONFIG_HOME);
+    if (!location) {
+      throw new RadarError(`Cannot manage a service on ${Deno.build.os}: launchd or systemd only`);
+    }
+    return location;
+  };
+
+  service.command("install").description("write the service file and print how to load it")
+    .action(() => {
+      const location = where();
+      const loaded = context.config();
+      const args = [...(loaded.path ? ["--config", loaded.path] : []), "serve"];
+      const command = currentRadarCommand(args);
+      const spec: ServiceSpec = {
+        program: command.program,
+        args: command.args,
+        env: {
+          RADAR_DATA_DIR: loaded.dataDir,
+          PATH: context.io.env.PATH ?? "/usr/local/bin:/usr/bin:/bin",
+        },
+        errorLog: join(loaded.dataDir, "logs", "service.err"),
+      };
+      const text = location.kind === "launchd" ? launchdPlist(spec) : systemdUnit(spec);
+      Deno.mkdirSync(dirname(location.path), { recursive: true });
+      Deno.mkdirSync(dirname(spec.errorLog), { recursive: true, mode: 0o700 });
+      Deno.writeTextFileSync(location.path, text);
+      context.io.stdout(`Wrote ${location.path}\nLoad it with:\n  ${location.load}\n`);
+    });
+
+  service.command("uninstall").description("remove the service file").action(() => {
+    const location = where();
+    try {
+      Deno.removeSync(location.path);
+    } catch {
+      context.io.stdout(`No service file at ${location.path}.\n`);
+      return;
+    }
+    context.io.stdout(
+      `Removed ${location.path}\nIf it is loaded, unload it with:\n  ${location.unload}\n`,
+    );
+  });
+
+  service.command("status").description("is the service installed, is the daemon running").action(
+    () => {
+      const location = where();
+      let installed = false;
+      try {
+        installed = Deno.statSync(location.path).isFile;
+      } catch { /* not installed */ }
+      const daemon = runningDaemon(context.config().dataDir, isProcessAlive);
+      context.io.stdout(
+        `service: ${
+          installed ? `installed (${location.path})` : "not installed (radar service install)"
+        }\n` +
+          `daemon:  ${daemon ? `running (PID ${daemon.pid})` : "not running"}\n`,
+      );
+    },
+  );
+}

@@ -1,0 +1,43 @@
+/** `radar stop`: signal the running daemon through its lock file and wait until it exits. */
+import type { Command } from "../command_line.ts";
+import type { CliContext } from "../context.ts";
+import { RadarError } from "../../core/errors.ts";
+import { isProcessAlive } from "../../adapters/process.ts";
+import { runningDaemon } from "../../daemon/lock_file.ts";
+
+/** Waits until `pid` is gone or `timeoutMs` passed; true when gone. */
+export async function waitForExit(pid: number, timeoutMs: number): Promise<boolean> {
+  const deadline = performance.now() + timeoutMs;
+  while (performance.now() < deadline) {
+    if (!isProcessAlive(pid)) return true;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return !isProcessAlive(pid);
+}
+
+/** Registers `stop`. */
+export function registerStop(program: Command, context: CliContext): void {
+  program.command("stop")
+    .description("stop the running daemon and wait until it has exited")
+    .option("--timeout <seconds>", "how long to wait", (value: string) => Number(value), 30)
+    .action(async (options: { timeout: number }) => {
+      const { dataDir } = context.config();
+      const daemon = runningDaemon(dataDir, isProcessAlive);
+      if (!daemon) {
+        context.io.stdout("Radar is not running.\n");
+        return;
+      }
+      try {
+        Deno.kill(daemon.pid, "SIGTERM");
+      } catch (error) {
+        throw new RadarError(`Cannot stop Radar (PID ${daemon.pid}): ${(error as Error).message}`);
+      }
+      if (!await waitForExit(daemon.pid, options.timeout * 1000)) {
+        throw new RadarError(
+          `Radar (PID ${daemon.pid}) did not stop within ${options.timeout} s; ` +
+            `\`kill -9 ${daemon.pid}\` forces it (events of an interrupted tick are re-delivered)`,
+        );
+      }
+      context.io.stdout(`Stopped Radar (PID ${daemon.pid}).\n`);
+    });
+}

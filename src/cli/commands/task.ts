@@ -1,0 +1,102 @@
+/** `radar task add|list|remove|run-now|enable|disable`: scheduled tasks in local time. */
+import type { Command } from "../command_line.ts";
+import type { CliContext } from "../context.ts";
+import { parseId } from "../arguments.ts";
+import { UsageError } from "../../core/errors.ts";
+import { catchUpPolicies, type CatchUpPolicy } from "../../core/schedule.ts";
+import { formatLocalTime } from "../../core/system_prompt.ts";
+import type { TaskRecord } from "../../adapters/sqlite/task_store.ts";
+import { daemonServices } from "../../daemon/services.ts";
+import { TaskService } from "../../daemon/task_service.ts";
+
+/** One line about a task. */
+export function describeTask(task: TaskRecord, timeZone?: string): string {
+  const next = task.enabled && task.nextRunAt
+    ? `next ${formatLocalTime(new Date(task.nextRunAt), timeZone)}`
+    : "disabled";
+  const last = task.lastRunAt
+    ? `; last ${task.lastRunAt.slice(0, 16).replace("T", " ")} ${task.lastOutcome}`
+    : "";
+  return `#${task.id} ${task.name} — ${TaskService.describe(task)}; ${next}${last}`;
+}
+
+/** Registers `task` and its subcommands. */
+export function registerTask(program: Command, context: CliContext): void {
+  const task = program.command("task").description("scheduled tasks (cron in local time)");
+  const services = () => daemonServices(context.runtime());
+  const zone = () => context.runtime().config.radar.timezone || undefined;
+
+  task.command("add")
+    .description('add a task: radar task add "0 9 * * 1" "Summarize my week"')
+    .argument("<words...>", "cron expression and message, or only the message with --every/--at")
+    .option("--every <duration>", "repeat every 30m, 2h, 1d …")
+    .option("--at <time>", 'run once at "2026-12-01 09:00" (local time)')
+    .option("--name <name>", "a short name")
+    .option("--catch-up <policy>", "after downtime: once_within_24h or skip", "once_within_24h")
+    .action(
+      (
+        words: string[],
+        options: { every?: string; at?: string; name?: string; catchUp: string },
+      ) => {
+        if (!catchUpPolicies.includes(options.catchUp as CatchUpPolicy)) {
+          throw new UsageError(
+            `Cannot add task: --catch-up must be ${catchUpPolicies.join(" or ")}`,
+          );
+        }
+        const interval = options.every !== undefined || options.at !== undefined;
+        if (!interval && words.length < 2) {
+          throw new UsageError(
+            'Cannot add task: give a cron expression and a message, e.g. "0 9 * * 1" "Summarize my week"',
+          );
+        }
+        const added = services().tasks.add({
+          cron: interval ? undefined : words[0],
+          message: (interval ? words : words.slice(1)).join(" "),
+          every: options.every,
+          at: options.at,
+          name: options.name,
+          catchUp: options.catchUp as CatchUpPolicy,
+        });
+        if ("error" in added) throw new UsageError(`Cannot add task: ${added.error}`);
+        context.io.stdout(`Added ${describeTask(added, zone())}\n`);
+      },
+    );
+
+  task.command("list").description("list tasks with their next run").action(() => {
+    const tasks = services().tasks.list();
+    if (!tasks.length) return context.io.stdout("No tasks yet.\n");
+    for (const item of tasks) context.io.stdout(`${describeTask(item, zone())}\n`);
+  });
+
+  task.command("remove").argument("<id>").description("delete a task").action((id: string) => {
+    if (!services().tasks.remove(parseId(id))) {
+      throw new UsageError(`Cannot remove task ${id}: no such task`);
+    }
+    context.io.stdout(`Removed task #${id}.\n`);
+  });
+
+  for (const enabled of [true, false]) {
+    task.command(enabled ? "enable" : "disable").argument("<id>")
+      .description(enabled ? "resume a task" : "pause a task")
+      .action((id: string) => {
+        const updated = services().tasks.setEnabled(parseId(id), enabled);
+        if (!updated) throw new UsageError(`Cannot change task ${id}: no such task`);
+        context.io.stdout(`${describeTask(updated, zone())}\n`);
+      });
+  }
+
+  task.command("run-now").argument("<id>").description("run a task now").action(
+    async (id: string) => {
+      const daemon = services();
+      const record = daemon.tasks.store.get(parseId(id));
+      if (!record) throw new UsageError(`Cannot run task ${id}: no such task`);
+      const report = await daemon.taskRunner.runTask(record, "manual");
+      if (report.outcome === "failed") {
+        context.io.stdout(`Failed: ${report.reason}\n`);
+        context.setExitCode(1);
+        return;
+      }
+      context.io.stdout(`${report.result?.answer.trim() || "(no answer)"}\n`);
+    },
+  );
+}

@@ -1,0 +1,212 @@
+/** One heartbeat tick: claim, collect pending events, decide, run the loop, then consume. */
+import type { DatabaseSync } from "node:sqlite";
+import type { RadarConfig } from "../config/schema.ts";
+import { type AgentDependencies, type AgentResult, runAgent } from "../core/agent_loop.ts";
+import { estimateFirstRequestTokens } from "../core/agent_loop.ts";
+import { buildHeartbeatMessage, decideHeartbeat, type PendingEvent } from "../core/heartbeat.ts";
+import type { Clock, Logger } from "../core/ports.ts";
+import { transaction } from "../adapters/sqlite/database.ts";
+import type { SqliteEventQueue } from "../adapters/sqlite/event_queue.ts";
+import type { SqliteRunStore } from "../adapters/sqlite/run_store.ts";
+import type { SqliteConversationStore } from "../adapters/sqlite/conversation_store.ts";
+
+/** What the heartbeat runner needs. */
+export interface HeartbeatRunnerDependencies {
+  config: RadarConfig;
+  db: DatabaseSync;
+  queue: SqliteEventQueue;
+  runs: SqliteRunStore;
+  conversations: SqliteConversationStore;
+  clock: Clock;
+  logger: Logger;
+  /** Agent loop dependencies with a bounded history window. */
+  agent: (overrides?: { historyMessages?: number }) => AgentDependencies;
+  pid: number;
+  isAlive: (pid: number) => boolean;
+  /** Monotonic milliseconds. */
+  elapsed: () => number;
+}
+
+/** What one tick saw and did. */
+export interface HeartbeatReport {
+  runId?: number;
+  outcome: "skipped" | "ran" | "failed";
+  reason: string;
+  events: PendingEvent[];
+  message?: string;
+  estimatedPromptTokens?: number;
+  result?: AgentResult;
+  durationMs: number;
+}
+
+/** Options of one tick. */
+export interface HeartbeatOptions {
+  trigger: "schedule" | "manual";
+  /** Build and return the message without claiming, calling the model or consuming. */
+  dryRun?: boolean;
+  signal?: AbortSignal;
+}
+
+/** Tools whose successful calls count as notifications sent. */
+const notifyingTools = new Set(["notify"]);
+
+/** Runs heartbeat ticks; ticks of one runner never overlap. */
+export class HeartbeatRunner {
+  #running = false;
+  constructor(private readonly deps: HeartbeatRunnerDependencies) {}
+
+  /** True while a tick is in progress. */
+  get running(): boolean {
+    return this.#running;
+  }
+
+  /** Runs one tick. Never throws for model failures: they are recorded as failed runs. */
+  async tick(options: HeartbeatOptions): Promise<HeartbeatReport> {
+    if (this.#running) {
+      return {
+        outcome: "skipped",
+        reason: "previous tick still running",
+        events: [],
+        durationMs: 0,
+      };
+    }
+    this.#running = true;
+    try {
+      return await this.#tick(options);
+    } finally {
+      this.#running = false;
+    }
+  }
+
+  async #tick(options: HeartbeatOptions): Promise<HeartbeatReport> {
+    const { deps } = this;
+    const { config, clock } = deps;
+    const started = deps.elapsed();
+    const now = clock.now();
+    const timeZone = config.radar.timezone || undefined;
+    const limit = config.heartbeat.max_events_per_tick;
+    const pending = deps.queue.pending(limit);
+    const decision = decideHeartbeat({
+      now,
+      timeZone,
+      quietHours: config.heartbeat.quiet_hours,
+      pending,
+      alwaysCallLlm: config.heartbeat.always_call_llm,
+      manual: options.trigger === "manual",
+    });
+    if (decision.action === "skip") {
+      const runId = options.dryRun
+        ? undefined
+        : deps.runs.recordSkipped(options.trigger, now, deps.pid, decision.reason);
+      return { runId, outcome: "skipped", reason: decision.reason, events: pending, durationMs: 0 };
+    }
+    const events = decision.events;
+    const morePending = Math.max(0, deps.queue.pendingCount() - pending.length);
+    const message = buildHeartbeatMessage({ now, timeZone, events, morePending });
+    const agent = deps.agent({ historyMessages: config.heartbeat.history_messages });
+    if (options.dryRun) {
+      const tools = agent.registry.select(message, agent.settings.toolBudgetTokens);
+      return {
+        outcome: "skipped",
+        reason: "dry run",
+        events,
+        message,
+        estimatedPromptTokens: estimateFirstRequestTokens(agent.systemPrompt(), tools, message),
+        durationMs: 0,
+      };
+    }
+    const claim = deps.runs.claimHeartbeat(options.trigger, now, deps.pid, deps.isAlive);
+    if ("heldBy" in claim) {
+      return {
+        outcome: "skipped",
+        reason: `another heartbeat is running (PID ${claim.heldBy})`,
+        events,
+        durationMs: 0,
+      };
+    }
+    const runId = claim.runId;
+    const conversationId = this.#conversation(now, timeZone);
+    deps.logger.debug("heartbeat running", { run: runId, events: events.length });
+    let result: AgentResult;
+    try {
+      result = await runAgent(agent, {
+        conversationId,
+        kind: "heartbeat",
+        userMessage: message,
+        interactive: false,
+        signal: options.signal,
+      });
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      deps.runs.finish(runId, {
+        outcome: "failed",
+        reason,
+        eventCount: events.length,
+        conversationId,
+        durationMs: deps.elapsed() - started,
+      }, clock.now());
+      deps.logger.warn("heartbeat failed; its events stay queued", { run: runId, reason });
+      return {
+        runId,
+        outcome: "failed",
+        reason,
+        events,
+        message,
+        durationMs: deps.elapsed() - started,
+      };
+    }
+    const durationMs = deps.elapsed() - started;
+    const cancelled = result.stopReason === "cancelled";
+    const finish = {
+      outcome: cancelled ? "failed" as const : "ran" as const,
+      reason: cancelled ? "cancelled (shutdown); its events stay queued" : result.stopReason,
+      eventCount: events.length,
+      conversationId,
+      promptTokens: result.usage?.promptTokens,
+      completionTokens: result.usage?.completionTokens,
+      modelMs: result.modelDurationMs,
+      durationMs,
+      tools: result.toolExecutions.map((execution) => execution.name),
+      notifications:
+        result.toolExecutions.filter((execution) =>
+          notifyingTools.has(execution.name) && execution.result.outcome === "ok"
+        ).length,
+      answer: result.answer,
+    };
+    const committed = transaction(deps.db, () => {
+      const current = deps.runs.get(runId);
+      // Another process closed this run as abandoned: it now owns the events.
+      if (current?.outcome !== "running") return false;
+      deps.runs.finish(runId, finish, clock.now());
+      if (!cancelled) deps.queue.markConsumed(events.map((event) => event.id), runId, clock.now());
+      return true;
+    });
+    if (!committed) {
+      deps.logger.warn("heartbeat run was taken over; events left queued", { run: runId });
+    }
+    deps.logger.info("heartbeat finished", {
+      run: runId,
+      outcome: finish.outcome,
+      tokens: (finish.promptTokens ?? 0) + (finish.completionTokens ?? 0),
+      ms: Math.round(durationMs),
+    });
+    return {
+      runId,
+      outcome: finish.outcome,
+      reason: finish.reason,
+      events,
+      message,
+      result,
+      durationMs,
+    };
+  }
+
+  /** One heartbeat conversation per local day keeps `radar history` readable. */
+  #conversation(now: Date, timeZone?: string): number {
+    const day = new Intl.DateTimeFormat("en-CA", { timeZone }).format(now);
+    const title = `Heartbeat ${day}`;
+    const latest = this.deps.conversations.latest("heartbeat");
+    if (latest?.title === title) return latest.id;
+    return this.deps.conversations.createConversation("heartbeat", title, now);
+  }
+}

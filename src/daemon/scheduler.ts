@@ -1,0 +1,110 @@
+/** The one-minute tick: decides in local time what is due and runs it, never overlapping. */
+import type { RadarConfig } from "../config/schema.ts";
+import { isHeartbeatDue } from "../core/heartbeat.ts";
+import type { Clock, Logger } from "../core/ports.ts";
+import type { HeartbeatReport, HeartbeatRunner } from "./heartbeat_runner.ts";
+import type { SqliteRunStore } from "../adapters/sqlite/run_store.ts";
+import type { SqliteEventQueue } from "../adapters/sqlite/event_queue.ts";
+
+/** Work done on a tick before the heartbeat (monitors, tasks). Must not throw. */
+export interface TickJob {
+  name: string;
+  run(now: Date, signal: AbortSignal): Promise<void>;
+}
+
+/** What the scheduler needs. */
+export interface SchedulerDependencies {
+  config: RadarConfig;
+  clock: Clock;
+  logger: Logger;
+  heartbeat: HeartbeatRunner;
+  runs: SqliteRunStore;
+  queue: SqliteEventQueue;
+  /** Run in order on each tick, before the heartbeat, so it sees their events. */
+  jobs: TickJob[];
+}
+
+/** What one tick did. */
+export interface TickSummary {
+  skipped?: string;
+  heartbeat?: HeartbeatReport;
+}
+
+const dayMs = 24 * 60 * 60_000;
+
+/** Runs ticks one at a time; `stop()` lets the current one finish or abandons it. */
+export class Scheduler {
+  #current: Promise<TickSummary> | undefined;
+  #abort = new AbortController();
+  #lastMaintenance = 0;
+
+  constructor(private readonly deps: SchedulerDependencies) {}
+
+  /** True while a tick runs. */
+  get busy(): boolean {
+    return this.#current !== undefined;
+  }
+
+  /** Runs one tick unless one is running. `manualHeartbeat` runs the heartbeat now. */
+  tick(options: { manualHeartbeat?: boolean } = {}): Promise<TickSummary> {
+    if (this.#abort.signal.aborted) return Promise.resolve({ skipped: "stopping" });
+    if (this.#current) {
+      this.deps.logger.info("tick skipped: the previous tick is still running");
+      return Promise.resolve({ skipped: "previous tick still running" });
+    }
+    const current = this.#run(options.manualHeartbeat ?? false).finally(() => {
+      this.#current = undefined;
+    });
+    this.#current = current;
+    return current;
+  }
+
+  /** Stops: waits up to `graceMs` for the running tick, then cancels it. */
+  async stop(graceMs: number): Promise<void> {
+    const current = this.#current;
+    if (!current) {
+      this.#abort.abort();
+      return;
+    }
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const grace = new Promise<void>((resolve) => timer = setTimeout(resolve, graceMs));
+    await Promise.race([current.then(() => {}, () => {}), grace]);
+    clearTimeout(timer);
+    this.#abort.abort();
+    await current.catch(() => {});
+  }
+
+  async #run(manualHeartbeat: boolean): Promise<TickSummary> {
+    const { deps } = this;
+    const signal = this.#abort.signal;
+    const now = deps.clock.now();
+    for (const job of deps.jobs) {
+      if (signal.aborted) return { skipped: "stopping" };
+      try {
+        await job.run(now, signal);
+      } catch (error) {
+        deps.logger.error(`${job.name} failed`, { error: (error as Error).message });
+      }
+    }
+    this.#maintain(now);
+    const heartbeatConfig = deps.config.heartbeat;
+    if (signal.aborted) return { skipped: "stopping" };
+    if (manualHeartbeat) {
+      return { heartbeat: await deps.heartbeat.tick({ trigger: "manual", signal }) };
+    }
+    if (!heartbeatConfig.enabled) return {};
+    const last = deps.runs.lastScheduledHeartbeat();
+    if (!isHeartbeatDue(last, now, heartbeatConfig.interval_minutes)) return {};
+    return { heartbeat: await deps.heartbeat.tick({ trigger: "schedule", signal }) };
+  }
+
+  /** Once a day: drop skipped ticks and consumed events older than 30 days. */
+  #maintain(now: Date): void {
+    if (now.getTime() - this.#lastMaintenance < dayMs) return;
+    this.#lastMaintenance = now.getTime();
+    const before = new Date(now.getTime() - 30 * dayMs);
+    const skipped = this.deps.runs.pruneSkipped(before);
+    const events = this.deps.queue.pruneConsumed(before);
+    if (skipped || events) this.deps.logger.info("pruned old records", { skipped, events });
+  }
+}

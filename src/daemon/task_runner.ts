@@ -1,0 +1,108 @@
+/** Runs due tasks on the tick (with the catch-up rule) and on demand (`radar task run-now`). */
+import { type AgentDependencies, type AgentResult, runAgent } from "../core/agent_loop.ts";
+import type { Clock, ConversationStore, Logger } from "../core/ports.ts";
+import { dueAction } from "../core/schedule.ts";
+import type { SqliteRunStore } from "../adapters/sqlite/run_store.ts";
+import type { SqliteTaskStore, TaskRecord } from "../adapters/sqlite/task_store.ts";
+import type { TickJob } from "./scheduler.ts";
+import { nextRunAfter } from "./task_schedule.ts";
+
+/** What the task runner needs. */
+export interface TaskRunnerDependencies {
+  store: SqliteTaskStore;
+  runs: SqliteRunStore;
+  conversations: ConversationStore;
+  agent: () => AgentDependencies;
+  clock: Clock;
+  logger: Logger;
+  pid: number;
+  timeZone?: string;
+  elapsed: () => number;
+}
+
+/** The outcome of one task run. */
+export interface TaskRunReport {
+  task: TaskRecord;
+  outcome: "ran" | "failed";
+  reason: string;
+  result?: AgentResult;
+  conversationId: number;
+}
+
+/** Runs tasks as their own conversations; a tick job. */
+export class TaskRunner implements TickJob {
+  readonly name = "tasks";
+  constructor(private readonly deps: TaskRunnerDependencies) {}
+
+  /** Runs every due task once; missed runs follow the task's catch-up rule, never a burst. */
+  async run(now: Date, signal: AbortSignal): Promise<void> {
+    const { deps } = this;
+    for (const task of deps.store.due(now)) {
+      if (signal.aborted) return;
+      const action = dueAction(new Date(task.nextRunAt!), now, task.catchUp);
+      const next = nextRunAfter(task, now, deps.timeZone);
+      if (action === "skip_missed") {
+        deps.logger.info("missed task run skipped", { task: task.id, due: task.nextRunAt });
+        if (next) deps.store.setNextRun(task.id, next);
+        else deps.store.recordRun(task.id, { at: now, outcome: "missed", nextRunAt: undefined });
+        continue;
+      }
+      if (action === "run") await this.runTask(task, "schedule", signal, next);
+    }
+  }
+
+  /** Runs one task now through the agent loop. */
+  async runTask(
+    task: TaskRecord,
+    trigger: "schedule" | "manual",
+    signal?: AbortSignal,
+    nextRunAt: Date | undefined = task.nextRunAt ? new Date(task.nextRunAt) : undefined,
+  ): Promise<TaskRunReport> {
+    const { deps } = this;
+    const started = deps.elapsed();
+    const at = deps.clock.now();
+    const runId = deps.runs.startTask(task.id, trigger, at, deps.pid);
+    const conversationId = deps.conversations.createConversation("task", task.name, at);
+    let result: AgentResult | undefined;
+    let outcome: TaskRunReport["outcome"] = "ran";
+    let reason = "answer";
+    try {
+      result = await runAgent(deps.agent(), {
+        conversationId,
+        kind: "task",
+        userMessage: task.message,
+        interactive: false,
+        signal,
+      });
+      reason = result.stopReason;
+      if (result.stopReason === "cancelled") outcome = "failed";
+    } catch (error) {
+      outcome = "failed";
+      reason = error instanceof Error ? error.message : String(error);
+    }
+    const finished = deps.clock.now();
+    deps.runs.finish(runId, {
+      outcome,
+      reason,
+      conversationId,
+      promptTokens: result?.usage?.promptTokens,
+      completionTokens: result?.usage?.completionTokens,
+      modelMs: result?.modelDurationMs,
+      durationMs: deps.elapsed() - started,
+      tools: result?.toolExecutions.map((execution) => execution.name),
+      notifications: result?.toolExecutions.filter((execution) =>
+        execution.name === "notify" && execution.result.outcome === "ok"
+      ).length,
+      answer: result?.answer,
+    }, finished);
+    const keepNext = trigger === "manual" ? (task.enabled ? nextRunAt : undefined) : nextRunAt;
+    deps.store.recordRun(task.id, {
+      at: finished,
+      outcome: outcome === "ran" ? "ok" : `failed: ${reason}`,
+      conversationId,
+      nextRunAt: keepNext,
+    });
+    deps.logger.info("task finished", { task: task.id, outcome, reason });
+    return { task, outcome, reason, result, conversationId };
+  }
+}

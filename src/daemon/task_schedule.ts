@@ -1,0 +1,72 @@
+/** Task schedules in local time: cron expressions and one-shots through croner, intervals. */
+import { Cron } from "croner";
+import { parseDurationMinutes } from "../core/schedule.ts";
+import type { ScheduleKind } from "../adapters/sqlite/task_store.ts";
+
+/** A schedule as the user wrote it, normalised for storage. */
+export interface ParsedSchedule {
+  kind: ScheduleKind;
+  /** Stored form: the cron expression, minutes, or an ISO instant. */
+  schedule: string;
+  /** Human-readable form. */
+  description: string;
+}
+
+/** Parses one of: a cron expression, `every` ("2h"), or `at` ("2026-12-01 09:00", local). */
+export function parseSchedule(
+  input: { cron?: string; every?: string; at?: string },
+  now: Date,
+  timeZone?: string,
+): ParsedSchedule | { error: string } {
+  const given = [input.cron, input.every, input.at].filter((value) => value !== undefined);
+  if (given.length !== 1) {
+    return { error: "give exactly one of a cron expression, --every or --at" };
+  }
+  if (input.every !== undefined) {
+    const minutes = parseDurationMinutes(input.every);
+    if (!minutes) return { error: `--every must look like 30m, 2h or 1d, not "${input.every}"` };
+    return { kind: "every", schedule: String(minutes), description: `every ${input.every}` };
+  }
+  if (input.at !== undefined) {
+    const text = input.at.trim().replace(" ", "T");
+    if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/.test(text)) {
+      return { error: `--at must look like "2026-12-01 09:00" (local time), not "${input.at}"` };
+    }
+    try {
+      const when = new Cron(text.length === 16 ? `${text}:00` : text, { timezone: timeZone })
+        .nextRun(new Date(now.getTime() - 1));
+      if (!when || when <= now) return { error: `--at ${input.at} is in the past` };
+      return { kind: "at", schedule: when.toISOString(), description: `once at ${input.at}` };
+    } catch (error) {
+      return { error: `--at ${input.at}: ${(error as Error).message}` };
+    }
+  }
+  const expression = input.cron!.trim();
+  if (expression.split(/\s+/).length !== 5) {
+    return {
+      error: `"${expression}" is not a five-field cron expression (minute hour day month weekday)`,
+    };
+  }
+  try {
+    new Cron(expression, { timezone: timeZone, paused: true });
+  } catch (error) {
+    return { error: `"${expression}" is not a valid cron expression: ${(error as Error).message}` };
+  }
+  return { kind: "cron", schedule: expression, description: `cron "${expression}"` };
+}
+
+/** The first run strictly after `after`; undefined for a one-shot already past. */
+export function nextRunAfter(
+  task: { scheduleKind: ScheduleKind; schedule: string },
+  after: Date,
+  timeZone?: string,
+): Date | undefined {
+  if (task.scheduleKind === "every") {
+    return new Date(after.getTime() + Number(task.schedule) * 60_000);
+  }
+  if (task.scheduleKind === "at") {
+    const when = new Date(task.schedule);
+    return when > after ? when : undefined;
+  }
+  return new Cron(task.schedule, { timezone: timeZone, paused: true }).nextRun(after) ?? undefined;
+}

@@ -1,0 +1,74 @@
+/** Managing scheduled tasks: add, list, remove, enable, disable (CLI and LLM tools share it). */
+import type { Clock } from "../core/ports.ts";
+import type { CatchUpPolicy } from "../core/schedule.ts";
+import type { SqliteTaskStore, TaskRecord } from "../adapters/sqlite/task_store.ts";
+import { nextRunAfter, parseSchedule } from "./task_schedule.ts";
+
+/** What adding a task takes. */
+export interface TaskInput {
+  message: string;
+  cron?: string;
+  every?: string;
+  at?: string;
+  name?: string;
+  catchUp?: CatchUpPolicy;
+}
+
+/** Tasks with their schedules computed in local time. */
+export class TaskService {
+  constructor(
+    readonly store: SqliteTaskStore,
+    private readonly clock: Clock,
+    private readonly timeZone?: string,
+  ) {}
+
+  /** Adds a task; returns it, or a readable error. */
+  add(input: TaskInput): TaskRecord | { error: string } {
+    const message = input.message.trim();
+    if (!message) return { error: "the task message is empty" };
+    const now = this.clock.now();
+    const parsed = parseSchedule(input, now, this.timeZone);
+    if ("error" in parsed) return parsed;
+    const nextRunAt = nextRunAfter(
+      { scheduleKind: parsed.kind, schedule: parsed.schedule },
+      now,
+      this.timeZone,
+    );
+    const name = (input.name?.trim() || message.replace(/\s+/g, " ")).slice(0, 60);
+    const id = this.store.add({
+      name,
+      message,
+      scheduleKind: parsed.kind,
+      schedule: parsed.schedule,
+      catchUp: input.catchUp ?? "once_within_24h",
+      nextRunAt,
+    }, now);
+    return this.store.get(id)!;
+  }
+
+  /** Every task. */
+  list(): TaskRecord[] {
+    return this.store.list();
+  }
+
+  /** Removes a task. */
+  remove(id: number): boolean {
+    return this.store.remove(id);
+  }
+
+  /** Enables (scheduling the next run from now) or disables a task. */
+  setEnabled(id: number, enabled: boolean): TaskRecord | undefined {
+    const task = this.store.get(id);
+    if (!task) return undefined;
+    const next = enabled ? nextRunAfter(task, this.clock.now(), this.timeZone) : undefined;
+    this.store.setEnabled(id, enabled && next !== undefined, next);
+    return this.store.get(id);
+  }
+
+  /** A task's schedule as a person reads it. */
+  static describe(task: TaskRecord): string {
+    if (task.scheduleKind === "every") return `every ${task.schedule} min`;
+    if (task.scheduleKind === "at") return `once at ${task.schedule}`;
+    return `cron "${task.schedule}"`;
+  }
+}

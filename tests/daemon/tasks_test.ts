@@ -1,0 +1,124 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { runCli } from "../../src/cli/program.ts";
+import { nextRunAfter, parseSchedule } from "../../src/daemon/task_schedule.ts";
+import { memoryIo } from "../helpers/memory_io.ts";
+import { textResponse } from "../fakes/scripted_chat_model.ts";
+import { withTestDaemon } from "./test_runtime.ts";
+
+const hour = 60 * 60_000;
+
+Deno.test("cron schedules are local time; --every and --at are parsed and validated", () => {
+  const now = new Date("2026-11-23T10:00:00Z"); // a Monday
+  const monday = parseSchedule({ cron: "0 9 * * 1" }, now, "Europe/Amsterdam");
+  assert.ok(!("error" in monday));
+  const next = nextRunAfter(
+    { scheduleKind: "cron", schedule: "0 9 * * 1" },
+    now,
+    "Europe/Amsterdam",
+  );
+  assert.equal(next?.toISOString(), "2026-11-30T08:00:00.000Z", "09:00 in Amsterdam is 08:00 UTC");
+  const every = parseSchedule({ every: "2h" }, now);
+  assert.deepEqual(every, { kind: "every", schedule: "120", description: "every 2h" });
+  const at = parseSchedule({ at: "2026-12-01 09:00" }, now, "America/New_York");
+  assert.ok(!("error" in at) && at.schedule === "2026-12-01T14:00:00.000Z");
+  assert.match((parseSchedule({ at: "2026-01-01 09:00" }, now) as { error: string }).error, /past/);
+  assert.match(
+    (parseSchedule({ cron: "61 * * * *" }, now) as { error: string }).error,
+    /not a valid cron/,
+  );
+  assert.match((parseSchedule({ cron: "daily" }, now) as { error: string }).error, /five-field/);
+  assert.match((parseSchedule({ every: "soon" }, now) as { error: string }).error, /--every/);
+});
+
+Deno.test("a due task runs once as its own conversation and is rescheduled", async () => {
+  await withTestDaemon({ steps: [textResponse("Your week: quiet.")] }, async (daemon) => {
+    const { services, clock, model } = daemon;
+    const task = services.tasks.add({ cron: "0 11 * * *", message: "Summarize my week" });
+    assert.ok(!("error" in task));
+    await services.taskRunner.run(clock.now(), new AbortController().signal);
+    assert.equal(model.requests.length, 0, "not due yet");
+    clock.set(new Date("2026-11-23T11:00:20Z"));
+    await services.taskRunner.run(clock.now(), new AbortController().signal);
+    assert.equal(model.requests.length, 1);
+    assert.equal(model.requests[0].messages.at(-1)!.content, "Summarize my week");
+    const stored = services.tasks.store.get(task.id)!;
+    assert.equal(stored.nextRunAt, "2026-11-24T11:00:00.000Z");
+    assert.equal(stored.lastOutcome, "ok");
+    const conversation = daemon.runtime.conversations.conversation(stored.lastConversationId!)!;
+    assert.equal(conversation.kind, "task");
+    const [run] = services.runs.recent(1, { kind: "task" });
+    assert.equal(run.taskId, task.id);
+    assert.equal(run.outcome, "ran");
+    assert.equal(run.promptTokens, 10);
+  });
+});
+
+Deno.test("missed runs catch up once within 24 h, never in a burst, and older ones are skipped", async () => {
+  await withTestDaemon({ steps: [textResponse("caught up")] }, async (daemon) => {
+    const { services, clock, model } = daemon;
+    const hourly = services.tasks.add({ every: "1h", message: "hourly check" });
+    const skipper = services.tasks.add({ every: "1h", message: "only on time", catchUp: "skip" });
+    assert.ok(!("error" in hourly) && !("error" in skipper));
+    clock.advance(6 * hour); // the daemon was down for six hourly runs
+    await services.taskRunner.run(clock.now(), new AbortController().signal);
+    assert.deepEqual(model.requests.map((request) => request.messages.at(-1)!.content), [
+      "hourly check",
+    ]);
+    const now = clock.now().getTime();
+    assert.equal(new Date(services.tasks.store.get(hourly.id)!.nextRunAt!).getTime(), now + hour);
+    assert.equal(new Date(services.tasks.store.get(skipper.id)!.nextRunAt!).getTime(), now + hour);
+    assert.equal(services.tasks.store.get(skipper.id)!.lastRunAt, undefined);
+
+    clock.advance(30 * hour); // down for more than a day: the missed run is skipped
+    await services.taskRunner.run(clock.now(), new AbortController().signal);
+    assert.equal(model.requests.length, 1);
+  });
+});
+
+Deno.test("a one-shot task runs once and is then disabled", async () => {
+  await withTestDaemon({ steps: [textResponse("done")] }, async (daemon) => {
+    const { services, clock, model } = daemon;
+    const once = services.tasks.add({ at: "2026-11-23 12:00", message: "Call the dentist" });
+    assert.ok(!("error" in once));
+    clock.set(new Date("2026-11-23T12:00:30Z"));
+    await services.taskRunner.run(clock.now(), new AbortController().signal);
+    clock.advance(24 * hour);
+    await services.taskRunner.run(clock.now(), new AbortController().signal);
+    assert.equal(model.requests.length, 1);
+    const stored = services.tasks.store.get(once.id)!;
+    assert.equal(stored.enabled, false);
+    assert.equal(stored.nextRunAt, undefined);
+  });
+});
+
+Deno.test("radar task add/list/disable/enable/remove", async () => {
+  const home = Deno.makeTempDirSync({ prefix: "radar-task-" });
+  const env = {
+    HOME: home,
+    RADAR_DATA_DIR: join(home, "data"),
+    RADAR_LLM_BASE_URL: "http://127.0.0.1:9",
+  };
+  const run = async (...args: string[]) => {
+    const io = memoryIo(env, { cwd: home });
+    const code = await runCli(args, io);
+    return { code, out: io.out.join(""), err: io.err.join("") };
+  };
+  try {
+    const added = await run("task", "add", "0 9 * * 1", "Summarize", "my", "week");
+    assert.equal(added.code, 0, added.err);
+    assert.match(added.out, /^Added #1 Summarize my week — cron "0 9 \* \* 1"; next Monday/);
+    assert.equal((await run("task", "add", "--every", "2h", "Check", "the", "mail")).code, 0);
+    assert.equal((await run("task", "add", "nonsense")).code, 2);
+    assert.match((await run("task", "add", "--every", "often", "x")).err, /--every must look like/);
+    assert.match((await run("task", "list")).out, /#2 Check the mail — every 120 min; next/);
+    assert.match((await run("task", "disable", "2")).out, /#2 .*; disabled/);
+    assert.match((await run("task", "enable", "2")).out, /#2 .*; next/);
+    assert.match((await run("status")).out, /tasks:\n {2}#1 Summarize my week/);
+    assert.equal((await run("task", "remove", "1")).code, 0);
+    assert.equal((await run("task", "remove", "1")).code, 2);
+    assert.doesNotMatch((await run("task", "list")).out, /#1/);
+  } finally {
+    Deno.removeSync(home, { recursive: true });
+  }
+});
