@@ -96,6 +96,7 @@ export function execTool(deps: FileToolDependencies): Tool {
           ...systemSecretPaths,
         ], "file"),
         cwd: folder.path,
+        visibleFolders: [home, folder.path],
       }, command);
       let result;
       try {
