@@ -45,7 +45,7 @@ Deno.test("radar chat keeps one conversation, /new starts over, --continue resum
     assert.equal(resumed.stdout, "Still Ada.\n");
     assert.deepEqual(userMessages(server, 3), ["Who am I?", "And now?"]);
     const history = await runRadar(folder, ["history"], { env });
-    assert.match(history.stdout, /chat/);
+    assert.match(history.stdout, /chat.*I am Ada/, "a chat is titled by its first message");
   } finally {
     await server.close();
     Deno.removeSync(folder, { recursive: true });
