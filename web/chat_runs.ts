@@ -31,6 +31,8 @@ export interface ChatRun {
   id: string;
   conversationId: number;
   userMessage: string;
+  /** Messages the conversation had before this run stored its own. */
+  priorMessageCount: number;
   status: "running" | "done" | "failed" | "cancelled";
   startedAt: Date;
   finishedAt?: Date;
@@ -89,11 +91,12 @@ export class ChatRuns {
   }
 
   /** Starts a run in the background and returns it at once. */
-  start(conversationId: number, userMessage: string): ChatRun {
+  start(conversationId: number, userMessage: string, priorMessageCount = 0): ChatRun {
     const run: ChatRun = {
       id: crypto.randomUUID(),
       conversationId,
       userMessage,
+      priorMessageCount,
       status: "running",
       startedAt: this.deps.clock.now(),
       iterations: 0,

@@ -64,6 +64,8 @@ Deno.test("chat: a tool's question shows Allow/Deny; Allow (same-origin POST onl
     const confirmation = /name="confirmation" value="([0-9a-f-]+)"/.exec(waiting)![1];
     const reloaded = await (await fixture.app.request(`/chat?c=${conversation.id}`)).text();
     assert.match(reloaded, /Radar asks for your permission/, "a reload shows the question");
+    assert.equal(reloaded.split("tidy up</div>").length - 1, 1, "the message is shown once");
+    assert.equal(reloaded.split('class="tool-name">tidy_up').length - 1, 1, "and its call");
 
     const forged = await fixture.app.request(`/chat/runs/${id}/confirm`, {
       method: "POST",

@@ -63,8 +63,10 @@ export function chatRoutes(context: RouteContext): Hono {
   app.get("/chat", (c) => {
     const requested = parseId(c.req.query("c"));
     const conversation = requested ? deps.conversations.conversation(requested) : undefined;
-    const messages = conversation ? deps.conversations.messages(conversation.id) : [];
     const active = conversation ? chatRuns.activeFor(conversation.id) : undefined;
+    const stored = conversation ? deps.conversations.messages(conversation.id) : [];
+    // A running answer's messages are shown by its run view, not twice.
+    const messages = active ? stored.slice(0, active.priorMessageCount) : stored;
     return renderPage(
       c,
       context,
@@ -87,7 +89,14 @@ export function chatRoutes(context: RouteContext): Hono {
             messages={messages}
             outcomes={conversation ? deps.toolOutcomes?.(conversation.id) : undefined}
           />
-          {active ? <ChatRunView run={active} /> : null}
+          {active
+            ? (
+              <>
+                <UserMessage content={active.userMessage} />
+                <ChatRunView run={active} />
+              </>
+            )
+            : null}
         </div>
         <ChatForm conversationId={conversation?.id} />
       </>,
@@ -125,7 +134,11 @@ export function chatRoutes(context: RouteContext): Hono {
       message.slice(0, 80),
       deps.clock.now(),
     );
-    const run = chatRuns.start(conversationId, message);
+    const run = chatRuns.start(
+      conversationId,
+      message,
+      deps.conversations.conversation(conversationId)?.messageCount ?? 0,
+    );
     if (!isHtmx(c)) return c.redirect(`/chat?c=${conversationId}`, 303);
     c.header("HX-Replace-Url", `/chat?c=${conversationId}`);
     return renderFragment(
