@@ -93,8 +93,31 @@ export async function runDashboardScenario(targets: ScenarioTargets): Promise<vo
   await page.click(".message.assistant.done summary");
   await page.waitForSelector(".message.assistant.done pre:has-text('<script>window.__pwned')");
   assert.equal(await pwned(), false, "the payload ran in the chat");
-  await shoot(page, "chat");
   assert.equal(llm.chatRequests.length, 2, "one tool round, one answer");
+  // The address now names the conversation: a reload continues it.
+  assert.match(page.url(), /\/chat\?c=\d+$/);
+  await page.reload();
+  await page.waitForSelector(".message.user:has-text('Remember that I like green tea')");
+
+  // A destructive command waits for Allow in the page, then runs.
+  const notes = `${radar.home}/notes.txt`;
+  Deno.writeTextFileSync(notes, "old notes\n");
+  llm.reply(
+    ollamaToolCall("exec", { command: `rm -f ${notes}` }),
+    ollamaText("Deleted your notes."),
+  );
+  await page.fill("textarea[name=message]", "Run the command that deletes my notes file");
+  await page.click("#chat-form button[type=submit]");
+  await page.waitForSelector(".confirmation button:has-text('Allow')");
+  assert.ok(Deno.statSync(notes).isFile, "nothing runs before the answer");
+  await shoot(page, "chat-confirm");
+  await page.click(".confirmation button:has-text('Allow')");
+  await page.waitForSelector(".message.assistant.done:has-text('Deleted your notes.')");
+  await page.waitForSelector(".message.assistant.done .badge.outcome-ok:has-text('allowed')");
+  assert.throws(() => Deno.statSync(notes), Deno.errors.NotFound);
+  const continued = llm.chatRequests.at(-1)!.body as { messages: Array<{ role: string }> };
+  assert.equal(continued.messages.filter((message) => message.role === "user").length, 2);
+  await shoot(page, "chat");
 
   // History: the conversation with its tool call.
   await page.goto(`${base}/history`);
