@@ -1,7 +1,7 @@
 /** `fetch_url`: GET a web page and return its readable text; internal addresses refused. */
 import { z } from "zod";
 import { redactText } from "../core/redact.ts";
-import { defineTool, failed, refused, type Tool } from "../core/tool.ts";
+import { defineTool, failed, refused, timedOut, type Tool, type ToolResult } from "../core/tool.ts";
 import type { ToolDependencies } from "./dependencies.ts";
 import { configSecrets } from "./secrets.ts";
 import { htmlToText } from "./web/html_to_text.ts";
@@ -50,7 +50,7 @@ export function fetchUrlTool(
         } catch (error) {
           const reason = signal.aborted
             ? `timed out after ${settings.timeout_seconds} s (tools.fetch_url.timeout_seconds)`
-            : (error as Error).message.split("\n")[0];
+            : firstLine(error);
           return failed(redactText(`Cannot fetch ${shown}: ${reason}`, secrets));
         }
         if (response.status >= 300 && response.status < 400 && response.headers.has("location")) {
@@ -62,7 +62,17 @@ export function fetchUrlTool(
           }
           continue;
         }
-        return await readPage(response, shown, settings.max_chars, secrets);
+        try {
+          return await readPage(response, shown, settings.max_chars, secrets);
+        } catch (error) {
+          if (!signal.aborted) {
+            return failed(redactText(`Cannot read ${shown}: ${firstLine(error)}`, secrets));
+          }
+          const cause = context.signal.aborted
+            ? "cancelled"
+            : `timed out after ${settings.timeout_seconds} s while reading the page (tools.fetch_url.timeout_seconds)`;
+          return timedOut(`Cannot fetch ${shown}: ${cause}.`);
+        }
       }
       return failed(
         `Cannot fetch ${redactText(text, secrets)}: more than ${maxRedirects} redirects.`,
@@ -76,17 +86,22 @@ async function readPage(
   shown: string,
   maxChars: number,
   secrets: string[],
-): Promise<string | ReturnType<typeof failed>> {
+): Promise<string | ToolResult> {
   const type = (response.headers.get("content-type") ?? "").toLowerCase();
   const { bytes, cut } = await readCapped(response);
   if (!response.ok) {
     return failed(`Cannot fetch ${shown}: ${response.status} ${response.statusText}`.trim());
   }
+  const size = `${bytes.length}${cut ? "+" : ""} bytes`;
   const textual = type === "" || /^text\/|json|xml|javascript/.test(type);
-  if (!textual) {
+  if (type.includes("application/pdf") || startsWithPdf(bytes)) {
     return failed(
-      `${shown} is ${type.split(";")[0]} (${bytes.length}${cut ? "+" : ""} bytes), not a web page.`,
+      `${shown} is a PDF (${size}), not a web page: save it (exec: curl -o file.pdf URL) and use pdf_extract.`,
     );
+  }
+  if (!textual) return failed(`${shown} is ${type.split(";")[0]} (${size}), not a web page.`);
+  if (bytes.subarray(0, 8192).includes(0)) {
+    return failed(`${shown} is binary data (${size}), not a web page.`);
   }
   const charset = /charset=([\w-]+)/.exec(type)?.[1] ?? "utf-8";
   let body: string;
@@ -115,6 +130,15 @@ async function readPage(
   return redactText(lines.join("\n"), secrets);
 }
 
+function startsWithPdf(bytes: Uint8Array): boolean {
+  return new TextDecoder("latin1").decode(bytes.subarray(0, 5)) === "%PDF-";
+}
+
+function firstLine(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).split("\n")[0];
+}
+
+/** Reads at most maxBodyBytes of the (already decompressed) body, then cancels the stream. */
 async function readCapped(response: Response): Promise<{ bytes: Uint8Array; cut: boolean }> {
   if (!response.body) return { bytes: new Uint8Array(), cut: false };
   const reader = response.body.getReader();

@@ -7,10 +7,12 @@ import { globToRegExp } from "./glob.ts";
 import { describeFsError } from "./read_file.ts";
 
 const maxEntries = 200;
-const maxVisited = 5000;
+/** Names read in all (cheap: no stat); only the entries shown are stat'ed. */
+const maxVisited = 100_000;
 
 interface Entry {
   path: string;
+  full: string;
   kind: "d" | "f" | "l" | "?";
   size: number;
   modified: Date | null;
@@ -49,24 +51,14 @@ export function listDirectoryTool(deps: FileToolDependencies): Tool {
           if (++visited > maxVisited) break;
           names.push(entry);
         }
-        names.sort((a, b) => a.name.localeCompare(b.name));
-        for (const entry of names) {
+        for (const entry of byName(names)) {
           const full = join(folder, entry.name);
           const relative = prefix ? `${prefix}/${entry.name}` : entry.name;
-          let info: Deno.FileInfo | undefined;
-          try {
-            info = await Deno.lstat(full);
-          } catch { /* vanished or unreadable */ }
           const kind = entry.isSymlink ? "l" : entry.isDirectory ? "d" : entry.isFile ? "f" : "?";
           if (!matcher || matcher.test(entry.name)) {
-            found.push({
-              path: relative,
-              kind,
-              size: info?.size ?? 0,
-              modified: info?.mtime ?? null,
-            });
+            found.push({ path: relative, full, kind, size: 0, modified: null });
           }
-          if (kind === "d" && level < (depth ?? 1)) {
+          if (kind === "d" && level < (depth ?? 1) && visited <= maxVisited) {
             if (!guard.check(full, "read").ok) {
               skipped.push(relative);
               continue;
@@ -84,18 +76,36 @@ export function listDirectoryTool(deps: FileToolDependencies): Tool {
       } catch (error) {
         return failed(`Cannot list ${shown}: ${describeFsError(error)}`);
       }
+      for (const entry of found.slice(0, maxEntries)) {
+        try {
+          const info = await Deno.lstat(entry.full);
+          entry.size = info.size;
+          entry.modified = info.mtime;
+        } catch { /* vanished or unreadable */ }
+      }
       const lines = found.slice(0, maxEntries).map((entry) => formatEntry(entry, timeZone));
       const what = matcher ? `matching ${pattern}` : "entries";
       const header = `${shown}: ${found.length} ${what}`;
       const notes: string[] = [];
       if (found.length > maxEntries) notes.push(`[${found.length - maxEntries} more not shown]`);
-      if (visited > maxVisited) notes.push(`[stopped after ${maxVisited} entries]`);
+      if (visited > maxVisited) {
+        notes.push(`[stopped after reading ${maxVisited} names; the counts are incomplete]`);
+      }
       if (skipped.length) {
         notes.push(`[not entered (protected or unreadable): ${skipped.join(", ")}]`);
       }
       return [header, ...lines, ...notes].join("\n");
     },
   });
+}
+
+/** Sorted case-insensitively (a.pdf before B.PDF); plain comparisons keep 100k names fast. */
+function byName(entries: Deno.DirEntry[]): Deno.DirEntry[] {
+  const keyed = entries.map((entry) => ({ entry, key: entry.name.toLowerCase() }));
+  keyed.sort((a, b) =>
+    a.key < b.key ? -1 : a.key > b.key ? 1 : a.entry.name < b.entry.name ? -1 : 1
+  );
+  return keyed.map(({ entry }) => entry);
 }
 
 function formatEntry(entry: Entry, timeZone: string | undefined): string {

@@ -29,20 +29,19 @@ export function writeFileTool(deps: FileToolDependencies): Tool {
         const folder = dirname(target);
         await Deno.mkdir(folder, { recursive: true });
         await assertFolderUnchanged(folder);
-        let data: Uint8Array = new TextEncoder().encode(content);
-        if (append && existing) {
-          const file = await openCheckedForRead(target, { guard });
-          let before: Uint8Array;
+        const data = new TextEncoder().encode(content);
+        // Appending copies the old file into the temp file as a stream: no size limit in memory.
+        const before = append && existing ? await openCheckedForRead(target, { guard }) : undefined;
+        let size: number;
+        try {
+          size = await writeAtomically(target, data, existing ? existing.mode : undefined, before);
+        } finally {
           try {
-            before = await readAll(file);
-          } finally {
-            file.close();
-          }
-          data = concat(before, data);
+            before?.close();
+          } catch { /* closed by the copy */ }
         }
-        await writeAtomically(target, data, existing ? existing.mode : undefined);
         const verb = !existing ? "Created" : append ? "Appended to" : "Replaced";
-        return `${verb} ${shown} (${data.length} bytes).`;
+        return `${verb} ${shown} (${size} bytes).`;
       } catch (error) {
         if (error instanceof PathChangedError) {
           return refused(`Cannot write ${shown}: ${error.message}.`);
@@ -65,17 +64,36 @@ async function existingFile(path: string): Promise<{ mode?: number } | "folder" 
   }
 }
 
-/** Writes `data` to a temp file beside `target`, syncs it, then renames it over `target`. */
+/**
+ * Writes `prefix` (an open file, copied as a stream) and `data` to a new temp file beside
+ * `target`, syncs it, then renames it over `target`: a crash leaves the old file intact. The
+ * temp name is random and created with createNew, so it never clobbers another file, and it is
+ * removed when anything fails. Returns the bytes written.
+ */
 export async function writeAtomically(
   target: string,
   data: Uint8Array,
   mode?: number,
-): Promise<void> {
+  prefix?: Deno.FsFile,
+): Promise<number> {
   const temp = join(dirname(target), `.${basename(target)}.${crypto.randomUUID()}.tmp`);
   const file = await Deno.open(temp, { write: true, createNew: true, mode: mode ?? 0o644 });
+  let written = 0;
   try {
-    let written = 0;
-    while (written < data.length) written += await file.write(data.subarray(written));
+    if ((await Deno.realPath(temp)) !== temp) {
+      throw new PathChangedError("its folder changed after the check");
+    }
+    if (prefix) {
+      const buffer = new Uint8Array(64 * 1024);
+      while (true) {
+        const count = await prefix.read(buffer);
+        if (count === null) break;
+        await writeAll(file, buffer.subarray(0, count));
+        written += count;
+      }
+    }
+    await writeAll(file, data);
+    written += data.length;
     await file.sync();
   } catch (error) {
     file.close();
@@ -90,28 +108,10 @@ export async function writeAtomically(
     await Deno.remove(temp).catch(() => {});
     throw error;
   }
+  return written;
 }
 
-async function readAll(file: Deno.FsFile): Promise<Uint8Array> {
-  const chunks: Uint8Array[] = [];
-  while (true) {
-    const buffer = new Uint8Array(64 * 1024);
-    const count = await file.read(buffer);
-    if (count === null) break;
-    chunks.push(buffer.subarray(0, count));
-  }
-  const out = new Uint8Array(chunks.reduce((sum, chunk) => sum + chunk.length, 0));
+async function writeAll(file: Deno.FsFile, data: Uint8Array): Promise<void> {
   let offset = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, offset);
-    offset += chunk.length;
-  }
-  return out;
-}
-
-function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
-  const out = new Uint8Array(a.length + b.length);
-  out.set(a);
-  out.set(b, a.length);
-  return out;
+  while (offset < data.length) offset += await file.write(data.subarray(offset));
 }

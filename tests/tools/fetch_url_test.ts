@@ -70,7 +70,7 @@ Deno.test("fetch_url refuses loopback by default and reads pages when allowed", 
     );
     assert.match(
       (await call(tool, { url: `${site.base}/binary` })).text,
-      /is application\/pdf \(3 bytes\), not a web page/,
+      /is a PDF \(3 bytes\), not a web page: save it .*pdf_extract/,
     );
     assert.match((await call(tool, { url: `${site.base}/missing` })).text, /404 Not Found/);
     assert.match((await call(tool, { url: `${site.base}/loop` })).text, /more than 5 redirects/);

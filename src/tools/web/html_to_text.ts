@@ -37,28 +37,124 @@ export function decodeEntities(text: string): string {
   });
 }
 
-const hidden =
-  /<(script|style|noscript|template|svg|head|iframe|object|canvas)\b[\s\S]*?<\/\1\s*>/gi;
-const blocks =
-  /<\/?(p|div|section|article|header|footer|nav|aside|main|h[1-6]|ul|ol|table|tr|blockquote|pre|form|dl|dt|dd|figure|figcaption)\b[^>]*>/gi;
+/** Elements whose content is never readable text. */
+const hidden = new Set([
+  "script",
+  "style",
+  "noscript",
+  "template",
+  "svg",
+  "head",
+  "iframe",
+  "object",
+  "canvas",
+]);
+const blocks = new Set([
+  "p",
+  "div",
+  "section",
+  "article",
+  "header",
+  "footer",
+  "nav",
+  "aside",
+  "main",
+  "h1",
+  "h2",
+  "h3",
+  "h4",
+  "h5",
+  "h6",
+  "ul",
+  "ol",
+  "table",
+  "tr",
+  "blockquote",
+  "pre",
+  "form",
+  "dl",
+  "dt",
+  "dd",
+  "figure",
+  "figcaption",
+  "br",
+]);
 
-/** The page's title and readable text. */
+/**
+ * The page's title and readable text. One pass over the page (linear time: a hostile page of
+ * unclosed tags or comments cannot stall Radar the way backtracking regular expressions can).
+ */
 export function htmlToText(html: string): { title: string; text: string } {
-  const title = decodeEntities(/<title[^>]*>([\s\S]*?)<\/title>/i.exec(html)?.[1] ?? "")
-    .replace(/\s+/g, " ").trim();
-  const body = html
-    .replace(/<!--[\s\S]*?-->/g, " ")
-    .replace(hidden, " ")
-    .replace(/<(script|style)\b[\s\S]*$/gi, " ")
-    .replace(/<br\s*\/?>/gi, "\n")
-    .replace(/<li\b[^>]*>/gi, "\n- ")
-    .replace(blocks, "\n")
-    .replace(/<\/t[dh]>/gi, " ")
-    .replace(/<[^>]*>/g, "");
-  const text = decodeEntities(body)
+  const parts: string[] = [];
+  let index = 0;
+  while (index < html.length) {
+    const open = html.indexOf("<", index);
+    if (open === -1) {
+      parts.push(html.slice(index));
+      break;
+    }
+    parts.push(html.slice(index, open));
+    if (html.startsWith("<!--", open)) {
+      const end = html.indexOf("-->", open + 4);
+      if (end === -1) break; // an unterminated comment hides the rest
+      parts.push(" ");
+      index = end + 3;
+      continue;
+    }
+    const tag = /^<(\/?)([a-zA-Z][a-zA-Z0-9-]*)/.exec(html.slice(open, open + 64));
+    if (!tag && !/^<[!?]/.test(html.slice(open, open + 2))) {
+      parts.push("<"); // a literal "<" in the text
+      index = open + 1;
+      continue;
+    }
+    const end = tagEnd(html, open + 1);
+    if (end === -1) break; // an unterminated tag: drop the rest
+    index = end + 1;
+    if (!tag) continue; // <!DOCTYPE …>, <?xml …?>
+    const name = tag[2].toLowerCase();
+    const closing = tag[1] === "/";
+    if (!closing && (hidden.has(name) || name === "title")) {
+      const close = new RegExp(`</${name}\\s*>`, "gi");
+      close.lastIndex = index;
+      const found = close.exec(html);
+      if (!found) break; // an unterminated script or style hides the rest
+      index = close.lastIndex;
+      parts.push(" ");
+    } else if (name === "li" && !closing) parts.push("\n- ");
+    else if (blocks.has(name)) parts.push("\n");
+    else if ((name === "td" || name === "th") && closing) parts.push(" ");
+  }
+  const text = decodeEntities(parts.join(""))
     .replace(/[ \t\u00a0]+/g, " ")
     .replace(/ *\n */g, "\n")
     .replace(/\n{3,}/g, "\n\n")
     .trim();
-  return { title, text };
+  return { title: decodeEntities(findTitle(html)).replace(/\s+/g, " ").trim(), text };
+}
+
+/** The text of the first <title> element (one forward scan). */
+function findTitle(html: string): string {
+  const open = /<title\b/gi.exec(html);
+  if (!open) return "";
+  const end = tagEnd(html, open.index + 1);
+  if (end === -1) return "";
+  const close = /<\/title\s*>/gi;
+  close.lastIndex = end + 1;
+  const found = close.exec(html);
+  return html.slice(end + 1, found ? found.index : Math.min(html.length, end + 1 + 1000));
+}
+
+/** The index of the `>` closing a tag that starts before `from`, skipping quoted values. */
+function tagEnd(html: string, from: number): number {
+  let index = from;
+  while (index < html.length) {
+    const char = html[index];
+    if (char === ">") return index;
+    if (char === '"' || char === "'") {
+      const close = html.indexOf(char, index + 1);
+      if (close === -1) return html.indexOf(">", index + 1);
+      index = close + 1;
+    } else index++;
+  }
+  return -1;
 }
