@@ -19,6 +19,12 @@ export function parsePort(value: string): number {
   return port;
 }
 
+/**
+ * `kill -USR2 PID` runs a heartbeat now. Not SIGUSR1: since 2.9.2 Deno answers SIGUSR1 by
+ * opening a V8 inspector on 127.0.0.1:9229, whatever listeners the program has.
+ */
+export const heartbeatSignal: Deno.Signal = "SIGUSR2";
+
 const loopback = /^(127\.\d+\.\d+\.\d+|::1|localhost)$/;
 
 /** Registers `serve`. */
@@ -68,15 +74,14 @@ export function registerServe(program: Command, context: CliContext): void {
               `Radar is running at ${url} (PID ${services.pid}); Ctrl-C stops it.\n`,
             );
             if (Deno.build.os !== "windows") {
-              // `kill -USR1 PID` runs a heartbeat now.
               manualTick = () => void scheduler.tick({ manualHeartbeat: true });
-              Deno.addSignalListener("SIGUSR1", manualTick);
+              Deno.addSignalListener(heartbeatSignal, manualTick);
             }
           },
         });
       } finally {
         for (const signal of signals) Deno.removeSignalListener(signal, stop);
-        if (manualTick) Deno.removeSignalListener("SIGUSR1", manualTick);
+        if (manualTick) Deno.removeSignalListener(heartbeatSignal, manualTick);
         log.close();
       }
     });
