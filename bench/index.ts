@@ -19,6 +19,7 @@ export interface BenchLine {
 
 /** Suites are imported lazily so one failing suite does not hide the others. */
 export const suites: Array<() => Promise<BenchSuite>> = [
+  () => import("./agent.ts").then((module) => module.agentSuite),
   () => import("./plugins.ts").then((module) => module.pluginSuite),
   () => import("./web_pages.ts").then((module) => module.webPagesSuite),
   () => import("./daemon.ts").then((module) => module.daemonSuite),

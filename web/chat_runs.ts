@@ -1,18 +1,38 @@
 /**
  * Chat runs started from the dashboard: each runs the same agent loop as `radar chat` in the
  * background and records its progress events, so the page can poll a fragment that shows the
- * model's work and tool calls as they happen, and cancel it through an AbortSignal.
+ * model's work and tool calls as they happen, and cancel it through an AbortSignal. A tool that
+ * needs the person's confirmation (exec's destructive commands) waits for an Allow/Deny answer
+ * from the page; no answer within `confirmTimeoutMs`, or a cancel, counts as Deny.
  */
+import { systemTimers, type Timers } from "../src/adapters/file_watcher.ts";
 import { runAgent } from "../src/core/agent_loop.ts";
 import type { Usage } from "../src/core/messages.ts";
 import type { ToolExecution } from "../src/core/tool_registry.ts";
 import type { WebDependencies } from "./ports.ts";
+
+/** A question a tool asked the person; the run waits until it is answered. */
+export interface PendingConfirmation {
+  id: string;
+  question: string;
+  answer(allowed: boolean, by: AnsweredConfirmation["by"]): void;
+}
+
+/** A question and its answer, kept for the finished run's view. */
+export interface AnsweredConfirmation {
+  question: string;
+  allowed: boolean;
+  /** Who decided: the person, the timeout or a cancel. */
+  by: "person" | "timeout" | "cancel";
+}
 
 /** The state of one dashboard chat run. */
 export interface ChatRun {
   id: string;
   conversationId: number;
   userMessage: string;
+  /** Messages the conversation had before this run stored its own. */
+  priorMessageCount: number;
   status: "running" | "done" | "failed" | "cancelled";
   startedAt: Date;
   finishedAt?: Date;
@@ -23,6 +43,9 @@ export interface ChatRun {
   executions: ToolExecution[];
   /** A tool that started and has not finished. */
   runningTool?: { name: string; argumentsText: string };
+  /** A tool's question waiting for Allow/Deny. */
+  confirmation?: PendingConfirmation;
+  confirmations: AnsweredConfirmation[];
   answer?: string;
   stopReason?: string;
   error?: string;
@@ -36,11 +59,23 @@ export interface ChatRun {
 /** How many finished runs are kept for late polls. */
 const keptFinishedRuns = 50;
 
+/** How long a tool's question waits for an answer before it counts as Deny. */
+export const defaultConfirmTimeoutMs = 5 * 60_000;
+
+/** Options of the run tracker (tests inject timers). */
+export interface ChatRunsOptions {
+  timers?: Timers;
+  confirmTimeoutMs?: number;
+}
+
 /** Starts, tracks and cancels chat runs (in memory; the conversation itself is in the store). */
 export class ChatRuns {
   #runs = new Map<string, ChatRun>();
 
-  constructor(private readonly deps: Pick<WebDependencies, "agent" | "clock" | "logger">) {}
+  constructor(
+    private readonly deps: Pick<WebDependencies, "agent" | "clock" | "logger">,
+    private readonly options: ChatRunsOptions = {},
+  ) {}
 
   /** The run with this id, if still kept. */
   get(id: string): ChatRun | undefined {
@@ -56,16 +91,18 @@ export class ChatRuns {
   }
 
   /** Starts a run in the background and returns it at once. */
-  start(conversationId: number, userMessage: string): ChatRun {
+  start(conversationId: number, userMessage: string, priorMessageCount = 0): ChatRun {
     const run: ChatRun = {
       id: crypto.randomUUID(),
       conversationId,
       userMessage,
+      priorMessageCount,
       status: "running",
       startedAt: this.deps.clock.now(),
       iterations: 0,
       activity: "Starting…",
       executions: [],
+      confirmations: [],
       controller: new AbortController(),
     };
     this.#runs.set(run.id, run);
@@ -80,7 +117,46 @@ export class ChatRuns {
     if (!run || run.status !== "running") return false;
     run.activity = "Cancelling…";
     run.controller.abort();
+    run.confirmation?.answer(false, "cancel");
     return true;
+  }
+
+  /**
+   * Answers the run's pending question; false when `confirmationId` is not the one waiting
+   * (already answered, timed out, or a stale page).
+   */
+  answer(id: string, confirmationId: string, allowed: boolean): boolean {
+    const pending = this.#runs.get(id)?.confirmation;
+    if (!pending || pending.id !== confirmationId) return false;
+    pending.answer(allowed, "person");
+    return true;
+  }
+
+  /** The agent loop's `confirm`: shows the question on the page and waits for the answer. */
+  #confirm(run: ChatRun, question: string): Promise<boolean> {
+    if (run.controller.signal.aborted) return Promise.resolve(false);
+    const timers = this.options.timers ?? systemTimers;
+    const previousActivity = run.activity;
+    return new Promise<boolean>((resolve) => {
+      const timer = timers.set(
+        () => pending.answer(false, "timeout"),
+        this.options.confirmTimeoutMs ?? defaultConfirmTimeoutMs,
+      );
+      const pending: PendingConfirmation = {
+        id: crypto.randomUUID(),
+        question,
+        answer(allowed, by) {
+          if (run.confirmation !== pending) return;
+          timers.clear(timer);
+          run.confirmation = undefined;
+          run.confirmations.push({ question, allowed, by });
+          run.activity = previousActivity;
+          resolve(allowed);
+        },
+      };
+      run.confirmation = pending;
+      run.activity = "Waiting for your answer…";
+    });
   }
 
   async #execute(run: ChatRun): Promise<void> {
@@ -89,7 +165,8 @@ export class ChatRuns {
         conversationId: run.conversationId,
         kind: "chat",
         userMessage: run.userMessage,
-        interactive: false,
+        interactive: true,
+        confirm: (question) => this.#confirm(run, question),
         signal: run.controller.signal,
         onEvent: (event) => {
           switch (event.type) {
@@ -129,6 +206,7 @@ export class ChatRuns {
       run.error = error instanceof Error ? error.message.split("\n")[0] : String(error);
       this.deps.logger.warn("dashboard chat run failed", { error: run.error });
     } finally {
+      run.confirmation?.answer(false, "cancel");
       run.runningTool = undefined;
       run.finishedAt = this.deps.clock.now();
     }

@@ -1,12 +1,12 @@
 /**
  * The concrete `ConfigFile` for /config: validates text exactly as the CLI loads a file
  * (`loadConfig` with the same env overrides and error messages), writes atomically and tells
- * which sections changed; an optional `apply` hook applies what it can without a restart.
+ * which keys changed; an optional `apply` hook applies what it can without a restart.
  */
 import { dirname } from "node:path";
 import { environmentOverrides, loadConfig, type LoadedConfig } from "../src/config/loader.ts";
 import { configCandidates, type Environment } from "../src/config/paths.ts";
-import type { RadarConfig } from "../src/config/schema.ts";
+import { changedConfigKeys } from "../src/runtime/live_config.ts";
 import type { ConfigFile } from "./ports.ts";
 
 /** Options of the file-backed config editor. */
@@ -14,17 +14,8 @@ export interface ConfigFileOptions {
   loaded: LoadedConfig;
   env: Environment;
   cwd: string;
-  /** Applies a new config live; returns the sections it applied. */
+  /** Applies a new config live; returns the keys it applied ("llm.temperature"). */
   apply?: (loaded: LoadedConfig) => string[];
-}
-
-/** Top-level sections whose effective values differ. */
-export function changedSections(before: RadarConfig, after: RadarConfig): string[] {
-  const keys = new Set([...Object.keys(before), ...Object.keys(after)]);
-  return [...keys].filter((key) =>
-    JSON.stringify((before as Record<string, unknown>)[key]) !==
-      JSON.stringify((after as Record<string, unknown>)[key])
-  );
 }
 
 function readIfExists(path: string): string | undefined {
@@ -61,10 +52,10 @@ export function fileConfigFile(options: ConfigFileOptions): ConfigFile {
       const temporary = `${path}.${crypto.randomUUID()}.tmp`;
       Deno.writeTextFileSync(temporary, text, { mode: 0o600 });
       Deno.renameSync(temporary, path);
-      const changed = changedSections(loaded.config, next.config);
+      const changed = changedConfigKeys(loaded.config, next.config);
       loaded = { ...next, path };
       const applied = options.apply?.(loaded) ?? [];
-      return { applied, needsRestart: changed.filter((section) => !applied.includes(section)) };
+      return { applied, needsRestart: changed.filter((key) => !applied.includes(key)) };
     },
   };
 }

@@ -5,12 +5,11 @@
  * only the secret scalars' source ranges, so comments and formatting stay byte for byte.
  */
 import { isMap, isScalar, isSeq, type Node, parseDocument } from "yaml";
+import { secretKeyPattern } from "../src/config/mask_secrets.ts";
 import { ConfigError } from "../src/core/errors.ts";
 
 /** What a secret looks like in the browser. */
 export const secretPlaceholder = "********";
-
-const secretKey = /(token|api_key|password|secret)$/i;
 
 interface SecretScalar {
   path: Array<string | number>;
@@ -33,7 +32,7 @@ function secretScalars(text: string): SecretScalar[] {
         const key = isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
         const value = pair.value as Node | null;
         if (
-          secretKey.test(key) && isScalar(value) && typeof value.value === "string" &&
+          secretKeyPattern.test(key) && isScalar(value) && typeof value.value === "string" &&
           value.value && value.range
         ) {
           found.push({

@@ -219,6 +219,8 @@ export interface WebDependencies {
   daemon?: DaemonView;
   plugins?: PluginsView;
   logs?: LogsView;
+  /** A conversation's tool call outcomes from the audit trail, oldest first. */
+  toolOutcomes?: (conversationId: number) => Array<{ tool: string; outcome: ToolOutcome }>;
   /** Counts that other concerns add to the dashboard (e.g. tools). */
   toolCount?: () => number;
 }

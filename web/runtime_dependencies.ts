@@ -35,6 +35,7 @@ export function webDependenciesFromRuntime(
     daemon: extras.daemon,
     plugins: extras.plugins,
     logs: extras.logs,
+    toolOutcomes: (conversationId) => runtime.toolCalls.outcomesOf(conversationId),
     toolCount: () => runtime.registry.list().length,
   };
 }

@@ -47,11 +47,13 @@ export function serveApp(
  * the app from the runtime plus the optional daemon/plugins/logs views and serves it.
  */
 export function startWebServer(options: WebServerOptions): RunningWebServer {
-  checkBindAddress(options.host, options.runtime.config.web.auth_token);
   return startWebServerWith(webDependenciesFromRuntime(options.runtime, options), options);
 }
 
-/** Like startWebServer, from explicit dependencies (tests with fakes, other composition). */
+/**
+ * Like startWebServer, from explicit dependencies (tests with fakes, other composition). The
+ * one place the bind policy is checked, before anything listens.
+ */
 export function startWebServerWith(
   deps: WebDependencies,
   options: { host: string; port: number; signal?: AbortSignal },

@@ -3,6 +3,15 @@
  * options, arguments, help). It imports nothing from node:, which keeps `radar` start-up fast:
  * commander alone pulls node:fs and node:child_process and costs ~50 ms per start.
  */
+import {
+  type Action,
+  type ArgumentSpec,
+  camel,
+  type OptionSpec,
+  type Output,
+  parseFlags,
+  renderHelp,
+} from "./command_help.ts";
 
 /** Thrown for usage errors, help and version output; `code` says which. */
 export class CommanderError extends Error {
@@ -18,51 +27,6 @@ export class InvalidArgumentError extends CommanderError {
     super(1, "commander.invalidArgument", message);
     this.name = "InvalidArgumentError";
   }
-}
-
-interface OptionSpec {
-  short?: string;
-  long: string;
-  key: string;
-  valueName?: string;
-  valueRequired: boolean;
-  negate: boolean;
-  description: string;
-  defaultValue?: unknown;
-  parse?: (value: string, previous: unknown) => unknown;
-  mandatory: boolean;
-}
-
-interface ArgumentSpec {
-  name: string;
-  required: boolean;
-  variadic: boolean;
-  description: string;
-  defaultValue?: unknown;
-}
-
-type Action = (...args: unknown[]) => unknown;
-
-interface Output {
-  writeOut(text: string): void;
-  writeErr(text: string): void;
-}
-
-function camel(name: string): string {
-  return name.replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase());
-}
-
-function parseFlags(
-  flags: string,
-): Pick<OptionSpec, "short" | "long" | "valueName" | "valueRequired"> {
-  const match = flags.match(/^(?:-(\w),?\s*)?(--[\w-]+)?(?:\s+([<[])([\w.-]+)[>\]])?$/);
-  if (!match || !match[2]) throw new Error(`Cannot parse option flags "${flags}"`);
-  return {
-    short: match[1] ? `-${match[1]}` : undefined,
-    long: match[2],
-    valueName: match[4],
-    valueRequired: match[3] === "<",
-  };
 }
 
 /** One command (the program itself is the root command). */
@@ -238,46 +202,19 @@ export class Command {
 
   /** The help text. */
   helpInformation(): string {
-    const path = this.#lineage().map((command) => command.#name);
-    const args = this.#arguments.map((arg) =>
-      `${arg.required ? "<" : "["}${arg.name}${arg.variadic ? "..." : ""}${
-        arg.required ? ">" : "]"
-      }`
-    );
-    const usage = [...path, "[options]", ...(this.commands.length ? ["[command]"] : []), ...args];
-    const lines = [`Usage: ${usage.join(" ")}`, ""];
-    if (this.#description) lines.push(this.#description, "");
-    const rows: Array<[string, string]> = [];
-    for (const option of this.#allOptions()) {
-      const flags = [option.short, option.long].filter(Boolean).join(", ");
-      const value = option.valueName
-        ? option.valueRequired ? ` <${option.valueName}>` : ` [${option.valueName}]`
-        : "";
-      const fallback = option.defaultValue !== undefined && option.valueName
-        ? ` (default: ${JSON.stringify(option.defaultValue)})`
-        : "";
-      rows.push([`${flags}${value}`, `${option.description}${fallback}`]);
-    }
-    rows.push(["-h, --help", "display help for command"]);
-    if (this.#version !== undefined) rows.push(["-V, --version", "output the version number"]);
-    lines.push("Options:", ...table(rows), "");
-    if (this.commands.length) {
-      lines.push(
-        "Commands:",
-        ...table(this.commands.map((command) => [
-          [command.#name, ...command.#aliases].join("|") +
-          (command.#arguments.length
-            ? " " +
-              command.#arguments.map((arg) => arg.required ? `<${arg.name}>` : `[${arg.name}]`)
-                .join(" ")
-            : ""),
-          command.#description,
-        ])),
-        "",
-      );
-    }
-    lines.push(...this.#helpTexts);
-    return lines.join("\n").replace(/\n*$/, "\n");
+    return renderHelp({
+      path: this.#lineage().map((command) => command.#name),
+      description: this.#description,
+      arguments: this.#arguments,
+      options: this.#allOptions(),
+      hasVersion: this.#version !== undefined,
+      commands: this.commands.map((command) => ({
+        names: [command.#name, ...command.#aliases],
+        arguments: command.#arguments,
+        description: command.#description,
+      })),
+      texts: this.#helpTexts,
+    });
   }
 
   /** Writes the help to stdout. */
@@ -454,13 +391,4 @@ export class Command {
     }
     await this.#action(...values, this.opts(), this);
   }
-}
-
-function table(rows: Array<[string, string]>): string[] {
-  const width = Math.min(32, Math.max(...rows.map(([left]) => left.length)) + 2);
-  return rows.map(([left, right]) =>
-    left.length + 2 > width
-      ? `  ${left}\n  ${" ".repeat(width)}${right}`
-      : `  ${left.padEnd(width)}${right}`
-  );
 }

@@ -37,7 +37,7 @@ let lineReader: ReadableStreamDefaultReader<string> | undefined;
 let buffered = "";
 
 async function readLineFromStdin(prompt: string): Promise<string | null> {
-  writeAll(Deno.stdout, prompt);
+  if (Deno.stdin.isTerminal()) writeAll(Deno.stdout, prompt);
   lineReader ??= Deno.stdin.readable.pipeThrough(new TextDecoderStream()).getReader();
   while (!buffered.includes("\n")) {
     const { value, done } = await lineReader.read();

@@ -16,6 +16,17 @@ export interface EventSource {
   close(): void;
 }
 
+/** What the daemon hands its web server: the runtime and the services behind the dashboard. */
+export interface DaemonWebOptions {
+  runtime: Runtime;
+  host: string;
+  port: number;
+  signal: AbortSignal;
+  services: DaemonServices;
+  /** When the daemon took its lock. */
+  startedAt: Date;
+}
+
 /** What the daemon is built from. */
 export interface DaemonOptions {
   services: DaemonServices;
@@ -23,12 +34,7 @@ export interface DaemonOptions {
   port: number;
   /** Aborts on SIGINT/SIGTERM. */
   shutdown: AbortSignal;
-  startWeb: (options: {
-    runtime: Runtime;
-    host: string;
-    port: number;
-    signal: AbortSignal;
-  }) => WebServerHandle;
+  startWeb: (options: DaemonWebOptions) => WebServerHandle;
   /** Calls the handler every minute until the signal aborts (Deno.cron in production). */
   ticker: (handler: () => Promise<void>, signal: AbortSignal) => Promise<void>;
   jobs: TickJob[];
@@ -44,9 +50,10 @@ export async function runDaemon(options: DaemonOptions): Promise<void> {
   const { services } = options;
   const { runtime } = services;
   const { logger, clock } = runtime;
+  const startedAt = clock.now();
   const lock = acquireLock(runtime.dataDir, {
     pid: services.pid,
-    startedAt: clock.now().toISOString(),
+    startedAt: startedAt.toISOString(),
   }, services.isAlive);
   const stopping = new AbortController();
   const sources: EventSource[] = [];
@@ -73,6 +80,8 @@ export async function runDaemon(options: DaemonOptions): Promise<void> {
       host: options.host,
       port: options.port,
       signal: stopping.signal,
+      services,
+      startedAt,
     });
     const host = options.host.includes(":") ? `[${options.host}]` : options.host;
     const url = `http://${host}:${web.port}`;

@@ -66,7 +66,13 @@ function walk(path: string, reader: LinkReader, depth: number): string {
     const kind = reader.kind(next);
     if (kind === undefined) return normalize(join(next, ...parts.slice(index + 1)));
     if (kind === "link") {
-      const target = reader.readLink(next);
+      let target: string;
+      try {
+        target = reader.readLink(next);
+      } catch {
+        // It was a link a moment ago (lstat) and is not now: something is swapping it.
+        throw new PathSyntaxError("the path changed while it was being checked");
+      }
       const base = isAbsolute(target) ? target : `${current}/${target}`;
       return walk(`${base}/${parts.slice(index + 1).join("/")}`, reader, depth + 1);
     }

@@ -96,6 +96,7 @@ export function execTool(deps: FileToolDependencies): Tool {
           ...systemSecretPaths,
         ], "file"),
         cwd: folder.path,
+        visibleFolders: [home, folder.path],
       }, command);
       let result;
       try {
@@ -110,7 +111,10 @@ export function execTool(deps: FileToolDependencies): Tool {
       } catch (error) {
         return failed(`Cannot run the command: ${(error as Error).message.split("\n")[0]}`);
       }
-      const text = redactText(formatResult(result), configSecrets(deps.config));
+      const text = redactText(formatResult(result), [
+        ...configSecrets(deps.config),
+        ...environmentSecrets(deps.env),
+      ]);
       if (result.timedOut) {
         return timedOut(
           `Timed out after ${settings.timeout_seconds} s; the command and its children were killed (tools.exec.timeout_seconds).\n${text}`,
@@ -147,6 +151,19 @@ function existing(paths: string[], kind: "folder" | "file"): string[] {
       return false;
     }
   });
+}
+
+/**
+ * Values of secret-looking environment variables (…_TOKEN, …_API_KEY, AWS_SECRET_ACCESS_KEY …):
+ * the command may use them, but `env` or `echo $X` must not hand them to the model.
+ */
+export function environmentSecrets(env: Record<string, string | undefined>): string[] {
+  return Object.entries(env).flatMap(([name, value]) =>
+    value && value.length >= 8 &&
+      /(TOKEN|SECRET|PASSWORD|PASSWD|API_?KEY|ACCESS_KEY|PRIVATE_KEY|CREDENTIAL|AUTH)/i.test(name)
+      ? [value]
+      : []
+  );
 }
 
 /** The child's environment: Radar's own variables and any secret values removed. */

@@ -11,6 +11,7 @@ import {
   dataSecretNames,
   homeSecretPaths,
   homeWriteProtectedPaths,
+  processPaths,
   secretFolderNames,
   systemSecretPaths,
   systemWriteProtectedPaths,
@@ -67,6 +68,13 @@ export class PathGuard {
       throw error;
     }
     const shown = this.display(real);
+    if (processPaths.test(real)) {
+      return {
+        ok: false,
+        reason:
+          `Cannot ${verb} ${shown}: protected by rule /proc/<pid> (process memory, environment and open files).`,
+      };
+    }
     for (const rule of this.#rules()) {
       if (rule.writeOnly && access === "read") continue;
       if (isInside(real, rule.path)) {
@@ -114,6 +122,44 @@ export class PathGuard {
       };
     }
     return { ok: true, path: real };
+  }
+
+  /**
+   * Hard links cannot be seen in a path: when an opened file has other links, this looks for
+   * the same file (device and inode) among the protected files and says which rule it breaks.
+   */
+  hardLinkReason(opened: Deno.FileInfo, access: PathAccess): string | undefined {
+    if ((opened.nlink ?? 1) <= 1 || opened.ino === null) return undefined;
+    let budget = 5000;
+    const matches = (path: string, depth: number): boolean => {
+      if (budget-- <= 0) return false;
+      let info: Deno.FileInfo;
+      try {
+        info = Deno.lstatSync(path);
+      } catch {
+        return false;
+      }
+      if (info.dev !== opened.dev || info.isSymlink) return false;
+      if (info.isFile) return info.ino === opened.ino;
+      if (!info.isDirectory || depth > 4) return false;
+      try {
+        for (const entry of Deno.readDirSync(path)) {
+          if (matches(join(path, entry.name), depth + 1)) return true;
+        }
+      } catch { /* unreadable folder */ }
+      return false;
+    };
+    const dataDir = this.#canonical(this.#options.dataDir);
+    const candidates = [
+      ...this.#rules().filter((rule) => !rule.writeOnly || access === "write"),
+      { path: dataDir, label: this.display(dataDir), why: "Radar's database and tokens" },
+    ];
+    for (const rule of candidates) {
+      if (matches(rule.path, 0)) {
+        return `it is a hard link to a file protected by rule ${rule.label} (${rule.why})`;
+      }
+    }
+    return undefined;
   }
 
   /** Shows a path with `~` for the home directory. */

@@ -43,6 +43,9 @@ export const systemSecretPaths: readonly string[] = [
   "/etc/ssh",
 ];
 
+/** A process's memory, environment, command line and open files (/proc/self/environ holds API keys). */
+export const processPaths = /^\/proc\/(\d+|self|thread-self)(\/|$)/;
+
 /** Folder names that hold secrets wherever they are (another user's home, a backup copy). */
 export const secretFolderNames: readonly string[] = [".ssh", ".gnupg", ".password-store", ".aws"];
 

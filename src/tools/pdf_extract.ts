@@ -44,7 +44,7 @@ export function pdfExtractTool(deps: FileToolDependencies): Tool {
         const info = await Deno.stat(checked.path);
         if (!info.isFile) return failed(`${shown} is not a file.`);
         if (info.size > maxPdfBytes) return failed(`${shown} is too large (${info.size} bytes).`);
-        const file = await openCheckedForRead(checked.path);
+        const file = await openCheckedForRead(checked.path, { guard });
         try {
           bytes = new Uint8Array(await new Response(file.readable).arrayBuffer());
         } catch (error) {

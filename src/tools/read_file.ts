@@ -28,7 +28,7 @@ export function readFileTool(deps: FileToolDependencies): Tool {
         const info = await Deno.stat(checked.path);
         if (info.isDirectory) return failed(`${shown} is a folder; use list_directory.`);
         if (!info.isFile) return failed(`${shown} is not a regular file.`);
-        file = await openCheckedForRead(checked.path);
+        file = await openCheckedForRead(checked.path, { guard });
       } catch (error) {
         if (error instanceof PathChangedError) {
           return refused(`Cannot read ${shown}: ${error.message}.`);

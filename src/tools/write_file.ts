@@ -31,7 +31,7 @@ export function writeFileTool(deps: FileToolDependencies): Tool {
         await assertFolderUnchanged(folder);
         let data: Uint8Array = new TextEncoder().encode(content);
         if (append && existing) {
-          const file = await openCheckedForRead(target);
+          const file = await openCheckedForRead(target, { guard });
           let before: Uint8Array;
           try {
             before = await readAll(file);

@@ -2,7 +2,9 @@
  * `/chat`: talk to Radar through the same agent loop as the CLI. `POST /chat/send` stores the
  * message and starts a background run; its fragment polls `GET /chat/runs/:id` while the model
  * works (activity, tool calls as they finish) and can be cancelled with
- * `POST /chat/runs/:id/cancel`. `POST /chat/new` starts a fresh conversation.
+ * `POST /chat/runs/:id/cancel`; a tool asking for confirmation is answered with
+ * `POST /chat/runs/:id/confirm`. The first message puts `?c=ID` into the address bar, so a
+ * reload continues the conversation. `POST /chat/new` starts a fresh conversation.
  */
 import { Hono } from "hono";
 import type { RouteContext } from "../app.tsx";
@@ -61,8 +63,10 @@ export function chatRoutes(context: RouteContext): Hono {
   app.get("/chat", (c) => {
     const requested = parseId(c.req.query("c"));
     const conversation = requested ? deps.conversations.conversation(requested) : undefined;
-    const messages = conversation ? deps.conversations.messages(conversation.id) : [];
     const active = conversation ? chatRuns.activeFor(conversation.id) : undefined;
+    const stored = conversation ? deps.conversations.messages(conversation.id) : [];
+    // A running answer's messages are shown by its run view, not twice.
+    const messages = active ? stored.slice(0, active.priorMessageCount) : stored;
     return renderPage(
       c,
       context,
@@ -81,8 +85,18 @@ export function chatRoutes(context: RouteContext): Hono {
           ? <Notice kind="warning">No conversation {requested}; this is a new chat.</Notice>
           : null}
         <div id="chat-log" class="chat-log" data-scroll-end>
-          <Messages messages={messages} />
-          {active ? <ChatRunView run={active} /> : null}
+          <Messages
+            messages={messages}
+            outcomes={conversation ? deps.toolOutcomes?.(conversation.id) : undefined}
+          />
+          {active
+            ? (
+              <>
+                <UserMessage content={active.userMessage} />
+                <ChatRunView run={active} />
+              </>
+            )
+            : null}
         </div>
         <ChatForm conversationId={conversation?.id} />
       </>,
@@ -120,8 +134,13 @@ export function chatRoutes(context: RouteContext): Hono {
       message.slice(0, 80),
       deps.clock.now(),
     );
-    const run = chatRuns.start(conversationId, message);
+    const run = chatRuns.start(
+      conversationId,
+      message,
+      deps.conversations.conversation(conversationId)?.messageCount ?? 0,
+    );
     if (!isHtmx(c)) return c.redirect(`/chat?c=${conversationId}`, 303);
+    c.header("HX-Replace-Url", `/chat?c=${conversationId}`);
     return renderFragment(
       c,
       <>
@@ -154,6 +173,20 @@ export function chatRoutes(context: RouteContext): Hono {
     const run = chatRuns.get(c.req.param("id"));
     if (!run) return renderFragment(c, <Notice kind="warning">Unknown run.</Notice>, 404);
     chatRuns.cancel(run.id);
+    return renderFragment(c, <ChatRunView run={run} now={deps.clock.now()} />);
+  });
+
+  app.post("/chat/runs/:id/confirm", async (c) => {
+    const run = chatRuns.get(c.req.param("id"));
+    if (!run) return renderFragment(c, <Notice kind="warning">Unknown run.</Notice>, 404);
+    const form = await c.req.parseBody();
+    const answer = field(form, "answer");
+    if (answer !== "allow" && answer !== "deny") {
+      return renderFragment(c, <Notice kind="warning">Answer allow or deny.</Notice>, 422);
+    }
+    // A stale answer (already decided, timed out) changes nothing: the page gets the run as is.
+    chatRuns.answer(run.id, field(form, "confirmation"), answer === "allow");
+    if (!isHtmx(c)) return c.redirect(`/chat?c=${run.conversationId}`, 303);
     return renderFragment(c, <ChatRunView run={run} now={deps.clock.now()} />);
   });
   return app;

@@ -130,7 +130,10 @@ export function historyRoutes(context: RouteContext): Hono {
             <button type="submit" class="danger small">Delete</button>
           </form>
         </div>
-        <Messages messages={deps.conversations.messages(conversation.id)} />
+        <Messages
+          messages={deps.conversations.messages(conversation.id)}
+          outcomes={deps.toolOutcomes?.(conversation.id)}
+        />
       </>,
     );
   });

@@ -1,5 +1,5 @@
 /** A chat run as the page shows it: progress while running, the answer with tool calls after. */
-import type { ChatRun } from "../chat_runs.ts";
+import type { AnsweredConfirmation, ChatRun, PendingConfirmation } from "../chat_runs.ts";
 import { type ToolCallDisplay, ToolCalls } from "./conversation.tsx";
 import { formatDuration } from "./format.ts";
 import { Markdown } from "./markdown.tsx";
@@ -26,20 +26,81 @@ function callsOf(run: ChatRun): ToolCallDisplay[] {
   return calls;
 }
 
-/** One run: polls itself while running (outerHTML swap), static once finished. */
+/** A tool's question with Allow/Deny buttons (each a POST answering this very question). */
+function ConfirmationPrompt(props: { run: ChatRun; confirmation: PendingConfirmation }) {
+  const { run, confirmation } = props;
+  const action = `/chat/runs/${run.id}/confirm`;
+  const button = (answer: "allow" | "deny", label: string, kind: string) => (
+    <form
+      method="post"
+      action={action}
+      class="inline"
+      hx-post={action}
+      hx-target={`#run-${run.id}`}
+      hx-swap="outerHTML"
+    >
+      <input type="hidden" name="confirmation" value={confirmation.id} />
+      <input type="hidden" name="answer" value={answer} />
+      <button type="submit" class={kind}>{label}</button>
+    </form>
+  );
+  return (
+    <div class="notice warning confirmation" role="alertdialog" aria-label="Radar asks">
+      <strong>Radar asks for your permission</strong>
+      <pre>{confirmation.question}</pre>
+      <div class="row">
+        {button("allow", "Allow", "danger")}
+        {button("deny", "Deny", "secondary")}
+      </div>
+    </div>
+  );
+}
+
+const answeredBy: Record<AnsweredConfirmation["by"], string> = {
+  person: "by you",
+  timeout: "no answer in time",
+  cancel: "cancelled",
+};
+
+/** The questions a run asked and how they were answered. */
+function AnsweredConfirmations(props: { confirmations: AnsweredConfirmation[] }) {
+  if (!props.confirmations.length) return null;
+  return (
+    <div class="confirmations">
+      {props.confirmations.map((confirmation) => (
+        <details class="confirmation">
+          <summary>
+            <span class={`badge outcome-${confirmation.allowed ? "ok" : "refused"}`}>
+              {confirmation.allowed ? "allowed" : "denied"}
+            </span>{" "}
+            <span class="muted">{answeredBy[confirmation.by]}</span>
+          </summary>
+          <pre>{confirmation.question}</pre>
+        </details>
+      ))}
+    </div>
+  );
+}
+
+/**
+ * One run: polls itself while running (outerHTML swap), static once finished. While a tool
+ * waits for Allow/Deny it stops polling, so a swap never replaces the buttons under a click;
+ * the answer's response resumes it.
+ */
 export function ChatRunView(props: { run: ChatRun; now?: Date }) {
   const { run } = props;
   const id = `run-${run.id}`;
   const elapsed = (run.finishedAt ?? props.now ?? run.startedAt).getTime() -
     run.startedAt.getTime();
   if (run.status === "running") {
+    const waiting = run.confirmation;
     return (
       <div
         id={id}
         class="message assistant running"
-        hx-get={`/chat/runs/${run.id}`}
-        hx-trigger={pollDelay}
-        hx-swap="outerHTML"
+        hx-get={waiting ? undefined : `/chat/runs/${run.id}`}
+        hx-trigger={waiting ? undefined : pollDelay}
+        hx-swap={waiting ? undefined : "outerHTML"}
         aria-busy="true"
       >
         <div class="role">
@@ -48,6 +109,8 @@ export function ChatRunView(props: { run: ChatRun; now?: Date }) {
           <span class="muted">{formatDuration(elapsed)}</span>
         </div>
         <ToolCalls calls={callsOf(run)} />
+        <AnsweredConfirmations confirmations={run.confirmations} />
+        {waiting ? <ConfirmationPrompt run={run} confirmation={waiting} /> : null}
         <button
           type="button"
           class="secondary small"
@@ -71,6 +134,7 @@ export function ChatRunView(props: { run: ChatRun; now?: Date }) {
         </span>
       </div>
       <ToolCalls calls={callsOf(run)} />
+      <AnsweredConfirmations confirmations={run.confirmations} />
       {run.status === "failed"
         ? <Notice kind="error">{run.error ?? "The run failed."}</Notice>
         : run.status === "cancelled"

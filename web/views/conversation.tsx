@@ -36,6 +36,31 @@ export function inferOutcome(name: string, text: string): ToolOutcome {
   return "ok";
 }
 
+/** A conversation's recorded tool outcomes, oldest first (from the audit trail). */
+export type RecordedOutcome = { tool: string; outcome: ToolOutcome };
+
+/**
+ * Pairs tool result messages with the audit trail's exact outcomes. Both are written in the
+ * same order by the agent loop; retention prunes the oldest audit rows, so the two lists are
+ * aligned from the newest end while the tool names agree. Unpaired results fall back to
+ * `inferOutcome`.
+ */
+export function pairOutcomes(
+  messages: StoredMessage[],
+  recorded: RecordedOutcome[],
+): Map<StoredMessage, ToolOutcome> {
+  const results = messages.filter((message) => message.role === "tool");
+  const paired = new Map<StoredMessage, ToolOutcome>();
+  let index = results.length - 1;
+  let row = recorded.length - 1;
+  while (index >= 0 && row >= 0 && results[index].toolName === recorded[row].tool) {
+    paired.set(results[index], recorded[row].outcome);
+    index--;
+    row--;
+  }
+  return paired;
+}
+
 /** One expandable tool call; failures and refusals open by default and are marked. */
 export function ToolCallView(props: { call: ToolCallDisplay }) {
   const { call } = props;
@@ -87,8 +112,14 @@ export function UserMessage(props: { content: string; at?: string }) {
   );
 }
 
-/** Every message of a conversation, tool results paired with the calls that asked for them. */
-export function Messages(props: { messages: StoredMessage[] }) {
+/**
+ * Every message of a conversation, tool results paired with the calls that asked for them and
+ * marked with the audit trail's outcome when `outcomes` are given.
+ */
+export function Messages(props: { messages: StoredMessage[]; outcomes?: RecordedOutcome[] }) {
+  const exact = pairOutcomes(props.messages, props.outcomes ?? []);
+  const outcomeOf = (message: StoredMessage, name: string) =>
+    exact.get(message) ?? inferOutcome(name, message.content);
   const results = new Map<string, StoredMessage>();
   for (const message of props.messages) {
     if (message.role === "tool" && message.toolCallId) results.set(message.toolCallId, message);
@@ -106,7 +137,7 @@ export function Messages(props: { messages: StoredMessage[] }) {
           name: call.name,
           argumentsText: call.arguments,
           resultText: result?.content,
-          outcome: result ? inferOutcome(call.name, result.content) : undefined,
+          outcome: result ? outcomeOf(result, call.name) : undefined,
         };
       });
       out.push(
@@ -135,7 +166,7 @@ export function Messages(props: { messages: StoredMessage[] }) {
             name: message.toolName ?? "tool",
             argumentsText: "",
             resultText: message.content,
-            outcome: inferOutcome(message.toolName ?? "", message.content),
+            outcome: outcomeOf(message, message.toolName ?? ""),
           }}
         />,
       );

@@ -1,14 +1,19 @@
 /** The page shell: head (CSP-friendly htmx config), navigation, main content. */
 import type { Child } from "hono/jsx";
 
-/** htmx settings that keep it inside the CSP: no eval, no script tags, no inline styles. */
+/**
+ * htmx settings that keep it inside the CSP: no eval, no script tags, no inline styles. History
+ * is on only so a response can set the address (HX-Replace-Url); no page snapshot is ever stored
+ * (cache size 0) and going back to such an entry reloads it from the server.
+ */
 export const htmxConfig = JSON.stringify({
   allowEval: false,
   allowScriptTags: false,
   includeIndicatorStyles: false,
   selfRequestsOnly: true,
-  historyEnabled: false,
+  historyEnabled: true,
   historyCacheSize: 0,
+  refreshOnHistoryMiss: true,
   defaultSwapStyle: "innerHTML",
   // 422 = "your input is invalid": swap the message in, no console error. Other errors swap a
   // one-line notice in too (and count as errors).

@@ -1,6 +1,5 @@
 /** The Ollama native adapter: `POST /api/chat` with `num_ctx` sized to the prompt. */
 import type { ChatModel, ChatRequest, ChatResponse, ModelStatus } from "../../core/chat_model.ts";
-import { LlmError } from "../../core/errors.ts";
 import { chooseContextWindow, truncationSuspected } from "./context_window.ts";
 import { classifyHttpError, type ErrorSubject, toolCapableModels } from "./http_errors.ts";
 import {
@@ -9,8 +8,8 @@ import {
   parseOllamaChat,
   supportsToolsOf,
 } from "./ollama_wire.ts";
-import { toChatResponse } from "./response_parts.ts";
-import { RetryableFailure, withRetries } from "./retry.ts";
+import { attemptChat } from "./chat_attempt.ts";
+import { withRetries } from "./retry.ts";
 import {
   type ChatModelOptions,
   type LlmConfig,
@@ -55,29 +54,15 @@ export class OllamaChatModel implements ChatModel {
       keepAlive: this.#llm.keep_alive,
     });
     return await withRetries(async () => {
-      const answer = await send(
-        `${this.#base}/api/chat`,
-        { method: "POST", body },
-        this.#transport,
+      const { response, parsed } = await attemptChat({
+        url: `${this.#base}/api/chat`,
+        body,
+        transport: this.#transport,
+        subject,
+        offered,
+        parse: parseOllamaChat,
         signal,
-      );
-      if (answer.status < 200 || answer.status > 299) {
-        const { error, maxRetries } = classifyHttpError(answer.status, answer.text, subject);
-        throw new RetryableFailure(error, maxRetries);
-      }
-      const parsed = parseOllamaChat(parseBody(answer.text, this.#base));
-      if (parsed.error !== undefined) {
-        const { error, maxRetries } = classifyHttpError(
-          500,
-          JSON.stringify({ error: parsed.error }),
-          subject,
-        );
-        throw new RetryableFailure(error, Math.min(maxRetries, 1));
-      }
-      const response = toChatResponse(parsed.message, offered);
-      if (parsed.empty || emptyAfterTools(response, offered.size > 0)) {
-        throw new RetryableFailure(emptyAnswer(subject, response), 1);
-      }
+      });
       if (window.overflow) {
         response.warnings?.push(
           `the prompt (~${estimated} tokens) is larger than the model's context window ` +
@@ -156,21 +141,4 @@ export class OllamaChatModel implements ChatModel {
     } catch { /* the chat request reports reachability itself */ }
     return this.#modelContext || undefined;
   }
-}
-
-/** Tools were offered, the model spent tokens, yet nothing came back: a failed tool-call parse. */
-export function emptyAfterTools(response: ChatResponse, toolsOffered: boolean): boolean {
-  return toolsOffered && !response.content.trim() && !response.toolCalls.length &&
-    (response.usage?.completionTokens ?? 0) > 0;
-}
-
-/** The error for an answer with nothing in it. */
-export function emptyAnswer(subject: ErrorSubject, response: ChatResponse): LlmError {
-  const tokens = response.usage?.completionTokens;
-  return new LlmError(
-    "bad_response",
-    `The model server at ${subject.baseUrl} returned an empty answer` +
-      (tokens ? ` after generating ${tokens} tokens (a tool call it could not parse)` : "") +
-      `. Ask again, or use a model with better tool support (e.g. ${toolCapableModels}).`,
-  );
 }

@@ -1,7 +1,7 @@
 /** Ollama native `/api/chat` request and response mapping (pure). */
 import type { ChatRequest } from "../../core/chat_model.ts";
 import type { ChatMessage } from "../../core/messages.ts";
-import type { WireMessage } from "./response_parts.ts";
+import { type WireMessage, wireToolCalls } from "./response_parts.ts";
 
 /** Extra request settings of the native API. */
 export interface OllamaRequestSettings {
@@ -69,17 +69,13 @@ export function parseOllamaChat(body: unknown): OllamaAnswer {
     return { message: { content: "", toolCalls: [] }, error: record.error, empty: true };
   }
   const message = (record.message ?? {}) as Record<string, unknown>;
-  const calls = Array.isArray(message.tool_calls) ? message.tool_calls : [];
   const promptTokens = numberOr(record.prompt_eval_count);
   const completionTokens = numberOr(record.eval_count);
   const totalNs = numberOr(record.total_duration);
   return {
     message: {
       content: message.content,
-      toolCalls: calls.map((call: Record<string, unknown>) => {
-        const fn = (call?.function ?? {}) as Record<string, unknown>;
-        return { id: call?.id, name: fn.name, arguments: fn.arguments };
-      }),
+      toolCalls: wireToolCalls(message.tool_calls),
       finishReason: typeof record.done_reason === "string" ? record.done_reason : undefined,
       usage: promptTokens !== undefined || completionTokens !== undefined
         ? { promptTokens: promptTokens ?? 0, completionTokens: completionTokens ?? 0 }

@@ -2,10 +2,9 @@
 import type { ChatModel, ChatRequest, ChatResponse, ModelStatus } from "../../core/chat_model.ts";
 import { LlmError } from "../../core/errors.ts";
 import { classifyHttpError, type ErrorSubject } from "./http_errors.ts";
-import { emptyAfterTools, emptyAnswer } from "./ollama_chat_model.ts";
+import { attemptChat } from "./chat_attempt.ts";
 import { modelIdsOf, openAiChatBody, parseOpenAiChat } from "./openai_wire.ts";
-import { toChatResponse } from "./response_parts.ts";
-import { RetryableFailure, withRetries } from "./retry.ts";
+import { withRetries } from "./retry.ts";
 import {
   type ChatModelOptions,
   type LlmConfig,
@@ -47,30 +46,16 @@ export class OpenAiChatModel implements ChatModel {
     const elapsed = this.#options.elapsed ?? (() => performance.now());
     return await withRetries(async () => {
       const started = elapsed();
-      const answer = await send(
-        `${this.#base}/chat/completions`,
-        { method: "POST", body },
-        this.#transport,
+      const { response } = await attemptChat({
+        url: `${this.#base}/chat/completions`,
+        body,
+        transport: this.#transport,
+        subject,
+        offered,
+        parse: parseOpenAiChat,
         signal,
-      );
-      if (answer.status < 200 || answer.status > 299) {
-        const { error, maxRetries } = classifyHttpError(answer.status, answer.text, subject);
-        throw new RetryableFailure(error, maxRetries);
-      }
-      const parsed = parseOpenAiChat(parseBody(answer.text, this.#base));
-      if (parsed.error !== undefined) {
-        const { error, maxRetries } = classifyHttpError(
-          500,
-          JSON.stringify({ error: parsed.error }),
-          subject,
-        );
-        throw new RetryableFailure(error, Math.min(maxRetries, 1));
-      }
-      const response = toChatResponse(parsed.message, offered);
+      });
       response.durationMs = Math.round(elapsed() - started);
-      if (parsed.zeroValue || emptyAfterTools(response, offered.size > 0)) {
-        throw new RetryableFailure(emptyAnswer(subject, response), 1);
-      }
       return response;
     }, retryOptions(this.#llm, this.#options, signal));
   }

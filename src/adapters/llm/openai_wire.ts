@@ -1,7 +1,7 @@
 /** OpenAI-compatible `/v1/chat/completions` request and response mapping (pure). */
 import type { ChatRequest } from "../../core/chat_model.ts";
 import type { ChatMessage } from "../../core/messages.ts";
-import type { WireMessage } from "./response_parts.ts";
+import { type WireMessage, wireToolCalls } from "./response_parts.ts";
 
 /** The JSON body of `POST /v1/chat/completions` (always `stream:false`, tools in `tools`). */
 export function openAiChatBody(request: ChatRequest, model: string) {
@@ -50,7 +50,7 @@ function validJsonOrEmpty(text: string): string {
 export interface OpenAiAnswer {
   message: WireMessage;
   /** `created <= 0`, `model:""`, no choices or an empty role: a server that produced nothing. */
-  zeroValue: boolean;
+  empty: boolean;
   error?: string;
 }
 
@@ -62,22 +62,19 @@ export function parseOpenAiChat(body: unknown): OpenAiAnswer {
     const message = typeof errorBody === "string"
       ? errorBody
       : String(errorBody?.message ?? record.message ?? "unknown error");
-    return { message: { content: "", toolCalls: [] }, zeroValue: false, error: message };
+    return { message: { content: "", toolCalls: [] }, empty: false, error: message };
   }
   const choice = (Array.isArray(record.choices) ? record.choices[0] : undefined) ?? {};
   const message = (choice.message ?? {}) as Record<string, unknown>;
   const calls = Array.isArray(message.tool_calls) ? message.tool_calls : [];
   const usage = record.usage as Record<string, unknown> | undefined;
-  const zeroValue = choice.message === undefined ||
+  const empty = choice.message === undefined ||
     (typeof record.created === "number" && record.created <= 0) ||
     (message.role === "" && !message.content && !calls.length);
   return {
     message: {
       content: message.content,
-      toolCalls: calls.map((call: Record<string, unknown>) => {
-        const fn = (call?.function ?? {}) as Record<string, unknown>;
-        return { id: call?.id, name: fn.name, arguments: fn.arguments };
-      }),
+      toolCalls: wireToolCalls(message.tool_calls),
       finishReason: typeof choice.finish_reason === "string" ? choice.finish_reason : undefined,
       usage: usage && typeof usage.prompt_tokens === "number"
         ? {
@@ -88,7 +85,7 @@ export function parseOpenAiChat(body: unknown): OpenAiAnswer {
         }
         : undefined,
     },
-    zeroValue,
+    empty,
   };
 }
 

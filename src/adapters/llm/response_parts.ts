@@ -20,6 +20,15 @@ export interface WireMessage {
   durationMs?: number;
 }
 
+/** Reads `tool_calls` entries of either wire format (`{id?, function: {name, arguments}}`). */
+export function wireToolCalls(value: unknown): WireToolCall[] {
+  if (!Array.isArray(value)) return [];
+  return value.map((call: Record<string, unknown>) => {
+    const fn = (call?.function ?? {}) as Record<string, unknown>;
+    return { id: call?.id, name: fn.name, arguments: fn.arguments };
+  });
+}
+
 let generated = 0;
 
 /** A fresh tool call id for servers that send none. */

@@ -70,6 +70,17 @@ export class SqliteAuditStore implements AuditSink {
     return Number(this.db.prepare("DELETE FROM tool_calls WHERE at < ?").run(cutoff).changes);
   }
 
+  /**
+   * The recorded outcomes of one conversation's tool calls, oldest first (the order the agent
+   * loop stored their tool messages in; retention may have pruned the oldest).
+   */
+  outcomesOf(conversationId: number): Array<{ tool: string; outcome: ToolOutcome }> {
+    const rows = this.db.prepare(
+      "SELECT tool, outcome FROM tool_calls WHERE conversation_id = ? ORDER BY id",
+    ).all(conversationId) as Array<{ tool: string; outcome: string }>;
+    return rows.map((row) => ({ tool: String(row.tool), outcome: row.outcome as ToolOutcome }));
+  }
+
   /** The newest calls first, optionally of one tool or only the failed ones. */
   list(options: { limit: number; tool?: string; failed?: boolean }): ToolCallRecord[] {
     const where: string[] = [];

@@ -86,6 +86,14 @@ export class SqliteConversationStore implements ConversationStore {
     return Number(row.id);
   }
 
+  /** Gives an untitled conversation its title (a no-op once it has one). */
+  titleIfUntitled(conversationId: number, title: string): void {
+    this.db.prepare("UPDATE conversations SET title = ? WHERE id = ? AND title = ''").run(
+      title.slice(0, 200),
+      conversationId,
+    );
+  }
+
   /** Appends a message and touches the conversation. */
   appendMessage(conversationId: number, message: MessageRecord): number {
     const stamp = message.createdAt.toISOString();

@@ -58,11 +58,17 @@ export class SqliteFactStore implements FactStore {
   searchFacts(query: string, limit: number, category?: FactCategory): Fact[] {
     const fts = toFtsQuery(query);
     if (!fts) return [];
-    const rows = this.db.prepare(
-      `SELECT f.* FROM facts_fts JOIN facts f ON f.id = facts_fts.rowid
-       WHERE facts_fts MATCH ? ${category ? "AND f.category = ?" : ""}
-       ORDER BY bm25(facts_fts), f.id DESC LIMIT ?`,
-    ).all(...(category ? [fts, category, limit] : [fts, limit])) as unknown as FactRow[];
+    // Rank inside FTS5 first (its `rank` column is cheaper than bm25() over a join), then join.
+    const rows = category
+      ? this.db.prepare(
+        `SELECT f.* FROM facts_fts JOIN facts f ON f.id = facts_fts.rowid
+         WHERE facts_fts MATCH ? AND f.category = ? ORDER BY rank, f.id DESC LIMIT ?`,
+      ).all(fts, category, limit) as unknown as FactRow[]
+      : this.db.prepare(
+        `SELECT f.* FROM (SELECT rowid, rank FROM facts_fts WHERE facts_fts MATCH ?
+           ORDER BY rank LIMIT ?) AS hit JOIN facts f ON f.id = hit.rowid
+         ORDER BY hit.rank, f.id DESC`,
+      ).all(fts, limit) as unknown as FactRow[];
     return rows.map(toFact);
   }
 

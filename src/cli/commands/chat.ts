@@ -31,12 +31,7 @@ export function registerChat(program: Command, context: CliContext): void {
           io.stderr(`New conversation ${conversationId}.\n`);
           continue;
         }
-        if (!runtime.conversations.conversation(conversationId)?.title) {
-          runtime.db.prepare("UPDATE conversations SET title = ? WHERE id = ?").run(
-            text.slice(0, 200),
-            conversationId,
-          );
-        }
+        runtime.conversations.titleIfUntitled(conversationId, text);
         try {
           const result = await runTurn(context, {
             conversationId,

@@ -2,7 +2,6 @@
 import type { Command } from "../command_line.ts";
 import type { CliContext } from "../context.ts";
 import { InvalidArgumentError } from "../command_line.ts";
-import { UsageError } from "../../core/errors.ts";
 import { everyMinute } from "../../adapters/cron.ts";
 import { ensureDataDirectory } from "../../runtime/data_directory.ts";
 import { runDaemon } from "../../daemon/daemon.ts";
@@ -25,8 +24,6 @@ export function parsePort(value: string): number {
  */
 export const heartbeatSignal: Deno.Signal = "SIGUSR2";
 
-const loopback = /^(127\.\d+\.\d+\.\d+|::1|localhost)$/;
-
 /** Registers `serve`. */
 export function registerServe(program: Command, context: CliContext): void {
   program.command("serve")
@@ -41,11 +38,7 @@ export function registerServe(program: Command, context: CliContext): void {
       const loaded = context.config();
       const host = options.host ?? loaded.config.web.host;
       const port = options.port ?? loaded.config.web.port;
-      if (!loopback.test(host) && !loaded.config.web.auth_token) {
-        throw new UsageError(
-          `Cannot serve on ${host}: a non-loopback address needs web.auth_token (or RADAR_WEB_AUTH_TOKEN)`,
-        );
-      }
+      // The bind policy (non-loopback needs web.auth_token) is checked by the web server.
       ensureDataDirectory(loaded.dataDir);
       const log = new RotatingLogFile(logPath(loaded.dataDir));
       const shutdown = new AbortController();
@@ -59,13 +52,13 @@ export function registerServe(program: Command, context: CliContext): void {
         const runtime = context.runtime({ logWriters: [(line) => log.write(line)] });
         const services = daemonServices(runtime);
         // Loaded here, not at start-up: other commands do not pay for the web stack.
-        const { startWebServer } = await import("../../../web/server.ts");
+        const { startDaemonWebServer } = await import("../../../web/daemon_web.ts");
         await runDaemon({
           services,
           host,
           port,
           shutdown: shutdown.signal,
-          startWeb: startWebServer,
+          startWeb: startDaemonWebServer,
           ticker: (handler, signal) => everyMinute("radar-tick", handler, signal),
           jobs: daemonJobs(services),
           sources: daemonSources(services),

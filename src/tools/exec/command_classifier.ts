@@ -4,23 +4,26 @@
  * `$(…)`, backticks, pipelines, `eval`, here-documents and inline interpreter code. When the
  * line cannot be followed, it is refused with the reason.
  */
-import { basename, isAbsolute, join, normalize } from "node:path";
+import { basename } from "node:path";
+import { commandVariables, embeddedCommands } from "./embedded_commands.ts";
 import { parseCommandLine, type SimpleCommand } from "./command_parser.ts";
 import { checkCode, codeSource, isInterpreter } from "./inline_code.ts";
-import { type Finding, programFindings, type RuleContext } from "./program_rules.ts";
+import { type Finding, literalWord, programFindings, type RuleContext } from "./program_rules.ts";
+import { checkDownloadThenRun, findExecCommands, shells, upstreamProgram } from "./pipelines.ts";
+import {
+  braceExpansions,
+  type ClassifierOptions,
+  findOutputs,
+  globPrefix,
+  recursiveReadFinding,
+  ruleContext,
+  unknownFolder,
+} from "./path_words.ts";
 import { ShellSyntaxError, type Word } from "./shell_lexer.ts";
-import { unknownWord, unwrap } from "./wrappers.ts";
+import { unwrap } from "./wrappers.ts";
 
 export type { Finding } from "./program_rules.ts";
-
-/** What the classifier needs to know. */
-export interface ClassifierOptions {
-  home: string;
-  cwd: string;
-  protectedPids: readonly number[];
-  /** The path guard: a refusal reason, or undefined when the access is allowed. */
-  checkPath(path: string, access: "read" | "write"): string | undefined;
-}
+export type { ClassifierOptions } from "./path_words.ts";
 
 /** The result of checking a command line. */
 export interface CommandAnalysis {
@@ -31,7 +34,6 @@ export interface CommandAnalysis {
   writesFiles: boolean;
 }
 
-const shells = /^(sh|bash|zsh|dash|ksh|mksh|ash|fish|csh|tcsh|yash|posh|rbash)$/;
 const downloaders =
   /^(curl|wget|fetch|aria2c|http|https|xh|nc|ncat|netcat|socat|telnet|openssl|ssh|scp)$/;
 const echoes = /^(echo|printf|cat)$/;
@@ -40,6 +42,8 @@ const dangerousVariables =
 const writers =
   /^(tee|truncate|touch|sed|rm|shred|chmod|chown|chgrp|mkdir|rmdir|unlink|mv|ln|cp|install|rsync|dd|curl|wget)$/;
 const maxDepth = 8;
+const diskDevice =
+  /^\/dev\/(sd|hd|vd|xvd|nvme|mmcblk|disk|rdisk|mem|kmem|port|mapper\/|dm-|md\d|loop)/;
 
 /** Checks a command line and everything it would run. */
 export function analyzeCommand(source: string, options: ClassifierOptions): CommandAnalysis {
@@ -70,7 +74,22 @@ function checkLine(
   }
   if (parsed.unsupported) refuse(`cannot check ${parsed.unsupported}`);
   for (const inner of parsed.substitutions) checkLine(inner, options, analysis, depth + 1);
-  for (const command of parsed.commands) checkCommand(command, options, analysis, depth);
+  let current = options;
+  for (const command of parsed.commands) {
+    checkCommand(command, current, analysis, depth);
+    current = afterDirectoryChange(command, current);
+  }
+  checkDownloadThenRun(parsed.commands, refuse);
+}
+
+/** Follows `cd`/`pushd` so later relative paths resolve where the shell will be. */
+function afterDirectoryChange(command: SimpleCommand, options: ClassifierOptions) {
+  const words = command.words;
+  if (!words.length || !/^(cd|pushd|chdir)$/.test(words[0].text)) return options;
+  const target = words.slice(1).find((word) => !/^-[LPe@]*$/.test(word.text));
+  if (!target) return { ...options, cwd: options.home };
+  const path = ruleContext(options).resolve(target);
+  return { ...options, cwd: path ?? unknownFolder };
 }
 
 function checkCommand(
@@ -84,10 +103,9 @@ function checkCommand(
   const context = ruleContext(options);
   checkRedirects(command, options, analysis, context, depth);
   let words = [...command.words];
-  while (words.length && /^[A-Za-z_][A-Za-z0-9_]*\+?=/.test(words[0].text) && !words[0].quoted) {
-    const name = words[0].text.split(/\+?=/)[0];
-    if (dangerousVariables.test(name)) refuse(`sets ${name}, which changes what programs run`);
-    words.shift();
+  // A quoted 'NAME=value' is a program name to the shell; checking the rest is stricter.
+  while (words.length && /^[A-Za-z_][A-Za-z0-9_]*\+?=/.test(words[0].text)) {
+    checkAssignment(words.shift()!, options, analysis, depth);
   }
   if (!words.length) return;
   const unwrapped = unwrap(words);
@@ -102,6 +120,31 @@ function checkCommand(
   const name = basename(head.text).toLowerCase();
   analysis.programs.push(name);
   const args = words.slice(1);
+  if (/^(export|declare|typeset|readonly|local)$/.test(name)) {
+    for (const arg of args) {
+      if (/^[A-Za-z_][A-Za-z0-9_]*\+?=/.test(arg.text)) {
+        checkAssignment(arg, options, analysis, depth);
+      }
+    }
+  }
+  if (name === "trap" && args[0] && !args[0].text.startsWith("-")) {
+    if (args[0].dynamic) refuse("trap of a command built at run time");
+    else checkLine(args[0].text, options, analysis, depth + 1);
+  }
+  const embedded = embeddedCommands(name, args);
+  analysis.findings.push(...embedded.findings);
+  for (const script of embedded.scripts) checkLine(script, options, analysis, depth + 1);
+  for (const written of [...embedded.writes, ...findOutputs(name, args)]) {
+    analysis.writesFiles = true;
+    const path = context.resolve(literalWord(written));
+    const reason = path === undefined ? undefined : options.checkPath(path, "write");
+    if (reason) refuse(reason);
+  }
+  if (/^(perl|ruby)[0-9.]*$/.test(name) && args.some((arg) => /^-[a-zA-Z]*i/.test(arg.text))) {
+    checkPaths("sed", args.filter((arg) => !arg.text.startsWith("-")), options, analysis);
+  }
+  const recursiveRead = recursiveReadFinding(name, args, context, options);
+  if (recursiveRead) refuse(recursiveRead);
   if (command.insideFunctions.includes(head.text)) {
     refuse(`fork bomb pattern (${head.text} calls itself)`);
   }
@@ -143,7 +186,7 @@ function checkShell(
   if (name !== "source" && name !== ".") {
     const flag = args.findIndex((arg) => /^-[a-zA-Z]*c[a-zA-Z]*$/.test(arg.text));
     if (flag !== -1) {
-      const script = args[flag + 1];
+      const script = args[flag + 1]?.text === "--" ? args[flag + 2] : args[flag + 1];
       if (!script) return refuse(`${name} -c without a command`);
       if (script.dynamic) return refuse(`${name} -c runs a script built at run time`);
       return checkLine(script.text, options, analysis, depth + 1);
@@ -227,30 +270,6 @@ function checkStdinCode(
   }
 }
 
-/** The commands of find's -exec/-execdir/-ok/-okdir actions, with {} as an unknown word. */
-function findExecCommands(args: Word[]): Word[][] {
-  const found: Word[][] = [];
-  for (let index = 0; index < args.length; index++) {
-    if (!/^-(exec|execdir|ok|okdir)$/.test(args[index].text)) continue;
-    const words: Word[] = [];
-    for (index++; index < args.length && !/^(;|\+)$/.test(args[index].text); index++) {
-      words.push(args[index].text.includes("{}") ? unknownWord("{}") : args[index]);
-    }
-    found.push(words);
-  }
-  return found;
-}
-
-function upstreamProgram(command: SimpleCommand): string | undefined {
-  const words = unwrap(
-    command.words.filter((word, index) =>
-      !(index === 0 && /^[A-Za-z_][A-Za-z0-9_]*=/.test(word.text))
-    ),
-  ).words;
-  if (!words.length || words[0].dynamic) return undefined;
-  return basename(words[0].text).toLowerCase();
-}
-
 function checkRedirects(
   command: SimpleCommand,
   options: ClassifierOptions,
@@ -273,9 +292,7 @@ function checkRedirects(
     }
     const path = context.resolve(target) ?? target.text;
     if (writes && /^\/dev\/(null|stdout|stderr|tty|fd\/\d+)$/.test(path)) continue;
-    if (
-      writes && /^\/dev\/(sd|hd|vd|xvd|nvme|mmcblk|disk|rdisk|mem|kmem|port|mapper\/)/.test(path)
-    ) {
+    if (writes && diskDevice.test(path)) {
       analysis.findings.push({ severity: "destructive", reason: `writes to the device ${path}` });
       continue;
     }
@@ -294,7 +311,7 @@ function checkPaths(
 ): void {
   const context = ruleContext(options);
   const writes = writers.test(name);
-  for (const arg of args) {
+  for (const arg of args.flatMap(braceExpansions)) {
     const candidates = [arg];
     const equals = arg.text.indexOf("=");
     if (arg.text.startsWith("-") && equals > 0) {
@@ -307,30 +324,18 @@ function checkPaths(
       }
       const path = context.resolve(candidate);
       if (path === undefined) continue;
+      if (diskDevice.test(path)) {
+        analysis.findings.push({
+          severity: "destructive",
+          reason: `${name} uses the disk ${path}`,
+        });
+      }
       const pattern = candidate.glob ? globPrefix(path) : path;
       const reason = options.checkPath(pattern, "read") ??
         (writes ? options.checkPath(pattern, "write") : undefined);
       if (reason) analysis.findings.push({ severity: "dangerous", reason });
     }
   }
-}
-
-/** The folder part of a glob before its first wildcard segment ("~/.ss*\/x" → "~/"). */
-function globPrefix(path: string): string {
-  const segments = path.split("/");
-  const first = segments.findIndex((segment) => /[*?[]/.test(segment));
-  const prefix = segments.slice(0, first === -1 ? segments.length : first).join("/") || "/";
-  const wild = first === -1 ? "" : segments[first];
-  if (/^\.?[*?[]/.test(wild) || wild.startsWith(".")) {
-    // `.*`, `.s*`: may match a hidden secret folder; check the likely ones by name.
-    const pattern = new RegExp(
-      `^${wild.replace(/[.+^${}()|\\]/g, "\\$&").replace(/\*/g, ".*").replace(/\?/g, ".")}$`,
-    );
-    for (const name of [".ssh", ".gnupg", ".aws", ".password-store", ".netrc", ".env", ".kube"]) {
-      if (pattern.test(name)) return `${prefix}/${name}`;
-    }
-  }
-  return prefix;
 }
 
 function checkProtectedMentions(
@@ -361,18 +366,19 @@ function checkProtectedMentions(
   }
 }
 
-function ruleContext(options: ClassifierOptions): RuleContext {
-  return {
-    home: options.home,
-    protectedPids: options.protectedPids,
-    resolve(word: Word): string | undefined {
-      let text = word.text;
-      text = text.replace(/^(\$HOME|\$\{HOME\})(?=\/|$)/, options.home);
-      if (/[$`]/.test(text)) return undefined;
-      if (word.dynamic && text === word.text) return undefined;
-      if (text === "~" || text.startsWith("~/")) text = options.home + text.slice(1);
-      if (text.startsWith("~")) return undefined;
-      return normalize(isAbsolute(text) ? text : join(options.cwd, text));
-    },
-  };
+function checkAssignment(
+  word: Word,
+  options: ClassifierOptions,
+  analysis: CommandAnalysis,
+  depth: number,
+): void {
+  const refuse = (reason: string): void =>
+    void analysis.findings.push({ severity: "dangerous", reason });
+  const [name] = word.text.split(/\+?=/);
+  const value = word.text.slice(word.text.indexOf("=") + 1);
+  if (dangerousVariables.test(name)) refuse(`sets ${name}, which changes what programs run`);
+  if (commandVariables.test(name)) {
+    if (word.dynamic) refuse(`sets ${name} to a command built at run time`);
+    else checkLine(value, options, analysis, depth + 1);
+  }
 }

@@ -1,4 +1,5 @@
 /** Rules for individual programs: what makes rm, dd, chmod, kill, git … destructive or dangerous. */
+import { killFindings, otherFindings } from "./process_rules.ts";
 import type { Word } from "./shell_lexer.ts";
 
 /** A problem found in a command. */
@@ -39,7 +40,7 @@ const escalation = new Set([
 const diskTools =
   /^(dd|mkfs(\.\w+)?|mke2fs|mkswap|mkdosfs|mkntfs|newfs\w*|fdisk|sfdisk|cfdisk|gdisk|sgdisk|parted|wipefs|shred|blkdiscard|diskutil|format|zpool|lvremove|vgremove|pvremove|cryptsetup|swapoff|hdparm)$/;
 const power = /^(shutdown|reboot|halt|poweroff|init|telinit)$/;
-const scheduling = /^(crontab|at|batch|launchctl)$/;
+const scheduling = /^(crontab|at|batch|launchctl|systemd-run)$/;
 const killers = /^(kill|pkill|killall|skill|xkill)$/;
 const tempPrefix =
   /^\/(tmp|var\/tmp|private\/tmp|private\/var\/folders\/[^/]+\/[^/]+\/T|var\/folders\/[^/]+\/[^/]+\/T)\/[^/]/;
@@ -91,9 +92,21 @@ export function programFindings(name: string, args: Word[], context: RuleContext
   if (name === "crontab" && !(texts.length === 1 && texts[0] === "-l")) {
     add("dangerous", "crontab edits scheduled jobs");
   } else if (scheduling.test(name) && name !== "crontab") {
-    if (name !== "launchctl" || /^(load|bootstrap|submit|enable|kickstart)$/.test(texts[0] ?? "")) {
+    const verb = texts.find((text) => !text.startsWith("-")) ?? "";
+    if (name !== "launchctl" || /^(load|bootstrap|submit|enable|kickstart|asuser)$/.test(verb)) {
       add("dangerous", `${name} schedules programs to run later`);
+    } else if (
+      !/^(list|print\S*|help|version|blame|dumpstate|procinfo|error|managerpid)$/.test(verb)
+    ) {
+      add("destructive", `launchctl ${verb || "(no verb)"} changes running services`);
     }
+  }
+  if (
+    /^(systemctl|launchctl|service|sv|rc-service)$/.test(name) &&
+    texts.some((text) => /radar/i.test(text)) &&
+    !texts.some((text) => /^(status|show|cat|list\S*|print\S*|is-\w+|help)$/.test(text))
+  ) {
+    add("dangerous", `${name} would stop or change Radar itself`);
   }
   if (name === "systemctl") {
     const verb = operands.find((word) => !word.text.startsWith("-"))?.text ?? "";
@@ -118,9 +131,10 @@ export function programFindings(name: string, args: Word[], context: RuleContext
     }
   }
   if (name === "find") {
-    const roots = args.filter((arg, index) =>
+    const named = args.filter((arg, index) =>
       !arg.text.startsWith("-") && index < firstExpression(args)
     );
+    const roots = named.length ? named : [literalWord(".")];
     if (
       texts.includes("-delete") &&
       !roots.every((root) => isTemporary(context.resolve(root), context.home))
@@ -141,7 +155,15 @@ export function programFindings(name: string, args: Word[], context: RuleContext
       operands.slice(1).some((word) => isCritical(context.resolve(word), context))
     ) {
       add("destructive", "chmod -R on a home or system folder");
+    } else if (operands.slice(1).some((word) => isCritical(context.resolve(word), context))) {
+      add("destructive", "chmod on a home or system folder");
     }
+  }
+  if (name === "setfacl" || name === "chattr" || name === "chflags") {
+    add("destructive", `${name} changes file permissions or attributes`);
+  }
+  if (name === "unlink" && operands.some((word) => isCritical(context.resolve(word), context))) {
+    add("destructive", "unlink of a home or system folder");
   }
   if (name === "chown" || name === "chgrp") {
     if (operands.slice(1).some((word) => isCritical(context.resolve(word), context))) {
@@ -160,12 +182,19 @@ export function programFindings(name: string, args: Word[], context: RuleContext
     add("destructive", `${name} onto /dev/null`);
   }
   if (
+    /^(cp|install|rsync|mv)$/.test(name) && operands.length > 1 &&
+    operands.slice(0, -1).some((word) => /^\/dev\/(null|zero|u?random)$/.test(word.text))
+  ) {
+    add("destructive", `${name} from ${operands[0].text} empties or overwrites files`);
+  }
+  if (
     name === "rsync" &&
     options.some((option) => option.startsWith("--delete") || option === "--remove-source-files")
   ) {
     add("destructive", "rsync --delete removes files");
   }
   if (name === "truncate") add("destructive", "truncate empties files");
+  found.push(...otherFindings(name, texts, options));
   if (name === "git") found.push(...gitFindings(texts));
   if (killers.test(name)) found.push(...killFindings(name, args, context));
   if (/^(nc|ncat|netcat|nc\.\w+|socat|telnet)$/.test(name)) {
@@ -192,8 +221,15 @@ function firstExpression(args: Word[]): number {
 }
 
 function gitFindings(texts: string[]): Finding[] {
-  const verb = texts.find((text) => !text.startsWith("-")) ?? "";
-  const rest = texts.slice(texts.indexOf(verb) + 1);
+  let start = 0;
+  while (start < texts.length && texts[start].startsWith("-")) {
+    const valued = /^(-C|-c|--git-dir|--work-tree|--namespace|--exec-path|--config-env)$/;
+    start += valued.test(texts[start]) ? 2 : 1;
+  }
+  const verb = texts[start] ?? "";
+  const rest = texts.slice(start + 1);
+  const discards = gitDiscards(verb, rest);
+  if (discards) return [{ severity: "destructive", reason: discards }];
   if (verb === "clean" && rest.some((text) => /^-\w*f/.test(text) || text === "--force")) {
     return [{ severity: "destructive", reason: "git clean -f deletes untracked files" }];
   }
@@ -212,42 +248,37 @@ function gitFindings(texts: string[]): Finding[] {
   return [];
 }
 
-function killFindings(name: string, args: Word[], context: RuleContext): Finding[] {
-  const { operands } = splitArguments(args);
-  if (name === "kill") {
-    for (const operand of operands) {
-      if (operand.dynamic) {
-        return [{
-          severity: "dangerous",
-          reason: `kill of a process chosen at run time (${operand.text})`,
-        }];
-      }
-      const pid = Number(operand.text);
-      if (
-        operand.text === "-1" || pid === 0 || pid === -1 ||
-        context.protectedPids.includes(Math.abs(pid))
-      ) {
-        return [{ severity: "dangerous", reason: "kill would stop Radar itself" }];
-      }
-    }
-    if (args.some((arg) => /^-1$/.test(arg.text)) && operands.length === 0) {
-      return [{ severity: "dangerous", reason: "kill -1 signals every process" }];
-    }
-    return [];
+/** Git verbs that throw away work (uncommitted changes, branches, stashes, history). */
+function gitDiscards(verb: string, rest: string[]): string | undefined {
+  const has = (pattern: RegExp) => rest.some((text) => pattern.test(text));
+  if (verb === "checkout" && has(/^(--|\.|-f|--force|-\w*f\w*)$/)) {
+    return "git checkout of paths or --force discards uncommitted changes";
   }
-  for (const operand of operands) {
-    if (operand.dynamic) {
-      return [{ severity: "dangerous", reason: `${name} of processes chosen at run time` }];
-    }
-    let pattern: RegExp;
-    try {
-      pattern = new RegExp(operand.text, "i");
-    } catch {
-      return [{ severity: "dangerous", reason: `${name} with an unreadable pattern` }];
-    }
-    if (["radar", "deno", "main.ts"].some((target) => pattern.test(target))) {
-      return [{ severity: "dangerous", reason: `${name} ${operand.text} would stop Radar itself` }];
-    }
+  if (verb === "restore" && !(has(/^(-S|--staged)$/) && !has(/^(-W|--worktree)$/))) {
+    return "git restore discards uncommitted changes";
   }
-  return [{ severity: "destructive", reason: `${name} stops processes by name` }];
+  if (verb === "stash" && has(/^(drop|clear)$/)) return "git stash drop/clear deletes stashes";
+  if (verb === "branch" && has(/^(-D|--delete|-d|-\w*D\w*)$/)) {
+    return "git branch -D deletes branches";
+  }
+  if (verb === "push" && has(/^(--mirror|--delete|-d|--prune|:.*)$/)) {
+    return "git push that deletes remote branches";
+  }
+  if (/^(filter-branch|filter-repo|replace)$/.test(verb)) return `git ${verb} rewrites history`;
+  if (verb === "reflog" && has(/^(expire|delete)$/)) return "git reflog expire drops history";
+  if (verb === "gc" && has(/^--prune/)) return "git gc --prune deletes unreachable commits";
+  if (verb === "update-ref" && has(/^-d$/)) return "git update-ref -d deletes a ref";
+  return undefined;
+}
+
+/** A word written literally in the command. */
+export function literalWord(text: string): Word {
+  return {
+    text,
+    dynamic: false,
+    glob: false,
+    quoted: false,
+    substitutions: [],
+    processSubstitution: false,
+  };
 }

@@ -22,6 +22,8 @@ export interface SandboxSpec {
   hiddenFolders: string[];
   hiddenFiles: string[];
   cwd: string;
+  /** Folders (home, cwd) shown read-only even when they live under the private /tmp. */
+  visibleFolders?: string[];
 }
 
 /** Finds bubblewrap (Linux) or sandbox-exec (macOS) on PATH or in the usual places. */
@@ -58,6 +60,9 @@ export function bubblewrapArguments(spec: SandboxSpec, command: string): string[
     "--tmpfs",
     "/tmp",
   ];
+  for (const folder of spec.visibleFolders ?? []) {
+    if (folder.startsWith("/tmp/")) args.push("--ro-bind", folder, folder);
+  }
   for (const folder of spec.hiddenFolders) args.push("--tmpfs", folder);
   for (const file of spec.hiddenFiles) args.push("--ro-bind", "/dev/null", file);
   for (const root of spec.writableRoots) args.push("--bind", root, root);

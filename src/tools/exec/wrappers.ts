@@ -21,7 +21,6 @@ const wrappers: Record<string, { valued: string[]; positional?: number }> = {
   ionice: { valued: ["-c", "-n", "-p", "-P", "-u", "--class", "--classdata"] },
   timeout: { valued: ["-s", "-k", "--signal", "--kill-after"], positional: 1 },
   stdbuf: { valued: ["-i", "-o", "-e"] },
-  setsid: { valued: [] },
   chrt: { valued: [], positional: 1 },
   taskset: { valued: [], positional: 1 },
   unbuffer: { valued: [] },
@@ -40,6 +39,12 @@ const wrappers: Record<string, { valued: string[]; positional?: number }> = {
   flock: { valued: ["-w", "-E", "--timeout"], positional: 1 },
   watch: { valued: ["-n", "-d", "--interval"] },
   busybox: { valued: [] },
+  toybox: { valued: [] },
+  coproc: { valued: [] },
+  setsid: { valued: [] },
+  parallel: {
+    valued: ["-j", "-S", "-a", "-d", "-n", "-N", "-L", "-P", "--jobs", "--sshlogin", "--arg-file"],
+  },
   ssh: {
     valued: [
       "-b",
@@ -84,6 +89,12 @@ export function unwrap(input: Word[]): Unwrapped {
       });
     }
     if (name === "command" && result.words[1]?.text.match(/^-[vV]$/)) return result;
+    if (name === "setsid") {
+      result.findings.push({
+        severity: "destructive",
+        reason: "setsid starts a program that escapes the timeout (a new session)",
+      });
+    }
     let index = 1;
     let positional = spec.positional ?? 0;
     while (index < result.words.length) {
@@ -102,8 +113,14 @@ export function unwrap(input: Word[]): Unwrapped {
         index++;
         continue;
       }
+      const envSplit = name === "env" && /^-[a-zA-Z]*S/.test(text);
+      if (envSplit && !/^-[a-zA-Z]*S$/.test(text)) { // -S'rm -rf ~', -iS'…'
+        result.scripts.push(text.slice(text.indexOf("S") + 1));
+        result.words = [];
+        return result;
+      }
       if (
-        (name === "env" && (text === "-S" || text.startsWith("--split-string"))) ||
+        (envSplit || (name === "env" && text.startsWith("--split-string"))) ||
         (name === "script" && (text === "-c" || text === "--command")) ||
         (name === "flock" && (text === "-c" || text === "--command"))
       ) {
@@ -130,13 +147,27 @@ export function unwrap(input: Word[]): Unwrapped {
       }
       break;
     }
-    const rest = result.words.slice(index);
+    let rest = result.words.slice(index);
+    if (name === "parallel") {
+      const inputs = rest.findIndex((word) => /^:::+\+?$/.test(word.text));
+      if (inputs !== -1) rest = rest.slice(0, inputs);
+      if (!rest.length) {
+        result.findings.push({
+          severity: "dangerous",
+          reason: "parallel runs its input lines as commands, which cannot be checked",
+        });
+        result.words = [];
+        return result;
+      }
+    }
     if ((name === "watch" || name === "ssh") && rest.length) {
       result.scripts.push(rest.map((word) => word.text).join(" "));
       result.words = [];
       return result;
     }
-    result.words = name === "xargs" && rest.length ? [...rest, unknownWord("(xargs input)")] : rest;
+    result.words = (name === "xargs" || name === "parallel") && rest.length
+      ? [...rest, unknownWord(`(${name} input)`)]
+      : rest;
   }
   return result;
 }

@@ -41,7 +41,7 @@ Deno.test("OpenAI-compatible tool calls from every server parse to name + JSON t
   ];
   for (const [name, count] of cases) {
     const { parsed, response } = openAi(name);
-    assert.equal(parsed.zeroValue, false, name);
+    assert.equal(parsed.empty, false, name);
     assert.equal(response.toolCalls.length, count, name);
     for (const call of response.toolCalls) {
       assert.ok(call.id, `${name}: every call has an id`);
@@ -115,9 +115,9 @@ Deno.test("tool calls written as text are recovered only for offered tools", () 
 });
 
 Deno.test("zero-value and empty answers are recognised", () => {
-  assert.equal(openAi("ollama_v1_chat_zero_value_200.observed.json").parsed.zeroValue, true);
+  assert.equal(openAi("ollama_v1_chat_zero_value_200.observed.json").parsed.empty, true);
   const empty = openAi("ollama_v1_chat_empty_after_failed_toolparse.synth.json");
-  assert.equal(empty.parsed.zeroValue, false);
+  assert.equal(empty.parsed.empty, false);
   assert.equal(empty.response.content, "");
   assert.equal(empty.response.toolCalls.length, 0);
   assert.ok((empty.response.usage?.completionTokens ?? 0) > 0);

@@ -4,6 +4,7 @@ import { coreMigration } from "./001_core.ts";
 import { toolAuditMigration } from "./002_tool_audit.ts";
 import { daemonMigration } from "./003_daemon.ts";
 import { pluginsMigration } from "./004_plugins.ts";
+import { webMigration } from "./005_web.ts";
 
 /** The ordered migrations applied by `openDatabase`. */
 export const migrations: readonly Migration[] = [
@@ -11,4 +12,5 @@ export const migrations: readonly Migration[] = [
   toolAuditMigration,
   daemonMigration,
   pluginsMigration,
+  webMigration,
 ];

@@ -1,0 +1,265 @@
+/**
+ * Agent core benchmarks: first-request tokens with every built-in tool, CLI start to first model
+ * request vs a bare `deno run`, loop overhead per tool round, FTS recall latency over 100k facts.
+ */
+import { join } from "node:path";
+import { z } from "zod";
+import type { BenchLine, BenchSuite } from "./index.ts";
+import { ManualClock } from "../src/adapters/clock.ts";
+import { runAgent } from "../src/core/agent_loop.ts";
+import { estimateFirstRequestTokens } from "../src/core/agent_loop.ts";
+import type { ChatModel } from "../src/core/chat_model.ts";
+import { defineTool } from "../src/core/tool.ts";
+import { openRuntime, type Runtime } from "../src/runtime/runtime.ts";
+import { radarEnvironment, radarFlags } from "../tests/helpers/radar_process.ts";
+
+const root = new URL("../", import.meta.url);
+
+function temporaryRuntime(): { runtime: Runtime; dir: string } {
+  const dir = Deno.makeTempDirSync({ prefix: "radar-bench-agent-" });
+  const runtime = openRuntime({
+    env: { HOME: dir, RADAR_DATA_DIR: join(dir, "data") },
+    cwd: dir,
+    clock: new ManualClock(new Date("2026-11-23T09:00:00Z")),
+    logLevel: "error",
+  });
+  return { runtime, dir };
+}
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
+}
+
+const round = (value: number, digits = 2) => Number(value.toFixed(digits));
+
+function firstRequestTokens(): BenchLine[] {
+  const { runtime, dir } = temporaryRuntime();
+  try {
+    const prompt = runtime.agent().systemPrompt();
+    const all = runtime.registry.list();
+    const everyTool = estimateFirstRequestTokens(prompt, all, "hello");
+    const offered = runtime.registry.select("hello", runtime.config.llm.tool_budget_tokens);
+    return [
+      {
+        metric: `first request, system prompt + all ${all.length} built-in tools + "hello"`,
+        value: everyTool,
+        unit: "tokens",
+        target: "≤ 1500",
+        met: everyTool <= 1500,
+      },
+      {
+        metric: `first request as offered for "hello" (${offered.length} tools under the budget)`,
+        value: estimateFirstRequestTokens(prompt, offered, "hello"),
+        unit: "tokens",
+      },
+    ];
+  } finally {
+    runtime.close();
+    Deno.removeSync(dir, { recursive: true });
+  }
+}
+
+async function median(times: number, measure: () => Promise<number>): Promise<number> {
+  const values: number[] = [];
+  for (let index = 0; index < times; index++) values.push(await measure());
+  return percentile(values, 0.5);
+}
+
+async function startToFirstRequest(): Promise<BenchLine[]> {
+  const dir = Deno.makeTempDirSync({ prefix: "radar-bench-start-" });
+  const empty = join(dir, "empty.ts");
+  Deno.writeTextFileSync(empty, "");
+  let arrived = Promise.withResolvers<number>();
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+    async (request) => {
+      const path = new URL(request.url).pathname;
+      await request.text();
+      if (path === "/api/chat") arrived.resolve(performance.now());
+      if (path === "/api/show") return Response.json({ model_info: { "x.context_length": 8192 } });
+      return Response.json({ message: { role: "assistant", content: "ok" }, done: true });
+    },
+  );
+  try {
+    const bare = await median(5, async () => {
+      const started = performance.now();
+      await new Deno.Command(Deno.execPath(), { args: ["run", empty], stdout: "null" }).output();
+      return performance.now() - started;
+    });
+    const radar = await median(5, async () => {
+      arrived = Promise.withResolvers<number>();
+      const started = performance.now();
+      const child = new Deno.Command(Deno.execPath(), {
+        args: ["run", ...radarFlags, new URL("main.ts", root).pathname, "ask", "hello"],
+        cwd: dir,
+        env: radarEnvironment(dir, { RADAR_LLM_BASE_URL: `http://127.0.0.1:${server.addr.port}` }),
+        clearEnv: true,
+        stdout: "null",
+        stderr: "null",
+      }).spawn();
+      const at = await arrived.promise;
+      await child.status;
+      return at - started;
+    });
+    return [
+      { metric: "bare `deno run` of an empty script", value: round(bare, 0), unit: "ms" },
+      {
+        metric: "`radar ask` start to first model request",
+        value: round(radar, 0),
+        unit: "ms",
+        target: `< 3× bare (${round(bare * 3, 0)} ms)`,
+        met: radar < bare * 3,
+      },
+    ];
+  } finally {
+    await server.shutdown();
+    Deno.removeSync(dir, { recursive: true });
+  }
+}
+
+async function loopOverhead(): Promise<BenchLine[]> {
+  const { runtime, dir } = temporaryRuntime();
+  const rounds = 300;
+  try {
+    runtime.registry.register(defineTool({
+      name: "noop",
+      description: "Does nothing",
+      input: z.object({ value: z.number().describe("Any number") }),
+      run: () => Promise.resolve("done"),
+    }));
+    let calls = 0;
+    const model: ChatModel = {
+      provider: "instant",
+      model: "instant",
+      chat: () => {
+        calls++;
+        return Promise.resolve(
+          calls <= rounds
+            ? {
+              content: "",
+              toolCalls: [{ id: `c${calls}`, name: "noop", arguments: '{"value":1}' }],
+            }
+            : { content: "finished", toolCalls: [] },
+        );
+      },
+      status: () => Promise.reject(new Error("unused")),
+    };
+    const deps = runtime.agent();
+    deps.model = model;
+    deps.settings = { ...deps.settings, maxToolIterations: rounds + 5, historyMessages: 20 };
+    const conversationId = runtime.conversations.createConversation("ask", "bench", new Date());
+    const started = performance.now();
+    const result = await runAgent(deps, {
+      conversationId,
+      kind: "ask",
+      userMessage: "run noop",
+      interactive: false,
+      toolNames: ["noop"],
+    });
+    const perRound = (performance.now() - started) / rounds;
+    if (result.answer !== "finished") throw new Error(`loop ended early: ${result.stopReason}`);
+    return [{
+      metric: `agent loop overhead per tool round (${rounds} rounds, SQLite writes, audit)`,
+      value: round(perRound),
+      unit: "ms",
+      target: "< 5 ms",
+      met: perRound < 5,
+    }];
+  } finally {
+    runtime.close();
+    Deno.removeSync(dir, { recursive: true });
+  }
+}
+
+/**
+ * A synthetic personal fact base: 20,000 pseudo-words with Zipf-like frequencies, facts of 6–14
+ * words; queries are 1–3 content words (not the ~100 most frequent), as a model searches memory.
+ */
+function factCorpus(seed: number) {
+  let state = seed;
+  const next = () => (state = (state * 1103515245 + 12345) % 2147483648) / 2147483648;
+  const syllables = ["ka", "lo", "mi", "ren", "tu", "sa", "vel", "do", "pri", "an", "ob", "est"];
+  const vocabulary = Array.from({ length: 20_000 }, (_, index) => {
+    let word = "";
+    for (let rest = index + 1; rest > 0; rest = Math.floor(rest / syllables.length)) {
+      word += syllables[rest % syllables.length];
+    }
+    return word;
+  });
+  const weights = vocabulary.map((_, rank) => 1 / (rank + 1) ** 1.07);
+  const cumulative: number[] = [];
+  weights.reduce((sum, weight, index) => (cumulative[index] = sum + weight), 0);
+  const total = cumulative[cumulative.length - 1];
+  const zipf = () => {
+    const target = next() * total;
+    let low = 0, high = cumulative.length - 1;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (cumulative[middle] < target) low = middle + 1;
+      else high = middle;
+    }
+    return low;
+  };
+  return {
+    fact: () =>
+      Array.from({ length: 6 + Math.floor(next() * 9) }, () => vocabulary[zipf()]).join(" "),
+    query: () =>
+      Array.from({ length: 1 + Math.floor(next() * 3) }, () => {
+        let rank = zipf();
+        while (rank < 100) rank = zipf();
+        return vocabulary[rank];
+      }).join(" "),
+  };
+}
+
+function recallLatency(): BenchLine[] {
+  const { runtime, dir } = temporaryRuntime();
+  try {
+    const at = new Date("2026-11-23T09:00:00Z");
+    const corpus = factCorpus(7);
+    runtime.db.exec("BEGIN");
+    for (let index = 0; index < 100_000; index++) {
+      runtime.facts.addFact({ category: "learned_fact", content: corpus.fact() }, at);
+    }
+    runtime.db.exec("COMMIT");
+    const latencies: number[] = [];
+    for (let index = 0; index < 1000; index++) {
+      const query = corpus.query();
+      const started = performance.now();
+      runtime.facts.searchFacts(query, 5);
+      latencies.push(performance.now() - started);
+    }
+    const p95 = percentile(latencies, 0.95);
+    return [
+      {
+        metric: "recall over 100,000 facts, p50",
+        value: round(percentile(latencies, 0.5)),
+        unit: "ms",
+      },
+      {
+        metric: "recall over 100,000 facts, p95",
+        value: round(p95),
+        unit: "ms",
+        target: "< 10 ms",
+        met: p95 < 10,
+      },
+    ];
+  } finally {
+    runtime.close();
+    Deno.removeSync(dir, { recursive: true });
+  }
+}
+
+/** The agent core suite. */
+export const agentSuite: BenchSuite = {
+  name: "agent core",
+  async run() {
+    return [
+      ...firstRequestTokens(),
+      ...(await startToFirstRequest()),
+      ...(await loopOverhead()),
+      ...recallLatency(),
+    ];
+  },
+};

@@ -1,0 +1,68 @@
+/**
+ * Applying a changed radar.yaml to a running process. The runtime, the scheduler and the
+ * heartbeat read these keys from the one `RadarConfig` object on every run or tick, so updating
+ * them in place takes effect from the next run; everything else (model server, data directory,
+ * web, watchers, tools built at start) needs a restart.
+ */
+import type { RadarConfig } from "../config/schema.ts";
+
+/** Keys read afresh on every run or tick ("section.key"). */
+export const liveConfigKeys: readonly string[] = [
+  "radar.name",
+  "radar.personality",
+  "llm.temperature",
+  "llm.max_tool_iterations",
+  "llm.tool_budget_tokens",
+  "heartbeat.enabled",
+  "heartbeat.interval_minutes",
+  "heartbeat.quiet_hours",
+  "heartbeat.always_call_llm",
+  "heartbeat.history_messages",
+  "heartbeat.max_events_per_tick",
+  "memory.max_conversation_context",
+  "memory.max_personality_notes",
+  "tools.max_result_chars",
+];
+
+type Fields = Record<string, unknown>;
+
+function isPlainObject(value: unknown): value is Fields {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** The keys whose effective values differ: "section.key" inside objects, else "section". */
+export function changedConfigKeys(before: RadarConfig, after: RadarConfig): string[] {
+  const left = before as unknown as Fields;
+  const right = after as unknown as Fields;
+  const changed: string[] = [];
+  for (const section of new Set([...Object.keys(left), ...Object.keys(right)])) {
+    const a = left[section];
+    const b = right[section];
+    if (JSON.stringify(a) === JSON.stringify(b)) continue;
+    if (!isPlainObject(a) || !isPlainObject(b)) {
+      changed.push(section);
+      continue;
+    }
+    for (const key of new Set([...Object.keys(a), ...Object.keys(b)])) {
+      if (JSON.stringify(a[key]) !== JSON.stringify(b[key])) changed.push(`${section}.${key}`);
+    }
+  }
+  return changed;
+}
+
+/**
+ * Copies the changed live keys of `next` into `target` (the running config object) and returns
+ * them; the other changed keys are left for a restart.
+ */
+export function applyLiveConfig(target: RadarConfig, next: RadarConfig): string[] {
+  const applied: string[] = [];
+  for (const key of changedConfigKeys(target, next)) {
+    if (!liveConfigKeys.includes(key)) continue;
+    const [section, name] = key.split(".");
+    const into = (target as unknown as Record<string, Fields>)[section];
+    const from = (next as unknown as Record<string, Fields>)[section];
+    into[name] = structuredClone(from[name]);
+    applied.push(key);
+  }
+  return applied;
+}

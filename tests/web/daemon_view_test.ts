@@ -1,0 +1,167 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { withTestDaemon } from "../daemon/test_runtime.ts";
+import { textResponse, toolCallResponse } from "../fakes/scripted_chat_model.ts";
+import { daemonViewFromServices, describeSchedule, scheduleInput } from "../../web/daemon_view.ts";
+import { logsViewFromFiles } from "../../web/logs_view.ts";
+
+Deno.test("describeSchedule() and scheduleInput() read and write the dashboard's schedule field", () => {
+  assert.equal(describeSchedule({ scheduleKind: "cron", schedule: "0 9 * * 1" }), "0 9 * * 1");
+  assert.equal(describeSchedule({ scheduleKind: "every", schedule: "120" }), "every 2h");
+  assert.equal(describeSchedule({ scheduleKind: "every", schedule: "2880" }), "every 2d");
+  assert.equal(describeSchedule({ scheduleKind: "every", schedule: "45" }), "every 45m");
+  assert.equal(
+    describeSchedule({ scheduleKind: "at", schedule: "2026-12-01T09:00:00.000Z" }),
+    "at 2026-12-01T09:00:00.000Z",
+  );
+  assert.deepEqual(scheduleInput(" every 2h "), { every: "2h" });
+  assert.deepEqual(scheduleInput("at 2026-12-01 09:00"), { at: "2026-12-01 09:00" });
+  assert.deepEqual(scheduleInput("0 9 * * 1"), { cron: "0 9 * * 1" });
+});
+
+Deno.test("daemonViewFromServices() adds, lists, toggles, runs and removes real tasks", async () => {
+  await withTestDaemon({
+    steps: [
+      toolCallResponse("remember", { content: "Week 48 was calm" }),
+      textResponse("Your week was calm."),
+    ],
+  }, async (daemon) => {
+    const view = daemonViewFromServices({
+      services: daemon.services,
+      startedAt: daemon.clock.now(),
+    });
+    assert.throws(
+      () => view.addTask({ name: "bad", schedule: "every fortnight", prompt: "x" }),
+      /^Error: Cannot add the task: /,
+    );
+    const id = await view.addTask({
+      name: "weekly",
+      schedule: "every 2h",
+      prompt: "Summarize my week",
+    });
+    let [task] = await view.tasks();
+    assert.equal(task.id, id);
+    assert.equal(task.schedule, "every 2h");
+    assert.equal(task.nextRun, "2026-11-23T12:00:00.000Z");
+    assert.equal(await view.setTaskEnabled(id, false), true);
+    [task] = await view.tasks();
+    assert.equal(task.enabled, false);
+    assert.equal(await view.setTaskEnabled(999, true), false);
+
+    await view.runTaskNow(id);
+    const record = await waitFor(() => {
+      const stored = daemon.services.tasks.store.get(id);
+      return stored?.lastRunAt ? stored : undefined;
+    });
+    assert.equal(record.lastOutcome, "ok");
+    [task] = await view.tasks();
+    assert.equal(task.lastOutcome, "ok");
+    const audit = await logsViewFromFiles({
+      logPath: join(daemon.dir, "missing.log"),
+      toolCalls: daemon.runtime.toolCalls,
+    }).toolAudit({ limit: 5 });
+    assert.equal(audit[0].tool, "remember");
+    assert.equal(audit[0].conversationId, record.lastConversationId);
+    assert.throws(() => view.runTaskNow(999), /Cannot find task 999/);
+    assert.equal(await view.removeTask(id), true);
+    assert.deepEqual(await view.tasks(), []);
+  });
+});
+
+Deno.test("daemonViewFromServices() shows heartbeats, the next one, pending events and notifications", async () => {
+  await withTestDaemon({ now: "2026-11-23T10:00:00Z" }, async (daemon) => {
+    const { services, runtime } = daemon;
+    const view = daemonViewFromServices({ services, startedAt: new Date("2026-11-23T09:00:00Z") });
+    assert.deepEqual(await view.state(), {
+      running: true,
+      startedAt: "2026-11-23T09:00:00.000Z",
+      heartbeatEnabled: true,
+    });
+    assert.equal(await view.lastHeartbeat(), undefined);
+    assert.equal(await view.nextHeartbeat(), "2026-11-23T10:00:00.000Z", "due now: never ran");
+
+    await services.heartbeat.tick({ trigger: "schedule" });
+    const last = await view.lastHeartbeat();
+    assert.equal(last?.outcome, "skipped");
+    assert.equal(last?.reason, "schedule");
+    assert.match(last?.summary ?? "", /nothing/i);
+    assert.equal(await view.nextHeartbeat(), "2026-11-23T10:15:00.000Z");
+
+    services.queue.enqueue({
+      source: "watcher ~/Downloads",
+      kind: "file_added",
+      summary: "report.pdf (2 KB)",
+    }, daemon.clock.now());
+    const [event] = await view.pendingEvents(10);
+    assert.equal(event.source, "watcher ~/Downloads");
+    assert.equal(event.summary, "report.pdf (2 KB)");
+
+    runtime.toolCalls.recordToolCall({
+      at: daemon.clock.now(),
+      tool: "notify",
+      arguments: JSON.stringify({ title: "New file", message: "report.pdf arrived" }),
+      durationMs: 12,
+      outcome: "ok",
+      result: "sent",
+    });
+    runtime.toolCalls.recordToolCall({
+      at: daemon.clock.now(),
+      tool: "notify",
+      arguments: JSON.stringify({ message: "second" }),
+      durationMs: 12,
+      outcome: "error",
+      result: "ntfy is not configured",
+    });
+    const notifications = await view.recentNotifications(5);
+    assert.deepEqual(notifications.map((n) => [n.title, n.body, n.delivered]), [
+      ["Radar", "second", false],
+      ["New file", "report.pdf arrived", true],
+    ]);
+
+    runtime.config.heartbeat.enabled = false;
+    assert.equal(await view.nextHeartbeat(), undefined);
+    assert.equal((await view.state()).heartbeatEnabled, false);
+    assert.deepEqual(await view.monitors(), []);
+    assert.throws(
+      () => view.addMonitor({ url: "https://example.com", every: "1h" }),
+      /URL monitors/,
+    );
+  });
+});
+
+Deno.test("logsViewFromFiles() tails the log file, filters case-insensitively and survives a missing file", async () => {
+  const dir = Deno.makeTempDirSync({ prefix: "radar-logs-view-" });
+  try {
+    const path = join(dir, "radar.log");
+    const lines = Array.from(
+      { length: 300 },
+      (_, index) =>
+        `2026-11-23T10:00:00Z INFO ${index % 100 === 0 ? "Heartbeat finished" : "tick"} ${index}`,
+    );
+    Deno.writeTextFileSync(path, `${lines.join("\n")}\n`);
+    const view = logsViewFromFiles({ logPath: path, toolCalls: { list: () => [] } });
+    const tail = await view.agentLog({ lines: 2 });
+    assert.deepEqual(tail, [lines[298], lines[299]]);
+    assert.deepEqual(await view.agentLog({ lines: 10, filter: "HEARTBEAT" }), [
+      lines[0],
+      lines[100],
+      lines[200],
+    ]);
+    const missing = logsViewFromFiles({
+      logPath: join(dir, "nothing.log"),
+      toolCalls: { list: () => [] },
+    });
+    assert.deepEqual(await missing.agentLog({ lines: 10 }), []);
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
+
+async function waitFor<T>(probe: () => T | undefined): Promise<T> {
+  for (let attempt = 0; attempt < 200; attempt++) {
+    const value = probe();
+    if (value !== undefined) return value;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error("timed out");
+}
