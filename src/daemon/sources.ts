@@ -1,13 +1,13 @@
-/** The daemon's tick jobs (tasks) and event sources (file watchers). */
+/** The daemon's tick jobs (tasks, monitors) and event sources (file watchers). */
 import { basename } from "node:path";
 import { expandHome } from "../config/paths.ts";
 import { FolderWatcher, systemTimers, type Timers } from "../adapters/file_watcher.ts";
 import type { TickJob } from "./scheduler.ts";
 import type { DaemonServices } from "./services.ts";
 
-/** Jobs run on every tick before the heartbeat. */
+/** Jobs run on every tick before the heartbeat (which then sees the monitors' events). */
 export function daemonJobs(services: DaemonServices): TickJob[] {
-  return [services.taskRunner];
+  return [services.taskRunner, services.monitorChecker];
 }
 
 function formatSize(bytes: number): string {
