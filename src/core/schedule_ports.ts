@@ -22,6 +22,8 @@ export interface TaskRequest {
   /** "2026-12-01 09:00", local time. */
   at?: string;
   name?: string;
+  /** Refuse schedules that run more often than this (tasks from the model). */
+  minIntervalMinutes?: number;
 }
 
 /** Port: scheduled tasks. */

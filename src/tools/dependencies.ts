@@ -2,6 +2,7 @@
 import type { RadarConfig } from "../config/schema.ts";
 import type { Clock, FactStore, Logger } from "../core/ports.ts";
 import type { NotificationGate } from "../core/notification_gate.ts";
+import type { MonitorRegistry, TaskScheduler } from "../core/schedule_ports.ts";
 
 /** Shared dependencies handed to every built-in tool factory. */
 export interface ToolDependencies {
@@ -19,4 +20,7 @@ export interface ToolDependencies {
   cwd?: string;
   /** Asked by `notify` on heartbeats (default: quiet hours from config and `clock`). */
   notificationGate?: NotificationGate;
+  /** Scheduled tasks and URL monitors (absent: their tools are not offered). */
+  tasks?: TaskScheduler;
+  monitors?: MonitorRegistry;
 }
