@@ -10,6 +10,8 @@ import { flagsOfTask } from "../../scripts/task_flags.ts";
 import { FakeLlmServer, ollamaText, ollamaToolCall } from "../fakes/fake_llm_server.ts";
 import { type FakeNtfyServer, startFakeNtfy } from "../fakes/fake_ntfy_server.ts";
 import { buildPdf } from "../helpers/pdf_factory.ts";
+import { writeFolder } from "../../src/plugins/plugin_directories.ts";
+import { echoPlugin } from "../plugins/helpers.ts";
 import { fromFileUrl } from "../project/file_url.ts";
 
 const root = fromFileUrl(new URL("../../", import.meta.url));
@@ -168,8 +170,6 @@ watchers:
   - path: "${inbox}"
     pattern: "*.pdf"
     action: "new_pdf_detected"
-plugins:
-  enabled: false
 `,
   );
 }
@@ -202,6 +202,15 @@ Deno.test({
       );
       assert.equal(runs(home)[0].outcome, "skipped");
       assert.equal(llm.chatRequests.length, 0, "an idle tick makes no model call");
+
+      // The plugin folder watcher runs too: a dropped plugin folder waits for review.
+      writeFolder(join(home, "data", "plugins", "dropped"), echoPlugin("dropped"));
+      await waitFor(
+        "the plugin folder change",
+        () =>
+          /plugin folders changed changes=\["dropped: waiting for review"\]/.test(serve.stderr()),
+        serve.stderr,
+      );
 
       // 2. A PDF arrives; the watcher queues one event for the finished file only.
       const invoice = dropPdf(inbox, "invoice-2026-11.pdf", "ACME Invoice total 1234 EUR");

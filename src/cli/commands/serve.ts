@@ -7,7 +7,7 @@ import { ensureDataDirectory } from "../../runtime/data_directory.ts";
 import { runDaemon } from "../../daemon/daemon.ts";
 import { logPath, RotatingLogFile } from "../../daemon/log_file.ts";
 import { daemonServices } from "../../daemon/services.ts";
-import { daemonJobs, daemonSources } from "../../daemon/sources.ts";
+import { daemonJobs, daemonSources, pluginSources } from "../../daemon/sources.ts";
 
 /** Parses a TCP port (0 = any free port). */
 export function parsePort(value: string): number {
@@ -61,7 +61,7 @@ export function registerServe(program: Command, context: CliContext): void {
           startWeb: startDaemonWebServer,
           ticker: (handler, signal) => everyMinute("radar-tick", handler, signal),
           jobs: daemonJobs(services),
-          sources: daemonSources(services),
+          sources: [...daemonSources(services), ...pluginSources(services)],
           onReady: (url, scheduler) => {
             context.io.stderr(
               `Radar is running at ${url} (PID ${services.pid}); Ctrl-C stops it.\n`,
