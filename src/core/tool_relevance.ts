@@ -39,19 +39,28 @@ export function wordStems(text: string): string[] {
     .map((word) => (word.length > 3 && word.endsWith("s") ? word.slice(0, -1) : word));
 }
 
+/**
+ * Verbs many tool names share ("list_tasks", "remove_monitor"): a match on one alone does not
+ * make a tool relevant, unless the tool lists the verb among its keywords.
+ */
+const genericStems = new Set(["list", "remove", "cancel", "delete", "add", "stop"]);
+
 /** Scores a tool against message stems: name words count triple, keywords double. */
 export function relevanceScore(messageStems: ReadonlySet<string>, tool: Tool): number {
+  const keywordStems = new Set(wordStems((tool.keywords ?? []).join(" ")));
   let score = 0;
-  for (const stem of new Set(wordStems(tool.name.replaceAll("_", " ")))) {
-    if (messageStems.has(stem)) score += 3;
-  }
-  for (const stem of new Set(wordStems((tool.keywords ?? []).join(" ")))) {
-    if (messageStems.has(stem)) score += 2;
-  }
-  for (const stem of new Set(wordStems(tool.description))) {
-    if (messageStems.has(stem)) score += 1;
-  }
-  return score;
+  let specific = false;
+  const count = (stems: Iterable<string>, points: number) => {
+    for (const stem of new Set(stems)) {
+      if (!messageStems.has(stem)) continue;
+      score += points;
+      if (!genericStems.has(stem) || keywordStems.has(stem)) specific = true;
+    }
+  };
+  count(wordStems(tool.name.replaceAll("_", " ")), 3);
+  count(keywordStems, 2);
+  count(wordStems(tool.description), 1);
+  return specific ? score : 0;
 }
 
 /** Tools with any relevance to the message, most relevant first (ties keep order). */

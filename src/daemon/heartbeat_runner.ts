@@ -9,6 +9,7 @@ import { transaction } from "../adapters/sqlite/database.ts";
 import type { SqliteEventQueue } from "../adapters/sqlite/event_queue.ts";
 import type { SqliteRunStore } from "../adapters/sqlite/run_store.ts";
 import type { SqliteConversationStore } from "../adapters/sqlite/conversation_store.ts";
+import { daemonToolNames } from "./offered_tools.ts";
 
 /** What the heartbeat runner needs. */
 export interface HeartbeatRunnerDependencies {
@@ -104,8 +105,9 @@ export class HeartbeatRunner {
     const morePending = Math.max(0, deps.queue.pendingCount() - pending.length);
     const message = buildHeartbeatMessage({ now, timeZone, events, morePending });
     const agent = deps.agent({ historyMessages: config.heartbeat.history_messages });
+    const toolNames = daemonToolNames(agent, message);
     if (options.dryRun) {
-      const tools = agent.registry.select(message, agent.settings.toolBudgetTokens);
+      const tools = toolNames.map((name) => agent.registry.get(name)!);
       return {
         outcome: "skipped",
         reason: "dry run",
@@ -135,6 +137,7 @@ export class HeartbeatRunner {
         userMessage: message,
         interactive: false,
         signal: options.signal,
+        toolNames,
       });
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);

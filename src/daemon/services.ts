@@ -8,6 +8,10 @@ import { SqliteTaskStore } from "../adapters/sqlite/task_store.ts";
 import { HeartbeatRunner } from "./heartbeat_runner.ts";
 import { TaskRunner } from "./task_runner.ts";
 import { TaskService } from "./task_service.ts";
+import { SqliteMonitorStore } from "../adapters/sqlite/monitor_store.ts";
+import { denoResolver, type Resolver } from "../tools/web/network_guard.ts";
+import { MonitorChecker } from "./monitor_checker.ts";
+import { MonitorService } from "./monitor_service.ts";
 
 /** Everything the scheduler and the daemon commands share. */
 export interface DaemonServices {
@@ -17,6 +21,8 @@ export interface DaemonServices {
   heartbeat: HeartbeatRunner;
   tasks: TaskService;
   taskRunner: TaskRunner;
+  monitors: MonitorService;
+  monitorChecker: MonitorChecker;
   /** Agent dependencies (tests swap the model here). */
   agent: (overrides?: { historyMessages?: number }) => AgentDependencies;
   pid: number;
@@ -29,6 +35,9 @@ export interface DaemonServiceOverrides {
   agent?: (overrides?: { historyMessages?: number }) => AgentDependencies;
   pid?: number;
   isAlive?: (pid: number) => boolean;
+  /** HTTP client and DNS resolver of URL monitors. */
+  fetch?: typeof fetch;
+  resolve?: Resolver;
 }
 
 /** Builds the daemon services on `runtime`. */
@@ -69,5 +78,30 @@ export function daemonServices(
     timeZone,
     elapsed,
   });
-  return { runtime, queue, runs, heartbeat, tasks, taskRunner, agent, pid, isAlive, elapsed };
+  const monitorStore = new SqliteMonitorStore(runtime.db);
+  const monitors = new MonitorService(monitorStore, runtime.config, runtime.clock);
+  const monitorChecker = new MonitorChecker({
+    config: runtime.config,
+    db: runtime.db,
+    store: monitorStore,
+    queue,
+    clock: runtime.clock,
+    logger: runtime.logger,
+    fetch: overrides.fetch ?? globalThis.fetch,
+    resolve: overrides.resolve ?? denoResolver,
+  });
+  return {
+    runtime,
+    queue,
+    runs,
+    heartbeat,
+    tasks,
+    taskRunner,
+    monitors,
+    monitorChecker,
+    agent,
+    pid,
+    isAlive,
+    elapsed,
+  };
 }

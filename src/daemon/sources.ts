@@ -1,13 +1,15 @@
-/** The daemon's tick jobs (tasks) and event sources (file watchers). */
+/** The daemon's tick jobs (tasks, monitors) and event sources (file watchers, plugin folders). */
 import { basename } from "node:path";
 import { expandHome } from "../config/paths.ts";
 import { FolderWatcher, systemTimers, type Timers } from "../adapters/file_watcher.ts";
+import { type PluginWatcher, watchPluginFolders } from "../plugins/watch_plugins.ts";
+import type { EventSource } from "./daemon.ts";
 import type { TickJob } from "./scheduler.ts";
 import type { DaemonServices } from "./services.ts";
 
-/** Jobs run on every tick before the heartbeat. */
+/** Jobs run on every tick before the heartbeat (which then sees the monitors' events). */
 export function daemonJobs(services: DaemonServices): TickJob[] {
-  return [services.taskRunner];
+  return [services.taskRunner, services.monitorChecker];
 }
 
 function formatSize(bytes: number): string {
@@ -42,4 +44,33 @@ export function daemonSources(
       },
     })
   );
+}
+
+/**
+ * The plugin folder watcher as an event source (when plugins are enabled): a folder dropped
+ * into `<data>/plugins` is picked up for review while the daemon runs; it stops on shutdown.
+ */
+export function pluginSources(
+  services: DaemonServices,
+  options: { debounceMs?: number } = {},
+): EventSource[] {
+  const { plugins, logger } = services.runtime;
+  if (!plugins) return [];
+  let watcher: PluginWatcher | undefined;
+  return [{
+    start() {
+      try {
+        watcher = watchPluginFolders(plugins, {
+          debounceMs: options.debounceMs,
+          onChanges: (changes) => logger.info("plugin folders changed", { changes }),
+        });
+      } catch (error) {
+        logger.warn("cannot watch the plugin folders", { error: (error as Error).message });
+      }
+    },
+    close() {
+      watcher?.stop();
+      watcher = undefined;
+    },
+  }];
 }

@@ -6,6 +6,7 @@ import type { SqliteRunStore } from "../adapters/sqlite/run_store.ts";
 import type { SqliteTaskStore, TaskRecord } from "../adapters/sqlite/task_store.ts";
 import type { TickJob } from "./scheduler.ts";
 import { nextRunAfter } from "./task_schedule.ts";
+import { daemonToolNames } from "./offered_tools.ts";
 
 /** What the task runner needs. */
 export interface TaskRunnerDependencies {
@@ -67,12 +68,14 @@ export class TaskRunner implements TickJob {
     let outcome: TaskRunReport["outcome"] = "ran";
     let reason = "answer";
     try {
-      result = await runAgent(deps.agent(), {
+      const agent = deps.agent();
+      result = await runAgent(agent, {
         conversationId,
         kind: "task",
         userMessage: task.message,
         interactive: false,
         signal,
+        toolNames: daemonToolNames(agent, task.message),
       });
       reason = result.stopReason;
       if (result.stopReason === "cancelled") outcome = "failed";

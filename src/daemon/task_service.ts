@@ -1,6 +1,7 @@
 /** Managing scheduled tasks: add, list, remove, enable, disable (CLI and LLM tools share it). */
 import type { Clock } from "../core/ports.ts";
 import type { CatchUpPolicy } from "../core/schedule.ts";
+import type { TaskScheduler } from "../core/schedule_ports.ts";
 import type { SqliteTaskStore, TaskRecord } from "../adapters/sqlite/task_store.ts";
 import { nextRunAfter, parseSchedule } from "./task_schedule.ts";
 
@@ -12,10 +13,12 @@ export interface TaskInput {
   at?: string;
   name?: string;
   catchUp?: CatchUpPolicy;
+  /** Refuse schedules that run more often than this. */
+  minIntervalMinutes?: number;
 }
 
 /** Tasks with their schedules computed in local time. */
-export class TaskService {
+export class TaskService implements TaskScheduler {
   constructor(
     readonly store: SqliteTaskStore,
     private readonly clock: Clock,
@@ -34,6 +37,21 @@ export class TaskService {
       now,
       this.timeZone,
     );
+    if (input.minIntervalMinutes && nextRunAt && parsed.kind !== "at") {
+      const after = nextRunAfter(
+        { scheduleKind: parsed.kind, schedule: parsed.schedule },
+        nextRunAt,
+        this.timeZone,
+      );
+      const gap = after ? (after.getTime() - nextRunAt.getTime()) / 60_000 : Infinity;
+      if (gap < input.minIntervalMinutes) {
+        return {
+          error: `it would run every ${
+            Math.round(gap)
+          } min; the shortest allowed is ${input.minIntervalMinutes} min`,
+        };
+      }
+    }
     const name = (input.name?.trim() || message.replace(/\s+/g, " ")).slice(0, 60);
     const id = this.store.add({
       name,

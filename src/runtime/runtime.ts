@@ -20,6 +20,10 @@ import { builtinTools } from "../tools/index.ts";
 import { SqlitePluginRecords } from "../adapters/sqlite/plugin_records.ts";
 import { createPluginSystem, type PluginSystem } from "../plugins/plugin_system.ts";
 import { ensureDataDirectory } from "./data_directory.ts";
+import { SqliteTaskStore } from "../adapters/sqlite/task_store.ts";
+import { SqliteMonitorStore } from "../adapters/sqlite/monitor_store.ts";
+import { TaskService } from "../daemon/task_service.ts";
+import { MonitorService } from "../daemon/monitor_service.ts";
 
 /** How to open the runtime. */
 export interface RuntimeOptions {
@@ -110,6 +114,8 @@ export function openRuntime(options: RuntimeOptions): Runtime {
       fetch: fetcher,
       env: options.env,
       cwd: options.cwd,
+      tasks: new TaskService(new SqliteTaskStore(db), clock, config.radar.timezone || undefined),
+      monitors: new MonitorService(new SqliteMonitorStore(db), config, clock),
     })
   ) registry.register(tool);
   const plugins = config.plugins.enabled

@@ -1,6 +1,8 @@
 /** What built-in tools may use: ports and config, never concrete adapters. */
 import type { RadarConfig } from "../config/schema.ts";
 import type { Clock, FactStore, Logger } from "../core/ports.ts";
+import type { NotificationGate } from "../core/notification_gate.ts";
+import type { MonitorRegistry, TaskScheduler } from "../core/schedule_ports.ts";
 
 /** Shared dependencies handed to every built-in tool factory. */
 export interface ToolDependencies {
@@ -16,4 +18,9 @@ export interface ToolDependencies {
   env: Record<string, string | undefined>;
   /** Relative paths given to file tools and exec start here (default: the process's). */
   cwd?: string;
+  /** Asked by `notify` on heartbeats (default: quiet hours from config and `clock`). */
+  notificationGate?: NotificationGate;
+  /** Scheduled tasks and URL monitors (absent: their tools are not offered). */
+  tasks?: TaskScheduler;
+  monitors?: MonitorRegistry;
 }

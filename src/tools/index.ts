@@ -11,6 +11,12 @@ import { recallTool } from "./recall.ts";
 import { rememberTool } from "./remember.ts";
 import { webSearchTool } from "./web_search.ts";
 import { writeFileTool } from "./write_file.ts";
+import { scheduleTaskTool } from "./schedule_task.ts";
+import { listTasksTool } from "./list_tasks.ts";
+import { cancelTaskTool } from "./cancel_task.ts";
+import { monitorUrlTool } from "./monitor_url.ts";
+import { listMonitorsTool } from "./list_monitors.ts";
+import { removeMonitorTool } from "./remove_monitor.ts";
 
 /** Builds the built-in tools enabled by config. */
 export function builtinTools(deps: ToolDependencies): Tool[] {
@@ -25,5 +31,17 @@ export function builtinTools(deps: ToolDependencies): Tool[] {
     pdfExtractTool(deps),
     webSearchTool(deps),
     fetchUrlTool(deps),
+    ...(deps.tasks ? scheduleTools({ tasks: deps.tasks }) : []),
+    ...(deps.monitors ? monitorTools({ monitors: deps.monitors }) : []),
   ];
+}
+
+/** Tools over scheduled tasks (never always-on: offered when a message is about schedules). */
+export function scheduleTools(deps: Required<Pick<ToolDependencies, "tasks">>): Tool[] {
+  return [scheduleTaskTool(deps), listTasksTool(deps), cancelTaskTool(deps)];
+}
+
+/** Tools over URL monitors (never always-on: offered when a message is about pages). */
+export function monitorTools(deps: Required<Pick<ToolDependencies, "monitors">>): Tool[] {
+  return [monitorUrlTool(deps), listMonitorsTool(deps), removeMonitorTool(deps)];
 }

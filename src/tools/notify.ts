@@ -1,12 +1,32 @@
 /** `notify`: send a push notification through ntfy. */
 import { z } from "zod";
+import { type NotificationGate, quietHoursGate } from "../core/notification_gate.ts";
 import { redactText } from "../core/redact.ts";
-import { defineTool, failed, type Tool } from "../core/tool.ts";
+import { defineTool, failed, refused, type Tool } from "../core/tool.ts";
 import type { ToolDependencies } from "./dependencies.ts";
 import { configSecrets } from "./secrets.ts";
 
-/** Creates the notify tool. */
-export function notifyTool(deps: Pick<ToolDependencies, "config" | "fetch">): Tool {
+/** Priorities that count as urgent: they go out during quiet hours. */
+export const urgentPriorities: ReadonlySet<string> = new Set(["high", "urgent"]);
+
+/**
+ * Creates the notify tool. During quiet hours the gate holds back heartbeat notifications
+ * unless their priority is high or urgent; chat, ask and scheduled tasks are things a person
+ * asked for, so they are not held back.
+ */
+export function notifyTool(
+  deps:
+    & Pick<ToolDependencies, "config" | "fetch">
+    & Partial<Pick<ToolDependencies, "clock" | "notificationGate">>,
+): Tool {
+  const gate: NotificationGate | undefined = deps.notificationGate ??
+    (deps.clock
+      ? quietHoursGate(
+        deps.config.heartbeat.quiet_hours,
+        deps.clock,
+        deps.config.radar.timezone || undefined,
+      )
+      : undefined);
   return defineTool({
     name: "notify",
     description: "Send the user a push notification",
@@ -23,6 +43,12 @@ export function notifyTool(deps: Pick<ToolDependencies, "config" | "fetch">): To
         return failed(
           "Notifications are not configured: set notifications.ntfy.topic in radar.yaml (or RADAR_NTFY_TOPIC).",
         );
+      }
+      if (context.kind === "heartbeat" && gate) {
+        const verdict = gate.check({ urgent: urgentPriorities.has(priority ?? "default") });
+        if (!verdict.allowed) {
+          return refused(`Not sent: ${verdict.reason}. Use priority high only if it cannot wait.`);
+        }
       }
       const url = `${ntfy.url.replace(/\/+$/, "")}/${encodeURIComponent(ntfy.topic)}`;
       const headers: Record<string, string> = { "Content-Type": "text/plain; charset=utf-8" };

@@ -36,6 +36,12 @@ Deno.test("radar tools lists every built-in tool with its source, cost and descr
         "fetch_url",
         "remember",
         "recall",
+        "schedule_task",
+        "list_tasks",
+        "cancel_task",
+        "monitor_url",
+        "list_monitors",
+        "remove_monitor",
       ]
     ) {
       assert.match(out, new RegExp(`^${name} +builtin +\\d+ tok  `, "m"), name);
@@ -43,7 +49,7 @@ Deno.test("radar tools lists every built-in tool with its source, cost and descr
     assert.match(out, /^exec +builtin +\d+ tok {2}Run a shell command/m);
     assert.match(
       out,
-      /10 tools, \d+ schema tokens in all\. A first request \("hello"\) offers \d+ of them \(llm\.tool_budget_tokens 1000\) and costs ~\d+ tokens/,
+      /16 tools, \d+ schema tokens in all\. A first request \("hello"\) offers \d+ of them \(llm\.tool_budget_tokens 1000\) and costs ~\d+ tokens/,
     );
   } finally {
     home.dispose();

@@ -10,6 +10,8 @@ export interface FakeReply {
   /** A JSON value, or raw text sent as is. */
   body: unknown;
   contentType?: string;
+  /** Holds the answer until this settles (a slow model; a process killed mid-request). */
+  hold?: Promise<unknown>;
 }
 
 /** A request the server received. */
@@ -129,6 +131,7 @@ export class FakeLlmServer {
     if (path === "/api/chat" || path === "/v1/chat/completions") {
       const next = this.#queue.shift() ?? this.fallback?.(path) ??
         { status: 500, body: { error: "fake server: no reply queued for this request" } };
+      await next.hold?.catch(() => {});
       return respond(next);
     }
     if (path === "/api/show") return respond(this.show);

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { notifyTool } from "../../src/tools/notify.ts";
 import { startFakeNtfy } from "../fakes/fake_ntfy_server.ts";
-import { call, tempHome, toolDeps } from "./tool_harness.ts";
+import { ManualClock } from "../../src/adapters/clock.ts";
+import { askContext, call, tempHome, toolDeps } from "./tool_harness.ts";
 
 Deno.test("notify POSTs to url/topic with title, priority, tags and token headers", async () => {
   const home = tempHome();
@@ -59,6 +60,62 @@ Deno.test("notify errors name the config key, the HTTP status, or the network pr
     assert.doesNotMatch(result.text, /tk_secret/);
   } finally {
     await ntfy.close().catch(() => {});
+    home.dispose();
+  }
+});
+
+Deno.test("notify holds back heartbeat notifications in quiet hours unless high or urgent", async () => {
+  const home = tempHome();
+  const ntfy = startFakeNtfy();
+  try {
+    const clock = new ManualClock(new Date("2026-11-22T23:30:00Z"));
+    const deps = toolDeps(home, (c) => {
+      c.radar.timezone = "UTC";
+      c.notifications.ntfy.url = ntfy.url;
+      c.notifications.ntfy.topic = "t";
+    }, { clock });
+    const tool = notifyTool(deps);
+    const heartbeat = { ...askContext(), kind: "heartbeat" as const };
+    const held = await call(tool, { message: "New PDF" }, heartbeat);
+    assert.equal(held.outcome, "refused");
+    assert.match(held.text, /^Not sent: quiet hours \(23:00–07:00\)/);
+    assert.equal(
+      (await call(tool, { message: "low", priority: "low" }, heartbeat)).outcome,
+      "refused",
+    );
+    assert.equal(ntfy.requests.length, 0);
+    assert.equal(
+      (await call(tool, { message: "Server down", priority: "urgent" }, heartbeat)).outcome,
+      "ok",
+    );
+    assert.equal(
+      (await call(tool, { message: "Bank alert", priority: "high" }, heartbeat)).outcome,
+      "ok",
+    );
+    assert.equal((await call(tool, { message: "You asked" })).outcome, "ok", "ask is not held");
+    assert.equal(
+      (await call(tool, { message: "Task" }, { ...heartbeat, kind: "task" })).outcome,
+      "ok",
+      "a scheduled task the user set up is not held",
+    );
+    clock.set(new Date("2026-11-23T07:00:00Z"));
+    assert.equal((await call(tool, { message: "Morning" }, heartbeat)).outcome, "ok");
+    assert.deepEqual(ntfy.requests.map((request) => request.body), [
+      "Server down",
+      "Bank alert",
+      "You asked",
+      "Task",
+      "Morning",
+    ]);
+    clock.set(new Date("2026-11-23T02:00:00Z"));
+    const noQuiet = notifyTool(toolDeps(home, (c) => {
+      c.heartbeat.quiet_hours = null;
+      c.notifications.ntfy.url = ntfy.url;
+      c.notifications.ntfy.topic = "t";
+    }, { clock }));
+    assert.equal((await call(noQuiet, { message: "Night" }, heartbeat)).outcome, "ok");
+  } finally {
+    await ntfy.close();
     home.dispose();
   }
 });

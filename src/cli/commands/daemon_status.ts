@@ -9,6 +9,7 @@ import { daemonServices } from "../../daemon/services.ts";
 import type { Runtime } from "../../runtime/runtime.ts";
 import { describeRun } from "./heartbeat.ts";
 import { describeTask } from "./task.ts";
+import { MonitorService } from "../../daemon/monitor_service.ts";
 
 /** Extra status lines from other daemon concerns (tasks, monitors). */
 export const daemonStatusLines: Array<(runtime: Runtime) => string[]> = [];
@@ -73,6 +74,14 @@ export function daemonStatus(runtime: Runtime): string[] {
   const tasks = services.tasks.list();
   lines.push(tasks.length ? "tasks:" : "tasks:     none (radar task add)");
   for (const task of tasks) lines.push(`  ${describeTask(task, timeZone)}`);
+  const monitors = services.monitors.list();
+  const failing = monitors.filter((monitor) => MonitorService.failing(monitor)).length;
+  lines.push(
+    monitors.length
+      ? `monitors:${failing ? ` ${failing} FAILING` : ""}`
+      : "monitors:  none (radar monitor add URL)",
+  );
+  for (const monitor of monitors) lines.push(`  ${MonitorService.describe(monitor, timeZone)}`);
   for (const extra of daemonStatusLines) lines.push(...extra(runtime));
   return lines;
 }

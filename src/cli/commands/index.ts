@@ -17,6 +17,7 @@ import { registerLogs } from "./logs.ts";
 import { registerHeartbeat } from "./heartbeat.ts";
 import { registerTask } from "./task.ts";
 import { registerService } from "./service.ts";
+import { registerMonitor } from "./monitor.ts";
 
 /** Adds one command (and its subcommands) to the program. */
 export type CommandRegistrar = (program: Command, context: CliContext) => void;
@@ -39,4 +40,5 @@ export const commandRegistrars: CommandRegistrar[] = [
   registerHeartbeat,
   registerTask,
   registerService,
+  registerMonitor,
 ];

@@ -7,7 +7,7 @@ import { ensureDataDirectory } from "../../runtime/data_directory.ts";
 import { runDaemon } from "../../daemon/daemon.ts";
 import { logPath, RotatingLogFile } from "../../daemon/log_file.ts";
 import { daemonServices } from "../../daemon/services.ts";
-import { daemonJobs, daemonSources } from "../../daemon/sources.ts";
+import { daemonJobs, daemonSources, pluginSources } from "../../daemon/sources.ts";
 
 /** Parses a TCP port (0 = any free port). */
 export function parsePort(value: string): number {
@@ -17,6 +17,12 @@ export function parsePort(value: string): number {
   }
   return port;
 }
+
+/**
+ * `kill -USR2 PID` runs a heartbeat now. Not SIGUSR1: since 2.9.2 Deno answers SIGUSR1 by
+ * opening a V8 inspector on 127.0.0.1:9229, whatever listeners the program has.
+ */
+export const heartbeatSignal: Deno.Signal = "SIGUSR2";
 
 /** Registers `serve`. */
 export function registerServe(program: Command, context: CliContext): void {
@@ -55,21 +61,20 @@ export function registerServe(program: Command, context: CliContext): void {
           startWeb: startDaemonWebServer,
           ticker: (handler, signal) => everyMinute("radar-tick", handler, signal),
           jobs: daemonJobs(services),
-          sources: daemonSources(services),
+          sources: [...daemonSources(services), ...pluginSources(services)],
           onReady: (url, scheduler) => {
             context.io.stderr(
               `Radar is running at ${url} (PID ${services.pid}); Ctrl-C stops it.\n`,
             );
             if (Deno.build.os !== "windows") {
-              // `kill -USR1 PID` runs a heartbeat now.
               manualTick = () => void scheduler.tick({ manualHeartbeat: true });
-              Deno.addSignalListener("SIGUSR1", manualTick);
+              Deno.addSignalListener(heartbeatSignal, manualTick);
             }
           },
         });
       } finally {
         for (const signal of signals) Deno.removeSignalListener(signal, stop);
-        if (manualTick) Deno.removeSignalListener("SIGUSR1", manualTick);
+        if (manualTick) Deno.removeSignalListener(heartbeatSignal, manualTick);
         log.close();
       }
     });

@@ -5,6 +5,7 @@ import { toolAuditMigration } from "./002_tool_audit.ts";
 import { daemonMigration } from "./003_daemon.ts";
 import { pluginsMigration } from "./004_plugins.ts";
 import { webMigration } from "./005_web.ts";
+import { monitorsMigration } from "./006_monitors.ts";
 
 /** The ordered migrations applied by `openDatabase`. */
 export const migrations: readonly Migration[] = [
@@ -13,4 +14,5 @@ export const migrations: readonly Migration[] = [
   daemonMigration,
   pluginsMigration,
   webMigration,
+  monitorsMigration,
 ];

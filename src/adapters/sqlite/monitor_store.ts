@@ -1,0 +1,188 @@
+/** URL monitors in SQLite: what to fetch, when, and the last version seen. */
+import type { DatabaseSync } from "node:sqlite";
+
+/** One URL monitor. */
+export interface MonitorRecord {
+  id: number;
+  name: string;
+  url: string;
+  /** CSS selector of the watched part; empty = the whole page. */
+  selector: string;
+  everyMinutes: number;
+  urgent: boolean;
+  enabled: boolean;
+  createdAt: string;
+  nextCheckAt: string;
+  lastCheckedAt?: string;
+  lastChangedAt?: string;
+  etag?: string;
+  lastModified?: string;
+  /** The readable text last seen; undefined before the first successful check. */
+  content?: string;
+  /** Consecutive failed checks. */
+  failures: number;
+  lastError?: string;
+  lastResult?: string;
+}
+
+/** A new monitor. */
+export interface NewMonitor {
+  name: string;
+  url: string;
+  selector: string;
+  everyMinutes: number;
+  urgent: boolean;
+  nextCheckAt: Date;
+}
+
+/** What a successful check stores. */
+export interface CheckSuccess {
+  at: Date;
+  nextCheckAt: Date;
+  result: string;
+  /** New text; undefined keeps the stored one (304 Not Modified). */
+  content?: string;
+  changed: boolean;
+  etag?: string;
+  lastModified?: string;
+}
+
+interface MonitorRow {
+  id: number;
+  name: string;
+  url: string;
+  selector: string;
+  every_minutes: number;
+  urgent: number;
+  enabled: number;
+  created_at: string;
+  next_check_at: string;
+  last_checked_at: string | null;
+  last_changed_at: string | null;
+  etag: string | null;
+  last_modified: string | null;
+  content: string | null;
+  failures: number;
+  last_error: string | null;
+  last_result: string | null;
+}
+
+function toMonitor(row: MonitorRow): MonitorRecord {
+  return {
+    id: Number(row.id),
+    name: row.name,
+    url: row.url,
+    selector: row.selector,
+    everyMinutes: Number(row.every_minutes),
+    urgent: row.urgent === 1,
+    enabled: row.enabled === 1,
+    createdAt: row.created_at,
+    nextCheckAt: row.next_check_at,
+    lastCheckedAt: row.last_checked_at ?? undefined,
+    lastChangedAt: row.last_changed_at ?? undefined,
+    etag: row.etag ?? undefined,
+    lastModified: row.last_modified ?? undefined,
+    content: row.content ?? undefined,
+    failures: Number(row.failures),
+    lastError: row.last_error ?? undefined,
+    lastResult: row.last_result ?? undefined,
+  };
+}
+
+/** Monitors in SQLite. */
+export class SqliteMonitorStore {
+  constructor(private readonly db: DatabaseSync) {}
+
+  /** Adds a monitor; returns its id. */
+  add(monitor: NewMonitor, at: Date): number {
+    const row = this.db.prepare(
+      `INSERT INTO monitors (name, url, selector, every_minutes, urgent, created_at, next_check_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+    ).get(
+      monitor.name.slice(0, 100),
+      monitor.url,
+      monitor.selector,
+      monitor.everyMinutes,
+      monitor.urgent ? 1 : 0,
+      at.toISOString(),
+      monitor.nextCheckAt.toISOString(),
+    ) as { id: number };
+    return Number(row.id);
+  }
+
+  /** One monitor. */
+  get(id: number): MonitorRecord | undefined {
+    const row = this.db.prepare("SELECT * FROM monitors WHERE id = ?").get(id) as
+      | MonitorRow
+      | undefined;
+    return row ? toMonitor(row) : undefined;
+  }
+
+  /** Every monitor, by id. */
+  list(): MonitorRecord[] {
+    const rows = this.db.prepare("SELECT * FROM monitors ORDER BY id").all();
+    return (rows as unknown as MonitorRow[]).map(toMonitor);
+  }
+
+  /** Enabled monitors whose next check is at or before `now`, most overdue first. */
+  due(now: Date): MonitorRecord[] {
+    const rows = this.db.prepare(
+      `SELECT * FROM monitors WHERE enabled = 1 AND next_check_at <= ?
+       ORDER BY next_check_at, id`,
+    ).all(now.toISOString());
+    return (rows as unknown as MonitorRow[]).map(toMonitor);
+  }
+
+  /** Deletes a monitor. */
+  remove(id: number): boolean {
+    return Number(this.db.prepare("DELETE FROM monitors WHERE id = ?").run(id).changes) > 0;
+  }
+
+  /** Pauses or resumes a monitor; resuming clears its failures and checks at `nextCheckAt`. */
+  setEnabled(id: number, enabled: boolean, nextCheckAt: Date): boolean {
+    return Number(
+      this.db.prepare(
+        `UPDATE monitors SET enabled = ?, next_check_at = ?,
+          failures = CASE WHEN ? = 1 THEN 0 ELSE failures END WHERE id = ?`,
+      ).run(enabled ? 1 : 0, nextCheckAt.toISOString(), enabled ? 1 : 0, id).changes,
+    ) > 0;
+  }
+
+  /** Records a successful check (failures reset). */
+  recordSuccess(id: number, check: CheckSuccess): void {
+    this.db.prepare(
+      `UPDATE monitors SET last_checked_at = ?, next_check_at = ?, last_result = ?,
+        content = COALESCE(?, content),
+        last_changed_at = CASE WHEN ? = 1 THEN ? ELSE last_changed_at END,
+        etag = ?, last_modified = ?, failures = 0, last_error = NULL WHERE id = ?`,
+    ).run(
+      check.at.toISOString(),
+      check.nextCheckAt.toISOString(),
+      check.result.slice(0, 300),
+      check.content ?? null,
+      check.changed ? 1 : 0,
+      check.at.toISOString(),
+      check.etag ?? null,
+      check.lastModified ?? null,
+      id,
+    );
+  }
+
+  /** Records a failed check with its failure count and backed-off next check. */
+  recordFailure(
+    id: number,
+    failure: { at: Date; error: string; failures: number; nextCheckAt: Date },
+  ): void {
+    this.db.prepare(
+      `UPDATE monitors SET last_checked_at = ?, next_check_at = ?, failures = ?, last_error = ?,
+        last_result = ? WHERE id = ?`,
+    ).run(
+      failure.at.toISOString(),
+      failure.nextCheckAt.toISOString(),
+      failure.failures,
+      failure.error.slice(0, 300),
+      `failed: ${failure.error}`.slice(0, 300),
+      id,
+    );
+  }
+}

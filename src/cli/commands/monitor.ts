@@ -1,0 +1,81 @@
+/** `radar monitor add|list|remove|check-now|enable|disable`: URL monitors. */
+import type { Command } from "../command_line.ts";
+import type { CliContext } from "../context.ts";
+import { parseId } from "../arguments.ts";
+import { UsageError } from "../../core/errors.ts";
+import { daemonServices } from "../../daemon/services.ts";
+import { MonitorService } from "../../daemon/monitor_service.ts";
+
+/** Registers `monitor` and its subcommands. */
+export function registerMonitor(program: Command, context: CliContext): void {
+  const monitor = program.command("monitor").description(
+    "URL monitors: changed pages queue events",
+  );
+  const services = () => daemonServices(context.runtime());
+  const zone = () => context.runtime().config.radar.timezone || undefined;
+
+  monitor.command("add")
+    .description("watch a page: radar monitor add https://example.com/prices --every 2h")
+    .argument("<url>")
+    .option("--every <duration>", "check every 30m, 2h, 1d …", "60m")
+    .option("--selector <css>", "watch only the elements this CSS selector matches")
+    .option("--name <name>", "a short name")
+    .option("--urgent", "changes wake the heartbeat during quiet hours")
+    .action(
+      async (
+        url: string,
+        options: { every: string; selector?: string; name?: string; urgent?: boolean },
+      ) => {
+        const added = await services().monitors.add({ url, ...options });
+        if ("error" in added) throw new UsageError(`Cannot add monitor: ${added.error}`);
+        context.io.stdout(
+          `Added ${MonitorService.describe(added, zone())}\n` +
+            "The first check stores the page; later changes become heartbeat events.\n",
+        );
+      },
+    );
+
+  monitor.command("list").description("list monitors with their next check").action(() => {
+    const monitors = services().monitors.list();
+    if (!monitors.length) return context.io.stdout("No monitors yet.\n");
+    for (const item of monitors) context.io.stdout(`${MonitorService.describe(item, zone())}\n`);
+  });
+
+  monitor.command("remove").argument("<id>").description("delete a monitor").action(
+    (id: string) => {
+      if (!services().monitors.remove(parseId(id))) {
+        throw new UsageError(`Cannot remove monitor ${id}: no such monitor`);
+      }
+      context.io.stdout(`Removed monitor #${id}.\n`);
+    },
+  );
+
+  for (const enabled of [true, false]) {
+    monitor.command(enabled ? "enable" : "disable").argument("<id>")
+      .description(enabled ? "resume a monitor (checked on the next tick)" : "pause a monitor")
+      .action((id: string) => {
+        const updated = services().monitors.setEnabled(parseId(id), enabled);
+        if (!updated) throw new UsageError(`Cannot change monitor ${id}: no such monitor`);
+        context.io.stdout(`${MonitorService.describe(updated, zone())}\n`);
+      });
+  }
+
+  monitor.command("check-now").argument("<id>")
+    .description("check a monitor now; a change is queued for the next heartbeat")
+    .action(async (id: string) => {
+      const daemon = services();
+      const record = daemon.monitors.store.get(parseId(id));
+      if (!record) throw new UsageError(`Cannot check monitor ${id}: no such monitor`);
+      const check = await daemon.monitorChecker.check(record);
+      const messages = {
+        baseline: "First version stored; later changes become heartbeat events.",
+        unchanged: "Unchanged.",
+        not_modified: "Unchanged (304 Not Modified).",
+        changed: "Changed; queued for the next heartbeat:",
+        failed: `Failed: ${check.detail}`,
+      };
+      context.io.stdout(`${messages[check.outcome]}\n`);
+      if (check.outcome === "changed") context.io.stdout(`${check.detail}\n`);
+      if (check.outcome === "failed") context.setExitCode(1);
+    });
+}

@@ -1,0 +1,141 @@
+/** Checks due URL monitors on the tick: fetch, diff against the last version, queue an event. */
+import type { DatabaseSync } from "node:sqlite";
+import type { RadarConfig } from "../config/schema.ts";
+import type { Clock, Logger } from "../core/ports.ts";
+import { backoffMinutes, failingThreshold, formatDurationMinutes } from "../core/schedule.ts";
+import { transaction } from "../adapters/sqlite/database.ts";
+import type { SqliteEventQueue } from "../adapters/sqlite/event_queue.ts";
+import type { MonitorRecord, SqliteMonitorStore } from "../adapters/sqlite/monitor_store.ts";
+import type { Resolver } from "../tools/web/network_guard.ts";
+import { fetchPage } from "./page_fetch.ts";
+import type { TickJob } from "./scheduler.ts";
+import { shortDiff } from "./text_diff.ts";
+
+/** What the checker needs. */
+export interface MonitorCheckerDependencies {
+  config: RadarConfig;
+  db: DatabaseSync;
+  store: SqliteMonitorStore;
+  queue: SqliteEventQueue;
+  clock: Clock;
+  logger: Logger;
+  fetch: typeof fetch;
+  resolve: Resolver;
+}
+
+/** What one check found. */
+export interface MonitorCheck {
+  outcome: "baseline" | "unchanged" | "not_modified" | "changed" | "failed";
+  /** The diff (changed) or the error (failed). */
+  detail?: string;
+  eventId?: number;
+}
+
+/** Monitors checked per tick at most; the rest stay due for the next minute. */
+const maxChecksPerTick = 20;
+
+/** The monitor tick job. */
+export class MonitorChecker implements TickJob {
+  readonly name = "monitors";
+  constructor(private readonly deps: MonitorCheckerDependencies) {}
+
+  /** Checks every due monitor, one after another. */
+  async run(now: Date, signal: AbortSignal): Promise<void> {
+    for (const monitor of this.deps.store.due(now).slice(0, maxChecksPerTick)) {
+      if (signal.aborted) return;
+      await this.check(monitor, signal);
+    }
+  }
+
+  /** Checks one monitor now (schedule or `radar monitor check-now`). */
+  async check(monitor: MonitorRecord, signal?: AbortSignal): Promise<MonitorCheck> {
+    const { deps } = this;
+    const settings = deps.config.tools.fetch_url;
+    const fetched = await fetchPage(monitor.url, monitor.selector, {
+      etag: monitor.etag,
+      lastModified: monitor.lastModified,
+    }, {
+      fetch: deps.fetch,
+      allowPrivate: settings.allow_private,
+      resolve: deps.resolve,
+      timeoutMs: settings.timeout_seconds * 1000,
+      signal,
+    });
+    const at = deps.clock.now();
+    if (signal?.aborted) return { outcome: "failed", detail: "cancelled" };
+    if (fetched.status === "error") return this.#failed(monitor, fetched.error, at);
+    const nextCheckAt = new Date(at.getTime() + monitor.everyMinutes * 60_000);
+    const { etag, lastModified } = fetched.validators;
+    if (fetched.status === "not_modified" || fetched.text === monitor.content) {
+      const outcome = fetched.status === "not_modified" ? "not_modified" : "unchanged";
+      deps.store.recordSuccess(monitor.id, {
+        at,
+        nextCheckAt,
+        result: outcome === "not_modified" ? "not modified (304)" : "unchanged",
+        changed: false,
+        etag,
+        lastModified,
+      });
+      return { outcome };
+    }
+    if (monitor.content === undefined) {
+      deps.store.recordSuccess(monitor.id, {
+        at,
+        nextCheckAt,
+        result: `first version stored (${fetched.text.length} characters)`,
+        content: fetched.text,
+        changed: false,
+        etag,
+        lastModified,
+      });
+      return { outcome: "baseline" };
+    }
+    const diff = shortDiff(monitor.content, fetched.text);
+    const summary = `+${diff.added} −${diff.removed} lines`;
+    // The event and the new version commit together: a crash cannot queue a change twice.
+    const eventId = transaction(deps.db, () => {
+      const id = deps.queue.enqueue({
+        source: `monitor ${monitor.name}`,
+        kind: "page_changed",
+        summary: `${monitor.url} changed (${summary})`,
+        detail: diff.text,
+        urgent: monitor.urgent,
+      }, at);
+      deps.store.recordSuccess(monitor.id, {
+        at,
+        nextCheckAt,
+        result: `changed (${summary})`,
+        content: fetched.text,
+        changed: true,
+        etag,
+        lastModified,
+      });
+      return id;
+    });
+    deps.logger.info("monitored page changed", { monitor: monitor.id, diff: summary });
+    return { outcome: "changed", detail: diff.text, eventId };
+  }
+
+  #failed(monitor: MonitorRecord, error: string, at: Date): MonitorCheck {
+    const { deps } = this;
+    const failures = monitor.failures + 1;
+    const delay = backoffMinutes(monitor.everyMinutes, failures);
+    const nextCheckAt = new Date(at.getTime() + delay * 60_000);
+    let eventId: number | undefined;
+    transaction(deps.db, () => {
+      deps.store.recordFailure(monitor.id, { at, error, failures, nextCheckAt });
+      if (failures === failingThreshold) {
+        eventId = deps.queue.enqueue({
+          source: `monitor ${monitor.name}`,
+          kind: "monitor_failing",
+          summary: `${monitor.url} failed ${failures} checks in a row (${error}); ` +
+            `next try in ${formatDurationMinutes(delay)}`,
+          dedupeKey: `monitor-failing:${monitor.id}`,
+        }, at);
+      }
+    });
+    const level = failures >= failingThreshold ? "warn" : "info";
+    deps.logger[level]("monitor check failed", { monitor: monitor.id, failures, error });
+    return { outcome: "failed", detail: error, eventId };
+  }
+}

@@ -1,0 +1,172 @@
+/**
+ * Fetching a monitored page: conditional GET (ETag / Last-Modified), the network guard on every
+ * redirect, a size cap, then the readable text of the page or of the parts a CSS selector picks.
+ */
+import { htmlToText } from "../tools/web/html_to_text.ts";
+import { checkUrl, type Resolver } from "../tools/web/network_guard.ts";
+
+/** How to fetch. */
+export interface PageFetchOptions {
+  fetch: typeof fetch;
+  /** tools.fetch_url.allow_private: loopback and private addresses allowed. */
+  allowPrivate: boolean;
+  resolve: Resolver;
+  timeoutMs: number;
+  signal?: AbortSignal;
+}
+
+/** Validators from the last successful fetch. */
+export interface Validators {
+  etag?: string;
+  lastModified?: string;
+}
+
+/** What a fetch found. */
+export type PageFetch =
+  | { status: "not_modified"; validators: Validators }
+  | { status: "ok"; text: string; validators: Validators }
+  | { status: "error"; error: string };
+
+const maxRedirects = 5;
+const maxBodyBytes = 3 * 1024 * 1024;
+/** Stored text per monitor; longer pages are cut (the diff then covers the first part). */
+export const maxPageChars = 200_000;
+
+/** Fetches `address` conditionally and extracts its text (or the `selector` part). */
+export async function fetchPage(
+  address: string,
+  selector: string,
+  previous: Validators,
+  options: PageFetchOptions,
+): Promise<PageFetch> {
+  let url: URL;
+  try {
+    url = new URL(address);
+  } catch {
+    return { status: "error", error: "not a valid URL" };
+  }
+  const signal = AbortSignal.any([
+    AbortSignal.timeout(options.timeoutMs),
+    ...(options.signal ? [options.signal] : []),
+  ]);
+  for (let hop = 0; hop <= maxRedirects; hop++) {
+    const problem = await checkUrl(url, {
+      allowPrivate: options.allowPrivate,
+      resolve: options.resolve,
+    });
+    if (problem) return { status: "error", error: `refused: ${problem}` };
+    const headers: Record<string, string> = {
+      "User-Agent": "Radar/0.1 (page monitor)",
+      Accept: "text/html,text/plain,application/json;q=0.9,*/*;q=0.5",
+    };
+    if (previous.etag) headers["If-None-Match"] = previous.etag;
+    if (previous.lastModified) headers["If-Modified-Since"] = previous.lastModified;
+    let response: Response;
+    try {
+      response = await options.fetch(url, { redirect: "manual", signal, headers });
+    } catch (error) {
+      const reason = signal.aborted && !options.signal?.aborted
+        ? `timed out after ${Math.round(options.timeoutMs / 1000)} s`
+        : (error as Error).message.split("\n")[0];
+      return { status: "error", error: reason };
+    }
+    if (response.status === 304) {
+      await response.body?.cancel();
+      return { status: "not_modified", validators: validatorsOf(response, previous) };
+    }
+    if (response.status >= 300 && response.status < 400 && response.headers.has("location")) {
+      await response.body?.cancel();
+      try {
+        url = new URL(response.headers.get("location")!, url);
+      } catch {
+        return { status: "error", error: "it redirects to an invalid URL" };
+      }
+      continue;
+    }
+    if (!response.ok) {
+      await response.body?.cancel();
+      return { status: "error", error: `${response.status} ${response.statusText}`.trim() };
+    }
+    const type = (response.headers.get("content-type") ?? "").toLowerCase();
+    if (type && !/^text\/|json|xml/.test(type)) {
+      await response.body?.cancel();
+      return { status: "error", error: `${type.split(";")[0]} is not a web page` };
+    }
+    const body = await readText(response, type);
+    const text = await pageText(body, type, selector);
+    if (typeof text !== "string") return { status: "error", error: text.error };
+    return {
+      status: "ok",
+      text: text.slice(0, maxPageChars),
+      validators: validatorsOf(response, {}),
+    };
+  }
+  return { status: "error", error: `more than ${maxRedirects} redirects` };
+}
+
+function validatorsOf(response: Response, previous: Validators): Validators {
+  return {
+    etag: response.headers.get("etag") ?? previous.etag,
+    lastModified: response.headers.get("last-modified") ?? previous.lastModified,
+  };
+}
+
+async function readText(response: Response, type: string): Promise<string> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  if (response.body) {
+    const reader = response.body.getReader();
+    while (size <= maxBodyBytes) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      size += value.length;
+    }
+    await reader.cancel().catch(() => {});
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.length;
+  }
+  const charset = /charset=([\w-]+)/.exec(type)?.[1] ?? "utf-8";
+  try {
+    return new TextDecoder(charset).decode(bytes);
+  } catch {
+    return new TextDecoder().decode(bytes);
+  }
+}
+
+/** The readable text of a page body, or of the elements `selector` matches. */
+export async function pageText(
+  body: string,
+  type: string,
+  selector: string,
+): Promise<string | { error: string }> {
+  const html = type.includes("html") || (!type && /<html|<body|<p\b/i.test(body));
+  if (!selector) return normalise(html ? htmlToText(body).text : body);
+  if (!html && type) return { error: `a selector needs an HTML page, not ${type.split(";")[0]}` };
+  const parts = await selectHtml(body, selector);
+  if ("error" in parts) return parts;
+  if (!parts.html.length) return { error: `the selector ${selector} matched nothing` };
+  return normalise(parts.html.map((part) => htmlToText(part).text).join("\n"));
+}
+
+/** The outer HTML of every element `selector` matches (node-html-parser, loaded on first use). */
+export async function selectHtml(
+  body: string,
+  selector: string,
+): Promise<{ html: string[] } | { error: string }> {
+  const { parse } = await import("node-html-parser");
+  try {
+    const root = parse(body, { comment: false });
+    return { html: root.querySelectorAll(selector).map((element) => element.outerHTML) };
+  } catch (error) {
+    return { error: `invalid CSS selector ${selector}: ${(error as Error).message}` };
+  }
+}
+
+function normalise(text: string): string {
+  return text.replace(/\r\n?/g, "\n").replace(/[ \t]+\n/g, "\n").replace(/\n{2,}/g, "\n").trim();
+}

@@ -1,0 +1,20 @@
+/** `list_tasks`: the scheduled tasks with their next run. */
+import { z } from "zod";
+import { defineTool, type Tool } from "../core/tool.ts";
+import type { TaskScheduler } from "../core/schedule_ports.ts";
+import { describeTaskInfo } from "./schedule_text.ts";
+
+/** Creates the list_tasks tool. */
+export function listTasksTool(deps: { tasks: TaskScheduler }): Tool {
+  return defineTool({
+    name: "list_tasks",
+    description: "List scheduled tasks",
+    keywords: ["schedule", "scheduled", "task", "recurring", "cron", "every"],
+    input: z.object({}),
+    run: () => {
+      const tasks = deps.tasks.list();
+      if (!tasks.length) return Promise.resolve("No scheduled tasks.");
+      return Promise.resolve(tasks.map(describeTaskInfo).join("\n"));
+    },
+  });
+}

@@ -1,0 +1,26 @@
+/** `monitor_url`: watch a web page; its changes reach the heartbeat as short diffs. */
+import { z } from "zod";
+import { defineTool, failed, type Tool } from "../core/tool.ts";
+import type { MonitorRegistry } from "../core/schedule_ports.ts";
+import { describeMonitorInfo, refuseOnHeartbeat } from "./schedule_text.ts";
+
+/** Creates the monitor_url tool. */
+export function monitorUrlTool(deps: { monitors: MonitorRegistry }): Tool {
+  return defineTool({
+    name: "monitor_url",
+    description: "Watch a web page and report when it changes",
+    keywords: ["monitor", "watch", "track", "page", "website", "change", "price", "url"],
+    input: z.object({
+      url: z.string().min(1).max(2000),
+      every: z.string().max(20).optional().describe("Default 60m"),
+      selector: z.string().max(500).optional().describe("CSS selector of the part to watch"),
+    }),
+    run: async (input, context) => {
+      const blocked = refuseOnHeartbeat(context, "add monitors");
+      if (blocked) return blocked;
+      const added = await deps.monitors.add(input);
+      if ("error" in added) return failed(`Cannot monitor: ${added.error}.`);
+      return `Monitoring ${describeMonitorInfo(added)}. Changes arrive with the next heartbeat.`;
+    },
+  });
+}
