@@ -6,6 +6,7 @@
 import type { DaemonWebOptions } from "../src/daemon/daemon.ts";
 import { logPath } from "../src/daemon/log_file.ts";
 import { applyLiveConfig } from "../src/runtime/live_config.ts";
+import { monitorControls } from "../src/daemon/monitor_controls.ts";
 import { daemonViewFromServices } from "./daemon_view.ts";
 import { logsViewFromFiles } from "./logs_view.ts";
 import { pluginsViewFromApi } from "./plugin_api_view.ts";
@@ -23,6 +24,7 @@ export function startDaemonWebServer(options: DaemonWebOptions): RunningWebServe
       services,
       startedAt: options.startedAt,
       signal: options.signal,
+      monitors: monitorControls(services),
     }),
     plugins: runtime.plugins ? pluginsViewFromApi(runtime.plugins.api) : undefined,
     logs: logsViewFromFiles({ logPath: logPath(runtime.dataDir), toolCalls: runtime.toolCalls }),

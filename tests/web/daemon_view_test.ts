@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { withTestDaemon } from "../daemon/test_runtime.ts";
 import { textResponse, toolCallResponse } from "../fakes/scripted_chat_model.ts";
+import { monitorControls } from "../../src/daemon/monitor_controls.ts";
 import { daemonViewFromServices, describeSchedule, scheduleInput } from "../../web/daemon_view.ts";
 import { logsViewFromFiles } from "../../web/logs_view.ts";
 
@@ -165,3 +166,35 @@ async function waitFor<T>(probe: () => T | undefined): Promise<T> {
   }
   throw new Error("timed out");
 }
+
+Deno.test("daemonViewFromServices() manages real URL monitors through monitorControls()", async () => {
+  await withTestDaemon({ steps: [] }, async (daemon) => {
+    const view = daemonViewFromServices({
+      services: daemon.services,
+      startedAt: daemon.clock.now(),
+      monitors: monitorControls(daemon.services),
+    });
+    const id = await view.addMonitor({
+      url: "https://example.com/changelog",
+      every: "2h",
+      name: "changelog",
+    });
+    let [monitor] = await view.monitors();
+    assert.deepEqual([monitor.id, monitor.name, monitor.every, monitor.enabled], [
+      id,
+      "changelog",
+      "2h",
+      true,
+    ]);
+    assert.equal(await view.setMonitorEnabled(id, false), true);
+    [monitor] = await view.monitors();
+    assert.equal(monitor.enabled, false);
+    await assert.rejects(async () => await view.checkMonitorNow(id + 99), /no such monitor/);
+    await assert.rejects(
+      () => Promise.resolve(view.addMonitor({ url: "ftp://example.com", every: "2h" })),
+      /Cannot add monitor/,
+    );
+    assert.equal(await view.removeMonitor(id), true);
+    assert.deepEqual(await view.monitors(), []);
+  });
+});
