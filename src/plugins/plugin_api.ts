@@ -4,8 +4,14 @@
  * Every function returns plain JSON-serialisable data; errors are `PluginError`s with one
  * readable line. The dashboard (web/) should call only these.
  */
-import { describeDiff, describeGrant, grantWarnings } from "../sandbox/describe_permissions.ts";
-import type { PluginManager, PluginSummary } from "./plugin_manager.ts";
+import {
+  describeCapabilities,
+  describeDiff,
+  describeGrant,
+  grantWarnings,
+} from "../sandbox/describe_permissions.ts";
+import type { PluginSummary } from "./plugin_inventory.ts";
+import type { PluginManager } from "./plugin_manager.ts";
 import type { PluginRecords, PluginReview } from "./plugin_records.ts";
 
 /** Everything a reviewer needs about one plugin. */
@@ -15,7 +21,7 @@ export interface PluginDetails {
   location: string;
   trustLevel: string;
   author: string;
-  /** Requested permissions, one plain-words line each. */
+  /** Requested permissions, then what its hooks and prompt variables can do, in plain words. */
   permissions: string[];
   /** Lines starting with "WARNING:" or "Note:". */
   warnings: string[];
@@ -74,7 +80,10 @@ export function createPluginApi(
       location,
       trustLevel: folder.manifest.trust_level,
       author: folder.manifest.author,
-      permissions: describeGrant(grant, manager.home),
+      permissions: [
+        ...describeGrant(grant, manager.home),
+        ...describeCapabilities(folder.manifest),
+      ],
       warnings: [
         ...(folder.manifest.trust_level === "local"
           ? ["WARNING: local trust: this plugin gets the permissions below once you approve"]

@@ -1,4 +1,5 @@
 /** Plain-words descriptions of plugin permissions and permission changes, with warnings. */
+import type { PluginManifest } from "./manifest.ts";
 import type { GrantDiff, PluginGrant } from "./permissions.ts";
 
 /** Shows a path with the home folder as `~`. */
@@ -71,5 +72,27 @@ export function describeDiff(diff: GrantDiff, home: string): string[] {
   const lines: string[] = [];
   if (!empty(diff.added)) lines.push(...describeGrant(diff.added, home).map((l) => `+ ${l}`));
   if (!empty(diff.removed)) lines.push(...describeGrant(diff.removed, home).map((l) => `- ${l}`));
+  return lines;
+}
+
+/** What a manifest's hooks and prompt variables can see and do, in plain words. */
+export function describeCapabilities(manifest: PluginManifest): string[] {
+  const lines: string[] = [];
+  if (manifest.capabilities.includes("hook")) {
+    for (const hook of manifest.hooks) {
+      lines.push(
+        hook.hook_point === "pre_tool_call"
+          ? `see the name and arguments of every tool call before it runs, and block it (${hook.function}, priority ${hook.priority})`
+          : `see the name, arguments and result of every tool call, and add a note to the result (${hook.function})`,
+      );
+    }
+  }
+  if (manifest.capabilities.includes("prompt_variables") && manifest.prompt_variables.length) {
+    lines.push(
+      `add values to every request's system prompt, shown to the model as data: ${
+        manifest.prompt_variables.map((variable) => variable.name).join(", ")
+      }`,
+    );
+  }
   return lines;
 }

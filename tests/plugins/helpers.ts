@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { ManualClock } from "../../src/adapters/clock.ts";
 import { openDatabase } from "../../src/adapters/sqlite/database.ts";
 import { SqlitePluginRecords } from "../../src/adapters/sqlite/plugin_records.ts";
+import { SqliteAuditStore } from "../../src/adapters/sqlite/audit_store.ts";
 import { defaultConfig } from "../../src/config/schema.ts";
 import type { Logger } from "../../src/core/ports.ts";
 import { ToolRegistry } from "../../src/core/tool_registry.ts";
@@ -24,16 +25,24 @@ export function pluginFixture(
   const records = new SqlitePluginRecords(db);
   const registry = new ToolRegistry();
   const config = { ...defaultConfig().plugins, call_timeout_seconds: 5, ...configOverrides };
+  const clock = new ManualClock(new Date("2026-05-01T10:00:00Z"));
+  const toolCalls = new SqliteAuditStore(db, { secrets: [], retentionDays: 30, clock });
+  const logLines: string[] = [];
   const system: PluginSystem = createPluginSystem({
     dataDir,
     records,
     config,
     env: { HOME: "/home/test" },
-    clock: new ManualClock(new Date("2026-05-01T10:00:00Z")),
-    logger: memoryLogger(),
+    clock,
+    logger: memoryLogger(logLines),
     registry,
+    audit: toolCalls,
   });
   return {
+    db,
+    clock,
+    toolCalls,
+    logLines,
     dataDir,
     records,
     registry,
