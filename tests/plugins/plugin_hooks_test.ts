@@ -5,51 +5,10 @@
  * the loop goes on, and each leaves a row in the SQLite audit trail.
  */
 import assert from "node:assert/strict";
-import { type AgentDependencies, runAgent } from "../../src/core/agent_loop.ts";
-import { buildSystemPrompt } from "../../src/core/system_prompt.ts";
-import { SqliteConversationStore } from "../../src/adapters/sqlite/conversation_store.ts";
+import { runAgent } from "../../src/core/agent_loop.ts";
 import { parsePostHookResult, parsePreHookResult } from "../../src/plugins/plugin_hooks.ts";
 import { ScriptedChatModel, textResponse, toolCallResponse } from "../fakes/scripted_chat_model.ts";
-import { echoPlugin, pluginFixture } from "./helpers.ts";
-
-type Fixture = ReturnType<typeof pluginFixture>;
-
-function agentDeps(fixture: Fixture, model: ScriptedChatModel): AgentDependencies {
-  const hooks = fixture.system.hooks;
-  return {
-    model,
-    registry: fixture.registry,
-    store: new SqliteConversationStore(fixture.db),
-    clock: fixture.clock,
-    audit: fixture.toolCalls,
-    gates: [hooks.beforeToolCall],
-    observers: [hooks.afterToolCall],
-    promptVariables: hooks,
-    elapsed: () => performance.now(),
-    systemPrompt: (variables) =>
-      buildSystemPrompt({
-        name: "Radar",
-        personality: "Brief.",
-        personalityNotes: [],
-        variables,
-        now: fixture.clock.now(),
-        timeZone: "UTC",
-      }),
-    settings: {
-      maxToolIterations: 6,
-      temperature: 0,
-      toolBudgetTokens: 2000,
-      historyMessages: 20,
-      maxResultChars: 4000,
-    },
-  };
-}
-
-async function install(fixture: Fixture, name: string, files: Record<string, string>) {
-  const review = fixture.system.manager.install(fixture.source(name, files));
-  assert.deepEqual(review.errors, [], name);
-  await fixture.system.api.approve(name);
-}
+import { agentDeps, echoPlugin, installApproved as install, pluginFixture } from "./helpers.ts";
 
 const guard = {
   "manifest.yaml": `name: guard
