@@ -10,6 +10,8 @@ import {
   describeGrant,
   grantWarnings,
 } from "../sandbox/describe_permissions.ts";
+import { checkGrantedNames, type HostLookup } from "../sandbox/network_policy.ts";
+import { systemLookup } from "../sandbox/plugin_process.ts";
 import type { PluginSummary } from "./plugin_inventory.ts";
 import type { PluginManager } from "./plugin_manager.ts";
 import type { PluginRecords, PluginReview } from "./plugin_records.ts";
@@ -42,6 +44,11 @@ export interface PluginApi {
   pendingReviews(): PluginDetails[];
   /** Details of one plugin. */
   details(name: string): PluginDetails;
+  /**
+   * Resolves the plugin's granted host names now: a WARNING line for each public name that
+   * resolves to this machine or the local network (such a plugin would be refused at start).
+   */
+  networkWarnings(name: string): Promise<string[]>;
   /** Approves a pending plugin (records hash + grant, enables it). */
   approve(name: string): Promise<PluginSummary | undefined>;
   /** Rejects a pending plugin. */
@@ -55,6 +62,7 @@ export function createPluginApi(
   manager: PluginManager,
   records: PluginRecords,
   refresh: () => Promise<unknown>,
+  lookup: HostLookup = systemLookup,
 ): PluginApi {
   const details = (name: string): PluginDetails => {
     const { folder, errors, location } = manager.read(name);
@@ -103,6 +111,12 @@ export function createPluginApi(
         details(row.name)
       ),
     details,
+    async networkWarnings(name) {
+      const { folder } = manager.read(name);
+      if (!folder) return [];
+      const check = await checkGrantedNames(manager.requestedGrantOf(folder).net, lookup);
+      return check.problems.map((problem) => `WARNING: ${problem}`);
+    },
     async approve(name) {
       manager.approve(name, "user");
       await refresh();

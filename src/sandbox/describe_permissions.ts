@@ -1,6 +1,7 @@
 /** Plain-words descriptions of plugin permissions and permission changes, with warnings. */
 import type { PluginManifest } from "./manifest.ts";
 import type { GrantDiff, PluginGrant } from "./permissions.ts";
+import { grantHost, isPrivateName } from "./network_policy.ts";
 
 /** Shows a path with the home folder as `~`. */
 export function displayPath(path: string, home: string): string {
@@ -11,8 +12,6 @@ export function displayPath(path: string, home: string): string {
 }
 
 const sensitive = /(^|\/)\.(ssh|gnupg|aws|kube|docker|config\/gh|netrc|password-store)(\/|$)/;
-const privateHost =
-  /^(localhost|127\.|10\.|192\.168\.|172\.(1[6-9]|2\d|3[01])\.|169\.254\.|0\.|\[?::1\]?|\[?f[cd])/;
 
 /** One line per permission, e.g. "read files under ~/Documents". Empty grant: one line saying so. */
 export function describeGrant(grant: PluginGrant, home: string): string[] {
@@ -48,7 +47,7 @@ export function grantWarnings(grant: PluginGrant, home: string): string[] {
     }
   }
   for (const host of grant.net) {
-    if (privateHost.test(host)) {
+    if (isPrivateName(grantHost(host))) {
       warnings.push(`WARNING: ${host} is on this machine or your local network`);
     }
   }
@@ -59,7 +58,7 @@ export function grantWarnings(grant: PluginGrant, home: string): string[] {
   }
   if (grant.net.length) {
     warnings.push(
-      "Note: host names are checked before DNS; a host whose name you do not control could point anywhere",
+      "Note: a granted name that resolves to this machine or your network is refused (when the plugin starts; under `deno run` also on every connection)",
     );
   }
   return warnings;
