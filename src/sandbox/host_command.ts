@@ -32,7 +32,12 @@ export interface HostCommandOptions {
    * flags at run time.
    */
   denyNet?: string[];
+  /** The plugin's name, passed as `--radar-plugin=NAME` so `ps` and `radar status` can tell hosts apart. */
+  pluginName?: string;
 }
+
+/** The argument that names the plugin a host process runs (ignored by the host itself). */
+export const pluginNameArgument = "--radar-plugin=";
 
 /**
  * Measured on Deno 2.9.6 / Linux: a process with one worker needs about 1.2 GB of data segment
@@ -49,8 +54,9 @@ export function v8Flags(memoryMb: number): string {
 export function hostCommand(options: HostCommandOptions): HostCommand {
   let command = options.execPath;
   let args: string[];
+  const name = options.pluginName ? [`${pluginNameArgument}${options.pluginName}`] : [];
   if (options.standalone) {
-    args = [pluginHostFlag];
+    args = [pluginHostFlag, ...name];
   } else {
     const bootstrap = fromFileUrl(new URL("./bootstrap.ts", import.meta.url));
     const host = fromFileUrl(new URL("./host_process.ts", import.meta.url));
@@ -71,6 +77,7 @@ export function hostCommand(options: HostCommandOptions): HostCommand {
         ? [`--deny-net=${options.denyNet.join(",")}`]
         : []),
       host,
+      ...name,
     ];
   }
   if (options.prlimitPath) {

@@ -154,6 +154,7 @@ export class PluginProcess {
       execPath: options.execPath ?? Deno.execPath(),
       prlimitPath: options.prlimitPath ?? findPrlimit(),
       denyNet,
+      pluginName: options.code.name,
     });
     const scratch = Deno.makeTempDirSync({ prefix: "radar-plugin-" });
     this.#stderr = "";
