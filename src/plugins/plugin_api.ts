@@ -11,6 +11,8 @@ import {
   grantWarnings,
 } from "../sandbox/describe_permissions.ts";
 import { checkGrantedNames, type HostLookup } from "../sandbox/network_policy.ts";
+import { displayPath } from "../sandbox/describe_permissions.ts";
+import { escapingLinks, linkScanLimits } from "./grant_links.ts";
 import { systemLookup } from "../sandbox/plugin_process.ts";
 import type { PluginSummary } from "./plugin_inventory.ts";
 import type { PluginManager } from "./plugin_manager.ts";
@@ -97,6 +99,7 @@ export function createPluginApi(
           ? ["WARNING: local trust: this plugin gets the permissions below once you approve"]
           : []),
         ...grantWarnings(grant, manager.home),
+        ...linkWarnings(grant, manager.home),
       ],
       permissionDiff: diff ? describeDiff(diff, manager.home) : [],
       files: folder.files,
@@ -132,4 +135,22 @@ export function createPluginApi(
       await refresh();
     },
   };
+}
+
+/** Warnings about symbolic links that lead out of the granted folders. */
+function linkWarnings(grant: Parameters<typeof escapingLinks>[0], home: string): string[] {
+  if (!grant.read.length && !grant.write.length) return [];
+  const { links, complete } = escapingLinks(grant);
+  const lines = links.slice(0, 10).map((link) =>
+    `WARNING: ${displayPath(link.link, home)} links to ${
+      displayPath(link.target, home)
+    }, outside the grant: the plugin can follow it`
+  );
+  if (links.length > 10) lines.push(`WARNING: ${links.length - 10} more such links`);
+  if (!complete) {
+    lines.push(
+      `Note: only the first ${linkScanLimits.maxEntries} entries (${linkScanLimits.maxDepth} levels) of the granted folders were checked for such links`,
+    );
+  }
+  return lines;
 }

@@ -171,3 +171,33 @@ Deno.test("plugin show warns when a granted public name resolves to a private ad
     await fixture.close();
   }
 });
+
+Deno.test("plugin show warns about links that lead out of a granted folder", async () => {
+  const fixture = pluginFixture();
+  const outside = Deno.makeTempDirSync({ prefix: "radar-links-" });
+  try {
+    const notes = join(outside, "notes");
+    Deno.mkdirSync(join(notes, "deep"), { recursive: true });
+    Deno.mkdirSync(join(outside, "keys"));
+    Deno.symlinkSync(join(outside, "keys"), join(notes, "deep", "keys"));
+    Deno.symlinkSync(join(notes, "deep"), join(notes, "inner"));
+    Deno.symlinkSync(join(outside, "gone"), join(notes, "dangling"));
+    const files = echoPlugin("linked");
+    files["manifest.yaml"] = files["manifest.yaml"].replace(
+      "trust_level: sandbox",
+      `trust_level: local\npermissions:\n  read: ["${notes}"]`,
+    );
+    fixture.system.manager.install(fixture.source("linked", files));
+    const warnings = fixture.system.api.details("linked").warnings.filter((line) =>
+      line.includes("links to")
+    );
+    assert.deepEqual(warnings, [
+      `WARNING: ${join(notes, "deep", "keys")} links to ${
+        Deno.realPathSync(join(outside, "keys"))
+      }, outside the grant: the plugin can follow it`,
+    ]);
+  } finally {
+    await fixture.close();
+    Deno.removeSync(outside, { recursive: true });
+  }
+});
