@@ -1,7 +1,9 @@
 /**
  * The plugin SDK: the only module a Radar plugin's `tool.ts` may rely on (by copying these types
  * into its own folder or importing them relatively). A plugin exports one function per tool; each
- * receives the validated arguments and returns text (or a JSON-serialisable value).
+ * receives the validated arguments and returns text (or a JSON-serialisable value). Hooks
+ * (`capabilities: [hook]`) and prompt variables (`capabilities: [prompt_variables]`) are exported
+ * functions too, typed below.
  */
 
 /** Arguments the model passed to a plugin tool, after validation against its parameters. */
@@ -14,3 +16,39 @@ export type PluginResult = string | number | boolean | null | PluginResult[] | {
 
 /** The shape of one exported plugin tool function. */
 export type PluginTool = (args: PluginArguments) => PluginResult | Promise<PluginResult>;
+
+/** What a `pre_tool_call` hook receives: the tool about to run and its validated arguments. */
+export interface PreToolCallInput {
+  tool_name: string;
+  arguments: PluginArguments;
+}
+
+/** What a `post_tool_call` hook receives (the result is cut to its first 4000 characters). */
+export interface PostToolCallInput extends PreToolCallInput {
+  result: string;
+  success: boolean;
+}
+
+/**
+ * A `pre_tool_call` hook's answer: return nothing (or `{ blocked: false }`) to let the call run,
+ * `{ blocked: true, message }` to stop it; the model sees the message (at most 300 characters).
+ */
+export type HookResult = { blocked: boolean; message?: string } | undefined | void;
+
+/** A `post_tool_call` hook's answer: nothing, or a short note appended to the tool result. */
+export type PostHookResult = { note?: string } | undefined | void;
+
+/** A `pre_tool_call` hook function (named in the manifest's `hooks` list). */
+export type PreToolCallHook = (input: PreToolCallInput) => HookResult | Promise<HookResult>;
+
+/** A `post_tool_call` hook function. */
+export type PostToolCallHook = (
+  input: PostToolCallInput,
+) => PostHookResult | Promise<PostHookResult>;
+
+/**
+ * A prompt variable function (named in the manifest's `prompt_variables` list): no arguments,
+ * returns a short string (one line, at most 120 characters are shown). Radar calls it on every
+ * request and shows the value to the model as quoted data, never as instructions.
+ */
+export type PromptVariable = () => string | Promise<string>;

@@ -8,11 +8,13 @@ import type { ConversationKind, Tool, ToolContext } from "./tool.ts";
 import {
   type ToolExecution,
   type ToolGate,
+  type ToolObserver,
   type ToolRegistry,
   toolSpec,
   toolTokenCost,
 } from "./tool_registry.ts";
 import { trimHistory } from "./history.ts";
+import { collectPromptVariables, type PromptVariableSource } from "./prompt_variables.ts";
 
 /** Loop settings from config. */
 export interface AgentSettings {
@@ -39,9 +41,13 @@ export interface AgentDependencies {
   clock: Clock;
   settings: AgentSettings;
   /** Builds the system prompt for this run (personality notes, time, plugin variables). */
-  systemPrompt: () => string;
+  systemPrompt: (variables?: Record<string, string>) => string;
+  /** Dynamic prompt values (plugins' prompt variables), fetched once per run. */
+  promptVariables?: PromptVariableSource;
   audit?: AuditSink;
   gates?: readonly ToolGate[];
+  /** Post-call observers (plugins' post_tool_call hooks). */
+  observers?: readonly ToolObserver[];
   /** A monotonic milliseconds counter (performance.now in production). */
   elapsed: () => number;
 }
@@ -88,8 +94,12 @@ export async function runAgent(
   const offered = chooseTools(deps, request);
   const offeredNames = new Set(offered.map((tool) => tool.name));
   const specs = offered.map(toolSpec);
+  const variables = await collectPromptVariables(deps.promptVariables, {
+    signal,
+    conversationId: request.conversationId,
+  });
   const messages: ChatMessage[] = [
-    { role: "system", content: deps.systemPrompt() },
+    { role: "system", content: deps.systemPrompt(variables) },
     ...history,
     { role: "user", content: request.userMessage },
   ];
@@ -176,6 +186,7 @@ export async function runAgent(
         offered: offeredNames,
         context,
         gates: deps.gates,
+        observers: deps.observers,
         maxResultChars: settings.maxResultChars,
         elapsed: deps.elapsed,
       });

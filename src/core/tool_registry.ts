@@ -11,6 +11,16 @@ export type ToolGate = (
   context: ToolContext,
 ) => Promise<ToolResult | undefined>;
 
+/**
+ * Runs after a tool executed (observe only): it sees the call and its result and may return a
+ * short note, which is appended to the result the model sees. It must not throw; if it does, the
+ * registry ignores it.
+ */
+export type ToolObserver = (
+  call: { tool: Tool; arguments: unknown; result: ToolResult },
+  context: ToolContext,
+) => Promise<string | undefined>;
+
 /** The record of one executed (or rejected) tool call. */
 export interface ToolExecution {
   callId: string;
@@ -27,6 +37,8 @@ export interface ExecuteOptions {
   offered: ReadonlySet<string>;
   context: ToolContext;
   gates?: readonly ToolGate[];
+  /** Post-call observers (plugin hooks); their notes follow the truncated result. */
+  observers?: readonly ToolObserver[];
   maxResultChars: number;
   /** Milliseconds clock for durations (injected: the core does not read time itself). */
   elapsed: () => number;
@@ -114,17 +126,46 @@ export class ToolRegistry {
         failed(`Invalid arguments for ${tool.name}: ${parsed.error}. Fix them and call again.`),
       );
     }
+    let result: ToolResult;
     try {
       for (const gate of options.gates ?? []) {
         const blocked = await gate({ tool, arguments: parsed.value }, options.context);
         if (blocked) return finish(blocked);
       }
-      return finish(toResult(await tool.run(parsed.value, options.context)));
+      result = toResult(await tool.run(parsed.value, options.context));
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      return finish(failed(`${tool.name} failed: ${message}`));
+      result = failed(`${tool.name} failed: ${message}`);
     }
+    const execution = finish(result);
+    const notes = await observe(options.observers ?? [], {
+      tool,
+      arguments: parsed.value,
+      result: execution.result,
+    }, options.context);
+    if (notes.length) {
+      execution.result = {
+        ...execution.result,
+        text: [execution.result.text, ...notes].join("\n"),
+      };
+    }
+    return execution;
   }
+}
+
+/** Runs every observer (each isolated: a throwing observer is skipped); returns their notes. */
+async function observe(
+  observers: readonly ToolObserver[],
+  call: Parameters<ToolObserver>[0],
+  context: ToolContext,
+): Promise<string[]> {
+  if (!observers.length) return [];
+  const notes = await Promise.all(
+    observers.map((observer) =>
+      Promise.resolve().then(() => observer(call, context)).catch(() => undefined)
+    ),
+  );
+  return notes.filter((note): note is string => typeof note === "string" && note.length > 0);
 }
 
 /** Parses the model's arguments text: empty means `{}`; it must be a JSON object. */

@@ -4,8 +4,18 @@
  * Every function returns plain JSON-serialisable data; errors are `PluginError`s with one
  * readable line. The dashboard (web/) should call only these.
  */
-import { describeDiff, describeGrant, grantWarnings } from "../sandbox/describe_permissions.ts";
-import type { PluginManager, PluginSummary } from "./plugin_manager.ts";
+import {
+  describeCapabilities,
+  describeDiff,
+  describeGrant,
+  grantWarnings,
+} from "../sandbox/describe_permissions.ts";
+import { checkGrantedNames, type HostLookup } from "../sandbox/network_policy.ts";
+import { displayPath } from "../sandbox/describe_permissions.ts";
+import { escapingLinks, linkScanLimits } from "./grant_links.ts";
+import { systemLookup } from "../sandbox/plugin_process.ts";
+import type { PluginSummary } from "./plugin_inventory.ts";
+import type { PluginManager } from "./plugin_manager.ts";
 import type { PluginRecords, PluginReview } from "./plugin_records.ts";
 
 /** Everything a reviewer needs about one plugin. */
@@ -15,7 +25,7 @@ export interface PluginDetails {
   location: string;
   trustLevel: string;
   author: string;
-  /** Requested permissions, one plain-words line each. */
+  /** Requested permissions, then what its hooks and prompt variables can do, in plain words. */
   permissions: string[];
   /** Lines starting with "WARNING:" or "Note:". */
   warnings: string[];
@@ -36,6 +46,11 @@ export interface PluginApi {
   pendingReviews(): PluginDetails[];
   /** Details of one plugin. */
   details(name: string): PluginDetails;
+  /**
+   * Resolves the plugin's granted host names now: a WARNING line for each public name that
+   * resolves to this machine or the local network (such a plugin would be refused at start).
+   */
+  networkWarnings(name: string): Promise<string[]>;
   /** Approves a pending plugin (records hash + grant, enables it). */
   approve(name: string): Promise<PluginSummary | undefined>;
   /** Rejects a pending plugin. */
@@ -49,6 +64,7 @@ export function createPluginApi(
   manager: PluginManager,
   records: PluginRecords,
   refresh: () => Promise<unknown>,
+  lookup: HostLookup = systemLookup,
 ): PluginApi {
   const details = (name: string): PluginDetails => {
     const { folder, errors, location } = manager.read(name);
@@ -74,12 +90,16 @@ export function createPluginApi(
       location,
       trustLevel: folder.manifest.trust_level,
       author: folder.manifest.author,
-      permissions: describeGrant(grant, manager.home),
+      permissions: [
+        ...describeGrant(grant, manager.home),
+        ...describeCapabilities(folder.manifest),
+      ],
       warnings: [
         ...(folder.manifest.trust_level === "local"
           ? ["WARNING: local trust: this plugin gets the permissions below once you approve"]
           : []),
         ...grantWarnings(grant, manager.home),
+        ...linkWarnings(grant, manager.home),
       ],
       permissionDiff: diff ? describeDiff(diff, manager.home) : [],
       files: folder.files,
@@ -94,6 +114,12 @@ export function createPluginApi(
         details(row.name)
       ),
     details,
+    async networkWarnings(name) {
+      const { folder } = manager.read(name);
+      if (!folder) return [];
+      const check = await checkGrantedNames(manager.requestedGrantOf(folder).net, lookup);
+      return check.problems.map((problem) => `WARNING: ${problem}`);
+    },
     async approve(name) {
       manager.approve(name, "user");
       await refresh();
@@ -109,4 +135,22 @@ export function createPluginApi(
       await refresh();
     },
   };
+}
+
+/** Warnings about symbolic links that lead out of the granted folders. */
+function linkWarnings(grant: Parameters<typeof escapingLinks>[0], home: string): string[] {
+  if (!grant.read.length && !grant.write.length) return [];
+  const { links, complete } = escapingLinks(grant);
+  const lines = links.slice(0, 10).map((link) =>
+    `WARNING: ${displayPath(link.link, home)} links to ${
+      displayPath(link.target, home)
+    }, outside the grant: the plugin can follow it`
+  );
+  if (links.length > 10) lines.push(`WARNING: ${links.length - 10} more such links`);
+  if (!complete) {
+    lines.push(
+      `Note: only the first ${linkScanLimits.maxEntries} entries (${linkScanLimits.maxDepth} levels) of the granted folders were checked for such links`,
+    );
+  }
+  return lines;
 }

@@ -1,14 +1,16 @@
 /**
  * Everything plugins need at run time, built once by the composition root: the lifecycle
  * manager, the warm host pool, registration of enabled plugin tools (and `create_tool` when
- * `plugins.allow_llm_generated` is on), and `refresh()` which the daemon calls (or
- * `watchPluginFolders` calls for it) to pick up folder changes without a restart.
+ * `plugins.allow_llm_generated` is on), the enabled plugins' hooks and prompt variables (as core
+ * ports: a tool gate, a tool observer, a prompt variable source), and `refresh()` which the daemon
+ * calls (or `watchPluginFolders` calls for it) to pick up folder changes without a restart.
  */
 import type { RadarConfig } from "../config/schema.ts";
-import type { Clock, Logger } from "../core/ports.ts";
+import type { AuditSink, Clock, Logger } from "../core/ports.ts";
 import type { ToolRegistry } from "../core/tool_registry.ts";
 import { createToolTool } from "./create_tool.ts";
 import { createPluginApi, type PluginApi } from "./plugin_api.ts";
+import { PluginHooks } from "./plugin_hooks.ts";
 import { PluginManager } from "./plugin_manager.ts";
 import type { PluginRecords } from "./plugin_records.ts";
 import { PluginHostPool, registerPluginTools } from "./plugin_tools.ts";
@@ -22,12 +24,16 @@ export interface PluginSystemOptions {
   clock: Clock;
   logger: Logger;
   registry: ToolRegistry;
+  /** Where failing hook and prompt-variable calls are recorded (tool calls: the agent loop). */
+  audit?: AuditSink;
 }
 
 /** The running plugin system. */
 export interface PluginSystem {
   manager: PluginManager;
   pool: PluginHostPool;
+  /** Hooks (`beforeToolCall` gate, `afterToolCall` observer) and prompt variables. */
+  hooks: PluginHooks;
   /** The dashboard's read/write API (list, pending reviews, approve, reject, enable, disable). */
   api: PluginApi;
   /** Picks up folder changes and re-registers plugin tools; returns what changed. */
@@ -41,13 +47,23 @@ export function createPluginSystem(options: PluginSystemOptions): PluginSystem {
   const manager = new PluginManager(options);
   const limits = manager.limits();
   const pool = new PluginHostPool({ ...limits, idleMs: options.config.idle_seconds * 1000 });
+  const hooks = new PluginHooks({
+    pool,
+    clock: options.clock,
+    logger: options.logger,
+    audit: options.audit,
+    elapsed: () => performance.now(),
+  });
   const register = async () => {
-    const warnings = await registerPluginTools(options.registry, manager.loadEnabled(), pool);
+    const loaded = manager.loadEnabled();
+    hooks.update(loaded);
+    const warnings = await registerPluginTools(options.registry, loaded, pool);
     for (const warning of warnings) options.logger.warn(warning);
   };
   const system: PluginSystem = {
     manager,
     pool,
+    hooks,
     api: createPluginApi(manager, options.records, () => system.refresh()),
     async refresh() {
       const changes = manager.sync();

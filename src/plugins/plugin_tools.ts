@@ -4,13 +4,17 @@
  * stopped when the plugin goes away or Radar closes.
  */
 import { z } from "zod";
-import type { Tool } from "../core/tool.ts";
-import { describeIssues, failed, timedOut } from "../core/tool.ts";
+import type { Tool, ToolResult } from "../core/tool.ts";
+import { describeIssues, failed, refused, timedOut } from "../core/tool.ts";
 import type { ToolRegistry } from "../core/tool_registry.ts";
 import type { JsonObjectSchema } from "../sandbox/manifest.ts";
-import { PluginProcess, type PluginProcessOptions } from "../sandbox/plugin_process.ts";
+import {
+  type PluginCallResult,
+  PluginProcess,
+  type PluginProcessOptions,
+} from "../sandbox/plugin_process.ts";
 import { pluginCode } from "./plugin_files.ts";
-import type { LoadedPlugin } from "./plugin_manager.ts";
+import type { LoadedPlugin } from "./plugin_inventory.ts";
 
 /** Limits every plugin host runs with. */
 export type HostLimits = Omit<PluginProcessOptions, "code" | "grant">;
@@ -75,6 +79,21 @@ export function jsonSchemaParser(schema: JsonObjectSchema): Tool["parse"] {
   };
 }
 
+/** Deno's words when a permission check fails inside the plugin. */
+const permissionDenied = /\bRequires (read|write|net|env|run|ffi|sys|import) access\b|NotCapable/;
+
+/**
+ * A plugin call's result as a tool result: timeouts stay timeouts, a plugin stopped by its
+ * permissions (it tried to reach outside its grant) is `refused`, other failures are errors.
+ */
+export function pluginOutcome(result: PluginCallResult): ToolResult {
+  if (result.outcome === "timeout") return timedOut(result.text);
+  if (result.outcome === "error") {
+    return permissionDenied.test(result.text) ? refused(result.text) : failed(result.text);
+  }
+  return { outcome: "ok", text: result.text };
+}
+
 /** The registry tools of one loaded plugin. */
 export function pluginTools(plugin: LoadedPlugin, pool: PluginHostPool): Tool[] {
   const manifest = plugin.folder.manifest;
@@ -86,10 +105,10 @@ export function pluginTools(plugin: LoadedPlugin, pool: PluginHostPool): Tool[] 
     keywords: [manifest.name, ...manifest.description.toLowerCase().split(/\W+/).slice(0, 8)],
     parse: jsonSchemaParser(spec.parameters),
     async run(args) {
-      const result = await pool.host(plugin).call(spec.name, args as Record<string, unknown>);
-      if (result.outcome === "timeout") return timedOut(result.text);
-      if (result.outcome === "error") return failed(result.text);
-      return result.text;
+      const result = pluginOutcome(
+        await pool.host(plugin).call(spec.name, args as Record<string, unknown>),
+      );
+      return result.outcome === "ok" ? result.text : result;
     },
   }));
 }

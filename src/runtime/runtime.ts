@@ -127,6 +127,7 @@ export function openRuntime(options: RuntimeOptions): Runtime {
       clock,
       logger,
       registry,
+      audit: toolCalls,
     })
     : undefined;
   let closed = false;
@@ -144,7 +145,7 @@ export function openRuntime(options: RuntimeOptions): Runtime {
     logger,
     audit: toolCalls,
     toolCalls,
-    gates: [],
+    gates: plugins ? [plugins.hooks.beforeToolCall] : [],
     plugins,
     agent(overrides) {
       return {
@@ -154,6 +155,8 @@ export function openRuntime(options: RuntimeOptions): Runtime {
         clock,
         audit: runtime.audit,
         gates: runtime.gates,
+        observers: plugins ? [plugins.hooks.afterToolCall] : undefined,
+        promptVariables: plugins?.hooks,
         elapsed: () => performance.now(),
         settings: {
           maxToolIterations: config.llm.max_tool_iterations,
@@ -162,8 +165,9 @@ export function openRuntime(options: RuntimeOptions): Runtime {
           historyMessages: overrides?.historyMessages ?? config.memory.max_conversation_context * 2,
           maxResultChars: config.tools.max_result_chars,
         },
-        systemPrompt: () =>
+        systemPrompt: (variables) =>
           buildSystemPrompt({
+            variables,
             name: config.radar.name,
             personality: config.radar.personality,
             personalityNotes: facts.listFacts({

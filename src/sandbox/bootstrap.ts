@@ -26,7 +26,10 @@ let loading: Promise<void> | undefined;
 
 function describe(error: unknown): string {
   try {
-    if (error instanceof Error) return `${error.name}: ${error.message}`.split("\n")[0];
+    if (error instanceof Error) {
+      const cause = error.cause instanceof Error ? `: ${error.cause.message}` : "";
+      return `${error.name}: ${error.message}${cause}`.split("\n")[0];
+    }
     return String(error).split("\n")[0];
   } catch {
     return "an unprintable error";

@@ -1,5 +1,7 @@
 /** Plain-words descriptions of plugin permissions and permission changes, with warnings. */
+import type { PluginManifest } from "./manifest.ts";
 import type { GrantDiff, PluginGrant } from "./permissions.ts";
+import { grantHost, isPrivateName } from "./network_policy.ts";
 
 /** Shows a path with the home folder as `~`. */
 export function displayPath(path: string, home: string): string {
@@ -10,8 +12,6 @@ export function displayPath(path: string, home: string): string {
 }
 
 const sensitive = /(^|\/)\.(ssh|gnupg|aws|kube|docker|config\/gh|netrc|password-store)(\/|$)/;
-const privateHost =
-  /^(localhost|127\.|10\.|192\.168\.|172\.(1[6-9]|2\d|3[01])\.|169\.254\.|0\.|\[?::1\]?|\[?f[cd])/;
 
 /** One line per permission, e.g. "read files under ~/Documents". Empty grant: one line saying so. */
 export function describeGrant(grant: PluginGrant, home: string): string[] {
@@ -47,7 +47,7 @@ export function grantWarnings(grant: PluginGrant, home: string): string[] {
     }
   }
   for (const host of grant.net) {
-    if (privateHost.test(host)) {
+    if (isPrivateName(grantHost(host))) {
       warnings.push(`WARNING: ${host} is on this machine or your local network`);
     }
   }
@@ -58,7 +58,7 @@ export function grantWarnings(grant: PluginGrant, home: string): string[] {
   }
   if (grant.net.length) {
     warnings.push(
-      "Note: host names are checked before DNS; a host whose name you do not control could point anywhere",
+      "Note: a granted name that resolves to this machine or your network is refused (when the plugin starts; under `deno run` also on every connection)",
     );
   }
   return warnings;
@@ -71,5 +71,27 @@ export function describeDiff(diff: GrantDiff, home: string): string[] {
   const lines: string[] = [];
   if (!empty(diff.added)) lines.push(...describeGrant(diff.added, home).map((l) => `+ ${l}`));
   if (!empty(diff.removed)) lines.push(...describeGrant(diff.removed, home).map((l) => `- ${l}`));
+  return lines;
+}
+
+/** What a manifest's hooks and prompt variables can see and do, in plain words. */
+export function describeCapabilities(manifest: PluginManifest): string[] {
+  const lines: string[] = [];
+  if (manifest.capabilities.includes("hook")) {
+    for (const hook of manifest.hooks) {
+      lines.push(
+        hook.hook_point === "pre_tool_call"
+          ? `see the name and arguments of every tool call before it runs, and block it (${hook.function}, priority ${hook.priority})`
+          : `see the name, arguments and result of every tool call, and add a note to the result (${hook.function})`,
+      );
+    }
+  }
+  if (manifest.capabilities.includes("prompt_variables") && manifest.prompt_variables.length) {
+    lines.push(
+      `add values to every request's system prompt, shown to the model as data: ${
+        manifest.prompt_variables.map((variable) => variable.name).join(", ")
+      }`,
+    );
+  }
   return lines;
 }

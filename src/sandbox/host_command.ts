@@ -3,7 +3,8 @@
  * as entry and exactly the grant's `--allow-*` flags (plus read of the bootstrap file, which the
  * worker entry needs and the host revokes before plugin code loads); in the compiled binary, the
  * binary itself in its hidden plugin-host mode (it then revokes every permission kind the grant
- * does not use). Either way: no prompts, no npm:/remote modules, a V8 heap limit, and on Linux an
+ * does not use). Under `deno run`, a grant with network access also gets `--deny-net` for private
+ * addresses it does not name, checked after DNS (network_policy.ts). Either way: no prompts, no npm:/remote modules, a V8 heap limit, and on Linux an
  * OS data-segment limit through `prlimit`.
  */
 import { fileURLToPath as fromFileUrl } from "node:url";
@@ -25,7 +26,18 @@ export interface HostCommandOptions {
   execPath: string;
   /** Path of `prlimit` when the OS has it (Linux), else undefined. */
   prlimitPath?: string;
+  /**
+   * `--deny-net` entries (private addresses the grant does not name; see network_policy.ts).
+   * Used only under `deno run` when the grant has network access: a compiled binary cannot take
+   * flags at run time.
+   */
+  denyNet?: string[];
+  /** The plugin's name, passed as `--radar-plugin=NAME` so `ps` and `radar status` can tell hosts apart. */
+  pluginName?: string;
 }
+
+/** The argument that names the plugin a host process runs (ignored by the host itself). */
+export const pluginNameArgument = "--radar-plugin=";
 
 /**
  * Measured on Deno 2.9.6 / Linux: a process with one worker needs about 1.2 GB of data segment
@@ -42,8 +54,9 @@ export function v8Flags(memoryMb: number): string {
 export function hostCommand(options: HostCommandOptions): HostCommand {
   let command = options.execPath;
   let args: string[];
+  const name = options.pluginName ? [`${pluginNameArgument}${options.pluginName}`] : [];
   if (options.standalone) {
-    args = [pluginHostFlag];
+    args = [pluginHostFlag, ...name];
   } else {
     const bootstrap = fromFileUrl(new URL("./bootstrap.ts", import.meta.url));
     const host = fromFileUrl(new URL("./host_process.ts", import.meta.url));
@@ -60,7 +73,11 @@ export function hostCommand(options: HostCommandOptions): HostCommand {
       "--unstable-worker-options",
       `--v8-flags=${v8Flags(options.memoryMb)}`,
       ...processFlags(grant),
+      ...(grant.net.length && options.denyNet?.length
+        ? [`--deny-net=${options.denyNet.join(",")}`]
+        : []),
       host,
+      ...name,
     ];
   }
   if (options.prlimitPath) {

@@ -24,7 +24,7 @@ function send(message: ChildMessage): void {
 }
 
 /** Revokes whole permission kinds the grant does not use (the binary may run with broad flags). */
-async function dropPermissions(grant: PluginGrant): Promise<void> {
+export async function dropPermissions(grant: PluginGrant): Promise<void> {
   const bootstrap = new URL("./bootstrap.ts", import.meta.url);
   if (bootstrap.protocol === "file:") {
     await Deno.permissions.revoke({ name: "read", path: bootstrap });

@@ -11,8 +11,10 @@ import {
   encodeParentLine,
   stripControlCharacters,
 } from "./protocol.ts";
+import { lookup as dnsLookup } from "node:dns/promises";
 import type { PluginGrant } from "./permissions.ts";
 import { hostCommand, hostEnvironment } from "./host_command.ts";
+import { checkGrantedNames, deniedAddresses, type HostLookup } from "./network_policy.ts";
 
 /** The plugin code a host runs: file texts the parent read and checked. */
 export interface PluginCode {
@@ -35,6 +37,8 @@ export interface PluginProcessOptions {
   standalone?: boolean;
   execPath?: string;
   prlimitPath?: string;
+  /** Resolves granted host names before the host starts (default: the system resolver, 2 s). */
+  lookup?: HostLookup;
 }
 
 /** The outcome of one plugin call. */
@@ -49,6 +53,19 @@ interface Pending {
 }
 
 const maxStderrChars = 4000;
+const lookupTimeoutMs = 2000;
+
+/** The system resolver (getaddrinfo: hosts file, DNS, mDNS), giving up after 2 s. */
+export function systemLookup(host: string): Promise<string[]> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<string[]>((_, reject) => {
+    timer = setTimeout(() => reject(new Error("DNS lookup timed out")), lookupTimeoutMs);
+  });
+  const answer = dnsLookup(host, { all: true }).then((entries) =>
+    entries.map((entry) => entry.address)
+  );
+  return Promise.race([answer, timeout]).finally(() => clearTimeout(timer));
+}
 
 /** Finds `prlimit` on Linux (for the OS memory ceiling); undefined elsewhere. */
 export function findPrlimit(): string | undefined {
@@ -121,12 +138,23 @@ export class PluginProcess {
 
   async #start(): Promise<string | undefined> {
     const options = this.#options;
+    let denyNet: string[] = [];
+    if (options.grant.net.length) {
+      const check = await checkGrantedNames(options.grant.net, options.lookup ?? systemLookup);
+      if (check.problems.length) {
+        this.#ready = undefined;
+        return `cannot start ${options.code.name}: ${check.problems.join("; ")}`;
+      }
+      denyNet = deniedAddresses(check.exempt);
+    }
     const { command, args } = hostCommand({
       grant: options.grant,
       memoryMb: options.memoryMb,
       standalone: options.standalone ?? Deno.build.standalone,
       execPath: options.execPath ?? Deno.execPath(),
       prlimitPath: options.prlimitPath ?? findPrlimit(),
+      denyNet,
+      pluginName: options.code.name,
     });
     const scratch = Deno.makeTempDirSync({ prefix: "radar-plugin-" });
     this.#stderr = "";

@@ -210,3 +210,26 @@ Deno.test("runAgent() returns cancelled when the signal is aborted", async () =>
   assert.deepEqual(calls, []);
   db.close();
 });
+
+Deno.test("runAgent() passes prompt variables to the system prompt and survives a failing source", async () => {
+  const model = new ScriptedChatModel([textResponse("one"), textResponse("two")]);
+  const { deps, conversationId, db } = setup(model);
+  const seen: Array<Record<string, string> | undefined> = [];
+  const withVariables: AgentDependencies = {
+    ...deps,
+    systemPrompt: (variables) => {
+      seen.push(variables);
+      return "You are Radar.";
+    },
+    promptVariables: { variables: () => Promise.resolve({ "p.host": "box" }) },
+  };
+  const request = { conversationId, kind: "ask" as const, userMessage: "hi", interactive: false };
+  assert.equal((await runAgent(withVariables, request)).answer, "one");
+  const failing: AgentDependencies = {
+    ...withVariables,
+    promptVariables: { variables: () => Promise.reject(new Error("plugin host gone")) },
+  };
+  assert.equal((await runAgent(failing, request)).answer, "two");
+  assert.deepEqual(seen, [{ "p.host": "box" }, {}]);
+  db.close();
+});

@@ -88,3 +88,34 @@ Deno.test("truncateText() keeps short text and notes how much was cut", () => {
   assert.equal(truncateText("abc", 5), "abc");
   assert.equal(truncateText("abcdefgh", 3), "abc\n[truncated: 5 more characters]");
 });
+
+Deno.test("ToolRegistry.execute() appends observers' notes after the cut result and ignores failing observers", async () => {
+  const registry = new ToolRegistry();
+  registry.register(tool("read_file", "Read a text file"));
+  const seen: string[] = [];
+  const execution = await registry.execute(
+    { id: "1", name: "read_file", arguments: '{"path":"a"}' },
+    {
+      offered: new Set(["read_file"]),
+      context: { kind: "ask", interactive: false, signal: new AbortController().signal },
+      maxResultChars: 1,
+      elapsed: () => 0,
+      observers: [
+        (call) => {
+          seen.push(`${call.tool.name} ${call.result.outcome} ${JSON.stringify(call.arguments)}`);
+          return Promise.resolve("[note one]");
+        },
+        () => {
+          throw new Error("observer broke");
+        },
+        () => Promise.reject(new Error("observer rejected")),
+        () => Promise.resolve(undefined),
+      ],
+    },
+  );
+  assert.deepEqual(seen, ['read_file ok {"path":"a"}']);
+  assert.deepEqual(execution.result, {
+    outcome: "ok",
+    text: "o\n[truncated: 1 more characters]\n[note one]",
+  });
+});

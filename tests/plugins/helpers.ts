@@ -1,8 +1,14 @@
 /** Helpers for plugin lifecycle tests: a temp data dir, SQLite records and a plugin system. */
+import assert from "node:assert/strict";
 import { join } from "node:path";
+import type { ScriptedChatModel } from "../fakes/scripted_chat_model.ts";
+import type { AgentDependencies } from "../../src/core/agent_loop.ts";
+import { buildSystemPrompt } from "../../src/core/system_prompt.ts";
+import { SqliteConversationStore } from "../../src/adapters/sqlite/conversation_store.ts";
 import { ManualClock } from "../../src/adapters/clock.ts";
 import { openDatabase } from "../../src/adapters/sqlite/database.ts";
 import { SqlitePluginRecords } from "../../src/adapters/sqlite/plugin_records.ts";
+import { SqliteAuditStore } from "../../src/adapters/sqlite/audit_store.ts";
 import { defaultConfig } from "../../src/config/schema.ts";
 import type { Logger } from "../../src/core/ports.ts";
 import { ToolRegistry } from "../../src/core/tool_registry.ts";
@@ -24,16 +30,24 @@ export function pluginFixture(
   const records = new SqlitePluginRecords(db);
   const registry = new ToolRegistry();
   const config = { ...defaultConfig().plugins, call_timeout_seconds: 5, ...configOverrides };
+  const clock = new ManualClock(new Date("2026-05-01T10:00:00Z"));
+  const toolCalls = new SqliteAuditStore(db, { secrets: [], retentionDays: 30, clock });
+  const logLines: string[] = [];
   const system: PluginSystem = createPluginSystem({
     dataDir,
     records,
     config,
     env: { HOME: "/home/test" },
-    clock: new ManualClock(new Date("2026-05-01T10:00:00Z")),
-    logger: memoryLogger(),
+    clock,
+    logger: memoryLogger(logLines),
     registry,
+    audit: toolCalls,
   });
   return {
+    db,
+    clock,
+    toolCalls,
+    logLines,
     dataDir,
     records,
     registry,
@@ -68,4 +82,50 @@ tools:
     "tool.ts": `export function ${name}_echo(args: { text: string }): string { return ${body}; }\n`,
     "tests.yaml": `- name: echoes\n  input_args: { text: hi }\n  expected_output: echo hi\n`,
   };
+}
+
+/** A plugin fixture. */
+export type Fixture = ReturnType<typeof pluginFixture>;
+
+/** Agent loop dependencies wired to the fixture's registry, hooks and SQLite audit trail. */
+export function agentDeps(fixture: Fixture, model: ScriptedChatModel): AgentDependencies {
+  const hooks = fixture.system.hooks;
+  return {
+    model,
+    registry: fixture.registry,
+    store: new SqliteConversationStore(fixture.db),
+    clock: fixture.clock,
+    audit: fixture.toolCalls,
+    gates: [hooks.beforeToolCall],
+    observers: [hooks.afterToolCall],
+    promptVariables: hooks,
+    elapsed: () => performance.now(),
+    systemPrompt: (variables) =>
+      buildSystemPrompt({
+        name: "Radar",
+        personality: "Brief.",
+        personalityNotes: [],
+        variables,
+        now: fixture.clock.now(),
+        timeZone: "UTC",
+      }),
+    settings: {
+      maxToolIterations: 6,
+      temperature: 0,
+      toolBudgetTokens: 2000,
+      historyMessages: 20,
+      maxResultChars: 4000,
+    },
+  };
+}
+
+/** Installs and approves a plugin (fails the test when it is invalid). */
+export async function installApproved(
+  fixture: Fixture,
+  name: string,
+  files: Record<string, string>,
+) {
+  const review = fixture.system.manager.install(fixture.source(name, files));
+  assert.deepEqual(review.errors, [], name);
+  await fixture.system.api.approve(name);
 }

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { parseArgumentsText } from "../../src/core/tool_registry.ts";
+import { createPluginApi } from "../../src/plugins/plugin_api.ts";
 import { echoPlugin, pluginFixture } from "./helpers.ts";
 
 const context = { kind: "ask" as const, interactive: false, signal: new AbortController().signal };
@@ -141,4 +142,62 @@ Deno.test("reject, test, rollback and remove", async () => {
 
 Deno.test("parseArgumentsText is the entry of plugin tool arguments too", () => {
   assert.deepEqual(parseArgumentsText('{"text":"a"}'), { ok: true, value: { text: "a" } });
+});
+
+Deno.test("plugin show warns when a granted public name resolves to a private address", async () => {
+  const fixture = pluginFixture();
+  try {
+    const files = echoPlugin("rebinder");
+    files["manifest.yaml"] = files["manifest.yaml"].replace(
+      "trust_level: sandbox",
+      'trust_level: local\npermissions:\n  net: ["feeds.example.com:443", "nas.lan:80"]',
+    );
+    fixture.system.manager.install(fixture.source("rebinder", files));
+    const lookup = (host: string) =>
+      Promise.resolve(host === "feeds.example.com" ? ["203.0.113.9", "192.168.1.7"] : ["10.0.0.2"]);
+    const api = createPluginApi(
+      fixture.system.manager,
+      fixture.records,
+      () => Promise.resolve(),
+      lookup,
+    );
+    assert.deepEqual(await api.networkWarnings("rebinder"), [
+      "WARNING: feeds.example.com resolves to 192.168.1.7, a private address; grant the address itself if that is intended",
+    ]);
+    const warnings = api.details("rebinder").warnings.join("\n");
+    assert.match(warnings, /nas\.lan:80 is on this machine or your local network/);
+    assert.match(warnings, /refused \(when the plugin starts/);
+  } finally {
+    await fixture.close();
+  }
+});
+
+Deno.test("plugin show warns about links that lead out of a granted folder", async () => {
+  const fixture = pluginFixture();
+  const outside = Deno.makeTempDirSync({ prefix: "radar-links-" });
+  try {
+    const notes = join(outside, "notes");
+    Deno.mkdirSync(join(notes, "deep"), { recursive: true });
+    Deno.mkdirSync(join(outside, "keys"));
+    Deno.symlinkSync(join(outside, "keys"), join(notes, "deep", "keys"));
+    Deno.symlinkSync(join(notes, "deep"), join(notes, "inner"));
+    Deno.symlinkSync(join(outside, "gone"), join(notes, "dangling"));
+    const files = echoPlugin("linked");
+    files["manifest.yaml"] = files["manifest.yaml"].replace(
+      "trust_level: sandbox",
+      `trust_level: local\npermissions:\n  read: ["${notes}"]`,
+    );
+    fixture.system.manager.install(fixture.source("linked", files));
+    const warnings = fixture.system.api.details("linked").warnings.filter((line) =>
+      line.includes("links to")
+    );
+    assert.deepEqual(warnings, [
+      `WARNING: ${join(notes, "deep", "keys")} links to ${
+        Deno.realPathSync(join(outside, "keys"))
+      }, outside the grant: the plugin can follow it`,
+    ]);
+  } finally {
+    await fixture.close();
+    Deno.removeSync(outside, { recursive: true });
+  }
 });

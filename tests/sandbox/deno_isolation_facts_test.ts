@@ -253,3 +253,53 @@ Deno.test("fact: worker permissions need --unstable-worker-options", async () =>
   assert.notEqual(output.code, 0);
   assert.match(new TextDecoder().decode(output.stderr), /--unstable-worker-options/);
 });
+
+Deno.test("fact: --deny-net takes IPv4 CIDRs, is checked after DNS and binds workers", async () => {
+  const server = Deno.serve(
+    { port: 0, hostname: "127.0.0.1", onListen: () => {} },
+    () => new Response("x"),
+  );
+  const port = server.addr.port;
+  const worker = (net: string) =>
+    `const worker = new Worker("data:application/javascript," + encodeURIComponent(
+       'Deno.connect({ hostname: "localhost", port: ${port} }).then((c) => { c.close(); self.postMessage("connected"); }, (e) => self.postMessage(e.name))'),
+       { type: "module", deno: { permissions: { net: ["${net}"] } } });
+     worker.onmessage = (event) => { console.log(event.data); worker.terminate(); };`;
+  try {
+    const open = await runScript(worker(`localhost:${port}`), [`--allow-net=localhost:${port}`]);
+    assert.equal(open.run.stdout, "connected");
+    const denied = await runScript(worker(`localhost:${port}`), [
+      `--allow-net=localhost:${port}`,
+      "--deny-net=127.0.0.0/8,[::1]",
+    ]);
+    assert.equal(denied.run.stdout, "NotCapable");
+    const v6 = await runScript("console.log('ran')", ["--allow-net", "--deny-net=[fc00::]/7"]);
+    assert.notEqual(v6.run.code, 0, "IPv6 CIDRs are not accepted");
+  } finally {
+    await server.shutdown();
+  }
+});
+
+Deno.test("fact: revoking one host or path under a global grant changes nothing", async () => {
+  const { run } = await runScript(
+    `await Deno.permissions.revoke({ name: "net", host: "127.0.0.1" });
+     await Deno.permissions.revoke({ name: "read", path: "DIR" });
+     const net = await Deno.permissions.query({ name: "net", host: "127.0.0.1" });
+     const read = await Deno.permissions.query({ name: "read", path: "DIR" });
+     console.log(net.state, read.state);`,
+    ["--allow-net", "--allow-read"],
+  );
+  assert.equal(run.stdout, "granted granted");
+});
+
+Deno.test("fact: a plugin cannot create a symlink with path-scoped grants", async () => {
+  const { run } = await runScript(
+    `const worker = new Worker("data:application/javascript," + encodeURIComponent(
+       'try { Deno.symlinkSync("DIR/secret.txt", "DIR/w/link"); self.postMessage("linked"); } catch (e) { self.postMessage(e.name); }'),
+       { type: "module", deno: { permissions: { read: ["DIR/w"], write: ["DIR/w"] } } });
+     worker.onmessage = (event) => { console.log(event.data); worker.terminate(); };`,
+    ["--allow-read=DIR", "--allow-write=DIR"],
+    { files: secretFiles, prepare: (dir) => Deno.mkdirSync(join(dir, "w")) },
+  );
+  assert.equal(run.stdout, "NotCapable");
+});

@@ -63,3 +63,41 @@ Deno.test("a local plugin can use exactly its grant and nothing else", async () 
     Deno.removeSync(dir, { recursive: true });
   }
 });
+
+Deno.test("a plugin that may read and write a folder cannot link its way out of it", async () => {
+  const dir = Deno.makeTempDirSync({ prefix: "radar-links-" });
+  const work = join(dir, "work");
+  Deno.mkdirSync(work);
+  const secret = join(dir, "secret.txt");
+  Deno.writeTextFileSync(secret, "TOP-SECRET");
+  const linker = inlineCode(
+    "linker",
+    `export function symlink(args: { target: string; link: string }): string {
+       Deno.symlinkSync(args.target, args.link);
+       return Deno.readTextFileSync(args.link);
+     }
+     export function hardlink(args: { target: string; link: string }): string {
+       Deno.linkSync(args.target, args.link);
+       return Deno.readTextFileSync(args.link);
+     }
+     export function move(args: { target: string; link: string }): string {
+       Deno.renameSync(args.target, args.link);
+       return Deno.readTextFileSync(args.link);
+     }`,
+    ["symlink", "hardlink", "move"],
+  );
+  const process = startProcess(linker, { ...emptyGrant, read: [work], write: [work] });
+  try {
+    for (const name of ["symlink", "hardlink", "move"]) {
+      const result = await process.call(name, { target: secret, link: join(work, name) });
+      assert.equal(result.outcome, "error", `${name}: ${result.text}`);
+      assert.match(result.text, /NotCapable/, name);
+      assert.doesNotMatch(result.text, /TOP-SECRET/);
+    }
+    assert.equal(Deno.readTextFileSync(secret), "TOP-SECRET");
+    assert.deepEqual([...Deno.readDirSync(work)], []);
+  } finally {
+    await process.stop();
+    Deno.removeSync(dir, { recursive: true });
+  }
+});

@@ -13,8 +13,9 @@ function plugins(context: CliContext): PluginSystem {
   return system;
 }
 
-function showDetails(context: CliContext, name: string): void {
+async function showDetails(context: CliContext, name: string): Promise<void> {
   const details = plugins(context).api.details(name);
+  const networkWarnings = await plugins(context).api.networkWarnings(name);
   const out = (line = "") => context.io.stdout(`${line}\n`);
   const summary = details.summary;
   out(`${name} ${summary?.version ?? ""} (${details.trustLevel} trust, ${summary?.status ?? "?"})`);
@@ -24,7 +25,7 @@ function showDetails(context: CliContext, name: string): void {
   out();
   out("It asks to:");
   for (const line of details.permissions) out(`  - ${line}`);
-  for (const line of details.warnings) out(`  ${line}`);
+  for (const line of [...details.warnings, ...networkWarnings]) out(`  ${line}`);
   if (details.permissionDiff.length) {
     out();
     out("Changes since the approved version:");

@@ -4,6 +4,7 @@ import type { CliContext } from "../context.ts";
 import type { Runtime } from "../../runtime/runtime.ts";
 import { execStatusLines } from "./exec_status.ts";
 import { daemonStatus } from "./daemon_status.ts";
+import { pluginStatusLines } from "./plugin_status.ts";
 
 /** A section of `radar status` contributed by a concern (daemon, tools, plugins). */
 export type StatusSection = (runtime: Runtime) => Promise<string[]> | string[];
@@ -12,6 +13,7 @@ export type StatusSection = (runtime: Runtime) => Promise<string[]> | string[];
 export const statusSections: StatusSection[] = [
   daemonStatus,
   (runtime) => execStatusLines(runtime, Deno.env.toObject()),
+  (runtime) => pluginStatusLines(runtime),
 ];
 
 /** Registers `status`. */

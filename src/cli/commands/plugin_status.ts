@@ -1,0 +1,37 @@
+/** The plugins' lines in `radar status`: counts by status, hooks and variables, running hosts. */
+import { isProcessAlive } from "../../adapters/process.ts";
+import { runningDaemon } from "../../daemon/lock_file.ts";
+import type { Runtime } from "../../runtime/runtime.ts";
+import { type RunningHost, runningPluginHosts } from "../../sandbox/running_hosts.ts";
+
+/** Status section: plugins. `listHosts` is injectable for tests. */
+export async function pluginStatusLines(
+  runtime: Runtime,
+  listHosts: () => Promise<RunningHost[] | undefined> = runningPluginHosts,
+): Promise<string[]> {
+  const system = runtime.plugins;
+  if (!system) return ["plugins:   disabled (plugins.enabled: false)"];
+  const rows = system.api.list();
+  const count = (status: string) => rows.filter((row) => row.status === status).length;
+  const hooks = system.hooks.counts();
+  const lines = [
+    `plugins:   ${count("enabled")} enabled, ${count("disabled")} disabled, ${
+      count("pending_review")
+    } pending review, ${count("failed")} failed`,
+    `  hooks: ${hooks.preToolCall} before tool calls, ${hooks.postToolCall} after; prompt variables: ${hooks.promptVariables}`,
+  ];
+  const hosts = await listHosts();
+  if (!hosts) {
+    lines.push("  hosts running: unknown (ps is not available)");
+  } else {
+    const daemon = runningDaemon(runtime.dataDir, isProcessAlive);
+    const described = hosts.map((host) =>
+      `${host.plugin} (PID ${host.pid}${daemon?.pid === host.parentPid ? ", daemon" : ""})`
+    );
+    lines.push(`  hosts running: ${described.length ? described.join(", ") : "none"}`);
+  }
+  if (count("pending_review")) {
+    lines.push("  review pending plugins with: radar plugin list; radar plugin show NAME");
+  }
+  return lines;
+}

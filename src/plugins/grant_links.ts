@@ -1,0 +1,63 @@
+/**
+ * Symbolic links that lead out of a grant. Deno follows links inside an allowed folder (measured:
+ * a `--deny-read` on the target does not stop it), and a plugin cannot create links itself
+ * (`Deno.symlink` needs unscoped read and write), so the risk is links the user already has, e.g.
+ * `~/Documents/keys → ~/.ssh`. Reviewers are warned about them; the walk is bounded.
+ */
+import { join } from "node:path";
+import type { PluginGrant } from "../sandbox/permissions.ts";
+
+/** Bounds of the walk over granted folders. */
+export const linkScanLimits = { maxEntries: 5000, maxDepth: 6 };
+
+/** A link inside a granted folder whose target is outside every granted path. */
+export interface EscapingLink {
+  link: string;
+  target: string;
+}
+
+function inside(path: string, roots: readonly string[]): boolean {
+  return roots.some((root) => path === root || path.startsWith(root === "/" ? "/" : `${root}/`));
+}
+
+/** Finds links leaving the grant's read and write paths; `complete` is false when cut short. */
+export function escapingLinks(grant: PluginGrant): { links: EscapingLink[]; complete: boolean } {
+  const roots = [...new Set([...grant.read, ...grant.write])];
+  const links: EscapingLink[] = [];
+  let seen = 0;
+  let complete = true;
+  const walk = (dir: string, depth: number) => {
+    let entries: Deno.DirEntry[];
+    try {
+      entries = [...Deno.readDirSync(dir)];
+    } catch {
+      return;
+    }
+    for (const entry of entries) {
+      if (++seen > linkScanLimits.maxEntries) {
+        complete = false;
+        return;
+      }
+      const path = join(dir, entry.name);
+      if (entry.isSymlink) {
+        let target: string;
+        try {
+          target = Deno.realPathSync(path);
+        } catch {
+          continue; // dangling: leads nowhere now
+        }
+        if (!inside(target, roots)) links.push({ link: path, target });
+      } else if (entry.isDirectory) {
+        if (depth >= linkScanLimits.maxDepth) complete = false;
+        else walk(path, depth + 1);
+      }
+      if (!complete && seen > linkScanLimits.maxEntries) return;
+    }
+  };
+  for (const root of roots) {
+    try {
+      if (Deno.statSync(root).isDirectory) walk(root, 0);
+    } catch { /* not there yet */ }
+  }
+  return { links, complete };
+}

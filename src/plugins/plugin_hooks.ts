@@ -1,0 +1,247 @@
+/**
+ * Plugin hooks and prompt variables, through the same warm plugin hosts as plugin tools (same
+ * grant, per-call deadline, SIGKILL and respawn). They reach the core only as its ports: a
+ * `ToolGate` (pre_tool_call: may block), a `ToolObserver` (post_tool_call: may add a short note)
+ * and a `PromptVariableSource`. What a plugin returns is hostile: parsed strictly, flattened, cut
+ * short. A hook or variable that crashes, times out, is refused or returns nonsense is skipped
+ * (the tool call goes on, as in the product's hook design) and leaves an audit row named
+ * `plugin:<plugin>:<function>`.
+ */
+import type { AuditSink, Clock, Logger } from "../core/ports.ts";
+import type { PromptVariableSource } from "../core/prompt_variables.ts";
+import { refused, type ToolContext, type ToolOutcome, type ToolResult } from "../core/tool.ts";
+import type { ToolGate, ToolObserver } from "../core/tool_registry.ts";
+import { stripControlCharacters } from "../sandbox/protocol.ts";
+import type { LoadedPlugin } from "./plugin_inventory.ts";
+import { type PluginHostPool, pluginOutcome } from "./plugin_tools.ts";
+
+/** Characters of a tool result a post_tool_call hook sees. */
+export const hookResultChars = 4000;
+/** Characters of a block message or note a hook may add. */
+export const hookMessageChars = 300;
+
+/** What the hooks need. */
+export interface PluginHooksOptions {
+  pool: PluginHostPool;
+  clock: Clock;
+  logger: Logger;
+  audit?: AuditSink;
+  /** Monotonic milliseconds (performance.now in production). */
+  elapsed?: () => number;
+}
+
+/** A pre_tool_call hook's answer. */
+export type PreHookAnswer =
+  | { kind: "allow" }
+  | { kind: "block"; message: string }
+  | { kind: "invalid"; reason: string };
+
+/** A post_tool_call hook's answer. */
+export type PostHookAnswer = { kind: "note"; note?: string } | { kind: "invalid"; reason: string };
+
+function short(text: string): string {
+  const flat = stripControlCharacters(text).replace(/\s+/g, " ").trim();
+  return flat.length > hookMessageChars ? `${flat.slice(0, hookMessageChars - 1)}…` : flat;
+}
+
+function parseObject(text: string): Record<string, unknown> | null | undefined {
+  if (text.trim() === "") return null;
+  try {
+    const value = JSON.parse(text);
+    if (value === null) return null;
+    return typeof value === "object" && !Array.isArray(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Reads a pre_tool_call result: nothing, `{}` or `{blocked: false}` allows; `{blocked: true,
+ * message}` blocks; anything else is invalid (and the call goes on).
+ */
+export function parsePreHookResult(text: string): PreHookAnswer {
+  const value = parseObject(text);
+  if (value === null) return { kind: "allow" };
+  if (
+    value === undefined || (Object.hasOwn(value, "blocked") && typeof value.blocked !== "boolean")
+  ) {
+    return { kind: "invalid", reason: "returned something other than {blocked, message}" };
+  }
+  if (value.blocked !== true) return { kind: "allow" };
+  const message = typeof value.message === "string" ? short(value.message) : "";
+  return { kind: "block", message: message || "no reason given" };
+}
+
+/** Reads a post_tool_call result: nothing, or `{note: "…"}` to add a short note. */
+export function parsePostHookResult(text: string): PostHookAnswer {
+  const value = parseObject(text);
+  if (value === null) return { kind: "note" };
+  if (value === undefined || (Object.hasOwn(value, "note") && typeof value.note !== "string")) {
+    return { kind: "invalid", reason: "returned something other than {note}" };
+  }
+  const note = typeof value.note === "string" ? short(value.note) : "";
+  return { kind: "note", note: note || undefined };
+}
+
+interface HookEntry {
+  plugin: LoadedPlugin;
+  function: string;
+  priority: number;
+}
+
+/** The hooks and prompt variables of the enabled plugins. */
+export class PluginHooks implements PromptVariableSource {
+  #options: PluginHooksOptions;
+  #pre: HookEntry[] = [];
+  #post: HookEntry[] = [];
+  #variables: Array<{ plugin: LoadedPlugin; name: string }> = [];
+
+  constructor(options: PluginHooksOptions) {
+    this.#options = options;
+  }
+
+  /** Replaces the set of plugins whose hooks and variables run. */
+  update(plugins: LoadedPlugin[]): void {
+    const hooks = (point: string) =>
+      plugins.filter((plugin) => plugin.folder.manifest.capabilities.includes("hook"))
+        .flatMap((plugin) =>
+          plugin.folder.manifest.hooks.filter((hook) => hook.hook_point === point).map((hook) => ({
+            plugin,
+            function: hook.function,
+            priority: hook.priority,
+          }))
+        )
+        .sort((a, b) =>
+          a.priority - b.priority || a.plugin.folder.name.localeCompare(b.plugin.folder.name)
+        );
+    this.#pre = hooks("pre_tool_call");
+    this.#post = hooks("post_tool_call");
+    this.#variables = plugins
+      .filter((plugin) => plugin.folder.manifest.capabilities.includes("prompt_variables"))
+      .flatMap((plugin) =>
+        plugin.folder.manifest.prompt_variables.map((variable) => ({
+          plugin,
+          name: variable.name,
+        }))
+      );
+  }
+
+  /** How many hooks and variables are active (status lines). */
+  counts(): { preToolCall: number; postToolCall: number; promptVariables: number } {
+    return {
+      preToolCall: this.#pre.length,
+      postToolCall: this.#post.length,
+      promptVariables: this.#variables.length,
+    };
+  }
+
+  /** pre_tool_call hooks in priority order; the first block wins. */
+  readonly beforeToolCall: ToolGate = async (call, context) => {
+    for (const hook of this.#pre) {
+      const text = await this.#call(
+        hook.plugin,
+        hook.function,
+        {
+          tool_name: call.tool.name,
+          arguments: call.arguments,
+        },
+        context,
+        call.tool.name,
+      );
+      if (text === undefined) continue;
+      const answer = parsePreHookResult(text);
+      if (answer.kind === "block") {
+        return refused(`Blocked by plugin ${hook.plugin.folder.name}: ${answer.message}`);
+      }
+      if (answer.kind === "invalid") this.#invalid(hook, answer.reason, context, call.tool.name);
+    }
+    return undefined;
+  };
+
+  /** post_tool_call hooks (all of them, in parallel); their notes in priority order. */
+  readonly afterToolCall: ToolObserver = async (call, context) => {
+    if (!this.#post.length) return undefined;
+    const notes = await Promise.all(this.#post.map(async (hook) => {
+      const text = await this.#call(
+        hook.plugin,
+        hook.function,
+        {
+          tool_name: call.tool.name,
+          arguments: call.arguments,
+          result: call.result.text.slice(0, hookResultChars),
+          success: call.result.outcome === "ok",
+        },
+        context,
+        call.tool.name,
+      );
+      if (text === undefined) return undefined;
+      const answer = parsePostHookResult(text);
+      if (answer.kind === "invalid") {
+        this.#invalid(hook, answer.reason, context, call.tool.name);
+        return undefined;
+      }
+      return answer.note ? `[note from plugin ${hook.plugin.folder.name}: ${answer.note}]` : "";
+    }));
+    return notes.filter((note) => note).join("\n") || undefined;
+  };
+
+  /** Every prompt variable, fetched in parallel; failures are left out (and audited). */
+  async variables(
+    context: { signal: AbortSignal; conversationId?: number },
+  ): Promise<Record<string, string>> {
+    const values = await Promise.all(this.#variables.map(async ({ plugin, name }) => {
+      const text = await this.#call(plugin, name, {}, { conversationId: context.conversationId });
+      return text === undefined ? undefined : [`${plugin.folder.name}.${name}`, text] as const;
+    }));
+    return Object.fromEntries(values.filter((entry) => entry !== undefined));
+  }
+
+  /** Calls one plugin function; undefined (audited, logged) when it did not answer. */
+  async #call(
+    plugin: LoadedPlugin,
+    name: string,
+    args: Record<string, unknown>,
+    context: Pick<ToolContext, "conversationId">,
+    toolName?: string,
+  ): Promise<string | undefined> {
+    const elapsed = this.#options.elapsed ?? (() => 0);
+    const started = elapsed();
+    let result: ToolResult;
+    try {
+      result = pluginOutcome(await this.#options.pool.host(plugin).call(name, args));
+    } catch (error) {
+      result = { outcome: "error", text: `${plugin.folder.name}: ${(error as Error).message}` };
+    }
+    if (result.outcome === "ok") return result.text;
+    this.#record(plugin.folder.name, name, result.outcome, result.text, context, {
+      durationMs: Math.max(0, elapsed() - started),
+      toolName,
+    });
+    return undefined;
+  }
+
+  #invalid(hook: HookEntry, reason: string, context: ToolContext, toolName: string): void {
+    this.#record(hook.plugin.folder.name, hook.function, "error", reason, context, { toolName });
+  }
+
+  #record(
+    plugin: string,
+    name: string,
+    outcome: ToolOutcome,
+    text: string,
+    context: Pick<ToolContext, "conversationId">,
+    extra: { durationMs?: number; toolName?: string },
+  ): void {
+    const tool = `plugin:${plugin}:${name}`;
+    this.#options.logger.warn(`${tool} ${outcome}: ${short(text)}`);
+    this.#options.audit?.recordToolCall({
+      at: this.#options.clock.now(),
+      conversationId: context.conversationId,
+      tool,
+      arguments: JSON.stringify(extra.toolName ? { tool_name: extra.toolName } : {}),
+      durationMs: extra.durationMs ?? 0,
+      outcome,
+      result: text,
+    });
+  }
+}

@@ -1,0 +1,206 @@
+/**
+ * Network grants against DNS tricks. Deno matches `--allow-net` entries by host NAME before DNS,
+ * so a granted `api.example.com` could resolve (now, or later by DNS rebinding) to 127.0.0.1 or a
+ * LAN address. Measured on Deno 2.9.6: `--deny-net` takes IPv4 CIDRs, is checked against the
+ * RESOLVED address of every fetch/connect/WebSocket, wins over `--allow-net`, and binds the Web
+ * Worker inside the process too. So a plugin host that may use the network also gets a deny list
+ * of every private and special address, minus the addresses its grant names explicitly: an IP
+ * literal, or what a plainly private name (`localhost`, `nas`, `nas.lan`) resolves to when the
+ * host starts.
+ *
+ * Limits (measured): `--deny-net` parses no IPv6 CIDR (`[fc00::]/7` is "invalid host"), so only
+ * the exact `[::1]` and `[::]` are denied; IPv4-mapped (`::ffff:127.0.0.1`), unique-local and
+ * link-local IPv6 answers are caught only by the start-time check in `checkGrantedNames`. The
+ * compiled binary cannot pass flags to itself and `Deno.permissions.revoke` of one host under a
+ * global net grant is a no-op, so there the start-time check is the only protection.
+ * Pure except for the injected lookup.
+ */
+
+/** Private, loopback, link-local, shared, benchmark, multicast and reserved IPv4 ranges. */
+export const privateIpv4Ranges = [
+  "0.0.0.0/8",
+  "10.0.0.0/8",
+  "100.64.0.0/10",
+  "127.0.0.0/8",
+  "169.254.0.0/16",
+  "172.16.0.0/12",
+  "192.0.0.0/24",
+  "192.168.0.0/16",
+  "198.18.0.0/15",
+  "224.0.0.0/4",
+  "240.0.0.0/4",
+] as const;
+
+/** IPv6 addresses `--deny-net` can name (exact addresses only). */
+export const privateIpv6Denied = ["::1", "::"] as const;
+
+/** Resolves a host name to its addresses (node:dns lookup in Radar, a table in tests). */
+export type HostLookup = (host: string) => Promise<string[]>;
+
+/** Parses dotted IPv4 to a 32-bit number; undefined when it is not IPv4. */
+export function parseIpv4(text: string): number | undefined {
+  const parts = text.split(".");
+  if (parts.length !== 4 || !parts.every((part) => /^\d{1,3}$/.test(part))) return undefined;
+  const bytes = parts.map(Number);
+  if (bytes.some((byte) => byte > 255)) return undefined;
+  return ((bytes[0] << 24) | (bytes[1] << 16) | (bytes[2] << 8) | bytes[3]) >>> 0;
+}
+
+function formatIpv4(value: number): string {
+  return [24, 16, 8, 0].map((shift) => (value >>> shift) & 255).join(".");
+}
+
+function parseCidr(cidr: string): { base: number; prefix: number } {
+  const [address, prefix] = cidr.split("/");
+  return { base: parseIpv4(address)!, prefix: Number(prefix) };
+}
+
+function inCidr(address: number, cidr: { base: number; prefix: number }): boolean {
+  const mask = cidr.prefix === 0 ? 0 : (~0 << (32 - cidr.prefix)) >>> 0;
+  return ((address & mask) >>> 0) === cidr.base;
+}
+
+/** Expands an IPv6 text to 8 groups; undefined when it is not IPv6. */
+function ipv6Groups(text: string): number[] | undefined {
+  let address = text.replace(/^\[|\]$/g, "").toLowerCase();
+  if (!address.includes(":") || !/^[0-9a-f:.]+$/.test(address)) return undefined;
+  const tail: number[] = [];
+  const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(address);
+  if (dotted) {
+    const v4 = parseIpv4(dotted[1]);
+    if (v4 === undefined) return undefined;
+    tail.push(v4 >>> 16, v4 & 0xffff);
+    address = address.slice(0, -dotted[1].length).replace(/:$/, "") || ":";
+    if (address === ":") address = "::";
+  }
+  const halves = address.split("::");
+  if (halves.length > 2) return undefined;
+  const parse = (part: string) => (part ? part.split(":").map((group) => parseInt(group, 16)) : []);
+  const head = parse(halves[0]);
+  const rest = halves.length === 2 ? parse(halves[1]) : [];
+  const missing = 8 - head.length - rest.length - tail.length;
+  if (missing < 0 || (halves.length === 1 && missing !== 0)) return undefined;
+  const groups = [...head, ...Array(missing).fill(0), ...rest, ...tail];
+  return groups.every((group) => Number.isInteger(group) && group >= 0 && group <= 0xffff)
+    ? groups
+    : undefined;
+}
+
+/** True for loopback, private, link-local, shared, multicast and reserved addresses (v4 and v6). */
+export function isPrivateAddress(address: string): boolean {
+  const v4 = parseIpv4(address);
+  if (v4 !== undefined) return privateIpv4Ranges.some((range) => inCidr(v4, parseCidr(range)));
+  const groups = ipv6Groups(address);
+  if (!groups) return false;
+  if (groups.slice(0, 5).every((group) => group === 0)) {
+    if (groups[5] === 0xffff || groups[5] === 0) {
+      // ::ffff:a.b.c.d (mapped), ::a.b.c.d (compatible), ::1 and ::
+      if (groups[5] === 0 && groups[6] === 0) return true;
+      return isPrivateAddress(formatIpv4(((groups[6] << 16) | groups[7]) >>> 0));
+    }
+  }
+  const first = groups[0];
+  return (first & 0xfe00) === 0xfc00 || (first & 0xffc0) === 0xfe80 ||
+    (first & 0xff00) === 0xff00 ||
+    (first === 0x64 && groups[1] === 0xff9b) || (first === 0x2001 && groups[1] === 0x0db8);
+}
+
+/** The host of a grant entry (`host`, `host:port`, `[v6]:port`), without brackets or port. */
+export function grantHost(entry: string): string {
+  if (entry.startsWith("[")) return entry.slice(1, entry.indexOf("]"));
+  return entry.replace(/:\d+$/, "");
+}
+
+/** True for an IP literal (v4 or v6). */
+export function isIpLiteral(host: string): boolean {
+  return parseIpv4(host) !== undefined || ipv6Groups(host) !== undefined;
+}
+
+const privateSuffix = /\.(localhost|local|lan|home|home\.arpa|internal|intranet|localdomain|corp)$/;
+
+/**
+ * True when a granted name plainly means this machine or the local network: `localhost`, a
+ * single-label name (`nas`) or a private suffix (`nas.lan`, `printer.local`, `x.home.arpa`).
+ */
+export function isPrivateName(host: string): boolean {
+  if (isIpLiteral(host)) return isPrivateAddress(host);
+  return host === "localhost" || !host.includes(".") || privateSuffix.test(host);
+}
+
+/** Removes one address from a list of IPv4 CIDRs (splitting the range that held it). */
+export function subtractAddress(ranges: string[], address: string): string[] {
+  const target = parseIpv4(address);
+  if (target === undefined) return ranges;
+  const out: string[] = [];
+  for (const range of ranges) {
+    let cidr = parseCidr(range);
+    if (!inCidr(target, cidr)) {
+      out.push(range);
+      continue;
+    }
+    while (cidr.prefix < 32) {
+      const prefix = cidr.prefix + 1;
+      const upper = (cidr.base | (1 << (32 - prefix))) >>> 0;
+      const holding = inCidr(target, { base: upper, prefix }) ? upper : cidr.base;
+      const other = holding === upper ? cidr.base : upper;
+      out.push(`${formatIpv4(other)}/${prefix}`);
+      cidr = { base: holding, prefix };
+    }
+  }
+  return out;
+}
+
+/** The `--deny-net` entries for a host whose grant explicitly allows `exempt` addresses. */
+export function deniedAddresses(exempt: readonly string[]): string[] {
+  let ranges: string[] = [...privateIpv4Ranges];
+  for (const address of exempt) ranges = subtractAddress(ranges, address);
+  const v6 = privateIpv6Denied.filter((address) =>
+    !exempt.some((entry) => ipv6Groups(entry)?.join(":") === ipv6Groups(address)?.join(":"))
+  ).map((address) => `[${address}]`);
+  return [...ranges, ...v6];
+}
+
+/** What the start-time check found for a grant's hosts. */
+export interface NetworkCheck {
+  /** Private addresses the grant names explicitly (IP literals, localhost, resolved LAN names). */
+  exempt: string[];
+  /** One readable line per granted public name that resolves to a private address. */
+  problems: string[];
+}
+
+/**
+ * Resolves the grant's names before a plugin host starts: private names give the addresses to
+ * exempt; a public name that resolves to a private address is a problem (the host is not started).
+ * A lookup that fails or hangs counts as no answer (the deny list still applies at connect time).
+ */
+export async function checkGrantedNames(
+  net: readonly string[],
+  lookup: HostLookup,
+): Promise<NetworkCheck> {
+  const exempt = new Set<string>();
+  const problems: string[] = [];
+  await Promise.all(net.map(async (entry) => {
+    const host = grantHost(entry);
+    if (isIpLiteral(host)) {
+      if (isPrivateAddress(host)) exempt.add(host);
+      return;
+    }
+    let addresses: string[];
+    try {
+      addresses = await lookup(host);
+    } catch {
+      return;
+    }
+    const privateOnes = addresses.filter(isPrivateAddress);
+    if (isPrivateName(host)) {
+      for (const address of privateOnes) exempt.add(address);
+    } else if (privateOnes.length) {
+      problems.push(
+        `${host} resolves to ${
+          privateOnes[0]
+        }, a private address; grant the address itself if that is intended`,
+      );
+    }
+  }));
+  return { exempt: [...exempt].sort(), problems: problems.sort() };
+}
