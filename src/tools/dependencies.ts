@@ -1,6 +1,7 @@
 /** What built-in tools may use: ports and config, never concrete adapters. */
 import type { RadarConfig } from "../config/schema.ts";
 import type { Clock, FactStore, Logger } from "../core/ports.ts";
+import type { PdfReader } from "../core/pdf_reader.ts";
 
 /** Shared dependencies handed to every built-in tool factory. */
 export interface ToolDependencies {
@@ -16,4 +17,6 @@ export interface ToolDependencies {
   env: Record<string, string | undefined>;
   /** Relative paths given to file tools and exec start here (default: the process's). */
   cwd?: string;
+  /** Parses PDFs for pdf_extract (a killable subprocess in production). */
+  pdfReader: PdfReader;
 }

@@ -57,3 +57,37 @@ export function handWrittenPdf(text: string): Uint8Array {
   body += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
   return new TextEncoder().encode(body);
 }
+
+/**
+ * A hostile one-page PDF: form XObjects nested `depth` levels deep, each drawing the next `fan`
+ * times, so MuPDF runs fan^depth drawing operations (a "billion laughs"; 10^12 never ends).
+ */
+export function nestedFormsPdf(depth: number, fan: number): Uint8Array {
+  const stream = (text: string, dictionary = "") =>
+    `<< ${dictionary} /Length ${text.length} >>\nstream\n${text}\nendstream`;
+  const objects = [
+    "<< /Type /Catalog /Pages 2 0 R >>",
+    "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+    "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /XObject << /X 5 0 R >> >> >>",
+    stream("/X Do"),
+  ];
+  for (let level = 0; level < depth; level++) {
+    const innermost = level === depth - 1;
+    const resources = innermost ? "" : `/Resources << /XObject << /X ${6 + level} 0 R >> >>`;
+    objects.push(stream(
+      innermost ? "0 0 1 1 re f" : Array(fan).fill("/X Do").join(" "),
+      `/Type /XObject /Subtype /Form /BBox [0 0 612 792] ${resources}`,
+    ));
+  }
+  let body = "%PDF-1.4\n";
+  const offsets: number[] = [];
+  objects.forEach((object, index) => {
+    offsets.push(body.length);
+    body += `${index + 1} 0 obj\n${object}\nendobj\n`;
+  });
+  const xref = body.length;
+  body += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
+  for (const offset of offsets) body += `${String(offset).padStart(10, "0")} 00000 n \n`;
+  body += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return new TextEncoder().encode(body);
+}
