@@ -10,7 +10,8 @@ import {
 import { isProcessAlive } from "../../../src/adapters/process.ts";
 import type { PdfReadRequest } from "../../../src/core/pdf_reader.ts";
 import { flagsOfTask } from "../../../scripts/task_flags.ts";
-import { buildPdf } from "../../helpers/pdf_factory.ts";
+import { buildPdf, glyphFloodPdf } from "../../helpers/pdf_factory.ts";
+import { findPrlimit } from "../../../src/sandbox/plugin_process.ts";
 
 const env = Deno.env.toObject();
 
@@ -78,6 +79,19 @@ Deno.test("a hanging extraction is SIGKILLed at the deadline while the caller st
   } finally {
     Deno.removeSync(dir, { recursive: true });
   }
+});
+
+Deno.test({
+  name: "on Linux, MuPDF's memory is capped: a glyph flood fails an allocation instead of growing",
+  ignore: !findPrlimit(),
+  async fn() {
+    // 28 KB of PDF, 10 million glyphs: about 375 MB RSS with 1 GB for MuPDF; here none is left.
+    const reader = new SubprocessPdfReader({ timeoutMs: 20_000, env, memoryMb: 0 });
+    const result = await reader.read(request(await glyphFloodPdf(10), { first: 1, last: 0 }));
+    assert.equal(result.status, "ok");
+    if (result.status !== "ok") return;
+    assert.match(result.contents.pages[0].error ?? "", /^realloc \(\d+ bytes\) failed$/);
+  },
 });
 
 Deno.test("aborting the call kills the subprocess at once", async () => {
