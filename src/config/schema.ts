@@ -104,6 +104,7 @@ export const toolsSection = z.object({
   pdf: z.object({
     first_pages: z.number().int().min(0).default(2),
     last_pages: z.number().int().min(0).default(1),
+    timeout_seconds: z.number().positive().default(20),
   }).prefault({}),
   web_search: z.object({
     provider: z.enum(["", "searxng", "brave"]).default(""),

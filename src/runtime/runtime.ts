@@ -17,6 +17,7 @@ import { SqliteAuditStore } from "../adapters/sqlite/audit_store.ts";
 import { configSecrets } from "../tools/secrets.ts";
 import { createLogger, writeStderrLine } from "../adapters/stderr_logger.ts";
 import { builtinTools } from "../tools/index.ts";
+import { createPdfReader } from "../adapters/pdf/subprocess_pdf_reader.ts";
 import { SqlitePluginRecords } from "../adapters/sqlite/plugin_records.ts";
 import { createPluginSystem, type PluginSystem } from "../plugins/plugin_system.ts";
 import { ensureDataDirectory } from "./data_directory.ts";
@@ -116,6 +117,7 @@ export function openRuntime(options: RuntimeOptions): Runtime {
       cwd: options.cwd,
       tasks: new TaskService(new SqliteTaskStore(db), clock, config.radar.timezone || undefined),
       monitors: new MonitorService(new SqliteMonitorStore(db), config, clock),
+      pdfReader: createPdfReader(config.tools.pdf, options.env),
     })
   ) registry.register(tool);
   const plugins = config.plugins.enabled

@@ -3,6 +3,7 @@ import type { RadarConfig } from "../config/schema.ts";
 import type { Clock, FactStore, Logger } from "../core/ports.ts";
 import type { NotificationGate } from "../core/notification_gate.ts";
 import type { MonitorRegistry, TaskScheduler } from "../core/schedule_ports.ts";
+import type { PdfReader } from "../core/pdf_reader.ts";
 
 /** Shared dependencies handed to every built-in tool factory. */
 export interface ToolDependencies {
@@ -23,4 +24,6 @@ export interface ToolDependencies {
   /** Scheduled tasks and URL monitors (absent: their tools are not offered). */
   tasks?: TaskScheduler;
   monitors?: MonitorRegistry;
+  /** Parses PDFs for pdf_extract (a killable subprocess in production). */
+  pdfReader: PdfReader;
 }

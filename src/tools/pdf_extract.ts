@@ -1,29 +1,24 @@
-/** `pdf_extract`: page count, metadata and the text of the first and last pages (MuPDF, lazy). */
+/**
+ * `pdf_extract`: page count, metadata and the text of the first and last pages. The tool checks
+ * the path and reads the bytes; the PdfReader port parses them (MuPDF in a killable subprocess).
+ */
 import { z } from "zod";
-import { defineTool, failed, refused, type Tool } from "../core/tool.ts";
+import type { PdfContents } from "../core/pdf_reader.ts";
+import { defineTool, failed, refused, timedOut, type Tool } from "../core/tool.ts";
+import type { ToolDependencies } from "./dependencies.ts";
 import { openCheckedForRead, PathChangedError } from "./checked_open.ts";
 import { type FileToolDependencies, pathGuardFor } from "./file_access.ts";
 import { describeFsError } from "./read_file.ts";
-
-type Mupdf = typeof import("mupdf");
-
-let mupdfModule: Promise<Mupdf> | undefined;
-
-/** Loads MuPDF's WASM once, on first use (about 250 ms), so other commands never pay for it. */
-export function loadMupdf(): Promise<Mupdf> {
-  mupdfModule ??= import("mupdf").then((module) => {
-    module.setLog(null);
-    return module;
-  });
-  return mupdfModule;
-}
 
 const maxPdfBytes = 200 * 1024 * 1024;
 const maxPageChars = 4000;
 const metadataKeys = ["Title", "Author", "Subject", "Keywords", "Creator", "Producer"];
 
+/** What pdf_extract needs: the file tools' dependencies and a PDF reader. */
+export type PdfToolDependencies = FileToolDependencies & Pick<ToolDependencies, "pdfReader">;
+
 /** Creates the pdf_extract tool. */
-export function pdfExtractTool(deps: FileToolDependencies): Tool {
+export function pdfExtractTool(deps: PdfToolDependencies): Tool {
   const defaults = deps.config.tools.pdf;
   return defineTool({
     name: "pdf_extract",
@@ -34,7 +29,7 @@ export function pdfExtractTool(deps: FileToolDependencies): Tool {
       first: z.number().int().min(0).max(50).optional().describe("First pages to read"),
       last: z.number().int().min(0).max(50).optional().describe("Last pages to read"),
     }),
-    run: async ({ path, first, last }) => {
+    run: async ({ path, first, last }, context) => {
       const guard = pathGuardFor(deps);
       const checked = guard.check(path, "read");
       if (!checked.ok) return refused(checked.reason);
@@ -62,79 +57,63 @@ export function pdfExtractTool(deps: FileToolDependencies): Tool {
       if (!new TextDecoder("latin1").decode(bytes.subarray(0, 1024)).includes("%PDF")) {
         return failed(`${shown} is not a PDF (no %PDF header).`);
       }
-      const mupdf = await loadMupdf();
-      let document: InstanceType<Mupdf["Document"]>;
-      let pageCount: number;
-      try {
-        document = mupdf.Document.openDocument(bytes, "application/pdf");
-        if (document.needsPassword()) {
+      const result = await deps.pdfReader.read({
+        bytes,
+        first: first ?? defaults.first_pages,
+        last: last ?? defaults.last_pages,
+        maxPageChars,
+        signal: context.signal,
+      });
+      switch (result.status) {
+        case "ok":
+          return describeContents(shown, result.contents);
+        case "encrypted":
           return failed(`${shown} is encrypted (password-protected); its text cannot be read.`);
-        }
-        pageCount = document.countPages();
-      } catch (error) {
-        return failed(`${shown} is a broken PDF: ${firstLine(error)}.`);
+        case "broken":
+          return failed(`${shown} is a broken PDF: ${result.message}.`);
+        case "timeout":
+          return timedOut(
+            `Reading ${shown} took longer than ${result.seconds} s and was stopped (tools.pdf.timeout_seconds); the PDF may be malformed or hostile.`,
+          );
+        case "failed":
+          return failed(`Cannot read ${shown}: ${result.message}.`);
       }
-      const pages = selectPages(
-        pageCount,
-        first ?? defaults.first_pages,
-        last ?? defaults.last_pages,
-      );
-      const lines = [
-        `${shown}: ${pageCount} page${pageCount === 1 ? "" : "s"}, ${
-          document.getMetaData("format") ?? "PDF"
-        }`,
-      ];
-      const metadata = metadataKeys
-        .map((key) => [key, document.getMetaData(`info:${key}`)?.trim()] as const)
-        .filter(([, value]) => value)
-        .map(([key, value]) => `${key}: ${value!.slice(0, 200)}`);
-      const created = pdfDate(document.getMetaData("info:CreationDate"));
-      if (created) metadata.push(`Created: ${created}`);
-      if (metadata.length) lines.push(metadata.join("; "));
-      const imageOnly: number[] = [];
-      for (const index of pages) {
-        lines.push(`--- page ${index + 1} ---`);
-        try {
-          const page = document.loadPage(index);
-          const structured = page.toStructuredText("preserve-images");
-          let images = 0;
-          structured.walk({ onImageBlock: () => void images++ });
-          const text = structured.asText().replace(/[ \t]+\n/g, "\n").replace(/\n{3,}/g, "\n\n")
-            .trim();
-          if (text) {
-            lines.push(
-              text.length > maxPageChars
-                ? `${text.slice(0, maxPageChars)}\n[page cut: ${
-                  text.length - maxPageChars
-                } more characters]`
-                : text,
-            );
-          } else if (images) {
-            imageOnly.push(index + 1);
-            lines.push("[image-only page: no text layer; needs a vision model]");
-          } else lines.push("[blank page]");
-        } catch (error) {
-          lines.push(`[page cannot be read: ${firstLine(error)}]`);
-        }
-      }
-      const skipped = pageCount - pages.length;
-      if (skipped > 0) {
-        lines.push(`[${skipped} other pages not extracted; use first/last for more]`);
-      }
-      if (imageOnly.length && imageOnly.length === pages.length) {
-        lines.push("[no text layer on the extracted pages: probably a scan]");
-      }
-      return lines.join("\n");
     },
   });
 }
 
-/** The zero-based page indexes of the first `first` and last `last` pages, in order. */
-export function selectPages(count: number, first: number, last: number): number[] {
-  const chosen = new Set<number>();
-  for (let index = 0; index < Math.min(first, count); index++) chosen.add(index);
-  for (let index = Math.max(0, count - last); index < count; index++) chosen.add(index);
-  return [...chosen].sort((a, b) => a - b);
+/** The tool's text for extracted contents. */
+function describeContents(shown: string, contents: PdfContents): string {
+  const { pageCount, pages } = contents;
+  const lines = [`${shown}: ${pageCount} page${pageCount === 1 ? "" : "s"}, ${contents.format}`];
+  const metadata = metadataKeys
+    .map((key) => [key, contents.metadata[key]?.trim()] as const)
+    .filter(([, value]) => value)
+    .map(([key, value]) => `${key}: ${value!.slice(0, 200)}`);
+  const created = pdfDate(contents.metadata.CreationDate);
+  if (created) metadata.push(`Created: ${created}`);
+  if (metadata.length) lines.push(metadata.join("; "));
+  const imageOnly: number[] = [];
+  for (const page of pages) {
+    lines.push(`--- page ${page.number} ---`);
+    if (page.error) lines.push(`[page cannot be read: ${page.error}]`);
+    else if (page.text) {
+      lines.push(
+        page.cutChars ? `${page.text}\n[page cut: ${page.cutChars} more characters]` : page.text,
+      );
+    } else if (page.images) {
+      imageOnly.push(page.number);
+      lines.push("[image-only page: no text layer; needs a vision model]");
+    } else lines.push("[blank page]");
+  }
+  const skipped = pageCount - pages.length;
+  if (skipped > 0) {
+    lines.push(`[${skipped} other pages not extracted; use first/last for more]`);
+  }
+  if (imageOnly.length && imageOnly.length === pages.length) {
+    lines.push("[no text layer on the extracted pages: probably a scan]");
+  }
+  return lines.join("\n");
 }
 
 /** "D:20261122091500Z" → "2026-11-22 09:15". */
@@ -145,6 +124,5 @@ export function pdfDate(value: string | undefined): string | undefined {
   return `${year}-${month}-${day}${hour ? ` ${hour}:${minute ?? "00"}` : ""}`;
 }
 
-function firstLine(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).split("\n")[0];
-}
+/** Re-exported for callers that used to find it here. */
+export { selectPages } from "../core/pdf_reader.ts";

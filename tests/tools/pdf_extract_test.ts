@@ -1,8 +1,9 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { pdfDate, pdfExtractTool, selectPages } from "../../src/tools/pdf_extract.ts";
-import { buildPdf, handWrittenPdf } from "../helpers/pdf_factory.ts";
-import { call, tempHome, toolDeps } from "./tool_harness.ts";
+import { buildPdf, handWrittenPdf, nestedFormsPdf } from "../helpers/pdf_factory.ts";
+import type { PdfReader, PdfReadRequest } from "../../src/core/pdf_reader.ts";
+import { askContext, call, tempHome, toolDeps } from "./tool_harness.ts";
 
 Deno.test("pdf_extract returns page count, metadata and the first and last pages' text", async () => {
   const home = tempHome();
@@ -79,6 +80,86 @@ Deno.test("pdf_extract gives clear errors for encrypted, broken and non-PDF file
     assert.match((await call(tool, { path: "missing.pdf" })).text, /no such file/);
     Deno.mkdirSync(join(home.home, ".ssh"));
     assert.equal((await call(tool, { path: "~/.ssh/x.pdf" })).outcome, "refused");
+  } finally {
+    home.dispose();
+  }
+});
+
+Deno.test("pdf_extract stops a PDF that makes MuPDF churn, within the deadline, without blocking", async () => {
+  const home = tempHome();
+  try {
+    // 10^12 nested drawing operations: in-process, this blocked the event loop for hours.
+    Deno.writeFileSync(join(home.home, "laughs.pdf"), nestedFormsPdf(12, 10));
+    Deno.writeFileSync(join(home.home, "fine.pdf"), buildPdf([{ text: "Still fine" }]));
+    const tool = pdfExtractTool(toolDeps(home, (config) => config.tools.pdf.timeout_seconds = 1));
+    let ticks = 0;
+    const ticker = setInterval(() => ticks++, 100);
+    const started = performance.now();
+    const result = await call(tool, { path: "laughs.pdf", first: 1, last: 0 });
+    const elapsed = performance.now() - started;
+    clearInterval(ticker);
+    assert.equal(result.outcome, "timeout");
+    assert.equal(
+      result.text,
+      "Reading ~/laughs.pdf took longer than 1 s and was stopped (tools.pdf.timeout_seconds); the PDF may be malformed or hostile.",
+    );
+    assert.ok(elapsed >= 900 && elapsed < 3500, `took ${elapsed} ms`);
+    assert.ok(ticks >= 7, `the event loop was blocked: ${ticks} ticks in ${elapsed} ms`);
+    assert.match((await call(tool, { path: "fine.pdf" })).text, /--- page 1 ---\nStill fine$/);
+  } finally {
+    home.dispose();
+  }
+});
+
+Deno.test("pdf_extract hands the reader its options and the run's abort signal, and maps failures", async () => {
+  const home = tempHome();
+  try {
+    Deno.writeFileSync(join(home.home, "a.pdf"), handWrittenPdf("x"));
+    const seen: PdfReadRequest[] = [];
+    let answer: Awaited<ReturnType<PdfReader["read"]>> = { status: "failed", message: "no memory" };
+    const pdfReader: PdfReader = {
+      read: (request) => {
+        seen.push(request);
+        return Promise.resolve(answer);
+      },
+    };
+    const tool = pdfExtractTool(toolDeps(home, () => {}, { pdfReader }));
+    const controller = new AbortController();
+    let result = await call(tool, { path: "a.pdf", first: 3 }, askContext(controller.signal));
+    assert.deepEqual(result, { outcome: "error", text: "Cannot read ~/a.pdf: no memory." });
+    assert.equal(seen[0].first, 3);
+    assert.equal(seen[0].last, 1);
+    assert.equal(seen[0].maxPageChars, 4000);
+    assert.equal(seen[0].signal, controller.signal);
+    assert.equal(new TextDecoder().decode(seen[0].bytes.subarray(0, 8)), "%PDF-1.4");
+    answer = {
+      status: "ok",
+      contents: {
+        pageCount: 3,
+        format: "PDF 1.4",
+        metadata: { Title: "T", CreationDate: "D:20260102" },
+        pages: [
+          { number: 1, text: "abcd", cutChars: 96, images: 0 },
+          { number: 2, text: "", cutChars: 0, images: 0, error: "bad font" },
+          { number: 3, text: "", cutChars: 0, images: 0 },
+        ],
+      },
+    };
+    result = await call(tool, { path: "a.pdf" });
+    assert.equal(
+      result.text,
+      [
+        "~/a.pdf: 3 pages, PDF 1.4",
+        "Title: T; Created: 2026-01-02",
+        "--- page 1 ---",
+        "abcd",
+        "[page cut: 96 more characters]",
+        "--- page 2 ---",
+        "[page cannot be read: bad font]",
+        "--- page 3 ---",
+        "[blank page]",
+      ].join("\n"),
+    );
   } finally {
     home.dispose();
   }

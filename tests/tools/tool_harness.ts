@@ -6,6 +6,7 @@ import { silentLogger } from "../../src/core/ports.ts";
 import { type Tool, type ToolContext, type ToolResult, toResult } from "../../src/core/tool.ts";
 import type { ToolDependencies } from "../../src/tools/dependencies.ts";
 import { ManualClock } from "../../src/adapters/clock.ts";
+import { createPdfReader } from "../../src/adapters/pdf/subprocess_pdf_reader.ts";
 
 /** A temporary home with a data directory, removed by `dispose`. */
 export interface TempHome {
@@ -48,6 +49,7 @@ export function toolDeps(
     fetch: globalThis.fetch,
     env: { HOME: home.home },
     cwd: home.home,
+    pdfReader: createPdfReader(config.tools.pdf, Deno.env.toObject()),
     ...extra,
   };
 }

@@ -2,6 +2,7 @@
 import { join } from "node:path";
 import type { DatabaseSync } from "node:sqlite";
 import { ManualClock } from "../../src/adapters/clock.ts";
+import { createPdfReader } from "../../src/adapters/pdf/subprocess_pdf_reader.ts";
 import { openDatabase } from "../../src/adapters/sqlite/database.ts";
 import { SqliteConversationStore } from "../../src/adapters/sqlite/conversation_store.ts";
 import { SqliteFactStore } from "../../src/adapters/sqlite/fact_store.ts";
@@ -70,6 +71,7 @@ export function createWebFixture(options: WebFixtureOptions = {}): WebFixture {
       logger: silentLogger,
       fetch: globalThis.fetch,
       env,
+      pdfReader: createPdfReader(loaded.config.tools.pdf, Deno.env.toObject()),
     })
   ) registry.register(tool);
   const agent = (): AgentDependencies => ({

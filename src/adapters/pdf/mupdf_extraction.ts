@@ -1,0 +1,92 @@
+/**
+ * The MuPDF calls behind pdf_extract. Runs inside the PDF subprocess (pdf_extract_process.ts),
+ * never in the daemon: a hostile PDF can make MuPDF spin or grow without end.
+ */
+import { type PdfPageText, type PdfReadResult, selectPages } from "../../core/pdf_reader.ts";
+
+type Mupdf = typeof import("mupdf");
+
+/** Document info keys reported as metadata. */
+export const metadataKeys = [
+  "Title",
+  "Author",
+  "Subject",
+  "Keywords",
+  "Creator",
+  "Producer",
+  "CreationDate",
+];
+
+const maxMetadataChars = 200;
+
+/** Loads MuPDF's WASM (about 100–250 ms) with its log silenced. */
+export async function loadMupdf(): Promise<Mupdf> {
+  const module = await import("mupdf");
+  module.setLog(null);
+  return module;
+}
+
+/** What to extract (the request minus bytes and signal). */
+export interface ExtractionOptions {
+  first: number;
+  last: number;
+  maxPageChars: number;
+}
+
+/** Opens the PDF and extracts metadata and the chosen pages' text. Never throws. */
+export function extractPdf(
+  mupdf: Mupdf,
+  bytes: Uint8Array,
+  options: ExtractionOptions,
+): PdfReadResult {
+  let document: InstanceType<Mupdf["Document"]>;
+  let pageCount: number;
+  try {
+    document = mupdf.Document.openDocument(bytes, "application/pdf");
+    if (document.needsPassword()) return { status: "encrypted" };
+    pageCount = document.countPages();
+  } catch (error) {
+    return { status: "broken", message: firstLine(error) };
+  }
+  try {
+    const metadata: Record<string, string> = {};
+    for (const key of metadataKeys) {
+      const value = document.getMetaData(`info:${key}`)?.trim();
+      if (value) metadata[key] = value.slice(0, maxMetadataChars);
+    }
+    const pages = selectPages(pageCount, options.first, options.last)
+      .map((index) => readPage(document, index, options.maxPageChars));
+    return {
+      status: "ok",
+      contents: {
+        pageCount,
+        format: (document.getMetaData("format") ?? "PDF").slice(0, maxMetadataChars),
+        metadata,
+        pages,
+      },
+    };
+  } catch (error) {
+    return { status: "broken", message: firstLine(error) };
+  }
+}
+
+function readPage(
+  document: InstanceType<Mupdf["Document"]>,
+  index: number,
+  maxPageChars: number,
+): PdfPageText {
+  try {
+    const structured = document.loadPage(index).toStructuredText("preserve-images");
+    let images = 0;
+    structured.walk({ onImageBlock: () => void images++ });
+    const text = structured.asText().replace(/[ \t]+\n/g, "\n").replace(/\n{3,}/g, "\n\n").trim();
+    const cutChars = Math.max(0, text.length - maxPageChars);
+    return { number: index + 1, text: text.slice(0, maxPageChars), cutChars, images };
+  } catch (error) {
+    return { number: index + 1, text: "", cutChars: 0, images: 0, error: firstLine(error) };
+  }
+}
+
+function firstLine(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).split("\n")[0].slice(0, 300);
+}

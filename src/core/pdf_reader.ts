@@ -1,0 +1,62 @@
+/**
+ * Port: reads a PDF's page count, metadata and the text of chosen pages. The bytes come from an
+ * untrusted file, so an implementation must bound time and memory (the production one runs MuPDF
+ * in a killable subprocess, src/adapters/pdf/).
+ */
+
+/** What to extract from one PDF. */
+export interface PdfReadRequest {
+  bytes: Uint8Array;
+  /** How many pages to read from the start and from the end. */
+  first: number;
+  last: number;
+  /** Page text longer than this is cut (the rest is counted in `cutChars`). */
+  maxPageChars: number;
+  /** Aborting stops the extraction (the caller gave up). */
+  signal?: AbortSignal;
+}
+
+/** One extracted page. */
+export interface PdfPageText {
+  /** One-based page number. */
+  number: number;
+  /** Text with trailing blanks and runs of blank lines squeezed, trimmed, maybe cut. */
+  text: string;
+  /** Characters cut from the end of `text`. */
+  cutChars: number;
+  /** Image blocks on the page (text empty and images > 0: a scan). */
+  images: number;
+  /** Set when this page could not be read. */
+  error?: string;
+}
+
+/** What a PDF reader found. */
+export interface PdfContents {
+  pageCount: number;
+  /** E.g. "PDF 1.7". */
+  format: string;
+  /** Document info entries that are set (Title, Author, …, CreationDate), each ≤ 200 chars. */
+  metadata: Record<string, string>;
+  pages: PdfPageText[];
+}
+
+/** The outcome of reading one PDF. */
+export type PdfReadResult =
+  | { status: "ok"; contents: PdfContents }
+  | { status: "encrypted" }
+  | { status: "broken"; message: string }
+  | { status: "timeout"; seconds: number }
+  | { status: "failed"; message: string };
+
+/** Port: extracts text and metadata from PDF bytes. Never throws; failures are results. */
+export interface PdfReader {
+  read(request: PdfReadRequest): Promise<PdfReadResult>;
+}
+
+/** The zero-based page indexes of the first `first` and last `last` pages, in order. */
+export function selectPages(count: number, first: number, last: number): number[] {
+  const chosen = new Set<number>();
+  for (let index = 0; index < Math.min(first, count); index++) chosen.add(index);
+  for (let index = Math.max(0, count - last); index < count; index++) chosen.add(index);
+  return [...chosen].sort((a, b) => a - b);
+}
