@@ -86,12 +86,23 @@ export function compactJsonSchema(schema: z.ZodType): Record<string, unknown> {
   return stripNoise(json) as Record<string, unknown>;
 }
 
+const omittedSchemaKeys = new Set([
+  "$schema",
+  "additionalProperties",
+  "minLength",
+  "maxLength",
+  "exclusiveMinimum",
+  "default",
+]);
+
 function stripNoise(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(stripNoise);
   if (value && typeof value === "object") {
     const out: Record<string, unknown> = {};
     for (const [key, inner] of Object.entries(value)) {
-      if (key === "$schema" || key === "additionalProperties") continue;
+      // Length bounds, defaults and exclusive bounds are still enforced by zod when the call is
+      // validated (the model learns from the error); offering them costs tokens on every request.
+      if (omittedSchemaKeys.has(key)) continue;
       if (key === "minimum" && inner === Number.MIN_SAFE_INTEGER) continue;
       if (key === "maximum" && inner === Number.MAX_SAFE_INTEGER) continue;
       out[key] = stripNoise(inner);

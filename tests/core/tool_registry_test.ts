@@ -23,25 +23,23 @@ function tool(
   });
 }
 
-Deno.test("defineTool() produces compact JSON Schema without $schema or additionalProperties", () => {
+Deno.test("defineTool() offers compact JSON Schema: no $schema, additionalProperties, lengths or defaults", () => {
   const defined = defineTool({
     name: "read_file",
     description: "Read a text file",
     input: z.object({
-      path: z.string().describe("File path"),
+      path: z.string().min(1).max(4000).describe("File path"),
       limit: z.number().int().default(10).describe("Max lines"),
     }),
     run: () => Promise.resolve(""),
   });
+  assert.deepEqual(defined.parse({ path: "" }).ok, false, "bounds are still enforced");
+  assert.deepEqual(defined.parse({ path: "a" }), { ok: true, value: { path: "a", limit: 10 } });
   assert.deepEqual(defined.parameters, {
     type: "object",
     properties: {
       path: { type: "string", description: "File path" },
-      limit: {
-        type: "integer",
-        default: 10,
-        description: "Max lines",
-      },
+      limit: { type: "integer", description: "Max lines" },
     },
     required: ["path"],
   });
