@@ -10,7 +10,7 @@ import type {
   Clock,
   ConversationSummary,
   Fact,
-  FactCategory,
+  FactStore,
   Logger,
   MessageRecord,
   StoredMessage,
@@ -36,18 +36,9 @@ export interface ConversationBrowser {
   delete(id: number): boolean;
 }
 
-/** Facts as the memory page reads and changes them. */
-export interface FactBrowser {
-  addFact(
-    fact: { category: FactCategory; content: string; sourceConversationId?: number },
-    at: Date,
-  ): number;
-  searchFacts(query: string, limit: number, category?: FactCategory): Fact[];
-  listFacts(options: { limit: number; offset?: number; category?: FactCategory }): Fact[];
+/** Facts as the memory page reads and changes them: the core port plus lookup by id. */
+export interface FactBrowser extends FactStore {
   getFact(id: number): Fact | undefined;
-  updateFact(id: number, content: string, at: Date): boolean;
-  forgetFact(id: number): boolean;
-  countFacts(): number;
 }
 
 /** The config file behind the effective configuration, for /config. */
