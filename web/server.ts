@@ -1,6 +1,7 @@
 /** Starts the dashboard HTTP server (`radar serve` calls this; tests call it directly). */
 import type { Hono } from "hono";
 import type { Runtime } from "../src/runtime/runtime.ts";
+import { ExitCode, RadarError } from "../src/core/errors.ts";
 import { createApp } from "./app.tsx";
 import { checkBindAddress } from "./bind_policy.ts";
 import type { WebDependencies } from "./ports.ts";
@@ -27,12 +28,37 @@ export function serveApp(
   app: Hono,
   options: { host: string; port: number; signal?: AbortSignal },
 ): RunningWebServer {
-  const server = Deno.serve({
-    hostname: options.host,
-    port: options.port,
-    signal: options.signal,
-    onListen: () => {},
-  }, app.fetch);
+  let server: Deno.HttpServer<Deno.NetAddr>;
+  try {
+    server = Deno.serve({
+      hostname: options.host,
+      port: options.port,
+      signal: options.signal,
+      onListen: () => {},
+    }, app.fetch);
+  } catch (error) {
+    const where = `${options.host}:${options.port}`;
+    if (error instanceof Deno.errors.AddrInUse) {
+      throw new RadarError(
+        `Cannot serve the dashboard on ${where}: the port is in use (another radar serve, or ` +
+          `another program). Choose one with --port or web.port.`,
+        ExitCode.failure,
+        { cause: error },
+      );
+    }
+    if (
+      error instanceof Deno.errors.AddrNotAvailable || error instanceof Deno.errors.PermissionDenied
+    ) {
+      throw new RadarError(
+        `Cannot serve the dashboard on ${where}: ${error.message}`,
+        ExitCode.failure,
+        {
+          cause: error,
+        },
+      );
+    }
+    throw error;
+  }
   const port = server.addr.port;
   const host = options.host.includes(":") ? `[${options.host}]` : options.host;
   return {

@@ -43,6 +43,7 @@ Deno.test("radar exits 2 with one readable line on usage errors", async () => {
       ["history", "--kind", "nope"],
       ["nonsense-command"],
       ["memory", "list", "--category", "x"],
+      ["plugin", "install", "no-such-folder"],
     ];
     for (const args of cases) {
       const io = memoryIo(env, { cwd: home });

@@ -1,7 +1,9 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { openRuntime } from "../../src/runtime/runtime.ts";
-import { startWebServer } from "../../web/server.ts";
+import { Hono } from "hono";
+import { RadarError } from "../../src/core/errors.ts";
+import { serveApp, startWebServer } from "../../web/server.ts";
 
 function runtimeIn(directory: string, configText: string) {
   const configPath = join(directory, "radar.yaml");
@@ -87,5 +89,26 @@ Deno.test("startWebServer refuses a non-loopback bind without a token and requir
     await server.close();
     guarded.close();
     Deno.removeSync(directory, { recursive: true });
+  }
+});
+
+Deno.test("serveApp says plainly when the port is taken", () => {
+  const taken = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  try {
+    const port = (taken.addr as Deno.NetAddr).port;
+    assert.throws(
+      () => serveApp(new Hono(), { host: "127.0.0.1", port }),
+      (error: Error) => {
+        assert.ok(error instanceof RadarError);
+        assert.equal(
+          error.message,
+          `Cannot serve the dashboard on 127.0.0.1:${port}: the port is in use (another radar ` +
+            `serve, or another program). Choose one with --port or web.port.`,
+        );
+        return true;
+      },
+    );
+  } finally {
+    taken.close();
   }
 });

@@ -1,7 +1,7 @@
 /** `radar plugin list|show|install|approve|reject|enable|disable|rollback|test|remove`. */
 import { resolve } from "node:path";
 import type { Command } from "../command_line.ts";
-import { RadarError } from "../../core/errors.ts";
+import { RadarError, UsageError } from "../../core/errors.ts";
 import type { CliContext } from "../context.ts";
 import type { PluginSystem } from "../../plugins/plugin_system.ts";
 
@@ -76,8 +76,12 @@ export function registerPlugin(program: Command, context: CliContext): void {
     .description("validate a plugin folder and file it for review")
     .argument("<dir>", "the plugin folder")
     .action((dir: string) => {
+      const folder = resolve(context.io.cwd, dir);
+      if (!isDirectory(folder)) {
+        throw new UsageError(`Cannot install ${dir}: ${folder} is not a folder`);
+      }
       const system = plugins(context);
-      const review = system.manager.install(resolve(context.io.cwd, dir));
+      const review = system.manager.install(folder);
       if (review.errors.length) {
         throw new RadarError(
           `Cannot install ${review.name}: ${review.errors.join("; ")} (kept in failed/)`,
@@ -152,4 +156,12 @@ export function registerPlugin(program: Command, context: CliContext): void {
       await system.refresh();
       out(`Plugin ${name} removed.`);
     });
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return Deno.statSync(path).isDirectory;
+  } catch {
+    return false;
+  }
 }
