@@ -9,7 +9,7 @@ import { ManualClock } from "../src/adapters/clock.ts";
 import { runAgent } from "../src/core/agent_loop.ts";
 import { estimateFirstRequestTokens } from "../src/core/agent_loop.ts";
 import type { ChatModel } from "../src/core/chat_model.ts";
-import { defineTool } from "../src/core/tool.ts";
+import { defineTool } from "../src/core/tool_definition.ts";
 import { openRuntime, type Runtime } from "../src/runtime/runtime.ts";
 import { radarEnvironment, radarFlags } from "../tests/helpers/radar_process.ts";
 

@@ -6,7 +6,7 @@
 import type { BenchSuite } from "./index.ts";
 import { ManualClock } from "../src/adapters/clock.ts";
 import { silentLogger } from "../src/core/ports.ts";
-import { defineTool } from "../src/core/tool.ts";
+import { defineTool } from "../src/core/tool_definition.ts";
 import { emptyGrant, type PluginGrant } from "../src/sandbox/permissions.ts";
 import { PluginProcess } from "../src/sandbox/plugin_process.ts";
 import { validatePluginFiles } from "../src/plugins/plugin_files.ts";

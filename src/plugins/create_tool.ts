@@ -7,7 +7,8 @@
  */
 import { z } from "zod";
 import { stringify as toYaml } from "yaml";
-import { defineTool, failed, refused, type Tool } from "../core/tool.ts";
+import { failed, refused, type Tool } from "../core/tool.ts";
+import { defineTool } from "../core/tool_definition.ts";
 import type { RadarConfig } from "../config/schema.ts";
 import type { Clock } from "../core/ports.ts";
 import { emptyGrant } from "../sandbox/permissions.ts";

@@ -5,7 +5,8 @@
  */
 import { z } from "zod";
 import type { Tool, ToolResult } from "../core/tool.ts";
-import { describeIssues, failed, refused, timedOut } from "../core/tool.ts";
+import { failed, refused, timedOut } from "../core/tool.ts";
+import { describeIssues } from "../core/tool_definition.ts";
 import type { ToolRegistry } from "../core/tool_registry.ts";
 import type { JsonObjectSchema } from "../sandbox/manifest.ts";
 import {

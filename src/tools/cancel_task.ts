@@ -1,6 +1,7 @@
 /** `cancel_task`: delete a scheduled task by id. */
 import { z } from "zod";
-import { defineTool, failed, type Tool } from "../core/tool.ts";
+import { failed, type Tool } from "../core/tool.ts";
+import { defineTool } from "../core/tool_definition.ts";
 import type { TaskScheduler } from "../core/schedule_ports.ts";
 import { refuseOnHeartbeat } from "./schedule_text.ts";
 

@@ -3,14 +3,8 @@ import { existsSync } from "node:fs";
 import { z } from "zod";
 import { homeDirectory } from "../config/paths.ts";
 import { redactText } from "../core/redact.ts";
-import {
-  defineTool,
-  failed,
-  refused,
-  timedOut,
-  type Tool,
-  type ToolContext,
-} from "../core/tool.ts";
+import { failed, refused, timedOut, type Tool, type ToolContext } from "../core/tool.ts";
+import { defineTool } from "../core/tool_definition.ts";
 import { analyzeCommand } from "./exec/command_classifier.ts";
 import { decideExec } from "./exec/exec_policy.ts";
 import { runProcess } from "./exec/run_process.ts";

@@ -1,7 +1,8 @@
 /** `fetch_url`: GET a web page and return its readable text; internal addresses refused. */
 import { z } from "zod";
 import { redactText } from "../core/redact.ts";
-import { defineTool, failed, refused, timedOut, type Tool, type ToolResult } from "../core/tool.ts";
+import { failed, refused, timedOut, type Tool, type ToolResult } from "../core/tool.ts";
+import { defineTool } from "../core/tool_definition.ts";
 import type { ToolDependencies } from "./dependencies.ts";
 import { configSecrets } from "./secrets.ts";
 import { htmlToText } from "./web/html_to_text.ts";

@@ -1,7 +1,8 @@
 /** `list_directory`: entries with type, size and modified time; glob filter; bounded depth. */
 import { join } from "node:path";
 import { z } from "zod";
-import { defineTool, failed, refused, type Tool } from "../core/tool.ts";
+import { failed, refused, type Tool } from "../core/tool.ts";
+import { defineTool } from "../core/tool_definition.ts";
 import { type FileToolDependencies, pathGuardFor } from "./file_access.ts";
 import { globToRegExp } from "./glob.ts";
 import { describeFsError } from "./read_file.ts";

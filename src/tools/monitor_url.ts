@@ -1,6 +1,7 @@
 /** `monitor_url`: watch a web page; its changes reach the heartbeat as short diffs. */
 import { z } from "zod";
-import { defineTool, failed, type Tool } from "../core/tool.ts";
+import { failed, type Tool } from "../core/tool.ts";
+import { defineTool } from "../core/tool_definition.ts";
 import type { MonitorRegistry } from "../core/schedule_ports.ts";
 import { describeMonitorInfo, refuseOnHeartbeat } from "./schedule_text.ts";
 

@@ -2,7 +2,8 @@
 import { z } from "zod";
 import { type NotificationGate, quietHoursGate } from "../core/notification_gate.ts";
 import { redactText } from "../core/redact.ts";
-import { defineTool, failed, refused, type Tool } from "../core/tool.ts";
+import { failed, refused, type Tool } from "../core/tool.ts";
+import { defineTool } from "../core/tool_definition.ts";
 import type { ToolDependencies } from "./dependencies.ts";
 import { configSecrets } from "./secrets.ts";
 

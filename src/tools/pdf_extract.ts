@@ -4,7 +4,8 @@
  */
 import { z } from "zod";
 import type { PdfContents } from "../core/pdf_reader.ts";
-import { defineTool, failed, refused, timedOut, type Tool } from "../core/tool.ts";
+import { failed, refused, timedOut, type Tool } from "../core/tool.ts";
+import { defineTool } from "../core/tool_definition.ts";
 import type { ToolDependencies } from "./dependencies.ts";
 import { openCheckedForRead, PathChangedError } from "./checked_open.ts";
 import { type FileToolDependencies, pathGuardFor } from "./file_access.ts";

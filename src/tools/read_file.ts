@@ -1,7 +1,8 @@
 /** `read_file`: a text file's contents, size-capped, with an optional line range. */
 import { z } from "zod";
 import { redactText } from "../core/redact.ts";
-import { defineTool, failed, refused, type Tool } from "../core/tool.ts";
+import { failed, refused, type Tool } from "../core/tool.ts";
+import { defineTool } from "../core/tool_definition.ts";
 import { openCheckedForRead, PathChangedError } from "./checked_open.ts";
 import { type FileToolDependencies, pathGuardFor } from "./file_access.ts";
 import { configSecrets } from "./secrets.ts";

@@ -1,6 +1,7 @@
 /** `schedule_task`: run a message through the agent on a schedule (cron in local time). */
 import { z } from "zod";
-import { defineTool, failed, type Tool } from "../core/tool.ts";
+import { failed, type Tool } from "../core/tool.ts";
+import { defineTool } from "../core/tool_definition.ts";
 import type { TaskScheduler } from "../core/schedule_ports.ts";
 import {
   describeTaskInfo,

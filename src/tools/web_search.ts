@@ -1,7 +1,8 @@
 /** `web_search`: search through SearXNG (self-hosted JSON API) or the Brave Search API. */
 import { z } from "zod";
 import { redactText } from "../core/redact.ts";
-import { defineTool, failed, type Tool } from "../core/tool.ts";
+import { failed, type Tool } from "../core/tool.ts";
+import { defineTool } from "../core/tool_definition.ts";
 import type { ToolDependencies } from "./dependencies.ts";
 import { configSecrets } from "./secrets.ts";
 import { decodeEntities } from "./web/html_to_text.ts";

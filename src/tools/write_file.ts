@@ -1,7 +1,8 @@
 /** `write_file`: create, overwrite or append, atomically (temp file + rename). */
 import { basename, dirname, join } from "node:path";
 import { z } from "zod";
-import { defineTool, failed, refused, type Tool } from "../core/tool.ts";
+import { failed, refused, type Tool } from "../core/tool.ts";
+import { defineTool } from "../core/tool_definition.ts";
 import { assertFolderUnchanged, openCheckedForRead, PathChangedError } from "./checked_open.ts";
 import { type FileToolDependencies, pathGuardFor } from "./file_access.ts";
 import { describeFsError } from "./read_file.ts";

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { z } from "zod";
 import { type AgentDependencies, type AgentEvent, runAgent } from "../../src/core/agent_loop.ts";
-import { defineTool, refused } from "../../src/core/tool.ts";
+import { refused } from "../../src/core/tool.ts";
+import { defineTool } from "../../src/core/tool_definition.ts";
 import { ToolRegistry } from "../../src/core/tool_registry.ts";
 import { ManualClock } from "../../src/adapters/clock.ts";
 import { openDatabase } from "../../src/adapters/sqlite/database.ts";

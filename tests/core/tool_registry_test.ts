@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { z } from "zod";
-import { defineTool } from "../../src/core/tool.ts";
+import { defineTool } from "../../src/core/tool_definition.ts";
 import {
   parseArgumentsText,
   ToolRegistry,
