@@ -1,6 +1,6 @@
 /** `list_monitors`: the watched pages and their state. */
 import { z } from "zod";
-import { type Tool } from "../core/tool.ts";
+import type { Tool } from "../core/tool.ts";
 import { defineTool } from "../core/tool_definition.ts";
 import type { MonitorRegistry } from "../core/schedule_ports.ts";
 import { describeMonitorInfo } from "./schedule_text.ts";

@@ -1,6 +1,6 @@
 /** `list_tasks`: the scheduled tasks with their next run. */
 import { z } from "zod";
-import { type Tool } from "../core/tool.ts";
+import type { Tool } from "../core/tool.ts";
 import { defineTool } from "../core/tool_definition.ts";
 import type { TaskScheduler } from "../core/schedule_ports.ts";
 import { describeTaskInfo } from "./schedule_text.ts";

@@ -1,6 +1,6 @@
 /** `recall`: keyword search over remembered facts. */
 import { z } from "zod";
-import { type Tool } from "../core/tool.ts";
+import type { Tool } from "../core/tool.ts";
 import { defineTool } from "../core/tool_definition.ts";
 import type { ToolDependencies } from "./dependencies.ts";
 

@@ -1,7 +1,7 @@
 /** `remember`: store a fact, preference or personality note in memory. */
 import { z } from "zod";
 import { factCategories } from "../core/ports.ts";
-import { type Tool } from "../core/tool.ts";
+import type { Tool } from "../core/tool.ts";
 import { defineTool } from "../core/tool_definition.ts";
 import type { ToolDependencies } from "./dependencies.ts";
 
