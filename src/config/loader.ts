@@ -1,8 +1,9 @@
 /** Loads radar.yaml: lookup, YAML parsing, the `ollama:` alias, env overrides, validation. */
-import { resolve } from "node:path";
 import { parseDocument } from "yaml";
 import { ConfigError } from "../core/errors.ts";
-import { configCandidates, dataDirectory, type Environment } from "./paths.ts";
+import { findConfigFile } from "./config_file.ts";
+import { environmentOverrides } from "./environment.ts";
+import { dataDirectory, type Environment } from "./paths.ts";
 import { configSchema, type RadarConfig } from "./schema.ts";
 import { unknownKeys } from "./unknown_keys.ts";
 import { describeConfigIssue } from "./describe_issue.ts";
@@ -26,48 +27,12 @@ export interface LoadOptions {
   readTextFile: (path: string) => string | undefined;
 }
 
-/** Environment variables that override config keys. */
-export const environmentOverrides: ReadonlyArray<[string, string[], "string" | "number"]> = [
-  ["RADAR_LLM_BASE_URL", ["llm", "base_url"], "string"],
-  ["RADAR_LLM_MODEL", ["llm", "model"], "string"],
-  ["RADAR_LLM_PROVIDER", ["llm", "provider"], "string"],
-  ["RADAR_LLM_API_KEY", ["llm", "api_key"], "string"],
-  ["RADAR_NTFY_URL", ["notifications", "ntfy", "url"], "string"],
-  ["RADAR_NTFY_TOPIC", ["notifications", "ntfy", "topic"], "string"],
-  ["RADAR_NTFY_TOKEN", ["notifications", "ntfy", "token"], "string"],
-  ["RADAR_WEB_AUTH_TOKEN", ["web", "auth_token"], "string"],
-  ["RADAR_WEB_HOST", ["web", "host"], "string"],
-  ["RADAR_WEB_PORT", ["web", "port"], "number"],
-];
-
-/** Reads a file's text, or undefined when it does not exist. */
-export function readTextFileIfExists(path: string): string | undefined {
-  try {
-    return Deno.readTextFileSync(path);
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return undefined;
-    throw new ConfigError(`Cannot read config ${path}: ${(error as Error).message}`);
-  }
-}
+export { environmentOverrides } from "./environment.ts";
+export { readTextFileIfExists } from "./config_file.ts";
 
 /** Finds, parses and validates the configuration. Throws ConfigError (exit 2) when invalid. */
 export function loadConfig(options: LoadOptions): LoadedConfig {
-  const explicit = options.explicitPath || options.env.RADAR_CONFIG;
-  let path: string | undefined;
-  let text: string | undefined;
-  if (explicit) {
-    path = resolve(options.cwd, explicit);
-    text = options.readTextFile(path);
-    if (text === undefined) throw new ConfigError(`Cannot read config ${path}: file not found`);
-  } else {
-    for (const candidate of configCandidates(options.env, options.cwd)) {
-      text = options.readTextFile(candidate);
-      if (text !== undefined) {
-        path = candidate;
-        break;
-      }
-    }
-  }
+  const { path, text } = findConfigFile(options);
   const warnings: string[] = [];
   const raw = text === undefined ? {} : parseYaml(text, path!);
   const normalised = applyAlias(raw, warnings);

@@ -6,7 +6,6 @@ import type { RadarConfig } from "../config/schema.ts";
 import type { AgentDependencies } from "../core/agent_loop.ts";
 import type { ChatModel } from "../core/chat_model.ts";
 import type { AuditSink, Clock, Logger } from "../core/ports.ts";
-import { buildSystemPrompt } from "../core/system_prompt.ts";
 import { type ToolGate, ToolRegistry } from "../core/tool_registry.ts";
 import { systemClock } from "../adapters/clock.ts";
 import { createChatModel } from "../adapters/llm/create_chat_model.ts";
@@ -21,6 +20,7 @@ import { createPdfReader } from "../adapters/pdf/subprocess_pdf_reader.ts";
 import { SqlitePluginRecords } from "../adapters/sqlite/plugin_records.ts";
 import { createPluginSystem, type PluginSystem } from "../plugins/plugin_system.ts";
 import { ensureDataDirectory } from "./data_directory.ts";
+import { agentDependencies } from "./agent_dependencies.ts";
 import { SqliteTaskStore } from "../adapters/sqlite/task_store.ts";
 import { SqliteMonitorStore } from "../adapters/sqlite/monitor_store.ts";
 import { TaskService } from "../daemon/task_service.ts";
@@ -33,6 +33,8 @@ export interface RuntimeOptions {
   cwd: string;
   /** Extra log writers (the daemon adds its log file). */
   logWriters?: Array<(line: string) => void>;
+  /** False when the caller already reported the config warnings (default true). */
+  reportConfigWarnings?: boolean;
   /** Log level override (`--verbose` → debug). */
   logLevel?: "debug" | "info" | "warn" | "error";
   fetch?: typeof fetch;
@@ -84,7 +86,9 @@ export function openRuntime(options: RuntimeOptions): Runtime {
     [writeStderrLine, ...(options.logWriters ?? [])],
     () => clock.now(),
   );
-  for (const warning of loaded.warnings) logger.warn(warning);
+  if (options.reportConfigWarnings !== false) {
+    for (const warning of loaded.warnings) logger.warn(warning);
+  }
   ensureDataDirectory(dataDir);
   const databasePath = join(dataDir, "radar.db");
   const db = openDatabase(databasePath);
@@ -149,38 +153,19 @@ export function openRuntime(options: RuntimeOptions): Runtime {
     toolCalls,
     gates: plugins ? [plugins.hooks.beforeToolCall] : [],
     plugins,
-    agent(overrides) {
-      return {
+    agent: (overrides) =>
+      agentDependencies({
+        config,
         model,
         registry,
-        store: conversations,
+        conversations,
+        facts,
         clock,
         audit: runtime.audit,
         gates: runtime.gates,
         observers: plugins ? [plugins.hooks.afterToolCall] : undefined,
         promptVariables: plugins?.hooks,
-        elapsed: () => performance.now(),
-        settings: {
-          maxToolIterations: config.llm.max_tool_iterations,
-          temperature: config.llm.temperature,
-          toolBudgetTokens: config.llm.tool_budget_tokens,
-          historyMessages: overrides?.historyMessages ?? config.memory.max_conversation_context * 2,
-          maxResultChars: config.tools.max_result_chars,
-        },
-        systemPrompt: (variables) =>
-          buildSystemPrompt({
-            variables,
-            name: config.radar.name,
-            personality: config.radar.personality,
-            personalityNotes: facts.listFacts({
-              limit: config.memory.max_personality_notes,
-              category: "personality_note",
-            }).map((fact) => fact.content),
-            now: clock.now(),
-            timeZone: config.radar.timezone || undefined,
-          }),
-      };
-    },
+      }, overrides),
     close() {
       if (closed) return;
       closed = true;

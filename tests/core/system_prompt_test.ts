@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { buildSystemPrompt } from "../../src/core/system_prompt.ts";
+import { buildSystemPrompt, formatLocalTime } from "../../src/core/system_prompt.ts";
 import { estimateTokens } from "../../src/core/tokens.ts";
 import { defaultConfig } from "../../src/config/schema.ts";
 
@@ -77,4 +77,27 @@ Deno.test("buildSystemPrompt() quotes plugin variables as bounded data and keeps
     timeZone: "UTC",
   });
   assert.doesNotMatch(none, /Values from plugins/);
+});
+
+Deno.test("formatLocalTime: the machine's zone without Intl (offset named), a configured zone with it", async () => {
+  const at = new Date("2026-11-23T09:05:00Z");
+  assert.equal(formatLocalTime(at, "UTC"), "Monday, 23 Nov 2026, 09:05 UTC");
+  assert.equal(formatLocalTime(at, "Europe/Berlin"), "Monday, 23 Nov 2026, 10:05 CET");
+  const module = new URL("../../src/core/system_prompt.ts", import.meta.url).href;
+  const inZone = async (zone: string) => {
+    const output = await new Deno.Command(Deno.execPath(), {
+      args: [
+        "eval",
+        `import { formatLocalTime } from "${module}";` +
+        `console.log(formatLocalTime(new Date("2026-11-23T09:05:00Z")))`,
+      ],
+      env: { TZ: zone, NO_COLOR: "1" },
+      stdout: "piped",
+    }).output();
+    return new TextDecoder().decode(output.stdout).trim();
+  };
+  assert.equal(await inZone("UTC"), "Monday, 23 Nov 2026, 09:05 UTC");
+  assert.equal(await inZone("Europe/Berlin"), "Monday, 23 Nov 2026, 10:05 UTC+01:00");
+  assert.equal(await inZone("America/St_Johns"), "Monday, 23 Nov 2026, 05:35 UTC-03:30");
+  assert.equal(await inZone("Pacific/Kiritimati"), "Monday, 23 Nov 2026, 23:05 UTC+14:00");
 });

@@ -1,6 +1,10 @@
 /** The Ollama native adapter: `POST /api/chat` with `num_ctx` sized to the prompt. */
 import type { ChatModel, ChatRequest, ChatResponse, ModelStatus } from "../../core/chat_model.ts";
-import { chooseContextWindow, truncationSuspected } from "./context_window.ts";
+import {
+  chooseContextWindow,
+  minimumContextTokens,
+  truncationSuspected,
+} from "./context_window.ts";
 import { classifyHttpError, type ErrorSubject, toolCapableModels } from "./http_errors.ts";
 import {
   contextLengthOf,
@@ -43,11 +47,16 @@ export class OllamaChatModel implements ChatModel {
     const subject = this.#subject();
     const offered = new Set(request.tools.map((tool) => tool.name));
     const estimated = request.estimatedPromptTokens ?? 0;
-    const window = chooseContextWindow(
-      estimated,
-      await this.#contextLength(signal),
-      this.#llm.max_context_tokens,
-    );
+    // The model's own length can only lower a window; at the minimum window Ollama clamps to the
+    // model's trained length itself, so /api/show is asked only when a bigger window is needed.
+    const wanted = chooseContextWindow(estimated, this.#modelContext, this.#llm.max_context_tokens);
+    const window = wanted.numCtx > minimumContextTokens && this.#modelContext === undefined
+      ? chooseContextWindow(
+        estimated,
+        await this.#contextLength(signal),
+        this.#llm.max_context_tokens,
+      )
+      : wanted;
     const body = ollamaChatBody(request, {
       model: this.model,
       numCtx: window.numCtx,

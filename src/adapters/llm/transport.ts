@@ -54,29 +54,38 @@ export async function send(
   const target = new URL(url);
   const origin = `${target.protocol}//${target.host}`;
   if (signal?.aborted) throw cancelled();
-  if (options.probe) {
-    try {
-      await options.probe(target, options.connectTimeoutMs);
-    } catch (error) {
-      throw unreachable(origin, error, options);
-    }
-  }
   // A referenced timer (AbortSignal.timeout's is unreferenced and may not keep the process alive).
   const timeout = new AbortController();
   const timer = setTimeout(() => timeout.abort(), options.responseTimeoutMs);
-  const combined = signal ? AbortSignal.any([signal, timeout.signal]) : timeout.signal;
+  const unreachableServer = new AbortController();
+  const combined = AbortSignal.any(
+    [timeout.signal, unreachableServer.signal, ...(signal ? [signal] : [])],
+  );
   const headers: Record<string, string> = { accept: "application/json" };
   if (init.body !== undefined) headers["content-type"] = "application/json";
   if (options.apiKey) headers.authorization = `Bearer ${options.apiKey}`;
   try {
-    const response = await options.fetch(url, {
+    const request = options.fetch(url, {
       method: init.method,
       headers,
       body: init.body === undefined ? undefined : JSON.stringify(init.body),
       signal: combined,
-    });
-    return { status: response.status, text: await response.text() };
+    }).then(async (response) => ({ status: response.status, text: await response.text() }));
+    if (!options.probe) return await request;
+    // The probe runs beside the request (no extra round trip before it): it only matters when the
+    // connection cannot open within the connect timeout, and then it cancels the request.
+    const connectFailure = options.probe(target, options.connectTimeoutMs).then(
+      () => new Promise<never>(() => {}),
+      (error) => {
+        unreachableServer.abort();
+        request.catch(() => {});
+        throw unreachable(origin, error, options);
+      },
+    );
+    connectFailure.catch(() => {}); // settled after the race is decided: never unhandled
+    return await Promise.race([request, connectFailure]);
   } catch (error) {
+    if (error instanceof LlmError) throw error;
     if (signal?.aborted) throw cancelled();
     if (timeout.signal.aborted) {
       throw new LlmError(

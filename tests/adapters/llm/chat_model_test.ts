@@ -104,6 +104,22 @@ Deno.test("ollama adapter: num_ctx is capped by the model's context length from 
   }
 });
 
+Deno.test("ollama adapter: a prompt that fits the minimum window skips /api/show; a bigger one asks once", async () => {
+  const server = FakeLlmServer.start().reply(ollamaText("one"), ollamaText("two"), ollamaText("3"));
+  try {
+    const { chatModel } = model(server);
+    await chatModel.chat({ ...request, estimatedPromptTokens: 500 });
+    assert.equal((server.chatRequests[0].body as any).options.num_ctx, 4096);
+    assert.ok(!server.requests.some((sent) => sent.path === "/api/show"), "no round trip");
+    await chatModel.chat(request);
+    await chatModel.chat(request);
+    assert.equal(server.requests.filter((sent) => sent.path === "/api/show").length, 1);
+    assert.equal((server.chatRequests[1].body as any).options.num_ctx, 8192);
+  } finally {
+    await server.close();
+  }
+});
+
 Deno.test("ollama adapter: warns when prompt_eval_count shows silent truncation", async () => {
   const reply = ollamaText("an answer that lost its system prompt");
   (reply.body as Record<string, any>).prompt_eval_count = 4098; // num_ctx/2 + 2

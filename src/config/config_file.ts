@@ -1,0 +1,47 @@
+/**
+ * Finding the config file (light: no YAML parser, no schema), shared by the loader and by the
+ * startup cache, which must know which file and text are in use before it decides to parse.
+ */
+import { resolve } from "node:path";
+import { ConfigError } from "../core/errors.ts";
+import { configCandidates, type Environment } from "./paths.ts";
+
+/** The config file in use (path and text), or neither when Radar runs on embedded defaults. */
+export interface ConfigFile {
+  path?: string;
+  text?: string;
+}
+
+/** Reads a file's text, or undefined when it does not exist. */
+export function readTextFileIfExists(path: string): string | undefined {
+  try {
+    return Deno.readTextFileSync(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return undefined;
+    throw new ConfigError(`Cannot read config ${path}: ${(error as Error).message}`);
+  }
+}
+
+/**
+ * Looks the config file up: `--config PATH`, then RADAR_CONFIG (both must exist), then
+ * ./radar.yaml, then $XDG_CONFIG_HOME/radar/radar.yaml.
+ */
+export function findConfigFile(options: {
+  explicitPath?: string;
+  env: Environment;
+  cwd: string;
+  readTextFile: (path: string) => string | undefined;
+}): ConfigFile {
+  const explicit = options.explicitPath || options.env.RADAR_CONFIG;
+  if (explicit) {
+    const path = resolve(options.cwd, explicit);
+    const text = options.readTextFile(path);
+    if (text === undefined) throw new ConfigError(`Cannot read config ${path}: file not found`);
+    return { path, text };
+  }
+  for (const candidate of configCandidates(options.env, options.cwd)) {
+    const text = options.readTextFile(candidate);
+    if (text !== undefined) return { path: candidate, text };
+  }
+  return {};
+}

@@ -1,0 +1,29 @@
+/** The environment variables that shape the loaded configuration (light: no parser, no schema). */
+
+/** Environment variables that override config keys. */
+export const environmentOverrides: ReadonlyArray<[string, string[], "string" | "number"]> = [
+  ["RADAR_LLM_BASE_URL", ["llm", "base_url"], "string"],
+  ["RADAR_LLM_MODEL", ["llm", "model"], "string"],
+  ["RADAR_LLM_PROVIDER", ["llm", "provider"], "string"],
+  ["RADAR_LLM_API_KEY", ["llm", "api_key"], "string"],
+  ["RADAR_NTFY_URL", ["notifications", "ntfy", "url"], "string"],
+  ["RADAR_NTFY_TOPIC", ["notifications", "ntfy", "topic"], "string"],
+  ["RADAR_NTFY_TOKEN", ["notifications", "ntfy", "token"], "string"],
+  ["RADAR_WEB_AUTH_TOKEN", ["web", "auth_token"], "string"],
+  ["RADAR_WEB_HOST", ["web", "host"], "string"],
+  ["RADAR_WEB_PORT", ["web", "port"], "number"],
+];
+
+/**
+ * Every variable the config loader reads: the overrides, the lookup (RADAR_CONFIG,
+ * XDG_CONFIG_HOME) and the data directory (RADAR_DATA_DIR, XDG_DATA_HOME, HOME, USERPROFILE).
+ */
+export const configEnvironmentNames: readonly string[] = [
+  ...environmentOverrides.map(([name]) => name),
+  "RADAR_CONFIG",
+  "RADAR_DATA_DIR",
+  "XDG_CONFIG_HOME",
+  "XDG_DATA_HOME",
+  "HOME",
+  "USERPROFILE",
+];

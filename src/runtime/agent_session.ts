@@ -1,0 +1,151 @@
+/**
+ * What `radar ask` and `radar chat` run on. With a valid startup cache the first request goes out
+ * after opening only the database and the model client; the tools, the YAML parser, the config
+ * schema and the plugin system load when the model first calls a tool. Without one (first run,
+ * changed config, new build, enabled plugins changed) the full runtime opens and refreshes it.
+ */
+import { join } from "node:path";
+import { findConfigFile, readTextFileIfExists } from "../config/config_file.ts";
+import type { AgentDependencies } from "../core/agent_loop.ts";
+import type { Clock, Logger } from "../core/ports.ts";
+import { systemClock } from "../adapters/clock.ts";
+import { createChatModel } from "../adapters/llm/create_chat_model.ts";
+import { openDatabase } from "../adapters/sqlite/database.ts";
+import { SqliteConversationStore } from "../adapters/sqlite/conversation_store.ts";
+import { SqliteFactStore } from "../adapters/sqlite/fact_store.ts";
+import { SqliteAuditStore } from "../adapters/sqlite/audit_store.ts";
+import { createLogger, writeStderrLine } from "../adapters/stderr_logger.ts";
+import { configSecrets } from "../tools/secrets.ts";
+import { agentDependencies } from "./agent_dependencies.ts";
+import { ensureDataDirectory } from "./data_directory.ts";
+import { catalogEntry, DeferredToolRegistry, type LoadedTools } from "./deferred_registry.ts";
+import type { Runtime, RuntimeOptions } from "./runtime.ts";
+import {
+  pluginStamp,
+  readStartupCache,
+  type StartupCache,
+  startupCachePath,
+  startupKey,
+  writeStartupCache,
+} from "./startup_cache.ts";
+
+/** The part of the runtime a conversation needs. */
+export interface AgentSession {
+  conversations: Pick<
+    SqliteConversationStore,
+    "createConversation" | "latest" | "titleIfUntitled" | "conversation"
+  >;
+  clock: Clock;
+  logger: Logger;
+  /** True when the first request went out on the startup cache (for `--verbose`). */
+  quickStart: boolean;
+  agent(): AgentDependencies;
+  /** Closes the database(s); idempotent. */
+  close(): void;
+}
+
+/** Opens a session: from the startup cache when it is valid, else from the full runtime. */
+export async function openAgentSession(options: RuntimeOptions): Promise<AgentSession> {
+  const file = findConfigFile({
+    explicitPath: options.configPath,
+    env: options.env,
+    cwd: options.cwd,
+    readTextFile: readTextFileIfExists,
+  });
+  const key = startupKey(file, options.env, options.cwd);
+  const cachePath = startupCachePath(options.env);
+  const cache = readStartupCache(cachePath);
+  if (
+    cache?.key === key && cache.quickStart && cache.plugins === pluginStamp(cache.loaded.dataDir)
+  ) {
+    return quickSession(cache, options, cachePath);
+  }
+  const runtime = await openFullRuntime(options);
+  const warning = writeStartupCache(cachePath, cacheOf(key, runtime));
+  if (warning) runtime.logger.debug(warning);
+  return {
+    conversations: runtime.conversations,
+    clock: runtime.clock,
+    logger: runtime.logger,
+    quickStart: false,
+    agent: () => runtime.agent(),
+    close: () => runtime.close(),
+  };
+}
+
+async function openFullRuntime(options: RuntimeOptions): Promise<Runtime> {
+  const { openRuntime } = await import("./runtime.ts");
+  return openRuntime(options);
+}
+
+/** The cache a full runtime yields. */
+function cacheOf(key: string, runtime: Runtime): StartupCache {
+  return {
+    key,
+    loaded: runtime.loaded,
+    plugins: pluginStamp(runtime.dataDir),
+    tools: runtime.registry.list().map(catalogEntry),
+    quickStart: (runtime.plugins?.hooks.counts().promptVariables ?? 0) === 0,
+  };
+}
+
+function quickSession(
+  cache: StartupCache,
+  options: RuntimeOptions,
+  cachePath: string,
+): AgentSession {
+  const { config, dataDir } = cache.loaded;
+  const clock = options.clock ?? systemClock;
+  const logger = createLogger(
+    options.logLevel ?? config.radar.log_level,
+    [writeStderrLine, ...(options.logWriters ?? [])],
+    () => clock.now(),
+  );
+  for (const warning of cache.loaded.warnings) logger.warn(warning);
+  ensureDataDirectory(dataDir);
+  const db = openDatabase(join(dataDir, "radar.db"));
+  const conversations = new SqliteConversationStore(db);
+  const fetcher = options.fetch ?? globalThis.fetch;
+  let full: Runtime | undefined;
+  const load = async (): Promise<LoadedTools> => {
+    full = await openFullRuntime({ ...options, reportConfigWarnings: false });
+    const fresh = cacheOf(cache.key, full);
+    if (JSON.stringify(fresh) !== JSON.stringify(cache)) {
+      logger.debug("startup cache was stale; refreshed");
+      writeStartupCache(cachePath, fresh);
+    }
+    return { registry: full.registry, gates: full.gates, observers: full.agent().observers };
+  };
+  const parts = {
+    config,
+    model: createChatModel(config.llm, {
+      fetch: fetcher,
+      logger,
+      sleep: (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)),
+    }),
+    registry: new DeferredToolRegistry(cache.tools, load),
+    conversations,
+    facts: new SqliteFactStore(db),
+    clock,
+    audit: new SqliteAuditStore(db, {
+      secrets: configSecrets(config),
+      retentionDays: config.tools.audit_retention_days,
+      clock,
+      logger,
+    }),
+  };
+  let closed = false;
+  return {
+    conversations,
+    clock,
+    logger,
+    quickStart: true,
+    agent: () => agentDependencies(parts),
+    close() {
+      if (closed) return;
+      closed = true;
+      full?.close();
+      db.close();
+    },
+  };
+}
