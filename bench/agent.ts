@@ -12,6 +12,7 @@ import type { ChatModel } from "../src/core/chat_model.ts";
 import { defineTool } from "../src/core/tool_definition.ts";
 import { openRuntime, type Runtime } from "../src/runtime/runtime.ts";
 import { radarEnvironment, radarFlags } from "../tests/helpers/radar_process.ts";
+import { startupCachePath } from "../src/runtime/startup_cache.ts";
 
 const root = new URL("../", import.meta.url);
 
@@ -87,13 +88,16 @@ async function startToFirstRequest(): Promise<BenchLine[]> {
       await new Deno.Command(Deno.execPath(), { args: ["run", empty], stdout: "null" }).output();
       return performance.now() - started;
     });
-    const radar = await median(5, async () => {
+    const env = radarEnvironment(dir, {
+      RADAR_LLM_BASE_URL: `http://127.0.0.1:${server.addr.port}`,
+    });
+    const askHello = async () => {
       arrived = Promise.withResolvers<number>();
       const started = performance.now();
       const child = new Deno.Command(Deno.execPath(), {
         args: ["run", ...radarFlags, new URL("main.ts", root).pathname, "ask", "hello"],
         cwd: dir,
-        env: radarEnvironment(dir, { RADAR_LLM_BASE_URL: `http://127.0.0.1:${server.addr.port}` }),
+        env,
         clearEnv: true,
         stdout: "null",
         stderr: "null",
@@ -101,15 +105,28 @@ async function startToFirstRequest(): Promise<BenchLine[]> {
       const at = await arrived.promise;
       await child.status;
       return at - started;
+    };
+    const cachePath = startupCachePath(env);
+    await askHello(); // writes the cache the cold runs remove
+    const cold = await median(3, () => {
+      Deno.removeSync(cachePath, { recursive: true }); // each run is a first run
+      return askHello();
     });
+    const radar = await median(7, askHello);
     return [
       { metric: "bare `deno run` of an empty script", value: round(bare, 0), unit: "ms" },
       {
-        metric: "`radar ask` start to first model request",
+        metric: "`radar ask` start to first model request (startup cache warm)",
         value: round(radar, 0),
         unit: "ms",
         target: `< 3× bare (${round(bare * 3, 0)} ms)`,
         met: radar < bare * 3,
+      },
+      {
+        metric:
+          "`radar ask` start to first model request (no startup cache: first run, new config)",
+        value: round(cold, 0),
+        unit: "ms",
       },
     ];
   } finally {

@@ -4,7 +4,7 @@
  * schema and the plugin system load when the model first calls a tool. Without one (first run,
  * changed config, new build, enabled plugins changed) the full runtime opens and refreshes it.
  */
-import { join } from "node:path";
+import { joinPath } from "../core/file_path.ts";
 import { findConfigFile, readTextFileIfExists } from "../config/config_file.ts";
 import type { AgentDependencies } from "../core/agent_loop.ts";
 import type { Clock, Logger } from "../core/ports.ts";
@@ -103,7 +103,7 @@ function quickSession(
   );
   for (const warning of cache.loaded.warnings) logger.warn(warning);
   ensureDataDirectory(dataDir);
-  const db = openDatabase(join(dataDir, "radar.db"));
+  const db = openDatabase(joinPath(dataDir, "radar.db"));
   const conversations = new SqliteConversationStore(db);
   const fetcher = options.fetch ?? globalThis.fetch;
   let full: Runtime | undefined;

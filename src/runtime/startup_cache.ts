@@ -5,8 +5,7 @@
  * everything they were derived from. Any difference in the key is a miss; a miss loads everything
  * and rewrites the cache. The file holds config secrets, so it is owner-only like radar.yaml.
  */
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { joinPath, parentPath } from "../core/file_path.ts";
 import type { LoadedConfig } from "../config/loader.ts";
 import type { ConfigFile } from "../config/config_file.ts";
 import { configEnvironmentNames } from "../config/environment.ts";
@@ -37,8 +36,8 @@ export interface StartupCache {
 
 /** `$XDG_CACHE_HOME/radar/startup.json` (default `~/.cache/radar/startup.json`). */
 export function startupCachePath(env: Environment): string {
-  const base = env.XDG_CACHE_HOME || join(homeDirectory(env), ".cache");
-  return join(base, "radar", "startup.json");
+  const base = env.XDG_CACHE_HOME || joinPath(homeDirectory(env), ".cache");
+  return joinPath(base, "radar", "startup.json");
 }
 
 /**
@@ -71,7 +70,7 @@ export function buildStamp(): string {
   const parts = [String(modifiedAt(Deno.execPath()))];
   for (const folder of derivedFrom) {
     const url = new URL(folder, import.meta.url);
-    if (url.protocol === "file:") parts.push(String(newestIn(fileURLToPath(url))));
+    if (url.protocol === "file:") parts.push(String(newestIn(decodeURIComponent(url.pathname))));
   }
   cachedBuildStamp = parts.join(":");
   return cachedBuildStamp;
@@ -82,14 +81,14 @@ export function buildStamp(): string {
  * modification times of its files. Enabling, disabling or editing a plugin changes it.
  */
 export function pluginStamp(dataDir: string): string {
-  const enabled = join(dataDir, "plugins", "enabled");
+  const enabled = joinPath(dataDir, "plugins", "enabled");
   const parts: string[] = [];
   for (const name of sortedNames(enabled)) {
     parts.push(name);
-    const folder = join(enabled, name);
+    const folder = joinPath(enabled, name);
     for (const file of sortedNames(folder)) {
       try {
-        const info = Deno.statSync(join(folder, file));
+        const info = Deno.statSync(joinPath(folder, file));
         parts.push(`${file}:${info.size}:${info.mtime?.getTime() ?? 0}`);
       } catch {
         parts.push(`${file}:?`);
@@ -117,7 +116,7 @@ export function readStartupCache(path: string): StartupCache | undefined {
  * of throwing: a cache that cannot be written only costs the next start its speed.
  */
 export function writeStartupCache(path: string, cache: StartupCache): string | undefined {
-  const folder = dirname(path);
+  const folder = parentPath(path);
   const temporary = `${path}.${Deno.pid}.tmp`;
   try {
     Deno.mkdirSync(folder, { recursive: true, mode: 0o700 });
@@ -144,7 +143,7 @@ function newestIn(folder: string): number {
   let newest = 0;
   try {
     for (const entry of Deno.readDirSync(folder)) {
-      const path = join(folder, entry.name);
+      const path = joinPath(folder, entry.name);
       const time = entry.isDirectory ? newestIn(path) : modifiedAt(path);
       if (time > newest) newest = time;
     }
