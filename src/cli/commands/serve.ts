@@ -1,22 +1,13 @@
 /** `radar serve`: the daemon in the foreground until Ctrl-C or SIGTERM. */
 import type { Command } from "../command_line.ts";
 import type { CliContext } from "../context.ts";
-import { InvalidArgumentError } from "../command_line.ts";
+import { parsePort } from "../arguments.ts";
 import { everyMinute } from "../../adapters/cron.ts";
 import { ensureDataDirectory } from "../../runtime/data_directory.ts";
 import { runDaemon } from "../../daemon/daemon.ts";
 import { logPath, RotatingLogFile } from "../../daemon/log_file.ts";
 import { daemonServices } from "../../daemon/services.ts";
 import { daemonJobs, daemonSources, pluginSources } from "../../daemon/sources.ts";
-
-/** Parses a TCP port (0 = any free port). */
-export function parsePort(value: string): number {
-  const port = Number(value);
-  if (!/^\d+$/.test(value) || port > 65535) {
-    throw new InvalidArgumentError(`expected a port 0-65535, found "${value}"`);
-  }
-  return port;
-}
 
 /**
  * `kill -USR2 PID` runs a heartbeat now. Not SIGUSR1: since 2.9.2 Deno answers SIGUSR1 by

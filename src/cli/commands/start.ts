@@ -1,12 +1,12 @@
 /** `radar start`: the daemon detached, logging to the data directory; prints its PID. */
 import type { Command } from "../command_line.ts";
 import type { CliContext } from "../context.ts";
+import { parsePort } from "../arguments.ts";
 import { RadarError } from "../../core/errors.ts";
 import { isProcessAlive } from "../../adapters/process.ts";
 import { currentRadarCommand } from "../../daemon/daemon_command.ts";
 import { readLock, runningDaemon } from "../../daemon/lock_file.ts";
 import { logPath } from "../../daemon/log_file.ts";
-import { parsePort } from "./serve.ts";
 
 /** Registers `start`. */
 export function registerStart(program: Command, context: CliContext): void {

@@ -1,20 +1,7 @@
 /** `radar status`: config, data, database, model server. Other concerns add their lines. */
 import type { Command } from "../command_line.ts";
 import type { CliContext } from "../context.ts";
-import type { Runtime } from "../../runtime/runtime.ts";
-import { execStatusLines } from "./exec_status.ts";
-import { daemonStatus } from "./daemon_status.ts";
-import { pluginStatusLines } from "./plugin_status.ts";
-
-/** A section of `radar status` contributed by a concern (daemon, tools, plugins). */
-export type StatusSection = (runtime: Runtime) => Promise<string[]> | string[];
-
-/** Extra status sections, in order; concerns append theirs. */
-export const statusSections: StatusSection[] = [
-  daemonStatus,
-  (runtime) => execStatusLines(runtime, Deno.env.toObject()),
-  (runtime) => pluginStatusLines(runtime),
-];
+import { statusSections } from "./status_sections.ts";
 
 /** Registers `status`. */
 export function registerStatus(program: Command, context: CliContext): void {

@@ -4,21 +4,8 @@ import type { CliContext } from "../context.ts";
 import { parseId } from "../arguments.ts";
 import { UsageError } from "../../core/errors.ts";
 import { catchUpPolicies, type CatchUpPolicy } from "../../core/schedule.ts";
-import { formatLocalTime } from "../../core/system_prompt.ts";
-import type { TaskRecord } from "../../adapters/sqlite/task_store.ts";
 import { daemonServices } from "../../daemon/services.ts";
-import { TaskService } from "../../daemon/task_service.ts";
-
-/** One line about a task. */
-export function describeTask(task: TaskRecord, timeZone?: string): string {
-  const next = task.enabled && task.nextRunAt
-    ? `next ${formatLocalTime(new Date(task.nextRunAt), timeZone)}`
-    : "disabled";
-  const last = task.lastRunAt
-    ? `; last ${task.lastRunAt.slice(0, 16).replace("T", " ")} ${task.lastOutcome}`
-    : "";
-  return `#${task.id} ${task.name} — ${TaskService.describe(task)}; ${next}${last}`;
-}
+import { describeTask } from "./task_description.ts";
 
 /** Registers `task` and its subcommands. */
 export function registerTask(program: Command, context: CliContext): void {
