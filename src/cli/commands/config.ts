@@ -10,8 +10,8 @@ export function registerConfig(program: Command, context: CliContext): void {
   config.command("show")
     .description("print the effective configuration (secrets masked)")
     .option("--json", "print JSON")
-    .action((options: { json?: boolean }) => {
-      const loaded = context.config();
+    .action(async (options: { json?: boolean }) => {
+      const loaded = await context.config();
       for (const warning of loaded.warnings) context.io.stderr(`warning: ${warning}\n`);
       const masked = maskSecrets(loaded.config);
       context.io.stdout(
@@ -22,16 +22,16 @@ export function registerConfig(program: Command, context: CliContext): void {
     });
   config.command("path")
     .description("print the config file in use and the data directory")
-    .action(() => {
-      const loaded = context.config();
+    .action(async () => {
+      const loaded = await context.config();
       context.io.stdout(
         `config: ${loaded.path ?? "(none: embedded defaults)"}\ndata:   ${loaded.dataDir}\n`,
       );
     });
   config.command("validate")
     .description("check the configuration; exit 2 when invalid")
-    .action(() => {
-      const loaded = context.config();
+    .action(async () => {
+      const loaded = await context.config();
       for (const warning of loaded.warnings) context.io.stderr(`warning: ${warning}\n`);
       context.io.stdout(`${loaded.path ?? "embedded defaults"}: valid\n`);
     });

@@ -31,7 +31,7 @@ export function registerHeartbeat(program: Command, context: CliContext): void {
     .option("--dry-run", "print the message and its token estimate; no model call")
     .action(async (options: { dryRun?: boolean }) => {
       const { io } = context;
-      const services = daemonServices(context.runtime());
+      const services = daemonServices(await context.runtime());
       const report = await services.heartbeat.tick({ trigger: "manual", dryRun: options.dryRun });
       io.stdout(
         report.events.length
@@ -63,8 +63,8 @@ export function registerHeartbeat(program: Command, context: CliContext): void {
     .description("recent ticks: why they woke, what they cost, what they did")
     .option("-n, --limit <n>", "how many", "20")
     .option("--all", "include skipped ticks")
-    .action((options: { limit: string; all?: boolean }) => {
-      const { runs } = daemonServices(context.runtime());
+    .action(async (options: { limit: string; all?: boolean }) => {
+      const { runs } = daemonServices(await context.runtime());
       const rows = runs.recent(parseCount(options.limit, "--limit"), {
         skipped: options.all ? undefined : false,
       });

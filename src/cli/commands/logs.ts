@@ -16,7 +16,7 @@ export function registerLogs(program: Command, context: CliContext): void {
     .option("-n, --lines <count>", "lines to show", parseCount, 50)
     .option("-f, --follow", "keep printing new lines until Ctrl-C")
     .action(async (options: { lines: number; follow?: boolean }) => {
-      const path = logPath(context.config().dataDir);
+      const path = logPath((await context.config()).dataDir);
       let size = 0;
       try {
         size = Deno.statSync(path).size;

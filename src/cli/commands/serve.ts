@@ -26,7 +26,7 @@ export function registerServe(program: Command, context: CliContext): void {
       parsePort,
     )
     .action(async (options: { host?: string; port?: number }) => {
-      const loaded = context.config();
+      const loaded = await context.config();
       const host = options.host ?? loaded.config.web.host;
       const port = options.port ?? loaded.config.web.port;
       // The bind policy (non-loopback needs web.auth_token) is checked by the web server.
@@ -40,7 +40,7 @@ export function registerServe(program: Command, context: CliContext): void {
       for (const signal of signals) Deno.addSignalListener(signal, stop);
       let manualTick: (() => void) | undefined;
       try {
-        const runtime = context.runtime({ logWriters: [(line) => log.write(line)] });
+        const runtime = await context.runtime({ logWriters: [(line) => log.write(line)] });
         const services = daemonServices(runtime);
         // Loaded here, not at start-up: other commands do not pay for the web stack.
         const { startDaemonWebServer } = await import("../../../web/daemon_web.ts");

@@ -29,9 +29,9 @@ export function registerService(program: Command, context: CliContext): void {
   };
 
   service.command("install").description("write the service file and print how to load it")
-    .action(() => {
+    .action(async () => {
       const location = where();
-      const loaded = context.config();
+      const loaded = await context.config();
       const args = [...(loaded.path ? ["--config", loaded.path] : []), "serve"];
       const command = currentRadarCommand(args);
       const spec: ServiceSpec = {
@@ -64,13 +64,13 @@ export function registerService(program: Command, context: CliContext): void {
   });
 
   service.command("status").description("is the service installed, is the daemon running").action(
-    () => {
+    async () => {
       const location = where();
       let installed = false;
       try {
         installed = Deno.statSync(location.path).isFile;
       } catch { /* not installed */ }
-      const daemon = runningDaemon(context.config().dataDir, isProcessAlive);
+      const daemon = runningDaemon((await context.config()).dataDir, isProcessAlive);
       context.io.stdout(
         `service: ${
           installed ? `installed (${location.path})` : "not installed (radar service install)"

@@ -15,7 +15,7 @@ export function registerStart(program: Command, context: CliContext): void {
     .option("--host <host>", "dashboard address (default: web.host)")
     .option("--port <port>", "dashboard port (default: web.port)", parsePort)
     .action(async (options: { host?: string; port?: number }) => {
-      const loaded = context.config();
+      const loaded = await context.config();
       const running = runningDaemon(loaded.dataDir, isProcessAlive);
       if (running) throw new RadarError(`Radar is already running (PID ${running.pid})`);
       const args: string[] = [];

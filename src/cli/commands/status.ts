@@ -8,7 +8,7 @@ export function registerStatus(program: Command, context: CliContext): void {
   program.command("status")
     .description("show config, data, database and model server status")
     .action(async () => {
-      const runtime = context.runtime();
+      const runtime = await context.runtime();
       const { io } = context;
       let size = 0;
       try {

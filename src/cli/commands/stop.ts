@@ -21,7 +21,7 @@ export function registerStop(program: Command, context: CliContext): void {
     .description("stop the running daemon and wait until it has exited")
     .option("--timeout <seconds>", "how long to wait", (value: string) => Number(value), 30)
     .action(async (options: { timeout: number }) => {
-      const { dataDir } = context.config();
+      const { dataDir } = await context.config();
       const daemon = runningDaemon(dataDir, isProcessAlive);
       if (!daemon) {
         context.io.stdout("Radar is not running.\n");

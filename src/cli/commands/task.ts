@@ -10,8 +10,8 @@ import { describeTask } from "./task_description.ts";
 /** Registers `task` and its subcommands. */
 export function registerTask(program: Command, context: CliContext): void {
   const task = program.command("task").description("scheduled tasks (cron in local time)");
-  const services = () => daemonServices(context.runtime());
-  const zone = () => context.runtime().config.radar.timezone || undefined;
+  const services = async () => daemonServices(await context.runtime());
+  const zone = async () => (await context.runtime()).config.radar.timezone || undefined;
 
   task.command("add")
     .description('add a task: radar task add "0 9 * * 1" "Summarize my week"')
@@ -21,7 +21,7 @@ export function registerTask(program: Command, context: CliContext): void {
     .option("--name <name>", "a short name")
     .option("--catch-up <policy>", "after downtime: once_within_24h or skip", "once_within_24h")
     .action(
-      (
+      async (
         words: string[],
         options: { every?: string; at?: string; name?: string; catchUp: string },
       ) => {
@@ -36,7 +36,7 @@ export function registerTask(program: Command, context: CliContext): void {
             'Cannot add task: give a cron expression and a message, e.g. "0 9 * * 1" "Summarize my week"',
           );
         }
-        const added = services().tasks.add({
+        const added = (await services()).tasks.add({
           cron: interval ? undefined : words[0],
           message: (interval ? words : words.slice(1)).join(" "),
           every: options.every,
@@ -45,36 +45,38 @@ export function registerTask(program: Command, context: CliContext): void {
           catchUp: options.catchUp as CatchUpPolicy,
         });
         if ("error" in added) throw new UsageError(`Cannot add task: ${added.error}`);
-        context.io.stdout(`Added ${describeTask(added, zone())}\n`);
+        context.io.stdout(`Added ${describeTask(added, await zone())}\n`);
       },
     );
 
-  task.command("list").description("list tasks with their next run").action(() => {
-    const tasks = services().tasks.list();
+  task.command("list").description("list tasks with their next run").action(async () => {
+    const tasks = (await services()).tasks.list();
     if (!tasks.length) return context.io.stdout("No tasks yet.\n");
-    for (const item of tasks) context.io.stdout(`${describeTask(item, zone())}\n`);
+    for (const item of tasks) context.io.stdout(`${describeTask(item, await zone())}\n`);
   });
 
-  task.command("remove").argument("<id>").description("delete a task").action((id: string) => {
-    if (!services().tasks.remove(parseId(id))) {
-      throw new UsageError(`Cannot remove task ${id}: no such task`);
-    }
-    context.io.stdout(`Removed task #${id}.\n`);
-  });
+  task.command("remove").argument("<id>").description("delete a task").action(
+    async (id: string) => {
+      if (!(await services()).tasks.remove(parseId(id))) {
+        throw new UsageError(`Cannot remove task ${id}: no such task`);
+      }
+      context.io.stdout(`Removed task #${id}.\n`);
+    },
+  );
 
   for (const enabled of [true, false]) {
     task.command(enabled ? "enable" : "disable").argument("<id>")
       .description(enabled ? "resume a task" : "pause a task")
-      .action((id: string) => {
-        const updated = services().tasks.setEnabled(parseId(id), enabled);
+      .action(async (id: string) => {
+        const updated = (await services()).tasks.setEnabled(parseId(id), enabled);
         if (!updated) throw new UsageError(`Cannot change task ${id}: no such task`);
-        context.io.stdout(`${describeTask(updated, zone())}\n`);
+        context.io.stdout(`${describeTask(updated, await zone())}\n`);
       });
   }
 
   task.command("run-now").argument("<id>").description("run a task now").action(
     async (id: string) => {
-      const daemon = services();
+      const daemon = await services();
       const record = daemon.tasks.store.get(parseId(id));
       if (!record) throw new UsageError(`Cannot run task ${id}: no such task`);
       const report = await daemon.taskRunner.runTask(record, "manual");
