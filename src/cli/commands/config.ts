@@ -1,6 +1,5 @@
 /** `radar config show|path|validate`. */
 import type { Command } from "../command_line.ts";
-import { stringify } from "yaml";
 import type { CliContext } from "../context.ts";
 import { maskSecrets } from "../../config/mask_secrets.ts";
 
@@ -14,10 +13,13 @@ export function registerConfig(program: Command, context: CliContext): void {
       const loaded = await context.config();
       for (const warning of loaded.warnings) context.io.stderr(`warning: ${warning}\n`);
       const masked = maskSecrets(loaded.config);
+      if (options.json) {
+        context.io.stdout(JSON.stringify(masked, null, 2) + "\n");
+        return;
+      }
+      const { stringify } = await import("yaml");
       context.io.stdout(
-        options.json
-          ? JSON.stringify(masked, null, 2) + "\n"
-          : `# ${loaded.path ?? "embedded defaults (no config file)"}\n${stringify(masked)}`,
+        `# ${loaded.path ?? "embedded defaults (no config file)"}\n${stringify(masked)}`,
       );
     });
   config.command("path")

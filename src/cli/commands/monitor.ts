@@ -3,16 +3,21 @@ import type { Command } from "../command_line.ts";
 import type { CliContext } from "../context.ts";
 import { parseId } from "../arguments.ts";
 import { UsageError } from "../../core/errors.ts";
-import { daemonServices } from "../../daemon/services.ts";
-import { MonitorService } from "../../daemon/monitor_service.ts";
+import type { MonitorRecord } from "../../adapters/sqlite/monitor_store.ts";
+import { loadDaemonServices } from "../load_daemon_services.ts";
 
 /** Registers `monitor` and its subcommands. */
 export function registerMonitor(program: Command, context: CliContext): void {
   const monitor = program.command("monitor").description(
     "URL monitors: changed pages queue events",
   );
-  const services = async () => daemonServices(await context.runtime());
+  const services = () => loadDaemonServices(context);
   const zone = async () => (await context.runtime()).config.radar.timezone || undefined;
+  // The daemon code behind a monitor's description is loaded only when a line is printed.
+  const describe = async (record: MonitorRecord) => {
+    const { MonitorService } = await import("../../daemon/monitor_service.ts");
+    return MonitorService.describe(record, await zone());
+  };
 
   monitor.command("add")
     .description("watch a page: radar monitor add https://example.com/prices --every 2h")
@@ -30,7 +35,7 @@ export function registerMonitor(program: Command, context: CliContext): void {
         const added = await monitors.add({ url, ...options });
         if ("error" in added) throw new UsageError(`Cannot add monitor: ${added.error}`);
         context.io.stdout(
-          `Added ${MonitorService.describe(added, await zone())}\n` +
+          `Added ${await describe(added)}\n` +
             "The first check stores the page; later changes become heartbeat events.\n",
         );
       },
@@ -39,9 +44,7 @@ export function registerMonitor(program: Command, context: CliContext): void {
   monitor.command("list").description("list monitors with their next check").action(async () => {
     const monitors = (await services()).monitors.list();
     if (!monitors.length) return context.io.stdout("No monitors yet.\n");
-    for (const item of monitors) {
-      context.io.stdout(`${MonitorService.describe(item, await zone())}\n`);
-    }
+    for (const item of monitors) context.io.stdout(`${await describe(item)}\n`);
   });
 
   monitor.command("remove").argument("<id>").description("delete a monitor").action(
@@ -59,7 +62,7 @@ export function registerMonitor(program: Command, context: CliContext): void {
       .action(async (id: string) => {
         const updated = (await services()).monitors.setEnabled(parseId(id), enabled);
         if (!updated) throw new UsageError(`Cannot change monitor ${id}: no such monitor`);
-        context.io.stdout(`${MonitorService.describe(updated, await zone())}\n`);
+        context.io.stdout(`${await describe(updated)}\n`);
       });
   }
 

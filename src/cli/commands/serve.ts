@@ -4,10 +4,6 @@ import type { CliContext } from "../context.ts";
 import { parsePort } from "../arguments.ts";
 import { everyMinute } from "../../adapters/cron.ts";
 import { ensureDataDirectory } from "../../runtime/data_directory.ts";
-import { runDaemon } from "../../daemon/daemon.ts";
-import { logPath, RotatingLogFile } from "../../daemon/log_file.ts";
-import { daemonServices } from "../../daemon/services.ts";
-import { daemonJobs, daemonSources, pluginSources } from "../../daemon/sources.ts";
 
 /**
  * `kill -USR2 PID` runs a heartbeat now. Not SIGUSR1: since 2.9.2 Deno answers SIGUSR1 by
@@ -31,6 +27,7 @@ export function registerServe(program: Command, context: CliContext): void {
       const port = options.port ?? loaded.config.web.port;
       // The bind policy (non-loopback needs web.auth_token) is checked by the web server.
       ensureDataDirectory(loaded.dataDir);
+      const { logPath, RotatingLogFile } = await import("../../daemon/log_file.ts");
       const log = new RotatingLogFile(logPath(loaded.dataDir));
       const shutdown = new AbortController();
       const stop = () => shutdown.abort();
@@ -41,9 +38,14 @@ export function registerServe(program: Command, context: CliContext): void {
       let manualTick: (() => void) | undefined;
       try {
         const runtime = await context.runtime({ logWriters: [(line) => log.write(line)] });
-        const services = daemonServices(runtime);
-        // Loaded here, not at start-up: other commands do not pay for the web stack.
+        // Loaded here, not at start-up: other commands do not pay for the daemon and web stack.
+        const { daemonServices } = await import("../../daemon/services.ts");
+        const { runDaemon } = await import("../../daemon/daemon.ts");
+        const { daemonJobs, daemonSources, pluginSources } = await import(
+          "../../daemon/sources.ts"
+        );
         const { startDaemonWebServer } = await import("../../../web/daemon_web.ts");
+        const services = daemonServices(runtime);
         await runDaemon({
           services,
           host,

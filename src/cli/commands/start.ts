@@ -4,9 +4,6 @@ import type { CliContext } from "../context.ts";
 import { parsePort } from "../arguments.ts";
 import { RadarError } from "../../core/errors.ts";
 import { isProcessAlive } from "../../adapters/process.ts";
-import { currentRadarCommand } from "../../daemon/daemon_command.ts";
-import { readLock, runningDaemon } from "../../daemon/lock_file.ts";
-import { logPath } from "../../daemon/log_file.ts";
 
 /** Registers `start`. */
 export function registerStart(program: Command, context: CliContext): void {
@@ -16,6 +13,9 @@ export function registerStart(program: Command, context: CliContext): void {
     .option("--port <port>", "dashboard port (default: web.port)", parsePort)
     .action(async (options: { host?: string; port?: number }) => {
       const loaded = await context.config();
+      const { readLock, runningDaemon } = await import("../../daemon/lock_file.ts");
+      const { currentRadarCommand } = await import("../../daemon/daemon_command.ts");
+      const { logPath } = await import("../../daemon/log_file.ts");
       const running = runningDaemon(loaded.dataDir, isProcessAlive);
       if (running) throw new RadarError(`Radar is already running (PID ${running.pid})`);
       const args: string[] = [];

@@ -1,7 +1,6 @@
 /** `radar status`: config, data, database, model server. Other concerns add their lines. */
 import type { Command } from "../command_line.ts";
 import type { CliContext } from "../context.ts";
-import { statusSections } from "./status_sections.ts";
 
 /** Registers `status`. */
 export function registerStatus(program: Command, context: CliContext): void {
@@ -32,6 +31,8 @@ export function registerStatus(program: Command, context: CliContext): void {
       }
       if (status.contextLength) io.stdout(`  context length: ${status.contextLength}\n`);
       if (status.problem) io.stdout(`  problem: ${status.problem}\n`);
+      // The sections reach the daemon, tools and plugins: loaded only when status runs.
+      const { statusSections } = await import("./status_sections.ts");
       for (const section of statusSections) {
         for (const line of await section(runtime)) io.stdout(`${line}\n`);
       }

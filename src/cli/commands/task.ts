@@ -4,14 +4,19 @@ import type { CliContext } from "../context.ts";
 import { parseId } from "../arguments.ts";
 import { UsageError } from "../../core/errors.ts";
 import { catchUpPolicies, type CatchUpPolicy } from "../../core/schedule.ts";
-import { daemonServices } from "../../daemon/services.ts";
-import { describeTask } from "./task_description.ts";
+import type { TaskRecord } from "../../adapters/sqlite/task_store.ts";
+import { loadDaemonServices } from "../load_daemon_services.ts";
 
 /** Registers `task` and its subcommands. */
 export function registerTask(program: Command, context: CliContext): void {
   const task = program.command("task").description("scheduled tasks (cron in local time)");
-  const services = async () => daemonServices(await context.runtime());
+  const services = () => loadDaemonServices(context);
   const zone = async () => (await context.runtime()).config.radar.timezone || undefined;
+  // The daemon code behind a task's description is loaded only when a line is printed.
+  const describe = async (record: TaskRecord) => {
+    const { describeTask } = await import("./task_description.ts");
+    return describeTask(record, await zone());
+  };
 
   task.command("add")
     .description('add a task: radar task add "0 9 * * 1" "Summarize my week"')
@@ -45,14 +50,14 @@ export function registerTask(program: Command, context: CliContext): void {
           catchUp: options.catchUp as CatchUpPolicy,
         });
         if ("error" in added) throw new UsageError(`Cannot add task: ${added.error}`);
-        context.io.stdout(`Added ${describeTask(added, await zone())}\n`);
+        context.io.stdout(`Added ${await describe(added)}\n`);
       },
     );
 
   task.command("list").description("list tasks with their next run").action(async () => {
     const tasks = (await services()).tasks.list();
     if (!tasks.length) return context.io.stdout("No tasks yet.\n");
-    for (const item of tasks) context.io.stdout(`${describeTask(item, await zone())}\n`);
+    for (const item of tasks) context.io.stdout(`${await describe(item)}\n`);
   });
 
   task.command("remove").argument("<id>").description("delete a task").action(
@@ -70,7 +75,7 @@ export function registerTask(program: Command, context: CliContext): void {
       .action(async (id: string) => {
         const updated = (await services()).tasks.setEnabled(parseId(id), enabled);
         if (!updated) throw new UsageError(`Cannot change task ${id}: no such task`);
-        context.io.stdout(`${describeTask(updated, await zone())}\n`);
+        context.io.stdout(`${await describe(updated)}\n`);
       });
   }
 
