@@ -1,5 +1,6 @@
 /** Parsing of numeric command-line arguments with readable usage errors. */
 import { UsageError } from "../core/errors.ts";
+import { InvalidArgumentError } from "./command_line.ts";
 
 /** Parses a positive whole number given for `name`. */
 export function parseCount(value: string, name: string): number {
@@ -13,4 +14,13 @@ export function parseCount(value: string, name: string): number {
 /** Parses an id (positive whole number). */
 export function parseId(value: string): number {
   return parseCount(value, "the id");
+}
+
+/** Parses a TCP port (0 = any free port). */
+export function parsePort(value: string): number {
+  const port = Number(value);
+  if (!/^\d+$/.test(value) || port > 65535) {
+    throw new InvalidArgumentError(`expected a port 0-65535, found "${value}"`);
+  }
+  return port;
 }

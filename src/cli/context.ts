@@ -28,10 +28,13 @@ export interface CliContext {
   io: CliIo;
   /** Global options as parsed (read inside actions, after parsing). */
   globals(): GlobalOptions;
-  /** Opens the runtime for this process (config, database, model, tools); closed at exit. */
-  runtime(extra?: Partial<RuntimeOptions>): Runtime;
-  /** Loads the config without opening the database. */
-  config(): LoadedConfig;
+  /**
+   * Opens the runtime for this process (config, database, model, tools) on first use; closed at
+   * exit. Loaded lazily so commands that do not need it start fast.
+   */
+  runtime(extra?: Partial<RuntimeOptions>): Promise<Runtime>;
+  /** Loads the config without opening the database (the loader is imported lazily). */
+  config(): Promise<LoadedConfig>;
   /** Sets the process exit code without throwing. */
   setExitCode(code: number): void;
 }

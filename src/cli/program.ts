@@ -1,7 +1,7 @@
 /** Builds the `radar` command line and runs it with readable errors and exit codes. */
 import { Command, CommanderError } from "./command_line.ts";
 import { causeChain, ExitCode, RadarError } from "../core/errors.ts";
-import { loadRuntimeConfig, openRuntime, type Runtime } from "../runtime/runtime.ts";
+import type { Runtime } from "../runtime/runtime.ts";
 import type { CliContext, CliIo, GlobalOptions } from "./context.ts";
 import { commandRegistrars } from "./commands/index.ts";
 import { radarVersion } from "../version.ts";
@@ -9,7 +9,9 @@ import { radarVersion } from "../version.ts";
 /** Runs the CLI with `args` (without the program name) and returns the exit code. */
 export async function runCli(args: string[], io: CliIo): Promise<number> {
   let exitCode: number = ExitCode.ok;
-  let runtime: Runtime | undefined;
+  // The runtime and the config loader are imported on first use: they pull every tool, zod and
+  // yaml, which commands such as `--version` or `stop` never need.
+  let runtime: Promise<Runtime> | undefined;
   const program = new Command("radar")
     .description("Radar: a local-first personal AI assistant with a heartbeat")
     .version(radarVersion, "-V, --version")
@@ -27,16 +29,25 @@ export async function runCli(args: string[], io: CliIo): Promise<number> {
   const context: CliContext = {
     io,
     globals: () => program.opts<GlobalOptions>(),
-    config: () =>
-      loadRuntimeConfig({ configPath: context.globals().config, env: io.env, cwd: io.cwd }),
-    runtime(extra) {
-      runtime ??= openRuntime({
-        configPath: context.globals().config,
+    async config() {
+      const { loadConfig, readTextFileIfExists } = await import("../config/loader.ts");
+      return loadConfig({
+        explicitPath: context.globals().config,
         env: io.env,
         cwd: io.cwd,
-        logLevel: context.globals().verbose ? "debug" : undefined,
-        ...extra,
+        readTextFile: readTextFileIfExists,
       });
+    },
+    runtime(extra) {
+      runtime ??= import("../runtime/runtime.ts").then(({ openRuntime }) =>
+        openRuntime({
+          configPath: context.globals().config,
+          env: io.env,
+          cwd: io.cwd,
+          logLevel: context.globals().verbose ? "debug" : undefined,
+          ...extra,
+        })
+      );
       return runtime;
     },
     setExitCode(code) {
@@ -50,7 +61,8 @@ export async function runCli(args: string[], io: CliIo): Promise<number> {
   } catch (error) {
     exitCode = reportError(error, io, program.opts<GlobalOptions>().verbose ?? false);
   } finally {
-    runtime?.close();
+    // A runtime that failed to open was reported above; there is nothing to close then.
+    await runtime?.then((opened) => opened.close(), () => undefined);
   }
   return exitCode;
 }

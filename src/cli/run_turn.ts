@@ -16,7 +16,7 @@ export interface TurnOptions {
 
 /** Runs a turn; with --verbose, prints offered tools, tokens and each tool call to stderr. */
 export async function runTurn(context: CliContext, options: TurnOptions): Promise<AgentResult> {
-  const runtime = context.runtime();
+  const runtime = await context.runtime();
   const verbose = context.globals().verbose ?? false;
   const progress = new Progress(context.io);
   const onEvent = (event: AgentEvent) => {

@@ -22,7 +22,7 @@ export function registerAsk(program: Command, context: CliContext): void {
           piped.truncated ? ` truncated="${maxStdinBytes} bytes"` : ""
         }>\n${piped.text}\n</stdin>`
         : question;
-      const runtime = context.runtime();
+      const runtime = await context.runtime();
       const conversationId = runtime.conversations.createConversation(
         "ask",
         question,

@@ -10,7 +10,7 @@ export function registerChat(program: Command, context: CliContext): void {
     .description("interactive chat (/new starts over, /exit quits)")
     .option("--continue", "continue the most recent chat conversation")
     .action(async (options: { continue?: boolean }) => {
-      const runtime = context.runtime();
+      const runtime = await context.runtime();
       const { io } = context;
       const start = () => runtime.conversations.createConversation("chat", "", runtime.clock.now());
       let conversationId = options.continue

@@ -1,6 +1,5 @@
 /** `radar config show|path|validate`. */
 import type { Command } from "../command_line.ts";
-import { stringify } from "yaml";
 import type { CliContext } from "../context.ts";
 import { maskSecrets } from "../../config/mask_secrets.ts";
 
@@ -10,28 +9,31 @@ export function registerConfig(program: Command, context: CliContext): void {
   config.command("show")
     .description("print the effective configuration (secrets masked)")
     .option("--json", "print JSON")
-    .action((options: { json?: boolean }) => {
-      const loaded = context.config();
+    .action(async (options: { json?: boolean }) => {
+      const loaded = await context.config();
       for (const warning of loaded.warnings) context.io.stderr(`warning: ${warning}\n`);
       const masked = maskSecrets(loaded.config);
+      if (options.json) {
+        context.io.stdout(JSON.stringify(masked, null, 2) + "\n");
+        return;
+      }
+      const { stringify } = await import("yaml");
       context.io.stdout(
-        options.json
-          ? JSON.stringify(masked, null, 2) + "\n"
-          : `# ${loaded.path ?? "embedded defaults (no config file)"}\n${stringify(masked)}`,
+        `# ${loaded.path ?? "embedded defaults (no config file)"}\n${stringify(masked)}`,
       );
     });
   config.command("path")
     .description("print the config file in use and the data directory")
-    .action(() => {
-      const loaded = context.config();
+    .action(async () => {
+      const loaded = await context.config();
       context.io.stdout(
         `config: ${loaded.path ?? "(none: embedded defaults)"}\ndata:   ${loaded.dataDir}\n`,
       );
     });
   config.command("validate")
     .description("check the configuration; exit 2 when invalid")
-    .action(() => {
-      const loaded = context.config();
+    .action(async () => {
+      const loaded = await context.config();
       for (const warning of loaded.warnings) context.io.stderr(`warning: ${warning}\n`);
       context.io.stdout(`${loaded.path ?? "embedded defaults"}: valid\n`);
     });

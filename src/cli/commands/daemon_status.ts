@@ -8,7 +8,7 @@ import { runningDaemon } from "../../daemon/lock_file.ts";
 import { daemonServices } from "../../daemon/services.ts";
 import type { Runtime } from "../../runtime/runtime.ts";
 import { describeRun } from "./heartbeat.ts";
-import { describeTask } from "./task.ts";
+import { describeTask } from "./task_description.ts";
 import { MonitorService } from "../../daemon/monitor_service.ts";
 
 /** Extra status lines from other daemon concerns (tasks, monitors). */

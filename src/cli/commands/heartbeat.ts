@@ -4,7 +4,7 @@ import type { CliContext } from "../context.ts";
 import { parseCount } from "../arguments.ts";
 import { formatEvents } from "../../core/heartbeat.ts";
 import type { RunRecord } from "../../adapters/sqlite/run_store.ts";
-import { daemonServices } from "../../daemon/services.ts";
+import { loadDaemonServices } from "../load_daemon_services.ts";
 
 /** One line about a run: when, what, why, cost. */
 export function describeRun(run: RunRecord): string {
@@ -31,7 +31,7 @@ export function registerHeartbeat(program: Command, context: CliContext): void {
     .option("--dry-run", "print the message and its token estimate; no model call")
     .action(async (options: { dryRun?: boolean }) => {
       const { io } = context;
-      const services = daemonServices(context.runtime());
+      const services = await loadDaemonServices(context);
       const report = await services.heartbeat.tick({ trigger: "manual", dryRun: options.dryRun });
       io.stdout(
         report.events.length
@@ -63,8 +63,8 @@ export function registerHeartbeat(program: Command, context: CliContext): void {
     .description("recent ticks: why they woke, what they cost, what they did")
     .option("-n, --limit <n>", "how many", "20")
     .option("--all", "include skipped ticks")
-    .action((options: { limit: string; all?: boolean }) => {
-      const { runs } = daemonServices(context.runtime());
+    .action(async (options: { limit: string; all?: boolean }) => {
+      const { runs } = await loadDaemonServices(context);
       const rows = runs.recent(parseCount(options.limit, "--limit"), {
         skipped: options.all ? undefined : false,
       });

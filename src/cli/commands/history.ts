@@ -12,12 +12,12 @@ export function registerHistory(program: Command, context: CliContext): void {
     .option("-n, --limit <n>", "how many", "20")
     .option("--kind <kind>", "chat, ask, heartbeat or task")
     .option("-s, --search <text>", "only conversations containing this text")
-    .action((options: { limit: string; kind?: string; search?: string }) => {
+    .action(async (options: { limit: string; kind?: string; search?: string }) => {
       const kinds = ["chat", "ask", "heartbeat", "task"];
       if (options.kind && !kinds.includes(options.kind)) {
         throw new UsageError(`Cannot list history: --kind must be one of ${kinds.join(", ")}`);
       }
-      const rows = context.runtime().conversations.list({
+      const rows = (await context.runtime()).conversations.list({
         limit: parseCount(options.limit, "--limit"),
         kind: options.kind as ConversationKind | undefined,
         search: options.search,
@@ -35,8 +35,8 @@ export function registerHistory(program: Command, context: CliContext): void {
     .description("show every message and tool call of a conversation")
     .argument("<id>", "conversation id")
     .option("--json", "print JSON")
-    .action((id: string, options: { json?: boolean }) => {
-      const runtime = context.runtime();
+    .action(async (id: string, options: { json?: boolean }) => {
+      const runtime = await context.runtime();
       const conversationId = parseId(id);
       const conversation = runtime.conversations.conversation(conversationId);
       if (!conversation) {

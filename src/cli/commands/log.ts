@@ -11,8 +11,8 @@ export function registerLog(program: Command, context: CliContext): void {
     .option("-n, --limit <n>", "how many", "20")
     .option("--tool <name>", "only calls of this tool")
     .option("--failed", "only calls that did not succeed")
-    .action((options: { limit: string; tool?: string; failed?: boolean }) => {
-      const runtime = context.runtime();
+    .action(async (options: { limit: string; tool?: string; failed?: boolean }) => {
+      const runtime = await context.runtime();
       const rows = runtime.toolCalls.list({
         limit: parseCount(options.limit, "--limit"),
         tool: options.tool,

@@ -2,7 +2,6 @@
 import type { Command } from "../command_line.ts";
 import type { CliContext } from "../context.ts";
 import { InvalidArgumentError } from "../command_line.ts";
-import { followFile, lastLines, logPath } from "../../daemon/log_file.ts";
 
 function parseCount(value: string): number {
   if (!/^\d+$/.test(value)) throw new InvalidArgumentError(`expected a number, found "${value}"`);
@@ -16,7 +15,8 @@ export function registerLogs(program: Command, context: CliContext): void {
     .option("-n, --lines <count>", "lines to show", parseCount, 50)
     .option("-f, --follow", "keep printing new lines until Ctrl-C")
     .action(async (options: { lines: number; follow?: boolean }) => {
-      const path = logPath(context.config().dataDir);
+      const { followFile, lastLines, logPath } = await import("../../daemon/log_file.ts");
+      const path = logPath((await context.config()).dataDir);
       let size = 0;
       try {
         size = Deno.statSync(path).size;

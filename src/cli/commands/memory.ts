@@ -29,8 +29,8 @@ export function registerMemory(program: Command, context: CliContext): void {
     .description("list facts, newest first")
     .option("-n, --limit <n>", "how many", "50")
     .option("--category <category>", factCategories.join(" | "))
-    .action((options: { limit: string; category?: string }) => {
-      const facts = context.runtime().facts.listFacts({
+    .action(async (options: { limit: string; category?: string }) => {
+      const facts = (await context.runtime()).facts.listFacts({
         limit: parseCount(options.limit, "--limit"),
         category: parseCategory(options.category),
       });
@@ -40,8 +40,8 @@ export function registerMemory(program: Command, context: CliContext): void {
     .description("full-text search of facts")
     .argument("<text...>", "words to look for")
     .option("-n, --limit <n>", "how many", "20")
-    .action((words: string[], options: { limit: string }) => {
-      const facts = context.runtime().facts.searchFacts(
+    .action(async (words: string[], options: { limit: string }) => {
+      const facts = (await context.runtime()).facts.searchFacts(
         words.join(" "),
         parseCount(options.limit, "--limit"),
       );
@@ -51,10 +51,10 @@ export function registerMemory(program: Command, context: CliContext): void {
     .description("remember a fact")
     .argument("<text...>", "the fact")
     .option("--category <category>", factCategories.join(" | "), "user_preference")
-    .action((words: string[], options: { category: string }) => {
+    .action(async (words: string[], options: { category: string }) => {
       const content = words.join(" ").trim();
       if (!content) throw new UsageError("Cannot add a fact: the text is empty");
-      const runtime = context.runtime();
+      const runtime = await context.runtime();
       const id = runtime.facts.addFact(
         { category: parseCategory(options.category)!, content },
         runtime.clock.now(),
@@ -64,8 +64,8 @@ export function registerMemory(program: Command, context: CliContext): void {
   memory.command("forget")
     .description("delete a fact")
     .argument("<id>", "fact id")
-    .action((id: string) => {
-      if (!context.runtime().facts.forgetFact(parseId(id))) {
+    .action(async (id: string) => {
+      if (!(await context.runtime()).facts.forgetFact(parseId(id))) {
         throw new UsageError(`Cannot forget fact ${id}: no such fact`);
       }
       context.io.stdout(`Forgot #${id}.\n`);

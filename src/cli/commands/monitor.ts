@@ -3,16 +3,21 @@ import type { Command } from "../command_line.ts";
 import type { CliContext } from "../context.ts";
 import { parseId } from "../arguments.ts";
 import { UsageError } from "../../core/errors.ts";
-import { daemonServices } from "../../daemon/services.ts";
-import { MonitorService } from "../../daemon/monitor_service.ts";
+import type { MonitorRecord } from "../../adapters/sqlite/monitor_store.ts";
+import { loadDaemonServices } from "../load_daemon_services.ts";
 
 /** Registers `monitor` and its subcommands. */
 export function registerMonitor(program: Command, context: CliContext): void {
   const monitor = program.command("monitor").description(
     "URL monitors: changed pages queue events",
   );
-  const services = () => daemonServices(context.runtime());
-  const zone = () => context.runtime().config.radar.timezone || undefined;
+  const services = () => loadDaemonServices(context);
+  const zone = async () => (await context.runtime()).config.radar.timezone || undefined;
+  // The daemon code behind a monitor's description is loaded only when a line is printed.
+  const describe = async (record: MonitorRecord) => {
+    const { MonitorService } = await import("../../daemon/monitor_service.ts");
+    return MonitorService.describe(record, await zone());
+  };
 
   monitor.command("add")
     .description("watch a page: radar monitor add https://example.com/prices --every 2h")
@@ -26,24 +31,25 @@ export function registerMonitor(program: Command, context: CliContext): void {
         url: string,
         options: { every: string; selector?: string; name?: string; urgent?: boolean },
       ) => {
-        const added = await services().monitors.add({ url, ...options });
+        const { monitors } = await services();
+        const added = await monitors.add({ url, ...options });
         if ("error" in added) throw new UsageError(`Cannot add monitor: ${added.error}`);
         context.io.stdout(
-          `Added ${MonitorService.describe(added, zone())}\n` +
+          `Added ${await describe(added)}\n` +
             "The first check stores the page; later changes become heartbeat events.\n",
         );
       },
     );
 
-  monitor.command("list").description("list monitors with their next check").action(() => {
-    const monitors = services().monitors.list();
+  monitor.command("list").description("list monitors with their next check").action(async () => {
+    const monitors = (await services()).monitors.list();
     if (!monitors.length) return context.io.stdout("No monitors yet.\n");
-    for (const item of monitors) context.io.stdout(`${MonitorService.describe(item, zone())}\n`);
+    for (const item of monitors) context.io.stdout(`${await describe(item)}\n`);
   });
 
   monitor.command("remove").argument("<id>").description("delete a monitor").action(
-    (id: string) => {
-      if (!services().monitors.remove(parseId(id))) {
+    async (id: string) => {
+      if (!(await services()).monitors.remove(parseId(id))) {
         throw new UsageError(`Cannot remove monitor ${id}: no such monitor`);
       }
       context.io.stdout(`Removed monitor #${id}.\n`);
@@ -53,17 +59,17 @@ export function registerMonitor(program: Command, context: CliContext): void {
   for (const enabled of [true, false]) {
     monitor.command(enabled ? "enable" : "disable").argument("<id>")
       .description(enabled ? "resume a monitor (checked on the next tick)" : "pause a monitor")
-      .action((id: string) => {
-        const updated = services().monitors.setEnabled(parseId(id), enabled);
+      .action(async (id: string) => {
+        const updated = (await services()).monitors.setEnabled(parseId(id), enabled);
         if (!updated) throw new UsageError(`Cannot change monitor ${id}: no such monitor`);
-        context.io.stdout(`${MonitorService.describe(updated, zone())}\n`);
+        context.io.stdout(`${await describe(updated)}\n`);
       });
   }
 
   monitor.command("check-now").argument("<id>")
     .description("check a monitor now; a change is queued for the next heartbeat")
     .action(async (id: string) => {
-      const daemon = services();
+      const daemon = await services();
       const record = daemon.monitors.store.get(parseId(id));
       if (!record) throw new UsageError(`Cannot check monitor ${id}: no such monitor`);
       const check = await daemon.monitorChecker.check(record);

@@ -5,8 +5,8 @@ import { RadarError, UsageError } from "../../core/errors.ts";
 import type { CliContext } from "../context.ts";
 import type { PluginSystem } from "../../plugins/plugin_system.ts";
 
-function plugins(context: CliContext): PluginSystem {
-  const system = context.runtime().plugins;
+async function plugins(context: CliContext): Promise<PluginSystem> {
+  const system = (await context.runtime()).plugins;
   if (!system) {
     throw new RadarError("Cannot manage plugins: plugins.enabled is false in the config");
   }
@@ -14,8 +14,9 @@ function plugins(context: CliContext): PluginSystem {
 }
 
 async function showDetails(context: CliContext, name: string): Promise<void> {
-  const details = plugins(context).api.details(name);
-  const networkWarnings = await plugins(context).api.networkWarnings(name);
+  const system = await plugins(context);
+  const details = system.api.details(name);
+  const networkWarnings = await system.api.networkWarnings(name);
   const out = (line = "") => context.io.stdout(`${line}\n`);
   const summary = details.summary;
   out(`${name} ${summary?.version ?? ""} (${details.trustLevel} trust, ${summary?.status ?? "?"})`);
@@ -55,7 +56,7 @@ export function registerPlugin(program: Command, context: CliContext): void {
   plugin.command("list")
     .description("every plugin with its status")
     .action(async () => {
-      const system = plugins(context);
+      const system = await plugins(context);
       for (const change of await system.refresh()) out(`(${change})`);
       const rows = system.api.list();
       if (!rows.length) return out("No plugins. Install one with: radar plugin install DIR");
@@ -75,12 +76,12 @@ export function registerPlugin(program: Command, context: CliContext): void {
   plugin.command("install")
     .description("validate a plugin folder and file it for review")
     .argument("<dir>", "the plugin folder")
-    .action((dir: string) => {
+    .action(async (dir: string) => {
       const folder = resolve(context.io.cwd, dir);
       if (!isDirectory(folder)) {
         throw new UsageError(`Cannot install ${dir}: ${folder} is not a folder`);
       }
-      const system = plugins(context);
+      const system = await plugins(context);
       const review = system.manager.install(folder);
       if (review.errors.length) {
         throw new RadarError(
@@ -97,7 +98,8 @@ export function registerPlugin(program: Command, context: CliContext): void {
     .description("approve a pending plugin (records its files' hash and permissions) and enable it")
     .argument("<name>", "plugin name")
     .action(async (name: string) => {
-      const row = await plugins(context).api.approve(name);
+      const system = await plugins(context);
+      const row = await system.api.approve(name);
       out(
         `Plugin ${name} approved and enabled (${row?.tools.length ?? 0} tools: ${
           row?.tools.join(", ") ?? ""
@@ -107,22 +109,25 @@ export function registerPlugin(program: Command, context: CliContext): void {
   plugin.command("reject")
     .description("reject a pending plugin (moves it to failed/)")
     .argument("<name>", "plugin name")
-    .action((name: string) => {
-      plugins(context).api.reject(name);
+    .action(async (name: string) => {
+      const system = await plugins(context);
+      system.api.reject(name);
       out(`Plugin ${name} rejected.`);
     });
   plugin.command("enable")
     .description("enable an approved plugin")
     .argument("<name>", "plugin name")
     .action(async (name: string) => {
-      await plugins(context).api.enable(name);
+      const system = await plugins(context);
+      await system.api.enable(name);
       out(`Plugin ${name} enabled.`);
     });
   plugin.command("disable")
     .description("disable a plugin (it stays approved)")
     .argument("<name>", "plugin name")
     .action(async (name: string) => {
-      await plugins(context).api.disable(name);
+      const system = await plugins(context);
+      await system.api.disable(name);
       out(`Plugin ${name} disabled.`);
     });
   plugin.command("rollback")
@@ -130,7 +135,7 @@ export function registerPlugin(program: Command, context: CliContext): void {
     .argument("<name>", "plugin name")
     .argument("<version>", "version, e.g. 1.0.0")
     .action(async (name: string, version: string) => {
-      const system = plugins(context);
+      const system = await plugins(context);
       system.manager.rollback(name, version);
       await system.refresh();
       out(`Plugin ${name} rolled back to ${version} and enabled.`);
@@ -139,7 +144,8 @@ export function registerPlugin(program: Command, context: CliContext): void {
     .description("run the plugin's tests.yaml in the sandbox")
     .argument("<name>", "plugin name")
     .action(async (name: string) => {
-      const outcomes = await plugins(context).manager.test(name);
+      const system = await plugins(context);
+      const outcomes = await system.manager.test(name);
       for (const test of outcomes) {
         out(`${test.passed ? "pass" : "FAIL"}  ${test.name}: ${test.detail}`);
       }
@@ -151,7 +157,7 @@ export function registerPlugin(program: Command, context: CliContext): void {
     .description("remove a plugin everywhere and revoke its approvals")
     .argument("<name>", "plugin name")
     .action(async (name: string) => {
-      const system = plugins(context);
+      const system = await plugins(context);
       system.manager.remove(name);
       await system.refresh();
       out(`Plugin ${name} removed.`);

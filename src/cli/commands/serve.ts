@@ -1,22 +1,9 @@
 /** `radar serve`: the daemon in the foreground until Ctrl-C or SIGTERM. */
 import type { Command } from "../command_line.ts";
 import type { CliContext } from "../context.ts";
-import { InvalidArgumentError } from "../command_line.ts";
+import { parsePort } from "../arguments.ts";
 import { everyMinute } from "../../adapters/cron.ts";
 import { ensureDataDirectory } from "../../runtime/data_directory.ts";
-import { runDaemon } from "../../daemon/daemon.ts";
-import { logPath, RotatingLogFile } from "../../daemon/log_file.ts";
-import { daemonServices } from "../../daemon/services.ts";
-import { daemonJobs, daemonSources, pluginSources } from "../../daemon/sources.ts";
-
-/** Parses a TCP port (0 = any free port). */
-export function parsePort(value: string): number {
-  const port = Number(value);
-  if (!/^\d+$/.test(value) || port > 65535) {
-    throw new InvalidArgumentError(`expected a port 0-65535, found "${value}"`);
-  }
-  return port;
-}
 
 /**
  * `kill -USR2 PID` runs a heartbeat now. Not SIGUSR1: since 2.9.2 Deno answers SIGUSR1 by
@@ -35,11 +22,12 @@ export function registerServe(program: Command, context: CliContext): void {
       parsePort,
     )
     .action(async (options: { host?: string; port?: number }) => {
-      const loaded = context.config();
+      const loaded = await context.config();
       const host = options.host ?? loaded.config.web.host;
       const port = options.port ?? loaded.config.web.port;
       // The bind policy (non-loopback needs web.auth_token) is checked by the web server.
       ensureDataDirectory(loaded.dataDir);
+      const { logPath, RotatingLogFile } = await import("../../daemon/log_file.ts");
       const log = new RotatingLogFile(logPath(loaded.dataDir));
       const shutdown = new AbortController();
       const stop = () => shutdown.abort();
@@ -49,10 +37,15 @@ export function registerServe(program: Command, context: CliContext): void {
       for (const signal of signals) Deno.addSignalListener(signal, stop);
       let manualTick: (() => void) | undefined;
       try {
-        const runtime = context.runtime({ logWriters: [(line) => log.write(line)] });
-        const services = daemonServices(runtime);
-        // Loaded here, not at start-up: other commands do not pay for the web stack.
+        const runtime = await context.runtime({ logWriters: [(line) => log.write(line)] });
+        // Loaded here, not at start-up: other commands do not pay for the daemon and web stack.
+        const { daemonServices } = await import("../../daemon/services.ts");
+        const { runDaemon } = await import("../../daemon/daemon.ts");
+        const { daemonJobs, daemonSources, pluginSources } = await import(
+          "../../daemon/sources.ts"
+        );
         const { startDaemonWebServer } = await import("../../../web/daemon_web.ts");
+        const services = daemonServices(runtime);
         await runDaemon({
           services,
           host,

@@ -5,21 +5,15 @@ import type { CliContext } from "../context.ts";
 import { RadarError } from "../../core/errors.ts";
 import { homeDirectory } from "../../config/paths.ts";
 import { isProcessAlive } from "../../adapters/process.ts";
-import { currentRadarCommand } from "../../daemon/daemon_command.ts";
-import { runningDaemon } from "../../daemon/lock_file.ts";
-import {
-  launchdPlist,
-  serviceLocation,
-  type ServiceSpec,
-  systemdUnit,
-} from "../../daemon/service_files.ts";
+import type { ServiceSpec } from "../../daemon/service_files.ts";
 
 /** Registers `service`. */
 export function registerService(program: Command, context: CliContext): void {
   const service = program.command("service").description(
     "run the daemon at login: launchd agent (macOS) or systemd user unit (Linux)",
   );
-  const where = () => {
+  const where = async () => {
+    const { serviceLocation } = await import("../../daemon/service_files.ts");
     const env = context.io.env;
     const location = serviceLocation(Deno.build.os, homeDirectory(env), env.XDG_CONFIG_HOME);
     if (!location) {
@@ -29,9 +23,11 @@ export function registerService(program: Command, context: CliContext): void {
   };
 
   service.command("install").description("write the service file and print how to load it")
-    .action(() => {
-      const location = where();
-      const loaded = context.config();
+    .action(async () => {
+      const location = await where();
+      const loaded = await context.config();
+      const { currentRadarCommand } = await import("../../daemon/daemon_command.ts");
+      const { launchdPlist, systemdUnit } = await import("../../daemon/service_files.ts");
       const args = [...(loaded.path ? ["--config", loaded.path] : []), "serve"];
       const command = currentRadarCommand(args);
       const spec: ServiceSpec = {
@@ -50,8 +46,8 @@ export function registerService(program: Command, context: CliContext): void {
       context.io.stdout(`Wrote ${location.path}\nLoad it with:\n  ${location.load}\n`);
     });
 
-  service.command("uninstall").description("remove the service file").action(() => {
-    const location = where();
+  service.command("uninstall").description("remove the service file").action(async () => {
+    const location = await where();
     try {
       Deno.removeSync(location.path);
     } catch {
@@ -64,13 +60,15 @@ export function registerService(program: Command, context: CliContext): void {
   });
 
   service.command("status").description("is the service installed, is the daemon running").action(
-    () => {
-      const location = where();
+    async () => {
+      const location = await where();
       let installed = false;
       try {
         installed = Deno.statSync(location.path).isFile;
       } catch { /* not installed */ }
-      const daemon = runningDaemon(context.config().dataDir, isProcessAlive);
+      const { dataDir } = await context.config();
+      const { runningDaemon } = await import("../../daemon/lock_file.ts");
+      const daemon = runningDaemon(dataDir, isProcessAlive);
       context.io.stdout(
         `service: ${
           installed ? `installed (${location.path})` : "not installed (radar service install)"

@@ -1,12 +1,9 @@
 /** `radar start`: the daemon detached, logging to the data directory; prints its PID. */
 import type { Command } from "../command_line.ts";
 import type { CliContext } from "../context.ts";
+import { parsePort } from "../arguments.ts";
 import { RadarError } from "../../core/errors.ts";
 import { isProcessAlive } from "../../adapters/process.ts";
-import { currentRadarCommand } from "../../daemon/daemon_command.ts";
-import { readLock, runningDaemon } from "../../daemon/lock_file.ts";
-import { logPath } from "../../daemon/log_file.ts";
-import { parsePort } from "./serve.ts";
 
 /** Registers `start`. */
 export function registerStart(program: Command, context: CliContext): void {
@@ -15,7 +12,10 @@ export function registerStart(program: Command, context: CliContext): void {
     .option("--host <host>", "dashboard address (default: web.host)")
     .option("--port <port>", "dashboard port (default: web.port)", parsePort)
     .action(async (options: { host?: string; port?: number }) => {
-      const loaded = context.config();
+      const loaded = await context.config();
+      const { readLock, runningDaemon } = await import("../../daemon/lock_file.ts");
+      const { currentRadarCommand } = await import("../../daemon/daemon_command.ts");
+      const { logPath } = await import("../../daemon/log_file.ts");
       const running = runningDaemon(loaded.dataDir, isProcessAlive);
       if (running) throw new RadarError(`Radar is already running (PID ${running.pid})`);
       const args: string[] = [];

@@ -1,27 +1,13 @@
 /** `radar status`: config, data, database, model server. Other concerns add their lines. */
 import type { Command } from "../command_line.ts";
 import type { CliContext } from "../context.ts";
-import type { Runtime } from "../../runtime/runtime.ts";
-import { execStatusLines } from "./exec_status.ts";
-import { daemonStatus } from "./daemon_status.ts";
-import { pluginStatusLines } from "./plugin_status.ts";
-
-/** A section of `radar status` contributed by a concern (daemon, tools, plugins). */
-export type StatusSection = (runtime: Runtime) => Promise<string[]> | string[];
-
-/** Extra status sections, in order; concerns append theirs. */
-export const statusSections: StatusSection[] = [
-  daemonStatus,
-  (runtime) => execStatusLines(runtime, Deno.env.toObject()),
-  (runtime) => pluginStatusLines(runtime),
-];
 
 /** Registers `status`. */
 export function registerStatus(program: Command, context: CliContext): void {
   program.command("status")
     .description("show config, data, database and model server status")
     .action(async () => {
-      const runtime = context.runtime();
+      const runtime = await context.runtime();
       const { io } = context;
       let size = 0;
       try {
@@ -45,6 +31,8 @@ export function registerStatus(program: Command, context: CliContext): void {
       }
       if (status.contextLength) io.stdout(`  context length: ${status.contextLength}\n`);
       if (status.problem) io.stdout(`  problem: ${status.problem}\n`);
+      // The sections reach the daemon, tools and plugins: loaded only when status runs.
+      const { statusSections } = await import("./status_sections.ts");
       for (const section of statusSections) {
         for (const line of await section(runtime)) io.stdout(`${line}\n`);
       }

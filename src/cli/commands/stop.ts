@@ -3,7 +3,6 @@ import type { Command } from "../command_line.ts";
 import type { CliContext } from "../context.ts";
 import { RadarError } from "../../core/errors.ts";
 import { isProcessAlive } from "../../adapters/process.ts";
-import { runningDaemon } from "../../daemon/lock_file.ts";
 
 /** Waits until `pid` is gone or `timeoutMs` passed; true when gone. */
 export async function waitForExit(pid: number, timeoutMs: number): Promise<boolean> {
@@ -21,7 +20,8 @@ export function registerStop(program: Command, context: CliContext): void {
     .description("stop the running daemon and wait until it has exited")
     .option("--timeout <seconds>", "how long to wait", (value: string) => Number(value), 30)
     .action(async (options: { timeout: number }) => {
-      const { dataDir } = context.config();
+      const { dataDir } = await context.config();
+      const { runningDaemon } = await import("../../daemon/lock_file.ts");
       const daemon = runningDaemon(dataDir, isProcessAlive);
       if (!daemon) {
         context.io.stdout("Radar is not running.\n");

@@ -4,27 +4,19 @@ import type { CliContext } from "../context.ts";
 import { parseId } from "../arguments.ts";
 import { UsageError } from "../../core/errors.ts";
 import { catchUpPolicies, type CatchUpPolicy } from "../../core/schedule.ts";
-import { formatLocalTime } from "../../core/system_prompt.ts";
 import type { TaskRecord } from "../../adapters/sqlite/task_store.ts";
-import { daemonServices } from "../../daemon/services.ts";
-import { TaskService } from "../../daemon/task_service.ts";
-
-/** One line about a task. */
-export function describeTask(task: TaskRecord, timeZone?: string): string {
-  const next = task.enabled && task.nextRunAt
-    ? `next ${formatLocalTime(new Date(task.nextRunAt), timeZone)}`
-    : "disabled";
-  const last = task.lastRunAt
-    ? `; last ${task.lastRunAt.slice(0, 16).replace("T", " ")} ${task.lastOutcome}`
-    : "";
-  return `#${task.id} ${task.name} — ${TaskService.describe(task)}; ${next}${last}`;
-}
+import { loadDaemonServices } from "../load_daemon_services.ts";
 
 /** Registers `task` and its subcommands. */
 export function registerTask(program: Command, context: CliContext): void {
   const task = program.command("task").description("scheduled tasks (cron in local time)");
-  const services = () => daemonServices(context.runtime());
-  const zone = () => context.runtime().config.radar.timezone || undefined;
+  const services = () => loadDaemonServices(context);
+  const zone = async () => (await context.runtime()).config.radar.timezone || undefined;
+  // The daemon code behind a task's description is loaded only when a line is printed.
+  const describe = async (record: TaskRecord) => {
+    const { describeTask } = await import("./task_description.ts");
+    return describeTask(record, await zone());
+  };
 
   task.command("add")
     .description('add a task: radar task add "0 9 * * 1" "Summarize my week"')
@@ -34,7 +26,7 @@ export function registerTask(program: Command, context: CliContext): void {
     .option("--name <name>", "a short name")
     .option("--catch-up <policy>", "after downtime: once_within_24h or skip", "once_within_24h")
     .action(
-      (
+      async (
         words: string[],
         options: { every?: string; at?: string; name?: string; catchUp: string },
       ) => {
@@ -49,7 +41,7 @@ export function registerTask(program: Command, context: CliContext): void {
             'Cannot add task: give a cron expression and a message, e.g. "0 9 * * 1" "Summarize my week"',
           );
         }
-        const added = services().tasks.add({
+        const added = (await services()).tasks.add({
           cron: interval ? undefined : words[0],
           message: (interval ? words : words.slice(1)).join(" "),
           every: options.every,
@@ -58,36 +50,38 @@ export function registerTask(program: Command, context: CliContext): void {
           catchUp: options.catchUp as CatchUpPolicy,
         });
         if ("error" in added) throw new UsageError(`Cannot add task: ${added.error}`);
-        context.io.stdout(`Added ${describeTask(added, zone())}\n`);
+        context.io.stdout(`Added ${await describe(added)}\n`);
       },
     );
 
-  task.command("list").description("list tasks with their next run").action(() => {
-    const tasks = services().tasks.list();
+  task.command("list").description("list tasks with their next run").action(async () => {
+    const tasks = (await services()).tasks.list();
     if (!tasks.length) return context.io.stdout("No tasks yet.\n");
-    for (const item of tasks) context.io.stdout(`${describeTask(item, zone())}\n`);
+    for (const item of tasks) context.io.stdout(`${await describe(item)}\n`);
   });
 
-  task.command("remove").argument("<id>").description("delete a task").action((id: string) => {
-    if (!services().tasks.remove(parseId(id))) {
-      throw new UsageError(`Cannot remove task ${id}: no such task`);
-    }
-    context.io.stdout(`Removed task #${id}.\n`);
-  });
+  task.command("remove").argument("<id>").description("delete a task").action(
+    async (id: string) => {
+      if (!(await services()).tasks.remove(parseId(id))) {
+        throw new UsageError(`Cannot remove task ${id}: no such task`);
+      }
+      context.io.stdout(`Removed task #${id}.\n`);
+    },
+  );
 
   for (const enabled of [true, false]) {
     task.command(enabled ? "enable" : "disable").argument("<id>")
       .description(enabled ? "resume a task" : "pause a task")
-      .action((id: string) => {
-        const updated = services().tasks.setEnabled(parseId(id), enabled);
+      .action(async (id: string) => {
+        const updated = (await services()).tasks.setEnabled(parseId(id), enabled);
         if (!updated) throw new UsageError(`Cannot change task ${id}: no such task`);
-        context.io.stdout(`${describeTask(updated, zone())}\n`);
+        context.io.stdout(`${await describe(updated)}\n`);
       });
   }
 
   task.command("run-now").argument("<id>").description("run a task now").action(
     async (id: string) => {
-      const daemon = services();
+      const daemon = await services();
       const record = daemon.tasks.store.get(parseId(id));
       if (!record) throw new UsageError(`Cannot run task ${id}: no such task`);
       const report = await daemon.taskRunner.runTask(record, "manual");

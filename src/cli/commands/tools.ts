@@ -8,8 +8,8 @@ import type { CliContext } from "../context.ts";
 export function registerTools(program: Command, context: CliContext): void {
   program.command("tools")
     .description("list tools with their source, description and token cost")
-    .action(() => {
-      const runtime = context.runtime();
+    .action(async () => {
+      const runtime = await context.runtime();
       const { io } = context;
       const tools = runtime.registry.list();
       const width = Math.max(4, ...tools.map((tool) => tool.name.length));

@@ -1,0 +1,15 @@
+/** The sections of `radar status` after the basics: daemon, exec, plugins. */
+import type { Runtime } from "../../runtime/runtime.ts";
+import { execStatusLines } from "./exec_status.ts";
+import { daemonStatus } from "./daemon_status.ts";
+import { pluginStatusLines } from "./plugin_status.ts";
+
+/** A section of `radar status` contributed by a concern (daemon, tools, plugins). */
+export type StatusSection = (runtime: Runtime) => Promise<string[]> | string[];
+
+/** Extra status sections, in order; concerns append theirs. */
+export const statusSections: StatusSection[] = [
+  daemonStatus,
+  (runtime) => execStatusLines(runtime, Deno.env.toObject()),
+  (runtime) => pluginStatusLines(runtime),
+];

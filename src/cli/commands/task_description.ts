@@ -1,0 +1,15 @@
+/** One line about a scheduled task, for `radar task` and `radar status`. */
+import { formatLocalTime } from "../../core/system_prompt.ts";
+import type { TaskRecord } from "../../adapters/sqlite/task_store.ts";
+import { TaskService } from "../../daemon/task_service.ts";
+
+/** One line about a task. */
+export function describeTask(task: TaskRecord, timeZone?: string): string {
+  const next = task.enabled && task.nextRunAt
+    ? `next ${formatLocalTime(new Date(task.nextRunAt), timeZone)}`
+    : "disabled";
+  const last = task.lastRunAt
+    ? `; last ${task.lastRunAt.slice(0, 16).replace("T", " ")} ${task.lastOutcome}`
+    : "";
+  return `#${task.id} ${task.name} — ${TaskService.describe(task)}; ${next}${last}`;
+}
