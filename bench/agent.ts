@@ -99,6 +99,7 @@ async function startToFirstRequest(): Promise<BenchLine[]> {
         cwd: dir,
         env,
         clearEnv: true,
+        stdin: "null",
         stdout: "null",
         stderr: "null",
       }).spawn();

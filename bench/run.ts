@@ -1,9 +1,13 @@
-/** `deno task bench`: runs every suite and prints a table of numbers against targets. */
+/**
+ * `deno task bench [WORD]`: runs every suite (or those whose name contains WORD) and prints a
+ * table of numbers against targets.
+ */
 import { type BenchLine, suites } from "./index.ts";
 
 const rows: Array<BenchLine & { suite: string }> = [];
 for (const load of suites) {
   const suite = await load();
+  if (Deno.args[0] && !suite.name.includes(Deno.args[0])) continue;
   console.log(`\n== ${suite.name}`);
   try {
     for (const line of await suite.run()) {

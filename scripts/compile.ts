@@ -13,8 +13,11 @@ export const targets = [
 
 /** Files and folders loaded at run time that must be embedded in the binary. */
 export const includes = [
-  "src/sandbox/", // plugin host entry and worker bootstrap (started as separate modules)
-  "web/static/", // vendored htmx and the stylesheet
+  // Every module: commands load theirs with importLazily (a run-time URL Deno does not analyse),
+  // the plugin host and worker bootstrap start as separate modules. Deno analyses the modules
+  // of an included folder, so their npm packages are embedded too.
+  "src/",
+  "web/", // the dashboard (imported lazily by `serve`), vendored htmx and the stylesheet
   "plugins/", // example plugins and the plugin SDK
   "skills/", // bundled Agent Skills
 ];
@@ -24,6 +27,8 @@ export function compileArguments(target: string, flags: string[]): string[] {
   return [
     "compile",
     ...flags,
+    // Only npm packages the embedded modules import (not playwright-core, a test dependency).
+    "--exclude-unused-npm",
     ...includes.flatMap((path) => ["--include", path]),
     "--target",
     target,

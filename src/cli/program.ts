@@ -1,7 +1,9 @@
 /** Builds the `radar` command line and runs it with readable errors and exit codes. */
+import { importLazily } from "../runtime/lazy_import.ts";
 import { Command, CommanderError } from "./command_line.ts";
 import { causeChain, ExitCode, RadarError } from "../core/errors.ts";
 import type { Runtime } from "../runtime/runtime.ts";
+import type { AgentSession } from "../runtime/agent_session.ts";
 import type { CliContext, CliIo, GlobalOptions } from "./context.ts";
 import { commandRegistrars } from "./commands/index.ts";
 import { radarVersion } from "../version.ts";
@@ -12,6 +14,7 @@ export async function runCli(args: string[], io: CliIo): Promise<number> {
   // The runtime and the config loader are imported on first use: they pull every tool, zod and
   // yaml, which commands such as `--version` or `stop` never need.
   let runtime: Promise<Runtime> | undefined;
+  let session: Promise<AgentSession> | undefined;
   const program = new Command("radar")
     .description("Radar: a local-first personal AI assistant with a heartbeat")
     .version(radarVersion, "-V, --version")
@@ -30,7 +33,9 @@ export async function runCli(args: string[], io: CliIo): Promise<number> {
     io,
     globals: () => program.opts<GlobalOptions>(),
     async config() {
-      const { loadConfig, readTextFileIfExists } = await import("../config/loader.ts");
+      const { loadConfig, readTextFileIfExists } = await importLazily<
+        typeof import("../config/loader.ts")
+      >(new URL("../config/loader.ts", import.meta.url));
       return loadConfig({
         explicitPath: context.globals().config,
         env: io.env,
@@ -39,7 +44,9 @@ export async function runCli(args: string[], io: CliIo): Promise<number> {
       });
     },
     runtime(extra) {
-      runtime ??= import("../runtime/runtime.ts").then(({ openRuntime }) =>
+      runtime ??= importLazily<typeof import("../runtime/runtime.ts")>(
+        new URL("../runtime/runtime.ts", import.meta.url),
+      ).then(({ openRuntime }) =>
         openRuntime({
           configPath: context.globals().config,
           env: io.env,
@@ -49,6 +56,19 @@ export async function runCli(args: string[], io: CliIo): Promise<number> {
         })
       );
       return runtime;
+    },
+    agentSession() {
+      session ??= importLazily<typeof import("../runtime/agent_session.ts")>(
+        new URL("../runtime/agent_session.ts", import.meta.url),
+      ).then(({ openAgentSession }) =>
+        openAgentSession({
+          configPath: context.globals().config,
+          env: io.env,
+          cwd: io.cwd,
+          logLevel: context.globals().verbose ? "debug" : undefined,
+        })
+      );
+      return session;
     },
     setExitCode(code) {
       exitCode = code;
@@ -63,6 +83,7 @@ export async function runCli(args: string[], io: CliIo): Promise<number> {
   } finally {
     // A runtime that failed to open was reported above; there is nothing to close then.
     await runtime?.then((opened) => opened.close(), () => undefined);
+    await session?.then((opened) => opened.close(), () => undefined);
   }
   return exitCode;
 }

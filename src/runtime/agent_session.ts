@@ -4,6 +4,7 @@
  * schema and the plugin system load when the model first calls a tool. Without one (first run,
  * changed config, new build, enabled plugins changed) the full runtime opens and refreshes it.
  */
+import { importLazily } from "./lazy_import.ts";
 import { joinPath } from "../core/file_path.ts";
 import { findConfigFile, readTextFileIfExists } from "../config/config_file.ts";
 import type { AgentDependencies } from "../core/agent_loop.ts";
@@ -15,7 +16,7 @@ import { SqliteConversationStore } from "../adapters/sqlite/conversation_store.t
 import { SqliteFactStore } from "../adapters/sqlite/fact_store.ts";
 import { SqliteAuditStore } from "../adapters/sqlite/audit_store.ts";
 import { createLogger, writeStderrLine } from "../adapters/stderr_logger.ts";
-import { configSecrets } from "../tools/secrets.ts";
+import { configSecrets } from "../config/secrets.ts";
 import { agentDependencies } from "./agent_dependencies.ts";
 import { ensureDataDirectory } from "./data_directory.ts";
 import { catalogEntry, DeferredToolRegistry, type LoadedTools } from "./deferred_registry.ts";
@@ -74,7 +75,9 @@ export async function openAgentSession(options: RuntimeOptions): Promise<AgentSe
 }
 
 async function openFullRuntime(options: RuntimeOptions): Promise<Runtime> {
-  const { openRuntime } = await import("./runtime.ts");
+  const { openRuntime } = await importLazily<typeof import("./runtime.ts")>(
+    new URL("./runtime.ts", import.meta.url),
+  );
   return openRuntime(options);
 }
 

@@ -13,7 +13,7 @@ import { openDatabase } from "../adapters/sqlite/database.ts";
 import { SqliteConversationStore } from "../adapters/sqlite/conversation_store.ts";
 import { SqliteFactStore } from "../adapters/sqlite/fact_store.ts";
 import { SqliteAuditStore } from "../adapters/sqlite/audit_store.ts";
-import { configSecrets } from "../tools/secrets.ts";
+import { configSecrets } from "../config/secrets.ts";
 import { createLogger, writeStderrLine } from "../adapters/stderr_logger.ts";
 import { builtinTools } from "../tools/index.ts";
 import { createPdfReader } from "../adapters/pdf/subprocess_pdf_reader.ts";

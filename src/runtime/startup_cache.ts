@@ -57,20 +57,31 @@ export function startupKey(file: ConfigFile, env: Environment, cwd: string): str
 }
 
 let cachedBuildStamp: string | undefined;
-const derivedFrom = ["../config/", "../tools/", "../plugins/"];
+/** Code the cache is derived from, relative to this module: folders (their mtime) and files. */
+const derivedFrom = [
+  "../config/",
+  "../tools/",
+  "../tools/exec/",
+  "../plugins/",
+  "../config/schema.ts",
+  "../tools/index.ts",
+  "../version.ts",
+];
 
 /**
  * Identifies the code that produced a cache: the executable's modification time (a new compiled
- * binary is a new build) and, when running from source, the newest modification time of the code
- * the cache is derived from (src/config, src/tools, src/plugins: ~1 ms of stat calls), so editing
- * a tool's description or the schema under `deno run` is never served stale.
+ * binary is a new build) and, when running from source, the modification times of the folders
+ * and key files the config and the tool catalog come from (a few stat calls: walking every file
+ * would cost 3–4 ms on each start). An edit these miss (a file rewritten in place) is caught when
+ * the real tools load: the session compares the fresh catalog and config with the cache and
+ * rewrites it.
  */
 export function buildStamp(): string {
   if (cachedBuildStamp !== undefined) return cachedBuildStamp;
-  const parts = [String(modifiedAt(Deno.execPath()))];
-  for (const folder of derivedFrom) {
-    const url = new URL(folder, import.meta.url);
-    if (url.protocol === "file:") parts.push(String(newestIn(decodeURIComponent(url.pathname))));
+  const parts = [modifiedAt(Deno.execPath())];
+  for (const relative of derivedFrom) {
+    const url = new URL(relative, import.meta.url);
+    if (url.protocol === "file:") parts.push(modifiedAt(decodeURIComponent(url.pathname)));
   }
   cachedBuildStamp = parts.join(":");
   return cachedBuildStamp;
@@ -137,20 +148,6 @@ function modifiedAt(path: string): number {
   } catch {
     return 0;
   }
-}
-
-function newestIn(folder: string): number {
-  let newest = 0;
-  try {
-    for (const entry of Deno.readDirSync(folder)) {
-      const path = joinPath(folder, entry.name);
-      const time = entry.isDirectory ? newestIn(path) : modifiedAt(path);
-      if (time > newest) newest = time;
-    }
-  } catch {
-    // An unreadable folder (or the compiled binary's embedded one) only weakens the stamp.
-  }
-  return newest;
 }
 
 function sortedNames(folder: string): string[] {

@@ -11,7 +11,7 @@ import { runProcess } from "./exec/run_process.ts";
 import { detectSandbox, sandboxedArgv, type SandboxProgram } from "./exec/sandbox.ts";
 import { type FileToolDependencies, pathGuardFor } from "./file_access.ts";
 import { homeSecretPaths, systemSecretPaths } from "./path_rules.ts";
-import { configSecrets } from "./secrets.ts";
+import { configSecrets } from "../config/secrets.ts";
 
 /** The sandbox exec would use with this config, or why there is none. */
 export function execSandbox(

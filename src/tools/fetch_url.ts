@@ -4,7 +4,7 @@ import { redactText } from "../core/redact.ts";
 import { failed, refused, timedOut, type Tool, type ToolResult } from "../core/tool.ts";
 import { defineTool } from "../core/tool_definition.ts";
 import type { ToolDependencies } from "./dependencies.ts";
-import { configSecrets } from "./secrets.ts";
+import { configSecrets } from "../config/secrets.ts";
 import { htmlToText } from "./web/html_to_text.ts";
 import { checkUrl, denoResolver, type Resolver } from "./web/network_guard.ts";
 

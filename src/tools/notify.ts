@@ -5,7 +5,7 @@ import { redactText } from "../core/redact.ts";
 import { failed, refused, type Tool } from "../core/tool.ts";
 import { defineTool } from "../core/tool_definition.ts";
 import type { ToolDependencies } from "./dependencies.ts";
-import { configSecrets } from "./secrets.ts";
+import { configSecrets } from "../config/secrets.ts";
 
 /** Priorities that count as urgent: they go out during quiet hours. */
 export const urgentPriorities: ReadonlySet<string> = new Set(["high", "urgent"]);

@@ -5,7 +5,7 @@ import { failed, refused, type Tool } from "../core/tool.ts";
 import { defineTool } from "../core/tool_definition.ts";
 import { openCheckedForRead, PathChangedError } from "./checked_open.ts";
 import { type FileToolDependencies, pathGuardFor } from "./file_access.ts";
-import { configSecrets } from "./secrets.ts";
+import { configSecrets } from "../config/secrets.ts";
 
 /** Creates the read_file tool. */
 export function readFileTool(deps: FileToolDependencies): Tool {

@@ -4,7 +4,7 @@ import { redactText } from "../core/redact.ts";
 import { failed, type Tool } from "../core/tool.ts";
 import { defineTool } from "../core/tool_definition.ts";
 import type { ToolDependencies } from "./dependencies.ts";
-import { configSecrets } from "./secrets.ts";
+import { configSecrets } from "../config/secrets.ts";
 import { decodeEntities } from "./web/html_to_text.ts";
 
 interface SearchResult {

@@ -22,11 +22,11 @@ export function registerAsk(program: Command, context: CliContext): void {
           piped.truncated ? ` truncated="${maxStdinBytes} bytes"` : ""
         }>\n${piped.text}\n</stdin>`
         : question;
-      const runtime = await context.runtime();
-      const conversationId = runtime.conversations.createConversation(
+      const session = await context.agentSession();
+      const conversationId = session.conversations.createConversation(
         "ask",
         question,
-        runtime.clock.now(),
+        session.clock.now(),
       );
       const result = await runTurn(context, {
         conversationId,

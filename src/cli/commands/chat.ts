@@ -10,11 +10,11 @@ export function registerChat(program: Command, context: CliContext): void {
     .description("interactive chat (/new starts over, /exit quits)")
     .option("--continue", "continue the most recent chat conversation")
     .action(async (options: { continue?: boolean }) => {
-      const runtime = await context.runtime();
+      const session = await context.agentSession();
       const { io } = context;
-      const start = () => runtime.conversations.createConversation("chat", "", runtime.clock.now());
+      const start = () => session.conversations.createConversation("chat", "", session.clock.now());
       let conversationId = options.continue
-        ? runtime.conversations.latest("chat")?.id ?? start()
+        ? session.conversations.latest("chat")?.id ?? start()
         : start();
       io.stderr(`Radar chat (conversation ${conversationId}). /new starts over, /exit quits.\n`);
       const confirm = async (question: string) => {
@@ -31,7 +31,7 @@ export function registerChat(program: Command, context: CliContext): void {
           io.stderr(`New conversation ${conversationId}.\n`);
           continue;
         }
-        runtime.conversations.titleIfUntitled(conversationId, text);
+        session.conversations.titleIfUntitled(conversationId, text);
         try {
           const result = await runTurn(context, {
             conversationId,

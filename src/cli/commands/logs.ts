@@ -1,4 +1,5 @@
 /** `radar logs [-f] [-n N]`: the daemon's log file. */
+import { importLazily } from "../../runtime/lazy_import.ts";
 import type { Command } from "../command_line.ts";
 import type { CliContext } from "../context.ts";
 import { InvalidArgumentError } from "../command_line.ts";
@@ -15,7 +16,9 @@ export function registerLogs(program: Command, context: CliContext): void {
     .option("-n, --lines <count>", "lines to show", parseCount, 50)
     .option("-f, --follow", "keep printing new lines until Ctrl-C")
     .action(async (options: { lines: number; follow?: boolean }) => {
-      const { followFile, lastLines, logPath } = await import("../../daemon/log_file.ts");
+      const { followFile, lastLines, logPath } = await importLazily<
+        typeof import("../../daemon/log_file.ts")
+      >(new URL("../../daemon/log_file.ts", import.meta.url));
       const path = logPath((await context.config()).dataDir);
       let size = 0;
       try {

@@ -1,4 +1,5 @@
 /** `radar monitor add|list|remove|check-now|enable|disable`: URL monitors. */
+import { importLazily } from "../../runtime/lazy_import.ts";
 import type { Command } from "../command_line.ts";
 import type { CliContext } from "../context.ts";
 import { parseId } from "../arguments.ts";
@@ -15,7 +16,9 @@ export function registerMonitor(program: Command, context: CliContext): void {
   const zone = async () => (await context.runtime()).config.radar.timezone || undefined;
   // The daemon code behind a monitor's description is loaded only when a line is printed.
   const describe = async (record: MonitorRecord) => {
-    const { MonitorService } = await import("../../daemon/monitor_service.ts");
+    const { MonitorService } = await importLazily<typeof import("../../daemon/monitor_service.ts")>(
+      new URL("../../daemon/monitor_service.ts", import.meta.url),
+    );
     return MonitorService.describe(record, await zone());
   };
 

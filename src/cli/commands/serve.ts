@@ -1,4 +1,5 @@
 /** `radar serve`: the daemon in the foreground until Ctrl-C or SIGTERM. */
+import { importLazily } from "../../runtime/lazy_import.ts";
 import type { Command } from "../command_line.ts";
 import type { CliContext } from "../context.ts";
 import { parsePort } from "../arguments.ts";
@@ -27,7 +28,9 @@ export function registerServe(program: Command, context: CliContext): void {
       const port = options.port ?? loaded.config.web.port;
       // The bind policy (non-loopback needs web.auth_token) is checked by the web server.
       ensureDataDirectory(loaded.dataDir);
-      const { logPath, RotatingLogFile } = await import("../../daemon/log_file.ts");
+      const { logPath, RotatingLogFile } = await importLazily<
+        typeof import("../../daemon/log_file.ts")
+      >(new URL("../../daemon/log_file.ts", import.meta.url));
       const log = new RotatingLogFile(logPath(loaded.dataDir));
       const shutdown = new AbortController();
       const stop = () => shutdown.abort();
@@ -39,12 +42,18 @@ export function registerServe(program: Command, context: CliContext): void {
       try {
         const runtime = await context.runtime({ logWriters: [(line) => log.write(line)] });
         // Loaded here, not at start-up: other commands do not pay for the daemon and web stack.
-        const { daemonServices } = await import("../../daemon/services.ts");
-        const { runDaemon } = await import("../../daemon/daemon.ts");
-        const { daemonJobs, daemonSources, pluginSources } = await import(
-          "../../daemon/sources.ts"
+        const { daemonServices } = await importLazily<typeof import("../../daemon/services.ts")>(
+          new URL("../../daemon/services.ts", import.meta.url),
         );
-        const { startDaemonWebServer } = await import("../../../web/daemon_web.ts");
+        const { runDaemon } = await importLazily<typeof import("../../daemon/daemon.ts")>(
+          new URL("../../daemon/daemon.ts", import.meta.url),
+        );
+        const { daemonJobs, daemonSources, pluginSources } = await importLazily<
+          typeof import("../../daemon/sources.ts")
+        >(new URL("../../daemon/sources.ts", import.meta.url));
+        const { startDaemonWebServer } = await importLazily<
+          typeof import("../../../web/daemon_web.ts")
+        >(new URL("../../../web/daemon_web.ts", import.meta.url));
         const services = daemonServices(runtime);
         await runDaemon({
           services,

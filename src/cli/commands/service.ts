@@ -1,5 +1,6 @@
 /** `radar service install|uninstall|status`: run `radar serve` at login (launchd or systemd). */
-import { dirname, join } from "node:path";
+import { importLazily } from "../../runtime/lazy_import.ts";
+import { joinPath, parentPath } from "../../core/file_path.ts";
 import type { Command } from "../command_line.ts";
 import type { CliContext } from "../context.ts";
 import { RadarError } from "../../core/errors.ts";
@@ -13,7 +14,9 @@ export function registerService(program: Command, context: CliContext): void {
     "run the daemon at login: launchd agent (macOS) or systemd user unit (Linux)",
   );
   const where = async () => {
-    const { serviceLocation } = await import("../../daemon/service_files.ts");
+    const { serviceLocation } = await importLazily<typeof import("../../daemon/service_files.ts")>(
+      new URL("../../daemon/service_files.ts", import.meta.url),
+    );
     const env = context.io.env;
     const location = serviceLocation(Deno.build.os, homeDirectory(env), env.XDG_CONFIG_HOME);
     if (!location) {
@@ -26,8 +29,12 @@ export function registerService(program: Command, context: CliContext): void {
     .action(async () => {
       const location = await where();
       const loaded = await context.config();
-      const { currentRadarCommand } = await import("../../daemon/daemon_command.ts");
-      const { launchdPlist, systemdUnit } = await import("../../daemon/service_files.ts");
+      const { currentRadarCommand } = await importLazily<
+        typeof import("../../daemon/daemon_command.ts")
+      >(new URL("../../daemon/daemon_command.ts", import.meta.url));
+      const { launchdPlist, systemdUnit } = await importLazily<
+        typeof import("../../daemon/service_files.ts")
+      >(new URL("../../daemon/service_files.ts", import.meta.url));
       const args = [...(loaded.path ? ["--config", loaded.path] : []), "serve"];
       const command = currentRadarCommand(args);
       const spec: ServiceSpec = {
@@ -37,11 +44,11 @@ export function registerService(program: Command, context: CliContext): void {
           RADAR_DATA_DIR: loaded.dataDir,
           PATH: context.io.env.PATH ?? "/usr/local/bin:/usr/bin:/bin",
         },
-        errorLog: join(loaded.dataDir, "logs", "service.err"),
+        errorLog: joinPath(loaded.dataDir, "logs", "service.err"),
       };
       const text = location.kind === "launchd" ? launchdPlist(spec) : systemdUnit(spec);
-      Deno.mkdirSync(dirname(location.path), { recursive: true });
-      Deno.mkdirSync(dirname(spec.errorLog), { recursive: true, mode: 0o700 });
+      Deno.mkdirSync(parentPath(location.path), { recursive: true });
+      Deno.mkdirSync(parentPath(spec.errorLog), { recursive: true, mode: 0o700 });
       Deno.writeTextFileSync(location.path, text);
       context.io.stdout(`Wrote ${location.path}\nLoad it with:\n  ${location.load}\n`);
     });
@@ -67,7 +74,9 @@ export function registerService(program: Command, context: CliContext): void {
         installed = Deno.statSync(location.path).isFile;
       } catch { /* not installed */ }
       const { dataDir } = await context.config();
-      const { runningDaemon } = await import("../../daemon/lock_file.ts");
+      const { runningDaemon } = await importLazily<typeof import("../../daemon/lock_file.ts")>(
+        new URL("../../daemon/lock_file.ts", import.meta.url),
+      );
       const daemon = runningDaemon(dataDir, isProcessAlive);
       context.io.stdout(
         `service: ${

@@ -1,4 +1,5 @@
 /** `radar start`: the daemon detached, logging to the data directory; prints its PID. */
+import { importLazily } from "../../runtime/lazy_import.ts";
 import type { Command } from "../command_line.ts";
 import type { CliContext } from "../context.ts";
 import { parsePort } from "../arguments.ts";
@@ -13,9 +14,15 @@ export function registerStart(program: Command, context: CliContext): void {
     .option("--port <port>", "dashboard port (default: web.port)", parsePort)
     .action(async (options: { host?: string; port?: number }) => {
       const loaded = await context.config();
-      const { readLock, runningDaemon } = await import("../../daemon/lock_file.ts");
-      const { currentRadarCommand } = await import("../../daemon/daemon_command.ts");
-      const { logPath } = await import("../../daemon/log_file.ts");
+      const { readLock, runningDaemon } = await importLazily<
+        typeof import("../../daemon/lock_file.ts")
+      >(new URL("../../daemon/lock_file.ts", import.meta.url));
+      const { currentRadarCommand } = await importLazily<
+        typeof import("../../daemon/daemon_command.ts")
+      >(new URL("../../daemon/daemon_command.ts", import.meta.url));
+      const { logPath } = await importLazily<typeof import("../../daemon/log_file.ts")>(
+        new URL("../../daemon/log_file.ts", import.meta.url),
+      );
       const running = runningDaemon(loaded.dataDir, isProcessAlive);
       if (running) throw new RadarError(`Radar is already running (PID ${running.pid})`);
       const args: string[] = [];

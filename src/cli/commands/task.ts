@@ -1,4 +1,5 @@
 /** `radar task add|list|remove|run-now|enable|disable`: scheduled tasks in local time. */
+import { importLazily } from "../../runtime/lazy_import.ts";
 import type { Command } from "../command_line.ts";
 import type { CliContext } from "../context.ts";
 import { parseId } from "../arguments.ts";
@@ -14,7 +15,9 @@ export function registerTask(program: Command, context: CliContext): void {
   const zone = async () => (await context.runtime()).config.radar.timezone || undefined;
   // The daemon code behind a task's description is loaded only when a line is printed.
   const describe = async (record: TaskRecord) => {
-    const { describeTask } = await import("./task_description.ts");
+    const { describeTask } = await importLazily<typeof import("./task_description.ts")>(
+      new URL("./task_description.ts", import.meta.url),
+    );
     return describeTask(record, await zone());
   };
 

@@ -1,5 +1,5 @@
 /** The secret values of a configuration, to be redacted from every tool result and log. */
-import type { RadarConfig } from "../config/schema.ts";
+import type { RadarConfig } from "./schema.ts";
 
 /** Every non-empty secret value in the config (API keys, tokens). */
 export function configSecrets(config: RadarConfig): string[] {
