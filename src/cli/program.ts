@@ -5,8 +5,11 @@ import { causeChain, ExitCode, RadarError } from "../core/errors.ts";
 import type { Runtime } from "../runtime/runtime.ts";
 import type { AgentSession } from "../runtime/agent_session.ts";
 import type { CliContext, CliIo, GlobalOptions } from "./context.ts";
-import { commandRegistrars } from "./commands/index.ts";
+import { registrarsFor } from "./commands/index.ts";
 import { radarVersion } from "../version.ts";
+
+/** Global options that take a value (the command word is found after them). */
+const globalOptionsWithValue = ["-c", "--config"];
 
 /** Runs the CLI with `args` (without the program name) and returns the exit code. */
 export async function runCli(args: string[], io: CliIo): Promise<number> {
@@ -74,7 +77,8 @@ export async function runCli(args: string[], io: CliIo): Promise<number> {
       exitCode = code;
     },
   };
-  for (const register of commandRegistrars) register(program, context);
+  const registrars = await registrarsFor(args, globalOptionsWithValue);
+  for (const register of registrars) register(program, context);
   for (const command of program.commands) applyExitOverride(command);
   try {
     await program.parseAsync(args, { from: "user" });

@@ -10,7 +10,13 @@ import assert from "node:assert/strict";
 import { fromFileUrl } from "../project/file_url.ts";
 
 const root = new URL("../../", import.meta.url);
-const entries = ["main.ts", "src/cli/program.ts", "src/runtime/agent_session.ts"];
+const entries = [
+  "main.ts",
+  "src/cli/program.ts",
+  "src/cli/commands/ask.ts",
+  "src/cli/commands/chat.ts",
+  "src/runtime/agent_session.ts",
+];
 
 /** Node modules the start-up graph may load (the database is needed before the first request). */
 const allowedNodeModules = ["node:sqlite"];

@@ -16,13 +16,16 @@ export function registerAsk(program: Command, context: CliContext): void {
     .action(async (words: string[], options: { json?: boolean }) => {
       const question = words.join(" ").trim();
       if (!question) throw new UsageError("Cannot ask: the question is empty");
+      // Opening the session (module loading, SQLite) overlaps reading piped stdin.
+      const opening = context.agentSession();
+      opening.catch(() => {}); // awaited below; its failure is reported there
       const piped = await context.io.readStdin(maxStdinBytes);
       const message = piped.text.trim()
         ? `${question}\n\n<stdin${
           piped.truncated ? ` truncated="${maxStdinBytes} bytes"` : ""
         }>\n${piped.text}\n</stdin>`
         : question;
-      const session = await context.agentSession();
+      const session = await opening;
       const conversationId = session.conversations.createConversation(
         "ask",
         question,
