@@ -159,8 +159,12 @@ export function daemonViewFromServices(options: DaemonViewOptions): DaemonView {
     runTaskNow(id) {
       const task = taskOrThrow(id);
       // In the background: the page answers at once; the run appears in history when done.
-      void services.taskRunner.runTask(task, "manual", options.signal).catch((error) =>
-        runtime.logger.error("task run failed", { task: id, error: (error as Error).message })
+      void services.taskRunner.runTask(task, "manual", options.signal).then(
+        (report) => {
+          if (report.outcome === "busy") runtime.logger.warn(report.reason, { task: id });
+        },
+        (error) =>
+          runtime.logger.error("task run failed", { task: id, error: (error as Error).message }),
       );
     },
     removeTask: (id) => services.tasks.remove(id),

@@ -75,6 +75,7 @@ export function daemonServices(
     clock: runtime.clock,
     logger: runtime.logger,
     pid,
+    isAlive,
     timeZone,
     elapsed,
   });

@@ -17,6 +17,8 @@ export interface TaskRunnerDependencies {
   clock: Clock;
   logger: Logger;
   pid: number;
+  /** Whether a process still runs (a task claimed by a dead one is free again). */
+  isAlive: (pid: number) => boolean;
   timeZone?: string;
   elapsed: () => number;
 }
@@ -24,10 +26,11 @@ export interface TaskRunnerDependencies {
 /** The outcome of one task run. */
 export interface TaskRunReport {
   task: TaskRecord;
-  outcome: "ran" | "failed";
+  /** `busy`: the task was already running (its run was not started again). */
+  outcome: "ran" | "failed" | "busy";
   reason: string;
   result?: AgentResult;
-  conversationId: number;
+  conversationId?: number;
 }
 
 /** Runs tasks as their own conversations; a tick job. */
@@ -62,7 +65,15 @@ export class TaskRunner implements TickJob {
     const { deps } = this;
     const started = deps.elapsed();
     const at = deps.clock.now();
-    const runId = deps.runs.startTask(task.id, trigger, at, deps.pid);
+    const claim = deps.runs.claimTask(task.id, trigger, at, deps.pid, deps.isAlive);
+    if ("heldBy" in claim) {
+      const reason = `task ${task.id} is already running (PID ${claim.heldBy}); not started again`;
+      deps.logger.info("task run skipped: already running", { task: task.id, pid: claim.heldBy });
+      // A scheduled run that found it busy moves on, so the next tick does not fire it again.
+      if (trigger === "schedule" && nextRunAt) deps.store.setNextRun(task.id, nextRunAt);
+      return { task, outcome: "busy", reason };
+    }
+    const runId = claim.runId;
     const conversationId = deps.conversations.createConversation("task", task.name, at);
     let result: AgentResult | undefined;
     let outcome: TaskRunReport["outcome"] = "ran";

@@ -63,7 +63,7 @@ export function execTool(deps: FileToolDependencies): Tool {
           `Refused (tools.exec.mode ${settings.mode}): ${decision.reason}.${
             settings.mode === "block_dangerous" && !settings.confirm_destructive &&
               analysis.findings.every((finding) => finding.severity === "destructive")
-              ? " Set tools.exec.confirm_destructive: true to be asked in radar chat."
+              ? " Set tools.exec.confirm_destructive: true to be asked in `radar chat` or the dashboard chat."
               : ""
           }`,
         );
@@ -133,7 +133,7 @@ async function confirm(
       ? true
       : "The user declined to run this command. Do not retry it; ask what to do instead.";
   }
-  return `Refused: ${reason}. Nobody can confirm it in a ${context.kind} run. To allow it, run it in \`radar chat\` (you will be asked), or set tools.exec.confirm_destructive: false.`;
+  return `Refused: ${reason}. Nobody can confirm it in a ${context.kind} run. To allow it, run it in \`radar chat\` or the dashboard chat (you will be asked), or set tools.exec.confirm_destructive: false.`;
 }
 
 function existing(paths: string[], kind: "folder" | "file"): string[] {

@@ -122,3 +122,52 @@ Deno.test("radar task add/list/disable/enable/remove", async () => {
     Deno.removeSync(home, { recursive: true });
   }
 });
+
+Deno.test("a task already running (run now beside the schedule, or another process) is not started twice", async () => {
+  const alivePids = new Set([1001, 2002]);
+  await withTestDaemon({ steps: [textResponse("done once")], alivePids }, async (daemon) => {
+    const { services, clock, model } = daemon;
+    const added = services.tasks.add({ cron: "0 11 * * *", message: "Check the backups" });
+    assert.ok(!("error" in added));
+    const task = services.tasks.store.get(added.id)!;
+    // Same process: the dashboard's "Run now" while a run of the task is under way.
+    const first = services.taskRunner.runTask(task, "manual");
+    const second = await services.taskRunner.runTask(task, "manual");
+    assert.equal(second.outcome, "busy");
+    assert.match(second.reason, /already running \(PID 1001\)/);
+    assert.equal((await first).outcome, "ran");
+    assert.equal(model.requests.length, 1, "one model run");
+
+    // Another live process holds a run: the scheduled tick skips it and moves the next run on.
+    const other = daemon.reopen({ pid: 2002 });
+    try {
+      const claim = other.services.runs.claimTask(task.id, "manual", clock.now(), 2002, () => true);
+      assert.ok("runId" in claim);
+      clock.set(new Date("2026-11-23T11:00:30Z"));
+      await services.taskRunner.run(clock.now(), new AbortController().signal);
+      assert.equal(model.requests.length, 1, "skipped while PID 2002 runs it");
+      assert.equal(services.tasks.store.get(task.id)!.nextRunAt, "2026-11-24T11:00:00.000Z");
+      const held = await services.taskRunner.runTask(task, "manual");
+      assert.equal(held.outcome, "busy");
+    } finally {
+      other.close();
+    }
+  });
+});
+
+Deno.test("a task run left by a dead process is closed as interrupted and the task runs", async () => {
+  await withTestDaemon({ steps: [textResponse("ran")] }, async (daemon) => {
+    const { services, clock } = daemon;
+    const added = services.tasks.add({ cron: "0 11 * * *", message: "Tidy" });
+    assert.ok(!("error" in added));
+    const claim = services.runs.claimTask(added.id, "schedule", clock.now(), 4242, () => true);
+    assert.ok("runId" in claim, "PID 4242 (not alive for the daemon) left a running row");
+    const report = await services.taskRunner.runTask(services.tasks.store.get(added.id)!, "manual");
+    assert.equal(report.outcome, "ran");
+    const interrupted = services.runs.recent(5, { kind: "task" }).find((run) =>
+      run.id === claim.runId
+    )!;
+    assert.equal(interrupted.outcome, "failed");
+    assert.match(interrupted.reason ?? "", /interrupted/);
+  });
+});

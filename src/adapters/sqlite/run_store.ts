@@ -114,9 +114,28 @@ export class SqliteRunStore {
     });
   }
 
-  /** Records the start of a task run. */
-  startTask(taskId: number, trigger: RunRecord["trigger"], at: Date, pid: number): number {
-    return this.#insert("task", trigger, taskId, at, pid);
+  /**
+   * Claims a run of one task: records a `running` row unless a live process (this one included:
+   * the dashboard's "Run now" and the scheduler share the daemon) is already running that task.
+   * Running rows of dead processes are closed as interrupted. Returns the run id or the holder.
+   */
+  claimTask(
+    taskId: number,
+    trigger: RunRecord["trigger"],
+    at: Date,
+    pid: number,
+    isAlive: (pid: number) => boolean,
+  ): { runId: number } | { heldBy: number } {
+    return transaction(this.db, () => {
+      const running = this.db.prepare(
+        "SELECT id, pid FROM heartbeat_runs WHERE outcome = 'running' AND kind = 'task' AND task_id = ?",
+      ).all(taskId) as Array<{ id: number; pid: number }>;
+      for (const row of running) {
+        if (isAlive(Number(row.pid))) return { heldBy: Number(row.pid) };
+        this.#interrupt(Number(row.id), at);
+      }
+      return { runId: this.#insert("task", trigger, taskId, at, pid) };
+    });
   }
 
   /** Records a tick that did nothing (no claim needed: it touches no events). */

@@ -3,7 +3,7 @@ import { importLazily } from "../../runtime/lazy_import.ts";
 import type { Command } from "../command_line.ts";
 import type { CliContext } from "../context.ts";
 import { parseId } from "../arguments.ts";
-import { UsageError } from "../../core/errors.ts";
+import { RadarError, UsageError } from "../../core/errors.ts";
 import { catchUpPolicies, type CatchUpPolicy } from "../../core/schedule.ts";
 import type { TaskRecord } from "../../adapters/sqlite/task_store.ts";
 import { loadDaemonServices } from "../load_daemon_services.ts";
@@ -88,6 +88,9 @@ export function registerTask(program: Command, context: CliContext): void {
       const record = daemon.tasks.store.get(parseId(id));
       if (!record) throw new UsageError(`Cannot run task ${id}: no such task`);
       const report = await daemon.taskRunner.runTask(record, "manual");
+      if (report.outcome === "busy") {
+        throw new RadarError(`Cannot run task ${id}: ${report.reason}`);
+      }
       if (report.outcome === "failed") {
         context.io.stdout(`Failed: ${report.reason}\n`);
         context.setExitCode(1);
