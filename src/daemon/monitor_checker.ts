@@ -68,27 +68,33 @@ export class MonitorChecker implements TickJob {
     const { etag, lastModified } = fetched.validators;
     if (fetched.status === "not_modified" || fetched.text === monitor.content) {
       const outcome = fetched.status === "not_modified" ? "not_modified" : "unchanged";
-      deps.store.recordSuccess(monitor.id, {
-        at,
-        nextCheckAt,
-        result: outcome === "not_modified" ? "not modified (304)" : "unchanged",
-        changed: false,
-        etag,
-        lastModified,
+      const eventId = transaction(deps.db, () => {
+        deps.store.recordSuccess(monitor.id, {
+          at,
+          nextCheckAt,
+          result: outcome === "not_modified" ? "not modified (304)" : "unchanged",
+          changed: false,
+          etag,
+          lastModified,
+        });
+        return this.#recovered(monitor, at);
       });
-      return { outcome };
+      return { outcome, eventId };
     }
     if (monitor.content === undefined) {
-      deps.store.recordSuccess(monitor.id, {
-        at,
-        nextCheckAt,
-        result: `first version stored (${fetched.text.length} characters)`,
-        content: fetched.text,
-        changed: false,
-        etag,
-        lastModified,
+      const eventId = transaction(deps.db, () => {
+        deps.store.recordSuccess(monitor.id, {
+          at,
+          nextCheckAt,
+          result: `first version stored (${fetched.text.length} characters)`,
+          content: fetched.text,
+          changed: false,
+          etag,
+          lastModified,
+        });
+        return this.#recovered(monitor, at);
       });
-      return { outcome: "baseline" };
+      return { outcome: "baseline", eventId };
     }
     const diff = shortDiff(monitor.content, fetched.text);
     const summary = `+${diff.added} −${diff.removed} lines`;
@@ -110,10 +116,23 @@ export class MonitorChecker implements TickJob {
         etag,
         lastModified,
       });
+      this.#recovered(monitor, at);
       return id;
     });
     deps.logger.info("monitored page changed", { monitor: monitor.id, diff: summary });
     return { outcome: "changed", detail: diff.text, eventId };
+  }
+
+  /** Queues "answers again" for a monitor that had been flagged failing (inside a transaction). */
+  #recovered(monitor: MonitorRecord, at: Date): number | undefined {
+    if (monitor.failures < failingThreshold) return undefined;
+    this.deps.logger.info("monitor recovered", { monitor: monitor.id, failures: monitor.failures });
+    return this.deps.queue.enqueue({
+      source: `monitor ${monitor.name}`,
+      kind: "monitor_recovered",
+      summary: `${monitor.url} answers again after ${monitor.failures} failed checks`,
+      dedupeKey: `monitor-recovered:${monitor.id}`,
+    }, at);
   }
 
   #failed(monitor: MonitorRecord, error: string, at: Date): MonitorCheck {

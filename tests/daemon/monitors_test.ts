@@ -167,6 +167,12 @@ Deno.test("a failing monitor backs off, is flagged once, shows in status and rec
       server.state.status = 200;
       const check = await services.monitorChecker.check(services.monitors.store.get(id)!);
       assert.equal(check.outcome, "not_modified");
+      const recovered = services.queue.pending(10).filter((event) =>
+        event.kind === "monitor_recovered"
+      );
+      assert.equal(recovered.length, 1, "one event says it answers again");
+      assert.match(recovered[0].summary, /answers again after 6 failed checks/);
+      assert.equal(check.eventId, recovered[0].id);
       const healed = services.monitors.store.get(id)!;
       assert.equal(healed.failures, 0);
       assert.equal((Date.parse(healed.nextCheckAt) - clock.now().getTime()) / minute, 30);
