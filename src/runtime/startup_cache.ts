@@ -109,10 +109,19 @@ export function pluginStamp(dataDir: string): string {
   return parts.join("|");
 }
 
-/** Reads the cache; undefined when absent, unreadable or not shaped like a cache. */
+/** Bytes beyond which a cache file is not read (a real one is tens of kilobytes). */
+export const maxStartupCacheBytes = 16 * 1024 * 1024;
+
+/**
+ * Reads the cache; undefined when absent, unreadable, not shaped like a cache, too big, or
+ * writable or readable by anyone but its owner, the user running Radar (it decides where the
+ * first request goes, and a file others could write could send it anywhere).
+ */
 export function readStartupCache(path: string): StartupCache | undefined {
   try {
-    const value = JSON.parse(Deno.readTextFileSync(path));
+    const text = readOwnerOnlyText(path);
+    if (text === undefined) return undefined;
+    const value = JSON.parse(text);
     const shaped = value && typeof value.key === "string" && typeof value.plugins === "string" &&
       Array.isArray(value.tools) && value.loaded && typeof value.loaded.dataDir === "string" &&
       value.loaded.config && typeof value.quickStart === "boolean";
@@ -131,7 +140,11 @@ export function writeStartupCache(path: string, cache: StartupCache): string | u
   const temporary = `${path}.${Deno.pid}.tmp`;
   try {
     Deno.mkdirSync(folder, { recursive: true, mode: 0o700 });
-    Deno.writeTextFileSync(temporary, JSON.stringify(cache), { mode: 0o600 });
+    // A leftover temp file or a link planted there is removed, never written through.
+    try {
+      Deno.removeSync(temporary);
+    } catch { /* none */ }
+    Deno.writeTextFileSync(temporary, JSON.stringify(cache), { mode: 0o600, createNew: true });
     Deno.renameSync(temporary, path);
     return undefined;
   } catch (error) {
@@ -139,6 +152,27 @@ export function writeStartupCache(path: string, cache: StartupCache): string | u
       Deno.removeSync(temporary);
     } catch { /* nothing to clean up */ }
     return `Cannot write the startup cache ${path}: ${(error as Error).message}`;
+  }
+}
+
+/** The file's text when it is a regular file of bounded size only its owner (this user) can use. */
+function readOwnerOnlyText(path: string): string | undefined {
+  const file = Deno.openSync(path, { read: true });
+  try {
+    const info = file.statSync();
+    if (!info.isFile || info.size > maxStartupCacheBytes) return undefined;
+    const shared = ((info.mode ?? 0) & 0o077) !== 0;
+    if (Deno.build.os !== "windows" && (info.uid !== Deno.uid() || shared)) return undefined;
+    const bytes = new Uint8Array(info.size);
+    let length = 0;
+    while (length < bytes.length) {
+      const count = file.readSync(bytes.subarray(length));
+      if (count === null) break;
+      length += count;
+    }
+    return new TextDecoder().decode(bytes.subarray(0, length));
+  } finally {
+    file.close();
   }
 }
 
