@@ -11,6 +11,7 @@ import type { ConfigFile } from "../config/config_file.ts";
 import { configEnvironmentNames } from "../config/environment.ts";
 import { type Environment, homeDirectory } from "../config/paths.ts";
 import { radarVersion } from "../version.ts";
+import { isStartupCache } from "./startup_cache_shape.ts";
 
 /** A tool as offered to the model, without its implementation. */
 export interface CatalogTool {
@@ -122,10 +123,7 @@ export function readStartupCache(path: string): StartupCache | undefined {
     const text = readOwnerOnlyText(path);
     if (text === undefined) return undefined;
     const value = JSON.parse(text);
-    const shaped = value && typeof value.key === "string" && typeof value.plugins === "string" &&
-      Array.isArray(value.tools) && value.loaded && typeof value.loaded.dataDir === "string" &&
-      value.loaded.config && typeof value.quickStart === "boolean";
-    return shaped ? value as StartupCache : undefined;
+    return isStartupCache(value) ? value : undefined;
   } catch {
     return undefined;
   }
