@@ -61,13 +61,13 @@ export async function openAgentSession(options: RuntimeOptions): Promise<AgentSe
     cache?.key === key && cache.quickStart && cache.plugins === pluginStamp(cache.loaded.dataDir)
   ) {
     try {
-      return quickSession(cache, options, cachePath);
+      return quickSession(cache, { ...options, configFile: file }, cachePath);
     } catch {
       // A cache whose inside does not fit (damaged or edited): the full start below reports any
       // real problem (an unusable data directory) itself, and rewrites the cache.
     }
   }
-  const runtime = await openFullRuntime(options);
+  const runtime = await openFullRuntime({ ...options, configFile: file });
   const warning = writeStartupCache(cachePath, cacheOf(key, runtime));
   if (warning) runtime.logger.debug(warning);
   return {
