@@ -88,26 +88,36 @@ export function buildStamp(): string {
   return cachedBuildStamp;
 }
 
+/** Folder depth the plugin stamp walks (plugins nest less: see pluginFolderLimits). */
+const stampDepth = 8;
+
 /**
- * Fingerprint of `<data>/plugins/enabled`: each enabled plugin's name and the names, sizes and
- * modification times of its files. Enabling, disabling or editing a plugin changes it.
+ * Fingerprint of `<data>/plugins/enabled`: each enabled plugin's name and the paths, sizes and
+ * modification times of its files, subfolders included. Enabling, disabling or editing a plugin
+ * changes it.
  */
 export function pluginStamp(dataDir: string): string {
   const enabled = joinPath(dataDir, "plugins", "enabled");
   const parts: string[] = [];
   for (const name of sortedNames(enabled)) {
     parts.push(name);
-    const folder = joinPath(enabled, name);
-    for (const file of sortedNames(folder)) {
-      try {
-        const info = Deno.statSync(joinPath(folder, file));
-        parts.push(`${file}:${info.size}:${info.mtime?.getTime() ?? 0}`);
-      } catch {
-        parts.push(`${file}:?`);
-      }
-    }
+    stampFiles(joinPath(enabled, name), "", 0, parts);
   }
   return parts.join("|");
+}
+
+function stampFiles(root: string, relative: string, depth: number, parts: string[]): void {
+  const folder = relative ? joinPath(root, relative) : root;
+  for (const name of sortedNames(folder)) {
+    const path = relative ? `${relative}/${name}` : name;
+    try {
+      const info = Deno.statSync(joinPath(folder, name));
+      parts.push(`${path}:${info.size}:${info.mtime?.getTime() ?? 0}`);
+      if (info.isDirectory && depth < stampDepth) stampFiles(root, path, depth + 1, parts);
+    } catch {
+      parts.push(`${path}:?`);
+    }
+  }
 }
 
 /** Bytes beyond which a cache file is not read (a real one is tens of kilobytes). */
