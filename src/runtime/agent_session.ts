@@ -20,6 +20,7 @@ import { createLogger, writeStderrLine } from "../adapters/stderr_logger.ts";
 import { configSecrets } from "../config/secrets.ts";
 import { agentDependencies, type AgentParts } from "./agent_dependencies.ts";
 import { ensureDataDirectory } from "./data_directory.ts";
+import { withEnvironmentSecrets, withoutEnvironmentSecrets } from "./environment_secrets.ts";
 import { catalogEntry, DeferredToolRegistry, type LoadedTools } from "./deferred_registry.ts";
 import type { Runtime, RuntimeOptions } from "./runtime.ts";
 import {
@@ -68,7 +69,7 @@ export async function openAgentSession(options: RuntimeOptions): Promise<AgentSe
     }
   }
   const runtime = await openFullRuntime({ ...options, configFile: file });
-  const warning = writeStartupCache(cachePath, cacheOf(key, runtime));
+  const warning = writeStartupCache(cachePath, cacheOf(key, runtime, options.env));
   if (warning) runtime.logger.debug(warning);
   return {
     conversations: runtime.conversations,
@@ -88,10 +89,10 @@ async function openFullRuntime(options: RuntimeOptions): Promise<Runtime> {
 }
 
 /** The cache a full runtime yields. */
-function cacheOf(key: string, runtime: Runtime): StartupCache {
+function cacheOf(key: string, runtime: Runtime, env: RuntimeOptions["env"]): StartupCache {
   return {
     key,
-    loaded: runtime.loaded,
+    loaded: withoutEnvironmentSecrets(runtime.loaded, env),
     plugins: pluginStamp(runtime.dataDir),
     tools: runtime.registry.list().map(catalogEntry),
     quickStart: (runtime.plugins?.hooks.counts().promptVariables ?? 0) === 0,
@@ -103,7 +104,7 @@ function quickSession(
   options: RuntimeOptions,
   cachePath: string,
 ): AgentSession {
-  const { config, dataDir } = cache.loaded;
+  const { config, dataDir } = withEnvironmentSecrets(cache.loaded, options.env);
   const clock = options.clock ?? systemClock;
   const logger = createLogger(
     options.logLevel ?? config.radar.log_level,
@@ -120,7 +121,7 @@ function quickSession(
   let full: Runtime | undefined;
   const load = async (): Promise<LoadedTools> => {
     full = await openFullRuntime({ ...options, reportConfigWarnings: false });
-    const fresh = cacheOf(cache.key, full);
+    const fresh = cacheOf(cache.key, full, options.env);
     if (JSON.stringify(fresh) !== JSON.stringify(cache)) {
       logger.debug("startup cache was stale; refreshed");
       writeStartupCache(cachePath, fresh);

@@ -8,7 +8,7 @@
 import { joinPath, parentPath } from "../core/file_path.ts";
 import type { LoadedConfig } from "../config/loader.ts";
 import type { ConfigFile } from "../config/config_file.ts";
-import { configEnvironmentNames } from "../config/environment.ts";
+import { configEnvironmentNames, secretEnvironmentNames } from "../config/environment.ts";
 import { type Environment, homeDirectory } from "../config/paths.ts";
 import { radarVersion } from "../version.ts";
 import { isStartupCache } from "./startup_cache_shape.ts";
@@ -43,10 +43,14 @@ export function startupCachePath(env: Environment): string {
 
 /**
  * The cache key: Radar's version and build, the config file's path and text, the working folder
- * (relative paths) and every environment variable the loader reads.
+ * (relative paths) and every environment variable the loader reads (for secrets: only whether
+ * they are set; their values stay out of the file, see environment_secrets.ts).
  */
 export function startupKey(file: ConfigFile, env: Environment, cwd: string): string {
-  const variables = configEnvironmentNames.map((name) => [name, env[name] ?? null]);
+  const variables = configEnvironmentNames.map((name) => [
+    name,
+    secretEnvironmentNames.includes(name) ? Boolean(env[name]) : env[name] ?? null,
+  ]);
   return JSON.stringify({
     version: radarVersion,
     build: buildStamp(),
