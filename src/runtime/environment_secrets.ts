@@ -7,12 +7,12 @@ import type { LoadedConfig } from "../config/loader.ts";
 import { environmentOverrides, secretEnvironmentNames } from "../config/environment.ts";
 import type { Environment } from "../config/paths.ts";
 
-/** `loaded` with every secret the environment sets blanked (a copy). */
+/** `loaded` with every secret the environment sets blanked (a copy when any is set). */
 export function withoutEnvironmentSecrets(loaded: LoadedConfig, env: Environment): LoadedConfig {
   return withSecrets(loaded, env, () => "");
 }
 
-/** `loaded` with every secret the environment sets put back (a copy). */
+/** `loaded` with every secret the environment sets put back (a copy when any is set). */
 export function withEnvironmentSecrets(loaded: LoadedConfig, env: Environment): LoadedConfig {
   return withSecrets(loaded, env, (name) => env[name]!);
 }
@@ -22,9 +22,12 @@ function withSecrets(
   env: Environment,
   value: (name: string) => string,
 ): LoadedConfig {
+  const set = environmentOverrides.filter(([name]) =>
+    secretEnvironmentNames.includes(name) && env[name]
+  );
+  if (!set.length) return loaded;
   const copy = structuredClone(loaded);
-  for (const [name, path] of environmentOverrides) {
-    if (!secretEnvironmentNames.includes(name) || !env[name]) continue;
+  for (const [name, path] of set) {
     let node = copy.config as unknown as Record<string, unknown>;
     for (const key of path.slice(0, -1)) {
       const next = node?.[key];

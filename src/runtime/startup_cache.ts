@@ -167,25 +167,20 @@ export function writeStartupCache(path: string, cache: StartupCache): string | u
   }
 }
 
-/** The file's text when it is a regular file of bounded size only its owner (this user) can use. */
+/**
+ * The file's text when it is a regular file (not a link) of bounded size, owned by this user and
+ * private, in a folder of theirs nobody else can write (so it cannot be swapped after the check).
+ */
 function readOwnerOnlyText(path: string): string | undefined {
-  const file = Deno.openSync(path, { read: true });
-  try {
-    const info = file.statSync();
-    if (!info.isFile || info.size > maxStartupCacheBytes) return undefined;
-    const shared = ((info.mode ?? 0) & 0o077) !== 0;
-    if (Deno.build.os !== "windows" && (info.uid !== Deno.uid() || shared)) return undefined;
-    const bytes = new Uint8Array(info.size);
-    let length = 0;
-    while (length < bytes.length) {
-      const count = file.readSync(bytes.subarray(length));
-      if (count === null) break;
-      length += count;
-    }
-    return new TextDecoder().decode(bytes.subarray(0, length));
-  } finally {
-    file.close();
+  const file = Deno.lstatSync(path);
+  if (!file.isFile || file.size > maxStartupCacheBytes) return undefined;
+  if (Deno.build.os !== "windows") {
+    const folder = Deno.statSync(parentPath(path));
+    const uid = Deno.uid();
+    const shared = ((file.mode ?? 0) & 0o077) !== 0 || ((folder.mode ?? 0) & 0o022) !== 0;
+    if (shared || file.uid !== uid || folder.uid !== uid) return undefined;
   }
+  return Deno.readTextFileSync(path);
 }
 
 function modifiedAt(path: string): number {

@@ -1,7 +1,7 @@
 /**
  * The startup cache file holds config secrets and decides which server the first request goes
  * to: it is written without following planted links and read only when nobody else could have
- * written it.
+ * written or swapped it.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -55,6 +55,12 @@ Deno.test("startup cache: a file others could write, or a link, is not trusted",
       assert.equal(readStartupCache(path), undefined, `mode ${mode.toString(8)}`);
     }
     Deno.chmodSync(path, 0o600);
+    const folder = join(home, ".cache", "radar");
+    for (const mode of [0o770, 0o1777]) {
+      Deno.chmodSync(folder, mode);
+      assert.equal(readStartupCache(path), undefined, `folder mode ${mode.toString(8)}`);
+    }
+    Deno.chmodSync(folder, 0o700);
     const elsewhere = join(home, "planted.json");
     Deno.renameSync(path, elsewhere);
     Deno.chmodSync(elsewhere, 0o666);
