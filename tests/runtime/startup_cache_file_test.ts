@@ -84,3 +84,27 @@ Deno.test("startup cache: an oversized file is not read", () => {
     assert.equal(readStartupCache(path), undefined);
   });
 });
+
+Deno.test("startup cache: a FIFO at the cache path is never opened (opening it would block)", async () => {
+  const home = Deno.makeTempDirSync({ prefix: "radar-cache-fifo-" });
+  const path = startupCachePath({ HOME: home });
+  let writer: Deno.ChildProcess | undefined;
+  try {
+    assert.equal(writeStartupCache(path, sampleCache(home)), undefined);
+    const valid = join(home, "valid.json");
+    Deno.renameSync(path, valid);
+    const made = await new Deno.Command("mkfifo", { args: ["-m", "600", path] }).output();
+    assert.ok(made.success, "mkfifo");
+    // Feeds a valid cache to whoever opens the FIFO: a reader that opened it would accept it.
+    writer = new Deno.Command("sh", {
+      args: ["-c", 'cat "$1" > "$2"', "sh", valid, path],
+      stdout: "null",
+      stderr: "null",
+    }).spawn();
+    assert.equal(readStartupCache(path), undefined);
+  } finally {
+    writer?.kill("SIGKILL");
+    await writer?.status;
+    Deno.removeSync(home, { recursive: true });
+  }
+});
