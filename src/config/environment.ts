@@ -14,6 +14,13 @@ export const environmentOverrides: ReadonlyArray<[string, string[], "string" | "
   ["RADAR_WEB_PORT", ["web", "port"], "number"],
 ];
 
+/** Overrides whose values are secrets (they never go into the startup cache). */
+export const secretEnvironmentNames: readonly string[] = [
+  "RADAR_LLM_API_KEY",
+  "RADAR_NTFY_TOKEN",
+  "RADAR_WEB_AUTH_TOKEN",
+];
+
 /**
  * Every variable the config loader reads: the overrides, the lookup (RADAR_CONFIG,
  * XDG_CONFIG_HOME) and the data directory (RADAR_DATA_DIR, XDG_DATA_HOME, HOME, USERPROFILE).

@@ -4,6 +4,7 @@
  * schema and the plugin system load when the model first calls a tool. Without one (first run,
  * changed config, new build, enabled plugins changed) the full runtime opens and refreshes it.
  */
+import type { DatabaseSync } from "node:sqlite";
 import { importLazily } from "./lazy_import.ts";
 import { joinPath } from "../core/file_path.ts";
 import { findConfigFile, readTextFileIfExists } from "../config/config_file.ts";
@@ -17,8 +18,9 @@ import { SqliteFactStore } from "../adapters/sqlite/fact_store.ts";
 import { SqliteAuditStore } from "../adapters/sqlite/audit_store.ts";
 import { createLogger, writeStderrLine } from "../adapters/stderr_logger.ts";
 import { configSecrets } from "../config/secrets.ts";
-import { agentDependencies } from "./agent_dependencies.ts";
+import { agentDependencies, type AgentParts } from "./agent_dependencies.ts";
 import { ensureDataDirectory } from "./data_directory.ts";
+import { withEnvironmentSecrets, withoutEnvironmentSecrets } from "./environment_secrets.ts";
 import { catalogEntry, DeferredToolRegistry, type LoadedTools } from "./deferred_registry.ts";
 import type { Runtime, RuntimeOptions } from "./runtime.ts";
 import {
@@ -59,10 +61,15 @@ export async function openAgentSession(options: RuntimeOptions): Promise<AgentSe
   if (
     cache?.key === key && cache.quickStart && cache.plugins === pluginStamp(cache.loaded.dataDir)
   ) {
-    return quickSession(cache, options, cachePath);
+    try {
+      return quickSession(cache, { ...options, configFile: file }, cachePath);
+    } catch {
+      // A cache whose inside does not fit (damaged or edited): the full start below reports any
+      // real problem (an unusable data directory) itself, and rewrites the cache.
+    }
   }
-  const runtime = await openFullRuntime(options);
-  const warning = writeStartupCache(cachePath, cacheOf(key, runtime));
+  const runtime = await openFullRuntime({ ...options, configFile: file });
+  const warning = writeStartupCache(cachePath, cacheOf(key, runtime, options.env));
   if (warning) runtime.logger.debug(warning);
   return {
     conversations: runtime.conversations,
@@ -82,10 +89,10 @@ async function openFullRuntime(options: RuntimeOptions): Promise<Runtime> {
 }
 
 /** The cache a full runtime yields. */
-function cacheOf(key: string, runtime: Runtime): StartupCache {
+function cacheOf(key: string, runtime: Runtime, env: RuntimeOptions["env"]): StartupCache {
   return {
     key,
-    loaded: runtime.loaded,
+    loaded: withoutEnvironmentSecrets(runtime.loaded, env),
     plugins: pluginStamp(runtime.dataDir),
     tools: runtime.registry.list().map(catalogEntry),
     quickStart: (runtime.plugins?.hooks.counts().promptVariables ?? 0) === 0,
@@ -97,46 +104,49 @@ function quickSession(
   options: RuntimeOptions,
   cachePath: string,
 ): AgentSession {
-  const { config, dataDir } = cache.loaded;
+  const { config, dataDir } = withEnvironmentSecrets(cache.loaded, options.env);
   const clock = options.clock ?? systemClock;
   const logger = createLogger(
     options.logLevel ?? config.radar.log_level,
     [writeStderrLine, ...(options.logWriters ?? [])],
     () => clock.now(),
   );
-  for (const warning of cache.loaded.warnings) logger.warn(warning);
-  ensureDataDirectory(dataDir);
-  const db = openDatabase(joinPath(dataDir, "radar.db"));
-  const conversations = new SqliteConversationStore(db);
   const fetcher = options.fetch ?? globalThis.fetch;
+  const model = createChatModel(config.llm, {
+    fetch: fetcher,
+    logger,
+    sleep: (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)),
+  });
+  const secrets = configSecrets(config);
   let full: Runtime | undefined;
   const load = async (): Promise<LoadedTools> => {
     full = await openFullRuntime({ ...options, reportConfigWarnings: false });
-    const fresh = cacheOf(cache.key, full);
+    const fresh = cacheOf(cache.key, full, options.env);
     if (JSON.stringify(fresh) !== JSON.stringify(cache)) {
       logger.debug("startup cache was stale; refreshed");
       writeStartupCache(cachePath, fresh);
     }
     return { registry: full.registry, gates: full.gates, observers: full.agent().observers };
   };
-  const parts = {
+  ensureDataDirectory(dataDir);
+  const db = openDatabase(joinPath(dataDir, "radar.db"));
+  const conversations = closingOnFailure(db, () => new SqliteConversationStore(db));
+  const parts: AgentParts = closingOnFailure(db, () => ({
     config,
-    model: createChatModel(config.llm, {
-      fetch: fetcher,
-      logger,
-      sleep: (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)),
-    }),
+    model,
     registry: new DeferredToolRegistry(cache.tools, load),
     conversations,
     facts: new SqliteFactStore(db),
     clock,
     audit: new SqliteAuditStore(db, {
-      secrets: configSecrets(config),
+      secrets,
       retentionDays: config.tools.audit_retention_days,
       clock,
       logger,
     }),
-  };
+  }));
+  // Last: when anything above fails, the full start that follows prints them itself.
+  for (const warning of cache.loaded.warnings) logger.warn(warning);
   let closed = false;
   return {
     conversations,
@@ -151,4 +161,14 @@ function quickSession(
       db.close();
     },
   };
+}
+
+/** Runs `build`; closes `db` when it throws. */
+function closingOnFailure<T>(db: DatabaseSync, build: () => T): T {
+  try {
+    return build();
+  } catch (error) {
+    db.close();
+    throw error;
+  }
 }

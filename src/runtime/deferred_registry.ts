@@ -20,20 +20,35 @@ export interface LoadedTools {
   observers?: readonly ToolObserver[];
 }
 
-/** Offers catalog tools; executes through the loaded registry. */
+/**
+ * Offers catalog tools until the real ones are loaded, then those (tools created meanwhile, e.g.
+ * by create_tool, are offered on the next turn as on a full start); executes through the loaded
+ * registry.
+ */
 export class DeferredToolRegistry extends ToolRegistry {
   #loading?: Promise<LoadedTools>;
+  #loaded?: LoadedTools;
 
   constructor(catalog: CatalogTool[], private readonly load: () => Promise<LoadedTools>) {
     super();
     for (const entry of catalog) this.register(catalogTool(entry));
   }
 
+  /** The loaded tool, else the catalog entry. */
+  override get(name: string): Tool | undefined {
+    return this.#loaded ? this.#loaded.registry.get(name) : super.get(name);
+  }
+
+  /** The loaded tools, else the catalog. */
+  override list(): Tool[] {
+    return this.#loaded ? this.#loaded.registry.list() : super.list();
+  }
+
   /** Loads the real tools (once) and runs the call with their gates and observers. */
   override async execute(call: ToolCall, options: ExecuteOptions): Promise<ToolExecution> {
     let loaded: LoadedTools;
     try {
-      loaded = await (this.#loading ??= this.load());
+      loaded = await (this.#loading ??= this.load().then((tools) => this.#loaded = tools));
     } catch (error) {
       return {
         callId: call.id,

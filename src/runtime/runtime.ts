@@ -3,6 +3,7 @@ import type { DatabaseSync } from "node:sqlite";
 import { join } from "node:path";
 import { loadConfig, type LoadedConfig, readTextFileIfExists } from "../config/loader.ts";
 import type { RadarConfig } from "../config/schema.ts";
+import type { ConfigFile } from "../config/config_file.ts";
 import type { AgentDependencies } from "../core/agent_loop.ts";
 import type { ChatModel } from "../core/chat_model.ts";
 import type { AuditSink, Clock, Logger } from "../core/ports.ts";
@@ -29,6 +30,11 @@ import { MonitorService } from "../daemon/monitor_service.ts";
 /** How to open the runtime. */
 export interface RuntimeOptions {
   configPath?: string;
+  /**
+   * The config file as already read at start (path and text, or neither for the defaults): loaded
+   * instead of reading the disk again, so that a session's tools run on the config it started with.
+   */
+  configFile?: ConfigFile;
   env: Record<string, string | undefined>;
   cwd: string;
   /** Extra log writers (the daemon adds its log file). */
@@ -68,11 +74,14 @@ export interface Runtime {
 
 /** Loads config only (no database): for `config` and `--help`-like commands. */
 export function loadRuntimeConfig(options: RuntimeOptions): LoadedConfig {
+  const pinned = options.configFile;
   return loadConfig({
     explicitPath: options.configPath,
     env: options.env,
     cwd: options.cwd,
-    readTextFile: readTextFileIfExists,
+    readTextFile: pinned
+      ? (path) => path === pinned.path ? pinned.text : undefined
+      : readTextFileIfExists,
   });
 }
 

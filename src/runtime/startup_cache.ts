@@ -8,9 +8,10 @@
 import { joinPath, parentPath } from "../core/file_path.ts";
 import type { LoadedConfig } from "../config/loader.ts";
 import type { ConfigFile } from "../config/config_file.ts";
-import { configEnvironmentNames } from "../config/environment.ts";
+import { configEnvironmentNames, secretEnvironmentNames } from "../config/environment.ts";
 import { type Environment, homeDirectory } from "../config/paths.ts";
 import { radarVersion } from "../version.ts";
+import { isStartupCache } from "./startup_cache_shape.ts";
 
 /** A tool as offered to the model, without its implementation. */
 export interface CatalogTool {
@@ -42,10 +43,14 @@ export function startupCachePath(env: Environment): string {
 
 /**
  * The cache key: Radar's version and build, the config file's path and text, the working folder
- * (relative paths) and every environment variable the loader reads.
+ * (relative paths) and every environment variable the loader reads (for secrets: only whether
+ * they are set; their values stay out of the file, see environment_secrets.ts).
  */
 export function startupKey(file: ConfigFile, env: Environment, cwd: string): string {
-  const variables = configEnvironmentNames.map((name) => [name, env[name] ?? null]);
+  const variables = configEnvironmentNames.map((name) => [
+    name,
+    secretEnvironmentNames.includes(name) ? Boolean(env[name]) : env[name] ?? null,
+  ]);
   return JSON.stringify({
     version: radarVersion,
     build: buildStamp(),
@@ -87,36 +92,52 @@ export function buildStamp(): string {
   return cachedBuildStamp;
 }
 
+/** Folder depth the plugin stamp walks (plugins nest less: see pluginFolderLimits). */
+const stampDepth = 8;
+
 /**
- * Fingerprint of `<data>/plugins/enabled`: each enabled plugin's name and the names, sizes and
- * modification times of its files. Enabling, disabling or editing a plugin changes it.
+ * Fingerprint of `<data>/plugins/enabled`: each enabled plugin's name and the paths, sizes and
+ * modification times of its files, subfolders included. Enabling, disabling or editing a plugin
+ * changes it.
  */
 export function pluginStamp(dataDir: string): string {
   const enabled = joinPath(dataDir, "plugins", "enabled");
   const parts: string[] = [];
   for (const name of sortedNames(enabled)) {
     parts.push(name);
-    const folder = joinPath(enabled, name);
-    for (const file of sortedNames(folder)) {
-      try {
-        const info = Deno.statSync(joinPath(folder, file));
-        parts.push(`${file}:${info.size}:${info.mtime?.getTime() ?? 0}`);
-      } catch {
-        parts.push(`${file}:?`);
-      }
-    }
+    stampFiles(joinPath(enabled, name), "", 0, parts);
   }
   return parts.join("|");
 }
 
-/** Reads the cache; undefined when absent, unreadable or not shaped like a cache. */
+function stampFiles(root: string, relative: string, depth: number, parts: string[]): void {
+  const folder = relative ? joinPath(root, relative) : root;
+  for (const name of sortedNames(folder)) {
+    const path = relative ? `${relative}/${name}` : name;
+    try {
+      const info = Deno.statSync(joinPath(folder, name));
+      parts.push(`${path}:${info.size}:${info.mtime?.getTime() ?? 0}`);
+      if (info.isDirectory && depth < stampDepth) stampFiles(root, path, depth + 1, parts);
+    } catch {
+      parts.push(`${path}:?`);
+    }
+  }
+}
+
+/** Bytes beyond which a cache file is not read (a real one is tens of kilobytes). */
+export const maxStartupCacheBytes = 16 * 1024 * 1024;
+
+/**
+ * Reads the cache; undefined when absent, unreadable, not shaped like a cache, too big, or
+ * writable or readable by anyone but its owner, the user running Radar (it decides where the
+ * first request goes, and a file others could write could send it anywhere).
+ */
 export function readStartupCache(path: string): StartupCache | undefined {
   try {
-    const value = JSON.parse(Deno.readTextFileSync(path));
-    const shaped = value && typeof value.key === "string" && typeof value.plugins === "string" &&
-      Array.isArray(value.tools) && value.loaded && typeof value.loaded.dataDir === "string" &&
-      value.loaded.config && typeof value.quickStart === "boolean";
-    return shaped ? value as StartupCache : undefined;
+    const text = readOwnerOnlyText(path);
+    if (text === undefined) return undefined;
+    const value = JSON.parse(text);
+    return isStartupCache(value) ? value : undefined;
   } catch {
     return undefined;
   }
@@ -131,7 +152,11 @@ export function writeStartupCache(path: string, cache: StartupCache): string | u
   const temporary = `${path}.${Deno.pid}.tmp`;
   try {
     Deno.mkdirSync(folder, { recursive: true, mode: 0o700 });
-    Deno.writeTextFileSync(temporary, JSON.stringify(cache), { mode: 0o600 });
+    // A leftover temp file or a link planted there is removed, never written through.
+    try {
+      Deno.removeSync(temporary);
+    } catch { /* none */ }
+    Deno.writeTextFileSync(temporary, JSON.stringify(cache), { mode: 0o600, createNew: true });
     Deno.renameSync(temporary, path);
     return undefined;
   } catch (error) {
@@ -140,6 +165,22 @@ export function writeStartupCache(path: string, cache: StartupCache): string | u
     } catch { /* nothing to clean up */ }
     return `Cannot write the startup cache ${path}: ${(error as Error).message}`;
   }
+}
+
+/**
+ * The file's text when it is a regular file (not a link) of bounded size, owned by this user and
+ * private, in a folder of theirs nobody else can write (so it cannot be swapped after the check).
+ */
+function readOwnerOnlyText(path: string): string | undefined {
+  const file = Deno.lstatSync(path);
+  if (!file.isFile || file.size > maxStartupCacheBytes) return undefined;
+  if (Deno.build.os !== "windows") {
+    const folder = Deno.statSync(parentPath(path));
+    const uid = Deno.uid();
+    const shared = ((file.mode ?? 0) & 0o077) !== 0 || ((folder.mode ?? 0) & 0o022) !== 0;
+    if (shared || file.uid !== uid || folder.uid !== uid) return undefined;
+  }
+  return Deno.readTextFileSync(path);
 }
 
 function modifiedAt(path: string): number {

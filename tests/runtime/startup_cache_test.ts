@@ -75,3 +75,20 @@ Deno.test("plugin stamp: changes when a plugin is enabled or one of its files ch
     Deno.removeSync(data, { recursive: true });
   }
 });
+
+Deno.test("plugin stamp: changes when a file in a plugin's subfolder is edited in place", () => {
+  const data = Deno.makeTempDirSync({ prefix: "radar-stamp-" });
+  try {
+    const folder = join(data, "plugins", "available", "weather");
+    Deno.mkdirSync(join(folder, "lib"), { recursive: true });
+    Deno.mkdirSync(join(data, "plugins", "enabled"));
+    Deno.writeTextFileSync(join(folder, "tool.ts"), "export { a } from './lib/a.ts';");
+    Deno.writeTextFileSync(join(folder, "lib", "a.ts"), "export function a() {}");
+    Deno.symlinkSync("../available/weather", join(data, "plugins", "enabled", "weather"));
+    const before = pluginStamp(data);
+    Deno.writeTextFileSync(join(folder, "lib", "a.ts"), "export function a() { return 1; }");
+    assert.notEqual(pluginStamp(data), before);
+  } finally {
+    Deno.removeSync(data, { recursive: true });
+  }
+});

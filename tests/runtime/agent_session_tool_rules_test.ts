@@ -1,0 +1,167 @@
+/**
+ * On a startup cache hit every tool call still passes the rules of a full start: a destructive
+ * command asks in chat, plugins' pre_tool_call hooks block and post_tool_call hooks annotate,
+ * enabled plugin tools are offered and run; plugins with prompt variables never start quick.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { runAgent } from "../../src/core/agent_loop.ts";
+import { type AgentSession, openAgentSession } from "../../src/runtime/agent_session.ts";
+import { openRuntime } from "../../src/runtime/runtime.ts";
+import { writeFolder } from "../../src/plugins/plugin_directories.ts";
+import { FakeLlmServer, ollamaText, ollamaToolCall } from "../fakes/fake_llm_server.ts";
+
+function setup() {
+  const home = Deno.makeTempDirSync({ prefix: "radar-rules-" });
+  const server = FakeLlmServer.start();
+  const env = { HOME: home, RADAR_DATA_DIR: join(home, "data"), RADAR_LLM_BASE_URL: server.url };
+  const open = () => openAgentSession({ env, cwd: home, logLevel: "error" });
+  /** Opens twice (full start, then the cache); returns the second session. */
+  const openFromCache = async () => {
+    (await open()).close();
+    return await open();
+  };
+  const turn = async (
+    session: AgentSession,
+    message: string,
+    confirm?: (question: string) => Promise<boolean>,
+  ) => {
+    const conversationId = session.conversations.createConversation("chat", message, new Date());
+    return await runAgent(session.agent(), {
+      conversationId,
+      kind: "chat",
+      userMessage: message,
+      interactive: confirm !== undefined,
+      confirm,
+    });
+  };
+  /** Installs and approves a plugin through a full runtime. */
+  const installPlugin = async (name: string, files: Record<string, string>) => {
+    const runtime = openRuntime({ env, cwd: home, logLevel: "error" });
+    try {
+      writeFolder(join(home, "sources", name), files);
+      runtime.plugins!.manager.install(join(home, "sources", name));
+      await runtime.plugins!.api.approve(name);
+    } finally {
+      await runtime.plugins?.stop();
+      runtime.close();
+    }
+  };
+  const cleanup = async () => {
+    await server.close();
+    Deno.removeSync(home, { recursive: true });
+  };
+  return { home, server, openFromCache, turn, installPlugin, cleanup };
+}
+
+Deno.test("agent session from the cache: a destructive command in chat asks first", async () => {
+  const { home, server, openFromCache, turn, cleanup } = setup();
+  try {
+    const victim = join(home, "old");
+    Deno.mkdirSync(victim);
+    const session = await openFromCache();
+    try {
+      assert.equal(session.quickStart, true);
+      const questions: string[] = [];
+      server.reply(ollamaToolCall("exec", { command: "rm -rf ~/old" }), ollamaText("Kept."));
+      const result = await turn(session, "run rm on my old folder", (question) => {
+        questions.push(question);
+        return Promise.resolve(false);
+      });
+      const execution = result.toolExecutions[0];
+      assert.equal(questions.length, 1, execution.result.text);
+      assert.match(questions[0], /destructive command:\n {2}rm -rf ~\/old/);
+      assert.equal(execution.result.outcome, "refused");
+      assert.ok(Deno.statSync(victim).isDirectory, "not removed");
+    } finally {
+      session.close();
+    }
+  } finally {
+    await cleanup();
+  }
+});
+
+const guard = {
+  "manifest.yaml": `name: guard
+version: 1.0.0
+description: Blocks writes, annotates results, shouts
+trust_level: sandbox
+capabilities: [hook, tool]
+hooks:
+  - hook_point: pre_tool_call
+    function: no_writes
+  - hook_point: post_tool_call
+    function: annotate
+tools:
+  - name: guard_shout
+    description: Upper-case a text
+    parameters:
+      text: { type: string }
+`,
+  "tool.ts": `
+export function no_writes(input: { tool_name: string }) {
+  return input.tool_name === "write_file" ? { blocked: true, message: "read-only day" } : undefined;
+}
+export function annotate(input: { tool_name: string }) {
+  return { note: "guard saw " + input.tool_name };
+}
+export function guard_shout(args: { text: string }): string { return args.text.toUpperCase(); }
+`,
+};
+
+Deno.test("agent session from the cache: plugin hooks and plugin tools apply as on a full start", async () => {
+  const { home, server, openFromCache, turn, installPlugin, cleanup } = setup();
+  try {
+    await installPlugin("guard", guard);
+    const session = await openFromCache();
+    try {
+      assert.equal(session.quickStart, true);
+      const target = join(home, "x.txt");
+      server.reply(
+        ollamaToolCall("write_file", { path: target, content: "x" }),
+        ollamaToolCall("guard_shout", { text: "hi" }),
+        ollamaText("Done."),
+      );
+      const result = await turn(session, "write a file and shout hi");
+      const [write, shout] = result.toolExecutions;
+      assert.equal(write.result.outcome, "refused");
+      assert.match(write.result.text, /Blocked by plugin guard: read-only day/);
+      assert.throws(() => Deno.statSync(target));
+      assert.equal(shout.result.outcome, "ok", shout.result.text);
+      assert.match(shout.result.text, /^HI\n.*guard saw guard_shout/);
+    } finally {
+      session.close();
+    }
+  } finally {
+    await cleanup();
+  }
+});
+
+Deno.test("agent session: plugins with prompt variables never start from the cache", async () => {
+  const { server, openFromCache, turn, installPlugin, cleanup } = setup();
+  try {
+    await installPlugin("machine", {
+      "manifest.yaml": `name: machine
+version: 1.0.0
+description: Names the machine
+trust_level: sandbox
+capabilities: [prompt_variables]
+prompt_variables:
+  - name: name
+`,
+      "tool.ts": `export function name(): string { return "test box"; }\n`,
+    });
+    const session = await openFromCache();
+    try {
+      assert.equal(session.quickStart, false);
+      server.reply(ollamaText("Hi."));
+      await turn(session, "hello");
+      const body = server.chatRequests.at(-1)!.body as { messages: Array<{ content: string }> };
+      assert.match(body.messages[0].content, /- machine\.name: "test box"/);
+    } finally {
+      session.close();
+    }
+  } finally {
+    await cleanup();
+  }
+});
