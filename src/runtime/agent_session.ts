@@ -40,7 +40,7 @@ export interface AgentSession {
   >;
   clock: Clock;
   logger: Logger;
-  /** True when the first request went out on the startup cache (for `--verbose`). */
+  /** True when the session started from the startup cache (tests and benchmarks read it). */
   quickStart: boolean;
   agent(): AgentDependencies;
   /** Closes the database(s); idempotent. */

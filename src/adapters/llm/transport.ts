@@ -77,6 +77,9 @@ export async function send(
     const connectFailure = options.probe(target, options.connectTimeoutMs).then(
       () => new Promise<never>(() => {}),
       (error) => {
+        // Only a connect that hangs is the probe's to report. A refusal may be one address of
+        // several (`localhost` → ::1 first, Ollama on 127.0.0.1 only); fetch tries them all.
+        if (!(error instanceof Deno.errors.TimedOut)) return new Promise<never>(() => {});
         unreachableServer.abort();
         request.catch(() => {});
         throw unreachable(origin, error, options);
@@ -107,8 +110,7 @@ function cancelled(): LlmError {
 function unreachable(origin: string, error: unknown, options: TransportOptions): LlmError {
   const reason = error instanceof Deno.errors.TimedOut
     ? `no connection within ${options.connectTimeoutMs / 1000} s (llm.connect_timeout_seconds)`
-    : error instanceof Deno.errors.ConnectionRefused ||
-        /refused/i.test(String((error as Error)?.message))
+    : error instanceof Deno.errors.ConnectionRefused || /refused/i.test(messageChain(error))
     ? "connection refused"
     : String((error as Error)?.message ?? error).split("\n")[0];
   return new LlmError(
@@ -117,4 +119,14 @@ function unreachable(origin: string, error: unknown, options: TransportOptions):
     true,
     { cause: error },
   );
+}
+
+/** An error's message and its causes' ("fetch failed" keeps "Connection refused" in its cause). */
+function messageChain(error: unknown): string {
+  const parts: string[] = [];
+  for (let at = error, depth = 0; at && depth < 5; depth++) {
+    parts.push(String((at as Error).message ?? at));
+    at = (at as Error).cause;
+  }
+  return parts.join(" | ");
 }

@@ -78,3 +78,15 @@ Deno.test("transport: a refused request whose probe fails later leaves no unhand
   failProbe(new Deno.errors.ConnectionRefused("refused"));
   await new Promise((resolve) => setTimeout(resolve, 0)); // an unhandled rejection would fail here
 });
+
+Deno.test("transport: a refused probe (one address of several) does not cancel a request that connects", async () => {
+  const answer = await send(
+    "http://localhost:11434/api/chat",
+    { method: "POST", body: {} },
+    options({
+      fetch: () => Promise.resolve(new Response('{"ok":true}', { status: 200 })),
+      probe: () => Promise.reject(new Deno.errors.ConnectionRefused("::1 refused")),
+    }),
+  );
+  assert.deepEqual(answer, { status: 200, text: '{"ok":true}' });
+});
