@@ -5,6 +5,7 @@
  * everything they were derived from. Any difference in the key is a miss; a miss loads everything
  * and rewrites the cache. The file holds config secrets, so it is owner-only like radar.yaml.
  */
+import type { Tool } from "../core/tool.ts";
 import { joinPath, parentPath } from "../core/file_path.ts";
 import type { LoadedConfig } from "../config/loader.ts";
 import type { ConfigFile } from "../config/config_file.ts";
@@ -14,14 +15,10 @@ import { radarVersion } from "../version.ts";
 import { isStartupCache } from "./startup_cache_shape.ts";
 
 /** A tool as offered to the model, without its implementation. */
-export interface CatalogTool {
-  name: string;
-  description: string;
-  parameters: Record<string, unknown>;
-  source: string;
-  alwaysOn?: boolean;
-  keywords?: string[];
-}
+export type CatalogTool = Pick<
+  Tool,
+  "name" | "description" | "parameters" | "source" | "alwaysOn" | "keywords"
+>;
 
 /** What the cache file holds. */
 export interface StartupCache {

@@ -87,6 +87,9 @@ function toRecord(row: RunRow): RunRecord {
   };
 }
 
+/** A claimed run, or the live process that holds the claim. */
+export type RunClaim = { runId: number } | { heldBy: number };
+
 /** Runs in SQLite. */
 export class SqliteRunStore {
   constructor(private readonly db: DatabaseSync) {}
@@ -101,17 +104,16 @@ export class SqliteRunStore {
     at: Date,
     pid: number,
     isAlive: (pid: number) => boolean,
-  ): { runId: number } | { heldBy: number } {
-    return transaction(this.db, () => {
-      const running = this.db.prepare(
-        "SELECT id, pid FROM heartbeat_runs WHERE outcome = 'running' AND kind = 'heartbeat'",
-      ).all() as Array<{ id: number; pid: number }>;
-      for (const row of running) {
-        if (Number(row.pid) !== pid && isAlive(Number(row.pid))) return { heldBy: Number(row.pid) };
-        this.#interrupt(Number(row.id), at);
-      }
-      return { runId: this.#insert("heartbeat", trigger, undefined, at, pid) };
-    });
+  ): RunClaim {
+    // The process's own row is a leftover (its ticks never overlap): taken over, not waited for.
+    return this.#claim(
+      "heartbeat",
+      undefined,
+      trigger,
+      at,
+      pid,
+      (holder) => holder !== pid && isAlive(holder),
+    );
   }
 
   /**
@@ -125,16 +127,28 @@ export class SqliteRunStore {
     at: Date,
     pid: number,
     isAlive: (pid: number) => boolean,
-  ): { runId: number } | { heldBy: number } {
+  ): RunClaim {
+    return this.#claim("task", taskId, trigger, at, pid, isAlive);
+  }
+
+  #claim(
+    kind: RunRecord["kind"],
+    taskId: number | undefined,
+    trigger: RunRecord["trigger"],
+    at: Date,
+    pid: number,
+    holds: (holder: number) => boolean,
+  ): RunClaim {
     return transaction(this.db, () => {
       const running = this.db.prepare(
-        "SELECT id, pid FROM heartbeat_runs WHERE outcome = 'running' AND kind = 'task' AND task_id = ?",
-      ).all(taskId) as Array<{ id: number; pid: number }>;
+        `SELECT id, pid FROM heartbeat_runs
+         WHERE outcome = 'running' AND kind = ? AND task_id IS ?`,
+      ).all(kind, taskId ?? null) as Array<{ id: number; pid: number }>;
       for (const row of running) {
-        if (isAlive(Number(row.pid))) return { heldBy: Number(row.pid) };
+        if (holds(Number(row.pid))) return { heldBy: Number(row.pid) };
         this.#interrupt(Number(row.id), at);
       }
-      return { runId: this.#insert("task", trigger, taskId, at, pid) };
+      return { runId: this.#insert(kind, trigger, taskId, at, pid) };
     });
   }
 
