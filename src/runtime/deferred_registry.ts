@@ -44,12 +44,16 @@ export class DeferredToolRegistry extends ToolRegistry {
     return this.#loaded ? this.#loaded.registry.list() : super.list();
   }
 
-  /** Loads the real tools (once) and runs the call with their gates and observers. */
+  /**
+   * Loads the real tools (once; a failed load is tried again on the next call, so a passing
+   * problem does not disable a chat's tools) and runs the call with their gates and observers.
+   */
   override async execute(call: ToolCall, options: ExecuteOptions): Promise<ToolExecution> {
     let loaded: LoadedTools;
     try {
       loaded = await (this.#loading ??= this.load().then((tools) => this.#loaded = tools));
     } catch (error) {
+      this.#loading = undefined;
       return {
         callId: call.id,
         name: call.name,
