@@ -90,8 +90,16 @@ interface HookEntry {
 }
 
 /** The hooks and prompt variables of the enabled plugins. */
+/** A hook or variable that times out this many times in a row is paused. */
+export const hookTimeoutLimit = 3;
+
+/** How long a paused hook or variable is skipped (then tried again; one more timeout re-pauses). */
+export const hookPauseMinutes = 10;
+
 export class PluginHooks implements PromptVariableSource {
   #options: PluginHooksOptions;
+  /** Consecutive timeouts and pause end (ms) per `plugin:function`. */
+  #timeouts = new Map<string, { count: number; pausedUntil: number }>();
   #pre: HookEntry[] = [];
   #post: HookEntry[] = [];
   #variables: Array<{ plugin: LoadedPlugin; name: string }> = [];
@@ -204,6 +212,12 @@ export class PluginHooks implements PromptVariableSource {
     context: Pick<ToolContext, "conversationId">,
     toolName?: string,
   ): Promise<string | undefined> {
+    // Hooks fail open, so a hook that keeps hanging would only add its deadline to every call:
+    // after `hookTimeoutLimit` timeouts in a row it is skipped for `hookPauseMinutes`.
+    const key = `${plugin.folder.name}:${name}`;
+    const timeouts = this.#timeouts.get(key);
+    const now = this.#options.clock.now().getTime();
+    if (timeouts && timeouts.pausedUntil > now) return undefined;
     const elapsed = this.#options.elapsed ?? (() => 0);
     const started = elapsed();
     let result: ToolResult;
@@ -212,11 +226,31 @@ export class PluginHooks implements PromptVariableSource {
     } catch (error) {
       result = { outcome: "error", text: `${plugin.folder.name}: ${(error as Error).message}` };
     }
+    if (result.outcome !== "timeout") this.#timeouts.delete(key);
     if (result.outcome === "ok") return result.text;
     this.#record(plugin.folder.name, name, result.outcome, result.text, context, {
       durationMs: Math.max(0, elapsed() - started),
       toolName,
     });
+    if (result.outcome === "timeout") {
+      const count = Math.min((timeouts?.count ?? 0) + 1, hookTimeoutLimit);
+      const paused = count >= hookTimeoutLimit;
+      this.#timeouts.set(key, {
+        count,
+        pausedUntil: paused ? now + hookPauseMinutes * 60_000 : 0,
+      });
+      if (paused) {
+        this.#record(
+          plugin.folder.name,
+          name,
+          "refused",
+          `paused for ${hookPauseMinutes} minutes after ${hookTimeoutLimit} timeouts in a row ` +
+            `(hooks fail open: tool calls go on without it)`,
+          context,
+          { toolName },
+        );
+      }
+    }
     return undefined;
   }
 

@@ -6,7 +6,12 @@
  */
 import assert from "node:assert/strict";
 import { runAgent } from "../../src/core/agent_loop.ts";
-import { parsePostHookResult, parsePreHookResult } from "../../src/plugins/plugin_hooks.ts";
+import {
+  hookPauseMinutes,
+  hookTimeoutLimit,
+  parsePostHookResult,
+  parsePreHookResult,
+} from "../../src/plugins/plugin_hooks.ts";
 import { ScriptedChatModel, textResponse, toolCallResponse } from "../fakes/scripted_chat_model.ts";
 import { agentDeps, echoPlugin, installApproved as install, pluginFixture } from "./helpers.ts";
 
@@ -157,6 +162,56 @@ Deno.test("crashing, hanging, refused and nonsense hooks and variables are skipp
     assert.equal(byTool.get("flaky_ping")?.outcome, "ok");
     assert.equal(rows.length, 5);
     assert.ok(fixture.logLines.some((line) => /plugin:flaky:hang timeout/.test(line)));
+  } finally {
+    await fixture.close();
+  }
+});
+
+Deno.test("a hook that keeps timing out is paused (tool calls stop paying its deadline), then tried again", async () => {
+  const fixture = pluginFixture({ call_timeout_seconds: 1 });
+  try {
+    await install(fixture, "flaky", flaky);
+    const pings = (count: number, prefix: string) =>
+      Array.from(
+        { length: count },
+        (_, index) => toolCallResponse("flaky_ping", {}, prefix + index),
+      );
+    const run = async (calls: number, prefix: string) => {
+      const model = new ScriptedChatModel([...pings(calls, prefix), textResponse("done")]);
+      const deps = agentDeps(fixture, model);
+      const conversationId = deps.store.createConversation("ask", "t", fixture.clock.now());
+      return await runAgent(deps, {
+        conversationId,
+        kind: "ask",
+        userMessage: "ping",
+        interactive: false,
+        toolNames: ["flaky_ping"],
+      });
+    };
+    const hangRows = () =>
+      fixture.toolCalls.list({ limit: 100 }).filter((row) => row.tool === "plugin:flaky:hang");
+    const first = await run(hookTimeoutLimit + 1, "a");
+    assert.ok(first.toolExecutions.every((execution) => execution.result.text === "pong"));
+    const rows = hangRows();
+    assert.equal(rows.filter((row) => row.outcome === "timeout").length, hookTimeoutLimit);
+    const paused = rows.filter((row) => row.outcome === "refused");
+    assert.equal(paused.length, 1, "the pause is audited once");
+    assert.match(paused[0].result, new RegExp(`paused for ${hookPauseMinutes} minutes`));
+    const last = first.toolExecutions.at(-1)!;
+    assert.ok(
+      last.durationMs < 500,
+      `the call after the pause skips the hook (${last.durationMs} ms)`,
+    );
+
+    fixture.clock.advance((hookPauseMinutes + 1) * 60_000);
+    await run(2, "b");
+    const after = hangRows();
+    assert.equal(
+      after.filter((row) => row.outcome === "timeout").length,
+      hookTimeoutLimit + 1,
+      "tried again after the pause; one more timeout pauses it again at once",
+    );
+    assert.equal(after.filter((row) => row.outcome === "refused").length, 2);
   } finally {
     await fixture.close();
   }
