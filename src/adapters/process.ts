@@ -16,3 +16,33 @@ export function isProcessAlive(pid: number): boolean {
     return !(error instanceof Deno.errors.NotFound) && !/ESRCH/.test((error as Error).message);
   }
 }
+
+/**
+ * When the process with this PID started, from `ps -o etime=` (macOS and Linux procps); undefined
+ * when there is no such process or `ps` cannot say. Used to tell a daemon from a newer process
+ * that reused its PID after a crash or a reboot.
+ */
+export function processStartTime(pid: number, now: Date = new Date()): Date | undefined {
+  if (!Number.isInteger(pid) || pid <= 0) return undefined;
+  try {
+    const output = new Deno.Command("ps", {
+      args: ["-o", "etime=", "-p", String(pid)],
+      stdout: "piped",
+      stderr: "null",
+    }).outputSync();
+    if (!output.success) return undefined;
+    const seconds = parseElapsedTime(new TextDecoder().decode(output.stdout).trim());
+    return seconds === undefined ? undefined : new Date(now.getTime() - seconds * 1000);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Parses ps's elapsed time `[[dd-]hh:]mm:ss` into seconds; undefined when malformed. */
+export function parseElapsedTime(text: string): number | undefined {
+  const match = /^(?:(?:(\d+)-)?(\d+):)?(\d+):(\d+)$/.exec(text);
+  if (!match) return undefined;
+  const [, days, hours, minutes, seconds] = match;
+  return ((Number(days ?? 0) * 24 + Number(hours ?? 0)) * 60 + Number(minutes)) * 60 +
+    Number(seconds);
+}

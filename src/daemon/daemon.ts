@@ -51,10 +51,15 @@ export async function runDaemon(options: DaemonOptions): Promise<void> {
   const { runtime } = services;
   const { logger, clock } = runtime;
   const startedAt = clock.now();
-  const lock = acquireLock(runtime.dataDir, {
-    pid: services.pid,
-    startedAt: startedAt.toISOString(),
-  }, services.isAlive);
+  const lock = acquireLock(
+    runtime.dataDir,
+    {
+      pid: services.pid,
+      startedAt: startedAt.toISOString(),
+    },
+    services.isAlive,
+    services.processStart,
+  );
   const stopping = new AbortController();
   const sources: EventSource[] = [];
   let web: WebServerHandle | undefined;

@@ -34,13 +34,37 @@ export function readLock(dataDir: string): LockInfo | undefined {
   }
 }
 
+/** When a process started (`processStartTime` in production); undefined when unknown. */
+export type ProcessStart = (pid: number) => Date | undefined;
+
+/**
+ * A live process that started this long after the lock was written is not its holder but a newer
+ * process that reused the PID (after a crash or a reboot). The margin absorbs clock corrections
+ * at boot; a false "stale" would let two daemons run, a missed one only asks for `radar stop`.
+ */
+export const pidReuseMarginMs = 10 * 60_000;
+
+/** True when the lock's holder still runs: alive, and not a newer process with the same PID. */
+export function holderRuns(
+  info: LockInfo,
+  isAlive: (pid: number) => boolean,
+  processStart?: ProcessStart,
+): boolean {
+  if (!isAlive(info.pid)) return false;
+  const locked = Date.parse(info.startedAt);
+  const started = processStart?.(info.pid);
+  if (!started || Number.isNaN(locked)) return true;
+  return started.getTime() <= locked + pidReuseMarginMs;
+}
+
 /** The running daemon's lock info, or undefined when none runs (a stale lock does not count). */
 export function runningDaemon(
   dataDir: string,
   isAlive: (pid: number) => boolean,
+  processStart?: ProcessStart,
 ): LockInfo | undefined {
   const info = readLock(dataDir);
-  return info && isAlive(info.pid) ? info : undefined;
+  return info && holderRuns(info, isAlive, processStart) ? info : undefined;
 }
 
 /** Takes the lock or throws naming the PID that holds it. */
@@ -48,6 +72,7 @@ export function acquireLock(
   dataDir: string,
   info: LockInfo,
   isAlive: (pid: number) => boolean,
+  processStart?: ProcessStart,
 ): HeldLock {
   const path = lockPath(dataDir);
   for (let attempt = 0; attempt < 3; attempt++) {
@@ -62,7 +87,7 @@ export function acquireLock(
       }
     }
     const holder = readLock(dataDir);
-    if (holder && holder.pid !== info.pid && isAlive(holder.pid)) {
+    if (holder && holder.pid !== info.pid && holderRuns(holder, isAlive, processStart)) {
       throw new RadarError(
         `Radar is already running for ${dataDir} (PID ${holder.pid}); stop it with \`radar stop\``,
       );

@@ -1,6 +1,6 @@
 /** The daemon's stores and runners, built on an open runtime. */
 import type { AgentDependencies } from "../core/agent_loop.ts";
-import { isProcessAlive } from "../adapters/process.ts";
+import { isProcessAlive, processStartTime } from "../adapters/process.ts";
 import { SqliteEventQueue } from "../adapters/sqlite/event_queue.ts";
 import { SqliteRunStore } from "../adapters/sqlite/run_store.ts";
 import type { Runtime } from "../runtime/runtime.ts";
@@ -27,6 +27,8 @@ export interface DaemonServices {
   agent: (overrides?: { historyMessages?: number }) => AgentDependencies;
   pid: number;
   isAlive: (pid: number) => boolean;
+  /** When a PID's process started (spots a reused PID in a stale lock); absent in tests. */
+  processStart?: (pid: number) => Date | undefined;
   elapsed: () => number;
 }
 
@@ -103,6 +105,8 @@ export function daemonServices(
     agent,
     pid,
     isAlive,
+    // Real start times only with real liveness: a test's fake PIDs may be real processes here.
+    processStart: overrides.isAlive ? undefined : processStartTime,
     elapsed,
   };
 }

@@ -1,6 +1,11 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { acquireLock, readLock } from "../../src/daemon/lock_file.ts";
+import {
+  acquireLock,
+  pidReuseMarginMs,
+  readLock,
+  runningDaemon,
+} from "../../src/daemon/lock_file.ts";
 import { followFile, lastLines, RotatingLogFile } from "../../src/daemon/log_file.ts";
 
 Deno.test("acquireLock() refuses a live holder by PID, takes over a stale one, releases its own", () => {
@@ -24,6 +29,35 @@ Deno.test("acquireLock() refuses a live holder by PID, takes over a stale one, r
     assert.equal(readLock(dir), undefined);
     Deno.writeTextFileSync(join(dir, "radar.pid"), "garbage");
     acquireLock(dir, { pid: 300, startedAt: "t" }, isAlive).release();
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
+
+Deno.test("a lock whose PID now belongs to a newer process (reused after a crash or reboot) is stale", () => {
+  const dir = Deno.makeTempDirSync();
+  try {
+    const lockedAt = new Date("2026-11-20T08:00:00Z");
+    const isAlive = (pid: number) => pid === 412;
+    let startOf412 = new Date(lockedAt.getTime() - 2000); // the daemon itself, started just before
+    const processStart = (pid: number) => (pid === 412 ? startOf412 : undefined);
+    acquireLock(dir, { pid: 412, startedAt: lockedAt.toISOString() }, isAlive, processStart);
+    assert.equal(runningDaemon(dir, isAlive, processStart)?.pid, 412);
+    assert.throws(
+      () =>
+        acquireLock(dir, { pid: 500, startedAt: "2026-11-21T07:00:00Z" }, isAlive, processStart),
+      /already running .*PID 412/,
+    );
+    // Within the margin (a clock correction at boot): still the holder.
+    startOf412 = new Date(lockedAt.getTime() + pidReuseMarginMs - 1000);
+    assert.equal(runningDaemon(dir, isAlive, processStart)?.pid, 412);
+    // The machine rebooted; PID 412 is now some other program, started a day later.
+    startOf412 = new Date("2026-11-21T06:59:00Z");
+    assert.equal(runningDaemon(dir, isAlive, processStart), undefined, "not our daemon");
+    acquireLock(dir, { pid: 500, startedAt: "2026-11-21T07:00:00Z" }, isAlive, processStart);
+    assert.equal(readLock(dir)?.pid, 500, "taken over");
+    // Without a way to read start times, a live PID still holds the lock.
+    assert.equal(runningDaemon(dir, (pid) => pid === 500)?.pid, 500);
   } finally {
     Deno.removeSync(dir, { recursive: true });
   }

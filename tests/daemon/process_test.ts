@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { isProcessAlive } from "../../src/adapters/process.ts";
+import { isProcessAlive, parseElapsedTime, processStartTime } from "../../src/adapters/process.ts";
 
 Deno.test("isProcessAlive() tells a running process from an exited one", async () => {
   const child = new Deno.Command("sleep", { args: ["30"] }).spawn();
@@ -12,4 +12,26 @@ Deno.test("isProcessAlive() tells a running process from an exited one", async (
   assert.equal(isProcessAlive(child.pid), false);
   assert.equal(isProcessAlive(Deno.pid), true);
   assert.equal(isProcessAlive(0), false);
+});
+
+Deno.test("parseElapsedTime() reads ps's [[dd-]hh:]mm:ss", () => {
+  assert.equal(parseElapsedTime("05:07"), 307);
+  assert.equal(parseElapsedTime("01:02:03"), 3723);
+  assert.equal(parseElapsedTime("2-03:04:05"), 2 * 86400 + 3 * 3600 + 4 * 60 + 5);
+  assert.equal(parseElapsedTime(""), undefined);
+  assert.equal(parseElapsedTime("soon"), undefined);
+  assert.equal(parseElapsedTime("1:2:3:4"), undefined);
+});
+
+Deno.test("processStartTime() says when a real process started; nothing for a gone one", async () => {
+  const started = processStartTime(Deno.pid);
+  assert.ok(started, "ps reports this process");
+  assert.ok(
+    Math.abs(started.getTime() - performance.timeOrigin) < 3000,
+    `${started.toISOString()} vs ${new Date(performance.timeOrigin).toISOString()}`,
+  );
+  const child = new Deno.Command("true").spawn();
+  await child.status;
+  assert.equal(processStartTime(child.pid), undefined);
+  assert.equal(processStartTime(0), undefined);
 });
