@@ -24,14 +24,20 @@ Deno.test("parseElapsedTime() reads ps's [[dd-]hh:]mm:ss", () => {
 });
 
 Deno.test("processStartTime() says when a real process started; nothing for a gone one", async () => {
-  const started = processStartTime(Deno.pid);
-  assert.ok(started, "ps reports this process");
-  assert.ok(
-    Math.abs(started.getTime() - performance.timeOrigin) < 3000,
-    `${started.toISOString()} vs ${new Date(performance.timeOrigin).toISOString()}`,
-  );
-  const child = new Deno.Command("true").spawn();
-  await child.status;
-  assert.equal(processStartTime(child.pid), undefined);
+  const spawnedAt = Date.now();
+  const sleeper = new Deno.Command("sleep", { args: ["30"] }).spawn();
+  try {
+    const started = processStartTime(sleeper.pid);
+    assert.ok(started, "ps reports the child");
+    // ps counts whole seconds: the start it implies is within ~2 s of the spawn.
+    assert.ok(
+      Math.abs(started.getTime() - spawnedAt) < 2500,
+      `${started.toISOString()} vs ${new Date(spawnedAt).toISOString()}`,
+    );
+  } finally {
+    sleeper.kill("SIGKILL");
+    await sleeper.status;
+  }
+  assert.equal(processStartTime(sleeper.pid), undefined, "gone");
   assert.equal(processStartTime(0), undefined);
 });
