@@ -3,6 +3,7 @@
  * (`loadConfig` with the same env overrides and error messages), writes atomically and tells
  * which keys changed; an optional `apply` hook applies what it can without a restart.
  */
+import { writeTextFileAtomically } from "../src/adapters/atomic_file.ts";
 import { dirname } from "node:path";
 import { environmentOverrides, loadConfig, type LoadedConfig } from "../src/config/loader.ts";
 import { configCandidates, type Environment } from "../src/config/paths.ts";
@@ -49,9 +50,7 @@ export function fileConfigFile(options: ConfigFileOptions): ConfigFile {
       const next = validate(text);
       const path = target();
       Deno.mkdirSync(dirname(path), { recursive: true });
-      const temporary = `${path}.${crypto.randomUUID()}.tmp`;
-      Deno.writeTextFileSync(temporary, text, { mode: 0o600 });
-      Deno.renameSync(temporary, path);
+      writeTextFileAtomically(path, text);
       const changed = changedConfigKeys(loaded.config, next.config);
       loaded = { ...next, path };
       const applied = options.apply?.(loaded) ?? [];

@@ -34,3 +34,17 @@ export const configEnvironmentNames: readonly string[] = [
   "HOME",
   "USERPROFILE",
 ];
+
+/** Sets `path` (e.g. ["llm", "api_key"]) in a config-shaped object, creating missing mappings. */
+export function setConfigValue(
+  root: Record<string, unknown>,
+  path: readonly string[],
+  value: unknown,
+): void {
+  let node = root;
+  for (const key of path.slice(0, -1)) {
+    if (!node[key] || typeof node[key] !== "object") node[key] = {};
+    node = node[key] as Record<string, unknown>;
+  }
+  node[path[path.length - 1]] = value;
+}

@@ -2,7 +2,7 @@
 import { parseDocument } from "yaml";
 import { ConfigError } from "../core/errors.ts";
 import { findConfigFile } from "./config_file.ts";
-import { environmentOverrides } from "./environment.ts";
+import { environmentOverrides, setConfigValue } from "./environment.ts";
 import { dataDirectory, type Environment } from "./paths.ts";
 import { configSchema, type RadarConfig } from "./schema.ts";
 import { unknownKeys } from "./unknown_keys.ts";
@@ -100,12 +100,7 @@ function applyEnvironment(raw: Record<string, unknown>, env: Environment): Recor
   for (const [name, path, type] of environmentOverrides) {
     const value = env[name];
     if (value === undefined || value === "") continue;
-    let node = raw as Record<string, unknown>;
-    for (const key of path.slice(0, -1)) {
-      if (!node[key] || typeof node[key] !== "object") node[key] = {};
-      node = node[key] as Record<string, unknown>;
-    }
-    node[path[path.length - 1]] = type === "number" && /^\d+$/.test(value) ? Number(value) : value;
+    setConfigValue(raw, path, type === "number" && /^\d+$/.test(value) ? Number(value) : value);
   }
   return raw;
 }

@@ -1,6 +1,7 @@
 /** One daemon per data directory: a lock file holding the PID (stale locks are taken over). */
 import { join } from "node:path";
 import { RadarError } from "../core/errors.ts";
+import { writeTextFileAtomically } from "../adapters/atomic_file.ts";
 
 /** What the lock file says about the running daemon. */
 export interface LockInfo {
@@ -112,9 +113,7 @@ function heldLock(path: string, pid: number): HeldLock {
     path,
     update(info) {
       if (!ours()) return;
-      const temporary = `${path}.${pid}.tmp`;
-      Deno.writeTextFileSync(temporary, JSON.stringify(info), { mode: 0o600 });
-      Deno.renameSync(temporary, path);
+      writeTextFileAtomically(path, JSON.stringify(info));
     },
     release() {
       if (!ours()) return;

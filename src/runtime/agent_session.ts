@@ -4,22 +4,13 @@
  * schema and the plugin system load when the model first calls a tool. Without one (first run,
  * changed config, new build, enabled plugins changed) the full runtime opens and refreshes it.
  */
-import type { DatabaseSync } from "node:sqlite";
 import { importLazily } from "./lazy_import.ts";
-import { joinPath } from "../core/file_path.ts";
 import { findConfigFile, readTextFileIfExists } from "../config/config_file.ts";
 import type { AgentDependencies } from "../core/agent_loop.ts";
 import type { Clock, Logger } from "../core/ports.ts";
-import { systemClock } from "../adapters/clock.ts";
-import { createChatModel } from "../adapters/llm/create_chat_model.ts";
-import { openDatabase } from "../adapters/sqlite/database.ts";
-import { SqliteConversationStore } from "../adapters/sqlite/conversation_store.ts";
-import { SqliteFactStore } from "../adapters/sqlite/fact_store.ts";
-import { SqliteAuditStore } from "../adapters/sqlite/audit_store.ts";
-import { createLogger, writeStderrLine } from "../adapters/stderr_logger.ts";
-import { configSecrets } from "../config/secrets.ts";
+import type { SqliteConversationStore } from "../adapters/sqlite/conversation_store.ts";
 import { agentDependencies, type AgentParts } from "./agent_dependencies.ts";
-import { ensureDataDirectory } from "./data_directory.ts";
+import { openCoreAdapters, runtimeLogging } from "./core_adapters.ts";
 import { withEnvironmentSecrets, withoutEnvironmentSecrets } from "./environment_secrets.ts";
 import { catalogEntry, DeferredToolRegistry, type LoadedTools } from "./deferred_registry.ts";
 import type { Runtime, RuntimeOptions } from "./runtime.ts";
@@ -104,20 +95,8 @@ function quickSession(
   options: RuntimeOptions,
   cachePath: string,
 ): AgentSession {
-  const { config, dataDir } = withEnvironmentSecrets(cache.loaded, options.env);
-  const clock = options.clock ?? systemClock;
-  const logger = createLogger(
-    options.logLevel ?? config.radar.log_level,
-    [writeStderrLine, ...(options.logWriters ?? [])],
-    () => clock.now(),
-  );
-  const fetcher = options.fetch ?? globalThis.fetch;
-  const model = createChatModel(config.llm, {
-    fetch: fetcher,
-    logger,
-    sleep: (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)),
-  });
-  const secrets = configSecrets(config);
+  const loaded = withEnvironmentSecrets(cache.loaded, options.env);
+  const { clock, logger } = runtimeLogging(loaded.config, options);
   let full: Runtime | undefined;
   const load = async (): Promise<LoadedTools> => {
     full = await openFullRuntime({ ...options, reportConfigWarnings: false });
@@ -128,23 +107,19 @@ function quickSession(
     }
     return { registry: full.registry, gates: full.gates, observers: full.agent().observers };
   };
-  ensureDataDirectory(dataDir);
-  const db = openDatabase(joinPath(dataDir, "radar.db"));
-  const conversations = closingOnFailure(db, () => new SqliteConversationStore(db));
-  const parts: AgentParts = closingOnFailure(db, () => ({
-    config,
+  const { db, conversations, facts, toolCalls, model } = openCoreAdapters(loaded, options, {
+    clock,
+    logger,
+  });
+  const parts: AgentParts = {
+    config: loaded.config,
     model,
     registry: new DeferredToolRegistry(cache.tools, load),
     conversations,
-    facts: new SqliteFactStore(db),
+    facts,
     clock,
-    audit: new SqliteAuditStore(db, {
-      secrets,
-      retentionDays: config.tools.audit_retention_days,
-      clock,
-      logger,
-    }),
-  }));
+    audit: toolCalls,
+  };
   // Last: when anything above fails, the full start that follows prints them itself.
   for (const warning of cache.loaded.warnings) logger.warn(warning);
   let closed = false;
@@ -161,14 +136,4 @@ function quickSession(
       db.close();
     },
   };
-}
-
-/** Runs `build`; closes `db` when it throws. */
-function closingOnFailure<T>(db: DatabaseSync, build: () => T): T {
-  try {
-    return build();
-  } catch (error) {
-    db.close();
-    throw error;
-  }
 }

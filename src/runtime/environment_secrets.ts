@@ -4,7 +4,11 @@
  * environment, as the loader's overrides would. The cache key records only whether each is set.
  */
 import type { LoadedConfig } from "../config/loader.ts";
-import { environmentOverrides, secretEnvironmentNames } from "../config/environment.ts";
+import {
+  environmentOverrides,
+  secretEnvironmentNames,
+  setConfigValue,
+} from "../config/environment.ts";
 import type { Environment } from "../config/paths.ts";
 
 /** `loaded` with every secret the environment sets blanked (a copy when any is set). */
@@ -28,12 +32,7 @@ function withSecrets(
   if (!set.length) return loaded;
   const copy = structuredClone(loaded);
   for (const [name, path] of set) {
-    let node = copy.config as unknown as Record<string, unknown>;
-    for (const key of path.slice(0, -1)) {
-      const next = node?.[key];
-      node = typeof next === "object" && next !== null ? next as Record<string, unknown> : {};
-    }
-    node[path[path.length - 1]] = value(name);
+    setConfigValue(copy.config as unknown as Record<string, unknown>, path, value(name));
   }
   return copy;
 }

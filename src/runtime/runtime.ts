@@ -1,6 +1,5 @@
 /** The composition root: builds concrete adapters from config and hands them out as ports. */
 import type { DatabaseSync } from "node:sqlite";
-import { join } from "node:path";
 import { loadConfig, type LoadedConfig, readTextFileIfExists } from "../config/loader.ts";
 import type { RadarConfig } from "../config/schema.ts";
 import type { ConfigFile } from "../config/config_file.ts";
@@ -8,20 +7,15 @@ import type { AgentDependencies } from "../core/agent_loop.ts";
 import type { ChatModel } from "../core/chat_model.ts";
 import type { AuditSink, Clock, Logger } from "../core/ports.ts";
 import { type ToolGate, ToolRegistry } from "../core/tool_registry.ts";
-import { systemClock } from "../adapters/clock.ts";
-import { createChatModel } from "../adapters/llm/create_chat_model.ts";
-import { openDatabase } from "../adapters/sqlite/database.ts";
-import { SqliteConversationStore } from "../adapters/sqlite/conversation_store.ts";
-import { SqliteFactStore } from "../adapters/sqlite/fact_store.ts";
-import { SqliteAuditStore } from "../adapters/sqlite/audit_store.ts";
-import { configSecrets } from "../config/secrets.ts";
-import { createLogger, writeStderrLine } from "../adapters/stderr_logger.ts";
+import type { SqliteConversationStore } from "../adapters/sqlite/conversation_store.ts";
+import type { SqliteFactStore } from "../adapters/sqlite/fact_store.ts";
+import type { SqliteAuditStore } from "../adapters/sqlite/audit_store.ts";
 import { builtinTools } from "../tools/index.ts";
 import { createPdfReader } from "../adapters/pdf/subprocess_pdf_reader.ts";
 import { SqlitePluginRecords } from "../adapters/sqlite/plugin_records.ts";
 import { createPluginSystem, type PluginSystem } from "../plugins/plugin_system.ts";
-import { ensureDataDirectory } from "./data_directory.ts";
 import { agentDependencies } from "./agent_dependencies.ts";
+import { openCoreAdapters, runtimeLogging } from "./core_adapters.ts";
 import { SqliteTaskStore } from "../adapters/sqlite/task_store.ts";
 import { SqliteMonitorStore } from "../adapters/sqlite/monitor_store.ts";
 import { TaskService } from "../daemon/task_service.ts";
@@ -89,33 +83,13 @@ export function loadRuntimeConfig(options: RuntimeOptions): LoadedConfig {
 export function openRuntime(options: RuntimeOptions): Runtime {
   const loaded = loadRuntimeConfig(options);
   const { config, dataDir } = loaded;
-  const clock = options.clock ?? systemClock;
-  const logger = createLogger(
-    options.logLevel ?? config.radar.log_level,
-    [writeStderrLine, ...(options.logWriters ?? [])],
-    () => clock.now(),
-  );
+  const { clock, logger } = runtimeLogging(config, options);
   if (options.reportConfigWarnings !== false) {
     for (const warning of loaded.warnings) logger.warn(warning);
   }
-  ensureDataDirectory(dataDir);
-  const databasePath = join(dataDir, "radar.db");
-  const db = openDatabase(databasePath);
-  const conversations = new SqliteConversationStore(db);
-  const facts = new SqliteFactStore(db);
-  const toolCalls = new SqliteAuditStore(db, {
-    secrets: configSecrets(config),
-    retentionDays: config.tools.audit_retention_days,
-    clock,
-    logger,
-  });
+  const { databasePath, db, conversations, facts, toolCalls, model, fetch: fetcher } =
+    openCoreAdapters(loaded, options, { clock, logger });
   toolCalls.prune();
-  const fetcher = options.fetch ?? globalThis.fetch;
-  const model = createChatModel(config.llm, {
-    fetch: fetcher,
-    logger,
-    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
-  });
   const registry = new ToolRegistry();
   for (
     const tool of builtinTools({

@@ -13,6 +13,7 @@ import { configEnvironmentNames, secretEnvironmentNames } from "../config/enviro
 import { type Environment, homeDirectory } from "../config/paths.ts";
 import { radarVersion } from "../version.ts";
 import { isStartupCache } from "./startup_cache_shape.ts";
+import { writeTextFileAtomically } from "../adapters/atomic_file.ts";
 
 /** A tool as offered to the model, without its implementation. */
 export type CatalogTool = Pick<
@@ -145,21 +146,11 @@ export function readStartupCache(path: string): StartupCache | undefined {
  * of throwing: a cache that cannot be written only costs the next start its speed.
  */
 export function writeStartupCache(path: string, cache: StartupCache): string | undefined {
-  const folder = parentPath(path);
-  const temporary = `${path}.${Deno.pid}.tmp`;
   try {
-    Deno.mkdirSync(folder, { recursive: true, mode: 0o700 });
-    // A leftover temp file or a link planted there is removed, never written through.
-    try {
-      Deno.removeSync(temporary);
-    } catch { /* none */ }
-    Deno.writeTextFileSync(temporary, JSON.stringify(cache), { mode: 0o600, createNew: true });
-    Deno.renameSync(temporary, path);
+    Deno.mkdirSync(parentPath(path), { recursive: true, mode: 0o700 });
+    writeTextFileAtomically(path, JSON.stringify(cache));
     return undefined;
   } catch (error) {
-    try {
-      Deno.removeSync(temporary);
-    } catch { /* nothing to clean up */ }
     return `Cannot write the startup cache ${path}: ${(error as Error).message}`;
   }
 }

@@ -1,0 +1,82 @@
+/**
+ * The adapters both start paths open (the full runtime and the quick agent session): the logger,
+ * the data directory, the SQLite stores and the chat model. Light: no tools, YAML or schema.
+ */
+import type { DatabaseSync } from "node:sqlite";
+import type { LoadedConfig } from "../config/loader.ts";
+import type { RadarConfig } from "../config/schema.ts";
+import type { ChatModel } from "../core/chat_model.ts";
+import { joinPath } from "../core/file_path.ts";
+import type { Clock, Logger } from "../core/ports.ts";
+import { systemClock } from "../adapters/clock.ts";
+import { createChatModel } from "../adapters/llm/create_chat_model.ts";
+import { openDatabase } from "../adapters/sqlite/database.ts";
+import { SqliteConversationStore } from "../adapters/sqlite/conversation_store.ts";
+import { SqliteFactStore } from "../adapters/sqlite/fact_store.ts";
+import { SqliteAuditStore } from "../adapters/sqlite/audit_store.ts";
+import { createLogger, writeStderrLine } from "../adapters/stderr_logger.ts";
+import { configSecrets } from "../config/secrets.ts";
+import { ensureDataDirectory } from "./data_directory.ts";
+import type { RuntimeOptions } from "./runtime.ts";
+
+/** What `openCoreAdapters` opens. */
+export interface CoreAdapters {
+  databasePath: string;
+  db: DatabaseSync;
+  conversations: SqliteConversationStore;
+  facts: SqliteFactStore;
+  /** The tool audit trail. */
+  toolCalls: SqliteAuditStore;
+  model: ChatModel;
+  fetch: typeof fetch;
+}
+
+/** The clock (injected or the system's) and a logger to stderr plus the extra writers. */
+export function runtimeLogging(
+  config: RadarConfig,
+  options: RuntimeOptions,
+): { clock: Clock; logger: Logger } {
+  const clock = options.clock ?? systemClock;
+  const logger = createLogger(
+    options.logLevel ?? config.radar.log_level,
+    [writeStderrLine, ...(options.logWriters ?? [])],
+    () => clock.now(),
+  );
+  return { clock, logger };
+}
+
+/** Creates the data directory, opens the database and its stores (closed again on failure). */
+export function openCoreAdapters(
+  loaded: LoadedConfig,
+  options: RuntimeOptions,
+  { clock, logger }: { clock: Clock; logger: Logger },
+): CoreAdapters {
+  const { config, dataDir } = loaded;
+  ensureDataDirectory(dataDir);
+  const databasePath = joinPath(dataDir, "radar.db");
+  const db = openDatabase(databasePath);
+  try {
+    const fetcher = options.fetch ?? globalThis.fetch;
+    return {
+      databasePath,
+      db,
+      conversations: new SqliteConversationStore(db),
+      facts: new SqliteFactStore(db),
+      toolCalls: new SqliteAuditStore(db, {
+        secrets: configSecrets(config),
+        retentionDays: config.tools.audit_retention_days,
+        clock,
+        logger,
+      }),
+      model: createChatModel(config.llm, {
+        fetch: fetcher,
+        logger,
+        sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+      }),
+      fetch: fetcher,
+    };
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}
