@@ -1,6 +1,7 @@
 /** One daemon per data directory: a lock file holding the PID (stale locks are taken over). */
 import { join } from "node:path";
 import { RadarError } from "../core/errors.ts";
+import { isProcessAlive, processStartTime } from "../adapters/process.ts";
 import { writeTextFileAtomically } from "../adapters/atomic_file.ts";
 
 /** What the lock file says about the running daemon. */
@@ -58,11 +59,16 @@ export function holderRuns(
   return started.getTime() <= locked + pidReuseMarginMs;
 }
 
-/** The running daemon's lock info, or undefined when none runs (a stale lock does not count). */
+/**
+ * The running daemon's lock info, or undefined when none runs (a stale lock does not count).
+ * By default this machine's real processes are asked (liveness and start times).
+ */
 export function runningDaemon(
   dataDir: string,
-  isAlive: (pid: number) => boolean,
-  processStart?: ProcessStart,
+  isAlive: (pid: number) => boolean = isProcessAlive,
+  processStart: ProcessStart | undefined = isAlive === isProcessAlive
+    ? processStartTime
+    : undefined,
 ): LockInfo | undefined {
   const info = readLock(dataDir);
   return info && holderRuns(info, isAlive, processStart) ? info : undefined;

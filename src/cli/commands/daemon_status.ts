@@ -3,7 +3,6 @@ import { expandHome } from "../../config/paths.ts";
 import { nextHeartbeatAt } from "../../core/heartbeat.ts";
 import { isQuietTime } from "../../core/quiet_hours.ts";
 import { formatLocalTime } from "../../core/system_prompt.ts";
-import { isProcessAlive, processStartTime } from "../../adapters/process.ts";
 import { runningDaemon } from "../../daemon/lock_file.ts";
 import { daemonServices } from "../../daemon/services.ts";
 import type { Runtime } from "../../runtime/runtime.ts";
@@ -20,7 +19,7 @@ export function daemonStatus(runtime: Runtime): string[] {
   const timeZone = config.radar.timezone || undefined;
   const now = clock.now();
   const services = daemonServices(runtime);
-  const daemon = runningDaemon(runtime.dataDir, isProcessAlive, processStartTime);
+  const daemon = runningDaemon(runtime.dataDir);
   const lines = [
     `daemon:    ${
       daemon ? `running (PID ${daemon.pid}${daemon.url ? ` at ${daemon.url}` : ""})` : "not running"

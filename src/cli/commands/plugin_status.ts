@@ -1,5 +1,4 @@
 /** The plugins' lines in `radar status`: counts by status, hooks and variables, running hosts. */
-import { isProcessAlive, processStartTime } from "../../adapters/process.ts";
 import { runningDaemon } from "../../daemon/lock_file.ts";
 import type { Runtime } from "../../runtime/runtime.ts";
 import { type RunningHost, runningPluginHosts } from "../../sandbox/running_hosts.ts";
@@ -24,7 +23,7 @@ export async function pluginStatusLines(
   if (!hosts) {
     lines.push("  hosts running: unknown (ps is not available)");
   } else {
-    const daemon = runningDaemon(runtime.dataDir, isProcessAlive, processStartTime);
+    const daemon = runningDaemon(runtime.dataDir);
     const described = hosts.map((host) =>
       `${host.plugin} (PID ${host.pid}${daemon?.pid === host.parentPid ? ", daemon" : ""})`
     );

@@ -5,7 +5,6 @@ import type { Command } from "../command_line.ts";
 import type { CliContext } from "../context.ts";
 import { RadarError } from "../../core/errors.ts";
 import { homeDirectory } from "../../config/paths.ts";
-import { isProcessAlive, processStartTime } from "../../adapters/process.ts";
 import type { ServiceSpec } from "../../daemon/service_files.ts";
 
 /** Registers `service`. */
@@ -77,7 +76,7 @@ export function registerService(program: Command, context: CliContext): void {
       const { runningDaemon } = await importLazily<typeof import("../../daemon/lock_file.ts")>(
         new URL("../../daemon/lock_file.ts", import.meta.url),
       );
-      const daemon = runningDaemon(dataDir, isProcessAlive, processStartTime);
+      const daemon = runningDaemon(dataDir);
       context.io.stdout(
         `service: ${
           installed ? `installed (${location.path})` : "not installed (radar service install)"

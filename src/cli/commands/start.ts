@@ -4,7 +4,6 @@ import type { Command } from "../command_line.ts";
 import type { CliContext } from "../context.ts";
 import { parsePort } from "../arguments.ts";
 import { RadarError } from "../../core/errors.ts";
-import { isProcessAlive, processStartTime } from "../../adapters/process.ts";
 
 /** Registers `start`. */
 export function registerStart(program: Command, context: CliContext): void {
@@ -23,7 +22,7 @@ export function registerStart(program: Command, context: CliContext): void {
       const { logPath } = await importLazily<typeof import("../../daemon/log_file.ts")>(
         new URL("../../daemon/log_file.ts", import.meta.url),
       );
-      const running = runningDaemon(loaded.dataDir, isProcessAlive, processStartTime);
+      const running = runningDaemon(loaded.dataDir);
       if (running) throw new RadarError(`Radar is already running (PID ${running.pid})`);
       const args: string[] = [];
       if (loaded.path) args.push("--config", loaded.path);

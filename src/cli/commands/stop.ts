@@ -3,7 +3,7 @@ import { importLazily } from "../../runtime/lazy_import.ts";
 import type { Command } from "../command_line.ts";
 import type { CliContext } from "../context.ts";
 import { RadarError } from "../../core/errors.ts";
-import { isProcessAlive, processStartTime } from "../../adapters/process.ts";
+import { isProcessAlive } from "../../adapters/process.ts";
 
 /** Waits until `pid` is gone or `timeoutMs` passed; true when gone. */
 export async function waitForExit(pid: number, timeoutMs: number): Promise<boolean> {
@@ -25,7 +25,7 @@ export function registerStop(program: Command, context: CliContext): void {
       const { runningDaemon } = await importLazily<typeof import("../../daemon/lock_file.ts")>(
         new URL("../../daemon/lock_file.ts", import.meta.url),
       );
-      const daemon = runningDaemon(dataDir, isProcessAlive, processStartTime);
+      const daemon = runningDaemon(dataDir);
       if (!daemon) {
         context.io.stdout("Radar is not running.\n");
         return;
