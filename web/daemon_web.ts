@@ -6,7 +6,7 @@
 import type { DaemonWebOptions } from "../src/daemon/daemon.ts";
 import { logPath } from "../src/daemon/log_file.ts";
 import { applyLiveConfig } from "../src/runtime/live_config.ts";
-import { monitorControls } from "../src/daemon/monitor_controls.ts";
+import { monitorControls } from "./monitor_controls.ts";
 import { daemonViewFromServices } from "./daemon_view.ts";
 import { logsViewFromFiles } from "./logs_view.ts";
 import { pluginsViewFromApi } from "./plugin_api_view.ts";

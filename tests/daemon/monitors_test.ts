@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { runCli } from "../../src/cli/program.ts";
 import { daemonStatus } from "../../src/cli/commands/daemon_status.ts";
 import { failingThreshold } from "../../src/core/schedule.ts";
-import { monitorControls } from "../../src/daemon/monitor_controls.ts";
+import { monitorControls } from "../../web/monitor_controls.ts";
 import { Scheduler } from "../../src/daemon/scheduler.ts";
 import { daemonServices } from "../../src/daemon/services.ts";
 import { daemonJobs } from "../../src/daemon/sources.ts";

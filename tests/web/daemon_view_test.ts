@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { withTestDaemon } from "../daemon/test_runtime.ts";
 import { textResponse, toolCallResponse } from "../fakes/scripted_chat_model.ts";
-import { monitorControls } from "../../src/daemon/monitor_controls.ts";
+import { monitorControls } from "../../web/monitor_controls.ts";
 import { daemonViewFromServices, describeSchedule, scheduleInput } from "../../web/daemon_view.ts";
 import { logsViewFromFiles } from "../../web/logs_view.ts";
 

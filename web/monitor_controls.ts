@@ -2,28 +2,16 @@
  * URL monitors in the shape the dashboard's DaemonView expects (web/daemon_view.ts
  * `MonitorControls`): `daemonViewFromServices({ …, monitors: monitorControls(services) })`.
  */
-import { formatDurationMinutes } from "../core/schedule.ts";
-import type { DaemonServices } from "./services.ts";
-import { MonitorService } from "./monitor_service.ts";
-
-/** A monitor row of the dashboard. */
-export interface MonitorRow {
-  id: number;
-  name: string;
-  url: string;
-  every: string;
-  selector?: string;
-  enabled: boolean;
-  nextCheck?: string;
-  lastCheck?: string;
-  lastResult?: string;
-}
+import { formatDurationMinutes } from "../src/core/schedule.ts";
+import type { DaemonServices } from "../src/daemon/services.ts";
+import { MonitorService } from "../src/daemon/monitor_service.ts";
+import type { UrlMonitor } from "./ports.ts";
 
 /** Monitor controls over the daemon's services; errors are thrown as one readable line. */
 export function monitorControls(services: Pick<DaemonServices, "monitors" | "monitorChecker">) {
   const { monitors, monitorChecker } = services;
   return {
-    monitors: (): MonitorRow[] =>
+    monitors: (): UrlMonitor[] =>
       monitors.list().map((monitor) => ({
         id: monitor.id,
         name: monitor.name,
