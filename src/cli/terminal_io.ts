@@ -1,4 +1,5 @@
 /** The real terminal: Deno's stdin, stdout and stderr. */
+import { concatBytes } from "../core/bytes.ts";
 import type { CliIo } from "./context.ts";
 
 const encoder = new TextEncoder();
@@ -24,12 +25,7 @@ async function readAllStdin(maxBytes: number): Promise<{ text: string; truncated
     chunks.push(chunk);
     size += chunk.length;
   }
-  const all = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    all.set(chunk, offset);
-    offset += chunk.length;
-  }
+  const all = concatBytes(chunks);
   return { text: new TextDecoder().decode(all), truncated };
 }
 

@@ -2,6 +2,7 @@
  * Fetching a monitored page: conditional GET (ETag / Last-Modified), the network guard on every
  * redirect, a size cap, then the readable text of the page or of the parts a CSS selector picks.
  */
+import { concatBytes } from "../core/bytes.ts";
 import { htmlToText } from "../tools/web/html_to_text.ts";
 import { checkUrl, type Resolver } from "../tools/web/network_guard.ts";
 
@@ -124,12 +125,7 @@ async function readText(response: Response, type: string): Promise<string> {
     }
     await reader.cancel().catch(() => {});
   }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.length;
-  }
+  const bytes = concatBytes(chunks);
   const charset = /charset=([\w-]+)/.exec(type)?.[1] ?? "utf-8";
   try {
     return new TextDecoder(charset).decode(bytes);

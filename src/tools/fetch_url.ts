@@ -1,4 +1,5 @@
 /** `fetch_url`: GET a web page and return its readable text; internal addresses refused. */
+import { concatBytes } from "../core/bytes.ts";
 import { z } from "zod";
 import { redactText } from "../core/redact.ts";
 import { failed, refused, timedOut, type Tool, type ToolResult } from "../core/tool.ts";
@@ -157,11 +158,6 @@ async function readCapped(response: Response): Promise<{ bytes: Uint8Array; cut:
       break;
     }
   }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.length;
-  }
+  const bytes = concatBytes(chunks);
   return { bytes, cut };
 }

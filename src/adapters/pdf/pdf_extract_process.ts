@@ -5,6 +5,7 @@
  * compiled binary with the hidden `--radar-pdf-extract` argument (main.ts); the parent kills it at
  * the deadline, so nothing here needs to be careful about time.
  */
+import { concatBytes } from "../../core/bytes.ts";
 import type { PdfReadResult } from "../../core/pdf_reader.ts";
 import { type ExtractionOptions, extractPdf, loadMupdf } from "./mupdf_extraction.ts";
 
@@ -52,12 +53,7 @@ async function readAll(stream: ReadableStream<Uint8Array>, limit: number): Promi
     if (size > limit) throw new Error("request too large");
     chunks.push(chunk);
   }
-  const all = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    all.set(chunk, offset);
-    offset += chunk.length;
-  }
+  const all = concatBytes(chunks);
   return all;
 }
 

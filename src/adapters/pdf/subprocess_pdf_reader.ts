@@ -4,6 +4,7 @@
  * `worker.terminate()` returns but a worker stuck in a JS or WASM loop keeps spinning a core
  * forever (measured), and a worker running out of memory aborts the whole daemon.
  */
+import { concatBytes } from "../../core/bytes.ts";
 import { dirname } from "node:path";
 import { fileURLToPath as fromFileUrl } from "node:url";
 import { z } from "zod";
@@ -173,12 +174,7 @@ async function readCapped(
     size += chunk.length;
     chunks.push(chunk);
   }
-  const all = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    all.set(chunk, offset);
-    offset += chunk.length;
-  }
+  const all = concatBytes(chunks);
   return all;
 }
 

@@ -1,4 +1,5 @@
 /** Runs a program in its own process group with capped output and a timeout that kills the group. */
+import { concatBytes } from "../../core/bytes.ts";
 
 /** How to run one program. */
 export interface ProcessOptions {
@@ -108,7 +109,7 @@ function collect(stream: ReadableStream<Uint8Array>, max: number): Collected {
         if (value.length > room) collected.cut += value.length - Math.max(room, 0);
       }
     } catch { /* cancelled */ }
-    collected.text = new TextDecoder().decode(concat(kept));
+    collected.text = new TextDecoder().decode(concatBytes(kept));
   })();
   return collected;
 }
@@ -126,14 +127,4 @@ async function settle(collected: Collected): Promise<Collected> {
   clearTimeout(timer);
   await collected.done;
   return collected;
-}
-
-function concat(chunks: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(chunks.reduce((sum, chunk) => sum + chunk.length, 0));
-  let offset = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, offset);
-    offset += chunk.length;
-  }
-  return out;
 }
