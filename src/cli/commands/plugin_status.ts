@@ -1,5 +1,5 @@
 /** The plugins' lines in `radar status`: counts by status, hooks and variables, running hosts. */
-import { runningDaemon } from "../../daemon/lock_file.ts";
+import { readLock } from "../../daemon/lock_file.ts";
 import type { Runtime } from "../../runtime/runtime.ts";
 import { type RunningHost, runningPluginHosts } from "../../sandbox/running_hosts.ts";
 
@@ -23,7 +23,8 @@ export async function pluginStatusLines(
   if (!hosts) {
     lines.push("  hosts running: unknown (ps is not available)");
   } else {
-    const daemon = runningDaemon(runtime.dataDir);
+    // A running host's parent is alive: the lock's PID alone says whether it is the daemon.
+    const daemon = readLock(runtime.dataDir);
     const described = hosts.map((host) =>
       `${host.plugin} (PID ${host.pid}${daemon?.pid === host.parentPid ? ", daemon" : ""})`
     );
