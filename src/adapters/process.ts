@@ -38,11 +38,19 @@ export function processStartTime(pid: number, now: Date = new Date()): Date | un
   }
 }
 
-/** Parses ps's elapsed time `[[dd-]hh:]mm:ss` into seconds; undefined when malformed. */
+/** Elapsed times beyond this are not real: procps prints a process that started "in the
+ * future" (within a clock tick of now) as a wrapped-around count of ~441 million days. */
+const maxElapsedDays = 36_500;
+
+/**
+ * Parses ps's elapsed time `[[dd-]hh:]mm:ss` into seconds; undefined when malformed or absurd
+ * (then the caller knows nothing, which keeps a lock's holder counted as running).
+ */
 export function parseElapsedTime(text: string): number | undefined {
   const match = /^(?:(?:(\d+)-)?(\d+):)?(\d+):(\d+)$/.exec(text);
   if (!match) return undefined;
   const [, days, hours, minutes, seconds] = match;
+  if (Number(days ?? 0) > maxElapsedDays) return undefined;
   return ((Number(days ?? 0) * 24 + Number(hours ?? 0)) * 60 + Number(minutes)) * 60 +
     Number(seconds);
 }

@@ -55,7 +55,7 @@ export function holderRuns(
   if (!isAlive(info.pid)) return false;
   const locked = Date.parse(info.startedAt);
   const started = processStart?.(info.pid);
-  if (!started || Number.isNaN(locked)) return true;
+  if (!started || Number.isNaN(started.getTime()) || Number.isNaN(locked)) return true;
   return started.getTime() <= locked + pidReuseMarginMs;
 }
 
