@@ -31,8 +31,16 @@ export const llmSection = z.object({
   /** Token budget for tool schemas offered on one request. */
   tool_budget_tokens: positiveInt.default(1000),
   connect_timeout_seconds: z.number().positive().default(10),
-  /** A cold model can take minutes to load and answer. */
-  response_timeout_seconds: z.number().positive().default(300),
+  /** A cold model can take minutes to load and answer: the whole exchange's upper bound. */
+  response_timeout_seconds: z.number().positive().max(86_400).default(300),
+  /** Until the server's first byte (headers): a stream:false answer comes only when it is done. */
+  first_byte_timeout_seconds: z.number().positive().max(86_400).default(300),
+  /** Longest silence once the server has started answering. */
+  idle_timeout_seconds: z.number().positive().max(3600).default(30),
+  /** Larger answers are cut off (a runaway or hostile server cannot fill the memory). */
+  max_response_mib: z.number().positive().max(1024).default(16),
+  /** The most Radar waits between retries of one request, `Retry-After` included. */
+  max_retry_wait_seconds: z.number().min(0).max(3600).default(60),
   retries: z.number().int().min(0).max(10).default(3),
   /** Upper bound for Ollama's num_ctx; 0 means use the model's context length. */
   max_context_tokens: z.number().int().min(0).default(0),

@@ -12,6 +12,13 @@ export interface FakeReply {
   contentType?: string;
   /** Holds the answer until this settles (a slow model; a process killed mid-request). */
   hold?: Promise<unknown>;
+  /** Extra response headers (e.g. `retry-after`). */
+  headers?: Record<string, string>;
+  /**
+   * A misbehaving body instead of `body`: `endless` sends `{"a":"xxxx…` in 64 KiB chunks for as
+   * long as the client reads; `hang_after_headers` sends the headers and then nothing.
+   */
+  misbehave?: "endless" | "hang_after_headers";
 }
 
 /** A request the server received. */
@@ -84,6 +91,8 @@ export class FakeLlmServer {
   props: FakeReply = { status: 404, body: "404 page not found", contentType: "text/plain" };
   /** Answers chat requests when the queue is empty (default: a 500 naming the problem). */
   fallback?: (path: string) => FakeReply;
+  /** Bytes sent by misbehaving bodies, and how many of those the client cancelled. */
+  readonly streams = { bytesSent: 0, cancelled: 0 };
   readonly #queue: FakeReply[] = [];
   readonly #server: Deno.HttpServer<Deno.NetAddr>;
 
@@ -132,13 +141,36 @@ export class FakeLlmServer {
       const next = this.#queue.shift() ?? this.fallback?.(path) ??
         { status: 500, body: { error: "fake server: no reply queued for this request" } };
       await next.hold?.catch(() => {});
-      return respond(next);
+      return next.misbehave ? this.#misbehave(next) : respond(next);
     }
     if (path === "/api/show") return respond(this.show);
     if (path === "/v1/models") return respond(this.models);
     if (path === "/props") return respond(this.props);
     if (path === "/api/version") return respond(fixtureReply("ollama_api_version.docs.json"));
     return respond({ status: 404, body: "404 page not found", contentType: "text/plain" });
+  }
+
+  #misbehave(reply: FakeReply): Response {
+    const streams = this.streams;
+    const chunk = new TextEncoder().encode("x".repeat(64 * 1024));
+    let started = false;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (reply.misbehave === "hang_after_headers") return new Promise(() => {});
+        const piece = started ? chunk : new TextEncoder().encode('{"a":"');
+        started = true;
+        streams.bytesSent += piece.byteLength;
+        controller.enqueue(piece);
+        return Promise.resolve();
+      },
+      cancel() {
+        streams.cancelled++;
+      },
+    }, { highWaterMark: 0 });
+    return new Response(body, {
+      status: reply.status ?? 200,
+      headers: { "content-type": "application/json; charset=utf-8", ...reply.headers },
+    });
   }
 }
 
@@ -149,6 +181,7 @@ function respond(reply: FakeReply): Response {
     headers: {
       "content-type": reply.contentType ??
         (isText ? "text/plain; charset=utf-8" : "application/json; charset=utf-8"),
+      ...reply.headers,
     },
   });
 }

@@ -4,8 +4,8 @@ import { LlmError } from "../../core/errors.ts";
 import { classifyHttpError, type ErrorSubject, toolCapableModels } from "./http_errors.ts";
 import { toChatResponse, type WireMessage } from "./response_parts.ts";
 import { RetryableFailure } from "./retry.ts";
-import { parseBody } from "./settings.ts";
-import { send, type TransportOptions } from "./transport.ts";
+import { retryAfterMs } from "./retry_after.ts";
+import { type HttpAnswer, send, type TransportOptions } from "./transport.ts";
 
 /** A wire format's reading of a 2xx body. */
 export interface ParsedAnswer {
@@ -25,6 +25,8 @@ export interface ChatAttempt<Parsed extends ParsedAnswer> {
   offered: ReadonlySet<string>;
   parse: (body: unknown) => Parsed;
   signal?: AbortSignal;
+  /** Wall-clock milliseconds, for `Retry-After` dates (default Date.now). */
+  now?: () => number;
 }
 
 /**
@@ -43,9 +45,11 @@ export async function attemptChat<Parsed extends ParsedAnswer>(
   );
   if (answer.status < 200 || answer.status > 299) {
     const { error, maxRetries } = classifyHttpError(answer.status, answer.text, subject);
-    throw new RetryableFailure(error, maxRetries);
+    const now = attempt.now ?? Date.now;
+    const retryAfter = retryAfterMs(answer.headers.get("retry-after"), now());
+    throw new RetryableFailure(error, maxRetries, maxRetries > 0 ? retryAfter : undefined);
   }
-  const parsed = attempt.parse(parseBody(answer.text, subject.baseUrl));
+  const parsed = attempt.parse(jsonBody(answer, subject));
   if (parsed.error !== undefined) {
     const body = JSON.stringify({ error: parsed.error });
     const { error, maxRetries } = classifyHttpError(500, body, subject);
@@ -56,6 +60,30 @@ export async function attemptChat<Parsed extends ParsedAnswer>(
     throw new RetryableFailure(emptyAnswer(subject, response), 1);
   }
   return { response, parsed };
+}
+
+/** The parsed 2xx body; one that is not JSON is a once-retryable bad response saying so. */
+function jsonBody(answer: HttpAnswer, subject: ErrorSubject): unknown {
+  try {
+    return JSON.parse(answer.text);
+  } catch {
+    throw new RetryableFailure(
+      new LlmError(
+        "bad_response",
+        `${subject.baseUrl} answered ${answer.status} with a body that is not JSON: ` +
+          `${bodyPreview(answer.text)}`,
+      ),
+      1,
+    );
+  }
+}
+
+/** The first 80 characters of a body, on one line, control characters removed. */
+export function bodyPreview(text: string): string {
+  // deno-lint-ignore no-control-regex -- removing control characters is the point
+  const line = text.replace(/[\x00-\x1f\x7f]+/g, " ").replace(/\s+/g, " ").trim();
+  if (!line) return "(empty body)";
+  return line.length > 80 ? `${line.slice(0, 80)}…` : line;
 }
 
 /** Tools were offered, the model spent tokens, yet nothing came back: a failed tool-call parse. */

@@ -71,6 +71,7 @@ export class OllamaChatModel implements ChatModel {
         offered,
         parse: parseOllamaChat,
         signal,
+        now: this.#options.now,
       });
       if (window.overflow) {
         response.warnings?.push(

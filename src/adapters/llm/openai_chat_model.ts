@@ -54,6 +54,7 @@ export class OpenAiChatModel implements ChatModel {
         offered,
         parse: parseOpenAiChat,
         signal,
+        now: this.#options.now,
       });
       response.durationMs = Math.round(elapsed() - started);
       return response;

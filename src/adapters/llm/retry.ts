@@ -4,7 +4,15 @@ import type { Logger } from "../../core/ports.ts";
 
 /** A failure plus how many retries it deserves (0 = never). */
 export class RetryableFailure extends Error {
-  constructor(readonly error: LlmError, readonly maxRetries: number) {
+  /**
+   * @param retryAfterMs the server's own `Retry-After`, when it sent one: waited exactly (within
+   *   the wait budget) instead of the backoff.
+   */
+  constructor(
+    readonly error: LlmError,
+    readonly maxRetries: number,
+    readonly retryAfterMs?: number,
+  ) {
     super(error.message, { cause: error });
   }
 }
@@ -19,6 +27,8 @@ export interface RetryOptions {
   signal?: AbortSignal;
   /** Base delay; doubles per attempt (1 s, 2 s, 4 s …). */
   baseDelayMs?: number;
+  /** The most time spent waiting between attempts of one request (llm.max_retry_wait_seconds). */
+  maxWaitMs?: number;
 }
 
 /** Delay before retry number `attempt` (1-based): exponential with ±20 % jitter. */
@@ -35,6 +45,7 @@ export async function withRetries<T>(
   attempt: () => Promise<T>,
   options: RetryOptions,
 ): Promise<T> {
+  let waited = 0;
   for (let tried = 0;; tried++) {
     try {
       return await attempt();
@@ -47,13 +58,29 @@ export async function withRetries<T>(
       if (!failure) throw thrown;
       const budget = Math.min(options.retries, failure.maxRetries);
       if (tried >= budget || options.signal?.aborted) throw failure.error;
-      const delay = backoffDelay(tried + 1, options.baseDelayMs ?? 1000);
+      const left = (options.maxWaitMs ?? Infinity) - waited;
+      const asked = failure.retryAfterMs;
+      if (asked !== undefined && asked > left) throw waitTooLong(failure.error, asked, left);
+      const delay = Math.min(asked ?? backoffDelay(tried + 1, options.baseDelayMs ?? 1000), left);
       options.logger.warn(
-        `${failure.error.message} Retrying in ${(delay / 1000).toFixed(1)} s ` +
-          `(${tried + 1}/${budget}).`,
+        `${failure.error.message} Retrying in ${(delay / 1000).toFixed(1)} s` +
+          `${asked === undefined ? "" : " (the server's Retry-After)"} (${tried + 1}/${budget}).`,
       );
+      waited += delay;
       await options.sleep(delay);
       if (options.signal?.aborted) throw new LlmError("cancelled", "Cancelled.");
     }
   }
+}
+
+/** The server asked for a longer pause than the wait budget has left: give up, say so. */
+function waitTooLong(error: LlmError, askedMs: number, leftMs: number): LlmError {
+  const left = Math.max(0, Math.floor(leftMs / 1000));
+  return new LlmError(
+    error.kind,
+    `${error.message} It asked to retry after ${Math.ceil(askedMs / 1000)} s (Retry-After), ` +
+      `more than the ${left} s left of llm.max_retry_wait_seconds: giving up.`,
+    false,
+    { cause: error },
+  );
 }

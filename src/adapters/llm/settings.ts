@@ -2,6 +2,7 @@
 import type { RadarConfig } from "../../config/schema.ts";
 import type { Logger } from "../../core/ports.ts";
 import type { TransportOptions } from "./transport.ts";
+import type { Timers } from "./bounded_body.ts";
 import type { RetryOptions } from "./retry.ts";
 
 /** The `llm:` config section. */
@@ -17,6 +18,10 @@ export interface ChatModelOptions {
   probe?: TransportOptions["probe"];
   /** Monotonic milliseconds, for measuring model time when the server reports none. */
   elapsed?: () => number;
+  /** Wall-clock milliseconds, for `Retry-After` dates (default Date.now). */
+  now?: () => number;
+  /** Timers of the first-byte, idle and total timeouts (default real ones). */
+  timers?: Timers;
 }
 
 /** Base URL without trailing slashes. */
@@ -35,6 +40,10 @@ export function transportOptions(
     apiKey: llm.api_key,
     connectTimeoutMs: llm.connect_timeout_seconds * 1000,
     responseTimeoutMs: llm.response_timeout_seconds * 1000,
+    firstByteTimeoutMs: llm.first_byte_timeout_seconds * 1000,
+    idleTimeoutMs: llm.idle_timeout_seconds * 1000,
+    maxResponseBytes: Math.round(llm.max_response_mib * 1024 * 1024),
+    timers: options.timers,
     probe,
     startHint: llm.provider === "openai"
       ? "Check that the server runs (`ollama serve`, `llama-server`, vLLM, LM Studio) and that " +
@@ -49,7 +58,13 @@ export function retryOptions(
   options: ChatModelOptions,
   signal?: AbortSignal,
 ): RetryOptions {
-  return { retries: llm.retries, sleep: options.sleep, logger: options.logger, signal };
+  return {
+    retries: llm.retries,
+    sleep: options.sleep,
+    logger: options.logger,
+    signal,
+    maxWaitMs: llm.max_retry_wait_seconds * 1000,
+  };
 }
 
 /** Parses a 2xx body; a body that is not JSON is a (once-retryable) bad response. */
