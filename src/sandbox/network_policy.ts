@@ -13,8 +13,9 @@
  * link-local IPv6 answers are caught only by the start-time check in `checkGrantedNames`. The
  * compiled binary cannot pass flags to itself and `Deno.permissions.revoke` of one host under a
  * global net grant is a no-op, so there the start-time check is the only protection.
- * Pure except for the injected lookup.
+ * Pure except for the injected lookup. Addresses are parsed and classified with ipaddr.js.
  */
+import ipaddr from "ipaddr.js";
 
 /** Private, loopback, link-local, shared, benchmark, multicast and reserved IPv4 ranges. */
 export const privateIpv4Ranges = [
@@ -39,10 +40,8 @@ export type HostLookup = (host: string) => Promise<string[]>;
 
 /** Parses dotted IPv4 to a 32-bit number; undefined when it is not IPv4. */
 export function parseIpv4(text: string): number | undefined {
-  const parts = text.split(".");
-  if (parts.length !== 4 || !parts.every((part) => /^\d{1,3}$/.test(part))) return undefined;
-  const bytes = parts.map(Number);
-  if (bytes.some((byte) => byte > 255)) return undefined;
+  if (!ipaddr.IPv4.isValidFourPartDecimal(text)) return undefined;
+  const bytes = ipaddr.IPv4.parse(text).octets;
   return ((bytes[0] << 24) | (bytes[1] << 16) | (bytes[2] << 8) | bytes[3]) >>> 0;
 }
 
@@ -60,49 +59,29 @@ function inCidr(address: number, cidr: { base: number; prefix: number }): boolea
   return ((address & mask) >>> 0) === cidr.base;
 }
 
-/** Expands an IPv6 text to 8 groups; undefined when it is not IPv6. */
-function ipv6Groups(text: string): number[] | undefined {
-  let address = text.replace(/^\[|\]$/g, "").toLowerCase();
-  if (!address.includes(":") || !/^[0-9a-f:.]+$/.test(address)) return undefined;
-  const tail: number[] = [];
-  const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(address);
-  if (dotted) {
-    const v4 = parseIpv4(dotted[1]);
-    if (v4 === undefined) return undefined;
-    tail.push(v4 >>> 16, v4 & 0xffff);
-    address = address.slice(0, -dotted[1].length).replace(/:$/, "") || ":";
-    if (address === ":") address = "::";
-  }
-  const halves = address.split("::");
-  if (halves.length > 2) return undefined;
-  const parse = (part: string) => (part ? part.split(":").map((group) => parseInt(group, 16)) : []);
-  const head = parse(halves[0]);
-  const rest = halves.length === 2 ? parse(halves[1]) : [];
-  const missing = 8 - head.length - rest.length - tail.length;
-  if (missing < 0 || (halves.length === 1 && missing !== 0)) return undefined;
-  const groups = [...head, ...Array(missing).fill(0), ...rest, ...tail];
-  return groups.every((group) => Number.isInteger(group) && group >= 0 && group <= 0xffff)
-    ? groups
-    : undefined;
+/** An IPv6 literal (brackets allowed), parsed; undefined when it is not IPv6. */
+function parseIpv6(text: string): ipaddr.IPv6 | undefined {
+  const address = text.replace(/^\[|\]$/g, "");
+  return ipaddr.IPv6.isValid(address) ? ipaddr.IPv6.parse(address) : undefined;
 }
+
+/** IPv6 ranges that are public unicast for this purpose. */
+const publicIpv6Ranges = new Set(["unicast", "teredo", "amt", "as112v6"]);
 
 /** True for loopback, private, link-local, shared, multicast and reserved addresses (v4 and v6). */
 export function isPrivateAddress(address: string): boolean {
   const v4 = parseIpv4(address);
   if (v4 !== undefined) return privateIpv4Ranges.some((range) => inCidr(v4, parseCidr(range)));
-  const groups = ipv6Groups(address);
-  if (!groups) return false;
-  if (groups.slice(0, 5).every((group) => group === 0)) {
-    if (groups[5] === 0xffff || groups[5] === 0) {
-      // ::ffff:a.b.c.d (mapped), ::a.b.c.d (compatible), ::1 and ::
-      if (groups[5] === 0 && groups[6] === 0) return true;
-      return isPrivateAddress(formatIpv4(((groups[6] << 16) | groups[7]) >>> 0));
-    }
-  }
-  const first = groups[0];
-  return (first & 0xfe00) === 0xfc00 || (first & 0xffc0) === 0xfe80 ||
-    (first & 0xff00) === 0xff00 ||
-    (first === 0x64 && groups[1] === 0xff9b) || (first === 0x2001 && groups[1] === 0x0db8);
+  const v6 = parseIpv6(address);
+  if (!v6) return false;
+  const parts = v6.parts;
+  const range = v6.range();
+  const carried = range === "ipv4Mapped" || range === "rfc6145" ||
+    (range === "rfc6052" && parts[2] === 0) ||
+    (parts.slice(0, 6).every((part) => part === 0) && parts[6] !== 0); // ::a.b.c.d
+  if (carried) return isPrivateAddress(formatIpv4(((parts[6] << 16) | parts[7]) >>> 0));
+  if (range === "6to4") return isPrivateAddress(formatIpv4(((parts[1] << 16) | parts[2]) >>> 0));
+  return !publicIpv6Ranges.has(range);
 }
 
 /** The host of a grant entry (`host`, `host:port`, `[v6]:port`), without brackets or port. */
@@ -113,7 +92,7 @@ export function grantHost(entry: string): string {
 
 /** True for an IP literal (v4 or v6). */
 export function isIpLiteral(host: string): boolean {
-  return parseIpv4(host) !== undefined || ipv6Groups(host) !== undefined;
+  return parseIpv4(host) !== undefined || parseIpv6(host) !== undefined;
 }
 
 const privateSuffix = /\.(localhost|local|lan|home|home\.arpa|internal|intranet|localdomain|corp)$/;
@@ -155,7 +134,9 @@ export function deniedAddresses(exempt: readonly string[]): string[] {
   let ranges: string[] = [...privateIpv4Ranges];
   for (const address of exempt) ranges = subtractAddress(ranges, address);
   const v6 = privateIpv6Denied.filter((address) =>
-    !exempt.some((entry) => ipv6Groups(entry)?.join(":") === ipv6Groups(address)?.join(":"))
+    !exempt.some((entry) =>
+      parseIpv6(entry)?.toNormalizedString() === parseIpv6(address)?.toNormalizedString()
+    )
   ).map((address) => `[${address}]`);
   return [...ranges, ...v6];
 }

@@ -137,6 +137,16 @@ Deno.test("privateAddressKind() classifies IPv4 and IPv6 ranges", () => {
     ["64:ff9b::a00:1", "private"],
     ["2002:c0a8:101::", "private"],
     ["2606:4700::1111", undefined],
+    ["::ffff:0:7f00:1", "loopback"],
+    ["::7f00:1", "loopback"],
+    ["64:ff9b:1::1", "local-use NAT64 (64:ff9b:1::/48)"],
+    ["fec0::1", "site-local"],
+    ["2001:db8::1", "reserved"],
+    ["255.255.255.255", "reserved"],
+    ["198.18.0.1", "reserved"],
+    ["[::1]", "loopback"],
+    ["not:an:address", "unreadable IPv6"],
+    ["example.com", undefined],
   ];
   for (const [address, kind] of cases) assert.equal(privateAddressKind(address), kind, address);
 });

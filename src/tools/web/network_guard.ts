@@ -1,63 +1,53 @@
 /** Refuses URLs that reach private, loopback, link-local or otherwise internal addresses. */
+import ipaddr from "ipaddr.js";
 
-/** Names the kind of a non-public IP address, or undefined for a public one. */
+/** Readable names of the non-public ranges ipaddr.js knows (anything else is public). */
+const internalRanges: Record<string, string> = {
+  unspecified: "unspecified",
+  broadcast: "reserved",
+  multicast: "multicast",
+  linkLocal: "link-local",
+  loopback: "loopback",
+  carrierGradeNat: "carrier-grade NAT (100.64.0.0/10)",
+  private: "private",
+  reserved: "reserved",
+  uniqueLocal: "unique local (fc00::/7)",
+  deprecatedSiteLocal: "site-local",
+  discard: "discard-only",
+  benchmarking: "benchmarking",
+  segmentRouting: "reserved",
+  deprecatedOrchid: "reserved",
+  orchid2: "reserved",
+  rfc6052: "local-use NAT64 (64:ff9b:1::/48)",
+};
+
+/** Names the kind of a non-public IP address, or undefined for a public one (or a name). */
 export function privateAddressKind(address: string): string | undefined {
-  const ip = address.replace(/^\[|\]$/g, "").toLowerCase();
-  const v4 = /^(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(ip);
-  if (v4) return ipv4Kind(v4.slice(1).map(Number));
-  if (!ip.includes(":")) return undefined;
-  const words = expandIpv6(ip);
-  if (!words) return "unreadable IPv6";
-  if (words.every((word) => word === 0)) return "unspecified";
-  if (words.slice(0, 7).every((word) => word === 0) && words[7] === 1) return "loopback";
-  const mapped = words.slice(0, 5).every((word) => word === 0) && words[5] === 0xffff;
-  const nat64 = words[0] === 0x64 && words[1] === 0xff9b &&
-    words.slice(2, 6).every((word) => word === 0);
-  const compatible = words.slice(0, 6).every((word) => word === 0);
-  if (mapped || nat64 || compatible) {
-    return ipv4Kind([words[6] >> 8, words[6] & 0xff, words[7] >> 8, words[7] & 0xff]);
+  const text = address.replace(/^\[|\]$/g, "");
+  if (!ipaddr.isValid(text)) return text.includes(":") ? "unreadable IPv6" : undefined;
+  const ip = ipaddr.parse(text);
+  if (ip.kind() === "ipv6") {
+    const embedded = embeddedIpv4(ip as ipaddr.IPv6);
+    if (embedded) return privateAddressKind(embedded);
   }
-  if (words[0] === 0x2002) {
-    return ipv4Kind([words[1] >> 8, words[1] & 0xff, words[2] >> 8, words[2] & 0xff]);
-  }
-  if ((words[0] & 0xfe00) === 0xfc00) return "unique local (fc00::/7)";
-  if ((words[0] & 0xffc0) === 0xfe80) return "link-local";
-  if ((words[0] & 0xffc0) === 0xfec0) return "site-local";
-  if ((words[0] & 0xff00) === 0xff00) return "multicast";
-  return undefined;
+  return internalRanges[ip.range()];
 }
 
-function ipv4Kind([a, b, c]: number[]): string | undefined {
-  if (a === 127) return "loopback";
-  if (a === 10 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168)) return "private";
-  if (a === 169 && b === 254) return "link-local";
-  if (a === 100 && b >= 64 && b <= 127) return "carrier-grade NAT (100.64.0.0/10)";
-  if (a === 0) return "unspecified";
-  if (a === 192 && b === 0 && c === 0) return "IETF reserved";
-  if (a === 198 && (b === 18 || b === 19)) return "benchmarking";
-  if (a >= 224) return a >= 240 ? "reserved" : "multicast";
-  return undefined;
-}
-
-function expandIpv6(ip: string): number[] | undefined {
-  let text = ip.split("%")[0];
-  const v4 = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
-  if (v4) {
-    const parts = v4[1].split(".").map(Number);
-    text = text.slice(0, -v4[1].length) +
-      `${((parts[0] << 8) | parts[1]).toString(16)}:${((parts[2] << 8) | parts[3]).toString(16)}`;
-  }
-  const halves = text.split("::");
-  if (halves.length > 2) return undefined;
-  const head = halves[0] ? halves[0].split(":") : [];
-  const tail = halves.length === 2 && halves[1] ? halves[1].split(":") : [];
-  const missing = 8 - head.length - tail.length;
-  if (missing < 0 || (halves.length === 1 && missing !== 0)) return undefined;
-  const filler = Array(halves.length === 2 ? missing : 0).fill("0");
-  const words = [...head, ...filler, ...tail].map((word) => parseInt(word, 16));
-  return words.length === 8 && words.every((word) => word >= 0 && word <= 0xffff)
-    ? words
-    : undefined;
+/**
+ * The IPv4 address inside an IPv6 one that carries it to an IPv4 host: mapped (::ffff:a.b.c.d),
+ * translated (::ffff:0:a.b.c.d), NAT64 (64:ff9b::/96), 6to4 (2002:AABB:CCDD::) and the deprecated
+ * compatible form (::a.b.c.d).
+ */
+function embeddedIpv4(ip: ipaddr.IPv6): string | undefined {
+  const words = ip.parts;
+  const range = ip.range();
+  const fromWords = (high: number, low: number) =>
+    [high >> 8, high & 0xff, low >> 8, low & 0xff].join(".");
+  if (range === "ipv4Mapped" || range === "rfc6145") return fromWords(words[6], words[7]);
+  if (range === "rfc6052" && words[2] === 0) return fromWords(words[6], words[7]);
+  if (range === "6to4") return fromWords(words[1], words[2]);
+  const compatible = words.slice(0, 6).every((word) => word === 0) && words[6] !== 0;
+  return compatible ? fromWords(words[6], words[7]) : undefined;
 }
 
 /** Resolves a host name to its addresses (A and AAAA). */
