@@ -7,17 +7,36 @@ import { defineTool } from "../core/tool_definition.ts";
 import type { ToolDependencies } from "./dependencies.ts";
 import { configSecrets } from "../config/secrets.ts";
 import { htmlToText } from "./web/html_to_text.ts";
-import { checkUrl, denoResolver, type Resolver } from "./web/network_guard.ts";
+import { checkUrlAddresses, denoResolver, type Resolver } from "./web/network_guard.ts";
+import { createPinnedFetch, type PinnedFetch, type PinnedResponse } from "./web/pinned_fetch.ts";
 
 const maxRedirects = 5;
 const maxBodyBytes = 3 * 1024 * 1024;
 
-/** Creates the fetch_url tool; `resolve` is injectable for tests. */
+/**
+ * Creates the fetch_url tool. Each hop resolves the host once, checks every address, and connects
+ * to a checked one (`pinned`); `resolve` and `pinned` are injectable for tests.
+ */
 export function fetchUrlTool(
   deps: Pick<ToolDependencies, "config" | "fetch">,
   resolve: Resolver = denoResolver,
+  pinned: PinnedFetch = createPinnedFetch(deps.fetch),
 ): Tool {
   const settings = deps.config.tools.fetch_url;
+  /** Tries the checked addresses in order; none (a private name allowed by config): plain fetch. */
+  const open = async (url: URL, addresses: string[], init: RequestInit) => {
+    if (!addresses.length) return { response: await deps.fetch(url, init), close: () => {} };
+    let failure: unknown;
+    for (const address of addresses.slice(0, 4)) {
+      try {
+        return await pinned(url, address, init);
+      } catch (error) {
+        if (init.signal?.aborted) throw error;
+        failure = error;
+      }
+    }
+    throw failure;
+  };
   return defineTool({
     name: "fetch_url",
     description: "Fetch a web page as plain text",
@@ -37,11 +56,14 @@ export function fetchUrlTool(
       ]);
       for (let hop = 0; hop <= maxRedirects; hop++) {
         const shown = redactText(url.href, secrets);
-        const problem = await checkUrl(url, { allowPrivate: settings.allow_private, resolve });
-        if (problem) return refused(`Cannot fetch ${shown}: ${problem}.`);
-        let response: Response;
+        const check = await checkUrlAddresses(url, {
+          allowPrivate: settings.allow_private,
+          resolve,
+        });
+        if (check.problem !== undefined) return refused(`Cannot fetch ${shown}: ${check.problem}.`);
+        let opened: PinnedResponse;
         try {
-          response = await deps.fetch(url, {
+          opened = await open(url, check.addresses, {
             redirect: "manual",
             signal,
             headers: {
@@ -55,14 +77,32 @@ export function fetchUrlTool(
             : firstLine(error);
           return failed(redactText(`Cannot fetch ${shown}: ${reason}`, secrets));
         }
+        const { response } = opened;
+        try {
+          const next = await followOrRead(response);
+          if (next instanceof URL) {
+            url = next;
+            continue;
+          }
+          return next;
+        } finally {
+          opened.close();
+        }
+      }
+      return failed(
+        `Cannot fetch ${redactText(text, secrets)}: more than ${maxRedirects} redirects.`,
+      );
+
+      /** The redirect's target, or the page read from the response (or why it cannot be). */
+      async function followOrRead(response: Response): Promise<URL | string | ToolResult> {
+        const shown = redactText(url.href, secrets);
         if (response.status >= 300 && response.status < 400 && response.headers.has("location")) {
           await response.body?.cancel();
           try {
-            url = new URL(response.headers.get("location")!, url);
+            return new URL(response.headers.get("location")!, url);
           } catch {
             return failed(`Cannot fetch ${shown}: it redirects to an invalid URL.`);
           }
-          continue;
         }
         try {
           return await readPage(response, shown, settings.max_chars, secrets);
@@ -76,9 +116,6 @@ export function fetchUrlTool(
           return timedOut(`Cannot fetch ${shown}: ${cause}.`);
         }
       }
-      return failed(
-        `Cannot fetch ${redactText(text, secrets)}: more than ${maxRedirects} redirects.`,
-      );
     },
   });
 }

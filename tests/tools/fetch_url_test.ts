@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { fetchUrlTool } from "../../src/tools/fetch_url.ts";
 import { checkUrl, privateAddressKind } from "../../src/tools/web/network_guard.ts";
 import { htmlToText } from "../../src/tools/web/html_to_text.ts";
+import type { PinnedFetch } from "../../src/tools/web/pinned_fetch.ts";
 import { call, tempHome, toolDeps } from "./tool_harness.ts";
 
 function startSite() {
@@ -89,9 +90,11 @@ Deno.test("fetch_url re-checks every redirect and every resolved address", async
     // public.example "resolves" to a public address; the fetch is routed to the local site.
     const resolve = (host: string) =>
       Promise.resolve(host === "public.example" ? ["93.184.216.34"] : ["10.0.0.5"]);
-    const routed: typeof fetch = (input, init) =>
-      fetch(String(input).replace("http://public.example", site.base), init);
-    const tool = fetchUrlTool(toolDeps(home, () => {}, { fetch: routed }), resolve);
+    const routed: PinnedFetch = async (url, _address, init) => ({
+      response: await fetch(String(url).replace("http://public.example", site.base), init),
+      close: () => {},
+    });
+    const tool = fetchUrlTool(toolDeps(home), resolve, routed);
     let result = await call(tool, { url: "http://public.example/to-internal" });
     assert.equal(result.outcome, "refused");
     assert.match(result.text, /Cannot fetch http:\/\/127\.0\.0\.1:\d+\/secret: .*loopback/);

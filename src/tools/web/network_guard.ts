@@ -65,33 +65,64 @@ export const denoResolver: Resolver = async (host) => {
   return found;
 };
 
+/** A checked URL: a refusal, or the addresses it may be fetched from (IPv4 first). */
+export type UrlCheck = { problem: string } | { problem?: undefined; addresses: string[] };
+
 /** Checks a URL before each request (and each redirect): a refusal reason, or undefined. */
 export async function checkUrl(
   url: URL,
   options: { allowPrivate: boolean; resolve: Resolver },
 ): Promise<string | undefined> {
+  return (await checkUrlAddresses(url, options)).problem;
+}
+
+/**
+ * Checks a URL and returns the addresses it resolved to, all of them public, to connect to
+ * (pinned_fetch.ts). With `allowPrivate` every address is allowed: a name that does not resolve
+ * here gives no addresses (the fetch resolves it itself).
+ */
+export async function checkUrlAddresses(
+  url: URL,
+  options: { allowPrivate: boolean; resolve: Resolver },
+): Promise<UrlCheck> {
   if (url.protocol !== "http:" && url.protocol !== "https:") {
-    return `only http and https URLs can be fetched, not ${url.protocol.replace(/:$/, "")}`;
+    return {
+      problem: `only http and https URLs can be fetched, not ${url.protocol.replace(/:$/, "")}`,
+    };
   }
-  if (url.username || url.password) return "URLs with a user name or password are not fetched";
-  if (options.allowPrivate) return undefined;
+  if (url.username || url.password) {
+    return { problem: "URLs with a user name or password are not fetched" };
+  }
   const host = url.hostname.replace(/^\[|\]$/g, "").replace(/\.$/, "").toLowerCase();
-  const setting = "(tools.fetch_url.allow_private)";
-  if (host === "localhost" || host.endsWith(".localhost")) return `${host} is loopback ${setting}`;
   const literal = /^[\d.]+$/.test(host) || host.includes(":");
+  if (options.allowPrivate) {
+    if (literal) return { addresses: [host] };
+    return { addresses: await options.resolve(host).then(ipv4First, () => []) };
+  }
+  const setting = "(tools.fetch_url.allow_private)";
+  if (host === "localhost" || host.endsWith(".localhost")) {
+    return { problem: `${host} is loopback ${setting}` };
+  }
   let addresses: string[];
   if (literal) addresses = [host];
   else {
     try {
       addresses = await options.resolve(host);
     } catch (error) {
-      return `cannot resolve ${host}: ${(error as Error).message.split("\n")[0]}`;
+      return { problem: `cannot resolve ${host}: ${(error as Error).message.split("\n")[0]}` };
     }
-    if (!addresses.length) return `cannot resolve ${host}`;
+    if (!addresses.length) return { problem: `cannot resolve ${host}` };
   }
   for (const address of addresses) {
     const kind = privateAddressKind(address);
-    if (kind) return `${host} resolves to ${address}, a ${kind} address ${setting}`;
+    if (kind) return { problem: `${host} resolves to ${address}, a ${kind} address ${setting}` };
   }
-  return undefined;
+  return { addresses: ipv4First(addresses) };
+}
+
+/** IPv4 addresses before IPv6 ones (a machine without IPv6 routes still connects first time). */
+function ipv4First(addresses: string[]): string[] {
+  return [...addresses].sort((left, right) =>
+    Number(left.includes(":")) - Number(right.includes(":"))
+  );
 }
