@@ -115,7 +115,8 @@ export const toolsSection = z.object({
     timeout_seconds: z.number().positive().default(20),
   }).prefault({}),
   web_search: z.object({
-    provider: z.enum(["", "searxng", "brave"]).default(""),
+    /** duckduckgo (no key; also what "" means), searxng (needs url) or brave (needs a key). */
+    provider: z.enum(["", "duckduckgo", "searxng", "brave"]).default("duckduckgo"),
     url: z.string().default(""),
     api_key: z.string().default(""),
     api_key_cmd: z.string().default(""),

@@ -1,5 +1,4 @@
 /** `fetch_url`: GET a web page and return its readable text; internal addresses refused. */
-import { concatBytes } from "../core/bytes.ts";
 import { z } from "zod";
 import { redactText } from "../core/redact.ts";
 import { failed, refused, timedOut, type Tool, type ToolResult } from "../core/tool.ts";
@@ -8,7 +7,13 @@ import type { ToolDependencies } from "./dependencies.ts";
 import { configSecrets } from "../config/secrets.ts";
 import { htmlToText } from "./web/html_to_text.ts";
 import { checkUrlAddresses, denoResolver, type Resolver } from "./web/network_guard.ts";
-import { createPinnedFetch, type PinnedFetch, type PinnedResponse } from "./web/pinned_fetch.ts";
+import {
+  createPinnedFetch,
+  fetchFromChecked,
+  type PinnedFetch,
+  type PinnedResponse,
+} from "./web/pinned_fetch.ts";
+import { readCapped } from "./web/bounded_read.ts";
 
 const maxRedirects = 5;
 const maxBodyBytes = 3 * 1024 * 1024;
@@ -23,20 +28,6 @@ export function fetchUrlTool(
   pinned: PinnedFetch = createPinnedFetch(deps.fetch),
 ): Tool {
   const settings = deps.config.tools.fetch_url;
-  /** Tries the checked addresses in order; none (a private name allowed by config): plain fetch. */
-  const open = async (url: URL, addresses: string[], init: RequestInit) => {
-    if (!addresses.length) return { response: await deps.fetch(url, init), close: () => {} };
-    let failure: unknown;
-    for (const address of addresses.slice(0, 4)) {
-      try {
-        return await pinned(url, address, init);
-      } catch (error) {
-        if (init.signal?.aborted) throw error;
-        failure = error;
-      }
-    }
-    throw failure;
-  };
   return defineTool({
     name: "fetch_url",
     description: "Fetch a web page as plain text",
@@ -63,14 +54,14 @@ export function fetchUrlTool(
         if (check.problem !== undefined) return refused(`Cannot fetch ${shown}: ${check.problem}.`);
         let opened: PinnedResponse;
         try {
-          opened = await open(url, check.addresses, {
+          opened = await fetchFromChecked(url, check.addresses, {
             redirect: "manual",
             signal,
             headers: {
               "User-Agent": "Radar/0.1 (personal assistant)",
               Accept: "text/html,text/plain,application/json;q=0.9,*/*;q=0.5",
             },
-          });
+          }, { fetch: deps.fetch, pinned });
         } catch (error) {
           const reason = signal.aborted
             ? `timed out after ${settings.timeout_seconds} s (tools.fetch_url.timeout_seconds)`
@@ -127,7 +118,7 @@ async function readPage(
   secrets: string[],
 ): Promise<string | ToolResult> {
   const type = (response.headers.get("content-type") ?? "").toLowerCase();
-  const { bytes, cut } = await readCapped(response);
+  const { bytes, cut } = await readCapped(response, maxBodyBytes);
   if (!response.ok) {
     return failed(`Cannot fetch ${shown}: ${response.status} ${response.statusText}`.trim());
   }
@@ -175,26 +166,4 @@ function startsWithPdf(bytes: Uint8Array): boolean {
 
 function firstLine(error: unknown): string {
   return (error instanceof Error ? error.message : String(error)).split("\n")[0];
-}
-
-/** Reads at most maxBodyBytes of the (already decompressed) body, then cancels the stream. */
-async function readCapped(response: Response): Promise<{ bytes: Uint8Array; cut: boolean }> {
-  if (!response.body) return { bytes: new Uint8Array(), cut: false };
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  let cut = false;
-  while (true) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    chunks.push(value);
-    size += value.length;
-    if (size > maxBodyBytes) {
-      cut = true;
-      await reader.cancel();
-      break;
-    }
-  }
-  const bytes = concatBytes(chunks);
-  return { bytes, cut };
 }

@@ -1,27 +1,113 @@
-/** `web_search`: search through SearXNG (self-hosted JSON API) or the Brave Search API. */
+/**
+ * `web_search`: DuckDuckGo's HTML endpoint by default (no key), or SearXNG (self-hosted JSON API)
+ * or the Brave Search API when configured. Every request goes through the network guard (a
+ * built-in endpoint must resolve to a public address; a URL the user configured may be private)
+ * and the answer is read under a size cap. Results are untrusted web text.
+ */
 import { z } from "zod";
 import { redactText } from "../core/redact.ts";
-import { failed, type Tool } from "../core/tool.ts";
+import { failed, type Tool, type ToolResult } from "../core/tool.ts";
 import { defineTool } from "../core/tool_definition.ts";
 import type { ToolDependencies } from "./dependencies.ts";
 import { configSecrets } from "../config/secrets.ts";
-import { decodeEntities } from "./web/html_to_text.ts";
+import { duckDuckGoBase, duckDuckGoResults, duckDuckGoUrl } from "./web/duckduckgo.ts";
+import { guardedGet, WebRequestError } from "./web/guarded_get.ts";
+import { denoResolver, type Resolver } from "./web/network_guard.ts";
+import { createPinnedFetch, type PinnedFetch } from "./web/pinned_fetch.ts";
+import {
+  braveResults,
+  formatResults,
+  type SearchResult,
+  searxngResults,
+} from "./web/search_results.ts";
 
-interface SearchResult {
-  title: string;
-  url: string;
-  snippet: string;
+/** The most a search answer may weigh. */
+const maxAnswerBytes = 2 * 1024 * 1024;
+
+/** One provider request, and how to read its body. */
+interface SearchRequest {
+  url: URL;
+  headers: Record<string, string>;
+  service: string;
+  read: (text: string) => SearchResult[] | ToolResult;
 }
 
-/** Creates the web_search tool. */
-export function webSearchTool(deps: Pick<ToolDependencies, "config" | "fetch" | "env">): Tool {
+/** Creates the web_search tool; `resolve` and `pinned` are injectable for tests. */
+export function webSearchTool(
+  deps: Pick<ToolDependencies, "config" | "fetch" | "env">,
+  resolve: Resolver = denoResolver,
+  pinned: PinnedFetch = createPinnedFetch(deps.fetch),
+): Tool {
   const settings = deps.config.tools.web_search;
+  const provider = settings.provider || "duckduckgo";
   let cachedKey: string | undefined;
   const apiKey = async (): Promise<string> => {
     if (settings.api_key) return settings.api_key;
     if (!settings.api_key_cmd) return "";
     cachedKey ??= await runKeyCommand(settings.api_key_cmd, deps.env);
     return cachedKey;
+  };
+  /** The request for `query`, or why there is none. */
+  const requestFor = async (query: string, limit: number): Promise<SearchRequest | ToolResult> => {
+    if (provider === "searxng") {
+      if (!settings.url) {
+        return failed(
+          "Web search is not configured: set tools.web_search.url to your SearXNG address.",
+        );
+      }
+      const url = new URL("search", settings.url.replace(/\/*$/, "/"));
+      url.search = new URLSearchParams({ q: query, format: "json" }).toString();
+      return {
+        url,
+        headers: { Accept: "application/json" },
+        service: "searxng",
+        read: json(searxngResults, "searxng"),
+      };
+    }
+    if (provider === "brave") {
+      let key: string;
+      try {
+        key = await apiKey();
+      } catch (error) {
+        return failed(
+          `Cannot get the Brave API key from tools.web_search.api_key_cmd: ${
+            (error as Error).message
+          }`,
+        );
+      }
+      if (!key) {
+        return failed(
+          "Web search is not configured: set tools.web_search.api_key or api_key_cmd for Brave.",
+        );
+      }
+      const base = settings.url || "https://api.search.brave.com";
+      const url = new URL("res/v1/web/search", base.replace(/\/*$/, "/"));
+      url.search = new URLSearchParams({ q: query, count: String(limit) }).toString();
+      return {
+        url,
+        headers: { Accept: "application/json", "X-Subscription-Token": key },
+        service: "brave",
+        read: json(braveResults, "brave"),
+      };
+    }
+    return {
+      url: duckDuckGoUrl(settings.url || duckDuckGoBase, query),
+      headers: {
+        Accept: "text/html",
+        "User-Agent": "Mozilla/5.0 (compatible; Radar/0.1; personal assistant)",
+      },
+      service: "DuckDuckGo",
+      read: (text) => {
+        const page = duckDuckGoResults(text);
+        if (!page.results.length && page.challenged) {
+          return failed(
+            "DuckDuckGo answered with a bot check instead of results. Try again later, or set " +
+              "tools.web_search.provider to searxng or brave.",
+          );
+        }
+        return page.results;
+      },
+    };
   };
   return defineTool({
     name: "web_search",
@@ -34,104 +120,57 @@ export function webSearchTool(deps: Pick<ToolDependencies, "config" | "fetch" | 
     run: async ({ query, count }, context) => {
       const limit = count ?? settings.max_results;
       const signal = AbortSignal.any([context.signal, AbortSignal.timeout(20_000)]);
-      if (!settings.provider) {
-        return failed(
-          "Web search is not configured: set tools.web_search.provider (searxng or brave) in radar.yaml.",
-        );
-      }
-      let key = "";
-      let request: { url: string; headers: Record<string, string> };
-      if (settings.provider === "searxng") {
-        if (!settings.url) {
-          return failed(
-            "Web search is not configured: set tools.web_search.url to your SearXNG address.",
-          );
-        }
-        const url = new URL("search", settings.url.replace(/\/*$/, "/"));
-        url.search = new URLSearchParams({ q: query, format: "json" }).toString();
-        request = { url: url.href, headers: { Accept: "application/json" } };
-      } else {
-        try {
-          key = await apiKey();
-        } catch (error) {
-          return failed(
-            `Cannot get the Brave API key from tools.web_search.api_key_cmd: ${
-              (error as Error).message
-            }`,
-          );
-        }
-        if (!key) {
-          return failed(
-            "Web search is not configured: set tools.web_search.api_key or api_key_cmd for Brave.",
-          );
-        }
-        const base = settings.url || "https://api.search.brave.com";
-        const url = new URL("res/v1/web/search", base.replace(/\/*$/, "/"));
-        url.search = new URLSearchParams({ q: query, count: String(limit) }).toString();
-        request = {
-          url: url.href,
-          headers: { Accept: "application/json", "X-Subscription-Token": key },
-        };
-      }
-      const secrets = [...configSecrets(deps.config), ...(key ? [key] : [])];
-      let response: Response;
+      const request = await requestFor(query, limit);
+      if (!("url" in request)) return request;
+      const secrets = [
+        ...configSecrets(deps.config),
+        ...(request.headers["X-Subscription-Token"]
+          ? [request.headers["X-Subscription-Token"]]
+          : []),
+      ];
+      let answer;
       try {
-        response = await deps.fetch(request.url, { headers: request.headers, signal });
+        answer = await guardedGet(request.url, {
+          fetch: deps.fetch,
+          resolve,
+          pinned,
+          allowPrivate: settings.url !== "",
+          maxBytes: maxAnswerBytes,
+          signal,
+          headers: request.headers,
+          service: request.service,
+        });
       } catch (error) {
-        const reason = signal.aborted ? "timed out" : (error as Error).message.split("\n")[0];
-        return failed(redactText(`Cannot reach ${settings.provider}: ${reason}`, secrets));
+        if (!(error instanceof WebRequestError)) throw error;
+        return failed(redactText(error.message, secrets));
       }
-      if (!response.ok) {
-        const body = (await response.text().catch(() => "")).slice(0, 200).replace(/\s+/g, " ");
-        const hint = response.status === 401 || response.status === 403
-          ? " (check the API key)"
-          : "";
+      if (answer.status < 200 || answer.status > 299) {
+        const body = answer.text.slice(0, 200).replace(/\s+/g, " ");
+        const hint = answer.status === 401 || answer.status === 403 ? " (check the API key)" : "";
         return failed(
-          redactText(`${settings.provider} answered ${response.status}${hint}: ${body}`, secrets),
+          redactText(`${request.service} answered ${answer.status}${hint}: ${body}`, secrets),
         );
       }
-      let json: unknown;
-      try {
-        json = await response.json();
-      } catch {
-        return failed(`${settings.provider} did not answer with JSON (is format=json enabled?).`);
-      }
-      const results = settings.provider === "searxng" ? searxngResults(json) : braveResults(json);
+      const results = request.read(answer.text);
+      if (!Array.isArray(results)) return results;
       if (!results.length) return `No results for "${query}".`;
       return redactText(formatResults(results.slice(0, limit)), secrets);
     },
   });
 }
 
-function searxngResults(json: unknown): SearchResult[] {
-  const results = (json as { results?: unknown[] })?.results;
-  return Array.isArray(results) ? results.map((item) => toResult(item, "content")) : [];
-}
-
-function braveResults(json: unknown): SearchResult[] {
-  const results = (json as { web?: { results?: unknown[] } })?.web?.results;
-  return Array.isArray(results) ? results.map((item) => toResult(item, "description")) : [];
-}
-
-function toResult(item: unknown, snippetKey: string): SearchResult {
-  const record = (item ?? {}) as Record<string, unknown>;
-  const clean = (value: unknown, max: number) =>
-    decodeEntities(String(value ?? "").replace(/<[^>]*>/g, "")).replace(/\s+/g, " ").trim()
-      .slice(0, max);
-  return {
-    title: clean(record.title, 200),
-    url: clean(record.url, 500),
-    snippet: clean(record[snippetKey], 300),
+/** A reader for a JSON provider's body. */
+function json(
+  read: (json: unknown) => SearchResult[],
+  service: string,
+): (text: string) => SearchResult[] | ToolResult {
+  return (text) => {
+    try {
+      return read(JSON.parse(text));
+    } catch {
+      return failed(`${service} did not answer with JSON (is format=json enabled?).`);
+    }
   };
-}
-
-/** Formats results as a compact numbered list. */
-export function formatResults(results: SearchResult[]): string {
-  return results.map((result, index) =>
-    `${index + 1}. ${result.title || "(untitled)"}\n   ${result.url}${
-      result.snippet ? `\n   ${result.snippet}` : ""
-    }`
-  ).join("\n");
 }
 
 async function runKeyCommand(

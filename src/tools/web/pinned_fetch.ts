@@ -51,3 +51,26 @@ export function createPinnedFetch(fetcher: typeof fetch, caCerts?: string[]): Pi
     }
   };
 }
+
+/**
+ * Fetches `url` from the first checked address that connects (at most four); with no addresses
+ * (a private name the config allows, not resolvable here) a plain fetch.
+ */
+export async function fetchFromChecked(
+  url: URL,
+  addresses: string[],
+  init: RequestInit,
+  via: { fetch: typeof fetch; pinned: PinnedFetch },
+): Promise<PinnedResponse> {
+  if (!addresses.length) return { response: await via.fetch(url, init), close: () => {} };
+  let failure: unknown;
+  for (const address of addresses.slice(0, 4)) {
+    try {
+      return await via.pinned(url, address, init);
+    } catch (error) {
+      if (init.signal?.aborted) throw error;
+      failure = error;
+    }
+  }
+  throw failure;
+}
