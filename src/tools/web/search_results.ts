@@ -33,8 +33,8 @@ function jsonResult(item: unknown, snippetKey: string): SearchResult {
 
 /** Trims, collapses white space and bounds each field (a hostile page cannot flood the prompt). */
 export function cleanResult(result: SearchResult): SearchResult {
-  // deno-lint-ignore no-control-regex -- control characters never belong in a result
   const tidy = (text: string, max: number) =>
+    // deno-lint-ignore no-control-regex -- control characters never belong in a result
     text.replace(/[\x00-\x1f\x7f]+/g, " ").replace(/\s+/g, " ").trim().slice(0, max);
   return {
     title: tidy(result.title, 200),
