@@ -122,6 +122,12 @@ export const toolsSection = z.object({
     api_key_cmd: z.string().default(""),
     max_results: positiveInt.max(20).default(5),
   }).prefault({}),
+  weather: z.object({
+    units: z.enum(["metric", "imperial"]).default("metric"),
+    /** Own Open-Meteo endpoints (self-hosted); empty = the public ones. */
+    forecast_url: z.string().default(""),
+    geocoding_url: z.string().default(""),
+  }).prefault({}),
   fetch_url: z.object({
     max_chars: positiveInt.default(8000),
     timeout_seconds: z.number().positive().default(20),

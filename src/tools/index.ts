@@ -10,6 +10,7 @@ import { readFileTool } from "./read_file.ts";
 import { recallTool } from "./recall.ts";
 import { rememberTool } from "./remember.ts";
 import { webSearchTool } from "./web_search.ts";
+import { weatherTool } from "./weather.ts";
 import { writeFileTool } from "./write_file.ts";
 import { scheduleTaskTool } from "./schedule_task.ts";
 import { listTasksTool } from "./list_tasks.ts";
@@ -31,6 +32,7 @@ export function builtinTools(deps: ToolDependencies): Tool[] {
     pdfExtractTool(deps),
     webSearchTool(deps),
     fetchUrlTool(deps),
+    weatherTool(deps),
     ...(deps.tasks ? scheduleTools({ tasks: deps.tasks }) : []),
     ...(deps.monitors ? monitorTools({ monitors: deps.monitors }) : []),
   ];

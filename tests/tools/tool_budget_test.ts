@@ -21,6 +21,7 @@ Deno.test("the whole built-in tool set stays compact (schemas under 1200 estimat
       "pdf_extract",
       "web_search",
       "fetch_url",
+      "weather",
     ]);
     const costs = tools.map((tool) => `${tool.name}=${toolTokenCost(tool)}`).join(", ");
     const total = tools.reduce((sum, tool) => sum + toolTokenCost(tool), 0);
@@ -55,7 +56,7 @@ Deno.test("task and monitor tools are compact, never always-on, and offered only
       },
     });
     const tools = builtinTools(deps);
-    const extra = tools.slice(10);
+    const extra = tools.slice(11);
     assert.deepEqual(extra.map((tool) => tool.name), [
       "schedule_task",
       "list_tasks",
