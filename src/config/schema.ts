@@ -45,6 +45,10 @@ export const llmSection = z.object({
   /** Upper bound for Ollama's num_ctx; 0 means use the model's context length. */
   max_context_tokens: z.number().int().min(0).default(0),
   keep_alive: z.string().default("30m"),
+  /** Embedding model for tool ranking and semantic memory (e.g. nomic-embed-text); empty = none. */
+  embedding_model: z.string().default(""),
+  /** Its server when not llm.base_url (ending in /v1 = OpenAI-compatible /v1/embeddings). */
+  embedding_base_url: z.union([z.literal(""), z.url({ protocol: /^https?$/ })]).default(""),
 });
 
 /** `heartbeat:` the schedule of proactive checks. */

@@ -80,6 +80,24 @@ export function openAiText(content: string): FakeReply {
   return { body };
 }
 
+/**
+ * A deterministic embedding: a hashed bag of lowercase words (FNV-1a into `dimensions` buckets),
+ * L2-normalised. Texts sharing words get a positive cosine; the same text always the same vector.
+ */
+export function fakeEmbedding(text: string, dimensions = 64): number[] {
+  const vector = new Array<number>(dimensions).fill(0);
+  for (const word of text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) {
+    let hash = 0x811c9dc5;
+    for (const char of word) {
+      hash ^= char.codePointAt(0)!;
+      hash = Math.imul(hash, 0x01000193) >>> 0;
+    }
+    vector[hash % dimensions] += 1;
+  }
+  const norm = Math.hypot(...vector);
+  return norm === 0 ? vector : vector.map((value) => value / norm);
+}
+
 /** The fake server. Chat endpoints pop queued replies; the status endpoints answer from fixtures. */
 export class FakeLlmServer {
   readonly requests: RecordedRequest[] = [];
@@ -91,6 +109,8 @@ export class FakeLlmServer {
   props: FakeReply = { status: 404, body: "404 page not found", contentType: "text/plain" };
   /** Answers chat requests when the queue is empty (default: a 500 naming the problem). */
   fallback?: (path: string) => FakeReply;
+  /** Answers `/api/embed` and `/v1/embeddings` instead of vectors (an error, a slow server…). */
+  embedReply?: FakeReply;
   /** Bytes sent by misbehaving bodies, and how many of those the client cancelled. */
   readonly streams = { bytesSent: 0, cancelled: 0 };
   readonly #queue: FakeReply[] = [];
@@ -143,6 +163,11 @@ export class FakeLlmServer {
       await next.hold?.catch(() => {});
       return next.misbehave ? this.#misbehave(next) : respond(next);
     }
+    if (path === "/api/embed" || path === "/v1/embeddings") {
+      const reply = this.embedReply ?? embeddingReply(path, body);
+      await reply.hold?.catch(() => {});
+      return reply.misbehave ? this.#misbehave(reply) : respond(reply);
+    }
     if (path === "/api/show") return respond(this.show);
     if (path === "/v1/models") return respond(this.models);
     if (path === "/props") return respond(this.props);
@@ -172,6 +197,21 @@ export class FakeLlmServer {
       headers: { "content-type": "application/json; charset=utf-8", ...reply.headers },
     });
   }
+}
+
+/** Vectors from `fakeEmbedding`, in the fixture shapes of both wire formats. */
+function embeddingReply(path: string, request: unknown): FakeReply {
+  const input = (request as { input?: unknown })?.input;
+  const texts = (Array.isArray(input) ? input : [input]).map(String);
+  const vectors = texts.map((text) => fakeEmbedding(text));
+  if (path === "/api/embed") {
+    const body = fixture("ollama_api_embed.docs.json") as Json;
+    return { body: { ...body, model: (request as Json)?.model, embeddings: vectors } };
+  }
+  const body = fixture("ollama_v1_embeddings.synth.json") as Json;
+  body.model = (request as Json)?.model;
+  body.data = vectors.map((embedding, index) => ({ object: "embedding", embedding, index }));
+  return { body };
 }
 
 function respond(reply: FakeReply): Response {

@@ -22,6 +22,8 @@ export interface TransportOptions {
   probe?: (url: URL, timeoutMs: number) => Promise<void>;
   /** What to tell the user when the server cannot be reached. */
   startHint: string;
+  /** What the server is called in messages (default "model server"). */
+  serverLabel?: string;
 }
 
 /** A raw HTTP answer. */
@@ -157,7 +159,8 @@ function unreachable(origin: string, error: unknown, options: TransportOptions):
     : String((error as Error)?.message ?? error).split("\n")[0];
   return new LlmError(
     "unreachable",
-    `Cannot reach the model server at ${origin}: ${reason}. ${options.startHint}`,
+    `Cannot reach the ${options.serverLabel ?? "model server"} at ${origin}: ${reason}. ` +
+      options.startHint,
     true,
     { cause: error },
   );
