@@ -18,6 +18,17 @@ export const radarSection = z.object({
   log_level: z.enum(["debug", "info", "warn", "error"]).default("info"),
 });
 
+/**
+ * One model role under `llm.models`. Empty fields inherit the main model's (`llm.base_url`, …);
+ * an empty `model` leaves the role unset. The API key is inherited only with the server.
+ */
+export const modelRole = z.object({
+  provider: z.enum(["ollama", "openai", ""]).default(""),
+  base_url: z.union([z.literal(""), z.url({ protocol: /^https?$/ })]).default(""),
+  model: z.string().default(""),
+  api_key: z.string().default(""),
+});
+
 /** `llm:` (alias `ollama:`): which server and model, and how to talk to it. */
 export const llmSection = z.object({
   /** ollama = native /api/chat; openai = /v1/chat/completions. Empty: inferred from base_url. */
@@ -49,6 +60,16 @@ export const llmSection = z.object({
   embedding_model: z.string().default(""),
   /** Its server when not llm.base_url (ending in /v1 = OpenAI-compatible /v1/embeddings). */
   embedding_base_url: z.union([z.literal(""), z.url({ protocol: /^https?$/ })]).default(""),
+  /**
+   * Model roles: `main` (overrides base_url/model above when its model is set), `fast` (heartbeat
+   * triage), `vision` (image-only PDF pages) and `fallback` (used while the main server is down).
+   */
+  models: z.object({
+    main: modelRole.prefault({}),
+    fast: modelRole.prefault({}),
+    vision: modelRole.prefault({}),
+    fallback: modelRole.prefault({}),
+  }).prefault({}),
 });
 
 /** `heartbeat:` the schedule of proactive checks. */
