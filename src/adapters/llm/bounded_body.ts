@@ -1,4 +1,5 @@
 /** Reads an HTTP body as a stream, with a size cap and an idle timeout, into text. */
+import { concatBytes } from "../../core/bytes.ts";
 import { LlmError } from "../../core/errors.ts";
 
 /** Starts a timer and returns its cancel function; injected so tests never wait on wall time. */
@@ -78,13 +79,7 @@ export async function readBoundedText(response: Response, limits: BodyLimits): P
   } finally {
     reader.cancel().catch(() => {}); // a no-op once done; frees the connection otherwise
   }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return new TextDecoder().decode(bytes);
+  return new TextDecoder().decode(concatBytes(chunks));
 }
 
 function silence(origin: string, received: number, idleTimeoutMs: number): LlmError {

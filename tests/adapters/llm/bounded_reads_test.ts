@@ -3,8 +3,8 @@ import { createChatModel } from "../../../src/adapters/llm/create_chat_model.ts"
 import { retryAfterMs } from "../../../src/adapters/llm/retry_after.ts";
 import { defaultConfig } from "../../../src/config/schema.ts";
 import type { ChatRequest } from "../../../src/core/chat_model.ts";
-import { LlmError } from "../../../src/core/errors.ts";
 import { silentLogger } from "../../../src/core/ports.ts";
+import { failure, recordingSleep } from "./llm_test_helpers.ts";
 import { FakeLlmServer, ollamaText, openAiText } from "../../fakes/fake_llm_server.ts";
 import { FireOnDemandTimers } from "./fire_on_demand_timers.ts";
 
@@ -26,31 +26,18 @@ function model(
   wire: typeof wires[number],
   overrides: Record<string, unknown> = {},
 ) {
-  const sleeps: number[] = [];
+  const { sleeps, sleep } = recordingSleep();
   const timers = new FireOnDemandTimers();
   const llm = { ...defaultConfig().llm, base_url: wire.base(server.url), ...overrides };
   const chatModel = createChatModel(llm, {
     fetch,
     logger: silentLogger,
-    sleep: (ms) => {
-      sleeps.push(ms);
-      return Promise.resolve();
-    },
+    sleep,
     now: () => now,
     timers,
     probe: () => Promise.resolve(),
   });
   return { chatModel, sleeps, timers };
-}
-
-async function failure(promise: Promise<unknown>): Promise<LlmError> {
-  try {
-    await promise;
-  } catch (error) {
-    assert.ok(error instanceof LlmError, String(error));
-    return error;
-  }
-  assert.fail("expected an LlmError");
 }
 
 for (const wire of wires) {

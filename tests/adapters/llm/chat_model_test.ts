@@ -3,8 +3,8 @@ import assert from "node:assert/strict";
 import { createChatModel } from "../../../src/adapters/llm/create_chat_model.ts";
 import { defaultConfig } from "../../../src/config/schema.ts";
 import type { ChatRequest } from "../../../src/core/chat_model.ts";
-import { LlmError } from "../../../src/core/errors.ts";
 import { silentLogger } from "../../../src/core/ports.ts";
+import { failure, recordingSleep } from "./llm_test_helpers.ts";
 import {
   FakeLlmServer,
   fixture,
@@ -35,27 +35,14 @@ const request: ChatRequest = {
 };
 
 function model(server: FakeLlmServer, overrides: Record<string, unknown> = {}) {
-  const sleeps: number[] = [];
+  const { sleeps, sleep } = recordingSleep();
   const llm = { ...defaultConfig().llm, base_url: server.url, ...overrides };
   const chatModel = createChatModel(llm, {
     fetch,
     logger: silentLogger,
-    sleep: (ms) => {
-      sleeps.push(ms);
-      return Promise.resolve();
-    },
+    sleep,
   });
   return { chatModel, sleeps };
-}
-
-async function failure(promise: Promise<unknown>): Promise<LlmError> {
-  try {
-    await promise;
-  } catch (error) {
-    assert.ok(error instanceof LlmError, String(error));
-    return error;
-  }
-  assert.fail("expected an LlmError");
 }
 
 Deno.test("ollama adapter: stream:false, tools parameter, explicit temperature, num_ctx sized to the prompt", async () => {
@@ -243,14 +230,11 @@ Deno.test("a dead server: retried with backoff, then one line naming the URL and
   const server = FakeLlmServer.start();
   const url = server.url;
   await server.close();
-  const sleeps: number[] = [];
+  const { sleeps, sleep } = recordingSleep();
   const chatModel = createChatModel({ ...defaultConfig().llm, base_url: url, retries: 2 }, {
     fetch,
     logger: silentLogger,
-    sleep: (ms) => {
-      sleeps.push(ms);
-      return Promise.resolve();
-    },
+    sleep,
   });
   const error = await failure(chatModel.chat(request));
   assert.equal(error.kind, "unreachable");

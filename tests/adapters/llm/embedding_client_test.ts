@@ -3,8 +3,8 @@ import assert from "node:assert/strict";
 import { createEmbeddingModel } from "../../../src/adapters/llm/create_embedding_model.ts";
 import { defaultConfig } from "../../../src/config/schema.ts";
 import { cosineSimilarity } from "../../../src/core/embedding_model.ts";
-import { LlmError } from "../../../src/core/errors.ts";
 import { silentLogger } from "../../../src/core/ports.ts";
+import { failure, recordingSleep } from "./llm_test_helpers.ts";
 import {
   fakeEmbedding,
   FakeLlmServer,
@@ -13,31 +13,18 @@ import {
 } from "../../fakes/fake_llm_server.ts";
 
 function embedder(overrides: Record<string, unknown>) {
-  const sleeps: number[] = [];
+  const { sleeps, sleep } = recordingSleep();
   const model = createEmbeddingModel(
     { ...defaultConfig().llm, embedding_model: "nomic-embed-text", ...overrides },
     {
       fetch,
       logger: silentLogger,
-      sleep: (ms) => {
-        sleeps.push(ms);
-        return Promise.resolve();
-      },
+      sleep,
       probe: () => Promise.resolve(),
     },
   );
   assert.ok(model);
   return { model, sleeps };
-}
-
-async function failure(promise: Promise<unknown>): Promise<LlmError> {
-  try {
-    await promise;
-  } catch (error) {
-    assert.ok(error instanceof LlmError, String(error));
-    return error;
-  }
-  assert.fail("expected an LlmError");
 }
 
 const wires = [
