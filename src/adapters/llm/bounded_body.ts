@@ -57,8 +57,10 @@ export async function readBoundedText(response: Response, limits: BodyLimits): P
   let size = 0;
   try {
     for (;;) {
+      let silent: LlmError | undefined;
       const cancelIdle = limits.timers.start(limits.idleTimeoutMs, () => {
-        limits.stop(silence(limits.origin, size, limits.idleTimeoutMs));
+        silent = silence(limits.origin, size, limits.idleTimeoutMs);
+        limits.stop(silent);
         reader.cancel().catch(() => {});
       });
       let result: ReadableStreamReadResult<Uint8Array>;
@@ -67,6 +69,8 @@ export async function readBoundedText(response: Response, limits: BodyLimits): P
       } finally {
         cancelIdle();
       }
+      // A cancelled read may end as `done`: a body cut short by the timeout is never an answer.
+      if (silent) throw silent;
       if (result.done) break;
       size += result.value.byteLength;
       if (size > limits.maxBytes) {

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { createChatModel } from "../../../src/adapters/llm/create_chat_model.ts";
 import { retryAfterMs } from "../../../src/adapters/llm/retry_after.ts";
+import { readBoundedText } from "../../../src/adapters/llm/bounded_body.ts";
 import { defaultConfig } from "../../../src/config/schema.ts";
 import type { ChatRequest } from "../../../src/core/chat_model.ts";
 import { silentLogger } from "../../../src/core/ports.ts";
@@ -197,4 +198,29 @@ Deno.test("retryAfterMs: seconds, HTTP-date, past date, garbage", () => {
   assert.equal(retryAfterMs("1.5", now), undefined);
   assert.equal(retryAfterMs("soon", now), undefined);
   assert.equal(retryAfterMs(null, now), undefined);
+});
+
+Deno.test("readBoundedText: a read cut off by the idle timeout is an error, never a short answer", async () => {
+  const timers = new FireOnDemandTimers();
+  const stopped: string[] = [];
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(new TextEncoder().encode('{"partial":'));
+    },
+  });
+  const reading = readBoundedText(new Response(body), {
+    maxBytes: 1024,
+    idleTimeoutMs: 30_000,
+    timers,
+    origin: "http://127.0.0.1:1",
+    stop: (reason) => stopped.push(reason.message),
+  }).then(() => "answered", (error) => error.message);
+  await new Promise((resolve) => setTimeout(resolve, 20)); // the first chunk is read meanwhile
+  await timers.fireWhenArmed(30_000);
+  const outcome = await reading;
+  assert.equal(
+    outcome,
+    "http://127.0.0.1:1 sent 11 bytes then nothing for 30 s (llm.idle_timeout_seconds).",
+  );
+  assert.deepEqual(stopped, [outcome]);
 });
