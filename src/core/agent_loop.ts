@@ -15,6 +15,7 @@ import {
 } from "./tool_registry.ts";
 import { trimHistory } from "./history.ts";
 import { collectPromptVariables, type PromptVariableSource } from "./prompt_variables.ts";
+import { randomMarkerId, wrapUntrusted } from "./untrusted_text.ts";
 
 /** Loop settings from config. */
 export interface AgentSettings {
@@ -50,6 +51,8 @@ export interface AgentDependencies {
   observers?: readonly ToolObserver[];
   /** A monotonic milliseconds counter (performance.now in production). */
   elapsed: () => number;
+  /** The untrusted-text marker id of one run (random by default; tests pin it). */
+  markerId?: () => string;
 }
 
 /** One run of the loop. */
@@ -98,9 +101,14 @@ export async function runAgent(
     signal,
     conversationId: request.conversationId,
   });
+  const markerId = deps.markerId?.() ?? randomMarkerId();
+  const asData = (message: ChatMessage): ChatMessage =>
+    message.role === "tool"
+      ? { ...message, content: toolResultAsData(message, markerId) }
+      : message;
   const messages: ChatMessage[] = [
     { role: "system", content: deps.systemPrompt(variables) },
-    ...history,
+    ...history.map(asData),
     { role: "user", content: request.userMessage },
   ];
   store.appendMessage(request.conversationId, {
@@ -207,10 +215,21 @@ export async function runAgent(
         toolCallId: call.id,
         toolName: call.name,
       };
-      messages.push(toolMessage);
+      messages.push(asData(toolMessage));
       store.appendMessage(request.conversationId, { ...toolMessage, createdAt: clock.now() });
     }
   }
+}
+
+/**
+ * A tool result as the model sees it: wrapped as untrusted data (a web page, a file, a plugin's
+ * output can say anything). The conversation store keeps the plain text.
+ */
+function toolResultAsData(message: ChatMessage, markerId: string): string {
+  return wrapUntrusted(message.content, {
+    source: `tool ${message.toolName ?? "result"}`,
+    id: markerId,
+  });
 }
 
 function chooseTools(deps: AgentDependencies, request: AgentRequest): Tool[] {

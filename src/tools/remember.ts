@@ -1,9 +1,16 @@
-/** `remember`: store a fact, preference or personality note in memory. */
+/**
+ * `remember`: store a fact, preference or personality note in memory. A personality note enters
+ * every later system prompt, so the model may only add one with the user's yes (interactive chat,
+ * CLI or dashboard); unattended runs are refused with how to add it by hand.
+ */
 import { z } from "zod";
 import { factCategories } from "../core/ports.ts";
-import type { Tool } from "../core/tool.ts";
+import { refused, type Tool, type ToolOutput } from "../core/tool.ts";
 import { defineTool } from "../core/tool_definition.ts";
 import type { ToolDependencies } from "./dependencies.ts";
+
+/** The category that shapes every later conversation. */
+const personalityNote = "personality_note";
 
 /** Creates the remember tool. */
 export function rememberTool(deps: Pick<ToolDependencies, "facts" | "clock">): Tool {
@@ -16,12 +23,33 @@ export function rememberTool(deps: Pick<ToolDependencies, "facts" | "clock">): T
       content: z.string().min(1).max(2000).describe("The fact, one sentence"),
       category: z.enum(factCategories).default("learned_fact").describe("Kind of fact"),
     }),
-    run: ({ content, category }, context) => {
+    run: async ({ content, category }, context): Promise<ToolOutput> => {
+      const text = content.trim();
+      if (category === personalityNote) {
+        const command = `radar memory add --category ${personalityNote} ${JSON.stringify(text)}`;
+        if (!context.interactive || !context.confirm) {
+          return refused(
+            `Refused: a personality note shapes every later conversation, so it needs the ` +
+              `user's yes and nobody can answer in a ${context.kind} run. Tell the user they ` +
+              `can add it themselves: ${command}`,
+          );
+        }
+        const yes = await context.confirm(
+          `Radar wants to add a personality note (it goes into every later conversation):\n` +
+            `  ${JSON.stringify(text)}\nAdd it?`,
+        );
+        if (!yes) {
+          return refused(
+            "The user declined this personality note. Do not retry it; save it as a " +
+              "learned_fact only if the user asks.",
+          );
+        }
+      }
       const id = deps.facts.addFact(
-        { category, content: content.trim(), sourceConversationId: context.conversationId },
+        { category, content: text, sourceConversationId: context.conversationId },
         deps.clock.now(),
       );
-      return Promise.resolve(`Remembered (#${id}, ${category}).`);
+      return `Remembered (#${id}, ${category}).`;
     },
   });
 }

@@ -3,9 +3,16 @@ import type { Command } from "../command_line.ts";
 import { UsageError } from "../../core/errors.ts";
 import type { CliContext } from "../context.ts";
 import { runTurn } from "../run_turn.ts";
+import { untrustedNotice, wrapUntrusted } from "../../core/untrusted_text.ts";
 
 /** Piped stdin beyond this many bytes is cut (with a note to the model). */
 export const maxStdinBytes = 100_000;
+
+/** The question with piped stdin as untrusted data (it cannot close its own markers). */
+export function withStdin(question: string, piped: { text: string; truncated: boolean }): string {
+  const source = piped.truncated ? `stdin, cut at ${maxStdinBytes} bytes` : "stdin";
+  return `${question}\n\n${wrapUntrusted(piped.text, { source })}\n${untrustedNotice}`;
+}
 
 /** Registers `ask`. */
 export function registerAsk(program: Command, context: CliContext): void {
@@ -20,11 +27,7 @@ export function registerAsk(program: Command, context: CliContext): void {
       const opening = context.agentSession();
       opening.catch(() => {}); // awaited below; its failure is reported there
       const piped = await context.io.readStdin(maxStdinBytes);
-      const message = piped.text.trim()
-        ? `${question}\n\n<stdin${
-          piped.truncated ? ` truncated="${maxStdinBytes} bytes"` : ""
-        }>\n${piped.text}\n</stdin>`
-        : question;
+      const message = piped.text.trim() ? withStdin(question, piped) : question;
       const session = await opening;
       const conversationId = session.conversations.createConversation(
         "ask",
