@@ -8,6 +8,8 @@ import type { WebDependencies } from "./ports.ts";
 import { securityHeaders } from "./middleware/security_headers.ts";
 import { originCheck } from "./middleware/origin_check.ts";
 import { requireAuth } from "./middleware/auth.ts";
+import { FailureThrottle } from "./middleware/throttle.ts";
+import { LoginCodes } from "./login_codes.ts";
 import { addStaticRoutes } from "./static_files.ts";
 import { isHtmx, type PageContext, renderFragment, renderPage } from "./render.tsx";
 import { Notice } from "./views/layout.tsx";
@@ -30,19 +32,32 @@ const maxBodyBytes = 1024 * 1024;
 export interface RouteContext extends PageContext {
   deps: WebDependencies;
   chatRuns: ChatRuns;
+  loginCodes: LoginCodes;
+  throttle: FailureThrottle;
 }
 
-/** Builds the dashboard app from its dependencies. */
-export function createApp(deps: WebDependencies): Hono {
+/** How the app is served. */
+export interface AppOptions {
+  /** Issues the one-time login codes (the server keeps one to print links). */
+  loginCodes?: LoginCodes;
+  /** The server listens on loopback: answer only loopback Host names (default true). */
+  loopbackHostsOnly?: boolean;
+}
+
+/** Builds the dashboard app from its dependencies. Every page needs the token (auth.ts). */
+export function createApp(deps: WebDependencies, options: AppOptions = {}): Hono {
+  if (!deps.authToken) throw new Error("createApp: the dashboard token is empty");
   const app = new Hono();
   const routeContext: RouteContext = {
     deps,
-    loggedIn: deps.authToken !== "",
+    loggedIn: true,
     chatRuns: new ChatRuns(deps),
+    loginCodes: options.loginCodes ?? new LoginCodes(deps.clock),
+    throttle: new FailureThrottle(deps.clock),
   };
   app.use("*", securityHeaders());
-  app.use("*", originCheck({ authToken: deps.authToken }));
-  app.use("*", requireAuth({ authToken: deps.authToken }));
+  app.use("*", originCheck({ loopbackHostsOnly: options.loopbackHostsOnly ?? true }));
+  app.use("*", requireAuth({ authToken: deps.authToken, throttle: routeContext.throttle }));
   app.use(
     "*",
     bodyLimit({ maxSize: maxBodyBytes, onError: (c) => c.text("Request too large.", 413) }),

@@ -205,7 +205,7 @@ export interface WebDependencies {
   model: ChatModel;
   clock: Clock;
   logger: Logger;
-  /** The dashboard token; empty means no login (allowed only on loopback binds). */
+  /** The dashboard token (never empty: configured, or generated in the data folder). */
   authToken: string;
   daemon?: DaemonView;
   plugins?: PluginsView;

@@ -1,6 +1,7 @@
 /** Builds the dashboard's dependencies from an open Runtime (the composition root's view). */
 import type { Runtime } from "../src/runtime/runtime.ts";
 import { fileConfigFile } from "./config_file.ts";
+import { dashboardToken } from "./dashboard_token.ts";
 import type { DaemonView, LogsView, PluginsView, WebDependencies } from "./ports.ts";
 
 /** Optional views other concerns attach (daemon, plugins, logs) and the config apply hook. */
@@ -31,7 +32,7 @@ export function webDependenciesFromRuntime(
     model: runtime.model,
     clock: runtime.clock,
     logger: runtime.logger,
-    authToken: runtime.config.web.auth_token,
+    authToken: dashboardToken(runtime.dataDir, runtime.config.web.auth_token),
     daemon: extras.daemon,
     plugins: extras.plugins,
     logs: extras.logs,

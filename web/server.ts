@@ -3,7 +3,8 @@ import type { Hono } from "hono";
 import type { Runtime } from "../src/runtime/runtime.ts";
 import { ExitCode, RadarError } from "../src/core/errors.ts";
 import { createApp } from "./app.tsx";
-import { checkBindAddress } from "./bind_policy.ts";
+import { checkBindAddress, isLoopbackAddress } from "./bind_policy.ts";
+import { LoginCodes } from "./login_codes.ts";
 import type { WebDependencies } from "./ports.ts";
 import { webDependenciesFromRuntime, type WebExtras } from "./runtime_dependencies.ts";
 
@@ -18,15 +19,22 @@ export interface WebServerOptions extends WebExtras {
 /** A running web server. */
 export interface RunningWebServer {
   port: number;
-  /** The address to open in a browser. */
+  /** The address of the dashboard (a browser still needs to log in). */
   url: string;
+  /** A fresh one-time login link (works once, for five minutes). */
+  loginLink(): string;
   close(): Promise<void>;
+}
+
+/** The login link for a one-time code on a dashboard at `url` (ends with "/"). */
+export function loginLinkFor(url: string, code: string): string {
+  return `${url}login?code=${encodeURIComponent(code)}`;
 }
 
 /** Serves an app on host:port until closed or aborted. */
 export function serveApp(
   app: Hono,
-  options: { host: string; port: number; signal?: AbortSignal },
+  options: { host: string; port: number; signal?: AbortSignal; loginCodes?: LoginCodes },
 ): RunningWebServer {
   let server: Deno.HttpServer<Deno.NetAddr>;
   try {
@@ -61,29 +69,45 @@ export function serveApp(
   }
   const port = server.addr.port;
   const host = options.host.includes(":") ? `[${options.host}]` : options.host;
+  const url = `http://${host === "0.0.0.0" || host === "[::]" ? "127.0.0.1" : host}:${port}/`;
   return {
     port,
-    url: `http://${host === "0.0.0.0" || host === "[::]" ? "127.0.0.1" : host}:${port}/`,
+    url,
+    loginLink: () => {
+      if (!options.loginCodes) throw new Error("serveApp: no login codes");
+      return loginLinkFor(url, options.loginCodes.issue());
+    },
     close: () => server.shutdown(),
   };
 }
 
 /**
- * Checks the bind policy (non-loopback needs a token; throws ConfigError otherwise), builds
- * the app from the runtime plus the optional daemon/plugins/logs views and serves it.
+ * Checks the bind policy (non-loopback needs a configured token; throws ConfigError otherwise),
+ * builds the app from the runtime plus the optional daemon/plugins/logs views and serves it.
  */
 export function startWebServer(options: WebServerOptions): RunningWebServer {
-  return startWebServerWith(webDependenciesFromRuntime(options.runtime, options), options);
+  const configured = options.runtime.config.web.auth_token;
+  checkBindAddress(options.host, configured);
+  return startWebServerWith(webDependenciesFromRuntime(options.runtime, options), {
+    ...options,
+    configuredToken: configured,
+  });
 }
 
 /**
  * Like startWebServer, from explicit dependencies (tests with fakes, other composition). The
- * one place the bind policy is checked, before anything listens.
+ * bind policy is checked before anything listens, against `configuredToken` (a token the user
+ * chose; default deps.authToken).
  */
 export function startWebServerWith(
   deps: WebDependencies,
-  options: { host: string; port: number; signal?: AbortSignal },
+  options: { host: string; port: number; signal?: AbortSignal; configuredToken?: string },
 ): RunningWebServer {
-  checkBindAddress(options.host, deps.authToken);
-  return serveApp(createApp(deps), options);
+  checkBindAddress(options.host, options.configuredToken ?? deps.authToken);
+  const loginCodes = new LoginCodes(deps.clock);
+  const app = createApp(deps, {
+    loginCodes,
+    loopbackHostsOnly: isLoopbackAddress(options.host),
+  });
+  return serveApp(app, { ...options, loginCodes });
 }

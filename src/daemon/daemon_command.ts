@@ -8,6 +8,7 @@ export const daemonPermissionFlags = [
   "--allow-env",
   "--allow-run",
   "--allow-sys",
+  "--allow-ffi",
   "--unstable-cron",
   "--unstable-worker-options",
   "--no-prompt",

@@ -2,7 +2,7 @@
  * The dashboard in a real headless Chromium (Debian's /usr/bin/chromium driven by
  * playwright-core) against a real `radar serve` subprocess (the flags of `deno task radar`, a
  * temp HOME and data directory, a config file whose model is a fake LLM server started here):
- * log in, visit every page without console errors or CSP violations, chat with a tool call,
+ * log in with the one-time link `radar serve` printed (it works once), visit every page without console errors or CSP violations, chat with a tool call,
  * search memory, add a task, approve a dropped-in plugin, save an invalid config and see the
  * error, and check that a `<script>` a model put into a fact never runs. Screenshots go to
  * tests/output/screenshots/.
@@ -41,6 +41,17 @@ async function loadPlaywright(): Promise<typeof import("playwright-core")> {
   return await import("playwright-core");
 }
 
+/** The one-time login link `radar serve` prints once it listens. */
+async function printedLoginLink(stderr: () => string): Promise<string> {
+  const deadline = performance.now() + 30_000;
+  while (performance.now() < deadline) {
+    const link = /http:\/\/\S+\/login\?code=\S+/.exec(stderr())?.[0];
+    if (link) return link;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`radar serve printed no login link: ${stderr()}`);
+}
+
 Deno.test({
   name: "dashboard in Chromium against radar serve: login, every page, chat with a tool call, " +
     "memory search, a task, plugin approval, config error, an injected script never runs",
@@ -73,7 +84,8 @@ Deno.test({
           args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
         });
         try {
-          await runDashboardScenario({ browser, base: served.url, llm, radar });
+          const loginLink = await printedLoginLink(served.stderr);
+          await runDashboardScenario({ browser, base: served.url, llm, radar, loginLink });
         } finally {
           await browser.close();
         }

@@ -6,6 +6,8 @@ import { daemonJobs } from "../../src/daemon/sources.ts";
 import { configSchema } from "../../src/config/schema.ts";
 import { applyLiveConfig, changedConfigKeys } from "../../src/runtime/live_config.ts";
 import { startDaemonWebServer } from "../../web/daemon_web.ts";
+import { dashboardTokenPath } from "../../web/dashboard_token.ts";
+import { sessionCookieNameFor, sessionValue } from "../../web/middleware/auth.ts";
 import { type TestDaemon, withTestDaemon } from "../daemon/test_runtime.ts";
 import { textResponse } from "../fakes/scripted_chat_model.ts";
 
@@ -31,11 +33,28 @@ async function withServingDaemon(
     graceMs: 1000,
   });
   try {
-    await work(await Promise.race([listening, running.then(() => "")]));
+    const url = await Promise.race([listening, running.then(() => "")]);
+    if (url) {
+      // Logged in as a browser would be after opening the login link.
+      const token = Deno.readTextFileSync(dashboardTokenPath(daemon.runtime.dataDir)).trim();
+      session = `${sessionCookieNameFor(url)}=${await sessionValue(token)}`;
+    }
+    await work(url);
   } finally {
+    session = "";
     shutdown.abort();
     await running;
   }
+}
+
+/** The session cookie of the dashboard under test. */
+let session = "";
+
+/** fetch with the logged-in browser's session cookie. */
+function fetch(input: string, init: RequestInit = {}): Promise<Response> {
+  const headers = new Headers(init.headers);
+  if (session) headers.set("Cookie", session);
+  return globalThis.fetch(input, { ...init, headers });
 }
 
 function post(url: string, fields: Record<string, string>): Promise<Response> {

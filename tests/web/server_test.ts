@@ -45,10 +45,34 @@ Deno.test("startWebServer serves the dashboard from a real runtime on a loopback
     assert.equal(htmx.status, 200);
     assert.ok((await htmx.text()).length > 40_000);
     runtime.facts.addFact({ category: "learned_fact", content: "served over HTTP" }, new Date());
-    const memory = await fetch(`${server.url}memory`);
+    const anonymous = await fetch(`${server.url}memory`);
+    assert.equal(anonymous.status, 401, "loopback needs a login too");
+    await anonymous.body?.cancel();
+    // The generated token: owner-only in the data folder, used as a bearer by scripts.
+    const tokenFile = join(directory, "data", "dashboard_token");
+    assert.equal(Deno.statSync(tokenFile).mode! & 0o777, 0o600);
+    const token = Deno.readTextFileSync(tokenFile).trim();
+    assert.ok(token.length >= 40);
+    const memory = await fetch(`${server.url}memory`, {
+      headers: { Authorization: `Bearer ${token}` },
+    });
     assert.match(await memory.text(), /served over HTTP/);
+    // The login link: a one-time code that becomes the session cookie.
+    const link = server.loginLink();
+    assert.match(link, new RegExp(`^${server.url}login\\?code=`));
+    assert.ok(!link.includes(token), "the link never carries the token");
+    const login = await fetch(link, { redirect: "manual" });
+    assert.equal(login.status, 303);
+    const cookie = (login.headers.get("set-cookie") ?? "").split(";")[0];
+    assert.match(cookie, new RegExp(`^radar_session_${server.port}=`));
+    await login.body?.cancel();
+    const page = await fetch(`${server.url}memory`, { headers: { Cookie: cookie } });
+    assert.match(await page.text(), /served over HTTP/);
+    const reused = await fetch(link, { redirect: "manual" });
+    assert.equal(reused.status, 401);
+    await reused.body?.cancel();
     assert.match(await rawRequest(server.port, "attacker.example"), /^HTTP\/1\.1 421/);
-    assert.match(await rawRequest(server.port, `localhost:${server.port}`), /^HTTP\/1\.1 200/);
+    assert.match(await rawRequest(server.port, `localhost:${server.port}`), /^HTTP\/1\.1 401/);
   } finally {
     await server.close();
     runtime.close();

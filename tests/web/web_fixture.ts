@@ -14,6 +14,7 @@ import { ToolRegistry } from "../../src/core/tool_registry.ts";
 import { builtinTools } from "../../src/tools/index.ts";
 import { fileConfigFile } from "../../web/config_file.ts";
 import { createApp } from "../../web/app.tsx";
+import { sessionCookieName, sessionValue } from "../../web/middleware/auth.ts";
 import type { WebDependencies } from "../../web/ports.ts";
 import { ScriptedChatModel, type ScriptStep } from "../fakes/scripted_chat_model.ts";
 
@@ -27,10 +28,21 @@ export interface WebFixtureOptions {
   extra?: Partial<WebDependencies>;
 }
 
+/** The token the fixture's dashboard uses unless a test sets one. */
+export const testToken = "test-dashboard-token-0123456789abcdef";
+
+/** Something that answers requests like Hono's `app.request`. */
+export interface RequestTarget {
+  request(path: string, init?: RequestInit): Response | Promise<Response>;
+}
+
 /** Everything a dashboard test touches. */
 export interface WebFixture {
   deps: WebDependencies;
-  app: ReturnType<typeof createApp>;
+  /** The app as a logged-in browser reaches it (its session cookie on every request). */
+  app: RequestTarget;
+  /** The app with no credentials added (anonymous visitors, scripts, attackers). */
+  hono: ReturnType<typeof createApp>;
   model: ScriptedChatModel;
   db: DatabaseSync;
   conversations: SqliteConversationStore;
@@ -97,13 +109,24 @@ export function createWebFixture(options: WebFixtureOptions = {}): WebFixture {
     model,
     clock,
     logger: silentLogger,
-    authToken: options.authToken ?? "",
+    authToken: options.authToken ?? testToken,
     toolCount: () => registry.list().length,
     ...options.extra,
   };
+  const hono = createApp(deps);
+  const session = sessionValue(deps.authToken);
   return {
     deps,
-    app: createApp(deps),
+    hono,
+    app: {
+      request: async (path, init = {}) => {
+        const headers = new Headers(init.headers);
+        if (!headers.has("cookie") && !headers.has("authorization")) {
+          headers.set("Cookie", `${sessionCookieName}=${await session}`);
+        }
+        return await hono.request(path, { ...init, headers });
+      },
+    },
     model,
     db,
     conversations,

@@ -1,14 +1,26 @@
 /**
- * Token authentication. With no token configured (loopback only) every request passes. With a
- * token: `/login`, `/health`, `/favicon.ico` and `/static/` are open; everything else needs the session cookie
- * (an HMAC of the token, HttpOnly, SameSite=Strict) or `Authorization: Bearer <token>`.
- * Comparisons are constant-time. No header (X-Forwarded-For, X-Real-IP…) makes a request local.
+ * Authentication: every path except `/login`, `/health`, `/favicon.ico` and `/static/` needs the
+ * session cookie (an HMAC of the token, HttpOnly, SameSite=Strict, named after the port) or
+ * `Authorization: Bearer <token>`, on loopback too: any local process (a model's exec, a plugin
+ * granted 127.0.0.1) could otherwise drive the dashboard. A wrong credential counts against the
+ * shared FailureThrottle; while it blocks, every check answers 429. Comparisons are
+ * constant-time. No header (X-Forwarded-For, X-Real-IP…) makes a request local or trusted.
  */
 import type { Context, MiddlewareHandler } from "hono";
-import { getCookie } from "hono/cookie";
+import { deleteCookie, getCookie } from "hono/cookie";
+import type { FailureThrottle } from "./throttle.ts";
 
-/** Name of the session cookie. */
+/** Name of the session cookie on a port-less origin (tests' app.request). */
 export const sessionCookieName = "radar_session";
+
+/**
+ * The session cookie's name for a request URL: cookies are per host, not per port, so two
+ * dashboards on 127.0.0.1 with different tokens must not overwrite each other's cookie.
+ */
+export function sessionCookieNameFor(url: string): string {
+  const port = new URL(url).port;
+  return port ? `${sessionCookieName}_${port}` : sessionCookieName;
+}
 
 const encoder = new TextEncoder();
 
@@ -42,19 +54,11 @@ export async function sessionValue(token: string): Promise<string> {
     .replaceAll("/", "_").replace(/=+$/, "");
 }
 
-/** Whether the request carries `Authorization: Bearer <token>` with the right token. */
-export async function hasValidBearer(c: Context, token: string): Promise<boolean> {
-  if (!token) return false;
-  const header = c.req.header("authorization") ?? "";
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-  return match ? await constantTimeEqual(match[1], token) : false;
-}
-
-/** Whether the request carries a valid session cookie. */
-export async function hasValidSession(c: Context, token: string): Promise<boolean> {
-  if (!token) return false;
-  const cookie = getCookie(c, sessionCookieName);
-  return cookie ? await constantTimeEqual(cookie, await sessionValue(token)) : false;
+/** The bearer token a request carries, or undefined (no or malformed Authorization header). */
+export function bearerOf(c: Context): string | undefined {
+  const header = c.req.header("authorization");
+  if (header === undefined) return undefined;
+  return /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1] ?? "";
 }
 
 /** Whether `path` is a same-site path safe to redirect to after login. */
@@ -66,12 +70,39 @@ export function safeNextPath(path: string | undefined): string {
 
 const openPaths = [/^\/login$/, /^\/health$/, /^\/static\//, /^\/favicon\.ico$/];
 
+/** Options of the auth middleware. */
+export interface AuthOptions {
+  /** The dashboard token (never empty). */
+  authToken: string;
+  throttle: FailureThrottle;
+}
+
+/** Too many failures: the answer every credential check gets for the rest of the minute. */
+export function throttled(c: Context): Response {
+  c.header("Retry-After", "60");
+  return c.text("Too many wrong credentials. Wait a minute and try again.", 429);
+}
+
 /** Requires the token (cookie or bearer) on every path except login, health and static files. */
-export function requireAuth(options: { authToken: string }): MiddlewareHandler {
+export function requireAuth(options: AuthOptions): MiddlewareHandler {
+  const { authToken, throttle } = options;
   return async (c, next) => {
-    const token = options.authToken;
-    if (!token || openPaths.some((pattern) => pattern.test(c.req.path))) return await next();
-    if (await hasValidSession(c, token) || await hasValidBearer(c, token)) return await next();
+    if (openPaths.some((pattern) => pattern.test(c.req.path))) return await next();
+    const cookieName = sessionCookieNameFor(c.req.url);
+    const bearer = bearerOf(c);
+    const cookie = getCookie(c, cookieName);
+    if (bearer !== undefined || cookie !== undefined) {
+      if (throttle.blocked()) return throttled(c);
+      const valid = bearer !== undefined
+        ? await constantTimeEqual(bearer, authToken)
+        : await constantTimeEqual(cookie!, await sessionValue(authToken));
+      if (valid) return await next();
+      throttle.fail();
+      if (bearer !== undefined) {
+        return c.text("Unauthorized: wrong bearer token.", 401);
+      }
+      deleteCookie(c, cookieName, { path: "/" });
+    }
     const login = `/login?next=${encodeURIComponent(safeNextPath(c.req.path))}`;
     if (c.req.header("hx-request")) {
       c.header("HX-Redirect", login);
@@ -79,6 +110,9 @@ export function requireAuth(options: { authToken: string }): MiddlewareHandler {
     }
     const accept = c.req.header("accept") ?? "";
     if (c.req.method === "GET" && accept.includes("text/html")) return c.redirect(login, 303);
-    return c.text("Unauthorized: log in or send Authorization: Bearer <token>.", 401);
+    return c.text(
+      "Unauthorized: open the link `radar dashboard` prints, or send Authorization: Bearer <token>.",
+      401,
+    );
   };
 }

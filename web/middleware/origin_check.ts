@@ -1,12 +1,13 @@
 /**
- * CSRF and DNS-rebinding defence. Every request's Host must be one the server answers to (a
- * loopback name when no token is set: a rebound DNS name never matches). Every state change
- * must be POST or DELETE with an Origin exactly equal to the server's own origin. Requests
- * authenticated with `Authorization: Bearer` (scripts, never sent by a browser on its own)
- * need no Origin.
+ * CSRF and DNS-rebinding defence, not authentication (auth.ts is). Every request's Host must be
+ * one the server answers to (a loopback name when it listens on loopback: a rebound DNS name never
+ * matches). Every state change must be POST or DELETE with an Origin exactly equal to the
+ * server's own origin. Requests with `Authorization: Bearer` (scripts; a browser never adds it
+ * cross-site without a preflight this server does not answer) need no Origin: auth.ts then checks
+ * the token and throttles wrong ones, so this check is never a token oracle.
  */
 import type { Context, MiddlewareHandler } from "hono";
-import { hasValidBearer } from "./auth.ts";
+import { bearerOf } from "./auth.ts";
 
 const loopbackNames = new Set(["127.0.0.1", "localhost", "[::1]", "::1"]);
 
@@ -31,8 +32,8 @@ function forbidden(c: Context, message: string): Response {
 
 /** Options of the origin check. */
 export interface OriginCheckOptions {
-  /** The dashboard token; when empty only loopback Host headers are accepted. */
-  authToken: string;
+  /** The server listens on loopback: only loopback Host headers are accepted. */
+  loopbackHostsOnly: boolean;
 }
 
 /** Rejects foreign Host headers and cross-origin or Origin-less state changes. */
@@ -41,7 +42,7 @@ export function originCheck(options: OriginCheckOptions): MiddlewareHandler {
     // Deno.serve builds the URL from the Host header; app.request() tests may omit the header.
     const host = c.req.header("host") ?? new URL(c.req.url).host;
     if (!host) return forbidden(c, "Refused: missing Host header.");
-    if (!options.authToken && !isLoopbackHost(host)) {
+    if (options.loopbackHostsOnly && !isLoopbackHost(host)) {
       return c.text(`Refused: this dashboard only answers to 127.0.0.1 and localhost.`, 421);
     }
     const method = c.req.method.toUpperCase();
@@ -49,7 +50,7 @@ export function originCheck(options: OriginCheckOptions): MiddlewareHandler {
     if (method !== "POST" && method !== "DELETE") {
       return c.text("Method not allowed.", 405);
     }
-    if (await hasValidBearer(c, options.authToken)) return await next();
+    if (bearerOf(c) !== undefined) return await next();
     const origin = c.req.header("origin");
     const expected = `${new URL(c.req.url).protocol}//${host}`;
     if (!origin) return forbidden(c, "Refused: a state change needs an Origin header.");

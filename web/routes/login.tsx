@@ -1,83 +1,110 @@
 /**
- * `GET/POST /login`, `POST /logout`. The token becomes an HttpOnly, SameSite=Strict session
- * cookie holding an HMAC of it. Repeated wrong tokens are slowed down (5 per minute).
+ * `GET /login?code=…` (the one-time link `radar serve` and `radar dashboard` print),
+ * `GET/POST /login` (paste the token), `POST /login/code` (a fresh one-time code for a caller
+ * holding the token: how `radar dashboard` gets a link from a running daemon), `POST /logout`.
+ * A good code or token becomes an HttpOnly, SameSite=Strict session cookie holding an HMAC of
+ * the token. Wrong codes and tokens count against the shared throttle.
  */
 import { Hono } from "hono";
+import type { Context } from "hono";
 import { deleteCookie, setCookie } from "hono/cookie";
 import type { RouteContext } from "../app.tsx";
 import {
+  bearerOf,
   constantTimeEqual,
   safeNextPath,
-  sessionCookieName,
+  sessionCookieNameFor,
   sessionValue,
+  throttled,
 } from "../middleware/auth.ts";
+import { loginCodeLifetimeMs } from "../login_codes.ts";
 import { field, renderPage } from "../render.tsx";
 import { Notice } from "../views/layout.tsx";
-
-const maxFailuresPerMinute = 5;
 
 function LoginForm(props: { next: string; error?: string }) {
   return (
     <>
       {props.error ? <Notice kind="error">{props.error}</Notice> : null}
+      <p>
+        Open the link <code>radar serve</code> printed, or run <code>radar dashboard</code>{" "}
+        for a new one. Links work once, for five minutes.
+      </p>
       <form method="post" action="/login" class="login">
         <input type="hidden" name="next" value={props.next} />
         <label>
           Dashboard token
-          <input type="password" name="token" autocomplete="current-password" required autofocus />
+          <input type="password" name="token" autocomplete="current-password" required />
         </label>
         <button type="submit">Log in</button>
       </form>
-      <p class="muted">The token is web.auth_token in radar.yaml or RADAR_WEB_AUTH_TOKEN.</p>
+      <p class="muted">
+        The token is web.auth_token in radar.yaml or RADAR_WEB_AUTH_TOKEN when set.
+      </p>
     </>
   );
+}
+
+async function startSession(c: Context, token: string, next: string): Promise<Response> {
+  setCookie(c, sessionCookieNameFor(c.req.url), await sessionValue(token), {
+    httpOnly: true,
+    sameSite: "Strict",
+    path: "/",
+    secure: new URL(c.req.url).protocol === "https:",
+  });
+  return c.redirect(next, 303);
 }
 
 /** Login and logout routes. */
 export function loginRoutes(context: RouteContext): Hono {
   const app = new Hono();
-  const { deps } = context;
-  let failures: number[] = [];
-  app.get("/login", (c) => {
-    if (!deps.authToken) return c.redirect("/", 303);
+  const { deps, loginCodes, throttle } = context;
+  const form = (c: Context, next: string, status: 200 | 401 | 429, error?: string) =>
+    renderPage(
+      c,
+      { loggedIn: false },
+      { title: "Log in", status },
+      <LoginForm next={next} error={error} />,
+    );
+  app.get("/login", async (c) => {
     const next = safeNextPath(c.req.query("next"));
-    return renderPage(c, { loggedIn: false }, { title: "Log in" }, <LoginForm next={next} />);
+    const code = c.req.query("code");
+    if (code === undefined) return form(c, next, 200);
+    if (throttle.blocked()) {
+      return form(c, next, 429, "Too many wrong attempts. Wait a minute and try again.");
+    }
+    if (!loginCodes.redeem(code)) {
+      throttle.fail();
+      return form(
+        c,
+        next,
+        401,
+        "This login link was already used or has expired. Run `radar dashboard` for a new one.",
+      );
+    }
+    return await startSession(c, deps.authToken, next);
   });
   app.post("/login", async (c) => {
-    if (!deps.authToken) return c.redirect("/", 303);
-    const form = await c.req.parseBody();
-    const next = safeNextPath(field(form, "next"));
-    const now = deps.clock.now().getTime();
-    failures = failures.filter((at) => now - at < 60_000);
-    if (failures.length >= maxFailuresPerMinute) {
-      return renderPage(
-        c,
-        { loggedIn: false },
-        { title: "Log in", status: 429 },
-        <LoginForm next={next} error="Too many wrong tokens. Wait a minute and try again." />,
-      );
+    const body = await c.req.parseBody();
+    const next = safeNextPath(field(body, "next"));
+    if (throttle.blocked()) {
+      return form(c, next, 429, "Too many wrong tokens. Wait a minute and try again.");
     }
-    const token = typeof form.token === "string" ? form.token : "";
+    const token = typeof body.token === "string" ? body.token : "";
     if (!(await constantTimeEqual(token, deps.authToken))) {
-      failures.push(now);
-      return renderPage(
-        c,
-        { loggedIn: false },
-        { title: "Log in", status: 401 },
-        <LoginForm next={next} error="Wrong token." />,
-      );
+      throttle.fail();
+      return form(c, next, 401, "Wrong token.");
     }
-    setCookie(c, sessionCookieName, await sessionValue(deps.authToken), {
-      httpOnly: true,
-      sameSite: "Strict",
-      path: "/",
-      secure: new URL(c.req.url).protocol === "https:",
-    });
-    return c.redirect(next, 303);
+    return await startSession(c, deps.authToken, next);
+  });
+  app.post("/login/code", async (c) => {
+    // Not an open path: the auth middleware already checked the bearer token (or session).
+    if (bearerOf(c) === undefined) return c.text("Send Authorization: Bearer <token>.", 401);
+    if (throttle.blocked()) return throttled(c);
+    return c.json({ code: loginCodes.issue(), expiresInSeconds: loginCodeLifetimeMs / 1000 });
   });
   app.post("/logout", (c) => {
-    deleteCookie(c, sessionCookieName, { path: "/" });
-    return c.redirect(deps.authToken ? "/login" : "/", 303);
+    deleteCookie(c, sessionCookieNameFor(c.req.url), { path: "/" });
+    return c.redirect("/login", 303);
   });
   return app;
 }

@@ -86,6 +86,14 @@ export const commandTable: CommandEntry[] = [
         .registerStart,
   },
   {
+    name: "dashboard",
+    load: async () =>
+      (await importLazily<typeof import("./dashboard.ts")>(
+        new URL("./dashboard.ts", import.meta.url),
+      ))
+        .registerDashboard,
+  },
+  {
     name: "stop",
     load: async () =>
       (await importLazily<typeof import("./stop.ts")>(new URL("./stop.ts", import.meta.url)))

@@ -55,18 +55,21 @@ export function registerServe(program: Command, context: CliContext): void {
           typeof import("../../../web/daemon_web.ts")
         >(new URL("../../../web/daemon_web.ts", import.meta.url));
         const services = daemonServices(runtime);
+        let web: ReturnType<typeof startDaemonWebServer> | undefined;
         await runDaemon({
           services,
           host,
           port,
           shutdown: shutdown.signal,
-          startWeb: startDaemonWebServer,
+          startWeb: (webOptions) => (web = startDaemonWebServer(webOptions)),
           ticker: (handler, signal) => everyMinute("radar-tick", handler, signal),
           jobs: daemonJobs(services),
           sources: [...daemonSources(services), ...pluginSources(services)],
           onReady: (url, scheduler) => {
             context.io.stderr(
-              `Radar is running at ${url} (PID ${services.pid}); Ctrl-C stops it.\n`,
+              `Radar is running at ${url} (PID ${services.pid}); Ctrl-C stops it.\n` +
+                `Log in to the dashboard (this link works once, for 5 minutes; ` +
+                `\`radar dashboard\` makes a new one):\n  ${web?.loginLink()}\n`,
             );
             if (Deno.build.os !== "windows") {
               manualTick = () => void scheduler.tick({ manualHeartbeat: true });
