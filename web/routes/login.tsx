@@ -96,7 +96,7 @@ export function loginRoutes(context: RouteContext): Hono {
     }
     return await startSession(c, deps.authToken, next);
   });
-  app.post("/login/code", async (c) => {
+  app.post("/login/code", (c) => {
     // Not an open path: the auth middleware already checked the bearer token (or session).
     if (bearerOf(c) === undefined) return c.text("Send Authorization: Bearer <token>.", 401);
     if (throttle.blocked()) return throttled(c);
