@@ -45,10 +45,42 @@ Deno.test("Markdown: raw HTML stays text, unsafe links lose their href, images a
   const rich = await render(
     Markdown({ text: "# Title\n\n- one\n- **two**\n\n```\n<b>x</b>\n```\n\n> quote" }),
   );
-  assert.match(rich, /<h3>Title<\/h3>/);
+  assert.match(rich, /<h3>Title<\/h3>/, "a model's # never outranks the page title");
   assert.match(rich, /<li><strong>two<\/strong><\/li>/);
-  assert.match(rich, /<pre><code>&lt;b&gt;x&lt;\/b&gt;<\/code><\/pre>/);
-  assert.match(rich, /<blockquote>quote<\/blockquote>/);
+  assert.match(rich, /<pre><code>&lt;b&gt;x&lt;\/b&gt;\n<\/code><\/pre>/);
+  assert.match(rich, /<blockquote>\n<p>quote<\/p>\n<\/blockquote>/);
+});
+
+Deno.test("Markdown (markdown-it): autolinks, entities, odd spellings and reference links stay safe", async () => {
+  const tricks = [
+    "[a](javascript:alert(1))",
+    "[b](JAVASCRIPT:alert(1))",
+    "[c]( javascript:alert(1))",
+    "[d](&#106;avascript:alert(1))",
+    "[e](java&#x09;script:alert(1))",
+    "[f](data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==)",
+    "[g](vbscript:msgbox(1))",
+    "[h](/relative/path) [i](//evil.example/x)",
+    "<javascript:alert(1)> <data:text/html,x>",
+    "[ref][1]\n\n[1]: javascript:alert(1)",
+    "![img][2]\n\n[2]: https://evil.example/pixel.png",
+    "&lt;script&gt;alert(1)&lt;/script&gt; &#60;img src=x onerror=alert(1)&#62;",
+    "www.evil.example and evil.example/path stay text",
+    "<a href='https://other.example'>x</a> <iframe src=https://other.example></iframe>",
+  ].join("\n\n");
+  const html = await render(Markdown({ text: tricks }));
+  assertInert(html, "markdown tricks");
+  assert.doesNotMatch(html, /href="(?!https?:|mailto:)/i, "only http(s) and mailto hrefs");
+  assert.doesNotMatch(html, /<(iframe|img)\b/i);
+  assert.match(html, /&lt;script&gt;alert\(1\)/, "entities decode to text, then escape again");
+  const fine = await render(
+    Markdown({
+      text: "<https://ok.example/x> and <mailto:me@example.com>\n\n| a | b |\n|---|---|\n| 1 | 2 |",
+    }),
+  );
+  assert.match(fine, /<a href="https:\/\/ok.example\/x" rel="noopener noreferrer nofollow"/);
+  assert.match(fine, /<a href="mailto:me@example.com"/);
+  assert.match(fine, /<table>/);
 });
 
 Deno.test("safeLinkUrl keeps http(s) and mailto only", () => {
