@@ -164,7 +164,10 @@ export const toolsSection = z.object({
 export const webSection = z.object({
   host: z.string().default("127.0.0.1"),
   port: z.number().int().min(0).max(65535).default(8420),
-  /** Required when host is not loopback. */
+  /**
+   * The dashboard token; required when host is not loopback. Empty: Radar generates one in its
+   * data folder (the dashboard needs a login on loopback too).
+   */
   auth_token: z.string().default(""),
 });
 
