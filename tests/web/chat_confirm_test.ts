@@ -176,3 +176,36 @@ async function until(condition: () => boolean): Promise<void> {
   }
   throw new Error("condition never held");
 }
+
+Deno.test("chat: a model-written personality note waits for the user's Allow before it is stored", async () => {
+  const fixture = createWebFixture({
+    script: [
+      toolCallResponse("remember", {
+        content: "Prefers short answers",
+        category: "personality_note",
+      }),
+      textResponse("Noted."),
+    ],
+  });
+  const notes = () => fixture.facts.listFacts({ category: "personality_note", limit: 5 });
+  try {
+    const sent = await (await fixture.app.request(
+      "/chat/send",
+      postForm({ message: "keep it short from now on" }, htmx),
+    )).text();
+    const id = /id="run-([0-9a-f-]+)"/.exec(sent)![1];
+    const waiting = await fragmentWhen(fixture, id, (html) => html.includes("Allow"));
+    assert.match(waiting, /personality note/);
+    assert.match(waiting, /Prefers short answers/);
+    assert.equal(notes().length, 0, "nothing stored before the answer");
+    const confirmation = /name="confirmation" value="([0-9a-f-]+)"/.exec(waiting)![1];
+    await (await fixture.app.request(
+      `/chat/runs/${id}/confirm`,
+      postForm({ confirmation, answer: "allow" }, htmx),
+    )).body?.cancel();
+    await fragmentWhen(fixture, id, finished);
+    assert.deepEqual(notes().map((fact) => fact.content), ["Prefers short answers"]);
+  } finally {
+    fixture.close();
+  }
+});
