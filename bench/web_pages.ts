@@ -2,7 +2,6 @@
  * Dashboard page latency: `/` and `/history` with 10,000 conversations, server time only; then
  * the pages `radar serve` backs with the daemon's real views (runs, events, audit trail, log).
  */
-import type { Hono } from "hono";
 import type { BenchLine, BenchSuite } from "./index.ts";
 import { createApp } from "../web/app.tsx";
 import { daemonViewFromServices } from "../web/daemon_view.ts";
@@ -15,7 +14,11 @@ const conversations = 10_000;
 const targetMilliseconds = 50;
 
 /** Times each path (15 rounds, the first 3 as warm-up) and compares the median to the target. */
-async function timePages(app: Hono, paths: string[], label = ""): Promise<BenchLine[]> {
+async function timePages(
+  app: { request(path: string): Response | Promise<Response> },
+  paths: string[],
+  label = "",
+): Promise<BenchLine[]> {
   const lines: BenchLine[] = [];
   for (const path of paths) {
     const times: number[] = [];
@@ -85,12 +88,14 @@ async function daemonPages(): Promise<BenchLine[]> {
       clock.advance(60_000);
     }
     runtime.db.exec("COMMIT");
-    const app = createApp(webDependenciesFromRuntime(runtime, {
+    const deps = webDependenciesFromRuntime(runtime, {
       daemon: daemonViewFromServices({ services, startedAt: clock.now() }),
       logs: logsViewFromFiles({ logPath, toolCalls: runtime.toolCalls }),
-    }));
+    });
+    const app = createApp(deps);
+    const authorization = { Authorization: `Bearer ${deps.authToken}` };
     return await timePages(
-      app,
+      { request: (path) => app.request(path, { headers: authorization }) },
       ["/", "/tasks", "/logs", "/logs/entries?filter=outcome%3Dran", `/history/${latest}`],
       " (daemon views)",
     );
