@@ -15,11 +15,14 @@ import { ScriptedChatModel } from "../fakes/scripted_chat_model.ts";
 import { buildPdf } from "../helpers/pdf_factory.ts";
 import { tempHome } from "../tools/tool_harness.ts";
 
-/** The text of the last tool result the model was sent. */
+/** The text of the last tool result the model was sent, inside its untrusted-data markers. */
 function lastToolResult(request: ChatRequest): string {
   const message = request.messages.findLast((entry) => entry.role === "tool");
   assert.ok(message, "the model was sent a tool result");
-  return message.content;
+  const lines = message.content.split("\n");
+  assert.match(lines[0], /^<untrusted id="[0-9a-f]{12}" source="tool /);
+  assert.match(lines.at(-1)!, /^<\/untrusted id="[0-9a-f]{12}">$/);
+  return lines.slice(1, -1).join("\n");
 }
 
 async function ask(runtime: Runtime, message: string, steps: ScriptStep[]) {
