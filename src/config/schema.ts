@@ -120,19 +120,29 @@ export const toolsSection = z.object({
   audit_retention_days: positiveInt.default(90),
   exec: z.object({
     enabled: z.boolean().default(true),
+    /** Approval policy (the sandbox is the boundary): see radar.yaml. */
     mode: z.enum(["safe_only", "block_dangerous", "allow_all"]).default("block_dangerous"),
     timeout_seconds: z.number().positive().default(30),
-    confirm_destructive: z.boolean().default(true),
-    sandbox: z.boolean().default(false),
+    /** bubblewrap (Linux) / sandbox-exec (macOS) wherever available. */
+    sandbox: z.boolean().default(true),
+    /** Writable besides the scratch folder; written only after a yes in chat (mode allow_all: always). */
     writable_roots: z.array(z.string()).default([]),
+    /** Empty: $XDG_STATE_HOME/radar/scratch. */
+    scratch_dir: z.string().default(""),
     allow_network: z.boolean().default(false),
     max_output_chars: positiveInt.default(4000),
+    /** RLIMIT_NPROC inside the sandbox. */
+    max_processes: positiveInt.default(256),
+    /** RLIMIT_DATA inside the sandbox (0: no limit). */
+    max_memory_mb: z.number().int().min(0).default(1024),
   }).prefault({}),
   files: z.object({
     max_read_bytes: positiveInt.default(200_000),
     blocked_paths: z.array(z.string()).default([]),
     /** When non-empty, file tools only work under these folders. */
     allowed_roots: z.array(z.string()).default([]),
+    /** write_file writes here (and the scratch folder) without asking; elsewhere needs a yes in chat. */
+    writable_roots: z.array(z.string()).default([]),
   }).prefault({}),
   pdf: z.object({
     first_pages: z.number().int().min(0).default(2),

@@ -1,33 +1,19 @@
-/** `exec`: run a shell command, checked by the classifier, optionally inside the sandbox. */
-import { existsSync } from "node:fs";
+/**
+ * `exec`: run a shell command inside the OS sandbox (the boundary), after the approval policy
+ * (what needs a yes). Without a sandbox every command needs a yes in chat; unattended, none runs.
+ */
 import { z } from "zod";
-import { homeDirectory } from "../config/paths.ts";
 import { redactText } from "../core/redact.ts";
 import { failed, refused, timedOut, type Tool, type ToolContext } from "../core/tool.ts";
 import { defineTool } from "../core/tool_definition.ts";
-import { analyzeCommand } from "./exec/command_classifier.ts";
-import { decideExec } from "./exec/exec_policy.ts";
+import { decideApproval } from "./exec/approval_policy.ts";
 import { runProcess } from "./exec/run_process.ts";
-import { detectSandbox, sandboxedArgv, type SandboxProgram } from "./exec/sandbox.ts";
+import { sandboxedArgv } from "./exec/sandbox.ts";
+import { execSandbox, execSandboxSpec, execUserRoots } from "./exec/sandbox_spec.ts";
 import { type FileToolDependencies, pathGuardFor } from "./file_access.ts";
-import { homeSecretPaths, systemSecretPaths } from "./path_rules.ts";
 import { configSecrets } from "../config/secrets.ts";
 
-/** The sandbox exec would use with this config, or why there is none. */
-export function execSandbox(
-  deps: Pick<FileToolDependencies, "config" | "env">,
-): { program?: SandboxProgram; problem?: string } {
-  if (!deps.config.tools.exec.sandbox) return {};
-  const program = detectSandbox(Deno.build.os, deps.env.PATH, existsSync);
-  if (program) return { program };
-  const hint = Deno.build.os === "linux"
-    ? "install bubblewrap (apt-get install bubblewrap)"
-    : "no sandbox program exists for this system";
-  return {
-    problem:
-      `tools.exec.sandbox is on but no sandbox was found: ${hint}, or set tools.exec.sandbox: false`,
-  };
-}
+export { execSandbox };
 
 /** Creates the exec tool. */
 export function execTool(deps: FileToolDependencies): Tool {
@@ -42,56 +28,36 @@ export function execTool(deps: FileToolDependencies): Tool {
     }),
     run: async ({ command, cwd }, context) => {
       const guard = pathGuardFor(deps);
-      const home = homeDirectory(deps.env);
       const folder = guard.check(cwd ?? deps.cwd ?? Deno.cwd(), "read");
       if (!folder.ok) return refused(folder.reason);
-      const analysis = analyzeCommand(command, {
-        home,
-        cwd: folder.path,
-        protectedPids: [Deno.pid, Deno.ppid],
-        checkPath(path, access) {
-          const verdict = guard.check(path, access);
-          return verdict.ok ? undefined : verdict.reason;
-        },
-      });
-      const decision = decideExec(analysis, {
-        mode: settings.mode,
-        confirmDestructive: settings.confirm_destructive,
-      }, command);
-      if (decision.action === "refuse") {
-        return refused(
-          `Refused (tools.exec.mode ${settings.mode}): ${decision.reason}.${
-            settings.mode === "block_dangerous" && !settings.confirm_destructive &&
-              analysis.findings.every((finding) => finding.severity === "destructive")
-              ? " Set tools.exec.confirm_destructive: true to be asked in `radar chat` or the dashboard chat."
-              : ""
-          }`,
-        );
-      }
-      if (decision.action === "confirm") {
-        const answer = await confirm(command, decision.reason, context);
-        if (answer !== true) return refused(answer);
-      }
       const sandbox = execSandbox(deps);
-      if (sandbox.problem) return refused(sandbox.problem);
-      const argv = sandboxedArgv(sandbox.program, {
-        writableRoots: settings.writable_roots
-          .map((root) => guard.check(root, "write"))
-          .flatMap((verdict) => verdict.ok ? [verdict.path] : []),
-        allowNetwork: settings.allow_network,
-        hiddenFolders: existing([
-          deps.dataDir,
-          ...homeSecretPaths.map((path) => `${home}/${path}`),
-          ...systemSecretPaths,
-        ], "folder"),
-        hiddenFiles: existing([
-          ...homeSecretPaths.map((path) => `${home}/${path}`),
-          ...(deps.configPath ? [deps.configPath] : []),
-          ...systemSecretPaths,
-        ], "file"),
-        cwd: folder.path,
-        visibleFolders: [home, folder.path],
-      }, command);
+      const userRoots = sandbox.program ? execUserRoots(deps) : [];
+      const approval = decideApproval({
+        command,
+        mode: settings.mode,
+        sandboxed: sandbox.program !== undefined,
+        userRoots: userRoots.map((root) => guard.display(root)),
+        interactive: context.interactive && context.confirm !== undefined,
+      });
+      if (approval.action === "refuse") return refused(`Refused: ${approval.reason}.`);
+      let writeRoots = approval.action === "run" && approval.writeRoots;
+      if (approval.action === "ask") {
+        const answer = await confirm(approval.question, context);
+        if (answer !== true) return refused(answer);
+        writeRoots = true;
+      }
+      let argv: string[];
+      try {
+        argv = sandbox.program
+          ? sandboxedArgv(
+            sandbox.program,
+            execSandboxSpec(deps, { cwd: folder.path, writeRoots, uid: Deno.uid() }),
+            command,
+          )
+          : ["/bin/sh", "-c", command];
+      } catch (error) {
+        return failed(`Cannot prepare the sandbox: ${(error as Error).message.split("\n")[0]}`);
+      }
       let result;
       try {
         result = await runProcess({
@@ -105,10 +71,11 @@ export function execTool(deps: FileToolDependencies): Tool {
       } catch (error) {
         return failed(`Cannot run the command: ${(error as Error).message.split("\n")[0]}`);
       }
-      const text = redactText(formatResult(result), [
+      let text = redactText(formatResult(result), [
         ...configSecrets(deps.config),
         ...environmentSecrets(deps.env),
       ]);
+      if (approval.action === "run" && approval.note) text += `\n[${approval.note}]`;
       if (result.timedOut) {
         return timedOut(
           `Timed out after ${settings.timeout_seconds} s; the command and its children were killed (tools.exec.timeout_seconds).\n${text}`,
@@ -120,31 +87,11 @@ export function execTool(deps: FileToolDependencies): Tool {
   });
 }
 
-async function confirm(
-  command: string,
-  reason: string,
-  context: ToolContext,
-): Promise<true | string> {
-  if (context.interactive && context.confirm) {
-    const yes = await context.confirm(
-      `Radar wants to run a destructive command:\n  ${command}\n  (${reason})\nRun it?`,
-    );
-    return yes
-      ? true
-      : "The user declined to run this command. Do not retry it; ask what to do instead.";
-  }
-  return `Refused: ${reason}. Nobody can confirm it in a ${context.kind} run. To allow it, run it in \`radar chat\` or the dashboard chat (you will be asked), or set tools.exec.confirm_destructive: false.`;
-}
-
-function existing(paths: string[], kind: "folder" | "file"): string[] {
-  return [...new Set(paths)].filter((path) => {
-    try {
-      const info = Deno.statSync(path);
-      return kind === "folder" ? info.isDirectory : info.isFile;
-    } catch {
-      return false;
-    }
-  });
+async function confirm(question: string, context: ToolContext): Promise<true | string> {
+  const yes = await context.confirm!(question);
+  return yes
+    ? true
+    : "The user declined to run this command. Do not retry it; ask what to do instead.";
 }
 
 /**

@@ -1,5 +1,7 @@
-/** Builds the path guard the file tools share from their dependencies. */
-import { homeDirectory } from "../config/paths.ts";
+/** Builds the path guard, Radar's places and the writable roots the file tools and exec share. */
+import { expandHome, homeDirectory } from "../config/paths.ts";
+import { isAbsolutePath, joinPath, resolvePath } from "../core/file_path.ts";
+import type { RadarPlaces } from "../core/protected_paths.ts";
 import { PathGuard } from "./path_guard.ts";
 import type { ToolDependencies } from "./dependencies.ts";
 
@@ -9,14 +11,66 @@ export type FileToolDependencies = Pick<
   "config" | "configPath" | "dataDir" | "env" | "cwd"
 >;
 
-/** The path guard for these dependencies (rules from tools.files and the data directory). */
-export function pathGuardFor(deps: FileToolDependencies): PathGuard {
-  return new PathGuard({
-    home: homeDirectory(deps.env),
-    cwd: deps.cwd ?? Deno.cwd(),
+/** Radar's own folders for these dependencies (data, config, cache) and the home folder. */
+export function radarPlaces(
+  deps: Pick<FileToolDependencies, "env" | "dataDir" | "configPath">,
+): RadarPlaces {
+  const home = homeDirectory(deps.env);
+  const configBase = deps.env.XDG_CONFIG_HOME || joinPath(home, ".config");
+  const cacheBase = deps.env.XDG_CACHE_HOME || joinPath(home, ".cache");
+  return {
+    home,
     dataDir: deps.dataDir,
+    configDir: joinPath(configBase, "radar"),
+    cacheDir: joinPath(cacheBase, "radar"),
+    configFile: deps.configPath,
+  };
+}
+
+/** The path guard for these dependencies (rules from tools.files and Radar's places). */
+export function pathGuardFor(deps: FileToolDependencies): PathGuard {
+  const places = radarPlaces(deps);
+  return new PathGuard({
+    home: places.home,
+    cwd: deps.cwd ?? Deno.cwd(),
+    dataDir: places.dataDir,
+    configDir: places.configDir,
+    cacheDir: places.cacheDir,
     configPath: deps.configPath,
     blockedPaths: deps.config.tools.files.blocked_paths,
     allowedRoots: deps.config.tools.files.allowed_roots,
   });
+}
+
+/**
+ * The scratch folder: tools.exec.scratch_dir, else `$XDG_STATE_HOME/radar/scratch`
+ * (`~/.local/state/radar/scratch`). Outside Radar's data folder; created owner-only on first use.
+ */
+export function scratchFolder(deps: Pick<FileToolDependencies, "config" | "env" | "cwd">): string {
+  const configured = deps.config.tools.exec.scratch_dir;
+  if (configured) {
+    const expanded = expandHome(configured, deps.env);
+    return isAbsolutePath(expanded) ? expanded : resolvePath(deps.cwd ?? Deno.cwd(), expanded);
+  }
+  const state = deps.env.XDG_STATE_HOME || joinPath(homeDirectory(deps.env), ".local", "state");
+  return joinPath(state, "radar", "scratch");
+}
+
+/** Creates the scratch folder (0700) if needed and returns its real path. */
+export function ensureScratchFolder(
+  deps: Pick<FileToolDependencies, "config" | "env" | "cwd">,
+): string {
+  const folder = scratchFolder(deps);
+  Deno.mkdirSync(folder, { recursive: true, mode: 0o700 });
+  Deno.chmodSync(folder, 0o700);
+  return Deno.realPathSync(folder);
+}
+
+/**
+ * Folders the guard accepts for writing, canonical: the ones listed in `configured` that pass
+ * the guard (a root inside a protected location is dropped).
+ */
+export function checkedRoots(guard: PathGuard, configured: readonly string[]): string[] {
+  return configured.map((root) => guard.check(root, "write"))
+    .flatMap((verdict) => verdict.ok ? [verdict.path] : []);
 }

@@ -1,5 +1,5 @@
 /** The path guard shared by read_file, write_file, list_directory and exec's working folder. */
-import { basename, join, relative } from "node:path";
+import { join, relative } from "node:path";
 import {
   absolutePath,
   canonicalPath,
@@ -9,13 +9,10 @@ import {
 } from "./canonical_path.ts";
 import {
   dataSecretNames,
-  homeSecretPaths,
-  homeWriteProtectedPaths,
   processPaths,
+  protectedLocations,
   secretFolderNames,
-  systemSecretPaths,
-  systemWriteProtectedPaths,
-} from "./path_rules.ts";
+} from "../core/protected_paths.ts";
 
 /** What a file tool wants to do with a path. */
 export type PathAccess = "read" | "write";
@@ -26,7 +23,10 @@ export interface PathGuardOptions {
   /** Relative paths are taken from here. */
   cwd: string;
   dataDir: string;
-  /** Radar's config file in use (never written). */
+  /** Radar's config folder and cache folder (never read or written). */
+  configDir: string;
+  cacheDir: string;
+  /** Radar's config file in use (never read or written). */
   configPath?: string;
   /** Extra paths refused for read and write (tools.files.blocked_paths). */
   blockedPaths?: readonly string[];
@@ -181,7 +181,7 @@ export class PathGuard {
   }
 
   #buildRules(): Rule[] {
-    const { home } = this.#options;
+    const { home, dataDir, configDir, cacheDir, configPath } = this.#options;
     const rules: Rule[] = [];
     const add = (path: string, label: string, why: string, writeOnly: boolean) => {
       const lexical = absolutePath(path, home, this.#options.cwd);
@@ -189,16 +189,20 @@ export class PathGuard {
       const real = this.#canonical(path);
       if (real !== lexical) rules.push({ path: real, label, why, writeOnly });
     };
-    for (const path of homeSecretPaths) add(join(home, path), `~/${path}`, "credentials", false);
-    for (const path of systemSecretPaths) add(path, path, "credentials", false);
-    for (const path of homeWriteProtectedPaths) {
-      add(join(home, path), `~/${path}`, "start-up and schedule files are never written", true);
-    }
-    for (const path of systemWriteProtectedPaths) {
-      add(path, path, "system start-up and schedule files are never written", true);
-    }
-    if (this.#options.configPath) {
-      add(this.#options.configPath, basename(this.#options.configPath), "Radar's config", true);
+    const locations = protectedLocations({
+      home,
+      dataDir,
+      configDir,
+      cacheDir,
+      configFile: configPath,
+    });
+    for (const location of locations) {
+      // The data folder has its own rule (readable except the database and tokens).
+      if (location.path === dataDir) continue;
+      const label = location.kind === "radar"
+        ? this.display(this.#canonical(location.path))
+        : location.label;
+      add(location.path, label, location.why, location.kind === "startup");
     }
     for (const path of this.#options.blockedPaths ?? []) {
       add(path, path, "tools.files.blocked_paths", false);

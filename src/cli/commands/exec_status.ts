@@ -1,30 +1,61 @@
-/** The `radar status` lines about exec: mode and whether the sandbox is active, and which. */
-import { existsSync } from "node:fs";
+/** The `radar status` security section: exec sandbox, writable roots, network, unattended runs. */
 import type { Runtime } from "../../runtime/runtime.ts";
-import { execSandbox } from "../../tools/exec.ts";
-import { detectSandbox } from "../../tools/exec/sandbox.ts";
+import { checkedRoots, pathGuardFor, scratchFolder } from "../../tools/file_access.ts";
+import { execSandbox, execUserRoots } from "../../tools/exec/sandbox_spec.ts";
 
-/** Status section: exec mode and sandbox. */
+/** Status section "security" in plain words. */
 export function execStatusLines(
-  runtime: Runtime,
+  runtime: Pick<Runtime, "config" | "dataDir"> & { loaded?: { path?: string } },
   env: Record<string, string | undefined>,
 ): string[] {
+  const deps = {
+    config: runtime.config,
+    dataDir: runtime.dataDir,
+    configPath: runtime.loaded?.path,
+    env,
+  };
   const exec = runtime.config.tools.exec;
-  if (!exec.enabled) return ["exec:      disabled (tools.exec.enabled: false)"];
-  const mode = `${exec.mode}${exec.confirm_destructive ? ", confirms destructive commands" : ""}`;
-  const { program, problem } = execSandbox({ config: runtime.config, env });
-  let sandbox: string;
-  if (problem) sandbox = `sandbox NOT available: ${problem}`;
-  else if (program) {
-    const roots = exec.writable_roots.length ? exec.writable_roots.join(", ") : "none";
-    sandbox = `sandbox active (${program.kind} ${program.path}; writable: ${roots}; network ${
-      exec.allow_network ? "allowed" : "off"
-    })`;
-  } else {
-    const available = detectSandbox(Deno.build.os, env.PATH, existsSync);
-    sandbox = `sandbox off (tools.exec.sandbox: false${
-      available ? `; ${available.kind} is available at ${available.path}` : ""
-    })`;
+  const guard = pathGuardFor(deps);
+  const shown = (paths: string[]) => paths.map((path) => guard.display(path)).join(", ");
+  const scratch = guard.display(scratchFolder(deps));
+  const fileRoots = checkedRoots(guard, runtime.config.tools.files.writable_roots);
+  const lines = ["security:"];
+  const files = `write_file:  ${scratch}${
+    fileRoots.length ? `, ${shown(fileRoots)}` : ""
+  } without asking; elsewhere a yes in chat, never unattended`;
+  if (!exec.enabled) {
+    return [...lines, "  exec:        disabled (tools.exec.enabled: false)", `  ${files}`];
   }
-  return [`exec:      ${mode}`, `  ${sandbox}`];
+  const { program, problem } = execSandbox(deps);
+  if (!program) {
+    return [
+      ...lines,
+      `  exec:        sandbox NONE (${problem}): every command needs a yes in chat`,
+      "  unattended:  heartbeats, tasks and `radar ask` never run exec",
+      `  ${files}`,
+    ];
+  }
+  const roots = execUserRoots(deps);
+  const limits = program.kind === "bubblewrap"
+    ? `own PID namespace; ${
+      program.prlimit
+        ? `max ${exec.max_processes} processes, ${exec.max_memory_mb || "unlimited"} MB`
+        : "no resource limits (prlimit not found)"
+    }`
+    : "process group";
+  const rootsLine = roots.length
+    ? `${scratch}; ${shown(roots)} ${
+      exec.mode === "allow_all" ? "always (mode allow_all)" : "after a yes in chat"
+    }`
+    : scratch;
+  return [
+    ...lines,
+    `  exec:        sandbox ${program.kind} (${program.path}; ${limits}); mode ${exec.mode}`,
+    `  writable:    ${rootsLine}`,
+    `  network:     ${exec.allow_network ? "on" : "off"} inside the sandbox`,
+    `  unattended:  exec in the sandbox, writing ${
+      exec.mode === "allow_all" && roots.length ? `${scratch}, ${shown(roots)}` : `only ${scratch}`
+    }; secrets and Radar's folders hidden`,
+    `  ${files}`,
+  ];
 }

@@ -1,43 +1,63 @@
 /**
- * The exec sandbox: bubblewrap on Linux, sandbox-exec on macOS. The filesystem is read-only
- * except the writable roots and a private /tmp, secret folders are hidden, and there is no
- * network unless allowed.
+ * The exec sandbox, the security boundary of exec: bubblewrap on Linux, sandbox-exec on macOS.
+ * Read-only filesystem except the writable roots and a private /tmp; secret and Radar folders
+ * hidden; start-up files read-only even inside a root; no network unless allowed; on Linux its
+ * own PID namespace (nothing outlives the call, no outside process can be signalled) and
+ * RLIMIT_NPROC/CPU/DATA limits through prlimit.
  */
 
 /** Which sandbox program is used. */
 export type SandboxKind = "bubblewrap" | "sandbox-exec";
 
-/** A sandbox found on this machine. */
+/** A sandbox found on this machine (with prlimit for the resource limits, on Linux). */
 export interface SandboxProgram {
   kind: SandboxKind;
   path: string;
+  prlimit?: string;
+}
+
+/** Resource limits for every process of one command. */
+export interface SandboxLimits {
+  processes: number;
+  cpuSeconds: number;
+  /** 0: no limit. */
+  memoryBytes: number;
 }
 
 /** What the sandbox allows. */
 export interface SandboxSpec {
-  /** Absolute, canonical folders the command may write. */
+  /** Absolute, canonical, existing folders the command may write. */
   writableRoots: string[];
-  allowNetwork: boolean;
-  /** Existing secret folders and files hidden from the command. */
+  /** Existing start-up files and folders inside writable roots, kept read-only. */
+  readOnlyInsideRoots: string[];
+  /** Existing secret and Radar folders and files hidden from the command. */
   hiddenFolders: string[];
   hiddenFiles: string[];
+  allowNetwork: boolean;
   cwd: string;
-  /** Folders (home, cwd) shown read-only even when they live under the private /tmp. */
-  visibleFolders?: string[];
+  limits: SandboxLimits;
+  /** True when the caller is root: capabilities are dropped explicitly. */
+  asRoot?: boolean;
 }
 
-/** Finds bubblewrap (Linux) or sandbox-exec (macOS) on PATH or in the usual places. */
+/** Folders holding local sockets (session bus, Wayland, Docker), hidden when network is off. */
+export const socketFolders: readonly string[] = ["/run/user", "/run/dbus", "/var/run/dbus"];
+/** Local daemon sockets hidden when network is off. */
+export const socketFiles: readonly string[] = ["/run/docker.sock", "/var/run/docker.sock"];
+
+/** Finds bubblewrap (+ prlimit) on Linux or sandbox-exec on macOS. */
 export function detectSandbox(
   os: string,
   pathVariable: string | undefined,
   exists: (path: string) => boolean,
 ): SandboxProgram | undefined {
-  const folders = [...(pathVariable ?? "").split(":").filter(Boolean), "/usr/bin", "/bin"];
+  const folders = ["/usr/bin", "/bin", ...(pathVariable ?? "").split(":").filter(Boolean)];
   const find = (name: string) =>
-    folders.map((folder) => `${folder}/${name}`).find((path) => exists(path));
+    folders.filter((folder) => folder.startsWith("/"))
+      .map((folder) => `${folder}/${name}`).find((path) => exists(path));
   if (os === "linux") {
     const path = find("bwrap");
-    return path ? { kind: "bubblewrap", path } : undefined;
+    return path ? { kind: "bubblewrap", path, prlimit: find("prlimit") } : undefined;
   }
   if (os === "darwin") {
     return exists("/usr/bin/sandbox-exec")
@@ -48,36 +68,31 @@ export function detectSandbox(
 }
 
 /** The bubblewrap arguments that run `/bin/sh -c command` inside the sandbox. */
-export function bubblewrapArguments(spec: SandboxSpec, command: string): string[] {
-  const args = [
-    "--ro-bind",
-    "/",
-    "/",
-    "--dev",
-    "/dev",
-    "--proc",
-    "/proc",
-    "--tmpfs",
-    "/tmp",
-  ];
-  for (const folder of spec.visibleFolders ?? []) {
-    if (folder.startsWith("/tmp/")) args.push("--ro-bind", folder, folder);
-  }
+export function bubblewrapArguments(
+  spec: SandboxSpec,
+  command: string,
+  prlimit?: string,
+): string[] {
+  const args = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"];
+  if (spec.cwd.startsWith("/tmp/")) args.push("--ro-bind", spec.cwd, spec.cwd);
+  for (const root of spec.writableRoots) args.push("--bind", root, root);
+  for (const path of spec.readOnlyInsideRoots) args.push("--ro-bind", path, path);
   for (const folder of spec.hiddenFolders) args.push("--tmpfs", folder);
   for (const file of spec.hiddenFiles) args.push("--ro-bind", "/dev/null", file);
-  for (const root of spec.writableRoots) args.push("--bind", root, root);
-  args.push("--unshare-pid", "--unshare-ipc", "--unshare-uts");
+  args.push("--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try");
   if (!spec.allowNetwork) args.push("--unshare-net");
-  args.push(
-    "--die-with-parent",
-    "--new-session",
-    "--chdir",
-    spec.cwd,
-    "--",
-    "/bin/sh",
-    "-c",
-    command,
-  );
+  if (spec.asRoot) args.push("--cap-drop", "ALL");
+  args.push("--die-with-parent", "--new-session", "--chdir", spec.cwd, "--");
+  if (prlimit) args.push(prlimit, ...prlimitArguments(spec.limits), "--");
+  args.push("/bin/sh", "-c", command);
+  return args;
+}
+
+/** `--nproc=N:N --cpu=S:S [--data=B:B]`: soft and hard limits alike. */
+export function prlimitArguments(limits: SandboxLimits): string[] {
+  const both = (value: number) => `${value}:${value}`;
+  const args = [`--nproc=${both(limits.processes)}`, `--cpu=${both(limits.cpuSeconds)}`];
+  if (limits.memoryBytes > 0) args.push(`--data=${both(limits.memoryBytes)}`);
   return args;
 }
 
@@ -98,6 +113,13 @@ export function seatbeltProfile(spec: SandboxSpec): string {
     ...spec.writableRoots.map((root) => `  (subpath ${quote(root)})`),
     ")",
   ];
+  if (spec.readOnlyInsideRoots.length) {
+    lines.push(
+      "(deny file-write*",
+      ...spec.readOnlyInsideRoots.map((path) => `  (subpath ${quote(path)})`),
+      ")",
+    );
+  }
   if (spec.hiddenFolders.length || spec.hiddenFiles.length) {
     lines.push(
       "(deny file-read* file-write*",
@@ -106,17 +128,34 @@ export function seatbeltProfile(spec: SandboxSpec): string {
       ")",
     );
   }
-  if (!spec.allowNetwork) lines.push("(deny network*)", "(allow network* (remote unix-socket))");
+  lines.push("(deny signal)", "(allow signal (target same-sandbox))");
+  if (!spec.allowNetwork) lines.push("(deny network*)");
   return `${lines.join("\n")}\n`;
 }
 
-/** The argv that runs `command` in the given sandbox (or plainly, without one). */
+/** The shell prefix that sets the limits under sandbox-exec (no prlimit on macOS). */
+export function ulimitPrefix(limits: SandboxLimits): string {
+  const parts = [`ulimit -t ${limits.cpuSeconds}`];
+  if (limits.memoryBytes > 0) parts.push(`ulimit -d ${Math.floor(limits.memoryBytes / 1024)}`);
+  return `${parts.join(" && ")} && exec /bin/sh -c "$0"`;
+}
+
+/** The argv that runs `command` in the given sandbox. */
 export function sandboxedArgv(
-  program: SandboxProgram | undefined,
+  program: SandboxProgram,
   spec: SandboxSpec,
   command: string,
 ): string[] {
-  if (!program) return ["/bin/sh", "-c", command];
-  if (program.kind === "bubblewrap") return [program.path, ...bubblewrapArguments(spec, command)];
-  return [program.path, "-p", seatbeltProfile(spec), "/bin/sh", "-c", command];
+  if (program.kind === "bubblewrap") {
+    return [program.path, ...bubblewrapArguments(spec, command, program.prlimit)];
+  }
+  return [
+    program.path,
+    "-p",
+    seatbeltProfile(spec),
+    "/bin/sh",
+    "-c",
+    ulimitPrefix(spec.limits),
+    command,
+  ];
 }

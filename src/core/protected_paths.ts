@@ -1,0 +1,268 @@
+/**
+ * The one list of secret and protected locations, shared by the file tools, the exec sandbox
+ * and plugin grants. Pure data plus a function of the places that differ per machine.
+ *
+ * - secret: never read or written by a tool, hidden inside the exec sandbox, cut out of grants;
+ * - startup: readable, never written (shell start-up files, autostart, schedulers, PATH folders);
+ * - radar: Radar's own state (data, config and cache folders): hidden from exec and plugins,
+ *   never written by tools; read_file may read the data folder except the database and tokens.
+ */
+import { joinPath } from "./file_path.ts";
+
+/** Under the home folder: credentials, keys, browser profiles, shell histories. */
+export const homeSecretPaths: readonly string[] = [
+  // keys and credentials
+  ".ssh",
+  ".gnupg",
+  ".password-store",
+  ".netrc",
+  ".git-credentials",
+  ".pgpass",
+  ".my.cnf",
+  ".vault-token",
+  ".env",
+  ".npmrc",
+  ".yarnrc",
+  ".pypirc",
+  ".gem/credentials",
+  ".cargo/credentials",
+  ".cargo/credentials.toml",
+  ".m2/settings.xml",
+  ".gradle/gradle.properties",
+  ".composer/auth.json",
+  ".config/composer/auth.json",
+  ".docker/config.json",
+  ".dockercfg",
+  ".config/containers/auth.json",
+  ".kube",
+  ".config/gh",
+  ".config/hub",
+  ".config/rclone",
+  ".s3cfg",
+  ".boto",
+  ".wakatime.cfg",
+  // cloud command-line tools
+  ".aws",
+  ".azure",
+  ".config/gcloud",
+  ".oci",
+  ".config/doctl",
+  ".config/hcloud",
+  ".config/openstack",
+  ".terraform.d/credentials.tfrc.json",
+  ".config/op",
+  ".bluemix",
+  // keychains and wallets
+  ".local/share/keyrings",
+  ".local/share/kwalletd",
+  "Library/Keychains",
+  ".electrum",
+  ".bitcoin",
+  ".ethereum/keystore",
+  // browser profiles (saved logins, cookies) and mail
+  ".mozilla",
+  ".thunderbird",
+  ".config/google-chrome",
+  ".config/chromium",
+  ".config/BraveSoftware",
+  ".config/microsoft-edge",
+  ".config/vivaldi",
+  ".config/opera",
+  ".var/app/org.mozilla.firefox",
+  ".var/app/com.google.Chrome",
+  ".var/app/org.chromium.Chromium",
+  "snap/firefox",
+  "snap/chromium",
+  "Library/Application Support/Google/Chrome",
+  "Library/Application Support/Chromium",
+  "Library/Application Support/BraveSoftware",
+  "Library/Application Support/Microsoft Edge",
+  "Library/Application Support/Firefox",
+  "Library/Application Support/Vivaldi",
+  "Library/Safari",
+  "Library/Cookies",
+  "Library/Mail",
+  "Library/Messages",
+  // shell and tool histories
+  ".bash_history",
+  ".zsh_history",
+  ".zhistory",
+  ".sh_history",
+  ".history",
+  ".python_history",
+  ".node_repl_history",
+  ".psql_history",
+  ".mysql_history",
+  ".sqlite_history",
+  ".rediscli_history",
+  ".lesshst",
+  ".viminfo",
+  ".local/share/fish/fish_history",
+  ".config/fish/fish_history",
+];
+
+/** Absolute secret paths. */
+export const systemSecretPaths: readonly string[] = [
+  "/etc/shadow",
+  "/etc/gshadow",
+  "/etc/master.passwd",
+  "/etc/sudoers",
+  "/etc/sudoers.d",
+  "/etc/ssh",
+  "/private/etc/master.passwd",
+  "/private/etc/sudoers",
+];
+
+/** Folder names that hold secrets wherever they are (another user's home, a backup copy). */
+export const secretFolderNames: readonly string[] = [".ssh", ".gnupg", ".password-store", ".aws"];
+
+/**
+ * Under the home folder: readable, never written. Whatever runs at log-in, at shell start, on a
+ * schedule, or is found first on PATH.
+ */
+export const homeStartupPaths: readonly string[] = [
+  ".bashrc",
+  ".bash_profile",
+  ".bash_login",
+  ".bash_logout",
+  ".bash_aliases",
+  ".profile",
+  ".zshrc",
+  ".zshenv",
+  ".zprofile",
+  ".zlogin",
+  ".zlogout",
+  ".cshrc",
+  ".tcshrc",
+  ".kshrc",
+  ".mkshrc",
+  ".xprofile",
+  ".xinitrc",
+  ".xsession",
+  ".xsessionrc",
+  ".inputrc",
+  ".pam_environment",
+  ".gitconfig",
+  ".config/git",
+  ".config/fish",
+  ".config/autostart",
+  ".config/systemd",
+  ".config/environment.d",
+  ".config/upstart",
+  ".config/plasma-workspace",
+  ".local/share/systemd",
+  ".local/share/applications",
+  ".local/share/dbus-1",
+  ".local/bin",
+  "bin",
+  ".crontab",
+  ".vimrc",
+  ".config/nvim",
+  ".emacs",
+  ".emacs.d",
+  ".tmux.conf",
+  ".screenrc",
+  ".curlrc",
+  ".wgetrc",
+  "Library/LaunchAgents",
+];
+
+/** Absolute paths readable but never written (system start-up, schedulers, identity files). */
+export const systemStartupPaths: readonly string[] = [
+  "/etc/profile",
+  "/etc/profile.d",
+  "/etc/bash.bashrc",
+  "/etc/bashrc",
+  "/etc/zshrc",
+  "/etc/zsh",
+  "/etc/environment",
+  "/etc/crontab",
+  "/etc/cron.d",
+  "/etc/cron.hourly",
+  "/etc/cron.daily",
+  "/etc/cron.weekly",
+  "/etc/cron.monthly",
+  "/var/spool/cron",
+  "/var/at/tabs",
+  "/usr/lib/cron/tabs",
+  "/etc/systemd",
+  "/etc/xdg/autostart",
+  "/Library/LaunchAgents",
+  "/Library/LaunchDaemons",
+  "/etc/passwd",
+  "/etc/group",
+  "/etc/hosts",
+];
+
+/** A process's memory, environment, command line and open files (/proc/self/environ holds keys). */
+export const processPaths = /^\/proc\/(\d+|self|thread-self)(\/|$)/;
+
+/** Files in Radar's data folder that are never read (the database and anything token-like). */
+export const dataSecretNames = /^(radar\.db(-wal|-shm|-journal)?|.*(token|secret|credential).*)$/i;
+
+/** Which rule a protected location falls under. */
+export type ProtectionKind = "secret" | "startup" | "radar";
+
+/** One protected location: an absolute path, the label shown to people, and why. */
+export interface ProtectedLocation {
+  path: string;
+  label: string;
+  kind: ProtectionKind;
+  why: string;
+}
+
+/** The places that differ per machine and install. */
+export interface RadarPlaces {
+  home: string;
+  dataDir: string;
+  /** Radar's config folder ($XDG_CONFIG_HOME/radar). */
+  configDir: string;
+  /** Radar's cache folder ($XDG_CACHE_HOME/radar). */
+  cacheDir: string;
+  /** The config file in use, when it lives elsewhere (e.g. ./radar.yaml). */
+  configFile?: string;
+}
+
+const whyOf: Record<ProtectionKind, string> = {
+  secret: "credentials",
+  startup: "start-up and schedule files are never written",
+  radar: "Radar's own state",
+};
+
+/** Every protected location for these places, secrets first. */
+export function protectedLocations(places: RadarPlaces): ProtectedLocation[] {
+  const { home } = places;
+  const out: ProtectedLocation[] = [];
+  const add = (path: string, label: string, kind: ProtectionKind) =>
+    out.push({ path, label, kind, why: whyOf[kind] });
+  for (const path of homeSecretPaths) add(joinPath(home, path), `~/${path}`, "secret");
+  for (const path of systemSecretPaths) add(path, path, "secret");
+  add(places.dataDir, "Radar's data folder", "radar");
+  add(places.configDir, "Radar's config folder", "radar");
+  add(places.cacheDir, "Radar's cache folder", "radar");
+  if (places.configFile) add(places.configFile, "Radar's config file", "radar");
+  for (const path of homeStartupPaths) add(joinPath(home, path), `~/${path}`, "startup");
+  for (const path of systemStartupPaths) add(path, path, "startup");
+  return out;
+}
+
+/** True when `path` is `root` or inside it (plain string comparison of absolute paths). */
+export function isPathInside(path: string, root: string): boolean {
+  const folder = root.replace(/\/+$/, "");
+  return folder === "" || path === folder || path.startsWith(`${folder}/`);
+}
+
+/**
+ * The protected locations a grant of `path` would reach: those inside it, and the one it lies
+ * inside (a grant of ~/.ssh/keys is inside ~/.ssh).
+ */
+export function protectedWithin(
+  path: string,
+  locations: readonly ProtectedLocation[],
+  kinds: readonly ProtectionKind[] = ["secret", "radar"],
+): ProtectedLocation[] {
+  return locations.filter((location) =>
+    kinds.includes(location.kind) &&
+    (isPathInside(location.path, path) || isPathInside(path, location.path))
+  );
+}

@@ -1,0 +1,111 @@
+/** Turns config and Radar's places into the sandbox spec of one exec call. */
+import { existsSync } from "node:fs";
+import { protectedLocations } from "../../core/protected_paths.ts";
+import { isInside } from "../path_guard.ts";
+import {
+  checkedRoots,
+  ensureScratchFolder,
+  type FileToolDependencies,
+  pathGuardFor,
+  radarPlaces,
+} from "../file_access.ts";
+import {
+  detectSandbox,
+  type SandboxProgram,
+  type SandboxSpec,
+  socketFiles,
+  socketFolders,
+} from "./sandbox.ts";
+
+/** The sandbox exec uses with this config: a program, or why there is none. */
+export function execSandbox(
+  deps: Pick<FileToolDependencies, "config" | "env">,
+): { program?: SandboxProgram; problem?: string } {
+  if (!deps.config.tools.exec.sandbox) {
+    return { problem: "tools.exec.sandbox is false" };
+  }
+  const program = detectSandbox(Deno.build.os, deps.env.PATH, existsSync);
+  if (program) return { program };
+  return {
+    problem: Deno.build.os === "linux"
+      ? "bubblewrap is not installed (apt-get install bubblewrap)"
+      : `no sandbox program exists for ${Deno.build.os}`,
+  };
+}
+
+/** The user's writable roots for exec that pass the path guard, canonical and existing. */
+export function execUserRoots(deps: FileToolDependencies): string[] {
+  return checkedRoots(pathGuardFor(deps), deps.config.tools.exec.writable_roots)
+    .filter((root) => kindOf(root) === "folder");
+}
+
+/** Builds the spec: scratch (+ the user's roots when `writeRoots`), everything protected hidden. */
+export function execSandboxSpec(
+  deps: FileToolDependencies,
+  options: { cwd: string; writeRoots: boolean; uid: number | null },
+): SandboxSpec {
+  const settings = deps.config.tools.exec;
+  const scratch = ensureScratchFolder(deps);
+  const writableRoots = [scratch, ...(options.writeRoots ? execUserRoots(deps) : [])];
+  const hiddenFolders: string[] = [];
+  const hiddenFiles: string[] = [];
+  const readOnlyInsideRoots: string[] = [];
+  const hide = (path: string) => {
+    const kind = kindOf(path);
+    if (kind === "folder") hiddenFolders.push(path);
+    else if (kind === "file") hiddenFiles.push(path);
+  };
+  const locations = [
+    ...protectedLocations(radarPlaces(deps)),
+    ...deps.config.tools.files.blocked_paths.map((path) => ({ path, kind: "secret" })),
+  ];
+  for (const location of locations) {
+    const real = realPathOf(location.path);
+    if (!real) continue;
+    if (location.kind !== "startup") hide(real);
+    else if (writableRoots.some((root) => isInside(real, root, true))) {
+      readOnlyInsideRoots.push(real);
+    }
+  }
+  if (!settings.allow_network) {
+    for (const path of [...socketFolders, ...socketFiles]) {
+      const real = realPathOf(path);
+      if (real) hide(real);
+    }
+  }
+  return {
+    writableRoots,
+    readOnlyInsideRoots: unique(readOnlyInsideRoots),
+    hiddenFolders: unique(hiddenFolders),
+    hiddenFiles: unique(hiddenFiles),
+    allowNetwork: settings.allow_network,
+    cwd: options.cwd,
+    limits: {
+      processes: settings.max_processes,
+      cpuSeconds: Math.ceil(settings.timeout_seconds) + 1,
+      memoryBytes: settings.max_memory_mb * 1024 * 1024,
+    },
+    asRoot: options.uid === 0,
+  };
+}
+
+function realPathOf(path: string): string | undefined {
+  try {
+    return Deno.realPathSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+function kindOf(path: string): "folder" | "file" | undefined {
+  try {
+    const info = Deno.statSync(path);
+    return info.isDirectory ? "folder" : "file"; // sockets are covered like files
+  } catch {
+    return undefined;
+  }
+}
+
+function unique(paths: string[]): string[] {
+  return [...new Set(paths)];
+}

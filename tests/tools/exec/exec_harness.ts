@@ -1,0 +1,50 @@
+/** Helpers for exec tests: the tool over a temp home, chat contexts, process checks. */
+import { existsSync } from "node:fs";
+import type { RadarConfig } from "../../../src/config/schema.ts";
+import type { ToolContext } from "../../../src/core/tool.ts";
+import { execTool } from "../../../src/tools/exec.ts";
+import { detectSandbox } from "../../../src/tools/exec/sandbox.ts";
+import { askContext, type TempHome, toolDeps } from "../tool_harness.ts";
+
+/** True where real bubblewrap runs (the sandbox tests need it). */
+export const hasBubblewrap = Deno.build.os === "linux" &&
+  detectSandbox("linux", Deno.env.get("PATH"), existsSync) !== undefined;
+
+/** The exec tool over `home` with the real PATH. */
+export function execFor(
+  home: TempHome,
+  edit: (config: RadarConfig) => void = () => {},
+  env: Record<string, string> = {},
+) {
+  return execTool(toolDeps(home, edit, {
+    env: { HOME: home.home, PATH: Deno.env.get("PATH"), ...env },
+  }));
+}
+
+/** An interactive chat context answering every question with `answer`, recording them. */
+export function chatContext(answer: boolean, questions: string[] = []): ToolContext {
+  return {
+    ...askContext(),
+    kind: "chat",
+    interactive: true,
+    confirm: (question: string) => {
+      questions.push(question);
+      return Promise.resolve(answer);
+    },
+  };
+}
+
+/** A heartbeat context (unattended). */
+export function heartbeatContext(): ToolContext {
+  return { ...askContext(), kind: "heartbeat" };
+}
+
+/** True while `pid` exists and is not a zombie. */
+export function processAlive(pid: number): boolean {
+  try {
+    const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
+    return !/^\d+ \([^)]*\) Z/.test(stat);
+  } catch {
+    return false;
+  }
+}
