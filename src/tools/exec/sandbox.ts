@@ -1,7 +1,7 @@
 /**
  * The exec sandbox, the security boundary of exec: bubblewrap on Linux, sandbox-exec on macOS.
  * Read-only filesystem except the writable roots and a private /tmp; secret and Radar folders
- * hidden; start-up files read-only even inside a root; no network unless allowed; on Linux its
+ * hidden; no network unless allowed; on Linux its
  * own PID namespace (nothing outlives the call, no outside process can be signalled) and
  * RLIMIT_NPROC/CPU/DATA limits through prlimit.
  */
@@ -28,8 +28,6 @@ export interface SandboxLimits {
 export interface SandboxSpec {
   /** Absolute, canonical, existing folders the command may write. */
   writableRoots: string[];
-  /** Existing start-up files and folders inside writable roots, kept read-only. */
-  readOnlyInsideRoots: string[];
   /** Existing secret and Radar folders and files hidden from the command. */
   hiddenFolders: string[];
   hiddenFiles: string[];
@@ -76,10 +74,9 @@ export function bubblewrapArguments(
   const args = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"];
   if (spec.cwd.startsWith("/tmp/")) args.push("--ro-bind", spec.cwd, spec.cwd);
   for (const root of spec.writableRoots) args.push("--bind", root, root);
-  for (const path of spec.readOnlyInsideRoots) args.push("--ro-bind", path, path);
   for (const folder of spec.hiddenFolders) args.push("--tmpfs", folder);
   for (const file of spec.hiddenFiles) args.push("--ro-bind", "/dev/null", file);
-  args.push("--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try");
+  args.push("--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try");
   if (!spec.allowNetwork) args.push("--unshare-net");
   if (spec.asRoot) args.push("--cap-drop", "ALL");
   args.push("--die-with-parent", "--new-session", "--chdir", spec.cwd, "--");
@@ -113,13 +110,6 @@ export function seatbeltProfile(spec: SandboxSpec): string {
     ...spec.writableRoots.map((root) => `  (subpath ${quote(root)})`),
     ")",
   ];
-  if (spec.readOnlyInsideRoots.length) {
-    lines.push(
-      "(deny file-write*",
-      ...spec.readOnlyInsideRoots.map((path) => `  (subpath ${quote(path)})`),
-      ")",
-    );
-  }
   if (spec.hiddenFolders.length || spec.hiddenFiles.length) {
     lines.push(
       "(deny file-read* file-write*",

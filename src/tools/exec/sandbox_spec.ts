@@ -33,10 +33,22 @@ export function execSandbox(
   };
 }
 
-/** The user's writable roots for exec that pass the path guard, canonical and existing. */
+/**
+ * Why a folder cannot be a writable root, if it cannot: it holds a protected location (a
+ * writable ~ would let a command create ~/.bashrc or ~/.ssh/authorized_keys that do not exist
+ * yet, which no mount can cover).
+ */
+export function rootProblem(root: string, deps: FileToolDependencies): string | undefined {
+  const inside = protectedLocations(radarPlaces(deps)).find((location) =>
+    isInside(location.path, root, true) || isInside(realPathOf(location.path) ?? "", root, true)
+  );
+  return inside ? `it contains ${inside.label} (${inside.why})` : undefined;
+}
+
+/** The user's writable roots for exec that pass the path guard, canonical, existing folders. */
 export function execUserRoots(deps: FileToolDependencies): string[] {
   return checkedRoots(pathGuardFor(deps), deps.config.tools.exec.writable_roots)
-    .filter((root) => kindOf(root) === "folder");
+    .filter((root) => kindOf(root) === "folder" && rootProblem(root, deps) === undefined);
 }
 
 /** Builds the spec: scratch (+ the user's roots when `writeRoots`), everything protected hidden. */
@@ -46,10 +58,13 @@ export function execSandboxSpec(
 ): SandboxSpec {
   const settings = deps.config.tools.exec;
   const scratch = ensureScratchFolder(deps);
+  const scratchProblem = rootProblem(scratch, deps);
+  if (scratchProblem) {
+    throw new Error(`the scratch folder ${scratch} cannot be used: ${scratchProblem}`);
+  }
   const writableRoots = [scratch, ...(options.writeRoots ? execUserRoots(deps) : [])];
   const hiddenFolders: string[] = [];
   const hiddenFiles: string[] = [];
-  const readOnlyInsideRoots: string[] = [];
   const hide = (path: string) => {
     const kind = kindOf(path);
     if (kind === "folder") hiddenFolders.push(path);
@@ -63,9 +78,6 @@ export function execSandboxSpec(
     const real = realPathOf(location.path);
     if (!real) continue;
     if (location.kind !== "startup") hide(real);
-    else if (writableRoots.some((root) => isInside(real, root, true))) {
-      readOnlyInsideRoots.push(real);
-    }
   }
   if (!settings.allow_network) {
     for (const path of [...socketFolders, ...socketFiles]) {
@@ -75,7 +87,6 @@ export function execSandboxSpec(
   }
   return {
     writableRoots,
-    readOnlyInsideRoots: unique(readOnlyInsideRoots),
     hiddenFolders: unique(hiddenFolders),
     hiddenFiles: unique(hiddenFiles),
     allowNetwork: settings.allow_network,
