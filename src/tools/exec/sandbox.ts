@@ -76,7 +76,7 @@ export function bubblewrapArguments(
   for (const root of spec.writableRoots) args.push("--bind", root, root);
   for (const folder of spec.hiddenFolders) args.push("--tmpfs", folder);
   for (const file of spec.hiddenFiles) args.push("--ro-bind", "/dev/null", file);
-  args.push("--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try");
+  args.push("--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try");
   if (!spec.allowNetwork) args.push("--unshare-net");
   if (spec.asRoot) args.push("--cap-drop", "ALL");
   args.push("--die-with-parent", "--new-session", "--chdir", spec.cwd, "--");

@@ -1,35 +1,75 @@
 import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
+import { protectedLocations } from "../../../src/core/protected_paths.ts";
+import { runProcess } from "../../../src/tools/exec/run_process.ts";
 import {
   bubblewrapArguments,
   detectSandbox,
+  prlimitArguments,
   sandboxedArgv,
+  type SandboxSpec,
   seatbeltProfile,
 } from "../../../src/tools/exec/sandbox.ts";
+import { hasBubblewrap } from "./exec_harness.ts";
 
-const spec = {
-  writableRoots: ["/Users/me/work", '/Users/me/odd "name"'],
+const limits = { processes: 64, cpuSeconds: 31, memoryBytes: 1 << 30 };
+const spec: SandboxSpec = {
+  writableRoots: ["/Users/me/.local/state/radar/scratch", '/Users/me/odd "name"'],
   allowNetwork: false,
   hiddenFolders: ["/Users/me/.ssh"],
   hiddenFiles: ["/Users/me/.netrc"],
   cwd: "/Users/me/work",
+  limits,
 };
 
-Deno.test("bubblewrapArguments() mounts / read-only, binds roots, hides secrets, cuts the network", () => {
-  const args = bubblewrapArguments(spec, "ls");
+Deno.test("bubblewrapArguments(): read-only /, roots bound, secrets hidden after them, own PID namespace, no network, limits", () => {
+  const args = bubblewrapArguments(spec, "ls", "/usr/bin/prlimit");
   const text = args.join(" ");
   assert.ok(text.startsWith("--ro-bind / / --dev /dev --proc /proc --tmpfs /tmp"));
-  assert.match(text, /--tmpfs \/Users\/me\/\.ssh --ro-bind \/dev\/null \/Users\/me\/\.netrc/);
-  assert.match(text, /--bind \/Users\/me\/work \/Users\/me\/work/);
-  assert.ok(args.includes("--unshare-net"));
-  assert.ok(args.includes("--die-with-parent") && args.includes("--new-session"));
-  assert.deepEqual(args.slice(-4), ["--", "/bin/sh", "-c", "ls"]);
+  assert.match(
+    text,
+    /--bind \/Users\/me\/odd "name" \/Users\/me\/odd "name" --tmpfs \/Users\/me\/\.ssh --ro-bind \/dev\/null \/Users\/me\/\.netrc/,
+  );
+  for (const flag of ["--unshare-pid", "--unshare-net", "--die-with-parent", "--new-session"]) {
+    assert.ok(args.includes(flag), flag);
+  }
+  assert.ok(!args.includes("--cap-drop"));
+  assert.deepEqual(
+    args.slice(-11),
+    [
+      "/Users/me/work",
+      "--",
+      "/usr/bin/prlimit",
+      "--nproc=64:64",
+      "--cpu=31:31",
+      "--data=1073741824:1073741824",
+      "--",
+      "/bin/sh",
+      "-c",
+      "ls",
+    ].slice(-11),
+  );
   assert.ok(!bubblewrapArguments({ ...spec, allowNetwork: true }, "ls").includes("--unshare-net"));
+  assert.ok(bubblewrapArguments({ ...spec, asRoot: true }, "ls").includes("--cap-drop"));
+  assert.deepEqual(prlimitArguments({ ...limits, memoryBytes: 0 }), [
+    "--nproc=64:64",
+    "--cpu=31:31",
+  ]);
 });
 
-Deno.test("seatbeltProfile() denies writes except temp and roots, hides secrets, denies network", () => {
-  assert.equal(
-    seatbeltProfile(spec),
-    `(version 1)
+Deno.test("seatbeltProfile(): generated from the roots and the shared protected list", () => {
+  const locations = protectedLocations({
+    home: "/Users/me",
+    dataDir: "/Users/me/Library/Application Support/radar",
+    configDir: "/Users/me/.config/radar",
+    cacheDir: "/Users/me/Library/Caches/radar",
+  }).filter((location) => location.kind !== "startup");
+  const profile = seatbeltProfile({
+    ...spec,
+    hiddenFolders: locations.map((location) => location.path),
+    hiddenFiles: [],
+  });
+  assert.ok(profile.startsWith(`(version 1)
 (allow default)
 (deny file-write*)
 (allow file-write*
@@ -39,34 +79,46 @@ Deno.test("seatbeltProfile() denies writes except temp and roots, hides secrets,
   (literal "/dev/zero")
   (regex #"^/dev/fd/")
   (regex #"^/dev/tty")
-  (subpath "/Users/me/work")
+  (subpath "/Users/me/.local/state/radar/scratch")
   (subpath "/Users/me/odd \\"name\\"")
 )
 (deny file-read* file-write*
-  (subpath "/Users/me/.ssh")
-  (literal "/Users/me/.netrc")
-)
-(deny network*)
-(allow network* (remote unix-socket))
-`,
+`));
+  for (
+    const path of [
+      "/Users/me/.ssh",
+      "/Users/me/.pgpass",
+      "/Users/me/.vault-token",
+      "/Users/me/Library/Keychains",
+      "/Users/me/Library/Application Support/Google/Chrome",
+      "/Users/me/Library/Application Support/radar",
+      "/Users/me/Library/Caches/radar",
+    ]
+  ) {
+    assert.ok(profile.includes(`  (subpath "${path}")\n`), path);
+  }
+  assert.ok(
+    profile.endsWith(")\n(deny signal)\n(allow signal (target same-sandbox))\n(deny network*)\n"),
   );
   assert.doesNotMatch(seatbeltProfile({ ...spec, allowNetwork: true }), /deny network/);
   const argv = sandboxedArgv({ kind: "sandbox-exec", path: "/usr/bin/sandbox-exec" }, spec, "ls");
-  assert.deepEqual([argv[0], argv[1], ...argv.slice(3)], [
+  assert.deepEqual([argv[0], argv[1], argv[3], argv[4], argv[6]], [
     "/usr/bin/sandbox-exec",
     "-p",
     "/bin/sh",
     "-c",
     "ls",
   ]);
+  assert.equal(argv[5], 'ulimit -t 31 && ulimit -d 1048576 && exec /bin/sh -c "$0"');
 });
 
-Deno.test("detectSandbox() finds bwrap on PATH on Linux and sandbox-exec on macOS only", () => {
-  const files = new Set(["/opt/bin/bwrap", "/usr/bin/sandbox-exec"]);
+Deno.test("detectSandbox(): bwrap and prlimit on Linux, sandbox-exec on macOS, nothing elsewhere", () => {
+  const files = new Set(["/opt/bin/bwrap", "/usr/bin/prlimit", "/usr/bin/sandbox-exec"]);
   const exists = (path: string) => files.has(path);
-  assert.deepEqual(detectSandbox("linux", "/opt/bin:/usr/bin", exists), {
+  assert.deepEqual(detectSandbox("linux", "/opt/bin:relative", exists), {
     kind: "bubblewrap",
     path: "/opt/bin/bwrap",
+    prlimit: "/usr/bin/prlimit",
   });
   assert.equal(detectSandbox("linux", "/usr/local/bin", () => false), undefined);
   assert.deepEqual(detectSandbox("darwin", "", exists), {
@@ -74,4 +126,55 @@ Deno.test("detectSandbox() finds bwrap on PATH on Linux and sandbox-exec on macO
     path: "/usr/bin/sandbox-exec",
   });
   assert.equal(detectSandbox("windows", "", exists), undefined);
+});
+
+function processesOf(uid: number): number {
+  let count = 0;
+  for (const entry of Deno.readDirSync("/proc")) {
+    if (!/^\d+$/.test(entry.name)) continue;
+    try {
+      if (Deno.statSync(`/proc/${entry.name}`).uid === uid) count++;
+    } catch { /* gone */ }
+  }
+  return count;
+}
+
+Deno.test({
+  name: "a fork bomb inside bubblewrap stops at RLIMIT_NPROC and is reaped whole",
+  ignore: !hasBubblewrap || !existsSync("/usr/bin/setpriv"),
+}, async () => {
+  // The kernel does not apply RLIMIT_NPROC to root, so as root the bomb runs as nobody.
+  const program = detectSandbox("linux", Deno.env.get("PATH"), existsSync)!;
+  const nobody = 65534;
+  const asNobody = Deno.uid() === 0
+    ? ["/usr/bin/setpriv", `--reuid=${nobody}`, `--regid=${nobody}`, "--clear-groups"]
+    : [];
+  const uid = Deno.uid() === 0 ? nobody : Deno.uid()!;
+  const before = processesOf(uid);
+  const bomb: SandboxSpec = {
+    writableRoots: [],
+    allowNetwork: false,
+    hiddenFolders: [],
+    hiddenFiles: [],
+    cwd: "/",
+    limits: { processes: 40, cpuSeconds: 5, memoryBytes: 256 << 20 },
+  };
+  let peak = 0;
+  const sampler = setInterval(() => peak = Math.max(peak, processesOf(uid) - before), 20);
+  const started = performance.now();
+  const result = await runProcess({
+    argv: [...asNobody, ...sandboxedArgv(program, bomb, "f(){ f|f& };f; sleep 1")],
+    cwd: "/",
+    env: { PATH: "/usr/bin:/bin" },
+    timeoutMs: 2500,
+    maxOutputBytes: 2000,
+  });
+  clearInterval(sampler);
+  assert.ok(performance.now() - started < 6000, "ended within the timeout");
+  assert.ok(peak <= 45, `at most the limit at once (bwrap included), saw ${peak}`);
+  assert.match(result.stderr, /fork|Resource temporarily unavailable/i);
+  for (let attempt = 0; attempt < 50 && processesOf(uid) > before; attempt++) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  assert.equal(processesOf(uid) - before, 0, "nothing of the bomb is left");
 });
