@@ -1,5 +1,5 @@
 /** The path guard shared by read_file, write_file, list_directory and exec's working folder. */
-import { join, relative } from "node:path";
+import { basename, join, relative } from "node:path";
 import {
   absolutePath,
   canonicalPath,
@@ -23,9 +23,9 @@ export interface PathGuardOptions {
   /** Relative paths are taken from here. */
   cwd: string;
   dataDir: string;
-  /** Radar's config folder and cache folder (never read or written). */
-  configDir: string;
-  cacheDir: string;
+  /** Radar's config and cache folders, never read or written (default ~/.config/radar, ~/.cache/radar). */
+  configDir?: string;
+  cacheDir?: string;
   /** Radar's config file in use (never read or written). */
   configPath?: string;
   /** Extra paths refused for read and write (tools.files.blocked_paths). */
@@ -181,7 +181,9 @@ export class PathGuard {
   }
 
   #buildRules(): Rule[] {
-    const { home, dataDir, configDir, cacheDir, configPath } = this.#options;
+    const { home, dataDir, configPath } = this.#options;
+    const configDir = this.#options.configDir ?? join(home, ".config/radar");
+    const cacheDir = this.#options.cacheDir ?? join(home, ".cache/radar");
     const rules: Rule[] = [];
     const add = (path: string, label: string, why: string, writeOnly: boolean) => {
       const lexical = absolutePath(path, home, this.#options.cwd);
@@ -197,13 +199,15 @@ export class PathGuard {
       configFile: configPath,
     });
     for (const location of locations) {
-      // The data folder has its own rule (readable except the database and tokens).
-      if (location.path === dataDir) continue;
-      const label = location.kind === "radar"
-        ? this.display(this.#canonical(location.path))
-        : location.label;
-      add(location.path, label, location.why, location.kind === "startup");
+      if (location.kind !== "radar") {
+        add(location.path, location.label, location.why, location.kind === "startup");
+      }
     }
+    // Radar's own folders: the data folder has its own rule (readable except the database and
+    // tokens); the config is readable (secrets masked) and never written; the cache is neither.
+    add(configDir, this.display(this.#canonical(configDir)), "Radar's config", true);
+    if (configPath) add(configPath, basename(configPath), "Radar's config", true);
+    add(cacheDir, this.display(this.#canonical(cacheDir)), "Radar's cache", false);
     for (const path of this.#options.blockedPaths ?? []) {
       add(path, path, "tools.files.blocked_paths", false);
     }

@@ -1,10 +1,16 @@
 /** `write_file`: create, overwrite or append, atomically (temp file + rename). */
 import { basename, dirname, join } from "node:path";
 import { z } from "zod";
-import { failed, refused, type Tool } from "../core/tool.ts";
+import { failed, refused, type Tool, type ToolContext } from "../core/tool.ts";
 import { defineTool } from "../core/tool_definition.ts";
 import { assertFolderUnchanged, openCheckedForRead, PathChangedError } from "./checked_open.ts";
-import { type FileToolDependencies, pathGuardFor } from "./file_access.ts";
+import {
+  checkedRoots,
+  ensureScratchFolder,
+  type FileToolDependencies,
+  pathGuardFor,
+} from "./file_access.ts";
+import { isInside, type PathGuard } from "./path_guard.ts";
 import { describeFsError } from "./read_file.ts";
 
 /** Creates the write_file tool. */
@@ -18,12 +24,14 @@ export function writeFileTool(deps: FileToolDependencies): Tool {
       content: z.string().max(1_000_000),
       append: z.boolean().optional(),
     }),
-    run: async ({ path, content, append }) => {
+    run: async ({ path, content, append }, context) => {
       const guard = pathGuardFor(deps);
       const checked = guard.check(path, "write");
       if (!checked.ok) return refused(checked.reason);
       const target = checked.path;
       const shown = guard.display(target);
+      const outside = await outsideRoots(deps, guard, target, shown, context);
+      if (outside) return refused(outside);
       try {
         const existing = await existingFile(target);
         if (existing === "folder") return failed(`${shown} is a folder; give a file path.`);
@@ -51,6 +59,34 @@ export function writeFileTool(deps: FileToolDependencies): Tool {
       }
     },
   });
+}
+
+/**
+ * Writes inside the scratch folder and tools.files.writable_roots need no question; anywhere
+ * else needs a yes in chat and is refused unattended. Returns the refusal, if any.
+ */
+async function outsideRoots(
+  deps: FileToolDependencies,
+  guard: PathGuard,
+  target: string,
+  shown: string,
+  context: ToolContext,
+): Promise<string | undefined> {
+  const roots = [
+    ensureScratchFolder(deps),
+    ...checkedRoots(guard, deps.config.tools.files.writable_roots),
+  ];
+  if (roots.some((root) => isInside(target, root, true))) return undefined;
+  const listed = roots.map((root) => guard.display(root)).join(", ");
+  if (!context.interactive || !context.confirm) {
+    return `Cannot write ${shown}: outside the folders Radar writes without asking (${listed}; tools.files.writable_roots), and nobody can say yes in a ${context.kind} run. Write it in the scratch folder, or ask in \`radar chat\`.`;
+  }
+  const yes = await context.confirm(
+    `Radar wants to write ${shown} (outside ${listed}). Allow?`,
+  );
+  return yes
+    ? undefined
+    : `The user declined writing ${shown}. Do not retry it; ask what to do instead.`;
 }
 
 async function existingFile(path: string): Promise<{ mode?: number } | "folder" | undefined> {

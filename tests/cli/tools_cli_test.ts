@@ -132,26 +132,28 @@ Deno.test("the audit trail prunes rows older than tools.audit_retention_days", (
   }
 });
 
-Deno.test("radar status says whether the exec sandbox is active and which", async () => {
+Deno.test("radar status has a security section: sandbox or NONE, writable roots, network, unattended", async () => {
   const home = tempHome();
   try {
     const env = environment(home.home);
-    let io = memoryIo(env, { cwd: home.home });
-    assert.equal(await runCli(["status"], io), 0);
-    assert.match(
-      io.out.join(""),
-      /^exec: +block_dangerous, confirms destructive commands\n +sandbox off \(tools\.exec\.sandbox: false/m,
-    );
+    Deno.mkdirSync(join(home.home, "work"));
     const config = join(home.home, "radar.yaml");
     Deno.writeTextFileSync(
       config,
-      'tools:\n  exec:\n    sandbox: true\n    writable_roots: ["~/work"]\n',
+      `tools:\n  exec:\n    writable_roots: ["${join(home.home, "work")}"]\n`,
     );
+    let io = memoryIo(env, { cwd: home.home });
+    assert.equal(await runCli(["--config", config, "status"], io), 0);
+    assert.match(
+      io.out.join(""),
+      /^security:\n {2}exec: +sandbox bubblewrap \(\S*bwrap; own PID namespace[^\n]*\n {2}writable: +~\/\.local\/state\/radar\/scratch; \S+\/work after a yes in chat\n {2}network: +off inside the sandbox\n {2}unattended: +exec in the sandbox, writing only ~\/\.local\/state\/radar\/scratch/m,
+    );
+    Deno.writeTextFileSync(config, "tools:\n  exec:\n    sandbox: false\n");
     io = memoryIo(env, { cwd: home.home });
     assert.equal(await runCli(["--config", config, "status"], io), 0);
     assert.match(
       io.out.join(""),
-      /sandbox active \(bubblewrap \S*bwrap; writable: ~\/work; network off\)|sandbox NOT available/,
+      /^ {2}exec: +sandbox NONE \(tools\.exec\.sandbox is false\): every command needs a yes in chat\n {2}unattended: +heartbeats, tasks and `radar ask` never run exec/m,
     );
   } finally {
     home.dispose();

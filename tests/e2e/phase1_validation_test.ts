@@ -145,7 +145,10 @@ Deno.test("Phase 1: “Send me a notification saying hello” reaches ntfy", asy
 
 Deno.test("Phase 1: “Create a file called test.txt with today's date in it”", async () => {
   const home = tempHome();
-  const runtime = openTestRuntime(home.home);
+  // Unattended (`radar ask`), write_file writes only the scratch folder and the listed roots.
+  const config = join(home.home, "radar-test.yaml");
+  Deno.writeTextFileSync(config, 'tools:\n  files:\n    writable_roots: ["~"]\n');
+  const runtime = openTestRuntime(home.home, { RADAR_CONFIG: config });
   try {
     const { result } = await ask(runtime, "Create a file called test.txt with today's date in it", [
       (request) => {

@@ -14,7 +14,15 @@ import { FakeLlmServer, ollamaText, ollamaToolCall } from "../fakes/fake_llm_ser
 function setup() {
   const home = Deno.makeTempDirSync({ prefix: "radar-rules-" });
   const server = FakeLlmServer.start();
-  const env = { HOME: home, RADAR_DATA_DIR: join(home, "data"), RADAR_LLM_BASE_URL: server.url };
+  const config = join(home, "radar-test.yaml");
+  Deno.mkdirSync(join(home, "work"));
+  Deno.writeTextFileSync(config, 'tools:\n  exec:\n    writable_roots: ["~/work"]\n');
+  const env = {
+    HOME: home,
+    RADAR_CONFIG: config,
+    RADAR_DATA_DIR: join(home, "data"),
+    RADAR_LLM_BASE_URL: server.url,
+  };
   const open = () => openAgentSession({ env, cwd: home, logLevel: "error" });
   /** Opens twice (full start, then the cache); returns the second session. */
   const openFromCache = async () => {
@@ -57,20 +65,23 @@ function setup() {
 Deno.test("agent session from the cache: a destructive command in chat asks first", async () => {
   const { home, server, openFromCache, turn, cleanup } = setup();
   try {
-    const victim = join(home, "old");
+    const victim = join(home, "work/old");
     Deno.mkdirSync(victim);
     const session = await openFromCache();
     try {
       assert.equal(session.quickStart, true);
       const questions: string[] = [];
-      server.reply(ollamaToolCall("exec", { command: "rm -rf ~/old" }), ollamaText("Kept."));
+      server.reply(ollamaToolCall("exec", { command: "rm -rf ~/work/old" }), ollamaText("Kept."));
       const result = await turn(session, "run rm on my old folder", (question) => {
         questions.push(question);
         return Promise.resolve(false);
       });
       const execution = result.toolExecutions[0];
       assert.equal(questions.length, 1, execution.result.text);
-      assert.match(questions[0], /destructive command:\n {2}rm -rf ~\/old/);
+      assert.match(
+        questions[0],
+        /(may change files in ~\/work|No sandbox is active).*:\n {2}rm -rf ~\/work\/old/,
+      );
       assert.equal(execution.result.outcome, "refused");
       assert.ok(Deno.statSync(victim).isDirectory, "not removed");
     } finally {

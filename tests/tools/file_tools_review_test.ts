@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { listDirectoryTool } from "../../src/tools/list_directory.ts";
 import { writeFileTool } from "../../src/tools/write_file.ts";
-import { call, tempHome, toolDeps } from "./tool_harness.ts";
+import { call, tempHome, toolDeps, writableHome } from "./tool_harness.ts";
 
 const writeFileModule = new URL("../../src/tools/write_file.ts", import.meta.url).href;
 
@@ -54,7 +54,7 @@ Deno.test("write_file appends to a large file by streaming and leaves no temp fi
     const big = join(home.home, "big.log");
     const line = "0123456789abcdef".repeat(64) + "\n";
     Deno.writeTextFileSync(big, line.repeat(20_000)); // about 20 MB
-    const tool = writeFileTool(toolDeps(home));
+    const tool = writeFileTool(toolDeps(home, writableHome));
     const result = await call(tool, { path: "~/big.log", content: "tail\n", append: true });
     assert.equal(result.outcome, "ok");
     assert.match(result.text, /^Appended to ~\/big\.log \(20500005 bytes\)\.$/);

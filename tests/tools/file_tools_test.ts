@@ -1,9 +1,10 @@
 import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { readFileTool } from "../../src/tools/read_file.ts";
 import { writeFileTool } from "../../src/tools/write_file.ts";
 import { listDirectoryTool } from "../../src/tools/list_directory.ts";
-import { call, tempHome, toolDeps } from "./tool_harness.ts";
+import { askContext, call, tempHome, toolDeps, writableHome } from "./tool_harness.ts";
 
 Deno.test("read_file returns text with a header, a line range, and refuses secrets", async () => {
   const home = tempHome();
@@ -74,7 +75,7 @@ Deno.test("read_file masks configured secrets, e.g. in the config file itself", 
 Deno.test("write_file creates folders, replaces, appends, and leaves no temp files", async () => {
   const home = tempHome();
   try {
-    const tool = writeFileTool(toolDeps(home));
+    const tool = writeFileTool(toolDeps(home, writableHome));
     let result = await call(tool, { path: "~/out/deep/today.txt", content: "2026-11-22\n" });
     assert.equal(result.text, "Created ~/out/deep/today.txt (11 bytes).");
     result = await call(tool, { path: "out/deep/today.txt", content: "more\n", append: true });
@@ -98,7 +99,7 @@ Deno.test("write_file creates folders, replaces, appends, and leaves no temp fil
 Deno.test("write_file refuses protected paths and writes through no symlink into them", async () => {
   const home = tempHome();
   try {
-    const tool = writeFileTool(toolDeps(home));
+    const tool = writeFileTool(toolDeps(home, writableHome));
     Deno.writeTextFileSync(join(home.home, ".bashrc"), "original");
     Deno.symlinkSync(join(home.home, ".bashrc"), join(home.home, "rc-link"));
     for (const path of ["~/.bashrc", "~/rc-link", "~/.config/autostart/a.desktop"]) {
@@ -121,7 +122,7 @@ Deno.test({
     Deno.mkdirSync(folder);
     Deno.writeTextFileSync(join(folder, "f.txt"), "original");
     Deno.chmodSync(folder, 0o500);
-    const result = await call(writeFileTool(toolDeps(home)), {
+    const result = await call(writeFileTool(toolDeps(home, writableHome)), {
       path: "locked/f.txt",
       content: "x",
     });
@@ -179,6 +180,50 @@ Deno.test("list_directory bounds its output", async () => {
     const result = await call(listDirectoryTool(toolDeps(home)), { path: folder });
     assert.equal(result.text.split("\n").length, 202);
     assert.match(result.text, /\[30 more not shown\]$/);
+  } finally {
+    home.dispose();
+  }
+});
+
+Deno.test("write_file writes the scratch folder and its roots freely; elsewhere a yes in chat, never unattended", async () => {
+  const home = tempHome();
+  try {
+    const tool = writeFileTool(toolDeps(home, (c) => c.tools.files.writable_roots = ["~/notes"]));
+    const scratch = join(home.home, ".local/state/radar/scratch");
+    let result = await call(tool, { path: `${scratch}/a.txt`, content: "a" });
+    assert.equal(result.outcome, "ok", result.text);
+    assert.equal(Deno.statSync(scratch).mode! & 0o777, 0o700);
+    result = await call(tool, { path: "~/notes/b.txt", content: "b" });
+    assert.equal(result.outcome, "ok", result.text);
+    result = await call(tool, { path: "~/elsewhere.txt", content: "c" }, {
+      ...askContext(),
+      kind: "heartbeat",
+    });
+    assert.equal(result.outcome, "refused");
+    assert.match(
+      result.text,
+      /^Cannot write ~\/elsewhere\.txt: outside the folders Radar writes without asking \(~\/\.local\/state\/radar\/scratch, ~\/notes; tools\.files\.writable_roots\), and nobody can say yes in a heartbeat run/,
+    );
+    assert.ok(!existsSync(join(home.home, "elsewhere.txt")));
+    const questions: string[] = [];
+    const chat = (answer: boolean) => ({
+      ...askContext(),
+      kind: "chat" as const,
+      interactive: true,
+      confirm: (question: string) => {
+        questions.push(question);
+        return Promise.resolve(answer);
+      },
+    });
+    result = await call(tool, { path: "~/elsewhere.txt", content: "c" }, chat(false));
+    assert.equal(result.outcome, "refused");
+    assert.match(questions[0], /^Radar wants to write ~\/elsewhere\.txt \(outside /);
+    result = await call(tool, { path: "~/elsewhere.txt", content: "c" }, chat(true));
+    assert.equal(result.outcome, "ok", result.text);
+    assert.equal(Deno.readTextFileSync(join(home.home, "elsewhere.txt")), "c");
+    result = await call(tool, { path: "~/.bash_aliases", content: "alias ls=evil" }, chat(true));
+    assert.equal(result.outcome, "refused", "a yes never unlocks start-up files");
+    assert.equal(questions.length, 2);
   } finally {
     home.dispose();
   }

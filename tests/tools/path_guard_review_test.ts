@@ -5,7 +5,7 @@ import { openCheckedForRead, PathChangedError } from "../../src/tools/checked_op
 import { PathGuard } from "../../src/tools/path_guard.ts";
 import { readFileTool } from "../../src/tools/read_file.ts";
 import { writeFileTool } from "../../src/tools/write_file.ts";
-import { call, tempHome, toolDeps } from "./tool_harness.ts";
+import { call, tempHome, toolDeps, writableHome } from "./tool_harness.ts";
 
 function setUp() {
   const home = tempHome();
@@ -76,7 +76,7 @@ Deno.test("read_file refuses a hard link to a protected file (found by inode aft
     assert.ok(!result.text.includes("PRIVATE KEY"));
     const ordinary = await call(tool, { path: "~/docs/plain-link.txt" });
     assert.equal(ordinary.outcome, "ok", "hard links between ordinary files still read");
-    const append = await call(writeFileTool(toolDeps(home)), {
+    const append = await call(writeFileTool(toolDeps(home, writableHome)), {
       path: "~/docs/notes.txt",
       content: "x",
       append: true,

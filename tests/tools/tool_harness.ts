@@ -54,6 +54,11 @@ export function toolDeps(
   };
 }
 
+/** Config edit: write_file may write the whole (temporary) home without asking. */
+export function writableHome(config: RadarConfig): void {
+  config.tools.files.writable_roots = ["~"];
+}
+
 /** A non-interactive tool context (as in `radar ask`). */
 export function askContext(signal = new AbortController().signal): ToolContext {
   return { kind: "ask", interactive: false, signal };
