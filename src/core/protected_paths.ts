@@ -223,6 +223,25 @@ export interface RadarPlaces {
   configFile?: string;
 }
 
+/**
+ * Radar's places from the environment: config in `$XDG_CONFIG_HOME/radar` (~/.config/radar),
+ * cache in `$XDG_CACHE_HOME/radar` (~/.cache/radar).
+ */
+export function radarPlacesFrom(
+  env: Record<string, string | undefined>,
+  dataDir: string,
+  configFile?: string,
+): RadarPlaces {
+  const home = env.HOME || env.USERPROFILE || "/";
+  return {
+    home,
+    dataDir,
+    configDir: joinPath(env.XDG_CONFIG_HOME || joinPath(home, ".config"), "radar"),
+    cacheDir: joinPath(env.XDG_CACHE_HOME || joinPath(home, ".cache"), "radar"),
+    configFile,
+  };
+}
+
 const whyOf: Record<ProtectionKind, string> = {
   secret: "credentials",
   startup: "start-up and schedule files are never written",

@@ -9,6 +9,7 @@ import {
   describeDiff,
   describeGrant,
   grantWarnings,
+  narrowingNotes,
 } from "../sandbox/describe_permissions.ts";
 import { checkGrantedNames, type HostLookup } from "../sandbox/network_policy.ts";
 import { displayPath } from "../sandbox/describe_permissions.ts";
@@ -99,6 +100,7 @@ export function createPluginApi(
           ? ["WARNING: local trust: this plugin gets the permissions below once you approve"]
           : []),
         ...grantWarnings(grant, manager.home),
+        ...narrowingNotes(manager.narrowed(grant), manager.home),
         ...linkWarnings(grant, manager.home),
       ],
       permissionDiff: diff ? describeDiff(diff, manager.home) : [],

@@ -12,9 +12,12 @@ import {
   diffGrants,
   type GrantDiff,
   intersectGrants,
+  type NarrowedGrant,
+  narrowGrant,
   type PluginGrant,
   requestedGrant,
 } from "../sandbox/permissions.ts";
+import { protectedLocations, radarPlacesFrom } from "../core/protected_paths.ts";
 import {
   ensurePluginDirectories,
   exists,
@@ -110,6 +113,32 @@ export class PluginInventory {
     return canonicalGrant(canonicalizePaths(result.grant));
   }
 
+  /**
+   * A grant with Radar's own folders and every secret cut out (the shared protected list, by
+   * lexical and real path); what a plugin runs with.
+   */
+  narrowed(grant: PluginGrant): NarrowedGrant {
+    const locations = protectedLocations(radarPlacesFrom(this.options.env, this.options.dataDir))
+      .flatMap((location) => {
+        const real = realPathOrUndefined(location.path);
+        return real && real !== location.path
+          ? [location, { ...location, path: real }]
+          : [location];
+      });
+    return narrowGrant(grant, locations, (path) => {
+      try {
+        return [...Deno.readDirSync(path)].map((entry) => entry.name).sort();
+      } catch {
+        return undefined;
+      }
+    });
+  }
+
+  /** The grant an approved plugin runs with: requested ∩ approved, narrowed. */
+  effectiveGrant(requested: PluginGrant, approved: PluginGrant): PluginGrant {
+    return this.narrowed(intersectGrants(requested, approved)).grant;
+  }
+
   /** The permission change a pending plugin asks for compared with its last approval. */
   permissionDiff(folder: PluginFolder): GrantDiff | undefined {
     const approved = this.options.records.latestApproval(folder.name);
@@ -156,11 +185,19 @@ export class PluginInventory {
       }
       loaded.push({
         folder: result.folder,
-        grant: intersectGrants(requested, approval.grant),
+        grant: this.effectiveGrant(requested, approval.grant),
         approval,
       });
     }
     return loaded;
+  }
+}
+
+function realPathOrUndefined(path: string): string | undefined {
+  try {
+    return Deno.realPathSync(path);
+  } catch {
+    return undefined;
   }
 }
 

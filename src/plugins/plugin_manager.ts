@@ -6,7 +6,7 @@
  * (`loadEnabled`, on the read side in plugin_inventory.ts).
  */
 import { join } from "node:path";
-import { intersectGrants, type PluginGrant } from "../sandbox/permissions.ts";
+import type { PluginGrant } from "../sandbox/permissions.ts";
 import {
   exists,
   folderNames,
@@ -172,7 +172,7 @@ export class PluginManager extends PluginInventory {
     if (text === undefined) throw new PluginError(`Cannot test ${name}: it has no tests.yaml`);
     const approval = this.options.records.findApproval(name, folder.hash);
     const grant = approval
-      ? intersectGrants(this.requestedGrantOf(folder), approval.grant)
+      ? this.effectiveGrant(this.requestedGrantOf(folder), approval.grant)
       : undefined;
     const outcomes = await runPluginTests(
       pluginCode(folder),

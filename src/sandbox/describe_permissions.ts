@@ -1,6 +1,6 @@
 /** Plain-words descriptions of plugin permissions and permission changes, with warnings. */
 import type { PluginManifest } from "./manifest.ts";
-import type { GrantDiff, PluginGrant } from "./permissions.ts";
+import type { GrantDiff, NarrowedGrant, PluginGrant } from "./permissions.ts";
 import { grantHost, isPrivateName } from "./network_policy.ts";
 
 /** Shows a path with the home folder as `~`. */
@@ -10,8 +10,6 @@ export function displayPath(path: string, home: string): string {
   }
   return path;
 }
-
-const sensitive = /(^|\/)\.(ssh|gnupg|aws|kube|docker|config\/gh|netrc|password-store)(\/|$)/;
 
 /** One line per permission, e.g. "read files under ~/Documents". Empty grant: one line saying so. */
 export function describeGrant(grant: PluginGrant, home: string): string[] {
@@ -42,8 +40,6 @@ export function grantWarnings(grant: PluginGrant, home: string): string[] {
           path === "/" ? "disk" : "home folder"
         }`,
       );
-    } else if (sensitive.test(path)) {
-      warnings.push(`WARNING: ${displayPath(path, home)} holds keys or credentials`);
     }
   }
   for (const host of grant.net) {
@@ -94,4 +90,28 @@ export function describeCapabilities(manifest: PluginManifest): string[] {
     );
   }
   return lines;
+}
+
+/**
+ * Plain words for what Radar cuts out of a grant, e.g. "NOTE: Radar never gives plugins ~/.ssh
+ * (credentials) or Radar's data folder (Radar's own state): they are cut out of what it may read".
+ */
+export function narrowingNotes(narrowed: NarrowedGrant, home: string): string[] {
+  const notes: string[] = [];
+  for (const kind of ["read", "write"] as const) {
+    const cut = narrowed.cut[kind];
+    if (!cut.length) continue;
+    const names = cut.slice(0, 8).map((location) =>
+      `${
+        location.label.startsWith("Radar's") ? location.label : displayPath(location.path, home)
+      } (${location.why})`
+    );
+    const more = cut.length > 8 ? ` and ${cut.length - 8} more` : "";
+    notes.push(
+      `NOTE: Radar never lets plugins ${kind === "read" ? "read" : "change"} ${
+        names.join(", ")
+      }${more}: ${cut.length > 1 ? "they are" : "it is"} cut out of this grant, even once approved`,
+    );
+  }
+  return notes;
 }

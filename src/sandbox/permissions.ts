@@ -5,6 +5,11 @@
  */
 import { isAbsolute, join, normalize, resolve } from "node:path";
 import type { PluginManifest } from "./manifest.ts";
+import {
+  isPathInside,
+  type ProtectedLocation,
+  type ProtectionKind,
+} from "../core/protected_paths.ts";
 
 /** The permissions one plugin runs with (absolute paths, lowercase hosts). */
 export interface PluginGrant {
@@ -137,4 +142,56 @@ export function canonicalGrant(grant: PluginGrant): PluginGrant {
 
 function unique(values: string[]): string[] {
   return [...new Set(values)];
+}
+
+/** A grant with Radar's own folders and secrets cut out, and what was cut. */
+export interface NarrowedGrant {
+  grant: PluginGrant;
+  /** The protected locations the grant asked to reach, per kind. */
+  cut: { read: ProtectedLocation[]; write: ProtectedLocation[] };
+}
+
+/** Lists the entries (names) of a folder; undefined when it is not a readable folder. */
+export type FolderLister = (path: string) => string[] | undefined;
+
+const cutKinds: Record<"read" | "write", readonly ProtectionKind[]> = {
+  read: ["secret", "radar"],
+  write: ["secret", "radar", "startup"],
+};
+
+/**
+ * Cuts protected locations out of a grant. A granted path inside one is dropped; a granted
+ * folder holding one is replaced by its entries, recursively along the way to the protected
+ * location, leaving it out (e.g. read ["~/.local/share"] becomes every entry of ~/.local/share
+ * except radar and keyrings). Entries created later are not granted: narrower, never wider.
+ */
+export function narrowGrant(
+  grant: PluginGrant,
+  locations: readonly ProtectedLocation[],
+  list: FolderLister,
+): NarrowedGrant {
+  const cut = { read: [] as ProtectedLocation[], write: [] as ProtectedLocation[] };
+  const narrow = (kind: "read" | "write") => {
+    const relevant = locations.filter((location) => cutKinds[kind].includes(location.kind));
+    const kept: string[] = [];
+    const visit = (path: string, depth: number) => {
+      const covering = relevant.find((location) => isPathInside(path, location.path));
+      if (covering) return void cut[kind].push(covering);
+      const inside = relevant.filter((location) => isPathInside(location.path, path));
+      if (!inside.length) return void kept.push(path);
+      const entries = depth < 12 ? list(path) : undefined;
+      if (!entries) return void cut[kind].push(...inside);
+      for (const name of entries) visit(join(path, name), depth + 1);
+    };
+    for (const path of grant[kind]) visit(path, 0);
+    return unique(kept);
+  };
+  const read = narrow("read");
+  const write = narrow("write");
+  const distinct = (list: ProtectedLocation[]) =>
+    list.filter((item, index) => list.findIndex((other) => other.path === item.path) === index);
+  return {
+    grant: { ...grant, read, write },
+    cut: { read: distinct(cut.read), write: distinct(cut.write) },
+  };
 }

@@ -1,7 +1,7 @@
 /** Builds the path guard, Radar's places and the writable roots the file tools and exec share. */
 import { expandHome, homeDirectory } from "../config/paths.ts";
 import { isAbsolutePath, joinPath, resolvePath } from "../core/file_path.ts";
-import type { RadarPlaces } from "../core/protected_paths.ts";
+import { type RadarPlaces, radarPlacesFrom } from "../core/protected_paths.ts";
 import { PathGuard } from "./path_guard.ts";
 import type { ToolDependencies } from "./dependencies.ts";
 
@@ -15,16 +15,7 @@ export type FileToolDependencies = Pick<
 export function radarPlaces(
   deps: Pick<FileToolDependencies, "env" | "dataDir" | "configPath">,
 ): RadarPlaces {
-  const home = homeDirectory(deps.env);
-  const configBase = deps.env.XDG_CONFIG_HOME || joinPath(home, ".config");
-  const cacheBase = deps.env.XDG_CACHE_HOME || joinPath(home, ".cache");
-  return {
-    home,
-    dataDir: deps.dataDir,
-    configDir: joinPath(configBase, "radar"),
-    cacheDir: joinPath(cacheBase, "radar"),
-    configFile: deps.configPath,
-  };
+  return radarPlacesFrom(deps.env, deps.dataDir, deps.configPath);
 }
 
 /** The path guard for these dependencies (rules from tools.files and Radar's places). */

@@ -4,7 +4,8 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { emptyGrant } from "../../src/sandbox/permissions.ts";
+import { emptyGrant, narrowGrant } from "../../src/sandbox/permissions.ts";
+import { protectedLocations, radarPlacesFrom } from "../../src/core/protected_paths.ts";
 import { inlineCode, startProcess } from "./helpers.ts";
 
 const code = inlineCode(
@@ -99,5 +100,42 @@ Deno.test("a plugin that may read and write a folder cannot link its way out of 
   } finally {
     await process.stop();
     Deno.removeSync(dir, { recursive: true });
+  }
+});
+
+Deno.test("a grant of ~/.local/share runs narrowed: Radar's database and keyrings are out of reach", async () => {
+  const home = Deno.realPathSync(Deno.makeTempDirSync({ prefix: "radar-narrow-" }));
+  const share = join(home, ".local/share");
+  const dataDir = join(share, "radar");
+  for (const folder of [dataDir, join(share, "keyrings"), join(share, "notes")]) {
+    Deno.mkdirSync(folder, { recursive: true });
+  }
+  Deno.writeTextFileSync(join(dataDir, "radar.db"), "DATABASE");
+  Deno.writeTextFileSync(join(share, "keyrings/login.keyring"), "KEYRING");
+  Deno.writeTextFileSync(join(share, "notes/a.md"), "NOTE");
+  const narrowed = narrowGrant(
+    { ...emptyGrant, read: [share] },
+    protectedLocations(radarPlacesFrom({ HOME: home }, dataDir)),
+    (path) => {
+      try {
+        return [...Deno.readDirSync(path)].map((entry) => entry.name);
+      } catch {
+        return undefined;
+      }
+    },
+  );
+  assert.deepEqual(narrowed.grant.read, [join(share, "notes")]);
+  const process = startProcess(code, narrowed.grant);
+  try {
+    const note = await process.call("peek", { path: join(share, "notes/a.md") });
+    assert.deepEqual(note, { outcome: "ok", text: "NOTE" });
+    for (const path of [join(dataDir, "radar.db"), join(share, "keyrings/login.keyring")]) {
+      const result = await process.call("peek", { path });
+      assert.equal(result.outcome, "error", path);
+      assert.match(result.text, /Requires read access/);
+    }
+  } finally {
+    await process.stop();
+    Deno.removeSync(home, { recursive: true });
   }
 });

@@ -4,6 +4,7 @@ import {
   diffGrants,
   emptyGrant,
   intersectGrants,
+  narrowGrant,
   processFlags,
   requestedGrant,
   workerPermissions,
@@ -12,7 +13,9 @@ import {
   describeDiff,
   describeGrant,
   grantWarnings,
+  narrowingNotes,
 } from "../../src/sandbox/describe_permissions.ts";
+import { protectedLocations, radarPlacesFrom } from "../../src/core/protected_paths.ts";
 
 const local = `
 name: notes
@@ -122,7 +125,11 @@ Deno.test("permissions are described in plain words, with warnings and a diff", 
     "read the environment variable GITHUB_TOKEN",
   ]);
   const warnings = grantWarnings(grant, "/home/ann").join("\n");
-  assert.match(warnings, /~\/\.ssh holds keys/);
+  assert.doesNotMatch(
+    warnings,
+    /\.ssh/,
+    "~/.ssh is cut out (narrowingNotes), not merely warned about",
+  );
   assert.match(warnings, /127\.0\.0\.1 is on this machine/);
   assert.match(warnings, /GITHUB_TOKEN looks like a secret/);
   assert.deepEqual(describeGrant(emptyGrant, "/home/ann"), [
@@ -130,4 +137,51 @@ Deno.test("permissions are described in plain words, with warnings and a diff", 
   ]);
   const diff = diffGrants({ ...emptyGrant, net: ["a:443"] }, { ...emptyGrant, net: ["b:443"] });
   assert.deepEqual(describeDiff(diff, "/home/ann"), ["+ connect to b:443", "- connect to a:443"]);
+});
+
+Deno.test("narrowGrant() cuts Radar's folders and secrets out of broad grants, and says so", () => {
+  const folders: Record<string, string[]> = {
+    "/home/me": [".ssh", ".config", ".local", ".bashrc", "notes"],
+    "/home/me/.config": ["radar", "gh", "app"],
+    "/home/me/.local": ["share", "state"],
+    "/home/me/.local/share": ["radar", "keyrings", "fonts"],
+  };
+  const locations = protectedLocations(
+    radarPlacesFrom({ HOME: "/home/me" }, "/home/me/.local/share/radar"),
+  );
+  const narrowed = narrowGrant(
+    {
+      ...emptyGrant,
+      read: ["/home/me/.local/share", "/home/me/.cache", "/home/me/.ssh/id_rsa", "/srv/data"],
+      write: ["/home/me"],
+    },
+    locations,
+    (path) => folders[path],
+  );
+  assert.deepEqual(narrowed.grant.read, ["/home/me/.local/share/fonts", "/srv/data"]);
+  assert.deepEqual(narrowed.grant.write, [
+    "/home/me/.config/app",
+    "/home/me/.local/share/fonts",
+    "/home/me/.local/state",
+    "/home/me/notes",
+  ]);
+  assert.deepEqual(narrowed.cut.read.map((location) => location.path), [
+    "/home/me/.local/share/radar",
+    "/home/me/.local/share/keyrings",
+    "/home/me/.cache/radar",
+    "/home/me/.ssh",
+  ]);
+  const notes = narrowingNotes(narrowed, "/home/me");
+  assert.match(
+    notes[0],
+    /^NOTE: Radar never lets plugins read Radar's data folder \(Radar's own state\), ~\/\.local\/share\/keyrings \(credentials\), Radar's cache folder \(Radar's own state\), ~\/\.ssh \(credentials\): they are cut out of this grant, even once approved$/,
+  );
+  assert.match(
+    notes[1],
+    /^NOTE: Radar never lets plugins change ~\/\.ssh \(credentials\), .*~\/\.bashrc \(start-up and schedule files are never written\)/,
+  );
+  assert.deepEqual(narrowGrant({ ...emptyGrant, read: ["/srv"] }, locations, () => []).cut, {
+    read: [],
+    write: [],
+  });
 });
