@@ -1,4 +1,6 @@
 /** A debounced folder watcher (Deno.watchFs) that reports finished files matching a pattern. */
+// @ts-types="@types/picomatch"
+import picomatch from "picomatch";
 import { basename } from "node:path";
 import type { Logger } from "../core/ports.ts";
 
@@ -42,23 +44,9 @@ export function isTemporaryName(name: string): boolean {
     /\.(crdownload|part|partial|download|tmp|temp|swp)$/i.test(name);
 }
 
-/** Converts a file-name glob (`*`, `?`, `[abc]`) to a case-insensitive RegExp. */
+/** A file-name glob (`*`, `?`, `[abc]`, `[!abc]`, `{a,b}`) as a case-insensitive RegExp (npm picomatch). */
 export function globToRegExp(pattern: string): RegExp {
-  let source = "";
-  for (let index = 0; index < pattern.length; index++) {
-    const char = pattern[index];
-    if (char === "*") source += "[^/]*";
-    else if (char === "?") source += "[^/]";
-    else if (char === "[") {
-      const end = pattern.indexOf("]", index + 1);
-      if (end < 0) source += "\\[";
-      else {
-        source += `[${pattern.slice(index + 1, end).replace(/\\/g, "\\\\").replace(/^!/, "^")}]`;
-        index = end;
-      }
-    } else source += char.replace(/[.+^${}()|\\]/g, "\\$&");
-  }
-  return new RegExp(`^${source}$`, "i");
+  return picomatch.makeRe(pattern.replaceAll("[!", "[^"), { nocase: true, dot: true });
 }
 
 /** Watches one folder; a missing folder is retried until it appears. */

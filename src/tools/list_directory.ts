@@ -4,7 +4,7 @@ import { z } from "zod";
 import { failed, refused, type Tool } from "../core/tool.ts";
 import { defineTool } from "../core/tool_definition.ts";
 import { type FileToolDependencies, pathGuardFor } from "./file_access.ts";
-import { globToRegExp } from "./glob.ts";
+import { globMatcher } from "./glob.ts";
 import { describeFsError } from "./read_file.ts";
 
 const maxEntries = 200;
@@ -42,7 +42,7 @@ export function listDirectoryTool(deps: FileToolDependencies): Tool {
       } catch (error) {
         return failed(`Cannot list ${shown}: ${describeFsError(error)}`);
       }
-      const matcher = pattern ? globToRegExp(pattern) : undefined;
+      const matcher = pattern ? globMatcher(pattern) : undefined;
       const found: Entry[] = [];
       const skipped: string[] = [];
       let visited = 0;
@@ -56,7 +56,7 @@ export function listDirectoryTool(deps: FileToolDependencies): Tool {
           const full = join(folder, entry.name);
           const relative = prefix ? `${prefix}/${entry.name}` : entry.name;
           const kind = entry.isSymlink ? "l" : entry.isDirectory ? "d" : entry.isFile ? "f" : "?";
-          if (!matcher || matcher.test(entry.name)) {
+          if (!matcher || matcher(entry.name)) {
             found.push({ path: relative, full, kind, size: 0, modified: null });
           }
           if (kind === "d" && level < (depth ?? 1) && visited <= maxVisited) {
