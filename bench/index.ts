@@ -23,4 +23,5 @@ export const suites: Array<() => Promise<BenchSuite>> = [
   () => import("./plugins.ts").then((module) => module.pluginSuite),
   () => import("./web_pages.ts").then((module) => module.webPagesSuite),
   () => import("./daemon.ts").then((module) => module.daemonSuite),
+  () => import("./exec.ts").then((module) => module.execSuite),
 ];

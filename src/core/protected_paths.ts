@@ -7,7 +7,6 @@
  * - radar: Radar's own state (data, config and cache folders): hidden from exec and plugins,
  *   never written by tools; read_file may read the data folder except the database and tokens.
  */
-import { joinPath } from "./file_path.ts";
 
 /** Under the home folder: credentials, keys, browser profiles, shell histories. */
 export const homeSecretPaths: readonly string[] = [
@@ -236,10 +235,15 @@ export function radarPlacesFrom(
   return {
     home,
     dataDir,
-    configDir: joinPath(env.XDG_CONFIG_HOME || joinPath(home, ".config"), "radar"),
-    cacheDir: joinPath(env.XDG_CACHE_HOME || joinPath(home, ".cache"), "radar"),
+    configDir: under(env.XDG_CONFIG_HOME || under(home, ".config"), "radar"),
+    cacheDir: under(env.XDG_CACHE_HOME || under(home, ".cache"), "radar"),
     configFile,
   };
+}
+
+/** `folder/name` for an absolute folder and a relative name (no node:path in the core). */
+function under(folder: string, name: string): string {
+  return `${folder.replace(/\/+$/, "")}/${name}`;
 }
 
 const whyOf: Record<ProtectionKind, string> = {
@@ -254,13 +258,13 @@ export function protectedLocations(places: RadarPlaces): ProtectedLocation[] {
   const out: ProtectedLocation[] = [];
   const add = (path: string, label: string, kind: ProtectionKind) =>
     out.push({ path, label, kind, why: whyOf[kind] });
-  for (const path of homeSecretPaths) add(joinPath(home, path), `~/${path}`, "secret");
+  for (const path of homeSecretPaths) add(under(home, path), `~/${path}`, "secret");
   for (const path of systemSecretPaths) add(path, path, "secret");
   add(places.dataDir, "Radar's data folder", "radar");
   add(places.configDir, "Radar's config folder", "radar");
   add(places.cacheDir, "Radar's cache folder", "radar");
   if (places.configFile) add(places.configFile, "Radar's config file", "radar");
-  for (const path of homeStartupPaths) add(joinPath(home, path), `~/${path}`, "startup");
+  for (const path of homeStartupPaths) add(under(home, path), `~/${path}`, "startup");
   for (const path of systemStartupPaths) add(path, path, "startup");
   return out;
 }

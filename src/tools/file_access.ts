@@ -1,6 +1,6 @@
 /** Builds the path guard, Radar's places and the writable roots the file tools and exec share. */
 import { expandHome, homeDirectory } from "../config/paths.ts";
-import { isAbsolutePath, joinPath, resolvePath } from "../core/file_path.ts";
+import { isAbsolute, join, resolve } from "node:path";
 import { type RadarPlaces, radarPlacesFrom } from "../core/protected_paths.ts";
 import { PathGuard } from "./path_guard.ts";
 import type { ToolDependencies } from "./dependencies.ts";
@@ -41,10 +41,10 @@ export function scratchFolder(deps: Pick<FileToolDependencies, "config" | "env" 
   const configured = deps.config.tools.exec.scratch_dir;
   if (configured) {
     const expanded = expandHome(configured, deps.env);
-    return isAbsolutePath(expanded) ? expanded : resolvePath(deps.cwd ?? Deno.cwd(), expanded);
+    return isAbsolute(expanded) ? expanded : resolve(deps.cwd ?? Deno.cwd(), expanded);
   }
-  const state = deps.env.XDG_STATE_HOME || joinPath(homeDirectory(deps.env), ".local", "state");
-  return joinPath(state, "radar", "scratch");
+  const state = deps.env.XDG_STATE_HOME || join(homeDirectory(deps.env), ".local", "state");
+  return join(state, "radar", "scratch");
 }
 
 /** Creates the scratch folder (0700) if needed and returns its real path. */

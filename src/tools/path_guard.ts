@@ -169,8 +169,8 @@ export class PathGuard {
     return path.startsWith(`${home}/`) ? `~/${path.slice(home.length + 1)}` : path;
   }
 
-  #canonical(path: string): string {
-    return canonicalPath(absolutePath(path, this.#options.home, this.#options.cwd), this.#reader);
+  #canonical(path: string, reader: LinkReader = this.#reader): string {
+    return canonicalPath(absolutePath(path, this.#options.home, this.#options.cwd), reader);
   }
 
   #cachedRules?: Rule[];
@@ -181,6 +181,8 @@ export class PathGuard {
   }
 
   #buildRules(): Rule[] {
+    // The ~250 rule paths share their leading folders: look each component up once.
+    const memo = memoizedReader(this.#reader);
     const { home, dataDir, configPath } = this.#options;
     const configDir = this.#options.configDir ?? join(home, ".config/radar");
     const cacheDir = this.#options.cacheDir ?? join(home, ".cache/radar");
@@ -188,7 +190,7 @@ export class PathGuard {
     const add = (path: string, label: string, why: string, writeOnly: boolean) => {
       const lexical = absolutePath(path, home, this.#options.cwd);
       rules.push({ path: lexical, label, why, writeOnly });
-      const real = this.#canonical(path);
+      const real = this.#canonical(path, memo);
       if (real !== lexical) rules.push({ path: real, label, why, writeOnly });
     };
     const locations = protectedLocations({
@@ -213,6 +215,17 @@ export class PathGuard {
     }
     return rules;
   }
+}
+
+function memoizedReader(reader: LinkReader): LinkReader {
+  const kinds = new Map<string, "link" | "other" | undefined>();
+  return {
+    kind(path) {
+      if (!kinds.has(path)) kinds.set(path, reader.kind(path));
+      return kinds.get(path);
+    },
+    readLink: (path) => reader.readLink(path),
+  };
 }
 
 /**

@@ -1,6 +1,8 @@
 /** Turns config and Radar's places into the sandbox spec of one exec call. */
 import { existsSync } from "node:fs";
-import { protectedLocations } from "../../core/protected_paths.ts";
+import { expandHome } from "../../config/paths.ts";
+import { resolve } from "node:path";
+import { type ProtectedLocation, protectedLocations } from "../../core/protected_paths.ts";
 import { isInside } from "../path_guard.ts";
 import {
   checkedRoots,
@@ -25,7 +27,10 @@ export function execSandbox(
     return { problem: "tools.exec.sandbox is false" };
   }
   const program = detectSandbox(Deno.build.os, deps.env.PATH, existsSync);
-  if (program) return { program };
+  if (program) {
+    const problem = startProblem(program);
+    return problem ? { problem } : { program };
+  }
   return {
     problem: Deno.build.os === "linux"
       ? "bubblewrap is not installed (apt-get install bubblewrap)"
@@ -33,22 +38,85 @@ export function execSandbox(
   };
 }
 
+const probes = new Map<string, string | undefined>();
+
+/**
+ * Why the sandbox cannot start here, once per process: bubblewrap needs user namespaces, which
+ * some systems switch off (e.g. an AppArmor rule); a sandbox that cannot start counts as none.
+ */
+function startProblem(program: SandboxProgram): string | undefined {
+  if (program.kind !== "bubblewrap") return undefined;
+  if (!probes.has(program.path)) {
+    let problem: string | undefined;
+    try {
+      const output = new Deno.Command(program.path, {
+        args: [
+          "--ro-bind",
+          "/",
+          "/",
+          "--unshare-pid",
+          "--unshare-net",
+          "--die-with-parent",
+          "--",
+          "/bin/true",
+        ],
+        stdin: "null",
+        stdout: "null",
+        stderr: "piped",
+      }).outputSync();
+      if (!output.success) {
+        const reason = new TextDecoder().decode(output.stderr).trim().split("\n")[0];
+        problem = `${program.path} cannot start a sandbox here (${
+          reason || `exit ${output.code}`
+        })`;
+      }
+    } catch (error) {
+      problem = `${program.path} cannot run (${(error as Error).message.split("\n")[0]})`;
+    }
+    probes.set(program.path, problem);
+  }
+  return probes.get(program.path);
+}
+
+/** A protected location with its real path, when it exists. */
+interface Located {
+  location: ProtectedLocation;
+  real?: string;
+}
+
+/** Every protected location (plus tools.files.blocked_paths) with its real path, looked up once. */
+function locate(deps: FileToolDependencies): Located[] {
+  const blocked = deps.config.tools.files.blocked_paths.map((path): ProtectedLocation => ({
+    path: resolve(deps.cwd ?? Deno.cwd(), expandHome(path, deps.env)),
+    label: path,
+    kind: "secret",
+    why: "tools.files.blocked_paths",
+  }));
+  return [...protectedLocations(radarPlaces(deps)), ...blocked].map((location) => ({
+    location,
+    real: realPathOf(location.path),
+  }));
+}
+
 /**
  * Why a folder cannot be a writable root, if it cannot: it holds a protected location (a
  * writable ~ would let a command create ~/.bashrc or ~/.ssh/authorized_keys that do not exist
  * yet, which no mount can cover).
  */
-export function rootProblem(root: string, deps: FileToolDependencies): string | undefined {
-  const inside = protectedLocations(radarPlaces(deps)).find((location) =>
-    isInside(location.path, root, true) || isInside(realPathOf(location.path) ?? "", root, true)
+function rootProblem(root: string, located: readonly Located[]): string | undefined {
+  const inside = located.find(({ location, real }) =>
+    isInside(location.path, root, true) || (real !== undefined && isInside(real, root, true))
   );
-  return inside ? `it contains ${inside.label} (${inside.why})` : undefined;
+  return inside ? `it contains ${inside.location.label} (${inside.location.why})` : undefined;
 }
 
 /** The user's writable roots for exec that pass the path guard, canonical, existing folders. */
-export function execUserRoots(deps: FileToolDependencies): string[] {
+export function execUserRoots(
+  deps: FileToolDependencies,
+  located: readonly Located[] = locate(deps),
+): string[] {
   return checkedRoots(pathGuardFor(deps), deps.config.tools.exec.writable_roots)
-    .filter((root) => kindOf(root) === "folder" && rootProblem(root, deps) === undefined);
+    .filter((root) => kindOf(root) === "folder" && rootProblem(root, located) === undefined);
 }
 
 /** Builds the spec: scratch (+ the user's roots when `writeRoots`), everything protected hidden. */
@@ -57,12 +125,13 @@ export function execSandboxSpec(
   options: { cwd: string; writeRoots: boolean; uid: number | null },
 ): SandboxSpec {
   const settings = deps.config.tools.exec;
+  const located = locate(deps);
   const scratch = ensureScratchFolder(deps);
-  const scratchProblem = rootProblem(scratch, deps);
+  const scratchProblem = rootProblem(scratch, located);
   if (scratchProblem) {
     throw new Error(`the scratch folder ${scratch} cannot be used: ${scratchProblem}`);
   }
-  const writableRoots = [scratch, ...(options.writeRoots ? execUserRoots(deps) : [])];
+  const writableRoots = [scratch, ...(options.writeRoots ? execUserRoots(deps, located) : [])];
   const hiddenFolders: string[] = [];
   const hiddenFiles: string[] = [];
   const hide = (path: string) => {
@@ -70,14 +139,8 @@ export function execSandboxSpec(
     if (kind === "folder") hiddenFolders.push(path);
     else if (kind === "file") hiddenFiles.push(path);
   };
-  const locations = [
-    ...protectedLocations(radarPlaces(deps)),
-    ...deps.config.tools.files.blocked_paths.map((path) => ({ path, kind: "secret" })),
-  ];
-  for (const location of locations) {
-    const real = realPathOf(location.path);
-    if (!real) continue;
-    if (location.kind !== "startup") hide(real);
+  for (const { location, real } of located) {
+    if (real && location.kind !== "startup") hide(real);
   }
   if (!settings.allow_network) {
     for (const path of [...socketFolders, ...socketFiles]) {

@@ -87,6 +87,14 @@ sandboxTest("Radar's data, config and cache folders are invisible", async (s) =>
   );
   assert.ok(!text.includes(secret), text);
   assert.doesNotMatch(text, /radar\.db\n|radar\.yaml\n|startup\.json\n/);
+  Deno.mkdirSync(join(s.home.home, "private"));
+  Deno.writeTextFileSync(join(s.home.home, "private/diary.txt"), secret);
+  const blocked = await run(
+    s,
+    "cat ~/private/diary.txt",
+    (c) => c.tools.files.blocked_paths = ["~/private"],
+  );
+  assert.ok(!blocked.includes(secret), blocked);
 });
 
 sandboxTest("writes outside the roots: mv, sed -i, tar --remove-files, : >, rm", async (s) => {
