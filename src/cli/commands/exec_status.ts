@@ -39,7 +39,9 @@ export function execStatusLines(
   const limits = program.kind === "bubblewrap"
     ? `own PID namespace; ${
       program.prlimit
-        ? `max ${exec.max_processes} processes, ${exec.max_memory_mb || "unlimited"} MB`
+        ? `max ${exec.max_processes} processes${
+          Deno.uid() === 0 ? " (not applied to root)" : ""
+        }, ${exec.max_memory_mb || "unlimited"} MB`
         : "no resource limits (prlimit not found)"
     }`
     : "process group";
