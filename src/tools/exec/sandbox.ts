@@ -118,7 +118,13 @@ export function seatbeltProfile(spec: SandboxSpec): string {
       ")",
     );
   }
-  lines.push("(deny signal)", "(allow signal (target same-sandbox))");
+  // No signals to outside processes; no opening apps or scripting them (both run outside).
+  lines.push(
+    "(deny signal)",
+    "(allow signal (target same-sandbox))",
+    "(deny lsopen)",
+    "(deny appleevent-send)",
+  );
   if (!spec.allowNetwork) lines.push("(deny network*)");
   return `${lines.join("\n")}\n`;
 }

@@ -99,7 +99,9 @@ Deno.test("seatbeltProfile(): generated from the roots and the shared protected 
     assert.ok(profile.includes(`  (subpath "${path}")\n`), path);
   }
   assert.ok(
-    profile.endsWith(")\n(deny signal)\n(allow signal (target same-sandbox))\n(deny network*)\n"),
+    profile.endsWith(
+      ")\n(deny signal)\n(allow signal (target same-sandbox))\n(deny lsopen)\n(deny appleevent-send)\n(deny network*)\n",
+    ),
   );
   assert.doesNotMatch(seatbeltProfile({ ...spec, allowNetwork: true }), /deny network/);
   const argv = sandboxedArgv({ kind: "sandbox-exec", path: "/usr/bin/sandbox-exec" }, spec, "ls");
