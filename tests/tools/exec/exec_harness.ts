@@ -39,12 +39,11 @@ export function heartbeatContext(): ToolContext {
   return { ...askContext(), kind: "heartbeat" };
 }
 
-/** True while `pid` exists and is not a zombie. */
-export function processAlive(pid: number): boolean {
-  try {
-    const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
-    return !/^\d+ \([^)]*\) Z/.test(stat);
-  } catch {
-    return false;
-  }
+/** Processes on this machine (`ps`: reading /proc directly needs --allow-all). */
+export async function processList(): Promise<Array<{ pid: number; uid: number; args: string }>> {
+  const output = await new Deno.Command("ps", { args: ["-eo", "pid=,uid=,args="] }).output();
+  return new TextDecoder().decode(output.stdout).split("\n").flatMap((line) => {
+    const match = /^\s*(\d+)\s+(\d+)\s+(.*)$/.exec(line);
+    return match ? [{ pid: Number(match[1]), uid: Number(match[2]), args: match[3] }] : [];
+  });
 }

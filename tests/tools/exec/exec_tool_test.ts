@@ -2,7 +2,13 @@ import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { askContext, call, tempHome } from "../tool_harness.ts";
-import { chatContext, execFor, hasBubblewrap, heartbeatContext } from "./exec_harness.ts";
+import {
+  chatContext,
+  execFor,
+  hasBubblewrap,
+  heartbeatContext,
+  processList,
+} from "./exec_harness.ts";
 
 Deno.test(
   { name: "exec returns exit code, stdout and stderr", ignore: !hasBubblewrap },
@@ -34,17 +40,10 @@ Deno.test({ name: "exec caps output with a note", ignore: !hasBubblewrap }, asyn
   }
 });
 
-function processesWith(marker: string): string[] {
-  return [...Deno.readDirSync("/proc")].flatMap((entry) => {
-    try {
-      return /^\d+$/.test(entry.name) &&
-          Deno.readTextFileSync(`/proc/${entry.name}/cmdline`).includes(marker)
-        ? [entry.name]
-        : [];
-    } catch {
-      return [];
-    }
-  });
+async function processesWith(marker: string): Promise<number[]> {
+  return (await processList()).filter((process) =>
+    process.args.includes(marker) && !process.args.startsWith("ps ")
+  ).map((process) => process.pid);
 }
 
 Deno.test({
@@ -61,10 +60,10 @@ Deno.test({
     assert.equal(result.outcome, "timeout");
     assert.match(result.text, /Timed out after 0\.5 s; the command and its children were killed/);
     assert.ok(performance.now() - started < 5000, "returned promptly");
-    let left = processesWith("300.27");
+    let left = await processesWith("300.27");
     for (let attempt = 0; attempt < 40 && left.length; attempt++) {
       await new Promise((resolve) => setTimeout(resolve, 50));
-      left = processesWith("300.27");
+      left = await processesWith("300.27");
     }
     assert.deepEqual(left, []);
   } finally {

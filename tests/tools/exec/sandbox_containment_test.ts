@@ -7,7 +7,13 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { RadarConfig } from "../../../src/config/schema.ts";
 import { call, type TempHome, tempHome } from "../tool_harness.ts";
-import { chatContext, execFor, hasBubblewrap, heartbeatContext } from "./exec_harness.ts";
+import {
+  chatContext,
+  execFor,
+  hasBubblewrap,
+  heartbeatContext,
+  processList,
+} from "./exec_harness.ts";
 
 const secret = "PRIVATE-KEY-4f1e";
 
@@ -156,14 +162,7 @@ sandboxTest("a setsid background child does not outlive the call", async (s) => 
   );
   await new Promise((resolve) => setTimeout(resolve, 1500));
   assert.ok(!existsSync(join(s.scratch, "late")), "the background child wrote after the call");
-  const survivors = [...Deno.readDirSync("/proc")].filter((entry) => {
-    try {
-      return /^\d+$/.test(entry.name) &&
-        Deno.readTextFileSync(`/proc/${entry.name}/cmdline`).includes(marker);
-    } catch {
-      return false;
-    }
-  });
+  const survivors = (await processList()).filter((process) => process.args.includes(marker));
   assert.deepEqual(survivors, []);
 });
 

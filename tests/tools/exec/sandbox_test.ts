@@ -10,7 +10,7 @@ import {
   type SandboxSpec,
   seatbeltProfile,
 } from "../../../src/tools/exec/sandbox.ts";
-import { hasBubblewrap } from "./exec_harness.ts";
+import { hasBubblewrap, processList } from "./exec_harness.ts";
 
 const limits = { processes: 64, cpuSeconds: 31, memoryBytes: 1 << 30 };
 const spec: SandboxSpec = {
@@ -131,15 +131,8 @@ Deno.test("detectSandbox(): bwrap and prlimit on Linux, sandbox-exec on macOS, n
   assert.equal(detectSandbox("windows", "", exists), undefined);
 });
 
-function processesOf(uid: number): number {
-  let count = 0;
-  for (const entry of Deno.readDirSync("/proc")) {
-    if (!/^\d+$/.test(entry.name)) continue;
-    try {
-      if (Deno.statSync(`/proc/${entry.name}`).uid === uid) count++;
-    } catch { /* gone */ }
-  }
-  return count;
+async function processesOf(uid: number): Promise<number> {
+  return (await processList()).filter((process) => process.uid === uid).length;
 }
 
 Deno.test({
@@ -153,7 +146,7 @@ Deno.test({
     ? ["/usr/bin/setpriv", `--reuid=${nobody}`, `--regid=${nobody}`, "--clear-groups"]
     : [];
   const uid = Deno.uid() === 0 ? nobody : Deno.uid()!;
-  const before = processesOf(uid);
+  const before = await processesOf(uid);
   const bomb: SandboxSpec = {
     writableRoots: [],
     allowNetwork: false,
@@ -163,7 +156,10 @@ Deno.test({
     limits: { processes: 40, cpuSeconds: 5, memoryBytes: 256 << 20 },
   };
   let peak = 0;
-  const sampler = setInterval(() => peak = Math.max(peak, processesOf(uid) - before), 20);
+  let sampling = true;
+  const sampler = (async () => {
+    while (sampling) peak = Math.max(peak, (await processesOf(uid)) - before);
+  })();
   const started = performance.now();
   const result = await runProcess({
     argv: [...asNobody, ...sandboxedArgv(program, bomb, "f(){ f|f& };f; sleep 1")],
@@ -172,12 +168,13 @@ Deno.test({
     timeoutMs: 2500,
     maxOutputBytes: 2000,
   });
-  clearInterval(sampler);
+  sampling = false;
+  await sampler;
   assert.ok(performance.now() - started < 6000, "ended within the timeout");
   assert.ok(peak <= 45, `at most the limit at once (bwrap included), saw ${peak}`);
   assert.match(result.stderr, /fork|Resource temporarily unavailable/i);
-  for (let attempt = 0; attempt < 50 && processesOf(uid) > before; attempt++) {
+  for (let attempt = 0; attempt < 50 && (await processesOf(uid)) > before; attempt++) {
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  assert.equal(processesOf(uid) - before, 0, "nothing of the bomb is left");
+  assert.equal((await processesOf(uid)) - before, 0, "nothing of the bomb is left");
 });

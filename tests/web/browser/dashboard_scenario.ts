@@ -28,6 +28,9 @@ export function scenarioConfig(llm: FakeLlmServer): string {
     "  retries: 0",
     "web:",
     `  auth_token: "${browserToken}"`,
+    "tools:",
+    "  exec:",
+    '    writable_roots: ["~/work"] # writing it needs Allow in the chat',
     "",
   ].join("\n");
 }
@@ -113,8 +116,9 @@ export async function runDashboardScenario(targets: ScenarioTargets): Promise<vo
   await page.reload();
   await page.waitForSelector(".message.user:has-text('Remember that I like green tea')");
 
-  // A destructive command waits for Allow in the page, then runs.
-  const notes = `${radar.home}/notes.txt`;
+  // A command that may change a writable root waits for Allow in the page, then runs.
+  const notes = `${radar.home}/work/notes.txt`;
+  Deno.mkdirSync(`${radar.home}/work`, { recursive: true });
   Deno.writeTextFileSync(notes, "old notes\n");
   llm.reply(
     ollamaToolCall("exec", { command: `rm -f ${notes}` }),
