@@ -107,14 +107,26 @@ export function environmentSecrets(env: Record<string, string | undefined>): str
   );
 }
 
-/** The child's environment: Radar's own variables and any secret values removed. */
+/** Variables that point a command at the desktop session or key agents (never passed on). */
+const sessionVariables = new Set([
+  "DISPLAY",
+  "WAYLAND_DISPLAY",
+  "XAUTHORITY",
+  "DBUS_SESSION_BUS_ADDRESS",
+  "SSH_AUTH_SOCK",
+  "SSH_AGENT_PID",
+  "GPG_AGENT_INFO",
+  "GNOME_KEYRING_CONTROL",
+]);
+
+/** The child's environment: Radar's own variables, session/agent sockets and secrets removed. */
 export function childEnvironment(
   env: Record<string, string | undefined>,
   secrets: readonly string[],
 ): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(env)) {
-    if (value === undefined || name.startsWith("RADAR_")) continue;
+    if (value === undefined || name.startsWith("RADAR_") || sessionVariables.has(name)) continue;
     if (secrets.some((secret) => value.includes(secret))) continue;
     out[name] = value;
   }

@@ -38,9 +38,9 @@ export interface SandboxSpec {
   asRoot?: boolean;
 }
 
-/** Folders holding local sockets (session bus, Wayland, Docker), hidden when network is off. */
+/** Folders holding local sockets (session bus, Wayland, key agents), always hidden. */
 export const socketFolders: readonly string[] = ["/run/user", "/run/dbus", "/var/run/dbus"];
-/** Local daemon sockets hidden when network is off. */
+/** Local daemon sockets, always hidden. */
 export const socketFiles: readonly string[] = ["/run/docker.sock", "/var/run/docker.sock"];
 
 /** Finds bubblewrap (+ prlimit) on Linux or sandbox-exec on macOS. */

@@ -142,11 +142,10 @@ export function execSandboxSpec(
   for (const { location, real } of located) {
     if (real && location.kind !== "startup") hide(real);
   }
-  if (!settings.allow_network) {
-    for (const path of [...socketFolders, ...socketFiles]) {
-      const real = realPathOf(path);
-      if (real) hide(real);
-    }
+  // Session bus, key agents, Docker: hidden even when the network is allowed.
+  for (const path of [...socketFolders, ...socketFiles]) {
+    const real = realPathOf(path);
+    if (real) hide(real);
   }
   return {
     writableRoots,

@@ -124,11 +124,16 @@ Deno.test({
       RADAR_LLM_API_KEY: "sk-very-secret",
       OTHER_TOKEN: "prefix-sk-very-secret",
       SERVICE_API_TOKEN: "tok-5f2b8c1d9e7a",
+      SSH_AUTH_SOCK: "/run/user/1000/keyring/ssh",
+      DISPLAY: ":0",
     });
     const env = await call(tool, {
       command: "env; echo sk-very-secret; printenv SERVICE_API_TOKEN",
     });
-    assert.doesNotMatch(env.text, /RADAR_LLM_API_KEY|OTHER_TOKEN|sk-very-secret|tok-5f2b8c1d9e7a/);
+    assert.doesNotMatch(
+      env.text,
+      /RADAR_LLM_API_KEY|OTHER_TOKEN|sk-very-secret|tok-5f2b8c1d9e7a|SSH_AUTH_SOCK|DISPLAY/,
+    );
     assert.match(env.text, /\*\*\*\*\*\*\*\*/);
   } finally {
     home.dispose();
