@@ -4,6 +4,7 @@ import type { AuditEntry, AuditSink, Clock, Logger } from "../../core/ports.ts";
 import { silentLogger } from "../../core/ports.ts";
 import { redactArguments, redactText } from "../../core/redact.ts";
 import type { ToolOutcome } from "../../core/tool.ts";
+import { readOnlyReason, write } from "./write.ts";
 
 /** One recorded tool call as listed by `radar log tools`. */
 export interface ToolCallRecord {
@@ -41,10 +42,11 @@ export class SqliteAuditStore implements AuditSink {
     const { secrets } = this.options;
     const excerpt = entry.result.slice(0, this.options.excerptChars ?? 500);
     try {
-      this.db.prepare(
+      write(
+        this.db,
+        "the tool call record",
         `INSERT INTO tool_calls (at, conversation_id, tool, arguments, outcome, duration_ms, result)
          VALUES (?, ?, ?, ?, ?, ?, ?)`,
-      ).run(
         entry.at.toISOString(),
         entry.conversationId ?? null,
         entry.tool,
@@ -62,12 +64,24 @@ export class SqliteAuditStore implements AuditSink {
     }
   }
 
-  /** Deletes rows older than the retention period; returns how many. */
+  /**
+   * Deletes rows older than the retention period; returns how many. Housekeeping: on a read-only
+   * or full database it does nothing (logged at debug) so read commands still work.
+   */
   prune(): number {
     const now = this.options.clock.now().getTime();
     this.#lastPrune = now;
+    if (readOnlyReason(this.db)) return 0;
     const cutoff = new Date(now - this.options.retentionDays * day).toISOString();
-    return Number(this.db.prepare("DELETE FROM tool_calls WHERE at < ?").run(cutoff).changes);
+    try {
+      return write(this.db, "the audit cleanup", "DELETE FROM tool_calls WHERE at < ?", cutoff)
+        .changes;
+    } catch (error) {
+      (this.options.logger ?? silentLogger).debug("Cannot prune the audit trail", {
+        error: (error as Error).message,
+      });
+      return 0;
+    }
   }
 
   /**

@@ -8,6 +8,7 @@ import type {
   StoredMessage,
 } from "../../core/ports.ts";
 import type { ConversationKind } from "../../core/tool.ts";
+import { insert, transaction, write } from "./write.ts";
 
 interface MessageRow {
   id: number;
@@ -80,15 +81,23 @@ export class SqliteConversationStore implements ConversationStore {
   /** Starts a conversation and returns its id. */
   createConversation(kind: ConversationKind, title: string, at: Date): number {
     const stamp = at.toISOString();
-    const row = this.db.prepare(
-      "INSERT INTO conversations (kind, title, created_at, updated_at) VALUES (?, ?, ?, ?) RETURNING id",
-    ).get(kind, title.slice(0, 200), stamp, stamp) as { id: number };
-    return Number(row.id);
+    return insert(
+      this.db,
+      "the conversation",
+      "INSERT INTO conversations (kind, title, created_at, updated_at) VALUES (?, ?, ?, ?)",
+      kind,
+      title.slice(0, 200),
+      stamp,
+      stamp,
+    );
   }
 
   /** Gives an untitled conversation its title (a no-op once it has one). */
   titleIfUntitled(conversationId: number, title: string): void {
-    this.db.prepare("UPDATE conversations SET title = ? WHERE id = ? AND title = ''").run(
+    write(
+      this.db,
+      "the conversation title",
+      "UPDATE conversations SET title = ? WHERE id = ? AND title = ''",
       title.slice(0, 200),
       conversationId,
     );
@@ -97,27 +106,33 @@ export class SqliteConversationStore implements ConversationStore {
   /** Appends a message and touches the conversation. */
   appendMessage(conversationId: number, message: MessageRecord): number {
     const stamp = message.createdAt.toISOString();
-    const row = this.db.prepare(
-      `INSERT INTO messages (conversation_id, role, content, tool_calls, tool_call_id, tool_name,
+    return transaction(this.db, () => {
+      const id = insert(
+        this.db,
+        "the message",
+        `INSERT INTO messages (conversation_id, role, content, tool_calls, tool_call_id, tool_name,
         prompt_tokens, completion_tokens, duration_ms, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-    ).get(
-      conversationId,
-      message.role,
-      message.content,
-      message.toolCalls?.length ? JSON.stringify(message.toolCalls) : null,
-      message.toolCallId ?? null,
-      message.toolName ?? null,
-      message.usage?.promptTokens ?? null,
-      message.usage?.completionTokens ?? null,
-      message.durationMs === undefined ? null : Math.round(message.durationMs),
-      stamp,
-    ) as { id: number };
-    this.db.prepare("UPDATE conversations SET updated_at = ? WHERE id = ?").run(
-      stamp,
-      conversationId,
-    );
-    return Number(row.id);
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        conversationId,
+        message.role,
+        message.content,
+        message.toolCalls?.length ? JSON.stringify(message.toolCalls) : null,
+        message.toolCallId ?? null,
+        message.toolName ?? null,
+        message.usage?.promptTokens ?? null,
+        message.usage?.completionTokens ?? null,
+        message.durationMs === undefined ? null : Math.round(message.durationMs),
+        stamp,
+      );
+      write(
+        this.db,
+        "the message",
+        "UPDATE conversations SET updated_at = ? WHERE id = ?",
+        stamp,
+        conversationId,
+      );
+      return id;
+    }, "the message");
   }
 
   /** The last `limit` messages, oldest first. */
@@ -185,6 +200,12 @@ export class SqliteConversationStore implements ConversationStore {
 
   /** Deletes a conversation and its messages. */
   delete(id: number): boolean {
-    return Number(this.db.prepare("DELETE FROM conversations WHERE id = ?").run(id).changes) > 0;
+    return write(
+      this.db,
+      "the conversation's removal",
+      "DELETE FROM conversations WHERE id = ?",
+      id,
+    )
+      .changes > 0;
   }
 }

@@ -2,6 +2,15 @@
 import { DatabaseSync } from "node:sqlite";
 import { RadarError } from "../../core/errors.ts";
 import { migrations } from "./migrations/index.ts";
+import {
+  describeFailure,
+  markReadOnly,
+  readOnlyReason,
+  StorageError,
+  storageFailure,
+} from "./write.ts";
+
+export { transaction } from "./write.ts";
 
 /** One schema step; `version` is its position in `PRAGMA user_version`. */
 export interface Migration {
@@ -10,29 +19,135 @@ export interface Migration {
   sql: string;
 }
 
-/** Opens (and creates) the database at `path`; `:memory:` works for tests. */
+/** Why `openDatabase` fell back to a read-only open (writes fail with one line), if it did. */
+export function readOnlyBecause(db: DatabaseSync): string | undefined {
+  return readOnlyReason(db);
+}
+
+/** The schema version this Radar migrates to. */
+export const newestSchemaVersion = migrations.reduce((max, step) => Math.max(max, step.version), 0);
+
+/**
+ * Opens (and creates) the database at `path`; `:memory:` works for tests. When the file or its
+ * folder is read-only, opens it read-only instead (reads work, writes fail with one line).
+ * A damaged file gives one line naming the path and the recovery.
+ */
 export function openDatabase(path: string): DatabaseSync {
-  let db: DatabaseSync;
+  let db: DatabaseSync | undefined;
   try {
     db = new DatabaseSync(path);
+    db.exec("PRAGMA journal_mode = WAL");
+    db.exec("PRAGMA synchronous = NORMAL");
+    db.exec("PRAGMA foreign_keys = ON");
+    db.exec("PRAGMA busy_timeout = 5000");
+    migrate(db, migrations);
+    return db;
   } catch (error) {
-    throw new RadarError(`Cannot open database ${path}: ${(error as Error).message}`, 1, {
-      cause: error,
-    });
+    closeQuietly(db);
+    const failure = error instanceof StorageError ? error.failure : storageFailure(error);
+    const fallback = failure === "read_only" || failure === "io" || failure === "disk_full" ||
+      isCannotOpen(error);
+    if (fallback && fileExists(path)) return openReadOnly(path, error);
+    throw openError(path, error);
   }
-  db.exec("PRAGMA journal_mode = WAL");
-  db.exec("PRAGMA synchronous = NORMAL");
-  db.exec("PRAGMA foreign_keys = ON");
-  db.exec("PRAGMA busy_timeout = 5000");
-  migrate(db, migrations);
-  return db;
+}
+
+/** The one line for a database that cannot be opened. */
+function openError(path: string, error: unknown): RadarError {
+  if (error instanceof RadarError) return error;
+  const failure = storageFailure(error);
+  if (failure === "damaged") {
+    return new StorageError(
+      `Cannot open the database ${path}: the file is damaged or not a database. ` +
+        'Run `radar db check`, then restore a backup (see README, "Backup and restore") ' +
+        "or move the file aside to start fresh.",
+      failure,
+      path,
+      { cause: error },
+    );
+  }
+  return new StorageError(
+    `Cannot open the database ${path}: ${describeFailure(failure, error)}`,
+    failure,
+    path,
+    { cause: error },
+  );
+}
+
+function isCannotOpen(error: unknown): boolean {
+  return ((error as { errcode?: number })?.errcode ?? 0) % 256 === 14 ||
+    /unable to open database file/i.test((error as Error)?.message ?? "");
+}
+
+function fileExists(path: string): boolean {
+  try {
+    return Deno.statSync(path).isFile;
+  } catch {
+    return false;
+  }
+}
+
+function closeQuietly(db: DatabaseSync | undefined): void {
+  try {
+    if (db?.isOpen) db.close();
+  } catch {
+    // Closing after a failed open reports nothing useful.
+  }
+}
+
+/**
+ * Opens a database whose file or folder cannot be written (or whose disk is full): SQLite cannot
+ * open a WAL-mode file without creating its -shm/-wal files, so Radar reads a snapshot of the
+ * file into memory (marked as a rollback-journal file) with `query_only` on. Committed changes
+ * still only in a leftover -wal file are not seen.
+ */
+function openReadOnly(path: string, original: unknown): DatabaseSync {
+  let db: DatabaseSync | undefined;
+  try {
+    const bytes = Deno.readFileSync(path);
+    if (bytes.length >= 20) {
+      bytes[18] = 1; // file format write version: legacy (no WAL)
+      bytes[19] = 1; // file format read version: legacy (no WAL)
+    }
+    db = new DatabaseSync(":memory:");
+    db.deserialize(bytes);
+    db.exec("PRAGMA query_only = ON");
+    db.exec("PRAGMA foreign_keys = ON");
+    const current = userVersion(db);
+    if (current !== newestSchemaVersion) {
+      throw new StorageError(
+        `Cannot open the database ${path}: it is read-only and needs a schema ` +
+          `${current < newestSchemaVersion ? "upgrade" : "downgrade"} (version ${current}, ` +
+          `this Radar uses ${newestSchemaVersion}); make its folder writable once.`,
+        "read_only",
+        path,
+        { cause: original },
+      );
+    }
+    const failure = storageFailure(original);
+    markReadOnly(
+      db,
+      path,
+      failure === "read_only" || isCannotOpen(original)
+        ? "the database or its folder is read-only (Radar opened it for reading only)"
+        : describeFailure(failure, original),
+    );
+    return db;
+  } catch (error) {
+    closeQuietly(db);
+    throw openError(path, error);
+  }
+}
+
+function userVersion(db: DatabaseSync): number {
+  return Number(
+    (db.prepare("PRAGMA user_version").get() as { user_version: number }).user_version,
+  );
 }
 
 /** Applies every migration newer than the database's user_version, each in a transaction. */
 export function migrate(db: DatabaseSync, steps: readonly Migration[]): void {
-  const current = Number(
-    (db.prepare("PRAGMA user_version").get() as { user_version: number }).user_version,
-  );
+  const current = userVersion(db);
   const newest = steps.reduce((max, step) => Math.max(max, step.version), 0);
   if (current > newest) {
     throw new RadarError(
@@ -48,21 +163,10 @@ export function migrate(db: DatabaseSync, steps: readonly Migration[]): void {
       db.exec(`PRAGMA user_version = ${step.version}`);
       db.exec("COMMIT");
     } catch (error) {
-      db.exec("ROLLBACK");
+      if (db.isTransaction) db.exec("ROLLBACK");
+      const failure = storageFailure(error);
+      if (failure !== "other" && failure !== "constraint") throw error;
       throw new RadarError(`Cannot migrate database to ${step.name}: ${(error as Error).message}`);
     }
-  }
-}
-
-/** Runs `work` in an IMMEDIATE transaction, rolling back when it throws. */
-export function transaction<T>(db: DatabaseSync, work: () => T): T {
-  db.exec("BEGIN IMMEDIATE");
-  try {
-    const result = work();
-    db.exec("COMMIT");
-    return result;
-  } catch (error) {
-    db.exec("ROLLBACK");
-    throw error;
   }
 }

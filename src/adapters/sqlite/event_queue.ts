@@ -1,6 +1,7 @@
 /** The persistent event queue: watchers and monitors add events, heartbeats consume them. */
 import type { DatabaseSync } from "node:sqlite";
 import type { PendingEvent } from "../../core/heartbeat.ts";
+import { insertUnlessPresent, write } from "./write.ts";
 
 /** An event as a source hands it to the queue. */
 export interface NewEvent {
@@ -46,10 +47,11 @@ export class SqliteEventQueue {
 
   /** Adds an event; returns its id, or undefined when a pending duplicate exists. */
   enqueue(event: NewEvent, at: Date): number | undefined {
-    const row = this.db.prepare(
+    return insertUnlessPresent(
+      this.db,
+      "the event",
       `INSERT OR IGNORE INTO events (source, kind, summary, detail, urgent, dedupe_key, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-    ).get(
+       VALUES (?, ?, ?, ?, ?, ?, ?)`,
       event.source.slice(0, 200),
       event.kind.slice(0, 100),
       event.summary.slice(0, maxSummaryChars),
@@ -57,8 +59,7 @@ export class SqliteEventQueue {
       event.urgent ? 1 : 0,
       event.dedupeKey ?? null,
       at.toISOString(),
-    ) as { id: number } | undefined;
-    return row ? Number(row.id) : undefined;
+    );
   }
 
   /** The oldest `limit` pending events. */
@@ -78,17 +79,25 @@ export class SqliteEventQueue {
 
   /** Marks events consumed by a run (call inside the transaction that stores the run). */
   markConsumed(ids: readonly number[], runId: number, at: Date): void {
-    const statement = this.db.prepare(
-      "UPDATE events SET consumed_at = ?, consumed_by_run = ? WHERE id = ? AND consumed_at IS NULL",
-    );
-    for (const id of ids) statement.run(at.toISOString(), runId, id);
+    for (const id of ids) {
+      write(
+        this.db,
+        "the consumed event",
+        "UPDATE events SET consumed_at = ?, consumed_by_run = ? WHERE id = ? AND consumed_at IS NULL",
+        at.toISOString(),
+        runId,
+        id,
+      );
+    }
   }
 
   /** Deletes consumed events older than `before`; returns how many. */
   pruneConsumed(before: Date): number {
-    return Number(
-      this.db.prepare("DELETE FROM events WHERE consumed_at IS NOT NULL AND consumed_at < ?")
-        .run(before.toISOString()).changes,
-    );
+    return write(
+      this.db,
+      "the event cleanup",
+      "DELETE FROM events WHERE consumed_at IS NOT NULL AND consumed_at < ?",
+      before.toISOString(),
+    ).changes;
   }
 }

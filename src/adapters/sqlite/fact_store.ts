@@ -1,6 +1,7 @@
 /** SQLite facts with FTS5 keyword search. */
 import type { DatabaseSync } from "node:sqlite";
 import type { Fact, FactCategory, FactStore } from "../../core/ports.ts";
+import { insert, write } from "./write.ts";
 
 interface FactRow {
   id: number;
@@ -45,13 +46,17 @@ export class SqliteFactStore implements FactStore {
     at: Date,
   ): number {
     const stamp = at.toISOString();
-    const row = this.db.prepare(
+    return insert(
+      this.db,
+      "the fact",
       `INSERT INTO facts (category, content, source_conversation_id, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?) RETURNING id`,
-    ).get(fact.category, fact.content, fact.sourceConversationId ?? null, stamp, stamp) as {
-      id: number;
-    };
-    return Number(row.id);
+       VALUES (?, ?, ?, ?, ?)`,
+      fact.category,
+      fact.content,
+      fact.sourceConversationId ?? null,
+      stamp,
+      stamp,
+    );
   }
 
   /** Ranked keyword search; a query with nothing searchable returns nothing. */
@@ -91,15 +96,19 @@ export class SqliteFactStore implements FactStore {
 
   /** Replaces a fact's content. */
   updateFact(id: number, content: string, at: Date): boolean {
-    return Number(
-      this.db.prepare("UPDATE facts SET content = ?, updated_at = ? WHERE id = ?")
-        .run(content, at.toISOString(), id).changes,
-    ) > 0;
+    return write(
+      this.db,
+      "the fact",
+      "UPDATE facts SET content = ?, updated_at = ? WHERE id = ?",
+      content,
+      at.toISOString(),
+      id,
+    ).changes > 0;
   }
 
   /** Deletes a fact. */
   forgetFact(id: number): boolean {
-    return Number(this.db.prepare("DELETE FROM facts WHERE id = ?").run(id).changes) > 0;
+    return write(this.db, "the fact's removal", "DELETE FROM facts WHERE id = ?", id).changes > 0;
   }
 
   /** Number of stored facts. */

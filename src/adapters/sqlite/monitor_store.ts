@@ -1,5 +1,6 @@
 /** URL monitors in SQLite: what to fetch, when, and the last version seen. */
 import type { DatabaseSync } from "node:sqlite";
+import { insert, write } from "./write.ts";
 
 /** One URL monitor. */
 export interface MonitorRecord {
@@ -95,10 +96,11 @@ export class SqliteMonitorStore {
 
   /** Adds a monitor; returns its id. */
   add(monitor: NewMonitor, at: Date): number {
-    const row = this.db.prepare(
+    return insert(
+      this.db,
+      "the monitor",
       `INSERT INTO monitors (name, url, selector, every_minutes, urgent, created_at, next_check_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-    ).get(
+       VALUES (?, ?, ?, ?, ?, ?, ?)`,
       monitor.name.slice(0, 100),
       monitor.url,
       monitor.selector,
@@ -106,8 +108,7 @@ export class SqliteMonitorStore {
       monitor.urgent ? 1 : 0,
       at.toISOString(),
       monitor.nextCheckAt.toISOString(),
-    ) as { id: number };
-    return Number(row.id);
+    );
   }
 
   /** One monitor. */
@@ -135,27 +136,33 @@ export class SqliteMonitorStore {
 
   /** Deletes a monitor. */
   remove(id: number): boolean {
-    return Number(this.db.prepare("DELETE FROM monitors WHERE id = ?").run(id).changes) > 0;
+    return write(this.db, "the monitor's removal", "DELETE FROM monitors WHERE id = ?", id)
+      .changes > 0;
   }
 
   /** Pauses or resumes a monitor; resuming clears its failures and checks at `nextCheckAt`. */
   setEnabled(id: number, enabled: boolean, nextCheckAt: Date): boolean {
-    return Number(
-      this.db.prepare(
-        `UPDATE monitors SET enabled = ?, next_check_at = ?,
+    return write(
+      this.db,
+      "the monitor",
+      `UPDATE monitors SET enabled = ?, next_check_at = ?,
           failures = CASE WHEN ? = 1 THEN 0 ELSE failures END WHERE id = ?`,
-      ).run(enabled ? 1 : 0, nextCheckAt.toISOString(), enabled ? 1 : 0, id).changes,
-    ) > 0;
+      enabled ? 1 : 0,
+      nextCheckAt.toISOString(),
+      enabled ? 1 : 0,
+      id,
+    ).changes > 0;
   }
 
   /** Records a successful check (failures reset). */
   recordSuccess(id: number, check: CheckSuccess): void {
-    this.db.prepare(
+    write(
+      this.db,
+      "the monitor check",
       `UPDATE monitors SET last_checked_at = ?, next_check_at = ?, last_result = ?,
         content = COALESCE(?, content),
         last_changed_at = CASE WHEN ? = 1 THEN ? ELSE last_changed_at END,
         etag = ?, last_modified = ?, failures = 0, last_error = NULL WHERE id = ?`,
-    ).run(
       check.at.toISOString(),
       check.nextCheckAt.toISOString(),
       check.result.slice(0, 300),
@@ -173,10 +180,11 @@ export class SqliteMonitorStore {
     id: number,
     failure: { at: Date; error: string; failures: number; nextCheckAt: Date },
   ): void {
-    this.db.prepare(
+    write(
+      this.db,
+      "the monitor check",
       `UPDATE monitors SET last_checked_at = ?, next_check_at = ?, failures = ?, last_error = ?,
         last_result = ? WHERE id = ?`,
-    ).run(
       failure.at.toISOString(),
       failure.nextCheckAt.toISOString(),
       failure.failures,

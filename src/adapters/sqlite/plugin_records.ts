@@ -1,6 +1,7 @@
 /** SQLite storage of plugin approvals and reviews (schema 004_plugins). */
 import type { DatabaseSync } from "node:sqlite";
 import type { PluginApproval, PluginRecords, PluginReview } from "../../plugins/plugin_records.ts";
+import { insert, write } from "./write.ts";
 
 interface ApprovalRow {
   id: number;
@@ -43,11 +44,12 @@ export class SqlitePluginRecords implements PluginRecords {
 
   /** Records an approval and returns its id. */
   addApproval(approval: Omit<PluginApproval, "id">): number {
-    const row = this.db.prepare(
+    return insert(
+      this.db,
+      "the plugin approval",
       `INSERT INTO plugin_approvals
        (name, version, files_hash, trust_level, grant_json, approved_by, approved_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-    ).get(
+       VALUES (?, ?, ?, ?, ?, ?, ?)`,
       approval.name,
       approval.version,
       approval.filesHash,
@@ -55,8 +57,7 @@ export class SqlitePluginRecords implements PluginRecords {
       JSON.stringify(approval.grant),
       approval.approvedBy,
       approval.approvedAt,
-    ) as { id: number };
-    return row.id;
+    );
   }
 
   /** The newest unrevoked approval of exactly these files. */
@@ -81,20 +82,25 @@ export class SqlitePluginRecords implements PluginRecords {
 
   /** Revokes every approval of a plugin. */
   revokeApprovals(name: string, at: Date): void {
-    this.db.prepare(
+    write(
+      this.db,
+      "the plugin revocation",
       `UPDATE plugin_approvals SET revoked_at = ? WHERE name = ? AND revoked_at IS NULL`,
-    ).run(at.toISOString(), name);
+      at.toISOString(),
+      name,
+    );
   }
 
   /** Creates or replaces a plugin's review state. */
   saveReview(review: PluginReview): void {
-    this.db.prepare(
+    write(
+      this.db,
+      "the plugin review",
       `INSERT INTO plugin_reviews (name, source, files_hash, errors_json, tests_json, attempts, updated_at)
        VALUES (?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT(name) DO UPDATE SET source = excluded.source, files_hash = excluded.files_hash,
          errors_json = excluded.errors_json, tests_json = excluded.tests_json,
          attempts = excluded.attempts, updated_at = excluded.updated_at`,
-    ).run(
       review.name,
       review.source,
       review.filesHash,
@@ -124,6 +130,11 @@ export class SqlitePluginRecords implements PluginRecords {
 
   /** Forgets a plugin's review state. */
   deleteReview(name: string): void {
-    this.db.prepare(`DELETE FROM plugin_reviews WHERE name = ?`).run(name);
+    write(
+      this.db,
+      "the plugin review's removal",
+      `DELETE FROM plugin_reviews WHERE name = ?`,
+      name,
+    );
   }
 }

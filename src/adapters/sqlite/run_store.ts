@@ -1,6 +1,6 @@
 /** Heartbeat and task runs: one row per tick, claimed while running, finished with its cost. */
 import type { DatabaseSync } from "node:sqlite";
-import { transaction } from "./database.ts";
+import { insert, transaction, write } from "./write.ts";
 
 /** How a run ended. */
 export type RunOutcome = "running" | "skipped" | "ran" | "failed";
@@ -175,11 +175,12 @@ export class SqliteRunStore {
 
   /** Finishes a run (use inside a transaction together with consuming its events). */
   finish(id: number, finish: RunFinish, at: Date): void {
-    this.db.prepare(
+    write(
+      this.db,
+      "the run",
       `UPDATE heartbeat_runs SET finished_at = ?, outcome = ?, reason = ?, event_count = ?,
         conversation_id = ?, prompt_tokens = ?, completion_tokens = ?, model_ms = ?,
         duration_ms = ?, tools = ?, notifications = ?, answer = ? WHERE id = ?`,
-    ).run(
       at.toISOString(),
       finish.outcome,
       (finish.reason ?? "").slice(0, 500),
@@ -255,10 +256,12 @@ export class SqliteRunStore {
 
   /** Deletes skipped ticks older than `before` (they are many and say little). */
   pruneSkipped(before: Date): number {
-    return Number(
-      this.db.prepare("DELETE FROM heartbeat_runs WHERE outcome = 'skipped' AND started_at < ?")
-        .run(before.toISOString()).changes,
-    );
+    return write(
+      this.db,
+      "the run cleanup",
+      "DELETE FROM heartbeat_runs WHERE outcome = 'skipped' AND started_at < ?",
+      before.toISOString(),
+    ).changes;
   }
 
   #insert(
@@ -268,18 +271,28 @@ export class SqliteRunStore {
     at: Date,
     pid: number,
   ): number {
-    const row = this.db.prepare(
+    return insert(
+      this.db,
+      "the run",
       `INSERT INTO heartbeat_runs (kind, trigger, task_id, pid, started_at, outcome)
-       VALUES (?, ?, ?, ?, ?, 'running') RETURNING id`,
-    ).get(kind, trigger, taskId ?? null, pid, at.toISOString()) as { id: number };
-    return Number(row.id);
+       VALUES (?, ?, ?, ?, ?, 'running')`,
+      kind,
+      trigger,
+      taskId ?? null,
+      pid,
+      at.toISOString(),
+    );
   }
 
   #interrupt(id: number, at: Date): void {
-    this.db.prepare(
+    write(
+      this.db,
+      "the interrupted run",
       `UPDATE heartbeat_runs SET outcome = 'failed', finished_at = ?,
         reason = 'interrupted (the process stopped mid-run); its events were re-delivered'
        WHERE id = ?`,
-    ).run(at.toISOString(), id);
+      at.toISOString(),
+      id,
+    );
   }
 }

@@ -1,6 +1,7 @@
 /** Scheduled tasks in SQLite. */
 import type { DatabaseSync } from "node:sqlite";
 import type { CatchUpPolicy } from "../../core/schedule.ts";
+import { insert, write } from "./write.ts";
 
 /** How a task's schedule is written. */
 export type ScheduleKind = "cron" | "every" | "at";
@@ -72,10 +73,11 @@ export class SqliteTaskStore {
 
   /** Adds a task; returns its id. */
   add(task: NewTask, at: Date): number {
-    const row = this.db.prepare(
+    return insert(
+      this.db,
+      "the task",
       `INSERT INTO tasks (name, message, schedule_kind, schedule, catch_up, created_at, next_run_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-    ).get(
+       VALUES (?, ?, ?, ?, ?, ?, ?)`,
       task.name.slice(0, 100),
       task.message.slice(0, 4000),
       task.scheduleKind,
@@ -83,8 +85,7 @@ export class SqliteTaskStore {
       task.catchUp,
       at.toISOString(),
       task.nextRunAt?.toISOString() ?? null,
-    ) as { id: number };
-    return Number(row.id);
+    );
   }
 
   /** One task. */
@@ -111,21 +112,30 @@ export class SqliteTaskStore {
 
   /** Deletes a task. */
   remove(id: number): boolean {
-    return Number(this.db.prepare("DELETE FROM tasks WHERE id = ?").run(id).changes) > 0;
+    return write(this.db, "the task's removal", "DELETE FROM tasks WHERE id = ?", id).changes > 0;
   }
 
   /** Enables or disables a task and sets its next run. */
   setEnabled(id: number, enabled: boolean, nextRunAt: Date | undefined): boolean {
-    return Number(
-      this.db.prepare("UPDATE tasks SET enabled = ?, next_run_at = ? WHERE id = ?")
-        .run(enabled ? 1 : 0, nextRunAt?.toISOString() ?? null, id).changes,
-    ) > 0;
+    return write(
+      this.db,
+      "the task",
+      "UPDATE tasks SET enabled = ?, next_run_at = ? WHERE id = ?",
+      enabled ? 1 : 0,
+      nextRunAt?.toISOString() ?? null,
+      id,
+    ).changes > 0;
   }
 
   /** Sets the next run only (missed runs skipped). */
   setNextRun(id: number, nextRunAt: Date | undefined): void {
-    this.db.prepare("UPDATE tasks SET next_run_at = ? WHERE id = ?")
-      .run(nextRunAt?.toISOString() ?? null, id);
+    write(
+      this.db,
+      "the task's next run",
+      "UPDATE tasks SET next_run_at = ? WHERE id = ?",
+      nextRunAt?.toISOString() ?? null,
+      id,
+    );
   }
 
   /** Records a run and the next one (none: a finished one-shot is disabled). */
@@ -133,10 +143,11 @@ export class SqliteTaskStore {
     id: number,
     run: { at: Date; outcome: string; conversationId?: number; nextRunAt?: Date },
   ): void {
-    this.db.prepare(
+    write(
+      this.db,
+      "the task run",
       `UPDATE tasks SET last_run_at = ?, last_outcome = ?, last_conversation_id = ?,
         next_run_at = ?, enabled = CASE WHEN ? IS NULL THEN 0 ELSE enabled END WHERE id = ?`,
-    ).run(
       run.at.toISOString(),
       run.outcome.slice(0, 300),
       run.conversationId ?? null,
