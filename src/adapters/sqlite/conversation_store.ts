@@ -8,6 +8,7 @@ import type {
   StoredMessage,
 } from "../../core/ports.ts";
 import type { ConversationKind } from "../../core/tool.ts";
+import { boundedPage, maxSearchChars, maxSearchHits } from "../../core/bounds.ts";
 import { insert, transaction, write } from "./write.ts";
 
 interface MessageRow {
@@ -72,6 +73,18 @@ function toSummary(row: SummaryRow): ConversationSummary {
     updatedAt: row.updated_at,
     messageCount: row.message_count,
   };
+}
+
+/**
+ * Turns free text into an FTS5 query that needs every word (each quoted; the index stems them,
+ * so "meetings" finds "meeting"); undefined when nothing searchable is left. Whole words only:
+ * prefix terms make FTS5 merge every matching doclist and cost ~20 ms per common word.
+ */
+export function toFtsAllWordsQuery(text: string): string | undefined {
+  const words = text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  const unique = [...new Set(words)].slice(0, 16);
+  if (!unique.length) return undefined;
+  return unique.map((word) => `"${word}"`).join(" ");
 }
 
 /** Conversations and messages in SQLite; every append is committed at once. */
@@ -166,8 +179,15 @@ export class SqliteConversationStore implements ConversationStore {
     return this.list({ kind, limit: 1 })[0];
   }
 
-  /** Conversations, newest first, filtered and paginated. */
+  /**
+   * Conversations, newest first, filtered and paginated. A search matches every word of the
+   * query (stemmed whole words) in one message or the title, through FTS5 indexes; it looks at
+   * the newest matches only (at most `maxSearchHits`), so its cost is bounded however common
+   * the word.
+   * Limit and offset are clamped to `maxListLimit` / `maxListOffset`.
+   */
   list(query: ConversationQuery): ConversationSummary[] {
+    const page = boundedPage(query.limit, query.offset);
     const where: string[] = [];
     const params: (string | number)[] = [];
     if (query.kind) {
@@ -175,26 +195,34 @@ export class SqliteConversationStore implements ConversationStore {
       params.push(query.kind);
     }
     if (query.search?.trim()) {
-      const pattern = `%${query.search.trim().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      const fts = toFtsAllWordsQuery(query.search.slice(0, maxSearchChars));
+      if (!fts) return [];
       where.push(
-        `(c.title LIKE ? ESCAPE '\\' OR EXISTS (SELECT 1 FROM messages s
-          WHERE s.conversation_id = c.id AND s.content LIKE ? ESCAPE '\\'))`,
+        `c.id IN (
+          SELECT m.conversation_id FROM messages m WHERE m.id IN (
+            SELECT rowid FROM messages_fts WHERE messages_fts MATCH ? ORDER BY rowid DESC LIMIT ?)
+          UNION
+          SELECT rowid FROM (SELECT rowid FROM conversations_fts WHERE conversations_fts MATCH ?
+            ORDER BY rowid DESC LIMIT ?))`,
       );
-      params.push(pattern, pattern);
+      // The newest matches only, enough for this page: cost grows with the page, not the table.
+      const hits = Math.min(maxSearchHits, Math.max(200, (page.offset + page.limit) * 8));
+      params.push(fts, hits, fts, hits);
     }
     const rows = this.db.prepare(
       `SELECT c.*, (SELECT COUNT(*) FROM messages m WHERE m.conversation_id = c.id) AS message_count
        FROM conversations c ${where.length ? `WHERE ${where.join(" AND ")}` : ""}
        ORDER BY c.updated_at DESC, c.id DESC LIMIT ? OFFSET ?`,
-    ).all(...params, query.limit, query.offset ?? 0) as unknown as SummaryRow[];
+    ).all(...params, page.limit, page.offset) as unknown as SummaryRow[];
     return rows.map(toSummary);
   }
 
-  /** Number of conversations, optionally of one kind. */
+  /** Number of conversations, optionally of one kind (kept by triggers: no table scan). */
   count(kind?: ConversationKind): number {
     const row = kind
-      ? this.db.prepare("SELECT COUNT(*) AS n FROM conversations WHERE kind = ?").get(kind)
-      : this.db.prepare("SELECT COUNT(*) AS n FROM conversations").get();
+      ? this.db.prepare("SELECT COALESCE(SUM(n), 0) AS n FROM conversation_counts WHERE kind = ?")
+        .get(kind)
+      : this.db.prepare("SELECT COALESCE(SUM(n), 0) AS n FROM conversation_counts").get();
     return Number((row as { n: number }).n);
   }
 

@@ -180,9 +180,11 @@ export function insertUnlessPresent(
 
 /**
  * Runs `work` in an IMMEDIATE transaction: commits (or throws a StorageError when BEGIN or COMMIT
- * fails) and rolls back when `work` throws, then rethrows its error.
+ * fails) and rolls back when `work` throws, then rethrows its error. Inside a transaction the
+ * caller already opened, `work` simply joins it (the caller's COMMIT decides).
  */
 export function transaction<T>(db: DatabaseSync, work: () => T, what = "the change"): T {
+  if (db.isTransaction) return work();
   try {
     db.exec("BEGIN IMMEDIATE");
   } catch (error) {
