@@ -1,5 +1,6 @@
 /** The radar.yaml schema: every key has a default, so Radar runs with no file at all. */
 import { z } from "zod";
+import * as bounds from "../core/bounds.ts";
 
 const clockTime = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, "expected HH:MM (24-hour)");
 const positiveInt = z.number().int().positive();
@@ -40,8 +41,8 @@ export const llmSection = z.object({
   temperature: z.number().min(0).max(2).default(0.3),
   max_tool_iterations: positiveInt.max(100).default(10),
   /** Token budget for tool schemas offered on one request. */
-  tool_budget_tokens: positiveInt.default(1000),
-  connect_timeout_seconds: z.number().positive().default(10),
+  tool_budget_tokens: positiveInt.max(bounds.maxConfigTokens).default(1000),
+  connect_timeout_seconds: z.number().positive().max(bounds.maxTimeoutSeconds).default(10),
   /** A cold model can take minutes to load and answer: the whole exchange's upper bound. */
   response_timeout_seconds: z.number().positive().max(86_400).default(300),
   /** Until the server's first byte (headers): a stream:false answer comes only when it is done. */
@@ -54,7 +55,7 @@ export const llmSection = z.object({
   max_retry_wait_seconds: z.number().min(0).max(3600).default(60),
   retries: z.number().int().min(0).max(10).default(3),
   /** Upper bound for Ollama's num_ctx; 0 means use the model's context length. */
-  max_context_tokens: z.number().int().min(0).default(0),
+  max_context_tokens: z.number().int().min(0).max(bounds.maxConfigTokens).default(0),
   keep_alive: z.string().default("30m"),
   /** Embedding model for tool ranking and semantic memory (e.g. nomic-embed-text); empty = none. */
   embedding_model: z.string().default(""),
@@ -116,13 +117,13 @@ export const watcherEntry = z.object({
 
 /** `tools:` per-tool settings and safety rails. */
 export const toolsSection = z.object({
-  max_result_chars: positiveInt.default(8000),
-  audit_retention_days: positiveInt.default(90),
+  max_result_chars: positiveInt.max(bounds.maxConfigChars).default(8000),
+  audit_retention_days: positiveInt.max(bounds.maxRetentionDays).default(90),
   exec: z.object({
     enabled: z.boolean().default(true),
     /** Approval policy (the sandbox is the boundary): see radar.yaml. */
     mode: z.enum(["safe_only", "block_dangerous", "allow_all"]).default("block_dangerous"),
-    timeout_seconds: z.number().positive().default(30),
+    timeout_seconds: z.number().positive().max(bounds.maxTimeoutSeconds).default(30),
     /** bubblewrap (Linux) / sandbox-exec (macOS) wherever available. */
     sandbox: z.boolean().default(true),
     /** Writable besides the scratch folder; written only after a yes in chat (mode allow_all: always). */
@@ -130,14 +131,14 @@ export const toolsSection = z.object({
     /** Empty: $XDG_STATE_HOME/radar/scratch. */
     scratch_dir: z.string().default(""),
     allow_network: z.boolean().default(false),
-    max_output_chars: positiveInt.default(4000),
+    max_output_chars: positiveInt.max(bounds.maxConfigChars).default(4000),
     /** RLIMIT_NPROC inside the sandbox. */
-    max_processes: positiveInt.default(256),
+    max_processes: positiveInt.max(bounds.maxProcesses).default(256),
     /** RLIMIT_DATA inside the sandbox (0: no limit). */
-    max_memory_mb: z.number().int().min(0).default(1024),
+    max_memory_mb: z.number().int().min(0).max(bounds.maxMemoryMb).default(1024),
   }).prefault({}),
   files: z.object({
-    max_read_bytes: positiveInt.default(200_000),
+    max_read_bytes: positiveInt.max(bounds.maxConfigBytes).default(200_000),
     blocked_paths: z.array(z.string()).default([]),
     /** When non-empty, file tools only work under these folders. */
     allowed_roots: z.array(z.string()).default([]),
@@ -145,9 +146,9 @@ export const toolsSection = z.object({
     writable_roots: z.array(z.string()).default([]),
   }).prefault({}),
   pdf: z.object({
-    first_pages: z.number().int().min(0).default(2),
-    last_pages: z.number().int().min(0).default(1),
-    timeout_seconds: z.number().positive().default(20),
+    first_pages: z.number().int().min(0).max(bounds.maxConfigPages).default(2),
+    last_pages: z.number().int().min(0).max(bounds.maxConfigPages).default(1),
+    timeout_seconds: z.number().positive().max(bounds.maxTimeoutSeconds).default(20),
   }).prefault({}),
   web_search: z.object({
     /** duckduckgo (no key; also what "" means), searxng (needs url) or brave (needs a key). */
@@ -164,8 +165,8 @@ export const toolsSection = z.object({
     geocoding_url: z.string().default(""),
   }).prefault({}),
   fetch_url: z.object({
-    max_chars: positiveInt.default(8000),
-    timeout_seconds: z.number().positive().default(20),
+    max_chars: positiveInt.max(bounds.maxConfigChars).default(8000),
+    timeout_seconds: z.number().positive().max(bounds.maxTimeoutSeconds).default(20),
     allow_private: z.boolean().default(false),
   }).prefault({}),
 });
@@ -187,10 +188,10 @@ export const pluginsSection = z.object({
   allow_llm_generated: z.boolean().default(false),
   auto_approve_if_tests_pass: z.boolean().default(false),
   max_debug_attempts: z.number().int().min(0).max(10).default(3),
-  call_timeout_seconds: z.number().positive().default(10),
-  memory_mb: positiveInt.default(128),
-  idle_seconds: positiveInt.default(300),
-  max_result_chars: positiveInt.default(16000),
+  call_timeout_seconds: z.number().positive().max(bounds.maxTimeoutSeconds).default(10),
+  memory_mb: positiveInt.max(bounds.maxMemoryMb).default(128),
+  idle_seconds: positiveInt.max(bounds.maxTimeoutSeconds).default(300),
+  max_result_chars: positiveInt.max(bounds.maxConfigChars).default(16000),
 });
 
 /** The whole configuration. */

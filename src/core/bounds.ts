@@ -3,6 +3,7 @@
  * or dashboard form can give. One place, so the CLI, the config schema, tools and the dashboard
  * refuse the same values with the same words.
  */
+import { UsageError } from "./errors.ts";
 
 /** The longest repeat interval of a task or monitor: one year (in minutes). */
 export const maxEveryMinutes = 366 * 24 * 60;
@@ -60,6 +61,19 @@ export function limitProblem(value: number, name: string, max = maxListLimit): s
   return undefined;
 }
 
+/** Returns `value` when it is within 1…`max`; else throws a one-line UsageError (exit 2). */
+export function checkLimit(value: number, name: string, max = maxListLimit): number {
+  const problem = limitProblem(value, name, max);
+  if (problem) throw new UsageError(problem);
+  return value;
+}
+
+/** Throws a one-line UsageError (exit 2) when a repeat interval is outside its bounds. */
+export function checkEvery(text: string | undefined, name: string): void {
+  const problem = text === undefined ? undefined : everyProblem(text, name);
+  if (problem) throw new UsageError(problem);
+}
+
 /** Clamps a list limit and offset into their bounds (for pages that must not fail). */
 export function boundedPage(limit: number, offset = 0): { limit: number; offset: number } {
   return {
@@ -67,3 +81,27 @@ export function boundedPage(limit: number, offset = 0): { limit: number; offset:
     offset: Math.max(0, Math.min(maxListOffset, Math.floor(offset) || 0)),
   };
 }
+
+/** The longest timeout any config key may set: one day (setTimeout overflows past ~24.8 days). */
+export const maxTimeoutSeconds = 86_400;
+
+/** The largest character count a config key may set (tool results, outputs, page text). */
+export const maxConfigChars = 10_000_000;
+
+/** The largest byte count a config key may set (file reads). */
+export const maxConfigBytes = 100 * 1024 * 1024;
+
+/** The largest token count a config key may set. */
+export const maxConfigTokens = 10_000_000;
+
+/** The longest retention a config key may set: about a hundred years. */
+export const maxRetentionDays = 36_500;
+
+/** The most PDF pages a config key may ask for at either end of a document. */
+export const maxConfigPages = 10_000;
+
+/** The most processes a sandboxed command may be allowed (RLIMIT_NPROC). */
+export const maxProcesses = 100_000;
+
+/** The most memory a plugin host or sandboxed command may be given, in MB. */
+export const maxMemoryMb = 65_536;

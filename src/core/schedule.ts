@@ -1,6 +1,10 @@
 /** Pure scheduling rules shared by tasks and monitors: durations, catch-up and backoff. */
+import { maxEveryMinutes } from "./bounds.ts";
 
-/** Parses "90s", "15m", "2h", "1d" (or plain minutes) into whole minutes; undefined if invalid. */
+/**
+ * Parses "90s", "15m", "2h", "1d" (or plain minutes) into whole minutes; undefined if invalid or
+ * longer than `maxEveryMinutes` (a year: "99999999999d" once made every check throw).
+ */
 export function parseDurationMinutes(text: string): number | undefined {
   const match = text.trim().toLowerCase().match(/^(\d+(?:\.\d+)?)\s*(s|m|min|h|d)?$/);
   if (!match) return undefined;
@@ -14,7 +18,7 @@ export function parseDurationMinutes(text: string): number | undefined {
     ? value * 1440
     : value;
   const rounded = Math.round(minutes);
-  return rounded >= 1 ? rounded : undefined;
+  return rounded >= 1 && rounded <= maxEveryMinutes ? rounded : undefined;
 }
 
 /** Formats minutes as a short duration ("45m", "2h", "1d 3h"). */

@@ -1,4 +1,5 @@
 /** URL monitors in SQLite: what to fetch, when, and the last version seen. */
+import { maxEveryMinutes, minEveryMinutes } from "../../core/bounds.ts";
 import type { DatabaseSync } from "node:sqlite";
 import { insert, write } from "./write.ts";
 
@@ -74,7 +75,9 @@ function toMonitor(row: MonitorRow): MonitorRecord {
     name: row.name,
     url: row.url,
     selector: row.selector,
-    everyMinutes: Number(row.every_minutes),
+    // Rows stored before intervals were bounded are read within the bounds (a huge interval
+    // made every check throw "Invalid time value").
+    everyMinutes: Math.min(Math.max(Number(row.every_minutes), minEveryMinutes), maxEveryMinutes),
     urgent: row.urgent === 1,
     enabled: row.enabled === 1,
     createdAt: row.created_at,

@@ -1,4 +1,5 @@
 /** Scheduled tasks in SQLite. */
+import { maxEveryMinutes, minEveryMinutes } from "../../core/bounds.ts";
 import type { DatabaseSync } from "node:sqlite";
 import type { CatchUpPolicy } from "../../core/schedule.ts";
 import { insert, write } from "./write.ts";
@@ -48,13 +49,20 @@ interface TaskRow {
   last_conversation_id: number | null;
 }
 
+/** An "every" interval read within the bounds (rows stored before the bounds existed). */
+function boundedEvery(minutes: string): string {
+  const value = Number(minutes);
+  if (!Number.isFinite(value)) return minutes;
+  return String(Math.min(Math.max(Math.round(value), minEveryMinutes), maxEveryMinutes));
+}
+
 function toTask(row: TaskRow): TaskRecord {
   return {
     id: Number(row.id),
     name: row.name,
     message: row.message,
     scheduleKind: row.schedule_kind,
-    schedule: row.schedule,
+    schedule: row.schedule_kind === "every" ? boundedEvery(row.schedule) : row.schedule,
     catchUp: row.catch_up,
     enabled: row.enabled === 1,
     createdAt: row.created_at,

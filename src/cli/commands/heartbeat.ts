@@ -1,4 +1,5 @@
 /** `radar heartbeat [--dry-run]` and `radar heartbeat log`. */
+import { checkLimit } from "../../core/bounds.ts";
 import type { Command } from "../command_line.ts";
 import type { CliContext } from "../context.ts";
 import { parseCount } from "../arguments.ts";
@@ -65,7 +66,7 @@ export function registerHeartbeat(program: Command, context: CliContext): void {
     .option("--all", "include skipped ticks")
     .action(async (options: { limit: string; all?: boolean }) => {
       const { runs } = await loadDaemonServices(context);
-      const rows = runs.recent(parseCount(options.limit, "--limit"), {
+      const rows = runs.recent(checkLimit(parseCount(options.limit, "--limit"), "--limit"), {
         skipped: options.all ? undefined : false,
       });
       if (!rows.length) {

@@ -1,4 +1,5 @@
 /** `radar history`: list conversations, show one. */
+import { checkLimit } from "../../core/bounds.ts";
 import type { Command } from "../command_line.ts";
 import { UsageError } from "../../core/errors.ts";
 import type { ConversationKind } from "../../core/tool.ts";
@@ -18,7 +19,7 @@ export function registerHistory(program: Command, context: CliContext): void {
         throw new UsageError(`Cannot list history: --kind must be one of ${kinds.join(", ")}`);
       }
       const rows = (await context.runtime()).conversations.list({
-        limit: parseCount(options.limit, "--limit"),
+        limit: checkLimit(parseCount(options.limit, "--limit"), "--limit"),
         kind: options.kind as ConversationKind | undefined,
         search: options.search,
       });

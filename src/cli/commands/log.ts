@@ -1,4 +1,5 @@
 /** `radar log tools`: the tool audit trail. */
+import { checkLimit } from "../../core/bounds.ts";
 import type { Command } from "../command_line.ts";
 import type { CliContext } from "../context.ts";
 import { parseCount } from "../arguments.ts";
@@ -14,7 +15,7 @@ export function registerLog(program: Command, context: CliContext): void {
     .action(async (options: { limit: string; tool?: string; failed?: boolean }) => {
       const runtime = await context.runtime();
       const rows = runtime.toolCalls.list({
-        limit: parseCount(options.limit, "--limit"),
+        limit: checkLimit(parseCount(options.limit, "--limit"), "--limit"),
         tool: options.tool,
         failed: options.failed,
       });

@@ -3,6 +3,7 @@ import { importLazily } from "../../runtime/lazy_import.ts";
 import type { Command } from "../command_line.ts";
 import type { CliContext } from "../context.ts";
 import { InvalidArgumentError } from "../command_line.ts";
+import { checkLimit, maxLogLines } from "../../core/bounds.ts";
 
 function parseCount(value: string): number {
   if (!/^\d+$/.test(value)) throw new InvalidArgumentError(`expected a number, found "${value}"`);
@@ -16,6 +17,7 @@ export function registerLogs(program: Command, context: CliContext): void {
     .option("-n, --lines <count>", "lines to show", parseCount, 50)
     .option("-f, --follow", "keep printing new lines until Ctrl-C")
     .action(async (options: { lines: number; follow?: boolean }) => {
+      checkLimit(options.lines, "--lines", maxLogLines);
       const { followFile, lastLines, logPath } = await importLazily<
         typeof import("../../daemon/log_file.ts")
       >(new URL("../../daemon/log_file.ts", import.meta.url));

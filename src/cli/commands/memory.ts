@@ -1,4 +1,5 @@
 /** `radar memory list|search|add|forget`. */
+import { checkLimit } from "../../core/bounds.ts";
 import type { Command } from "../command_line.ts";
 import { UsageError } from "../../core/errors.ts";
 import { type Fact, factCategories, type FactCategory } from "../../core/ports.ts";
@@ -31,7 +32,7 @@ export function registerMemory(program: Command, context: CliContext): void {
     .option("--category <category>", factCategories.join(" | "))
     .action(async (options: { limit: string; category?: string }) => {
       const facts = (await context.runtime()).facts.listFacts({
-        limit: parseCount(options.limit, "--limit"),
+        limit: checkLimit(parseCount(options.limit, "--limit"), "--limit"),
         category: parseCategory(options.category),
       });
       printFacts(context, facts, "No facts remembered yet.");
@@ -43,7 +44,7 @@ export function registerMemory(program: Command, context: CliContext): void {
     .action(async (words: string[], options: { limit: string }) => {
       const facts = (await context.runtime()).facts.searchFacts(
         words.join(" "),
-        parseCount(options.limit, "--limit"),
+        checkLimit(parseCount(options.limit, "--limit"), "--limit"),
       );
       printFacts(context, facts, `No facts match "${words.join(" ")}".`);
     });

@@ -1,4 +1,5 @@
 /** `radar monitor add|list|remove|check-now|enable|disable`: URL monitors. */
+import { everyProblem } from "../../core/bounds.ts";
 import { importLazily } from "../../runtime/lazy_import.ts";
 import type { Command } from "../command_line.ts";
 import type { CliContext } from "../context.ts";
@@ -34,6 +35,8 @@ export function registerMonitor(program: Command, context: CliContext): void {
         url: string,
         options: { every: string; selector?: string; name?: string; urgent?: boolean },
       ) => {
+        const everyProblemText = everyProblem(options.every, "--every");
+        if (everyProblemText) throw new UsageError(`Cannot add monitor: ${everyProblemText}`);
         const { monitors } = await services();
         const added = await monitors.add({ url, ...options });
         if ("error" in added) throw new UsageError(`Cannot add monitor: ${added.error}`);

@@ -1,4 +1,5 @@
 /** `radar task add|list|remove|run-now|enable|disable`: scheduled tasks in local time. */
+import { everyProblem } from "../../core/bounds.ts";
 import { importLazily } from "../../runtime/lazy_import.ts";
 import type { Command } from "../command_line.ts";
 import type { CliContext } from "../context.ts";
@@ -36,6 +37,16 @@ export function registerTask(program: Command, context: CliContext): void {
         if (!catchUpPolicies.includes(options.catchUp as CatchUpPolicy)) {
           throw new UsageError(
             `Cannot add task: --catch-up must be ${catchUpPolicies.join(" or ")}`,
+          );
+        }
+        const everyProblemText = options.every === undefined
+          ? undefined
+          : everyProblem(options.every, "--every");
+        if (everyProblemText) throw new UsageError(`Cannot add task: ${everyProblemText}`);
+        const atYear = Number(options.at?.trim().match(/^(\d{4})-/)?.[1]);
+        if (atYear > new Date().getFullYear() + 10) {
+          throw new UsageError(
+            `Cannot add task: --at must be within ten years, not "${options.at}"`,
           );
         }
         const interval = options.every !== undefined || options.at !== undefined;
