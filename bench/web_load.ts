@@ -5,6 +5,8 @@
  * browser would. Prints client-side p50/p95 latency.
  */
 import type { BenchLine, BenchSuite } from "./index.ts";
+import { join } from "node:path";
+import { checkDatabaseFile, quickCheck } from "../src/adapters/sqlite/maintenance.ts";
 import { createWebFixture } from "../tests/web/web_fixture.ts";
 
 const conversationCount = 100_000;
@@ -115,6 +117,10 @@ export const webLoadSuite: BenchSuite = {
       const seeding = performance.now();
       seed(fixture.db);
       console.log(`  seeded in ${Math.round(performance.now() - seeding)} ms`);
+      const size = Deno.statSync(join(fixture.directory, "radar.db")).size;
+      console.log(`  database ${(size / 1024 / 1024).toFixed(0)} MiB`);
+      const quick = quickCheck(fixture.db);
+      const integrity = checkDatabaseFile(join(fixture.directory, "radar.db"));
       const base = `http://127.0.0.1:${server.addr.port}`;
       const client = new Worker(new URL("./web_load_client.ts", import.meta.url), {
         type: "module",
@@ -135,6 +141,12 @@ export const webLoadSuite: BenchSuite = {
       const round = (value: number) => Math.round(value * 10) / 10;
       const p95 = round(percentile(times, 0.95));
       return [
+        { metric: "PRAGMA quick_check (radar status)", value: quick.durationMs, unit: "ms" },
+        {
+          metric: "radar db check (integrity + foreign keys)",
+          value: integrity.durationMs,
+          unit: "ms",
+        },
         { metric: "p50 latency", value: round(percentile(times, 0.5)), unit: "ms" },
         {
           metric: "p95 latency",

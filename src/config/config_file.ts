@@ -12,11 +12,29 @@ export interface ConfigFile {
   text?: string;
 }
 
-/** Reads a file's text, or undefined when it does not exist. */
+/** The largest config file Radar reads. */
+const maxConfigBytes = 1024 * 1024;
+
+/**
+ * Reads a file's text, or undefined when it does not exist. Refuses what is not a regular file
+ * (a FIFO or device would block or never end) and files over 1 MiB, with one line.
+ */
 export function readTextFileIfExists(path: string): string | undefined {
   try {
+    const info = Deno.statSync(path);
+    if (!info.isFile) {
+      throw new ConfigError(
+        `Cannot read config ${path}: not a regular file (${
+          info.isDirectory ? "a directory" : "a FIFO, socket or device"
+        })`,
+      );
+    }
+    if (info.size > maxConfigBytes) {
+      throw new ConfigError(`Cannot read config ${path}: larger than 1 MiB`);
+    }
     return Deno.readTextFileSync(path);
   } catch (error) {
+    if (error instanceof ConfigError) throw error;
     if (error instanceof Deno.errors.NotFound) return undefined;
     throw new ConfigError(`Cannot read config ${path}: ${(error as Error).message}`);
   }

@@ -77,7 +77,15 @@ export function parseYaml(text: string, path: string): Record<string, unknown> {
     const firstLine = error.message.split("\n")[0].replace(/ at line \d+, column \d+:?$/, "");
     throw new ConfigError(`Invalid config ${path}${line ? `:${line}` : ""}: ${firstLine}`);
   }
-  const value = document.toJS() ?? {};
+  let value: unknown;
+  try {
+    // Aliases are capped: a "billion laughs" document expands exponentially.
+    value = document.toJS({ maxAliasCount: 100 }) ?? {};
+  } catch (error) {
+    throw new ConfigError(
+      `Invalid config ${path}: ${(error as Error).message.split("\n")[0]} (too many YAML aliases?)`,
+    );
+  }
   if (typeof value !== "object" || Array.isArray(value)) {
     throw new ConfigError(
       `Invalid config ${path}: expected a mapping of sections, found ${typeName(value)}`,

@@ -104,14 +104,7 @@ function closeQuietly(db: DatabaseSync | undefined): void {
 function openReadOnly(path: string, original: unknown): DatabaseSync {
   let db: DatabaseSync | undefined;
   try {
-    const bytes = Deno.readFileSync(path);
-    if (bytes.length >= 20) {
-      bytes[18] = 1; // file format write version: legacy (no WAL)
-      bytes[19] = 1; // file format read version: legacy (no WAL)
-    }
-    db = new DatabaseSync(":memory:");
-    db.deserialize(bytes);
-    db.exec("PRAGMA query_only = ON");
+    db = openSnapshot(path);
     db.exec("PRAGMA foreign_keys = ON");
     const current = userVersion(db);
     if (current !== newestSchemaVersion) {
@@ -136,6 +129,27 @@ function openReadOnly(path: string, original: unknown): DatabaseSync {
   } catch (error) {
     closeQuietly(db);
     throw openError(path, error);
+  }
+}
+
+/**
+ * A read-only, in-memory copy of the database file at `path` (WAL header bytes reset so SQLite
+ * reads it as a rollback-journal file), `query_only` on. For read-only folders and full disks.
+ */
+export function openSnapshot(path: string): DatabaseSync {
+  const bytes = Deno.readFileSync(path);
+  if (bytes.length >= 20) {
+    bytes[18] = 1; // file format write version: legacy (no WAL)
+    bytes[19] = 1; // file format read version: legacy (no WAL)
+  }
+  const db = new DatabaseSync(":memory:");
+  try {
+    db.deserialize(bytes);
+    db.exec("PRAGMA query_only = ON");
+    return db;
+  } catch (error) {
+    db.close();
+    throw error;
   }
 }
 

@@ -131,6 +131,12 @@ export const commandTable: CommandEntry[] = [
       (await importLazily<typeof import("./monitor.ts")>(new URL("./monitor.ts", import.meta.url)))
         .registerMonitor,
   },
+  {
+    name: "db",
+    load: async () =>
+      (await importLazily<typeof import("./db.ts")>(new URL("./db.ts", import.meta.url)))
+        .registerDb,
+  },
 ];
 
 /**

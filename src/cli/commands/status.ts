@@ -21,6 +21,15 @@ export function registerStatus(program: Command, context: CliContext): void {
           (size / 1024).toFixed(0)
         } KiB; ${runtime.conversations.count()} conversations, ${runtime.facts.countFacts()} facts)\n`,
       );
+      const { integrityLine } = await importLazily<
+        typeof import("../../adapters/sqlite/maintenance.ts")
+      >(new URL("../../adapters/sqlite/maintenance.ts", import.meta.url));
+      io.stdout(`  ${integrityLine(runtime.db, runtime.dataDir, size)}\n`);
+      const { readOnlyBecause } = await importLazily<
+        typeof import("../../adapters/sqlite/database.ts")
+      >(new URL("../../adapters/sqlite/database.ts", import.meta.url));
+      const readOnly = readOnlyBecause(runtime.db);
+      if (readOnly) io.stdout(`  read-only: ${readOnly}\n`);
       const status = await runtime.model.status();
       io.stdout(`llm:       ${status.provider} ${status.baseUrl} model ${status.model}\n`);
       io.stdout(`  reachable: ${status.reachable ? "yes" : "no"}\n`);

@@ -1,0 +1,83 @@
+/** `radar db check|backup`: database integrity and owner-only backup copies. */
+import { importLazily } from "../../runtime/lazy_import.ts";
+import type { Command } from "../command_line.ts";
+import type { CliContext } from "../context.ts";
+import { joinPath } from "../../core/file_path.ts";
+
+function maintenance() {
+  return importLazily<typeof import("../../adapters/sqlite/maintenance.ts")>(
+    new URL("../../adapters/sqlite/maintenance.ts", import.meta.url),
+  );
+}
+
+/** A timestamp usable in a file name: 20261123T181500Z. */
+function fileStamp(at: Date): string {
+  return at.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
+}
+
+/** Registers `db`. */
+export function registerDb(program: Command, context: CliContext): void {
+  const db = program.command("db").description("check the database or back it up");
+
+  db.command("check")
+    .description("run SQLite's integrity and foreign key checks (exit 1 when damaged)")
+    .option("--json", "print JSON")
+    .action(async (options: { json?: boolean }) => {
+      const { dataDir } = await context.config();
+      const path = joinPath(dataDir, "radar.db");
+      try {
+        Deno.statSync(path);
+      } catch {
+        context.io.stdout(`No database yet at ${path}.\n`);
+        return;
+      }
+      const { checkDatabaseFile, recordCheck, recoveryHint } = await maintenance();
+      const check = checkDatabaseFile(path);
+      recordCheck(dataDir, check, new Date());
+      if (options.json) {
+        context.io.stdout(`${JSON.stringify(check, null, 2)}\n`);
+      } else if (check.ok) {
+        context.io.stdout(
+          `Database ${path} is intact (integrity and foreign keys checked in ${check.durationMs} ms, ` +
+            `${(check.sizeBytes / 1024).toFixed(0)} KiB).\n`,
+        );
+      } else {
+        const problems = check.problems.filter((problem) => problem !== "ok");
+        if (check.foreignKeyProblems) {
+          problems.push(`${check.foreignKeyProblems} rows point at missing parents`);
+        }
+        context.io.stdout(`Database ${path} is damaged:\n`);
+        for (const problem of problems) context.io.stdout(`  ${problem}\n`);
+        context.io.stdout(`To recover: ${recoveryHint}.\n`);
+      }
+      if (!check.ok) context.setExitCode(1);
+    });
+
+  db.command("backup")
+    .description("write a consistent, owner-only copy of the database (default: <data>/backups/)")
+    .argument("[path]", "where to write the copy (must not exist)")
+    .action(async (target: string | undefined) => {
+      const { dataDir } = await context.config();
+      const { openDatabase } = await importLazily<
+        typeof import("../../adapters/sqlite/database.ts")
+      >(new URL("../../adapters/sqlite/database.ts", import.meta.url));
+      const { backupDatabase } = await maintenance();
+      const source = joinPath(dataDir, "radar.db");
+      let path = target;
+      if (!path) {
+        const folder = joinPath(dataDir, "backups");
+        Deno.mkdirSync(folder, { recursive: true, mode: 0o700 });
+        path = joinPath(folder, `radar-${fileStamp(new Date())}.db`);
+      }
+      const database = openDatabase(source);
+      try {
+        const { sizeBytes } = await backupDatabase(database, path);
+        context.io.stdout(
+          `Backed up ${source} to ${path} (${(sizeBytes / 1024).toFixed(0)} KiB). ` +
+            "To restore: stop Radar, delete radar.db-wal and radar.db-shm, copy it over radar.db.\n",
+        );
+      } finally {
+        database.close();
+      }
+    });
+}
