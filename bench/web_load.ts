@@ -118,7 +118,11 @@ export const webLoadSuite: BenchSuite = {
       seed(fixture.db);
       console.log(`  seeded in ${Math.round(performance.now() - seeding)} ms`);
       const size = Deno.statSync(join(fixture.directory, "radar.db")).size;
-      console.log(`  database ${(size / 1024 / 1024).toFixed(0)} MiB`);
+      console.log(
+        `  database ${(size / 1024 / 1024).toFixed(0)} MiB; load average ${
+          Deno.loadavg().map((value) => value.toFixed(1)).join(" ")
+        } on ${navigator.hardwareConcurrency} cores`,
+      );
       const quick = quickCheck(fixture.db);
       const integrity = checkDatabaseFile(join(fixture.directory, "radar.db"));
       const base = `http://127.0.0.1:${server.addr.port}`;

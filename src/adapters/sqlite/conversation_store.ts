@@ -8,7 +8,7 @@ import type {
   StoredMessage,
 } from "../../core/ports.ts";
 import type { ConversationKind } from "../../core/tool.ts";
-import { boundedPage, maxSearchChars, maxSearchHits } from "../../core/bounds.ts";
+import { boundedPage, maxListOffset, maxSearchChars, maxSearchHits } from "../../core/bounds.ts";
 import { insert, transaction, write } from "./write.ts";
 
 interface MessageRow {
@@ -184,9 +184,11 @@ export class SqliteConversationStore implements ConversationStore {
    * query (stemmed whole words) in one message or the title, through FTS5 indexes; it looks at
    * the newest matches only (at most `maxSearchHits`), so its cost is bounded however common
    * the word.
-   * Limit and offset are clamped to `maxListLimit` / `maxListOffset`.
+   * The limit is clamped to `maxListLimit`; an offset past `maxListOffset` gives an empty page.
    */
   list(query: ConversationQuery): ConversationSummary[] {
+    // Deeper than maxListOffset is an empty page (narrow the search instead), never a wrong one.
+    if ((query.offset ?? 0) > maxListOffset) return [];
     const page = boundedPage(query.limit, query.offset);
     const where: string[] = [];
     const params: (string | number)[] = [];
