@@ -4,6 +4,7 @@ import type { AuditEntry, AuditSink, Clock, Logger } from "../../core/ports.ts";
 import { silentLogger } from "../../core/ports.ts";
 import { redactArguments, redactText } from "../../core/redact.ts";
 import type { ToolOutcome } from "../../core/tool.ts";
+import { statement } from "./statements.ts";
 import { readOnlyReason, write } from "./write.ts";
 
 /** One recorded tool call as listed by `radar log tools`. */
@@ -89,7 +90,8 @@ export class SqliteAuditStore implements AuditSink {
    * loop stored their tool messages in; retention may have pruned the oldest).
    */
   outcomesOf(conversationId: number): Array<{ tool: string; outcome: ToolOutcome }> {
-    const rows = this.db.prepare(
+    const rows = statement(
+      this.db,
       "SELECT tool, outcome FROM tool_calls WHERE conversation_id = ? ORDER BY id",
     ).all(conversationId) as Array<{ tool: string; outcome: string }>;
     return rows.map((row) => ({ tool: String(row.tool), outcome: row.outcome as ToolOutcome }));
@@ -104,7 +106,8 @@ export class SqliteAuditStore implements AuditSink {
       values.push(options.tool);
     }
     if (options.failed) where.push("outcome <> 'ok'");
-    const rows = this.db.prepare(
+    const rows = statement(
+      this.db,
       `SELECT id, at, conversation_id, tool, arguments, outcome, duration_ms, result
        FROM tool_calls ${where.length ? `WHERE ${where.join(" AND ")}` : ""}
        ORDER BY at DESC, id DESC LIMIT ?`,

@@ -9,6 +9,7 @@ import type {
 } from "../../core/ports.ts";
 import type { ConversationKind } from "../../core/tool.ts";
 import { boundedPage, maxListOffset, maxSearchChars, maxSearchHits } from "../../core/bounds.ts";
+import { statement } from "./statements.ts";
 import { insert, transaction, write } from "./write.ts";
 
 interface MessageRow {
@@ -151,7 +152,8 @@ export class SqliteConversationStore implements ConversationStore {
   /** The last `limit` messages, oldest first. */
   recentMessages(conversationId: number, limit: number): StoredMessage[] {
     if (limit <= 0) return [];
-    const rows = this.db.prepare(
+    const rows = statement(
+      this.db,
       "SELECT * FROM messages WHERE conversation_id = ? ORDER BY id DESC LIMIT ?",
     ).all(conversationId, limit) as unknown as MessageRow[];
     return rows.reverse().map(toMessage);
@@ -159,15 +161,15 @@ export class SqliteConversationStore implements ConversationStore {
 
   /** Every message of a conversation, oldest first. */
   messages(conversationId: number): StoredMessage[] {
-    const rows = this.db.prepare(
-      "SELECT * FROM messages WHERE conversation_id = ? ORDER BY id",
-    ).all(conversationId) as unknown as MessageRow[];
+    const rows = statement(this.db, "SELECT * FROM messages WHERE conversation_id = ? ORDER BY id")
+      .all(conversationId) as unknown as MessageRow[];
     return rows.map(toMessage);
   }
 
   /** One conversation's header, or undefined. */
   conversation(id: number): ConversationSummary | undefined {
-    const row = this.db.prepare(
+    const row = statement(
+      this.db,
       `SELECT c.*, (SELECT COUNT(*) FROM messages m WHERE m.conversation_id = c.id) AS message_count
        FROM conversations c WHERE c.id = ?`,
     ).get(id) as SummaryRow | undefined;
@@ -211,7 +213,8 @@ export class SqliteConversationStore implements ConversationStore {
       const hits = Math.min(maxSearchHits, Math.max(200, (page.offset + page.limit) * 8));
       params.push(fts, hits, fts, hits);
     }
-    const rows = this.db.prepare(
+    const rows = statement(
+      this.db,
       `SELECT c.*, (SELECT COUNT(*) FROM messages m WHERE m.conversation_id = c.id) AS message_count
        FROM conversations c ${where.length ? `WHERE ${where.join(" AND ")}` : ""}
        ORDER BY c.updated_at DESC, c.id DESC LIMIT ? OFFSET ?`,
@@ -222,9 +225,12 @@ export class SqliteConversationStore implements ConversationStore {
   /** Number of conversations, optionally of one kind (kept by triggers: no table scan). */
   count(kind?: ConversationKind): number {
     const row = kind
-      ? this.db.prepare("SELECT COALESCE(SUM(n), 0) AS n FROM conversation_counts WHERE kind = ?")
+      ? statement(
+        this.db,
+        "SELECT COALESCE(SUM(n), 0) AS n FROM conversation_counts WHERE kind = ?",
+      )
         .get(kind)
-      : this.db.prepare("SELECT COALESCE(SUM(n), 0) AS n FROM conversation_counts").get();
+      : statement(this.db, "SELECT COALESCE(SUM(n), 0) AS n FROM conversation_counts").get();
     return Number((row as { n: number }).n);
   }
 

@@ -1,6 +1,7 @@
 /** The persistent event queue: watchers and monitors add events, heartbeats consume them. */
 import type { DatabaseSync } from "node:sqlite";
 import type { PendingEvent } from "../../core/heartbeat.ts";
+import { statement } from "./statements.ts";
 import { insertUnlessPresent, write } from "./write.ts";
 
 /** An event as a source hands it to the queue. */
@@ -64,7 +65,8 @@ export class SqliteEventQueue {
 
   /** The oldest `limit` pending events. */
   pending(limit: number): PendingEvent[] {
-    const rows = this.db.prepare(
+    const rows = statement(
+      this.db,
       "SELECT * FROM events WHERE consumed_at IS NULL ORDER BY id LIMIT ?",
     ).all(limit) as unknown as EventRow[];
     return rows.map(toEvent);
@@ -72,7 +74,7 @@ export class SqliteEventQueue {
 
   /** How many events are pending. */
   pendingCount(): number {
-    const row = this.db.prepare("SELECT COUNT(*) AS n FROM events WHERE consumed_at IS NULL")
+    const row = statement(this.db, "SELECT COUNT(*) AS n FROM events WHERE consumed_at IS NULL")
       .get() as { n: number };
     return Number(row.n);
   }

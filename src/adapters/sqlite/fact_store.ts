@@ -1,6 +1,7 @@
 /** SQLite facts with FTS5 keyword search. */
 import type { DatabaseSync } from "node:sqlite";
 import type { Fact, FactCategory, FactStore } from "../../core/ports.ts";
+import { statement } from "./statements.ts";
 import { insert, write } from "./write.ts";
 
 interface FactRow {
@@ -65,11 +66,13 @@ export class SqliteFactStore implements FactStore {
     if (!fts) return [];
     // Rank inside FTS5 first (its `rank` column is cheaper than bm25() over a join), then join.
     const rows = category
-      ? this.db.prepare(
+      ? statement(
+        this.db,
         `SELECT f.* FROM facts_fts JOIN facts f ON f.id = facts_fts.rowid
          WHERE facts_fts MATCH ? AND f.category = ? ORDER BY rank, f.id DESC LIMIT ?`,
       ).all(fts, category, limit) as unknown as FactRow[]
-      : this.db.prepare(
+      : statement(
+        this.db,
         `SELECT f.* FROM (SELECT rowid, rank FROM facts_fts WHERE facts_fts MATCH ?
            ORDER BY rank LIMIT ?) AS hit JOIN facts f ON f.id = hit.rowid
          ORDER BY hit.rank, f.id DESC`,
@@ -80,17 +83,20 @@ export class SqliteFactStore implements FactStore {
   /** Facts newest first, optionally of one category. */
   listFacts(options: { limit: number; offset?: number; category?: FactCategory }): Fact[] {
     const rows = options.category
-      ? this.db.prepare(
+      ? statement(
+        this.db,
         "SELECT * FROM facts WHERE category = ? ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?",
       ).all(options.category, options.limit, options.offset ?? 0)
-      : this.db.prepare("SELECT * FROM facts ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?")
+      : statement(this.db, "SELECT * FROM facts ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?")
         .all(options.limit, options.offset ?? 0);
     return (rows as unknown as FactRow[]).map(toFact);
   }
 
   /** One fact by id. */
   getFact(id: number): Fact | undefined {
-    const row = this.db.prepare("SELECT * FROM facts WHERE id = ?").get(id) as FactRow | undefined;
+    const row = statement(this.db, "SELECT * FROM facts WHERE id = ?").get(id) as
+      | FactRow
+      | undefined;
     return row ? toFact(row) : undefined;
   }
 
@@ -113,6 +119,6 @@ export class SqliteFactStore implements FactStore {
 
   /** Number of stored facts. */
   countFacts(): number {
-    return Number((this.db.prepare("SELECT COUNT(*) AS n FROM facts").get() as { n: number }).n);
+    return Number((statement(this.db, "SELECT COUNT(*) AS n FROM facts").get() as { n: number }).n);
   }
 }

@@ -1,6 +1,7 @@
 /** URL monitors in SQLite: what to fetch, when, and the last version seen. */
 import { maxEveryMinutes, minEveryMinutes } from "../../core/bounds.ts";
 import type { DatabaseSync } from "node:sqlite";
+import { statement } from "./statements.ts";
 import { insert, write } from "./write.ts";
 
 /** One URL monitor. */
@@ -116,7 +117,7 @@ export class SqliteMonitorStore {
 
   /** One monitor. */
   get(id: number): MonitorRecord | undefined {
-    const row = this.db.prepare("SELECT * FROM monitors WHERE id = ?").get(id) as
+    const row = statement(this.db, "SELECT * FROM monitors WHERE id = ?").get(id) as
       | MonitorRow
       | undefined;
     return row ? toMonitor(row) : undefined;
@@ -124,13 +125,14 @@ export class SqliteMonitorStore {
 
   /** Every monitor, by id. */
   list(): MonitorRecord[] {
-    const rows = this.db.prepare("SELECT * FROM monitors ORDER BY id").all();
+    const rows = statement(this.db, "SELECT * FROM monitors ORDER BY id").all();
     return (rows as unknown as MonitorRow[]).map(toMonitor);
   }
 
   /** Enabled monitors whose next check is at or before `now`, most overdue first. */
   due(now: Date): MonitorRecord[] {
-    const rows = this.db.prepare(
+    const rows = statement(
+      this.db,
       `SELECT * FROM monitors WHERE enabled = 1 AND next_check_at <= ?
        ORDER BY next_check_at, id`,
     ).all(now.toISOString());

@@ -1,6 +1,7 @@
 /** SQLite storage of plugin approvals and reviews (schema 004_plugins). */
 import type { DatabaseSync } from "node:sqlite";
 import type { PluginApproval, PluginRecords, PluginReview } from "../../plugins/plugin_records.ts";
+import { statement } from "./statements.ts";
 import { insert, write } from "./write.ts";
 
 interface ApprovalRow {
@@ -63,7 +64,8 @@ export class SqlitePluginRecords implements PluginRecords {
   /** The newest unrevoked approval of exactly these files. */
   findApproval(name: string, filesHash: string): PluginApproval | undefined {
     return toApproval(
-      this.db.prepare(
+      statement(
+        this.db,
         `SELECT * FROM plugin_approvals WHERE name = ? AND files_hash = ? AND revoked_at IS NULL
          ORDER BY id DESC LIMIT 1`,
       ).get(name, filesHash) as ApprovalRow | undefined,
@@ -73,7 +75,8 @@ export class SqlitePluginRecords implements PluginRecords {
   /** The newest unrevoked approval of a plugin. */
   latestApproval(name: string): PluginApproval | undefined {
     return toApproval(
-      this.db.prepare(
+      statement(
+        this.db,
         `SELECT * FROM plugin_approvals WHERE name = ? AND revoked_at IS NULL
          ORDER BY id DESC LIMIT 1`,
       ).get(name) as ApprovalRow | undefined,
@@ -113,7 +116,7 @@ export class SqlitePluginRecords implements PluginRecords {
 
   /** A plugin's review state. */
   getReview(name: string): PluginReview | undefined {
-    const row = this.db.prepare(`SELECT * FROM plugin_reviews WHERE name = ?`).get(name) as
+    const row = statement(this.db, `SELECT * FROM plugin_reviews WHERE name = ?`).get(name) as
       | ReviewRow
       | undefined;
     if (!row) return undefined;

@@ -1,5 +1,6 @@
 /** Heartbeat and task runs: one row per tick, claimed while running, finished with its cost. */
 import type { DatabaseSync } from "node:sqlite";
+import { statement } from "./statements.ts";
 import { insert, transaction, write } from "./write.ts";
 
 /** How a run ended. */
@@ -140,7 +141,8 @@ export class SqliteRunStore {
     holds: (holder: number) => boolean,
   ): RunClaim {
     return transaction(this.db, () => {
-      const running = this.db.prepare(
+      const running = statement(
+        this.db,
         `SELECT id, pid FROM heartbeat_runs
          WHERE outcome = 'running' AND kind = ? AND task_id IS ?`,
       ).all(kind, taskId ?? null) as Array<{ id: number; pid: number }>;
@@ -161,9 +163,8 @@ export class SqliteRunStore {
 
   /** Closes running rows of processes that are gone (called at daemon start). */
   closeAbandoned(at: Date, isAlive: (pid: number) => boolean): number {
-    const rows = this.db.prepare(
-      "SELECT id, pid FROM heartbeat_runs WHERE outcome = 'running'",
-    ).all() as Array<{ id: number; pid: number }>;
+    const rows = statement(this.db, "SELECT id, pid FROM heartbeat_runs WHERE outcome = 'running'")
+      .all() as Array<{ id: number; pid: number }>;
     let closed = 0;
     for (const row of rows) {
       if (isAlive(Number(row.pid))) continue;
@@ -199,7 +200,7 @@ export class SqliteRunStore {
 
   /** One run. */
   get(id: number): RunRecord | undefined {
-    const row = this.db.prepare("SELECT * FROM heartbeat_runs WHERE id = ?").get(id) as
+    const row = statement(this.db, "SELECT * FROM heartbeat_runs WHERE id = ?").get(id) as
       | RunRow
       | undefined;
     return row ? toRecord(row) : undefined;
@@ -217,7 +218,8 @@ export class SqliteRunStore {
       params.push(options.kind);
     }
     if (options.skipped === false) where.push("outcome != 'skipped'");
-    const rows = this.db.prepare(
+    const rows = statement(
+      this.db,
       `SELECT * FROM heartbeat_runs WHERE ${where.join(" AND ")} ORDER BY id DESC LIMIT ?`,
     ).all(...params, limit) as unknown as RunRow[];
     return rows.map(toRecord);
@@ -225,7 +227,8 @@ export class SqliteRunStore {
 
   /** The start of the last scheduled heartbeat tick (any outcome): the interval counts from it. */
   lastScheduledHeartbeat(): Date | undefined {
-    const row = this.db.prepare(
+    const row = statement(
+      this.db,
       `SELECT started_at FROM heartbeat_runs WHERE kind = 'heartbeat' AND trigger = 'schedule'
        ORDER BY id DESC LIMIT 1`,
     ).get() as { started_at: string } | undefined;
@@ -236,7 +239,8 @@ export class SqliteRunStore {
   totals(
     since: Date,
   ): { runs: number; ran: number; promptTokens: number; completionTokens: number } {
-    const row = this.db.prepare(
+    const row = statement(
+      this.db,
       `SELECT COUNT(*) AS runs, SUM(outcome = 'ran') AS ran,
         COALESCE(SUM(prompt_tokens), 0) AS prompt, COALESCE(SUM(completion_tokens), 0) AS completion
        FROM heartbeat_runs WHERE started_at >= ?`,

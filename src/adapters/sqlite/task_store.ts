@@ -2,6 +2,7 @@
 import { maxEveryMinutes, minEveryMinutes } from "../../core/bounds.ts";
 import type { DatabaseSync } from "node:sqlite";
 import type { CatchUpPolicy } from "../../core/schedule.ts";
+import { statement } from "./statements.ts";
 import { insert, write } from "./write.ts";
 
 /** How a task's schedule is written. */
@@ -98,20 +99,24 @@ export class SqliteTaskStore {
 
   /** One task. */
   get(id: number): TaskRecord | undefined {
-    const row = this.db.prepare("SELECT * FROM tasks WHERE id = ?").get(id) as TaskRow | undefined;
+    const row = statement(this.db, "SELECT * FROM tasks WHERE id = ?").get(id) as
+      | TaskRow
+      | undefined;
     return row ? toTask(row) : undefined;
   }
 
   /** Every task, by id. */
   list(): TaskRecord[] {
-    return (this.db.prepare("SELECT * FROM tasks ORDER BY id").all() as unknown as TaskRow[]).map(
-      toTask,
-    );
+    return (statement(this.db, "SELECT * FROM tasks ORDER BY id").all() as unknown as TaskRow[])
+      .map(
+        toTask,
+      );
   }
 
   /** Enabled tasks whose next run is at or before `now`. */
   due(now: Date): TaskRecord[] {
-    const rows = this.db.prepare(
+    const rows = statement(
+      this.db,
       `SELECT * FROM tasks WHERE enabled = 1 AND next_run_at IS NOT NULL AND next_run_at <= ?
        ORDER BY next_run_at, id`,
     ).all(now.toISOString()) as unknown as TaskRow[];

@@ -8,6 +8,7 @@
  */
 import type { DatabaseSync, SQLInputValue } from "node:sqlite";
 import { RadarError } from "../../core/errors.ts";
+import { statement } from "./statements.ts";
 
 /** Why a database operation failed, in words a person can act on. */
 export type StorageFailure =
@@ -142,7 +143,7 @@ export function write(
   ...params: SQLInputValue[]
 ): WriteResult {
   try {
-    const result = db.prepare(sql).run(...params);
+    const result = statement(db, sql).run(...params);
     return { changes: Number(result.changes), id: Number(result.lastInsertRowid) };
   } catch (error) {
     throw toStorageError(db, what, error);
