@@ -13,38 +13,9 @@ import { SqliteFactStore } from "../../../src/adapters/sqlite/fact_store.ts";
 import { StorageError } from "../../../src/adapters/sqlite/write.ts";
 import { radarEnvironment, radarFlags } from "../../helpers/radar_process.ts";
 import { fromFileUrl } from "../../project/file_url.ts";
+import { canMountTmpfs, fillDisk, mountTmpfs, type Tmpfs } from "./tmpfs.ts";
 
-const isRoot = Deno.uid() === 0;
 const decoder = new TextDecoder();
-
-/** Mounts a small tmpfs; returns its path and an unmount function. */
-function mountTmpfs(sizeKb: number): { path: string; unmount(): void } {
-  const path = Deno.makeTempDirSync({ prefix: "radar-tmpfs-" });
-  const mounted = new Deno.Command("mount", {
-    args: ["-t", "tmpfs", "-o", `size=${sizeKb}k`, "tmpfs", path],
-  }).outputSync();
-  if (!mounted.success) throw new Error(`mount failed: ${decoder.decode(mounted.stderr)}`);
-  return {
-    path,
-    unmount() {
-      new Deno.Command("umount", { args: [path] }).outputSync();
-      Deno.removeSync(path, { recursive: true });
-    },
-  };
-}
-
-/** Writes zeros into `folder/filler` until the disk refuses more. */
-function fillDisk(folder: string): void {
-  const file = Deno.openSync(join(folder, "filler"), { write: true, create: true });
-  const block = new Uint8Array(4096);
-  try {
-    for (;;) file.writeSync(block);
-  } catch (error) {
-    if (!(error instanceof Error) || !/space|full/i.test(error.message)) throw error;
-  } finally {
-    file.close();
-  }
-}
 
 const mainPath = fromFileUrl(new URL("../../../main.ts", import.meta.url));
 
@@ -68,7 +39,7 @@ async function radar(home: string, args: string[]) {
 
 Deno.test({
   name: "memory add on a full disk exits 1 with one line and claims nothing (real tmpfs)",
-  ignore: !isRoot,
+  ignore: !canMountTmpfs,
   async fn() {
     const disk = mountTmpfs(1024);
     const home = disk.path;
@@ -99,7 +70,7 @@ Deno.test({
 
 Deno.test({
   name: "a full disk under an open database (a running daemon) fails the write with one line",
-  ignore: !isRoot,
+  ignore: !canMountTmpfs,
   async fn() {
     const disk = mountTmpfs(1024);
     const home = disk.path;
@@ -133,7 +104,7 @@ Deno.test({
 
 Deno.test({
   name: "event queue, conversation and fact writes throw a StorageError on a full disk",
-  ignore: !isRoot,
+  ignore: !canMountTmpfs,
   fn() {
     const disk = mountTmpfs(1024);
     const db = openDatabase(join(disk.path, "radar.db"));
@@ -188,42 +159,44 @@ function countRows(db: DatabaseSync, table: string): number {
   return Number((db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n);
 }
 
-Deno.test("a write to a read-only database file throws one line naming the file", () => {
-  // The non-root variant of the full-disk test: the failing file is injected by permissions
-  // (as root, a read-only tmpfs remount does the same).
-  const dir = Deno.makeTempDirSync();
-  let readOnly: { path: string; unmount(): void } | undefined;
-  try {
-    let path = join(dir, "radar.db");
-    openDatabase(path).close();
-    if (isRoot) {
-      readOnly = mountTmpfs(4096);
-      Deno.copyFileSync(path, join(readOnly.path, "radar.db"));
-      const remount = new Deno.Command("mount", {
-        args: ["-o", "remount,ro", readOnly.path],
-      }).outputSync();
-      assert.ok(remount.success);
-      path = join(readOnly.path, "radar.db");
-    } else {
-      Deno.chmodSync(path, 0o444);
-      Deno.chmodSync(dir, 0o555);
-    }
-    const db = openDatabase(path);
+Deno.test({
+  name: "a write to a read-only database file throws one line naming the file",
+  // Without a tmpfs, permissions make the file read-only — which root ignores.
+  ignore: !canMountTmpfs && Deno.uid() === 0,
+  fn() {
+    // The non-root variant of the full-disk test: the failing file is injected by permissions
+    // (as root, a read-only tmpfs remount does the same).
+    const dir = Deno.makeTempDirSync();
+    let readOnly: Tmpfs | undefined;
     try {
-      const facts = new SqliteFactStore(db);
-      assert.deepEqual(facts.listFacts({ limit: 5 }), []);
-      assert.throws(
-        () => facts.addFact({ category: "learned_fact", content: "x" }, new Date()),
-        (error: unknown) =>
-          error instanceof StorageError && error.failure === "read_only" &&
-          error.message.includes(path) && !error.message.includes("\n"),
-      );
+      let path = join(dir, "radar.db");
+      openDatabase(path).close();
+      if (canMountTmpfs) {
+        readOnly = mountTmpfs(4096);
+        Deno.copyFileSync(path, join(readOnly.path, "radar.db"));
+        readOnly.makeReadOnly();
+        path = join(readOnly.path, "radar.db");
+      } else {
+        Deno.chmodSync(path, 0o444);
+        Deno.chmodSync(dir, 0o555);
+      }
+      const db = openDatabase(path);
+      try {
+        const facts = new SqliteFactStore(db);
+        assert.deepEqual(facts.listFacts({ limit: 5 }), []);
+        assert.throws(
+          () => facts.addFact({ category: "learned_fact", content: "x" }, new Date()),
+          (error: unknown) =>
+            error instanceof StorageError && error.failure === "read_only" &&
+            error.message.includes(path) && !error.message.includes("\n"),
+        );
+      } finally {
+        db.close();
+      }
     } finally {
-      db.close();
+      Deno.chmodSync(dir, 0o755);
+      Deno.removeSync(dir, { recursive: true });
+      readOnly?.unmount();
     }
-  } finally {
-    Deno.chmodSync(dir, 0o755);
-    Deno.removeSync(dir, { recursive: true });
-    readOnly?.unmount();
-  }
+  },
 });
