@@ -8,6 +8,7 @@ import type { BenchLine, BenchSuite } from "./index.ts";
 import { join } from "node:path";
 import { checkDatabaseFile, quickCheck } from "../src/adapters/sqlite/maintenance.ts";
 import { createWebFixture } from "../tests/web/web_fixture.ts";
+import { sessionCookieNameFor, sessionValue } from "../web/middleware/auth.ts";
 
 const conversationCount = 100_000;
 const concurrency = 200;
@@ -111,7 +112,7 @@ export const webLoadSuite: BenchSuite = {
     const fixture = createWebFixture();
     const server = Deno.serve(
       { hostname: "127.0.0.1", port: 0, onListen: () => {} },
-      fixture.app.fetch,
+      fixture.hono.fetch,
     );
     try {
       const seeding = performance.now();
@@ -126,6 +127,10 @@ export const webLoadSuite: BenchSuite = {
       const quick = quickCheck(fixture.db);
       const integrity = checkDatabaseFile(join(fixture.directory, "radar.db"));
       const base = `http://127.0.0.1:${server.addr.port}`;
+      // Logged in as a browser is: the session cookie the login link sets.
+      const headers = {
+        Cookie: `${sessionCookieNameFor(base)}=${await sessionValue(fixture.deps.authToken)}`,
+      };
       const client = new Worker(new URL("./web_load_client.ts", import.meta.url), {
         type: "module",
       });
@@ -134,6 +139,7 @@ export const webLoadSuite: BenchSuite = {
         client.onerror = (event) => resolve({ error: event.message });
         client.postMessage({
           base,
+          headers,
           waves: Array.from({ length: waves }, (_, wave) => paths(wave)),
         });
       });
