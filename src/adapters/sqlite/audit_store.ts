@@ -1,4 +1,5 @@
 /** The tool audit trail in SQLite: every call recorded with secrets redacted, old rows pruned. */
+import { boundedPage } from "../../core/bounds.ts";
 import type { DatabaseSync } from "node:sqlite";
 import type { AuditEntry, AuditSink, Clock, Logger } from "../../core/ports.ts";
 import { silentLogger } from "../../core/ports.ts";
@@ -111,7 +112,7 @@ export class SqliteAuditStore implements AuditSink {
       `SELECT id, at, conversation_id, tool, arguments, outcome, duration_ms, result
        FROM tool_calls ${where.length ? `WHERE ${where.join(" AND ")}` : ""}
        ORDER BY at DESC, id DESC LIMIT ?`,
-    ).all(...values, options.limit) as Array<Record<string, unknown>>;
+    ).all(...values, boundedPage(options.limit).limit) as Array<Record<string, unknown>>;
     return rows.map((row) => ({
       id: Number(row.id),
       at: String(row.at),

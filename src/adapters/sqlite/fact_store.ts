@@ -1,4 +1,5 @@
 /** SQLite facts with FTS5 keyword search. */
+import { boundedPage, maxListOffset } from "../../core/bounds.ts";
 import type { DatabaseSync } from "node:sqlite";
 import type { Fact, FactCategory, FactStore } from "../../core/ports.ts";
 import { statement } from "./statements.ts";
@@ -62,6 +63,7 @@ export class SqliteFactStore implements FactStore {
 
   /** Ranked keyword search; a query with nothing searchable returns nothing. */
   searchFacts(query: string, limit: number, category?: FactCategory): Fact[] {
+    limit = boundedPage(limit).limit;
     const fts = toFtsQuery(query);
     if (!fts) return [];
     // Rank inside FTS5 first (its `rank` column is cheaper than bm25() over a join), then join.
@@ -82,13 +84,15 @@ export class SqliteFactStore implements FactStore {
 
   /** Facts newest first, optionally of one category. */
   listFacts(options: { limit: number; offset?: number; category?: FactCategory }): Fact[] {
+    if ((options.offset ?? 0) > maxListOffset) return [];
+    const page = boundedPage(options.limit, options.offset);
     const rows = options.category
       ? statement(
         this.db,
         "SELECT * FROM facts WHERE category = ? ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?",
-      ).all(options.category, options.limit, options.offset ?? 0)
+      ).all(options.category, page.limit, page.offset)
       : statement(this.db, "SELECT * FROM facts ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?")
-        .all(options.limit, options.offset ?? 0);
+        .all(page.limit, page.offset);
     return (rows as unknown as FactRow[]).map(toFact);
   }
 

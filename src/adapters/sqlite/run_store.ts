@@ -1,4 +1,5 @@
 /** Heartbeat and task runs: one row per tick, claimed while running, finished with its cost. */
+import { boundedPage } from "../../core/bounds.ts";
 import type { DatabaseSync } from "node:sqlite";
 import { statement } from "./statements.ts";
 import { insert, transaction, write } from "./write.ts";
@@ -221,7 +222,7 @@ export class SqliteRunStore {
     const rows = statement(
       this.db,
       `SELECT * FROM heartbeat_runs WHERE ${where.join(" AND ")} ORDER BY id DESC LIMIT ?`,
-    ).all(...params, limit) as unknown as RunRow[];
+    ).all(...params, boundedPage(limit).limit) as unknown as RunRow[];
     return rows.map(toRecord);
   }
 
