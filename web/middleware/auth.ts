@@ -86,6 +86,8 @@ export function throttled(c: Context): Response {
 /** Requires the token (cookie or bearer) on every path except login, health and static files. */
 export function requireAuth(options: AuthOptions): MiddlewareHandler {
   const { authToken, throttle } = options;
+  // Computed once: the HMAC of a fixed token never changes, and every request compares with it.
+  const expectedSession = sessionValue(authToken);
   return async (c, next) => {
     if (openPaths.some((pattern) => pattern.test(c.req.path))) return await next();
     const cookieName = sessionCookieNameFor(c.req.url);
@@ -95,7 +97,7 @@ export function requireAuth(options: AuthOptions): MiddlewareHandler {
       if (throttle.blocked()) return throttled(c);
       const valid = bearer !== undefined
         ? await constantTimeEqual(bearer, authToken)
-        : await constantTimeEqual(cookie!, await sessionValue(authToken));
+        : await constantTimeEqual(cookie!, await expectedSession);
       if (valid) return await next();
       throttle.fail();
       if (bearer !== undefined) {
