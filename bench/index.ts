@@ -24,4 +24,5 @@ export const suites: Array<() => Promise<BenchSuite>> = [
   () => import("./web_pages.ts").then((module) => module.webPagesSuite),
   () => import("./daemon.ts").then((module) => module.daemonSuite),
   () => import("./exec.ts").then((module) => module.execSuite),
+  () => import("./tool_offering.ts").then((module) => module.toolOfferingSuite),
 ];

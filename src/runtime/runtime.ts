@@ -15,6 +15,7 @@ import { createPdfReader } from "../adapters/pdf/subprocess_pdf_reader.ts";
 import { SqlitePluginRecords } from "../adapters/sqlite/plugin_records.ts";
 import { createPluginSystem, type PluginSystem } from "../plugins/plugin_system.ts";
 import { agentDependencies } from "./agent_dependencies.ts";
+import { findToolsTool } from "../tools/find_tools.ts";
 import { openCoreAdapters, runtimeLogging } from "./core_adapters.ts";
 import { SqliteTaskStore } from "../adapters/sqlite/task_store.ts";
 import { SqliteMonitorStore } from "../adapters/sqlite/monitor_store.ts";
@@ -107,6 +108,7 @@ export function openRuntime(options: RuntimeOptions): Runtime {
       pdfReader: createPdfReader(config.tools.pdf, options.env),
     })
   ) registry.register(tool);
+  registry.register(findToolsTool(() => registry.list()));
   const plugins = config.plugins.enabled
     ? createPluginSystem({
       dataDir,

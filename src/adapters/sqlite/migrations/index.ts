@@ -6,6 +6,7 @@ import { daemonMigration } from "./003_daemon.ts";
 import { pluginsMigration } from "./004_plugins.ts";
 import { webMigration } from "./005_web.ts";
 import { monitorsMigration } from "./006_monitors.ts";
+import { embeddingsMigration } from "./010_embeddings.ts";
 
 /** The ordered migrations applied by `openDatabase`. */
 export const migrations: readonly Migration[] = [
@@ -15,4 +16,5 @@ export const migrations: readonly Migration[] = [
   pluginsMigration,
   webMigration,
   monitorsMigration,
+  embeddingsMigration,
 ];
