@@ -1,7 +1,8 @@
 /**
  * Tool offering: is the tool a plain request needs offered to the model? Measured on natural
  * requests (bench/tool_offering_cases.ts) with every built-in tool plus 50 plugin-like tools, by
- * keywords only (the case without an embedding model), and the first request's token cost.
+ * keywords only (the case without an embedding model), and the first request's token cost; and
+ * how much of a request repeats the previous one's prefix (what the server's prompt cache reuses).
  */
 import { join } from "node:path";
 import type { BenchLine, BenchSuite } from "./index.ts";
@@ -12,7 +13,9 @@ import {
   pluginTools,
 } from "./tool_offering_cases.ts";
 import { ManualClock } from "../src/adapters/clock.ts";
-import { estimateFirstRequestTokens } from "../src/core/agent_loop.ts";
+import { estimateFirstRequestTokens, runAgent } from "../src/core/agent_loop.ts";
+import type { ChatRequest } from "../src/core/chat_model.ts";
+import { ScriptedChatModel, textResponse } from "../tests/fakes/scripted_chat_model.ts";
 import type { Tool } from "../src/core/tool.ts";
 import { openRuntime, type Runtime } from "../src/runtime/runtime.ts";
 
@@ -121,8 +124,74 @@ export function offeringLines(): BenchLine[] {
   });
 }
 
+/** A request laid out the way chat templates render it: system, tools, then the turns. */
+function rendered(request: ChatRequest): string {
+  return [JSON.stringify(request.messages[0]), JSON.stringify(request.tools)]
+    .concat(request.messages.slice(1).map((message) => JSON.stringify(message))).join("\n");
+}
+
+/** Share (%) of `next` that repeats `previous` from the first byte on (what a prompt cache reuses). */
+function prefixShare(previous: string, next: string): number {
+  let same = 0;
+  while (same < previous.length && same < next.length && previous[same] === next[same]) same++;
+  return Number((100 * same / next.length).toFixed(1));
+}
+
+/** Prefix reuse: the second request of a chat (a minute later), and one heartbeat to the next. */
+export async function prefixLines(): Promise<BenchLine[]> {
+  const dir = Deno.makeTempDirSync({ prefix: "radar-bench-prefix-" });
+  const clock = new ManualClock(new Date("2026-11-23T09:00:00Z"));
+  const runtime = openRuntime({
+    env: { HOME: dir, RADAR_DATA_DIR: join(dir, "data") },
+    cwd: dir,
+    clock,
+    logLevel: "error",
+  });
+  try {
+    const model = new ScriptedChatModel([
+      textResponse("You have 12 GB free."),
+      textResponse("Your Downloads folder holds 3 PDFs."),
+      textResponse("Nothing needs attention."),
+      textResponse("Still nothing."),
+    ]);
+    const deps = { ...runtime.agent(), model };
+    const run = async (kind: "chat" | "heartbeat", conversationId: number, message: string) => {
+      clock.advance(60_000);
+      await runAgent(deps, { conversationId, kind, userMessage: message, interactive: false });
+    };
+    const chat = runtime.conversations.createConversation("chat", "bench", clock.now());
+    await run("chat", chat, "How much free disk space do I have?");
+    await run("chat", chat, "And what's in my Downloads folder?");
+    const beat = runtime.conversations.createConversation("heartbeat", "bench", clock.now());
+    await run("heartbeat", beat, "It is 09:03. Since the last check: nothing new.");
+    await run("heartbeat", beat, "It is 09:04. Since the last check: invoice.pdf arrived.");
+    const [first, second, tickOne, tickTwo] = model.requests.map(rendered);
+    const chatShare = prefixShare(first, second);
+    const beatShare = prefixShare(tickOne, tickTwo);
+    return [
+      {
+        metric: "second request of a chat: share repeating the first request's prefix",
+        value: chatShare,
+        unit: "%",
+        target: "≥ 90",
+        met: chatShare >= 90,
+      },
+      {
+        metric: "heartbeat request: share repeating the previous heartbeat's prefix",
+        value: beatShare,
+        unit: "%",
+        target: "≥ 90",
+        met: beatShare >= 90,
+      },
+    ];
+  } finally {
+    runtime.close();
+    Deno.removeSync(dir, { recursive: true });
+  }
+}
+
 /** The suite `deno task bench` runs. */
 export const toolOfferingSuite: BenchSuite = {
   name: "tool offering",
-  run: () => Promise.resolve(offeringLines()),
+  run: async () => [...offeringLines(), ...await prefixLines()],
 };

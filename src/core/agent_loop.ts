@@ -55,6 +55,12 @@ export interface AgentDependencies {
   elapsed: () => number;
   /** The untrusted-text marker id of one run (random by default; tests pin it). */
   markerId?: () => string;
+  /**
+   * Renders a user message as the model sees it (its send time first, see `stampUserMessage`):
+   * applied to stored history too, so earlier turns replay byte-identically (prompt cache).
+   * Heartbeat messages carry their time already and are left as they are.
+   */
+  stampUserMessage?: (content: string, sentAt: Date) => string;
   /** Embedding similarity of tools to a message, used when not every tool fits the budget. */
   toolRanker?: ToolRanker;
 }
@@ -95,8 +101,14 @@ export async function runAgent(
 ): Promise<AgentResult> {
   const { store, clock, settings } = deps;
   const signal = request.signal ?? new AbortController().signal;
+  const now = clock.now();
+  const stamp = request.kind === "heartbeat" ? undefined : deps.stampUserMessage;
   const history = trimHistory(
-    store.recentMessages(request.conversationId, settings.historyMessages),
+    store.recentMessages(request.conversationId, settings.historyMessages).map((message) =>
+      stamp && message.role === "user"
+        ? { ...message, content: stamp(message.content, new Date(message.createdAt)) }
+        : message
+    ),
   );
   const chosen = chooseTools(deps, request, recentToolNames(history), signal);
   // Awaited only when embeddings are asked: no extra turn of the event loop otherwise.
@@ -115,12 +127,12 @@ export async function runAgent(
   const messages: ChatMessage[] = [
     { role: "system", content: deps.systemPrompt(variables) },
     ...history.map(asData),
-    { role: "user", content: request.userMessage },
+    { role: "user", content: stamp ? stamp(request.userMessage, now) : request.userMessage },
   ];
   store.appendMessage(request.conversationId, {
     role: "user",
     content: request.userMessage,
-    createdAt: clock.now(),
+    createdAt: now,
   });
   let toolTokens = offered.reduce((sum, tool) => sum + toolTokenCost(tool), 0);
   const estimatedPromptTokens = estimateJsonTokens(messages) + toolTokens;

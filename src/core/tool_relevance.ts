@@ -74,7 +74,7 @@ export function relevanceScore(messageStems: ReadonlySet<string>, tool: Tool): n
 
 /** Tools with any relevance to the message, most relevant first (ties keep order). */
 export function rankByRelevance(message: string, tools: readonly Tool[]): Tool[] {
-  const stems = expandStems(wordStems(message));
+  const stems = expandStems([...wordStems(message), ...shapeStems(message)]);
   return tools
     .map((tool, index) => ({ tool, index, score: relevanceScore(stems, tool) }))
     .filter((entry) => entry.score > 0)
@@ -91,14 +91,14 @@ const synonymRows: ReadonlyArray<readonly [string, string]> = [
   ["jot add append put", "write file save"],
   ["summarize summarise summary skim content say inside", "read file"],
   [
-    "disk space free memory cpu uptime process running installed version port ram usage git",
+    "disk space free memory cpu uptime machine computer process running installed version port ram usage git",
     "run command",
   ],
   [
     "reminder reminders alarm later tomorrow hour minute weekday weekend daily nightly",
     "schedule task",
   ],
-  ["stop pause unschedule", "cancel task remove monitor"],
+  ["stop pause unschedule anymore", "cancel task remove monitor"],
   ["set up which scheduled upcoming", "list task"],
   ["folder dir what's inside", "list directory"],
   ["look up latest who when news weather price online", "web search"],
@@ -117,6 +117,14 @@ const synonyms: ReadonlyMap<string, readonly string[]> = (() => {
   }
   return map;
 })();
+
+/** Words implied by what a message contains: a link means a page, a path a file or folder. */
+function shapeStems(message: string): string[] {
+  const stems: string[] = [];
+  if (/https?:\/\/\S/i.test(message)) stems.push("url", "page");
+  if (/(^|\s)~?\.{0,2}\/\S/.test(message)) stems.push("file", "folder");
+  return stems;
+}
 
 /** Message stems plus the tool-side words they imply (see `synonymRows`). */
 export function expandStems(stems: readonly string[]): Set<string> {

@@ -4,7 +4,7 @@ import type { AgentDependencies } from "../core/agent_loop.ts";
 import type { ChatModel } from "../core/chat_model.ts";
 import type { AuditSink, Clock, ConversationStore, FactStore } from "../core/ports.ts";
 import type { PromptVariableSource } from "../core/prompt_variables.ts";
-import { buildSystemPrompt } from "../core/system_prompt.ts";
+import { buildSystemPrompt, stampUserMessage } from "../core/system_prompt.ts";
 import type { ToolRanker } from "../core/tool_relevance.ts";
 import type { ToolGate, ToolObserver, ToolRegistry } from "../core/tool_registry.ts";
 
@@ -57,8 +57,9 @@ export function agentDependencies(
           limit: config.memory.max_personality_notes,
           category: "personality_note",
         }).map((fact) => fact.content),
-        now: clock.now(),
         timeZone: config.radar.timezone || undefined,
       }),
+    stampUserMessage: (content, sentAt) =>
+      stampUserMessage(content, sentAt, config.radar.timezone || undefined),
   };
 }

@@ -15,8 +15,8 @@ const maxFound = 5;
 export function findToolsTool(listTools: () => Tool[]): Tool {
   return defineTool({
     name: findToolsName,
-    description: "Find more tools for a task when none offered fits",
-    input: z.object({ need: z.string().min(1).max(300).describe("What you need to do") }),
+    description: "Get more tools when none offered fits the task",
+    input: z.object({ need: z.string().min(1).max(300).describe("The task") }),
     run: ({ need }) => {
       const tools = listTools().filter((tool) => tool.name !== findToolsName);
       const nameMatches = tools.filter((tool) =>
