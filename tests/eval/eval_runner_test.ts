@@ -74,7 +74,10 @@ Deno.test("radar eval runs tasks in scratch homes, checks their effects and scor
     assert.match(summary, /^model qwen3:8b at http:\/\/127\.0\.0\.1:\d+$/m);
     assert.match(summary, /passed 5\/7 \(71 %\) · tool calls right 6\/7 \(86 %\)/);
     assert.match(summary, /tool calls leaked as text 1\/5 \(20 %\)/);
-    assert.match(formatTaskLine(byId["list-pdfs"]), /^PASS {2}list-pdfs\s+list_directory\s+\d+ tok/);
+    assert.match(
+      formatTaskLine(byId["list-pdfs"]),
+      /^PASS {2}list-pdfs\s+list_directory\s+\d+ tok/,
+    );
   } finally {
     await server.close();
   }
