@@ -123,6 +123,11 @@ function dayOfMonth(text: string): { field: string; words: string } | undefined 
   return { field: String(day), words: `on day ${day} of every month` };
 }
 
+/** Whether the words ask for something repeating ("every", "daily", "on Mondays", …). */
+export function looksRecurring(phrase: string): boolean {
+  return recurring.test(phrase.toLowerCase());
+}
+
 /**
  * Reads a recurrence from plain words; undefined when the text is not a recurrence this table
  * knows (a one-shot like "tomorrow at 8", or something to ask the user about).

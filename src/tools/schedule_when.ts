@@ -5,7 +5,7 @@
  */
 import * as chrono from "chrono-node";
 import { parseDurationMinutes } from "../core/schedule.ts";
-import { parseRecurrence } from "../core/schedule_phrase.ts";
+import { looksRecurring, parseRecurrence } from "../core/schedule_phrase.ts";
 import type { TaskRequest } from "../core/schedule_ports.ts";
 
 /** A schedule Radar understood: the task port's fields and how Radar reads them back. */
@@ -87,6 +87,7 @@ export function understandWhen(
       : { every: recurrence.every };
     return { fields, description: recurrence.description };
   }
+  if (looksRecurring(text)) return { error: notUnderstood(text) };
   const [found] = chrono.parse(
     text,
     { instant: now, timezone: offsetMinutes(now, timeZone) },
@@ -100,8 +101,10 @@ export function understandWhen(
     }:${two(start.get("minute")!)}`;
     return { fields: { at }, description: "once" };
   }
-  return {
-    error: `Radar could not read "${text}" as a time. Ask the user when, or pass their words ` +
-      `as they said them, e.g. ${whenExamples}.`,
-  };
+  return { error: notUnderstood(text) };
+}
+
+function notUnderstood(text: string): string {
+  return `Radar could not read "${text}" as a time. Ask the user when, or pass their words ` +
+    `as they said them, e.g. ${whenExamples}.`;
 }

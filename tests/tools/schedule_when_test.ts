@@ -36,7 +36,8 @@ Deno.test("understandWhen() passes cron, intervals and ISO-like times through an
     fields: { at: "2026-12-01 09:00" },
     description: "once",
   });
-  for (const unclear of ["someday", "when it rains", "every week"]) {
+  // A repeating request Radar cannot read is never scheduled once instead.
+  for (const unclear of ["someday", "when it rains", "every week", "every day at 9:00 and 17:30"]) {
     const result = understandWhen(unclear, now, "UTC");
     assert.ok("error" in result, unclear);
     assert.match(result.error, /Ask the user when.*"every Monday at 9am"/);
