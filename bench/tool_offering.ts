@@ -73,6 +73,7 @@ function measure(runtime: Runtime, cases: OfferingCase[]) {
 export function offeringLines(): BenchLine[] {
   return withRuntime((runtime) => {
     const alone = measure(runtime, builtinCases);
+    const hello = measure(runtime, [{ message: "hello", needs: "remember" }]).maxTokens;
     for (const data of pluginTools) runtime.registry.register(pluginTool(data));
     const total = runtime.registry.list().length;
     const builtins = measure(runtime, builtinCases);
@@ -105,6 +106,13 @@ export function offeringLines(): BenchLine[] {
         unit: "%",
         target: "≥ 98",
         met: all.percent >= 98,
+      },
+      {
+        metric: 'first request "hello", built-in tools only',
+        value: hello,
+        unit: "tokens",
+        target: "≤ 1500",
+        met: hello <= 1500,
       },
       {
         metric: "largest first request, built-in tools only",

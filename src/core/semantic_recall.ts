@@ -13,7 +13,11 @@ export interface FactVectorIndex {
   pending(model: string, limit: number): Array<{ id: number; content: string; updatedAt: string }>;
   put(factId: number, model: string, factUpdatedAt: string, vector: number[]): void;
   /** The facts nearest to `vector` by cosine similarity, best first. */
-  nearest(model: string, vector: number[], limit: number): Fact[];
+  nearest(
+    model: string,
+    vector: number[],
+    limit: number,
+  ): Array<{ fact: Fact; similarity: number }>;
 }
 
 /** What semantic recall is built from. */
@@ -28,6 +32,12 @@ export interface SemanticRecallOptions {
   /** Facts embedded per search at most (default 64). */
   batchSize?: number;
 }
+
+/**
+ * Neighbours further than this below the best one are left out: every fact has a nearest
+ * neighbour, and a small model should not read unrelated facts as answers.
+ */
+const similarityMargin = 0.15;
 
 /** Reciprocal-rank-fusion constant. */
 const fusionK = 60;
@@ -82,7 +92,9 @@ export class SemanticRecall implements MemorySearch {
         vectors.put(fact.id, model.model, fact.updatedAt, embedded[index + 1])
       );
       this.#failedAt = undefined;
-      return vectors.nearest(model.model, embedded[0], limit);
+      const near = vectors.nearest(model.model, embedded[0], limit);
+      const floor = (near[0]?.similarity ?? 0) - similarityMargin;
+      return near.filter((entry) => entry.similarity >= floor).map((entry) => entry.fact);
     } catch (error) {
       if (signal?.aborted) return undefined;
       if (this.#failedAt === undefined) {

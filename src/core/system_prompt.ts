@@ -80,7 +80,7 @@ export function buildSystemPrompt(input: SystemPromptInput): string {
   }
   const time = input.now
     ? `Current time: ${formatLocalTime(input.now, input.timeZone)}`
-    : "Each user message starts with the time it was sent.";
+    : "User messages start with their send time.";
   const fixed = lines.filter((line) => line.length > 0);
   const used = fixed.join("\n").length + time.length + 1;
   return [...fixed, ...variableLines(input.variables ?? {}, used), time].join("\n");

@@ -14,7 +14,7 @@ export function scheduleTaskTool(
   const timeZone = effectiveTimeZone(deps.timeZone);
   return defineTool({
     name: "schedule_task",
-    description: "Schedule a message to run later or repeatedly (local time)",
+    description: "Run a message later or repeatedly",
     keywords: [
       "schedule",
       "every",
@@ -39,10 +39,8 @@ export function scheduleTaskTool(
       "remind",
     ],
     input: z.object({
-      message: z.string().min(1).max(2000).describe("What to do each time"),
-      when: z.string().min(1).max(100).describe(
-        'When, in the user\'s words: "every Monday at 9am", "tomorrow at 8"',
-      ),
+      message: z.string().min(1).max(2000).describe("Task"),
+      when: z.string().min(1).max(100).describe("The user's words, e.g. 'every Monday at 9am'"),
     }),
     run: ({ message, when }, context) => {
       const blocked = refuseOnHeartbeat(context, "schedule tasks");

@@ -118,11 +118,12 @@ Deno.test("the recall tool uses memory search when given one", async () => {
   const { db, facts, recall } = memory(new ConceptEmbeddings());
   const tool = recallTool({ facts, memory: recall });
   const context = { kind: "chat" as const, interactive: false, signal: AbortSignal.timeout(5000) };
-  const parsed = tool.parse({ query: "my puppy", limit: 1 });
+  const parsed = tool.parse({ query: "my puppy" });
   assert.ok(parsed.ok);
   assert.equal(
     await tool.run(parsed.value, context),
     "#1 [learned_fact] The user has a dog named Rex",
+    "unrelated facts are not listed",
   );
   const keywordsOnly = recallTool({ facts });
   assert.equal(await keywordsOnly.run(parsed.value, context), 'No memories match "my puppy".');

@@ -129,7 +129,7 @@ Deno.test("without `now` the prompt is byte-identical over time and the time goe
     buildSystemPrompt({ name: "Radar", personality: "Brief.", personalityNotes: ["likes tea"] });
   assert.equal(build(), build());
   assert.doesNotMatch(build(), /Current time|\d{2}:\d{2}/);
-  assert.match(build(), /Each user message starts with the time it was sent\.$/);
+  assert.match(build(), /User messages start with their send time\.$/);
   assert.equal(
     stampUserMessage("hello", new Date("2026-11-22T09:15:00Z"), "Europe/Amsterdam"),
     "[Sunday, 22 Nov 2026, 10:15 CET]\nhello",

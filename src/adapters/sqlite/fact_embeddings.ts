@@ -49,7 +49,11 @@ export class SqliteFactEmbeddings implements FactVectorIndex {
   }
 
   /** The nearest current facts, best first. */
-  nearest(model: string, vector: number[], limit: number): Fact[] {
+  nearest(
+    model: string,
+    vector: number[],
+    limit: number,
+  ): Array<{ fact: Fact; similarity: number }> {
     const rows = this.db.prepare(
       `SELECT f.*, e.vector FROM fact_embeddings e JOIN facts f ON f.id = e.fact_id
        WHERE e.model = ? AND e.fact_updated_at = f.updated_at`,
@@ -57,7 +61,7 @@ export class SqliteFactEmbeddings implements FactVectorIndex {
     return rows.flatMap((row) => {
       const stored = toVector(row.vector);
       return stored ? [{ row, score: cosineSimilarity(vector, stored) }] : [];
-    }).sort((a, b) => b.score - a.score).slice(0, limit).map(({ row }) => {
+    }).sort((a, b) => b.score - a.score).slice(0, limit).map(({ row, score }) => {
       const fact: Fact = {
         id: row.id,
         category: row.category,
@@ -68,7 +72,7 @@ export class SqliteFactEmbeddings implements FactVectorIndex {
       if (row.source_conversation_id !== null) {
         fact.sourceConversationId = row.source_conversation_id;
       }
-      return fact;
+      return { fact, similarity: score };
     });
   }
 }
