@@ -15,7 +15,11 @@ import {
 import { ManualClock } from "../src/adapters/clock.ts";
 import { estimateFirstRequestTokens, runAgent } from "../src/core/agent_loop.ts";
 import type { ChatRequest } from "../src/core/chat_model.ts";
-import { ScriptedChatModel, textResponse } from "../tests/fakes/scripted_chat_model.ts";
+import {
+  ScriptedChatModel,
+  textResponse,
+  toolCallResponse,
+} from "../tests/fakes/scripted_chat_model.ts";
 import type { Tool } from "../src/core/tool.ts";
 import { openRuntime, type Runtime } from "../src/runtime/runtime.ts";
 
@@ -157,7 +161,8 @@ export async function prefixLines(): Promise<BenchLine[]> {
   });
   try {
     const model = new ScriptedChatModel([
-      textResponse("You have 12 GB free."),
+      toolCallResponse("list_directory", { path: "~" }),
+      textResponse("Your home folder holds 3 files."),
       textResponse("Your Downloads folder holds 3 PDFs."),
       textResponse("Nothing needs attention."),
       textResponse("Still nothing."),
@@ -168,17 +173,17 @@ export async function prefixLines(): Promise<BenchLine[]> {
       await runAgent(deps, { conversationId, kind, userMessage: message, interactive: false });
     };
     const chat = runtime.conversations.createConversation("chat", "bench", clock.now());
-    await run("chat", chat, "How much free disk space do I have?");
+    await run("chat", chat, "What's in my home folder?");
     await run("chat", chat, "And what's in my Downloads folder?");
     const beat = runtime.conversations.createConversation("heartbeat", "bench", clock.now());
     await run("heartbeat", beat, "It is 09:03. Since the last check: nothing new.");
     await run("heartbeat", beat, "It is 09:04. Since the last check: invoice.pdf arrived.");
-    const [first, second, tickOne, tickTwo] = model.requests.map(rendered);
+    const [, first, second, tickOne, tickTwo] = model.requests.map(rendered);
     const chatShare = prefixShare(first, second);
     const beatShare = prefixShare(tickOne, tickTwo);
     return [
       {
-        metric: "second request of a chat: share repeating the first request's prefix",
+        metric: "next turn of a chat (after a tool call): share repeating the previous request",
         value: chatShare,
         unit: "%",
         target: "≥ 90",
