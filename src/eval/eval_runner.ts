@@ -2,6 +2,7 @@
  * Runs the eval suite against the configured (or given) model server: each task in a fresh
  * scratch home with its own database, the real tools, notifications caught by a local server.
  */
+import { parse, stringify } from "yaml";
 import { runAgent } from "../core/agent_loop.ts";
 import { LlmError } from "../core/errors.ts";
 import { openRuntime } from "../runtime/runtime.ts";
@@ -64,6 +65,22 @@ function writeFiles(home: string, files: Record<string, string | Uint8Array>) {
   }
 }
 
+/**
+ * The user's config (for the model settings) with write_file allowed in the scratch home and
+ * nowhere else: the eval measures the model, not the approval policy, and must not write into
+ * the user's own folders.
+ */
+function evalConfig(userPath: string | undefined, home: string): { path: string; text: string } {
+  const config = (userPath ? parse(Deno.readTextFileSync(userPath)) : undefined) ?? {};
+  const tools = config.tools ??= {};
+  const files = tools.files ??= {};
+  files.writable_roots = [home];
+  if (Array.isArray(files.allowed_roots) && files.allowed_roots.length) {
+    files.allowed_roots = [...files.allowed_roots, home];
+  }
+  return { path: userPath ?? `${home}/.radar-eval.yaml`, text: stringify(config) };
+}
+
 /** Runs every task (in order) and returns their outcomes. */
 export async function runEval(options: EvalOptions): Promise<EvalReport> {
   const notifications: string[] = [];
@@ -97,6 +114,7 @@ async function runTask(
     ...options.env,
     HOME: home,
     USERPROFILE: home,
+    XDG_STATE_HOME: undefined,
     XDG_DATA_HOME: undefined,
     XDG_CACHE_HOME: undefined,
     RADAR_DATA_DIR: `${home}/.radar-eval`,
@@ -106,10 +124,12 @@ async function runTask(
   if (options.server) env.RADAR_LLM_BASE_URL = options.server;
   if (options.model) env.RADAR_LLM_MODEL = options.model;
   writeFiles(home, task.files ?? {});
+  const configFile = evalConfig(options.configPath, home);
   const runtime = openRuntime({
     env,
     cwd: home,
-    configPath: options.configPath,
+    configPath: configFile.path,
+    configFile,
     logLevel: "error",
     reportConfigWarnings: false,
   });
