@@ -25,4 +25,5 @@ export const suites: Array<() => Promise<BenchSuite>> = [
   () => import("./daemon.ts").then((module) => module.daemonSuite),
   () => import("./exec.ts").then((module) => module.execSuite),
   () => import("./web_load.ts").then((module) => module.webLoadSuite),
+  () => import("./tool_offering.ts").then((module) => module.toolOfferingSuite),
 ];

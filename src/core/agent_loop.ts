@@ -6,6 +6,7 @@ import type { AuditSink, Clock, ConversationStore } from "./ports.ts";
 import { estimateJsonTokens } from "./tokens.ts";
 import type { ConversationKind, Tool, ToolContext } from "./tool.ts";
 import {
+  fitsBudget,
   type ToolExecution,
   type ToolGate,
   type ToolObserver,
@@ -13,6 +14,7 @@ import {
   toolSpec,
   toolTokenCost,
 } from "./tool_registry.ts";
+import type { ToolRanker } from "./tool_relevance.ts";
 import { trimHistory } from "./history.ts";
 import { collectPromptVariables, type PromptVariableSource } from "./prompt_variables.ts";
 import { randomMarkerId, wrapUntrusted } from "./untrusted_text.ts";
@@ -53,6 +55,14 @@ export interface AgentDependencies {
   elapsed: () => number;
   /** The untrusted-text marker id of one run (random by default; tests pin it). */
   markerId?: () => string;
+  /**
+   * Renders a user message as the model sees it (its send time first, see `stampUserMessage`):
+   * applied to stored history too, so earlier turns replay byte-identically (prompt cache).
+   * Heartbeat messages carry their time already and are left as they are.
+   */
+  stampUserMessage?: (content: string, sentAt: Date) => string;
+  /** Embedding similarity of tools to a message, used when not every tool fits the budget. */
+  toolRanker?: ToolRanker;
 }
 
 /** One run of the loop. */
@@ -91,10 +101,18 @@ export async function runAgent(
 ): Promise<AgentResult> {
   const { store, clock, settings } = deps;
   const signal = request.signal ?? new AbortController().signal;
+  const now = clock.now();
+  const stamp = request.kind === "heartbeat" ? undefined : deps.stampUserMessage;
   const history = trimHistory(
-    store.recentMessages(request.conversationId, settings.historyMessages),
+    store.recentMessages(request.conversationId, settings.historyMessages).map((message) =>
+      stamp && message.role === "user"
+        ? { ...message, content: stamp(message.content, new Date(message.createdAt)) }
+        : message
+    ),
   );
-  const offered = chooseTools(deps, request);
+  const chosen = chooseTools(deps, request, recentToolNames(history), signal);
+  // Awaited only when embeddings are asked: no extra turn of the event loop otherwise.
+  const offered = chosen instanceof Promise ? await chosen : chosen;
   const offeredNames = new Set(offered.map((tool) => tool.name));
   const specs = offered.map(toolSpec);
   const variables = await collectPromptVariables(deps.promptVariables, {
@@ -109,14 +127,14 @@ export async function runAgent(
   const messages: ChatMessage[] = [
     { role: "system", content: deps.systemPrompt(variables) },
     ...history.map(asData),
-    { role: "user", content: request.userMessage },
+    { role: "user", content: stamp ? stamp(request.userMessage, now) : request.userMessage },
   ];
   store.appendMessage(request.conversationId, {
     role: "user",
     content: request.userMessage,
-    createdAt: clock.now(),
+    createdAt: now,
   });
-  const toolTokens = offered.reduce((sum, tool) => sum + toolTokenCost(tool), 0);
+  let toolTokens = offered.reduce((sum, tool) => sum + toolTokenCost(tool), 0);
   const estimatedPromptTokens = estimateJsonTokens(messages) + toolTokens;
   request.onEvent?.({ type: "tools_offered", tools: [...offeredNames], estimatedPromptTokens });
 
@@ -199,6 +217,13 @@ export async function runAgent(
         elapsed: deps.elapsed,
       });
       result.toolExecutions.push(execution);
+      for (const name of execution.result.offerTools ?? []) {
+        const found = deps.registry.get(name);
+        if (!found || offeredNames.has(name)) continue;
+        offeredNames.add(name);
+        specs.push(toolSpec(found));
+        toolTokens += toolTokenCost(found);
+      }
       request.onEvent?.({ type: "tool_finished", execution });
       deps.audit?.recordToolCall({
         at: clock.now(),
@@ -232,13 +257,34 @@ function toolResultAsData(message: ChatMessage, markerId: string): string {
   });
 }
 
-function chooseTools(deps: AgentDependencies, request: AgentRequest): Tool[] {
+function chooseTools(
+  deps: AgentDependencies,
+  request: AgentRequest,
+  recentTools: string[],
+  signal: AbortSignal,
+): Tool[] | Promise<Tool[]> {
   if (request.toolNames) {
     return request.toolNames.map((name) => deps.registry.get(name)).filter((tool): tool is Tool =>
       tool !== undefined
     );
   }
-  return deps.registry.select(request.userMessage, deps.settings.toolBudgetTokens);
+  const budget = deps.settings.toolBudgetTokens;
+  const all = deps.registry.list();
+  const select = (semanticScores?: ReadonlyMap<string, number>) =>
+    deps.registry.select(request.userMessage, budget, { recentTools, semanticScores });
+  if (!deps.toolRanker || fitsBudget(all, budget)) return select();
+  return deps.toolRanker.scores(request.userMessage, all, signal).then(select);
+}
+
+/** Names of the tools called in `history`, newest first. */
+function recentToolNames(history: readonly ChatMessage[]): string[] {
+  const names: string[] = [];
+  for (const message of [...history].reverse()) {
+    for (const call of message.toolCalls ?? []) {
+      if (!names.includes(call.name)) names.push(call.name);
+    }
+  }
+  return names;
 }
 
 function cancelled(result: AgentResult): AgentResult {

@@ -13,8 +13,18 @@ export interface SystemPromptInput {
    * quoted, bounded by `promptVariableLimits` and dropped first when the prompt is full.
    */
   variables?: Record<string, string>;
-  now: Date;
+  /**
+   * Puts "Current time: …" at the end. Without it the prompt says that each user message starts
+   * with its time (see `stampUserMessage`), so the prompt stays byte-identical from request to
+   * request and the server's prompt cache is reused.
+   */
+  now?: Date;
   timeZone?: string;
+}
+
+/** The first line of every user message the model sees: when it was sent. */
+export function stampUserMessage(content: string, sentAt: Date, timeZone?: string): string {
+  return `[${formatLocalTime(sentAt, timeZone)}]\n${content}`;
 }
 
 /**
@@ -68,7 +78,9 @@ export function buildSystemPrompt(input: SystemPromptInput): string {
       lines.push(`- ${JSON.stringify(sanitizeUntrusted(oneLine(note, 200)))}`);
     }
   }
-  const time = `Current time: ${formatLocalTime(input.now, input.timeZone)}`;
+  const time = input.now
+    ? `Current time: ${formatLocalTime(input.now, input.timeZone)}`
+    : "User messages start with their send time.";
   const fixed = lines.filter((line) => line.length > 0);
   const used = fixed.join("\n").length + time.length + 1;
   return [...fixed, ...variableLines(input.variables ?? {}, used), time].join("\n");

@@ -7,6 +7,8 @@ export type ToolOutcome = "ok" | "error" | "refused" | "timeout";
 export interface ToolResult {
   text: string;
   outcome: ToolOutcome;
+  /** Tool names to offer from the next model round on (what `find_tools` found). */
+  offerTools?: string[];
 }
 
 /** What a tool's run function returns. */

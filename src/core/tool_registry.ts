@@ -3,7 +3,20 @@ import type { ToolSpec } from "./chat_model.ts";
 import type { ToolCall } from "./messages.ts";
 import { estimateJsonTokens } from "./tokens.ts";
 import { failed, type Tool, type ToolContext, type ToolResult, toResult } from "./tool.ts";
-import { rankByRelevance } from "./tool_relevance.ts";
+import { rankHybrid } from "./tool_relevance.ts";
+
+/** The name of the tool that lets the model ask for tools it was not offered. */
+export const findToolsName = "find_tools";
+
+/** What besides the message decides which tools are offered when not all fit. */
+export interface OfferOptions {
+  /** Offered first whatever the message (a heartbeat's `notify`, tools `find_tools` named). */
+  pinned?: readonly string[];
+  /** Tools used earlier in the conversation, newest first: likely needed again. */
+  recentTools?: readonly string[];
+  /** Embedding similarity of each tool (by name) to the message; absent: keywords only. */
+  semanticScores?: ReadonlyMap<string, number>;
+}
 
 /** Runs before a tool executes; returning a result blocks the call with it. */
 export type ToolGate = (
@@ -54,6 +67,14 @@ export function toolTokenCost(tool: Tool): number {
   return estimateJsonTokens({ type: "function", function: toolSpec(tool) });
 }
 
+/** Whether every tool but `find_tools` fits `budgetTokens` (then all are offered). */
+export function fitsBudget(tools: readonly Tool[], budgetTokens: number): boolean {
+  return tools.reduce(
+    (sum, tool) => sum + (tool.name === findToolsName ? 0 : toolTokenCost(tool)),
+    0,
+  ) <= budgetTokens;
+}
+
 /** Cuts text to `max` characters with a note saying how much was cut. */
 export function truncateText(text: string, max: number): string {
   if (text.length <= max) return text;
@@ -85,20 +106,32 @@ export class ToolRegistry {
   }
 
   /**
-   * Chooses the tools to offer for a message: every always-on tool, then the most relevant
-   * others while the estimated schema tokens stay within `budgetTokens`.
+   * Chooses the tools to offer for a message, always in registration order (a stable prompt
+   * prefix). When every tool fits `budgetTokens`, all are offered (except `find_tools`: nothing
+   * is hidden). Otherwise: always-on tools, `find_tools`, pinned and recently used tools, then
+   * the best by keyword (+ embedding) rank, then the rest in registration order, while they fit.
    */
-  select(message: string, budgetTokens: number): Tool[] {
+  select(message: string, budgetTokens: number, options: OfferOptions = {}): Tool[] {
     const all = this.list();
-    const chosen = all.filter((tool) => tool.alwaysOn);
-    let spent = chosen.reduce((sum, tool) => sum + toolTokenCost(tool), 0);
-    for (const tool of rankByRelevance(message, all.filter((tool) => !tool.alwaysOn))) {
+    const tools = all.filter((tool) => tool.name !== findToolsName);
+    if (fitsBudget(tools, budgetTokens)) return tools;
+    const first = [
+      ...all.filter((tool) => tool.alwaysOn || tool.name === findToolsName),
+      ...[...(options.pinned ?? []), ...(options.recentTools ?? [])].flatMap((name) =>
+        this.#tools.get(name) ?? []
+      ),
+    ];
+    const ranked = rankHybrid(message, tools, options.semanticScores);
+    const chosen = new Set<Tool>();
+    let spent = 0;
+    for (const tool of [...first, ...ranked, ...tools]) {
+      if (chosen.has(tool)) continue;
       const cost = toolTokenCost(tool);
       if (spent + cost > budgetTokens) continue;
-      chosen.push(tool);
+      chosen.add(tool);
       spent += cost;
     }
-    return chosen;
+    return all.filter((tool) => chosen.has(tool));
   }
 
   /** Validates and runs one tool call; every failure becomes a result, never an exception. */

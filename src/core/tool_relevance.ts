@@ -1,6 +1,15 @@
 /** Keyword relevance of tools to a message: cheap, deterministic, no model call. */
 import type { Tool } from "./tool.ts";
 
+/** Port: similarity of each tool (by name) to a message, from embeddings; undefined if unknown. */
+export interface ToolRanker {
+  scores(
+    message: string,
+    tools: readonly Tool[],
+    signal?: AbortSignal,
+  ): Promise<ReadonlyMap<string, number> | undefined>;
+}
+
 const stopWords = new Set([
   "the",
   "a",
@@ -65,10 +74,85 @@ export function relevanceScore(messageStems: ReadonlySet<string>, tool: Tool): n
 
 /** Tools with any relevance to the message, most relevant first (ties keep order). */
 export function rankByRelevance(message: string, tools: readonly Tool[]): Tool[] {
-  const stems = new Set(wordStems(message));
+  const stems = expandStems([...wordStems(message), ...shapeStems(message)]);
   return tools
     .map((tool, index) => ({ tool, index, score: relevanceScore(stems, tool) }))
     .filter((entry) => entry.score > 0)
     .sort((a, b) => b.score - a.score || a.index - b.index)
     .map((entry) => entry.tool);
+}
+
+/**
+ * Words people use for what tools do, mapped to the words tools are described with: a message
+ * "jot down…" or "how much free space" shares no word with `write_file` or `exec` otherwise.
+ * Each row: everyday words → the tool-side words they imply.
+ */
+const synonymRows: ReadonlyArray<readonly [string, string]> = [
+  ["jot add append put", "write file save"],
+  ["summarize summarise summary skim content say inside", "read file"],
+  [
+    "disk space free memory cpu uptime machine computer process running installed version port ram usage git",
+    "run command",
+  ],
+  [
+    "reminder reminders alarm later tomorrow hour minute weekday weekend daily nightly",
+    "schedule task",
+  ],
+  ["stop pause unschedule anymore", "cancel task remove monitor"],
+  ["set up which scheduled upcoming", "list task"],
+  ["folder dir what's inside", "list directory"],
+  ["look up latest who when news weather price online", "web search"],
+  ["article link site", "fetch url page"],
+  ["ping alert phone buzz", "notify"],
+  ["forget recall said told", "recall memory"],
+  ["keep eye notice changes", "monitor watch"],
+];
+
+const synonyms: ReadonlyMap<string, readonly string[]> = (() => {
+  const map = new Map<string, string[]>();
+  for (const [words, implied] of synonymRows) {
+    for (const stem of wordStems(words)) {
+      map.set(stem, [...(map.get(stem) ?? []), ...wordStems(implied)]);
+    }
+  }
+  return map;
+})();
+
+/** Words implied by what a message contains: a link means a page, a path a file or folder. */
+function shapeStems(message: string): string[] {
+  const stems: string[] = [];
+  if (/https?:\/\/\S/i.test(message)) stems.push("url", "page");
+  if (/(^|\s)~?\.{0,2}\/\S/.test(message)) stems.push("file", "folder");
+  return stems;
+}
+
+/** Message stems plus the tool-side words they imply (see `synonymRows`). */
+export function expandStems(stems: readonly string[]): Set<string> {
+  const expanded = new Set(stems);
+  for (const stem of stems) for (const implied of synonyms.get(stem) ?? []) expanded.add(implied);
+  return expanded;
+}
+
+/** Reciprocal-rank-fusion constant: ranks below ~60 add little, ties between lists even out. */
+const fusionK = 60;
+
+/**
+ * Keyword rank fused with embedding rank (reciprocal-rank fusion): a tool near the top of either
+ * list ranks high. Without `semanticScores` this is the keyword ranking. Tools matching neither
+ * are left out.
+ */
+export function rankHybrid(
+  message: string,
+  tools: readonly Tool[],
+  semanticScores?: ReadonlyMap<string, number>,
+): Tool[] {
+  const keywordRanking = rankByRelevance(message, tools);
+  if (!semanticScores?.size) return keywordRanking;
+  const semanticRanking = tools.filter((tool) => semanticScores.has(tool.name))
+    .sort((a, b) => semanticScores.get(b.name)! - semanticScores.get(a.name)!);
+  const fused = new Map<Tool, number>();
+  for (const ranking of [keywordRanking, semanticRanking]) {
+    ranking.forEach((tool, rank) => fused.set(tool, (fused.get(tool) ?? 0) + 1 / (fusionK + rank)));
+  }
+  return [...fused.entries()].sort((a, b) => b[1] - a[1]).map(([tool]) => tool);
 }

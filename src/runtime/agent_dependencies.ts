@@ -4,7 +4,8 @@ import type { AgentDependencies } from "../core/agent_loop.ts";
 import type { ChatModel } from "../core/chat_model.ts";
 import type { AuditSink, Clock, ConversationStore, FactStore } from "../core/ports.ts";
 import type { PromptVariableSource } from "../core/prompt_variables.ts";
-import { buildSystemPrompt } from "../core/system_prompt.ts";
+import { buildSystemPrompt, stampUserMessage } from "../core/system_prompt.ts";
+import type { ToolRanker } from "../core/tool_relevance.ts";
 import type { ToolGate, ToolObserver, ToolRegistry } from "../core/tool_registry.ts";
 
 /** The adapters the loop runs on. */
@@ -19,6 +20,8 @@ export interface AgentParts {
   gates?: readonly ToolGate[];
   observers?: readonly ToolObserver[];
   promptVariables?: PromptVariableSource;
+  /** Embedding ranking of tools when not all fit the budget (absent: keywords only). */
+  toolRanker?: ToolRanker;
 }
 
 /** Loop dependencies; `historyMessages` overrides the window (heartbeats keep a shorter one). */
@@ -36,6 +39,7 @@ export function agentDependencies(
     gates: parts.gates,
     observers: parts.observers,
     promptVariables: parts.promptVariables,
+    toolRanker: parts.toolRanker,
     elapsed: () => performance.now(),
     settings: {
       maxToolIterations: config.llm.max_tool_iterations,
@@ -53,8 +57,9 @@ export function agentDependencies(
           limit: config.memory.max_personality_notes,
           category: "personality_note",
         }).map((fact) => fact.content),
-        now: clock.now(),
         timeZone: config.radar.timezone || undefined,
       }),
+    stampUserMessage: (content, sentAt) =>
+      stampUserMessage(content, sentAt, config.radar.timezone || undefined),
   };
 }

@@ -15,6 +15,8 @@ import { createPdfReader } from "../adapters/pdf/subprocess_pdf_reader.ts";
 import { SqlitePluginRecords } from "../adapters/sqlite/plugin_records.ts";
 import { createPluginSystem, type PluginSystem } from "../plugins/plugin_system.ts";
 import { agentDependencies } from "./agent_dependencies.ts";
+import { findToolsTool } from "../tools/find_tools.ts";
+import { embeddingParts } from "./embedding_parts.ts";
 import { openCoreAdapters, runtimeLogging } from "./core_adapters.ts";
 import { SqliteTaskStore } from "../adapters/sqlite/task_store.ts";
 import { SqliteMonitorStore } from "../adapters/sqlite/monitor_store.ts";
@@ -90,6 +92,12 @@ export function openRuntime(options: RuntimeOptions): Runtime {
   const { databasePath, db, conversations, facts, toolCalls, model, fetch: fetcher } =
     openCoreAdapters(loaded, options, { clock, logger });
   toolCalls.prune();
+  const { memory, toolRanker } = embeddingParts(config, db, {
+    facts,
+    fetch: fetcher,
+    logger,
+    clock,
+  });
   const registry = new ToolRegistry();
   for (
     const tool of builtinTools({
@@ -105,8 +113,10 @@ export function openRuntime(options: RuntimeOptions): Runtime {
       tasks: new TaskService(new SqliteTaskStore(db), clock, config.radar.timezone || undefined),
       monitors: new MonitorService(new SqliteMonitorStore(db), config, clock),
       pdfReader: createPdfReader(config.tools.pdf, options.env),
+      memory,
     })
   ) registry.register(tool);
+  registry.register(findToolsTool(() => registry.list()));
   const plugins = config.plugins.enabled
     ? createPluginSystem({
       dataDir,
@@ -148,6 +158,7 @@ export function openRuntime(options: RuntimeOptions): Runtime {
         gates: runtime.gates,
         observers: plugins ? [plugins.hooks.afterToolCall] : undefined,
         promptVariables: plugins?.hooks,
+        toolRanker,
       }, overrides),
     close() {
       if (closed) return;

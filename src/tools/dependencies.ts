@@ -4,6 +4,7 @@ import type { Clock, FactStore, Logger } from "../core/ports.ts";
 import type { NotificationGate } from "../core/notification_gate.ts";
 import type { MonitorRegistry, TaskScheduler } from "../core/schedule_ports.ts";
 import type { PdfReader } from "../core/pdf_reader.ts";
+import type { MemorySearch } from "../core/semantic_recall.ts";
 
 /** Shared dependencies handed to every built-in tool factory. */
 export interface ToolDependencies {
@@ -26,4 +27,6 @@ export interface ToolDependencies {
   monitors?: MonitorRegistry;
   /** Parses PDFs for pdf_extract (a killable subprocess in production). */
   pdfReader: PdfReader;
+  /** Memory search by keywords and meaning for `recall` (absent: FTS5 keywords only). */
+  memory?: MemorySearch;
 }

@@ -33,14 +33,25 @@ export function builtinTools(deps: ToolDependencies): Tool[] {
     webSearchTool(deps),
     fetchUrlTool(deps),
     weatherTool(deps),
-    ...(deps.tasks ? scheduleTools({ tasks: deps.tasks }) : []),
+    ...(deps.tasks
+      ? scheduleTools({ tasks: deps.tasks, config: deps.config, clock: deps.clock })
+      : []),
     ...(deps.monitors ? monitorTools({ monitors: deps.monitors }) : []),
   ];
 }
 
 /** Tools over scheduled tasks (never always-on: offered when a message is about schedules). */
-export function scheduleTools(deps: Required<Pick<ToolDependencies, "tasks">>): Tool[] {
-  return [scheduleTaskTool(deps), listTasksTool(deps), cancelTaskTool(deps)];
+export function scheduleTools(
+  deps:
+    & Required<Pick<ToolDependencies, "tasks">>
+    & Partial<Pick<ToolDependencies, "config" | "clock">>,
+): Tool[] {
+  const scheduling = {
+    tasks: deps.tasks,
+    timeZone: deps.config?.radar.timezone || undefined,
+    now: deps.clock ? () => deps.clock!.now() : undefined,
+  };
+  return [scheduleTaskTool(scheduling), listTasksTool(deps), cancelTaskTool(deps)];
 }
 
 /** Tools over URL monitors (never always-on: offered when a message is about pages). */

@@ -1,26 +1,28 @@
-/** `recall`: keyword search over remembered facts. */
+/** `recall`: search remembered facts by keywords, and by meaning when an embedding model is set. */
 import { z } from "zod";
 import type { Tool } from "../core/tool.ts";
 import { defineTool } from "../core/tool_definition.ts";
 import type { ToolDependencies } from "./dependencies.ts";
 
+/** Facts one recall returns (not a parameter: each one costs prompt tokens on every request). */
+const recallLimit = 5;
+
 /** Creates the recall tool. */
-export function recallTool(deps: Pick<ToolDependencies, "facts">): Tool {
+export function recallTool(deps: Pick<ToolDependencies, "facts" | "memory">): Tool {
   return defineTool({
     name: "recall",
-    description: "Search long-term memory for saved facts",
+    description: "Search long-term memory",
     alwaysOn: true,
     keywords: ["recall", "remember", "memory", "know", "favorite", "prefer"],
     input: z.object({
       query: z.string().min(1).max(500).describe("Keywords"),
-      limit: z.number().int().min(1).max(20).default(5).describe("Max results"),
     }),
-    run: ({ query, limit }) => {
-      const facts = deps.facts.searchFacts(query, limit);
-      if (!facts.length) return Promise.resolve(`No memories match "${query}".`);
-      return Promise.resolve(
-        facts.map((fact) => `#${fact.id} [${fact.category}] ${fact.content}`).join("\n"),
-      );
+    run: async ({ query }, context) => {
+      const facts = deps.memory
+        ? await deps.memory.search(query, recallLimit, context.signal)
+        : deps.facts.searchFacts(query, recallLimit);
+      if (!facts.length) return `No memories match "${query}".`;
+      return facts.map((fact) => `#${fact.id} [${fact.category}] ${fact.content}`).join("\n");
     },
   });
 }

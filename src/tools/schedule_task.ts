@@ -3,27 +3,18 @@ import { z } from "zod";
 import { failed, type Tool } from "../core/tool.ts";
 import { defineTool } from "../core/tool_definition.ts";
 import type { TaskScheduler } from "../core/schedule_ports.ts";
-import {
-  describeTaskInfo,
-  minimumToolIntervalMinutes,
-  refuseOnHeartbeat,
-} from "./schedule_text.ts";
-
-/** Splits "every 2h" / "at 2026-12-01 09:00" / a cron expression into the port's fields. */
-export function parseWhen(when: string): { cron?: string; every?: string; at?: string } {
-  const text = when.trim();
-  const every = /^every\s+(.+)$/i.exec(text);
-  if (every) return { every: every[1] };
-  const at = /^at\s+(.+)$/i.exec(text);
-  if (at) return { at: at[1] };
-  return { cron: text };
-}
+import type { TaskInfo } from "../core/schedule_ports.ts";
+import { minimumToolIntervalMinutes, refuseOnHeartbeat } from "./schedule_text.ts";
+import { effectiveTimeZone, formatWhen, understandWhen } from "./schedule_when.ts";
 
 /** Creates the schedule_task tool. */
-export function scheduleTaskTool(deps: { tasks: TaskScheduler }): Tool {
+export function scheduleTaskTool(
+  deps: { tasks: TaskScheduler; timeZone?: string; now?: () => Date },
+): Tool {
+  const timeZone = effectiveTimeZone(deps.timeZone);
   return defineTool({
     name: "schedule_task",
-    description: "Schedule a message to run later or repeatedly (local time)",
+    description: "Run a message later or repeatedly",
     keywords: [
       "schedule",
       "every",
@@ -48,21 +39,31 @@ export function scheduleTaskTool(deps: { tasks: TaskScheduler }): Tool {
       "remind",
     ],
     input: z.object({
-      message: z.string().min(1).max(2000).describe("What to do each time"),
-      when: z.string().min(1).max(100).describe(
-        'Cron "0 9 * * 1", "every 2h" or "at 2026-12-01 09:00"',
-      ),
+      message: z.string().min(1).max(2000).describe("Task"),
+      when: z.string().min(1).max(100).describe("The user's words, e.g. 'every Monday at 9am'"),
     }),
     run: ({ message, when }, context) => {
       const blocked = refuseOnHeartbeat(context, "schedule tasks");
       if (blocked) return Promise.resolve(blocked);
+      const now = deps.now?.() ?? new Date();
+      const understood = understandWhen(when, now, timeZone);
+      if ("error" in understood) return Promise.resolve(failed(understood.error));
       const added = deps.tasks.add({
         message,
-        ...parseWhen(when),
+        ...understood.fields,
         minIntervalMinutes: minimumToolIntervalMinutes,
       });
       if ("error" in added) return Promise.resolve(failed(`Cannot schedule: ${added.error}.`));
-      return Promise.resolve(`Scheduled ${describeTaskInfo(added)}`);
+      return Promise.resolve(scheduledText(added, understood.description, timeZone));
     },
   });
+}
+
+/** How Radar understood the schedule: 'Scheduled #1 "…": every Monday at 09:00 (UTC); next: …'. */
+function scheduledText(task: TaskInfo, description: string, timeZone: string): string {
+  const next = task.nextRunAt ? formatWhen(new Date(task.nextRunAt), timeZone) : "never";
+  const title = `Scheduled #${task.id} "${task.message.slice(0, 80)}"`;
+  return description === "once"
+    ? `${title}: once, ${next} (${timeZone}).`
+    : `${title}: ${description} (${timeZone}); next: ${next}.`;
 }

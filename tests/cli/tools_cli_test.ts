@@ -50,7 +50,7 @@ Deno.test("radar tools lists every built-in tool with its source, cost and descr
     assert.match(out, /^exec +builtin +\d+ tok {2}Run a shell command/m);
     assert.match(
       out,
-      /17 tools, \d+ schema tokens in all\. A first request \("hello"\) offers \d+ of them \(llm\.tool_budget_tokens 1000\) and costs ~\d+ tokens/,
+      /18 tools, \d+ schema tokens in all\. A first request \("hello"\) offers \d+ of them \(llm\.tool_budget_tokens 1320\) and costs ~\d+ tokens/,
     );
   } finally {
     home.dispose();

@@ -1,5 +1,9 @@
 import assert from "node:assert/strict";
-import { buildSystemPrompt, formatLocalTime } from "../../src/core/system_prompt.ts";
+import {
+  buildSystemPrompt,
+  formatLocalTime,
+  stampUserMessage,
+} from "../../src/core/system_prompt.ts";
 import { estimateTokens } from "../../src/core/tokens.ts";
 import { defaultConfig } from "../../src/config/schema.ts";
 
@@ -118,4 +122,16 @@ Deno.test("formatLocalTime: the machine's zone without Intl (offset named), a co
   assert.equal(await inZone("Europe/Berlin"), "Monday, 23 Nov 2026, 10:05 UTC+01:00");
   assert.equal(await inZone("America/St_Johns"), "Monday, 23 Nov 2026, 05:35 UTC-03:30");
   assert.equal(await inZone("Pacific/Kiritimati"), "Monday, 23 Nov 2026, 23:05 UTC+14:00");
+});
+
+Deno.test("without `now` the prompt is byte-identical over time and the time goes into the user turn", () => {
+  const build = () =>
+    buildSystemPrompt({ name: "Radar", personality: "Brief.", personalityNotes: ["likes tea"] });
+  assert.equal(build(), build());
+  assert.doesNotMatch(build(), /Current time|\d{2}:\d{2}/);
+  assert.match(build(), /User messages start with their send time\.$/);
+  assert.equal(
+    stampUserMessage("hello", new Date("2026-11-22T09:15:00Z"), "Europe/Amsterdam"),
+    "[Sunday, 22 Nov 2026, 10:15 CET]\nhello",
+  );
 });

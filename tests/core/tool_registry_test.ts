@@ -45,7 +45,7 @@ Deno.test("defineTool() offers compact JSON Schema: no $schema, additionalProper
   });
 });
 
-Deno.test("ToolRegistry.select() offers always-on tools plus the most relevant within budget", () => {
+Deno.test("ToolRegistry.select() offers every tool when all fit, else always-on plus the most relevant", () => {
   const registry = new ToolRegistry();
   registry.register(tool("remember", "Save a fact", { alwaysOn: true }));
   registry.register(tool("pdf_extract", "Extract text from a PDF", { keywords: ["document"] }));
@@ -53,15 +53,24 @@ Deno.test("ToolRegistry.select() offers always-on tools plus the most relevant w
   registry.register(tool("list_directory", "List files in a folder", { keywords: ["download"] }));
   const names = (message: string, budget = 10_000) =>
     registry.select(message, budget).map((entry) => entry.name);
-  assert.deepEqual(names("List the PDFs in my Downloads folder"), [
+  const every = ["remember", "pdf_extract", "notify", "list_directory"];
+  assert.deepEqual(names("hello"), every, "nothing is hidden when everything fits");
+  assert.deepEqual(names("Send me a notification"), every, "in registration order, always");
+  const cost = (name: string) => toolTokenCost(registry.get(name)!);
+  const two = cost("remember") + cost("list_directory") + cost("pdf_extract");
+  assert.deepEqual(
+    names("List the PDFs in my Downloads folder", two),
+    ["remember", "pdf_extract", "list_directory"],
+    "over budget: the relevant ones, still in registration order",
+  );
+  assert.deepEqual(names("Send me a notification saying hello", two), [
     "remember",
-    "list_directory",
     "pdf_extract",
+    "notify",
+  ], "the best match first, then the rest of the budget filled in registration order");
+  assert.deepEqual(names("List the PDFs in my Downloads folder", cost("remember") + 1), [
+    "remember",
   ]);
-  assert.deepEqual(names("Send me a notification saying hello"), ["remember", "notify"]);
-  assert.deepEqual(names("hello"), ["remember"]);
-  const alwaysOnCost = toolTokenCost(registry.get("remember")!);
-  assert.deepEqual(names("List the PDFs in my Downloads folder", alwaysOnCost + 1), ["remember"]);
 });
 
 Deno.test("rankByRelevance() ranks name matches above description matches", () => {

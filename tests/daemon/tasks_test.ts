@@ -41,7 +41,10 @@ Deno.test("a due task runs once as its own conversation and is rescheduled", asy
     clock.set(new Date("2026-11-23T11:00:20Z"));
     await services.taskRunner.run(clock.now(), new AbortController().signal);
     assert.equal(model.requests.length, 1);
-    assert.equal(model.requests[0].messages.at(-1)!.content, "Summarize my week");
+    assert.equal(
+      model.requests[0].messages.at(-1)!.content,
+      "[Monday, 23 Nov 2026, 11:00 UTC]\nSummarize my week",
+    );
     const stored = services.tasks.store.get(task.id)!;
     assert.equal(stored.nextRunAt, "2026-11-24T11:00:00.000Z");
     assert.equal(stored.lastOutcome, "ok");
@@ -63,7 +66,7 @@ Deno.test("missed runs catch up once within 24 h, never in a burst, and older on
     clock.advance(6 * hour); // the daemon was down for six hourly runs
     await services.taskRunner.run(clock.now(), new AbortController().signal);
     assert.deepEqual(model.requests.map((request) => request.messages.at(-1)!.content), [
-      "hourly check",
+      "[Monday, 23 Nov 2026, 16:00 UTC]\nhourly check",
     ]);
     const now = clock.now().getTime();
     assert.equal(new Date(services.tasks.store.get(hourly.id)!.nextRunAt!).getTime(), now + hour);

@@ -12,7 +12,8 @@ type Body = { messages: Array<{ role: string; content: string }> };
 function userMessages(server: FakeLlmServer, index: number): string[] {
   return (server.chatRequests[index].body as Body).messages
     .filter((message) => message.role === "user")
-    .map((message) => message.content);
+    // Each user turn starts with its send time ("[Monday, 23 Nov 2026, 09:05 UTC]\n").
+    .map((message) => message.content.replace(/^\[\w+, \d+ \w+ \d{4}, \d\d:\d\d [^\]\n]*\]\n/, ""));
 }
 
 function home(): string {

@@ -152,11 +152,9 @@ Deno.test("Phase 1: “Create a file called test.txt with today's date in it”"
   try {
     const { result } = await ask(runtime, "Create a file called test.txt with today's date in it", [
       (request) => {
-        // A real model reads today's date from the system prompt's "Current time:" line.
-        const line = request.messages[0].content.split("\n").find((text) =>
-          text.startsWith("Current time:")
-        )!;
-        const date = new Date(`${line.replace(/^Current time: \w+, /, "").split(",")[0]} UTC`);
+        // A real model reads today's date from the first line of the user message ("[Sunday, …]").
+        const line = request.messages.at(-1)!.content.split("\n")[0];
+        const date = new Date(`${line.replace(/^\[\w+, /, "").split(",")[0]} UTC`);
         return toolCallResponse("write_file", {
           path: "test.txt",
           content: `${date.toISOString().slice(0, 10)}\n`,

@@ -3,7 +3,6 @@ import { runAgent } from "../../src/core/agent_loop.ts";
 import type { ChatRequest } from "../../src/core/chat_model.ts";
 import type { ConversationKind } from "../../src/core/tool.ts";
 import { relevanceScore, wordStems } from "../../src/core/tool_relevance.ts";
-import { parseWhen } from "../../src/tools/schedule_task.ts";
 import { textResponse, toolCallResponse } from "../fakes/scripted_chat_model.ts";
 import { withTestDaemon } from "../daemon/test_runtime.ts";
 import { call } from "./tool_harness.ts";
@@ -20,7 +19,7 @@ Deno.test('"every Monday at 9am, summarize my week" becomes a cron task through 
     offered.push((request.tools ?? []).map((tool) => tool.name));
     return toolCallResponse("schedule_task", {
       message: "Summarize my week",
-      when: "0 9 * * 1",
+      when: "every Monday at 9am",
     });
   };
   await withTestDaemon(
@@ -42,7 +41,7 @@ Deno.test('"every Monday at 9am, summarize my week" becomes a cron task through 
       assert.equal(result.toolExecutions[0].result.outcome, "ok");
       assert.match(
         result.toolExecutions[0].result.text,
-        /^Scheduled #1 Summarize my week — cron "0 9 \* \* 1"; next 2026-11-30T09:00:00\.000Z/,
+        /^Scheduled #1 "Summarize my week": every Monday at 09:00 \(UTC\); next: Mon 30 Nov 09:00\.$/,
       );
       const [task] = daemon.services.tasks.list();
       assert.equal(task.scheduleKind, "cron");
@@ -61,20 +60,27 @@ Deno.test("schedule tools: one-shots, intervals, a rate floor, listing, cancelli
       message: "Water the plants",
       when: "every 2d",
     }, ask);
-    assert.match(result.text, /^Scheduled #1 Water the plants — every 2d; next /);
+    assert.match(
+      result.text,
+      /^Scheduled #1 "Water the plants": every 2d \(UTC\); next: Wed 25 Nov /,
+    );
     result = await call(
       tool("schedule_task"),
       { message: "Dentist", when: "at 2026-12-01 09:00" },
       ask,
     );
-    assert.match(result.text, /once at 2026-12-01T09:00:00\.000Z/);
+    assert.match(result.text, /: once, Tue 1 Dec 09:00 \(UTC\)\.$/);
     result = await call(tool("schedule_task"), { message: "Spam", when: "*/5 * * * *" }, ask);
     assert.equal(result.outcome, "error");
     assert.match(result.text, /every 5 min; the shortest allowed is 15 min/);
     result = await call(tool("schedule_task"), { message: "Spam", when: "every 1m" }, ask);
     assert.match(result.text, /the shortest allowed is 15 min/);
     result = await call(tool("schedule_task"), { message: "x", when: "someday" }, ask);
-    assert.match(result.text, /^Cannot schedule: "someday" is not a five-field cron expression/);
+    assert.equal(result.outcome, "error");
+    assert.match(
+      result.text,
+      /^Radar could not read "someday" as a time\. Ask the user when.*"tomorrow at 8"/,
+    );
     const heartbeat = await call(
       tool("schedule_task"),
       { message: "x", when: "every 1h" },
@@ -92,8 +98,6 @@ Deno.test("schedule tools: one-shots, intervals, a rate floor, listing, cancelli
     );
     assert.equal((await call(tool("cancel_task"), { id: 1 }, ask)).text, "Cancelled task #1.");
     assert.match((await call(tool("cancel_task"), { id: 1 }, ask)).text, /No task #1/);
-    assert.deepEqual(parseWhen(" every 2h "), { every: "2h" });
-    assert.deepEqual(parseWhen("At 2026-12-01 09:00"), { at: "2026-12-01 09:00" });
   });
 });
 
@@ -145,4 +149,41 @@ Deno.test("relevance: a generic verb alone does not offer a tool unless it is on
   assert.equal(relevanceScore(stems("List the PDFs in my Downloads"), listTasks), 0);
   assert.ok(relevanceScore(stems("List the PDFs in my Downloads"), listDirectory) > 0);
   assert.ok(relevanceScore(stems("list my tasks"), listTasks) > 0);
+});
+
+Deno.test("schedule_task reads the user's words and echoes how it understood them", async () => {
+  await withTestDaemon({}, async ({ runtime, services }) => {
+    const schedule = (when: string) =>
+      call(
+        runtime.registry.get("schedule_task")!,
+        { message: `task ${when}`, when },
+        context("chat"),
+      );
+    // The daemon's clock: Monday 23 Nov 2026, 10:00 UTC.
+    const cases: Array<[string, RegExp]> = [
+      ["tomorrow at 8", /: once, Tue 24 Nov 08:00 \(UTC\)\.$/],
+      ["in two hours", /: once, Mon 23 Nov 12:00 \(UTC\)\.$/],
+      [
+        "every 2 hours on weekdays",
+        /: every 2 hours on weekdays \(UTC\); next: Mon 23 Nov 12:00\.$/,
+      ],
+      ["weekdays at 7:30", /: every weekday at 07:30 \(UTC\); next: Tue 24 Nov 07:30\.$/],
+      [
+        "on the 1st of every month",
+        /: on day 1 of every month at 09:00 \(UTC\); next: Tue 1 Dec 09:00\.$/,
+      ],
+      ["0 9 * * 1", /: cron "0 9 \* \* 1" \(UTC\); next: Mon 30 Nov 09:00\.$/],
+    ];
+    for (const [when, expected] of cases) {
+      const result = await schedule(when);
+      assert.equal(result.outcome, "ok", result.text);
+      assert.match(result.text, expected, when);
+    }
+    const kinds = services.tasks.list().map((task) => [task.scheduleKind, task.schedule]);
+    assert.deepEqual(kinds.slice(2, 5), [
+      ["cron", "0 */2 * * 1-5"],
+      ["cron", "30 7 * * 1-5"],
+      ["cron", "0 9 1 * *"],
+    ]);
+  });
 });

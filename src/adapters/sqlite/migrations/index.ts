@@ -7,6 +7,7 @@ import { pluginsMigration } from "./004_plugins.ts";
 import { webMigration } from "./005_web.ts";
 import { monitorsMigration } from "./006_monitors.ts";
 import { messageSearchMigration } from "./007_message_search.ts";
+import { embeddingsMigration } from "./010_embeddings.ts";
 
 /** The ordered migrations applied by `openDatabase`. */
 export const migrations: readonly Migration[] = [
@@ -17,4 +18,5 @@ export const migrations: readonly Migration[] = [
   webMigration,
   monitorsMigration,
   messageSearchMigration,
+  embeddingsMigration,
 ];

@@ -1,0 +1,200 @@
+/**
+ * Runs the eval suite against the configured (or given) model server: each task in a fresh
+ * scratch home with its own database, the real tools, notifications caught by a local server.
+ */
+import { parse, stringify } from "yaml";
+import { runAgent } from "../core/agent_loop.ts";
+import { LlmError } from "../core/errors.ts";
+import { openRuntime } from "../runtime/runtime.ts";
+import { type EvalTask, evalTasks } from "./eval_tasks.ts";
+
+/** How to run the eval. */
+export interface EvalOptions {
+  /** The process environment (the model server's key etc. come from it). */
+  env: Record<string, string | undefined>;
+  /** The user's config file, for the model settings. */
+  configPath?: string;
+  /** Overrides `llm.base_url` and `llm.model`. */
+  server?: string;
+  model?: string;
+  tasks?: EvalTask[];
+  /** Per task (default 180 s). */
+  timeoutMs?: number;
+  /** Called after each task. */
+  onTask?: (outcome: TaskOutcome) => void;
+}
+
+/** How one task went. */
+export interface TaskOutcome {
+  id: string;
+  pass: boolean;
+  /** Why it failed. */
+  reason?: string;
+  toolCalls: string[];
+  /** The expected tools were called (and ran), or none when none were expected. */
+  toolsRight: boolean;
+  /** Model answers with tool calls, and those among them written as text. */
+  toolResponses: number;
+  leakedResponses: number;
+  promptTokens: number;
+  completionTokens: number;
+  latencyMs: number;
+}
+
+/** The whole run. */
+export interface EvalReport {
+  model: string;
+  server: string;
+  outcomes: TaskOutcome[];
+}
+
+/** Whether the run called what the task expects. */
+function toolsMatch(task: EvalTask, called: ReadonlyArray<{ name: string; ok: boolean }>) {
+  const ran = new Set(called.filter((call) => call.ok).map((call) => call.name));
+  if (task.expect.none) return called.length === 0;
+  return (task.expect.all ?? []).every((name) => ran.has(name)) &&
+    (!task.expect.any || task.expect.any.some((name) => ran.has(name)));
+}
+
+function writeFiles(home: string, files: Record<string, string | Uint8Array>) {
+  for (const [path, content] of Object.entries(files)) {
+    const full = `${home}/${path}`;
+    Deno.mkdirSync(full.slice(0, full.lastIndexOf("/")), { recursive: true });
+    if (typeof content === "string") Deno.writeTextFileSync(full, content);
+    else Deno.writeFileSync(full, content);
+  }
+}
+
+/**
+ * The user's config (for the model settings) with write_file allowed in the scratch home and
+ * nowhere else: the eval measures the model, not the approval policy, and must not write into
+ * the user's own folders.
+ */
+function evalConfig(userPath: string | undefined, home: string): { path: string; text: string } {
+  const config = (userPath ? parse(Deno.readTextFileSync(userPath)) : undefined) ?? {};
+  const tools = config.tools ??= {};
+  const files = tools.files ??= {};
+  files.writable_roots = [home];
+  if (Array.isArray(files.allowed_roots) && files.allowed_roots.length) {
+    files.allowed_roots = [...files.allowed_roots, home];
+  }
+  return { path: userPath ?? `${home}/.radar-eval.yaml`, text: stringify(config) };
+}
+
+/** Runs every task (in order) and returns their outcomes. */
+export async function runEval(options: EvalOptions): Promise<EvalReport> {
+  const notifications: string[] = [];
+  const catcher = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, async (r) => {
+    notifications.push(await r.text());
+    return Response.json({ id: "eval", event: "message" });
+  });
+  const report: EvalReport = { model: "", server: "", outcomes: [] };
+  try {
+    for (const task of options.tasks ?? evalTasks) {
+      notifications.length = 0;
+      const outcome = await runTask(task, options, catcher.addr.port, notifications, report);
+      report.outcomes.push(outcome);
+      options.onTask?.(outcome);
+    }
+  } finally {
+    await catcher.shutdown();
+  }
+  return report;
+}
+
+async function runTask(
+  task: EvalTask,
+  options: EvalOptions,
+  notifyPort: number,
+  notifications: string[],
+  report: EvalReport,
+): Promise<TaskOutcome> {
+  const home = Deno.makeTempDirSync({ prefix: `radar-eval-${task.id}-` });
+  const env: Record<string, string | undefined> = {
+    ...options.env,
+    HOME: home,
+    USERPROFILE: home,
+    XDG_STATE_HOME: undefined,
+    XDG_DATA_HOME: undefined,
+    XDG_CACHE_HOME: undefined,
+    RADAR_DATA_DIR: `${home}/.radar-eval`,
+    RADAR_NTFY_URL: `http://127.0.0.1:${notifyPort}`,
+    RADAR_NTFY_TOPIC: "radar-eval",
+  };
+  if (options.server) env.RADAR_LLM_BASE_URL = options.server;
+  if (options.model) env.RADAR_LLM_MODEL = options.model;
+  writeFiles(home, task.files ?? {});
+  const configFile = evalConfig(options.configPath, home);
+  const runtime = openRuntime({
+    env,
+    cwd: home,
+    configPath: configFile.path,
+    configFile,
+    logLevel: "error",
+    reportConfigWarnings: false,
+  });
+  report.model = runtime.config.llm.model;
+  report.server = runtime.config.llm.base_url;
+  const outcome: TaskOutcome = {
+    id: task.id,
+    pass: false,
+    toolCalls: [],
+    toolsRight: false,
+    toolResponses: 0,
+    leakedResponses: 0,
+    promptTokens: 0,
+    completionTokens: 0,
+    latencyMs: 0,
+  };
+  const startedAt = runtime.clock.now();
+  const started = performance.now();
+  try {
+    for (const content of task.facts ?? []) {
+      runtime.facts.addFact({ category: "learned_fact", content }, startedAt);
+    }
+    const conversationId = runtime.conversations.createConversation("ask", task.prompt, startedAt);
+    const result = await runAgent(runtime.agent(), {
+      conversationId,
+      kind: "ask",
+      userMessage: task.prompt,
+      interactive: false,
+      signal: AbortSignal.timeout(options.timeoutMs ?? 180_000),
+      onEvent: (event) => {
+        if (event.type !== "model_finished" || !event.response.toolCalls.length) return;
+        outcome.toolResponses++;
+        if (event.response.warnings?.some((warning) => /wrote as text/.test(warning))) {
+          outcome.leakedResponses++;
+        }
+      },
+    });
+    outcome.latencyMs = Math.round(performance.now() - started);
+    outcome.promptTokens = result.usage?.promptTokens ?? 0;
+    outcome.completionTokens = result.usage?.completionTokens ?? 0;
+    outcome.toolCalls = result.toolExecutions.map((execution) => execution.name);
+    outcome.toolsRight = toolsMatch(
+      task,
+      result.toolExecutions.map((execution) => ({
+        name: execution.name,
+        ok: execution.result.outcome === "ok",
+      })),
+    );
+    const problem = result.stopReason === "answer"
+      ? task.check({ home, runtime, result, notifications, startedAt })
+      : `stopped: ${result.stopReason}`;
+    outcome.pass = problem === undefined && outcome.toolsRight;
+    outcome.reason = problem ?? (outcome.toolsRight ? undefined : "expected tools not called");
+  } catch (error) {
+    if (
+      error instanceof LlmError &&
+      (error.kind === "unreachable" || error.kind === "model_not_found")
+    ) {
+      throw error;
+    }
+    outcome.latencyMs = Math.round(performance.now() - started);
+    outcome.reason = error instanceof Error ? error.message.split("\n")[0] : String(error);
+  } finally {
+    runtime.close();
+    Deno.removeSync(home, { recursive: true });
+  }
+  return outcome;
+}

@@ -1,0 +1,110 @@
+/**
+ * What the user's "when" means: a cron expression or "every 2h" as given, a recurrence in plain
+ * words (src/core/schedule_phrase.ts), or a one-shot date read by chrono-node ("tomorrow at 8",
+ * "in two hours") in the configured time zone. Anything else asks the model to ask the user.
+ */
+import * as chrono from "chrono-node";
+import { parseDurationMinutes } from "../core/schedule.ts";
+import { looksRecurring, parseRecurrence } from "../core/schedule_phrase.ts";
+import type { TaskRequest } from "../core/schedule_ports.ts";
+
+/** A schedule Radar understood: the task port's fields and how Radar reads them back. */
+export interface UnderstoodWhen {
+  fields: Pick<TaskRequest, "cron" | "every" | "at">;
+  /** "every Monday at 09:00", "once on Tue 24 Nov at 08:00". */
+  description: string;
+}
+
+/** Phrases the model can pass on, shown when a "when" is not understood. */
+export const whenExamples =
+  '"every Monday at 9am", "tomorrow at 8", "in two hours", "weekdays at 7:30", ' +
+  '"every 2 hours on weekdays", "on the 1st of every month at 9"';
+
+const cronField = /^[\d*,\/\-LW#?]+$/i;
+
+/** The time zone schedules run in: the configured one, else the machine's. */
+export function effectiveTimeZone(configured?: string): string {
+  return configured || new Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
+}
+
+/** Wall-clock parts of an instant in a zone. */
+function zonedParts(at: Date, timeZone: string): Record<string, number> {
+  const parts = new Intl.DateTimeFormat("en-US", {
+    timeZone,
+    hourCycle: "h23",
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+    hour: "2-digit",
+    minute: "2-digit",
+  }).formatToParts(at);
+  return Object.fromEntries(
+    parts.filter((part) => part.type !== "literal").map((part) => [part.type, Number(part.value)]),
+  );
+}
+
+/** The zone's offset from UTC in minutes at an instant (what chrono takes as its zone). */
+function offsetMinutes(at: Date, timeZone: string): number {
+  const parts = zonedParts(at, timeZone);
+  const wall = Date.UTC(parts.year, parts.month - 1, parts.day, parts.hour, parts.minute);
+  return Math.round((wall - Math.floor(at.getTime() / 60_000) * 60_000) / 60_000);
+}
+
+/** "Mon 30 Nov 09:00" in the zone. */
+export function formatWhen(at: Date, timeZone: string): string {
+  return new Intl.DateTimeFormat("en-GB", {
+    timeZone,
+    weekday: "short",
+    day: "numeric",
+    month: "short",
+    hour: "2-digit",
+    minute: "2-digit",
+    hourCycle: "h23",
+  }).format(at).replace(",", "");
+}
+
+/** Reads the user's "when"; an error text (with examples) when Radar cannot. */
+export function understandWhen(
+  when: string,
+  now: Date,
+  timeZone: string,
+): UnderstoodWhen | { error: string } {
+  const text = when.trim();
+  const fields = text.split(/\s+/);
+  if (fields.length === 5 && fields.every((field) => cronField.test(field))) {
+    return { fields: { cron: text }, description: `cron "${text}"` };
+  }
+  const legacyEvery = /^every\s+(\S+)$/i.exec(text);
+  if (legacyEvery && parseDurationMinutes(legacyEvery[1])) {
+    return { fields: { every: legacyEvery[1] }, description: `every ${legacyEvery[1]}` };
+  }
+  const legacyAt = /^(?:at\s+)?(\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2})$/i.exec(text);
+  if (legacyAt) return { fields: { at: legacyAt[1] }, description: "once" };
+  const recurrence = parseRecurrence(text);
+  if (recurrence) {
+    const fields = recurrence.kind === "cron"
+      ? { cron: recurrence.cron }
+      : { every: recurrence.every };
+    return { fields, description: recurrence.description };
+  }
+  if (looksRecurring(text)) return { error: notUnderstood(text) };
+  const [found] = chrono.parse(
+    text,
+    { instant: now, timezone: offsetMinutes(now, timeZone) },
+    { forwardDate: true },
+  );
+  if (found && (found.start.isCertain("day") || found.start.isCertain("hour"))) {
+    const start = found.start;
+    const two = (value: number) => String(value).padStart(2, "0");
+    const at = `${start.get("year")}-${two(start.get("month")!)}-${two(start.get("day")!)} ${
+      two(start.get("hour")!)
+    }:${two(start.get("minute")!)}`;
+    return { fields: { at }, description: "once" };
+  }
+  return { error: notUnderstood(text) };
+}
+
+function notUnderstood(text: string): string {
+  return `Radar could not read "${text}" as a time. Ask the user when, or pass their words ` +
+    `as they said them, e.g. ${whenExamples}.`;
+}
