@@ -1,6 +1,7 @@
 /** The radar.yaml schema: every key has a default, so Radar runs with no file at all. */
 import { z } from "zod";
 import * as bounds from "../core/bounds.ts";
+import { calendarSection, emailSection } from "./sources_schema.ts";
 
 const clockTime = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, "expected HH:MM (24-hour)");
 const positiveInt = z.number().int().positive();
@@ -205,6 +206,8 @@ export const configSchema = z.object({
   tools: toolsSection.prefault({}),
   web: webSection.prefault({}),
   plugins: pluginsSection.prefault({}),
+  email: emailSection.prefault({}),
+  calendar: calendarSection.prefault({}),
 });
 
 /** The validated configuration with every default applied. */

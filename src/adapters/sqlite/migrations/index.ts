@@ -8,6 +8,7 @@ import { webMigration } from "./005_web.ts";
 import { monitorsMigration } from "./006_monitors.ts";
 import { messageSearchMigration } from "./007_message_search.ts";
 import { embeddingsMigration } from "./010_embeddings.ts";
+import { sourcesMigration } from "./011_sources.ts";
 
 /** The ordered migrations applied by `openDatabase`. */
 export const migrations: readonly Migration[] = [
@@ -19,4 +20,5 @@ export const migrations: readonly Migration[] = [
   monitorsMigration,
   messageSearchMigration,
   embeddingsMigration,
+  sourcesMigration,
 ];

@@ -1,0 +1,146 @@
+/**
+ * The new-mail check (a tick job): for each due account, the unread UIDs not seen before become
+ * heartbeat events (sender, subject, date; never bodies). The first check of a mailbox (or a new
+ * UIDVALIDITY) takes a baseline: one summary event instead of one per old unread message.
+ */
+import { transaction } from "../../adapters/sqlite/database.ts";
+import type { MailHeader } from "../../core/source_ports.ts";
+import { type CheckDependencies, isDue, recordCheckFailure } from "../source_checks.ts";
+import type { EmailAccount } from "./imap_connection.ts";
+import type { UnreadSnapshot } from "./imap_mail_reader.ts";
+
+/** The part of the reader the check uses. */
+export interface UnreadReader {
+  unread(account: string, signal?: AbortSignal): Promise<UnreadSnapshot>;
+  headers(account: string, uids: number[], signal?: AbortSignal): Promise<MailHeader[]>;
+}
+
+/** What the email check needs. */
+export interface EmailCheckDependencies extends CheckDependencies {
+  accounts: readonly EmailAccount[];
+  reader: UnreadReader;
+  everyMinutes: number;
+}
+
+/** What one check found. */
+export interface EmailCheckResult {
+  account: string;
+  outcome: "baseline" | "checked" | "failed";
+  newMessages: number;
+  error?: string;
+}
+
+/** New messages queued one by one per check at most; the rest become one "and N more" event. */
+const maxEventsPerCheck = 20;
+
+/** Source name of an account in health rows and events. */
+export function emailSourceName(account: string): string {
+  return `email ${account}`;
+}
+
+/** The email tick job. */
+export class EmailCheck {
+  readonly name = "email";
+  constructor(private readonly deps: EmailCheckDependencies) {}
+
+  /** Checks every due account (must not throw). */
+  async run(now: Date, signal: AbortSignal): Promise<void> {
+    for (const account of this.deps.accounts) {
+      if (signal.aborted) return;
+      if (!isDue(this.deps.store, emailSourceName(account.name), now)) continue;
+      await this.check(account, signal);
+    }
+  }
+
+  /** Checks one account now. */
+  async check(account: EmailAccount, signal?: AbortSignal): Promise<EmailCheckResult> {
+    const { deps } = this;
+    const source = emailSourceName(account.name);
+    try {
+      const snapshot = await deps.reader.unread(account.name, signal);
+      const baseline = deps.store.health(source)?.cursor !== snapshot.uidValidity;
+      const fresh = snapshot.unreadUids.filter((uid) =>
+        !deps.store.mailSeen(account.name, snapshot.uidValidity, uid)
+      );
+      const shown = baseline ? fresh.slice(-3) : fresh.slice(-maxEventsPerCheck);
+      const headers = (await deps.reader.headers(account.name, shown, signal))
+        .sort((a, b) => a.uid - b.uid);
+      const at = deps.clock.now();
+      transaction(deps.db, () => {
+        if (baseline) this.#queueBaseline(account, snapshot, headers, at);
+        else this.#queueNew(account, snapshot.uidValidity, fresh, headers, at);
+        for (const uid of fresh) {
+          deps.store.markMailSeen(account.name, snapshot.uidValidity, uid, at);
+        }
+        deps.store.forgetMail(account.name, snapshot.uidValidity, snapshot.unreadUids[0] ?? 0);
+        deps.store.recordSuccess(
+          source,
+          at,
+          new Date(at.getTime() + deps.everyMinutes * 60_000),
+          snapshot.uidValidity,
+        );
+      });
+      return {
+        account: account.name,
+        outcome: baseline ? "baseline" : "checked",
+        newMessages: baseline ? 0 : fresh.length,
+      };
+    } catch (error) {
+      const message = (error as Error).message;
+      recordCheckFailure(deps, source, deps.everyMinutes, message);
+      return { account: account.name, outcome: "failed", newMessages: 0, error: message };
+    }
+  }
+
+  #queueBaseline(
+    account: EmailAccount,
+    snapshot: UnreadSnapshot,
+    newest: MailHeader[],
+    at: Date,
+  ): void {
+    const count = snapshot.unreadUids.length;
+    if (count === 0) return;
+    const lines = newest.reverse().map(describeHeader);
+    this.deps.queue.enqueue({
+      source: emailSourceName(account.name),
+      kind: "unread_email",
+      summary: `${count} unread in ${account.mailbox}; newest: ${lines.join(" | ")}`,
+      dedupeKey: `email:${account.name}:${snapshot.uidValidity}:baseline`,
+    }, at);
+  }
+
+  #queueNew(
+    account: EmailAccount,
+    uidValidity: string,
+    fresh: number[],
+    headers: MailHeader[],
+    at: Date,
+  ): void {
+    for (const header of headers) {
+      this.deps.queue.enqueue({
+        source: emailSourceName(account.name),
+        kind: "new_email",
+        summary: describeHeader(header),
+        urgent: account.urgent,
+        dedupeKey: `email:${account.name}:${uidValidity}:${header.uid}`,
+      }, at);
+    }
+    const more = fresh.length - headers.length;
+    if (more > 0) {
+      this.deps.queue.enqueue({
+        source: emailSourceName(account.name),
+        kind: "new_email",
+        summary: `and ${more} more new unread message${
+          more === 1 ? "" : "s"
+        } in ${account.mailbox}`,
+        urgent: account.urgent,
+      }, at);
+    }
+  }
+}
+
+/** One compact line: sender, subject, date, and the UID for read_email. */
+export function describeHeader(header: MailHeader): string {
+  return `from ${header.from}: "${header.subject}" (${header.date.slice(0, 16).replace("T", " ")}` +
+    `, ${header.account} uid ${header.uid})`;
+}

@@ -1,0 +1,101 @@
+/**
+ * One short IMAP session per use (npm imapflow): connect, log in, run, log out. Every failure
+ * becomes one readable line naming the account (connection refused, bad login, timeout, TLS).
+ */
+import { ImapFlow } from "imapflow";
+import type { z } from "zod";
+import type { emailAccount } from "../../config/sources_schema.ts";
+import { redactText } from "../../core/redact.ts";
+import { readPassword } from "../secret_source.ts";
+
+/** One configured account. */
+export type EmailAccount = z.output<typeof emailAccount>;
+
+/** What opening a session needs. */
+export interface ImapSettings {
+  env: Record<string, string | undefined>;
+  timeoutMs: number;
+}
+
+/** A failure of an account, already phrased as one line. */
+export class MailError extends Error {
+  override name = "MailError";
+}
+
+const loopbackHosts = /^(localhost|127(\.\d{1,3}){3}|::1|\[::1\])$/i;
+
+/** Runs `work` in a logged-in session on `account`; throws MailError. */
+export async function withImap<T>(
+  account: EmailAccount,
+  settings: ImapSettings,
+  work: (client: ImapFlow) => Promise<T>,
+  signal?: AbortSignal,
+): Promise<T> {
+  if (account.tls === "none" && !loopbackHosts.test(account.host)) {
+    throw new MailError(
+      `${account.name}: tls "none" is allowed only for a loopback host (use implicit or starttls)`,
+    );
+  }
+  let password: string;
+  try {
+    password = await readPassword(account, `email account ${account.name}`, {
+      env: settings.env,
+      timeoutMs: settings.timeoutMs,
+    });
+  } catch (error) {
+    throw new MailError((error as Error).message);
+  }
+  const client = new ImapFlow({
+    host: account.host,
+    port: account.port,
+    secure: account.tls === "implicit",
+    doSTARTTLS: account.tls === "starttls" ? true : account.tls === "none" ? false : undefined,
+    auth: { user: account.user, pass: password },
+    logger: false,
+    disableAutoIdle: true,
+    connectionTimeout: settings.timeoutMs,
+    greetingTimeout: settings.timeoutMs,
+    socketTimeout: settings.timeoutMs,
+  });
+  // A dropped connection emits "error"; without a listener it would crash the process.
+  client.on("error", () => {});
+  const abort = () => void client.close();
+  signal?.addEventListener("abort", abort, { once: true });
+  try {
+    await client.connect();
+    return await work(client);
+  } catch (error) {
+    if (signal?.aborted) throw new MailError(`${account.name}: cancelled`);
+    throw new MailError(describeImapError(account, error, password));
+  } finally {
+    signal?.removeEventListener("abort", abort);
+    if (client.usable) await client.logout().catch(() => client.close());
+    else client.close();
+  }
+}
+
+/** One line for an imapflow or socket error; never the password. */
+export function describeImapError(account: EmailAccount, error: unknown, password = ""): string {
+  const where = `${account.host}:${account.port}`;
+  const value = error as {
+    code?: string;
+    message?: string;
+    authenticationFailed?: boolean;
+    responseText?: string;
+  };
+  let reason: string;
+  if (value.authenticationFailed || value.code === "AUTHENTICATIONFAILED") {
+    reason = `login failed for ${account.user} at ${where} (wrong user or password)`;
+  } else if (value.code === "ECONNREFUSED") {
+    reason = `cannot connect to ${where}: connection refused`;
+  } else if (value.code === "ENOTFOUND" || value.code === "EAI_AGAIN") {
+    reason = `cannot resolve ${account.host}`;
+  } else if (/TIMEOUT/i.test(value.code ?? "") || /timed? ?out/i.test(value.message ?? "")) {
+    reason = `${where} did not answer in time`;
+  } else if (/certificate|tls|ssl/i.test(`${value.code} ${value.message}`)) {
+    reason = `TLS with ${where} failed: ${value.message}`;
+  } else {
+    reason = `${where}: ${value.responseText || value.message || String(error)}`;
+  }
+  return redactText(`${account.name}: ${reason}`.split("\n")[0].slice(0, 300), [password]);
+}

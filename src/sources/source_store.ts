@@ -1,0 +1,126 @@
+/** SQLite rows of the email and calendar sources: health, seen mail, sent reminders. */
+import type { DatabaseSync } from "node:sqlite";
+
+/** How one source is doing. */
+export interface SourceHealth {
+  source: string;
+  lastCheckAt?: string;
+  lastOkAt?: string;
+  lastError?: string;
+  failures: number;
+  nextCheckAt?: string;
+  cursor?: string;
+}
+
+interface HealthRow {
+  source: string;
+  last_check_at: string | null;
+  last_ok_at: string | null;
+  last_error: string | null;
+  failures: number;
+  next_check_at: string | null;
+  cursor: string | null;
+}
+
+function toHealth(row: HealthRow): SourceHealth {
+  return {
+    source: row.source,
+    lastCheckAt: row.last_check_at ?? undefined,
+    lastOkAt: row.last_ok_at ?? undefined,
+    lastError: row.last_error ?? undefined,
+    failures: Number(row.failures),
+    nextCheckAt: row.next_check_at ?? undefined,
+    cursor: row.cursor ?? undefined,
+  };
+}
+
+/** Days after which sent reminders are forgotten. */
+const keepDays = 60;
+
+/** The sources' store. */
+export class SqliteSourceStore {
+  constructor(private readonly db: DatabaseSync) {}
+
+  /** Health of one source (undefined before its first check). */
+  health(source: string): SourceHealth | undefined {
+    const row = this.db.prepare("SELECT * FROM source_health WHERE source = ?").get(source) as
+      | HealthRow
+      | undefined;
+    return row ? toHealth(row) : undefined;
+  }
+
+  /** Health of every source, by name. */
+  allHealth(): SourceHealth[] {
+    return (this.db.prepare("SELECT * FROM source_health ORDER BY source")
+      .all() as unknown as HealthRow[]).map(toHealth);
+  }
+
+  /** Records a good check. */
+  recordSuccess(source: string, at: Date, nextCheckAt: Date, cursor?: string): void {
+    this.db.prepare(
+      `INSERT INTO source_health (source, last_check_at, last_ok_at, last_error, failures,
+         next_check_at, cursor)
+       VALUES (?1, ?2, ?2, NULL, 0, ?3, ?4)
+       ON CONFLICT (source) DO UPDATE SET last_check_at = ?2, last_ok_at = ?2, last_error = NULL,
+         failures = 0, next_check_at = ?3, cursor = COALESCE(?4, cursor)`,
+    ).run(source, at.toISOString(), nextCheckAt.toISOString(), cursor ?? null);
+  }
+
+  /** Records a failed check; returns the consecutive failures so far. */
+  recordFailure(source: string, at: Date, error: string, nextCheckAt: (failures: number) => Date) {
+    const failures = (this.health(source)?.failures ?? 0) + 1;
+    this.db.prepare(
+      `INSERT INTO source_health (source, last_check_at, last_error, failures, next_check_at)
+       VALUES (?1, ?2, ?3, ?4, ?5)
+       ON CONFLICT (source) DO UPDATE SET last_check_at = ?2, last_error = ?3, failures = ?4,
+         next_check_at = ?5`,
+    ).run(
+      source,
+      at.toISOString(),
+      error.slice(0, 500),
+      failures,
+      nextCheckAt(failures).toISOString(),
+    );
+    return failures;
+  }
+
+  /** Marks a message seen; false when it already was. */
+  markMailSeen(account: string, uidValidity: string, uid: number, at: Date): boolean {
+    const result = this.db.prepare(
+      `INSERT OR IGNORE INTO email_seen (account, uid_validity, uid, seen_at) VALUES (?, ?, ?, ?)`,
+    ).run(account, uidValidity, uid, at.toISOString());
+    return Number(result.changes) > 0;
+  }
+
+  /** Whether a message was seen before. */
+  mailSeen(account: string, uidValidity: string, uid: number): boolean {
+    return this.db.prepare(
+      "SELECT 1 FROM email_seen WHERE account = ? AND uid_validity = ? AND uid = ?",
+    ).get(account, uidValidity, uid) !== undefined;
+  }
+
+  /** Records a reminder for one event instance; false when it was already sent. */
+  markReminded(calendar: string, uid: string, startsAt: Date, at: Date): boolean {
+    const result = this.db.prepare(
+      `INSERT OR IGNORE INTO calendar_reminders (calendar, uid, starts_at, reminded_at)
+       VALUES (?, ?, ?, ?)`,
+    ).run(calendar, uid, startsAt.toISOString(), at.toISOString());
+    return Number(result.changes) > 0;
+  }
+
+  /**
+   * Forgets seen mail that cannot come back as new: other UIDVALIDITY generations and UIDs
+   * below the oldest unread one (UIDs only grow).
+   */
+  forgetMail(account: string, uidValidity: string, belowUid: number): void {
+    this.db.prepare(
+      "DELETE FROM email_seen WHERE account = ? AND (uid_validity != ? OR uid < ?)",
+    ).run(account, uidValidity, belowUid);
+  }
+
+  /** Forgets reminders of instances that started before the keep window. */
+  pruneReminders(now: Date): void {
+    const before = new Date(now.getTime() - keepDays * 86_400_000).toISOString();
+    this.db.prepare("DELETE FROM calendar_reminders WHERE starts_at < ?").run(before);
+  }
+}
