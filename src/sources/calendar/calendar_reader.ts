@@ -1,0 +1,219 @@
+/**
+ * The configured calendars: .ics files and URLs, and CalDAV collections (npm tsdav), expanded
+ * with ical.js. CalDAV calendars can take new events. Failures are one line per calendar.
+ */
+import { DAVClient } from "tsdav";
+import type { z } from "zod";
+import { expandHome } from "../../config/paths.ts";
+import type { calendarEntry } from "../../config/sources_schema.ts";
+import { redactText } from "../../core/redact.ts";
+import type {
+  CalendarOccurrence,
+  CalendarReader,
+  NewCalendarEvent,
+} from "../../core/source_ports.ts";
+import { readPassword } from "../secret_source.ts";
+import { newEventIcs, occurrencesIn } from "./ics_occurrences.ts";
+
+/** One configured calendar. */
+export type CalendarEntry = z.output<typeof calendarEntry>;
+
+/** What the reader needs. */
+export interface CalendarReaderSettings {
+  env: Record<string, string | undefined>;
+  timeoutMs: number;
+  fetch: typeof fetch;
+}
+
+/** An .ics file or answer larger than this is refused. */
+const maxIcsBytes = 5 * 1024 * 1024;
+
+/** Reads the configured calendars. */
+export class ConfiguredCalendars implements CalendarReader {
+  constructor(
+    private readonly entries: readonly CalendarEntry[],
+    private readonly settings: CalendarReaderSettings,
+  ) {}
+
+  calendars(): string[] {
+    return this.entries.map((entry) => entry.name);
+  }
+
+  writable(): string[] {
+    return this.entries.filter((entry) => entry.caldav_url).map((entry) => entry.name);
+  }
+
+  async occurrences(from: Date, to: Date, signal?: AbortSignal) {
+    const events: CalendarOccurrence[] = [];
+    const errors: string[] = [];
+    for (const entry of this.entries) {
+      try {
+        events.push(...await this.occurrencesOf(entry.name, from, to, signal));
+      } catch (error) {
+        errors.push((error as Error).message);
+      }
+    }
+    events.sort((a, b) => a.start.getTime() - b.start.getTime());
+    return { events, errors };
+  }
+
+  /** The occurrences of one calendar; throws one line naming it. */
+  async occurrencesOf(name: string, from: Date, to: Date, signal?: AbortSignal) {
+    const entry = this.#entry(name);
+    try {
+      const texts = entry.ics
+        ? [await this.#icsText(entry.ics, signal)]
+        : await this.#withCalDav(entry, async (client, calendar) => {
+          const objects = await client.fetchCalendarObjects({
+            calendar,
+            timeRange: { start: from.toISOString(), end: to.toISOString() },
+          });
+          return objects.map((object) => String(object.data ?? ""));
+        });
+      return texts.flatMap((text) => (text ? occurrencesIn(text, entry.name, from, to) : []))
+        .sort((a, b) => a.start.getTime() - b.start.getTime());
+    } catch (error) {
+      throw new Error(this.#line(entry, error));
+    }
+  }
+
+  async add(name: string, event: NewCalendarEvent, _signal?: AbortSignal): Promise<string> {
+    const entry = this.#entry(name);
+    if (!entry.caldav_url) {
+      throw new Error(`${name}: events can only be added to a CalDAV calendar`);
+    }
+    const uid = `${crypto.randomUUID()}@radar`;
+    try {
+      await this.#withCalDav(entry, async (client, calendar) => {
+        const answer = await client.createCalendarObject({
+          calendar,
+          filename: `${uid}.ics`,
+          iCalString: newEventIcs(event, uid, new Date()),
+        });
+        if (!answer.ok) {
+          throw new Error(`the server answered ${answer.status} ${answer.statusText}`);
+        }
+      });
+    } catch (error) {
+      throw new Error(this.#line(entry, error));
+    }
+    return uid;
+  }
+
+  #entry(name: string): CalendarEntry {
+    const entry = this.entries.find((candidate) => candidate.name === name);
+    if (!entry) throw new Error(`No calendar "${name}" (have: ${this.calendars().join(", ")})`);
+    return entry;
+  }
+
+  #line(entry: CalendarEntry, error: unknown): string {
+    const message = String((error as Error).message ?? error).split("\n")[0].slice(0, 300);
+    const prefix = `${entry.name}: `;
+    return redactText(message.startsWith(prefix) ? message : prefix + message);
+  }
+
+  async #icsText(location: string, signal?: AbortSignal): Promise<string> {
+    if (!/^https?:\/\//i.test(location)) {
+      const path = expandHome(location, this.settings.env);
+      const info = await Deno.stat(path);
+      if (info.size > maxIcsBytes) throw new Error(`${path} is larger than 5 MB`);
+      return await Deno.readTextFile(path);
+    }
+    const timeout = AbortSignal.timeout(this.settings.timeoutMs);
+    const answer = await this.settings.fetch(location, {
+      signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+      headers: { Accept: "text/calendar" },
+    });
+    if (!answer.ok) {
+      await answer.body?.cancel();
+      throw new Error(`${redactText(location)} answered ${answer.status}`);
+    }
+    const bytes = await readCapped(answer, maxIcsBytes);
+    return new TextDecoder().decode(bytes);
+  }
+
+  async #withCalDav<T>(
+    entry: CalendarEntry,
+    work: (client: DAVClient, calendar: DavCalendar) => Promise<T>,
+  ): Promise<T> {
+    const password = await readPassword(entry, `calendar ${entry.name}`, {
+      env: this.settings.env,
+      timeoutMs: this.settings.timeoutMs,
+    });
+    const client = new DAVClient({
+      serverUrl: entry.caldav_url,
+      credentials: { username: entry.user, password },
+      authMethod: "Basic",
+      defaultAccountType: "caldav",
+    });
+    return await withTimeout(this.settings.timeoutMs, entry.caldav_url, async () => {
+      try {
+        await client.login();
+        const calendars = await client.fetchCalendars();
+        const wanted = normalizedUrl(entry.caldav_url);
+        const calendar = calendars.find((candidate) => normalizedUrl(candidate.url) === wanted) ??
+          calendars.find((candidate) => candidate.components?.includes("VEVENT"));
+        if (!calendar) throw new Error(`no calendar found at ${entry.caldav_url}`);
+        return await work(client, calendar);
+      } catch (error) {
+        throw new Error(redactText(describeDavError(entry, error), [password]));
+      }
+    });
+  }
+}
+
+type DavCalendar = Awaited<ReturnType<DAVClient["fetchCalendars"]>>[number];
+
+function normalizedUrl(url: string): string {
+  try {
+    return new URL(url).href.replace(/\/?$/, "/");
+  } catch {
+    return url;
+  }
+}
+
+function describeDavError(entry: CalendarEntry, error: unknown): string {
+  const value = error as {
+    message?: string;
+    code?: string;
+    cause?: { code?: string; message?: string };
+  };
+  const text = `${value.message ?? ""} ${value.code ?? ""} ${value.cause?.code ?? ""} ` +
+    `${value.cause?.message ?? ""}`;
+  if (/ECONNREFUSED|Connection refused/i.test(text)) {
+    return `cannot connect to ${entry.caldav_url}: connection refused`;
+  }
+  if (/Invalid credentials|401|Unauthorized/i.test(text)) {
+    return `login failed for ${entry.user} at ${entry.caldav_url} (wrong user or password)`;
+  }
+  return value.message ?? String(error);
+}
+
+async function withTimeout<T>(ms: number, what: string, work: () => Promise<T>): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} did not answer in time`)), ms);
+  });
+  try {
+    return await Promise.race([work(), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function readCapped(answer: Response, maxBytes: number): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of answer.body ?? new ReadableStream<Uint8Array>()) {
+    size += chunk.length;
+    if (size > maxBytes) throw new Error("the calendar is larger than 5 MB");
+    chunks.push(chunk);
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.length;
+  }
+  return bytes;
+}

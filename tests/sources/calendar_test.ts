@@ -1,0 +1,231 @@
+import assert from "node:assert/strict";
+import { openDatabase } from "../../src/adapters/sqlite/database.ts";
+import { SqliteEventQueue } from "../../src/adapters/sqlite/event_queue.ts";
+import { configSchema } from "../../src/config/schema.ts";
+import { silentLogger } from "../../src/core/ports.ts";
+import { CalendarCheck } from "../../src/sources/calendar/calendar_check.ts";
+import { ConfiguredCalendars } from "../../src/sources/calendar/calendar_reader.ts";
+import { SqliteSourceStore } from "../../src/sources/source_store.ts";
+import { freePort } from "../fakes/dovecot_server.ts";
+import { radicalePath, startRadicale } from "../fakes/radicale_server.ts";
+
+const installed = radicalePath() !== undefined;
+if (!installed) {
+  console.warn("SKIPPED CalDAV tests: radicale is not installed (apt install radicale)");
+}
+
+const fixturePath = new URL("../fixtures/calendar/weekly_berlin.ics", import.meta.url).pathname;
+const fixture = Deno.readTextFileSync(fixturePath);
+const env = { CAL_PASSWORD: "cal-secret-1", BAD_PASSWORD: "nope-nope" };
+
+/** CalDAV stores one UID per object: the fixture split by UID (each with the VTIMEZONE). */
+function objectsByUid(text: string): Map<string, string> {
+  const events = text.match(/BEGIN:VEVENT[\s\S]*?END:VEVENT\n/g) ?? [];
+  const head = text.slice(0, text.indexOf("BEGIN:VEVENT"));
+  const byUid = new Map<string, string[]>();
+  for (const event of events) {
+    const uid = /UID:(\S+)/.exec(event)![1].replace(/@.*/, "");
+    byUid.set(uid, [...byUid.get(uid) ?? [], event]);
+  }
+  return new Map(
+    [...byUid].map(([uid, parts]) => [uid, `${head}${parts.join("")}END:VCALENDAR\n`]),
+  );
+}
+
+function calendars(entries: unknown[]) {
+  return configSchema.parse({ calendar: { calendars: entries } }).calendar.calendars;
+}
+
+function reader(entries: unknown[]) {
+  return new ConfiguredCalendars(calendars(entries), { env, timeoutMs: 5000, fetch });
+}
+
+async function checkHarness(calendarReader: ConfiguredCalendars, start: string) {
+  const dir = await Deno.makeTempDir({ prefix: "radar-calendar-" });
+  const db = openDatabase(`${dir}/radar.db`);
+  const store = new SqliteSourceStore(db);
+  const queue = new SqliteEventQueue(db);
+  let now = new Date(start);
+  const clock = { now: () => new Date(now) };
+  const check = new CalendarCheck({
+    db,
+    store,
+    queue,
+    clock,
+    logger: silentLogger,
+    reader: calendarReader,
+    everyMinutes: 15,
+    remindMinutesBefore: 15,
+    timeZone: "Europe/Berlin",
+  });
+  return {
+    store,
+    queue,
+    check,
+    set(time: string) {
+      now = new Date(time);
+    },
+    tick: () => check.run(new Date(now), new AbortController().signal),
+    async close() {
+      db.close();
+      await Deno.remove(dir, { recursive: true });
+    },
+  };
+}
+
+Deno.test("calendar reminders from an .ics file: once per instance, in the configured zone", async () => {
+  const h = await checkHarness(
+    reader([{ name: "work", ics: fixturePath }]),
+    "2026-11-24T14:10:00Z",
+  );
+  try {
+    await h.tick();
+    assert.equal(h.queue.pendingCount(), 0, "20 minutes before: not yet");
+    h.set("2026-11-24T14:16:00Z");
+    await h.tick();
+    const [event] = h.queue.pending(10);
+    assert.equal(event.summary, "in 14 min: Tue 24 Nov 15:30–16:00 Dentist [work]");
+    assert.equal(event.source, "calendar work");
+    h.set("2026-11-24T14:20:00Z");
+    await h.tick();
+    assert.equal(h.queue.pendingCount(), 1, "one reminder per instance");
+    assert.equal(h.store.health("calendar work")?.lastError, undefined);
+  } finally {
+    await h.close();
+  }
+});
+
+Deno.test("calendar: the moved instance of a recurring event is reminded at its new time", async () => {
+  const h = await checkHarness(
+    reader([{ name: "work", ics: fixturePath }]),
+    "2026-11-02T07:50:00Z",
+  );
+  try {
+    await h.tick();
+    assert.equal(h.queue.pendingCount(), 0, "09:00 Berlin is no longer the time of this instance");
+    h.set("2026-11-02T09:50:00Z");
+    await h.tick();
+    assert.equal(
+      h.queue.pending(5)[0].summary,
+      "in 10 min: Mon 2 Nov 11:00–11:15 Standup (moved) [work]",
+    );
+  } finally {
+    await h.close();
+  }
+});
+
+Deno.test("calendar: a missing .ics file fails as one line and backs off", async () => {
+  const h = await checkHarness(
+    reader([{ name: "gone", ics: "/nonexistent/radar.ics" }]),
+    "2026-11-24T14:10:00Z",
+  );
+  try {
+    await h.tick();
+    const health = h.store.health("calendar gone");
+    assert.match(health?.lastError ?? "", /^gone: No such file or directory/);
+    assert.equal(health?.nextCheckAt, "2026-11-24T14:40:00.000Z");
+  } finally {
+    await h.close();
+  }
+});
+
+Deno.test("CalDAV against a real Radicale: list, add, bad login, dead server", {
+  ignore: !installed,
+  sanitizeResources: false,
+  sanitizeOps: false,
+}, async (t) => {
+  const server = await startRadicale({ alice: env.CAL_PASSWORD });
+  try {
+    const calendarUrl = await server.addCalendar("alice", env.CAL_PASSWORD, "work");
+    for (const [uid, text] of objectsByUid(fixture)) {
+      await server.putEvent("alice", env.CAL_PASSWORD, "work", `${uid}.ics`, text);
+    }
+    const caldav = reader([{
+      name: "work",
+      caldav_url: calendarUrl,
+      user: "alice",
+      password_env: "CAL_PASSWORD",
+    }]);
+
+    await t.step(
+      "lists expanded occurrences (recurrence, exception, DST) over CalDAV",
+      async () => {
+        const found = await caldav.occurrencesOf(
+          "work",
+          new Date("2026-10-19T00:00:00Z"),
+          new Date("2026-11-03T00:00:00Z"),
+        );
+        assert.deepEqual(found.map((event) => `${event.start.toISOString()} ${event.title}`), [
+          "2026-10-19T07:00:00.000Z Standup",
+          "2026-10-26T08:00:00.000Z Standup",
+          "2026-10-27T00:00:00.000Z Team day off",
+          "2026-11-02T10:00:00.000Z Standup (moved)",
+        ]);
+      },
+    );
+
+    await t.step("adds an event the server stores and lists back", async () => {
+      assert.deepEqual(caldav.writable(), ["work"]);
+      const uid = await caldav.add("work", {
+        title: "Call Bob",
+        start: new Date("2026-11-25T09:00:00Z"),
+        end: new Date("2026-11-25T09:30:00Z"),
+        location: "Phone",
+      });
+      const stored = await server.storedEvents("alice", "work");
+      assert.ok(
+        stored.some((text) => text.includes(`UID:${uid}`) && text.includes("SUMMARY:Call Bob")),
+      );
+      const found = await caldav.occurrencesOf(
+        "work",
+        new Date("2026-11-25T00:00:00Z"),
+        new Date("2026-11-26T00:00:00Z"),
+      );
+      assert.deepEqual(found.map((event) => [event.title, event.location]), [[
+        "Call Bob",
+        "Phone",
+      ]]);
+    });
+
+    await t.step("bad credentials are one line without the password", async () => {
+      const wrong = reader([{
+        name: "work",
+        caldav_url: calendarUrl,
+        user: "alice",
+        password_env: "BAD_PASSWORD",
+      }]);
+      await assert.rejects(
+        wrong.occurrencesOf(
+          "work",
+          new Date("2026-11-25T00:00:00Z"),
+          new Date("2026-11-26T00:00:00Z"),
+        ),
+        (error: Error) => {
+          assert.equal(
+            error.message,
+            `work: login failed for alice at ${calendarUrl} (wrong user or password)`,
+          );
+          return true;
+        },
+      );
+    });
+  } finally {
+    await server.stop();
+  }
+
+  await t.step("a dead server is one line", async () => {
+    const url = `http://127.0.0.1:${freePort()}/alice/work/`;
+    const dead = reader([{
+      name: "work",
+      caldav_url: url,
+      user: "alice",
+      password_env: "CAL_PASSWORD",
+    }]);
+    const { events, errors } = await dead.occurrences(
+      new Date(),
+      new Date(Date.now() + 86_400_000),
+    );
+    assert.deepEqual(events, []);
+    assert.deepEqual(errors, [`work: cannot connect to ${url}: connection refused`]);
+  });
+});
