@@ -6,10 +6,13 @@ import { type PluginWatcher, watchPluginFolders } from "../plugins/watch_plugins
 import type { EventSource } from "./daemon.ts";
 import type { TickJob } from "./scheduler.ts";
 import type { DaemonServices } from "./services.ts";
+import { sourceJobs } from "../sources/source_jobs.ts";
 
 /** Jobs run on every tick before the heartbeat (which then sees the monitors' events). */
 export function daemonJobs(services: DaemonServices): TickJob[] {
-  return [services.taskRunner, services.monitorChecker];
+  const { config, db, clock, logger } = services.runtime;
+  const sources = sourceJobs({ config, db, queue: services.queue, clock, logger });
+  return [services.taskRunner, services.monitorChecker, ...sources];
 }
 
 function formatSize(bytes: number): string {

@@ -11,6 +11,7 @@ import type { SqliteConversationStore } from "../adapters/sqlite/conversation_st
 import type { SqliteFactStore } from "../adapters/sqlite/fact_store.ts";
 import type { SqliteAuditStore } from "../adapters/sqlite/audit_store.ts";
 import { builtinTools } from "../tools/index.ts";
+import { calendarReaderFor, mailReaderFor } from "../sources/source_readers.ts";
 import { createPdfReader } from "../adapters/pdf/subprocess_pdf_reader.ts";
 import { SqlitePluginRecords } from "../adapters/sqlite/plugin_records.ts";
 import { createPluginSystem, type PluginSystem } from "../plugins/plugin_system.ts";
@@ -114,6 +115,8 @@ export function openRuntime(options: RuntimeOptions): Runtime {
       monitors: new MonitorService(new SqliteMonitorStore(db), config, clock),
       pdfReader: createPdfReader(config.tools.pdf, options.env),
       memory,
+      mail: mailReaderFor(config, options.env),
+      calendar: calendarReaderFor(config, options.env, fetcher),
     })
   ) registry.register(tool);
   registry.register(findToolsTool(() => registry.list()));

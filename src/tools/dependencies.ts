@@ -5,6 +5,7 @@ import type { NotificationGate } from "../core/notification_gate.ts";
 import type { MonitorRegistry, TaskScheduler } from "../core/schedule_ports.ts";
 import type { PdfReader } from "../core/pdf_reader.ts";
 import type { MemorySearch } from "../core/semantic_recall.ts";
+import type { CalendarReader, MailReader } from "../core/source_ports.ts";
 
 /** Shared dependencies handed to every built-in tool factory. */
 export interface ToolDependencies {
@@ -29,4 +30,7 @@ export interface ToolDependencies {
   pdfReader: PdfReader;
   /** Memory search by keywords and meaning for `recall` (absent: FTS5 keywords only). */
   memory?: MemorySearch;
+  /** The configured mail accounts and calendars (absent: their tools are not offered). */
+  mail?: MailReader;
+  calendar?: CalendarReader;
 }

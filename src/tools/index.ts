@@ -18,6 +18,8 @@ import { cancelTaskTool } from "./cancel_task.ts";
 import { monitorUrlTool } from "./monitor_url.ts";
 import { listMonitorsTool } from "./list_monitors.ts";
 import { removeMonitorTool } from "./remove_monitor.ts";
+import { emailTools } from "./email.ts";
+import { calendarTool } from "./calendar.ts";
 
 /** Builds the built-in tools enabled by config. */
 export function builtinTools(deps: ToolDependencies): Tool[] {
@@ -37,6 +39,8 @@ export function builtinTools(deps: ToolDependencies): Tool[] {
       ? scheduleTools({ tasks: deps.tasks, config: deps.config, clock: deps.clock })
       : []),
     ...(deps.monitors ? monitorTools({ monitors: deps.monitors }) : []),
+    ...(deps.mail ? emailTools({ mail: deps.mail }) : []),
+    ...(deps.calendar ? [calendarTool({ ...deps, calendar: deps.calendar })] : []),
   ];
 }
 

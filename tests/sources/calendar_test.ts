@@ -6,6 +6,9 @@ import { silentLogger } from "../../src/core/ports.ts";
 import { CalendarCheck } from "../../src/sources/calendar/calendar_check.ts";
 import { ConfiguredCalendars } from "../../src/sources/calendar/calendar_reader.ts";
 import { SqliteSourceStore } from "../../src/sources/source_store.ts";
+import { calendarReaderFor } from "../../src/sources/source_readers.ts";
+import { calendarTool } from "../../src/tools/calendar.ts";
+import { toResult } from "../../src/core/tool.ts";
 import { freePort } from "../fakes/dovecot_server.ts";
 import { radicalePath, startRadicale } from "../fakes/radicale_server.ts";
 
@@ -185,6 +188,45 @@ Deno.test("CalDAV against a real Radicale: list, add, bad login, dead server", {
         "Call Bob",
         "Phone",
       ]]);
+    });
+
+    await t.step("the calendar tool adds an event after the user allows it", async () => {
+      const config = configSchema.parse({
+        radar: { timezone: "Europe/Berlin" },
+        calendar: {
+          calendars: [{
+            name: "work",
+            caldav_url: calendarUrl,
+            user: "alice",
+            password_env: "CAL_PASSWORD",
+          }],
+        },
+      });
+      const tool = calendarTool({
+        calendar: calendarReaderFor(config, env, fetch)!,
+        clock: { now: () => new Date("2026-11-26T08:00:00Z") },
+        config,
+      });
+      const questions: string[] = [];
+      const context = (answer: boolean) => ({
+        kind: "chat" as const,
+        interactive: true,
+        signal: new AbortController().signal,
+        confirm: (question: string) => {
+          questions.push(question);
+          return Promise.resolve(answer);
+        },
+      });
+      const args = { action: "add", title: "Physio", start: "2026-11-27 16:00", minutes: 30 };
+      const declined = toResult(await tool.run(args, context(false)));
+      assert.equal(declined.outcome, "refused");
+      const added = toResult(await tool.run(args, context(true)));
+      assert.equal(added.text, "Added: Fri 27 Nov 16:00–16:30 Physio [work]");
+      assert.equal(questions[0], "Add to the calendar: Fri 27 Nov 16:00–16:30 Physio [work]?");
+      const listed = toResult(await tool.run({ range: "tomorrow" }, context(true)));
+      assert.equal(listed.text, "Fri 27 Nov 16:00–16:30 Physio [work]");
+      const stored = await server.storedEvents("alice", "work");
+      assert.equal(stored.filter((text) => text.includes("SUMMARY:Physio")).length, 1);
     });
 
     await t.step("bad credentials are one line without the password", async () => {

@@ -6,7 +6,7 @@
 import { transaction } from "../../adapters/sqlite/database.ts";
 import type { CalendarOccurrence } from "../../core/source_ports.ts";
 import { type CheckDependencies, isDue, recordCheckFailure } from "../source_checks.ts";
-import { describeOccurrence } from "./calendar_format.ts";
+import { describeOccurrence } from "../../core/calendar_text.ts";
 
 /** The part of the reader the check uses. */
 export interface OccurrenceReader {

@@ -1,5 +1,5 @@
 /** Compact lines for calendar occurrences in the configured time zone. */
-import type { CalendarOccurrence } from "../../core/source_ports.ts";
+import type { CalendarOccurrence } from "./source_ports.ts";
 
 function formatter(timeZone: string | undefined, options: Intl.DateTimeFormatOptions) {
   return new Intl.DateTimeFormat("en-GB", { timeZone, ...options });
