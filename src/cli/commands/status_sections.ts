@@ -3,6 +3,7 @@ import type { Runtime } from "../../runtime/runtime.ts";
 import { execStatusLines } from "./exec_status.ts";
 import { daemonStatus } from "./daemon_status.ts";
 import { pluginStatusLines } from "./plugin_status.ts";
+import { sourceStatusLines } from "../../sources/source_status.ts";
 
 /** A section of `radar status` contributed by a concern (daemon, tools, plugins). */
 export type StatusSection = (runtime: Runtime) => Promise<string[]> | string[];
@@ -12,4 +13,5 @@ export const statusSections: StatusSection[] = [
   daemonStatus,
   (runtime) => execStatusLines(runtime, Deno.env.toObject()),
   (runtime) => pluginStatusLines(runtime),
+  (runtime) => sourceStatusLines(runtime.config, runtime.db),
 ];

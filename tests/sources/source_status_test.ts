@@ -1,0 +1,57 @@
+import assert from "node:assert/strict";
+import { openDatabase } from "../../src/adapters/sqlite/database.ts";
+import { configSchema } from "../../src/config/schema.ts";
+import { sourceStatusLines } from "../../src/sources/source_status.ts";
+import { SqliteSourceStore } from "../../src/sources/source_store.ts";
+
+Deno.test("radar status shows each source's last check and last error", () => {
+  const db = openDatabase(":memory:");
+  try {
+    assert.deepEqual(sourceStatusLines(configSchema.parse({}), db), [
+      "sources:   no email accounts or calendars configured",
+    ]);
+    const config = configSchema.parse({
+      email: {
+        accounts: [
+          { name: "home", host: "h", user: "u", password_env: "P" },
+          { name: "work", host: "w", user: "u", password_cmd: "pass show work" },
+        ],
+      },
+      calendar: { calendars: [{ name: "family", ics: "~/family.ics" }] },
+    });
+    const store = new SqliteSourceStore(db);
+    const at = new Date("2026-11-23T10:00:00Z");
+    store.recordSuccess("email home", at, new Date("2026-11-23T10:05:00Z"), "1");
+    store.recordFailure(
+      "email work",
+      at,
+      "work: cannot connect to w:993: connection refused",
+      () => new Date("2026-11-23T10:10:00Z"),
+    );
+    assert.deepEqual(sourceStatusLines(config, db), [
+      "sources:",
+      "  email home: ok (last check 2026-11-23 10:00 UTC)",
+      "  email work: FAILING (1× in a row, last 2026-11-23 10:00 UTC; next try 2026-11-23 10:10 UTC): " +
+      "work: cannot connect to w:993: connection refused",
+      "  calendar family: not checked yet (checked by radar serve)",
+    ]);
+    store.recordSuccess(
+      "email work",
+      new Date("2026-11-23T10:10:00Z"),
+      new Date("2026-11-23T10:15:00Z"),
+    );
+    assert.match(sourceStatusLines(config, db)[2], /email work: ok/);
+  } finally {
+    db.close();
+  }
+});
+
+Deno.test("config: an account needs a password source; tls none is the user's explicit choice", () => {
+  assert.throws(() =>
+    configSchema.parse({ email: { accounts: [{ name: "a", host: "h", user: "u" }] } })
+  );
+  assert.throws(() => configSchema.parse({ calendar: { calendars: [{ name: "c" }] } }));
+  const parsed = configSchema.parse({});
+  assert.deepEqual([parsed.email.accounts, parsed.calendar.calendars], [[], []]);
+  assert.equal(parsed.calendar.remind_minutes_before, 15);
+});
