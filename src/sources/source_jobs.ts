@@ -44,6 +44,7 @@ export function sourceJobs(deps: SourceJobDependencies): SourceJob[] {
           maxBodyChars: config.email.max_body_chars,
         }),
         everyMinutes: config.email.check_every_minutes,
+        timeZone: config.radar.timezone || undefined,
       }),
     );
   }

@@ -60,6 +60,7 @@ async function harness(accounts: EmailAccount[]) {
     accounts,
     reader,
     everyMinutes: 5,
+    timeZone: "UTC",
   });
   return {
     db,

@@ -5,6 +5,7 @@
  */
 import { transaction } from "../../adapters/sqlite/database.ts";
 import type { MailHeader } from "../../core/source_ports.ts";
+import { zonedParts } from "../../core/zoned_time.ts";
 import { type CheckDependencies, isDue, recordCheckFailure } from "../source_checks.ts";
 import type { EmailAccount } from "./imap_connection.ts";
 import type { UnreadSnapshot } from "./imap_mail_reader.ts";
@@ -20,6 +21,8 @@ export interface EmailCheckDependencies extends CheckDependencies {
   accounts: readonly EmailAccount[];
   reader: UnreadReader;
   everyMinutes: number;
+  /** Dates in events are shown in this zone (the system's when absent). */
+  timeZone?: string;
 }
 
 /** What one check found. */
@@ -100,7 +103,7 @@ export class EmailCheck {
   ): void {
     const count = snapshot.unreadUids.length;
     if (count === 0) return;
-    const lines = newest.reverse().map(describeHeader);
+    const lines = newest.reverse().map((header) => describeHeader(header, this.deps.timeZone));
     this.deps.queue.enqueue({
       source: emailSourceName(account.name),
       kind: "unread_email",
@@ -120,7 +123,7 @@ export class EmailCheck {
       this.deps.queue.enqueue({
         source: emailSourceName(account.name),
         kind: "new_email",
-        summary: describeHeader(header),
+        summary: describeHeader(header, this.deps.timeZone),
         urgent: account.urgent,
         dedupeKey: `email:${account.name}:${uidValidity}:${header.uid}`,
       }, at);
@@ -139,8 +142,18 @@ export class EmailCheck {
   }
 }
 
-/** One compact line: sender, subject, date, and the UID for read_email. */
-export function describeHeader(header: MailHeader): string {
-  return `from ${header.from}: "${header.subject}" (${header.date.slice(0, 16).replace("T", " ")}` +
+/** One compact line: sender, subject, date (in `timeZone`), and the UID for read_email. */
+export function describeHeader(header: MailHeader, timeZone?: string): string {
+  return `from ${header.from}: "${header.subject}" (${localDate(header.date, timeZone)}` +
     `, ${header.account} uid ${header.uid})`;
+}
+
+function localDate(iso: string, timeZone?: string): string {
+  const date = new Date(iso);
+  if (isNaN(date.getTime())) return iso.slice(0, 40);
+  const parts = zonedParts(date, timeZone);
+  const pad = (value: number) => String(value).padStart(2, "0");
+  return `${parts.year}-${pad(parts.month)}-${pad(parts.day)} ${pad(parts.hour)}:${
+    pad(parts.minute)
+  }`;
 }
