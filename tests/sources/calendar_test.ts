@@ -117,6 +117,49 @@ Deno.test("calendar: the moved instance of a recurring event is reminded at its 
   }
 });
 
+Deno.test("calendar changes in the coming week: new, moved and cancelled instances", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "radar-ics-" });
+  const path = `${dir}/work.ics`;
+  await Deno.writeTextFile(path, fixture);
+  const h = await checkHarness(reader([{ name: "work", ics: path }]), "2026-11-20T08:00:00Z");
+  try {
+    await h.tick();
+    assert.equal(h.queue.pendingCount(), 0, "the first read is a baseline");
+    const edited = fixture
+      .replace(
+        "DTSTART:20261124T143000Z\nDTEND:20261124T150000Z",
+        "DTSTART:20261124T160000Z\nDTEND:20261124T163000Z",
+      )
+      .replace(
+        "EXDATE;TZID=Europe/Berlin:20261109T090000",
+        "EXDATE;TZID=Europe/Berlin:20261109T090000,20261123T090000",
+      )
+      .replace(
+        "END:VCALENDAR",
+        "BEGIN:VEVENT\nUID:lunch@radar.test\nDTSTAMP:20261120T000000Z\nDTSTART:20261123T120000Z\n" +
+          "DTEND:20261123T130000Z\nSUMMARY:Lunch with Ann\nEND:VEVENT\nEND:VCALENDAR",
+      );
+    assert.notEqual(edited, fixture);
+    await Deno.writeTextFile(path, edited);
+    h.set("2026-11-20T08:10:00Z");
+    await h.tick();
+    assert.equal(h.queue.pendingCount(), 0, "not read again before check_every_minutes");
+    h.set("2026-11-20T08:15:00Z");
+    await h.tick();
+    assert.deepEqual(h.queue.pending(10).map((event) => event.summary).sort(), [
+      "cancelled: Mon 23 Nov 09:00–09:15 Standup [work]",
+      "moved: Tue 24 Nov 17:00–17:30 Dentist [work] (was Tue 24 Nov 15:30–16:00 Dentist [work])",
+      "new: Mon 23 Nov 13:00–14:00 Lunch with Ann [work]",
+    ]);
+    h.set("2026-11-20T08:30:00Z");
+    await h.tick();
+    assert.equal(h.queue.pendingCount(), 3, "no change, no event");
+  } finally {
+    await h.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("calendar: a missing .ics file fails as one line and backs off", async () => {
   const h = await checkHarness(
     reader([{ name: "gone", ics: "/nonexistent/radar.ics" }]),

@@ -1,12 +1,24 @@
 /**
  * Calendar reminders (a tick job): each calendar is read every `check_every_minutes` (backing off
  * on failure) for the coming hours; on every tick, an event instance starting within
- * `remind_minutes_before` becomes one heartbeat event, once per instance (kept in SQLite).
+ * `remind_minutes_before` becomes one heartbeat event, once per instance (kept in SQLite). Between
+ * two reads, instances added, moved or cancelled in the coming week become events too.
  */
 import { transaction } from "../../adapters/sqlite/database.ts";
 import type { CalendarOccurrence } from "../../core/source_ports.ts";
 import { type CheckDependencies, isDue, recordCheckFailure } from "../source_checks.ts";
 import { describeOccurrence } from "../../core/calendar_text.ts";
+import {
+  calendarChanges,
+  type CalendarSnapshot,
+  parseSnapshot,
+  snapshotOf,
+} from "./calendar_changes.ts";
+
+/** How far ahead changes (new, moved, cancelled instances) are noticed. */
+const changeWindowMinutes = 7 * 24 * 60;
+/** Change events queued per read at most; the rest become one "and N more" event. */
+const maxChangeEvents = 10;
 
 /** The part of the reader the check uses. */
 export interface OccurrenceReader {
@@ -54,22 +66,61 @@ export class CalendarCheck {
   async refresh(calendar: string, now: Date, signal?: AbortSignal): Promise<boolean> {
     const { deps } = this;
     const source = calendarSourceName(calendar);
-    // Long enough that a reminder due before the next read is already known.
-    const lookAheadMinutes = deps.remindMinutesBefore + 2 * deps.everyMinutes + 60;
+    // A week ahead for changes, and at least long enough that a reminder due before the next
+    // read is already known.
+    const lookAheadMinutes = Math.max(
+      deps.remindMinutesBefore + 2 * deps.everyMinutes + 60,
+      changeWindowMinutes,
+    );
     try {
-      const found = await deps.reader.occurrencesOf(
-        calendar,
-        now,
-        new Date(now.getTime() + lookAheadMinutes * 60_000),
-        signal,
-      );
+      const until = new Date(now.getTime() + lookAheadMinutes * 60_000);
+      const found = await deps.reader.occurrencesOf(calendar, now, until, signal);
       this.#upcoming.set(calendar, found.filter((occurrence) => !occurrence.allDay));
       const at = deps.clock.now();
-      deps.store.recordSuccess(source, at, new Date(at.getTime() + deps.everyMinutes * 60_000));
+      const before = parseSnapshot(deps.store.health(source)?.cursor);
+      const after = snapshotOf(found, until);
+      transaction(deps.db, () => {
+        if (before && after) this.#queueChanges(calendar, before, after, now);
+        deps.store.recordSuccess(
+          source,
+          at,
+          new Date(at.getTime() + deps.everyMinutes * 60_000),
+          after ? JSON.stringify(after) : "",
+        );
+      });
       return true;
     } catch (error) {
       recordCheckFailure(deps, source, deps.everyMinutes, (error as Error).message);
       return false;
+    }
+  }
+
+  #queueChanges(calendar: string, before: CalendarSnapshot, after: CalendarSnapshot, now: Date) {
+    const { deps } = this;
+    const changes = calendarChanges(calendar, before, after, now);
+    for (const change of changes.slice(0, maxChangeEvents)) {
+      const line = change.kind === "added"
+        ? `new: ${describeOccurrence(change.now, deps.timeZone)}`
+        : change.kind === "moved"
+        ? `moved: ${describeOccurrence(change.now, deps.timeZone)} (was ${
+          describeOccurrence(change.before, deps.timeZone)
+        })`
+        : `cancelled: ${describeOccurrence(change.before, deps.timeZone)}`;
+      const occurrence = change.kind === "cancelled" ? change.before : change.now;
+      deps.queue.enqueue({
+        source: calendarSourceName(calendar),
+        kind: "calendar_changed",
+        summary: line,
+        dedupeKey: `calendar-change:${calendar}:${change.kind}:${occurrence.uid}:` +
+          occurrence.start.toISOString(),
+      }, now);
+    }
+    if (changes.length > maxChangeEvents) {
+      deps.queue.enqueue({
+        source: calendarSourceName(calendar),
+        kind: "calendar_changed",
+        summary: `and ${changes.length - maxChangeEvents} more changes in the coming week`,
+      }, now);
     }
   }
 
