@@ -1,5 +1,6 @@
 /** SQLite rows of the email and calendar sources: health, seen mail, sent reminders. */
 import type { DatabaseSync } from "node:sqlite";
+import { write } from "../adapters/sqlite/write.ts";
 
 /** How one source is doing. */
 export interface SourceHealth {
@@ -57,24 +58,31 @@ export class SqliteSourceStore {
 
   /** Records a good check. */
   recordSuccess(source: string, at: Date, nextCheckAt: Date, cursor?: string): void {
-    this.db.prepare(
+    write(
+      this.db,
+      "the source's check",
       `INSERT INTO source_health (source, last_check_at, last_ok_at, last_error, failures,
          next_check_at, cursor)
        VALUES (?1, ?2, ?2, NULL, 0, ?3, ?4)
        ON CONFLICT (source) DO UPDATE SET last_check_at = ?2, last_ok_at = ?2, last_error = NULL,
          failures = 0, next_check_at = ?3, cursor = COALESCE(?4, cursor)`,
-    ).run(source, at.toISOString(), nextCheckAt.toISOString(), cursor ?? null);
+      source,
+      at.toISOString(),
+      nextCheckAt.toISOString(),
+      cursor ?? null,
+    );
   }
 
   /** Records a failed check; returns the consecutive failures so far. */
   recordFailure(source: string, at: Date, error: string, nextCheckAt: (failures: number) => Date) {
     const failures = (this.health(source)?.failures ?? 0) + 1;
-    this.db.prepare(
+    write(
+      this.db,
+      "the source's failure",
       `INSERT INTO source_health (source, last_check_at, last_error, failures, next_check_at)
        VALUES (?1, ?2, ?3, ?4, ?5)
        ON CONFLICT (source) DO UPDATE SET last_check_at = ?2, last_error = ?3, failures = ?4,
          next_check_at = ?5`,
-    ).run(
       source,
       at.toISOString(),
       error.slice(0, 500),
@@ -86,10 +94,15 @@ export class SqliteSourceStore {
 
   /** Marks a message seen; false when it already was. */
   markMailSeen(account: string, uidValidity: string, uid: number, at: Date): boolean {
-    const result = this.db.prepare(
+    return write(
+      this.db,
+      "the seen message",
       `INSERT OR IGNORE INTO email_seen (account, uid_validity, uid, seen_at) VALUES (?, ?, ?, ?)`,
-    ).run(account, uidValidity, uid, at.toISOString());
-    return Number(result.changes) > 0;
+      account,
+      uidValidity,
+      uid,
+      at.toISOString(),
+    ).changes > 0;
   }
 
   /** Whether a message was seen before. */
@@ -101,11 +114,16 @@ export class SqliteSourceStore {
 
   /** Records a reminder for one event instance; false when it was already sent. */
   markReminded(calendar: string, uid: string, startsAt: Date, at: Date): boolean {
-    const result = this.db.prepare(
+    return write(
+      this.db,
+      "the sent reminder",
       `INSERT OR IGNORE INTO calendar_reminders (calendar, uid, starts_at, reminded_at)
        VALUES (?, ?, ?, ?)`,
-    ).run(calendar, uid, startsAt.toISOString(), at.toISOString());
-    return Number(result.changes) > 0;
+      calendar,
+      uid,
+      startsAt.toISOString(),
+      at.toISOString(),
+    ).changes > 0;
   }
 
   /**
@@ -113,14 +131,24 @@ export class SqliteSourceStore {
    * below the oldest unread one (UIDs only grow).
    */
   forgetMail(account: string, uidValidity: string, belowUid: number): void {
-    this.db.prepare(
+    write(
+      this.db,
+      "the seen messages' cleanup",
       "DELETE FROM email_seen WHERE account = ? AND (uid_validity != ? OR uid < ?)",
-    ).run(account, uidValidity, belowUid);
+      account,
+      uidValidity,
+      belowUid,
+    );
   }
 
   /** Forgets reminders of instances that started before the keep window. */
   pruneReminders(now: Date): void {
     const before = new Date(now.getTime() - keepDays * 86_400_000).toISOString();
-    this.db.prepare("DELETE FROM calendar_reminders WHERE starts_at < ?").run(before);
+    write(
+      this.db,
+      "the reminders' cleanup",
+      "DELETE FROM calendar_reminders WHERE starts_at < ?",
+      before,
+    );
   }
 }
