@@ -160,6 +160,19 @@ Deno.test("calendar changes in the coming week: new, moved and cancelled instanc
   }
 });
 
+Deno.test("CalDAV over plain http is refused for a host that is not loopback", async () => {
+  const remote = reader([{
+    name: "work",
+    caldav_url: "http://dav.example.test/me/work/",
+    user: "me",
+    password_env: "CAL_PASSWORD",
+  }]);
+  await assert.rejects(
+    remote.occurrencesOf("work", new Date(), new Date()),
+    /^Error: work: plain http is allowed only to a loopback host: use https:\/\/$/,
+  );
+});
+
 Deno.test("calendar: a missing .ics file fails as one line and backs off", async () => {
   const h = await checkHarness(
     reader([{ name: "gone", ics: "/nonexistent/radar.ics" }]),

@@ -25,6 +25,8 @@ export interface CalendarReaderSettings {
   fetch: typeof fetch;
 }
 
+const loopbackHosts = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
+
 /** An .ics file or answer larger than this is refused. */
 const maxIcsBytes = 5 * 1024 * 1024;
 
@@ -136,6 +138,10 @@ export class ConfiguredCalendars implements CalendarReader {
     entry: CalendarEntry,
     work: (client: DAVClient, calendar: DavCalendar) => Promise<T>,
   ): Promise<T> {
+    const url = new URL(entry.caldav_url);
+    if (url.protocol !== "https:" && !loopbackHosts.test(url.hostname)) {
+      throw new Error(`plain http is allowed only to a loopback host: use https://`);
+    }
     const password = await readPassword(entry, `calendar ${entry.name}`, {
       env: this.settings.env,
       timeoutMs: this.settings.timeoutMs,
