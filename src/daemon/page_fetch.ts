@@ -2,9 +2,15 @@
  * Fetching a monitored page: conditional GET (ETag / Last-Modified), the network guard on every
  * redirect, a size cap, then the readable text of the page or of the parts a CSS selector picks.
  */
-import { concatBytes } from "../core/bytes.ts";
 import { htmlToText } from "../tools/web/html_to_text.ts";
-import { checkUrl, type Resolver } from "../tools/web/network_guard.ts";
+import { readCapped } from "../tools/web/bounded_read.ts";
+import { checkUrlAddresses, type Resolver } from "../tools/web/network_guard.ts";
+import {
+  createPinnedFetch,
+  fetchFromChecked,
+  type PinnedFetch,
+  type PinnedResponse,
+} from "../tools/web/pinned_fetch.ts";
 
 /** How to fetch. */
 export interface PageFetchOptions {
@@ -12,6 +18,8 @@ export interface PageFetchOptions {
   /** tools.fetch_url.allow_private: loopback and private addresses allowed. */
   allowPrivate: boolean;
   resolve: Resolver;
+  /** Connects to a checked address (default: over `fetch`); injectable for tests. */
+  pinned?: PinnedFetch;
   timeoutMs: number;
   signal?: AbortSignal;
 }
@@ -50,59 +58,79 @@ export async function fetchPage(
     AbortSignal.timeout(options.timeoutMs),
     ...(options.signal ? [options.signal] : []),
   ]);
+  const pinned = options.pinned ?? createPinnedFetch(options.fetch);
   for (let hop = 0; hop <= maxRedirects; hop++) {
-    const problem = await checkUrl(url, {
+    // Resolved once and connected to the checked address: no DNS rebinding between the two.
+    const check = await checkUrlAddresses(url, {
       allowPrivate: options.allowPrivate,
       resolve: options.resolve,
     });
-    if (problem) return { status: "error", error: `refused: ${problem}` };
+    if (check.problem !== undefined) return { status: "error", error: `refused: ${check.problem}` };
     const headers: Record<string, string> = {
       "User-Agent": "Radar/0.1 (page monitor)",
       Accept: "text/html,text/plain,application/json;q=0.9,*/*;q=0.5",
     };
     if (previous.etag) headers["If-None-Match"] = previous.etag;
     if (previous.lastModified) headers["If-Modified-Since"] = previous.lastModified;
-    let response: Response;
+    let opened: PinnedResponse;
     try {
-      response = await options.fetch(url, { redirect: "manual", signal, headers });
+      opened = await fetchFromChecked(url, check.addresses, {
+        redirect: "manual",
+        signal,
+        headers,
+      }, { fetch: options.fetch, pinned });
     } catch (error) {
       const reason = signal.aborted && !options.signal?.aborted
         ? `timed out after ${Math.round(options.timeoutMs / 1000)} s`
         : (error as Error).message.split("\n")[0];
       return { status: "error", error: reason };
     }
-    if (response.status === 304) {
-      await response.body?.cancel();
-      return { status: "not_modified", validators: validatorsOf(response, previous) };
-    }
-    if (response.status >= 300 && response.status < 400 && response.headers.has("location")) {
-      await response.body?.cancel();
+    try {
+      const outcome = await readHop(opened.response, selector, previous);
+      if (outcome.status !== "redirect") return outcome;
       try {
-        url = new URL(response.headers.get("location")!, url);
+        url = new URL(outcome.location, url);
       } catch {
         return { status: "error", error: "it redirects to an invalid URL" };
       }
-      continue;
+    } finally {
+      opened.close();
     }
-    if (!response.ok) {
-      await response.body?.cancel();
-      return { status: "error", error: `${response.status} ${response.statusText}`.trim() };
-    }
-    const type = (response.headers.get("content-type") ?? "").toLowerCase();
-    if (type && !/^text\/|json|xml/.test(type)) {
-      await response.body?.cancel();
-      return { status: "error", error: `${type.split(";")[0]} is not a web page` };
-    }
-    const body = await readText(response, type);
-    const text = await pageText(body, type, selector);
-    if (typeof text !== "string") return { status: "error", error: text.error };
-    return {
-      status: "ok",
-      text: text.slice(0, maxPageChars),
-      validators: validatorsOf(response, {}),
-    };
   }
   return { status: "error", error: `more than ${maxRedirects} redirects` };
+}
+
+/** One response: a result, or where it redirects to. */
+async function readHop(
+  response: Response,
+  selector: string,
+  previous: Validators,
+): Promise<PageFetch | { status: "redirect"; location: string }> {
+  if (response.status === 304) {
+    await response.body?.cancel();
+    return { status: "not_modified", validators: validatorsOf(response, previous) };
+  }
+  if (response.status >= 300 && response.status < 400 && response.headers.has("location")) {
+    await response.body?.cancel();
+    return { status: "redirect", location: response.headers.get("location")! };
+  }
+  if (!response.ok) {
+    await response.body?.cancel();
+    return { status: "error", error: `${response.status} ${response.statusText}`.trim() };
+  }
+  const type = (response.headers.get("content-type") ?? "").toLowerCase();
+  if (type && !/^text\/|json|xml/.test(type)) {
+    await response.body?.cancel();
+    return { status: "error", error: `${type.split(";")[0]} is not a web page` };
+  }
+  const body = await readText(response, type);
+  const text = await pageText(body, type, selector);
+  if (typeof text !== "string") return { status: "error", error: text.error };
+  return {
+    status: "ok",
+    text: text.slice(0, maxPageChars),
+    validators: validatorsOf(response, {}),
+  };
 }
 
 function validatorsOf(response: Response, previous: Validators): Validators {
@@ -113,19 +141,7 @@ function validatorsOf(response: Response, previous: Validators): Validators {
 }
 
 async function readText(response: Response, type: string): Promise<string> {
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  if (response.body) {
-    const reader = response.body.getReader();
-    while (size <= maxBodyBytes) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      chunks.push(value);
-      size += value.length;
-    }
-    await reader.cancel().catch(() => {});
-  }
-  const bytes = concatBytes(chunks);
+  const { bytes } = await readCapped(response, maxBodyBytes);
   const charset = /charset=([\w-]+)/.exec(type)?.[1] ?? "utf-8";
   try {
     return new TextDecoder(charset).decode(bytes);
