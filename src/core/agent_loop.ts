@@ -53,7 +53,11 @@ export interface AgentDependencies {
   observers?: readonly ToolObserver[];
   /** A monotonic milliseconds counter (performance.now in production). */
   elapsed: () => number;
-  /** The untrusted-text marker id of one run (random by default; tests pin it). */
+  /**
+   * The untrusted-text marker id (tests pin it). By default one random id per process: the content
+   * cannot know it, and replayed tool results stay byte-identical from request to request, so the
+   * server's prompt cache keeps the conversation's prefix.
+   */
   markerId?: () => string;
   /**
    * Renders a user message as the model sees it (its send time first, see `stampUserMessage`):
@@ -119,7 +123,7 @@ export async function runAgent(
     signal,
     conversationId: request.conversationId,
   });
-  const markerId = deps.markerId?.() ?? randomMarkerId();
+  const markerId = deps.markerId?.() ?? (processMarkerId ??= randomMarkerId());
   const asData = (message: ChatMessage): ChatMessage =>
     message.role === "tool"
       ? { ...message, content: toolResultAsData(message, markerId) }
@@ -250,6 +254,8 @@ export async function runAgent(
  * A tool result as the model sees it: wrapped as untrusted data (a web page, a file, a plugin's
  * output can say anything). The conversation store keeps the plain text.
  */
+let processMarkerId: string | undefined;
+
 function toolResultAsData(message: ChatMessage, markerId: string): string {
   return wrapUntrusted(message.content, {
     source: `tool ${message.toolName ?? "result"}`,
