@@ -3,8 +3,8 @@
  * names, piped stdin, tool and plugin results, web pages) reaches the model only through
  * `wrapUntrusted`: inside `<untrusted id="…">` … `</untrusted id="…">` markers with a random id
  * (one per process in the agent loop, so prompt caches hold), so the content can neither guess
- * nor write the closing marker (marker-like text in it is defused too), and with chat-template control tokens (`<|im_start|>`, `[INST]`, …)
- * neutralised so a server that parses special tokens in message text never sees a forged turn.
+ * nor write the closing marker (marker-like text in it is defused too), and with chat-template
+ * control tokens (`<|im_start|>`, `[INST]`, …) neutralised so a server that parses special tokens in message text never sees a forged turn.
  */
 
 /**
