@@ -4,7 +4,8 @@
  * `wrapUntrusted`: inside `<untrusted id="…">` … `</untrusted id="…">` markers with a random id
  * (one per process in the agent loop, so prompt caches hold), so the content can neither guess
  * nor write the closing marker (marker-like text in it is defused too), and with chat-template
- * control tokens (`<|im_start|>`, `[INST]`, …) neutralised so a server that parses special tokens in message text never sees a forged turn.
+ * control tokens (`<|im_start|>`, `[INST]`, …) neutralised so a server that parses special
+ * tokens in message text never sees a forged turn.
  */
 
 /**
