@@ -2,6 +2,7 @@
 import { z } from "zod";
 import * as bounds from "../core/bounds.ts";
 import { calendarSection, emailSection } from "./sources_schema.ts";
+import { hookRuleTypes } from "../core/hooks.ts";
 
 const clockTime = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, "expected HH:MM (24-hour)");
 const positiveInt = z.number().int().positive();
@@ -195,6 +196,97 @@ export const pluginsSection = z.object({
   max_result_chars: positiveInt.max(bounds.maxConfigChars).default(16000),
 });
 
+/** A `hooks.rules` entry (type-specific checks in `superRefine`). */
+export const hookRule = z.object({
+  name: z.string().min(1).max(80),
+  type: z.enum(Object.keys(hookRuleTypes) as [keyof typeof hookRuleTypes]),
+  /** Default: the type's first point. */
+  hook_point: z.enum([
+    "pre_tool_call",
+    "post_tool_call",
+    "filter_tools",
+    "pre_agent_run",
+    "post_agent_run",
+    "pre_memory_store",
+    "post_memory_search",
+    "pre_heartbeat",
+    "post_heartbeat",
+  ]).optional(),
+  /** Case-insensitive substrings; regular expressions for redact_response. */
+  patterns: z.array(z.string().min(1).max(500)).max(100).default([]),
+  /** Folders for block_path_pattern (`~` allowed). */
+  paths: z.array(z.string().min(1)).max(100).default([]),
+  tools: z.array(z.string().min(1)).max(100).default([]),
+  message: z.string().max(300).default(""),
+  replacement: z.string().max(200).default("[redacted]"),
+  start_hour: z.number().int().min(0).max(23).optional(),
+  end_hour: z.number().int().min(0).max(23).optional(),
+  log_level: z.enum(["debug", "info", "warn"]).default("info"),
+  priority: z.number().int().min(0).max(1000).default(50),
+  enabled: z.boolean().default(true),
+}).superRefine((rule, context) => {
+  const points: readonly string[] = hookRuleTypes[rule.type];
+  if (rule.hook_point && !points.includes(rule.hook_point)) {
+    context.addIssue({
+      code: "custom",
+      path: ["hook_point"],
+      message: `a ${rule.type} rule acts at ${points.join(" or ")}`,
+    });
+  }
+  const needs = (key: "patterns" | "paths" | "tools", types: string[]) => {
+    if (types.includes(rule.type) && !rule[key].length) {
+      context.addIssue({
+        code: "custom",
+        path: [key],
+        message: `a ${rule.type} rule needs ${key}`,
+      });
+    }
+  };
+  needs("patterns", [
+    "block_command_pattern",
+    "block_message_pattern",
+    "redact_response",
+    "block_memory_pattern",
+    "filter_memory_pattern",
+  ]);
+  needs("paths", ["block_path_pattern"]);
+  needs("tools", ["block_tool", "time_restrict", "allowlist", "denylist"]);
+  if (
+    rule.type === "time_restrict" && (rule.start_hour === undefined || rule.end_hour === undefined)
+  ) {
+    context.addIssue({
+      code: "custom",
+      path: ["start_hour"],
+      message: "time_restrict needs start_hour and end_hour",
+    });
+  }
+  if (rule.type === "redact_response") {
+    rule.patterns.forEach((pattern, index) => {
+      try {
+        new RegExp(pattern, "gi");
+      } catch (error) {
+        context.addIssue({
+          code: "custom",
+          path: ["patterns", index],
+          message: `invalid regular expression (${(error as Error).message})`,
+        });
+      }
+    });
+  }
+});
+
+/** `hooks:` config rules at the hook points (plugins add theirs through the plugin host). */
+export const hooksSection = z.object({
+  enabled: z.boolean().default(true),
+  rules: z.array(hookRule).max(200).default([]),
+});
+
+/** `skills:` Agent Skills folders (`<data>/skills/` and the bundled ones are always searched). */
+export const skillsSection = z.object({
+  enabled: z.boolean().default(true),
+  dirs: z.array(z.string().min(1)).max(50).default([]),
+});
+
 /** The whole configuration. */
 export const configSchema = z.object({
   radar: radarSection.prefault({}),
@@ -208,6 +300,8 @@ export const configSchema = z.object({
   plugins: pluginsSection.prefault({}),
   email: emailSection.prefault({}),
   calendar: calendarSection.prefault({}),
+  hooks: hooksSection.prefault({}),
+  skills: skillsSection.prefault({}),
 });
 
 /** The validated configuration with every default applied. */

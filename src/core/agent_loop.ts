@@ -18,6 +18,7 @@ import type { ToolRanker } from "./tool_relevance.ts";
 import { trimHistory } from "./history.ts";
 import { collectPromptVariables, type PromptVariableSource } from "./prompt_variables.ts";
 import { randomMarkerId, wrapUntrusted } from "./untrusted_text.ts";
+import type { Hooks } from "./hooks.ts";
 
 /** Loop settings from config. */
 export interface AgentSettings {
@@ -51,6 +52,8 @@ export interface AgentDependencies {
   gates?: readonly ToolGate[];
   /** Post-call observers (plugins' post_tool_call hooks). */
   observers?: readonly ToolObserver[];
+  /** Hooks at filter_tools, pre_agent_run and post_agent_run (tool-call points come as gates). */
+  hooks?: Hooks;
   /** A monotonic milliseconds counter (performance.now in production). */
   elapsed: () => number;
   /**
@@ -114,9 +117,23 @@ export async function runAgent(
         : message
     ),
   );
+  const hooks = deps.hooks;
+  if (hooks?.has("pre_agent_run")) {
+    const verdict = await hooks.block("pre_agent_run", {
+      userMessage: request.userMessage,
+      conversationId: request.conversationId,
+      kind: request.kind,
+    });
+    // A blocked message is neither sent nor stored (it may hold what the rule keeps out).
+    if (verdict) return blockedRun(verdict.message);
+  }
   const chosen = chooseTools(deps, request, recentToolNames(history), signal);
   // Awaited only when embeddings are asked: no extra turn of the event loop otherwise.
-  const offered = chosen instanceof Promise ? await chosen : chosen;
+  let offered = chosen instanceof Promise ? await chosen : chosen;
+  if (hooks?.has("filter_tools")) {
+    const kept = new Set(await hooks.filterTools(offered.map((tool) => tool.name), request.kind));
+    offered = offered.filter((tool) => kept.has(tool.name));
+  }
   const offeredNames = new Set(offered.map((tool) => tool.name));
   const specs = offered.map(toolSpec);
   const variables = await collectPromptVariables(deps.promptVariables, {
@@ -194,6 +211,17 @@ export async function runAgent(
     result.modelDurationMs += response.durationMs ?? Math.max(0, deps.elapsed() - started);
     result.usage = addUsage(result.usage, response.usage);
     result.warnings.push(...(response.warnings ?? []));
+    if (!response.toolCalls.length && hooks?.has("post_agent_run")) {
+      response = {
+        ...response,
+        content: await hooks.transformAnswer({
+          userMessage: request.userMessage,
+          response: response.content,
+          conversationId: request.conversationId,
+          kind: request.kind,
+        }),
+      };
+    }
     request.onEvent?.({ type: "model_finished", iteration: result.iterations, response });
 
     const assistant: ChatMessage = { role: "assistant", content: response.content };
@@ -291,6 +319,19 @@ function recentToolNames(history: readonly ChatMessage[]): string[] {
     }
   }
   return names;
+}
+
+function blockedRun(message: string): AgentResult {
+  return {
+    answer: message,
+    stopReason: "answer",
+    iterations: 0,
+    toolExecutions: [],
+    modelDurationMs: 0,
+    offeredTools: [],
+    estimatedPromptTokens: 0,
+    warnings: [],
+  };
 }
 
 function cancelled(result: AgentResult): AgentResult {

@@ -1,6 +1,7 @@
 /** The core system prompt (the product spec's Phase 1 prompt, kept under 500 tokens). */
 import { promptVariableLimits } from "./prompt_variables.ts";
 import { sanitizeUntrusted } from "./untrusted_text.ts";
+import { skillsBlock, type SkillSummary } from "./skills_prompt.ts";
 
 /** What the system prompt is built from. */
 export interface SystemPromptInput {
@@ -20,6 +21,10 @@ export interface SystemPromptInput {
    */
   now?: Date;
   timeZone?: string;
+  /** Agent Skills usable here (names and descriptions); they fill room before plugin variables. */
+  skills?: readonly SkillSummary[];
+  /** Told how many skills did not fit the 500-token budget (0 is not reported). */
+  onSkillsOmitted?: (count: number) => void;
 }
 
 /** The first line of every user message the model sees: when it was sent. */
@@ -82,7 +87,15 @@ export function buildSystemPrompt(input: SystemPromptInput): string {
     ? `Current time: ${formatLocalTime(input.now, input.timeZone)}`
     : "User messages start with their send time.";
   const fixed = lines.filter((line) => line.length > 0);
-  const used = fixed.join("\n").length + time.length + 1;
+  let used = fixed.join("\n").length + time.length + 1;
+  if (input.skills?.length) {
+    const skills = skillsBlock(input.skills, promptVariableLimits.maxPromptChars - used - 1);
+    if (skills.omitted) input.onSkillsOmitted?.(skills.omitted);
+    if (skills.text) {
+      fixed.push(skills.text);
+      used += skills.text.length + 1;
+    }
+  }
   return [...fixed, ...variableLines(input.variables ?? {}, used), time].join("\n");
 }
 

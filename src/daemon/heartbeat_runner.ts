@@ -117,6 +117,14 @@ export class HeartbeatRunner {
         durationMs: 0,
       };
     }
+    // Hooks (src/core/hooks.ts): pre_heartbeat may block the run; post_heartbeat observes it.
+    const hooks = agent.hooks;
+    const blocked = await hooks?.block("pre_heartbeat", { eventCount: events.length });
+    if (blocked) {
+      const reason = `blocked by a hook: ${blocked.message}`;
+      const runId = deps.runs.recordSkipped(options.trigger, now, deps.pid, reason);
+      return { runId, outcome: "skipped", reason, events, durationMs: 0 };
+    }
     const claim = deps.runs.claimHeartbeat(options.trigger, now, deps.pid, deps.isAlive);
     if ("heldBy" in claim) {
       return {
@@ -149,6 +157,7 @@ export class HeartbeatRunner {
         durationMs: deps.elapsed() - started,
       }, clock.now());
       deps.logger.warn("heartbeat failed; its events stay queued", { run: runId, reason });
+      await hooks?.observeHeartbeat({ eventCount: events.length, success: false, error: reason });
       return {
         runId,
         outcome: "failed",
@@ -187,6 +196,11 @@ export class HeartbeatRunner {
     if (!committed) {
       deps.logger.warn("heartbeat run was taken over; events left queued", { run: runId });
     }
+    await hooks?.observeHeartbeat({
+      eventCount: events.length,
+      success: finish.outcome === "ran",
+      error: finish.outcome === "ran" ? undefined : finish.reason,
+    });
     deps.logger.info("heartbeat finished", {
       run: runId,
       outcome: finish.outcome,

@@ -7,6 +7,7 @@
  * (the tool call goes on, as in the product's hook design) and leaves an audit row named
  * `plugin:<plugin>:<function>`.
  */
+import type { HookHandler, Hooks } from "../core/hooks.ts";
 import type { AuditSink, Clock, Logger } from "../core/ports.ts";
 import type { PromptVariableSource } from "../core/prompt_variables.ts";
 import { refused, type ToolContext, type ToolOutcome, type ToolResult } from "../core/tool.ts";
@@ -145,53 +146,90 @@ export class PluginHooks implements PromptVariableSource {
 
   /** pre_tool_call hooks in priority order; the first block wins. */
   readonly beforeToolCall: ToolGate = async (call, context) => {
+    const verdict = await this.preToolCall({
+      toolName: call.tool.name,
+      arguments: call.arguments,
+      conversationId: context.conversationId,
+    });
+    return verdict ? refused(verdict.message) : undefined;
+  };
+
+  /** post_tool_call hooks (all of them, in parallel); their notes in priority order. */
+  readonly afterToolCall: ToolObserver = async (call, context) =>
+    await this.postToolCall({
+      toolName: call.tool.name,
+      arguments: call.arguments,
+      result: call.result.text,
+      success: call.result.outcome === "ok",
+      conversationId: context.conversationId,
+    });
+
+  /** The pre_tool_call hooks as one core hook handler (registered at priority 100). */
+  readonly preToolCall: HookHandler<"pre_tool_call"> = async (input) => {
+    const context = { conversationId: input.conversationId };
     for (const hook of this.#pre) {
       const text = await this.#call(
         hook.plugin,
         hook.function,
-        {
-          tool_name: call.tool.name,
-          arguments: call.arguments,
-        },
+        { tool_name: input.toolName, arguments: input.arguments },
         context,
-        call.tool.name,
+        input.toolName,
       );
       if (text === undefined) continue;
       const answer = parsePreHookResult(text);
       if (answer.kind === "block") {
-        return refused(`Blocked by plugin ${hook.plugin.folder.name}: ${answer.message}`);
+        return {
+          blocked: true,
+          message: `Blocked by plugin ${hook.plugin.folder.name}: ${answer.message}`,
+        };
       }
-      if (answer.kind === "invalid") this.#invalid(hook, answer.reason, context, call.tool.name);
+      if (answer.kind === "invalid") this.#invalid(hook, answer.reason, context, input.toolName);
     }
     return undefined;
   };
 
-  /** post_tool_call hooks (all of them, in parallel); their notes in priority order. */
-  readonly afterToolCall: ToolObserver = async (call, context) => {
+  /** The post_tool_call hooks as one core hook handler (registered at priority 100). */
+  readonly postToolCall: HookHandler<"post_tool_call"> = async (input) => {
     if (!this.#post.length) return undefined;
+    const context = { conversationId: input.conversationId };
     const notes = await Promise.all(this.#post.map(async (hook) => {
       const text = await this.#call(
         hook.plugin,
         hook.function,
         {
-          tool_name: call.tool.name,
-          arguments: call.arguments,
-          result: call.result.text.slice(0, hookResultChars),
-          success: call.result.outcome === "ok",
+          tool_name: input.toolName,
+          arguments: input.arguments,
+          result: input.result.slice(0, hookResultChars),
+          success: input.success,
         },
         context,
-        call.tool.name,
+        input.toolName,
       );
       if (text === undefined) return undefined;
       const answer = parsePostHookResult(text);
       if (answer.kind === "invalid") {
-        this.#invalid(hook, answer.reason, context, call.tool.name);
+        this.#invalid(hook, answer.reason, context, input.toolName);
         return undefined;
       }
       return answer.note ? `[note from plugin ${hook.plugin.folder.name}: ${answer.note}]` : "";
     }));
     return notes.filter((note) => note).join("\n") || undefined;
   };
+
+  /** Each plugin hook (`radar hooks list`). */
+  entries(): Array<{ point: string; plugin: string; function: string; priority: number }> {
+    return [
+      ...this.#pre.map((hook) => ({ point: "pre_tool_call", hook })),
+      ...this.#post.map((
+        hook,
+      ) => ({ point: "post_tool_call", hook })),
+    ].map(({ point, hook }) => ({
+      point,
+      plugin: hook.plugin.folder.name,
+      function: hook.function,
+      priority: hook.priority,
+    }));
+  }
 
   /** Every prompt variable, fetched in parallel; failures are left out (and audited). */
   async variables(
@@ -254,7 +292,12 @@ export class PluginHooks implements PromptVariableSource {
     return undefined;
   }
 
-  #invalid(hook: HookEntry, reason: string, context: ToolContext, toolName: string): void {
+  #invalid(
+    hook: HookEntry,
+    reason: string,
+    context: Pick<ToolContext, "conversationId">,
+    toolName: string,
+  ): void {
     this.#record(hook.plugin.folder.name, hook.function, "error", reason, context, { toolName });
   }
 
@@ -278,4 +321,30 @@ export class PluginHooks implements PromptVariableSource {
       result: text,
     });
   }
+}
+
+/** The priority plugin hooks run at among all hooks (config rules run at 50 by default). */
+export const pluginHookPriority = 100;
+
+/**
+ * Puts the plugins' pre/post_tool_call hooks into the core hook registry at priority 100 (their
+ * manifest priorities order them among plugins). They stay fail-open: a plugin hook that fails is
+ * skipped and audited as `plugin:NAME:FUNCTION`.
+ */
+export function registerPluginHooks(hooks: Hooks, plugins: PluginHooks): void {
+  const common = { priority: pluginHookPriority, source: "plugins" };
+  hooks.register({
+    ...common,
+    name: "plugin pre_tool_call hooks",
+    point: "pre_tool_call",
+    description: "the enabled plugins' pre_tool_call hooks",
+    handler: plugins.preToolCall,
+  });
+  hooks.register({
+    ...common,
+    name: "plugin post_tool_call hooks",
+    point: "post_tool_call",
+    description: "the enabled plugins' post_tool_call hooks",
+    handler: plugins.postToolCall,
+  });
 }

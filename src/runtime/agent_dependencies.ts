@@ -6,6 +6,8 @@ import type { AuditSink, Clock, ConversationStore, FactStore } from "../core/por
 import type { PromptVariableSource } from "../core/prompt_variables.ts";
 import { buildSystemPrompt, stampUserMessage } from "../core/system_prompt.ts";
 import type { ToolRanker } from "../core/tool_relevance.ts";
+import type { Hooks } from "../core/hooks.ts";
+import type { SkillSummary } from "../core/skills_prompt.ts";
 import type { ToolGate, ToolObserver, ToolRegistry } from "../core/tool_registry.ts";
 
 /** The adapters the loop runs on. */
@@ -22,6 +24,11 @@ export interface AgentParts {
   promptVariables?: PromptVariableSource;
   /** Embedding ranking of tools when not all fit the budget (absent: keywords only). */
   toolRanker?: ToolRanker;
+  hooks?: Hooks;
+  /** Agent Skills for the system prompt's <available_skills> block (asked once per run). */
+  skills?: () => readonly SkillSummary[];
+  /** Where a prompt-budget warning goes (skills left out of the prompt). */
+  warn?: (line: string) => void;
 }
 
 /** Loop dependencies; `historyMessages` overrides the window (heartbeats keep a shorter one). */
@@ -40,6 +47,7 @@ export function agentDependencies(
     observers: parts.observers,
     promptVariables: parts.promptVariables,
     toolRanker: parts.toolRanker,
+    hooks: parts.hooks,
     elapsed: () => performance.now(),
     settings: {
       maxToolIterations: config.llm.max_tool_iterations,
@@ -58,6 +66,12 @@ export function agentDependencies(
           category: "personality_note",
         }).map((fact) => fact.content),
         timeZone: config.radar.timezone || undefined,
+        skills: parts.skills?.(),
+        onSkillsOmitted: (count) =>
+          parts.warn?.(
+            `${count} skill(s) left out of the system prompt (500-token budget); ` +
+              `use_skill without a name still lists them`,
+          ),
       }),
     stampUserMessage: (content, sentAt) =>
       stampUserMessage(content, sentAt, config.radar.timezone || undefined),

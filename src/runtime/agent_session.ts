@@ -10,6 +10,8 @@ import type { AgentDependencies } from "../core/agent_loop.ts";
 import type { Clock, Logger } from "../core/ports.ts";
 import type { SqliteConversationStore } from "../adapters/sqlite/conversation_store.ts";
 import { agentDependencies, type AgentParts } from "./agent_dependencies.ts";
+import { createHooks } from "../hooks/create_hooks.ts";
+import { skillRoots, skillStamp } from "../skills/skill_roots.ts";
 import { openCoreAdapters, runtimeLogging } from "./core_adapters.ts";
 import { withEnvironmentSecrets, withoutEnvironmentSecrets } from "./environment_secrets.ts";
 import { catalogEntry, DeferredToolRegistry, type LoadedTools } from "./deferred_registry.ts";
@@ -50,7 +52,10 @@ export async function openAgentSession(options: RuntimeOptions): Promise<AgentSe
   const cachePath = startupCachePath(options.env);
   const cache = readStartupCache(cachePath);
   if (
-    cache?.key === key && cache.quickStart && cache.plugins === pluginStamp(cache.loaded.dataDir)
+    cache?.key === key && cache.quickStart &&
+    cache.plugins === pluginStamp(cache.loaded.dataDir) &&
+    cache.skills.stamp ===
+      skillStamp(skillRoots(cache.loaded.config, cache.loaded.dataDir, options.env, options.cwd))
   ) {
     try {
       return quickSession(cache, { ...options, configFile: file }, cachePath);
@@ -87,6 +92,10 @@ function cacheOf(key: string, runtime: Runtime, env: RuntimeOptions["env"]): Sta
     plugins: pluginStamp(runtime.dataDir),
     tools: runtime.registry.list().map(catalogEntry),
     quickStart: (runtime.plugins?.hooks.counts().promptVariables ?? 0) === 0,
+    skills: {
+      stamp: skillStamp(runtime.skillRoots),
+      list: runtime.skills?.available() ?? [],
+    },
   };
 }
 
@@ -119,6 +128,17 @@ function quickSession(
     facts,
     clock,
     audit: toolCalls,
+    // Config rules only: the plugins' hooks act at the tool-call points, which load with the tools.
+    skills: () => cache.skills.list,
+    warn: (line) => logger.warn(line),
+    hooks: createHooks({
+      config: loaded.config,
+      clock,
+      logger,
+      audit: toolCalls,
+      env: options.env,
+      cwd: options.cwd,
+    }),
   };
   // Last: when anything above fails, the full start that follows prints them itself.
   for (const warning of cache.loaded.warnings) logger.warn(warning);

@@ -18,6 +18,13 @@ import { createPluginSystem, type PluginSystem } from "../plugins/plugin_system.
 import { agentDependencies } from "./agent_dependencies.ts";
 import { findToolsTool } from "../tools/find_tools.ts";
 import { embeddingParts } from "./embedding_parts.ts";
+import { type Hooks, hookToolGate, hookToolObserver } from "../core/hooks.ts";
+import { createHooks } from "../hooks/create_hooks.ts";
+import { registerPluginHooks } from "../plugins/plugin_hooks.ts";
+import { SkillCatalog } from "../skills/skill_catalog.ts";
+import { skillLibrary } from "../skills/skill_files.ts";
+import { type SkillRoot, skillRoots } from "../skills/skill_roots.ts";
+import type { SkillLibrary } from "../core/skills_prompt.ts";
 import { openCoreAdapters, runtimeLogging } from "./core_adapters.ts";
 import { SqliteTaskStore } from "../adapters/sqlite/task_store.ts";
 import { SqliteMonitorStore } from "../adapters/sqlite/monitor_store.ts";
@@ -61,6 +68,14 @@ export interface Runtime {
   /** The tool audit trail (`radar log tools`). */
   toolCalls: SqliteAuditStore;
   gates: ToolGate[];
+  /** Every hook point's handlers: config rules and the plugins' hooks. */
+  hooks: Hooks;
+  /** Agent Skills usable here (absent when `skills.enabled` is false). */
+  skills?: SkillLibrary;
+  /** Every discovered skill, usable or not, with warnings (`radar skill list`). */
+  skillCatalog: SkillCatalog;
+  /** The folders searched for skills. */
+  skillRoots: SkillRoot[];
   /** Plugins (absent when `plugins.enabled` is false). */
   plugins?: PluginSystem;
   /** Agent loop dependencies; `historyMessages` override for heartbeat windows. */
@@ -100,6 +115,19 @@ export function openRuntime(options: RuntimeOptions): Runtime {
     clock,
   });
   const registry = new ToolRegistry();
+  const hooks = createHooks({
+    config,
+    clock,
+    logger,
+    audit: toolCalls,
+    env: options.env,
+    cwd: options.cwd,
+  });
+  const roots = skillRoots(config, dataDir, options.env, options.cwd);
+  const skillCatalog = new SkillCatalog(() => roots, options.env, (warnings) => {
+    for (const warning of warnings) logger.warn(warning);
+  });
+  const skills = config.skills.enabled ? skillLibrary(skillCatalog) : undefined;
   for (
     const tool of builtinTools({
       config,
@@ -117,6 +145,8 @@ export function openRuntime(options: RuntimeOptions): Runtime {
       memory,
       mail: mailReaderFor(config, options.env),
       calendar: calendarReaderFor(config, options.env, fetcher),
+      hooks,
+      skills,
     })
   ) registry.register(tool);
   registry.register(findToolsTool(() => registry.list()));
@@ -132,7 +162,9 @@ export function openRuntime(options: RuntimeOptions): Runtime {
       audit: toolCalls,
     })
     : undefined;
+  if (plugins) registerPluginHooks(hooks, plugins.hooks);
   let closed = false;
+  let skillsWarned = false;
   const runtime: Runtime = {
     loaded,
     config,
@@ -147,7 +179,11 @@ export function openRuntime(options: RuntimeOptions): Runtime {
     logger,
     audit: toolCalls,
     toolCalls,
-    gates: plugins ? [plugins.hooks.beforeToolCall] : [],
+    gates: [hookToolGate(hooks)],
+    hooks,
+    skills,
+    skillCatalog,
+    skillRoots: roots,
     plugins,
     agent: (overrides) =>
       agentDependencies({
@@ -159,9 +195,15 @@ export function openRuntime(options: RuntimeOptions): Runtime {
         clock,
         audit: runtime.audit,
         gates: runtime.gates,
-        observers: plugins ? [plugins.hooks.afterToolCall] : undefined,
+        observers: [hookToolObserver(hooks)],
+        hooks,
         promptVariables: plugins?.hooks,
         toolRanker,
+        skills: skills ? () => skills.available() : undefined,
+        warn: (line) => {
+          if (!skillsWarned) logger.warn(line);
+          skillsWarned = true;
+        },
       }, overrides),
     close() {
       if (closed) return;

@@ -6,7 +6,16 @@
 import type { StartupCache } from "./startup_cache.ts";
 
 /** Config sections the quick start reads before the full runtime loads. */
-const quickStartSections = ["radar", "llm", "memory", "tools", "notifications", "web"];
+const quickStartSections = [
+  "radar",
+  "llm",
+  "memory",
+  "tools",
+  "notifications",
+  "web",
+  "hooks",
+  "skills",
+];
 
 type Fields = Record<string, unknown>;
 
@@ -22,6 +31,13 @@ function isCatalogTool(value: unknown): boolean {
       Array.isArray(value.keywords) && value.keywords.every((word) => typeof word === "string"));
 }
 
+function isSkills(value: unknown): boolean {
+  return isFields(value) && typeof value.stamp === "string" && Array.isArray(value.list) &&
+    value.list.every((skill) =>
+      isFields(skill) && typeof skill.name === "string" && typeof skill.description === "string"
+    );
+}
+
 /** True when `value` is structured like a `StartupCache`. */
 export function isStartupCache(value: unknown): value is StartupCache {
   if (!isFields(value) || !isFields(value.loaded) || !isFields(value.loaded.config)) return false;
@@ -32,5 +48,5 @@ export function isStartupCache(value: unknown): value is StartupCache {
     value.tools.every(isCatalogTool) && typeof loaded.dataDir === "string" &&
     (loaded.path === undefined || typeof loaded.path === "string") &&
     Array.isArray(loaded.warnings) && loaded.warnings.every((line) => typeof line === "string") &&
-    quickStartSections.every((section) => isFields(config[section]));
+    quickStartSections.every((section) => isFields(config[section])) && isSkills(value.skills);
 }

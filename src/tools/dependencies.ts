@@ -6,6 +6,8 @@ import type { MonitorRegistry, TaskScheduler } from "../core/schedule_ports.ts";
 import type { PdfReader } from "../core/pdf_reader.ts";
 import type { MemorySearch } from "../core/semantic_recall.ts";
 import type { CalendarReader, MailReader } from "../core/source_ports.ts";
+import type { Hooks } from "../core/hooks.ts";
+import type { SkillLibrary } from "../core/skills_prompt.ts";
 
 /** Shared dependencies handed to every built-in tool factory. */
 export interface ToolDependencies {
@@ -26,6 +28,10 @@ export interface ToolDependencies {
   /** Scheduled tasks and URL monitors (absent: their tools are not offered). */
   tasks?: TaskScheduler;
   monitors?: MonitorRegistry;
+  /** Hook points of memory (pre_memory_store, post_memory_search); absent: none. */
+  hooks?: Hooks;
+  /** Agent Skills usable here (absent: no use_skill tool). */
+  skills?: SkillLibrary;
   /** Parses PDFs for pdf_extract (a killable subprocess in production). */
   pdfReader: PdfReader;
   /** Memory search by keywords and meaning for `recall` (absent: FTS5 keywords only). */

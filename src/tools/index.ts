@@ -20,6 +20,7 @@ import { listMonitorsTool } from "./list_monitors.ts";
 import { removeMonitorTool } from "./remove_monitor.ts";
 import { emailTools } from "./email.ts";
 import { calendarTool } from "./calendar.ts";
+import { useSkillTool } from "./use_skill.ts";
 
 /** Builds the built-in tools enabled by config. */
 export function builtinTools(deps: ToolDependencies): Tool[] {
@@ -41,6 +42,7 @@ export function builtinTools(deps: ToolDependencies): Tool[] {
     ...(deps.monitors ? monitorTools({ monitors: deps.monitors }) : []),
     ...(deps.mail ? emailTools({ mail: deps.mail }) : []),
     ...(deps.calendar ? [calendarTool({ ...deps, calendar: deps.calendar })] : []),
+    ...(deps.skills ? [useSkillTool({ skills: deps.skills })] : []),
   ];
 }
 

@@ -1,5 +1,6 @@
 /** `recall`: search remembered facts by keywords, and by meaning when an embedding model is set. */
 import { z } from "zod";
+import type { MemoryHit } from "../core/hooks.ts";
 import type { Tool } from "../core/tool.ts";
 import { defineTool } from "../core/tool_definition.ts";
 import type { ToolDependencies } from "./dependencies.ts";
@@ -8,7 +9,7 @@ import type { ToolDependencies } from "./dependencies.ts";
 const recallLimit = 5;
 
 /** Creates the recall tool. */
-export function recallTool(deps: Pick<ToolDependencies, "facts" | "memory">): Tool {
+export function recallTool(deps: Pick<ToolDependencies, "facts" | "memory" | "hooks">): Tool {
   return defineTool({
     name: "recall",
     description: "Search long-term memory",
@@ -18,9 +19,12 @@ export function recallTool(deps: Pick<ToolDependencies, "facts" | "memory">): To
       query: z.string().min(1).max(500).describe("Keywords"),
     }),
     run: async ({ query }, context) => {
-      const facts = deps.memory
+      let facts: readonly MemoryHit[] = deps.memory
         ? await deps.memory.search(query, recallLimit, context.signal)
         : deps.facts.searchFacts(query, recallLimit);
+      if (deps.hooks?.has("post_memory_search")) {
+        facts = await deps.hooks.filterMemories(query, facts);
+      }
       if (!facts.length) return `No memories match "${query}".`;
       return facts.map((fact) => `#${fact.id} [${fact.category}] ${fact.content}`).join("\n");
     },

@@ -13,7 +13,7 @@ import type { ToolDependencies } from "./dependencies.ts";
 const personalityNote = "personality_note";
 
 /** Creates the remember tool. */
-export function rememberTool(deps: Pick<ToolDependencies, "facts" | "clock">): Tool {
+export function rememberTool(deps: Pick<ToolDependencies, "facts" | "clock" | "hooks">): Tool {
   return defineTool({
     name: "remember",
     description: "Save a fact about the user or a task to long-term memory",
@@ -25,6 +25,10 @@ export function rememberTool(deps: Pick<ToolDependencies, "facts" | "clock">): T
     }),
     run: async ({ content, category }, context): Promise<ToolOutput> => {
       const text = content.trim();
+      if (deps.hooks?.has("pre_memory_store")) {
+        const verdict = await deps.hooks.block("pre_memory_store", { content: text, category });
+        if (verdict) return refused(verdict.message);
+      }
       if (category === personalityNote) {
         const command = `radar memory add --category ${personalityNote} ${JSON.stringify(text)}`;
         if (!context.interactive || !context.confirm) {

@@ -43,6 +43,7 @@ Deno.test("radar tools lists every built-in tool with its source, cost and descr
         "monitor_url",
         "list_monitors",
         "remove_monitor",
+        "use_skill",
       ]
     ) {
       assert.match(out, new RegExp(`^${name} +builtin +\\d+ tok  `, "m"), name);
@@ -50,7 +51,7 @@ Deno.test("radar tools lists every built-in tool with its source, cost and descr
     assert.match(out, /^exec +builtin +\d+ tok {2}Run a shell command/m);
     assert.match(
       out,
-      /18 tools, \d+ schema tokens in all\. A first request \("hello"\) offers \d+ of them \(llm\.tool_budget_tokens 1320\) and costs ~\d+ tokens/,
+      /19 tools, \d+ schema tokens in all\. A first request \("hello"\) offers \d+ of them \(llm\.tool_budget_tokens 1320\) and costs ~\d+ tokens/,
     );
   } finally {
     home.dispose();

@@ -22,6 +22,7 @@ function sampleCache(home: string): StartupCache {
     plugins: "",
     tools: [{ name: "recall", description: "Search memory", parameters: {}, source: "builtin" }],
     quickStart: true,
+    skills: { stamp: "", list: [] },
   };
 }
 

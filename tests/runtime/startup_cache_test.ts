@@ -37,6 +37,7 @@ Deno.test("startup cache: written owner-only and atomically, read back; junk rea
       plugins: "",
       tools: [{ name: "recall", description: "Search memory", parameters: {}, source: "builtin" }],
       quickStart: true,
+      skills: { stamp: "", list: [] },
     };
     assert.equal(writeStartupCache(path, cache), undefined);
     assert.deepEqual(readStartupCache(path), cache);

@@ -137,6 +137,18 @@ export const commandTable: CommandEntry[] = [
       (await importLazily<typeof import("./db.ts")>(new URL("./db.ts", import.meta.url)))
         .registerDb,
   },
+  {
+    name: "hooks",
+    load: async () =>
+      (await importLazily<typeof import("./hooks.ts")>(new URL("./hooks.ts", import.meta.url)))
+        .registerHooks,
+  },
+  {
+    name: "skill",
+    load: async () =>
+      (await importLazily<typeof import("./skill.ts")>(new URL("./skill.ts", import.meta.url)))
+        .registerSkill,
+  },
 ];
 
 /**

@@ -1,0 +1,33 @@
+/** `radar hooks list`: every hook handler by point and priority (config rules and plugin hooks). */
+import type { Command } from "../command_line.ts";
+import type { CliContext } from "../context.ts";
+
+/** Registers `hooks` and its subcommand. */
+export function registerHooks(program: Command, context: CliContext): void {
+  const hooks = program.command("hooks").description("hooks: config rules and plugin hooks");
+  hooks.command("list").description("list hooks by point, in the order they run").action(
+    async () => {
+      const runtime = await context.runtime();
+      const { io } = context;
+      const registered = runtime.hooks.list().filter((hook) => hook.source !== "plugins");
+      const plugins = runtime.plugins?.hooks.entries() ?? [];
+      if (!runtime.config.hooks.enabled) io.stdout("Config rules are off (hooks.enabled).\n");
+      if (!registered.length && !plugins.length) {
+        io.stdout("No hooks. Add rules under hooks.rules in radar.yaml (see the README).\n");
+        return;
+      }
+      for (const hook of registered) {
+        io.stdout(
+          `${hook.point.padEnd(18)} ${String(hook.priority).padStart(4)}  ${hook.source}  ` +
+            `${hook.name}: ${hook.description}${hook.failClosed ? " (fail-closed)" : ""}\n`,
+        );
+      }
+      for (const hook of plugins) {
+        io.stdout(
+          `${hook.point.padEnd(18)}  100  plugin:${hook.plugin}  ${hook.function} ` +
+            `(plugin priority ${hook.priority})\n`,
+        );
+      }
+    },
+  );
+}

@@ -1,0 +1,278 @@
+/**
+ * Hooks: the nine points where config rules and plugins may look at or shape a run (the developer
+ * guide's hook system). Handlers run in priority order (lower first; config rules 50, plugins 100),
+ * each isolated: a handler that throws (or whose promise rejects) is skipped and reported through
+ * `onFailure` — fail-open — unless it was registered `failClosed` (a block rule whose own
+ * evaluation broke), which then blocks. With no handler at a point, a run costs one length check.
+ * Deadlines are the handler's own business (plugin hooks carry the plugin host's per-call deadline;
+ * config rules are synchronous).
+ */
+import { refused } from "./tool.ts";
+import type { ToolGate, ToolObserver } from "./tool_registry.ts";
+
+/** The hook points, in the order a run meets them. */
+export const hookPoints = [
+  "pre_agent_run",
+  "filter_tools",
+  "pre_tool_call",
+  "post_tool_call",
+  "pre_memory_store",
+  "post_memory_search",
+  "post_agent_run",
+  "pre_heartbeat",
+  "post_heartbeat",
+] as const;
+
+/** The hook rule types of the developer guide, with the point each one acts at. */
+export const hookRuleTypes = {
+  block_command_pattern: ["pre_tool_call"],
+  block_path_pattern: ["pre_tool_call"],
+  block_tool: ["pre_tool_call"],
+  time_restrict: ["filter_tools", "pre_tool_call"],
+  allowlist: ["filter_tools"],
+  denylist: ["filter_tools"],
+  log: ["post_tool_call"],
+  block_message_pattern: ["pre_agent_run"],
+  redact_response: ["post_agent_run"],
+  log_agent: ["post_agent_run"],
+  block_memory_pattern: ["pre_memory_store"],
+  filter_memory_pattern: ["post_memory_search"],
+  log_heartbeat: ["post_heartbeat", "pre_heartbeat"],
+} as const satisfies Record<string, readonly HookPoint[]>;
+
+/** One hook point. */
+export type HookPoint = typeof hookPoints[number];
+
+/** A blocking hook's answer: undefined lets the action go on. */
+export type HookVerdict = { blocked: true; message: string } | undefined;
+
+/** A remembered fact as post_memory_search hooks see it. */
+export interface MemoryHit {
+  id: number;
+  category: string;
+  content: string;
+}
+
+/** What each point's handler receives and may return. */
+export interface HookSignatures {
+  pre_agent_run: (
+    input: { userMessage: string; conversationId: number; kind: string },
+  ) => HookVerdict;
+  /** Returns the names to keep (a subset of `tools`); undefined keeps all. */
+  filter_tools: (
+    input: { tools: readonly string[]; kind: string },
+  ) => readonly string[] | undefined;
+  pre_tool_call: (
+    input: { toolName: string; arguments: unknown; conversationId?: number },
+  ) => HookVerdict;
+  /** Returns a short note appended to the result the model sees, or undefined. */
+  post_tool_call: (input: {
+    toolName: string;
+    arguments: unknown;
+    result: string;
+    success: boolean;
+    conversationId?: number;
+  }) => string | undefined;
+  pre_memory_store: (input: { content: string; category: string }) => HookVerdict;
+  /** Returns the results to keep (filtered or re-ranked); undefined keeps them. */
+  post_memory_search: (
+    input: { query: string; results: readonly MemoryHit[] },
+  ) => readonly MemoryHit[] | undefined;
+  /** Returns a replacement answer, or undefined to keep it. */
+  post_agent_run: (input: {
+    userMessage: string;
+    response: string;
+    conversationId: number;
+    kind: string;
+  }) => string | undefined;
+  pre_heartbeat: (input: { eventCount: number }) => HookVerdict;
+  post_heartbeat: (input: { eventCount: number; success: boolean; error?: string }) => void;
+}
+
+type Awaitable<T> = T | Promise<T>;
+export type HookHandler<P extends HookPoint> = (
+  ...args: Parameters<HookSignatures[P]>
+) => Awaitable<ReturnType<HookSignatures[P]>>;
+
+/** One registered handler. */
+export interface HookRegistration<P extends HookPoint = HookPoint> {
+  name: string;
+  point: P;
+  /** Lower runs first (config rules default to 50, plugins 100). */
+  priority: number;
+  /** Where it came from: "config" or "plugin:NAME" (list and audit). */
+  source: string;
+  description: string;
+  /** A failing handler blocks instead of being skipped (pre_* points only). */
+  failClosed?: boolean;
+  handler: HookHandler<P>;
+}
+
+/** Told about each handler that failed (and was skipped, or blocked when fail-closed). */
+export type HookFailureListener = (registration: HookRegistration, error: string) => void;
+
+/** Holds the handlers of every point and runs them. */
+export class Hooks {
+  #byPoint = new Map<HookPoint, HookRegistration[]>(hookPoints.map((point) => [point, []]));
+  #onFailure: HookFailureListener;
+
+  constructor(onFailure: HookFailureListener = () => {}) {
+    this.#onFailure = onFailure;
+  }
+
+  /** Adds a handler (stable order: priority, then registration order). */
+  register<P extends HookPoint>(registration: HookRegistration<P>): void {
+    const list = [...this.#byPoint.get(registration.point)!, registration as HookRegistration];
+    list.sort((a, b) => a.priority - b.priority);
+    this.#byPoint.set(registration.point, list);
+  }
+
+  /** Removes every handler of a source (e.g. when a plugin is disabled or config reloads). */
+  unregisterSource(source: string): void {
+    for (const [point, list] of this.#byPoint) {
+      this.#byPoint.set(point, list.filter((registration) => registration.source !== source));
+    }
+  }
+
+  /** Every handler, by point then priority. */
+  list(): HookRegistration[] {
+    return hookPoints.flatMap((point) => this.#byPoint.get(point)!);
+  }
+
+  /** True when some handler listens at `point`. */
+  has(point: HookPoint): boolean {
+    return this.#byPoint.get(point)!.length > 0;
+  }
+
+  /** Runs a blocking point: the first block wins. */
+  async block<P extends "pre_agent_run" | "pre_tool_call" | "pre_memory_store" | "pre_heartbeat">(
+    point: P,
+    input: Parameters<HookSignatures[P]>[0],
+  ): Promise<HookVerdict> {
+    const list = this.#byPoint.get(point)!;
+    if (!list.length) return undefined;
+    for (const registration of list) {
+      const outcome = await this.#run(registration, input);
+      if (!outcome.ok) {
+        if (registration.failClosed) {
+          return { blocked: true, message: `${registration.name} could not check this` };
+        }
+        continue;
+      }
+      const verdict = outcome.value as HookVerdict;
+      if (verdict?.blocked) return verdict;
+    }
+    return undefined;
+  }
+
+  /** filter_tools: each handler narrows the previous one's list. */
+  async filterTools(tools: readonly string[], kind: string): Promise<readonly string[]> {
+    const list = this.#byPoint.get("filter_tools")!;
+    if (!list.length) return tools;
+    let kept = tools;
+    for (const registration of list) {
+      const outcome = await this.#run(registration, { tools: kept, kind });
+      if (!outcome.ok || !Array.isArray(outcome.value)) continue;
+      const allowed = new Set(outcome.value as string[]);
+      kept = kept.filter((name) => allowed.has(name)); // a hook may drop tools, never add them
+    }
+    return kept;
+  }
+
+  /** post_tool_call: every handler sees the call; their notes joined (none: undefined). */
+  async observeToolCall(
+    input: Parameters<HookSignatures["post_tool_call"]>[0],
+  ): Promise<string | undefined> {
+    const list = this.#byPoint.get("post_tool_call")!;
+    if (!list.length) return undefined;
+    const notes: string[] = [];
+    for (const registration of list) {
+      const outcome = await this.#run(registration, input);
+      if (outcome.ok && typeof outcome.value === "string" && outcome.value) {
+        notes.push(outcome.value);
+      }
+    }
+    return notes.length ? notes.join("\n") : undefined;
+  }
+
+  /** post_memory_search: each handler filters or re-ranks the previous one's results. */
+  async filterMemories(
+    query: string,
+    results: readonly MemoryHit[],
+  ): Promise<readonly MemoryHit[]> {
+    const list = this.#byPoint.get("post_memory_search")!;
+    if (!list.length) return results;
+    let kept = results;
+    for (const registration of list) {
+      const outcome = await this.#run(registration, { query, results: kept });
+      if (!outcome.ok || !Array.isArray(outcome.value)) continue;
+      const known = new Map(kept.map((hit) => [hit.id, hit]));
+      // Results are matched back by id: a hook can drop or reorder facts, never invent them.
+      kept = (outcome.value as MemoryHit[]).map((hit) => known.get(hit?.id)).filter((hit) =>
+        hit !== undefined
+      );
+    }
+    return kept;
+  }
+
+  /** post_agent_run: each handler may replace the answer. */
+  async transformAnswer(
+    input: Parameters<HookSignatures["post_agent_run"]>[0],
+  ): Promise<string> {
+    const list = this.#byPoint.get("post_agent_run")!;
+    if (!list.length) return input.response;
+    let response = input.response;
+    for (const registration of list) {
+      const outcome = await this.#run(registration, { ...input, response });
+      if (outcome.ok && typeof outcome.value === "string") response = outcome.value;
+    }
+    return response;
+  }
+
+  /** post_heartbeat: observe only. */
+  async observeHeartbeat(
+    input: Parameters<HookSignatures["post_heartbeat"]>[0],
+  ): Promise<void> {
+    const list = this.#byPoint.get("post_heartbeat")!;
+    if (!list.length) return;
+    for (const registration of list) await this.#run(registration, input);
+  }
+
+  async #run(
+    registration: HookRegistration,
+    input: unknown,
+  ): Promise<{ ok: true; value: unknown } | { ok: false }> {
+    try {
+      const handler = registration.handler as (input: unknown) => unknown;
+      return { ok: true, value: await handler(input) };
+    } catch (error) {
+      this.#onFailure(registration, error instanceof Error ? error.message : String(error));
+      return { ok: false };
+    }
+  }
+}
+
+/** The pre_tool_call point as a registry gate: a block becomes a refused result the model sees. */
+export function hookToolGate(hooks: Hooks): ToolGate {
+  return async (call, context) => {
+    if (!hooks.has("pre_tool_call")) return undefined;
+    const verdict = await hooks.block("pre_tool_call", {
+      toolName: call.tool.name,
+      arguments: call.arguments,
+      conversationId: context.conversationId,
+    });
+    return verdict ? refused(verdict.message) : undefined;
+  };
+}
+
+/** The post_tool_call point as a registry observer (notes follow the result). */
+export function hookToolObserver(hooks: Hooks): ToolObserver {
+  return (call, context) =>
+    hooks.observeToolCall({
+      toolName: call.tool.name,
+      arguments: call.arguments,
+      result: call.result.text,
+      success: call.result.outcome === "ok",
+      conversationId: context.conversationId,
+    });
+}

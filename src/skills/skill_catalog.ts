@@ -1,0 +1,196 @@
+/**
+ * Agent Skills discovery (agentskills.io format): each folder holding a `SKILL.md` whose YAML front
+ * matter names it (the folder's name) and describes it. Bad files are skipped with one line each;
+ * skills whose `requires.bins` are not on PATH or whose `requires.env` variables are unset are
+ * kept out of the model's view (`radar skill list` shows why). Results are cached until a
+ * SKILL.md's name, time or size changes.
+ */
+import { parse as parseYaml } from "yaml";
+import { z } from "zod";
+import { joinPath } from "../core/file_path.ts";
+import type { SkillSummary } from "../core/skills_prompt.ts";
+import { type SkillRoot, skillStamp } from "./skill_roots.ts";
+
+/** Largest SKILL.md read (a bigger one is refused: small models need short instructions). */
+export const maxSkillFileBytes = 64 * 1024;
+
+const skillName = z.string().regex(
+  /^[a-z0-9]+(-[a-z0-9]+)*$/,
+  "expected lowercase letters, digits and single hyphens",
+).max(64);
+
+const frontMatter = z.object({
+  name: skillName,
+  description: z.string().trim().min(1, "a description is required").max(1024),
+  license: z.string().optional(),
+  compatibility: z.string().max(500).optional(),
+  metadata: z.record(z.string(), z.unknown()).optional(),
+  "allowed-tools": z.unknown().optional(),
+  requires: z.object({
+    bins: z.array(z.string().regex(/^[\w.+-]+$/, "a program name")).default([]),
+    env: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "a variable name")).default([]),
+  }).prefault({}),
+});
+
+/** One discovered skill. */
+export interface SkillInfo extends SkillSummary {
+  /** The skill's folder. */
+  dir: string;
+  source: SkillRoot["source"];
+  compatibility?: string;
+  requires: { bins: string[]; env: string[] };
+  /** Why it is hidden here (missing programs or variables); empty when usable. */
+  missing: string[];
+}
+
+/** What discovery found. */
+export interface SkillDiscovery {
+  skills: SkillInfo[];
+  warnings: string[];
+}
+
+/** Splits `---\nYAML\n---\nbody`; undefined without front matter. */
+export function splitFrontMatter(text: string): { yaml: string; body: string } | undefined {
+  const match = /^\uFEFF?---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/.exec(text);
+  return match ? { yaml: match[1], body: text.slice(match[0].length) } : undefined;
+}
+
+/** Reads and checks one skill folder: the skill, or a one-line problem. */
+export function readSkill(
+  dir: string,
+  source: SkillRoot["source"],
+  folderName: string,
+): SkillInfo | string {
+  const file = joinPath(dir, "SKILL.md");
+  let text: string;
+  try {
+    if (Deno.statSync(file).size > maxSkillFileBytes) {
+      return `${file}: larger than ${maxSkillFileBytes / 1024} KiB`;
+    }
+    text = Deno.readTextFileSync(file);
+  } catch (error) {
+    return `${file}: ${(error as Error).message}`;
+  }
+  const parts = splitFrontMatter(text);
+  if (!parts) return `${file}: no front matter (a --- block with name and description)`;
+  let raw: unknown;
+  try {
+    raw = parseYaml(parts.yaml);
+  } catch (error) {
+    return `${file}: front matter is not YAML (${(error as Error).message.split("\n")[0]})`;
+  }
+  const parsed = frontMatter.safeParse(raw ?? {});
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const key = issue.path.join(".") || "front matter";
+    return `${file}: ${key}: ${issue.message}`;
+  }
+  if (parsed.data.name !== folderName) {
+    return `${file}: name "${parsed.data.name}" must match its folder "${folderName}"`;
+  }
+  return {
+    name: parsed.data.name,
+    description: parsed.data.description,
+    dir,
+    source,
+    compatibility: parsed.data.compatibility,
+    requires: parsed.data.requires,
+    missing: [],
+  };
+}
+
+/** Finds every skill under the roots; a later root's skill replaces an earlier one of its name. */
+export function discoverSkills(
+  roots: readonly SkillRoot[],
+  env: Record<string, string | undefined>,
+): SkillDiscovery {
+  const byName = new Map<string, SkillInfo>();
+  const warnings: string[] = [];
+  const add = (dir: string, source: SkillRoot["source"], name: string) => {
+    const skill = readSkill(dir, source, name);
+    if (typeof skill === "string") warnings.push(`skills: ${skill}`);
+    else byName.set(skill.name, { ...skill, missing: missingRequirements(skill.requires, env) });
+  };
+  for (const root of roots) {
+    if (exists(joinPath(root.path, "SKILL.md"))) {
+      add(root.path, root.source, root.path.split("/").pop() ?? "");
+      continue;
+    }
+    let entries: Deno.DirEntry[];
+    try {
+      entries = [...Deno.readDirSync(root.path)];
+    } catch {
+      continue; // a missing folder is normal (no skills installed)
+    }
+    for (const entry of entries.sort((a, b) => a.name < b.name ? -1 : 1)) {
+      if (entry.isFile || entry.name.startsWith(".")) continue;
+      const dir = joinPath(root.path, entry.name);
+      if (!exists(joinPath(dir, "SKILL.md"))) continue;
+      add(dir, root.source, entry.name);
+    }
+  }
+  const skills = [...byName.values()].sort((a, b) => a.name < b.name ? -1 : 1);
+  return { skills, warnings };
+}
+
+/** What a skill needs that is not here: programs missing from PATH, unset variables. */
+export function missingRequirements(
+  requires: SkillInfo["requires"],
+  env: Record<string, string | undefined>,
+): string[] {
+  const folders = (env.PATH ?? "").split(":").filter((folder) => folder.startsWith("/"));
+  const missing = requires.bins.filter((bin) =>
+    !folders.some((folder) => isExecutable(joinPath(folder, bin)))
+  ).map((bin) => `program ${bin}`);
+  for (const name of requires.env) if (!env[name]) missing.push(`variable ${name}`);
+  return missing;
+}
+
+function isExecutable(path: string): boolean {
+  try {
+    const info = Deno.statSync(path);
+    return info.isFile && ((info.mode ?? 0o111) & 0o111) !== 0;
+  } catch {
+    return false;
+  }
+}
+
+function exists(path: string): boolean {
+  try {
+    return Deno.statSync(path).isFile;
+  } catch {
+    return false;
+  }
+}
+
+/** Discovery cached until the skill files change (a stat of each SKILL.md per look). */
+export class SkillCatalog {
+  #stamp = "";
+  #found: SkillDiscovery = { skills: [], warnings: [] };
+  #onWarnings: (warnings: string[]) => void;
+
+  constructor(
+    private readonly roots: () => readonly SkillRoot[],
+    private readonly env: Record<string, string | undefined>,
+    onWarnings: (warnings: string[]) => void = () => {},
+  ) {
+    this.#onWarnings = onWarnings;
+  }
+
+  /** Every valid skill, usable here or not, and the warnings of the last discovery. */
+  discover(): SkillDiscovery {
+    const roots = this.roots();
+    const stamp = skillStamp(roots);
+    if (stamp !== this.#stamp) {
+      this.#stamp = stamp;
+      this.#found = discoverSkills(roots, this.env);
+      if (this.#found.warnings.length) this.#onWarnings(this.#found.warnings);
+    }
+    return this.#found;
+  }
+
+  /** The skills the model may use here (requirements met). */
+  available(): SkillInfo[] {
+    return this.discover().skills.filter((skill) => !skill.missing.length);
+  }
+}

@@ -1,0 +1,119 @@
+/**
+ * A skill's body and resources, read safely: only files under its scripts/, references/ and
+ * assets/ folders, never through `..`, and never through a symlink that leads out of the skill's
+ * folder (checked on the real path of each file).
+ */
+import { joinPath, normalizePath } from "../core/file_path.ts";
+import type { LoadedSkill, SkillLibrary, SkillSummary } from "../core/skills_prompt.ts";
+import { type SkillCatalog, type SkillInfo, splitFrontMatter } from "./skill_catalog.ts";
+
+/** The folders of a skill whose files are its resources. */
+export const resourceFolders = ["scripts", "references", "assets"] as const;
+/** Resources listed per skill at most. */
+export const maxResources = 100;
+/** Characters of one resource `use_skill` returns. */
+export const maxResourceChars = 16_000;
+
+/** True when `path` is `root` or inside it (both real, normalised paths). */
+function inside(root: string, path: string): boolean {
+  return path === root || path.startsWith(root.endsWith("/") ? root : `${root}/`);
+}
+
+function realPath(path: string): string | undefined {
+  try {
+    return Deno.realPathSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Lists a skill's resources (relative paths), skipping anything whose real path leaves it. */
+export function listResources(dir: string): string[] {
+  const root = realPath(dir);
+  if (!root) return [];
+  const found: string[] = [];
+  const walk = (relative: string, depth: number) => {
+    if (depth > 4 || found.length >= maxResources) return;
+    let entries: Deno.DirEntry[];
+    try {
+      entries = [...Deno.readDirSync(joinPath(dir, relative))];
+    } catch {
+      return;
+    }
+    for (const entry of entries.sort((a, b) => a.name < b.name ? -1 : 1)) {
+      if (found.length >= maxResources) return;
+      const child = `${relative}/${entry.name}`;
+      const real = realPath(joinPath(dir, child));
+      if (!real || !inside(root, real)) continue; // a link out of the skill
+      const info = Deno.statSync(real);
+      if (info.isDirectory) walk(child, depth + 1);
+      else if (info.isFile) found.push(child);
+    }
+  };
+  for (const folder of resourceFolders) walk(folder, 0);
+  return found;
+}
+
+/** Reads one resource, refusing `..`, absolute paths, other folders and links out. */
+export function readResource(dir: string, resource: string): { text: string } | { error: string } {
+  const relative = normalizePath(resource.replace(/^\.\//, ""));
+  const top = relative.split("/")[0];
+  if (
+    resource.includes("\0") || resource.startsWith("/") || relative.split("/").includes("..") ||
+    !(resourceFolders as readonly string[]).includes(top) || relative === top
+  ) {
+    return {
+      error: `"${resource}" is not a resource: use a path under ${resourceFolders.join("/, ")}/`,
+    };
+  }
+  const root = realPath(dir);
+  const real = realPath(joinPath(dir, relative));
+  if (!root || !real) return { error: `No resource "${relative}" in this skill.` };
+  if (!inside(root, real)) return { error: `"${relative}" leads out of the skill's folder.` };
+  try {
+    if (!Deno.statSync(real).isFile) return { error: `"${relative}" is not a file.` };
+    const text = Deno.readTextFileSync(real);
+    return {
+      text: text.length > maxResourceChars
+        ? `${text.slice(0, maxResourceChars)}\n[truncated: ${
+          text.length - maxResourceChars
+        } more characters]`
+        : text,
+    };
+  } catch (error) {
+    return { error: `${relative}: ${(error as Error).message}` };
+  }
+}
+
+/** Loads a skill's body and resource list. */
+export function loadSkill(skill: SkillInfo): LoadedSkill | undefined {
+  let text: string;
+  try {
+    text = Deno.readTextFileSync(joinPath(skill.dir, "SKILL.md"));
+  } catch {
+    return undefined;
+  }
+  return {
+    name: skill.name,
+    body: (splitFrontMatter(text)?.body ?? text).trim(),
+    dir: skill.dir,
+    resources: listResources(skill.dir),
+  };
+}
+
+/** The catalog as the `SkillLibrary` port (usable skills only). */
+export function skillLibrary(catalog: SkillCatalog): SkillLibrary {
+  const find = (name: string) => catalog.available().find((skill) => skill.name === name);
+  return {
+    available: (): SkillSummary[] =>
+      catalog.available().map(({ name, description }) => ({ name, description })),
+    load: (name) => {
+      const skill = find(name);
+      return skill ? loadSkill(skill) : undefined;
+    },
+    readResource: (name, resource) => {
+      const skill = find(name);
+      return skill ? readResource(skill.dir, resource) : { error: `No skill named "${name}".` };
+    },
+  };
+}

@@ -1,0 +1,68 @@
+/**
+ * Where Agent Skills live and a cheap stamp of them (names and modification times, no parsing), so
+ * the catalog and the startup cache notice a changed, added or removed skill. No npm import here:
+ * the quick start of `radar ask` uses it.
+ */
+import { joinPath, normalizePath, resolvePath } from "../core/file_path.ts";
+
+/** A folder searched for skills, and what it is. */
+export interface SkillRoot {
+  path: string;
+  source: "bundled" | "data" | "config";
+}
+
+/** The bundled skills folder (inside the compiled binary too: `deno task compile` includes it). */
+export function bundledSkillsPath(): string {
+  return decodeURIComponent(new URL("../../skills/", import.meta.url).pathname).replace(/\/$/, "");
+}
+
+/** The folders to search, lowest precedence first (a later skill of the same name wins). */
+export function skillRoots(
+  config: { skills?: { enabled: boolean; dirs: string[] } },
+  dataDir: string,
+  env: Record<string, string | undefined>,
+  cwd = "/",
+): SkillRoot[] {
+  if (config.skills && !config.skills.enabled) return [];
+  const home = env.HOME ?? "";
+  const expand = (path: string) =>
+    normalizePath(
+      resolvePath(cwd, path === "~" ? home : path.startsWith("~/") ? home + path.slice(1) : path),
+    );
+  return [
+    { path: bundledSkillsPath(), source: "bundled" },
+    { path: joinPath(dataDir, "skills"), source: "data" },
+    ...(config.skills?.dirs ?? []).map((path) => ({
+      path: expand(path),
+      source: "config" as const,
+    })),
+  ];
+}
+
+/** Names and times of every SKILL.md under the roots: equal stamps, same skills. */
+export function skillStamp(roots: readonly SkillRoot[]): string {
+  const parts: string[] = [];
+  for (const root of roots) {
+    parts.push(`${root.path}:${mtime(joinPath(root.path, "SKILL.md"))}`);
+    let entries: Deno.DirEntry[];
+    try {
+      entries = [...Deno.readDirSync(root.path)];
+    } catch {
+      continue;
+    }
+    for (const entry of entries.sort((a, b) => a.name < b.name ? -1 : 1)) {
+      if (entry.isFile) continue;
+      parts.push(`${entry.name}:${mtime(joinPath(root.path, entry.name, "SKILL.md"))}`);
+    }
+  }
+  return parts.join("|");
+}
+
+function mtime(path: string): string {
+  try {
+    const info = Deno.statSync(path);
+    return `${info.mtime?.getTime() ?? 0}.${info.size}`;
+  } catch {
+    return "-";
+  }
+}

@@ -1,0 +1,50 @@
+/**
+ * `use_skill`: loads an Agent Skill's instructions (and lists its files) when a task calls for it;
+ * without a name it lists the skills. Names map only to discovered skills, never to paths; a
+ * resource is read only from the skill's scripts/, references/ or assets/ (no `..`, no link out).
+ */
+import { z } from "zod";
+import { failed, type Tool } from "../core/tool.ts";
+import { defineTool } from "../core/tool_definition.ts";
+import type { SkillLibrary } from "../core/skills_prompt.ts";
+
+/** Creates the use_skill tool over the usable skills. */
+export function useSkillTool(deps: { skills: SkillLibrary }): Tool {
+  return defineTool({
+    name: "use_skill",
+    description: "Load a skill's instructions",
+    // Offered on every request while skills are listed in the system prompt.
+    alwaysOn: deps.skills.available().length > 0,
+    keywords: ["skill", "how", "steps", "briefing", "review", "triage"],
+    input: z.object({
+      name: z.string().max(64).optional().describe("Omit to list skills"),
+      resource: z.string().max(300).optional().describe("A file of it to read"),
+    }),
+    run: ({ name, resource }) => {
+      const skills = deps.skills.available();
+      const names = skills.map((skill) => skill.name).join(", ") || "none";
+      if (!name) {
+        if (!skills.length) return Promise.resolve("No skills are installed.");
+        return Promise.resolve(
+          skills.map((skill) => `- ${skill.name}: ${skill.description}`).join("\n"),
+        );
+      }
+      const loaded = deps.skills.load(name);
+      if (!loaded) return Promise.resolve(failed(`No skill named "${name}". Skills: ${names}.`));
+      if (resource) {
+        const read = deps.skills.readResource(name, resource);
+        return Promise.resolve("error" in read ? failed(read.error) : read.text);
+      }
+      const lines = [`Skill ${loaded.name} (folder ${loaded.dir}):`, "", loaded.body];
+      if (loaded.resources.length) {
+        lines.push(
+          "",
+          "Files of this skill (read one with use_skill name + resource; run a script only " +
+            "with the exec tool, which runs it in its sandbox):",
+          ...loaded.resources.map((path) => `- ${path}`),
+        );
+      }
+      return Promise.resolve(lines.join("\n"));
+    },
+  });
+}

@@ -1,0 +1,155 @@
+/**
+ * Hooks and Agent Skills end to end: `radar ask` as a real subprocess against the fake LLM server
+ * with config rules in radar.yaml — what the model is sent (filter_tools, <available_skills>),
+ * what it can call (block rules answer with a refusal the model sees), what it may store
+ * (block_memory_pattern) and what the user reads (redact_response).
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { FakeLlmServer, ollamaText, ollamaToolCall } from "../fakes/fake_llm_server.ts";
+import { runRadar } from "../helpers/radar_process.ts";
+
+type Body = {
+  tools: Array<{ function: { name: string } }>;
+  messages: Array<{ role: string; content: string; tool_name?: string }>;
+};
+
+const config = `llm:
+  retries: 0
+hooks:
+  rules:
+    - name: no_weather
+      type: denylist
+      tools: [weather]
+    - name: no_rm
+      type: block_command_pattern
+      patterns: ["rm -rf"]
+      message: "rm -rf is not allowed here"
+    - name: no_cards
+      type: block_memory_pattern
+      patterns: ["card number"]
+    - name: keys
+      type: redact_response
+      patterns: ["sk-[a-z0-9]{8,}"]
+    - name: no_passwords
+      type: block_message_pattern
+      patterns: ["password:"]
+      message: "Please do not send passwords to Radar."
+`;
+
+function home(): string {
+  const folder = Deno.makeTempDirSync({ prefix: "radar-hooks-" });
+  Deno.writeTextFileSync(join(folder, "radar.yaml"), config);
+  return folder;
+}
+
+Deno.test("radar ask with hook rules and skills: the model's view, its refused calls, the redacted answer", async () => {
+  const folder = home();
+  const server = FakeLlmServer.start().reply(
+    ollamaToolCall("exec", { command: "rm -rf ~/old" }),
+    ollamaToolCall("remember", {
+      content: "My card number is 4111 1111",
+      category: "learned_fact",
+    }),
+    ollamaToolCall("use_skill", { name: "weekly-review" }),
+    ollamaText("Done. Your key is sk-abcdef123456."),
+  );
+  try {
+    const run = await runRadar(
+      folder,
+      ["ask", "Run a shell command to clean up old files, check the weather, remember my card"],
+      { env: { RADAR_LLM_BASE_URL: server.url } },
+    );
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(run.stdout, "Done. Your key is [redacted].\n");
+    const bodies = server.chatRequests.map((request) => request.body as Body);
+    assert.equal(bodies.length, 4);
+    const offered = bodies[0].tools.map((tool) => tool.function.name);
+    assert.ok(offered.includes("exec") && offered.includes("use_skill"), offered.join(","));
+    assert.ok(!offered.includes("weather"), "denylist removed weather from what the model is sent");
+    const system = bodies[0].messages[0].content;
+    assert.match(system, /<available_skills>\n- inbox-triage: .*\n- morning-briefing: /);
+    assert.ok(!system.includes("1. Call"), "no skill bodies in the system prompt");
+    const toolResult = (body: Body, name: string) =>
+      body.messages.findLast((message) => message.role === "tool" && message.tool_name === name)
+        ?.content ?? "";
+    assert.match(toolResult(bodies[1], "exec"), /rm -rf is not allowed here/);
+    assert.match(toolResult(bodies[2], "remember"), /Not stored: this memory matches a hook rule/);
+    assert.match(toolResult(bodies[3], "use_skill"), /# Weekly review[\s\S]*list_tasks/);
+    const facts = await runRadar(folder, ["memory", "search", "card"]);
+    assert.doesNotMatch(facts.stdout, /4111/);
+    const list = await runRadar(folder, ["hooks", "list"]);
+    assert.equal(list.code, 0, list.stderr);
+    assert.match(list.stdout, /^filter_tools +50 +config +no_weather: denylist; tools weather/m);
+    assert.match(list.stdout, /^pre_tool_call +50 +config +no_rm: .*\(fail-closed\)/m);
+  } finally {
+    await server.close();
+    Deno.removeSync(folder, { recursive: true });
+  }
+});
+
+Deno.test("radar ask from the startup cache keeps the rules and skills; a blocked message never reaches the model", async () => {
+  const folder = home();
+  const server = FakeLlmServer.start().reply(
+    ollamaText("Hello."),
+    ollamaText("It is sunny. Key: sk-abcdef123456"),
+  );
+  try {
+    const env = { RADAR_LLM_BASE_URL: server.url };
+    const first = await runRadar(folder, ["ask", "hello"], { env });
+    assert.equal(first.code, 0, first.stderr);
+    assert.ok(Deno.statSync(join(folder, ".cache", "radar", "startup.json")).isFile);
+    const quick = await runRadar(folder, ["ask", "what is the weather today?"], { env });
+    assert.equal(quick.code, 0, quick.stderr);
+    assert.equal(quick.stdout, "It is sunny. Key: [redacted]\n");
+    const [full, cached] = server.chatRequests.map((request) => request.body as Body);
+    const withoutTime = (prompt: string) => prompt.replace(/\nCurrent time: .*$/, "");
+    assert.equal(
+      withoutTime(cached.messages[0].content),
+      withoutTime(full.messages[0].content),
+      "the quick start sends the same system prompt",
+    );
+    assert.match(cached.messages[0].content, /<available_skills>/);
+    assert.ok(!cached.tools.some((tool) => tool.function.name === "weather"));
+    const blocked = await runRadar(folder, ["ask", "my password: hunter2"], { env });
+    assert.equal(blocked.code, 0, blocked.stderr);
+    assert.equal(blocked.stdout, "Please do not send passwords to Radar.\n");
+    assert.equal(server.chatRequests.length, 2, "no model call for the blocked message");
+    // The message itself is not stored (ask titles its conversation before the run starts).
+    const history = await runRadar(folder, ["history"]);
+    assert.match(history.stdout, / 0 msgs +my password/);
+  } finally {
+    await server.close();
+    Deno.removeSync(folder, { recursive: true });
+  }
+});
+
+Deno.test("radar skill list and show: bundled and user skills, a bad one as one warning line", async () => {
+  const folder = home();
+  try {
+    const mine = join(folder, "data", "skills", "tea-time");
+    Deno.mkdirSync(mine, { recursive: true });
+    Deno.writeTextFileSync(
+      join(mine, "SKILL.md"),
+      "---\nname: tea-time\ndescription: Brew tea.\n---\n1. Boil water.\n",
+    );
+    const broken = join(folder, "data", "skills", "broken");
+    Deno.mkdirSync(broken);
+    Deno.writeTextFileSync(join(broken, "SKILL.md"), "---\nname: other\ndescription: x\n---\n");
+    const list = await runRadar(folder, ["skill", "list"]);
+    assert.equal(list.code, 0, list.stderr);
+    assert.match(list.stdout, /^tea-time +data +usable/m);
+    assert.match(list.stdout, /^pdf-filing +bundled +usable/m);
+    assert.match(list.stdout, /5 of 5 usable skill\(s\) listed in the system prompt/);
+    const warnings = list.stderr.trim().split("\n");
+    assert.equal(warnings.length, 1, list.stderr);
+    assert.match(warnings[0], /broken\/SKILL\.md: name "other" must match its folder "broken"$/);
+    const show = await runRadar(folder, ["skill", "show", "tea-time"]);
+    assert.match(show.stdout, /1\. Boil water\./);
+    const missing = await runRadar(folder, ["skill", "show", "nope"]);
+    assert.equal(missing.code, 2);
+    assert.match(missing.stderr.trim().split("\n").at(-1)!, /^radar: No skill named "nope"/);
+  } finally {
+    Deno.removeSync(folder, { recursive: true });
+  }
+});
