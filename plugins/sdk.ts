@@ -47,6 +47,18 @@ export type PostToolCallHook = (
 ) => PostHookResult | Promise<PostHookResult>;
 
 /**
+ * Hooks at the other points (manifest `hook_point`), each a function of one object, snake_case:
+ * - `pre_agent_run` `{user_message, conversation_id, kind}`, `pre_memory_store` `{content, source}`,
+ *   `pre_heartbeat` `{event_count}`: return a `HookResult` to block.
+ * - `filter_tools` `{tools: string[]}`: return `{tools}` (only names it was given are kept).
+ * - `post_agent_run` `{user_message, response, conversation_id}`: return `{response}` to replace it.
+ * - `post_memory_search` `{query, results: [{id, category, content}]}`: return `{results}` (ids
+ *   matched back: facts can be dropped or reordered, not changed or added).
+ * - `post_heartbeat` `{event_count, success, error}`: observe only.
+ */
+export type PointHook = (input: Record<string, unknown>) => unknown;
+
+/**
  * A prompt variable function (named in the manifest's `prompt_variables` list): no arguments,
  * returns a short string (one line, at most 120 characters are shown). Radar calls it on every
  * request and shows the value to the model as quoted data, never as instructions.

@@ -276,3 +276,12 @@ export function hookToolObserver(hooks: Hooks): ToolObserver {
       conversationId: context.conversationId,
     });
 }
+
+/** Builds a registration whose handler is typed for its point. */
+export function registrationAt<P extends HookPoint>(
+  point: P,
+  fields: Omit<HookRegistration, "point" | "handler">,
+  handler: HookHandler<P>,
+): HookRegistration {
+  return { ...fields, point, handler } as unknown as HookRegistration;
+}

@@ -15,6 +15,7 @@ import type { ToolGate, ToolObserver } from "../core/tool_registry.ts";
 import { stripControlCharacters } from "../sandbox/protocol.ts";
 import type { LoadedPlugin } from "./plugin_inventory.ts";
 import { type PluginHostPool, pluginOutcome } from "./plugin_tools.ts";
+import { otherHookPoints, otherPointsSource, pointRegistration } from "./plugin_point_hooks.ts";
 
 /** Characters of a tool result a post_tool_call hook sees. */
 export const hookResultChars = 4000;
@@ -84,7 +85,8 @@ export function parsePostHookResult(text: string): PostHookAnswer {
   return { kind: "note", note: note || undefined };
 }
 
-interface HookEntry {
+/** One plugin hook function at one point. */
+export interface HookEntry {
   plugin: LoadedPlugin;
   function: string;
   priority: number;
@@ -103,6 +105,10 @@ export class PluginHooks implements PromptVariableSource {
   #timeouts = new Map<string, { count: number; pausedUntil: number }>();
   #pre: HookEntry[] = [];
   #post: HookEntry[] = [];
+  /** Hooks at the other seven points (see plugin_point_hooks.ts), by point. */
+  #others = new Map<typeof otherHookPoints[number], HookEntry[]>();
+  /** Where the other points' handlers are registered (re-registered on each update). */
+  #registry?: Hooks;
   #variables: Array<{ plugin: LoadedPlugin; name: string }> = [];
 
   constructor(options: PluginHooksOptions) {
@@ -125,6 +131,8 @@ export class PluginHooks implements PromptVariableSource {
         );
     this.#pre = hooks("pre_tool_call");
     this.#post = hooks("post_tool_call");
+    this.#others = new Map(otherHookPoints.map((point) => [point, hooks(point)]));
+    if (this.#registry) this.attach(this.#registry);
     this.#variables = plugins
       .filter((plugin) => plugin.folder.manifest.capabilities.includes("prompt_variables"))
       .flatMap((plugin) =>
@@ -216,10 +224,28 @@ export class PluginHooks implements PromptVariableSource {
     return notes.filter((note) => note).join("\n") || undefined;
   };
 
+  /**
+   * Registers handlers for the points other than the tool-call ones at priority 100, only for
+   * points some plugin hooks (so a point without plugin hooks stays free); again on each update.
+   */
+  attach(registry: Hooks): void {
+    this.#registry = registry;
+    registry.unregisterSource(otherPointsSource);
+    for (const [point, entries] of this.#others) {
+      if (!entries.length) continue;
+      registry.register(pointRegistration(point, entries, {
+        call: (entry, args, conversationId) =>
+          this.#call(entry.plugin, entry.function, args, { conversationId }),
+        invalid: (entry, reason) => this.#invalid(entry, reason, {}, point),
+      }));
+    }
+  }
+
   /** Each plugin hook (`radar hooks list`). */
   entries(): Array<{ point: string; plugin: string; function: string; priority: number }> {
     return [
       ...this.#pre.map((hook) => ({ point: "pre_tool_call", hook })),
+      ...[...this.#others].flatMap(([point, entries]) => entries.map((hook) => ({ point, hook }))),
       ...this.#post.map((
         hook,
       ) => ({ point: "post_tool_call", hook })),
@@ -332,6 +358,7 @@ export const pluginHookPriority = 100;
  * skipped and audited as `plugin:NAME:FUNCTION`.
  */
 export function registerPluginHooks(hooks: Hooks, plugins: PluginHooks): void {
+  plugins.attach(hooks);
   const common = { priority: pluginHookPriority, source: "plugins" };
   hooks.register({
     ...common,

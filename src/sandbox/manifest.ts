@@ -29,7 +29,17 @@ const toolEntry = z.object({
 });
 
 const hookEntry = z.object({
-  hook_point: z.enum(["pre_tool_call", "post_tool_call"]),
+  hook_point: z.enum([
+    "pre_tool_call",
+    "post_tool_call",
+    "filter_tools",
+    "pre_agent_run",
+    "post_agent_run",
+    "pre_memory_store",
+    "post_memory_search",
+    "pre_heartbeat",
+    "post_heartbeat",
+  ]),
   function: identifier,
   priority: z.number().int().min(0).max(100).default(50),
   description: z.string().max(300).default(""),

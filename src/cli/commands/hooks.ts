@@ -9,7 +9,7 @@ export function registerHooks(program: Command, context: CliContext): void {
     async () => {
       const runtime = await context.runtime();
       const { io } = context;
-      const registered = runtime.hooks.list().filter((hook) => hook.source !== "plugins");
+      const registered = runtime.hooks.list().filter((hook) => !hook.source.startsWith("plugins"));
       const plugins = runtime.plugins?.hooks.entries() ?? [];
       if (!runtime.config.hooks.enabled) io.stdout("Config rules are off (hooks.enabled).\n");
       if (!registered.length && !plugins.length) {

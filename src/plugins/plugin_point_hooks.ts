@@ -1,0 +1,169 @@
+/**
+ * Plugin hooks at the seven points beyond the tool calls (agent run, tool filter, memory,
+ * heartbeat). Each point is one core hook handler at priority 100 that calls the plugins' functions
+ * in their manifest order; answers are hostile and parsed strictly. A function that fails or answers
+ * nonsense is skipped (audited by the caller): plugin hooks are fail-open.
+ */
+import {
+  type HookPoint,
+  type HookRegistration,
+  type MemoryHit,
+  registrationAt,
+} from "../core/hooks.ts";
+import type { HookEntry } from "./plugin_hooks.ts";
+import { hookMessageChars, parsePreHookResult, pluginHookPriority } from "./plugin_hooks.ts";
+
+/** The points plugin hooks reach through this file. */
+export const otherHookPoints = [
+  "pre_agent_run",
+  "filter_tools",
+  "post_agent_run",
+  "pre_memory_store",
+  "post_memory_search",
+  "pre_heartbeat",
+  "post_heartbeat",
+] as const satisfies readonly HookPoint[];
+
+/** The source name of these registrations. */
+export const otherPointsSource = "plugins:points";
+
+/** Calls one hook function: its text answer, or undefined when it failed (already audited). */
+export interface PointCaller {
+  call(
+    entry: HookEntry,
+    args: Record<string, unknown>,
+    conversationId?: number,
+  ): Promise<string | undefined>;
+  invalid(entry: HookEntry, reason: string): void;
+}
+
+/** Characters of an answer a post_agent_run hook may return. */
+export const maxResponseChars = 20_000;
+
+function parseJson(text: string): unknown {
+  try {
+    return text.trim() ? JSON.parse(text) : null;
+  } catch {
+    return undefined;
+  }
+}
+
+function field(text: string, key: string): unknown {
+  const value = parseJson(text);
+  if (value === null) return null; // nothing: keep as is
+  if (!value || typeof value !== "object" || Array.isArray(value)) return undefined;
+  return Object.hasOwn(value, key) ? (value as Record<string, unknown>)[key] : null;
+}
+
+/** The handler of one point over its plugin hook entries (sorted by manifest priority). */
+export function pointRegistration(
+  point: typeof otherHookPoints[number],
+  entries: readonly HookEntry[],
+  caller: PointCaller,
+): HookRegistration {
+  const base = {
+    name: `plugin ${point} hooks`,
+    priority: pluginHookPriority,
+    source: otherPointsSource,
+    description: entries.map((entry) => `${entry.plugin.folder.name}.${entry.function}`).join(", "),
+  };
+  const block = async (args: Record<string, unknown>, conversationId?: number) => {
+    for (const entry of entries) {
+      const text = await caller.call(entry, args, conversationId);
+      if (text === undefined) continue;
+      const answer = parsePreHookResult(text);
+      if (answer.kind === "block") {
+        return {
+          blocked: true as const,
+          message: `Blocked by plugin ${entry.plugin.folder.name}: ${answer.message}`,
+        };
+      }
+      if (answer.kind === "invalid") caller.invalid(entry, answer.reason);
+    }
+    return undefined;
+  };
+  switch (point) {
+    case "pre_agent_run":
+      return registrationAt(point, base, (input) =>
+        block({
+          user_message: input.userMessage,
+          conversation_id: input.conversationId,
+          kind: input.kind,
+        }, input.conversationId));
+    case "pre_memory_store":
+      return registrationAt(
+        point,
+        base,
+        (input) => block({ content: input.content, source: input.category }),
+      );
+    case "pre_heartbeat":
+      return registrationAt(point, base, (input) => block({ event_count: input.eventCount }));
+    case "filter_tools":
+      return registrationAt(point, base, async (input) => {
+        let tools: readonly string[] = input.tools;
+        for (const entry of entries) {
+          const text = await caller.call(entry, { tools });
+          if (text === undefined) continue;
+          const value = field(text, "tools");
+          if (value === null) continue;
+          if (!Array.isArray(value) || !value.every((name) => typeof name === "string")) {
+            caller.invalid(entry, "returned something other than {tools: [names]}");
+            continue;
+          }
+          const kept = new Set(value);
+          tools = tools.filter((name) => kept.has(name));
+        }
+        return tools;
+      });
+    case "post_agent_run":
+      return registrationAt(point, base, async (input) => {
+        let response = input.response;
+        for (const entry of entries) {
+          const text = await caller.call(entry, {
+            user_message: input.userMessage,
+            response,
+            conversation_id: input.conversationId,
+          }, input.conversationId);
+          if (text === undefined) continue;
+          const value = field(text, "response");
+          if (value === null) continue;
+          if (typeof value !== "string") {
+            caller.invalid(entry, "returned something other than {response}");
+            continue;
+          }
+          response = value.slice(0, maxResponseChars);
+        }
+        return response;
+      });
+    case "post_memory_search":
+      return registrationAt(point, base, async (input) => {
+        let results: readonly MemoryHit[] = input.results;
+        for (const entry of entries) {
+          const text = await caller.call(entry, { query: input.query, results });
+          if (text === undefined) continue;
+          const value = field(text, "results");
+          if (value === null) continue;
+          if (!Array.isArray(value)) {
+            caller.invalid(entry, "returned something other than {results: [...]}");
+            continue;
+          }
+          // Only ids count: a plugin can drop or reorder facts, never rewrite or add them.
+          const byId = new Map(results.map((hit) => [hit.id, hit]));
+          results = value.map((item) =>
+            byId.get(typeof item === "number" ? item : (item as { id?: number })?.id ?? -1)
+          ).filter((hit): hit is MemoryHit => hit !== undefined);
+        }
+        return results;
+      });
+    case "post_heartbeat":
+      return registrationAt(point, base, async (input) => {
+        for (const entry of entries) {
+          await caller.call(entry, {
+            event_count: input.eventCount,
+            success: input.success,
+            error: (input.error ?? "").slice(0, hookMessageChars),
+          });
+        }
+      });
+  }
+}
