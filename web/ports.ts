@@ -214,4 +214,15 @@ export interface WebDependencies {
   toolOutcomes?: (conversationId: number) => Array<{ tool: string; outcome: ToolOutcome }>;
   /** Counts that other concerns add to the dashboard (e.g. tools). */
   toolCount?: () => number;
+  /** Agent Skills found (read-only list on /plugins). */
+  skills?: () => SkillView[];
+}
+
+/** One Agent Skill as the dashboard lists it. */
+export interface SkillView {
+  name: string;
+  description: string;
+  source: string;
+  /** What it needs that is missing here (empty: usable). */
+  missing: string[];
 }

@@ -38,5 +38,12 @@ export function webDependenciesFromRuntime(
     logs: extras.logs,
     toolOutcomes: (conversationId) => runtime.toolCalls.outcomesOf(conversationId),
     toolCount: () => runtime.registry.list().length,
+    skills: () =>
+      runtime.skillCatalog.discover().skills.map(({ name, description, source, missing }) => ({
+        name,
+        description,
+        source,
+        missing,
+      })),
   };
 }

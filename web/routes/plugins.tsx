@@ -7,7 +7,7 @@
 import { Hono } from "hono";
 import type { Context } from "hono";
 import type { RouteContext } from "../app.tsx";
-import type { PluginsView } from "../ports.ts";
+import type { PluginsView, SkillView } from "../ports.ts";
 import { field, flash, isHtmx, redirectAfterPost, renderPage } from "../render.tsx";
 import { PluginReviewView, PluginTable } from "../views/plugins.tsx";
 import { Notice, Unavailable } from "../views/layout.tsx";
@@ -19,6 +19,42 @@ const pluginsMissing = (
   />
 );
 
+/** The Agent Skills Radar found, read-only (`radar skill show NAME` prints one). */
+function SkillList(props: { skills?: SkillView[] }) {
+  if (!props.skills) return null;
+  return (
+    <section>
+      <h2>Skills</h2>
+      {props.skills.length
+        ? (
+          <table>
+            <thead>
+              <tr>
+                <th>Skill</th>
+                <th>From</th>
+                <th>State</th>
+                <th>Description</th>
+              </tr>
+            </thead>
+            <tbody>
+              {props.skills.map((skill) => (
+                <tr>
+                  <td>{skill.name}</td>
+                  <td>{skill.source}</td>
+                  <td>
+                    {skill.missing.length ? `hidden: needs ${skill.missing.join(", ")}` : "usable"}
+                  </td>
+                  <td>{skill.description}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )
+        : <p>No skills found.</p>}
+    </section>
+  );
+}
+
 /** Plugin names as the manifest allows them (checked again by the plugin host). */
 const pluginName = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 
@@ -29,8 +65,19 @@ export function pluginsRoutes(context: RouteContext): Hono {
 
   app.get("/plugins", async (c) => {
     const plugins = deps.plugins;
+    const skills = <SkillList skills={deps.skills?.()} />;
     if (!plugins) {
-      return renderPage(c, context, { title: "Plugins", active: "/plugins" }, pluginsMissing);
+      return renderPage(
+        c,
+        context,
+        { title: "Plugins", active: "/plugins" },
+        (
+          <>
+            {pluginsMissing}
+            {skills}
+          </>
+        ),
+      );
     }
     const [list, reviews] = await Promise.all([plugins.list(), plugins.pendingReviews()]);
     return renderPage(
@@ -46,6 +93,7 @@ export function pluginsRoutes(context: RouteContext): Hono {
           )
           : null}
         <PluginTable plugins={list} />
+        {skills}
       </>,
     );
   });
