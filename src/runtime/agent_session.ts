@@ -11,7 +11,7 @@ import type { Clock, Logger } from "../core/ports.ts";
 import type { SqliteConversationStore } from "../adapters/sqlite/conversation_store.ts";
 import { agentDependencies, type AgentParts } from "./agent_dependencies.ts";
 import { createHooks } from "../hooks/create_hooks.ts";
-import { skillRoots, skillStamp } from "../skills/skill_roots.ts";
+import { missingRequirements, skillRoots, skillStamp } from "../skills/skill_roots.ts";
 import { openCoreAdapters, runtimeLogging } from "./core_adapters.ts";
 import { withEnvironmentSecrets, withoutEnvironmentSecrets } from "./environment_secrets.ts";
 import { catalogEntry, DeferredToolRegistry, type LoadedTools } from "./deferred_registry.ts";
@@ -94,7 +94,14 @@ function cacheOf(key: string, runtime: Runtime, env: RuntimeOptions["env"]): Sta
     quickStart: (runtime.plugins?.hooks.counts().promptVariables ?? 0) === 0,
     skills: {
       stamp: skillStamp(runtime.skillRoots),
-      list: runtime.skills?.available() ?? [],
+      // Every valid skill with its requirements: the quick start re-checks PATH and variables.
+      list: runtime.skills
+        ? runtime.skillCatalog.discover().skills.map(({ name, description, requires }) => ({
+          name,
+          description,
+          requires,
+        }))
+        : [],
     },
   };
 }
@@ -129,7 +136,8 @@ function quickSession(
     clock,
     audit: toolCalls,
     // Config rules only: the plugins' hooks act at the tool-call points, which load with the tools.
-    skills: () => cache.skills.list,
+    skills: () =>
+      cache.skills.list.filter((skill) => !missingRequirements(skill.requires, options.env).length),
     warn: (line) => logger.warn(line),
     hooks: createHooks({
       config: loaded.config,

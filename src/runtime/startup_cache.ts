@@ -32,7 +32,10 @@ export interface StartupCache {
   /** False when the first request needs the full runtime (plugins with prompt variables). */
   quickStart: boolean;
   /** The usable Agent Skills for the system prompt, and the stamp of the files they came from. */
-  skills: { stamp: string; list: Array<{ name: string; description: string }> };
+  skills: {
+    stamp: string;
+    list: Array<{ name: string; description: string; requires: { bins: string[]; env: string[] } }>;
+  };
 }
 
 /** `$XDG_CACHE_HOME/radar/startup.json` (default `~/.cache/radar/startup.json`). */

@@ -34,8 +34,14 @@ function isCatalogTool(value: unknown): boolean {
 function isSkills(value: unknown): boolean {
   return isFields(value) && typeof value.stamp === "string" && Array.isArray(value.list) &&
     value.list.every((skill) =>
-      isFields(skill) && typeof skill.name === "string" && typeof skill.description === "string"
+      isFields(skill) && typeof skill.name === "string" &&
+      typeof skill.description === "string" && isFields(skill.requires) &&
+      isStrings(skill.requires.bins) && isStrings(skill.requires.env)
     );
+}
+
+function isStrings(value: unknown): boolean {
+  return Array.isArray(value) && value.every((item) => typeof item === "string");
 }
 
 /** True when `value` is structured like a `StartupCache`. */

@@ -9,7 +9,7 @@ import { parse as parseYaml } from "yaml";
 import { z } from "zod";
 import { joinPath } from "../core/file_path.ts";
 import type { SkillSummary } from "../core/skills_prompt.ts";
-import { type SkillRoot, skillStamp } from "./skill_roots.ts";
+import { missingRequirements, type SkillRoot, skillStamp } from "./skill_roots.ts";
 
 /** Largest SKILL.md read (a bigger one is refused: small models need short instructions). */
 export const maxSkillFileBytes = 64 * 1024;
@@ -131,28 +131,6 @@ export function discoverSkills(
   }
   const skills = [...byName.values()].sort((a, b) => a.name < b.name ? -1 : 1);
   return { skills, warnings };
-}
-
-/** What a skill needs that is not here: programs missing from PATH, unset variables. */
-export function missingRequirements(
-  requires: SkillInfo["requires"],
-  env: Record<string, string | undefined>,
-): string[] {
-  const folders = (env.PATH ?? "").split(":").filter((folder) => folder.startsWith("/"));
-  const missing = requires.bins.filter((bin) =>
-    !folders.some((folder) => isExecutable(joinPath(folder, bin)))
-  ).map((bin) => `program ${bin}`);
-  for (const name of requires.env) if (!env[name]) missing.push(`variable ${name}`);
-  return missing;
-}
-
-function isExecutable(path: string): boolean {
-  try {
-    const info = Deno.statSync(path);
-    return info.isFile && ((info.mode ?? 0o111) & 0o111) !== 0;
-  } catch {
-    return false;
-  }
 }
 
 function exists(path: string): boolean {

@@ -66,3 +66,25 @@ function mtime(path: string): string {
     return "-";
   }
 }
+
+/** What a skill needs that is not here: programs missing from PATH, unset variables. */
+export function missingRequirements(
+  requires: { bins: readonly string[]; env: readonly string[] },
+  env: Record<string, string | undefined>,
+): string[] {
+  const folders = (env.PATH ?? "").split(":").filter((folder) => folder.startsWith("/"));
+  const missing = requires.bins.filter((bin) =>
+    !folders.some((folder) => isExecutable(joinPath(folder, bin)))
+  ).map((bin) => `program ${bin}`);
+  for (const name of requires.env) if (!env[name]) missing.push(`variable ${name}`);
+  return missing;
+}
+
+function isExecutable(path: string): boolean {
+  try {
+    const info = Deno.statSync(path);
+    return info.isFile && ((info.mode ?? 0o111) & 0o111) !== 0;
+  } catch {
+    return false;
+  }
+}

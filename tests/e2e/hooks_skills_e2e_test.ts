@@ -153,3 +153,28 @@ Deno.test("radar skill list and show: bundled and user skills, a bad one as one 
     Deno.removeSync(folder, { recursive: true });
   }
 });
+
+Deno.test("a skill gated on a variable appears once it is set, from the startup cache too", async () => {
+  const folder = home();
+  const skill = join(folder, "data", "skills", "kettle");
+  Deno.mkdirSync(skill, { recursive: true });
+  Deno.writeTextFileSync(
+    join(skill, "SKILL.md"),
+    "---\nname: kettle\ndescription: Boil the kettle.\nrequires:\n  env: [KETTLE_TOKEN]\n---\n1. Boil.\n",
+  );
+  const server = FakeLlmServer.start().reply(ollamaText("one"), ollamaText("two"));
+  try {
+    const env = { RADAR_LLM_BASE_URL: server.url };
+    assert.equal((await runRadar(folder, ["ask", "hi"], { env })).code, 0);
+    const second = await runRadar(folder, ["ask", "hi"], { env: { ...env, KETTLE_TOKEN: "t" } });
+    assert.equal(second.code, 0, second.stderr);
+    const [without, withToken] = server.chatRequests.map((request) =>
+      (request.body as Body).messages[0].content
+    );
+    assert.doesNotMatch(without, /- kettle: /);
+    assert.match(withToken, /- kettle: Boil the kettle\./);
+  } finally {
+    await server.close();
+    Deno.removeSync(folder, { recursive: true });
+  }
+});
