@@ -17,7 +17,7 @@ export interface BenchLine {
   met?: boolean;
 }
 
-/** Suites are imported lazily so one failing suite does not hide the others. */
+/** Suites are imported on demand so one failing to load does not hide the others. */
 export const suites: Array<() => Promise<BenchSuite>> = [
   () => import("./agent.ts").then((module) => module.agentSuite),
   () => import("./plugins.ts").then((module) => module.pluginSuite),

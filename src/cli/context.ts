@@ -1,6 +1,5 @@
 /** What every CLI command receives: terminal I/O and a way to open the runtime. */
 import type { Runtime, RuntimeOptions } from "../runtime/runtime.ts";
-import type { AgentSession } from "../runtime/agent_session.ts";
 import type { LoadedConfig } from "../config/loader.ts";
 
 /** Terminal input and output, injectable for tests. */
@@ -29,17 +28,9 @@ export interface CliContext {
   io: CliIo;
   /** Global options as parsed (read inside actions, after parsing). */
   globals(): GlobalOptions;
-  /**
-   * Opens the runtime for this process (config, database, model, tools) on first use; closed at
-   * exit. Loaded lazily so commands that do not need it start fast.
-   */
+  /** Opens the runtime for this process (config, database, model, tools) on first use; closed at exit. */
   runtime(extra?: Partial<RuntimeOptions>): Promise<Runtime>;
-  /**
-   * Opens what `ask` and `chat` run on: from the startup cache when it is valid (no tools, YAML
-   * or schema loaded before the first request), else from the full runtime. Closed at exit.
-   */
-  agentSession(): Promise<AgentSession>;
-  /** Loads the config without opening the database (the loader is imported lazily). */
+  /** Loads the config without opening the database. */
   config(): Promise<LoadedConfig>;
   /** Sets the process exit code without throwing. */
   setExitCode(code: number): void;

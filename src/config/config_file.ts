@@ -1,8 +1,5 @@
-/**
- * Finding the config file (light: no YAML parser, no schema), shared by the loader and by the
- * startup cache, which must know which file and text are in use before it decides to parse.
- */
-import { resolvePath } from "../core/file_path.ts";
+/** Finding the config file: which candidate wins, and its text. */
+import { resolve } from "node:path";
 import { ConfigError } from "../core/errors.ts";
 import { configCandidates, type Environment } from "./paths.ts";
 
@@ -52,7 +49,7 @@ export function findConfigFile(options: {
 }): ConfigFile {
   const explicit = options.explicitPath || options.env.RADAR_CONFIG;
   if (explicit) {
-    const path = resolvePath(options.cwd, explicit);
+    const path = resolve(options.cwd, explicit);
     const text = options.readTextFile(path);
     if (text === undefined) throw new ConfigError(`Cannot read config ${path}: file not found`);
     return { path, text };

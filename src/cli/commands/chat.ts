@@ -1,5 +1,5 @@
 /** `radar chat`: a readline REPL over one conversation. */
-import type { Command } from "../command_line.ts";
+import type { Command } from "commander";
 import { LlmError } from "../../core/errors.ts";
 import type { CliContext } from "../context.ts";
 import { runTurn } from "../run_turn.ts";
@@ -10,11 +10,11 @@ export function registerChat(program: Command, context: CliContext): void {
     .description("interactive chat (/new starts over, /exit quits)")
     .option("--continue", "continue the most recent chat conversation")
     .action(async (options: { continue?: boolean }) => {
-      const session = await context.agentSession();
+      const runtime = await context.runtime();
       const { io } = context;
-      const start = () => session.conversations.createConversation("chat", "", session.clock.now());
+      const start = () => runtime.conversations.createConversation("chat", "", runtime.clock.now());
       let conversationId = options.continue
-        ? session.conversations.latest("chat")?.id ?? start()
+        ? runtime.conversations.latest("chat")?.id ?? start()
         : start();
       io.stderr(`Radar chat (conversation ${conversationId}). /new starts over, /exit quits.\n`);
       const confirm = async (question: string) => {
@@ -31,7 +31,7 @@ export function registerChat(program: Command, context: CliContext): void {
           io.stderr(`New conversation ${conversationId}.\n`);
           continue;
         }
-        session.conversations.titleIfUntitled(conversationId, text);
+        runtime.conversations.titleIfUntitled(conversationId, text);
         try {
           const result = await runTurn(context, {
             conversationId,

@@ -1,6 +1,6 @@
 /** `radar config show|path|validate`. */
-import type { Command } from "../command_line.ts";
-import { importLazily } from "../../runtime/lazy_import.ts";
+import { toYamlText } from "../../config/yaml_text.ts";
+import type { Command } from "commander";
 import type { CliContext } from "../context.ts";
 import { maskSecrets } from "../../config/mask_secrets.ts";
 
@@ -18,9 +18,6 @@ export function registerConfig(program: Command, context: CliContext): void {
         context.io.stdout(JSON.stringify(masked, null, 2) + "\n");
         return;
       }
-      const { toYamlText } = await importLazily<typeof import("../../config/yaml_text.ts")>(
-        new URL("../../config/yaml_text.ts", import.meta.url),
-      );
       context.io.stdout(
         `# ${loaded.path ?? "embedded defaults (no config file)"}\n${toYamlText(masked)}`,
       );

@@ -5,8 +5,9 @@
  * carries only the code, which works once, for five minutes. It needs a terminal: a login link is
  * full control, never handed to a script or a model's exec.
  */
-import { importLazily } from "../../runtime/lazy_import.ts";
-import type { Command } from "../command_line.ts";
+import type { Command } from "commander";
+import { runningDaemon } from "../../daemon/lock_file.ts";
+import { dashboardToken } from "../../../web/dashboard_token.ts";
 import type { CliContext } from "../context.ts";
 import { RadarError } from "../../core/errors.ts";
 
@@ -83,9 +84,6 @@ export function registerDashboard(program: Command, context: CliContext): void {
         );
       }
       const loaded = await context.config();
-      const { runningDaemon } = await importLazily<typeof import("../../daemon/lock_file.ts")>(
-        new URL("../../daemon/lock_file.ts", import.meta.url),
-      );
       const daemon = runningDaemon(loaded.dataDir);
       if (!daemon?.url) {
         throw new RadarError(
@@ -93,9 +91,6 @@ export function registerDashboard(program: Command, context: CliContext): void {
             "`radar dashboard` again",
         );
       }
-      const { dashboardToken } = await importLazily<
-        typeof import("../../../web/dashboard_token.ts")
-      >(new URL("../../../web/dashboard_token.ts", import.meta.url));
       const token = dashboardToken(loaded.dataDir, loaded.config.web.auth_token);
       const link = await requestLoginLink(daemon.url, token);
       context.io.stdout(`${link}\n`);

@@ -1,6 +1,6 @@
 /** `radar history`: list conversations, show one. */
 import { checkLimit } from "../../core/bounds.ts";
-import type { Command } from "../command_line.ts";
+import type { Command } from "commander";
 import { UsageError } from "../../core/errors.ts";
 import type { ConversationKind } from "../../core/tool.ts";
 import type { CliContext } from "../context.ts";

@@ -1,6 +1,6 @@
 /** `radar log tools`: the tool audit trail. */
 import { checkLimit } from "../../core/bounds.ts";
-import type { Command } from "../command_line.ts";
+import type { Command } from "commander";
 import type { CliContext } from "../context.ts";
 import { parseCount } from "../arguments.ts";
 

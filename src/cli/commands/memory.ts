@@ -1,6 +1,6 @@
 /** `radar memory list|search|add|forget`. */
 import { checkLimit } from "../../core/bounds.ts";
-import type { Command } from "../command_line.ts";
+import type { Command } from "commander";
 import { UsageError } from "../../core/errors.ts";
 import { type Fact, factCategories, type FactCategory } from "../../core/ports.ts";
 import type { CliContext } from "../context.ts";

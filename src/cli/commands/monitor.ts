@@ -1,7 +1,7 @@
 /** `radar monitor add|list|remove|check-now|enable|disable`: URL monitors. */
 import { everyProblem } from "../../core/bounds.ts";
-import { importLazily } from "../../runtime/lazy_import.ts";
-import type { Command } from "../command_line.ts";
+import type { Command } from "commander";
+import { MonitorService } from "../../daemon/monitor_service.ts";
 import type { CliContext } from "../context.ts";
 import { parseId } from "../arguments.ts";
 import { UsageError } from "../../core/errors.ts";
@@ -17,9 +17,6 @@ export function registerMonitor(program: Command, context: CliContext): void {
   const zone = async () => (await context.runtime()).config.radar.timezone || undefined;
   // The daemon code behind a monitor's description is loaded only when a line is printed.
   const describe = async (record: MonitorRecord) => {
-    const { MonitorService } = await importLazily<typeof import("../../daemon/monitor_service.ts")>(
-      new URL("../../daemon/monitor_service.ts", import.meta.url),
-    );
     return MonitorService.describe(record, await zone());
   };
 

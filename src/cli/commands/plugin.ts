@@ -1,6 +1,6 @@
 /** `radar plugin list|show|install|approve|reject|enable|disable|rollback|test|remove`. */
-import { resolvePath } from "../../core/file_path.ts";
-import type { Command } from "../command_line.ts";
+import { resolve } from "node:path";
+import type { Command } from "commander";
 import { RadarError, UsageError } from "../../core/errors.ts";
 import type { CliContext } from "../context.ts";
 import type { PluginSystem } from "../../plugins/plugin_system.ts";
@@ -77,7 +77,7 @@ export function registerPlugin(program: Command, context: CliContext): void {
     .description("validate a plugin folder and file it for review")
     .argument("<dir>", "the plugin folder")
     .action(async (dir: string) => {
-      const folder = resolvePath(context.io.cwd, dir);
+      const folder = resolve(context.io.cwd, dir);
       if (!isDirectory(folder)) {
         throw new UsageError(`Cannot install ${dir}: ${folder} is not a folder`);
       }

@@ -1,6 +1,6 @@
 /** `radar status`: config, data, database, model server. Other concerns add their lines. */
-import { importLazily } from "../../runtime/lazy_import.ts";
-import type { Command } from "../command_line.ts";
+import { statusSections } from "./status_sections.ts";
+import type { Command } from "commander";
 import type { CliContext } from "../context.ts";
 
 /** Registers `status`. */
@@ -42,9 +42,6 @@ export function registerStatus(program: Command, context: CliContext): void {
       if (status.contextLength) io.stdout(`  context length: ${status.contextLength}\n`);
       if (status.problem) io.stdout(`  problem: ${status.problem}\n`);
       // The sections reach the daemon, tools and plugins: loaded only when status runs.
-      const { statusSections } = await importLazily<typeof import("./status_sections.ts")>(
-        new URL("./status_sections.ts", import.meta.url),
-      );
       for (const section of statusSections) {
         for (const line of await section(runtime)) io.stdout(`${line}\n`);
       }

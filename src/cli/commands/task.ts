@@ -1,7 +1,7 @@
 /** `radar task add|list|remove|run-now|enable|disable`: scheduled tasks in local time. */
 import { everyProblem } from "../../core/bounds.ts";
-import { importLazily } from "../../runtime/lazy_import.ts";
-import type { Command } from "../command_line.ts";
+import type { Command } from "commander";
+import { describeTask } from "./task_description.ts";
 import type { CliContext } from "../context.ts";
 import { parseId } from "../arguments.ts";
 import { RadarError, UsageError } from "../../core/errors.ts";
@@ -16,9 +16,6 @@ export function registerTask(program: Command, context: CliContext): void {
   const zone = async () => (await context.runtime()).config.radar.timezone || undefined;
   // The daemon code behind a task's description is loaded only when a line is printed.
   const describe = async (record: TaskRecord) => {
-    const { describeTask } = await importLazily<typeof import("./task_description.ts")>(
-      new URL("./task_description.ts", import.meta.url),
-    );
     return describeTask(record, await zone());
   };
 

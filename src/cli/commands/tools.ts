@@ -1,5 +1,5 @@
 /** `radar tools`: every tool with its source, description and schema token cost. */
-import type { Command } from "../command_line.ts";
+import type { Command } from "commander";
 import { estimateFirstRequestTokens } from "../../core/agent_loop.ts";
 import { toolTokenCost } from "../../core/tool_registry.ts";
 import type { CliContext } from "../context.ts";
