@@ -38,7 +38,6 @@ Deno.test("radar exits 2 with one readable line on usage errors", async () => {
   await withHome(async (env, home) => {
     const cases: string[][] = [
       ["memory", "forget", "abc"],
-      ["memory", "forget", "42"],
       ["history", "--limit", "-1"],
       ["history", "--kind", "nope"],
       ["nonsense-command"],

@@ -54,7 +54,7 @@ Deno.test("radar heartbeat --dry-run prints the message and estimate; a failure 
     assert.equal(await runCli(["heartbeat"], real), 1);
     assert.match(real.out.join(""), /Failed: .*The events stay queued/);
     const status = memoryIo(env, { cwd: home });
-    assert.equal(await runCli(["status"], status), 0);
+    assert.equal(await runCli(["status"], status), 1, "exit 1: the model server is unreachable");
     const text = status.out.join("");
     assert.match(text, /daemon: +not running/);
     assert.match(text, /last: .*heartbeat \(manual\): failed/);

@@ -15,10 +15,7 @@ function setup() {
   const server = FakeLlmServer.start();
   const config = join(home, "radar-test.yaml");
   Deno.mkdirSync(join(home, "work"));
-  Deno.writeTextFileSync(config, 'tools:
-  exec:
-    writable_roots: ["~/work"]
-');
+  Deno.writeTextFileSync(config, 'tools:\n  exec:\n    writable_roots: ["~/work"]\n');
   const env = {
     HOME: home,
     RADAR_CONFIG: config,

@@ -1,6 +1,7 @@
 /** `radar heartbeat [--dry-run]` and `radar heartbeat log`. */
 import { checkLimit } from "../../core/bounds.ts";
 import type { Command } from "commander";
+import { jsonOptionHelp, printJson } from "../json_output.ts";
 import type { CliContext } from "../context.ts";
 import { parseCount } from "../arguments.ts";
 import { formatEvents } from "../../core/heartbeat.ts";
@@ -64,11 +65,13 @@ export function registerHeartbeat(program: Command, context: CliContext): void {
     .description("recent ticks: why they woke, what they cost, what they did")
     .option("-n, --limit <n>", "how many", "20")
     .option("--all", "include skipped ticks")
-    .action(async (options: { limit: string; all?: boolean }) => {
+    .option("--json", jsonOptionHelp)
+    .action(async (options: { limit: string; all?: boolean; json?: boolean }) => {
       const { runs } = await loadDaemonServices(context);
       const rows = runs.recent(checkLimit(parseCount(options.limit, "--limit"), "--limit"), {
         skipped: options.all ? undefined : false,
       });
+      if (options.json) return printJson(context, rows);
       if (!rows.length) {
         context.io.stdout(
           options.all

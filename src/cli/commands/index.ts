@@ -20,6 +20,7 @@ import { registerTask } from "./task.ts";
 import { registerService } from "./service.ts";
 import { registerMonitor } from "./monitor.ts";
 import { registerDb } from "./db.ts";
+import { registerCompletions } from "./completions.ts";
 
 /** Adds one command (and its subcommands) to the program. */
 export type CommandRegistrar = (program: Command, context: CliContext) => void;
@@ -45,4 +46,5 @@ export const commandRegistrars: CommandRegistrar[] = [
   registerService,
   registerMonitor,
   registerDb,
+  registerCompletions,
 ];

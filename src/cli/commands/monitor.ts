@@ -2,9 +2,10 @@
 import { everyProblem } from "../../core/bounds.ts";
 import type { Command } from "commander";
 import { MonitorService } from "../../daemon/monitor_service.ts";
+import { jsonOptionHelp, printJson } from "../json_output.ts";
 import type { CliContext } from "../context.ts";
 import { parseId } from "../arguments.ts";
-import { UsageError } from "../../core/errors.ts";
+import { NotFoundError, UsageError } from "../../core/errors.ts";
 import type { MonitorRecord } from "../../adapters/sqlite/monitor_store.ts";
 import { loadDaemonServices } from "../load_daemon_services.ts";
 
@@ -44,8 +45,12 @@ export function registerMonitor(program: Command, context: CliContext): void {
       },
     );
 
-  monitor.command("list").description("list monitors with their next check").action(async () => {
+  monitor.command("list").description("list monitors with their next check").option(
+    "--json",
+    jsonOptionHelp,
+  ).action(async (options: { json?: boolean }) => {
     const monitors = (await services()).monitors.list();
+    if (options.json) return printJson(context, monitors);
     if (!monitors.length) return context.io.stdout("No monitors yet.\n");
     for (const item of monitors) context.io.stdout(`${await describe(item)}\n`);
   });
@@ -53,7 +58,7 @@ export function registerMonitor(program: Command, context: CliContext): void {
   monitor.command("remove").argument("<id>").description("delete a monitor").action(
     async (id: string) => {
       if (!(await services()).monitors.remove(parseId(id))) {
-        throw new UsageError(`Cannot remove monitor ${id}: no such monitor`);
+        throw new NotFoundError(`Cannot remove monitor ${id}: no such monitor`);
       }
       context.io.stdout(`Removed monitor #${id}.\n`);
     },
@@ -64,7 +69,7 @@ export function registerMonitor(program: Command, context: CliContext): void {
       .description(enabled ? "resume a monitor (checked on the next tick)" : "pause a monitor")
       .action(async (id: string) => {
         const updated = (await services()).monitors.setEnabled(parseId(id), enabled);
-        if (!updated) throw new UsageError(`Cannot change monitor ${id}: no such monitor`);
+        if (!updated) throw new NotFoundError(`Cannot change monitor ${id}: no such monitor`);
         context.io.stdout(`${await describe(updated)}\n`);
       });
   }
@@ -74,7 +79,7 @@ export function registerMonitor(program: Command, context: CliContext): void {
     .action(async (id: string) => {
       const daemon = await services();
       const record = daemon.monitors.store.get(parseId(id));
-      if (!record) throw new UsageError(`Cannot check monitor ${id}: no such monitor`);
+      if (!record) throw new NotFoundError(`Cannot check monitor ${id}: no such monitor`);
       const check = await daemon.monitorChecker.check(record);
       const messages = {
         baseline: "First version stored; later changes become heartbeat events.",

@@ -2,9 +2,10 @@
 import { everyProblem } from "../../core/bounds.ts";
 import type { Command } from "commander";
 import { describeTask } from "./task_description.ts";
+import { jsonOptionHelp, printJson } from "../json_output.ts";
 import type { CliContext } from "../context.ts";
 import { parseId } from "../arguments.ts";
-import { RadarError, UsageError } from "../../core/errors.ts";
+import { NotFoundError, RadarError, UsageError } from "../../core/errors.ts";
 import { catchUpPolicies, type CatchUpPolicy } from "../../core/schedule.ts";
 import type { TaskRecord } from "../../adapters/sqlite/task_store.ts";
 import { loadDaemonServices } from "../load_daemon_services.ts";
@@ -65,8 +66,12 @@ export function registerTask(program: Command, context: CliContext): void {
       },
     );
 
-  task.command("list").description("list tasks with their next run").action(async () => {
+  task.command("list").description("list tasks with their next run").option(
+    "--json",
+    jsonOptionHelp,
+  ).action(async (options: { json?: boolean }) => {
     const tasks = (await services()).tasks.list();
+    if (options.json) return printJson(context, tasks);
     if (!tasks.length) return context.io.stdout("No tasks yet.\n");
     for (const item of tasks) context.io.stdout(`${await describe(item)}\n`);
   });
@@ -74,7 +79,7 @@ export function registerTask(program: Command, context: CliContext): void {
   task.command("remove").argument("<id>").description("delete a task").action(
     async (id: string) => {
       if (!(await services()).tasks.remove(parseId(id))) {
-        throw new UsageError(`Cannot remove task ${id}: no such task`);
+        throw new NotFoundError(`Cannot remove task ${id}: no such task`);
       }
       context.io.stdout(`Removed task #${id}.\n`);
     },
@@ -85,7 +90,7 @@ export function registerTask(program: Command, context: CliContext): void {
       .description(enabled ? "resume a task" : "pause a task")
       .action(async (id: string) => {
         const updated = (await services()).tasks.setEnabled(parseId(id), enabled);
-        if (!updated) throw new UsageError(`Cannot change task ${id}: no such task`);
+        if (!updated) throw new NotFoundError(`Cannot change task ${id}: no such task`);
         context.io.stdout(`${await describe(updated)}\n`);
       });
   }
@@ -94,7 +99,7 @@ export function registerTask(program: Command, context: CliContext): void {
     async (id: string) => {
       const daemon = await services();
       const record = daemon.tasks.store.get(parseId(id));
-      if (!record) throw new UsageError(`Cannot run task ${id}: no such task`);
+      if (!record) throw new NotFoundError(`Cannot run task ${id}: no such task`);
       const report = await daemon.taskRunner.runTask(record, "manual");
       if (report.outcome === "busy") {
         throw new RadarError(`Cannot run task ${id}: ${report.reason}`);
