@@ -16,10 +16,10 @@ export function expandHome(path: string, env: Environment): string {
   return path;
 }
 
-/** Config file candidates in lookup order (after `--config` and RADAR_CONFIG). */
-export function configCandidates(env: Environment, cwd: string): string[] {
+/** The user's config file: $XDG_CONFIG_HOME/radar/radar.yaml (default ~/.config/radar/radar.yaml). */
+export function userConfigPath(env: Environment): string {
   const xdg = env.XDG_CONFIG_HOME || join(homeDirectory(env), ".config");
-  return [resolve(cwd, "radar.yaml"), join(xdg, "radar", "radar.yaml")];
+  return join(xdg, "radar", "radar.yaml");
 }
 
 /** The data directory: RADAR_DATA_DIR, then config radar.data_dir, then XDG_DATA_HOME/radar. */

@@ -1,3 +1,4 @@
+import { writeUserConfig } from "../helpers/radar_process.ts";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { runCli } from "../../src/cli/program.ts";
@@ -81,7 +82,7 @@ Deno.test("radar config show masks secrets and names the source", async () => {
 
 Deno.test("radar config validate warns about unknown keys and accepts the file", async () => {
   await withHome(async (env, home) => {
-    Deno.writeTextFileSync(join(home, "radar.yaml"), "llm:\n  modle: x\n");
+    writeUserConfig(home, "llm:\n  modle: x\n");
     const io = memoryIo(env, { cwd: home });
     assert.equal(await runCli(["config", "validate"], io), 0);
     assert.match(io.err.join(""), /Unknown config keys in .*radar\.yaml \(typos\?\): llm\.modle/);

@@ -32,7 +32,12 @@ Deno.test("runtime: a tool created in a chat is offered on its next turn", async
     });
   try {
     {
-      const session = openRuntime({ env, cwd: home, logLevel: "error" });
+      const session = openRuntime({
+        configPath: join(home, "radar.yaml"),
+        env,
+        cwd: home,
+        logLevel: "error",
+      });
       try {
         const conversationId = session.conversations.createConversation("chat", "", new Date());
         server.reply(ollamaToolCall("create_tool", shout), ollamaText("Created."));
