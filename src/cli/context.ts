@@ -9,6 +9,8 @@ export interface CliIo {
   /** True when stderr is a terminal (spinners and progress go there only then). */
   stderrIsTerminal: boolean;
   stdinIsTerminal: boolean;
+  /** True when stdin and stderr are both terminals: a person runs this command (control commands). */
+  interactive: boolean;
   /** Reads all of piped stdin (empty when stdin is a terminal). */
   readStdin(maxBytes: number): Promise<{ text: string; truncated: boolean }>;
   /** Reads one line from the terminal; null at end of input. */

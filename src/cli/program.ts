@@ -5,6 +5,7 @@ import { loadConfig, readTextFileIfExists } from "../config/loader.ts";
 import { openRuntime, type Runtime } from "../runtime/runtime.ts";
 import type { CliContext, CliIo, GlobalOptions } from "./context.ts";
 import { commandRegistrars } from "./commands/index.ts";
+import { refuseUnattendedControl } from "./control_commands.ts";
 import { radarVersion } from "../version.ts";
 
 /** Builds the whole command tree (also what `radar completions` walks). */
@@ -23,6 +24,7 @@ export function buildProgram(context: CliContext): Command {
       writeErr: (text) => io.stderr(text),
       outputError: (text, write) => write(text.replace(/^error: /, "radar: ")),
     });
+  program.hook("preAction", (_program, action) => refuseUnattendedControl(action, io));
   // Settings above are inherited by every subcommand created below.
   for (const register of commandRegistrars) register(program, context);
   return program;

@@ -89,6 +89,7 @@ export function terminalIo(): CliIo {
     stderr: writeStderr,
     stderrIsTerminal: Deno.stderr.isTerminal(),
     stdinIsTerminal: Deno.stdin.isTerminal(),
+    interactive: Deno.stdin.isTerminal() && Deno.stderr.isTerminal(),
     readStdin: (max) =>
       Deno.stdin.isTerminal() ? Promise.resolve({ text: "", truncated: false }) : readAllStdin(max),
     readLine: readLineFromStdin,
