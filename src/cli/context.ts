@@ -1,6 +1,7 @@
 /** What every CLI command receives: terminal I/O and a way to open the runtime. */
 import type { Runtime, RuntimeOptions } from "../runtime/runtime.ts";
 import type { LoadedConfig } from "../config/loader.ts";
+import type { LineEditor } from "./line_editor.ts";
 
 /** Terminal input and output, injectable for tests. */
 export interface CliIo {
@@ -13,6 +14,8 @@ export interface CliIo {
   interactive: boolean;
   /** Reads all of piped stdin (empty when stdin is a terminal). */
   readStdin(maxBytes: number): Promise<{ text: string; truncated: boolean }>;
+  /** A line editor on the terminal (history in `historyPath`); absent when stdin is no terminal. */
+  lineEditor?(historyPath: string): LineEditor;
   /** Reads one line from the terminal; null at end of input. */
   readLine(prompt: string): Promise<string | null>;
   env: Record<string, string | undefined>;

@@ -1,6 +1,7 @@
 /** The real terminal: Deno's stdin, stdout and stderr. */
 import { concatBytes } from "../core/bytes.ts";
 import type { CliIo } from "./context.ts";
+import { terminalLineEditor } from "./line_editor.ts";
 
 const encoder = new TextEncoder();
 
@@ -93,6 +94,7 @@ export function terminalIo(): CliIo {
     readStdin: (max) =>
       Deno.stdin.isTerminal() ? Promise.resolve({ text: "", truncated: false }) : readAllStdin(max),
     readLine: readLineFromStdin,
+    lineEditor: Deno.stdin.isTerminal() ? terminalLineEditor : undefined,
     env,
     cwd: invocationDirectory(env),
   };
