@@ -107,10 +107,24 @@ async function startToFirstRequest(): Promise<BenchLine[]> {
       await radar(["--help"]).output();
       return performance.now() - started;
     };
+    const empty = join(dir, "empty.ts");
+    Deno.writeTextFileSync(empty, "");
+    const bare = async () => {
+      const started = performance.now();
+      await new Deno.Command(Deno.execPath(), { args: ["run", empty], stdout: "null" }).output();
+      return performance.now() - started;
+    };
     await askHello(); // creates the data directory and database once
     const ask = await median(9, askHello);
     const helpTime = await median(9, help);
+    const bareTime = await median(9, bare);
     return [
+      {
+        metric:
+          "bare `deno run` of an empty script, for scale (the machine's load moves all three)",
+        value: round(bareTime, 0),
+        unit: "ms",
+      },
       {
         metric: "`radar ask` process start to first model request (median of 9)",
         value: round(ask, 0),
