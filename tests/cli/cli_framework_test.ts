@@ -9,20 +9,8 @@ import { runCli } from "../../src/cli/program.ts";
 import { ExitCode } from "../../src/core/errors.ts";
 import { FakeLlmServer } from "../fakes/fake_llm_server.ts";
 import { memoryIo } from "../helpers/memory_io.ts";
+import { withCliHome } from "../helpers/cli_home.ts";
 import { radarEnvironment, radarFlags } from "../helpers/radar_process.ts";
-
-async function withHome(run: (env: Record<string, string>, home: string) => Promise<void>) {
-  const home = Deno.makeTempDirSync({ prefix: "radar-cli-" });
-  try {
-    await run({
-      HOME: home,
-      RADAR_DATA_DIR: join(home, "data"),
-      RADAR_LLM_BASE_URL: "http://127.0.0.1:9",
-    }, home);
-  } finally {
-    Deno.removeSync(home, { recursive: true });
-  }
-}
 
 async function cli(env: Record<string, string>, home: string, ...args: string[]) {
   const io = memoryIo(env, { cwd: home });
@@ -31,7 +19,7 @@ async function cli(env: Record<string, string>, home: string, ...args: string[])
 }
 
 Deno.test("a mistyped command suggests the right one, with the radar: prefix and exit 2", async () => {
-  await withHome(async (env, home) => {
+  await withCliHome(async (env, home) => {
     const run = await cli(env, home, "histroy");
     assert.equal(run.code, ExitCode.usage);
     assert.match(run.err, /^radar: unknown command 'histroy'\n\(Did you mean history\?\)/);
@@ -42,7 +30,7 @@ Deno.test("a mistyped command suggests the right one, with the radar: prefix and
 });
 
 Deno.test("radar help [command] and radar version", async () => {
-  await withHome(async (env, home) => {
+  await withCliHome(async (env, home) => {
     const help = await cli(env, home, "help", "memory");
     assert.equal(help.code, 0);
     assert.match(help.out, /Usage: radar memory/);
@@ -56,7 +44,7 @@ Deno.test("radar help [command] and radar version", async () => {
 });
 
 Deno.test("an unknown id or name exits 3 for every kind", async () => {
-  await withHome(async (env, home) => {
+  await withCliHome(async (env, home) => {
     for (
       const args of [
         ["history", "show", "42"],
@@ -79,7 +67,7 @@ Deno.test("an unknown id or name exits 3 for every kind", async () => {
 Deno.test("--json on every listing and status command prints parseable JSON", async () => {
   const server = FakeLlmServer.start();
   try {
-    await withHome(async (env, home) => {
+    await withCliHome(async (env, home) => {
       env.RADAR_LLM_BASE_URL = server.url;
       assert.equal((await cli(env, home, "memory", "add", "Likes", "tea")).code, 0);
       const listings: Array<[string[], (value: unknown) => void]> = [
@@ -116,7 +104,7 @@ Deno.test("--json on every listing and status command prints parseable JSON", as
 Deno.test("radar status exits 1 when the model server is unreachable, 0 when it answers", async () => {
   const server = FakeLlmServer.start();
   try {
-    await withHome(async (env, home) => {
+    await withCliHome(async (env, home) => {
       const down = await cli(env, home, "status");
       assert.equal(down.code, ExitCode.failure);
       assert.match(down.out, /reachable: no/);
@@ -128,7 +116,7 @@ Deno.test("radar status exits 1 when the model server is unreachable, 0 when it 
 });
 
 Deno.test("radar completions bash completes commands, subcommands and options in bash", async () => {
-  await withHome(async (env, home) => {
+  await withCliHome(async (env, home) => {
     const script = (await cli(env, home, "completions", "bash")).out;
     const path = join(home, "radar.bash");
     Deno.writeTextFileSync(path, script);

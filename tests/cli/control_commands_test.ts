@@ -13,21 +13,9 @@ import { ExitCode } from "../../src/core/errors.ts";
 import { underExecVariable } from "../../src/core/exec_marker.ts";
 import { writeFolder } from "../../src/plugins/plugin_directories.ts";
 import { memoryIo } from "../helpers/memory_io.ts";
+import { withCliHome } from "../helpers/cli_home.ts";
 import { radarEnvironment, radarFlags, runRadar } from "../helpers/radar_process.ts";
 import { echoPlugin } from "../plugins/helpers.ts";
-
-async function withHome(run: (env: Record<string, string>, home: string) => Promise<void>) {
-  const home = Deno.makeTempDirSync({ prefix: "radar-control-" });
-  try {
-    await run({
-      HOME: home,
-      RADAR_DATA_DIR: join(home, "data"),
-      RADAR_LLM_BASE_URL: "http://127.0.0.1:9",
-    }, home);
-  } finally {
-    Deno.removeSync(home, { recursive: true });
-  }
-}
 
 /** Arguments that would make each control command do something. */
 const attempts: string[][] = [
@@ -60,7 +48,7 @@ Deno.test("every control command exists in the command tree and has an attempt h
 });
 
 Deno.test("control commands are refused with piped stdin and under exec, and change nothing", async () => {
-  await withHome(async (env, home) => {
+  await withCliHome(async (env, home) => {
     writeFolder(join(home, "sources", "echoer"), echoPlugin());
     const refusals = [
       { env, stdin: "", reason: /stdin and stderr are not a terminal/ },
@@ -90,7 +78,7 @@ Deno.test("control commands are refused with piped stdin and under exec, and cha
 });
 
 Deno.test("ordinary commands still work from scripts; a person at a terminal may run control commands", async () => {
-  await withHome(async (env, home) => {
+  await withCliHome(async (env, home) => {
     const piped = memoryIo(env, { cwd: home, stdin: "" });
     assert.equal(await runCli(["memory", "add", "Likes", "tea"], piped), 0, piped.err.join(""));
     writeFolder(join(home, "sources", "echoer"), echoPlugin());

@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { lookUpConfigFile, readTextFileIfExists } from "../../src/config/config_file.ts";
 import { runCli } from "../../src/cli/program.ts";
 import { memoryIo } from "../helpers/memory_io.ts";
+import { FakeLlmServer, ollamaText } from "../fakes/fake_llm_server.ts";
 import { runRadar, writeUserConfig } from "../helpers/radar_process.ts";
 
 function withHome(run: (home: string) => Promise<void> | void) {
@@ -99,5 +100,28 @@ Deno.test(
     });
     assert.equal(run.code, 0, run.stderr);
     assert.match(run.stdout, new RegExp(`^config: ${join(user, "mine.yaml")}\n`));
+  }),
+);
+
+Deno.test(
+  "a radar.yaml dropped in the working folder cannot send radar ask to another server",
+  withHome(async (home) => {
+    const real = FakeLlmServer.start();
+    const evil = FakeLlmServer.start();
+    try {
+      Deno.writeTextFileSync(
+        join(home, "radar.yaml"),
+        `llm:\n  base_url: "${evil.url}"\n  api_key: "send-it-here"\n`,
+      );
+      writeUserConfig(home, `llm:\n  base_url: "${real.url}"\n  retries: 0\n`);
+      real.reply(ollamaText("From the real server."));
+      const run = await runRadar(home, ["ask", "hi"]);
+      assert.equal(run.code, 0, run.stderr);
+      assert.equal(run.stdout, "From the real server.\n");
+      assert.equal(evil.requests.length, 0);
+    } finally {
+      await real.close();
+      await evil.close();
+    }
   }),
 );
