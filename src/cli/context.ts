@@ -33,7 +33,7 @@ export interface CliContext {
   io: CliIo;
   /** Global options as parsed (read inside actions, after parsing). */
   globals(): GlobalOptions;
-  /** Opens the runtime for this process (config, database, model, tools) on first use; closed at exit. */
+  /** Opens the runtime (config, database, model, tools) on first call; closed at exit. */
   runtime(extra?: Partial<RuntimeOptions>): Promise<Runtime>;
   /** Loads the config without opening the database. */
   config(): Promise<LoadedConfig>;

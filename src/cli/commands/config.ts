@@ -1,5 +1,5 @@
 /** `radar config show|path|validate`. */
-import { toYamlText } from "../../config/yaml_text.ts";
+import { stringify } from "yaml";
 import type { Command } from "commander";
 import type { CliContext } from "../context.ts";
 import { jsonOptionHelp, printJson } from "../json_output.ts";
@@ -21,7 +21,7 @@ export function registerConfig(program: Command, context: CliContext): void {
         return;
       }
       context.io.stdout(
-        `# ${loaded.path ?? "embedded defaults (no config file)"}\n${toYamlText(masked)}`,
+        `# ${loaded.path ?? "embedded defaults (no config file)"}\n${stringify(masked)}`,
       );
     });
   config.command("path")

@@ -6,7 +6,7 @@ import type { CliContext } from "../context.ts";
 import { parseCount } from "../arguments.ts";
 import { formatEvents } from "../../core/heartbeat.ts";
 import type { RunRecord } from "../../adapters/sqlite/run_store.ts";
-import { loadDaemonServices } from "../load_daemon_services.ts";
+import { daemonServices } from "../../daemon/services.ts";
 
 /** One line about a run: when, what, why, cost. */
 export function describeRun(run: RunRecord): string {
@@ -33,7 +33,7 @@ export function registerHeartbeat(program: Command, context: CliContext): void {
     .option("--dry-run", "print the message and its token estimate; no model call")
     .action(async (options: { dryRun?: boolean }) => {
       const { io } = context;
-      const services = await loadDaemonServices(context);
+      const services = daemonServices(await context.runtime());
       const report = await services.heartbeat.tick({ trigger: "manual", dryRun: options.dryRun });
       io.stdout(
         report.events.length
@@ -67,7 +67,7 @@ export function registerHeartbeat(program: Command, context: CliContext): void {
     .option("--all", "include skipped ticks")
     .option("--json", jsonOptionHelp)
     .action(async (options: { limit: string; all?: boolean; json?: boolean }) => {
-      const { runs } = await loadDaemonServices(context);
+      const { runs } = daemonServices(await context.runtime());
       const rows = runs.recent(checkLimit(parseCount(options.limit, "--limit"), "--limit"), {
         skipped: options.all ? undefined : false,
       });

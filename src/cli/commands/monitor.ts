@@ -7,19 +7,16 @@ import type { CliContext } from "../context.ts";
 import { parseId } from "../arguments.ts";
 import { NotFoundError, UsageError } from "../../core/errors.ts";
 import type { MonitorRecord } from "../../adapters/sqlite/monitor_store.ts";
-import { loadDaemonServices } from "../load_daemon_services.ts";
+import { daemonServices } from "../../daemon/services.ts";
 
 /** Registers `monitor` and its subcommands. */
 export function registerMonitor(program: Command, context: CliContext): void {
   const monitor = program.command("monitor").description(
     "URL monitors: changed pages queue events",
   );
-  const services = () => loadDaemonServices(context);
+  const services = async () => daemonServices(await context.runtime());
   const zone = async () => (await context.runtime()).config.radar.timezone || undefined;
-  // The daemon code behind a monitor's description is loaded only when a line is printed.
-  const describe = async (record: MonitorRecord) => {
-    return MonitorService.describe(record, await zone());
-  };
+  const describe = async (record: MonitorRecord) => MonitorService.describe(record, await zone());
 
   monitor.command("add")
     .description("watch a page: radar monitor add https://example.com/prices --every 2h")

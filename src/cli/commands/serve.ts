@@ -42,7 +42,6 @@ export function registerServe(program: Command, context: CliContext): void {
       let manualTick: (() => void) | undefined;
       try {
         const runtime = await context.runtime({ logWriters: [(line) => log.write(line)] });
-        // Loaded here, not at start-up: other commands do not pay for the daemon and web stack.
         const services = daemonServices(runtime);
         let web: ReturnType<typeof startDaemonWebServer> | undefined;
         await runDaemon({

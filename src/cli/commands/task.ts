@@ -8,17 +8,14 @@ import { parseId } from "../arguments.ts";
 import { NotFoundError, RadarError, UsageError } from "../../core/errors.ts";
 import { catchUpPolicies, type CatchUpPolicy } from "../../core/schedule.ts";
 import type { TaskRecord } from "../../adapters/sqlite/task_store.ts";
-import { loadDaemonServices } from "../load_daemon_services.ts";
+import { daemonServices } from "../../daemon/services.ts";
 
 /** Registers `task` and its subcommands. */
 export function registerTask(program: Command, context: CliContext): void {
   const task = program.command("task").description("scheduled tasks (cron in local time)");
-  const services = () => loadDaemonServices(context);
+  const services = async () => daemonServices(await context.runtime());
   const zone = async () => (await context.runtime()).config.radar.timezone || undefined;
-  // The daemon code behind a task's description is loaded only when a line is printed.
-  const describe = async (record: TaskRecord) => {
-    return describeTask(record, await zone());
-  };
+  const describe = async (record: TaskRecord) => describeTask(record, await zone());
 
   task.command("add")
     .description('add a task: radar task add "0 9 * * 1" "Summarize my week"')
