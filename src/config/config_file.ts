@@ -52,20 +52,38 @@ export function readTextFileIfExists(path: string): string | undefined {
   }
 }
 
+/** Inputs of the lookup, injectable for tests. */
+export interface LookupOptions {
+  explicitPath?: string;
+  env: Environment;
+  cwd: string;
+  readTextFile: (path: string) => string | undefined;
+}
+
 /**
  * Looks the config file up: `--config PATH`, then RADAR_CONFIG (both must exist; relative paths
  * resolve against `cwd`, the folder the user ran the command in), then
  * $XDG_CONFIG_HOME/radar/radar.yaml. A radar.yaml in `cwd` is never read implicitly: a file a
  * checkout or a model dropped there must not shadow the user's config.
  */
-export function lookUpConfigFile(options: {
-  explicitPath?: string;
-  env: Environment;
-  cwd: string;
-  readTextFile: (path: string) => string | undefined;
-}): ConfigLookup {
+export function findConfigFile(options: LookupOptions): ConfigFile {
+  const explicit = options.explicitPath || options.env.RADAR_CONFIG;
+  if (explicit) {
+    const path = resolve(options.cwd, explicit);
+    const text = options.readTextFile(path);
+    if (text === undefined) throw new ConfigError(`Cannot read config ${path}: file not found`);
+    return { path, text };
+  }
+  const path = userConfigPath(options.env);
+  const text = options.readTextFile(path);
+  return text === undefined ? {} : { path, text };
+}
+
+/** The lookup with every candidate and its verdict, for `radar config path`. */
+export function lookUpConfigFile(options: LookupOptions): ConfigLookup {
+  const found = findConfigFile(options);
+  const winner = options.explicitPath ? "--config" : options.env.RADAR_CONFIG ? "RADAR_CONFIG" : "";
   const candidates: ConfigCandidate[] = [];
-  let found: ConfigFile | undefined;
   const explicit: Array<[ConfigCandidate["source"], string | undefined]> = [
     ["--config", options.explicitPath],
     ["RADAR_CONFIG", options.env.RADAR_CONFIG],
@@ -73,31 +91,22 @@ export function lookUpConfigFile(options: {
   for (const [source, given] of explicit) {
     if (!given) continue;
     const path = resolve(options.cwd, given);
-    if (found) {
-      candidates.push({ source, path, state: "ignored", reason: `${candidates[0].source} wins` });
-      continue;
-    }
-    const text = options.readTextFile(path);
-    if (text === undefined) throw new ConfigError(`Cannot read config ${path}: file not found`);
-    found = { path, text };
-    candidates.push({ source, path, state: "used" });
+    candidates.push(
+      source === winner
+        ? { source, path, state: "used" }
+        : { source, path, state: "ignored", reason: `${winner} wins` },
+    );
   }
   const user = userConfigPath(options.env);
-  const userText = found ? undefined : options.readTextFile(user);
-  if (userText !== undefined) {
-    found = { path: user, text: userText };
-    candidates.push({ source: "user config folder", path: user, state: "used" });
-  } else {
-    const present = found && options.readTextFile(user) !== undefined;
-    candidates.push({
-      source: "user config folder",
-      path: user,
-      state: present ? "ignored" : "absent",
-      reason: present ? `${candidates[0].source} wins` : "no such file",
-    });
-  }
+  const userExists = user === found.path || options.readTextFile(user) !== undefined;
+  candidates.push({
+    source: "user config folder",
+    path: user,
+    state: user === found.path ? "used" : userExists ? "ignored" : "absent",
+    reason: user === found.path ? undefined : userExists ? `${winner} wins` : "no such file",
+  });
   const local = resolve(options.cwd, "radar.yaml");
-  if (local !== found?.path && local !== user && options.readTextFile(local) !== undefined) {
+  if (local !== found.path && local !== user && options.readTextFile(local) !== undefined) {
     candidates.push({
       source: "current folder",
       path: local,
@@ -106,10 +115,4 @@ export function lookUpConfigFile(options: {
     });
   }
   return { ...found, candidates };
-}
-
-/** The config file in use (see lookUpConfigFile). */
-export function findConfigFile(options: Parameters<typeof lookUpConfigFile>[0]): ConfigFile {
-  const { path, text } = lookUpConfigFile(options);
-  return { path, text };
 }
