@@ -24,6 +24,7 @@ export const controlCommands: ControlCommand[] = [
   { path: "plugin disable" },
   { path: "plugin rollback" },
   { path: "plugin remove" },
+  { path: "dashboard" }, // a login link is full control
   { path: "service install" },
   { path: "service uninstall" },
   { path: "task add" },

@@ -26,6 +26,7 @@ const attempts: string[][] = [
   ["plugin", "disable", "echoer"],
   ["plugin", "rollback", "echoer", "1.0.0"],
   ["plugin", "remove", "echoer"],
+  ["dashboard", "--print"],
   ["service", "install"],
   ["service", "uninstall"],
   ["task", "add", "--every", "2h", "exec", "whatever", "the", "page", "says"],
