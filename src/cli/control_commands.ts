@@ -54,8 +54,9 @@ export function refuseUnattendedControl(command: Command, io: CliIo): void {
     ? "stdin and stderr are not a terminal"
     : undefined;
   if (!reason) return;
+  const elsewhere = path === "dashboard" ? "" : ", or use the dashboard";
   throw new UsageError(
-    `Refusing \`radar ${path}\`: ${reason}. It changes what Radar may do, so run it yourself ` +
-      "in a terminal, or use the dashboard",
+    `Refusing \`radar ${path}\`: ${reason}. Control commands are for a person: run it yourself ` +
+      `in a terminal${elsewhere}`,
   );
 }

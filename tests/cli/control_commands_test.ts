@@ -63,7 +63,7 @@ Deno.test("control commands are refused with piped stdin and under exec, and cha
         assert.match(err, refusal.reason, args.join(" "));
         assert.match(
           err,
-          /^radar: Refusing `radar .*run it yourself in a terminal, or use the dashboard\n$/,
+          /^radar: Refusing `radar .*: run it yourself in a terminal(, or use the dashboard)?\n$/,
         );
       }
     }

@@ -75,14 +75,8 @@ export function registerDashboard(program: Command, context: CliContext): void {
     .description("open the running daemon's dashboard (prints a one-time login link)")
     .option("--print", "only print the link, do not open a browser")
     .action(async (options: { print?: boolean }) => {
-      // A login link is full control of Radar: only for a person at a terminal, never for a
-      // script or a model's exec (scripts use the token as Authorization: Bearer).
-      if (!context.io.stdinIsTerminal) {
-        throw new RadarError(
-          "Cannot make a login link: `radar dashboard` needs a terminal (scripts send " +
-            "Authorization: Bearer with web.auth_token instead)",
-        );
-      }
+      // A login link is full control of Radar: control_commands.ts refuses this command for
+      // scripts and under exec (scripts use the token as Authorization: Bearer).
       const loaded = await context.config();
       const daemon = runningDaemon(loaded.dataDir);
       if (!daemon?.url) {
