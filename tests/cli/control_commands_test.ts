@@ -16,6 +16,7 @@ import { memoryIo } from "../helpers/memory_io.ts";
 import { withCliHome } from "../helpers/cli_home.ts";
 import { radarEnvironment, radarFlags, runRadar } from "../helpers/radar_process.ts";
 import { echoPlugin } from "../plugins/helpers.ts";
+import { childEnvironment } from "../../src/tools/exec.ts";
 
 /** Arguments that would make each control command do something. */
 const attempts: string[][] = [
@@ -126,4 +127,10 @@ Deno.test("radar plugin install as a subprocess: refused without a terminal, all
   } finally {
     Deno.removeSync(home, { recursive: true });
   }
+});
+
+Deno.test("exec marks every command it runs with RADAR_UNDER_EXEC=1, whatever the parent had", () => {
+  const env = childEnvironment({ PATH: "/bin", [underExecVariable]: "0", HOME: "/h" }, []);
+  assert.equal(env[underExecVariable], "1");
+  assert.equal(env.HOME, "/h");
 });
