@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { runCli } from "../../src/cli/program.ts";
 import { ExitCode } from "../../src/core/errors.ts";
-import { FakeLlmServer } from "../fakes/fake_llm_server.ts";
+import { FakeLlmServer, ollamaText } from "../fakes/fake_llm_server.ts";
 import { memoryIo } from "../helpers/memory_io.ts";
 import { withCliHome } from "../helpers/cli_home.ts";
 import { radarEnvironment, radarFlags } from "../helpers/radar_process.ts";
@@ -161,5 +161,31 @@ Deno.test("output into a closed pipe ends quietly with exit 0", async () => {
     assert.equal(output.code, 0);
   } finally {
     Deno.removeSync(home, { recursive: true });
+  }
+});
+
+Deno.test("radar eval --only runs the chosen built-in task against --server and --model", async () => {
+  const server = FakeLlmServer.start().reply(ollamaText("Paris"));
+  try {
+    await withCliHome(async (env, home) => {
+      const run = await cli(
+        env,
+        home,
+        "eval",
+        "--only",
+        "no-tool-needed",
+        "--server",
+        server.url,
+        "--model",
+        "qwen3:8b",
+      );
+      assert.equal(run.code, 0, run.out + run.err);
+      assert.match(run.out, /^radar eval: 1 tasks/);
+      assert.match(run.out, /no-tool-needed/);
+      assert.match(run.out, /model qwen3:8b at http:\/\/127\.0\.0\.1:\d+/);
+      assert.equal(server.chatRequests.length, 1);
+    });
+  } finally {
+    await server.close();
   }
 });

@@ -20,6 +20,7 @@ import { registerTask } from "./task.ts";
 import { registerService } from "./service.ts";
 import { registerMonitor } from "./monitor.ts";
 import { registerDb } from "./db.ts";
+import { registerEval } from "./eval.ts";
 import { registerCompletions } from "./completions.ts";
 
 /** Adds one command (and its subcommands) to the program. */
@@ -46,5 +47,6 @@ export const commandRegistrars: CommandRegistrar[] = [
   registerService,
   registerMonitor,
   registerDb,
+  registerEval,
   registerCompletions,
 ];
