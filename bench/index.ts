@@ -1,4 +1,11 @@
 /** Every benchmark suite, run in order by `deno task bench`. Add a line to add a suite. */
+import { agentSuite } from "./agent.ts";
+import { pluginSuite } from "./plugins.ts";
+import { webPagesSuite } from "./web_pages.ts";
+import { daemonSuite } from "./daemon.ts";
+import { execSuite } from "./exec.ts";
+import { webLoadSuite } from "./web_load.ts";
+import { toolOfferingSuite } from "./tool_offering.ts";
 
 /** One suite: prints its own numbers and returns them for the summary. */
 export interface BenchSuite {
@@ -17,13 +24,13 @@ export interface BenchLine {
   met?: boolean;
 }
 
-/** Suites are imported lazily so one failing suite does not hide the others. */
-export const suites: Array<() => Promise<BenchSuite>> = [
-  () => import("./agent.ts").then((module) => module.agentSuite),
-  () => import("./plugins.ts").then((module) => module.pluginSuite),
-  () => import("./web_pages.ts").then((module) => module.webPagesSuite),
-  () => import("./daemon.ts").then((module) => module.daemonSuite),
-  () => import("./exec.ts").then((module) => module.execSuite),
-  () => import("./web_load.ts").then((module) => module.webLoadSuite),
-  () => import("./tool_offering.ts").then((module) => module.toolOfferingSuite),
+/** The suites, in order. */
+export const suites: BenchSuite[] = [
+  agentSuite,
+  pluginSuite,
+  webPagesSuite,
+  daemonSuite,
+  execSuite,
+  webLoadSuite,
+  toolOfferingSuite,
 ];

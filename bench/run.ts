@@ -5,8 +5,7 @@
 import { type BenchLine, suites } from "./index.ts";
 
 const rows: Array<BenchLine & { suite: string }> = [];
-for (const load of suites) {
-  const suite = await load();
+for (const suite of suites) {
   if (Deno.args[0] && !suite.name.includes(Deno.args[0])) continue;
   console.log(`\n== ${suite.name}`);
   try {

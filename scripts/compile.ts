@@ -11,15 +11,19 @@ export const targets = [
   "x86_64-unknown-linux-gnu",
 ] as const;
 
-/** Files and folders loaded at run time that must be embedded in the binary. */
+/**
+ * Files the binary loads at run time that main.ts does not import statically: the worker the
+ * plugin host starts by URL, the dashboard's static files (read from disk), the example plugins
+ * and bundled skills. The plugin-host and PDF entries are named too: the binary runs them through
+ * main.ts's hidden flags, and `deno run` starts them as their own modules.
+ */
 export const includes = [
-  // Every module: commands load theirs with importLazily (a run-time URL Deno does not analyse),
-  // the plugin host and worker bootstrap start as separate modules. Deno analyses the modules
-  // of an included folder, so their npm packages are embedded too.
-  "src/",
-  "web/", // the dashboard (imported lazily by `serve`), vendored htmx and the stylesheet
-  "plugins/", // example plugins and the plugin SDK
-  "skills/", // bundled Agent Skills
+  "src/sandbox/bootstrap.ts",
+  "src/sandbox/host_process.ts",
+  "src/adapters/pdf/pdf_extract_process.ts",
+  "web/static/",
+  "plugins/",
+  "skills/",
 ];
 
 /** The `deno compile` arguments for one target. */

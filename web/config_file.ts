@@ -6,7 +6,7 @@
 import { writeTextFileAtomically } from "../src/adapters/atomic_file.ts";
 import { dirname } from "node:path";
 import { environmentOverrides, loadConfig, type LoadedConfig } from "../src/config/loader.ts";
-import { configCandidates, type Environment } from "../src/config/paths.ts";
+import { type Environment, userConfigPath } from "../src/config/paths.ts";
 import { changedConfigKeys } from "../src/runtime/live_config.ts";
 import type { ConfigFile } from "./ports.ts";
 
@@ -31,7 +31,7 @@ function readIfExists(path: string): string | undefined {
 /** A ConfigFile over the real file system. */
 export function fileConfigFile(options: ConfigFileOptions): ConfigFile {
   let loaded = options.loaded;
-  const target = () => loaded.path ?? configCandidates(options.env, options.cwd)[1];
+  const target = () => loaded.path ?? userConfigPath(options.env);
   const validate = (text: string) =>
     loadConfig({
       explicitPath: target(),

@@ -1,6 +1,6 @@
 /** Parsing of numeric command-line arguments with readable usage errors. */
 import { UsageError } from "../core/errors.ts";
-import { InvalidArgumentError } from "./command_line.ts";
+import { InvalidArgumentError } from "commander";
 
 /** Parses a positive whole number given for `name`. */
 export function parseCount(value: string, name: string): number {

@@ -1,7 +1,7 @@
 /** What every CLI command receives: terminal I/O and a way to open the runtime. */
 import type { Runtime, RuntimeOptions } from "../runtime/runtime.ts";
-import type { AgentSession } from "../runtime/agent_session.ts";
 import type { LoadedConfig } from "../config/loader.ts";
+import type { LineEditor } from "./line_editor.ts";
 
 /** Terminal input and output, injectable for tests. */
 export interface CliIo {
@@ -10,8 +10,12 @@ export interface CliIo {
   /** True when stderr is a terminal (spinners and progress go there only then). */
   stderrIsTerminal: boolean;
   stdinIsTerminal: boolean;
+  /** True when stdin and stderr are both terminals: a person runs this command (control commands). */
+  interactive: boolean;
   /** Reads all of piped stdin (empty when stdin is a terminal). */
   readStdin(maxBytes: number): Promise<{ text: string; truncated: boolean }>;
+  /** A line editor on the terminal (history in `historyPath`); absent when stdin is no terminal. */
+  lineEditor?(historyPath: string): LineEditor;
   /** Reads one line from the terminal; null at end of input. */
   readLine(prompt: string): Promise<string | null>;
   env: Record<string, string | undefined>;
@@ -29,17 +33,9 @@ export interface CliContext {
   io: CliIo;
   /** Global options as parsed (read inside actions, after parsing). */
   globals(): GlobalOptions;
-  /**
-   * Opens the runtime for this process (config, database, model, tools) on first use; closed at
-   * exit. Loaded lazily so commands that do not need it start fast.
-   */
+  /** Opens the runtime (config, database, model, tools) on first call; closed at exit. */
   runtime(extra?: Partial<RuntimeOptions>): Promise<Runtime>;
-  /**
-   * Opens what `ask` and `chat` run on: from the startup cache when it is valid (no tools, YAML
-   * or schema loaded before the first request), else from the full runtime. Closed at exit.
-   */
-  agentSession(): Promise<AgentSession>;
-  /** Loads the config without opening the database (the loader is imported lazily). */
+  /** Loads the config without opening the database. */
   config(): Promise<LoadedConfig>;
   /** Sets the process exit code without throwing. */
   setExitCode(code: number): void;

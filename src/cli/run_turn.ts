@@ -16,7 +16,7 @@ export interface TurnOptions {
 
 /** Runs a turn; with --verbose, prints offered tools, tokens and each tool call to stderr. */
 export async function runTurn(context: CliContext, options: TurnOptions): Promise<AgentResult> {
-  const session = await context.agentSession();
+  const runtime = await context.runtime();
   const verbose = context.globals().verbose ?? false;
   const progress = new Progress(context.io);
   const onEvent = (event: AgentEvent) => {
@@ -24,7 +24,7 @@ export async function runTurn(context: CliContext, options: TurnOptions): Promis
     if (verbose) printVerbose(context, event);
   };
   try {
-    return await runAgent(session.agent(), { ...options, userMessage: options.message, onEvent });
+    return await runAgent(runtime.agent(), { ...options, userMessage: options.message, onEvent });
   } finally {
     progress.finish();
   }

@@ -1,6 +1,7 @@
 /** The real terminal: Deno's stdin, stdout and stderr. */
 import { concatBytes } from "../core/bytes.ts";
 import type { CliIo } from "./context.ts";
+import { terminalLineEditor } from "./line_editor.ts";
 
 const encoder = new TextEncoder();
 
@@ -51,17 +52,50 @@ async function readLineFromStdin(prompt: string): Promise<string | null> {
   return line;
 }
 
+/**
+ * Writes to stdout; when the reader went away (`radar history | head -1`) the process ends quietly
+ * with exit 0, as a pipeline expects, instead of failing on every later line.
+ */
+function writeStdout(text: string): void {
+  try {
+    writeAll(Deno.stdout, text);
+  } catch (error) {
+    if (error instanceof Deno.errors.BrokenPipe) Deno.exit(0);
+    throw error;
+  }
+}
+
+/** Writes to stderr; a closed stderr is ignored (there is nowhere left to report). */
+function writeStderr(text: string): void {
+  try {
+    writeAll(Deno.stderr, text);
+  } catch (error) {
+    if (!(error instanceof Deno.errors.BrokenPipe)) throw error;
+  }
+}
+
+/**
+ * The folder the user ran the command in: `deno task` runs in the repository and passes the
+ * caller's folder as INIT_CWD; elsewhere the process's cwd.
+ */
+export function invocationDirectory(env: Record<string, string | undefined>): string {
+  return env.INIT_CWD || Deno.cwd();
+}
+
 /** Builds the CliIo of this process. */
 export function terminalIo(): CliIo {
+  const env = Deno.env.toObject();
   return {
-    stdout: (text) => writeAll(Deno.stdout, text),
-    stderr: (text) => writeAll(Deno.stderr, text),
+    stdout: writeStdout,
+    stderr: writeStderr,
     stderrIsTerminal: Deno.stderr.isTerminal(),
     stdinIsTerminal: Deno.stdin.isTerminal(),
+    interactive: Deno.stdin.isTerminal() && Deno.stderr.isTerminal(),
     readStdin: (max) =>
       Deno.stdin.isTerminal() ? Promise.resolve({ text: "", truncated: false }) : readAllStdin(max),
     readLine: readLineFromStdin,
-    env: Deno.env.toObject(),
-    cwd: Deno.cwd(),
+    lineEditor: Deno.stdin.isTerminal() ? terminalLineEditor : undefined,
+    env,
+    cwd: invocationDirectory(env),
   };
 }

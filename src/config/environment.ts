@@ -1,4 +1,4 @@
-/** The environment variables that shape the loaded configuration (light: no parser, no schema). */
+/** The environment variables that override config keys. */
 
 /** Environment variables that override config keys. */
 export const environmentOverrides: ReadonlyArray<[string, string[], "string" | "number"]> = [
@@ -12,27 +12,6 @@ export const environmentOverrides: ReadonlyArray<[string, string[], "string" | "
   ["RADAR_WEB_AUTH_TOKEN", ["web", "auth_token"], "string"],
   ["RADAR_WEB_HOST", ["web", "host"], "string"],
   ["RADAR_WEB_PORT", ["web", "port"], "number"],
-];
-
-/** Overrides whose values are secrets (they never go into the startup cache). */
-export const secretEnvironmentNames: readonly string[] = [
-  "RADAR_LLM_API_KEY",
-  "RADAR_NTFY_TOKEN",
-  "RADAR_WEB_AUTH_TOKEN",
-];
-
-/**
- * Every variable the config loader reads: the overrides, the lookup (RADAR_CONFIG,
- * XDG_CONFIG_HOME) and the data directory (RADAR_DATA_DIR, XDG_DATA_HOME, HOME, USERPROFILE).
- */
-export const configEnvironmentNames: readonly string[] = [
-  ...environmentOverrides.map(([name]) => name),
-  "RADAR_CONFIG",
-  "RADAR_DATA_DIR",
-  "XDG_CONFIG_HOME",
-  "XDG_DATA_HOME",
-  "HOME",
-  "USERPROFILE",
 ];
 
 /** Sets `path` (e.g. ["llm", "api_key"]) in a config-shaped object, creating missing mappings. */

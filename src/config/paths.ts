@@ -1,5 +1,5 @@
 /** Where Radar looks for its config file and keeps its data. */
-import { isAbsolutePath, joinPath, resolvePath } from "../core/file_path.ts";
+import { isAbsolute, join, resolve } from "node:path";
 
 /** Environment access, injectable for tests. */
 export type Environment = Record<string, string | undefined>;
@@ -12,14 +12,14 @@ export function homeDirectory(env: Environment): string {
 /** Expands a leading `~` or `~/` to the home directory. `~user` is left as it is. */
 export function expandHome(path: string, env: Environment): string {
   if (path === "~") return homeDirectory(env);
-  if (path.startsWith("~/")) return joinPath(homeDirectory(env), path.slice(2));
+  if (path.startsWith("~/")) return join(homeDirectory(env), path.slice(2));
   return path;
 }
 
-/** Config file candidates in lookup order (after `--config` and RADAR_CONFIG). */
-export function configCandidates(env: Environment, cwd: string): string[] {
-  const xdg = env.XDG_CONFIG_HOME || joinPath(homeDirectory(env), ".config");
-  return [resolvePath(cwd, "radar.yaml"), joinPath(xdg, "radar", "radar.yaml")];
+/** The user's config file: $XDG_CONFIG_HOME/radar/radar.yaml (default ~/.config/radar/radar.yaml). */
+export function userConfigPath(env: Environment): string {
+  const xdg = env.XDG_CONFIG_HOME || join(homeDirectory(env), ".config");
+  return join(xdg, "radar", "radar.yaml");
 }
 
 /** The data directory: RADAR_DATA_DIR, then config radar.data_dir, then XDG_DATA_HOME/radar. */
@@ -27,8 +27,8 @@ export function dataDirectory(env: Environment, configured: string, cwd: string)
   const chosen = env.RADAR_DATA_DIR || configured;
   if (chosen) {
     const expanded = expandHome(chosen, env);
-    return isAbsolutePath(expanded) ? expanded : resolvePath(cwd, expanded);
+    return isAbsolute(expanded) ? expanded : resolve(cwd, expanded);
   }
-  const xdg = env.XDG_DATA_HOME || joinPath(homeDirectory(env), ".local", "share");
-  return joinPath(xdg, "radar");
+  const xdg = env.XDG_DATA_HOME || join(homeDirectory(env), ".local", "share");
+  return join(xdg, "radar");
 }

@@ -1,7 +1,11 @@
 /** Domain errors with the exit code and one readable line the CLI prints. */
 
-/** Exit codes of the CLI. */
-export const ExitCode = { ok: 0, failure: 1, usage: 2 } as const;
+/**
+ * Exit codes of the CLI: 1 a runtime failure (including `radar status` with the model server
+ * unreachable), 2 bad usage or config, 3 an id or name that does not exist (conversation, fact,
+ * task, monitor, plugin).
+ */
+export const ExitCode = { ok: 0, failure: 1, usage: 2, notFound: 3 } as const;
 
 /** An expected failure: printed as one line, never as a stack trace. */
 export class RadarError extends Error {
@@ -28,6 +32,14 @@ export class ConfigError extends RadarError {
   constructor(message: string, options?: ErrorOptions) {
     super(message, ExitCode.usage, options);
     this.name = "ConfigError";
+  }
+}
+
+/** Something named by id or name does not exist (exit 3). */
+export class NotFoundError extends RadarError {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, ExitCode.notFound, options);
+    this.name = "NotFoundError";
   }
 }
 

@@ -2,6 +2,7 @@
  * Fetching a monitored page: conditional GET (ETag / Last-Modified), the network guard on every
  * redirect, a size cap, then the readable text of the page or of the parts a CSS selector picks.
  */
+import { parse } from "node-html-parser";
 import { htmlToText } from "../tools/web/html_to_text.ts";
 import { readCapped } from "../tools/web/bounded_read.ts";
 import { checkUrlAddresses, type Resolver } from "../tools/web/network_guard.ts";
@@ -124,7 +125,7 @@ async function readHop(
     return { status: "error", error: `${type.split(";")[0]} is not a web page` };
   }
   const body = await readText(response, type);
-  const text = await pageText(body, type, selector);
+  const text = pageText(body, type, selector);
   if (typeof text !== "string") return { status: "error", error: text.error };
   return {
     status: "ok",
@@ -151,26 +152,25 @@ async function readText(response: Response, type: string): Promise<string> {
 }
 
 /** The readable text of a page body, or of the elements `selector` matches. */
-export async function pageText(
+export function pageText(
   body: string,
   type: string,
   selector: string,
-): Promise<string | { error: string }> {
+): string | { error: string } {
   const html = type.includes("html") || (!type && /<html|<body|<p\b/i.test(body));
   if (!selector) return normalise(html ? htmlToText(body).text : body);
   if (!html && type) return { error: `a selector needs an HTML page, not ${type.split(";")[0]}` };
-  const parts = await selectHtml(body, selector);
+  const parts = selectHtml(body, selector);
   if ("error" in parts) return parts;
   if (!parts.html.length) return { error: `the selector ${selector} matched nothing` };
   return normalise(parts.html.map((part) => htmlToText(part).text).join("\n"));
 }
 
-/** The outer HTML of every element `selector` matches (node-html-parser, loaded on first use). */
-export async function selectHtml(
+/** The outer HTML of every element `selector` matches (node-html-parser). */
+export function selectHtml(
   body: string,
   selector: string,
-): Promise<{ html: string[] } | { error: string }> {
-  const { parse } = await import("node-html-parser");
+): { html: string[] } | { error: string } {
   try {
     const root = parse(body, { comment: false });
     return { html: root.querySelectorAll(selector).map((element) => element.outerHTML) };

@@ -78,7 +78,10 @@ function evalConfig(userPath: string | undefined, home: string): { path: string;
   if (Array.isArray(files.allowed_roots) && files.allowed_roots.length) {
     files.allowed_roots = [...files.allowed_roots, home];
   }
-  return { path: userPath ?? `${home}/.radar-eval.yaml`, text: stringify(config) };
+  // Written into the scratch home: the runtime reads its config from a file like every command.
+  const path = `${home}/.radar-eval.yaml`;
+  Deno.writeTextFileSync(path, stringify(config));
+  return { path, text: stringify(config) };
 }
 
 /** Runs every task (in order) and returns their outcomes. */
@@ -129,7 +132,6 @@ async function runTask(
     env,
     cwd: home,
     configPath: configFile.path,
-    configFile,
     logLevel: "error",
     reportConfigWarnings: false,
   });

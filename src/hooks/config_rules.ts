@@ -14,7 +14,7 @@ import {
   type Hooks,
   type HookVerdict,
 } from "../core/hooks.ts";
-import { normalizePath, resolvePath } from "../core/file_path.ts";
+import { resolve } from "node:path";
 import type { Clock, Logger } from "../core/ports.ts";
 
 /** One rule as configured. */
@@ -210,7 +210,7 @@ export function ruleRegistration(rule: HookRule, options: ConfigRuleOptions): Ho
 function absolute(path: string, options: ConfigRuleOptions): string {
   const home = options.home ?? "";
   const expanded = path === "~" ? home : path.startsWith("~/") ? `${home}${path.slice(1)}` : path;
-  return normalizePath(resolvePath(options.cwd ?? "/", expanded));
+  return resolve(options.cwd ?? "/", expanded);
 }
 
 /** A one-line description of a rule (`radar hooks list`). */

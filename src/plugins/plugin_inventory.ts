@@ -5,7 +5,7 @@
  */
 import { join } from "node:path";
 import type { RadarConfig } from "../config/schema.ts";
-import { RadarError } from "../core/errors.ts";
+import { NotFoundError, RadarError } from "../core/errors.ts";
 import type { Clock } from "../core/ports.ts";
 import {
   canonicalGrant,
@@ -155,7 +155,7 @@ export class PluginInventory {
         ? { folder: result.folder, errors: [], location: path }
         : { errors: result.errors, location: path };
     }
-    throw new PluginError(`Cannot find plugin ${name}: not installed (see radar plugin list)`);
+    throw new NotFoundError(`Cannot find plugin ${name}: not installed (see radar plugin list)`);
   }
 
   /** Limits every plugin host runs with, from config. */

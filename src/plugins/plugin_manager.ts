@@ -17,6 +17,7 @@ import {
 } from "./plugin_directories.ts";
 import { pluginCode, type PluginFolder, readPluginFolder } from "./plugin_files.ts";
 import { PluginError, PluginInventory } from "./plugin_inventory.ts";
+import { NotFoundError } from "../core/errors.ts";
 import type { PluginReview, PluginTestOutcome } from "./plugin_records.ts";
 import { parseTests, runPluginTests } from "./plugin_tests.ts";
 
@@ -158,7 +159,7 @@ export class PluginManager extends PluginInventory {
       this.dirs.versions,
     ]
       .map((dir) => join(dir, name));
-    if (!places.some(exists)) throw new PluginError(`Cannot remove ${name}: not installed`);
+    if (!places.some(exists)) throw new NotFoundError(`Cannot remove ${name}: not installed`);
     for (const place of places) removePath(place);
     this.options.records.revokeApprovals(name, this.options.clock.now());
     this.options.records.deleteReview(name);

@@ -1,12 +1,9 @@
-/**
- * The adapters both start paths open (the full runtime and the quick agent session): the logger,
- * the data directory, the SQLite stores and the chat model. Light: no tools, YAML or schema.
- */
+/** The runtime's first adapters: the logger, the data directory, the SQLite stores, the chat model. */
 import type { DatabaseSync } from "node:sqlite";
 import type { LoadedConfig } from "../config/loader.ts";
 import type { RadarConfig } from "../config/schema.ts";
 import type { ChatModel } from "../core/chat_model.ts";
-import { joinPath } from "../core/file_path.ts";
+import { join } from "node:path";
 import type { Clock, Logger } from "../core/ports.ts";
 import { systemClock } from "../adapters/clock.ts";
 import { createChatModel } from "../adapters/llm/create_chat_model.ts";
@@ -53,7 +50,7 @@ export function openCoreAdapters(
 ): CoreAdapters {
   const { config, dataDir } = loaded;
   ensureDataDirectory(dataDir);
-  const databasePath = joinPath(dataDir, "radar.db");
+  const databasePath = join(dataDir, "radar.db");
   const db = openDatabase(databasePath);
   try {
     const fetcher = options.fetch ?? globalThis.fetch;

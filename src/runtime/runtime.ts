@@ -2,7 +2,6 @@
 import type { DatabaseSync } from "node:sqlite";
 import { loadConfig, type LoadedConfig, readTextFileIfExists } from "../config/loader.ts";
 import type { RadarConfig } from "../config/schema.ts";
-import type { ConfigFile } from "../config/config_file.ts";
 import type { AgentDependencies } from "../core/agent_loop.ts";
 import type { ChatModel } from "../core/chat_model.ts";
 import type { AuditSink, Clock, Logger } from "../core/ports.ts";
@@ -34,11 +33,6 @@ import { MonitorService } from "../daemon/monitor_service.ts";
 /** How to open the runtime. */
 export interface RuntimeOptions {
   configPath?: string;
-  /**
-   * The config file as already read at start (path and text, or neither for the defaults): loaded
-   * instead of reading the disk again, so that a session's tools run on the config it started with.
-   */
-  configFile?: ConfigFile;
   env: Record<string, string | undefined>;
   cwd: string;
   /** Extra log writers (the daemon adds its log file). */
@@ -84,22 +78,14 @@ export interface Runtime {
   close(): void;
 }
 
-/** Loads config only (no database): for `config` and `--help`-like commands. */
-export function loadRuntimeConfig(options: RuntimeOptions): LoadedConfig {
-  const pinned = options.configFile;
-  return loadConfig({
+/** Opens the runtime: config, data directory, database, model client, tools. */
+export function openRuntime(options: RuntimeOptions): Runtime {
+  const loaded = loadConfig({
     explicitPath: options.configPath,
     env: options.env,
     cwd: options.cwd,
-    readTextFile: pinned
-      ? (path) => path === pinned.path ? pinned.text : undefined
-      : readTextFileIfExists,
+    readTextFile: readTextFileIfExists,
   });
-}
-
-/** Opens the runtime: config, data directory, database, model client, tools. */
-export function openRuntime(options: RuntimeOptions): Runtime {
-  const loaded = loadRuntimeConfig(options);
   const { config, dataDir } = loaded;
   const { clock, logger } = runtimeLogging(config, options);
   if (options.reportConfigWarnings !== false) {

@@ -7,7 +7,7 @@
  */
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
-import { joinPath } from "../core/file_path.ts";
+import { join } from "node:path";
 import type { SkillSummary } from "../core/skills_prompt.ts";
 import { missingRequirements, type SkillRoot, skillStamp } from "./skill_roots.ts";
 
@@ -61,7 +61,7 @@ export function readSkill(
   source: SkillRoot["source"],
   folderName: string,
 ): SkillInfo | string {
-  const file = joinPath(dir, "SKILL.md");
+  const file = join(dir, "SKILL.md");
   let text: string;
   try {
     if (Deno.statSync(file).size > maxSkillFileBytes) {
@@ -112,7 +112,7 @@ export function discoverSkills(
     else byName.set(skill.name, { ...skill, missing: missingRequirements(skill.requires, env) });
   };
   for (const root of roots) {
-    if (exists(joinPath(root.path, "SKILL.md"))) {
+    if (exists(join(root.path, "SKILL.md"))) {
       add(root.path, root.source, root.path.split("/").pop() ?? "");
       continue;
     }
@@ -124,8 +124,8 @@ export function discoverSkills(
     }
     for (const entry of entries.sort((a, b) => a.name < b.name ? -1 : 1)) {
       if (entry.isFile || entry.name.startsWith(".")) continue;
-      const dir = joinPath(root.path, entry.name);
-      if (!exists(joinPath(dir, "SKILL.md"))) continue;
+      const dir = join(root.path, entry.name);
+      if (!exists(join(dir, "SKILL.md"))) continue;
       add(dir, root.source, entry.name);
     }
   }

@@ -3,7 +3,7 @@
  * assets/ folders, never through `..`, and never through a symlink that leads out of the skill's
  * folder (checked on the real path of each file).
  */
-import { joinPath, normalizePath } from "../core/file_path.ts";
+import { join, normalize } from "node:path";
 import type { LoadedSkill, SkillLibrary, SkillSummary } from "../core/skills_prompt.ts";
 import { type SkillCatalog, type SkillInfo, splitFrontMatter } from "./skill_catalog.ts";
 
@@ -36,14 +36,14 @@ export function listResources(dir: string): string[] {
     if (depth > 4 || found.length >= maxResources) return;
     let entries: Deno.DirEntry[];
     try {
-      entries = [...Deno.readDirSync(joinPath(dir, relative))];
+      entries = [...Deno.readDirSync(join(dir, relative))];
     } catch {
       return;
     }
     for (const entry of entries.sort((a, b) => a.name < b.name ? -1 : 1)) {
       if (found.length >= maxResources) return;
       const child = `${relative}/${entry.name}`;
-      const real = realPath(joinPath(dir, child));
+      const real = realPath(join(dir, child));
       if (!real || !inside(root, real)) continue; // a link out of the skill
       const info = Deno.statSync(real);
       if (info.isDirectory) walk(child, depth + 1);
@@ -56,7 +56,7 @@ export function listResources(dir: string): string[] {
 
 /** Reads one resource, refusing `..`, absolute paths, other folders and links out. */
 export function readResource(dir: string, resource: string): { text: string } | { error: string } {
-  const relative = normalizePath(resource.replace(/^\.\//, ""));
+  const relative = normalize(resource.replace(/^\.\//, ""));
   const top = relative.split("/")[0];
   if (
     resource.includes("\0") || resource.startsWith("/") || relative.split("/").includes("..") ||
@@ -67,7 +67,7 @@ export function readResource(dir: string, resource: string): { text: string } | 
     };
   }
   const root = realPath(dir);
-  const real = realPath(joinPath(dir, relative));
+  const real = realPath(join(dir, relative));
   if (!root || !real) return { error: `No resource "${relative}" in this skill.` };
   if (!inside(root, real)) return { error: `"${relative}" leads out of the skill's folder.` };
   try {
@@ -89,7 +89,7 @@ export function readResource(dir: string, resource: string): { text: string } | 
 export function loadSkill(skill: SkillInfo): LoadedSkill | undefined {
   let text: string;
   try {
-    text = Deno.readTextFileSync(joinPath(skill.dir, "SKILL.md"));
+    text = Deno.readTextFileSync(join(skill.dir, "SKILL.md"));
   } catch {
     return undefined;
   }

@@ -1,9 +1,8 @@
 /**
  * Where Agent Skills live and a cheap stamp of them (names and modification times, no parsing), so
- * the catalog and the startup cache notice a changed, added or removed skill. No npm import here:
- * the quick start of `radar ask` uses it.
+ * the catalog notices a changed, added or removed skill.
  */
-import { joinPath, normalizePath, resolvePath } from "../core/file_path.ts";
+import { join, resolve } from "node:path";
 
 /** A folder searched for skills, and what it is. */
 export interface SkillRoot {
@@ -26,12 +25,10 @@ export function skillRoots(
   if (config.skills && !config.skills.enabled) return [];
   const home = env.HOME ?? "";
   const expand = (path: string) =>
-    normalizePath(
-      resolvePath(cwd, path === "~" ? home : path.startsWith("~/") ? home + path.slice(1) : path),
-    );
+    resolve(cwd, path === "~" ? home : path.startsWith("~/") ? home + path.slice(1) : path);
   return [
     { path: bundledSkillsPath(), source: "bundled" },
-    { path: joinPath(dataDir, "skills"), source: "data" },
+    { path: join(dataDir, "skills"), source: "data" },
     ...(config.skills?.dirs ?? []).map((path) => ({
       path: expand(path),
       source: "config" as const,
@@ -43,7 +40,7 @@ export function skillRoots(
 export function skillStamp(roots: readonly SkillRoot[]): string {
   const parts: string[] = [];
   for (const root of roots) {
-    parts.push(`${root.path}:${mtime(joinPath(root.path, "SKILL.md"))}`);
+    parts.push(`${root.path}:${mtime(join(root.path, "SKILL.md"))}`);
     let entries: Deno.DirEntry[];
     try {
       entries = [...Deno.readDirSync(root.path)];
@@ -52,7 +49,7 @@ export function skillStamp(roots: readonly SkillRoot[]): string {
     }
     for (const entry of entries.sort((a, b) => a.name < b.name ? -1 : 1)) {
       if (entry.isFile) continue;
-      parts.push(`${entry.name}:${mtime(joinPath(root.path, entry.name, "SKILL.md"))}`);
+      parts.push(`${entry.name}:${mtime(join(root.path, entry.name, "SKILL.md"))}`);
     }
   }
   return parts.join("|");
@@ -74,7 +71,7 @@ export function missingRequirements(
 ): string[] {
   const folders = (env.PATH ?? "").split(":").filter((folder) => folder.startsWith("/"));
   const missing = requires.bins.filter((bin) =>
-    !folders.some((folder) => isExecutable(joinPath(folder, bin)))
+    !folders.some((folder) => isExecutable(join(folder, bin)))
   ).map((bin) => `program ${bin}`);
   for (const name of requires.env) if (!env[name]) missing.push(`variable ${name}`);
   return missing;

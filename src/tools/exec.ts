@@ -12,6 +12,7 @@ import { sandboxedArgv } from "./exec/sandbox.ts";
 import { execSandbox, execSandboxSpec, execUserRoots } from "./exec/sandbox_spec.ts";
 import { type FileToolDependencies, pathGuardFor } from "./file_access.ts";
 import { configSecrets } from "../config/secrets.ts";
+import { underExecVariable } from "../core/exec_marker.ts";
 
 export { execSandbox };
 
@@ -119,7 +120,10 @@ const sessionVariables = new Set([
   "GNOME_KEYRING_CONTROL",
 ]);
 
-/** The child's environment: Radar's own variables, session/agent sockets and secrets removed. */
+/**
+ * The child's environment: Radar's own variables, session/agent sockets and secrets removed, and
+ * RADAR_UNDER_EXEC=1 added.
+ */
 export function childEnvironment(
   env: Record<string, string | undefined>,
   secrets: readonly string[],
@@ -131,6 +135,7 @@ export function childEnvironment(
     out[name] = value;
   }
   out.PATH ??= "/usr/local/bin:/usr/bin:/bin";
+  out[underExecVariable] = "1"; // Radar's CLI refuses control commands under exec
   return out;
 }
 

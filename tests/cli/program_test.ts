@@ -1,23 +1,12 @@
+import { writeUserConfig } from "../helpers/radar_process.ts";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { runCli } from "../../src/cli/program.ts";
 import { memoryIo } from "../helpers/memory_io.ts";
-
-async function withHome(run: (env: Record<string, string>, home: string) => Promise<void>) {
-  const home = Deno.makeTempDirSync();
-  try {
-    await run({
-      HOME: home,
-      RADAR_DATA_DIR: join(home, "data"),
-      RADAR_LLM_BASE_URL: "http://127.0.0.1:9",
-    }, home);
-  } finally {
-    Deno.removeSync(home, { recursive: true });
-  }
-}
+import { withCliHome } from "../helpers/cli_home.ts";
 
 Deno.test("radar memory add/list/search/forget round-trips through the database", async () => {
-  await withHome(async (env, home) => {
+  await withCliHome(async (env, home) => {
     let io = memoryIo(env, { cwd: home });
     assert.equal(await runCli(["memory", "add", "Favourite", "tea", "is", "Earl", "Grey"], io), 0);
     assert.equal(io.out.join(""), "Remembered #1.\n");
@@ -35,10 +24,9 @@ Deno.test("radar memory add/list/search/forget round-trips through the database"
 });
 
 Deno.test("radar exits 2 with one readable line on usage errors", async () => {
-  await withHome(async (env, home) => {
+  await withCliHome(async (env, home) => {
     const cases: string[][] = [
       ["memory", "forget", "abc"],
-      ["memory", "forget", "42"],
       ["history", "--limit", "-1"],
       ["history", "--kind", "nope"],
       ["nonsense-command"],
@@ -56,7 +44,7 @@ Deno.test("radar exits 2 with one readable line on usage errors", async () => {
 });
 
 Deno.test("radar exits 2 naming file and key for an invalid config, writing nothing", async () => {
-  await withHome(async (env, home) => {
+  await withCliHome(async (env, home) => {
     const config = join(home, "bad.yaml");
     Deno.writeTextFileSync(config, "heartbeat:\n  interval_minutes: often\n");
     const io = memoryIo(env, { cwd: home });
@@ -70,7 +58,7 @@ Deno.test("radar exits 2 naming file and key for an invalid config, writing noth
 });
 
 Deno.test("radar config show masks secrets and names the source", async () => {
-  await withHome(async (env, home) => {
+  await withCliHome(async (env, home) => {
     const io = memoryIo({ ...env, RADAR_WEB_AUTH_TOKEN: "hunter2" }, { cwd: home });
     assert.equal(await runCli(["config", "show"], io), 0);
     const out = io.out.join("");
@@ -81,8 +69,8 @@ Deno.test("radar config show masks secrets and names the source", async () => {
 });
 
 Deno.test("radar config validate warns about unknown keys and accepts the file", async () => {
-  await withHome(async (env, home) => {
-    Deno.writeTextFileSync(join(home, "radar.yaml"), "llm:\n  modle: x\n");
+  await withCliHome(async (env, home) => {
+    writeUserConfig(home, "llm:\n  modle: x\n");
     const io = memoryIo(env, { cwd: home });
     assert.equal(await runCli(["config", "validate"], io), 0);
     assert.match(io.err.join(""), /Unknown config keys in .*radar\.yaml \(typos\?\): llm\.modle/);
@@ -90,7 +78,7 @@ Deno.test("radar config validate warns about unknown keys and accepts the file",
 });
 
 Deno.test("radar --version and --help exit 0", async () => {
-  await withHome(async (env) => {
+  await withCliHome(async (env) => {
     let io = memoryIo(env);
     assert.equal(await runCli(["--version"], io), 0);
     assert.match(io.out.join(""), /^\d+\.\d+\.\d+\n$/);

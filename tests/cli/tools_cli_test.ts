@@ -144,14 +144,14 @@ Deno.test("radar status has a security section: sandbox or NONE, writable roots,
       `tools:\n  exec:\n    writable_roots: ["${join(home.home, "work")}"]\n`,
     );
     let io = memoryIo(env, { cwd: home.home });
-    assert.equal(await runCli(["--config", config, "status"], io), 0);
+    assert.equal(await runCli(["--config", config, "status"], io), 1, "exit 1: no model server");
     assert.match(
       io.out.join(""),
       /^security:\n {2}exec: +sandbox bubblewrap \(\S*bwrap; own PID namespace[^\n]*\n {2}writable: +~\/\.local\/state\/radar\/scratch; \S+\/work after a yes in chat\n {2}network: +off inside the sandbox\n {2}unattended: +exec in the sandbox, writing only ~\/\.local\/state\/radar\/scratch/m,
     );
     Deno.writeTextFileSync(config, "tools:\n  exec:\n    sandbox: false\n");
     io = memoryIo(env, { cwd: home.home });
-    assert.equal(await runCli(["--config", config, "status"], io), 0);
+    assert.equal(await runCli(["--config", config, "status"], io), 1);
     assert.match(
       io.out.join(""),
       /^ {2}exec: +sandbox NONE \(tools\.exec\.sandbox is false\): every command needs a yes in chat\n {2}unattended: +heartbeats, tasks and `radar ask` never run exec/m,

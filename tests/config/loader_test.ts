@@ -21,13 +21,11 @@ Deno.test("loadConfig() runs on embedded defaults with no file at all", () => {
   assert.deepEqual(loaded.warnings, []);
 });
 
-Deno.test("loadConfig() looks in ./radar.yaml, then $XDG_CONFIG_HOME/radar/radar.yaml", () => {
+Deno.test("loadConfig() looks in $XDG_CONFIG_HOME/radar/radar.yaml, never in ./radar.yaml", () => {
   const xdg = "/home/ada/.config/radar/radar.yaml";
   assert.equal(loadConfig(options({ [xdg]: "radar: {name: X}" })).path, xdg);
-  assert.equal(
-    loadConfig(options({ [xdg]: "{}", "/work/radar.yaml": "{}" })).path,
-    "/work/radar.yaml",
-  );
+  assert.equal(loadConfig(options({ [xdg]: "{}", "/work/radar.yaml": "{}" })).path, xdg);
+  assert.equal(loadConfig(options({ "/work/radar.yaml": "{}" })).path, undefined);
   const custom = loadConfig(options({ "/cfg/r.yaml": "{}" }, {
     env: { HOME: "/home/ada", XDG_CONFIG_HOME: "/cfg", XDG_DATA_HOME: "/data" },
   }));
@@ -53,24 +51,27 @@ Deno.test("loadConfig() honours --config, then RADAR_CONFIG, and fails clearly w
 
 Deno.test("loadConfig() accepts the spec's ollama: section as an alias of llm:", () => {
   const loaded = loadConfig(options({
-    "/work/radar.yaml": 'ollama:\n  base_url: "http://gpu-box:11434/v1"\n  model: "qwen2.5:14b"\n',
+    "/home/ada/.config/radar/radar.yaml":
+      'ollama:\n  base_url: "http://gpu-box:11434/v1"\n  model: "qwen2.5:14b"\n',
   }));
   assert.equal(loaded.config.llm.base_url, "http://gpu-box:11434/v1");
   assert.equal(loaded.config.llm.provider, "openai", "a /v1 base_url implies openai");
 });
 
 Deno.test("loadConfig() applies environment overrides over the file", () => {
-  const loaded = loadConfig(options({ "/work/radar.yaml": "llm: {model: a}\nweb: {port: 1}" }, {
-    env: {
-      HOME: "/h",
-      RADAR_LLM_MODEL: "llama3.1:8b",
-      RADAR_LLM_BASE_URL: "http://10.0.0.5:11434",
-      RADAR_NTFY_TOPIC: "mine",
-      RADAR_WEB_AUTH_TOKEN: "s3cret",
-      RADAR_WEB_PORT: "9000",
-      RADAR_DATA_DIR: "rel/data",
-    },
-  }));
+  const loaded = loadConfig(
+    options({ "/home/ada/.config/radar/radar.yaml": "llm: {model: a}\nweb: {port: 1}" }, {
+      env: {
+        HOME: "/h",
+        RADAR_LLM_MODEL: "llama3.1:8b",
+        RADAR_LLM_BASE_URL: "http://10.0.0.5:11434",
+        RADAR_NTFY_TOPIC: "mine",
+        RADAR_WEB_AUTH_TOKEN: "s3cret",
+        RADAR_WEB_PORT: "9000",
+        RADAR_DATA_DIR: "rel/data",
+      },
+    }),
+  );
   assert.equal(loaded.config.llm.model, "llama3.1:8b");
   assert.equal(loaded.config.llm.base_url, "http://10.0.0.5:11434");
   assert.equal(loaded.config.notifications.ntfy.topic, "mine");
@@ -99,11 +100,14 @@ Deno.test("loadConfig() names file, key path, expectation and found value on a b
   ];
   for (const [text, expected] of cases) {
     assert.throws(
-      () => loadConfig(options({ "/work/radar.yaml": text })),
+      () => loadConfig(options({ "/home/ada/.config/radar/radar.yaml": text })),
       (error: unknown) => {
         assert.ok(error instanceof ConfigError);
         assert.equal(error.exitCode, 2);
-        assert.equal(error.message, `Invalid config /work/radar.yaml: ${expected}`);
+        assert.equal(
+          error.message,
+          `Invalid config /home/ada/.config/radar/radar.yaml: ${expected}`,
+        );
         return true;
       },
     );
@@ -112,24 +116,25 @@ Deno.test("loadConfig() names file, key path, expectation and found value on a b
 
 Deno.test("loadConfig() reports YAML syntax errors with file and line", () => {
   assert.throws(
-    () => loadConfig(options({ "/work/radar.yaml": "llm:\n  model: [unclosed\n" })),
-    /^ConfigError: Invalid config \/work\/radar\.yaml:\d+: /,
+    () =>
+      loadConfig(options({ "/home/ada/.config/radar/radar.yaml": "llm:\n  model: [unclosed\n" })),
+    /^ConfigError: Invalid config \/home\/ada\/\.config\/radar\/radar\.yaml:\d+: /,
   );
 });
 
 Deno.test("loadConfig() warns about unknown keys instead of ignoring them", () => {
   const loaded = loadConfig(options({
-    "/work/radar.yaml":
+    "/home/ada/.config/radar/radar.yaml":
       "llm:\n  modle: x\nheartbeet: {}\nwatchers:\n  - path: /tmp\n    patern: '*'\n",
   }));
   assert.deepEqual(loaded.warnings, [
-    "Unknown config keys in /work/radar.yaml (typos?): llm.modle, heartbeet, watchers[0].patern",
+    "Unknown config keys in /home/ada/.config/radar/radar.yaml (typos?): llm.modle, heartbeet, watchers[0].patern",
   ]);
 });
 
 Deno.test("the repository's radar.yaml is valid, complete and equal to the defaults", () => {
   const text = Deno.readTextFileSync(new URL("../../radar.yaml", import.meta.url));
-  const fromFile = loadConfig(options({ "/work/radar.yaml": text }));
+  const fromFile = loadConfig(options({ "/home/ada/.config/radar/radar.yaml": text }));
   assert.deepEqual(fromFile.warnings, []);
   const defaults = loadConfig(options({}));
   assert.deepEqual(fromFile.config, defaults.config);

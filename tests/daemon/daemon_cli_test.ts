@@ -1,3 +1,4 @@
+import { writeUserConfig } from "../helpers/radar_process.ts";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { runCli } from "../../src/cli/program.ts";
@@ -20,7 +21,7 @@ async function withHome(run: (env: Record<string, string>, home: string) => Prom
 
 Deno.test("radar heartbeat skips with no model call when nothing is pending", async () => {
   await withHome(async (env, home) => {
-    Deno.writeTextFileSync(join(home, "radar.yaml"), "heartbeat:\n  quiet_hours: null\n");
+    writeUserConfig(home, "heartbeat:\n  quiet_hours: null\n");
     const io = memoryIo(env, { cwd: home });
     assert.equal(await runCli(["heartbeat"], io), 0);
     assert.equal(
@@ -35,7 +36,7 @@ Deno.test("radar heartbeat skips with no model call when nothing is pending", as
 
 Deno.test("radar heartbeat --dry-run prints the message and estimate; a failure keeps events", async () => {
   await withHome(async (env, home) => {
-    Deno.writeTextFileSync(join(home, "radar.yaml"), "heartbeat:\n  quiet_hours: null\n");
+    writeUserConfig(home, "heartbeat:\n  quiet_hours: null\n");
     Deno.mkdirSync(join(home, "data"));
     const db = openDatabase(join(home, "data", "radar.db"));
     new SqliteEventQueue(db).enqueue(
@@ -54,7 +55,7 @@ Deno.test("radar heartbeat --dry-run prints the message and estimate; a failure 
     assert.equal(await runCli(["heartbeat"], real), 1);
     assert.match(real.out.join(""), /Failed: .*The events stay queued/);
     const status = memoryIo(env, { cwd: home });
-    assert.equal(await runCli(["status"], status), 0);
+    assert.equal(await runCli(["status"], status), 1, "exit 1: the model server is unreachable");
     const text = status.out.join("");
     assert.match(text, /daemon: +not running/);
     assert.match(text, /last: .*heartbeat \(manual\): failed/);

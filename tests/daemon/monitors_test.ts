@@ -1,3 +1,4 @@
+import { writeUserConfig } from "../helpers/radar_process.ts";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { runCli } from "../../src/cli/program.ts";
@@ -238,7 +239,7 @@ Deno.test("radar monitor add/list/check-now/disable/remove; the dashboard contro
   const home = Deno.makeTempDirSync({ prefix: "radar-monitor-cli-" });
   try {
     server.state.body = page("10");
-    Deno.writeTextFileSync(join(home, "radar.yaml"), yaml);
+    writeUserConfig(home, yaml);
     const env = { HOME: home, RADAR_DATA_DIR: join(home, "data") };
     const run = async (...args: string[]) => {
       const io = memoryIo(env, { cwd: home });
@@ -266,7 +267,7 @@ Deno.test("radar monitor add/list/check-now/disable/remove; the dashboard contro
     result = await run("monitor", "remove", "1");
     assert.equal(result.out, "Removed monitor #1.\n");
     result = await run("monitor", "remove", "1");
-    assert.equal(result.code, 2);
+    assert.equal(result.code, 3, "not found");
   } finally {
     await server.close();
     Deno.removeSync(home, { recursive: true });

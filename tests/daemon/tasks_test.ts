@@ -119,7 +119,7 @@ Deno.test("radar task add/list/disable/enable/remove", async () => {
     assert.match((await run("task", "enable", "2")).out, /#2 .*; next/);
     assert.match((await run("status")).out, /tasks:\n {2}#1 Summarize my week/);
     assert.equal((await run("task", "remove", "1")).code, 0);
-    assert.equal((await run("task", "remove", "1")).code, 2);
+    assert.equal((await run("task", "remove", "1")).code, 3, "not found");
     assert.doesNotMatch((await run("task", "list")).out, /#1/);
   } finally {
     Deno.removeSync(home, { recursive: true });

@@ -2,6 +2,7 @@
  * `radar ask` as a real subprocess (the binary's exact flags) over real HTTP to the fake LLM
  * server, in both wire formats, with a real SQLite file; and its failures as one readable line.
  */
+import { writeUserConfig } from "../helpers/radar_process.ts";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { openDatabase } from "../../src/adapters/sqlite/database.ts";
@@ -25,7 +26,7 @@ type Body = {
 
 function home(config = "llm:\n  retries: 0\n"): string {
   const folder = Deno.makeTempDirSync({ prefix: "radar-ask-" });
-  Deno.writeTextFileSync(join(folder, "radar.yaml"), config);
+  writeUserConfig(folder, config);
   return folder;
 }
 

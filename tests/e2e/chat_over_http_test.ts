@@ -2,8 +2,8 @@
  * `radar chat` and piped `radar ask` as real subprocesses against the fake LLM server: one
  * conversation per session, /new, /exit, --continue across restarts, stdin as context, --verbose.
  */
+import { writeUserConfig } from "../helpers/radar_process.ts";
 import assert from "node:assert/strict";
-import { join } from "node:path";
 import { FakeLlmServer, ollamaText, ollamaToolCall } from "../fakes/fake_llm_server.ts";
 import { runRadar } from "../helpers/radar_process.ts";
 
@@ -18,7 +18,7 @@ function userMessages(server: FakeLlmServer, index: number): string[] {
 
 function home(): string {
   const folder = Deno.makeTempDirSync({ prefix: "radar-chat-" });
-  Deno.writeTextFileSync(join(folder, "radar.yaml"), "llm:\n  retries: 0\n");
+  writeUserConfig(folder, "llm:\n  retries: 0\n");
   return folder;
 }
 

@@ -73,8 +73,8 @@ Deno.test({
     try {
       // Without a terminal (a script, a model's exec): refused, no link.
       const scripted = await radar.command(["dashboard", "--print"]).output();
-      assert.equal(scripted.code, 1);
-      assert.match(new TextDecoder().decode(scripted.stderr), /needs a terminal/);
+      assert.equal(scripted.code, 2);
+      assert.match(new TextDecoder().decode(scripted.stderr), /not a terminal/);
       assert.equal(new TextDecoder().decode(scripted.stdout), "");
 
       // At a terminal (script(1) gives it one): a link that logs in once.

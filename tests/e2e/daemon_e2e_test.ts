@@ -13,6 +13,7 @@ import { buildPdf } from "../helpers/pdf_factory.ts";
 import { writeFolder } from "../../src/plugins/plugin_directories.ts";
 import { echoPlugin } from "../plugins/helpers.ts";
 import { fromFileUrl } from "../project/file_url.ts";
+import { writeUserConfig } from "../helpers/radar_process.ts";
 
 const root = fromFileUrl(new URL("../../", import.meta.url));
 const flags = flagsOfTask(JSON.parse(Deno.readTextFileSync(join(root, "deno.json"))).tasks.radar);
@@ -151,8 +152,8 @@ function userMessages(llm: FakeLlmServer): string[] {
 }
 
 function writeConfig(home: string, llm: FakeLlmServer, ntfy: FakeNtfyServer, inbox: string) {
-  Deno.writeTextFileSync(
-    join(home, "radar.yaml"),
+  writeUserConfig(
+    home,
     `radar:
   timezone: "UTC"
 llm:

@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { FakeLlmServer, ollamaText, ollamaToolCall } from "../fakes/fake_llm_server.ts";
-import { runRadar } from "../helpers/radar_process.ts";
+import { runRadar, writeUserConfig } from "../helpers/radar_process.ts";
 
 type Body = {
   tools: Array<{ function: { name: string } }>;
@@ -39,7 +39,7 @@ hooks:
 
 function home(): string {
   const folder = Deno.makeTempDirSync({ prefix: "radar-hooks-" });
-  Deno.writeTextFileSync(join(folder, "radar.yaml"), config);
+  writeUserConfig(folder, config);
   return folder;
 }
 
@@ -88,7 +88,7 @@ Deno.test("radar ask with hook rules and skills: the model's view, its refused c
   }
 });
 
-Deno.test("radar ask from the startup cache keeps the rules and skills; a blocked message never reaches the model", async () => {
+Deno.test("radar ask keeps the rules and skills on every run; a blocked message never reaches the model", async () => {
   const folder = home();
   const server = FakeLlmServer.start().reply(
     ollamaText("Hello."),
@@ -98,19 +98,13 @@ Deno.test("radar ask from the startup cache keeps the rules and skills; a blocke
     const env = { RADAR_LLM_BASE_URL: server.url };
     const first = await runRadar(folder, ["ask", "hello"], { env });
     assert.equal(first.code, 0, first.stderr);
-    assert.ok(Deno.statSync(join(folder, ".cache", "radar", "startup.json")).isFile);
-    const quick = await runRadar(folder, ["ask", "what is the weather today?"], { env });
-    assert.equal(quick.code, 0, quick.stderr);
-    assert.equal(quick.stdout, "It is sunny. Key: [redacted]\n");
-    const [full, cached] = server.chatRequests.map((request) => request.body as Body);
-    const withoutTime = (prompt: string) => prompt.replace(/\nCurrent time: .*$/, "");
-    assert.equal(
-      withoutTime(cached.messages[0].content),
-      withoutTime(full.messages[0].content),
-      "the quick start sends the same system prompt",
-    );
-    assert.match(cached.messages[0].content, /<available_skills>/);
-    assert.ok(!cached.tools.some((tool) => tool.function.name === "weather"));
+    const second = await runRadar(folder, ["ask", "what is the weather today?"], { env });
+    assert.equal(second.code, 0, second.stderr);
+    assert.equal(second.stdout, "It is sunny. Key: [redacted]\n");
+    const [one, two] = server.chatRequests.map((request) => request.body as Body);
+    assert.equal(two.messages[0].content, one.messages[0].content, "the same system prompt");
+    assert.match(two.messages[0].content, /<available_skills>/);
+    assert.ok(!two.tools.some((tool) => tool.function.name === "weather"));
     const blocked = await runRadar(folder, ["ask", "my password: hunter2"], { env });
     assert.equal(blocked.code, 0, blocked.stderr);
     assert.equal(blocked.stdout, "Please do not send passwords to Radar.\n");

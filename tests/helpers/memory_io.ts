@@ -10,7 +10,7 @@ export interface RecordingIo extends CliIo {
 /** Creates a recording io; `lines` answer readLine in order, then end of input. */
 export function memoryIo(
   env: Record<string, string | undefined>,
-  options: { cwd?: string; stdin?: string; lines?: string[] } = {},
+  options: { cwd?: string; stdin?: string; lines?: string[]; interactive?: boolean } = {},
 ): RecordingIo {
   const lines = [...(options.lines ?? [])];
   const io: RecordingIo = {
@@ -20,6 +20,8 @@ export function memoryIo(
     stderr: (text) => void io.err.push(text),
     stderrIsTerminal: false,
     stdinIsTerminal: options.stdin === undefined,
+    // A test without piped stdin stands for a person at a terminal (control commands run).
+    interactive: options.interactive ?? options.stdin === undefined,
     readStdin: (max) =>
       Promise.resolve({
         text: (options.stdin ?? "").slice(0, max),

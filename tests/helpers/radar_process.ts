@@ -145,3 +145,11 @@ export async function runRadar(
     stderr: decoder.decode(output.stderr),
   };
 }
+
+/** Writes `text` as the user's config in `home` ($HOME/.config/radar/radar.yaml); returns its path. */
+export function writeUserConfig(home: string, text: string): string {
+  const path = join(home, ".config", "radar", "radar.yaml");
+  Deno.mkdirSync(join(home, ".config", "radar"), { recursive: true });
+  Deno.writeTextFileSync(path, text);
+  return path;
+}

@@ -31,44 +31,36 @@ Deno.test("deno.json imports are npm: or node: only and pinned", () => {
   }
 });
 
-/** Every `importLazily<typeof import("A")>(new URL("B", import.meta.url))` in the sources. */
-function lazyImports(): Array<{ file: string; typed: string; loaded: string }> {
-  const found: Array<{ file: string; typed: string; loaded: string }> = [];
-  const pattern =
-    /importLazily<\s*typeof import\("([^"]+)"\)\s*>\(\s*new URL\("([^"]+)", import\.meta\.url\)/g;
-  const visit = (url: URL) => {
-    for (const entry of Deno.readDirSync(url)) {
-      const child = new URL(entry.name + (entry.isDirectory ? "/" : ""), url);
-      if (entry.isDirectory) visit(child);
-      else if (/\.tsx?$/.test(entry.name)) {
-        const text = Deno.readTextFileSync(child);
-        for (const match of text.matchAll(pattern)) {
-          found.push({ file: child.href, typed: match[1], loaded: match[2] });
-        }
-      }
-    }
-  };
-  visit(new URL("../../src/", import.meta.url));
-  visit(new URL("../../web/", import.meta.url));
-  const main = new URL("../../main.ts", import.meta.url);
-  for (const match of Deno.readTextFileSync(main).matchAll(pattern)) {
-    found.push({ file: main.href, typed: match[1], loaded: match[2] });
-  }
-  return found;
-}
+Deno.test("the binary embeds the worker bootstrap, both subprocess entries and the static files", () => {
+  for (
+    const path of [
+      "src/sandbox/bootstrap.ts",
+      "src/sandbox/host_process.ts",
+      "src/adapters/pdf/pdf_extract_process.ts",
+      "web/static/",
+    ]
+  ) assert.ok(includes.includes(path), path);
+});
 
-Deno.test("every lazily imported module is the one its type names, exists and is embedded", () => {
-  const root = new URL("../../", import.meta.url).href;
-  const lazy = lazyImports();
-  assert.ok(lazy.length >= 10, `found ${lazy.length} lazy imports`);
-  for (const { file, typed, loaded } of lazy) {
-    assert.equal(loaded, typed, `${file}: the URL and the type name different modules`);
-    const target = new URL(loaded, file);
-    assert.ok(Deno.statSync(target).isFile, `${file}: ${loaded} does not exist`);
-    const relative = target.href.slice(root.length);
-    assert.ok(
-      relative === "main.ts" || includes.some((folder) => relative.startsWith(folder)),
-      `${relative} is imported lazily but not embedded by deno task compile (scripts/compile.ts)`,
-    );
+Deno.test("no module is imported by a run-time URL: main.ts reaches the CLI, daemon and dashboard statically", async () => {
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: ["info", "--json", "main.ts"],
+    cwd: new URL("../../", import.meta.url),
+    stdout: "piped",
+    stderr: "null",
+  }).output();
+  const graph = JSON.parse(new TextDecoder().decode(output.stdout)) as {
+    modules: Array<{ specifier: string }>;
+  };
+  const specifiers = graph.modules.map((module) => module.specifier);
+  for (
+    const module of [
+      "src/cli/commands/serve.ts",
+      "web/daemon_web.ts",
+      "src/sandbox/host_process.ts",
+      "src/adapters/pdf/pdf_extract_process.ts",
+    ]
+  ) {
+    assert.ok(specifiers.some((specifier) => specifier.endsWith(module)), module);
   }
 });

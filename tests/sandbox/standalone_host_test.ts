@@ -14,6 +14,7 @@ import { inlineCode } from "./helpers.ts";
 
 const deno = JSON.parse(Deno.readTextFileSync(new URL("../../deno.json", import.meta.url)));
 const mainPath = fromFileUrl(new URL("../../main.ts", import.meta.url));
+const configPath = fromFileUrl(new URL("../../deno.json", import.meta.url));
 
 const probe = inlineCode(
   "probe",
@@ -53,7 +54,8 @@ Deno.test("in the compiled binary's host mode a plugin gets its grant and nothin
   const flags = flagsOfTask(deno.tasks.radar);
   Deno.writeTextFileSync(
     wrapper,
-    `#!/bin/sh\nexec "${Deno.execPath()}" run --quiet --no-config ${
+    // The binary embeds deno.json's import map; main.ts imports the CLI (and npm packages) statically.
+    `#!/bin/sh\nexec "${Deno.execPath()}" run --quiet --config "${configPath}" ${
       flags.join(" ")
     } "${mainPath}" "$@"\n`,
   );

@@ -1,5 +1,5 @@
 /** `radar ask "…"`: one question through the agent loop, answer on stdout. */
-import type { Command } from "../command_line.ts";
+import type { Command } from "commander";
 import { UsageError } from "../../core/errors.ts";
 import type { CliContext } from "../context.ts";
 import { runTurn } from "../run_turn.ts";
@@ -23,16 +23,13 @@ export function registerAsk(program: Command, context: CliContext): void {
     .action(async (words: string[], options: { json?: boolean }) => {
       const question = words.join(" ").trim();
       if (!question) throw new UsageError("Cannot ask: the question is empty");
-      // Opening the session (module loading, SQLite) overlaps reading piped stdin.
-      const opening = context.agentSession();
-      opening.catch(() => {}); // awaited below; its failure is reported there
       const piped = await context.io.readStdin(maxStdinBytes);
       const message = piped.text.trim() ? withStdin(question, piped) : question;
-      const session = await opening;
-      const conversationId = session.conversations.createConversation(
+      const runtime = await context.runtime();
+      const conversationId = runtime.conversations.createConversation(
         "ask",
         question,
-        session.clock.now(),
+        runtime.clock.now(),
       );
       const result = await runTurn(context, {
         conversationId,

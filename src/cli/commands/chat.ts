@@ -1,50 +1,105 @@
-/** `radar chat`: a readline REPL over one conversation. */
-import type { Command } from "../command_line.ts";
+/** `radar chat`: a line-editing REPL over one conversation. */
+import { join } from "node:path";
+import type { Command } from "commander";
 import { LlmError } from "../../core/errors.ts";
 import type { CliContext } from "../context.ts";
+import { type LineEditor, plainLineEditor, type ReadResult } from "../line_editor.ts";
 import { runTurn } from "../run_turn.ts";
+
+/** The help `/help` prints. */
+export const chatHelp = `Commands:
+  /new    start a new conversation
+  /exit   quit (also Ctrl-D, or Ctrl-C twice at an empty prompt)
+  /help   this help
+  """     on a line of its own starts a multi-line message; another """ ends it
+Ctrl-C while Radar answers cancels the answer.
+`;
+
+/** Reads one message: a line, or the lines between two `"""` lines. */
+async function readMessage(editor: LineEditor): Promise<ReadResult> {
+  const first = await editor.read("> ");
+  if (first.kind !== "line" || first.text.trim() !== '"""') return first;
+  const lines: string[] = [];
+  while (true) {
+    const next = await editor.read("… ");
+    if (next.kind === "interrupt") return next;
+    if (next.kind === "end" || next.text.trim() === '"""') {
+      return { kind: "line", text: lines.join("\n") };
+    }
+    lines.push(next.text);
+  }
+}
 
 /** Registers `chat`. */
 export function registerChat(program: Command, context: CliContext): void {
   program.command("chat")
-    .description("interactive chat (/new starts over, /exit quits)")
+    .description("interactive chat (/help lists its commands)")
     .option("--continue", "continue the most recent chat conversation")
     .action(async (options: { continue?: boolean }) => {
-      const session = await context.agentSession();
+      const runtime = await context.runtime();
       const { io } = context;
-      const start = () => session.conversations.createConversation("chat", "", session.clock.now());
+      const start = () => runtime.conversations.createConversation("chat", "", runtime.clock.now());
       let conversationId = options.continue
-        ? session.conversations.latest("chat")?.id ?? start()
+        ? runtime.conversations.latest("chat")?.id ?? start()
         : start();
-      io.stderr(`Radar chat (conversation ${conversationId}). /new starts over, /exit quits.\n`);
+      const editor = io.lineEditor?.(join(runtime.dataDir, "chat_history")) ??
+        plainLineEditor(io);
+      io.stderr(`Radar chat (conversation ${conversationId}). /help lists commands.\n`);
+      let running: AbortController | undefined;
       const confirm = async (question: string) => {
-        const answer = await io.readLine(`${question} [y/N] `);
-        return /^y(es)?$/i.test(answer?.trim() ?? "");
+        const answer = await editor.read(`${question} [y/N] `);
+        if (answer.kind === "interrupt") running?.abort();
+        return answer.kind === "line" && /^y(es)?$/i.test(answer.text.trim());
       };
-      while (true) {
-        const line = await io.readLine("> ");
-        if (line === null || line.trim() === "/exit" || line.trim() === "/quit") break;
-        const text = line.trim();
-        if (!text) continue;
-        if (text === "/new") {
-          conversationId = start();
-          io.stderr(`New conversation ${conversationId}.\n`);
-          continue;
+      let warned = false;
+      try {
+        while (true) {
+          const input = await readMessage(editor);
+          if (input.kind === "end") break;
+          if (input.kind === "interrupt") {
+            if (input.hadText) continue;
+            if (warned) break;
+            warned = true;
+            io.stderr("(Ctrl-C again or Ctrl-D to exit)\n");
+            continue;
+          }
+          warned = false;
+          const text = input.text.trim();
+          if (!text) continue;
+          if (text === "/exit" || text === "/quit") break;
+          if (text === "/help") {
+            io.stderr(chatHelp);
+            continue;
+          }
+          if (text === "/new") {
+            conversationId = start();
+            io.stderr(`New conversation ${conversationId}.\n`);
+            continue;
+          }
+          runtime.conversations.titleIfUntitled(conversationId, text);
+          running = new AbortController();
+          editor.onInterruptWhileBusy(() => running?.abort());
+          try {
+            const result = await runTurn(context, {
+              conversationId,
+              kind: "chat",
+              message: text,
+              interactive: io.stdinIsTerminal,
+              confirm: io.stdinIsTerminal ? confirm : undefined,
+              signal: running.signal,
+            });
+            if (result.stopReason === "cancelled") io.stderr("(cancelled)\n");
+            else io.stdout(`${result.answer.trim()}\n`);
+          } catch (error) {
+            if (!(error instanceof LlmError)) throw error;
+            io.stderr(`radar: ${error.message}\n`);
+          } finally {
+            editor.onInterruptWhileBusy(undefined);
+            running = undefined;
+          }
         }
-        session.conversations.titleIfUntitled(conversationId, text);
-        try {
-          const result = await runTurn(context, {
-            conversationId,
-            kind: "chat",
-            message: text,
-            interactive: io.stdinIsTerminal,
-            confirm: io.stdinIsTerminal ? confirm : undefined,
-          });
-          io.stdout(`${result.answer.trim()}\n`);
-        } catch (error) {
-          if (!(error instanceof LlmError)) throw error;
-          io.stderr(`radar: ${error.message}\n`);
-        }
+      } finally {
+        editor.close();
       }
     });
 }

@@ -1,7 +1,9 @@
 /** `radar config show|path|validate`. */
-import type { Command } from "../command_line.ts";
-import { importLazily } from "../../runtime/lazy_import.ts";
+import { stringify } from "yaml";
+import type { Command } from "commander";
 import type { CliContext } from "../context.ts";
+import { jsonOptionHelp, printJson } from "../json_output.ts";
+import { lookUpConfigFile, readTextFileIfExists } from "../../config/config_file.ts";
 import { maskSecrets } from "../../config/mask_secrets.ts";
 
 /** Registers `config` and its subcommands. */
@@ -9,7 +11,7 @@ export function registerConfig(program: Command, context: CliContext): void {
   const config = program.command("config").description("show or check the configuration");
   config.command("show")
     .description("print the effective configuration (secrets masked)")
-    .option("--json", "print JSON")
+    .option("--json", jsonOptionHelp)
     .action(async (options: { json?: boolean }) => {
       const loaded = await context.config();
       for (const warning of loaded.warnings) context.io.stderr(`warning: ${warning}\n`);
@@ -18,20 +20,40 @@ export function registerConfig(program: Command, context: CliContext): void {
         context.io.stdout(JSON.stringify(masked, null, 2) + "\n");
         return;
       }
-      const { toYamlText } = await importLazily<typeof import("../../config/yaml_text.ts")>(
-        new URL("../../config/yaml_text.ts", import.meta.url),
-      );
       context.io.stdout(
-        `# ${loaded.path ?? "embedded defaults (no config file)"}\n${toYamlText(masked)}`,
+        `# ${loaded.path ?? "embedded defaults (no config file)"}\n${stringify(masked)}`,
       );
     });
   config.command("path")
-    .description("print the config file in use and the data directory")
-    .action(async () => {
+    .description(
+      "which config file is in use, which candidates were ignored and why; the data folder",
+    )
+    .option("--json", jsonOptionHelp)
+    .action(async (options: { json?: boolean }) => {
+      const lookup = lookUpConfigFile({
+        explicitPath: context.globals().config,
+        env: context.io.env,
+        cwd: context.io.cwd,
+        readTextFile: readTextFileIfExists,
+      });
       const loaded = await context.config();
+      if (options.json) {
+        return printJson(context, {
+          config: loaded.path ?? null,
+          dataDir: loaded.dataDir,
+          candidates: lookup.candidates,
+        });
+      }
       context.io.stdout(
         `config: ${loaded.path ?? "(none: embedded defaults)"}\ndata:   ${loaded.dataDir}\n`,
       );
+      for (const candidate of lookup.candidates) {
+        context.io.stdout(
+          `  ${candidate.state.padEnd(7)} ${candidate.source}: ${candidate.path}${
+            candidate.reason ? ` (${candidate.reason})` : ""
+          }\n`,
+        );
+      }
     });
   config.command("validate")
     .description("check the configuration; exit 2 when invalid")

@@ -5,8 +5,9 @@
  * carries only the code, which works once, for five minutes. It needs a terminal: a login link is
  * full control, never handed to a script or a model's exec.
  */
-import { importLazily } from "../../runtime/lazy_import.ts";
-import type { Command } from "../command_line.ts";
+import type { Command } from "commander";
+import { runningDaemon } from "../../daemon/lock_file.ts";
+import { dashboardToken } from "../../../web/dashboard_token.ts";
 import type { CliContext } from "../context.ts";
 import { RadarError } from "../../core/errors.ts";
 
@@ -74,18 +75,9 @@ export function registerDashboard(program: Command, context: CliContext): void {
     .description("open the running daemon's dashboard (prints a one-time login link)")
     .option("--print", "only print the link, do not open a browser")
     .action(async (options: { print?: boolean }) => {
-      // A login link is full control of Radar: only for a person at a terminal, never for a
-      // script or a model's exec (scripts use the token as Authorization: Bearer).
-      if (!context.io.stdinIsTerminal) {
-        throw new RadarError(
-          "Cannot make a login link: `radar dashboard` needs a terminal (scripts send " +
-            "Authorization: Bearer with web.auth_token instead)",
-        );
-      }
+      // A login link is full control of Radar: control_commands.ts refuses this command for
+      // scripts and under exec (scripts use the token as Authorization: Bearer).
       const loaded = await context.config();
-      const { runningDaemon } = await importLazily<typeof import("../../daemon/lock_file.ts")>(
-        new URL("../../daemon/lock_file.ts", import.meta.url),
-      );
       const daemon = runningDaemon(loaded.dataDir);
       if (!daemon?.url) {
         throw new RadarError(
@@ -93,9 +85,6 @@ export function registerDashboard(program: Command, context: CliContext): void {
             "`radar dashboard` again",
         );
       }
-      const { dashboardToken } = await importLazily<
-        typeof import("../../../web/dashboard_token.ts")
-      >(new URL("../../../web/dashboard_token.ts", import.meta.url));
       const token = dashboardToken(loaded.dataDir, loaded.config.web.auth_token);
       const link = await requestLoginLink(daemon.url, token);
       context.io.stdout(`${link}\n`);

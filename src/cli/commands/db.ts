@@ -1,14 +1,14 @@
 /** `radar db check|backup`: database integrity and owner-only backup copies. */
-import { importLazily } from "../../runtime/lazy_import.ts";
-import type { Command } from "../command_line.ts";
+import { join, resolve } from "node:path";
+import type { Command } from "commander";
 import type { CliContext } from "../context.ts";
-import { joinPath } from "../../core/file_path.ts";
-
-function maintenance() {
-  return importLazily<typeof import("../../adapters/sqlite/maintenance.ts")>(
-    new URL("../../adapters/sqlite/maintenance.ts", import.meta.url),
-  );
-}
+import { openDatabase } from "../../adapters/sqlite/database.ts";
+import {
+  backupDatabase,
+  checkDatabaseFile,
+  recordCheck,
+  recoveryHint,
+} from "../../adapters/sqlite/maintenance.ts";
 
 /** A timestamp usable in a file name: 20261123T181500Z. */
 function fileStamp(at: Date): string {
@@ -24,14 +24,13 @@ export function registerDb(program: Command, context: CliContext): void {
     .option("--json", "print JSON")
     .action(async (options: { json?: boolean }) => {
       const { dataDir } = await context.config();
-      const path = joinPath(dataDir, "radar.db");
+      const path = join(dataDir, "radar.db");
       try {
         Deno.statSync(path);
       } catch {
         context.io.stdout(`No database yet at ${path}.\n`);
         return;
       }
-      const { checkDatabaseFile, recordCheck, recoveryHint } = await maintenance();
       const check = checkDatabaseFile(path);
       recordCheck(dataDir, check, new Date());
       if (options.json) {
@@ -58,16 +57,13 @@ export function registerDb(program: Command, context: CliContext): void {
     .argument("[path]", "where to write the copy (must not exist)")
     .action(async (target: string | undefined) => {
       const { dataDir } = await context.config();
-      const { openDatabase } = await importLazily<
-        typeof import("../../adapters/sqlite/database.ts")
-      >(new URL("../../adapters/sqlite/database.ts", import.meta.url));
-      const { backupDatabase } = await maintenance();
-      const source = joinPath(dataDir, "radar.db");
-      let path = target;
+      const source = join(dataDir, "radar.db");
+      // A relative path is the user's: it resolves against the folder they ran the command in.
+      let path = target && resolve(context.io.cwd, target);
       if (!path) {
-        const folder = joinPath(dataDir, "backups");
+        const folder = join(dataDir, "backups");
         Deno.mkdirSync(folder, { recursive: true, mode: 0o700 });
-        path = joinPath(folder, `radar-${fileStamp(new Date())}.db`);
+        path = join(folder, `radar-${fileStamp(new Date())}.db`);
       }
       const database = openDatabase(source);
       try {

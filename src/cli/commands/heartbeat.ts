@@ -1,11 +1,12 @@
 /** `radar heartbeat [--dry-run]` and `radar heartbeat log`. */
 import { checkLimit } from "../../core/bounds.ts";
-import type { Command } from "../command_line.ts";
+import type { Command } from "commander";
+import { jsonOptionHelp, printJson } from "../json_output.ts";
 import type { CliContext } from "../context.ts";
 import { parseCount } from "../arguments.ts";
 import { formatEvents } from "../../core/heartbeat.ts";
 import type { RunRecord } from "../../adapters/sqlite/run_store.ts";
-import { loadDaemonServices } from "../load_daemon_services.ts";
+import { daemonServices } from "../../daemon/services.ts";
 
 /** One line about a run: when, what, why, cost. */
 export function describeRun(run: RunRecord): string {
@@ -32,7 +33,7 @@ export function registerHeartbeat(program: Command, context: CliContext): void {
     .option("--dry-run", "print the message and its token estimate; no model call")
     .action(async (options: { dryRun?: boolean }) => {
       const { io } = context;
-      const services = await loadDaemonServices(context);
+      const services = daemonServices(await context.runtime());
       const report = await services.heartbeat.tick({ trigger: "manual", dryRun: options.dryRun });
       io.stdout(
         report.events.length
@@ -64,11 +65,13 @@ export function registerHeartbeat(program: Command, context: CliContext): void {
     .description("recent ticks: why they woke, what they cost, what they did")
     .option("-n, --limit <n>", "how many", "20")
     .option("--all", "include skipped ticks")
-    .action(async (options: { limit: string; all?: boolean }) => {
-      const { runs } = await loadDaemonServices(context);
+    .option("--json", jsonOptionHelp)
+    .action(async (options: { limit: string; all?: boolean; json?: boolean }) => {
+      const { runs } = daemonServices(await context.runtime());
       const rows = runs.recent(checkLimit(parseCount(options.limit, "--limit"), "--limit"), {
         skipped: options.all ? undefined : false,
       });
+      if (options.json) return printJson(context, rows);
       if (!rows.length) {
         context.io.stdout(
           options.all

@@ -1,8 +1,9 @@
 /** `radar history`: list conversations, show one. */
 import { checkLimit } from "../../core/bounds.ts";
-import type { Command } from "../command_line.ts";
-import { UsageError } from "../../core/errors.ts";
+import type { Command } from "commander";
+import { NotFoundError, UsageError } from "../../core/errors.ts";
 import type { ConversationKind } from "../../core/tool.ts";
+import { jsonOptionHelp, printJson } from "../json_output.ts";
 import type { CliContext } from "../context.ts";
 import { parseCount, parseId } from "../arguments.ts";
 
@@ -13,7 +14,8 @@ export function registerHistory(program: Command, context: CliContext): void {
     .option("-n, --limit <n>", "how many", "20")
     .option("--kind <kind>", "chat, ask, heartbeat or task")
     .option("-s, --search <text>", "only conversations containing this text")
-    .action(async (options: { limit: string; kind?: string; search?: string }) => {
+    .option("--json", jsonOptionHelp)
+    .action(async (options: { limit: string; kind?: string; search?: string; json?: boolean }) => {
       const kinds = ["chat", "ask", "heartbeat", "task"];
       if (options.kind && !kinds.includes(options.kind)) {
         throw new UsageError(`Cannot list history: --kind must be one of ${kinds.join(", ")}`);
@@ -23,6 +25,7 @@ export function registerHistory(program: Command, context: CliContext): void {
         kind: options.kind as ConversationKind | undefined,
         search: options.search,
       });
+      if (options.json) return printJson(context, rows);
       if (!rows.length) return context.io.stdout("No conversations yet.\n");
       for (const row of rows) {
         context.io.stdout(
@@ -35,18 +38,17 @@ export function registerHistory(program: Command, context: CliContext): void {
   history.command("show")
     .description("show every message and tool call of a conversation")
     .argument("<id>", "conversation id")
-    .option("--json", "print JSON")
+    .option("--json", jsonOptionHelp)
     .action(async (id: string, options: { json?: boolean }) => {
       const runtime = await context.runtime();
       const conversationId = parseId(id);
       const conversation = runtime.conversations.conversation(conversationId);
       if (!conversation) {
-        throw new UsageError(`Cannot show conversation ${id}: no such conversation`);
+        throw new NotFoundError(`Cannot show conversation ${id}: no such conversation`);
       }
       const messages = runtime.conversations.messages(conversationId);
       if (options.json) {
-        context.io.stdout(JSON.stringify({ conversation, messages }, null, 2) + "\n");
-        return;
+        return printJson(context, { conversation, messages });
       }
       context.io.stdout(
         `#${conversation.id} ${conversation.kind} ${conversation.createdAt} ${conversation.title}\n\n`,

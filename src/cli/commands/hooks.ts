@@ -1,5 +1,5 @@
 /** `radar hooks list`: every hook handler by point and priority (config rules and plugin hooks). */
-import type { Command } from "../command_line.ts";
+import type { Command } from "commander";
 import type { CliContext } from "../context.ts";
 
 /** Registers `hooks` and its subcommand. */

@@ -1,6 +1,7 @@
 /** `radar log tools`: the tool audit trail. */
 import { checkLimit } from "../../core/bounds.ts";
-import type { Command } from "../command_line.ts";
+import type { Command } from "commander";
+import { jsonOptionHelp, printJson } from "../json_output.ts";
 import type { CliContext } from "../context.ts";
 import { parseCount } from "../arguments.ts";
 
@@ -12,13 +13,15 @@ export function registerLog(program: Command, context: CliContext): void {
     .option("-n, --limit <n>", "how many", "20")
     .option("--tool <name>", "only calls of this tool")
     .option("--failed", "only calls that did not succeed")
-    .action(async (options: { limit: string; tool?: string; failed?: boolean }) => {
+    .option("--json", jsonOptionHelp)
+    .action(async (options: { limit: string; tool?: string; failed?: boolean; json?: boolean }) => {
       const runtime = await context.runtime();
       const rows = runtime.toolCalls.list({
         limit: checkLimit(parseCount(options.limit, "--limit"), "--limit"),
         tool: options.tool,
         failed: options.failed,
       });
+      if (options.json) return printJson(context, rows);
       if (!rows.length) return context.io.stdout("No tool calls recorded.\n");
       const time = new Intl.DateTimeFormat("sv-SE", {
         timeZone: runtime.config.radar.timezone || undefined,

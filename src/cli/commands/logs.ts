@@ -1,8 +1,8 @@
 /** `radar logs [-f] [-n N]`: the daemon's log file. */
-import { importLazily } from "../../runtime/lazy_import.ts";
-import type { Command } from "../command_line.ts";
+import { followFile, lastLines, logPath } from "../../daemon/log_file.ts";
+import type { Command } from "commander";
 import type { CliContext } from "../context.ts";
-import { InvalidArgumentError } from "../command_line.ts";
+import { InvalidArgumentError } from "commander";
 import { checkLimit, maxLogLines } from "../../core/bounds.ts";
 
 function parseCount(value: string): number {
@@ -18,9 +18,6 @@ export function registerLogs(program: Command, context: CliContext): void {
     .option("-f, --follow", "keep printing new lines until Ctrl-C")
     .action(async (options: { lines: number; follow?: boolean }) => {
       checkLimit(options.lines, "--lines", maxLogLines);
-      const { followFile, lastLines, logPath } = await importLazily<
-        typeof import("../../daemon/log_file.ts")
-      >(new URL("../../daemon/log_file.ts", import.meta.url));
       const path = logPath((await context.config()).dataDir);
       let size = 0;
       try {

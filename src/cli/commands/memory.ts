@@ -1,8 +1,9 @@
 /** `radar memory list|search|add|forget`. */
 import { checkLimit } from "../../core/bounds.ts";
-import type { Command } from "../command_line.ts";
-import { UsageError } from "../../core/errors.ts";
+import type { Command } from "commander";
+import { NotFoundError, UsageError } from "../../core/errors.ts";
 import { type Fact, factCategories, type FactCategory } from "../../core/ports.ts";
+import { jsonOptionHelp, printJson } from "../json_output.ts";
 import type { CliContext } from "../context.ts";
 import { parseCount, parseId } from "../arguments.ts";
 
@@ -30,22 +31,26 @@ export function registerMemory(program: Command, context: CliContext): void {
     .description("list facts, newest first")
     .option("-n, --limit <n>", "how many", "50")
     .option("--category <category>", factCategories.join(" | "))
-    .action(async (options: { limit: string; category?: string }) => {
+    .option("--json", jsonOptionHelp)
+    .action(async (options: { limit: string; category?: string; json?: boolean }) => {
       const facts = (await context.runtime()).facts.listFacts({
         limit: checkLimit(parseCount(options.limit, "--limit"), "--limit"),
         category: parseCategory(options.category),
       });
+      if (options.json) return printJson(context, facts);
       printFacts(context, facts, "No facts remembered yet.");
     });
   memory.command("search")
     .description("full-text search of facts")
     .argument("<text...>", "words to look for")
     .option("-n, --limit <n>", "how many", "20")
-    .action(async (words: string[], options: { limit: string }) => {
+    .option("--json", jsonOptionHelp)
+    .action(async (words: string[], options: { limit: string; json?: boolean }) => {
       const facts = (await context.runtime()).facts.searchFacts(
         words.join(" "),
         checkLimit(parseCount(options.limit, "--limit"), "--limit"),
       );
+      if (options.json) return printJson(context, facts);
       printFacts(context, facts, `No facts match "${words.join(" ")}".`);
     });
   memory.command("add")
@@ -67,7 +72,7 @@ export function registerMemory(program: Command, context: CliContext): void {
     .argument("<id>", "fact id")
     .action(async (id: string) => {
       if (!(await context.runtime()).facts.forgetFact(parseId(id))) {
-        throw new UsageError(`Cannot forget fact ${id}: no such fact`);
+        throw new NotFoundError(`Cannot forget fact ${id}: no such fact`);
       }
       context.io.stdout(`Forgot #${id}.\n`);
     });

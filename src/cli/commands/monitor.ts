@@ -1,27 +1,22 @@
 /** `radar monitor add|list|remove|check-now|enable|disable`: URL monitors. */
 import { everyProblem } from "../../core/bounds.ts";
-import { importLazily } from "../../runtime/lazy_import.ts";
-import type { Command } from "../command_line.ts";
+import type { Command } from "commander";
+import { MonitorService } from "../../daemon/monitor_service.ts";
+import { jsonOptionHelp, printJson } from "../json_output.ts";
 import type { CliContext } from "../context.ts";
 import { parseId } from "../arguments.ts";
-import { UsageError } from "../../core/errors.ts";
+import { NotFoundError, UsageError } from "../../core/errors.ts";
 import type { MonitorRecord } from "../../adapters/sqlite/monitor_store.ts";
-import { loadDaemonServices } from "../load_daemon_services.ts";
+import { daemonServices } from "../../daemon/services.ts";
 
 /** Registers `monitor` and its subcommands. */
 export function registerMonitor(program: Command, context: CliContext): void {
   const monitor = program.command("monitor").description(
     "URL monitors: changed pages queue events",
   );
-  const services = () => loadDaemonServices(context);
+  const services = async () => daemonServices(await context.runtime());
   const zone = async () => (await context.runtime()).config.radar.timezone || undefined;
-  // The daemon code behind a monitor's description is loaded only when a line is printed.
-  const describe = async (record: MonitorRecord) => {
-    const { MonitorService } = await importLazily<typeof import("../../daemon/monitor_service.ts")>(
-      new URL("../../daemon/monitor_service.ts", import.meta.url),
-    );
-    return MonitorService.describe(record, await zone());
-  };
+  const describe = async (record: MonitorRecord) => MonitorService.describe(record, await zone());
 
   monitor.command("add")
     .description("watch a page: radar monitor add https://example.com/prices --every 2h")
@@ -47,8 +42,12 @@ export function registerMonitor(program: Command, context: CliContext): void {
       },
     );
 
-  monitor.command("list").description("list monitors with their next check").action(async () => {
+  monitor.command("list").description("list monitors with their next check").option(
+    "--json",
+    jsonOptionHelp,
+  ).action(async (options: { json?: boolean }) => {
     const monitors = (await services()).monitors.list();
+    if (options.json) return printJson(context, monitors);
     if (!monitors.length) return context.io.stdout("No monitors yet.\n");
     for (const item of monitors) context.io.stdout(`${await describe(item)}\n`);
   });
@@ -56,7 +55,7 @@ export function registerMonitor(program: Command, context: CliContext): void {
   monitor.command("remove").argument("<id>").description("delete a monitor").action(
     async (id: string) => {
       if (!(await services()).monitors.remove(parseId(id))) {
-        throw new UsageError(`Cannot remove monitor ${id}: no such monitor`);
+        throw new NotFoundError(`Cannot remove monitor ${id}: no such monitor`);
       }
       context.io.stdout(`Removed monitor #${id}.\n`);
     },
@@ -67,7 +66,7 @@ export function registerMonitor(program: Command, context: CliContext): void {
       .description(enabled ? "resume a monitor (checked on the next tick)" : "pause a monitor")
       .action(async (id: string) => {
         const updated = (await services()).monitors.setEnabled(parseId(id), enabled);
-        if (!updated) throw new UsageError(`Cannot change monitor ${id}: no such monitor`);
+        if (!updated) throw new NotFoundError(`Cannot change monitor ${id}: no such monitor`);
         context.io.stdout(`${await describe(updated)}\n`);
       });
   }
@@ -77,7 +76,7 @@ export function registerMonitor(program: Command, context: CliContext): void {
     .action(async (id: string) => {
       const daemon = await services();
       const record = daemon.monitors.store.get(parseId(id));
-      if (!record) throw new UsageError(`Cannot check monitor ${id}: no such monitor`);
+      if (!record) throw new NotFoundError(`Cannot check monitor ${id}: no such monitor`);
       const check = await daemon.monitorChecker.check(record);
       const messages = {
         baseline: "First version stored; later changes become heartbeat events.",

@@ -1,7 +1,8 @@
 /** `radar plugin list|show|install|approve|reject|enable|disable|rollback|test|remove`. */
-import { resolvePath } from "../../core/file_path.ts";
-import type { Command } from "../command_line.ts";
+import { resolve } from "node:path";
+import type { Command } from "commander";
 import { RadarError, UsageError } from "../../core/errors.ts";
+import { jsonOptionHelp, printJson } from "../json_output.ts";
 import type { CliContext } from "../context.ts";
 import type { PluginSystem } from "../../plugins/plugin_system.ts";
 
@@ -55,10 +56,13 @@ export function registerPlugin(program: Command, context: CliContext): void {
   const out = (text: string) => context.io.stdout(`${text}\n`);
   plugin.command("list")
     .description("every plugin with its status")
-    .action(async () => {
+    .option("--json", jsonOptionHelp)
+    .action(async (options: { json?: boolean }) => {
       const system = await plugins(context);
-      for (const change of await system.refresh()) out(`(${change})`);
+      const changes = await system.refresh();
       const rows = system.api.list();
+      if (options.json) return printJson(context, { changes, plugins: rows });
+      for (const change of changes) out(`(${change})`);
       if (!rows.length) return out("No plugins. Install one with: radar plugin install DIR");
       out(`${"NAME".padEnd(20)} ${"VERSION".padEnd(8)} ${"TRUST".padEnd(8)} TOOLS  STATUS`);
       for (const row of rows) {
@@ -72,12 +76,20 @@ export function registerPlugin(program: Command, context: CliContext): void {
   plugin.command("show")
     .description("what a plugin is, what it asks for in plain words, its tests and files")
     .argument("<name>", "plugin name")
-    .action((name: string) => showDetails(context, name));
+    .option("--json", jsonOptionHelp)
+    .action(async (name: string, options: { json?: boolean }) => {
+      if (!options.json) return await showDetails(context, name);
+      const system = await plugins(context);
+      printJson(context, {
+        ...system.api.details(name),
+        networkWarnings: await system.api.networkWarnings(name),
+      });
+    });
   plugin.command("install")
     .description("validate a plugin folder and file it for review")
     .argument("<dir>", "the plugin folder")
     .action(async (dir: string) => {
-      const folder = resolvePath(context.io.cwd, dir);
+      const folder = resolve(context.io.cwd, dir);
       if (!isDirectory(folder)) {
         throw new UsageError(`Cannot install ${dir}: ${folder} is not a folder`);
       }

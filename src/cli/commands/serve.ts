@@ -1,6 +1,10 @@
 /** `radar serve`: the daemon in the foreground until Ctrl-C or SIGTERM. */
-import { importLazily } from "../../runtime/lazy_import.ts";
-import type { Command } from "../command_line.ts";
+import { logPath, RotatingLogFile } from "../../daemon/log_file.ts";
+import { daemonServices } from "../../daemon/services.ts";
+import { runDaemon } from "../../daemon/daemon.ts";
+import { daemonJobs, daemonSources, pluginSources } from "../../daemon/sources.ts";
+import { startDaemonWebServer } from "../../../web/daemon_web.ts";
+import type { Command } from "commander";
 import type { CliContext } from "../context.ts";
 import { parsePort } from "../arguments.ts";
 import { everyMinute } from "../../adapters/cron.ts";
@@ -28,9 +32,6 @@ export function registerServe(program: Command, context: CliContext): void {
       const port = options.port ?? loaded.config.web.port;
       // The bind policy (non-loopback needs web.auth_token) is checked by the web server.
       ensureDataDirectory(loaded.dataDir);
-      const { logPath, RotatingLogFile } = await importLazily<
-        typeof import("../../daemon/log_file.ts")
-      >(new URL("../../daemon/log_file.ts", import.meta.url));
       const log = new RotatingLogFile(logPath(loaded.dataDir));
       const shutdown = new AbortController();
       const stop = () => shutdown.abort();
@@ -41,19 +42,6 @@ export function registerServe(program: Command, context: CliContext): void {
       let manualTick: (() => void) | undefined;
       try {
         const runtime = await context.runtime({ logWriters: [(line) => log.write(line)] });
-        // Loaded here, not at start-up: other commands do not pay for the daemon and web stack.
-        const { daemonServices } = await importLazily<typeof import("../../daemon/services.ts")>(
-          new URL("../../daemon/services.ts", import.meta.url),
-        );
-        const { runDaemon } = await importLazily<typeof import("../../daemon/daemon.ts")>(
-          new URL("../../daemon/daemon.ts", import.meta.url),
-        );
-        const { daemonJobs, daemonSources, pluginSources } = await importLazily<
-          typeof import("../../daemon/sources.ts")
-        >(new URL("../../daemon/sources.ts", import.meta.url));
-        const { startDaemonWebServer } = await importLazily<
-          typeof import("../../../web/daemon_web.ts")
-        >(new URL("../../../web/daemon_web.ts", import.meta.url));
         const services = daemonServices(runtime);
         let web: ReturnType<typeof startDaemonWebServer> | undefined;
         await runDaemon({

@@ -1,7 +1,9 @@
 /** `radar service install|uninstall|status`: run `radar serve` at login (launchd or systemd). */
-import { importLazily } from "../../runtime/lazy_import.ts";
-import { joinPath, parentPath } from "../../core/file_path.ts";
-import type { Command } from "../command_line.ts";
+import { launchdPlist, serviceLocation, systemdUnit } from "../../daemon/service_files.ts";
+import { currentRadarCommand } from "../../daemon/daemon_command.ts";
+import { runningDaemon } from "../../daemon/lock_file.ts";
+import { dirname, join } from "node:path";
+import type { Command } from "commander";
 import type { CliContext } from "../context.ts";
 import { RadarError } from "../../core/errors.ts";
 import { homeDirectory } from "../../config/paths.ts";
@@ -12,10 +14,7 @@ export function registerService(program: Command, context: CliContext): void {
   const service = program.command("service").description(
     "run the daemon at login: launchd agent (macOS) or systemd user unit (Linux)",
   );
-  const where = async () => {
-    const { serviceLocation } = await importLazily<typeof import("../../daemon/service_files.ts")>(
-      new URL("../../daemon/service_files.ts", import.meta.url),
-    );
+  const where = () => {
     const env = context.io.env;
     const location = serviceLocation(Deno.build.os, homeDirectory(env), env.XDG_CONFIG_HOME);
     if (!location) {
@@ -28,12 +27,6 @@ export function registerService(program: Command, context: CliContext): void {
     .action(async () => {
       const location = await where();
       const loaded = await context.config();
-      const { currentRadarCommand } = await importLazily<
-        typeof import("../../daemon/daemon_command.ts")
-      >(new URL("../../daemon/daemon_command.ts", import.meta.url));
-      const { launchdPlist, systemdUnit } = await importLazily<
-        typeof import("../../daemon/service_files.ts")
-      >(new URL("../../daemon/service_files.ts", import.meta.url));
       const args = [...(loaded.path ? ["--config", loaded.path] : []), "serve"];
       const command = currentRadarCommand(args);
       const spec: ServiceSpec = {
@@ -43,11 +36,11 @@ export function registerService(program: Command, context: CliContext): void {
           RADAR_DATA_DIR: loaded.dataDir,
           PATH: context.io.env.PATH ?? "/usr/local/bin:/usr/bin:/bin",
         },
-        errorLog: joinPath(loaded.dataDir, "logs", "service.err"),
+        errorLog: join(loaded.dataDir, "logs", "service.err"),
       };
       const text = location.kind === "launchd" ? launchdPlist(spec) : systemdUnit(spec);
-      Deno.mkdirSync(parentPath(location.path), { recursive: true });
-      Deno.mkdirSync(parentPath(spec.errorLog), { recursive: true, mode: 0o700 });
+      Deno.mkdirSync(dirname(location.path), { recursive: true });
+      Deno.mkdirSync(dirname(spec.errorLog), { recursive: true, mode: 0o700 });
       Deno.writeTextFileSync(location.path, text);
       context.io.stdout(`Wrote ${location.path}\nLoad it with:\n  ${location.load}\n`);
     });
@@ -73,9 +66,6 @@ export function registerService(program: Command, context: CliContext): void {
         installed = Deno.statSync(location.path).isFile;
       } catch { /* not installed */ }
       const { dataDir } = await context.config();
-      const { runningDaemon } = await importLazily<typeof import("../../daemon/lock_file.ts")>(
-        new URL("../../daemon/lock_file.ts", import.meta.url),
-      );
       const daemon = runningDaemon(dataDir);
       context.io.stdout(
         `service: ${

@@ -1,5 +1,5 @@
 /** `radar skill list|show`: the Agent Skills Radar found, and one skill's instructions. */
-import type { Command } from "../command_line.ts";
+import type { Command } from "commander";
 import type { CliContext } from "../context.ts";
 import { UsageError } from "../../core/errors.ts";
 import { loadSkill } from "../../skills/skill_files.ts";

@@ -1,6 +1,8 @@
 /** `radar start`: the daemon detached, logging to the data directory; prints its PID. */
-import { importLazily } from "../../runtime/lazy_import.ts";
-import type { Command } from "../command_line.ts";
+import { readLock, runningDaemon } from "../../daemon/lock_file.ts";
+import { currentRadarCommand } from "../../daemon/daemon_command.ts";
+import { logPath } from "../../daemon/log_file.ts";
+import type { Command } from "commander";
 import type { CliContext } from "../context.ts";
 import { parsePort } from "../arguments.ts";
 import { RadarError } from "../../core/errors.ts";
@@ -13,15 +15,6 @@ export function registerStart(program: Command, context: CliContext): void {
     .option("--port <port>", "dashboard port (default: web.port)", parsePort)
     .action(async (options: { host?: string; port?: number }) => {
       const loaded = await context.config();
-      const { readLock, runningDaemon } = await importLazily<
-        typeof import("../../daemon/lock_file.ts")
-      >(new URL("../../daemon/lock_file.ts", import.meta.url));
-      const { currentRadarCommand } = await importLazily<
-        typeof import("../../daemon/daemon_command.ts")
-      >(new URL("../../daemon/daemon_command.ts", import.meta.url));
-      const { logPath } = await importLazily<typeof import("../../daemon/log_file.ts")>(
-        new URL("../../daemon/log_file.ts", import.meta.url),
-      );
       const running = runningDaemon(loaded.dataDir);
       if (running) throw new RadarError(`Radar is already running (PID ${running.pid})`);
       const args: string[] = [];

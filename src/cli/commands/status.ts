@@ -1,36 +1,58 @@
 /** `radar status`: config, data, database, model server. Other concerns add their lines. */
-import { importLazily } from "../../runtime/lazy_import.ts";
-import type { Command } from "../command_line.ts";
+import { statusSections } from "./status_sections.ts";
+import type { Command } from "commander";
 import type { CliContext } from "../context.ts";
+import { integrityLine } from "../../adapters/sqlite/maintenance.ts";
+import { readOnlyBecause } from "../../adapters/sqlite/database.ts";
+import { ExitCode } from "../../core/errors.ts";
+import { jsonOptionHelp, printJson } from "../json_output.ts";
 
-/** Registers `status`. */
+/** Registers `status`. Exits 1 when the model server is unreachable. */
 export function registerStatus(program: Command, context: CliContext): void {
   program.command("status")
-    .description("show config, data, database and model server status")
-    .action(async () => {
+    .description("show config, data, database and model server status (exit 1: server unreachable)")
+    .option("--json", jsonOptionHelp)
+    .action(async (options: { json?: boolean }) => {
       const runtime = await context.runtime();
       const { io } = context;
       let size = 0;
       try {
         size = Deno.statSync(runtime.databasePath).size;
       } catch { /* not yet written */ }
+      const status = await runtime.model.status();
+      if (!status.reachable) context.setExitCode(ExitCode.failure);
+      const sections: string[] = [];
+      for (const section of statusSections) sections.push(...await section(runtime));
+      const database = {
+        path: runtime.databasePath,
+        bytes: size,
+        conversations: runtime.conversations.count(),
+        facts: runtime.facts.countFacts(),
+        integrity: integrityLine(runtime.db, runtime.dataDir, size),
+        readOnly: readOnlyBecause(runtime.db) ?? null,
+      };
+      if (options.json) {
+        return printJson(context, {
+          config: runtime.loaded.path ?? null,
+          dataDir: runtime.dataDir,
+          database,
+          llm: status,
+          sections,
+        });
+      }
       io.stdout(`config:    ${runtime.loaded.path ?? "(none: embedded defaults)"}\n`);
       io.stdout(`data dir:  ${runtime.dataDir}\n`);
       io.stdout(
-        `database:  ${runtime.databasePath} (${
+        `database:  ${database.path} (${
           (size / 1024).toFixed(0)
-        } KiB; ${runtime.conversations.count()} conversations, ${runtime.facts.countFacts()} facts)\n`,
+        } KiB; ${database.conversations} conversations, ${database.facts} facts)\n`,
       );
-      const { integrityLine } = await importLazily<
-        typeof import("../../adapters/sqlite/maintenance.ts")
-      >(new URL("../../adapters/sqlite/maintenance.ts", import.meta.url));
-      io.stdout(`  ${integrityLine(runtime.db, runtime.dataDir, size)}\n`);
-      const { readOnlyBecause } = await importLazily<
-        typeof import("../../adapters/sqlite/database.ts")
-      >(new URL("../../adapters/sqlite/database.ts", import.meta.url));
-      const readOnly = readOnlyBecause(runtime.db);
-      if (readOnly) io.stdout(`  read-only: ${readOnly}\n`);
-      const status = await runtime.model.status();
+      io.stdout(`  ${database.integrity}
+`);
+      if (database.readOnly) {
+        io.stdout(`  read-only: ${database.readOnly}
+`);
+      }
       io.stdout(`llm:       ${status.provider} ${status.baseUrl} model ${status.model}\n`);
       io.stdout(`  reachable: ${status.reachable ? "yes" : "no"}\n`);
       if (status.modelPresent !== undefined) {
@@ -41,12 +63,6 @@ export function registerStatus(program: Command, context: CliContext): void {
       }
       if (status.contextLength) io.stdout(`  context length: ${status.contextLength}\n`);
       if (status.problem) io.stdout(`  problem: ${status.problem}\n`);
-      // The sections reach the daemon, tools and plugins: loaded only when status runs.
-      const { statusSections } = await importLazily<typeof import("./status_sections.ts")>(
-        new URL("./status_sections.ts", import.meta.url),
-      );
-      for (const section of statusSections) {
-        for (const line of await section(runtime)) io.stdout(`${line}\n`);
-      }
+      for (const line of sections) io.stdout(`${line}\n`);
     });
 }

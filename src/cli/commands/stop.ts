@@ -1,6 +1,6 @@
 /** `radar stop`: signal the running daemon through its lock file and wait until it exits. */
-import { importLazily } from "../../runtime/lazy_import.ts";
-import type { Command } from "../command_line.ts";
+import { runningDaemon } from "../../daemon/lock_file.ts";
+import type { Command } from "commander";
 import type { CliContext } from "../context.ts";
 import { RadarError } from "../../core/errors.ts";
 import { isProcessAlive } from "../../adapters/process.ts";
@@ -22,9 +22,6 @@ export function registerStop(program: Command, context: CliContext): void {
     .option("--timeout <seconds>", "how long to wait", (value: string) => Number(value), 30)
     .action(async (options: { timeout: number }) => {
       const { dataDir } = await context.config();
-      const { runningDaemon } = await importLazily<typeof import("../../daemon/lock_file.ts")>(
-        new URL("../../daemon/lock_file.ts", import.meta.url),
-      );
       const daemon = runningDaemon(dataDir);
       if (!daemon) {
         context.io.stdout("Radar is not running.\n");

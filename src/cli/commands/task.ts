@@ -1,26 +1,21 @@
 /** `radar task add|list|remove|run-now|enable|disable`: scheduled tasks in local time. */
 import { everyProblem } from "../../core/bounds.ts";
-import { importLazily } from "../../runtime/lazy_import.ts";
-import type { Command } from "../command_line.ts";
+import type { Command } from "commander";
+import { describeTask } from "./task_description.ts";
+import { jsonOptionHelp, printJson } from "../json_output.ts";
 import type { CliContext } from "../context.ts";
 import { parseId } from "../arguments.ts";
-import { RadarError, UsageError } from "../../core/errors.ts";
+import { NotFoundError, RadarError, UsageError } from "../../core/errors.ts";
 import { catchUpPolicies, type CatchUpPolicy } from "../../core/schedule.ts";
 import type { TaskRecord } from "../../adapters/sqlite/task_store.ts";
-import { loadDaemonServices } from "../load_daemon_services.ts";
+import { daemonServices } from "../../daemon/services.ts";
 
 /** Registers `task` and its subcommands. */
 export function registerTask(program: Command, context: CliContext): void {
   const task = program.command("task").description("scheduled tasks (cron in local time)");
-  const services = () => loadDaemonServices(context);
+  const services = async () => daemonServices(await context.runtime());
   const zone = async () => (await context.runtime()).config.radar.timezone || undefined;
-  // The daemon code behind a task's description is loaded only when a line is printed.
-  const describe = async (record: TaskRecord) => {
-    const { describeTask } = await importLazily<typeof import("./task_description.ts")>(
-      new URL("./task_description.ts", import.meta.url),
-    );
-    return describeTask(record, await zone());
-  };
+  const describe = async (record: TaskRecord) => describeTask(record, await zone());
 
   task.command("add")
     .description('add a task: radar task add "0 9 * * 1" "Summarize my week"')
@@ -68,8 +63,12 @@ export function registerTask(program: Command, context: CliContext): void {
       },
     );
 
-  task.command("list").description("list tasks with their next run").action(async () => {
+  task.command("list").description("list tasks with their next run").option(
+    "--json",
+    jsonOptionHelp,
+  ).action(async (options: { json?: boolean }) => {
     const tasks = (await services()).tasks.list();
+    if (options.json) return printJson(context, tasks);
     if (!tasks.length) return context.io.stdout("No tasks yet.\n");
     for (const item of tasks) context.io.stdout(`${await describe(item)}\n`);
   });
@@ -77,7 +76,7 @@ export function registerTask(program: Command, context: CliContext): void {
   task.command("remove").argument("<id>").description("delete a task").action(
     async (id: string) => {
       if (!(await services()).tasks.remove(parseId(id))) {
-        throw new UsageError(`Cannot remove task ${id}: no such task`);
+        throw new NotFoundError(`Cannot remove task ${id}: no such task`);
       }
       context.io.stdout(`Removed task #${id}.\n`);
     },
@@ -88,7 +87,7 @@ export function registerTask(program: Command, context: CliContext): void {
       .description(enabled ? "resume a task" : "pause a task")
       .action(async (id: string) => {
         const updated = (await services()).tasks.setEnabled(parseId(id), enabled);
-        if (!updated) throw new UsageError(`Cannot change task ${id}: no such task`);
+        if (!updated) throw new NotFoundError(`Cannot change task ${id}: no such task`);
         context.io.stdout(`${await describe(updated)}\n`);
       });
   }
@@ -97,7 +96,7 @@ export function registerTask(program: Command, context: CliContext): void {
     async (id: string) => {
       const daemon = await services();
       const record = daemon.tasks.store.get(parseId(id));
-      if (!record) throw new UsageError(`Cannot run task ${id}: no such task`);
+      if (!record) throw new NotFoundError(`Cannot run task ${id}: no such task`);
       const report = await daemon.taskRunner.runTask(record, "manual");
       if (report.outcome === "busy") {
         throw new RadarError(`Cannot run task ${id}: ${report.reason}`);

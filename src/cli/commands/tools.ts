@@ -1,17 +1,36 @@
 /** `radar tools`: every tool with its source, description and schema token cost. */
-import type { Command } from "../command_line.ts";
+import type { Command } from "commander";
 import { estimateFirstRequestTokens } from "../../core/agent_loop.ts";
 import { toolTokenCost } from "../../core/tool_registry.ts";
 import type { CliContext } from "../context.ts";
+import { jsonOptionHelp, printJson } from "../json_output.ts";
 
 /** Registers `tools`. */
 export function registerTools(program: Command, context: CliContext): void {
   program.command("tools")
     .description("list tools with their source, description and token cost")
-    .action(async () => {
+    .option("--json", jsonOptionHelp)
+    .action(async (options: { json?: boolean }) => {
       const runtime = await context.runtime();
       const { io } = context;
       const tools = runtime.registry.list();
+      const budget = runtime.config.llm.tool_budget_tokens;
+      const message = "hello";
+      const offered = runtime.registry.select(message, budget);
+      const first = estimateFirstRequestTokens(runtime.agent().systemPrompt(), offered, message);
+      if (options.json) {
+        return printJson(context, {
+          tools: tools.map((tool) => ({
+            name: tool.name,
+            source: tool.source,
+            tokens: toolTokenCost(tool),
+            alwaysOn: tool.alwaysOn ?? false,
+            description: tool.description,
+          })),
+          execEnabled: runtime.config.tools.exec.enabled,
+          firstRequest: { message, offered: offered.map((tool) => tool.name), tokens: first },
+        });
+      }
       const width = Math.max(4, ...tools.map((tool) => tool.name.length));
       for (const tool of tools) {
         io.stdout(
@@ -24,11 +43,6 @@ export function registerTools(program: Command, context: CliContext): void {
         io.stdout(`${"exec".padEnd(width)}  builtin     - tok  (disabled: tools.exec.enabled)\n`);
       }
       const total = tools.reduce((sum, tool) => sum + toolTokenCost(tool), 0);
-      const budget = runtime.config.llm.tool_budget_tokens;
-      const message = "hello";
-      const offered = runtime.registry.select(message, budget);
-      const prompt = runtime.agent().systemPrompt();
-      const first = estimateFirstRequestTokens(prompt, offered, message);
       io.stdout(
         `\n${tools.length} tools, ${total} schema tokens in all. A first request ("${message}") ` +
           `offers ${offered.length} of them (llm.tool_budget_tokens ${budget}) and costs ` +

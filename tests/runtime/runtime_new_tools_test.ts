@@ -1,12 +1,8 @@
-/**
- * Tools that appear during a session (create_tool with auto-approval) are offered on the next
- * turn of a quick session, as they are on a full start: once the real tools are loaded, the
- * session offers them instead of the catalog it started with.
- */
+/** Tools that appear during a session (create_tool with auto-approval) are offered on its next turn. */
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { runAgent } from "../../src/core/agent_loop.ts";
-import { type AgentSession, openAgentSession } from "../../src/runtime/agent_session.ts";
+import { openRuntime, type Runtime } from "../../src/runtime/runtime.ts";
 import { FakeLlmServer, ollamaText, ollamaToolCall } from "../fakes/fake_llm_server.ts";
 
 const shout = {
@@ -19,7 +15,7 @@ const shout = {
 
 type ChatBody = { tools: Array<{ function: { name: string } }> };
 
-Deno.test("agent session: a tool created in a chat is offered on its next turn, quick start or not", async () => {
+Deno.test("runtime: a tool created in a chat is offered on its next turn", async () => {
   const home = Deno.makeTempDirSync({ prefix: "radar-new-tools-" });
   const server = FakeLlmServer.start();
   const env = { HOME: home, RADAR_DATA_DIR: join(home, "data"), RADAR_LLM_BASE_URL: server.url };
@@ -27,7 +23,7 @@ Deno.test("agent session: a tool created in a chat is offered on its next turn, 
     join(home, "radar.yaml"),
     "plugins:\n  allow_llm_generated: true\n  auto_approve_if_tests_pass: true\n",
   );
-  const turn = async (session: AgentSession, conversationId: number, message: string) =>
+  const turn = async (session: Runtime, conversationId: number, message: string) =>
     await runAgent(session.agent(), {
       conversationId,
       kind: "chat",
@@ -35,14 +31,14 @@ Deno.test("agent session: a tool created in a chat is offered on its next turn, 
       interactive: false,
     });
   try {
-    for (const quickStart of [false, true]) {
-      const dataDir = join(home, "data");
+    {
+      const session = openRuntime({
+        configPath: join(home, "radar.yaml"),
+        env,
+        cwd: home,
+        logLevel: "error",
+      });
       try {
-        Deno.removeSync(join(dataDir, "plugins"), { recursive: true });
-      } catch { /* first round */ }
-      const session = await openAgentSession({ env, cwd: home, logLevel: "error" });
-      try {
-        assert.equal(session.quickStart, quickStart);
         const conversationId = session.conversations.createConversation("chat", "", new Date());
         server.reply(ollamaToolCall("create_tool", shout), ollamaText("Created."));
         const created = await turn(session, conversationId, "create a tool that shouts text");
@@ -51,7 +47,7 @@ Deno.test("agent session: a tool created in a chat is offered on its next turn, 
         const next = await turn(session, conversationId, "shout hello");
         const offered = (server.chatRequests.at(-1)!.body as ChatBody).tools
           .map((tool) => tool.function.name);
-        assert.ok(offered.includes("shout"), `quickStart ${quickStart}: offered ${offered}`);
+        assert.ok(offered.includes("shout"), `offered ${offered}`);
         assert.deepEqual(next.offeredTools, offered);
       } finally {
         session.close();

@@ -1,13 +1,12 @@
 /**
- * On a startup cache hit every tool call still passes the rules of a full start: a destructive
- * command asks in chat, plugins' pre_tool_call hooks block and post_tool_call hooks annotate,
- * enabled plugin tools are offered and run; plugins with prompt variables never start quick.
+ * What `radar ask` and `radar chat` run on (the runtime) applies every rule of a tool call: a
+ * destructive command asks in chat, plugins' pre_tool_call hooks block and post_tool_call hooks
+ * annotate, enabled plugin tools are offered and run.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { runAgent } from "../../src/core/agent_loop.ts";
-import { type AgentSession, openAgentSession } from "../../src/runtime/agent_session.ts";
-import { openRuntime } from "../../src/runtime/runtime.ts";
+import { openRuntime, type Runtime } from "../../src/runtime/runtime.ts";
 import { writeFolder } from "../../src/plugins/plugin_directories.ts";
 import { FakeLlmServer, ollamaText, ollamaToolCall } from "../fakes/fake_llm_server.ts";
 
@@ -23,14 +22,9 @@ function setup() {
     RADAR_DATA_DIR: join(home, "data"),
     RADAR_LLM_BASE_URL: server.url,
   };
-  const open = () => openAgentSession({ env, cwd: home, logLevel: "error" });
-  /** Opens twice (full start, then the cache); returns the second session. */
-  const openFromCache = async () => {
-    (await open()).close();
-    return await open();
-  };
+  const open = () => openRuntime({ env, cwd: home, logLevel: "error" });
   const turn = async (
-    session: AgentSession,
+    session: Runtime,
     message: string,
     confirm?: (question: string) => Promise<boolean>,
   ) => {
@@ -59,17 +53,16 @@ function setup() {
     await server.close();
     Deno.removeSync(home, { recursive: true });
   };
-  return { home, server, openFromCache, turn, installPlugin, cleanup };
+  return { home, server, open, turn, installPlugin, cleanup };
 }
 
-Deno.test("agent session from the cache: a destructive command in chat asks first", async () => {
-  const { home, server, openFromCache, turn, cleanup } = setup();
+Deno.test("runtime: a destructive command in chat asks first", async () => {
+  const { home, server, open, turn, cleanup } = setup();
   try {
     const victim = join(home, "work/old");
     Deno.mkdirSync(victim);
-    const session = await openFromCache();
+    const session = open();
     try {
-      assert.equal(session.quickStart, true);
       const questions: string[] = [];
       server.reply(ollamaToolCall("exec", { command: "rm -rf ~/work/old" }), ollamaText("Kept."));
       const result = await turn(session, "run rm on my old folder", (question) => {
@@ -120,13 +113,12 @@ export function guard_shout(args: { text: string }): string { return args.text.t
 `,
 };
 
-Deno.test("agent session from the cache: plugin hooks and plugin tools apply as on a full start", async () => {
-  const { home, server, openFromCache, turn, installPlugin, cleanup } = setup();
+Deno.test("runtime: plugin hooks and plugin tools apply as on a full start", async () => {
+  const { home, server, open, turn, installPlugin, cleanup } = setup();
   try {
     await installPlugin("guard", guard);
-    const session = await openFromCache();
+    const session = open();
     try {
-      assert.equal(session.quickStart, true);
       const target = join(home, "x.txt");
       server.reply(
         ollamaToolCall("write_file", { path: target, content: "x" }),
@@ -140,35 +132,6 @@ Deno.test("agent session from the cache: plugin hooks and plugin tools apply as 
       assert.throws(() => Deno.statSync(target));
       assert.equal(shout.result.outcome, "ok", shout.result.text);
       assert.match(shout.result.text, /^HI\n.*guard saw guard_shout/);
-    } finally {
-      session.close();
-    }
-  } finally {
-    await cleanup();
-  }
-});
-
-Deno.test("agent session: plugins with prompt variables never start from the cache", async () => {
-  const { server, openFromCache, turn, installPlugin, cleanup } = setup();
-  try {
-    await installPlugin("machine", {
-      "manifest.yaml": `name: machine
-version: 1.0.0
-description: Names the machine
-trust_level: sandbox
-capabilities: [prompt_variables]
-prompt_variables:
-  - name: name
-`,
-      "tool.ts": `export function name(): string { return "test box"; }\n`,
-    });
-    const session = await openFromCache();
-    try {
-      assert.equal(session.quickStart, false);
-      server.reply(ollamaText("Hi."));
-      await turn(session, "hello");
-      const body = server.chatRequests.at(-1)!.body as { messages: Array<{ content: string }> };
-      assert.match(body.messages[0].content, /- machine\.name: "test box"/);
     } finally {
       session.close();
     }
