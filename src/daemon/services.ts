@@ -12,12 +12,15 @@ import { SqliteMonitorStore } from "../adapters/sqlite/monitor_store.ts";
 import { denoResolver, type Resolver } from "../tools/web/network_guard.ts";
 import { MonitorChecker } from "./monitor_checker.ts";
 import { MonitorService } from "./monitor_service.ts";
+import { SqliteWatchedFileStore } from "../adapters/sqlite/watched_file_store.ts";
 
 /** Everything the scheduler and the daemon commands share. */
 export interface DaemonServices {
   runtime: Runtime;
   queue: SqliteEventQueue;
   runs: SqliteRunStore;
+  /** Files the folder watchers have seen (settling, queued) and their counters. */
+  watchedFiles: SqliteWatchedFileStore;
   heartbeat: HeartbeatRunner;
   tasks: TaskService;
   taskRunner: TaskRunner;
@@ -97,6 +100,7 @@ export function daemonServices(
     runtime,
     queue,
     runs,
+    watchedFiles: new SqliteWatchedFileStore(runtime.db),
     heartbeat,
     tasks,
     taskRunner,
