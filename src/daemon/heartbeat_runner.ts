@@ -10,6 +10,7 @@ import type { SqliteEventQueue } from "../adapters/sqlite/event_queue.ts";
 import type { SqliteRunStore } from "../adapters/sqlite/run_store.ts";
 import type { SqliteConversationStore } from "../adapters/sqlite/conversation_store.ts";
 import { daemonToolNames } from "./offered_tools.ts";
+import { maxBatchEvents, selectBatch } from "./event_batch.ts";
 
 /** What the heartbeat runner needs. */
 export interface HeartbeatRunnerDependencies {
@@ -86,7 +87,7 @@ export class HeartbeatRunner {
     const now = clock.now();
     const timeZone = config.radar.timezone || undefined;
     const limit = config.heartbeat.max_events_per_tick;
-    const pending = deps.queue.pending(limit);
+    const pending = selectBatch(deps.queue.pending(maxBatchEvents), limit);
     const decision = decideHeartbeat({
       now,
       timeZone,

@@ -94,8 +94,21 @@ export class Scheduler {
     }
     if (!heartbeatConfig.enabled) return {};
     const last = deps.runs.lastScheduledHeartbeat();
-    if (!isHeartbeatDue(last, now, heartbeatConfig.interval_minutes)) return {};
+    const interval = this.#backlogWaiting() ? 1 : heartbeatConfig.interval_minutes;
+    if (!isHeartbeatDue(last, now, interval)) return {};
     return { heartbeat: await deps.heartbeat.tick({ trigger: "schedule", signal }) };
+  }
+
+  /**
+   * True when the last scheduled heartbeat worked through events and more are still queued (a
+   * burst): the next one then runs on the next tick instead of after the whole interval. A
+   * skipped or failed heartbeat (quiet hours, model down) does not hurry the next.
+   */
+  #backlogWaiting(): boolean {
+    const last = this.deps.runs.recent(10, { kind: "heartbeat" })
+      .find((run) => run.trigger === "schedule");
+    if (!last || last.outcome !== "ran" || last.eventCount === 0) return false;
+    return this.deps.queue.pendingCount() > 0;
   }
 
   /** Once a day: drop skipped ticks and consumed events older than 30 days. */

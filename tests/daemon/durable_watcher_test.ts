@@ -5,6 +5,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { daemonSources } from "../../src/daemon/sources.ts";
+import { daemonStatus } from "../../src/cli/commands/daemon_status.ts";
 import { ManualTimers } from "../fakes/manual_timers.ts";
 import { withTestDaemon } from "./test_runtime.ts";
 
@@ -66,7 +67,7 @@ Deno.test("a file seen during the settle wait survives a kill of the daemon", as
 });
 
 Deno.test("files that arrive while the daemon is down are queued at start, once", async () => {
-  await withTestDaemon({}, async (daemon) => {
+  await withTestDaemon({}, (daemon) => {
     const folder = join(daemon.dir, "Inbox");
     Deno.mkdirSync(folder);
     Deno.writeTextFileSync(join(folder, "old.pdf"), "there before Radar watched");
@@ -100,6 +101,11 @@ Deno.test("files that arrive while the daemon is down are queued at start, once"
     assert.equal(stats.recovered, 2);
     assert.equal(stats.queued, 2);
     assert.equal(stats.scans, 3);
+    const status = daemonStatus(daemon.runtime).join("\n");
+    assert.match(
+      status,
+      /2 files queued, 0 settling; 0 rescans after dropped watcher events, 2 files found only by a scan/,
+    );
   });
 });
 

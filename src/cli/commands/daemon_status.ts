@@ -69,6 +69,14 @@ export function daemonStatus(runtime: Runtime): string[] {
       state = "missing (picked up when it appears)";
     }
     lines.push(`  ${watcher.path} ${watcher.pattern} → ${watcher.action}: ${state}`);
+    const stats = services.watchedFiles.stats(path);
+    if (stats.scans || stats.rescans || stats.queued || stats.settling) {
+      lines.push(
+        `    ${stats.queued} files queued, ${stats.settling} settling; ` +
+          `${stats.rescans} rescans after dropped watcher events, ` +
+          `${stats.recovered} files found only by a scan`,
+      );
+    }
   }
   const tasks = services.tasks.list();
   lines.push(tasks.length ? "tasks:" : "tasks:     none (radar task add)");
