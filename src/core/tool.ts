@@ -1,4 +1,5 @@
 /** What a tool is to the registry and the loop: name, description, JSON Schema, parse and run. */
+import type { SideEffectLog } from "./side_effects.ts";
 
 /** How a tool call ended, as recorded in the audit trail. */
 export type ToolOutcome = "ok" | "error" | "refused" | "timeout";
@@ -26,6 +27,8 @@ export interface ToolContext {
   /** Asks the person a yes/no question; absent when nobody can answer. */
   confirm?: (question: string) => Promise<boolean>;
   signal: AbortSignal;
+  /** The run's outbox (daemon runs): actions that must not repeat after a crash claim a key. */
+  sideEffects?: SideEffectLog;
 }
 
 /** Result of validating a tool's arguments. */

@@ -11,6 +11,8 @@ import type { SqliteRunStore } from "../adapters/sqlite/run_store.ts";
 import type { SqliteConversationStore } from "../adapters/sqlite/conversation_store.ts";
 import { daemonToolNames } from "./offered_tools.ts";
 import { maxBatchEvents, selectBatch } from "./event_batch.ts";
+import type { SqliteOutbox } from "../adapters/sqlite/outbox_store.ts";
+import { heartbeatScope, runSideEffects } from "./run_side_effects.ts";
 
 /** What the heartbeat runner needs. */
 export interface HeartbeatRunnerDependencies {
@@ -19,6 +21,8 @@ export interface HeartbeatRunnerDependencies {
   queue: SqliteEventQueue;
   runs: SqliteRunStore;
   conversations: SqliteConversationStore;
+  /** Notifications recorded before they are sent (never twice after a crash). */
+  outbox: SqliteOutbox;
   clock: Clock;
   logger: Logger;
   /** Agent loop dependencies with a bounded history window. */
@@ -139,6 +143,12 @@ export class HeartbeatRunner {
         interactive: false,
         signal: options.signal,
         toolNames,
+        sideEffects: runSideEffects(
+          deps.outbox,
+          heartbeatScope(events[0]?.id, runId),
+          clock,
+          deps.pid,
+        ),
       });
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);

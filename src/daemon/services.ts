@@ -13,12 +13,15 @@ import { denoResolver, type Resolver } from "../tools/web/network_guard.ts";
 import { MonitorChecker } from "./monitor_checker.ts";
 import { MonitorService } from "./monitor_service.ts";
 import { SqliteWatchedFileStore } from "../adapters/sqlite/watched_file_store.ts";
+import { SqliteOutbox } from "../adapters/sqlite/outbox_store.ts";
 
 /** Everything the scheduler and the daemon commands share. */
 export interface DaemonServices {
   runtime: Runtime;
   queue: SqliteEventQueue;
   runs: SqliteRunStore;
+  /** Side effects recorded before they happen (notifications). */
+  outbox: SqliteOutbox;
   /** Files the folder watchers have seen (settling, queued) and their counters. */
   watchedFiles: SqliteWatchedFileStore;
   heartbeat: HeartbeatRunner;
@@ -52,6 +55,7 @@ export function daemonServices(
 ): DaemonServices {
   const queue = new SqliteEventQueue(runtime.db);
   const runs = new SqliteRunStore(runtime.db);
+  const outbox = new SqliteOutbox(runtime.db);
   const agent = overrides.agent ?? ((options) => runtime.agent(options));
   const pid = overrides.pid ?? Deno.pid;
   const isAlive = overrides.isAlive ?? isProcessAlive;
@@ -62,6 +66,7 @@ export function daemonServices(
     queue,
     runs,
     conversations: runtime.conversations,
+    outbox,
     clock: runtime.clock,
     logger: runtime.logger,
     agent,
@@ -76,6 +81,7 @@ export function daemonServices(
     store: taskStore,
     runs,
     conversations: runtime.conversations,
+    outbox,
     agent: () => agent(),
     clock: runtime.clock,
     logger: runtime.logger,
@@ -100,6 +106,7 @@ export function daemonServices(
     runtime,
     queue,
     runs,
+    outbox,
     watchedFiles: new SqliteWatchedFileStore(runtime.db),
     heartbeat,
     tasks,

@@ -7,12 +7,16 @@ import type { SqliteTaskStore, TaskRecord } from "../adapters/sqlite/task_store.
 import type { TickJob } from "./scheduler.ts";
 import { nextRunAfter } from "./task_schedule.ts";
 import { daemonToolNames } from "./offered_tools.ts";
+import type { SqliteOutbox } from "../adapters/sqlite/outbox_store.ts";
+import { runSideEffects, taskScope } from "./run_side_effects.ts";
 
 /** What the task runner needs. */
 export interface TaskRunnerDependencies {
   store: SqliteTaskStore;
   runs: SqliteRunStore;
   conversations: ConversationStore;
+  /** Notifications recorded before they are sent (never twice after a crash). */
+  outbox: SqliteOutbox;
   agent: () => AgentDependencies;
   clock: Clock;
   logger: Logger;
@@ -74,6 +78,8 @@ export class TaskRunner implements TickJob {
       return { task, outcome: "busy", reason };
     }
     const runId = claim.runId;
+    // Claimed, and the next run moved, before it starts: a crash mid-run does not run it again.
+    if (trigger === "schedule") deps.store.setNextRun(task.id, nextRunAt);
     const conversationId = deps.conversations.createConversation("task", task.name, at);
     let result: AgentResult | undefined;
     let outcome: TaskRunReport["outcome"] = "ran";
@@ -87,6 +93,12 @@ export class TaskRunner implements TickJob {
         interactive: false,
         signal,
         toolNames: daemonToolNames(agent, task.message),
+        sideEffects: runSideEffects(
+          deps.outbox,
+          taskScope(task.id, trigger === "schedule" ? task.nextRunAt : undefined, runId),
+          deps.clock,
+          deps.pid,
+        ),
       });
       reason = result.stopReason;
       if (result.stopReason === "cancelled") outcome = "failed";
