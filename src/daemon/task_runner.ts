@@ -9,6 +9,7 @@ import { nextRunAfter } from "./task_schedule.ts";
 import { daemonToolNames } from "./offered_tools.ts";
 import type { SqliteOutbox } from "../adapters/sqlite/outbox_store.ts";
 import { runSideEffects, taskScope } from "./run_side_effects.ts";
+import { isValidDate, laterBy } from "./safe_time.ts";
 
 /** What the task runner needs. */
 export interface TaskRunnerDependencies {
@@ -47,15 +48,50 @@ export class TaskRunner implements TickJob {
     const { deps } = this;
     for (const task of deps.store.due(now)) {
       if (signal.aborted) return;
-      const action = dueAction(new Date(task.nextRunAt!), now, task.catchUp);
-      const next = nextRunAfter(task, now, deps.timeZone);
-      if (action === "skip_missed") {
-        deps.logger.info("missed task run skipped", { task: task.id, due: task.nextRunAt });
-        if (next) deps.store.setNextRun(task.id, next);
-        else deps.store.recordRun(task.id, { at: now, outcome: "missed", nextRunAt: undefined });
-        continue;
+      // One broken task (a bad row, a bug) is flagged and backed off; the others still run.
+      try {
+        await this.#runDue(task, now, signal);
+      } catch (error) {
+        this.#broken(task, now, error);
       }
-      if (action === "run") await this.runTask(task, "schedule", signal, next);
+    }
+  }
+
+  async #runDue(task: TaskRecord, now: Date, signal: AbortSignal): Promise<void> {
+    const { deps } = this;
+    const action = dueAction(new Date(task.nextRunAt!), now, task.catchUp);
+    const next = nextRunAfter(task, now, deps.timeZone);
+    if (next !== undefined && !isValidDate(next)) {
+      throw new Error(`its schedule "${task.schedule}" gives no valid next run`);
+    }
+    if (action === "skip_missed") {
+      deps.logger.info("missed task run skipped", { task: task.id, due: task.nextRunAt });
+      if (next) deps.store.setNextRun(task.id, next);
+      else deps.store.recordRun(task.id, { at: now, outcome: "missed", nextRunAt: undefined });
+      return;
+    }
+    if (action === "run") await this.runTask(task, "schedule", signal, next);
+  }
+
+  /** Records an unexpected failure of one task: logged, flagged in its last outcome, retried in a day. */
+  #broken(task: TaskRecord, now: Date, error: unknown): void {
+    const message = error instanceof Error ? error.message : String(error);
+    const retry = laterBy(now, 24 * 60);
+    this.deps.logger.error("task failed unexpectedly; retrying in a day", {
+      task: task.id,
+      error: message,
+    });
+    try {
+      this.deps.store.recordRun(task.id, {
+        at: now,
+        outcome: `failed: ${message} (retry ${retry.toISOString()})`,
+        nextRunAt: retry,
+      });
+    } catch (inner) {
+      this.deps.logger.error("cannot record a task failure", {
+        task: task.id,
+        error: (inner as Error).message,
+      });
     }
   }
 
@@ -78,13 +114,14 @@ export class TaskRunner implements TickJob {
       return { task, outcome: "busy", reason };
     }
     const runId = claim.runId;
-    // Claimed, and the next run moved, before it starts: a crash mid-run does not run it again.
-    if (trigger === "schedule") deps.store.setNextRun(task.id, nextRunAt);
-    const conversationId = deps.conversations.createConversation("task", task.name, at);
+    let conversationId: number | undefined;
     let result: AgentResult | undefined;
     let outcome: TaskRunReport["outcome"] = "ran";
     let reason = "answer";
     try {
+      // Claimed, and the next run moved, before it starts: a crash mid-run does not repeat it.
+      if (trigger === "schedule") deps.store.setNextRun(task.id, nextRunAt);
+      conversationId = deps.conversations.createConversation("task", task.name, at);
       const agent = deps.agent();
       result = await runAgent(agent, {
         conversationId,
