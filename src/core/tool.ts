@@ -45,6 +45,11 @@ export interface Tool {
   source: string;
   /** Offered on every request, whatever the message. */
   alwaysOn?: boolean;
+  /**
+   * Reads local state only: changes nothing and sends nothing anywhere. An unapproved task the
+   * model created runs with these tools (and `notify`) only.
+   */
+  readOnly?: boolean;
   /** Extra words that make the tool relevant to a message. */
   keywords?: string[];
   parse(args: unknown): ParseResult;

@@ -14,6 +14,7 @@ import { MonitorChecker } from "./monitor_checker.ts";
 import { MonitorService } from "./monitor_service.ts";
 import { SqliteWatchedFileStore } from "../adapters/sqlite/watched_file_store.ts";
 import { SqliteOutbox } from "../adapters/sqlite/outbox_store.ts";
+import { SqliteTaskOriginStore } from "../adapters/sqlite/task_origin_store.ts";
 
 /** Everything the scheduler and the daemon commands share. */
 export interface DaemonServices {
@@ -76,13 +77,19 @@ export function daemonServices(
   });
   const timeZone = runtime.config.radar.timezone || undefined;
   const taskStore = new SqliteTaskStore(runtime.db);
-  const tasks = new TaskService(taskStore, runtime.clock, timeZone);
+  const tasks = new TaskService(
+    taskStore,
+    runtime.clock,
+    timeZone,
+    new SqliteTaskOriginStore(runtime.db),
+  );
   const taskRunner = new TaskRunner({
     store: taskStore,
     runs,
     conversations: runtime.conversations,
     outbox,
     agent: () => agent(),
+    needsApproval: (id) => tasks.needsApproval(id),
     clock: runtime.clock,
     logger: runtime.logger,
     pid,

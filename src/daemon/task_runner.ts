@@ -6,7 +6,7 @@ import type { SqliteRunStore } from "../adapters/sqlite/run_store.ts";
 import type { SqliteTaskStore, TaskRecord } from "../adapters/sqlite/task_store.ts";
 import type { TickJob } from "./scheduler.ts";
 import { nextRunAfter } from "./task_schedule.ts";
-import { daemonToolNames } from "./offered_tools.ts";
+import { daemonToolNames, proactiveTools } from "./offered_tools.ts";
 import type { SqliteOutbox } from "../adapters/sqlite/outbox_store.ts";
 import { runSideEffects, taskScope } from "./run_side_effects.ts";
 import { isValidDate, laterBy } from "./safe_time.ts";
@@ -19,6 +19,8 @@ export interface TaskRunnerDependencies {
   /** Notifications recorded before they are sent (never twice after a crash). */
   outbox: SqliteOutbox;
   agent: () => AgentDependencies;
+  /** True for a model-created task the user has not approved: it gets read-only tools only. */
+  needsApproval?: (taskId: number) => boolean;
   clock: Clock;
   logger: Logger;
   pid: number;
@@ -71,6 +73,19 @@ export class TaskRunner implements TickJob {
       return;
     }
     if (action === "run") await this.runTask(task, "schedule", signal, next);
+  }
+
+  /**
+   * The tools of a task run. A task the model created and the user has not approved (`radar task
+   * approve ID`) runs unattended with read-only tools and `notify` only: a prompt that talked the
+   * model into scheduling it cannot make it run exec or write files later.
+   */
+  #toolNames(agent: AgentDependencies, task: TaskRecord): string[] {
+    const names = daemonToolNames(agent, task.message);
+    if (!this.deps.needsApproval?.(task.id)) return names;
+    return names.filter((name) =>
+      proactiveTools.includes(name) || agent.registry.get(name)?.readOnly === true
+    );
   }
 
   /** Records an unexpected failure of one task: logged, flagged in its last outcome, retried in a day. */
@@ -129,7 +144,7 @@ export class TaskRunner implements TickJob {
         userMessage: task.message,
         interactive: false,
         signal,
-        toolNames: daemonToolNames(agent, task.message),
+        toolNames: this.#toolNames(agent, task),
         sideEffects: runSideEffects(
           deps.outbox,
           taskScope(task.id, trigger === "schedule" ? task.nextRunAt : undefined, runId),

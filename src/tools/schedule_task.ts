@@ -52,9 +52,13 @@ export function scheduleTaskTool(
         message,
         ...understood.fields,
         minIntervalMinutes: minimumToolIntervalMinutes,
+        origin: "model",
       });
       if ("error" in added) return Promise.resolve(failed(`Cannot schedule: ${added.error}.`));
-      return Promise.resolve(scheduledText(added, understood.description, timeZone));
+      return Promise.resolve(
+        `${scheduledText(added, understood.description, timeZone)} Until the user approves it ` +
+          `(radar task approve ${added.id}) it runs with read-only tools and notify.`,
+      );
     },
   });
 }

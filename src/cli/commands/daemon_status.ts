@@ -80,7 +80,10 @@ export function daemonStatus(runtime: Runtime): string[] {
   }
   const tasks = services.tasks.list();
   lines.push(tasks.length ? "tasks:" : "tasks:     none (radar task add)");
-  for (const task of tasks) lines.push(`  ${describeTask(task, timeZone)}`);
+  for (const task of tasks) {
+    const approval = services.tasks.needsApproval(task.id) ? " — needs approval" : "";
+    lines.push(`  ${describeTask(task, timeZone)}${approval}`);
+  }
   const monitors = services.monitors.list();
   const failing = monitors.filter((monitor) => MonitorService.failing(monitor)).length;
   lines.push(

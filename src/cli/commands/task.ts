@@ -1,4 +1,4 @@
-/** `radar task add|list|remove|run-now|enable|disable`: scheduled tasks in local time. */
+/** `radar task add|list|remove|run-now|enable|disable|approve`: scheduled tasks in local time. */
 import { everyProblem } from "../../core/bounds.ts";
 import { importLazily } from "../../runtime/lazy_import.ts";
 import type { Command } from "../command_line.ts";
@@ -69,10 +69,31 @@ export function registerTask(program: Command, context: CliContext): void {
     );
 
   task.command("list").description("list tasks with their next run").action(async () => {
-    const tasks = (await services()).tasks.list();
+    const daemon = await services();
+    const tasks = daemon.tasks.list();
     if (!tasks.length) return context.io.stdout("No tasks yet.\n");
-    for (const item of tasks) context.io.stdout(`${await describe(item)}\n`);
+    for (const item of tasks) {
+      const approval = daemon.tasks.needsApproval(item.id)
+        ? ` — needs approval: created by the model, runs with read-only tools until ` +
+          `radar task approve ${item.id}`
+        : "";
+      context.io.stdout(`${await describe(item)}${approval}\n`);
+    }
   });
+
+  task.command("approve").argument("<id>")
+    .description("let a task the model created run with every tool (not only read-only ones)")
+    .action(async (id: string) => {
+      const daemon = await services();
+      const record = daemon.tasks.store.get(parseId(id));
+      if (!record) throw new UsageError(`Cannot approve task ${id}: no such task`);
+      if (!daemon.tasks.needsApproval(record.id)) {
+        context.io.stdout(`Task #${record.id} needs no approval.\n`);
+        return;
+      }
+      daemon.tasks.approve(record.id);
+      context.io.stdout(`Approved task #${record.id}: ${record.message}\n`);
+    });
 
   task.command("remove").argument("<id>").description("delete a task").action(
     async (id: string) => {
