@@ -26,4 +26,5 @@ export const suites: Array<() => Promise<BenchSuite>> = [
   () => import("./exec.ts").then((module) => module.execSuite),
   () => import("./web_load.ts").then((module) => module.webLoadSuite),
   () => import("./tool_offering.ts").then((module) => module.toolOfferingSuite),
+  () => import("./soak.ts").then((module) => module.soakSuite),
 ];

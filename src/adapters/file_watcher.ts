@@ -235,7 +235,7 @@ export class FolderWatcher {
           this.#requestRescan();
           continue;
         }
-        if (event.kind === "remove" || event.kind === "access") continue;
+        if (event.kind === "access") continue;
         for (const path of event.paths) this.#touch(path);
       }
     } catch (error) {
@@ -277,12 +277,15 @@ export class FolderWatcher {
     }
     if (!this.#touched.size) return;
     const files: SeenFile[] = [];
+    const gone: string[] = [];
     for (const path of this.#touched) {
       const file = statFile(path);
       if (file) files.push(file);
+      else gone.push(path); // removed or renamed away: the ledger forgets it
     }
     this.#touched.clear();
     if (files.length) this.options.ledger.record(files, this.#now());
+    if (gone.length) this.options.ledger.forget(gone);
     this.#scheduleSettle();
   }
 
