@@ -15,6 +15,7 @@ import { MonitorService } from "./monitor_service.ts";
 import { SqliteWatchedFileStore } from "../adapters/sqlite/watched_file_store.ts";
 import { SqliteOutbox } from "../adapters/sqlite/outbox_store.ts";
 import { SqliteTaskOriginStore } from "../adapters/sqlite/task_origin_store.ts";
+import { SqliteTaskClaimStore } from "../adapters/sqlite/task_claim_store.ts";
 
 /** Everything the scheduler and the daemon commands share. */
 export interface DaemonServices {
@@ -84,6 +85,8 @@ export function daemonServices(
     new SqliteTaskOriginStore(runtime.db),
   );
   const taskRunner = new TaskRunner({
+    db: runtime.db,
+    claims: new SqliteTaskClaimStore(runtime.db),
     store: taskStore,
     runs,
     conversations: runtime.conversations,

@@ -10,15 +10,21 @@ import { daemonToolNames, proactiveTools } from "./offered_tools.ts";
 import type { SqliteOutbox } from "../adapters/sqlite/outbox_store.ts";
 import { runSideEffects, taskScope } from "./run_side_effects.ts";
 import { isValidDate, laterBy } from "./safe_time.ts";
+import type { DatabaseSync } from "node:sqlite";
+import { transaction } from "../adapters/sqlite/database.ts";
+import type { SqliteTaskClaimStore } from "../adapters/sqlite/task_claim_store.ts";
 
 /** What the task runner needs. */
 export interface TaskRunnerDependencies {
+  db: DatabaseSync;
   store: SqliteTaskStore;
   runs: SqliteRunStore;
   conversations: ConversationStore;
   /** Notifications recorded before they are sent (never twice after a crash). */
   outbox: SqliteOutbox;
   agent: () => AgentDependencies;
+  /** Scheduled runs in progress (an interrupted one is retried once for the same due time). */
+  claims?: SqliteTaskClaimStore;
   /** True for a model-created task the user has not approved: it gets read-only tools only. */
   needsApproval?: (taskId: number) => boolean;
   clock: Clock;
@@ -48,6 +54,15 @@ export class TaskRunner implements TickJob {
   /** Runs every due task once; missed runs follow the task's catch-up rule, never a burst. */
   async run(now: Date, signal: AbortSignal): Promise<void> {
     const { deps } = this;
+    for (const claim of deps.claims?.interrupted() ?? []) {
+      if (signal.aborted) return;
+      try {
+        await this.#retryInterrupted(claim.taskId, claim.dueAt, now, signal);
+      } catch (error) {
+        deps.claims?.clear(claim.taskId);
+        this.#broken({ id: claim.taskId } as TaskRecord, now, error);
+      }
+    }
     for (const task of deps.store.due(now)) {
       if (signal.aborted) return;
       // One broken task (a bad row, a bug) is flagged and backed off; the others still run.
@@ -57,6 +72,32 @@ export class TaskRunner implements TickJob {
         this.#broken(task, now, error);
       }
     }
+  }
+
+  /**
+   * A scheduled run cut short by a crash runs again once (if still within its catch-up window),
+   * for the same due time: its notifications keep their outbox keys and are not sent twice.
+   */
+  async #retryInterrupted(
+    taskId: number,
+    dueAt: string,
+    now: Date,
+    signal: AbortSignal,
+  ): Promise<void> {
+    const { deps } = this;
+    const task = deps.store.get(taskId);
+    if (!task?.enabled) {
+      deps.claims?.clear(taskId);
+      return;
+    }
+    if (dueAction(new Date(dueAt), now, task.catchUp) !== "run") {
+      deps.logger.info("interrupted task run not retried: too late", { task: taskId, due: dueAt });
+      deps.claims?.clear(taskId);
+      return;
+    }
+    deps.logger.warn("retrying a task run interrupted by a crash", { task: taskId, due: dueAt });
+    const next = task.nextRunAt ? new Date(task.nextRunAt) : undefined;
+    await this.runTask(task, "schedule", signal, next, dueAt);
   }
 
   async #runDue(task: TaskRecord, now: Date, signal: AbortSignal): Promise<void> {
@@ -116,6 +157,8 @@ export class TaskRunner implements TickJob {
     trigger: "schedule" | "manual",
     signal?: AbortSignal,
     nextRunAt: Date | undefined = task.nextRunAt ? new Date(task.nextRunAt) : undefined,
+    /** The due time this scheduled run is for (default: the task's next run). */
+    dueAt: string | undefined = task.nextRunAt,
   ): Promise<TaskRunReport> {
     const { deps } = this;
     const started = deps.elapsed();
@@ -135,7 +178,12 @@ export class TaskRunner implements TickJob {
     let reason = "answer";
     try {
       // Claimed, and the next run moved, before it starts: a crash mid-run does not repeat it.
-      if (trigger === "schedule") deps.store.setNextRun(task.id, nextRunAt);
+      if (trigger === "schedule") {
+        transaction(deps.db, () => {
+          deps.store.setNextRun(task.id, nextRunAt);
+          if (dueAt) deps.claims?.record({ taskId: task.id, runId, dueAt }, at);
+        });
+      }
       conversationId = deps.conversations.createConversation("task", task.name, at);
       const agent = deps.agent();
       result = await runAgent(agent, {
@@ -147,7 +195,7 @@ export class TaskRunner implements TickJob {
         toolNames: this.#toolNames(agent, task),
         sideEffects: runSideEffects(
           deps.outbox,
-          taskScope(task.id, trigger === "schedule" ? task.nextRunAt : undefined, runId),
+          taskScope(task.id, trigger === "schedule" ? dueAt : undefined, runId),
           deps.clock,
           deps.pid,
         ),
@@ -174,11 +222,14 @@ export class TaskRunner implements TickJob {
       answer: result?.answer,
     }, finished);
     const keepNext = trigger === "manual" ? (task.enabled ? nextRunAt : undefined) : nextRunAt;
-    deps.store.recordRun(task.id, {
-      at: finished,
-      outcome: outcome === "ran" ? "ok" : `failed: ${reason}`,
-      conversationId,
-      nextRunAt: keepNext,
+    transaction(deps.db, () => {
+      deps.store.recordRun(task.id, {
+        at: finished,
+        outcome: outcome === "ran" ? "ok" : `failed: ${reason}`,
+        conversationId,
+        nextRunAt: keepNext,
+      });
+      deps.claims?.clear(task.id, runId);
     });
     deps.logger.info("task finished", { task: task.id, outcome, reason });
     return { task, outcome, reason, result, conversationId };

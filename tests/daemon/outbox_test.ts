@@ -72,3 +72,67 @@ Deno.test("a scheduled task's next run is moved before the run starts", async ()
     assert.equal(seenDuringRun, "2026-11-23T12:00:00.000Z", "moved before the model was asked");
   });
 });
+
+Deno.test("a task run cut short by a crash runs once more, without notifying twice", async () => {
+  const ntfy = startFakeNtfy();
+  try {
+    const yaml = `radar:
+  timezone: "UTC"
+notifications:
+  ntfy: { url: "${ntfy.url}", topic: "tasks" }
+`;
+    await withTestDaemon({ now: "2026-11-23T10:00:00Z", yaml, pid: 501 }, async (first) => {
+      const added = first.services.tasks.add({
+        message: "Remind me to water the plants",
+        every: "1h",
+      });
+      assert.ok(!("error" in added));
+      first.clock.advance(60 * 60_000);
+      // The first process notifies, then dies before the run is stored (no more model steps
+      // would answer; instead the test stops here and reopens as a new process).
+      let crash = () => {};
+      const dead = new Promise<void>((resolve) => crash = resolve);
+      first.model.push(toolCallResponse("notify", { message: "Water the plants" }), () => {
+        crash();
+        throw new Error("unreachable");
+      });
+      const running = first.services.taskRunner.run(
+        first.clock.now(),
+        new AbortController().signal,
+      );
+      await dead;
+      await running.catch(() => {});
+      assert.equal(ntfy.requests.length, 1);
+      // Simulate the kill: the claim and outbox entry stay, the run row stays "running".
+      first.runtime.db.prepare(
+        "UPDATE heartbeat_runs SET outcome = 'running', finished_at = NULL WHERE kind = 'task'",
+      ).run();
+      first.runtime.db.prepare(
+        "INSERT OR REPLACE INTO task_claims SELECT 1, id, '2026-11-23T11:00:00.000Z', '' FROM heartbeat_runs WHERE kind = 'task'",
+      ).run();
+      const second = first.reopen({
+        pid: 502,
+        steps: [
+          toolCallResponse("notify", { message: "Water the plants!" }),
+          textResponse("Reminded."),
+        ],
+      });
+      try {
+        second.services.runs.closeAbandoned(second.clock.now(), (pid) => pid === 502);
+        await second.services.taskRunner.run(second.clock.now(), new AbortController().signal);
+        const task = second.services.tasks.store.get(added.id)!;
+        assert.equal(task.lastOutcome, "ok", "the interrupted run ran again");
+        assert.equal(task.nextRunAt, "2026-11-23T12:00:00.000Z");
+        assert.deepEqual(ntfy.requests.map((request) => request.body), ["Water the plants"]);
+        assert.match(second.model.requests.at(-1)!.messages.at(-1)!.content, /^Already notified/);
+        // Retried once: the claim is gone, the next tick does not run it again.
+        await second.services.taskRunner.run(second.clock.now(), new AbortController().signal);
+        assert.equal(second.model.requests.length, 2);
+      } finally {
+        second.close();
+      }
+    });
+  } finally {
+    await ntfy.close();
+  }
+});

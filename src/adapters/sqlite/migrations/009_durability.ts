@@ -1,7 +1,8 @@
 /**
  * Schema 9: durability of the daemon — files a folder watcher has seen (settled on the stored
  * row, so a kill loses none), per-folder watcher counters, the outbox of side effects (a
- * notification is recorded under a key before it is sent and never sent twice), and the
+ * notification is recorded under a key before it is sent and never sent twice), the scheduled
+ * task runs in progress (an interrupted one is retried under the same outbox keys), and the
  * origin/approval of tasks a model created.
  */
 import type { Migration } from "../database.ts";
@@ -42,6 +43,13 @@ CREATE TABLE outbox (
   pid INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX outbox_created ON outbox(created_at);
+
+CREATE TABLE task_claims (
+  task_id INTEGER PRIMARY KEY REFERENCES tasks(id) ON DELETE CASCADE,
+  run_id INTEGER NOT NULL,
+  due_at TEXT NOT NULL,
+  claimed_at TEXT NOT NULL
+);
 
 CREATE TABLE task_origins (
   task_id INTEGER PRIMARY KEY REFERENCES tasks(id) ON DELETE CASCADE,
