@@ -124,7 +124,10 @@ notifications:
         assert.equal(task.lastOutcome, "ok", "the interrupted run ran again");
         assert.equal(task.nextRunAt, "2026-11-23T12:00:00.000Z");
         assert.deepEqual(ntfy.requests.map((request) => request.body), ["Water the plants"]);
-        assert.match(second.model.requests.at(-1)!.messages.at(-1)!.content, /^Already notified/);
+        assert.match(
+          second.model.requests.at(-1)!.messages.at(-1)!.content,
+          /\nAlready notified: /,
+        );
         // Retried once: the claim is gone, the next tick does not run it again.
         await second.services.taskRunner.run(second.clock.now(), new AbortController().signal);
         assert.equal(second.model.requests.length, 2);
