@@ -158,6 +158,14 @@ watchers:
       unit: `MB (${first.toFixed(1)} → ${last.toFixed(1)})`,
     },
     { metric: "files dropped during the soak", value: files, unit: "files" },
+    {
+      metric: "busy RSS every minute",
+      value: samples.length,
+      unit: `samples: ${
+        samples.filter((_, index) => index % 12 === 0).map((sample) => sample.mb.toFixed(1))
+          .join(" → ")
+      } MB`,
+    },
   ];
 }
 
