@@ -88,6 +88,9 @@ Deno.test("radar task list shows 'needs approval' and radar task approve clears 
       listed.out,
       /#2 Tidy the downloads [^\n]*needs approval[^\n]*radar task approve 2/,
     );
+    const piped = memoryIo(env, { cwd: home, stdin: "" });
+    assert.equal(await runCli(["task", "approve", "2"], piped), 2, "no terminal, no approval");
+    assert.match(piped.err.join(""), /from a terminal/);
     const approved = await run("task", "approve", "2");
     assert.equal(approved.code, 0, approved.err);
     assert.equal(approved.out, "Approved task #2: Tidy the downloads\n");

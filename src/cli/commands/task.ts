@@ -84,6 +84,10 @@ export function registerTask(program: Command, context: CliContext): void {
   task.command("approve").argument("<id>")
     .description("let a task the model created run with every tool (not only read-only ones)")
     .action(async (id: string) => {
+      // A person approves: not a script, not the model through exec (no terminal there).
+      if (!context.io.stdinIsTerminal) {
+        throw new UsageError(`Cannot approve task ${id}: run radar task approve from a terminal`);
+      }
       const daemon = await services();
       const record = daemon.tasks.store.get(parseId(id));
       if (!record) throw new UsageError(`Cannot approve task ${id}: no such task`);
