@@ -12,7 +12,7 @@
  */
 import { join } from "node:path";
 import type { BenchLine, BenchSuite } from "./index.ts";
-import { daemonPermissionFlags } from "../src/daemon/daemon_command.ts";
+import { daemonPermissionFlags, daemonV8Flags } from "../src/daemon/daemon_command.ts";
 import { readLock } from "../src/daemon/lock_file.ts";
 import { FakeLlmServer, ollamaText, ollamaToolCall } from "../tests/fakes/fake_llm_server.ts";
 import { startFakeNtfy } from "../tests/fakes/fake_ntfy_server.ts";
@@ -51,7 +51,8 @@ async function startServe(dir: string, yaml: string): Promise<Serve> {
   Deno.writeTextFileSync(join(dir, "radar.yaml"), yaml);
   const main = new URL("../main.ts", import.meta.url).pathname;
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", ...daemonPermissionFlags, main, "serve", "--port", "0"],
+    // As `radar start` and the service files run it.
+    args: ["run", ...daemonPermissionFlags, ...daemonV8Flags, main, "serve", "--port", "0"],
     cwd: dir,
     env: { HOME: dir, RADAR_DATA_DIR: join(dir, "data"), RADAR_CONFIG: join(dir, "radar.yaml") },
     stdin: "null",
