@@ -55,10 +55,8 @@ export function scheduleTaskTool(
         origin: "model",
       });
       if ("error" in added) return Promise.resolve(failed(`Cannot schedule: ${added.error}.`));
-      return Promise.resolve(
-        `${scheduledText(added, understood.description, timeZone)} Until the user approves it ` +
-          `(radar task approve ${added.id}) it runs with read-only tools and notify.`,
-      );
+      // The task runs with read-only tools and notify until the user runs radar task approve.
+      return Promise.resolve(scheduledText(added, understood.description, timeZone));
     },
   });
 }

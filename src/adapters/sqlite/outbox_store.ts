@@ -1,5 +1,6 @@
 /** The outbox: side effects recorded under a key before they happen, marked sent after. */
 import type { DatabaseSync } from "node:sqlite";
+import { statement } from "./statements.ts";
 
 /** One recorded side effect. */
 export interface OutboxEntry {
@@ -29,7 +30,8 @@ export class SqliteOutbox {
     entry: { key: string; kind: string; summary: string; at: Date; pid: number },
   ): OutboxEntry | undefined {
     const inserted = Number(
-      this.db.prepare(
+      statement(
+        this.db,
         "INSERT OR IGNORE INTO outbox (key, kind, summary, created_at, pid) VALUES (?, ?, ?, ?, ?)",
       ).run(entry.key, entry.kind, entry.summary.slice(0, 500), entry.at.toISOString(), entry.pid)
         .changes,
@@ -40,17 +42,17 @@ export class SqliteOutbox {
 
   /** Marks an entry sent. */
   markSent(key: string, at: Date): void {
-    this.db.prepare("UPDATE outbox SET sent_at = ? WHERE key = ?").run(at.toISOString(), key);
+    statement(this.db, "UPDATE outbox SET sent_at = ? WHERE key = ?").run(at.toISOString(), key);
   }
 
   /** Removes an entry whose action certainly did not happen (so a retry may do it). */
   release(key: string): void {
-    this.db.prepare("DELETE FROM outbox WHERE key = ? AND sent_at IS NULL").run(key);
+    statement(this.db, "DELETE FROM outbox WHERE key = ? AND sent_at IS NULL").run(key);
   }
 
   /** One entry. */
   get(key: string): OutboxEntry | undefined {
-    const row = this.db.prepare("SELECT * FROM outbox WHERE key = ?").get(key) as
+    const row = statement(this.db, "SELECT * FROM outbox WHERE key = ?").get(key) as
       | OutboxRow
       | undefined;
     if (!row) return undefined;
@@ -66,7 +68,7 @@ export class SqliteOutbox {
 
   /** Entries of `kind` (newest first), for tests and status. */
   recent(limit: number): OutboxEntry[] {
-    const keys = this.db.prepare("SELECT key FROM outbox ORDER BY created_at DESC, key LIMIT ?")
+    const keys = statement(this.db, "SELECT key FROM outbox ORDER BY created_at DESC, key LIMIT ?")
       .all(limit) as Array<{ key: string }>;
     return keys.map((row) => this.get(row.key)!);
   }
@@ -74,7 +76,8 @@ export class SqliteOutbox {
   /** Deletes entries older than `before` (their runs are long settled). */
   prune(before: Date): number {
     return Number(
-      this.db.prepare("DELETE FROM outbox WHERE created_at < ?").run(before.toISOString()).changes,
+      statement(this.db, "DELETE FROM outbox WHERE created_at < ?").run(before.toISOString())
+        .changes,
     );
   }
 }

@@ -4,6 +4,7 @@
  * the one run the daemon owes: it is retried for the same due time, so its outbox keys match.
  */
 import type { DatabaseSync } from "node:sqlite";
+import { statement } from "./statements.ts";
 
 /** A scheduled run that was claimed. */
 export interface TaskClaim {
@@ -19,7 +20,8 @@ export class SqliteTaskClaimStore {
 
   /** Records the claim of a scheduled run. */
   record(claim: TaskClaim, at: Date): void {
-    this.db.prepare(
+    statement(
+      this.db,
       `INSERT OR REPLACE INTO task_claims (task_id, run_id, due_at, claimed_at)
        VALUES (?, ?, ?, ?)`,
     ).run(claim.taskId, claim.runId, claim.dueAt, at.toISOString());
@@ -28,9 +30,9 @@ export class SqliteTaskClaimStore {
   /** Clears a finished run's claim. */
   clear(taskId: number, runId?: number): void {
     if (runId === undefined) {
-      this.db.prepare("DELETE FROM task_claims WHERE task_id = ?").run(taskId);
+      statement(this.db, "DELETE FROM task_claims WHERE task_id = ?").run(taskId);
     } else {
-      this.db.prepare("DELETE FROM task_claims WHERE task_id = ? AND run_id = ?").run(
+      statement(this.db, "DELETE FROM task_claims WHERE task_id = ? AND run_id = ?").run(
         taskId,
         runId,
       );
@@ -39,7 +41,8 @@ export class SqliteTaskClaimStore {
 
   /** Claims whose run is no longer running without having cleared them: interrupted runs. */
   interrupted(): TaskClaim[] {
-    const rows = this.db.prepare(
+    const rows = statement(
+      this.db,
       `SELECT c.task_id, c.run_id, c.due_at FROM task_claims c
        LEFT JOIN heartbeat_runs r ON r.id = c.run_id
        WHERE r.id IS NULL OR r.outcome != 'running' ORDER BY c.due_at`,

@@ -1,5 +1,6 @@
 /** Files the folder watchers have seen, settled on stored rows, and per-folder watcher counters. */
 import type { DatabaseSync } from "node:sqlite";
+import { statement } from "./statements.ts";
 import type { ScanReason, SeenFile, SettlingFile } from "../file_watcher.ts";
 import { transaction } from "./database.ts";
 
@@ -41,12 +42,14 @@ export class SqliteWatchedFileStore {
     const at = new Date(nowMs).toISOString();
     const state = options.baseline ? "baseline" : "settling";
     return transaction(this.db, () => {
-      const insert = this.db.prepare(
+      const insert = statement(
+        this.db,
         `INSERT OR IGNORE INTO watched_files
            (folder, path, size, mtime_ms, state, first_seen_at, stable_since_ms)
          VALUES (?, ?, ?, ?, ?, ?, ?)`,
       );
-      const update = this.db.prepare(
+      const update = statement(
+        this.db,
         `UPDATE watched_files SET size = ?, mtime_ms = ?, stable_since_ms = ?,
            state = CASE WHEN state = 'settling' THEN 'settling' ELSE ? END
          WHERE folder = ? AND path = ? AND (size != ? OR mtime_ms != ?)`,
@@ -77,7 +80,8 @@ export class SqliteWatchedFileStore {
 
   /** Settling files of `folder`, oldest first. */
   settling(folder: string, limit: number): SettlingFile[] {
-    const rows = this.db.prepare(
+    const rows = statement(
+      this.db,
       `SELECT path, size, mtime_ms, state, stable_since_ms FROM watched_files
        WHERE folder = ? AND state = 'settling' ORDER BY stable_since_ms LIMIT ?`,
     ).all(folder, limit) as unknown as FileRow[];
@@ -92,7 +96,8 @@ export class SqliteWatchedFileStore {
   /** New fingerprints of files still changing. */
   restart(folder: string, files: readonly SeenFile[], nowMs: number): void {
     transaction(this.db, () => {
-      const update = this.db.prepare(
+      const update = statement(
+        this.db,
         `UPDATE watched_files SET size = ?, mtime_ms = ?, stable_since_ms = ?
          WHERE folder = ? AND path = ?`,
       );
@@ -103,14 +108,15 @@ export class SqliteWatchedFileStore {
   /** Forgets files that are gone. */
   forget(folder: string, paths: readonly string[]): void {
     transaction(this.db, () => {
-      const remove = this.db.prepare("DELETE FROM watched_files WHERE folder = ? AND path = ?");
+      const remove = statement(this.db, "DELETE FROM watched_files WHERE folder = ? AND path = ?");
       for (const path of paths) remove.run(folder, path);
     });
   }
 
   /** Marks files queued (call inside the transaction that queues their events). */
   markQueued(folder: string, files: readonly SeenFile[]): void {
-    const update = this.db.prepare(
+    const update = statement(
+      this.db,
       `UPDATE watched_files SET state = 'queued', size = ?, mtime_ms = ?
        WHERE folder = ? AND path = ?`,
     );
@@ -120,7 +126,8 @@ export class SqliteWatchedFileStore {
 
   /** Every known file of `folder`. */
   known(folder: string): Map<string, SeenFile> {
-    const rows = this.db.prepare(
+    const rows = statement(
+      this.db,
       "SELECT path, size, mtime_ms FROM watched_files WHERE folder = ?",
     ).all(folder) as unknown as FileRow[];
     return new Map(
@@ -134,7 +141,8 @@ export class SqliteWatchedFileStore {
 
   /** True once `folder` was scanned. */
   hasBaseline(folder: string): boolean {
-    return this.db.prepare(
+    return statement(
+      this.db,
       "SELECT 1 FROM watcher_stats WHERE folder = ? AND last_scan_at IS NOT NULL",
     )
       .get(folder) !== undefined;
@@ -145,18 +153,19 @@ export class SqliteWatchedFileStore {
     transaction(this.db, () => {
       this.#bump(folder, reason === "rescan" ? "rescans" : "scans", 1);
       this.#bump(folder, "recovered", found);
-      this.db.prepare("UPDATE watcher_stats SET last_scan_at = ? WHERE folder = ?")
+      statement(this.db, "UPDATE watcher_stats SET last_scan_at = ? WHERE folder = ?")
         .run(at.toISOString(), folder);
     });
   }
 
   /** Counters of `folder` (zeros when never watched). */
   stats(folder: string): WatcherStats {
-    const row = this.db.prepare("SELECT * FROM watcher_stats WHERE folder = ?").get(folder) as
+    const row = statement(this.db, "SELECT * FROM watcher_stats WHERE folder = ?").get(folder) as
       | Record<string, number | string | null>
       | undefined;
     const settling = Number(
-      (this.db.prepare(
+      (statement(
+        this.db,
         "SELECT COUNT(*) AS n FROM watched_files WHERE folder = ? AND state = 'settling'",
       ).get(folder) as { n: number }).n,
     );
@@ -173,8 +182,8 @@ export class SqliteWatchedFileStore {
 
   #bump(folder: string, column: "scans" | "rescans" | "recovered" | "queued", by: number): void {
     if (!by) return;
-    this.db.prepare("INSERT OR IGNORE INTO watcher_stats (folder) VALUES (?)").run(folder);
-    this.db.prepare(`UPDATE watcher_stats SET ${column} = ${column} + ? WHERE folder = ?`)
+    statement(this.db, "INSERT OR IGNORE INTO watcher_stats (folder) VALUES (?)").run(folder);
+    statement(this.db, `UPDATE watcher_stats SET ${column} = ${column} + ? WHERE folder = ?`)
       .run(by, folder);
   }
 }
