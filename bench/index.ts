@@ -6,6 +6,7 @@ import { daemonSuite } from "./daemon.ts";
 import { execSuite } from "./exec.ts";
 import { webLoadSuite } from "./web_load.ts";
 import { toolOfferingSuite } from "./tool_offering.ts";
+import { soakSuite } from "./soak.ts";
 
 /** One suite: prints its own numbers and returns them for the summary. */
 export interface BenchSuite {
@@ -33,4 +34,5 @@ export const suites: BenchSuite[] = [
   execSuite,
   webLoadSuite,
   toolOfferingSuite,
+  soakSuite,
 ];

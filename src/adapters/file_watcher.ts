@@ -1,7 +1,14 @@
-/** A debounced folder watcher (Deno.watchFs) that reports finished files matching a pattern. */
+/**
+ * A durable folder watcher (Deno.watchFs) that reports finished files matching a pattern.
+ * Nothing lives only in memory: every file an OS event or a scan reveals is recorded in a ledger
+ * (SQLite in the daemon) at once, and settling happens on the stored row (size and mtime stable
+ * across checks for `debounceMs`). The folder is scanned at start against what the ledger already
+ * knows (files that arrived while the daemon was down), and again whenever Deno reports `rescan`
+ * (its watcher dropped events) or the folder reappears.
+ */
 // @ts-types="@types/picomatch"
 import picomatch from "picomatch";
-import { basename } from "node:path";
+import { basename, join } from "node:path";
 import type { Logger } from "../core/ports.ts";
 
 /** Timers, injectable so tests fire debounces and retries by hand. */
@@ -22,6 +29,41 @@ export interface WatchedFile {
   size: number;
 }
 
+/** A file as the ledger stores it: its path and fingerprint. */
+export interface SeenFile {
+  path: string;
+  size: number;
+  mtimeMs: number;
+}
+
+/** A stored file that is still settling. */
+export interface SettlingFile extends SeenFile {
+  stableSinceMs: number;
+}
+
+/** What a scan found that the ledger did not know. */
+export type ScanReason = "start" | "rescan" | "reappeared";
+
+/** The watcher's durable memory of one folder (SQLite in the daemon; a Map in unit tests). */
+export interface WatchLedger {
+  /** Records seen files: new ones and changed ones settle again. Returns how many were new. */
+  record(files: readonly SeenFile[], nowMs: number, options?: { baseline?: boolean }): number;
+  /** Up to `limit` settling files, oldest first. */
+  settling(limit: number): SettlingFile[];
+  /** Files still changing: their new fingerprint, stable from `nowMs`. */
+  restart(files: readonly SeenFile[], nowMs: number): void;
+  /** Forgets files that are gone. */
+  forget(paths: readonly string[]): void;
+  /** Marks settled files finished and queues their events, in one transaction. */
+  finish(files: readonly SeenFile[]): void;
+  /** Every known file: path → fingerprint. */
+  known(): Map<string, SeenFile>;
+  /** True once the folder was scanned before (its content then is the baseline, not news). */
+  hasBaseline(): boolean;
+  /** Counts a scan: why, and how many files only the scan found. */
+  countScan(reason: ScanReason, found: number, at: Date): void;
+}
+
 /** Settings of one watcher. */
 export interface FolderWatcherOptions {
   /** Absolute folder path. */
@@ -29,13 +71,17 @@ export interface FolderWatcherOptions {
   /** Glob on the file name: `*.pdf`, `*.cb?` (case-insensitive). */
   pattern: string;
   recursive: boolean;
-  onFile: (file: WatchedFile) => void;
+  ledger: WatchLedger;
   timers: Timers;
   logger: Logger;
-  /** Quiet time after the last change before a file counts as finished. */
+  /** Wall-clock milliseconds (settling compares stored times). */
+  now?: () => number;
+  /** How long a file's size and mtime must stay the same before it counts as finished. */
   debounceMs?: number;
   /** How often a missing folder is looked for again. */
   retryMs?: number;
+  /** Files settled per pass (a burst is worked through in bounded passes). */
+  settleBatch?: number;
 }
 
 /** Partial or temporary files that are not final yet (browsers, rsync, editors). */
@@ -49,27 +95,37 @@ export function globToRegExp(pattern: string): RegExp {
   return picomatch.makeRe(pattern.replaceAll("[!", "[^"), { nocase: true, dot: true });
 }
 
+/** Paths collected from OS events before one write to the ledger. */
+const flushAt = 500;
+
 /** Watches one folder; a missing folder is retried until it appears. */
 export class FolderWatcher {
   #watcher: Deno.FsWatcher | undefined;
-  #pending = new Map<string, number>();
-  #seen = new Map<string, string>();
+  /** Paths from OS events not yet written to the ledger (flushed within one timer turn). */
+  #touched = new Set<string>();
+  #flushTimer: number | undefined;
+  #settleTimer: number | undefined;
   #retry: number | undefined;
+  #rescanTimer: number | undefined;
   #closed = false;
+  #wasMissing = false;
   readonly #matcher: RegExp;
+  readonly #now: () => number;
   /** "watching", "missing" or "closed". */
   state: "starting" | "watching" | "missing" | "closed" = "starting";
 
   constructor(private readonly options: FolderWatcherOptions) {
     this.#matcher = globToRegExp(options.pattern);
+    this.#now = options.now ?? Date.now;
   }
 
-  /** Paths waiting for their debounce to end. */
+  /** Paths waiting to settle (stored in the ledger). */
   get pendingPaths(): string[] {
-    return [...this.#pending.keys()];
+    this.#flush();
+    return this.options.ledger.settling(10_000).map((file) => file.path);
   }
 
-  /** Starts watching (or waiting for the folder). */
+  /** Starts watching (or waiting for the folder), then scans what arrived meanwhile. */
   start(): void {
     if (this.#closed) return;
     try {
@@ -82,16 +138,80 @@ export class FolderWatcher {
     this.state = "watching";
     this.options.logger.info("watching folder", { folder: this.options.folder });
     void this.#consume(this.#watcher);
+    this.scan(this.#wasMissing ? "reappeared" : "start");
   }
 
-  /** Stops watching and drops pending timers. */
+  /** Stops watching and drops timers (what was recorded stays in the ledger). */
   close(): void {
     this.#closed = true;
     this.state = "closed";
+    this.#flush();
     this.#watcher?.close();
-    for (const id of this.#pending.values()) this.options.timers.clear(id);
-    this.#pending.clear();
-    if (this.#retry !== undefined) this.options.timers.clear(this.#retry);
+    for (const id of [this.#flushTimer, this.#settleTimer, this.#retry, this.#rescanTimer]) {
+      if (id !== undefined) this.options.timers.clear(id);
+    }
+    this.#flushTimer =
+      this.#settleTimer =
+      this.#retry =
+      this.#rescanTimer =
+        undefined;
+  }
+
+  /**
+   * Compares the folder with the ledger: unknown files settle (counted as found by the scan),
+   * changed ones settle again, vanished ones are forgotten. The first scan of a folder ever
+   * records its content as the baseline, without events. Returns how many files were new.
+   */
+  scan(reason: ScanReason): number {
+    const { ledger } = this.options;
+    this.#flush();
+    const baseline = !ledger.hasBaseline();
+    const known = ledger.known();
+    const found: SeenFile[] = [];
+    const present = new Set<string>();
+    for (const file of this.#walk(this.options.folder)) {
+      present.add(file.path);
+      const before = known.get(file.path);
+      if (before && before.size === file.size && before.mtimeMs === file.mtimeMs) continue;
+      found.push(file);
+    }
+    const gone = [...known.keys()].filter((path) => !present.has(path));
+    const now = this.#now();
+    const added = ledger.record(found, now, { baseline });
+    if (gone.length) ledger.forget(gone);
+    ledger.countScan(reason, baseline ? 0 : added, new Date(now));
+    if (added && !baseline) {
+      this.options.logger.info("folder scan found files no event reported", {
+        folder: this.options.folder,
+        reason,
+        files: added,
+      });
+    }
+    this.#scheduleSettle();
+    return added;
+  }
+
+  /** Runs one settle pass now (tests; the timer calls it too). Returns files finished. */
+  settle(): number {
+    this.#flush();
+    const { ledger } = this.options;
+    const debounce = this.options.debounceMs ?? 2_000;
+    const now = this.#now();
+    const finished: SeenFile[] = [];
+    const changing: SeenFile[] = [];
+    const gone: string[] = [];
+    const batch = ledger.settling(this.options.settleBatch ?? 5_000);
+    for (const file of batch) {
+      const current = statFile(file.path);
+      if (!current) gone.push(file.path);
+      else if (current.size !== file.size || current.mtimeMs !== file.mtimeMs) {
+        changing.push(current);
+      } else if (now - file.stableSinceMs >= debounce) finished.push(current);
+    }
+    if (gone.length) ledger.forget(gone);
+    if (changing.length) ledger.restart(changing, now);
+    if (finished.length) ledger.finish(finished);
+    return finished.length;
   }
 
   #missing(): void {
@@ -101,6 +221,7 @@ export class FolderWatcher {
       });
     }
     this.state = "missing";
+    this.#wasMissing = true;
     this.#retry = this.options.timers.set(() => {
       this.#retry = undefined;
       this.start();
@@ -110,7 +231,11 @@ export class FolderWatcher {
   async #consume(watcher: Deno.FsWatcher): Promise<void> {
     try {
       for await (const event of watcher) {
-        if (event.kind === "remove" || event.kind === "access") continue;
+        if (event.flag === "rescan") {
+          this.#requestRescan();
+          continue;
+        }
+        if (event.kind === "access") continue;
         for (const path of event.paths) this.#touch(path);
       }
     } catch (error) {
@@ -119,30 +244,97 @@ export class FolderWatcher {
     if (!this.#closed) this.#missing(); // the folder went away: wait for it again
   }
 
+  /** Deno dropped events (a slow consumer or a kernel queue overflow): look at everything. */
+  #requestRescan(): void {
+    if (this.#rescanTimer !== undefined || this.#closed) return;
+    this.options.logger.warn("folder watcher dropped events; rescanning", {
+      folder: this.options.folder,
+    });
+    this.#rescanTimer = this.options.timers.set(() => {
+      this.#rescanTimer = undefined;
+      if (!this.#closed) this.scan("rescan");
+    }, 50);
+  }
+
   #touch(path: string): void {
     const name = basename(path);
     if (isTemporaryName(name) || !this.#matcher.test(name)) return;
-    const previous = this.#pending.get(path);
-    if (previous !== undefined) this.options.timers.clear(previous);
-    this.#pending.set(
-      path,
-      this.options.timers.set(() => this.#settle(path), this.options.debounceMs ?? 2_000),
-    );
+    this.#touched.add(path);
+    if (this.#touched.size >= flushAt) this.#flush();
+    else if (this.#flushTimer === undefined) {
+      this.#flushTimer = this.options.timers.set(() => {
+        this.#flushTimer = undefined;
+        this.#flush();
+      }, 0);
+    }
   }
 
-  #settle(path: string): void {
-    this.#pending.delete(path);
-    let info: Deno.FileInfo;
-    try {
-      info = Deno.statSync(path);
-    } catch {
-      return; // gone again (renamed, deleted)
+  /** Writes the paths touched by OS events to the ledger, in one transaction. */
+  #flush(): void {
+    if (this.#flushTimer !== undefined) {
+      this.options.timers.clear(this.#flushTimer);
+      this.#flushTimer = undefined;
     }
-    if (!info.isFile) return;
-    const fingerprint = `${info.size}:${info.mtime?.getTime() ?? 0}`;
-    if (this.#seen.get(path) === fingerprint) return;
-    this.#seen.set(path, fingerprint);
-    if (this.#seen.size > 10_000) this.#seen.delete(this.#seen.keys().next().value!);
-    this.options.onFile({ path, size: info.size });
+    if (!this.#touched.size) return;
+    const files: SeenFile[] = [];
+    const gone: string[] = [];
+    for (const path of this.#touched) {
+      const file = statFile(path);
+      if (file) files.push(file);
+      else gone.push(path); // removed or renamed away: the ledger forgets it
+    }
+    this.#touched.clear();
+    if (files.length) this.options.ledger.record(files, this.#now());
+    if (gone.length) this.options.ledger.forget(gone);
+    this.#scheduleSettle();
+  }
+
+  #scheduleSettle(): void {
+    if (this.#settleTimer !== undefined || this.#closed) return;
+    const debounce = this.options.debounceMs ?? 2_000;
+    this.#settleTimer = this.options.timers.set(() => {
+      this.#settleTimer = undefined;
+      if (this.#closed) return;
+      try {
+        this.settle();
+      } catch (error) {
+        this.options.logger.warn("settling watched files failed; retrying", {
+          folder: this.options.folder,
+          error: (error as Error).message,
+        });
+      }
+      if (this.options.ledger.settling(1).length) this.#scheduleSettle();
+    }, Math.max(10, Math.round(debounce / 2)));
+  }
+
+  /** Matching, final files under `folder` (recursing when configured; symlinks not followed). */
+  *#walk(folder: string): Generator<SeenFile> {
+    let entries: Deno.DirEntry[];
+    try {
+      entries = [...Deno.readDirSync(folder)];
+    } catch {
+      return;
+    }
+    for (const entry of entries) {
+      const path = join(folder, entry.name);
+      if (entry.isDirectory) {
+        if (this.options.recursive) yield* this.#walk(path);
+        continue;
+      }
+      if (isTemporaryName(entry.name) || !this.#matcher.test(entry.name)) continue;
+      const file = statFile(path);
+      if (file) yield file;
+    }
+  }
+}
+
+/** A regular file's fingerprint, or undefined when it is gone or not a file. */
+function statFile(path: string): SeenFile | undefined {
+  try {
+    const info = Deno.statSync(path);
+    if (!info.isFile) return undefined;
+    return { path, size: info.size, mtimeMs: info.mtime?.getTime() ?? 0 };
+  } catch {
+    return undefined;
   }
 }

@@ -29,6 +29,7 @@ export const controlCommands: ControlCommand[] = [
   { path: "service uninstall" },
   { path: "task add" },
   { path: "task enable" },
+  { path: "task approve" },
   { path: "memory add", when: (options) => options.category === "personality_note" },
 ];
 

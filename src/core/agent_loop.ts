@@ -83,6 +83,8 @@ export interface AgentRequest {
   onEvent?: (event: AgentEvent) => void;
   /** Override of the tools to offer (names); default: the registry's selection. */
   toolNames?: string[];
+  /** The run's outbox (heartbeats and tasks), handed to tools in their context. */
+  sideEffects?: ToolContext["sideEffects"];
 }
 
 /** Why a run stopped. */
@@ -165,6 +167,7 @@ export async function runAgent(
     interactive: request.interactive,
     confirm: request.confirm,
     signal,
+    sideEffects: request.sideEffects,
   };
   const result: AgentResult = {
     answer: "",

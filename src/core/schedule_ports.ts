@@ -24,6 +24,8 @@ export interface TaskRequest {
   name?: string;
   /** Refuse schedules that run more often than this (tasks from the model). */
   minIntervalMinutes?: number;
+  /** "model": created by a tool call; runs with read-only tools until the user approves it. */
+  origin?: "user" | "model";
 }
 
 /** Port: scheduled tasks. */

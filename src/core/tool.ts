@@ -1,4 +1,5 @@
 /** What a tool is to the registry and the loop: name, description, JSON Schema, parse and run. */
+import type { SideEffectLog } from "./side_effects.ts";
 
 /** How a tool call ended, as recorded in the audit trail. */
 export type ToolOutcome = "ok" | "error" | "refused" | "timeout";
@@ -26,6 +27,8 @@ export interface ToolContext {
   /** Asks the person a yes/no question; absent when nobody can answer. */
   confirm?: (question: string) => Promise<boolean>;
   signal: AbortSignal;
+  /** The run's outbox (daemon runs): actions that must not repeat after a crash claim a key. */
+  sideEffects?: SideEffectLog;
 }
 
 /** Result of validating a tool's arguments. */
@@ -42,6 +45,11 @@ export interface Tool {
   source: string;
   /** Offered on every request, whatever the message. */
   alwaysOn?: boolean;
+  /**
+   * Reads local state only: changes nothing and sends nothing anywhere. An unapproved task the
+   * model created runs with these tools (and `notify`) only.
+   */
+  readOnly?: boolean;
   /** Extra words that make the tool relevant to a message. */
   keywords?: string[];
   parse(args: unknown): ParseResult;

@@ -53,6 +53,8 @@ export interface ToolDefinition<Schema extends z.ZodType> {
   description: string;
   input: Schema;
   alwaysOn?: boolean;
+  /** Reads local state only (see `Tool.readOnly`). */
+  readOnly?: boolean;
   keywords?: string[];
   run(args: z.output<Schema>, context: ToolContext): Promise<ToolOutput>;
 }
@@ -75,6 +77,7 @@ export function defineTool<Schema extends z.ZodType>(definition: ToolDefinition<
     parameters: compactJsonSchema(definition.input),
     source: "builtin",
     alwaysOn: definition.alwaysOn,
+    readOnly: definition.readOnly,
     keywords: definition.keywords,
     parse(args: unknown): ParseResult {
       const parsed = definition.input.safeParse(args);

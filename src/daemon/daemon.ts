@@ -111,6 +111,7 @@ export async function runDaemon(options: DaemonOptions): Promise<void> {
     heartbeat: services.heartbeat,
     runs: services.runs,
     queue: services.queue,
+    outbox: services.outbox,
     jobs: options.jobs,
   });
   try {

@@ -14,6 +14,14 @@ export const daemonPermissionFlags = [
   "--no-prompt",
 ];
 
+/**
+ * V8 flags of the daemon process under the deno CLI (`radar start`, the service files). A young
+ * generation capped at 2 MB semi-spaces keeps a busy daemon's committed heap near what it uses:
+ * measured over 4,000 heartbeats with notifications, RSS stayed at ~115 MB instead of climbing to
+ * ~165 MB as V8 grew its new space (heap in use was ~16 MB either way).
+ */
+export const daemonV8Flags = ["--v8-flags=--max-semi-space-size=2"];
+
 /** True when `execPath` is the deno CLI (so Radar runs as `deno run main.ts`, not compiled). */
 export function runsUnderDenoCli(execPath: string): boolean {
   return /(^|[\\/])deno(\.exe)?$/.test(execPath);
@@ -29,7 +37,8 @@ export function radarCommand(
   const main = mainModule.startsWith("file:")
     ? decodeURIComponent(new URL(mainModule).pathname)
     : mainModule;
-  return { program: execPath, args: ["run", ...daemonPermissionFlags, main, ...args] };
+  const v8 = args[0] === "serve" ? daemonV8Flags : [];
+  return { program: execPath, args: ["run", ...daemonPermissionFlags, ...v8, main, ...args] };
 }
 
 /** `radar <args>` for this very process (its executable and main module). */

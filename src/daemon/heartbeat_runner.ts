@@ -10,6 +10,9 @@ import type { SqliteEventQueue } from "../adapters/sqlite/event_queue.ts";
 import type { SqliteRunStore } from "../adapters/sqlite/run_store.ts";
 import type { SqliteConversationStore } from "../adapters/sqlite/conversation_store.ts";
 import { daemonToolNames } from "./offered_tools.ts";
+import { maxBatchEvents, selectBatch } from "./event_batch.ts";
+import type { SqliteOutbox } from "../adapters/sqlite/outbox_store.ts";
+import { heartbeatScope, runSideEffects } from "./run_side_effects.ts";
 
 /** What the heartbeat runner needs. */
 export interface HeartbeatRunnerDependencies {
@@ -18,6 +21,8 @@ export interface HeartbeatRunnerDependencies {
   queue: SqliteEventQueue;
   runs: SqliteRunStore;
   conversations: SqliteConversationStore;
+  /** Notifications recorded before they are sent (never twice after a crash). */
+  outbox: SqliteOutbox;
   clock: Clock;
   logger: Logger;
   /** Agent loop dependencies with a bounded history window. */
@@ -86,7 +91,7 @@ export class HeartbeatRunner {
     const now = clock.now();
     const timeZone = config.radar.timezone || undefined;
     const limit = config.heartbeat.max_events_per_tick;
-    const pending = deps.queue.pending(limit);
+    const pending = selectBatch(deps.queue.pending(maxBatchEvents), limit);
     const decision = decideHeartbeat({
       now,
       timeZone,
@@ -146,6 +151,12 @@ export class HeartbeatRunner {
         interactive: false,
         signal: options.signal,
         toolNames,
+        sideEffects: runSideEffects(
+          deps.outbox,
+          heartbeatScope(events[0]?.id, runId),
+          clock,
+          deps.pid,
+        ),
       });
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);

@@ -10,6 +10,7 @@ import type { Resolver } from "../tools/web/network_guard.ts";
 import { fetchPage } from "./page_fetch.ts";
 import type { TickJob } from "./scheduler.ts";
 import { shortDiff } from "./text_diff.ts";
+import { laterBy } from "./safe_time.ts";
 
 /** What the checker needs. */
 export interface MonitorCheckerDependencies {
@@ -43,7 +44,30 @@ export class MonitorChecker implements TickJob {
   async run(now: Date, signal: AbortSignal): Promise<void> {
     for (const monitor of this.deps.store.due(now).slice(0, maxChecksPerTick)) {
       if (signal.aborted) return;
-      await this.check(monitor, signal);
+      // One broken monitor (a bad row, a bug) is flagged and backed off; the others still run.
+      try {
+        await this.check(monitor, signal);
+      } catch (error) {
+        this.#broken(monitor, error);
+      }
+    }
+  }
+
+  /** Records an unexpected failure of one monitor's check: flagged at once, backed off. */
+  #broken(monitor: MonitorRecord, error: unknown): void {
+    const { deps } = this;
+    const message = `internal error: ${error instanceof Error ? error.message : String(error)}`;
+    try {
+      this.#failed(
+        { ...monitor, failures: Math.max(monitor.failures, failingThreshold - 1) },
+        message,
+        deps.clock.now(),
+      );
+    } catch (inner) {
+      deps.logger.error("cannot record a monitor failure", {
+        monitor: monitor.id,
+        error: (inner as Error).message,
+      });
     }
   }
 
@@ -64,7 +88,7 @@ export class MonitorChecker implements TickJob {
     const at = deps.clock.now();
     if (signal?.aborted) return { outcome: "failed", detail: "cancelled" };
     if (fetched.status === "error") return this.#failed(monitor, fetched.error, at);
-    const nextCheckAt = new Date(at.getTime() + monitor.everyMinutes * 60_000);
+    const nextCheckAt = laterBy(at, monitor.everyMinutes);
     const { etag, lastModified } = fetched.validators;
     if (fetched.status === "not_modified" || fetched.text === monitor.content) {
       const outcome = fetched.status === "not_modified" ? "not_modified" : "unchanged";
@@ -139,7 +163,7 @@ export class MonitorChecker implements TickJob {
     const { deps } = this;
     const failures = monitor.failures + 1;
     const delay = backoffMinutes(monitor.everyMinutes, failures);
-    const nextCheckAt = new Date(at.getTime() + delay * 60_000);
+    const nextCheckAt = laterBy(at, delay);
     let eventId: number | undefined;
     transaction(deps.db, () => {
       deps.store.recordFailure(monitor.id, { at, error, failures, nextCheckAt });
@@ -148,7 +172,9 @@ export class MonitorChecker implements TickJob {
           source: `monitor ${monitor.name}`,
           kind: "monitor_failing",
           summary: `${monitor.url} failed ${failures} checks in a row (${error}); ` +
-            `next try in ${formatDurationMinutes(delay)}`,
+            `next try in ${
+              formatDurationMinutes(Math.round((nextCheckAt.getTime() - at.getTime()) / 60_000))
+            }`,
           dedupeKey: `monitor-failing:${monitor.id}`,
         }, at);
       }

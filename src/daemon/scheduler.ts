@@ -5,6 +5,7 @@ import type { Clock, Logger } from "../core/ports.ts";
 import type { HeartbeatReport, HeartbeatRunner } from "./heartbeat_runner.ts";
 import type { SqliteRunStore } from "../adapters/sqlite/run_store.ts";
 import type { SqliteEventQueue } from "../adapters/sqlite/event_queue.ts";
+import type { SqliteOutbox } from "../adapters/sqlite/outbox_store.ts";
 
 /** Work done on a tick before the heartbeat (monitors, tasks). Must not throw. */
 export interface TickJob {
@@ -20,6 +21,8 @@ export interface SchedulerDependencies {
   heartbeat: HeartbeatRunner;
   runs: SqliteRunStore;
   queue: SqliteEventQueue;
+  /** The outbox, pruned with the other old records. */
+  outbox?: SqliteOutbox;
   /** Run in order on each tick, before the heartbeat, so it sees their events. */
   jobs: TickJob[];
 }
@@ -52,7 +55,11 @@ export class Scheduler {
       this.deps.logger.info("tick skipped: the previous tick is still running");
       return Promise.resolve({ skipped: "previous tick still running" });
     }
-    const current = this.#run(options.manualHeartbeat ?? false).finally(() => {
+    const current = this.#run(options.manualHeartbeat ?? false).catch((error) => {
+      // A tick never rejects: an unexpected error is logged and the next tick runs as usual.
+      this.deps.logger.error("tick failed", { error: (error as Error).message });
+      return { skipped: `tick failed: ${(error as Error).message}` };
+    }).finally(() => {
       this.#current = undefined;
     });
     this.#current = current;
@@ -86,7 +93,11 @@ export class Scheduler {
         deps.logger.error(`${job.name} failed`, { error: (error as Error).message });
       }
     }
-    this.#maintain(now);
+    try {
+      this.#maintain(now);
+    } catch (error) {
+      deps.logger.warn("pruning old records failed", { error: (error as Error).message });
+    }
     const heartbeatConfig = deps.config.heartbeat;
     if (signal.aborted) return { skipped: "stopping" };
     if (manualHeartbeat) {
@@ -94,8 +105,21 @@ export class Scheduler {
     }
     if (!heartbeatConfig.enabled) return {};
     const last = deps.runs.lastScheduledHeartbeat();
-    if (!isHeartbeatDue(last, now, heartbeatConfig.interval_minutes)) return {};
+    const interval = this.#backlogWaiting() ? 1 : heartbeatConfig.interval_minutes;
+    if (!isHeartbeatDue(last, now, interval)) return {};
     return { heartbeat: await deps.heartbeat.tick({ trigger: "schedule", signal }) };
+  }
+
+  /**
+   * True when the last scheduled heartbeat worked through events and more are still queued (a
+   * burst): the next one then runs on the next tick instead of after the whole interval. A
+   * skipped or failed heartbeat (quiet hours, model down) does not hurry the next.
+   */
+  #backlogWaiting(): boolean {
+    const last = this.deps.runs.recent(10, { kind: "heartbeat" })
+      .find((run) => run.trigger === "schedule");
+    if (!last || last.outcome !== "ran" || last.eventCount === 0) return false;
+    return this.deps.queue.pendingCount() > 0;
   }
 
   /** Once a day: drop skipped ticks and consumed events older than 30 days. */
@@ -105,6 +129,9 @@ export class Scheduler {
     const before = new Date(now.getTime() - 30 * dayMs);
     const skipped = this.deps.runs.pruneSkipped(before);
     const events = this.deps.queue.pruneConsumed(before);
-    if (skipped || events) this.deps.logger.info("pruned old records", { skipped, events });
+    const outbox = this.deps.outbox?.prune(before) ?? 0;
+    if (skipped || events || outbox) {
+      this.deps.logger.info("pruned old records", { skipped, events, outbox });
+    }
   }
 }

@@ -12,12 +12,20 @@ import { SqliteMonitorStore } from "../adapters/sqlite/monitor_store.ts";
 import { denoResolver, type Resolver } from "../tools/web/network_guard.ts";
 import { MonitorChecker } from "./monitor_checker.ts";
 import { MonitorService } from "./monitor_service.ts";
+import { SqliteWatchedFileStore } from "../adapters/sqlite/watched_file_store.ts";
+import { SqliteOutbox } from "../adapters/sqlite/outbox_store.ts";
+import { SqliteTaskOriginStore } from "../adapters/sqlite/task_origin_store.ts";
+import { SqliteTaskClaimStore } from "../adapters/sqlite/task_claim_store.ts";
 
 /** Everything the scheduler and the daemon commands share. */
 export interface DaemonServices {
   runtime: Runtime;
   queue: SqliteEventQueue;
   runs: SqliteRunStore;
+  /** Side effects recorded before they happen (notifications). */
+  outbox: SqliteOutbox;
+  /** Files the folder watchers have seen (settling, queued) and their counters. */
+  watchedFiles: SqliteWatchedFileStore;
   heartbeat: HeartbeatRunner;
   tasks: TaskService;
   taskRunner: TaskRunner;
@@ -49,6 +57,7 @@ export function daemonServices(
 ): DaemonServices {
   const queue = new SqliteEventQueue(runtime.db);
   const runs = new SqliteRunStore(runtime.db);
+  const outbox = new SqliteOutbox(runtime.db);
   const agent = overrides.agent ?? ((options) => runtime.agent(options));
   const pid = overrides.pid ?? Deno.pid;
   const isAlive = overrides.isAlive ?? isProcessAlive;
@@ -59,6 +68,7 @@ export function daemonServices(
     queue,
     runs,
     conversations: runtime.conversations,
+    outbox,
     clock: runtime.clock,
     logger: runtime.logger,
     agent,
@@ -68,12 +78,21 @@ export function daemonServices(
   });
   const timeZone = runtime.config.radar.timezone || undefined;
   const taskStore = new SqliteTaskStore(runtime.db);
-  const tasks = new TaskService(taskStore, runtime.clock, timeZone);
+  const tasks = new TaskService(
+    taskStore,
+    runtime.clock,
+    timeZone,
+    new SqliteTaskOriginStore(runtime.db),
+  );
   const taskRunner = new TaskRunner({
+    db: runtime.db,
+    claims: new SqliteTaskClaimStore(runtime.db),
     store: taskStore,
     runs,
     conversations: runtime.conversations,
+    outbox,
     agent: () => agent(),
+    needsApproval: (id) => tasks.needsApproval(id),
     clock: runtime.clock,
     logger: runtime.logger,
     pid,
@@ -97,6 +116,8 @@ export function daemonServices(
     runtime,
     queue,
     runs,
+    outbox,
+    watchedFiles: new SqliteWatchedFileStore(runtime.db),
     heartbeat,
     tasks,
     taskRunner,

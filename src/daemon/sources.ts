@@ -1,7 +1,13 @@
 /** The daemon's tick jobs (tasks, monitors) and event sources (file watchers, plugin folders). */
 import { basename } from "node:path";
 import { expandHome } from "../config/paths.ts";
-import { FolderWatcher, systemTimers, type Timers } from "../adapters/file_watcher.ts";
+import {
+  FolderWatcher,
+  systemTimers,
+  type Timers,
+  type WatchLedger,
+} from "../adapters/file_watcher.ts";
+import { transaction } from "../adapters/sqlite/database.ts";
 import { type PluginWatcher, watchPluginFolders } from "../plugins/watch_plugins.ts";
 import type { EventSource } from "./daemon.ts";
 import type { TickJob } from "./scheduler.ts";
@@ -21,32 +27,64 @@ function formatSize(bytes: number): string {
   return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
 
-/** One folder watcher per `watchers:` entry; each finished file becomes one queued event. */
+/**
+ * One durable folder watcher per `watchers:` entry: every file seen is stored at once, settles on
+ * its stored row, and becomes one queued event in the same transaction that marks it queued.
+ */
 export function daemonSources(
   services: DaemonServices,
-  options: { env?: Record<string, string | undefined>; timers?: Timers } = {},
+  options: {
+    env?: Record<string, string | undefined>;
+    timers?: Timers;
+    now?: () => number;
+    debounceMs?: number;
+  } = {},
 ): FolderWatcher[] {
   const { runtime } = services;
   const env = options.env ?? Deno.env.toObject();
-  return runtime.config.watchers.map((entry) =>
-    new FolderWatcher({
-      folder: expandHome(entry.path, env),
+  const store = services.watchedFiles;
+  return runtime.config.watchers.map((entry) => {
+    const folder = expandHome(entry.path, env);
+    const ledger: WatchLedger = {
+      record: (files, nowMs, flags) => store.record(folder, files, nowMs, flags),
+      settling: (limit) => store.settling(folder, limit),
+      restart: (files, nowMs) => store.restart(folder, files, nowMs),
+      forget: (paths) => store.forget(folder, paths),
+      known: () => store.known(folder),
+      hasBaseline: () => store.hasBaseline(folder),
+      countScan: (reason, found, at) => store.countScan(folder, reason, found, at),
+      finish: (files) => {
+        const at = runtime.clock.now();
+        transaction(runtime.db, () => {
+          for (const file of files) {
+            services.queue.enqueue({
+              source: `watcher ${entry.path}`,
+              kind: entry.action,
+              summary: `${basename(file.path)} (${formatSize(file.size)}) at ${file.path}`,
+              urgent: entry.urgent,
+              dedupeKey: `file:${file.path}`,
+            }, at);
+          }
+          store.markQueued(folder, files);
+        });
+        runtime.logger.info("file events queued", {
+          action: entry.action,
+          files: files.length,
+          first: files[0]?.path,
+        });
+      },
+    };
+    return new FolderWatcher({
+      folder,
       pattern: entry.pattern,
       recursive: entry.recursive,
       timers: options.timers ?? systemTimers,
       logger: runtime.logger,
-      onFile: (file) => {
-        services.queue.enqueue({
-          source: `watcher ${entry.path}`,
-          kind: entry.action,
-          summary: `${basename(file.path)} (${formatSize(file.size)}) at ${file.path}`,
-          urgent: entry.urgent,
-          dedupeKey: `file:${file.path}`,
-        }, runtime.clock.now());
-        runtime.logger.info("file event queued", { action: entry.action, path: file.path });
-      },
-    })
-  );
+      ledger,
+      now: options.now,
+      debounceMs: options.debounceMs,
+    });
+  });
 }
 
 /**

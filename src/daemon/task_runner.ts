@@ -6,14 +6,27 @@ import type { SqliteRunStore } from "../adapters/sqlite/run_store.ts";
 import type { SqliteTaskStore, TaskRecord } from "../adapters/sqlite/task_store.ts";
 import type { TickJob } from "./scheduler.ts";
 import { nextRunAfter } from "./task_schedule.ts";
-import { daemonToolNames } from "./offered_tools.ts";
+import { daemonToolNames, proactiveTools } from "./offered_tools.ts";
+import type { SqliteOutbox } from "../adapters/sqlite/outbox_store.ts";
+import { runSideEffects, taskScope } from "./run_side_effects.ts";
+import { isValidDate, laterBy } from "./safe_time.ts";
+import type { DatabaseSync } from "node:sqlite";
+import { transaction } from "../adapters/sqlite/database.ts";
+import type { SqliteTaskClaimStore } from "../adapters/sqlite/task_claim_store.ts";
 
 /** What the task runner needs. */
 export interface TaskRunnerDependencies {
+  db: DatabaseSync;
   store: SqliteTaskStore;
   runs: SqliteRunStore;
   conversations: ConversationStore;
+  /** Notifications recorded before they are sent (never twice after a crash). */
+  outbox: SqliteOutbox;
   agent: () => AgentDependencies;
+  /** Scheduled runs in progress (an interrupted one is retried once for the same due time). */
+  claims?: SqliteTaskClaimStore;
+  /** True for a model-created task the user has not approved: it gets read-only tools only. */
+  needsApproval?: (taskId: number) => boolean;
   clock: Clock;
   logger: Logger;
   pid: number;
@@ -41,17 +54,100 @@ export class TaskRunner implements TickJob {
   /** Runs every due task once; missed runs follow the task's catch-up rule, never a burst. */
   async run(now: Date, signal: AbortSignal): Promise<void> {
     const { deps } = this;
+    for (const claim of deps.claims?.interrupted() ?? []) {
+      if (signal.aborted) return;
+      try {
+        await this.#retryInterrupted(claim.taskId, claim.dueAt, now, signal);
+      } catch (error) {
+        deps.claims?.clear(claim.taskId);
+        this.#broken({ id: claim.taskId } as TaskRecord, now, error);
+      }
+    }
     for (const task of deps.store.due(now)) {
       if (signal.aborted) return;
-      const action = dueAction(new Date(task.nextRunAt!), now, task.catchUp);
-      const next = nextRunAfter(task, now, deps.timeZone);
-      if (action === "skip_missed") {
-        deps.logger.info("missed task run skipped", { task: task.id, due: task.nextRunAt });
-        if (next) deps.store.setNextRun(task.id, next);
-        else deps.store.recordRun(task.id, { at: now, outcome: "missed", nextRunAt: undefined });
-        continue;
+      // One broken task (a bad row, a bug) is flagged and backed off; the others still run.
+      try {
+        await this.#runDue(task, now, signal);
+      } catch (error) {
+        this.#broken(task, now, error);
       }
-      if (action === "run") await this.runTask(task, "schedule", signal, next);
+    }
+  }
+
+  /**
+   * A scheduled run cut short by a crash runs again once (if still within its catch-up window),
+   * for the same due time: its notifications keep their outbox keys and are not sent twice.
+   */
+  async #retryInterrupted(
+    taskId: number,
+    dueAt: string,
+    now: Date,
+    signal: AbortSignal,
+  ): Promise<void> {
+    const { deps } = this;
+    const task = deps.store.get(taskId);
+    if (!task?.enabled) {
+      deps.claims?.clear(taskId);
+      return;
+    }
+    if (dueAction(new Date(dueAt), now, task.catchUp) !== "run") {
+      deps.logger.info("interrupted task run not retried: too late", { task: taskId, due: dueAt });
+      deps.claims?.clear(taskId);
+      return;
+    }
+    deps.logger.warn("retrying a task run interrupted by a crash", { task: taskId, due: dueAt });
+    const next = task.nextRunAt ? new Date(task.nextRunAt) : undefined;
+    await this.runTask(task, "schedule", signal, next, dueAt);
+  }
+
+  async #runDue(task: TaskRecord, now: Date, signal: AbortSignal): Promise<void> {
+    const { deps } = this;
+    const action = dueAction(new Date(task.nextRunAt!), now, task.catchUp);
+    const next = nextRunAfter(task, now, deps.timeZone);
+    if (next !== undefined && !isValidDate(next)) {
+      throw new Error(`its schedule "${task.schedule}" gives no valid next run`);
+    }
+    if (action === "skip_missed") {
+      deps.logger.info("missed task run skipped", { task: task.id, due: task.nextRunAt });
+      if (next) deps.store.setNextRun(task.id, next);
+      else deps.store.recordRun(task.id, { at: now, outcome: "missed", nextRunAt: undefined });
+      return;
+    }
+    if (action === "run") await this.runTask(task, "schedule", signal, next);
+  }
+
+  /**
+   * The tools of a task run. A task the model created and the user has not approved (`radar task
+   * approve ID`) runs unattended with read-only tools and `notify` only: a prompt that talked the
+   * model into scheduling it cannot make it run exec or write files later.
+   */
+  #toolNames(agent: AgentDependencies, task: TaskRecord): string[] {
+    const names = daemonToolNames(agent, task.message);
+    if (!this.deps.needsApproval?.(task.id)) return names;
+    return names.filter((name) =>
+      proactiveTools.includes(name) || agent.registry.get(name)?.readOnly === true
+    );
+  }
+
+  /** Records an unexpected failure of one task: logged, flagged in its last outcome, retried in a day. */
+  #broken(task: TaskRecord, now: Date, error: unknown): void {
+    const message = error instanceof Error ? error.message : String(error);
+    const retry = laterBy(now, 24 * 60);
+    this.deps.logger.error("task failed unexpectedly; retrying in a day", {
+      task: task.id,
+      error: message,
+    });
+    try {
+      this.deps.store.recordRun(task.id, {
+        at: now,
+        outcome: `failed: ${message} (retry ${retry.toISOString()})`,
+        nextRunAt: retry,
+      });
+    } catch (inner) {
+      this.deps.logger.error("cannot record a task failure", {
+        task: task.id,
+        error: (inner as Error).message,
+      });
     }
   }
 
@@ -61,6 +157,8 @@ export class TaskRunner implements TickJob {
     trigger: "schedule" | "manual",
     signal?: AbortSignal,
     nextRunAt: Date | undefined = task.nextRunAt ? new Date(task.nextRunAt) : undefined,
+    /** The due time this scheduled run is for (default: the task's next run). */
+    dueAt: string | undefined = task.nextRunAt,
   ): Promise<TaskRunReport> {
     const { deps } = this;
     const started = deps.elapsed();
@@ -74,11 +172,19 @@ export class TaskRunner implements TickJob {
       return { task, outcome: "busy", reason };
     }
     const runId = claim.runId;
-    const conversationId = deps.conversations.createConversation("task", task.name, at);
+    let conversationId: number | undefined;
     let result: AgentResult | undefined;
     let outcome: TaskRunReport["outcome"] = "ran";
     let reason = "answer";
     try {
+      // Claimed, and the next run moved, before it starts: a crash mid-run does not repeat it.
+      if (trigger === "schedule") {
+        transaction(deps.db, () => {
+          deps.store.setNextRun(task.id, nextRunAt);
+          if (dueAt) deps.claims?.record({ taskId: task.id, runId, dueAt }, at);
+        });
+      }
+      conversationId = deps.conversations.createConversation("task", task.name, at);
       const agent = deps.agent();
       result = await runAgent(agent, {
         conversationId,
@@ -86,7 +192,13 @@ export class TaskRunner implements TickJob {
         userMessage: task.message,
         interactive: false,
         signal,
-        toolNames: daemonToolNames(agent, task.message),
+        toolNames: this.#toolNames(agent, task),
+        sideEffects: runSideEffects(
+          deps.outbox,
+          taskScope(task.id, trigger === "schedule" ? dueAt : undefined, runId),
+          deps.clock,
+          deps.pid,
+        ),
       });
       reason = result.stopReason;
       if (result.stopReason === "cancelled") outcome = "failed";
@@ -110,11 +222,14 @@ export class TaskRunner implements TickJob {
       answer: result?.answer,
     }, finished);
     const keepNext = trigger === "manual" ? (task.enabled ? nextRunAt : undefined) : nextRunAt;
-    deps.store.recordRun(task.id, {
-      at: finished,
-      outcome: outcome === "ran" ? "ok" : `failed: ${reason}`,
-      conversationId,
-      nextRunAt: keepNext,
+    transaction(deps.db, () => {
+      deps.store.recordRun(task.id, {
+        at: finished,
+        outcome: outcome === "ran" ? "ok" : `failed: ${reason}`,
+        conversationId,
+        nextRunAt: keepNext,
+      });
+      deps.claims?.clear(task.id, runId);
     });
     deps.logger.info("task finished", { task: task.id, outcome, reason });
     return { task, outcome, reason, result, conversationId };

@@ -4,6 +4,7 @@ import type { CatchUpPolicy } from "../core/schedule.ts";
 import type { TaskScheduler } from "../core/schedule_ports.ts";
 import type { SqliteTaskStore, TaskRecord } from "../adapters/sqlite/task_store.ts";
 import { nextRunAfter, parseSchedule } from "./task_schedule.ts";
+import type { SqliteTaskOriginStore } from "../adapters/sqlite/task_origin_store.ts";
 
 /** What adding a task takes. */
 export interface TaskInput {
@@ -15,6 +16,8 @@ export interface TaskInput {
   catchUp?: CatchUpPolicy;
   /** Refuse schedules that run more often than this. */
   minIntervalMinutes?: number;
+  /** Who asks: a task the model creates runs with read-only tools until the user approves it. */
+  origin?: "user" | "model";
 }
 
 /** Tasks with their schedules computed in local time. */
@@ -23,6 +26,7 @@ export class TaskService implements TaskScheduler {
     readonly store: SqliteTaskStore,
     private readonly clock: Clock,
     private readonly timeZone?: string,
+    readonly origins?: SqliteTaskOriginStore,
   ) {}
 
   /** Adds a task; returns it, or a readable error. */
@@ -61,7 +65,19 @@ export class TaskService implements TaskScheduler {
       catchUp: input.catchUp ?? "once_within_24h",
       nextRunAt,
     }, now);
+    if (input.origin === "model") this.origins?.recordModelTask(id);
     return this.store.get(id)!;
+  }
+
+  /** True for a task the model created that the user has not approved yet. */
+  needsApproval(id: number): boolean {
+    const origin = this.origins?.get(id);
+    return origin?.origin === "model" && !origin.approvedAt;
+  }
+
+  /** Approves a task the model created (it then runs with every tool); false when not one. */
+  approve(id: number): boolean {
+    return this.origins?.approve(id, this.clock.now()) ?? false;
   }
 
   /** Every task. */

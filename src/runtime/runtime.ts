@@ -28,6 +28,7 @@ import { openCoreAdapters, runtimeLogging } from "./core_adapters.ts";
 import { SqliteTaskStore } from "../adapters/sqlite/task_store.ts";
 import { SqliteMonitorStore } from "../adapters/sqlite/monitor_store.ts";
 import { TaskService } from "../daemon/task_service.ts";
+import { SqliteTaskOriginStore } from "../adapters/sqlite/task_origin_store.ts";
 import { MonitorService } from "../daemon/monitor_service.ts";
 
 /** How to open the runtime. */
@@ -125,7 +126,12 @@ export function openRuntime(options: RuntimeOptions): Runtime {
       fetch: fetcher,
       env: options.env,
       cwd: options.cwd,
-      tasks: new TaskService(new SqliteTaskStore(db), clock, config.radar.timezone || undefined),
+      tasks: new TaskService(
+        new SqliteTaskStore(db),
+        clock,
+        config.radar.timezone || undefined,
+        new SqliteTaskOriginStore(db),
+      ),
       monitors: new MonitorService(new SqliteMonitorStore(db), config, clock),
       pdfReader: createPdfReader(config.tools.pdf, options.env),
       memory,

@@ -24,6 +24,7 @@ export function listDirectoryTool(deps: FileToolDependencies): Tool {
   const timeZone = deps.config.radar.timezone || undefined;
   return defineTool({
     name: "list_directory",
+    readOnly: true,
     description: "List a folder: type, size, modified time",
     keywords: ["list", "folder", "directory", "files", "find", "downloads", "ls"],
     input: z.object({

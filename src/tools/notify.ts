@@ -51,6 +51,13 @@ export function notifyTool(
           return refused(`Not sent: ${verdict.reason}. Use priority high only if it cannot wait.`);
         }
       }
+      // Recorded before it is sent: a crash and the re-delivered run never send this key twice.
+      const claim = context.sideEffects?.begin("notify", title ? `${title}: ${message}` : message);
+      if (claim && claim.state !== "new") {
+        const when = claim.state === "sent" ? "was sent" : "was being sent when Radar stopped";
+        return `Already notified: an earlier attempt of this run's notification ${when} ` +
+          `(${claim.at}): "${claim.summary.slice(0, 200)}". Not sent again.`;
+      }
       const url = `${ntfy.url.replace(/\/+$/, "")}/${encodeURIComponent(ntfy.topic)}`;
       const headers: Record<string, string> = { "Content-Type": "text/plain; charset=utf-8" };
       if (title) headers.Title = headerValue(title);
@@ -66,6 +73,7 @@ export function notifyTool(
       try {
         response = await deps.fetch(url, { method: "POST", headers, body: message, signal });
       } catch (error) {
+        claim?.abandon();
         const reason = error instanceof Error ? error.message : String(error);
         return failed(
           redactText(
@@ -76,6 +84,7 @@ export function notifyTool(
       }
       const body = await response.text().catch(() => "");
       if (!response.ok) {
+        claim?.abandon();
         let detail = body.slice(0, 200).trim();
         try {
           detail = JSON.parse(body).error ?? detail;
@@ -89,6 +98,7 @@ export function notifyTool(
           ),
         );
       }
+      claim?.done();
       return `Notification sent to ntfy topic ${ntfy.topic}.`;
     },
   });

@@ -23,6 +23,7 @@ export function pdfExtractTool(deps: PdfToolDependencies): Tool {
   const defaults = deps.config.tools.pdf;
   return defineTool({
     name: "pdf_extract",
+    readOnly: true,
     description: "Extract a PDF's metadata and the text of its first/last pages",
     keywords: ["pdf", "document", "read", "page", "extract", "invoice", "paper", "book"],
     input: z.object({

@@ -12,6 +12,7 @@ export function readFileTool(deps: FileToolDependencies): Tool {
   const maxBytes = deps.config.tools.files.max_read_bytes;
   return defineTool({
     name: "read_file",
+    readOnly: true,
     description: "Read a text file",
     keywords: ["read", "file", "open", "show", "contents", "text", "cat"],
     input: z.object({

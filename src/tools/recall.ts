@@ -12,6 +12,7 @@ const recallLimit = 5;
 export function recallTool(deps: Pick<ToolDependencies, "facts" | "memory" | "hooks">): Tool {
   return defineTool({
     name: "recall",
+    readOnly: true,
     description: "Search long-term memory",
     alwaysOn: true,
     keywords: ["recall", "remember", "memory", "know", "favorite", "prefer"],

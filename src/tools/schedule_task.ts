@@ -52,8 +52,10 @@ export function scheduleTaskTool(
         message,
         ...understood.fields,
         minIntervalMinutes: minimumToolIntervalMinutes,
+        origin: "model",
       });
       if ("error" in added) return Promise.resolve(failed(`Cannot schedule: ${added.error}.`));
+      // The task runs with read-only tools and notify until the user runs radar task approve.
       return Promise.resolve(scheduledText(added, understood.description, timeZone));
     },
   });

@@ -38,7 +38,12 @@ Deno.test("a download becomes one event once final; a missing folder is picked u
     };
     daemon.runtime.config.watchers.push(yamlEntry);
     const timers = new ManualTimers();
-    const [watcher] = daemonSources(daemon.services, { timers, env: { HOME: daemon.dir } });
+    let now = 1_000_000;
+    const [watcher] = daemonSources(daemon.services, {
+      timers,
+      env: { HOME: daemon.dir },
+      now: () => now,
+    });
     watcher.start();
     try {
       assert.equal(watcher.state, "missing");
@@ -56,6 +61,8 @@ Deno.test("a download becomes one event once final; a missing folder is picked u
       await new Promise((resolve) => setTimeout(resolve, 100)); // let late OS events arrive
       assert.deepEqual(watcher.pendingPaths, [join(folder, "invoice.pdf")]);
       timers.fireAll();
+      assert.equal(daemon.services.queue.pending(10).length, 0, "not settled yet");
+      now += 2_000;
       timers.fireAll();
       const events = daemon.services.queue.pending(10);
       assert.equal(events.length, 1);

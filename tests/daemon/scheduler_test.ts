@@ -84,3 +84,39 @@ Deno.test("a tick that fires while one runs is skipped, and stop() waits for it"
     assert.deepEqual(await ticks.tick(), { skipped: "stopping" });
   });
 });
+
+Deno.test("a burst backlog is worked off in bounded heartbeats a minute apart, not one per interval", async () => {
+  await withTestDaemon({ now: "2026-11-23T10:00:00Z" }, async (daemon) => {
+    const at = daemon.clock.now();
+    for (let index = 0; index < 2_500; index++) {
+      daemon.services.queue.enqueue({
+        source: "watcher ~/Downloads",
+        kind: "new_file",
+        summary: `scan-${index}.pdf (1 KB) at /home/me/Downloads/scan-${index}.pdf`,
+        dedupeKey: `file:${index}`,
+      }, at);
+    }
+    daemon.services.queue.enqueue(
+      { source: "monitor Prices", kind: "page_changed", summary: "x" },
+      at,
+    );
+    for (let index = 0; index < 10; index++) daemon.model.push(textResponse("noted"));
+    const ticks = scheduler(daemon);
+    const woke: string[] = [];
+    for (let i = 0; i < 20; i++) {
+      const summary = await ticks.tick();
+      if (summary.heartbeat && summary.heartbeat.outcome !== "skipped") {
+        woke.push(daemon.clock.now().toISOString().slice(11, 16));
+        assert.ok(summary.heartbeat.events.length <= 1_000, "a bounded batch");
+        assert.ok(summary.heartbeat.message!.length < 8_000, "a bounded message");
+        assert.match(summary.heartbeat.message!, /… and \d+ more from watcher ~\/Downloads/);
+      }
+      daemon.clock.advance(minute);
+    }
+    assert.deepEqual(woke, ["10:00", "10:01", "10:02"]);
+    assert.equal(daemon.services.queue.pendingCount(), 0);
+    // The backlog gone, the rhythm is back to interval_minutes from the last scheduled run.
+    const runs = daemon.services.runs.recent(100, { kind: "heartbeat" });
+    assert.equal(runs[0].startedAt.slice(11, 16), "10:17");
+  });
+});

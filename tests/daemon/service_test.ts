@@ -26,6 +26,12 @@ Deno.test("radarCommand() re-runs main.ts with the task flags under deno, the bi
   assert.equal(dev.args[0], "run");
   assert.ok(dev.args.includes("--unstable-cron") && !dev.args.includes("-A"));
   assert.deepEqual(dev.args.slice(-2), ["/home/ann/radar src/main.ts", "serve"]);
+  assert.ok(
+    dev.args.includes("--v8-flags=--max-semi-space-size=2"),
+    "the daemon's small new space",
+  );
+  const other = radarCommand("/usr/bin/deno", "file:///home/ann/radar/main.ts", ["status"]);
+  assert.ok(!other.args.some((arg) => arg.startsWith("--v8-flags")));
 });
 
 Deno.test("launchdPlist() escapes arguments and restarts only after a crash", () => {

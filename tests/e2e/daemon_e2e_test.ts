@@ -326,3 +326,106 @@ Deno.test({
     }
   },
 });
+
+/** A model that notifies once per file event listed in the heartbeat, then answers. */
+function notifyingModel(llm: FakeLlmServer, delay: () => number): void {
+  llm.fallback = () => {
+    // deno-lint-ignore no-explicit-any
+    const messages = (llm.chatRequests.at(-1)!.body as any).messages as Array<
+      { role: string; content: string }
+    >;
+    const hold = new Promise((resolve) => setTimeout(resolve, delay()));
+    if (messages.at(-1)?.role === "tool") return { ...ollamaText("Done."), hold };
+    const names = [...messages.at(-1)!.content.matchAll(/new_pdf_detected: (\S+\.pdf)/g)]
+      .map((match) => match[1]);
+    if (!names.length) return { ...ollamaText("Nothing to report."), hold };
+    const reply = ollamaToolCall("notify", {});
+    // deno-lint-ignore no-explicit-any
+    (reply.body as any).message.tool_calls = names.map((name, index) => ({
+      id: `call_${index}`,
+      function: { index, name: "notify", arguments: { message: `New file: ${name}` } },
+    }));
+    return { ...reply, hold };
+  };
+}
+
+Deno.test({
+  name: "radar serve killed with SIGKILL at random points sends each notification exactly once",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  fn: async () => {
+    const home = Deno.realPathSync(Deno.makeTempDirSync({ prefix: "radar-kill-" }));
+    const inbox = join(home, "inbox");
+    Deno.mkdirSync(inbox);
+    const llm = FakeLlmServer.start();
+    const ntfy = startFakeNtfy();
+    let holdFinal = true;
+    notifyingModel(llm, () => Math.random() * 400);
+    const fallback = llm.fallback!;
+    writeConfig(home, llm, ntfy, inbox);
+    const files: string[] = [];
+    const random = (max: number) => Math.floor(Math.random() * max);
+    let serve = startServe(home);
+    try {
+      await waitFor("ready", () => /Radar is running at/.test(serve.stderr()), serve.stderr);
+      // Round 1, deterministic: killed after ntfy got the notification, before the run commits.
+      dropPdf(inbox, "file-0.pdf", "zero");
+      files.push("file-0.pdf");
+      let releaseFinal = () => {};
+      llm.fallback = (path) => {
+        const reply = fallback(path);
+        if (!holdFinal || !/Done/.test(JSON.stringify(reply.body))) return reply;
+        return { ...reply, hold: new Promise<void>((resolve) => releaseFinal = resolve) };
+      };
+      await waitFor("the file event", () => events(home).length === 1, serve.stderr);
+      await triggerHeartbeat(serve, () => ntfy.requests.length === 1, "the first notification");
+      await stopServe(serve, "SIGKILL");
+      holdFinal = false;
+      releaseFinal();
+      // Rounds 2..7: a file arrives (sometimes while the daemon is down), a kill lands anywhere.
+      for (let round = 1; round <= 6; round++) {
+        const name = `file-${round}.pdf`;
+        const whileDown = round % 2 === 0;
+        if (whileDown) {
+          dropPdf(inbox, name, `file ${round}`);
+          files.push(name);
+        }
+        serve = startServe(home);
+        await waitFor("ready", () => /Radar is running at/.test(serve.stderr()), serve.stderr);
+        if (!whileDown) {
+          dropPdf(inbox, name, `file ${round}`);
+          files.push(name);
+        }
+        await new Promise((resolve) => setTimeout(resolve, 2_500)); // settled and queued
+        // Kill somewhere in the heartbeat: after the model was first asked, at a random moment.
+        const asked = llm.chatRequests.length;
+        serve.child.kill("SIGUSR2");
+        await waitFor("the model request", () => llm.chatRequests.length > asked, serve.stderr, 5)
+          .catch(() => {});
+        await new Promise((resolve) => setTimeout(resolve, random(900)));
+        await stopServe(serve, "SIGKILL");
+      }
+      // Finally a clean run works off whatever is still queued.
+      serve = startServe(home);
+      await waitFor("ready", () => /Radar is running at/.test(serve.stderr()), serve.stderr);
+      await triggerHeartbeat(
+        serve,
+        () => events(home).length === files.length && events(home).every((e) => e.consumed_at),
+        "every event consumed",
+      );
+      const sent = ntfy.requests.map((request) => request.body).sort();
+      console.log(
+        `kill test: ${files.length} events, ${sent.length} notifications, ` +
+          `${runs(home).filter((run) => /interrupted/.test(run.reason)).length} interrupted runs`,
+      );
+      assert.deepEqual(sent, files.map((name) => `New file: ${name}`).sort());
+      assert.equal((await stopServe(serve, "SIGTERM")).code, 0, serve.stderr());
+    } finally {
+      await stopServe(serve, "SIGKILL");
+      holdFinal = false;
+      await llm.close();
+      await ntfy.close();
+      Deno.removeSync(home, { recursive: true });
+    }
+  },
+});

@@ -69,10 +69,21 @@ export function daemonStatus(runtime: Runtime): string[] {
       state = "missing (picked up when it appears)";
     }
     lines.push(`  ${watcher.path} ${watcher.pattern} → ${watcher.action}: ${state}`);
+    const stats = services.watchedFiles.stats(path);
+    if (stats.scans || stats.rescans || stats.queued || stats.settling) {
+      lines.push(
+        `    ${stats.queued} files queued, ${stats.settling} settling; ` +
+          `${stats.rescans} rescans after dropped watcher events, ` +
+          `${stats.recovered} files found only by a scan`,
+      );
+    }
   }
   const tasks = services.tasks.list();
   lines.push(tasks.length ? "tasks:" : "tasks:     none (radar task add)");
-  for (const task of tasks) lines.push(`  ${describeTask(task, timeZone)}`);
+  for (const task of tasks) {
+    const approval = services.tasks.needsApproval(task.id) ? " — needs approval" : "";
+    lines.push(`  ${describeTask(task, timeZone)}${approval}`);
+  }
   const monitors = services.monitors.list();
   const failing = monitors.filter((monitor) => MonitorService.failing(monitor)).length;
   lines.push(

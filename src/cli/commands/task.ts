@@ -1,4 +1,4 @@
-/** `radar task add|list|remove|run-now|enable|disable`: scheduled tasks in local time. */
+/** `radar task add|list|remove|run-now|enable|disable|approve`: scheduled tasks in local time. */
 import { everyProblem } from "../../core/bounds.ts";
 import type { Command } from "commander";
 import { describeTask } from "./task_description.ts";
@@ -67,11 +67,37 @@ export function registerTask(program: Command, context: CliContext): void {
     "--json",
     jsonOptionHelp,
   ).action(async (options: { json?: boolean }) => {
-    const tasks = (await services()).tasks.list();
-    if (options.json) return printJson(context, tasks);
+    const daemon = await services();
+    const tasks = daemon.tasks.list();
+    if (options.json) {
+      return printJson(
+        context,
+        tasks.map((item) => ({ ...item, needsApproval: daemon.tasks.needsApproval(item.id) })),
+      );
+    }
     if (!tasks.length) return context.io.stdout("No tasks yet.\n");
-    for (const item of tasks) context.io.stdout(`${await describe(item)}\n`);
+    for (const item of tasks) {
+      const approval = daemon.tasks.needsApproval(item.id)
+        ? ` — needs approval: created by the model, runs with read-only tools until ` +
+          `radar task approve ${item.id}`
+        : "";
+      context.io.stdout(`${await describe(item)}${approval}\n`);
+    }
   });
+
+  task.command("approve").argument("<id>")
+    .description("let a task the model created run with every tool (not only read-only ones)")
+    .action(async (id: string) => {
+      const daemon = await services();
+      const record = daemon.tasks.store.get(parseId(id));
+      if (!record) throw new NotFoundError(`Cannot approve task ${id}: no such task`);
+      if (!daemon.tasks.needsApproval(record.id)) {
+        context.io.stdout(`Task #${record.id} needs no approval.\n`);
+        return;
+      }
+      daemon.tasks.approve(record.id);
+      context.io.stdout(`Approved task #${record.id}: ${record.message}\n`);
+    });
 
   task.command("remove").argument("<id>").description("delete a task").action(
     async (id: string) => {

@@ -7,6 +7,7 @@ import { pluginsMigration } from "./004_plugins.ts";
 import { webMigration } from "./005_web.ts";
 import { monitorsMigration } from "./006_monitors.ts";
 import { messageSearchMigration } from "./007_message_search.ts";
+import { durabilityMigration } from "./009_durability.ts";
 import { embeddingsMigration } from "./010_embeddings.ts";
 import { sourcesMigration } from "./011_sources.ts";
 
@@ -19,6 +20,7 @@ export const migrations: readonly Migration[] = [
   webMigration,
   monitorsMigration,
   messageSearchMigration,
+  durabilityMigration,
   embeddingsMigration,
   sourcesMigration,
 ];

@@ -1,0 +1,56 @@
+/**
+ * Scheduled task runs in progress. A claim is written with the run (the task's next run already
+ * moved) and cleared when it finishes; a claim whose run was closed as interrupted (a crash) is
+ * the one run the daemon owes: it is retried for the same due time, so its outbox keys match.
+ */
+import type { DatabaseSync } from "node:sqlite";
+import { statement } from "./statements.ts";
+
+/** A scheduled run that was claimed. */
+export interface TaskClaim {
+  taskId: number;
+  runId: number;
+  /** The due time the run was for (its outbox scope). */
+  dueAt: string;
+}
+
+/** The `task_claims` table. */
+export class SqliteTaskClaimStore {
+  constructor(private readonly db: DatabaseSync) {}
+
+  /** Records the claim of a scheduled run. */
+  record(claim: TaskClaim, at: Date): void {
+    statement(
+      this.db,
+      `INSERT OR REPLACE INTO task_claims (task_id, run_id, due_at, claimed_at)
+       VALUES (?, ?, ?, ?)`,
+    ).run(claim.taskId, claim.runId, claim.dueAt, at.toISOString());
+  }
+
+  /** Clears a finished run's claim. */
+  clear(taskId: number, runId?: number): void {
+    if (runId === undefined) {
+      statement(this.db, "DELETE FROM task_claims WHERE task_id = ?").run(taskId);
+    } else {
+      statement(this.db, "DELETE FROM task_claims WHERE task_id = ? AND run_id = ?").run(
+        taskId,
+        runId,
+      );
+    }
+  }
+
+  /** Claims whose run is no longer running without having cleared them: interrupted runs. */
+  interrupted(): TaskClaim[] {
+    const rows = statement(
+      this.db,
+      `SELECT c.task_id, c.run_id, c.due_at FROM task_claims c
+       LEFT JOIN heartbeat_runs r ON r.id = c.run_id
+       WHERE r.id IS NULL OR r.outcome != 'running' ORDER BY c.due_at`,
+    ).all() as Array<{ task_id: number; run_id: number; due_at: string }>;
+    return rows.map((row) => ({
+      taskId: Number(row.task_id),
+      runId: Number(row.run_id),
+      dueAt: row.due_at,
+    }));
+  }
+}
