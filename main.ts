@@ -5,6 +5,7 @@ import { runPluginHost } from "./src/sandbox/host_process.ts";
 import { runPdfExtractProcess } from "./src/adapters/pdf/pdf_extract_process.ts";
 import { runCli } from "./src/cli/program.ts";
 import { terminalIo } from "./src/cli/terminal_io.ts";
+import { ignoreInspectorSignal } from "./src/adapters/inspector_signal.ts";
 
 if (import.meta.main) {
   if (Deno.args[0] === pluginHostFlag) {
@@ -12,6 +13,9 @@ if (import.meta.main) {
   } else if (Deno.args[0] === pdfExtractFlag) {
     await runPdfExtractProcess();
   } else {
+    // Every CLI process (ask and chat run exec too): SIGUSR1 must not open an inspector. The
+    // daemon logs it when this is impossible; a one-shot command goes on without it.
+    ignoreInspectorSignal();
     Deno.exit(await runCli(Deno.args, terminalIo()));
   }
 }

@@ -5,7 +5,12 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { createRadarHome, radarFlags, startRadarServe } from "../helpers/radar_process.ts";
+import {
+  createRadarHome,
+  radarEnvironment,
+  radarFlags,
+  startRadarServe,
+} from "../helpers/radar_process.ts";
 import { requestLoginLink } from "../../src/cli/commands/dashboard.ts";
 import { RadarError } from "../../src/core/errors.ts";
 import { dashboardTokenPath } from "../../web/dashboard_token.ts";
@@ -59,6 +64,39 @@ Deno.test({
       await health.body?.cancel();
     } finally {
       assert.equal(await served.stop(), 0);
+      radar.remove();
+    }
+  },
+});
+
+Deno.test({
+  name: "radar chat (a long-lived process that runs exec) ignores SIGUSR1 too: no inspector opens",
+  ignore: Deno.build.os !== "linux",
+  async fn() {
+    const radar = createRadarHome(config);
+    const main = join(fromFileUrl(new URL("../../", import.meta.url)), "main.ts");
+    // stdin stays open (piped, nothing written): chat waits for its first line.
+    const child = new Deno.Command(Deno.execPath(), {
+      args: ["run", ...radarFlags, main, "chat"],
+      cwd: radar.home,
+      env: radarEnvironment(radar.home, { RADAR_CONFIG: radar.configPath }),
+      clearEnv: true,
+      stdin: "piped",
+      stdout: "null",
+      stderr: "null",
+    }).spawn();
+    try {
+      await sleep(1500);
+      for (let attempt = 0; attempt < 3; attempt++) {
+        Deno.kill(child.pid, "SIGUSR1");
+        await sleep(300);
+      }
+      await sleep(500);
+      assert.deepEqual(await listeningPorts(child.pid), [], "nothing listens in radar chat");
+    } finally {
+      await child.stdin.close();
+      child.kill("SIGKILL");
+      await child.status;
       radar.remove();
     }
   },
