@@ -99,6 +99,7 @@ Deno.test("radar start detaches, a stale lock is taken over, radar stop waits fo
     const started = await radar(home, ["start", "--port", "0"]).output();
     const out = new TextDecoder().decode(started.stdout);
     assert.equal(started.code, 0, new TextDecoder().decode(started.stderr));
+    assert.match(out, /Open the dashboard with: radar dashboard/);
     const pid = Number(out.match(/Radar started \(PID (\d+)\)/)?.[1]);
     assert.equal(readLock(dataDir)?.pid, pid);
 

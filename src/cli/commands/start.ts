@@ -41,7 +41,8 @@ export function registerStart(program: Command, context: CliContext): void {
       while (performance.now() < deadline) {
         if (readLock(loaded.dataDir)?.url && readLock(loaded.dataDir)?.pid === child.pid) {
           context.io.stdout(
-            `Radar started (PID ${child.pid}) at ${readLock(loaded.dataDir)!.url}; logs: ${log}\n`,
+            `Radar started (PID ${child.pid}) at ${readLock(loaded.dataDir)!.url}; logs: ${log}\n` +
+              "Open the dashboard with: radar dashboard\n",
           );
           return;
         }
