@@ -2,7 +2,7 @@
 import { z } from "zod";
 import * as bounds from "../core/bounds.ts";
 import { calendarSection, emailSection } from "./sources_schema.ts";
-import { hookRuleTypes } from "../core/hooks.ts";
+import { hookPoints, hookRuleTypes } from "../core/hooks.ts";
 
 const clockTime = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, "expected HH:MM (24-hour)");
 const positiveInt = z.number().int().positive();
@@ -201,17 +201,7 @@ export const hookRule = z.object({
   name: z.string().min(1).max(80),
   type: z.enum(Object.keys(hookRuleTypes) as [keyof typeof hookRuleTypes]),
   /** Default: the type's first point. */
-  hook_point: z.enum([
-    "pre_tool_call",
-    "post_tool_call",
-    "filter_tools",
-    "pre_agent_run",
-    "post_agent_run",
-    "pre_memory_store",
-    "post_memory_search",
-    "pre_heartbeat",
-    "post_heartbeat",
-  ]).optional(),
+  hook_point: z.enum(hookPoints).optional(),
   /** Case-insensitive substrings; regular expressions for redact_response. */
   patterns: z.array(z.string().min(1).max(500)).max(100).default([]),
   /** Folders for block_path_pattern (`~` allowed). */

@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { parse as parseYaml } from "yaml";
+import { hookPoints } from "../core/hooks.ts";
 
 const identifier = z.string().regex(
   /^[a-z][a-z0-9_]{0,47}$/,
@@ -29,17 +30,7 @@ const toolEntry = z.object({
 });
 
 const hookEntry = z.object({
-  hook_point: z.enum([
-    "pre_tool_call",
-    "post_tool_call",
-    "filter_tools",
-    "pre_agent_run",
-    "post_agent_run",
-    "pre_memory_store",
-    "post_memory_search",
-    "pre_heartbeat",
-    "post_heartbeat",
-  ]),
+  hook_point: z.enum(hookPoints),
   function: identifier,
   priority: z.number().int().min(0).max(100).default(50),
   description: z.string().max(300).default(""),

@@ -7,6 +7,7 @@ import * as chrono from "chrono-node";
 import { parseDurationMinutes } from "../core/schedule.ts";
 import { looksRecurring, parseRecurrence } from "../core/schedule_phrase.ts";
 import type { TaskRequest } from "../core/schedule_ports.ts";
+import { zonedParts } from "../core/zoned_time.ts";
 
 /** A schedule Radar understood: the task port's fields and how Radar reads them back. */
 export interface UnderstoodWhen {
@@ -25,22 +26,6 @@ const cronField = /^[\d*,\/\-LW#?]+$/i;
 /** The time zone schedules run in: the configured one, else the machine's. */
 export function effectiveTimeZone(configured?: string): string {
   return configured || new Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
-}
-
-/** Wall-clock parts of an instant in a zone. */
-function zonedParts(at: Date, timeZone: string): Record<string, number> {
-  const parts = new Intl.DateTimeFormat("en-US", {
-    timeZone,
-    hourCycle: "h23",
-    year: "numeric",
-    month: "2-digit",
-    day: "2-digit",
-    hour: "2-digit",
-    minute: "2-digit",
-  }).formatToParts(at);
-  return Object.fromEntries(
-    parts.filter((part) => part.type !== "literal").map((part) => [part.type, Number(part.value)]),
-  );
 }
 
 /** The zone's offset from UTC in minutes at an instant (what chrono takes as its zone). */
