@@ -5,16 +5,11 @@
  */
 import type { DatabaseSync } from "node:sqlite";
 import { cosineSimilarity } from "../../core/embedding_model.ts";
-import type { Fact, FactCategory } from "../../core/ports.ts";
+import type { Fact } from "../../core/ports.ts";
+import { type FactRow, toFact } from "./fact_store.ts";
 import type { FactVectorIndex } from "../../core/semantic_recall.ts";
 
-interface VectorRow {
-  id: number;
-  category: FactCategory;
-  content: string;
-  source_conversation_id: number | null;
-  created_at: string;
-  updated_at: string;
+interface VectorRow extends FactRow {
   vector: Uint8Array;
 }
 
@@ -61,18 +56,9 @@ export class SqliteFactEmbeddings implements FactVectorIndex {
     return rows.flatMap((row) => {
       const stored = toVector(row.vector);
       return stored ? [{ row, score: cosineSimilarity(vector, stored) }] : [];
-    }).sort((a, b) => b.score - a.score).slice(0, limit).map(({ row, score }) => {
-      const fact: Fact = {
-        id: row.id,
-        category: row.category,
-        content: row.content,
-        createdAt: row.created_at,
-        updatedAt: row.updated_at,
-      };
-      if (row.source_conversation_id !== null) {
-        fact.sourceConversationId = row.source_conversation_id;
-      }
-      return { fact, similarity: score };
-    });
+    }).sort((a, b) => b.score - a.score).slice(0, limit).map(({ row, score }) => ({
+      fact: toFact(row),
+      similarity: score,
+    }));
   }
 }

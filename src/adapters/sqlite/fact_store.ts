@@ -5,7 +5,8 @@ import type { Fact, FactCategory, FactStore } from "../../core/ports.ts";
 import { statement } from "./statements.ts";
 import { insert, write } from "./write.ts";
 
-interface FactRow {
+/** A `facts` row as SQLite returns it. */
+export interface FactRow {
   id: number;
   category: FactCategory;
   content: string;
@@ -14,7 +15,8 @@ interface FactRow {
   updated_at: string;
 }
 
-function toFact(row: FactRow): Fact {
+/** The domain fact of a row. */
+export function toFact(row: FactRow): Fact {
   const fact: Fact = {
     id: row.id,
     category: row.category,
