@@ -12,7 +12,7 @@ export function describeIssues(error: z.ZodError): string {
     .join("; ");
 }
 
-/** Converts a zod schema to compact JSON Schema (no $schema, additionalProperties or safe-integer bounds). */
+/** Converts a zod schema to compact JSON Schema (no $schema, additionalProperties, lengths or bounds). */
 export function compactJsonSchema(schema: z.ZodType): Record<string, unknown> {
   const json = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as Record<
     string,
@@ -26,21 +26,27 @@ const omittedSchemaKeys = new Set([
   "additionalProperties",
   "minLength",
   "maxLength",
+  "minimum",
+  "maximum",
   "exclusiveMinimum",
+  "exclusiveMaximum",
   "default",
 ]);
 
-function stripNoise(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(stripNoise);
+function stripNoise(value: unknown, names = false): unknown {
+  if (Array.isArray(value)) return value.map((item) => stripNoise(item));
   if (value && typeof value === "object") {
     const out: Record<string, unknown> = {};
     for (const [key, inner] of Object.entries(value)) {
-      // Length bounds, defaults and exclusive bounds are still enforced by zod when the call is
-      // validated (the model learns from the error); offering them costs tokens on every request.
+      // Keys of `properties` are parameter names (a parameter may be called "default").
+      if (names) {
+        out[key] = stripNoise(inner);
+        continue;
+      }
+      // Length and number bounds and defaults are still enforced by zod when the call is validated
+      // (the model learns from the error); offering them costs tokens on every request.
       if (omittedSchemaKeys.has(key)) continue;
-      if (key === "minimum" && inner === Number.MIN_SAFE_INTEGER) continue;
-      if (key === "maximum" && inner === Number.MAX_SAFE_INTEGER) continue;
-      out[key] = stripNoise(inner);
+      out[key] = stripNoise(inner, key === "properties");
     }
     return out;
   }

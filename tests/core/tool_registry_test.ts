@@ -45,6 +45,34 @@ Deno.test("defineTool() offers compact JSON Schema: no $schema, additionalProper
   });
 });
 
+Deno.test("defineTool() leaves number bounds out of the schema but enforces them; keeps a parameter named like a keyword", () => {
+  const defined = defineTool({
+    name: "pages",
+    description: "Read pages",
+    input: z.object({
+      first: z.number().int().min(1).max(50).optional(),
+      default: z.string().max(5).optional(),
+      maximum: z.number().positive().lt(9).optional(),
+    }),
+    run: () => Promise.resolve(""),
+  });
+  assert.deepEqual(defined.parameters, {
+    type: "object",
+    properties: {
+      first: { type: "integer" },
+      default: { type: "string" },
+      maximum: { type: "number" },
+    },
+  });
+  for (const bad of [{ first: 0 }, { first: 51 }, { maximum: 9 }, { maximum: 0 }]) {
+    assert.equal(defined.parse(bad).ok, false, JSON.stringify(bad));
+  }
+  assert.deepEqual(defined.parse({ first: 50, default: "x" }), {
+    ok: true,
+    value: { first: 50, default: "x" },
+  });
+});
+
 Deno.test("ToolRegistry.select() offers every tool when all fit, else always-on plus the most relevant", () => {
   const registry = new ToolRegistry();
   registry.register(tool("remember", "Save a fact", { alwaysOn: true }));
