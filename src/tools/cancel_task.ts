@@ -9,7 +9,7 @@ import { refuseOnHeartbeat } from "./schedule_text.ts";
 export function cancelTaskTool(deps: { tasks: TaskScheduler }): Tool {
   return defineTool({
     name: "cancel_task",
-    description: "Delete a scheduled task by id",
+    description: "Delete a scheduled task",
     keywords: ["schedule", "scheduled", "task", "recurring", "reminder"],
     input: z.object({ id: z.number().int().positive() }),
     run: ({ id }, context) => {

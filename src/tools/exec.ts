@@ -21,11 +21,11 @@ export function execTool(deps: FileToolDependencies): Tool {
   const settings = deps.config.tools.exec;
   return defineTool({
     name: "exec",
-    description: "Run a shell command; returns exit code, stdout, stderr",
+    description: "Run a shell command",
     keywords: ["run", "command", "shell", "terminal", "exec", "execute", "script", "bash"],
     input: z.object({
       command: z.string().min(1).max(10_000),
-      cwd: z.string().optional().describe("Working folder"),
+      cwd: z.string().optional(),
     }),
     run: async ({ command, cwd }, context) => {
       const guard = pathGuardFor(deps);

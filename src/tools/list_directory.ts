@@ -25,12 +25,12 @@ export function listDirectoryTool(deps: FileToolDependencies): Tool {
   return defineTool({
     name: "list_directory",
     readOnly: true,
-    description: "List a folder: type, size, modified time",
+    description: "List a folder's files",
     keywords: ["list", "folder", "directory", "files", "find", "downloads", "ls"],
     input: z.object({
       path: z.string().min(1),
-      pattern: z.string().max(200).optional().describe("Glob, e.g. *.pdf"),
-      depth: z.number().int().min(1).max(5).optional().describe("Levels, default 1"),
+      pattern: z.string().max(200).optional().describe("e.g. *.pdf"),
+      depth: z.number().int().min(1).max(5).optional(),
     }),
     run: async ({ path, pattern, depth }) => {
       const guard = pathGuardFor(deps);

@@ -36,7 +36,7 @@ export function notifyTool(
       message: z.string().min(1).max(4000),
       title: z.string().max(200).optional(),
       priority: z.enum(["min", "low", "default", "high", "urgent"]).optional(),
-      tags: z.string().max(200).optional().describe("Comma-separated, e.g. warning,inbox"),
+      tags: z.string().max(200).optional(),
     }),
     run: async ({ message, title, priority, tags }, context) => {
       const ntfy = deps.config.notifications.ntfy;

@@ -24,12 +24,12 @@ export function pdfExtractTool(deps: PdfToolDependencies): Tool {
   return defineTool({
     name: "pdf_extract",
     readOnly: true,
-    description: "Extract a PDF's metadata and the text of its first/last pages",
+    description: "Read a PDF: metadata, text of the first/last N pages",
     keywords: ["pdf", "document", "read", "page", "extract", "invoice", "paper", "book"],
     input: z.object({
       path: z.string().min(1),
-      first: z.number().int().min(0).max(50).optional().describe("First pages to read"),
-      last: z.number().int().min(0).max(50).optional().describe("Last pages to read"),
+      first: z.number().int().min(0).max(50).optional(),
+      last: z.number().int().min(0).max(50).optional(),
     }),
     run: async ({ path, first, last }, context) => {
       const guard = pathGuardFor(deps);

@@ -17,7 +17,7 @@ export function recallTool(deps: Pick<ToolDependencies, "facts" | "memory" | "ho
     alwaysOn: true,
     keywords: ["recall", "remember", "memory", "know", "favorite", "prefer"],
     input: z.object({
-      query: z.string().min(1).max(500).describe("Keywords"),
+      query: z.string().min(1).max(500),
     }),
     run: async ({ query }, context) => {
       let facts: readonly MemoryHit[] = deps.memory

@@ -16,12 +16,12 @@ const personalityNote = "personality_note";
 export function rememberTool(deps: Pick<ToolDependencies, "facts" | "clock" | "hooks">): Tool {
   return defineTool({
     name: "remember",
-    description: "Save a fact about the user or a task to long-term memory",
+    description: "Save a fact to long-term memory",
     alwaysOn: true,
     keywords: ["remember", "note", "prefer", "memory", "save"],
     input: z.object({
-      content: z.string().min(1).max(2000).describe("The fact, one sentence"),
-      category: z.enum(factCategories).default("learned_fact").describe("Kind of fact"),
+      content: z.string().min(1).max(2000),
+      category: z.enum(factCategories).default("learned_fact"),
     }),
     run: async ({ content, category }, context): Promise<ToolOutput> => {
       const text = content.trim();

@@ -9,7 +9,7 @@ import { refuseOnHeartbeat } from "./schedule_text.ts";
 export function removeMonitorTool(deps: { monitors: MonitorRegistry }): Tool {
   return defineTool({
     name: "remove_monitor",
-    description: "Stop watching a web page, by monitor id",
+    description: "Stop watching a web page",
     keywords: ["monitor", "monitored", "unwatch", "watching", "page"],
     input: z.object({ id: z.number().int().positive() }),
     run: ({ id }, context) => {

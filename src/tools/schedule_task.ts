@@ -40,7 +40,7 @@ export function scheduleTaskTool(
     ],
     input: z.object({
       message: z.string().min(1).max(2000).describe("Task"),
-      when: z.string().min(1).max(100).describe("The user's words, e.g. 'every Monday at 9am'"),
+      when: z.string().min(1).max(100).describe("e.g. 'every Monday at 9am'"),
     }),
     run: ({ message, when }, context) => {
       const blocked = refuseOnHeartbeat(context, "schedule tasks");

@@ -111,7 +111,7 @@ export function webSearchTool(
   };
   return defineTool({
     name: "web_search",
-    description: "Search the web; returns titles, URLs, snippets",
+    description: "Search the web",
     keywords: ["search", "web", "google", "internet", "look", "find", "news", "online"],
     input: z.object({
       query: z.string().min(1).max(400),
