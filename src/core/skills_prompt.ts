@@ -21,7 +21,7 @@ export function skillsBlock(
 ): { text: string; omitted: number } {
   if (!skills.length) return { text: "", omitted: 0 };
   const head = "<available_skills>";
-  const tail = "</available_skills>\nBefore a task a skill covers, call use_skill with its name.";
+  const tail = "</available_skills>\nBefore one of these tasks, call use_skill(name).";
   const sorted = [...skills].sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
   const lines: string[] = [];
   let size = head.length + tail.length + 2;

@@ -17,20 +17,26 @@ export function useSkillTool(deps: { skills: SkillLibrary }): Tool {
     alwaysOn: deps.skills.available().length > 0,
     keywords: ["skill", "how", "steps", "briefing", "review", "triage"],
     input: z.object({
-      name: z.string().max(64).optional().describe("Omit to list skills"),
-      resource: z.string().max(300).optional().describe("A file of it to read"),
+      // One parameter: "skill" loads it, "skill/scripts/x.sh" reads one of its files (skill names
+      // hold no "/"), nothing lists the skills. A second parameter cost tokens on every request.
+      name: z.string().max(365).optional().describe("Skill, or skill/file; omit to list"),
     }),
-    run: ({ name, resource }) => {
+    run: ({ name: asked }) => {
+      const slash = asked?.indexOf("/") ?? -1;
+      const name = slash < 0 ? asked : asked!.slice(0, slash);
+      const resource = slash < 0 ? undefined : asked!.slice(slash + 1);
       const skills = deps.skills.available();
       const names = skills.map((skill) => skill.name).join(", ") || "none";
-      if (!name) {
+      if (!asked) {
         if (!skills.length) return Promise.resolve("No skills are installed.");
         return Promise.resolve(
           skills.map((skill) => `- ${skill.name}: ${skill.description}`).join("\n"),
         );
       }
-      const loaded = deps.skills.load(name);
-      if (!loaded) return Promise.resolve(failed(`No skill named "${name}". Skills: ${names}.`));
+      const loaded = name ? deps.skills.load(name) : undefined;
+      if (!name || !loaded) {
+        return Promise.resolve(failed(`No skill named "${name}". Skills: ${names}.`));
+      }
       if (resource) {
         const read = deps.skills.readResource(name, resource);
         return Promise.resolve("error" in read ? failed(read.error) : read.text);
@@ -39,8 +45,8 @@ export function useSkillTool(deps: { skills: SkillLibrary }): Tool {
       if (loaded.resources.length) {
         lines.push(
           "",
-          "Files of this skill (read one with use_skill name + resource; run a script only " +
-            "with the exec tool, which runs it in its sandbox):",
+          `Files of this skill (read one with use_skill name "${loaded.name}/FILE"; run a script ` +
+            "only with the exec tool, which runs it in its sandbox):",
           ...loaded.resources.map((path) => `- ${path}`),
         );
       }

@@ -129,6 +129,14 @@ Deno.test(
     }
     const missing = await tool.run({ name: "../filing" }, context);
     assert.equal(typeof missing === "string" ? "" : missing.outcome, "error");
+    // One parameter carries both: "skill/file" reads a file of the skill, through the same guard.
+    assert.ok(tool.parse({ name: "filing/references/rules.md" }).ok);
+    assert.equal(await tool.run({ name: "filing/references/rules.md" }, context), "Rule one.\n");
+    assert.match(text, /use_skill name "filing\/FILE"/);
+    for (const bad of ["filing/../secret.txt", "filing/references/leak.md", "/etc/passwd", "/"]) {
+      const refused = await tool.run({ name: bad }, context);
+      assert.equal(typeof refused === "string" ? bad : refused.outcome, "error", bad);
+    }
     const list = await tool.run({}, context);
     assert.match(typeof list === "string" ? list : list.text, /- filing: File things\./);
   }),
@@ -156,6 +164,10 @@ Deno.test("the bundled skills are valid, found through an import.meta path, and 
   };
   const prompt = buildSystemPrompt(input);
   assert.match(prompt, /<available_skills>\n- inbox-triage: /);
+  // Short, concrete descriptions for small models: the block is paid on every request.
+  for (const skill of skills) assert.ok(skill.description.length <= 50, skill.description);
+  const block = prompt.slice(prompt.indexOf("<available_skills>"), prompt.indexOf("use_skill"));
+  assert.ok(block.length <= 300, `the skills block is ${block.length} characters`);
   assert.ok(estimateTokens(prompt) < 500, `~${estimateTokens(prompt)} tokens`);
   assert.equal(
     buildSystemPrompt({ ...input, skills: [...skills].reverse() }),
