@@ -78,6 +78,11 @@ export function offeringLines(): BenchLine[] {
   return withRuntime((runtime) => {
     const alone = measure(runtime, builtinCases);
     const hello = measure(runtime, [{ message: "hello", needs: "remember" }]).maxTokens;
+    const builtinCount = runtime.registry.list().filter((tool) =>
+      tool.name !== "find_tools"
+    ).length;
+    const helloCount =
+      runtime.registry.select("hello", runtime.config.llm.tool_budget_tokens).length;
     for (const data of pluginTools) runtime.registry.register(pluginTool(data));
     const total = runtime.registry.list().length;
     const builtins = measure(runtime, builtinCases);
@@ -110,6 +115,14 @@ export function offeringLines(): BenchLine[] {
         unit: "%",
         target: "≥ 98",
         met: all.percent >= 98,
+      },
+      {
+        metric:
+          `built-in tools offered to "hello" (llm.tool_budget_tokens ${runtime.config.llm.tool_budget_tokens}, so the tool list never changes)`,
+        value: helloCount,
+        unit: `of ${builtinCount}`,
+        target: "all",
+        met: helloCount === builtinCount,
       },
       {
         metric: 'first request "hello", built-in tools only',
