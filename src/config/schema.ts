@@ -2,6 +2,7 @@
 import { z } from "zod";
 import * as bounds from "../core/bounds.ts";
 import { calendarSection, emailSection } from "./sources_schema.ts";
+import { mcpSection } from "./mcp_schema.ts";
 import { hookPoints, hookRuleTypes } from "../core/hooks.ts";
 
 const clockTime = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, "expected HH:MM (24-hour)");
@@ -292,6 +293,7 @@ export const configSchema = z.object({
   calendar: calendarSection.prefault({}),
   hooks: hooksSection.prefault({}),
   skills: skillsSection.prefault({}),
+  mcp: mcpSection.prefault({}),
 });
 
 /** The validated configuration with every default applied. */

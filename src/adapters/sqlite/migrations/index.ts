@@ -10,6 +10,7 @@ import { messageSearchMigration } from "./007_message_search.ts";
 import { durabilityMigration } from "./009_durability.ts";
 import { embeddingsMigration } from "./010_embeddings.ts";
 import { sourcesMigration } from "./011_sources.ts";
+import { mcpMigration } from "./012_mcp.ts";
 
 /** The ordered migrations applied by `openDatabase`. */
 export const migrations: readonly Migration[] = [
@@ -23,4 +24,5 @@ export const migrations: readonly Migration[] = [
   durabilityMigration,
   embeddingsMigration,
   sourcesMigration,
+  mcpMigration,
 ];

@@ -1,0 +1,32 @@
+/** `mcp:` MCP servers as tool sources (each runs only after `radar mcp approve`). */
+import { z } from "zod";
+
+/** One MCP server: a stdio command (argv, no shell) or a streamable HTTP URL. */
+export const mcpServerEntry = z.object({
+  name: z.string().regex(/^[a-z0-9_]{1,24}$/, "expected a short name (a-z, 0-9, _)"),
+  /** The program and its arguments, run without a shell inside the exec sandbox. */
+  command: z.array(z.string()).default([]),
+  /** Or a streamable HTTP endpoint (http/https). */
+  url: z.string().default(""),
+  /** Folders the server asks to read and write (granted at approval). */
+  folders: z.array(z.string()).default([]),
+  /** The server asks for network access (granted at approval). */
+  network: z.boolean().default(false),
+  /** Names of environment variables it asks for (granted at approval). */
+  env: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/)).default([]),
+}).refine((entry) => (entry.command.length > 0) !== (entry.url !== ""), {
+  message: "set either command or url",
+});
+
+/** `mcp:` servers and their limits. */
+export const mcpSection = z.object({
+  servers: z.array(mcpServerEntry).default([]),
+  /** Seconds for starting a server and for each call; a late server is killed. */
+  timeout_seconds: z.number().positive().default(30),
+  /** A tool result is cut to this many characters. */
+  max_result_chars: z.number().int().positive().default(20000),
+  /** A server's message larger than this (bytes) kills it. */
+  max_message_bytes: z.number().int().positive().default(4_000_000),
+  /** A tool's JSON Schema larger than this (characters) is offered as a free-form object. */
+  max_schema_chars: z.number().int().positive().default(2000),
+});

@@ -1,0 +1,35 @@
+/** What the user approved an MCP server to be and to touch, and the port that stores it. */
+
+/** One approved server: the exact command line (or URL) and its grants. */
+export interface McpApproval {
+  name: string;
+  /** argv of a stdio server (empty for HTTP). */
+  command: string[];
+  /** URL of an HTTP server ("" for stdio). */
+  url: string;
+  /** sha256 of the command line or URL; a different one is not approved. */
+  commandHash: string;
+  /** Absolute folders it may read and write. */
+  folders: string[];
+  network: boolean;
+  /** Environment variable names passed through. */
+  env: string[];
+  /** Hosts an HTTP server may be reached at. */
+  hosts: string[];
+  approvedAt: string;
+}
+
+/** Stores MCP approvals. */
+export interface McpApprovals {
+  get(name: string): McpApproval | undefined;
+  list(): McpApproval[];
+  save(approval: McpApproval): void;
+  remove(name: string): boolean;
+}
+
+/** The hash an approval pins: sha256 over the JSON of argv (stdio) or the URL (HTTP). */
+export async function commandHash(command: readonly string[], url: string): Promise<string> {
+  const text = url ? `url:${url}` : `argv:${JSON.stringify(command)}`;
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, "0")).join("");
+}

@@ -1,0 +1,153 @@
+/**
+ * Which MCP servers may run (config entries and `radar mcp add`, each only with a matching
+ * approval) and their tools for the registry. A server that cannot start is reported, never fatal.
+ */
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { RadarConfig } from "../config/schema.ts";
+import type { Tool } from "../core/tool.ts";
+import type { FileToolDependencies } from "../tools/file_access.ts";
+import { commandHash, type McpApproval, type McpApprovals } from "./approval.ts";
+import { guardedMcpFetch } from "./http_guard.ts";
+import { mcpTools } from "./mcp_tools.ts";
+import { sandboxLaunch } from "./sandbox_launch.ts";
+import { SandboxedStdioTransport } from "./sandboxed_stdio_transport.ts";
+import { McpServerConnection } from "./server_connection.ts";
+
+/** Where a server stands with the user. */
+export type McpServerState = "approved" | "pending" | "changed";
+
+/** One server as `radar mcp list` and the dashboard show it. */
+export interface McpServerStatus {
+  name: string;
+  /** The argv or URL, as one line. */
+  target: string;
+  state: McpServerState;
+  /** What it may touch (the approval's grants, or what the config asks for). */
+  folders: string[];
+  network: boolean;
+  env: string[];
+  hosts: string[];
+  origin: "config" | "cli";
+}
+
+/** Every known server: config entries (approved, pending or changed) and CLI-added approvals. */
+export async function mcpServerStatuses(
+  config: RadarConfig,
+  approvals: McpApprovals,
+): Promise<McpServerStatus[]> {
+  const statuses: McpServerStatus[] = [];
+  const approved = new Map(approvals.list().map((approval) => [approval.name, approval]));
+  for (const entry of config.mcp.servers) {
+    const approval = approved.get(entry.name);
+    approved.delete(entry.name);
+    const hash = await commandHash(entry.command, entry.url);
+    const state = !approval ? "pending" : approval.commandHash === hash ? "approved" : "changed";
+    const grants = state === "approved" ? approval! : undefined;
+    statuses.push({
+      name: entry.name,
+      target: entry.url || entry.command.join(" "),
+      state,
+      folders: grants?.folders ?? entry.folders,
+      network: grants?.network ?? entry.network,
+      env: grants?.env ?? entry.env,
+      hosts: grants?.hosts ?? (entry.url ? [hostOf(entry.url)] : []),
+      origin: "config",
+    });
+  }
+  for (const approval of approved.values()) {
+    statuses.push({
+      name: approval.name,
+      target: approval.url || approval.command.join(" "),
+      state: "approved",
+      folders: approval.folders,
+      network: approval.network,
+      env: approval.env,
+      hosts: approval.hosts,
+      origin: "cli",
+    });
+  }
+  return statuses;
+}
+
+/** The host name of an URL (lower case, no brackets). */
+export function hostOf(url: string): string {
+  return new URL(url).hostname.replace(/^\[|\]$/g, "").toLowerCase();
+}
+
+/** The running side: connections and their tools. */
+export interface McpToolSource {
+  tools: Tool[];
+  /** One line per server that did not start. */
+  problems: string[];
+  close(): Promise<void>;
+}
+
+/** Starts every approved server, lists its tools (under the deadline) and wraps them. */
+export async function startMcpServers(
+  deps: FileToolDependencies & { fetch?: typeof fetch },
+  approvals: McpApprovals,
+): Promise<McpToolSource> {
+  const settings = deps.config.mcp;
+  const statuses = await mcpServerStatuses(deps.config, approvals);
+  const runnable = statuses.filter((status) => status.state === "approved")
+    .map((status) => approvals.get(status.name)!).filter(Boolean);
+  const connections: McpServerConnection[] = [];
+  const problems: string[] = [];
+  for (const status of statuses.filter((status) => status.state !== "approved")) {
+    problems.push(
+      `MCP server ${status.name} is ${status.state === "pending" ? "not approved" : "changed"}` +
+        ` (radar mcp approve ${status.name})`,
+    );
+  }
+  const started = await Promise.all(runnable.map(async (approval) => {
+    const connection = connectionFor(deps, approval);
+    if (typeof connection === "string") {
+      problems.push(`MCP server ${approval.name}: ${connection}`);
+      return [];
+    }
+    connections.push(connection);
+    try {
+      const listed = await connection.listTools();
+      return mcpTools(approval.name, listed, connection, {
+        maxResultChars: settings.max_result_chars,
+        maxSchemaChars: settings.max_schema_chars,
+      });
+    } catch (error) {
+      problems.push(`MCP server ${approval.name} did not start: ${(error as Error).message}`);
+      await connection.close();
+      return [];
+    }
+  }));
+  return {
+    tools: started.flat(),
+    problems,
+    close: async () => {
+      await Promise.all(connections.map((connection) => connection.close()));
+    },
+  };
+}
+
+/** The connection of one approved server, or why it cannot have one. */
+export function connectionFor(
+  deps: FileToolDependencies & { fetch?: typeof fetch },
+  approval: McpApproval,
+): McpServerConnection | string {
+  const settings = deps.config.mcp;
+  const timeoutMs = settings.timeout_seconds * 1000;
+  if (approval.url) {
+    const url = new URL(approval.url);
+    const fetcher = guardedMcpFetch(approval.hosts, deps.fetch);
+    return new McpServerConnection({
+      name: approval.name,
+      timeoutMs,
+      open: () => new StreamableHTTPClientTransport(url, { fetch: fetcher }),
+    });
+  }
+  const launch = sandboxLaunch(deps, approval);
+  if ("problem" in launch) return launch.problem;
+  return new McpServerConnection({
+    name: approval.name,
+    timeoutMs,
+    open: () => new SandboxedStdioTransport(launch.launch, settings.max_message_bytes),
+  });
+}

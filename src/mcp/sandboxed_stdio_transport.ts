@@ -1,0 +1,156 @@
+/**
+ * An MCP stdio transport over a process Radar starts itself (inside the exec sandbox): a cleared
+ * environment, stdout read as newline-delimited JSON-RPC with a size cap per message (a larger
+ * one, or a flood of garbage lines, kills the server), stderr kept only as a short tail.
+ * Written instead of the SDK's StdioClientTransport, which inherits HOME/PATH/USER and buffers
+ * stdout without a bound.
+ */
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { deserializeMessage, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
+
+/** How to start the server process. */
+export interface ProcessLaunch {
+  /** The full argv (the sandbox program first). */
+  argv: string[];
+  /** The whole environment of the process (nothing else is inherited). */
+  env: Record<string, string>;
+  cwd: string;
+}
+
+/** Garbage lines tolerated before the server is killed. */
+const maxBadLines = 50;
+const stderrTailBytes = 2000;
+
+/** A stdio transport with a bounded read side and a hard kill on close. */
+export class SandboxedStdioTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+
+  private child?: Deno.ChildProcess;
+  private writer?: WritableStreamDefaultWriter<Uint8Array>;
+  private closed = false;
+  private stderrTail = "";
+
+  constructor(private readonly launch: ProcessLaunch, private readonly maxMessageBytes: number) {}
+
+  /** Starts the process and its readers. */
+  start(): Promise<void> {
+    const [program, ...args] = this.launch.argv;
+    this.child = new Deno.Command(program, {
+      args,
+      env: this.launch.env,
+      clearEnv: true,
+      cwd: this.launch.cwd,
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    this.writer = this.child.stdin.getWriter();
+    this.readStdout(this.child.stdout).catch((error) => this.fail(error));
+    this.readStderr(this.child.stderr).catch(() => {});
+    this.child.status.then(() => this.finish(), () => this.finish());
+    return Promise.resolve();
+  }
+
+  /** Writes one message as a line. */
+  async send(message: JSONRPCMessage): Promise<void> {
+    if (this.closed || !this.writer) throw new Error("the MCP server is not running");
+    await this.writer.write(new TextEncoder().encode(serializeMessage(message)));
+  }
+
+  /** Kills the process (and with it the sandbox) at once. */
+  close(): Promise<void> {
+    this.kill();
+    this.finish();
+    return Promise.resolve();
+  }
+
+  /** The last lines the server wrote to stderr (for a one-line error). */
+  stderr(): string {
+    return this.stderrTail;
+  }
+
+  private kill(): void {
+    try {
+      this.child?.kill("SIGKILL");
+    } catch {
+      // already gone
+    }
+  }
+
+  private fail(error: unknown): void {
+    if (this.closed) return;
+    this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+    this.kill();
+  }
+
+  private finish(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.writer?.close().catch(() => {});
+    this.onclose?.();
+  }
+
+  private async readStdout(stream: ReadableStream<Uint8Array>): Promise<void> {
+    const decoder = new TextDecoder();
+    let pending: Uint8Array[] = [];
+    let pendingBytes = 0;
+    let badLines = 0;
+    for await (const chunk of stream) {
+      let start = 0;
+      for (let index = chunk.indexOf(10); index !== -1; index = chunk.indexOf(10, start)) {
+        pending.push(chunk.subarray(start, index));
+        pendingBytes += index - start;
+        start = index + 1;
+        if (pendingBytes > this.maxMessageBytes) return this.tooLarge();
+        const line = decoder.decode(concat(pending, pendingBytes)).trim();
+        pending = [];
+        pendingBytes = 0;
+        if (!line) continue;
+        let message: JSONRPCMessage;
+        try {
+          message = deserializeMessage(line);
+        } catch {
+          if (++badLines > maxBadLines) {
+            return this.fail(
+              new Error(`wrote more than ${maxBadLines} lines that are not JSON-RPC`),
+            );
+          }
+          continue;
+        }
+        if (this.closed) return;
+        this.onmessage?.(message);
+      }
+      if (start < chunk.length) {
+        pending.push(chunk.slice(start));
+        pendingBytes += chunk.length - start;
+        if (pendingBytes > this.maxMessageBytes) return this.tooLarge();
+      }
+    }
+  }
+
+  private tooLarge(): void {
+    this.fail(new Error(`sent a message larger than ${this.maxMessageBytes} bytes`));
+  }
+
+  private async readStderr(stream: ReadableStream<Uint8Array>): Promise<void> {
+    const decoder = new TextDecoder();
+    for await (const chunk of stream) {
+      this.stderrTail = (this.stderrTail + decoder.decode(chunk.slice(-stderrTailBytes)))
+        .slice(-stderrTailBytes);
+    }
+  }
+}
+
+function concat(parts: Uint8Array[], length: number): Uint8Array {
+  if (parts.length === 1) return parts[0];
+  const joined = new Uint8Array(length);
+  let offset = 0;
+  for (const part of parts) {
+    joined.set(part, offset);
+    offset += part.length;
+  }
+  return joined;
+}

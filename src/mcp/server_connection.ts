@@ -1,0 +1,120 @@
+/**
+ * One MCP server's connection: started on first use, every request under a deadline; a server
+ * that times out, crashes or breaks the protocol is killed and started again on the next call,
+ * so Radar keeps serving.
+ */
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { CallToolResult, Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
+import { radarVersion } from "../version.ts";
+
+/** Makes a fresh transport for each start. */
+export type TransportFactory = () => Transport;
+
+/** A server's connection settings. */
+export interface ConnectionOptions {
+  name: string;
+  open: TransportFactory;
+  timeoutMs: number;
+}
+
+/** A started client, its transport and whether it is still usable. */
+interface Session {
+  client: Client;
+  transport: Transport;
+}
+
+/** One server, restarted as needed. */
+export class McpServerConnection {
+  private session?: Promise<Session>;
+  private transport?: Transport;
+
+  constructor(private readonly options: ConnectionOptions) {}
+
+  /** The server's tools (every page, under one deadline). */
+  async listTools(): Promise<McpTool[]> {
+    return await this.use(async (client, timeout) => {
+      const tools: McpTool[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await client.listTools(cursor ? { cursor } : undefined, { timeout });
+        tools.push(...page.tools);
+        cursor = page.nextCursor;
+      } while (cursor && tools.length < 1000);
+      return tools;
+    });
+  }
+
+  /** Calls one tool; a late or dead server is killed (and restarted by the next call). */
+  async callTool(
+    name: string,
+    args: Record<string, unknown>,
+    signal?: AbortSignal,
+  ): Promise<CallToolResult> {
+    return await this.use(async (client, timeout) =>
+      await client.callTool({ name, arguments: args }, undefined, {
+        timeout,
+        signal,
+      }) as CallToolResult
+    );
+  }
+
+  /** Stops the server. */
+  async close(): Promise<void> {
+    const session = this.session;
+    this.session = undefined;
+    if (session) await session.then((started) => started.transport.close(), () => {});
+  }
+
+  private async use<T>(work: (client: Client, timeout: number) => Promise<T>): Promise<T> {
+    const session = this.session ??= this.start();
+    let started: Session;
+    try {
+      started = await session;
+    } catch (error) {
+      if (this.session === session) this.session = undefined;
+      throw error;
+    }
+    try {
+      return await work(started.client, this.options.timeoutMs);
+    } catch (error) {
+      // Any failure but a tool's own error answer may leave the server stuck: start afresh.
+      if (this.session === session) this.session = undefined;
+      await started.transport.close().catch(() => {});
+      throw error;
+    }
+  }
+
+  private async start(): Promise<Session> {
+    const transport = this.options.open();
+    const client = new Client({ name: "radar", version: radarVersion }, { capabilities: {} });
+    this.transport = transport;
+    // A crashed server: the next call starts a new one. (Set again after connect, which wraps it.)
+    const forget = () => {
+      if (this.transport === transport) this.session = undefined;
+    };
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    try {
+      await Promise.race([
+        client.connect(transport, { timeout: this.options.timeoutMs }),
+        new Promise((_, reject) => {
+          timer = setTimeout(
+            () => reject(new Error(`did not start within ${this.options.timeoutMs} ms`)),
+            this.options.timeoutMs,
+          );
+        }),
+      ]);
+    } catch (error) {
+      await transport.close().catch(() => {});
+      throw error;
+    } finally {
+      clearTimeout(timer);
+    }
+    const wrapped = transport.onclose;
+    transport.onclose = () => {
+      forget();
+      wrapped?.();
+    };
+    return { client, transport };
+  }
+}

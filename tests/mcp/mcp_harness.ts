@@ -1,0 +1,69 @@
+/** Helpers for MCP tests: approvals in memory, tool lookup, the Deno cache a server needs. */
+import { join } from "node:path";
+import { commandHash, type McpApproval, type McpApprovals } from "../../src/mcp/approval.ts";
+import type { Tool } from "../../src/core/tool.ts";
+import { toResult } from "../../src/core/tool.ts";
+import { askContext } from "../tools/tool_harness.ts";
+
+/** Approvals kept in a Map (the SQLite store has its own test). */
+export class MemoryApprovals implements McpApprovals {
+  readonly records = new Map<string, McpApproval>();
+  get(name: string) {
+    return this.records.get(name);
+  }
+  list() {
+    return [...this.records.values()];
+  }
+  save(approval: McpApproval) {
+    this.records.set(approval.name, approval);
+  }
+  remove(name: string) {
+    return this.records.delete(name);
+  }
+}
+
+/** An approval of `command` with the given grants. */
+export async function approvalOf(
+  name: string,
+  command: string[],
+  grants: Partial<Pick<McpApproval, "folders" | "network" | "env" | "hosts" | "url">> = {},
+): Promise<McpApproval> {
+  const url = grants.url ?? "";
+  return {
+    name,
+    command: url ? [] : command,
+    url,
+    commandHash: await commandHash(url ? [] : command, url),
+    folders: grants.folders ?? [],
+    network: grants.network ?? false,
+    env: grants.env ?? [],
+    hosts: grants.hosts ?? [],
+    approvedAt: "2026-11-23T10:00:00Z",
+  };
+}
+
+/** The Deno cache folder (servers run from it offline, read-only). */
+export const denoDir = Deno.env.get("DENO_DIR") ||
+  join(Deno.env.get("HOME") ?? "/root", ".cache", "deno");
+
+/** argv that runs a Deno script or npm: specifier offline with every Deno permission. */
+export function denoServer(specifier: string, ...args: string[]): string[] {
+  return [
+    Deno.execPath(),
+    "run",
+    "--quiet",
+    "--cached-only",
+    "--no-prompt",
+    "--no-lock",
+    "--allow-all",
+    specifier,
+    ...args,
+  ];
+}
+
+/** Runs the tool named `name` (throws when it is missing) and returns its result. */
+export async function runTool(tools: readonly Tool[], name: string, args: unknown) {
+  const tool = tools.find((candidate) => candidate.name === name);
+  if (!tool) throw new Error(`no tool ${name} in ${tools.map((each) => each.name).join(", ")}`);
+  return toResult(await tool.run(args, askContext()));
+}
