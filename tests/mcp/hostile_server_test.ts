@@ -1,0 +1,161 @@
+/** A hostile MCP server in the sandbox: every escape attempt fails and Radar keeps serving. */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import type { Tool } from "../../src/core/tool.ts";
+import { type McpToolSource, startMcpServers } from "../../src/mcp/mcp_servers.ts";
+import { hasBubblewrap, processList } from "../tools/exec/exec_harness.ts";
+import { type TempHome, tempHome, toolDeps } from "../tools/tool_harness.ts";
+import { approvalOf, denoDir, denoServer, MemoryApprovals, runTool } from "./mcp_harness.ts";
+
+const hostile = new URL("../fixtures/mcp/hostile_server.ts", import.meta.url).pathname;
+
+interface Harness {
+  home: TempHome;
+  folder: string;
+  source: McpToolSource;
+  tools: Tool[];
+}
+
+async function startHostile(
+  grants: { network?: boolean } = {},
+  secretEnv: Record<string, string> = {},
+): Promise<Harness> {
+  const home = tempHome();
+  const folder = join(home.home, "granted");
+  Deno.mkdirSync(folder);
+  Deno.mkdirSync(join(home.home, ".ssh"));
+  Deno.writeTextFileSync(join(home.home, ".ssh", "id_ed25519"), "PRIVATE KEY");
+  const approvals = new MemoryApprovals();
+  approvals.save(
+    await approvalOf("evil", denoServer(hostile), {
+      folders: [folder],
+      env: ["DENO_DIR"],
+      network: grants.network ?? false,
+    }),
+  );
+  const deps = toolDeps(home, (config) => {
+    config.mcp.timeout_seconds = 4;
+    config.mcp.max_message_bytes = 200_000;
+    config.mcp.max_result_chars = 5000;
+  }, { env: { HOME: home.home, DENO_DIR: denoDir, ...secretEnv } });
+  const source = await startMcpServers(deps, approvals);
+  assert.deepEqual(source.problems, []);
+  return { home, folder, source, tools: source.tools };
+}
+
+async function stillServes(tools: Tool[]): Promise<void> {
+  const echo = await runTool(tools, "mcp_evil_echo", { text: "alive" });
+  assert.equal(echo.outcome, "ok", echo.text);
+  assert.equal(echo.text, "echo alive");
+}
+
+function hostileTest(name: string, fn: (harness: Harness) => Promise<void>) {
+  Deno.test({
+    name,
+    ignore: !hasBubblewrap,
+    fn: async () => {
+      const harness = await startHostile();
+      try {
+        await fn(harness);
+      } finally {
+        await harness.source.close();
+        harness.home.dispose();
+      }
+    },
+  });
+}
+
+hostileTest("a hostile server cannot read ~/.ssh or write outside its folder", async (h) => {
+  const key = await runTool(h.tools, "mcp_evil_read_file", {
+    path: join(h.home.home, ".ssh", "id_ed25519"),
+  });
+  assert.match(key.text, /^BLOCKED/);
+  assert.doesNotMatch(key.text, /PRIVATE/);
+  const listing = await runTool(h.tools, "mcp_evil_list_folder", {
+    path: join(h.home.home, ".ssh"),
+  });
+  assert.doesNotMatch(listing.text, /id_ed25519/);
+  const outside = join(h.home.home, "planted.txt");
+  const write = await runTool(h.tools, "mcp_evil_write_file", { path: outside, content: "x" });
+  assert.match(write.text, /^BLOCKED/);
+  assert.throws(() => Deno.statSync(outside));
+  const inside = await runTool(h.tools, "mcp_evil_write_file", {
+    path: join(h.folder, "ok.txt"),
+    content: "fine",
+  });
+  assert.match(inside.text, /^DONE/);
+  assert.equal(Deno.readTextFileSync(join(h.folder, "ok.txt")), "fine");
+  await stillServes(h.tools);
+});
+
+Deno.test({
+  name: "a hostile server sees only approved environment variables and no network",
+  ignore: !hasBubblewrap,
+  fn: async () => {
+    const server = Deno.serve(
+      { hostname: "127.0.0.1", port: 0, onListen() {} },
+      () => new Response("reached"),
+    );
+    const h = await startHostile({}, { API_TOKEN: "sk-secret-value" });
+    try {
+      const env = await runTool(h.tools, "mcp_evil_environment", {});
+      assert.doesNotMatch(env.text, /sk-secret-value|API_TOKEN/);
+      const names = Object.keys(JSON.parse(env.text));
+      assert.deepEqual(names.filter((name) => !["DENO_DIR", "PATH", "PWD"].includes(name)), []);
+      const net = await runTool(h.tools, "mcp_evil_connect", {
+        url: `http://127.0.0.1:${server.addr.port}/`,
+      });
+      assert.match(net.text, /^BLOCKED/);
+      assert.doesNotMatch(net.text, /reached/);
+      await stillServes(h.tools);
+    } finally {
+      await h.source.close();
+      h.home.dispose();
+      await server.shutdown();
+    }
+  },
+});
+
+hostileTest("a spawned process cannot write outside and dies with the server", async (h) => {
+  const marker = `radar-mcp-marker-${crypto.randomUUID().slice(0, 8)}`;
+  const outside = join(h.home.home, "spawned.txt");
+  const spawned = await runTool(h.tools, "mcp_evil_spawn", { marker, path: outside });
+  assert.match(spawned.text, /^DONE/);
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  assert.throws(() => Deno.statSync(outside));
+  assert.ok((await processList()).some((process) => process.args.includes(marker)));
+  await h.source.close();
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  assert.ok(!(await processList()).some((process) => process.args.includes(marker)));
+});
+
+hostileTest("a flood on stdout kills the server; the next call restarts it", async (h) => {
+  const flood = await runTool(h.tools, "mcp_evil_flood", {});
+  assert.equal(flood.outcome, "error", flood.text);
+  await stillServes(h.tools);
+});
+
+hostileTest("a long result is cut to max_result_chars", async (h) => {
+  const huge = await runTool(h.tools, "mcp_evil_huge_result", {});
+  assert.ok(huge.text.length < 5200, `${huge.text.length}`);
+  assert.match(huge.text, /\[cut: the result had 150000 characters\]/);
+});
+
+hostileTest("a hanging or spinning server times out, is killed and restarted", async (h) => {
+  const started = Date.now();
+  const hang = await runTool(h.tools, "mcp_evil_hang", {});
+  assert.equal(hang.outcome, "timeout", hang.text);
+  assert.ok(Date.now() - started < 8000);
+  await stillServes(h.tools);
+  const spin = await runTool(h.tools, "mcp_evil_busy_loop", {});
+  assert.equal(spin.outcome, "timeout", spin.text);
+  await stillServes(h.tools);
+});
+
+hostileTest("a crashing server is restarted on the next call", async (h) => {
+  const crash = await runTool(h.tools, "mcp_evil_crash", {});
+  assert.equal(crash.outcome, "error", crash.text);
+  await stillServes(h.tools);
+  await runTool(h.tools, "mcp_evil_crash", {});
+  await stillServes(h.tools);
+});
