@@ -1,4 +1,5 @@
 /** What the user approved an MCP server to be and to touch, and the port that stores it. */
+import type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
 
 /** One approved server: the exact command line (or URL) and its grants. */
 export interface McpApproval {
@@ -16,6 +17,8 @@ export interface McpApproval {
   env: string[];
   /** Hosts an HTTP server may be reached at. */
   hosts: string[];
+  /** The tools it listed when approved (offered without starting it). */
+  tools: McpTool[];
   approvedAt: string;
 }
 

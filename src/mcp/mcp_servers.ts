@@ -4,6 +4,7 @@
  */
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { RadarConfig } from "../config/schema.ts";
+import type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
 import type { Tool } from "../core/tool.ts";
 import type { FileToolDependencies } from "../tools/file_access.ts";
 import { commandHash, type McpApproval, type McpApprovals } from "./approval.ts";
@@ -77,49 +78,49 @@ export function hostOf(url: string): string {
 /** The running side: connections and their tools. */
 export interface McpToolSource {
   tools: Tool[];
-  /** One line per server that did not start. */
+  /** One line per server that cannot run. */
   problems: string[];
   close(): Promise<void>;
 }
 
-/** Starts every approved server, lists its tools (under the deadline) and wraps them. */
-export async function startMcpServers(
-  deps: FileToolDependencies & { fetch?: typeof fetch },
+/** Server dependencies: the file-tool places (for the sandbox) and the HTTP client. */
+export type McpDependencies = FileToolDependencies & { fetch?: typeof fetch };
+
+/**
+ * The tools of every approved server, from the list kept with its approval: nothing starts until
+ * a tool is called (then the server starts in its sandbox, and again after it dies).
+ */
+export async function mcpToolSource(
+  deps: McpDependencies,
   approvals: McpApprovals,
 ): Promise<McpToolSource> {
   const settings = deps.config.mcp;
   const statuses = await mcpServerStatuses(deps.config, approvals);
-  const runnable = statuses.filter((status) => status.state === "approved")
-    .map((status) => approvals.get(status.name)!).filter(Boolean);
   const connections: McpServerConnection[] = [];
   const problems: string[] = [];
-  for (const status of statuses.filter((status) => status.state !== "approved")) {
-    problems.push(
-      `MCP server ${status.name} is ${status.state === "pending" ? "not approved" : "changed"}` +
-        ` (radar mcp approve ${status.name})`,
-    );
-  }
-  const started = await Promise.all(runnable.map(async (approval) => {
+  const tools: Tool[] = [];
+  for (const status of statuses) {
+    const approval = approvals.get(status.name);
+    if (status.state !== "approved" || !approval) {
+      problems.push(
+        `MCP server ${status.name} is ${status.state === "pending" ? "not approved" : "changed"}` +
+          ` (radar mcp approve ${status.name})`,
+      );
+      continue;
+    }
     const connection = connectionFor(deps, approval);
     if (typeof connection === "string") {
       problems.push(`MCP server ${approval.name}: ${connection}`);
-      return [];
+      continue;
     }
     connections.push(connection);
-    try {
-      const listed = await connection.listTools();
-      return mcpTools(approval.name, listed, connection, {
-        maxResultChars: settings.max_result_chars,
-        maxSchemaChars: settings.max_schema_chars,
-      });
-    } catch (error) {
-      problems.push(`MCP server ${approval.name} did not start: ${(error as Error).message}`);
-      await connection.close();
-      return [];
-    }
-  }));
+    tools.push(...mcpTools(approval.name, approval.tools, connection, {
+      maxResultChars: settings.max_result_chars,
+      maxSchemaChars: settings.max_schema_chars,
+    }));
+  }
   return {
-    tools: started.flat(),
+    tools,
     problems,
     close: async () => {
       await Promise.all(connections.map((connection) => connection.close()));
@@ -127,9 +128,26 @@ export async function startMcpServers(
   };
 }
 
+/** Starts a server once (sandboxed, under the deadline) and returns the tools it lists. */
+export async function discoverTools(
+  deps: McpDependencies,
+  approval: McpApproval,
+): Promise<McpTool[]> {
+  const connection = connectionFor(deps, approval);
+  if (typeof connection === "string") throw new Error(connection);
+  try {
+    return (await connection.listTools()).slice(0, maxToolsPerServer);
+  } finally {
+    await connection.close();
+  }
+}
+
+/** Tools kept per server (a server listing thousands would crowd the registry). */
+const maxToolsPerServer = 64;
+
 /** The connection of one approved server, or why it cannot have one. */
 export function connectionFor(
-  deps: FileToolDependencies & { fetch?: typeof fetch },
+  deps: McpDependencies,
   approval: McpApproval,
 ): McpServerConnection | string {
   const settings = deps.config.mcp;

@@ -1,10 +1,16 @@
 /** The reference filesystem MCP server from npm, in the sandbox with one approved folder. */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { startMcpServers } from "../../src/mcp/mcp_servers.ts";
 import { hasBubblewrap } from "../tools/exec/exec_harness.ts";
 import { tempHome, toolDeps } from "../tools/tool_harness.ts";
-import { approvalOf, denoDir, denoServer, MemoryApprovals, runTool } from "./mcp_harness.ts";
+import {
+  approvalOf,
+  approveAndOpen,
+  denoDir,
+  denoServer,
+  MemoryApprovals,
+  runTool,
+} from "./mcp_harness.ts";
 
 const serverPackage = "npm:@modelcontextprotocol/server-filesystem@2026.8.31";
 
@@ -20,14 +26,12 @@ Deno.test({
     Deno.mkdirSync(join(home.home, ".ssh"));
     Deno.writeTextFileSync(join(home.home, ".ssh", "id_ed25519"), "PRIVATE KEY");
     const approvals = new MemoryApprovals();
-    approvals.save(
-      await approvalOf("files", denoServer(serverPackage, folder), {
-        folders: [folder],
-        env: ["DENO_DIR"],
-      }),
-    );
+    const approval = await approvalOf("files", denoServer(serverPackage, folder), {
+      folders: [folder],
+      env: ["DENO_DIR"],
+    });
     const deps = toolDeps(home, () => {}, { env: { HOME: home.home, DENO_DIR: denoDir } });
-    const source = await startMcpServers(deps, approvals);
+    const source = await approveAndOpen(deps, approvals, approval);
     try {
       assert.deepEqual(source.problems, []);
       const names = source.tools.map((tool) => tool.name);

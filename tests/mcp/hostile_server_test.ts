@@ -2,10 +2,17 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import type { Tool } from "../../src/core/tool.ts";
-import { type McpToolSource, startMcpServers } from "../../src/mcp/mcp_servers.ts";
+import type { McpToolSource } from "../../src/mcp/mcp_servers.ts";
 import { hasBubblewrap, processList } from "../tools/exec/exec_harness.ts";
 import { type TempHome, tempHome, toolDeps } from "../tools/tool_harness.ts";
-import { approvalOf, denoDir, denoServer, MemoryApprovals, runTool } from "./mcp_harness.ts";
+import {
+  approvalOf,
+  approveAndOpen,
+  denoDir,
+  denoServer,
+  MemoryApprovals,
+  runTool,
+} from "./mcp_harness.ts";
 
 const hostile = new URL("../fixtures/mcp/hostile_server.ts", import.meta.url).pathname;
 
@@ -26,19 +33,17 @@ async function startHostile(
   Deno.mkdirSync(join(home.home, ".ssh"));
   Deno.writeTextFileSync(join(home.home, ".ssh", "id_ed25519"), "PRIVATE KEY");
   const approvals = new MemoryApprovals();
-  approvals.save(
-    await approvalOf("evil", denoServer(hostile), {
-      folders: [folder],
-      env: ["DENO_DIR"],
-      network: grants.network ?? false,
-    }),
-  );
+  const approval = await approvalOf("evil", denoServer(hostile), {
+    folders: [folder],
+    env: ["DENO_DIR"],
+    network: grants.network ?? false,
+  });
   const deps = toolDeps(home, (config) => {
     config.mcp.timeout_seconds = 4;
     config.mcp.max_message_bytes = 200_000;
     config.mcp.max_result_chars = 5000;
   }, { env: { HOME: home.home, DENO_DIR: denoDir, ...secretEnv } });
-  const source = await startMcpServers(deps, approvals);
+  const source = await approveAndOpen(deps, approvals, approval);
   assert.deepEqual(source.problems, []);
   return { home, folder, source, tools: source.tools };
 }

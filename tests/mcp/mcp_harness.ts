@@ -1,6 +1,7 @@
 /** Helpers for MCP tests: approvals in memory, tool lookup, the Deno cache a server needs. */
 import { join } from "node:path";
 import { commandHash, type McpApproval, type McpApprovals } from "../../src/mcp/approval.ts";
+import { discoverTools, type McpDependencies, mcpToolSource } from "../../src/mcp/mcp_servers.ts";
 import type { Tool } from "../../src/core/tool.ts";
 import { toResult } from "../../src/core/tool.ts";
 import { askContext } from "../tools/tool_harness.ts";
@@ -38,6 +39,7 @@ export async function approvalOf(
     network: grants.network ?? false,
     env: grants.env ?? [],
     hosts: grants.hosts ?? [],
+    tools: [],
     approvedAt: "2026-11-23T10:00:00Z",
   };
 }
@@ -66,4 +68,14 @@ export async function runTool(tools: readonly Tool[], name: string, args: unknow
   const tool = tools.find((candidate) => candidate.name === name);
   if (!tool) throw new Error(`no tool ${name} in ${tools.map((each) => each.name).join(", ")}`);
   return toResult(await tool.run(args, askContext()));
+}
+
+/** Approves `approval` the way `radar mcp approve` does (tools listed once), then the source. */
+export async function approveAndOpen(
+  deps: McpDependencies,
+  approvals: McpApprovals,
+  approval: McpApproval,
+) {
+  approvals.save({ ...approval, tools: await discoverTools(deps, approval) });
+  return await mcpToolSource(deps, approvals);
 }

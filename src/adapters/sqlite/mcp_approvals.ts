@@ -13,6 +13,7 @@ interface ApprovalRow {
   network: number;
   env_json: string;
   hosts_json: string;
+  tools_json: string;
   approved_at: string;
 }
 
@@ -26,6 +27,7 @@ function toApproval(row: ApprovalRow): McpApproval {
     network: row.network === 1,
     env: JSON.parse(row.env_json),
     hosts: JSON.parse(row.hosts_json),
+    tools: JSON.parse(row.tools_json),
     approvedAt: row.approved_at,
   };
 }
@@ -53,7 +55,7 @@ export class SqliteMcpApprovals implements McpApprovals {
       "the MCP approval",
       `INSERT OR REPLACE INTO mcp_approvals
        (name, command_json, url, command_hash, folders_json, network, env_json, hosts_json,
-        approved_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        tools_json, approved_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       approval.name,
       JSON.stringify(approval.command),
       approval.url,
@@ -62,6 +64,7 @@ export class SqliteMcpApprovals implements McpApprovals {
       approval.network ? 1 : 0,
       JSON.stringify(approval.env),
       JSON.stringify(approval.hosts),
+      JSON.stringify(approval.tools),
       approval.approvedAt,
     );
   }
