@@ -30,6 +30,8 @@ export const controlCommands: ControlCommand[] = [
   { path: "task add" },
   { path: "task enable" },
   { path: "task approve" },
+  { path: "mcp add" },
+  { path: "mcp approve" },
   { path: "memory add", when: (options) => options.category === "personality_note" },
 ];
 

@@ -1,4 +1,5 @@
 /** What the user approved an MCP server to be and to touch, and the port that stores it. */
+import { createHash } from "node:crypto";
 import type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
 
 /** One approved server: the exact command line (or URL) and its grants. */
@@ -31,8 +32,7 @@ export interface McpApprovals {
 }
 
 /** The hash an approval pins: sha256 over the JSON of argv (stdio) or the URL (HTTP). */
-export async function commandHash(command: readonly string[], url: string): Promise<string> {
+export function commandHash(command: readonly string[], url: string): string {
   const text = url ? `url:${url}` : `argv:${JSON.stringify(command)}`;
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
-  return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, "0")).join("");
+  return createHash("sha256").update(text).digest("hex");
 }

@@ -32,16 +32,16 @@ export interface McpServerStatus {
 }
 
 /** Every known server: config entries (approved, pending or changed) and CLI-added approvals. */
-export async function mcpServerStatuses(
+export function mcpServerStatuses(
   config: RadarConfig,
   approvals: McpApprovals,
-): Promise<McpServerStatus[]> {
+): McpServerStatus[] {
   const statuses: McpServerStatus[] = [];
   const approved = new Map(approvals.list().map((approval) => [approval.name, approval]));
   for (const entry of config.mcp.servers) {
     const approval = approved.get(entry.name);
     approved.delete(entry.name);
-    const hash = await commandHash(entry.command, entry.url);
+    const hash = commandHash(entry.command, entry.url);
     const state = !approval ? "pending" : approval.commandHash === hash ? "approved" : "changed";
     const grants = state === "approved" ? approval! : undefined;
     statuses.push({
@@ -90,12 +90,12 @@ export type McpDependencies = FileToolDependencies & { fetch?: typeof fetch };
  * The tools of every approved server, from the list kept with its approval: nothing starts until
  * a tool is called (then the server starts in its sandbox, and again after it dies).
  */
-export async function mcpToolSource(
+export function mcpToolSource(
   deps: McpDependencies,
   approvals: McpApprovals,
-): Promise<McpToolSource> {
+): McpToolSource {
   const settings = deps.config.mcp;
-  const statuses = await mcpServerStatuses(deps.config, approvals);
+  const statuses = mcpServerStatuses(deps.config, approvals);
   const connections: McpServerConnection[] = [];
   const problems: string[] = [];
   const tools: Tool[] = [];

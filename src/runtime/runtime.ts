@@ -30,6 +30,8 @@ import { SqliteMonitorStore } from "../adapters/sqlite/monitor_store.ts";
 import { TaskService } from "../daemon/task_service.ts";
 import { SqliteTaskOriginStore } from "../adapters/sqlite/task_origin_store.ts";
 import { MonitorService } from "../daemon/monitor_service.ts";
+import { registerMcpTools } from "../mcp/register_mcp_tools.ts";
+import { SqliteMcpApprovals } from "../adapters/sqlite/mcp_approvals.ts";
 
 /** How to open the runtime. */
 export interface RuntimeOptions {
@@ -141,6 +143,14 @@ export function openRuntime(options: RuntimeOptions): Runtime {
       skills,
     })
   ) registry.register(tool);
+  const mcp = registerMcpTools(registry, {
+    config,
+    configPath: loaded.path,
+    dataDir,
+    env: options.env,
+    cwd: options.cwd,
+    fetch: fetcher,
+  }, new SqliteMcpApprovals(db), logger);
   registry.register(findToolsTool(() => registry.list()));
   const plugins = config.plugins.enabled
     ? createPluginSystem({
@@ -201,6 +211,7 @@ export function openRuntime(options: RuntimeOptions): Runtime {
       if (closed) return;
       closed = true;
       void plugins?.stop();
+      void mcp.close();
       db.close();
     },
   };

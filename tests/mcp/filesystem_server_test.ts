@@ -26,7 +26,7 @@ Deno.test({
     Deno.mkdirSync(join(home.home, ".ssh"));
     Deno.writeTextFileSync(join(home.home, ".ssh", "id_ed25519"), "PRIVATE KEY");
     const approvals = new MemoryApprovals();
-    const approval = await approvalOf("files", denoServer(serverPackage, folder), {
+    const approval = approvalOf("files", denoServer(serverPackage, folder), {
       folders: [folder],
       env: ["DENO_DIR"],
     });

@@ -33,7 +33,7 @@ async function startHostile(
   Deno.mkdirSync(join(home.home, ".ssh"));
   Deno.writeTextFileSync(join(home.home, ".ssh", "id_ed25519"), "PRIVATE KEY");
   const approvals = new MemoryApprovals();
-  const approval = await approvalOf("evil", denoServer(hostile), {
+  const approval = approvalOf("evil", denoServer(hostile), {
     folders: [folder],
     env: ["DENO_DIR"],
     network: grants.network ?? false,

@@ -24,17 +24,17 @@ export class MemoryApprovals implements McpApprovals {
 }
 
 /** An approval of `command` with the given grants. */
-export async function approvalOf(
+export function approvalOf(
   name: string,
   command: string[],
   grants: Partial<Pick<McpApproval, "folders" | "network" | "env" | "hosts" | "url">> = {},
-): Promise<McpApproval> {
+): McpApproval {
   const url = grants.url ?? "";
   return {
     name,
     command: url ? [] : command,
     url,
-    commandHash: await commandHash(url ? [] : command, url),
+    commandHash: commandHash(url ? [] : command, url),
     folders: grants.folders ?? [],
     network: grants.network ?? false,
     env: grants.env ?? [],
@@ -77,5 +77,5 @@ export async function approveAndOpen(
   approval: McpApproval,
 ) {
   approvals.save({ ...approval, tools: await discoverTools(deps, approval) });
-  return await mcpToolSource(deps, approvals);
+  return mcpToolSource(deps, approvals);
 }

@@ -21,18 +21,18 @@ Deno.test("a config server runs only with an approval of its exact command line"
     },
   });
   const approvals = new MemoryApprovals();
-  approvals.save({ ...(await approvalOf("files", ["mcp-files", "/notes"])), tools: listed });
-  approvals.save({ ...(await approvalOf("added", ["tool-server"])), tools: listed });
-  const states = (await mcpServerStatuses(config, approvals))
+  approvals.save({ ...approvalOf("files", ["mcp-files", "/notes"]), tools: listed });
+  approvals.save({ ...approvalOf("added", ["tool-server"]), tools: listed });
+  const states = mcpServerStatuses(config, approvals)
     .map((status) => `${status.name}:${status.state}:${status.origin}`);
   assert.deepEqual(states, ["files:approved:config", "fresh:pending:config", "added:approved:cli"]);
 
   config.mcp.servers[0].command = ["mcp-files", "/"]; // edited after approval
-  const changed = await mcpServerStatuses(config, approvals);
+  const changed = mcpServerStatuses(config, approvals);
   assert.equal(changed[0].state, "changed");
   const home = tempHome();
   try {
-    const source = await mcpToolSource({ ...toolDeps(home), config }, approvals);
+    const source = mcpToolSource({ ...toolDeps(home), config }, approvals);
     const names = source.tools.map((tool) => tool.name);
     assert.ok(!names.includes("mcp_files_list"), "a changed server offers no tools");
     assert.ok(source.problems.some((line) => /files is changed/.test(line)));
@@ -55,7 +55,7 @@ Deno.test("approvals survive in SQLite (migration 012)", async () => {
     const db = openDatabase(join(home.dataDir, "radar.db"));
     const store = new SqliteMcpApprovals(db);
     const approval = {
-      ...(await approvalOf("files", ["srv", "--x"], { folders: ["/a"], env: ["TOKEN"] })),
+      ...approvalOf("files", ["srv", "--x"], { folders: ["/a"], env: ["TOKEN"] }),
       tools: listed,
     };
     store.save(approval);

@@ -24,6 +24,7 @@ import { registerEval } from "./eval.ts";
 import { registerHooks } from "./hooks.ts";
 import { registerSkill } from "./skill.ts";
 import { registerCompletions } from "./completions.ts";
+import { registerMcp } from "./mcp.ts";
 
 /** Adds one command (and its subcommands) to the program. */
 export type CommandRegistrar = (program: Command, context: CliContext) => void;
@@ -53,4 +54,5 @@ export const commandRegistrars: CommandRegistrar[] = [
   registerHooks,
   registerSkill,
   registerCompletions,
+  registerMcp,
 ];

@@ -1,0 +1,185 @@
+/** `radar mcp list|add|approve|remove`: MCP servers as tool sources, approved with their grants. */
+import type { Command } from "commander";
+import { resolve } from "node:path";
+import { SqliteMcpApprovals } from "../../adapters/sqlite/mcp_approvals.ts";
+import { expandHome } from "../../config/paths.ts";
+import { NotFoundError, RadarError, UsageError } from "../../core/errors.ts";
+import { commandHash, type McpApproval } from "../../mcp/approval.ts";
+import {
+  discoverTools,
+  hostOf,
+  type McpDependencies,
+  type McpServerStatus,
+  mcpServerStatuses,
+} from "../../mcp/mcp_servers.ts";
+import type { Runtime } from "../../runtime/runtime.ts";
+import type { CliContext } from "../context.ts";
+import { jsonOptionHelp, printJson } from "../json_output.ts";
+
+/** Options of `radar mcp add`. */
+interface AddOptions {
+  url?: string;
+  folder?: string[];
+  network?: boolean;
+  env?: string[];
+}
+
+/** Registers `mcp` and its subcommands. */
+export function registerMcp(program: Command, context: CliContext): void {
+  const mcp = program.command("mcp").description("MCP servers as tool sources (sandboxed)");
+  const open = async () => {
+    const runtime = await context.runtime();
+    return { runtime, approvals: new SqliteMcpApprovals(runtime.db) };
+  };
+
+  mcp.command("list").description("list MCP servers, their state and grants")
+    .option("--json", jsonOptionHelp)
+    .action(async (options: { json?: boolean }) => {
+      const { runtime, approvals } = await open();
+      const statuses = mcpServerStatuses(runtime.config, approvals);
+      if (options.json) return printJson(context, statuses);
+      if (!statuses.length) {
+        return context.io.stdout("No MCP servers (add one to mcp.servers or `radar mcp add`).\n");
+      }
+      for (const status of statuses) context.io.stdout(`${describeStatus(status)}\n`);
+    });
+
+  mcp.command("add")
+    .description("add and approve a server: radar mcp add files --folder ~/notes -- CMD ARGS…")
+    .argument("<name>")
+    .argument("[command...]", "the program and its arguments (no shell)")
+    .option("--url <url>", "a streamable HTTP server instead of a command")
+    .option("--folder <path...>", "folders it may read and write")
+    .option("--network", "allow it network access")
+    .option("--env <name...>", "environment variables passed through")
+    .action(async (name: string, command: string[], options: AddOptions) => {
+      checkName(name);
+      if ((command.length > 0) === Boolean(options.url)) {
+        throw new UsageError("Cannot add the MCP server: give either a command or --url");
+      }
+      const { runtime, approvals } = await open();
+      if (runtime.config.mcp.servers.some((entry) => entry.name === name)) {
+        throw new UsageError(
+          `Cannot add ${name}: mcp.servers in the config has it (radar mcp approve ${name})`,
+        );
+      }
+      const approval = approvalFrom(context, name, command, options.url ?? "", options);
+      await approveWithTools(context, runtime, approvals, approval);
+    });
+
+  mcp.command("approve")
+    .description("approve a server from mcp.servers with the grants it asks for")
+    .argument("<name>")
+    .action(async (name: string) => {
+      const { runtime, approvals } = await open();
+      const entry = runtime.config.mcp.servers.find((server) => server.name === name);
+      const existing = approvals.get(name);
+      if (!entry && !existing) throw new NotFoundError(`Cannot approve ${name}: no such server`);
+      const approval = entry
+        ? approvalFrom(context, name, entry.command, entry.url, {
+          folder: entry.folders,
+          network: entry.network,
+          env: entry.env,
+        })
+        : existing!;
+      await approveWithTools(context, runtime, approvals, approval);
+    });
+
+  mcp.command("remove").description("remove a server's approval (its tools go away)")
+    .argument("<name>")
+    .action(async (name: string) => {
+      const { approvals } = await open();
+      if (!approvals.remove(name)) {
+        throw new NotFoundError(`Cannot remove ${name}: it is not approved`);
+      }
+      context.io.stdout(`Removed the approval of MCP server ${name}.\n`);
+    });
+}
+
+function checkName(name: string): void {
+  if (!/^[a-z0-9_]{1,24}$/.test(name)) {
+    throw new UsageError(`Cannot add ${name}: expected a short name (a-z, 0-9, _)`);
+  }
+}
+
+/** The approval a command line and its grants make (folders made absolute). */
+function approvalFrom(
+  context: CliContext,
+  name: string,
+  command: string[],
+  url: string,
+  options: AddOptions,
+): McpApproval {
+  let hosts: string[] = [];
+  if (url) {
+    try {
+      hosts = [hostOf(url)];
+    } catch {
+      throw new UsageError(`Cannot add ${name}: ${url} is not a URL`);
+    }
+  }
+  for (const variable of options.env ?? []) {
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(variable)) {
+      throw new UsageError(`Cannot add ${name}: ${variable} is not a variable name`);
+    }
+  }
+  return {
+    name,
+    command: url ? [] : command,
+    url,
+    commandHash: commandHash(url ? [] : command, url),
+    folders: (options.folder ?? []).map((folder) =>
+      resolve(context.io.cwd, expandHome(folder, context.io.env))
+    ),
+    network: Boolean(options.network),
+    env: options.env ?? [],
+    hosts,
+    tools: [],
+    approvedAt: new Date().toISOString(),
+  };
+}
+
+/** Starts the server once in its sandbox, keeps its tool list, and saves the approval. */
+async function approveWithTools(
+  context: CliContext,
+  runtime: Runtime,
+  approvals: SqliteMcpApprovals,
+  approval: McpApproval,
+): Promise<void> {
+  const deps: McpDependencies = {
+    config: runtime.config,
+    configPath: runtime.loaded.path,
+    dataDir: runtime.dataDir,
+    env: context.io.env,
+    cwd: context.io.cwd,
+  };
+  let tools;
+  try {
+    tools = await discoverTools(deps, approval);
+  } catch (error) {
+    throw new RadarError(
+      `Cannot approve ${approval.name}: ${(error as Error).message.split("\n")[0]}`,
+    );
+  }
+  approvals.save({ ...approval, tools });
+  context.io.stdout(
+    `Approved MCP server ${approval.name} (${tools.length} tools: ` +
+      `${tools.map((tool) => tool.name).join(", ").slice(0, 300)}).\n` +
+      `It may touch: ${grants(approval)}\n`,
+  );
+}
+
+function grants(approval: Pick<McpApproval, "folders" | "network" | "env" | "hosts">): string {
+  const parts = [
+    approval.folders.length ? `folders ${approval.folders.join(", ")}` : "no folders",
+    approval.network ? "the network" : "no network",
+    approval.env.length ? `variables ${approval.env.join(", ")}` : "no variables",
+  ];
+  if (approval.hosts.length) parts.push(`hosts ${approval.hosts.join(", ")}`);
+  return parts.join("; ");
+}
+
+function describeStatus(status: McpServerStatus): string {
+  return `${status.name}  ${status.state}  (${status.origin})  ${status.target.slice(0, 120)}\n` +
+    `  ${grants(status)}`;
+}
