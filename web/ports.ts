@@ -216,6 +216,17 @@ export interface WebDependencies {
   toolCount?: () => number;
   /** Agent Skills found (read-only list on /plugins). */
   skills?: () => SkillView[];
+  /** MCP servers (read-only list on /plugins). */
+  mcpServers?: () => McpServerView[];
+}
+
+/** One MCP server as the dashboard lists it (the program's name only: argv may hold secrets). */
+export interface McpServerView {
+  name: string;
+  program: string;
+  state: "approved" | "pending" | "changed";
+  grants: string;
+  tools: number;
 }
 
 /** One Agent Skill as the dashboard lists it. */

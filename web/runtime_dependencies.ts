@@ -1,4 +1,6 @@
 /** Builds the dashboard's dependencies from an open Runtime (the composition root's view). */
+import { SqliteMcpApprovals } from "../src/adapters/sqlite/mcp_approvals.ts";
+import { mcpServerViews } from "../src/mcp/mcp_views.ts";
 import type { Runtime } from "../src/runtime/runtime.ts";
 import { fileConfigFile } from "./config_file.ts";
 import { dashboardToken } from "./dashboard_token.ts";
@@ -45,5 +47,6 @@ export function webDependenciesFromRuntime(
         source,
         missing,
       })),
+    mcpServers: () => mcpServerViews(runtime.config, new SqliteMcpApprovals(runtime.db)),
   };
 }

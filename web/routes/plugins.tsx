@@ -11,6 +11,7 @@ import type { PluginsView, SkillView } from "../ports.ts";
 import { field, flash, isHtmx, redirectAfterPost, renderPage } from "../render.tsx";
 import { PluginReviewView, PluginTable } from "../views/plugins.tsx";
 import { Notice, Unavailable } from "../views/layout.tsx";
+import { McpServerList } from "../views/mcp_servers.tsx";
 
 const pluginsMissing = (
   <Unavailable
@@ -65,7 +66,12 @@ export function pluginsRoutes(context: RouteContext): Hono {
 
   app.get("/plugins", async (c) => {
     const plugins = deps.plugins;
-    const skills = <SkillList skills={deps.skills?.()} />;
+    const skills = (
+      <>
+        <SkillList skills={deps.skills?.()} />
+        <McpServerList servers={deps.mcpServers?.()} />
+      </>
+    );
     if (!plugins) {
       return renderPage(
         c,

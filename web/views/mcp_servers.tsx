@@ -1,0 +1,39 @@
+// deno-lint-ignore-file jsx-key -- server-rendered HTML: keys are a client-side diffing concern
+/** The MCP servers section of /plugins: read-only (`radar mcp approve|remove` change them). */
+import type { McpServerView } from "../ports.ts";
+
+/** A table of MCP servers with their state and grants; nothing when none are known. */
+export function McpServerList(props: { servers?: McpServerView[] }) {
+  if (!props.servers?.length) return null;
+  return (
+    <section>
+      <h2>MCP servers</h2>
+      <table>
+        <thead>
+          <tr>
+            <th>Server</th>
+            <th>Runs</th>
+            <th>State</th>
+            <th>May touch</th>
+            <th>Tools</th>
+          </tr>
+        </thead>
+        <tbody>
+          {props.servers.map((server) => (
+            <tr>
+              <td>{server.name}</td>
+              <td>{server.program}</td>
+              <td>
+                {server.state === "approved"
+                  ? "approved"
+                  : `${server.state}: run radar mcp approve ${server.name}`}
+              </td>
+              <td>{server.grants}</td>
+              <td>{server.tools}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}
