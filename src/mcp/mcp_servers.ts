@@ -154,7 +154,12 @@ export function connectionFor(
   const timeoutMs = settings.timeout_seconds * 1000;
   if (approval.url) {
     const url = new URL(approval.url);
-    const fetcher = guardedMcpFetch(approval.hosts, deps.fetch);
+    const fetcher = guardedMcpFetch(
+      approval.hosts,
+      deps.fetch,
+      undefined,
+      settings.max_message_bytes,
+    );
     return new McpServerConnection({
       name: approval.name,
       timeoutMs,

@@ -1,0 +1,58 @@
+/** A streamable HTTP MCP server: reached only at its approved host. */
+import assert from "node:assert/strict";
+import { discoverTools } from "../../src/mcp/mcp_servers.ts";
+import { guardedMcpFetch } from "../../src/mcp/http_guard.ts";
+import { startHttpMcpServer } from "../fixtures/mcp/http_server.ts";
+import { tempHome, toolDeps } from "../tools/tool_harness.ts";
+import { approvalOf, approveAndOpen, MemoryApprovals, runTool } from "./mcp_harness.ts";
+
+Deno.test("an approved HTTP server's tools run through the registry", async () => {
+  const server = startHttpMcpServer();
+  const home = tempHome();
+  try {
+    const deps = toolDeps(home);
+    const approval = approvalOf("web", [], { url: server.url, hosts: ["127.0.0.1"] });
+    const source = await approveAndOpen(deps, new MemoryApprovals(), approval);
+    const shout = await runTool(source.tools, "mcp_web_shout", { text: "hello" });
+    assert.equal(shout.text, "HELLO");
+    assert.equal(source.tools[0].source, "mcp:web");
+    await source.close();
+  } finally {
+    home.dispose();
+    await server.close();
+  }
+});
+
+Deno.test("an HTTP server at a host that is not approved is never contacted", async () => {
+  const server = startHttpMcpServer();
+  const home = tempHome();
+  try {
+    const approval = approvalOf("web", [], { url: server.url, hosts: ["mcp.example.com"] });
+    await assert.rejects(discoverTools(toolDeps(home), approval), /not an approved host/);
+    assert.equal(server.requests(), 0);
+  } finally {
+    home.dispose();
+    await server.close();
+  }
+});
+
+Deno.test("an approved public name that resolves to a private address is refused", async () => {
+  let fetched = 0;
+  const fetcher = guardedMcpFetch(["mcp.example.com"], () => {
+    fetched++;
+    return Promise.resolve(new Response("{}"));
+  }, () => Promise.resolve(["10.0.0.7"]));
+  await assert.rejects(fetcher("https://mcp.example.com/mcp"), /private|internal|local/i);
+  assert.equal(fetched, 0);
+});
+
+Deno.test("an HTTP response larger than the cap fails the call", async () => {
+  const fetcher = guardedMcpFetch(
+    ["127.0.0.1"],
+    () => Promise.resolve(new Response("x".repeat(5000))),
+    undefined,
+    1000,
+  );
+  const response = await fetcher("http://127.0.0.1:1/mcp");
+  await assert.rejects(response.text(), /more than 1000 bytes/);
+});
