@@ -49,7 +49,7 @@ Deno.test("the config refuses a server with both or neither command and url", ()
   }
 });
 
-Deno.test("approvals survive in SQLite (migration 012)", async () => {
+Deno.test("approvals survive in SQLite (migration 012)", () => {
   const home = tempHome();
   try {
     const db = openDatabase(join(home.dataDir, "radar.db"));

@@ -1,4 +1,3 @@
-// deno-lint-ignore-file jsx-key -- server-rendered HTML: keys are a client-side diffing concern
 /** The MCP servers section of /plugins: read-only (`radar mcp approve|remove` change them). */
 import type { McpServerView } from "../ports.ts";
 
