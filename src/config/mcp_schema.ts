@@ -10,6 +10,8 @@ export const mcpServerEntry = z.object({
   url: z.string().default(""),
   /** Folders the server asks to read and write (granted at approval). */
   folders: z.array(z.string()).default([]),
+  /** Folders under the home folder it asks to read only (e.g. a package cache). */
+  read_folders: z.array(z.string()).default([]),
   /** The server asks for network access (granted at approval). */
   network: z.boolean().default(false),
   /** Names of environment variables it asks for (granted at approval). */

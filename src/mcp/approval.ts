@@ -13,6 +13,8 @@ export interface McpApproval {
   commandHash: string;
   /** Absolute folders it may read and write. */
   folders: string[];
+  /** Absolute folders under home it may read only (the rest of home is hidden). */
+  readFolders: string[];
   network: boolean;
   /** Environment variable names passed through. */
   env: string[];

@@ -25,6 +25,7 @@ export interface McpServerStatus {
   state: McpServerState;
   /** What it may touch (the approval's grants, or what the config asks for). */
   folders: string[];
+  readFolders: string[];
   network: boolean;
   env: string[];
   hosts: string[];
@@ -49,6 +50,7 @@ export function mcpServerStatuses(
       target: entry.url || entry.command.join(" "),
       state,
       folders: grants?.folders ?? entry.folders,
+      readFolders: grants?.readFolders ?? entry.read_folders,
       network: grants?.network ?? entry.network,
       env: grants?.env ?? entry.env,
       hosts: grants?.hosts ?? (entry.url ? [hostOf(entry.url)] : []),
@@ -61,6 +63,7 @@ export function mcpServerStatuses(
       target: approval.url || approval.command.join(" "),
       state: "approved",
       folders: approval.folders,
+      readFolders: approval.readFolders,
       network: approval.network,
       env: approval.env,
       hosts: approval.hosts,

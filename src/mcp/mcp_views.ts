@@ -23,6 +23,7 @@ export function mcpServerViews(config: RadarConfig, approvals: McpApprovals): Mc
         : basename(status.target.split(" ")[0] ?? "");
       const grants = [
         status.folders.length ? status.folders.join(", ") : "no folders",
+        ...(status.readFolders.length ? [`read ${status.readFolders.join(", ")}`] : []),
         status.network ? "network" : "no network",
         status.env.length ? `env ${status.env.join(", ")}` : "no env",
       ].join("; ");

@@ -32,9 +32,13 @@ async function startHostile(
   Deno.mkdirSync(folder);
   Deno.mkdirSync(join(home.home, ".ssh"));
   Deno.writeTextFileSync(join(home.home, ".ssh", "id_ed25519"), "PRIVATE KEY");
+  Deno.writeTextFileSync(join(home.home, "diary.txt"), "dear diary");
+  Deno.mkdirSync(join(home.home, "reference"));
+  Deno.writeTextFileSync(join(home.home, "reference", "manual.txt"), "read me");
   const approvals = new MemoryApprovals();
   const approval = approvalOf("evil", denoServer(hostile), {
     folders: [folder],
+    readFolders: [join(home.home, "reference")],
     env: ["DENO_DIR"],
     network: grants.network ?? false,
   });
@@ -92,6 +96,35 @@ hostileTest("a hostile server cannot read ~/.ssh or write outside its folder", a
   assert.equal(Deno.readTextFileSync(join(h.folder, "ok.txt")), "fine");
   await stillServes(h.tools);
 });
+
+hostileTest(
+  "the rest of home is hidden; a read-only folder is readable, not writable",
+  async (h) => {
+    const diary = await runTool(h.tools, "mcp_evil_read_file", {
+      path: join(h.home.home, "diary.txt"),
+    });
+    assert.match(diary.text, /^BLOCKED/);
+    const home = await runTool(h.tools, "mcp_evil_list_folder", { path: h.home.home });
+    assert.match(home.text, /^DONE /);
+    assert.deepEqual(home.text.slice(5).split(",").sort(), [
+      ".local",
+      ".ssh",
+      "diary.txt",
+      "granted",
+      "reference",
+    ]);
+    const manual = await runTool(h.tools, "mcp_evil_read_file", {
+      path: join(h.home.home, "reference", "manual.txt"),
+    });
+    assert.equal(manual.text, "DONE read me");
+    const overwrite = await runTool(h.tools, "mcp_evil_write_file", {
+      path: join(h.home.home, "reference", "manual.txt"),
+      content: "changed",
+    });
+    assert.match(overwrite.text, /^BLOCKED/);
+    assert.equal(Deno.readTextFileSync(join(h.home.home, "reference", "manual.txt")), "read me");
+  },
+);
 
 Deno.test({
   name: "a hostile server sees only approved environment variables and no network",

@@ -27,7 +27,9 @@ export class MemoryApprovals implements McpApprovals {
 export function approvalOf(
   name: string,
   command: string[],
-  grants: Partial<Pick<McpApproval, "folders" | "network" | "env" | "hosts" | "url">> = {},
+  grants: Partial<
+    Pick<McpApproval, "folders" | "readFolders" | "network" | "env" | "hosts" | "url">
+  > = {},
 ): McpApproval {
   const url = grants.url ?? "";
   return {
@@ -36,6 +38,7 @@ export function approvalOf(
     url,
     commandHash: commandHash(url ? [] : command, url),
     folders: grants.folders ?? [],
+    readFolders: grants.readFolders ?? [],
     network: grants.network ?? false,
     env: grants.env ?? [],
     hosts: grants.hosts ?? [],

@@ -10,6 +10,7 @@ interface ApprovalRow {
   url: string;
   command_hash: string;
   folders_json: string;
+  read_folders_json: string;
   network: number;
   env_json: string;
   hosts_json: string;
@@ -24,6 +25,7 @@ function toApproval(row: ApprovalRow): McpApproval {
     url: row.url,
     commandHash: row.command_hash,
     folders: JSON.parse(row.folders_json),
+    readFolders: JSON.parse(row.read_folders_json),
     network: row.network === 1,
     env: JSON.parse(row.env_json),
     hosts: JSON.parse(row.hosts_json),
@@ -54,13 +56,14 @@ export class SqliteMcpApprovals implements McpApprovals {
       this.db,
       "the MCP approval",
       `INSERT OR REPLACE INTO mcp_approvals
-       (name, command_json, url, command_hash, folders_json, network, env_json, hosts_json,
-        tools_json, approved_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       (name, command_json, url, command_hash, folders_json, read_folders_json, network, env_json, hosts_json,
+        tools_json, approved_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       approval.name,
       JSON.stringify(approval.command),
       approval.url,
       approval.commandHash,
       JSON.stringify(approval.folders),
+      JSON.stringify(approval.readFolders),
       approval.network ? 1 : 0,
       JSON.stringify(approval.env),
       JSON.stringify(approval.hosts),

@@ -20,6 +20,7 @@ import { jsonOptionHelp, printJson } from "../json_output.ts";
 interface AddOptions {
   url?: string;
   folder?: string[];
+  read?: string[];
   network?: boolean;
   env?: string[];
 }
@@ -50,6 +51,7 @@ export function registerMcp(program: Command, context: CliContext): void {
     .argument("[command...]", "the program and its arguments (no shell)")
     .option("--url <url>", "a streamable HTTP server instead of a command")
     .option("--folder <path...>", "folders it may read and write")
+    .option("--read <path...>", "folders in your home it may only read (the rest is hidden)")
     .option("--network", "allow it network access")
     .option("--env <name...>", "environment variables passed through")
     .action(async (name: string, command: string[], options: AddOptions) => {
@@ -78,6 +80,7 @@ export function registerMcp(program: Command, context: CliContext): void {
       const approval = entry
         ? approvalFrom(context, name, entry.command, entry.url, {
           folder: entry.folders,
+          read: entry.read_folders,
           network: entry.network,
           env: entry.env,
         })
@@ -123,14 +126,15 @@ function approvalFrom(
       throw new UsageError(`Cannot add ${name}: ${variable} is not a variable name`);
     }
   }
+  const absolute = (folders: string[] = []) =>
+    folders.map((folder) => resolve(context.io.cwd, expandHome(folder, context.io.env)));
   return {
     name,
     command: url ? [] : command,
     url,
     commandHash: commandHash(url ? [] : command, url),
-    folders: (options.folder ?? []).map((folder) =>
-      resolve(context.io.cwd, expandHome(folder, context.io.env))
-    ),
+    folders: absolute(options.folder),
+    readFolders: absolute(options.read),
     network: Boolean(options.network),
     env: options.env ?? [],
     hosts,
@@ -169,9 +173,12 @@ async function approveWithTools(
   );
 }
 
-function grants(approval: Pick<McpApproval, "folders" | "network" | "env" | "hosts">): string {
+function grants(
+  approval: Pick<McpApproval, "folders" | "readFolders" | "network" | "env" | "hosts">,
+): string {
   const parts = [
     approval.folders.length ? `folders ${approval.folders.join(", ")}` : "no folders",
+    ...(approval.readFolders.length ? [`reading ${approval.readFolders.join(", ")}`] : []),
     approval.network ? "the network" : "no network",
     approval.env.length ? `variables ${approval.env.join(", ")}` : "no variables",
   ];

@@ -15,6 +15,7 @@ CREATE TABLE mcp_approvals (
   url TEXT NOT NULL,
   command_hash TEXT NOT NULL,
   folders_json TEXT NOT NULL,
+  read_folders_json TEXT NOT NULL,
   network INTEGER NOT NULL,
   env_json TEXT NOT NULL,
   hosts_json TEXT NOT NULL,
