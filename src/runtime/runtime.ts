@@ -143,14 +143,19 @@ export function openRuntime(options: RuntimeOptions): Runtime {
       skills,
     })
   ) registry.register(tool);
-  const mcp = registerMcpTools(registry, {
-    config,
-    configPath: loaded.path,
-    dataDir,
-    env: options.env,
-    cwd: options.cwd,
-    fetch: fetcher,
-  }, new SqliteMcpApprovals(db), logger);
+  const mcp = registerMcpTools(
+    registry,
+    {
+      config,
+      configPath: loaded.path,
+      dataDir,
+      env: options.env,
+      cwd: options.cwd,
+      fetch: fetcher,
+    },
+    new SqliteMcpApprovals(db),
+    logger,
+  );
   registry.register(findToolsTool(() => registry.list()));
   const plugins = config.plugins.enabled
     ? createPluginSystem({
