@@ -5,7 +5,12 @@
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { CallToolResult, Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
+import {
+  type CallToolResult,
+  ErrorCode,
+  McpError,
+  type Tool as McpTool,
+} from "@modelcontextprotocol/sdk/types.js";
 import { radarVersion } from "../version.ts";
 
 /** Makes a fresh transport for each start. */
@@ -78,7 +83,8 @@ export class McpServerConnection {
     try {
       return await work(started.client, this.options.timeoutMs);
     } catch (error) {
-      // Any failure but a tool's own error answer may leave the server stuck: start afresh.
+      if (answered(error)) throw error; // the server answered with an error: it is alive
+      // A timeout, a dead or misbehaving server: kill it; the next call starts afresh.
       if (this.session === session) this.session = undefined;
       await started.transport.close().catch(() => {});
       throw error;
@@ -117,4 +123,11 @@ export class McpServerConnection {
     };
     return { client, transport };
   }
+}
+
+/** True for an error the server sent as its answer (not a timeout or a lost connection). */
+function answered(error: unknown): boolean {
+  if (!(error instanceof McpError)) return false;
+  const code = (error as { code?: number }).code;
+  return code !== ErrorCode.RequestTimeout && code !== ErrorCode.ConnectionClosed;
 }

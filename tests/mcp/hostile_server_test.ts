@@ -191,9 +191,14 @@ hostileTest("a hanging or spinning server times out, is killed and restarted", a
 });
 
 hostileTest("a crashing server is restarted on the next call", async (h) => {
+  const before = (await runTool(h.tools, "mcp_evil_instance", {})).text;
+  const badArguments = await runTool(h.tools, "mcp_evil_echo", { text: 42 });
+  assert.equal(badArguments.outcome, "error", badArguments.text);
+  assert.equal((await runTool(h.tools, "mcp_evil_instance", {})).text, before, "not restarted");
   const crash = await runTool(h.tools, "mcp_evil_crash", {});
   assert.equal(crash.outcome, "error", crash.text);
   await stillServes(h.tools);
+  assert.notEqual((await runTool(h.tools, "mcp_evil_instance", {})).text, before);
   await runTool(h.tools, "mcp_evil_crash", {});
   await stillServes(h.tools);
 });
