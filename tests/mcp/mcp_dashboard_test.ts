@@ -1,7 +1,7 @@
 /** The MCP section of /plugins: read-only, escaped, never the whole command line. */
 import assert from "node:assert/strict";
 import { configSchema } from "../../src/config/schema.ts";
-import { mcpServerViews } from "../../src/mcp/mcp_views.ts";
+import { mcpServerViews, mcpStatusLines } from "../../src/mcp/mcp_views.ts";
 import { createWebFixture } from "../web/web_fixture.ts";
 import { approvalOf, MemoryApprovals } from "./mcp_harness.ts";
 
@@ -18,6 +18,12 @@ Deno.test("server views show the program's name, not its arguments", () => {
   ]);
   assert.ok(!JSON.stringify(views).includes("ghp_secret"));
   assert.match(views[1].grants, /\/notes; no network; no env/);
+  assert.deepEqual(mcpStatusLines(config, approvals), [
+    "mcp:       2 server(s)",
+    "  gh: pending (radar mcp approve gh)",
+    "  files: approved, 0 tools, /notes; no network; no env",
+  ]);
+  assert.deepEqual(mcpStatusLines(configSchema.parse({}), new MemoryApprovals()), []);
 });
 
 Deno.test("/plugins lists MCP servers read-only and escaped", async () => {

@@ -4,6 +4,8 @@ import { execStatusLines } from "./exec_status.ts";
 import { daemonStatus } from "./daemon_status.ts";
 import { pluginStatusLines } from "./plugin_status.ts";
 import { sourceStatusLines } from "../../sources/source_status.ts";
+import { mcpStatusLines } from "../../mcp/mcp_views.ts";
+import { SqliteMcpApprovals } from "../../adapters/sqlite/mcp_approvals.ts";
 
 /** A section of `radar status` contributed by a concern (daemon, tools, plugins). */
 export type StatusSection = (runtime: Runtime) => Promise<string[]> | string[];
@@ -14,4 +16,5 @@ export const statusSections: StatusSection[] = [
   (runtime) => execStatusLines(runtime, Deno.env.toObject()),
   (runtime) => pluginStatusLines(runtime),
   (runtime) => sourceStatusLines(runtime.config, runtime.db),
+  (runtime) => mcpStatusLines(runtime.config, new SqliteMcpApprovals(runtime.db)),
 ];
