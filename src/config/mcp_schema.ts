@@ -25,6 +25,8 @@ export const mcpSection = z.object({
   servers: z.array(mcpServerEntry).default([]),
   /** Seconds for starting a server and for each call; a late server is killed. */
   timeout_seconds: z.number().positive().default(30),
+  /** A stdio server idle this long is stopped (and started again on the next call). */
+  idle_seconds: z.number().positive().default(300),
   /** A tool result is cut to this many characters. */
   max_result_chars: z.number().int().positive().default(20000),
   /** A server's message larger than this (bytes) kills it. */

@@ -169,11 +169,17 @@ export function connectionFor(
       open: () => new StreamableHTTPClientTransport(url, { fetch: fetcher }),
     });
   }
-  const launch = sandboxLaunch(deps, approval);
-  if ("problem" in launch) return launch.problem;
+  const first = sandboxLaunch(deps, approval);
+  if ("problem" in first) return first.problem;
   return new McpServerConnection({
     name: approval.name,
     timeoutMs,
-    open: () => new SandboxedStdioTransport(launch.launch, settings.max_message_bytes),
+    idleMs: settings.idle_seconds * 1000,
+    // Computed again at every start: what home holds (and so what is hidden) changes.
+    open: () => {
+      const launch = sandboxLaunch(deps, approval);
+      if ("problem" in launch) throw new Error(launch.problem);
+      return new SandboxedStdioTransport(launch.launch, settings.max_message_bytes);
+    },
   });
 }

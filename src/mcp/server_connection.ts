@@ -21,6 +21,11 @@ export interface ConnectionOptions {
   name: string;
   open: TransportFactory;
   timeoutMs: number;
+  /**
+   * A server idle this long is stopped (started again on the next call), so a long-lived server
+   * does not keep seeing home entries created after its sandbox was built. 0: never.
+   */
+  idleMs?: number;
 }
 
 /** A started client, its transport and whether it is still usable. */
@@ -33,6 +38,7 @@ interface Session {
 export class McpServerConnection {
   private session?: Promise<Session>;
   private transport?: Transport;
+  private idleTimer?: ReturnType<typeof setTimeout>;
 
   constructor(private readonly options: ConnectionOptions) {}
 
@@ -64,8 +70,17 @@ export class McpServerConnection {
     );
   }
 
+  private stopWhenIdle(): void {
+    const idleMs = this.options.idleMs ?? 0;
+    if (idleMs <= 0) return;
+    clearTimeout(this.idleTimer);
+    this.idleTimer = setTimeout(() => void this.close(), idleMs);
+    Deno.unrefTimer(this.idleTimer as unknown as number);
+  }
+
   /** Stops the server. */
   async close(): Promise<void> {
+    clearTimeout(this.idleTimer);
     const session = this.session;
     this.session = undefined;
     if (session) await session.then((started) => started.transport.close(), () => {});
@@ -80,8 +95,11 @@ export class McpServerConnection {
       if (this.session === session) this.session = undefined;
       throw error;
     }
+    clearTimeout(this.idleTimer);
     try {
-      return await work(started.client, this.options.timeoutMs);
+      const result = await work(started.client, this.options.timeoutMs);
+      this.stopWhenIdle();
+      return result;
     } catch (error) {
       if (answered(error)) throw error; // the server answered with an error: it is alive
       // A timeout, a dead or misbehaving server: kill it; the next call starts afresh.

@@ -26,6 +26,7 @@ interface Harness {
 async function startHostile(
   grants: { network?: boolean } = {},
   secretEnv: Record<string, string> = {},
+  idleSeconds = 300,
 ): Promise<Harness> {
   const home = tempHome();
   const folder = join(home.home, "granted");
@@ -46,6 +47,7 @@ async function startHostile(
     config.mcp.timeout_seconds = 4;
     config.mcp.max_message_bytes = 200_000;
     config.mcp.max_result_chars = 5000;
+    config.mcp.idle_seconds = idleSeconds;
   }, { env: { HOME: home.home, DENO_DIR: denoDir, ...secretEnv } });
   const source = await approveAndOpen(deps, approvals, approval);
   assert.deepEqual(source.problems, []);
@@ -100,6 +102,12 @@ hostileTest("a hostile server cannot read ~/.ssh or write outside its folder", a
 hostileTest(
   "the rest of home is hidden; a read-only folder is readable, not writable",
   async (h) => {
+    // Written after the tools were registered, before the server starts: hidden all the same.
+    Deno.writeTextFileSync(join(h.home.home, "late.txt"), "written later");
+    const late = await runTool(h.tools, "mcp_evil_read_file", {
+      path: join(h.home.home, "late.txt"),
+    });
+    assert.match(late.text, /^BLOCKED/);
     const diary = await runTool(h.tools, "mcp_evil_read_file", {
       path: join(h.home.home, "diary.txt"),
     });
@@ -111,6 +119,7 @@ hostileTest(
       ".ssh",
       "diary.txt",
       "granted",
+      "late.txt",
       "reference",
     ]);
     const manual = await runTool(h.tools, "mcp_evil_read_file", {
@@ -201,4 +210,21 @@ hostileTest("a crashing server is restarted on the next call", async (h) => {
   assert.notEqual((await runTool(h.tools, "mcp_evil_instance", {})).text, before);
   await runTool(h.tools, "mcp_evil_crash", {});
   await stillServes(h.tools);
+});
+
+Deno.test({
+  name: "an idle server is stopped and started afresh on the next call",
+  ignore: !hasBubblewrap,
+  fn: async () => {
+    const h = await startHostile({}, {}, 0.3);
+    try {
+      const first = (await runTool(h.tools, "mcp_evil_instance", {})).text;
+      assert.equal((await runTool(h.tools, "mcp_evil_instance", {})).text, first);
+      await new Promise((resolve) => setTimeout(resolve, 800));
+      assert.notEqual((await runTool(h.tools, "mcp_evil_instance", {})).text, first);
+    } finally {
+      await h.source.close();
+      h.home.dispose();
+    }
+  },
 });
