@@ -6,6 +6,7 @@ import { tempHome, toolDeps } from "../tools/tool_harness.ts";
 import {
   approvalOf,
   approveAndOpen,
+  cacheSpecifier,
   denoDir,
   denoServer,
   MemoryApprovals,
@@ -18,6 +19,7 @@ Deno.test({
   name: "the filesystem server lists and reads its folder and nothing outside it",
   ignore: !hasBubblewrap,
   fn: async () => {
+    await cacheSpecifier(serverPackage);
     const home = tempHome();
     const folder = join(home.home, "notes");
     Deno.mkdirSync(folder);

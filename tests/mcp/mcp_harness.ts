@@ -66,6 +66,21 @@ export function denoServer(specifier: string, ...args: string[]): string[] {
   ];
 }
 
+/**
+ * Puts an npm: specifier into the Deno cache (outside the sandbox, where the npm registry is
+ * reachable), so a fresh machine can run it `--cached-only` inside the sandbox.
+ */
+export async function cacheSpecifier(specifier: string): Promise<void> {
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: ["cache", "--quiet", "--no-lock", specifier],
+    stdout: "null",
+    stderr: "piped",
+  }).output();
+  if (!output.success) {
+    throw new Error(`deno cache ${specifier}: ${new TextDecoder().decode(output.stderr)}`);
+  }
+}
+
 /** Runs the tool named `name` (throws when it is missing) and returns its result. */
 export async function runTool(tools: readonly Tool[], name: string, args: unknown) {
   const tool = tools.find((candidate) => candidate.name === name);
