@@ -4,6 +4,7 @@ import * as bounds from "../core/bounds.ts";
 import { calendarSection, emailSection } from "./sources_schema.ts";
 import { mcpSection } from "./mcp_schema.ts";
 import { hookPoints, hookRuleTypes } from "../core/hooks.ts";
+import { checksSection, githubSection } from "./checks_schema.ts";
 
 const clockTime = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, "expected HH:MM (24-hour)");
 const positiveInt = z.number().int().positive();
@@ -291,6 +292,8 @@ export const configSchema = z.object({
   plugins: pluginsSection.prefault({}),
   email: emailSection.prefault({}),
   calendar: calendarSection.prefault({}),
+  checks: checksSection,
+  github: githubSection.prefault({}),
   hooks: hooksSection.prefault({}),
   skills: skillsSection.prefault({}),
   mcp: mcpSection.prefault({}),

@@ -13,12 +13,20 @@ import type { EventSource } from "./daemon.ts";
 import type { TickJob } from "./scheduler.ts";
 import type { DaemonServices } from "./services.ts";
 import { sourceJobs } from "../sources/source_jobs.ts";
+import { checkJobs } from "../sources/checks/check_jobs.ts";
 
 /** Jobs run on every tick before the heartbeat (which then sees the monitors' events). */
 export function daemonJobs(services: DaemonServices): TickJob[] {
   const { config, db, clock, logger } = services.runtime;
   const sources = sourceJobs({ config, db, queue: services.queue, clock, logger });
-  return [services.taskRunner, services.monitorChecker, ...sources];
+  const checks = checkJobs({
+    ...services.runtime,
+    configPath: services.runtime.loaded.path,
+    queue: services.queue,
+    outbox: services.outbox,
+    pid: services.pid,
+  });
+  return [services.taskRunner, services.monitorChecker, ...sources, ...checks];
 }
 
 function formatSize(bytes: number): string {

@@ -6,6 +6,8 @@ import { pluginStatusLines } from "./plugin_status.ts";
 import { sourceStatusLines } from "../../sources/source_status.ts";
 import { mcpStatusLines } from "../../mcp/mcp_views.ts";
 import { SqliteMcpApprovals } from "../../adapters/sqlite/mcp_approvals.ts";
+import { checkStatusLines } from "../../sources/checks/check_status.ts";
+import { execSandbox } from "../../tools/exec/sandbox_spec.ts";
 
 /** A section of `radar status` contributed by a concern (daemon, tools, plugins). */
 export type StatusSection = (runtime: Runtime) => Promise<string[]> | string[];
@@ -17,4 +19,10 @@ export const statusSections: StatusSection[] = [
   (runtime) => pluginStatusLines(runtime),
   (runtime) => sourceStatusLines(runtime.config, runtime.db),
   (runtime) => mcpStatusLines(runtime.config, new SqliteMcpApprovals(runtime.db)),
+  (runtime) =>
+    checkStatusLines(
+      runtime.config,
+      runtime.db,
+      execSandbox({ ...runtime, env: Deno.env.toObject() }).problem,
+    ),
 ];

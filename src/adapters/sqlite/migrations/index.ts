@@ -11,6 +11,7 @@ import { durabilityMigration } from "./009_durability.ts";
 import { embeddingsMigration } from "./010_embeddings.ts";
 import { sourcesMigration } from "./011_sources.ts";
 import { mcpMigration } from "./012_mcp.ts";
+import { checksMigration } from "./013_checks.ts";
 
 /** The ordered migrations applied by `openDatabase`. */
 export const migrations: readonly Migration[] = [
@@ -25,4 +26,5 @@ export const migrations: readonly Migration[] = [
   embeddingsMigration,
   sourcesMigration,
   mcpMigration,
+  checksMigration,
 ];

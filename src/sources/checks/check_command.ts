@@ -1,0 +1,56 @@
+/**
+ * Runs one custom check's command inside the exec sandbox (the same bubblewrap / sandbox-exec
+ * command and protected list as the exec tool): scratch folder as cwd and only writable root, no
+ * network unless the check allows it, secrets out of the environment, a time-out that kills the
+ * whole process group, capped output. There is no unsandboxed fallback.
+ */
+// @ts-types="@types/shell-quote"
+import { quote } from "shell-quote";
+import type { CheckEntry } from "../../config/checks_schema.ts";
+import { configSecrets } from "../../config/secrets.ts";
+import { redactText } from "../../core/redact.ts";
+import { childEnvironment, environmentSecrets } from "../../tools/exec.ts";
+import { type ProcessResult, runProcess } from "../../tools/exec/run_process.ts";
+import { sandboxedArgv, type SandboxProgram } from "../../tools/exec/sandbox.ts";
+import { execSandboxSpec } from "../../tools/exec/sandbox_spec.ts";
+import { ensureScratchFolder, type FileToolDependencies } from "../../tools/file_access.ts";
+
+/** The shell text run by `/bin/sh -c` inside the sandbox: an argv is quoted word by word. */
+export function checkShellText(command: CheckEntry["command"]): string {
+  return typeof command === "string" ? command : quote(command);
+}
+
+/** What one run produced (secrets redacted from the output). */
+export interface CheckRun extends ProcessResult {
+  durationMs: number;
+}
+
+/** Runs `check` in `program`'s sandbox; throws when the sandbox cannot be prepared or started. */
+export async function runCheckCommand(
+  check: CheckEntry,
+  deps: FileToolDependencies,
+  program: SandboxProgram,
+  signal?: AbortSignal,
+): Promise<CheckRun> {
+  const cwd = ensureScratchFolder(deps);
+  const spec = execSandboxSpec(deps, { cwd, writeRoots: false, uid: Deno.uid() });
+  spec.allowNetwork = check.network;
+  spec.limits = { ...spec.limits, cpuSeconds: Math.ceil(check.timeout_seconds) + 1 };
+  const secrets = configSecrets(deps.config);
+  const started = performance.now();
+  const result = await runProcess({
+    argv: sandboxedArgv(program, spec, checkShellText(check.command)),
+    cwd,
+    env: childEnvironment(deps.env, secrets),
+    timeoutMs: check.timeout_seconds * 1000,
+    maxOutputBytes: check.max_output_chars,
+    signal,
+  });
+  const hidden = [...secrets, ...environmentSecrets(deps.env)];
+  return {
+    ...result,
+    stdout: redactText(result.stdout, hidden),
+    stderr: redactText(result.stderr, hidden),
+    durationMs: Math.round(performance.now() - started),
+  };
+}

@@ -1,0 +1,257 @@
+/** Custom checks run for real in bubblewrap: output, exit and JSON events, containment, time-outs. */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { openDatabase } from "../../src/adapters/sqlite/database.ts";
+import { SqliteEventQueue } from "../../src/adapters/sqlite/event_queue.ts";
+import { SqliteOutbox } from "../../src/adapters/sqlite/outbox_store.ts";
+import { configSchema, type RadarConfig } from "../../src/config/schema.ts";
+import { silentLogger } from "../../src/core/ports.ts";
+import { checkJobs, checkNotifier } from "../../src/sources/checks/check_jobs.ts";
+import { checkStatusLines } from "../../src/sources/checks/check_status.ts";
+import { SqliteCheckStore } from "../../src/sources/checks/check_store.ts";
+import { CustomChecks } from "../../src/sources/checks/custom_checks.ts";
+import { runCheckCommand } from "../../src/sources/checks/check_command.ts";
+import { SqliteSourceStore } from "../../src/sources/source_store.ts";
+import { execSandbox } from "../../src/tools/exec/sandbox_spec.ts";
+import { startFakeNtfy } from "../fakes/fake_ntfy_server.ts";
+import { tempHome } from "../tools/tool_harness.ts";
+import { hasBubblewrap } from "../tools/exec/exec_harness.ts";
+
+const secret = "PRIVATE-KEY-c4e2";
+
+/** A temp home, an in-memory database and the checks job over `checks`. */
+function setup(
+  checks: (at: (name: string) => string) => unknown[],
+  extra: Record<string, unknown> = {},
+) {
+  const home = tempHome();
+  const file = (name: string) => join(home.home, name);
+  const config: RadarConfig = configSchema.parse({ checks: checks(file), ...extra });
+  const db = openDatabase(":memory:");
+  const queue = new SqliteEventQueue(db);
+  let now = new Date("2026-11-23T10:00:00Z");
+  const clock = { now: () => now };
+  const env = { HOME: home.home, PATH: Deno.env.get("PATH") };
+  const deps = {
+    config,
+    dataDir: home.dataDir,
+    db,
+    queue,
+    outbox: new SqliteOutbox(db),
+    clock,
+    logger: silentLogger,
+    pid: 4242,
+    env,
+  };
+  const [job] = checkJobs(deps);
+  return {
+    home,
+    config,
+    db,
+    queue,
+    deps,
+    job,
+    results: new SqliteCheckStore(db),
+    health: new SqliteSourceStore(db),
+    file,
+    advance: (minutes: number) => now = new Date(now.getTime() + minutes * 60_000),
+    events: () => queue.pending(100).map((event) => `${event.source}: ${event.summary}`),
+    dispose() {
+      db.close();
+      home.dispose();
+    },
+  };
+}
+
+Deno.test({
+  name: "checks: an output change, an exit code change and a JSON value become events",
+  ignore: !hasBubblewrap,
+  async fn() {
+    const s = setup((at) => [
+      { name: "status", command: ["cat", at("status.txt")] },
+      { name: "flag", command: `test -e '${at("flag")}'`, event_on: "exit" },
+      {
+        name: "page",
+        command: ["cat", at("page.json")],
+        event_on: "json",
+        json_path: "status.indicator",
+        json_expect: "none",
+      },
+    ]);
+    const at = s.file;
+    try {
+      Deno.writeTextFileSync(at("status.txt"), "all good\n");
+      Deno.writeTextFileSync(at("page.json"), JSON.stringify({ status: { indicator: "none" } }));
+      await s.job.run(s.deps.clock.now(), AbortSignal.timeout(30_000));
+      // First runs: output and JSON take a baseline; the failing exit code is an event at once.
+      assert.deepEqual(s.events(), ["check flag: flag: exit code 1"]);
+      assert.equal(s.results.last("status")?.output, "all good\n");
+      Deno.writeTextFileSync(at("status.txt"), "disk almost full\n");
+      Deno.writeTextFileSync(at("flag"), "");
+      Deno.writeTextFileSync(
+        at("page.json"),
+        JSON.stringify({ status: { indicator: "major", description: "outage" } }),
+      );
+      // Not due yet: nothing runs.
+      await s.job.run(s.advance(5), AbortSignal.timeout(30_000));
+      assert.equal(s.events().length, 1);
+      await s.job.run(s.advance(15), AbortSignal.timeout(30_000));
+      assert.deepEqual(s.events().slice(1).sort(), [
+        "check flag: flag: exit code 1 → 0",
+        'check page: page: status.indicator is "major" (expected "none")',
+        "check status: status: output changed: disk almost full",
+      ]);
+      // Unchanged output is no event.
+      await s.job.run(s.advance(15), AbortSignal.timeout(30_000));
+      assert.equal(s.events().length, 4);
+      assert.match(checkStatusLines(s.config, s.db, undefined).join("\n"), /status: ok \(last run/);
+    } finally {
+      s.dispose();
+    }
+  },
+});
+
+Deno.test({
+  name: "checks: a check reading a protected file is contained; a hanging one is killed",
+  ignore: !hasBubblewrap,
+  async fn() {
+    const s = setup(() => [
+      { name: "thief", command: "cat ~/.ssh/id_rsa; cat ~/.local/share/radar/radar.db; true" },
+      { name: "hang", command: ["sleep", "60"], timeout_seconds: 1, event_on: "exit" },
+      { name: "quick", command: ["echo", "fine"] },
+    ]);
+    try {
+      Deno.mkdirSync(s.file(".ssh"), { recursive: true });
+      Deno.writeTextFileSync(s.file(".ssh/id_rsa"), secret);
+      Deno.writeTextFileSync(join(s.home.dataDir, "radar.db"), secret);
+      const started = performance.now();
+      await s.job.run(s.deps.clock.now(), AbortSignal.timeout(30_000));
+      assert.ok(performance.now() - started < 15_000, "the hanging check was killed in time");
+      const thief = s.results.last("thief")!;
+      assert.equal(thief.exitCode, 0);
+      assert.doesNotMatch(thief.output, new RegExp(secret));
+      // The hanging check failed to run (health with backoff); the others ran beside it.
+      const hang = s.health.health("check hang")!;
+      assert.match(hang.lastError ?? "", /timed out after 1 s/);
+      assert.equal(s.results.last("quick")?.output, "fine\n");
+      assert.equal(s.health.health("check quick")?.lastError, undefined);
+      const lines = checkStatusLines(s.config, s.db, undefined).join("\n");
+      assert.match(lines, /hang: FAILING TO RUN \(1× in a row.*timed out/);
+      assert.match(lines, /quick: ok/);
+      assert.doesNotMatch(JSON.stringify(s.events()), new RegExp(secret));
+    } finally {
+      s.dispose();
+    }
+  },
+});
+
+Deno.test({
+  name: "checks: one check that cannot run does not stop the others",
+  ignore: !hasBubblewrap,
+  async fn() {
+    const s = setup(() => [
+      { name: "broken", command: ["echo", "never"] },
+      { name: "fine", command: ["echo", "ok"] },
+    ]);
+    try {
+      const job = new CustomChecks({
+        ...s.deps,
+        store: s.health,
+        checks: s.config.checks,
+        results: s.results,
+        files: { config: s.config, dataDir: s.home.dataDir, env: s.deps.env },
+        sandbox: execSandbox({ config: s.config, env: s.deps.env }),
+        notify: () => Promise.resolve("not used"),
+        run: (check, files, program, signal) =>
+          check.name === "broken"
+            ? Promise.reject(new Error("the scratch folder cannot be used"))
+            : runCheckCommand(check, files, program, signal),
+      });
+      await job.run(s.deps.clock.now(), AbortSignal.timeout(30_000));
+      assert.match(s.health.health("check broken")?.lastError ?? "", /cannot run the check/);
+      assert.equal(s.results.last("fine")?.output, "ok\n");
+    } finally {
+      s.dispose();
+    }
+  },
+});
+
+Deno.test("checks: without a sandbox no check runs and status says why", async () => {
+  const s = setup(() => [{ name: "disk", command: ["df", "/"] }]);
+  try {
+    const job = new CustomChecks({
+      ...s.deps,
+      store: s.health,
+      checks: s.config.checks,
+      results: s.results,
+      files: { config: s.config, dataDir: s.home.dataDir, env: s.deps.env },
+      sandbox: { problem: "bubblewrap is not installed (apt-get install bubblewrap)" },
+      notify: () => Promise.reject(new Error("must not notify")),
+      run: () => Promise.reject(new Error("must not run")),
+    });
+    await job.run(s.deps.clock.now(), AbortSignal.timeout(5_000));
+    assert.equal(s.results.last("disk"), undefined);
+    assert.equal(s.health.health("check disk"), undefined);
+    assert.deepEqual(
+      checkStatusLines(s.config, s.db, "bubblewrap is not installed (apt-get install bubblewrap)"),
+      [
+        "checks:    1 configured, NOT RUNNING: bubblewrap is not installed (apt-get install bubblewrap)",
+      ],
+    );
+    // And a config with tools.exec.sandbox off has no sandbox for checks either.
+    const off = configSchema.parse({ tools: { exec: { sandbox: false } } });
+    assert.equal(
+      execSandbox({ config: off, env: s.deps.env }).problem,
+      "tools.exec.sandbox is false",
+    );
+  } finally {
+    s.dispose();
+  }
+});
+
+Deno.test({
+  name: "checks: a zero-model check notifies once on failure and once on recovery, no events",
+  ignore: !hasBubblewrap,
+  sanitizeResources: false,
+  async fn() {
+    const ntfy = startFakeNtfy();
+    const s = setup((at) => [
+      {
+        name: "backup",
+        command: `test -e '${at("done")}' || { echo 'no backup' >&2; exit 3; }`,
+        notify_on_failure: true,
+      },
+    ], { notifications: { ntfy: { url: ntfy.url, topic: "radar-test" } } });
+    try {
+      const backup = s.config.checks[0];
+      await s.job.check(backup);
+      assert.equal(ntfy.requests.length, 1);
+      assert.equal(ntfy.requests[0].headers.title, "Check backup is failing");
+      assert.equal(ntfy.requests[0].body, "exit code 3: no backup");
+      // Still failing: no second notification.
+      s.advance(15);
+      await s.job.check(backup);
+      assert.equal(ntfy.requests.length, 1);
+      // A crash after sending but before the result was stored: the same outbox key, not resent.
+      s.db.exec("DELETE FROM check_results");
+      s.advance(15);
+      await s.job.check(backup);
+      assert.equal(ntfy.requests.length, 1);
+      Deno.writeTextFileSync(s.file("done"), "");
+      s.advance(15);
+      await s.job.check(backup);
+      assert.equal(ntfy.requests.length, 2);
+      assert.equal(ntfy.requests[1].headers.title, "Check backup recovered");
+      assert.equal(s.queue.pendingCount(), 0, "a zero-model check queues no heartbeat event");
+      // The notifier goes through the notify tool: an unreachable ntfy is one line, not a throw.
+      const notify = checkNotifier({ ...s.deps, config: configSchema.parse({}) });
+      assert.match(
+        await notify({ scope: "x", title: "t", message: "m", urgent: false }),
+        /Notifications are not configured/,
+      );
+    } finally {
+      s.dispose();
+      await ntfy.close();
+    }
+  },
+});
