@@ -14,6 +14,7 @@ import type { TickJob } from "./scheduler.ts";
 import type { DaemonServices } from "./services.ts";
 import { sourceJobs } from "../sources/source_jobs.ts";
 import { checkJobs } from "../sources/checks/check_jobs.ts";
+import { githubJobs } from "../sources/github/github_setup.ts";
 
 /** Jobs run on every tick before the heartbeat (which then sees the monitors' events). */
 export function daemonJobs(services: DaemonServices): TickJob[] {
@@ -26,7 +27,8 @@ export function daemonJobs(services: DaemonServices): TickJob[] {
     outbox: services.outbox,
     pid: services.pid,
   });
-  return [services.taskRunner, services.monitorChecker, ...sources, ...checks];
+  const github = githubJobs({ config, db, queue: services.queue, clock, logger });
+  return [services.taskRunner, services.monitorChecker, ...sources, ...checks, ...github];
 }
 
 function formatSize(bytes: number): string {

@@ -8,6 +8,7 @@ import { mcpStatusLines } from "../../mcp/mcp_views.ts";
 import { SqliteMcpApprovals } from "../../adapters/sqlite/mcp_approvals.ts";
 import { checkStatusLines } from "../../sources/checks/check_status.ts";
 import { execSandbox } from "../../tools/exec/sandbox_spec.ts";
+import { githubStatusLines } from "../../sources/github/github_setup.ts";
 
 /** A section of `radar status` contributed by a concern (daemon, tools, plugins). */
 export type StatusSection = (runtime: Runtime) => Promise<string[]> | string[];
@@ -25,4 +26,5 @@ export const statusSections: StatusSection[] = [
       runtime.db,
       execSandbox({ ...runtime, env: Deno.env.toObject() }).problem,
     ),
+  (runtime) => githubStatusLines(runtime.config, runtime.db, Deno.env.toObject()),
 ];
