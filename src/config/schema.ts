@@ -5,6 +5,7 @@ import { calendarSection, emailSection } from "./sources_schema.ts";
 import { mcpSection } from "./mcp_schema.ts";
 import { hookPoints, hookRuleTypes } from "../core/hooks.ts";
 import { checksSection, githubSection } from "./checks_schema.ts";
+import { digestsSection } from "./digests_schema.ts";
 
 const clockTime = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, "expected HH:MM (24-hour)");
 const positiveInt = z.number().int().positive();
@@ -294,6 +295,7 @@ export const configSchema = z.object({
   calendar: calendarSection.prefault({}),
   checks: checksSection,
   github: githubSection.prefault({}),
+  digests: digestsSection.prefault({}),
   hooks: hooksSection.prefault({}),
   skills: skillsSection.prefault({}),
   mcp: mcpSection.prefault({}),

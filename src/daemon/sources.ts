@@ -15,6 +15,7 @@ import type { DaemonServices } from "./services.ts";
 import { sourceJobs } from "../sources/source_jobs.ts";
 import { checkJobs } from "../sources/checks/check_jobs.ts";
 import { githubJobs } from "../sources/github/github_setup.ts";
+import { digestJobs } from "../sources/digests/digest_setup.ts";
 
 /** Jobs run on every tick before the heartbeat (which then sees the monitors' events). */
 export function daemonJobs(services: DaemonServices): TickJob[] {
@@ -28,7 +29,15 @@ export function daemonJobs(services: DaemonServices): TickJob[] {
     pid: services.pid,
   });
   const github = githubJobs({ config, db, queue: services.queue, clock, logger });
-  return [services.taskRunner, services.monitorChecker, ...sources, ...checks, ...github];
+  const digests = digestJobs({ ...services.runtime, queue: services.queue });
+  return [
+    services.taskRunner,
+    services.monitorChecker,
+    ...sources,
+    ...checks,
+    ...github,
+    ...digests,
+  ];
 }
 
 function formatSize(bytes: number): string {

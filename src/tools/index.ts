@@ -21,7 +21,7 @@ import { removeMonitorTool } from "./remove_monitor.ts";
 import { emailTools } from "./email.ts";
 import { calendarTool } from "./calendar.ts";
 import { useSkillTool } from "./use_skill.ts";
-import { githubTools } from "../sources/github/github_setup.ts";
+import { githubTools } from "../sources/github/github_access.ts";
 
 /** Builds the built-in tools enabled by config. */
 export function builtinTools(deps: ToolDependencies): Tool[] {

@@ -25,6 +25,7 @@ import { registerHooks } from "./hooks.ts";
 import { registerSkill } from "./skill.ts";
 import { registerCompletions } from "./completions.ts";
 import { registerMcp } from "./mcp.ts";
+import { registerDigest } from "./digest.ts";
 
 /** Adds one command (and its subcommands) to the program. */
 export type CommandRegistrar = (program: Command, context: CliContext) => void;
@@ -53,6 +54,7 @@ export const commandRegistrars: CommandRegistrar[] = [
   registerEval,
   registerHooks,
   registerSkill,
+  registerDigest,
   registerCompletions,
   registerMcp,
 ];

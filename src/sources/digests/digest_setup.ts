@@ -1,0 +1,47 @@
+/** The digests job and writer built from the runtime's parts. */
+import type { DatabaseSync } from "node:sqlite";
+import type { RadarConfig } from "../../config/schema.ts";
+import type { ChatModel } from "../../core/chat_model.ts";
+import type { Clock, Logger } from "../../core/ports.ts";
+import type { EventSink } from "../source_checks.ts";
+import { SqliteSourceStore } from "../source_store.ts";
+import { DigestJob } from "./digest_job.ts";
+import { SqliteDigestStore } from "./digest_store.ts";
+import type { DigestWriterDependencies } from "./digest_writer.ts";
+
+/** The parts a digest needs. */
+export interface DigestParts {
+  config: RadarConfig;
+  db: DatabaseSync;
+  model: ChatModel;
+  clock: Clock;
+}
+
+/** The writer's dependencies (for `radar digest now`). */
+export function digestWriter(parts: DigestParts): DigestWriterDependencies {
+  return {
+    db: parts.db,
+    digests: new SqliteDigestStore(parts.db),
+    model: parts.model,
+    clock: parts.clock,
+    maxInputChars: parts.config.digests.max_input_chars,
+  };
+}
+
+/** The digests tick job (none unless daily or weekly digests are on). */
+export function digestJobs(
+  parts: DigestParts & { queue: EventSink; logger: Logger },
+): DigestJob[] {
+  const settings = parts.config.digests;
+  if (!settings.daily && !settings.weekly) return [];
+  return [
+    new DigestJob({
+      ...digestWriter(parts),
+      store: new SqliteSourceStore(parts.db),
+      queue: parts.queue,
+      logger: parts.logger,
+      settings,
+      timeZone: parts.config.radar.timezone || undefined,
+    }),
+  ];
+}

@@ -1,0 +1,71 @@
+/**
+ * Writes one digest: the period's material goes to the model as untrusted data with one short
+ * instruction and no tools; the answer is stored as a searchable digest. An empty period costs no
+ * model call.
+ */
+import type { DatabaseSync } from "node:sqlite";
+import type { ChatModel } from "../../core/chat_model.ts";
+import type { Clock } from "../../core/ports.ts";
+import { untrustedNotice, wrapUntrusted } from "../../core/untrusted_text.ts";
+import { digestMaterial } from "./digest_material.ts";
+import type { Digest, SqliteDigestStore } from "./digest_store.ts";
+
+/** What writing a digest needs. */
+export interface DigestWriterDependencies {
+  db: DatabaseSync;
+  digests: SqliteDigestStore;
+  model: ChatModel;
+  clock: Clock;
+  maxInputChars: number;
+}
+
+/** The longest digest kept. */
+const maxDigestChars = 4000;
+
+const instruction =
+  "Write a short digest of this period for the user: what they asked and decided, what Radar " +
+  "did, and what happened (mail, calendar, checks, GitHub, files). At most 12 bullet points, " +
+  "plain text, no preamble. Keep names, numbers and dates that someone may search for later.";
+
+/** Writes (or rewrites) the digest of `period` from `from` to `to`. */
+export async function writeDigest(
+  deps: DigestWriterDependencies,
+  period: Digest["period"],
+  from: Date,
+  to: Date,
+  signal?: AbortSignal,
+): Promise<Digest> {
+  const material = digestMaterial(deps.db, from, to, deps.maxInputChars);
+  let content: string;
+  if (!material.lines.length) {
+    content = "No conversations or events in this period.";
+  } else {
+    const data = material.lines.join("\n") +
+      (material.omitted ? `\n(${material.omitted} more lines left out)` : "");
+    const response = await deps.model.chat({
+      messages: [
+        { role: "system", content: instruction },
+        {
+          role: "user",
+          content: `${period === "day" ? "Daily" : "Weekly"} digest for ${from.toISOString()} – ` +
+            `${to.toISOString()}.\n${
+              wrapUntrusted(data, { source: "conversations and events" })
+            }\n` +
+            untrustedNotice,
+        },
+      ],
+      tools: [],
+      temperature: 0.2,
+    }, signal);
+    content = response.content.trim().slice(0, maxDigestChars) || "(the model wrote nothing)";
+  }
+  const digest = {
+    period,
+    startsAt: from.toISOString(),
+    endsAt: to.toISOString(),
+    content,
+    createdAt: deps.clock.now().toISOString(),
+  };
+  deps.digests.save(digest);
+  return deps.digests.find(period, from)!;
+}
