@@ -14,6 +14,7 @@ import type { TickJob } from "./scheduler.ts";
 import type { DaemonServices } from "./services.ts";
 import { sourceJobs } from "../sources/source_jobs.ts";
 import { checkJobs } from "../sources/checks/check_jobs.ts";
+import { runSideEffects } from "./run_side_effects.ts";
 import { githubJobs } from "../sources/github/github_setup.ts";
 import { digestJobs } from "../sources/digests/digest_setup.ts";
 
@@ -25,8 +26,7 @@ export function daemonJobs(services: DaemonServices): TickJob[] {
     ...services.runtime,
     configPath: services.runtime.loaded.path,
     queue: services.queue,
-    outbox: services.outbox,
-    pid: services.pid,
+    sideEffects: (scope) => runSideEffects(services.outbox, scope, clock, services.pid),
   });
   const github = githubJobs({ config, db, queue: services.queue, clock, logger });
   const digests = digestJobs({ ...services.runtime, queue: services.queue });

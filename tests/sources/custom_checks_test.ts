@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { openDatabase } from "../../src/adapters/sqlite/database.ts";
 import { SqliteEventQueue } from "../../src/adapters/sqlite/event_queue.ts";
 import { SqliteOutbox } from "../../src/adapters/sqlite/outbox_store.ts";
+import { runSideEffects } from "../../src/daemon/run_side_effects.ts";
 import { configSchema, type RadarConfig } from "../../src/config/schema.ts";
 import { silentLogger } from "../../src/core/ports.ts";
 import { checkJobs, checkNotifier } from "../../src/sources/checks/check_jobs.ts";
@@ -37,10 +38,9 @@ function setup(
     dataDir: home.dataDir,
     db,
     queue,
-    outbox: new SqliteOutbox(db),
+    sideEffects: (scope: string) => runSideEffects(new SqliteOutbox(db), scope, clock, 4242),
     clock,
     logger: silentLogger,
-    pid: 4242,
     env,
   };
   const [job] = checkJobs(deps);

@@ -2,8 +2,7 @@
 import type { DatabaseSync } from "node:sqlite";
 import type { RadarConfig } from "../../config/schema.ts";
 import type { Clock, Logger } from "../../core/ports.ts";
-import type { SqliteOutbox } from "../../adapters/sqlite/outbox_store.ts";
-import { runSideEffects } from "../../daemon/run_side_effects.ts";
+import type { SideEffectLog } from "../../core/side_effects.ts";
 import { notifyTool } from "../../tools/notify.ts";
 import { execSandbox } from "../../tools/exec/sandbox_spec.ts";
 import type { EventSink } from "../source_checks.ts";
@@ -18,10 +17,10 @@ export interface CheckJobDependencies {
   dataDir: string;
   db: DatabaseSync;
   queue: EventSink;
-  outbox: SqliteOutbox;
+  /** The outbox log of one run under `scope` (the daemon's `runSideEffects`). */
+  sideEffects: (scope: string) => SideEffectLog;
   clock: Clock;
   logger: Logger;
-  pid: number;
   env?: Record<string, string | undefined>;
   fetch?: typeof fetch;
 }
@@ -43,7 +42,7 @@ export function checkNotifier(deps: CheckJobDependencies): CheckNotifier {
         kind: "heartbeat",
         interactive: false,
         signal: AbortSignal.timeout(20_000),
-        sideEffects: runSideEffects(deps.outbox, scope, deps.clock, deps.pid),
+        sideEffects: deps.sideEffects(scope),
       },
     );
     return typeof output === "string" ? output : `${output.outcome}: ${output.text}`;
