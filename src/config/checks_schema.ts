@@ -1,6 +1,12 @@
 /** `checks:` — custom commands run in the exec sandbox on a schedule; what they print becomes events. */
 import { z } from "zod";
-import { maxEveryMinutes, maxTimeoutSeconds, minEveryMinutes } from "../core/bounds.ts";
+import { maxEveryMinutes, minEveryMinutes } from "../core/bounds.ts";
+
+/**
+ * The longest a check or gh call may take: they run inside the daemon's tick, before the
+ * heartbeat, so a slow one delays that tick's heartbeat by at most this much.
+ */
+const maxSourceSeconds = 600;
 
 /** One custom check. */
 export const checkEntry = z.object({
@@ -27,7 +33,7 @@ export const checkEntry = z.object({
    * ntfy (and its recovery too); the check queues no heartbeat events and costs no model call.
    */
   notify_on_failure: z.boolean().default(false),
-  timeout_seconds: z.number().positive().max(maxTimeoutSeconds).default(30),
+  timeout_seconds: z.number().positive().max(maxSourceSeconds).default(30),
   /** Characters of stdout (and of stderr) kept; the rest is dropped before hashing. */
   max_output_chars: z.number().int().positive().max(1_000_000).default(16_000),
   /** Network inside the sandbox (default: none). */
@@ -53,7 +59,7 @@ export const githubSection = z.object({
   enabled: z.boolean().default(true),
   check_every_minutes: z.number().int().min(minEveryMinutes).max(maxEveryMinutes).default(10),
   /** Seconds for each `gh` call. */
-  timeout_seconds: z.number().positive().max(maxTimeoutSeconds).default(30),
+  timeout_seconds: z.number().positive().max(maxSourceSeconds).default(30),
   /** The `gh` program (a path, or a name looked up on PATH). */
   gh_path: z.string().min(1).default("gh"),
 });

@@ -14,6 +14,7 @@ Deno.test("checks config: json needs a path, names are unique, every is bounded"
   assert.equal(parse([{ name: "a", command: "true", every_minutes: 0 }]).success, false);
   assert.equal(parse([{ name: "a", command: "true", every_minutes: 600_000 }]).success, false);
   assert.equal(parse([{ name: "a b", command: "true" }]).success, false);
+  assert.equal(parse([{ name: "a", command: "true", timeout_seconds: 601 }]).success, false);
   const ok = parse([{ name: "a", command: ["echo", "x"] }]);
   assert.ok(ok.success);
   assert.equal(ok.data.checks[0].every_minutes, 15);
