@@ -11,14 +11,14 @@ import { runAgent } from "../src/core/agent_loop.ts";
 import { estimateFirstRequestTokens } from "../src/core/agent_loop.ts";
 import type { ChatModel } from "../src/core/chat_model.ts";
 import { defineTool } from "../src/core/tool_definition.ts";
-import { openRuntime, type Runtime } from "../src/runtime/runtime.ts";
+import { openRadar, type Radar } from "../src/runtime/open_radar.ts";
 import { radarEnvironment, radarFlags } from "../tests/helpers/radar_process.ts";
 
 const root = new URL("../", import.meta.url);
 
-function temporaryRuntime(): { runtime: Runtime; dir: string } {
+function temporaryRuntime(): { runtime: Radar; dir: string } {
   const dir = Deno.makeTempDirSync({ prefix: "radar-bench-agent-" });
-  const runtime = openRuntime({
+  const runtime = openRadar({
     env: { HOME: dir, RADAR_DATA_DIR: join(dir, "data") },
     cwd: dir,
     clock: new ManualClock(new Date("2026-11-23T09:00:00Z")),
@@ -246,11 +246,11 @@ function recallLatency(): BenchLine[] {
   try {
     const at = new Date("2026-11-23T09:00:00Z");
     const corpus = factCorpus(7);
-    runtime.db.exec("BEGIN");
-    for (let index = 0; index < 100_000; index++) {
-      runtime.facts.addFact({ category: "learned_fact", content: corpus.fact() }, at);
-    }
-    runtime.db.exec("COMMIT");
+    runtime.batch(() => {
+      for (let index = 0; index < 100_000; index++) {
+        runtime.facts.addFact({ category: "learned_fact", content: corpus.fact() }, at);
+      }
+    });
     const latencies: number[] = [];
     for (let index = 0; index < 1000; index++) {
       const query = corpus.query();

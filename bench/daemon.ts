@@ -2,37 +2,32 @@
 import { join } from "node:path";
 import type { BenchLine, BenchSuite } from "./index.ts";
 import { ManualClock } from "../src/adapters/clock.ts";
-import { openRuntime } from "../src/runtime/runtime.ts";
-import { daemonServices } from "../src/daemon/services.ts";
-import { Scheduler } from "../src/daemon/scheduler.ts";
+import { openRadar } from "../src/runtime/open_radar.ts";
+import { Scheduler } from "../src/application/scheduler.ts";
 import { daemonPermissionFlags } from "../src/daemon/daemon_command.ts";
 import { readLock } from "../src/daemon/lock_file.ts";
 
 async function idleDayTokens(): Promise<BenchLine[]> {
   const dir = Deno.makeTempDirSync({ prefix: "radar-bench-" });
   const clock = new ManualClock(new Date("2026-11-23T00:00:00Z"));
-  const runtime = openRuntime({
+  let calls = 0;
+  const runtime = openRadar({
     env: { HOME: dir, RADAR_DATA_DIR: join(dir, "data") },
     cwd: dir,
     clock,
     logLevel: "error",
+    model: {
+      provider: "counting",
+      model: "counting",
+      chat: () => {
+        calls++;
+        return Promise.resolve({ content: "", toolCalls: [] });
+      },
+      status: () => Promise.reject(new Error("unused")),
+    },
   });
-  let calls = 0;
   try {
-    const services = daemonServices(runtime, {
-      agent: (overrides) => ({
-        ...runtime.agent(overrides),
-        model: {
-          provider: "counting",
-          model: "counting",
-          chat: () => {
-            calls++;
-            return Promise.resolve({ content: "", toolCalls: [] });
-          },
-          status: () => Promise.reject(new Error("unused")),
-        },
-      }),
-    });
+    const services = runtime;
     const scheduler = new Scheduler({
       config: runtime.config,
       clock,

@@ -8,7 +8,7 @@
  *   RADAR_SOAK_SECONDS=7200 deno task bench soak     # the 2-hour soak
  *   RADAR_SOAK_WARMUP_SECONDS=600                    # warm-up excluded from the slope (default 25 %)
  * The heartbeat rhythm itself (15-minute interval, backlogs, 24 idle hours) is soaked on a
- * simulated clock by the daemon suite and tests/daemon/scheduler_test.ts.
+ * simulated clock by the daemon suite and tests/application/scheduler_test.ts.
  */
 import { join } from "node:path";
 import type { BenchLine, BenchSuite } from "./index.ts";

@@ -21,7 +21,7 @@ import {
   toolCallResponse,
 } from "../tests/fakes/scripted_chat_model.ts";
 import type { Tool } from "../src/core/tool.ts";
-import { openRuntime, type Runtime } from "../src/runtime/runtime.ts";
+import { openRadar, type Radar } from "../src/runtime/open_radar.ts";
 
 /** A plugin-like tool (never run by the bench). */
 function pluginTool(data: (typeof pluginTools)[number]): Tool {
@@ -42,9 +42,9 @@ function pluginTool(data: (typeof pluginTools)[number]): Tool {
   };
 }
 
-function withRuntime<T>(work: (runtime: Runtime) => T): T {
+function withRuntime<T>(work: (runtime: Radar) => T): T {
   const dir = Deno.makeTempDirSync({ prefix: "radar-bench-offering-" });
-  const runtime = openRuntime({
+  const runtime = openRadar({
     env: { HOME: dir, RADAR_DATA_DIR: join(dir, "data") },
     cwd: dir,
     clock: new ManualClock(new Date("2026-11-23T09:00:00Z")),
@@ -59,7 +59,7 @@ function withRuntime<T>(work: (runtime: Runtime) => T): T {
 }
 
 /** Share of cases whose needed tool is offered, the misses, and the largest first request. */
-function measure(runtime: Runtime, cases: OfferingCase[]) {
+function measure(runtime: Radar, cases: OfferingCase[]) {
   const budget = runtime.config.llm.tool_budget_tokens;
   const prompt = runtime.agent().systemPrompt();
   const misses: string[] = [];
@@ -166,7 +166,7 @@ function prefixShare(previous: string, next: string): number {
 export async function prefixLines(): Promise<BenchLine[]> {
   const dir = Deno.makeTempDirSync({ prefix: "radar-bench-prefix-" });
   const clock = new ManualClock(new Date("2026-11-23T09:00:00Z"));
-  const runtime = openRuntime({
+  const runtime = openRadar({
     env: { HOME: dir, RADAR_DATA_DIR: join(dir, "data") },
     cwd: dir,
     clock,

@@ -4,11 +4,11 @@
  */
 import type { BenchLine, BenchSuite } from "./index.ts";
 import { createApp } from "../web/app.tsx";
-import { daemonViewFromServices } from "../web/daemon_view.ts";
-import { logsViewFromFiles } from "../web/logs_view.ts";
+import { dirname } from "node:path";
+import { logPath as daemonLogPath } from "../src/daemon/log_file.ts";
 import { webDependenciesFromRuntime } from "../web/runtime_dependencies.ts";
 import { createWebFixture } from "../tests/web/web_fixture.ts";
-import { openTestDaemon } from "../tests/daemon/test_runtime.ts";
+import { openTestDaemon } from "../tests/helpers/test_radar.ts";
 
 const conversations = 10_000;
 const targetMilliseconds = 50;
@@ -49,48 +49,48 @@ async function daemonPages(): Promise<BenchLine[]> {
   const daemon = openTestDaemon();
   try {
     const { runtime, services, clock } = daemon;
-    const logPath = `${daemon.dir}/radar.log`;
+    const logPath = daemonLogPath(runtime.dataDir);
+    Deno.mkdirSync(dirname(logPath), { recursive: true });
     const line = "2026-11-23T10:00:00.000Z INFO heartbeat finished run=1 outcome=skipped\n";
     Deno.writeTextFileSync(logPath, line.repeat(Math.ceil(5 * 1024 * 1024 / line.length)));
-    runtime.db.exec("BEGIN");
     let latest = 0;
-    for (let index = 0; index < conversations; index++) {
-      const id = runtime.conversations.createConversation(
-        "heartbeat",
-        `beat ${index}`,
-        clock.now(),
-      );
-      latest = id;
-      services.runs.recordSkipped("schedule", clock.now(), 1, "nothing pending");
-      for (let call = 0; call < 2; call++) {
-        runtime.toolCalls.recordToolCall({
-          at: clock.now(),
-          conversationId: id,
-          tool: call === 0 && index % 5 === 0 ? "notify" : "read_file",
-          arguments: JSON.stringify({ message: `note ${index}`, path: "/tmp/x" }),
-          durationMs: 3,
-          outcome: "ok",
-          result: "done",
-        });
-        runtime.conversations.appendMessage(id, {
-          role: "tool",
-          content: "done",
-          toolName: call === 0 && index % 5 === 0 ? "notify" : "read_file",
-          createdAt: clock.now(),
-        });
-      }
-      if (index < 500) {
-        services.queue.enqueue(
-          { source: "watcher ~/Downloads", kind: "file_added", summary: `file ${index}` },
+    runtime.batch(() => {
+      for (let index = 0; index < conversations; index++) {
+        const id = runtime.conversations.createConversation(
+          "heartbeat",
+          `beat ${index}`,
           clock.now(),
         );
+        latest = id;
+        services.runs.recordSkipped("schedule", clock.now(), 1, "nothing pending");
+        for (let call = 0; call < 2; call++) {
+          runtime.toolCalls.recordToolCall({
+            at: clock.now(),
+            conversationId: id,
+            tool: call === 0 && index % 5 === 0 ? "notify" : "read_file",
+            arguments: JSON.stringify({ message: `note ${index}`, path: "/tmp/x" }),
+            durationMs: 3,
+            outcome: "ok",
+            result: "done",
+          });
+          runtime.conversations.appendMessage(id, {
+            role: "tool",
+            content: "done",
+            toolName: call === 0 && index % 5 === 0 ? "notify" : "read_file",
+            createdAt: clock.now(),
+          });
+        }
+        if (index < 500) {
+          services.queue.enqueue(
+            { source: "watcher ~/Downloads", kind: "file_added", summary: `file ${index}` },
+            clock.now(),
+          );
+        }
+        clock.advance(60_000);
       }
-      clock.advance(60_000);
-    }
-    runtime.db.exec("COMMIT");
+    });
     const deps = webDependenciesFromRuntime(runtime, {
-      daemon: daemonViewFromServices({ services, startedAt: clock.now() }),
-      logs: logsViewFromFiles({ logPath, toolCalls: runtime.toolCalls }),
+      daemon: { startedAt: clock.now() },
     });
     const app = createApp(deps);
     const authorization = { Authorization: `Bearer ${deps.authToken}` };

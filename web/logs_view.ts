@@ -3,7 +3,7 @@
  * the tool audit trail (`tool_calls`, secrets already redacted when recorded).
  */
 import { lastLines } from "../src/daemon/log_file.ts";
-import type { SqliteAuditStore } from "../src/adapters/sqlite/audit_store.ts";
+import type { AuditTrail } from "../src/core/ports.ts";
 import type { LogsView } from "./ports.ts";
 
 /** How many lines of the file a filter looks through for its matches. */
@@ -13,7 +13,7 @@ const filterWindowLines = 5000;
 export interface LogsViewOptions {
   /** The daemon's log file. */
   logPath: string;
-  toolCalls: Pick<SqliteAuditStore, "list">;
+  toolCalls: Pick<AuditTrail, "list">;
 }
 
 function readTail(path: string, lines: number): string[] {
@@ -36,14 +36,6 @@ export function logsViewFromFiles(options: LogsViewOptions): LogsView {
         .slice(-lines);
     },
     toolAudit: ({ limit, tool, failedOnly }) =>
-      options.toolCalls.list({ limit, tool, failed: failedOnly }).map((row) => ({
-        at: row.at,
-        tool: row.tool,
-        conversationId: row.conversationId,
-        arguments: row.arguments,
-        durationMs: row.durationMs,
-        outcome: row.outcome,
-        result: row.result,
-      })),
+      options.toolCalls.list({ limit, tool, failed: failedOnly }),
   };
 }

@@ -1,52 +1,59 @@
-/** Builds the dashboard's dependencies from an open Runtime (the composition root's view). */
-import { SqliteMcpApprovals } from "../src/adapters/sqlite/mcp_approvals.ts";
-import { mcpServerViews } from "../src/mcp/mcp_views.ts";
-import type { Runtime } from "../src/runtime/runtime.ts";
+/**
+ * The dashboard's dependencies from the open Radar: its stores, model and agent loop, and when
+ * `radar serve` runs it, the daemon view (tasks, monitors, heartbeats), the plugin API, the log
+ * file with the tool audit trail, and saved config applied live where the process allows it.
+ */
+import type { Radar } from "../src/runtime/open_radar.ts";
+import { applyLiveConfig } from "../src/runtime/live_config.ts";
+import { logPath } from "../src/daemon/log_file.ts";
 import { fileConfigFile } from "./config_file.ts";
 import { dashboardToken } from "./dashboard_token.ts";
-import type { DaemonView, LogsView, PluginsView, WebDependencies } from "./ports.ts";
+import { daemonView } from "./daemon_view.ts";
+import { logsViewFromFiles } from "./logs_view.ts";
+import type { WebDependencies } from "./ports.ts";
 
-/** Optional views other concerns attach (daemon, plugins, logs) and the config apply hook. */
+/** Where the dashboard runs. */
 export interface WebExtras {
-  daemon?: DaemonView;
-  plugins?: PluginsView;
-  logs?: LogsView;
+  /** Set under `radar serve`: when the daemon started, and its shutdown signal. */
+  daemon?: { startedAt: Date; signal?: AbortSignal };
   env?: Record<string, string | undefined>;
   cwd?: string;
-  applyConfig?: Parameters<typeof fileConfigFile>[0]["apply"];
 }
 
-/** The dashboard's ports, backed by the runtime's stores, model and agent loop. */
+/** The dashboard's ports over the open Radar. */
 export function webDependenciesFromRuntime(
-  runtime: Runtime,
+  radar: Radar,
   extras: WebExtras = {},
 ): WebDependencies {
+  const serving = extras.daemon;
   return {
-    conversations: runtime.conversations,
-    facts: runtime.facts,
+    conversations: radar.conversations,
+    facts: radar.facts,
     config: fileConfigFile({
-      loaded: runtime.loaded,
+      loaded: radar.loaded,
       env: extras.env ?? Deno.env.toObject(),
       cwd: extras.cwd ?? Deno.cwd(),
-      apply: extras.applyConfig,
+      apply: serving ? (loaded) => applyLiveConfig(radar.config, loaded.config) : undefined,
     }),
-    agent: () => runtime.agent(),
-    model: runtime.model,
-    clock: runtime.clock,
-    logger: runtime.logger,
-    authToken: dashboardToken(runtime.dataDir, runtime.config.web.auth_token),
-    daemon: extras.daemon,
-    plugins: extras.plugins,
-    logs: extras.logs,
-    toolOutcomes: (conversationId) => runtime.toolCalls.outcomesOf(conversationId),
-    toolCount: () => runtime.registry.list().length,
+    agent: () => radar.agent(),
+    model: radar.model,
+    clock: radar.clock,
+    logger: radar.logger,
+    authToken: dashboardToken(radar.dataDir, radar.config.web.auth_token),
+    daemon: serving ? daemonView({ radar, ...serving }) : undefined,
+    plugins: serving ? radar.plugins?.api : undefined,
+    logs: serving
+      ? logsViewFromFiles({ logPath: logPath(radar.dataDir), toolCalls: radar.toolCalls })
+      : undefined,
+    toolOutcomes: (conversationId) => radar.toolCalls.outcomesOf(conversationId),
+    toolCount: () => radar.registry.list().length,
     skills: () =>
-      runtime.skillCatalog.discover().skills.map(({ name, description, source, missing }) => ({
+      radar.skillCatalog.discover().skills.map(({ name, description, source, missing }) => ({
         name,
         description,
         source,
         missing,
       })),
-    mcpServers: () => mcpServerViews(runtime.config, new SqliteMcpApprovals(runtime.db)),
+    mcpServers: () => radar.mcp.servers(),
   };
 }

@@ -1,6 +1,7 @@
 /** Starts the dashboard HTTP server (`radar serve` calls this; tests call it directly). */
 import type { Hono } from "hono";
-import type { Runtime } from "../src/runtime/runtime.ts";
+import type { Radar } from "../src/runtime/open_radar.ts";
+import type { DaemonWebOptions } from "../src/daemon/daemon.ts";
 import { ExitCode, RadarError } from "../src/core/errors.ts";
 import { createApp } from "./app.tsx";
 import { checkBindAddress, isLoopbackAddress } from "./bind_policy.ts";
@@ -10,7 +11,7 @@ import { webDependenciesFromRuntime, type WebExtras } from "./runtime_dependenci
 
 /** Options of the web server. */
 export interface WebServerOptions extends WebExtras {
-  runtime: Runtime;
+  runtime: Radar;
   host: string;
   port: number;
   signal?: AbortSignal;
@@ -91,6 +92,17 @@ export function startWebServer(options: WebServerOptions): RunningWebServer {
   return startWebServerWith(webDependenciesFromRuntime(options.runtime, options), {
     ...options,
     configuredToken: configured,
+  });
+}
+
+/** Starts the daemon's dashboard (runDaemon's `startWeb`) with the daemon, plugin and log views. */
+export function startDaemonWebServer(options: DaemonWebOptions): RunningWebServer {
+  return startWebServer({
+    runtime: options.radar,
+    host: options.host,
+    port: options.port,
+    signal: options.signal,
+    daemon: { startedAt: options.startedAt, signal: options.signal },
   });
 }
 

@@ -20,3 +20,8 @@ export class ManualClock implements Clock {
     this.current = new Date(at);
   }
 }
+
+/** Waits `milliseconds` of real time (the `sleep` port of retries, polls and follows). */
+export function sleep(milliseconds: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, milliseconds));
+}

@@ -64,6 +64,28 @@ export interface WatchLedger {
   countScan(reason: ScanReason, found: number, at: Date): void;
 }
 
+/** Port: the durable memory of every watched folder. */
+export interface WatchedFolders {
+  /** One folder's ledger; `queue` runs in the transaction that marks settled files queued. */
+  ledger(folder: string, queue: (files: readonly SeenFile[]) => void): WatchLedger;
+  stats(folder: string): WatcherStats;
+}
+
+/** A watched folder's counters, for `radar status`. */
+export interface WatcherStats {
+  folder: string;
+  /** Scans at start or when the folder reappeared. */
+  scans: number;
+  /** Scans because the OS watcher dropped events. */
+  rescans: number;
+  /** Files only a scan found (arrived while down, or their event was dropped). */
+  recovered: number;
+  /** Files queued as events. */
+  queued: number;
+  settling: number;
+  lastScanAt?: string;
+}
+
 /** Settings of one watcher. */
 export interface FolderWatcherOptions {
   /** Absolute folder path. */

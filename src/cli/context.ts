@@ -1,5 +1,5 @@
 /** What every CLI command receives: terminal I/O and a way to open the runtime. */
-import type { Runtime, RuntimeOptions } from "../runtime/runtime.ts";
+import type { Radar, RadarOptions } from "../runtime/open_radar.ts";
 import type { LoadedConfig } from "../config/loader.ts";
 import type { LineEditor } from "./line_editor.ts";
 
@@ -34,7 +34,7 @@ export interface CliContext {
   /** Global options as parsed (read inside actions, after parsing). */
   globals(): GlobalOptions;
   /** Opens the runtime (config, database, model, tools) on first call; closed at exit. */
-  runtime(extra?: Partial<RuntimeOptions>): Promise<Runtime>;
+  runtime(extra?: Partial<RadarOptions>): Promise<Radar>;
   /** Loads the config without opening the database. */
   config(): Promise<LoadedConfig>;
   /** Sets the process exit code without throwing. */

@@ -2,7 +2,7 @@
 import { Command, CommanderError } from "commander";
 import { causeChain, ExitCode, RadarError } from "../core/errors.ts";
 import { loadConfig, readTextFileIfExists } from "../config/loader.ts";
-import { openRuntime, type Runtime } from "../runtime/runtime.ts";
+import { openRadar, type Radar } from "../runtime/open_radar.ts";
 import type { CliContext, CliIo, GlobalOptions } from "./context.ts";
 import { commandRegistrars } from "./commands/index.ts";
 import { refuseUnattendedControl } from "./control_commands.ts";
@@ -33,7 +33,7 @@ export function buildProgram(context: CliContext): Command {
 /** Runs the CLI with `args` (without the program name) and returns the exit code. */
 export async function runCli(args: string[], io: CliIo): Promise<number> {
   let exitCode: number = ExitCode.ok;
-  let runtime: Runtime | undefined;
+  let runtime: Radar | undefined;
   const context: CliContext = {
     io,
     globals: () => program.opts<GlobalOptions>(),
@@ -46,7 +46,7 @@ export async function runCli(args: string[], io: CliIo): Promise<number> {
       }));
     },
     runtime(extra) {
-      runtime ??= openRuntime({
+      runtime ??= openRadar({
         configPath: context.globals().config,
         env: io.env,
         cwd: io.cwd,

@@ -107,3 +107,52 @@ export interface AuditEntry {
 export interface AuditSink {
   recordToolCall(entry: AuditEntry): void;
 }
+
+/** Filters for listing conversations. */
+export interface ConversationQuery {
+  kind?: ConversationKind;
+  /** Matches title or message content (substring, case-insensitive). */
+  search?: string;
+  limit: number;
+  offset?: number;
+}
+
+/** Port: conversations as the CLI's history, chat and the dashboard browse and change them. */
+export interface ConversationArchive extends ConversationStore {
+  /** Gives an untitled conversation its title (a no-op once it has one). */
+  titleIfUntitled(conversationId: number, title: string): void;
+  /** Every message of a conversation, oldest first. */
+  messages(conversationId: number): StoredMessage[];
+  conversation(id: number): ConversationSummary | undefined;
+  /** The most recently updated conversation of a kind. */
+  latest(kind: ConversationKind): ConversationSummary | undefined;
+  list(query: ConversationQuery): ConversationSummary[];
+  count(kind?: ConversationKind): number;
+  delete(id: number): boolean;
+}
+
+/** Port: remembered facts plus lookup by id (`radar memory`, the memory page). */
+export interface FactArchive extends FactStore {
+  getFact(id: number): Fact | undefined;
+}
+
+/** One recorded tool call, as `radar log tools` and /logs list it. */
+export interface ToolCallRecord {
+  id: number;
+  at: string;
+  conversationId?: number;
+  tool: string;
+  arguments: string;
+  outcome: ToolOutcome;
+  durationMs: number;
+  result: string;
+}
+
+/** Port: the tool audit trail, written by every run, read by the CLI and the dashboard. */
+export interface AuditTrail extends AuditSink {
+  /** Deletes rows older than the retention; returns how many. */
+  prune(): number;
+  /** A conversation's tool call outcomes, oldest first. */
+  outcomesOf(conversationId: number): Array<{ tool: string; outcome: ToolOutcome }>;
+  list(options: { limit: number; tool?: string; failed?: boolean }): ToolCallRecord[];
+}

@@ -1,17 +1,83 @@
-/** Ports for scheduled tasks and URL monitors, as tools see them (SQLite stores behind them). */
+/**
+ * Scheduled tasks, URL monitors and heartbeat/task runs: the records every surface shows (CLI,
+ * dashboard, tools) and the ports tools schedule through (SQLite stores behind them).
+ */
+import type { CatchUpPolicy } from "./schedule.ts";
 
-/** A scheduled task. */
-export interface TaskInfo {
+/** How a task's schedule is written. */
+export type ScheduleKind = "cron" | "every" | "at";
+
+/** One scheduled task. */
+export interface TaskRecord {
   id: number;
   name: string;
   message: string;
-  scheduleKind: "cron" | "every" | "at";
-  /** The cron expression (local time), minutes between runs, or the ISO instant of a one-shot. */
+  scheduleKind: ScheduleKind;
+  /** Cron expression (local time), minutes between runs, or the ISO instant of a one-shot. */
   schedule: string;
+  catchUp: CatchUpPolicy;
   enabled: boolean;
+  createdAt: string;
   nextRunAt?: string;
+  lastRunAt?: string;
   lastOutcome?: string;
+  lastConversationId?: number;
 }
+
+/** One URL monitor. */
+export interface MonitorRecord {
+  id: number;
+  name: string;
+  url: string;
+  /** CSS selector of the watched part; empty = the whole page. */
+  selector: string;
+  everyMinutes: number;
+  urgent: boolean;
+  enabled: boolean;
+  createdAt: string;
+  nextCheckAt: string;
+  lastCheckedAt?: string;
+  lastChangedAt?: string;
+  etag?: string;
+  lastModified?: string;
+  /** The readable text last seen; undefined before the first successful check. */
+  content?: string;
+  /** Consecutive failed checks. */
+  failures: number;
+  lastError?: string;
+  lastResult?: string;
+}
+
+/** How a run ended. */
+export type RunOutcome = "running" | "skipped" | "ran" | "failed";
+
+/** One recorded run. */
+export interface RunRecord {
+  id: number;
+  kind: "heartbeat" | "task";
+  trigger: "schedule" | "manual";
+  taskId?: number;
+  pid: number;
+  startedAt: string;
+  finishedAt?: string;
+  outcome: RunOutcome;
+  reason: string;
+  eventCount: number;
+  conversationId?: number;
+  promptTokens?: number;
+  completionTokens?: number;
+  modelMs?: number;
+  durationMs?: number;
+  tools: string[];
+  notifications: number;
+  answer: string;
+}
+
+/** A scheduled task as tools describe it. */
+export type TaskInfo = Pick<
+  TaskRecord,
+  "id" | "name" | "message" | "scheduleKind" | "schedule" | "enabled" | "nextRunAt" | "lastOutcome"
+>;
 
 /** What scheduling a task takes: a message and exactly one of cron, every, at. */
 export interface TaskRequest {
@@ -35,18 +101,19 @@ export interface TaskScheduler {
   remove(id: number): boolean;
 }
 
-/** A URL monitor. */
-export interface MonitorInfo {
-  id: number;
-  name: string;
-  url: string;
-  selector: string;
-  everyMinutes: number;
-  enabled: boolean;
-  failures: number;
-  nextCheckAt: string;
-  lastResult?: string;
-}
+/** A URL monitor as tools describe it. */
+export type MonitorInfo = Pick<
+  MonitorRecord,
+  | "id"
+  | "name"
+  | "url"
+  | "selector"
+  | "everyMinutes"
+  | "enabled"
+  | "failures"
+  | "nextCheckAt"
+  | "lastResult"
+>;
 
 /** What adding a monitor takes. */
 export interface MonitorRequest {

@@ -1,9 +1,8 @@
 /** `radar serve`: lock, dashboard, scheduler and event sources until the shutdown signal. */
 import { ignoreInspectorSignal } from "../adapters/inspector_signal.ts";
-import type { Runtime } from "../runtime/runtime.ts";
+import type { Radar } from "../runtime/open_radar.ts";
 import { acquireLock } from "./lock_file.ts";
-import { Scheduler, type TickJob } from "./scheduler.ts";
-import type { DaemonServices } from "./services.ts";
+import { Scheduler, type TickJob } from "../application/scheduler.ts";
 
 /** A running web server, as web/server.ts returns it. */
 export interface WebServerHandle {
@@ -17,20 +16,19 @@ export interface EventSource {
   close(): void;
 }
 
-/** What the daemon hands its web server: the runtime and the services behind the dashboard. */
+/** What the daemon hands its web server: the open Radar behind the dashboard. */
 export interface DaemonWebOptions {
-  runtime: Runtime;
+  radar: Radar;
   host: string;
   port: number;
   signal: AbortSignal;
-  services: DaemonServices;
   /** When the daemon took its lock. */
   startedAt: Date;
 }
 
 /** What the daemon is built from. */
 export interface DaemonOptions {
-  services: DaemonServices;
+  radar: Radar;
   host: string;
   port: number;
   /** Aborts on SIGINT/SIGTERM. */
@@ -48,53 +46,51 @@ export interface DaemonOptions {
 
 /** Runs the daemon until `shutdown` aborts; releases the lock on the way out. */
 export async function runDaemon(options: DaemonOptions): Promise<void> {
-  const { services } = options;
-  const { runtime } = services;
-  const { logger, clock } = runtime;
+  const { radar } = options;
+  const { logger, clock, process } = radar;
   const inspectorWarning = ignoreInspectorSignal();
   if (inspectorWarning) logger.warn(inspectorWarning);
   const startedAt = clock.now();
   const lock = acquireLock(
-    runtime.dataDir,
+    radar.dataDir,
     {
-      pid: services.pid,
+      pid: process.pid,
       startedAt: startedAt.toISOString(),
     },
-    services.isAlive,
-    services.processStart,
+    process.isAlive,
+    process.processStart,
   );
   const stopping = new AbortController();
   const sources: EventSource[] = [];
   let web: WebServerHandle | undefined;
   let ticking: Promise<void> | undefined;
   const scheduler = new Scheduler({
-    config: runtime.config,
+    config: radar.config,
     clock,
     logger,
-    heartbeat: services.heartbeat,
-    runs: services.runs,
-    queue: services.queue,
-    outbox: services.outbox,
+    heartbeat: radar.heartbeat,
+    runs: radar.runs,
+    queue: radar.queue,
+    outbox: radar.outbox,
     jobs: options.jobs,
   });
   try {
-    const abandoned = services.runs.closeAbandoned(clock.now(), services.isAlive);
+    const abandoned = radar.runs.closeAbandoned(clock.now(), process.isAlive);
     if (abandoned) {
       logger.warn("closed runs interrupted by a crash; their events are re-delivered", {
         abandoned,
       });
     }
     web = options.startWeb({
-      runtime,
+      radar,
       host: options.host,
       port: options.port,
       signal: stopping.signal,
-      services,
       startedAt,
     });
     const host = options.host.includes(":") ? `[${options.host}]` : options.host;
     const url = `http://${host}:${web.port}`;
-    lock.update({ pid: services.pid, startedAt: clock.now().toISOString(), url });
+    lock.update({ pid: process.pid, startedAt: clock.now().toISOString(), url });
     for (const source of options.sources) {
       source.start();
       sources.push(source);
@@ -106,7 +102,7 @@ export async function runDaemon(options: DaemonOptions): Promise<void> {
       }
     };
     ticking = options.ticker(tick, stopping.signal);
-    logger.info("radar serving", { pid: services.pid, url, data: runtime.dataDir });
+    logger.info("radar serving", { pid: process.pid, url, data: radar.dataDir });
     options.onReady?.(url, scheduler);
     // The first tick runs at once: missed tasks catch up, a due heartbeat is not delayed.
     void tick();

@@ -1,44 +1,15 @@
-/** The daemon's tick jobs (tasks, monitors) and event sources (file watchers, plugin folders). */
+/** The daemon's event sources: durable folder watchers and the plugin folder watcher. */
 import { basename } from "node:path";
 import { expandHome } from "../config/paths.ts";
 import {
   FolderWatcher,
+  type SeenFile,
   systemTimers,
   type Timers,
-  type WatchLedger,
 } from "../adapters/file_watcher.ts";
-import { transaction } from "../adapters/sqlite/database.ts";
 import { type PluginWatcher, watchPluginFolders } from "../plugins/watch_plugins.ts";
 import type { EventSource } from "./daemon.ts";
-import type { TickJob } from "./scheduler.ts";
-import type { DaemonServices } from "./services.ts";
-import { sourceJobs } from "../sources/source_jobs.ts";
-import { checkJobs } from "../sources/checks/check_jobs.ts";
-import { runSideEffects } from "./run_side_effects.ts";
-import { githubJobs } from "../sources/github/github_setup.ts";
-import { digestJobs } from "../sources/digests/digest_setup.ts";
-
-/** Jobs run on every tick before the heartbeat (which then sees the monitors' events). */
-export function daemonJobs(services: DaemonServices): TickJob[] {
-  const { config, db, clock, logger } = services.runtime;
-  const sources = sourceJobs({ config, db, queue: services.queue, clock, logger });
-  const checks = checkJobs({
-    ...services.runtime,
-    configPath: services.runtime.loaded.path,
-    queue: services.queue,
-    sideEffects: (scope) => runSideEffects(services.outbox, scope, clock, services.pid),
-  });
-  const github = githubJobs({ config, db, queue: services.queue, clock, logger });
-  const digests = digestJobs({ ...services.runtime, queue: services.queue });
-  return [
-    services.taskRunner,
-    services.monitorChecker,
-    ...sources,
-    ...checks,
-    ...github,
-    ...digests,
-  ];
-}
+import type { Radar } from "../runtime/open_radar.ts";
 
 function formatSize(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
@@ -51,7 +22,7 @@ function formatSize(bytes: number): string {
  * its stored row, and becomes one queued event in the same transaction that marks it queued.
  */
 export function daemonSources(
-  services: DaemonServices,
+  radar: Radar,
   options: {
     env?: Record<string, string | undefined>;
     timers?: Timers;
@@ -59,47 +30,36 @@ export function daemonSources(
     debounceMs?: number;
   } = {},
 ): FolderWatcher[] {
-  const { runtime } = services;
   const env = options.env ?? Deno.env.toObject();
-  const store = services.watchedFiles;
-  return runtime.config.watchers.map((entry) => {
+  return radar.config.watchers.map((entry) => {
     const folder = expandHome(entry.path, env);
-    const ledger: WatchLedger = {
-      record: (files, nowMs, flags) => store.record(folder, files, nowMs, flags),
-      settling: (limit) => store.settling(folder, limit),
-      restart: (files, nowMs) => store.restart(folder, files, nowMs),
-      forget: (paths) => store.forget(folder, paths),
-      known: () => store.known(folder),
-      hasBaseline: () => store.hasBaseline(folder),
-      countScan: (reason, found, at) => store.countScan(folder, reason, found, at),
-      finish: (files) => {
-        const at = runtime.clock.now();
-        transaction(runtime.db, () => {
-          for (const file of files) {
-            services.queue.enqueue({
-              source: `watcher ${entry.path}`,
-              kind: entry.action,
-              summary: `${basename(file.path)} (${formatSize(file.size)}) at ${file.path}`,
-              urgent: entry.urgent,
-              dedupeKey: `file:${file.path}`,
-            }, at);
-          }
-          store.markQueued(folder, files);
-        });
-        runtime.logger.info("file events queued", {
-          action: entry.action,
-          files: files.length,
-          first: files[0]?.path,
-        });
-      },
+    const ledger = radar.watchedFiles.ledger(folder, (files) => {
+      const at = radar.clock.now();
+      for (const file of files) {
+        radar.queue.enqueue({
+          source: `watcher ${entry.path}`,
+          kind: entry.action,
+          summary: `${basename(file.path)} (${formatSize(file.size)}) at ${file.path}`,
+          urgent: entry.urgent,
+          dedupeKey: `file:${file.path}`,
+        }, at);
+      }
+    });
+    const finish = (files: readonly SeenFile[]) => {
+      ledger.finish(files);
+      radar.logger.info("file events queued", {
+        action: entry.action,
+        files: files.length,
+        first: files[0]?.path,
+      });
     };
     return new FolderWatcher({
       folder,
       pattern: entry.pattern,
       recursive: entry.recursive,
       timers: options.timers ?? systemTimers,
-      logger: runtime.logger,
-      ledger,
+      logger: radar.logger,
+      ledger: { ...ledger, finish },
       now: options.now,
       debounceMs: options.debounceMs,
     });
@@ -111,10 +71,10 @@ export function daemonSources(
  * into `<data>/plugins` is picked up for review while the daemon runs; it stops on shutdown.
  */
 export function pluginSources(
-  services: DaemonServices,
+  radar: Radar,
   options: { debounceMs?: number } = {},
 ): EventSource[] {
-  const { plugins, logger } = services.runtime;
+  const { plugins, logger } = radar;
   if (!plugins) return [];
   let watcher: PluginWatcher | undefined;
   return [{

@@ -5,7 +5,7 @@
 import { parse, stringify } from "yaml";
 import { runAgent } from "../core/agent_loop.ts";
 import { LlmError } from "../core/errors.ts";
-import { openRuntime } from "../runtime/runtime.ts";
+import { openRadar } from "../runtime/open_radar.ts";
 import { type EvalTask, evalTasks } from "./eval_tasks.ts";
 
 /** How to run the eval. */
@@ -128,7 +128,7 @@ async function runTask(
   if (options.model) env.RADAR_LLM_MODEL = options.model;
   writeFiles(home, task.files ?? {});
   const configFile = evalConfig(options.configPath, home);
-  const runtime = openRuntime({
+  const runtime = openRadar({
     env,
     cwd: home,
     configPath: configFile.path,

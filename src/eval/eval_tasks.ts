@@ -3,13 +3,13 @@
  * files it sets up in a scratch home, the tools it should call, and a check of the effect.
  */
 import type { AgentResult } from "../core/agent_loop.ts";
-import type { Runtime } from "../runtime/runtime.ts";
+import type { Radar } from "../runtime/open_radar.ts";
 
 /** What a check can look at after a task ran. */
 export interface EvalEffects {
   /** The scratch home the task ran in (`~`). */
   home: string;
-  runtime: Runtime;
+  runtime: Radar;
   result: AgentResult;
   /** Bodies the notification server received. */
   notifications: string[];
@@ -195,9 +195,7 @@ export const evalTasks: EvalTask[] = [
     prompt: "Every Monday at 9am, summarize my week",
     expect: { all: ["schedule_task"] },
     check: (effects) => {
-      const rows = effects.runtime.db.prepare("SELECT schedule FROM tasks").all() as Array<
-        { schedule: string }
-      >;
+      const rows = effects.runtime.tasks.list();
       return rows.some((row) => row.schedule === "0 9 * * 1")
         ? undefined
         : `tasks: ${rows.map((row) => row.schedule).join(", ") || "none"}`;

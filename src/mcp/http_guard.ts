@@ -8,7 +8,7 @@ import {
   denoResolver,
   privateAddressKind,
   type Resolver,
-} from "../tools/web/network_guard.ts";
+} from "../adapters/network/network_guard.ts";
 
 /** A fetch that only reaches `hosts`; a response body past `maxBytes` fails the request. */
 export function guardedMcpFetch(

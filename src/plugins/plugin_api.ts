@@ -6,59 +6,18 @@
  */
 import {
   describeCapabilities,
-  describeDiff,
   describeGrant,
   grantWarnings,
   narrowingNotes,
+  permissionDiff,
 } from "../sandbox/describe_permissions.ts";
 import { checkGrantedNames, type HostLookup } from "../sandbox/network_policy.ts";
 import { displayPath } from "../sandbox/describe_permissions.ts";
 import { escapingLinks, linkScanLimits } from "./grant_links.ts";
 import { systemLookup } from "../sandbox/plugin_process.ts";
-import type { PluginSummary } from "./plugin_inventory.ts";
+import type { PluginApi, PluginDetails } from "../core/plugin_state.ts";
 import type { PluginManager } from "./plugin_manager.ts";
-import type { PluginRecords, PluginReview } from "./plugin_records.ts";
-
-/** Everything a reviewer needs about one plugin. */
-export interface PluginDetails {
-  summary: PluginSummary | undefined;
-  /** Folder the details were read from. */
-  location: string;
-  trustLevel: string;
-  author: string;
-  /** Requested permissions, then what its hooks and prompt variables can do, in plain words. */
-  permissions: string[];
-  /** Lines starting with "WARNING:" or "Note:". */
-  warnings: string[];
-  /** "+ …" / "- …" lines against the last approval; empty when new or unchanged. */
-  permissionDiff: string[];
-  /** Relative path → text of every file (code to review). */
-  files: Record<string, string>;
-  review: PluginReview | undefined;
-  /** Problems that keep it from being approved. */
-  errors: string[];
-}
-
-/** The dashboard's plugin API. */
-export interface PluginApi {
-  /** Every plugin with its status. */
-  list(): PluginSummary[];
-  /** Details of each plugin waiting for review. */
-  pendingReviews(): PluginDetails[];
-  /** Details of one plugin. */
-  details(name: string): PluginDetails;
-  /**
-   * Resolves the plugin's granted host names now: a WARNING line for each public name that
-   * resolves to this machine or the local network (such a plugin would be refused at start).
-   */
-  networkWarnings(name: string): Promise<string[]>;
-  /** Approves a pending plugin (records hash + grant, enables it). */
-  approve(name: string): Promise<PluginSummary | undefined>;
-  /** Rejects a pending plugin. */
-  reject(name: string, reason?: string): void;
-  enable(name: string): Promise<void>;
-  disable(name: string): Promise<void>;
-}
+import type { PluginRecords } from "./plugin_records.ts";
 
 /** Builds the API over a manager; `refresh` re-registers tools after a decision. */
 export function createPluginApi(
@@ -78,14 +37,14 @@ export function createPluginApi(
         author: "?",
         permissions: [],
         warnings: [],
-        permissionDiff: [],
+        permissionDiff: { sinceApproval: false, added: [], removed: [], unchanged: [] },
         files: {},
         review: records.getReview(name),
         errors,
       };
     }
     const grant = manager.requestedGrantOf(folder);
-    const diff = manager.permissionDiff(folder);
+    const approved = records.latestApproval(name);
     return {
       summary,
       location,
@@ -103,7 +62,7 @@ export function createPluginApi(
         ...narrowingNotes(manager.narrowed(grant), manager.home),
         ...linkWarnings(grant, manager.home),
       ],
-      permissionDiff: diff ? describeDiff(diff, manager.home) : [],
+      permissionDiff: permissionDiff(approved?.grant, grant, manager.home),
       files: folder.files,
       review: records.getReview(name),
       errors,

@@ -9,8 +9,6 @@ import { NotFoundError, RadarError } from "../core/errors.ts";
 import type { Clock } from "../core/ports.ts";
 import {
   canonicalGrant,
-  diffGrants,
-  type GrantDiff,
   intersectGrants,
   type NarrowedGrant,
   narrowGrant,
@@ -27,19 +25,7 @@ import {
 } from "./plugin_directories.ts";
 import { type PluginFolder, readPluginFolder } from "./plugin_files.ts";
 import type { PluginApproval, PluginRecords } from "./plugin_records.ts";
-
-/** Where a plugin stands. */
-export type PluginStatus = "pending_review" | "enabled" | "disabled" | "failed";
-
-/** One row of `radar plugin list`. */
-export interface PluginSummary {
-  name: string;
-  version: string;
-  trustLevel: "sandbox" | "local" | "?";
-  tools: string[];
-  status: PluginStatus;
-  description: string;
-}
+import type { PluginStatus, PluginSummary } from "../core/plugin_state.ts";
 
 /** An enabled plugin whose files match an approval, with the grant it runs with. */
 export interface LoadedPlugin {
@@ -137,12 +123,6 @@ export class PluginInventory {
   /** The grant an approved plugin runs with: requested ∩ approved, narrowed. */
   effectiveGrant(requested: PluginGrant, approved: PluginGrant): PluginGrant {
     return this.narrowed(intersectGrants(requested, approved)).grant;
-  }
-
-  /** The permission change a pending plugin asks for compared with its last approval. */
-  permissionDiff(folder: PluginFolder): GrantDiff | undefined {
-    const approved = this.options.records.latestApproval(folder.name);
-    return approved ? diffGrants(approved.grant, this.requestedGrantOf(folder)) : undefined;
   }
 
   /** Reads a plugin from a lifecycle folder (pending first, then available, then failed). */

@@ -18,16 +18,10 @@ import {
 import { pluginCode, type PluginFolder, readPluginFolder } from "./plugin_files.ts";
 import { PluginError, PluginInventory } from "./plugin_inventory.ts";
 import { NotFoundError } from "../core/errors.ts";
-import type { PluginReview, PluginTestOutcome } from "./plugin_records.ts";
+import type { PluginReview, PluginTestOutcome } from "../core/plugin_state.ts";
 import { parseTests, runPluginTests } from "./plugin_tests.ts";
 
-export {
-  type LoadedPlugin,
-  PluginError,
-  type PluginManagerOptions,
-  type PluginStatus,
-  type PluginSummary,
-} from "./plugin_inventory.ts";
+export { type LoadedPlugin, PluginError, type PluginManagerOptions } from "./plugin_inventory.ts";
 
 /** Runs the plugin lifecycle on the data directory's plugin folders. */
 export class PluginManager extends PluginInventory {

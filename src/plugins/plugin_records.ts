@@ -1,5 +1,6 @@
 /** Port: where plugin approvals and review state are kept (SQLite in Radar, memory in tests). */
 import type { PluginGrant } from "../sandbox/permissions.ts";
+import type { PluginReview } from "../core/plugin_state.ts";
 
 /** One approval: these exact files may run with this grant. */
 export interface PluginApproval {
@@ -11,25 +12,6 @@ export interface PluginApproval {
   grant: PluginGrant;
   approvedBy: "user" | "tests_passed";
   approvedAt: string;
-}
-
-/** The outcome of one tests.yaml case. */
-export interface PluginTestOutcome {
-  name: string;
-  passed: boolean;
-  detail: string;
-}
-
-/** Why a plugin is in review and what its checks found. */
-export interface PluginReview {
-  name: string;
-  source: "install" | "folder" | "llm" | "changed";
-  filesHash: string;
-  errors: string[];
-  tests: PluginTestOutcome[];
-  /** LLM create_tool attempts so far. */
-  attempts: number;
-  updatedAt: string;
 }
 
 /** Approval and review storage. */

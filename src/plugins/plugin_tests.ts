@@ -7,7 +7,7 @@ import { parse as parseYaml } from "yaml";
 import type { PluginGrant } from "../sandbox/permissions.ts";
 import type { PluginCode, PluginProcessOptions } from "../sandbox/plugin_process.ts";
 import { PluginProcess } from "../sandbox/plugin_process.ts";
-import type { PluginTestOutcome } from "./plugin_records.ts";
+import type { PluginTestOutcome } from "../core/plugin_state.ts";
 
 const testCase = z.object({
   name: z.string().min(1).max(200),

@@ -5,7 +5,7 @@ import type { RadarConfig } from "../config/schema.ts";
 import type { ChatModel } from "../core/chat_model.ts";
 import { join } from "node:path";
 import type { Clock, Logger } from "../core/ports.ts";
-import { systemClock } from "../adapters/clock.ts";
+import { sleep, systemClock } from "../adapters/clock.ts";
 import { createChatModel } from "../adapters/llm/create_chat_model.ts";
 import { openDatabase } from "../adapters/sqlite/database.ts";
 import { SqliteConversationStore } from "../adapters/sqlite/conversation_store.ts";
@@ -14,7 +14,7 @@ import { SqliteAuditStore } from "../adapters/sqlite/audit_store.ts";
 import { createLogger, writeStderrLine } from "../adapters/stderr_logger.ts";
 import { configSecrets } from "../config/secrets.ts";
 import { ensureDataDirectory } from "./data_directory.ts";
-import type { RuntimeOptions } from "./runtime.ts";
+import type { RadarOptions } from "./open_radar.ts";
 
 /** What `openCoreAdapters` opens. */
 export interface CoreAdapters {
@@ -31,7 +31,7 @@ export interface CoreAdapters {
 /** The clock (injected or the system's) and a logger to stderr plus the extra writers. */
 export function runtimeLogging(
   config: RadarConfig,
-  options: RuntimeOptions,
+  options: RadarOptions,
 ): { clock: Clock; logger: Logger } {
   const clock = options.clock ?? systemClock;
   const logger = createLogger(
@@ -45,7 +45,7 @@ export function runtimeLogging(
 /** Creates the data directory, opens the database and its stores (closed again on failure). */
 export function openCoreAdapters(
   loaded: LoadedConfig,
-  options: RuntimeOptions,
+  options: RadarOptions,
   { clock, logger }: { clock: Clock; logger: Logger },
 ): CoreAdapters {
   const { config, dataDir } = loaded;
@@ -68,7 +68,7 @@ export function openCoreAdapters(
       model: createChatModel(config.llm, {
         fetch: fetcher,
         logger,
-        sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+        sleep,
       }),
       fetch: fetcher,
     };

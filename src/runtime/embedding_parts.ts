@@ -6,6 +6,7 @@
 import type { DatabaseSync } from "node:sqlite";
 import type { RadarConfig } from "../config/schema.ts";
 import type { Clock, Logger } from "../core/ports.ts";
+import { sleep } from "../adapters/clock.ts";
 import { type MemorySearch, SemanticRecall } from "../core/semantic_recall.ts";
 import { EmbeddingToolRanker } from "../core/tool_embedding_ranker.ts";
 import type { ToolRanker } from "../core/tool_relevance.ts";
@@ -23,7 +24,7 @@ export function embeddingParts(
   const model = createEmbeddingModel(config.llm, {
     fetch: parts.fetch,
     logger: parts.logger,
-    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    sleep,
   });
   if (!model) return {};
   const common = {

@@ -1,6 +1,7 @@
 /** Plain-words descriptions of plugin permissions and permission changes, with warnings. */
 import type { PluginManifest } from "./manifest.ts";
-import type { GrantDiff, NarrowedGrant, PluginGrant } from "./permissions.ts";
+import type { Permission, PermissionDiff } from "../core/plugin_state.ts";
+import { diffGrants, type NarrowedGrant, type PluginGrant } from "./permissions.ts";
 import { grantHost, isPrivateName } from "./network_policy.ts";
 
 /** Shows a path with the home folder as `~`. */
@@ -11,21 +12,37 @@ export function displayPath(path: string, home: string): string {
   return path;
 }
 
-/** One line per permission, e.g. "read files under ~/Documents". Empty grant: one line saying so. */
+/** Each permission of a grant as data with its plain words, e.g. "read files under ~/Documents". */
+export function permissionsOf(grant: PluginGrant, home: string): Permission[] {
+  return [
+    ...grant.read.map((target) => ({
+      kind: "read" as const,
+      target,
+      description: `read files under ${displayPath(target, home)}`,
+    })),
+    ...grant.write.map((target) => ({
+      kind: "write" as const,
+      target,
+      description: `create, change and delete files under ${displayPath(target, home)}`,
+    })),
+    ...grant.net.map((target) => ({
+      kind: "net" as const,
+      target,
+      description: /:\d+$/.test(target) || /^\[.*\]:\d+$/.test(target)
+        ? `connect to ${target}`
+        : `connect to ${target} on any port`,
+    })),
+    ...grant.env.map((target) => ({
+      kind: "env" as const,
+      target,
+      description: `read the environment variable ${target}`,
+    })),
+  ];
+}
+
+/** One line per permission. Empty grant: one line saying so. */
 export function describeGrant(grant: PluginGrant, home: string): string[] {
-  const lines: string[] = [];
-  for (const path of grant.read) lines.push(`read files under ${displayPath(path, home)}`);
-  for (const path of grant.write) {
-    lines.push(`create, change and delete files under ${displayPath(path, home)}`);
-  }
-  for (const host of grant.net) {
-    lines.push(
-      /:\d+$/.test(host) || /^\[.*\]:\d+$/.test(host)
-        ? `connect to ${host}`
-        : `connect to ${host} on any port`,
-    );
-  }
-  for (const name of grant.env) lines.push(`read the environment variable ${name}`);
+  const lines = permissionsOf(grant, home).map((permission) => permission.description);
   if (!lines.length) lines.push("no access to files, network or environment (computation only)");
   return lines;
 }
@@ -60,14 +77,26 @@ export function grantWarnings(grant: PluginGrant, home: string): string[] {
   return warnings;
 }
 
-/** "+ connect to …" / "- read files under …" lines for a permission change. */
-export function describeDiff(diff: GrantDiff, home: string): string[] {
-  const empty = (grant: PluginGrant) =>
-    !grant.read.length && !grant.write.length && !grant.net.length && !grant.env.length;
-  const lines: string[] = [];
-  if (!empty(diff.added)) lines.push(...describeGrant(diff.added, home).map((l) => `+ ${l}`));
-  if (!empty(diff.removed)) lines.push(...describeGrant(diff.removed, home).map((l) => `- ${l}`));
-  return lines;
+/** A requested grant against the approved one (none: a new plugin, everything is added). */
+export function permissionDiff(
+  approved: PluginGrant | undefined,
+  requested: PluginGrant,
+  home: string,
+): PermissionDiff {
+  const requestedPermissions = permissionsOf(requested, home);
+  if (!approved) {
+    return { sinceApproval: false, added: requestedPermissions, removed: [], unchanged: [] };
+  }
+  const diff = diffGrants(approved, requested);
+  const added = permissionsOf(diff.added, home);
+  const isAdded = (permission: Permission) =>
+    added.some((other) => other.kind === permission.kind && other.target === permission.target);
+  return {
+    sinceApproval: true,
+    added,
+    removed: permissionsOf(diff.removed, home),
+    unchanged: requestedPermissions.filter((permission) => !isAdded(permission)),
+  };
 }
 
 /** What a manifest's hooks and prompt variables can see and do, in plain words. */

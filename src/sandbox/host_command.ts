@@ -10,6 +10,7 @@
 import { fileURLToPath as fromFileUrl } from "node:url";
 import { type PluginGrant, processFlags } from "./permissions.ts";
 import { pluginHostFlag } from "./host_flag.ts";
+import { withDataLimit } from "../adapters/process_limits.ts";
 
 /** A program and its arguments. */
 export interface HostCommand {
@@ -52,7 +53,7 @@ export function v8Flags(memoryMb: number): string {
 
 /** Builds the command line for one plugin host process (pure). */
 export function hostCommand(options: HostCommandOptions): HostCommand {
-  let command = options.execPath;
+  const command = options.execPath;
   let args: string[];
   const name = options.pluginName ? [`${pluginNameArgument}${options.pluginName}`] : [];
   if (options.standalone) {
@@ -80,12 +81,7 @@ export function hostCommand(options: HostCommandOptions): HostCommand {
       ...name,
     ];
   }
-  if (options.prlimitPath) {
-    const bytes = (baseDataLimitMb + options.memoryMb) * 1024 * 1024;
-    args = [`--data=${bytes}:${bytes}`, "--", command, ...args];
-    command = options.prlimitPath;
-  }
-  return { command, args };
+  return withDataLimit({ command, args }, options.prlimitPath, baseDataLimitMb + options.memoryMb);
 }
 
 /** The environment of a plugin host: nothing but what Deno needs and the approved variables. */

@@ -15,6 +15,7 @@ import { lookup as dnsLookup } from "node:dns/promises";
 import type { PluginGrant } from "./permissions.ts";
 import { hostCommand, hostEnvironment } from "./host_command.ts";
 import { checkGrantedNames, deniedAddresses, type HostLookup } from "./network_policy.ts";
+import { findPrlimit } from "../adapters/process_limits.ts";
 
 /** The plugin code a host runs: file texts the parent read and checked. */
 export interface PluginCode {
@@ -65,17 +66,6 @@ export function systemLookup(host: string): Promise<string[]> {
     entries.map((entry) => entry.address)
   );
   return Promise.race([answer, timeout]).finally(() => clearTimeout(timer));
-}
-
-/** Finds `prlimit` on Linux (for the OS memory ceiling); undefined elsewhere. */
-export function findPrlimit(): string | undefined {
-  if (Deno.build.os !== "linux") return undefined;
-  for (const path of ["/usr/bin/prlimit", "/bin/prlimit"]) {
-    try {
-      if (Deno.statSync(path).isFile) return path;
-    } catch { /* not here */ }
-  }
-  return undefined;
 }
 
 /** One plugin's host process, started lazily and restarted after a crash or a timeout. */

@@ -2,7 +2,7 @@
 import type { DatabaseSync } from "node:sqlite";
 import type { Clock, Logger } from "../core/ports.ts";
 import { backoffMinutes, failingThreshold } from "../core/schedule.ts";
-import type { NewEvent } from "../adapters/sqlite/event_queue.ts";
+import type { NewEvent } from "../core/work_ports.ts";
 import type { SqliteSourceStore } from "./source_store.ts";
 
 /** The queue as the checks use it. */

@@ -5,15 +5,19 @@ import { failed, refused, timedOut, type Tool, type ToolResult } from "../core/t
 import { defineTool } from "../core/tool_definition.ts";
 import type { ToolDependencies } from "./dependencies.ts";
 import { configSecrets } from "../config/secrets.ts";
-import { htmlToText } from "./web/html_to_text.ts";
-import { checkUrlAddresses, denoResolver, type Resolver } from "./web/network_guard.ts";
+import { htmlToText } from "../adapters/network/html_to_text.ts";
+import {
+  checkUrlAddresses,
+  denoResolver,
+  type Resolver,
+} from "../adapters/network/network_guard.ts";
 import {
   createPinnedFetch,
   fetchFromChecked,
   type PinnedFetch,
   type PinnedResponse,
-} from "./web/pinned_fetch.ts";
-import { readCapped } from "./web/bounded_read.ts";
+} from "../adapters/network/pinned_fetch.ts";
+import { readCapped } from "../adapters/network/bounded_read.ts";
 
 const maxRedirects = 5;
 const maxBodyBytes = 3 * 1024 * 1024;

@@ -9,7 +9,7 @@ import { failed, type Tool, type ToolResult } from "../core/tool.ts";
 import { defineTool } from "../core/tool_definition.ts";
 import type { ToolDependencies } from "./dependencies.ts";
 import { type GuardedAnswer, guardedGet, WebRequestError } from "./web/guarded_get.ts";
-import { denoResolver, type Resolver } from "./web/network_guard.ts";
+import { denoResolver, type Resolver } from "../adapters/network/network_guard.ts";
 import {
   coordinatesIn,
   describeForecast,
@@ -18,7 +18,7 @@ import {
   openMeteoDefaults,
   placeOf,
 } from "./web/open_meteo.ts";
-import { createPinnedFetch, type PinnedFetch } from "./web/pinned_fetch.ts";
+import { createPinnedFetch, type PinnedFetch } from "../adapters/network/pinned_fetch.ts";
 
 const maxAnswerBytes = 1024 * 1024;
 

@@ -12,8 +12,8 @@ import type { ToolDependencies } from "./dependencies.ts";
 import { configSecrets } from "../config/secrets.ts";
 import { duckDuckGoBase, duckDuckGoResults, duckDuckGoUrl } from "./web/duckduckgo.ts";
 import { guardedGet, WebRequestError } from "./web/guarded_get.ts";
-import { denoResolver, type Resolver } from "./web/network_guard.ts";
-import { createPinnedFetch, type PinnedFetch } from "./web/pinned_fetch.ts";
+import { denoResolver, type Resolver } from "../adapters/network/network_guard.ts";
+import { createPinnedFetch, type PinnedFetch } from "../adapters/network/pinned_fetch.ts";
 import {
   braveResults,
   formatResults,

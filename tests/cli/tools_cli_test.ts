@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { ManualClock } from "../../src/adapters/clock.ts";
 import { runCli } from "../../src/cli/program.ts";
 import { runAgent } from "../../src/core/agent_loop.ts";
-import { openRuntime } from "../../src/runtime/runtime.ts";
+import { openRadar } from "../../src/runtime/open_radar.ts";
 import { ScriptedChatModel, textResponse, toolCallResponse } from "../fakes/scripted_chat_model.ts";
 import { memoryIo } from "../helpers/memory_io.ts";
 import { tempHome } from "../tools/tool_harness.ts";
@@ -63,7 +63,7 @@ Deno.test("radar log tools shows the audit trail, filtered, with secrets redacte
   try {
     const env = environment(home.home);
     const clock = new ManualClock(new Date("2026-11-22T09:15:00Z"));
-    const runtime = openRuntime({ env, cwd: home.home, clock, logLevel: "error" });
+    const runtime = openRadar({ env, cwd: home.home, clock, logLevel: "error" });
     const model = new ScriptedChatModel([
       toolCallResponse("list_directory", { path: "~" }),
       toolCallResponse("fetch_url", { url: "http://127.0.0.1:9/?api_key=sk-cli-secret&page=2" }),
@@ -110,7 +110,7 @@ Deno.test("the audit trail prunes rows older than tools.audit_retention_days", (
   try {
     const env = environment(home.home);
     const clock = new ManualClock(new Date("2026-01-01T00:00:00Z"));
-    let runtime = openRuntime({ env, cwd: home.home, clock, logLevel: "error" });
+    let runtime = openRadar({ env, cwd: home.home, clock, logLevel: "error" });
     const entry = {
       tool: "exec",
       arguments: "{}",
@@ -123,7 +123,7 @@ Deno.test("the audit trail prunes rows older than tools.audit_retention_days", (
     runtime.toolCalls.recordToolCall({ ...entry, at: clock.now() });
     runtime.close();
     clock.advance(2 * 86_400_000);
-    runtime = openRuntime({ env, cwd: home.home, clock, logLevel: "error" });
+    runtime = openRadar({ env, cwd: home.home, clock, logLevel: "error" });
     assert.deepEqual(runtime.toolCalls.list({ limit: 10 }).map((row) => row.at), [
       "2026-03-31T00:00:00.000Z",
     ]);

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { daemonSources } from "../../src/daemon/sources.ts";
 import { daemonStatus } from "../../src/cli/commands/daemon_status.ts";
 import { ManualTimers } from "../fakes/manual_timers.ts";
-import { withTestDaemon } from "./test_runtime.ts";
+import { withTestDaemon } from "../helpers/test_radar.ts";
 
 /** Waits for the OS to deliver file events (not an injectable clock). */
 async function until(what: string, condition: () => boolean, seconds = 5): Promise<void> {

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { globToRegExp, isTemporaryName } from "../../src/adapters/file_watcher.ts";
 import { daemonSources } from "../../src/daemon/sources.ts";
 import { ManualTimers } from "../fakes/manual_timers.ts";
-import { withTestDaemon } from "./test_runtime.ts";
+import { withTestDaemon } from "../helpers/test_radar.ts";
 
 /** Waits for the OS to deliver file events (not an injectable clock). */
 async function until(what: string, condition: () => boolean): Promise<void> {

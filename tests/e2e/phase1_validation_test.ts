@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { ManualClock } from "../../src/adapters/clock.ts";
 import { runAgent } from "../../src/core/agent_loop.ts";
 import type { ChatRequest } from "../../src/core/chat_model.ts";
-import { openRuntime, type Runtime } from "../../src/runtime/runtime.ts";
+import { openRadar, type Radar } from "../../src/runtime/open_radar.ts";
 import { startFakeNtfy } from "../fakes/fake_ntfy_server.ts";
 import { type ScriptStep, textResponse, toolCallResponse } from "../fakes/scripted_chat_model.ts";
 import { ScriptedChatModel } from "../fakes/scripted_chat_model.ts";
@@ -25,7 +25,7 @@ function lastToolResult(request: ChatRequest): string {
   return lines.slice(1, -1).join("\n");
 }
 
-async function ask(runtime: Runtime, message: string, steps: ScriptStep[]) {
+async function ask(runtime: Radar, message: string, steps: ScriptStep[]) {
   const model = new ScriptedChatModel(steps);
   const conversationId = runtime.conversations.createConversation(
     "ask",
@@ -41,8 +41,8 @@ async function ask(runtime: Runtime, message: string, steps: ScriptStep[]) {
   return { result, model };
 }
 
-function openTestRuntime(home: string, env: Record<string, string> = {}): Runtime {
-  return openRuntime({
+function openTestRuntime(home: string, env: Record<string, string> = {}): Radar {
+  return openRadar({
     env: { HOME: home, RADAR_DATA_DIR: join(home, "data"), PATH: Deno.env.get("PATH"), ...env },
     cwd: home,
     clock: new ManualClock(new Date("2026-11-22T09:15:00Z")),

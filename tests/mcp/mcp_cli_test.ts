@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { runCli } from "../../src/cli/program.ts";
 import { toResult } from "../../src/core/tool.ts";
-import { openRuntime } from "../../src/runtime/runtime.ts";
+import { openRadar } from "../../src/runtime/open_radar.ts";
 import { memoryIo } from "../helpers/memory_io.ts";
 import { hasBubblewrap } from "../tools/exec/exec_harness.ts";
 import { askContext, tempHome } from "../tools/tool_harness.ts";
@@ -47,7 +47,7 @@ Deno.test({
       assert.equal(await runCli(["mcp", "list"], list), 0);
       assert.match(list.out.join(""), /^evil {2}approved {2}\(cli\)/m);
 
-      const runtime = openRuntime({ env, cwd: home.home });
+      const runtime = openRadar({ env, cwd: home.home });
       try {
         const echo = runtime.registry.list().find((tool) => tool.name === "mcp_evil_echo");
         assert.equal(echo?.source, "mcp:evil");
@@ -59,7 +59,7 @@ Deno.test({
 
       const removed = memoryIo(env, { cwd: home.home });
       assert.equal(await runCli(["mcp", "remove", "evil"], removed), 0);
-      const after = openRuntime({ env, cwd: home.home });
+      const after = openRadar({ env, cwd: home.home });
       try {
         assert.ok(!after.registry.list().some((tool) => tool.source === "mcp:evil"));
       } finally {

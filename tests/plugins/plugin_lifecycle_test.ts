@@ -66,7 +66,16 @@ Deno.test("a changed file sends an approved plugin back to review, with a permis
     assert.equal(fixture.registry.get("fetcher_echo"), undefined, "unapproved code is not offered");
     const details = fixture.system.api.details("fetcher");
     assert.equal(details.summary?.status, "pending_review");
-    assert.deepEqual(details.permissionDiff, ["+ connect to b.example:443"]);
+    assert.deepEqual(details.permissionDiff, {
+      sinceApproval: true,
+      added: [{ kind: "net", target: "b.example:443", description: "connect to b.example:443" }],
+      removed: [],
+      unchanged: [{
+        kind: "net",
+        target: "a.example:443",
+        description: "connect to a.example:443",
+      }],
+    });
     assert.ok(details.warnings.some((line) => line.includes("local trust")));
   } finally {
     await fixture.close();

@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { ManualClock } from "../../src/adapters/clock.ts";
-import { openRuntime } from "../../src/runtime/runtime.ts";
+import { openRadar } from "../../src/runtime/open_radar.ts";
 import { pluginStatusLines } from "../../src/cli/commands/plugin_status.ts";
 import { parsePluginHosts } from "../../src/sandbox/running_hosts.ts";
 import { echoPlugin } from "./helpers.ts";
@@ -26,7 +26,7 @@ Deno.test("parsePluginHosts() reads plugin hosts from ps output and nothing else
 Deno.test("pluginStatusLines() counts plugins and lists the running hosts", async () => {
   const dir = Deno.makeTempDirSync({ prefix: "radar-plugin-status-" });
   Deno.writeTextFileSync(join(dir, "radar.yaml"), 'radar:\n  timezone: "UTC"\n');
-  const runtime = openRuntime({
+  const runtime = openRadar({
     configPath: join(dir, "radar.yaml"),
     env: { HOME: dir, RADAR_DATA_DIR: join(dir, "data") },
     cwd: dir,

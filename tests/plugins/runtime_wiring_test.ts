@@ -3,14 +3,14 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { ManualClock } from "../../src/adapters/clock.ts";
 import { runAgent } from "../../src/core/agent_loop.ts";
-import { openRuntime } from "../../src/runtime/runtime.ts";
+import { openRadar } from "../../src/runtime/open_radar.ts";
 import { writeFolder } from "../../src/plugins/plugin_directories.ts";
 import { ScriptedChatModel, textResponse, toolCallResponse } from "../fakes/scripted_chat_model.ts";
 
-Deno.test("openRuntime() wires plugin hooks and prompt variables into runAgent", async () => {
+Deno.test("openRadar() wires plugin hooks and prompt variables into runAgent", async () => {
   const dir = Deno.makeTempDirSync({ prefix: "radar-runtime-plugins-" });
   Deno.writeTextFileSync(join(dir, "radar.yaml"), 'radar:\n  timezone: "UTC"\n');
-  const runtime = openRuntime({
+  const runtime = openRadar({
     configPath: join(dir, "radar.yaml"),
     env: { HOME: dir, RADAR_DATA_DIR: join(dir, "data") },
     cwd: dir,

@@ -56,7 +56,7 @@ Deno.test("no module is imported by a run-time URL: main.ts reaches the CLI, dae
   for (
     const module of [
       "src/cli/commands/serve.ts",
-      "web/daemon_web.ts",
+      "web/server.ts",
       "src/sandbox/host_process.ts",
       "src/adapters/pdf/pdf_extract_process.ts",
     ]

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { runAgent } from "../../src/core/agent_loop.ts";
-import { openRuntime } from "../../src/runtime/runtime.ts";
+import { openDatabase } from "../../src/adapters/sqlite/database.ts";
+import { openRadar } from "../../src/runtime/open_radar.ts";
 import { FakeLlmServer, ollamaText } from "../fakes/fake_llm_server.ts";
 
 function runtimeWith(yaml: string, llmUrl: string) {
@@ -9,7 +10,7 @@ function runtimeWith(yaml: string, llmUrl: string) {
   const configPath = join(home, "radar.yaml");
   Deno.writeTextFileSync(configPath, yaml);
   const logged: string[] = [];
-  const runtime = openRuntime({
+  const runtime = openRadar({
     env: { HOME: home, RADAR_DATA_DIR: join(home, "data"), RADAR_LLM_BASE_URL: llmUrl },
     cwd: home,
     configPath,
@@ -27,8 +28,15 @@ function runtimeWith(yaml: string, llmUrl: string) {
 }
 
 const context = { kind: "chat" as const, interactive: false, signal: AbortSignal.timeout(10_000) };
-const count = (runtime: { db: { prepare(sql: string): { get(): unknown } } }, table: string) =>
-  Number((runtime.db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n);
+/** Rows of a table, read through a second connection to the runtime's database file. */
+function count(runtime: { databasePath: string }, table: string): number {
+  const db = openDatabase(runtime.databasePath);
+  try {
+    return Number((db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n);
+  } finally {
+    db.close();
+  }
+}
 
 Deno.test("with llm.embedding_model, recall and tool ranking embed through the model server", async () => {
   const server = FakeLlmServer.start().reply(ollamaText("Hi."));

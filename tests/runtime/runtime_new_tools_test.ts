@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { runAgent } from "../../src/core/agent_loop.ts";
-import { openRuntime, type Runtime } from "../../src/runtime/runtime.ts";
+import { openRadar, type Radar } from "../../src/runtime/open_radar.ts";
 import { FakeLlmServer, ollamaText, ollamaToolCall } from "../fakes/fake_llm_server.ts";
 
 const shout = {
@@ -23,7 +23,7 @@ Deno.test("runtime: a tool created in a chat is offered on its next turn", async
     join(home, "radar.yaml"),
     "plugins:\n  allow_llm_generated: true\n  auto_approve_if_tests_pass: true\n",
   );
-  const turn = async (session: Runtime, conversationId: number, message: string) =>
+  const turn = async (session: Radar, conversationId: number, message: string) =>
     await runAgent(session.agent(), {
       conversationId,
       kind: "chat",
@@ -32,7 +32,7 @@ Deno.test("runtime: a tool created in a chat is offered on its next turn", async
     });
   try {
     {
-      const session = openRuntime({
+      const session = openRadar({
         configPath: join(home, "radar.yaml"),
         env,
         cwd: home,

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { runAgent } from "../../src/core/agent_loop.ts";
-import { openRuntime, type Runtime } from "../../src/runtime/runtime.ts";
+import { openRadar, type Radar } from "../../src/runtime/open_radar.ts";
 import { writeFolder } from "../../src/plugins/plugin_directories.ts";
 import { FakeLlmServer, ollamaText, ollamaToolCall } from "../fakes/fake_llm_server.ts";
 
@@ -22,9 +22,9 @@ function setup() {
     RADAR_DATA_DIR: join(home, "data"),
     RADAR_LLM_BASE_URL: server.url,
   };
-  const open = () => openRuntime({ env, cwd: home, logLevel: "error" });
+  const open = () => openRadar({ env, cwd: home, logLevel: "error" });
   const turn = async (
-    session: Runtime,
+    session: Radar,
     message: string,
     confirm?: (question: string) => Promise<boolean>,
   ) => {
@@ -39,7 +39,7 @@ function setup() {
   };
   /** Installs and approves a plugin through a full runtime. */
   const installPlugin = async (name: string, files: Record<string, string>) => {
-    const runtime = openRuntime({ env, cwd: home, logLevel: "error" });
+    const runtime = openRadar({ env, cwd: home, logLevel: "error" });
     try {
       writeFolder(join(home, "sources", name), files);
       runtime.plugins!.manager.install(join(home, "sources", name));

@@ -10,10 +10,10 @@ import {
   workerPermissions,
 } from "../../src/sandbox/permissions.ts";
 import {
-  describeDiff,
   describeGrant,
   grantWarnings,
   narrowingNotes,
+  permissionDiff,
 } from "../../src/sandbox/describe_permissions.ts";
 import { protectedLocations, radarPlacesFrom } from "../../src/core/protected_paths.ts";
 
@@ -136,7 +136,22 @@ Deno.test("permissions are described in plain words, with warnings and a diff", 
     "no access to files, network or environment (computation only)",
   ]);
   const diff = diffGrants({ ...emptyGrant, net: ["a:443"] }, { ...emptyGrant, net: ["b:443"] });
-  assert.deepEqual(describeDiff(diff, "/home/ann"), ["+ connect to b:443", "- connect to a:443"]);
+  assert.deepEqual(diff.added.net, ["b:443"]);
+  const words = permissionDiff(
+    { ...emptyGrant, net: ["a:443"], read: ["/home/ann/x"] },
+    { ...emptyGrant, net: ["b:443"], read: ["/home/ann/x"] },
+    "/home/ann",
+  );
+  assert.deepEqual(words, {
+    sinceApproval: true,
+    added: [{ kind: "net", target: "b:443", description: "connect to b:443" }],
+    removed: [{ kind: "net", target: "a:443", description: "connect to a:443" }],
+    unchanged: [{ kind: "read", target: "/home/ann/x", description: "read files under ~/x" }],
+  });
+  assert.equal(
+    permissionDiff(undefined, { ...emptyGrant, env: ["A"] }, "/home/ann").added[0].description,
+    "read the environment variable A",
+  );
 });
 
 Deno.test("narrowGrant() cuts Radar's folders and secrets out of broad grants, and says so", () => {

@@ -1,9 +1,8 @@
 /** The custom checks as a daemon tick job: a failing check's event reaches the heartbeat as data. */
 import assert from "node:assert/strict";
-import { daemonJobs } from "../../src/daemon/sources.ts";
-import { Scheduler } from "../../src/daemon/scheduler.ts";
+import { Scheduler } from "../../src/application/scheduler.ts";
 import { textResponse } from "../fakes/scripted_chat_model.ts";
-import { withTestDaemon } from "../daemon/test_runtime.ts";
+import { withTestDaemon } from "../helpers/test_radar.ts";
 import { hasBubblewrap } from "../tools/exec/exec_harness.ts";
 
 Deno.test({
@@ -31,7 +30,7 @@ checks:
         { yaml, now: "2026-11-24T14:00:00Z", steps: [textResponse("Noted.")] },
         async (daemon) => {
           const { services } = daemon;
-          const jobs = daemonJobs(services);
+          const jobs = services.tickJobs();
           assert.deepEqual(jobs.map((job) => job.name), ["tasks", "monitors", "checks"]);
           const scheduler = new Scheduler({
             config: daemon.runtime.config,

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { openDatabase } from "../../src/adapters/sqlite/database.ts";
 import { SqliteEventQueue } from "../../src/adapters/sqlite/event_queue.ts";
 import { SqliteOutbox } from "../../src/adapters/sqlite/outbox_store.ts";
-import { runSideEffects } from "../../src/daemon/run_side_effects.ts";
+import { runSideEffects } from "../../src/application/run_side_effects.ts";
 import { configSchema, type RadarConfig } from "../../src/config/schema.ts";
 import { silentLogger } from "../../src/core/ports.ts";
 import { checkJobs, checkNotifier } from "../../src/sources/checks/check_jobs.ts";

@@ -1,9 +1,8 @@
 import assert from "node:assert/strict";
-import { daemonJobs } from "../../src/daemon/sources.ts";
-import { Scheduler } from "../../src/daemon/scheduler.ts";
+import { Scheduler } from "../../src/application/scheduler.ts";
 import { textResponse } from "../fakes/scripted_chat_model.ts";
 import { dovecotPath, mailMessage, startDovecot } from "../fakes/dovecot_server.ts";
-import { withTestDaemon } from "../daemon/test_runtime.ts";
+import { withTestDaemon } from "../helpers/test_radar.ts";
 
 const fixturePath = new URL("../fixtures/calendar/weekly_berlin.ics", import.meta.url).pathname;
 
@@ -46,7 +45,7 @@ calendar:
         { yaml, now: "2026-11-24T14:00:00Z", steps: [textResponse("Noted.")] },
         async (daemon) => {
           const { services } = daemon;
-          const jobs = daemonJobs(services);
+          const jobs = services.tickJobs();
           assert.deepEqual(jobs.map((job) => job.name), ["tasks", "monitors", "email", "calendar"]);
           const scheduler = new Scheduler({
             config: daemon.runtime.config,

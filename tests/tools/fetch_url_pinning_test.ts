@@ -5,8 +5,8 @@
  */
 import assert from "node:assert/strict";
 import { fetchUrlTool } from "../../src/tools/fetch_url.ts";
-import { startPinnedProxy } from "../../src/tools/web/connect_proxy.ts";
-import { createPinnedFetch, type PinnedFetch } from "../../src/tools/web/pinned_fetch.ts";
+import { startPinnedProxy } from "../../src/adapters/network/connect_proxy.ts";
+import { createPinnedFetch, type PinnedFetch } from "../../src/adapters/network/pinned_fetch.ts";
 import { call, tempHome, toolDeps } from "./tool_harness.ts";
 
 const tls = new URL("./fetch_url_tls/", import.meta.url);

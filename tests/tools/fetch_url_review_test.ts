@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { gzipSync } from "node:zlib";
 import { fetchUrlTool } from "../../src/tools/fetch_url.ts";
-import { htmlToText } from "../../src/tools/web/html_to_text.ts";
+import { htmlToText } from "../../src/adapters/network/html_to_text.ts";
 import { call, tempHome, toolDeps } from "./tool_harness.ts";
 
 // 64 MB of zeros, about 64 KB on the wire: fetch decompresses while fetch_url reads.

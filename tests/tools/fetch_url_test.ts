@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { fetchUrlTool } from "../../src/tools/fetch_url.ts";
-import { checkUrl, privateAddressKind } from "../../src/tools/web/network_guard.ts";
-import { htmlToText } from "../../src/tools/web/html_to_text.ts";
-import type { PinnedFetch } from "../../src/tools/web/pinned_fetch.ts";
+import { checkUrl, privateAddressKind } from "../../src/adapters/network/network_guard.ts";
+import { htmlToText } from "../../src/adapters/network/html_to_text.ts";
+import type { PinnedFetch } from "../../src/adapters/network/pinned_fetch.ts";
 import { call, tempHome, toolDeps } from "./tool_harness.ts";
 
 function startSite() {

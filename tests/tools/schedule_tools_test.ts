@@ -4,7 +4,7 @@ import type { ChatRequest } from "../../src/core/chat_model.ts";
 import type { ConversationKind } from "../../src/core/tool.ts";
 import { relevanceScore, wordStems } from "../../src/core/tool_relevance.ts";
 import { textResponse, toolCallResponse } from "../fakes/scripted_chat_model.ts";
-import { withTestDaemon } from "../daemon/test_runtime.ts";
+import { withTestDaemon } from "../helpers/test_radar.ts";
 import { call } from "./tool_harness.ts";
 
 const context = (kind: ConversationKind) => ({

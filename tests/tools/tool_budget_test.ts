@@ -5,7 +5,7 @@ import { estimateFirstRequestTokens } from "../../src/core/agent_loop.ts";
 import { buildSystemPrompt } from "../../src/core/system_prompt.ts";
 import { findToolsName, ToolRegistry, toolTokenCost } from "../../src/core/tool_registry.ts";
 import { estimateTokens } from "../../src/core/tokens.ts";
-import { openRuntime } from "../../src/runtime/runtime.ts";
+import { openRadar } from "../../src/runtime/open_radar.ts";
 import { builtinTools } from "../../src/tools/index.ts";
 import { tempHome, toolDeps } from "./tool_harness.ts";
 
@@ -103,7 +103,7 @@ Deno.test("task and monitor tools are compact, never always-on, and offered by r
 
 Deno.test("by default every built-in tool (use_skill too) fits the budget: a stable list, first requests ≤ 1500", () => {
   const home = Deno.makeTempDirSync({ prefix: "radar-tool-budget-" });
-  const runtime = openRuntime({
+  const runtime = openRadar({
     env: { HOME: home, RADAR_DATA_DIR: join(home, "data") },
     cwd: home,
     clock: new ManualClock(new Date("2026-11-23T09:00:00Z")),

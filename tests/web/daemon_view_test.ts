@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { withTestDaemon } from "../daemon/test_runtime.ts";
+import { withTestDaemon } from "../helpers/test_radar.ts";
 import { textResponse, toolCallResponse } from "../fakes/scripted_chat_model.ts";
-import { monitorControls } from "../../web/monitor_controls.ts";
-import { daemonViewFromServices, describeSchedule, scheduleInput } from "../../web/daemon_view.ts";
+import { daemonView, scheduleInput } from "../../web/daemon_view.ts";
+import { describeSchedule } from "../../web/views/tasks.tsx";
 import { logsViewFromFiles } from "../../web/logs_view.ts";
 
 Deno.test("describeSchedule() and scheduleInput() read and write the dashboard's schedule field", () => {
@@ -20,15 +20,15 @@ Deno.test("describeSchedule() and scheduleInput() read and write the dashboard's
   assert.deepEqual(scheduleInput("0 9 * * 1"), { cron: "0 9 * * 1" });
 });
 
-Deno.test("daemonViewFromServices() adds, lists, toggles, runs and removes real tasks", async () => {
+Deno.test("daemonView() adds, lists, toggles, runs and removes real tasks", async () => {
   await withTestDaemon({
     steps: [
       toolCallResponse("remember", { content: "Week 48 was calm" }),
       textResponse("Your week was calm."),
     ],
   }, async (daemon) => {
-    const view = daemonViewFromServices({
-      services: daemon.services,
+    const view = daemonView({
+      radar: daemon.runtime,
       startedAt: daemon.clock.now(),
     });
     assert.throws(
@@ -42,8 +42,8 @@ Deno.test("daemonViewFromServices() adds, lists, toggles, runs and removes real 
     });
     let [task] = await view.tasks();
     assert.equal(task.id, id);
-    assert.equal(task.schedule, "every 2h");
-    assert.equal(task.nextRun, "2026-11-23T12:00:00.000Z");
+    assert.equal(describeSchedule(task), "every 2h");
+    assert.equal(task.nextRunAt, "2026-11-23T12:00:00.000Z");
     assert.equal(await view.setTaskEnabled(id, false), true);
     [task] = await view.tasks();
     assert.equal(task.enabled, false);
@@ -69,10 +69,10 @@ Deno.test("daemonViewFromServices() adds, lists, toggles, runs and removes real 
   });
 });
 
-Deno.test("daemonViewFromServices() shows heartbeats, the next one, pending events and notifications", async () => {
+Deno.test("daemonView() shows heartbeats, the next one, pending events and notifications", async () => {
   await withTestDaemon({ now: "2026-11-23T10:00:00Z" }, async (daemon) => {
     const { services, runtime } = daemon;
-    const view = daemonViewFromServices({ services, startedAt: new Date("2026-11-23T09:00:00Z") });
+    const view = daemonView({ radar: runtime, startedAt: new Date("2026-11-23T09:00:00Z") });
     assert.deepEqual(await view.state(), {
       running: true,
       startedAt: "2026-11-23T09:00:00.000Z",
@@ -84,8 +84,8 @@ Deno.test("daemonViewFromServices() shows heartbeats, the next one, pending even
     await services.heartbeat.tick({ trigger: "schedule" });
     const last = await view.lastHeartbeat();
     assert.equal(last?.outcome, "skipped");
-    assert.equal(last?.reason, "schedule");
-    assert.match(last?.summary ?? "", /nothing/i);
+    assert.equal(last?.trigger, "schedule");
+    assert.match(last?.reason ?? "", /nothing/i);
     assert.equal(await view.nextHeartbeat(), "2026-11-23T10:15:00.000Z");
 
     services.queue.enqueue({
@@ -123,10 +123,6 @@ Deno.test("daemonViewFromServices() shows heartbeats, the next one, pending even
     assert.equal(await view.nextHeartbeat(), undefined);
     assert.equal((await view.state()).heartbeatEnabled, false);
     assert.deepEqual(await view.monitors(), []);
-    assert.throws(
-      () => view.addMonitor({ url: "https://example.com", every: "1h" }),
-      /URL monitors/,
-    );
   });
 });
 
@@ -167,12 +163,11 @@ async function waitFor<T>(probe: () => T | undefined): Promise<T> {
   throw new Error("timed out");
 }
 
-Deno.test("daemonViewFromServices() manages real URL monitors through monitorControls()", async () => {
+Deno.test("daemonView() manages real URL monitors", async () => {
   await withTestDaemon({ steps: [] }, async (daemon) => {
-    const view = daemonViewFromServices({
-      services: daemon.services,
+    const view = daemonView({
+      radar: daemon.runtime,
       startedAt: daemon.clock.now(),
-      monitors: monitorControls(daemon.services),
     });
     const id = await view.addMonitor({
       url: "https://example.com/changelog",
@@ -180,10 +175,10 @@ Deno.test("daemonViewFromServices() manages real URL monitors through monitorCon
       name: "changelog",
     });
     let [monitor] = await view.monitors();
-    assert.deepEqual([monitor.id, monitor.name, monitor.every, monitor.enabled], [
+    assert.deepEqual([monitor.id, monitor.name, monitor.everyMinutes, monitor.enabled], [
       id,
       "changelog",
-      "2h",
+      120,
       true,
     ]);
     assert.equal(await view.setMonitorEnabled(id, false), true);

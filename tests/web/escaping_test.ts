@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { Markdown, safeLinkUrl } from "../../web/views/markdown.tsx";
-import { FakeDaemonView, FakeLogsView, FakePluginsView } from "../fakes/web_views.ts";
+import * as fakes from "../fakes/web_views.ts";
 import { createWebFixture, postForm } from "./web_fixture.ts";
 
 const hostile = [
@@ -102,54 +102,74 @@ Deno.test("safeLinkUrl keeps http(s) and mailto only", () => {
 });
 
 Deno.test("hostile text from facts, conversations, tools, tasks, plugins and logs renders inert on every page", async () => {
-  const daemon = new FakeDaemonView();
-  daemon.last = { at: "2026-11-22T09:00:00Z", reason: hostile, outcome: "ran", summary: hostile };
-  daemon.events = [{ id: 1, source: hostile, summary: hostile, at: "2026-11-22T09:00:00Z" }];
+  const daemon = new fakes.FakeDaemonView();
+  daemon.last = fakes.heartbeatRun({
+    startedAt: "2026-11-22T09:00:00Z",
+    reason: hostile,
+    answer: hostile,
+  });
+  daemon.events = [{
+    id: 1,
+    source: hostile,
+    kind: hostile,
+    summary: hostile,
+    urgent: false,
+    createdAt: "2026-11-22T09:00:00Z",
+  }];
   daemon.notifications = [{
     at: "2026-11-22T09:00:00Z",
     title: hostile,
     body: hostile,
     delivered: false,
   }];
-  daemon.tasksList = [{
+  daemon.tasksList = [fakes.taskRecord({
     id: 1,
     name: hostile,
     schedule: hostile,
-    prompt: hostile,
-    enabled: true,
-    lastResult: hostile,
-  }];
-  daemon.monitorsList = [{
+    message: hostile,
+    lastOutcome: hostile,
+  })];
+  daemon.monitorsList = [fakes.monitorRecord({
     id: 1,
     name: hostile,
     url: hostile,
-    every: hostile,
-    enabled: true,
+    selector: hostile,
     lastResult: hostile,
-  }];
-  const plugins = new FakePluginsView(
+  })];
+  const plugins = new fakes.FakePluginsView(
     [{
-      name: "x",
-      version: hostile,
-      description: hostile,
-      trust: "local",
-      enabled: true,
-      status: "approved",
+      summary: {
+        name: "x",
+        version: hostile,
+        description: hostile,
+        trustLevel: "local",
+        status: "enabled",
+        tools: [hostile],
+      },
       permissions: [hostile],
-      tools: [hostile],
     }],
-    [{
-      name: "y",
-      version: "1",
-      description: hostile,
-      trust: "sandbox",
-      requestedAt: "2026-11-22T09:00:00Z",
-      files: [{ path: hostile, content: hostile }],
-      tests: { passed: false, output: hostile },
-      permissionDiff: { added: [hostile], removed: [hostile], unchanged: [hostile] },
-    }],
+    [fakes.pendingPlugin({ name: "y", version: "1", description: hostile, trustLevel: "sandbox" }, {
+      files: { [hostile]: hostile },
+      warnings: [hostile],
+      review: {
+        name: "y",
+        source: "install",
+        filesHash: "x",
+        errors: [],
+        tests: [{ name: hostile, passed: false, detail: hostile }],
+        attempts: 0,
+        updatedAt: "2026-11-22T09:00:00Z",
+      },
+      permissionDiff: {
+        sinceApproval: true,
+        added: [{ kind: "read", target: hostile, description: hostile }],
+        removed: [{ kind: "read", target: hostile, description: hostile }],
+        unchanged: [{ kind: "read", target: hostile, description: hostile }],
+      },
+    })],
   );
-  const logs = new FakeLogsView([hostile], [{
+  const logs = new fakes.FakeLogsView([hostile], [{
+    id: 1,
     at: "2026-11-22T09:00:00Z",
     tool: hostile,
     arguments: hostile,

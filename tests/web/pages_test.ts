@@ -1,5 +1,13 @@
 import assert from "node:assert/strict";
-import { FakeDaemonView, FakeLogsView, FakePluginsView } from "../fakes/web_views.ts";
+import {
+  FakeDaemonView,
+  FakeLogsView,
+  FakePluginsView,
+  heartbeatRun,
+  monitorRecord,
+  pendingPlugin,
+  taskRecord,
+} from "../fakes/web_views.ts";
 import { createWebFixture, postForm } from "./web_fixture.ts";
 
 const htmx = { "HX-Request": "true" };
@@ -62,22 +70,22 @@ Deno.test("pages without daemon, plugins or logs say so instead of failing", asy
 
 Deno.test("dashboard shows heartbeat state, events, notifications, counts and model status", async () => {
   const daemon = new FakeDaemonView();
-  daemon.last = {
-    at: "2026-11-22T09:45:00.000Z",
-    reason: "schedule",
-    outcome: "ran",
-    summary: "Filed 2 new PDFs",
+  daemon.last = heartbeatRun({
+    startedAt: "2026-11-22T09:45:00.000Z",
+    answer: "Filed 2 new PDFs",
     promptTokens: 900,
     completionTokens: 40,
     durationMs: 2300,
     conversationId: 7,
-  };
+  });
   daemon.next = "2026-11-22T10:00:00.000Z";
   daemon.events = [{
     id: 1,
     source: "watcher",
+    kind: "new_file",
     summary: "new file invoice.pdf",
-    at: "2026-11-22T09:50:00Z",
+    urgent: false,
+    createdAt: "2026-11-22T09:50:00Z",
   }];
   daemon.notifications = [{
     at: "2026-11-22T09:46:00Z",
@@ -85,13 +93,7 @@ Deno.test("dashboard shows heartbeat state, events, notifications, counts and mo
     body: "2 filed",
     delivered: true,
   }];
-  daemon.tasksList = [{
-    id: 1,
-    name: "weekly",
-    schedule: "0 9 * * 1",
-    prompt: "Summarize",
-    enabled: true,
-  }];
+  daemon.tasksList = [taskRecord({ id: 1, name: "weekly", message: "Summarize" })];
   const fixture = createWebFixture({ extra: { daemon, plugins: new FakePluginsView() } });
   try {
     fixture.conversations.createConversation("chat", "Recent talk", fixture.clock.now());
@@ -273,24 +275,20 @@ Deno.test("memory lists by category, searches, adds, edits and forgets", async (
 
 Deno.test("tasks and monitors: list, add, enable, disable, run now, remove; errors are readable", async () => {
   const daemon = new FakeDaemonView();
-  daemon.tasksList = [{
+  daemon.tasksList = [taskRecord({
     id: 1,
     name: "weekly",
-    schedule: "0 9 * * 1",
-    prompt: "Summarize my week",
-    enabled: true,
-    nextRun: "2026-11-23T09:00:00Z",
+    message: "Summarize my week",
+    nextRunAt: "2026-11-23T09:00:00Z",
     lastOutcome: "ok",
-    lastResult: "Sent summary",
-    lastRun: "2026-11-16T09:00:00Z",
-  }];
-  daemon.monitorsList = [{
+    lastRunAt: "2026-11-16T09:00:00Z",
+  })];
+  daemon.monitorsList = [monitorRecord({
     id: 1,
     name: "prices",
     url: "https://shop.example/item",
-    every: "60m",
     enabled: false,
-  }];
+  })];
   const fixture = createWebFixture({ extra: { daemon } });
   try {
     const listed = await page(fixture.app, "/tasks");
@@ -299,7 +297,7 @@ Deno.test("tasks and monitors: list, add, enable, disable, run now, remove; erro
         "Summarize my week",
         "0 9 * * 1",
         "2026-11-23 09:00",
-        "Sent summary",
+        "2026-11-16 09:00",
         "https://shop.example/item",
         "/tasks/monitors/1/enable",
       ]
@@ -356,39 +354,48 @@ Deno.test("tasks and monitors: list, add, enable, disable, run now, remove; erro
 Deno.test("plugins: list with permissions, local-trust warning, review with code and diff, approve, reject", async () => {
   const plugins = new FakePluginsView(
     [{
-      name: "weather",
-      version: "1.0.0",
-      description: "Forecasts",
-      trust: "sandbox",
-      enabled: true,
-      status: "approved",
+      summary: {
+        name: "weather",
+        version: "1.0.0",
+        description: "Forecasts",
+        trustLevel: "sandbox",
+        status: "enabled",
+        tools: ["forecast"],
+      },
       permissions: ["connect to api.weather.example"],
-      tools: ["forecast"],
     }],
     [
-      {
-        name: "shell-helper",
-        version: "0.1.0",
-        description: "Runs things",
-        trust: "local",
-        requestedAt: "2026-11-22T09:00:00Z",
-        files: [{ path: "main.ts", content: "export function run() { return 1; }" }],
-        tests: { passed: true, output: "3 passed" },
-        permissionDiff: { added: ["run any command"], removed: [], unchanged: [] },
-      },
-      {
-        name: "notes",
-        version: "2.0.0",
-        description: "Notes",
-        trust: "sandbox",
-        requestedAt: "2026-11-22T09:00:00Z",
-        files: [],
-        permissionDiff: {
-          added: [],
-          removed: ["read ~/Notes"],
-          unchanged: ["write ~/Notes/radar"],
+      pendingPlugin(
+        { name: "shell-helper", version: "0.1.0", description: "Runs things", trustLevel: "local" },
+        {
+          permissions: ["run any command"],
+          files: { "main.ts": "export function run() { return 1; }" },
+          review: {
+            name: "shell-helper",
+            source: "install",
+            filesHash: "x",
+            errors: [],
+            tests: [{ name: "three", passed: true, detail: "3 passed" }],
+            attempts: 0,
+            updatedAt: "2026-11-22T09:00:00Z",
+          },
         },
-      },
+      ),
+      pendingPlugin(
+        { name: "notes", version: "2.0.0", description: "Notes", trustLevel: "sandbox" },
+        {
+          permissionDiff: {
+            sinceApproval: true,
+            added: [],
+            removed: [{ kind: "read", target: "/home/u/Notes", description: "read ~/Notes" }],
+            unchanged: [{
+              kind: "write",
+              target: "/home/u/Notes/radar",
+              description: "write ~/Notes/radar",
+            }],
+          },
+        },
+      ),
     ],
   );
   const fixture = createWebFixture({ extra: { plugins } });
@@ -434,6 +441,7 @@ Deno.test("logs: agent log tail and audit trail, filterable", async () => {
     ["10:00 info heartbeat skipped", "10:15 warn model slow", "10:30 info heartbeat ran"],
     [
       {
+        id: 1,
         at: "2026-11-22T10:00:00Z",
         tool: "exec",
         arguments: '{"command":"rm -rf /"}',
@@ -442,6 +450,7 @@ Deno.test("logs: agent log tail and audit trail, filterable", async () => {
         result: "Refused: dangerous",
       },
       {
+        id: 2,
         at: "2026-11-22T10:01:00Z",
         tool: "recall",
         arguments: "{}",

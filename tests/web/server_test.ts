@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { openRuntime } from "../../src/runtime/runtime.ts";
+import { openRadar } from "../../src/runtime/open_radar.ts";
 import { Hono } from "hono";
 import { RadarError } from "../../src/core/errors.ts";
 import { serveApp, startWebServer } from "../../web/server.ts";
@@ -8,7 +8,7 @@ import { serveApp, startWebServer } from "../../web/server.ts";
 function runtimeIn(directory: string, configText: string) {
   const configPath = join(directory, "radar.yaml");
   Deno.writeTextFileSync(configPath, configText);
-  return openRuntime({
+  return openRadar({
     configPath,
     env: { HOME: directory, RADAR_DATA_DIR: join(directory, "data") },
     cwd: directory,

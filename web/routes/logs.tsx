@@ -4,9 +4,9 @@ import type { RouteContext } from "../app.tsx";
 import { renderFragment, renderPage } from "../render.tsx";
 import { Unavailable } from "../views/layout.tsx";
 import { formatDuration, formatTime, truncate } from "../views/format.ts";
-import type { AuditRow } from "../ports.ts";
+import type { ToolCallRecord } from "../../src/core/ports.ts";
 
-function AuditTable(props: { rows: AuditRow[] }) {
+function AuditTable(props: { rows: ToolCallRecord[] }) {
   if (!props.rows.length) return <p class="muted">No tool calls recorded.</p>;
   return (
     <table class="list audit">

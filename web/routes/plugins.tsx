@@ -64,7 +64,7 @@ export function pluginsRoutes(context: RouteContext): Hono {
   const app = new Hono();
   const { deps } = context;
 
-  app.get("/plugins", async (c) => {
+  app.get("/plugins", (c) => {
     const plugins = deps.plugins;
     const skills = (
       <>
@@ -85,7 +85,14 @@ export function pluginsRoutes(context: RouteContext): Hono {
         ),
       );
     }
-    const [list, reviews] = await Promise.all([plugins.list(), plugins.pendingReviews()]);
+    const reviews = plugins.pendingReviews();
+    const list = plugins.list().map((summary) => {
+      try {
+        return { summary, permissions: plugins.details(summary.name).permissions };
+      } catch {
+        return { summary, permissions: [] };
+      }
+    });
     return renderPage(
       c,
       context,
@@ -104,12 +111,12 @@ export function pluginsRoutes(context: RouteContext): Hono {
     );
   });
 
-  app.get("/plugins/review", async (c) => {
+  app.get("/plugins/review", (c) => {
     const plugins = deps.plugins;
     if (!plugins) {
       return renderPage(c, context, { title: "Plugin review", active: "/plugins" }, pluginsMissing);
     }
-    const reviews = await plugins.pendingReviews();
+    const reviews = plugins.pendingReviews();
     return renderPage(
       c,
       context,
@@ -165,11 +172,11 @@ export function pluginsRoutes(context: RouteContext): Hono {
   });
   app.post(
     "/plugins/:name/enable",
-    (c) => act(c, (plugins, name) => plugins.setEnabled(name, true), "/plugins"),
+    (c) => act(c, (plugins, name) => plugins.enable(name), "/plugins"),
   );
   app.post(
     "/plugins/:name/disable",
-    (c) => act(c, (plugins, name) => plugins.setEnabled(name, false), "/plugins"),
+    (c) => act(c, (plugins, name) => plugins.disable(name), "/plugins"),
   );
   return app;
 }

@@ -1,6 +1,14 @@
 /** The dashboard's heartbeat card: scheduler state, last/next tick, events, notifications. */
 import type { DaemonView } from "../ports.ts";
+import type { RunRecord } from "../../src/core/schedule_ports.ts";
 import { formatDuration, formatTime, truncate } from "./format.ts";
+
+/** One line: what a heartbeat did, or why it skipped. */
+function runSummary(run: RunRecord): string {
+  if (run.outcome !== "ran") return run.reason;
+  const tools = run.tools.length ? ` (tools: ${run.tools.join(", ")})` : "";
+  return `${run.answer.replace(/\s+/g, " ").trim().slice(0, 200) || run.reason}${tools}`;
+}
 
 /** Renders the daemon's current state (async: the view may query it). */
 export async function DaemonSummary(props: { daemon: DaemonView }) {
@@ -29,10 +37,15 @@ export async function DaemonSummary(props: { daemon: DaemonView }) {
           {last
             ? (
               <>
-                {formatTime(last.at)} ·{" "}
-                <span class={`badge tick-${last.outcome}`}>{last.outcome}</span>{" "}
-                <span class="muted">woke by {last.reason}</span>
-                <div>{last.summary}</div>
+                {formatTime(last.startedAt)} ·{" "}
+                <span class={`badge tick-${last.outcome === "running" ? "ran" : last.outcome}`}>
+                  {last.outcome === "running" ? "ran" : last.outcome}
+                </span>{" "}
+                <span class="muted">
+                  woke by {last.trigger}
+                  {last.eventCount ? `, ${last.eventCount} events` : ""}
+                </span>
+                <div>{runSummary(last)}</div>
                 <div class="muted">
                   {last.promptTokens !== undefined
                     ? `${last.promptTokens}+${last.completionTokens ?? 0} tokens`
@@ -59,7 +72,7 @@ export async function DaemonSummary(props: { daemon: DaemonView }) {
           <ul class="plain">
             {events.map((event) => (
               <li>
-                <span class="muted">{formatTime(event.at)} {event.source}</span>{" "}
+                <span class="muted">{formatTime(event.createdAt)} {event.source}</span>{" "}
                 {truncate(event.summary, 200)}
               </li>
             ))}

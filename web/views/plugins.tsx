@@ -1,6 +1,6 @@
 // deno-lint-ignore-file jsx-key -- server-rendered HTML: keys are a client-side diffing concern
 /** Plugin list and review views. Plugin code, names and test output are hostile text. */
-import type { PluginReview, PluginSummary } from "../ports.ts";
+import type { PluginDetails, PluginSummary } from "../../src/core/plugin_state.ts";
 import { Notice } from "./layout.tsx";
 import { formatTime } from "./format.ts";
 
@@ -14,38 +14,43 @@ function LocalTrustWarning(props: { name: string }) {
   );
 }
 
+/** An installed plugin with its granted permissions in plain words. */
+export interface PluginRow {
+  summary: PluginSummary;
+  permissions: string[];
+}
+
 /** Installed plugins. */
-export function PluginTable(props: { plugins: PluginSummary[] }) {
+export function PluginTable(props: { plugins: PluginRow[] }) {
   if (!props.plugins.length) {
     return <p class="muted">No plugins installed. Use `radar plugin install DIR`.</p>;
   }
   return (
     <div class="plugins">
-      {props.plugins.map((plugin) => (
-        <section class={`card plugin trust-${plugin.trust}`}>
+      {props.plugins.map(({ summary: plugin, permissions }) => (
+        <section class={`card plugin trust-${plugin.trustLevel}`}>
           <h2>
             {plugin.name} <span class="muted">{plugin.version}</span>{" "}
             <span class={`badge status-${plugin.status}`}>{plugin.status}</span>{" "}
-            <span class={`badge trust-${plugin.trust}`}>{plugin.trust}</span>
-            {plugin.enabled ? null : <span class="badge">disabled</span>}
+            <span class={`badge trust-${plugin.trustLevel}`}>{plugin.trustLevel}</span>
           </h2>
-          {plugin.trust === "local" ? <LocalTrustWarning name={plugin.name} /> : null}
+          {plugin.trustLevel === "local" ? <LocalTrustWarning name={plugin.name} /> : null}
           <p>{plugin.description}</p>
           <div class="label">granted permissions</div>
-          {plugin.permissions.length
-            ? <ul>{plugin.permissions.map((permission) => <li>{permission}</li>)}</ul>
+          {permissions.length
+            ? <ul>{permissions.map((permission) => <li>{permission}</li>)}</ul>
             : <p class="muted">none</p>}
           {plugin.tools.length ? <p class="muted">tools: {plugin.tools.join(", ")}</p> : null}
-          {plugin.status === "approved"
+          {plugin.status === "enabled" || plugin.status === "disabled"
             ? (
               <form
                 method="post"
                 action={`/plugins/${encodeURIComponent(plugin.name)}/${
-                  plugin.enabled ? "disable" : "enable"
+                  plugin.status === "enabled" ? "disable" : "enable"
                 }`}
               >
                 <button type="submit" class="secondary small">
-                  {plugin.enabled ? "Disable" : "Enable"}
+                  {plugin.status === "enabled" ? "Disable" : "Enable"}
                 </button>
               </form>
             )
@@ -57,53 +62,58 @@ export function PluginTable(props: { plugins: PluginSummary[] }) {
 }
 
 /** One pending review: permissions diff, tests, files, approve/reject. */
-export function PluginReviewView(props: { review: PluginReview }) {
+export function PluginReviewView(props: { review: PluginDetails }) {
   const { review } = props;
   const { added, removed, unchanged } = review.permissionDiff;
-  const name = encodeURIComponent(review.name);
+  const plugin = review.summary;
+  const trust = review.trustLevel === "local" ? "local" : "sandbox";
+  const reviewName = plugin?.name ?? "?";
+  const name = encodeURIComponent(reviewName);
+  const tests = review.review?.tests ?? [];
+  const files = Object.entries(review.files);
   return (
-    <section class={`card review trust-${review.trust}`} id={`review-${review.name}`}>
+    <section class={`card review trust-${trust}`} id={`review-${reviewName}`}>
       <h2>
-        {review.name} <span class="muted">{review.version}</span>{" "}
-        <span class={`badge trust-${review.trust}`}>{review.trust}</span>
+        {reviewName} <span class="muted">{plugin?.version ?? "?"}</span>{" "}
+        <span class={`badge trust-${trust}`}>{trust}</span>
       </h2>
-      <p class="muted">requested {formatTime(review.requestedAt)}</p>
-      {review.trust === "local" ? <LocalTrustWarning name={review.name} /> : null}
-      {(review.warnings ?? []).map((warning) => <Notice kind="warning">{warning}</Notice>)}
-      {(review.errors ?? []).map((error) => <Notice kind="error">{error}</Notice>)}
-      <p>{review.description}</p>
+      <p class="muted">requested {formatTime(review.review?.updatedAt ?? "")}</p>
+      {trust === "local" ? <LocalTrustWarning name={reviewName} /> : null}
+      {review.warnings.map((warning) => <Notice kind="warning">{warning}</Notice>)}
+      {review.errors.map((error) => <Notice kind="error">{error}</Notice>)}
+      <p>{plugin?.description ?? ""}</p>
       <h3>Permissions</h3>
       <ul class="permission-diff">
-        {added.map((permission) => <li class="added">+ {permission}</li>)}
-        {removed.map((permission) => <li class="removed">− {permission}</li>)}
-        {unchanged.map((permission) => <li class="unchanged">{permission}</li>)}
+        {added.map((permission) => <li class="added">+ {permission.description}</li>)}
+        {removed.map((permission) => <li class="removed">− {permission.description}</li>)}
+        {unchanged.map((permission) => <li class="unchanged">{permission.description}</li>)}
         {!added.length && !removed.length && !unchanged.length
           ? <li class="muted">no permissions</li>
           : null}
       </ul>
       <h3>Tests</h3>
-      {review.tests
+      {tests.length
         ? (
           <>
-            <span class={`badge outcome-${review.tests.passed ? "ok" : "error"}`}>
-              {review.tests.passed ? "passed" : "failed"}
+            <span class={`badge outcome-${tests.every((test) => test.passed) ? "ok" : "error"}`}>
+              {tests.every((test) => test.passed) ? "passed" : "failed"}
             </span>
-            <pre class="scroll">{review.tests.output}</pre>
+            <pre class="scroll">{tests.map((test) => `${test.passed ? "ok  " : "FAIL"} ${test.name}: ${test.detail}`).join("\n")}</pre>
           </>
         )
         : <p class="muted">not run</p>}
       <h3>Code</h3>
-      {review.files.map((file) => (
-        <details open={review.files.length === 1}>
+      {files.map(([path, content]) => (
+        <details open={files.length === 1}>
           <summary>
-            <code>{file.path}</code>
+            <code>{path}</code>
           </summary>
-          <pre class="scroll code">{file.content}</pre>
+          <pre class="scroll code">{content}</pre>
         </details>
       ))}
       <div class="row decision">
         <form method="post" action={`/plugins/${name}/approve`}>
-          <button type="submit">Approve {review.name}</button>
+          <button type="submit">Approve {reviewName}</button>
         </form>
         <form method="post" action={`/plugins/${name}/reject`} class="row">
           <input

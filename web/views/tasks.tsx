@@ -1,6 +1,18 @@
 /** Task and monitor tables for /tasks, each row with its POST buttons. */
-import type { ScheduledTask, UrlMonitor } from "../ports.ts";
+import type { MonitorRecord, TaskRecord } from "../../src/core/schedule_ports.ts";
+import { formatDurationMinutes } from "../../src/core/schedule.ts";
+import { MonitorService } from "../../src/application/monitor_service.ts";
 import { formatTime, truncate } from "./format.ts";
+
+/** A task's schedule as the dashboard writes it ("0 9 * * 1", "every 2h", "at …"). */
+export function describeSchedule(task: Pick<TaskRecord, "scheduleKind" | "schedule">): string {
+  if (task.scheduleKind === "cron") return task.schedule;
+  if (task.scheduleKind === "at") return `at ${task.schedule}`;
+  const minutes = Number(task.schedule);
+  if (minutes % 1440 === 0) return `every ${minutes / 1440}d`;
+  if (minutes % 60 === 0) return `every ${minutes / 60}h`;
+  return `every ${minutes}m`;
+}
 
 function ActionButton(props: { action: string; label: string; kind?: string; confirm?: string }) {
   return (
@@ -17,7 +29,7 @@ function ActionButton(props: { action: string; label: string; kind?: string; con
 }
 
 /** Scheduled tasks. */
-export function TaskTable(props: { tasks: ScheduledTask[] }) {
+export function TaskTable(props: { tasks: TaskRecord[] }) {
   if (!props.tasks.length) return <p class="muted">No tasks yet.</p>;
   return (
     <table class="list">
@@ -35,18 +47,24 @@ export function TaskTable(props: { tasks: ScheduledTask[] }) {
           <tr class={task.enabled ? undefined : "disabled"}>
             <td>
               <strong>{task.name}</strong>
-              <div class="muted">{truncate(task.prompt, 160)}</div>
+              <div class="muted">{truncate(task.message, 160)}</div>
             </td>
             <td>
-              <code>{task.schedule}</code>
+              <code>{describeSchedule(task)}</code>
             </td>
-            <td>{task.enabled ? formatTime(task.nextRun) || "—" : "disabled"}</td>
+            <td>{task.enabled ? formatTime(task.nextRunAt) || "—" : "disabled"}</td>
             <td>
-              {task.lastRun ? <span class="muted">{formatTime(task.lastRun)}</span> : null}
-              {task.lastOutcome
-                ? <span class={`badge outcome-${task.lastOutcome}`}>{task.lastOutcome}</span>
-                : null}{" "}
-              {task.lastResult ? truncate(task.lastResult, 200) : task.lastRun ? "" : "never ran"}
+              {task.lastRunAt ? <span class="muted">{formatTime(task.lastRunAt)}</span> : null}
+              {task.lastOutcome === undefined
+                ? null
+                : task.lastOutcome === "ok"
+                ? <span class="badge outcome-ok">ok</span>
+                : <span class="badge outcome-error">error</span>}{" "}
+              {task.lastOutcome && task.lastOutcome !== "ok"
+                ? truncate(task.lastOutcome, 200)
+                : task.lastRunAt
+                ? ""
+                : "never ran"}
             </td>
             <td class="actions">
               <ActionButton action={`/tasks/${task.id}/run`} label="Run now" />
@@ -68,7 +86,7 @@ export function TaskTable(props: { tasks: ScheduledTask[] }) {
 }
 
 /** URL monitors. */
-export function MonitorTable(props: { monitors: UrlMonitor[] }) {
+export function MonitorTable(props: { monitors: MonitorRecord[] }) {
   if (!props.monitors.length) return <p class="muted">No monitors yet.</p>;
   return (
     <table class="list">
@@ -91,15 +109,17 @@ export function MonitorTable(props: { monitors: UrlMonitor[] }) {
                 {monitor.selector ? ` (${monitor.selector})` : ""}
               </div>
             </td>
-            <td>{monitor.every}</td>
-            <td>{monitor.enabled ? formatTime(monitor.nextCheck) || "—" : "disabled"}</td>
+            <td>{formatDurationMinutes(monitor.everyMinutes)}</td>
+            <td>{monitor.enabled ? formatTime(monitor.nextCheckAt) || "—" : "disabled"}</td>
             <td>
-              {monitor.lastCheck
-                ? <span class="muted">{formatTime(monitor.lastCheck)}</span>
+              {monitor.lastCheckedAt
+                ? <span class="muted">{formatTime(monitor.lastCheckedAt)}</span>
                 : null}
-              {monitor.lastResult
+              {MonitorService.failing(monitor)
+                ? truncate(`FAILING: ${monitor.lastError}`, 200)
+                : monitor.lastResult
                 ? truncate(monitor.lastResult, 200)
-                : monitor.lastCheck
+                : monitor.lastCheckedAt
                 ? ""
                 : "never checked"}
             </td>

@@ -9,6 +9,7 @@
  */
 import { fileURLToPath as fromFileUrl } from "node:url";
 import { pdfExtractFlag } from "./pdf_flag.ts";
+import { withDataLimit } from "../process_limits.ts";
 
 /** A program and its arguments. */
 export interface PdfProcessCommand {
@@ -40,7 +41,7 @@ export const v8HeapMb = 256;
 
 /** Builds the command line of one PDF subprocess (pure). */
 export function pdfProcessCommand(options: PdfProcessCommandOptions): PdfProcessCommand {
-  let command = options.execPath;
+  const command = options.execPath;
   let args: string[];
   if (options.standalone) {
     args = [pdfExtractFlag];
@@ -59,12 +60,7 @@ export function pdfProcessCommand(options: PdfProcessCommandOptions): PdfProcess
       entry,
     ];
   }
-  if (options.prlimitPath) {
-    const bytes = (baseDataLimitMb + options.memoryMb) * 1024 * 1024;
-    args = [`--data=${bytes}:${bytes}`, "--", command, ...args];
-    command = options.prlimitPath;
-  }
-  return { command, args };
+  return withDataLimit({ command, args }, options.prlimitPath, baseDataLimitMb + options.memoryMb);
 }
 
 /**

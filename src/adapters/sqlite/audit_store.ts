@@ -1,24 +1,12 @@
 /** The tool audit trail in SQLite: every call recorded with secrets redacted, old rows pruned. */
 import { boundedPage } from "../../core/bounds.ts";
 import type { DatabaseSync } from "node:sqlite";
-import type { AuditEntry, AuditSink, Clock, Logger } from "../../core/ports.ts";
+import type { AuditEntry, AuditTrail, Clock, Logger, ToolCallRecord } from "../../core/ports.ts";
 import { silentLogger } from "../../core/ports.ts";
 import { redactArguments, redactText } from "../../core/redact.ts";
 import type { ToolOutcome } from "../../core/tool.ts";
 import { statement } from "./statements.ts";
 import { readOnlyReason, write } from "./write.ts";
-
-/** One recorded tool call as listed by `radar log tools`. */
-export interface ToolCallRecord {
-  id: number;
-  at: string;
-  conversationId?: number;
-  tool: string;
-  arguments: string;
-  outcome: ToolOutcome;
-  durationMs: number;
-  result: string;
-}
 
 /** Settings of the audit store. */
 export interface AuditStoreOptions {
@@ -34,7 +22,7 @@ export interface AuditStoreOptions {
 const day = 24 * 60 * 60 * 1000;
 
 /** Records tool calls in the tool_calls table. */
-export class SqliteAuditStore implements AuditSink {
+export class SqliteAuditStore implements AuditTrail {
   #lastPrune = 0;
 
   constructor(private readonly db: DatabaseSync, private readonly options: AuditStoreOptions) {}

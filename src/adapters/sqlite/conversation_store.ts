@@ -2,7 +2,8 @@
 import type { DatabaseSync } from "node:sqlite";
 import type { ToolCall } from "../../core/messages.ts";
 import type {
-  ConversationStore,
+  ConversationArchive,
+  ConversationQuery,
   ConversationSummary,
   MessageRecord,
   StoredMessage,
@@ -33,15 +34,6 @@ interface SummaryRow {
   created_at: string;
   updated_at: string;
   message_count: number;
-}
-
-/** Filters for listing conversations. */
-export interface ConversationQuery {
-  kind?: ConversationKind;
-  /** Matches title or message content (substring, case-insensitive). */
-  search?: string;
-  limit: number;
-  offset?: number;
 }
 
 function toMessage(row: MessageRow): StoredMessage {
@@ -89,7 +81,7 @@ export function toFtsAllWordsQuery(text: string): string | undefined {
 }
 
 /** Conversations and messages in SQLite; every append is committed at once. */
-export class SqliteConversationStore implements ConversationStore {
+export class SqliteConversationStore implements ConversationArchive {
   constructor(private readonly db: DatabaseSync) {}
 
   /** Starts a conversation and returns its id. */

@@ -1,19 +1,9 @@
 /** The persistent event queue: watchers and monitors add events, heartbeats consume them. */
 import type { DatabaseSync } from "node:sqlite";
+import type { EventQueue, NewEvent } from "../../core/work_ports.ts";
 import type { PendingEvent } from "../../core/heartbeat.ts";
 import { statement } from "./statements.ts";
 import { insertUnlessPresent, write } from "./write.ts";
-
-/** An event as a source hands it to the queue. */
-export interface NewEvent {
-  source: string;
-  kind: string;
-  summary: string;
-  detail?: string;
-  urgent?: boolean;
-  /** While an event with this key is pending, another with the same key is dropped. */
-  dedupeKey?: string;
-}
 
 interface EventRow {
   id: number;
@@ -43,7 +33,7 @@ const maxSummaryChars = 500;
 const maxDetailChars = 4000;
 
 /** SQLite-backed queue of pending events. */
-export class SqliteEventQueue {
+export class SqliteEventQueue implements EventQueue {
   constructor(private readonly db: DatabaseSync) {}
 
   /** Adds an event; returns its id, or undefined when a pending duplicate exists. */

@@ -1,7 +1,7 @@
 /** SQLite facts with FTS5 keyword search. */
 import { boundedPage, maxListOffset } from "../../core/bounds.ts";
 import type { DatabaseSync } from "node:sqlite";
-import type { Fact, FactCategory, FactStore } from "../../core/ports.ts";
+import type { Fact, FactArchive, FactCategory } from "../../core/ports.ts";
 import { statement } from "./statements.ts";
 import { insert, write } from "./write.ts";
 
@@ -41,7 +41,7 @@ export function toFtsQuery(text: string): string | undefined {
 }
 
 /** Facts in SQLite; the FTS index is kept in sync by triggers. */
-export class SqliteFactStore implements FactStore {
+export class SqliteFactStore implements FactArchive {
   constructor(private readonly db: DatabaseSync) {}
 
   /** Stores a fact and returns its id. */

@@ -1,54 +1,10 @@
 /** URL monitors in SQLite: what to fetch, when, and the last version seen. */
 import { maxEveryMinutes, minEveryMinutes } from "../../core/bounds.ts";
 import type { DatabaseSync } from "node:sqlite";
+import type { CheckSuccess, MonitorStore, NewMonitor } from "../../core/work_ports.ts";
+import type { MonitorRecord } from "../../core/schedule_ports.ts";
 import { statement } from "./statements.ts";
 import { insert, write } from "./write.ts";
-
-/** One URL monitor. */
-export interface MonitorRecord {
-  id: number;
-  name: string;
-  url: string;
-  /** CSS selector of the watched part; empty = the whole page. */
-  selector: string;
-  everyMinutes: number;
-  urgent: boolean;
-  enabled: boolean;
-  createdAt: string;
-  nextCheckAt: string;
-  lastCheckedAt?: string;
-  lastChangedAt?: string;
-  etag?: string;
-  lastModified?: string;
-  /** The readable text last seen; undefined before the first successful check. */
-  content?: string;
-  /** Consecutive failed checks. */
-  failures: number;
-  lastError?: string;
-  lastResult?: string;
-}
-
-/** A new monitor. */
-export interface NewMonitor {
-  name: string;
-  url: string;
-  selector: string;
-  everyMinutes: number;
-  urgent: boolean;
-  nextCheckAt: Date;
-}
-
-/** What a successful check stores. */
-export interface CheckSuccess {
-  at: Date;
-  nextCheckAt: Date;
-  result: string;
-  /** New text; undefined keeps the stored one (304 Not Modified). */
-  content?: string;
-  changed: boolean;
-  etag?: string;
-  lastModified?: string;
-}
 
 interface MonitorRow {
   id: number;
@@ -95,7 +51,7 @@ function toMonitor(row: MonitorRow): MonitorRecord {
 }
 
 /** Monitors in SQLite. */
-export class SqliteMonitorStore {
+export class SqliteMonitorStore implements MonitorStore {
   constructor(private readonly db: DatabaseSync) {}
 
   /** Adds a monitor; returns its id. */

@@ -1,16 +1,7 @@
 /** The outbox: side effects recorded under a key before they happen, marked sent after. */
 import type { DatabaseSync } from "node:sqlite";
+import type { Outbox, OutboxEntry } from "../../core/work_ports.ts";
 import { statement } from "./statements.ts";
-
-/** One recorded side effect. */
-export interface OutboxEntry {
-  key: string;
-  kind: string;
-  summary: string;
-  createdAt: string;
-  sentAt?: string;
-  pid: number;
-}
 
 interface OutboxRow {
   key: string;
@@ -22,7 +13,7 @@ interface OutboxRow {
 }
 
 /** The `outbox` table. */
-export class SqliteOutbox {
+export class SqliteOutbox implements Outbox {
   constructor(private readonly db: DatabaseSync) {}
 
   /** Records `key` unless it exists; returns the existing entry, or undefined when recorded now. */

@@ -1,6 +1,7 @@
 /** SQLite storage of plugin approvals and reviews (schema 004_plugins). */
 import type { DatabaseSync } from "node:sqlite";
-import type { PluginApproval, PluginRecords, PluginReview } from "../../plugins/plugin_records.ts";
+import type { PluginApproval, PluginRecords } from "../../plugins/plugin_records.ts";
+import type { PluginReview } from "../../core/plugin_state.ts";
 import { statement } from "./statements.ts";
 import { insert, write } from "./write.ts";
 

@@ -1,48 +1,10 @@
 /** Heartbeat and task runs: one row per tick, claimed while running, finished with its cost. */
 import { boundedPage } from "../../core/bounds.ts";
 import type { DatabaseSync } from "node:sqlite";
+import type { ClaimRequest, RunClaim, RunFinish, RunLog } from "../../core/work_ports.ts";
+import type { RunOutcome, RunRecord } from "../../core/schedule_ports.ts";
 import { statement } from "./statements.ts";
 import { insert, transaction, write } from "./write.ts";
-
-/** How a run ended. */
-export type RunOutcome = "running" | "skipped" | "ran" | "failed";
-
-/** One recorded run. */
-export interface RunRecord {
-  id: number;
-  kind: "heartbeat" | "task";
-  trigger: "schedule" | "manual";
-  taskId?: number;
-  pid: number;
-  startedAt: string;
-  finishedAt?: string;
-  outcome: RunOutcome;
-  reason: string;
-  eventCount: number;
-  conversationId?: number;
-  promptTokens?: number;
-  completionTokens?: number;
-  modelMs?: number;
-  durationMs?: number;
-  tools: string[];
-  notifications: number;
-  answer: string;
-}
-
-/** What finishing a run records. */
-export interface RunFinish {
-  outcome: Exclude<RunOutcome, "running">;
-  reason?: string;
-  eventCount?: number;
-  conversationId?: number;
-  promptTokens?: number;
-  completionTokens?: number;
-  modelMs?: number;
-  durationMs?: number;
-  tools?: string[];
-  notifications?: number;
-  answer?: string;
-}
 
 interface RunRow {
   id: number;
@@ -89,11 +51,8 @@ function toRecord(row: RunRow): RunRecord {
   };
 }
 
-/** A claimed run, or the live process that holds the claim. */
-export type RunClaim = { runId: number } | { heldBy: number };
-
 /** Runs in SQLite. */
-export class SqliteRunStore {
+export class SqliteRunStore implements RunLog {
   constructor(private readonly db: DatabaseSync) {}
 
   /**
@@ -123,14 +82,8 @@ export class SqliteRunStore {
    * the dashboard's "Run now" and the scheduler share the daemon) is already running that task.
    * Running rows of dead processes are closed as interrupted. Returns the run id or the holder.
    */
-  claimTask(
-    taskId: number,
-    trigger: RunRecord["trigger"],
-    at: Date,
-    pid: number,
-    isAlive: (pid: number) => boolean,
-  ): RunClaim {
-    return this.#claim("task", taskId, trigger, at, pid, isAlive);
+  claimTask(taskId: number, ...claim: ClaimRequest): RunClaim {
+    return this.#claim("task", taskId, ...claim);
   }
 
   #claim(

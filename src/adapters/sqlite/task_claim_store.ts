@@ -4,18 +4,11 @@
  * the one run the daemon owes: it is retried for the same due time, so its outbox keys match.
  */
 import type { DatabaseSync } from "node:sqlite";
+import type { TaskClaim, TaskClaims } from "../../core/work_ports.ts";
 import { statement } from "./statements.ts";
 
-/** A scheduled run that was claimed. */
-export interface TaskClaim {
-  taskId: number;
-  runId: number;
-  /** The due time the run was for (its outbox scope). */
-  dueAt: string;
-}
-
 /** The `task_claims` table. */
-export class SqliteTaskClaimStore {
+export class SqliteTaskClaimStore implements TaskClaims {
   constructor(private readonly db: DatabaseSync) {}
 
   /** Records the claim of a scheduled run. */

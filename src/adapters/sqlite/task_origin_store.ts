@@ -1,15 +1,10 @@
 /** Who created a task (the user or the model) and whether the user approved a model's task. */
 import type { DatabaseSync } from "node:sqlite";
+import type { TaskOrigin, TaskOrigins } from "../../core/work_ports.ts";
 import { statement } from "./statements.ts";
 
-/** A task's origin; tasks without a row were created by the user (CLI, dashboard). */
-export interface TaskOrigin {
-  origin: "user" | "model";
-  approvedAt?: string;
-}
-
 /** The `task_origins` table. */
-export class SqliteTaskOriginStore {
+export class SqliteTaskOriginStore implements TaskOrigins {
   constructor(private readonly db: DatabaseSync) {}
 
   /** Records that the model created task `taskId`. */

@@ -1,39 +1,11 @@
 /** Scheduled tasks in SQLite. */
 import { maxEveryMinutes, minEveryMinutes } from "../../core/bounds.ts";
 import type { DatabaseSync } from "node:sqlite";
+import type { NewTask, TaskStore } from "../../core/work_ports.ts";
+import type { ScheduleKind, TaskRecord } from "../../core/schedule_ports.ts";
 import type { CatchUpPolicy } from "../../core/schedule.ts";
 import { statement } from "./statements.ts";
 import { insert, write } from "./write.ts";
-
-/** How a task's schedule is written. */
-export type ScheduleKind = "cron" | "every" | "at";
-
-/** One scheduled task. */
-export interface TaskRecord {
-  id: number;
-  name: string;
-  message: string;
-  scheduleKind: ScheduleKind;
-  /** Cron expression (local time), minutes between runs, or the ISO instant of a one-shot. */
-  schedule: string;
-  catchUp: CatchUpPolicy;
-  enabled: boolean;
-  createdAt: string;
-  nextRunAt?: string;
-  lastRunAt?: string;
-  lastOutcome?: string;
-  lastConversationId?: number;
-}
-
-/** A new task. */
-export interface NewTask {
-  name: string;
-  message: string;
-  scheduleKind: ScheduleKind;
-  schedule: string;
-  catchUp: CatchUpPolicy;
-  nextRunAt?: Date;
-}
 
 interface TaskRow {
   id: number;
@@ -77,7 +49,7 @@ function toTask(row: TaskRow): TaskRecord {
 }
 
 /** Tasks in SQLite. */
-export class SqliteTaskStore {
+export class SqliteTaskStore implements TaskStore {
   constructor(private readonly db: DatabaseSync) {}
 
   /** Adds a task; returns its id. */

@@ -1,23 +1,15 @@
 /** Files the folder watchers have seen, settled on stored rows, and per-folder watcher counters. */
 import type { DatabaseSync } from "node:sqlite";
 import { statement } from "./statements.ts";
-import type { ScanReason, SeenFile, SettlingFile } from "../file_watcher.ts";
+import type {
+  ScanReason,
+  SeenFile,
+  SettlingFile,
+  WatchedFolders,
+  WatcherStats,
+  WatchLedger,
+} from "../file_watcher.ts";
 import { transaction } from "./database.ts";
-
-/** A watched folder's counters, for `radar status`. */
-export interface WatcherStats {
-  folder: string;
-  /** Scans at start or when the folder reappeared. */
-  scans: number;
-  /** Scans because the OS watcher dropped events. */
-  rescans: number;
-  /** Files only a scan found (arrived while down, or their event was dropped). */
-  recovered: number;
-  /** Files queued as events. */
-  queued: number;
-  settling: number;
-  lastScanAt?: string;
-}
 
 interface FileRow {
   path: string;
@@ -28,8 +20,26 @@ interface FileRow {
 }
 
 /** The `watched_files` and `watcher_stats` tables. */
-export class SqliteWatchedFileStore {
+export class SqliteWatchedFileStore implements WatchedFolders {
   constructor(private readonly db: DatabaseSync) {}
+
+  /** One folder's ledger; `queue` runs in the transaction that marks settled files queued. */
+  ledger(folder: string, queue: (files: readonly SeenFile[]) => void): WatchLedger {
+    return {
+      record: (files, nowMs, flags) => this.record(folder, files, nowMs, flags),
+      settling: (limit) => this.settling(folder, limit),
+      restart: (files, nowMs) => this.restart(folder, files, nowMs),
+      forget: (paths) => this.forget(folder, paths),
+      known: () => this.known(folder),
+      hasBaseline: () => this.hasBaseline(folder),
+      countScan: (reason, found, at) => this.countScan(folder, reason, found, at),
+      finish: (files) =>
+        transaction(this.db, () => {
+          queue(files);
+          this.markQueued(folder, files);
+        }),
+    };
+  }
 
   /** Records seen files of `folder` (see `WatchLedger.record`). */
   record(

@@ -4,21 +4,20 @@ import { nextHeartbeatAt } from "../../core/heartbeat.ts";
 import { isQuietTime } from "../../core/quiet_hours.ts";
 import { formatLocalTime } from "../../core/system_prompt.ts";
 import { runningDaemon } from "../../daemon/lock_file.ts";
-import { daemonServices } from "../../daemon/services.ts";
-import type { Runtime } from "../../runtime/runtime.ts";
+import type { Radar } from "../../runtime/open_radar.ts";
 import { describeRun } from "./heartbeat.ts";
 import { describeTask } from "./task_description.ts";
-import { MonitorService } from "../../daemon/monitor_service.ts";
+import { MonitorService } from "../../application/monitor_service.ts";
 
 /** Extra status lines from other daemon concerns (tasks, monitors). */
-export const daemonStatusLines: Array<(runtime: Runtime) => string[]> = [];
+export const daemonStatusLines: Array<(runtime: Radar) => string[]> = [];
 
 /** The daemon status section. */
-export function daemonStatus(runtime: Runtime): string[] {
+export function daemonStatus(runtime: Radar): string[] {
   const { config, clock } = runtime;
   const timeZone = config.radar.timezone || undefined;
   const now = clock.now();
-  const services = daemonServices(runtime);
+
   const daemon = runningDaemon(runtime.dataDir);
   const lines = [
     `daemon:    ${
@@ -30,10 +29,10 @@ export function daemonStatus(runtime: Runtime): string[] {
     lines.push("heartbeat: disabled (heartbeat.enabled: false)");
   } else {
     lines.push(`heartbeat: every ${heartbeat.interval_minutes} min`);
-    const [last] = services.runs.recent(1, { kind: "heartbeat" });
+    const [last] = runtime.runs.recent(1, { kind: "heartbeat" });
     lines.push(`  last: ${last ? describeRun(last) : "never"}`);
     const next = nextHeartbeatAt(
-      services.runs.lastScheduledHeartbeat(),
+      runtime.runs.lastScheduledHeartbeat(),
       now,
       heartbeat.interval_minutes,
     );
@@ -51,8 +50,8 @@ export function daemonStatus(runtime: Runtime): string[] {
         : "none"
     }`,
   );
-  lines.push(`  pending events: ${services.queue.pendingCount()}`);
-  const day = services.runs.totals(new Date(now.getTime() - 24 * 60 * 60_000));
+  lines.push(`  pending events: ${runtime.queue.pendingCount()}`);
+  const day = runtime.runs.totals(new Date(now.getTime() - 24 * 60 * 60_000));
   lines.push(
     `  last 24 h: ${day.runs} ticks, ${day.ran} model runs, ${
       day.promptTokens + day.completionTokens
@@ -69,7 +68,7 @@ export function daemonStatus(runtime: Runtime): string[] {
       state = "missing (picked up when it appears)";
     }
     lines.push(`  ${watcher.path} ${watcher.pattern} → ${watcher.action}: ${state}`);
-    const stats = services.watchedFiles.stats(path);
+    const stats = runtime.watchedFiles.stats(path);
     if (stats.scans || stats.rescans || stats.queued || stats.settling) {
       lines.push(
         `    ${stats.queued} files queued, ${stats.settling} settling; ` +
@@ -78,13 +77,13 @@ export function daemonStatus(runtime: Runtime): string[] {
       );
     }
   }
-  const tasks = services.tasks.list();
+  const tasks = runtime.tasks.list();
   lines.push(tasks.length ? "tasks:" : "tasks:     none (radar task add)");
   for (const task of tasks) {
-    const approval = services.tasks.needsApproval(task.id) ? " — needs approval" : "";
+    const approval = runtime.tasks.needsApproval(task.id) ? " — needs approval" : "";
     lines.push(`  ${describeTask(task, timeZone)}${approval}`);
   }
-  const monitors = services.monitors.list();
+  const monitors = runtime.monitors.list();
   const failing = monitors.filter((monitor) => MonitorService.failing(monitor)).length;
   lines.push(
     monitors.length

@@ -3,8 +3,6 @@ import type { Command } from "commander";
 import type { CliContext } from "../context.ts";
 import { checkLimit } from "../../core/bounds.ts";
 import { UsageError } from "../../core/errors.ts";
-import { digestWriter } from "../../sources/digests/digest_setup.ts";
-import { SqliteDigestStore } from "../../sources/digests/digest_store.ts";
 import type { Digest } from "../../sources/digests/digest_store.ts";
 import { writeDigest } from "../../sources/digests/digest_writer.ts";
 
@@ -29,7 +27,7 @@ export function registerDigest(program: Command, context: CliContext): void {
       const days = options.week ? 7 : 1;
       const from = new Date(to.getTime() - days * 86_400_000);
       const written = await writeDigest(
-        digestWriter(runtime),
+        runtime.digests,
         options.week ? "week" : "day",
         from,
         to,
@@ -42,7 +40,7 @@ export function registerDigest(program: Command, context: CliContext): void {
     .option("-n, --limit <count>", "how many", "10")
     .action(async (options: { limit: string }) => {
       const limit = checkLimit(Number(options.limit), "--limit");
-      const digests = new SqliteDigestStore((await context.runtime()).db).list(limit);
+      const digests = (await context.runtime()).digests.digests.list(limit);
       if (!digests.length) return context.io.stdout("No digests yet (radar digest now).\n");
       context.io.stdout(digests.map(show).join("\n"));
     });
@@ -53,7 +51,7 @@ export function registerDigest(program: Command, context: CliContext): void {
     .action(async (words: string[]) => {
       const text = words.join(" ").trim();
       if (!text) throw new UsageError("Cannot search: give some words");
-      const found = new SqliteDigestStore((await context.runtime()).db).search(text, 20);
+      const found = (await context.runtime()).digests.digests.search(text, 20);
       if (!found.length) return context.io.stdout(`No digest mentions "${text}".\n`);
       context.io.stdout(found.map(show).join("\n"));
     });

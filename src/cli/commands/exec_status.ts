@@ -1,11 +1,11 @@
 /** The `radar status` security section: exec sandbox, writable roots, network, unattended runs. */
-import type { Runtime } from "../../runtime/runtime.ts";
+import type { Radar } from "../../runtime/open_radar.ts";
 import { checkedRoots, pathGuardFor, scratchFolder } from "../../tools/file_access.ts";
 import { execSandbox, execUserRoots } from "../../tools/exec/sandbox_spec.ts";
 
 /** Status section "security" in plain words. */
 export function execStatusLines(
-  runtime: Pick<Runtime, "config" | "dataDir"> & { loaded?: { path?: string } },
+  runtime: Pick<Radar, "config" | "dataDir"> & { loaded?: { path?: string } },
   env: Record<string, string | undefined>,
 ): string[] {
   const deps = {

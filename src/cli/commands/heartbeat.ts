@@ -5,8 +5,7 @@ import { jsonOptionHelp, printJson } from "../json_output.ts";
 import type { CliContext } from "../context.ts";
 import { parseCount } from "../arguments.ts";
 import { formatEvents } from "../../core/heartbeat.ts";
-import type { RunRecord } from "../../adapters/sqlite/run_store.ts";
-import { daemonServices } from "../../daemon/services.ts";
+import type { RunRecord } from "../../core/schedule_ports.ts";
 
 /** One line about a run: when, what, why, cost. */
 export function describeRun(run: RunRecord): string {
@@ -33,8 +32,8 @@ export function registerHeartbeat(program: Command, context: CliContext): void {
     .option("--dry-run", "print the message and its token estimate; no model call")
     .action(async (options: { dryRun?: boolean }) => {
       const { io } = context;
-      const services = daemonServices(await context.runtime());
-      const report = await services.heartbeat.tick({ trigger: "manual", dryRun: options.dryRun });
+      const radar = await context.runtime();
+      const report = await radar.heartbeat.tick({ trigger: "manual", dryRun: options.dryRun });
       io.stdout(
         report.events.length
           ? `Pending events (${report.events.length}):\n${formatEvents(report.events)}\n\n`
@@ -49,7 +48,7 @@ export function registerHeartbeat(program: Command, context: CliContext): void {
         io.stdout(`Skipped: ${report.reason} (no model call).\n`);
         return;
       }
-      const run = report.runId ? services.runs.get(report.runId) : undefined;
+      const run = report.runId ? radar.runs.get(report.runId) : undefined;
       if (report.outcome === "failed") {
         io.stdout(`Failed: ${report.reason}. The events stay queued for the next heartbeat.\n`);
         context.setExitCode(1);
@@ -67,7 +66,7 @@ export function registerHeartbeat(program: Command, context: CliContext): void {
     .option("--all", "include skipped ticks")
     .option("--json", jsonOptionHelp)
     .action(async (options: { limit: string; all?: boolean; json?: boolean }) => {
-      const { runs } = daemonServices(await context.runtime());
+      const { runs } = await context.runtime();
       const rows = runs.recent(checkLimit(parseCount(options.limit, "--limit"), "--limit"), {
         skipped: options.all ? undefined : false,
       });

@@ -1,4 +1,5 @@
 /** `radar logs [-f] [-n N]`: the daemon's log file. */
+import { sleep } from "../../adapters/clock.ts";
 import { followFile, lastLines, logPath } from "../../daemon/log_file.ts";
 import type { Command } from "commander";
 import type { CliContext } from "../context.ts";
@@ -38,7 +39,7 @@ export function registerLogs(program: Command, context: CliContext): void {
       try {
         await followFile(path, size, (text) => context.io.stdout(text), {
           signal: stop.signal,
-          sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+          sleep,
         });
       } finally {
         Deno.removeSignalListener("SIGINT", onSignal);

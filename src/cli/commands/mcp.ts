@@ -1,10 +1,9 @@
 /** `radar mcp list|add|approve|remove`: MCP servers as tool sources, approved with their grants. */
 import type { Command } from "commander";
 import { resolve } from "node:path";
-import { SqliteMcpApprovals } from "../../adapters/sqlite/mcp_approvals.ts";
 import { expandHome } from "../../config/paths.ts";
 import { NotFoundError, RadarError, UsageError } from "../../core/errors.ts";
-import { commandHash, type McpApproval } from "../../mcp/approval.ts";
+import { commandHash, type McpApproval, type McpApprovals } from "../../mcp/approval.ts";
 import {
   discoverTools,
   hostOf,
@@ -12,7 +11,7 @@ import {
   type McpServerStatus,
   mcpServerStatuses,
 } from "../../mcp/mcp_servers.ts";
-import type { Runtime } from "../../runtime/runtime.ts";
+import type { Radar } from "../../runtime/open_radar.ts";
 import type { CliContext } from "../context.ts";
 import { jsonOptionHelp, printJson } from "../json_output.ts";
 
@@ -30,7 +29,7 @@ export function registerMcp(program: Command, context: CliContext): void {
   const mcp = program.command("mcp").description("MCP servers as tool sources (sandboxed)");
   const open = async () => {
     const runtime = await context.runtime();
-    return { runtime, approvals: new SqliteMcpApprovals(runtime.db) };
+    return { runtime, approvals: runtime.mcp.approvals };
   };
 
   mcp.command("list").description("list MCP servers, their state and grants")
@@ -146,8 +145,8 @@ function approvalFrom(
 /** Starts the server once in its sandbox, keeps its tool list, and saves the approval. */
 async function approveWithTools(
   context: CliContext,
-  runtime: Runtime,
-  approvals: SqliteMcpApprovals,
+  runtime: Radar,
+  approvals: McpApprovals,
   approval: McpApproval,
 ): Promise<void> {
   const deps: McpDependencies = {

@@ -1,20 +1,18 @@
 /** `radar monitor add|list|remove|check-now|enable|disable`: URL monitors. */
 import { everyProblem } from "../../core/bounds.ts";
 import type { Command } from "commander";
-import { MonitorService } from "../../daemon/monitor_service.ts";
+import { MonitorService } from "../../application/monitor_service.ts";
 import { jsonOptionHelp, printJson } from "../json_output.ts";
 import type { CliContext } from "../context.ts";
 import { parseId } from "../arguments.ts";
 import { NotFoundError, UsageError } from "../../core/errors.ts";
-import type { MonitorRecord } from "../../adapters/sqlite/monitor_store.ts";
-import { daemonServices } from "../../daemon/services.ts";
+import type { MonitorRecord } from "../../core/schedule_ports.ts";
 
 /** Registers `monitor` and its subcommands. */
 export function registerMonitor(program: Command, context: CliContext): void {
   const monitor = program.command("monitor").description(
     "URL monitors: changed pages queue events",
   );
-  const services = async () => daemonServices(await context.runtime());
   const zone = async () => (await context.runtime()).config.radar.timezone || undefined;
   const describe = async (record: MonitorRecord) => MonitorService.describe(record, await zone());
 
@@ -32,7 +30,7 @@ export function registerMonitor(program: Command, context: CliContext): void {
       ) => {
         const everyProblemText = everyProblem(options.every, "--every");
         if (everyProblemText) throw new UsageError(`Cannot add monitor: ${everyProblemText}`);
-        const { monitors } = await services();
+        const { monitors } = await context.runtime();
         const added = await monitors.add({ url, ...options });
         if ("error" in added) throw new UsageError(`Cannot add monitor: ${added.error}`);
         context.io.stdout(
@@ -46,7 +44,7 @@ export function registerMonitor(program: Command, context: CliContext): void {
     "--json",
     jsonOptionHelp,
   ).action(async (options: { json?: boolean }) => {
-    const monitors = (await services()).monitors.list();
+    const monitors = (await context.runtime()).monitors.list();
     if (options.json) return printJson(context, monitors);
     if (!monitors.length) return context.io.stdout("No monitors yet.\n");
     for (const item of monitors) context.io.stdout(`${await describe(item)}\n`);
@@ -54,7 +52,7 @@ export function registerMonitor(program: Command, context: CliContext): void {
 
   monitor.command("remove").argument("<id>").description("delete a monitor").action(
     async (id: string) => {
-      if (!(await services()).monitors.remove(parseId(id))) {
+      if (!(await context.runtime()).monitors.remove(parseId(id))) {
         throw new NotFoundError(`Cannot remove monitor ${id}: no such monitor`);
       }
       context.io.stdout(`Removed monitor #${id}.\n`);
@@ -65,7 +63,7 @@ export function registerMonitor(program: Command, context: CliContext): void {
     monitor.command(enabled ? "enable" : "disable").argument("<id>")
       .description(enabled ? "resume a monitor (checked on the next tick)" : "pause a monitor")
       .action(async (id: string) => {
-        const updated = (await services()).monitors.setEnabled(parseId(id), enabled);
+        const updated = (await context.runtime()).monitors.setEnabled(parseId(id), enabled);
         if (!updated) throw new NotFoundError(`Cannot change monitor ${id}: no such monitor`);
         context.io.stdout(`${await describe(updated)}\n`);
       });
@@ -74,7 +72,7 @@ export function registerMonitor(program: Command, context: CliContext): void {
   monitor.command("check-now").argument("<id>")
     .description("check a monitor now; a change is queued for the next heartbeat")
     .action(async (id: string) => {
-      const daemon = await services();
+      const daemon = await context.runtime();
       const record = daemon.monitors.store.get(parseId(id));
       if (!record) throw new NotFoundError(`Cannot check monitor ${id}: no such monitor`);
       const check = await daemon.monitorChecker.check(record);

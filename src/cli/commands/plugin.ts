@@ -28,10 +28,12 @@ async function showDetails(context: CliContext, name: string): Promise<void> {
   out("It asks to:");
   for (const line of details.permissions) out(`  - ${line}`);
   for (const line of [...details.warnings, ...networkWarnings]) out(`  ${line}`);
-  if (details.permissionDiff.length) {
+  const { sinceApproval, added, removed } = details.permissionDiff;
+  if (sinceApproval && (added.length || removed.length)) {
     out();
     out("Changes since the approved version:");
-    for (const line of details.permissionDiff) out(`  ${line}`);
+    for (const permission of added) out(`  + ${permission.description}`);
+    for (const permission of removed) out(`  - ${permission.description}`);
   }
   if (details.errors.length) {
     out();

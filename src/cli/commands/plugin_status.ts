@@ -1,11 +1,11 @@
 /** The plugins' lines in `radar status`: counts by status, hooks and variables, running hosts. */
 import { readLock } from "../../daemon/lock_file.ts";
-import type { Runtime } from "../../runtime/runtime.ts";
+import type { Radar } from "../../runtime/open_radar.ts";
 import { type RunningHost, runningPluginHosts } from "../../sandbox/running_hosts.ts";
 
 /** Status section: plugins. `listHosts` is injectable for tests. */
 export async function pluginStatusLines(
-  runtime: Runtime,
+  runtime: Radar,
   listHosts: () => Promise<RunningHost[] | undefined> = runningPluginHosts,
 ): Promise<string[]> {
   const system = runtime.plugins;

@@ -1,9 +1,8 @@
 /** `radar serve`: the daemon in the foreground until Ctrl-C or SIGTERM. */
 import { logPath, RotatingLogFile } from "../../daemon/log_file.ts";
-import { daemonServices } from "../../daemon/services.ts";
 import { runDaemon } from "../../daemon/daemon.ts";
-import { daemonJobs, daemonSources, pluginSources } from "../../daemon/sources.ts";
-import { startDaemonWebServer } from "../../../web/daemon_web.ts";
+import { daemonSources, pluginSources } from "../../daemon/sources.ts";
+import { startDaemonWebServer } from "../../../web/server.ts";
 import type { Command } from "commander";
 import type { CliContext } from "../context.ts";
 import { parsePort } from "../arguments.ts";
@@ -42,20 +41,19 @@ export function registerServe(program: Command, context: CliContext): void {
       let manualTick: (() => void) | undefined;
       try {
         const runtime = await context.runtime({ logWriters: [(line) => log.write(line)] });
-        const services = daemonServices(runtime);
         let web: ReturnType<typeof startDaemonWebServer> | undefined;
         await runDaemon({
-          services,
+          radar: runtime,
           host,
           port,
           shutdown: shutdown.signal,
           startWeb: (webOptions) => (web = startDaemonWebServer(webOptions)),
           ticker: (handler, signal) => everyMinute("radar-tick", handler, signal),
-          jobs: daemonJobs(services),
-          sources: [...daemonSources(services), ...pluginSources(services)],
+          jobs: runtime.tickJobs(),
+          sources: [...daemonSources(runtime), ...pluginSources(runtime)],
           onReady: (url, scheduler) => {
             context.io.stderr(
-              `Radar is running at ${url} (PID ${services.pid}); Ctrl-C stops it.\n` +
+              `Radar is running at ${url} (PID ${runtime.process.pid}); Ctrl-C stops it.\n` +
                 `Log in to the dashboard (this link works once, for 5 minutes; ` +
                 `\`radar dashboard\` makes a new one):\n  ${web?.loginLink()}\n`,
             );

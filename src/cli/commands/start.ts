@@ -1,4 +1,5 @@
 /** `radar start`: the daemon detached, logging to the data directory; prints its PID. */
+import { sleep } from "../../adapters/clock.ts";
 import { readLock, runningDaemon } from "../../daemon/lock_file.ts";
 import { currentRadarCommand } from "../../daemon/daemon_command.ts";
 import { logPath } from "../../daemon/log_file.ts";
@@ -49,7 +50,7 @@ export function registerStart(program: Command, context: CliContext): void {
         if (exited !== undefined) {
           throw new RadarError(`Radar exited at start (code ${exited}); see ${log}`);
         }
-        await new Promise((resolve) => setTimeout(resolve, 100));
+        await sleep(100);
       }
       throw new RadarError(`Radar (PID ${child.pid}) did not report ready within 15 s; see ${log}`);
     });

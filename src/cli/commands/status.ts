@@ -2,8 +2,6 @@
 import { statusSections } from "./status_sections.ts";
 import type { Command } from "commander";
 import type { CliContext } from "../context.ts";
-import { integrityLine } from "../../adapters/sqlite/maintenance.ts";
-import { readOnlyBecause } from "../../adapters/sqlite/database.ts";
 import { ExitCode } from "../../core/errors.ts";
 import { jsonOptionHelp, printJson } from "../json_output.ts";
 
@@ -28,8 +26,8 @@ export function registerStatus(program: Command, context: CliContext): void {
         bytes: size,
         conversations: runtime.conversations.count(),
         facts: runtime.facts.countFacts(),
-        integrity: integrityLine(runtime.db, runtime.dataDir, size),
-        readOnly: readOnlyBecause(runtime.db) ?? null,
+        integrity: runtime.database.integrity(size),
+        readOnly: runtime.database.readOnly() ?? null,
       };
       if (options.json) {
         return printJson(context, {

@@ -4,13 +4,14 @@ import type { Command } from "commander";
 import type { CliContext } from "../context.ts";
 import { RadarError } from "../../core/errors.ts";
 import { isProcessAlive } from "../../adapters/process.ts";
+import { sleep } from "../../adapters/clock.ts";
 
 /** Waits until `pid` is gone or `timeoutMs` passed; true when gone. */
 export async function waitForExit(pid: number, timeoutMs: number): Promise<boolean> {
   const deadline = performance.now() + timeoutMs;
   while (performance.now() < deadline) {
     if (!isProcessAlive(pid)) return true;
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await sleep(100);
   }
   return !isProcessAlive(pid);
 }

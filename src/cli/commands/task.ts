@@ -7,13 +7,11 @@ import type { CliContext } from "../context.ts";
 import { parseId } from "../arguments.ts";
 import { NotFoundError, RadarError, UsageError } from "../../core/errors.ts";
 import { catchUpPolicies, type CatchUpPolicy } from "../../core/schedule.ts";
-import type { TaskRecord } from "../../adapters/sqlite/task_store.ts";
-import { daemonServices } from "../../daemon/services.ts";
+import type { TaskRecord } from "../../core/schedule_ports.ts";
 
 /** Registers `task` and its subcommands. */
 export function registerTask(program: Command, context: CliContext): void {
   const task = program.command("task").description("scheduled tasks (cron in local time)");
-  const services = async () => daemonServices(await context.runtime());
   const zone = async () => (await context.runtime()).config.radar.timezone || undefined;
   const describe = async (record: TaskRecord) => describeTask(record, await zone());
 
@@ -50,7 +48,7 @@ export function registerTask(program: Command, context: CliContext): void {
             'Cannot add task: give a cron expression and a message, e.g. "0 9 * * 1" "Summarize my week"',
           );
         }
-        const added = (await services()).tasks.add({
+        const added = (await context.runtime()).tasks.add({
           cron: interval ? undefined : words[0],
           message: (interval ? words : words.slice(1)).join(" "),
           every: options.every,
@@ -67,7 +65,7 @@ export function registerTask(program: Command, context: CliContext): void {
     "--json",
     jsonOptionHelp,
   ).action(async (options: { json?: boolean }) => {
-    const daemon = await services();
+    const daemon = await context.runtime();
     const tasks = daemon.tasks.list();
     if (options.json) {
       return printJson(
@@ -88,7 +86,7 @@ export function registerTask(program: Command, context: CliContext): void {
   task.command("approve").argument("<id>")
     .description("let a task the model created run with every tool (not only read-only ones)")
     .action(async (id: string) => {
-      const daemon = await services();
+      const daemon = await context.runtime();
       const record = daemon.tasks.store.get(parseId(id));
       if (!record) throw new NotFoundError(`Cannot approve task ${id}: no such task`);
       if (!daemon.tasks.needsApproval(record.id)) {
@@ -101,7 +99,7 @@ export function registerTask(program: Command, context: CliContext): void {
 
   task.command("remove").argument("<id>").description("delete a task").action(
     async (id: string) => {
-      if (!(await services()).tasks.remove(parseId(id))) {
+      if (!(await context.runtime()).tasks.remove(parseId(id))) {
         throw new NotFoundError(`Cannot remove task ${id}: no such task`);
       }
       context.io.stdout(`Removed task #${id}.\n`);
@@ -112,7 +110,7 @@ export function registerTask(program: Command, context: CliContext): void {
     task.command(enabled ? "enable" : "disable").argument("<id>")
       .description(enabled ? "resume a task" : "pause a task")
       .action(async (id: string) => {
-        const updated = (await services()).tasks.setEnabled(parseId(id), enabled);
+        const updated = (await context.runtime()).tasks.setEnabled(parseId(id), enabled);
         if (!updated) throw new NotFoundError(`Cannot change task ${id}: no such task`);
         context.io.stdout(`${await describe(updated)}\n`);
       });
@@ -120,7 +118,7 @@ export function registerTask(program: Command, context: CliContext): void {
 
   task.command("run-now").argument("<id>").description("run a task now").action(
     async (id: string) => {
-      const daemon = await services();
+      const daemon = await context.runtime();
       const record = daemon.tasks.store.get(parseId(id));
       if (!record) throw new NotFoundError(`Cannot run task ${id}: no such task`);
       const report = await daemon.taskRunner.runTask(record, "manual");

@@ -1,7 +1,7 @@
 /** One line about a scheduled task, for `radar task` and `radar status`. */
 import { formatLocalTime } from "../../core/system_prompt.ts";
-import type { TaskRecord } from "../../adapters/sqlite/task_store.ts";
-import { TaskService } from "../../daemon/task_service.ts";
+import type { TaskRecord } from "../../core/schedule_ports.ts";
+import { TaskService } from "../../application/task_service.ts";
 
 /** One line about a task. */
 export function describeTask(task: TaskRecord, timeZone?: string): string {

@@ -3,9 +3,9 @@
  * the connection goes to a checked address, no redirect is followed, and the body is read under a
  * size cap. Every failure is a `WebRequestError` with one readable line.
  */
-import { formatSize, readCapped } from "./bounded_read.ts";
-import { checkUrlAddresses, type Resolver } from "./network_guard.ts";
-import { fetchFromChecked, type PinnedFetch } from "./pinned_fetch.ts";
+import { formatSize, readCapped } from "../../adapters/network/bounded_read.ts";
+import { checkUrlAddresses, type Resolver } from "../../adapters/network/network_guard.ts";
+import { fetchFromChecked, type PinnedFetch } from "../../adapters/network/pinned_fetch.ts";
 
 /** A failed guarded request; `message` is one line for the model and the user. */
 export class WebRequestError extends Error {

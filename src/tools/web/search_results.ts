@@ -1,5 +1,5 @@
 /** Search results: the shape every provider is read into, and the JSON providers' readers. */
-import { decodeEntities } from "./html_to_text.ts";
+import { decodeEntities } from "../../adapters/network/html_to_text.ts";
 
 /** One hit. */
 export interface SearchResult {

@@ -11,7 +11,7 @@ import { isProcessAlive } from "../../../src/adapters/process.ts";
 import type { PdfReadRequest } from "../../../src/core/pdf_reader.ts";
 import { flagsOfTask } from "../../../scripts/task_flags.ts";
 import { buildPdf, glyphFloodPdf } from "../../helpers/pdf_factory.ts";
-import { findPrlimit } from "../../../src/sandbox/plugin_process.ts";
+import { findPrlimit } from "../../../src/adapters/process_limits.ts";
 
 const env = Deno.env.toObject();
 

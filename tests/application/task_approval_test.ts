@@ -5,11 +5,11 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { runCli } from "../../src/cli/program.ts";
-import { openRuntime } from "../../src/runtime/runtime.ts";
+import { openRadar } from "../../src/runtime/open_radar.ts";
 import type { ChatRequest } from "../../src/core/chat_model.ts";
 import { textResponse } from "../fakes/scripted_chat_model.ts";
 import { memoryIo } from "../helpers/memory_io.ts";
-import { withTestDaemon } from "./test_runtime.ts";
+import { withTestDaemon } from "../helpers/test_radar.ts";
 
 const message = "Write a file with the disk report, run a shell command to check the backups, " +
   "read my notes and notify me";
@@ -70,7 +70,7 @@ Deno.test("radar task list shows 'needs approval' and radar task approve clears 
   };
   try {
     assert.equal((await run("task", "add", "--every", "2h", "Check", "the", "mail")).code, 0);
-    const runtime = openRuntime({ env, cwd: home, logLevel: "error" });
+    const runtime = openRadar({ env, cwd: home, logLevel: "error" });
     try {
       const tool = runtime.agent().registry.get("schedule_task")!;
       await tool.run({ message: "Tidy the downloads", when: "every 1d" }, {

@@ -4,13 +4,13 @@
  * due time), `n` counts the run's calls of that kind. A re-delivered run that repeats a call finds
  * its key and does not act again.
  */
+import type { Outbox } from "../core/work_ports.ts";
 import type { Clock } from "../core/ports.ts";
 import type { SideEffectClaim, SideEffectLog } from "../core/side_effects.ts";
-import type { SqliteOutbox } from "../adapters/sqlite/outbox_store.ts";
 
 /** The side-effect log of one run under `scope`. */
 export function runSideEffects(
-  outbox: SqliteOutbox,
+  outbox: Outbox,
   scope: string,
   clock: Clock,
   pid: number,

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { startFakeNtfy } from "../fakes/fake_ntfy_server.ts";
 import { textResponse, toolCallResponse } from "../fakes/scripted_chat_model.ts";
-import { withTestDaemon } from "./test_runtime.ts";
+import { withTestDaemon } from "../helpers/test_radar.ts";
 
 Deno.test("a heartbeat in quiet hours has notify held back unless the model marks it urgent", async () => {
   const ntfy = startFakeNtfy();

@@ -4,15 +4,13 @@ import { join } from "node:path";
 import { runCli } from "../../src/cli/program.ts";
 import { daemonStatus } from "../../src/cli/commands/daemon_status.ts";
 import { failingThreshold } from "../../src/core/schedule.ts";
-import { monitorControls } from "../../web/monitor_controls.ts";
-import { Scheduler } from "../../src/daemon/scheduler.ts";
-import { daemonServices } from "../../src/daemon/services.ts";
-import { daemonJobs } from "../../src/daemon/sources.ts";
-import { shortDiff } from "../../src/daemon/text_diff.ts";
+import { monitorControls } from "../../web/daemon_view.ts";
+import { Scheduler } from "../../src/application/scheduler.ts";
+import { shortDiff } from "../../src/application/text_diff.ts";
 import type { MonitorControls } from "../../web/daemon_view.ts";
 import { textResponse } from "../fakes/scripted_chat_model.ts";
 import { memoryIo } from "../helpers/memory_io.ts";
-import { type TestDaemon, withTestDaemon } from "./test_runtime.ts";
+import { type TestDaemon, withTestDaemon } from "../helpers/test_radar.ts";
 
 /** A page server with a changeable body, an ETag per version and a switchable failure. */
 function startPageServer() {
@@ -114,7 +112,7 @@ Deno.test("a monitor stores a baseline, sends If-None-Match, and queues a short 
         heartbeat: services.heartbeat,
         runs: services.runs,
         queue: services.queue,
-        jobs: daemonJobs(services),
+        jobs: services.tickJobs(),
       });
       const requests = server.state.requests.length;
       const summary = await scheduler.tick();
@@ -184,7 +182,9 @@ Deno.test("a failing monitor backs off, is flagged once, shows in status and rec
 });
 
 Deno.test("private addresses are refused unless tools.fetch_url.allow_private; bad input is readable", async () => {
-  await withTestDaemon({}, async (daemon) => {
+  const resolve = (host: string) =>
+    Promise.resolve(host === "intranet.example" ? ["10.0.0.5"] : []);
+  await withTestDaemon({ resolve }, async (daemon) => {
     const { monitors } = daemon.services;
     const loopback = await monitors.add({ url: "http://127.0.0.1:8080/admin" });
     assert.ok("error" in loopback);
@@ -208,9 +208,7 @@ Deno.test("private addresses are refused unless tools.fetch_url.allow_private; b
       /invalid CSS selector/,
     );
     // A name that resolves to a private address is refused at check time.
-    const services = daemonServices(daemon.runtime, {
-      resolve: (host) => Promise.resolve(host === "intranet.example" ? ["10.0.0.5"] : []),
-    });
+    const { services } = daemon;
     const added = await services.monitors.add({ url: "http://intranet.example/wiki" });
     assert.ok(!("error" in added));
     const check = await services.monitorChecker.check(added);
@@ -273,16 +271,16 @@ Deno.test("radar monitor add/list/check-now/disable/remove; the dashboard contro
     Deno.removeSync(home, { recursive: true });
   }
   await withTestDaemon({ yaml }, async (daemon) => {
-    const controls: MonitorControls = monitorControls(daemon.services);
+    const controls: MonitorControls = monitorControls(daemon.runtime);
     await assert.rejects(
       () => Promise.resolve(controls.addMonitor({ url: "x", every: "1h" })),
       /Cannot add monitor/,
     );
     const id = await controls.addMonitor({ url: "https://example.com/a", every: "1h" });
     const [row] = await controls.monitors();
-    assert.deepEqual({ id: row.id, every: row.every, enabled: row.enabled }, {
+    assert.deepEqual({ id: row.id, every: row.everyMinutes, enabled: row.enabled }, {
       id,
-      every: "1h",
+      every: 60,
       enabled: true,
     });
     assert.equal(await controls.setMonitorEnabled(id, false), true);

@@ -1,7 +1,7 @@
 /** Task schedules in local time: cron expressions and one-shots through croner, intervals. */
 import { Cron } from "croner";
 import { parseDurationMinutes } from "../core/schedule.ts";
-import type { ScheduleKind } from "../adapters/sqlite/task_store.ts";
+import type { ScheduleKind } from "../core/schedule_ports.ts";
 
 /** A schedule as the user wrote it, normalised for storage. */
 export interface ParsedSchedule {

@@ -3,15 +3,15 @@
  * redirect, a size cap, then the readable text of the page or of the parts a CSS selector picks.
  */
 import { parse } from "node-html-parser";
-import { htmlToText } from "../tools/web/html_to_text.ts";
-import { readCapped } from "../tools/web/bounded_read.ts";
-import { checkUrlAddresses, type Resolver } from "../tools/web/network_guard.ts";
+import { htmlToText } from "../adapters/network/html_to_text.ts";
+import { readCapped } from "../adapters/network/bounded_read.ts";
+import { checkUrlAddresses, type Resolver } from "../adapters/network/network_guard.ts";
 import {
   createPinnedFetch,
   fetchFromChecked,
   type PinnedFetch,
   type PinnedResponse,
-} from "../tools/web/pinned_fetch.ts";
+} from "../adapters/network/pinned_fetch.ts";
 
 /** How to fetch. */
 export interface PageFetchOptions {

@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { runCli } from "../../src/cli/program.ts";
-import { nextRunAfter, parseSchedule } from "../../src/daemon/task_schedule.ts";
+import { nextRunAfter, parseSchedule } from "../../src/application/task_schedule.ts";
 import { memoryIo } from "../helpers/memory_io.ts";
 import { textResponse } from "../fakes/scripted_chat_model.ts";
-import { withTestDaemon } from "./test_runtime.ts";
+import { withTestDaemon } from "../helpers/test_radar.ts";
 
 const hour = 60 * 60_000;
 

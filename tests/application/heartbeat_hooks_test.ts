@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { textResponse } from "../fakes/scripted_chat_model.ts";
-import { withTestDaemon } from "./test_runtime.ts";
+import { withTestDaemon } from "../helpers/test_radar.ts";
 
 const pdf = { source: "watcher ~/Downloads", kind: "new_pdf_detected", summary: "invoice.pdf" };
 

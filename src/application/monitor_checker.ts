@@ -1,12 +1,10 @@
 /** Checks due URL monitors on the tick: fetch, diff against the last version, queue an event. */
-import type { DatabaseSync } from "node:sqlite";
+import type { EventQueue, MonitorStore, Transaction } from "../core/work_ports.ts";
 import type { RadarConfig } from "../config/schema.ts";
 import type { Clock, Logger } from "../core/ports.ts";
 import { backoffMinutes, failingThreshold, formatDurationMinutes } from "../core/schedule.ts";
-import { transaction } from "../adapters/sqlite/database.ts";
-import type { SqliteEventQueue } from "../adapters/sqlite/event_queue.ts";
-import type { MonitorRecord, SqliteMonitorStore } from "../adapters/sqlite/monitor_store.ts";
-import type { Resolver } from "../tools/web/network_guard.ts";
+import type { MonitorRecord } from "../core/schedule_ports.ts";
+import type { Resolver } from "../adapters/network/network_guard.ts";
 import { fetchPage } from "./page_fetch.ts";
 import type { TickJob } from "./scheduler.ts";
 import { shortDiff } from "./text_diff.ts";
@@ -15,9 +13,10 @@ import { laterBy } from "./safe_time.ts";
 /** What the checker needs. */
 export interface MonitorCheckerDependencies {
   config: RadarConfig;
-  db: DatabaseSync;
-  store: SqliteMonitorStore;
-  queue: SqliteEventQueue;
+  /** One database transaction (the event and the state it records commit together). */
+  transaction: Transaction;
+  store: MonitorStore;
+  queue: EventQueue;
   clock: Clock;
   logger: Logger;
   fetch: typeof fetch;
@@ -92,7 +91,7 @@ export class MonitorChecker implements TickJob {
     const { etag, lastModified } = fetched.validators;
     if (fetched.status === "not_modified" || fetched.text === monitor.content) {
       const outcome = fetched.status === "not_modified" ? "not_modified" : "unchanged";
-      const eventId = transaction(deps.db, () => {
+      const eventId = deps.transaction(() => {
         deps.store.recordSuccess(monitor.id, {
           at,
           nextCheckAt,
@@ -106,7 +105,7 @@ export class MonitorChecker implements TickJob {
       return { outcome, eventId };
     }
     if (monitor.content === undefined) {
-      const eventId = transaction(deps.db, () => {
+      const eventId = deps.transaction(() => {
         deps.store.recordSuccess(monitor.id, {
           at,
           nextCheckAt,
@@ -123,7 +122,7 @@ export class MonitorChecker implements TickJob {
     const diff = shortDiff(monitor.content, fetched.text);
     const summary = `+${diff.added} −${diff.removed} lines`;
     // The event and the new version commit together: a crash cannot queue a change twice.
-    const eventId = transaction(deps.db, () => {
+    const eventId = deps.transaction(() => {
       const id = deps.queue.enqueue({
         source: `monitor ${monitor.name}`,
         kind: "page_changed",
@@ -165,7 +164,7 @@ export class MonitorChecker implements TickJob {
     const delay = backoffMinutes(monitor.everyMinutes, failures);
     const nextCheckAt = laterBy(at, delay);
     let eventId: number | undefined;
-    transaction(deps.db, () => {
+    deps.transaction(() => {
       deps.store.recordFailure(monitor.id, { at, error, failures, nextCheckAt });
       if (failures === failingThreshold) {
         eventId = deps.queue.enqueue({

@@ -1,18 +1,23 @@
 /** A real runtime on a temp data directory with a scripted model, for daemon tests. */
 import { join } from "node:path";
 import { ManualClock } from "../../src/adapters/clock.ts";
-import { openRuntime, type Runtime } from "../../src/runtime/runtime.ts";
-import { type DaemonServices, daemonServices } from "../../src/daemon/services.ts";
+import { openRadar, type Radar } from "../../src/runtime/open_radar.ts";
+import type { DatabaseSync } from "node:sqlite";
+import { openDatabase } from "../../src/adapters/sqlite/database.ts";
+import type { Resolver } from "../../src/adapters/network/network_guard.ts";
 import { ScriptedChatModel, type ScriptStep } from "../fakes/scripted_chat_model.ts";
 
-/** A test runtime and its daemon services. */
+/** A test Radar on a temporary data directory. */
 export interface TestDaemon {
   dir: string;
   clock: ManualClock;
   model: ScriptedChatModel;
-  runtime: Runtime;
-  services: DaemonServices;
+  runtime: Radar;
+  /** The same facade as `runtime` (tests read the daemon's services from it). */
+  services: Radar;
   logLines: string[];
+  /** A second connection to the database, for tests that corrupt rows on purpose. */
+  database(): DatabaseSync;
   /** Opens another runtime on the same data directory (a second process). */
   reopen(options?: { pid?: number; steps?: ScriptStep[] }): TestDaemon;
   close(): void;
@@ -36,6 +41,8 @@ export function openTestDaemon(
     pid?: number;
     alivePids?: Set<number>;
     dir?: string;
+    /** DNS of URL monitors. */
+    resolve?: Resolver;
   } = {},
 ): TestDaemon {
   const dir = options.dir ?? Deno.makeTempDirSync({ prefix: "radar-daemon-" });
@@ -43,29 +50,29 @@ export function openTestDaemon(
   if (!options.dir) Deno.writeTextFileSync(configPath, options.yaml ?? defaultYaml);
   const clock = new ManualClock(new Date(options.now ?? "2026-11-23T10:00:00Z"));
   const logLines: string[] = [];
-  const runtime = openRuntime({
+  const model = new ScriptedChatModel(options.steps ?? []);
+  const pid = options.pid ?? 1001;
+  const alive = options.alivePids ?? new Set([pid]);
+  const runtime = openRadar({
     configPath,
     env: { HOME: dir, RADAR_DATA_DIR: join(dir, "data") },
     cwd: dir,
     clock,
     logLevel: "error",
     logWriters: [(line) => logLines.push(line)],
+    model,
+    process: { pid, isAlive: (candidate) => alive.has(candidate), elapsed: () => 0 },
+    resolve: options.resolve,
   });
-  const model = new ScriptedChatModel(options.steps ?? []);
-  const pid = options.pid ?? 1001;
-  const alive = options.alivePids ?? new Set([pid]);
-  const services = daemonServices(runtime, {
-    agent: (overrides) => ({ ...runtime.agent(overrides), model, elapsed: () => 0 }),
-    pid,
-    isAlive: (candidate) => alive.has(candidate),
-  });
+  let second: DatabaseSync | undefined;
   const daemon: TestDaemon = {
     dir,
     clock,
     model,
     runtime,
-    services,
+    services: runtime,
     logLines,
+    database: () => second ??= openDatabase(runtime.databasePath),
     reopen(more = {}) {
       return openTestDaemon({
         dir,
@@ -76,6 +83,7 @@ export function openTestDaemon(
       });
     },
     close() {
+      second?.close();
       runtime.close();
     },
   };

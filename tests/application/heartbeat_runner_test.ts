@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import type { ChatResponse } from "../../src/core/chat_model.ts";
 import { textResponse, toolCallResponse } from "../fakes/scripted_chat_model.ts";
-import { withTestDaemon } from "./test_runtime.ts";
+import { withTestDaemon } from "../helpers/test_radar.ts";
 
 const pdf = { source: "watcher ~/Downloads", kind: "new_pdf_detected", summary: "invoice.pdf" };
 

@@ -1,28 +1,24 @@
 /** One heartbeat tick: claim, collect pending events, decide, run the loop, then consume. */
-import type { DatabaseSync } from "node:sqlite";
+import type { EventQueue, Outbox, RunLog, Transaction } from "../core/work_ports.ts";
 import type { RadarConfig } from "../config/schema.ts";
 import { type AgentDependencies, type AgentResult, runAgent } from "../core/agent_loop.ts";
 import { estimateFirstRequestTokens } from "../core/agent_loop.ts";
 import { buildHeartbeatMessage, decideHeartbeat, type PendingEvent } from "../core/heartbeat.ts";
-import type { Clock, Logger } from "../core/ports.ts";
-import { transaction } from "../adapters/sqlite/database.ts";
-import type { SqliteEventQueue } from "../adapters/sqlite/event_queue.ts";
-import type { SqliteRunStore } from "../adapters/sqlite/run_store.ts";
-import type { SqliteConversationStore } from "../adapters/sqlite/conversation_store.ts";
+import type { Clock, ConversationArchive, Logger } from "../core/ports.ts";
 import { daemonToolNames } from "./offered_tools.ts";
 import { maxBatchEvents, selectBatch } from "./event_batch.ts";
-import type { SqliteOutbox } from "../adapters/sqlite/outbox_store.ts";
 import { heartbeatScope, runSideEffects } from "./run_side_effects.ts";
 
 /** What the heartbeat runner needs. */
 export interface HeartbeatRunnerDependencies {
   config: RadarConfig;
-  db: DatabaseSync;
-  queue: SqliteEventQueue;
-  runs: SqliteRunStore;
-  conversations: SqliteConversationStore;
+  /** One database transaction (the event and the state it records commit together). */
+  transaction: Transaction;
+  queue: EventQueue;
+  runs: RunLog;
+  conversations: ConversationArchive;
   /** Notifications recorded before they are sent (never twice after a crash). */
-  outbox: SqliteOutbox;
+  outbox: Outbox;
   clock: Clock;
   logger: Logger;
   /** Agent loop dependencies with a bounded history window. */
@@ -196,7 +192,7 @@ export class HeartbeatRunner {
         ).length,
       answer: result.answer,
     };
-    const committed = transaction(deps.db, () => {
+    const committed = deps.transaction(() => {
       const current = deps.runs.get(runId);
       // Another process closed this run as abandoned: it now owns the events.
       if (current?.outcome !== "running") return false;

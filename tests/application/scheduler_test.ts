@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import { Scheduler, type TickJob } from "../../src/daemon/scheduler.ts";
+import { Scheduler, type TickJob } from "../../src/application/scheduler.ts";
 import { textResponse } from "../fakes/scripted_chat_model.ts";
-import { type TestDaemon, withTestDaemon } from "./test_runtime.ts";
+import { type TestDaemon, withTestDaemon } from "../helpers/test_radar.ts";
 
 function scheduler(daemon: TestDaemon, jobs: TickJob[] = []): Scheduler {
   const { runtime, services } = daemon;

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { startFakeNtfy } from "../fakes/fake_ntfy_server.ts";
 import { textResponse, toolCallResponse } from "../fakes/scripted_chat_model.ts";
-import { withTestDaemon } from "./test_runtime.ts";
+import { withTestDaemon } from "../helpers/test_radar.ts";
 
 Deno.test("a re-delivered heartbeat does not send the same notification twice", async () => {
   const ntfy = startFakeNtfy();
@@ -104,10 +104,10 @@ notifications:
       await running.catch(() => {});
       assert.equal(ntfy.requests.length, 1);
       // Simulate the kill: the claim and outbox entry stay, the run row stays "running".
-      first.runtime.db.prepare(
+      first.database().prepare(
         "UPDATE heartbeat_runs SET outcome = 'running', finished_at = NULL WHERE kind = 'task'",
       ).run();
-      first.runtime.db.prepare(
+      first.database().prepare(
         "INSERT OR REPLACE INTO task_claims SELECT 1, id, '2026-11-23T11:00:00.000Z', '' FROM heartbeat_runs WHERE kind = 'task'",
       ).run();
       const second = first.reopen({

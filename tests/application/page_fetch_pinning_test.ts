@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { fetchPage } from "../../src/daemon/page_fetch.ts";
-import type { PinnedFetch } from "../../src/tools/web/pinned_fetch.ts";
+import { fetchPage } from "../../src/application/page_fetch.ts";
+import type { PinnedFetch } from "../../src/adapters/network/pinned_fetch.ts";
 
 Deno.test("fetchPage() connects to the address it checked: a second DNS answer cannot rebind it", async () => {
   const answers = [["93.184.216.34"], ["127.0.0.1"]];

@@ -2,13 +2,12 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { runDaemon } from "../../src/daemon/daemon.ts";
 import { readLock } from "../../src/daemon/lock_file.ts";
-import { daemonJobs } from "../../src/daemon/sources.ts";
 import { configSchema } from "../../src/config/schema.ts";
 import { applyLiveConfig, changedConfigKeys } from "../../src/runtime/live_config.ts";
-import { startDaemonWebServer } from "../../web/daemon_web.ts";
+import { startDaemonWebServer } from "../../web/server.ts";
 import { dashboardTokenPath } from "../../web/dashboard_token.ts";
 import { sessionCookieNameFor, sessionValue } from "../../web/middleware/auth.ts";
-import { type TestDaemon, withTestDaemon } from "../daemon/test_runtime.ts";
+import { type TestDaemon, withTestDaemon } from "../helpers/test_radar.ts";
 import { textResponse } from "../fakes/scripted_chat_model.ts";
 
 /** Runs the daemon with the real dashboard until `work` is done; ticks only at start. */
@@ -20,14 +19,14 @@ async function withServingDaemon(
   let ready: (url: string) => void = () => {};
   const listening = new Promise<string>((resolve) => ready = resolve);
   const running = runDaemon({
-    services: daemon.services,
+    radar: daemon.runtime,
     host: "127.0.0.1",
     port: 0,
     shutdown: shutdown.signal,
     startWeb: startDaemonWebServer,
     ticker: (_handler, signal) =>
       new Promise((resolve) => signal.addEventListener("abort", () => resolve())),
-    jobs: daemonJobs(daemon.services),
+    jobs: daemon.services.tickJobs(),
     sources: [],
     onReady: (url) => ready(url),
     graceMs: 1000,
@@ -122,7 +121,7 @@ Deno.test("radar serve refuses a non-loopback bind without web.auth_token before
   await withTestDaemon({}, async (daemon) => {
     await assert.rejects(
       runDaemon({
-        services: daemon.services,
+        radar: daemon.runtime,
         host: "0.0.0.0",
         port: 0,
         shutdown: new AbortController().signal,

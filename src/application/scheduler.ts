@@ -1,11 +1,9 @@
 /** The one-minute tick: decides in local time what is due and runs it, never overlapping. */
+import type { EventQueue, Outbox, RunLog } from "../core/work_ports.ts";
 import type { RadarConfig } from "../config/schema.ts";
 import { isHeartbeatDue } from "../core/heartbeat.ts";
 import type { Clock, Logger } from "../core/ports.ts";
 import type { HeartbeatReport, HeartbeatRunner } from "./heartbeat_runner.ts";
-import type { SqliteRunStore } from "../adapters/sqlite/run_store.ts";
-import type { SqliteEventQueue } from "../adapters/sqlite/event_queue.ts";
-import type { SqliteOutbox } from "../adapters/sqlite/outbox_store.ts";
 
 /** Work done on a tick before the heartbeat (monitors, tasks). Must not throw. */
 export interface TickJob {
@@ -19,10 +17,10 @@ export interface SchedulerDependencies {
   clock: Clock;
   logger: Logger;
   heartbeat: HeartbeatRunner;
-  runs: SqliteRunStore;
-  queue: SqliteEventQueue;
+  runs: RunLog;
+  queue: EventQueue;
   /** The outbox, pruned with the other old records. */
-  outbox?: SqliteOutbox;
+  outbox?: Outbox;
   /** Run in order on each tick, before the heartbeat, so it sees their events. */
   jobs: TickJob[];
 }

@@ -3,9 +3,9 @@
  * duration no Date can hold, already in the database) is logged, flagged and backed off.
  */
 import assert from "node:assert/strict";
-import { Scheduler } from "../../src/daemon/scheduler.ts";
+import { Scheduler } from "../../src/application/scheduler.ts";
 import { textResponse } from "../fakes/scripted_chat_model.ts";
-import { withTestDaemon } from "./test_runtime.ts";
+import { withTestDaemon } from "../helpers/test_radar.ts";
 
 const yaml = `radar:
   timezone: "UTC"
@@ -29,7 +29,7 @@ Deno.test("a monitor with an impossible interval cannot stop the healthy ones be
       const good = await monitors.add({ url: `${url}good`, every: "1h" });
       assert.ok(!("error" in bad) && !("error" in good));
       // The row as `--every 99999999999d` left it on a Radar without bounds.
-      daemon.runtime.db.prepare("UPDATE monitors SET every_minutes = ? WHERE id = ?")
+      daemon.database().prepare("UPDATE monitors SET every_minutes = ? WHERE id = ?")
         .run(99999999999 * 1440, bad.id);
       const signal = new AbortController().signal;
       for (let minute = 0; minute < 3; minute++) {
@@ -54,7 +54,7 @@ Deno.test("a task whose schedule no Date can hold cannot stop the next task", as
     const bad = tasks.add({ message: "broken", every: "1h" });
     const good = tasks.add({ message: "healthy", every: "1h" });
     assert.ok(!("error" in bad) && !("error" in good));
-    daemon.runtime.db.prepare("UPDATE tasks SET schedule = ? WHERE id = ?")
+    daemon.database().prepare("UPDATE tasks SET schedule = ? WHERE id = ?")
       .run(String(99999999999 * 1440), bad.id);
     daemon.clock.advance(60 * 60_000);
     await taskRunner.run(daemon.clock.now(), new AbortController().signal);

@@ -1,30 +1,28 @@
 /** Runs due tasks on the tick (with the catch-up rule) and on demand (`radar task run-now`). */
+import type { Outbox, RunLog, TaskClaims, TaskStore, Transaction } from "../core/work_ports.ts";
 import { type AgentDependencies, type AgentResult, runAgent } from "../core/agent_loop.ts";
 import type { Clock, ConversationStore, Logger } from "../core/ports.ts";
 import { dueAction } from "../core/schedule.ts";
-import type { SqliteRunStore } from "../adapters/sqlite/run_store.ts";
-import type { SqliteTaskStore, TaskRecord } from "../adapters/sqlite/task_store.ts";
+import type {} from "../core/schedule_ports.ts";
+import type { TaskRecord } from "../core/schedule_ports.ts";
 import type { TickJob } from "./scheduler.ts";
 import { nextRunAfter } from "./task_schedule.ts";
 import { daemonToolNames, proactiveTools } from "./offered_tools.ts";
-import type { SqliteOutbox } from "../adapters/sqlite/outbox_store.ts";
 import { runSideEffects, taskScope } from "./run_side_effects.ts";
 import { isValidDate, laterBy } from "./safe_time.ts";
-import type { DatabaseSync } from "node:sqlite";
-import { transaction } from "../adapters/sqlite/database.ts";
-import type { SqliteTaskClaimStore } from "../adapters/sqlite/task_claim_store.ts";
 
 /** What the task runner needs. */
 export interface TaskRunnerDependencies {
-  db: DatabaseSync;
-  store: SqliteTaskStore;
-  runs: SqliteRunStore;
+  /** One database transaction (the event and the state it records commit together). */
+  transaction: Transaction;
+  store: TaskStore;
+  runs: RunLog;
   conversations: ConversationStore;
   /** Notifications recorded before they are sent (never twice after a crash). */
-  outbox: SqliteOutbox;
+  outbox: Outbox;
   agent: () => AgentDependencies;
   /** Scheduled runs in progress (an interrupted one is retried once for the same due time). */
-  claims?: SqliteTaskClaimStore;
+  claims?: TaskClaims;
   /** True for a model-created task the user has not approved: it gets read-only tools only. */
   needsApproval?: (taskId: number) => boolean;
   clock: Clock;
@@ -179,7 +177,7 @@ export class TaskRunner implements TickJob {
     try {
       // Claimed, and the next run moved, before it starts: a crash mid-run does not repeat it.
       if (trigger === "schedule") {
-        transaction(deps.db, () => {
+        deps.transaction(() => {
           deps.store.setNextRun(task.id, nextRunAt);
           if (dueAt) deps.claims?.record({ taskId: task.id, runId, dueAt }, at);
         });
@@ -222,7 +220,7 @@ export class TaskRunner implements TickJob {
       answer: result?.answer,
     }, finished);
     const keepNext = trigger === "manual" ? (task.enabled ? nextRunAt : undefined) : nextRunAt;
-    transaction(deps.db, () => {
+    deps.transaction(() => {
       deps.store.recordRun(task.id, {
         at: finished,
         outcome: outcome === "ran" ? "ok" : `failed: ${reason}`,

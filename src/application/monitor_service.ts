@@ -1,11 +1,12 @@
 /** Managing URL monitors: add, list, remove, pause (CLI, LLM tools and the dashboard share it). */
+import type { MonitorStore } from "../core/work_ports.ts";
 import type { RadarConfig } from "../config/schema.ts";
 import type { Clock } from "../core/ports.ts";
 import type { MonitorRegistry, MonitorRequest } from "../core/schedule_ports.ts";
 import { failingThreshold, formatDurationMinutes, parseDurationMinutes } from "../core/schedule.ts";
 import { formatLocalTime } from "../core/system_prompt.ts";
-import type { MonitorRecord, SqliteMonitorStore } from "../adapters/sqlite/monitor_store.ts";
-import { checkUrl } from "../tools/web/network_guard.ts";
+import type { MonitorRecord } from "../core/schedule_ports.ts";
+import { checkUrl } from "../adapters/network/network_guard.ts";
 import { selectHtml } from "./page_fetch.ts";
 
 /** The default check interval. */
@@ -14,7 +15,7 @@ export const defaultMonitorEvery = "60m";
 /** URL monitors over their store. */
 export class MonitorService implements MonitorRegistry {
   constructor(
-    readonly store: SqliteMonitorStore,
+    readonly store: MonitorStore,
     private readonly config: RadarConfig,
     private readonly clock: Clock,
   ) {}

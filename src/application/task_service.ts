@@ -1,10 +1,10 @@
 /** Managing scheduled tasks: add, list, remove, enable, disable (CLI and LLM tools share it). */
+import type { TaskOrigins, TaskStore } from "../core/work_ports.ts";
 import type { Clock } from "../core/ports.ts";
 import type { CatchUpPolicy } from "../core/schedule.ts";
 import type { TaskScheduler } from "../core/schedule_ports.ts";
-import type { SqliteTaskStore, TaskRecord } from "../adapters/sqlite/task_store.ts";
+import type { TaskRecord } from "../core/schedule_ports.ts";
 import { nextRunAfter, parseSchedule } from "./task_schedule.ts";
-import type { SqliteTaskOriginStore } from "../adapters/sqlite/task_origin_store.ts";
 
 /** What adding a task takes. */
 export interface TaskInput {
@@ -23,10 +23,10 @@ export interface TaskInput {
 /** Tasks with their schedules computed in local time. */
 export class TaskService implements TaskScheduler {
   constructor(
-    readonly store: SqliteTaskStore,
+    readonly store: TaskStore,
     private readonly clock: Clock,
     private readonly timeZone?: string,
-    readonly origins?: SqliteTaskOriginStore,
+    readonly origins?: TaskOrigins,
   ) {}
 
   /** Adds a task; returns it, or a readable error. */

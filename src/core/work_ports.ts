@@ -1,0 +1,193 @@
+/**
+ * Ports of the scheduled work (src/application/): the event queue, the run log, task and monitor
+ * storage, the outbox, task claims and origins, and one transaction. SQLite implements them
+ * (src/adapters/sqlite/); the application never sees a database.
+ */
+import type { PendingEvent } from "./heartbeat.ts";
+import type { CatchUpPolicy } from "./schedule.ts";
+import type {
+  MonitorRecord,
+  RunOutcome,
+  RunRecord,
+  ScheduleKind,
+  TaskRecord,
+} from "./schedule_ports.ts";
+
+/** Runs `work` in one transaction: all of it commits, or none. */
+export type Transaction = <T>(work: () => T) => T;
+
+/** An event as a source hands it to the queue. */
+export interface NewEvent {
+  source: string;
+  kind: string;
+  summary: string;
+  detail?: string;
+  urgent?: boolean;
+  /** While an event with this key is pending, another with the same key is dropped. */
+  dedupeKey?: string;
+}
+
+/** What finishing a run records. */
+export interface RunFinish {
+  outcome: Exclude<RunOutcome, "running">;
+  reason?: string;
+  eventCount?: number;
+  conversationId?: number;
+  promptTokens?: number;
+  completionTokens?: number;
+  modelMs?: number;
+  durationMs?: number;
+  tools?: string[];
+  notifications?: number;
+  answer?: string;
+}
+
+/** A claimed run, or the live process that holds the claim. */
+export type RunClaim = { runId: number } | { heldBy: number };
+
+/** A new task. */
+export interface NewTask {
+  name: string;
+  message: string;
+  scheduleKind: ScheduleKind;
+  schedule: string;
+  catchUp: CatchUpPolicy;
+  nextRunAt?: Date;
+}
+
+/** A new monitor. */
+export interface NewMonitor {
+  name: string;
+  url: string;
+  selector: string;
+  everyMinutes: number;
+  urgent: boolean;
+  nextCheckAt: Date;
+}
+
+/** What a successful check stores. */
+export interface CheckSuccess {
+  at: Date;
+  nextCheckAt: Date;
+  result: string;
+  /** New text; undefined keeps the stored one (304 Not Modified). */
+  content?: string;
+  changed: boolean;
+  etag?: string;
+  lastModified?: string;
+}
+
+/** One recorded side effect. */
+export interface OutboxEntry {
+  key: string;
+  kind: string;
+  summary: string;
+  createdAt: string;
+  sentAt?: string;
+  pid: number;
+}
+
+/** A scheduled run that was claimed. */
+export interface TaskClaim {
+  taskId: number;
+  runId: number;
+  /** The due time the run was for (its outbox scope). */
+  dueAt: string;
+}
+
+/** A task's origin; tasks without a row were created by the user (CLI, dashboard). */
+export interface TaskOrigin {
+  origin: "user" | "model";
+  approvedAt?: string;
+}
+
+/** Port: events waiting for the next heartbeat. */
+export interface EventQueue {
+  /** Undefined when a pending event with the same dedupe key already waits. */
+  enqueue(event: NewEvent, at: Date): number | undefined;
+  pending(limit: number): PendingEvent[];
+  pendingCount(): number;
+  markConsumed(ids: readonly number[], runId: number, at: Date): void;
+  pruneConsumed(before: Date): number;
+}
+
+/** Who claims a run, when, and how to tell whether an earlier claimant still lives. */
+export type ClaimRequest = [
+  trigger: RunRecord["trigger"],
+  at: Date,
+  pid: number,
+  isAlive: (pid: number) => boolean,
+];
+
+/** Port: heartbeat and task runs, claimed while running. */
+export interface RunLog {
+  claimHeartbeat(...claim: ClaimRequest): RunClaim;
+  claimTask(taskId: number, ...claim: ClaimRequest): RunClaim;
+  recordSkipped(trigger: RunRecord["trigger"], at: Date, pid: number, reason: string): number;
+  /** Closes runs of dead processes as interrupted; returns how many. */
+  closeAbandoned(at: Date, isAlive: (pid: number) => boolean): number;
+  finish(id: number, finish: RunFinish, at: Date): void;
+  get(id: number): RunRecord | undefined;
+  recent(limit: number, options?: { kind?: RunRecord["kind"]; skipped?: boolean }): RunRecord[];
+  lastScheduledHeartbeat(): Date | undefined;
+  totals(
+    since: Date,
+  ): { runs: number; ran: number; promptTokens: number; completionTokens: number };
+  pruneSkipped(before: Date): number;
+}
+
+/** What task and monitor storage share: rows by id, and the ones due at a time. */
+export interface ScheduledRows<Row, NewRow> {
+  add(row: NewRow, at: Date): number;
+  get(id: number): Row | undefined;
+  list(): Row[];
+  due(now: Date): Row[];
+  remove(id: number): boolean;
+}
+
+/** Port: scheduled tasks. */
+export interface TaskStore extends ScheduledRows<TaskRecord, NewTask> {
+  setEnabled(id: number, enabled: boolean, nextRunAt: Date | undefined): boolean;
+  setNextRun(id: number, nextRunAt: Date | undefined): void;
+  recordRun(
+    id: number,
+    run: { at: Date; outcome: string; conversationId?: number; nextRunAt?: Date },
+  ): void;
+}
+
+/** Port: URL monitors. */
+export interface MonitorStore extends ScheduledRows<MonitorRecord, NewMonitor> {
+  setEnabled(id: number, enabled: boolean, nextCheckAt: Date): boolean;
+  recordSuccess(id: number, check: CheckSuccess): void;
+  recordFailure(
+    id: number,
+    failure: { at: Date; error: string; failures: number; nextCheckAt: Date },
+  ): void;
+}
+
+/** Port: side effects claimed before they happen, so a re-delivered run does not repeat them. */
+export interface Outbox {
+  /** Records `key` unless it exists; returns the existing entry, or undefined when recorded now. */
+  claim(
+    entry: { key: string; kind: string; summary: string; at: Date; pid: number },
+  ): OutboxEntry | undefined;
+  markSent(key: string, at: Date): void;
+  release(key: string): void;
+  get(key: string): OutboxEntry | undefined;
+  recent(limit: number): OutboxEntry[];
+  prune(before: Date): number;
+}
+
+/** Port: which scheduled task runs are claimed (a crash leaves them to retry once). */
+export interface TaskClaims {
+  record(claim: TaskClaim, at: Date): void;
+  clear(taskId: number, runId?: number): void;
+  interrupted(): TaskClaim[];
+}
+
+/** Port: who created a task, and whether a model-made task was approved. */
+export interface TaskOrigins {
+  recordModelTask(taskId: number): void;
+  get(taskId: number): TaskOrigin;
+  approve(taskId: number, at: Date): boolean;
+}

@@ -1,0 +1,296 @@
+/**
+ * THE composition root: `openRadar` builds every adapter and service once, from config, and
+ * returns the facade the CLI commands, the daemon (`radar serve`) and the dashboard all use.
+ * Where a request is assembled: `agent()` below (model, tools, hooks, skills, memory, prompt).
+ */
+import type { DatabaseSync } from "node:sqlite";
+import { loadConfig, type LoadedConfig, readTextFileIfExists } from "../config/loader.ts";
+import type { RadarConfig } from "../config/schema.ts";
+import type { AgentDependencies } from "../core/agent_loop.ts";
+import type { ChatModel } from "../core/chat_model.ts";
+import type { AuditTrail, Clock, ConversationArchive, FactArchive, Logger } from "../core/ports.ts";
+import { ToolRegistry } from "../core/tool_registry.ts";
+import { builtinTools } from "../tools/index.ts";
+import { calendarReaderFor, mailReaderFor } from "../sources/source_readers.ts";
+import { createPdfReader } from "../adapters/pdf/subprocess_pdf_reader.ts";
+import { SqlitePluginRecords } from "../adapters/sqlite/plugin_records.ts";
+import { createPluginSystem, type PluginSystem } from "../plugins/plugin_system.ts";
+import { agentDependencies } from "./agent_dependencies.ts";
+import { findToolsTool } from "../tools/find_tools.ts";
+import { embeddingParts } from "./embedding_parts.ts";
+import { type Hooks, hookToolGate, hookToolObserver } from "../core/hooks.ts";
+import { createHooks } from "../hooks/create_hooks.ts";
+import { registerPluginHooks } from "../plugins/plugin_hooks.ts";
+import { SkillCatalog } from "../skills/skill_catalog.ts";
+import { skillLibrary } from "../skills/skill_files.ts";
+import { type SkillRoot, skillRoots } from "../skills/skill_roots.ts";
+import type { SkillLibrary } from "../core/skills_prompt.ts";
+import { openCoreAdapters, runtimeLogging } from "./core_adapters.ts";
+import { type ProcessIdentity, type ScheduledWork, scheduledWork } from "./scheduled_work.ts";
+import { denoResolver, type Resolver } from "../adapters/network/network_guard.ts";
+import { isProcessAlive, processStartTime } from "../adapters/process.ts";
+import { integrityLine } from "../adapters/sqlite/maintenance.ts";
+import { readOnlyBecause } from "../adapters/sqlite/database.ts";
+import { transaction } from "../adapters/sqlite/write.ts";
+import { sourceStatusLines } from "../sources/source_status.ts";
+import { checkStatusLines } from "../sources/checks/check_status.ts";
+import { digestWriter } from "../sources/digests/digest_setup.ts";
+import type { DigestWriterDependencies } from "../sources/digests/digest_writer.ts";
+import { githubStatusLines } from "../sources/github/github_setup.ts";
+import { registerMcpTools } from "../mcp/register_mcp_tools.ts";
+import { SqliteMcpApprovals } from "../adapters/sqlite/mcp_approvals.ts";
+import type { McpApprovals } from "../mcp/approval.ts";
+import { type McpServerSummary, mcpServerViews, mcpStatusLines } from "../mcp/mcp_views.ts";
+
+/** How to open Radar. */
+export interface RadarOptions {
+  configPath?: string;
+  env: Record<string, string | undefined>;
+  cwd: string;
+  /** Extra log writers (the daemon adds its log file). */
+  logWriters?: Array<(line: string) => void>;
+  /** False when the caller already reported the config warnings (default true). */
+  reportConfigWarnings?: boolean;
+  /** Log level override (`--verbose` → debug). */
+  logLevel?: "debug" | "info" | "warn" | "error";
+  fetch?: typeof fetch;
+  clock?: Clock;
+  /** The chat model instead of the configured one (tests and benches script it). */
+  model?: ChatModel;
+  /** This process as runs and locks record it (tests fake PIDs and liveness). */
+  process?: Partial<ProcessIdentity>;
+  /** DNS of URL monitors (tests answer private addresses). */
+  resolve?: Resolver;
+}
+
+/** The database's health, for `radar status`. */
+export interface DatabaseHealth {
+  /** "integrity: ok" or what is wrong (a full check only for small files). */
+  integrity(sizeBytes: number): string;
+  /** Why the database is open read-only, or undefined. */
+  readOnly(): string | undefined;
+  /** One line per email account and calendar: last check, failures. */
+  sources(): string[];
+  /** Custom checks' state (`sandboxProblem`: why the exec sandbox is missing, if it is). */
+  checks(sandboxProblem?: string): string[];
+  /** The GitHub source's state. */
+  github(env: Record<string, string | undefined>): string[];
+}
+
+/** Everything a command, the daemon or the dashboard needs, built once per process. */
+export interface Radar extends ScheduledWork {
+  loaded: LoadedConfig;
+  config: RadarConfig;
+  dataDir: string;
+  databasePath: string;
+  conversations: ConversationArchive;
+  facts: FactArchive;
+  model: ChatModel;
+  registry: ToolRegistry;
+  clock: Clock;
+  logger: Logger;
+  /** The tool audit trail (`radar log tools`, /logs). */
+  toolCalls: AuditTrail;
+  /** Every hook point's handlers: config rules and the plugins' hooks. */
+  hooks: Hooks;
+  /** Agent Skills usable here (absent when `skills.enabled` is false). */
+  skills?: SkillLibrary;
+  /** Every discovered skill, usable or not, with warnings (`radar skill list`). */
+  skillCatalog: SkillCatalog;
+  /** The folders searched for skills. */
+  skillRoots: SkillRoot[];
+  /** Plugins (absent when `plugins.enabled` is false). */
+  plugins?: PluginSystem;
+  /** Digests: the writer `radar digest now` runs and their store (still SQLite-shaped). */
+  digests: DigestWriterDependencies;
+  /** MCP servers as `radar status` and the dashboard list them. */
+  mcp: { approvals: McpApprovals; servers(): McpServerSummary[]; statusLines(): string[] };
+  /** This process as runs and locks record it. */
+  process: ProcessIdentity;
+  database: DatabaseHealth;
+  /** Runs `work` in one database transaction (bulk imports and benches). */
+  batch<T>(work: () => T): T;
+  /** Agent loop dependencies; `historyMessages` override for heartbeat windows. */
+  agent(overrides?: { historyMessages?: number }): AgentDependencies;
+  /** Stops the plugin hosts and closes the database (idempotent). */
+  close(): void;
+}
+
+/** Opens Radar: config, data directory, database, model client, tools, services. */
+export function openRadar(options: RadarOptions): Radar {
+  const loaded = loadConfig({
+    explicitPath: options.configPath,
+    env: options.env,
+    cwd: options.cwd,
+    readTextFile: readTextFileIfExists,
+  });
+  const { config, dataDir } = loaded;
+  const { clock, logger } = runtimeLogging(config, options);
+  if (options.reportConfigWarnings !== false) {
+    for (const warning of loaded.warnings) logger.warn(warning);
+  }
+  const core = openCoreAdapters(loaded, options, { clock, logger });
+  const { databasePath, db, conversations, facts, toolCalls, fetch: fetcher } = core;
+  const model = options.model ?? core.model;
+  toolCalls.prune();
+  const { memory, toolRanker } = embeddingParts(config, db, {
+    facts,
+    fetch: fetcher,
+    logger,
+    clock,
+  });
+  const registry = new ToolRegistry();
+  const hooks = createHooks({
+    config,
+    clock,
+    logger,
+    audit: toolCalls,
+    env: options.env,
+    cwd: options.cwd,
+  });
+  const roots = skillRoots(config, dataDir, options.env, options.cwd);
+  const skillCatalog = new SkillCatalog(() => roots, options.env, (warnings) => {
+    for (const warning of warnings) logger.warn(warning);
+  });
+  const skills = config.skills.enabled ? skillLibrary(skillCatalog) : undefined;
+  const process: ProcessIdentity = {
+    pid: options.process?.pid ?? Deno.pid,
+    isAlive: options.process?.isAlive ?? isProcessAlive,
+    // Real start times only with real liveness: a test's fake PIDs may be real processes here.
+    processStart: options.process?.isAlive ? options.process.processStart : processStartTime,
+    elapsed: options.process?.elapsed ?? (() => performance.now()),
+  };
+  let skillsWarned = false;
+  const agent = (overrides?: { historyMessages?: number }) => ({
+    ...agentDependencies({
+      config,
+      model,
+      registry,
+      conversations,
+      facts,
+      clock,
+      audit: toolCalls,
+      gates: [hookToolGate(hooks)],
+      observers: [hookToolObserver(hooks)],
+      hooks,
+      promptVariables: plugins?.hooks,
+      toolRanker,
+      skills: skills ? () => skills.available() : undefined,
+      warn: (line) => {
+        if (!skillsWarned) logger.warn(line);
+        skillsWarned = true;
+      },
+    }, overrides),
+    elapsed: process.elapsed,
+  });
+  const work = scheduledWork({
+    config,
+    db,
+    conversations,
+    clock,
+    logger,
+    agent,
+    process,
+    fetch: fetcher,
+    resolve: options.resolve ?? denoResolver,
+    configPath: loaded.path,
+    dataDir,
+    model,
+  });
+  for (
+    const tool of builtinTools({
+      config,
+      configPath: loaded.path,
+      dataDir,
+      facts,
+      clock,
+      logger,
+      fetch: fetcher,
+      env: options.env,
+      cwd: options.cwd,
+      tasks: work.tasks,
+      monitors: work.monitors,
+      pdfReader: createPdfReader(config.tools.pdf, options.env),
+      memory,
+      mail: mailReaderFor(config, options.env),
+      calendar: calendarReaderFor(config, options.env, fetcher),
+      hooks,
+      skills,
+    })
+  ) registry.register(tool);
+  const mcpApprovals = new SqliteMcpApprovals(db);
+  const mcp = registerMcpTools(
+    registry,
+    {
+      config,
+      configPath: loaded.path,
+      dataDir,
+      env: options.env,
+      cwd: options.cwd,
+      fetch: fetcher,
+    },
+    mcpApprovals,
+    logger,
+  );
+  registry.register(findToolsTool(() => registry.list()));
+  const plugins = config.plugins.enabled
+    ? createPluginSystem({
+      dataDir,
+      records: new SqlitePluginRecords(db),
+      config: config.plugins,
+      env: options.env,
+      clock,
+      logger,
+      registry,
+      audit: toolCalls,
+    })
+    : undefined;
+  if (plugins) registerPluginHooks(hooks, plugins.hooks);
+  let closed = false;
+  return {
+    ...work,
+    loaded,
+    config,
+    dataDir,
+    databasePath,
+    conversations,
+    facts,
+    model,
+    registry,
+    clock,
+    logger,
+    toolCalls,
+    hooks,
+    skills,
+    skillCatalog,
+    skillRoots: roots,
+    plugins,
+    digests: digestWriter({ config, db, model, clock }),
+    mcp: {
+      approvals: mcpApprovals,
+      servers: () => mcpServerViews(config, mcpApprovals),
+      statusLines: () => mcpStatusLines(config, mcpApprovals),
+    },
+    process,
+    database: databaseHealth(db, dataDir, config),
+    batch: (run) => transaction(db, run),
+    agent,
+    close() {
+      if (closed) return;
+      closed = true;
+      void plugins?.stop();
+      void mcp.close();
+      db.close();
+    },
+  };
+}
+
+function databaseHealth(db: DatabaseSync, dataDir: string, config: RadarConfig): DatabaseHealth {
+  return {
+    integrity: (sizeBytes) => integrityLine(db, dataDir, sizeBytes),
+    readOnly: () => readOnlyBecause(db),
+    sources: () => sourceStatusLines(config, db),
+    checks: (sandboxProblem) => checkStatusLines(config, db, sandboxProblem),
+    github: (env) => githubStatusLines(config, db, env),
+  };
+}

@@ -1,0 +1,162 @@
+/**
+ * The scheduled work of one Radar: the event queue, the run log, tasks and URL monitors with
+ * their runners, the heartbeat runner and the email/calendar jobs, each built once over the
+ * open database. `radar serve` ticks them; the CLI and the dashboard call the same instances.
+ */
+import type { DatabaseSync } from "node:sqlite";
+import type { RadarConfig } from "../config/schema.ts";
+import type { AgentDependencies } from "../core/agent_loop.ts";
+import type { Clock, ConversationArchive, Logger } from "../core/ports.ts";
+import type { Resolver } from "../adapters/network/network_guard.ts";
+import type { EventQueue, Outbox, RunLog, Transaction } from "../core/work_ports.ts";
+import { transaction } from "../adapters/sqlite/write.ts";
+import { SqliteEventQueue } from "../adapters/sqlite/event_queue.ts";
+import { SqliteMonitorStore } from "../adapters/sqlite/monitor_store.ts";
+import { SqliteRunStore } from "../adapters/sqlite/run_store.ts";
+import { SqliteTaskStore } from "../adapters/sqlite/task_store.ts";
+import { SqliteOutbox } from "../adapters/sqlite/outbox_store.ts";
+import { SqliteWatchedFileStore } from "../adapters/sqlite/watched_file_store.ts";
+import type { WatchedFolders } from "../adapters/file_watcher.ts";
+import { SqliteTaskOriginStore } from "../adapters/sqlite/task_origin_store.ts";
+import { SqliteTaskClaimStore } from "../adapters/sqlite/task_claim_store.ts";
+import { HeartbeatRunner } from "../application/heartbeat_runner.ts";
+import { MonitorChecker } from "../application/monitor_checker.ts";
+import { MonitorService } from "../application/monitor_service.ts";
+import { TaskRunner } from "../application/task_runner.ts";
+import { TaskService } from "../application/task_service.ts";
+import type { TickJob } from "../application/scheduler.ts";
+import { sourceJobs } from "../sources/source_jobs.ts";
+import { checkJobs } from "../sources/checks/check_jobs.ts";
+import { githubJobs } from "../sources/github/github_setup.ts";
+import { digestJobs } from "../sources/digests/digest_setup.ts";
+import { runSideEffects } from "../application/run_side_effects.ts";
+import type { ChatModel } from "../core/chat_model.ts";
+
+/** Who runs the work: this process's PID and how to tell whether another PID is alive. */
+export interface ProcessIdentity {
+  pid: number;
+  isAlive: (pid: number) => boolean;
+  /** When a PID's process started (spots a reused PID in a stale lock); absent in tests. */
+  processStart?: (pid: number) => Date | undefined;
+  /** Milliseconds since some fixed point (durations of runs). */
+  elapsed: () => number;
+}
+
+/** The scheduled work, each part built once. */
+export interface ScheduledWork {
+  /** Events waiting for the next heartbeat (watchers, monitors, mail, calendars). */
+  queue: EventQueue;
+  /** Heartbeat and task runs. */
+  runs: RunLog;
+  /** Side effects recorded before they happen (notifications). */
+  outbox: Outbox;
+  /** Files the folder watchers have seen (settling, queued) and their counters. */
+  watchedFiles: WatchedFolders;
+  tasks: TaskService;
+  taskRunner: TaskRunner;
+  monitors: MonitorService;
+  monitorChecker: MonitorChecker;
+  heartbeat: HeartbeatRunner;
+  /** What each tick runs before the heartbeat: due tasks, due monitors, mail and calendars. */
+  tickJobs(): TickJob[];
+}
+
+/** What the scheduled work is built from. */
+export interface ScheduledWorkParts {
+  config: RadarConfig;
+  db: DatabaseSync;
+  conversations: ConversationArchive;
+  clock: Clock;
+  logger: Logger;
+  agent: (overrides?: { historyMessages?: number }) => AgentDependencies;
+  process: ProcessIdentity;
+  fetch: typeof fetch;
+  resolve: Resolver;
+  /** For custom checks and digests. */
+  configPath?: string;
+  dataDir: string;
+  model: ChatModel;
+}
+
+/** Builds the queue, run log, task and monitor services, their runners and the heartbeat. */
+export function scheduledWork(parts: ScheduledWorkParts): ScheduledWork {
+  const { config, db, conversations, clock, logger, agent } = parts;
+  const { pid, isAlive, elapsed } = parts.process;
+  const timeZone = config.radar.timezone || undefined;
+  const queue = new SqliteEventQueue(db);
+  const runs = new SqliteRunStore(db);
+  const taskStore = new SqliteTaskStore(db);
+  const monitorStore = new SqliteMonitorStore(db);
+  const inTransaction: Transaction = (work) => transaction(db, work);
+  const outbox = new SqliteOutbox(db);
+  const tasks = new TaskService(taskStore, clock, timeZone, new SqliteTaskOriginStore(db));
+  const taskRunner = new TaskRunner({
+    transaction: inTransaction,
+    claims: new SqliteTaskClaimStore(db),
+    store: taskStore,
+    runs,
+    conversations,
+    outbox,
+    agent: () => agent(),
+    needsApproval: (id) => tasks.needsApproval(id),
+    clock,
+    logger,
+    pid,
+    isAlive,
+    timeZone,
+    elapsed,
+  });
+  const monitorChecker = new MonitorChecker({
+    config,
+    transaction: inTransaction,
+    store: monitorStore,
+    queue,
+    clock,
+    logger,
+    fetch: parts.fetch,
+    resolve: parts.resolve,
+  });
+  let jobs: TickJob[] | undefined;
+  return {
+    queue,
+    runs,
+    outbox,
+    watchedFiles: new SqliteWatchedFileStore(db),
+    tasks,
+    taskRunner,
+    monitors: new MonitorService(monitorStore, config, clock),
+    monitorChecker,
+    heartbeat: new HeartbeatRunner({
+      config,
+      transaction: inTransaction,
+      queue,
+      runs,
+      conversations,
+      outbox,
+      clock,
+      logger,
+      agent,
+      pid,
+      isAlive,
+      elapsed,
+    }),
+    tickJobs: () =>
+      jobs ??= [
+        taskRunner,
+        monitorChecker,
+        ...sourceJobs({ config, db, queue, clock, logger }),
+        ...checkJobs({
+          config,
+          configPath: parts.configPath,
+          dataDir: parts.dataDir,
+          db,
+          queue,
+          clock,
+          logger,
+          sideEffects: (scope) => runSideEffects(outbox, scope, clock, pid),
+        }),
+        ...githubJobs({ config, db, queue, clock, logger }),
+        ...digestJobs({ config, db, model: parts.model, clock, queue, logger }),
+      ],
+  };
+}
