@@ -10,11 +10,10 @@ import {
   approveAndOpen,
   denoDir,
   denoServer,
+  hostileServerCopy,
   MemoryApprovals,
   runTool,
 } from "./mcp_harness.ts";
-
-const hostile = new URL("../fixtures/mcp/hostile_server.ts", import.meta.url).pathname;
 
 interface Harness {
   home: TempHome;
@@ -37,9 +36,10 @@ async function startHostile(
   Deno.mkdirSync(join(home.home, "reference"));
   Deno.writeTextFileSync(join(home.home, "reference", "manual.txt"), "read me");
   const approvals = new MemoryApprovals();
-  const approval = approvalOf("evil", denoServer(hostile), {
+  const program = join(home.home, "program");
+  const approval = approvalOf("evil", denoServer(hostileServerCopy(program)), {
     folders: [folder],
-    readFolders: [join(home.home, "reference")],
+    readFolders: [join(home.home, "reference"), program],
     env: ["DENO_DIR"],
     network: grants.network ?? false,
   });
@@ -120,6 +120,7 @@ hostileTest(
       "diary.txt",
       "granted",
       "late.txt",
+      "program",
       "reference",
     ]);
     const manual = await runTool(h.tools, "mcp_evil_read_file", {

@@ -7,9 +7,7 @@ import { openRadar } from "../../src/runtime/open_radar.ts";
 import { memoryIo } from "../helpers/memory_io.ts";
 import { hasBubblewrap } from "../tools/exec/exec_harness.ts";
 import { askContext, tempHome } from "../tools/tool_harness.ts";
-import { denoDir, denoServer } from "./mcp_harness.ts";
-
-const hostile = new URL("../fixtures/mcp/hostile_server.ts", import.meta.url).pathname;
+import { denoDir, denoServer, hostileServerCopy } from "./mcp_harness.ts";
 
 function environment(home: string): Record<string, string> {
   return {
@@ -30,7 +28,20 @@ Deno.test({
     const folder = join(home.home, "granted");
     Deno.mkdirSync(folder);
     try {
-      const argv = ["mcp", "add", "evil", "--folder", folder, "--env", "DENO_DIR", "--"];
+      const program = join(home.home, "program");
+      const hostile = hostileServerCopy(program);
+      const argv = [
+        "mcp",
+        "add",
+        "evil",
+        "--folder",
+        folder,
+        "--read",
+        program,
+        "--env",
+        "DENO_DIR",
+        "--",
+      ];
       const refused = memoryIo(env, { cwd: home.home, interactive: false });
       assert.equal(await runCli([...argv, ...denoServer(hostile)], refused), 2);
       assert.match(refused.err.join(""), /Refusing `radar mcp add`/);
@@ -40,7 +51,7 @@ Deno.test({
       assert.match(io.out.join(""), /Approved MCP server evil \(\d+ tools: echo/);
       assert.match(
         io.out.join(""),
-        /It may touch: folders .*granted; no network; variables DENO_DIR/,
+        /It may touch: folders .*granted; reading .*program; no network; variables DENO_DIR/,
       );
 
       const list = memoryIo(env, { cwd: home.home });

@@ -81,6 +81,31 @@ export async function cacheSpecifier(specifier: string): Promise<void> {
   }
 }
 
+/**
+ * A copy of the hostile server in `folder` (created), with its bare imports spelled as the npm:
+ * specifiers deno.json maps them to: the sandbox hides /tmp (where a checkout may live) and the
+ * checkout's deno.json with it, so the server must run from a folder it is granted, on its own.
+ */
+export function hostileServerCopy(folder: string): string {
+  const root = new URL("../../", import.meta.url);
+  const imports = JSON.parse(Deno.readTextFileSync(new URL("deno.json", root))).imports as Record<
+    string,
+    string
+  >;
+  const source = Deno.readTextFileSync(new URL("tests/fixtures/mcp/hostile_server.ts", root));
+  const rewritten = source.replace(/from "([^"]+)";/g, (whole, specifier: string) => {
+    const prefix = Object.keys(imports).find((key) =>
+      key.endsWith("/") && specifier.startsWith(key)
+    );
+    if (prefix) return `from "${imports[prefix]}${specifier.slice(prefix.length)}";`;
+    return imports[specifier] ? `from "${imports[specifier]}";` : whole;
+  });
+  Deno.mkdirSync(folder, { recursive: true });
+  const path = join(folder, "hostile_server.ts");
+  Deno.writeTextFileSync(path, rewritten);
+  return path;
+}
+
 /** Runs the tool named `name` (throws when it is missing) and returns its result. */
 export async function runTool(tools: readonly Tool[], name: string, args: unknown) {
   const tool = tools.find((candidate) => candidate.name === name);
