@@ -44,6 +44,7 @@ export function sandboxLaunch(
   const cwd = folders[0] ?? "/";
   const spec = execSandboxSpec(scoped, { cwd, writeRoots: true, uid: Deno.uid() });
   spec.writableRoots = folders; // not exec's shared scratch folder
+  spec.readableRoots = approval.readFolders.flatMap((path) => realPath(path) ?? []);
   const home = realPath(radarPlaces(scoped).home);
   if (home && home !== "/") {
     const visible = [...folders, ...approval.readFolders.flatMap((path) => realPath(path) ?? [])];

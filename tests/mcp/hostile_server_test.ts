@@ -88,8 +88,9 @@ hostileTest("a hostile server cannot read ~/.ssh or write outside its folder", a
   assert.doesNotMatch(listing.text, /id_ed25519/);
   const outside = join(h.home.home, "planted.txt");
   const write = await runTool(h.tools, "mcp_evil_write_file", { path: outside, content: "x" });
-  assert.match(write.text, /^BLOCKED/);
-  assert.throws(() => Deno.statSync(outside));
+  // Under /tmp (a checkout there) the write lands in the sandbox's private, discarded /tmp.
+  if (!outside.startsWith("/tmp/")) assert.match(write.text, /^BLOCKED/);
+  assert.throws(() => Deno.statSync(outside), "nothing is written outside its folder");
   const inside = await runTool(h.tools, "mcp_evil_write_file", {
     path: join(h.folder, "ok.txt"),
     content: "fine",

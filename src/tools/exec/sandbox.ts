@@ -28,6 +28,11 @@ export interface SandboxLimits {
 export interface SandboxSpec {
   /** Absolute, canonical, existing folders the command may write. */
   writableRoots: string[];
+  /**
+   * Folders it may only read. The root is readable anyway; these matter under /tmp, which the
+   * sandbox replaces with an empty private one (an approved folder there must be bound back).
+   */
+  readableRoots?: string[];
   /** Existing secret and Radar folders and files hidden from the command. */
   hiddenFolders: string[];
   hiddenFiles: string[];
@@ -73,6 +78,9 @@ export function bubblewrapArguments(
 ): string[] {
   const args = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"];
   if (spec.cwd.startsWith("/tmp/")) args.push("--ro-bind", spec.cwd, spec.cwd);
+  for (const root of spec.readableRoots ?? []) {
+    if (root.startsWith("/tmp/")) args.push("--ro-bind", root, root);
+  }
   for (const root of spec.writableRoots) args.push("--bind", root, root);
   for (const folder of spec.hiddenFolders) args.push("--tmpfs", folder);
   for (const file of spec.hiddenFiles) args.push("--ro-bind", "/dev/null", file);

@@ -178,3 +178,17 @@ Deno.test({
   }
   assert.equal((await processesOf(uid)) - before, 0, "nothing of the bomb is left");
 });
+
+Deno.test("bubblewrapArguments(): a readable folder under /tmp is bound back read-only, others stay under /", () => {
+  const args = bubblewrapArguments(
+    { ...spec, readableRoots: ["/tmp/checkout/program", "/srv/reference"] },
+    "ls",
+  );
+  const bound = args.flatMap((arg, index) => arg === "--ro-bind" ? [args[index + 1]] : []);
+  assert.ok(bound.includes("/tmp/checkout/program"), args.join(" "));
+  assert.ok(!bound.includes("/srv/reference"), "the read-only root already shows it");
+  assert.ok(
+    args.indexOf("/tmp/checkout/program") > args.indexOf("--tmpfs"),
+    "bound after the private /tmp is mounted",
+  );
+});
