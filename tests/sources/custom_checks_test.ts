@@ -15,17 +15,29 @@ import { runCheckCommand } from "../../src/sources/checks/check_command.ts";
 import { SqliteSourceStore } from "../../src/sources/source_store.ts";
 import { execSandbox } from "../../src/tools/exec/sandbox_spec.ts";
 import { startFakeNtfy } from "../fakes/fake_ntfy_server.ts";
-import { tempHome } from "../tools/tool_harness.ts";
 import { hasBubblewrap } from "../tools/exec/exec_harness.ts";
 
 const secret = "PRIVATE-KEY-c4e2";
+
+/**
+ * A temp home outside /tmp: checks run in the sandbox, whose /tmp is private and empty, and a
+ * checkout (with tests/output) may itself live under /tmp.
+ */
+function checksHome() {
+  const home = Deno.realPathSync(
+    Deno.makeTempDirSync({ dir: "/var/tmp", prefix: "radar-checks-" }),
+  );
+  const dataDir = join(home, ".local/share/radar");
+  Deno.mkdirSync(dataDir, { recursive: true });
+  return { home, dataDir, dispose: () => Deno.removeSync(home, { recursive: true }) };
+}
 
 /** A temp home, an in-memory database and the checks job over `checks`. */
 function setup(
   checks: (at: (name: string) => string) => unknown[],
   extra: Record<string, unknown> = {},
 ) {
-  const home = tempHome();
+  const home = checksHome();
   const file = (name: string) => join(home.home, name);
   const config: RadarConfig = configSchema.parse({ checks: checks(file), ...extra });
   const db = openDatabase(":memory:");
