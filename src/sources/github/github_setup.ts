@@ -1,24 +1,16 @@
 /** The GitHub job and `radar status` line (when gh is available). */
 import type { DatabaseSync } from "node:sqlite";
 import type { RadarConfig } from "../../config/schema.ts";
-import type { Clock, Logger } from "../../core/ports.ts";
-import type { EventSink } from "../source_checks.ts";
 import { SqliteSourceStore } from "../source_store.ts";
 import { githubAccess } from "./github_access.ts";
 import { GitHubCheck, githubSourceName } from "./github_check.ts";
 import { SqliteGitHubStore } from "./github_store.ts";
+import type { SourceJobDependencies } from "../source_jobs.ts";
 
 export { githubAccess, githubTools } from "./github_access.ts";
 
 /** The GitHub tick job (none when gh is not available). */
-export function githubJobs(deps: {
-  config: RadarConfig;
-  db: DatabaseSync;
-  queue: EventSink;
-  clock: Clock;
-  logger: Logger;
-  env?: Record<string, string | undefined>;
-}): GitHubCheck[] {
+export function githubJobs(deps: Omit<SourceJobDependencies, "fetch">): GitHubCheck[] {
   const env = deps.env ?? Deno.env.toObject();
   const { reader, problem } = githubAccess(deps.config, env);
   if (!reader) {
