@@ -14,7 +14,7 @@ export const targets = [
 /**
  * Files the binary loads at run time that main.ts does not import statically: the worker the
  * plugin host starts by URL, the dashboard's static files (read from disk), the example plugins
- * and bundled skills. The plugin-host and PDF entries are named too: the binary runs them through
+ * bundled skills and the bundled default personality. The plugin-host and PDF entries are named too: the binary runs them through
  * main.ts's hidden flags, and `deno run` starts them as their own modules.
  */
 export const includes = [
@@ -24,6 +24,7 @@ export const includes = [
   "web/static/",
   "plugins/",
   "skills/",
+  "personalities/",
 ];
 
 /** The `deno compile` arguments for one target. */

@@ -20,7 +20,8 @@ export interface TaskRunnerDependencies {
   conversations: ConversationStore;
   /** Notifications recorded before they are sent (never twice after a crash). */
   outbox: Outbox;
-  agent: () => AgentDependencies;
+  /** The run's dependencies; `personality` is the task's own, when it has one. */
+  agent: (personality?: string) => AgentDependencies;
   /** Scheduled runs in progress (an interrupted one is retried once for the same due time). */
   claims?: TaskClaims;
   /** True for a model-created task the user has not approved: it gets read-only tools only. */
@@ -183,7 +184,7 @@ export class TaskRunner implements TickJob {
         });
       }
       conversationId = deps.conversations.createConversation("task", task.name, at);
-      const agent = deps.agent();
+      const agent = deps.agent(task.personality);
       result = await runAgent(agent, {
         conversationId,
         kind: "task",

@@ -18,6 +18,8 @@ export interface TaskInput {
   minIntervalMinutes?: number;
   /** Who asks: a task the model creates runs with read-only tools until the user approves it. */
   origin?: "user" | "model";
+  /** The personality its runs use; it must exist now (absent: the active one). */
+  personality?: string;
 }
 
 /** Tasks with their schedules computed in local time. */
@@ -27,12 +29,20 @@ export class TaskService implements TaskScheduler {
     private readonly clock: Clock,
     private readonly timeZone?: string,
     readonly origins?: TaskOrigins,
+    /** True for a personality name that resolves (tasks may name only existing ones). */
+    private readonly personalityKnown?: (name: string) => boolean,
   ) {}
 
   /** Adds a task; returns it, or a readable error. */
   add(input: TaskInput): TaskRecord | { error: string } {
     const message = input.message.trim();
     if (!message) return { error: "the task message is empty" };
+    const personality = input.personality?.trim() || undefined;
+    if (personality && !(this.personalityKnown?.(personality) ?? false)) {
+      return {
+        error: `no personality named "${personality}" (radar personality list shows them)`,
+      };
+    }
     const now = this.clock.now();
     const parsed = parseSchedule(input, now, this.timeZone);
     if ("error" in parsed) return parsed;
@@ -64,6 +74,7 @@ export class TaskService implements TaskScheduler {
       schedule: parsed.schedule,
       catchUp: input.catchUp ?? "once_within_24h",
       nextRunAt,
+      personality,
     }, now);
     if (input.origin === "model") this.origins?.recordModelTask(id);
     return this.store.get(id)!;

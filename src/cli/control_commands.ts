@@ -33,6 +33,10 @@ export const controlCommands: ControlCommand[] = [
   { path: "mcp add" },
   { path: "mcp approve" },
   { path: "memory add", when: (options) => options.category === "personality_note" },
+  { path: "personality create" },
+  { path: "personality edit" },
+  { path: "personality use" },
+  { path: "personality remove" },
 ];
 
 /** The command's path below the program ("plugin approve"). */

@@ -12,6 +12,8 @@ export interface TurnOptions {
   interactive: boolean;
   confirm?: (question: string) => Promise<boolean>;
   signal?: AbortSignal;
+  /** The personality of this turn (`-P`); default: the active one. */
+  personality?: string;
 }
 
 /** Runs a turn; with --verbose, prints offered tools, tokens and each tool call to stderr. */
@@ -24,7 +26,9 @@ export async function runTurn(context: CliContext, options: TurnOptions): Promis
     if (verbose) printVerbose(context, event);
   };
   try {
-    return await runAgent(runtime.agent(), { ...options, userMessage: options.message, onEvent });
+    const { personality, ...turn } = options;
+    const agent = runtime.agent(personality ? { personality } : undefined);
+    return await runAgent(agent, { ...turn, userMessage: options.message, onEvent });
   } finally {
     progress.finish();
   }

@@ -13,10 +13,12 @@ const positiveInt = z.number().int().positive();
 /** `radar:` identity and personality. */
 export const radarSection = z.object({
   name: z.string().min(1).default("Radar"),
-  personality: z.string().default(
-    "A competent, understated assistant. Concise and practical. Dry wit when appropriate. " +
-      "Anticipates needs without being overbearing.",
-  ),
+  /**
+   * The personality's name (`<data>/personalities/NAME.md` or `NAME/PERSONALITY.md`, a plugin's,
+   * or the bundled `default`), or a path. Text with spaces that names nothing is an inline
+   * personality (the old meaning).
+   */
+  personality: z.string().default("default"),
   /** IANA time zone for schedules and the prompt; empty means the system's. */
   timezone: z.string().default(""),
   /** Overrides the data directory (RADAR_DATA_DIR wins over this). */
@@ -90,6 +92,8 @@ export const heartbeatSection = z.object({
   /** Recent heartbeat messages replayed as context. */
   history_messages: z.number().int().min(0).max(200).default(12),
   max_events_per_tick: positiveInt.max(500).default(40),
+  /** The personality heartbeats run with; empty = the active one. */
+  personality: z.string().default(""),
 });
 
 /** `notifications:` where `notify` sends. */

@@ -44,8 +44,11 @@ export interface AgentDependencies {
   store: ConversationStore;
   clock: Clock;
   settings: AgentSettings;
-  /** Builds the system prompt for this run (personality notes, time, plugin variables). */
-  systemPrompt: (variables?: Record<string, string>) => string;
+  /**
+   * Builds the system prompt for this run (personality, notes, plugin variables); `run` names the
+   * conversation (its start time fills the personality's time templates).
+   */
+  systemPrompt: (variables?: Record<string, string>, run?: { conversationId?: number }) => string;
   /** Dynamic prompt values (plugins' prompt variables), fetched once per run. */
   promptVariables?: PromptVariableSource;
   audit?: AuditSink;
@@ -148,7 +151,10 @@ export async function runAgent(
       ? { ...message, content: toolResultAsData(message, markerId) }
       : message;
   const messages: ChatMessage[] = [
-    { role: "system", content: deps.systemPrompt(variables) },
+    {
+      role: "system",
+      content: deps.systemPrompt(variables, { conversationId: request.conversationId }),
+    },
     ...history.map(asData),
     { role: "user", content: stamp ? stamp(request.userMessage, now) : request.userMessage },
   ];

@@ -22,6 +22,8 @@ export interface TaskRecord {
   lastRunAt?: string;
   lastOutcome?: string;
   lastConversationId?: number;
+  /** The personality its runs use; absent: the active one. */
+  personality?: string;
 }
 
 /** One URL monitor. */
@@ -92,6 +94,8 @@ export interface TaskRequest {
   minIntervalMinutes?: number;
   /** "model": created by a tool call; runs with read-only tools until the user approves it. */
   origin?: "user" | "model";
+  /** The personality its runs use (an existing one); absent: the active one. */
+  personality?: string;
 }
 
 /** Port: scheduled tasks. */

@@ -118,7 +118,7 @@ export class ToolRegistry {
     const first = [
       ...all.filter((tool) => tool.alwaysOn || tool.name === findToolsName),
       ...[...(options.pinned ?? []), ...(options.recentTools ?? [])].flatMap((name) =>
-        this.#tools.get(name) ?? []
+        this.get(name) ?? []
       ),
     ];
     const ranked = rankHybrid(message, tools, options.semanticScores);
@@ -144,7 +144,7 @@ export class ToolRegistry {
       result: { ...result, text: truncateText(result.text, options.maxResultChars) },
       durationMs: Math.max(0, options.elapsed() - started),
     });
-    const tool = options.offered.has(call.name) ? this.#tools.get(call.name) : undefined;
+    const tool = options.offered.has(call.name) ? this.get(call.name) : undefined;
     if (!tool) {
       const available = [...options.offered].join(", ") || "none";
       return finish(failed(`Unknown tool "${call.name}". Available tools: ${available}.`));

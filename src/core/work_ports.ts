@@ -53,6 +53,8 @@ export interface NewTask {
   schedule: string;
   catchUp: CatchUpPolicy;
   nextRunAt?: Date;
+  /** The personality its runs use; absent: the active one. */
+  personality?: string;
 }
 
 /** A new monitor. */

@@ -107,6 +107,11 @@ export function validatePluginFiles(
   if (!parsed.ok) return parsed;
   const errors: string[] = [];
   if (files["tool.ts"] === undefined) errors.push("tool.ts is missing");
+  for (const file of parsed.manifest.personalities) {
+    if (files[`personalities/${file}`] === undefined) {
+      errors.push(`personalities/${file} is missing`);
+    }
+  }
   errors.push(...forbiddenImports(files));
   if (errors.length) return { ok: false, errors };
   return {

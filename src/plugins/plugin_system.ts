@@ -12,7 +12,7 @@ import { createToolTool } from "./create_tool.ts";
 import { createPluginApi } from "./plugin_api.ts";
 import type { PluginApi } from "../core/plugin_state.ts";
 import { PluginHooks } from "./plugin_hooks.ts";
-import { PluginManager } from "./plugin_manager.ts";
+import { type LoadedPlugin, PluginManager } from "./plugin_manager.ts";
 import type { PluginRecords } from "./plugin_records.ts";
 import { PluginHostPool, registerPluginTools } from "./plugin_tools.ts";
 
@@ -41,6 +41,8 @@ export interface PluginSystem {
   refresh(): Promise<string[]>;
   /** Stops every plugin host. */
   stop(): Promise<void>;
+  /** The enabled, approved plugins as last loaded (their files are the approved bytes). */
+  enabled(): LoadedPlugin[];
 }
 
 /** Builds the plugin system and registers the enabled plugins' tools (no host starts yet). */
@@ -55,8 +57,10 @@ export function createPluginSystem(options: PluginSystemOptions): PluginSystem {
     audit: options.audit,
     elapsed: () => performance.now(),
   });
+  let enabled: LoadedPlugin[] = [];
   const register = async () => {
     const loaded = manager.loadEnabled();
+    enabled = loaded;
     hooks.update(loaded);
     const warnings = await registerPluginTools(options.registry, loaded, pool);
     for (const warning of warnings) options.logger.warn(warning);
@@ -73,6 +77,7 @@ export function createPluginSystem(options: PluginSystemOptions): PluginSystem {
       return changes;
     },
     stop: () => pool.stopAll(),
+    enabled: () => enabled,
   };
   // registerPluginTools registers synchronously before its first await, so one-shot commands see
   // plugin tools as soon as this returns.

@@ -15,7 +15,7 @@ import { calendarReaderFor, mailReaderFor } from "../sources/source_readers.ts";
 import { createPdfReader } from "../adapters/pdf/subprocess_pdf_reader.ts";
 import { SqlitePluginRecords } from "../adapters/sqlite/plugin_records.ts";
 import { createPluginSystem, type PluginSystem } from "../plugins/plugin_system.ts";
-import { agentDependencies } from "./agent_dependencies.ts";
+import { agentDependencies, type AgentOptions } from "./agent_dependencies.ts";
 import { findToolsTool } from "../tools/find_tools.ts";
 import { embeddingParts } from "./embedding_parts.ts";
 import { type Hooks, hookToolGate, hookToolObserver } from "../core/hooks.ts";
@@ -41,6 +41,13 @@ import { registerMcpTools } from "../mcp/register_mcp_tools.ts";
 import { SqliteMcpApprovals } from "../adapters/sqlite/mcp_approvals.ts";
 import type { McpApprovals } from "../mcp/approval.ts";
 import { type McpServerSummary, mcpServerViews, mcpStatusLines } from "../mcp/mcp_views.ts";
+import type { PersonalityCatalog } from "../core/personality.ts";
+import { estimateTokens } from "../core/tokens.ts";
+import type { ResolvedPersonality } from "../personalities/personality_sources.ts";
+import type { FilePersonalityCatalog } from "../personalities/personality_catalog.ts";
+import { personalityParts } from "./personality_parts.ts";
+
+export type { AgentOptions } from "./agent_dependencies.ts";
 
 /** How to open Radar. */
 export interface RadarOptions {
@@ -110,8 +117,17 @@ export interface Radar extends ScheduledWork {
   database: DatabaseHealth;
   /** Runs `work` in one database transaction (bulk imports and benches). */
   batch<T>(work: () => T): T;
-  /** Agent loop dependencies; `historyMessages` override for heartbeat windows. */
-  agent(overrides?: { historyMessages?: number }): AgentDependencies;
+  /**
+   * Personalities: list, show, create, edit, remove, use; `problem()` for `radar status`,
+   * `editableText()` for `radar personality edit` (a broken file can still be fixed).
+   */
+  personalities: PersonalityCatalog & Pick<FilePersonalityCatalog, "problem" | "editableText">;
+  /**
+   * Agent loop dependencies for one run: the personality's prompt, model, temperature and tools
+   * (throws one readable line when the personality names nothing); `historyMessages` override
+   * for heartbeat windows.
+   */
+  agent(overrides?: AgentOptions): AgentDependencies;
   /** Stops the plugin hosts and closes the database (idempotent). */
   close(): void;
 }
@@ -160,12 +176,12 @@ export function openRadar(options: RadarOptions): Radar {
     processStart: options.process?.isAlive ? options.process.processStart : processStartTime,
     elapsed: options.process?.elapsed ?? (() => performance.now()),
   };
-  let skillsWarned = false;
-  const agent = (overrides?: { historyMessages?: number }) => ({
-    ...agentDependencies({
+  const warned = new Set<string>();
+  const parts = (personality: ResolvedPersonality, historyMessages?: number) =>
+    agentDependencies({
       config,
-      model,
-      registry,
+      model: personalities.modelFor(personality),
+      registry: personalities.registryFor(registry, personality),
       conversations,
       facts,
       clock,
@@ -177,12 +193,36 @@ export function openRadar(options: RadarOptions): Radar {
       toolRanker,
       skills: skills ? () => skills.available() : undefined,
       warn: (line) => {
-        if (!skillsWarned) logger.warn(line);
-        skillsWarned = true;
+        // Once per process and line (skills left out, a personality past the budget).
+        if (!warned.has(line)) logger.warn(line);
+        warned.add(line);
       },
-    }, overrides),
-    elapsed: process.elapsed,
+      personality,
+      conversationStartedAt: (id) => {
+        const started = conversations.conversation(id)?.createdAt;
+        return started ? new Date(started) : undefined;
+      },
+    }, { historyMessages });
+  const personalities = personalityParts({
+    config,
+    dataDir,
+    env: options.env,
+    cwd: options.cwd,
+    logger,
+    fetch: fetcher,
+    mainModel: model,
+    modelInjected: options.model !== undefined,
+    plugins: () => plugins,
+    promptTokens: (personality) => estimateTokens(parts(personality).systemPrompt()),
   });
+  const agent = (overrides?: AgentOptions) => {
+    const personality = personalities.catalog.forRun(
+      overrides?.personality
+        ? { name: overrides.personality, origin: overrides.personalityFrom ?? "option" }
+        : undefined,
+    );
+    return { ...parts(personality, overrides?.historyMessages), elapsed: process.elapsed };
+  };
   const work = scheduledWork({
     config,
     db,
@@ -196,6 +236,13 @@ export function openRadar(options: RadarOptions): Radar {
     configPath: loaded.path,
     dataDir,
     model,
+    personalityKnown: (name) => {
+      try {
+        return personalities.catalog.show(name) !== undefined;
+      } catch {
+        return false;
+      }
+    },
   });
   for (
     const tool of builtinTools({
@@ -274,6 +321,7 @@ export function openRadar(options: RadarOptions): Radar {
     process,
     database: databaseHealth(db, dataDir, config),
     batch: (run) => transaction(db, run),
+    personalities: personalities.catalog,
     agent,
     close() {
       if (closed) return;

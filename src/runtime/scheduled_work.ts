@@ -31,6 +31,7 @@ import { githubJobs } from "../sources/github/github_setup.ts";
 import { digestJobs } from "../sources/digests/digest_setup.ts";
 import { runSideEffects } from "../application/run_side_effects.ts";
 import type { ChatModel } from "../core/chat_model.ts";
+import type { AgentOptions } from "./agent_dependencies.ts";
 
 /** Who runs the work: this process's PID and how to tell whether another PID is alive. */
 export interface ProcessIdentity {
@@ -68,7 +69,7 @@ export interface ScheduledWorkParts {
   conversations: ConversationArchive;
   clock: Clock;
   logger: Logger;
-  agent: (overrides?: { historyMessages?: number }) => AgentDependencies;
+  agent: (overrides?: AgentOptions) => AgentDependencies;
   process: ProcessIdentity;
   fetch: typeof fetch;
   resolve: Resolver;
@@ -76,6 +77,8 @@ export interface ScheduledWorkParts {
   configPath?: string;
   dataDir: string;
   model: ChatModel;
+  /** True for a personality name that resolves (a task's personality must). */
+  personalityKnown?: (name: string) => boolean;
 }
 
 /** Builds the queue, run log, task and monitor services, their runners and the heartbeat. */
@@ -89,7 +92,13 @@ export function scheduledWork(parts: ScheduledWorkParts): ScheduledWork {
   const monitorStore = new SqliteMonitorStore(db);
   const inTransaction: Transaction = (work) => transaction(db, work);
   const outbox = new SqliteOutbox(db);
-  const tasks = new TaskService(taskStore, clock, timeZone, new SqliteTaskOriginStore(db));
+  const tasks = new TaskService(
+    taskStore,
+    clock,
+    timeZone,
+    new SqliteTaskOriginStore(db),
+    parts.personalityKnown,
+  );
   const taskRunner = new TaskRunner({
     transaction: inTransaction,
     claims: new SqliteTaskClaimStore(db),
@@ -97,7 +106,8 @@ export function scheduledWork(parts: ScheduledWorkParts): ScheduledWork {
     runs,
     conversations,
     outbox,
-    agent: () => agent(),
+    agent: (personality) =>
+      agent(personality ? { personality, personalityFrom: "task" } : undefined),
     needsApproval: (id) => tasks.needsApproval(id),
     clock,
     logger,
@@ -135,7 +145,17 @@ export function scheduledWork(parts: ScheduledWorkParts): ScheduledWork {
       outbox,
       clock,
       logger,
-      agent,
+      // The heartbeat's own personality (heartbeat.personality), read live.
+      agent: (overrides) =>
+        agent(
+          config.heartbeat.personality
+            ? {
+              ...overrides,
+              personality: config.heartbeat.personality,
+              personalityFrom: "heartbeat",
+            }
+            : overrides,
+        ),
       pid,
       isAlive,
       elapsed,

@@ -64,10 +64,15 @@ export const manifestSchema = z.object({
     (value) => (Array.isArray(value) && value.length === 0 ? {} : value),
     permissionsSchema,
   ),
-  capabilities: z.array(z.enum(["tool", "hook", "prompt_variables"])).min(1).default(["tool"]),
+  capabilities: z.array(z.enum(["tool", "hook", "prompt_variables", "personality"])).min(1)
+    .default(["tool"]),
   tools: z.array(toolEntry).max(40).default([]),
   hooks: z.array(hookEntry).max(10).default([]),
   prompt_variables: z.array(promptVariableEntry).max(10).default([]),
+  /** Files under `personalities/` the plugin bundles (capability `personality`). */
+  personalities: z.array(
+    z.string().regex(/^[a-z0-9][a-z0-9_-]{0,63}\.md$/, "expected a file name like wordsmith.md"),
+  ).max(10).default([]),
   created_at: z.string().optional(),
 });
 
@@ -160,6 +165,9 @@ export function validateManifest(value: unknown, folderName?: string): ManifestR
   }
   if (data.capabilities.includes("prompt_variables") && !data.prompt_variables.length) {
     errors.push("prompt_variables: capability `prompt_variables` needs at least one variable");
+  }
+  if (data.capabilities.includes("personality") && !data.personalities.length) {
+    errors.push("personalities: capability `personality` needs at least one personality file");
   }
   const asked = Object.values(data.permissions).some((list) => list.length > 0);
   if (data.trust_level === "sandbox" && asked) {

@@ -20,6 +20,7 @@ interface TaskRow {
   last_run_at: string | null;
   last_outcome: string | null;
   last_conversation_id: number | null;
+  personality: string | null;
 }
 
 /** An "every" interval read within the bounds (rows stored before the bounds existed). */
@@ -45,6 +46,7 @@ function toTask(row: TaskRow): TaskRecord {
     lastConversationId: row.last_conversation_id === null
       ? undefined
       : Number(row.last_conversation_id),
+    ...(row.personality ? { personality: row.personality } : {}),
   };
 }
 
@@ -57,8 +59,9 @@ export class SqliteTaskStore implements TaskStore {
     return insert(
       this.db,
       "the task",
-      `INSERT INTO tasks (name, message, schedule_kind, schedule, catch_up, created_at, next_run_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO tasks (name, message, schedule_kind, schedule, catch_up, created_at, next_run_at,
+         personality)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
       task.name.slice(0, 100),
       task.message.slice(0, 4000),
       task.scheduleKind,
@@ -66,6 +69,7 @@ export class SqliteTaskStore implements TaskStore {
       task.catchUp,
       at.toISOString(),
       task.nextRunAt?.toISOString() ?? null,
+      task.personality?.slice(0, 300) ?? null,
     );
   }
 

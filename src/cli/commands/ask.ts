@@ -20,7 +20,8 @@ export function registerAsk(program: Command, context: CliContext): void {
     .description("ask one question; piped stdin is added as context")
     .argument("<question...>", "the question")
     .option("--json", "print a machine-readable record instead of the answer")
-    .action(async (words: string[], options: { json?: boolean }) => {
+    .option("-P, --personality <name>", "the personality for this question (name or path)")
+    .action(async (words: string[], options: { json?: boolean; personality?: string }) => {
       const question = words.join(" ").trim();
       if (!question) throw new UsageError("Cannot ask: the question is empty");
       const piped = await context.io.readStdin(maxStdinBytes);
@@ -36,6 +37,7 @@ export function registerAsk(program: Command, context: CliContext): void {
         kind: "ask",
         message,
         interactive: false,
+        personality: options.personality,
       });
       if (options.json) {
         context.io.stdout(

@@ -35,8 +35,11 @@ export function registerChat(program: Command, context: CliContext): void {
   program.command("chat")
     .description("interactive chat (/help lists its commands)")
     .option("--continue", "continue the most recent chat conversation")
-    .action(async (options: { continue?: boolean }) => {
+    .option("-P, --personality <name>", "the personality for this chat (name or path)")
+    .action(async (options: { continue?: boolean; personality?: string }) => {
       const runtime = await context.runtime();
+      // Checked before the first message: an unknown personality is one line, exit 2.
+      runtime.agent(options.personality ? { personality: options.personality } : undefined);
       const { io } = context;
       const start = () => runtime.conversations.createConversation("chat", "", runtime.clock.now());
       let conversationId = options.continue
@@ -87,6 +90,7 @@ export function registerChat(program: Command, context: CliContext): void {
               interactive: io.stdinIsTerminal,
               confirm: io.stdinIsTerminal ? confirm : undefined,
               signal: running.signal,
+              personality: options.personality,
             });
             if (result.stopReason === "cancelled") io.stderr("(cancelled)\n");
             else io.stdout(`${result.answer.trim()}\n`);

@@ -26,6 +26,7 @@ import { registerSkill } from "./skill.ts";
 import { registerCompletions } from "./completions.ts";
 import { registerMcp } from "./mcp.ts";
 import { registerDigest } from "./digest.ts";
+import { registerPersonality } from "./personality.ts";
 
 /** Adds one command (and its subcommands) to the program. */
 export type CommandRegistrar = (program: Command, context: CliContext) => void;
@@ -54,6 +55,7 @@ export const commandRegistrars: CommandRegistrar[] = [
   registerEval,
   registerHooks,
   registerSkill,
+  registerPersonality,
   registerDigest,
   registerCompletions,
   registerMcp,

@@ -11,6 +11,10 @@ export type StatusSection = (runtime: Radar) => Promise<string[]> | string[];
 /** Extra status sections, in order; concerns append theirs. */
 export const statusSections: StatusSection[] = [
   daemonStatus,
+  (runtime) => {
+    const problem = runtime.personalities.problem();
+    return [`personality: ${runtime.personalities.activeName()}${problem ? ` — ${problem}` : ""}`];
+  },
   (runtime) => execStatusLines(runtime, Deno.env.toObject()),
   (runtime) => pluginStatusLines(runtime),
   (runtime) => runtime.database.sources(),

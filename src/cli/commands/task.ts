@@ -22,10 +22,17 @@ export function registerTask(program: Command, context: CliContext): void {
     .option("--at <time>", 'run once at "2026-12-01 09:00" (local time)')
     .option("--name <name>", "a short name")
     .option("--catch-up <policy>", "after downtime: once_within_24h or skip", "once_within_24h")
+    .option("--personality <name>", "the personality its runs use (default: the active one)")
     .action(
       async (
         words: string[],
-        options: { every?: string; at?: string; name?: string; catchUp: string },
+        options: {
+          every?: string;
+          at?: string;
+          name?: string;
+          catchUp: string;
+          personality?: string;
+        },
       ) => {
         if (!catchUpPolicies.includes(options.catchUp as CatchUpPolicy)) {
           throw new UsageError(
@@ -55,6 +62,7 @@ export function registerTask(program: Command, context: CliContext): void {
           at: options.at,
           name: options.name,
           catchUp: options.catchUp as CatchUpPolicy,
+          personality: options.personality,
         });
         if ("error" in added) throw new UsageError(`Cannot add task: ${added.error}`);
         context.io.stdout(`Added ${await describe(added)}\n`);

@@ -11,5 +11,6 @@ export function describeTask(task: TaskRecord, timeZone?: string): string {
   const last = task.lastRunAt
     ? `; last ${task.lastRunAt.slice(0, 16).replace("T", " ")} ${task.lastOutcome}`
     : "";
-  return `#${task.id} ${task.name} — ${TaskService.describe(task)}; ${next}${last}`;
+  const personality = task.personality ? `; personality ${task.personality}` : "";
+  return `#${task.id} ${task.name} — ${TaskService.describe(task)}; ${next}${last}${personality}`;
 }

@@ -12,6 +12,7 @@ import { embeddingsMigration } from "./010_embeddings.ts";
 import { sourcesMigration } from "./011_sources.ts";
 import { mcpMigration } from "./012_mcp.ts";
 import { checksMigration } from "./013_checks.ts";
+import { personalitiesMigration } from "./014_personalities.ts";
 
 /** The ordered migrations applied by `openDatabase`. */
 export const migrations: readonly Migration[] = [
@@ -27,4 +28,5 @@ export const migrations: readonly Migration[] = [
   sourcesMigration,
   mcpMigration,
   checksMigration,
+  personalitiesMigration,
 ];

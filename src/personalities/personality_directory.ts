@@ -1,0 +1,140 @@
+/**
+ * What a directory personality brings beside its PERSONALITY.md: context documents
+ * (`context/*.md`, listed by name and description, read on demand by `load_context`) and the
+ * `scripts/` and `assets/` folders the model may reach with read_file and exec. A document is
+ * only ever found by its listed name, and every read re-checks that its real path stays inside
+ * the personality's folder (no `..`, no absolute path, no symlink out).
+ */
+import { join } from "node:path";
+import type { PersonalityContextDocument } from "../core/personality.ts";
+import { maxPersonalityFileBytes, readBoundedText, splitFrontMatter } from "./personality_file.ts";
+import { parse as parseYaml } from "yaml";
+
+/** Context documents listed per personality at most. */
+export const maxContextDocuments = 50;
+/** Characters of one context document `load_context` returns. */
+export const maxContextChars = 16_000;
+
+/** A listed context document and its file. */
+export interface ContextDocumentFile extends PersonalityContextDocument {
+  path: string;
+}
+
+/** True when `path` is `root` or inside it (both real, normalised paths). */
+function inside(root: string, path: string): boolean {
+  return path === root || path.startsWith(root.endsWith("/") ? root : `${root}/`);
+}
+
+function realPath(path: string): string | undefined {
+  try {
+    return Deno.realPathSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The `context/*.md` files of a personality folder, sorted by name; links out are skipped. */
+export function listContextDocuments(
+  dir: string,
+  warn?: (line: string) => void,
+): ContextDocumentFile[] {
+  const root = realPath(dir);
+  const folder = join(dir, "context");
+  if (!root) return [];
+  let entries: Deno.DirEntry[];
+  try {
+    entries = [...Deno.readDirSync(folder)];
+  } catch {
+    return [];
+  }
+  const documents: ContextDocumentFile[] = [];
+  for (const entry of entries.sort((a, b) => a.name < b.name ? -1 : 1)) {
+    if (!entry.name.endsWith(".md") || documents.length >= maxContextDocuments) continue;
+    const path = join(folder, entry.name);
+    const real = realPath(path);
+    if (!real || !inside(root, real)) {
+      warn?.(`${path}: leads out of the personality's folder (skipped)`);
+      continue;
+    }
+    const read = readBoundedText(real);
+    if ("error" in read) {
+      warn?.(`${read.error} (skipped)`);
+      continue;
+    }
+    const fileName = entry.name.slice(0, -3);
+    const meta = contextMeta(read.text);
+    const name = oneLine(meta.name ?? fileName, 64) || fileName;
+    if (documents.some((document) => document.name === name)) continue;
+    documents.push({ name, description: oneLine(meta.description ?? fileName, 160), path });
+  }
+  return documents;
+}
+
+/** A context document's body (front matter removed), or a one-line problem. */
+export function readContextDocument(
+  dir: string,
+  documents: readonly ContextDocumentFile[],
+  name: string,
+): { text: string } | { error: string } {
+  const names = documents.map((document) => document.name).join(", ") || "none";
+  const document = documents.find((candidate) => candidate.name === name);
+  if (!document) return { error: `No context document named "${name}". Documents: ${names}.` };
+  const root = realPath(dir);
+  const real = realPath(document.path);
+  if (!root || !real) return { error: `Context document "${name}" is gone.` };
+  // Checked again at read time: the file may have become a link since it was listed.
+  if (!inside(root, real)) return { error: `Context document "${name}" leads out of its folder.` };
+  const read = readBoundedText(real);
+  if ("error" in read) {
+    return {
+      error: `Cannot read context document "${name}" (at most ${
+        maxPersonalityFileBytes / 1024
+      } KiB).`,
+    };
+  }
+  const body = (splitFrontMatter(read.text)?.body ?? read.text).trim();
+  return {
+    text: body.length > maxContextChars
+      ? `${body.slice(0, maxContextChars)}\n[truncated: ${
+        body.length - maxContextChars
+      } more characters]`
+      : body,
+  };
+}
+
+/** The personality's `scripts/` and `assets/` folders that exist (paths for the prompt). */
+export function resourceFolders(dir: string): string[] {
+  const root = realPath(dir);
+  if (!root) return [];
+  return ["scripts", "assets"].flatMap((name) => {
+    const real = realPath(join(dir, name));
+    if (!real || !inside(root, real)) return [];
+    try {
+      return Deno.statSync(real).isDirectory ? [`${join(dir, name)}/`] : [];
+    } catch {
+      return [];
+    }
+  });
+}
+
+function contextMeta(text: string): { name?: string; description?: string } {
+  const parts = splitFrontMatter(text);
+  if (!parts) return {};
+  try {
+    const raw = parseYaml(parts.yaml) as Record<string, unknown> | null;
+    if (!raw || typeof raw !== "object") return {};
+    return {
+      name: typeof raw.name === "string" ? raw.name : undefined,
+      description: typeof raw.description === "string" ? raw.description : undefined,
+    };
+  } catch {
+    return {};
+  }
+}
+
+function oneLine(text: string, max: number): string {
+  // deno-lint-ignore no-control-regex
+  const flat = text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029<>]/g, " ").replace(/\s+/g, " ")
+    .trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}

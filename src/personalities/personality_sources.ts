@@ -1,0 +1,236 @@
+/**
+ * Where personalities come from, in the developer guide's resolution order: an explicit path, the
+ * data folder's `NAME/PERSONALITY.md`, then `NAME.md`, then the enabled plugins' bundled files,
+ * then the bundled `default` (a file `deno compile --include personalities/` embeds).
+ */
+import { dirname, isAbsolute, join, resolve as resolvePath } from "node:path";
+import type { PersonalityKind } from "../core/personality.ts";
+import {
+  type ContextDocumentFile,
+  listContextDocuments,
+  resourceFolders,
+} from "./personality_directory.ts";
+import {
+  maxPersonalityFileBytes,
+  parsePersonality,
+  type PersonalityFrontMatter,
+  personalityNamePattern,
+  readBoundedText,
+} from "./personality_file.ts";
+
+/** A personality file a plugin bundles (its approved bytes, from the plugin's folder). */
+export interface PluginPersonalityFile {
+  plugin: string;
+  /** The file name under the plugin's `personalities/` folder ("wordsmith.md"). */
+  file: string;
+  text: string;
+}
+
+/** A personality read and parsed, ready for the system prompt. */
+export interface ResolvedPersonality {
+  name: string;
+  kind: PersonalityKind;
+  /** The file or folder, `plugin:NAME`, `bundled`, or `radar.personality` for inline text. */
+  source: string;
+  editable: boolean;
+  /** The whole file as stored. */
+  text: string;
+  /** The file's body, front matter removed. */
+  body: string;
+  frontMatter: PersonalityFrontMatter;
+  /** A directory personality's folder. */
+  dir?: string;
+  contextDocuments: ContextDocumentFile[];
+  /** Existing `scripts/` and `assets/` folders of a directory personality. */
+  resources: string[];
+}
+
+/** A personality, a one-line problem with its file, or nothing by that name. */
+export type Resolution = ResolvedPersonality | { error: string } | undefined;
+
+/** The bundled personalities folder (inside the compiled binary too). */
+export function bundledPersonalitiesPath(): string {
+  return decodeURIComponent(new URL("../../personalities/", import.meta.url).pathname)
+    .replace(/\/$/, "");
+}
+
+/** True when a personality name is written as a path (absolute, `./`, `../` or `~/`). */
+export function looksLikePath(name: string): boolean {
+  return isAbsolute(name) || /^(\.{1,2}|~)\//.test(name);
+}
+
+/** Where personalities are looked up. */
+export interface SourceOptions {
+  /** `<data>/personalities`. */
+  dir: string;
+  env: Record<string, string | undefined>;
+  cwd: string;
+  plugins?: () => PluginPersonalityFile[];
+  warn?: (line: string) => void;
+}
+
+/** Reads one personality file into a resolution. */
+export function readPersonalityFile(
+  file: string,
+  meta: { name: string; kind: PersonalityKind; source: string; editable: boolean; dir?: string },
+  warn?: (line: string) => void,
+): Resolution {
+  const read = readBoundedText(file);
+  if ("error" in read) return read;
+  return fromText(read.text, file, meta, warn);
+}
+
+function fromText(
+  text: string,
+  where: string,
+  meta: { name: string; kind: PersonalityKind; source: string; editable: boolean; dir?: string },
+  warn?: (line: string) => void,
+): Resolution {
+  const parsed = parsePersonality(text, where);
+  if (typeof parsed === "string") return { error: parsed };
+  return {
+    ...meta,
+    text,
+    body: parsed.body,
+    frontMatter: parsed.frontMatter,
+    contextDocuments: meta.dir ? listContextDocuments(meta.dir, warn) : [],
+    resources: meta.dir ? resourceFolders(meta.dir) : [],
+  };
+}
+
+function isFile(path: string): boolean {
+  try {
+    return Deno.statSync(path).isFile;
+  } catch {
+    return false;
+  }
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return Deno.statSync(path).isDirectory;
+  } catch {
+    return false;
+  }
+}
+
+/** The personality at an explicit path (a file, or a folder with PERSONALITY.md): read-only. */
+export function resolveExplicitPath(name: string, options: SourceOptions): Resolution {
+  const home = options.env.HOME ?? "";
+  const base = options.env.INIT_CWD || options.cwd;
+  const path = name.startsWith("~/") ? join(home, name.slice(2)) : resolvePath(base, name);
+  if (isDirectory(path)) {
+    const file = join(path, "PERSONALITY.md");
+    if (!isFile(file)) return { error: `${path}: no PERSONALITY.md in this folder` };
+    return readPersonalityFile(file, {
+      name: path.split("/").at(-1) ?? name,
+      kind: "directory",
+      source: path,
+      editable: false,
+      dir: path,
+    }, options.warn);
+  }
+  if (!isFile(path)) return { error: `${path}: no such personality file` };
+  const fileName = path.split("/").at(-1) ?? name;
+  return readPersonalityFile(path, {
+    name: fileName.replace(/\.md$/, ""),
+    kind: "flat",
+    source: path,
+    editable: false,
+    dir: undefined,
+  }, options.warn);
+}
+
+/** A personality in the data folder (directory first, then flat), or undefined. */
+export function resolveInDataFolder(name: string, options: SourceOptions): Resolution {
+  if (!personalityNamePattern.test(name)) return undefined;
+  const folder = join(options.dir, name);
+  const directoryFile = join(folder, "PERSONALITY.md");
+  if (isFile(directoryFile)) {
+    return readPersonalityFile(directoryFile, {
+      name,
+      kind: "directory",
+      source: folder,
+      editable: true,
+      dir: folder,
+    }, options.warn);
+  }
+  const flat = join(options.dir, `${name}.md`);
+  if (isFile(flat)) {
+    return readPersonalityFile(flat, {
+      name,
+      kind: "flat",
+      source: flat,
+      editable: true,
+    }, options.warn);
+  }
+  return undefined;
+}
+
+/** A personality an enabled plugin bundles, or undefined. */
+export function resolveFromPlugins(name: string, options: SourceOptions): Resolution {
+  if (!personalityNamePattern.test(name)) return undefined;
+  const found = (options.plugins?.() ?? []).find((entry) => entry.file === `${name}.md`);
+  if (!found) return undefined;
+  if (found.text.length > maxPersonalityFileBytes) {
+    return { error: `plugin ${found.plugin}: personalities/${found.file} is too large` };
+  }
+  return fromText(found.text, `plugin ${found.plugin}: personalities/${found.file}`, {
+    name,
+    kind: "plugin",
+    source: `plugin:${found.plugin}`,
+    editable: false,
+  });
+}
+
+/** The bundled personality of that name (only `default` ships), or undefined. */
+export function resolveBundled(name: string): Resolution {
+  if (name !== "default") return undefined;
+  const file = join(bundledPersonalitiesPath(), "default.md");
+  return readPersonalityFile(file, {
+    name,
+    kind: "bundled",
+    source: "bundled",
+    editable: false,
+  });
+}
+
+/** Resolves a name in the guide's order; undefined when nothing has that name. */
+export function resolvePersonality(name: string, options: SourceOptions): Resolution {
+  if (looksLikePath(name)) return resolveExplicitPath(name, options);
+  return resolveInDataFolder(name, options) ?? resolveFromPlugins(name, options) ??
+    resolveBundled(name);
+}
+
+/** The names of the data folder's personalities (flat and directory ones), sorted. */
+export function dataFolderNames(dir: string): string[] {
+  let entries: Deno.DirEntry[];
+  try {
+    entries = [...Deno.readDirSync(dir)];
+  } catch {
+    return [];
+  }
+  const names = new Set<string>();
+  for (const entry of entries) {
+    const name = entry.name.replace(/\.md$/, "");
+    if (!personalityNamePattern.test(name)) continue;
+    if (entry.name.endsWith(".md") && isFile(join(dir, entry.name))) names.add(name);
+    if (!entry.name.endsWith(".md") && isFile(join(dir, entry.name, "PERSONALITY.md"))) {
+      names.add(name);
+    }
+  }
+  return [...names].sort();
+}
+
+/** Writes a file atomically (a temporary file in the same folder, then a rename). */
+export function writeFileAtomically(path: string, text: string): void {
+  Deno.mkdirSync(dirname(path), { recursive: true });
+  const temporary = `${path}.${crypto.randomUUID().slice(0, 8)}.tmp`;
+  Deno.writeTextFileSync(temporary, text, { mode: 0o600 });
+  try {
+    Deno.renameSync(temporary, path);
+  } catch (error) {
+    Deno.removeSync(temporary);
+    throw error;
+  }
+}

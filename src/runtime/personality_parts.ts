@@ -1,0 +1,120 @@
+/**
+ * Personalities in the composition root: the catalog over the data folder, the enabled plugins'
+ * bundled files and the bundled default, and what a run's personality changes in the request —
+ * the model (front matter `model`: a role of `llm.models`, or a model name on the main server),
+ * the tools (include/exclude, `load_context`) and, in agent_dependencies.ts, the prompt and the
+ * temperature.
+ */
+import type { RadarConfig } from "../config/schema.ts";
+import type { ChatModel } from "../core/chat_model.ts";
+import type { Logger } from "../core/ports.ts";
+import type { ToolRegistry } from "../core/tool_registry.ts";
+import { sleep } from "../adapters/clock.ts";
+import {
+  createChatModel,
+  createRoleModel,
+  type ModelRoleName,
+} from "../adapters/llm/create_chat_model.ts";
+import { FilePersonalityCatalog } from "../personalities/personality_catalog.ts";
+import type {
+  PluginPersonalityFile,
+  ResolvedPersonality,
+} from "../personalities/personality_sources.ts";
+import { personalityRegistry } from "../personalities/personality_tools.ts";
+import type { PluginSystem } from "../plugins/plugin_system.ts";
+
+/** What the personality parts are built from. */
+export interface PersonalityPartsOptions {
+  config: RadarConfig;
+  dataDir: string;
+  env: Record<string, string | undefined>;
+  cwd: string;
+  logger: Logger;
+  fetch: typeof fetch;
+  /** The main model (used when a personality names none, or names an unconfigured role). */
+  mainModel: ChatModel;
+  /** True when the caller injected the model (tests, benches): front matter cannot swap it. */
+  modelInjected: boolean;
+  plugins: () => PluginSystem | undefined;
+  /** Estimated system prompt tokens of a personality (`personality show`, the budget warning). */
+  promptTokens: (personality: ResolvedPersonality) => number;
+}
+
+/** The catalog and the per-run choices of model and tools. */
+export interface PersonalityParts {
+  catalog: FilePersonalityCatalog;
+  /** The chat model a personality's runs use. */
+  modelFor(personality: ResolvedPersonality): ChatModel;
+  /** The tools a personality's runs may be offered and call. */
+  registryFor(base: ToolRegistry, personality: ResolvedPersonality): ToolRegistry;
+}
+
+const roles: readonly string[] = ["main", "fast", "vision", "fallback"];
+
+/** Builds the catalog and the model cache. */
+export function personalityParts(options: PersonalityPartsOptions): PersonalityParts {
+  const { config, logger } = options;
+  const warned = new Set<string>();
+  const warnOnce = (line: string) => {
+    if (warned.has(line)) return;
+    warned.add(line);
+    logger.warn(line);
+  };
+  const catalog = new FilePersonalityCatalog({
+    dataDir: options.dataDir,
+    config: () => config,
+    env: options.env,
+    cwd: options.cwd,
+    plugins: () => pluginPersonalities(options.plugins()),
+    promptTokens: options.promptTokens,
+    warn: warnOnce,
+  });
+  const models = new Map<string, ChatModel>();
+  const modelOptions = { fetch: options.fetch, logger, sleep };
+  const build = (name: string): ChatModel => {
+    if (name === "main") return options.mainModel;
+    if (roles.includes(name)) {
+      const role = createRoleModel(
+        config.llm,
+        name as Exclude<ModelRoleName, "main">,
+        modelOptions,
+      );
+      if (role) return role;
+      warnOnce(
+        `a personality asks for model role "${name}", but llm.models.${name} is not set; ` +
+          `using the main model`,
+      );
+      return options.mainModel;
+    }
+    const main = config.llm.models.main;
+    return createChatModel({
+      ...config.llm,
+      model: name,
+      models: { ...config.llm.models, main: { ...main, model: main.model.trim() ? name : "" } },
+    }, modelOptions);
+  };
+  return {
+    catalog,
+    modelFor(personality) {
+      const name = personality.frontMatter.model;
+      if (!name || options.modelInjected) return options.mainModel;
+      let model = models.get(name);
+      if (!model) models.set(name, model = build(name));
+      return model;
+    },
+    registryFor: personalityRegistry,
+  };
+}
+
+/** The personality files of the enabled plugins with the `personality` capability. */
+function pluginPersonalities(plugins: PluginSystem | undefined): PluginPersonalityFile[] {
+  if (!plugins) return [];
+  return plugins.enabled().flatMap(({ folder }) => {
+    const manifest = folder.manifest;
+    if (!manifest.capabilities.includes("personality")) return [];
+    return manifest.personalities.flatMap((file) => {
+      const text = folder.files[`personalities/${file}`];
+      return text === undefined ? [] : [{ plugin: folder.name, file, text }];
+    });
+  });
+}
