@@ -6,6 +6,14 @@ import {
 } from "../../src/core/system_prompt.ts";
 import { estimateTokens } from "../../src/core/tokens.ts";
 import { defaultConfig } from "../../src/config/schema.ts";
+import { resolveBundled } from "../../src/personalities/personality_sources.ts";
+
+/** The bundled default personality's body (what a fresh Radar uses). */
+const defaultPersonality = (() => {
+  const resolved = resolveBundled("default");
+  if (!resolved || "error" in resolved) throw new Error("no bundled default personality");
+  return resolved.body;
+})();
 
 const longNote = "The user prefers short answers in British English and dislikes emoji. ".repeat(3);
 
@@ -13,7 +21,7 @@ Deno.test("the system prompt stays under 500 tokens with personality, 5 notes an
   const config = defaultConfig();
   const prompt = buildSystemPrompt({
     name: config.radar.name,
-    personality: config.radar.personality,
+    personality: defaultPersonality,
     personalityNotes: Array.from({ length: config.memory.max_personality_notes }, () => longNote),
     now: new Date("2026-11-22T09:15:00Z"),
     timeZone: "Europe/Amsterdam",
@@ -62,7 +70,7 @@ Deno.test("buildSystemPrompt() quotes plugin variables as bounded data and keeps
   );
   const full = buildSystemPrompt({
     name: config.radar.name,
-    personality: config.radar.personality,
+    personality: defaultPersonality,
     personalityNotes: Array.from({ length: config.memory.max_personality_notes }, () => longNote),
     variables,
     now: new Date("2026-11-22T09:15:00Z"),
