@@ -54,6 +54,14 @@ export function parsePersonality(text: string, where: string): ParsedPersonality
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const path = issue.path.join(".") || "front matter";
+    if (issue.code === "unrecognized_keys") {
+      const known = issue.path.length
+        ? "include, exclude"
+        : Object.keys(personalityFrontMatter.shape)
+          .join(", ");
+      return `${where}: ${path}: unknown key ${issue.keys.map((key) => `"${key}"`).join(", ")} ` +
+        `(known: ${known})`;
+    }
     return `${where}: ${path}: ${issue.message}`;
   }
   return { frontMatter: parsed.data, body: parts.body.trim() };
