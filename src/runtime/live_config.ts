@@ -19,6 +19,7 @@ export const liveConfigKeys: readonly string[] = [
   "heartbeat.always_call_llm",
   "heartbeat.history_messages",
   "heartbeat.max_events_per_tick",
+  "heartbeat.personality",
   "memory.max_conversation_context",
   "memory.max_personality_notes",
   "tools.max_result_chars",
