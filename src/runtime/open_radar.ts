@@ -46,6 +46,7 @@ import { estimateTokens } from "../core/tokens.ts";
 import type { ResolvedPersonality } from "../personalities/personality_sources.ts";
 import type { FilePersonalityCatalog } from "../personalities/personality_catalog.ts";
 import { personalityParts } from "./personality_parts.ts";
+import { personalityNamePattern } from "../personalities/personality_file.ts";
 
 export type { AgentOptions } from "./agent_dependencies.ts";
 
@@ -236,7 +237,9 @@ export function openRadar(options: RadarOptions): Radar {
     configPath: loaded.path,
     dataDir,
     model,
+    // Names only: a task (one day the model's too) never points at an arbitrary file by path.
     personalityKnown: (name) => {
+      if (!personalityNamePattern.test(name)) return false;
       try {
         return personalities.catalog.show(name) !== undefined;
       } catch {

@@ -236,6 +236,8 @@ Deno.test("tasks run with their own personality; the model may only name existin
     assert.deepEqual(tasks.add({ message: "Report", every: "1h", personality: "ghost" }), {
       error: 'no personality named "ghost" (radar personality list shows them)',
     });
+    const byPath = join(radar.dataDir, "personalities/butler.md");
+    assert.ok("error" in tasks.add({ message: "Report", every: "1h", personality: byPath }));
     const task = tasks.add({ message: "Report", every: "1h", personality: "butler" });
     assert.ok(!("error" in task));
     assert.equal(
