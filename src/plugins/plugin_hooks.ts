@@ -12,15 +12,16 @@ import type { AuditSink, Clock, Logger } from "../core/ports.ts";
 import type { PromptVariableSource } from "../core/prompt_variables.ts";
 import { refused, type ToolContext, type ToolOutcome, type ToolResult } from "../core/tool.ts";
 import type { ToolGate, ToolObserver } from "../core/tool_registry.ts";
-import { stripControlCharacters } from "../sandbox/protocol.ts";
 import type { LoadedPlugin } from "./plugin_inventory.ts";
+import {
+  type HookEntry,
+  parsePostHookResult,
+  parsePreHookResult,
+  pluginHookPriority,
+  short,
+} from "./plugin_hook_answers.ts";
 import { type PluginHostPool, pluginOutcome } from "./plugin_tools.ts";
 import { otherHookPoints, otherPointsSource, pointRegistration } from "./plugin_point_hooks.ts";
-
-/** Characters of a tool result a post_tool_call hook sees. */
-export const hookResultChars = 4000;
-/** Characters of a block message or note a hook may add. */
-export const hookMessageChars = 300;
 
 /** What the hooks need. */
 export interface PluginHooksOptions {
@@ -32,65 +33,18 @@ export interface PluginHooksOptions {
   elapsed?: () => number;
 }
 
-/** A pre_tool_call hook's answer. */
-export type PreHookAnswer =
-  | { kind: "allow" }
-  | { kind: "block"; message: string }
-  | { kind: "invalid"; reason: string };
+/** Characters of a tool result a post_tool_call hook sees. */
+export const hookResultChars = 4000;
 
-/** A post_tool_call hook's answer. */
-export type PostHookAnswer = { kind: "note"; note?: string } | { kind: "invalid"; reason: string };
-
-function short(text: string): string {
-  const flat = stripControlCharacters(text).replace(/\s+/g, " ").trim();
-  return flat.length > hookMessageChars ? `${flat.slice(0, hookMessageChars - 1)}…` : flat;
-}
-
-function parseObject(text: string): Record<string, unknown> | null | undefined {
-  if (text.trim() === "") return null;
-  try {
-    const value = JSON.parse(text);
-    if (value === null) return null;
-    return typeof value === "object" && !Array.isArray(value) ? value : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * Reads a pre_tool_call result: nothing, `{}` or `{blocked: false}` allows; `{blocked: true,
- * message}` blocks; anything else is invalid (and the call goes on).
- */
-export function parsePreHookResult(text: string): PreHookAnswer {
-  const value = parseObject(text);
-  if (value === null) return { kind: "allow" };
-  if (
-    value === undefined || (Object.hasOwn(value, "blocked") && typeof value.blocked !== "boolean")
-  ) {
-    return { kind: "invalid", reason: "returned something other than {blocked, message}" };
-  }
-  if (value.blocked !== true) return { kind: "allow" };
-  const message = typeof value.message === "string" ? short(value.message) : "";
-  return { kind: "block", message: message || "no reason given" };
-}
-
-/** Reads a post_tool_call result: nothing, or `{note: "…"}` to add a short note. */
-export function parsePostHookResult(text: string): PostHookAnswer {
-  const value = parseObject(text);
-  if (value === null) return { kind: "note" };
-  if (value === undefined || (Object.hasOwn(value, "note") && typeof value.note !== "string")) {
-    return { kind: "invalid", reason: "returned something other than {note}" };
-  }
-  const note = typeof value.note === "string" ? short(value.note) : "";
-  return { kind: "note", note: note || undefined };
-}
-
-/** One plugin hook function at one point. */
-export interface HookEntry {
-  plugin: LoadedPlugin;
-  function: string;
-  priority: number;
-}
+export {
+  type HookEntry,
+  hookMessageChars,
+  parsePostHookResult,
+  parsePreHookResult,
+  pluginHookPriority,
+  type PostHookAnswer,
+  type PreHookAnswer,
+} from "./plugin_hook_answers.ts";
 
 /** The hooks and prompt variables of the enabled plugins. */
 /** A hook or variable that times out this many times in a row is paused. */
@@ -348,9 +302,6 @@ export class PluginHooks implements PromptVariableSource {
     });
   }
 }
-
-/** The priority plugin hooks run at among all hooks (config rules run at 50 by default). */
-export const pluginHookPriority = 100;
 
 /**
  * Puts the plugins' pre/post_tool_call hooks into the core hook registry at priority 100 (their

@@ -10,8 +10,8 @@ import {
   type MemoryHit,
   registrationAt,
 } from "../core/hooks.ts";
-import type { HookEntry } from "./plugin_hooks.ts";
-import { hookMessageChars, parsePreHookResult, pluginHookPriority } from "./plugin_hooks.ts";
+import type { HookEntry } from "./plugin_hook_answers.ts";
+import { hookMessageChars, parsePreHookResult, pluginHookPriority } from "./plugin_hook_answers.ts";
 
 /** The points plugin hooks reach through this file. */
 export const otherHookPoints = [
