@@ -1,5 +1,6 @@
 /** Turns one zod issue into "key.path: expected X, found Y". */
 import type { z } from "zod";
+import { secretKeyPattern } from "./mask_secrets.ts";
 
 function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
   let node = root;
@@ -25,7 +26,10 @@ function describeValue(value: unknown): string {
 export function describeConfigIssue(issue: z.core.$ZodIssue, raw: unknown): string {
   const path = issue.path.map((key) => typeof key === "number" ? `[${key}]` : String(key))
     .join(".").replaceAll(".[", "[") || "(top level)";
-  const found = describeValue(valueAt(raw, issue.path));
+  const value = valueAt(raw, issue.path);
+  const secret = typeof value === "string" && secretKeyPattern.test(String(issue.path.at(-1)));
+  // A secret's value is never echoed (error lines land in terminals, logs and the dashboard).
+  const found = secret ? `a secret of ${value.length} characters` : describeValue(value);
   let expected = issue.message.replace(/^Invalid input: /, "");
   if (issue.code === "invalid_type") expected = `expected ${issue.expected}`;
   if (issue.code === "invalid_value") {

@@ -180,6 +180,9 @@ export const toolsSection = z.object({
   }).prefault({}),
 });
 
+/** The shortest `web.auth_token` accepted: a guessable token would guard the dashboard. */
+export const minAuthTokenLength = 24;
+
 /** `web:` the dashboard. */
 export const webSection = z.object({
   host: z.string().default("127.0.0.1"),
@@ -188,7 +191,10 @@ export const webSection = z.object({
    * The dashboard token; required when host is not loopback. Empty: Radar generates one in its
    * data folder (the dashboard needs a login on loopback too).
    */
-  auth_token: z.string().default(""),
+  auth_token: z.string().refine(
+    (token) => token === "" || token.length >= minAuthTokenLength,
+    `expected at least ${minAuthTokenLength} characters (or "" for a generated token)`,
+  ).default(""),
 });
 
 /** `plugins:` the plugin host and LLM-created tools. */

@@ -59,7 +59,9 @@ Deno.test("radar exits 2 naming file and key for an invalid config, writing noth
 
 Deno.test("radar config show masks secrets and names the source", async () => {
   await withCliHome(async (env, home) => {
-    const io = memoryIo({ ...env, RADAR_WEB_AUTH_TOKEN: "hunter2" }, { cwd: home });
+    const io = memoryIo({ ...env, RADAR_WEB_AUTH_TOKEN: "hunter2-hunter2-hunter2-x" }, {
+      cwd: home,
+    });
     assert.equal(await runCli(["config", "show"], io), 0);
     const out = io.out.join("");
     assert.match(out, /^# embedded defaults \(no config file\)/);

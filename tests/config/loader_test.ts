@@ -66,7 +66,7 @@ Deno.test("loadConfig() applies environment overrides over the file", () => {
         RADAR_LLM_MODEL: "llama3.1:8b",
         RADAR_LLM_BASE_URL: "http://10.0.0.5:11434",
         RADAR_NTFY_TOPIC: "mine",
-        RADAR_WEB_AUTH_TOKEN: "s3cret",
+        RADAR_WEB_AUTH_TOKEN: "s3cret-token-0123456789ab",
         RADAR_WEB_PORT: "9000",
         RADAR_DATA_DIR: "rel/data",
       },
@@ -75,7 +75,7 @@ Deno.test("loadConfig() applies environment overrides over the file", () => {
   assert.equal(loaded.config.llm.model, "llama3.1:8b");
   assert.equal(loaded.config.llm.base_url, "http://10.0.0.5:11434");
   assert.equal(loaded.config.notifications.ntfy.topic, "mine");
-  assert.equal(loaded.config.web.auth_token, "s3cret");
+  assert.equal(loaded.config.web.auth_token, "s3cret-token-0123456789ab");
   assert.equal(loaded.config.web.port, 9000);
   assert.equal(loaded.dataDir, "/work/rel/data");
 });

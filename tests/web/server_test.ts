@@ -91,7 +91,10 @@ Deno.test("startWebServer refuses a non-loopback bind without a token and requir
   } finally {
     open.close();
   }
-  const guarded = runtimeIn(directory, 'web:\n  host: 0.0.0.0\n  auth_token: "t0ken-for-lan"\n');
+  const guarded = runtimeIn(
+    directory,
+    'web:\n  host: 0.0.0.0\n  auth_token: "t0ken-for-lan-0123456789ab"\n',
+  );
   const controller = new AbortController();
   const server = startWebServer({
     runtime: guarded,
@@ -104,7 +107,7 @@ Deno.test("startWebServer refuses a non-loopback bind without a token and requir
     assert.equal(anonymous.status, 401);
     await anonymous.body?.cancel();
     const scripted = await fetch(`http://127.0.0.1:${server.port}/history`, {
-      headers: { Authorization: "Bearer t0ken-for-lan" },
+      headers: { Authorization: "Bearer t0ken-for-lan-0123456789ab" },
     });
     assert.equal(scripted.status, 200);
     await scripted.body?.cancel();
