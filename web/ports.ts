@@ -15,6 +15,7 @@ import type {
 } from "../src/core/ports.ts";
 import type { ToolOutcome } from "../src/core/tool.ts";
 import type { PluginApi } from "../src/core/plugin_state.ts";
+import type { HookedMemory } from "../src/core/hooked_memory.ts";
 import type { PendingEvent } from "../src/core/heartbeat.ts";
 import type { MonitorRecord, RunRecord, TaskRecord } from "../src/core/schedule_ports.ts";
 
@@ -87,6 +88,8 @@ export interface LogsView {
 export interface WebDependencies {
   conversations: ConversationArchive;
   facts: FactArchive;
+  /** Facts behind the memory hook points (absent: `facts` with no hooks). */
+  memory?: HookedMemory;
   config: ConfigFile;
   /** Agent loop dependencies for a chat run (same loop as the CLI). */
   agent: () => AgentDependencies;

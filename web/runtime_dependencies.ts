@@ -29,6 +29,7 @@ export function webDependenciesFromRuntime(
   return {
     conversations: radar.conversations,
     facts: radar.facts,
+    memory: radar.memory,
     config: fileConfigFile({
       loaded: radar.loaded,
       env: extras.env ?? Deno.env.toObject(),

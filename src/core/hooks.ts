@@ -196,10 +196,10 @@ export class Hooks {
   }
 
   /** post_memory_search: each handler filters or re-ranks the previous one's results. */
-  async filterMemories(
+  async filterMemories<T extends MemoryHit>(
     query: string,
-    results: readonly MemoryHit[],
-  ): Promise<readonly MemoryHit[]> {
+    results: readonly T[],
+  ): Promise<readonly T[]> {
     const list = this.#byPoint.get("post_memory_search")!;
     if (!list.length) return results;
     let kept = results;
@@ -208,9 +208,9 @@ export class Hooks {
       if (!outcome.ok || !Array.isArray(outcome.value)) continue;
       const known = new Map(kept.map((hit) => [hit.id, hit]));
       // Results are matched back by id: a hook can drop or reorder facts, never invent them.
-      kept = (outcome.value as MemoryHit[]).map((hit) => known.get(hit?.id)).filter((hit) =>
-        hit !== undefined
-      );
+      kept = (outcome.value as MemoryHit[]).map((hit) => known.get(hit?.id)).filter((
+        hit,
+      ): hit is T => hit !== undefined);
     }
     return kept;
   }

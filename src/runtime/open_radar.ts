@@ -20,6 +20,7 @@ import { findToolsTool } from "../tools/find_tools.ts";
 import { embeddingParts } from "./embedding_parts.ts";
 import { type Hooks, hookToolGate, hookToolObserver } from "../core/hooks.ts";
 import { createHooks } from "../hooks/create_hooks.ts";
+import { HookedMemory } from "../core/hooked_memory.ts";
 import { registerPluginHooks } from "../plugins/plugin_hooks.ts";
 import { SkillCatalog } from "../skills/skill_catalog.ts";
 import { skillLibrary } from "../skills/skill_files.ts";
@@ -101,6 +102,8 @@ export interface Radar extends ScheduledWork {
   toolCalls: AuditTrail;
   /** Every hook point's handlers: config rules and the plugins' hooks. */
   hooks: Hooks;
+  /** Facts behind pre_memory_store / post_memory_search (`radar memory`, the dashboard). */
+  memory: HookedMemory;
   /** Agent Skills usable here (absent when `skills.enabled` is false). */
   skills?: SkillLibrary;
   /** Every discovered skill, usable or not, with warnings (`radar skill list`). */
@@ -311,6 +314,7 @@ export function openRadar(options: RadarOptions): Radar {
     logger,
     toolCalls,
     hooks,
+    memory: new HookedMemory({ facts, hooks, search: memory }),
     skills,
     skillCatalog,
     skillRoots: roots,

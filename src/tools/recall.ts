@@ -1,6 +1,6 @@
 /** `recall`: search remembered facts by keywords, and by meaning when an embedding model is set. */
 import { z } from "zod";
-import type { MemoryHit } from "../core/hooks.ts";
+import { HookedMemory } from "../core/hooked_memory.ts";
 import type { Tool } from "../core/tool.ts";
 import { defineTool } from "../core/tool_definition.ts";
 import type { ToolDependencies } from "./dependencies.ts";
@@ -10,6 +10,7 @@ const recallLimit = 5;
 
 /** Creates the recall tool. */
 export function recallTool(deps: Pick<ToolDependencies, "facts" | "memory" | "hooks">): Tool {
+  const memory = new HookedMemory({ facts: deps.facts, hooks: deps.hooks, search: deps.memory });
   return defineTool({
     name: "recall",
     readOnly: true,
@@ -20,12 +21,7 @@ export function recallTool(deps: Pick<ToolDependencies, "facts" | "memory" | "ho
       query: z.string().min(1).max(500),
     }),
     run: async ({ query }, context) => {
-      let facts: readonly MemoryHit[] = deps.memory
-        ? await deps.memory.search(query, recallLimit, context.signal)
-        : deps.facts.searchFacts(query, recallLimit);
-      if (deps.hooks?.has("post_memory_search")) {
-        facts = await deps.hooks.filterMemories(query, facts);
-      }
+      const facts = await memory.recall(query, recallLimit, context.signal);
       if (!facts.length) return `No memories match "${query}".`;
       return facts.map((fact) => `#${fact.id} [${fact.category}] ${fact.content}`).join("\n");
     },

@@ -7,6 +7,7 @@ import { z } from "zod";
 import { factCategories } from "../core/ports.ts";
 import { refused, type Tool, type ToolOutput } from "../core/tool.ts";
 import { defineTool } from "../core/tool_definition.ts";
+import { HookedMemory } from "../core/hooked_memory.ts";
 import type { ToolDependencies } from "./dependencies.ts";
 
 /** The category that shapes every later conversation. */
@@ -14,6 +15,7 @@ const personalityNote = "personality_note";
 
 /** Creates the remember tool. */
 export function rememberTool(deps: Pick<ToolDependencies, "facts" | "clock" | "hooks">): Tool {
+  const memory = new HookedMemory({ facts: deps.facts, hooks: deps.hooks });
   return defineTool({
     name: "remember",
     description: "Save a fact to long-term memory",
@@ -25,10 +27,9 @@ export function rememberTool(deps: Pick<ToolDependencies, "facts" | "clock" | "h
     }),
     run: async ({ content, category }, context): Promise<ToolOutput> => {
       const text = content.trim();
-      if (deps.hooks?.has("pre_memory_store")) {
-        const verdict = await deps.hooks.block("pre_memory_store", { content: text, category });
-        if (verdict) return refused(verdict.message);
-      }
+      // The hook is asked before the user: a blocked fact needs no yes.
+      const verdict = await memory.storeVerdict(text, category);
+      if (verdict) return refused(verdict.message);
       if (category === personalityNote) {
         const command = `radar memory add --category ${personalityNote} ${JSON.stringify(text)}`;
         if (!context.interactive || !context.confirm) {
@@ -49,11 +50,12 @@ export function rememberTool(deps: Pick<ToolDependencies, "facts" | "clock" | "h
           );
         }
       }
-      const id = deps.facts.addFact(
+      const stored = await memory.add(
         { category, content: text, sourceConversationId: context.conversationId },
         deps.clock.now(),
       );
-      return `Remembered (#${id}, ${category}).`;
+      if (!stored.ok) return refused(stored.message);
+      return `Remembered (#${stored.id}, ${category}).`;
     },
   });
 }

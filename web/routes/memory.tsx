@@ -2,12 +2,14 @@
 /**
  * `/memory`: facts by category, full-text search, add, edit, forget; personality notes marked.
  * Fragments: `GET /memory/:id/edit` (edit form), `GET /memory/:id` (row), `POST /memory/:id`
- * (save → row), `POST /memory/:id/forget` or `DELETE /memory/:id` (→ nothing).
+ * (save → row), `POST /memory/:id/forget` or `DELETE /memory/:id` (→ nothing). Search, add and
+ * edit go through the memory hook points (post_memory_search, pre_memory_store) as the tools do.
  */
 import { Hono } from "hono";
 import type { Context } from "hono";
 import type { RouteContext } from "../app.tsx";
 import { factCategories, type FactCategory } from "../../src/core/ports.ts";
+import { HookedMemory } from "../../src/core/hooked_memory.ts";
 import {
   field,
   isHtmx,
@@ -30,10 +32,11 @@ function readCategory(value: string | undefined): FactCategory | undefined {
 export function memoryRoutes(context: RouteContext): Hono {
   const app = new Hono();
   const { deps } = context;
+  const memory = deps.memory ?? new HookedMemory({ facts: deps.facts });
 
-  function results(search: string, category?: FactCategory) {
+  async function results(search: string, category?: FactCategory) {
     if (search) {
-      const found = deps.facts.searchFacts(search, 100, category);
+      const found = await memory.searchFacts(search, 100, category);
       return (
         <section>
           <h2>{found.length} match{found.length === 1 ? "" : "es"} for “{search}”</h2>
@@ -56,7 +59,7 @@ export function memoryRoutes(context: RouteContext): Hono {
     });
   }
 
-  app.get("/memory", (c) => {
+  app.get("/memory", async (c) => {
     const search = (c.req.query("q") ?? "").trim().slice(0, 200);
     const category = readCategory(c.req.query("category"));
     return renderPage(
@@ -98,22 +101,26 @@ export function memoryRoutes(context: RouteContext): Hono {
             <button type="submit">Remember</button>
           </form>
         </details>
-        <div id="memory-results">{results(search, category)}</div>
+        <div id="memory-results">{await results(search, category)}</div>
       </>,
     );
   });
 
-  app.get("/memory/results", (c) => {
+  app.get("/memory/results", async (c) => {
     const search = (c.req.query("q") ?? "").trim().slice(0, 200);
-    return renderFragment(c, <>{results(search, readCategory(c.req.query("category")))}</>);
+    return renderFragment(c, <>{await results(search, readCategory(c.req.query("category")))}</>);
   });
 
   app.post("/memory", async (c) => {
     const form = await c.req.parseBody();
     const category = readCategory(field(form, "category"));
     const content = field(form, "content");
-    if (!category || !content || content.length > maxFactChars) {
-      const message = !category
+    const invalid = !category || !content || content.length > maxFactChars;
+    const stored = invalid ? undefined : await memory.add({ category, content }, deps.clock.now());
+    if (!stored?.ok) {
+      const message = stored
+        ? `Not remembered: ${stored.message}`
+        : !category
         ? "Choose a category."
         : `A fact needs 1 to ${maxFactChars} characters.`;
       if (isHtmx(c)) return renderFragment(c, <Notice kind="warning">{message}</Notice>, 422);
@@ -126,7 +133,6 @@ export function memoryRoutes(context: RouteContext): Hono {
         </Notice>,
       );
     }
-    deps.facts.addFact({ category, content }, deps.clock.now());
     return redirectAfterPost(c, "/memory");
   });
 
@@ -148,17 +154,15 @@ export function memoryRoutes(context: RouteContext): Hono {
   app.post("/memory/:id{[0-9]+}", (c) =>
     withFact(c, async (id) => {
       const content = field(await c.req.parseBody(), "content");
-      if (!content || content.length > maxFactChars) {
-        return renderFragment(
-          c,
-          <FactEditor
-            fact={deps.facts.getFact(id)!}
-            error={`A fact needs 1 to ${maxFactChars} characters.`}
-          />,
-          422,
-        );
+      const fact = deps.facts.getFact(id)!;
+      const invalid = !content || content.length > maxFactChars;
+      const stored = invalid ? undefined : await memory.update(fact, content, deps.clock.now());
+      if (!stored?.ok) {
+        const error = stored
+          ? `Not saved: ${stored.message}`
+          : `A fact needs 1 to ${maxFactChars} characters.`;
+        return renderFragment(c, <FactEditor fact={fact} error={error} />, 422);
       }
-      deps.facts.updateFact(id, content, deps.clock.now());
       if (!isHtmx(c)) return c.redirect("/memory", 303);
       return renderFragment(c, <FactRow fact={deps.facts.getFact(id)!} />);
     }));

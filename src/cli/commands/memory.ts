@@ -1,7 +1,7 @@
 /** `radar memory list|search|add|forget`. */
 import { checkLimit } from "../../core/bounds.ts";
 import type { Command } from "commander";
-import { NotFoundError, UsageError } from "../../core/errors.ts";
+import { NotFoundError, RadarError, UsageError } from "../../core/errors.ts";
 import { type Fact, factCategories, type FactCategory } from "../../core/ports.ts";
 import { jsonOptionHelp, printJson } from "../json_output.ts";
 import type { CliContext } from "../context.ts";
@@ -46,7 +46,7 @@ export function registerMemory(program: Command, context: CliContext): void {
     .option("-n, --limit <n>", "how many", "20")
     .option("--json", jsonOptionHelp)
     .action(async (words: string[], options: { limit: string; json?: boolean }) => {
-      const facts = (await context.runtime()).facts.searchFacts(
+      const facts = await (await context.runtime()).memory.searchFacts(
         words.join(" "),
         checkLimit(parseCount(options.limit, "--limit"), "--limit"),
       );
@@ -61,11 +61,12 @@ export function registerMemory(program: Command, context: CliContext): void {
       const content = words.join(" ").trim();
       if (!content) throw new UsageError("Cannot add a fact: the text is empty");
       const runtime = await context.runtime();
-      const id = runtime.facts.addFact(
+      const stored = await runtime.memory.add(
         { category: parseCategory(options.category)!, content },
         runtime.clock.now(),
       );
-      context.io.stdout(`Remembered #${id}.\n`);
+      if (!stored.ok) throw new RadarError(`Cannot remember this fact: ${stored.message}`);
+      context.io.stdout(`Remembered #${stored.id}.\n`);
     });
   memory.command("forget")
     .description("delete a fact")

@@ -1,0 +1,75 @@
+/**
+ * Memory behind its two hook points: every store passes `pre_memory_store` and every search
+ * `post_memory_search`. The remember and recall tools, `radar memory add|search` and the
+ * dashboard's memory page all go through here, so a `block_memory_pattern` or
+ * `filter_memory_pattern` rule (or a plugin hook) holds whichever way a fact comes in or out.
+ * With no hook at a point this is the plain store (one length check).
+ */
+import type { Hooks, HookVerdict } from "./hooks.ts";
+import type { Fact, FactCategory, FactStore } from "./ports.ts";
+import type { MemorySearch } from "./semantic_recall.ts";
+
+/** A store attempt: the new fact's id, or the hook's reason for refusing it. */
+export type StoreOutcome = { ok: true; id: number } | { ok: false; message: string };
+
+/** What hooked memory is built from. */
+export interface HookedMemoryOptions {
+  facts: FactStore;
+  hooks?: Hooks;
+  /** Keyword + meaning search for `recall` (absent: the FTS5 search alone). */
+  search?: MemorySearch;
+}
+
+/** The fact store with pre_memory_store and post_memory_search applied. */
+export class HookedMemory {
+  readonly #options: HookedMemoryOptions;
+
+  constructor(options: HookedMemoryOptions) {
+    this.#options = options;
+  }
+
+  /** pre_memory_store's verdict on content about to be stored (undefined: go on). */
+  async storeVerdict(content: string, category: FactCategory): Promise<HookVerdict> {
+    const hooks = this.#options.hooks;
+    if (!hooks?.has("pre_memory_store")) return undefined;
+    return await hooks.block("pre_memory_store", { content, category });
+  }
+
+  /** Stores a fact unless a pre_memory_store hook blocks it. */
+  async add(
+    fact: { category: FactCategory; content: string; sourceConversationId?: number },
+    at: Date,
+  ): Promise<StoreOutcome> {
+    const verdict = await this.storeVerdict(fact.content, fact.category);
+    if (verdict) return { ok: false, message: verdict.message };
+    return { ok: true, id: this.#options.facts.addFact(fact, at) };
+  }
+
+  /** Replaces a fact's text unless a pre_memory_store hook blocks the new text. */
+  async update(fact: Fact, content: string, at: Date): Promise<StoreOutcome> {
+    const verdict = await this.storeVerdict(content, fact.category);
+    if (verdict) return { ok: false, message: verdict.message };
+    this.#options.facts.updateFact(fact.id, content, at);
+    return { ok: true, id: fact.id };
+  }
+
+  /** Full-text search (optionally in one category), then post_memory_search. */
+  async searchFacts(query: string, limit: number, category?: FactCategory): Promise<Fact[]> {
+    return await this.#filtered(query, this.#options.facts.searchFacts(query, limit, category));
+  }
+
+  /** The best facts for a query (by meaning too when an embedding model is set), filtered. */
+  async recall(query: string, limit: number, signal?: AbortSignal): Promise<Fact[]> {
+    const search = this.#options.search;
+    const found = search
+      ? await search.search(query, limit, signal)
+      : this.#options.facts.searchFacts(query, limit);
+    return await this.#filtered(query, found);
+  }
+
+  async #filtered(query: string, found: Fact[]): Promise<Fact[]> {
+    const hooks = this.#options.hooks;
+    if (!hooks?.has("post_memory_search")) return found;
+    return [...await hooks.filterMemories(query, found)];
+  }
+}

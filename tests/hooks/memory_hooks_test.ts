@@ -1,0 +1,86 @@
+/**
+ * The memory hook points hold on every way into memory, not only the remember/recall tools:
+ * `radar memory add|search` (the real CLI in process) and the dashboard's memory page (the app
+ * built by `webDependenciesFromRuntime` over a real runtime).
+ */
+import assert from "node:assert/strict";
+import { runCli } from "../../src/cli/program.ts";
+import { ExitCode } from "../../src/core/errors.ts";
+import { createApp } from "../../web/app.tsx";
+import { webDependenciesFromRuntime } from "../../web/runtime_dependencies.ts";
+import { withCliHome } from "../helpers/cli_home.ts";
+import { memoryIo } from "../helpers/memory_io.ts";
+import { writeUserConfig } from "../helpers/radar_process.ts";
+import { withTestDaemon } from "../helpers/test_radar.ts";
+import { postForm } from "../web/web_fixture.ts";
+
+const rules = `hooks:
+  rules:
+    - name: no_passwords
+      type: block_memory_pattern
+      patterns: ["password"]
+    - name: hide_health
+      type: filter_memory_pattern
+      patterns: ["diagnosis"]
+`;
+const token = "memory-hooks-token-0123456789";
+
+Deno.test("a block_memory_pattern rule refuses `radar memory add` with exit 1 and one line", async () => {
+  await withCliHome(async (env, home) => {
+    writeUserConfig(home, rules);
+    let io = memoryIo(env, { cwd: home });
+    assert.equal(await runCli(["memory", "add", "My", "bank", "password", "is", "hunter2"], io), 1);
+    const err = io.err.join("");
+    assert.equal(err.trim().split("\n").length, 1, err);
+    assert.match(err, /^radar: Cannot remember this fact: Not stored: this memory matches/);
+    io = memoryIo(env, { cwd: home });
+    assert.equal(await runCli(["memory", "list"], io), 0);
+    assert.equal(io.out.join(""), "No facts remembered yet.\n", "nothing was stored");
+    io = memoryIo(env, { cwd: home });
+    assert.equal(await runCli(["memory", "add", "Tea", "is", "green"], io), ExitCode.ok);
+    assert.equal(io.out.join(""), "Remembered #1.\n");
+  });
+});
+
+Deno.test("a filter_memory_pattern rule filters `radar memory search`", async () => {
+  await withCliHome(async (env, home) => {
+    writeUserConfig(home, rules);
+    for (const fact of ["Doctor visit: diagnosis flu", "Doctor is Dr. Who"]) {
+      assert.equal(await runCli(["memory", "add", fact], memoryIo(env, { cwd: home })), 0);
+    }
+    const io = memoryIo(env, { cwd: home });
+    assert.equal(await runCli(["memory", "search", "doctor"], io), 0);
+    assert.match(io.out.join(""), /Dr\. Who/);
+    assert.doesNotMatch(io.out.join(""), /diagnosis/);
+  });
+});
+
+Deno.test("the dashboard's memory search and add go through the memory hooks", async () => {
+  await withTestDaemon({ yaml: `${rules}web:\n  auth_token: "${token}"\n` }, async (daemon) => {
+    const radar = daemon.runtime;
+    radar.facts.addFact({ category: "learned_fact", content: "Doctor: diagnosis flu" }, new Date());
+    radar.facts.addFact({ category: "learned_fact", content: "Doctor is Dr. Who" }, new Date());
+    const app = createApp(webDependenciesFromRuntime(radar, { env: {}, cwd: daemon.dir }));
+    const auth = { Authorization: `Bearer ${token}` };
+    for (const path of ["/memory?q=doctor", "/memory/results?q=doctor"]) {
+      const html = await (await app.request(path, { headers: auth })).text();
+      assert.match(html, /Dr\. Who/, path);
+      assert.doesNotMatch(html, /diagnosis/, path);
+      assert.match(html, /1 match for/, path);
+    }
+    const added = await app.request(
+      "/memory",
+      postForm({ category: "learned_fact", content: "the wifi password is swordfish" }, auth),
+    );
+    assert.equal(added.status, 422);
+    assert.match(await added.text(), /Not remembered: Not stored: this memory matches/);
+    assert.equal(radar.facts.searchFacts("swordfish", 5).length, 0);
+    const edited = await app.request(
+      "/memory/2",
+      postForm({ content: "password: swordfish" }, auth),
+    );
+    assert.equal(edited.status, 422);
+    assert.match(await edited.text(), /Not saved: Not stored/);
+    assert.equal(radar.facts.getFact(2)?.content, "Doctor is Dr. Who");
+  });
+});
