@@ -49,6 +49,9 @@ export interface HeartbeatOptions {
   signal?: AbortSignal;
 }
 
+/** Blocked heartbeats in a row after which an event is set aside (never consumed). */
+export const blockedHeartbeatLimit = 3;
+
 /** Tools whose successful calls count as notifications sent. */
 const notifyingTools = new Set(["notify"]);
 
@@ -174,6 +177,15 @@ export class HeartbeatRunner {
         durationMs: deps.elapsed() - started,
       };
     }
+    if (result.blocked) {
+      return await this.#blocked(runId, events, {
+        message,
+        conversationId,
+        hookMessage: result.answer,
+        durationMs: deps.elapsed() - started,
+        hooks,
+      });
+    }
     const durationMs = deps.elapsed() - started;
     const cancelled = result.stopReason === "cancelled";
     const finish = {
@@ -222,6 +234,62 @@ export class HeartbeatRunner {
       message,
       result,
       durationMs,
+    };
+  }
+
+  /**
+   * A pre_agent_run hook blocked the heartbeat message: nothing reached the model, so nothing is
+   * consumed. The events stay queued for the next heartbeat (a hook may block for a while only);
+   * after `blockedHeartbeatLimit` blocked heartbeats an event is set aside with the hook's message
+   * (`radar status` shows it), so one event a rule keeps out cannot block every later heartbeat.
+   */
+  async #blocked(
+    runId: number,
+    events: PendingEvent[],
+    run: {
+      message: string;
+      conversationId: number;
+      hookMessage: string;
+      durationMs: number;
+      hooks: AgentDependencies["hooks"];
+    },
+  ): Promise<HeartbeatReport> {
+    const { deps } = this;
+    const now = deps.clock.now();
+    const reason = `blocked by a hook: ${run.hookMessage}`;
+    const setAside = deps.transaction(() => {
+      if (deps.runs.get(runId)?.outcome !== "running") return undefined;
+      const count = deps.queue.markBlocked(
+        events.map((event) => event.id),
+        runId,
+        run.hookMessage,
+        now,
+        blockedHeartbeatLimit,
+      );
+      deps.runs.finish(runId, {
+        outcome: "skipped",
+        reason: count
+          ? `${reason}; ${count} event(s) set aside after ${blockedHeartbeatLimit} blocked heartbeats`
+          : `${reason}; its events stay queued`,
+        eventCount: events.length,
+        conversationId: run.conversationId,
+        durationMs: run.durationMs,
+      }, now);
+      return count;
+    });
+    deps.logger.warn("heartbeat blocked by a hook", { run: runId, setAside, reason });
+    await run.hooks?.observeHeartbeat({
+      eventCount: events.length,
+      success: false,
+      error: reason,
+    });
+    return {
+      runId,
+      outcome: "skipped",
+      reason,
+      events,
+      message: run.message,
+      durationMs: run.durationMs,
     };
   }
 

@@ -104,6 +104,8 @@ export interface AgentResult {
   offeredTools: string[];
   estimatedPromptTokens: number;
   warnings: string[];
+  /** Set when a pre_agent_run hook blocked the message: nothing was sent or stored. */
+  blocked?: true;
 }
 
 /** Runs the agent loop, storing every message as it happens. */
@@ -129,8 +131,14 @@ export async function runAgent(
       conversationId: request.conversationId,
       kind: request.kind,
     });
-    // A blocked message is neither sent nor stored (it may hold what the rule keeps out).
-    if (verdict) return blockedRun(verdict.message);
+    // A blocked message is neither sent nor stored (it may hold what the rule keeps out), nor
+    // kept as the title a new ask or chat conversation was given from it.
+    if (verdict) {
+      if (!history.length && (request.kind === "ask" || request.kind === "chat")) {
+        store.retitle?.(request.conversationId, blockedTitle);
+      }
+      return blockedRun(verdict.message);
+    }
   }
   const chosen = chooseTools(deps, request, recentToolNames(history), signal);
   // Awaited only when embeddings are asked: no extra turn of the event loop otherwise.
@@ -330,8 +338,12 @@ function recentToolNames(history: readonly ChatMessage[]): string[] {
   return names;
 }
 
+/** The title of a new conversation whose first message a hook blocked. */
+export const blockedTitle = "(blocked message)";
+
 function blockedRun(message: string): AgentResult {
   return {
+    blocked: true,
     answer: message,
     stopReason: "answer",
     iterations: 0,

@@ -55,6 +55,8 @@ export interface ConversationStore {
   appendMessage(conversationId: number, message: MessageRecord): number;
   /** The last `limit` messages of a conversation, oldest first. */
   recentMessages(conversationId: number, limit: number): StoredMessage[];
+  /** Replaces a conversation's title (a blocked first message must not stay in it). */
+  retitle?(conversationId: number, title: string): void;
 }
 
 /** Categories of remembered facts. */

@@ -111,6 +111,19 @@ export interface EventQueue {
   pendingCount(): number;
   markConsumed(ids: readonly number[], runId: number, at: Date): void;
   pruneConsumed(before: Date): number;
+  /**
+   * Counts a hook-blocked heartbeat against these pending events; those blocked `limit` times
+   * are set aside (out of the queue, with `reason`). Returns how many were set aside.
+   */
+  markBlocked(
+    ids: readonly number[],
+    runId: number,
+    reason: string,
+    at: Date,
+    limit: number,
+  ): number;
+  /** Events set aside because hooks blocked their heartbeats: how many, and the newest reason. */
+  setAside(): { count: number; lastReason?: string };
 }
 
 /** Who claims a run, when, and how to tell whether an earlier claimant still lives. */

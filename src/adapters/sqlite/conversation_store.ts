@@ -109,6 +109,17 @@ export class SqliteConversationStore implements ConversationArchive {
     );
   }
 
+  /** Replaces a conversation's title. */
+  retitle(conversationId: number, title: string): void {
+    write(
+      this.db,
+      "the conversation title",
+      "UPDATE conversations SET title = ? WHERE id = ?",
+      title.slice(0, 200),
+      conversationId,
+    );
+  }
+
   /** Appends a message and touches the conversation. */
   appendMessage(conversationId: number, message: MessageRecord): number {
     const stamp = message.createdAt.toISOString();

@@ -83,6 +83,48 @@ export class SqliteEventQueue implements EventQueue {
     }
   }
 
+  /** Counts a blocked heartbeat against pending events; sets aside those blocked `limit` times. */
+  markBlocked(
+    ids: readonly number[],
+    runId: number,
+    reason: string,
+    at: Date,
+    limit: number,
+  ): number {
+    let setAside = 0;
+    for (const id of ids) {
+      write(
+        this.db,
+        "the blocked event",
+        "UPDATE events SET blocked_count = blocked_count + 1 WHERE id = ? AND consumed_at IS NULL",
+        id,
+      );
+      setAside += write(
+        this.db,
+        "the blocked event",
+        `UPDATE events SET consumed_at = ?, consumed_by_run = ?, blocked_reason = ?
+         WHERE id = ? AND consumed_at IS NULL AND blocked_count >= ?`,
+        at.toISOString(),
+        runId,
+        reason.slice(0, maxSummaryChars),
+        id,
+        limit,
+      ).changes;
+    }
+    return setAside;
+  }
+
+  /** Events set aside by blocked heartbeats (kept until the consumed-event retention ends). */
+  setAside(): { count: number; lastReason?: string } {
+    const row = statement(
+      this.db,
+      `SELECT COUNT(*) AS n, (SELECT blocked_reason FROM events WHERE blocked_reason IS NOT NULL
+         ORDER BY id DESC LIMIT 1) AS reason
+       FROM events WHERE blocked_reason IS NOT NULL`,
+    ).get() as { n: number; reason: string | null };
+    return { count: Number(row.n), lastReason: row.reason ?? undefined };
+  }
+
   /** Deletes consumed events older than `before`; returns how many. */
   pruneConsumed(before: Date): number {
     return write(

@@ -51,6 +51,12 @@ export function daemonStatus(runtime: Radar): string[] {
     }`,
   );
   lines.push(`  pending events: ${runtime.queue.pendingCount()}`);
+  const setAside = runtime.queue.setAside();
+  if (setAside.count) {
+    lines.push(
+      `  set aside by a hook: ${setAside.count} events (last: ${setAside.lastReason ?? "?"})`,
+    );
+  }
   const day = runtime.runs.totals(new Date(now.getTime() - 24 * 60 * 60_000));
   lines.push(
     `  last 24 h: ${day.runs} ticks, ${day.ran} model runs, ${
