@@ -64,3 +64,19 @@ export type PointHook = (input: Record<string, unknown>) => unknown;
  * request and shows the value to the model as quoted data, never as instructions.
  */
 export type PromptVariable = () => string | Promise<string>;
+
+/**
+ * What a dashboard widget function returns (capability `widget`; the manifest's `widget:` names
+ * it, default `widget`). Data, never HTML: plain text (its lines), or `{lines, rows, links}`.
+ * Radar escapes every character, keeps only absolute http(s) links, shows at most 20 lines, 20
+ * rows and 10 links (each cut short), refuses answers over 20,000 characters, and waits at most
+ * 5 seconds; the answer is reused for the widget's `refresh_interval` (at least 30 seconds).
+ */
+export type WidgetResult = string | {
+  lines?: string[];
+  rows?: Array<{ label: string; value: string | number | boolean }>;
+  links?: Array<{ text: string; url: string }>;
+};
+
+/** A widget function: no arguments. */
+export type WidgetFunction = () => WidgetResult | Promise<WidgetResult>;

@@ -16,6 +16,7 @@ import type {
 import type { ToolOutcome } from "../src/core/tool.ts";
 import type { PluginApi } from "../src/core/plugin_state.ts";
 import type { HookedMemory } from "../src/core/hooked_memory.ts";
+import type { WidgetSource } from "../src/core/widget.ts";
 import type { PendingEvent } from "../src/core/heartbeat.ts";
 import type { MonitorRecord, RunRecord, TaskRecord } from "../src/core/schedule_ports.ts";
 
@@ -100,6 +101,8 @@ export interface WebDependencies {
   authToken: string;
   daemon?: DaemonView;
   plugins?: PluginsView;
+  /** Dashboard widgets of enabled plugins (under `radar serve`). */
+  widgets?: WidgetSource;
   logs?: LogsView;
   /** A conversation's tool call outcomes from the audit trail, oldest first. */
   toolOutcomes?: (conversationId: number) => Array<{ tool: string; outcome: ToolOutcome }>;

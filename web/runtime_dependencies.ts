@@ -43,6 +43,7 @@ export function webDependenciesFromRuntime(
     authToken: dashboardToken(radar.dataDir, radar.config.web.auth_token),
     daemon: serving ? daemonView({ radar, ...serving }) : undefined,
     plugins: serving ? radar.plugins?.api : undefined,
+    widgets: serving ? radar.plugins?.widgets : undefined,
     logs: serving
       ? logsViewFromFiles({ logPath: logPath(radar.dataDir), toolCalls: radar.toolCalls })
       : undefined,

@@ -147,6 +147,7 @@ export function pluginCode(folder: PluginFolder): PluginCode {
       ...manifest.tools.map((tool) => tool.name),
       ...manifest.hooks.map((hook) => hook.function),
       ...manifest.prompt_variables.map((variable) => variable.name),
+      ...(manifest.widget ? [manifest.widget.function] : []),
     ],
   };
 }

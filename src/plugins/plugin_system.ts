@@ -2,8 +2,9 @@
  * Everything plugins need at run time, built once by the composition root: the lifecycle
  * manager, the warm host pool, registration of enabled plugin tools (and `create_tool` when
  * `plugins.allow_llm_generated` is on), the enabled plugins' hooks and prompt variables (as core
- * ports: a tool gate, a tool observer, a prompt variable source), and `refresh()` which the daemon
- * calls (or `watchPluginFolders` calls for it) to pick up folder changes without a restart.
+ * ports: a tool gate, a tool observer, a prompt variable source), their dashboard widgets, and
+ * `refresh()` which the daemon calls (or `watchPluginFolders` calls for it) to pick up folder
+ * changes without a restart.
  */
 import type { RadarConfig } from "../config/schema.ts";
 import type { AuditSink, Clock, Logger } from "../core/ports.ts";
@@ -13,6 +14,7 @@ import { createPluginApi } from "./plugin_api.ts";
 import type { PluginApi } from "../core/plugin_state.ts";
 import { PluginHooks } from "./plugin_hooks.ts";
 import { type LoadedPlugin, PluginManager } from "./plugin_manager.ts";
+import { PluginWidgets } from "./plugin_widgets.ts";
 import type { PluginRecords } from "./plugin_records.ts";
 import { PluginHostPool, registerPluginTools } from "./plugin_tools.ts";
 
@@ -35,6 +37,8 @@ export interface PluginSystem {
   pool: PluginHostPool;
   /** Hooks (`beforeToolCall` gate, `afterToolCall` observer) and prompt variables. */
   hooks: PluginHooks;
+  /** Dashboard widgets of the enabled plugins (capability `widget`). */
+  widgets: PluginWidgets;
   /** The dashboard's read/write API (list, pending reviews, approve, reject, enable, disable). */
   api: PluginApi;
   /** Picks up folder changes and re-registers plugin tools; returns what changed. */
@@ -58,10 +62,17 @@ export function createPluginSystem(options: PluginSystemOptions): PluginSystem {
     elapsed: () => performance.now(),
   });
   let enabled: LoadedPlugin[] = [];
+  const widgets = new PluginWidgets({
+    pool,
+    clock: options.clock,
+    logger: options.logger,
+    audit: options.audit,
+  });
   const register = async () => {
     const loaded = manager.loadEnabled();
     enabled = loaded;
     hooks.update(loaded);
+    widgets.update(loaded);
     const warnings = await registerPluginTools(options.registry, loaded, pool);
     for (const warning of warnings) options.logger.warn(warning);
   };
@@ -69,6 +80,7 @@ export function createPluginSystem(options: PluginSystemOptions): PluginSystem {
     manager,
     pool,
     hooks,
+    widgets,
     api: createPluginApi(manager, options.records, () => system.refresh()),
     async refresh() {
       const changes = manager.sync();

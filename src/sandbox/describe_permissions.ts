@@ -99,17 +99,39 @@ export function permissionDiff(
   };
 }
 
+/** What a hook at each point can see and do, in plain words. */
+const hookPointPowers: Record<PluginManifest["hooks"][number]["hook_point"], string> = {
+  pre_tool_call: "see the name and arguments of every tool call before it runs, and block it",
+  post_tool_call:
+    "see the name, arguments and result of every tool call, and add a note to the result",
+  filter_tools: "see which tools are offered to the model, and take some away",
+  pre_agent_run: "see every message sent to Radar (chat, ask, tasks, heartbeats), and block it",
+  post_agent_run: "see every answer of Radar, and replace it",
+  pre_memory_store: "see every fact before it is remembered, and block it",
+  post_memory_search: "see memory searches and the facts found, and drop or reorder them",
+  pre_heartbeat: "see when a heartbeat starts (how many events), and block it",
+  post_heartbeat: "see how each heartbeat ended",
+};
+
 /** What a manifest's hooks and prompt variables can see and do, in plain words. */
 export function describeCapabilities(manifest: PluginManifest): string[] {
   const lines: string[] = [];
   if (manifest.capabilities.includes("hook")) {
     for (const hook of manifest.hooks) {
       lines.push(
-        hook.hook_point === "pre_tool_call"
-          ? `see the name and arguments of every tool call before it runs, and block it (${hook.function}, priority ${hook.priority})`
-          : `see the name, arguments and result of every tool call, and add a note to the result (${hook.function})`,
+        `${
+          hookPointPowers[hook.hook_point]
+        } (${hook.function}, ${hook.hook_point}, priority ${hook.priority})`,
       );
     }
+  }
+  const widget = manifest.widget;
+  if (manifest.capabilities.includes("widget") && widget) {
+    lines.push(
+      `show a box "${widget.title}" on the dashboard home (${widget.function}, ${
+        widget.refresh_interval ? `refreshed every ${widget.refresh_interval} s` : "on page load"
+      }): plain text, label/value rows and http(s) links, escaped; never HTML or scripts`,
+    );
   }
   if (manifest.capabilities.includes("prompt_variables") && manifest.prompt_variables.length) {
     lines.push(

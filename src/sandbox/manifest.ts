@@ -41,6 +41,20 @@ const promptVariableEntry = z.object({
   description: z.string().max(300).default(""),
 });
 
+/** Bounds of a widget's refresh interval in seconds (0: only when the page loads). */
+export const widgetRefreshBounds = { min: 30, max: 86_400 } as const;
+
+const widgetEntry = z.object({
+  title: z.string().min(1).max(80),
+  /** The exported function that returns the widget's content (data, never HTML). */
+  function: identifier.default("widget"),
+  refresh_interval: z.number().int().refine(
+    (seconds) =>
+      seconds === 0 || (seconds >= widgetRefreshBounds.min && seconds <= widgetRefreshBounds.max),
+    `expected 0 (on page load only) or ${widgetRefreshBounds.min} to ${widgetRefreshBounds.max} seconds`,
+  ).default(0),
+}).strict();
+
 const permissionList = z.array(z.string().min(1).max(300)).max(32).default([]);
 
 /** Permission kinds a manifest may ask for; `run`, `ffi`, `sys` and `all` are never grantable. */
@@ -64,8 +78,8 @@ export const manifestSchema = z.object({
     (value) => (Array.isArray(value) && value.length === 0 ? {} : value),
     permissionsSchema,
   ),
-  capabilities: z.array(z.enum(["tool", "hook", "prompt_variables", "personality"])).min(1)
-    .default(["tool"]),
+  capabilities: z.array(z.enum(["tool", "hook", "prompt_variables", "personality", "widget"]))
+    .min(1).default(["tool"]),
   tools: z.array(toolEntry).max(40).default([]),
   hooks: z.array(hookEntry).max(10).default([]),
   prompt_variables: z.array(promptVariableEntry).max(10).default([]),
@@ -73,6 +87,8 @@ export const manifestSchema = z.object({
   personalities: z.array(
     z.string().regex(/^[a-z0-9][a-z0-9_-]{0,63}\.md$/, "expected a file name like wordsmith.md"),
   ).max(10).default([]),
+  /** The dashboard widget (capability `widget`); `null` as the guide writes it means none. */
+  widget: widgetEntry.nullish(),
   created_at: z.string().optional(),
 });
 
@@ -154,7 +170,11 @@ export function validateManifest(value: unknown, folderName?: string): ManifestR
       errors.push(`tools.${tool.name}.parameters: longer than ${maxSchemaChars} characters`);
     }
   }
-  const names = [...tools.map((t) => t.name), ...data.hooks.map((h) => h.function)];
+  const names = [
+    ...tools.map((t) => t.name),
+    ...data.hooks.map((h) => h.function),
+    ...(data.widget ? [data.widget.function] : []),
+  ];
   const duplicates = names.filter((name, index) => names.indexOf(name) !== index);
   if (duplicates.length) errors.push(`tools: duplicate function names ${duplicates.join(", ")}`);
   if (data.capabilities.includes("tool") && !tools.length) {
@@ -168,6 +188,13 @@ export function validateManifest(value: unknown, folderName?: string): ManifestR
   }
   if (data.capabilities.includes("personality") && !data.personalities.length) {
     errors.push("personalities: capability `personality` needs at least one personality file");
+  }
+  if (data.capabilities.includes("widget") !== Boolean(data.widget)) {
+    errors.push(
+      data.widget
+        ? "capabilities: a `widget:` section needs the capability `widget`"
+        : "widget: capability `widget` needs a `widget:` section (title, function, refresh_interval)",
+    );
   }
   const asked = Object.values(data.permissions).some((list) => list.length > 0);
   if (data.trust_level === "sandbox" && asked) {

@@ -250,8 +250,8 @@ Deno.test("plugin show describes what hooks and prompt variables can see and do"
     const details = fixture.system.api.details("guard");
     assert.deepEqual(details.permissions, [
       "no access to files, network or environment (computation only)",
-      "see the name and arguments of every tool call before it runs, and block it (no_secrets, priority 10)",
-      "see the name, arguments and result of every tool call, and add a note to the result (annotate)",
+      "see the name and arguments of every tool call before it runs, and block it (no_secrets, pre_tool_call, priority 10)",
+      "see the name, arguments and result of every tool call, and add a note to the result (annotate, post_tool_call, priority 50)",
       "add values to every request's system prompt, shown to the model as data: greeting, mood",
     ]);
   } finally {

@@ -10,6 +10,7 @@ import { renderFragment, renderPage } from "../render.tsx";
 import { DaemonSummary } from "../views/daemon_summary.tsx";
 import { Unavailable } from "../views/layout.tsx";
 import { formatTime } from "../views/format.ts";
+import { WidgetSlots } from "../views/widgets.tsx";
 
 const statusCacheMilliseconds = 30_000;
 const statusTimeoutMilliseconds = 3_000;
@@ -139,6 +140,7 @@ export function dashboardRoutes(context: RouteContext): Hono {
               </p>
             )}
         </section>
+        {deps.widgets ? <WidgetSlots widgets={deps.widgets.list()} /> : null}
       </div>,
     );
   });
