@@ -3,7 +3,8 @@
  * matter names it (the folder's name) and describes it. Bad files are skipped with one line each;
  * skills whose `requires.bins` are not on PATH or whose `requires.env` variables are unset are
  * kept out of the model's view (`radar skill list` shows why). Results are cached until a
- * SKILL.md's name, time or size changes.
+ * SKILL.md's name, time or size changes, or, under `radar serve`, until its folder watcher
+ * (src/daemon/skill_sources.ts) reports a change.
  */
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
@@ -141,9 +142,13 @@ function exists(path: string): boolean {
   }
 }
 
-/** Discovery cached until the skill files change (a stat of each SKILL.md per look). */
+/**
+ * Discovery cached until the skill files change: a stat of each SKILL.md per look, or, while a
+ * folder watcher (`radar serve`) reports every change, no stat at all until `invalidate()`.
+ */
 export class SkillCatalog {
   #stamp = "";
+  #watched = false;
   #found: SkillDiscovery = { skills: [], warnings: [] };
   #onWarnings: (warnings: string[]) => void;
 
@@ -157,6 +162,7 @@ export class SkillCatalog {
 
   /** Every valid skill, usable here or not, and the warnings of the last discovery. */
   discover(): SkillDiscovery {
+    if (this.#watched && this.#stamp) return this.#found;
     const roots = this.roots();
     const stamp = skillStamp(roots);
     if (stamp !== this.#stamp) {
@@ -165,6 +171,25 @@ export class SkillCatalog {
       if (this.#found.warnings.length) this.#onWarnings(this.#found.warnings);
     }
     return this.#found;
+  }
+
+  /** Forgets the cached discovery: the next look reads the skill folders again. */
+  invalidate(): void {
+    this.#stamp = "";
+  }
+
+  /**
+   * `true` while a watcher covers every skill folder that can change (it calls `invalidate()` on
+   * each change), so looks trust the cache; `false` goes back to checking the files on each look.
+   */
+  setWatched(watched: boolean): void {
+    this.#watched = watched;
+    this.invalidate();
+  }
+
+  /** Whether a watcher keeps this catalog fresh (`radar status`, tests). */
+  get watched(): boolean {
+    return this.#watched;
   }
 
   /** The skills the model may use here (requirements met). */
