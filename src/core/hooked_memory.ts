@@ -35,13 +35,19 @@ export class HookedMemory {
     return await hooks.block("pre_memory_store", { content, category });
   }
 
-  /** Stores a fact unless a pre_memory_store hook blocks it. */
+  /**
+   * Stores a fact unless a pre_memory_store hook blocks it or `confirm` (asked after the hooks)
+   * answers a refusal.
+   */
   async add(
     fact: { category: FactCategory; content: string; sourceConversationId?: number },
     at: Date,
+    confirm?: () => Promise<string | undefined>,
   ): Promise<StoreOutcome> {
     const verdict = await this.storeVerdict(fact.content, fact.category);
     if (verdict) return { ok: false, message: verdict.message };
+    const refusal = await confirm?.();
+    if (refusal !== undefined) return { ok: false, message: refusal };
     return { ok: true, id: this.#options.facts.addFact(fact, at) };
   }
 

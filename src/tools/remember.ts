@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { factCategories } from "../core/ports.ts";
-import { refused, type Tool, type ToolOutput } from "../core/tool.ts";
+import { refused, type Tool, type ToolContext, type ToolOutput } from "../core/tool.ts";
 import { defineTool } from "../core/tool_definition.ts";
 import { HookedMemory } from "../core/hooked_memory.ts";
 import type { ToolDependencies } from "./dependencies.ts";
@@ -27,35 +27,34 @@ export function rememberTool(deps: Pick<ToolDependencies, "facts" | "clock" | "h
     }),
     run: async ({ content, category }, context): Promise<ToolOutput> => {
       const text = content.trim();
-      // The hook is asked before the user: a blocked fact needs no yes.
-      const verdict = await memory.storeVerdict(text, category);
-      if (verdict) return refused(verdict.message);
-      if (category === personalityNote) {
-        const command = `radar memory add --category ${personalityNote} ${JSON.stringify(text)}`;
-        if (!context.interactive || !context.confirm) {
-          return refused(
-            `Refused: a personality note shapes every later conversation, so it needs the ` +
-              `user's yes and nobody can answer in a ${context.kind} run. Tell the user they ` +
-              `can add it themselves: ${command}`,
-          );
-        }
-        const yes = await context.confirm(
-          `Radar wants to add a personality note (it goes into every later conversation):\n` +
-            `  ${JSON.stringify(text)}\nAdd it?`,
-        );
-        if (!yes) {
-          return refused(
-            "The user declined this personality note. Do not retry it; save it as a " +
-              "learned_fact only if the user asks.",
-          );
-        }
-      }
+      // pre_memory_store is asked first (a blocked note needs no yes), then the user.
       const stored = await memory.add(
         { category, content: text, sourceConversationId: context.conversationId },
         deps.clock.now(),
+        category === personalityNote ? () => personalityNoteRefusal(text, context) : undefined,
       );
       if (!stored.ok) return refused(stored.message);
       return `Remembered (#${stored.id}, ${category}).`;
     },
   });
+}
+
+/** Why a personality note is not added (no yes, or no one to ask); undefined: the user said yes. */
+async function personalityNoteRefusal(
+  text: string,
+  context: ToolContext,
+): Promise<string | undefined> {
+  const command = `radar memory add --category ${personalityNote} ${JSON.stringify(text)}`;
+  if (!context.interactive || !context.confirm) {
+    return `Refused: a personality note shapes every later conversation, so it needs the ` +
+      `user's yes and nobody can answer in a ${context.kind} run. Tell the user they ` +
+      `can add it themselves: ${command}`;
+  }
+  const yes = await context.confirm(
+    `Radar wants to add a personality note (it goes into every later conversation):\n` +
+      `  ${JSON.stringify(text)}\nAdd it?`,
+  );
+  if (yes) return undefined;
+  return "The user declined this personality note. Do not retry it; save it as a " +
+    "learned_fact only if the user asks.";
 }

@@ -6,6 +6,10 @@
 import assert from "node:assert/strict";
 import { runCli } from "../../src/cli/program.ts";
 import { ExitCode } from "../../src/core/errors.ts";
+import { HookedMemory } from "../../src/core/hooked_memory.ts";
+import { Hooks } from "../../src/core/hooks.ts";
+import { openDatabase } from "../../src/adapters/sqlite/database.ts";
+import { SqliteFactStore } from "../../src/adapters/sqlite/fact_store.ts";
 import { createApp } from "../../web/app.tsx";
 import { webDependenciesFromRuntime } from "../../web/runtime_dependencies.ts";
 import { withCliHome } from "../helpers/cli_home.ts";
@@ -83,4 +87,47 @@ Deno.test("the dashboard's memory search and add go through the memory hooks", a
     assert.match(await edited.text(), /Not saved: Not stored/);
     assert.equal(radar.facts.getFact(2)?.content, "Doctor is Dr. Who");
   });
+});
+
+Deno.test("HookedMemory asks pre_memory_store once, before any confirmation", async () => {
+  const hooks = new Hooks();
+  const seen: string[] = [];
+  hooks.register({
+    name: "no_secrets",
+    point: "pre_memory_store",
+    priority: 50,
+    source: "test",
+    description: "",
+    handler: ({ content }) => {
+      seen.push(content);
+      return content.includes("secret") ? { blocked: true, message: "no secrets" } : undefined;
+    },
+  });
+  const facts = new SqliteFactStore(openDatabase(":memory:"));
+  const memory = new HookedMemory({ facts, hooks });
+  let asked = 0;
+  const confirm = () => {
+    asked++;
+    return Promise.resolve(undefined);
+  };
+  const at = new Date("2026-11-23T10:00:00Z");
+  assert.deepEqual(
+    await memory.add({ category: "personality_note", content: "a secret tone" }, at, confirm),
+    { ok: false, message: "no secrets" },
+  );
+  assert.equal(asked, 0, "a blocked note is never put to the user");
+  assert.deepEqual(
+    await memory.add({ category: "personality_note", content: "be brief" }, at, confirm),
+    { ok: true, id: 1 },
+  );
+  assert.deepEqual(seen, ["a secret tone", "be brief"], "one hook call per store");
+  assert.deepEqual(
+    await memory.add(
+      { category: "learned_fact", content: "tea" },
+      at,
+      () => Promise.resolve("declined"),
+    ),
+    { ok: false, message: "declined" },
+  );
+  assert.equal(facts.countFacts(), 1);
 });
