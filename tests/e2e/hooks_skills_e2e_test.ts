@@ -109,9 +109,10 @@ Deno.test("radar ask keeps the rules and skills on every run; a blocked message 
     assert.equal(blocked.code, 0, blocked.stderr);
     assert.equal(blocked.stdout, "Please do not send passwords to Radar.\n");
     assert.equal(server.chatRequests.length, 2, "no model call for the blocked message");
-    // The message itself is not stored (ask titles its conversation before the run starts).
+    // The message is not stored, nor kept as the title ask gave its conversation.
     const history = await runRadar(folder, ["history"]);
-    assert.match(history.stdout, / 0 msgs +my password/);
+    assert.match(history.stdout, / 0 msgs +\(blocked message\)/);
+    assert.doesNotMatch(history.stdout, /password|hunter2/);
   } finally {
     await server.close();
     Deno.removeSync(folder, { recursive: true });
