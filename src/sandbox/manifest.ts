@@ -45,7 +45,12 @@ const promptVariableEntry = z.object({
 export const widgetRefreshBounds = { min: 30, max: 86_400 } as const;
 
 const widgetEntry = z.object({
-  title: z.string().min(1).max(80),
+  // Shown in terminals (`radar plugin show`) too: no control characters.
+  // deno-lint-ignore no-control-regex
+  title: z.string().min(1).max(80).regex(
+    /^[^\u0000-\u001f\u007f-\u009f]*$/,
+    "no control characters",
+  ),
   /** The exported function that returns the widget's content (data, never HTML). */
   function: identifier.default("widget"),
   refresh_interval: z.number().int().refine(

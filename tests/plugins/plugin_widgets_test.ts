@@ -76,6 +76,7 @@ Deno.test("a manifest's widget is checked: bounds, capability and section togeth
   assert.match(errors({ widget: { title: "T", refresh_interval: 5 } })[0], /0 \(on page load/);
   assert.match(errors({ widget: { title: "T", refresh_interval: 90_000 } })[0], /86400/);
   assert.match(errors({ widget: { title: "T", template: "widget.html" } })[0], /template/);
+  assert.match(errors({ widget: { title: "\u001b[31mred" } })[0], /no control characters/);
   assert.match(errors({ widget: null })[0], /needs a `widget:` section/);
   assert.match(
     errors({
