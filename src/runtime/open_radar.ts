@@ -246,6 +246,7 @@ export function openRadar(options: RadarOptions): Radar {
         return false;
       }
     },
+    fastModel: core.fastModel,
   });
   for (
     const tool of builtinTools({

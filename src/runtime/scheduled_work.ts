@@ -32,6 +32,7 @@ import { digestJobs } from "../sources/digests/digest_setup.ts";
 import { runSideEffects } from "../application/run_side_effects.ts";
 import type { ChatModel } from "../core/chat_model.ts";
 import type { AgentOptions } from "./agent_dependencies.ts";
+import { TriageRunner } from "../application/heartbeat_triage_step.ts";
 
 /** Who runs the work: this process's PID and how to tell whether another PID is alive. */
 export interface ProcessIdentity {
@@ -79,6 +80,8 @@ export interface ScheduledWorkParts {
   model: ChatModel;
   /** True for a personality name that resolves (a task's personality must). */
   personalityKnown?: (name: string) => boolean;
+  /** `llm.models.fast`: heartbeat triage (absent: the main model sees every heartbeat). */
+  fastModel?: ChatModel;
 }
 
 /** Builds the queue, run log, task and monitor services, their runners and the heartbeat. */
@@ -159,6 +162,7 @@ export function scheduledWork(parts: ScheduledWorkParts): ScheduledWork {
       pid,
       isAlive,
       elapsed,
+      triage: parts.fastModel && new TriageRunner(parts.fastModel, logger, elapsed),
     }),
     tickJobs: () =>
       jobs ??= [
