@@ -262,6 +262,7 @@ export function openRadar(options: RadarOptions): Radar {
       tasks: work.tasks,
       monitors: work.monitors,
       pdfReader: createPdfReader(config.tools.pdf, options.env),
+      visionModel: core.visionModel,
       memory,
       mail: mailReaderFor(config, options.env),
       calendar: calendarReaderFor(config, options.env, fetcher),
