@@ -112,6 +112,14 @@ export const memorySection = z.object({
   /** Recent exchanges (user + assistant turns) replayed into a conversation's context. */
   max_conversation_context: z.number().int().min(0).max(200).default(10),
   max_personality_notes: z.number().int().min(0).max(50).default(5),
+  /** Quiet conversations summarized into memory (`recall` finds them by keywords and meaning). */
+  conversation_summaries: z.object({
+    enabled: z.boolean().default(true),
+    /** Minutes without a message before a conversation is summarized. */
+    quiet_minutes: positiveInt.max(10_080).default(30),
+    /** User and assistant messages a conversation needs to be worth a summary. */
+    min_messages: z.number().int().min(2).max(1000).default(4),
+  }).prefault({}),
 });
 
 /** One file watcher. */

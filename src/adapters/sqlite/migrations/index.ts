@@ -13,6 +13,7 @@ import { sourcesMigration } from "./011_sources.ts";
 import { mcpMigration } from "./012_mcp.ts";
 import { checksMigration } from "./013_checks.ts";
 import { personalitiesMigration } from "./014_personalities.ts";
+import { summariesEvalMigration } from "./015_summaries_eval.ts";
 
 /** The ordered migrations applied by `openDatabase`. */
 export const migrations: readonly Migration[] = [
@@ -29,4 +30,5 @@ export const migrations: readonly Migration[] = [
   mcpMigration,
   checksMigration,
   personalitiesMigration,
+  summariesEvalMigration,
 ];
