@@ -24,6 +24,7 @@ import { tasksRoutes } from "./routes/tasks.tsx";
 import { pluginsRoutes } from "./routes/plugins.tsx";
 import { configRoutes } from "./routes/config.tsx";
 import { logsRoutes } from "./routes/logs.tsx";
+import { evalRoutes } from "./routes/eval.tsx";
 
 /** The largest request body accepted (config text is the biggest legitimate one). */
 const maxBodyBytes = 1024 * 1024;
@@ -75,6 +76,7 @@ export function createApp(deps: WebDependencies, options: AppOptions = {}): Hono
       pluginsRoutes,
       configRoutes,
       logsRoutes,
+      evalRoutes,
     ]
   ) app.route("/", routes(routeContext));
   app.notFound((c) =>

@@ -17,6 +17,7 @@ import type { ToolOutcome } from "../src/core/tool.ts";
 import type { PluginApi } from "../src/core/plugin_state.ts";
 import type { PendingEvent } from "../src/core/heartbeat.ts";
 import type { MonitorRecord, RunRecord, TaskRecord } from "../src/core/schedule_ports.ts";
+import type { EvalHistory } from "../src/eval/eval_history.ts";
 
 /** A value or a promise of it: views may be backed by sync SQLite or by async work. */
 export type Maybe<T> = T | Promise<T>;
@@ -106,6 +107,8 @@ export interface WebDependencies {
   skills?: () => SkillView[];
   /** MCP servers (read-only list on /plugins). */
   mcpServers?: () => McpServerView[];
+  /** Stored `radar eval` runs (/eval). */
+  evalRuns?: EvalHistory;
 }
 
 /** One MCP server as the dashboard lists it (the program's name only: argv may hold secrets). */

@@ -55,5 +55,6 @@ export function webDependenciesFromRuntime(
         missing,
       })),
     mcpServers: () => radar.mcp.servers(),
+    evalRuns: radar.evalRuns,
   };
 }

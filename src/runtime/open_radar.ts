@@ -40,6 +40,8 @@ import { githubStatusLines } from "../sources/github/github_setup.ts";
 import { registerMcpTools } from "../mcp/register_mcp_tools.ts";
 import { SqliteMcpApprovals } from "../adapters/sqlite/mcp_approvals.ts";
 import type { McpApprovals } from "../mcp/approval.ts";
+import type { EvalHistory } from "../eval/eval_history.ts";
+import { SqliteEvalStore } from "../adapters/sqlite/eval_store.ts";
 import { type McpServerSummary, mcpServerViews, mcpStatusLines } from "../mcp/mcp_views.ts";
 import type { PersonalityCatalog } from "../core/personality.ts";
 import { estimateTokens } from "../core/tokens.ts";
@@ -116,6 +118,8 @@ export interface Radar extends ScheduledWork {
   /** This process as runs and locks record it. */
   process: ProcessIdentity;
   database: DatabaseHealth;
+  /** Stored `radar eval` runs (the dashboard's Eval page). */
+  evalRuns: EvalHistory;
   /** Runs `work` in one database transaction (bulk imports and benches). */
   batch<T>(work: () => T): T;
   /**
@@ -325,6 +329,7 @@ export function openRadar(options: RadarOptions): Radar {
     },
     process,
     database: databaseHealth(db, dataDir, config),
+    evalRuns: new SqliteEvalStore(db),
     batch: (run) => transaction(db, run),
     personalities: personalities.catalog,
     agent,

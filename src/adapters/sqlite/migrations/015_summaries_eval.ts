@@ -42,5 +42,36 @@ CREATE TABLE summary_embeddings (
   vector BLOB NOT NULL,
   PRIMARY KEY (conversation_id, model)
 ) WITHOUT ROWID;
+
+CREATE TABLE eval_runs (
+  id INTEGER PRIMARY KEY,
+  started_at TEXT NOT NULL,
+  model TEXT NOT NULL,
+  server TEXT NOT NULL,
+  tasks INTEGER NOT NULL,
+  passed INTEGER NOT NULL,
+  tools_right INTEGER NOT NULL,
+  tool_responses INTEGER NOT NULL,
+  leaked_responses INTEGER NOT NULL,
+  prompt_tokens INTEGER NOT NULL,
+  completion_tokens INTEGER NOT NULL,
+  median_latency_ms INTEGER NOT NULL,
+  duration_ms INTEGER NOT NULL
+);
+CREATE TABLE eval_task_results (
+  run_id INTEGER NOT NULL REFERENCES eval_runs(id) ON DELETE CASCADE,
+  position INTEGER NOT NULL,
+  task_id TEXT NOT NULL,
+  pass INTEGER NOT NULL,
+  reason TEXT NOT NULL DEFAULT '',
+  tool_calls TEXT NOT NULL DEFAULT '[]',
+  tools_right INTEGER NOT NULL,
+  tool_responses INTEGER NOT NULL,
+  leaked_responses INTEGER NOT NULL,
+  prompt_tokens INTEGER NOT NULL,
+  completion_tokens INTEGER NOT NULL,
+  latency_ms INTEGER NOT NULL,
+  PRIMARY KEY (run_id, position)
+) WITHOUT ROWID;
 `,
 };
