@@ -27,7 +27,7 @@ export function pdfExtractTool(deps: PdfToolDependencies): Tool {
   return defineTool({
     name: "pdf_extract",
     readOnly: true,
-    description: "Read a PDF: metadata, text of the first/last N pages",
+    description: "Read a PDF's first/last N pages",
     keywords: ["pdf", "document", "read", "page", "extract", "invoice", "paper", "book"],
     input: z.object({
       path: z.string().min(1),
