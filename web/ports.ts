@@ -17,7 +17,7 @@ import type { ToolOutcome } from "../src/core/tool.ts";
 import type { PluginApi } from "../src/core/plugin_state.ts";
 import type { PendingEvent } from "../src/core/heartbeat.ts";
 import type { MonitorRecord, RunRecord, TaskRecord } from "../src/core/schedule_ports.ts";
-import type { EvalHistory } from "../src/eval/eval_history.ts";
+import type { EvalHistory } from "../src/core/eval_records.ts";
 
 /** A value or a promise of it: views may be backed by sync SQLite or by async work. */
 export type Maybe<T> = T | Promise<T>;

@@ -40,7 +40,7 @@ import { githubStatusLines } from "../sources/github/github_setup.ts";
 import { registerMcpTools } from "../mcp/register_mcp_tools.ts";
 import { SqliteMcpApprovals } from "../adapters/sqlite/mcp_approvals.ts";
 import type { McpApprovals } from "../mcp/approval.ts";
-import type { EvalHistory } from "../eval/eval_history.ts";
+import type { EvalHistory } from "../core/eval_records.ts";
 import { SqliteEvalStore } from "../adapters/sqlite/eval_store.ts";
 import { type McpServerSummary, mcpServerViews, mcpStatusLines } from "../mcp/mcp_views.ts";
 import type { PersonalityCatalog } from "../core/personality.ts";

@@ -4,7 +4,7 @@ import type { RouteContext } from "../app.tsx";
 import { parseId, renderPage } from "../render.tsx";
 import { Notice, Unavailable } from "../views/layout.tsx";
 import { EvalRunTable, EvalTaskTable } from "../views/eval_runs.tsx";
-import { formatHistoryLine } from "../../src/eval/eval_history.ts";
+import { formatHistoryLine } from "../../src/core/eval_records.ts";
 
 /** Eval routes. */
 export function evalRoutes(context: RouteContext): Hono {

@@ -1,6 +1,5 @@
 /** The eval page's tables: stored `radar eval` runs, and one run's tasks. */
-import { evalRates, type EvalRunRecord } from "../../src/eval/eval_history.ts";
-import type { TaskOutcome } from "../../src/eval/eval_runner.ts";
+import { evalRates, type EvalRunRecord, type TaskOutcome } from "../../src/core/eval_records.ts";
 import { formatDuration, formatTime, truncate } from "./format.ts";
 
 /** Stored runs, newest first, each linking to its tasks. */

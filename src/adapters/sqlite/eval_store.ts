@@ -1,7 +1,11 @@
 /** `radar eval` runs and their task outcomes (migration 015). */
 import type { DatabaseSync } from "node:sqlite";
-import type { EvalHistory, EvalRunRecord, NewEvalRun } from "../../eval/eval_history.ts";
-import type { TaskOutcome } from "../../eval/eval_runner.ts";
+import type {
+  EvalHistory,
+  EvalRunRecord,
+  NewEvalRun,
+  TaskOutcome,
+} from "../../core/eval_records.ts";
 import { transaction } from "./write.ts";
 
 interface RunRow {
