@@ -200,3 +200,16 @@ Deno.test("the transcript keeps the start and the end within its bound", () => {
   assert.match(transcript, /\[… \d+ messages left out …\]/);
   assert.doesNotMatch(transcript, /tool output/);
 });
+
+Deno.test("deleting a conversation deletes its summary: recall no longer finds it", async () => {
+  await withRuntime("", async (radar, server, clock) => {
+    const id = chat(radar, start, "Lyon trip", tripTurns);
+    clock.advance(31 * 60_000);
+    server.reply(ollamaText("The user plans a Lyon trip in March and will compare hotels."));
+    await summaryJob(radar).run(clock.now(), AbortSignal.timeout(5000));
+    const recall = radar.registry.get("recall")!;
+    assert.match(String(await recall.run({ query: "hotels" }, context)), /Lyon trip/);
+    radar.conversations.delete(id);
+    assert.match(String(await recall.run({ query: "hotels" }, context)), /^No memories match/);
+  });
+});

@@ -6,6 +6,7 @@ import { defaultConfig } from "../../src/config/schema.ts";
 import { pdfExtractTool } from "../../src/tools/pdf_extract.ts";
 import { maxVisionPages } from "../../src/tools/pdf_vision.ts";
 import { pageImageBounds } from "../../src/core/pdf_reader.ts";
+import { extractPdf, loadMupdf } from "../../src/adapters/pdf/mupdf_extraction.ts";
 import { silentLogger } from "../../src/core/ports.ts";
 import { FakeLlmServer, ollamaText, openAiText } from "../fakes/fake_llm_server.ts";
 import { buildPdf } from "../helpers/pdf_factory.ts";
@@ -111,4 +112,38 @@ Deno.test("without a vision model an image-only page says how to have it read", 
   } finally {
     home.dispose();
   }
+});
+
+Deno.test("a page that renders too large is rendered smaller until it fits the PNG cap", async () => {
+  const mupdf = await loadMupdf();
+  // A full-page image of noise: its PNG cannot be compressed below the cap at full size.
+  const document = new mupdf.PDFDocument();
+  const pixmap = new mupdf.Pixmap(mupdf.ColorSpace.DeviceRGB, [0, 0, 1200, 1700], false);
+  const pixels = pixmap.getPixels();
+  let seed = 7;
+  for (let index = 0; index < pixels.length; index++) {
+    seed = (seed * 1103515245 + 12345) >>> 0;
+    pixels[index] = seed >>> 24;
+  }
+  const image = document.addImage(new mupdf.Image(pixmap));
+  const resources = document.addObject({ XObject: { Im0: image } });
+  document.insertPage(
+    -1,
+    document.addPage([0, 0, 595, 842], 0, resources, "q 595 0 0 842 0 0 cm /Im0 Do Q"),
+  );
+  const bytes = document.saveToBuffer("compress").asUint8Array().slice();
+  const result = extractPdf(mupdf, bytes, {
+    first: 1,
+    last: 0,
+    maxPageChars: 100,
+    renderImagePages: 1,
+  });
+  assert.equal(result.status, "ok");
+  const [page] = result.status === "ok" ? result.contents.pages : [];
+  assert.ok(page.png, "rendered");
+  const size = pngSize(page.png!);
+  assert.ok(size.bytes <= pageImageBounds.maxPngBytes, `${size.bytes} bytes`);
+  assert.ok(Math.max(size.width, size.height) <= pageImageBounds.maxSidePixels / 2, "halved");
+  const none = extractPdf(mupdf, bytes, { first: 1, last: 0, maxPageChars: 100 });
+  assert.equal(none.status === "ok" && none.contents.pages[0].png, undefined, "not asked: none");
 });
