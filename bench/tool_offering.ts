@@ -58,6 +58,9 @@ function withRuntime<T>(work: (runtime: Radar) => T): T {
   }
 }
 
+/** A personality note of typical length for the margin line. */
+const personalityNote = "Keep answers short: the user reads them on a phone.";
+
 /** Share of cases whose needed tool is offered, the misses, and the largest first request. */
 function measure(runtime: Radar, cases: OfferingCase[]) {
   const budget = runtime.config.llm.tool_budget_tokens;
@@ -77,6 +80,12 @@ function measure(runtime: Radar, cases: OfferingCase[]) {
 export function offeringLines(): BenchLine[] {
   return withRuntime((runtime) => {
     const alone = measure(runtime, builtinCases);
+    const note = runtime.facts.addFact(
+      { category: "personality_note", content: personalityNote },
+      new Date(),
+    );
+    const builtinNoted = measure(runtime, builtinCases);
+    runtime.facts.forgetFact(note);
     const hello = measure(runtime, [{ message: "hello", needs: "remember" }]).maxTokens;
     const builtinCount = runtime.registry.list().filter((tool) =>
       tool.name !== "find_tools"
@@ -89,6 +98,9 @@ export function offeringLines(): BenchLine[] {
     const plugins = measure(runtime, pluginCases);
     const all = measure(runtime, [...builtinCases, ...pluginCases]);
     for (const miss of all.misses) console.log(`  missed: ${miss}`);
+    // One personality note of a typical length (what `remember` stores for "be brief").
+    runtime.facts.addFact({ category: "personality_note", content: personalityNote }, new Date());
+    const noted = measure(runtime, [...builtinCases, ...pluginCases]);
     return [
       {
         metric: `needed tool offered, ${builtinCases.length} requests, built-in tools only`,
@@ -144,6 +156,22 @@ export function offeringLines(): BenchLine[] {
         unit: "tokens",
         target: "≤ 1500",
         met: all.maxTokens <= 1500,
+      },
+      {
+        metric:
+          "margin under 1500 of the largest first request with one personality note, built-in tools",
+        value: 1500 - builtinNoted.maxTokens,
+        unit: "tokens",
+        target: "≥ 60",
+        met: 1500 - builtinNoted.maxTokens >= 60,
+      },
+      {
+        metric:
+          `margin under 1500 of the largest first request with one personality note, ${total} tools`,
+        value: 1500 - noted.maxTokens,
+        unit: "tokens",
+        target: "≥ 60",
+        met: 1500 - noted.maxTokens >= 60,
       },
     ];
   });

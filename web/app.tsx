@@ -25,6 +25,7 @@ import { pluginsRoutes } from "./routes/plugins.tsx";
 import { configRoutes } from "./routes/config.tsx";
 import { logsRoutes } from "./routes/logs.tsx";
 import { widgetsRoutes } from "./routes/widgets.tsx";
+import { evalRoutes } from "./routes/eval.tsx";
 
 /** The largest request body accepted (config text is the biggest legitimate one). */
 const maxBodyBytes = 1024 * 1024;
@@ -77,6 +78,7 @@ export function createApp(deps: WebDependencies, options: AppOptions = {}): Hono
       configRoutes,
       logsRoutes,
       widgetsRoutes,
+      evalRoutes,
     ]
   ) app.route("/", routes(routeContext));
   app.notFound((c) =>

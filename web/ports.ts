@@ -19,6 +19,7 @@ import type { HookedMemory } from "../src/core/hooked_memory.ts";
 import type { WidgetSource } from "../src/core/widget.ts";
 import type { PendingEvent } from "../src/core/heartbeat.ts";
 import type { MonitorRecord, RunRecord, TaskRecord } from "../src/core/schedule_ports.ts";
+import type { EvalHistory } from "../src/core/eval_records.ts";
 
 /** A value or a promise of it: views may be backed by sync SQLite or by async work. */
 export type Maybe<T> = T | Promise<T>;
@@ -112,6 +113,8 @@ export interface WebDependencies {
   skills?: () => SkillView[];
   /** MCP servers (read-only list on /plugins). */
   mcpServers?: () => McpServerView[];
+  /** Stored `radar eval` runs (/eval). */
+  evalRuns?: EvalHistory;
 }
 
 /** One MCP server as the dashboard lists it (the program's name only: argv may hold secrets). */

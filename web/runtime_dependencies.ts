@@ -57,5 +57,6 @@ export function webDependenciesFromRuntime(
         missing,
       })),
     mcpServers: () => radar.mcp.servers(),
+    evalRuns: radar.evalRuns,
   };
 }

@@ -8,6 +8,9 @@ import type { Clock, ConversationArchive, Logger } from "../core/ports.ts";
 import { daemonToolNames } from "./offered_tools.ts";
 import { maxBatchEvents, selectBatch } from "./event_batch.ts";
 import { heartbeatScope, runSideEffects } from "./run_side_effects.ts";
+import { shouldTriage } from "../core/heartbeat_triage.ts";
+import type { TriageOutcome, TriageRunner } from "./heartbeat_triage_step.ts";
+import { addUsage } from "../core/messages.ts";
 
 /** What the heartbeat runner needs. */
 export interface HeartbeatRunnerDependencies {
@@ -27,6 +30,8 @@ export interface HeartbeatRunnerDependencies {
   isAlive: (pid: number) => boolean;
   /** Monotonic milliseconds. */
   elapsed: () => number;
+  /** The `fast` model's triage: asked first, the main model runs only when it says so. */
+  triage?: TriageRunner;
 }
 
 /** What one tick saw and did. */
@@ -38,6 +43,8 @@ export interface HeartbeatReport {
   message?: string;
   estimatedPromptTokens?: number;
   result?: AgentResult;
+  /** What the `fast` model's triage decided, when it ran. */
+  triage?: TriageOutcome;
   durationMs: number;
 }
 
@@ -139,6 +146,12 @@ export class HeartbeatRunner {
       };
     }
     const runId = claim.runId;
+    const triage = deps.triage && shouldTriage(events)
+      ? await deps.triage.triage(events, options.signal)
+      : undefined;
+    if (triage?.verdict === "nothing") {
+      return await this.#finishTriaged(runId, events, triage, message, started, hooks);
+    }
     const conversationId = this.#conversation(now, timeZone);
     deps.logger.debug("heartbeat running", { run: runId, events: events.length });
     let result: AgentResult;
@@ -190,12 +203,13 @@ export class HeartbeatRunner {
     const cancelled = result.stopReason === "cancelled";
     const finish = {
       outcome: cancelled ? "failed" as const : "ran" as const,
-      reason: cancelled ? "cancelled (shutdown); its events stay queued" : result.stopReason,
+      reason: (cancelled ? "cancelled (shutdown); its events stay queued" : result.stopReason) +
+        (triage ? `; ${triage.note}` : ""),
       eventCount: events.length,
       conversationId,
-      promptTokens: result.usage?.promptTokens,
-      completionTokens: result.usage?.completionTokens,
-      modelMs: result.modelDurationMs,
+      promptTokens: addUsage(result.usage, triage?.usage)?.promptTokens,
+      completionTokens: addUsage(result.usage, triage?.usage)?.completionTokens,
+      modelMs: result.modelDurationMs + (triage?.modelMs ?? 0),
       durationMs,
       tools: result.toolExecutions.map((execution) => execution.name),
       notifications:
@@ -233,6 +247,7 @@ export class HeartbeatRunner {
       events,
       message,
       result,
+      triage,
       durationMs,
     };
   }
@@ -291,6 +306,37 @@ export class HeartbeatRunner {
       message: run.message,
       durationMs: run.durationMs,
     };
+  }
+
+  /** The fast model said nothing needs attention: the run is done and its events consumed. */
+  async #finishTriaged(
+    runId: number,
+    events: PendingEvent[],
+    triage: TriageOutcome,
+    message: string,
+    started: number,
+    hooks: AgentDependencies["hooks"],
+  ): Promise<HeartbeatReport> {
+    const { deps } = this;
+    const durationMs = deps.elapsed() - started;
+    const reason = `nothing needs attention; ${triage.note}`;
+    deps.transaction(() => {
+      if (deps.runs.get(runId)?.outcome !== "running") return;
+      deps.runs.finish(runId, {
+        outcome: "ran",
+        reason,
+        eventCount: events.length,
+        promptTokens: triage.usage?.promptTokens,
+        completionTokens: triage.usage?.completionTokens,
+        modelMs: triage.modelMs,
+        durationMs,
+        answer: triage.answer,
+      }, deps.clock.now());
+      deps.queue.markConsumed(events.map((event) => event.id), runId, deps.clock.now());
+    });
+    await hooks?.observeHeartbeat({ eventCount: events.length, success: true });
+    deps.logger.info("heartbeat triaged: nothing needs the main model", { run: runId });
+    return { runId, outcome: "ran", reason, events, message, triage, durationMs };
   }
 
   /** One heartbeat conversation per local day keeps `radar history` readable. */

@@ -6,6 +6,17 @@ export const environmentOverrides: ReadonlyArray<[string, string[], "string" | "
   ["RADAR_LLM_MODEL", ["llm", "model"], "string"],
   ["RADAR_LLM_PROVIDER", ["llm", "provider"], "string"],
   ["RADAR_LLM_API_KEY", ["llm", "api_key"], "string"],
+  ["RADAR_LLM_EMBEDDING_MODEL", ["llm", "embedding_model"], "string"],
+  ["RADAR_LLM_EMBEDDING_BASE_URL", ["llm", "embedding_base_url"], "string"],
+  ...(["fast", "vision", "fallback"] as const).flatMap((role) =>
+    (["model", "base_url", "provider", "api_key"] as const).map((key) =>
+      [
+        `RADAR_LLM_${role.toUpperCase()}_${key.toUpperCase()}`,
+        ["llm", "models", role, key],
+        "string",
+      ] as [string, string[], "string"]
+    )
+  ),
   ["RADAR_NTFY_URL", ["notifications", "ntfy", "url"], "string"],
   ["RADAR_NTFY_TOPIC", ["notifications", "ntfy", "topic"], "string"],
   ["RADAR_NTFY_TOKEN", ["notifications", "ntfy", "token"], "string"],

@@ -48,7 +48,7 @@ export const llmSection = z.object({
   temperature: z.number().min(0).max(2).default(0.3),
   max_tool_iterations: positiveInt.max(100).default(10),
   /** Token budget for tool schemas offered on one request. */
-  tool_budget_tokens: positiveInt.max(bounds.maxConfigTokens).default(1200),
+  tool_budget_tokens: positiveInt.max(bounds.maxConfigTokens).default(1130),
   connect_timeout_seconds: z.number().positive().max(bounds.maxTimeoutSeconds).default(10),
   /** A cold model can take minutes to load and answer: the whole exchange's upper bound. */
   response_timeout_seconds: z.number().positive().max(86_400).default(300),
@@ -112,6 +112,14 @@ export const memorySection = z.object({
   /** Recent exchanges (user + assistant turns) replayed into a conversation's context. */
   max_conversation_context: z.number().int().min(0).max(200).default(10),
   max_personality_notes: z.number().int().min(0).max(50).default(5),
+  /** Quiet conversations summarized into memory (`recall` finds them by keywords and meaning). */
+  conversation_summaries: z.object({
+    enabled: z.boolean().default(true),
+    /** Minutes without a message before a conversation is summarized. */
+    quiet_minutes: positiveInt.max(10_080).default(30),
+    /** User and assistant messages a conversation needs to be worth a summary. */
+    min_messages: z.number().int().min(2).max(1000).default(4),
+  }).prefault({}),
 });
 
 /** One file watcher. */

@@ -5,7 +5,7 @@
  * `filter_memory_pattern` rule (or a plugin hook) holds whichever way a fact comes in or out.
  * With no hook at a point this is the plain store (one length check).
  */
-import type { Hooks, HookVerdict } from "./hooks.ts";
+import type { Hooks, HookVerdict, MemoryHit } from "./hooks.ts";
 import type { Fact, FactCategory, FactStore } from "./ports.ts";
 import type { MemorySearch } from "./semantic_recall.ts";
 
@@ -65,7 +65,11 @@ export class HookedMemory {
   }
 
   /** The best facts for a query (by meaning too when an embedding model is set), filtered. */
-  async recall(query: string, limit: number, signal?: AbortSignal): Promise<Fact[]> {
+  async recall(
+    query: string,
+    limit: number,
+    signal?: AbortSignal,
+  ): Promise<readonly MemoryHit[]> {
     const search = this.#options.search;
     const found = search
       ? await search.search(query, limit, signal)
@@ -73,9 +77,9 @@ export class HookedMemory {
     return await this.#filtered(query, found);
   }
 
-  async #filtered(query: string, found: Fact[]): Promise<Fact[]> {
+  async #filtered<T extends MemoryHit>(query: string, found: readonly T[]): Promise<T[]> {
     const hooks = this.#options.hooks;
-    if (!hooks?.has("post_memory_search")) return found;
+    if (!hooks?.has("post_memory_search")) return [...found];
     return [...await hooks.filterMemories(query, found)];
   }
 }

@@ -20,6 +20,8 @@ export interface ChatMessage {
   toolCallId?: string;
   /** Set on tool messages: the tool that produced the result. */
   toolName?: string;
+  /** Base64 PNG images shown with a user message (vision models only). */
+  images?: string[];
 }
 
 /** Token counts as reported by the server (absent when it reports none). */

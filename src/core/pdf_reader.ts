@@ -14,7 +14,12 @@ export interface PdfReadRequest {
   maxPageChars: number;
   /** Aborting stops the extraction (the caller gave up). */
   signal?: AbortSignal;
+  /** Image-only pages rendered to PNG for a vision model, at most this many (default 0). */
+  renderImagePages?: number;
 }
+
+/** Bounds of a rendered page image: the longer side in pixels, and the PNG's size. */
+export const pageImageBounds = { maxSidePixels: 1600, maxPngBytes: 1_500_000 };
 
 /** One extracted page. */
 export interface PdfPageText {
@@ -28,6 +33,8 @@ export interface PdfPageText {
   images: number;
   /** Set when this page could not be read. */
   error?: string;
+  /** Base64 PNG of an image-only page, when rendering was asked for and fit the bounds. */
+  png?: string;
 }
 
 /** What a PDF reader found. */

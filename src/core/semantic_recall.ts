@@ -6,6 +6,7 @@
  */
 import type { EmbeddingModel } from "./embedding_model.ts";
 import type { Fact, FactStore } from "./ports.ts";
+import type { MemoryHit } from "./hooks.ts";
 
 /** Port: stored fact vectors (SQLite in production). */
 export interface FactVectorIndex {
@@ -42,9 +43,9 @@ const similarityMargin = 0.15;
 /** Reciprocal-rank-fusion constant. */
 const fusionK = 60;
 
-/** Port the recall tool uses: the best facts for a query. */
+/** Port the recall tool uses: the best facts (and other memories, e.g. summaries) for a query. */
 export interface MemorySearch {
-  search(query: string, limit: number, signal?: AbortSignal): Promise<Fact[]>;
+  search(query: string, limit: number, signal?: AbortSignal): Promise<readonly MemoryHit[]>;
 }
 
 /** FTS5 + embeddings with reciprocal-rank fusion; FTS5 alone when embeddings are unavailable. */

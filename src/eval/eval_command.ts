@@ -5,6 +5,7 @@
 import { formatSummary, formatTaskLine } from "./eval_report.ts";
 import { runEval } from "./eval_runner.ts";
 import { evalTasks } from "./eval_tasks.ts";
+import { type EvalHistory, evalRunOf, formatHistoryLine } from "./eval_history.ts";
 
 /** The command's inputs. */
 export interface EvalCommandOptions {
@@ -15,12 +16,18 @@ export interface EvalCommandOptions {
   /** Only the tasks whose id contains this. */
   only?: string;
   write: (line: string) => void;
+  /** Where the run is stored (absent: not stored). */
+  history?: EvalHistory;
+  /** Wall clock of the run's date (default now). */
+  now?: () => Date;
 }
 
 /** Runs `radar eval`; returns the exit code (1 when a task failed). LlmErrors propagate. */
 export async function runEvalCommand(options: EvalCommandOptions): Promise<number> {
   const tasks = evalTasks.filter((task) => !options.only || task.id.includes(options.only));
   options.write(`radar eval: ${tasks.length} tasks, each in a scratch home`);
+  const startedAt = options.now?.() ?? new Date();
+  const started = performance.now();
   const report = await runEval({
     env: options.env,
     configPath: options.configPath,
@@ -30,5 +37,28 @@ export async function runEvalCommand(options: EvalCommandOptions): Promise<numbe
     onTask: (outcome) => options.write(formatTaskLine(outcome)),
   });
   options.write(formatSummary(report));
+  if (options.history) {
+    const id = options.history.add(evalRunOf(report, startedAt, performance.now() - started));
+    options.write(`stored as eval run #${id} (radar eval --history; the dashboard's Eval page)`);
+  }
   return report.outcomes.every((outcome) => outcome.pass) ? 0 : 1;
+}
+
+/** `radar eval --history [--json]`: stored runs, newest first; exit 0. */
+export function showEvalHistory(
+  history: EvalHistory,
+  options: { json?: boolean; limit?: number; write: (line: string) => void },
+): number {
+  const runs = history.recent(options.limit ?? 50);
+  if (options.json) {
+    const full = runs.map((run) => ({ ...run, outcomes: history.outcomes(run.id) }));
+    options.write(JSON.stringify(full, null, 2));
+    return 0;
+  }
+  if (!runs.length) {
+    options.write("No eval runs stored yet: run `radar eval`.");
+    return 0;
+  }
+  for (const run of runs) options.write(formatHistoryLine(run));
+  return 0;
 }

@@ -2,6 +2,7 @@
  * Runs the eval suite against the configured (or given) model server: each task in a fresh
  * scratch home with its own database, the real tools, notifications caught by a local server.
  */
+import type { TaskOutcome } from "../core/eval_records.ts";
 import { parse, stringify } from "yaml";
 import { runAgent } from "../core/agent_loop.ts";
 import { LlmError } from "../core/errors.ts";
@@ -24,22 +25,8 @@ export interface EvalOptions {
   onTask?: (outcome: TaskOutcome) => void;
 }
 
-/** How one task went. */
-export interface TaskOutcome {
-  id: string;
-  pass: boolean;
-  /** Why it failed. */
-  reason?: string;
-  toolCalls: string[];
-  /** The expected tools were called (and ran), or none when none were expected. */
-  toolsRight: boolean;
-  /** Model answers with tool calls, and those among them written as text. */
-  toolResponses: number;
-  leakedResponses: number;
-  promptTokens: number;
-  completionTokens: number;
-  latencyMs: number;
-}
+/** How one task went (declared in core: the eval store and the dashboard read it too). */
+export type { TaskOutcome } from "../core/eval_records.ts";
 
 /** The whole run. */
 export interface EvalReport {

@@ -6,7 +6,7 @@ import type { ChatModel } from "../core/chat_model.ts";
 import { join } from "node:path";
 import type { Clock, Logger } from "../core/ports.ts";
 import { sleep, systemClock } from "../adapters/clock.ts";
-import { createChatModel } from "../adapters/llm/create_chat_model.ts";
+import { createChatModel, createRoleModel } from "../adapters/llm/create_chat_model.ts";
 import { openDatabase } from "../adapters/sqlite/database.ts";
 import { SqliteConversationStore } from "../adapters/sqlite/conversation_store.ts";
 import { SqliteFactStore } from "../adapters/sqlite/fact_store.ts";
@@ -25,6 +25,10 @@ export interface CoreAdapters {
   /** The tool audit trail. */
   toolCalls: SqliteAuditStore;
   model: ChatModel;
+  /** `llm.models.fast` (heartbeat triage), when configured. */
+  fastModel?: ChatModel;
+  /** `llm.models.vision` (image-only PDF pages), when configured. */
+  visionModel?: ChatModel;
   fetch: typeof fetch;
 }
 
@@ -65,11 +69,9 @@ export function openCoreAdapters(
         clock,
         logger,
       }),
-      model: createChatModel(config.llm, {
-        fetch: fetcher,
-        logger,
-        sleep,
-      }),
+      model: createChatModel(config.llm, { fetch: fetcher, logger, sleep }),
+      fastModel: createRoleModel(config.llm, "fast", { fetch: fetcher, logger, sleep }),
+      visionModel: createRoleModel(config.llm, "vision", { fetch: fetcher, logger, sleep }),
       fetch: fetcher,
     };
   } catch (error) {

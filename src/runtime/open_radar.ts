@@ -41,6 +41,8 @@ import { githubStatusLines } from "../sources/github/github_setup.ts";
 import { registerMcpTools } from "../mcp/register_mcp_tools.ts";
 import { SqliteMcpApprovals } from "../adapters/sqlite/mcp_approvals.ts";
 import type { McpApprovals } from "../mcp/approval.ts";
+import type { EvalHistory } from "../core/eval_records.ts";
+import { SqliteEvalStore } from "../adapters/sqlite/eval_store.ts";
 import { type McpServerSummary, mcpServerViews, mcpStatusLines } from "../mcp/mcp_views.ts";
 import type { PersonalityCatalog } from "../core/personality.ts";
 import { estimateTokens } from "../core/tokens.ts";
@@ -119,6 +121,8 @@ export interface Radar extends ScheduledWork {
   /** This process as runs and locks record it. */
   process: ProcessIdentity;
   database: DatabaseHealth;
+  /** Stored `radar eval` runs (the dashboard's Eval page). */
+  evalRuns: EvalHistory;
   /** Runs `work` in one database transaction (bulk imports and benches). */
   batch<T>(work: () => T): T;
   /**
@@ -249,6 +253,7 @@ export function openRadar(options: RadarOptions): Radar {
         return false;
       }
     },
+    fastModel: core.fastModel,
   });
   for (
     const tool of builtinTools({
@@ -264,6 +269,7 @@ export function openRadar(options: RadarOptions): Radar {
       tasks: work.tasks,
       monitors: work.monitors,
       pdfReader: createPdfReader(config.tools.pdf, options.env),
+      visionModel: core.visionModel,
       memory,
       mail: mailReaderFor(config, options.env),
       calendar: calendarReaderFor(config, options.env, fetcher),
@@ -327,6 +333,7 @@ export function openRadar(options: RadarOptions): Radar {
     },
     process,
     database: databaseHealth(db, dataDir, config),
+    evalRuns: new SqliteEvalStore(db),
     batch: (run) => transaction(db, run),
     personalities: personalities.catalog,
     agent,

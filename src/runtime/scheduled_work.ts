@@ -32,6 +32,9 @@ import { digestJobs } from "../sources/digests/digest_setup.ts";
 import { runSideEffects } from "../application/run_side_effects.ts";
 import type { ChatModel } from "../core/chat_model.ts";
 import type { AgentOptions } from "./agent_dependencies.ts";
+import { TriageRunner } from "../application/heartbeat_triage_step.ts";
+import { ConversationSummarizer } from "../application/conversation_summarizer.ts";
+import { SqliteSummaryStore } from "../adapters/sqlite/summary_store.ts";
 
 /** Who runs the work: this process's PID and how to tell whether another PID is alive. */
 export interface ProcessIdentity {
@@ -79,6 +82,8 @@ export interface ScheduledWorkParts {
   model: ChatModel;
   /** True for a personality name that resolves (a task's personality must). */
   personalityKnown?: (name: string) => boolean;
+  /** `llm.models.fast`: heartbeat triage (absent: the main model sees every heartbeat). */
+  fastModel?: ChatModel;
 }
 
 /** Builds the queue, run log, task and monitor services, their runners and the heartbeat. */
@@ -159,6 +164,7 @@ export function scheduledWork(parts: ScheduledWorkParts): ScheduledWork {
       pid,
       isAlive,
       elapsed,
+      triage: parts.fastModel && new TriageRunner(parts.fastModel, logger, elapsed),
     }),
     tickJobs: () =>
       jobs ??= [
@@ -177,6 +183,23 @@ export function scheduledWork(parts: ScheduledWorkParts): ScheduledWork {
         }),
         ...githubJobs({ config, db, queue, clock, logger }),
         ...digestJobs({ config, db, model: parts.model, clock, queue, logger }),
+        ...summaryJobs(parts, queue),
       ],
   };
+}
+
+/** The conversation-summary job (on the fast model when one is set), unless turned off. */
+function summaryJobs(parts: ScheduledWorkParts, queue: EventQueue): TickJob[] {
+  const settings = parts.config.memory.conversation_summaries;
+  if (!settings.enabled) return [];
+  return [
+    new ConversationSummarizer({
+      store: new SqliteSummaryStore(parts.db),
+      conversations: parts.conversations,
+      model: parts.fastModel ?? parts.model,
+      pendingEvents: () => queue.pendingCount(),
+      logger: parts.logger,
+      settings,
+    }),
+  ];
 }

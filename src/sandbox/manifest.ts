@@ -46,8 +46,8 @@ export const widgetRefreshBounds = { min: 30, max: 86_400 } as const;
 
 const widgetEntry = z.object({
   // Shown in terminals (`radar plugin show`) too: no control characters.
-  // deno-lint-ignore no-control-regex
   title: z.string().min(1).max(80).regex(
+    // deno-lint-ignore no-control-regex
     /^[^\u0000-\u001f\u007f-\u009f]*$/,
     "no control characters",
   ),

@@ -3,6 +3,7 @@ import type { RadarConfig } from "../config/schema.ts";
 import type { Clock, FactStore, Logger } from "../core/ports.ts";
 import type { NotificationGate } from "../core/notification_gate.ts";
 import type { MonitorRegistry, TaskScheduler } from "../core/schedule_ports.ts";
+import type { ChatModel } from "../core/chat_model.ts";
 import type { PdfReader } from "../core/pdf_reader.ts";
 import type { MemorySearch } from "../core/semantic_recall.ts";
 import type { CalendarReader, MailReader } from "../core/source_ports.ts";
@@ -34,6 +35,8 @@ export interface ToolDependencies {
   skills?: SkillLibrary;
   /** Parses PDFs for pdf_extract (a killable subprocess in production). */
   pdfReader: PdfReader;
+  /** `llm.models.vision`: reads image-only PDF pages (absent: pdf_extract says how to enable it). */
+  visionModel?: ChatModel;
   /** Memory search by keywords and meaning for `recall` (absent: FTS5 keywords only). */
   memory?: MemorySearch;
   /** The configured mail accounts and calendars (absent: their tools are not offered). */

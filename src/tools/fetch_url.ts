@@ -34,7 +34,7 @@ export function fetchUrlTool(
   const settings = deps.config.tools.fetch_url;
   return defineTool({
     name: "fetch_url",
-    description: "Fetch a web page's text",
+    description: "Read a web page",
     keywords: ["fetch", "url", "web", "page", "website", "http", "link", "download", "open"],
     input: z.object({ url: z.string().min(1).max(4000) }),
     run: async ({ url: text }, context) => {

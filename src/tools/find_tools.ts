@@ -15,8 +15,8 @@ const maxFound = 5;
 export function findToolsTool(listTools: () => Tool[]): Tool {
   return defineTool({
     name: findToolsName,
-    description: "Get more tools when none offered fits the task",
-    input: z.object({ need: z.string().min(1).max(300).describe("The task") }),
+    description: "More tools for a task",
+    input: z.object({ need: z.string().min(1).max(300) }),
     run: ({ need }) => {
       const tools = listTools().filter((tool) => tool.name !== findToolsName);
       const nameMatches = tools.filter((tool) =>

@@ -9,12 +9,12 @@ import { describeMonitorInfo, refuseOnHeartbeat } from "./schedule_text.ts";
 export function monitorUrlTool(deps: { monitors: MonitorRegistry }): Tool {
   return defineTool({
     name: "monitor_url",
-    description: "Watch a web page for changes",
+    description: "Watch a web page (or a CSS selector of it) for changes",
     keywords: ["monitor", "watch", "track", "page", "website", "change", "price", "url"],
     input: z.object({
       url: z.string().min(1).max(2000),
-      every: z.string().max(20).optional().describe("Default 60m"),
-      selector: z.string().max(500).optional().describe("CSS selector"),
+      every: z.string().max(20).optional(),
+      selector: z.string().max(500).optional(),
     }),
     run: async (input, context) => {
       const blocked = refuseOnHeartbeat(context, "add monitors");

@@ -30,15 +30,15 @@ export function notifyTool(
       : undefined);
   return defineTool({
     name: "notify",
-    description: "Send the user a push notification",
+    description: "Push a notification to the user",
     keywords: ["notify", "notification", "alert", "tell", "ping", "remind", "send", "message"],
     input: z.object({
       message: z.string().min(1).max(4000),
       title: z.string().max(200).optional(),
-      priority: z.enum(["min", "low", "default", "high", "urgent"]).optional(),
-      tags: z.string().max(200).optional(),
+      // ntfy's min/default and tags are left out: each offered value costs tokens on every request.
+      priority: z.enum(["low", "high", "urgent"]).optional(),
     }),
-    run: async ({ message, title, priority, tags }, context) => {
+    run: async ({ message, title, priority }, context) => {
       const ntfy = deps.config.notifications.ntfy;
       if (!ntfy.topic) {
         return failed(
@@ -61,12 +61,7 @@ export function notifyTool(
       const url = `${ntfy.url.replace(/\/+$/, "")}/${encodeURIComponent(ntfy.topic)}`;
       const headers: Record<string, string> = { "Content-Type": "text/plain; charset=utf-8" };
       if (title) headers.Title = headerValue(title);
-      if (priority && priority !== "default") headers.Priority = priority;
-      if (tags) {
-        headers.Tags = headerValue(
-          tags.split(",").map((tag) => tag.trim()).filter(Boolean).join(","),
-        );
-      }
+      if (priority) headers.Priority = priority;
       if (ntfy.token) headers.Authorization = `Bearer ${ntfy.token}`;
       const signal = AbortSignal.any([context.signal, AbortSignal.timeout(15_000)]);
       let response: Response;

@@ -10,13 +10,16 @@ import type { ToolDependencies } from "./dependencies.ts";
 import { openCheckedForRead, PathChangedError } from "./checked_open.ts";
 import { type FileToolDependencies, pathGuardFor } from "./file_access.ts";
 import { describeFsError } from "./read_file.ts";
+import { imagePageLines, maxVisionPages, type PageReadings, readImagePages } from "./pdf_vision.ts";
 
 const maxPdfBytes = 200 * 1024 * 1024;
 const maxPageChars = 4000;
 const metadataKeys = ["Title", "Author", "Subject", "Keywords", "Creator", "Producer"];
 
 /** What pdf_extract needs: the file tools' dependencies and a PDF reader. */
-export type PdfToolDependencies = FileToolDependencies & Pick<ToolDependencies, "pdfReader">;
+export type PdfToolDependencies =
+  & FileToolDependencies
+  & Pick<ToolDependencies, "pdfReader" | "visionModel">;
 
 /** Creates the pdf_extract tool. */
 export function pdfExtractTool(deps: PdfToolDependencies): Tool {
@@ -24,7 +27,7 @@ export function pdfExtractTool(deps: PdfToolDependencies): Tool {
   return defineTool({
     name: "pdf_extract",
     readOnly: true,
-    description: "Read a PDF: metadata, text of the first/last N pages",
+    description: "Read a PDF's first/last N pages",
     keywords: ["pdf", "document", "read", "page", "extract", "invoice", "paper", "book"],
     input: z.object({
       path: z.string().min(1),
@@ -65,10 +68,16 @@ export function pdfExtractTool(deps: PdfToolDependencies): Tool {
         last: last ?? defaults.last_pages,
         maxPageChars,
         signal: context.signal,
+        renderImagePages: deps.visionModel ? maxVisionPages : 0,
       });
       switch (result.status) {
-        case "ok":
-          return describeContents(shown, result.contents);
+        case "ok": {
+          const vision = deps.visionModel;
+          const readings = vision
+            ? await readImagePages(vision, result.contents.pages, maxPageChars, context.signal)
+            : new Map();
+          return describeContents(shown, result.contents, readings, vision?.model);
+        }
         case "encrypted":
           return failed(`${shown} is encrypted (password-protected); its text cannot be read.`);
         case "broken":
@@ -85,7 +94,12 @@ export function pdfExtractTool(deps: PdfToolDependencies): Tool {
 }
 
 /** The tool's text for extracted contents. */
-function describeContents(shown: string, contents: PdfContents): string {
+function describeContents(
+  shown: string,
+  contents: PdfContents,
+  readings: PageReadings,
+  visionModel: string | undefined,
+): string {
   const { pageCount, pages } = contents;
   const lines = [`${shown}: ${pageCount} page${pageCount === 1 ? "" : "s"}, ${contents.format}`];
   const metadata = metadataKeys
@@ -105,14 +119,15 @@ function describeContents(shown: string, contents: PdfContents): string {
       );
     } else if (page.images) {
       imageOnly.push(page.number);
-      lines.push("[image-only page: no text layer; needs a vision model]");
+      const beyondLimit = imageOnly.length > maxVisionPages;
+      lines.push(...imagePageLines(readings.get(page.number), visionModel, beyondLimit));
     } else lines.push("[blank page]");
   }
   const skipped = pageCount - pages.length;
   if (skipped > 0) {
     lines.push(`[${skipped} other pages not extracted; use first/last for more]`);
   }
-  if (imageOnly.length && imageOnly.length === pages.length) {
+  if (imageOnly.length && imageOnly.length === pages.length && !readings.size) {
     lines.push("[no text layer on the extracted pages: probably a scan]");
   }
   return lines.join("\n");

@@ -13,12 +13,12 @@ export function readFileTool(deps: FileToolDependencies): Tool {
   return defineTool({
     name: "read_file",
     readOnly: true,
-    description: "Read a text file",
+    description: "Read a text file (from/to: line numbers)",
     keywords: ["read", "file", "open", "show", "contents", "text", "cat"],
     input: z.object({
       path: z.string().min(1),
-      from: z.number().int().min(1).optional().describe("First line"),
-      to: z.number().int().min(1).optional().describe("Last line"),
+      from: z.number().int().min(1).optional(),
+      to: z.number().int().min(1).optional(),
     }),
     run: async ({ path, from, to }) => {
       const guard = pathGuardFor(deps);

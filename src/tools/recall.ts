@@ -23,7 +23,12 @@ export function recallTool(deps: Pick<ToolDependencies, "facts" | "memory" | "ho
     run: async ({ query }, context) => {
       const facts = await memory.recall(query, recallLimit, context.signal);
       if (!facts.length) return `No memories match "${query}".`;
-      return facts.map((fact) => `#${fact.id} [${fact.category}] ${fact.content}`).join("\n");
+      // Negative ids are not facts (conversation summaries): no `#id` the model could forget.
+      return facts.map((hit) =>
+        hit.id < 0
+          ? `[${hit.category}] ${hit.content}`
+          : `#${hit.id} [${hit.category}] ${hit.content}`
+      ).join("\n");
     },
   });
 }

@@ -4,11 +4,18 @@
  * CLI or dashboard); unattended runs are refused with how to add it by hand.
  */
 import { z } from "zod";
-import { factCategories } from "../core/ports.ts";
+import type { FactCategory } from "../core/ports.ts";
 import { refused, type Tool, type ToolContext, type ToolOutput } from "../core/tool.ts";
 import { defineTool } from "../core/tool_definition.ts";
 import { HookedMemory } from "../core/hooked_memory.ts";
 import type { ToolDependencies } from "./dependencies.ts";
+
+/** The categories the model may choose. */
+const offeredCategories = [
+  "user_preference",
+  "learned_fact",
+  "personality_note",
+] as const satisfies readonly FactCategory[];
 
 /** The category that shapes every later conversation. */
 const personalityNote = "personality_note";
@@ -18,12 +25,13 @@ export function rememberTool(deps: Pick<ToolDependencies, "facts" | "clock" | "h
   const memory = new HookedMemory({ facts: deps.facts, hooks: deps.hooks });
   return defineTool({
     name: "remember",
-    description: "Save a fact to long-term memory",
+    description: "Save to long-term memory",
     alwaysOn: true,
     keywords: ["remember", "note", "prefer", "memory", "save"],
     input: z.object({
       content: z.string().min(1).max(2000),
-      category: z.enum(factCategories).default("learned_fact"),
+      // task_state is not offered (the CLI and dashboard still file it): fewer tokens a request.
+      category: z.enum(offeredCategories).default("learned_fact"),
     }),
     run: async ({ content, category }, context): Promise<ToolOutput> => {
       const text = content.trim();

@@ -14,7 +14,7 @@ export function scheduleTaskTool(
   const timeZone = effectiveTimeZone(deps.timeZone);
   return defineTool({
     name: "schedule_task",
-    description: "Run a message later or repeatedly",
+    description: "Run a task later or repeatedly",
     keywords: [
       "schedule",
       "every",
@@ -39,7 +39,7 @@ export function scheduleTaskTool(
       "remind",
     ],
     input: z.object({
-      message: z.string().min(1).max(2000).describe("Task"),
+      message: z.string().min(1).max(2000),
       when: z.string().min(1).max(100).describe("e.g. 'every Monday at 9am'"),
     }),
     run: ({ message, when }, context) => {

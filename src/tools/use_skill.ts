@@ -12,14 +12,14 @@ import type { SkillLibrary } from "../core/skills_prompt.ts";
 export function useSkillTool(deps: { skills: SkillLibrary }): Tool {
   return defineTool({
     name: "use_skill",
-    description: "Load a skill's instructions",
+    description: "Load a skill",
     // Offered on every request while skills are listed in the system prompt.
     alwaysOn: deps.skills.available().length > 0,
     keywords: ["skill", "how", "steps", "briefing", "review", "triage"],
     input: z.object({
       // One parameter: "skill" loads it, "skill/scripts/x.sh" reads one of its files (skill names
       // hold no "/"), nothing lists the skills. A second parameter cost tokens on every request.
-      name: z.string().max(365).optional().describe("Skill, or skill/file; omit to list"),
+      name: z.string().max(365).optional().describe("Omit to list"),
     }),
     run: ({ name: asked }) => {
       const slash = asked?.indexOf("/") ?? -1;

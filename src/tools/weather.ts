@@ -44,7 +44,7 @@ export function weatherTool(
   };
   return defineTool({
     name: "weather",
-    description: "Weather and forecast for a place",
+    description: "Weather forecast",
     keywords: ["weather", "forecast", "rain", "temperature", "snow", "wind", "sunny", "umbrella"],
     input: z.object({
       location: z.string().min(1).max(200),

@@ -115,10 +115,10 @@ export function webSearchTool(
     keywords: ["search", "web", "google", "internet", "look", "find", "news", "online"],
     input: z.object({
       query: z.string().min(1).max(400),
-      count: z.number().int().min(1).max(20).optional(),
     }),
-    run: async ({ query, count }, context) => {
-      const limit = count ?? settings.max_results;
+    // No `count` parameter: tools.web_search.max_results decides (it cost 8 tokens a request).
+    run: async ({ query }, context) => {
+      const limit = settings.max_results;
       const signal = AbortSignal.any([context.signal, AbortSignal.timeout(20_000)]);
       const request = await requestFor(query, limit);
       if (!("url" in request)) return request;

@@ -17,7 +17,7 @@ import { describeFsError } from "./read_file.ts";
 export function writeFileTool(deps: FileToolDependencies): Tool {
   return defineTool({
     name: "write_file",
-    description: "Write text to a file (creates folders)",
+    description: "Write a text file",
     keywords: ["write", "save", "create", "file", "append", "text"],
     input: z.object({
       path: z.string().min(1),

@@ -31,7 +31,12 @@ checks:
         async (daemon) => {
           const { services } = daemon;
           const jobs = services.tickJobs();
-          assert.deepEqual(jobs.map((job) => job.name), ["tasks", "monitors", "checks"]);
+          assert.deepEqual(jobs.map((job) => job.name), [
+            "tasks",
+            "monitors",
+            "checks",
+            "conversation summaries",
+          ]);
           const scheduler = new Scheduler({
             config: daemon.runtime.config,
             clock: daemon.clock,

@@ -46,7 +46,13 @@ calendar:
         async (daemon) => {
           const { services } = daemon;
           const jobs = services.tickJobs();
-          assert.deepEqual(jobs.map((job) => job.name), ["tasks", "monitors", "email", "calendar"]);
+          assert.deepEqual(jobs.map((job) => job.name), [
+            "tasks",
+            "monitors",
+            "email",
+            "calendar",
+            "conversation summaries",
+          ]);
           const scheduler = new Scheduler({
             config: daemon.runtime.config,
             clock: daemon.clock,

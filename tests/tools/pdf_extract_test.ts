@@ -50,7 +50,7 @@ Deno.test("pdf_extract reads a hand-written PDF and reports image-only pages", a
     const scan = await call(tool, { path: "scan.pdf" });
     assert.match(
       scan.text,
-      /--- page 1 ---\n\[image-only page: no text layer; needs a vision model\]\n--- page 2 ---\nBack/,
+      /--- page 1 ---\n\[image-only page: no text layer; configuring llm\.models\.vision \(a vision model\) would read it\]\n--- page 2 ---\nBack/,
     );
   } finally {
     home.dispose();

@@ -35,6 +35,7 @@ export const navigation: ReadonlyArray<readonly [string, string]> = [
   ["/plugins", "Plugins"],
   ["/config", "Config"],
   ["/logs", "Logs"],
+  ["/eval", "Eval"],
 ];
 
 /** Properties of the page shell. */

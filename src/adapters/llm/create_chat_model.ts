@@ -29,14 +29,18 @@ export function createChatModel(llm: LlmConfig, options: ChatModelOptions): Chat
   );
 }
 
-/** The model of another role (`fast`, `vision`), or undefined when the role is not configured. */
+/**
+ * The model of another role (`fast`, `vision`), or undefined when the role is not configured.
+ * The fast model never retries: a failed triage falls through to the main model at once.
+ */
 export function createRoleModel(
   llm: LlmConfig,
   role: Exclude<ModelRoleName, "main">,
   options: ChatModelOptions,
 ): ChatModel | undefined {
   const config = roleConfig(llm, role);
-  return config && createServerModel(config, options);
+  if (!config) return undefined;
+  return createServerModel(role === "fast" ? { ...config, retries: 0 } : config, options);
 }
 
 /** One server's adapter (`provider` empty: a base URL ending in /v1 means openai). */

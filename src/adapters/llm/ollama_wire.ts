@@ -29,6 +29,8 @@ export function ollamaChatBody(request: ChatRequest, settings: OllamaRequestSett
 
 function ollamaMessage(message: ChatMessage) {
   const wire: Record<string, unknown> = { role: message.role, content: message.content };
+  // Native API: base64 images beside the text (docs/api.md, "images").
+  if (message.images?.length) wire.images = message.images;
   if (message.toolCalls?.length) {
     wire.tool_calls = message.toolCalls.map((call) => ({
       id: call.id,

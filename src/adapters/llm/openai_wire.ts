@@ -22,6 +22,16 @@ export function openAiChatBody(request: ChatRequest, model: string) {
 
 function openAiMessage(message: ChatMessage) {
   const wire: Record<string, unknown> = { role: message.role, content: message.content };
+  // Content parts: the text, then each image as a base64 data URL (http URLs are refused).
+  if (message.images?.length) {
+    wire.content = [
+      { type: "text", text: message.content },
+      ...message.images.map((image) => ({
+        type: "image_url",
+        image_url: { url: `data:image/png;base64,${image}` },
+      })),
+    ];
+  }
   if (message.toolCalls?.length) {
     wire.tool_calls = message.toolCalls.map((call) => ({
       id: call.id,

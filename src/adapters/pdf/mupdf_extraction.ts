@@ -2,7 +2,13 @@
  * The MuPDF calls behind pdf_extract. Runs inside the PDF subprocess (pdf_extract_process.ts),
  * never in the daemon: a hostile PDF can make MuPDF spin or grow without end.
  */
-import { type PdfPageText, type PdfReadResult, selectPages } from "../../core/pdf_reader.ts";
+import {
+  pageImageBounds,
+  type PdfPageText,
+  type PdfReadResult,
+  selectPages,
+} from "../../core/pdf_reader.ts";
+import { Buffer } from "node:buffer";
 
 type Mupdf = typeof import("mupdf");
 
@@ -31,6 +37,8 @@ export interface ExtractionOptions {
   first: number;
   last: number;
   maxPageChars: number;
+  /** Image-only pages to render as PNG (the first ones found), 0 for none. */
+  renderImagePages?: number;
 }
 
 /** Opens the PDF and extracts metadata and the chosen pages' text. Never throws. */
@@ -56,6 +64,14 @@ export function extractPdf(
     }
     const pages = selectPages(pageCount, options.first, options.last)
       .map((index) => readPage(document, index, options.maxPageChars));
+    let renders = options.renderImagePages ?? 0;
+    for (const page of pages) {
+      if (renders <= 0) break;
+      if (page.error || page.text || !page.images) continue;
+      renders--;
+      const png = renderPage(mupdf, document, page.number - 1);
+      if (png) page.png = png;
+    }
     return {
       status: "ok",
       contents: {
@@ -85,6 +101,35 @@ function readPage(
   } catch (error) {
     return { number: index + 1, text: "", cutChars: 0, images: 0, error: firstLine(error) };
   }
+}
+
+/**
+ * A page as a PNG whose longer side is at most `maxSidePixels` (at most 2× the page's own
+ * size), halved until it fits `maxPngBytes`; undefined when it cannot be rendered within them.
+ */
+function renderPage(
+  mupdf: Mupdf,
+  document: InstanceType<Mupdf["Document"]>,
+  index: number,
+): string | undefined {
+  try {
+    const page = document.loadPage(index);
+    const [x0, y0, x1, y1] = page.getBounds();
+    const side = Math.max(x1 - x0, y1 - y0, 1);
+    let scale = Math.min(2, pageImageBounds.maxSidePixels / side);
+    for (let attempt = 0; attempt < 3; attempt++, scale /= 2) {
+      const pixmap = page.toPixmap(
+        mupdf.Matrix.scale(scale, scale),
+        mupdf.ColorSpace.DeviceRGB,
+        false,
+        true,
+      );
+      const png = pixmap.asPNG();
+      pixmap.destroy();
+      if (png.byteLength <= pageImageBounds.maxPngBytes) return Buffer.from(png).toString("base64");
+    }
+  } catch { /* the page stays unread: the tool says so */ }
+  return undefined;
 }
 
 function firstLine(error: unknown): string {

@@ -42,7 +42,12 @@ function parseOptions(line: string): ExtractionOptions {
     if (!Number.isInteger(number) || number < 0) throw new Error(`bad request field ${name}`);
     return number as number;
   };
-  return { first: count("first"), last: count("last"), maxPageChars: count("maxPageChars") };
+  return {
+    first: count("first"),
+    last: count("last"),
+    maxPageChars: count("maxPageChars"),
+    renderImagePages: value?.renderImagePages === undefined ? 0 : count("renderImagePages"),
+  };
 }
 
 async function readAll(stream: ReadableStream<Uint8Array>, limit: number): Promise<Uint8Array> {

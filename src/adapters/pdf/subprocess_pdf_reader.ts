@@ -28,7 +28,8 @@ export interface SubprocessPdfReaderOptions {
   command?: PdfProcessCommand;
 }
 
-const maxOutputBytes = 8 * 1024 * 1024;
+/** Page texts plus up to a few rendered page images (base64, each ≤ 2 MB). */
+const maxOutputBytes = 16 * 1024 * 1024;
 const maxStderrChars = 2000;
 
 const pageSchema = z.object({
@@ -37,6 +38,7 @@ const pageSchema = z.object({
   cutChars: z.number().int().min(0),
   images: z.number().int().min(0),
   error: z.string().optional(),
+  png: z.string().regex(/^[A-Za-z0-9+/]+=*$/).max(2_100_000).optional(),
 });
 
 const resultSchema = z.discriminatedUnion("status", [
@@ -147,6 +149,7 @@ async function writeRequest(
     first: request.first,
     last: request.last,
     maxPageChars: request.maxPageChars,
+    renderImagePages: request.renderImagePages ?? 0,
   });
   const writer = stdin.getWriter();
   try {

@@ -13,6 +13,7 @@ import { sourcesMigration } from "./011_sources.ts";
 import { mcpMigration } from "./012_mcp.ts";
 import { checksMigration } from "./013_checks.ts";
 import { personalitiesMigration } from "./014_personalities.ts";
+import { summariesEvalMigration } from "./015_summaries_eval.ts";
 import { blockedEventsMigration } from "./018_blocked_events.ts";
 
 /** The ordered migrations applied by `openDatabase`. */
@@ -30,5 +31,6 @@ export const migrations: readonly Migration[] = [
   mcpMigration,
   checksMigration,
   personalitiesMigration,
+  summariesEvalMigration,
   blockedEventsMigration,
 ];

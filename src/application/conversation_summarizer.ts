@@ -1,0 +1,96 @@
+/**
+ * The conversation-summary tick job: when the queue is idle, quiet chat conversations that changed
+ * since their last summary are summarized by one tool-less model call each (the transcript as
+ * bounded untrusted data) and stored for `recall`. A tick with nothing new makes no model call.
+ */
+import type { ChatModel } from "../core/chat_model.ts";
+import {
+  cleanSummary,
+  summaryRequest,
+  type SummaryStore,
+  summaryTranscript,
+} from "../core/conversation_summary.ts";
+import type { ConversationArchive, Logger } from "../core/ports.ts";
+import type { TickJob } from "./scheduler.ts";
+
+/** What the summarizer needs. */
+export interface ConversationSummarizerDependencies {
+  store: SummaryStore;
+  conversations: Pick<ConversationArchive, "messages">;
+  model: ChatModel;
+  /** Events waiting for the heartbeat: the model is left to it while any are. */
+  pendingEvents: () => number;
+  logger: Logger;
+  settings: { quiet_minutes: number; min_messages: number };
+  /** Conversations summarized per tick at most (default 2). */
+  perTick?: number;
+}
+
+/** A failed conversation waits this long before it is tried again. */
+const retryAfterMs = 30 * 60_000;
+
+/** Summarizes quiet conversations on idle ticks. */
+export class ConversationSummarizer implements TickJob {
+  readonly name = "conversation summaries";
+  #retryAt = new Map<number, number>();
+  #failing = false;
+
+  constructor(private readonly deps: ConversationSummarizerDependencies) {}
+
+  /** One tick: at most `perTick` model calls, none when nothing changed. */
+  async run(now: Date, signal: AbortSignal): Promise<void> {
+    const { deps } = this;
+    if (deps.pendingEvents() > 0) return;
+    const quietBefore = new Date(now.getTime() - deps.settings.quiet_minutes * 60_000);
+    const perTick = deps.perTick ?? 2;
+    const candidates = deps.store.candidates(quietBefore, deps.settings.min_messages, perTick + 8)
+      .filter((candidate) => (this.#retryAt.get(candidate.conversationId) ?? 0) <= now.getTime())
+      .slice(0, perTick);
+    for (const candidate of candidates) {
+      if (signal.aborted) return;
+      await this.#summarize(candidate.conversationId, candidate.title, now, signal);
+    }
+  }
+
+  async #summarize(id: number, title: string, now: Date, signal: AbortSignal): Promise<void> {
+    const { deps } = this;
+    const messages = deps.conversations.messages(id);
+    const last = messages.at(-1);
+    if (!last) return;
+    try {
+      const response = await deps.model.chat({
+        messages: summaryRequest(title, summaryTranscript(messages)),
+        tools: [],
+        temperature: 0.2,
+      }, signal);
+      const content = cleanSummary(response.content);
+      if (!content) throw new Error("the model answered with an empty summary");
+      deps.store.put({
+        conversationId: id,
+        title,
+        content,
+        lastMessageId: last.id,
+        messageCount: messages.length,
+        conversationAt: last.createdAt,
+        summarizedAt: now.toISOString(),
+      });
+      this.#retryAt.delete(id);
+      this.#failing = false;
+      deps.logger.debug("conversation summarized", {
+        conversation: id,
+        tokens: (response.usage?.promptTokens ?? 0) + (response.usage?.completionTokens ?? 0),
+      });
+    } catch (error) {
+      if (signal.aborted) return;
+      this.#retryAt.set(id, now.getTime() + retryAfterMs);
+      if (!this.#failing) {
+        const reason = error instanceof Error ? error.message : String(error);
+        deps.logger.warn("conversation summary failed; retried later", {
+          conversation: id,
+          reason,
+        });
+      }
+      this.#failing = true;
+    }
+  }
+}

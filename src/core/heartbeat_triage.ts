@@ -1,0 +1,56 @@
+/**
+ * Heartbeat triage (pure): before a heartbeat calls the main model with tools, a small `fast`
+ * model answers one tool-less question over the events, shown as data — does anything here need
+ * action or the user's attention? Only a clear "no" skips the main model; anything else (an
+ * unclear answer, an urgent event, a failed triage) lets the main model look.
+ */
+import type { ChatMessage } from "./messages.ts";
+import { formatEvents, type PendingEvent } from "./heartbeat.ts";
+import { untrustedNotice, wrapUntrusted } from "./untrusted_text.ts";
+
+/** The triage system prompt: fixed, so the fast model's prompt cache holds across ticks. */
+export const triageSystemPrompt =
+  "You sort events for a personal assistant. Reply with one word: YES if any event needs an " +
+  "action or the user's attention (something to do, answer, file, fix or be told about), NO if " +
+  "none does (routine noise, nothing changed that matters).";
+
+/** Bounds of the triage message: smaller than the main heartbeat message. */
+const triageBounds = { perSource: 10, detailChars: 400, totalChars: 3000 };
+
+/** True when the events should go through triage (urgent events always reach the main model). */
+export function shouldTriage(events: readonly PendingEvent[]): boolean {
+  return events.length > 0 && !events.some((event) => event.urgent);
+}
+
+/** The two messages of the triage request; the events are wrapped as untrusted data. */
+export function triageMessages(events: readonly PendingEvent[], markerId?: string): ChatMessage[] {
+  const data = wrapUntrusted(formatEvents(events, triageBounds), {
+    source: "events",
+    id: markerId,
+  });
+  return [
+    { role: "system", content: triageSystemPrompt },
+    {
+      role: "user",
+      content: `Events since the last check:\n${data}\n${untrustedNotice}\n` +
+        "Does anything here need action or the user's attention? Answer YES or NO.",
+    },
+  ];
+}
+
+/** How a triage answer was read. */
+export interface TriageVerdict {
+  /** False only for a clear "no". */
+  needsMainModel: boolean;
+  /** The answer's first line, bounded (for the run log). */
+  answer: string;
+}
+
+/** Reads the fast model's answer: only a leading "no" (without a "yes" anywhere) skips. */
+export function readTriageAnswer(text: string): TriageVerdict {
+  const cleaned = text.replace(/<think>[\s\S]*?<\/think>/gi, "").trim();
+  const answer = (cleaned.split("\n").find((line) => line.trim()) ?? "").trim().slice(0, 120);
+  const firstWord = cleaned.match(/[\p{L}]+/u)?.[0]?.toLowerCase();
+  const saysNo = firstWord === "no" && !/\byes\b/i.test(cleaned);
+  return { needsMainModel: !saysNo, answer };
+}

@@ -1,0 +1,215 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { ManualClock } from "../../src/adapters/clock.ts";
+import { openDatabase } from "../../src/adapters/sqlite/database.ts";
+import {
+  SqliteSummaryEmbeddings,
+  SqliteSummaryStore,
+} from "../../src/adapters/sqlite/summary_store.ts";
+import { SqliteConversationStore } from "../../src/adapters/sqlite/conversation_store.ts";
+import { summaryTranscript, transcriptBounds } from "../../src/core/conversation_summary.ts";
+import type { EmbeddingModel } from "../../src/core/embedding_model.ts";
+import { MemoryWithSummaries } from "../../src/core/summary_recall.ts";
+import type { StoredMessage } from "../../src/core/ports.ts";
+import { openRadar, type Radar } from "../../src/runtime/open_radar.ts";
+import { FakeLlmServer, ollamaText } from "../fakes/fake_llm_server.ts";
+
+const start = new Date("2026-11-23T10:00:00Z");
+const context = { kind: "chat" as const, interactive: false, signal: AbortSignal.timeout(10_000) };
+
+async function withRuntime(
+  yaml: string,
+  work: (radar: Radar, server: FakeLlmServer, clock: ManualClock) => Promise<void>,
+): Promise<void> {
+  const server = FakeLlmServer.start();
+  const home = Deno.makeTempDirSync({ prefix: "radar-summaries-" });
+  const configPath = join(home, "radar.yaml");
+  Deno.writeTextFileSync(configPath, `llm:\n  base_url: ${server.url}\n  retries: 0\n${yaml}`);
+  const clock = new ManualClock(start);
+  const radar = openRadar({
+    configPath,
+    env: { HOME: home, RADAR_DATA_DIR: join(home, "data") },
+    cwd: home,
+    clock,
+    logLevel: "error",
+  });
+  try {
+    await work(radar, server, clock);
+  } finally {
+    radar.close();
+    await server.close();
+    Deno.removeSync(home, { recursive: true });
+  }
+}
+
+function chat(radar: Radar, at: Date, title: string, turns: string[]): number {
+  const id = radar.conversations.createConversation("chat", title, at);
+  turns.forEach((content, index) =>
+    radar.conversations.appendMessage(id, {
+      role: index % 2 ? "assistant" : "user",
+      content,
+      createdAt: at,
+    })
+  );
+  return id;
+}
+
+function summaryJob(radar: Radar) {
+  const job = radar.tickJobs().find((candidate) => candidate.name === "conversation summaries");
+  assert.ok(job, "the summary job runs on every tick");
+  return job;
+}
+
+const tripTurns = [
+  "Help me plan the Lyon trip in March",
+  "Sure: trains leave Paris hourly.",
+  "Book nothing yet, I want to compare hotels near Bellecour",
+  "Noted: compare hotels near Bellecour before booking.",
+];
+
+Deno.test("a quiet conversation is summarized once, stored, and found by recall's keywords", async () => {
+  await withRuntime("", async (radar, server, clock) => {
+    chat(radar, start, "Lyon trip", tripTurns);
+    chat(radar, start, "Too short", ["hi", "hello"]);
+    const job = summaryJob(radar);
+    await job.run(clock.now(), AbortSignal.timeout(5000));
+    assert.equal(server.chatRequests.length, 0, "not quiet yet: no model call");
+
+    clock.advance(31 * 60_000);
+    server.reply(ollamaText("The user plans a Lyon trip in March and will compare hotels."));
+    await job.run(clock.now(), AbortSignal.timeout(5000));
+    assert.equal(server.chatRequests.length, 1, "one call, only for the long conversation");
+    // deno-lint-ignore no-explicit-any
+    const body = server.chatRequests[0].body as any;
+    assert.ok(!body.tools?.length, "tool-less");
+    assert.match(body.messages[1].content, /<untrusted id="[^"]+" source="conversation">/);
+    assert.match(body.messages[1].content, /User: Help me plan the Lyon trip/);
+
+    await job.run(clock.now(), AbortSignal.timeout(5000));
+    assert.equal(server.chatRequests.length, 1, "nothing new: zero calls");
+
+    const recall = radar.registry.get("recall")!;
+    const answer = String(await recall.run({ query: "hotels" }, context));
+    assert.match(
+      answer,
+      /^\[summary of conversation "Lyon trip", 2026-11-23\] The user plans a Lyon trip/,
+    );
+  });
+});
+
+Deno.test("a conversation that grows is summarized again; events pending leave the model alone", async () => {
+  await withRuntime("", async (radar, server, clock) => {
+    const id = chat(radar, start, "Lyon trip", tripTurns);
+    clock.advance(31 * 60_000);
+    server.reply(ollamaText("First summary."), ollamaText("Second summary with the hotel choice."));
+    const job = summaryJob(radar);
+    await job.run(clock.now(), AbortSignal.timeout(5000));
+    radar.conversations.appendMessage(id, {
+      role: "user",
+      content: "I picked the Hotel Carlton",
+      createdAt: clock.now(),
+    });
+    radar.queue.enqueue({ source: "watcher", kind: "file", summary: "a.pdf" }, clock.now());
+    clock.advance(31 * 60_000);
+    await job.run(clock.now(), AbortSignal.timeout(5000));
+    assert.equal(server.chatRequests.length, 1, "events pending: the heartbeat comes first");
+    const runId = radar.runs.recordSkipped("manual", clock.now(), 1, "test");
+    radar.queue.markConsumed(radar.queue.pending(10).map((event) => event.id), runId, clock.now());
+    await job.run(clock.now(), AbortSignal.timeout(5000));
+    assert.equal(server.chatRequests.length, 2);
+    // deno-lint-ignore no-explicit-any
+    assert.match((server.chatRequests[1].body as any).messages[1].content, /Hotel Carlton/);
+    const recall = radar.registry.get("recall")!;
+    assert.match(String(await recall.run({ query: "hotel choice" }, context)), /Second summary/);
+  });
+});
+
+Deno.test("with an embedding model, summaries get vectors over the model server", async () => {
+  await withRuntime("  embedding_model: nomic-embed-text\n", async (radar, server, clock) => {
+    chat(radar, start, "Lyon trip", tripTurns);
+    clock.advance(31 * 60_000);
+    server.reply(ollamaText("The user plans a Lyon trip in March and will compare hotels."));
+    await summaryJob(radar).run(clock.now(), AbortSignal.timeout(5000));
+    const answer = String(await radar.registry.get("recall")!.run({ query: "march" }, context));
+    assert.match(answer, /summary of conversation "Lyon trip"/);
+    const db = openDatabase(radar.databasePath);
+    try {
+      const row = db.prepare("SELECT COUNT(*) AS n FROM summary_embeddings").get() as { n: number };
+      assert.equal(Number(row.n), 1);
+    } finally {
+      db.close();
+    }
+  });
+});
+
+Deno.test("recall finds a summary by meaning when no keyword matches", async () => {
+  const dir = Deno.makeTempDirSync({ prefix: "radar-summary-meaning-" });
+  const db = openDatabase(join(dir, "radar.db"));
+  try {
+    const conversations = new SqliteConversationStore(db);
+    const id = conversations.createConversation("chat", "Lyon trip", start);
+    const store = new SqliteSummaryStore(db);
+    store.put({
+      conversationId: id,
+      title: "Lyon trip",
+      content: "Plans for the holiday in March.",
+      lastMessageId: 1,
+      messageCount: 4,
+      conversationAt: start.toISOString(),
+      summarizedAt: start.toISOString(),
+    });
+    // A fake embedding model where "vacation" and "holiday" mean the same thing.
+    const model: EmbeddingModel = {
+      model: "fake-meaning",
+      embed: (texts) =>
+        Promise.resolve(texts.map((text) => /vacation|holiday/i.test(text) ? [1, 0] : [0, 1])),
+    };
+    const memory = new MemoryWithSummaries({
+      facts: { search: () => Promise.resolve([]) },
+      summaries: store,
+      vectors: new SqliteSummaryEmbeddings(db),
+      model,
+      warn: () => {},
+      now: () => 0,
+    });
+    assert.equal(store.search("vacation", 5).length, 0, "no keyword match");
+    const hits = await memory.search("vacation", 5);
+    assert.equal(hits.length, 1);
+    assert.match(hits[0].category, /^summary of conversation "Lyon trip", 2026-11-23$/);
+    assert.ok(hits[0].id < 0, "a summary never takes a fact's id");
+    assert.equal((await memory.search("weather", 5)).length, 0, "unrelated: not shown");
+  } finally {
+    db.close();
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
+
+Deno.test("the transcript keeps the start and the end within its bound", () => {
+  const messages: StoredMessage[] = Array.from({ length: 60 }, (_, index) => ({
+    id: index + 1,
+    conversationId: 1,
+    role: index % 2 ? "assistant" : "user",
+    content: `message ${index} ${"x".repeat(300)}`,
+    createdAt: "",
+  }));
+  messages.push({ id: 99, conversationId: 1, role: "tool", content: "tool output", createdAt: "" });
+  const transcript = summaryTranscript(messages);
+  assert.ok(transcript.length <= transcriptBounds.totalChars + 100);
+  assert.match(transcript, /^User: message 0 /);
+  assert.match(transcript, /Assistant: message 59 x+$/);
+  assert.match(transcript, /\[… \d+ messages left out …\]/);
+  assert.doesNotMatch(transcript, /tool output/);
+});
+
+Deno.test("deleting a conversation deletes its summary: recall no longer finds it", async () => {
+  await withRuntime("", async (radar, server, clock) => {
+    const id = chat(radar, start, "Lyon trip", tripTurns);
+    clock.advance(31 * 60_000);
+    server.reply(ollamaText("The user plans a Lyon trip in March and will compare hotels."));
+    await summaryJob(radar).run(clock.now(), AbortSignal.timeout(5000));
+    const recall = radar.registry.get("recall")!;
+    assert.match(String(await recall.run({ query: "hotels" }, context)), /Lyon trip/);
+    radar.conversations.delete(id);
+    assert.match(String(await recall.run({ query: "hotels" }, context)), /^No memories match/);
+  });
+});

@@ -1,0 +1,86 @@
+/** The eval page's tables: stored `radar eval` runs, and one run's tasks. */
+import { evalRates, type EvalRunRecord, type TaskOutcome } from "../../src/core/eval_records.ts";
+import { formatDuration, formatTime, truncate } from "./format.ts";
+
+/** Stored runs, newest first, each linking to its tasks. */
+export function EvalRunTable(props: { runs: EvalRunRecord[] }) {
+  if (!props.runs.length) {
+    return <p class="muted">No eval runs stored yet. Run `radar eval` to score your model.</p>;
+  }
+  return (
+    <table class="list eval-runs">
+      <thead>
+        <tr>
+          <th>run</th>
+          <th>when</th>
+          <th>model</th>
+          <th>passed</th>
+          <th>tool calls right</th>
+          <th>leaked as text</th>
+          <th>tokens</th>
+          <th>median per task</th>
+        </tr>
+      </thead>
+      <tbody>
+        {props.runs.map((run) => {
+          const rates = evalRates(run);
+          return (
+            <tr>
+              <td>
+                <a href={`/eval/${run.id}`}>#{run.id}</a>
+              </td>
+              <td class="muted">{formatTime(run.startedAt)}</td>
+              <td>
+                <code>{truncate(run.model, 60)}</code>{" "}
+                <span class="muted">{truncate(run.server, 60)}</span>
+              </td>
+              <td>{run.passed}/{run.tasks} ({rates.accuracy})</td>
+              <td>{rates.toolAccuracy}</td>
+              <td>{rates.leakedRate}</td>
+              <td>{run.promptTokens + run.completionTokens}</td>
+              <td>{formatDuration(run.medianLatencyMs)}</td>
+            </tr>
+          );
+        })}
+      </tbody>
+    </table>
+  );
+}
+
+/** One run's tasks in the order they ran. */
+export function EvalTaskTable(props: { outcomes: TaskOutcome[] }) {
+  return (
+    <table class="list eval-tasks">
+      <thead>
+        <tr>
+          <th>task</th>
+          <th>result</th>
+          <th>tools called</th>
+          <th>tokens</th>
+          <th>took</th>
+          <th>why it failed</th>
+        </tr>
+      </thead>
+      <tbody>
+        {props.outcomes.map((outcome) => (
+          <tr class={outcome.pass ? "outcome-ok" : "outcome-failed"}>
+            <td>
+              <code>{outcome.id}</code>
+            </td>
+            <td>
+              <span class={`badge ${outcome.pass ? "outcome-ok" : "outcome-failed"}`}>
+                {outcome.pass ? "pass" : "fail"}
+              </span>
+            </td>
+            <td>
+              <code>{outcome.toolCalls.join(", ") || "(none)"}</code>
+            </td>
+            <td>{outcome.promptTokens + outcome.completionTokens}</td>
+            <td>{formatDuration(outcome.latencyMs)}</td>
+            <td>{outcome.reason ?? ""}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
