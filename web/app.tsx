@@ -26,6 +26,8 @@ import { configRoutes } from "./routes/config.tsx";
 import { logsRoutes } from "./routes/logs.tsx";
 import { widgetsRoutes } from "./routes/widgets.tsx";
 import { evalRoutes } from "./routes/eval.tsx";
+import { summariesRoutes } from "./routes/summaries.tsx";
+import { personalitiesRoutes } from "./routes/personalities.tsx";
 
 /** The largest request body accepted (config text is the biggest legitimate one). */
 const maxBodyBytes = 1024 * 1024;
@@ -79,6 +81,8 @@ export function createApp(deps: WebDependencies, options: AppOptions = {}): Hono
       logsRoutes,
       widgetsRoutes,
       evalRoutes,
+      summariesRoutes,
+      personalitiesRoutes,
     ]
   ) app.route("/", routes(routeContext));
   app.notFound((c) =>

@@ -20,6 +20,7 @@ import type { WidgetSource } from "../src/core/widget.ts";
 import type { PendingEvent } from "../src/core/heartbeat.ts";
 import type { MonitorRecord, RunRecord, TaskRecord } from "../src/core/schedule_ports.ts";
 import type { EvalHistory } from "../src/core/eval_records.ts";
+import type { PersonalityCatalog } from "../src/core/personality.ts";
 
 /** A value or a promise of it: views may be backed by sync SQLite or by async work. */
 export type Maybe<T> = T | Promise<T>;
@@ -115,6 +116,30 @@ export interface WebDependencies {
   mcpServers?: () => McpServerView[];
   /** Stored `radar eval` runs (/eval). */
   evalRuns?: EvalHistory;
+  /** Daily and weekly digests (/summaries). */
+  digests?: DigestsView;
+  /** Health of the event sources, as `radar status` prints it (secrets redacted). */
+  sourceHealth?: () => Maybe<string[]>;
+  /** Personalities (/personalities): list, edit, create, activate, delete. */
+  personalities?: PersonalityCatalog;
+}
+
+/** One stored digest as /summaries shows it. */
+export interface DigestView {
+  id: number;
+  period: "day" | "week";
+  startsAt: string;
+  endsAt: string;
+  content: string;
+  createdAt: string;
+}
+
+/** The digests' store, read-only. */
+export interface DigestsView {
+  /** Newest first, `limit` of them. */
+  list(limit: number): Maybe<DigestView[]>;
+  /** Digests matching any of the words, best first. */
+  search(text: string, limit: number): Maybe<DigestView[]>;
 }
 
 /** One MCP server as the dashboard lists it (the program's name only: argv may hold secrets). */

@@ -11,6 +11,9 @@ import { dashboardToken } from "./dashboard_token.ts";
 import { daemonView } from "./daemon_view.ts";
 import { logsViewFromFiles } from "./logs_view.ts";
 import type { WebDependencies } from "./ports.ts";
+import { configSecrets } from "../src/config/secrets.ts";
+import { redactText } from "../src/core/redact.ts";
+import { execSandbox } from "../src/tools/exec/sandbox_spec.ts";
 
 /** Where the dashboard runs. */
 export interface WebExtras {
@@ -58,5 +61,20 @@ export function webDependenciesFromRuntime(
       })),
     mcpServers: () => radar.mcp.servers(),
     evalRuns: radar.evalRuns,
+    digests: radar.digests.digests,
+    sourceHealth: () => sourceHealthLines(radar, extras.env ?? Deno.env.toObject()),
+    // TODO(lead): wire `personalities: radar.personalities` once the facade has it.
   };
+}
+
+/** The source lines of `radar status` (same order), with every known secret masked. */
+function sourceHealthLines(radar: Radar, env: Record<string, string | undefined>): string[] {
+  const lines = [
+    ...radar.database.sources(),
+    ...radar.mcp.statusLines(),
+    ...radar.database.checks(execSandbox({ config: radar.config, env }).problem),
+    ...radar.database.github(env),
+  ];
+  const secrets = configSecrets(radar.config);
+  return lines.map((line) => redactText(line, secrets));
 }

@@ -11,6 +11,7 @@ import { DaemonSummary } from "../views/daemon_summary.tsx";
 import { Unavailable } from "../views/layout.tsx";
 import { formatTime } from "../views/format.ts";
 import { WidgetSlots } from "../views/widgets.tsx";
+import { SourceHealthList } from "../views/source_health.tsx";
 
 const statusCacheMilliseconds = 30_000;
 const statusTimeoutMilliseconds = 3_000;
@@ -118,6 +119,14 @@ export function dashboardRoutes(context: RouteContext): Hono {
             ))}
           </dl>
         </section>
+        {deps.sourceHealth
+          ? (
+            <section class="card" id="source-health">
+              <h2>Sources</h2>
+              <SourceHealthList lines={await deps.sourceHealth()} />
+            </section>
+          )
+          : null}
         <section class="card">
           <h2>Recent conversations</h2>
           {recent.length

@@ -36,6 +36,8 @@ export const navigation: ReadonlyArray<readonly [string, string]> = [
   ["/config", "Config"],
   ["/logs", "Logs"],
   ["/eval", "Eval"],
+  ["/summaries", "Summaries"],
+  ["/personalities", "Personalities"],
 ];
 
 /** Properties of the page shell. */

@@ -1,0 +1,86 @@
+// deno-lint-ignore-file jsx-key -- server-rendered HTML: keys are a client-side diffing concern
+/**
+ * The list of /personalities with its create form: name, description, kind, source and which
+ * one is active; "Use" activates one, "Delete…" (editable ones only) leads to a confirmation.
+ */
+import type { PersonalitySummary } from "../../src/core/personality.ts";
+import { truncate } from "./format.ts";
+
+/** The address of one personality's page (names are escaped into the path). */
+export function personalityHref(name: string, action?: "use" | "delete"): string {
+  return `/personalities/${encodeURIComponent(name)}${action ? `/${action}` : ""}`;
+}
+
+/** Every personality, the active one marked. */
+export function PersonalityTable(props: { personalities: PersonalitySummary[] }) {
+  if (!props.personalities.length) return <p class="muted">No personalities found.</p>;
+  return (
+    <table class="list personalities">
+      <thead>
+        <tr>
+          <th>name</th>
+          <th>description</th>
+          <th>kind</th>
+          <th>source</th>
+          <th></th>
+        </tr>
+      </thead>
+      <tbody>
+        {props.personalities.map((personality) => (
+          <tr data-personality={personality.name}>
+            <td>
+              <a href={personalityHref(personality.name)}>{personality.name}</a>
+              {personality.active ? <span class="badge status-enabled">active</span> : null}
+            </td>
+            <td>{truncate(personality.description, 160)}</td>
+            <td>
+              <span class="badge">{personality.kind}</span>
+            </td>
+            <td class="muted">{personality.source}</td>
+            <td class="actions">
+              {personality.active ? null : (
+                <form
+                  method="post"
+                  action={personalityHref(personality.name, "use")}
+                  class="inline"
+                >
+                  <button type="submit" class="small secondary">Use {personality.name}</button>
+                </form>
+              )}
+              {personality.editable
+                ? (
+                  <a href={personalityHref(personality.name, "delete")} class="small">
+                    Delete {personality.name}…
+                  </a>
+                )
+                : null}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** The create form: a name and whether it is a directory personality (with context/). */
+export function CreatePersonalityForm() {
+  return (
+    <details>
+      <summary>Create a personality</summary>
+      <form method="post" action="/personalities" class="stack">
+        <input
+          name="name"
+          required
+          maxlength={64}
+          placeholder="name, e.g. concise"
+          aria-label="Personality name"
+        />
+        <label>
+          <input type="checkbox" name="directory" value="yes" />{" "}
+          Directory personality (a folder with PERSONALITY.md and context/ documents)
+        </label>
+        <button type="submit">Create</button>
+      </form>
+    </details>
+  );
+}

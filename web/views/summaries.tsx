@@ -1,0 +1,72 @@
+// deno-lint-ignore-file jsx-key -- server-rendered HTML: keys are a client-side diffing concern
+/**
+ * The digests of /summaries: one card per digest with its period and the body as Markdown
+ * (raw HTML off, see markdown.tsx: a digest is model output over untrusted material).
+ */
+import type { DigestView } from "../ports.ts";
+import { Markdown } from "./markdown.tsx";
+import { formatTime } from "./format.ts";
+
+/** A listing's search words and page (1-based; search results have one page). */
+export interface SummariesQuery {
+  search: string;
+  page: number;
+}
+
+function pageHref(page: number): string {
+  return `/summaries?page=${page}`;
+}
+
+/** "Daily digest" or "Weekly digest". */
+export function periodLabel(period: DigestView["period"]): string {
+  return period === "day" ? "Daily digest" : "Weekly digest";
+}
+
+/** One digest as a card. */
+export function DigestCard(props: { digest: DigestView }) {
+  const { digest } = props;
+  return (
+    <article class="card digest" id={`digest-${digest.id}`}>
+      <h2>
+        {periodLabel(digest.period)}{" "}
+        <span class="muted">
+          {formatTime(digest.startsAt)} – {formatTime(digest.endsAt)} UTC
+        </span>
+      </h2>
+      <Markdown text={digest.content} />
+      <p class="muted">written {formatTime(digest.createdAt)} UTC</p>
+    </article>
+  );
+}
+
+/** A page of digests (newest first) or the search results, with older/newer links. */
+export function DigestList(
+  props: { query: SummariesQuery; digests: DigestView[]; hasNext: boolean },
+) {
+  const { query, digests } = props;
+  if (!digests.length) {
+    return (
+      <p class="muted">
+        {query.search
+          ? "No digest matches."
+          : "No digests yet. Turn on digests.daily or digests.weekly in the config, or run " +
+            "`radar digest now`."}
+      </p>
+    );
+  }
+  return (
+    <>
+      {query.search
+        ? <h2>{digests.length} match{digests.length === 1 ? "" : "es"} for “{query.search}”</h2>
+        : null}
+      {digests.map((digest) => <DigestCard digest={digest} />)}
+      {query.search ? null : (
+        <nav class="pagination row">
+          {query.page > 1 ? <a href={pageHref(query.page - 1)} rel="prev">← newer</a> : null}
+          <span class="muted">page {query.page}</span>
+          {props.hasNext ? <a href={pageHref(query.page + 1)} rel="next">older →</a> : null}
+        </nav>
+      )}
+    </>
+  );
+}
