@@ -1,4 +1,3 @@
-// deno-lint-ignore-file jsx-key -- server-rendered HTML: keys are a client-side diffing concern
 /**
  * The list of /personalities with its create form: name, description, kind, source and which
  * one is active; "Use" activates one, "Delete…" (editable ones only) leads to a confirmation.

@@ -1,4 +1,3 @@
-// deno-lint-ignore-file jsx-key -- server-rendered HTML: keys are a client-side diffing concern
 /**
  * The event sources' health on the dashboard home: the lines `radar status` prints for email
  * accounts, calendars, MCP servers, custom checks and GitHub, grouped by their heading line and
@@ -39,7 +38,7 @@ function Line(props: { text: string }) {
   return (
     <>
       <strong>{props.text.slice(0, colon)}</strong>
-      {rest ? <span class={healthClass(props.text)}>{" "}{rest}</span> : null}
+      {rest ? <span class={healthClass(props.text)}>{` ${rest}`}</span> : null}
     </>
   );
 }
