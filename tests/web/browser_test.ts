@@ -6,40 +6,15 @@
  * search memory, add a task, approve a dropped-in plugin, save an invalid config and see the
  * error, and check that a `<script>` a model put into a fact never runs. Screenshots go to
  * tests/output/screenshots/.
- *
- * playwright-core asks at import whether it runs under WSL by probing
- * /proc/sys/fs/binfmt_misc/WSLInterop with fs.existsSync; Deno grants /proc/sys paths only with
- * --allow-all and throws instead of answering false. Answering "no" for that one path lets the
- * browser run under the test task's own flags instead of a separate `deno run -A` process.
+ * (chromium.ts says why playwright-core is imported through loadPlaywright.)
  */
 import assert from "node:assert/strict";
-import fs from "node:fs";
 import { join } from "node:path";
 import { FakeLlmServer } from "../fakes/fake_llm_server.ts";
 import { createRadarHome, startRadarServe } from "../helpers/radar_process.ts";
 import { fromFileUrl } from "../project/file_url.ts";
-import {
-  chromiumPath,
-  runDashboardScenario,
-  scenarioConfig,
-} from "./browser/dashboard_scenario.ts";
-
-const wslProbe = "/proc/sys/fs/binfmt_misc/WSLInterop";
-
-function chromiumInstalled(): boolean {
-  try {
-    return Deno.statSync(chromiumPath).isFile;
-  } catch {
-    return false;
-  }
-}
-
-async function loadPlaywright(): Promise<typeof import("playwright-core")> {
-  const existsSync = fs.existsSync;
-  fs.existsSync =
-    ((path: fs.PathLike) => path === wslProbe ? false : existsSync(path)) as typeof fs.existsSync;
-  return await import("playwright-core");
-}
+import { runDashboardScenario, scenarioConfig } from "./browser/dashboard_scenario.ts";
+import { chromiumInstalled, launchChromium } from "./browser/chromium.ts";
 
 /** The one-time login link `radar serve` prints once it listens. */
 async function printedLoginLink(stderr: () => string): Promise<string> {
@@ -60,7 +35,6 @@ Deno.test({
   sanitizeOps: false,
   sanitizeResources: false,
   async fn() {
-    const { chromium } = await loadPlaywright();
     const llm = FakeLlmServer.start();
     const radar = createRadarHome(scenarioConfig(llm));
     try {
@@ -79,10 +53,7 @@ Deno.test({
 
       const served = await startRadarServe(radar);
       try {
-        const browser = await chromium.launch({
-          executablePath: chromiumPath,
-          args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-        });
+        const browser = await launchChromium();
         try {
           const loginLink = await printedLoginLink(served.stderr);
           await runDashboardScenario({ browser, base: served.url, llm, radar, loginLink });

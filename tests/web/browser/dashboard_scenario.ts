@@ -8,8 +8,7 @@ import type { Browser, Page } from "playwright-core";
 import { type FakeLlmServer, ollamaText, ollamaToolCall } from "../../fakes/fake_llm_server.ts";
 import type { RadarHome } from "../../helpers/radar_process.ts";
 
-/** Debian's Chromium (.ci/run installs it). */
-export const chromiumPath = "/usr/bin/chromium";
+export { chromiumPath } from "./chromium.ts";
 /** The dashboard token the scenario logs in with. */
 export const browserToken = "browser-token-0123456789";
 const screenshots = new URL("../../output/screenshots/", import.meta.url);
