@@ -72,7 +72,10 @@ function sourceHealthLines(radar: Radar, env: Record<string, string | undefined>
   const lines = [
     ...radar.database.sources(),
     ...radar.mcp.statusLines(),
-    ...radar.database.checks(execSandbox({ config: radar.config, env }).problem),
+    // The sandbox probe only matters (and only runs) when checks are configured.
+    ...(radar.config.checks.length
+      ? radar.database.checks(execSandbox({ config: radar.config, env }).problem)
+      : []),
     ...radar.database.github(env),
   ];
   const secrets = configSecrets(radar.config);
