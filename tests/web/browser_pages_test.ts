@@ -183,6 +183,7 @@ Deno.test({
       const errors = collectPageErrors(page);
       await page.goto(server.loginLink());
       await page.waitForSelector("#source-health :text('the gh CLI is not installed')");
+      await saveScreenshot(page, "dashboard-sources");
       await checkSkills(page, server.url);
       await checkSummaries(page, server.url);
       await checkPersonalities(page, server.url, catalog);

@@ -31,13 +31,16 @@ export function healthClass(line: string): "good" | "bad" | "muted" | undefined 
   return undefined;
 }
 
+/** Headings of `radar status` that read better spelled out on a card. */
+const labels: Record<string, string> = { sources: "email and calendars" };
+
 function Line(props: { text: string }) {
   const colon = props.text.indexOf(":");
   if (colon <= 0) return <span class={healthClass(props.text)}>{props.text}</span>;
   const rest = props.text.slice(colon + 1).trim();
   return (
     <>
-      <strong>{props.text.slice(0, colon)}</strong>
+      <strong>{labels[props.text.slice(0, colon)] ?? props.text.slice(0, colon)}</strong>
       {rest ? <span class={healthClass(props.text)}>{` ${rest}`}</span> : null}
     </>
   );
