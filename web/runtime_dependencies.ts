@@ -63,7 +63,7 @@ export function webDependenciesFromRuntime(
     evalRuns: radar.evalRuns,
     digests: radar.digests.digests,
     sourceHealth: () => sourceHealthLines(radar, extras.env ?? Deno.env.toObject()),
-    // TODO(lead): wire `personalities: radar.personalities` once the facade has it.
+    personalities: radar.personalities,
   };
 }
 

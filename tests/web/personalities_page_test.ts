@@ -1,4 +1,8 @@
 import assert from "node:assert/strict";
+import { join } from "node:path";
+import { openRadar } from "../../src/runtime/open_radar.ts";
+import { createApp } from "../../web/app.tsx";
+import { webDependenciesFromRuntime } from "../../web/runtime_dependencies.ts";
 import { FakePersonalityCatalog } from "../fakes/fake_personality_catalog.ts";
 import { createWebFixture, postForm } from "./web_fixture.ts";
 
@@ -152,5 +156,35 @@ Deno.test("/personalities without a catalog says so", async () => {
     await post.body?.cancel();
   } finally {
     fixture.close();
+  }
+});
+
+Deno.test("radar serve's dashboard edits the runtime's personality files", async () => {
+  const directory = Deno.makeTempDirSync({ prefix: "radar-web-personalities-" });
+  const configPath = join(directory, "radar.yaml");
+  Deno.writeTextFileSync(configPath, 'llm:\n  base_url: "http://127.0.0.1:9"\n');
+  const dataDir = join(directory, "data");
+  const env = { HOME: directory, RADAR_DATA_DIR: dataDir, PATH: "/usr/bin:/bin" };
+  const radar = openRadar({ configPath, env, cwd: directory, logLevel: "error" });
+  try {
+    const deps = webDependenciesFromRuntime(radar, { env });
+    const app = createApp(deps);
+    const auth = { Authorization: `Bearer ${deps.authToken}` };
+    const created = await app.request("/personalities", postForm({ name: "terse" }, auth));
+    assert.equal(created.status, 303);
+    const text = "---\ndescription: Short answers\n---\nAnswer in one sentence.\n";
+    const saved = await app.request("/personalities/terse", postForm({ text }, auth));
+    assert.equal(saved.status, 303);
+    assert.equal(Deno.readTextFileSync(join(dataDir, "personalities", "terse.md")), text);
+    await (await app.request("/personalities/terse/use", postForm({}, auth))).body?.cancel();
+    assert.equal(radar.personalities.activeName(), "terse");
+    const list = await (await app.request("/personalities", { headers: auth })).text();
+    assert.match(
+      list,
+      /terse<\/a><span class="badge status-enabled">active<\/span><\/td><td>Short answers/,
+    );
+  } finally {
+    radar.close();
+    Deno.removeSync(directory, { recursive: true });
   }
 });
