@@ -13,7 +13,6 @@ import { logsViewFromFiles } from "./logs_view.ts";
 import type { WebDependencies } from "./ports.ts";
 import { configSecrets } from "../src/config/secrets.ts";
 import { redactText } from "../src/core/redact.ts";
-import { execSandbox } from "../src/tools/exec/sandbox_spec.ts";
 
 /** Where the dashboard runs. */
 export interface WebExtras {
@@ -72,10 +71,7 @@ function sourceHealthLines(radar: Radar, env: Record<string, string | undefined>
   const lines = [
     ...radar.database.sources(),
     ...radar.mcp.statusLines(),
-    // The sandbox probe only matters (and only runs) when checks are configured.
-    ...(radar.config.checks.length
-      ? radar.database.checks(execSandbox({ config: radar.config, env }).problem)
-      : []),
+    ...radar.database.checks(),
     ...radar.database.github(env),
   ];
   const secrets = configSecrets(radar.config);

@@ -17,6 +17,7 @@ import { SqlitePluginRecords } from "../adapters/sqlite/plugin_records.ts";
 import { createPluginSystem, type PluginSystem } from "../plugins/plugin_system.ts";
 import { agentDependencies, type AgentOptions } from "./agent_dependencies.ts";
 import { findToolsTool } from "../tools/find_tools.ts";
+import { execSandbox } from "../tools/exec/sandbox_spec.ts";
 import { embeddingParts } from "./embedding_parts.ts";
 import { type Hooks, hookToolGate, hookToolObserver } from "../core/hooks.ts";
 import { createHooks } from "../hooks/create_hooks.ts";
@@ -82,7 +83,10 @@ export interface DatabaseHealth {
   readOnly(): string | undefined;
   /** One line per email account and calendar: last check, failures. */
   sources(): string[];
-  /** Custom checks' state (`sandboxProblem`: why the exec sandbox is missing, if it is). */
+  /**
+   * Custom checks' state (`sandboxProblem`: why the exec sandbox is missing, if it is; probed
+   * here with the runtime's environment when not given).
+   */
   checks(sandboxProblem?: string): string[];
   /** The GitHub source's state. */
   github(env: Record<string, string | undefined>): string[];
@@ -332,7 +336,7 @@ export function openRadar(options: RadarOptions): Radar {
       statusLines: () => mcpStatusLines(config, mcpApprovals),
     },
     process,
-    database: databaseHealth(db, dataDir, config),
+    database: databaseHealth(db, dataDir, config, options.env),
     evalRuns: new SqliteEvalStore(db),
     batch: (run) => transaction(db, run),
     personalities: personalities.catalog,
@@ -347,12 +351,22 @@ export function openRadar(options: RadarOptions): Radar {
   };
 }
 
-function databaseHealth(db: DatabaseSync, dataDir: string, config: RadarConfig): DatabaseHealth {
+function databaseHealth(
+  db: DatabaseSync,
+  dataDir: string,
+  config: RadarConfig,
+  env: Record<string, string | undefined>,
+): DatabaseHealth {
   return {
     integrity: (sizeBytes) => integrityLine(db, dataDir, sizeBytes),
     readOnly: () => readOnlyBecause(db),
     sources: () => sourceStatusLines(config, db),
-    checks: (sandboxProblem) => checkStatusLines(config, db, sandboxProblem),
+    checks: (sandboxProblem) =>
+      checkStatusLines(
+        config,
+        db,
+        sandboxProblem ?? (config.checks.length ? execSandbox({ config, env }).problem : undefined),
+      ),
     github: (env) => githubStatusLines(config, db, env),
   };
 }

@@ -31,6 +31,12 @@ Deno.test("the dashboard shows each source's health from the real runtime, never
       "  calendars:",
       "    - name: family",
       `      ics: "${join(directory, "family.ics")}"`,
+      "checks:",
+      "  - name: disk-space",
+      '    command: ["df", "-h"]',
+      "tools:",
+      "  exec:",
+      "    sandbox: false # so checks cannot run: the card says why",
       "github:",
       "  enabled: true",
       '  gh_path: "gh-that-is-not-installed"',
@@ -73,6 +79,10 @@ Deno.test("the dashboard shows each source's health from the real runtime, never
     assert.match(section, /<strong>calendar family<\/strong><span class="bad"> FAILING/);
     assert.match(section, /401 for user me with password \*\*\*\*\*\*\*\*/);
     assert.match(section, /<strong>github<\/strong><span class="muted"> not used: the gh CLI/);
+    assert.match(
+      section,
+      /<strong>checks<\/strong><span class="bad"> 1 configured, NOT RUNNING: tools.exec.sandbox is false/,
+    );
     assert.ok(!html.includes(password), "the password never reaches the page");
     assert.ok(!html.includes("password_cmd"), "nor the command that prints it");
   } finally {
