@@ -10,10 +10,14 @@ import { join } from "node:path";
 import { FakeLlmServer } from "../fakes/fake_llm_server.ts";
 import { createRadarHome, startRadarServe } from "../helpers/radar_process.ts";
 import { fixturePath } from "../sandbox/helpers.ts";
-import { browserToken, chromiumPath, scenarioConfig } from "./browser/dashboard_scenario.ts";
-import { chromiumArgs, chromiumInstalled, loadPlaywright } from "./browser/playwright.ts";
+import { browserToken, scenarioConfig } from "./browser/dashboard_scenario.ts";
+import {
+  chromiumInstalled,
+  collectPageErrors,
+  launchChromium,
+  saveScreenshot,
+} from "./browser/chromium.ts";
 
-const screenshots = new URL("../output/screenshots/", import.meta.url);
 const plugins = ["downloads_widget", "hostile_widget"];
 
 Deno.test({
@@ -23,7 +27,6 @@ Deno.test({
   sanitizeOps: false,
   sanitizeResources: false,
   async fn() {
-    const { chromium } = await loadPlaywright();
     const llm = FakeLlmServer.start();
     const radar = createRadarHome(scenarioConfig(llm));
     try {
@@ -48,17 +51,11 @@ Deno.test({
           await approved.body?.cancel();
           assert.ok(approved.status < 400, `approve ${name}: ${approved.status}`);
         }
-        const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
+        const browser = await launchChromium();
         try {
           const context = await browser.newContext({ extraHTTPHeaders: auth });
           const page = await context.newPage();
-          const problems: string[] = [];
-          page.on("console", (message) => {
-            if (message.type() === "error" || /Content.Security.Policy/i.test(message.text())) {
-              problems.push(message.text());
-            }
-          });
-          page.on("pageerror", (error) => problems.push(error.message));
+          const problems = collectPageErrors(page);
           page.on("dialog", (dialog) => {
             problems.push(`dialog: ${dialog.message()}`);
             void dialog.dismiss();
@@ -82,11 +79,7 @@ Deno.test({
           );
           assert.match(await hostile.locator("h2").innerText(), /<img src=x onerror=/);
           assert.equal(await hostile.locator("script, img, iframe").count(), 0);
-          Deno.mkdirSync(screenshots, { recursive: true });
-          await page.screenshot({
-            path: new URL("widgets.png", screenshots).pathname,
-            fullPage: true,
-          });
+          await saveScreenshot(page, "widgets");
           assert.equal(await page.evaluate(() => "__pwned" in globalThis), false);
           assert.deepEqual(problems, []);
         } finally {
