@@ -9,6 +9,7 @@ import { join } from "node:path";
 import type { PersonalityContextDocument } from "../core/personality.ts";
 import { maxPersonalityFileBytes, readBoundedText, splitFrontMatter } from "./personality_file.ts";
 import { parse as parseYaml } from "yaml";
+import { isPathInside } from "../core/protected_paths.ts";
 
 /** Context documents listed per personality at most. */
 export const maxContextDocuments = 50;
@@ -18,11 +19,6 @@ export const maxContextChars = 16_000;
 /** A listed context document and its file. */
 export interface ContextDocumentFile extends PersonalityContextDocument {
   path: string;
-}
-
-/** True when `path` is `root` or inside it (both real, normalised paths). */
-function inside(root: string, path: string): boolean {
-  return path === root || path.startsWith(root.endsWith("/") ? root : `${root}/`);
 }
 
 function realPath(path: string): string | undefined {
@@ -52,7 +48,7 @@ export function listContextDocuments(
     if (!entry.name.endsWith(".md") || documents.length >= maxContextDocuments) continue;
     const path = join(folder, entry.name);
     const real = realPath(path);
-    if (!real || !inside(root, real)) {
+    if (!real || !isPathInside(real, root)) {
       warn?.(`${path}: leads out of the personality's folder (skipped)`);
       continue;
     }
@@ -83,7 +79,9 @@ export function readContextDocument(
   const real = realPath(document.path);
   if (!root || !real) return { error: `Context document "${name}" is gone.` };
   // Checked again at read time: the file may have become a link since it was listed.
-  if (!inside(root, real)) return { error: `Context document "${name}" leads out of its folder.` };
+  if (!isPathInside(real, root)) {
+    return { error: `Context document "${name}" leads out of its folder.` };
+  }
   const read = readBoundedText(real);
   if ("error" in read) {
     return {
@@ -108,7 +106,7 @@ export function resourceFolders(dir: string): string[] {
   if (!root) return [];
   return ["scripts", "assets"].flatMap((name) => {
     const real = realPath(join(dir, name));
-    if (!real || !inside(root, real)) return [];
+    if (!real || !isPathInside(real, root)) return [];
     try {
       return Deno.statSync(real).isDirectory ? [`${join(dir, name)}/`] : [];
     } catch {

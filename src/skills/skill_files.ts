@@ -6,6 +6,7 @@
 import { join, normalize } from "node:path";
 import type { LoadedSkill, SkillLibrary, SkillSummary } from "../core/skills_prompt.ts";
 import { type SkillCatalog, type SkillInfo, splitFrontMatter } from "./skill_catalog.ts";
+import { isPathInside } from "../core/protected_paths.ts";
 
 /** The folders of a skill whose files are its resources. */
 export const resourceFolders = ["scripts", "references", "assets"] as const;
@@ -13,11 +14,6 @@ export const resourceFolders = ["scripts", "references", "assets"] as const;
 export const maxResources = 100;
 /** Characters of one resource `use_skill` returns. */
 export const maxResourceChars = 16_000;
-
-/** True when `path` is `root` or inside it (both real, normalised paths). */
-function inside(root: string, path: string): boolean {
-  return path === root || path.startsWith(root.endsWith("/") ? root : `${root}/`);
-}
 
 function realPath(path: string): string | undefined {
   try {
@@ -44,7 +40,7 @@ export function listResources(dir: string): string[] {
       if (found.length >= maxResources) return;
       const child = `${relative}/${entry.name}`;
       const real = realPath(join(dir, child));
-      if (!real || !inside(root, real)) continue; // a link out of the skill
+      if (!real || !isPathInside(real, root)) continue; // a link out of the skill
       const info = Deno.statSync(real);
       if (info.isDirectory) walk(child, depth + 1);
       else if (info.isFile) found.push(child);
@@ -69,7 +65,7 @@ export function readResource(dir: string, resource: string): { text: string } | 
   const root = realPath(dir);
   const real = realPath(join(dir, relative));
   if (!root || !real) return { error: `No resource "${relative}" in this skill.` };
-  if (!inside(root, real)) return { error: `"${relative}" leads out of the skill's folder.` };
+  if (!isPathInside(real, root)) return { error: `"${relative}" leads out of the skill's folder.` };
   try {
     if (!Deno.statSync(real).isFile) return { error: `"${relative}" is not a file.` };
     const text = Deno.readTextFileSync(real);
