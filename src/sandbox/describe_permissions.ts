@@ -133,6 +133,13 @@ export function describeCapabilities(manifest: PluginManifest): string[] {
       }): plain text, label/value rows and http(s) links, escaped; never HTML or scripts`,
     );
   }
+  if (manifest.capabilities.includes("personality") && manifest.personalities.length) {
+    lines.push(
+      `offer personalities (instructions for the model when you choose one): ${
+        manifest.personalities.join(", ")
+      }`,
+    );
+  }
   if (manifest.capabilities.includes("prompt_variables") && manifest.prompt_variables.length) {
     lines.push(
       `add values to every request's system prompt, shown to the model as data: ${

@@ -304,6 +304,12 @@ personalities:
     const plugins = radar.runtime.plugins!;
     assert.equal(radar.runtime.personalities.show("wordsmith"), undefined, "not before approval");
     plugins.manager.install(source);
+    assert.ok(
+      plugins.api.details("wordplay").permissions.includes(
+        "offer personalities (instructions for the model when you choose one): wordsmith.md",
+      ),
+      "the approval listing names the bundled personality",
+    );
     await plugins.api.approve("wordplay");
     const listed = radar.runtime.personalities.list().find((row) => row.name === "wordsmith")!;
     assert.deepEqual([listed.kind, listed.source, listed.editable], [
