@@ -39,6 +39,7 @@ import { checkStatusLines } from "../sources/checks/check_status.ts";
 import { digestWriter } from "../sources/digests/digest_setup.ts";
 import type { DigestWriterDependencies } from "../sources/digests/digest_writer.ts";
 import { githubStatusLines } from "../sources/github/github_setup.ts";
+import { SqliteDigestStore } from "../sources/digests/digest_store.ts";
 import { registerMcpTools } from "../mcp/register_mcp_tools.ts";
 import { SqliteMcpApprovals } from "../adapters/sqlite/mcp_approvals.ts";
 import type { McpApprovals } from "../mcp/approval.ts";
@@ -275,6 +276,7 @@ export function openRadar(options: RadarOptions): Radar {
       pdfReader: createPdfReader(config.tools.pdf, options.env),
       visionModel: core.visionModel,
       memory,
+      digests: new SqliteDigestStore(db),
       mail: mailReaderFor(config, options.env),
       calendar: calendarReaderFor(config, options.env, fetcher),
       hooks,

@@ -9,6 +9,7 @@ import type { MemorySearch } from "../core/semantic_recall.ts";
 import type { CalendarReader, MailReader } from "../core/source_ports.ts";
 import type { Hooks } from "../core/hooks.ts";
 import type { SkillLibrary } from "../core/skills_prompt.ts";
+import type { DigestSearch } from "./recall_sources.ts";
 
 /** Shared dependencies handed to every built-in tool factory. */
 export interface ToolDependencies {
@@ -39,6 +40,8 @@ export interface ToolDependencies {
   visionModel?: ChatModel;
   /** Memory search by keywords and meaning for `recall` (absent: FTS5 keywords only). */
   memory?: MemorySearch;
+  /** Daily/weekly digests `recall` also searches (absent: facts only). */
+  digests?: DigestSearch;
   /** The configured mail accounts and calendars (absent: their tools are not offered). */
   mail?: MailReader;
   calendar?: CalendarReader;
