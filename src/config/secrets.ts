@@ -15,7 +15,19 @@ export function configSecrets(config: RadarConfig): string[] {
 
 const runtimeSecrets = new Set<string>();
 
-/** Remembers a secret read at run time (a mail password from password_cmd) for redaction. */
+/**
+ * Every secret known now: the config's and each one obtained since (read again on every call, so
+ * a password read later by password_cmd or the keychain is redacted from then on).
+ */
+export function liveSecrets(config: RadarConfig): () => string[] {
+  const fixed = configSecrets(config).filter((value) => !runtimeSecrets.has(value));
+  return () => [...fixed, ...runtimeSecrets];
+}
+
+/**
+ * Remembers a secret read at run time (a password from password_cmd, an environment variable or
+ * the keychain): from now on it is redacted from log lines, audit rows and tool results.
+ */
 export function rememberRuntimeSecret(value: string): void {
   if (value.length >= 4) runtimeSecrets.add(value);
 }

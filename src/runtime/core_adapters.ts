@@ -12,7 +12,8 @@ import { SqliteConversationStore } from "../adapters/sqlite/conversation_store.t
 import { SqliteFactStore } from "../adapters/sqlite/fact_store.ts";
 import { SqliteAuditStore } from "../adapters/sqlite/audit_store.ts";
 import { createLogger, writeStderrLine } from "../adapters/stderr_logger.ts";
-import { configSecrets } from "../config/secrets.ts";
+import { liveSecrets } from "../config/secrets.ts";
+import { redactText } from "../core/redact.ts";
 import { ensureDataDirectory } from "./data_directory.ts";
 import type { RadarOptions } from "./open_radar.ts";
 
@@ -38,9 +39,15 @@ export function runtimeLogging(
   options: RadarOptions,
 ): { clock: Clock; logger: Logger } {
   const clock = options.clock ?? systemClock;
+  // Every line is redacted with the secrets known when it is written (passwords read later too).
+  const secrets = liveSecrets(config);
+  const writers = [writeStderrLine, ...(options.logWriters ?? [])];
   const logger = createLogger(
     options.logLevel ?? config.radar.log_level,
-    [writeStderrLine, ...(options.logWriters ?? [])],
+    [(line) => {
+      const redacted = redactText(line, secrets());
+      for (const write of writers) write(redacted);
+    }],
     () => clock.now(),
   );
   return { clock, logger };
@@ -64,7 +71,7 @@ export function openCoreAdapters(
       conversations: new SqliteConversationStore(db),
       facts: new SqliteFactStore(db),
       toolCalls: new SqliteAuditStore(db, {
-        secrets: configSecrets(config),
+        secrets: liveSecrets(config),
         retentionDays: config.tools.audit_retention_days,
         clock,
         logger,

@@ -10,8 +10,8 @@ import { readOnlyReason, write } from "./write.ts";
 
 /** Settings of the audit store. */
 export interface AuditStoreOptions {
-  /** Secret values (API keys, tokens) never stored. */
-  secrets: readonly string[];
+  /** Secret values (API keys, tokens) never stored; a function is asked on every write. */
+  secrets: readonly string[] | (() => readonly string[]);
   retentionDays: number;
   clock: Clock;
   logger?: Logger;
@@ -29,7 +29,9 @@ export class SqliteAuditStore implements AuditTrail {
 
   /** Stores one call (arguments and result redacted); never throws into the agent loop. */
   recordToolCall(entry: AuditEntry): void {
-    const { secrets } = this.options;
+    const secrets = typeof this.options.secrets === "function"
+      ? this.options.secrets()
+      : this.options.secrets;
     const excerpt = entry.result.slice(0, this.options.excerptChars ?? 500);
     try {
       write(
