@@ -3,6 +3,21 @@ import { z } from "zod";
 
 const positiveInt = z.number().int().positive();
 
+/**
+ * An OS keychain item holding the password: macOS Keychain (`security`) or the Linux Secret
+ * Service (`secret-tool`). Asked when needed, never stored in the database.
+ */
+export const keychainItem = z.object({
+  service: z.string().min(1).max(200),
+  account: z.string().min(1).max(200),
+}).strict();
+
+const passwordSources = (
+  entry: { password_cmd: string; password_env: string; keychain?: unknown },
+) =>
+  [entry.password_cmd !== "", entry.password_env !== "", entry.keychain !== undefined]
+    .filter(Boolean).length;
+
 /** One IMAP account. The password comes from `password_cmd` or `password_env`, never the file. */
 export const emailAccount = z.object({
   name: z.string().regex(/^[a-z0-9_-]{1,40}$/i, "expected a short name (letters, digits, _ -)"),
@@ -15,11 +30,13 @@ export const emailAccount = z.object({
   password_cmd: z.string().default(""),
   /** Or the name of an environment variable holding it. */
   password_env: z.string().default(""),
+  /** Or the OS keychain item holding it. */
+  keychain: keychainItem.optional(),
   mailbox: z.string().default("INBOX"),
   /** Urgent mail wakes the heartbeat during quiet hours. */
   urgent: z.boolean().default(false),
-}).refine((account) => account.password_cmd !== "" || account.password_env !== "", {
-  message: "set password_cmd or password_env",
+}).refine((account) => passwordSources(account) === 1, {
+  message: "set exactly one of password_cmd, password_env or keychain",
 });
 
 /** `email:` accounts polled for new unread mail. */
@@ -42,8 +59,11 @@ export const calendarEntry = z.object({
   user: z.string().default(""),
   password_cmd: z.string().default(""),
   password_env: z.string().default(""),
+  keychain: keychainItem.optional(),
 }).refine((entry) => (entry.ics === "") !== (entry.caldav_url === ""), {
   message: "set exactly one of ics or caldav_url",
+}).refine((entry) => passwordSources(entry) <= 1, {
+  message: "set at most one of password_cmd, password_env or keychain",
 });
 
 /** `calendar:` calendars read for reminders and the calendar tool. */

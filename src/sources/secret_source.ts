@@ -1,14 +1,16 @@
 /**
  * Passwords of mail and calendar accounts: from `password_cmd` (run without a shell, argv split,
- * under a timeout, first line of its output) or `password_env`. Never stored, never logged; each
- * value read is remembered so tool results and errors redact it.
+ * under a timeout, first line of its output), `password_env`, or the OS keychain. Never stored,
+ * never logged; each value read is remembered so log lines, audit rows and tool results redact it.
  */
 import { rememberRuntimeSecret } from "../config/secrets.ts";
+import { findOnPath, keychainCommand, type KeychainItem, keychainProblem } from "./keychain.ts";
 
 /** Where an account's password comes from. */
 export interface SecretSettings {
   password_cmd: string;
   password_env: string;
+  keychain?: KeychainItem;
 }
 
 /** Splits a command line into argv: whitespace separates, '…' and "…" quote, no shell. */
@@ -38,11 +40,19 @@ export function splitCommandLine(line: string): string[] {
   return words;
 }
 
+/** How readPassword runs. */
+export interface ReadPasswordOptions {
+  env: Record<string, string | undefined>;
+  timeoutMs: number;
+  /** The OS whose keychain is asked (default: this one; tests pin it). */
+  os?: typeof Deno.build.os;
+}
+
 /** Reads the password of `label` (an account or calendar name); throws one readable line. */
 export async function readPassword(
   settings: SecretSettings,
   label: string,
-  options: { env: Record<string, string | undefined>; timeoutMs: number },
+  options: ReadPasswordOptions,
 ): Promise<string> {
   if (settings.password_env) {
     const value = options.env[settings.password_env];
@@ -50,37 +60,115 @@ export async function readPassword(
     rememberRuntimeSecret(value);
     return value;
   }
+  if (settings.keychain) return await readKeychain(settings.keychain, label, options);
   if (!settings.password_cmd) return "";
   const [program, ...args] = splitCommandLine(settings.password_cmd);
   if (!program) throw new Error(`${label}: password_cmd is empty`);
-  let output: Deno.CommandOutput;
-  try {
-    output = await new Deno.Command(program, {
-      args,
-      stdin: "null",
-      stdout: "piped",
-      stderr: "piped",
-      signal: AbortSignal.timeout(options.timeoutMs),
-    }).output();
-  } catch (error) {
-    const reason = error instanceof Deno.errors.NotFound
-      ? "program not found"
-      : (error as Error).name === "TimeoutError" || (error as Error).name === "AbortError"
-      ? "timed out"
-      : (error as Error).message;
-    throw new Error(`${label}: password_cmd ${program} failed: ${reason}`);
-  }
-  if (output.signal) {
-    throw new Error(`${label}: password_cmd ${program} timed out after ${options.timeoutMs} ms`);
-  }
+  const output = await runQuietly(
+    program,
+    args,
+    options,
+    (reason) => new Error(`${label}: password_cmd ${program} ${reason}`),
+  );
   if (!output.success) {
     const detail = new TextDecoder().decode(output.stderr).trim().split("\n")[0]?.slice(0, 200);
     throw new Error(
       `${label}: password_cmd ${program} exited with ${output.code}${detail ? `: ${detail}` : ""}`,
     );
   }
-  const value = new TextDecoder().decode(output.stdout).split("\n")[0].replace(/\r$/, "");
+  const value = firstLine(output.stdout);
   if (!value) throw new Error(`${label}: password_cmd ${program} printed nothing`);
   rememberRuntimeSecret(value);
   return value;
+}
+
+async function readKeychain(
+  item: KeychainItem,
+  label: string,
+  options: ReadPasswordOptions,
+): Promise<string> {
+  const command = keychainCommand(item, options.os ?? Deno.build.os);
+  if ("unsupported" in command) throw new Error(`${label}: ${command.unsupported}`);
+  const program = findOnPath(command.program, options.env);
+  if (!program) throw new Error(`${label}: ${command.missing}`);
+  // The user's environment (secret-tool needs the session bus address), no shell.
+  const output = await runQuietly(
+    program,
+    command.args,
+    options,
+    (reason) => new Error(`${label}: keychain (${command.program}) ${reason}`),
+    definedOnly(options.env),
+  );
+  const value = output.success ? firstLine(output.stdout) : "";
+  if (!value) {
+    const stderr = new TextDecoder().decode(output.stderr);
+    throw new Error(`${label}: ${keychainProblem(item, output.code, stderr)}`);
+  }
+  rememberRuntimeSecret(value);
+  return value;
+}
+
+/**
+ * Runs a program without a shell or stdin under the timeout. It runs in its own process group,
+ * killed as a whole when the timeout expires (a prompt that forked a helper holding the pipes
+ * cannot keep Radar waiting).
+ */
+async function runQuietly(
+  program: string,
+  args: string[],
+  options: ReadPasswordOptions,
+  failure: (reason: string) => Error,
+  env?: Record<string, string>,
+): Promise<{ success: boolean; code: number; stdout: Uint8Array; stderr: Uint8Array }> {
+  let child: Deno.ChildProcess;
+  try {
+    child = new Deno.Command(program, {
+      args,
+      ...(env ? { env, clearEnv: true } : {}),
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+      detached: true,
+    }).spawn();
+  } catch (error) {
+    const reason = error instanceof Deno.errors.NotFound
+      ? "program not found"
+      : (error as Error).message;
+    throw failure(`failed: ${reason}`);
+  }
+  let timedOut = false;
+  const killGroup = () => {
+    try {
+      Deno.kill(-child.pid, "SIGKILL");
+    } catch { /* already gone */ }
+  };
+  const timer = setTimeout(() => {
+    timedOut = true;
+    killGroup();
+  }, options.timeoutMs);
+  try {
+    const stdout = new Response(child.stdout).bytes();
+    const stderr = new Response(child.stderr).bytes();
+    const status = await child.status;
+    killGroup();
+    if (timedOut || status.signal) throw failure(`timed out after ${options.timeoutMs} ms`);
+    return {
+      success: status.success,
+      code: status.code,
+      stdout: await stdout,
+      stderr: await stderr,
+    };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function definedOnly(env: Record<string, string | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(env)) if (value !== undefined) out[name] = value;
+  return out;
+}
+
+function firstLine(bytes: Uint8Array): string {
+  return new TextDecoder().decode(bytes).split("\n")[0].replace(/\r$/, "");
 }
