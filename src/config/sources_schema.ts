@@ -43,6 +43,11 @@ export const emailAccount = z.object({
 export const emailSection = z.object({
   accounts: z.array(emailAccount).default([]),
   check_every_minutes: positiveInt.default(5),
+  /**
+   * While `radar serve` runs, keep one connection per account in IMAP IDLE (when the server
+   * offers it) so new mail is announced at once; polling goes on as the fallback.
+   */
+  idle: z.boolean().default(true),
   /** Seconds for connecting, logging in and each command (and for password_cmd). */
   timeout_seconds: z.number().positive().default(20),
   /** read_email returns at most this many characters of a message's text. */

@@ -3,6 +3,7 @@ import { logPath, RotatingLogFile } from "../../daemon/log_file.ts";
 import { runDaemon } from "../../daemon/daemon.ts";
 import { daemonSources, pluginSources } from "../../daemon/sources.ts";
 import { skillSources } from "../../daemon/skill_sources.ts";
+import { mailIdleSources } from "../../sources/email/mail_idle_setup.ts";
 import { startDaemonWebServer } from "../../../web/server.ts";
 import type { Command } from "commander";
 import type { CliContext } from "../context.ts";
@@ -51,7 +52,12 @@ export function registerServe(program: Command, context: CliContext): void {
           startWeb: (webOptions) => (web = startDaemonWebServer(webOptions)),
           ticker: (handler, signal) => everyMinute("radar-tick", handler, signal),
           jobs: runtime.tickJobs(),
-          sources: [...daemonSources(runtime), ...pluginSources(runtime), ...skillSources(runtime)],
+          sources: [
+            ...daemonSources(runtime),
+            ...pluginSources(runtime),
+            ...skillSources(runtime),
+            ...mailIdleSources(runtime),
+          ],
           onReady: (url, scheduler) => {
             context.io.stderr(
               `Radar is running at ${url} (PID ${runtime.process.pid}); Ctrl-C stops it.\n` +

@@ -44,7 +44,14 @@ export function emailSourceName(account: string): string {
 /** The email tick job. */
 export class EmailCheck {
   readonly name = "email";
+  /** The last check of each account: checks of one account run one at a time. */
+  readonly #latest = new Map<string, Promise<EmailCheckResult>>();
   constructor(private readonly deps: EmailCheckDependencies) {}
+
+  /** The configured accounts. */
+  get accounts(): readonly EmailAccount[] {
+    return this.deps.accounts;
+  }
 
   /** Checks every due account (must not throw). */
   async run(now: Date, signal: AbortSignal): Promise<void> {
@@ -55,8 +62,17 @@ export class EmailCheck {
     }
   }
 
-  /** Checks one account now. */
-  async check(account: EmailAccount, signal?: AbortSignal): Promise<EmailCheckResult> {
+  /** Checks one account now (after its running check, if any: polling and IDLE share it). */
+  check(account: EmailAccount, signal?: AbortSignal): Promise<EmailCheckResult> {
+    const previous = this.#latest.get(account.name);
+    const next = previous
+      ? previous.then(() => this.#check(account, signal))
+      : this.#check(account, signal);
+    this.#latest.set(account.name, next);
+    return next;
+  }
+
+  async #check(account: EmailAccount, signal?: AbortSignal): Promise<EmailCheckResult> {
     const { deps } = this;
     const source = emailSourceName(account.name);
     try {

@@ -24,28 +24,38 @@ export class MailError extends Error {
 
 const loopbackHosts = /^(localhost|127(\.\d{1,3}){3}|::1|\[::1\])$/i;
 
-/** Runs `work` in a logged-in session on `account`; throws MailError. */
-export async function withImap<T>(
-  account: EmailAccount,
-  settings: ImapSettings,
-  work: (client: ImapFlow) => Promise<T>,
-  signal?: AbortSignal,
-): Promise<T> {
+/** Refuses plain text to a host that is not loopback (throws MailError). */
+export function checkTransport(account: EmailAccount): void {
   if (account.tls === "none" && !loopbackHosts.test(account.host)) {
     throw new MailError(
       `${account.name}: tls "none" is allowed only for a loopback host (use implicit or starttls)`,
     );
   }
-  let password: string;
+}
+
+/** The account's password (password_cmd, password_env or keychain) as a MailError on failure. */
+export async function accountPassword(
+  account: EmailAccount,
+  settings: ImapSettings,
+): Promise<string> {
   try {
-    password = await readPassword(account, `email account ${account.name}`, {
+    return await readPassword(account, `email account ${account.name}`, {
       env: settings.env,
       timeoutMs: settings.timeoutMs,
     });
   } catch (error) {
     throw new MailError((error as Error).message);
   }
-  const client = new ImapFlow({
+}
+
+/** An imapflow client for `account` (not connected; auto-IDLE off unless `idle` options say). */
+export function imapClient(
+  account: EmailAccount,
+  password: string,
+  settings: ImapSettings,
+  idle?: { maxIdleMs: number },
+): ImapFlow {
+  return new ImapFlow({
     host: account.host,
     port: account.port,
     secure: account.tls === "implicit",
@@ -55,8 +65,21 @@ export async function withImap<T>(
     disableAutoIdle: true,
     connectionTimeout: settings.timeoutMs,
     greetingTimeout: settings.timeoutMs,
-    socketTimeout: settings.timeoutMs,
+    // An idling connection is quiet for minutes: IDLE restarts before imapflow's own watchdog.
+    ...(idle ? { maxIdleTime: idle.maxIdleMs } : { socketTimeout: settings.timeoutMs }),
   });
+}
+
+/** Runs `work` in a logged-in session on `account`; throws MailError. */
+export async function withImap<T>(
+  account: EmailAccount,
+  settings: ImapSettings,
+  work: (client: ImapFlow) => Promise<T>,
+  signal?: AbortSignal,
+): Promise<T> {
+  checkTransport(account);
+  const password = await accountPassword(account, settings);
+  const client = imapClient(account, password, settings);
   // A dropped connection emits "error"; without a listener it would crash the process.
   client.on("error", () => {});
   const abort = () => void client.close();

@@ -1,0 +1,24 @@
+/** The daemon's IMAP IDLE watchers, built around the email tick job (none without accounts). */
+import type { RadarConfig } from "../../config/schema.ts";
+import type { Logger } from "../../core/ports.ts";
+import { EmailCheck } from "./email_check.ts";
+import { MailIdleWatchers } from "./mail_idle.ts";
+
+/** One watcher set for the configured accounts when `email.idle` is on (an EventSource). */
+export function mailIdleSources(
+  radar: { config: RadarConfig; logger: Logger; tickJobs(): Array<{ name: string }> },
+  env: Record<string, string | undefined> = Deno.env.toObject(),
+): MailIdleWatchers[] {
+  const { email } = radar.config;
+  if (!email.idle || !email.accounts.length) return [];
+  const check = radar.tickJobs().find((job): job is EmailCheck => job instanceof EmailCheck);
+  if (!check) return [];
+  return [
+    new MailIdleWatchers({
+      accounts: check.accounts,
+      settings: { env, timeoutMs: email.timeout_seconds * 1000 },
+      logger: radar.logger,
+      onNewMail: (account) => check.check(account),
+    }),
+  ];
+}
