@@ -1,7 +1,9 @@
 /**
  * The fetch an HTTP MCP server is reached through: only its approved hosts, no redirects, and a
  * public name that resolves to a private address is refused (through the network guard), unless
- * the approved host is itself local (a literal private address or localhost).
+ * the approved host is itself local (a literal private address or localhost). The request goes
+ * to an address the guard checked (pinned, as fetch_url does), so DNS cannot answer differently
+ * between the check and the connect.
  */
 import {
   checkUrlAddresses,
@@ -9,6 +11,11 @@ import {
   privateAddressKind,
   type Resolver,
 } from "../adapters/network/network_guard.ts";
+import {
+  createPinnedFetch,
+  fetchFromChecked,
+  type PinnedFetch,
+} from "../adapters/network/pinned_fetch.ts";
 
 /** A fetch that only reaches `hosts`; a response body past `maxBytes` fails the request. */
 export function guardedMcpFetch(
@@ -16,6 +23,7 @@ export function guardedMcpFetch(
   fetcher: typeof fetch = fetch,
   resolve: Resolver = denoResolver,
   maxBytes = 4_000_000,
+  pinned: PinnedFetch = createPinnedFetch(fetcher),
 ): (url: string | URL, init?: RequestInit) => Promise<Response> {
   const allowed = new Set(hosts.map((host) => host.toLowerCase()));
   return async (url, init) => {
@@ -26,15 +34,51 @@ export function guardedMcpFetch(
     }
     const local = host === "localhost" || privateAddressKind(host) !== undefined;
     const check = await checkUrlAddresses(target, { allowPrivate: local, resolve });
-    if (check.problem) throw new Error(check.problem);
-    const response = await fetcher(target, { ...init, redirect: "error" });
-    if (!response.body) return response;
-    return new Response(response.body.pipeThrough(byteCap(maxBytes)), {
-      status: response.status,
-      statusText: response.statusText,
-      headers: response.headers,
-    });
+    if (check.problem !== undefined) throw new Error(check.problem);
+    const opened = await fetchFromChecked(target, check.addresses, {
+      ...init,
+      redirect: "error",
+    }, { fetch: fetcher, pinned });
+    const response = opened.response;
+    if (!response.body) {
+      opened.close();
+      return response;
+    }
+    return new Response(
+      closingWhenDone(response.body.pipeThrough(byteCap(maxBytes)), opened.close),
+      {
+        status: response.status,
+        statusText: response.statusText,
+        headers: response.headers,
+      },
+    );
   };
+}
+
+/** The same bytes; `close` (the pinned client) runs when the stream ends, fails or is cancelled. */
+function closingWhenDone(
+  body: ReadableStream<Uint8Array>,
+  close: () => void,
+): ReadableStream<Uint8Array> {
+  const reader = body.getReader();
+  return new ReadableStream({
+    async pull(controller) {
+      try {
+        const { done, value } = await reader.read();
+        if (done) {
+          close();
+          controller.close();
+        } else controller.enqueue(value);
+      } catch (error) {
+        close();
+        controller.error(error);
+      }
+    },
+    async cancel(reason) {
+      await reader.cancel(reason).catch(() => {});
+      close();
+    },
+  });
 }
 
 /** Passes bytes through until `maxBytes`, then errors the stream. */

@@ -56,3 +56,30 @@ Deno.test("an HTTP response larger than the cap fails the call", async () => {
   const response = await fetcher("http://127.0.0.1:1/mcp");
   await assert.rejects(response.text(), /more than 1000 bytes/);
 });
+
+Deno.test("an HTTP server's connection goes to the address that was checked (DNS rebinding)", async () => {
+  // The first answer is public; every later lookup answers loopback (a rebinding DNS server).
+  let lookups = 0;
+  const resolve = (host: string) => {
+    assert.equal(host, "mcp.example.com");
+    return Promise.resolve(lookups++ === 0 ? ["93.184.216.34"] : ["127.0.0.1"]);
+  };
+  const connections: string[] = [];
+  // Without pinning, fetch resolves the name again itself (as the OS would) and connects there.
+  const plain = async (url: string | URL | Request) => {
+    const [address] = await resolve(new URL(String(url)).hostname);
+    connections.push(`unpinned ${address}`);
+    return new Response("{}");
+  };
+  const pinned = (url: URL, address: string) => {
+    connections.push(`pinned ${address} ${url.hostname}`);
+    return Promise.resolve({ response: new Response("{}"), close: () => {} });
+  };
+  const fetcher = guardedMcpFetch(["mcp.example.com"], plain, resolve, 1000, pinned);
+  const response = await fetcher("https://mcp.example.com/mcp", { method: "POST" });
+  assert.equal(await response.text(), "{}");
+  assert.deepEqual(connections, ["pinned 93.184.216.34 mcp.example.com"]);
+  // The next request is checked again: now loopback, refused before any connection.
+  await assert.rejects(fetcher("https://mcp.example.com/mcp"), /private|internal|local|loopback/i);
+  assert.deepEqual(connections.length, 1);
+});
