@@ -23,6 +23,12 @@ export interface McpApproval {
   /** The tools it listed when approved (offered without starting it). */
   tools: McpTool[];
   approvedAt: string;
+  /**
+   * Set when the running server's tool list stopped matching `tools` ("echo: changed",
+   * "sneaky: new", "old: removed"): changed tools are refused until `radar mcp approve`.
+   */
+  toolChanges?: string[];
+  toolsChangedAt?: string;
 }
 
 /** Stores MCP approvals. */
@@ -31,6 +37,48 @@ export interface McpApprovals {
   list(): McpApproval[];
   save(approval: McpApproval): void;
   remove(name: string): boolean;
+  /** Records that a server's tools changed since approval (saving the approval clears it). */
+  markToolsChanged(name: string, changes: string[], at: Date): void;
+}
+
+/**
+ * How `listed` differs from the approved tools: one entry per tool that is new, removed, or whose
+ * description or input schema changed (key order ignored). Empty when they match.
+ */
+export function toolChanges(approved: readonly McpTool[], listed: readonly McpTool[]): string[] {
+  const before = new Map(approved.map((tool) => [tool.name, fingerprint(tool)]));
+  const after = new Map(listed.map((tool) => [tool.name, fingerprint(tool)]));
+  const changes: string[] = [];
+  for (const [name, print] of after) {
+    if (!before.has(name)) changes.push(`${name}: new`);
+    else if (before.get(name) !== print) changes.push(`${name}: changed`);
+  }
+  for (const name of before.keys()) if (!after.has(name)) changes.push(`${name}: removed`);
+  return changes.sort();
+}
+
+/** The tool names `toolChanges` lists as changed or removed (calls to them are refused). */
+export function changedToolNames(changes: readonly string[]): Set<string> {
+  return new Set(
+    changes.filter((change) => !change.endsWith(": new")).map((change) =>
+      change.slice(0, change.lastIndexOf(": "))
+    ),
+  );
+}
+
+function fingerprint(tool: McpTool): string {
+  return canonical({ description: tool.description ?? "", input: tool.inputSchema ?? {} });
+}
+
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
+  if (value && typeof value === "object") {
+    const entries = Object.entries(value).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0);
+    return `{${
+      entries.map(([key, inner]) => `${JSON.stringify(key)}:${canonical(inner)}`).join(",")
+    }}`;
+  }
+  return JSON.stringify(value) ?? "null";
 }
 
 /** The hash an approval pins: sha256 over the JSON of argv (stdio) or the URL (HTTP). */

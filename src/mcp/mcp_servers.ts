@@ -7,7 +7,13 @@ import type { RadarConfig } from "../config/schema.ts";
 import type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
 import type { Tool } from "../core/tool.ts";
 import type { FileToolDependencies } from "../tools/file_access.ts";
-import { commandHash, type McpApproval, type McpApprovals } from "./approval.ts";
+import {
+  changedToolNames,
+  commandHash,
+  type McpApproval,
+  type McpApprovals,
+  toolChanges,
+} from "./approval.ts";
 import { guardedMcpFetch } from "./http_guard.ts";
 import { mcpTools } from "./mcp_tools.ts";
 import { sandboxLaunch } from "./sandbox_launch.ts";
@@ -30,6 +36,8 @@ export interface McpServerStatus {
   env: string[];
   hosts: string[];
   origin: "config" | "cli";
+  /** Approved, but its tools changed since ("echo: changed", "x: new"): needs re-approval. */
+  toolChanges?: string[];
 }
 
 /** Every known server: config entries (approved, pending or changed) and CLI-added approvals. */
@@ -55,6 +63,7 @@ export function mcpServerStatuses(
       env: grants?.env ?? entry.env,
       hosts: grants?.hosts ?? (entry.url ? [hostOf(entry.url)] : []),
       origin: "config",
+      ...(grants?.toolChanges ? { toolChanges: grants.toolChanges } : {}),
     });
   }
   for (const approval of approved.values()) {
@@ -68,6 +77,7 @@ export function mcpServerStatuses(
       env: approval.env,
       hosts: approval.hosts,
       origin: "cli",
+      ...(approval.toolChanges ? { toolChanges: approval.toolChanges } : {}),
     });
   }
   return statuses;
@@ -87,7 +97,11 @@ export interface McpToolSource {
 }
 
 /** Server dependencies: the file-tool places (for the sandbox) and the HTTP client. */
-export type McpDependencies = FileToolDependencies & { fetch?: typeof fetch };
+export type McpDependencies = FileToolDependencies & {
+  fetch?: typeof fetch;
+  /** Warnings (a server whose tools changed); none when absent. */
+  warn?: (line: string) => void;
+};
 
 /**
  * The tools of every approved server, from the list kept with its approval: nothing starts until
@@ -111,7 +125,23 @@ export function mcpToolSource(
       );
       continue;
     }
-    const connection = connectionFor(deps, approval);
+    // Tools changed or removed since approval are refused (new ones were never offered).
+    let blocked = changedToolNames(approval.toolChanges ?? []);
+    const recheck = async () => {
+      try {
+        const listed = await (connection as McpServerConnection).listTools();
+        const changes = toolChanges(approval.tools, listed);
+        if (!changes.length) return;
+        blocked = changedToolNames(changes);
+        approvals.markToolsChanged(approval.name, changes, new Date());
+        deps.warn?.(
+          `MCP server ${approval.name} changed its tools since approval (${
+            changes.join(", ")
+          }); only unchanged approved tools are offered (radar mcp approve ${approval.name})`,
+        );
+      } catch { /* a server that cannot list its tools fails its calls anyway */ }
+    };
+    const connection = connectionFor(deps, approval, () => void recheck());
     if (typeof connection === "string") {
       problems.push(`MCP server ${approval.name}: ${connection}`);
       continue;
@@ -120,6 +150,11 @@ export function mcpToolSource(
     tools.push(...mcpTools(approval.name, approval.tools, connection, {
       maxResultChars: settings.max_result_chars,
       maxSchemaChars: settings.max_schema_chars,
+      refusal: (tool) =>
+        blocked.has(tool)
+          ? `MCP server ${approval.name} changed its tool ${tool} since it was approved; ` +
+            `the user must approve it again (radar mcp approve ${approval.name})`
+          : undefined,
     }));
   }
   return {
@@ -152,6 +187,7 @@ const maxToolsPerServer = 64;
 export function connectionFor(
   deps: McpDependencies,
   approval: McpApproval,
+  onToolsChanged?: () => void,
 ): McpServerConnection | string {
   const settings = deps.config.mcp;
   const timeoutMs = settings.timeout_seconds * 1000;
@@ -166,6 +202,7 @@ export function connectionFor(
     return new McpServerConnection({
       name: approval.name,
       timeoutMs,
+      onToolsChanged,
       open: () => new StreamableHTTPClientTransport(url, { fetch: fetcher }),
     });
   }
@@ -175,6 +212,7 @@ export function connectionFor(
     name: approval.name,
     timeoutMs,
     idleMs: settings.idle_seconds * 1000,
+    onToolsChanged,
     // Computed again at every start: what home holds (and so what is hidden) changes.
     open: () => {
       const launch = sandboxLaunch(deps, approval);

@@ -4,7 +4,7 @@
  * a size cap, results as capped text (the agent loop wraps every tool result as untrusted data).
  */
 import type { CallToolResult, Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
-import { failed, timedOut, type Tool, type ToolOutput } from "../core/tool.ts";
+import { failed, refused, timedOut, type Tool, type ToolOutput } from "../core/tool.ts";
 import { neutralizeControlTokens } from "../core/untrusted_text.ts";
 import type { McpServerConnection } from "./server_connection.ts";
 
@@ -12,6 +12,11 @@ import type { McpServerConnection } from "./server_connection.ts";
 export interface McpToolLimits {
   maxResultChars: number;
   maxSchemaChars: number;
+  /**
+   * Why a call to this (server-side) tool is refused now, if it is: a tool that changed since
+   * the server was approved runs only after `radar mcp approve`.
+   */
+  refusal?: (tool: string) => string | undefined;
 }
 
 const maxDescriptionChars = 160;
@@ -48,6 +53,8 @@ export function mcpTools(
           ? { ok: true, value: args }
           : { ok: false, error: "expected an object of arguments" },
       run: async (args, context): Promise<ToolOutput> => {
+        const refusal = limits.refusal?.(entry.name);
+        if (refusal) return refused(refusal);
         try {
           const result = await connection.callTool(
             entry.name,

@@ -11,6 +11,8 @@ export interface McpServerSummary {
   state: "approved" | "pending" | "changed";
   grants: string;
   tools: number;
+  /** Its tools changed since approval ("echo: changed"): it needs re-approval. */
+  toolChanges?: string[];
 }
 
 /** Every known server, or none when the approvals cannot be read. */
@@ -33,6 +35,7 @@ export function mcpServerViews(config: RadarConfig, approvals: McpApprovals): Mc
         state: status.state,
         grants,
         tools: approval?.tools.length ?? 0,
+        ...(status.toolChanges ? { toolChanges: status.toolChanges } : {}),
       };
     });
   } catch {
@@ -51,7 +54,7 @@ export function mcpStatusLines(config: RadarConfig, approvals: McpApprovals): st
         view.state === "approved"
           ? `, ${view.tools} tools, ${view.grants}`
           : ` (radar mcp approve ${view.name})`
-      }`
+      }${view.toolChanges ? `; TOOLS CHANGED since approval (radar mcp approve ${view.name})` : ""}`
     ),
   ];
 }

@@ -13,7 +13,7 @@ export function registerMcpTools(
 ): McpToolSource {
   let source: McpToolSource;
   try {
-    source = mcpToolSource(deps, approvals);
+    source = mcpToolSource({ warn: (line) => logger.warn(line), ...deps }, approvals);
   } catch (error) {
     // An old or read-only database without the approvals table: no MCP tools, Radar still runs.
     logger.warn(`MCP servers are off: ${(error as Error).message.split("\n")[0]}`);

@@ -10,6 +10,7 @@ import {
   ErrorCode,
   McpError,
   type Tool as McpTool,
+  ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { radarVersion } from "../version.ts";
 
@@ -26,6 +27,8 @@ export interface ConnectionOptions {
    * does not keep seeing home entries created after its sandbox was built. 0: never.
    */
   idleMs?: number;
+  /** Called when the server says its tool list changed (notifications/tools/list_changed). */
+  onToolsChanged?: () => void;
 }
 
 /** A started client, its transport and whether it is still usable. */
@@ -112,6 +115,11 @@ export class McpServerConnection {
   private async start(): Promise<Session> {
     const transport = this.options.open();
     const client = new Client({ name: "radar", version: radarVersion }, { capabilities: {} });
+    const onToolsChanged = this.options.onToolsChanged;
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      onToolsChanged?.();
+      return Promise.resolve();
+    });
     this.transport = transport;
     // A crashed server: the next call starts a new one. (Set again after connect, which wraps it.)
     const forget = () => {

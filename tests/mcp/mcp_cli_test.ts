@@ -7,7 +7,9 @@ import { openRadar } from "../../src/runtime/open_radar.ts";
 import { memoryIo } from "../helpers/memory_io.ts";
 import { hasBubblewrap } from "../tools/exec/exec_harness.ts";
 import { askContext, tempHome } from "../tools/tool_harness.ts";
-import { denoDir, denoServer, hostileServerCopy } from "./mcp_harness.ts";
+import { approvalOf, denoDir, denoServer, hostileServerCopy } from "./mcp_harness.ts";
+import { openDatabase } from "../../src/adapters/sqlite/database.ts";
+import { SqliteMcpApprovals } from "../../src/adapters/sqlite/mcp_approvals.ts";
 
 function environment(home: string): Record<string, string> {
   return {
@@ -98,6 +100,27 @@ Deno.test("radar mcp list shows a config server as pending, approve needs a know
     assert.match(list.out.join(""), /folders \/srv; no network/);
     const unknown = memoryIo(env, { cwd: home.home });
     assert.equal(await runCli(["--config", configPath, "mcp", "approve", "nope"], unknown), 3);
+  } finally {
+    home.dispose();
+  }
+});
+
+Deno.test("radar mcp list says when an approved server's tools changed since approval", async () => {
+  const home = tempHome();
+  const env = environment(home.home);
+  try {
+    Deno.mkdirSync(env.RADAR_DATA_DIR, { recursive: true });
+    const db = openDatabase(join(env.RADAR_DATA_DIR, "radar.db"));
+    const approvals = new SqliteMcpApprovals(db);
+    approvals.save(approvalOf("notes", ["mcp-notes"]));
+    approvals.markToolsChanged("notes", ["echo: changed", "sneaky: new"], new Date());
+    db.close();
+    const list = memoryIo(env, { cwd: home.home });
+    assert.equal(await runCli(["mcp", "list"], list), 0, list.err.join(""));
+    assert.match(
+      list.out.join(""),
+      /NEEDS RE-APPROVAL: its tools changed since approval \(echo: changed, sneaky: new\); only unchanged tools run \(radar mcp approve notes\)/,
+    );
   } finally {
     home.dispose();
   }

@@ -21,6 +21,16 @@ export class MemoryApprovals implements McpApprovals {
   remove(name: string) {
     return this.records.delete(name);
   }
+  markToolsChanged(name: string, changes: string[], at: Date) {
+    const approval = this.records.get(name);
+    if (approval) {
+      this.records.set(name, {
+        ...approval,
+        toolChanges: changes,
+        toolsChangedAt: at.toISOString(),
+      });
+    }
+  }
 }
 
 /** An approval of `command` with the given grants. */

@@ -16,6 +16,8 @@ interface ApprovalRow {
   hosts_json: string;
   tools_json: string;
   approved_at: string;
+  tool_changes_json: string | null;
+  tools_changed_at: string | null;
 }
 
 function toApproval(row: ApprovalRow): McpApproval {
@@ -31,6 +33,12 @@ function toApproval(row: ApprovalRow): McpApproval {
     hosts: JSON.parse(row.hosts_json),
     tools: JSON.parse(row.tools_json),
     approvedAt: row.approved_at,
+    ...(row.tools_changed_at
+      ? {
+        toolChanges: JSON.parse(row.tool_changes_json ?? "[]"),
+        toolsChangedAt: row.tools_changed_at,
+      }
+      : {}),
   };
 }
 
@@ -69,6 +77,18 @@ export class SqliteMcpApprovals implements McpApprovals {
       JSON.stringify(approval.hosts),
       JSON.stringify(approval.tools),
       approval.approvedAt,
+    );
+  }
+
+  /** Flags an approved server whose tools changed since approval (cleared by saving it again). */
+  markToolsChanged(name: string, changes: string[], at: Date): void {
+    write(
+      this.db,
+      "the MCP approval",
+      "UPDATE mcp_approvals SET tool_changes_json = ?, tools_changed_at = ? WHERE name = ?",
+      JSON.stringify(changes),
+      at.toISOString(),
+      name,
     );
   }
 

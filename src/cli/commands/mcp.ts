@@ -186,6 +186,11 @@ function grants(
 }
 
 function describeStatus(status: McpServerStatus): string {
+  const changed = status.toolChanges
+    ? `\n  NEEDS RE-APPROVAL: its tools changed since approval (${
+      status.toolChanges.slice(0, 10).join(", ")
+    }); only unchanged tools run (radar mcp approve ${status.name})`
+    : "";
   return `${status.name}  ${status.state}  (${status.origin})  ${status.target.slice(0, 120)}\n` +
-    `  ${grants(status)}`;
+    `  ${grants(status)}${changed}`;
 }

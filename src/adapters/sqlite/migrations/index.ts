@@ -14,6 +14,7 @@ import { mcpMigration } from "./012_mcp.ts";
 import { checksMigration } from "./013_checks.ts";
 import { personalitiesMigration } from "./014_personalities.ts";
 import { summariesEvalMigration } from "./015_summaries_eval.ts";
+import { mcpToolChangesMigration } from "./016_mcp_tool_changes.ts";
 import { blockedEventsMigration } from "./018_blocked_events.ts";
 
 /** The ordered migrations applied by `openDatabase`. */
@@ -32,5 +33,6 @@ export const migrations: readonly Migration[] = [
   checksMigration,
   personalitiesMigration,
   summariesEvalMigration,
+  mcpToolChangesMigration,
   blockedEventsMigration,
 ];
