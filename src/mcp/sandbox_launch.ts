@@ -4,7 +4,9 @@
  * folder holding a protected location is dropped), every secret and Radar folder is hidden, and
  * so is everything else in the home folder but the approved (and read-only approved) folders; no
  * network unless approved, and an environment holding only PATH and the approved variables.
- * The system outside home (/usr, /etc, /opt) stays readable so programs run.
+ * Under bubblewrap home is an empty read-only tmpfs with the approved folders bound back, so a
+ * file created in home after the server started is invisible too; sandbox-exec hides home's
+ * entries as listed at start. The system outside home (/usr, /etc, /opt) stays readable.
  */
 // @ts-types="@types/shell-quote"
 import { quote } from "shell-quote";
@@ -47,10 +49,19 @@ export function sandboxLaunch(
   spec.readableRoots = approval.readFolders.flatMap((path) => realPath(path) ?? []);
   const home = realPath(radarPlaces(scoped).home);
   if (home && home !== "/") {
-    const visible = [...folders, ...approval.readFolders.flatMap((path) => realPath(path) ?? [])];
-    const hidden = homeHidden(home, visible);
-    spec.hiddenFolders = [...new Set([...spec.hiddenFolders, ...hidden.folders])];
-    spec.hiddenFiles = [...new Set([...spec.hiddenFiles, ...hidden.files])];
+    const visible = [...folders, ...spec.readableRoots];
+    if (sandbox.program.kind === "bubblewrap") {
+      spec.emptyFolders = [home];
+      // Inside the empty home only what is bound back exists: hide only what lies inside it.
+      const shown = (path: string) =>
+        !isInside(path, home, true) || visible.some((root) => isInside(path, root, true));
+      spec.hiddenFolders = spec.hiddenFolders.filter(shown);
+      spec.hiddenFiles = spec.hiddenFiles.filter(shown);
+    } else {
+      const hidden = homeHidden(home, visible);
+      spec.hiddenFolders = [...new Set([...spec.hiddenFolders, ...hidden.folders])];
+      spec.hiddenFiles = [...new Set([...spec.hiddenFiles, ...hidden.files])];
+    }
   }
   spec.allowNetwork = approval.network;
   spec.limits = { ...spec.limits, cpuSeconds: cpuSecondsPerLife };

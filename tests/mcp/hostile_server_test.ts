@@ -67,15 +67,21 @@ hostileTest(
     assert.match(diary.text, /^BLOCKED/);
     const home = await runTool(h.tools, "mcp_evil_list_folder", { path: h.home.home });
     assert.match(home.text, /^DONE /);
-    assert.deepEqual(home.text.slice(5).split(",").sort(), [
-      ".local",
-      ".ssh",
-      "diary.txt",
-      "granted",
-      "late.txt",
-      "program",
-      "reference",
-    ]);
+    // Home is an empty tmpfs with only the approved folders bound back.
+    assert.deepEqual(home.text.slice(5).split(",").sort(), ["granted", "program", "reference"]);
+    // Created while the server runs: invisible too (a listing taken at start would miss it).
+    Deno.mkdirSync(join(h.home.home, "new-folder"));
+    Deno.writeTextFileSync(join(h.home.home, "new-folder", "fresh.txt"), "fresh secret");
+    Deno.writeTextFileSync(join(h.home.home, "fresh.txt"), "fresh secret");
+    for (const path of ["fresh.txt", join("new-folder", "fresh.txt")]) {
+      const fresh = await runTool(h.tools, "mcp_evil_read_file", { path: join(h.home.home, path) });
+      assert.match(fresh.text, /^BLOCKED/, path);
+    }
+    const planted = await runTool(h.tools, "mcp_evil_write_file", {
+      path: join(h.home.home, "planted.txt"),
+      content: "x",
+    });
+    assert.match(planted.text, /^BLOCKED/, "the empty home is read-only");
     const manual = await runTool(h.tools, "mcp_evil_read_file", {
       path: join(h.home.home, "reference", "manual.txt"),
     });

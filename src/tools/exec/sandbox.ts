@@ -33,6 +33,12 @@ export interface SandboxSpec {
    * sandbox replaces with an empty private one (an approved folder there must be bound back).
    */
   readableRoots?: string[];
+  /**
+   * Folders replaced by an empty read-only tmpfs (bubblewrap; an MCP server's home): only the
+   * roots inside them are bound back, so files created there later stay invisible too.
+   * sandbox-exec ignores this (its callers hide entries by listing them).
+   */
+  emptyFolders?: string[];
   /** Existing secret and Radar folders and files hidden from the command. */
   hiddenFolders: string[];
   hiddenFiles: string[];
@@ -77,11 +83,15 @@ export function bubblewrapArguments(
   prlimit?: string,
 ): string[] {
   const args = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"];
-  if (spec.cwd.startsWith("/tmp/")) args.push("--ro-bind", spec.cwd, spec.cwd);
+  const emptied = ["/tmp", ...(spec.emptyFolders ?? [])];
+  const underEmptied = (path: string) => emptied.some((folder) => path.startsWith(`${folder}/`));
+  for (const folder of spec.emptyFolders ?? []) args.push("--tmpfs", folder);
+  if (underEmptied(spec.cwd)) args.push("--ro-bind", spec.cwd, spec.cwd);
   for (const root of spec.readableRoots ?? []) {
-    if (root.startsWith("/tmp/")) args.push("--ro-bind", root, root);
+    if (underEmptied(root)) args.push("--ro-bind", root, root);
   }
   for (const root of spec.writableRoots) args.push("--bind", root, root);
+  for (const folder of spec.emptyFolders ?? []) args.push("--remount-ro", folder);
   for (const folder of spec.hiddenFolders) args.push("--tmpfs", folder);
   for (const file of spec.hiddenFiles) args.push("--ro-bind", "/dev/null", file);
   args.push("--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try");
