@@ -6,7 +6,9 @@
  * network unless approved, and an environment holding only PATH and the approved variables.
  * Under bubblewrap home is an empty read-only tmpfs with the approved folders bound back, so a
  * file created in home after the server started is invisible too; sandbox-exec hides home's
- * entries as listed at start. The system outside home (/usr, /etc, /opt) stays readable.
+ * entries as listed at start. Under bubblewrap /etc holds only what programs need to run and
+ * reach the network (certificates, DNS, users, time zone, the dynamic linker's cache) and /opt
+ * is empty unless the server's program lives there; /usr and the rest stay readable.
  */
 // @ts-types="@types/shell-quote"
 import { quote } from "shell-quote";
@@ -17,11 +19,41 @@ import { isInside } from "../tools/path_guard.ts";
 import { join } from "node:path";
 import type { McpApproval } from "./approval.ts";
 import type { ProcessLaunch } from "./sandboxed_stdio_transport.ts";
+import type { SandboxSpec } from "../tools/exec/sandbox.ts";
 
 /** The PATH a server gets (its own PATH is not inherited unless approved as a variable). */
 const defaultPath = "/usr/local/bin:/usr/bin:/bin";
 /** CPU seconds over a server's whole life; past them the kernel kills it (restarted on use). */
 const cpuSecondsPerLife = 600;
+
+/**
+ * What of /etc a server sees (measured: deno and node read these to start, verify TLS and resolve
+ * names); the rest (shadow, machine-id, host keys, service configs) is hidden.
+ */
+const systemEntries = [
+  "/etc/ssl",
+  "/etc/ca-certificates",
+  "/etc/ca-certificates.conf",
+  "/etc/pki",
+  "/etc/resolv.conf",
+  "/etc/hosts",
+  "/etc/host.conf",
+  "/etc/nsswitch.conf",
+  "/etc/gai.conf",
+  "/etc/services",
+  "/etc/protocols",
+  "/etc/passwd",
+  "/etc/group",
+  "/etc/localtime",
+  "/etc/timezone",
+  "/etc/ld.so.cache",
+  "/etc/ld.so.conf",
+  "/etc/ld.so.conf.d",
+  "/etc/ld.so.preload",
+  "/etc/alternatives",
+  "/etc/os-release",
+  "/etc/mime.types",
+];
 
 /** The sandboxed launch of one server, or why it cannot start. */
 export function sandboxLaunch(
@@ -63,6 +95,7 @@ export function sandboxLaunch(
       spec.hiddenFiles = [...new Set([...spec.hiddenFiles, ...hidden.files])];
     }
   }
+  if (sandbox.program.kind === "bubblewrap") narrowSystem(spec, approval.command[0] ?? "");
   spec.allowNetwork = approval.network;
   spec.limits = { ...spec.limits, cpuSeconds: cpuSecondsPerLife };
   const env: Record<string, string> = { PATH: defaultPath };
@@ -72,6 +105,33 @@ export function sandboxLaunch(
   }
   const command = `exec ${quote(approval.command)}`;
   return { launch: { argv: sandboxedArgv(sandbox.program, spec, command), env, cwd }, folders };
+}
+
+/**
+ * Empties /etc and /opt and binds back the system entries (links made again as links) and the
+ * /opt folder of a program that lives there; hidden entries inside them are dropped.
+ */
+function narrowSystem(spec: SandboxSpec, program: string): void {
+  const readable = [...(spec.readableRoots ?? [])];
+  const symlinks: Array<{ path: string; target: string }> = [];
+  for (const path of systemEntries) {
+    try {
+      if (Deno.lstatSync(path).isSymlink) symlinks.push({ path, target: Deno.readLinkSync(path) });
+      else readable.push(path);
+    } catch { /* not on this system */ }
+  }
+  const optFolder = /^\/opt\/[^/]+/.exec(realPath(program) ?? program)?.[0];
+  if (optFolder && realPath(optFolder)) readable.push(optFolder);
+  const emptied = ["/etc", "/opt"].filter((folder) => realPath(folder) === folder);
+  spec.emptyFolders = [...(spec.emptyFolders ?? []), ...emptied];
+  spec.symlinks = [...(spec.symlinks ?? []), ...symlinks];
+  spec.readableRoots = readable;
+  const visible = [...readable, ...spec.writableRoots];
+  const shown = (path: string) =>
+    !emptied.some((folder) => isInside(path, folder, true)) ||
+    visible.some((root) => isInside(path, root, true));
+  spec.hiddenFolders = spec.hiddenFolders.filter(shown);
+  spec.hiddenFiles = spec.hiddenFiles.filter(shown);
 }
 
 /** Entries hidden per home: everything not on the way to a visible folder. */

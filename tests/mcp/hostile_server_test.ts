@@ -82,6 +82,15 @@ hostileTest(
       content: "x",
     });
     assert.match(planted.text, /^BLOCKED/, "the empty home is read-only");
+    // /etc holds only what programs need; /opt is empty.
+    const hosts = await runTool(h.tools, "mcp_evil_read_file", { path: "/etc/hosts" });
+    assert.match(hosts.text, /^DONE /, "what resolving names needs stays");
+    for (const path of ["/etc/hostname", "/etc/machine-id", "/etc/shadow"]) {
+      const hidden = await runTool(h.tools, "mcp_evil_read_file", { path });
+      assert.match(hidden.text, /^BLOCKED/, path);
+    }
+    const opt = await runTool(h.tools, "mcp_evil_list_folder", { path: "/opt" });
+    assert.equal(opt.text, "DONE ");
     const manual = await runTool(h.tools, "mcp_evil_read_file", {
       path: join(h.home.home, "reference", "manual.txt"),
     });

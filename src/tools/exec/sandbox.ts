@@ -39,6 +39,8 @@ export interface SandboxSpec {
    * sandbox-exec ignores this (its callers hide entries by listing them).
    */
   emptyFolders?: string[];
+  /** Symbolic links made again inside the empty folders (/etc/localtime → its zone file). */
+  symlinks?: Array<{ path: string; target: string }>;
   /** Existing secret and Radar folders and files hidden from the command. */
   hiddenFolders: string[];
   hiddenFiles: string[];
@@ -86,6 +88,7 @@ export function bubblewrapArguments(
   const emptied = ["/tmp", ...(spec.emptyFolders ?? [])];
   const underEmptied = (path: string) => emptied.some((folder) => path.startsWith(`${folder}/`));
   for (const folder of spec.emptyFolders ?? []) args.push("--tmpfs", folder);
+  for (const link of spec.symlinks ?? []) args.push("--symlink", link.target, link.path);
   if (underEmptied(spec.cwd)) args.push("--ro-bind", spec.cwd, spec.cwd);
   for (const root of spec.readableRoots ?? []) {
     if (underEmptied(root)) args.push("--ro-bind", root, root);
