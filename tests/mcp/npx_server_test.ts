@@ -1,0 +1,84 @@
+/**
+ * The reference filesystem server started the way most guides show it, `npx -y …`, inside the
+ * sandbox without network: npx runs offline from an npm cache that the test fills beforehand
+ * (outside the sandbox). Skipped, saying why, when node/npx is missing or the cache cannot be
+ * filled (no npm registry).
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { hasBubblewrap } from "../tools/exec/exec_harness.ts";
+import { tempHome, toolDeps } from "../tools/tool_harness.ts";
+import { approvalOf, approveAndOpen, MemoryApprovals, runTool } from "./mcp_harness.ts";
+
+const serverPackage = "@modelcontextprotocol/server-filesystem@2026.8.31";
+const npx = ["/usr/bin/npx", "/usr/local/bin/npx"].find((path) => {
+  try {
+    return Deno.statSync(path).isFile;
+  } catch {
+    return false;
+  }
+});
+/** Outside /tmp (the sandbox's /tmp is private) and outside the test's home. */
+const npmCache = join(Deno.env.get("HOME") ?? "/root", ".cache", "radar-test-npm");
+
+/** Installs the package into the npx cache (needs the npm registry); why not, or undefined. */
+async function fillCache(): Promise<string | undefined> {
+  const output = await new Deno.Command(npx!, {
+    args: ["-y", "--cache", npmCache, serverPackage],
+    stdin: "null",
+    stdout: "null",
+    stderr: "piped",
+    signal: AbortSignal.timeout(120_000),
+  }).output().catch((error: Error) => ({
+    success: false,
+    stderr: new TextEncoder().encode(error.message),
+  }));
+  const stderr = new TextDecoder().decode(output.stderr);
+  // Without folders the server starts, reads EOF on stdin and exits: the install worked.
+  if (/Secure MCP Filesystem Server/.test(stderr)) return undefined;
+  return stderr.split("\n").find((line) => /error/i.test(line))?.slice(0, 200) ?? "npx failed";
+}
+
+Deno.test({
+  name: "an npx-started server runs offline from the npm cache inside the sandbox",
+  ignore: !hasBubblewrap || !npx,
+  async fn(t) {
+    const problem = await fillCache();
+    if (problem) {
+      console.warn(`SKIPPED npx server test: cannot fill the npm cache (${problem})`);
+      return;
+    }
+    const home = tempHome();
+    const folder = join(home.home, "notes");
+    Deno.mkdirSync(folder);
+    Deno.writeTextFileSync(join(folder, "todo.txt"), "buy bread");
+    Deno.writeTextFileSync(join(home.home, "private.txt"), "outside secret");
+    const approval = approvalOf(
+      "files",
+      [npx!, "-y", "--offline", "--cache", npmCache, serverPackage, folder],
+      // npm writes into its cache even offline (measured: read-only, npx exits at once).
+      { folders: [folder, npmCache] },
+    );
+    const deps = toolDeps(home, () => {}, { env: { HOME: home.home } });
+    const source = await approveAndOpen(deps, new MemoryApprovals(), approval);
+    try {
+      await t.step("its tools join with the source label and work on the folder", async () => {
+        assert.deepEqual(source.problems, []);
+        assert.ok(source.tools.some((tool) => tool.name === "mcp_files_read_text_file"));
+        const read = await runTool(source.tools, "mcp_files_read_text_file", {
+          path: join(folder, "todo.txt"),
+        });
+        assert.match(read.text, /buy bread/);
+      });
+      await t.step("nothing outside its folder", async () => {
+        const outside = await runTool(source.tools, "mcp_files_read_text_file", {
+          path: join(home.home, "private.txt"),
+        });
+        assert.ok(!outside.text.includes("outside secret"), outside.text);
+      });
+    } finally {
+      await source.close();
+      home.dispose();
+    }
+  },
+});
