@@ -127,21 +127,21 @@ export function mcpToolSource(
     }
     // Tools changed or removed since approval are refused (new ones were never offered).
     let blocked = changedToolNames(approval.toolChanges ?? []);
-    const recheck = async () => {
+    const compare = (listed: McpTool[]) => {
+      const changes = toolChanges(approval.tools, listed.slice(0, maxToolsPerServer));
+      if (!changes.length || changes.join() === [...(approval.toolChanges ?? [])].join()) return;
+      blocked = changedToolNames(changes);
+      approval.toolChanges = changes;
       try {
-        const listed = await (connection as McpServerConnection).listTools();
-        const changes = toolChanges(approval.tools, listed);
-        if (!changes.length) return;
-        blocked = changedToolNames(changes);
         approvals.markToolsChanged(approval.name, changes, new Date());
-        deps.warn?.(
-          `MCP server ${approval.name} changed its tools since approval (${
-            changes.join(", ")
-          }); only unchanged approved tools are offered (radar mcp approve ${approval.name})`,
-        );
-      } catch { /* a server that cannot list its tools fails its calls anyway */ }
+      } catch { /* a read-only database: refused in this process all the same */ }
+      deps.warn?.(
+        `MCP server ${approval.name} changed its tools since approval (${
+          changes.join(", ")
+        }); only unchanged approved tools are offered (radar mcp approve ${approval.name})`,
+      );
     };
-    const connection = connectionFor(deps, approval, () => void recheck());
+    const connection = connectionFor(deps, approval, compare);
     if (typeof connection === "string") {
       problems.push(`MCP server ${approval.name}: ${connection}`);
       continue;
@@ -187,7 +187,7 @@ const maxToolsPerServer = 64;
 export function connectionFor(
   deps: McpDependencies,
   approval: McpApproval,
-  onToolsChanged?: () => void,
+  onToolsListed?: (tools: McpTool[]) => void,
 ): McpServerConnection | string {
   const settings = deps.config.mcp;
   const timeoutMs = settings.timeout_seconds * 1000;
@@ -202,7 +202,7 @@ export function connectionFor(
     return new McpServerConnection({
       name: approval.name,
       timeoutMs,
-      onToolsChanged,
+      onToolsListed,
       open: () => new StreamableHTTPClientTransport(url, { fetch: fetcher }),
     });
   }
@@ -212,7 +212,7 @@ export function connectionFor(
     name: approval.name,
     timeoutMs,
     idleMs: settings.idle_seconds * 1000,
-    onToolsChanged,
+    onToolsListed,
     // Computed again at every start: what home holds (and so what is hidden) changes.
     open: () => {
       const launch = sandboxLaunch(deps, approval);

@@ -53,9 +53,11 @@ export function mcpTools(
           ? { ok: true, value: args }
           : { ok: false, error: "expected an object of arguments" },
       run: async (args, context): Promise<ToolOutput> => {
-        const refusal = limits.refusal?.(entry.name);
-        if (refusal) return refused(refusal);
         try {
+          // Started first: a start lists the tools, and a changed tool is refused below.
+          if (limits.refusal) await connection.ready();
+          const refusal = limits.refusal?.(entry.name);
+          if (refusal) return refused(refusal);
           const result = await connection.callTool(
             entry.name,
             args as Record<string, unknown>,

@@ -27,8 +27,11 @@ export interface ConnectionOptions {
    * does not keep seeing home entries created after its sandbox was built. 0: never.
    */
   idleMs?: number;
-  /** Called when the server says its tool list changed (notifications/tools/list_changed). */
-  onToolsChanged?: () => void;
+  /**
+   * Called with the server's tool list at every start (before the first call runs) and again
+   * whenever it says the list changed (notifications/tools/list_changed). Absent: not listed.
+   */
+  onToolsListed?: (tools: McpTool[]) => void;
 }
 
 /** A started client, its transport and whether it is still usable. */
@@ -45,18 +48,14 @@ export class McpServerConnection {
 
   constructor(private readonly options: ConnectionOptions) {}
 
+  /** Starts the server if it is not running (its tools are listed and compared first). */
+  async ready(): Promise<void> {
+    await this.use(() => Promise.resolve());
+  }
+
   /** The server's tools (every page, under one deadline). */
   async listTools(): Promise<McpTool[]> {
-    return await this.use(async (client, timeout) => {
-      const tools: McpTool[] = [];
-      let cursor: string | undefined;
-      do {
-        const page = await client.listTools(cursor ? { cursor } : undefined, { timeout });
-        tools.push(...page.tools);
-        cursor = page.nextCursor;
-      } while (cursor && tools.length < 1000);
-      return tools;
-    });
+    return await this.use(listAllTools);
   }
 
   /** Calls one tool; a late or dead server is killed (and restarted by the next call). */
@@ -115,11 +114,14 @@ export class McpServerConnection {
   private async start(): Promise<Session> {
     const transport = this.options.open();
     const client = new Client({ name: "radar", version: radarVersion }, { capabilities: {} });
-    const onToolsChanged = this.options.onToolsChanged;
-    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
-      onToolsChanged?.();
-      return Promise.resolve();
-    });
+    const onToolsListed = this.options.onToolsListed;
+    if (onToolsListed) {
+      client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+        // Not awaited here: the listing is a request of its own on this connection.
+        this.listTools().then(onToolsListed, () => {});
+        return Promise.resolve();
+      });
+    }
     this.transport = transport;
     // A crashed server: the next call starts a new one. (Set again after connect, which wraps it.)
     const forget = () => {
@@ -128,7 +130,11 @@ export class McpServerConnection {
     let timer: ReturnType<typeof setTimeout> | undefined;
     try {
       await Promise.race([
-        client.connect(transport, { timeout: this.options.timeoutMs }),
+        (async () => {
+          await client.connect(transport, { timeout: this.options.timeoutMs });
+          // Checked before any call: a server may have changed since it was approved.
+          if (onToolsListed) onToolsListed(await listAllTools(client, this.options.timeoutMs));
+        })(),
         new Promise((_, reject) => {
           timer = setTimeout(
             () => reject(new Error(`did not start within ${this.options.timeoutMs} ms`)),
@@ -149,6 +155,17 @@ export class McpServerConnection {
     };
     return { client, transport };
   }
+}
+
+async function listAllTools(client: Client, timeout: number): Promise<McpTool[]> {
+  const tools: McpTool[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await client.listTools(cursor ? { cursor } : undefined, { timeout });
+    tools.push(...page.tools);
+    cursor = page.nextCursor;
+  } while (cursor && tools.length < 1000);
+  return tools;
 }
 
 /** True for an error the server sent as its answer (not a timeout or a lost connection). */

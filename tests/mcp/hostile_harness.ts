@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import type { Tool } from "../../src/core/tool.ts";
-import type { McpToolSource } from "../../src/mcp/mcp_servers.ts";
+import type { McpDependencies, McpToolSource } from "../../src/mcp/mcp_servers.ts";
 import { type TempHome, tempHome, toolDeps } from "../tools/tool_harness.ts";
 import {
   approvalOf,
@@ -20,6 +20,7 @@ export interface Harness {
   source: McpToolSource;
   tools: Tool[];
   approvals: MemoryApprovals;
+  deps: McpDependencies;
 }
 
 /** Approves and opens the hostile server as "evil" (DENO_DIR passed, home mostly hidden). */
@@ -52,5 +53,5 @@ export async function startHostile(
   }, { env: { HOME: home.home, DENO_DIR: denoDir, ...secretEnv } });
   const source = await approveAndOpen(deps, approvals, approval);
   assert.deepEqual(source.problems, []);
-  return { home, folder, source, tools: source.tools, approvals };
+  return { home, folder, source, tools: source.tools, approvals, deps };
 }

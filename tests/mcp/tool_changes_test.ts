@@ -7,7 +7,7 @@ import { openDatabase } from "../../src/adapters/sqlite/database.ts";
 import { SqliteMcpApprovals } from "../../src/adapters/sqlite/mcp_approvals.ts";
 import { configSchema } from "../../src/config/schema.ts";
 import { toolChanges } from "../../src/mcp/approval.ts";
-import { mcpServerStatuses } from "../../src/mcp/mcp_servers.ts";
+import { mcpServerStatuses, mcpToolSource } from "../../src/mcp/mcp_servers.ts";
 import { mcpStatusLines } from "../../src/mcp/mcp_views.ts";
 import { hasBubblewrap } from "../tools/exec/exec_harness.ts";
 import { startHostile } from "./hostile_harness.ts";
@@ -45,6 +45,38 @@ Deno.test({
       assert.match(mcpStatusLines(configSchema.parse({}), h.approvals).join("\n"), /TOOLS CHANGED/);
     } finally {
       await h.source.close();
+      h.home.dispose();
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "a server that changed before it started (an updated package) is caught before the first call",
+  ignore: !hasBubblewrap,
+  async fn() {
+    const h = await startHostile();
+    try {
+      await h.source.close();
+      // As if the approved version described echo differently from the one installed now.
+      const approval = h.approvals.get("evil")!;
+      h.approvals.save({
+        ...approval,
+        tools: approval.tools.map((tool) =>
+          tool.name === "echo" ? { ...tool, description: "Echoes its text, approved." } : tool
+        ),
+      });
+      const source = mcpToolSource(h.deps, h.approvals);
+      try {
+        const echo = await runTool(source.tools, "mcp_evil_echo", { text: "hi" });
+        assert.equal(echo.outcome, "refused", echo.text);
+        assert.deepEqual(h.approvals.get("evil")?.toolChanges, ["echo: changed"]);
+        const instance = await runTool(source.tools, "mcp_evil_instance", {});
+        assert.equal(instance.outcome, "ok");
+      } finally {
+        await source.close();
+      }
+    } finally {
       h.home.dispose();
     }
   },
