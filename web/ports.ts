@@ -14,7 +14,7 @@ import type {
   ToolCallRecord,
 } from "../src/core/ports.ts";
 import type { ToolOutcome } from "../src/core/tool.ts";
-import type { PluginApi } from "../src/core/plugin_state.ts";
+import type { McpServerSummary, PluginApi } from "../src/core/plugin_state.ts";
 import type { HookedMemory } from "../src/core/hooked_memory.ts";
 import type { WidgetSource } from "../src/core/widget.ts";
 import type { PendingEvent } from "../src/core/heartbeat.ts";
@@ -113,7 +113,7 @@ export interface WebDependencies {
   /** Agent Skills found (read-only list on /plugins). */
   skills?: () => SkillView[];
   /** MCP servers (read-only list on /plugins). */
-  mcpServers?: () => McpServerView[];
+  mcpServers?: () => McpServerSummary[];
   /** Stored `radar eval` runs (/eval). */
   evalRuns?: EvalHistory;
   /** Daily and weekly digests (/summaries). */
@@ -140,15 +140,6 @@ export interface DigestsView {
   list(limit: number): Maybe<DigestView[]>;
   /** Digests matching any of the words, best first. */
   search(text: string, limit: number): Maybe<DigestView[]>;
-}
-
-/** One MCP server as the dashboard lists it (the program's name only: argv may hold secrets). */
-export interface McpServerView {
-  name: string;
-  program: string;
-  state: "approved" | "pending" | "changed";
-  grants: string;
-  tools: number;
 }
 
 /** One Agent Skill as the dashboard lists it. */

@@ -96,3 +96,17 @@ export interface PluginApi {
   enable(name: string): Promise<void>;
   disable(name: string): Promise<void>;
 }
+
+/**
+ * One MCP server as `radar mcp list`, `radar status` and the dashboard show it: the program's
+ * name only (its argv may hold secrets), approval state, grants in words, approved tool count.
+ */
+export interface McpServerSummary {
+  name: string;
+  program: string;
+  state: "approved" | "pending" | "changed";
+  grants: string;
+  tools: number;
+  /** Its tools changed since approval ("echo: changed"): it needs re-approval. */
+  toolChanges?: string[];
+}

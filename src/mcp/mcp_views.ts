@@ -3,17 +3,9 @@ import { basename } from "node:path";
 import type { RadarConfig } from "../config/schema.ts";
 import type { McpApprovals } from "./approval.ts";
 import { mcpServerStatuses } from "./mcp_servers.ts";
+import type { McpServerSummary } from "../core/plugin_state.ts";
 
-/** One server, display-ready. */
-export interface McpServerSummary {
-  name: string;
-  program: string;
-  state: "approved" | "pending" | "changed";
-  grants: string;
-  tools: number;
-  /** Its tools changed since approval ("echo: changed"): it needs re-approval. */
-  toolChanges?: string[];
-}
+export type { McpServerSummary };
 
 /** Every known server, or none when the approvals cannot be read. */
 export function mcpServerViews(config: RadarConfig, approvals: McpApprovals): McpServerSummary[] {

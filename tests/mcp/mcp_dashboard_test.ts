@@ -32,6 +32,14 @@ Deno.test("/plugins lists MCP servers read-only and escaped", async () => {
       mcpServers: () => [
         { name: "files", program: "fs", state: "approved", grants: "/notes", tools: 3 },
         { name: "x", program: "<script>alert(1)</script>", state: "pending", grants: "", tools: 0 },
+        {
+          name: "notes",
+          program: "notes-mcp",
+          state: "approved",
+          grants: "",
+          tools: 2,
+          toolChanges: ["mutate: new", "echo: changed"],
+        },
       ],
     },
   });
@@ -41,6 +49,8 @@ Deno.test("/plugins lists MCP servers read-only and escaped", async () => {
     assert.match(html, /files<\/td><td>fs<\/td><td>approved/);
     assert.match(html, /pending: run radar mcp approve x/);
     assert.ok(!html.includes("<script>alert(1)"));
+    assert.match(html, /Tools changed since approval \(mutate: new, echo: changed\)/);
+    assert.match(html, /radar mcp approve\s*notes/);
   } finally {
     fixture.close();
   }

@@ -1,8 +1,8 @@
 /** The MCP servers section of /plugins: read-only (`radar mcp approve|remove` change them). */
-import type { McpServerView } from "../ports.ts";
+import type { McpServerSummary } from "../../src/core/plugin_state.ts";
 
 /** A table of MCP servers with their state and grants; nothing when none are known. */
-export function McpServerList(props: { servers?: McpServerView[] }) {
+export function McpServerList(props: { servers?: McpServerSummary[] }) {
   if (!props.servers?.length) return null;
   return (
     <section>
@@ -26,6 +26,14 @@ export function McpServerList(props: { servers?: McpServerView[] }) {
                 {server.state === "approved"
                   ? "approved"
                   : `${server.state}: run radar mcp approve ${server.name}`}
+                {server.toolChanges?.length
+                  ? (
+                    <p class="notice warning">
+                      Tools changed since approval ({server.toolChanges.join(", ")}): only unchanged
+                      approved tools are offered until you run radar mcp approve {server.name}
+                    </p>
+                  )
+                  : null}
               </td>
               <td>{server.grants}</td>
               <td>{server.tools}</td>
