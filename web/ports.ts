@@ -21,6 +21,7 @@ import type { PendingEvent } from "../src/core/heartbeat.ts";
 import type { MonitorRecord, RunRecord, TaskRecord } from "../src/core/schedule_ports.ts";
 import type { EvalHistory } from "../src/core/eval_records.ts";
 import type { PersonalityCatalog } from "../src/core/personality.ts";
+import type { Digest } from "../src/core/source_ports.ts";
 
 /** A value or a promise of it: views may be backed by sync SQLite or by async work. */
 export type Maybe<T> = T | Promise<T>;
@@ -124,22 +125,12 @@ export interface WebDependencies {
   personalities?: PersonalityCatalog;
 }
 
-/** One stored digest as /summaries shows it. */
-export interface DigestView {
-  id: number;
-  period: "day" | "week";
-  startsAt: string;
-  endsAt: string;
-  content: string;
-  createdAt: string;
-}
-
 /** The digests' store, read-only. */
 export interface DigestsView {
   /** Newest first, `limit` of them. */
-  list(limit: number): Maybe<DigestView[]>;
+  list(limit: number): Maybe<Digest[]>;
   /** Digests matching any of the words, best first. */
-  search(text: string, limit: number): Maybe<DigestView[]>;
+  search(text: string, limit: number): Maybe<Digest[]>;
 }
 
 /** One Agent Skill as the dashboard lists it. */

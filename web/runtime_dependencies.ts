@@ -60,7 +60,7 @@ export function webDependenciesFromRuntime(
       })),
     mcpServers: () => radar.mcp.servers(),
     evalRuns: radar.evalRuns,
-    digests: radar.digests.digests,
+    digests: radar.digests,
     sourceHealth: () => sourceHealthLines(radar, extras.env ?? Deno.env.toObject()),
     personalities: radar.personalities,
   };

@@ -61,3 +61,23 @@ export interface CalendarReader {
   ): Promise<{ events: CalendarOccurrence[]; errors: string[] }>;
   add(calendar: string, event: NewCalendarEvent, signal?: AbortSignal): Promise<string>;
 }
+
+/** One stored daily or weekly digest. */
+export interface Digest {
+  id: number;
+  period: "day" | "week";
+  startsAt: string;
+  endsAt: string;
+  content: string;
+  createdAt: string;
+}
+
+/** The digests as `radar digest`, `recall` and /summaries use them. */
+export interface DigestArchive {
+  /** Newest first, `limit` of them. */
+  list(limit: number): Digest[];
+  /** Digests matching any of the words, best first. */
+  search(text: string, limit: number): Digest[];
+  /** Writes (or rewrites) the digest of `period` from `from` to `to` (one model call). */
+  write(period: Digest["period"], from: Date, to: Date, signal?: AbortSignal): Promise<Digest>;
+}

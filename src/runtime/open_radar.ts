@@ -36,10 +36,9 @@ import { readOnlyBecause } from "../adapters/sqlite/database.ts";
 import { transaction } from "../adapters/sqlite/write.ts";
 import { sourceStatusLines } from "../sources/source_status.ts";
 import { checkStatusLines } from "../sources/checks/check_status.ts";
-import { digestWriter } from "../sources/digests/digest_setup.ts";
-import type { DigestWriterDependencies } from "../sources/digests/digest_writer.ts";
+import { digestArchive } from "../sources/digests/digest_setup.ts";
+import type { DigestArchive } from "../core/source_ports.ts";
 import { githubStatusLines } from "../sources/github/github_setup.ts";
-import { SqliteDigestStore } from "../sources/digests/digest_store.ts";
 import { registerMcpTools } from "../mcp/register_mcp_tools.ts";
 import { SqliteMcpApprovals } from "../adapters/sqlite/mcp_approvals.ts";
 import type { McpApprovals } from "../mcp/approval.ts";
@@ -119,8 +118,8 @@ export interface Radar extends ScheduledWork {
   skillRoots: SkillRoot[];
   /** Plugins (absent when `plugins.enabled` is false). */
   plugins?: PluginSystem;
-  /** Digests: the writer `radar digest now` runs and their store (still SQLite-shaped). */
-  digests: DigestWriterDependencies;
+  /** Daily and weekly digests: list, search, write now. */
+  digests: DigestArchive;
   /** MCP servers as `radar status` and the dashboard list them. */
   mcp: { approvals: McpApprovals; servers(): McpServerSummary[]; statusLines(): string[] };
   /** This process as runs and locks record it. */
@@ -168,6 +167,7 @@ export function openRadar(options: RadarOptions): Radar {
     logger,
     clock,
   });
+  const digests = digestArchive({ config, db, model, clock });
   const registry = new ToolRegistry();
   const hooks = createHooks({
     config,
@@ -276,7 +276,7 @@ export function openRadar(options: RadarOptions): Radar {
       pdfReader: createPdfReader(config.tools.pdf, options.env),
       visionModel: core.visionModel,
       memory,
-      digests: new SqliteDigestStore(db),
+      digests,
       mail: mailReaderFor(config, options.env),
       calendar: calendarReaderFor(config, options.env, fetcher),
       hooks,
@@ -331,7 +331,7 @@ export function openRadar(options: RadarOptions): Radar {
     skillCatalog,
     skillRoots: roots,
     plugins,
-    digests: digestWriter({ config, db, model, clock }),
+    digests,
     mcp: {
       approvals: mcpApprovals,
       servers: () => mcpServerViews(config, mcpApprovals),

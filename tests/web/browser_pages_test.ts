@@ -20,6 +20,8 @@ import {
   launchChromium,
   saveScreenshot,
 } from "./browser/chromium.ts";
+import { openDatabase } from "../../src/adapters/sqlite/database.ts";
+import { SqliteDigestStore } from "../../src/sources/digests/digest_store.ts";
 
 /** What the hostile text would do if it ever ran. */
 const hostileText = '---\ndescription: Up late <img src=x onerror="window.__pwned = 1">\n---\n' +
@@ -152,7 +154,8 @@ Deno.test({
     );
     const env = { HOME: directory, RADAR_DATA_DIR: dataDir, PATH: "/usr/bin:/bin" };
     const radar = openRadar({ configPath, env, cwd: directory, logLevel: "error" });
-    const digests = radar.digests.digests;
+    const db = openDatabase(radar.databasePath);
+    const digests = new SqliteDigestStore(db);
     for (
       const [period, startsAt, endsAt, content] of [
         ["week", "2026-11-09", "2026-11-16", "- A week of kettle descaling"],
@@ -173,6 +176,7 @@ Deno.test({
         createdAt: `${endsAt}T00:05:00.000Z`,
       });
     }
+    db.close();
     const catalog = new FakePersonalityCatalog();
     const deps = { ...webDependenciesFromRuntime(radar, { env }), personalities: catalog };
     const server = startWebServerWith(deps, { host: "127.0.0.1", port: 0 });

@@ -8,6 +8,7 @@ import { createApp } from "../../web/app.tsx";
 import { webDependenciesFromRuntime } from "../../web/runtime_dependencies.ts";
 import { groupSourceHealth, healthClass } from "../../web/views/source_health.tsx";
 import { createWebFixture } from "./web_fixture.ts";
+import { openDatabase } from "../../src/adapters/sqlite/database.ts";
 
 const password = "hunter2-correct-horse";
 
@@ -51,7 +52,7 @@ Deno.test("the dashboard shows each source's health from the real runtime, never
   });
   try {
     // The daemon's email job runs once for real: it reads the password and fails to connect.
-    const db = radar.digests.db;
+    const db = openDatabase(radar.databasePath);
     const [email] = sourceJobs({
       config: radar.config,
       db,
@@ -85,6 +86,7 @@ Deno.test("the dashboard shows each source's health from the real runtime, never
     );
     assert.ok(!html.includes(password), "the password never reaches the page");
     assert.ok(!html.includes("password_cmd"), "nor the command that prints it");
+    db.close();
   } finally {
     radar.close();
     Deno.removeSync(directory, { recursive: true });

@@ -3,7 +3,7 @@
  * The digests of /summaries: one card per digest with its period and the body as Markdown
  * (raw HTML off, see markdown.tsx: a digest is model output over untrusted material).
  */
-import type { DigestView } from "../ports.ts";
+import type { Digest } from "../../src/core/source_ports.ts";
 import { Markdown } from "./markdown.tsx";
 import { formatTime } from "./format.ts";
 
@@ -18,12 +18,12 @@ function pageHref(page: number): string {
 }
 
 /** "Daily digest" or "Weekly digest". */
-export function periodLabel(period: DigestView["period"]): string {
+export function periodLabel(period: Digest["period"]): string {
   return period === "day" ? "Daily digest" : "Weekly digest";
 }
 
 /** One digest as a card. */
-export function DigestCard(props: { digest: DigestView }) {
+export function DigestCard(props: { digest: Digest }) {
   const { digest } = props;
   return (
     <article class="card digest" id={`digest-${digest.id}`}>
@@ -41,7 +41,7 @@ export function DigestCard(props: { digest: DigestView }) {
 
 /** A page of digests (newest first) or the search results, with older/newer links. */
 export function DigestList(
-  props: { query: SummariesQuery; digests: DigestView[]; hasNext: boolean },
+  props: { query: SummariesQuery; digests: Digest[]; hasNext: boolean },
 ) {
   const { query, digests } = props;
   if (!digests.length) {

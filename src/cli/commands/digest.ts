@@ -3,8 +3,7 @@ import type { Command } from "commander";
 import type { CliContext } from "../context.ts";
 import { checkLimit } from "../../core/bounds.ts";
 import { UsageError } from "../../core/errors.ts";
-import type { Digest } from "../../sources/digests/digest_store.ts";
-import { writeDigest } from "../../sources/digests/digest_writer.ts";
+import type { Digest } from "../../core/source_ports.ts";
 
 function show(digest: Digest): string {
   const span = `${digest.startsAt.slice(0, 16).replace("T", " ")} – ` +
@@ -26,12 +25,7 @@ export function registerDigest(program: Command, context: CliContext): void {
       const to = runtime.clock.now();
       const days = options.week ? 7 : 1;
       const from = new Date(to.getTime() - days * 86_400_000);
-      const written = await writeDigest(
-        runtime.digests,
-        options.week ? "week" : "day",
-        from,
-        to,
-      );
+      const written = await runtime.digests.write(options.week ? "week" : "day", from, to);
       context.io.stdout(show(written));
     });
 
@@ -40,7 +34,7 @@ export function registerDigest(program: Command, context: CliContext): void {
     .option("-n, --limit <count>", "how many", "10")
     .action(async (options: { limit: string }) => {
       const limit = checkLimit(Number(options.limit), "--limit");
-      const digests = (await context.runtime()).digests.digests.list(limit);
+      const digests = (await context.runtime()).digests.list(limit);
       if (!digests.length) return context.io.stdout("No digests yet (radar digest now).\n");
       context.io.stdout(digests.map(show).join("\n"));
     });
@@ -51,7 +45,7 @@ export function registerDigest(program: Command, context: CliContext): void {
     .action(async (words: string[]) => {
       const text = words.join(" ").trim();
       if (!text) throw new UsageError("Cannot search: give some words");
-      const found = (await context.runtime()).digests.digests.search(text, 20);
+      const found = (await context.runtime()).digests.search(text, 20);
       if (!found.length) return context.io.stdout(`No digest mentions "${text}".\n`);
       context.io.stdout(found.map(show).join("\n"));
     });

@@ -7,7 +7,8 @@ import type { EventSink } from "../source_checks.ts";
 import { SqliteSourceStore } from "../source_store.ts";
 import { DigestJob } from "./digest_job.ts";
 import { SqliteDigestStore } from "./digest_store.ts";
-import type { DigestWriterDependencies } from "./digest_writer.ts";
+import { type DigestWriterDependencies, writeDigest } from "./digest_writer.ts";
+import type { DigestArchive } from "../../core/source_ports.ts";
 
 /** The parts a digest needs. */
 export interface DigestParts {
@@ -17,14 +18,24 @@ export interface DigestParts {
   clock: Clock;
 }
 
-/** The writer's dependencies (for `radar digest now`). */
-export function digestWriter(parts: DigestParts): DigestWriterDependencies {
+/** The writer's dependencies (the tick job's and the archive's). */
+function digestWriter(parts: DigestParts): DigestWriterDependencies {
   return {
     db: parts.db,
     digests: new SqliteDigestStore(parts.db),
     model: parts.model,
     clock: parts.clock,
     maxInputChars: parts.config.digests.max_input_chars,
+  };
+}
+
+/** The digests for the facade: list, search and write now (`radar digest`, /summaries, recall). */
+export function digestArchive(parts: DigestParts): DigestArchive {
+  const writer = digestWriter(parts);
+  return {
+    list: (limit) => writer.digests.list(limit),
+    search: (text, limit) => writer.digests.search(text, limit),
+    write: (period, from, to, signal) => writeDigest(writer, period, from, to, signal),
   };
 }
 

@@ -2,16 +2,9 @@
 import type { DatabaseSync } from "node:sqlite";
 import { write } from "../../adapters/sqlite/write.ts";
 import { toFtsQuery } from "../../adapters/sqlite/fact_store.ts";
+import type { Digest } from "../../core/source_ports.ts";
 
-/** One stored digest. */
-export interface Digest {
-  id: number;
-  period: "day" | "week";
-  startsAt: string;
-  endsAt: string;
-  content: string;
-  createdAt: string;
-}
+export type { Digest };
 
 interface Row {
   id: number;
