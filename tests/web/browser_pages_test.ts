@@ -2,7 +2,7 @@
  * The newer dashboard pages in a real headless Chromium against an in-process dashboard over a
  * real runtime (temp home, real SQLite, the repository's bundled skills): the Sources card on the
  * home page, the skills on /plugins with their state, /summaries with a hostile digest and its
- * search, and /personalities (over the in-memory fake catalog) through create → edit → activate
+ * search, and /personalities (over the real catalog and files) through create → edit → activate
  * → delete with a `<script>` and an `<img onerror>` in the file that must never run. One
  * browser launch for the file; screenshots go to tests/output/screenshots/.
  */
@@ -13,7 +13,7 @@ import { openRadar } from "../../src/runtime/open_radar.ts";
 import { bundledSkillsPath } from "../../src/skills/skill_roots.ts";
 import { webDependenciesFromRuntime } from "../../web/runtime_dependencies.ts";
 import { startWebServerWith } from "../../web/server.ts";
-import { FakePersonalityCatalog } from "../fakes/fake_personality_catalog.ts";
+import type { PersonalityCatalog } from "../../src/core/personality.ts";
 import {
   chromiumInstalled,
   collectPageErrors,
@@ -65,7 +65,7 @@ async function checkSummaries(page: Page, base: string): Promise<void> {
   await saveScreenshot(page, "summaries");
 }
 
-async function checkPersonalities(page: Page, base: string, catalog: FakePersonalityCatalog) {
+async function checkPersonalities(page: Page, base: string, catalog: PersonalityCatalog) {
   await page.goto(`${base}personalities`);
   await page.waitForSelector("tr[data-personality=default] .badge:has-text('active')");
   assert.equal(
@@ -82,7 +82,7 @@ async function checkPersonalities(page: Page, base: string, catalog: FakePersona
     page.click("button:has-text('Create')"),
   ]);
   assert.equal(refused.status(), 400);
-  await page.waitForSelector(".notice.error:has-text('is not a personality name')");
+  await page.waitForSelector(".notice.error:has-text('a name is 1-64 lowercase letters')");
 
   // Create a directory personality, then edit its file with hostile text.
   await page.goto(`${base}personalities`);
@@ -101,6 +101,7 @@ async function checkPersonalities(page: Page, base: string, catalog: FakePersona
   ]);
   await page.waitForSelector(".notice:has-text('Saved.')");
   assert.equal(await page.inputValue("textarea[name=text]"), hostileText, "saved as typed");
+  assert.equal(catalog.show("night-owl")?.text, hostileText, "the real file holds it");
   assert.equal(await page.locator("main img").count(), 0);
   assert.equal(await pwned(page), false, "the file ran on its page");
   await saveScreenshot(page, "personality-edit");
@@ -114,6 +115,7 @@ async function checkPersonalities(page: Page, base: string, catalog: FakePersona
     row.locator("button:has-text('Use night-owl')").click(),
   ]);
   await page.waitForSelector("tr[data-personality=night-owl] .badge:has-text('active')");
+  assert.equal(catalog.activeName(), "night-owl");
   assert.equal(await pwned(page), false, "the file ran in the list");
   await saveScreenshot(page, "personalities");
 
@@ -126,12 +128,8 @@ async function checkPersonalities(page: Page, base: string, catalog: FakePersona
   ]);
   assert.equal(await page.locator("tr[data-personality=night-owl]").count(), 0);
   await page.waitForSelector("tr[data-personality=default] .badge:has-text('active')");
-  assert.deepEqual(catalog.calls, [
-    "create night-owl directory",
-    "update night-owl",
-    "use night-owl",
-    "remove night-owl",
-  ]);
+  assert.equal(catalog.show("night-owl"), undefined, "its folder is gone");
+  assert.equal(catalog.activeName(), "default");
 }
 
 Deno.test({
@@ -177,8 +175,7 @@ Deno.test({
       });
     }
     db.close();
-    const catalog = new FakePersonalityCatalog();
-    const deps = { ...webDependenciesFromRuntime(radar, { env }), personalities: catalog };
+    const deps = webDependenciesFromRuntime(radar, { env });
     const server = startWebServerWith(deps, { host: "127.0.0.1", port: 0 });
     const browser = await launchChromium();
     try {
@@ -190,7 +187,7 @@ Deno.test({
       await saveScreenshot(page, "dashboard-sources");
       await checkSkills(page, server.url);
       await checkSummaries(page, server.url);
-      await checkPersonalities(page, server.url, catalog);
+      await checkPersonalities(page, server.url, radar.personalities);
       assert.equal(await pwned(page), false);
       // The refused create answers 400, which Chromium logs as a failed load.
       assert.deepEqual(errors.filter((text) => !/status of 400/.test(text)), []);
