@@ -2,7 +2,6 @@
  * Which MCP servers may run (config entries and `radar mcp add`, each only with a matching
  * approval) and their tools for the registry. A server that cannot start is reported, never fatal.
  */
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { RadarConfig } from "../config/schema.ts";
 import type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
 import type { Tool } from "../core/tool.ts";
@@ -17,7 +16,6 @@ import {
 import { guardedMcpFetch } from "./http_guard.ts";
 import { mcpTools } from "./mcp_tools.ts";
 import { sandboxLaunch } from "./sandbox_launch.ts";
-import { SandboxedStdioTransport } from "./sandboxed_stdio_transport.ts";
 import { McpServerConnection } from "./server_connection.ts";
 
 /** Where a server stands with the user. */
@@ -203,7 +201,12 @@ export function connectionFor(
       name: approval.name,
       timeoutMs,
       onToolsListed,
-      open: () => new StreamableHTTPClientTransport(url, { fetch: fetcher }),
+      open: async () => {
+        const { StreamableHTTPClientTransport } = await import(
+          "@modelcontextprotocol/sdk/client/streamableHttp.js"
+        );
+        return new StreamableHTTPClientTransport(url, { fetch: fetcher });
+      },
     });
   }
   const first = sandboxLaunch(deps, approval);
@@ -214,9 +217,10 @@ export function connectionFor(
     idleMs: settings.idle_seconds * 1000,
     onToolsListed,
     // Computed again at every start: what home holds (and so what is hidden) changes.
-    open: () => {
+    open: async () => {
       const launch = sandboxLaunch(deps, approval);
       if ("problem" in launch) throw new Error(launch.problem);
+      const { SandboxedStdioTransport } = await import("./sandboxed_stdio_transport.ts");
       return new SandboxedStdioTransport(launch.launch, settings.max_message_bytes);
     },
   });

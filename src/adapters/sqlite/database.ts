@@ -1,5 +1,7 @@
 /** Opens Radar's single SQLite file (WAL, foreign keys, busy timeout) and migrates it. */
 import { DatabaseSync } from "node:sqlite";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { RadarError } from "../../core/errors.ts";
 import { migrations } from "./migrations/index.ts";
 import {
@@ -96,10 +98,8 @@ function closeQuietly(db: DatabaseSync | undefined): void {
 }
 
 /**
- * Opens a database whose file or folder cannot be written (or whose disk is full): SQLite cannot
- * open a WAL-mode file without creating its -shm/-wal files, so Radar reads a snapshot of the
- * file into memory (marked as a rollback-journal file) with `query_only` on. Committed changes
- * still only in a leftover -wal file are not seen.
+ * Opens a database whose file or folder cannot be written (or whose disk is full) for reading
+ * only (see `openSnapshot`); writes fail with one line.
  */
 function openReadOnly(path: string, original: unknown): DatabaseSync {
   let db: DatabaseSync | undefined;
@@ -133,22 +133,66 @@ function openReadOnly(path: string, original: unknown): DatabaseSync {
 }
 
 /**
- * A read-only, in-memory copy of the database file at `path` (WAL header bytes reset so SQLite
- * reads it as a rollback-journal file), `query_only` on. For read-only folders and full disks.
+ * The database at `path` opened for reading only, with `query_only` on, committed changes still
+ * in a leftover -wal file included, and the file never read into memory. For read-only folders,
+ * full disks and `radar db check`. In order:
+ * 1. the file itself, read-only (works where SQLite can use or create the -shm/-wal files);
+ * 2. without a -wal file holding changes: the file as `immutable` (no -shm needed);
+ * 3. else a copy of the file and its -wal in a temporary folder (removed when Radar exits).
  */
 export function openSnapshot(path: string): DatabaseSync {
-  const bytes = Deno.readFileSync(path);
-  if (bytes.length >= 20) {
-    bytes[18] = 1; // file format write version: legacy (no WAL)
-    bytes[19] = 1; // file format read version: legacy (no WAL)
+  const attempts: Array<() => DatabaseSync> = [
+    () => new DatabaseSync(path, { readOnly: true }),
+    () => {
+      if (fileSize(`${path}-wal`) > 0) throw new Error("a -wal file holds changes");
+      const immutable = pathToFileURL(path);
+      immutable.search = "?immutable=1";
+      return new DatabaseSync(immutable, { readOnly: true });
+    },
+    () => openTemporaryCopy(path),
+  ];
+  let lastError: unknown;
+  for (const attempt of attempts) {
+    let db: DatabaseSync | undefined;
+    try {
+      db = attempt();
+      db.prepare("PRAGMA schema_version").get(); // the file is really read here
+      db.exec("PRAGMA query_only = ON");
+      return db;
+    } catch (error) {
+      closeQuietly(db);
+      lastError = error;
+      if (storageFailure(error) === "damaged") break;
+    }
   }
-  const db = new DatabaseSync(":memory:");
+  throw lastError;
+}
+
+function fileSize(path: string): number {
   try {
-    db.deserialize(bytes);
-    db.exec("PRAGMA query_only = ON");
+    return Deno.statSync(path).size;
+  } catch {
+    return 0;
+  }
+}
+
+/** The file and its -wal copied to a temporary folder and opened there (the WAL is replayed). */
+function openTemporaryCopy(path: string): DatabaseSync {
+  const folder = Deno.makeTempDirSync({ prefix: "radar-readonly-db-" });
+  const remove = () => {
+    try {
+      Deno.removeSync(folder, { recursive: true });
+    } catch { /* already gone */ }
+  };
+  try {
+    const copy = join(folder, "radar.db");
+    Deno.copyFileSync(path, copy);
+    Deno.copyFileSync(`${path}-wal`, `${copy}-wal`);
+    const db = new DatabaseSync(copy);
+    globalThis.addEventListener("unload", remove);
     return db;
   } catch (error) {
-    db.close();
+    remove();
     throw error;
   }
 }

@@ -4,7 +4,6 @@ import { runDaemon } from "../../daemon/daemon.ts";
 import { daemonSources, pluginSources } from "../../daemon/sources.ts";
 import { skillSources } from "../../daemon/skill_sources.ts";
 import { mailIdleSources } from "../../sources/email/mail_idle_setup.ts";
-import { startDaemonWebServer } from "../../../web/server.ts";
 import type { Command } from "commander";
 import type { CliContext } from "../context.ts";
 import { parsePort } from "../arguments.ts";
@@ -43,6 +42,8 @@ export function registerServe(program: Command, context: CliContext): void {
       let manualTick: (() => void) | undefined;
       try {
         const runtime = await context.runtime({ logWriters: [(line) => log.write(line)] });
+        // Imported here: the dashboard (hono, markdown-it) is not loaded by other commands.
+        const { startDaemonWebServer } = await import("../../../web/server.ts");
         let web: ReturnType<typeof startDaemonWebServer> | undefined;
         await runDaemon({
           radar: runtime,
