@@ -1,7 +1,6 @@
 /** Opens Radar's single SQLite file (WAL, foreign keys, busy timeout) and migrates it. */
 import { DatabaseSync } from "node:sqlite";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import { RadarError } from "../../core/errors.ts";
 import { migrations } from "./migrations/index.ts";
 import {
@@ -137,19 +136,15 @@ function openReadOnly(path: string, original: unknown): DatabaseSync {
  * in a leftover -wal file included, and the file never read into memory. For read-only folders,
  * full disks and `radar db check`. In order:
  * 1. the file itself, read-only (works where SQLite can use or create the -shm/-wal files);
- * 2. without a -wal file holding changes: the file as `immutable` (no -shm needed);
- * 3. else a copy of the file and its -wal in a temporary folder (removed when Radar exits).
+ * 2. else a copy of the file and its -wal in a temporary folder (removed when Radar exits);
+ *    (an `immutable` URI would avoid the copy, but Deno resolves `file:` names as paths);
+ * 3. last, when the temporary folder is full too: the file read into memory, without its -wal.
  */
 export function openSnapshot(path: string): DatabaseSync {
   const attempts: Array<() => DatabaseSync> = [
     () => new DatabaseSync(path, { readOnly: true }),
-    () => {
-      if (fileSize(`${path}-wal`) > 0) throw new Error("a -wal file holds changes");
-      const immutable = pathToFileURL(path);
-      immutable.search = "?immutable=1";
-      return new DatabaseSync(immutable, { readOnly: true });
-    },
     () => openTemporaryCopy(path),
+    () => openInMemory(path),
   ];
   let lastError: unknown;
   for (const attempt of attempts) {
@@ -168,14 +163,6 @@ export function openSnapshot(path: string): DatabaseSync {
   throw lastError;
 }
 
-function fileSize(path: string): number {
-  try {
-    return Deno.statSync(path).size;
-  } catch {
-    return 0;
-  }
-}
-
 /** The file and its -wal copied to a temporary folder and opened there (the WAL is replayed). */
 function openTemporaryCopy(path: string): DatabaseSync {
   const folder = Deno.makeTempDirSync({ prefix: "radar-readonly-db-" });
@@ -187,12 +174,29 @@ function openTemporaryCopy(path: string): DatabaseSync {
   try {
     const copy = join(folder, "radar.db");
     Deno.copyFileSync(path, copy);
-    Deno.copyFileSync(`${path}-wal`, `${copy}-wal`);
+    if (fileExists(`${path}-wal`)) Deno.copyFileSync(`${path}-wal`, `${copy}-wal`);
     const db = new DatabaseSync(copy);
     globalThis.addEventListener("unload", remove);
     return db;
   } catch (error) {
     remove();
+    throw error;
+  }
+}
+
+/** The file read into memory (WAL header bytes reset: SQLite reads it as a rollback file). */
+function openInMemory(path: string): DatabaseSync {
+  const bytes = Deno.readFileSync(path);
+  if (bytes.length >= 20) {
+    bytes[18] = 1; // file format write version: legacy (no WAL)
+    bytes[19] = 1; // file format read version: legacy (no WAL)
+  }
+  const db = new DatabaseSync(":memory:");
+  try {
+    db.deserialize(bytes);
+    return db;
+  } catch (error) {
+    db.close();
     throw error;
   }
 }
