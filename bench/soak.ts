@@ -54,6 +54,17 @@ export async function rssParts(pid: number): Promise<{ anon: number; file: numbe
   return { anon: kb("RssAnon") / 1024, file: kb("RssFile") / 1024 };
 }
 
+/**
+ * Extra variables for the soaked daemon, to compare allocator settings without editing code:
+ * `RADAR_SOAK_DAEMON_ENV="MALLOC_ARENA_MAX=2"` (space-separated NAME=VALUE pairs).
+ */
+function extraDaemonEnv(): Record<string, string> {
+  const pairs = (Deno.env.get("RADAR_SOAK_DAEMON_ENV") ?? "").split(/\s+/).filter(Boolean);
+  return Object.fromEntries(
+    pairs.map((pair) => [pair.split("=")[0], pair.slice(pair.indexOf("=") + 1)]),
+  );
+}
+
 interface Serve {
   child: Deno.ChildProcess;
   url: string;
@@ -74,6 +85,7 @@ async function startServe(dir: string, yaml: string): Promise<Serve> {
       DENO_DIR: denoDir(),
       RADAR_DATA_DIR: join(dir, "data"),
       RADAR_CONFIG: join(dir, "radar.yaml"),
+      ...extraDaemonEnv(),
     },
     stdin: "null",
     stdout: "null",
@@ -181,7 +193,9 @@ watchers:
   const last = after.at(-1)?.mb ?? 0;
   return [
     {
-      metric: `busy radar serve RSS growth after ${warmupSeconds} s warm-up (${seconds} s run)`,
+      metric: `busy radar serve RSS growth after ${warmupSeconds} s warm-up (${seconds} s run${
+        Deno.env.get("RADAR_SOAK_DAEMON_ENV") ? `, ${Deno.env.get("RADAR_SOAK_DAEMON_ENV")}` : ""
+      })`,
       value: Math.round(slope * 10) / 10,
       unit: "MB/hour",
       target: "≤ 1",
