@@ -20,7 +20,7 @@ import { startFakeNtfy } from "../tests/fakes/fake_ntfy_server.ts";
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Resident set size of a process in MB (through `cat`: Deno wants --allow-all for /proc). */
-async function rssMb(pid: number): Promise<number> {
+export async function rssMb(pid: number): Promise<number> {
   const output = await new Deno.Command("cat", { args: [`/proc/${pid}/status`] }).output();
   const kb = Number(new TextDecoder().decode(output.stdout).match(/VmRSS:\s+(\d+)/)?.[1] ?? 0);
   return kb / 1024;
@@ -65,18 +65,32 @@ function extraDaemonEnv(): Record<string, string> {
   );
 }
 
-interface Serve {
+/** A running `radar serve`. */
+export interface Serve {
   child: Deno.ChildProcess;
   url: string;
   dir: string;
 }
 
-async function startServe(dir: string, yaml: string): Promise<Serve> {
+/** `radar serve` as `radar start` runs it (or with other V8 flags and extra variables). */
+export async function startServe(
+  dir: string,
+  yaml: string,
+  options: { v8Flags?: string[]; env?: Record<string, string> } = {},
+): Promise<Serve> {
   Deno.writeTextFileSync(join(dir, "radar.yaml"), yaml);
   const main = new URL("../main.ts", import.meta.url).pathname;
   const child = new Deno.Command(Deno.execPath(), {
     // As `radar start` and the service files run it.
-    args: ["run", ...daemonPermissionFlags, ...daemonV8Flags, main, "serve", "--port", "0"],
+    args: [
+      "run",
+      ...daemonPermissionFlags,
+      ...(options.v8Flags ?? daemonV8Flags),
+      main,
+      "serve",
+      "--port",
+      "0",
+    ],
     cwd: dir,
     // The caller's Deno cache: a fresh HOME alone would make the daemon download and transpile
     // every module at start (a cold cache, measured as ~20 MB of extra RSS that is not Radar's).
@@ -86,6 +100,7 @@ async function startServe(dir: string, yaml: string): Promise<Serve> {
       RADAR_DATA_DIR: join(dir, "data"),
       RADAR_CONFIG: join(dir, "radar.yaml"),
       ...extraDaemonEnv(),
+      ...options.env,
     },
     stdin: "null",
     stdout: "null",
@@ -100,7 +115,8 @@ async function startServe(dir: string, yaml: string): Promise<Serve> {
   return { child, url, dir };
 }
 
-async function stop(serve: Serve): Promise<void> {
+/** Stops a daemon started by `startServe`. */
+export async function stop(serve: Serve): Promise<void> {
   try {
     serve.child.kill("SIGTERM");
   } catch { /* gone */ }
