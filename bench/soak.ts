@@ -12,7 +12,11 @@
  */
 import { join } from "node:path";
 import type { BenchLine, BenchSuite } from "./index.ts";
-import { daemonPermissionFlags, daemonV8Flags } from "../src/daemon/daemon_command.ts";
+import {
+  daemonEnvironment,
+  daemonPermissionFlags,
+  daemonV8Flags,
+} from "../src/daemon/daemon_command.ts";
 import { readLock } from "../src/daemon/lock_file.ts";
 import { FakeLlmServer, ollamaText, ollamaToolCall } from "../tests/fakes/fake_llm_server.ts";
 import { startFakeNtfy } from "../tests/fakes/fake_ntfy_server.ts";
@@ -95,6 +99,7 @@ export async function startServe(
     // The caller's Deno cache: a fresh HOME alone would make the daemon download and transpile
     // every module at start (a cold cache, measured as ~20 MB of extra RSS that is not Radar's).
     env: {
+      ...daemonEnvironment,
       HOME: dir,
       DENO_DIR: denoDir(),
       RADAR_DATA_DIR: join(dir, "data"),
