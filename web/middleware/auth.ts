@@ -8,7 +8,6 @@
  */
 import type { Context, MiddlewareHandler } from "hono";
 import { deleteCookie, getCookie } from "hono/cookie";
-import { createHash, timingSafeEqual } from "node:crypto";
 import type { FailureThrottle } from "./throttle.ts";
 
 /** Name of the session cookie on a port-less origin (tests' app.request). */
@@ -25,15 +24,16 @@ export function sessionCookieNameFor(url: string): string {
 
 const encoder = new TextEncoder();
 
-/**
- * Compares two strings in time independent of where they differ (hashes first: equal lengths).
- * Synchronous (node:crypto): every dashboard request checks a credential, and two async
- * WebCrypto digests per request cost more than rendering a page under 200 concurrent requests.
- */
-export function constantTimeEqual(a: string, b: string): boolean {
-  const left = createHash("sha256").update(a).digest();
-  const right = createHash("sha256").update(b).digest();
-  return timingSafeEqual(left, right) && a.length === b.length;
+async function sha256(text: string): Promise<Uint8Array> {
+  return new Uint8Array(await crypto.subtle.digest("SHA-256", encoder.encode(text)));
+}
+
+/** Compares two strings in time independent of where they differ (hashes first: equal lengths). */
+export async function constantTimeEqual(a: string, b: string): Promise<boolean> {
+  const [left, right] = await Promise.all([sha256(a), sha256(b)]);
+  let difference = 0;
+  for (let index = 0; index < left.length; index++) difference |= left[index] ^ right[index];
+  return difference === 0 && a.length === b.length;
 }
 
 /** The session cookie value for a token: HMAC-SHA256, so the cookie never holds the token. */
@@ -88,8 +88,6 @@ export function requireAuth(options: AuthOptions): MiddlewareHandler {
   const { authToken, throttle } = options;
   // Computed once: the HMAC of a fixed token never changes, and every request compares with it.
   const expectedSession = sessionValue(authToken);
-  let expected: string | undefined;
-  void expectedSession.then((value) => expected = value);
   return async (c, next) => {
     if (openPaths.some((pattern) => pattern.test(c.req.path))) return await next();
     const cookieName = sessionCookieNameFor(c.req.url);
@@ -98,8 +96,8 @@ export function requireAuth(options: AuthOptions): MiddlewareHandler {
     if (bearer !== undefined || cookie !== undefined) {
       if (throttle.blocked()) return throttled(c);
       const valid = bearer !== undefined
-        ? constantTimeEqual(bearer, authToken)
-        : constantTimeEqual(cookie!, expected ?? await expectedSession);
+        ? await constantTimeEqual(bearer, authToken)
+        : await constantTimeEqual(cookie!, await expectedSession);
       if (valid) return await next();
       throttle.fail();
       if (bearer !== undefined) {
