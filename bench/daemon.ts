@@ -4,7 +4,7 @@ import type { BenchLine, BenchSuite } from "./index.ts";
 import { ManualClock } from "../src/adapters/clock.ts";
 import { openRadar } from "../src/runtime/open_radar.ts";
 import { Scheduler } from "../src/application/scheduler.ts";
-import { daemonPermissionFlags } from "../src/daemon/daemon_command.ts";
+import { daemonPermissionFlags, daemonV8Flags } from "../src/daemon/daemon_command.ts";
 import { readLock } from "../src/daemon/lock_file.ts";
 
 async function idleDayTokens(): Promise<BenchLine[]> {
@@ -82,7 +82,8 @@ async function idleProcess(): Promise<BenchLine[]> {
   const dir = Deno.makeTempDirSync({ prefix: "radar-bench-serve-" });
   const main = new URL("../main.ts", import.meta.url).pathname;
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", ...daemonPermissionFlags, main, "serve", "--port", "0"],
+    // As `radar start` and the service files run it.
+    args: ["run", ...daemonPermissionFlags, ...daemonV8Flags, main, "serve", "--port", "0"],
     cwd: dir,
     env: { RADAR_DATA_DIR: join(dir, "data"), RADAR_LLM_BASE_URL: "http://127.0.0.1:9" },
     stdin: "null",

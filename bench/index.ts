@@ -7,6 +7,7 @@ import { execSuite } from "./exec.ts";
 import { webLoadSuite } from "./web_load.ts";
 import { toolOfferingSuite } from "./tool_offering.ts";
 import { soakSuite } from "./soak.ts";
+import { daemonMemorySuite } from "./daemon_memory.ts";
 
 /** One suite: prints its own numbers and returns them for the summary. */
 export interface BenchSuite {
@@ -34,5 +35,6 @@ export const suites: BenchSuite[] = [
   execSuite,
   webLoadSuite,
   toolOfferingSuite,
+  daemonMemorySuite,
   soakSuite,
 ];

@@ -104,6 +104,8 @@ export interface FolderWatcherOptions {
   retryMs?: number;
   /** Files settled per pass (a burst is worked through in bounded passes). */
   settleBatch?: number;
+  /** How soon a failed ledger write (a full disk) is tried again; nothing is dropped meanwhile. */
+  writeRetryMs?: number;
 }
 
 /** Partial or temporary files that are not final yet (browsers, rsync, editors). */
@@ -129,6 +131,8 @@ export class FolderWatcher {
   #settleTimer: number | undefined;
   #retry: number | undefined;
   #rescanTimer: number | undefined;
+  /** Set while a failed write to the ledger waits for its retry. */
+  #writeFailing = false;
   #closed = false;
   #wasMissing = false;
   readonly #matcher: RegExp;
@@ -160,7 +164,7 @@ export class FolderWatcher {
     this.state = "watching";
     this.options.logger.info("watching folder", { folder: this.options.folder });
     void this.#consume(this.#watcher);
-    this.scan(this.#wasMissing ? "reappeared" : "start");
+    this.#scanOrRetry(this.#wasMissing ? "reappeared" : "start");
   }
 
   /** Stops watching and drops timers (what was recorded stays in the ledger). */
@@ -274,15 +278,36 @@ export class FolderWatcher {
     });
     this.#rescanTimer = this.options.timers.set(() => {
       this.#rescanTimer = undefined;
-      if (!this.#closed) this.scan("rescan");
+      if (!this.#closed) this.#scanOrRetry("rescan");
     }, 50);
+  }
+
+  /** A scan whose ledger write failed (a full disk) runs again later: the folder is the truth. */
+  #scanOrRetry(reason: ScanReason): void {
+    try {
+      this.scan(reason);
+    } catch (error) {
+      this.#writeFailed("scanning the watched folder failed; retrying", error);
+      if (this.#rescanTimer !== undefined || this.#closed) return;
+      this.#rescanTimer = this.options.timers.set(() => {
+        this.#rescanTimer = undefined;
+        if (!this.#closed) this.#scanOrRetry(reason);
+      }, this.options.writeRetryMs ?? 5_000);
+    }
+  }
+
+  #writeFailed(message: string, error: unknown): void {
+    this.options.logger.warn(message, {
+      folder: this.options.folder,
+      error: (error as Error).message,
+    });
   }
 
   #touch(path: string): void {
     const name = basename(path);
     if (isTemporaryName(name) || !this.#matcher.test(name)) return;
     this.#touched.add(path);
-    if (this.#touched.size >= flushAt) this.#flush();
+    if (this.#touched.size >= flushAt && !this.#writeFailing) this.#flush();
     else if (this.#flushTimer === undefined) {
       this.#flushTimer = this.options.timers.set(() => {
         this.#flushTimer = undefined;
@@ -291,7 +316,10 @@ export class FolderWatcher {
     }
   }
 
-  /** Writes the paths touched by OS events to the ledger, in one transaction. */
+  /**
+   * Writes the paths touched by OS events to the ledger. When the write fails (a full disk),
+   * the paths stay in memory and the write is tried again later: a file is never dropped.
+   */
   #flush(): void {
     if (this.#flushTimer !== undefined) {
       this.options.timers.clear(this.#flushTimer);
@@ -305,9 +333,28 @@ export class FolderWatcher {
       if (file) files.push(file);
       else gone.push(path); // removed or renamed away: the ledger forgets it
     }
+    try {
+      if (files.length) this.options.ledger.record(files, this.#now());
+      if (gone.length) this.options.ledger.forget(gone);
+    } catch (error) {
+      if (!this.#writeFailing) this.#writeFailed("recording watched files failed; retrying", error);
+      this.#writeFailing = true;
+      if (!this.#closed) {
+        this.#flushTimer = this.options.timers.set(() => {
+          this.#flushTimer = undefined;
+          this.#flush();
+        }, this.options.writeRetryMs ?? 5_000);
+      }
+      return;
+    }
+    if (this.#writeFailing) {
+      this.options.logger.info("recording watched files works again", {
+        folder: this.options.folder,
+        files: files.length,
+      });
+    }
+    this.#writeFailing = false;
     this.#touched.clear();
-    if (files.length) this.options.ledger.record(files, this.#now());
-    if (gone.length) this.options.ledger.forget(gone);
     this.#scheduleSettle();
   }
 

@@ -16,7 +16,7 @@ import type { TickJob } from "./scheduler.ts";
 /** What the summarizer needs. */
 export interface ConversationSummarizerDependencies {
   store: SummaryStore;
-  conversations: Pick<ConversationArchive, "messages">;
+  conversations: Pick<ConversationArchive, "eachMessage">;
   model: ChatModel;
   /** Events waiting for the heartbeat: the model is left to it while any are. */
   pendingEvents: () => number;
@@ -54,7 +54,8 @@ export class ConversationSummarizer implements TickJob {
 
   async #summarize(id: number, title: string, now: Date, signal: AbortSignal): Promise<void> {
     const { deps } = this;
-    const messages = deps.conversations.messages(id);
+    // Every message (read a page at a time): the summary records the true last id and count.
+    const messages = [...deps.conversations.eachMessage(id)];
     const last = messages.at(-1);
     if (!last) return;
     try {

@@ -119,12 +119,24 @@ export interface ConversationQuery {
   offset?: number;
 }
 
+/** Which messages of a conversation to read. */
+export interface MessagePage {
+  /** Only messages with a larger id (0: from the start). */
+  afterId?: number;
+  limit?: number;
+}
+
 /** Port: conversations as the CLI's history, chat and the dashboard browse and change them. */
 export interface ConversationArchive extends ConversationStore {
   /** Gives an untitled conversation its title (a no-op once it has one). */
   titleIfUntitled(conversationId: number, title: string): void;
-  /** Every message of a conversation, oldest first. */
-  messages(conversationId: number): StoredMessage[];
+  /**
+   * A page of a conversation's messages, oldest first: after message `afterId` (from the start
+   * by default), at most `limit` (and never more than the store's page cap).
+   */
+  messages(conversationId: number, page?: MessagePage): StoredMessage[];
+  /** Every message of a conversation, oldest first, read a page at a time (exports). */
+  eachMessage(conversationId: number): Iterable<StoredMessage>;
   conversation(id: number): ConversationSummary | undefined;
   /** The most recently updated conversation of a kind. */
   latest(kind: ConversationKind): ConversationSummary | undefined;

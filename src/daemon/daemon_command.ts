@@ -18,9 +18,20 @@ export const daemonPermissionFlags = [
  * V8 flags of the daemon process under the deno CLI (`radar start`, the service files). A young
  * generation capped at 2 MB semi-spaces keeps a busy daemon's committed heap near what it uses:
  * measured over 4,000 heartbeats with notifications, RSS stayed at ~115 MB instead of climbing to
- * ~165 MB as V8 grew its new space (heap in use was ~16 MB either way).
+ * ~165 MB as V8 grew its new space (heap in use was ~16 MB either way); idle, 101 MB instead of
+ * 107. `--no-code-cache`: the daemon compiles its modules from source once instead of mapping
+ * V8's code cache; idle RSS 97–98 MB instead of 101–103, start 60–90 ms slower (measured by
+ * `deno task bench "memory levers"`, which also shows the levers not taken).
  */
-export const daemonV8Flags = ["--v8-flags=--max-semi-space-size=2"];
+export const daemonV8Flags = ["--no-code-cache", "--v8-flags=--max-semi-space-size=2"];
+
+/**
+ * Environment of the daemon process (`radar start`, the service files; the user's own values
+ * win). glibc's malloc gives busy threads their own arenas (up to 8 per core) and keeps what they
+ * freed: a busy daemon's Deno worker threads grew RSS by ~13 MB within 10 minutes of a soak
+ * (121 MB against 108 MB with two arenas; no difference when idle). Ignored on macOS.
+ */
+export const daemonEnvironment: Readonly<Record<string, string>> = { MALLOC_ARENA_MAX: "2" };
 
 /** True when `execPath` is the deno CLI (so Radar runs as `deno run main.ts`, not compiled). */
 export function runsUnderDenoCli(execPath: string): boolean {

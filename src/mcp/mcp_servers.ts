@@ -17,7 +17,6 @@ import {
 import { guardedMcpFetch } from "./http_guard.ts";
 import { mcpTools } from "./mcp_tools.ts";
 import { sandboxLaunch } from "./sandbox_launch.ts";
-import { SandboxedStdioTransport } from "./sandboxed_stdio_transport.ts";
 import { McpServerConnection } from "./server_connection.ts";
 
 /** Where a server stands with the user. */
@@ -203,6 +202,8 @@ export function connectionFor(
       name: approval.name,
       timeoutMs,
       onToolsListed,
+      // Imported statically: loaded by a dynamic import, its SSE stream outlived close() in
+      // tests/mcp/http_server_test.ts (not understood yet).
       open: () => new StreamableHTTPClientTransport(url, { fetch: fetcher }),
     });
   }
@@ -214,9 +215,10 @@ export function connectionFor(
     idleMs: settings.idle_seconds * 1000,
     onToolsListed,
     // Computed again at every start: what home holds (and so what is hidden) changes.
-    open: () => {
+    open: async () => {
       const launch = sandboxLaunch(deps, approval);
       if ("problem" in launch) throw new Error(launch.problem);
+      const { SandboxedStdioTransport } = await import("./sandboxed_stdio_transport.ts");
       return new SandboxedStdioTransport(launch.launch, settings.max_message_bytes);
     },
   });

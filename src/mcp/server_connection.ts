@@ -3,19 +3,16 @@
  * that times out, crashes or breaks the protocol is killed and started again on the next call,
  * so Radar keeps serving.
  */
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import {
-  type CallToolResult,
-  ErrorCode,
-  McpError,
-  type Tool as McpTool,
-  ToolListChangedNotificationSchema,
-} from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult, Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
 import { radarVersion } from "../version.ts";
 
-/** Makes a fresh transport for each start. */
-export type TransportFactory = () => Transport;
+/**
+ * Makes a fresh transport for each start. The MCP SDK is imported at the first start, so a
+ * process that calls no MCP tool never loads it (start-up time, idle memory).
+ */
+export type TransportFactory = () => Transport | Promise<Transport>;
 
 /** A server's connection settings. */
 export interface ConnectionOptions {
@@ -103,7 +100,7 @@ export class McpServerConnection {
       this.stopWhenIdle();
       return result;
     } catch (error) {
-      if (answered(error)) throw error; // the server answered with an error: it is alive
+      if (await answered(error)) throw error; // the server answered with an error: it is alive
       // A timeout, a dead or misbehaving server: kill it; the next call starts afresh.
       if (this.session === session) this.session = undefined;
       await started.transport.close().catch(() => {});
@@ -112,7 +109,11 @@ export class McpServerConnection {
   }
 
   private async start(): Promise<Session> {
-    const transport = this.options.open();
+    const transport = await this.options.open();
+    const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
+    const { ToolListChangedNotificationSchema } = await import(
+      "@modelcontextprotocol/sdk/types.js"
+    );
     const client = new Client({ name: "radar", version: radarVersion }, { capabilities: {} });
     const onToolsListed = this.options.onToolsListed;
     if (onToolsListed) {
@@ -169,7 +170,8 @@ async function listAllTools(client: Client, timeout: number): Promise<McpTool[]>
 }
 
 /** True for an error the server sent as its answer (not a timeout or a lost connection). */
-function answered(error: unknown): boolean {
+async function answered(error: unknown): Promise<boolean> {
+  const { ErrorCode, McpError } = await import("@modelcontextprotocol/sdk/types.js");
   if (!(error instanceof McpError)) return false;
   const code = (error as { code?: number }).code;
   return code !== ErrorCode.RequestTimeout && code !== ErrorCode.ConnectionClosed;

@@ -2,10 +2,11 @@
 import type { DatabaseSync } from "node:sqlite";
 import type { RadarConfig } from "../config/schema.ts";
 import type { Clock, Logger } from "../core/ports.ts";
-import { CalendarCheck } from "./calendar/calendar_check.ts";
-import { ConfiguredCalendars } from "./calendar/calendar_reader.ts";
-import { EmailCheck } from "./email/email_check.ts";
-import { ImapMailReader } from "./email/imap_mail_reader.ts";
+import { CalendarCheck, type OccurrenceReader } from "./calendar/calendar_check.ts";
+import type { CalendarEntry, CalendarReaderSettings } from "./calendar/calendar_reader.ts";
+import { EmailCheck, type UnreadReader } from "./email/email_check.ts";
+import type { EmailAccount } from "./email/imap_connection.ts";
+import type { MailReaderSettings } from "./email/imap_mail_reader.ts";
 import type { EventSink } from "./source_checks.ts";
 import { SqliteSourceStore } from "./source_store.ts";
 
@@ -38,7 +39,7 @@ export function sourceJobs(deps: SourceJobDependencies): SourceJob[] {
       new EmailCheck({
         ...common,
         accounts: config.email.accounts,
-        reader: new ImapMailReader(config.email.accounts, {
+        reader: unreadReader(config.email.accounts, {
           env,
           timeoutMs: config.email.timeout_seconds * 1000,
           maxBodyChars: config.email.max_body_chars,
@@ -52,7 +53,7 @@ export function sourceJobs(deps: SourceJobDependencies): SourceJob[] {
     jobs.push(
       new CalendarCheck({
         ...common,
-        reader: new ConfiguredCalendars(config.calendar.calendars, {
+        reader: occurrenceReader(config.calendar.calendars, {
           env,
           timeoutMs: config.calendar.timeout_seconds * 1000,
           fetch: deps.fetch ?? globalThis.fetch,
@@ -64,4 +65,40 @@ export function sourceJobs(deps: SourceJobDependencies): SourceJob[] {
     );
   }
   return jobs;
+}
+
+/**
+ * The IMAP reader of the email check; imapflow is imported at the first check, so a daemon
+ * without email accounts never loads it (and one with accounts only when a check runs).
+ */
+function unreadReader(
+  accounts: readonly EmailAccount[],
+  settings: MailReaderSettings,
+): UnreadReader {
+  let reader: Promise<UnreadReader> | undefined;
+  const open = () =>
+    reader ??= import("./email/imap_mail_reader.ts").then(({ ImapMailReader }) =>
+      new ImapMailReader(accounts, settings)
+    );
+  return {
+    unread: async (account, signal) => (await open()).unread(account, signal),
+    headers: async (account, uids, signal) => (await open()).headers(account, uids, signal),
+  };
+}
+
+/** The calendar reader of the reminder check; tsdav and ical.js are imported at the first read. */
+function occurrenceReader(
+  entries: readonly CalendarEntry[],
+  settings: CalendarReaderSettings,
+): OccurrenceReader {
+  let reader: Promise<OccurrenceReader> | undefined;
+  const open = () =>
+    reader ??= import("./calendar/calendar_reader.ts").then(({ ConfiguredCalendars }) =>
+      new ConfiguredCalendars(entries, settings)
+    );
+  return {
+    calendars: () => entries.map((entry) => entry.name),
+    occurrencesOf: async (calendar, from, to, signal) =>
+      (await open()).occurrencesOf(calendar, from, to, signal),
+  };
 }

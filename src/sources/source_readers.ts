@@ -1,11 +1,11 @@
 /**
  * The MailReader and CalendarReader ports for the configured accounts and calendars (undefined
- * when none are configured, so their tools are not offered). A reader connects on first use.
+ * when none are configured, so their tools are not offered). A reader connects on first use; its
+ * module (imapflow, tsdav, ical.js) is imported then too, so a process that never reads mail or a
+ * calendar never loads them (start-up time, idle memory).
  */
 import type { RadarConfig } from "../config/schema.ts";
 import type { CalendarReader, MailReader } from "../core/source_ports.ts";
-import { ImapMailReader } from "./email/imap_mail_reader.ts";
-import { ConfiguredCalendars } from "./calendar/calendar_reader.ts";
 
 type Environment = Record<string, string | undefined>;
 
@@ -13,18 +13,20 @@ type Environment = Record<string, string | undefined>;
 export function mailReaderFor(config: RadarConfig, env: Environment): MailReader | undefined {
   const { accounts, timeout_seconds, max_body_chars } = config.email;
   if (!accounts.length) return undefined;
-  let reader: MailReader | undefined;
+  let reader: Promise<MailReader> | undefined;
   const open = () =>
-    reader ??= new ImapMailReader(accounts, {
-      env,
-      timeoutMs: timeout_seconds * 1000,
-      maxBodyChars: max_body_chars,
-    });
+    reader ??= import("./email/imap_mail_reader.ts").then(({ ImapMailReader }) =>
+      new ImapMailReader(accounts, {
+        env,
+        timeoutMs: timeout_seconds * 1000,
+        maxBodyChars: max_body_chars,
+      })
+    );
   return {
     accounts: () => accounts.map((account) => account.name),
-    list: (account, options, signal) => open().list(account, options, signal),
-    read: (account, uid, signal) => open().read(account, uid, signal),
-    markRead: (account, uid, signal) => open().markRead(account, uid, signal),
+    list: async (account, options, signal) => (await open()).list(account, options, signal),
+    read: async (account, uid, signal) => (await open()).read(account, uid, signal),
+    markRead: async (account, uid, signal) => (await open()).markRead(account, uid, signal),
   };
 }
 
@@ -36,17 +38,19 @@ export function calendarReaderFor(
 ): CalendarReader | undefined {
   const { calendars, timeout_seconds } = config.calendar;
   if (!calendars.length) return undefined;
-  let reader: CalendarReader | undefined;
+  let reader: Promise<CalendarReader> | undefined;
   const open = () =>
-    reader ??= new ConfiguredCalendars(calendars, {
-      env,
-      timeoutMs: timeout_seconds * 1000,
-      fetch: fetcher,
-    });
+    reader ??= import("./calendar/calendar_reader.ts").then(({ ConfiguredCalendars }) =>
+      new ConfiguredCalendars(calendars, {
+        env,
+        timeoutMs: timeout_seconds * 1000,
+        fetch: fetcher,
+      })
+    );
   return {
     calendars: () => calendars.map((entry) => entry.name),
     writable: () => calendars.filter((entry) => entry.caldav_url).map((entry) => entry.name),
-    occurrences: (from, to, signal) => open().occurrences(from, to, signal),
-    add: (calendar, event, signal) => open().add(calendar, event, signal),
+    occurrences: async (from, to, signal) => (await open()).occurrences(from, to, signal),
+    add: async (calendar, event, signal) => (await open()).add(calendar, event, signal),
   };
 }

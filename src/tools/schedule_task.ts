@@ -11,7 +11,9 @@ import { effectiveTimeZone, formatWhen, understandWhen } from "./schedule_when.t
 export function scheduleTaskTool(
   deps: { tasks: TaskScheduler; timeZone?: string; now?: () => Date },
 ): Tool {
-  const timeZone = effectiveTimeZone(deps.timeZone);
+  // Resolved at the first call: the machine's zone costs ~20 ms of ICU set-up at start.
+  let zone: string | undefined;
+  const timeZoneNow = () => zone ??= effectiveTimeZone(deps.timeZone);
   return defineTool({
     name: "schedule_task",
     description: "Run a task later or repeatedly",
@@ -46,6 +48,7 @@ export function scheduleTaskTool(
       const blocked = refuseOnHeartbeat(context, "schedule tasks");
       if (blocked) return Promise.resolve(blocked);
       const now = deps.now?.() ?? new Date();
+      const timeZone = timeZoneNow();
       const understood = understandWhen(when, now, timeZone);
       if ("error" in understood) return Promise.resolve(failed(understood.error));
       const added = deps.tasks.add({

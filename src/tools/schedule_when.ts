@@ -3,7 +3,8 @@
  * words (src/core/schedule_phrase.ts), or a one-shot date read by chrono-node ("tomorrow at 8",
  * "in two hours") in the configured time zone. Anything else asks the model to ask the user.
  */
-import * as chrono from "chrono-node";
+// The English parser only: the package root also loads a dozen other languages (~5 MB).
+import * as chrono from "chrono-node/en";
 import { parseDurationMinutes } from "../core/schedule.ts";
 import { looksRecurring, parseRecurrence } from "../core/schedule_phrase.ts";
 import type { TaskRequest } from "../core/schedule_ports.ts";

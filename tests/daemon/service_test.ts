@@ -88,6 +88,8 @@ Deno.test({
         `Wrote ${path}\nLoad it with:\n  systemctl --user daemon-reload && systemctl --user enable --now radar.service\n`,
       );
       assert.match(Deno.readTextFileSync(path), /"serve"\n/);
+      // The daemon's allocator setting (a busy daemon's RSS, see daemonEnvironment).
+      assert.match(Deno.readTextFileSync(path), /^Environment="MALLOC_ARENA_MAX=2"$/m);
       assert.match(await run("service", "status"), /service: installed .*\ndaemon: +not running/);
       assert.match(await run("service", "uninstall"), /Removed .*systemctl --user disable --now/s);
       assert.match(await run("service", "status"), /not installed/);

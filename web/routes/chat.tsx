@@ -64,7 +64,7 @@ export function chatRoutes(context: RouteContext): Hono {
     const requested = parseId(c.req.query("c"));
     const conversation = requested ? deps.conversations.conversation(requested) : undefined;
     const active = conversation ? chatRuns.activeFor(conversation.id) : undefined;
-    const stored = conversation ? deps.conversations.messages(conversation.id) : [];
+    const stored = conversation ? [...deps.conversations.eachMessage(conversation.id)] : [];
     // A running answer's messages are shown by its run view, not twice.
     const messages = active ? stored.slice(0, active.priorMessageCount) : stored;
     return renderPage(

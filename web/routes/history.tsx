@@ -1,6 +1,7 @@
 /**
  * `/history`: conversations by kind, searchable, paginated (`GET /history/list` is the
- * fragment the search box refreshes); `/history/:id` shows every message and tool call;
+ * fragment the search box refreshes); `/history/:id` shows its messages and tool calls a page
+ * at a time (`?after=ID`);
  * `/history/:id/export.md|json` downloads; `POST /history/:id/delete` (or DELETE) removes it.
  */
 import { Hono } from "hono";
@@ -10,11 +11,14 @@ import type { ConversationKind } from "../../src/core/tool.ts";
 import { parseId, redirectAfterPost, renderFragment, renderPage } from "../render.tsx";
 import { Messages } from "../views/conversation.tsx";
 import { ConversationList, type HistoryQuery } from "../views/history_list.tsx";
-import { conversationMarkdown } from "../views/export_markdown.ts";
+import { conversationMarkdownChunks } from "../views/export_markdown.ts";
+import { conversationJsonChunks, textStream } from "../views/export_stream.ts";
 import { Notice } from "../views/layout.tsx";
 import { formatTime } from "../views/format.ts";
 
 const kinds: readonly ConversationKind[] = ["chat", "ask", "heartbeat", "task"];
+/** Messages shown per page of one conversation. */
+export const messagesPerPage = 200;
 /** Conversations per page. */
 export const historyPageSize = 25;
 
@@ -28,8 +32,14 @@ function readQuery(c: Context): HistoryQuery {
   };
 }
 
-function download(c: Context, body: string, type: string, filename: string): Response {
-  return c.body(body, 200, {
+/** An export, streamed a page of messages at a time (a huge conversation is never held whole). */
+function download(
+  c: Context,
+  chunks: Iterable<string>,
+  type: string,
+  filename: string,
+): Response {
+  return c.body(textStream(chunks), 200, {
     "Content-Type": type,
     "Content-Disposition": `attachment; filename="${filename}"`,
   });
@@ -105,6 +115,12 @@ export function historyRoutes(context: RouteContext): Hono {
         <Notice kind="warning">No such conversation.</Notice>,
       );
     }
+    const after = parseId(c.req.query("after")) ?? 0;
+    const messages = deps.conversations.messages(conversation.id, {
+      afterId: after,
+      limit: messagesPerPage,
+    });
+    const more = messages.length === messagesPerPage;
     return renderPage(
       c,
       context,
@@ -130,10 +146,23 @@ export function historyRoutes(context: RouteContext): Hono {
             <button type="submit" class="danger small">Delete</button>
           </form>
         </div>
-        <Messages
-          messages={deps.conversations.messages(conversation.id)}
-          outcomes={deps.toolOutcomes?.(conversation.id)}
-        />
+        {after
+          ? (
+            <p>
+              <a href={`/history/${conversation.id}`}>← from the first message</a>
+            </p>
+          )
+          : null}
+        <Messages messages={messages} outcomes={deps.toolOutcomes?.(conversation.id)} />
+        {more
+          ? (
+            <p>
+              <a href={`/history/${conversation.id}?after=${messages.at(-1)!.id}`}>
+                next {messagesPerPage} messages →
+              </a>
+            </p>
+          )
+          : null}
       </>,
     );
   });
@@ -142,13 +171,9 @@ export function historyRoutes(context: RouteContext): Hono {
     const id = parseId(c.req.param("id"));
     const conversation = id ? deps.conversations.conversation(id) : undefined;
     if (!conversation) return c.text("No such conversation.", 404);
-    const markdown = conversationMarkdown(
-      conversation,
-      deps.conversations.messages(conversation.id),
-    );
     return download(
       c,
-      markdown,
+      conversationMarkdownChunks(conversation, deps.conversations.eachMessage(conversation.id)),
       "text/markdown; charset=utf-8",
       `radar-conversation-${conversation.id}.md`,
     );
@@ -158,14 +183,9 @@ export function historyRoutes(context: RouteContext): Hono {
     const id = parseId(c.req.param("id"));
     const conversation = id ? deps.conversations.conversation(id) : undefined;
     if (!conversation) return c.text("No such conversation.", 404);
-    const body = JSON.stringify(
-      { conversation, messages: deps.conversations.messages(conversation.id) },
-      null,
-      2,
-    );
     return download(
       c,
-      body,
+      conversationJsonChunks(conversation, deps.conversations.eachMessage(conversation.id)),
       "application/json; charset=utf-8",
       `radar-conversation-${conversation.id}.json`,
     );

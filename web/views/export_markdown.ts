@@ -10,9 +10,17 @@ function fenced(text: string): string {
 /** Renders every message and tool call of a conversation as Markdown. */
 export function conversationMarkdown(
   conversation: ConversationSummary,
-  messages: StoredMessage[],
+  messages: Iterable<StoredMessage>,
 ): string {
-  const lines = [
+  return [...conversationMarkdownChunks(conversation, messages)].join("");
+}
+
+/** The same Markdown as `conversationMarkdown`, one chunk per message (streamed exports). */
+export function* conversationMarkdownChunks(
+  conversation: ConversationSummary,
+  messages: Iterable<StoredMessage>,
+): Generator<string> {
+  yield [
     `# ${conversation.title || `Conversation ${conversation.id}`}`,
     "",
     `- id: ${conversation.id}`,
@@ -20,8 +28,9 @@ export function conversationMarkdown(
     `- started: ${conversation.createdAt}`,
     `- updated: ${conversation.updatedAt}`,
     "",
-  ];
+  ].join("\n");
   for (const message of messages) {
+    const lines: string[] = [];
     const who = message.role === "tool" ? `tool result (${message.toolName ?? "?"})` : message.role;
     lines.push(`## ${who} · ${message.createdAt}`, "");
     if (message.role === "tool" || message.role === "system") lines.push(fenced(message.content));
@@ -30,6 +39,6 @@ export function conversationMarkdown(
       lines.push("", `Tool call \`${call.name}\`:`, "", fenced(call.arguments));
     }
     lines.push("");
+    yield "\n" + lines.join("\n");
   }
-  return lines.join("\n");
 }

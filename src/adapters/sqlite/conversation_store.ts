@@ -5,6 +5,7 @@ import type {
   ConversationArchive,
   ConversationQuery,
   ConversationSummary,
+  MessagePage,
   MessageRecord,
   StoredMessage,
 } from "../../core/ports.ts";
@@ -12,6 +13,9 @@ import type { ConversationKind } from "../../core/tool.ts";
 import { boundedPage, maxListOffset, maxSearchChars, maxSearchHits } from "../../core/bounds.ts";
 import { statement } from "./statements.ts";
 import { insert, transaction, write } from "./write.ts";
+
+/** Messages read at once at most (a page of `messages`, a step of `eachMessage`). */
+export const maxMessagesPerPage = 500;
 
 interface MessageRow {
   id: number;
@@ -162,11 +166,32 @@ export class SqliteConversationStore implements ConversationArchive {
     return rows.reverse().map(toMessage);
   }
 
-  /** Every message of a conversation, oldest first. */
-  messages(conversationId: number): StoredMessage[] {
-    const rows = statement(this.db, "SELECT * FROM messages WHERE conversation_id = ? ORDER BY id")
-      .all(conversationId) as unknown as MessageRow[];
+  /**
+   * A page of a conversation's messages, oldest first: those after message `afterId` (from the
+   * start by default), at most `limit` (clamped to `maxMessagesPerPage`), so one huge
+   * conversation never loads whole.
+   */
+  messages(conversationId: number, page: MessagePage = {}): StoredMessage[] {
+    const limit = Math.max(
+      1,
+      Math.min(maxMessagesPerPage, Math.floor(page.limit ?? maxMessagesPerPage)),
+    );
+    const rows = statement(
+      this.db,
+      "SELECT * FROM messages WHERE conversation_id = ? AND id > ? ORDER BY id LIMIT ?",
+    ).all(conversationId, page.afterId ?? 0, limit) as unknown as MessageRow[];
     return rows.map(toMessage);
+  }
+
+  /** Every message of a conversation, oldest first, read a page at a time (exports). */
+  *eachMessage(conversationId: number): Generator<StoredMessage> {
+    let afterId = 0;
+    for (;;) {
+      const page = this.messages(conversationId, { afterId });
+      yield* page;
+      if (page.length < maxMessagesPerPage) return;
+      afterId = page.at(-1)!.id;
+    }
   }
 
   /** One conversation's header, or undefined. */

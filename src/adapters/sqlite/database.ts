@@ -1,5 +1,6 @@
 /** Opens Radar's single SQLite file (WAL, foreign keys, busy timeout) and migrates it. */
 import { DatabaseSync } from "node:sqlite";
+import { join } from "node:path";
 import { RadarError } from "../../core/errors.ts";
 import { migrations } from "./migrations/index.ts";
 import {
@@ -96,10 +97,8 @@ function closeQuietly(db: DatabaseSync | undefined): void {
 }
 
 /**
- * Opens a database whose file or folder cannot be written (or whose disk is full): SQLite cannot
- * open a WAL-mode file without creating its -shm/-wal files, so Radar reads a snapshot of the
- * file into memory (marked as a rollback-journal file) with `query_only` on. Committed changes
- * still only in a leftover -wal file are not seen.
+ * Opens a database whose file or folder cannot be written (or whose disk is full) for reading
+ * only (see `openSnapshot`); writes fail with one line.
  */
 function openReadOnly(path: string, original: unknown): DatabaseSync {
   let db: DatabaseSync | undefined;
@@ -133,10 +132,60 @@ function openReadOnly(path: string, original: unknown): DatabaseSync {
 }
 
 /**
- * A read-only, in-memory copy of the database file at `path` (WAL header bytes reset so SQLite
- * reads it as a rollback-journal file), `query_only` on. For read-only folders and full disks.
+ * The database at `path` opened for reading only, with `query_only` on, committed changes still
+ * in a leftover -wal file included, and the file never read into memory. For read-only folders,
+ * full disks and `radar db check`. In order:
+ * 1. the file itself, read-only (works where SQLite can use or create the -shm/-wal files);
+ * 2. else a copy of the file and its -wal in a temporary folder (removed when Radar exits);
+ *    (an `immutable` URI would avoid the copy, but Deno resolves `file:` names as paths);
+ * 3. last, when the temporary folder is full too: the file read into memory, without its -wal.
  */
 export function openSnapshot(path: string): DatabaseSync {
+  const attempts: Array<() => DatabaseSync> = [
+    () => new DatabaseSync(path, { readOnly: true }),
+    () => openTemporaryCopy(path),
+    () => openInMemory(path),
+  ];
+  let lastError: unknown;
+  for (const attempt of attempts) {
+    let db: DatabaseSync | undefined;
+    try {
+      db = attempt();
+      db.prepare("PRAGMA schema_version").get(); // the file is really read here
+      db.exec("PRAGMA query_only = ON");
+      return db;
+    } catch (error) {
+      closeQuietly(db);
+      lastError = error;
+      if (storageFailure(error) === "damaged") break;
+    }
+  }
+  throw lastError;
+}
+
+/** The file and its -wal copied to a temporary folder and opened there (the WAL is replayed). */
+function openTemporaryCopy(path: string): DatabaseSync {
+  const folder = Deno.makeTempDirSync({ prefix: "radar-readonly-db-" });
+  const remove = () => {
+    try {
+      Deno.removeSync(folder, { recursive: true });
+    } catch { /* already gone */ }
+  };
+  try {
+    const copy = join(folder, "radar.db");
+    Deno.copyFileSync(path, copy);
+    if (fileExists(`${path}-wal`)) Deno.copyFileSync(`${path}-wal`, `${copy}-wal`);
+    const db = new DatabaseSync(copy);
+    globalThis.addEventListener("unload", remove);
+    return db;
+  } catch (error) {
+    remove();
+    throw error;
+  }
+}
+
+/** The file read into memory (WAL header bytes reset: SQLite reads it as a rollback file). */
+function openInMemory(path: string): DatabaseSync {
   const bytes = Deno.readFileSync(path);
   if (bytes.length >= 20) {
     bytes[18] = 1; // file format write version: legacy (no WAL)
@@ -145,7 +194,6 @@ export function openSnapshot(path: string): DatabaseSync {
   const db = new DatabaseSync(":memory:");
   try {
     db.deserialize(bytes);
-    db.exec("PRAGMA query_only = ON");
     return db;
   } catch (error) {
     db.close();

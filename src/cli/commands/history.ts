@@ -46,9 +46,9 @@ export function registerHistory(program: Command, context: CliContext): void {
       if (!conversation) {
         throw new NotFoundError(`Cannot show conversation ${id}: no such conversation`);
       }
-      const messages = runtime.conversations.messages(conversationId);
+      const messages = runtime.conversations.eachMessage(conversationId);
       if (options.json) {
-        return printJson(context, { conversation, messages });
+        return printJson(context, { conversation, messages: [...messages] });
       }
       context.io.stdout(
         `#${conversation.id} ${conversation.kind} ${conversation.createdAt} ${conversation.title}\n\n`,

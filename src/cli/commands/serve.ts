@@ -3,8 +3,6 @@ import { logPath, RotatingLogFile } from "../../daemon/log_file.ts";
 import { runDaemon } from "../../daemon/daemon.ts";
 import { daemonSources, pluginSources } from "../../daemon/sources.ts";
 import { skillSources } from "../../daemon/skill_sources.ts";
-import { mailIdleSources } from "../../sources/email/mail_idle_setup.ts";
-import { startDaemonWebServer } from "../../../web/server.ts";
 import type { Command } from "commander";
 import type { CliContext } from "../context.ts";
 import { parsePort } from "../arguments.ts";
@@ -43,6 +41,13 @@ export function registerServe(program: Command, context: CliContext): void {
       let manualTick: (() => void) | undefined;
       try {
         const runtime = await context.runtime({ logWriters: [(line) => log.write(line)] });
+        // Imported here: the dashboard (hono, markdown-it) is not loaded by other commands.
+        const { startDaemonWebServer } = await import("../../../web/server.ts");
+        // IMAP IDLE (imapflow) is imported only when an account uses it.
+        const { email } = runtime.config;
+        const mailIdle = email.idle && email.accounts.length
+          ? (await import("../../sources/email/mail_idle_setup.ts")).mailIdleSources(runtime)
+          : [];
         let web: ReturnType<typeof startDaemonWebServer> | undefined;
         await runDaemon({
           radar: runtime,
@@ -56,7 +61,7 @@ export function registerServe(program: Command, context: CliContext): void {
             ...daemonSources(runtime),
             ...pluginSources(runtime),
             ...skillSources(runtime),
-            ...mailIdleSources(runtime),
+            ...mailIdle,
           ],
           onReady: (url, scheduler) => {
             context.io.stderr(

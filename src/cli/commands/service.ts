@@ -1,6 +1,6 @@
 /** `radar service install|uninstall|status`: run `radar serve` at login (launchd or systemd). */
 import { launchdPlist, serviceLocation, systemdUnit } from "../../daemon/service_files.ts";
-import { currentRadarCommand } from "../../daemon/daemon_command.ts";
+import { currentRadarCommand, daemonEnvironment } from "../../daemon/daemon_command.ts";
 import { runningDaemon } from "../../daemon/lock_file.ts";
 import { dirname, join } from "node:path";
 import type { Command } from "commander";
@@ -33,6 +33,7 @@ export function registerService(program: Command, context: CliContext): void {
         program: command.program,
         args: command.args,
         env: {
+          ...daemonEnvironment,
           RADAR_DATA_DIR: loaded.dataDir,
           PATH: context.io.env.PATH ?? "/usr/local/bin:/usr/bin:/bin",
         },

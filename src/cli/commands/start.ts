@@ -1,7 +1,7 @@
 /** `radar start`: the daemon detached, logging to the data directory; prints its PID. */
 import { sleep } from "../../adapters/clock.ts";
 import { readLock, runningDaemon } from "../../daemon/lock_file.ts";
-import { currentRadarCommand } from "../../daemon/daemon_command.ts";
+import { currentRadarCommand, daemonEnvironment } from "../../daemon/daemon_command.ts";
 import { logPath } from "../../daemon/log_file.ts";
 import type { Command } from "commander";
 import type { CliContext } from "../context.ts";
@@ -27,7 +27,7 @@ export function registerStart(program: Command, context: CliContext): void {
       const child = new Deno.Command(command.program, {
         args: command.args,
         cwd: context.io.cwd,
-        env: { ...context.io.env, RADAR_DATA_DIR: loaded.dataDir },
+        env: { ...daemonEnvironment, ...context.io.env, RADAR_DATA_DIR: loaded.dataDir },
         clearEnv: true,
         stdin: "null",
         stdout: "null",

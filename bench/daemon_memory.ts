@@ -1,0 +1,116 @@
+/**
+ * Idle memory of `radar serve` with each memory lever, measured the same way (a fresh daemon,
+ * sampled after 10 s): the shipped flags and environment, other V8 flags, glibc's arena default. Prints
+ * RSS split into anonymous memory (heap, V8, SQLite) and file-backed pages (the deno binary's
+ * code, shared and reclaimable), and the bare-Deno floor (Deno.serve + cron + node:sqlite).
+ */
+import { join } from "node:path";
+import type { BenchLine, BenchSuite } from "./index.ts";
+import { daemonV8Flags } from "../src/daemon/daemon_command.ts";
+import { denoDir, rssMb, rssParts, startServe, stop } from "./soak.ts";
+
+const settleMs = 10_000;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function sample(pid: number): Promise<{ total: number; anon: number; file: number }> {
+  return { total: await rssMb(pid), ...await rssParts(pid) };
+}
+
+async function idleWith(
+  v8Flags: string[],
+  env: Record<string, string> = {},
+): Promise<{ total: number; anon: number; file: number }> {
+  const dir = Deno.makeTempDirSync({ prefix: "radar-memory-" });
+  const serve = await startServe(dir, `llm:\n  base_url: "http://127.0.0.1:9"\n`, {
+    v8Flags,
+    env,
+  });
+  try {
+    await sleep(settleMs);
+    return await sample(serve.child.pid);
+  } finally {
+    await stop(serve);
+    Deno.removeSync(dir, { recursive: true });
+  }
+}
+
+/** The floor: what Deno itself holds with the same kinds of work and nothing of Radar's. */
+async function bareDeno(): Promise<{ total: number; anon: number; file: number }> {
+  const dir = Deno.makeTempDirSync({ prefix: "radar-memory-bare-" });
+  const script = join(dir, "bare.ts");
+  Deno.writeTextFileSync(
+    script,
+    `import { DatabaseSync } from "node:sqlite";
+const db = new DatabaseSync(${JSON.stringify(join(dir, "bare.db"))});
+db.exec("PRAGMA journal_mode = WAL; CREATE TABLE t (x)");
+Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, () => new Response("ok"));
+Deno.cron("bare", "* * * * *", () => {});
+`,
+  );
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "--unstable-cron", ...daemonV8Flags, script],
+    env: { DENO_DIR: denoDir() },
+    stdout: "null",
+    stderr: "null",
+  }).spawn();
+  try {
+    await sleep(settleMs);
+    return await sample(child.pid);
+  } finally {
+    child.kill("SIGTERM");
+    await child.status;
+    Deno.removeSync(dir, { recursive: true });
+  }
+}
+
+const levers: Array<{ name: string; v8Flags: string[]; env?: Record<string, string> }> = [
+  { name: `as shipped (${daemonV8Flags.join(" ")})`, v8Flags: daemonV8Flags },
+  { name: "no flags", v8Flags: [] },
+  { name: "with V8's code cache", v8Flags: ["--v8-flags=--max-semi-space-size=2"] },
+  {
+    name: "+ --optimize-for-size",
+    v8Flags: ["--no-code-cache", "--v8-flags=--max-semi-space-size=2,--optimize-for-size"],
+  },
+  {
+    name: "+ --max-old-space-size=64",
+    v8Flags: ["--no-code-cache", "--v8-flags=--max-semi-space-size=2,--max-old-space-size=64"],
+  },
+  {
+    name: "+ --lite-mode (interpreter only: slower pages)",
+    v8Flags: ["--no-code-cache", "--v8-flags=--max-semi-space-size=2,--lite-mode"],
+  },
+  {
+    // The shipped MALLOC_ARENA_MAX=2 matters when busy (bench soak), not idle.
+    name: "glibc's default malloc arenas (8 per core)",
+    v8Flags: daemonV8Flags,
+    env: { MALLOC_ARENA_MAX: String(8 * navigator.hardwareConcurrency) },
+  },
+];
+
+/** The suite (Linux: reads /proc). */
+export const daemonMemorySuite: BenchSuite = {
+  name: "daemon memory levers",
+  run: async () => {
+    if (Deno.build.os !== "linux") return [];
+    const lines: BenchLine[] = [];
+    const describe = (sampled: { anon: number; file: number }) =>
+      `MB (anonymous ${sampled.anon.toFixed(1)}, file-backed ${sampled.file.toFixed(1)})`;
+    const bare = await bareDeno();
+    lines.push({
+      metric: "idle RSS of a bare Deno (Deno.serve + cron + node:sqlite), the floor",
+      value: Math.round(bare.total * 10) / 10,
+      unit: describe(bare),
+    });
+    for (const lever of levers) {
+      const idle = await idleWith(lever.v8Flags, lever.env);
+      lines.push({
+        metric: `idle RSS of radar serve after 10 s, ${lever.name}`,
+        value: Math.round(idle.total * 10) / 10,
+        unit: describe(idle),
+        target: "≤ 60",
+        met: idle.total <= 60,
+      });
+    }
+    return lines;
+  },
+};
