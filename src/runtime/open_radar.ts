@@ -237,6 +237,7 @@ export function openRadar(options: RadarOptions): Radar {
     return { ...parts(personality, overrides?.historyMessages), elapsed: process.elapsed };
   };
   const work = scheduledWork({
+    env: options.env,
     config,
     db,
     conversations,

@@ -84,6 +84,8 @@ export interface ScheduledWorkParts {
   personalityKnown?: (name: string) => boolean;
   /** `llm.models.fast`: heartbeat triage (absent: the main model sees every heartbeat). */
   fastModel?: ChatModel;
+  /** Radar's environment (`password_env` of mail and calendar accounts reads it). */
+  env: Record<string, string | undefined>;
 }
 
 /** Builds the queue, run log, task and monitor services, their runners and the heartbeat. */
@@ -170,7 +172,7 @@ export function scheduledWork(parts: ScheduledWorkParts): ScheduledWork {
       jobs ??= [
         taskRunner,
         monitorChecker,
-        ...sourceJobs({ config, db, queue, clock, logger }),
+        ...sourceJobs({ config, db, queue, clock, logger, env: parts.env }),
         ...checkJobs({
           config,
           configPath: parts.configPath,

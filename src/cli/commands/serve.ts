@@ -46,7 +46,10 @@ export function registerServe(program: Command, context: CliContext): void {
         // IMAP IDLE (imapflow) is imported only when an account uses it.
         const { email } = runtime.config;
         const mailIdle = email.idle && email.accounts.length
-          ? (await import("../../sources/email/mail_idle_setup.ts")).mailIdleSources(runtime)
+          ? (await import("../../sources/email/mail_idle_setup.ts")).mailIdleSources(
+            runtime,
+            context.io.env,
+          )
           : [];
         let web: ReturnType<typeof startDaemonWebServer> | undefined;
         await runDaemon({
