@@ -33,8 +33,8 @@ export interface CliContext {
   io: CliIo;
   /** Global options as parsed (read inside actions, after parsing). */
   globals(): GlobalOptions;
-  /** Opens the runtime (config, database, model, tools) on first call; closed at exit. */
-  runtime(extra?: Partial<RadarOptions>): Promise<Radar>;
+  /** Opens Radar (`openRadar`: config, database, model, tools) on first call; closed at exit. */
+  radar(extra?: Partial<RadarOptions>): Promise<Radar>;
   /** Loads the config without opening the database. */
   config(): Promise<LoadedConfig>;
   /** Sets the process exit code without throwing. */

@@ -33,7 +33,7 @@ export function buildProgram(context: CliContext): Command {
 /** Runs the CLI with `args` (without the program name) and returns the exit code. */
 export async function runCli(args: string[], io: CliIo): Promise<number> {
   let exitCode: number = ExitCode.ok;
-  let runtime: Radar | undefined;
+  let radar: Radar | undefined;
   const context: CliContext = {
     io,
     globals: () => program.opts<GlobalOptions>(),
@@ -45,15 +45,15 @@ export async function runCli(args: string[], io: CliIo): Promise<number> {
         readTextFile: readTextFileIfExists,
       }));
     },
-    runtime(extra) {
-      runtime ??= openRadar({
+    radar(extra) {
+      radar ??= openRadar({
         configPath: context.globals().config,
         env: io.env,
         cwd: io.cwd,
         logLevel: context.globals().verbose ? "debug" : undefined,
         ...extra,
       });
-      return Promise.resolve(runtime);
+      return Promise.resolve(radar);
     },
     setExitCode(code) {
       exitCode = code;
@@ -65,7 +65,7 @@ export async function runCli(args: string[], io: CliIo): Promise<number> {
   } catch (error) {
     exitCode = reportError(error, io, program.opts<GlobalOptions>().verbose ?? false);
   } finally {
-    runtime?.close();
+    radar?.close();
   }
   return exitCode;
 }

@@ -18,7 +18,7 @@ export interface TurnOptions {
 
 /** Runs a turn; with --verbose, prints offered tools, tokens and each tool call to stderr. */
 export async function runTurn(context: CliContext, options: TurnOptions): Promise<AgentResult> {
-  const runtime = await context.runtime();
+  const radar = await context.radar();
   const verbose = context.globals().verbose ?? false;
   const progress = new Progress(context.io);
   const onEvent = (event: AgentEvent) => {
@@ -27,7 +27,7 @@ export async function runTurn(context: CliContext, options: TurnOptions): Promis
   };
   try {
     const { personality, ...turn } = options;
-    const agent = runtime.agent(personality ? { personality } : undefined);
+    const agent = radar.agent(personality ? { personality } : undefined);
     return await runAgent(agent, { ...turn, userMessage: options.message, onEvent });
   } finally {
     progress.finish();

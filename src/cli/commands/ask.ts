@@ -26,11 +26,11 @@ export function registerAsk(program: Command, context: CliContext): void {
       if (!question) throw new UsageError("Cannot ask: the question is empty");
       const piped = await context.io.readStdin(maxStdinBytes);
       const message = piped.text.trim() ? withStdin(question, piped) : question;
-      const runtime = await context.runtime();
-      const conversationId = runtime.conversations.createConversation(
+      const radar = await context.radar();
+      const conversationId = radar.conversations.createConversation(
         "ask",
         question,
-        runtime.clock.now(),
+        radar.clock.now(),
       );
       const result = await runTurn(context, {
         conversationId,

@@ -37,15 +37,15 @@ export function registerChat(program: Command, context: CliContext): void {
     .option("--continue", "continue the most recent chat conversation")
     .option("-P, --personality <name>", "the personality for this chat (name or path)")
     .action(async (options: { continue?: boolean; personality?: string }) => {
-      const runtime = await context.runtime();
+      const radar = await context.radar();
       // Checked before the first message: an unknown personality is one line, exit 2.
-      runtime.agent(options.personality ? { personality: options.personality } : undefined);
+      radar.agent(options.personality ? { personality: options.personality } : undefined);
       const { io } = context;
-      const start = () => runtime.conversations.createConversation("chat", "", runtime.clock.now());
+      const start = () => radar.conversations.createConversation("chat", "", radar.clock.now());
       let conversationId = options.continue
-        ? runtime.conversations.latest("chat")?.id ?? start()
+        ? radar.conversations.latest("chat")?.id ?? start()
         : start();
-      const editor = io.lineEditor?.(join(runtime.dataDir, "chat_history")) ??
+      const editor = io.lineEditor?.(join(radar.dataDir, "chat_history")) ??
         plainLineEditor(io);
       io.stderr(`Radar chat (conversation ${conversationId}). /help lists commands.\n`);
       let running: AbortController | undefined;
@@ -79,7 +79,7 @@ export function registerChat(program: Command, context: CliContext): void {
             io.stderr(`New conversation ${conversationId}.\n`);
             continue;
           }
-          runtime.conversations.titleIfUntitled(conversationId, text);
+          radar.conversations.titleIfUntitled(conversationId, text);
           running = new AbortController();
           editor.onInterruptWhileBusy(() => running?.abort());
           try {

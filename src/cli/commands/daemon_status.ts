@@ -10,15 +10,15 @@ import { describeTask } from "./task_description.ts";
 import { MonitorService } from "../../application/monitor_service.ts";
 
 /** Extra status lines from other daemon concerns (tasks, monitors). */
-export const daemonStatusLines: Array<(runtime: Radar) => string[]> = [];
+export const daemonStatusLines: Array<(radar: Radar) => string[]> = [];
 
 /** The daemon status section. */
-export function daemonStatus(runtime: Radar): string[] {
-  const { config, clock } = runtime;
+export function daemonStatus(radar: Radar): string[] {
+  const { config, clock } = radar;
   const timeZone = config.radar.timezone || undefined;
   const now = clock.now();
 
-  const daemon = runningDaemon(runtime.dataDir);
+  const daemon = runningDaemon(radar.dataDir);
   const lines = [
     `daemon:    ${
       daemon ? `running (PID ${daemon.pid}${daemon.url ? ` at ${daemon.url}` : ""})` : "not running"
@@ -29,10 +29,10 @@ export function daemonStatus(runtime: Radar): string[] {
     lines.push("heartbeat: disabled (heartbeat.enabled: false)");
   } else {
     lines.push(`heartbeat: every ${heartbeat.interval_minutes} min`);
-    const [last] = runtime.runs.recent(1, { kind: "heartbeat" });
+    const [last] = radar.runs.recent(1, { kind: "heartbeat" });
     lines.push(`  last: ${last ? describeRun(last) : "never"}`);
     const next = nextHeartbeatAt(
-      runtime.runs.lastScheduledHeartbeat(),
+      radar.runs.lastScheduledHeartbeat(),
       now,
       heartbeat.interval_minutes,
     );
@@ -50,14 +50,14 @@ export function daemonStatus(runtime: Radar): string[] {
         : "none"
     }`,
   );
-  lines.push(`  pending events: ${runtime.queue.pendingCount()}`);
-  const setAside = runtime.queue.setAside();
+  lines.push(`  pending events: ${radar.queue.pendingCount()}`);
+  const setAside = radar.queue.setAside();
   if (setAside.count) {
     lines.push(
       `  set aside by a hook: ${setAside.count} events (last: ${setAside.lastReason ?? "?"})`,
     );
   }
-  const day = runtime.runs.totals(new Date(now.getTime() - 24 * 60 * 60_000));
+  const day = radar.runs.totals(new Date(now.getTime() - 24 * 60 * 60_000));
   lines.push(
     `  last 24 h: ${day.runs} ticks, ${day.ran} model runs, ${
       day.promptTokens + day.completionTokens
@@ -74,7 +74,7 @@ export function daemonStatus(runtime: Radar): string[] {
       state = "missing (picked up when it appears)";
     }
     lines.push(`  ${watcher.path} ${watcher.pattern} → ${watcher.action}: ${state}`);
-    const stats = runtime.watchedFiles.stats(path);
+    const stats = radar.watchedFiles.stats(path);
     if (stats.scans || stats.rescans || stats.queued || stats.settling) {
       lines.push(
         `    ${stats.queued} files queued, ${stats.settling} settling; ` +
@@ -83,13 +83,13 @@ export function daemonStatus(runtime: Radar): string[] {
       );
     }
   }
-  const tasks = runtime.tasks.list();
+  const tasks = radar.tasks.list();
   lines.push(tasks.length ? "tasks:" : "tasks:     none (radar task add)");
   for (const task of tasks) {
-    const approval = runtime.tasks.needsApproval(task.id) ? " — needs approval" : "";
+    const approval = radar.tasks.needsApproval(task.id) ? " — needs approval" : "";
     lines.push(`  ${describeTask(task, timeZone)}${approval}`);
   }
-  const monitors = runtime.monitors.list();
+  const monitors = radar.monitors.list();
   const failing = monitors.filter((monitor) => MonitorService.failing(monitor)).length;
   lines.push(
     monitors.length
@@ -97,6 +97,6 @@ export function daemonStatus(runtime: Radar): string[] {
       : "monitors:  none (radar monitor add URL)",
   );
   for (const monitor of monitors) lines.push(`  ${MonitorService.describe(monitor, timeZone)}`);
-  for (const extra of daemonStatusLines) lines.push(...extra(runtime));
+  for (const extra of daemonStatusLines) lines.push(...extra(radar));
   return lines;
 }

@@ -21,11 +21,11 @@ export function registerDigest(program: Command, context: CliContext): void {
     .description("summarise the last 24 hours (or 7 days with --week) now")
     .option("--week", "the last 7 days")
     .action(async (options: { week?: boolean }) => {
-      const runtime = await context.runtime();
-      const to = runtime.clock.now();
+      const radar = await context.radar();
+      const to = radar.clock.now();
       const days = options.week ? 7 : 1;
       const from = new Date(to.getTime() - days * 86_400_000);
-      const written = await runtime.digests.write(options.week ? "week" : "day", from, to);
+      const written = await radar.digests.write(options.week ? "week" : "day", from, to);
       context.io.stdout(show(written));
     });
 
@@ -34,7 +34,7 @@ export function registerDigest(program: Command, context: CliContext): void {
     .option("-n, --limit <count>", "how many", "10")
     .action(async (options: { limit: string }) => {
       const limit = checkLimit(Number(options.limit), "--limit");
-      const digests = (await context.runtime()).digests.list(limit);
+      const digests = (await context.radar()).digests.list(limit);
       if (!digests.length) return context.io.stdout("No digests yet (radar digest now).\n");
       context.io.stdout(digests.map(show).join("\n"));
     });
@@ -45,7 +45,7 @@ export function registerDigest(program: Command, context: CliContext): void {
     .action(async (words: string[]) => {
       const text = words.join(" ").trim();
       if (!text) throw new UsageError("Cannot search: give some words");
-      const found = (await context.runtime()).digests.search(text, 20);
+      const found = (await context.radar()).digests.search(text, 20);
       if (!found.length) return context.io.stdout(`No digest mentions "${text}".\n`);
       context.io.stdout(found.map(show).join("\n"));
     });

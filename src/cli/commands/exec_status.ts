@@ -5,20 +5,20 @@ import { execSandbox, execUserRoots } from "../../tools/exec/sandbox_spec.ts";
 
 /** Status section "security" in plain words. */
 export function execStatusLines(
-  runtime: Pick<Radar, "config" | "dataDir"> & { loaded?: { path?: string } },
+  radar: Pick<Radar, "config" | "dataDir"> & { loaded?: { path?: string } },
   env: Record<string, string | undefined>,
 ): string[] {
   const deps = {
-    config: runtime.config,
-    dataDir: runtime.dataDir,
-    configPath: runtime.loaded?.path,
+    config: radar.config,
+    dataDir: radar.dataDir,
+    configPath: radar.loaded?.path,
     env,
   };
-  const exec = runtime.config.tools.exec;
+  const exec = radar.config.tools.exec;
   const guard = pathGuardFor(deps);
   const shown = (paths: string[]) => paths.map((path) => guard.display(path)).join(", ");
   const scratch = guard.display(scratchFolder(deps));
-  const fileRoots = checkedRoots(guard, runtime.config.tools.files.writable_roots);
+  const fileRoots = checkedRoots(guard, radar.config.tools.files.writable_roots);
   const lines = ["security:"];
   const files = `write_file:  ${scratch}${
     fileRoots.length ? `, ${shown(fileRoots)}` : ""

@@ -32,7 +32,7 @@ export function registerHeartbeat(program: Command, context: CliContext): void {
     .option("--dry-run", "print the message and its token estimate; no model call")
     .action(async (options: { dryRun?: boolean }) => {
       const { io } = context;
-      const radar = await context.runtime();
+      const radar = await context.radar();
       const report = await radar.heartbeat.tick({ trigger: "manual", dryRun: options.dryRun });
       io.stdout(
         report.events.length
@@ -66,7 +66,7 @@ export function registerHeartbeat(program: Command, context: CliContext): void {
     .option("--all", "include skipped ticks")
     .option("--json", jsonOptionHelp)
     .action(async (options: { limit: string; all?: boolean; json?: boolean }) => {
-      const { runs } = await context.runtime();
+      const { runs } = await context.radar();
       const rows = runs.recent(checkLimit(parseCount(options.limit, "--limit"), "--limit"), {
         skipped: options.all ? undefined : false,
       });

@@ -20,7 +20,7 @@ export function registerHistory(program: Command, context: CliContext): void {
       if (options.kind && !kinds.includes(options.kind)) {
         throw new UsageError(`Cannot list history: --kind must be one of ${kinds.join(", ")}`);
       }
-      const rows = (await context.runtime()).conversations.list({
+      const rows = (await context.radar()).conversations.list({
         limit: checkLimit(parseCount(options.limit, "--limit"), "--limit"),
         kind: options.kind as ConversationKind | undefined,
         search: options.search,
@@ -40,13 +40,13 @@ export function registerHistory(program: Command, context: CliContext): void {
     .argument("<id>", "conversation id")
     .option("--json", jsonOptionHelp)
     .action(async (id: string, options: { json?: boolean }) => {
-      const runtime = await context.runtime();
+      const radar = await context.radar();
       const conversationId = parseId(id);
-      const conversation = runtime.conversations.conversation(conversationId);
+      const conversation = radar.conversations.conversation(conversationId);
       if (!conversation) {
         throw new NotFoundError(`Cannot show conversation ${id}: no such conversation`);
       }
-      const messages = runtime.conversations.eachMessage(conversationId);
+      const messages = radar.conversations.eachMessage(conversationId);
       if (options.json) {
         return printJson(context, { conversation, messages: [...messages] });
       }

@@ -7,11 +7,11 @@ export function registerHooks(program: Command, context: CliContext): void {
   const hooks = program.command("hooks").description("hooks: config rules and plugin hooks");
   hooks.command("list").description("list hooks by point, in the order they run").action(
     async () => {
-      const runtime = await context.runtime();
+      const radar = await context.radar();
       const { io } = context;
-      const registered = runtime.hooks.list().filter((hook) => !hook.source.startsWith("plugins"));
-      const plugins = runtime.plugins?.hooks.entries() ?? [];
-      if (!runtime.config.hooks.enabled) io.stdout("Config rules are off (hooks.enabled).\n");
+      const registered = radar.hooks.list().filter((hook) => !hook.source.startsWith("plugins"));
+      const plugins = radar.plugins?.hooks.entries() ?? [];
+      if (!radar.config.hooks.enabled) io.stdout("Config rules are off (hooks.enabled).\n");
       if (!registered.length && !plugins.length) {
         io.stdout("No hooks. Add rules under hooks.rules in radar.yaml (see the README).\n");
         return;

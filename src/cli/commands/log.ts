@@ -15,8 +15,8 @@ export function registerLog(program: Command, context: CliContext): void {
     .option("--failed", "only calls that did not succeed")
     .option("--json", jsonOptionHelp)
     .action(async (options: { limit: string; tool?: string; failed?: boolean; json?: boolean }) => {
-      const runtime = await context.runtime();
-      const rows = runtime.toolCalls.list({
+      const radar = await context.radar();
+      const rows = radar.toolCalls.list({
         limit: checkLimit(parseCount(options.limit, "--limit"), "--limit"),
         tool: options.tool,
         failed: options.failed,
@@ -24,7 +24,7 @@ export function registerLog(program: Command, context: CliContext): void {
       if (options.json) return printJson(context, rows);
       if (!rows.length) return context.io.stdout("No tool calls recorded.\n");
       const time = new Intl.DateTimeFormat("sv-SE", {
-        timeZone: runtime.config.radar.timezone || undefined,
+        timeZone: radar.config.radar.timezone || undefined,
         dateStyle: "short",
         timeStyle: "medium",
       });

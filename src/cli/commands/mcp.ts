@@ -28,15 +28,15 @@ interface AddOptions {
 export function registerMcp(program: Command, context: CliContext): void {
   const mcp = program.command("mcp").description("MCP servers as tool sources (sandboxed)");
   const open = async () => {
-    const runtime = await context.runtime();
-    return { runtime, approvals: runtime.mcp.approvals };
+    const radar = await context.radar();
+    return { radar, approvals: radar.mcp.approvals };
   };
 
   mcp.command("list").description("list MCP servers, their state and grants")
     .option("--json", jsonOptionHelp)
     .action(async (options: { json?: boolean }) => {
-      const { runtime, approvals } = await open();
-      const statuses = mcpServerStatuses(runtime.config, approvals);
+      const { radar, approvals } = await open();
+      const statuses = mcpServerStatuses(radar.config, approvals);
       if (options.json) return printJson(context, statuses);
       if (!statuses.length) {
         return context.io.stdout("No MCP servers (add one to mcp.servers or `radar mcp add`).\n");
@@ -58,22 +58,22 @@ export function registerMcp(program: Command, context: CliContext): void {
       if ((command.length > 0) === Boolean(options.url)) {
         throw new UsageError("Cannot add the MCP server: give either a command or --url");
       }
-      const { runtime, approvals } = await open();
-      if (runtime.config.mcp.servers.some((entry) => entry.name === name)) {
+      const { radar, approvals } = await open();
+      if (radar.config.mcp.servers.some((entry) => entry.name === name)) {
         throw new UsageError(
           `Cannot add ${name}: mcp.servers in the config has it (radar mcp approve ${name})`,
         );
       }
       const approval = approvalFrom(context, name, command, options.url ?? "", options);
-      await approveWithTools(context, runtime, approvals, approval);
+      await approveWithTools(context, radar, approvals, approval);
     });
 
   mcp.command("approve")
     .description("approve a server from mcp.servers with the grants it asks for")
     .argument("<name>")
     .action(async (name: string) => {
-      const { runtime, approvals } = await open();
-      const entry = runtime.config.mcp.servers.find((server) => server.name === name);
+      const { radar, approvals } = await open();
+      const entry = radar.config.mcp.servers.find((server) => server.name === name);
       const existing = approvals.get(name);
       if (!entry && !existing) throw new NotFoundError(`Cannot approve ${name}: no such server`);
       const approval = entry
@@ -84,7 +84,7 @@ export function registerMcp(program: Command, context: CliContext): void {
           env: entry.env,
         })
         : existing!;
-      await approveWithTools(context, runtime, approvals, approval);
+      await approveWithTools(context, radar, approvals, approval);
     });
 
   mcp.command("remove").description("remove a server's approval (its tools go away)")
@@ -145,14 +145,14 @@ function approvalFrom(
 /** Starts the server once in its sandbox, keeps its tool list, and saves the approval. */
 async function approveWithTools(
   context: CliContext,
-  runtime: Radar,
+  radar: Radar,
   approvals: McpApprovals,
   approval: McpApproval,
 ): Promise<void> {
   const deps: McpDependencies = {
-    config: runtime.config,
-    configPath: runtime.loaded.path,
-    dataDir: runtime.dataDir,
+    config: radar.config,
+    configPath: radar.loaded.path,
+    dataDir: radar.dataDir,
     env: context.io.env,
     cwd: context.io.cwd,
   };

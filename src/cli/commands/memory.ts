@@ -33,7 +33,7 @@ export function registerMemory(program: Command, context: CliContext): void {
     .option("--category <category>", factCategories.join(" | "))
     .option("--json", jsonOptionHelp)
     .action(async (options: { limit: string; category?: string; json?: boolean }) => {
-      const facts = (await context.runtime()).facts.listFacts({
+      const facts = (await context.radar()).facts.listFacts({
         limit: checkLimit(parseCount(options.limit, "--limit"), "--limit"),
         category: parseCategory(options.category),
       });
@@ -46,7 +46,7 @@ export function registerMemory(program: Command, context: CliContext): void {
     .option("-n, --limit <n>", "how many", "20")
     .option("--json", jsonOptionHelp)
     .action(async (words: string[], options: { limit: string; json?: boolean }) => {
-      const facts = await (await context.runtime()).memory.searchFacts(
+      const facts = await (await context.radar()).memory.searchFacts(
         words.join(" "),
         checkLimit(parseCount(options.limit, "--limit"), "--limit"),
       );
@@ -60,10 +60,10 @@ export function registerMemory(program: Command, context: CliContext): void {
     .action(async (words: string[], options: { category: string }) => {
       const content = words.join(" ").trim();
       if (!content) throw new UsageError("Cannot add a fact: the text is empty");
-      const runtime = await context.runtime();
-      const stored = await runtime.memory.add(
+      const radar = await context.radar();
+      const stored = await radar.memory.add(
         { category: parseCategory(options.category)!, content },
-        runtime.clock.now(),
+        radar.clock.now(),
       );
       if (!stored.ok) throw new RadarError(`Cannot remember this fact: ${stored.message}`);
       context.io.stdout(`Remembered #${stored.id}.\n`);
@@ -72,7 +72,7 @@ export function registerMemory(program: Command, context: CliContext): void {
     .description("delete a fact")
     .argument("<id>", "fact id")
     .action(async (id: string) => {
-      if (!(await context.runtime()).facts.forgetFact(parseId(id))) {
+      if (!(await context.radar()).facts.forgetFact(parseId(id))) {
         throw new NotFoundError(`Cannot forget fact ${id}: no such fact`);
       }
       context.io.stdout(`Forgot #${id}.\n`);

@@ -13,7 +13,7 @@ export function registerMonitor(program: Command, context: CliContext): void {
   const monitor = program.command("monitor").description(
     "URL monitors: changed pages queue events",
   );
-  const zone = async () => (await context.runtime()).config.radar.timezone || undefined;
+  const zone = async () => (await context.radar()).config.radar.timezone || undefined;
   const describe = async (record: MonitorRecord) => MonitorService.describe(record, await zone());
 
   monitor.command("add")
@@ -30,7 +30,7 @@ export function registerMonitor(program: Command, context: CliContext): void {
       ) => {
         const everyProblemText = everyProblem(options.every, "--every");
         if (everyProblemText) throw new UsageError(`Cannot add monitor: ${everyProblemText}`);
-        const { monitors } = await context.runtime();
+        const { monitors } = await context.radar();
         const added = await monitors.add({ url, ...options });
         if ("error" in added) throw new UsageError(`Cannot add monitor: ${added.error}`);
         context.io.stdout(
@@ -44,7 +44,7 @@ export function registerMonitor(program: Command, context: CliContext): void {
     "--json",
     jsonOptionHelp,
   ).action(async (options: { json?: boolean }) => {
-    const monitors = (await context.runtime()).monitors.list();
+    const monitors = (await context.radar()).monitors.list();
     if (options.json) return printJson(context, monitors);
     if (!monitors.length) return context.io.stdout("No monitors yet.\n");
     for (const item of monitors) context.io.stdout(`${await describe(item)}\n`);
@@ -52,7 +52,7 @@ export function registerMonitor(program: Command, context: CliContext): void {
 
   monitor.command("remove").argument("<id>").description("delete a monitor").action(
     async (id: string) => {
-      if (!(await context.runtime()).monitors.remove(parseId(id))) {
+      if (!(await context.radar()).monitors.remove(parseId(id))) {
         throw new NotFoundError(`Cannot remove monitor ${id}: no such monitor`);
       }
       context.io.stdout(`Removed monitor #${id}.\n`);
@@ -63,7 +63,7 @@ export function registerMonitor(program: Command, context: CliContext): void {
     monitor.command(enabled ? "enable" : "disable").argument("<id>")
       .description(enabled ? "resume a monitor (checked on the next tick)" : "pause a monitor")
       .action(async (id: string) => {
-        const updated = (await context.runtime()).monitors.setEnabled(parseId(id), enabled);
+        const updated = (await context.radar()).monitors.setEnabled(parseId(id), enabled);
         if (!updated) throw new NotFoundError(`Cannot change monitor ${id}: no such monitor`);
         context.io.stdout(`${await describe(updated)}\n`);
       });
@@ -72,7 +72,7 @@ export function registerMonitor(program: Command, context: CliContext): void {
   monitor.command("check-now").argument("<id>")
     .description("check a monitor now; a change is queued for the next heartbeat")
     .action(async (id: string) => {
-      const daemon = await context.runtime();
+      const daemon = await context.radar();
       const record = daemon.monitors.store.get(parseId(id));
       if (!record) throw new NotFoundError(`Cannot check monitor ${id}: no such monitor`);
       const check = await daemon.monitorChecker.check(record);

@@ -7,7 +7,7 @@ import type { CliContext } from "../context.ts";
 import type { PluginSystem } from "../../plugins/plugin_system.ts";
 
 async function plugins(context: CliContext): Promise<PluginSystem> {
-  const system = (await context.runtime()).plugins;
+  const system = (await context.radar()).plugins;
   if (!system) {
     throw new RadarError("Cannot manage plugins: plugins.enabled is false in the config");
   }

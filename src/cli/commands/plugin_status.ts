@@ -5,10 +5,10 @@ import { type RunningHost, runningPluginHosts } from "../../sandbox/running_host
 
 /** Status section: plugins. `listHosts` is injectable for tests. */
 export async function pluginStatusLines(
-  runtime: Radar,
+  radar: Radar,
   listHosts: () => Promise<RunningHost[] | undefined> = runningPluginHosts,
 ): Promise<string[]> {
-  const system = runtime.plugins;
+  const system = radar.plugins;
   if (!system) return ["plugins:   disabled (plugins.enabled: false)"];
   const rows = system.api.list();
   const count = (status: string) => rows.filter((row) => row.status === status).length;
@@ -24,7 +24,7 @@ export async function pluginStatusLines(
     lines.push("  hosts running: unknown (ps is not available)");
   } else {
     // A running host's parent is alive: the lock's PID alone says whether it is the daemon.
-    const daemon = readLock(runtime.dataDir);
+    const daemon = readLock(radar.dataDir);
     const described = hosts.map((host) =>
       `${host.plugin} (PID ${host.pid}${daemon?.pid === host.parentPid ? ", daemon" : ""})`
     );

@@ -40,35 +40,35 @@ export function registerServe(program: Command, context: CliContext): void {
       for (const signal of signals) Deno.addSignalListener(signal, stop);
       let manualTick: (() => void) | undefined;
       try {
-        const runtime = await context.runtime({ logWriters: [(line) => log.write(line)] });
+        const radar = await context.radar({ logWriters: [(line) => log.write(line)] });
         // Imported here: the dashboard (hono, markdown-it) is not loaded by other commands.
         const { startDaemonWebServer } = await import("../../../web/server.ts");
         // IMAP IDLE (imapflow) is imported only when an account uses it.
-        const { email } = runtime.config;
+        const { email } = radar.config;
         const mailIdle = email.idle && email.accounts.length
           ? (await import("../../sources/email/mail_idle_setup.ts")).mailIdleSources(
-            runtime,
+            radar,
             context.io.env,
           )
           : [];
         let web: ReturnType<typeof startDaemonWebServer> | undefined;
         await runDaemon({
-          radar: runtime,
+          radar,
           host,
           port,
           shutdown: shutdown.signal,
           startWeb: (webOptions) => (web = startDaemonWebServer(webOptions)),
           ticker: (handler, signal) => everyMinute("radar-tick", handler, signal),
-          jobs: runtime.tickJobs(),
+          jobs: radar.tickJobs(),
           sources: [
-            ...daemonSources(runtime),
-            ...pluginSources(runtime),
-            ...skillSources(runtime),
+            ...daemonSources(radar),
+            ...pluginSources(radar),
+            ...skillSources(radar),
             ...mailIdle,
           ],
           onReady: (url, scheduler) => {
             context.io.stderr(
-              `Radar is running at ${url} (PID ${runtime.process.pid}); Ctrl-C stops it.\n` +
+              `Radar is running at ${url} (PID ${radar.process.pid}); Ctrl-C stops it.\n` +
                 `Log in to the dashboard (this link works once, for 5 minutes; ` +
                 `\`radar dashboard\` makes a new one):\n  ${web?.loginLink()}\n`,
             );

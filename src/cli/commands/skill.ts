@@ -9,13 +9,13 @@ export function registerSkill(program: Command, context: CliContext): void {
   const skill = program.command("skill").description("Agent Skills: list and show");
   skill.command("list").description("list skills, where they come from and if they work here")
     .action(async () => {
-      const runtime = await context.runtime();
+      const radar = await context.radar();
       const { io } = context;
-      if (!runtime.config.skills.enabled) io.stdout("Skills are off (skills.enabled).\n");
+      if (!radar.config.skills.enabled) io.stdout("Skills are off (skills.enabled).\n");
       // Bad skill files were already reported (one warning line each) when the runtime opened.
-      const { skills } = runtime.skillCatalog.discover();
+      const { skills } = radar.skillCatalog.discover();
       if (!skills.length) {
-        io.stdout(`No skills. Add folders with a SKILL.md to ${runtime.dataDir}/skills/.\n`);
+        io.stdout(`No skills. Add folders with a SKILL.md to ${radar.dataDir}/skills/.\n`);
         return;
       }
       const width = Math.max(...skills.map((item) => item.name.length));
@@ -25,7 +25,7 @@ export function registerSkill(program: Command, context: CliContext): void {
           `${item.name.padEnd(width)}  ${item.source.padEnd(7)}  ${state}\n  ${item.description}\n`,
         );
       }
-      const prompt = runtime.agent().systemPrompt();
+      const prompt = radar.agent().systemPrompt();
       const usable = skills.filter((item) => !item.missing.length);
       const shown = usable.filter((item) => prompt.includes(`\n- ${item.name}: `)).length;
       io.stdout(
@@ -39,8 +39,8 @@ export function registerSkill(program: Command, context: CliContext): void {
     });
   skill.command("show").argument("<name>").description("print a skill's instructions and files")
     .action(async (name: string) => {
-      const runtime = await context.runtime();
-      const found = runtime.skillCatalog.discover().skills.find((item) => item.name === name);
+      const radar = await context.radar();
+      const found = radar.skillCatalog.discover().skills.find((item) => item.name === name);
       if (!found) throw new UsageError(`No skill named "${name}" (radar skill list shows them)`);
       const loaded = loadSkill(found);
       if (!loaded) throw new UsageError(`Cannot read ${found.dir}/SKILL.md`);

@@ -11,35 +11,35 @@ export function registerStatus(program: Command, context: CliContext): void {
     .description("show config, data, database and model server status (exit 1: server unreachable)")
     .option("--json", jsonOptionHelp)
     .action(async (options: { json?: boolean }) => {
-      const runtime = await context.runtime();
+      const radar = await context.radar();
       const { io } = context;
       let size = 0;
       try {
-        size = Deno.statSync(runtime.databasePath).size;
+        size = Deno.statSync(radar.databasePath).size;
       } catch { /* not yet written */ }
-      const status = await runtime.model.status();
+      const status = await radar.model.status();
       if (!status.reachable) context.setExitCode(ExitCode.failure);
       const sections: string[] = [];
-      for (const section of statusSections) sections.push(...await section(runtime));
+      for (const section of statusSections) sections.push(...await section(radar));
       const database = {
-        path: runtime.databasePath,
+        path: radar.databasePath,
         bytes: size,
-        conversations: runtime.conversations.count(),
-        facts: runtime.facts.countFacts(),
-        integrity: runtime.database.integrity(size),
-        readOnly: runtime.database.readOnly() ?? null,
+        conversations: radar.conversations.count(),
+        facts: radar.facts.countFacts(),
+        integrity: radar.database.integrity(size),
+        readOnly: radar.database.readOnly() ?? null,
       };
       if (options.json) {
         return printJson(context, {
-          config: runtime.loaded.path ?? null,
-          dataDir: runtime.dataDir,
+          config: radar.loaded.path ?? null,
+          dataDir: radar.dataDir,
           database,
           llm: status,
           sections,
         });
       }
-      io.stdout(`config:    ${runtime.loaded.path ?? "(none: embedded defaults)"}\n`);
-      io.stdout(`data dir:  ${runtime.dataDir}\n`);
+      io.stdout(`config:    ${radar.loaded.path ?? "(none: embedded defaults)"}\n`);
+      io.stdout(`data dir:  ${radar.dataDir}\n`);
       io.stdout(
         `database:  ${database.path} (${
           (size / 1024).toFixed(0)

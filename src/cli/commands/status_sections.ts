@@ -6,20 +6,19 @@ import { pluginStatusLines } from "./plugin_status.ts";
 import { execSandbox } from "../../tools/exec/sandbox_spec.ts";
 
 /** A section of `radar status` contributed by a concern (daemon, tools, plugins). */
-export type StatusSection = (runtime: Radar) => Promise<string[]> | string[];
+export type StatusSection = (radar: Radar) => Promise<string[]> | string[];
 
 /** Extra status sections, in order; concerns append theirs. */
 export const statusSections: StatusSection[] = [
   daemonStatus,
-  (runtime) => {
-    const problem = runtime.personalities.problem();
-    return [`personality: ${runtime.personalities.activeName()}${problem ? ` — ${problem}` : ""}`];
+  (radar) => {
+    const problem = radar.personalities.problem();
+    return [`personality: ${radar.personalities.activeName()}${problem ? ` — ${problem}` : ""}`];
   },
-  (runtime) => execStatusLines(runtime, Deno.env.toObject()),
-  (runtime) => pluginStatusLines(runtime),
-  (runtime) => runtime.database.sources(),
-  (runtime) => runtime.mcp.statusLines(),
-  (runtime) =>
-    runtime.database.checks(execSandbox({ ...runtime, env: Deno.env.toObject() }).problem),
-  (runtime) => runtime.database.github(Deno.env.toObject()),
+  (radar) => execStatusLines(radar, Deno.env.toObject()),
+  (radar) => pluginStatusLines(radar),
+  (radar) => radar.database.sources(),
+  (radar) => radar.mcp.statusLines(),
+  (radar) => radar.database.checks(execSandbox({ ...radar, env: Deno.env.toObject() }).problem),
+  (radar) => radar.database.github(Deno.env.toObject()),
 ];

@@ -12,7 +12,7 @@ import type { TaskRecord } from "../../core/schedule_ports.ts";
 /** Registers `task` and its subcommands. */
 export function registerTask(program: Command, context: CliContext): void {
   const task = program.command("task").description("scheduled tasks (cron in local time)");
-  const zone = async () => (await context.runtime()).config.radar.timezone || undefined;
+  const zone = async () => (await context.radar()).config.radar.timezone || undefined;
   const describe = async (record: TaskRecord) => describeTask(record, await zone());
 
   task.command("add")
@@ -55,7 +55,7 @@ export function registerTask(program: Command, context: CliContext): void {
             'Cannot add task: give a cron expression and a message, e.g. "0 9 * * 1" "Summarize my week"',
           );
         }
-        const added = (await context.runtime()).tasks.add({
+        const added = (await context.radar()).tasks.add({
           cron: interval ? undefined : words[0],
           message: (interval ? words : words.slice(1)).join(" "),
           every: options.every,
@@ -73,7 +73,7 @@ export function registerTask(program: Command, context: CliContext): void {
     "--json",
     jsonOptionHelp,
   ).action(async (options: { json?: boolean }) => {
-    const daemon = await context.runtime();
+    const daemon = await context.radar();
     const tasks = daemon.tasks.list();
     if (options.json) {
       return printJson(
@@ -94,7 +94,7 @@ export function registerTask(program: Command, context: CliContext): void {
   task.command("approve").argument("<id>")
     .description("let a task the model created run with every tool (not only read-only ones)")
     .action(async (id: string) => {
-      const daemon = await context.runtime();
+      const daemon = await context.radar();
       const record = daemon.tasks.store.get(parseId(id));
       if (!record) throw new NotFoundError(`Cannot approve task ${id}: no such task`);
       if (!daemon.tasks.needsApproval(record.id)) {
@@ -107,7 +107,7 @@ export function registerTask(program: Command, context: CliContext): void {
 
   task.command("remove").argument("<id>").description("delete a task").action(
     async (id: string) => {
-      if (!(await context.runtime()).tasks.remove(parseId(id))) {
+      if (!(await context.radar()).tasks.remove(parseId(id))) {
         throw new NotFoundError(`Cannot remove task ${id}: no such task`);
       }
       context.io.stdout(`Removed task #${id}.\n`);
@@ -118,7 +118,7 @@ export function registerTask(program: Command, context: CliContext): void {
     task.command(enabled ? "enable" : "disable").argument("<id>")
       .description(enabled ? "resume a task" : "pause a task")
       .action(async (id: string) => {
-        const updated = (await context.runtime()).tasks.setEnabled(parseId(id), enabled);
+        const updated = (await context.radar()).tasks.setEnabled(parseId(id), enabled);
         if (!updated) throw new NotFoundError(`Cannot change task ${id}: no such task`);
         context.io.stdout(`${await describe(updated)}\n`);
       });
@@ -126,7 +126,7 @@ export function registerTask(program: Command, context: CliContext): void {
 
   task.command("run-now").argument("<id>").description("run a task now").action(
     async (id: string) => {
-      const daemon = await context.runtime();
+      const daemon = await context.radar();
       const record = daemon.tasks.store.get(parseId(id));
       if (!record) throw new NotFoundError(`Cannot run task ${id}: no such task`);
       const report = await daemon.taskRunner.runTask(record, "manual");

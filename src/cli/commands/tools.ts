@@ -11,13 +11,13 @@ export function registerTools(program: Command, context: CliContext): void {
     .description("list tools with their source, description and token cost")
     .option("--json", jsonOptionHelp)
     .action(async (options: { json?: boolean }) => {
-      const runtime = await context.runtime();
+      const radar = await context.radar();
       const { io } = context;
-      const tools = runtime.registry.list();
-      const budget = runtime.config.llm.tool_budget_tokens;
+      const tools = radar.registry.list();
+      const budget = radar.config.llm.tool_budget_tokens;
       const message = "hello";
-      const offered = runtime.registry.select(message, budget);
-      const first = estimateFirstRequestTokens(runtime.agent().systemPrompt(), offered, message);
+      const offered = radar.registry.select(message, budget);
+      const first = estimateFirstRequestTokens(radar.agent().systemPrompt(), offered, message);
       if (options.json) {
         return printJson(context, {
           tools: tools.map((tool) => ({
@@ -27,7 +27,7 @@ export function registerTools(program: Command, context: CliContext): void {
             alwaysOn: tool.alwaysOn ?? false,
             description: tool.description,
           })),
-          execEnabled: runtime.config.tools.exec.enabled,
+          execEnabled: radar.config.tools.exec.enabled,
           firstRequest: { message, offered: offered.map((tool) => tool.name), tokens: first },
         });
       }
@@ -39,7 +39,7 @@ export function registerTools(program: Command, context: CliContext): void {
           } tok  ${tool.alwaysOn ? "[always] " : ""}${tool.description}\n`,
         );
       }
-      if (!runtime.config.tools.exec.enabled) {
+      if (!radar.config.tools.exec.enabled) {
         io.stdout(`${"exec".padEnd(width)}  builtin     - tok  (disabled: tools.exec.enabled)\n`);
       }
       const total = tools.reduce((sum, tool) => sum + toolTokenCost(tool), 0);
