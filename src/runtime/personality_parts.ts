@@ -8,7 +8,7 @@
 import type { RadarConfig } from "../config/schema.ts";
 import type { ChatModel } from "../core/chat_model.ts";
 import type { Logger } from "../core/ports.ts";
-import type { ToolRegistry } from "../core/tool_registry.ts";
+import { findToolsName, type ToolRegistry } from "../core/tool_registry.ts";
 import { sleep } from "../adapters/clock.ts";
 import {
   createChatModel,
@@ -20,7 +20,8 @@ import type {
   PluginPersonalityFile,
   ResolvedPersonality,
 } from "../personalities/personality_sources.ts";
-import { personalityRegistry } from "../personalities/personality_tools.ts";
+import { FilteredToolRegistry, personalityRegistry } from "../personalities/personality_tools.ts";
+import { findToolsTool } from "../tools/find_tools.ts";
 import type { PluginSystem } from "../plugins/plugin_system.ts";
 
 /** What the personality parts are built from. */
@@ -102,7 +103,12 @@ export function personalityParts(options: PersonalityPartsOptions): PersonalityP
       if (!model) models.set(name, model = build(name));
       return model;
     },
-    registryFor: personalityRegistry,
+    registryFor(base, personality) {
+      const view = personalityRegistry(base, personality);
+      if (view === base || !view.get(findToolsName)) return view;
+      // find_tools searches what this personality may use, not the whole registry.
+      return new FilteredToolRegistry(view, () => true, [findToolsTool(() => view.list())]);
+    },
   };
 }
 

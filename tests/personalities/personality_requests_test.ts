@@ -148,6 +148,29 @@ Deno.test("a directory personality: prompt, context block, resources, model and 
   }
 });
 
+Deno.test("find_tools never names a tool the personality excludes", async () => {
+  const radar = await setup(traveller);
+  try {
+    const registry = radar.runtime.agent({ personality: "traveller" }).registry;
+    const findTools = registry.get("find_tools");
+    assert.ok(findTools, "find_tools is kept: the personality does not exclude it");
+    const context = {
+      conversationId: 1,
+      kind: "ask",
+      interactive: false,
+      signal: new AbortController().signal,
+    } as unknown as Parameters<typeof findTools.run>[1];
+    for (const need of ["exec", "run a shell command", "web_search the news"]) {
+      const answer = await findTools.run({ need }, context);
+      const text = typeof answer === "string" ? answer : answer.text;
+      // Neither described ("- exec: …") nor listed ("All tools: …, exec, …").
+      assert.doesNotMatch(text, /(- |[,:] )(exec|web_\w+)\b/, `${need}: ${text}`);
+    }
+  } finally {
+    await radar.close();
+  }
+});
+
 Deno.test("tools.include offers only the named tools; without context documents there is no load_context", async () => {
   const radar = await setup({
     "reader.md": '---\ntools:\n  include: [read_file, "list_*"]\n---\nYou only read.',
