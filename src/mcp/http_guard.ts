@@ -33,7 +33,11 @@ export function guardedMcpFetch(
       throw new Error(`${host} is not an approved host of this MCP server`);
     }
     const local = host === "localhost" || privateAddressKind(host) !== undefined;
-    const check = await checkUrlAddresses(target, { allowPrivate: local, resolve });
+    const check = await checkUrlAddresses(target, {
+      allowPrivate: local,
+      resolve,
+      allowHint: "a local MCP server is reached by its address or localhost in its url",
+    });
     if (check.problem !== undefined) throw new Error(check.problem);
     const opened = await fetchFromChecked(target, check.addresses, {
       ...init,

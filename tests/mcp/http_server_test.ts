@@ -42,7 +42,12 @@ Deno.test("an approved public name that resolves to a private address is refused
     fetched++;
     return Promise.resolve(new Response("{}"));
   }, () => Promise.resolve(["10.0.0.7"]));
-  await assert.rejects(fetcher("https://mcp.example.com/mcp"), /private|internal|local/i);
+  await assert.rejects(fetcher("https://mcp.example.com/mcp"), (error: Error) => {
+    assert.match(error.message, /10\.0\.0\.7, a private address/);
+    assert.match(error.message, /by its address or localhost in its url/, "the MCP way out");
+    assert.doesNotMatch(error.message, /fetch_url/, "not fetch_url's setting");
+    return true;
+  });
   assert.equal(fetched, 0);
 });
 

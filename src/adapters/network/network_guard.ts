@@ -83,7 +83,12 @@ export async function checkUrl(
  */
 export async function checkUrlAddresses(
   url: URL,
-  options: { allowPrivate: boolean; resolve: Resolver },
+  options: {
+    allowPrivate: boolean;
+    resolve: Resolver;
+    /** What a refusal names as the way to allow private addresses. */
+    allowHint?: string;
+  },
 ): Promise<UrlCheck> {
   if (url.protocol !== "http:" && url.protocol !== "https:") {
     return {
@@ -99,7 +104,7 @@ export async function checkUrlAddresses(
     if (literal) return { addresses: [host] };
     return { addresses: await options.resolve(host).then(ipv4First, () => []) };
   }
-  const setting = "(tools.fetch_url.allow_private)";
+  const setting = `(${options.allowHint ?? "tools.fetch_url.allow_private"})`;
   if (host === "localhost" || host.endsWith(".localhost")) {
     return { problem: `${host} is loopback ${setting}` };
   }
