@@ -124,6 +124,8 @@ export interface EventQueue {
   ): number;
   /** Events set aside because hooks blocked their heartbeats: how many, and the newest reason. */
   setAside(): { count: number; lastReason?: string };
+  /** Puts every set-aside event back in the queue (`radar heartbeat requeue`); returns how many. */
+  requeueSetAside(): number;
 }
 
 /** Who claims a run, when, and how to tell whether an earlier claimant still lives. */

@@ -47,7 +47,7 @@ Deno.test("a heartbeat blocked by pre_agent_run keeps its events queued, then se
     assert.deepEqual(services.queue.setAside(), { count: 1, lastReason: "payroll stays private" });
     assert.ok(
       daemonStatus(daemon.runtime).includes(
-        "  set aside by a hook: 1 events (last: payroll stays private)",
+        "  set aside by a hook: 1 events (last: payroll stays private; radar heartbeat requeue)",
       ),
     );
     // Nothing of the blocked message was stored in the heartbeat conversation.
@@ -61,6 +61,19 @@ Deno.test("a heartbeat blocked by pre_agent_run keeps its events queued, then se
     assert.equal(model.requests.length, 1);
     assert.doesNotMatch(JSON.stringify(model.requests[0]), /payroll/);
     assert.equal(services.queue.pendingCount(), 0);
+    // `radar heartbeat requeue` puts it back, its blocked count reset.
+    assert.equal(services.queue.requeueSetAside(), 1);
+    assert.deepEqual(services.queue.setAside(), { count: 0, lastReason: undefined });
+    assert.deepEqual(services.queue.pending(10).map((event) => event.summary), ["payroll.pdf"]);
+    assert.equal(services.queue.requeueSetAside(), 0);
+    clock.advance(15 * 60_000);
+    const again = await services.heartbeat.tick({ trigger: "schedule" });
+    assert.equal(again.reason, "blocked by a hook: payroll stays private");
+    assert.match(
+      services.runs.get(again.runId!)!.reason!,
+      /its events stay queued$/,
+      "counted from zero again",
+    );
   });
 });
 

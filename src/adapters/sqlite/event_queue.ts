@@ -125,6 +125,17 @@ export class SqliteEventQueue implements EventQueue {
     return { count: Number(row.n), lastReason: row.reason ?? undefined };
   }
 
+  /** Puts every set-aside event back in the queue, its blocked count reset; returns how many. */
+  requeueSetAside(): number {
+    return write(
+      this.db,
+      "the set-aside events",
+      `UPDATE events SET consumed_at = NULL, consumed_by_run = NULL, blocked_reason = NULL,
+         blocked_count = 0
+       WHERE blocked_reason IS NOT NULL`,
+    ).changes;
+  }
+
   /** Deletes consumed events older than `before`; returns how many. */
   pruneConsumed(before: Date): number {
     return write(

@@ -54,7 +54,9 @@ export function daemonStatus(radar: Radar): string[] {
   const setAside = radar.queue.setAside();
   if (setAside.count) {
     lines.push(
-      `  set aside by a hook: ${setAside.count} events (last: ${setAside.lastReason ?? "?"})`,
+      `  set aside by a hook: ${setAside.count} events (last: ${
+        setAside.lastReason ?? "?"
+      }; radar heartbeat requeue)`,
     );
   }
   const day = radar.runs.totals(new Date(now.getTime() - 24 * 60 * 60_000));

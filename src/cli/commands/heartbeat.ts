@@ -25,7 +25,7 @@ export function describeRun(run: RunRecord): string {
   return parts.join(" ");
 }
 
-/** Registers `heartbeat` and `heartbeat log`. */
+/** Registers `heartbeat`, `heartbeat requeue` and `heartbeat log`. */
 export function registerHeartbeat(program: Command, context: CliContext): void {
   const heartbeat = program.command("heartbeat")
     .description("run one heartbeat now and print what it saw and did")
@@ -59,6 +59,17 @@ export function registerHeartbeat(program: Command, context: CliContext): void {
       }
       io.stdout(`${report.result?.answer.trim() || "(no answer)"}\n`);
       if (run) io.stdout(`\n${describeRun(run)}\n`);
+    });
+  heartbeat.command("requeue")
+    .description("put events a hook set aside back in the queue for the next heartbeat")
+    .action(async () => {
+      const { queue } = await context.radar();
+      const count = queue.requeueSetAside();
+      context.io.stdout(
+        count
+          ? `Put ${count} set-aside event(s) back in the queue for the next heartbeat.\n`
+          : "No events are set aside.\n",
+      );
     });
   heartbeat.command("log")
     .description("recent ticks: why they woke, what they cost, what they did")
