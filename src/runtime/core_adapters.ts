@@ -15,7 +15,7 @@ import { createLogger, writeStderrLine } from "../adapters/stderr_logger.ts";
 import { liveSecrets } from "../config/secrets.ts";
 import { redactText } from "../core/redact.ts";
 import { ensureDataDirectory } from "./data_directory.ts";
-import type { RadarOptions } from "./open_radar.ts";
+import type { RadarOptions } from "./radar_options.ts";
 
 /** What `openCoreAdapters` opens. */
 export interface CoreAdapters {

@@ -28,8 +28,11 @@ import { skillLibrary } from "../skills/skill_files.ts";
 import { type SkillRoot, skillRoots } from "../skills/skill_roots.ts";
 import type { SkillLibrary } from "../core/skills_prompt.ts";
 import { openCoreAdapters, runtimeLogging } from "./core_adapters.ts";
+import type { RadarOptions } from "./radar_options.ts";
+
+export type { RadarOptions };
 import { type ProcessIdentity, type ScheduledWork, scheduledWork } from "./scheduled_work.ts";
-import { denoResolver, type Resolver } from "../adapters/network/network_guard.ts";
+import { denoResolver } from "../adapters/network/network_guard.ts";
 import { isProcessAlive, processStartTime } from "../adapters/process.ts";
 import { integrityLine } from "../adapters/sqlite/maintenance.ts";
 import { readOnlyBecause } from "../adapters/sqlite/database.ts";
@@ -53,27 +56,6 @@ import { personalityParts } from "./personality_parts.ts";
 import { personalityNamePattern } from "../personalities/personality_file.ts";
 
 export type { AgentOptions } from "./agent_dependencies.ts";
-
-/** How to open Radar. */
-export interface RadarOptions {
-  configPath?: string;
-  env: Record<string, string | undefined>;
-  cwd: string;
-  /** Extra log writers (the daemon adds its log file). */
-  logWriters?: Array<(line: string) => void>;
-  /** False when the caller already reported the config warnings (default true). */
-  reportConfigWarnings?: boolean;
-  /** Log level override (`--verbose` → debug). */
-  logLevel?: "debug" | "info" | "warn" | "error";
-  fetch?: typeof fetch;
-  clock?: Clock;
-  /** The chat model instead of the configured one (tests and benches script it). */
-  model?: ChatModel;
-  /** This process as runs and locks record it (tests fake PIDs and liveness). */
-  process?: Partial<ProcessIdentity>;
-  /** DNS of URL monitors (tests answer private addresses). */
-  resolve?: Resolver;
-}
 
 /** The database's health, for `radar status`. */
 export interface DatabaseHealth {

@@ -1,0 +1,26 @@
+/** The options of `openRadar` (its own file: the adapters it builds read them too). */
+import type { ChatModel } from "../core/chat_model.ts";
+import type { Clock } from "../core/ports.ts";
+import type { Resolver } from "../adapters/network/network_guard.ts";
+import type { ProcessIdentity } from "./scheduled_work.ts";
+
+/** How to open Radar. */
+export interface RadarOptions {
+  configPath?: string;
+  env: Record<string, string | undefined>;
+  cwd: string;
+  /** Extra log writers (the daemon adds its log file). */
+  logWriters?: Array<(line: string) => void>;
+  /** False when the caller already reported the config warnings (default true). */
+  reportConfigWarnings?: boolean;
+  /** Log level override (`--verbose` → debug). */
+  logLevel?: "debug" | "info" | "warn" | "error";
+  fetch?: typeof fetch;
+  clock?: Clock;
+  /** The chat model instead of the configured one (tests and benches script it). */
+  model?: ChatModel;
+  /** This process as runs and locks record it (tests fake PIDs and liveness). */
+  process?: Partial<ProcessIdentity>;
+  /** DNS of URL monitors (tests answer private addresses). */
+  resolve?: Resolver;
+}
