@@ -15,6 +15,9 @@ import {
   type ImapSettings,
 } from "./imap_connection.ts";
 
+/** A session that lasted this long was healthy: the reconnect after it starts a fresh backoff. */
+const healthySessionMs = 60_000;
+
 /** What one account's watcher is doing. */
 export type IdleState = "connecting" | "idling" | "unsupported" | "waiting" | "stopped";
 
@@ -103,6 +106,7 @@ export class MailIdleWatchers {
     let sessions = 0;
     while (!this.#stop.signal.aborted) {
       this.#set(account, "connecting");
+      const startedAt = Date.now();
       try {
         const idled = await this.#session(account, sessions++ > 0);
         if (idled === "unsupported") {
@@ -110,7 +114,11 @@ export class MailIdleWatchers {
           this.#set(account, "unsupported");
           return;
         }
-        failures = idled === "idled" ? 0 : failures + 1;
+        // Only a session that stayed up resets the backoff: a server that drops every connection
+        // right after IDLE starts must not get a reconnect (and a check) every first delay.
+        failures = idled === "idled" && Date.now() - startedAt >= healthySessionMs
+          ? 0
+          : failures + 1;
       } catch (error) {
         failures++;
         if (failures === 1 && !this.#stop.signal.aborted) {
