@@ -195,11 +195,15 @@ export function resolveBundled(name: string): Resolution {
   });
 }
 
-/** Resolves a name in the guide's order; undefined when nothing has that name. */
+/**
+ * Resolves a name in the guide's order; undefined when nothing has that name. A plugin cannot
+ * shadow the bundled `default`: that one applies without the user choosing it, and a plugin's
+ * personalities were approved as ones "you choose".
+ */
 export function resolvePersonality(name: string, options: SourceOptions): Resolution {
   if (looksLikePath(name)) return resolveExplicitPath(name, options);
-  return resolveInDataFolder(name, options) ?? resolveFromPlugins(name, options) ??
-    resolveBundled(name);
+  return resolveInDataFolder(name, options) ?? resolveBundled(name) ??
+    resolveFromPlugins(name, options);
 }
 
 /** The names of the data folder's personalities (flat and directory ones), sorted. */
