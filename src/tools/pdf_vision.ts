@@ -30,6 +30,8 @@ export async function readImagePages(
   const readings: PageReadings = new Map();
   for (const page of pages) {
     if (!page.png) continue;
+    // The PDF process parses hostile files: its answer is capped here too.
+    if (readings.size >= maxVisionPages) break;
     try {
       const response = await model.chat({
         messages: [{ role: "user", content: transcribePrompt, images: [page.png] }],

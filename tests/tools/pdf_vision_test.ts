@@ -147,3 +147,28 @@ Deno.test("a page that renders too large is rendered smaller until it fits the P
   const none = extractPdf(mupdf, bytes, { first: 1, last: 0, maxPageChars: 100 });
   assert.equal(none.status === "ok" && none.contents.pages[0].png, undefined, "not asked: none");
 });
+
+Deno.test("the vision model is asked about at most maxVisionPages pages, whatever the PDF process returned", async () => {
+  const { readImagePages } = await import("../../src/tools/pdf_vision.ts");
+  let calls = 0;
+  const model = {
+    provider: "counting",
+    model: "counting",
+    chat: () => {
+      calls++;
+      return Promise.resolve({ content: "text", toolCalls: [] });
+    },
+    status: () => Promise.resolve({ ok: true }),
+  } as unknown as Parameters<typeof readImagePages>[0];
+  // The PDF subprocess parses hostile files: its answer is bounded, not trusted to be.
+  const pages = Array.from({ length: 7 }, (_, index) => ({
+    number: index + 1,
+    text: "",
+    cutChars: 0,
+    images: 1,
+    png: "iVBORw0KGgo=",
+  }));
+  const readings = await readImagePages(model, pages, 100);
+  assert.equal(calls, maxVisionPages);
+  assert.equal(readings.size, maxVisionPages);
+});
