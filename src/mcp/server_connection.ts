@@ -117,9 +117,25 @@ export class McpServerConnection {
     const client = new Client({ name: "radar", version: radarVersion }, { capabilities: {} });
     const onToolsListed = this.options.onToolsListed;
     if (onToolsListed) {
+      // One listing at a time; notifications that come meanwhile make one more (a server that
+      // floods them gets no flood of listings, comparisons and warnings).
+      let listing = false;
+      let again = false;
+      const relist = async () => {
+        listing = true;
+        try {
+          do {
+            again = false;
+            await this.listTools().then(onToolsListed, () => {});
+          } while (again);
+        } finally {
+          listing = false;
+        }
+      };
       client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
         // Not awaited here: the listing is a request of its own on this connection.
-        this.listTools().then(onToolsListed, () => {});
+        if (listing) again = true;
+        else void relist();
         return Promise.resolve();
       });
     }
