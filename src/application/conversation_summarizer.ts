@@ -10,7 +10,7 @@ import {
   type SummaryStore,
   summaryTranscript,
 } from "../core/conversation_summary.ts";
-import type { ConversationArchive, Logger } from "../core/ports.ts";
+import type { ConversationArchive, Logger, StoredMessage } from "../core/ports.ts";
 import type { TickJob } from "./scheduler.ts";
 
 /** What the summarizer needs. */
@@ -54,13 +54,23 @@ export class ConversationSummarizer implements TickJob {
 
   async #summarize(id: number, title: string, now: Date, signal: AbortSignal): Promise<void> {
     const { deps } = this;
-    // Every message (read a page at a time): the summary records the true last id and count.
-    const messages = [...deps.conversations.eachMessage(id)];
-    const last = messages.at(-1);
+    // Every message, read a page at a time and never held all at once: the transcript keeps
+    // what it needs, and the summary records the true last message and count.
+    let last: StoredMessage | undefined;
+    let count = 0;
+    const transcript = summaryTranscript(
+      (function* (messages: Iterable<StoredMessage>) {
+        for (const message of messages) {
+          last = message;
+          count++;
+          yield message;
+        }
+      })(deps.conversations.eachMessage(id)),
+    );
     if (!last) return;
     try {
       const response = await deps.model.chat({
-        messages: summaryRequest(title, summaryTranscript(messages)),
+        messages: summaryRequest(title, transcript),
         tools: [],
         temperature: 0.2,
       }, signal);
@@ -71,7 +81,7 @@ export class ConversationSummarizer implements TickJob {
         title,
         content,
         lastMessageId: last.id,
-        messageCount: messages.length,
+        messageCount: count,
         conversationAt: last.createdAt,
         summarizedAt: now.toISOString(),
       });

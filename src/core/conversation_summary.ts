@@ -58,30 +58,41 @@ function oneMessage(message: StoredMessage): string {
 
 /**
  * The user and assistant turns as lines, bounded: when too long, the start (the topic) and the
- * most recent turns are kept and the middle is left out with a note.
+ * most recent turns are kept and the middle is left out with a note. Reads `messages` once,
+ * holding only the lines it may keep (a conversation of any length costs bounded memory).
  */
-export function summaryTranscript(messages: readonly StoredMessage[]): string {
-  const lines = messages
-    .filter((message) => (message.role === "user" || message.role === "assistant"))
-    .filter((message) => message.content.trim())
-    .map(oneMessage);
-  const total = lines.reduce((sum, line) => sum + line.length + 1, 0);
-  if (total <= transcriptBounds.totalChars) return lines.join("\n");
+export function summaryTranscript(messages: Iterable<StoredMessage>): string {
+  const { totalChars } = transcriptBounds;
   const head: string[] = [];
-  let used = 0;
-  for (const line of lines) {
-    if (used + line.length > transcriptBounds.totalChars / 4) break;
-    head.push(line);
-    used += line.length + 1;
-  }
+  let headUsed = 0;
+  let headOpen = true;
   const tail: string[] = [];
-  for (const line of [...lines.slice(head.length)].reverse()) {
-    if (used + line.length > transcriptBounds.totalChars) break;
-    tail.unshift(line);
-    used += line.length + 1;
+  let tailUsed = 0;
+  let afterHead = 0;
+  let whole: string[] | undefined = [];
+  let wholeUsed = 0;
+  for (const message of messages) {
+    if (message.role !== "user" && message.role !== "assistant") continue;
+    if (!message.content.trim()) continue;
+    const line = oneMessage(message);
+    if (whole) {
+      whole.push(line);
+      wholeUsed += line.length + 1;
+      if (wholeUsed > totalChars) whole = undefined;
+    }
+    if (headOpen && headUsed + line.length <= totalChars / 4) {
+      head.push(line);
+      headUsed += line.length + 1;
+      continue;
+    }
+    headOpen = false;
+    afterHead++;
+    tail.push(line);
+    tailUsed += line.length + 1;
+    while (tail.length && headUsed + tailUsed > totalChars) tailUsed -= tail.shift()!.length + 1;
   }
-  const skipped = lines.length - head.length - tail.length;
-  return [...head, `[… ${skipped} messages left out …]`, ...tail].join("\n");
+  if (whole) return whole.join("\n");
+  return [...head, `[… ${afterHead - tail.length} messages left out …]`, ...tail].join("\n");
 }
 
 /** The two messages of a summary request (no tools). */

@@ -201,6 +201,31 @@ Deno.test("the transcript keeps the start and the end within its bound", () => {
   assert.doesNotMatch(transcript, /tool output/);
 });
 
+Deno.test("the transcript reads a long conversation once and keeps only what it shows", () => {
+  let produced = 0;
+  function* messages(): Generator<StoredMessage> {
+    for (let index = 0; index < 20_000; index++) {
+      produced++;
+      yield {
+        id: index + 1,
+        conversationId: 1,
+        role: index % 2 ? "assistant" : "user",
+        content: `turn ${index} ${"y".repeat(80)}`,
+        createdAt: "",
+      };
+    }
+  }
+  const transcript = summaryTranscript(messages());
+  assert.equal(produced, 20_000);
+  assert.ok(transcript.length <= transcriptBounds.totalChars + 100);
+  const lines = transcript.split("\n");
+  const marker = lines.findIndex((line) => line.startsWith("[…"));
+  const leftOut = Number(/\[… (\d+) messages left out …\]/.exec(lines[marker])![1]);
+  assert.equal(leftOut + lines.length - 1, 20_000, "every turn is shown or counted as left out");
+  assert.match(lines[0], /^User: turn 0 /);
+  assert.match(lines.at(-1)!, /^Assistant: turn 19999 /);
+});
+
 Deno.test("deleting a conversation deletes its summary: recall no longer finds it", async () => {
   await withRuntime("", async (radar, server, clock) => {
     const id = chat(radar, start, "Lyon trip", tripTurns);
