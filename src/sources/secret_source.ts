@@ -5,6 +5,7 @@
  */
 import { rememberRuntimeSecret } from "../config/secrets.ts";
 import { findOnPath, keychainCommand, type KeychainItem, keychainProblem } from "./keychain.ts";
+import { readCapped } from "../adapters/network/bounded_read.ts";
 
 /** Where an account's password comes from. */
 export interface SecretSettings {
@@ -108,6 +109,9 @@ async function readKeychain(
   return value;
 }
 
+/** Bytes of a password program's output read at most (its first line is the password). */
+const maxOutputBytes = 64 * 1024;
+
 /**
  * Runs a program without a shell or stdin under the timeout. It runs in its own process group,
  * killed as a whole when the timeout expires (a prompt that forked a helper holding the pipes
@@ -147,16 +151,22 @@ async function runQuietly(
     killGroup();
   }, options.timeoutMs);
   try {
-    const stdout = new Response(child.stdout).bytes();
-    const stderr = new Response(child.stderr).bytes();
+    // Only the first line is used: a program that prints without end is cut off (and stopped).
+    const stdout = readCapped(new Response(child.stdout), maxOutputBytes).then((read) => {
+      if (read.cut) killGroup();
+      return read;
+    });
+    const stderr = readCapped(new Response(child.stderr), maxOutputBytes);
     const status = await child.status;
     killGroup();
+    const out = await stdout;
+    if (out.cut) return { success: true, code: 0, stdout: out.bytes, stderr: new Uint8Array() };
     if (timedOut || status.signal) throw failure(`timed out after ${options.timeoutMs} ms`);
     return {
       success: status.success,
       code: status.code,
-      stdout: await stdout,
-      stderr: await stderr,
+      stdout: out.bytes,
+      stderr: (await stderr).bytes,
     };
   } finally {
     clearTimeout(timer);

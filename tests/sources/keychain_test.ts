@@ -170,3 +170,15 @@ Deno.test({
     Deno.removeSync(home, { recursive: true });
   },
 });
+
+Deno.test("a password_cmd that prints without end is cut off: its first line, not a timeout", async () => {
+  const started = performance.now();
+  const password = await readPassword(
+    { password_cmd: "yes hunter2-endless", password_env: "" },
+    "email account home",
+    { env: { PATH: Deno.env.get("PATH") }, timeoutMs: 20_000 },
+  );
+  assert.equal(password, "hunter2-endless");
+  // Read only up to the cap: the program is stopped long before the 20 s timeout.
+  assert.ok(performance.now() - started < 10_000);
+});
