@@ -126,7 +126,9 @@ export class McpServerConnection {
         try {
           do {
             again = false;
-            await this.listTools().then(onToolsListed, () => {});
+            // On this session's client, not through a call: a notification neither restarts a
+            // stopped server nor resets the idle timer (a chatty server still stops when idle).
+            await listAllTools(client, this.options.timeoutMs).then(onToolsListed, () => {});
           } while (again);
         } finally {
           listing = false;

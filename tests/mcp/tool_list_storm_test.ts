@@ -47,3 +47,39 @@ Deno.test("a flood of tools/list_changed notifications runs one listing at a tim
     await server.close();
   }
 });
+
+Deno.test("tools/list_changed notifications do not keep an idle server running", async () => {
+  const server = new Server({ name: "chatty", version: "1.0.0" }, {
+    capabilities: { tools: { listChanged: true } },
+  });
+  server.setRequestHandler(
+    ListToolsRequestSchema,
+    () => ({ tools: [{ name: "echo", inputSchema: { type: "object" } }] }),
+  );
+  let ticker: ReturnType<typeof setInterval> | undefined;
+  server.setRequestHandler(CallToolRequestSchema, () => {
+    // After answering, the server keeps announcing changes every 20 ms.
+    ticker = setInterval(() => void server.sendToolListChanged().catch(() => {}), 20);
+    return { content: [{ type: "text", text: "ok" }] };
+  });
+  let closed = false;
+  server.onclose = () => closed = true;
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  const connection = new McpServerConnection({
+    name: "chatty",
+    timeoutMs: 5000,
+    idleMs: 100,
+    open: () => clientSide,
+    onToolsListed: () => {},
+  });
+  try {
+    await connection.callTool("echo", {});
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    assert.ok(closed, "stopped after 100 ms without calls, notifications or not");
+  } finally {
+    clearInterval(ticker);
+    await connection.close();
+    await server.close();
+  }
+});
