@@ -2,7 +2,6 @@
  * Which MCP servers may run (config entries and `radar mcp add`, each only with a matching
  * approval) and their tools for the registry. A server that cannot start is reported, never fatal.
  */
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { RadarConfig } from "../config/schema.ts";
 import type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
 import type { Tool } from "../core/tool.ts";
@@ -202,9 +201,12 @@ export function connectionFor(
       name: approval.name,
       timeoutMs,
       onToolsListed,
-      // Imported statically: loaded by a dynamic import, its SSE stream outlived close() in
-      // tests/mcp/http_server_test.ts (not understood yet).
-      open: () => new StreamableHTTPClientTransport(url, { fetch: fetcher }),
+      open: async () => {
+        const { StreamableHTTPClientTransport } = await import(
+          "@modelcontextprotocol/sdk/client/streamableHttp.js"
+        );
+        return new StreamableHTTPClientTransport(url, { fetch: fetcher });
+      },
     });
   }
   const first = sandboxLaunch(deps, approval);
