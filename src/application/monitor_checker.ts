@@ -119,7 +119,7 @@ export class MonitorChecker implements TickJob {
       });
       return { outcome: "baseline", eventId };
     }
-    const diff = shortDiff(monitor.content, fetched.text);
+    const diff = await shortDiff(monitor.content, fetched.text);
     const summary = `+${diff.added} −${diff.removed} lines`;
     // The event and the new version commit together: a crash cannot queue a change twice.
     const eventId = deps.transaction(() => {

@@ -41,7 +41,7 @@ export class MonitorService implements MonitorRegistry {
     const selector = request.selector?.trim() ?? "";
     if (selector.length > 500) return { error: "the selector is longer than 500 characters" };
     if (selector) {
-      const probe = selectHtml("<p></p>", selector);
+      const probe = await selectHtml("<p></p>", selector);
       if ("error" in probe) return probe;
     }
     const name = (request.name?.trim() || `${url.host}${url.pathname.replace(/\/$/, "")}`)

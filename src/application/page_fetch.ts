@@ -2,7 +2,6 @@
  * Fetching a monitored page: conditional GET (ETag / Last-Modified), the network guard on every
  * redirect, a size cap, then the readable text of the page or of the parts a CSS selector picks.
  */
-import { parse } from "node-html-parser";
 import { htmlToText } from "../adapters/network/html_to_text.ts";
 import { readCapped } from "../adapters/network/bounded_read.ts";
 import { checkUrlAddresses, type Resolver } from "../adapters/network/network_guard.ts";
@@ -125,7 +124,7 @@ async function readHop(
     return { status: "error", error: `${type.split(";")[0]} is not a web page` };
   }
   const body = await readText(response, type);
-  const text = pageText(body, type, selector);
+  const text = await pageText(body, type, selector);
   if (typeof text !== "string") return { status: "error", error: text.error };
   return {
     status: "ok",
@@ -152,25 +151,29 @@ async function readText(response: Response, type: string): Promise<string> {
 }
 
 /** The readable text of a page body, or of the elements `selector` matches. */
-export function pageText(
+export async function pageText(
   body: string,
   type: string,
   selector: string,
-): string | { error: string } {
+): Promise<string | { error: string }> {
   const html = type.includes("html") || (!type && /<html|<body|<p\b/i.test(body));
   if (!selector) return normalise(html ? htmlToText(body).text : body);
   if (!html && type) return { error: `a selector needs an HTML page, not ${type.split(";")[0]}` };
-  const parts = selectHtml(body, selector);
+  const parts = await selectHtml(body, selector);
   if ("error" in parts) return parts;
   if (!parts.html.length) return { error: `the selector ${selector} matched nothing` };
   return normalise(parts.html.map((part) => htmlToText(part).text).join("\n"));
 }
 
-/** The outer HTML of every element `selector` matches (node-html-parser). */
-export function selectHtml(
+/**
+ * The outer HTML of every element `selector` matches (node-html-parser, imported on the first
+ * selector, not when Radar starts).
+ */
+export async function selectHtml(
   body: string,
   selector: string,
-): { html: string[] } | { error: string } {
+): Promise<{ html: string[] } | { error: string }> {
+  const { parse } = await import("node-html-parser");
   try {
     const root = parse(body, { comment: false });
     return { html: root.querySelectorAll(selector).map((element) => element.outerHTML) };

@@ -1,5 +1,7 @@
-/** A short unified diff of two versions of a page's text (npm `diff`), bounded for a prompt. */
-import { structuredPatch } from "diff";
+/**
+ * A short unified diff of two versions of a page's text (npm `diff`, imported on the first
+ * changed page, not when Radar starts), bounded for a prompt.
+ */
 
 /** A bounded diff and its line counts. */
 export interface ShortDiff {
@@ -13,7 +15,12 @@ export interface ShortDiff {
 const maxEditLength = 1000;
 
 /** Diffs `before` and `after` line by line with one line of context; at most `maxLines`. */
-export function shortDiff(before: string, after: string, maxLines = 40): ShortDiff {
+export async function shortDiff(
+  before: string,
+  after: string,
+  maxLines = 40,
+): Promise<ShortDiff> {
+  const { structuredPatch } = await import("diff");
   const patch = structuredPatch(
     "before",
     "after",

@@ -44,22 +44,22 @@ export function scheduleTaskTool(
       message: z.string().min(1).max(2000),
       when: z.string().min(1).max(100).describe("e.g. 'every Monday at 9am'"),
     }),
-    run: ({ message, when }, context) => {
+    run: async ({ message, when }, context) => {
       const blocked = refuseOnHeartbeat(context, "schedule tasks");
-      if (blocked) return Promise.resolve(blocked);
+      if (blocked) return blocked;
       const now = deps.now?.() ?? new Date();
       const timeZone = timeZoneNow();
-      const understood = understandWhen(when, now, timeZone);
-      if ("error" in understood) return Promise.resolve(failed(understood.error));
+      const understood = await understandWhen(when, now, timeZone);
+      if ("error" in understood) return failed(understood.error);
       const added = deps.tasks.add({
         message,
         ...understood.fields,
         minIntervalMinutes: minimumToolIntervalMinutes,
         origin: "model",
       });
-      if ("error" in added) return Promise.resolve(failed(`Cannot schedule: ${added.error}.`));
+      if ("error" in added) return failed(`Cannot schedule: ${added.error}.`);
       // The task runs with read-only tools and notify until the user runs radar task approve.
-      return Promise.resolve(scheduledText(added, understood.description, timeZone));
+      return scheduledText(added, understood.description, timeZone);
     },
   });
 }

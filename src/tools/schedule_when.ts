@@ -4,7 +4,6 @@
  * "in two hours") in the configured time zone. Anything else asks the model to ask the user.
  */
 // The English parser only: the package root also loads a dozen other languages (~5 MB).
-import * as chrono from "chrono-node/en";
 import { parseDurationMinutes } from "../core/schedule.ts";
 import { looksRecurring, parseRecurrence } from "../core/schedule_phrase.ts";
 import type { TaskRequest } from "../core/schedule_ports.ts";
@@ -49,12 +48,15 @@ export function formatWhen(at: Date, timeZone: string): string {
   }).format(at).replace(",", "");
 }
 
-/** Reads the user's "when"; an error text (with examples) when Radar cannot. */
-export function understandWhen(
+/**
+ * Reads the user's "when"; an error text (with examples) when Radar cannot. chrono-node (its
+ * English parser) is imported on the first one-shot date, not when Radar starts.
+ */
+export async function understandWhen(
   when: string,
   now: Date,
   timeZone: string,
-): UnderstoodWhen | { error: string } {
+): Promise<UnderstoodWhen | { error: string }> {
   const text = when.trim();
   const fields = text.split(/\s+/);
   if (fields.length === 5 && fields.every((field) => cronField.test(field))) {
@@ -74,6 +76,7 @@ export function understandWhen(
     return { fields, description: recurrence.description };
   }
   if (looksRecurring(text)) return { error: notUnderstood(text) };
+  const chrono = await import("chrono-node/en");
   const [found] = chrono.parse(
     text,
     { instant: now, timezone: offsetMinutes(now, timeZone) },

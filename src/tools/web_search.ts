@@ -29,7 +29,7 @@ interface SearchRequest {
   url: URL;
   headers: Record<string, string>;
   service: string;
-  read: (text: string) => SearchResult[] | ToolResult;
+  read: (text: string) => SearchResult[] | ToolResult | Promise<SearchResult[] | ToolResult>;
 }
 
 /** Creates the web_search tool; `resolve` and `pinned` are injectable for tests. */
@@ -97,8 +97,8 @@ export function webSearchTool(
         "User-Agent": "Mozilla/5.0 (compatible; Radar/0.1; personal assistant)",
       },
       service: "DuckDuckGo",
-      read: (text) => {
-        const page = duckDuckGoResults(text);
+      read: async (text) => {
+        const page = await duckDuckGoResults(text);
         if (!page.results.length && page.challenged) {
           return failed(
             "DuckDuckGo answered with a bot check instead of results. Try again later, or set " +
@@ -151,7 +151,7 @@ export function webSearchTool(
           redactText(`${request.service} answered ${answer.status}${hint}: ${body}`, secrets),
         );
       }
-      const results = request.read(answer.text);
+      const results = await request.read(answer.text);
       if (!Array.isArray(results)) return results;
       if (!results.length) return `No results for "${query}".`;
       return redactText(formatResults(results.slice(0, limit)), secrets);

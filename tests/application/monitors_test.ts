@@ -220,15 +220,15 @@ Deno.test("private addresses are refused unless tools.fetch_url.allow_private; b
   });
 });
 
-Deno.test("shortDiff() bounds its output and gives up on rewritten pages", () => {
+Deno.test("shortDiff() bounds its output and gives up on rewritten pages", async () => {
   const before = Array.from({ length: 200 }, (_, index) => `line ${index}`).join("\n");
   const after = before.replace(/line (\d*5)\n/g, "LINE $1\n");
-  const diff = shortDiff(before, after, 10);
+  const diff = await shortDiff(before, after, 10);
   assert.equal(diff.added, 20);
   assert.equal(diff.text.split("\n").length, 11);
   assert.match(diff.text, /… \d+ more diff lines$/);
   const long = Array.from({ length: 1000 }, (_, index) => `line ${index}`).join("\n");
-  const rewritten = shortDiff(long, long.replaceAll("line", "row"));
+  const rewritten = await shortDiff(long, long.replaceAll("line", "row"));
   assert.equal(rewritten.text, "(rewritten: 1000 lines replaced by 1000)");
 });
 

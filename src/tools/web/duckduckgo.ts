@@ -3,7 +3,6 @@
  * page. The page is hostile input: only the result links and snippets are taken, ads are skipped,
  * DuckDuckGo's redirect links are unwrapped to the target URL and only http(s) targets are kept.
  */
-import { parse } from "node-html-parser";
 import { cleanResult, type SearchResult } from "./search_results.ts";
 
 /** The public endpoint. */
@@ -23,7 +22,9 @@ export interface DuckDuckGoPage {
 }
 
 /** Reads a result page. */
-export function duckDuckGoResults(html: string): DuckDuckGoPage {
+export async function duckDuckGoResults(html: string): Promise<DuckDuckGoPage> {
+  // Imported on the first search, not when Radar starts.
+  const { parse } = await import("node-html-parser");
   const root = parse(html, { blockTextElements: { script: false, style: false } });
   const challenged = !!root.querySelector(".anomaly-modal, #challenge-form") ||
     /bots use DuckDuckGo too/i.test(html);
