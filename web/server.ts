@@ -3,7 +3,6 @@ import type { Hono } from "hono";
 import type { Radar } from "../src/runtime/open_radar.ts";
 import type { DaemonWebOptions } from "../src/daemon/daemon.ts";
 import { ExitCode, RadarError } from "../src/core/errors.ts";
-import { createApp } from "./app.tsx";
 import { checkBindAddress, isLoopbackAddress } from "./bind_policy.ts";
 import { LoginCodes } from "./login_codes.ts";
 import type { WebDependencies } from "./ports.ts";
@@ -32,9 +31,15 @@ export function loginLinkFor(url: string, code: string): string {
   return `${url}login?code=${encodeURIComponent(code)}`;
 }
 
-/** Serves an app on host:port until closed or aborted. */
+/** What answers a request: a Hono app's `fetch`, or a function that builds the app first. */
+export type RequestHandler = (
+  request: Request,
+  info: Deno.ServeHandlerInfo,
+) => Promise<Response> | Response;
+
+/** Serves a handler (e.g. `app.fetch`) on host:port until closed or aborted. */
 export function serveApp(
-  app: Hono,
+  handler: RequestHandler,
   options: { host: string; port: number; signal?: AbortSignal; loginCodes?: LoginCodes },
 ): RunningWebServer {
   let server: Deno.HttpServer<Deno.NetAddr>;
@@ -44,7 +49,7 @@ export function serveApp(
       port: options.port,
       signal: options.signal,
       onListen: () => {},
-    }, app.fetch);
+    }, handler);
   } catch (error) {
     const where = `${options.host}:${options.port}`;
     if (error instanceof Deno.errors.AddrInUse) {
@@ -109,17 +114,23 @@ export function startDaemonWebServer(options: DaemonWebOptions): RunningWebServe
 /**
  * Like startWebServer, from explicit dependencies (tests with fakes, other composition). The
  * bind policy is checked before anything listens, against `configuredToken` (a token the user
- * chose; default deps.authToken).
+ * chose; default deps.authToken). The app (hono, markdown-it, every page) is imported and built
+ * on the first request: a daemon nobody opens the dashboard of does not hold it in memory.
  */
 export function startWebServerWith(
   deps: WebDependencies,
   options: { host: string; port: number; signal?: AbortSignal; configuredToken?: string },
 ): RunningWebServer {
   checkBindAddress(options.host, options.configuredToken ?? deps.authToken);
+  if (!deps.authToken) throw new Error("startWebServerWith: the dashboard token is empty");
   const loginCodes = new LoginCodes(deps.clock);
-  const app = createApp(deps, {
-    loginCodes,
-    loopbackHostsOnly: isLoopbackAddress(options.host),
-  });
-  return serveApp(app, { ...options, loginCodes });
+  let app: Promise<Hono> | undefined;
+  const built = () =>
+    app ??= import("./app.tsx").then(({ createApp }) =>
+      createApp(deps, { loginCodes, loopbackHostsOnly: isLoopbackAddress(options.host) })
+    );
+  return serveApp(
+    async (request, info) => (await built()).fetch(request, info),
+    { ...options, loginCodes },
+  );
 }

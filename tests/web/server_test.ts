@@ -124,7 +124,7 @@ Deno.test("serveApp says plainly when the port is taken", () => {
   try {
     const port = (taken.addr as Deno.NetAddr).port;
     assert.throws(
-      () => serveApp(new Hono(), { host: "127.0.0.1", port }),
+      () => serveApp(new Hono().fetch, { host: "127.0.0.1", port }),
       (error: Error) => {
         assert.ok(error instanceof RadarError);
         assert.equal(
