@@ -34,13 +34,33 @@ async function idleWith(
   }
 }
 
-/** The floor: what Deno itself holds with the same kinds of work and nothing of Radar's. */
-async function bareDeno(): Promise<{ total: number; anon: number; file: number }> {
+/** The npm packages an idle `radar serve` holds (the rest load on first use). */
+export const idlePackages = [
+  "zod",
+  "yaml",
+  "commander",
+  "croner",
+  "picomatch",
+  "shell-quote",
+  "ipaddr.js",
+];
+
+/**
+ * The floor: what Deno itself holds with the same kinds of work and nothing of Radar's; with
+ * `packages`, plus those npm packages (pinned by the project's deno.json and lock) and nothing
+ * else.
+ */
+async function bareDeno(
+  packages: string[] = [],
+): Promise<{ total: number; anon: number; file: number }> {
   const dir = Deno.makeTempDirSync({ prefix: "radar-memory-bare-" });
   const script = join(dir, "bare.ts");
+  const config = new URL("../deno.json", import.meta.url).pathname;
   Deno.writeTextFileSync(
     script,
-    `import { DatabaseSync } from "node:sqlite";
+    `${
+      packages.map((name) => `import ${JSON.stringify(name)};\n`).join("")
+    }import { DatabaseSync } from "node:sqlite";
 const db = new DatabaseSync(${JSON.stringify(join(dir, "bare.db"))});
 db.exec("PRAGMA journal_mode = WAL; CREATE TABLE t (x)");
 Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, () => new Response("ok"));
@@ -48,7 +68,7 @@ Deno.cron("bare", "* * * * *", () => {});
 `,
   );
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--unstable-cron", ...daemonV8Flags, script],
+    args: ["run", "-A", "--unstable-cron", "--config", config, ...daemonV8Flags, script],
     env: { DENO_DIR: denoDir() },
     stdout: "null",
     stderr: "null",
@@ -100,6 +120,14 @@ export const daemonMemorySuite: BenchSuite = {
       metric: "idle RSS of a bare Deno (Deno.serve + cron + node:sqlite), the floor",
       value: Math.round(bare.total * 10) / 10,
       unit: describe(bare),
+    });
+    const withPackages = await bareDeno(idlePackages);
+    lines.push({
+      metric: `the same floor importing only the npm packages Radar holds idle (${
+        idlePackages.join(", ")
+      })`,
+      value: Math.round(withPackages.total * 10) / 10,
+      unit: describe(withPackages),
     });
     for (const lever of levers) {
       const idle = await idleWith(lever.v8Flags, lever.env);
