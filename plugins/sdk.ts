@@ -52,8 +52,9 @@ export type PostToolCallHook = (
  *   `pre_heartbeat` `{event_count}`: return a `HookResult` to block.
  * - `filter_tools` `{tools: string[]}`: return `{tools}` (only names it was given are kept).
  * - `post_agent_run` `{user_message, response, conversation_id}`: return `{response}` to replace it.
- * - `post_memory_search` `{query, results: [{id, category, content}]}`: return `{results}` (ids
- *   matched back: facts can be dropped or reordered, not changed or added).
+ * - `post_memory_search` `{query, results: [{id, category, content, kind}]}`: return `{results}`
+ *   (matched back by kind and id, a bare number being a fact's id: hits can be dropped or
+ *   reordered, not changed or added). `kind` is "fact", "summary" or "digest".
  * - `post_heartbeat` `{event_count, success, error}`: observe only.
  */
 export type PointHook = (input: Record<string, unknown>) => unknown;

@@ -120,11 +120,3 @@ export function summaryLabel(summary: Pick<SummaryRecord, "title" | "conversatio
   const title = summary.title.replace(/["\r\n]/g, " ").trim().slice(0, 80) || "untitled";
   return `summary of conversation "${title}", ${summary.conversationAt.slice(0, 10)}`;
 }
-
-/**
- * Memory-hit ids of summaries: negative and far from digest ids (also negative), so
- * post_memory_search hooks that match hits by id can never confuse them with facts.
- */
-export function summaryHitId(conversationId: number): number {
-  return -(1_000_000_000 + conversationId);
-}

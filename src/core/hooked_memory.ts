@@ -7,7 +7,7 @@
  */
 import type { Hooks, HookVerdict, MemoryHit } from "./hooks.ts";
 import type { Fact, FactCategory, FactStore } from "./ports.ts";
-import type { MemorySearch } from "./semantic_recall.ts";
+import type { MemorySearch } from "./recall.ts";
 
 /** A store attempt: the new fact's id, or the hook's reason for refusing it. */
 export type StoreOutcome = { ok: true; id: number } | { ok: false; message: string };
@@ -16,7 +16,7 @@ export type StoreOutcome = { ok: true; id: number } | { ok: false; message: stri
 export interface HookedMemoryOptions {
   facts: FactStore;
   hooks?: Hooks;
-  /** Keyword + meaning search for `recall` (absent: the FTS5 search alone). */
+  /** Facts, summaries and digests for `recall` (absent: the facts' FTS5 search alone). */
   search?: MemorySearch;
 }
 
@@ -64,14 +64,14 @@ export class HookedMemory {
     return await this.#filtered(query, this.#options.facts.searchFacts(query, limit, category));
   }
 
-  /** The best facts for a query (by meaning too when an embedding model is set), filtered. */
+  /** The best memories for a query (by meaning too with an embedding model), filtered. */
   async recall(
     query: string,
     limit: number,
     signal?: AbortSignal,
   ): Promise<readonly MemoryHit[]> {
     const search = this.#options.search;
-    const found = search
+    const found: readonly MemoryHit[] = search
       ? await search.search(query, limit, signal)
       : this.#options.facts.searchFacts(query, limit);
     return await this.#filtered(query, found);

@@ -46,11 +46,20 @@ export type HookPoint = typeof hookPoints[number];
 /** A blocking hook's answer: undefined lets the action go on. */
 export type HookVerdict = { blocked: true; message: string } | undefined;
 
-/** A remembered fact as post_memory_search hooks see it. */
+/** A remembered fact (or other memory) as post_memory_search hooks see it. */
 export interface MemoryHit {
+  /** The id within its kind: a fact, a summary and a digest may share one. */
   id: number;
+  /** A fact's category, or another memory's label. */
   category: string;
   content: string;
+  /** Where the hit comes from ("fact", "summary", "digest"…); absent: a fact. */
+  kind?: string;
+}
+
+/** What tells hits apart: kind and id (`fact:12`, `digest:12`). */
+export function memoryHitKey(hit: Pick<MemoryHit, "id" | "kind">): string {
+  return `${hit.kind ?? "fact"}:${hit.id}`;
 }
 
 /** What each point's handler receives and may return. */
@@ -206,11 +215,10 @@ export class Hooks {
     for (const registration of list) {
       const outcome = await this.#run(registration, { query, results: kept });
       if (!outcome.ok || !Array.isArray(outcome.value)) continue;
-      const known = new Map(kept.map((hit) => [hit.id, hit]));
-      // Results are matched back by id: a hook can drop or reorder facts, never invent them.
-      kept = (outcome.value as MemoryHit[]).map((hit) => known.get(hit?.id)).filter((
-        hit,
-      ): hit is T => hit !== undefined);
+      const known = new Map(kept.map((hit) => [memoryHitKey(hit), hit]));
+      // Results are matched back by kind and id: a hook can drop or reorder, never invent them.
+      kept = (outcome.value as MemoryHit[]).map((hit) => hit && known.get(memoryHitKey(hit)))
+        .filter((hit): hit is T => hit !== undefined);
     }
     return kept;
   }

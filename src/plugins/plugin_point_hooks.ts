@@ -8,6 +8,7 @@ import {
   type HookPoint,
   type HookRegistration,
   type MemoryHit,
+  memoryHitKey,
   registrationAt,
 } from "../core/hooks.ts";
 import type { HookEntry } from "./plugin_hook_answers.ts";
@@ -26,6 +27,15 @@ export const otherHookPoints = [
 
 /** The source name of these registrations. */
 export const otherPointsSource = "plugins:points";
+
+/** A post_memory_search answer item's key: a bare number is a fact id, else `{id, kind}`. */
+function answeredHitKey(item: unknown): string {
+  const hit = typeof item === "number" ? { id: item } : item as { id?: unknown; kind?: unknown };
+  if (typeof hit?.id !== "number") return "";
+  return hit.kind === undefined || typeof hit.kind === "string"
+    ? memoryHitKey({ id: hit.id, kind: hit.kind })
+    : "";
+}
 
 /** Calls one hook function: its text answer, or undefined when it failed (already audited). */
 export interface PointCaller {
@@ -147,11 +157,10 @@ export function pointRegistration(
             caller.invalid(entry, "returned something other than {results: [...]}");
             continue;
           }
-          // Only ids count: a plugin can drop or reorder facts, never rewrite or add them.
-          const byId = new Map(results.map((hit) => [hit.id, hit]));
-          results = value.map((item) =>
-            byId.get(typeof item === "number" ? item : (item as { id?: number })?.id ?? -1)
-          ).filter((hit): hit is MemoryHit => hit !== undefined);
+          // Only kind and id count: a plugin can drop or reorder hits, never rewrite or add them.
+          const byKey = new Map(results.map((hit) => [memoryHitKey(hit), hit]));
+          results = value.map((item) => byKey.get(answeredHitKey(item)))
+            .filter((hit): hit is MemoryHit => hit !== undefined);
         }
         return results;
       });

@@ -143,13 +143,14 @@ export function openRadar(options: RadarOptions): Radar {
   const { databasePath, db, conversations, facts, toolCalls, fetch: fetcher } = core;
   const model = options.model ?? core.model;
   toolCalls.prune();
+  const digests = digestArchive({ config, db, model, clock });
   const { memory, toolRanker } = embeddingParts(config, db, {
     facts,
+    digests,
     fetch: fetcher,
     logger,
     clock,
   });
-  const digests = digestArchive({ config, db, model, clock });
   const registry = new ToolRegistry();
   const hooks = createHooks({
     config,
@@ -259,7 +260,6 @@ export function openRadar(options: RadarOptions): Radar {
       pdfReader: createPdfReader(config.tools.pdf, options.env),
       visionModel: core.visionModel,
       memory,
-      digests,
       mail: mailReaderFor(config, options.env),
       calendar: calendarReaderFor(config, options.env, fetcher),
       hooks,

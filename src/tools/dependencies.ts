@@ -5,11 +5,10 @@ import type { NotificationGate } from "../core/notification_gate.ts";
 import type { MonitorRegistry, TaskScheduler } from "../core/schedule_ports.ts";
 import type { ChatModel } from "../core/chat_model.ts";
 import type { PdfReader } from "../core/pdf_reader.ts";
-import type { MemorySearch } from "../core/semantic_recall.ts";
+import type { MemorySearch } from "../core/recall.ts";
 import type { CalendarReader, MailReader } from "../core/source_ports.ts";
 import type { Hooks } from "../core/hooks.ts";
 import type { SkillLibrary } from "../core/skills_prompt.ts";
-import type { DigestSearch } from "./recall_sources.ts";
 
 /** Shared dependencies handed to every built-in tool factory. */
 export interface ToolDependencies {
@@ -38,10 +37,8 @@ export interface ToolDependencies {
   pdfReader: PdfReader;
   /** `llm.models.vision`: reads image-only PDF pages (absent: pdf_extract says how to enable it). */
   visionModel?: ChatModel;
-  /** Memory search by keywords and meaning for `recall` (absent: FTS5 keywords only). */
+  /** What `recall` searches: facts, summaries, digests (absent: the facts' FTS5 alone). */
   memory?: MemorySearch;
-  /** Daily/weekly digests `recall` also searches (absent: facts only). */
-  digests?: DigestSearch;
   /** The configured mail accounts and calendars (absent: their tools are not offered). */
   mail?: MailReader;
   calendar?: CalendarReader;

@@ -9,7 +9,8 @@ import {
 import { SqliteConversationStore } from "../../src/adapters/sqlite/conversation_store.ts";
 import { summaryTranscript, transcriptBounds } from "../../src/core/conversation_summary.ts";
 import type { EmbeddingModel } from "../../src/core/embedding_model.ts";
-import { MemoryWithSummaries } from "../../src/core/summary_recall.ts";
+import { Recall } from "../../src/core/recall.ts";
+import { summarySource } from "../../src/core/recall_sources.ts";
 import type { StoredMessage } from "../../src/core/ports.ts";
 import { openRadar, type Radar } from "../../src/runtime/open_radar.ts";
 import { FakeLlmServer, ollamaText } from "../fakes/fake_llm_server.ts";
@@ -164,10 +165,7 @@ Deno.test("recall finds a summary by meaning when no keyword matches", async () 
       embed: (texts) =>
         Promise.resolve(texts.map((text) => /vacation|holiday/i.test(text) ? [1, 0] : [0, 1])),
     };
-    const memory = new MemoryWithSummaries({
-      facts: { search: () => Promise.resolve([]) },
-      summaries: store,
-      vectors: new SqliteSummaryEmbeddings(db),
+    const memory = new Recall([summarySource(store, new SqliteSummaryEmbeddings(db))], {
       model,
       warn: () => {},
       now: () => 0,
@@ -176,7 +174,7 @@ Deno.test("recall finds a summary by meaning when no keyword matches", async () 
     const hits = await memory.search("vacation", 5);
     assert.equal(hits.length, 1);
     assert.match(hits[0].category, /^summary of conversation "Lyon trip", 2026-11-23$/);
-    assert.ok(hits[0].id < 0, "a summary never takes a fact's id");
+    assert.deepEqual([hits[0].kind, hits[0].id], ["summary", id], "tagged, with its own id");
     assert.equal((await memory.search("weather", 5)).length, 0, "unrelated: not shown");
   } finally {
     db.close();

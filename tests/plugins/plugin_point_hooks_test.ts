@@ -68,8 +68,13 @@ Deno.test("plugin hooks at pre/post_agent_run, filter_tools and post_memory_sear
     const hits = [
       { id: 1, category: "a", content: "one" },
       { id: 2, category: "a", content: "two" },
+      { id: 1, category: "digest day", content: "three", kind: "digest" },
     ];
-    assert.deepEqual((await hooks.filterMemories("q", hits)).map((hit) => hit.id), [2, 1]);
+    assert.deepEqual(
+      (await hooks.filterMemories("q", hits)).map((hit) => hit.content),
+      ["three", "two", "one"],
+      "hits sharing an id are matched back by kind",
+    );
   } finally {
     await fixture.close();
   }

@@ -6,7 +6,8 @@ import { SqliteFactStore } from "../../src/adapters/sqlite/fact_store.ts";
 import { runCli } from "../../src/cli/program.ts";
 import { SqliteDigestStore } from "../../src/sources/digests/digest_store.ts";
 import { recallTool } from "../../src/tools/recall.ts";
-import { digestExcerptChars } from "../../src/tools/recall_sources.ts";
+import { Recall } from "../../src/core/recall.ts";
+import { digestSource, excerptChars, factSource } from "../../src/core/recall_sources.ts";
 import { FakeLlmServer, ollamaText, ollamaToolCall } from "../fakes/fake_llm_server.ts";
 import { memoryIo } from "../helpers/memory_io.ts";
 import { withCliHome } from "../helpers/cli_home.ts";
@@ -90,7 +91,10 @@ Deno.test("the recall tool caps digests: two at most, each excerpted; facts rank
       });
     }
     facts.addFact({ category: "learned_fact", content: "The backup runs at 02:00" }, new Date());
-    const tool = recallTool({ facts, digests });
+    const tool = recallTool({
+      facts,
+      memory: new Recall([factSource(facts), digestSource(digests)]),
+    });
     const context = {
       kind: "chat" as const,
       interactive: false,
@@ -99,7 +103,7 @@ Deno.test("the recall tool caps digests: two at most, each excerpted; facts rank
     const text = String(await tool.run({ query: "backup" }, context));
     assert.match(text, /^#1 \[learned_fact\] The backup runs at 02:00\n\[digest day/);
     assert.equal(text.match(/\[digest day/g)?.length, 2);
-    assert.ok(text.length < 3 * digestExcerptChars, `capped: ${text.length} characters`);
+    assert.ok(text.length < 3 * excerptChars, `capped: ${text.length} characters`);
   } finally {
     db.close();
   }

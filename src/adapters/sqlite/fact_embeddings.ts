@@ -7,7 +7,7 @@ import type { DatabaseSync } from "node:sqlite";
 import { cosineSimilarity } from "../../core/embedding_model.ts";
 import type { Fact } from "../../core/ports.ts";
 import { type FactRow, toFact } from "./fact_store.ts";
-import type { FactVectorIndex } from "../../core/semantic_recall.ts";
+import type { RecallVectors } from "../../core/recall.ts";
 
 interface VectorRow extends FactRow {
   vector: Uint8Array;
@@ -20,19 +20,19 @@ function toVector(bytes: Uint8Array): number[] | undefined {
   return [...new Float32Array(copy.buffer, 0, copy.byteLength / 4)];
 }
 
-/** The `fact_embeddings` table as a FactVectorIndex. */
-export class SqliteFactEmbeddings implements FactVectorIndex {
+/** The `fact_embeddings` table as recall vectors (a fact's version is its `updated_at`). */
+export class SqliteFactEmbeddings implements RecallVectors<Fact> {
   constructor(private readonly db: DatabaseSync) {}
 
   /** Facts whose vector for `model` is missing or older than the fact's text. */
-  pending(model: string, limit: number): Array<{ id: number; content: string; updatedAt: string }> {
+  pending(model: string, limit: number): Array<{ id: number; text: string; version: string }> {
     const rows = this.db.prepare(
       `SELECT f.id, f.content, f.updated_at FROM facts f
        LEFT JOIN fact_embeddings e ON e.fact_id = f.id AND e.model = ?
        WHERE e.fact_id IS NULL OR e.fact_updated_at <> f.updated_at
        ORDER BY f.id LIMIT ?`,
     ).all(model, limit) as unknown as Array<{ id: number; content: string; updated_at: string }>;
-    return rows.map((row) => ({ id: row.id, content: row.content, updatedAt: row.updated_at }));
+    return rows.map((row) => ({ id: row.id, text: row.content, version: row.updated_at }));
   }
 
   /** Stores (or replaces) a fact's vector. */
@@ -48,7 +48,7 @@ export class SqliteFactEmbeddings implements FactVectorIndex {
     model: string,
     vector: number[],
     limit: number,
-  ): Array<{ fact: Fact; similarity: number }> {
+  ): Array<{ item: Fact; similarity: number }> {
     const rows = this.db.prepare(
       `SELECT f.*, e.vector FROM fact_embeddings e JOIN facts f ON f.id = e.fact_id
        WHERE e.model = ? AND e.fact_updated_at = f.updated_at`,
@@ -57,7 +57,7 @@ export class SqliteFactEmbeddings implements FactVectorIndex {
       const stored = toVector(row.vector);
       return stored ? [{ row, score: cosineSimilarity(vector, stored) }] : [];
     }).sort((a, b) => b.score - a.score).slice(0, limit).map(({ row, score }) => ({
-      fact: toFact(row),
+      item: toFact(row),
       similarity: score,
     }));
   }

@@ -6,6 +6,7 @@ import type {
   SummaryStore,
 } from "../../core/conversation_summary.ts";
 import { cosineSimilarity } from "../../core/embedding_model.ts";
+import type { RecallVectors } from "../../core/recall.ts";
 import { toFtsQuery } from "./fact_store.ts";
 import { statement } from "./statements.ts";
 import { write } from "./write.ts";
@@ -104,7 +105,7 @@ function toVector(bytes: Uint8Array): number[] | undefined {
 }
 
 /** Summary vectors by embedding model; stale when the summary was rewritten. */
-export class SqliteSummaryEmbeddings {
+export class SqliteSummaryEmbeddings implements RecallVectors<SummaryRecord> {
   constructor(private readonly db: DatabaseSync) {}
 
   /** True when no summary is stored. */

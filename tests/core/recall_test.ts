@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import type { EmbeddingModel } from "../../src/core/embedding_model.ts";
 import { LlmError } from "../../src/core/errors.ts";
-import { SemanticRecall } from "../../src/core/semantic_recall.ts";
+import { Recall } from "../../src/core/recall.ts";
+import { factSource } from "../../src/core/recall_sources.ts";
 import { openDatabase } from "../../src/adapters/sqlite/database.ts";
 import { SqliteFactEmbeddings } from "../../src/adapters/sqlite/fact_embeddings.ts";
 import { SqliteFactStore } from "../../src/adapters/sqlite/fact_store.ts";
@@ -40,15 +41,11 @@ function memory(model?: ConceptEmbeddings, batchSize?: number) {
   ) facts.addFact({ category: "learned_fact", content }, at);
   const warnings: string[] = [];
   let now = 0;
-  const recall = new SemanticRecall({
-    facts,
-    vectors: new SqliteFactEmbeddings(db),
-    model,
-    warn: (line) => warnings.push(line),
-    now: () => now,
-    retryAfterMs: 60_000,
-    batchSize,
-  });
+  const source = factSource(facts, { vectors: new SqliteFactEmbeddings(db), batchSize });
+  const recall = new Recall(
+    [source],
+    model && { model, warn: (line) => warnings.push(line), now: () => now, retryAfterMs: 60_000 },
+  );
   return { db, facts, recall, warnings, advance: (ms: number) => now += ms };
 }
 

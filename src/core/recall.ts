@@ -1,0 +1,176 @@
+/**
+ * One memory search over tagged sources (facts, conversation summaries, digests…): each source's
+ * keyword ranking and, with an embedding model, its nearest vectors are fused by one
+ * reciprocal-rank fusion. A hit keeps its source's kind and own id. Items are embedded lazily (a
+ * bounded batch per source and search, in the query's one embedding call); while the embedding
+ * server fails this is keywords only, with one warning per failure streak and a retry later.
+ */
+import type { EmbeddingModel } from "./embedding_model.ts";
+import { type MemoryHit, memoryHitKey } from "./hooks.ts";
+
+/** A recall hit: its source's kind, the id within that source, its label and text. */
+export interface RecallHit extends MemoryHit {
+  kind: string;
+}
+
+/** Port: one source's stored vectors (SQLite in production), `T` its records. */
+export interface RecallVectors<T> {
+  /** True when the source holds nothing (then the query is not embedded for it). */
+  empty?(): boolean;
+  /** Items without a current vector of `model`, oldest first. */
+  pending(model: string, limit: number): Array<{ id: number; text: string; version: string }>;
+  put(id: number, model: string, version: string, vector: number[]): void;
+  /** The items nearest to `vector` by cosine similarity, best first. */
+  nearest(model: string, vector: number[], limit: number): Array<{ item: T; similarity: number }>;
+}
+
+/** One thing recall searches: a kind tag, a keyword search and optionally vectors. */
+export interface RecallSource {
+  readonly kind: string;
+  /** Hits of this kind one recall keeps at most (default: the recall's limit). */
+  readonly cap?: number;
+  /** Keyword matches, best first. */
+  keyword(query: string, limit: number): readonly RecallHit[];
+  /** Stored vectors (absent: keywords only). */
+  readonly vectors?: RecallVectors<RecallHit>;
+  /** Items embedded per search at most (default 64). */
+  readonly batchSize?: number;
+  /** Hits less similar than this are never found by meaning alone (default: none). */
+  readonly minimumSimilarity?: number;
+}
+
+/** The embedding side of recall. */
+export interface RecallEmbedding {
+  model: EmbeddingModel;
+  warn: (message: string) => void;
+  /** Milliseconds clock (injected). */
+  now: () => number;
+  /** How long a failed server is left alone (default ten minutes). */
+  retryAfterMs?: number;
+}
+
+/** Port the recall tool uses: the best memories for a query. */
+export interface MemorySearch {
+  search(query: string, limit: number, signal?: AbortSignal): Promise<readonly MemoryHit[]>;
+}
+
+/** Reciprocal-rank-fusion constant. */
+const fusionK = 60;
+
+/**
+ * Neighbours further than this below the best one are left out: every item has a nearest
+ * neighbour, and a small model should not read unrelated ones as answers.
+ */
+const similarityMargin = 0.15;
+
+/**
+ * Fuses best-first rankings by reciprocal rank (ties: earlier rankings first), then keeps `limit`
+ * hits with at most `caps[kind]` of each kind.
+ */
+function fuseRankings(
+  rankings: ReadonlyArray<readonly RecallHit[]>,
+  limit: number,
+  caps: ReadonlyMap<string, number>,
+): RecallHit[] {
+  const scores = new Map<string, { hit: RecallHit; score: number; order: number }>();
+  rankings.forEach((ranking, order) =>
+    ranking.forEach((hit, rank) => {
+      const key = memoryHitKey(hit);
+      const entry = scores.get(key) ?? { hit, score: 0, order };
+      entry.score += 1 / (fusionK + rank);
+      scores.set(key, entry);
+    })
+  );
+  const ranked = [...scores.values()].sort((a, b) => b.score - a.score || a.order - b.order);
+  const taken = new Map<string, number>();
+  const kept: RecallHit[] = [];
+  for (const { hit } of ranked) {
+    if (kept.length >= limit) break;
+    const count = taken.get(hit.kind) ?? 0;
+    if (count >= (caps.get(hit.kind) ?? limit)) continue;
+    taken.set(hit.kind, count + 1);
+    kept.push(hit);
+  }
+  return kept;
+}
+
+/** Every source by keywords, and by meaning while the embedding model answers, fused. */
+export class Recall implements MemorySearch {
+  readonly #sources: readonly RecallSource[];
+  readonly #embedding: RecallEmbedding | undefined;
+  #failedAt: number | undefined;
+
+  constructor(sources: readonly RecallSource[], embedding?: RecallEmbedding) {
+    this.#sources = sources;
+    this.#embedding = embedding;
+  }
+
+  /** The best `limit` hits over all sources. */
+  async search(query: string, limit: number, signal?: AbortSignal): Promise<RecallHit[]> {
+    const near = await this.#nearest(query, limit, signal);
+    const rankings = this.#sources.flatMap((source) => [
+      source.keyword(query, 2 * (source.cap ?? limit)),
+      near?.get(source) ?? [],
+    ]);
+    const caps = new Map(this.#sources.map((source) => [source.kind, source.cap ?? limit]));
+    return fuseRankings(rankings, limit, caps);
+  }
+
+  /** Each embedded source's nearest hits, or undefined (no model, or it is failing). */
+  async #nearest(
+    query: string,
+    limit: number,
+    signal?: AbortSignal,
+  ): Promise<Map<RecallSource, RecallHit[]> | undefined> {
+    const embedding = this.#embedding;
+    if (!embedding) return undefined;
+    const { model, now } = embedding;
+    const retryAfter = embedding.retryAfterMs ?? 600_000;
+    if (this.#failedAt !== undefined && now() - this.#failedAt < retryAfter) return undefined;
+    const sources = this.#sources.filter((source) => source.vectors && !source.vectors.empty?.());
+    if (!sources.length) return undefined;
+    try {
+      const batches = sources.map((source) =>
+        source.vectors!.pending(model.model, source.batchSize ?? 64)
+      );
+      const texts = [query, ...batches.flat().map((item) => item.text)];
+      const embedded = await model.embed(texts, signal);
+      if (embedded.length !== texts.length) {
+        throw new Error(`expected ${texts.length} vectors, got ${embedded.length}`);
+      }
+      let next = 1;
+      sources.forEach((source, index) =>
+        batches[index].forEach((item) =>
+          source.vectors!.put(item.id, model.model, item.version, embedded[next++])
+        )
+      );
+      this.#failedAt = undefined;
+      return new Map(sources.map((source) => [source, similar(source, embedded[0], model, limit)]));
+    } catch (error) {
+      if (signal?.aborted) return undefined;
+      if (this.#failedAt === undefined) {
+        const reason = error instanceof Error ? error.message : String(error);
+        embedding.warn(
+          `Embedding model "${model.model}" failed (${reason}); memory search uses keywords only.`,
+        );
+      }
+      this.#failedAt = now();
+      return undefined;
+    }
+  }
+}
+
+/** A source's nearest hits within the similarity margin of the best one. */
+function similar(
+  source: RecallSource,
+  query: number[],
+  model: EmbeddingModel,
+  limit: number,
+): RecallHit[] {
+  const near = source.vectors!.nearest(model.model, query, 2 * (source.cap ?? limit));
+  const floor = Math.max(
+    source.minimumSimilarity ?? -Infinity,
+    (near[0]?.similarity ?? 0) - similarityMargin,
+  );
+  return near.filter((entry) => entry.similarity >= floor).map((entry) => entry.item);
+}

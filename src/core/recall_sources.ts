@@ -1,0 +1,97 @@
+/**
+ * The sources `recall` searches (src/core/recall.ts): remembered facts, conversation summaries
+ * and daily/weekly digests, each tagged with its kind. Summaries and digests are long: two of each
+ * at most, each cut to an excerpt.
+ */
+import type { Fact, FactStore } from "./ports.ts";
+import type { DigestArchive } from "./source_ports.ts";
+import { summaryLabel, type SummaryRecord, type SummaryStore } from "./conversation_summary.ts";
+import type { RecallHit, RecallSource, RecallVectors } from "./recall.ts";
+
+/** Characters of one summary or digest a recall shows (a digest can be 4,000). */
+export const excerptChars = 600;
+
+/** Summaries or digests one recall returns at most (they are longer than facts). */
+const longHitCap = 2;
+
+/** Summaries less similar than this are never shown by meaning alone (every one has a nearest). */
+const summaryMinimumSimilarity = 0.3;
+
+/** Port: digests matching a query, best first (SQLite FTS5 in production). */
+export type DigestSearch = Pick<DigestArchive, "search">;
+
+/** Remembered facts: FTS5, and their vectors when given. */
+export function factSource(
+  facts: Pick<FactStore, "searchFacts">,
+  options: { vectors?: RecallVectors<Fact>; batchSize?: number } = {},
+): RecallSource {
+  const hit = (fact: Fact): RecallHit => ({
+    kind: "fact",
+    id: fact.id,
+    category: fact.category,
+    content: fact.content,
+  });
+  return {
+    kind: "fact",
+    keyword: (query, limit) => facts.searchFacts(query, limit).map(hit),
+    vectors: options.vectors && asHits(options.vectors, hit),
+    batchSize: options.batchSize,
+  };
+}
+
+/** Conversation summaries, labelled with their conversation's title and date. */
+export function summarySource(
+  summaries: Pick<SummaryStore, "search">,
+  vectors?: RecallVectors<SummaryRecord>,
+): RecallSource {
+  const hit = (summary: SummaryRecord): RecallHit => ({
+    kind: "summary",
+    id: summary.conversationId,
+    category: summaryLabel(summary),
+    content: excerpt(summary.content),
+  });
+  return {
+    kind: "summary",
+    cap: longHitCap,
+    keyword: (query, limit) => summaries.search(query, limit).map(hit),
+    vectors: vectors && asHits(vectors, hit),
+    batchSize: 32,
+    minimumSimilarity: summaryMinimumSimilarity,
+  };
+}
+
+/** Daily/weekly digests by keywords, labelled `digest day 2026-11-23`. */
+export function digestSource(digests: DigestSearch): RecallSource {
+  return {
+    kind: "digest",
+    cap: longHitCap,
+    keyword: (query, limit) =>
+      digests.search(query, limit).map((digest) => ({
+        kind: "digest",
+        id: digest.id,
+        category: `digest ${digest.period} ${digest.startsAt.slice(0, 10)}`,
+        content: excerpt(digest.content),
+      })),
+  };
+}
+
+function excerpt(text: string): string {
+  return text.length > excerptChars ? `${text.slice(0, excerptChars)}…` : text;
+}
+
+/** A source's vectors with their records turned into hits. */
+function asHits<T>(
+  vectors: RecallVectors<T>,
+  hit: (item: T) => RecallHit,
+): RecallVectors<RecallHit> {
+  return {
+    empty: vectors.empty && (() => vectors.empty!()),
+    pending: (model, limit) => vectors.pending(model, limit),
+    put: (id, model, version, vector) => vectors.put(id, model, version, vector),
+    nearest: (model, vector, limit) =>
+      vectors.nearest(model, vector, limit).map(({ item, similarity }) => ({
+        item: hit(item),
+        similarity,
+      })),
+  };
+}
