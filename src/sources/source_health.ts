@@ -20,23 +20,12 @@ import { storedHealthRecord } from "./stored_health.ts";
 /** One record per configured email account, then per calendar. */
 export function mailAndCalendarHealth(config: RadarConfig, db: DatabaseSync): SourceHealthRecord[] {
   const store = new SqliteSourceStore(db);
-  const checkedBy = "checked by radar serve";
+  const record = (kind: "email" | "calendar", name: string, stored: string) =>
+    storedHealthRecord(kind, name, store.health(stored), "checked by radar serve");
   return [
-    ...config.email.accounts.map((account) =>
-      storedHealthRecord(
-        "email",
-        account.name,
-        store.health(emailSourceName(account.name)),
-        checkedBy,
-      )
-    ),
-    ...config.calendar.calendars.map((calendar) =>
-      storedHealthRecord(
-        "calendar",
-        calendar.name,
-        store.health(calendarSourceName(calendar.name)),
-        checkedBy,
-      )
+    ...config.email.accounts.map(({ name }) => record("email", name, emailSourceName(name))),
+    ...config.calendar.calendars.map(({ name }) =>
+      record("calendar", name, calendarSourceName(name))
     ),
   ];
 }
