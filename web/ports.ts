@@ -21,7 +21,7 @@ import type { PendingEvent } from "../src/core/heartbeat.ts";
 import type { MonitorRecord, RunRecord, TaskRecord } from "../src/core/schedule_ports.ts";
 import type { EvalHistory } from "../src/core/eval_records.ts";
 import type { PersonalityCatalog } from "../src/core/personality.ts";
-import type { Digest } from "../src/core/source_ports.ts";
+import type { Digest, SourceHealthRecord } from "../src/core/source_ports.ts";
 
 /** A value or a promise of it: views may be backed by sync SQLite or by async work. */
 export type Maybe<T> = T | Promise<T>;
@@ -119,8 +119,8 @@ export interface WebDependencies {
   evalRuns?: EvalHistory;
   /** Daily and weekly digests (/summaries). */
   digests?: DigestsView;
-  /** Health of the event sources, as `radar status` prints it (secrets redacted). */
-  sourceHealth?: () => Maybe<string[]>;
+  /** Health of the event sources, the records `radar status` prints (secrets masked). */
+  sourceHealth?: () => Maybe<SourceHealthRecord[]>;
   /** Personalities (/personalities): list, edit, create, activate, delete. */
   personalities?: PersonalityCatalog;
 }

@@ -11,8 +11,6 @@ import { dashboardToken } from "./dashboard_token.ts";
 import { daemonView } from "./daemon_view.ts";
 import { logsViewFromFiles } from "./logs_view.ts";
 import type { WebDependencies } from "./ports.ts";
-import { configSecrets } from "../src/config/secrets.ts";
-import { redactText } from "../src/core/redact.ts";
 
 /** Where the dashboard runs. */
 export interface WebExtras {
@@ -61,19 +59,7 @@ export function webDependenciesFromRuntime(
     mcpServers: () => radar.mcp.servers(),
     evalRuns: radar.evalRuns,
     digests: radar.digests,
-    sourceHealth: () => sourceHealthLines(radar, extras.env ?? Deno.env.toObject()),
+    sourceHealth: () => radar.sourceHealth.records(extras.env ?? Deno.env.toObject()),
     personalities: radar.personalities,
   };
-}
-
-/** The source lines of `radar status` (same order), with every known secret masked. */
-function sourceHealthLines(radar: Radar, env: Record<string, string | undefined>): string[] {
-  const lines = [
-    ...radar.database.sources(),
-    ...radar.mcp.statusLines(),
-    ...radar.database.checks(),
-    ...radar.database.github(env),
-  ];
-  const secrets = configSecrets(radar.config);
-  return lines.map((line) => redactText(line, secrets));
 }

@@ -1,4 +1,4 @@
-/** Ports of the inbox and calendar sources, as the tools and the heartbeat jobs see them. */
+/** Ports of the inbox, calendar and digest sources, and the sources' health records. */
 
 /** One message's headers (never its body). */
 export interface MailHeader {
@@ -80,4 +80,45 @@ export interface DigestArchive {
   search(text: string, limit: number): Digest[];
   /** Writes (or rewrites) the digest of `period` from `from` to `to` (one model call). */
   write(period: Digest["period"], from: Date, to: Date, signal?: AbortSignal): Promise<Digest>;
+}
+
+/** The kinds of source `radar status` and the dashboard's Sources card report on. */
+export type SourceKind = "email" | "calendar" | "mcp" | "check" | "github";
+
+/**
+ * How a source is doing: `ok`; `failing` (it needs the user: its last check failed, it cannot
+ * run, or it needs re-approval); `unchecked` (configured, not checked yet); `disabled` (not
+ * used; `note` says why).
+ */
+export type SourceState = "ok" | "failing" | "unchecked" | "disabled";
+
+/** One source's health: what `radar status` prints and the dashboard's Sources card shows. */
+export interface SourceHealthRecord {
+  kind: SourceKind;
+  /** The account, calendar, MCP server or check name; "github" for GitHub. */
+  name: string;
+  state: SourceState;
+  /** ISO time of the last check or run; absent: never. */
+  lastCheckAt?: string;
+  /** ISO time of the next try after a failure. */
+  nextCheckAt?: string;
+  /** Why it fails, one line (known secrets masked). */
+  lastError?: string;
+  /** Failed checks in a row (0: none, or not counted for this kind). */
+  failures: number;
+  /** A custom check's last run time in milliseconds. */
+  durationMs?: number;
+  /** An approved MCP server's approved tools. */
+  tools?: number;
+  /** One line beside the state: why it is unchecked or disabled, an MCP server's grants. */
+  note?: string;
+}
+
+/** The event sources' health (`radar status`, the dashboard's Sources card). */
+export interface SourceHealthReport {
+  /**
+   * One record per configured source, in status order (email, calendar, mcp, check, github),
+   * with known secrets masked; `env` is where gh and the exec sandbox are looked for.
+   */
+  records(env: Record<string, string | undefined>): SourceHealthRecord[];
 }

@@ -34,19 +34,3 @@ export function mcpServerViews(config: RadarConfig, approvals: McpApprovals): Mc
     return [];
   }
 }
-
-/** `radar status` lines: one per known server (none when there are no servers). */
-export function mcpStatusLines(config: RadarConfig, approvals: McpApprovals): string[] {
-  const views = mcpServerViews(config, approvals);
-  if (!views.length) return [];
-  return [
-    `mcp:       ${views.length} server(s)`,
-    ...views.map((view) =>
-      `  ${view.name}: ${view.state}${
-        view.state === "approved"
-          ? `, ${view.tools} tools, ${view.grants}`
-          : ` (radar mcp approve ${view.name})`
-      }${view.toolChanges ? `; TOOLS CHANGED since approval (radar mcp approve ${view.name})` : ""}`
-    ),
-  ];
-}

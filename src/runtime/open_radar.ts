@@ -17,7 +17,6 @@ import { SqlitePluginRecords } from "../adapters/sqlite/plugin_records.ts";
 import { createPluginSystem, type PluginSystem } from "../plugins/plugin_system.ts";
 import { agentDependencies, type AgentOptions } from "./agent_dependencies.ts";
 import { findToolsTool } from "../tools/find_tools.ts";
-import { execSandbox } from "../tools/exec/sandbox_spec.ts";
 import { embeddingParts } from "./embedding_parts.ts";
 import { type Hooks, hookToolGate, hookToolObserver } from "../core/hooks.ts";
 import { createHooks } from "../hooks/create_hooks.ts";
@@ -37,17 +36,15 @@ import { isProcessAlive, processStartTime } from "../adapters/process.ts";
 import { integrityLine } from "../adapters/sqlite/maintenance.ts";
 import { readOnlyBecause } from "../adapters/sqlite/database.ts";
 import { transaction } from "../adapters/sqlite/write.ts";
-import { sourceStatusLines } from "../sources/source_status.ts";
-import { checkStatusLines } from "../sources/checks/check_status.ts";
+import { sourceHealthReport } from "../sources/source_health.ts";
 import { digestArchive } from "../sources/digests/digest_setup.ts";
-import type { DigestArchive } from "../core/source_ports.ts";
-import { githubStatusLines } from "../sources/github/github_setup.ts";
+import type { DigestArchive, SourceHealthReport } from "../core/source_ports.ts";
 import { registerMcpTools } from "../mcp/register_mcp_tools.ts";
 import { SqliteMcpApprovals } from "../adapters/sqlite/mcp_approvals.ts";
 import type { McpApprovals } from "../mcp/approval.ts";
 import type { EvalHistory } from "../core/eval_records.ts";
 import { SqliteEvalStore } from "../adapters/sqlite/eval_store.ts";
-import { type McpServerSummary, mcpServerViews, mcpStatusLines } from "../mcp/mcp_views.ts";
+import { type McpServerSummary, mcpServerViews } from "../mcp/mcp_views.ts";
 import type { PersonalityCatalog } from "../core/personality.ts";
 import { estimateTokens } from "../core/tokens.ts";
 import type { ResolvedPersonality } from "../personalities/personality_sources.ts";
@@ -63,15 +60,6 @@ export interface DatabaseHealth {
   integrity(sizeBytes: number): string;
   /** Why the database is open read-only, or undefined. */
   readOnly(): string | undefined;
-  /** One line per email account and calendar: last check, failures. */
-  sources(): string[];
-  /**
-   * Custom checks' state (`sandboxProblem`: why the exec sandbox is missing, if it is; probed
-   * here with the runtime's environment when not given).
-   */
-  checks(sandboxProblem?: string): string[];
-  /** The GitHub source's state. */
-  github(env: Record<string, string | undefined>): string[];
 }
 
 /** Everything a command, the daemon or the dashboard needs, built once per process. */
@@ -102,8 +90,10 @@ export interface Radar extends ScheduledWork {
   plugins?: PluginSystem;
   /** Daily and weekly digests: list, search, write now. */
   digests: DigestArchive;
+  /** The event sources' health records (`radar status`, the dashboard's Sources card). */
+  sourceHealth: SourceHealthReport;
   /** MCP servers as `radar status` and the dashboard list them. */
-  mcp: { approvals: McpApprovals; servers(): McpServerSummary[]; statusLines(): string[] };
+  mcp: { approvals: McpApprovals; servers(): McpServerSummary[] };
   /** This process as runs and locks record it. */
   process: ProcessIdentity;
   database: DatabaseHealth;
@@ -318,10 +308,14 @@ export function openRadar(options: RadarOptions): Radar {
     mcp: {
       approvals: mcpApprovals,
       servers: () => mcpServerViews(config, mcpApprovals),
-      statusLines: () => mcpStatusLines(config, mcpApprovals),
     },
+    sourceHealth: sourceHealthReport({
+      config,
+      db,
+      mcpServers: () => mcpServerViews(config, mcpApprovals),
+    }),
     process,
-    database: databaseHealth(db, dataDir, config, options.env),
+    database: databaseHealth(db, dataDir),
     evalRuns: new SqliteEvalStore(db),
     batch: (run) => transaction(db, run),
     personalities: personalities.catalog,
@@ -336,22 +330,9 @@ export function openRadar(options: RadarOptions): Radar {
   };
 }
 
-function databaseHealth(
-  db: DatabaseSync,
-  dataDir: string,
-  config: RadarConfig,
-  env: Record<string, string | undefined>,
-): DatabaseHealth {
+function databaseHealth(db: DatabaseSync, dataDir: string): DatabaseHealth {
   return {
     integrity: (sizeBytes) => integrityLine(db, dataDir, sizeBytes),
     readOnly: () => readOnlyBecause(db),
-    sources: () => sourceStatusLines(config, db),
-    checks: (sandboxProblem) =>
-      checkStatusLines(
-        config,
-        db,
-        sandboxProblem ?? (config.checks.length ? execSandbox({ config, env }).problem : undefined),
-      ),
-    github: (env) => githubStatusLines(config, db, env),
   };
 }

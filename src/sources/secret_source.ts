@@ -5,7 +5,7 @@
  */
 import { rememberRuntimeSecret } from "../config/secrets.ts";
 import { findOnPath, keychainCommand, type KeychainItem, keychainProblem } from "./keychain.ts";
-import { readCapped } from "../adapters/network/bounded_read.ts";
+import { type ProcessResult, runProcess } from "../tools/exec/run_process.ts";
 
 /** Where an account's password comes from. */
 export interface SecretSettings {
@@ -72,7 +72,7 @@ export async function readPassword(
     (reason) => new Error(`${label}: password_cmd ${program} ${reason}`),
   );
   if (!output.success) {
-    const detail = new TextDecoder().decode(output.stderr).trim().split("\n")[0]?.slice(0, 200);
+    const detail = output.stderr.trim().split("\n")[0]?.slice(0, 200);
     throw new Error(
       `${label}: password_cmd ${program} exited with ${output.code}${detail ? `: ${detail}` : ""}`,
     );
@@ -102,8 +102,7 @@ async function readKeychain(
   );
   const value = output.success ? firstLine(output.stdout) : "";
   if (!value) {
-    const stderr = new TextDecoder().decode(output.stderr);
-    throw new Error(`${label}: ${keychainProblem(item, output.code, stderr)}`);
+    throw new Error(`${label}: ${keychainProblem(item, output.code, output.stderr)}`);
   }
   rememberRuntimeSecret(value);
   return value;
@@ -112,10 +111,19 @@ async function readKeychain(
 /** Bytes of a password program's output read at most (its first line is the password). */
 const maxOutputBytes = 64 * 1024;
 
+/** What a password program printed, or how it ended. */
+interface QuietRun {
+  success: boolean;
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
 /**
- * Runs a program without a shell or stdin under the timeout. It runs in its own process group,
- * killed as a whole when the timeout expires (a prompt that forked a helper holding the pipes
- * cannot keep Radar waiting).
+ * Runs a program without a shell or stdin under the timeout, through the one process runner: its
+ * own process group, killed as a whole at the timeout (a prompt that forked a helper holding the
+ * pipes cannot keep Radar waiting), and stopped once stdout passes 64 KiB (only its first line
+ * is used). Throws `failure(reason)` when it cannot start or times out.
  */
 async function runQuietly(
   program: string,
@@ -123,54 +131,31 @@ async function runQuietly(
   options: ReadPasswordOptions,
   failure: (reason: string) => Error,
   env?: Record<string, string>,
-): Promise<{ success: boolean; code: number; stdout: Uint8Array; stderr: Uint8Array }> {
-  let child: Deno.ChildProcess;
+): Promise<QuietRun> {
+  let result: ProcessResult;
   try {
-    child = new Deno.Command(program, {
-      args,
-      ...(env ? { env, clearEnv: true } : {}),
-      stdin: "null",
-      stdout: "piped",
-      stderr: "piped",
-      detached: true,
-    }).spawn();
+    result = await runProcess({
+      argv: [program, ...args],
+      ...(env ? { env } : {}),
+      timeoutMs: options.timeoutMs,
+      maxOutputBytes,
+      stopAtOutputCap: true,
+    });
   } catch (error) {
     const reason = error instanceof Deno.errors.NotFound
       ? "program not found"
       : (error as Error).message;
     throw failure(`failed: ${reason}`);
   }
-  let timedOut = false;
-  const killGroup = () => {
-    try {
-      Deno.kill(-child.pid, "SIGKILL");
-    } catch { /* already gone */ }
+  // Cut off at the cap: the first line is all that is wanted, however the program then ended.
+  if (result.stdoutCut) return { success: true, code: 0, stdout: result.stdout, stderr: "" };
+  if (result.timedOut || result.signal) throw failure(`timed out after ${options.timeoutMs} ms`);
+  return {
+    success: result.code === 0,
+    code: result.code,
+    stdout: result.stdout,
+    stderr: result.stderr,
   };
-  const timer = setTimeout(() => {
-    timedOut = true;
-    killGroup();
-  }, options.timeoutMs);
-  try {
-    // Only the first line is used: a program that prints without end is cut off (and stopped).
-    const stdout = readCapped(new Response(child.stdout), maxOutputBytes).then((read) => {
-      if (read.cut) killGroup();
-      return read;
-    });
-    const stderr = readCapped(new Response(child.stderr), maxOutputBytes);
-    const status = await child.status;
-    killGroup();
-    const out = await stdout;
-    if (out.cut) return { success: true, code: 0, stdout: out.bytes, stderr: new Uint8Array() };
-    if (timedOut || status.signal) throw failure(`timed out after ${options.timeoutMs} ms`);
-    return {
-      success: status.success,
-      code: status.code,
-      stdout: out.bytes,
-      stderr: (await stderr).bytes,
-    };
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 function definedOnly(env: Record<string, string | undefined>): Record<string, string> {
@@ -179,6 +164,6 @@ function definedOnly(env: Record<string, string | undefined>): Record<string, st
   return out;
 }
 
-function firstLine(bytes: Uint8Array): string {
-  return new TextDecoder().decode(bytes).split("\n")[0].replace(/\r$/, "");
+function firstLine(text: string): string {
+  return text.split("\n")[0].replace(/\r$/, "");
 }

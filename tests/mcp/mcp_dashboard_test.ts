@@ -1,7 +1,9 @@
 /** The MCP section of /plugins: read-only, escaped, never the whole command line. */
 import assert from "node:assert/strict";
 import { configSchema } from "../../src/config/schema.ts";
-import { mcpServerViews, mcpStatusLines } from "../../src/mcp/mcp_views.ts";
+import { mcpServerViews } from "../../src/mcp/mcp_views.ts";
+import { mcpHealth } from "../../src/sources/source_health.ts";
+import { sourceHealthLines } from "../../src/sources/source_health_text.ts";
 import { createWebFixture } from "../web/web_fixture.ts";
 import { approvalOf, MemoryApprovals } from "./mcp_harness.ts";
 
@@ -18,12 +20,14 @@ Deno.test("server views show the program's name, not its arguments", () => {
   ]);
   assert.ok(!JSON.stringify(views).includes("ghp_secret"));
   assert.match(views[1].grants, /\/notes; no network; no env/);
-  assert.deepEqual(mcpStatusLines(config, approvals), [
+  const statusLines = (servers: typeof views) =>
+    sourceHealthLines(mcpHealth(servers)).filter((line) => !line.startsWith("sources:"));
+  assert.deepEqual(statusLines(views), [
     "mcp:       2 server(s)",
-    "  gh: pending (radar mcp approve gh)",
-    "  files: approved, 0 tools, /notes; no network; no env",
+    "  gh: not used: not approved yet (radar mcp approve gh)",
+    "  files: ok (0 tools, /notes; no network; no env)",
   ]);
-  assert.deepEqual(mcpStatusLines(configSchema.parse({}), new MemoryApprovals()), []);
+  assert.deepEqual(statusLines(mcpServerViews(configSchema.parse({}), new MemoryApprovals())), []);
 });
 
 Deno.test("/plugins lists MCP servers read-only and escaped", async () => {

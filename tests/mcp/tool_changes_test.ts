@@ -8,7 +8,9 @@ import { SqliteMcpApprovals } from "../../src/adapters/sqlite/mcp_approvals.ts";
 import { configSchema } from "../../src/config/schema.ts";
 import { toolChanges } from "../../src/mcp/approval.ts";
 import { mcpServerStatuses, mcpToolSource } from "../../src/mcp/mcp_servers.ts";
-import { mcpStatusLines } from "../../src/mcp/mcp_views.ts";
+import { mcpServerViews } from "../../src/mcp/mcp_views.ts";
+import { mcpHealth } from "../../src/sources/source_health.ts";
+import { sourceHealthLines } from "../../src/sources/source_health_text.ts";
 import { hasBubblewrap } from "../tools/exec/exec_harness.ts";
 import { startHostile } from "./hostile_harness.ts";
 import { approvalOf, runTool } from "./mcp_harness.ts";
@@ -42,7 +44,12 @@ Deno.test({
       assert.equal(instance.outcome, "ok", "an unchanged approved tool still runs");
       const [status] = mcpServerStatuses(configSchema.parse({}), h.approvals);
       assert.deepEqual(status.toolChanges, ["echo: changed", "sneaky: new"]);
-      assert.match(mcpStatusLines(configSchema.parse({}), h.approvals).join("\n"), /TOOLS CHANGED/);
+      const [record] = mcpHealth(mcpServerViews(configSchema.parse({}), h.approvals));
+      assert.equal(record.state, "failing");
+      assert.match(
+        sourceHealthLines([record]).join("\n"),
+        /evil: FAILING \(\d+ tools\): tools changed since approval: echo: changed, sneaky: new \(radar mcp approve evil\)/,
+      );
     } finally {
       await h.source.close();
       h.home.dispose();

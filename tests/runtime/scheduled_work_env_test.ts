@@ -39,10 +39,10 @@ Deno.test("the email tick job finds a password_env variable Radar was opened wit
     const email = radar.tickJobs().find((job) => job.name.startsWith("email"));
     assert.ok(email, radar.tickJobs().map((job) => job.name).join(", "));
     await email.run(new Date(), AbortSignal.timeout(10_000));
-    const lines = radar.database.sources().join("\n");
-    assert.match(lines, /work/);
-    assert.doesNotMatch(lines, /RADAR_TEST_ONLY_MAIL_PASSWORD is empty/);
-    assert.match(lines, /FAILING/, lines);
+    const [work] = radar.sourceHealth.records({ PATH: "/usr/bin:/bin" });
+    assert.equal(work.name, "work");
+    assert.doesNotMatch(work.lastError ?? "", /RADAR_TEST_ONLY_MAIL_PASSWORD is empty/);
+    assert.equal(work.state, "failing", work.lastError);
   } finally {
     radar.close();
     Deno.removeSync(directory, { recursive: true });

@@ -8,7 +8,8 @@ import { runSideEffects } from "../../src/application/run_side_effects.ts";
 import { configSchema, type RadarConfig } from "../../src/config/schema.ts";
 import { silentLogger } from "../../src/core/ports.ts";
 import { checkJobs, checkNotifier } from "../../src/sources/checks/check_jobs.ts";
-import { checkStatusLines } from "../../src/sources/checks/check_status.ts";
+import { checkHealthRecords } from "../../src/sources/checks/check_status.ts";
+import { sourceHealthLines } from "../../src/sources/source_health_text.ts";
 import { SqliteCheckStore } from "../../src/sources/checks/check_store.ts";
 import { CustomChecks } from "../../src/sources/checks/custom_checks.ts";
 import { runCheckCommand } from "../../src/sources/checks/check_command.ts";
@@ -16,6 +17,13 @@ import { SqliteSourceStore } from "../../src/sources/source_store.ts";
 import { execSandbox } from "../../src/tools/exec/sandbox_spec.ts";
 import { startFakeNtfy } from "../fakes/fake_ntfy_server.ts";
 import { hasBubblewrap } from "../tools/exec/exec_harness.ts";
+
+/** The "checks:" lines of `radar status` for these checks. */
+function checkLines(...args: Parameters<typeof checkHealthRecords>): string[] {
+  return sourceHealthLines(checkHealthRecords(...args)).filter((line) =>
+    !line.startsWith("sources:")
+  );
+}
 
 const secret = "PRIVATE-KEY-c4e2";
 
@@ -116,7 +124,7 @@ Deno.test({
       // Unchanged output is no event.
       await s.job.run(s.advance(15), AbortSignal.timeout(30_000));
       assert.equal(s.events().length, 4);
-      assert.match(checkStatusLines(s.config, s.db, undefined).join("\n"), /status: ok \(last run/);
+      assert.match(checkLines(s.config, s.db, undefined).join("\n"), /status: ok \(last run/);
     } finally {
       s.dispose();
     }
@@ -147,8 +155,8 @@ Deno.test({
       assert.match(hang.lastError ?? "", /timed out after 1 s/);
       assert.equal(s.results.last("quick")?.output, "fine\n");
       assert.equal(s.health.health("check quick")?.lastError, undefined);
-      const lines = checkStatusLines(s.config, s.db, undefined).join("\n");
-      assert.match(lines, /hang: FAILING TO RUN \(1× in a row.*timed out/);
+      const lines = checkLines(s.config, s.db, undefined).join("\n");
+      assert.match(lines, /hang: FAILING \(1× in a row, last .*; next try .*\): .*timed out/);
       assert.match(lines, /quick: ok/);
       assert.doesNotMatch(JSON.stringify(s.events()), new RegExp(secret));
     } finally {
@@ -205,9 +213,10 @@ Deno.test("checks: without a sandbox no check runs and status says why", async (
     assert.equal(s.results.last("disk"), undefined);
     assert.equal(s.health.health("check disk"), undefined);
     assert.deepEqual(
-      checkStatusLines(s.config, s.db, "bubblewrap is not installed (apt-get install bubblewrap)"),
+      checkLines(s.config, s.db, "bubblewrap is not installed (apt-get install bubblewrap)"),
       [
-        "checks:    1 configured, NOT RUNNING: bubblewrap is not installed (apt-get install bubblewrap)",
+        "checks:",
+        "  disk: FAILING: not running: bubblewrap is not installed (apt-get install bubblewrap)",
       ],
     );
     // And a config with tools.exec.sandbox off has no sandbox for checks either.

@@ -7,13 +7,19 @@ import { silentLogger } from "../../src/core/ports.ts";
 import type { ToolContext } from "../../src/core/tool.ts";
 import {
   githubAccess,
+  githubHealthRecord,
   githubJobs,
-  githubStatusLines,
   githubTools,
 } from "../../src/sources/github/github_setup.ts";
 import { installFakeGh } from "../fakes/fake_gh.ts";
 import notifications from "../fixtures/github/notifications.json" with { type: "json" };
 import prList from "../fixtures/github/pr_list_me_radar.json" with { type: "json" };
+import { sourceHealthLines } from "../../src/sources/source_health_text.ts";
+
+/** The "github:" line of `radar status`. */
+function githubLine(...args: Parameters<typeof githubHealthRecord>): string {
+  return sourceHealthLines([githubHealthRecord(...args)]).at(-1) ?? "";
+}
 
 const context: ToolContext = {
   kind: "chat",
@@ -115,7 +121,7 @@ Deno.test("github: first check is one summary; then only new items, each once", 
     await s.tick();
     assert.equal(s.events().length, 5);
     assert.match(s.events()[4], /^github_ci_failing: me\/radar: Custom checks/);
-    assert.match(githubStatusLines(s.config, s.db, s.gh.env)[0], /^github: {4}ok \(last check/);
+    assert.match(githubLine(s.config, s.db, s.gh.env), /^github: {4}ok \(last check/);
   } finally {
     s.dispose();
   }
@@ -128,7 +134,7 @@ Deno.test("github: gh not logged in is one clear line in health, status and the 
     await s.tick();
     assert.equal(s.events().length, 0);
     assert.equal(
-      githubStatusLines(s.config, s.db, s.gh.env)[0],
+      githubLine(s.config, s.db, s.gh.env),
       "github:    FAILING (1× in a row, last 2026-11-23 10:10 UTC; next try 2026-11-23 10:30 UTC): " +
         "gh is not logged in (run: gh auth login)",
     );
@@ -191,11 +197,12 @@ Deno.test("github: without gh (or switched off) there is no tool, no job, and st
       }),
       [],
     );
-    assert.deepEqual(githubStatusLines(config, db, env), [
+    assert.equal(
+      githubLine(config, db, env),
       "github:    not used: the gh CLI is not installed (gh not found; https://cli.github.com); no github tool or events",
-    ]);
+    );
     const off = configSchema.parse({ github: { enabled: false } });
-    assert.match(githubStatusLines(off, db, env)[0], /off \(github\.enabled is false\)/);
+    assert.match(githubLine(off, db, env), /off \(github\.enabled is false\)/);
   } finally {
     db.close();
   }

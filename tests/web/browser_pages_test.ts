@@ -110,6 +110,10 @@ async function checkPersonalities(page: Page, base: string, catalog: Personality
   await page.goto(`${base}personalities`);
   const row = page.locator("tr[data-personality=night-owl]");
   assert.match(await row.locator("td").nth(1).innerText(), /Up late <img src=x onerror=/);
+  // The source column is short; the whole path is its title.
+  const source = row.locator("td").nth(3);
+  assert.equal(await source.innerText(), "personalities/night-owl");
+  assert.match((await source.getAttribute("title")) ?? "", /^\/.+\/personalities\/night-owl$/);
   await Promise.all([
     page.waitForURL(`${base}personalities?done=used`),
     row.locator("button:has-text('Use night-owl')").click(),
@@ -183,7 +187,10 @@ Deno.test({
       page.setDefaultTimeout(10_000);
       const errors = collectPageErrors(page);
       await page.goto(server.loginLink());
-      await page.waitForSelector("#source-health :text('the gh CLI is not installed')");
+      await page.waitForSelector(
+        "#source-health [data-source='github github'][data-state=disabled]" +
+          ":has-text('the gh CLI is not installed')",
+      );
       await saveScreenshot(page, "dashboard-sources");
       await checkSkills(page, server.url);
       await checkSummaries(page, server.url);

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { openRadar } from "../../src/runtime/open_radar.ts";
 import { createApp } from "../../web/app.tsx";
+import { shortPersonalitySource } from "../../web/views/personalities.tsx";
 import { webDependenciesFromRuntime } from "../../web/runtime_dependencies.ts";
 import { FakePersonalityCatalog } from "../fakes/fake_personality_catalog.ts";
 import { createWebFixture, postForm } from "./web_fixture.ts";
@@ -19,10 +20,10 @@ Deno.test("/personalities lists name, description, kind, source and the active o
     assert.match(html, /<a href="\/personalities" class="active">Personalities<\/a>/);
     assert.match(
       html,
-      /<tr data-personality="default"><td><a href="\/personalities\/default">default<\/a><span class="badge status-enabled">active<\/span><\/td><td>Radar&#39;s own voice<\/td><td><span class="badge">bundled<\/span><\/td><td class="muted">bundled<\/td>/,
+      /<tr data-personality="default"><td><a href="\/personalities\/default">default<\/a><span class="badge status-enabled">active<\/span><\/td><td>Radar&#39;s own voice<\/td><td><span class="badge">bundled<\/span><\/td><td class="muted" title="bundled">bundled<\/td>/,
     );
     assert.match(html, /Talks like a pirate/);
-    assert.match(html, /plugin:fun/);
+    assert.match(html, /<td class="muted" title="plugin:fun">plugin fun<\/td>/);
     assert.match(html, /Use pirate/);
     assert.ok(!/Delete (default|pirate)/.test(html), "only editable ones can be deleted");
   } finally {
@@ -183,8 +184,31 @@ Deno.test("radar serve's dashboard edits the runtime's personality files", async
       list,
       /terse<\/a><span class="badge status-enabled">active<\/span><\/td><td>Short answers/,
     );
+    // The source column is short (relative to the data folder); the whole path is its title.
+    const file = join(dataDir, "personalities", "terse.md");
+    assert.ok(
+      list.includes(`<td class="muted" title="${file}">personalities/terse.md</td>`),
+      list.slice(list.indexOf('data-personality="terse"')),
+    );
+    assert.ok(list.includes('<td class="muted" title="bundled">bundled</td>'));
   } finally {
     radar.close();
     Deno.removeSync(directory, { recursive: true });
   }
+});
+
+Deno.test("the source column's short form: bundled, plugin NAME, relative to the data folder", () => {
+  const data = "/home/me/.local/share/radar";
+  const short = (kind: "flat" | "directory" | "plugin" | "bundled", source: string) =>
+    shortPersonalitySource({ kind, source }, data);
+  assert.equal(short("bundled", "bundled"), "bundled");
+  assert.equal(short("plugin", "plugin:fun"), "plugin fun");
+  assert.equal(short("flat", `${data}/personalities/pirate.md`), "personalities/pirate.md");
+  assert.equal(short("directory", `${data}/personalities/owl`), "personalities/owl");
+  // Outside the data folder (an explicit path; a sibling folder with the same prefix): whole.
+  assert.equal(short("flat", "/srv/prompts/ops.md"), "/srv/prompts/ops.md");
+  assert.equal(short("flat", `${data}-old/personalities/x.md`), `${data}-old/personalities/x.md`);
+  assert.equal(short("flat", data), data);
+  assert.equal(short("flat", "radar.personality"), "radar.personality");
+  assert.equal(shortPersonalitySource({ kind: "flat", source: "/a/b.md" }), "/a/b.md");
 });

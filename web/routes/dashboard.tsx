@@ -123,7 +123,7 @@ export function dashboardRoutes(context: RouteContext): Hono {
           ? (
             <section class="card" id="source-health">
               <h2>Sources</h2>
-              <SourceHealthList lines={await deps.sourceHealth()} />
+              <SourceHealthList records={await deps.sourceHealth()} />
             </section>
           )
           : null}

@@ -99,7 +99,10 @@ export function personalitiesRoutes(context: RouteContext): Hono {
             <strong>{catalog.activeName()}</strong>. Flat and directory personalities in the data
             folder can be edited; bundled and plugin ones are read-only.
           </p>
-          <PersonalityTable personalities={catalog.list()} />
+          <PersonalityTable
+            personalities={catalog.list()}
+            dataDir={deps.config.current().dataDir}
+          />
           <CreatePersonalityForm />
         </>,
       );

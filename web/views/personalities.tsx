@@ -2,6 +2,7 @@
  * The list of /personalities with its create form: name, description, kind, source and which
  * one is active; "Use" activates one, "Delete…" (editable ones only) leads to a confirmation.
  */
+import { isAbsolute, relative, sep } from "node:path";
 import type { PersonalitySummary } from "../../src/core/personality.ts";
 import { truncate } from "./format.ts";
 
@@ -10,8 +11,26 @@ export function personalityHref(name: string, action?: "use" | "delete"): string
   return `/personalities/${encodeURIComponent(name)}${action ? `/${action}` : ""}`;
 }
 
-/** Every personality, the active one marked. */
-export function PersonalityTable(props: { personalities: PersonalitySummary[] }) {
+/**
+ * The source column's short form: "bundled", "plugin NAME", or the file's path relative to the
+ * data folder (`personalities/pirate.md`); a path outside the data folder is shown whole.
+ */
+export function shortPersonalitySource(
+  personality: Pick<PersonalitySummary, "kind" | "source">,
+  dataDir?: string,
+): string {
+  const { kind, source } = personality;
+  if (kind === "bundled") return "bundled";
+  if (kind === "plugin") return source.startsWith("plugin:") ? `plugin ${source.slice(7)}` : source;
+  if (!dataDir || !isAbsolute(source)) return source;
+  const inside = relative(dataDir, source);
+  return inside && !isAbsolute(inside) && inside !== ".." && !inside.startsWith(`..${sep}`)
+    ? inside
+    : source;
+}
+
+/** Every personality, the active one marked; `dataDir` shortens the sources in it. */
+export function PersonalityTable(props: { personalities: PersonalitySummary[]; dataDir?: string }) {
   if (!props.personalities.length) return <p class="muted">No personalities found.</p>;
   return (
     <table class="list personalities">
@@ -35,7 +54,9 @@ export function PersonalityTable(props: { personalities: PersonalitySummary[] })
             <td>
               <span class="badge">{personality.kind}</span>
             </td>
-            <td class="muted">{personality.source}</td>
+            <td class="muted" title={personality.source}>
+              {shortPersonalitySource(personality, props.dataDir)}
+            </td>
             <td class="actions">
               {personality.active ? null : (
                 <form

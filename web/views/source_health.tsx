@@ -1,71 +1,77 @@
 /**
- * The event sources' health on the dashboard home: the lines `radar status` prints for email
- * accounts, calendars, MCP servers, custom checks and GitHub, grouped by their heading line and
- * marked good (ok), bad (failing) or muted (not checked yet, not used). Lines are text: JSX
- * escapes them, so an error message from a server cannot add markup.
+ * The event sources' health on the dashboard home, rendered from the records `radar status`
+ * prints (`SourceHealthRecord`): email accounts and calendars, MCP servers, custom checks and
+ * GitHub, each marked good (ok), bad (failing) or muted (not checked yet, not used). Every field
+ * is text: JSX escapes it, so an error message from a server cannot add markup.
  */
+import type { SourceHealthRecord, SourceKind, SourceState } from "../../src/core/source_ports.ts";
+import { formatTime } from "./format.ts";
 
-/** One heading line ("sources:", "github:    ok …") and its indented lines. */
-export interface SourceHealthGroup {
-  heading: string;
-  lines: string[];
-}
+/** The card's groups, in `radar status` order. */
+const groups: Array<{ title: string; kinds: SourceKind[] }> = [
+  { title: "Email and calendars", kinds: ["email", "calendar"] },
+  { title: "MCP servers", kinds: ["mcp"] },
+  { title: "Checks", kinds: ["check"] },
+  { title: "GitHub", kinds: ["github"] },
+];
 
-/** Groups status lines: an unindented line starts a group, indented ones belong to it. */
-export function groupSourceHealth(lines: string[]): SourceHealthGroup[] {
-  const groups: SourceHealthGroup[] = [];
-  for (const line of lines) {
-    if (/^\s/.test(line) && groups.length) groups.at(-1)!.lines.push(line.trim());
-    else groups.push({ heading: line.trim(), lines: [] });
+/** The words and class each state shows with. */
+export const stateLooks: Record<SourceState, { text: string; class: "good" | "bad" | "muted" }> = {
+  ok: { text: "ok", class: "good" },
+  failing: { text: "failing", class: "bad" },
+  unchecked: { text: "not checked yet", class: "muted" },
+  disabled: { text: "not used", class: "muted" },
+};
+
+/** The facts beside a record's state, in reading order ("2× in a row", "last check …"…). */
+export function sourceFacts(record: SourceHealthRecord): string[] {
+  const facts: string[] = [];
+  if (record.failures > 0) facts.push(`${record.failures}× in a row`);
+  if (record.lastCheckAt) facts.push(`last check ${formatTime(record.lastCheckAt)} UTC`);
+  if (record.nextCheckAt && record.state === "failing") {
+    facts.push(`next try ${formatTime(record.nextCheckAt)} UTC`);
   }
-  return groups;
+  if (record.durationMs !== undefined) facts.push(`${record.durationMs} ms`);
+  if (record.tools !== undefined) facts.push(`${record.tools} tools`);
+  if (record.note) facts.push(record.note);
+  return facts;
 }
 
-/** The class a line's state gets: bad when failing, good when ok, muted otherwise. */
-export function healthClass(line: string): "good" | "bad" | "muted" | undefined {
-  if (/FAILING|NOT RUNNING|failing \(exit/.test(line)) return "bad";
-  if (/:\s+ok\b|:\s+approved\b/.test(line)) return "good";
-  if (/not checked yet|not run yet|not used|pending|changed|no email accounts/.test(line)) {
-    return "muted";
-  }
-  return undefined;
-}
-
-/** Headings of `radar status` that read better spelled out on a card. */
-const labels: Record<string, string> = { sources: "email and calendars" };
-
-function Line(props: { text: string }) {
-  const colon = props.text.indexOf(":");
-  if (colon <= 0) return <span class={healthClass(props.text)}>{props.text}</span>;
-  const rest = props.text.slice(colon + 1).trim();
+function SourceItem(props: { record: SourceHealthRecord }) {
+  const { record } = props;
+  const look = stateLooks[record.state];
+  const facts = sourceFacts(record);
+  const label = record.kind === "email" || record.kind === "calendar"
+    ? `${record.kind} ${record.name}`
+    : record.name;
   return (
-    <>
-      <strong>{labels[props.text.slice(0, colon)] ?? props.text.slice(0, colon)}</strong>
-      {rest ? <span class={healthClass(props.text)}>{` ${rest}`}</span> : null}
-    </>
+    <li data-source={`${record.kind} ${record.name}`} data-state={record.state}>
+      <strong>{label}</strong> <span class={look.class}>{look.text}</span>
+      {facts.length ? <span class="muted">{` · ${facts.join(" · ")}`}</span> : null}
+      {record.lastError ? <div class="bad">{record.lastError}</div> : null}
+    </li>
   );
 }
 
-/** The sources' health as nested lists. */
-export function SourceHealthList(props: { lines: string[] }) {
-  const groups = groupSourceHealth(props.lines);
-  if (!groups.length) return <p class="muted">No event sources configured.</p>;
+/** The sources' health, grouped by kind; a group without sources is left out. */
+export function SourceHealthList(props: { records: SourceHealthRecord[] }) {
+  const shown = groups
+    .map((group) => ({
+      title: group.title,
+      records: props.records.filter((record) => group.kinds.includes(record.kind)),
+    }))
+    .filter((group) => group.records.length);
+  if (!shown.length) return <p class="muted">No event sources configured.</p>;
   return (
     <ul class="plain source-health">
-      {groups.map((group) => (
+      {shown.map((group) => (
         <li>
-          <Line text={group.heading} />
-          {group.lines.length
-            ? (
-              <ul>
-                {group.lines.map((line) => (
-                  <li>
-                    <Line text={line} />
-                  </li>
-                ))}
-              </ul>
-            )
-            : null}
+          <strong>{group.title}</strong>
+          <ul>
+            {group.records.map((record) => (
+              <SourceItem key={`${record.kind} ${record.name}`} record={record} />
+            ))}
+          </ul>
         </li>
       ))}
     </ul>

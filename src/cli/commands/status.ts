@@ -36,6 +36,7 @@ export function registerStatus(program: Command, context: CliContext): void {
           database,
           llm: status,
           sections,
+          sources: radar.sourceHealth.records(Deno.env.toObject()),
         });
       }
       io.stdout(`config:    ${radar.loaded.path ?? "(none: embedded defaults)"}\n`);

@@ -1,9 +1,9 @@
-/** The sections of `radar status` after the basics: daemon, exec, plugins. */
+/** The sections of `radar status` after the basics: daemon, exec, plugins, sources. */
 import type { Radar } from "../../runtime/open_radar.ts";
 import { execStatusLines } from "./exec_status.ts";
 import { daemonStatus } from "./daemon_status.ts";
 import { pluginStatusLines } from "./plugin_status.ts";
-import { execSandbox } from "../../tools/exec/sandbox_spec.ts";
+import { sourceHealthLines } from "../../sources/source_health_text.ts";
 
 /** A section of `radar status` contributed by a concern (daemon, tools, plugins). */
 export type StatusSection = (radar: Radar) => Promise<string[]> | string[];
@@ -17,8 +17,5 @@ export const statusSections: StatusSection[] = [
   },
   (radar) => execStatusLines(radar, Deno.env.toObject()),
   (radar) => pluginStatusLines(radar),
-  (radar) => radar.database.sources(),
-  (radar) => radar.mcp.statusLines(),
-  (radar) => radar.database.checks(execSandbox({ ...radar, env: Deno.env.toObject() }).problem),
-  (radar) => radar.database.github(Deno.env.toObject()),
+  (radar) => sourceHealthLines(radar.sourceHealth.records(Deno.env.toObject())),
 ];

@@ -1,42 +1,56 @@
-/** The `radar status` section of the custom checks: sandbox, last run, failing or not. */
+/** The custom checks' health records: cannot run (no sandbox), failing to run, last result. */
 import type { DatabaseSync } from "node:sqlite";
 import type { RadarConfig } from "../../config/schema.ts";
+import type { SourceHealthRecord } from "../../core/source_ports.ts";
 import { SqliteSourceStore } from "../source_store.ts";
+import { storedHealthRecord } from "../stored_health.ts";
 import { SqliteCheckStore } from "./check_store.ts";
 import { checkSourceName } from "./custom_checks.ts";
 
-function when(iso: string): string {
-  return iso.slice(0, 16).replace("T", " ") + " UTC";
-}
-
-/** Lines for `radar status`; `sandboxProblem` is why no sandbox exists (then nothing runs). */
-export function checkStatusLines(
+/**
+ * One record per configured check; `sandboxProblem` is why no sandbox exists (then none runs,
+ * and each says so). A check whose command failed is failing with its exit; one that cannot be
+ * run by the daemon is failing with the streak and error of its source row.
+ */
+export function checkHealthRecords(
   config: RadarConfig,
   db: DatabaseSync,
   sandboxProblem: string | undefined,
-): string[] {
+): SourceHealthRecord[] {
   if (!config.checks.length) return [];
   if (sandboxProblem) {
-    return [`checks:    ${config.checks.length} configured, NOT RUNNING: ${sandboxProblem}`];
+    return config.checks.map((check) => ({
+      kind: "check",
+      name: check.name,
+      state: "failing",
+      lastError: `not running: ${sandboxProblem}`,
+      failures: 0,
+    }));
   }
   const health = new SqliteSourceStore(db);
   const results = new SqliteCheckStore(db);
-  return [
-    "checks:",
-    ...config.checks.map((check) => {
-      const source = health.health(checkSourceName(check.name));
-      const last = results.last(check.name);
-      if (source?.lastError) {
-        return `  ${check.name}: FAILING TO RUN (${source.failures}× in a row, last ` +
-          `${when(source.lastCheckAt ?? "")}): ${source.lastError}`;
-      }
-      if (
-        !last
-      ) {
-        return `  ${check.name}: not run yet (run by radar serve, every ${check.every_minutes} min)`;
-      }
-      const state = last.failing ? `failing (exit ${last.exitCode ?? "?"})` : "ok";
-      return `  ${check.name}: ${state} (last run ${when(last.lastRunAt)}, ${last.durationMs} ms)`;
-    }),
-  ];
+  return config.checks.map((check): SourceHealthRecord => {
+    const source = health.health(checkSourceName(check.name));
+    const last = results.last(check.name);
+    if (source?.lastError || !last) {
+      const unchecked = `run by radar serve, every ${check.every_minutes} min`;
+      return storedHealthRecord(
+        "check",
+        check.name,
+        source?.lastError ? source : undefined,
+        unchecked,
+      );
+    }
+    const run = { kind: "check" as const, name: check.name, lastCheckAt: last.lastRunAt };
+    if (!last.failing) return { ...run, state: "ok", failures: 0, durationMs: last.durationMs };
+    return {
+      ...run,
+      state: "failing",
+      failures: 0,
+      durationMs: last.durationMs,
+      lastError: last.exitCode === undefined
+        ? "did not finish (timed out or could not start)"
+        : `exited with ${last.exitCode}`,
+    };
+  });
 }

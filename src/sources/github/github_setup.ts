@@ -1,7 +1,9 @@
-/** The GitHub job and `radar status` line (when gh is available). */
+/** The GitHub job (when gh is available) and its health record. */
 import type { DatabaseSync } from "node:sqlite";
 import type { RadarConfig } from "../../config/schema.ts";
+import type { SourceHealthRecord } from "../../core/source_ports.ts";
 import { SqliteSourceStore } from "../source_store.ts";
+import { storedHealthRecord } from "../stored_health.ts";
 import { githubAccess } from "./github_access.ts";
 import { GitHubCheck, githubSourceName } from "./github_check.ts";
 import { SqliteGitHubStore } from "./github_store.ts";
@@ -31,24 +33,22 @@ export function githubJobs(deps: Omit<SourceJobDependencies, "fetch">): GitHubCh
   ];
 }
 
-/** The `radar status` line of GitHub. */
-export function githubStatusLines(
+/** GitHub's health record: disabled (why gh is not used), or the stored check's health. */
+export function githubHealthRecord(
   config: RadarConfig,
   db: DatabaseSync,
   env: Record<string, string | undefined>,
-): string[] {
+): SourceHealthRecord {
   const { problem } = githubAccess(config, env);
-  if (problem) return [`github:    not used: ${problem}; no github tool or events`];
+  if (problem) {
+    return {
+      kind: "github",
+      name: "github",
+      state: "disabled",
+      failures: 0,
+      note: `${problem}; no github tool or events`,
+    };
+  }
   const health = new SqliteSourceStore(db).health(githubSourceName);
-  const when = (iso?: string) => iso ? iso.slice(0, 16).replace("T", " ") + " UTC" : "never";
-  if (!health?.lastCheckAt) {
-    return ["github:    gh found; not checked yet (checked by radar serve)"];
-  }
-  if (health.lastError) {
-    return [
-      `github:    FAILING (${health.failures}× in a row, last ${when(health.lastCheckAt)}; ` +
-      `next try ${when(health.nextCheckAt)}): ${health.lastError}`,
-    ];
-  }
-  return [`github:    ok (last check ${when(health.lastCheckAt)})`];
+  return storedHealthRecord("github", "github", health, "gh found; checked by radar serve");
 }

@@ -1,14 +1,25 @@
-/** Runs a program in its own process group with capped output and a timeout that kills the group. */
+/**
+ * THE process runner: a program as argv (never a shell) in its own process group, with capped
+ * output and a timeout that kills the whole group. The exec tool, custom checks, gh, password_cmd
+ * and the keychain all run their programs through it.
+ */
 import { concatBytes } from "../../core/bytes.ts";
 
 /** How to run one program. */
 export interface ProcessOptions {
   argv: string[];
-  cwd: string;
-  env: Record<string, string>;
+  /** Working folder (default: this process's). */
+  cwd?: string;
+  /** The child's whole environment (default: this process's, inherited). */
+  env?: Record<string, string>;
   timeoutMs: number;
   /** Bytes kept of stdout and of stderr each; the rest is counted and dropped. */
   maxOutputBytes: number;
+  /**
+   * Stop the group as soon as stdout passes the cap (for callers that want only the start of the
+   * output: an endless printer is stopped, not waited out). Default: keep draining to the end.
+   */
+  stopAtOutputCap?: boolean;
   signal?: AbortSignal;
 }
 
@@ -33,9 +44,8 @@ export async function runProcess(options: ProcessOptions): Promise<ProcessResult
   const [program, ...args] = options.argv;
   const child = new Deno.Command(program, {
     args,
-    cwd: options.cwd,
-    env: options.env,
-    clearEnv: true,
+    ...(options.cwd ? { cwd: options.cwd } : {}),
+    ...(options.env ? { env: options.env, clearEnv: true } : {}),
     stdin: "null",
     stdout: "piped",
     stderr: "piped",
@@ -58,7 +68,11 @@ export async function runProcess(options: ProcessOptions): Promise<ProcessResult
   };
   options.signal?.addEventListener("abort", onAbort, { once: true });
   if (options.signal?.aborted) onAbort();
-  const stdout = collect(child.stdout, options.maxOutputBytes);
+  const stdout = collect(
+    child.stdout,
+    options.maxOutputBytes,
+    options.stopAtOutputCap ? killGroup : undefined,
+  );
   const stderr = collect(child.stderr, options.maxOutputBytes);
   try {
     const status = await child.status;
@@ -88,7 +102,12 @@ interface Collected {
   cancel(): void;
 }
 
-function collect(stream: ReadableStream<Uint8Array>, max: number): Collected {
+/** Reads `stream`, keeping `max` bytes; `onCut` runs once when the first byte is dropped. */
+function collect(
+  stream: ReadableStream<Uint8Array>,
+  max: number,
+  onCut?: () => void,
+): Collected {
   const kept: Uint8Array[] = [];
   let size = 0;
   const reader = stream.getReader();
@@ -106,7 +125,10 @@ function collect(stream: ReadableStream<Uint8Array>, max: number): Collected {
         const room = max - size;
         if (room > 0) kept.push(value.subarray(0, room));
         size += Math.min(room > 0 ? room : 0, value.length);
-        if (value.length > room) collected.cut += value.length - Math.max(room, 0);
+        if (value.length > room) {
+          if (!collected.cut) onCut?.();
+          collected.cut += value.length - Math.max(room, 0);
+        }
       }
     } catch { /* cancelled */ }
     collected.text = new TextDecoder().decode(concatBytes(kept));

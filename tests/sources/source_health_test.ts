@@ -1,8 +1,14 @@
 import assert from "node:assert/strict";
 import { openDatabase } from "../../src/adapters/sqlite/database.ts";
 import { configSchema } from "../../src/config/schema.ts";
-import { sourceStatusLines } from "../../src/sources/source_status.ts";
+import type { RadarConfig } from "../../src/config/schema.ts";
+import type { DatabaseSync } from "node:sqlite";
+import { mailAndCalendarHealth } from "../../src/sources/source_health.ts";
+import { sourceHealthLines } from "../../src/sources/source_health_text.ts";
 import { SqliteSourceStore } from "../../src/sources/source_store.ts";
+
+const sourceStatusLines = (config: RadarConfig, db: DatabaseSync) =>
+  sourceHealthLines(mailAndCalendarHealth(config, db));
 
 Deno.test("radar status shows each source's last check and last error", () => {
   const db = openDatabase(":memory:");
@@ -41,6 +47,13 @@ Deno.test("radar status shows each source's last check and last error", () => {
       new Date("2026-11-23T10:15:00Z"),
     );
     assert.match(sourceStatusLines(config, db)[2], /email work: ok/);
+    assert.deepEqual(mailAndCalendarHealth(config, db)[1], {
+      kind: "email",
+      name: "work",
+      state: "ok",
+      lastCheckAt: "2026-11-23T10:10:00.000Z",
+      failures: 0,
+    });
   } finally {
     db.close();
   }

@@ -1,0 +1,93 @@
+/**
+ * The sources' health as records (`SourceHealthRecord`, declared in `src/core/source_ports.ts`):
+ * email accounts, calendars, MCP servers, custom checks and GitHub, from the stored checks. Both
+ * `radar status` (through `sourceHealthLines`) and the dashboard's Sources card format them.
+ */
+import type { DatabaseSync } from "node:sqlite";
+import type { RadarConfig } from "../config/schema.ts";
+import { configSecrets } from "../config/secrets.ts";
+import type { McpServerSummary } from "../core/plugin_state.ts";
+import { redactText } from "../core/redact.ts";
+import type { SourceHealthRecord, SourceHealthReport } from "../core/source_ports.ts";
+import { execSandbox } from "../tools/exec/sandbox_spec.ts";
+import { calendarSourceName } from "./calendar/calendar_check.ts";
+import { checkHealthRecords } from "./checks/check_status.ts";
+import { emailSourceName } from "./email/email_check.ts";
+import { githubHealthRecord } from "./github/github_setup.ts";
+import { SqliteSourceStore } from "./source_store.ts";
+import { storedHealthRecord } from "./stored_health.ts";
+
+/** One record per configured email account, then per calendar. */
+export function mailAndCalendarHealth(config: RadarConfig, db: DatabaseSync): SourceHealthRecord[] {
+  const store = new SqliteSourceStore(db);
+  const record = (kind: "email" | "calendar", name: string, stored: string) =>
+    storedHealthRecord(kind, name, store.health(stored), "checked by radar serve");
+  return [
+    ...config.email.accounts.map(({ name }) => record("email", name, emailSourceName(name))),
+    ...config.calendar.calendars.map(({ name }) =>
+      record("calendar", name, calendarSourceName(name))
+    ),
+  ];
+}
+
+/**
+ * One record per known MCP server: approved is ok; not approved yet is disabled; a changed
+ * command or changed tools need re-approval (failing: its tools are refused).
+ */
+export function mcpHealth(servers: McpServerSummary[]): SourceHealthRecord[] {
+  return servers.map((server): SourceHealthRecord => {
+    const approve = `radar mcp approve ${server.name}`;
+    const base = { kind: "mcp" as const, name: server.name, failures: 0 };
+    if (server.state === "pending") {
+      return { ...base, state: "disabled", note: `not approved yet (${approve})` };
+    }
+    if (server.state === "changed") {
+      return {
+        ...base,
+        state: "failing",
+        lastError: `its command changed since approval; not started (${approve})`,
+      };
+    }
+    const approved = { ...base, tools: server.tools, note: server.grants };
+    if (server.toolChanges?.length) {
+      return {
+        ...approved,
+        state: "failing",
+        lastError: `tools changed since approval: ${server.toolChanges.join(", ")} (${approve})`,
+      };
+    }
+    return { ...approved, state: "ok" };
+  });
+}
+
+/** What the report reads. */
+export interface SourceHealthDependencies {
+  config: RadarConfig;
+  db: DatabaseSync;
+  /** The known MCP servers (none when their approvals cannot be read). */
+  mcpServers(): McpServerSummary[];
+}
+
+/** The sources' health over the database: every record in status order, secrets masked. */
+export function sourceHealthReport(deps: SourceHealthDependencies): SourceHealthReport {
+  return {
+    records(env) {
+      const { config, db } = deps;
+      const sandboxProblem = config.checks.length
+        ? execSandbox({ config, env }).problem
+        : undefined;
+      const records = [
+        ...mailAndCalendarHealth(config, db),
+        ...mcpHealth(deps.mcpServers()),
+        ...checkHealthRecords(config, db, sandboxProblem),
+        githubHealthRecord(config, db, env),
+      ];
+      const secrets = configSecrets(config);
+      return records.map((record) => ({
+        ...record,
+        ...(record.lastError ? { lastError: redactText(record.lastError, secrets) } : {}),
+        ...(record.note ? { note: redactText(record.note, secrets) } : {}),
+      }));
+    },
+  };
+}
