@@ -4,7 +4,6 @@
  * file with the tool audit trail, and saved config applied live where the process allows it.
  */
 import type { Radar } from "../src/runtime/open_radar.ts";
-import { applyLiveConfig } from "../src/runtime/live_config.ts";
 import { logPath } from "../src/daemon/log_file.ts";
 import { fileConfigFile } from "./config_file.ts";
 import { dashboardToken } from "./dashboard_token.ts";
@@ -34,7 +33,7 @@ export function webDependenciesFromRuntime(
       loaded: radar.loaded,
       env: extras.env ?? Deno.env.toObject(),
       cwd: extras.cwd ?? Deno.cwd(),
-      apply: serving ? (loaded) => applyLiveConfig(radar.config, loaded.config) : undefined,
+      apply: serving ? (loaded) => radar.applyLiveConfig(loaded.config) : undefined,
     }),
     agent: () => radar.agent(),
     model: radar.model,

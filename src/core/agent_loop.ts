@@ -19,6 +19,7 @@ import { trimHistory } from "./history.ts";
 import { collectPromptVariables, type PromptVariableSource } from "./prompt_variables.ts";
 import { randomMarkerId, wrapUntrusted } from "./untrusted_text.ts";
 import type { Hooks } from "./hooks.ts";
+import { redactText } from "./redact.ts";
 
 /** Loop settings from config. */
 export interface AgentSettings {
@@ -73,6 +74,13 @@ export interface AgentDependencies {
   stampUserMessage?: (content: string, sentAt: Date) => string;
   /** Embedding similarity of tools to a message, used when not every tool fits the budget. */
   toolRanker?: ToolRanker;
+  /**
+   * Every secret known now (the config's and those read since start: password_cmd, keychain,
+   * password_env), asked on each tool result. Tool results are masked with them (and the
+   * generic token rules) before the model, the store or the audit trail sees them; stored tool
+   * results are masked again when replayed, so a secret learned later never goes back out.
+   */
+  secrets?: () => readonly string[];
 }
 
 /** One run of the loop. */
@@ -154,9 +162,10 @@ export async function runAgent(
     conversationId: request.conversationId,
   });
   const markerId = deps.markerId?.() ?? (processMarkerId ??= randomMarkerId());
+  const redact = (text: string) => redactText(text, deps.secrets?.() ?? []);
   const asData = (message: ChatMessage): ChatMessage =>
     message.role === "tool"
-      ? { ...message, content: toolResultAsData(message, markerId) }
+      ? { ...message, content: toolResultAsData(redact(message.content), message, markerId) }
       : message;
   const messages: ChatMessage[] = [
     {
@@ -263,6 +272,7 @@ export async function runAgent(
         gates: deps.gates,
         observers: deps.observers,
         maxResultChars: settings.maxResultChars,
+        redact,
         elapsed: deps.elapsed,
       });
       result.toolExecutions.push(execution);
@@ -301,8 +311,8 @@ export async function runAgent(
  */
 let processMarkerId: string | undefined;
 
-function toolResultAsData(message: ChatMessage, markerId: string): string {
-  return wrapUntrusted(message.content, {
+function toolResultAsData(content: string, message: ChatMessage, markerId: string): string {
+  return wrapUntrusted(content, {
     source: `tool ${message.toolName ?? "result"}`,
     id: markerId,
   });

@@ -1,8 +1,9 @@
 /**
- * Memory behind its two hook points: every store passes `pre_memory_store` and every search
- * `post_memory_search`. The remember and recall tools, `radar memory add|search` and the
- * dashboard's memory page all go through here, so a `block_memory_pattern` or
- * `filter_memory_pattern` rule (or a plugin hook) holds whichever way a fact comes in or out.
+ * Memory behind its two hook points: every store passes `pre_memory_store` and every search or
+ * listing `post_memory_search` (a listing with an empty query). The remember and recall tools,
+ * `radar memory add|list|search` and the dashboard's memory page (browse, search, one fact) all go
+ * through here, so a `block_memory_pattern` or `filter_memory_pattern` rule (or a plugin hook)
+ * holds whichever way a fact comes in or out.
  * With no hook at a point this is the plain store (one length check).
  */
 import type { Hooks, HookVerdict, MemoryHit } from "./hooks.ts";
@@ -62,6 +63,23 @@ export class HookedMemory {
   /** Full-text search (optionally in one category), then post_memory_search. */
   async searchFacts(query: string, limit: number, category?: FactCategory): Promise<Fact[]> {
     return await this.#filtered(query, this.#options.facts.searchFacts(query, limit, category));
+  }
+
+  /**
+   * Facts newest first (optionally one category), then post_memory_search with an empty query:
+   * browsing shows no fact a search would hide. A page may hold fewer than `limit` facts.
+   */
+  async listFacts(
+    options: { limit: number; offset?: number; category?: FactCategory },
+  ): Promise<Fact[]> {
+    return await this.#filtered("", this.#options.facts.listFacts(options));
+  }
+
+  /** The fact itself, or undefined when post_memory_search would hide it (or it is absent). */
+  async visible(fact: Fact | undefined): Promise<Fact | undefined> {
+    if (!fact) return undefined;
+    const [kept] = await this.#filtered("", [fact]);
+    return kept;
   }
 
   /** The best memories for a query (by meaning too with an embedding model), filtered. */

@@ -53,6 +53,12 @@ export interface ExecuteOptions {
   /** Post-call observers (plugin hooks); their notes follow the truncated result. */
   observers?: readonly ToolObserver[];
   maxResultChars: number;
+  /**
+   * Masks secrets in a result (and in the observers' notes) before anything sees it: the model,
+   * the conversation store, the audit trail, post_tool_call hooks. Runs before the cut, so a
+   * secret straddling the cut is masked whole.
+   */
+  redact?: (text: string) => string;
   /** Milliseconds clock for durations (injected: the core does not read time itself). */
   elapsed: () => number;
 }
@@ -137,11 +143,12 @@ export class ToolRegistry {
   /** Validates and runs one tool call; every failure becomes a result, never an exception. */
   async execute(call: ToolCall, options: ExecuteOptions): Promise<ToolExecution> {
     const started = options.elapsed();
+    const redact = options.redact ?? ((text: string) => text);
     const finish = (result: ToolResult): ToolExecution => ({
       callId: call.id,
       name: call.name,
       argumentsText: call.arguments,
-      result: { ...result, text: truncateText(result.text, options.maxResultChars) },
+      result: { ...result, text: truncateText(redact(result.text), options.maxResultChars) },
       durationMs: Math.max(0, options.elapsed() - started),
     });
     const tool = options.offered.has(call.name) ? this.get(call.name) : undefined;
@@ -179,7 +186,7 @@ export class ToolRegistry {
     if (notes.length) {
       execution.result = {
         ...execution.result,
-        text: [execution.result.text, ...notes].join("\n"),
+        text: [execution.result.text, ...notes.map(redact)].join("\n"),
       };
     }
     return execution;

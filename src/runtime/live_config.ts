@@ -23,6 +23,8 @@ export const liveConfigKeys: readonly string[] = [
   "memory.max_conversation_context",
   "memory.max_personality_notes",
   "tools.max_result_chars",
+  // The skill folders are worked out again and re-watched (`radar.applyLiveConfig`).
+  "skills.dirs",
 ];
 
 type Fields = Record<string, unknown>;

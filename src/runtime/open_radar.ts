@@ -24,7 +24,9 @@ import { HookedMemory } from "../core/hooked_memory.ts";
 import { registerPluginHooks } from "../plugins/plugin_hooks.ts";
 import { SkillCatalog } from "../skills/skill_catalog.ts";
 import { skillLibrary } from "../skills/skill_files.ts";
-import { type SkillRoot, skillRoots } from "../skills/skill_roots.ts";
+import type { SkillRoot } from "../skills/skill_roots.ts";
+import { LiveSkillRoots } from "../skills/live_skill_roots.ts";
+import { applyLiveConfig } from "./live_config.ts";
 import type { SkillLibrary } from "../core/skills_prompt.ts";
 import { openCoreAdapters, runtimeLogging } from "./core_adapters.ts";
 import type { RadarOptions } from "./radar_options.ts";
@@ -84,8 +86,15 @@ export interface Radar extends ScheduledWork {
   skills?: SkillLibrary;
   /** Every discovered skill, usable or not, with warnings (`radar skill list`). */
   skillCatalog: SkillCatalog;
-  /** The folders searched for skills. */
-  skillRoots: SkillRoot[];
+  /** The folders searched for skills now (they follow a live `skills.dirs` change). */
+  readonly skillRoots: SkillRoot[];
+  /** Calls `listener` when the skill folders change; returns the function that stops it. */
+  onSkillRootsChanged(listener: () => void): () => void;
+  /**
+   * Applies the live keys of a changed config to the running one (the dashboard's /config save
+   * under `radar serve`) and what depends on them (the skill folders); returns the keys applied.
+   */
+  applyLiveConfig(next: RadarConfig): string[];
   /** Plugins (absent when `plugins.enabled` is false). */
   plugins?: PluginSystem;
   /** Daily and weekly digests: list, search, write now. */
@@ -150,10 +159,11 @@ export function openRadar(options: RadarOptions): Radar {
     env: options.env,
     cwd: options.cwd,
   });
-  const roots = skillRoots(config, dataDir, options.env, options.cwd);
-  const skillCatalog = new SkillCatalog(() => roots, options.env, (warnings) => {
+  const skillFolders = new LiveSkillRoots(config, dataDir, options.env, options.cwd);
+  const skillCatalog = new SkillCatalog(() => skillFolders.current, options.env, (warnings) => {
     for (const warning of warnings) logger.warn(warning);
   });
+  skillFolders.onChange(() => skillCatalog.invalidate());
   const skills = config.skills.enabled ? skillLibrary(skillCatalog) : undefined;
   const process: ProcessIdentity = {
     pid: options.process?.pid ?? Deno.pid,
@@ -302,7 +312,15 @@ export function openRadar(options: RadarOptions): Radar {
     memory: new HookedMemory({ facts, hooks, search: memory }),
     skills,
     skillCatalog,
-    skillRoots: roots,
+    get skillRoots() {
+      return skillFolders.current;
+    },
+    onSkillRootsChanged: (listener) => skillFolders.onChange(listener),
+    applyLiveConfig(next) {
+      const applied = applyLiveConfig(config, next);
+      if (applied.includes("skills.dirs")) skillFolders.refresh();
+      return applied;
+    },
     plugins,
     digests,
     mcp: {

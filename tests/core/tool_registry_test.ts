@@ -154,3 +154,35 @@ Deno.test("ToolRegistry.execute() appends observers' notes after the cut result 
     text: "o\n[truncated: 1 more characters]\n[note one]",
   });
 });
+
+Deno.test("ToolRegistry.execute() masks secrets before the cut, before observers and in their notes", async () => {
+  const secret = "s3cret-value";
+  const registry = new ToolRegistry();
+  registry.register(defineTool({
+    name: "leak",
+    description: "Leaks",
+    input: z.object({}),
+    run: () => Promise.resolve(`key ${secret} and more`),
+  }));
+  const observed: string[] = [];
+  const execution = await registry.execute(
+    { id: "1", name: "leak", arguments: "{}" },
+    {
+      offered: new Set(["leak"]),
+      context: { kind: "ask", interactive: false, signal: new AbortController().signal },
+      // The cut falls inside the secret: masked whole first, so no prefix of it survives.
+      maxResultChars: 8,
+      redact: (text) => text.split(secret).join("********"),
+      elapsed: () => 0,
+      observers: [(call) => {
+        observed.push(call.result.text);
+        return Promise.resolve(`note: ${secret}`);
+      }],
+    },
+  );
+  assert.deepEqual(observed, ["key ****\n[truncated: 13 more characters]"]);
+  assert.equal(
+    execution.result.text,
+    "key ****\n[truncated: 13 more characters]\nnote: ********",
+  );
+});

@@ -1,11 +1,16 @@
 /**
  * `radar serve` watches the skill folders: with real files on disk, an added, edited or removed
  * SKILL.md under `<data>/skills` or `skills.dirs` reaches the catalog without a restart, while the
- * catalog (trusting the watcher) skips its per-request file checks.
+ * catalog (trusting the watcher) skips its per-request file checks. A `skills.dirs` changed in
+ * radar.yaml through the dashboard's /config is applied live: the catalog and the watcher move to
+ * the new folders.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { skillSources } from "../../src/daemon/skill_sources.ts";
+import { createApp } from "../../web/app.tsx";
+import { webDependenciesFromRuntime } from "../../web/runtime_dependencies.ts";
+import { postForm } from "../web/web_fixture.ts";
 import { withTestDaemon } from "../helpers/test_radar.ts";
 
 function writeSkill(dir: string, name: string, description: string): void {
@@ -88,6 +93,61 @@ Deno.test("a missing skills.dirs folder leaves the catalog checking files on eac
         }
       },
     );
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
+
+Deno.test("a skills.dirs change saved on /config moves the catalog and the watcher to the new folders", async () => {
+  const dir = Deno.makeTempDirSync({ prefix: "radar-skills-" });
+  const before = join(dir, "old-skills");
+  const after = join(dir, "new-skills");
+  writeSkill(before, "old-notes", "Old notes");
+  writeSkill(after, "new-notes", "New notes");
+  const token = "skill-dirs-live-token-0123456789";
+  const yaml = (folder: string) =>
+    `radar:\n  timezone: "UTC"\nweb:\n  auth_token: "${token}"\nskills:\n  dirs: ["${folder}"]\n`;
+  try {
+    await withTestDaemon({ yaml: yaml(before) }, async ({ runtime, dir: home }) => {
+      const catalog = runtime.skillCatalog;
+      const names = () => catalog.discover().skills.map((skill) => skill.name);
+      const [source] = skillSources(runtime);
+      source.start();
+      try {
+        assert.ok(names().includes("old-notes") && !names().includes("new-notes"), names().join());
+        const app = createApp(webDependenciesFromRuntime(runtime, {
+          daemon: { startedAt: new Date() },
+          env: {},
+          cwd: home,
+        }));
+        const saved = await app.request(
+          "/config",
+          postForm({ text: yaml(after) }, { Authorization: `Bearer ${token}` }),
+        );
+        const answer = await saved.text();
+        assert.equal(saved.status, 200, answer);
+        assert.match(answer, /Applied now: skills\.dirs\./);
+        assert.doesNotMatch(answer, /Restart radar serve/);
+        assert.match(Deno.readTextFileSync(join(home, "radar.yaml")), /new-skills/);
+        assert.deepEqual(runtime.skillRoots.map((root) => root.path).slice(-1), [after]);
+
+        assert.ok(names().includes("new-notes"), names().join());
+        assert.ok(!names().includes("old-notes"), "the old folder is no longer searched");
+        assert.equal(catalog.watched, true, "the new folders are watched");
+        // Only the new watcher's invalidation can make this visible (the catalog trusts it).
+        writeSkill(after, "fresh-notes", "Fresh notes");
+        await eventually("a skill added to the new folder", () => names().includes("fresh-notes"));
+
+        const unchanged = await app.request(
+          "/config",
+          postForm({ text: yaml(after) }, { Authorization: `Bearer ${token}` }),
+        );
+        assert.match(await unchanged.text(), /Nothing changed\./);
+      } finally {
+        source.close();
+      }
+      assert.equal(catalog.watched, false);
+    });
   } finally {
     Deno.removeSync(dir, { recursive: true });
   }

@@ -89,6 +89,53 @@ Deno.test("the dashboard's memory search and add go through the memory hooks", a
   });
 });
 
+Deno.test("a filter_memory_pattern rule filters `radar memory list` too", async () => {
+  await withCliHome(async (env, home) => {
+    writeUserConfig(home, rules);
+    for (const fact of ["Doctor visit: diagnosis flu", "Doctor is Dr. Who"]) {
+      assert.equal(await runCli(["memory", "add", fact], memoryIo(env, { cwd: home })), 0);
+    }
+    for (const args of [["memory", "list"], ["memory", "list", "--json"]]) {
+      const io = memoryIo(env, { cwd: home });
+      assert.equal(await runCli(args, io), 0, io.err.join(""));
+      assert.match(io.out.join(""), /Dr\. Who/, args.join(" "));
+      assert.doesNotMatch(io.out.join(""), /diagnosis/, args.join(" "));
+    }
+  });
+});
+
+Deno.test("the dashboard's memory browsing (no search) and fact pages go through post_memory_search", async () => {
+  await withTestDaemon({ yaml: `${rules}web:\n  auth_token: "${token}"\n` }, async (daemon) => {
+    const radar = daemon.runtime;
+    const hidden = radar.facts.addFact(
+      { category: "learned_fact", content: "Doctor: diagnosis flu" },
+      new Date(),
+    );
+    radar.facts.addFact({ category: "learned_fact", content: "Doctor is Dr. Who" }, new Date());
+    radar.facts.addFact({ category: "user_preference", content: "Tea, no diagnosis" }, new Date());
+    const app = createApp(webDependenciesFromRuntime(radar, { env: {}, cwd: daemon.dir }));
+    const auth = { Authorization: `Bearer ${token}` };
+    for (const path of ["/memory", "/memory/results", "/memory?category=learned_fact"]) {
+      const answer = await app.request(path, { headers: auth });
+      assert.equal(answer.status, 200, path);
+      const html = await answer.text();
+      assert.match(html, /Dr\. Who/, path);
+      assert.doesNotMatch(html, /diagnosis/, path);
+    }
+    for (const path of [`/memory/${hidden}`, `/memory/${hidden}/edit`]) {
+      const answer = await app.request(path, { headers: auth });
+      assert.equal(answer.status, 404, path);
+      assert.doesNotMatch(await answer.text(), /diagnosis/, path);
+    }
+    const saved = await app.request(`/memory/${hidden}`, postForm({ content: "changed" }, auth));
+    assert.equal(saved.status, 404, "a hidden fact cannot be edited by id");
+    assert.equal(radar.facts.getFact(hidden)?.content, "Doctor: diagnosis flu");
+    const forgotten = await app.request(`/memory/${hidden}/forget`, postForm({}, auth));
+    assert.equal(forgotten.status, 303, "forgetting a hidden fact still works");
+    assert.equal(radar.facts.getFact(hidden), undefined);
+  });
+});
+
 Deno.test("HookedMemory asks pre_memory_store once, before any confirmation", async () => {
   const hooks = new Hooks();
   const seen: string[] = [];

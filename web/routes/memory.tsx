@@ -2,8 +2,10 @@
 /**
  * `/memory`: facts by category, full-text search, add, edit, forget; personality notes marked.
  * Fragments: `GET /memory/:id/edit` (edit form), `GET /memory/:id` (row), `POST /memory/:id`
- * (save → row), `POST /memory/:id/forget` or `DELETE /memory/:id` (→ nothing). Search, add and
- * edit go through the memory hook points (post_memory_search, pre_memory_store) as the tools do.
+ * (save → row), `POST /memory/:id/forget` or `DELETE /memory/:id` (→ nothing). Browse, search,
+ * add and edit go through the memory hook points (post_memory_search, pre_memory_store) as the
+ * tools do: a fact post_memory_search hides is neither listed nor shown or edited by id (404);
+ * forgetting it still works, since that shows nothing.
  */
 import { Hono } from "hono";
 import type { Context } from "hono";
@@ -45,8 +47,11 @@ export function memoryRoutes(context: RouteContext): Hono {
       );
     }
     const shown = category ? [category] : factCategories;
-    return shown.map((name) => {
-      const facts = deps.facts.listFacts({ limit: perCategory, category: name });
+    const listed = await Promise.all(
+      shown.map((name) => memory.listFacts({ limit: perCategory, category: name })),
+    );
+    return shown.map((name, index) => {
+      const facts = listed[index];
       return (
         <section>
           <h2>
@@ -136,9 +141,15 @@ export function memoryRoutes(context: RouteContext): Hono {
     return redirectAfterPost(c, "/memory");
   });
 
-  const withFact = (c: Context, then: (id: number) => Response | Promise<Response>) => {
+  /** Runs `then` on the fact named in the path; 404 when absent (or hidden, unless `hidden`). */
+  const withFact = async (
+    c: Context,
+    then: (id: number) => Response | Promise<Response>,
+    hidden: "hide" | "allow" = "hide",
+  ) => {
     const id = parseId(c.req.param("id"));
-    const fact = id ? deps.facts.getFact(id) : undefined;
+    const found = id ? deps.facts.getFact(id) : undefined;
+    const fact = hidden === "allow" ? found : await memory.visible(found);
     if (!fact || !id) return renderFragment(c, <Notice kind="warning">No such fact.</Notice>, 404);
     return then(id);
   };
@@ -170,7 +181,7 @@ export function memoryRoutes(context: RouteContext): Hono {
     withFact(c, (id) => {
       deps.facts.forgetFact(id);
       return isHtmx(c) ? c.html("") : c.redirect("/memory", 303);
-    });
+    }, "allow");
   app.post("/memory/:id{[0-9]+}/forget", forget);
   app.delete("/memory/:id{[0-9]+}", forget);
   return app;

@@ -33,7 +33,8 @@ export function registerMemory(program: Command, context: CliContext): void {
     .option("--category <category>", factCategories.join(" | "))
     .option("--json", jsonOptionHelp)
     .action(async (options: { limit: string; category?: string; json?: boolean }) => {
-      const facts = (await context.radar()).facts.listFacts({
+      // Through the memory hooks: a listing hides what a search would (filter_memory_pattern).
+      const facts = await (await context.radar()).memory.listFacts({
         limit: checkLimit(parseCount(options.limit, "--limit"), "--limit"),
         category: parseCategory(options.category),
       });
