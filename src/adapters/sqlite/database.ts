@@ -42,6 +42,14 @@ export function openDatabase(path: string): DatabaseSync {
     db.exec("PRAGMA foreign_keys = ON");
     db.exec("PRAGMA busy_timeout = 5000");
     migrate(db, migrations);
+    if (!canWrite(db)) {
+      // SQLite opened the file itself read-only (it could use the -wal and -shm already there).
+      markReadOnly(
+        db,
+        path,
+        "the database or its folder is read-only (Radar opened it for reading only)",
+      );
+    }
     return db;
   } catch (error) {
     closeQuietly(db);
@@ -73,6 +81,27 @@ function openError(path: string, error: unknown): RadarError {
     path,
     { cause: error },
   );
+}
+
+/**
+ * Whether `db` accepts writes. SQLite opens a file on a read-only disk read-only without a word
+ * when it can use the -wal and -shm already there, and even `BEGIN IMMEDIATE` succeeds; only a
+ * page write is refused. The probe rewrites the schema version inside a transaction it rolls back
+ * (nothing reaches the disk). Busy (another process is writing) means writable.
+ */
+function canWrite(db: DatabaseSync): boolean {
+  if (db.location() === null) return true; // :memory:
+  db.exec("PRAGMA busy_timeout = 0");
+  try {
+    db.exec("BEGIN IMMEDIATE");
+    db.exec(`PRAGMA user_version = ${userVersion(db)}`);
+    return true;
+  } catch (error) {
+    return storageFailure(error) !== "read_only";
+  } finally {
+    if (db.isTransaction) db.exec("ROLLBACK");
+    db.exec("PRAGMA busy_timeout = 5000");
+  }
 }
 
 function isCannotOpen(error: unknown): boolean {
