@@ -6,6 +6,7 @@ import type { ConversationKind } from "../../core/tool.ts";
 import { jsonOptionHelp, printJson } from "../json_output.ts";
 import type { CliContext } from "../context.ts";
 import { parseCount, parseId } from "../arguments.ts";
+import { conversationJsonChunks } from "../../../web/views/export_stream.ts";
 
 /** Registers `history` and `history show ID`. */
 export function registerHistory(program: Command, context: CliContext): void {
@@ -39,7 +40,9 @@ export function registerHistory(program: Command, context: CliContext): void {
     .description("show every message and tool call of a conversation")
     .argument("<id>", "conversation id")
     .option("--json", jsonOptionHelp)
-    .action(async (id: string, options: { json?: boolean }) => {
+    // `--json` after `show` is taken by `history`'s own `--json`: read both.
+    .action(async (id: string, _options: unknown, command: Command) => {
+      const options = command.optsWithGlobals() as { json?: boolean };
       const radar = await context.radar();
       const conversationId = parseId(id);
       const conversation = radar.conversations.conversation(conversationId);
@@ -47,9 +50,7 @@ export function registerHistory(program: Command, context: CliContext): void {
         throw new NotFoundError(`Cannot show conversation ${id}: no such conversation`);
       }
       const messages = radar.conversations.eachMessage(conversationId);
-      if (options.json) {
-        return printJson(context, { conversation, messages: [...messages] });
-      }
+      if (options.json) return writeChunks(context, conversationJsonChunks(conversation, messages));
       context.io.stdout(
         `#${conversation.id} ${conversation.kind} ${conversation.createdAt} ${conversation.title}\n\n`,
       );
@@ -61,4 +62,20 @@ export function registerHistory(program: Command, context: CliContext): void {
         }
       }
     });
+}
+
+/**
+ * Writes `chunks` to stdout in pieces of about 64 KiB, then a newline: `history show --json` of a
+ * conversation of any length never holds all its messages (or the whole document) in memory.
+ */
+function writeChunks(context: CliContext, chunks: Iterable<string>): void {
+  let pending = "";
+  for (const chunk of chunks) {
+    pending += chunk;
+    if (pending.length >= 65_536) {
+      context.io.stdout(pending);
+      pending = "";
+    }
+  }
+  context.io.stdout(`${pending}\n`);
 }
