@@ -1,6 +1,7 @@
 /** Task schedules in local time: cron expressions and one-shots through croner, intervals. */
 import { Cron } from "croner";
 import { parseDurationMinutes } from "../core/schedule.ts";
+import { maxAtAheadMs } from "../core/bounds.ts";
 import type { ScheduleKind } from "../core/schedule_ports.ts";
 
 /** A schedule as the user wrote it, normalised for storage. */
@@ -36,6 +37,9 @@ export function parseSchedule(
       const when = new Cron(text.length === 16 ? `${text}:00` : text, { timezone: timeZone })
         .nextRun(new Date(now.getTime() - 1));
       if (!when || when <= now) return { error: `--at ${input.at} is in the past` };
+      if (when.getTime() - now.getTime() > maxAtAheadMs) {
+        return { error: `--at must be within ten years, not "${input.at}"` };
+      }
       return { kind: "at", schedule: when.toISOString(), description: `once at ${input.at}` };
     } catch (error) {
       return { error: `--at ${input.at}: ${(error as Error).message}` };

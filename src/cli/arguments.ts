@@ -5,7 +5,8 @@ import { InvalidArgumentError } from "commander";
 /** Parses a positive whole number given for `name`. */
 export function parseCount(value: string, name: string): number {
   const number = Number(value);
-  if (!Number.isInteger(number) || number <= 0) {
+  // Digits only: Number() also reads "0x10", "1e3" and " 5 ".
+  if (!/^\d+$/.test(value) || !Number.isInteger(number) || number <= 0) {
     throw new UsageError(`${name} must be a positive whole number, not "${value}"`);
   }
   return number;

@@ -5,6 +5,8 @@ import type { CliContext } from "../context.ts";
 import { RadarError } from "../../core/errors.ts";
 import { isProcessAlive } from "../../adapters/process.ts";
 import { sleep } from "../../adapters/clock.ts";
+import { checkLimit, maxTimeoutSeconds } from "../../core/bounds.ts";
+import { parseCount } from "../arguments.ts";
 
 /** Waits until `pid` is gone or `timeoutMs` passed; true when gone. */
 export async function waitForExit(pid: number, timeoutMs: number): Promise<boolean> {
@@ -20,8 +22,11 @@ export async function waitForExit(pid: number, timeoutMs: number): Promise<boole
 export function registerStop(program: Command, context: CliContext): void {
   program.command("stop")
     .description("stop the running daemon and wait until it has exited")
-    .option("--timeout <seconds>", "how long to wait", (value: string) => Number(value), 30)
-    .action(async (options: { timeout: number }) => {
+    .option("--timeout <seconds>", "how long to wait (at most 86400)", "30")
+    .action(async (given: { timeout: string }) => {
+      const options = {
+        timeout: checkLimit(parseCount(given.timeout, "--timeout"), "--timeout", maxTimeoutSeconds),
+      };
       const { dataDir } = await context.config();
       const daemon = runningDaemon(dataDir);
       if (!daemon) {
