@@ -10,6 +10,17 @@ import { digestsSection } from "./digests_schema.ts";
 const clockTime = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, "expected HH:MM (24-hour)");
 const positiveInt = z.number().int().positive();
 
+/** True for "" (the system's zone) and any zone this runtime knows ("Mars/Olympus" is not). */
+function isTimeZone(name: string): boolean {
+  if (!name) return true;
+  try {
+    new Intl.DateTimeFormat("en", { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** `radar:` identity and personality. */
 export const radarSection = z.object({
   name: z.string().min(1).default("Radar"),
@@ -20,7 +31,8 @@ export const radarSection = z.object({
    */
   personality: z.string().default("default"),
   /** IANA time zone for schedules and the prompt; empty means the system's. */
-  timezone: z.string().default(""),
+  timezone: z.string().refine(isTimeZone, "expected an IANA time zone such as Europe/Amsterdam")
+    .default(""),
   /** Overrides the data directory (RADAR_DATA_DIR wins over this). */
   data_dir: z.string().default(""),
   log_level: z.enum(["debug", "info", "warn", "error"]).default("info"),
