@@ -80,13 +80,14 @@ export async function fetchPage(
         headers,
       }, { fetch: options.fetch, pinned });
     } catch (error) {
-      const reason = signal.aborted && !options.signal?.aborted
-        ? `timed out after ${Math.round(options.timeoutMs / 1000)} s`
-        : (error as Error).message.split("\n")[0];
-      return { status: "error", error: reason };
+      return { status: "error", error: failureReason(error, signal, options) };
     }
     try {
-      const outcome = await readHop(opened.response, selector, previous);
+      // The body can stall or break after the headers: that is the page failing, not a bug.
+      const outcome = await readHop(opened.response, selector, previous).catch((error) => ({
+        status: "error" as const,
+        error: failureReason(error, signal, options),
+      }));
       if (outcome.status !== "redirect") return outcome;
       try {
         url = new URL(outcome.location, url);
@@ -98,6 +99,13 @@ export async function fetchPage(
     }
   }
   return { status: "error", error: `more than ${maxRedirects} redirects` };
+}
+
+/** One line for a failed request or body read: a timeout says so. */
+function failureReason(error: unknown, signal: AbortSignal, options: PageFetchOptions): string {
+  return signal.aborted && !options.signal?.aborted
+    ? `timed out after ${Math.round(options.timeoutMs / 1000)} s`
+    : (error instanceof Error ? error.message : String(error)).split("\n")[0];
 }
 
 /** One response: a result, or where it redirects to. */
