@@ -112,3 +112,19 @@ Deno.test("history show --json of 60,000 messages runs in a 40 MB JavaScript hea
     assert.equal(parsed.messages.length, count);
   });
 });
+
+Deno.test("history with a search or kind that matches nothing says so, not 'yet'", async () => {
+  await withCliHome(async (env, home) => {
+    storeConversation(join(home, "data"), 2);
+    for (
+      const args of [["history", "--search", "nothing-like-this"], ["history", "--kind", "task"]]
+    ) {
+      const io = memoryIo(env, { cwd: home });
+      assert.equal(await runCli(args, io), 0, io.err.join(""));
+      assert.equal(io.out.join(""), "No conversation matches.\n", args.join(" "));
+    }
+    const io = memoryIo(env, { cwd: home });
+    assert.equal(await runCli(["history"], io), 0);
+    assert.match(io.out.join(""), /a long one/);
+  });
+});

@@ -27,7 +27,12 @@ export function registerHistory(program: Command, context: CliContext): void {
         search: options.search,
       });
       if (options.json) return printJson(context, rows);
-      if (!rows.length) return context.io.stdout("No conversations yet.\n");
+      if (!rows.length) {
+        const filtered = options.search !== undefined || options.kind !== undefined;
+        return context.io.stdout(
+          filtered ? "No conversation matches.\n" : "No conversations yet.\n",
+        );
+      }
       for (const row of rows) {
         context.io.stdout(
           `${String(row.id).padStart(5)}  ${row.updatedAt.slice(0, 16).replace("T", " ")}  ${
