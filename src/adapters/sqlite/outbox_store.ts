@@ -2,6 +2,7 @@
 import type { DatabaseSync } from "node:sqlite";
 import type { Outbox, OutboxEntry } from "../../core/work_ports.ts";
 import { statement } from "./statements.ts";
+import { insertUnlessPresent, write } from "./write.ts";
 
 interface OutboxRow {
   key: string;
@@ -20,25 +21,39 @@ export class SqliteOutbox implements Outbox {
   claim(
     entry: { key: string; kind: string; summary: string; at: Date; pid: number },
   ): OutboxEntry | undefined {
-    const inserted = Number(
-      statement(
-        this.db,
-        "INSERT OR IGNORE INTO outbox (key, kind, summary, created_at, pid) VALUES (?, ?, ?, ?, ?)",
-      ).run(entry.key, entry.kind, entry.summary.slice(0, 500), entry.at.toISOString(), entry.pid)
-        .changes,
+    const inserted = insertUnlessPresent(
+      this.db,
+      "the side-effect record",
+      "INSERT OR IGNORE INTO outbox (key, kind, summary, created_at, pid) VALUES (?, ?, ?, ?, ?)",
+      entry.key,
+      entry.kind,
+      entry.summary.slice(0, 500),
+      entry.at.toISOString(),
+      entry.pid,
     );
-    if (inserted) return undefined;
+    if (inserted !== undefined) return undefined;
     return this.get(entry.key);
   }
 
   /** Marks an entry sent. */
   markSent(key: string, at: Date): void {
-    statement(this.db, "UPDATE outbox SET sent_at = ? WHERE key = ?").run(at.toISOString(), key);
+    write(
+      this.db,
+      "the side-effect record",
+      "UPDATE outbox SET sent_at = ? WHERE key = ?",
+      at.toISOString(),
+      key,
+    );
   }
 
   /** Removes an entry whose action certainly did not happen (so a retry may do it). */
   release(key: string): void {
-    statement(this.db, "DELETE FROM outbox WHERE key = ? AND sent_at IS NULL").run(key);
+    write(
+      this.db,
+      "the side-effect record",
+      "DELETE FROM outbox WHERE key = ? AND sent_at IS NULL",
+      key,
+    );
   }
 
   /** One entry. */
@@ -66,9 +81,11 @@ export class SqliteOutbox implements Outbox {
 
   /** Deletes entries older than `before` (their runs are long settled). */
   prune(before: Date): number {
-    return Number(
-      statement(this.db, "DELETE FROM outbox WHERE created_at < ?").run(before.toISOString())
-        .changes,
-    );
+    return write(
+      this.db,
+      "the outbox cleanup",
+      "DELETE FROM outbox WHERE created_at < ?",
+      before.toISOString(),
+    ).changes;
   }
 }

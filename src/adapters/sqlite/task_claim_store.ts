@@ -6,6 +6,7 @@
 import type { DatabaseSync } from "node:sqlite";
 import type { TaskClaim, TaskClaims } from "../../core/work_ports.ts";
 import { statement } from "./statements.ts";
+import { write } from "./write.ts";
 
 /** The `task_claims` table. */
 export class SqliteTaskClaimStore implements TaskClaims {
@@ -13,19 +14,27 @@ export class SqliteTaskClaimStore implements TaskClaims {
 
   /** Records the claim of a scheduled run. */
   record(claim: TaskClaim, at: Date): void {
-    statement(
+    write(
       this.db,
+      "the task claim",
       `INSERT OR REPLACE INTO task_claims (task_id, run_id, due_at, claimed_at)
        VALUES (?, ?, ?, ?)`,
-    ).run(claim.taskId, claim.runId, claim.dueAt, at.toISOString());
+      claim.taskId,
+      claim.runId,
+      claim.dueAt,
+      at.toISOString(),
+    );
   }
 
   /** Clears a finished run's claim. */
   clear(taskId: number, runId?: number): void {
     if (runId === undefined) {
-      statement(this.db, "DELETE FROM task_claims WHERE task_id = ?").run(taskId);
+      write(this.db, "the task claim", "DELETE FROM task_claims WHERE task_id = ?", taskId);
     } else {
-      statement(this.db, "DELETE FROM task_claims WHERE task_id = ? AND run_id = ?").run(
+      write(
+        this.db,
+        "the task claim",
+        "DELETE FROM task_claims WHERE task_id = ? AND run_id = ?",
         taskId,
         runId,
       );

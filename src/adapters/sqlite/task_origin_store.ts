@@ -2,6 +2,7 @@
 import type { DatabaseSync } from "node:sqlite";
 import type { TaskOrigin, TaskOrigins } from "../../core/work_ports.ts";
 import { statement } from "./statements.ts";
+import { write } from "./write.ts";
 
 /** The `task_origins` table. */
 export class SqliteTaskOriginStore implements TaskOrigins {
@@ -9,8 +10,12 @@ export class SqliteTaskOriginStore implements TaskOrigins {
 
   /** Records that the model created task `taskId`. */
   recordModelTask(taskId: number): void {
-    statement(this.db, "INSERT OR REPLACE INTO task_origins (task_id, origin) VALUES (?, 'model')")
-      .run(taskId);
+    write(
+      this.db,
+      "the task's origin",
+      "INSERT OR REPLACE INTO task_origins (task_id, origin) VALUES (?, 'model')",
+      taskId,
+    );
   }
 
   /** The origin of a task. */
@@ -23,11 +28,12 @@ export class SqliteTaskOriginStore implements TaskOrigins {
 
   /** Approves a model's task; false when it is not one. */
   approve(taskId: number, at: Date): boolean {
-    return Number(
-      statement(
-        this.db,
-        "UPDATE task_origins SET approved_at = ? WHERE task_id = ? AND origin = 'model'",
-      ).run(at.toISOString(), taskId).changes,
-    ) > 0;
+    return write(
+      this.db,
+      "the task approval",
+      "UPDATE task_origins SET approved_at = ? WHERE task_id = ? AND origin = 'model'",
+      at.toISOString(),
+      taskId,
+    ).changes > 0;
   }
 }

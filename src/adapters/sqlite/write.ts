@@ -196,7 +196,8 @@ export function transaction<T>(db: DatabaseSync, work: () => T, what = "the chan
     result = work();
   } catch (error) {
     rollbackQuietly(db);
-    throw error;
+    // A statement of `work` can hit the full disk too (a large change spills pages early).
+    throw isStorageTrouble(error) ? toStorageError(db, what, error) : error;
   }
   try {
     db.exec("COMMIT");
@@ -205,6 +206,14 @@ export function transaction<T>(db: DatabaseSync, work: () => T, what = "the chan
     throw toStorageError(db, what, error);
   }
   return result;
+}
+
+/** A raw node:sqlite error about the disk or the file (not a constraint or a bug in the SQL). */
+function isStorageTrouble(error: unknown): boolean {
+  if ((error as { code?: unknown })?.code !== "ERR_SQLITE_ERROR") return false;
+  const failure = storageFailure(error);
+  return failure === "disk_full" || failure === "io" || failure === "read_only" ||
+    failure === "damaged";
 }
 
 /** SQLite may already have rolled back (e.g. on SQLITE_FULL); a second ROLLBACK must not mask. */
