@@ -70,6 +70,18 @@ export async function runCli(args: string[], io: CliIo): Promise<number> {
   return exitCode;
 }
 
+/** What the user can do about a file system error no command expected (read-only, full). */
+const storageProblems: Record<string, string> = {
+  EROFS: "Radar cannot change files on a read-only file system (read commands still work)",
+  ENOSPC: "the disk is full; free space and try again",
+  EDQUOT: "the disk quota is used up; free space and try again",
+};
+
+function storageProblem(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  return typeof code === "string" ? storageProblems[code] : undefined;
+}
+
 /** Prints one readable line for an error and returns its exit code. */
 export function reportError(error: unknown, io: CliIo, verbose: boolean): number {
   if (error instanceof CommanderError) {
@@ -83,6 +95,11 @@ export function reportError(error: unknown, io: CliIo, verbose: boolean): number
     return error.exitCode;
   }
   const message = error instanceof Error ? error.message : String(error);
+  const storage = storageProblem(error);
+  if (storage) {
+    io.stderr(`radar: ${storage}: ${message}\n`);
+    return ExitCode.failure;
+  }
   io.stderr(`radar: unexpected failure: ${message}\n`);
   if (verbose && error instanceof Error && error.stack) io.stderr(`${error.stack}\n`);
   return ExitCode.failure;

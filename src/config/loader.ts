@@ -74,7 +74,9 @@ export function parseYaml(text: string, path: string): Record<string, unknown> {
   if (document.errors.length) {
     const error = document.errors[0];
     const line = error.linePos?.[0].line;
-    const firstLine = error.message.split("\n")[0].replace(/ at line \d+, column \d+:?$/, "");
+    const said = error.message.split("\n")[0].replace(/ at line \d+, column \d+:?$/, "");
+    // The parser's own stack overflow on a document nested thousands of levels deep.
+    const firstLine = /call stack/i.test(said) ? "it is nested too deeply" : said;
     throw new ConfigError(`Invalid config ${path}${line ? `:${line}` : ""}: ${firstLine}`);
   }
   let value: unknown;

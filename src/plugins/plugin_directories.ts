@@ -32,9 +32,18 @@ export function pluginDirectories(dataDir: string): PluginDirectories {
   };
 }
 
-/** Creates every lifecycle folder (mode 0700). */
+/**
+ * Creates every lifecycle folder (mode 0700). On a read-only data folder the missing ones are
+ * left missing: reading finds no plugins there, and installing fails with its own line.
+ */
 export function ensurePluginDirectories(dirs: PluginDirectories): void {
-  for (const path of Object.values(dirs)) Deno.mkdirSync(path, { recursive: true, mode: 0o700 });
+  for (const path of Object.values(dirs)) {
+    try {
+      Deno.mkdirSync(path, { recursive: true, mode: 0o700 });
+    } catch (error) {
+      if ((error as { code?: string }).code !== "EROFS") throw error;
+    }
+  }
 }
 
 /** True when a path exists (a dangling symlink counts). */

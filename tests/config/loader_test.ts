@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { loadConfig, type LoadOptions } from "../../src/config/loader.ts";
+import { loadConfig, type LoadOptions, parseYaml } from "../../src/config/loader.ts";
 import { ConfigError } from "../../src/core/errors.ts";
 
 function options(files: Record<string, string>, extra: Partial<LoadOptions> = {}): LoadOptions {
@@ -138,4 +138,19 @@ Deno.test("the repository's radar.yaml is valid, complete and equal to the defau
   assert.deepEqual(fromFile.warnings, []);
   const defaults = loadConfig(options({}));
   assert.deepEqual(fromFile.config, defaults.config);
+});
+
+Deno.test("a config nested thousands of levels deep is refused as too deep, with its line", () => {
+  const deep = `llm: ${"[".repeat(100_000)}${"]".repeat(100_000)}\n`;
+  assert.throws(
+    () => parseYaml(deep, "/home/user/radar.yaml"),
+    (error: Error) => {
+      assert.ok(error instanceof ConfigError);
+      assert.equal(
+        error.message,
+        "Invalid config /home/user/radar.yaml:1: it is nested too deeply",
+      );
+      return true;
+    },
+  );
 });
