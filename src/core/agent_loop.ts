@@ -163,9 +163,13 @@ export async function runAgent(
   });
   const markerId = deps.markerId?.() ?? (processMarkerId ??= randomMarkerId());
   const redact = (text: string) => redactText(text, deps.secrets?.() ?? []);
+  // Heartbeat turns quote event text: an earlier one stored before a secret was known is masked
+  // again when replayed (idempotent, so the replayed prefix stays byte-identical).
   const asData = (message: ChatMessage): ChatMessage =>
     message.role === "tool"
       ? { ...message, content: toolResultAsData(redact(message.content), message, markerId) }
+      : request.kind === "heartbeat"
+      ? { ...message, content: redact(message.content) }
       : message;
   const messages: ChatMessage[] = [
     {
