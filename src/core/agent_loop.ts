@@ -173,11 +173,15 @@ export async function runAgent(
   );
   const markerId = deps.markerId?.() ?? (processMarkerId ??= randomMarkerId());
   const redact = (text: string) => redactText(text, deps.secrets?.() ?? []);
-  // Heartbeat turns quote event text: an earlier one stored before a secret was known is masked
-  // again when replayed (idempotent, so the replayed prefix stays byte-identical).
+  // Replayed turns stored before a secret was known are masked again (idempotent, so the replayed
+  // prefix stays byte-identical): tool results and heartbeat messages (event text) fully, the
+  // model's answers (which may have quoted them) by known secret values only. A person's own
+  // chat messages are replayed as typed.
   const asData = (message: ChatMessage): ChatMessage =>
     message.role === "tool"
       ? { ...message, content: toolResultAsData(redact(message.content), message, markerId) }
+      : message.role === "assistant"
+      ? { ...message, content: maskSecretValues(message.content, secrets) }
       : request.kind === "heartbeat"
       ? { ...message, content: redact(message.content) }
       : message;

@@ -98,3 +98,57 @@ Deno.test("prompt variables and personality notes reach the model with secrets m
     Deno.removeSync(folder, { recursive: true });
   }
 });
+
+Deno.test("an answer that quoted a secret before it was known is masked when replayed; the user's own words are not", async () => {
+  const secret = "Replay-Secret-9914-late";
+  const server = FakeLlmServer.start();
+  const folder = Deno.makeTempDirSync({ prefix: "radar-prompt-redaction-" });
+  const config = join(folder, "radar-test.yaml");
+  Deno.writeTextFileSync(config, "llm:\n  retries: 0\nplugins:\n  enabled: false\n");
+  const radar = openRadar({
+    env: {
+      HOME: folder,
+      RADAR_CONFIG: config,
+      RADAR_DATA_DIR: join(folder, "data"),
+      RADAR_LLM_BASE_URL: server.url,
+    },
+    cwd: folder,
+    logLevel: "error",
+  });
+  try {
+    const id = radar.conversations.createConversation("chat", "t", radar.clock.now());
+    const at = radar.clock.now();
+    radar.conversations.appendMessage(id, {
+      role: "user",
+      content: `remember that my router key is ${secret}`,
+      createdAt: at,
+    });
+    radar.conversations.appendMessage(id, {
+      role: "assistant",
+      content: `Noted: your router key is ${secret}.`,
+      createdAt: at,
+    });
+    await readPassword({ password_cmd: "", password_env: "ROUTER_PW" }, "router", {
+      env: { ROUTER_PW: secret },
+      timeoutMs: 1000,
+    });
+    server.reply(ollamaText("ok"));
+    await runAgent(radar.agent(), {
+      conversationId: id,
+      kind: "chat",
+      userMessage: "what did I tell you?",
+      interactive: false,
+    });
+    const body = server.chatRequests[0].body as {
+      messages: Array<{ role: string; content: string }>;
+    };
+    const answer = body.messages.find((message) => message.role === "assistant")!;
+    assert.equal(answer.content, `Noted: your router key is ${mask}.`);
+    const typed = body.messages.find((message) => message.content.includes("my router key"))!;
+    assert.ok(typed.content.includes(secret), "a person's own message is replayed as typed");
+  } finally {
+    radar.close();
+    await server.close();
+    Deno.removeSync(folder, { recursive: true });
+  }
+});
