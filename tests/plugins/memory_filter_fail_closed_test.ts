@@ -69,7 +69,10 @@ async function withGuard(
     try {
       const at = radar.clock.now();
       radar.facts.addFact({ category: "learned_fact", content: privateFact }, at);
-      radar.facts.addFact({ category: "user_preference", content: "my therapist parks on level 2" }, at);
+      radar.facts.addFact(
+        { category: "user_preference", content: "my therapist parks on level 2" },
+        at,
+      );
       logged.length = 0;
       await work(radar, server, logged);
     } finally {
