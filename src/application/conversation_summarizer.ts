@@ -12,6 +12,7 @@ import {
 } from "../core/conversation_summary.ts";
 import type { ConversationArchive, Logger, StoredMessage } from "../core/ports.ts";
 import type { TickJob } from "./scheduler.ts";
+import { redactText } from "../core/redact.ts";
 
 /** What the summarizer needs. */
 export interface ConversationSummarizerDependencies {
@@ -24,6 +25,12 @@ export interface ConversationSummarizerDependencies {
   settings: { quiet_minutes: number; min_messages: number };
   /** Conversations summarized per tick at most (default 2). */
   perTick?: number;
+  /**
+   * Every secret known now (the config's and those read since start), asked per conversation:
+   * the title and each message are masked before the transcript is cut and sent, and the summary
+   * is stored masked (a conversation stored before a password was known is summarized later).
+   */
+  secrets?: () => readonly string[];
 }
 
 /** A failed conversation waits this long before it is tried again. */
@@ -58,27 +65,33 @@ export class ConversationSummarizer implements TickJob {
     // what it needs, and the summary records the true last message and count.
     let last: StoredMessage | undefined;
     let count = 0;
+    const secrets = deps.secrets?.() ?? [];
+    const mask = (text: string) => redactText(text, secrets);
     const transcript = summaryTranscript(
       (function* (messages: Iterable<StoredMessage>) {
         for (const message of messages) {
           last = message;
           count++;
-          yield message;
+          // Only user and assistant turns reach the transcript: tool results are not masked here.
+          yield message.role === "user" || message.role === "assistant"
+            ? { ...message, content: mask(message.content) }
+            : message;
         }
       })(deps.conversations.eachMessage(id)),
     );
     if (!last) return;
     try {
       const response = await deps.model.chat({
-        messages: summaryRequest(title, transcript),
+        messages: summaryRequest(mask(title), transcript),
         tools: [],
         temperature: 0.2,
       }, signal);
-      const content = cleanSummary(response.content);
+      const cleaned = cleanSummary(response.content);
+      const content = cleaned && mask(cleaned);
       if (!content) throw new Error("the model answered with an empty summary");
       deps.store.put({
         conversationId: id,
-        title,
+        title: mask(title),
         content,
         lastMessageId: last.id,
         messageCount: count,

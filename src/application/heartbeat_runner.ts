@@ -3,7 +3,12 @@ import type { EventQueue, Outbox, RunLog, Transaction } from "../core/work_ports
 import type { RadarConfig } from "../config/schema.ts";
 import { type AgentDependencies, type AgentResult, runAgent } from "../core/agent_loop.ts";
 import { estimateFirstRequestTokens } from "../core/agent_loop.ts";
-import { buildHeartbeatMessage, decideHeartbeat, type PendingEvent } from "../core/heartbeat.ts";
+import {
+  buildHeartbeatMessage,
+  decideHeartbeat,
+  maskEvents,
+  type PendingEvent,
+} from "../core/heartbeat.ts";
 import type { Clock, ConversationArchive, Logger } from "../core/ports.ts";
 import { daemonToolNames } from "./offered_tools.ts";
 import { maxBatchEvents, selectBatch } from "./event_batch.ts";
@@ -32,6 +37,12 @@ export interface HeartbeatRunnerDependencies {
   elapsed: () => number;
   /** The `fast` model's triage: asked first, the main model runs only when it says so. */
   triage?: TriageRunner;
+  /**
+   * Every secret known now (the config's and those read since start: password_cmd, keychain,
+   * password_env), asked on each tick: event text is masked with them before the triage and the
+   * main request are built. Absent: the agent's own `secrets`.
+   */
+  secrets?: () => readonly string[];
 }
 
 /** What one tick saw and did. */
@@ -112,10 +123,12 @@ export class HeartbeatRunner {
         : deps.runs.recordSkipped(options.trigger, now, deps.pid, decision.reason);
       return { runId, outcome: "skipped", reason: decision.reason, events: pending, durationMs: 0 };
     }
-    const events = decision.events;
+    const agent = deps.agent({ historyMessages: config.heartbeat.history_messages });
+    // Event text (a mail subject, a file name, a check's output) may quote a secret: masked with
+    // the secrets known now, for the triage question and the main message alike.
+    const events = maskEvents(decision.events, (deps.secrets ?? agent.secrets)?.() ?? []);
     const morePending = Math.max(0, deps.queue.pendingCount() - pending.length);
     const message = buildHeartbeatMessage({ now, timeZone, events, morePending });
-    const agent = deps.agent({ historyMessages: config.heartbeat.history_messages });
     const toolNames = daemonToolNames(agent, message);
     if (options.dryRun) {
       const tools = toolNames.map((name) => agent.registry.get(name)!);

@@ -19,7 +19,7 @@ import { trimHistory } from "./history.ts";
 import { collectPromptVariables, type PromptVariableSource } from "./prompt_variables.ts";
 import { randomMarkerId, wrapUntrusted } from "./untrusted_text.ts";
 import type { Hooks } from "./hooks.ts";
-import { redactText } from "./redact.ts";
+import { maskSecretValues, redactText } from "./redact.ts";
 
 /** Loop settings from config. */
 export interface AgentSettings {
@@ -157,20 +157,41 @@ export async function runAgent(
   }
   const offeredNames = new Set(offered.map((tool) => tool.name));
   const specs = offered.map(toolSpec);
-  const variables = await collectPromptVariables(deps.promptVariables, {
-    signal,
-    conversationId: request.conversationId,
-  });
+  // Plugins' prompt variables are masked like tool results; the rest of the system prompt (the
+  // user's personality, context documents, notes) only has known secret values replaced, so it
+  // stays byte-identical from request to request (prompt cache).
+  const secrets = deps.secrets?.() ?? [];
+  const variables = Object.fromEntries(
+    Object.entries(
+      await collectPromptVariables(deps.promptVariables, {
+        signal,
+        conversationId: request.conversationId,
+      }),
+    ).map((
+      [name, value],
+    ) => [name, typeof value === "string" ? redactText(value, secrets) : value]),
+  );
   const markerId = deps.markerId?.() ?? (processMarkerId ??= randomMarkerId());
   const redact = (text: string) => redactText(text, deps.secrets?.() ?? []);
+  // Replayed turns stored before a secret was known are masked again (idempotent, so the replayed
+  // prefix stays byte-identical): tool results and heartbeat messages (event text) fully, the
+  // model's answers (which may have quoted them) by known secret values only. A person's own
+  // chat messages are replayed as typed.
   const asData = (message: ChatMessage): ChatMessage =>
     message.role === "tool"
       ? { ...message, content: toolResultAsData(redact(message.content), message, markerId) }
+      : message.role === "assistant"
+      ? { ...message, content: maskSecretValues(message.content, secrets) }
+      : request.kind === "heartbeat"
+      ? { ...message, content: redact(message.content) }
       : message;
   const messages: ChatMessage[] = [
     {
       role: "system",
-      content: deps.systemPrompt(variables, { conversationId: request.conversationId }),
+      content: maskSecretValues(
+        deps.systemPrompt(variables, { conversationId: request.conversationId }),
+        secrets,
+      ),
     },
     ...history.map(asData),
     { role: "user", content: stamp ? stamp(request.userMessage, now) : request.userMessage },

@@ -3,7 +3,8 @@
  * guide's hook system). Handlers run in priority order (lower first; config rules 50, plugins 100),
  * each isolated: a handler that throws (or whose promise rejects) is skipped and reported through
  * `onFailure` — fail-open — unless it was registered `failClosed` (a block rule whose own
- * evaluation broke), which then blocks. With no handler at a point, a run costs one length check.
+ * evaluation broke), which then blocks. A failing post_memory_search filter hides the results it
+ * was asked about instead (a crashed privacy filter must not reveal what it hides). With no handler at a point, a run costs one length check.
  * Deadlines are the handler's own business (plugin hooks carry the plugin host's per-call deadline;
  * config rules are synchronous).
  */
@@ -204,7 +205,11 @@ export class Hooks {
     return notes.length ? notes.join("\n") : undefined;
   }
 
-  /** post_memory_search: each handler filters or re-ranks the previous one's results. */
+  /**
+   * post_memory_search: each handler filters or re-ranks the previous one's results. A filter
+   * that fails hides the results it was asked about (fail-closed: a privacy filter that crashes
+   * must not reveal what it exists to hide); its one warning line says so.
+   */
   async filterMemories<T extends MemoryHit>(
     query: string,
     results: readonly T[],
@@ -213,8 +218,13 @@ export class Hooks {
     if (!list.length) return results;
     let kept = results;
     for (const registration of list) {
-      const outcome = await this.#run(registration, { query, results: kept });
-      if (!outcome.ok || !Array.isArray(outcome.value)) continue;
+      const outcome = await this.#run(
+        registration,
+        { query, results: kept },
+        `; the ${kept.length} memory result(s) it was asked about are hidden`,
+      );
+      if (!outcome.ok) return [];
+      if (!Array.isArray(outcome.value)) continue;
       const known = new Map(kept.map((hit) => [memoryHitKey(hit), hit]));
       // Results are matched back by kind and id: a hook can drop or reorder, never invent them.
       kept = (outcome.value as MemoryHit[]).map((hit) => hit && known.get(memoryHitKey(hit)))
@@ -246,15 +256,18 @@ export class Hooks {
     for (const registration of list) await this.#run(registration, input);
   }
 
+  /** Runs one handler; a failure is reported (with what Radar did about it) and returns not ok. */
   async #run(
     registration: HookRegistration,
     input: unknown,
+    consequence = "",
   ): Promise<{ ok: true; value: unknown } | { ok: false }> {
     try {
       const handler = registration.handler as (input: unknown) => unknown;
       return { ok: true, value: await handler(input) };
     } catch (error) {
-      this.#onFailure(registration, error instanceof Error ? error.message : String(error));
+      const reason = error instanceof Error ? error.message : String(error);
+      this.#onFailure(registration, reason + consequence);
       return { ok: false };
     }
   }

@@ -11,6 +11,18 @@ export function isSecretName(name: string): boolean {
 }
 
 /**
+ * Replaces every occurrence of a known secret value (4 characters or more) with "********" and
+ * nothing else: for text the user wrote (the system prompt), which the generic rules would alter.
+ */
+export function maskSecretValues(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const secret of secrets) {
+    if (secret.length >= 4 && out.includes(secret)) out = out.split(secret).join(mask);
+  }
+  return out;
+}
+
+/**
  * Replaces every occurrence of a known secret value, URL credentials, secret query
  * parameters and Authorization/Bearer values with "********".
  *
@@ -18,10 +30,7 @@ export function isSecretName(name: string): boolean {
  * redactText("GET https://x/?token=abc", []) // "GET https://x/?token=********"
  */
 export function redactText(text: string, secrets: readonly string[] = []): string {
-  let out = text;
-  for (const secret of secrets) {
-    if (secret.length >= 4) out = out.split(secret).join(mask);
-  }
+  let out = maskSecretValues(text, secrets);
   out = out.replace(/(\b[a-z][a-z0-9+.-]*:\/\/)[^/\s:@]+:[^/\s@]+@/gi, `$1${mask}@`);
   out = out.replace(
     /([?&;]([a-z0-9_.-]+)=)([^&#\s"']+)/gi,

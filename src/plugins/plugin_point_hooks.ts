@@ -2,7 +2,8 @@
  * Plugin hooks at the seven points beyond the tool calls (agent run, tool filter, memory,
  * heartbeat). Each point is one core hook handler at priority 100 that calls the plugins' functions
  * in their manifest order; answers are hostile and parsed strictly. A function that fails or answers
- * nonsense is skipped (audited by the caller): plugin hooks are fail-open.
+ * nonsense is skipped (audited by the caller): plugin hooks are fail-open, except post_memory_search
+ * filters, which fail closed (the results they were asked about are hidden).
  */
 import {
   type HookPoint,
@@ -149,13 +150,15 @@ export function pointRegistration(
       return registrationAt(point, base, async (input) => {
         let results: readonly MemoryHit[] = input.results;
         for (const entry of entries) {
+          // A memory filter fails closed: a plugin that crashes, times out or answers nonsense
+          // makes the core hide these results (src/core/hooks.ts), never pass them unfiltered.
+          const name = `${entry.plugin.folder.name}.${entry.function}`;
           const text = await caller.call(entry, { query: input.query, results });
-          if (text === undefined) continue;
+          if (text === undefined) throw new Error(`memory filter ${name} did not answer`);
           const value = field(text, "results");
           if (value === null) continue;
           if (!Array.isArray(value)) {
-            caller.invalid(entry, "returned something other than {results: [...]}");
-            continue;
+            throw new Error(`memory filter ${name} returned something other than {results: [...]}`);
           }
           // Only kind and id count: a plugin can drop or reorder hits, never rewrite or add them.
           const byKey = new Map(results.map((hit) => [memoryHitKey(hit), hit]));

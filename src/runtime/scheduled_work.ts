@@ -35,6 +35,7 @@ import type { AgentOptions } from "./agent_dependencies.ts";
 import { TriageRunner } from "../application/heartbeat_triage_step.ts";
 import { ConversationSummarizer } from "../application/conversation_summarizer.ts";
 import { SqliteSummaryStore } from "../adapters/sqlite/summary_store.ts";
+import { configSecrets } from "../config/secrets.ts";
 
 /** Who runs the work: this process's PID and how to tell whether another PID is alive. */
 export interface ProcessIdentity {
@@ -167,6 +168,7 @@ export function scheduledWork(parts: ScheduledWorkParts): ScheduledWork {
       isAlive,
       elapsed,
       triage: parts.fastModel && new TriageRunner(parts.fastModel, logger, elapsed),
+      secrets: () => configSecrets(config),
     }),
     tickJobs: () =>
       jobs ??= [
@@ -202,6 +204,7 @@ function summaryJobs(parts: ScheduledWorkParts, queue: EventQueue): TickJob[] {
       pendingEvents: () => queue.pendingCount(),
       logger: parts.logger,
       settings,
+      secrets: () => configSecrets(parts.config),
     }),
   ];
 }

@@ -14,6 +14,7 @@ import { summarySource } from "../../src/core/recall_sources.ts";
 import type { StoredMessage } from "../../src/core/ports.ts";
 import { openRadar, type Radar } from "../../src/runtime/open_radar.ts";
 import { FakeLlmServer, ollamaText } from "../fakes/fake_llm_server.ts";
+import { readPassword } from "../../src/sources/secret_source.ts";
 
 const start = new Date("2026-11-23T10:00:00Z");
 const context = { kind: "chat" as const, interactive: false, signal: AbortSignal.timeout(10_000) };
@@ -122,6 +123,45 @@ Deno.test("a conversation that grows is summarized again; events pending leave t
     assert.match((server.chatRequests[1].body as any).messages[1].content, /Hotel Carlton/);
     const recall = radar.registry.get("recall")!;
     assert.match(String(await recall.run({ query: "hotel choice" }, context)), /Second summary/);
+  });
+});
+
+Deno.test("a conversation stored before a secret was known is summarized masked, and stored masked", async () => {
+  const secret = "Sum-Secret-6610-late";
+  await withRuntime("", async (radar, server, clock) => {
+    chat(radar, start, `Wifi ${secret}`, [
+      `The router password is ${secret}, keep it in mind for the Lyon flat`,
+      "Noted the router password.",
+      `Also the guest network reuses ${secret}`,
+      "Understood, same password for guests.",
+    ]);
+    // The secret becomes known after the conversation was stored (a source runs password_cmd).
+    const read = await readPassword({ password_cmd: `echo ${secret}`, password_env: "" }, "home", {
+      env: {},
+      timeoutMs: 5000,
+    });
+    assert.equal(read, secret);
+    clock.advance(31 * 60_000);
+    // A model that repeats the secret anyway (it may know it from elsewhere): stored masked.
+    server.reply(ollamaText(`The user set up the Lyon flat wifi; the password is ${secret}.`));
+    await summaryJob(radar).run(clock.now(), AbortSignal.timeout(5000));
+    assert.equal(server.chatRequests.length, 1);
+    const body = JSON.stringify(server.chatRequests[0].body);
+    assert.match(body, /User: The router password is \*{8}, keep it in mind/);
+    assert.match(body, /Title: Wifi \*{8}/);
+    assert.ok(!body.includes(secret), "the summary request never holds the secret");
+    const db = openDatabase(radar.databasePath);
+    try {
+      const stored = new SqliteSummaryStore(db).search("wifi", 5);
+      assert.equal(stored.length, 1);
+      assert.equal(
+        stored[0].content,
+        "The user set up the Lyon flat wifi; the password is ********.",
+      );
+      assert.equal(stored[0].title, "Wifi ********");
+    } finally {
+      db.close();
+    }
   });
 });
 

@@ -123,3 +123,46 @@ Deno.test("hookToolGate turns a block into a refused result the model sees", asy
   assert.equal(result?.outcome, "refused");
   assert.match(result!.text, /echo is off/);
 });
+
+Deno.test("a failing memory filter hides what it was asked about; observers stay fail-open", async () => {
+  const failures: string[] = [];
+  const hooks = new Hooks((hook, error) => failures.push(`${hook.name}: ${error}`));
+  const hits = [{ id: 1, category: "a", content: "one" }, { id: 2, category: "a", content: "two" }];
+  hooks.register(registration({
+    name: "rerank",
+    point: "post_memory_search",
+    priority: 10,
+    handler: ({ results }: { results: unknown[] }) => [...results].reverse(),
+  }));
+  hooks.register(registration({
+    name: "privacy",
+    point: "post_memory_search",
+    priority: 20,
+    handler: () => Promise.reject(new Error("cannot read its list")),
+  }));
+  assert.deepEqual(await hooks.filterMemories("q", hits), []);
+  assert.deepEqual(failures, [
+    "privacy: cannot read its list; the 2 memory result(s) it was asked about are hidden",
+  ]);
+  hooks.register(registration({
+    name: "watcher",
+    point: "post_tool_call",
+    handler: () => {
+      throw new Error("observer down");
+    },
+  }));
+  hooks.register(registration({
+    name: "noter",
+    point: "post_tool_call",
+    priority: 60,
+    handler: () => "noted",
+  }));
+  const note = await hooks.observeToolCall({
+    toolName: "x",
+    arguments: {},
+    result: "r",
+    success: true,
+  });
+  assert.equal(note, "noted", "the failing observer is skipped, the others still run");
+  assert.equal(failures.at(-1), "watcher: observer down");
+});

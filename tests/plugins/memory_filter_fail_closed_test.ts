@@ -1,0 +1,149 @@
+/**
+ * A post_memory_search plugin is a privacy filter: when it crashes (or answers nonsense) the
+ * memories it was asked about are hidden — from `recall` (so from the model) and from
+ * `radar memory list` — with a warning line and an audit row, never passed on unfiltered. An
+ * observing hook of the same plugin that crashes (post_tool_call) stays fail-open: the tool call
+ * goes on. Real plugin host, real runtime, real HTTP to the fake model server.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { runAgent } from "../../src/core/agent_loop.ts";
+import { openRadar } from "../../src/runtime/open_radar.ts";
+import { writeFolder } from "../../src/plugins/plugin_directories.ts";
+import { FakeLlmServer, ollamaText, ollamaToolCall } from "../fakes/fake_llm_server.ts";
+
+const privateFact = "my therapist is Dr. Hollis on Tuesdays";
+
+const guard = (body: string) => ({
+  "manifest.yaml": `name: guard
+version: 1.0.0
+description: Keeps health facts private
+trust_level: sandbox
+capabilities: [hook]
+hooks:
+  - hook_point: post_memory_search
+    function: hide_health
+  - hook_point: post_tool_call
+    function: observe
+`,
+  "tool.ts": `
+export function hide_health(input: { results: Array<{ id: number; content: string }> }) {
+  ${body}
+}
+export function observe() { throw new Error("observer crashed"); }
+`,
+});
+
+async function withGuard(
+  body: string,
+  work: (
+    radar: ReturnType<typeof openRadar>,
+    server: FakeLlmServer,
+    logged: string[],
+  ) => Promise<void>,
+) {
+  const server = FakeLlmServer.start();
+  const folder = Deno.makeTempDirSync({ prefix: "radar-memory-filter-" });
+  const config = join(folder, "radar-test.yaml");
+  Deno.writeTextFileSync(config, "llm:\n  retries: 0\n");
+  const env = {
+    HOME: folder,
+    RADAR_CONFIG: config,
+    RADAR_DATA_DIR: join(folder, "data"),
+    RADAR_LLM_BASE_URL: server.url,
+  };
+  const logged: string[] = [];
+  const open = () =>
+    openRadar({ env, cwd: folder, logLevel: "warn", logWriters: [(line) => logged.push(line)] });
+  try {
+    const installer = open();
+    try {
+      writeFolder(join(folder, "sources", "guard"), guard(body));
+      installer.plugins!.manager.install(join(folder, "sources", "guard"));
+      await installer.plugins!.api.approve("guard");
+    } finally {
+      await installer.plugins?.stop();
+      installer.close();
+    }
+    const radar = open();
+    try {
+      const at = radar.clock.now();
+      radar.facts.addFact({ category: "learned_fact", content: privateFact }, at);
+      radar.facts.addFact(
+        { category: "user_preference", content: "my therapist parks on level 2" },
+        at,
+      );
+      logged.length = 0;
+      await work(radar, server, logged);
+    } finally {
+      await radar.plugins?.stop();
+      radar.close();
+    }
+  } finally {
+    await server.close();
+    Deno.removeSync(folder, { recursive: true });
+  }
+}
+
+async function recallRun(radar: ReturnType<typeof openRadar>, server: FakeLlmServer) {
+  server.reply(ollamaToolCall("recall", { query: "therapist" }), ollamaText("Nothing found."));
+  const id = radar.conversations.createConversation("chat", "t", radar.clock.now());
+  return await runAgent(radar.agent(), {
+    conversationId: id,
+    kind: "chat",
+    userMessage: "who is my therapist?",
+    interactive: false,
+  });
+}
+
+Deno.test("a memory filter plugin that works drops what it hides (the baseline)", async () => {
+  await withGuard(
+    `return { results: input.results.filter((hit) => !hit.content.includes("Hollis")) };`,
+    async (radar, server) => {
+      const result = await recallRun(radar, server);
+      const text = result.toolExecutions[0].result.text;
+      assert.match(text, /parks on level 2/);
+      assert.ok(!text.includes("Hollis"));
+    },
+  );
+});
+
+Deno.test("a memory filter plugin that throws hides the results it was asked about", async () => {
+  await withGuard(`throw new Error("filter crashed");`, async (radar, server, logged) => {
+    const result = await recallRun(radar, server);
+    const [execution] = result.toolExecutions;
+    assert.equal(execution.result.outcome, "ok", "the post_tool_call observer failed open");
+    assert.match(execution.result.text, /^No memories match "therapist"\./);
+    const sent = server.chatRequests.map((request) => JSON.stringify(request.body)).join("\n");
+    assert.ok(sent.includes("No memories match"), "the model was told nothing matched");
+    assert.ok(!sent.includes("Hollis"), "the model never saw the fact the filter exists to hide");
+
+    const listed = await radar.memory.listFacts({ limit: 10 });
+    assert.deepEqual(listed, [], "browsing hides them too");
+
+    const hidden = logged.filter((line) =>
+      /memory result\(s\) it was asked about are hidden/.test(line)
+    );
+    assert.equal(hidden.length, 2, `one warning line per hidden search:\n${logged.join("\n")}`);
+    assert.match(hidden[0], /memory filter guard\.hide_health did not answer; the 2 memory/);
+    assert.ok(logged.some((line) => /plugin:guard:hide_health error: .*filter crashed/.test(line)));
+    const audited = radar.toolCalls.list({ limit: 20, failed: true })
+      .filter((row) => row.tool === "hook:plugin post_memory_search hooks");
+    assert.equal(audited.length, 2, "each hidden search leaves an audit row");
+    assert.match(audited[0].result, /are hidden/);
+  });
+});
+
+Deno.test("a memory filter plugin that answers nonsense hides the results too", async () => {
+  await withGuard(`return { results: "all of them" };`, async (radar, server, logged) => {
+    const result = await recallRun(radar, server);
+    assert.match(result.toolExecutions[0].result.text, /^No memories match/);
+    assert.ok(
+      logged.some((line) =>
+        /guard\.hide_health returned something other than \{results: \[\.\.\.\]\}; the 2 memory/
+          .test(line)
+      ),
+      logged.join("\n"),
+    );
+  });
+});
