@@ -123,6 +123,16 @@ export interface WebDependencies {
   sourceHealth?: () => Maybe<SourceHealthRecord[]>;
   /** Personalities (/personalities): list, edit, create, activate, delete. */
   personalities?: PersonalityCatalog;
+  /** Heartbeat events a hook set aside (the home page's card and its "Put back" button). */
+  setAside?: SetAsideView;
+}
+
+/** Events set aside after 3 heartbeats in a row a `pre_agent_run` hook blocked. */
+export interface SetAsideView {
+  /** How many, the newest hook message, and the newest `limit` events. */
+  summary(limit: number): Maybe<{ count: number; lastReason?: string; events: PendingEvent[] }>;
+  /** Puts every set-aside event back in the queue (`radar heartbeat requeue`); how many. */
+  requeue(): Maybe<number>;
 }
 
 /** The digests' store, read-only. */

@@ -60,5 +60,12 @@ export function webDependenciesFromRuntime(
     digests: radar.digests,
     sourceHealth: () => radar.sourceHealth.records(extras.env ?? Deno.env.toObject()),
     personalities: radar.personalities,
+    setAside: {
+      summary: (limit) => ({
+        ...radar.queue.setAside(),
+        events: radar.queue.setAsideEvents(limit),
+      }),
+      requeue: () => radar.queue.requeueSetAside(),
+    },
   };
 }

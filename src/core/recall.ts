@@ -116,12 +116,36 @@ export class Recall implements MemorySearch {
     return fuseRankings(rankings, limit, caps);
   }
 
+  /**
+   * Embeds what the sources hold without a current vector (a digest just written), in one call;
+   * no call when nothing is pending or while the server is failing (same warning streak as a
+   * search). Returns how many items were embedded.
+   */
+  async embedPending(signal?: AbortSignal): Promise<number> {
+    return (await this.#embed(undefined, signal))?.embedded ?? 0;
+  }
+
   /** Each embedded source's nearest hits, or undefined (no model, or it is failing). */
   async #nearest(
     query: string,
     limit: number,
     signal?: AbortSignal,
   ): Promise<Map<RecallSource, RecallHit[]> | undefined> {
+    const done = await this.#embed(query, signal);
+    if (!done?.query) return undefined;
+    const { sources, query: vector } = done;
+    const model = this.#embedding!.model;
+    return new Map(sources.map((source) => [source, similar(source, vector, model, limit)]));
+  }
+
+  /**
+   * Embeds `query` (when given) with each source's pending batch in one call and stores the
+   * batch's vectors; undefined without a model, while it is failing, or when it fails now.
+   */
+  async #embed(
+    query: string | undefined,
+    signal?: AbortSignal,
+  ): Promise<{ sources: RecallSource[]; query?: number[]; embedded: number } | undefined> {
     const embedding = this.#embedding;
     if (!embedding) return undefined;
     const { model, now } = embedding;
@@ -133,19 +157,25 @@ export class Recall implements MemorySearch {
       const batches = sources.map((source) =>
         source.vectors!.pending(model.model, source.batchSize ?? 64)
       );
-      const texts = [query, ...batches.flat().map((item) => item.text)];
+      const items = batches.flat();
+      const texts = [...(query === undefined ? [] : [query]), ...items.map((item) => item.text)];
+      if (!texts.length) return { sources, embedded: 0 };
       const embedded = await model.embed(texts, signal);
       if (embedded.length !== texts.length) {
         throw new Error(`expected ${texts.length} vectors, got ${embedded.length}`);
       }
-      let next = 1;
+      let next = query === undefined ? 0 : 1;
       sources.forEach((source, index) =>
         batches[index].forEach((item) =>
           source.vectors!.put(item.id, model.model, item.version, embedded[next++])
         )
       );
       this.#failedAt = undefined;
-      return new Map(sources.map((source) => [source, similar(source, embedded[0], model, limit)]));
+      return {
+        sources,
+        query: query === undefined ? undefined : embedded[0],
+        embedded: items.length,
+      };
     } catch (error) {
       if (signal?.aborted) return undefined;
       if (this.#failedAt === undefined) {

@@ -4,7 +4,7 @@
  * at most, each cut to an excerpt.
  */
 import type { Fact, FactStore } from "./ports.ts";
-import type { DigestArchive } from "./source_ports.ts";
+import type { Digest, DigestArchive } from "./source_ports.ts";
 import { summaryLabel, type SummaryRecord, type SummaryStore } from "./conversation_summary.ts";
 import type { RecallHit, RecallSource, RecallVectors } from "./recall.ts";
 
@@ -60,18 +60,27 @@ export function summarySource(
   };
 }
 
-/** Daily/weekly digests by keywords, labelled `digest day 2026-11-23`. */
-export function digestSource(digests: DigestSearch): RecallSource {
+/** Digests less similar than this are never shown by meaning alone (every one has a nearest). */
+const digestMinimumSimilarity = 0.3;
+
+/**
+ * Daily/weekly digests, labelled `digest day 2026-11-23`: by keywords, and by meaning when their
+ * vectors are given (a digest is up to 4,000 characters: 8 embedded per search at most).
+ */
+export function digestSource(digests: DigestSearch, vectors?: RecallVectors<Digest>): RecallSource {
+  const hit = (digest: Digest): RecallHit => ({
+    kind: "digest",
+    id: digest.id,
+    category: `digest ${digest.period} ${digest.startsAt.slice(0, 10)}`,
+    content: excerpt(digest.content),
+  });
   return {
     kind: "digest",
     cap: longHitCap,
-    keyword: (query, limit) =>
-      digests.search(query, limit).map((digest) => ({
-        kind: "digest",
-        id: digest.id,
-        category: `digest ${digest.period} ${digest.startsAt.slice(0, 10)}`,
-        content: excerpt(digest.content),
-      })),
+    keyword: (query, limit) => digests.search(query, limit).map(hit),
+    vectors: vectors && asHits(vectors, hit),
+    batchSize: 8,
+    minimumSimilarity: digestMinimumSimilarity,
   };
 }
 

@@ -124,6 +124,8 @@ export interface EventQueue {
   ): number;
   /** Events set aside because hooks blocked their heartbeats: how many, and the newest reason. */
   setAside(): { count: number; lastReason?: string };
+  /** The newest `limit` set-aside events. */
+  setAsideEvents(limit: number): PendingEvent[];
   /** Puts every set-aside event back in the queue (`radar heartbeat requeue`); returns how many. */
   requeueSetAside(): number;
 }

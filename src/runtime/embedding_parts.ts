@@ -1,6 +1,7 @@
 /**
  * The embedding side of the runtime, when `llm.embedding_model` is set: tool ranking (vectors
- * cached in `tool_embeddings`) and semantic memory (`fact_embeddings`, `summary_embeddings`).
+ * cached in `tool_embeddings`) and semantic memory (`fact_embeddings`, `summary_embeddings`,
+ * `digest_embeddings`).
  * Without it, tools rank and memories (facts, conversation summaries, digests) match by keywords.
  */
 import type { DatabaseSync } from "node:sqlite";
@@ -21,8 +22,12 @@ import { SqliteFactEmbeddings } from "../adapters/sqlite/fact_embeddings.ts";
 import { SqliteToolEmbeddings } from "../adapters/sqlite/tool_embeddings.ts";
 import type { SqliteFactStore } from "../adapters/sqlite/fact_store.ts";
 import { SqliteSummaryEmbeddings, SqliteSummaryStore } from "../adapters/sqlite/summary_store.ts";
+import { SqliteDigestEmbeddings } from "../sources/digests/digest_embeddings.ts";
 
-/** Memory search (facts, summaries, digests) and tool ranking (absent without a model). */
+/**
+ * Memory search (facts, summaries, digests), tool ranking and `embedNew` (embeds what was just
+ * written, e.g. a digest; both absent without a model).
+ */
 export function embeddingParts(
   config: RadarConfig,
   db: DatabaseSync,
@@ -33,7 +38,11 @@ export function embeddingParts(
     logger: Logger;
     clock: Clock;
   },
-): { memory: MemorySearch; toolRanker?: ToolRanker } {
+): {
+  memory: MemorySearch;
+  toolRanker?: ToolRanker;
+  embedNew?: (signal?: AbortSignal) => Promise<number>;
+} {
   const model = createEmbeddingModel(config.llm, {
     fetch: parts.fetch,
     logger: parts.logger,
@@ -54,11 +63,12 @@ export function embeddingParts(
   const memory = new Recall([
     factSource(parts.facts, { vectors: new SqliteFactEmbeddings(db) }),
     summarySource(new SqliteSummaryStore(db), new SqliteSummaryEmbeddings(db)),
-    digestSource(parts.digests),
+    digestSource(parts.digests, new SqliteDigestEmbeddings(db)),
   ], model && { ...common, model });
   if (!model) return { memory };
   return {
     memory,
+    embedNew: (signal) => memory.embedPending(signal),
     toolRanker: new EmbeddingToolRanker({ ...common, model, cache: new SqliteToolEmbeddings(db) }),
   };
 }

@@ -143,7 +143,7 @@ export function openRadar(options: RadarOptions): Radar {
   const model = options.model ?? core.model;
   toolCalls.prune();
   const digests = digestArchive({ config, db, model, clock });
-  const { memory, toolRanker } = embeddingParts(config, db, {
+  const { memory, toolRanker, embedNew } = embeddingParts(config, db, {
     facts,
     digests,
     fetch: fetcher,
@@ -243,6 +243,7 @@ export function openRadar(options: RadarOptions): Radar {
       }
     },
     fastModel: core.fastModel,
+    embedNew,
   });
   for (
     const tool of builtinTools({

@@ -87,6 +87,8 @@ export interface ScheduledWorkParts {
   fastModel?: ChatModel;
   /** Radar's environment (`password_env` of mail and calendar accounts reads it). */
   env: Record<string, string | undefined>;
+  /** Embeds memory written without a vector (new digests); absent without an embedding model. */
+  embedNew?: (signal: AbortSignal) => Promise<unknown>;
 }
 
 /** Builds the queue, run log, task and monitor services, their runners and the heartbeat. */
@@ -186,7 +188,15 @@ export function scheduledWork(parts: ScheduledWorkParts): ScheduledWork {
           sideEffects: (scope) => runSideEffects(outbox, scope, clock, pid),
         }),
         ...githubJobs({ config, db, queue, clock, logger }),
-        ...digestJobs({ config, db, model: parts.model, clock, queue, logger }),
+        ...digestJobs({
+          config,
+          db,
+          model: parts.model,
+          clock,
+          queue,
+          logger,
+          embedNew: parts.embedNew,
+        }),
         ...summaryJobs(parts, queue),
       ],
   };

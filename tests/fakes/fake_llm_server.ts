@@ -111,6 +111,8 @@ export class FakeLlmServer {
   fallback?: (path: string) => FakeReply;
   /** Answers `/api/embed` and `/v1/embeddings` instead of vectors (an error, a slow server…). */
   embedReply?: FakeReply;
+  /** The vector of one text (default `fakeEmbedding`; a test may give words shared meanings). */
+  embedText: (text: string) => number[] = (text) => fakeEmbedding(text);
   /** Bytes sent by misbehaving bodies, and how many of those the client cancelled. */
   readonly streams = { bytesSent: 0, cancelled: 0 };
   readonly #queue: FakeReply[] = [];
@@ -164,7 +166,7 @@ export class FakeLlmServer {
       return next.misbehave ? this.#misbehave(next) : respond(next);
     }
     if (path === "/api/embed" || path === "/v1/embeddings") {
-      const reply = this.embedReply ?? embeddingReply(path, body);
+      const reply = this.embedReply ?? embeddingReply(path, body, this.embedText);
       await reply.hold?.catch(() => {});
       return reply.misbehave ? this.#misbehave(reply) : respond(reply);
     }
@@ -200,10 +202,14 @@ export class FakeLlmServer {
 }
 
 /** Vectors from `fakeEmbedding`, in the fixture shapes of both wire formats. */
-function embeddingReply(path: string, request: unknown): FakeReply {
+function embeddingReply(
+  path: string,
+  request: unknown,
+  embedText: (text: string) => number[],
+): FakeReply {
   const input = (request as { input?: unknown })?.input;
   const texts = (Array.isArray(input) ? input : [input]).map(String);
-  const vectors = texts.map((text) => fakeEmbedding(text));
+  const vectors = texts.map(embedText);
   if (path === "/api/embed") {
     const body = fixture("ollama_api_embed.docs.json") as Json;
     return { body: { ...body, model: (request as Json)?.model, embeddings: vectors } };

@@ -3,13 +3,15 @@
  * real runtime (temp home, real SQLite, the repository's bundled skills): the Sources card on the
  * home page, the skills on /plugins with their state, /summaries with a hostile digest and its
  * search, and /personalities (over the real catalog and files) through create → edit → activate
- * → delete with a `<script>` and an `<img onerror>` in the file that must never run. One
+ * → delete with a `<script>` and an `<img onerror>` in the file that must never run, and the
+ * events a hook set aside on the home page, put back in the queue by its button. One
  * browser launch for the file; screenshots go to tests/output/screenshots/.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
-import { openRadar } from "../../src/runtime/open_radar.ts";
+import { openRadar, type Radar } from "../../src/runtime/open_radar.ts";
+import { blockedHeartbeatLimit } from "../../src/application/heartbeat_runner.ts";
 import { bundledSkillsPath } from "../../src/skills/skill_roots.ts";
 import { webDependenciesFromRuntime } from "../../web/runtime_dependencies.ts";
 import { startWebServerWith } from "../../web/server.ts";
@@ -136,9 +138,47 @@ async function checkPersonalities(page: Page, base: string, catalog: Personality
   assert.equal(catalog.activeName(), "default");
 }
 
+/** Three heartbeats a hook blocks set a hostile event aside; the home card's button puts it back. */
+async function setAsideEvent(radar: Radar): Promise<void> {
+  radar.hooks.register({
+    name: "maintenance",
+    point: "pre_agent_run",
+    priority: 50,
+    source: "test",
+    description: "",
+    handler: () => ({ blocked: true, message: "maintenance <b>window</b>" }),
+  });
+  radar.queue.enqueue({
+    source: "mail work",
+    kind: "new_mail",
+    summary: 'Invoice <img src=x onerror="window.__pwned = 4">',
+  }, new Date());
+  for (let run = 0; run < blockedHeartbeatLimit; run++) {
+    await radar.heartbeat.tick({ trigger: "manual" });
+  }
+  assert.equal(radar.queue.setAside().count, 1);
+}
+
+async function checkSetAside(page: Page, base: string, radar: Radar): Promise<void> {
+  await page.goto(base);
+  const card = page.locator("#set-aside");
+  assert.match(await card.innerText(), /maintenance <b>window<\/b>/);
+  assert.match(await card.locator("li").innerText(), /Invoice <img src=x onerror=/);
+  assert.equal(await card.locator("img").count(), 0);
+  await saveScreenshot(page, "dashboard-set-aside");
+  await Promise.all([
+    page.waitForURL(`${base}?requeued=1`),
+    page.click("button:has-text('Put back in the queue')"),
+  ]);
+  await page.waitForSelector(".notice:has-text('1 event is back in the queue')");
+  assert.equal(await page.locator("#set-aside").count(), 0);
+  assert.equal(radar.queue.pendingCount(), 1, "back in the queue");
+}
+
 Deno.test({
   name: "Chromium: sources card, skills with their state, summaries with search, personalities " +
-    "create → edit → activate → delete with hostile text that never runs",
+    "create → edit → activate → delete with hostile text that never runs, set-aside events " +
+    "put back",
   ignore: !chromiumInstalled(),
   // playwright keeps its pipe to the browser and timers of its own until the process exits.
   sanitizeOps: false,
@@ -179,6 +219,7 @@ Deno.test({
       });
     }
     db.close();
+    await setAsideEvent(radar);
     const deps = webDependenciesFromRuntime(radar, { env });
     const server = startWebServerWith(deps, { host: "127.0.0.1", port: 0 });
     const browser = await launchChromium();
@@ -195,6 +236,7 @@ Deno.test({
       await checkSkills(page, server.url);
       await checkSummaries(page, server.url);
       await checkPersonalities(page, server.url, radar.personalities);
+      await checkSetAside(page, server.url, radar);
       assert.equal(await pwned(page), false);
       // The refused create answers 400, which Chromium logs as a failed load.
       assert.deepEqual(errors.filter((text) => !/status of 400/.test(text)), []);

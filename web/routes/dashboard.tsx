@@ -1,20 +1,24 @@
 /**
- * `GET /`: scheduler state, last and next heartbeat, pending events, recent notifications,
- * counts and recent conversations. The model server's status loads as a fragment
- * (`GET /fragments/model-status`) so a slow or unreachable server never delays the page.
+ * `GET /`: scheduler state, last and next heartbeat, pending events, events a hook set aside
+ * (`POST /heartbeat/requeue` puts them back), recent notifications, counts and recent
+ * conversations. The model server's status loads as a fragment (`GET /fragments/model-status`)
+ * so a slow or unreachable server never delays the page.
  */
 import { Hono } from "hono";
 import type { RouteContext } from "../app.tsx";
 import type { ModelStatus } from "../../src/core/chat_model.ts";
-import { renderFragment, renderPage } from "../render.tsx";
+import { redirectAfterPost, renderFragment, renderPage } from "../render.tsx";
 import { DaemonSummary } from "../views/daemon_summary.tsx";
 import { Unavailable } from "../views/layout.tsx";
 import { formatTime } from "../views/format.ts";
 import { WidgetSlots } from "../views/widgets.tsx";
 import { SourceHealthList } from "../views/source_health.tsx";
+import { requeueAction, RequeuedNotice, SetAsideCard } from "../views/set_aside.tsx";
 
 const statusCacheMilliseconds = 30_000;
 const statusTimeoutMilliseconds = 3_000;
+/** Set-aside events the home page lists (the card counts them all). */
+const setAsideShown = 10;
 
 function ModelStatusView(props: { status: ModelStatus }) {
   const { status } = props;
@@ -86,11 +90,13 @@ export function dashboardRoutes(context: RouteContext): Hono {
       ["plugins", pluginList ? pluginList.length : "—", "/plugins"],
     ];
     if (deps.toolCount) counts.push(["tools", deps.toolCount(), "/logs"]);
+    const setAside = await deps.setAside?.summary(setAsideShown);
     return renderPage(
       c,
       context,
       { title: "Dashboard", active: "/" },
       <div class="grid">
+        <RequeuedNotice count={c.req.query("requeued")} />
         <section class="card">
           <h2>Heartbeat</h2>
           {daemon ? await DaemonSummary({ daemon }) : (
@@ -100,6 +106,7 @@ export function dashboardRoutes(context: RouteContext): Hono {
             />
           )}
         </section>
+        {setAside?.count ? <SetAsideCard {...setAside} /> : null}
         <section class="card">
           <h2>Model</h2>
           <div hx-get="/fragments/model-status" hx-trigger="load" hx-swap="innerHTML">
@@ -152,6 +159,13 @@ export function dashboardRoutes(context: RouteContext): Hono {
         {deps.widgets ? <WidgetSlots widgets={deps.widgets.list()} /> : null}
       </div>,
     );
+  });
+
+  app.post(requeueAction, async (c) => {
+    if (!deps.setAside) return c.text("Not available here.", 404);
+    const count = await deps.setAside.requeue();
+    deps.logger.info("set-aside events put back in the queue", { count });
+    return redirectAfterPost(c, `/?requeued=${count}`);
   });
 
   app.get("/fragments/model-status", async (c) => {

@@ -125,6 +125,15 @@ export class SqliteEventQueue implements EventQueue {
     return { count: Number(row.n), lastReason: row.reason ?? undefined };
   }
 
+  /** The newest `limit` set-aside events (the dashboard lists them). */
+  setAsideEvents(limit: number): PendingEvent[] {
+    const rows = statement(
+      this.db,
+      "SELECT * FROM events WHERE blocked_reason IS NOT NULL ORDER BY id DESC LIMIT ?",
+    ).all(limit) as unknown as EventRow[];
+    return rows.map(toEvent);
+  }
+
   /** Puts every set-aside event back in the queue, its blocked count reset; returns how many. */
   requeueSetAside(): number {
     return write(

@@ -1,7 +1,9 @@
 /**
  * The digests tick job: after `digests.hour` (local time) it writes yesterday's digest, and on
  * Mondays last week's, once each. A failure (model down) is recorded as the "digests" source's
- * health and retried with backoff.
+ * health and retried with backoff. New digests are then embedded in the background (`embedNew`):
+ * a slow or dead embedding server never holds up the tick or the heartbeat after it, and a tick
+ * that wrote nothing calls no model at all.
  */
 import type { DigestsConfig } from "../../config/digests_schema.ts";
 import { startOfZonedDay, zonedParts } from "../../core/zoned_time.ts";
@@ -16,6 +18,8 @@ export const digestSourceName = "digests";
 export interface DigestJobDependencies extends CheckDependencies, DigestWriterDependencies {
   settings: DigestsConfig;
   timeZone?: string;
+  /** Embeds what has no vector yet (absent without an embedding model); must not throw. */
+  embedNew?: (signal: AbortSignal) => Promise<unknown>;
 }
 
 /** The periods that should have a digest at `now`: [period, from, to]. */
@@ -39,7 +43,13 @@ export function duePeriods(
 /** The digests tick job. */
 export class DigestJob {
   readonly name = "digests";
+  #embedding: Promise<unknown> = Promise.resolve();
   constructor(private readonly deps: DigestJobDependencies) {}
+
+  /** Settles when the embedding started by the last run that wrote a digest has finished. */
+  embedded(): Promise<void> {
+    return this.#embedding.then(() => {});
+  }
 
   /** Writes the due digests not written yet (must not throw). */
   async run(now: Date, signal: AbortSignal): Promise<void> {
@@ -47,15 +57,24 @@ export class DigestJob {
     const missing = duePeriods(deps.settings, now, deps.timeZone)
       .filter(([period, from]) => !deps.digests.find(period, from));
     if (!missing.length || !isDue(deps.store, digestSourceName, now)) return;
+    let written = 0;
     try {
       for (const [period, from, to] of missing) {
         await writeDigest(deps, period, from, to, signal);
+        written++;
         deps.logger.info("digest written", { period, from: from.toISOString() });
       }
       const at = deps.clock.now();
       deps.store.recordSuccess(digestSourceName, at, at);
     } catch (error) {
       recordCheckFailure(deps, digestSourceName, 60, (error as Error).message.split("\n")[0]);
+    }
+    if (written && deps.embedNew) {
+      const previous = this.#embedding;
+      // Not awaited: the tick goes on; one embedding at a time.
+      this.#embedding = previous.then(() => deps.embedNew!(signal)).catch((error) =>
+        deps.logger.warn("digest embedding failed", { error: (error as Error).message })
+      );
     }
   }
 }

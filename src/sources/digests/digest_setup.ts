@@ -39,9 +39,16 @@ export function digestArchive(parts: DigestParts): DigestArchive {
   };
 }
 
-/** The digests tick job (none unless daily or weekly digests are on). */
+/**
+ * The digests tick job (none unless daily or weekly digests are on); `embedNew` embeds new
+ * digests after a tick wrote some.
+ */
 export function digestJobs(
-  parts: DigestParts & { queue: EventSink; logger: Logger },
+  parts: DigestParts & {
+    queue: EventSink;
+    logger: Logger;
+    embedNew?: (signal: AbortSignal) => Promise<unknown>;
+  },
 ): DigestJob[] {
   const settings = parts.config.digests;
   if (!settings.daily && !settings.weekly) return [];
@@ -53,6 +60,7 @@ export function digestJobs(
       logger: parts.logger,
       settings,
       timeZone: parts.config.radar.timezone || undefined,
+      embedNew: parts.embedNew,
     }),
   ];
 }

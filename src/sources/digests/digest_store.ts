@@ -6,7 +6,8 @@ import type { Digest } from "../../core/source_ports.ts";
 
 export type { Digest };
 
-interface Row {
+/** A `digests` row as SQLite returns it. */
+export interface DigestRow {
   id: number;
   period: "day" | "week";
   starts_at: string;
@@ -15,7 +16,8 @@ interface Row {
   created_at: string;
 }
 
-function toDigest(row: Row): Digest {
+/** A row → a digest. */
+export function toDigest(row: DigestRow): Digest {
   return {
     id: Number(row.id),
     period: row.period,
@@ -33,7 +35,7 @@ export class SqliteDigestStore {
   /** The digest of `period` starting at `startsAt`, if written. */
   find(period: Digest["period"], startsAt: Date): Digest | undefined {
     const row = this.db.prepare("SELECT * FROM digests WHERE period = ? AND starts_at = ?")
-      .get(period, startsAt.toISOString()) as Row | undefined;
+      .get(period, startsAt.toISOString()) as DigestRow | undefined;
     return row ? toDigest(row) : undefined;
   }
 
@@ -53,10 +55,16 @@ export class SqliteDigestStore {
     );
   }
 
+  /** Deletes a digest (its vectors go with it); false when there was none. */
+  remove(id: number): boolean {
+    return write(this.db, "the digest's removal", "DELETE FROM digests WHERE id = ?", id).changes >
+      0;
+  }
+
   /** Newest first. */
   list(limit: number): Digest[] {
     return (this.db.prepare("SELECT * FROM digests ORDER BY starts_at DESC, id DESC LIMIT ?")
-      .all(limit) as unknown as Row[]).map(toDigest);
+      .all(limit) as unknown as DigestRow[]).map(toDigest);
   }
 
   /** Digests matching any of the words, best first. */
@@ -66,6 +74,6 @@ export class SqliteDigestStore {
     return (this.db.prepare(
       `SELECT d.* FROM digests_fts JOIN digests d ON d.id = digests_fts.rowid
        WHERE digests_fts MATCH ? ORDER BY rank, d.id DESC LIMIT ?`,
-    ).all(query, limit) as unknown as Row[]).map(toDigest);
+    ).all(query, limit) as unknown as DigestRow[]).map(toDigest);
   }
 }
