@@ -16,7 +16,7 @@ import { personalitiesMigration } from "./014_personalities.ts";
 import { summariesEvalMigration } from "./015_summaries_eval.ts";
 import { mcpToolChangesMigration } from "./016_mcp_tool_changes.ts";
 import { blockedEventsMigration } from "./018_blocked_events.ts";
-import { digestEmbeddingsMigration } from "./023_digest_embeddings.ts";
+import { digestEmbeddingsMigration } from "./019_digest_embeddings.ts";
 
 /** The ordered migrations applied by `openDatabase`. */
 export const migrations: readonly Migration[] = [

@@ -1,4 +1,4 @@
-/** Schema 23: vectors of the daily/weekly digests, by embedding model, deleted with their digest. */
+/** Schema 19: vectors of the daily/weekly digests, by embedding model, deleted with their digest. */
 import type { Migration } from "../database.ts";
 
 /**
@@ -6,8 +6,8 @@ import type { Migration } from "../database.ts";
  * (same period, new text, new `created_at`) has a stale vector until it is embedded again.
  */
 export const digestEmbeddingsMigration: Migration = {
-  version: 23,
-  name: "023_digest_embeddings",
+  version: 19,
+  name: "019_digest_embeddings",
   sql: `
 CREATE TABLE digest_embeddings (
   digest_id INTEGER NOT NULL REFERENCES digests(id) ON DELETE CASCADE,
