@@ -6,7 +6,7 @@ import type {
   NewEvalRun,
   TaskOutcome,
 } from "../../core/eval_records.ts";
-import { transaction } from "./write.ts";
+import { insert, transaction, write } from "./write.ts";
 
 interface RunRow {
   id: number;
@@ -77,11 +77,12 @@ export class SqliteEvalStore implements EvalHistory {
   /** Stores a run and its outcomes in one transaction; returns the run id. */
   add(run: NewEvalRun): number {
     return transaction(this.db, () => {
-      const result = this.db.prepare(
+      const runId = insert(
+        this.db,
+        "the eval run",
         `INSERT INTO eval_runs (started_at, model, server, tasks, passed, tools_right,
            tool_responses, leaked_responses, prompt_tokens, completion_tokens,
            median_latency_ms, duration_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      ).run(
         run.startedAt,
         run.model.slice(0, 200),
         run.server.slice(0, 500),
@@ -95,14 +96,13 @@ export class SqliteEvalStore implements EvalHistory {
         Math.round(run.medianLatencyMs),
         Math.round(run.durationMs),
       );
-      const runId = Number(result.lastInsertRowid);
-      const insert = this.db.prepare(
-        `INSERT INTO eval_task_results (run_id, position, task_id, pass, reason, tool_calls,
-           tools_right, tool_responses, leaked_responses, prompt_tokens, completion_tokens,
-           latency_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      );
       run.outcomes.forEach((outcome, position) =>
-        insert.run(
+        write(
+          this.db,
+          "the eval run",
+          `INSERT INTO eval_task_results (run_id, position, task_id, pass, reason, tool_calls,
+             tools_right, tool_responses, leaked_responses, prompt_tokens, completion_tokens,
+             latency_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
           runId,
           position,
           outcome.id,
@@ -118,7 +118,7 @@ export class SqliteEvalStore implements EvalHistory {
         )
       );
       return runId;
-    });
+    }, "the eval run");
   }
 
   /** Runs newest first. */

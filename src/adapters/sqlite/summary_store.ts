@@ -5,10 +5,9 @@ import type {
   SummaryRecord,
   SummaryStore,
 } from "../../core/conversation_summary.ts";
-import { cosineSimilarity } from "../../core/embedding_model.ts";
-import type { RecallVectors } from "../../core/recall.ts";
 import { toFtsQuery } from "./fact_store.ts";
 import { statement } from "./statements.ts";
+import { SqliteVectorTable } from "./vector_table.ts";
 import { write } from "./write.ts";
 
 interface SummaryRow {
@@ -97,63 +96,24 @@ export class SqliteSummaryStore implements SummaryStore {
   }
 }
 
-/** Float32 bytes → numbers (undefined for a damaged blob). */
-function toVector(bytes: Uint8Array): number[] | undefined {
-  if (bytes.byteLength === 0 || bytes.byteLength % 4 !== 0) return undefined;
-  const copy = bytes.slice();
-  return [...new Float32Array(copy.buffer, 0, copy.byteLength / 4)];
-}
+/** Summary vectors by embedding model; stale when the summary was rewritten (`summarized_at`). */
+export class SqliteSummaryEmbeddings extends SqliteVectorTable<SummaryRow, SummaryRecord> {
+  constructor(db: DatabaseSync) {
+    super(db, {
+      table: "summary_embeddings",
+      itemColumn: "conversation_id",
+      versionColumn: "summarized_at",
+      items: "conversation_summaries",
+      idColumn: "conversation_id",
+      itemVersionColumn: "summarized_at",
+      what: "the conversation summary's vector",
+      text: (row) => `${row.title}\n${row.content}`,
+      toItem: toRecord,
+    });
+  }
 
-/** Summary vectors by embedding model; stale when the summary was rewritten. */
-export class SqliteSummaryEmbeddings implements RecallVectors<SummaryRecord> {
-  constructor(private readonly db: DatabaseSync) {}
-
-  /** True when no summary is stored. */
+  /** True when no summary is stored (then a search embeds nothing for summarys). */
   empty(): boolean {
-    return !this.db.prepare("SELECT 1 FROM conversation_summaries LIMIT 1").get();
-  }
-
-  /** Summaries without a current vector of `model`, oldest first. */
-  pending(model: string, limit: number): Array<{ id: number; text: string; version: string }> {
-    const rows = this.db.prepare(
-      `SELECT s.conversation_id, s.title, s.content, s.summarized_at
-       FROM conversation_summaries s
-       LEFT JOIN summary_embeddings e ON e.conversation_id = s.conversation_id AND e.model = ?
-       WHERE e.conversation_id IS NULL OR e.summarized_at <> s.summarized_at
-       ORDER BY s.conversation_id LIMIT ?`,
-    ).all(model, limit) as unknown as Array<SummaryRow>;
-    return rows.map((row) => ({
-      id: Number(row.conversation_id),
-      text: `${row.title}\n${row.content}`,
-      version: row.summarized_at,
-    }));
-  }
-
-  /** Stores (or replaces) a summary's vector. */
-  put(conversationId: number, model: string, version: string, vector: number[]): void {
-    this.db.prepare(
-      `INSERT OR REPLACE INTO summary_embeddings (conversation_id, model, summarized_at, vector)
-       VALUES (?, ?, ?, ?)`,
-    ).run(conversationId, model, version, new Uint8Array(new Float32Array(vector).buffer));
-  }
-
-  /** The nearest current summaries, best first. */
-  nearest(
-    model: string,
-    vector: number[],
-    limit: number,
-  ): Array<{ item: SummaryRecord; similarity: number }> {
-    const rows = this.db.prepare(
-      `SELECT s.*, e.vector FROM summary_embeddings e
-       JOIN conversation_summaries s ON s.conversation_id = e.conversation_id
-       WHERE e.model = ? AND e.summarized_at = s.summarized_at`,
-    ).all(model) as unknown as Array<SummaryRow & { vector: Uint8Array }>;
-    return rows.flatMap((row) => {
-      const stored = toVector(row.vector);
-      return stored ? [{ row, score: cosineSimilarity(vector, stored) }] : [];
-    }).sort((a, b) => b.score - a.score).slice(0, limit).map(({ row, score }) => ({
-      item: toRecord(row),
-      similarity: score,
-    }));
+    return this.noItems();
   }
 }
