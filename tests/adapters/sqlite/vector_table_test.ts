@@ -7,7 +7,10 @@ import assert from "node:assert/strict";
 import type { DatabaseSync } from "node:sqlite";
 import { join } from "node:path";
 import { openDatabase } from "../../../src/adapters/sqlite/database.ts";
-import { SqliteVectorTable } from "../../../src/adapters/sqlite/vector_table.ts";
+import {
+  SqliteVectorTable,
+  type VectorTableConfig,
+} from "../../../src/adapters/sqlite/vector_table.ts";
 import { StorageError } from "../../../src/adapters/sqlite/write.ts";
 import { canMountTmpfs, fillDisk, mountTmpfs } from "./tmpfs.ts";
 
@@ -34,18 +37,20 @@ class NoteVectors extends SqliteVectorTable<NoteRow, string> {
   }
 }
 
+const noteConfig: VectorTableConfig<NoteRow, string> = {
+  table: "note_vectors",
+  itemColumn: "note_id",
+  versionColumn: "note_changed_at",
+  items: "notes",
+  idColumn: "id",
+  itemVersionColumn: "changed_at",
+  what: "the note's vector",
+  text: (row) => `note: ${row.body}`,
+  toItem: (row) => row.body,
+};
+
 function noteVectors(db: DatabaseSync) {
-  return new NoteVectors(db, {
-    table: "note_vectors",
-    itemColumn: "note_id",
-    versionColumn: "note_changed_at",
-    items: "notes",
-    idColumn: "id",
-    itemVersionColumn: "changed_at",
-    what: "the note's vector",
-    text: (row) => `note: ${row.body}`,
-    toItem: (row) => row.body,
-  });
+  return new NoteVectors(db, noteConfig);
 }
 
 function withDatabase(run: (db: DatabaseSync) => void, folder?: string): void {
@@ -145,18 +150,7 @@ Deno.test("deleting an item deletes its vectors; a vector for a gone item is not
 Deno.test("table and column names must be plain SQL identifiers", () => {
   withDatabase((db) => {
     assert.throws(
-      () =>
-        new SqliteVectorTable<NoteRow, string>(db, {
-          table: "note_vectors; DROP TABLE notes",
-          itemColumn: "note_id",
-          versionColumn: "note_changed_at",
-          items: "notes",
-          idColumn: "id",
-          itemVersionColumn: "changed_at",
-          what: "the note's vector",
-          text: (row) => row.body,
-          toItem: (row) => row.body,
-        }),
+      () => new SqliteVectorTable(db, { ...noteConfig, table: "note_vectors; DROP TABLE notes" }),
       /not an SQL identifier/,
     );
   });
