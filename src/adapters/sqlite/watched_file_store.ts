@@ -1,6 +1,7 @@
 /** Files the folder watchers have seen, settled on stored rows, and per-folder watcher counters. */
 import type { DatabaseSync } from "node:sqlite";
 import { statement } from "./statements.ts";
+import { write } from "./write.ts";
 import type {
   ScanReason,
   SeenFile,
@@ -19,6 +20,9 @@ interface FileRow {
   stable_since_ms: number;
 }
 
+/** What the write helper names when a write fails. */
+const seenFile = "a watched file";
+const watcherCounts = "the watcher counts";
 /** The `watched_files` and `watcher_stats` tables. */
 export class SqliteWatchedFileStore implements WatchedFolders {
   constructor(private readonly db: DatabaseSync) {}
@@ -52,28 +56,34 @@ export class SqliteWatchedFileStore implements WatchedFolders {
     const at = new Date(nowMs).toISOString();
     const state = options.baseline ? "baseline" : "settling";
     return transaction(this.db, () => {
-      const insert = statement(
-        this.db,
-        `INSERT OR IGNORE INTO watched_files
+      const insert = `INSERT OR IGNORE INTO watched_files
            (folder, path, size, mtime_ms, state, first_seen_at, stable_since_ms)
-         VALUES (?, ?, ?, ?, ?, ?, ?)`,
-      );
-      const update = statement(
-        this.db,
-        `UPDATE watched_files SET size = ?, mtime_ms = ?, stable_since_ms = ?,
+         VALUES (?, ?, ?, ?, ?, ?, ?)`;
+      const update = `UPDATE watched_files SET size = ?, mtime_ms = ?, stable_since_ms = ?,
            state = CASE WHEN state = 'settling' THEN 'settling' ELSE ? END
-         WHERE folder = ? AND path = ? AND (size != ? OR mtime_ms != ?)`,
-      );
+         WHERE folder = ? AND path = ? AND (size != ? OR mtime_ms != ?)`;
       let added = 0;
       for (const file of files) {
-        const inserted = Number(
-          insert.run(folder, file.path, file.size, file.mtimeMs, state, at, nowMs).changes,
+        const { changes } = write(
+          this.db,
+          seenFile,
+          insert,
+          folder,
+          file.path,
+          file.size,
+          file.mtimeMs,
+          state,
+          at,
+          nowMs,
         );
-        if (inserted) {
+        if (changes) {
           added++;
           continue;
         }
-        update.run(
+        write(
+          this.db,
+          seenFile,
+          update,
           file.size,
           file.mtimeMs,
           nowMs,
@@ -106,31 +116,29 @@ export class SqliteWatchedFileStore implements WatchedFolders {
   /** New fingerprints of files still changing. */
   restart(folder: string, files: readonly SeenFile[], nowMs: number): void {
     transaction(this.db, () => {
-      const update = statement(
-        this.db,
-        `UPDATE watched_files SET size = ?, mtime_ms = ?, stable_since_ms = ?
-         WHERE folder = ? AND path = ?`,
-      );
-      for (const file of files) update.run(file.size, file.mtimeMs, nowMs, folder, file.path);
+      const update = `UPDATE watched_files SET size = ?, mtime_ms = ?, stable_since_ms = ?
+         WHERE folder = ? AND path = ?`;
+      for (const file of files) {
+        write(this.db, seenFile, update, file.size, file.mtimeMs, nowMs, folder, file.path);
+      }
     });
   }
 
   /** Forgets files that are gone. */
   forget(folder: string, paths: readonly string[]): void {
     transaction(this.db, () => {
-      const remove = statement(this.db, "DELETE FROM watched_files WHERE folder = ? AND path = ?");
-      for (const path of paths) remove.run(folder, path);
+      const remove = "DELETE FROM watched_files WHERE folder = ? AND path = ?";
+      for (const path of paths) write(this.db, seenFile, remove, folder, path);
     });
   }
 
   /** Marks files queued (call inside the transaction that queues their events). */
   markQueued(folder: string, files: readonly SeenFile[]): void {
-    const update = statement(
-      this.db,
-      `UPDATE watched_files SET state = 'queued', size = ?, mtime_ms = ?
-       WHERE folder = ? AND path = ?`,
-    );
-    for (const file of files) update.run(file.size, file.mtimeMs, folder, file.path);
+    const update = `UPDATE watched_files SET state = 'queued', size = ?, mtime_ms = ?
+       WHERE folder = ? AND path = ?`;
+    for (const file of files) {
+      write(this.db, seenFile, update, file.size, file.mtimeMs, folder, file.path);
+    }
     this.#bump(folder, "queued", files.length);
   }
 
@@ -163,8 +171,13 @@ export class SqliteWatchedFileStore implements WatchedFolders {
     transaction(this.db, () => {
       this.#bump(folder, reason === "rescan" ? "rescans" : "scans", 1);
       this.#bump(folder, "recovered", found);
-      statement(this.db, "UPDATE watcher_stats SET last_scan_at = ? WHERE folder = ?")
-        .run(at.toISOString(), folder);
+      write(
+        this.db,
+        watcherCounts,
+        "UPDATE watcher_stats SET last_scan_at = ? WHERE folder = ?",
+        at.toISOString(),
+        folder,
+      );
     });
   }
 
@@ -192,8 +205,18 @@ export class SqliteWatchedFileStore implements WatchedFolders {
 
   #bump(folder: string, column: "scans" | "rescans" | "recovered" | "queued", by: number): void {
     if (!by) return;
-    statement(this.db, "INSERT OR IGNORE INTO watcher_stats (folder) VALUES (?)").run(folder);
-    statement(this.db, `UPDATE watcher_stats SET ${column} = ${column} + ? WHERE folder = ?`)
-      .run(by, folder);
+    write(
+      this.db,
+      watcherCounts,
+      "INSERT OR IGNORE INTO watcher_stats (folder) VALUES (?)",
+      folder,
+    );
+    write(
+      this.db,
+      watcherCounts,
+      `UPDATE watcher_stats SET ${column} = ${column} + ? WHERE folder = ?`,
+      by,
+      folder,
+    );
   }
 }
