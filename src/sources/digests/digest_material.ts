@@ -1,9 +1,12 @@
 /**
  * What a digest reads: the period's user and assistant messages (by conversation) and the
- * events the sources queued, each line cut, the whole bounded — the text goes to the model
- * inside untrusted markers.
+ * events the sources queued, each line masked (known secret values, tokens in URLs,
+ * Authorization values) and then cut, the whole bounded — the text goes to the model inside
+ * untrusted markers. Masking comes before the cut, so a secret cut in half never leaves its
+ * first half behind.
  */
 import type { DatabaseSync } from "node:sqlite";
+import { redactText } from "../../core/redact.ts";
 
 /** The lines of one period, and how many were left out. */
 export interface DigestMaterial {
@@ -13,17 +16,21 @@ export interface DigestMaterial {
 
 const lineChars = 300;
 
-function cut(text: string): string {
-  const flat = text.replace(/\s+/g, " ").trim();
+function cut(text: string, secrets: readonly string[]): string {
+  const flat = redactText(text, secrets).replace(/\s+/g, " ").trim();
   return flat.length > lineChars ? `${flat.slice(0, lineChars)}…` : flat;
 }
 
-/** Messages and events from `from` (inclusive) to `to` (exclusive), at most `maxChars`. */
+/**
+ * Messages and events from `from` (inclusive) to `to` (exclusive), at most `maxChars`, masked
+ * with `secrets` (every secret known now).
+ */
 export function digestMaterial(
   db: DatabaseSync,
   from: Date,
   to: Date,
   maxChars: number,
+  secrets: readonly string[] = [],
 ): DigestMaterial {
   const range = [from.toISOString(), to.toISOString()];
   const messages = db.prepare(
@@ -44,12 +51,16 @@ export function digestMaterial(
   for (const message of messages) {
     if (message.conversation !== current) {
       current = message.conversation;
-      all.push(`# ${message.kind} conversation ${message.conversation}: ${cut(message.title)}`);
+      all.push(
+        `# ${message.kind} conversation ${message.conversation}: ${cut(message.title, secrets)}`,
+      );
     }
-    all.push(`${message.role}: ${cut(message.content)}`);
+    all.push(`${message.role}: ${cut(message.content, secrets)}`);
   }
   if (events.length) all.push("# events");
-  for (const event of events) all.push(`${event.source} ${event.kind}: ${cut(event.summary)}`);
+  for (const event of events) {
+    all.push(`${event.source} ${event.kind}: ${cut(event.summary, secrets)}`);
+  }
   const lines: string[] = [];
   let size = 0;
   for (const line of all) {

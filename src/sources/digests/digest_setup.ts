@@ -1,6 +1,7 @@
 /** The digests job and writer built from the runtime's parts. */
 import type { DatabaseSync } from "node:sqlite";
 import type { RadarConfig } from "../../config/schema.ts";
+import { configSecrets } from "../../config/secrets.ts";
 import type { ChatModel } from "../../core/chat_model.ts";
 import type { Clock, Logger } from "../../core/ports.ts";
 import type { EventSink } from "../source_checks.ts";
@@ -26,6 +27,8 @@ function digestWriter(parts: DigestParts): DigestWriterDependencies {
     model: parts.model,
     clock: parts.clock,
     maxInputChars: parts.config.digests.max_input_chars,
+    // Read on each digest: a password read after start (password_cmd, keychain) counts too.
+    secrets: () => configSecrets(parts.config),
   };
 }
 

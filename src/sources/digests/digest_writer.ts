@@ -1,11 +1,13 @@
 /**
  * Writes one digest: the period's material goes to the model as untrusted data with one short
  * instruction and no tools; the answer is stored as a searchable digest. An empty period costs no
- * model call.
+ * model call. Secrets known now are masked in the material (before it is cut) and in the stored
+ * digest: the model server may be remote, and the digest is searched, embedded and shown later.
  */
 import type { DatabaseSync } from "node:sqlite";
 import type { ChatModel } from "../../core/chat_model.ts";
 import type { Clock } from "../../core/ports.ts";
+import { redactText } from "../../core/redact.ts";
 import { untrustedNotice, wrapUntrusted } from "../../core/untrusted_text.ts";
 import { digestMaterial } from "./digest_material.ts";
 import type { Digest, SqliteDigestStore } from "./digest_store.ts";
@@ -17,6 +19,8 @@ export interface DigestWriterDependencies {
   model: ChatModel;
   clock: Clock;
   maxInputChars: number;
+  /** Every secret known now (the config's and those read since start), asked on each digest. */
+  secrets?: () => readonly string[];
 }
 
 /** The longest digest kept. */
@@ -35,7 +39,8 @@ export async function writeDigest(
   to: Date,
   signal?: AbortSignal,
 ): Promise<Digest> {
-  const material = digestMaterial(deps.db, from, to, deps.maxInputChars);
+  const secrets = deps.secrets?.() ?? [];
+  const material = digestMaterial(deps.db, from, to, deps.maxInputChars, secrets);
   let content: string;
   if (!material.lines.length) {
     content = "No conversations or events in this period.";
@@ -57,7 +62,8 @@ export async function writeDigest(
       tools: [],
       temperature: 0.2,
     }, signal);
-    content = response.content.trim().slice(0, maxDigestChars) || "(the model wrote nothing)";
+    content = redactText(response.content.trim(), secrets).slice(0, maxDigestChars) ||
+      "(the model wrote nothing)";
   }
   const digest = {
     period,
