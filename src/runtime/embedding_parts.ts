@@ -18,6 +18,8 @@ import {
 import { EmbeddingToolRanker } from "../core/tool_embedding_ranker.ts";
 import type { ToolRanker } from "../core/tool_relevance.ts";
 import { createEmbeddingModel } from "../adapters/llm/create_embedding_model.ts";
+import { maskedEmbeddingModel } from "../core/masked_embedding_model.ts";
+import { configSecrets } from "../config/secrets.ts";
 import { SqliteFactEmbeddings } from "../adapters/sqlite/fact_embeddings.ts";
 import { SqliteToolEmbeddings } from "../adapters/sqlite/tool_embeddings.ts";
 import type { SqliteFactStore } from "../adapters/sqlite/fact_store.ts";
@@ -43,11 +45,13 @@ export function embeddingParts(
   toolRanker?: ToolRanker;
   embedNew?: (signal?: AbortSignal) => Promise<number>;
 } {
-  const model = createEmbeddingModel(config.llm, {
+  const server = createEmbeddingModel(config.llm, {
     fetch: parts.fetch,
     logger: parts.logger,
     sleep,
   });
+  // Every text sent to the embedding server is masked with the secrets known at that moment.
+  const model = server && maskedEmbeddingModel(server, () => configSecrets(config));
   const now = () => parts.clock.now().getTime();
   let warnedAt: number | undefined;
   const common = {
