@@ -1,10 +1,18 @@
 /**
  * Hooks: the nine points where config rules and plugins may look at or shape a run (the developer
  * guide's hook system). Handlers run in priority order (lower first; config rules 50, plugins 100),
- * each isolated: a handler that throws (or whose promise rejects) is skipped and reported through
- * `onFailure` — fail-open — unless it was registered `failClosed` (a block rule whose own
- * evaluation broke), which then blocks. A failing post_memory_search filter hides the results it
- * was asked about instead (a crashed privacy filter must not reveal what it hides). With no handler at a point, a run costs one length check.
+ * each isolated: a handler that throws (or whose promise rejects) is reported through `onFailure`
+ * (one line saying what Radar did about it). What a failure does depends on the kind of hook:
+ * - observing hooks (post_tool_call, post_heartbeat, log rules) fail open: skipped;
+ * - blocking hooks (pre_*) fail open unless registered `failClosed` (a block rule whose own
+ *   evaluation broke), which then blocks;
+ * - filters fail closed: a failing filter_tools handler offers none of the tools it was asked
+ *   about (the run goes on without them), a failing post_memory_search one hides the results it
+ *   was asked about — a crashed privacy filter must not reveal what it exists to hide;
+ * - a failing post_agent_run handler registered `failClosed` (redact_response rules, plugins'
+ *   post_agent_run hooks) withholds the answer: one line naming the hook replaces it. Others
+ *   (log_agent) are skipped.
+ * With no handler at a point, a run costs one length check.
  * Deadlines are the handler's own business (plugin hooks carry the plugin host's per-call deadline;
  * config rules are synchronous).
  */
@@ -113,13 +121,34 @@ export interface HookRegistration<P extends HookPoint = HookPoint> {
   /** Where it came from: "config" or "plugin:NAME" (list and audit). */
   source: string;
   description: string;
-  /** A failing handler blocks instead of being skipped (pre_* points only). */
+  /**
+   * A failing handler blocks (pre_* points) or withholds the answer (post_agent_run) instead of
+   * being skipped. Filters (filter_tools, post_memory_search) fail closed whether set or not.
+   */
   failClosed?: boolean;
   handler: HookHandler<P>;
 }
 
 /** Told about each handler that failed (and was skipped, or blocked when fail-closed). */
 export type HookFailureListener = (registration: HookRegistration, error: string) => void;
+
+/**
+ * Thrown by a handler that runs several hooks (the plugins' handler of a point) to name the one
+ * that failed, e.g. `guard.redact`: the withheld-answer line names it.
+ */
+export class HookFailedError extends Error {
+  /** The failing hook's name. */
+  readonly hookName: string;
+  constructor(hookName: string, message: string) {
+    super(message);
+    this.hookName = hookName;
+  }
+}
+
+/** The line that replaces an answer when a redacting post_agent_run hook failed. */
+export function withheldAnswer(hookName: string): string {
+  return `The answer was withheld because the redacting hook "${hookName}" failed.`;
+}
 
 /** Holds the handlers of every point and runs them. */
 export class Hooks {
@@ -175,14 +204,23 @@ export class Hooks {
     return undefined;
   }
 
-  /** filter_tools: each handler narrows the previous one's list. */
+  /**
+   * filter_tools: each handler narrows the previous one's list. A filter that fails offers none
+   * of the tools it was asked about (fail-closed: a crashed filter must not offer what it exists
+   * to hide); the run goes on without them, and its one warning line says so.
+   */
   async filterTools(tools: readonly string[], kind: string): Promise<readonly string[]> {
     const list = this.#byPoint.get("filter_tools")!;
     if (!list.length) return tools;
     let kept = tools;
     for (const registration of list) {
-      const outcome = await this.#run(registration, { tools: kept, kind });
-      if (!outcome.ok || !Array.isArray(outcome.value)) continue;
+      const outcome = await this.#run(
+        registration,
+        { tools: kept, kind },
+        `; none of the ${kept.length} tool(s) it was asked about are offered this run`,
+      );
+      if (!outcome.ok) return [];
+      if (!Array.isArray(outcome.value)) continue;
       const allowed = new Set(outcome.value as string[]);
       kept = kept.filter((name) => allowed.has(name)); // a hook may drop tools, never add them
     }
@@ -233,7 +271,10 @@ export class Hooks {
     return kept;
   }
 
-  /** post_agent_run: each handler may replace the answer. */
+  /**
+   * post_agent_run: each handler may replace the answer. A failing `failClosed` handler (a
+   * redacting one) withholds it: one line naming the hook is the answer (stored and shown).
+   */
   async transformAnswer(
     input: Parameters<HookSignatures["post_agent_run"]>[0],
   ): Promise<string> {
@@ -241,8 +282,16 @@ export class Hooks {
     if (!list.length) return input.response;
     let response = input.response;
     for (const registration of list) {
-      const outcome = await this.#run(registration, { ...input, response });
-      if (outcome.ok && typeof outcome.value === "string") response = outcome.value;
+      const outcome = await this.#run(
+        registration,
+        { ...input, response },
+        registration.failClosed ? "; the answer was withheld" : "",
+      );
+      if (!outcome.ok) {
+        if (registration.failClosed) return withheldAnswer(outcome.hookName);
+        continue;
+      }
+      if (typeof outcome.value === "string") response = outcome.value;
     }
     return response;
   }
@@ -261,14 +310,17 @@ export class Hooks {
     registration: HookRegistration,
     input: unknown,
     consequence = "",
-  ): Promise<{ ok: true; value: unknown } | { ok: false }> {
+  ): Promise<{ ok: true; value: unknown } | { ok: false; hookName: string }> {
     try {
       const handler = registration.handler as (input: unknown) => unknown;
       return { ok: true, value: await handler(input) };
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
       this.#onFailure(registration, reason + consequence);
-      return { ok: false };
+      return {
+        ok: false,
+        hookName: error instanceof HookFailedError ? error.hookName : registration.name,
+      };
     }
   }
 }

@@ -166,11 +166,12 @@ export function ruleRegistration(rule: HookRule, options: ConfigRuleOptions): Ho
       );
     case "redact_response": {
       const expressions = rule.patterns.map((pattern) => new RegExp(pattern, "gi"));
+      // Fail-closed: should it ever fail, the answer is withheld, never shown unredacted.
       return reg("post_agent_run", ({ response }) =>
         expressions.reduce(
           (text, expression) => text.replace(expression, rule.replacement),
           response,
-        ));
+        ), true);
     }
     case "log_agent":
       return reg("post_agent_run", ({ conversationId, kind, response }) => {

@@ -3,11 +3,12 @@
  * grant, per-call deadline, SIGKILL and respawn). They reach the core only as its ports: a
  * `ToolGate` (pre_tool_call: may block), a `ToolObserver` (post_tool_call: may add a short note)
  * and a `PromptVariableSource`. What a plugin returns is hostile: parsed strictly, flattened, cut
- * short. A hook or variable that crashes, times out, is refused or returns nonsense is skipped
- * (the tool call goes on, as in the product's hook design) and leaves an audit row named
- * `plugin:<plugin>:<function>`.
+ * short. A hook or variable that crashes, times out, is refused or returns nonsense leaves an
+ * audit row named `plugin:<plugin>:<function>`; a tool-call hook or a variable is then skipped
+ * (the tool call goes on, as in the product's hook design), while the filters and answer
+ * rewriters at the other points fail closed (see plugin_point_hooks.ts).
  */
-import type { HookHandler, Hooks } from "../core/hooks.ts";
+import type { HookHandler, HookPoint, Hooks } from "../core/hooks.ts";
 import type { AuditSink, Clock, Logger } from "../core/ports.ts";
 import type { PromptVariableSource } from "../core/prompt_variables.ts";
 import { refused, type ToolContext, type ToolOutcome, type ToolResult } from "../core/tool.ts";
@@ -46,13 +47,31 @@ export {
   type PreHookAnswer,
 } from "./plugin_hook_answers.ts";
 
-/** The hooks and prompt variables of the enabled plugins. */
 /** A hook or variable that times out this many times in a row is paused. */
 export const hookTimeoutLimit = 3;
 
 /** How long a paused hook or variable is skipped (then tried again; one more timeout re-pauses). */
 export const hookPauseMinutes = 10;
 
+/** What a paused plugin function is: a hook at its point, or a prompt variable. */
+type PausedKind = HookPoint | "prompt_variable";
+
+/** What happens while a function of each kind is paused (its audit row says so). */
+const whilePaused: Record<PausedKind, string> = {
+  pre_tool_call: "this hook fails open: tool calls go on without it",
+  post_tool_call: "this hook fails open: tool calls go on without it",
+  pre_agent_run: "this hook fails open: runs go on without it",
+  pre_memory_store: "this hook fails open: memories are stored without it",
+  pre_heartbeat: "this hook fails open: heartbeats go on without it",
+  post_heartbeat: "this hook fails open: heartbeats go on without it",
+  filter_tools: "this filter fails closed: runs offer none of the tools it filters meanwhile",
+  post_memory_search:
+    "this filter fails closed: the memory results it filters are hidden meanwhile",
+  post_agent_run: "this hook fails closed: answers are withheld meanwhile",
+  prompt_variable: "the prompt goes out without this variable meanwhile",
+};
+
+/** The hooks and prompt variables of the enabled plugins. */
 export class PluginHooks implements PromptVariableSource {
   #options: PluginHooksOptions;
   /** Consecutive timeouts and pause end (ms) per `plugin:function`. */
@@ -135,6 +154,7 @@ export class PluginHooks implements PromptVariableSource {
         hook.function,
         { tool_name: input.toolName, arguments: input.arguments },
         context,
+        "pre_tool_call",
         input.toolName,
       );
       if (text === undefined) continue;
@@ -165,6 +185,7 @@ export class PluginHooks implements PromptVariableSource {
           success: input.success,
         },
         context,
+        "post_tool_call",
         input.toolName,
       );
       if (text === undefined) return undefined;
@@ -189,7 +210,7 @@ export class PluginHooks implements PromptVariableSource {
       if (!entries.length) continue;
       registry.register(pointRegistration(point, entries, {
         call: (entry, args, conversationId) =>
-          this.#call(entry.plugin, entry.function, args, { conversationId }),
+          this.#call(entry.plugin, entry.function, args, { conversationId }, point),
         invalid: (entry, reason) => this.#invalid(entry, reason, {}, point),
       }));
     }
@@ -216,7 +237,13 @@ export class PluginHooks implements PromptVariableSource {
     context: { signal: AbortSignal; conversationId?: number },
   ): Promise<Record<string, string>> {
     const values = await Promise.all(this.#variables.map(async ({ plugin, name }) => {
-      const text = await this.#call(plugin, name, {}, { conversationId: context.conversationId });
+      const text = await this.#call(
+        plugin,
+        name,
+        {},
+        { conversationId: context.conversationId },
+        "prompt_variable",
+      );
       return text === undefined ? undefined : [`${plugin.folder.name}.${name}`, text] as const;
     }));
     return Object.fromEntries(values.filter((entry) => entry !== undefined));
@@ -228,10 +255,12 @@ export class PluginHooks implements PromptVariableSource {
     name: string,
     args: Record<string, unknown>,
     context: Pick<ToolContext, "conversationId">,
+    kind: PausedKind,
     toolName?: string,
   ): Promise<string | undefined> {
-    // Hooks fail open, so a hook that keeps hanging would only add its deadline to every call:
-    // after `hookTimeoutLimit` timeouts in a row it is skipped for `hookPauseMinutes`.
+    // A hook that keeps hanging would only add its deadline to every call: after
+    // `hookTimeoutLimit` timeouts in a row it counts as failed, at once, for `hookPauseMinutes`
+    // (skipped where hooks fail open; where they fail closed, what it guards stays closed).
     const key = `${plugin.folder.name}:${name}`;
     const timeouts = this.#timeouts.get(key);
     const now = this.#options.clock.now().getTime();
@@ -263,7 +292,7 @@ export class PluginHooks implements PromptVariableSource {
           name,
           "refused",
           `paused for ${hookPauseMinutes} minutes after ${hookTimeoutLimit} timeouts in a row ` +
-            `(hooks fail open: tool calls go on without it)`,
+            `(${whilePaused[kind]})`,
           context,
           { toolName },
         );

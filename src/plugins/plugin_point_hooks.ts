@@ -2,10 +2,16 @@
  * Plugin hooks at the seven points beyond the tool calls (agent run, tool filter, memory,
  * heartbeat). Each point is one core hook handler at priority 100 that calls the plugins' functions
  * in their manifest order; answers are hostile and parsed strictly. A function that fails or answers
- * nonsense is skipped (audited by the caller): plugin hooks are fail-open, except post_memory_search
- * filters, which fail closed (the results they were asked about are hidden).
+ * nonsense is skipped (audited by the caller) at the blocking and observing points (fail-open), but
+ * the filters and the answer rewriters fail closed (src/core/hooks.ts does it; the error names the
+ * plugin's function): a failing filter_tools hook offers none of the tools it was asked about, a
+ * failing post_memory_search hook hides the results it was asked about, and a failing
+ * post_agent_run hook withholds the answer (a plugin there may redact it: Radar cannot tell a
+ * redactor from an observer, so every one counts as redacting; one that answers nothing keeps
+ * the answer as it is).
  */
 import {
+  HookFailedError,
   type HookPoint,
   type HookRegistration,
   type MemoryHit,
@@ -25,6 +31,9 @@ export const otherHookPoints = [
   "pre_heartbeat",
   "post_heartbeat",
 ] as const satisfies readonly HookPoint[];
+
+/** The points whose plugin hooks fail closed (see the file comment). */
+const failsClosed = new Set<HookPoint>(["filter_tools", "post_memory_search", "post_agent_run"]);
 
 /** The source name of these registrations. */
 export const otherPointsSource = "plugins:points";
@@ -77,7 +86,9 @@ export function pointRegistration(
     priority: pluginHookPriority,
     source: otherPointsSource,
     description: entries.map((entry) => `${entry.plugin.folder.name}.${entry.function}`).join(", "),
+    failClosed: failsClosed.has(point),
   };
+  const nameOf = (entry: HookEntry) => `${entry.plugin.folder.name}.${entry.function}`;
   const block = async (args: Record<string, unknown>, conversationId?: number) => {
     for (const entry of entries) {
       const text = await caller.call(entry, args, conversationId);
@@ -113,13 +124,20 @@ export function pointRegistration(
       return registrationAt(point, base, async (input) => {
         let tools: readonly string[] = input.tools;
         for (const entry of entries) {
+          // A tool filter fails closed: a plugin that crashes, times out or answers nonsense
+          // makes the core offer none of these tools this run (src/core/hooks.ts).
+          const name = nameOf(entry);
           const text = await caller.call(entry, { tools });
-          if (text === undefined) continue;
+          if (text === undefined) {
+            throw new HookFailedError(name, `tool filter ${name} did not answer`);
+          }
           const value = field(text, "tools");
           if (value === null) continue;
           if (!Array.isArray(value) || !value.every((name) => typeof name === "string")) {
-            caller.invalid(entry, "returned something other than {tools: [names]}");
-            continue;
+            throw new HookFailedError(
+              name,
+              `tool filter ${name} returned something other than {tools: [names]}`,
+            );
           }
           const kept = new Set(value);
           tools = tools.filter((name) => kept.has(name));
@@ -135,12 +153,18 @@ export function pointRegistration(
             response,
             conversation_id: input.conversationId,
           }, input.conversationId);
-          if (text === undefined) continue;
+          // An answer rewriter fails closed: the core withholds the answer (src/core/hooks.ts).
+          const name = nameOf(entry);
+          if (text === undefined) {
+            throw new HookFailedError(name, `redacting hook ${name} did not answer`);
+          }
           const value = field(text, "response");
           if (value === null) continue;
           if (typeof value !== "string") {
-            caller.invalid(entry, "returned something other than {response}");
-            continue;
+            throw new HookFailedError(
+              name,
+              `redacting hook ${name} returned something other than {response}`,
+            );
           }
           response = value.slice(0, maxResponseChars);
         }
@@ -152,13 +176,18 @@ export function pointRegistration(
         for (const entry of entries) {
           // A memory filter fails closed: a plugin that crashes, times out or answers nonsense
           // makes the core hide these results (src/core/hooks.ts), never pass them unfiltered.
-          const name = `${entry.plugin.folder.name}.${entry.function}`;
+          const name = nameOf(entry);
           const text = await caller.call(entry, { query: input.query, results });
-          if (text === undefined) throw new Error(`memory filter ${name} did not answer`);
+          if (text === undefined) {
+            throw new HookFailedError(name, `memory filter ${name} did not answer`);
+          }
           const value = field(text, "results");
           if (value === null) continue;
           if (!Array.isArray(value)) {
-            throw new Error(`memory filter ${name} returned something other than {results: [...]}`);
+            throw new HookFailedError(
+              name,
+              `memory filter ${name} returned something other than {results: [...]}`,
+            );
           }
           // Only kind and id count: a plugin can drop or reorder hits, never rewrite or add them.
           const byKey = new Map(results.map((hit) => [memoryHitKey(hit), hit]));

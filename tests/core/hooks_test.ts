@@ -1,5 +1,11 @@
 import assert from "node:assert/strict";
-import { type HookRegistration, Hooks, hookToolGate } from "../../src/core/hooks.ts";
+import {
+  HookFailedError,
+  type HookRegistration,
+  Hooks,
+  hookToolGate,
+  withheldAnswer,
+} from "../../src/core/hooks.ts";
 import { defineTool } from "../../src/core/tool_definition.ts";
 import { z } from "zod";
 
@@ -165,4 +171,69 @@ Deno.test("a failing memory filter hides what it was asked about; observers stay
   });
   assert.equal(note, "noted", "the failing observer is skipped, the others still run");
   assert.equal(failures.at(-1), "watcher: observer down");
+});
+
+Deno.test("a failing tool filter offers none of the tools it was asked about", async () => {
+  const failures: string[] = [];
+  const hooks = new Hooks((hook, error) => failures.push(`${hook.name}: ${error}`));
+  hooks.register(registration({
+    name: "deny exec",
+    point: "filter_tools",
+    priority: 10,
+    handler: ({ tools }: { tools: string[] }) => tools.filter((name) => name !== "exec"),
+  }));
+  hooks.register(registration({
+    name: "broken",
+    point: "filter_tools",
+    priority: 20,
+    handler: () => Promise.reject(new Error("cannot read its list")),
+  }));
+  assert.deepEqual(await hooks.filterTools(["recall", "exec", "notify"], "chat"), []);
+  assert.deepEqual(failures, [
+    "broken: cannot read its list; none of the 2 tool(s) it was asked about are offered this run",
+  ]);
+});
+
+Deno.test("a failing redacting answer hook withholds the answer; an observing one is skipped", async () => {
+  const failures: string[] = [];
+  const hooks = new Hooks((hook, error) => failures.push(`${hook.name}: ${error}`));
+  const input = { userMessage: "q", response: "card 4111", conversationId: 1, kind: "ask" };
+  hooks.register(registration({
+    name: "log answers",
+    point: "post_agent_run",
+    priority: 10,
+    handler: () => {
+      throw new Error("log file gone");
+    },
+  }));
+  assert.equal(await hooks.transformAnswer(input), "card 4111", "an observer fails open");
+  assert.deepEqual(failures, ["log answers: log file gone"]);
+  const later: string[] = [];
+  hooks.register(registration({
+    name: "mask cards",
+    point: "post_agent_run",
+    priority: 20,
+    failClosed: true,
+    handler: () => Promise.reject(new Error("bad pattern")),
+  }));
+  hooks.register(registration({
+    name: "after",
+    point: "post_agent_run",
+    priority: 30,
+    handler: ({ response }: { response: string }) => void later.push(response),
+  }));
+  assert.equal(
+    await hooks.transformAnswer(input),
+    'The answer was withheld because the redacting hook "mask cards" failed.',
+  );
+  assert.equal(failures.at(-1), "mask cards: bad pattern; the answer was withheld");
+  assert.deepEqual(later, [], "no later hook sees the unredacted answer");
+  hooks.register(registration({
+    name: "plugins",
+    point: "post_agent_run",
+    priority: 5,
+    failClosed: true,
+    handler: () => Promise.reject(new HookFailedError("guard.redact", "guard.redact crashed")),
+  }));
+  assert.equal(await hooks.transformAnswer(input), withheldAnswer("guard.redact"));
 });

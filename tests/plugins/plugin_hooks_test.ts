@@ -6,11 +6,13 @@
  */
 import assert from "node:assert/strict";
 import { runAgent } from "../../src/core/agent_loop.ts";
+import { Hooks, withheldAnswer } from "../../src/core/hooks.ts";
 import {
   hookPauseMinutes,
   hookTimeoutLimit,
   parsePostHookResult,
   parsePreHookResult,
+  registerPluginHooks,
 } from "../../src/plugins/plugin_hooks.ts";
 import { ScriptedChatModel, textResponse, toolCallResponse } from "../fakes/scripted_chat_model.ts";
 import { agentDeps, echoPlugin, installApproved as install, pluginFixture } from "./helpers.ts";
@@ -197,6 +199,7 @@ Deno.test("a hook that keeps timing out is paused (tool calls stop paying its de
     const paused = rows.filter((row) => row.outcome === "refused");
     assert.equal(paused.length, 1, "the pause is audited once");
     assert.match(paused[0].result, new RegExp(`paused for ${hookPauseMinutes} minutes`));
+    assert.match(paused[0].result, /this hook fails open: tool calls go on without it/);
     const last = first.toolExecutions.at(-1)!;
     assert.ok(
       last.durationMs < 500,
@@ -212,6 +215,52 @@ Deno.test("a hook that keeps timing out is paused (tool calls stop paying its de
       "tried again after the pause; one more timeout pauses it again at once",
     );
     assert.equal(after.filter((row) => row.outcome === "refused").length, 2);
+  } finally {
+    await fixture.close();
+  }
+});
+
+Deno.test("a redacting hook that keeps timing out is paused fail-closed: answers are withheld at once", async () => {
+  const fixture = pluginFixture({ call_timeout_seconds: 1 });
+  try {
+    await install(fixture, "slowredact", {
+      "manifest.yaml": `name: slowredact
+version: 1.0.0
+description: Redacts, slowly
+trust_level: sandbox
+capabilities: [hook]
+hooks:
+  - hook_point: post_agent_run
+    function: redact
+`,
+      "tool.ts": `export async function redact() { await new Promise(() => {}); }\n`,
+    });
+    const hooks = new Hooks();
+    registerPluginHooks(hooks, fixture.system.hooks);
+    const run = async () => {
+      const model = new ScriptedChatModel([textResponse("the raw answer")]);
+      const deps = { ...agentDeps(fixture, model), hooks };
+      const conversationId = deps.store.createConversation("ask", "t", fixture.clock.now());
+      const started = performance.now();
+      const result = await runAgent(deps, {
+        conversationId,
+        kind: "ask",
+        userMessage: "hi",
+        interactive: false,
+        toolNames: [],
+      });
+      return { answer: result.answer, ms: performance.now() - started };
+    };
+    for (let index = 0; index < hookTimeoutLimit; index++) {
+      assert.equal((await run()).answer, withheldAnswer("slowredact.redact"));
+    }
+    const paused = fixture.toolCalls.list({ limit: 20 })
+      .filter((row) => row.tool === "plugin:slowredact:redact" && row.outcome === "refused");
+    assert.equal(paused.length, 1);
+    assert.match(paused[0].result, /this hook fails closed: answers are withheld meanwhile/);
+    const during = await run();
+    assert.equal(during.answer, withheldAnswer("slowredact.redact"), "still withheld, never raw");
+    assert.ok(during.ms < 500, `no deadline paid while paused (${during.ms} ms)`);
   } finally {
     await fixture.close();
   }
