@@ -175,13 +175,13 @@ export async function runAgent(
   const redact = (text: string) => redactText(text, deps.secrets?.() ?? []);
   // Replayed turns stored before a secret was known are masked again (idempotent, so the replayed
   // prefix stays byte-identical): tool results and heartbeat messages (event text) fully, the
-  // model's answers (which may have quoted them) by known secret values only. A person's own
-  // chat messages are replayed as typed.
+  // model's answers and its tool calls' arguments (which may have quoted them) by known secret
+  // values only. A person's own chat messages are replayed as typed.
   const asData = (message: ChatMessage): ChatMessage =>
     message.role === "tool"
       ? { ...message, content: toolResultAsData(redact(message.content), message, markerId) }
       : message.role === "assistant"
-      ? { ...message, content: maskSecretValues(message.content, secrets) }
+      ? maskedAssistantTurn(message, secrets)
       : request.kind === "heartbeat"
       ? { ...message, content: redact(message.content) }
       : message;
@@ -324,6 +324,24 @@ export async function runAgent(
       store.appendMessage(request.conversationId, { ...toolMessage, createdAt: clock.now() });
     }
   }
+}
+
+/**
+ * A replayed assistant turn with known secret values replaced in its text and in its tool calls'
+ * arguments (stored JSON: a secret also appears there with JSON escapes). Nothing else changes.
+ */
+function maskedAssistantTurn(message: ChatMessage, secrets: readonly string[]): ChatMessage {
+  const masked: ChatMessage = { ...message, content: maskSecretValues(message.content, secrets) };
+  if (message.toolCalls?.length) {
+    const inJson = secrets.map((secret) => JSON.stringify(secret).slice(1, -1))
+      .filter((escaped) => !secrets.includes(escaped));
+    const known = [...secrets, ...inJson];
+    masked.toolCalls = message.toolCalls.map((call) => ({
+      ...call,
+      arguments: maskSecretValues(call.arguments, known),
+    }));
+  }
+  return masked;
 }
 
 /**
