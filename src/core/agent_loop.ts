@@ -297,7 +297,12 @@ export async function runAgent(
         elapsed: deps.elapsed,
       });
       result.toolExecutions.push(execution);
-      for (const name of execution.result.offerTools ?? []) {
+      let laterOffered = execution.result.offerTools ?? [];
+      if (laterOffered.length && hooks?.has("filter_tools")) {
+        // Tools offered later (find_tools) pass the same filters: a hidden tool stays hidden.
+        laterOffered = [...await hooks.filterTools(laterOffered, request.kind)];
+      }
+      for (const name of laterOffered) {
         const found = deps.registry.get(name);
         if (!found || offeredNames.has(name)) continue;
         offeredNames.add(name);
