@@ -12,8 +12,9 @@ import type { EmbeddingModel } from "../../src/core/embedding_model.ts";
 import { Recall } from "../../src/core/recall.ts";
 import { summarySource } from "../../src/core/recall_sources.ts";
 import type { StoredMessage } from "../../src/core/ports.ts";
-import { openRadar, type Radar } from "../../src/runtime/open_radar.ts";
-import { FakeLlmServer, ollamaText } from "../fakes/fake_llm_server.ts";
+import type { Radar } from "../../src/runtime/open_radar.ts";
+import { type FakeLlmServer, ollamaText } from "../fakes/fake_llm_server.ts";
+import { noRetriesYaml, withFakeLlmRadar } from "../helpers/fake_llm_home.ts";
 import { readPassword } from "../../src/sources/secret_source.ts";
 
 const start = new Date("2026-11-23T10:00:00Z");
@@ -23,25 +24,11 @@ async function withRuntime(
   yaml: string,
   work: (radar: Radar, server: FakeLlmServer, clock: ManualClock) => Promise<void>,
 ): Promise<void> {
-  const server = FakeLlmServer.start();
-  const home = Deno.makeTempDirSync({ prefix: "radar-summaries-" });
-  const configPath = join(home, "radar.yaml");
-  Deno.writeTextFileSync(configPath, `llm:\n  base_url: ${server.url}\n  retries: 0\n${yaml}`);
   const clock = new ManualClock(start);
-  const radar = openRadar({
-    configPath,
-    env: { HOME: home, RADAR_DATA_DIR: join(home, "data") },
-    cwd: home,
-    clock,
-    logLevel: "error",
-  });
-  try {
-    await work(radar, server, clock);
-  } finally {
-    radar.close();
-    await server.close();
-    Deno.removeSync(home, { recursive: true });
-  }
+  await withFakeLlmRadar(
+    { prefix: "radar-summaries-", yaml: noRetriesYaml + yaml, clock },
+    (radar, { server }) => work(radar, server, clock),
+  );
 }
 
 function chat(radar: Radar, at: Date, title: string, turns: string[]): number {

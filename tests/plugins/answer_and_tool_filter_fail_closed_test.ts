@@ -6,12 +6,10 @@
  * what was done. Real plugin host, real runtime, real HTTP to the fake model server.
  */
 import assert from "node:assert/strict";
-import { join } from "node:path";
-import { runAgent } from "../../src/core/agent_loop.ts";
 import { withheldAnswer } from "../../src/core/hooks.ts";
-import { openRadar } from "../../src/runtime/open_radar.ts";
-import { writeFolder } from "../../src/plugins/plugin_directories.ts";
-import { FakeLlmServer, ollamaText } from "../fakes/fake_llm_server.ts";
+import type { Radar } from "../../src/runtime/open_radar.ts";
+import { type FakeLlmServer, ollamaText } from "../fakes/fake_llm_server.ts";
+import { chatTurn, withFakeLlmRadar } from "../helpers/fake_llm_home.ts";
 
 const privateText = "the account number is DE89 3704 0044 0532 0130 00";
 
@@ -44,58 +42,24 @@ const working = {
 
 async function withGuard(
   bodies: { filter: string; redact: string },
-  work: (
-    radar: ReturnType<typeof openRadar>,
-    server: FakeLlmServer,
-    logged: string[],
-  ) => Promise<void>,
+  work: (radar: Radar, server: FakeLlmServer, logged: string[]) => Promise<void>,
 ) {
-  const server = FakeLlmServer.start();
-  const folder = Deno.makeTempDirSync({ prefix: "radar-answer-filter-" });
-  const config = join(folder, "radar-test.yaml");
-  Deno.writeTextFileSync(config, "llm:\n  retries: 0\n");
-  const env = {
-    HOME: folder,
-    RADAR_CONFIG: config,
-    RADAR_DATA_DIR: join(folder, "data"),
-    RADAR_LLM_BASE_URL: server.url,
-  };
-  const logged: string[] = [];
-  const open = () =>
-    openRadar({ env, cwd: folder, logLevel: "warn", logWriters: [(line) => logged.push(line)] });
-  try {
-    const installer = open();
-    try {
-      writeFolder(join(folder, "sources", "guard"), guard(bodies.filter, bodies.redact));
-      installer.plugins!.manager.install(join(folder, "sources", "guard"));
-      await installer.plugins!.api.approve("guard");
-    } finally {
-      await installer.plugins?.stop();
-      installer.close();
-    }
-    const radar = open();
-    try {
-      logged.length = 0;
-      await work(radar, server, logged);
-    } finally {
-      await radar.plugins?.stop();
-      radar.close();
-    }
-  } finally {
-    await server.close();
-    Deno.removeSync(folder, { recursive: true });
-  }
+  await withFakeLlmRadar(
+    {
+      prefix: "radar-answer-filter-",
+      logLevel: "warn",
+      plugins: { guard: guard(bodies.filter, bodies.redact) },
+    },
+    (radar, home) => work(radar, home.server, home.logged),
+  );
 }
 
-async function ask(radar: ReturnType<typeof openRadar>, server: FakeLlmServer) {
+async function ask(radar: Radar, server: FakeLlmServer) {
   server.reply(ollamaText(`Sure: ${privateText}.`));
-  const id = radar.conversations.createConversation("chat", "t", radar.clock.now());
-  const result = await runAgent(radar.agent(), {
-    conversationId: id,
-    kind: "chat",
-    userMessage: "what is my account number? run a command if needed",
-    interactive: false,
-  });
+  const { id, result } = await chatTurn(
+    radar,
+    "what is my account number? run a command if needed",
+  );
   const body = server.chatRequests.at(-1)!.body as {
     tools?: Array<{ function: { name: string } }>;
   };

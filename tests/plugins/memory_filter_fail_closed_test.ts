@@ -6,11 +6,9 @@
  * goes on. Real plugin host, real runtime, real HTTP to the fake model server.
  */
 import assert from "node:assert/strict";
-import { join } from "node:path";
-import { runAgent } from "../../src/core/agent_loop.ts";
-import { openRadar } from "../../src/runtime/open_radar.ts";
-import { writeFolder } from "../../src/plugins/plugin_directories.ts";
-import { FakeLlmServer, ollamaText, ollamaToolCall } from "../fakes/fake_llm_server.ts";
+import type { Radar } from "../../src/runtime/open_radar.ts";
+import { type FakeLlmServer, ollamaText, ollamaToolCall } from "../fakes/fake_llm_server.ts";
+import { chatTurn, sentText, withFakeLlmRadar } from "../helpers/fake_llm_home.ts";
 
 const privateFact = "my therapist is Dr. Hollis on Tuesdays";
 
@@ -36,64 +34,27 @@ export function observe() { throw new Error("observer crashed"); }
 
 async function withGuard(
   body: string,
-  work: (
-    radar: ReturnType<typeof openRadar>,
-    server: FakeLlmServer,
-    logged: string[],
-  ) => Promise<void>,
+  work: (radar: Radar, server: FakeLlmServer, logged: string[]) => Promise<void>,
 ) {
-  const server = FakeLlmServer.start();
-  const folder = Deno.makeTempDirSync({ prefix: "radar-memory-filter-" });
-  const config = join(folder, "radar-test.yaml");
-  Deno.writeTextFileSync(config, "llm:\n  retries: 0\n");
-  const env = {
-    HOME: folder,
-    RADAR_CONFIG: config,
-    RADAR_DATA_DIR: join(folder, "data"),
-    RADAR_LLM_BASE_URL: server.url,
-  };
-  const logged: string[] = [];
-  const open = () =>
-    openRadar({ env, cwd: folder, logLevel: "warn", logWriters: [(line) => logged.push(line)] });
-  try {
-    const installer = open();
-    try {
-      writeFolder(join(folder, "sources", "guard"), guard(body));
-      installer.plugins!.manager.install(join(folder, "sources", "guard"));
-      await installer.plugins!.api.approve("guard");
-    } finally {
-      await installer.plugins?.stop();
-      installer.close();
-    }
-    const radar = open();
-    try {
+  await withFakeLlmRadar(
+    { prefix: "radar-memory-filter-", logLevel: "warn", plugins: { guard: guard(body) } },
+    async (radar, home) => {
       const at = radar.clock.now();
       radar.facts.addFact({ category: "learned_fact", content: privateFact }, at);
       radar.facts.addFact(
         { category: "user_preference", content: "my therapist parks on level 2" },
         at,
       );
-      logged.length = 0;
-      await work(radar, server, logged);
-    } finally {
-      await radar.plugins?.stop();
-      radar.close();
-    }
-  } finally {
-    await server.close();
-    Deno.removeSync(folder, { recursive: true });
-  }
+      home.logged.length = 0;
+      await work(radar, home.server, home.logged);
+    },
+  );
 }
 
-async function recallRun(radar: ReturnType<typeof openRadar>, server: FakeLlmServer) {
+async function recallRun(radar: Radar, server: FakeLlmServer) {
   server.reply(ollamaToolCall("recall", { query: "therapist" }), ollamaText("Nothing found."));
-  const id = radar.conversations.createConversation("chat", "t", radar.clock.now());
-  return await runAgent(radar.agent(), {
-    conversationId: id,
-    kind: "chat",
-    userMessage: "who is my therapist?",
-    interactive: false,
-  });
+  const { result } = await chatTurn(radar, "who is my therapist?");
+  return result;
 }
 
 Deno.test("a memory filter plugin that works drops what it hides (the baseline)", async () => {
@@ -114,7 +75,7 @@ Deno.test("a memory filter plugin that throws hides the results it was asked abo
     const [execution] = result.toolExecutions;
     assert.equal(execution.result.outcome, "ok", "the post_tool_call observer failed open");
     assert.match(execution.result.text, /^No memories match "therapist"\./);
-    const sent = server.chatRequests.map((request) => JSON.stringify(request.body)).join("\n");
+    const sent = sentText(server);
     assert.ok(sent.includes("No memories match"), "the model was told nothing matched");
     assert.ok(!sent.includes("Hollis"), "the model never saw the fact the filter exists to hide");
 

@@ -5,68 +5,44 @@
  * runtime, real SQLite, real HTTP to the fake model server's /api/embed.
  */
 import assert from "node:assert/strict";
-import { join } from "node:path";
-import { runAgent } from "../../src/core/agent_loop.ts";
-import { openRadar } from "../../src/runtime/open_radar.ts";
-import { readPassword } from "../../src/sources/secret_source.ts";
-import { FakeLlmServer, ollamaText } from "../fakes/fake_llm_server.ts";
+import { ollamaText } from "../fakes/fake_llm_server.ts";
+import {
+  chatTurn,
+  learnSecretFromEnv,
+  secretMask as mask,
+  withFakeLlmRadar,
+} from "../helpers/fake_llm_home.ts";
 
-const mask = "********";
+const yaml =
+  "llm:\n  retries: 0\n  embedding_model: nomic-embed-text\n  tool_budget_tokens: 600\n" +
+  "plugins:\n  enabled: false\n";
 
 Deno.test("texts sent to the embedding server are masked with the secrets known now", async () => {
   const secret = "Qx9Embed-7731-late";
-  const server = FakeLlmServer.start();
-  const folder = Deno.makeTempDirSync({ prefix: "radar-embed-redaction-" });
-  const config = join(folder, "radar-test.yaml");
-  Deno.writeTextFileSync(
-    config,
-    "llm:\n  retries: 0\n  embedding_model: nomic-embed-text\n  tool_budget_tokens: 600\n" +
-      "plugins:\n  enabled: false\n",
-  );
-  const radar = openRadar({
-    env: {
-      HOME: folder,
-      RADAR_CONFIG: config,
-      RADAR_DATA_DIR: join(folder, "data"),
-      RADAR_LLM_BASE_URL: server.url,
-    },
-    cwd: folder,
-    logLevel: "error",
-  });
-  try {
-    // Stored before the password was read: nothing knew it was a secret then.
-    radar.facts.addFact(
-      { category: "learned_fact", content: `The wifi password is ${secret}` },
-      radar.clock.now(),
-    );
-    await readPassword({ password_cmd: "", password_env: "WIFI_PW" }, "wifi", {
-      env: { WIFI_PW: secret },
-      timeoutMs: 1000,
-    });
-    const recall = radar.registry.get("recall")!;
-    await recall.run({ query: `wifi ${secret}` }, {
-      kind: "chat",
-      interactive: false,
-      signal: AbortSignal.timeout(10_000),
-    });
-    server.reply(ollamaText("Noted."));
-    const id = radar.conversations.createConversation("chat", "t", radar.clock.now());
-    await runAgent(radar.agent(), {
-      conversationId: id,
-      kind: "chat",
-      userMessage: `search the web for ${secret} leaks`,
-      interactive: false,
-    });
+  await withFakeLlmRadar(
+    { prefix: "radar-embed-redaction-", yaml },
+    async (radar, { server }) => {
+      // Stored before the password was read: nothing knew it was a secret then.
+      radar.facts.addFact(
+        { category: "learned_fact", content: `The wifi password is ${secret}` },
+        radar.clock.now(),
+      );
+      await learnSecretFromEnv("WIFI_PW", secret, "wifi");
+      const recall = radar.registry.get("recall")!;
+      await recall.run({ query: `wifi ${secret}` }, {
+        kind: "chat",
+        interactive: false,
+        signal: AbortSignal.timeout(10_000),
+      });
+      server.reply(ollamaText("Noted."));
+      await chatTurn(radar, `search the web for ${secret} leaks`);
 
-    const inputs = server.requests.filter((request) => request.path === "/api/embed")
-      .flatMap((request) => (request.body as { input: string[] }).input);
-    assert.ok(inputs.includes(`wifi ${mask}`), `the recall query: ${inputs.slice(0, 3)}`);
-    assert.ok(inputs.includes(`The wifi password is ${mask}`), "the fact");
-    assert.ok(inputs.includes(`search the web for ${mask} leaks`), "the message tools rank by");
-    assert.ok(!inputs.some((text) => text.includes(secret)), "no embed input holds the secret");
-  } finally {
-    radar.close();
-    await server.close();
-    Deno.removeSync(folder, { recursive: true });
-  }
+      const inputs = server.requests.filter((request) => request.path === "/api/embed")
+        .flatMap((request) => (request.body as { input: string[] }).input);
+      assert.ok(inputs.includes(`wifi ${mask}`), `the recall query: ${inputs.slice(0, 3)}`);
+      assert.ok(inputs.includes(`The wifi password is ${mask}`), "the fact");
+      assert.ok(inputs.includes(`search the web for ${mask} leaks`), "the message tools rank by");
+      assert.ok(!inputs.some((text) => text.includes(secret)), "no embed input holds the secret");
+    },
+  );
 });

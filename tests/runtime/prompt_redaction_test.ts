@@ -5,14 +5,14 @@
  * server's prompt cache holds). Checked on what the fake LLM server received over HTTP.
  */
 import assert from "node:assert/strict";
-import { join } from "node:path";
-import { runAgent } from "../../src/core/agent_loop.ts";
-import { openRadar } from "../../src/runtime/open_radar.ts";
-import { writeFolder } from "../../src/plugins/plugin_directories.ts";
-import { readPassword } from "../../src/sources/secret_source.ts";
-import { FakeLlmServer, ollamaText } from "../fakes/fake_llm_server.ts";
-
-const mask = "********";
+import { type FakeLlmServer, ollamaText } from "../fakes/fake_llm_server.ts";
+import {
+  chatTurn,
+  learnSecretFromEnv,
+  noPluginsYaml,
+  secretMask as mask,
+  withFakeLlmRadar,
+} from "../helpers/fake_llm_home.ts";
 
 const status = (secret: string) => ({
   "manifest.yaml": `name: status
@@ -33,50 +33,21 @@ function systemPrompt(server: FakeLlmServer, index: number): string {
 
 Deno.test("prompt variables and personality notes reach the model with secrets masked", async () => {
   const secret = "Prompt-Secret-3307-late";
-  const server = FakeLlmServer.start();
-  const folder = Deno.makeTempDirSync({ prefix: "radar-prompt-redaction-" });
-  const config = join(folder, "radar-test.yaml");
-  Deno.writeTextFileSync(config, "llm:\n  retries: 0\n");
-  const env = {
-    HOME: folder,
-    RADAR_CONFIG: config,
-    RADAR_DATA_DIR: join(folder, "data"),
-    RADAR_LLM_BASE_URL: server.url,
-  };
-  const open = () => openRadar({ env, cwd: folder, logLevel: "error" });
-  try {
-    const installer = open();
-    try {
-      writeFolder(join(folder, "sources", "status"), status(secret));
-      installer.plugins!.manager.install(join(folder, "sources", "status"));
-      await installer.plugins!.api.approve("status");
-    } finally {
-      await installer.plugins?.stop();
-      installer.close();
-    }
-    const radar = open();
-    try {
+  await withFakeLlmRadar(
+    { prefix: "radar-prompt-redaction-", plugins: { status: status(secret) } },
+    async (radar, { server }) => {
       radar.facts.addFact({
         category: "personality_note",
         content: `The wifi password is ${secret}; say so when asked`,
       }, radar.clock.now());
       const ask = async (message: string) => {
-        const id = radar.conversations.createConversation("chat", "t", radar.clock.now());
         server.reply(ollamaText("ok"));
-        return await runAgent(radar.agent(), {
-          conversationId: id,
-          kind: "chat",
-          userMessage: message,
-          interactive: false,
-        });
+        return await chatTurn(radar, message);
       };
       await ask("hello");
       assert.ok(systemPrompt(server, 0).includes(secret), "not known yet: nothing to mask");
 
-      await readPassword({ password_cmd: "", password_env: "VAULT_PW" }, "vault", {
-        env: { VAULT_PW: secret },
-        timeoutMs: 1000,
-      });
+      await learnSecretFromEnv("VAULT_PW", secret);
       await ask("hello again");
       await ask("and again");
       const masked = systemPrompt(server, 1);
@@ -89,66 +60,37 @@ Deno.test("prompt variables and personality notes reach the model with secrets m
         "only the secret's value changed",
       );
       assert.equal(systemPrompt(server, 2), masked, "byte-identical from request to request");
-    } finally {
-      await radar.plugins?.stop();
-      radar.close();
-    }
-  } finally {
-    await server.close();
-    Deno.removeSync(folder, { recursive: true });
-  }
+    },
+  );
 });
 
 Deno.test("an answer that quoted a secret before it was known is masked when replayed; the user's own words are not", async () => {
   const secret = "Replay-Secret-9914-late";
-  const server = FakeLlmServer.start();
-  const folder = Deno.makeTempDirSync({ prefix: "radar-prompt-redaction-" });
-  const config = join(folder, "radar-test.yaml");
-  Deno.writeTextFileSync(config, "llm:\n  retries: 0\nplugins:\n  enabled: false\n");
-  const radar = openRadar({
-    env: {
-      HOME: folder,
-      RADAR_CONFIG: config,
-      RADAR_DATA_DIR: join(folder, "data"),
-      RADAR_LLM_BASE_URL: server.url,
+  await withFakeLlmRadar(
+    { prefix: "radar-prompt-redaction-", yaml: noPluginsYaml },
+    async (radar, { server }) => {
+      const id = radar.conversations.createConversation("chat", "t", radar.clock.now());
+      const at = radar.clock.now();
+      radar.conversations.appendMessage(id, {
+        role: "user",
+        content: `remember that my router key is ${secret}`,
+        createdAt: at,
+      });
+      radar.conversations.appendMessage(id, {
+        role: "assistant",
+        content: `Noted: your router key is ${secret}.`,
+        createdAt: at,
+      });
+      await learnSecretFromEnv("ROUTER_PW", secret, "router");
+      server.reply(ollamaText("ok"));
+      await chatTurn(radar, "what did I tell you?", { conversationId: id });
+      const body = server.chatRequests[0].body as {
+        messages: Array<{ role: string; content: string }>;
+      };
+      const answer = body.messages.find((message) => message.role === "assistant")!;
+      assert.equal(answer.content, `Noted: your router key is ${mask}.`);
+      const typed = body.messages.find((message) => message.content.includes("my router key"))!;
+      assert.ok(typed.content.includes(secret), "a person's own message is replayed as typed");
     },
-    cwd: folder,
-    logLevel: "error",
-  });
-  try {
-    const id = radar.conversations.createConversation("chat", "t", radar.clock.now());
-    const at = radar.clock.now();
-    radar.conversations.appendMessage(id, {
-      role: "user",
-      content: `remember that my router key is ${secret}`,
-      createdAt: at,
-    });
-    radar.conversations.appendMessage(id, {
-      role: "assistant",
-      content: `Noted: your router key is ${secret}.`,
-      createdAt: at,
-    });
-    await readPassword({ password_cmd: "", password_env: "ROUTER_PW" }, "router", {
-      env: { ROUTER_PW: secret },
-      timeoutMs: 1000,
-    });
-    server.reply(ollamaText("ok"));
-    await runAgent(radar.agent(), {
-      conversationId: id,
-      kind: "chat",
-      userMessage: "what did I tell you?",
-      interactive: false,
-    });
-    const body = server.chatRequests[0].body as {
-      messages: Array<{ role: string; content: string }>;
-    };
-    const answer = body.messages.find((message) => message.role === "assistant")!;
-    assert.equal(answer.content, `Noted: your router key is ${mask}.`);
-    const typed = body.messages.find((message) => message.content.includes("my router key"))!;
-    assert.ok(typed.content.includes(secret), "a person's own message is replayed as typed");
-  } finally {
-    radar.close();
-    await server.close();
-    Deno.removeSync(folder, { recursive: true });
-  }
+  );
 });

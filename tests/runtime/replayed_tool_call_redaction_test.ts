@@ -5,101 +5,80 @@
  * earlier request's except for the secret. Checked on what the fake LLM server received over HTTP.
  */
 import assert from "node:assert/strict";
-import { join } from "node:path";
-import { runAgent } from "../../src/core/agent_loop.ts";
-import { openRadar } from "../../src/runtime/open_radar.ts";
-import { readPassword } from "../../src/sources/secret_source.ts";
-import { FakeLlmServer, ollamaText } from "../fakes/fake_llm_server.ts";
-
-const mask = "********";
+import { ollamaText } from "../fakes/fake_llm_server.ts";
+import {
+  chatTurn,
+  learnSecretFromEnv,
+  noPluginsYaml,
+  secretMask as mask,
+  withFakeLlmRadar,
+} from "../helpers/fake_llm_home.ts";
 
 Deno.test("tool-call arguments in replayed assistant turns are masked with the known secrets", async () => {
   const plain = "Tc9Args-4417-late";
   const quoted = 'Q"uote\\Pw-8812';
-  const server = FakeLlmServer.start();
-  const folder = Deno.makeTempDirSync({ prefix: "radar-replay-args-" });
-  const config = join(folder, "radar-test.yaml");
-  Deno.writeTextFileSync(config, "llm:\n  retries: 0\nplugins:\n  enabled: false\n");
-  const radar = openRadar({
-    env: {
-      HOME: folder,
-      RADAR_CONFIG: config,
-      RADAR_DATA_DIR: join(folder, "data"),
-      RADAR_LLM_BASE_URL: server.url,
-    },
-    cwd: folder,
-    logLevel: "error",
-  });
-  try {
-    const id = radar.conversations.createConversation("chat", "t", radar.clock.now());
-    const at = radar.clock.now();
-    radar.conversations.appendMessage(id, {
-      role: "user",
-      content: "log in to the router for me",
-      createdAt: at,
-    });
-    radar.conversations.appendMessage(id, {
-      role: "assistant",
-      content: "",
-      toolCalls: [{
-        id: "call_1",
-        name: "exec",
-        arguments: JSON.stringify({ command: `router-login --password ${plain} --pin ${quoted}` }),
-      }],
-      createdAt: at,
-    });
-    radar.conversations.appendMessage(id, {
-      role: "tool",
-      content: "logged in",
-      toolCallId: "call_1",
-      toolName: "exec",
-      createdAt: at,
-    });
-    radar.conversations.appendMessage(id, { role: "assistant", content: "Done.", createdAt: at });
-    const ask = async (message: string) => {
-      server.reply(ollamaText("ok"));
-      await runAgent(radar.agent(), {
-        conversationId: id,
-        kind: "chat",
-        userMessage: message,
-        interactive: false,
-        toolNames: [],
+  await withFakeLlmRadar(
+    { prefix: "radar-replay-args-", yaml: noPluginsYaml },
+    async (radar, { server }) => {
+      const id = radar.conversations.createConversation("chat", "t", radar.clock.now());
+      const at = radar.clock.now();
+      radar.conversations.appendMessage(id, {
+        role: "user",
+        content: "log in to the router for me",
+        createdAt: at,
       });
-    };
-    await ask("thanks");
-    for (const [name, value] of [["ROUTER_PW", plain], ["ROUTER_PIN", quoted]]) {
-      await readPassword({ password_cmd: "", password_env: name }, "router", {
-        env: { [name]: value },
-        timeoutMs: 1000,
+      radar.conversations.appendMessage(id, {
+        role: "assistant",
+        content: "",
+        toolCalls: [{
+          id: "call_1",
+          name: "exec",
+          arguments: JSON.stringify({
+            command: `router-login --password ${plain} --pin ${quoted}`,
+          }),
+        }],
+        createdAt: at,
       });
-    }
-    await ask("and now?");
+      radar.conversations.appendMessage(id, {
+        role: "tool",
+        content: "logged in",
+        toolCallId: "call_1",
+        toolName: "exec",
+        createdAt: at,
+      });
+      radar.conversations.appendMessage(id, { role: "assistant", content: "Done.", createdAt: at });
+      const ask = async (message: string) => {
+        server.reply(ollamaText("ok"));
+        await chatTurn(radar, message, { conversationId: id, toolNames: [] });
+      };
+      await ask("thanks");
+      for (const [name, value] of [["ROUTER_PW", plain], ["ROUTER_PIN", quoted]]) {
+        await learnSecretFromEnv(name, value, "router");
+      }
+      await ask("and now?");
 
-    type Body = {
-      messages: Array<
-        { role: string; tool_calls?: Array<{ function: { arguments: { command: string } } }> }
-      >;
-    };
-    const before = server.chatRequests[0].body as Body;
-    const after = server.chatRequests[1].body as Body;
-    const call = after.messages.find((message) => message.tool_calls)!;
-    assert.equal(
-      call.tool_calls![0].function.arguments.command,
-      `router-login --password ${mask} --pin ${mask}`,
-    );
-    const sent = JSON.stringify(after);
-    assert.ok(!sent.includes(plain), "the plain secret is not sent");
-    assert.ok(!sent.includes(JSON.stringify(quoted).slice(1, -1)), "nor the JSON-escaped one");
-    // The replayed turns (after the system prompt, up to the first run's user message) changed
-    // only where the secrets were.
-    const replayed = (body: Body) => JSON.stringify(body.messages.slice(1, 5));
-    const expected = replayed(before).split(plain).join(mask)
-      .split(JSON.stringify(quoted).slice(1, -1)).join(mask);
-    assert.notEqual(replayed(before), expected, "the first request carried the secrets");
-    assert.equal(replayed(after), expected);
-  } finally {
-    radar.close();
-    await server.close();
-    Deno.removeSync(folder, { recursive: true });
-  }
+      type Body = {
+        messages: Array<
+          { role: string; tool_calls?: Array<{ function: { arguments: { command: string } } }> }
+        >;
+      };
+      const before = server.chatRequests[0].body as Body;
+      const after = server.chatRequests[1].body as Body;
+      const call = after.messages.find((message) => message.tool_calls)!;
+      assert.equal(
+        call.tool_calls![0].function.arguments.command,
+        `router-login --password ${mask} --pin ${mask}`,
+      );
+      const sent = JSON.stringify(after);
+      assert.ok(!sent.includes(plain), "the plain secret is not sent");
+      assert.ok(!sent.includes(JSON.stringify(quoted).slice(1, -1)), "nor the JSON-escaped one");
+      // The replayed turns (after the system prompt, up to the first run's user message) changed
+      // only where the secrets were.
+      const replayed = (body: Body) => JSON.stringify(body.messages.slice(1, 5));
+      const expected = replayed(before).split(plain).join(mask)
+        .split(JSON.stringify(quoted).slice(1, -1)).join(mask);
+      assert.notEqual(replayed(before), expected, "the first request carried the secrets");
+      assert.equal(replayed(after), expected);
+    },
+  );
 });

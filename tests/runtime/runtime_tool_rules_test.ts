@@ -5,84 +5,46 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { runAgent } from "../../src/core/agent_loop.ts";
-import { openRadar, type Radar } from "../../src/runtime/open_radar.ts";
-import { writeFolder } from "../../src/plugins/plugin_directories.ts";
-import { FakeLlmServer, ollamaText, ollamaToolCall } from "../fakes/fake_llm_server.ts";
+import type { Radar } from "../../src/runtime/open_radar.ts";
+import { ollamaText, ollamaToolCall } from "../fakes/fake_llm_server.ts";
+import { chatTurn, type FakeLlmHome, withFakeLlmHome } from "../helpers/fake_llm_home.ts";
 
-function setup() {
-  const home = Deno.makeTempDirSync({ prefix: "radar-rules-" });
-  const server = FakeLlmServer.start();
-  const config = join(home, "radar-test.yaml");
-  Deno.mkdirSync(join(home, "work"));
-  Deno.writeTextFileSync(config, 'tools:\n  exec:\n    writable_roots: ["~/work"]\n');
-  const env = {
-    HOME: home,
-    RADAR_CONFIG: config,
-    RADAR_DATA_DIR: join(home, "data"),
-    RADAR_LLM_BASE_URL: server.url,
-  };
-  const open = () => openRadar({ env, cwd: home, logLevel: "error" });
-  const turn = async (
-    session: Radar,
-    message: string,
-    confirm?: (question: string) => Promise<boolean>,
-  ) => {
-    const conversationId = session.conversations.createConversation("chat", message, new Date());
-    return await runAgent(session.agent(), {
-      conversationId,
-      kind: "chat",
-      userMessage: message,
-      interactive: confirm !== undefined,
-      confirm,
-    });
-  };
-  /** Installs and approves a plugin through a full runtime. */
-  const installPlugin = async (name: string, files: Record<string, string>) => {
-    const runtime = openRadar({ env, cwd: home, logLevel: "error" });
-    try {
-      writeFolder(join(home, "sources", name), files);
-      runtime.plugins!.manager.install(join(home, "sources", name));
-      await runtime.plugins!.api.approve(name);
-    } finally {
-      await runtime.plugins?.stop();
-      runtime.close();
-    }
-  };
-  const cleanup = async () => {
-    await server.close();
-    Deno.removeSync(home, { recursive: true });
-  };
-  return { home, server, open, turn, installPlugin, cleanup };
+/** A fake LLM home whose exec may write to ~/work, with `plugins` installed, and a Radar on it. */
+async function withRules(
+  plugins: Record<string, Record<string, string>>,
+  work: (radar: Radar, home: FakeLlmHome) => Promise<void>,
+) {
+  await withFakeLlmHome({
+    prefix: "radar-rules-",
+    yaml: 'tools:\n  exec:\n    writable_roots: ["~/work"]\n',
+  }, async (home) => {
+    Deno.mkdirSync(join(home.folder, "work"));
+    for (const [name, files] of Object.entries(plugins)) await home.installPlugin(name, files);
+    await home.withRadar((radar) => work(radar, home));
+  });
 }
 
 Deno.test("runtime: a destructive command in chat asks first", async () => {
-  const { home, server, open, turn, cleanup } = setup();
-  try {
+  await withRules({}, async (session, { folder: home, server }) => {
     const victim = join(home, "work/old");
     Deno.mkdirSync(victim);
-    const session = open();
-    try {
-      const questions: string[] = [];
-      server.reply(ollamaToolCall("exec", { command: "rm -rf ~/work/old" }), ollamaText("Kept."));
-      const result = await turn(session, "run rm on my old folder", (question) => {
+    const questions: string[] = [];
+    server.reply(ollamaToolCall("exec", { command: "rm -rf ~/work/old" }), ollamaText("Kept."));
+    const { result } = await chatTurn(session, "run rm on my old folder", {
+      confirm: (question) => {
         questions.push(question);
         return Promise.resolve(false);
-      });
-      const execution = result.toolExecutions[0];
-      assert.equal(questions.length, 1, execution.result.text);
-      assert.match(
-        questions[0],
-        /(may change files in ~\/work|No sandbox is active).*:\n {2}rm -rf ~\/work\/old/,
-      );
-      assert.equal(execution.result.outcome, "refused");
-      assert.ok(Deno.statSync(victim).isDirectory, "not removed");
-    } finally {
-      session.close();
-    }
-  } finally {
-    await cleanup();
-  }
+      },
+    });
+    const execution = result.toolExecutions[0];
+    assert.equal(questions.length, 1, execution.result.text);
+    assert.match(
+      questions[0],
+      /(may change files in ~\/work|No sandbox is active).*:\n {2}rm -rf ~\/work\/old/,
+    );
+    assert.equal(execution.result.outcome, "refused");
+    assert.ok(Deno.statSync(victim).isDirectory, "not removed");
+  });
 });
 
 const guard = {
@@ -114,28 +76,19 @@ export function guard_shout(args: { text: string }): string { return args.text.t
 };
 
 Deno.test("runtime: plugin hooks and plugin tools apply as on a full start", async () => {
-  const { home, server, open, turn, installPlugin, cleanup } = setup();
-  try {
-    await installPlugin("guard", guard);
-    const session = open();
-    try {
-      const target = join(home, "x.txt");
-      server.reply(
-        ollamaToolCall("write_file", { path: target, content: "x" }),
-        ollamaToolCall("guard_shout", { text: "hi" }),
-        ollamaText("Done."),
-      );
-      const result = await turn(session, "write a file and shout hi");
-      const [write, shout] = result.toolExecutions;
-      assert.equal(write.result.outcome, "refused");
-      assert.match(write.result.text, /Blocked by plugin guard: read-only day/);
-      assert.throws(() => Deno.statSync(target));
-      assert.equal(shout.result.outcome, "ok", shout.result.text);
-      assert.match(shout.result.text, /^HI\n.*guard saw guard_shout/);
-    } finally {
-      session.close();
-    }
-  } finally {
-    await cleanup();
-  }
+  await withRules({ guard }, async (session, { folder: home, server }) => {
+    const target = join(home, "x.txt");
+    server.reply(
+      ollamaToolCall("write_file", { path: target, content: "x" }),
+      ollamaToolCall("guard_shout", { text: "hi" }),
+      ollamaText("Done."),
+    );
+    const { result } = await chatTurn(session, "write a file and shout hi");
+    const [write, shout] = result.toolExecutions;
+    assert.equal(write.result.outcome, "refused");
+    assert.match(write.result.text, /Blocked by plugin guard: read-only day/);
+    assert.throws(() => Deno.statSync(target));
+    assert.equal(shout.result.outcome, "ok", shout.result.text);
+    assert.match(shout.result.text, /^HI\n.*guard saw guard_shout/);
+  });
 });

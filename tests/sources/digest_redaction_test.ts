@@ -5,81 +5,65 @@
  * that quotes a secret anyway). Real runtime, real SQLite, real HTTP to the fake model server.
  */
 import assert from "node:assert/strict";
-import { join } from "node:path";
 import { openDatabase } from "../../src/adapters/sqlite/database.ts";
 import { SqliteEventQueue } from "../../src/adapters/sqlite/event_queue.ts";
-import { openRadar } from "../../src/runtime/open_radar.ts";
-import { readPassword } from "../../src/sources/secret_source.ts";
-import { FakeLlmServer, ollamaText } from "../fakes/fake_llm_server.ts";
-
-const mask = "********";
+import { ollamaText } from "../fakes/fake_llm_server.ts";
+import {
+  learnSecretFromEnv,
+  noPluginsYaml,
+  secretMask as mask,
+  withFakeLlmRadar,
+} from "../helpers/fake_llm_home.ts";
 
 Deno.test("a digest masks secrets in what the model is sent and in what is stored", async () => {
   const secret = "Zq7Vault-5521-late";
-  const server = FakeLlmServer.start();
-  const folder = Deno.makeTempDirSync({ prefix: "radar-digest-redaction-" });
-  const config = join(folder, "radar-test.yaml");
-  Deno.writeTextFileSync(config, "llm:\n  retries: 0\nplugins:\n  enabled: false\n");
-  const radar = openRadar({
-    env: {
-      HOME: folder,
-      RADAR_CONFIG: config,
-      RADAR_DATA_DIR: join(folder, "data"),
-      RADAR_LLM_BASE_URL: server.url,
+  await withFakeLlmRadar(
+    { prefix: "radar-digest-redaction-", yaml: noPluginsYaml },
+    async (radar, { server }) => {
+      const day = new Date("2026-11-23T09:00:00Z");
+      const id = radar.conversations.createConversation("chat", "vault", day);
+      radar.conversations.appendMessage(id, {
+        role: "user",
+        content: `The vault password is ${secret}, remember it`,
+        createdAt: day,
+      });
+      // The secret straddles the 300-character cut of a line: masking after the cut would leave
+      // its first half.
+      radar.conversations.appendMessage(id, {
+        role: "assistant",
+        content: `${"x".repeat(290)} ${secret} tail`,
+        createdAt: day,
+      });
+      const db = openDatabase(radar.databasePath);
+      try {
+        new SqliteEventQueue(db).enqueue({
+          source: "mail",
+          kind: "new_mail",
+          summary:
+            `Login code mail: use ${secret} and https://u:hunter22@example.org/?token=abc123`,
+        }, day);
+      } finally {
+        db.close();
+      }
+      // Read after start (password_env): from now on it is a secret.
+      await learnSecretFromEnv("VAULT_PW", secret);
+      server.reply(ollamaText(`- Stored the vault password ${secret}\n- A login code mail`));
+      const digest = await radar.digests.write(
+        "day",
+        new Date("2026-11-23T00:00:00Z"),
+        new Date("2026-11-24T00:00:00Z"),
+      );
+
+      assert.equal(server.chatRequests.length, 1);
+      const sent = JSON.stringify(server.chatRequests[0].body);
+      assert.ok(sent.includes("The vault password is ********, remember it"), sent);
+      assert.ok(sent.includes(`Login code mail: use ${mask}`), sent);
+      assert.ok(!sent.includes("hunter22") && !sent.includes("abc123"), "URL credentials masked");
+      assert.ok(!sent.includes(secret.slice(0, 6)), `no part of the secret was sent: ${sent}`);
+
+      assert.equal(digest.content, `- Stored the vault password ${mask}\n- A login code mail`);
+      const [stored] = radar.digests.list(5);
+      assert.ok(!stored.content.includes(secret));
     },
-    cwd: folder,
-    logLevel: "error",
-  });
-  try {
-    const day = new Date("2026-11-23T09:00:00Z");
-    const id = radar.conversations.createConversation("chat", "vault", day);
-    radar.conversations.appendMessage(id, {
-      role: "user",
-      content: `The vault password is ${secret}, remember it`,
-      createdAt: day,
-    });
-    // The secret straddles the 300-character cut of a line: masking after the cut would leave
-    // its first half.
-    radar.conversations.appendMessage(id, {
-      role: "assistant",
-      content: `${"x".repeat(290)} ${secret} tail`,
-      createdAt: day,
-    });
-    const db = openDatabase(radar.databasePath);
-    try {
-      new SqliteEventQueue(db).enqueue({
-        source: "mail",
-        kind: "new_mail",
-        summary: `Login code mail: use ${secret} and https://u:hunter22@example.org/?token=abc123`,
-      }, day);
-    } finally {
-      db.close();
-    }
-    // Read after start (password_env): from now on it is a secret.
-    await readPassword({ password_cmd: "", password_env: "VAULT_PW" }, "vault", {
-      env: { VAULT_PW: secret },
-      timeoutMs: 1000,
-    });
-    server.reply(ollamaText(`- Stored the vault password ${secret}\n- A login code mail`));
-    const digest = await radar.digests.write(
-      "day",
-      new Date("2026-11-23T00:00:00Z"),
-      new Date("2026-11-24T00:00:00Z"),
-    );
-
-    assert.equal(server.chatRequests.length, 1);
-    const sent = JSON.stringify(server.chatRequests[0].body);
-    assert.ok(sent.includes("The vault password is ********, remember it"), sent);
-    assert.ok(sent.includes(`Login code mail: use ${mask}`), sent);
-    assert.ok(!sent.includes("hunter22") && !sent.includes("abc123"), "URL credentials masked");
-    assert.ok(!sent.includes(secret.slice(0, 6)), `no part of the secret was sent: ${sent}`);
-
-    assert.equal(digest.content, `- Stored the vault password ${mask}\n- A login code mail`);
-    const [stored] = radar.digests.list(5);
-    assert.ok(!stored.content.includes(secret));
-  } finally {
-    radar.close();
-    await server.close();
-    Deno.removeSync(folder, { recursive: true });
-  }
+  );
 });
