@@ -5,6 +5,7 @@
  * scripted in-process model see test_radar.ts.)
  */
 import { join } from "node:path";
+import type { ChatMessage } from "../../src/core/messages.ts";
 import type { Clock } from "../../src/core/ports.ts";
 import { runAgent } from "../../src/core/agent_loop.ts";
 import { writeFolder } from "../../src/plugins/plugin_directories.ts";
@@ -133,6 +134,23 @@ export async function chatTurn(
     ...(options.toolNames ? { toolNames: options.toolNames } : {}),
   });
   return { id, result };
+}
+
+/**
+ * Stores a chat conversation holding `messages`, all written at `at` (as an earlier run or an
+ * older Radar would have left it); returns its id.
+ */
+export function seedConversation(
+  radar: Radar,
+  messages: ChatMessage[],
+  options: { at?: Date; title?: string } = {},
+): number {
+  const at = options.at ?? radar.clock.now();
+  const id = radar.conversations.createConversation("chat", options.title ?? "t", at);
+  for (const message of messages) {
+    radar.conversations.appendMessage(id, { ...message, createdAt: at });
+  }
+  return id;
 }
 
 /** Everything the fake server was sent in chat requests (from request `from` on), as one text. */

@@ -11,6 +11,7 @@ import {
   learnSecretFromEnv,
   noPluginsYaml,
   secretMask as mask,
+  seedConversation,
   withFakeLlmRadar,
 } from "../helpers/fake_llm_home.ts";
 
@@ -69,18 +70,10 @@ Deno.test("an answer that quoted a secret before it was known is masked when rep
   await withFakeLlmRadar(
     { prefix: "radar-prompt-redaction-", yaml: noPluginsYaml },
     async (radar, { server }) => {
-      const id = radar.conversations.createConversation("chat", "t", radar.clock.now());
-      const at = radar.clock.now();
-      radar.conversations.appendMessage(id, {
-        role: "user",
-        content: `remember that my router key is ${secret}`,
-        createdAt: at,
-      });
-      radar.conversations.appendMessage(id, {
-        role: "assistant",
-        content: `Noted: your router key is ${secret}.`,
-        createdAt: at,
-      });
+      const id = seedConversation(radar, [
+        { role: "user", content: `remember that my router key is ${secret}` },
+        { role: "assistant", content: `Noted: your router key is ${secret}.` },
+      ]);
       await learnSecretFromEnv("ROUTER_PW", secret, "router");
       server.reply(ollamaText("ok"));
       await chatTurn(radar, "what did I tell you?", { conversationId: id });

@@ -11,6 +11,7 @@ import {
   learnSecretFromEnv,
   noPluginsYaml,
   secretMask as mask,
+  seedConversation,
   withFakeLlmRadar,
 } from "../helpers/fake_llm_home.ts";
 
@@ -20,33 +21,22 @@ Deno.test("tool-call arguments in replayed assistant turns are masked with the k
   await withFakeLlmRadar(
     { prefix: "radar-replay-args-", yaml: noPluginsYaml },
     async (radar, { server }) => {
-      const id = radar.conversations.createConversation("chat", "t", radar.clock.now());
-      const at = radar.clock.now();
-      radar.conversations.appendMessage(id, {
-        role: "user",
-        content: "log in to the router for me",
-        createdAt: at,
-      });
-      radar.conversations.appendMessage(id, {
-        role: "assistant",
-        content: "",
-        toolCalls: [{
-          id: "call_1",
-          name: "exec",
-          arguments: JSON.stringify({
-            command: `router-login --password ${plain} --pin ${quoted}`,
-          }),
-        }],
-        createdAt: at,
-      });
-      radar.conversations.appendMessage(id, {
-        role: "tool",
-        content: "logged in",
-        toolCallId: "call_1",
-        toolName: "exec",
-        createdAt: at,
-      });
-      radar.conversations.appendMessage(id, { role: "assistant", content: "Done.", createdAt: at });
+      const id = seedConversation(radar, [
+        { role: "user", content: "log in to the router for me" },
+        {
+          role: "assistant",
+          content: "",
+          toolCalls: [{
+            id: "call_1",
+            name: "exec",
+            arguments: JSON.stringify({
+              command: `router-login --password ${plain} --pin ${quoted}`,
+            }),
+          }],
+        },
+        { role: "tool", content: "logged in", toolCallId: "call_1", toolName: "exec" },
+        { role: "assistant", content: "Done." },
+      ]);
       const ask = async (message: string) => {
         server.reply(ollamaText("ok"));
         await chatTurn(radar, message, { conversationId: id, toolNames: [] });

@@ -18,6 +18,7 @@ import {
   learnSecretFromEnv,
   noRetriesYaml,
   secretMask as mask,
+  seedConversation,
   sentText,
   withFakeLlmHome,
   withFakeLlmRadar,
@@ -108,23 +109,21 @@ Deno.test("plugin tool results, their hook notes and replayed history are masked
     plugins: { leaky: leaky(secret) },
   }, async (radar, { server }) => {
     // A tool result stored before the secret was known (an older run, an older Radar).
-    const id = radar.conversations.createConversation("chat", "t", new Date());
-    const at = new Date();
-    radar.conversations.appendMessage(id, { role: "user", content: "status?", createdAt: at });
-    radar.conversations.appendMessage(id, {
-      role: "assistant",
-      content: "",
-      toolCalls: [{ id: "call_old", name: "leaky_status", arguments: "{}" }],
-      createdAt: at,
-    });
-    radar.conversations.appendMessage(id, {
-      role: "tool",
-      content: `old status: ${secret}`,
-      toolCallId: "call_old",
-      toolName: "leaky_status",
-      createdAt: at,
-    });
-    radar.conversations.appendMessage(id, { role: "assistant", content: "ok", createdAt: at });
+    const id = seedConversation(radar, [
+      { role: "user", content: "status?" },
+      {
+        role: "assistant",
+        content: "",
+        toolCalls: [{ id: "call_old", name: "leaky_status", arguments: "{}" }],
+      },
+      {
+        role: "tool",
+        content: `old status: ${secret}`,
+        toolCallId: "call_old",
+        toolName: "leaky_status",
+      },
+      { role: "assistant", content: "ok" },
+    ]);
 
     // The secret becomes known after start: a source reads its password_env.
     const read = await learnSecretFromEnv("MAIL_PW", secret, "home");

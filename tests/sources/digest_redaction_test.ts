@@ -12,6 +12,7 @@ import {
   learnSecretFromEnv,
   noPluginsYaml,
   secretMask as mask,
+  seedConversation,
   withFakeLlmRadar,
 } from "../helpers/fake_llm_home.ts";
 
@@ -21,19 +22,12 @@ Deno.test("a digest masks secrets in what the model is sent and in what is store
     { prefix: "radar-digest-redaction-", yaml: noPluginsYaml },
     async (radar, { server }) => {
       const day = new Date("2026-11-23T09:00:00Z");
-      const id = radar.conversations.createConversation("chat", "vault", day);
-      radar.conversations.appendMessage(id, {
-        role: "user",
-        content: `The vault password is ${secret}, remember it`,
-        createdAt: day,
-      });
-      // The secret straddles the 300-character cut of a line: masking after the cut would leave
-      // its first half.
-      radar.conversations.appendMessage(id, {
-        role: "assistant",
-        content: `${"x".repeat(290)} ${secret} tail`,
-        createdAt: day,
-      });
+      seedConversation(radar, [
+        { role: "user", content: `The vault password is ${secret}, remember it` },
+        // The secret straddles the 300-character cut of a line: masking after the cut would
+        // leave its first half.
+        { role: "assistant", content: `${"x".repeat(290)} ${secret} tail` },
+      ], { at: day, title: "vault" });
       const db = openDatabase(radar.databasePath);
       try {
         new SqliteEventQueue(db).enqueue({
