@@ -1,6 +1,5 @@
 import assert from "node:assert/strict";
-import type { EmbeddingModel } from "../../src/core/embedding_model.ts";
-import { LlmError } from "../../src/core/errors.ts";
+import { ConceptEmbeddings } from "../fakes/concept_embeddings.ts";
 import { Recall } from "../../src/core/recall.ts";
 import { factSource } from "../../src/core/recall_sources.ts";
 import { openDatabase } from "../../src/adapters/sqlite/database.ts";
@@ -9,23 +8,12 @@ import { SqliteFactStore } from "../../src/adapters/sqlite/fact_store.ts";
 import { recallTool } from "../../src/tools/recall.ts";
 
 /** A fake embedding model with three meanings: animals, food, travel. */
-class ConceptEmbeddings implements EmbeddingModel {
-  readonly model = "concepts";
-  calls: string[][] = [];
-  failing = false;
-  embed(texts: string[]): Promise<number[][]> {
-    this.calls.push(texts);
-    if (this.failing) return Promise.reject(new LlmError("unreachable", "connection refused"));
-    const has = (text: string, words: string[]) =>
-      words.some((word) => text.toLowerCase().includes(word)) ? 1 : 0;
-    return Promise.resolve(texts.map((text) => [
-      has(text, ["dog", "cat", "pet", "puppy"]),
-      has(text, ["pizza", "allerg", "peanut", "eat"]),
-      has(text, ["flight", "trip", "travel", "passport"]),
-      0.05,
-    ]));
-  }
-}
+const conceptEmbeddings = () =>
+  new ConceptEmbeddings([
+    ["dog", "cat", "pet", "puppy"],
+    ["pizza", "allerg", "peanut", "eat"],
+    ["flight", "trip", "travel", "passport"],
+  ], 0.05);
 
 function memory(model?: ConceptEmbeddings, batchSize?: number) {
   const db = openDatabase(":memory:");
@@ -57,7 +45,7 @@ Deno.test("recall finds facts by meaning as well as keywords, fused, and by keyw
   assert.deepEqual(contents(await plain.recall.search("dog", 2)), ["The user has a dog named Rex"]);
   plain.db.close();
 
-  const semantic = memory(new ConceptEmbeddings());
+  const semantic = memory(conceptEmbeddings());
   assert.deepEqual(contents(await semantic.recall.search("my pet", 1)), [
     "The user has a dog named Rex",
   ]);
@@ -72,7 +60,7 @@ Deno.test("recall finds facts by meaning as well as keywords, fused, and by keyw
 });
 
 Deno.test("facts are embedded in bounded batches, once, and again after an edit; deleted facts drop out", async () => {
-  const model = new ConceptEmbeddings();
+  const model = conceptEmbeddings();
   const { db, facts, recall } = memory(model, 3);
   await recall.search("pet", 2);
   assert.equal(model.calls[0].length, 1 + 3, "a batch of three facts plus the query");
@@ -94,7 +82,7 @@ Deno.test("facts are embedded in bounded batches, once, and again after an edit;
 });
 
 Deno.test("a dead embedding server: keyword results, one warning, a retry later", async () => {
-  const model = new ConceptEmbeddings();
+  const model = conceptEmbeddings();
   model.failing = true;
   const { db, recall, warnings, advance } = memory(model);
   assert.deepEqual(contents(await recall.search("peanuts", 3)), [
@@ -112,7 +100,7 @@ Deno.test("a dead embedding server: keyword results, one warning, a retry later"
 });
 
 Deno.test("the recall tool uses memory search when given one", async () => {
-  const { db, facts, recall } = memory(new ConceptEmbeddings());
+  const { db, facts, recall } = memory(conceptEmbeddings());
   const tool = recallTool({ facts, memory: recall });
   const context = { kind: "chat" as const, interactive: false, signal: AbortSignal.timeout(5000) };
   const parsed = tool.parse({ query: "my puppy" });

@@ -1,8 +1,7 @@
 import assert from "node:assert/strict";
 import { z } from "zod";
 import { type AgentDependencies, runAgent } from "../../src/core/agent_loop.ts";
-import type { EmbeddingModel } from "../../src/core/embedding_model.ts";
-import { LlmError } from "../../src/core/errors.ts";
+import { ConceptEmbeddings } from "../fakes/concept_embeddings.ts";
 import { defineTool } from "../../src/core/tool_definition.ts";
 import { EmbeddingToolRanker } from "../../src/core/tool_embedding_ranker.ts";
 import { findToolsName, ToolRegistry, toolTokenCost } from "../../src/core/tool_registry.ts";
@@ -40,23 +39,8 @@ const cost = (registry: ToolRegistry, ...names: string[]) =>
   names.reduce((sum, name) => sum + toolTokenCost(registry.get(name)!), 0);
 
 /** A fake embedding model with three meanings: light, music, money. */
-class ConceptEmbeddings implements EmbeddingModel {
-  readonly model = "concepts";
-  calls: string[][] = [];
-  failing = false;
-  embed(texts: string[]): Promise<number[][]> {
-    this.calls.push(texts);
-    if (this.failing) return Promise.reject(new LlmError("unreachable", "connection refused"));
-    const has = (text: string, words: string[]) =>
-      words.some((word) => text.toLowerCase().includes(word)) ? 1 : 0;
-    return Promise.resolve(texts.map((text) => [
-      has(text, ["lamp", "bright", "dark"]),
-      has(text, ["song", "tune"]),
-      has(text, ["stock", "shares"]),
-      0.01,
-    ]));
-  }
-}
+const conceptEmbeddings = () =>
+  new ConceptEmbeddings([["lamp", "bright", "dark"], ["song", "tune"], ["stock", "shares"]], 0.01);
 
 Deno.test("find_tools is hidden when every tool fits and offered, with the best matches, when not", () => {
   const registry = registryWithFinder();
@@ -145,7 +129,7 @@ Deno.test("find_tools lists every tool name when nothing matches", async () => {
 
 Deno.test("EmbeddingToolRanker caches tool vectors in SQLite and re-embeds a changed description", async () => {
   const db = openDatabase(":memory:");
-  const embeddings = new ConceptEmbeddings();
+  const embeddings = conceptEmbeddings();
   const warnings: string[] = [];
   const ranker = new EmbeddingToolRanker({
     model: embeddings,
@@ -180,7 +164,7 @@ Deno.test("EmbeddingToolRanker caches tool vectors in SQLite and re-embeds a cha
 
 Deno.test("a dead embedding server means keyword ranking, one warning, and a retry later", async () => {
   const db = openDatabase(":memory:");
-  const embeddings = new ConceptEmbeddings();
+  const embeddings = conceptEmbeddings();
   embeddings.failing = true;
   const warnings: string[] = [];
   let now = 0;
@@ -206,7 +190,7 @@ Deno.test("a dead embedding server means keyword ranking, one warning, and a ret
 
 Deno.test("the agent loop asks the ranker only when not every tool fits", async () => {
   const registry = registryWithFinder();
-  const embeddings = new ConceptEmbeddings();
+  const embeddings = conceptEmbeddings();
   const db = openDatabase(":memory:");
   const store = new SqliteConversationStore(db);
   const clock = new ManualClock(new Date("2026-11-23T10:00:00Z"));
