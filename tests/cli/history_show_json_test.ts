@@ -9,8 +9,7 @@ import { openDatabase } from "../../src/adapters/sqlite/database.ts";
 import { runCli } from "../../src/cli/program.ts";
 import { withCliHome } from "../helpers/cli_home.ts";
 import { memoryIo } from "../helpers/memory_io.ts";
-import { radarEnvironment, radarFlags } from "../helpers/radar_process.ts";
-import { fromFileUrl } from "../project/file_url.ts";
+import { radarCommand } from "../helpers/radar_process.ts";
 
 /** Stores one conversation with `count` messages straight in the database (fast). */
 function storeConversation(dataDir: string, count: number, padding = ""): void {
@@ -82,23 +81,8 @@ Deno.test("history show --json of 60,000 messages runs in a 40 MB JavaScript hea
     storeConversation(join(home, "data"), count, " padding".repeat(100));
     const output = join(home, "out.json");
     // The whole document is about 55 MB: building it (or every message) in memory overflows.
-    const child = new Deno.Command(Deno.execPath(), {
-      args: [
-        "run",
-        ...radarFlags,
-        "--v8-flags=--max-old-space-size=40",
-        fromFileUrl(new URL("../../main.ts", import.meta.url)),
-        "history",
-        "show",
-        "1",
-        "--json",
-      ],
-      cwd: home,
-      env: radarEnvironment(home),
-      clearEnv: true,
-      stdin: "null",
-      stdout: "piped",
-      stderr: "piped",
+    const child = radarCommand(home, ["history", "show", "1", "--json"], {
+      runFlags: ["--v8-flags=--max-old-space-size=40"],
     }).spawn();
     const [, errors, status] = await Promise.all([
       child.stdout.pipeTo(Deno.openSync(output, { write: true, create: true }).writable),

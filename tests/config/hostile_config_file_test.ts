@@ -4,22 +4,11 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { radarEnvironment, radarFlags } from "../helpers/radar_process.ts";
-import { fromFileUrl } from "../project/file_url.ts";
-
-const mainPath = fromFileUrl(new URL("../../main.ts", import.meta.url));
+import { radarCommand } from "../helpers/radar_process.ts";
 
 /** Runs radar, killing it after `seconds` (a hang fails the test instead of the suite). */
 async function radarWithin(home: string, args: string[], seconds = 30) {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", ...radarFlags, mainPath, ...args],
-    cwd: home,
-    env: radarEnvironment(home),
-    clearEnv: true,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
+  const child = radarCommand(home, args).spawn();
   const timer = setTimeout(() => child.kill("SIGKILL"), seconds * 1000);
   const output = await child.output();
   clearTimeout(timer);

@@ -29,21 +29,11 @@ export function createRadarHome(configText: string): RadarHome {
   const dataDir = join(home, "data");
   const configPath = join(home, "radar.yaml");
   Deno.writeTextFileSync(configPath, configText);
-  const env = radarEnvironment(home, { RADAR_CONFIG: configPath });
   return {
     home,
     dataDir,
     configPath,
-    command: (args) =>
-      new Deno.Command(Deno.execPath(), {
-        args: ["run", ...radarFlags, join(root, "main.ts"), ...args],
-        cwd: home,
-        env,
-        clearEnv: true,
-        stdin: "null",
-        stdout: "piped",
-        stderr: "piped",
-      }),
+    command: (args) => radarCommand(home, args, { env: { RADAR_CONFIG: configPath } }),
     remove: () => Deno.removeSync(home, { recursive: true }),
   };
 }
@@ -110,6 +100,26 @@ export function radarEnvironment(
   };
 }
 
+/**
+ * `radar args…` in `home` as a command ready to spawn or run: the flags of `deno task radar` plus
+ * `runFlags` (a V8 heap cap, say), a clean environment with `env` added, stdout and stderr piped.
+ */
+export function radarCommand(
+  home: string,
+  args: string[],
+  options: { env?: Record<string, string>; runFlags?: string[]; stdin?: "null" | "piped" } = {},
+): Deno.Command {
+  return new Deno.Command(Deno.execPath(), {
+    args: ["run", ...radarFlags, ...(options.runFlags ?? []), join(root, "main.ts"), ...args],
+    cwd: home,
+    env: radarEnvironment(home, options.env),
+    clearEnv: true,
+    stdin: options.stdin ?? "null",
+    stdout: "piped",
+    stderr: "piped",
+  });
+}
+
 /** What a finished `radar` process printed. */
 export interface RadarRun {
   code: number;
@@ -123,14 +133,9 @@ export async function runRadar(
   args: string[],
   options: { env?: Record<string, string>; stdin?: string } = {},
 ): Promise<RadarRun> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", ...radarFlags, join(root, "main.ts"), ...args],
-    cwd: home,
-    env: radarEnvironment(home, options.env),
-    clearEnv: true,
+  const child = radarCommand(home, args, {
+    env: options.env,
     stdin: options.stdin === undefined ? "null" : "piped",
-    stdout: "piped",
-    stderr: "piped",
   }).spawn();
   if (options.stdin !== undefined) {
     const writer = child.stdin.getWriter();

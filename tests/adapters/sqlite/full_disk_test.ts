@@ -11,31 +11,8 @@ import { SqliteConversationStore } from "../../../src/adapters/sqlite/conversati
 import { SqliteEventQueue } from "../../../src/adapters/sqlite/event_queue.ts";
 import { SqliteFactStore } from "../../../src/adapters/sqlite/fact_store.ts";
 import { StorageError } from "../../../src/adapters/sqlite/write.ts";
-import { radarEnvironment, radarFlags } from "../../helpers/radar_process.ts";
-import { fromFileUrl } from "../../project/file_url.ts";
+import { runRadar } from "../../helpers/radar_process.ts";
 import { canMountTmpfs, fillDisk, mountTmpfs, type Tmpfs } from "./tmpfs.ts";
-
-const decoder = new TextDecoder();
-
-const mainPath = fromFileUrl(new URL("../../../main.ts", import.meta.url));
-
-/** `radar args…` as a subprocess with `home` as HOME and `home/data` as its data folder. */
-async function radar(home: string, args: string[]) {
-  const output = await new Deno.Command(Deno.execPath(), {
-    args: ["run", ...radarFlags, mainPath, ...args],
-    cwd: home,
-    env: radarEnvironment(home),
-    clearEnv: true,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  return {
-    code: output.code,
-    stdout: decoder.decode(output.stdout),
-    stderr: decoder.decode(output.stderr),
-  };
-}
 
 Deno.test({
   name: "memory add on a full disk exits 1 with one line and claims nothing (real tmpfs)",
@@ -45,11 +22,11 @@ Deno.test({
     const home = disk.path;
     const dataDir = join(home, "data");
     try {
-      const first = await radar(home, ["memory", "add", "kept fact"]);
+      const first = await runRadar(home, ["memory", "add", "kept fact"]);
       assert.equal(first.code, 0, first.stderr);
       fillDisk(disk.path);
       for (let attempt = 0; attempt < 2; attempt++) {
-        const added = await radar(home, ["memory", "add", `lost fact ${attempt}`]);
+        const added = await runRadar(home, ["memory", "add", `lost fact ${attempt}`]);
         assert.equal(added.code, 1, added.stdout + added.stderr);
         assert.doesNotMatch(added.stdout, /Remembered/);
         const lines = added.stderr.trim().split("\n");
@@ -58,7 +35,7 @@ Deno.test({
         assert.ok(lines[0].includes(join(dataDir, "radar.db")), lines[0]);
       }
       // Reads still work on the full disk and show exactly what was acknowledged.
-      const listed = await radar(home, ["memory", "list"]);
+      const listed = await runRadar(home, ["memory", "list"]);
       assert.equal(listed.code, 0, listed.stderr);
       assert.match(listed.stdout, /kept fact/);
       assert.doesNotMatch(listed.stdout, /lost fact/);
@@ -76,13 +53,13 @@ Deno.test({
     const home = disk.path;
     const dataDir = join(home, "data");
     try {
-      assert.equal((await radar(home, ["memory", "add", "kept fact"])).code, 0);
+      assert.equal((await runRadar(home, ["memory", "add", "kept fact"])).code, 0);
       // Another connection keeps radar.db-wal and -shm in place, as `radar serve` does.
       const daemon = new DatabaseSync(join(dataDir, "radar.db"));
       daemon.prepare("SELECT COUNT(*) FROM facts").get();
       try {
         fillDisk(disk.path);
-        const added = await radar(home, ["memory", "add", "x".repeat(20_000)]);
+        const added = await runRadar(home, ["memory", "add", "x".repeat(20_000)]);
         assert.equal(added.code, 1, added.stdout + added.stderr);
         assert.doesNotMatch(added.stdout, /Remembered/);
         assert.match(
