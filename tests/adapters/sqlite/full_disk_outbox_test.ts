@@ -6,12 +6,11 @@
  * Real tmpfs (root).
  */
 import assert from "node:assert/strict";
-import { join } from "node:path";
-import { openDatabase, transaction } from "../../../src/adapters/sqlite/database.ts";
+import { transaction } from "../../../src/adapters/sqlite/database.ts";
 import { SqliteOutbox } from "../../../src/adapters/sqlite/outbox_store.ts";
 import { SqliteTaskClaimStore } from "../../../src/adapters/sqlite/task_claim_store.ts";
 import { StorageError } from "../../../src/adapters/sqlite/write.ts";
-import { canMountTmpfs, fillDisk, mountTmpfs } from "./tmpfs.ts";
+import { canMountTmpfs, fillDisk, withTmpfsDatabase } from "./tmpfs.ts";
 
 const at = new Date("2026-11-23T10:00:00Z");
 
@@ -37,9 +36,7 @@ Deno.test({
   name: "outbox and task-claim writes throw a one-line StorageError on a full disk",
   ignore: !canMountTmpfs,
   fn() {
-    const disk = mountTmpfs(1024);
-    const db = openDatabase(join(disk.path, "radar.db"));
-    try {
+    withTmpfsDatabase((db, disk) => {
       const outbox = new SqliteOutbox(db);
       const claims = new SqliteTaskClaimStore(db);
       assert.equal(
@@ -67,10 +64,7 @@ Deno.test({
             claims.record({ taskId: 1, runId: index, dueAt: `${index}`.padEnd(400, "x") }, at),
         ),
       );
-    } finally {
-      db.close();
-      disk.unmount();
-    }
+    });
   },
 });
 
@@ -78,9 +72,7 @@ Deno.test({
   name: "a statement inside a transaction that hits the full disk throws a StorageError",
   ignore: !canMountTmpfs,
   fn() {
-    const disk = mountTmpfs(1024);
-    const db = openDatabase(join(disk.path, "radar.db"));
-    try {
+    withTmpfsDatabase((db, disk) => {
       db.exec("CREATE TABLE filler (text TEXT)");
       // A tiny page cache makes a large change spill to the -wal before COMMIT.
       db.exec("PRAGMA cache_size = 2");
@@ -92,9 +84,6 @@ Deno.test({
         }, "the filler"));
       assertDiskFull("transaction", error);
       assert.equal(db.isTransaction, false, "rolled back");
-    } finally {
-      db.close();
-      disk.unmount();
-    }
+    });
   },
 });

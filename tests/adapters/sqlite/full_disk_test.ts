@@ -12,7 +12,7 @@ import { SqliteEventQueue } from "../../../src/adapters/sqlite/event_queue.ts";
 import { SqliteFactStore } from "../../../src/adapters/sqlite/fact_store.ts";
 import { StorageError } from "../../../src/adapters/sqlite/write.ts";
 import { runRadar } from "../../helpers/radar_process.ts";
-import { canMountTmpfs, fillDisk, mountTmpfs, type Tmpfs } from "./tmpfs.ts";
+import { canMountTmpfs, fillDisk, mountTmpfs, type Tmpfs, withTmpfsDatabase } from "./tmpfs.ts";
 
 Deno.test({
   name: "memory add on a full disk exits 1 with one line and claims nothing (real tmpfs)",
@@ -83,9 +83,7 @@ Deno.test({
   name: "event queue, conversation and fact writes throw a StorageError on a full disk",
   ignore: !canMountTmpfs,
   fn() {
-    const disk = mountTmpfs(1024);
-    const db = openDatabase(join(disk.path, "radar.db"));
-    try {
+    withTmpfsDatabase((db, disk) => {
       const queue = new SqliteEventQueue(db);
       const conversations = new SqliteConversationStore(db);
       const facts = new SqliteFactStore(db);
@@ -125,10 +123,7 @@ Deno.test({
       const stored = (db.prepare("SELECT COUNT(*) AS n FROM events").get() as { n: number }).n;
       assert.equal(queue.pendingCount(), Number(stored));
       assert.equal(conversations.messages(conversationId).length, countRows(db, "messages"));
-    } finally {
-      db.close();
-      disk.unmount();
-    }
+    });
   },
 });
 

@@ -1,5 +1,7 @@
 /** Small tmpfs mounts for disk-full and read-only tests (root only; others skip or use chmod). */
 import { join } from "node:path";
+import type { DatabaseSync } from "node:sqlite";
+import { openDatabase } from "../../../src/adapters/sqlite/database.ts";
 
 const decoder = new TextDecoder();
 
@@ -53,5 +55,17 @@ export function fillDisk(folder: string): void {
     if (!(error instanceof Error) || !/space|full/i.test(error.message)) throw error;
   } finally {
     file.close();
+  }
+}
+
+/** Runs `work` on a Radar database on a fresh 1 MiB tmpfs; closes it and unmounts afterwards. */
+export function withTmpfsDatabase(work: (db: DatabaseSync, disk: Tmpfs) => void): void {
+  const disk = mountTmpfs(1024);
+  const db = openDatabase(join(disk.path, "radar.db"));
+  try {
+    work(db, disk);
+  } finally {
+    db.close();
+    disk.unmount();
   }
 }
