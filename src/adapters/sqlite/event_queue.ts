@@ -28,6 +28,11 @@ function toEvent(row: EventRow): PendingEvent {
   return event;
 }
 
+/** The events `sql` selects; its one parameter is the limit. */
+function selectEvents(db: DatabaseSync, sql: string, limit: number): PendingEvent[] {
+  return (statement(db, sql).all(limit) as unknown as EventRow[]).map(toEvent);
+}
+
 /** Limits that keep a hostile or noisy source from bloating the queue. */
 const maxSummaryChars = 500;
 const maxDetailChars = 4000;
@@ -55,11 +60,11 @@ export class SqliteEventQueue implements EventQueue {
 
   /** The oldest `limit` pending events. */
   pending(limit: number): PendingEvent[] {
-    const rows = statement(
+    return selectEvents(
       this.db,
       "SELECT * FROM events WHERE consumed_at IS NULL ORDER BY id LIMIT ?",
-    ).all(limit) as unknown as EventRow[];
-    return rows.map(toEvent);
+      limit,
+    );
   }
 
   /** How many events are pending. */
@@ -127,11 +132,11 @@ export class SqliteEventQueue implements EventQueue {
 
   /** The newest `limit` set-aside events (the dashboard lists them). */
   setAsideEvents(limit: number): PendingEvent[] {
-    const rows = statement(
+    return selectEvents(
       this.db,
       "SELECT * FROM events WHERE blocked_reason IS NOT NULL ORDER BY id DESC LIMIT ?",
-    ).all(limit) as unknown as EventRow[];
-    return rows.map(toEvent);
+      limit,
+    );
   }
 
   /** Puts every set-aside event back in the queue, its blocked count reset; returns how many. */
