@@ -4,55 +4,54 @@
  * and one warning, and a digest's vectors go with it. Over HTTP to the fake LLM server.
  */
 import assert from "node:assert/strict";
-import { join } from "node:path";
 import { ManualClock } from "../../src/adapters/clock.ts";
 import { openDatabase } from "../../src/adapters/sqlite/database.ts";
-import { openRadar, type Radar } from "../../src/runtime/open_radar.ts";
+import type { Radar } from "../../src/runtime/open_radar.ts";
 import type { DigestJob } from "../../src/sources/digests/digest_job.ts";
 import { SqliteDigestStore } from "../../src/sources/digests/digest_store.ts";
 import { SqliteDigestEmbeddings } from "../../src/sources/digests/digest_embeddings.ts";
-import { fakeEmbedding, FakeLlmServer, ollamaText } from "../fakes/fake_llm_server.ts";
+import { fakeEmbedding, type FakeLlmServer, ollamaText } from "../fakes/fake_llm_server.ts";
+import { seedConversation, withFakeLlmHome } from "../helpers/fake_llm_home.ts";
 
 const context = { kind: "chat" as const, interactive: false, signal: AbortSignal.timeout(10_000) };
 
-/** A Radar on the fake server with daily digests and an embedding model, a day of chat seeded. */
-function radarWith(server: FakeLlmServer, extraLlm = "") {
-  const home = Deno.makeTempDirSync({ prefix: "radar-digest-embed-" });
-  const configPath = join(home, "radar.yaml");
-  Deno.writeTextFileSync(
-    configPath,
-    `llm:\n  retries: 0\n  embedding_model: fake-embed\n${extraLlm}` +
-      "radar:\n  timezone: UTC\ndigests:\n  daily: true\n",
-  );
-  const logged: string[] = [];
+/** What a digest test works with. */
+interface DigestRadar {
+  radar: Radar;
+  server: FakeLlmServer;
+  job: DigestJob;
+  clock: ManualClock;
+  warnings(): string[];
+}
+
+/**
+ * A Radar on the fake server (set up first by `prepare`) with daily digests and an embedding
+ * model, a day of chat seeded.
+ */
+async function withDigestRadar(
+  prepare: (server: FakeLlmServer) => void,
+  work: (digests: DigestRadar) => Promise<void>,
+): Promise<void> {
   const clock = new ManualClock(new Date("2026-11-24T08:00:00Z"));
-  const radar = openRadar({
-    env: { HOME: home, RADAR_DATA_DIR: join(home, "data"), RADAR_LLM_BASE_URL: server.url },
-    cwd: home,
-    configPath,
+  await withFakeLlmHome({
+    prefix: "radar-digest-embed-",
+    yaml: "llm:\n  retries: 0\n  embedding_model: fake-embed\n" +
+      "radar:\n  timezone: UTC\ndigests:\n  daily: true\n",
     clock,
     logLevel: "warn",
-    logWriters: [(line) => logged.push(line)],
+  }, async ({ server, logged, withRadar }) => {
+    prepare(server);
+    await withRadar(async (radar) => {
+      seedConversation(radar, [{ role: "user", content: "Let's go to Lisbon with Ana" }], {
+        at: new Date("2026-11-23T09:00:00Z"),
+        title: "plans",
+      });
+      const job = radar.tickJobs().find((each) => each.name === "digests") as DigestJob;
+      const warnings = () =>
+        logged.filter((line) => /Embedding model "fake-embed" failed/.test(line));
+      await work({ radar, server, job, clock, warnings });
+    });
   });
-  const day = new Date("2026-11-23T09:00:00Z");
-  const id = radar.conversations.createConversation("chat", "plans", day);
-  radar.conversations.appendMessage(id, {
-    role: "user",
-    content: "Let's go to Lisbon with Ana",
-    createdAt: day,
-  });
-  const job = radar.tickJobs().find((each) => each.name === "digests") as DigestJob;
-  return {
-    radar,
-    job,
-    clock,
-    logged,
-    warnings: () => logged.filter((line) => /Embedding model "fake-embed" failed/.test(line)),
-    dispose: () => {
-      radar.close();
-      Deno.removeSync(home, { recursive: true });
-    },
-  };
 }
 
 function rows(radar: Radar, sql: string): number {
@@ -68,13 +67,11 @@ const embedRequests = (server: FakeLlmServer) =>
   server.requests.filter((request) => request.path === "/api/embed");
 
 Deno.test("a new digest is embedded after its tick; recall finds it by meaning with no shared keyword; removing it removes its vector", async () => {
-  const server = FakeLlmServer.start().reply(
-    ollamaText("- Planned the holiday in Lisbon with Ana"),
-  );
-  // In this model "vacation" and "holiday" mean the same thing.
-  server.embedText = (text) => fakeEmbedding(text.replace(/vacation/gi, "holiday"));
-  const { radar, job, clock, warnings, dispose } = radarWith(server);
-  try {
+  await withDigestRadar((server) => {
+    server.reply(ollamaText("- Planned the holiday in Lisbon with Ana"));
+    // In this model "vacation" and "holiday" mean the same thing.
+    server.embedText = (text) => fakeEmbedding(text.replace(/vacation/gi, "holiday"));
+  }, async ({ radar, server, job, clock, warnings }) => {
     await job.run(clock.now(), context.signal);
     await job.embedded();
     const [digest] = radar.digests.list(1);
@@ -108,21 +105,16 @@ Deno.test("a new digest is embedded after its tick; recall finds it by meaning w
     }
     assert.equal(rows(radar, "SELECT COUNT(*) AS n FROM digest_embeddings"), 0);
     assert.deepEqual(warnings(), []);
-  } finally {
-    dispose();
-    await server.close();
-  }
+  });
 });
 
 Deno.test("a failing embedding server holds up no tick: the digest is written, recall uses keywords, one warning", async () => {
-  const server = FakeLlmServer.start().reply(
-    ollamaText("- Planned the holiday in Lisbon with Ana"),
-  );
   let release = () => {};
   const held = new Promise<void>((resolve) => release = resolve);
-  server.embedReply = { hold: held, status: 500, body: { error: "model runner crashed" } };
-  const { radar, job, clock, warnings, dispose } = radarWith(server);
-  try {
+  await withDigestRadar((server) => {
+    server.reply(ollamaText("- Planned the holiday in Lisbon with Ana"));
+    server.embedReply = { hold: held, status: 500, body: { error: "model runner crashed" } };
+  }, async ({ radar, server, job, clock, warnings }) => {
     await job.run(clock.now(), context.signal);
     assert.equal(radar.digests.list(5).length, 1, "the tick finished with the digest written");
     for (let waited = 0; !embedRequests(server).length && waited < 5000; waited += 10) {
@@ -141,10 +133,7 @@ Deno.test("a failing embedding server holds up no tick: the digest is written, r
     assert.equal(warnings().length, 1, "one warning for the whole failure streak");
     assert.match(warnings()[0], /keywords only/);
     assert.equal(rows(radar, "SELECT COUNT(*) AS n FROM digest_embeddings"), 0);
-  } finally {
-    dispose();
-    await server.close();
-  }
+  });
 });
 
 Deno.test("digest vectors: a rewritten digest is embedded again; deleting digests deletes their vectors", () => {
