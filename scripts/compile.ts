@@ -16,7 +16,7 @@ export const targets = [
  * plugin host starts by URL, the dashboard's static files (read from disk), the example plugins
  * bundled skills and the bundled default personality. The plugin-host and PDF entries are named too: the binary runs them through
  * main.ts's hidden flags, and `deno run` starts them as their own modules. Modules imported with
- * a literal `import("…")` (mail, calendar, MCP SDK, dashboard) are embedded without being named
+ * a literal `import("…")` (mail, calendar, MCP SDK, dashboard, parsers) are embedded without being named
  * here (tests/project/startup_graph_test.ts).
  */
 export const includes = [
