@@ -1,6 +1,6 @@
 /** Builds the `radar` command line (npm commander) and runs it with readable errors and exit codes. */
 import { Command, CommanderError } from "commander";
-import { causeChain, ExitCode, RadarError } from "../core/errors.ts";
+import { causeChain, ExitCode, osErrorCode, RadarError } from "../core/errors.ts";
 import { loadConfig, readTextFileIfExists } from "../config/loader.ts";
 import { openRadar, type Radar } from "../runtime/open_radar.ts";
 import type { CliContext, CliIo, GlobalOptions } from "./context.ts";
@@ -77,11 +77,6 @@ const storageProblems: Record<string, string> = {
   EDQUOT: "the disk quota is used up; free space and try again",
 };
 
-function storageProblem(error: unknown): string | undefined {
-  const code = (error as { code?: unknown } | undefined)?.code;
-  return typeof code === "string" ? storageProblems[code] : undefined;
-}
-
 /** Prints one readable line for an error and returns its exit code. */
 export function reportError(error: unknown, io: CliIo, verbose: boolean): number {
   if (error instanceof CommanderError) {
@@ -95,7 +90,7 @@ export function reportError(error: unknown, io: CliIo, verbose: boolean): number
     return error.exitCode;
   }
   const message = error instanceof Error ? error.message : String(error);
-  const storage = storageProblem(error);
+  const storage = storageProblems[osErrorCode(error) ?? ""];
   if (storage) {
     io.stderr(`radar: ${storage}: ${message}\n`);
     return ExitCode.failure;

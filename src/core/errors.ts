@@ -83,3 +83,9 @@ export function causeChain(error: unknown): string[] {
   }
   return lines;
 }
+
+/** The OS code of a file system error ("EROFS", "ENOSPC", …), when it carries one. */
+export function osErrorCode(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  return typeof code === "string" ? code : undefined;
+}

@@ -5,6 +5,7 @@
  * `enabled/NAME` is a symbolic link to `../available/NAME`.
  */
 import { join } from "node:path";
+import { osErrorCode } from "../core/errors.ts";
 
 /** The lifecycle folders under `<data>/plugins`. */
 export interface PluginDirectories {
@@ -41,7 +42,7 @@ export function ensurePluginDirectories(dirs: PluginDirectories): void {
     try {
       Deno.mkdirSync(path, { recursive: true, mode: 0o700 });
     } catch (error) {
-      if ((error as { code?: string }).code !== "EROFS") throw error;
+      if (osErrorCode(error) !== "EROFS") throw error;
     }
   }
 }

@@ -1,5 +1,5 @@
 /** Creates the data directory with owner-only permissions. */
-import { RadarError } from "../core/errors.ts";
+import { osErrorCode, RadarError } from "../core/errors.ts";
 
 /** Ensures `path` exists as a directory readable only by its owner (0700). */
 export function ensureDataDirectory(path: string): void {
@@ -19,7 +19,7 @@ function chmodUnlessReadOnly(path: string): void {
     Deno.chmodSync(path, 0o700);
   } catch (error) {
     const readOnly = error instanceof Deno.errors.PermissionDenied ||
-      /read-only file system|os error 30/i.test((error as Error).message);
+      osErrorCode(error) === "EROFS";
     if (!readOnly) throw error;
   }
 }
