@@ -37,12 +37,6 @@ export interface HeartbeatRunnerDependencies {
   elapsed: () => number;
   /** The `fast` model's triage: asked first, the main model runs only when it says so. */
   triage?: TriageRunner;
-  /**
-   * Every secret known now (the config's and those read since start: password_cmd, keychain,
-   * password_env), asked on each tick: event text is masked with them before the triage and the
-   * main request are built. Absent: the agent's own `secrets`.
-   */
-  secrets?: () => readonly string[];
 }
 
 /** What one tick saw and did. */
@@ -126,7 +120,7 @@ export class HeartbeatRunner {
     const agent = deps.agent({ historyMessages: config.heartbeat.history_messages });
     // Event text (a mail subject, a file name, a check's output) may quote a secret: masked with
     // the secrets known now, for the triage question and the main message alike.
-    const events = maskEvents(decision.events, (deps.secrets ?? agent.secrets)?.() ?? []);
+    const events = maskEvents(decision.events, agent.secrets?.() ?? []);
     const morePending = Math.max(0, deps.queue.pendingCount() - pending.length);
     const message = buildHeartbeatMessage({ now, timeZone, events, morePending });
     const toolNames = daemonToolNames(agent, message);

@@ -172,18 +172,21 @@ export async function runAgent(
     ) => [name, typeof value === "string" ? redactText(value, secrets) : value]),
   );
   const markerId = deps.markerId?.() ?? (processMarkerId ??= randomMarkerId());
+  // Tool results run later in this request may reveal secrets read meanwhile: asked again each time.
   const redact = (text: string) => redactText(text, deps.secrets?.() ?? []);
+  const replayed = (text: string) => redactText(text, secrets);
+  const knownInArguments = secretsAsWritten(secrets);
   // Replayed turns stored before a secret was known are masked again (idempotent, so the replayed
   // prefix stays byte-identical): tool results and heartbeat messages (event text) fully, the
   // model's answers and its tool calls' arguments (which may have quoted them) by known secret
   // values only. A person's own chat messages are replayed as typed.
   const asData = (message: ChatMessage): ChatMessage =>
     message.role === "tool"
-      ? { ...message, content: toolResultAsData(redact(message.content), message, markerId) }
+      ? { ...message, content: toolResultAsData(replayed(message.content), message, markerId) }
       : message.role === "assistant"
-      ? maskedAssistantTurn(message, secrets)
+      ? maskedAssistantTurn(message, secrets, knownInArguments)
       : request.kind === "heartbeat"
-      ? { ...message, content: redact(message.content) }
+      ? { ...message, content: replayed(message.content) }
       : message;
   const messages: ChatMessage[] = [
     {
@@ -331,16 +334,24 @@ export async function runAgent(
   }
 }
 
+/** The secrets as they appear in stored JSON too (a secret with `"` or `\` is escaped there). */
+function secretsAsWritten(secrets: readonly string[]): string[] {
+  const inJson = secrets.map((secret) => JSON.stringify(secret).slice(1, -1))
+    .filter((escaped) => !secrets.includes(escaped));
+  return [...secrets, ...inJson];
+}
+
 /**
  * A replayed assistant turn with known secret values replaced in its text and in its tool calls'
- * arguments (stored JSON: a secret also appears there with JSON escapes). Nothing else changes.
+ * arguments (`known`: the secrets as written in stored JSON too). Nothing else changes.
  */
-function maskedAssistantTurn(message: ChatMessage, secrets: readonly string[]): ChatMessage {
+function maskedAssistantTurn(
+  message: ChatMessage,
+  secrets: readonly string[],
+  known: readonly string[],
+): ChatMessage {
   const masked: ChatMessage = { ...message, content: maskSecretValues(message.content, secrets) };
   if (message.toolCalls?.length) {
-    const inJson = secrets.map((secret) => JSON.stringify(secret).slice(1, -1))
-      .filter((escaped) => !secrets.includes(escaped));
-    const known = [...secrets, ...inJson];
     masked.toolCalls = message.toolCalls.map((call) => ({
       ...call,
       arguments: maskSecretValues(call.arguments, known),

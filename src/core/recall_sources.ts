@@ -14,8 +14,8 @@ export const excerptChars = 600;
 /** Summaries or digests one recall returns at most (they are longer than facts). */
 const longHitCap = 2;
 
-/** Summaries less similar than this are never shown by meaning alone (every one has a nearest). */
-const summaryMinimumSimilarity = 0.3;
+/** Summaries or digests less similar than this are never shown by meaning alone (each has a nearest). */
+const longHitMinimumSimilarity = 0.3;
 
 /** Port: digests matching a query, best first (SQLite FTS5 in production). */
 export type DigestSearch = Pick<DigestArchive, "search">;
@@ -56,12 +56,9 @@ export function summarySource(
     keyword: (query, limit) => summaries.search(query, limit).map(hit),
     vectors: vectors && asHits(vectors, hit),
     batchSize: 32,
-    minimumSimilarity: summaryMinimumSimilarity,
+    minimumSimilarity: longHitMinimumSimilarity,
   };
 }
-
-/** Digests less similar than this are never shown by meaning alone (every one has a nearest). */
-const digestMinimumSimilarity = 0.3;
 
 /**
  * Daily/weekly digests, labelled `digest day 2026-11-23`: by keywords, and by meaning when their
@@ -80,7 +77,7 @@ export function digestSource(digests: DigestSearch, vectors?: RecallVectors<Dige
     keyword: (query, limit) => digests.search(query, limit).map(hit),
     vectors: vectors && asHits(vectors, hit),
     batchSize: 8,
-    minimumSimilarity: digestMinimumSimilarity,
+    minimumSimilarity: longHitMinimumSimilarity,
   };
 }
 

@@ -83,8 +83,8 @@ export function skillSources(radar: SkillWatchTarget): EventSource[] {
     start() {
       watch();
       stopListening = radar.onSkillRootsChanged?.(() => {
+        // The catalog itself was invalidated by the facade's own listener (open_radar.ts).
         unwatch();
-        catalog.invalidate();
         watch();
         radar.logger.info("skill folders changed; watching them again", {
           folders: watchedRoots().length,

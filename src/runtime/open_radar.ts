@@ -296,6 +296,7 @@ export function openRadar(options: RadarOptions): Radar {
     : undefined;
   if (plugins) registerPluginHooks(hooks, plugins.hooks);
   let closed = false;
+  const mcpServers = () => mcpServerViews(config, mcpApprovals);
   return {
     ...work,
     loaded,
@@ -326,13 +327,9 @@ export function openRadar(options: RadarOptions): Radar {
     digests,
     mcp: {
       approvals: mcpApprovals,
-      servers: () => mcpServerViews(config, mcpApprovals),
+      servers: mcpServers,
     },
-    sourceHealth: sourceHealthReport({
-      config,
-      db,
-      mcpServers: () => mcpServerViews(config, mcpApprovals),
-    }),
+    sourceHealth: sourceHealthReport({ config, db, mcpServers }),
     process,
     database: databaseHealth(db, dataDir),
     evalRuns: new SqliteEvalStore(db),

@@ -170,7 +170,6 @@ export function scheduledWork(parts: ScheduledWorkParts): ScheduledWork {
       isAlive,
       elapsed,
       triage: parts.fastModel && new TriageRunner(parts.fastModel, logger, elapsed),
-      secrets: () => configSecrets(config),
     }),
     tickJobs: () =>
       jobs ??= [
