@@ -35,7 +35,7 @@ async function idleWith(
 }
 
 /** The npm packages an idle `radar serve` holds (the rest load on first use). */
-export const idlePackages = [
+const idlePackages = [
   "zod",
   "yaml",
   "commander",

@@ -61,10 +61,11 @@ export function webDependenciesFromRuntime(
     sourceHealth: () => radar.sourceHealth.records(extras.env ?? Deno.env.toObject()),
     personalities: radar.personalities,
     setAside: {
-      summary: (limit) => ({
-        ...radar.queue.setAside(),
-        events: radar.queue.setAsideEvents(limit),
-      }),
+      summary: (limit) => {
+        const setAside = radar.queue.setAside();
+        // Most home pages have none: no second query then.
+        return { ...setAside, events: setAside.count ? radar.queue.setAsideEvents(limit) : [] };
+      },
       requeue: () => radar.queue.requeueSetAside(),
     },
   };

@@ -114,6 +114,13 @@ export interface SourceHealthRecord {
   note?: string;
 }
 
+/** What a record is called in its group: "email home", "calendar family", a check's name. */
+export function sourceLabel(record: SourceHealthRecord): string {
+  return record.kind === "email" || record.kind === "calendar"
+    ? `${record.kind} ${record.name}`
+    : record.name;
+}
+
 /** The event sources' health (`radar status`, the dashboard's Sources card). */
 export interface SourceHealthReport {
   /**

@@ -1,5 +1,5 @@
 /** The sources' health records as the lines of `radar status`. */
-import type { SourceHealthRecord, SourceKind } from "../core/source_ports.ts";
+import { type SourceHealthRecord, type SourceKind, sourceLabel } from "../core/source_ports.ts";
 
 function when(iso: string): string {
   return iso.slice(0, 16).replace("T", " ") + " UTC";
@@ -32,13 +32,6 @@ export function sourceStateText(record: SourceHealthRecord): string {
     case "disabled":
       return `not used${record.note ? `: ${record.note}` : ""}`;
   }
-}
-
-/** What a record is called in its group: "email home", "calendar family", a check's name. */
-export function sourceLabel(record: SourceHealthRecord): string {
-  return record.kind === "email" || record.kind === "calendar"
-    ? `${record.kind} ${record.name}`
-    : record.name;
 }
 
 const ofKinds = (records: SourceHealthRecord[], kinds: SourceKind[]) =>

@@ -7,15 +7,7 @@ function fenced(text: string): string {
   return `${fence}\n${text}\n${fence}`;
 }
 
-/** Renders every message and tool call of a conversation as Markdown. */
-export function conversationMarkdown(
-  conversation: ConversationSummary,
-  messages: Iterable<StoredMessage>,
-): string {
-  return [...conversationMarkdownChunks(conversation, messages)].join("");
-}
-
-/** The same Markdown as `conversationMarkdown`, one chunk per message (streamed exports). */
+/** Every message and tool call of a conversation as Markdown, one chunk per message (streamed). */
 export function* conversationMarkdownChunks(
   conversation: ConversationSummary,
   messages: Iterable<StoredMessage>,

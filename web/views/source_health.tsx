@@ -4,7 +4,12 @@
  * GitHub, each marked good (ok), bad (failing) or muted (not checked yet, not used). Every field
  * is text: JSX escapes it, so an error message from a server cannot add markup.
  */
-import type { SourceHealthRecord, SourceKind, SourceState } from "../../src/core/source_ports.ts";
+import {
+  type SourceHealthRecord,
+  type SourceKind,
+  sourceLabel,
+  type SourceState,
+} from "../../src/core/source_ports.ts";
 import { formatTime } from "./format.ts";
 
 /** The card's groups, in `radar status` order. */
@@ -16,7 +21,7 @@ const groups: Array<{ title: string; kinds: SourceKind[] }> = [
 ];
 
 /** The words and class each state shows with. */
-export const stateLooks: Record<SourceState, { text: string; class: "good" | "bad" | "muted" }> = {
+const stateLooks: Record<SourceState, { text: string; class: "good" | "bad" | "muted" }> = {
   ok: { text: "ok", class: "good" },
   failing: { text: "failing", class: "bad" },
   unchecked: { text: "not checked yet", class: "muted" },
@@ -41,9 +46,7 @@ function SourceItem(props: { record: SourceHealthRecord }) {
   const { record } = props;
   const look = stateLooks[record.state];
   const facts = sourceFacts(record);
-  const label = record.kind === "email" || record.kind === "calendar"
-    ? `${record.kind} ${record.name}`
-    : record.name;
+  const label = sourceLabel(record);
   return (
     <li data-source={`${record.kind} ${record.name}`} data-state={record.state}>
       <strong>{label}</strong> <span class={look.class}>{look.text}</span>

@@ -1,5 +1,6 @@
 /** `radar status`: config, data, database, model server. Other concerns add their lines. */
 import { statusSections } from "./status_sections.ts";
+import { sourceHealthLines } from "../../sources/source_health_text.ts";
 import type { Command } from "commander";
 import type { CliContext } from "../context.ts";
 import { ExitCode } from "../../core/errors.ts";
@@ -21,6 +22,9 @@ export function registerStatus(program: Command, context: CliContext): void {
       if (!status.reachable) context.setExitCode(ExitCode.failure);
       const sections: string[] = [];
       for (const section of statusSections) sections.push(...await section(radar));
+      // Built once: the text lines and --json's records come from the same look.
+      const sources = radar.sourceHealth.records(Deno.env.toObject());
+      sections.push(...sourceHealthLines(sources));
       const database = {
         path: radar.databasePath,
         bytes: size,
@@ -36,7 +40,7 @@ export function registerStatus(program: Command, context: CliContext): void {
           database,
           llm: status,
           sections,
-          sources: radar.sourceHealth.records(Deno.env.toObject()),
+          sources,
         });
       }
       io.stdout(`config:    ${radar.loaded.path ?? "(none: embedded defaults)"}\n`);

@@ -1,9 +1,8 @@
-/** The sections of `radar status` after the basics: daemon, exec, plugins, sources. */
+/** The sections of `radar status` after the basics: daemon, exec, plugins (sources: status.ts). */
 import type { Radar } from "../../runtime/open_radar.ts";
 import { execStatusLines } from "./exec_status.ts";
 import { daemonStatus } from "./daemon_status.ts";
 import { pluginStatusLines } from "./plugin_status.ts";
-import { sourceHealthLines } from "../../sources/source_health_text.ts";
 
 /** A section of `radar status` contributed by a concern (daemon, tools, plugins). */
 export type StatusSection = (radar: Radar) => Promise<string[]> | string[];
@@ -17,5 +16,4 @@ export const statusSections: StatusSection[] = [
   },
   (radar) => execStatusLines(radar, Deno.env.toObject()),
   (radar) => pluginStatusLines(radar),
-  (radar) => sourceHealthLines(radar.sourceHealth.records(Deno.env.toObject())),
 ];
