@@ -9,6 +9,7 @@ import type { EmailAccount } from "./email/imap_connection.ts";
 import type { MailReaderSettings } from "./email/imap_mail_reader.ts";
 import type { EventSink } from "./source_checks.ts";
 import { SqliteSourceStore } from "./source_store.ts";
+import { lazyCalendars, lazyImapReader } from "./source_readers.ts";
 
 /** What the jobs need from the daemon. */
 export interface SourceJobDependencies {
@@ -75,11 +76,7 @@ function unreadReader(
   accounts: readonly EmailAccount[],
   settings: MailReaderSettings,
 ): UnreadReader {
-  let reader: Promise<UnreadReader> | undefined;
-  const open = () =>
-    reader ??= import("./email/imap_mail_reader.ts").then(({ ImapMailReader }) =>
-      new ImapMailReader(accounts, settings)
-    );
+  const open = lazyImapReader(accounts, settings);
   return {
     unread: async (account, signal) => (await open()).unread(account, signal),
     headers: async (account, uids, signal) => (await open()).headers(account, uids, signal),
@@ -91,11 +88,7 @@ function occurrenceReader(
   entries: readonly CalendarEntry[],
   settings: CalendarReaderSettings,
 ): OccurrenceReader {
-  let reader: Promise<OccurrenceReader> | undefined;
-  const open = () =>
-    reader ??= import("./calendar/calendar_reader.ts").then(({ ConfiguredCalendars }) =>
-      new ConfiguredCalendars(entries, settings)
-    );
+  const open = lazyCalendars(entries, settings);
   return {
     calendars: () => entries.map((entry) => entry.name),
     occurrencesOf: async (calendar, from, to, signal) =>

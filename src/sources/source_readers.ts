@@ -6,22 +6,49 @@
  */
 import type { RadarConfig } from "../config/schema.ts";
 import type { CalendarReader, MailReader } from "../core/source_ports.ts";
+import type { EmailAccount } from "./email/imap_connection.ts";
+import type { ImapMailReader, MailReaderSettings } from "./email/imap_mail_reader.ts";
+import type {
+  CalendarEntry,
+  CalendarReaderSettings,
+  ConfiguredCalendars,
+} from "./calendar/calendar_reader.ts";
 
 type Environment = Record<string, string | undefined>;
+
+/** Opens the IMAP reader of `accounts` once, importing imapflow on the first call. */
+export function lazyImapReader(
+  accounts: readonly EmailAccount[],
+  settings: MailReaderSettings,
+): () => Promise<ImapMailReader> {
+  let reader: Promise<ImapMailReader> | undefined;
+  return () =>
+    reader ??= import("./email/imap_mail_reader.ts").then(({ ImapMailReader }) =>
+      new ImapMailReader(accounts, settings)
+    );
+}
+
+/** Opens the calendars of `entries` once, importing tsdav and ical.js on the first call. */
+export function lazyCalendars(
+  entries: readonly CalendarEntry[],
+  settings: CalendarReaderSettings,
+): () => Promise<ConfiguredCalendars> {
+  let reader: Promise<ConfiguredCalendars> | undefined;
+  return () =>
+    reader ??= import("./calendar/calendar_reader.ts").then(({ ConfiguredCalendars }) =>
+      new ConfiguredCalendars(entries, settings)
+    );
+}
 
 /** The mail reader of `email.accounts`, connecting on first use. */
 export function mailReaderFor(config: RadarConfig, env: Environment): MailReader | undefined {
   const { accounts, timeout_seconds, max_body_chars } = config.email;
   if (!accounts.length) return undefined;
-  let reader: Promise<MailReader> | undefined;
-  const open = () =>
-    reader ??= import("./email/imap_mail_reader.ts").then(({ ImapMailReader }) =>
-      new ImapMailReader(accounts, {
-        env,
-        timeoutMs: timeout_seconds * 1000,
-        maxBodyChars: max_body_chars,
-      })
-    );
+  const open = lazyImapReader(accounts, {
+    env,
+    timeoutMs: timeout_seconds * 1000,
+    maxBodyChars: max_body_chars,
+  });
   return {
     accounts: () => accounts.map((account) => account.name),
     list: async (account, options, signal) => (await open()).list(account, options, signal),
@@ -38,15 +65,7 @@ export function calendarReaderFor(
 ): CalendarReader | undefined {
   const { calendars, timeout_seconds } = config.calendar;
   if (!calendars.length) return undefined;
-  let reader: Promise<CalendarReader> | undefined;
-  const open = () =>
-    reader ??= import("./calendar/calendar_reader.ts").then(({ ConfiguredCalendars }) =>
-      new ConfiguredCalendars(calendars, {
-        env,
-        timeoutMs: timeout_seconds * 1000,
-        fetch: fetcher,
-      })
-    );
+  const open = lazyCalendars(calendars, { env, timeoutMs: timeout_seconds * 1000, fetch: fetcher });
   return {
     calendars: () => calendars.map((entry) => entry.name),
     writable: () => calendars.filter((entry) => entry.caldav_url).map((entry) => entry.name),
