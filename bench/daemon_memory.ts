@@ -7,32 +7,10 @@
 import { join } from "node:path";
 import type { BenchLine, BenchSuite } from "./index.ts";
 import { daemonV8Flags } from "../src/daemon/daemon_command.ts";
-import { denoDir, rssMb, rssParts, startServe, stop } from "./soak.ts";
+import { denoDir, idleRss, rssParts, type RssSample } from "./soak.ts";
 
-const settleMs = 10_000;
+const settleSeconds = 10;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function sample(pid: number): Promise<{ total: number; anon: number; file: number }> {
-  return { total: await rssMb(pid), ...await rssParts(pid) };
-}
-
-async function idleWith(
-  v8Flags: string[],
-  env: Record<string, string> = {},
-): Promise<{ total: number; anon: number; file: number }> {
-  const dir = Deno.makeTempDirSync({ prefix: "radar-memory-" });
-  const serve = await startServe(dir, `llm:\n  base_url: "http://127.0.0.1:9"\n`, {
-    v8Flags,
-    env,
-  });
-  try {
-    await sleep(settleMs);
-    return await sample(serve.child.pid);
-  } finally {
-    await stop(serve);
-    Deno.removeSync(dir, { recursive: true });
-  }
-}
 
 /** The npm packages an idle `radar serve` holds (the rest load on first use). */
 const idlePackages = [
@@ -52,7 +30,7 @@ const idlePackages = [
  */
 async function bareDeno(
   packages: string[] = [],
-): Promise<{ total: number; anon: number; file: number }> {
+): Promise<RssSample> {
   const dir = Deno.makeTempDirSync({ prefix: "radar-memory-bare-" });
   const script = join(dir, "bare.ts");
   const config = new URL("../deno.json", import.meta.url).pathname;
@@ -74,8 +52,8 @@ Deno.cron("bare", "* * * * *", () => {});
     stderr: "null",
   }).spawn();
   try {
-    await sleep(settleMs);
-    return await sample(child.pid);
+    await sleep(settleSeconds * 1000);
+    return await rssParts(child.pid);
   } finally {
     child.kill("SIGTERM");
     await child.status;
@@ -130,7 +108,7 @@ export const daemonMemorySuite: BenchSuite = {
       unit: describe(withPackages),
     });
     for (const lever of levers) {
-      const idle = await idleWith(lever.v8Flags, lever.env);
+      const idle = await idleRss(settleSeconds, lever);
       lines.push({
         metric: `idle RSS of radar serve after 10 s, ${lever.name}`,
         value: Math.round(idle.total * 10) / 10,

@@ -23,11 +23,9 @@ import { startFakeNtfy } from "../tests/fakes/fake_ntfy_server.ts";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Resident set size of a process in MB (through `cat`: Deno wants --allow-all for /proc). */
+/** Resident set size of a process in MB. */
 export async function rssMb(pid: number): Promise<number> {
-  const output = await new Deno.Command("cat", { args: [`/proc/${pid}/status`] }).output();
-  const kb = Number(new TextDecoder().decode(output.stdout).match(/VmRSS:\s+(\d+)/)?.[1] ?? 0);
-  return kb / 1024;
+  return (await rssParts(pid)).total;
 }
 
 /** Least-squares slope of `points` (x seconds, y MB), in MB per hour. */
@@ -50,12 +48,23 @@ export function denoDir(): string {
   return Deno.env.get("DENO_DIR") ?? join(Deno.env.get("HOME") ?? "/root", ".cache", "deno");
 }
 
-/** Resident memory of a process by kind, in MB (VmRSS = RssAnon + RssFile + RssShmem). */
-export async function rssParts(pid: number): Promise<{ anon: number; file: number }> {
+/** What an idle or busy process holds, in MB. */
+export interface RssSample {
+  /** VmRSS = anon + file + shmem. */
+  total: number;
+  anon: number;
+  file: number;
+}
+
+/**
+ * Resident memory of a process by kind, in MB, from one read of /proc/PID/status (through
+ * `cat`: Deno wants --allow-all for /proc).
+ */
+export async function rssParts(pid: number): Promise<RssSample> {
   const output = await new Deno.Command("cat", { args: [`/proc/${pid}/status`] }).output();
   const text = new TextDecoder().decode(output.stdout);
   const kb = (field: string) => Number(text.match(new RegExp(`${field}:\\s+(\\d+)`))?.[1] ?? 0);
-  return { anon: kb("RssAnon") / 1024, file: kb("RssFile") / 1024 };
+  return { total: kb("VmRSS") / 1024, anon: kb("RssAnon") / 1024, file: kb("RssFile") / 1024 };
 }
 
 /**
@@ -128,15 +137,16 @@ export async function stop(serve: Serve): Promise<void> {
   await serve.child.status;
 }
 
-/** A fresh daemon with nothing to do, sampled after it settles. */
-async function idleRss(
+/** A fresh daemon with nothing to do (shipped flags unless others are given), sampled settled. */
+export async function idleRss(
   settleSeconds: number,
-): Promise<{ total: number; anon: number; file: number }> {
+  options: { v8Flags?: string[]; env?: Record<string, string> } = {},
+): Promise<RssSample> {
   const dir = Deno.makeTempDirSync({ prefix: "radar-soak-idle-" });
-  const serve = await startServe(dir, `llm:\n  base_url: "http://127.0.0.1:9"\n`);
+  const serve = await startServe(dir, `llm:\n  base_url: "http://127.0.0.1:9"\n`, options);
   try {
     await sleep(settleSeconds * 1000);
-    return { total: await rssMb(serve.child.pid), ...await rssParts(serve.child.pid) };
+    return await rssParts(serve.child.pid);
   } finally {
     await stop(serve);
     Deno.removeSync(dir, { recursive: true });
