@@ -39,6 +39,17 @@ export const controlCommands: ControlCommand[] = [
   { path: "personality remove" },
 ];
 
+/**
+ * Why no person can answer here: Radar's own `exec` runs the command, or stdin and stderr are
+ * not a terminal (a script, a pipe, a service). Undefined when a person sits at the terminal.
+ * Control commands refuse then, and `radar ask` runs without anybody to say yes.
+ */
+export function whyNoPerson(io: CliIo): string | undefined {
+  if (io.env[underExecVariable]) return "it runs under Radar's exec tool";
+  if (!io.interactive) return "stdin and stderr are not a terminal";
+  return undefined;
+}
+
 /** The command's path below the program ("plugin approve"). */
 export function commandPath(command: Command): string {
   const names: string[] = [];
@@ -55,11 +66,7 @@ export function refuseUnattendedControl(command: Command, io: CliIo): void {
     entry.path === path && (entry.when?.(command.opts()) ?? true)
   );
   if (!control) return;
-  const reason = io.env[underExecVariable]
-    ? "it runs under Radar's exec tool"
-    : !io.interactive
-    ? "stdin and stderr are not a terminal"
-    : undefined;
+  const reason = whyNoPerson(io);
   if (!reason) return;
   const elsewhere = path === "dashboard" ? "" : ", or use the dashboard";
   throw new UsageError(

@@ -7,29 +7,10 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { FakeLlmServer, ollamaText } from "../fakes/fake_llm_server.ts";
-import { radarEnvironment, radarFlags } from "../helpers/radar_process.ts";
+import { type PtyStep, radarInPty } from "../helpers/pty.ts";
 
-const driver = new URL("../helpers/pty_session.py", import.meta.url).pathname;
-
-async function chatInPty(home: string, server: FakeLlmServer, steps: Array<[string, string]>) {
-  const output = await new Deno.Command("python3", {
-    args: [
-      driver,
-      JSON.stringify(steps),
-      Deno.execPath(),
-      "run",
-      ...radarFlags,
-      join(Deno.cwd(), "main.ts"),
-      "chat",
-    ],
-    cwd: home,
-    env: radarEnvironment(home, { RADAR_LLM_BASE_URL: server.url, TERM: "xterm" }),
-    clearEnv: true,
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const decoder = new TextDecoder();
-  return { code: output.code, text: decoder.decode(output.stdout) + decoder.decode(output.stderr) };
+function chatInPty(home: string, server: FakeLlmServer, steps: PtyStep[]) {
+  return radarInPty(home, ["chat"], steps, { env: { RADAR_LLM_BASE_URL: server.url } });
 }
 
 type ChatBody = { messages: Array<{ role: string; content: string }> };

@@ -228,3 +228,54 @@ Deno.test("write_file writes the scratch folder and its roots freely; elsewhere 
     home.dispose();
   }
 });
+
+Deno.test("a bare file name goes where Radar was run from with a person's yes, else to scratch", async () => {
+  const home = tempHome();
+  try {
+    const project = join(home.home, "project");
+    Deno.mkdirSync(project);
+    const tool = writeFileTool(toolDeps(home, () => {}, { cwd: project }));
+    // Nobody to say yes (a script, a heartbeat): the scratch folder, and the result says so.
+    let result = await call(tool, { path: "test.txt", content: "2026-11-22\n" });
+    assert.equal(
+      result.text,
+      "Created ~/.local/state/radar/scratch/test.txt (11 bytes). It is in the scratch folder: " +
+        "nobody is there to allow writing in ~/project.",
+    );
+    assert.ok(!existsSync(join(project, "test.txt")));
+    // A person at the terminal: the folder Radar was run from, after a yes.
+    const questions: string[] = [];
+    const person = (answer: boolean) => ({
+      ...askContext(),
+      interactive: true,
+      confirm: (question: string) => {
+        questions.push(question);
+        return Promise.resolve(answer);
+      },
+    });
+    result = await call(tool, { path: "test.txt", content: "2026-11-22\n" }, person(true));
+    assert.equal(result.text, "Created ~/project/test.txt (11 bytes).");
+    assert.match(questions[0], /^Radar wants to write ~\/project\/test\.txt \(outside /);
+    result = await call(tool, { path: "notes/b.txt", content: "b" }, person(false));
+    assert.equal(result.outcome, "refused", "a no is a no, not a write elsewhere");
+    // The folder is a writable root: no question, also unattended.
+    const rooted = writeFileTool(
+      toolDeps(home, (c) => c.tools.files.writable_roots = ["~/project"], { cwd: project }),
+    );
+    result = await call(rooted, { path: "c.txt", content: "c" });
+    assert.equal(result.text, "Created ~/project/c.txt (1 bytes).");
+    // A protected folder: scratch, even with a person present.
+    const secret = join(home.home, ".ssh");
+    Deno.mkdirSync(secret);
+    const guarded = writeFileTool(toolDeps(home, () => {}, { cwd: secret }));
+    result = await call(guarded, { path: "d.txt", content: "d" }, person(true));
+    assert.equal(
+      result.text,
+      "Created ~/.local/state/radar/scratch/d.txt (1 bytes). It is in the scratch folder: " +
+        "~/.ssh is protected.",
+    );
+    assert.equal(questions.length, 2);
+  } finally {
+    home.dispose();
+  }
+});
