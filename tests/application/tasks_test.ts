@@ -149,14 +149,30 @@ Deno.test("radar task add/list/disable/enable/remove", async () => {
   try {
     const added = await run("task", "add", "0 9 * * 1", "Summarize", "my", "week");
     assert.equal(added.code, 0, added.err);
-    assert.match(added.out, /^Added #1 Summarize my week — cron "0 9 \* \* 1"; next Monday/);
+    assert.match(
+      added.out,
+      /^Added #1 Summarize my week — cron "0 9 \* \* 1"; next Mon \d+ \w+ 09:00 \(.+\)\n$/,
+    );
     assert.equal((await run("task", "add", "--every", "2h", "Check", "the", "mail")).code, 0);
     assert.equal((await run("task", "add", "nonsense")).code, 2);
     assert.match((await run("task", "add", "--every", "often", "x")).err, /--every must look like/);
-    assert.match((await run("task", "list")).out, /#2 Check the mail — every 120 min; next/);
+    assert.match((await run("task", "list")).out, /#2 Check the mail — every 2h; next/);
     assert.match((await run("task", "disable", "2")).out, /#2 .*; disabled/);
     assert.match((await run("task", "enable", "2")).out, /#2 .*; next/);
     assert.match((await run("status")).out, /tasks:\n {2}#1 Summarize my week/);
+    // The words schedule_task reads, shown back as the cron expression and the next run.
+    const weekly = await run("task", "add", "every monday at 9am", "Plan the week");
+    assert.equal(weekly.code, 0, weekly.err);
+    assert.match(
+      weekly.out,
+      /^Added #3 Plan the week — every Monday at 09:00 \(cron "0 9 \* \* 1"\); next Mon \d+ \w+ 09:00 \(.+\)\n$/,
+    );
+    const once = await run("task", "add", "tomorrow at 8", "Call the dentist");
+    assert.equal(once.code, 0, once.err);
+    assert.match(once.out, /^Added #4 Call the dentist — once \w{3} \d+ \w+ \d{4} 08:00 \(.+\)\n$/);
+    const unclear = await run("task", "add", "someday", "x");
+    assert.equal(unclear.code, 2);
+    assert.match(unclear.err, /"someday" is not a schedule Radar reads; .*"every Monday at 9am"/);
     assert.equal((await run("task", "remove", "1")).code, 0);
     assert.equal((await run("task", "remove", "1")).code, 3, "not found");
     assert.doesNotMatch((await run("task", "list")).out, /#1/);

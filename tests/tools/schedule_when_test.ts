@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { formatWhen, understandWhen } from "../../src/tools/schedule_when.ts";
+import { understandWhen } from "../../src/tools/schedule_when.ts";
+import { formatWhen } from "../../src/core/schedule_description.ts";
 
 const now = new Date("2026-11-23T21:30:00Z"); // Monday 22:30 in Berlin, 16:30 in New York
 

@@ -42,7 +42,10 @@ export function tasksRoutes(context: RouteContext): Hono {
         {error ? <Notice kind="error">{error}</Notice> : null}
         <section>
           <h2>Scheduled tasks</h2>
-          <TaskTable tasks={tasks} />
+          <TaskTable
+            tasks={tasks}
+            timeZone={deps.config.current().config.radar.timezone || undefined}
+          />
           <details class="card">
             <summary>Add a task</summary>
             <form method="post" action="/tasks" class="stack">
