@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { FakeLlmServer, ollamaText } from "../fakes/fake_llm_server.ts";
 import { type PtyStep, radarInPty } from "../helpers/pty.ts";
+import { needing } from "../helpers/system_parts.ts";
 
 function chatInPty(home: string, server: FakeLlmServer, steps: PtyStep[]) {
   return radarInPty(home, ["chat"], steps, { env: { RADAR_LLM_BASE_URL: server.url } });
@@ -18,7 +19,9 @@ const lastUserMessage = (server: FakeLlmServer, index: number) =>
   (server.chatRequests[index].body as ChatBody).messages.filter((m) => m.role === "user").at(-1)
     ?.content;
 
-Deno.test("radar chat in a terminal: /help, multi-line, Ctrl-C cancels an answer, Ctrl-C twice exits", async () => {
+Deno.test(needing(["python3"], {
+  name: "radar chat in a terminal: /help, multi-line, Ctrl-C cancels an answer, Ctrl-C twice exits",
+}, async () => {
   const home = Deno.makeTempDirSync({ prefix: "radar-chat-pty-" });
   const server = FakeLlmServer.start();
   const slow = Promise.withResolvers<void>();
@@ -63,17 +66,21 @@ Deno.test("radar chat in a terminal: /help, multi-line, Ctrl-C cancels an answer
     await server.close();
     Deno.removeSync(home, { recursive: true });
   }
-});
+}));
 
-Deno.test("radar chat in a terminal: Ctrl-D at the prompt exits with 0", async () => {
-  const home = Deno.makeTempDirSync({ prefix: "radar-chat-pty-" });
-  const server = FakeLlmServer.start();
-  try {
-    const run = await chatInPty(home, server, [["expect", "> "], ["send", "\x04"]]);
-    assert.equal(run.code, 0, run.text);
-    assert.equal(server.chatRequests.length, 0);
-  } finally {
-    await server.close();
-    Deno.removeSync(home, { recursive: true });
-  }
-});
+Deno.test(needing(
+  ["python3"],
+  { name: "radar chat in a terminal: Ctrl-D at the prompt exits with 0" },
+  async () => {
+    const home = Deno.makeTempDirSync({ prefix: "radar-chat-pty-" });
+    const server = FakeLlmServer.start();
+    try {
+      const run = await chatInPty(home, server, [["expect", "> "], ["send", "\x04"]]);
+      assert.equal(run.code, 0, run.text);
+      assert.equal(server.chatRequests.length, 0);
+    } finally {
+      await server.close();
+      Deno.removeSync(home, { recursive: true });
+    }
+  },
+));

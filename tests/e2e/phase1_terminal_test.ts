@@ -11,6 +11,7 @@ import type { RecordedRequest } from "../fakes/fake_llm_server.ts";
 import { startFakeNtfy } from "../fakes/fake_ntfy_server.ts";
 import { buildPdf } from "../helpers/pdf_factory.ts";
 import { radarInPty } from "../helpers/pty.ts";
+import { needing } from "../helpers/system_parts.ts";
 import { runRadar } from "../helpers/radar_process.ts";
 
 type ChatBody = { messages: Array<{ role: string; content: string }> };
@@ -34,7 +35,10 @@ function dateOfUserMessage(request: RecordedRequest): string {
 const relayResult = (request: RecordedRequest) =>
   ollamaText(`Done: ${lastToolResult(request).split("\n")[0]}`);
 
-Deno.test("Phase 1 in a terminal: the four validation prompts pass through `radar ask` out of the box", async () => {
+Deno.test(needing(["python3"], {
+  name:
+    "Phase 1 in a terminal: the four validation prompts pass through `radar ask` out of the box",
+}, async () => {
   const home = Deno.makeTempDirSync({ prefix: "radar-phase1-pty-" });
   const project = join(home, "project");
   Deno.mkdirSync(join(home, "Downloads"), { recursive: true });
@@ -113,7 +117,7 @@ Deno.test("Phase 1 in a terminal: the four validation prompts pass through `rada
     await ntfy.close();
     Deno.removeSync(home, { recursive: true });
   }
-});
+}));
 
 Deno.test("Phase 1 from a script: nobody can say yes, so the bare file name goes to scratch and the answer says so", async () => {
   const home = Deno.makeTempDirSync({ prefix: "radar-phase1-script-" });

@@ -1,6 +1,7 @@
 /**
- * Runs `radar …` in a real pseudo-terminal (python3's pty module, `pty_session.py`) with the
- * flags of `deno task radar`: stdin, stdout and stderr are a terminal, as for a person typing.
+ * Runs `radar …` in a real pseudo-terminal (python3's pty module, `pty_session.py`: tests using it
+ * need the "python3" system part) with the flags of `deno task radar`: stdin, stdout and stderr
+ * are a terminal, as for a person typing.
  */
 import { join } from "node:path";
 import { radarEnvironment, radarFlags } from "./radar_process.ts";

@@ -8,12 +8,8 @@ import { EmailCheck } from "../../src/sources/email/email_check.ts";
 import type { EmailAccount } from "../../src/sources/email/imap_connection.ts";
 import { ImapMailReader } from "../../src/sources/email/imap_mail_reader.ts";
 import { SqliteSourceStore } from "../../src/sources/source_store.ts";
-import { dovecotPath, freePort, mailMessage, startDovecot } from "../fakes/dovecot_server.ts";
-
-const installed = dovecotPath() !== undefined;
-if (!installed) {
-  console.warn("SKIPPED email tests: dovecot is not installed (apt install dovecot-imapd)");
-}
+import { freePort, mailMessage, startDovecot } from "../fakes/dovecot_server.ts";
+import { needing } from "../helpers/system_parts.ts";
 
 function account(port: number, overrides: Partial<Record<string, unknown>> = {}): EmailAccount {
   const config = configSchema.parse({
@@ -76,9 +72,8 @@ async function harness(accounts: EmailAccount[]) {
   };
 }
 
-Deno.test({
+Deno.test(needing(["dovecot"], {
   name: "email against a real Dovecot: new unread mail → events, tools' reads, failures",
-  ignore: !installed,
   sanitizeResources: false,
   sanitizeOps: false,
   async fn(t) {
@@ -200,7 +195,7 @@ Deno.test({
       await server.stop();
     }
   },
-});
+}));
 
 Deno.test("email: a dead server is one clear line and backs off", async () => {
   const port = freePort();

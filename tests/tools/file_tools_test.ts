@@ -5,6 +5,7 @@ import { readFileTool } from "../../src/tools/read_file.ts";
 import { writeFileTool } from "../../src/tools/write_file.ts";
 import { listDirectoryTool } from "../../src/tools/list_directory.ts";
 import { askContext, call, tempHome, toolDeps, writableHome } from "./tool_harness.ts";
+import { needing, notRoot } from "../helpers/system_parts.ts";
 
 Deno.test("read_file returns text with a header, a line range, and refuses secrets", async () => {
   const home = tempHome();
@@ -112,9 +113,8 @@ Deno.test("write_file refuses protected paths and writes through no symlink into
   }
 });
 
-Deno.test({
+Deno.test(needing([notRoot], {
   name: "write_file failing midway (read-only folder) keeps the original file",
-  ignore: Deno.uid() === 0, // root ignores folder permissions
 }, async () => {
   const home = tempHome();
   try {
@@ -133,7 +133,7 @@ Deno.test({
   } finally {
     home.dispose();
   }
-});
+}));
 
 Deno.test("list_directory shows type, size, time; filters by glob; recurses within bounds", async () => {
   const home = tempHome();

@@ -37,7 +37,7 @@ export function checkNotifier(deps: CheckJobDependencies): CheckNotifier {
   });
   return async ({ scope, title, message, urgent }) => {
     const output = await tool.run(
-      { title, message, priority: urgent ? "high" : "default", tags: "warning" },
+      { title, message, priority: urgent ? "high" : "default", tags: ["warning"] },
       {
         kind: "heartbeat",
         interactive: false,
