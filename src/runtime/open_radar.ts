@@ -34,7 +34,7 @@ import type { RadarOptions } from "./radar_options.ts";
 export type { RadarOptions };
 import { type ProcessIdentity, type ScheduledWork, scheduledWork } from "./scheduled_work.ts";
 import { denoResolver } from "../adapters/network/network_guard.ts";
-import { isProcessAlive, processStartTime } from "../adapters/process.ts";
+import { isProcessAlive, processStartTime } from "../adapters/os/process.ts";
 import { integrityLine } from "../adapters/sqlite/maintenance.ts";
 import { readOnlyBecause } from "../adapters/sqlite/database.ts";
 import { transaction } from "../adapters/sqlite/write.ts";

@@ -9,7 +9,7 @@ import { configSecrets } from "../config/secrets.ts";
 import type { McpServerSummary } from "../core/plugin_state.ts";
 import { redactText } from "../core/redact.ts";
 import type { SourceHealthRecord, SourceHealthReport } from "../core/source_ports.ts";
-import { execSandbox } from "../tools/exec/sandbox_spec.ts";
+import { execSandbox } from "../adapters/os/sandbox_spec.ts";
 import { calendarSourceName } from "./calendar/calendar_check.ts";
 import { checkHealthRecords } from "./checks/check_status.ts";
 import { emailSourceName } from "./email/email_check.ts";

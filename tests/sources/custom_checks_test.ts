@@ -14,7 +14,7 @@ import { SqliteCheckStore } from "../../src/sources/checks/check_store.ts";
 import { CustomChecks } from "../../src/sources/checks/custom_checks.ts";
 import { runCheckCommand } from "../../src/sources/checks/check_command.ts";
 import { SqliteSourceStore } from "../../src/sources/source_store.ts";
-import { execSandbox } from "../../src/tools/exec/sandbox_spec.ts";
+import { execSandbox } from "../../src/adapters/os/sandbox_spec.ts";
 import { startFakeNtfy } from "../fakes/fake_ntfy_server.ts";
 import { hasBubblewrap } from "../tools/exec/exec_harness.ts";
 

@@ -4,7 +4,7 @@ import type { RadarConfig } from "../../config/schema.ts";
 import type { Clock, Logger } from "../../core/ports.ts";
 import type { SideEffectLog } from "../../core/side_effects.ts";
 import { notifyTool } from "../../tools/notify.ts";
-import { execSandbox } from "../../tools/exec/sandbox_spec.ts";
+import { execSandbox } from "../../adapters/os/sandbox_spec.ts";
 import type { EventSink } from "../source_checks.ts";
 import { SqliteSourceStore } from "../source_store.ts";
 import { SqliteCheckStore } from "./check_store.ts";

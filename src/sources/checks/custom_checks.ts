@@ -6,8 +6,8 @@
  * Without a sandbox no check runs at all.
  */
 import type { CheckEntry } from "../../config/checks_schema.ts";
-import type { SandboxProgram } from "../../tools/exec/sandbox.ts";
-import type { FileToolDependencies } from "../../tools/file_access.ts";
+import type { SandboxProgram } from "../../adapters/os/sandbox.ts";
+import type { FileAccessDependencies } from "../../adapters/os/file_access.ts";
 import { backoffMinutes } from "../../core/schedule.ts";
 import { type CheckDependencies, isDue, recordCheckFailure } from "../source_checks.ts";
 import { type CheckRun, runCheckCommand } from "./check_command.ts";
@@ -23,7 +23,7 @@ export type CheckNotifier = (
 export interface CustomCheckDependencies extends CheckDependencies {
   checks: readonly CheckEntry[];
   results: SqliteCheckStore;
-  files: FileToolDependencies;
+  files: FileAccessDependencies;
   /** The sandbox program, or why there is none (then no check runs). */
   sandbox: { program?: SandboxProgram; problem?: string };
   notify: CheckNotifier;
