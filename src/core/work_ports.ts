@@ -13,6 +13,12 @@ import type {
   TaskRecord,
 } from "./schedule_ports.ts";
 
+/** Work done on a tick before the heartbeat (tasks, monitors, sources). Must not throw. */
+export interface TickJob {
+  name: string;
+  run(now: Date, signal: AbortSignal): Promise<void>;
+}
+
 /** Runs `work` in one transaction: all of it commits, or none. */
 export type Transaction = <T>(work: () => T) => T;
 

@@ -11,6 +11,8 @@ import { openDatabase } from "../adapters/sqlite/database.ts";
 import { SqliteConversationStore } from "../adapters/sqlite/conversation_store.ts";
 import { SqliteFactStore } from "../adapters/sqlite/fact_store.ts";
 import { SqliteAuditStore } from "../adapters/sqlite/audit_store.ts";
+import { sqliteSourceStores } from "../adapters/sqlite/source_stores.ts";
+import type { SourceStores } from "../core/source_stores.ts";
 import { createLogger, writeStderrLine } from "../adapters/stderr_logger.ts";
 import { liveSecrets } from "../config/secrets.ts";
 import { redactText } from "../core/redact.ts";
@@ -25,6 +27,8 @@ export interface CoreAdapters {
   facts: SqliteFactStore;
   /** The tool audit trail. */
   toolCalls: SqliteAuditStore;
+  /** The event sources' stores (health, check results, digests…). */
+  sourceStores: SourceStores;
   model: ChatModel;
   /** `llm.models.fast` (heartbeat triage), when configured. */
   fastModel?: ChatModel;
@@ -76,6 +80,7 @@ export function openCoreAdapters(
         clock,
         logger,
       }),
+      sourceStores: sqliteSourceStores(db),
       model: createChatModel(config.llm, { fetch: fetcher, logger, sleep }),
       fastModel: createRoleModel(config.llm, "fast", { fetch: fetcher, logger, sleep }),
       visionModel: createRoleModel(config.llm, "vision", { fetch: fetcher, logger, sleep }),

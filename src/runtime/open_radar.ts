@@ -139,10 +139,10 @@ export function openRadar(options: RadarOptions): Radar {
     for (const warning of loaded.warnings) logger.warn(warning);
   }
   const core = openCoreAdapters(loaded, options, { clock, logger });
-  const { databasePath, db, conversations, facts, toolCalls, fetch: fetcher } = core;
+  const { databasePath, db, conversations, facts, toolCalls, sourceStores, fetch: fetcher } = core;
   const model = options.model ?? core.model;
   toolCalls.prune();
-  const digests = digestArchive({ config, db, model, clock });
+  const digests = digestArchive({ config, stores: sourceStores, model, clock });
   const { memory, toolRanker, embedNew } = embeddingParts(config, db, {
     facts,
     digests,
@@ -223,6 +223,7 @@ export function openRadar(options: RadarOptions): Radar {
     env: options.env,
     config,
     db,
+    sourceStores,
     conversations,
     clock,
     logger,
@@ -329,7 +330,7 @@ export function openRadar(options: RadarOptions): Radar {
       approvals: mcpApprovals,
       servers: mcpServers,
     },
-    sourceHealth: sourceHealthReport({ config, db, mcpServers }),
+    sourceHealth: sourceHealthReport({ config, stores: sourceStores, mcpServers }),
     process,
     database: databaseHealth(db, dataDir),
     evalRuns: new SqliteEvalStore(db),

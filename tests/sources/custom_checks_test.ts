@@ -10,10 +10,9 @@ import { silentLogger } from "../../src/core/ports.ts";
 import { checkJobs, checkNotifier } from "../../src/sources/checks/check_jobs.ts";
 import { checkHealthRecords } from "../../src/sources/checks/check_status.ts";
 import { sourceHealthLines } from "../../src/sources/source_health_text.ts";
-import { SqliteCheckStore } from "../../src/sources/checks/check_store.ts";
 import { CustomChecks } from "../../src/sources/checks/custom_checks.ts";
 import { runCheckCommand } from "../../src/sources/checks/check_command.ts";
-import { SqliteSourceStore } from "../../src/sources/source_store.ts";
+import { sqliteSourceStores } from "../../src/adapters/sqlite/source_stores.ts";
 import { execSandbox } from "../../src/adapters/os/sandbox_spec.ts";
 import { startFakeNtfy } from "../fakes/fake_ntfy_server.ts";
 import { hasBubblewrap } from "../tools/exec/exec_harness.ts";
@@ -49,6 +48,7 @@ function setup(
   const file = (name: string) => join(home.home, name);
   const config: RadarConfig = configSchema.parse({ checks: checks(file), ...extra });
   const db = openDatabase(":memory:");
+  const stores = sqliteSourceStores(db);
   const queue = new SqliteEventQueue(db);
   let now = new Date("2026-11-23T10:00:00Z");
   const clock = { now: () => now };
@@ -56,7 +56,8 @@ function setup(
   const deps = {
     config,
     dataDir: home.dataDir,
-    db,
+    stores,
+    transaction: stores.transaction,
     queue,
     sideEffects: (scope: string) => runSideEffects(new SqliteOutbox(db), scope, clock, 4242),
     clock,
@@ -71,8 +72,9 @@ function setup(
     queue,
     deps,
     job,
-    results: new SqliteCheckStore(db),
-    health: new SqliteSourceStore(db),
+    stores,
+    results: stores.checks,
+    health: stores.health,
     file,
     advance: (minutes: number) => now = new Date(now.getTime() + minutes * 60_000),
     events: () => queue.pending(100).map((event) => `${event.source}: ${event.summary}`),
@@ -124,7 +126,7 @@ Deno.test({
       // Unchanged output is no event.
       await s.job.run(s.advance(15), AbortSignal.timeout(30_000));
       assert.equal(s.events().length, 4);
-      assert.match(checkLines(s.config, s.db, undefined).join("\n"), /status: ok \(last run/);
+      assert.match(checkLines(s.config, s.stores, undefined).join("\n"), /status: ok \(last run/);
     } finally {
       s.dispose();
     }
@@ -155,7 +157,7 @@ Deno.test({
       assert.match(hang.lastError ?? "", /timed out after 1 s/);
       assert.equal(s.results.last("quick")?.output, "fine\n");
       assert.equal(s.health.health("check quick")?.lastError, undefined);
-      const lines = checkLines(s.config, s.db, undefined).join("\n");
+      const lines = checkLines(s.config, s.stores, undefined).join("\n");
       assert.match(lines, /hang: FAILING \(1× in a row, last .*; next try .*\): .*timed out/);
       assert.match(lines, /quick: ok/);
       assert.doesNotMatch(JSON.stringify(s.events()), new RegExp(secret));
@@ -213,7 +215,7 @@ Deno.test("checks: without a sandbox no check runs and status says why", async (
     assert.equal(s.results.last("disk"), undefined);
     assert.equal(s.health.health("check disk"), undefined);
     assert.deepEqual(
-      checkLines(s.config, s.db, "bubblewrap is not installed (apt-get install bubblewrap)"),
+      checkLines(s.config, s.stores, "bubblewrap is not installed (apt-get install bubblewrap)"),
       [
         "checks:",
         "  disk: FAILING: not running: bubblewrap is not installed (apt-get install bubblewrap)",

@@ -2,6 +2,7 @@
 import assert from "node:assert/strict";
 import { openDatabase } from "../../src/adapters/sqlite/database.ts";
 import { SqliteEventQueue } from "../../src/adapters/sqlite/event_queue.ts";
+import { sqliteSourceStores } from "../../src/adapters/sqlite/source_stores.ts";
 import { configSchema } from "../../src/config/schema.ts";
 import { silentLogger } from "../../src/core/ports.ts";
 import type { ToolContext } from "../../src/core/tool.ts";
@@ -31,14 +32,16 @@ function setup() {
   const gh = installFakeGh();
   const config = configSchema.parse({});
   const db = openDatabase(":memory:");
+  const stores = sqliteSourceStores(db);
   const queue = new SqliteEventQueue(db);
   let now = new Date("2026-11-23T10:00:00Z");
   const clock = { now: () => now };
-  const [job] = githubJobs({ config, db, queue, clock, logger: silentLogger, env: gh.env });
+  const [job] = githubJobs({ config, stores, queue, clock, logger: silentLogger, env: gh.env });
   return {
     gh,
     config,
     db,
+    stores,
     queue,
     job,
     tick: async (minutes = 10) => {
@@ -121,7 +124,7 @@ Deno.test("github: first check is one summary; then only new items, each once", 
     await s.tick();
     assert.equal(s.events().length, 5);
     assert.match(s.events()[4], /^github_ci_failing: me\/radar: Custom checks/);
-    assert.match(githubLine(s.config, s.db, s.gh.env), /^github: {4}ok \(last check/);
+    assert.match(githubLine(s.config, s.stores.health, s.gh.env), /^github: {4}ok \(last check/);
   } finally {
     s.dispose();
   }
@@ -134,7 +137,7 @@ Deno.test("github: gh not logged in is one clear line in health, status and the 
     await s.tick();
     assert.equal(s.events().length, 0);
     assert.equal(
-      githubLine(s.config, s.db, s.gh.env),
+      githubLine(s.config, s.stores.health, s.gh.env),
       "github:    FAILING (1× in a row, last 2026-11-23 10:10 UTC; next try 2026-11-23 10:30 UTC): " +
         "gh is not logged in (run: gh auth login)",
     );
@@ -189,7 +192,7 @@ Deno.test("github: without gh (or switched off) there is no tool, no job, and st
     assert.deepEqual(
       githubJobs({
         config,
-        db,
+        stores: sqliteSourceStores(db),
         queue: new SqliteEventQueue(db),
         clock: { now: () => new Date() },
         logger: silentLogger,
@@ -198,11 +201,14 @@ Deno.test("github: without gh (or switched off) there is no tool, no job, and st
       [],
     );
     assert.equal(
-      githubLine(config, db, env),
+      githubLine(config, sqliteSourceStores(db).health, env),
       "github:    not used: the gh CLI is not installed (gh not found; https://cli.github.com); no github tool or events",
     );
     const off = configSchema.parse({ github: { enabled: false } });
-    assert.match(githubLine(off, db, env), /off \(github\.enabled is false\)/);
+    assert.match(
+      githubLine(off, sqliteSourceStores(db).health, env),
+      /off \(github\.enabled is false\)/,
+    );
   } finally {
     db.close();
   }

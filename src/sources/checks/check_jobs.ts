@@ -1,13 +1,11 @@
 /** Builds the custom checks job and its zero-model notifier from the daemon's parts. */
-import type { DatabaseSync } from "node:sqlite";
 import type { RadarConfig } from "../../config/schema.ts";
 import type { Clock, Logger } from "../../core/ports.ts";
 import type { SideEffectLog } from "../../core/side_effects.ts";
+import type { SourceStores } from "../../core/source_stores.ts";
 import { notifyTool } from "../../tools/notify.ts";
 import { execSandbox } from "../../adapters/os/sandbox_spec.ts";
 import type { EventSink } from "../source_checks.ts";
-import { SqliteSourceStore } from "../source_store.ts";
-import { SqliteCheckStore } from "./check_store.ts";
 import { type CheckNotifier, CustomChecks } from "./custom_checks.ts";
 
 /** What the checks need from the daemon. */
@@ -15,7 +13,7 @@ export interface CheckJobDependencies {
   config: RadarConfig;
   configPath?: string;
   dataDir: string;
-  db: DatabaseSync;
+  stores: SourceStores;
   queue: EventSink;
   /** The outbox log of one run under `scope` (the daemon's `runSideEffects`). */
   sideEffects: (scope: string) => SideEffectLog;
@@ -56,13 +54,13 @@ export function checkJobs(deps: CheckJobDependencies): CustomChecks[] {
   const files = { config: deps.config, configPath: deps.configPath, dataDir: deps.dataDir, env };
   return [
     new CustomChecks({
-      db: deps.db,
-      store: new SqliteSourceStore(deps.db),
+      transaction: deps.stores.transaction,
+      store: deps.stores.health,
       queue: deps.queue,
       clock: deps.clock,
       logger: deps.logger,
       checks: deps.config.checks,
-      results: new SqliteCheckStore(deps.db),
+      results: deps.stores.checks,
       files,
       sandbox: execSandbox(files),
       notify: checkNotifier(deps),

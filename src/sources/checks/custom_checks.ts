@@ -12,7 +12,7 @@ import { backoffMinutes } from "../../core/schedule.ts";
 import { type CheckDependencies, isDue, recordCheckFailure } from "../source_checks.ts";
 import { type CheckRun, runCheckCommand } from "./check_command.ts";
 import { type CheckOutcome, checkOutcome, type RunFacts } from "./check_outcome.ts";
-import type { SqliteCheckStore } from "./check_store.ts";
+import type { CheckResults } from "../../core/source_stores.ts";
 
 /** Sends one notification under an outbox `scope`; returns what happened, one line. */
 export type CheckNotifier = (
@@ -22,7 +22,7 @@ export type CheckNotifier = (
 /** What the checks job needs. */
 export interface CustomCheckDependencies extends CheckDependencies {
   checks: readonly CheckEntry[];
-  results: SqliteCheckStore;
+  results: CheckResults;
   files: FileAccessDependencies;
   /** The sandbox program, or why there is none (then no check runs). */
   sandbox: { program?: SandboxProgram; problem?: string };

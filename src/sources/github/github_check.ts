@@ -3,10 +3,9 @@
  * not queued before become heartbeat events (compact lines, as data). The first check takes a
  * baseline: one summary event instead of one per old item. Failures back off like every source.
  */
-import { transaction } from "../../adapters/sqlite/database.ts";
 import { type CheckDependencies, isDue, recordCheckFailure } from "../source_checks.ts";
 import { type GitHubItem, type GitHubReader, itemLine } from "./github_reader.ts";
-import type { SqliteGitHubStore } from "./github_store.ts";
+import type { GitHubSeen } from "../../core/source_stores.ts";
 
 /** The health row and event source of GitHub. */
 export const githubSourceName = "github";
@@ -14,7 +13,7 @@ export const githubSourceName = "github";
 /** What the GitHub check needs. */
 export interface GitHubCheckDependencies extends CheckDependencies {
   reader: Pick<GitHubReader, "notifications" | "reviewRequests" | "failingPullRequests">;
-  seen: SqliteGitHubStore;
+  seen: GitHubSeen;
   everyMinutes: number;
 }
 
@@ -56,7 +55,7 @@ export class GitHubCheck {
     const at = deps.clock.now();
     const baseline = !deps.store.health(githubSourceName)?.lastOkAt;
     let queued = 0;
-    transaction(deps.db, () => {
+    deps.transaction(() => {
       const fresh = items.filter((item) => deps.seen.isNew(item.kind, item.id, item.version));
       if (baseline) queued += this.#queueBaseline(items, at);
       else {
