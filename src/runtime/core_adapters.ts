@@ -14,6 +14,8 @@ import { SqliteAuditStore } from "../adapters/sqlite/audit_store.ts";
 import { sqliteSourceStores } from "../adapters/sqlite/source_stores.ts";
 import type { SourceStores } from "../core/source_stores.ts";
 import { createLogger, writeStderrLine } from "../adapters/stderr_logger.ts";
+import { NtfyNotifier } from "../adapters/ntfy_notifier.ts";
+import type { Notifier } from "../core/notifier.ts";
 import { liveSecrets } from "../config/secrets.ts";
 import { redactText } from "../core/redact.ts";
 import { ensureDataDirectory } from "./data_directory.ts";
@@ -35,6 +37,8 @@ export interface CoreAdapters {
   /** `llm.models.vision` (image-only PDF pages), when configured. */
   visionModel?: ChatModel;
   fetch: typeof fetch;
+  /** Push notifications (ntfy). */
+  notifier: Notifier;
 }
 
 /** The clock (injected or the system's) and a logger to stderr plus the extra writers. */
@@ -85,6 +89,7 @@ export function openCoreAdapters(
       fastModel: createRoleModel(config.llm, "fast", { fetch: fetcher, logger, sleep }),
       visionModel: createRoleModel(config.llm, "vision", { fetch: fetcher, logger, sleep }),
       fetch: fetcher,
+      notifier: new NtfyNotifier({ config, fetch: fetcher }),
     };
   } catch (error) {
     db.close();

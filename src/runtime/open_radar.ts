@@ -221,6 +221,7 @@ export function openRadar(options: RadarOptions): Radar {
   };
   const work = scheduledWork({
     env: options.env,
+    notifier: core.notifier,
     config,
     db,
     sourceStores,
@@ -255,6 +256,8 @@ export function openRadar(options: RadarOptions): Radar {
       clock,
       logger,
       fetch: fetcher,
+      notifier: core.notifier,
+      sideEffectLog: work.sideEffects,
       env: options.env,
       cwd: options.cwd,
       tasks: work.tasks,

@@ -31,11 +31,13 @@ import { digestJobs } from "../sources/digests/digest_setup.ts";
 import { runSideEffects } from "../application/run_side_effects.ts";
 import type { ChatModel } from "../core/chat_model.ts";
 import type { SourceStores } from "../core/source_stores.ts";
+import type { Notifier } from "../core/notifier.ts";
+import type { SideEffectLog } from "../core/side_effects.ts";
 import type { AgentOptions } from "./agent_dependencies.ts";
 import { TriageRunner } from "../application/heartbeat_triage_step.ts";
 import { ConversationSummarizer } from "../application/conversation_summarizer.ts";
 import { SqliteSummaryStore } from "../adapters/sqlite/summary_store.ts";
-import { configSecrets } from "../config/secrets.ts";
+import { configSecrets, liveSecrets } from "../config/secrets.ts";
 
 /** Who runs the work: this process's PID and how to tell whether another PID is alive. */
 export interface ProcessIdentity {
@@ -62,6 +64,8 @@ export interface ScheduledWork {
   monitors: MonitorService;
   monitorChecker: MonitorChecker;
   heartbeat: HeartbeatRunner;
+  /** The outbox log of one run under `scope` (notifications recorded before they are sent). */
+  sideEffects(scope: string): SideEffectLog;
   /** What each tick runs before the heartbeat: due tasks, due monitors, mail and calendars. */
   tickJobs(): TickJob[];
 }
@@ -78,6 +82,8 @@ export interface ScheduledWorkParts {
   agent: (overrides?: AgentOptions) => AgentDependencies;
   process: ProcessIdentity;
   fetch: typeof fetch;
+  /** Push notifications (custom checks send through it). */
+  notifier: Notifier;
   resolve: Resolver;
   /** For custom checks and digests. */
   configPath?: string;
@@ -103,7 +109,8 @@ export function scheduledWork(parts: ScheduledWorkParts): ScheduledWork {
   const taskStore = new SqliteTaskStore(db);
   const monitorStore = new SqliteMonitorStore(db);
   const inTransaction: Transaction = (work) => transaction(db, work);
-  const outbox = new SqliteOutbox(db);
+  const outbox = new SqliteOutbox(db, liveSecrets(config));
+  const sideEffects = (scope: string) => runSideEffects(outbox, scope, clock, pid);
   const tasks = new TaskService(
     taskStore,
     clock,
@@ -143,6 +150,7 @@ export function scheduledWork(parts: ScheduledWorkParts): ScheduledWork {
     queue,
     runs,
     outbox,
+    sideEffects,
     watchedFiles: new SqliteWatchedFileStore(db),
     tasks,
     taskRunner,
@@ -186,7 +194,8 @@ export function scheduledWork(parts: ScheduledWorkParts): ScheduledWork {
           queue,
           clock,
           logger,
-          sideEffects: (scope) => runSideEffects(outbox, scope, clock, pid),
+          notifier: parts.notifier,
+          sideEffects,
         }),
         ...githubJobs({ config, stores, queue, clock, logger }),
         ...digestJobs({

@@ -2,6 +2,8 @@
 import type { RadarConfig } from "../config/schema.ts";
 import type { Clock, FactStore, Logger } from "../core/ports.ts";
 import type { NotificationGate } from "../core/notification_gate.ts";
+import type { Notifier } from "../core/notifier.ts";
+import type { SideEffectLog } from "../core/side_effects.ts";
 import type { MonitorRegistry, TaskScheduler } from "../core/schedule_ports.ts";
 import type { ChatModel } from "../core/chat_model.ts";
 import type { PdfReader } from "../core/pdf_reader.ts";
@@ -24,8 +26,15 @@ export interface ToolDependencies {
   env: Record<string, string | undefined>;
   /** Relative paths given to file tools and exec start here (default: the process's). */
   cwd?: string;
+  /** Sends `notify`'s notifications (ntfy in production). */
+  notifier: Notifier;
   /** Asked by `notify` on heartbeats (default: quiet hours from config and `clock`). */
   notificationGate?: NotificationGate;
+  /**
+   * The outbox log under a scope, for runs without a log of their own (chat, ask): their
+   * notifications are recorded too (absent: not recorded).
+   */
+  sideEffectLog?: (scope: string) => SideEffectLog;
   /** Scheduled tasks and URL monitors (absent: their tools are not offered). */
   tasks?: TaskScheduler;
   monitors?: MonitorRegistry;

@@ -23,13 +23,7 @@ const mayImport: Record<string, readonly string[]> = {
   "src/sandbox": ["src/core", "src/config", "src/adapters/os"],
   "src/tools": ["src/core", "src/config", "src/adapters/network", "src/adapters/os"],
   // Sources reach storage only through ports (src/core/source_stores.ts, work_ports.ts).
-  "src/sources": [
-    "src/core",
-    "src/config",
-    "src/adapters/os",
-    "src/adapters/network",
-    "src/tools",
-  ],
+  "src/sources": ["src/core", "src/config", "src/adapters/os", "src/adapters/network"],
   "src/plugins": ["src/core", "src/config", "src/adapters", "src/sandbox"],
   "src/mcp": ["src/core", "src/config", "src/adapters", "src/version.ts"],
   "src/application": ["src/core", "src/config"],

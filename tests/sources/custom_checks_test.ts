@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { openDatabase } from "../../src/adapters/sqlite/database.ts";
 import { SqliteEventQueue } from "../../src/adapters/sqlite/event_queue.ts";
 import { SqliteOutbox } from "../../src/adapters/sqlite/outbox_store.ts";
+import { NtfyNotifier } from "../../src/adapters/ntfy_notifier.ts";
 import { runSideEffects } from "../../src/application/run_side_effects.ts";
 import { configSchema, type RadarConfig } from "../../src/config/schema.ts";
 import { silentLogger } from "../../src/core/ports.ts";
@@ -59,6 +60,7 @@ function setup(
     stores,
     transaction: stores.transaction,
     queue,
+    notifier: new NtfyNotifier({ config, fetch: globalThis.fetch }),
     sideEffects: (scope: string) => runSideEffects(new SqliteOutbox(db), scope, clock, 4242),
     clock,
     logger: silentLogger,
@@ -267,7 +269,12 @@ Deno.test({
       assert.equal(ntfy.requests[1].headers.title, "Check backup recovered");
       assert.equal(s.queue.pendingCount(), 0, "a zero-model check queues no heartbeat event");
       // The notifier goes through the notify tool: an unreachable ntfy is one line, not a throw.
-      const notify = checkNotifier({ ...s.deps, config: configSchema.parse({}) });
+      const unconfigured = configSchema.parse({});
+      const notify = checkNotifier({
+        ...s.deps,
+        config: unconfigured,
+        notifier: new NtfyNotifier({ config: unconfigured, fetch: globalThis.fetch }),
+      });
       assert.match(
         await notify({ scope: "x", title: "t", message: "m", urgent: false }),
         /Notifications are not configured/,

@@ -3,7 +3,8 @@ import type { RadarConfig } from "../../config/schema.ts";
 import type { Clock, Logger } from "../../core/ports.ts";
 import type { SideEffectLog } from "../../core/side_effects.ts";
 import type { SourceStores } from "../../core/source_stores.ts";
-import { notifyTool } from "../../tools/notify.ts";
+import { quietHoursGate } from "../../core/notification_gate.ts";
+import { type Notifier, notifyOnce, notifyOutcomeLine } from "../../core/notifier.ts";
 import { execSandbox } from "../../adapters/os/sandbox_spec.ts";
 import type { EventSink } from "../source_checks.ts";
 import { type CheckNotifier, CustomChecks } from "./custom_checks.ts";
@@ -15,35 +16,36 @@ export interface CheckJobDependencies {
   dataDir: string;
   stores: SourceStores;
   queue: EventSink;
+  /** Sends `notify_on_failure` notifications. */
+  notifier: Notifier;
   /** The outbox log of one run under `scope` (the daemon's `runSideEffects`). */
   sideEffects: (scope: string) => SideEffectLog;
   clock: Clock;
   logger: Logger;
   env?: Record<string, string | undefined>;
-  fetch?: typeof fetch;
 }
 
 /**
- * The notifier of `notify_on_failure` checks: the notify tool itself (ntfy, quiet hours unless
- * urgent), run with an outbox scope per change so a crash never sends one twice.
+ * The notifier of `notify_on_failure` checks: quiet hours hold it back unless the check is
+ * urgent (as the notify tool does on heartbeats), and each change goes under its own outbox
+ * scope, so a crash never sends one twice.
  */
 export function checkNotifier(deps: CheckJobDependencies): CheckNotifier {
-  const tool = notifyTool({
-    config: deps.config,
-    fetch: deps.fetch ?? globalThis.fetch,
-    clock: deps.clock,
-  });
+  const gate = quietHoursGate(
+    deps.config.heartbeat.quiet_hours,
+    deps.clock,
+    deps.config.radar.timezone || undefined,
+  );
   return async ({ scope, title, message, urgent }) => {
-    const output = await tool.run(
-      { title, message, priority: urgent ? "high" : "default", tags: "warning" },
-      {
-        kind: "heartbeat",
-        interactive: false,
-        signal: AbortSignal.timeout(20_000),
-        sideEffects: deps.sideEffects(scope),
-      },
+    const verdict = gate.check({ urgent });
+    if (!verdict.allowed) return `Not sent: ${verdict.reason}.`;
+    const outcome = await notifyOnce(
+      deps.notifier,
+      deps.sideEffects(scope),
+      { title, message, priority: urgent ? "high" : "default" },
+      AbortSignal.timeout(20_000),
     );
-    return typeof output === "string" ? output : `${output.outcome}: ${output.text}`;
+    return notifyOutcomeLine(outcome);
   };
 }
 
