@@ -12,6 +12,7 @@ import type { AuditTrail, Clock, ConversationArchive, FactArchive, Logger } from
 import { ToolRegistry } from "../core/tool_registry.ts";
 import { builtinTools } from "../tools/index.ts";
 import { calendarReaderFor, mailReaderFor } from "../sources/source_readers.ts";
+import { githubReaderFor } from "../sources/github/github_access.ts";
 import { createPdfReader } from "../adapters/pdf/subprocess_pdf_reader.ts";
 import { SqlitePluginRecords } from "../adapters/sqlite/plugin_records.ts";
 import { createPluginSystem, type PluginSystem } from "../plugins/plugin_system.ts";
@@ -267,6 +268,7 @@ export function openRadar(options: RadarOptions): Radar {
       memory,
       mail: mailReaderFor(config, options.env),
       calendar: calendarReaderFor(config, options.env, fetcher),
+      github: githubReaderFor(config, options.env),
       hooks,
       skills,
     })

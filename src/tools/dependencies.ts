@@ -8,7 +8,7 @@ import type { MonitorRegistry, TaskScheduler } from "../core/schedule_ports.ts";
 import type { ChatModel } from "../core/chat_model.ts";
 import type { PdfReader } from "../core/pdf_reader.ts";
 import type { MemorySearch } from "../core/recall.ts";
-import type { CalendarReader, MailReader } from "../core/source_ports.ts";
+import type { CalendarReader, GitHubLists, MailReader } from "../core/source_ports.ts";
 import type { Hooks } from "../core/hooks.ts";
 import type { SkillLibrary } from "../core/skills_prompt.ts";
 
@@ -51,4 +51,6 @@ export interface ToolDependencies {
   /** The configured mail accounts and calendars (absent: their tools are not offered). */
   mail?: MailReader;
   calendar?: CalendarReader;
+  /** GitHub through gh (absent: gh is off or not installed; no github tool). */
+  github?: GitHubLists;
 }

@@ -73,8 +73,6 @@ const knownExceptions: Record<string, string> = {
     "the plugin records port is declared beside the plugin lifecycle",
   "src/adapters/sqlite/mcp_approvals.ts -> src/mcp/approval.ts":
     "the MCP approvals port is declared beside the MCP servers",
-  "src/tools/index.ts -> src/sources/github/github_access.ts":
-    "the github tool is offered only when gh works (checked in src/sources)",
 };
 
 /** npm packages a layer may use (absent: any package pinned in deno.json). */

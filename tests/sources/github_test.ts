@@ -6,16 +6,21 @@ import { sqliteSourceStores } from "../../src/adapters/sqlite/source_stores.ts";
 import { configSchema } from "../../src/config/schema.ts";
 import { silentLogger } from "../../src/core/ports.ts";
 import type { ToolContext } from "../../src/core/tool.ts";
-import {
-  githubAccess,
-  githubHealthRecord,
-  githubJobs,
-  githubTools,
-} from "../../src/sources/github/github_setup.ts";
+import { githubHealthRecord, githubJobs } from "../../src/sources/github/github_setup.ts";
+import { githubAccess, githubReaderFor } from "../../src/sources/github/github_access.ts";
+import { githubTool } from "../../src/tools/github.ts";
+import type { RadarConfig } from "../../src/config/schema.ts";
+import type { Tool } from "../../src/core/tool.ts";
 import { installFakeGh } from "../fakes/fake_gh.ts";
 import notifications from "../fixtures/github/notifications.json" with { type: "json" };
 import prList from "../fixtures/github/pr_list_me_radar.json" with { type: "json" };
 import { sourceHealthLines } from "../../src/sources/source_health_text.ts";
+
+/** The github tool as the runtime offers it: only when gh is usable. */
+function githubTools(deps: { config: RadarConfig; env: Record<string, string> }): Tool[] {
+  const github = githubReaderFor(deps.config, deps.env);
+  return github ? [githubTool({ github })] : [];
+}
 
 /** The "github:" line of `radar status`. */
 function githubLine(...args: Parameters<typeof githubHealthRecord>): string {

@@ -4,7 +4,7 @@
  * baseline: one summary event instead of one per old item. Failures back off like every source.
  */
 import { type CheckDependencies, isDue, recordCheckFailure } from "../source_checks.ts";
-import { type GitHubItem, type GitHubReader, itemLine } from "./github_reader.ts";
+import { type GitHubItem, githubItemLine, type GitHubLists } from "../../core/source_ports.ts";
 import type { GitHubSeen } from "../../core/source_stores.ts";
 
 /** The health row and event source of GitHub. */
@@ -12,7 +12,7 @@ export const githubSourceName = "github";
 
 /** What the GitHub check needs. */
 export interface GitHubCheckDependencies extends CheckDependencies {
-  reader: Pick<GitHubReader, "notifications" | "reviewRequests" | "failingPullRequests">;
+  reader: GitHubLists;
   seen: GitHubSeen;
   everyMinutes: number;
 }
@@ -82,7 +82,7 @@ export class GitHubCheck {
   #queueBaseline(items: GitHubItem[], at: Date): number {
     if (!items.length) return 0;
     const count = (kind: GitHubItem["kind"]) => items.filter((item) => item.kind === kind).length;
-    const newest = items.slice(0, 3).map(itemLine);
+    const newest = items.slice(0, 3).map(githubItemLine);
     this.deps.queue.enqueue({
       source: githubSourceName,
       kind: "github_summary",
@@ -100,7 +100,7 @@ export class GitHubCheck {
       this.deps.queue.enqueue({
         source: githubSourceName,
         kind: eventKind,
-        summary: itemLine(item),
+        summary: githubItemLine(item),
         dedupeKey: `github:${kind}:${item.id}:${item.version}`,
       }, at);
     }

@@ -7,8 +7,6 @@ import { githubAccess } from "./github_access.ts";
 import { GitHubCheck, githubSourceName } from "./github_check.ts";
 import type { SourceJobDependencies } from "../source_jobs.ts";
 
-export { githubAccess, githubTools } from "./github_access.ts";
-
 /** The GitHub tick job (none when gh is not available). */
 export function githubJobs(deps: Omit<SourceJobDependencies, "fetch">): GitHubCheck[] {
   const env = deps.env ?? Deno.env.toObject();
