@@ -207,6 +207,14 @@ Deno.test("src/core is pure: no Deno, fetch, console, Date.now or randomUUID", (
   }
 });
 
+Deno.test("one home for SQL: node:sqlite only in src/adapters/sqlite and the composition root", () => {
+  const users = [
+    ...new Set(product.filter(({ to }) => to === "node:sqlite").map(({ from }) => from)),
+  ]
+    .filter((from) => !from.startsWith("src/adapters/sqlite/") && !from.startsWith("src/runtime/"));
+  assert.deepEqual(users, [], "files that reach the database around the store ports");
+});
+
 Deno.test("no jsr: or remote imports anywhere (hostile fixtures aside)", async () => {
   const files = ["tests", "bench", "scripts", "plugins"].flatMap((folder) => sourceFiles(folder));
   const modules = await moduleGraph(files);
