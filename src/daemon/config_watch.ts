@@ -14,7 +14,7 @@ import { userConfigPath } from "../config/paths.ts";
 import type { RadarConfig } from "../config/schema.ts";
 import type { Logger } from "../core/ports.ts";
 import { changedConfigKeys } from "../runtime/live_config.ts";
-import type { TickJob } from "../application/scheduler.ts";
+import type { TickJob } from "../core/work_ports.ts";
 import type { EventSource } from "./daemon.ts";
 
 /** What the running daemon knows about its config file, for `radar status`. */

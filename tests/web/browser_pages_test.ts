@@ -18,7 +18,7 @@ import { startWebServerWith } from "../../web/server.ts";
 import type { PersonalityCatalog } from "../../src/core/personality.ts";
 import { collectPageErrors, launchChromium, saveScreenshot } from "./browser/chromium.ts";
 import { openDatabase } from "../../src/adapters/sqlite/database.ts";
-import { SqliteDigestStore } from "../../src/sources/digests/digest_store.ts";
+import { SqliteDigestStore } from "../../src/adapters/sqlite/digest_store.ts";
 import { needing } from "../helpers/system_parts.ts";
 
 /** What the hostile text would do if it ever ran. */

@@ -1,8 +1,7 @@
 /** Task and monitor tables for /tasks, each row with its POST buttons. */
 import type { MonitorRecord, TaskRecord } from "../../src/core/schedule_ports.ts";
-import { formatDurationMinutes } from "../../src/core/schedule.ts";
+import { formatDurationMinutes, isFailing } from "../../src/core/schedule.ts";
 import { describeSchedule } from "../../src/core/schedule_description.ts";
-import { MonitorService } from "../../src/application/monitor_service.ts";
 import { formatTime, truncate } from "./format.ts";
 
 function ActionButton(props: { action: string; label: string; kind?: string; confirm?: string }) {
@@ -106,7 +105,7 @@ export function MonitorTable(props: { monitors: MonitorRecord[] }) {
               {monitor.lastCheckedAt
                 ? <span class="muted">{formatTime(monitor.lastCheckedAt)}</span>
                 : null}
-              {MonitorService.failing(monitor)
+              {isFailing(monitor)
                 ? truncate(`FAILING: ${monitor.lastError}`, 200)
                 : monitor.lastResult
                 ? truncate(monitor.lastResult, 200)
