@@ -5,6 +5,7 @@ import { readFileTool } from "../../src/tools/read_file.ts";
 import { writeFileTool } from "../../src/tools/write_file.ts";
 import { listDirectoryTool } from "../../src/tools/list_directory.ts";
 import { askContext, call, tempHome, toolDeps, writableHome } from "./tool_harness.ts";
+import { chatContext } from "./exec/exec_harness.ts";
 import { needing, notRoot } from "../helpers/system_parts.ts";
 
 Deno.test("read_file returns text with a header, a line range, and refuses secrets", async () => {
@@ -206,15 +207,7 @@ Deno.test("write_file writes the scratch folder and its roots freely; elsewhere 
     );
     assert.ok(!existsSync(join(home.home, "elsewhere.txt")));
     const questions: string[] = [];
-    const chat = (answer: boolean) => ({
-      ...askContext(),
-      kind: "chat" as const,
-      interactive: true,
-      confirm: (question: string) => {
-        questions.push(question);
-        return Promise.resolve(answer);
-      },
-    });
+    const chat = (answer: boolean) => chatContext(answer, questions);
     result = await call(tool, { path: "~/elsewhere.txt", content: "c" }, chat(false));
     assert.equal(result.outcome, "refused");
     assert.match(questions[0], /^Radar wants to write ~\/elsewhere\.txt \(outside /);
@@ -245,14 +238,7 @@ Deno.test("a bare file name goes where Radar was run from with a person's yes, e
     assert.ok(!existsSync(join(project, "test.txt")));
     // A person at the terminal: the folder Radar was run from, after a yes.
     const questions: string[] = [];
-    const person = (answer: boolean) => ({
-      ...askContext(),
-      interactive: true,
-      confirm: (question: string) => {
-        questions.push(question);
-        return Promise.resolve(answer);
-      },
-    });
+    const person = (answer: boolean) => chatContext(answer, questions);
     result = await call(tool, { path: "test.txt", content: "2026-11-22\n" }, person(true));
     assert.equal(result.text, "Created ~/project/test.txt (11 bytes).");
     assert.match(questions[0], /^Radar wants to write ~\/project\/test\.txt \(outside /);
