@@ -24,6 +24,7 @@ import { registerEval } from "./eval.ts";
 import { registerHooks } from "./hooks.ts";
 import { registerSkill } from "./skill.ts";
 import { registerCompletions } from "./completions.ts";
+import { registerVersion } from "./version.ts";
 import { registerMcp } from "./mcp.ts";
 import { registerDigest } from "./digest.ts";
 import { registerPersonality } from "./personality.ts";
@@ -58,5 +59,6 @@ export const commandRegistrars: CommandRegistrar[] = [
   registerPersonality,
   registerDigest,
   registerCompletions,
+  registerVersion,
   registerMcp,
 ];
