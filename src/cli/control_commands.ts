@@ -37,6 +37,7 @@ export const controlCommands: ControlCommand[] = [
   { path: "personality edit" },
   { path: "personality use" },
   { path: "personality remove" },
+  { path: "restore" }, // an archive brings plugin approvals, tasks and settings
 ];
 
 /** The command's path below the program ("plugin approve"). */

@@ -36,6 +36,8 @@ import { TriageRunner } from "../application/heartbeat_triage_step.ts";
 import { ConversationSummarizer } from "../application/conversation_summarizer.ts";
 import { SqliteSummaryStore } from "../adapters/sqlite/summary_store.ts";
 import { configSecrets } from "../config/secrets.ts";
+import { ScheduledBackup } from "../adapters/backup/scheduled_backup.ts";
+import { radarVersion } from "../version.ts";
 
 /** Who runs the work: this process's PID and how to tell whether another PID is alive. */
 export interface ProcessIdentity {
@@ -197,6 +199,7 @@ export function scheduledWork(parts: ScheduledWorkParts): ScheduledWork {
           embedNew: parts.embedNew,
         }),
         ...summaryJobs(parts, queue),
+        new ScheduledBackup({ ...parts, radarVersion }),
       ],
   };
 }

@@ -21,8 +21,9 @@ export interface DatabaseCheck {
 
 /** How a damaged database is recovered, for the one-line messages and `db check`. */
 export const recoveryHint =
-  "stop Radar, then copy a backup made with `radar db backup` over radar.db (deleting " +
-  "radar.db-wal and radar.db-shm), or move radar.db aside to start fresh";
+  "stop Radar, then `radar restore` a backup made with `radar backup` (or copy one made with " +
+  "`radar db backup` over radar.db, deleting radar.db-wal and radar.db-shm), or move radar.db " +
+  "aside to start fresh";
 
 /**
  * Runs PRAGMA integrity_check and foreign_key_check on the file at `path` without migrating or

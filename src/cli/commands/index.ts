@@ -20,6 +20,7 @@ import { registerTask } from "./task.ts";
 import { registerService } from "./service.ts";
 import { registerMonitor } from "./monitor.ts";
 import { registerDb } from "./db.ts";
+import { registerBackup } from "./backup.ts";
 import { registerEval } from "./eval.ts";
 import { registerHooks } from "./hooks.ts";
 import { registerSkill } from "./skill.ts";
@@ -53,6 +54,7 @@ export const commandRegistrars: CommandRegistrar[] = [
   registerService,
   registerMonitor,
   registerDb,
+  registerBackup,
   registerEval,
   registerHooks,
   registerSkill,
