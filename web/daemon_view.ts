@@ -100,6 +100,7 @@ export function daemonView(options: DaemonViewOptions): DaemonView {
       radar.toolCalls.list({ limit, tool: "notify" }).map(notificationOf),
     pendingEvents: (limit) => radar.queue.pending(limit),
     tasks: () => radar.tasks.list(),
+    budget: () => radar.budget.report(),
     addTask(task) {
       const added = radar.tasks.add({
         ...scheduleInput(task.schedule),

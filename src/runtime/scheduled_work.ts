@@ -26,7 +26,8 @@ import { TaskRunner } from "../application/task_runner.ts";
 import { TaskService } from "../application/task_service.ts";
 import type { TickJob } from "../application/scheduler.ts";
 import { sourceJobs } from "../sources/source_jobs.ts";
-import { checkJobs } from "../sources/checks/check_jobs.ts";
+import { checkJobs, checkNotifier } from "../sources/checks/check_jobs.ts";
+import { UnattendedBudget } from "../application/unattended_budget.ts";
 import { githubJobs } from "../sources/github/github_setup.ts";
 import { digestJobs } from "../sources/digests/digest_setup.ts";
 import { runSideEffects } from "../application/run_side_effects.ts";
@@ -64,6 +65,8 @@ export interface ScheduledWork {
   monitors: MonitorService;
   monitorChecker: MonitorChecker;
   heartbeat: HeartbeatRunner;
+  /** `budget:`: today's tokens of unattended runs against the limits (status, dashboard, task log). */
+  budget: UnattendedBudget;
   /** What each tick runs before the heartbeat: due tasks, due monitors, mail and calendars. */
   tickJobs(): TickJob[];
 }
@@ -104,6 +107,15 @@ export function scheduledWork(parts: ScheduledWorkParts): ScheduledWork {
   const monitorStore = new SqliteMonitorStore(db);
   const inTransaction: Transaction = (work) => transaction(db, work);
   const outbox = new SqliteOutbox(db);
+  const sideEffects = (scope: string) => runSideEffects(outbox, scope, clock, pid);
+  const notify = checkNotifier({ config, fetch: parts.fetch, clock, sideEffects });
+  const budget = new UnattendedBudget({
+    config,
+    runs,
+    clock,
+    logger,
+    notify: (scope, title, message) => notify({ scope, title, message, urgent: true }),
+  });
   const tasks = new TaskService(
     taskStore,
     clock,
@@ -127,6 +139,7 @@ export function scheduledWork(parts: ScheduledWorkParts): ScheduledWork {
     isAlive,
     timeZone,
     elapsed,
+    budget,
   });
   const monitorChecker = new MonitorChecker({
     config,
@@ -172,7 +185,9 @@ export function scheduledWork(parts: ScheduledWorkParts): ScheduledWork {
       isAlive,
       elapsed,
       triage: parts.fastModel && new TriageRunner(parts.fastModel, logger, elapsed),
+      budget,
     }),
+    budget,
     tickJobs: () =>
       jobs ??= [
         taskRunner,
@@ -186,7 +201,7 @@ export function scheduledWork(parts: ScheduledWorkParts): ScheduledWork {
           queue,
           clock,
           logger,
-          sideEffects: (scope) => runSideEffects(outbox, scope, clock, pid),
+          sideEffects,
         }),
         ...githubJobs({ config, db, queue, clock, logger }),
         ...digestJobs({

@@ -27,9 +27,12 @@ export interface CheckJobDependencies {
 
 /**
  * The notifier of `notify_on_failure` checks: the notify tool itself (ntfy, quiet hours unless
- * urgent), run with an outbox scope per change so a crash never sends one twice.
+ * urgent), run with an outbox scope per change so a crash never sends one twice. The budget's
+ * pause notice goes through it too.
  */
-export function checkNotifier(deps: CheckJobDependencies): CheckNotifier {
+export function checkNotifier(
+  deps: Pick<CheckJobDependencies, "config" | "fetch" | "clock" | "sideEffects">,
+): CheckNotifier {
   const tool = notifyTool({
     config: deps.config,
     fetch: deps.fetch ?? globalThis.fetch,
