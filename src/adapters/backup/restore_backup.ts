@@ -44,6 +44,12 @@ const replaced = [`${databaseName}`, `${databaseName}-wal`, `${databaseName}-shm
 /** Checks the archive and restores it into `plan.dataDir`. */
 export async function restoreBackup(plan: RestorePlan): Promise<RestoreSummary> {
   const { dataDir } = plan;
+  // A restore killed midway leaves its staging folder; the caller holds the lock, so none is live.
+  for (const entry of Deno.readDirSync(dataDir)) {
+    if (entry.isDirectory && entry.name.startsWith(".restore-")) {
+      removeQuietly(join(dataDir, entry.name));
+    }
+  }
   const staging = Deno.makeTempDirSync({ dir: dataDir, prefix: ".restore-" });
   try {
     const manifest = await extractBackup(

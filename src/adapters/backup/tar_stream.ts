@@ -34,6 +34,7 @@ export interface Pack {
   entry(headers: Headers, callback: (error?: Error | null) => void): EntryWriter;
   finalize(): void;
   pipe<T extends NodeJS.WritableStream>(destination: T): T;
+  destroy(error?: Error): void;
 }
 
 /** One entry being read: its header and its bytes. */

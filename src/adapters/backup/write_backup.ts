@@ -65,6 +65,7 @@ export async function writeBackup(sources: BackupSources, target: string): Promi
   const partial = join(dirname(target), `.${basename(target)}.partial-${crypto.randomUUID()}`);
   const snapshotFolder = Deno.makeTempDirSync({ dir: sources.dataDir, prefix: ".backup-" });
   let output: Deno.FsFile | undefined;
+  let streams: { destroy(error?: Error): void }[] = [];
   try {
     if (pathExists(target)) throw new Error("the file already exists (choose a new name)");
     output = Deno.openSync(partial, { write: true, createNew: true, mode: 0o600 });
@@ -76,11 +77,13 @@ export async function writeBackup(sources: BackupSources, target: string): Promi
 
     const pack = createPack();
     const gzip = createGzip();
+    streams = [pack, gzip];
     pack.pipe(gzip);
     const writer = output;
     const writing = (async () => {
       for await (const chunk of gzip) await writeAll(writer, chunk as Uint8Array);
     })();
+    writing.catch(() => {}); // a failure is rethrown below where awaited, or ends with the streams
     const archived: BackupManifest["files"] = [];
     const add = async (file: FoundFile) => {
       const sha256 = await addFile(pack, file);
@@ -135,6 +138,7 @@ export async function writeBackup(sources: BackupSources, target: string): Promi
       skipped,
     };
   } catch (error) {
+    for (const stream of streams) stream.destroy();
     output?.close();
     removeQuietly(partial);
     if (error instanceof RadarError) throw error;
