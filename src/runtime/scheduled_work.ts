@@ -214,7 +214,7 @@ export function scheduledWork(parts: ScheduledWorkParts): ScheduledWork {
           embedNew: parts.embedNew,
         }),
         ...summaryJobs(parts, queue),
-        new ScheduledBackup({ ...parts, radarVersion }),
+        ...(config.backup.every_hours ? [new ScheduledBackup({ ...parts, radarVersion })] : []),
       ],
   };
 }

@@ -66,6 +66,12 @@ function populatedFolder(fact = "Tea is Earl Grey") {
   return { home, dataDir, db, configPath };
 }
 
+/** Backs up a populated folder (with its config) to `archive`. */
+function backUp(folder: ReturnType<typeof populatedFolder>, archive: string) {
+  const { db, dataDir, configPath } = folder;
+  return writeBackup({ db, dataDir, configPath, radarVersion: "0.1.0", now }, archive);
+}
+
 function facts(dataDir: string): string[] {
   const db = openDatabase(join(dataDir, "radar.db"));
   try {
@@ -79,16 +85,7 @@ Deno.test("a backup holds the database, plugins, skills, personalities and the c
   const source = populatedFolder();
   try {
     const archive = join(source.home, "backup.tar.gz");
-    const summary = await writeBackup(
-      {
-        db: source.db,
-        dataDir: source.dataDir,
-        configPath: source.configPath,
-        radarVersion: "0.1.0",
-        now,
-      },
-      archive,
-    );
+    const summary = await backUp(source, archive);
     assert.equal(Deno.statSync(archive).mode! & 0o777, 0o600, "owner-only");
     assert.deepEqual(summary.secretsLeftOut, ["llm.api_key", "notifications.ntfy.token"]);
     assert.deepEqual(summary.secretsReferenced, ["email.accounts[0].password_cmd"]);
@@ -127,16 +124,7 @@ Deno.test("restore into a fresh folder brings everything back and writes the con
   const target = Deno.makeTempDirSync({ prefix: "radar-restore-" });
   try {
     const archive = join(source.home, "backup.tar.gz");
-    await writeBackup(
-      {
-        db: source.db,
-        dataDir: source.dataDir,
-        configPath: source.configPath,
-        radarVersion: "0.1.0",
-        now,
-      },
-      archive,
-    );
+    await backUp(source, archive);
     const dataDir = join(target, "data");
     Deno.mkdirSync(dataDir);
     const configTarget = join(target, "config", "radar.yaml");
@@ -184,16 +172,7 @@ Deno.test("restore over an existing state moves it aside whole; the config is ke
   const backup = populatedFolder("Tea is Earl Grey");
   try {
     const archive = join(backup.home, "backup.tar.gz");
-    await writeBackup(
-      {
-        db: backup.db,
-        dataDir: backup.dataDir,
-        configPath: backup.configPath,
-        radarVersion: "0.1.0",
-        now,
-      },
-      archive,
-    );
+    await backUp(backup, archive);
     old.db.close();
     Deno.writeTextFileSync(old.configPath, "llm:\n  model: mine\n");
     const kept = await restoreBackup({
