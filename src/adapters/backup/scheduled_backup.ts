@@ -3,7 +3,6 @@
  * the newest one in the folder is that old, then keeps the newest `backup.keep`. A failure is
  * logged and tried again an hour later, not on every tick.
  */
-import type { DatabaseSync } from "node:sqlite";
 import { join } from "node:path";
 import type { RadarConfig } from "../../config/schema.ts";
 import type { Clock, Logger } from "../../core/ports.ts";
@@ -13,7 +12,8 @@ import { writeBackup } from "./write_backup.ts";
 /** What the scheduled backup needs. */
 export interface ScheduledBackupDependencies {
   config: RadarConfig;
-  db: DatabaseSync;
+  /** Writes a consistent copy of radar.db to a new file. */
+  snapshotDatabase: (target: string) => Promise<unknown>;
   dataDir: string;
   configPath?: string;
   env: Record<string, string | undefined>;
@@ -43,7 +43,7 @@ export class ScheduledBackup {
       Deno.mkdirSync(folder, { recursive: true, mode: 0o700 });
       const summary = await writeBackup(
         {
-          db: deps.db,
+          snapshotDatabase: deps.snapshotDatabase,
           dataDir: deps.dataDir,
           configPath: deps.configPath,
           radarVersion: deps.radarVersion,

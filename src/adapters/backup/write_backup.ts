@@ -1,10 +1,9 @@
 /**
  * `radar backup`: one consistent archive (gzipped tar, npm tar-stream) of Radar's state: SQLite's
- * online backup of radar.db (one step, so a daemon writing meanwhile cannot make it restart or
- * tear), the data folder's plugins, skills and personalities, and the config with its secrets
+ * online backup of radar.db (`backupDatabase`: one step, so a daemon writing meanwhile cannot make
+ * it restart or tear), the data folder's plugins, skills and personalities, and the config with its secrets
  * blanked; the manifest (sizes, SHA-256 sums, schema version, secrets left out) comes last.
  */
-import { backup, type DatabaseSync } from "node:sqlite";
 import { createHash } from "node:crypto";
 import { createGzip } from "node:zlib";
 import { Buffer } from "node:buffer";
@@ -25,8 +24,8 @@ import type { Pack } from "./tar_stream.ts";
 
 /** What a backup is made of. */
 export interface BackupSources {
-  /** An open connection to radar.db (the daemon's own, or the CLI's). */
-  db: DatabaseSync;
+  /** Writes a consistent copy of radar.db to a new file (`backupDatabase` on an open connection). */
+  snapshotDatabase: (target: string) => Promise<unknown>;
   dataDir: string;
   /** The config file in use; absent when Radar runs on its defaults. */
   configPath?: string;
@@ -70,7 +69,7 @@ export async function writeBackup(sources: BackupSources, target: string): Promi
     if (pathExists(target)) throw new Error("the file already exists (choose a new name)");
     output = Deno.openSync(partial, { write: true, createNew: true, mode: 0o600 });
     const snapshot = join(snapshotFolder, databaseName);
-    await snapshotDatabase(sources.db, snapshot);
+    await sources.snapshotDatabase(snapshot);
     const schemaVersion = readUserVersion(snapshot);
     const config = sources.configPath ? readConfig(sources.configPath) : undefined;
     const { files, enabledPlugins, skipped } = dataFiles(sources.dataDir);
@@ -150,16 +149,6 @@ export async function writeBackup(sources: BackupSources, target: string): Promi
   } finally {
     removeQuietly(snapshotFolder);
   }
-}
-
-/**
- * SQLite's online backup in one step (rate -1): it copies a single read snapshot, so writes by
- * the daemon meanwhile neither tear the copy nor restart it (a paced backup restarts on every
- * write from another connection and may never finish under load).
- */
-async function snapshotDatabase(db: DatabaseSync, path: string): Promise<void> {
-  await backup(db, path, { rate: -1 });
-  Deno.chmodSync(path, 0o600);
 }
 
 /** PRAGMA user_version from the file header (bytes 60–63), without opening the file. */

@@ -4,12 +4,13 @@ import type { Command } from "commander";
 import type { CliContext } from "../context.ts";
 import { NotFoundError, RadarError } from "../../core/errors.ts";
 import { newestSchemaVersion, openDatabase } from "../../adapters/sqlite/database.ts";
+import { backupDatabase } from "../../adapters/sqlite/maintenance.ts";
 import { type BackupSummary, writeBackup } from "../../adapters/backup/write_backup.ts";
 import { restoreBackup, type RestoreSummary } from "../../adapters/backup/restore_backup.ts";
 import { backupFolder, backupName } from "../../adapters/backup/backup_folder.ts";
 import { ensureDataDirectory } from "../../runtime/data_directory.ts";
 import { acquireLock, runningDaemon } from "../../daemon/lock_file.ts";
-import { isProcessAlive, processStartTime } from "../../adapters/process.ts";
+import { isProcessAlive, processStartTime } from "../../adapters/os/process.ts";
 import { userConfigPath } from "../../config/paths.ts";
 import { radarVersion } from "../../version.ts";
 
@@ -42,10 +43,13 @@ export function registerBackup(program: Command, context: CliContext): void {
       }
       const db = openDatabase(source);
       try {
-        const summary = await writeBackup(
-          { db, dataDir: loaded.dataDir, configPath: loaded.path, radarVersion, now },
-          target,
-        );
+        const summary = await writeBackup({
+          snapshotDatabase: (path) => backupDatabase(db, path),
+          dataDir: loaded.dataDir,
+          configPath: loaded.path,
+          radarVersion,
+          now,
+        }, target);
         context.io.stdout(backupReport(summary));
       } finally {
         db.close();

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { openDatabase } from "../../../src/adapters/sqlite/database.ts";
 import { SqliteFactStore } from "../../../src/adapters/sqlite/fact_store.ts";
 import { writeBackup } from "../../../src/adapters/backup/write_backup.ts";
+import { backupDatabase } from "../../../src/adapters/sqlite/maintenance.ts";
 import { restoreBackup } from "../../../src/adapters/backup/restore_backup.ts";
 import { newestSchemaVersion } from "../../../src/adapters/sqlite/database.ts";
 import { RadarError } from "../../../src/core/errors.ts";
@@ -67,9 +68,16 @@ function populatedFolder(fact = "Tea is Earl Grey") {
 }
 
 /** Backs up a populated folder (with its config) to `archive`. */
-function backUp(folder: ReturnType<typeof populatedFolder>, archive: string) {
+function backUp(
+  folder: Omit<ReturnType<typeof populatedFolder>, "configPath"> & { configPath?: string },
+  archive: string,
+) {
   const { db, dataDir, configPath } = folder;
-  return writeBackup({ db, dataDir, configPath, radarVersion: "0.1.0", now }, archive);
+  const snapshotDatabase = (path: string) => backupDatabase(db, path);
+  return writeBackup(
+    { snapshotDatabase, dataDir, configPath, radarVersion: "0.1.0", now },
+    archive,
+  );
 }
 
 function facts(dataDir: string): string[] {
@@ -222,10 +230,7 @@ Deno.test("restore refuses a newer schema, a damaged database and altered files,
   const source = populatedFolder();
   try {
     const archive = join(source.home, "backup.tar.gz");
-    await writeBackup(
-      { db: source.db, dataDir: source.dataDir, radarVersion: "0.1.0", now },
-      archive,
-    );
+    await backUp({ ...source, configPath: undefined }, archive);
     const entries = await readArchive(archive);
     const manifest = JSON.parse(entries.get("radar-backup/manifest.json")!.text);
     const database = entries.get("radar-backup/radar.db")!.bytes;

@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { ManualClock } from "../../../src/adapters/clock.ts";
 import { openDatabase } from "../../../src/adapters/sqlite/database.ts";
+import { backupDatabase } from "../../../src/adapters/sqlite/maintenance.ts";
 import { ScheduledBackup } from "../../../src/adapters/backup/scheduled_backup.ts";
 import { listBackups } from "../../../src/adapters/backup/backup_folder.ts";
 import { defaultConfig } from "../../../src/config/schema.ts";
@@ -22,7 +23,7 @@ function fixture(backup: Partial<ReturnType<typeof defaultConfig>["backup"]>) {
   const lines: string[] = [];
   const job = new ScheduledBackup({
     config,
-    db,
+    snapshotDatabase: (path) => backupDatabase(db, path),
     dataDir,
     env: { HOME: dataDir },
     radarVersion: "0.1.0",
