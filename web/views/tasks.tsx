@@ -3,6 +3,7 @@ import type { MonitorRecord, TaskRecord } from "../../src/core/schedule_ports.ts
 import { formatDurationMinutes, isFailing } from "../../src/core/schedule.ts";
 import { describeSchedule } from "../../src/core/schedule_description.ts";
 import { formatTime, truncate } from "./format.ts";
+import { type BudgetReport, formatTokens } from "../../src/core/budget.ts";
 
 function ActionButton(props: { action: string; label: string; kind?: string; confirm?: string }) {
   return (
@@ -18,8 +19,11 @@ function ActionButton(props: { action: string; label: string; kind?: string; con
   );
 }
 
-/** Scheduled tasks. */
-export function TaskTable(props: { tasks: TaskRecord[]; timeZone?: string }) {
+/** Scheduled tasks, with each one's tokens today when the budget report is there. */
+export function TaskTable(
+  props: { tasks: TaskRecord[]; budget?: BudgetReport; timeZone?: string },
+) {
+  const today = new Map(props.budget?.byTask.map((entry) => [entry.taskId, entry]));
   if (!props.tasks.length) return <p class="muted">No tasks yet.</p>;
   return (
     <table class="list">
@@ -29,6 +33,7 @@ export function TaskTable(props: { tasks: TaskRecord[]; timeZone?: string }) {
           <th>schedule</th>
           <th>next run</th>
           <th>last result</th>
+          {props.budget ? <th>tokens today</th> : null}
           <th></th>
         </tr>
       </thead>
@@ -56,6 +61,16 @@ export function TaskTable(props: { tasks: TaskRecord[]; timeZone?: string }) {
                 ? ""
                 : "never ran"}
             </td>
+            {props.budget
+              ? (
+                <td>
+                  {formatTokens(today.get(task.id)?.tokens ?? 0)}
+                  {today.get(task.id)?.paused
+                    ? <span class="badge outcome-error">paused</span>
+                    : null}
+                </td>
+              )
+              : null}
             <td class="actions">
               <ActionButton action={`/tasks/${task.id}/run`} label="Run now" />
               {task.enabled

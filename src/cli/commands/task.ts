@@ -10,6 +10,7 @@ import { catchUpPolicies, type CatchUpPolicy } from "../../core/schedule.ts";
 import type { TaskRecord } from "../../core/schedule_ports.ts";
 import { describeNewSchedule, effectiveTimeZone } from "../../core/schedule_description.ts";
 import { understandWhen, type UnderstoodWhen, whenExamples } from "../../tools/schedule_when.ts";
+import { registerTaskLog } from "./task_log.ts";
 
 /**
  * The schedule in `radar task add "<when>" "<message>"`, read as schedule_task reads the model's:
@@ -124,6 +125,8 @@ export function registerTask(program: Command, context: CliContext): void {
       context.io.stdout(`${await describe(item)}${approval}\n`);
     }
   });
+
+  registerTaskLog(task, context);
 
   task.command("approve").argument("<id>")
     .description("let a task the model created run with every tool (not only read-only ones)")
