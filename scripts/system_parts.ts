@@ -40,6 +40,7 @@ export const systemParts = {
     programs: ["prlimit", "setpriv"],
   },
   node: { usedBy: "the npx-started MCP server test", debian: "npm", programs: ["npx"] },
+  curl: { usedBy: "the install script tests (downloads)", debian: "curl", programs: ["curl"] },
 } as const satisfies Record<string, SystemPart>;
 
 /** The name of a system part. */

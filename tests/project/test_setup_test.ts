@@ -60,8 +60,9 @@ Deno.test("setup stops at once with one line naming what is missing and the comm
     assert.equal(
       lines[0],
       "setup: missing bubblewrap (bwrap), radicale, python3, util-linux (prlimit, setpriv), " +
-        `node (npx); install with \`${root}apt-get install bubblewrap radicale python3 ` +
-        "util-linux npm`, or set RADAR_TEST_SKIP=bubblewrap,radicale,python3,util-linux,node " +
+        `node (npx), curl; install with \`${root}apt-get install bubblewrap radicale python3 ` +
+        "util-linux npm curl`, or set " +
+        "RADAR_TEST_SKIP=bubblewrap,radicale,python3,util-linux,node,curl " +
         "to skip the tests that need them",
     );
     for (const part of alwaysFound) assert.doesNotMatch(lines[0], new RegExp(part));
@@ -92,7 +93,15 @@ Deno.test(needing(
       "setup installs the missing Debian packages with apt-get, and says so when that did not help",
   },
   async () => {
-    const installing = fakeAptFolder(["bwrap", "radicale", "python3", "prlimit", "setpriv", "npx"]);
+    const installing = fakeAptFolder([
+      "bwrap",
+      "radicale",
+      "python3",
+      "prlimit",
+      "setpriv",
+      "npx",
+      "curl",
+    ]);
     const useless = fakeAptFolder([]);
     try {
       let run = await setup({ PATH: installing.folder });
@@ -100,12 +109,15 @@ Deno.test(needing(
       assert.equal(
         Deno.readTextFileSync(installing.log),
         "update -qq\ninstall -y -qq --no-install-recommends bubblewrap radicale python3 " +
-          "util-linux npm\n",
+          "util-linux npm curl\n",
       );
-      assert.match(run.stdout, /^setup: installing bubblewrap radicale python3 util-linux npm/);
+      assert.match(
+        run.stdout,
+        /^setup: installing bubblewrap radicale python3 util-linux npm curl/,
+      );
       assert.match(run.stdout, /setup: ready: every system part the tests need is here\n$/);
 
-      run = await setup({ PATH: useless.folder, RADAR_TEST_SKIP: "node,util-linux" });
+      run = await setup({ PATH: useless.folder, RADAR_TEST_SKIP: "node,util-linux,curl" });
       assert.equal(run.code, 1);
       assert.equal(
         run.stderr,
