@@ -5,10 +5,10 @@
  * to an address the guard checked (pinned, as fetch_url does), so DNS cannot answer differently
  * between the check and the connect.
  */
+import { isPrivateAddress } from "../adapters/network/address_policy.ts";
 import {
   checkUrlAddresses,
   denoResolver,
-  privateAddressKind,
   type Resolver,
 } from "../adapters/network/network_guard.ts";
 import {
@@ -32,7 +32,7 @@ export function guardedMcpFetch(
     if (!allowed.has(host)) {
       throw new Error(`${host} is not an approved host of this MCP server`);
     }
-    const local = host === "localhost" || privateAddressKind(host) !== undefined;
+    const local = host === "localhost" || isPrivateAddress(host);
     const check = await checkUrlAddresses(target, {
       allowPrivate: local,
       resolve,

@@ -20,7 +20,12 @@ const mayImport: Record<string, readonly string[]> = {
   "src/hooks": ["src/core", "src/config"],
   "src/skills": ["src/core", "src/config"],
   "src/personalities": ["src/core", "src/config"],
-  "src/sandbox": ["src/core", "src/config", "src/adapters/process_limits.ts"],
+  "src/sandbox": [
+    "src/core",
+    "src/config",
+    "src/adapters/process_limits.ts",
+    "src/adapters/network/address_policy.ts",
+  ],
   "src/tools": ["src/core", "src/config", "src/adapters/network"],
   "src/sources": ["src/core", "src/config", "src/adapters", "src/tools"],
   "src/plugins": ["src/core", "src/config", "src/adapters", "src/sandbox"],
