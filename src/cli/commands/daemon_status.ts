@@ -2,7 +2,7 @@
 import { expandHome } from "../../config/paths.ts";
 import { nextHeartbeatAt } from "../../core/heartbeat.ts";
 import { isQuietTime } from "../../core/quiet_hours.ts";
-import { formatLocalTime } from "../../core/system_prompt.ts";
+import { formatLocalTime } from "../../core/zoned_time.ts";
 import { runningDaemon } from "../../daemon/lock_file.ts";
 import type { Radar } from "../../runtime/open_radar.ts";
 import { describeRun } from "./heartbeat.ts";
