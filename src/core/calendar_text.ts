@@ -10,5 +10,8 @@ export function describeOccurrence(occurrence: CalendarOccurrence, timeZone?: st
       formatClock(occurrence.end, timeZone)
     }`;
   const where = occurrence.location ? ` @ ${occurrence.location}` : "";
-  return `${when} ${occurrence.title}${where} [${occurrence.calendar}]`;
+  const zone = occurrence.unknownZone
+    ? ` (unknown time zone "${occurrence.unknownZone}": time read as UTC)`
+    : "";
+  return `${when} ${occurrence.title}${where} [${occurrence.calendar}]${zone}`;
 }

@@ -49,7 +49,14 @@ export function zonedParts(at: Date, timeZone?: string) {
  * moves forward, a repeated one takes the earlier). Undefined for a date that does not exist.
  */
 export function zonedTimeToUtc(
-  wall: { year: number; month: number; day: number; hour?: number; minute?: number },
+  wall: {
+    year: number;
+    month: number;
+    day: number;
+    hour?: number;
+    minute?: number;
+    second?: number;
+  },
   timeZone?: string,
 ): Date | undefined {
   try {
@@ -58,6 +65,7 @@ export function zonedTimeToUtc(
         ...wall,
         hour: wall.hour ?? 0,
         minute: wall.minute ?? 0,
+        second: wall.second ?? 0,
         timeZone: effectiveTimeZone(timeZone),
       },
       { overflow: "reject", disambiguation: "compatible" },
