@@ -31,7 +31,7 @@ export function daemonStatus(radar: Radar): string[] {
   } else {
     lines.push(`heartbeat: every ${heartbeat.interval_minutes} min`);
     const [last] = radar.runs.recent(1, { kind: "heartbeat" });
-    lines.push(`  last: ${last ? describeRun(last) : "never"}`);
+    lines.push(`  last: ${last ? describeRun(last, timeZone) : "never"}`);
     const next = nextHeartbeatAt(
       radar.runs.lastScheduledHeartbeat(),
       now,
