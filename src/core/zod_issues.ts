@@ -45,12 +45,13 @@ export function issuePath(issue: z.core.$ZodIssue, root = "(top level)"): string
 /** zod's own wording (a schema's custom message is kept as written). */
 const zodWording = /^(Invalid input|Invalid option|Too small|Too big|Unrecognized key)/;
 
-/** "at least 1 character" for strings and lists, "at least 0" for numbers. */
+/** "at least 1 character", "at most 50 items" for strings and lists, "at least 0" for numbers. */
 function bound(issue: { origin: string }, words: string, limit: unknown): string {
+  const one = String(limit) === "1";
   const unit = issue.origin === "string"
-    ? " characters"
+    ? one ? " character" : " characters"
     : issue.origin === "array" || issue.origin === "set"
-    ? " items"
+    ? one ? " item" : " items"
     : "";
   return `expected ${words} ${String(limit)}${unit}`;
 }
