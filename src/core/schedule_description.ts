@@ -1,32 +1,14 @@
 /**
  * How Radar writes a task's schedule back to a person: one renderer for `radar task` and
  * `radar status`, the schedule tools' results and the dashboard's task table. Times are wall-clock
- * times in the configured zone (the machine's when none is set).
+ * times in the configured zone (the machine's when none is set), through src/core/zoned_time.ts.
  */
 import { formatDurationMinutes } from "./schedule.ts";
 import type { TaskRecord } from "./schedule_ports.ts";
+import { formatClock, formatDay, formatDayTime, zonedDateTime } from "./zoned_time.ts";
 
 /** The fields of a task the schedule renderer reads. */
 export type ScheduledTask = Pick<TaskRecord, "scheduleKind" | "schedule">;
-
-/** The time zone schedules run in: the configured one, else the machine's. */
-export function effectiveTimeZone(configured?: string): string {
-  return configured || new Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
-}
-
-/** "Mon 30 Nov 09:00" in the zone ("Mon 30 Nov 2026 09:00" with the year). */
-export function formatWhen(at: Date, timeZone?: string, withYear = false): string {
-  return new Intl.DateTimeFormat("en-GB", {
-    timeZone,
-    weekday: "short",
-    day: "numeric",
-    month: "short",
-    year: withYear ? "numeric" : undefined,
-    hour: "2-digit",
-    minute: "2-digit",
-    hourCycle: "h23",
-  }).format(at).replaceAll(",", "");
-}
 
 /** The schedule as stored, for a person: `cron "0 9 * * 1"`, `every 2h`, `once Tue 1 Dec 2026 09:00`. */
 export function describeSchedule(task: ScheduledTask, timeZone?: string): string {
@@ -34,7 +16,9 @@ export function describeSchedule(task: ScheduledTask, timeZone?: string): string
     return `every ${formatDurationMinutes(Number(task.schedule))}`;
   }
   if (task.scheduleKind === "at") {
-    return `once ${formatWhen(new Date(task.schedule), timeZone, true)}`;
+    const at = new Date(task.schedule);
+    const year = zonedDateTime(at, timeZone).year;
+    return `once ${formatDay(at, timeZone)} ${year} ${formatClock(at, timeZone)}`;
   }
   return `cron "${task.schedule}"`;
 }
@@ -45,7 +29,7 @@ export function describeNextRun(
   timeZone?: string,
 ): string {
   return task.enabled && task.nextRunAt
-    ? `next ${formatWhen(new Date(task.nextRunAt), timeZone)}`
+    ? `next ${formatDayTime(new Date(task.nextRunAt), timeZone)}`
     : "disabled";
 }
 

@@ -6,7 +6,8 @@ import type { TaskScheduler } from "../core/schedule_ports.ts";
 import type { TaskInfo } from "../core/schedule_ports.ts";
 import { minimumToolIntervalMinutes, refuseOnHeartbeat } from "./schedule_text.ts";
 import { understandWhen } from "./schedule_when.ts";
-import { describeNewSchedule, effectiveTimeZone } from "../core/schedule_description.ts";
+import { describeNewSchedule } from "../core/schedule_description.ts";
+import { effectiveTimeZone } from "../core/zoned_time.ts";
 
 /** Creates the schedule_task tool. */
 export function scheduleTaskTool(

@@ -7,7 +7,7 @@
 import { parseDurationMinutes } from "../core/schedule.ts";
 import { looksRecurring, parseRecurrence } from "../core/schedule_phrase.ts";
 import type { TaskRequest } from "../core/schedule_ports.ts";
-import { zonedParts } from "../core/zoned_time.ts";
+import { zonedDateTime } from "../core/zoned_time.ts";
 
 /** A schedule Radar understood: the task port's fields and how Radar reads them back. */
 export interface UnderstoodWhen {
@@ -25,9 +25,7 @@ const cronField = /^[\d*,\/\-LW#?]+$/i;
 
 /** The zone's offset from UTC in minutes at an instant (what chrono takes as its zone). */
 function offsetMinutes(at: Date, timeZone: string): number {
-  const parts = zonedParts(at, timeZone);
-  const wall = Date.UTC(parts.year, parts.month - 1, parts.day, parts.hour, parts.minute);
-  return Math.round((wall - Math.floor(at.getTime() / 60_000) * 60_000) / 60_000);
+  return Math.round(zonedDateTime(at, timeZone).offsetNanoseconds / 60_000_000_000);
 }
 
 /**

@@ -8,7 +8,8 @@ import { parseId } from "../arguments.ts";
 import { NotFoundError, RadarError, UsageError } from "../../core/errors.ts";
 import { catchUpPolicies, type CatchUpPolicy } from "../../core/schedule.ts";
 import type { TaskRecord } from "../../core/schedule_ports.ts";
-import { describeNewSchedule, effectiveTimeZone } from "../../core/schedule_description.ts";
+import { describeNewSchedule } from "../../core/schedule_description.ts";
+import { effectiveTimeZone } from "../../core/zoned_time.ts";
 import { understandWhen, type UnderstoodWhen, whenExamples } from "../../tools/schedule_when.ts";
 import { registerTaskLog } from "./task_log.ts";
 
