@@ -3,12 +3,7 @@ import type { EventQueue, Outbox, RunLog, Transaction } from "../core/work_ports
 import type { RadarConfig } from "../config/schema.ts";
 import { type AgentDependencies, type AgentResult, runAgent } from "../core/agent_loop.ts";
 import { estimateFirstRequestTokens } from "../core/agent_loop.ts";
-import {
-  buildHeartbeatMessage,
-  decideHeartbeat,
-  maskEvents,
-  type PendingEvent,
-} from "../core/heartbeat.ts";
+import { buildHeartbeatMessage, decideHeartbeat, type PendingEvent } from "../core/heartbeat.ts";
 import type { Clock, ConversationArchive, Logger } from "../core/ports.ts";
 import { daemonToolNames } from "./offered_tools.ts";
 import { maxBatchEvents, selectBatch } from "./event_batch.ts";
@@ -118,9 +113,8 @@ export class HeartbeatRunner {
       return { runId, outcome: "skipped", reason: decision.reason, events: pending, durationMs: 0 };
     }
     const agent = deps.agent({ historyMessages: config.heartbeat.history_messages });
-    // Event text (a mail subject, a file name, a check's output) may quote a secret: masked with
-    // the secrets known now, for the triage question and the main message alike.
-    const events = maskEvents(decision.events, agent.secrets?.() ?? []);
+    // Event text was masked by the queue when read, with the secrets known now.
+    const events = decision.events;
     const morePending = Math.max(0, deps.queue.pendingCount() - pending.length);
     const message = buildHeartbeatMessage({ now, timeZone, events, morePending });
     const toolNames = daemonToolNames(agent, message);

@@ -19,7 +19,6 @@ import { trimHistory } from "./history.ts";
 import { collectPromptVariables, type PromptVariableSource } from "./prompt_variables.ts";
 import { randomMarkerId, wrapUntrusted } from "./untrusted_text.ts";
 import type { Hooks } from "./hooks.ts";
-import { maskSecretValues, redactText } from "./redact.ts";
 
 /** Loop settings from config. */
 export interface AgentSettings {
@@ -74,13 +73,6 @@ export interface AgentDependencies {
   stampUserMessage?: (content: string, sentAt: Date) => string;
   /** Embedding similarity of tools to a message, used when not every tool fits the budget. */
   toolRanker?: ToolRanker;
-  /**
-   * Every secret known now (the config's and those read since start: password_cmd, keychain,
-   * password_env), asked on each tool result. Tool results are masked with them (and the
-   * generic token rules) before the model, the store or the audit trail sees them; stored tool
-   * results are masked again when replayed, so a secret learned later never goes back out.
-   */
-  secrets?: () => readonly string[];
 }
 
 /** One run of the loop. */
@@ -157,44 +149,21 @@ export async function runAgent(
   }
   const offeredNames = new Set(offered.map((tool) => tool.name));
   const specs = offered.map(toolSpec);
-  // Plugins' prompt variables are masked like tool results; the rest of the system prompt (the
-  // user's personality, context documents, notes) only has known secret values replaced, so it
-  // stays byte-identical from request to request (prompt cache).
-  const secrets = deps.secrets?.() ?? [];
-  const variables = Object.fromEntries(
-    Object.entries(
-      await collectPromptVariables(deps.promptVariables, {
-        signal,
-        conversationId: request.conversationId,
-      }),
-    ).map((
-      [name, value],
-    ) => [name, typeof value === "string" ? redactText(value, secrets) : value]),
-  );
+  const variables = await collectPromptVariables(deps.promptVariables, {
+    signal,
+    conversationId: request.conversationId,
+  });
   const markerId = deps.markerId?.() ?? (processMarkerId ??= randomMarkerId());
-  // Tool results run later in this request may reveal secrets read meanwhile: asked again each time.
-  const redact = (text: string) => redactText(text, deps.secrets?.() ?? []);
-  const replayed = (text: string) => redactText(text, secrets);
-  const knownInArguments = secretsAsWritten(secrets);
-  // Replayed turns stored before a secret was known are masked again (idempotent, so the replayed
-  // prefix stays byte-identical): tool results and heartbeat messages (event text) fully, the
-  // model's answers and its tool calls' arguments (which may have quoted them) by known secret
-  // values only. A person's own chat messages are replayed as typed.
+  // Tool results are replayed as untrusted data. Secrets are masked where text leaves Radar: the
+  // registry masks results, the chat model's wrapper every request (see masked_ports.ts).
   const asData = (message: ChatMessage): ChatMessage =>
     message.role === "tool"
-      ? { ...message, content: toolResultAsData(replayed(message.content), message, markerId) }
-      : message.role === "assistant"
-      ? maskedAssistantTurn(message, secrets, knownInArguments)
-      : request.kind === "heartbeat"
-      ? { ...message, content: replayed(message.content) }
+      ? { ...message, content: toolResultAsData(message.content, message, markerId) }
       : message;
   const messages: ChatMessage[] = [
     {
       role: "system",
-      content: maskSecretValues(
-        deps.systemPrompt(variables, { conversationId: request.conversationId }),
-        secrets,
-      ),
+      content: deps.systemPrompt(variables, { conversationId: request.conversationId }),
     },
     ...history.map(asData),
     { role: "user", content: stamp ? stamp(request.userMessage, now) : request.userMessage },
@@ -251,6 +220,7 @@ export async function runAgent(
         tools: specs,
         temperature: settings.temperature,
         estimatedPromptTokens: estimateJsonTokens(messages) + toolTokens,
+        typedByPerson: request.kind !== "heartbeat",
       }, signal);
     } catch (error) {
       if (signal.aborted || (error instanceof LlmError && error.kind === "cancelled")) {
@@ -296,7 +266,6 @@ export async function runAgent(
         gates: deps.gates,
         observers: deps.observers,
         maxResultChars: settings.maxResultChars,
-        redact,
         elapsed: deps.elapsed,
       });
       result.toolExecutions.push(execution);
@@ -332,32 +301,6 @@ export async function runAgent(
       store.appendMessage(request.conversationId, { ...toolMessage, createdAt: clock.now() });
     }
   }
-}
-
-/** The secrets as they appear in stored JSON too (a secret with `"` or `\` is escaped there). */
-function secretsAsWritten(secrets: readonly string[]): string[] {
-  const inJson = secrets.map((secret) => JSON.stringify(secret).slice(1, -1))
-    .filter((escaped) => !secrets.includes(escaped));
-  return [...secrets, ...inJson];
-}
-
-/**
- * A replayed assistant turn with known secret values replaced in its text and in its tool calls'
- * arguments (`known`: the secrets as written in stored JSON too). Nothing else changes.
- */
-function maskedAssistantTurn(
-  message: ChatMessage,
-  secrets: readonly string[],
-  known: readonly string[],
-): ChatMessage {
-  const masked: ChatMessage = { ...message, content: maskSecretValues(message.content, secrets) };
-  if (message.toolCalls?.length) {
-    masked.toolCalls = message.toolCalls.map((call) => ({
-      ...call,
-      arguments: maskSecretValues(call.arguments, known),
-    }));
-  }
-  return masked;
 }
 
 /**

@@ -13,7 +13,6 @@ import { estimateTokens } from "../core/tokens.ts";
 import type { ResolvedPersonality } from "../personalities/personality_sources.ts";
 import { hasTemplates, renderTemplate } from "../personalities/templates.ts";
 import { promptWarning } from "../personalities/personality_catalog.ts";
-import { configSecrets } from "../config/secrets.ts";
 
 /** What of a personality the request needs: its body, settings, documents and folders. */
 export type RunPersonality = Pick<
@@ -81,8 +80,6 @@ export function agentDependencies(
     promptVariables: parts.promptVariables,
     toolRanker: parts.toolRanker,
     hooks: parts.hooks,
-    // Read on every tool result: a password read by password_cmd mid-run is masked from then on.
-    secrets: () => configSecrets(config),
     elapsed: () => performance.now(),
     settings: {
       maxToolIterations: config.llm.max_tool_iterations,

@@ -10,6 +10,9 @@ import type { AgentDependencies } from "../core/agent_loop.ts";
 import type { ChatModel } from "../core/chat_model.ts";
 import type { AuditTrail, Clock, ConversationArchive, FactArchive, Logger } from "../core/ports.ts";
 import { ToolRegistry } from "../core/tool_registry.ts";
+import { Secrets } from "../core/secrets.ts";
+import { maskedPromptVariables } from "../core/masked_ports.ts";
+import { configSecretValues } from "../config/secrets.ts";
 import { builtinTools } from "../tools/index.ts";
 import { calendarReaderFor, mailReaderFor } from "../sources/source_readers.ts";
 import { createPdfReader } from "../adapters/pdf/subprocess_pdf_reader.ts";
@@ -76,6 +79,8 @@ export interface Radar extends ScheduledWork {
   registry: ToolRegistry;
   clock: Clock;
   logger: Logger;
+  /** Every secret known (the config's, and each one read since start): masked at every exit. */
+  secrets: Secrets;
   /** The tool audit trail (`radar log tools`, /logs). */
   toolCalls: AuditTrail;
   /** Every hook point's handlers: config rules and the plugins' hooks. */
@@ -134,23 +139,25 @@ export function openRadar(options: RadarOptions): Radar {
     readTextFile: readTextFileIfExists,
   });
   const { config, dataDir } = loaded;
-  const { clock, logger } = runtimeLogging(config, options);
+  // The one set of secrets: the config's, and each one read later (passwords, key commands).
+  const secrets = new Secrets(configSecretValues(config));
+  const { clock, logger } = runtimeLogging(config, options, secrets);
   if (options.reportConfigWarnings !== false) {
     for (const warning of loaded.warnings) logger.warn(warning);
   }
-  const core = openCoreAdapters(loaded, options, { clock, logger });
-  const { databasePath, db, conversations, facts, toolCalls, fetch: fetcher } = core;
-  const model = options.model ?? core.model;
+  const core = openCoreAdapters(loaded, options, { clock, logger, secrets });
+  const { databasePath, db, conversations, facts, toolCalls, model, fetch: fetcher } = core;
   toolCalls.prune();
-  const digests = digestArchive({ config, db, model, clock });
+  const digests = digestArchive({ config, db, model, clock, secrets });
   const { memory, toolRanker, embedNew } = embeddingParts(config, db, {
     facts,
     digests,
     fetch: fetcher,
     logger,
     clock,
+    secrets,
   });
-  const registry = new ToolRegistry();
+  const registry = new ToolRegistry({ secrets });
   const hooks = createHooks({
     config,
     clock,
@@ -185,7 +192,7 @@ export function openRadar(options: RadarOptions): Radar {
       gates: [hookToolGate(hooks)],
       observers: [hookToolObserver(hooks)],
       hooks,
-      promptVariables: plugins?.hooks,
+      promptVariables: plugins && maskedPromptVariables(plugins.hooks, secrets),
       toolRanker,
       skills: skills ? () => skills.available() : undefined,
       warn: (line) => {
@@ -208,6 +215,7 @@ export function openRadar(options: RadarOptions): Radar {
     fetch: fetcher,
     mainModel: model,
     modelInjected: options.model !== undefined,
+    secrets,
     plugins: () => plugins,
     promptTokens: (personality) => estimateTokens(parts(personality).systemPrompt()),
   });
@@ -244,6 +252,7 @@ export function openRadar(options: RadarOptions): Radar {
     },
     fastModel: core.fastModel,
     embedNew,
+    secrets,
   });
   for (
     const tool of builtinTools({
@@ -255,14 +264,15 @@ export function openRadar(options: RadarOptions): Radar {
       logger,
       fetch: fetcher,
       env: options.env,
+      secrets,
       cwd: options.cwd,
       tasks: work.tasks,
       monitors: work.monitors,
       pdfReader: createPdfReader(config.tools.pdf, options.env),
       visionModel: core.visionModel,
       memory,
-      mail: mailReaderFor(config, options.env),
-      calendar: calendarReaderFor(config, options.env, fetcher),
+      mail: mailReaderFor(config, options.env, secrets),
+      calendar: calendarReaderFor(config, options.env, fetcher, secrets),
       hooks,
       skills,
     })
@@ -309,6 +319,7 @@ export function openRadar(options: RadarOptions): Radar {
     registry,
     clock,
     logger,
+    secrets,
     toolCalls,
     hooks,
     memory: new HookedMemory({ facts, hooks, search: memory }),
@@ -329,7 +340,7 @@ export function openRadar(options: RadarOptions): Radar {
       approvals: mcpApprovals,
       servers: mcpServers,
     },
-    sourceHealth: sourceHealthReport({ config, db, mcpServers }),
+    sourceHealth: sourceHealthReport({ config, db, mcpServers, secrets }),
     process,
     database: databaseHealth(db, dataDir),
     evalRuns: new SqliteEvalStore(db),

@@ -8,6 +8,8 @@
 import type { RadarConfig } from "../config/schema.ts";
 import type { ChatModel } from "../core/chat_model.ts";
 import type { Logger } from "../core/ports.ts";
+import { maskedChatModel } from "../core/masked_ports.ts";
+import type { Secrets } from "../core/secrets.ts";
 import { findToolsName, type ToolRegistry } from "../core/tool_registry.ts";
 import { sleep } from "../adapters/clock.ts";
 import {
@@ -20,7 +22,7 @@ import type {
   PluginPersonalityFile,
   ResolvedPersonality,
 } from "../personalities/personality_sources.ts";
-import { FilteredToolRegistry, personalityRegistry } from "../personalities/personality_tools.ts";
+import { personalityRegistry } from "../personalities/personality_tools.ts";
 import { findToolsTool } from "../tools/find_tools.ts";
 import type { PluginSystem } from "../plugins/plugin_system.ts";
 
@@ -36,6 +38,8 @@ export interface PersonalityPartsOptions {
   mainModel: ChatModel;
   /** True when the caller injected the model (tests, benches): front matter cannot swap it. */
   modelInjected: boolean;
+  /** What the models a personality names mask their requests with. */
+  secrets: Secrets;
   plugins: () => PluginSystem | undefined;
   /** Estimated system prompt tokens of a personality (`personality show`, the budget warning). */
   promptTokens: (personality: ResolvedPersonality) => number;
@@ -80,7 +84,7 @@ export function personalityParts(options: PersonalityPartsOptions): PersonalityP
         name as Exclude<ModelRoleName, "main">,
         modelOptions,
       );
-      if (role) return role;
+      if (role) return maskedChatModel(role, options.secrets);
       warnOnce(
         `a personality asks for model role "${name}", but llm.models.${name} is not set; ` +
           `using the main model`,
@@ -88,11 +92,14 @@ export function personalityParts(options: PersonalityPartsOptions): PersonalityP
       return options.mainModel;
     }
     const main = config.llm.models.main;
-    return createChatModel({
-      ...config.llm,
-      model: name,
-      models: { ...config.llm.models, main: { ...main, model: main.model.trim() ? name : "" } },
-    }, modelOptions);
+    return maskedChatModel(
+      createChatModel({
+        ...config.llm,
+        model: name,
+        models: { ...config.llm.models, main: { ...main, model: main.model.trim() ? name : "" } },
+      }, modelOptions),
+      options.secrets,
+    );
   };
   return {
     catalog,
@@ -107,7 +114,7 @@ export function personalityParts(options: PersonalityPartsOptions): PersonalityP
       const view = personalityRegistry(base, personality);
       if (view === base || !view.get(findToolsName)) return view;
       // find_tools searches what this personality may use, not the whole registry.
-      return new FilteredToolRegistry(view, () => true, [findToolsTool(() => view.list())]);
+      return view.view(() => true, [findToolsTool(() => view.list())]);
     },
   };
 }

@@ -35,7 +35,8 @@ import type { AgentOptions } from "./agent_dependencies.ts";
 import { TriageRunner } from "../application/heartbeat_triage_step.ts";
 import { ConversationSummarizer } from "../application/conversation_summarizer.ts";
 import { SqliteSummaryStore } from "../adapters/sqlite/summary_store.ts";
-import { configSecrets } from "../config/secrets.ts";
+import type { Secrets } from "../core/secrets.ts";
+import { maskedEventQueue } from "../core/masked_ports.ts";
 
 /** Who runs the work: this process's PID and how to tell whether another PID is alive. */
 export interface ProcessIdentity {
@@ -89,6 +90,8 @@ export interface ScheduledWorkParts {
   env: Record<string, string | undefined>;
   /** Embeds memory written without a vector (new digests); absent without an embedding model. */
   embedNew?: (signal: AbortSignal) => Promise<unknown>;
+  /** The known secrets: events are masked as they are queued and read. */
+  secrets: Secrets;
 }
 
 /** Builds the queue, run log, task and monitor services, their runners and the heartbeat. */
@@ -96,7 +99,7 @@ export function scheduledWork(parts: ScheduledWorkParts): ScheduledWork {
   const { config, db, conversations, clock, logger, agent } = parts;
   const { pid, isAlive, elapsed } = parts.process;
   const timeZone = config.radar.timezone || undefined;
-  const queue = new SqliteEventQueue(db);
+  const queue = maskedEventQueue(new SqliteEventQueue(db), parts.secrets);
   const runs = new SqliteRunStore(db);
   const taskStore = new SqliteTaskStore(db);
   const monitorStore = new SqliteMonitorStore(db);
@@ -175,7 +178,7 @@ export function scheduledWork(parts: ScheduledWorkParts): ScheduledWork {
       jobs ??= [
         taskRunner,
         monitorChecker,
-        ...sourceJobs({ config, db, queue, clock, logger, env: parts.env }),
+        ...sourceJobs({ config, db, queue, clock, logger, env: parts.env, secrets: parts.secrets }),
         ...checkJobs({
           config,
           configPath: parts.configPath,
@@ -185,12 +188,14 @@ export function scheduledWork(parts: ScheduledWorkParts): ScheduledWork {
           clock,
           logger,
           sideEffects: (scope) => runSideEffects(outbox, scope, clock, pid),
+          secrets: parts.secrets,
         }),
         ...githubJobs({ config, db, queue, clock, logger }),
         ...digestJobs({
           config,
           db,
           model: parts.model,
+          secrets: parts.secrets,
           clock,
           queue,
           logger,
@@ -213,7 +218,7 @@ function summaryJobs(parts: ScheduledWorkParts, queue: EventQueue): TickJob[] {
       pendingEvents: () => queue.pendingCount(),
       logger: parts.logger,
       settings,
-      secrets: () => configSecrets(parts.config),
+      secrets: parts.secrets,
     }),
   ];
 }

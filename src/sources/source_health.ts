@@ -5,9 +5,8 @@
  */
 import type { DatabaseSync } from "node:sqlite";
 import type { RadarConfig } from "../config/schema.ts";
-import { configSecrets } from "../config/secrets.ts";
 import type { McpServerSummary } from "../core/plugin_state.ts";
-import { redactText } from "../core/redact.ts";
+import type { Secrets } from "../core/secrets.ts";
 import type { SourceHealthRecord, SourceHealthReport } from "../core/source_ports.ts";
 import { execSandbox } from "../tools/exec/sandbox_spec.ts";
 import { calendarSourceName } from "./calendar/calendar_check.ts";
@@ -66,6 +65,8 @@ export interface SourceHealthDependencies {
   db: DatabaseSync;
   /** The known MCP servers (none when their approvals cannot be read). */
   mcpServers(): McpServerSummary[];
+  /** Stored errors may quote a secret learned since: masked when read. */
+  secrets: Secrets;
 }
 
 /** The sources' health over the database: every record in status order, secrets masked. */
@@ -82,11 +83,11 @@ export function sourceHealthReport(deps: SourceHealthDependencies): SourceHealth
         ...checkHealthRecords(config, db, sandboxProblem),
         githubHealthRecord(config, db, env),
       ];
-      const secrets = configSecrets(config);
+      const { secrets } = deps;
       return records.map((record) => ({
         ...record,
-        ...(record.lastError ? { lastError: redactText(record.lastError, secrets) } : {}),
-        ...(record.note ? { note: redactText(record.note, secrets) } : {}),
+        ...(record.lastError ? { lastError: secrets.mask(record.lastError) } : {}),
+        ...(record.note ? { note: secrets.mask(record.note) } : {}),
       }));
     },
   };

@@ -2,6 +2,7 @@
 import type { DatabaseSync } from "node:sqlite";
 import type { RadarConfig } from "../config/schema.ts";
 import type { Clock, Logger } from "../core/ports.ts";
+import type { SecretKeeper } from "../core/secrets.ts";
 import { CalendarCheck, type OccurrenceReader } from "./calendar/calendar_check.ts";
 import type { CalendarEntry, CalendarReaderSettings } from "./calendar/calendar_reader.ts";
 import { EmailCheck, type UnreadReader } from "./email/email_check.ts";
@@ -20,6 +21,8 @@ export interface SourceJobDependencies {
   logger: Logger;
   env?: Record<string, string | undefined>;
   fetch?: typeof fetch;
+  /** Told every password the jobs read. */
+  secrets: SecretKeeper;
 }
 
 /** A job run on every tick (the daemon's TickJob shape). */
@@ -42,6 +45,7 @@ export function sourceJobs(deps: SourceJobDependencies): SourceJob[] {
         accounts: config.email.accounts,
         reader: unreadReader(config.email.accounts, {
           env,
+          secrets: deps.secrets,
           timeoutMs: config.email.timeout_seconds * 1000,
           maxBodyChars: config.email.max_body_chars,
         }),
@@ -56,6 +60,7 @@ export function sourceJobs(deps: SourceJobDependencies): SourceJob[] {
         ...common,
         reader: occurrenceReader(config.calendar.calendars, {
           env,
+          secrets: deps.secrets,
           timeoutMs: config.calendar.timeout_seconds * 1000,
           fetch: deps.fetch ?? globalThis.fetch,
         }),

@@ -11,13 +11,13 @@ import { runProcess } from "./exec/run_process.ts";
 import { sandboxedArgv } from "./exec/sandbox.ts";
 import { execSandbox, execSandboxSpec, execUserRoots } from "./exec/sandbox_spec.ts";
 import { type FileToolDependencies, pathGuardFor } from "./file_access.ts";
-import { configSecrets } from "../config/secrets.ts";
+import type { ToolDependencies } from "./dependencies.ts";
 import { underExecVariable } from "../core/exec_marker.ts";
 
 export { execSandbox };
 
 /** Creates the exec tool. */
-export function execTool(deps: FileToolDependencies): Tool {
+export function execTool(deps: FileToolDependencies & Pick<ToolDependencies, "secrets">): Tool {
   const settings = deps.config.tools.exec;
   return defineTool({
     name: "exec",
@@ -64,7 +64,7 @@ export function execTool(deps: FileToolDependencies): Tool {
         result = await runProcess({
           argv,
           cwd: folder.path,
-          env: childEnvironment(deps.env, configSecrets(deps.config)),
+          env: childEnvironment(deps.env, deps.secrets.known()),
           timeoutMs: settings.timeout_seconds * 1000,
           maxOutputBytes: settings.max_output_chars,
           signal: context.signal,
@@ -72,10 +72,8 @@ export function execTool(deps: FileToolDependencies): Tool {
       } catch (error) {
         return failed(`Cannot run the command: ${(error as Error).message.split("\n")[0]}`);
       }
-      let text = redactText(formatResult(result), [
-        ...configSecrets(deps.config),
-        ...environmentSecrets(deps.env),
-      ]);
+      // The registry masks the known secrets; the variables the command was given are exec's own.
+      let text = redactText(formatResult(result), environmentSecrets(deps.env));
       if (approval.action === "run" && approval.note) text += `\n[${approval.note}]`;
       if (result.timedOut) {
         return timedOut(

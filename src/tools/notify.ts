@@ -1,11 +1,9 @@
 /** `notify`: send a push notification through ntfy. */
 import { z } from "zod";
 import { type NotificationGate, quietHoursGate } from "../core/notification_gate.ts";
-import { redactText } from "../core/redact.ts";
 import { failed, refused, type Tool } from "../core/tool.ts";
 import { defineTool } from "../core/tool_definition.ts";
 import type { ToolDependencies } from "./dependencies.ts";
-import { configSecrets } from "../config/secrets.ts";
 
 /** Priorities that count as urgent: they go out during quiet hours. */
 export const urgentPriorities: ReadonlySet<string> = new Set(["high", "urgent"]);
@@ -70,12 +68,7 @@ export function notifyTool(
       } catch (error) {
         claim?.abandon();
         const reason = error instanceof Error ? error.message : String(error);
-        return failed(
-          redactText(
-            `Cannot reach ntfy at ${ntfy.url}: ${reason.split("\n")[0]}`,
-            configSecrets(deps.config),
-          ),
-        );
+        return failed(`Cannot reach ntfy at ${ntfy.url}: ${reason.split("\n")[0]}`);
       }
       const body = await response.text().catch(() => "");
       if (!response.ok) {
@@ -85,12 +78,9 @@ export function notifyTool(
           detail = JSON.parse(body).error ?? detail;
         } catch { /* plain text */ }
         return failed(
-          redactText(
-            `ntfy refused the notification: ${response.status} ${response.statusText}${
-              detail ? ` (${detail})` : ""
-            }`,
-            configSecrets(deps.config),
-          ),
+          `ntfy refused the notification: ${response.status} ${response.statusText}${
+            detail ? ` (${detail})` : ""
+          }`,
         );
       }
       claim?.done();

@@ -17,6 +17,7 @@ import { SqliteSourceStore } from "../../src/sources/source_store.ts";
 import { execSandbox } from "../../src/tools/exec/sandbox_spec.ts";
 import { startFakeNtfy } from "../fakes/fake_ntfy_server.ts";
 import { hasBubblewrap } from "../tools/exec/exec_harness.ts";
+import { Secrets } from "../../src/core/secrets.ts";
 
 /** The "checks:" lines of `radar status` for these checks. */
 function checkLines(...args: Parameters<typeof checkHealthRecords>): string[] {
@@ -62,6 +63,7 @@ function setup(
     clock,
     logger: silentLogger,
     env,
+    secrets: new Secrets(),
   };
   const [job] = checkJobs(deps);
   return {

@@ -13,6 +13,7 @@ import type {
   NewCalendarEvent,
 } from "../../core/source_ports.ts";
 import { readPassword } from "../secret_source.ts";
+import type { SecretKeeper } from "../../core/secrets.ts";
 import { newEventIcs, occurrencesIn } from "./ics_occurrences.ts";
 
 /** One configured calendar. */
@@ -23,6 +24,8 @@ export interface CalendarReaderSettings {
   env: Record<string, string | undefined>;
   timeoutMs: number;
   fetch: typeof fetch;
+  /** Told a CalDAV password when it is read. */
+  secrets: SecretKeeper;
 }
 
 const loopbackHosts = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
@@ -145,6 +148,7 @@ export class ConfiguredCalendars implements CalendarReader {
     const password = await readPassword(entry, `calendar ${entry.name}`, {
       env: this.settings.env,
       timeoutMs: this.settings.timeoutMs,
+      secrets: this.settings.secrets,
     });
     const client = new DAVClient({
       serverUrl: entry.caldav_url,

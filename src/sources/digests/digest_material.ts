@@ -6,7 +6,7 @@
  * first half behind.
  */
 import type { DatabaseSync } from "node:sqlite";
-import { redactText } from "../../core/redact.ts";
+import { Secrets } from "../../core/secrets.ts";
 
 /** The lines of one period, and how many were left out. */
 export interface DigestMaterial {
@@ -16,8 +16,8 @@ export interface DigestMaterial {
 
 const lineChars = 300;
 
-function cut(text: string, secrets: readonly string[]): string {
-  const flat = redactText(text, secrets).replace(/\s+/g, " ").trim();
+function cut(text: string, secrets: Secrets): string {
+  const flat = secrets.mask(text).replace(/\s+/g, " ").trim();
   return flat.length > lineChars ? `${flat.slice(0, lineChars)}…` : flat;
 }
 
@@ -30,7 +30,7 @@ export function digestMaterial(
   from: Date,
   to: Date,
   maxChars: number,
-  secrets: readonly string[] = [],
+  secrets: Secrets = new Secrets(),
 ): DigestMaterial {
   const range = [from.toISOString(), to.toISOString()];
   const messages = db.prepare(

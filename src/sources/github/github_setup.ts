@@ -12,7 +12,7 @@ import type { SourceJobDependencies } from "../source_jobs.ts";
 export { githubAccess, githubTools } from "./github_access.ts";
 
 /** The GitHub tick job (none when gh is not available). */
-export function githubJobs(deps: Omit<SourceJobDependencies, "fetch">): GitHubCheck[] {
+export function githubJobs(deps: Omit<SourceJobDependencies, "fetch" | "secrets">): GitHubCheck[] {
   const env = deps.env ?? Deno.env.toObject();
   const { reader, problem } = githubAccess(deps.config, env);
   if (!reader) {
