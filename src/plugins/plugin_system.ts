@@ -52,7 +52,7 @@ export interface PluginSystem {
 /** Builds the plugin system and registers the enabled plugins' tools (no host starts yet). */
 export function createPluginSystem(options: PluginSystemOptions): PluginSystem {
   const manager = new PluginManager(options);
-  const limits = manager.limits();
+  const limits = manager.inventory.limits();
   const pool = new PluginHostPool({ ...limits, idleMs: options.config.idle_seconds * 1000 });
   const hooks = new PluginHooks({
     pool,
@@ -69,7 +69,7 @@ export function createPluginSystem(options: PluginSystemOptions): PluginSystem {
     audit: options.audit,
   });
   const register = async () => {
-    const loaded = manager.loadEnabled();
+    const loaded = manager.inventory.loadEnabled();
     enabled = loaded;
     hooks.update(loaded);
     widgets.update(loaded);
