@@ -18,7 +18,7 @@ import { calendarReaderFor, mailReaderFor } from "../sources/source_readers.ts";
 import { createPdfReader } from "../adapters/pdf/subprocess_pdf_reader.ts";
 import { SqlitePluginRecords } from "../adapters/sqlite/plugin_records.ts";
 import { createPluginSystem, type PluginSystem } from "../plugins/plugin_system.ts";
-import { agentDependencies, type AgentOptions } from "./agent_dependencies.ts";
+import { agentBuilder, type AgentOptions, systemPrompts } from "./agent_dependencies.ts";
 import { findToolsTool } from "../tools/find_tools.ts";
 import { embeddingParts } from "./embedding_parts.ts";
 import { type Hooks, hookToolGate, hookToolObserver } from "../core/hooks.ts";
@@ -52,7 +52,6 @@ import { SqliteEvalStore } from "../adapters/sqlite/eval_store.ts";
 import { type McpServerSummary, mcpServerViews } from "../mcp/mcp_views.ts";
 import type { PersonalityCatalog } from "../core/personality.ts";
 import { estimateTokens } from "../core/tokens.ts";
-import type { ResolvedPersonality } from "../personalities/personality_sources.ts";
 import type { FilePersonalityCatalog } from "../personalities/personality_catalog.ts";
 import { personalityParts } from "./personality_parts.ts";
 import { personalityNamePattern } from "../personalities/personality_file.ts";
@@ -180,32 +179,21 @@ export function openRadar(options: RadarOptions): Radar {
     elapsed: options.process?.elapsed ?? (() => performance.now()),
   };
   const warned = new Set<string>();
-  const parts = (personality: ResolvedPersonality, historyMessages?: number) =>
-    agentDependencies({
-      config,
-      model: personalities.modelFor(personality),
-      registry: personalities.registryFor(registry, personality),
-      conversations,
-      facts,
-      clock,
-      audit: toolCalls,
-      gates: [hookToolGate(hooks)],
-      observers: [hookToolObserver(hooks)],
-      hooks,
-      promptVariables: plugins && maskedPromptVariables(plugins.hooks, secrets),
-      toolRanker,
-      skills: skills ? () => skills.available() : undefined,
-      warn: (line) => {
-        // Once per process and line (skills left out, a personality past the budget).
-        if (!warned.has(line)) logger.warn(line);
-        warned.add(line);
-      },
-      personality,
-      conversationStartedAt: (id) => {
-        const started = conversations.conversation(id)?.createdAt;
-        return started ? new Date(started) : undefined;
-      },
-    }, { historyMessages });
+  const prompts = systemPrompts({
+    config,
+    facts,
+    clock,
+    skills: skills ? () => skills.available() : undefined,
+    warn: (line) => {
+      // Once per process and line (skills left out, a personality past the budget).
+      if (!warned.has(line)) logger.warn(line);
+      warned.add(line);
+    },
+    conversationStartedAt: (id) => {
+      const started = conversations.conversation(id)?.createdAt;
+      return started ? new Date(started) : undefined;
+    },
+  });
   const personalities = personalityParts({
     config,
     dataDir,
@@ -217,16 +205,35 @@ export function openRadar(options: RadarOptions): Radar {
     modelInjected: options.model !== undefined,
     secrets,
     plugins: () => plugins,
-    promptTokens: (personality) => estimateTokens(parts(personality).systemPrompt()),
+    promptTokens: (personality) => estimateTokens(prompts(personality)()),
   });
-  const agent = (overrides?: AgentOptions) => {
-    const personality = personalities.catalog.forRun(
-      overrides?.personality
-        ? { name: overrides.personality, origin: overrides.personalityFrom ?? "option" }
-        : undefined,
-    );
-    return { ...parts(personality, overrides?.historyMessages), elapsed: process.elapsed };
-  };
+  const agent = agentBuilder(
+    config,
+    {
+      store: conversations,
+      clock,
+      audit: toolCalls,
+      gates: [hookToolGate(hooks)],
+      observers: [hookToolObserver(hooks)],
+      hooks,
+      get promptVariables() {
+        return plugins && maskedPromptVariables(plugins.hooks, secrets);
+      },
+      toolRanker,
+      elapsed: process.elapsed,
+    },
+    prompts,
+    {
+      resolve: (overrides) =>
+        personalities.catalog.forRun(
+          overrides?.personality
+            ? { name: overrides.personality, origin: overrides.personalityFrom ?? "option" }
+            : undefined,
+        ),
+      model: (personality) => personalities.modelFor(personality),
+      registry: (personality) => personalities.registryFor(registry, personality),
+    },
+  );
   const work = scheduledWork({
     env: options.env,
     config,
