@@ -11,9 +11,13 @@ import { openDatabase } from "../adapters/sqlite/database.ts";
 import { SqliteConversationStore } from "../adapters/sqlite/conversation_store.ts";
 import { SqliteFactStore } from "../adapters/sqlite/fact_store.ts";
 import { SqliteAuditStore } from "../adapters/sqlite/audit_store.ts";
+import { sqliteSourceStores } from "../adapters/sqlite/source_stores.ts";
+import type { SourceStores } from "../core/source_stores.ts";
 import { createLogger, writeStderrLine } from "../adapters/stderr_logger.ts";
 import type { Secrets } from "../core/secrets.ts";
 import { maskedChatModel } from "../core/masked_ports.ts";
+import { NtfyNotifier } from "../adapters/ntfy_notifier.ts";
+import type { Notifier } from "../core/notifier.ts";
 import { ensureDataDirectory } from "./data_directory.ts";
 import type { RadarOptions } from "./radar_options.ts";
 
@@ -25,6 +29,8 @@ export interface CoreAdapters {
   facts: SqliteFactStore;
   /** The tool audit trail. */
   toolCalls: SqliteAuditStore;
+  /** The event sources' stores (health, check results, digests…). */
+  sourceStores: SourceStores;
   /** The main model (`RadarOptions.model` when injected). */
   model: ChatModel;
   /** `llm.models.fast` (heartbeat triage), when configured. */
@@ -32,6 +38,8 @@ export interface CoreAdapters {
   /** `llm.models.vision` (image-only PDF pages), when configured. */
   visionModel?: ChatModel;
   fetch: typeof fetch;
+  /** Push notifications (ntfy). */
+  notifier: Notifier;
 }
 
 /**
@@ -84,10 +92,12 @@ export function openCoreAdapters(
         clock,
         logger,
       }),
+      sourceStores: sqliteSourceStores(db),
       model: maskedChatModel(options.model ?? createChatModel(config.llm, llm), secrets),
       fastModel: masked(createRoleModel(config.llm, "fast", llm)),
       visionModel: masked(createRoleModel(config.llm, "vision", llm)),
       fetch: fetcher,
+      notifier: new NtfyNotifier({ config, fetch: fetcher }),
     };
   } catch (error) {
     db.close();

@@ -15,6 +15,7 @@ import { maskedPromptVariables } from "../core/masked_ports.ts";
 import { configSecretValues } from "../config/secrets.ts";
 import { builtinTools } from "../tools/index.ts";
 import { calendarReaderFor, mailReaderFor } from "../sources/source_readers.ts";
+import { githubReaderFor } from "../sources/github/github_access.ts";
 import { createPdfReader } from "../adapters/pdf/subprocess_pdf_reader.ts";
 import { SqlitePluginRecords } from "../adapters/sqlite/plugin_records.ts";
 import { createPluginSystem, type PluginSystem } from "../plugins/plugin_system.ts";
@@ -37,7 +38,7 @@ import type { RadarOptions } from "./radar_options.ts";
 export type { RadarOptions };
 import { type ProcessIdentity, type ScheduledWork, scheduledWork } from "./scheduled_work.ts";
 import { denoResolver } from "../adapters/network/network_guard.ts";
-import { isProcessAlive, processStartTime } from "../adapters/process.ts";
+import { isProcessAlive, processStartTime } from "../adapters/os/process.ts";
 import { integrityLine } from "../adapters/sqlite/maintenance.ts";
 import { readOnlyBecause } from "../adapters/sqlite/database.ts";
 import { transaction } from "../adapters/sqlite/write.ts";
@@ -145,9 +146,10 @@ export function openRadar(options: RadarOptions): Radar {
     for (const warning of loaded.warnings) logger.warn(warning);
   }
   const core = openCoreAdapters(loaded, options, { clock, logger, secrets });
-  const { databasePath, db, conversations, facts, toolCalls, model, fetch: fetcher } = core;
+  const { databasePath, db, conversations, facts, toolCalls, sourceStores, model, fetch: fetcher } =
+    core;
   toolCalls.prune();
-  const digests = digestArchive({ config, db, model, clock, secrets });
+  const digests = digestArchive({ config, stores: sourceStores, model, clock, secrets });
   const { memory, toolRanker, embedNew } = embeddingParts(config, db, {
     facts,
     digests,
@@ -236,8 +238,10 @@ export function openRadar(options: RadarOptions): Radar {
   );
   const work = scheduledWork({
     env: options.env,
+    notifier: core.notifier,
     config,
     db,
+    sourceStores,
     conversations,
     clock,
     logger,
@@ -270,6 +274,8 @@ export function openRadar(options: RadarOptions): Radar {
       clock,
       logger,
       fetch: fetcher,
+      notifier: core.notifier,
+      sideEffectLog: work.sideEffects,
       env: options.env,
       secrets,
       cwd: options.cwd,
@@ -280,6 +286,7 @@ export function openRadar(options: RadarOptions): Radar {
       memory,
       mail: mailReaderFor(config, options.env, secrets),
       calendar: calendarReaderFor(config, options.env, fetcher, secrets),
+      github: githubReaderFor(config, options.env),
       hooks,
       skills,
     })
@@ -347,7 +354,7 @@ export function openRadar(options: RadarOptions): Radar {
       approvals: mcpApprovals,
       servers: mcpServers,
     },
-    sourceHealth: sourceHealthReport({ config, db, mcpServers, secrets }),
+    sourceHealth: sourceHealthReport({ config, stores: sourceStores, mcpServers, secrets }),
     process,
     database: databaseHealth(db, dataDir),
     evalRuns: new SqliteEvalStore(db),

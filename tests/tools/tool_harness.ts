@@ -9,6 +9,7 @@ import { ToolRegistry } from "../../src/core/tool_registry.ts";
 import { configSecretValues } from "../../src/config/secrets.ts";
 import type { ToolDependencies } from "../../src/tools/dependencies.ts";
 import { ManualClock } from "../../src/adapters/clock.ts";
+import { NtfyNotifier } from "../../src/adapters/ntfy_notifier.ts";
 import { createPdfReader } from "../../src/adapters/pdf/subprocess_pdf_reader.ts";
 
 /** A temporary home with a data directory, removed by `dispose`. */
@@ -50,13 +51,15 @@ export function toolDeps(
   const config = defaultConfig();
   edit(config);
   for (const value of configSecretValues(config)) knownSecrets.learn(value);
+  const fetch = extra.fetch ?? globalThis.fetch;
   return {
     config,
     dataDir: home.dataDir,
     facts: {} as FactStore,
     clock: new ManualClock(new Date("2026-11-22T09:15:00Z")),
     logger: silentLogger,
-    fetch: globalThis.fetch,
+    fetch,
+    notifier: new NtfyNotifier({ config, fetch }),
     env: { HOME: home.home },
     cwd: home.home,
     pdfReader: createPdfReader(config.tools.pdf, Deno.env.toObject()),
