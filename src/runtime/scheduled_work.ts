@@ -38,6 +38,7 @@ import { TriageRunner } from "../application/heartbeat_triage_step.ts";
 import { ConversationSummarizer } from "../application/conversation_summarizer.ts";
 import { SqliteSummaryStore } from "../adapters/sqlite/summary_store.ts";
 import type { Secrets } from "../core/secrets.ts";
+import { isProcessAlive, processStartTime } from "../adapters/os/process.ts";
 import { maskedEventQueue } from "../core/masked_ports.ts";
 
 /** Who runs the work: this process's PID and how to tell whether another PID is alive. */
@@ -48,6 +49,17 @@ export interface ProcessIdentity {
   processStart?: (pid: number) => Date | undefined;
   /** Milliseconds since some fixed point (durations of runs). */
   elapsed: () => number;
+}
+
+/** This process as `options` describe it, with the real PID and liveness by default. */
+export function processIdentity(options: Partial<ProcessIdentity> = {}): ProcessIdentity {
+  return {
+    pid: options.pid ?? Deno.pid,
+    isAlive: options.isAlive ?? isProcessAlive,
+    // Real start times only with real liveness: a test's fake PIDs may be real processes here.
+    processStart: options.isAlive ? options.processStart : processStartTime,
+    elapsed: options.elapsed ?? (() => performance.now()),
+  };
 }
 
 /** The scheduled work, each part built once. */

@@ -43,6 +43,7 @@ export function pluginFixture(
     registry,
     audit: toolCalls,
   });
+  system.start();
   return {
     db,
     clock,
