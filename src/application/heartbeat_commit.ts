@@ -163,20 +163,14 @@ export async function commitBlocked(
     if (!stillOwned(deps, runId)) return undefined;
     const ids = events.map((event) => event.id);
     const count = deps.queue.markBlocked(ids, runId, hookMessage, now, blockedHeartbeatLimit);
-    deps.runs.finish(runId, {
-      outcome: "skipped",
-      reason: count
-        ? `${reason}; ${count} event(s) set aside after ${blockedHeartbeatLimit} blocked heartbeats`
-        : `${reason}; its events stay queued`,
-      eventCount: events.length,
-      conversationId: run.conversationId,
-      durationMs,
-    }, now);
+    const row = count
+      ? `${reason}; ${count} event(s) set aside after ${blockedHeartbeatLimit} blocked heartbeats`
+      : `${reason}; its events stay queued`;
+    deps.runs.finish(runId, { outcome: "skipped", reason: row, ...runRow(run, durationMs) }, now);
     return count;
   });
   deps.logger.warn("heartbeat blocked by a hook", { run: runId, setAside, reason });
-  await run.hooks?.observeHeartbeat({ eventCount: events.length, success: false, error: reason });
-  return { runId, outcome: "skipped", reason, events, message: run.message, durationMs };
+  return await unconsumed(run, "skipped", reason, durationMs);
 }
 
 /** The main model failed: the run is recorded failed and its events stay queued. */
@@ -185,19 +179,32 @@ export async function commitFailure(
   run: ClaimedHeartbeat & { conversationId: number },
   error: unknown,
 ): Promise<HeartbeatReport> {
-  const { runId, events } = run;
   const reason = error instanceof Error ? error.message : String(error);
-  deps.runs.finish(runId, {
-    outcome: "failed",
-    reason,
-    eventCount: events.length,
-    conversationId: run.conversationId,
-    durationMs: deps.elapsed() - run.started,
-  }, deps.clock.now());
-  deps.logger.warn("heartbeat failed; its events stay queued", { run: runId, reason });
-  await run.hooks?.observeHeartbeat({ eventCount: events.length, success: false, error: reason });
   const durationMs = deps.elapsed() - run.started;
-  return { runId, outcome: "failed", reason, events, message: run.message, durationMs };
+  deps.runs.finish(
+    run.runId,
+    { outcome: "failed", reason, ...runRow(run, durationMs) },
+    deps.clock.now(),
+  );
+  deps.logger.warn("heartbeat failed; its events stay queued", { run: run.runId, reason });
+  return await unconsumed(run, "failed", reason, durationMs);
+}
+
+/** The run log fields of a run in the heartbeat conversation. */
+function runRow(run: ClaimedHeartbeat & { conversationId: number }, durationMs: number) {
+  return { eventCount: run.events.length, conversationId: run.conversationId, durationMs };
+}
+
+/** A run that consumed nothing: post_heartbeat hooks observe the failure, the tick reports it. */
+async function unconsumed(
+  run: ClaimedHeartbeat,
+  outcome: "skipped" | "failed",
+  reason: string,
+  durationMs: number,
+): Promise<HeartbeatReport> {
+  const { runId, events, message } = run;
+  await run.hooks?.observeHeartbeat({ eventCount: events.length, success: false, error: reason });
+  return { runId, outcome, reason, events, message, durationMs };
 }
 
 /** Whether this process still owns the run (not closed as abandoned by another one). */
