@@ -24,6 +24,8 @@ import {
   type HeartbeatReport,
 } from "./heartbeat_commit.ts";
 
+import type { UnattendedBudget } from "./unattended_budget.ts";
+
 export { blockedHeartbeatLimit, type HeartbeatReport } from "./heartbeat_commit.ts";
 
 /** What the heartbeat runner needs. */
@@ -38,6 +40,8 @@ export interface HeartbeatRunnerDependencies extends HeartbeatCommitDependencies
   isAlive: (pid: number) => boolean;
   /** The `fast` model's triage: asked first, the main model runs only when it says so. */
   triage?: TriageRunner;
+  /** `budget:`: a scheduled heartbeat past today's tokens waits (its events stay queued). */
+  budget?: Pick<UnattendedBudget, "pausedFor">;
 }
 
 /** Options of one tick. */
@@ -148,8 +152,9 @@ export class HeartbeatRunner {
   }
 
   /**
-   * Claim: pre_heartbeat hooks may block the run (recorded as skipped); else a `running` row in
-   * the run log, unless another heartbeat (this process or another) holds one.
+   * Claim: a scheduled heartbeat past today's budget waits, and pre_heartbeat hooks may block the
+   * run (both recorded as skipped, the events stay queued); else a `running` row in the run log,
+   * unless another heartbeat (this process or another) holds one.
    */
   async #claim(
     plan: HeartbeatPlan,
@@ -157,6 +162,13 @@ export class HeartbeatRunner {
   ): Promise<ClaimedHeartbeat | { report: HeartbeatReport }> {
     const { deps } = this;
     const { events, now } = plan;
+    const paused = trigger === "schedule"
+      ? deps.budget?.pausedFor({ kind: "heartbeat" })
+      : undefined;
+    if (paused) {
+      const runId = deps.runs.recordSkipped(trigger, now, deps.pid, paused);
+      return { report: { runId, outcome: "skipped", reason: paused, events, durationMs: 0 } };
+    }
     const hooks = plan.agent.hooks;
     const blocked = await hooks?.block("pre_heartbeat", { eventCount: events.length });
     if (blocked) {
