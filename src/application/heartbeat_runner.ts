@@ -24,6 +24,7 @@ import {
   type HeartbeatReport,
 } from "./heartbeat_commit.ts";
 
+import { formatDate } from "../core/zoned_time.ts";
 import type { UnattendedBudget } from "./unattended_budget.ts";
 
 export { blockedHeartbeatLimit, type HeartbeatReport } from "./heartbeat_commit.ts";
@@ -217,7 +218,7 @@ export class HeartbeatRunner {
 
   /** One heartbeat conversation per local day keeps `radar history` readable. */
   #conversation(now: Date, timeZone?: string): number {
-    const day = new Intl.DateTimeFormat("en-CA", { timeZone }).format(now);
+    const day = formatDate(now, timeZone);
     const title = `Heartbeat ${day}`;
     const latest = this.deps.conversations.latest("heartbeat");
     if (latest?.title === title) return latest.id;

@@ -28,6 +28,7 @@ export function registerTools(
       env: deps.env,
       cwd: deps.cwd,
       fetch: deps.fetch,
+      secrets: deps.secrets,
     },
     mcp.approvals,
     mcp.logger,
