@@ -205,7 +205,7 @@ Deno.test("the source column's short form: bundled, plugin NAME, relative to the
   assert.equal(short("plugin", "plugin:fun"), "plugin fun");
   assert.equal(short("flat", `${data}/personalities/pirate.md`), "personalities/pirate.md");
   assert.equal(short("directory", `${data}/personalities/owl`), "personalities/owl");
-  // Outside the data folder (an explicit path; a sibling folder with the same prefix): whole.
+  // Outside the data folder (a sibling folder with the same prefix): whole.
   assert.equal(short("flat", "/srv/prompts/ops.md"), "/srv/prompts/ops.md");
   assert.equal(short("flat", `${data}-old/personalities/x.md`), `${data}-old/personalities/x.md`);
   assert.equal(short("flat", data), data);
