@@ -5,12 +5,8 @@
  * working directory, and an idle stop. Every failure becomes a result; nothing here throws at the
  * caller.
  */
-import {
-  type ChildMessage,
-  decodeChildLine,
-  encodeParentLine,
-  stripControlCharacters,
-} from "./protocol.ts";
+import { type ChildMessage, decodeChildLine, encodeParentLine } from "./protocol.ts";
+import { textForTerminal } from "../core/terminal_text.ts";
 import { lookup as dnsLookup } from "node:dns/promises";
 import type { PluginGrant } from "./permissions.ts";
 import { hostCommand, hostEnvironment } from "./host_command.ts";
@@ -215,7 +211,7 @@ export class PluginProcess {
   }
 
   #exitReason(status: Deno.CommandStatus): string {
-    const lastLine = stripControlCharacters(this.#stderr).trim().split("\n").filter((line) =>
+    const lastLine = textForTerminal(this.#stderr).trim().split("\n").filter((line) =>
       !line.startsWith("[plugin]")
     ).at(-1);
     const how = status.signal ? `killed by ${status.signal}` : `exit code ${status.code}`;
@@ -305,5 +301,5 @@ function removeQuietly(path: string): void {
 }
 
 function clean(text: string): string {
-  return stripControlCharacters(text);
+  return textForTerminal(text);
 }

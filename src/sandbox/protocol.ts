@@ -111,12 +111,3 @@ export function decodeParentLine(line: string): ParentMessage | undefined {
   }
   return undefined;
 }
-
-/** Removes terminal control sequences and control characters (keeps newlines and tabs). */
-export function stripControlCharacters(text: string): string {
-  return text
-    // deno-lint-ignore no-control-regex
-    .replace(/\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(\u0007|\u001b\\)?|\u001b./g, "")
-    // deno-lint-ignore no-control-regex
-    .replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, "");
-}
