@@ -9,6 +9,7 @@ import type { TickJob } from "./scheduler.ts";
 import { nextRunAfter } from "./task_schedule.ts";
 import { daemonToolNames, proactiveTools } from "./offered_tools.ts";
 import { runSideEffects, taskScope } from "./run_side_effects.ts";
+import { taskUserMessage } from "./task_message.ts";
 import { isValidDate, laterBy } from "./safe_time.ts";
 
 /** What the task runner needs. */
@@ -188,7 +189,7 @@ export class TaskRunner implements TickJob {
       result = await runAgent(agent, {
         conversationId,
         kind: "task",
-        userMessage: task.message,
+        userMessage: taskUserMessage(task.message, this.deps.needsApproval?.(task.id) === true),
         interactive: false,
         signal,
         toolNames: this.#toolNames(agent, task),

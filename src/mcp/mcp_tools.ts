@@ -5,7 +5,7 @@
  */
 import type { CallToolResult, Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
 import { failed, refused, timedOut, type Tool, type ToolOutput } from "../core/tool.ts";
-import { neutralizeControlTokens } from "../core/untrusted_text.ts";
+import { textForModel } from "../core/untrusted_text.ts";
 import type { McpServerConnection } from "./server_connection.ts";
 
 /** Limits applied to one server's tools. */
@@ -80,7 +80,7 @@ export function mcpTools(
 /** One line, control characters removed, cut to `max` characters. */
 export function oneLine(text: string, max: number): string {
   // deno-lint-ignore no-control-regex
-  const flat = neutralizeControlTokens(text).replace(/[\u0000-\u001f\u007f]+/g, " ").trim();
+  const flat = textForModel(text).replace(/[\u0000-\u001f\u007f]+/g, " ").trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
