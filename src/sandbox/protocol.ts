@@ -1,8 +1,10 @@
 /**
  * The host⇄child protocol: one JSON message per line. Parent → child on stdin; child → parent on
  * stdout, each frame starting with the record separator U+001E so bytes a plugin manages to write
- * to stdout before a frame are dropped. Call ids are random: a plugin never sees them, so it cannot
- * forge a result for a call. Every decoded message is validated field by field; nothing from the
+ * to stdout before a frame are dropped. Call ids are random and stay in the host and the worker
+ * bootstrap: the bootstrap takes the worker's message channel away from plugin code before it
+ * loads (bootstrap.ts), so a plugin never sees an id and cannot answer one call in place of
+ * another (tests/sandbox/worker_surface_test.ts). Every decoded message is validated field by field; nothing from the
  * child is trusted (no prototype, no extra keys, sizes capped). Dependency-free: it is loaded by the
  * plugin host process, which must start fast and import no npm code.
  */
