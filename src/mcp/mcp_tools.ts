@@ -1,5 +1,5 @@
 /**
- * An MCP server's tools as Radar tools: `mcp_<server>_<tool>` names, source `mcp:<server>`,
+ * An MCP server's tools as Radar tools: `mcp_<server>__<tool>` names, source `mcp:<server>`,
  * one-line descriptions, the server's JSON Schema passed through with long descriptions cut and
  * a size cap, results as capped text (the agent loop wraps every tool result as untrusted data).
  */
@@ -23,9 +23,13 @@ const maxDescriptionChars = 160;
 const maxPropertyDescriptionChars = 80;
 const maxNameLength = 64;
 
-/** The registry name of a server's tool: `mcp_<server>_<tool>`, [A-Za-z0-9_] only. */
+/**
+ * The registry name of a server's tool: `mcp_<server>__<tool>`, [A-Za-z0-9_] only. A server name
+ * holds no `__` and does not end in `_` (`mcpServerNamePattern`), so the first `__` ends it: the
+ * tools of `notes` and `notes_search` never share a name.
+ */
 export function mcpToolName(server: string, tool: string): string {
-  return `mcp_${server}_${tool.replace(/[^A-Za-z0-9_]/g, "_")}`.slice(0, maxNameLength);
+  return `mcp_${server}__${tool.replace(/[^A-Za-z0-9_]/g, "_")}`.slice(0, maxNameLength);
 }
 
 /** Radar tools for a server's tool list (duplicate names after cleaning keep the first). */

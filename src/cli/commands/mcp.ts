@@ -1,4 +1,5 @@
 /** `radar mcp list|add|approve|remove`: MCP servers as tool sources, approved with their grants. */
+import { mcpServerNamePattern, mcpServerNameRule } from "../../config/mcp_schema.ts";
 import type { Command } from "commander";
 import { resolve } from "node:path";
 import { expandHome } from "../../config/paths.ts";
@@ -99,8 +100,8 @@ export function registerMcp(program: Command, context: CliContext): void {
 }
 
 function checkName(name: string): void {
-  if (!/^[a-z0-9_]{1,24}$/.test(name)) {
-    throw new UsageError(`Cannot add ${name}: expected a short name (a-z, 0-9, _)`);
+  if (!mcpServerNamePattern.test(name)) {
+    throw new UsageError(`Cannot add ${name}: ${mcpServerNameRule}`);
   }
 }
 
