@@ -36,6 +36,8 @@ export interface PluginProcessOptions {
   prlimitPath?: string;
   /** Resolves granted host names before the host starts (default: the system resolver, 2 s). */
   lookup?: HostLookup;
+  /** The tag of the Radar that runs it (`ownerTag(dataDir)`), so `radar status` finds its own. */
+  owner?: string;
 }
 
 /** The outcome of one plugin call. */
@@ -141,6 +143,7 @@ export class PluginProcess {
       prlimitPath: options.prlimitPath ?? findPrlimit(),
       denyNet,
       pluginName: options.code.name,
+      owner: options.owner,
     });
     const scratch = Deno.makeTempDirSync({ prefix: "radar-plugin-" });
     this.#stderr = "";
