@@ -1,7 +1,8 @@
 /** Builds the path guard, Radar's places and the writable roots the file tools and exec share. */
 import { expandHome, homeDirectory } from "../config/paths.ts";
 import { isAbsolute, join, resolve } from "node:path";
-import { type RadarPlaces, radarPlacesFrom } from "../core/protected_paths.ts";
+import { parentPlaces, type RadarPlaces, radarPlacesFrom } from "../core/protected_paths.ts";
+import { userInfo } from "node:os";
 import { PathGuard } from "./path_guard.ts";
 import type { ToolDependencies } from "./dependencies.ts";
 
@@ -11,11 +12,33 @@ export type FileToolDependencies = Pick<
   "config" | "configPath" | "dataDir" | "env" | "cwd"
 >;
 
-/** Radar's own folders for these dependencies (data, config, cache) and the home folder. */
+/**
+ * Radar's own folders for these dependencies (data, config, cache) and the home folder, plus the
+ * places protected whatever $HOME says: the account's home from the OS and the Radar that started
+ * this one (`radar eval`).
+ */
 export function radarPlaces(
   deps: Pick<FileToolDependencies, "env" | "dataDir" | "configPath">,
 ): RadarPlaces {
-  return radarPlacesFrom(deps.env, deps.dataDir, deps.configPath);
+  const also = [accountPlaces(), parentPlaces(deps.env)].filter((places) => places !== undefined);
+  return radarPlacesFrom(deps.env, deps.dataDir, deps.configPath, also);
+}
+
+let account: RadarPlaces | null | undefined;
+
+/** The places of the account this process runs as, from the OS user database (not $HOME). */
+export function accountPlaces(): RadarPlaces | undefined {
+  if (account === undefined) {
+    try {
+      const home = userInfo().homedir;
+      account = home && home.startsWith("/")
+        ? radarPlacesFrom({ HOME: home }, join(home, ".local", "share", "radar"))
+        : null;
+    } catch {
+      account = null; // no entry for this uid, or no --allow-sys
+    }
+  }
+  return account ?? undefined;
 }
 
 /** The path guard for these dependencies (rules from tools.files and Radar's places). */
@@ -28,6 +51,8 @@ export function pathGuardFor(deps: FileToolDependencies): PathGuard {
     configDir: places.configDir,
     cacheDir: places.cacheDir,
     configPath: deps.configPath,
+    also: places.also,
+    historyFile: places.historyFile,
     blockedPaths: deps.config.tools.files.blocked_paths,
     allowedRoots: deps.config.tools.files.allowed_roots,
   });
