@@ -1,4 +1,6 @@
 /** `radar mcp list|add|approve|remove`: MCP servers as tool sources, approved with their grants. */
+import { programHash } from "../../mcp/program_pin.ts";
+import { defaultPath } from "../../mcp/sandbox_launch.ts";
 import { mcpServerNamePattern, mcpServerNameRule } from "../../config/mcp_schema.ts";
 import type { Command } from "commander";
 import { resolve } from "node:path";
@@ -156,6 +158,11 @@ async function approveWithTools(
     dataDir: radar.dataDir,
     env: context.io.env,
     cwd: context.io.cwd,
+  };
+  // The program's files as they are now are what this approval pins (checked at every start).
+  approval = {
+    ...approval,
+    programHash: programHash(approval.command, defaultPath, approval.folders[0] ?? "/"),
   };
   let tools;
   try {
