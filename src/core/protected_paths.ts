@@ -245,6 +245,12 @@ export interface RadarPlaces {
   /** $HISTFILE, when the environment names one (a shell history under a name of its own). */
   historyFile?: string;
   /**
+   * Folders Radar loads instructions from besides its data folder (`skills.dirs`): readable,
+   * never written by the model, and never inside a writable root (a model-written SKILL.md would
+   * join every later system prompt).
+   */
+  instructionFolders?: string[];
+  /**
    * Other places protected as well, whatever HOME this run has: the account's own home (from the
    * OS, not $HOME) and the Radar that started this one (`radar eval` runs tasks in a scratch
    * home). Their Radar folders are neither read nor written.
@@ -326,6 +332,9 @@ export function protectedLocations(places: RadarPlaces): ProtectedLocation[] {
   if (places.configFile) add(places.configFile, "Radar's config file", "radar");
   for (const path of homeStartupPaths) add(under(home, path), `~/${path}`, "startup");
   for (const path of systemStartupPaths) add(path, path, "startup");
+  for (const path of places.instructionFolders ?? []) {
+    out.push({ path, label: path, kind: "startup", why: "Radar loads instructions from it" });
+  }
   const seen = new Set(out.map((location) => location.path));
   for (const other of places.also ?? []) {
     for (const location of protectedLocations(other)) {

@@ -18,10 +18,16 @@ export type FileToolDependencies = Pick<
  * this one (`radar eval`).
  */
 export function radarPlaces(
-  deps: Pick<FileToolDependencies, "env" | "dataDir" | "configPath">,
+  deps:
+    & Pick<FileToolDependencies, "env" | "dataDir" | "configPath">
+    & Partial<Pick<FileToolDependencies, "config" | "cwd">>,
 ): RadarPlaces {
   const also = [accountPlaces(), parentPlaces(deps.env)].filter((places) => places !== undefined);
-  return radarPlacesFrom(deps.env, deps.dataDir, deps.configPath, also);
+  const places = radarPlacesFrom(deps.env, deps.dataDir, deps.configPath, also);
+  const instructionFolders = (deps.config?.skills?.dirs ?? []).map((path) =>
+    resolve(deps.cwd ?? Deno.cwd(), expandHome(path, deps.env))
+  );
+  return instructionFolders.length ? { ...places, instructionFolders } : places;
 }
 
 let account: RadarPlaces | null | undefined;
@@ -53,6 +59,7 @@ export function pathGuardFor(deps: FileToolDependencies): PathGuard {
     configPath: deps.configPath,
     also: places.also,
     historyFile: places.historyFile,
+    instructionFolders: places.instructionFolders,
     blockedPaths: deps.config.tools.files.blocked_paths,
     allowedRoots: deps.config.tools.files.allowed_roots,
   });

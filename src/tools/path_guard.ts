@@ -31,6 +31,8 @@ export interface PathGuardOptions {
   configPath?: string;
   /** $HISTFILE of Radar's environment (a shell history under a name of its own). */
   historyFile?: string;
+  /** Folders Radar loads instructions from (`skills.dirs`): readable, never written. */
+  instructionFolders?: string[];
   /** Other places protected too (the account's home, a parent Radar): every rule, read and write. */
   also?: RadarPlaces[];
   /** Extra paths refused for read and write (tools.files.blocked_paths). */
@@ -213,6 +215,7 @@ export class PathGuard {
       cacheDir,
       configFile: configPath,
       historyFile: this.#options.historyFile,
+      instructionFolders: this.#options.instructionFolders,
     });
     for (const location of locations) {
       if (location.kind !== "radar") {
