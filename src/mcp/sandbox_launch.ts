@@ -13,14 +13,14 @@
 import { programHash } from "./program_pin.ts";
 // @ts-types="@types/shell-quote"
 import { quote } from "shell-quote";
-import { execSandbox, execSandboxSpec, execUserRoots } from "../tools/exec/sandbox_spec.ts";
-import { sandboxedArgv } from "../tools/exec/sandbox.ts";
-import { type FileToolDependencies, radarPlaces } from "../tools/file_access.ts";
-import { isInside } from "../tools/path_guard.ts";
+import { execSandbox, execSandboxSpec, execUserRoots } from "../adapters/os/sandbox_spec.ts";
+import { sandboxedArgv } from "../adapters/os/sandbox.ts";
+import { type FileAccessDependencies, radarPlaces } from "../adapters/os/file_access.ts";
+import { isInside } from "../adapters/os/path_guard.ts";
 import { join } from "node:path";
 import type { McpApproval } from "./approval.ts";
 import type { ProcessLaunch } from "./sandboxed_stdio_transport.ts";
-import type { SandboxSpec } from "../tools/exec/sandbox.ts";
+import type { SandboxSpec } from "../adapters/os/sandbox.ts";
 
 /** The PATH a server runs with (and its program is looked up on, for the approval's pin). */
 export const defaultPath = "/usr/local/bin:/usr/bin:/bin";
@@ -59,7 +59,7 @@ const systemEntries = [
 
 /** The sandboxed launch of one server, or why it cannot start. */
 export function sandboxLaunch(
-  deps: FileToolDependencies,
+  deps: FileAccessDependencies,
   approval: McpApproval,
 ): { launch: ProcessLaunch; folders: string[] } | { problem: string } {
   const sandbox = execSandbox(deps);
@@ -73,7 +73,7 @@ export function sandboxLaunch(
         `programs): radar mcp approve ${approval.name}`,
     };
   }
-  const scoped: FileToolDependencies = {
+  const scoped: FileAccessDependencies = {
     ...deps,
     config: {
       ...deps.config,

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { openDatabase } from "../../src/adapters/sqlite/database.ts";
 import { runCli } from "../../src/cli/program.ts";
 import { textForTerminal } from "../../src/core/terminal_text.ts";
-import { SqliteDigestStore } from "../../src/sources/digests/digest_store.ts";
+import { SqliteDigestStore } from "../../src/adapters/sqlite/digest_store.ts";
 import { FakeLlmServer, ollamaText, ollamaToolCall } from "../fakes/fake_llm_server.ts";
 import { withCliHome } from "../helpers/cli_home.ts";
 import { memoryIo } from "../helpers/memory_io.ts";

@@ -13,7 +13,7 @@ import {
   protectedLocations,
   type RadarPlaces,
   secretFolderNames,
-} from "../core/protected_paths.ts";
+} from "../../core/protected_paths.ts";
 
 /** What a file tool wants to do with a path. */
 export type PathAccess = "read" | "write";
