@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { withTestDaemon } from "../helpers/test_radar.ts";
 
 Deno.test("a model-made task whose later runs come closer than 15 minutes is refused", async () => {
-  await withTestDaemon({ now: "2026-11-23T10:05:00Z" }, async ({ services }) => {
+  await withTestDaemon({ now: "2026-11-23T10:05:00Z" }, ({ services }) => {
     for (const cron of ["0,14 * * * *", "0-13 * * * *", "5,55 * * * *", "0,10,40 * * * *"]) {
       const added = services.tasks.add({
         message: "Check the feed",
@@ -29,5 +29,6 @@ Deno.test("a model-made task whose later runs come closer than 15 minutes is ref
     }
     // The user's own tasks have no floor.
     assert.ok(!("error" in services.tasks.add({ message: "Tick", cron: "0,14 * * * *" })));
+    return Promise.resolve();
   });
 });
