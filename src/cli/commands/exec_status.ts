@@ -7,6 +7,7 @@ import { execSandbox, execUserRoots } from "../../adapters/os/sandbox_spec.ts";
 export function execStatusLines(
   radar: Pick<Radar, "config" | "dataDir"> & { loaded?: { path?: string } },
   env: Record<string, string | undefined>,
+  uid: number | null = Deno.uid(),
 ): string[] {
   const deps = {
     config: radar.config,
@@ -20,6 +21,12 @@ export function execStatusLines(
   const scratch = guard.display(scratchFolder(deps));
   const fileRoots = checkedRoots(guard, radar.config.tools.files.writable_roots);
   const lines = ["security:"];
+  if (uid === 0) {
+    lines.push(
+      "  WARNING:     Radar runs as root: every file on this machine is one mistake away " +
+        "(a wrong path rule, a plugin's grant, an MCP server's folder); run it as your own user",
+    );
+  }
   const files = `write_file:  ${scratch}${
     fileRoots.length ? `, ${shown(fileRoots)}` : ""
   } without asking; elsewhere a yes in chat, never unattended`;
@@ -40,7 +47,7 @@ export function execStatusLines(
     ? `own PID namespace; ${
       program.prlimit
         ? `max ${exec.max_processes} processes${
-          Deno.uid() === 0 ? " (not applied to root)" : ""
+          uid === 0 ? " (a pids cgroup: RLIMIT_NPROC does not hold for root)" : ""
         }, ${exec.max_memory_mb || "unlimited"} MB`
         : "no resource limits (prlimit not found)"
     }`
