@@ -3,11 +3,26 @@ import type { Radar } from "../../runtime/open_radar.ts";
 import { checkedRoots, pathGuardFor, scratchFolder } from "../../adapters/os/file_access.ts";
 import { execSandbox, execUserRoots } from "../../adapters/os/sandbox_spec.ts";
 
-/** Status section "security" in plain words. */
+/** Status section "security" in plain words; last, a warning when Radar runs as root. */
 export function execStatusLines(
   radar: Pick<Radar, "config" | "dataDir"> & { loaded?: { path?: string } },
   env: Record<string, string | undefined>,
   uid: number | null = Deno.uid(),
+): string[] {
+  const lines = sandboxLines(radar, env, uid);
+  if (uid === 0) {
+    lines.push(
+      "  WARNING:     Radar runs as root: every file on this machine is one mistake away " +
+        "(a wrong path rule, a plugin's grant, an MCP server's folder); run it as your own user",
+    );
+  }
+  return lines;
+}
+
+function sandboxLines(
+  radar: Pick<Radar, "config" | "dataDir"> & { loaded?: { path?: string } },
+  env: Record<string, string | undefined>,
+  uid: number | null,
 ): string[] {
   const deps = {
     config: radar.config,
@@ -21,12 +36,6 @@ export function execStatusLines(
   const scratch = guard.display(scratchFolder(deps));
   const fileRoots = checkedRoots(guard, radar.config.tools.files.writable_roots);
   const lines = ["security:"];
-  if (uid === 0) {
-    lines.push(
-      "  WARNING:     Radar runs as root: every file on this machine is one mistake away " +
-        "(a wrong path rule, a plugin's grant, an MCP server's folder); run it as your own user",
-    );
-  }
   const files = `write_file:  ${scratch}${
     fileRoots.length ? `, ${shown(fileRoots)}` : ""
   } without asking; elsewhere a yes in chat, never unattended`;
