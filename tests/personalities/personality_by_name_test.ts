@@ -6,25 +6,16 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { openRadar } from "../../src/runtime/open_radar.ts";
-import { createApp } from "../../web/app.tsx";
-import { webDependenciesFromRuntime } from "../../web/runtime_dependencies.ts";
+import { runtimeDashboard } from "../web/web_fixture.ts";
 import { catalogFixture, writeFiles } from "./helpers.ts";
 
 const secret = "ntfy_token: tk_SECRET_personality_oracle";
 
 Deno.test("the dashboard's personality page is no file-read oracle (URL-encoded paths)", async () => {
-  const directory = Deno.makeTempDirSync({ prefix: "radar-personality-oracle-" });
-  const configPath = join(directory, "radar.yaml");
-  Deno.writeTextFileSync(configPath, `llm:\n  base_url: "http://127.0.0.1:9"\n# ${secret}\n`);
+  const dashboard = runtimeDashboard("radar-personality-oracle-", secret);
+  const { directory, configPath, dataDir, radar, deps, app, auth } = dashboard;
   writeFiles(directory, { ".ssh/id_rsa": `${secret}\n`, "notes/mine.md": `${secret}\n` });
-  const dataDir = join(directory, "data");
-  const env = { HOME: directory, RADAR_DATA_DIR: dataDir, PATH: "/usr/bin:/bin" };
-  const radar = openRadar({ configPath, env, cwd: directory, logLevel: "error" });
   try {
-    const deps = webDependenciesFromRuntime(radar, { env });
-    const app = createApp(deps);
-    const auth = { Authorization: `Bearer ${deps.authToken}` };
     const attempts = [
       configPath,
       join(directory, ".ssh/id_rsa"),
@@ -51,8 +42,7 @@ Deno.test("the dashboard's personality page is no file-read oracle (URL-encoded 
     await used.body?.cancel();
     assert.equal(radar.personalities.activeName(), "default");
   } finally {
-    radar.close();
-    Deno.removeSync(directory, { recursive: true });
+    dashboard.close();
   }
 });
 
