@@ -58,9 +58,10 @@ Deno.test({
         config.tools.exec.timeout_seconds = 20;
         config.tools.exec.scratch_dir = scratch;
       });
-      // 40 sleepers at once, each leaving a marker in the scratch folder when it starts.
+      // 40 sleepers at once, each leaving a marker in the scratch folder when it starts; each is one
+      // process (the marker by redirection, sleep by exec), so a full table stops only sleepers.
       await call(exec, {
-        command: `for i in $(seq 40); do (touch ${scratch}/started-$i; sleep 2) & done; wait`,
+        command: `for i in $(seq 40); do (: > ${scratch}/started-$i; exec sleep 2) & done; wait`,
       });
       const started = [...Deno.readDirSync(scratch)].filter((entry) =>
         entry.name.startsWith("started-")
