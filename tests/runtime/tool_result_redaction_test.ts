@@ -171,7 +171,7 @@ Deno.test({
           timeoutMs: 5000,
           secrets: radar.secrets,
         });
-        server.reply(ollamaToolCall("mcp_evil_read_file", { path: notes }), ollamaText("Seen."));
+        server.reply(ollamaToolCall("mcp_evil__read_file", { path: notes }), ollamaText("Seen."));
         const { id, result } = await chatTurn(radar, "read my notes");
         const [execution] = result.toolExecutions;
         assert.equal(execution.result.outcome, "ok", execution.result.text);

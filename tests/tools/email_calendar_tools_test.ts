@@ -155,7 +155,10 @@ Deno.test("calendar tool: today and this week as compact lines in radar.timezone
 Deno.test("calendar tool: adding needs a CalDAV calendar and never runs from the heartbeat", async () => {
   const tool = icsCalendarTool("2026-11-24T08:00:00Z");
   const add = { action: "add", title: "Call", start: "2026-11-25 09:00" };
-  assert.equal((await call(tool, add)).text, "No writable (CalDAV) calendar.");
+  const yes = { ...chat, confirm: () => Promise.resolve(true) };
+  assert.equal((await call(tool, add, yes)).text, "No writable (CalDAV) calendar.");
+  // Nobody to say yes (radar ask, a task): refused before anything else.
+  assert.equal((await call(tool, add, { ...chat, confirm: undefined })).outcome, "refused");
   const heartbeat = await call(tool, add, { ...chat, kind: "heartbeat" });
   assert.equal(heartbeat.outcome, "refused");
 });
