@@ -13,6 +13,7 @@ import { MailIdleWatchers } from "../../src/sources/email/mail_idle.ts";
 import { configSchema } from "../../src/config/schema.ts";
 import { freePort, mailMessage, startDovecot } from "../fakes/dovecot_server.ts";
 import { needing } from "../helpers/system_parts.ts";
+import { Secrets } from "../../src/core/secrets.ts";
 
 const password = "idle-password-77";
 
@@ -114,7 +115,7 @@ Deno.test(needing(["dovecot"], {
     const checks: string[] = [];
     const watchers = new MailIdleWatchers({
       accounts: accountsAt(server.port),
-      settings: { env: { P: password }, timeoutMs: 3000 },
+      settings: { env: { P: password }, timeoutMs: 3000, secrets: new Secrets() },
       logger: recordingLogger([]),
       onNewMail: (account) => Promise.resolve(checks.push(account.name)),
       firstRetryMs: 40,
@@ -146,7 +147,7 @@ Deno.test("IMAP IDLE: a dead server is retried with growing delays and one warni
   const warnings: string[] = [];
   const watchers = new MailIdleWatchers({
     accounts: accountsAt(freePort()),
-    settings: { env: { P: password }, timeoutMs: 3000 },
+    settings: { env: { P: password }, timeoutMs: 3000, secrets: new Secrets() },
     logger: recordingLogger(warnings),
     onNewMail: () => Promise.resolve(),
     firstRetryMs: 40,
@@ -178,6 +179,7 @@ Deno.test("IMAP IDLE is off without accounts or with email.idle false", () => {
   const radar = (email: Record<string, unknown>) => ({
     config: configSchema.parse({ email }),
     logger: { debug() {}, info() {}, warn() {}, error() {} },
+    secrets: new Secrets(),
     tickJobs: () => [],
   });
   assert.deepEqual(mailIdleSources(radar({})), []);
