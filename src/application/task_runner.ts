@@ -228,6 +228,7 @@ export class TaskRunner implements TickJob {
           taskScope(task.id, trigger === "schedule" ? dueAt : undefined, runId),
           deps.clock,
           deps.pid,
+          deps.isAlive,
         ),
       });
       reason = result.stopReason;

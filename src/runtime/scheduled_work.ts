@@ -131,7 +131,7 @@ export function scheduledWork(parts: ScheduledWorkParts): ScheduledWork {
   const monitorStore = new SqliteMonitorStore(db);
   const inTransaction: Transaction = (work) => transaction(db, work);
   const outbox = new SqliteOutbox(db, parts.secrets);
-  const sideEffects = (scope: string) => runSideEffects(outbox, scope, clock, pid);
+  const sideEffects = (scope: string) => runSideEffects(outbox, scope, clock, pid, isAlive);
   // The pause notice: once per limit and day under its outbox scope, priority high.
   const budget = new UnattendedBudget({
     config,
