@@ -20,6 +20,9 @@ import { collectPromptVariables, type PromptVariableSource } from "./prompt_vari
 import { randomMarkerId, wrapUntrusted } from "./untrusted_text.ts";
 import type { Hooks } from "./hooks.ts";
 import { maskSecretValues, redactText } from "./redact.ts";
+import type { ApprovalRequests, GrantCheck } from "./approvals.ts";
+import { RunGuard } from "./run_guard.ts";
+import { RunProvenance } from "./taint.ts";
 
 /** Loop settings from config. */
 export interface AgentSettings {
@@ -81,6 +84,15 @@ export interface AgentDependencies {
    * results are masked again when replayed, so a secret learned later never goes back out.
    */
   secrets?: () => readonly string[];
+  /** Standing grants: calls they match need no yes (absent: none). */
+  grants?: GrantCheck;
+  /**
+   * Where a run without a person sends actions that need a yes (pending approvals); absent:
+   * such actions are refused, as in `radar eval`.
+   */
+  approvals?: ApprovalRequests;
+  /** Trusted text besides the user's own words (config: watched folders, writable roots…). */
+  trustedContext?: () => readonly string[];
 }
 
 /** One run of the loop. */
@@ -208,14 +220,16 @@ export async function runAgent(
   const estimatedPromptTokens = estimateJsonTokens(messages) + toolTokens;
   request.onEvent?.({ type: "tools_offered", tools: [...offeredNames], estimatedPromptTokens });
 
+  const guard = runGuard(deps, request, history);
   const context: ToolContext = {
     conversationId: request.conversationId,
     kind: request.kind,
     interactive: request.interactive,
-    confirm: request.confirm,
+    confirm: guard.confirm,
     signal,
     sideEffects: request.sideEffects,
   };
+  const gates = [...deps.gates ?? [], guard.gate];
   const result: AgentResult = {
     answer: "",
     stopReason: "answer",
@@ -290,15 +304,19 @@ export async function runAgent(
     for (const call of response.toolCalls) {
       if (signal.aborted) return cancelled(result);
       request.onEvent?.({ type: "tool_started", name: call.name, argumentsText: call.arguments });
-      const execution = await deps.registry.execute(call, {
-        offered: offeredNames,
-        context,
-        gates: deps.gates,
-        observers: deps.observers,
-        maxResultChars: settings.maxResultChars,
-        redact,
-        elapsed: deps.elapsed,
-      });
+      guard.begin(call);
+      const execution = await guard.settle(
+        await deps.registry.execute(call, {
+          offered: offeredNames,
+          context,
+          gates,
+          observers: deps.observers,
+          maxResultChars: settings.maxResultChars,
+          redact,
+          elapsed: deps.elapsed,
+        }),
+      );
+      guard.read(deps.registry.get(call.name), call.name, execution.result.text);
       result.toolExecutions.push(execution);
       let laterOffered = execution.result.offerTools ?? [];
       if (laterOffered.length && hooks?.has("filter_tools")) {
@@ -332,6 +350,38 @@ export async function runAgent(
       store.appendMessage(request.conversationId, { ...toolMessage, createdAt: clock.now() });
     }
   }
+}
+
+/**
+ * The run's guard: what the run has read (trusted: the user's words, config; untrusted: tool
+ * results and marked blocks, history included), grants, and who can say yes — the person in
+ * chat, else pending approvals.
+ */
+function runGuard(
+  deps: AgentDependencies,
+  request: AgentRequest,
+  history: readonly ChatMessage[],
+): RunGuard {
+  const provenance = new RunProvenance();
+  for (const text of deps.trustedContext?.() ?? []) provenance.addTrusted(text);
+  const guard = new RunGuard({
+    provenance,
+    kind: request.kind,
+    conversationId: request.conversationId,
+    grants: deps.grants,
+    person: request.confirm,
+    approvals: request.confirm ? undefined : deps.approvals,
+    sideEffects: request.sideEffects,
+  });
+  for (const message of history) {
+    if (message.role === "user") provenance.addMessage(message.content);
+    if (message.role === "tool") {
+      const name = message.toolName ?? "result";
+      guard.read(deps.registry.get(name), name, message.content);
+    }
+  }
+  provenance.addMessage(request.userMessage);
+  return guard;
 }
 
 /** The secrets as they appear in stored JSON too (a secret with `"` or `\` is escaped there). */

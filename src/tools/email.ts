@@ -32,6 +32,7 @@ export function emailTools(deps: { mail: MailReader }): Tool[] {
   return [
     defineTool({
       name: "list_email",
+      effect: "none",
       description: "List recent or unread email headers",
       keywords,
       input: z.object({
@@ -55,6 +56,7 @@ export function emailTools(deps: { mail: MailReader }): Tool[] {
     }),
     defineTool({
       name: "read_email",
+      effect: "none",
       description: "Read one email's text",
       keywords,
       input: z.object({ account, uid }),
@@ -68,6 +70,8 @@ export function emailTools(deps: { mail: MailReader }): Tool[] {
     }),
     defineTool({
       name: "mark_email_read",
+      // Changes the mailbox on the mail server.
+      effect: "sends_out",
       description: "Mark an email as read",
       keywords,
       input: z.object({ account, uid }),

@@ -6,7 +6,7 @@ import { z } from "zod";
 import { redactText } from "../core/redact.ts";
 import { failed, refused, timedOut, type Tool, type ToolContext } from "../core/tool.ts";
 import { defineTool } from "../core/tool_definition.ts";
-import { decideApproval } from "./exec/approval_policy.ts";
+import { decideApproval, isPlainlyReadOnly } from "./exec/approval_policy.ts";
 import { runProcess } from "./exec/run_process.ts";
 import { sandboxedArgv } from "./exec/sandbox.ts";
 import { execSandbox, execSandboxSpec, execUserRoots } from "./exec/sandbox_spec.ts";
@@ -21,6 +21,10 @@ export function execTool(deps: FileToolDependencies): Tool {
   const settings = deps.config.tools.exec;
   return defineTool({
     name: "exec",
+    // Plainly read-only commands change nothing; anything else may write the writable roots, and
+    // with tools.exec.allow_network may send data out.
+    effect: ({ command }) =>
+      settings.allow_network ? "sends_out" : isPlainlyReadOnly(command) ? "none" : "local_write",
     description: "Run a shell command",
     keywords: ["run", "command", "shell", "terminal", "exec", "execute", "script", "bash"],
     input: z.object({

@@ -24,6 +24,8 @@ export function listDirectoryTool(deps: FileToolDependencies): Tool {
   const timeZone = deps.config.radar.timezone || undefined;
   return defineTool({
     name: "list_directory",
+    effect: "none",
+    pathArguments: ["path"],
     readOnly: true,
     description: "List a folder's files",
     keywords: ["list", "folder", "directory", "files", "find", "downloads", "ls"],

@@ -17,6 +17,9 @@ import { describeFsError } from "./read_file.ts";
 export function writeFileTool(deps: FileToolDependencies): Tool {
   return defineTool({
     name: "write_file",
+    effect: "local_write",
+    pathArguments: ["path"],
+    resultIsData: false,
     description: "Write a text file",
     keywords: ["write", "save", "create", "file", "append", "text"],
     input: z.object({

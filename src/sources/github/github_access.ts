@@ -38,6 +38,7 @@ export function githubTools(
   };
   return [defineTool({
     name: "github",
+    effect: "none",
     description: "GitHub: unread notifications, PRs awaiting my review, or my PRs failing CI",
     keywords: ["github", "pr", "pull", "review", "ci", "notifications", "build", "failing", "gh"],
     input: z.object({
