@@ -94,7 +94,7 @@ export interface CapabilityTokens {
   /** Uses the secret: its capability, once; every other secret for the same target dies too. */
   redeem(secret: string, at: Date): Capability | undefined;
   /** Revokes every capability of a target (decided elsewhere). */
-  revokeTarget(action: CapabilityAction[], target: number): void;
+  revokeTarget(actions: CapabilityAction[], target: number, at: Date): void;
   /** Deletes capabilities that expired before `before`. */
   prune(before: Date): number;
 }

@@ -17,6 +17,10 @@ import { summariesEvalMigration } from "./015_summaries_eval.ts";
 import { mcpToolChangesMigration } from "./016_mcp_tool_changes.ts";
 import { blockedEventsMigration } from "./018_blocked_events.ts";
 import { digestEmbeddingsMigration } from "./019_digest_embeddings.ts";
+import { approvalsMigration } from "./020_approvals.ts";
+import { grantsMigration } from "./021_grants.ts";
+import { actionJournalMigration } from "./022_action_journal.ts";
+import { receiptsMigration } from "./023_receipts.ts";
 
 /** The ordered migrations applied by `openDatabase`. */
 export const migrations: readonly Migration[] = [
@@ -37,4 +41,8 @@ export const migrations: readonly Migration[] = [
   mcpToolChangesMigration,
   blockedEventsMigration,
   digestEmbeddingsMigration,
+  approvalsMigration,
+  grantsMigration,
+  actionJournalMigration,
+  receiptsMigration,
 ];
