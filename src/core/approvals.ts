@@ -129,6 +129,16 @@ export interface GrantStore {
   recordUse(id: string, at: Date): void;
 }
 
+/** Port: how grants see paths (the file tools' own rules). */
+export interface GrantPathPolicy {
+  /** The real absolute path (`~` expanded, links resolved), or undefined when unusable. */
+  canonical(path: string): string | undefined;
+  /** Why a folder may not be under a grant (protected, holds protected places, Radar's own). */
+  problem(folder: string): string | undefined;
+  /** A path as people read it (`~/…`). */
+  display(path: string): string;
+}
+
 /** Asks whether a standing grant answers yes to a call; the grant that does, or undefined. */
 export type GrantCheck = (tool: Tool, args: Record<string, unknown>) => StandingGrant | undefined;
 
