@@ -32,6 +32,8 @@ export interface ToolContext {
   signal: AbortSignal;
   /** The run's outbox (daemon runs): actions that must not repeat after a crash claim a key. */
   sideEffects?: SideEffectLog;
+  /** Set when the user's yes to a pending approval runs this call (the journal records it). */
+  approvalId?: number;
 }
 
 /** Result of validating a tool's arguments. */

@@ -9,6 +9,7 @@ import type { MemorySearch } from "../core/recall.ts";
 import type { CalendarReader, MailReader } from "../core/source_ports.ts";
 import type { Hooks } from "../core/hooks.ts";
 import type { SkillLibrary } from "../core/skills_prompt.ts";
+import type { ActionJournal } from "../core/action_journal.ts";
 
 /** Shared dependencies handed to every built-in tool factory. */
 export interface ToolDependencies {
@@ -42,4 +43,6 @@ export interface ToolDependencies {
   /** The configured mail accounts and calendars (absent: their tools are not offered). */
   mail?: MailReader;
   calendar?: CalendarReader;
+  /** Where move_file and write_file record their changes for undo (absent: not recorded). */
+  journal?: ActionJournal;
 }
