@@ -10,12 +10,8 @@ import { SqliteApprovalStore } from "../../../src/adapters/sqlite/approval_store
 import { SqliteCapabilityStore } from "../../../src/adapters/sqlite/capability_store.ts";
 import { SqliteGrantStore } from "../../../src/adapters/sqlite/grant_store.ts";
 import { SqliteActionJournal } from "../../../src/adapters/sqlite/action_journal_store.ts";
-import {
-  SqliteNotificationReceipts,
-  SqliteTaskFirings,
-} from "../../../src/adapters/sqlite/receipt_store.ts";
+import { SqliteTaskFirings } from "../../../src/adapters/sqlite/task_firing_store.ts";
 import type { PendingAction } from "../../../src/core/approvals.ts";
-import { nextRetry } from "../../../src/core/receipts.ts";
 
 const at = new Date("2026-11-24T03:00:00Z");
 const hours = (count: number) => new Date(at.getTime() + count * 3_600_000);
@@ -139,30 +135,6 @@ Deno.test("the action journal records a change, marks it undone once and prunes 
     assert.equal(journal.get(id)?.undoNote, "moved back");
     assert.deepEqual(journal.prune(hours(1)).map((entry) => entry.id), [id]);
     assert.deepEqual(journal.recent(5), []);
-    db.close();
-  });
-});
-
-Deno.test("a notification receipt goes fired → retrying → delivered, or ends undeliverable", () => {
-  withDatabase((path) => {
-    const db = openDatabase(path);
-    const receipts = new SqliteNotificationReceipts(db);
-    const id = receipts.fire({ title: "Reminder", message: "Water the plants", payload: "{}" }, at);
-    assert.equal(receipts.get(id)?.state, "fired");
-    receipts.attempt(id, { ok: false, status: 502, error: "bad gateway" }, at, nextRetry(1, at));
-    assert.equal(receipts.get(id)?.state, "retrying");
-    assert.deepEqual(receipts.dueRetries(hours(0), 5), []);
-    assert.deepEqual(receipts.dueRetries(hours(1), 5).map((receipt) => receipt.id), [id]);
-    receipts.attempt(id, { ok: true, status: 200 }, hours(1));
-    const delivered = receipts.get(id)!;
-    assert.equal(delivered.state, "delivered");
-    assert.equal(delivered.httpStatus, 200);
-    assert.equal(delivered.attempts, 2);
-    const lost = receipts.fire({ title: "x", message: "y", payload: "{}" }, at);
-    receipts.attempt(lost, { ok: false, error: "connection refused" }, at, undefined);
-    assert.equal(receipts.undeliverable(at).count, 1);
-    assert.equal(receipts.undeliverable(at).latest?.lastError, "connection refused");
-    assert.equal(nextRetry(5, at), undefined, "four retries, then undeliverable");
     db.close();
   });
 });
