@@ -54,6 +54,8 @@ export interface ActionJournal {
   get(id: number): JournalEntry | undefined;
   /** Newest first. */
   recent(limit: number): JournalEntry[];
+  /** The changes a pending approval's yes made. */
+  forApproval(approvalId: number): JournalEntry[];
   markUndone(id: number, at: Date, note: string): boolean;
   /** Deletes entries older than `before`; returns them (their backups are removed too). */
   prune(before: Date): JournalEntry[];

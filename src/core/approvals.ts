@@ -151,5 +151,25 @@ export interface ApprovalRequests {
   request(action: PendingAction): Promise<{ id: number; text: string }>;
 }
 
+/** A button of a notification: an HTTP POST to a capability URL (ntfy's `http` action). */
+export interface NoticeButton {
+  label: string;
+  url: string;
+}
+
+/** A notice to the user about an approval: asked, done, failed. */
+export interface ApprovalNotice {
+  title: string;
+  message: string;
+  priority?: "default" | "high";
+  /** Where tapping the notification goes (the dashboard's approval page). */
+  click?: string;
+  buttons: NoticeButton[];
+  approvalId: number;
+}
+
+/** Port: sends approval notices (ntfy with action buttons); never throws. */
+export type ApprovalNotifier = (notice: ApprovalNotice) => Promise<void>;
+
 /** The default time a pending approval waits for an answer. */
 export const defaultApprovalHours = 24;

@@ -14,6 +14,7 @@ import type { ResolvedPersonality } from "../personalities/personality_sources.t
 import { hasTemplates, renderTemplate } from "../personalities/templates.ts";
 import { promptWarning } from "../personalities/personality_catalog.ts";
 import { configSecrets } from "../config/secrets.ts";
+import type { ApprovalRequests, GrantCheck } from "../core/approvals.ts";
 
 /** What of a personality the request needs: its body, settings, documents and folders. */
 export type RunPersonality = Pick<
@@ -54,6 +55,10 @@ export interface AgentParts {
   personality?: RunPersonality;
   /** When a conversation started: the time `{{ current_time }}` and friends render. */
   conversationStartedAt?: (conversationId: number) => Date | undefined;
+  /** Standing grants, pending approvals and trusted config text (the run guard's inputs). */
+  grants?: GrantCheck;
+  approvals?: ApprovalRequests;
+  trustedContext?: () => readonly string[];
 }
 
 /** Loop dependencies; `historyMessages` overrides the window (heartbeats keep a shorter one). */
@@ -81,6 +86,9 @@ export function agentDependencies(
     promptVariables: parts.promptVariables,
     toolRanker: parts.toolRanker,
     hooks: parts.hooks,
+    grants: parts.grants,
+    approvals: parts.approvals,
+    trustedContext: parts.trustedContext,
     // Read on every tool result: a password read by password_cmd mid-run is masked from then on.
     secrets: () => configSecrets(config),
     elapsed: () => performance.now(),

@@ -53,6 +53,10 @@ import type { ResolvedPersonality } from "../personalities/personality_sources.t
 import type { FilePersonalityCatalog } from "../personalities/personality_catalog.ts";
 import { personalityParts } from "./personality_parts.ts";
 import { personalityNamePattern } from "../personalities/personality_file.ts";
+import { approvalParts, type FileActions } from "./approval_parts.ts";
+import type { ApprovalService } from "../application/approvals.ts";
+import type { StandingGrants } from "../application/standing_grants.ts";
+import type { TaskFirings } from "../core/receipts.ts";
 
 export type { AgentOptions } from "./agent_dependencies.ts";
 
@@ -108,6 +112,14 @@ export interface Radar extends ScheduledWork {
   database: DatabaseHealth;
   /** Stored `radar eval` runs (the dashboard's Eval page). */
   evalRuns: EvalHistory;
+  /** Pending approvals: list, show, approve, deny, "Always allow…", button capabilities. */
+  approvals: ApprovalService;
+  /** Standing grants: radar.yaml's rules and the stored ones. */
+  grants: StandingGrants;
+  /** The action journal of file changes, and undo. */
+  actions: FileActions;
+  /** Each time a task was due and what became of it (`radar task log`). */
+  taskFirings: TaskFirings;
   /** Runs `work` in one database transaction (bulk imports and benches). */
   batch<T>(work: () => T): T;
   /**
@@ -172,6 +184,22 @@ export function openRadar(options: RadarOptions): Radar {
     processStart: options.process?.isAlive ? options.process.processStart : processStartTime,
     elapsed: options.process?.elapsed ?? (() => performance.now()),
   };
+  const gates = [hookToolGate(hooks)];
+  const observers = [hookToolObserver(hooks)];
+  const away = approvalParts({
+    config,
+    db,
+    files: { config, configPath: loaded.path, dataDir, env: options.env, cwd: options.cwd },
+    clock,
+    logger,
+    fetch: fetcher,
+    conversations,
+    audit: toolCalls,
+    registry,
+    gates,
+    observers,
+    elapsed: process.elapsed,
+  });
   const warned = new Set<string>();
   const parts = (personality: ResolvedPersonality, historyMessages?: number) =>
     agentDependencies({
@@ -182,9 +210,12 @@ export function openRadar(options: RadarOptions): Radar {
       facts,
       clock,
       audit: toolCalls,
-      gates: [hookToolGate(hooks)],
-      observers: [hookToolObserver(hooks)],
+      gates,
+      observers,
       hooks,
+      grants: away.grants.check,
+      approvals: away.approvals,
+      trustedContext: away.trustedContext,
       promptVariables: plugins?.hooks,
       toolRanker,
       skills: skills ? () => skills.available() : undefined,
@@ -265,6 +296,7 @@ export function openRadar(options: RadarOptions): Radar {
       calendar: calendarReaderFor(config, options.env, fetcher),
       hooks,
       skills,
+      journal: away.actions.journal,
     })
   ) registry.register(tool);
   const mcpApprovals = new SqliteMcpApprovals(db);
@@ -299,6 +331,11 @@ export function openRadar(options: RadarOptions): Radar {
   const mcpServers = () => mcpServerViews(config, mcpApprovals);
   return {
     ...work,
+    tickJobs: () => [...work.tickJobs(), away.upkeep],
+    approvals: away.approvals,
+    grants: away.grants,
+    actions: away.actions,
+    taskFirings: away.taskFirings,
     loaded,
     config,
     dataDir,

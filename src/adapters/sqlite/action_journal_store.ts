@@ -93,6 +93,12 @@ export class SqliteActionJournal implements ActionJournal {
       .all(limit) as unknown as JournalRow[]).map(toEntry);
   }
 
+  /** The changes an approval's yes made, oldest first. */
+  forApproval(approvalId: number): JournalEntry[] {
+    return (statement(this.db, "SELECT * FROM action_journal WHERE approval_id = ? ORDER BY id")
+      .all(approvalId) as unknown as JournalRow[]).map(toEntry);
+  }
+
   /** Marks an entry undone (once). */
   markUndone(id: number, at: Date, note: string): boolean {
     return write(
