@@ -27,6 +27,9 @@ import { registerCompletions } from "./completions.ts";
 import { registerMcp } from "./mcp.ts";
 import { registerDigest } from "./digest.ts";
 import { registerPersonality } from "./personality.ts";
+import { registerApprovals } from "./approvals.ts";
+import { registerGrants } from "./grants.ts";
+import { registerUndo } from "./undo.ts";
 
 /** Adds one command (and its subcommands) to the program. */
 export type CommandRegistrar = (program: Command, context: CliContext) => void;
@@ -49,6 +52,9 @@ export const commandRegistrars: CommandRegistrar[] = [
   registerLogs,
   registerHeartbeat,
   registerTask,
+  registerApprovals,
+  registerGrants,
+  registerUndo,
   registerService,
   registerMonitor,
   registerDb,
