@@ -47,7 +47,7 @@ export function approvalsRoutes(context: RouteContext): Hono {
         <section id="pending-approvals">
           <h2>Waiting for your yes</h2>
           {pending.length
-            ? pending.map((record) => <ApprovalCard record={record} />)
+            ? pending.map((record) => <ApprovalCard key={record.id} record={record} />)
             : <p class="muted">Nothing waits for your yes.</p>}
         </section>
         <section id="grants">
@@ -61,7 +61,7 @@ export function approvalsRoutes(context: RouteContext): Hono {
         <section id="decided-approvals">
           <h2>Decided</h2>
           {decided.length
-            ? decided.map((record) => <ApprovalCard record={record} compact />)
+            ? decided.map((record) => <ApprovalCard key={record.id} record={record} compact />)
             : <p class="muted">None yet.</p>}
         </section>
       </>,

@@ -22,7 +22,7 @@ export function ApprovalCard(props: { record: ApprovalRecord; compact?: boolean 
         <dt>why</dt>
         <dd>
           <ul class="plain">
-            {record.reasons.map((reason) => <li>{truncate(reason, 300)}</li>)}
+            {record.reasons.map((reason, index) => <li key={index}>{truncate(reason, 300)}</li>)}
           </ul>
         </dd>
         <dt>run</dt>
@@ -127,7 +127,9 @@ export function GrantTable(props: { grants: Array<StandingGrant & { problems: st
                   <code>{name}={pattern}</code>
                 </div>
               ))}
-              {grant.problems.map((problem) => <div class="bad">ignored: {problem}</div>)}
+              {grant.problems.map((problem, index) => (
+                <div key={index} class="bad">ignored: {problem}</div>
+              ))}
             </td>
             <td>{grant.note}</td>
             <td>{grant.uses ? `${grant.uses}× (${formatTime(grant.lastUsedAt)})` : "never"}</td>
@@ -178,7 +180,9 @@ export function WaitingCard(props: { pending: ApprovalRecord[] }) {
   return (
     <section class="card" id="waiting-approvals">
       <h2>Waiting for your yes</h2>
-      {props.pending.slice(0, 5).map((record) => <ApprovalCard record={record} compact />)}
+      {props.pending.slice(0, 5).map((record) => (
+        <ApprovalCard key={record.id} record={record} compact />
+      ))}
       {props.pending.length > 5
         ? (
           <p>
