@@ -60,8 +60,9 @@ export function calendarTool(deps: CalendarToolDependencies): Tool {
         if (!lines.length) lines.push(`Nothing on the calendar (${input.range ?? "today"}).`);
         return [...lines, ...errors.map((error) => `(could not read ${error})`)].join("\n");
       }
-      if (context.kind === "heartbeat") {
-        return refused("The heartbeat does not add calendar events.");
+      // A heartbeat adds an event only with a yes (a pending approval, or a standing grant).
+      if (context.kind === "heartbeat" && !context.confirm) {
+        return refused("The heartbeat does not add calendar events without your yes.");
       }
       const writable = calendar.writable();
       const target = input.calendar ?? writable[0];
