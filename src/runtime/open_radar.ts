@@ -275,6 +275,7 @@ export function openRadar(options: RadarOptions): Radar {
     },
     fastModel: core.fastModel,
     embedNew,
+    firings: away.taskFirings,
   });
   for (
     const tool of builtinTools({

@@ -36,6 +36,7 @@ import { TriageRunner } from "../application/heartbeat_triage_step.ts";
 import { ConversationSummarizer } from "../application/conversation_summarizer.ts";
 import { SqliteSummaryStore } from "../adapters/sqlite/summary_store.ts";
 import { configSecrets } from "../config/secrets.ts";
+import type { TaskFirings } from "../core/receipts.ts";
 
 /** Who runs the work: this process's PID and how to tell whether another PID is alive. */
 export interface ProcessIdentity {
@@ -89,6 +90,8 @@ export interface ScheduledWorkParts {
   env: Record<string, string | undefined>;
   /** Embeds memory written without a vector (new digests); absent without an embedding model. */
   embedNew?: (signal: AbortSignal) => Promise<unknown>;
+  /** Where task firings are recorded (`radar task log`). */
+  firings?: TaskFirings;
 }
 
 /** Builds the queue, run log, task and monitor services, their runners and the heartbeat. */
@@ -125,6 +128,7 @@ export function scheduledWork(parts: ScheduledWorkParts): ScheduledWork {
     isAlive,
     timeZone,
     elapsed,
+    firings: parts.firings,
   });
   const monitorChecker = new MonitorChecker({
     config,

@@ -4,7 +4,8 @@ import type { Command } from "commander";
 import { describeTask } from "./task_description.ts";
 import { jsonOptionHelp, printJson } from "../json_output.ts";
 import type { CliContext } from "../context.ts";
-import { parseId } from "../arguments.ts";
+import { parseCount, parseId } from "../arguments.ts";
+import type { TaskFiring } from "../../core/receipts.ts";
 import { NotFoundError, RadarError, UsageError } from "../../core/errors.ts";
 import { catchUpPolicies, type CatchUpPolicy } from "../../core/schedule.ts";
 import type { TaskRecord } from "../../core/schedule_ports.ts";
@@ -124,6 +125,22 @@ export function registerTask(program: Command, context: CliContext): void {
       });
   }
 
+  task.command("log").argument("[id]")
+    .description("when tasks were due and what became of each run (missed, caught up, failed)")
+    .option("-n, --limit <n>", "how many", "20")
+    .option("--json", jsonOptionHelp)
+    .action(async (id: string | undefined, options: { limit: string; json?: boolean }) => {
+      const daemon = await context.radar();
+      const taskId = id === undefined ? undefined : parseId(id);
+      if (taskId !== undefined && !daemon.tasks.store.get(taskId)) {
+        throw new NotFoundError(`No task ${id}`);
+      }
+      const firings = daemon.taskFirings.recent(parseCount(options.limit, "--limit"), taskId);
+      if (options.json) return printJson(context, firings);
+      if (!firings.length) return context.io.stdout("No task runs recorded.\n");
+      for (const firing of firings.reverse()) context.io.stdout(`${firingLine(firing)}\n`);
+    });
+
   task.command("run-now").argument("<id>").description("run a task now").action(
     async (id: string) => {
       const daemon = await context.radar();
@@ -141,4 +158,18 @@ export function registerTask(program: Command, context: CliContext): void {
       context.io.stdout(`${report.result?.answer.trim() || "(no answer)"}\n`);
     },
   );
+}
+
+/** One firing: "2026-11-24 09:00  task #3  due 09:00 → ran (caught up)". */
+export function firingLine(firing: TaskFiring): string {
+  const flags = [
+    firing.caughtUp ? "caught up late" : "",
+    firing.retried ? "retried after a crash" : "",
+  ].filter(Boolean);
+  const note = firing.note && firing.state !== "ran" ? `: ${firing.note}` : "";
+  return `${firing.firedAt.slice(0, 16).replace("T", " ")}  task #${firing.taskId}  due ${
+    firing.dueAt.slice(0, 16).replace("T", " ")
+  } → ${firing.state}${flags.length ? ` (${flags.join(", ")})` : ""}${note}${
+    firing.conversationId === undefined ? "" : `  [conversation #${firing.conversationId}]`
+  }`;
 }
