@@ -6,7 +6,7 @@
 import type { Logger } from "../core/ports.ts";
 import type { TaskFirings } from "../core/receipts.ts";
 import type { ApprovalService } from "./approvals.ts";
-import type { TickJob } from "./scheduler.ts";
+import type { TickJob } from "../core/work_ports.ts";
 
 /** Days decided approvals and task firings are kept. */
 export const keepDecidedDays = 90;

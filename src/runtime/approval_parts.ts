@@ -26,7 +26,7 @@ import { StandingGrants } from "../application/standing_grants.ts";
 import { ApprovalUpkeep } from "../application/approval_upkeep.ts";
 import { grantPathPolicy } from "../tools/grant_paths.ts";
 import { pruneJournal, undoChange, type UndoResult } from "../tools/file_undo.ts";
-import type { FileToolDependencies } from "../tools/file_access.ts";
+import type { FileAccessDependencies } from "../adapters/os/file_access.ts";
 
 /** The file changes the tools made, and their undo. */
 export interface FileActions {
@@ -50,7 +50,7 @@ export interface ApprovalParts {
 export interface ApprovalPartsInput {
   config: RadarConfig;
   db: DatabaseSync;
-  files: FileToolDependencies;
+  files: FileAccessDependencies;
   clock: Clock;
   logger: Logger;
   fetch: typeof fetch;

@@ -8,8 +8,8 @@
 import { join } from "node:path";
 import type { ActionJournal, JournalEntry } from "../core/action_journal.ts";
 import type { Clock } from "../core/ports.ts";
-import { openCheckedForRead } from "./checked_open.ts";
-import { type FileToolDependencies, pathGuardFor } from "./file_access.ts";
+import { openCheckedForRead } from "../adapters/os/checked_open.ts";
+import { type FileAccessDependencies, pathGuardFor } from "../adapters/os/file_access.ts";
 import {
   removeEmptyFolders,
   TargetExistsError,
@@ -17,12 +17,12 @@ import {
   unchangedSince,
 } from "./file_changes.ts";
 import { journalFolder } from "./file_journal.ts";
-import type { PathGuard } from "./path_guard.ts";
+import type { PathGuard } from "../adapters/os/path_guard.ts";
 import { describeFsError } from "./read_file.ts";
 import { writeAtomically } from "./write_file.ts";
 
 /** What undo needs. */
-export type UndoDependencies = FileToolDependencies & { journal: ActionJournal; clock: Clock };
+export type UndoDependencies = FileAccessDependencies & { journal: ActionJournal; clock: Clock };
 
 /** What an undo did. */
 export type UndoResult = { ok: true; entry: JournalEntry; note: string } | {

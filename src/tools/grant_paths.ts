@@ -5,12 +5,16 @@
  */
 import type { GrantPathPolicy } from "../core/approvals.ts";
 import { protectedLocations } from "../core/protected_paths.ts";
-import { absolutePath, canonicalPath, denoLinkReader } from "./canonical_path.ts";
-import { type FileToolDependencies, pathGuardFor, radarPlaces } from "./file_access.ts";
-import { isInside } from "./path_guard.ts";
+import { absolutePath, canonicalPath, denoLinkReader } from "../adapters/os/canonical_path.ts";
+import {
+  type FileAccessDependencies,
+  pathGuardFor,
+  radarPlaces,
+} from "../adapters/os/file_access.ts";
+import { isInside } from "../adapters/os/path_guard.ts";
 
 /** The grant path policy for these dependencies. */
-export function grantPathPolicy(deps: FileToolDependencies): GrantPathPolicy {
+export function grantPathPolicy(deps: FileAccessDependencies): GrantPathPolicy {
   const guard = pathGuardFor(deps);
   const places = radarPlaces(deps);
   const cwd = deps.cwd ?? Deno.cwd();

@@ -8,8 +8,12 @@ import { basename, dirname, join } from "node:path";
 import { z } from "zod";
 import { failed, refused, type Tool } from "../core/tool.ts";
 import { defineTool } from "../core/tool_definition.ts";
-import { assertFolderUnchanged, openCheckedForRead, PathChangedError } from "./checked_open.ts";
-import { type FileToolDependencies, pathGuardFor } from "./file_access.ts";
+import {
+  assertFolderUnchanged,
+  openCheckedForRead,
+  PathChangedError,
+} from "../adapters/os/checked_open.ts";
+import { type FileAccessDependencies, pathGuardFor } from "../adapters/os/file_access.ts";
 import { createFolders, TargetExistsError, transferWithoutOverwrite } from "./file_changes.ts";
 import { type FileJournalDependencies, recordChange } from "./file_journal.ts";
 import { describeFsError } from "./read_file.ts";
@@ -17,7 +21,7 @@ import { askOutsideWritableRoots } from "./writable_roots.ts";
 
 /** Creates the move_file tool. */
 export function moveFileTool(
-  deps: FileToolDependencies & Omit<FileJournalDependencies, "dataDir">,
+  deps: FileAccessDependencies & Omit<FileJournalDependencies, "dataDir">,
 ): Tool {
   return defineTool({
     name: "move_file",

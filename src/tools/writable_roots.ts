@@ -4,15 +4,19 @@
  * or, in a run without a person, a pending approval (the run's `confirm` defers the question).
  */
 import type { ToolContext } from "../core/tool.ts";
-import { checkedRoots, ensureScratchFolder, type FileToolDependencies } from "./file_access.ts";
-import { isInside, type PathGuard } from "./path_guard.ts";
+import {
+  checkedRoots,
+  ensureScratchFolder,
+  type FileAccessDependencies,
+} from "../adapters/os/file_access.ts";
+import { isInside, type PathGuard } from "../adapters/os/path_guard.ts";
 
 /**
  * Asks for a yes when any of `paths` (canonical) lies outside the writable folders. Returns the
  * refusal, or undefined to go ahead. `action` names the change ("write ~/x", "move ~/a to ~/b").
  */
 export async function askOutsideWritableRoots(
-  deps: FileToolDependencies,
+  deps: FileAccessDependencies,
   guard: PathGuard,
   paths: readonly string[],
   action: string,

@@ -3,8 +3,12 @@ import { basename, dirname, join } from "node:path";
 import { z } from "zod";
 import { failed, refused, type Tool } from "../core/tool.ts";
 import { defineTool } from "../core/tool_definition.ts";
-import { assertFolderUnchanged, openCheckedForRead, PathChangedError } from "./checked_open.ts";
-import { type FileToolDependencies, pathGuardFor } from "./file_access.ts";
+import {
+  assertFolderUnchanged,
+  openCheckedForRead,
+  PathChangedError,
+} from "../adapters/os/checked_open.ts";
+import { type FileAccessDependencies, pathGuardFor } from "../adapters/os/file_access.ts";
 import { askOutsideWritableRoots } from "./writable_roots.ts";
 import { createFolders, fileState } from "./file_changes.ts";
 import { type FileJournalDependencies, recordChange, saveBeforeReplace } from "./file_journal.ts";
@@ -12,7 +16,7 @@ import { describeFsError } from "./read_file.ts";
 
 /** Creates the write_file tool. */
 export function writeFileTool(
-  deps: FileToolDependencies & Omit<FileJournalDependencies, "dataDir">,
+  deps: FileAccessDependencies & Omit<FileJournalDependencies, "dataDir">,
 ): Tool {
   return defineTool({
     name: "write_file",

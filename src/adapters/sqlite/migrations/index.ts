@@ -21,6 +21,7 @@ import { approvalsMigration } from "./020_approvals.ts";
 import { grantsMigration } from "./021_grants.ts";
 import { actionJournalMigration } from "./022_action_journal.ts";
 import { receiptsMigration } from "./023_receipts.ts";
+import { outboxRecordsMigration } from "./033_outbox_records.ts";
 
 /** The ordered migrations applied by `openDatabase`. */
 export const migrations: readonly Migration[] = [
@@ -45,4 +46,5 @@ export const migrations: readonly Migration[] = [
   grantsMigration,
   actionJournalMigration,
   receiptsMigration,
+  outboxRecordsMigration,
 ];
