@@ -51,6 +51,10 @@ export interface SentNotification {
   title: string;
   body: string;
   delivered: boolean;
+  /** Where its delivery stands (retried after a failure; undeliverable after the last try). */
+  delivery: "delivered" | "sending" | "retrying" | "undeliverable";
+  /** The HTTP status or the error. */
+  detail?: string;
 }
 
 /** The daemon's state and controls (present when `radar serve` runs the scheduler). */

@@ -14,9 +14,9 @@ import type {
   ApprovalStore,
   Capability,
   CapabilityTokens,
-  NoticeButton,
   PendingAction,
 } from "../core/approvals.ts";
+import type { Notification, NotificationButton } from "../core/notifier.ts";
 import { NotFoundError, UsageError } from "../core/errors.ts";
 import type { AuditSink, Clock, ConversationStore, Logger } from "../core/ports.ts";
 import type { ToolExecution } from "../core/tool_registry.ts";
@@ -129,8 +129,9 @@ export class ApprovalService implements ApprovalRequests {
       clock.now(),
     );
     this.#record(record, execution, via);
-    await this.#tellOutcome(record, state, execution.result.text);
-    return { record: store.get(id)!, state, text: execution.result.text };
+    const finished = store.get(id)!;
+    await this.#tellOutcome(finished);
+    return { record: finished, state, text: execution.result.text };
   }
 
   /** Denies a pending approval (nothing runs). */
@@ -224,16 +225,21 @@ export class ApprovalService implements ApprovalRequests {
   }
 
   async #ask(record: ApprovalRecord): Promise<void> {
-    const { notify, settings, tokens, clock } = this.parts;
+    const { notify, settings } = this.parts;
     if (!notify || !settings().notify) return;
-    const button = (label: string, action: "approve" | "deny"): NoticeButton => ({
+    await notify(this.#askNotice(record), `approval:${record.id}:ask`);
+  }
+
+  /** The question, with fresh Approve and Deny capabilities. */
+  #askNotice(record: ApprovalRecord): Notification {
+    const { tokens, clock } = this.parts;
+    const button = (label: string, action: "approve" | "deny"): NotificationButton => ({
       label,
       url: this.#capabilityUrl(
         tokens.issue({ action, target: record.id, expiresAt: record.expiresAt }, clock.now()),
       ),
     });
-    await notify({
-      approvalId: record.id,
+    return {
       title: `Radar asks: ${record.tool} (#${record.id})`,
       message: this.parts.mask(
         [
@@ -249,19 +255,24 @@ export class ApprovalService implements ApprovalRequests {
       priority: "default",
       click: `${this.#base()}/approvals/${record.id}`,
       buttons: [button("Approve", "approve"), button("Deny", "deny")],
-    });
+    };
   }
 
-  async #tellOutcome(record: ApprovalRecord, state: "done" | "failed", text: string) {
-    const { notify, journal, tokens, clock } = this.parts;
-    if (!notify) return;
+  async #tellOutcome(record: ApprovalRecord): Promise<void> {
+    if (!this.parts.notify) return;
+    await this.parts.notify(this.#outcomeNotice(record), `approval:${record.id}:outcome`);
+  }
+
+  /** How an approved action went, with an Undo button when it changed files. */
+  #outcomeNotice(record: ApprovalRecord): Notification {
+    const { journal, tokens, clock } = this.parts;
+    const done = record.state === "done";
     const changes = journal.forApproval(record.id).filter((entry) => !entry.undoneAt);
     const until = new Date(clock.now().getTime() + undoButtonDays * 86_400_000).toISOString();
-    await notify({
-      approvalId: record.id,
-      title: `${state === "done" ? "Done" : "Failed"}: ${record.tool} (#${record.id})`,
-      message: this.parts.mask(text.slice(0, 1000)),
-      priority: state === "done" ? "default" : "high",
+    return {
+      title: `${done ? "Done" : "Failed"}: ${record.tool} (#${record.id})`,
+      message: this.parts.mask((record.result ?? "").slice(0, 1000) || record.state),
+      priority: done ? "default" : "high",
       click: `${this.#base()}/approvals/${record.id}`,
       buttons: changes.slice(0, 1).map((entry) => ({
         label: "Undo",
@@ -269,7 +280,22 @@ export class ApprovalService implements ApprovalRequests {
           tokens.issue({ action: "undo", target: entry.id, expiresAt: until }, clock.now()),
         ),
       })),
-    });
+    };
+  }
+
+  /**
+   * The notice to send again for a failed send under `key` (with fresh capabilities), or
+   * undefined when it no longer applies (decided meanwhile, or not an approval's notice).
+   */
+  renotice(key: string): Notification | undefined {
+    const match = /^approval:(\d+):(ask|outcome):/.exec(key);
+    if (!match) return undefined;
+    const record = this.parts.store.get(Number(match[1]));
+    if (!record) return undefined;
+    if (match[2] === "ask") return record.state === "pending" ? this.#askNotice(record) : undefined;
+    return record.state === "done" || record.state === "failed"
+      ? this.#outcomeNotice(record)
+      : undefined;
   }
 
   /** Records the approved call in its run's conversation and in the audit trail. */

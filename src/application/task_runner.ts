@@ -269,7 +269,11 @@ export class TaskRunner implements TickJob {
       deps.claims?.clear(task.id, runId);
     });
     if (firing !== undefined) {
-      deps.firings?.finish(firing, { state: outcome, conversationId, note: reason });
+      deps.firings?.finish(firing, {
+        state: outcome,
+        conversationId,
+        note: outcome === "ran" ? undefined : reason,
+      });
     }
     deps.logger.info("task finished", { task: task.id, outcome, reason });
     return { task, outcome, reason, result, conversationId };

@@ -60,7 +60,7 @@ export const llmSection = z.object({
   temperature: z.number().min(0).max(2).default(0.3),
   max_tool_iterations: positiveInt.max(100).default(10),
   /** Token budget for tool schemas offered on one request. */
-  tool_budget_tokens: positiveInt.max(bounds.maxConfigTokens).default(1130),
+  tool_budget_tokens: positiveInt.max(bounds.maxConfigTokens).default(1200),
   connect_timeout_seconds: z.number().positive().max(bounds.maxTimeoutSeconds).default(10),
   /** A cold model can take minutes to load and answer: the whole exchange's upper bound. */
   response_timeout_seconds: z.number().positive().max(86_400).default(300),

@@ -4,6 +4,7 @@
  * dashboard, the CLI or the phone), and the rules the user set once ("Always allow…") that answer
  * yes to matching calls. Ports only; SQLite stores them, `src/application/approvals.ts` runs them.
  */
+import type { Notification } from "./notifier.ts";
 import type { TaintFinding } from "./taint.ts";
 import type { ConversationKind, Tool, ToolOutcome } from "./tool.ts";
 
@@ -151,25 +152,12 @@ export interface ApprovalRequests {
   request(action: PendingAction): Promise<{ id: number; text: string }>;
 }
 
-/** A button of a notification: an HTTP POST to a capability URL (ntfy's `http` action). */
-export interface NoticeButton {
-  label: string;
-  url: string;
-}
-
-/** A notice to the user about an approval: asked, done, failed. */
-export interface ApprovalNotice {
-  title: string;
-  message: string;
-  priority?: "default" | "high";
-  /** Where tapping the notification goes (the dashboard's approval page). */
-  click?: string;
-  buttons: NoticeButton[];
-  approvalId: number;
-}
-
-/** Port: sends approval notices (ntfy with action buttons); never throws. */
-export type ApprovalNotifier = (notice: ApprovalNotice) => Promise<void>;
+/**
+ * Port: sends a notice about an approval (asked, done, failed) through the outbox under `scope`
+ * (`approval:ID:ask`, `approval:ID:outcome`), so it is sent once and its delivery recorded;
+ * never throws.
+ */
+export type ApprovalNotifier = (notice: Notification, scope: string) => Promise<void>;
 
 /** The default time a pending approval waits for an answer. */
 export const defaultApprovalHours = 24;

@@ -10,6 +10,7 @@ import type { RadarConfig } from "../config/schema.ts";
 import { expandHome, homeDirectory } from "../config/paths.ts";
 import { configSecrets } from "../config/secrets.ts";
 import type { ActionJournal } from "../core/action_journal.ts";
+import type { ApprovalNotifier } from "../core/approvals.ts";
 import type { Clock, ConversationStore, Logger } from "../core/ports.ts";
 import type { TaskFirings } from "../core/receipts.ts";
 import { redactText } from "../core/redact.ts";
@@ -20,7 +21,6 @@ import { SqliteCapabilityStore } from "../adapters/sqlite/capability_store.ts";
 import { SqliteGrantStore } from "../adapters/sqlite/grant_store.ts";
 import { SqliteActionJournal } from "../adapters/sqlite/action_journal_store.ts";
 import { SqliteTaskFirings } from "../adapters/sqlite/task_firing_store.ts";
-import { ntfyApprovalNotifier } from "../adapters/ntfy_notices.ts";
 import { ApprovalService } from "../application/approvals.ts";
 import { StandingGrants } from "../application/standing_grants.ts";
 import { ApprovalUpkeep } from "../application/approval_upkeep.ts";
@@ -53,7 +53,6 @@ export interface ApprovalPartsInput {
   files: FileAccessDependencies;
   clock: Clock;
   logger: Logger;
-  fetch: typeof fetch;
   conversations: Pick<ConversationStore, "appendMessage">;
   audit: AuditSink;
   registry: ToolRegistry;
@@ -61,6 +60,8 @@ export interface ApprovalPartsInput {
   gates: readonly ToolGate[];
   observers: readonly ToolObserver[];
   elapsed: () => number;
+  /** Sends approval notices through the outbox (absent: none are sent). */
+  notify?: ApprovalNotifier;
 }
 
 /** Builds the approvals, grants, journal and firings over the open database. */
@@ -118,7 +119,7 @@ export function approvalParts(input: ApprovalPartsInput): ApprovalParts {
         ? { ok: true, text: `Undone: ${result.note}.` }
         : { ok: false, text: `Not undone: ${result.reason}.` };
     },
-    notify: ntfyApprovalNotifier({ config, fetch: input.fetch, logger }),
+    notify: input.notify,
     baseUrl: () => dashboardBaseUrl(config),
     mask,
   });

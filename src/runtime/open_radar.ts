@@ -55,6 +55,8 @@ import type { FilePersonalityCatalog } from "../personalities/personality_catalo
 import { personalityParts } from "./personality_parts.ts";
 import { personalityNamePattern } from "../personalities/personality_file.ts";
 import { approvalParts, type FileActions } from "./approval_parts.ts";
+import { notifyOnce } from "../core/notifier.ts";
+import { NotificationRetries } from "../application/notification_retries.ts";
 import type { ApprovalService } from "../application/approvals.ts";
 import type { StandingGrants } from "../application/standing_grants.ts";
 import type { TaskFirings } from "../core/receipts.ts";
@@ -193,13 +195,17 @@ export function openRadar(options: RadarOptions): Radar {
     files: { config, configPath: loaded.path, dataDir, env: options.env, cwd: options.cwd },
     clock,
     logger,
-    fetch: fetcher,
     conversations,
     audit: toolCalls,
     registry,
     gates,
     observers,
     elapsed: process.elapsed,
+    // Through the outbox (sent once, delivery recorded, failed sends retried); `work` exists by
+    // the time a run asks.
+    notify: async (notice, scope) => {
+      await notifyOnce(core.notifier, work.sideEffects(scope), notice, AbortSignal.timeout(20_000));
+    },
   });
   const warned = new Set<string>();
   const parts = (personality: ResolvedPersonality, historyMessages?: number) =>
@@ -334,11 +340,19 @@ export function openRadar(options: RadarOptions): Radar {
     })
     : undefined;
   if (plugins) registerPluginHooks(hooks, plugins.hooks);
+  const retries = new NotificationRetries({
+    outbox: work.outbox,
+    notifier: core.notifier,
+    clock,
+    logger,
+    pid: process.pid,
+    renotice: (key) => away.approvals.renotice(key),
+  });
   let closed = false;
   const mcpServers = () => mcpServerViews(config, mcpApprovals);
   return {
     ...work,
-    tickJobs: () => [...work.tickJobs(), away.upkeep],
+    tickJobs: () => [...work.tickJobs(), away.upkeep, retries],
     approvals: away.approvals,
     grants: away.grants,
     actions: away.actions,

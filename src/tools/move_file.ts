@@ -25,14 +25,15 @@ export function moveFileTool(
 ): Tool {
   return defineTool({
     name: "move_file",
-    description: "Move, rename or copy a file (never overwrites)",
+    description: "Move, rename or copy a file",
     keywords: ["move", "rename", "copy", "file", "folder", "organize", "sort", "archive"],
     effect: "local_write",
     pathArguments: ["source", "destination"],
     resultIsData: false,
     input: z.object({
       source: z.string().min(1).max(4096),
-      destination: z.string().min(1).max(4096).describe("New path, or a folder ending in /"),
+      // A path, or a folder (existing, or ending in /): costs no schema tokens to say.
+      destination: z.string().min(1).max(4096),
       copy: z.boolean().optional(),
     }),
     run: async ({ source, destination, copy }, context) => {

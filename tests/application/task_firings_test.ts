@@ -33,7 +33,7 @@ Deno.test("task firings record on-time, caught-up, missed and manual runs", asyn
     assert.equal(firings[0].dueAt, "2026-11-23T11:00:00.000Z");
     assert.equal(firings[1].dueAt, "2026-11-23T12:00:00.000Z");
     assert.ok(firings.every((firing) => firing.conversationId !== undefined));
-    assert.equal(firings[2].note, "answer");
+    assert.equal(firings[2].note, "run now");
     const [missed] = services.taskFirings.recent(10, skipper.id);
     assert.equal(missed.state, "missed");
     assert.match(

@@ -30,6 +30,7 @@ import { registerPersonality } from "./personality.ts";
 import { registerApprovals } from "./approvals.ts";
 import { registerGrants } from "./grants.ts";
 import { registerUndo } from "./undo.ts";
+import { registerNotifications } from "./notifications.ts";
 
 /** Adds one command (and its subcommands) to the program. */
 export type CommandRegistrar = (program: Command, context: CliContext) => void;
@@ -55,6 +56,7 @@ export const commandRegistrars: CommandRegistrar[] = [
   registerApprovals,
   registerGrants,
   registerUndo,
+  registerNotifications,
   registerService,
   registerMonitor,
   registerDb,

@@ -3,6 +3,7 @@ import type { Radar } from "../../runtime/open_radar.ts";
 import { execStatusLines } from "./exec_status.ts";
 import { daemonStatus } from "./daemon_status.ts";
 import { pluginStatusLines } from "./plugin_status.ts";
+import { awayStatusLines } from "./away_status.ts";
 
 /** A section of `radar status` contributed by a concern (daemon, tools, plugins). */
 export type StatusSection = (radar: Radar) => Promise<string[]> | string[];
@@ -16,4 +17,5 @@ export const statusSections: StatusSection[] = [
   },
   (radar) => execStatusLines(radar, Deno.env.toObject()),
   (radar) => pluginStatusLines(radar),
+  awayStatusLines,
 ];

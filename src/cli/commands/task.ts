@@ -6,6 +6,8 @@ import { jsonOptionHelp, printJson } from "../json_output.ts";
 import type { CliContext } from "../context.ts";
 import { parseCount, parseId } from "../arguments.ts";
 import type { TaskFiring } from "../../core/receipts.ts";
+import { taskScope } from "../../application/run_side_effects.ts";
+import { deliveryWords } from "./notifications.ts";
 import { NotFoundError, RadarError, UsageError } from "../../core/errors.ts";
 import { catchUpPolicies, type CatchUpPolicy } from "../../core/schedule.ts";
 import type { TaskRecord } from "../../core/schedule_ports.ts";
@@ -138,7 +140,23 @@ export function registerTask(program: Command, context: CliContext): void {
       const firings = daemon.taskFirings.recent(parseCount(options.limit, "--limit"), taskId);
       if (options.json) return printJson(context, firings);
       if (!firings.length) return context.io.stdout("No task runs recorded.\n");
-      for (const firing of firings.reverse()) context.io.stdout(`${firingLine(firing)}\n`);
+      for (const firing of firings.reverse()) {
+        context.io.stdout(`${firingLine(firing)}\n`);
+        // What the run notified, and whether it reached the user.
+        const scope = firing.runId === undefined ? undefined : taskScope(
+          firing.taskId,
+          firing.note === "run now" ? undefined : firing.dueAt,
+          firing.runId,
+        );
+        for (const entry of scope ? daemon.outbox.inScope(scope) : []) {
+          if (entry.kind !== "notify") continue;
+          context.io.stdout(
+            `      notified: ${deliveryWords(entry)} — "${
+              (entry.body ?? entry.summary).slice(0, 80)
+            }"\n`,
+          );
+        }
+      }
     });
 
   task.command("run-now").argument("<id>").description("run a task now").action(
