@@ -204,6 +204,8 @@ export function openRadar(options: RadarOptions): Radar {
     // Through the outbox (sent once, delivery recorded, failed sends retried); `work` exists by
     // the time a run asks.
     notify: async (notice, scope) => {
+      // No topic: the dashboard and `radar approvals` still ask; nothing to record as undelivered.
+      if (!core.notifier.topic()) return;
       await notifyOnce(core.notifier, work.sideEffects(scope), notice, AbortSignal.timeout(20_000));
     },
   });

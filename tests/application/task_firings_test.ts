@@ -38,8 +38,8 @@ Deno.test("task firings record on-time, caught-up, missed and manual runs", asyn
     assert.equal(missed.state, "missed");
     assert.match(
       firingLine(missed),
-      /task #2  due 2026-11-23 12:00 → missed: missed while Radar was not running \(catch-up: skip\)$/,
+      /task #2 {2}due 2026-11-23 12:00 → missed: missed while Radar was not running \(catch-up: skip\)$/,
     );
-    assert.match(firingLine(firings[1]), /→ ran \(caught up late\)  \[conversation #\d+\]$/);
+    assert.match(firingLine(firings[1]), /→ ran \(caught up late\) {2}\[conversation #\d+\]$/);
   });
 });

@@ -48,10 +48,10 @@ Deno.test("approvals list/show/approve/deny, grants add/list/revoke and undo fro
     const shown = await cli(["approvals", "show", String(id)]);
     assert.match(
       shown.out,
-      /^#1  pending  task +write_file path=~\/notes\/plan\.txt content=the plan/,
+      /^#1 {2}pending {2}task +write_file path=~\/notes\/plan\.txt content=the plan/,
     );
-    assert.match(shown.out, /had read:   tool fetch_url/);
-    assert.match(shown.out, /always:     write_file path=~\/notes\/\*\*/);
+    assert.match(shown.out, /had read: {3}tool fetch_url/);
+    assert.match(shown.out, /always: {5}write_file path=~\/notes\/\*\*/);
     const piped = await cli(["approvals", "approve", "1"], { stdin: "" });
     assert.equal(piped.code, ExitCode.usage);
     assert.match(piped.err, /Refusing `radar approvals approve`/);
@@ -83,14 +83,14 @@ Deno.test("approvals list/show/approve/deny, grants add/list/revoke and undo fro
     const grants = await cli(["grants", "list"]);
     assert.match(
       grants.out,
-      /^config:1  write_file path=~\/Inbox\/\*\.md  \(radar\.yaml\) — notes inbox\n1 +write_file path=~\/notes\/\*\*  \(added \d{4}-\d\d-\d\d\) — notes\n$/,
+      /^config:1 {2}write_file path=~\/Inbox\/\*\.md {2}\(radar\.yaml\) — notes inbox\n1 +write_file path=~\/notes\/\*\* {2}\(added \d{4}-\d\d-\d\d\) — notes\n$/,
     );
     assert.equal((await cli(["grants", "revoke", "config:1"])).code, ExitCode.usage);
     assert.equal((await cli(["grants", "revoke", "1"])).code, 0);
     assert.equal((await cli(["grants", "revoke", "1"])).code, ExitCode.notFound);
 
     const journal = await cli(["undo", "--list"]);
-    assert.match(journal.out, /^#1  .*  create ~\/notes\/plan\.txt  \(approval #1\)\n$/);
+    assert.match(journal.out, /^#1 {2}.* {2}create ~\/notes\/plan\.txt {2}\(approval #1\)\n$/);
     const undone = await cli(["undo"]);
     assert.equal(undone.out, "Undone #1: removed ~/notes/plan.txt.\n");
     assert.equal(existsSync(join(dir, "notes")), false);
