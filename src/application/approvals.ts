@@ -81,7 +81,7 @@ export class ApprovalService implements ApprovalRequests {
 
   /** Approvals, newest first (expired ones are marked first). */
   list(options: { pendingOnly?: boolean; limit?: number } = {}): ApprovalRecord[] {
-    this.expire();
+    this.#expireIfWritable();
     return this.parts.store.list({
       states: options.pendingOnly ? ["pending"] : undefined,
       limit: options.limit ?? 50,
@@ -90,7 +90,7 @@ export class ApprovalService implements ApprovalRequests {
 
   /** One approval; NotFoundError when there is none. */
   show(id: number): ApprovalRecord {
-    this.expire();
+    this.#expireIfWritable();
     const record = this.parts.store.get(id);
     if (!record) throw new NotFoundError(`No approval #${id}`);
     return record;
@@ -215,6 +215,17 @@ export class ApprovalService implements ApprovalRequests {
     }
     if (expired.length) this.parts.logger.info("approvals expired", { count: expired.length });
     return expired.length;
+  }
+
+  /** Expires what is due; a read-only database (`radar status` on a copy) lists as stored. */
+  #expireIfWritable(): void {
+    try {
+      this.expire();
+    } catch (error) {
+      this.parts.logger.debug("cannot mark expired approvals", {
+        error: (error as Error).message,
+      });
+    }
   }
 
   /** Deletes capabilities that expired, and decided approvals older than `days`. */
