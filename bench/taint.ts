@@ -1,7 +1,9 @@
 /**
  * The run guard's taint check, on what a busy unattended run reads: untrusted text of ten 8,000-
- * character tool results, then a call whose argument is a 1 MB file content (write_file's largest)
- * and a typical short call. Targets: a short call < 1 ms, the largest argument < 500 ms.
+ * character tool results (indexed on the first check: a run that makes no changing call pays only
+ * for normalising), then a typical short call and one whose argument is a 1 MB file content
+ * (write_file's largest). Targets: the first check < 300 ms, then a short call < 1 ms, the largest
+ * argument < 500 ms.
  */
 import type { BenchSuite } from "./index.ts";
 import { RunProvenance } from "../src/core/taint.ts";
@@ -27,11 +29,13 @@ export const taintSuite: BenchSuite = {
   run() {
     const run = new RunProvenance();
     run.addTrusted("File the PDFs that land in ~/Downloads into ~/Documents/Filed");
+    const results = Array.from({ length: 10 }, (_, index) => words(1400, index + 1).slice(0, 8000));
     const started = performance.now();
-    for (let index = 0; index < 10; index++) {
-      run.addUntrusted(`tool fetch_url`, words(1400, index + 1).slice(0, 8000));
-    }
-    const indexMs = performance.now() - started;
+    for (const result of results) run.addUntrusted("tool fetch_url", result);
+    const readMs = performance.now() - started;
+    const first = performance.now();
+    run.findTaint({ path: "~/x" }, { pathArguments: ["path"] });
+    const firstMs = performance.now() - first;
     const short: number[] = [];
     for (let index = 0; index < 50; index++) {
       const at = performance.now();
@@ -53,8 +57,15 @@ export const taintSuite: BenchSuite = {
     return Promise.resolve([
       {
         metric: "reading 80,000 untrusted characters",
-        value: Number(indexMs.toFixed(1)),
+        value: Number(readMs.toFixed(1)),
         unit: "ms",
+      },
+      {
+        metric: "the first check (indexing them)",
+        value: Number(firstMs.toFixed(1)),
+        unit: "ms",
+        target: "< 300 ms",
+        met: firstMs < 300,
       },
       {
         metric: "a short call checked",

@@ -95,21 +95,33 @@ export class RunProvenance {
   /** Each untrusted gram → the index of the first source that holds it. */
   readonly #untrustedGrams = new Map<string, number>();
 
+  /** Texts already in the gram indexes (built on the first check: most runs never check). */
+  #indexedTrusted = 0;
+  #indexedUntrusted = 0;
+
   /** Text the user, a task or config wrote. */
   addTrusted(text: string): void {
     if (!text.trim()) return;
-    const normalized = normalizeForTaint(text);
-    this.#trusted.push(normalized);
-    for (const gram of grams(normalized)) this.#trustedGrams.add(gram);
+    this.#trusted.push(normalizeForTaint(text));
   }
 
   /** Text from outside (`source`: "tool fetch_url", "events", "stdin"). */
   addUntrusted(source: string, text: string): void {
     if (!text.trim()) return;
-    const normalized = normalizeForTaint(text);
-    const index = this.#untrusted.push({ source, text: normalized }) - 1;
-    for (const gram of grams(normalized)) {
-      if (!this.#untrustedGrams.has(gram)) this.#untrustedGrams.set(gram, index);
+    this.#untrusted.push({ source, text: normalizeForTaint(text) });
+  }
+
+  /** Adds the texts read since the last check to the gram indexes. */
+  #index(): void {
+    for (; this.#indexedTrusted < this.#trusted.length; this.#indexedTrusted++) {
+      for (const gram of grams(this.#trusted[this.#indexedTrusted])) this.#trustedGrams.add(gram);
+    }
+    for (; this.#indexedUntrusted < this.#untrusted.length; this.#indexedUntrusted++) {
+      for (const gram of grams(this.#untrusted[this.#indexedUntrusted].text)) {
+        if (!this.#untrustedGrams.has(gram)) {
+          this.#untrustedGrams.set(gram, this.#indexedUntrusted);
+        }
+      }
     }
   }
 
@@ -133,6 +145,7 @@ export class RunProvenance {
   /** The tainted arguments of a call (none while the run has read no untrusted text). */
   findTaint(args: Record<string, unknown>, options: TaintOptions = {}): TaintFinding[] {
     if (!this.readUntrusted) return [];
+    this.#index();
     const findings: TaintFinding[] = [];
     const paths = new Set(options.pathArguments ?? []);
     for (const leaf of stringLeaves(args)) {
