@@ -17,6 +17,7 @@ import { daemonToolNames, proactiveTools } from "./offered_tools.ts";
 import { runSideEffects, taskScope } from "./run_side_effects.ts";
 import { isValidDate, laterBy } from "../core/safe_time.ts";
 import type { TaskFirings } from "../core/receipts.ts";
+import type { UnattendedBudget } from "./unattended_budget.ts";
 
 /** What the task runner needs. */
 export interface TaskRunnerDependencies {
@@ -42,6 +43,8 @@ export interface TaskRunnerDependencies {
   elapsed: () => number;
   /** Each time a task was due and what became of it (`radar task log`); absent: not recorded. */
   firings?: TaskFirings;
+  /** `budget:`: a scheduled run past today's tokens waits for tomorrow (it stays due). */
+  budget?: Pick<UnattendedBudget, "pausedFor">;
 }
 
 /** A scheduled run this much after its due time ran late (caught up after downtime). */
@@ -50,8 +53,8 @@ const lateAfterMs = 2 * 60_000;
 /** The outcome of one task run. */
 export interface TaskRunReport {
   task: TaskRecord;
-  /** `busy`: the task was already running (its run was not started again). */
-  outcome: "ran" | "failed" | "busy";
+  /** `busy`: already running (not started again); `paused`: the budget holds it until tomorrow. */
+  outcome: "ran" | "failed" | "busy" | "paused";
   reason: string;
   result?: AgentResult;
   conversationId?: number;
@@ -180,6 +183,10 @@ export class TaskRunner implements TickJob {
     dueAt: string | undefined = task.nextRunAt,
   ): Promise<TaskRunReport> {
     const { deps } = this;
+    const paused = trigger === "schedule"
+      ? deps.budget?.pausedFor({ kind: "task", taskId: task.id })
+      : undefined;
+    if (paused) return { task, outcome: "paused", reason: paused };
     const started = deps.elapsed();
     const at = deps.clock.now();
     const claim = deps.runs.claimTask(task.id, trigger, at, deps.pid, deps.isAlive);

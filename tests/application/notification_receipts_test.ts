@@ -106,7 +106,7 @@ Deno.test("a reminder that never gets through is undeliverable, and status and t
       assert.equal(await runCli(["task", "log", String(taskId)], log), 0, log.err.join(""));
       assert.match(
         log.out.join(""),
-        /→ ran {2}\[conversation #\d+\]\n {6}notified: UNDELIVERABLE after 5 tries: .* — "Water the plants"\n$/,
+        /When tasks were due:\n.*→ ran {2}\[conversation #\d+\]\n {6}notified: UNDELIVERABLE after 5 tries: .* — "Water the plants"\n$/,
       );
     });
   } finally {

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { textResponse } from "../fakes/scripted_chat_model.ts";
 import { withTestDaemon } from "../helpers/test_radar.ts";
-import { firingLine } from "../../src/cli/commands/task.ts";
+import { firingLine } from "../../src/cli/commands/task_firings.ts";
 
 Deno.test("task firings record on-time, caught-up, missed and manual runs", async () => {
   await withTestDaemon({ now: "2026-11-23T10:00:00Z" }, async ({ services, clock, model }) => {

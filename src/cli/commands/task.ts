@@ -4,13 +4,11 @@ import type { Command } from "commander";
 import { describeTask } from "./task_description.ts";
 import { jsonOptionHelp, printJson } from "../json_output.ts";
 import type { CliContext } from "../context.ts";
-import { parseCount, parseId } from "../arguments.ts";
-import type { TaskFiring } from "../../core/receipts.ts";
-import { taskScope } from "../../application/run_side_effects.ts";
-import { deliveryWords } from "./notifications.ts";
+import { parseId } from "../arguments.ts";
 import { NotFoundError, RadarError, UsageError } from "../../core/errors.ts";
 import { catchUpPolicies, type CatchUpPolicy } from "../../core/schedule.ts";
 import type { TaskRecord } from "../../core/schedule_ports.ts";
+import { registerTaskLog } from "./task_log.ts";
 
 /** Registers `task` and its subcommands. */
 export function registerTask(program: Command, context: CliContext): void {
@@ -94,6 +92,8 @@ export function registerTask(program: Command, context: CliContext): void {
     }
   });
 
+  registerTaskLog(task, context);
+
   task.command("approve").argument("<id>")
     .description("let a task the model created run with every tool (not only read-only ones)")
     .action(async (id: string) => {
@@ -127,38 +127,6 @@ export function registerTask(program: Command, context: CliContext): void {
       });
   }
 
-  task.command("log").argument("[id]")
-    .description("when tasks were due and what became of each run (missed, caught up, failed)")
-    .option("-n, --limit <n>", "how many", "20")
-    .option("--json", jsonOptionHelp)
-    .action(async (id: string | undefined, options: { limit: string; json?: boolean }) => {
-      const daemon = await context.radar();
-      const taskId = id === undefined ? undefined : parseId(id);
-      if (taskId !== undefined && !daemon.tasks.store.get(taskId)) {
-        throw new NotFoundError(`No task ${id}`);
-      }
-      const firings = daemon.taskFirings.recent(parseCount(options.limit, "--limit"), taskId);
-      if (options.json) return printJson(context, firings);
-      if (!firings.length) return context.io.stdout("No task runs recorded.\n");
-      for (const firing of firings.reverse()) {
-        context.io.stdout(`${firingLine(firing)}\n`);
-        // What the run notified, and whether it reached the user.
-        const scope = firing.runId === undefined ? undefined : taskScope(
-          firing.taskId,
-          firing.note === "run now" ? undefined : firing.dueAt,
-          firing.runId,
-        );
-        for (const entry of scope ? daemon.outbox.inScope(scope) : []) {
-          if (entry.kind !== "notify") continue;
-          context.io.stdout(
-            `      notified: ${deliveryWords(entry)} — "${
-              (entry.body ?? entry.summary).slice(0, 80)
-            }"\n`,
-          );
-        }
-      }
-    });
-
   task.command("run-now").argument("<id>").description("run a task now").action(
     async (id: string) => {
       const daemon = await context.radar();
@@ -176,18 +144,4 @@ export function registerTask(program: Command, context: CliContext): void {
       context.io.stdout(`${report.result?.answer.trim() || "(no answer)"}\n`);
     },
   );
-}
-
-/** One firing: "2026-11-24 09:00  task #3  due 09:00 → ran (caught up)". */
-export function firingLine(firing: TaskFiring): string {
-  const flags = [
-    firing.caughtUp ? "caught up late" : "",
-    firing.retried ? "retried after a crash" : "",
-  ].filter(Boolean);
-  const note = firing.note && firing.state !== "ran" ? `: ${firing.note}` : "";
-  return `${firing.firedAt.slice(0, 16).replace("T", " ")}  task #${firing.taskId}  due ${
-    firing.dueAt.slice(0, 16).replace("T", " ")
-  } → ${firing.state}${flags.length ? ` (${flags.join(", ")})` : ""}${note}${
-    firing.conversationId === undefined ? "" : `  [conversation #${firing.conversationId}]`
-  }`;
 }
