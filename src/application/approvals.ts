@@ -18,6 +18,7 @@ import type {
 } from "../core/approvals.ts";
 import type { Notification, NotificationButton } from "../core/notifier.ts";
 import { NotFoundError, UsageError } from "../core/errors.ts";
+import { formatDateTime } from "../core/zoned_time.ts";
 import type { AuditSink, Clock, ConversationStore, Logger } from "../core/ports.ts";
 import type { ToolExecution } from "../core/tool_registry.ts";
 import type { StandingGrants } from "./standing_grants.ts";
@@ -32,7 +33,7 @@ export interface ApprovalServiceParts {
   audit: AuditSink;
   clock: Clock;
   logger: Logger;
-  settings: () => { expireHours: number; notify: boolean };
+  settings: () => { expireHours: number; notify: boolean; timeZone?: string };
   /** Runs a stored call as the user's yes (hooks still apply; the user's yes answers questions). */
   execute(record: ApprovalRecord, signal: AbortSignal): Promise<ToolExecution>;
   /** Undoes a journaled change (the Undo button). */
@@ -260,7 +261,11 @@ export class ApprovalService implements ApprovalRequests {
           (record.untrustedSources.length
             ? ` that read ${record.untrustedSources.join(", ")}`
             : ""),
-          `Expires ${record.expiresAt.slice(0, 16).replace("T", " ")} UTC.`,
+          `Expires ${
+            formatDateTime(new Date(record.expiresAt), this.parts.settings().timeZone, {
+              zone: true,
+            })
+          }.`,
         ].join("\n"),
       ),
       priority: "default",

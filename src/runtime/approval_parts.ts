@@ -90,6 +90,7 @@ export function approvalParts(input: ApprovalPartsInput): ApprovalParts {
     settings: () => ({
       expireHours: config.approvals.expire_hours,
       notify: config.approvals.notify,
+      timeZone: config.radar.timezone || undefined,
     }),
     execute: (record, signal) =>
       registry.execute({

@@ -10,13 +10,14 @@ import { describeGrant } from "../../application/grant_rules.ts";
 import type { ApprovalRecord } from "../../core/approvals.ts";
 import { RadarError, UsageError } from "../../core/errors.ts";
 import { jsonOptionHelp, printJson } from "../json_output.ts";
+import { formatDateTime } from "../../core/zoned_time.ts";
 import type { CliContext } from "../context.ts";
 
 /** One approval in one line. */
-export function approvalLine(record: ApprovalRecord): string {
-  const when = record.state === "pending"
-    ? `expires ${record.expiresAt.slice(0, 16).replace("T", " ")} UTC`
-    : `${record.decidedAt?.slice(0, 16).replace("T", " ") ?? ""}`;
+export function approvalLine(record: ApprovalRecord, timeZone?: string): string {
+  const at = record.state === "pending" ? record.expiresAt : record.decidedAt;
+  const shown = at ? formatDateTime(new Date(at), timeZone, { zone: true }) : "";
+  const when = record.state === "pending" ? `expires ${shown}` : shown;
   return `#${record.id}  ${record.state.padEnd(7)}  ${record.kind.padEnd(9)} ${
     describeCall(record.tool, record.arguments).slice(0, 140)
   }  (${when})`;
@@ -51,7 +52,8 @@ export function registerApprovals(program: Command, context: CliContext): void {
           options.all ? "No approvals yet.\n" : "Nothing waits for your yes.\n",
         );
       }
-      for (const record of records) context.io.stdout(`${approvalLine(record)}\n`);
+      const zone = radar.config.radar.timezone || undefined;
+      for (const record of records) context.io.stdout(`${approvalLine(record, zone)}\n`);
     });
 
   approvals.command("show").argument("<id>")
@@ -63,7 +65,7 @@ export function registerApprovals(program: Command, context: CliContext): void {
       const suggested = radar.approvals.suggest(record);
       if (options.json) return printJson(context, { ...record, suggestedGrant: suggested });
       const lines = [
-        approvalLine(record),
+        approvalLine(record, radar.config.radar.timezone || undefined),
         `tool:       ${record.tool}`,
         `arguments:  ${record.arguments}`,
         `why:        ${record.reasons.join("\n            ")}`,

@@ -7,6 +7,7 @@ import type { OutboxEntry } from "../../core/work_ports.ts";
 import { parseCount } from "../arguments.ts";
 import { jsonOptionHelp, printJson } from "../json_output.ts";
 import type { CliContext } from "../context.ts";
+import { formatDateTime } from "../../core/zoned_time.ts";
 
 /** A notification's delivery in words. */
 export function deliveryWords(entry: OutboxEntry): string {
@@ -35,10 +36,11 @@ export function registerNotifications(program: Command, context: CliContext): vo
       const entries = radar.outbox.recent(parseCount(options.limit, "--limit"), "notify");
       if (options.json) return printJson(context, entries);
       if (!entries.length) return context.io.stdout("No notifications yet.\n");
+      const zone = radar.config.radar.timezone || undefined;
       for (const entry of entries) {
         const text = (entry.title ? `${entry.title}: ` : "") + (entry.body ?? entry.summary);
         context.io.stdout(
-          `${entry.createdAt.slice(0, 16).replace("T", " ")}  ${deliveryWords(entry)}\n` +
+          `${formatDateTime(new Date(entry.createdAt), zone)}  ${deliveryWords(entry)}\n` +
             `      ${text.replace(/\s+/g, " ").slice(0, 160)}\n`,
         );
       }

@@ -8,16 +8,17 @@ import type { OutboxEntry } from "../../core/work_ports.ts";
 import { taskScope } from "../../application/run_side_effects.ts";
 import type { Radar } from "../../runtime/open_radar.ts";
 import { deliveryWords } from "./notifications.ts";
+import { formatDateTime } from "../../core/zoned_time.ts";
 
 /** One firing: "2026-11-24 09:00  task #3  due 2026-11-24 09:00 → ran (caught up late)". */
-export function firingLine(firing: TaskFiring): string {
+export function firingLine(firing: TaskFiring, timeZone?: string): string {
   const flags = [
     firing.caughtUp ? "caught up late" : "",
     firing.retried ? "retried after a crash" : "",
   ].filter(Boolean);
   const note = firing.note && firing.state !== "ran" ? `: ${firing.note}` : "";
-  return `${firing.firedAt.slice(0, 16).replace("T", " ")}  task #${firing.taskId}  due ${
-    firing.dueAt.slice(0, 16).replace("T", " ")
+  return `${formatDateTime(new Date(firing.firedAt), timeZone)}  task #${firing.taskId}  due ${
+    formatDateTime(new Date(firing.dueAt), timeZone)
   } → ${firing.state}${flags.length ? ` (${flags.join(", ")})` : ""}${note}${
     firing.conversationId === undefined ? "" : `  [conversation #${firing.conversationId}]`
   }`;
@@ -35,9 +36,13 @@ export function firingNotifications(
 }
 
 /** The firings as `radar task log` prints them, oldest first, each with its notifications. */
-export function firingLines(radar: Pick<Radar, "outbox">, firings: TaskFiring[]): string[] {
+export function firingLines(
+  radar: Pick<Radar, "outbox" | "config">,
+  firings: TaskFiring[],
+): string[] {
+  const zone = radar.config.radar.timezone || undefined;
   return [...firings].reverse().flatMap((firing) => [
-    `  ${firingLine(firing)}`,
+    `  ${firingLine(firing, zone)}`,
     ...firingNotifications(radar, firing).map((entry) =>
       `      notified: ${deliveryWords(entry)} — "${(entry.body ?? entry.summary).slice(0, 80)}"`
     ),

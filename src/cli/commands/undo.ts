@@ -6,6 +6,7 @@
 import type { Command } from "commander";
 import type { JournalEntry } from "../../core/action_journal.ts";
 import { RadarError } from "../../core/errors.ts";
+import { formatDateTime } from "../../core/zoned_time.ts";
 import { parseCount, parseId } from "../arguments.ts";
 import { jsonOptionHelp, printJson } from "../json_output.ts";
 import type { CliContext } from "../context.ts";
@@ -14,13 +15,14 @@ import type { CliContext } from "../context.ts";
 export function journalLine(
   entry: JournalEntry,
   display: (path: string) => string = (p) => p,
+  timeZone?: string,
 ): string {
   const what = entry.from
     ? `${entry.kind} ${display(entry.from)} → ${display(entry.path)}`
     : `${entry.kind} ${display(entry.path)}`;
   const state = entry.undoneAt ? `  [undone: ${entry.undoNote}]` : "";
   const by = entry.approvalId === undefined ? entry.runKind ?? "" : `approval #${entry.approvalId}`;
-  return `#${entry.id}  ${entry.at.slice(0, 16).replace("T", " ")}  ${what}  (${by})${state}`;
+  return `#${entry.id}  ${formatDateTime(new Date(entry.at), timeZone)}  ${what}  (${by})${state}`;
 }
 
 /** Registers `undo`. */
@@ -44,7 +46,8 @@ export function registerUndo(program: Command, context: CliContext): void {
           const entries = radar.actions.journal.recent(parseCount(options.limit, "--limit"));
           if (options.json) return printJson(context, entries);
           if (!entries.length) return context.io.stdout("No file changes recorded.\n");
-          for (const entry of entries) context.io.stdout(`${journalLine(entry, display)}\n`);
+          const zone = radar.config.radar.timezone || undefined;
+          for (const entry of entries) context.io.stdout(`${journalLine(entry, display, zone)}\n`);
           return;
         }
         const result = await radar.actions.undo(id === undefined ? undefined : parseId(id));
