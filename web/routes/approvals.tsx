@@ -68,16 +68,12 @@ export function approvalsRoutes(context: RouteContext): Hono {
     );
   });
 
+  const noSuchApproval = (c: Context) =>
+    renderPage(c, context, { title: "Approval", status: 404 }, <Notice>No such approval.</Notice>);
+
   app.get("/approvals/:id", (c) => {
     const record = findRecord(c);
-    if (!record) {
-      return renderPage(
-        c,
-        context,
-        { title: "Approval", status: 404 },
-        <Notice>No such approval.</Notice>,
-      );
-    }
+    if (!record) return noSuchApproval(c);
     return renderPage(
       c,
       context,
@@ -88,14 +84,7 @@ export function approvalsRoutes(context: RouteContext): Hono {
 
   app.get("/approvals/:id/always", (c) => {
     const record = findRecord(c);
-    if (!record || !deps.away) {
-      return renderPage(
-        c,
-        context,
-        { title: "Approval", status: 404 },
-        <Notice>No such approval.</Notice>,
-      );
-    }
+    if (!record || !deps.away) return noSuchApproval(c);
     return renderPage(
       c,
       context,
