@@ -7,9 +7,10 @@
  * a matching grant, by the person, or deferred to a pending approval.
  */
 import type { ApprovalRequests, GrantCheck, StandingGrant } from "./approvals.ts";
-import type { ToolCall } from "./messages.ts";
+import type { AgentDependencies, AgentRequest } from "./agent_types.ts";
+import type { ChatMessage, ToolCall } from "./messages.ts";
 import type { SideEffectLog } from "./side_effects.ts";
-import { describeFinding, type RunProvenance, type TaintFinding } from "./taint.ts";
+import { describeFinding, RunProvenance, type TaintFinding } from "./taint.ts";
 import { type ConversationKind, refused, type Tool, type ToolResult } from "./tool.ts";
 import { effectOf, isGatedEffect } from "./tool_effect.ts";
 import type { ToolExecution, ToolGate } from "./tool_registry.ts";
@@ -154,4 +155,36 @@ export class RunGuard {
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+/**
+ * The guard of one run: what it has read (trusted: the user's words, config places; untrusted:
+ * tool results and marked blocks, history's included), the grants, and who can say yes — the
+ * person (a run with `confirm`), else pending approvals.
+ */
+export function guardRun(
+  deps: AgentDependencies,
+  request: AgentRequest,
+  history: readonly ChatMessage[],
+): RunGuard {
+  const provenance = new RunProvenance();
+  for (const text of deps.trustedContext?.() ?? []) provenance.addTrusted(text);
+  const guard = new RunGuard({
+    provenance,
+    kind: request.kind,
+    conversationId: request.conversationId,
+    grants: deps.grants,
+    person: request.confirm,
+    approvals: request.confirm ? undefined : deps.approvals,
+    sideEffects: request.sideEffects,
+  });
+  for (const message of history) {
+    if (message.role === "user") provenance.addMessage(message.content);
+    if (message.role === "tool") {
+      const name = message.toolName ?? "result";
+      guard.read(deps.registry.get(name), name, message.content);
+    }
+  }
+  provenance.addMessage(request.userMessage);
+  return guard;
 }

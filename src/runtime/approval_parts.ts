@@ -8,12 +8,11 @@ import type { DatabaseSync } from "node:sqlite";
 import { hostname } from "node:os";
 import type { RadarConfig } from "../config/schema.ts";
 import { expandHome, homeDirectory } from "../config/paths.ts";
-import { configSecrets } from "../config/secrets.ts";
 import type { ActionJournal } from "../core/action_journal.ts";
 import type { ApprovalNotifier } from "../core/approvals.ts";
 import type { Clock, ConversationStore, Logger } from "../core/ports.ts";
 import type { TaskFirings } from "../core/receipts.ts";
-import { redactText } from "../core/redact.ts";
+import type { Secrets } from "../core/secrets.ts";
 import type { ToolGate, ToolObserver, ToolRegistry } from "../core/tool_registry.ts";
 import type { AuditSink } from "../core/ports.ts";
 import { SqliteApprovalStore } from "../adapters/sqlite/approval_store.ts";
@@ -60,6 +59,8 @@ export interface ApprovalPartsInput {
   gates: readonly ToolGate[];
   observers: readonly ToolObserver[];
   elapsed: () => number;
+  /** Every secret known now: notices and results are masked with them. */
+  secrets: Pick<Secrets, "mask">;
   /** Sends approval notices through the outbox (absent: none are sent). */
   notify?: ApprovalNotifier;
 }
@@ -77,7 +78,7 @@ export function approvalParts(input: ApprovalPartsInput): ApprovalParts {
     clock,
     tool: (name) => registry.get(name),
   });
-  const mask = (text: string) => redactText(text, configSecrets(config));
+  const mask = (text: string) => input.secrets.mask(text);
   const approvals = new ApprovalService({
     store: new SqliteApprovalStore(db),
     tokens: new SqliteCapabilityStore(db),
@@ -111,7 +112,6 @@ export function approvalParts(input: ApprovalPartsInput): ApprovalParts {
         gates: input.gates,
         observers: input.observers,
         maxResultChars: config.tools.max_result_chars,
-        redact: mask,
         elapsed: input.elapsed,
       }),
     undo: async (id) => {

@@ -21,6 +21,7 @@ import { approvalsMigration } from "./020_approvals.ts";
 import { grantsMigration } from "./021_grants.ts";
 import { actionJournalMigration } from "./022_action_journal.ts";
 import { receiptsMigration } from "./023_receipts.ts";
+import { mcpProgramHashMigration } from "./030_mcp_program_hash.ts";
 import { outboxRecordsMigration } from "./033_outbox_records.ts";
 
 /** The ordered migrations applied by `openDatabase`. */
@@ -46,5 +47,6 @@ export const migrations: readonly Migration[] = [
   grantsMigration,
   actionJournalMigration,
   receiptsMigration,
+  mcpProgramHashMigration,
   outboxRecordsMigration,
 ];
