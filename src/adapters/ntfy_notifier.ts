@@ -1,4 +1,4 @@
-/** The Notifier over ntfy: one POST to `<url>/<topic>` with title, priority and token headers. */
+/** The Notifier over ntfy: one POST to `<url>/<topic>` with title, priority, tags and token headers. */
 import type { RadarConfig } from "../config/schema.ts";
 import type { Delivery, Notification, Notifier } from "../core/notifier.ts";
 
@@ -26,7 +26,7 @@ export class NtfyNotifier implements Notifier {
           "Notifications are not configured: set notifications.ntfy.topic in radar.yaml (or RADAR_NTFY_TOPIC).",
       };
     }
-    const { title, message, priority } = notification;
+    const { title, message, priority, tags } = notification;
     // Buttons and a click target need ntfy's JSON publishing (a POST to the server's root URL).
     const json = notification.buttons?.length || notification.click;
     const base = ntfy.url.replace(/\/+$/, "");
@@ -36,6 +36,7 @@ export class NtfyNotifier implements Notifier {
     };
     if (title && !json) headers.Title = headerValue(title);
     if (priority && !json) headers.Priority = priority;
+    if (tags?.length && !json) headers.Tags = headerValue(tags.join(","));
     if (ntfy.token) headers.Authorization = `Bearer ${ntfy.token}`;
     const failure = (error: string, status?: number): Delivery => ({
       sent: false,
@@ -73,7 +74,7 @@ export class NtfyNotifier implements Notifier {
 }
 
 /** ntfy's numeric priorities in JSON. */
-const priorityNumbers = { low: 2, default: 3, high: 4, urgent: 5 } as const;
+const priorityNumbers = { min: 1, low: 2, default: 3, high: 4, urgent: 5 } as const;
 
 /**
  * The JSON body ntfy publishes (https://docs.ntfy.sh/publish/#publish-as-json): topic, title,
@@ -86,6 +87,7 @@ export function ntfyJsonBody(topic: string, notification: Notification): Record<
     message: notification.message,
     ...(notification.title ? { title: notification.title } : {}),
     ...(notification.priority ? { priority: priorityNumbers[notification.priority] } : {}),
+    ...(notification.tags?.length ? { tags: [...notification.tags] } : {}),
     ...(notification.click ? { click: notification.click } : {}),
     ...(notification.buttons?.length
       ? {

@@ -1,14 +1,20 @@
 /** `write_file`: create, overwrite or append, atomically (temp file + rename). */
-import { basename, dirname, join } from "node:path";
+import { basename, dirname, isAbsolute, join } from "node:path";
 import { z } from "zod";
-import { failed, refused, type Tool } from "../core/tool.ts";
+import { failed, refused, type Tool, type ToolContext } from "../core/tool.ts";
 import { defineTool } from "../core/tool_definition.ts";
 import {
   assertFolderUnchanged,
   openCheckedForRead,
   PathChangedError,
 } from "../adapters/os/checked_open.ts";
-import { type FileAccessDependencies, pathGuardFor } from "../adapters/os/file_access.ts";
+import {
+  checkedRoots,
+  ensureScratchFolder,
+  type FileAccessDependencies,
+  pathGuardFor,
+} from "../adapters/os/file_access.ts";
+import { isInside, type PathCheck, type PathGuard } from "../adapters/os/path_guard.ts";
 import { askOutsideWritableRoots } from "./writable_roots.ts";
 import { createFolders, fileState } from "./file_changes.ts";
 import { type FileJournalDependencies, recordChange, saveBeforeReplace } from "./file_journal.ts";
@@ -32,9 +38,13 @@ export function writeFileTool(
     }),
     run: async ({ path, content, append }, context) => {
       const guard = pathGuardFor(deps);
-      const checked = guard.check(path, "write");
-      if (!checked.ok) return refused(checked.reason);
-      const target = checked.path;
+      const roots = [
+        ensureScratchFolder(deps),
+        ...checkedRoots(guard, deps.config.tools.files.writable_roots),
+      ];
+      const place = writePlace(path, deps, guard, roots, context);
+      if (!place.ok) return refused(place.reason);
+      const target = place.path;
       const shown = guard.display(target);
       const outside = await askOutsideWritableRoots(
         deps,
@@ -77,7 +87,7 @@ export function writeFileTool(
           createdFolders,
         });
         const undo = journaled === undefined ? "" : ` Undo: radar undo ${journaled}.`;
-        return `${verb} ${shown} (${size} bytes).${undo}`;
+        return `${verb} ${shown} (${size} bytes).${place.note ?? ""}${undo}`;
       } catch (error) {
         if (error instanceof PathChangedError) {
           return refused(`Cannot write ${shown}: ${error.message}.`);
@@ -86,6 +96,33 @@ export function writeFileTool(
       }
     },
   });
+}
+
+/**
+ * Where a write goes. An absolute or `~` path as given. A relative path (a bare file name) is
+ * taken from the folder Radar was run from when it may be written there: inside the writable
+ * roots, or with a person present to say yes (`radar ask` and `radar chat` at a terminal, the
+ * dashboard's chat). Otherwise (a heartbeat, a task, a script, a protected folder) it goes to the
+ * scratch folder (`roots[0]`) and the result says so.
+ */
+function writePlace(
+  path: string,
+  deps: FileAccessDependencies,
+  guard: PathGuard,
+  roots: readonly string[],
+  context: ToolContext,
+): PathCheck & { note?: string } {
+  const here = guard.check(path, "write");
+  if (isAbsolute(path) || path === "~" || path.startsWith("~/")) return here;
+  const personPresent = context.interactive && context.confirm !== undefined;
+  if (here.ok && (personPresent || roots.some((root) => isInside(here.path, root, true)))) {
+    return here;
+  }
+  const there = guard.check(join(roots[0], path), "write");
+  if (!there.ok) return there;
+  const folder = guard.display(deps.cwd ?? Deno.cwd());
+  const why = here.ok ? `nobody is there to allow writing in ${folder}` : `${folder} is protected`;
+  return { ...there, note: ` It is in the scratch folder: ${why}.` };
 }
 
 async function existingFile(path: string): Promise<{ mode?: number } | "folder" | undefined> {

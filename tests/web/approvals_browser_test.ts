@@ -9,12 +9,8 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { ollamaText, ollamaToolCall } from "../fakes/fake_llm_server.ts";
 import { type AwayHome, withAwayHome } from "../helpers/away_home.ts";
-import {
-  chromiumInstalled,
-  collectPageErrors,
-  launchChromium,
-  saveScreenshot,
-} from "./browser/chromium.ts";
+import { collectPageErrors, launchChromium, saveScreenshot } from "./browser/chromium.ts";
+import { needing } from "../helpers/system_parts.ts";
 
 async function proposeFiling(home: AwayHome, name: string): Promise<void> {
   await home.dropPdf(name, "ACME GmbH Invoice 2026-11-02 Total 120.00 EUR");
@@ -29,9 +25,8 @@ async function proposeFiling(home: AwayHome, name: string): Promise<void> {
   await home.radar.heartbeat.tick({ trigger: "schedule" });
 }
 
-Deno.test({
+Deno.test(needing(["chromium"], {
   name: "approvals, Always allow…, grants, Undo and Deny on the dashboard in Chromium",
-  ignore: !chromiumInstalled(),
   // playwright keeps its pipe to the browser and timers of its own until the process exits.
   sanitizeOps: false,
   sanitizeResources: false,
@@ -93,4 +88,4 @@ Deno.test({
       }
     });
   },
-});
+}));

@@ -21,6 +21,7 @@ import { approvalsMigration } from "./020_approvals.ts";
 import { grantsMigration } from "./021_grants.ts";
 import { actionJournalMigration } from "./022_action_journal.ts";
 import { receiptsMigration } from "./023_receipts.ts";
+import { spentOneShotsMigration } from "./029_spent_one_shots.ts";
 import { mcpProgramHashMigration } from "./030_mcp_program_hash.ts";
 import { outboxRecordsMigration } from "./033_outbox_records.ts";
 
@@ -47,6 +48,7 @@ export const migrations: readonly Migration[] = [
   grantsMigration,
   actionJournalMigration,
   receiptsMigration,
+  spentOneShotsMigration,
   mcpProgramHashMigration,
   outboxRecordsMigration,
 ];
