@@ -8,6 +8,7 @@ import { webLoadSuite } from "./web_load.ts";
 import { toolOfferingSuite } from "./tool_offering.ts";
 import { soakSuite } from "./soak.ts";
 import { daemonMemorySuite } from "./daemon_memory.ts";
+import { taintSuite } from "./taint.ts";
 
 /** One suite: prints its own numbers and returns them for the summary. */
 export interface BenchSuite {
@@ -35,6 +36,7 @@ export const suites: BenchSuite[] = [
   execSuite,
   webLoadSuite,
   toolOfferingSuite,
+  taintSuite,
   daemonMemorySuite,
   soakSuite,
 ];

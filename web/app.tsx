@@ -28,6 +28,7 @@ import { widgetsRoutes } from "./routes/widgets.tsx";
 import { evalRoutes } from "./routes/eval.tsx";
 import { summariesRoutes } from "./routes/summaries.tsx";
 import { personalitiesRoutes } from "./routes/personalities.tsx";
+import { approvalsRoutes } from "./routes/approvals.tsx";
 
 /** The largest request body accepted (config text is the biggest legitimate one). */
 const maxBodyBytes = 1024 * 1024;
@@ -60,7 +61,13 @@ export function createApp(deps: WebDependencies, options: AppOptions = {}): Hono
     throttle: new FailureThrottle(deps.clock),
   };
   app.use("*", securityHeaders());
-  app.use("*", originCheck({ loopbackHostsOnly: options.loopbackHostsOnly ?? true }));
+  app.use(
+    "*",
+    originCheck({
+      loopbackHostsOnly: options.loopbackHostsOnly ?? true,
+      extraHosts: deps.publicUrl ? [new URL(deps.publicUrl).hostname.toLowerCase()] : [],
+    }),
+  );
   app.use("*", requireAuth({ authToken: deps.authToken, throttle: routeContext.throttle }));
   app.use(
     "*",
@@ -83,6 +90,7 @@ export function createApp(deps: WebDependencies, options: AppOptions = {}): Hono
       evalRoutes,
       summariesRoutes,
       personalitiesRoutes,
+      approvalsRoutes,
     ]
   ) app.route("/", routes(routeContext));
   app.notFound((c) =>

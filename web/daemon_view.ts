@@ -40,6 +40,14 @@ function notificationOf(entry: OutboxEntry): SentNotification {
     title: entry.title || "Radar",
     body: entry.body ?? entry.summary,
     delivered: entry.state === "sent",
+    delivery: entry.state === "sent"
+      ? "delivered"
+      : entry.state === "failed"
+      ? "retrying"
+      : entry.state === "undeliverable"
+      ? "undeliverable"
+      : "sending",
+    detail: entry.error ?? (entry.status === undefined ? undefined : `HTTP ${entry.status}`),
   };
 }
 

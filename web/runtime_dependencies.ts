@@ -60,6 +60,13 @@ export function webDependenciesFromRuntime(
     digests: radar.digests,
     sourceHealth: () => radar.sourceHealth.records(extras.env ?? Deno.env.toObject()),
     personalities: radar.personalities,
+    away: {
+      approvals: radar.approvals,
+      grants: radar.grants,
+      actions: radar.actions,
+      home: (extras.env ?? Deno.env.toObject()).HOME ?? "",
+    },
+    publicUrl: radar.config.web.public_url || undefined,
     setAside: {
       summary: (limit) => {
         const setAside = radar.queue.setAside();

@@ -13,6 +13,7 @@ import type { AgentDependencies, AgentRequest, AgentResult } from "./agent_types
 import { blockedByHooks, markerIdOf, prepareMessages, readHistory } from "./agent_messages.ts";
 import { ToolOffer } from "./tool_offer.ts";
 import { runToolCall, type ToolCallRun } from "./tool_call_step.ts";
+import { guardRun } from "./run_guard.ts";
 
 export type {
   AgentDependencies,
@@ -37,9 +38,11 @@ export async function runAgent(
   const messages = await prepareMessages(deps, request, history, signal);
   const estimatedPromptTokens = estimateJsonTokens(messages) + offer.tokens;
   request.onEvent?.({ type: "tools_offered", tools: [...offer.names], estimatedPromptTokens });
+  const guard = guardRun(deps, request, history);
   const run: ToolCallRun = {
     request,
-    context: toolContext(request, signal),
+    context: { ...toolContext(request, signal), confirm: guard.confirm },
+    guard,
     offer,
     messages,
     markerId: markerIdOf(deps),

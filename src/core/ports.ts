@@ -103,6 +103,8 @@ export interface AuditEntry {
   durationMs: number;
   outcome: ToolOutcome;
   result: string;
+  /** The pending approval whose yes ran this call. */
+  approvalId?: number;
 }
 
 /** Port: where every tool call is recorded. */
@@ -160,6 +162,8 @@ export interface ToolCallRecord {
   outcome: ToolOutcome;
   durationMs: number;
   result: string;
+  /** The pending approval whose yes ran this call. */
+  approvalId?: number;
 }
 
 /** Port: the tool audit trail, written by every run, read by the CLI and the dashboard. */

@@ -57,6 +57,12 @@ import type { PersonalityCatalog } from "../core/personality.ts";
 import { estimateTokens } from "../core/tokens.ts";
 import type { FilePersonalityCatalog } from "../personalities/personality_catalog.ts";
 import { personalityParts } from "./personality_parts.ts";
+import { approvalParts, type FileActions } from "./approval_parts.ts";
+import { notifyOnce } from "../core/notifier.ts";
+import { NotificationRetries } from "../application/notification_retries.ts";
+import type { ApprovalService } from "../application/approvals.ts";
+import type { StandingGrants } from "../application/standing_grants.ts";
+import type { TaskFirings } from "../core/receipts.ts";
 
 export type { AgentOptions } from "./agent_dependencies.ts";
 
@@ -114,6 +120,14 @@ export interface Radar extends ScheduledWork {
   database: DatabaseHealth;
   /** Stored `radar eval` runs (the dashboard's Eval page). */
   evalRuns: EvalHistory;
+  /** Pending approvals: list, show, approve, deny, "Always allow…", button capabilities. */
+  approvals: ApprovalService;
+  /** Standing grants: radar.yaml's rules and the stored ones. */
+  grants: StandingGrants;
+  /** The action journal of file changes, and undo. */
+  actions: FileActions;
+  /** Each time a task was due and what became of it (`radar task log`). */
+  taskFirings: TaskFirings;
   /** Runs `work` in one database transaction (bulk imports and benches). */
   batch<T>(work: () => T): T;
   /**
@@ -186,6 +200,29 @@ export function openRadar(options: RadarOptions): Radar {
       audit: toolCalls,
     })
     : undefined;
+  const gates = [hookToolGate(hooks)];
+  const observers = [hookToolObserver(hooks)];
+  const away = approvalParts({
+    config,
+    db,
+    files: { config, configPath: loaded.path, dataDir, env: options.env, cwd: options.cwd },
+    clock,
+    logger,
+    conversations,
+    audit: toolCalls,
+    registry,
+    gates,
+    observers,
+    elapsed: process.elapsed,
+    secrets,
+    // Through the outbox (sent once, delivery recorded, failed sends retried); `work` exists by
+    // the time a run asks.
+    notify: async (notice, scope) => {
+      // No topic: the dashboard and `radar approvals` still ask; nothing to record as undelivered.
+      if (!core.notifier.topic()) return;
+      await notifyOnce(core.notifier, work.sideEffects(scope), notice, AbortSignal.timeout(20_000));
+    },
+  });
   const prompts = systemPrompts({
     config,
     facts,
@@ -216,12 +253,15 @@ export function openRadar(options: RadarOptions): Radar {
       store: conversations,
       clock,
       audit: toolCalls,
-      gates: [hookToolGate(hooks)],
-      observers: [hookToolObserver(hooks)],
+      gates,
+      observers,
       hooks,
       promptVariables: plugins && maskedPromptVariables(plugins.hooks, secrets),
       toolRanker: embeddings.toolRanker,
       elapsed: process.elapsed,
+      grants: away.grants.check,
+      approvals: away.approvals,
+      trustedContext: away.trustedContext,
     },
     prompts,
     personalities,
@@ -246,6 +286,7 @@ export function openRadar(options: RadarOptions): Radar {
     fastModel: core.fastModel,
     embedNew: embeddings.embedNew,
     secrets,
+    firings: away.taskFirings,
   });
   const mcpApprovals = new SqliteMcpApprovals(db);
   const mcp = registerTools(registry, {
@@ -271,15 +312,29 @@ export function openRadar(options: RadarOptions): Radar {
     github: githubReaderFor(config, options.env),
     hooks,
     skills: skills.library,
+    journal: away.actions.journal,
   }, { approvals: mcpApprovals, logger });
   if (plugins) {
     plugins.start();
     registerPluginHooks(hooks, plugins.hooks);
   }
+  const retries = new NotificationRetries({
+    outbox: work.outbox,
+    notifier: core.notifier,
+    clock,
+    logger,
+    pid: process.pid,
+    renotice: (key) => away.approvals.renotice(key),
+  });
   let closed = false;
   const mcpServers = () => mcpServerViews(config, mcpApprovals);
   return {
     ...work,
+    tickJobs: () => [...work.tickJobs(), away.upkeep, retries],
+    approvals: away.approvals,
+    grants: away.grants,
+    actions: away.actions,
+    taskFirings: away.taskFirings,
     loaded,
     config,
     dataDir,

@@ -38,6 +38,7 @@ import type { AgentOptions } from "./agent_dependencies.ts";
 import { TriageRunner } from "../application/heartbeat_triage_step.ts";
 import { ConversationSummarizer } from "../application/conversation_summarizer.ts";
 import { SqliteSummaryStore } from "../adapters/sqlite/summary_store.ts";
+import type { TaskFirings } from "../core/receipts.ts";
 import type { Secrets } from "../core/secrets.ts";
 import { isProcessAlive, processStartTime } from "../adapters/os/process.ts";
 import { maskedEventQueue } from "../core/masked_ports.ts";
@@ -116,6 +117,8 @@ export interface ScheduledWorkParts {
   env: Record<string, string | undefined>;
   /** Embeds memory written without a vector (new digests); absent without an embedding model. */
   embedNew?: (signal: AbortSignal) => Promise<unknown>;
+  /** Where task firings are recorded (`radar task log`). */
+  firings?: TaskFirings;
   /** The known secrets: events are masked as they are queued and read. */
   secrets: Secrets;
 }
@@ -169,6 +172,7 @@ export function scheduledWork(parts: ScheduledWorkParts): ScheduledWork {
     isAlive,
     timeZone,
     elapsed,
+    firings: parts.firings,
     budget,
   });
   const monitorChecker = new MonitorChecker({

@@ -12,6 +12,7 @@ import { rememberTool } from "./remember.ts";
 import { webSearchTool } from "./web_search.ts";
 import { weatherTool } from "./weather.ts";
 import { writeFileTool } from "./write_file.ts";
+import { moveFileTool } from "./move_file.ts";
 import { scheduleTaskTool } from "./schedule_task.ts";
 import { listTasksTool } from "./list_tasks.ts";
 import { cancelTaskTool } from "./cancel_task.ts";
@@ -31,6 +32,7 @@ export function builtinTools(deps: ToolDependencies): Tool[] {
     ...(deps.config.tools.exec.enabled ? [execTool(deps)] : []),
     readFileTool(deps),
     writeFileTool(deps),
+    moveFileTool(deps),
     listDirectoryTool(deps),
     notifyTool(deps),
     pdfExtractTool(deps),

@@ -35,6 +35,8 @@ checks:
             "monitors",
             "checks",
             "conversation summaries",
+            "approvals",
+            "notification retries",
           ]);
           const scheduler = new Scheduler({
             config: daemon.runtime.config,

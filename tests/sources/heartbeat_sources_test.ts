@@ -52,6 +52,8 @@ calendar:
             "email",
             "calendar",
             "conversation summaries",
+            "approvals",
+            "notification retries",
           ]);
           const scheduler = new Scheduler({
             config: daemon.runtime.config,

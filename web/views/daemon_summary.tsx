@@ -89,7 +89,15 @@ export async function DaemonSummary(props: { daemon: DaemonView }) {
                 <strong>{notification.title}</strong> {truncate(notification.body, 200)}
                 {notification.delivered
                   ? null
-                  : <span class="badge outcome-error">not delivered</span>}
+                  : (
+                    <span class="badge outcome-error" title={notification.detail}>
+                      {notification.delivery === "undeliverable"
+                        ? "UNDELIVERABLE"
+                        : notification.delivery === "retrying"
+                        ? "not delivered yet: retrying"
+                        : "not delivered"}
+                    </span>
+                  )}
               </li>
             ))}
           </ul>

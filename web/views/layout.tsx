@@ -32,6 +32,7 @@ export const navigation: ReadonlyArray<readonly [string, string]> = [
   ["/history", "History"],
   ["/memory", "Memory"],
   ["/tasks", "Tasks"],
+  ["/approvals", "Approvals"],
   ["/plugins", "Plugins"],
   ["/config", "Config"],
   ["/logs", "Logs"],

@@ -17,6 +17,10 @@ import { summariesEvalMigration } from "./015_summaries_eval.ts";
 import { mcpToolChangesMigration } from "./016_mcp_tool_changes.ts";
 import { blockedEventsMigration } from "./018_blocked_events.ts";
 import { digestEmbeddingsMigration } from "./019_digest_embeddings.ts";
+import { approvalsMigration } from "./020_approvals.ts";
+import { grantsMigration } from "./021_grants.ts";
+import { actionJournalMigration } from "./022_action_journal.ts";
+import { receiptsMigration } from "./023_receipts.ts";
 import { spentOneShotsMigration } from "./029_spent_one_shots.ts";
 import { mcpProgramHashMigration } from "./030_mcp_program_hash.ts";
 import { outboxRecordsMigration } from "./033_outbox_records.ts";
@@ -40,6 +44,10 @@ export const migrations: readonly Migration[] = [
   mcpToolChangesMigration,
   blockedEventsMigration,
   digestEmbeddingsMigration,
+  approvalsMigration,
+  grantsMigration,
+  actionJournalMigration,
+  receiptsMigration,
   spentOneShotsMigration,
   mcpProgramHashMigration,
   outboxRecordsMigration,
