@@ -28,6 +28,8 @@ import { sourceJobs } from "../sources/source_jobs.ts";
 import { checkJobs } from "../sources/checks/check_jobs.ts";
 import { githubJobs } from "../sources/github/github_setup.ts";
 import { digestJobs } from "../sources/digests/digest_setup.ts";
+import { moneyJobs, moneyLedger } from "../sources/money/money_setup.ts";
+import type { MoneyLedger } from "../sources/money/money_ledger.ts";
 import { runSideEffects } from "../application/run_side_effects.ts";
 import type { ChatModel } from "../core/chat_model.ts";
 import type { SourceStores } from "../core/source_stores.ts";
@@ -64,6 +66,8 @@ export interface ScheduledWork {
   monitors: MonitorService;
   monitorChecker: MonitorChecker;
   heartbeat: HeartbeatRunner;
+  /** Bank statements: import, categories, report (`radar money`, /money, the money tool). */
+  money: MoneyLedger;
   /** The outbox log of one run under `scope` (notifications recorded before they are sent). */
   sideEffects(scope: string): SideEffectLog;
   /** What each tick runs before the heartbeat: due tasks, due monitors, mail and calendars. */
@@ -145,8 +149,18 @@ export function scheduledWork(parts: ScheduledWorkParts): ScheduledWork {
     fetch: parts.fetch,
     resolve: parts.resolve,
   });
+  const moneyParts = {
+    config,
+    stores,
+    queue,
+    model: parts.fastModel ?? parts.model,
+    clock,
+    logger,
+  };
+  const money = moneyLedger(moneyParts);
   let jobs: TickJob[] | undefined;
   return {
+    money,
     queue,
     runs,
     outbox,
@@ -198,6 +212,7 @@ export function scheduledWork(parts: ScheduledWorkParts): ScheduledWork {
           sideEffects,
         }),
         ...githubJobs({ config, stores, queue, clock, logger }),
+        ...moneyJobs({ ...moneyParts, ledger: money, env: parts.env }),
         ...digestJobs({
           config,
           stores,

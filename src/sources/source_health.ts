@@ -1,7 +1,8 @@
 /**
  * The sources' health as records (`SourceHealthRecord`, declared in `src/core/source_ports.ts`):
- * email accounts, calendars, MCP servers, custom checks and GitHub, from the stored checks. Both
- * `radar status` (through `sourceHealthLines`) and the dashboard's Sources card format them.
+ * email accounts, calendars, MCP servers, custom checks, GitHub and money's statements folder,
+ * from the stored checks. Both `radar status` (through `sourceHealthLines`) and the dashboard's
+ * Sources card format them.
  */
 import type { RadarConfig } from "../config/schema.ts";
 import { configSecrets } from "../config/secrets.ts";
@@ -15,6 +16,7 @@ import { checkHealthRecords } from "./checks/check_status.ts";
 import { emailSourceName } from "./email/email_check.ts";
 import { githubHealthRecord } from "./github/github_setup.ts";
 import { storedHealthRecord } from "./stored_health.ts";
+import { moneyHealthRecords } from "./money/money_setup.ts";
 
 /** One record per configured email account, then per calendar. */
 export function mailAndCalendarHealth(
@@ -82,6 +84,7 @@ export function sourceHealthReport(deps: SourceHealthDependencies): SourceHealth
         ...mcpHealth(deps.mcpServers()),
         ...checkHealthRecords(config, stores, sandboxProblem),
         githubHealthRecord(config, stores.health, env),
+        ...moneyHealthRecords(config, stores.health),
       ];
       const secrets = configSecrets(config);
       return records.map((record) => ({

@@ -26,6 +26,7 @@ import { registerSkill } from "./skill.ts";
 import { registerCompletions } from "./completions.ts";
 import { registerMcp } from "./mcp.ts";
 import { registerDigest } from "./digest.ts";
+import { registerMoney } from "./money.ts";
 import { registerPersonality } from "./personality.ts";
 
 /** Adds one command (and its subcommands) to the program. */
@@ -57,6 +58,7 @@ export const commandRegistrars: CommandRegistrar[] = [
   registerSkill,
   registerPersonality,
   registerDigest,
+  registerMoney,
   registerCompletions,
   registerMcp,
 ];

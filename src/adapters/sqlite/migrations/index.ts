@@ -18,6 +18,8 @@ import { mcpToolChangesMigration } from "./016_mcp_tool_changes.ts";
 import { blockedEventsMigration } from "./018_blocked_events.ts";
 import { digestEmbeddingsMigration } from "./019_digest_embeddings.ts";
 import { outboxRecordsMigration } from "./033_outbox_records.ts";
+import { moneyMigration } from "./034_money.ts";
+import { moneyAlertsMigration } from "./035_money_alerts.ts";
 
 /** The ordered migrations applied by `openDatabase`. */
 export const migrations: readonly Migration[] = [
@@ -39,4 +41,6 @@ export const migrations: readonly Migration[] = [
   blockedEventsMigration,
   digestEmbeddingsMigration,
   outboxRecordsMigration,
+  moneyMigration,
+  moneyAlertsMigration,
 ];
