@@ -114,7 +114,7 @@ export function lowBalanceAlert(
 ): MoneyAlert | undefined {
   if (balance.amountMinor >= floorMinor || wasBelow) return undefined;
   return {
-    key: `low-balance:${account}:${balance.on}`,
+    key: `low-balance:${account}:${balance.on}:${balance.amountMinor}`,
     kind: "money_low_balance",
     summary: `${account}: balance ${formatMoney(balance.amountMinor, balance.currency)} on ` +
       `${balance.on} is below the floor of ${formatMoney(floorMinor, balance.currency)}`,

@@ -35,6 +35,7 @@ checks:
             "tasks",
             "monitors",
             "checks",
+            "money",
             "conversation summaries",
           ]);
           const scheduler = new Scheduler({

@@ -51,6 +51,7 @@ calendar:
             "monitors",
             "email",
             "calendar",
+            "money",
             "conversation summaries",
           ]);
           const scheduler = new Scheduler({

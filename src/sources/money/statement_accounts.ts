@@ -2,7 +2,8 @@
  * Which account a statement belongs to: the one named on the command line, a configured account
  * whose number the file states (IBAN or account number, spaces ignored, a suffix of 4 or more
  * matches a masked number), whose `files` pattern the name matches, or whose name is the
- * watched sub-folder the file was dropped in; else the number the file states becomes the name.
+ * watched sub-folder the file was dropped in; else the number the file states, shortened, becomes
+ * the name.
  */
 import picomatch from "picomatch";
 import type { MoneyAccountConfig, MoneyConfig } from "../../config/money_schema.ts";
@@ -49,9 +50,12 @@ export function accountByFile(
   return byPattern?.name ?? folderAccount;
 }
 
-/** An account name made from what a file states (its number), safe to store and show. */
+/**
+ * An account name made from the number a file states, safe to store and show: a long number (an
+ * IBAN, a card number) keeps only its first and last four characters ("DE02…2051").
+ */
 export function accountNameFrom(accountId: string): string {
-  const name = cleanStatementText(accountId, 40).replace(/[^\p{L}\p{N} _.-]/gu, "");
+  const name = compact(cleanStatementText(accountId, 40)).replace(/[^\p{L}\p{N}_.]/gu, "");
   if (!name) throw new StatementProblem("the statement names no account: pass --account NAME");
-  return name;
+  return name.length > 8 ? `${name.slice(0, 4)}…${name.slice(-4)}` : name;
 }

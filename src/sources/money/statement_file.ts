@@ -30,9 +30,7 @@ export async function readStatementFile(path: string, maxBytes: number): Promise
   if (!info.isFile) throw new StatementProblem("not a file");
   if (info.size > maxBytes) {
     throw new StatementProblem(
-      `${Math.ceil(info.size / 1048576)} MiB is larger than money.max_file_mib (${
-        maxBytes / 1048576
-      } MiB)`,
+      `${sizeText(info.size)} is larger than money.max_file_mib (${sizeText(maxBytes)})`,
     );
   }
   const file = await Deno.open(path, { read: true });
@@ -56,6 +54,12 @@ export async function readStatementFile(path: string, maxBytes: number): Promise
   } finally {
     file.close();
   }
+}
+
+/** A size for people: "20 KiB", "12.5 MiB". */
+function sizeText(bytes: number): string {
+  if (bytes < 1048576) return `${Math.ceil(bytes / 1024)} KiB`;
+  return `${(bytes / 1048576).toFixed(1).replace(/\.0$/, "")} MiB`;
 }
 
 /** The format of a statement, from its first bytes (then its name). */

@@ -6,6 +6,7 @@
  * nothing and is one line naming the file and the row.
  */
 import { createHash } from "node:crypto";
+import { basename } from "node:path";
 import type { MoneyConfig } from "../../config/money_schema.ts";
 import { UsageError } from "../../core/errors.ts";
 import type { Clock } from "../../core/ports.ts";
@@ -68,7 +69,8 @@ export async function importStatementFile(
   request: StatementRequest,
 ): Promise<{ summary: ImportSummary; added: MoneyTransaction[] }> {
   const { config } = deps;
-  let fileName = request.path;
+  // Named by its name (the path only when it cannot be read at all).
+  let fileName = basename(request.path);
   try {
     const file = await readStatementFile(request.path, Math.floor(config.max_file_mib * 1048576));
     fileName = file.name;
