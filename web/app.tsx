@@ -28,6 +28,7 @@ import { widgetsRoutes } from "./routes/widgets.tsx";
 import { evalRoutes } from "./routes/eval.tsx";
 import { summariesRoutes } from "./routes/summaries.tsx";
 import { personalitiesRoutes } from "./routes/personalities.tsx";
+import { moneyRoutes } from "./routes/money.tsx";
 
 /** The largest request body accepted (config text is the biggest legitimate one). */
 const maxBodyBytes = 1024 * 1024;
@@ -83,6 +84,7 @@ export function createApp(deps: WebDependencies, options: AppOptions = {}): Hono
       evalRoutes,
       summariesRoutes,
       personalitiesRoutes,
+      moneyRoutes,
     ]
   ) app.route("/", routes(routeContext));
   app.notFound((c) =>

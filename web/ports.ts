@@ -22,6 +22,7 @@ import type { MonitorRecord, RunRecord, TaskRecord } from "../src/core/schedule_
 import type { EvalHistory } from "../src/core/eval_records.ts";
 import type { PersonalityCatalog } from "../src/core/personality.ts";
 import type { Digest, SourceHealthRecord } from "../src/core/source_ports.ts";
+import type { MoneyBook } from "../src/core/money_book.ts";
 
 /** A value or a promise of it: views may be backed by sync SQLite or by async work. */
 export type Maybe<T> = T | Promise<T>;
@@ -125,7 +126,15 @@ export interface WebDependencies {
   personalities?: PersonalityCatalog;
   /** Heartbeat events a hook set aside (the home page's card and its "Put back" button). */
   setAside?: SetAsideView;
+  /** Bank statements (/money): the monthly report, transactions, category corrections. */
+  money?: MoneyView;
 }
+
+/** What /money reads and changes of the money ledger. */
+export type MoneyView = Pick<
+  MoneyBook,
+  "report" | "transactions" | "categorize" | "categories" | "currentMonth"
+>;
 
 /** Events set aside after 3 heartbeats in a row a `pre_agent_run` hook blocked. */
 export interface SetAsideView {

@@ -60,6 +60,7 @@ export function webDependenciesFromRuntime(
     digests: radar.digests,
     sourceHealth: () => radar.sourceHealth.records(extras.env ?? Deno.env.toObject()),
     personalities: radar.personalities,
+    money: radar.money,
     setAside: {
       summary: (limit) => {
         const setAside = radar.queue.setAside();

@@ -59,8 +59,8 @@ export interface MoneyStore {
   ): void;
   /** The newest imports, newest first. */
   recentImports(limit: number): MoneyImport[];
-  /** Whether the account has any transaction stored. */
-  hasTransactions(account: string): boolean;
+  /** Whether the account has any transaction stored (any account when absent). */
+  hasTransactions(account?: string): boolean;
   /**
    * Stores a transaction unless it is already there: the same bank id in the account, or
    * (without one, or against a row stored without one) the same content key. Returns the new

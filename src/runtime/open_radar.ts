@@ -269,6 +269,7 @@ export function openRadar(options: RadarOptions): Radar {
       mail: mailReaderFor(config, options.env),
       calendar: calendarReaderFor(config, options.env, fetcher),
       github: githubReaderFor(config, options.env),
+      money: work.money.inUse() ? work.money : undefined,
       hooks,
       skills,
     })

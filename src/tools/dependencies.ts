@@ -11,6 +11,7 @@ import type { MemorySearch } from "../core/recall.ts";
 import type { CalendarReader, GitHubLists, MailReader } from "../core/source_ports.ts";
 import type { Hooks } from "../core/hooks.ts";
 import type { SkillLibrary } from "../core/skills_prompt.ts";
+import type { MoneyBook } from "../core/money_book.ts";
 
 /** Shared dependencies handed to every built-in tool factory. */
 export interface ToolDependencies {
@@ -53,4 +54,6 @@ export interface ToolDependencies {
   calendar?: CalendarReader;
   /** GitHub through gh (absent: gh is off or not installed; no github tool). */
   github?: GitHubLists;
+  /** Bank statements (absent until money is configured or a statement imported: no money tool). */
+  money?: Pick<MoneyBook, "report" | "transactions">;
 }

@@ -158,8 +158,11 @@ export class SqliteMoneyStore implements MoneyStore {
       .all(limit) as unknown as ImportRow[]).map(importOf);
   }
 
-  /** Whether the account has any transaction stored. */
-  hasTransactions(account: string): boolean {
+  /** Whether the account has any transaction stored (any account when absent). */
+  hasTransactions(account?: string): boolean {
+    if (account === undefined) {
+      return statement(this.db, "SELECT 1 FROM money_transactions LIMIT 1").get() !== undefined;
+    }
     return statement(this.db, "SELECT 1 FROM money_transactions WHERE account = ? LIMIT 1")
       .get(account) !== undefined;
   }
