@@ -69,6 +69,8 @@ const optional = [
   // Bank statements: CSV and XML parsers load with the first imported file.
   /^npm:\/?csv-parse@/,
   /^npm:\/?fast-xml-parser@/,
+  // Backup archives (radar backup, radar restore, the scheduled backup).
+  /^npm:\/?tar-stream@/,
 ];
 
 Deno.test("main.ts loads no mail, calendar, MCP, dashboard or single-use parser module statically", async () => {

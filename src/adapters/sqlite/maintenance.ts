@@ -21,8 +21,9 @@ export interface DatabaseCheck {
 
 /** How a damaged database is recovered, for the one-line messages and `db check`. */
 export const recoveryHint =
-  "stop Radar, then copy a backup made with `radar db backup` over radar.db (deleting " +
-  "radar.db-wal and radar.db-shm), or move radar.db aside to start fresh";
+  "stop Radar, then `radar restore` a backup made with `radar backup` (or copy one made with " +
+  "`radar db backup` over radar.db, deleting radar.db-wal and radar.db-shm), or move radar.db " +
+  "aside to start fresh";
 
 /**
  * Runs PRAGMA integrity_check and foreign_key_check on the file at `path` without migrating or
@@ -114,7 +115,8 @@ export function quickCheck(
 /**
  * Writes a consistent copy of the open database to `target` (which must not exist) with SQLite's
  * online backup API (VACUUM INTO needs ATTACH, which Deno's node:sqlite forbids without -A); the
- * file is created owner-only (0600) before SQLite fills it.
+ * file is created owner-only (0600) before SQLite fills it. `radar db backup`, `radar backup` and
+ * the scheduled backup use it.
  */
 export async function backupDatabase(
   db: DatabaseSync,
@@ -132,7 +134,9 @@ export async function backupDatabase(
   created.close();
   try {
     if (Deno.build.os !== "windows") Deno.chmodSync(target, 0o600);
-    await backup(db, target);
+    // One step (rate -1) copies one read snapshot: writes by another connection meanwhile (the
+    // daemon's) neither tear the copy nor restart it, as they would restart a paced backup.
+    await backup(db, target, { rate: -1 });
   } catch (error) {
     try {
       Deno.removeSync(target);

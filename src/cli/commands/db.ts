@@ -9,11 +9,7 @@ import {
   recordCheck,
   recoveryHint,
 } from "../../adapters/sqlite/maintenance.ts";
-
-/** A timestamp usable in a file name: 20261123T181500Z. */
-function fileStamp(at: Date): string {
-  return at.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
-}
+import { fileStamp } from "../../core/file_stamp.ts";
 
 /** Registers `db`. */
 export function registerDb(program: Command, context: CliContext): void {

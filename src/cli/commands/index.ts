@@ -20,10 +20,12 @@ import { registerTask } from "./task.ts";
 import { registerService } from "./service.ts";
 import { registerMonitor } from "./monitor.ts";
 import { registerDb } from "./db.ts";
+import { registerBackup } from "./backup.ts";
 import { registerEval } from "./eval.ts";
 import { registerHooks } from "./hooks.ts";
 import { registerSkill } from "./skill.ts";
 import { registerCompletions } from "./completions.ts";
+import { registerVersion } from "./version.ts";
 import { registerMcp } from "./mcp.ts";
 import { registerDigest } from "./digest.ts";
 import { registerMoney } from "./money.ts";
@@ -53,6 +55,7 @@ export const commandRegistrars: CommandRegistrar[] = [
   registerService,
   registerMonitor,
   registerDb,
+  registerBackup,
   registerEval,
   registerHooks,
   registerSkill,
@@ -60,5 +63,6 @@ export const commandRegistrars: CommandRegistrar[] = [
   registerDigest,
   registerMoney,
   registerCompletions,
+  registerVersion,
   registerMcp,
 ];
