@@ -72,7 +72,7 @@ export function reportText(report: MoneyReport): string {
       );
     }
   }
-  return `${lines.join("\n")}\n`;
+  return `${lines.map((line) => line.trimEnd()).join("\n")}\n`;
 }
 
 /** What an import did, in a few lines. */
