@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { runRadar } from "../helpers/radar_process.ts";
+import { radarEnvironment, radarFlags, runRadar } from "../helpers/radar_process.ts";
 import { englishCsv, type FixtureRow, ofxSgml } from "../helpers/statement_fixtures.ts";
 
 const rows: FixtureRow[] = [
@@ -98,6 +98,70 @@ Deno.test("radar money import/report/categorize through the CLI: one line per fa
     assert.deepEqual(errorLines(badMonth.stderr), [
       'radar: --month "2026-13" is not a month: expected YYYY-MM',
     ]);
+  } finally {
+    Deno.removeSync(home, { recursive: true });
+  }
+});
+
+const driver = new URL("../helpers/pty_session.py", import.meta.url).pathname;
+
+Deno.test("at a terminal the detected columns are asked about: y imports and remembers them", async () => {
+  const home = Deno.makeTempDirSync({ prefix: "radar-money-pty-" });
+  try {
+    Deno.writeTextFileSync(join(home, "radar.yaml"), 'radar:\n  timezone: "UTC"\n');
+    Deno.writeTextFileSync(join(home, "giro.csv"), englishCsv(rows));
+    const output = await new Deno.Command("python3", {
+      args: [
+        driver,
+        JSON.stringify([
+          ["expect", 'remember them for "giro"? [y/N] '],
+          ["send", "y\r"],
+          ["expect", "3 new, 0 already there."],
+        ]),
+        Deno.execPath(),
+        "run",
+        ...radarFlags,
+        join(Deno.cwd(), "main.ts"),
+        "money",
+        "import",
+        "giro.csv",
+        "--account",
+        "giro",
+        "--currency",
+        "USD",
+        "--no-model",
+      ],
+      cwd: home,
+      env: radarEnvironment(home, { RADAR_CONFIG: join(home, "radar.yaml"), TERM: "xterm" }),
+      clearEnv: true,
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const text = new TextDecoder().decode(output.stdout);
+    assert.equal(output.code, 0, text);
+    assert.match(
+      text,
+      /first transactions \(of 3\):\r?\n {2}2026-03-02 {2}-42\.10 USD {2}REWE Markt GmbH/,
+    );
+    // Remembered: the next run needs no terminal.
+    Deno.writeTextFileSync(
+      join(home, "april.csv"),
+      englishCsv([{ ...rows[0], date: "2026-04-02" }]),
+    );
+    const next = await runRadar(home, [
+      "money",
+      "import",
+      "april.csv",
+      "--account",
+      "giro",
+      "--currency",
+      "USD",
+      "--no-model",
+    ], {
+      env: { RADAR_CONFIG: join(home, "radar.yaml") },
+    });
+    assert.equal(next.code, 0, next.stderr);
+    assert.match(next.stdout, /into giro: 1 new/);
   } finally {
     Deno.removeSync(home, { recursive: true });
   }

@@ -14,7 +14,14 @@ import {
   type StatementTransaction,
 } from "../../core/money.ts";
 import { cleanStatementText, maxDescriptionChars, maxPayeeChars } from "../../core/money_text.ts";
-import { childAt, childrenOf, parseStatementXml, textOf, type XmlNode } from "./xml_document.ts";
+import {
+  childAt,
+  childrenOf,
+  countElements,
+  parseStatementXml,
+  textOf,
+  type XmlNode,
+} from "./xml_document.ts";
 
 /** The message kinds that carry entries, and the name of their repeating part. */
 const messages: ReadonlyArray<[string, string]> = [
@@ -103,6 +110,9 @@ function closingBalance(statement: XmlNode, row: number): StatementAccount["clos
 
 /** Reads a CAMT.053 (or .052/.054) file into its statements. */
 export function camtStatement(xml: string, maxRows: number): ParsedStatement {
+  if (countElements(xml, "Ntry") > maxRows) {
+    throw new StatementProblem(`more than ${maxRows} entries (money.max_rows)`);
+  }
   const document = parseStatementXml(xml, ["Stmt", "Rpt", "Ntfctn", "Ntry", "Bal", "Ustrd"]);
   const root = document.Document;
   const kind = messages.find(([message]) => childAt(root, message) !== undefined);

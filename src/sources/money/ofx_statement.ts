@@ -13,7 +13,14 @@ import {
 } from "../../core/money.ts";
 import { cleanStatementText, maxDescriptionChars, maxPayeeChars } from "../../core/money_text.ts";
 import { ofxBodyToXml } from "./ofx_sgml.ts";
-import { childAt, childrenOf, parseStatementXml, textOf, type XmlNode } from "./xml_document.ts";
+import {
+  childAt,
+  childrenOf,
+  countElements,
+  parseStatementXml,
+  textOf,
+  type XmlNode,
+} from "./xml_document.ts";
 
 /** Decodes an OFX file with the character set its header names (UTF-8 or Windows-1252 else). */
 export function decodeOfx(bytes: Uint8Array): string {
@@ -116,6 +123,9 @@ export function ofxStatement(
 ): ParsedStatement {
   const start = text.search(/<OFX>/i);
   if (start < 0) throw new StatementProblem("no <OFX> element: not an OFX file");
+  if (countElements(text, "STMTTRN") > maxRows) {
+    throw new StatementProblem(`more than ${maxRows} transactions (money.max_rows)`);
+  }
   const xml = ofxBodyToXml(text.slice(start));
   const document = parseStatementXml(xml, ["STMTTRNRS", "CCSTMTTRNRS", "STMTTRN"]);
   const ofx = document.OFX;

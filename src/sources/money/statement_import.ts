@@ -13,6 +13,7 @@ import type { Clock } from "../../core/ports.ts";
 import type { ImportRequest, ImportSummary } from "../../core/money_book.ts";
 import {
   type MoneyTransaction,
+  type ParsedStatement,
   type StatementAccount,
   type StatementFormat,
   StatementProblem,
@@ -61,6 +62,14 @@ export function importFailure(fileName: string, problem: unknown): UsageError {
   }
   if (problem instanceof UsageError) return problem;
   throw problem;
+}
+
+/** What a parser throws that is not a problem it named is the file's fault too (never Radar's). */
+function fileProblem(error: unknown): never {
+  if (error instanceof StatementProblem || error instanceof UsageError) throw error;
+  throw new StatementProblem(
+    `unreadable (${(error as Error).message.split("\n")[0].slice(0, 120)})`,
+  );
 }
 
 /** Imports one statement file (rules categorise; the model is the caller's next step). */
@@ -113,16 +122,21 @@ export async function importStatementFile(
         saved: deps.store.savedMapping(account),
         overrides: request.csv,
         confirm: request.confirm,
-      });
+      }).catch(fileProblem);
       parts = [{ account, statement: plan.statement }];
       if (plan.remember) remember = { account, mapping: JSON.stringify(plan.remember) };
     } else {
       const fallback = request.currency ||
         (request.account ? configuredAccount(config, request.account)?.currency : undefined) ||
         config.currency || undefined;
-      const parsed = format === "ofx"
-        ? parsers.ofxStatement(parsers.decodeOfx(file.bytes), config.max_rows, fallback)
-        : parsers.camtStatement(decodeText(file.bytes), config.max_rows);
+      let parsed: ParsedStatement;
+      try {
+        parsed = format === "ofx"
+          ? parsers.ofxStatement(parsers.decodeOfx(file.bytes), config.max_rows, fallback)
+          : parsers.camtStatement(decodeText(file.bytes), config.max_rows);
+      } catch (error) {
+        fileProblem(error);
+      }
       parts = parsed.accounts.map((statement) => ({
         account: accountFor(config, request, statement, parsed.accounts.length),
         statement,

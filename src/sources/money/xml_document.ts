@@ -10,12 +10,27 @@ import { StatementProblem } from "../../core/money.ts";
 // deno-lint-ignore no-explicit-any
 export type XmlNode = any;
 
+/** How often an element starts in the text (counted before parsing, to refuse huge files fast). */
+export function countElements(xml: string, name: string): number {
+  let count = 0;
+  const pattern = new RegExp(`<(?:[A-Za-z0-9_]+:)?${name}[\\s>]`, "g");
+  while (pattern.exec(xml)) count++;
+  return count;
+}
+
 /** Parses statement XML; `arrays` names the elements that may repeat. */
 export function parseStatementXml(xml: string, arrays: readonly string[]): XmlNode {
   if (/<!DOCTYPE|<!ENTITY/i.test(xml.slice(0, 4096)) || /<!ENTITY/i.test(xml)) {
     throw new StatementProblem("the XML declares a DTD or entities (not allowed in a statement)");
   }
-  const valid = XMLValidator.validate(xml);
+  let valid: ReturnType<typeof XMLValidator.validate>;
+  try {
+    valid = XMLValidator.validate(xml);
+  } catch (error) {
+    throw new StatementProblem(
+      `unreadable XML (${(error as Error).message.split("\n")[0].slice(0, 120)})`,
+    );
+  }
   if (valid !== true) {
     throw new StatementProblem(`not well-formed XML: ${valid.err.msg}`, valid.err.line);
   }
@@ -32,7 +47,14 @@ export function parseStatementXml(xml: string, arrays: readonly string[]): XmlNo
     ignorePiTags: true,
     isArray: (name) => repeating.has(name),
   });
-  return parser.parse(xml);
+  try {
+    return parser.parse(xml);
+  } catch (error) {
+    // Nesting past the parser's limit and the like: the file is bad, not Radar.
+    throw new StatementProblem(
+      `unreadable XML (${(error as Error).message.split("\n")[0].slice(0, 120)})`,
+    );
+  }
 }
 
 /** The text of an element (or of its "#text"), trimmed; "" when absent. */

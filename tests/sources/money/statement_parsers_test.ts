@@ -288,3 +288,27 @@ Deno.test("CAMT: no DTD, no entities, malformed XML with its line, not-CAMT said
   );
   assert.match(problemOf(() => camtStatement(camt053(rows), 2)).message, /more than 2 entries/);
 });
+
+Deno.test("hostile shapes: nesting past the parser's limit, a 200 KB cell, too many entries: one line, fast", () => {
+  const deep = `<?xml version="1.0"?><Document>${"<a>".repeat(20_000)}${
+    "</a>".repeat(20_000)
+  }</Document>`;
+  assert.match(problemOf(() => camtStatement(deep, 10)).message, /^unreadable XML \(/);
+  const wideCell = `Date,Description,Amount\n2026-03-01,"${"x".repeat(200_000)}",1.00\n`;
+  assert.match(
+    problemOf(() => readCsvRecords(wideCell, ",", 10)).message,
+    /^not a readable CSV file/,
+  );
+  // Counted before parsing: a file with more entries than allowed is refused at once.
+  const many = camt053(Array.from({ length: 30 }, (_, index) => ({ ...rows[0], id: `M${index}` })));
+  const started = performance.now();
+  assert.equal(
+    problemOf(() => camtStatement(many, 20)).message,
+    "more than 20 entries (money.max_rows)",
+  );
+  assert.ok(performance.now() - started < 1000);
+  assert.equal(
+    problemOf(() => ofxStatement(ofxSgml(Array.from({ length: 30 }, () => rows[0])), 20)).message,
+    "more than 20 transactions (money.max_rows)",
+  );
+});
