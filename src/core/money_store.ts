@@ -11,24 +11,14 @@ import type {
   StatementFormat,
 } from "./money.ts";
 
-/** A transaction about to be stored. */
-export interface NewMoneyTransaction {
-  account: string;
-  bookedOn: string;
-  amountMinor: number;
-  currency: string;
-  payee: string;
-  description: string;
-  merchant: string;
-  balanceMinor?: number;
-  bankId?: string;
+/** A transaction about to be stored (no id or category yet). */
+export type NewMoneyTransaction = Omit<MoneyTransaction, "id" | "category" | "categorySource"> & {
   /**
    * The stable hash of account, date, amount, normalised payee and the occurrence index within
    * the day: what identifies a transaction when the bank gives no id.
    */
   contentKey: string;
-  importId: number;
-}
+};
 
 /** Which transactions to list. */
 export interface MoneyFilter {

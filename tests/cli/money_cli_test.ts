@@ -15,6 +15,11 @@ const rows: FixtureRow[] = [
   { date: "2026-03-15", amount: "-1234.56", payee: "Landlord & Sons", balance: "2223.34" },
 ];
 
+/** `radar money import FILE --account giro --currency CODE --no-model`. */
+function importArgs(file: string, currency: string): string[] {
+  return ["money", "import", file, "--account", "giro", "--currency", currency, "--no-model"];
+}
+
 /** The lines of stderr that are not log lines. */
 function errorLines(stderr: string): string[] {
   return stderr.trim().split("\n").filter((line) => line.startsWith("radar:"));
@@ -32,16 +37,7 @@ Deno.test("radar money import/report/categorize through the CLI: one line per fa
       'radar:\n  timezone: "UTC"\nllm:\n  retries: 0\n',
     );
     Deno.writeTextFileSync(join(home, "giro.csv"), englishCsv(rows));
-    const args = [
-      "money",
-      "import",
-      "giro.csv",
-      "--account",
-      "giro",
-      "--currency",
-      "EUR",
-      "--no-model",
-    ];
+    const args = importArgs("giro.csv", "EUR");
 
     const unconfirmed = await runRadar(home, args, { env });
     assert.equal(unconfirmed.code, 2);
@@ -122,14 +118,7 @@ Deno.test("at a terminal the detected columns are asked about: y imports and rem
         "run",
         ...radarFlags,
         join(Deno.cwd(), "main.ts"),
-        "money",
-        "import",
-        "giro.csv",
-        "--account",
-        "giro",
-        "--currency",
-        "USD",
-        "--no-model",
+        ...importArgs("giro.csv", "USD"),
       ],
       cwd: home,
       env: radarEnvironment(home, { RADAR_CONFIG: join(home, "radar.yaml"), TERM: "xterm" }),
@@ -148,16 +137,7 @@ Deno.test("at a terminal the detected columns are asked about: y imports and rem
       join(home, "april.csv"),
       englishCsv([{ ...rows[0], date: "2026-04-02" }]),
     );
-    const next = await runRadar(home, [
-      "money",
-      "import",
-      "april.csv",
-      "--account",
-      "giro",
-      "--currency",
-      "USD",
-      "--no-model",
-    ], {
+    const next = await runRadar(home, importArgs("april.csv", "USD"), {
       env: { RADAR_CONFIG: join(home, "radar.yaml") },
     });
     assert.equal(next.code, 0, next.stderr);

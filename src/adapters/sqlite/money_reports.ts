@@ -1,15 +1,12 @@
-/** SQLite sums behind the money report, and the state of money's alerts. */
+/** SQLite sums behind the money report. */
 import type { DatabaseSync } from "node:sqlite";
 import type {
-  AccountBalance,
   CategoryTotal,
   MerchantTotal,
   MoneyAccountSummary,
-  MoneyAlertState,
   MoneyReports,
 } from "../../core/money_store.ts";
 import { statement } from "./statements.ts";
-import { insertUnlessPresent, write } from "./write.ts";
 
 /** The report's sums: integer SUMs in SQLite, exact. */
 export class SqliteMoneyReports implements MoneyReports {
@@ -110,51 +107,5 @@ export class SqliteMoneyReports implements MoneyReports {
         },
       }),
     }));
-  }
-}
-
-/** Raised alerts and balance-floor states. */
-export class SqliteMoneyAlertState implements MoneyAlertState {
-  constructor(private readonly db: DatabaseSync) {}
-
-  claim(key: string, at: Date): boolean {
-    return insertUnlessPresent(
-      this.db,
-      "the money alert",
-      "INSERT OR IGNORE INTO money_alerts (key, raised_at) VALUES (?, ?)",
-      key,
-      at.toISOString(),
-    ) !== undefined;
-  }
-
-  balanceBelow(account: string): boolean | undefined {
-    const row = statement(this.db, "SELECT below_floor FROM money_accounts WHERE name = ?")
-      .get(account) as { below_floor: number | null } | undefined;
-    return row?.below_floor === null || row === undefined ? undefined : row.below_floor === 1;
-  }
-
-  setBalanceBelow(account: string, below: boolean, at: Date): void {
-    write(
-      this.db,
-      "the balance check",
-      `INSERT INTO money_accounts (name, below_floor, floor_checked_at) VALUES (?1, ?2, ?3)
-       ON CONFLICT (name) DO UPDATE SET below_floor = ?2, floor_checked_at = ?3`,
-      account,
-      below ? 1 : 0,
-      at.toISOString(),
-    );
-  }
-
-  balance(account: string): AccountBalance | undefined {
-    const row = statement(
-      this.db,
-      "SELECT balance_minor, balance_currency, balance_on FROM money_accounts WHERE name = ?",
-    ).get(account) as
-      | { balance_minor: number | null; balance_currency: string | null; balance_on: string | null }
-      | undefined;
-    if (!row || row.balance_minor === null || !row.balance_currency || !row.balance_on) {
-      return undefined;
-    }
-    return { amountMinor: row.balance_minor, currency: row.balance_currency, on: row.balance_on };
   }
 }

@@ -14,6 +14,7 @@ import type {
 } from "../../core/money_store.ts";
 import { statement } from "./statements.ts";
 import { insert, write } from "./write.ts";
+import { setAccountColumns } from "./money_accounts.ts";
 
 interface TransactionRow {
   id: number;
@@ -358,29 +359,17 @@ export class SqliteMoneyStore implements MoneyStore {
   }
 
   saveMapping(account: string, mapping: string, at: Date): void {
-    write(
-      this.db,
-      "the CSV mapping",
-      `INSERT INTO money_accounts (name, csv_mapping, mapping_saved_at) VALUES (?1, ?2, ?3)
-       ON CONFLICT (name) DO UPDATE SET csv_mapping = ?2, mapping_saved_at = ?3`,
-      account,
-      mapping,
-      at.toISOString(),
-    );
+    setAccountColumns(this.db, "the CSV mapping", account, {
+      csv_mapping: mapping,
+      mapping_saved_at: at.toISOString(),
+    });
   }
 
   recordBalance(account: string, balance: AccountBalance): void {
-    write(
-      this.db,
-      "the balance",
-      `INSERT INTO money_accounts (name, balance_minor, balance_currency, balance_on)
-       VALUES (?1, ?2, ?3, ?4)
-       ON CONFLICT (name) DO UPDATE SET balance_minor = ?2, balance_currency = ?3, balance_on = ?4
-       WHERE money_accounts.balance_on IS NULL OR money_accounts.balance_on <= ?4`,
-      account,
-      balance.amountMinor,
-      balance.currency,
-      balance.on,
-    );
+    setAccountColumns(this.db, "the balance", account, {
+      balance_minor: balance.amountMinor,
+      balance_currency: balance.currency,
+      balance_on: balance.on,
+    }, "balance_on");
   }
 }

@@ -12,18 +12,7 @@ import { UsageError } from "../../core/errors.ts";
 import type { CsvOverrides, CsvPreview } from "../../core/money_book.ts";
 import { importText, previewText, reportText, transactionLine } from "./money_text.ts";
 import { formatMoney } from "../../core/money_amounts.ts";
-
-/** The fields `--map` may name. */
-const mapFields = [
-  "date",
-  "amount",
-  "debit",
-  "credit",
-  "payee",
-  "description",
-  "balance",
-  "currency",
-] as const;
+import { type MappedField, mappedFields } from "../../sources/money/csv_mapping.ts";
 
 function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
@@ -34,11 +23,11 @@ function overridesFrom(options: ImportOptions): CsvOverrides {
   const overrides: CsvOverrides = {};
   for (const pair of options.map ?? []) {
     const match = /^([a-z]+)=(.+)$/.exec(pair.trim());
-    const field = match?.[1] as (typeof mapFields)[number] | undefined;
-    if (!match || !field || !mapFields.includes(field)) {
+    const field = match?.[1] as MappedField | undefined;
+    if (!match || !field || !mappedFields.includes(field)) {
       throw new UsageError(
         `--map "${pair.slice(0, 60)}": expected FIELD=COLUMN with FIELD one of ${
-          mapFields.join(", ")
+          mappedFields.join(", ")
         }`,
       );
     }
