@@ -97,8 +97,11 @@ export interface MoneyBook {
    * it to that merchant's other transactions not set by the user; returns how many changed too.
    */
   categorize(id: number, category: string): { transaction: MoneyTransaction; alsoChanged: number };
-  /** Asks the model about uncategorised transactions (no request when there are none). */
-  categorizePending(signal?: AbortSignal): Promise<ModelCategorization>;
+  /**
+   * Asks the model about uncategorised transactions, at most `batches` requests (no request when
+   * there are none).
+   */
+  categorizePending(signal?: AbortSignal, batches?: number): Promise<ModelCategorization>;
   categories(): CategorySummary[];
   /** The report of `month` (YYYY-MM; default: this month in radar.timezone). */
   report(month?: string): MoneyReport;

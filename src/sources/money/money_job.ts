@@ -11,7 +11,7 @@ import { RadarError } from "../../core/errors.ts";
 import { type CheckDependencies, isDue, recordCheckFailure } from "../source_checks.ts";
 import type { MoneyAlertState, MoneyStore } from "../../core/money_store.ts";
 import { moneySourceName, raise } from "./money_alerts_check.ts";
-import type { MoneyLedger } from "./money_ledger.ts";
+import { type MoneyLedger, tickModelBatches } from "./money_ledger.ts";
 import { readStatementFile } from "./statement_file.ts";
 import { type FolderFile, hasSettled, listStatementFiles } from "./statement_folder.ts";
 
@@ -156,7 +156,7 @@ export class MoneyJob {
     const { deps } = this;
     if (!deps.moneyStore.pendingForModel(1).length) return;
     try {
-      const result = await deps.ledger.categorizePending(signal);
+      const result = await deps.ledger.categorizePending(signal, tickModelBatches);
       const at = deps.clock.now();
       deps.store.recordSuccess(moneyCategoriesSourceName, at, at);
       deps.logger.info("money categorised", { ...result });

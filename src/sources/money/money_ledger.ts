@@ -38,8 +38,10 @@ export interface MoneyLedgerDependencies {
   logger: Logger;
 }
 
-/** Batches one import or one tick asks the model about, at most (the rest waits for the next). */
+/** Batches one import asks the model about, at most (the rest waits for the daemon). */
 export const maxModelBatches = 20;
+/** Batches one daemon tick asks about: a long backlog must not hold up the heartbeat. */
+export const tickModelBatches = 2;
 /** Months the report compares against. */
 export const comparedMonths = 3;
 /** Top payees in a report. */
@@ -116,7 +118,10 @@ export class MoneyLedger implements MoneyBook {
     return { transaction: deps.stores.money.get(id)!, alsoChanged };
   }
 
-  categorizePending(signal?: AbortSignal): Promise<ModelCategorization> {
+  categorizePending(
+    signal?: AbortSignal,
+    batches = maxModelBatches,
+  ): Promise<ModelCategorization> {
     const { deps } = this;
     return categorizeWithModel(
       {
@@ -127,7 +132,7 @@ export class MoneyLedger implements MoneyBook {
         transaction: deps.stores.transaction,
         clock: deps.clock,
       },
-      maxModelBatches,
+      batches,
       signal,
     );
   }

@@ -136,3 +136,25 @@ Deno.test("a model that is down: the import succeeds, the daemon asks again afte
     );
   });
 });
+
+Deno.test("a daemon tick asks about two batches at most: a backlog never holds up the heartbeat", async () => {
+  await withCategorizer(async (radar, home, clock) => {
+    const path = join(home.folder, "many.xml");
+    Deno.writeTextFileSync(
+      path,
+      camt053(Array.from({ length: 5 }, (_, index) => ({ ...rows[0], id: `B${index}` }))),
+    );
+    await radar.money.import({ path, useModel: false });
+    const answer = () =>
+      ollamaToolCall("set_categories", {
+        items: [{ n: 1, category: "groceries" }, { n: 2, category: "groceries" }],
+      });
+    home.server.reply(answer(), answer(), answer());
+    await moneyJob(radar).run(clock.now(), new AbortController().signal);
+    assert.equal(home.server.chatRequests.length, 2);
+    assert.equal(radar.money.transactions({ limit: 10, uncategorized: true }).length, 1);
+    await moneyJob(radar).run(clock.now(), new AbortController().signal);
+    assert.equal(home.server.chatRequests.length, 3);
+    assert.equal(radar.money.transactions({ limit: 10, uncategorized: true }).length, 0);
+  });
+});
