@@ -10,8 +10,10 @@ import { readPassword } from "../../src/sources/secret_source.ts";
 import { runAgent } from "../../src/core/agent_loop.ts";
 import { openRadar } from "../../src/runtime/open_radar.ts";
 import { installFakeSecretTool } from "../fakes/fake_secret_tool.ts";
-import { dovecotPath, mailMessage, startDovecot } from "../fakes/dovecot_server.ts";
+import { mailMessage, startDovecot } from "../fakes/dovecot_server.ts";
 import { ScriptedChatModel, textResponse, toolCallResponse } from "../fakes/scripted_chat_model.ts";
+import { needing } from "../helpers/system_parts.ts";
+import { Secrets } from "../../src/core/secrets.ts";
 
 const settings = (service: string, account: string) => ({
   password_cmd: "",
@@ -24,7 +26,12 @@ Deno.test("keychain: secret-tool lookup by argv (no shell); missing, locked, han
   const hostile = "radar mail; $(touch pwned) `id`";
   try {
     fake.store(hostile, "alice", "kc-password-1");
-    const options = { env: fake.env, timeoutMs: 2000, os: "linux" as const };
+    const options = {
+      env: fake.env,
+      timeoutMs: 2000,
+      os: "linux" as const,
+      secrets: new Secrets(),
+    };
     assert.equal(
       await readPassword(settings(hostile, "alice"), "email account home", options),
       "kc-password-1",
@@ -116,9 +123,8 @@ Deno.test("keychain config: accepted for mail and CalDAV; one password source at
   );
 });
 
-Deno.test({
+Deno.test(needing(["dovecot"], {
   name: "keychain: a real Dovecot login with the keychain's password, never stored in the database",
-  ignore: dovecotPath() === undefined,
   async fn() {
     const password = "kc-dovecot-8812";
     const server = await startDovecot({ alice: password });
@@ -169,14 +175,14 @@ Deno.test({
     }
     Deno.removeSync(home, { recursive: true });
   },
-});
+}));
 
 Deno.test("a password_cmd that prints without end is cut off: its first line, not a timeout", async () => {
   const started = performance.now();
   const password = await readPassword(
     { password_cmd: "yes hunter2-endless", password_env: "" },
     "email account home",
-    { env: { PATH: Deno.env.get("PATH") }, timeoutMs: 20_000 },
+    { env: { PATH: Deno.env.get("PATH") }, timeoutMs: 20_000, secrets: new Secrets() },
   );
   assert.equal(password, "hunter2-endless");
   // Read only up to the cap: the program is stopped long before the 20 s timeout.

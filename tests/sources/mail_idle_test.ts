@@ -11,10 +11,11 @@ import { openRadar } from "../../src/runtime/open_radar.ts";
 import { mailIdleSources } from "../../src/sources/email/mail_idle_setup.ts";
 import { MailIdleWatchers } from "../../src/sources/email/mail_idle.ts";
 import { configSchema } from "../../src/config/schema.ts";
-import { dovecotPath, freePort, mailMessage, startDovecot } from "../fakes/dovecot_server.ts";
+import { freePort, mailMessage, startDovecot } from "../fakes/dovecot_server.ts";
+import { needing } from "../helpers/system_parts.ts";
+import { Secrets } from "../../src/core/secrets.ts";
 
 const password = "idle-password-77";
-const installed = dovecotPath() !== undefined;
 
 function yaml(port: number, extra = ""): string {
   return `email:\n  check_every_minutes: 100000\n${extra}  accounts:\n    - name: home\n` +
@@ -30,10 +31,9 @@ async function until(condition: () => boolean, what: string, ms = 8000): Promise
   }
 }
 
-Deno.test({
+Deno.test(needing(["dovecot"], {
   name:
     "IMAP IDLE: mail appended while idling is an event at once, without a poll; close ends the connection",
-  ignore: !installed,
   async fn() {
     const server = await startDovecot({ alice: password });
     const home = Deno.makeTempDirSync({ prefix: "radar-idle-" });
@@ -81,7 +81,7 @@ Deno.test({
       Deno.removeSync(home, { recursive: true });
     }
   },
-});
+}));
 
 function recordingLogger(warnings: string[]) {
   return {
@@ -108,15 +108,14 @@ function accountsAt(port: number) {
   }).email.accounts;
 }
 
-Deno.test({
+Deno.test(needing(["dovecot"], {
   name: "IMAP IDLE: a dropped connection is reopened and checks for mail missed meanwhile",
-  ignore: !installed,
   async fn() {
     const server = await startDovecot({ alice: password });
     const checks: string[] = [];
     const watchers = new MailIdleWatchers({
       accounts: accountsAt(server.port),
-      settings: { env: { P: password }, timeoutMs: 3000 },
+      settings: { env: { P: password }, timeoutMs: 3000, secrets: new Secrets() },
       logger: recordingLogger([]),
       onNewMail: (account) => Promise.resolve(checks.push(account.name)),
       firstRetryMs: 40,
@@ -142,13 +141,13 @@ Deno.test({
       await server.stop();
     }
   },
-});
+}));
 
 Deno.test("IMAP IDLE: a dead server is retried with growing delays and one warning; close() stops it", async () => {
   const warnings: string[] = [];
   const watchers = new MailIdleWatchers({
     accounts: accountsAt(freePort()),
-    settings: { env: { P: password }, timeoutMs: 3000 },
+    settings: { env: { P: password }, timeoutMs: 3000, secrets: new Secrets() },
     logger: recordingLogger(warnings),
     onNewMail: () => Promise.resolve(),
     firstRetryMs: 40,
@@ -180,6 +179,7 @@ Deno.test("IMAP IDLE is off without accounts or with email.idle false", () => {
   const radar = (email: Record<string, unknown>) => ({
     config: configSchema.parse({ email }),
     logger: { debug() {}, info() {}, warn() {}, error() {} },
+    secrets: new Secrets(),
     tickJobs: () => [],
   });
   assert.deepEqual(mailIdleSources(radar({})), []);
