@@ -29,6 +29,7 @@ import { evalRoutes } from "./routes/eval.tsx";
 import { summariesRoutes } from "./routes/summaries.tsx";
 import { personalitiesRoutes } from "./routes/personalities.tsx";
 import { approvalsRoutes } from "./routes/approvals.tsx";
+import { moneyRoutes } from "./routes/money.tsx";
 
 /** The largest request body accepted (config text is the biggest legitimate one). */
 const maxBodyBytes = 1024 * 1024;
@@ -91,6 +92,7 @@ export function createApp(deps: WebDependencies, options: AppOptions = {}): Hono
       summariesRoutes,
       personalitiesRoutes,
       approvalsRoutes,
+      moneyRoutes,
     ]
   ) app.route("/", routes(routeContext));
   app.notFound((c) =>

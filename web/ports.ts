@@ -26,6 +26,7 @@ import type { Digest, SourceHealthRecord } from "../src/core/source_ports.ts";
 import type { ApprovalService } from "../src/application/approvals.ts";
 import type { StandingGrants } from "../src/application/standing_grants.ts";
 import type { FileActions } from "../src/runtime/approval_parts.ts";
+import type { MoneyBook } from "../src/core/money_book.ts";
 
 /** A value or a promise of it: views may be backed by sync SQLite or by async work. */
 export type Maybe<T> = T | Promise<T>;
@@ -139,6 +140,8 @@ export interface WebDependencies {
   away?: AwayView;
   /** `web.public_url`: its host name is answered too (a reverse proxy or VPN to loopback). */
   publicUrl?: string;
+  /** Bank statements (/money): the monthly report, transactions, category corrections. */
+  money?: MoneyView;
 }
 
 /** What /approvals and the phone's buttons work on. */
@@ -152,6 +155,12 @@ export interface AwayView {
   /** The home folder (paths are shown with ~). */
   home: string;
 }
+
+/** What /money reads and changes of the money ledger. */
+export type MoneyView = Pick<
+  MoneyBook,
+  "report" | "transactions" | "categorize" | "categories" | "currentMonth"
+>;
 
 /** Events set aside after 3 heartbeats in a row a `pre_agent_run` hook blocked. */
 export interface SetAsideView {

@@ -67,6 +67,7 @@ export function webDependenciesFromRuntime(
       home: (extras.env ?? Deno.env.toObject()).HOME ?? "",
     },
     publicUrl: radar.config.web.public_url || undefined,
+    money: radar.money,
     setAside: {
       summary: (limit) => {
         const setAside = radar.queue.setAside();

@@ -7,6 +7,7 @@ import { mcpSection } from "./mcp_schema.ts";
 import { hookPoints, hookRuleTypes } from "../core/hooks.ts";
 import { checksSection, githubSection } from "./checks_schema.ts";
 import { digestsSection } from "./digests_schema.ts";
+import { moneySection } from "./money_schema.ts";
 import { backupSection, budgetSection } from "./backup_schema.ts";
 
 const clockTime = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, "expected HH:MM (24-hour)");
@@ -362,6 +363,7 @@ export const configSchema = z.object({
   checks: checksSection,
   github: githubSection.prefault({}),
   digests: digestsSection.prefault({}),
+  money: moneySection.prefault({}),
   hooks: hooksSection.prefault({}),
   skills: skillsSection.prefault({}),
   mcp: mcpSection.prefault({}),

@@ -310,6 +310,7 @@ export function openRadar(options: RadarOptions): Radar {
     mail: mailReaderFor(config, options.env, secrets),
     calendar: calendarReaderFor(config, options.env, fetcher, secrets),
     github: githubReaderFor(config, options.env),
+    money: work.money.inUse() ? work.money : undefined,
     hooks,
     skills: skills.library,
     journal: away.actions.journal,

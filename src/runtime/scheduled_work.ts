@@ -29,6 +29,8 @@ import { checkJobs } from "../sources/checks/check_jobs.ts";
 import { UnattendedBudget } from "../application/unattended_budget.ts";
 import { githubJobs } from "../sources/github/github_setup.ts";
 import { digestJobs } from "../sources/digests/digest_setup.ts";
+import { moneyJobs, moneyLedger } from "../sources/money/money_setup.ts";
+import type { MoneyLedger } from "../sources/money/money_ledger.ts";
 import { runSideEffects } from "../application/run_side_effects.ts";
 import type { ChatModel } from "../core/chat_model.ts";
 import type { SourceStores } from "../core/source_stores.ts";
@@ -82,6 +84,8 @@ export interface ScheduledWork {
   monitors: MonitorService;
   monitorChecker: MonitorChecker;
   heartbeat: HeartbeatRunner;
+  /** Bank statements: import, categories, report (`radar money`, /money, the money tool). */
+  money: MoneyLedger;
   /** The outbox log of one run under `scope` (notifications recorded before they are sent). */
   sideEffects(scope: string): SideEffectLog;
   /** `budget:`: today's tokens of unattended runs against the limits (status, dashboard, task log). */
@@ -185,8 +189,18 @@ export function scheduledWork(parts: ScheduledWorkParts): ScheduledWork {
     fetch: parts.fetch,
     resolve: parts.resolve,
   });
+  const moneyParts = {
+    config,
+    stores,
+    queue,
+    model: parts.fastModel ?? parts.model,
+    clock,
+    logger,
+  };
+  const money = moneyLedger(moneyParts);
   let jobs: TickJob[] | undefined;
   return {
+    money,
     queue,
     runs,
     outbox,
@@ -249,6 +263,7 @@ export function scheduledWork(parts: ScheduledWorkParts): ScheduledWork {
           secrets: parts.secrets,
         }),
         ...githubJobs({ config, stores, queue, clock, logger }),
+        ...moneyJobs({ ...moneyParts, ledger: money, env: parts.env }),
         ...digestJobs({
           config,
           stores,

@@ -12,6 +12,7 @@ import type { CalendarReader, GitHubLists, MailReader } from "../core/source_por
 import type { Hooks } from "../core/hooks.ts";
 import type { SkillLibrary } from "../core/skills_prompt.ts";
 import type { ActionJournal } from "../core/action_journal.ts";
+import type { MoneyBook } from "../core/money_book.ts";
 import type { Secrets } from "../core/secrets.ts";
 
 /** Shared dependencies handed to every built-in tool factory. */
@@ -62,4 +63,6 @@ export interface ToolDependencies {
   journal?: ActionJournal;
   /** GitHub through gh (absent: gh is off or not installed; no github tool). */
   github?: GitHubLists;
+  /** Bank statements (absent until money is configured or a statement imported: no money tool). */
+  money?: Pick<MoneyBook, "report" | "transactions">;
 }

@@ -23,6 +23,7 @@ import { emailTools } from "./email.ts";
 import { calendarTool } from "./calendar.ts";
 import { useSkillTool } from "./use_skill.ts";
 import { githubTool } from "./github.ts";
+import { moneyTool } from "./money.ts";
 
 /** Builds the built-in tools enabled by config. */
 export function builtinTools(deps: ToolDependencies): Tool[] {
@@ -49,6 +50,7 @@ export function builtinTools(deps: ToolDependencies): Tool[] {
     ...(deps.calendar ? [calendarTool({ ...deps, calendar: deps.calendar })] : []),
     ...(deps.skills ? [useSkillTool({ skills: deps.skills })] : []),
     ...(deps.github ? [githubTool({ github: deps.github })] : []),
+    ...(deps.money ? [moneyTool({ money: deps.money })] : []),
   ];
 }
 

@@ -34,6 +34,7 @@ checks:
             "tasks",
             "monitors",
             "checks",
+            "money",
             "conversation summaries",
             "approvals",
             "notification retries",

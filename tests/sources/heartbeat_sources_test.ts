@@ -51,6 +51,7 @@ calendar:
             "monitors",
             "email",
             "calendar",
+            "money",
             "conversation summaries",
             "approvals",
             "notification retries",

@@ -38,6 +38,7 @@ export const navigation: ReadonlyArray<readonly [string, string]> = [
   ["/logs", "Logs"],
   ["/eval", "Eval"],
   ["/summaries", "Summaries"],
+  ["/money", "Money"],
   ["/personalities", "Personalities"],
 ];
 

@@ -28,6 +28,7 @@ import { registerCompletions } from "./completions.ts";
 import { registerVersion } from "./version.ts";
 import { registerMcp } from "./mcp.ts";
 import { registerDigest } from "./digest.ts";
+import { registerMoney } from "./money.ts";
 import { registerPersonality } from "./personality.ts";
 import { registerApprovals } from "./approvals.ts";
 import { registerGrants } from "./grants.ts";
@@ -68,6 +69,7 @@ export const commandRegistrars: CommandRegistrar[] = [
   registerSkill,
   registerPersonality,
   registerDigest,
+  registerMoney,
   registerCompletions,
   registerVersion,
   registerMcp,

@@ -24,6 +24,8 @@ import { receiptsMigration } from "./023_receipts.ts";
 import { spentOneShotsMigration } from "./029_spent_one_shots.ts";
 import { mcpProgramHashMigration } from "./030_mcp_program_hash.ts";
 import { outboxRecordsMigration } from "./033_outbox_records.ts";
+import { moneyMigration } from "./034_money.ts";
+import { moneyAlertsMigration } from "./035_money_alerts.ts";
 
 /** The ordered migrations applied by `openDatabase`. */
 export const migrations: readonly Migration[] = [
@@ -51,4 +53,6 @@ export const migrations: readonly Migration[] = [
   spentOneShotsMigration,
   mcpProgramHashMigration,
   outboxRecordsMigration,
+  moneyMigration,
+  moneyAlertsMigration,
 ];
