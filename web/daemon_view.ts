@@ -6,6 +6,7 @@ import { nextHeartbeatAt } from "../src/core/heartbeat.ts";
 import type { TaskInput } from "../src/application/task_service.ts";
 import type { Radar } from "../src/runtime/open_radar.ts";
 import type { DaemonView, SentNotification } from "./ports.ts";
+import { watcherReports } from "../src/daemon/watcher_report.ts";
 
 /** URL monitor controls of the daemon view. */
 export type MonitorControls = Pick<
@@ -122,6 +123,7 @@ export function daemonView(options: DaemonViewOptions): DaemonView {
       );
     },
     removeTask: (id) => radar.tasks.remove(id),
+    watchers: () => watcherReports(radar.config, radar.watchedFiles, Deno.env.toObject()),
     ...monitorControls(radar),
   };
 }

@@ -22,6 +22,7 @@ import type { MonitorRecord, RunRecord, TaskRecord } from "../src/core/schedule_
 import type { EvalHistory } from "../src/core/eval_records.ts";
 import type { PersonalityCatalog } from "../src/core/personality.ts";
 import type { Digest, SourceHealthRecord } from "../src/core/source_ports.ts";
+import type { WatcherReport } from "../src/core/watched_folders.ts";
 
 /** A value or a promise of it: views may be backed by sync SQLite or by async work. */
 export type Maybe<T> = T | Promise<T>;
@@ -71,6 +72,8 @@ export interface DaemonView {
   setMonitorEnabled(id: number, enabled: boolean): Maybe<boolean>;
   checkMonitorNow(id: number): Maybe<void>;
   removeMonitor(id: number): Maybe<boolean>;
+  /** The folder watchers and their counters (files seen, last reconcile, found by it). */
+  watchers?(): Maybe<WatcherReport[]>;
 }
 
 /** Plugins and their reviews: the plugin API's calls the dashboard makes. */

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { globToRegExp, isTemporaryName } from "../../src/adapters/file_watcher.ts";
+import { globToRegExp, isTemporaryName } from "../../src/adapters/folder_listing.ts";
 import { daemonSources } from "../../src/daemon/sources.ts";
 import { ManualTimers } from "../fakes/manual_timers.ts";
 import { withTestDaemon } from "../helpers/test_radar.ts";
@@ -50,6 +50,7 @@ Deno.test("a download becomes one event once final; a missing folder is picked u
       Deno.mkdirSync(folder);
       timers.fireAll(); // the retry finds the folder
       assert.equal(watcher.state, "watching");
+      await watcher.whenReconciled(); // its first scan: the (empty) baseline
 
       const partial = join(folder, "invoice.pdf.crdownload");
       Deno.writeTextFileSync(partial, "%PDF-1.4 part");

@@ -58,10 +58,13 @@ Deno.test({
       now: () => now,
       debounceMs: 2_000,
       writeRetryMs: 5_000,
+      flushDelayMs: 7,
     });
+    const flushPending = () =>
+      [...timers.pending.values()].some((timer) => timer.milliseconds === 7);
     let written = 0;
     try {
-      watcher.start(); // the baseline scan of the empty folder
+      await watcher.start(); // the baseline scan of the empty folder
       fillDisk(disk.path);
       // Files arrive until recording one fails (SQLite may still have a free WAL page or two).
       while (!warnings.some((line) => /recording watched files failed/.test(line))) {
@@ -70,7 +73,7 @@ Deno.test({
           join(folder, `scan-${written++}.pdf`),
           `%PDF-1.4 ${"x".repeat(900)}`,
         );
-        await until("the file event", () => timers.pending.size > 0);
+        await until("the file event", flushPending);
         timers.fireAll(); // the flush (it must not throw out of the timer)
       }
       const lastFailed = `scan-${written - 1}.pdf`;

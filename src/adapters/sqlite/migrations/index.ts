@@ -17,6 +17,7 @@ import { summariesEvalMigration } from "./015_summaries_eval.ts";
 import { mcpToolChangesMigration } from "./016_mcp_tool_changes.ts";
 import { blockedEventsMigration } from "./018_blocked_events.ts";
 import { digestEmbeddingsMigration } from "./019_digest_embeddings.ts";
+import { watcherReconcileMigration } from "./027_watcher_reconcile.ts";
 
 /** The ordered migrations applied by `openDatabase`. */
 export const migrations: readonly Migration[] = [
@@ -37,4 +38,5 @@ export const migrations: readonly Migration[] = [
   mcpToolChangesMigration,
   blockedEventsMigration,
   digestEmbeddingsMigration,
+  watcherReconcileMigration,
 ];
