@@ -243,6 +243,7 @@ export class FolderWatcher {
       });
       const found = baseline ? 0 : outcome.found;
       const durationMs = performance.now() - started;
+      logger.debug("folder reconciled", { folder, reason, ...outcome, ms: Math.round(durationMs) });
       ledger.countReconcile({ reason, found, at: new Date(this.#now()), durationMs });
       if (found && isStartReconcile(reason)) {
         logger.info("folder scan found files that arrived while nobody watched", {
@@ -313,7 +314,7 @@ export class FolderWatcher {
     let failed = false;
     try {
       for await (const event of watcher) {
-        this.#schedule.noteEvent();
+        this.#schedule.noteEvent(event.kind);
         if (event.flag === "rescan") {
           this.options.logger.warn("folder watcher dropped events; reconciling", {
             folder: this.options.folder,

@@ -1,9 +1,8 @@
 /**
  * One reconcile of a watched folder: its listing compared with the ledger. Files the ledger does
  * not know (or, when fingerprints are compared, that changed) are recorded to settle like any
- * event's file; stored files that are gone are forgotten. Work and memory are bounded: the
- * listing comes a chunk at a time, the ledger is asked about one chunk's paths at a time, and the
- * event loop runs between chunks.
+ * event's file; stored files that are gone are forgotten. The stored files are read once (a page
+ * at a time); the listing comes a chunk at a time, and the event loop runs between chunks.
  */
 import type { SeenFile, WatchLedger } from "../core/watched_folders.ts";
 import { listMatchingFiles, statFile, yieldToEventLoop } from "./folder_listing.ts";
@@ -40,7 +39,9 @@ export interface ReconcileOutcome {
 /** Compares the folder with its ledger (see the module comment). */
 export async function reconcileFolder(request: ReconcileRequest): Promise<ReconcileOutcome> {
   const { ledger } = request;
-  const listed = new Set<string>();
+  // What is left in `unlisted` at the end was stored but not listed: gone, or arrived late.
+  const unlisted = ledger.known();
+  let listed = 0;
   let found = 0;
   for await (
     const chunk of listMatchingFiles(request.folder, {
@@ -49,11 +50,11 @@ export async function reconcileFolder(request: ReconcileRequest): Promise<Reconc
       chunk: request.chunk,
     })
   ) {
-    const stored = ledger.fingerprints(chunk);
+    listed += chunk.length;
     const changed: SeenFile[] = [];
     for (const path of chunk) {
-      listed.add(path);
-      const before = stored.get(path);
+      const before = unlisted.get(path);
+      unlisted.delete(path);
       if (before && !request.compareFingerprints) continue;
       const file = statFile(path);
       if (!file) continue;
@@ -64,13 +65,13 @@ export async function reconcileFolder(request: ReconcileRequest): Promise<Reconc
       found += ledger.record(changed, request.now(), { baseline: request.baseline });
     }
   }
-  // Stored files not listed: gone, unless they arrived after their folder was listed.
   const gone: string[] = [];
   let looked = 0;
-  for (const path of ledger.paths()) {
-    if (!listed.has(path) && !statFile(path)) gone.push(path);
-    if (++looked % 5_000 === 0) await yieldToEventLoop();
+  for (const path of unlisted.keys()) {
+    // Not listed but there: it arrived after its folder was listed (its event records it).
+    if (!statFile(path)) gone.push(path);
+    if (++looked % 2_000 === 0) await yieldToEventLoop();
   }
   if (gone.length) ledger.forget(gone);
-  return { listed: listed.size, found, forgotten: gone.length };
+  return { listed, found, forgotten: gone.length };
 }

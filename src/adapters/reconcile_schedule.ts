@@ -20,10 +20,12 @@ export interface ReconcilePolicy {
   /** The idle check's interval (a names-only comparison). */
   idleMs: number;
   /**
-   * After a reconcile that took D ms, a requested one waits at least `burstSpacing` × D and the
-   * idle one `idleSpacing` × D: at most 1/20 and 1/200 of one core, however large the folder.
+   * After a reconcile that took D ms, a requested one waits at least `burstSpacing` × D (at most
+   * `maxSpacingMs`) and the idle one `idleSpacing` × D: while new names keep pouring in, at most
+   * 1/6 of one core, and while idle 1/200, however large the folder.
    */
   burstSpacing: number;
+  maxSpacingMs: number;
   idleSpacing: number;
 }
 
@@ -32,9 +34,10 @@ export const defaultReconcilePolicy: ReconcilePolicy = {
   burstEvents: 50,
   burstWindowMs: 1_000,
   quietMs: 1_000,
-  maxDelayMs: 10_000,
+  maxDelayMs: 30_000,
   idleMs: 5 * 60_000,
-  burstSpacing: 20,
+  burstSpacing: 5,
+  maxSpacingMs: 30_000,
   idleSpacing: 200,
 };
 
@@ -80,10 +83,15 @@ export class ReconcileSchedule {
     this.policy = { ...defaultReconcilePolicy, ...options.policy };
   }
 
-  /** Counts an OS event: it delays a requested reconcile, and many at once are a burst. */
-  noteEvent(): void {
+  /**
+   * Counts an OS event: any event delays a requested reconcile (the folder is not quiet); many
+   * new, renamed or removed names at once are a burst. Writes into files already there (a log
+   * appended to, a large copy) are not: what the OS can lose is names.
+   */
+  noteEvent(kind: Deno.FsEvent["kind"]): void {
     const now = this.options.now();
     this.#lastEventAt = now;
+    if (kind === "modify" || kind === "access") return;
     if (now - this.#windowStart > this.policy.burstWindowMs) {
       this.#windowStart = now;
       this.#windowEvents = 0;
@@ -149,8 +157,10 @@ export class ReconcileSchedule {
     if (quietFor < quietMs && waited < maxDelayMs) {
       return this.#arm(Math.min(quietMs - quietFor, maxDelayMs - waited));
     }
-    const spacing = reason === "idle" ? this.policy.idleSpacing : this.policy.burstSpacing;
-    const wait = this.#lastEnd + spacing * this.#lastMs - now;
+    const spacing = reason === "idle"
+      ? this.policy.idleSpacing * this.#lastMs
+      : Math.min(this.policy.burstSpacing * this.#lastMs, this.policy.maxSpacingMs);
+    const wait = this.#lastEnd + spacing - now;
     if (wait > 0) return this.#arm(wait);
     this.clear();
     this.options.run(reason);

@@ -63,10 +63,8 @@ export interface WatchLedger {
   forget(paths: readonly string[]): void;
   /** Marks settled files finished and queues their events, in one transaction. */
   finish(files: readonly SeenFile[]): void;
-  /** The stored fingerprints of those of `paths` the ledger knows (any number of paths). */
-  fingerprints(paths: readonly string[]): Map<string, SeenFile>;
-  /** Every stored path, read a page at a time (never the whole table at once). */
-  paths(): Iterable<string>;
+  /** Every stored file: path → fingerprint (read a page at a time). */
+  known(): Map<string, SeenFile>;
   /** True once the folder was scanned before (its content then is the baseline, not news). */
   hasBaseline(): boolean;
   /** Counts a reconcile: why, how many files it found, when and how long it took. */

@@ -26,10 +26,8 @@ interface FileRow {
 const seenFile = "a watched file";
 const watcherCounts = "the watcher counts";
 
-/** Paths looked up per statement (SQLite allows 32,766 parameters). */
-const lookupChunk = 500;
-/** Paths read per page when walking every stored path of a folder. */
-const pathPage = 2_000;
+/** Rows read per page when loading a folder's stored files. */
+const knownPage = 5_000;
 
 /** The `watched_files` and `watcher_stats` tables. */
 export class SqliteWatchedFileStore implements WatchedFolders {
@@ -42,8 +40,7 @@ export class SqliteWatchedFileStore implements WatchedFolders {
       settling: (limit) => this.settling(folder, limit),
       restart: (files, nowMs) => this.restart(folder, files, nowMs),
       forget: (paths) => this.forget(folder, paths),
-      fingerprints: (paths) => this.fingerprints(folder, paths),
-      paths: () => this.paths(folder),
+      known: () => this.known(folder),
       hasBaseline: () => this.hasBaseline(folder),
       countReconcile: (record) => this.countReconcile(folder, record),
       finish: (files) =>
@@ -151,37 +148,27 @@ export class SqliteWatchedFileStore implements WatchedFolders {
     this.#bump(folder, "queued", files.length);
   }
 
-  /** The stored fingerprints of those of `paths` that `folder`'s ledger knows. */
-  fingerprints(folder: string, paths: readonly string[]): Map<string, SeenFile> {
-    const found = new Map<string, SeenFile>();
-    for (let start = 0; start < paths.length; start += lookupChunk) {
-      const chunk = paths.slice(start, start + lookupChunk);
+  /**
+   * Every stored file of `folder`, read a page at a time in key order (each page a seek), so
+   * the rows of a 100,000-file folder are never all in memory as objects at once.
+   */
+  known(folder: string): Map<string, SeenFile> {
+    const known = new Map<string, SeenFile>();
+    let after = "";
+    for (;;) {
       const rows = statement(
         this.db,
         `SELECT path, size, mtime_ms FROM watched_files
-         WHERE folder = ? AND path IN (${chunk.map(() => "?").join(", ")})`,
-      ).all(folder, ...chunk) as unknown as FileRow[];
+         WHERE folder = ? AND path > ? ORDER BY path LIMIT ?`,
+      ).all(folder, after, knownPage) as unknown as FileRow[];
       for (const row of rows) {
-        found.set(row.path, {
+        known.set(row.path, {
           path: row.path,
           size: Number(row.size),
           mtimeMs: Number(row.mtime_ms),
         });
       }
-    }
-    return found;
-  }
-
-  /** Every stored path of `folder`, a page at a time (in key order, so paging is a seek). */
-  *paths(folder: string): Generator<string> {
-    let after = "";
-    for (;;) {
-      const rows = statement(
-        this.db,
-        "SELECT path FROM watched_files WHERE folder = ? AND path > ? ORDER BY path LIMIT ?",
-      ).all(folder, after, pathPage) as unknown as Array<{ path: string }>;
-      for (const row of rows) yield row.path;
-      if (rows.length < pathPage) return;
+      if (rows.length < knownPage) return known;
       after = rows[rows.length - 1].path;
     }
   }
