@@ -10,8 +10,8 @@ import { silentLogger } from "../src/core/ports.ts";
 import type { FactStore } from "../src/core/ports.ts";
 import type { PdfReader } from "../src/core/pdf_reader.ts";
 import { execTool } from "../src/tools/exec.ts";
-import { runProcess } from "../src/tools/exec/run_process.ts";
-import { execSandbox } from "../src/tools/exec/sandbox_spec.ts";
+import { runProcess } from "../src/adapters/os/run_process.ts";
+import { execSandbox } from "../src/adapters/os/sandbox_spec.ts";
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);

@@ -5,6 +5,7 @@
 import { nextHeartbeatAt } from "../src/core/heartbeat.ts";
 import type { TaskInput } from "../src/application/task_service.ts";
 import type { Radar } from "../src/runtime/open_radar.ts";
+import type { OutboxEntry } from "../src/core/work_ports.ts";
 import type { DaemonView, SentNotification } from "./ports.ts";
 import { watcherReports } from "../src/daemon/watcher_report.ts";
 
@@ -33,17 +34,14 @@ export function scheduleInput(text: string): Pick<TaskInput, "cron" | "every" | 
   return { cron: schedule };
 }
 
-function notificationOf(row: { at: string; arguments: string; outcome: string }): SentNotification {
-  let title = "";
-  let body = "";
-  try {
-    const args = JSON.parse(row.arguments) as { title?: unknown; message?: unknown };
-    title = typeof args.title === "string" ? args.title : "";
-    body = typeof args.message === "string" ? args.message : "";
-  } catch {
-    body = row.arguments;
-  }
-  return { at: row.at, title: title || "Radar", body, delivered: row.outcome === "ok" };
+/** A notification as the outbox recorded it (rows from before schema 33 have their summary). */
+function notificationOf(entry: OutboxEntry): SentNotification {
+  return {
+    at: entry.sentAt ?? entry.finishedAt ?? entry.createdAt,
+    title: entry.title || "Radar",
+    body: entry.body ?? entry.summary,
+    delivered: entry.state === "sent",
+  };
 }
 
 /** Monitor controls over Radar's monitor service and checker; errors are one readable line. */
@@ -97,8 +95,7 @@ export function daemonView(options: DaemonViewOptions): DaemonView {
         heartbeat.interval_minutes,
       ).toISOString();
     },
-    recentNotifications: (limit) =>
-      radar.toolCalls.list({ limit, tool: "notify" }).map(notificationOf),
+    recentNotifications: (limit) => radar.outbox.recent(limit, "notify").map(notificationOf),
     pendingEvents: (limit) => radar.queue.pending(limit),
     tasks: () => radar.tasks.list(),
     addTask(task) {

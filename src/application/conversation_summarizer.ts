@@ -11,7 +11,7 @@ import {
   summaryTranscript,
 } from "../core/conversation_summary.ts";
 import type { ConversationArchive, Logger, StoredMessage } from "../core/ports.ts";
-import type { TickJob } from "./scheduler.ts";
+import type { TickJob } from "../core/work_ports.ts";
 import { redactText } from "../core/redact.ts";
 
 /** What the summarizer needs. */

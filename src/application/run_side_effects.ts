@@ -6,7 +6,7 @@
  */
 import type { Outbox } from "../core/work_ports.ts";
 import type { Clock } from "../core/ports.ts";
-import type { SideEffectClaim, SideEffectLog } from "../core/side_effects.ts";
+import type { SideEffectClaim, SideEffectLog, SideEffectRecord } from "../core/side_effects.ts";
 
 /** The side-effect log of one run under `scope`. */
 export function runSideEffects(
@@ -17,11 +17,11 @@ export function runSideEffects(
 ): SideEffectLog {
   const counts = new Map<string, number>();
   return {
-    begin(kind: string, summary: string): SideEffectClaim {
+    begin(kind: string, summary: string, record: SideEffectRecord = {}): SideEffectClaim {
       const index = (counts.get(kind) ?? 0) + 1;
       counts.set(kind, index);
       const key = `${scope}:${kind}#${index}`;
-      const existing = outbox.claim({ key, kind, summary, at: clock.now(), pid });
+      const existing = outbox.claim({ ...record, key, kind, summary, at: clock.now(), pid });
       if (existing) {
         return {
           state: existing.sentAt ? "sent" : "unknown",
@@ -33,8 +33,8 @@ export function runSideEffects(
       return {
         state: "new",
         key,
-        done: () => outbox.markSent(key, clock.now()),
-        abandon: () => outbox.release(key),
+        done: (result) => outbox.markSent(key, clock.now(), result),
+        abandon: (result) => outbox.markFailed(key, clock.now(), result),
       };
     },
   };

@@ -1,15 +1,9 @@
 /** The one-minute tick: decides in local time what is due and runs it, never overlapping. */
-import type { EventQueue, Outbox, RunLog } from "../core/work_ports.ts";
+import type { EventQueue, Outbox, RunLog, TickJob } from "../core/work_ports.ts";
 import type { RadarConfig } from "../config/schema.ts";
 import { isHeartbeatDue } from "../core/heartbeat.ts";
 import type { Clock, Logger } from "../core/ports.ts";
 import type { HeartbeatReport, HeartbeatRunner } from "./heartbeat_runner.ts";
-
-/** Work done on a tick before the heartbeat (monitors, tasks). Must not throw. */
-export interface TickJob {
-  name: string;
-  run(now: Date, signal: AbortSignal): Promise<void>;
-}
 
 /** What the scheduler needs. */
 export interface SchedulerDependencies {

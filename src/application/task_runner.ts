@@ -1,15 +1,21 @@
 /** Runs due tasks on the tick (with the catch-up rule) and on demand (`radar task run-now`). */
-import type { Outbox, RunLog, TaskClaims, TaskStore, Transaction } from "../core/work_ports.ts";
+import type {
+  Outbox,
+  RunLog,
+  TaskClaims,
+  TaskStore,
+  TickJob,
+  Transaction,
+} from "../core/work_ports.ts";
 import { type AgentDependencies, type AgentResult, runAgent } from "../core/agent_loop.ts";
 import type { Clock, ConversationStore, Logger } from "../core/ports.ts";
 import { dueAction } from "../core/schedule.ts";
 import type {} from "../core/schedule_ports.ts";
 import type { TaskRecord } from "../core/schedule_ports.ts";
-import type { TickJob } from "./scheduler.ts";
 import { nextRunAfter } from "./task_schedule.ts";
 import { daemonToolNames, proactiveTools } from "./offered_tools.ts";
 import { runSideEffects, taskScope } from "./run_side_effects.ts";
-import { isValidDate, laterBy } from "./safe_time.ts";
+import { isValidDate, laterBy } from "../core/safe_time.ts";
 
 /** What the task runner needs. */
 export interface TaskRunnerDependencies {

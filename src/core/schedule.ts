@@ -60,6 +60,11 @@ export function dueAction(nextRunAt: Date, now: Date, policy: CatchUpPolicy): Du
 /** Failures after which a monitor is flagged as failing. */
 export const failingThreshold = 5;
 
+/** True when a monitor has failed often enough to be flagged (dashboard, CLI, status). */
+export function isFailing(monitor: { failures: number }): boolean {
+  return monitor.failures >= failingThreshold;
+}
+
 /**
  * The delay before the next check after `failures` consecutive failures: the normal interval
  * doubled per failure, capped at a day (or the interval, when that is longer).

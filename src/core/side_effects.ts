@@ -5,15 +5,29 @@
  * run), so a re-asked model that sends "the same" notification again is told it already went out.
  */
 
+/** What an action sends, kept with its key (a notification's topic, title, body, priority). */
+export interface SideEffectRecord {
+  topic?: string;
+  title?: string;
+  body?: string;
+  priority?: string;
+}
+
+/** How an action ended: the service's HTTP status, and the error when it failed. */
+export interface SideEffectResult {
+  status?: number;
+  error?: string;
+}
+
 /** The claim on one action's key. */
 export type SideEffectClaim =
   | {
     /** Nobody did this action under this key: go ahead, then call `done` (or `abandon`). */
     state: "new";
     key: string;
-    done(): void;
-    /** The action failed for sure (nothing was sent): free the key for a retry. */
-    abandon(): void;
+    done(result?: SideEffectResult): void;
+    /** The action failed for sure (nothing was sent): recorded as failed, the key free to retry. */
+    abandon(result?: SideEffectResult): void;
   }
   | {
     /** Already done (`sent`), or started before a crash and possibly done (`unknown`). */
@@ -26,5 +40,5 @@ export type SideEffectClaim =
 /** A run's log of side effects. */
 export interface SideEffectLog {
   /** Claims the next key of `kind` in this run (call index within the run). */
-  begin(kind: string, summary: string): SideEffectClaim;
+  begin(kind: string, summary: string, record?: SideEffectRecord): SideEffectClaim;
 }

@@ -82,6 +82,35 @@ export interface DigestArchive {
   write(period: Digest["period"], from: Date, to: Date, signal?: AbortSignal): Promise<Digest>;
 }
 
+/** One GitHub item, compact. */
+export interface GitHubItem {
+  kind: "notification" | "review" | "ci";
+  /** Stable id for dedup (notification thread id, PR URL). */
+  id: string;
+  /** Changes when the item changes (a new update, a different set of failing checks). */
+  version: string;
+  repo: string;
+  title: string;
+  /** Reason, PR number, failing check names … one short phrase. */
+  detail: string;
+  url: string;
+}
+
+/** GitHub as the `github` tool reads it (gh in production). Errors are thrown as one line. */
+export interface GitHubLists {
+  /** Unread notifications. */
+  notifications(signal?: AbortSignal): Promise<GitHubItem[]>;
+  /** Open pull requests waiting for my review. */
+  reviewRequests(signal?: AbortSignal): Promise<GitHubItem[]>;
+  /** My open pull requests whose CI fails. */
+  failingPullRequests(signal?: AbortSignal): Promise<GitHubItem[]>;
+}
+
+/** One compact line of a GitHub item. */
+export function githubItemLine(item: GitHubItem): string {
+  return `${item.repo}: ${item.title} (${item.detail}) ${item.url}`;
+}
+
 /** The kinds of source `radar status` and the dashboard's Sources card report on. */
 export type SourceKind = "email" | "calendar" | "mcp" | "check" | "github";
 

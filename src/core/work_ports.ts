@@ -4,6 +4,7 @@
  * (src/adapters/sqlite/); the application never sees a database.
  */
 import type { PendingEvent } from "./heartbeat.ts";
+import type { SideEffectRecord, SideEffectResult } from "./side_effects.ts";
 import type { CatchUpPolicy } from "./schedule.ts";
 import type {
   MonitorRecord,
@@ -12,6 +13,12 @@ import type {
   ScheduleKind,
   TaskRecord,
 } from "./schedule_ports.ts";
+
+/** Work done on a tick before the heartbeat (tasks, monitors, sources). Must not throw. */
+export interface TickJob {
+  name: string;
+  run(now: Date, signal: AbortSignal): Promise<void>;
+}
 
 /** Runs `work` in one transaction: all of it commits, or none. */
 export type Transaction = <T>(work: () => T) => T;
@@ -79,13 +86,25 @@ export interface CheckSuccess {
   lastModified?: string;
 }
 
-/** One recorded side effect. */
-export interface OutboxEntry {
+/**
+ * Where a side effect stands: claimed (about to happen, or cut short by a crash: maybe done),
+ * sent, or failed for sure (its key may be claimed again by a retry).
+ */
+export type OutboxState = "claimed" | "sent" | "failed";
+
+/** One recorded side effect, with what it sent and how it ended. */
+export interface OutboxEntry extends SideEffectRecord, SideEffectResult {
   key: string;
   kind: string;
   summary: string;
+  state: OutboxState;
+  /** When it was (last) claimed. */
   createdAt: string;
   sentAt?: string;
+  /** When the last attempt ended (sent or failed). */
+  finishedAt?: string;
+  /** Claims so far (a failed one retried counts again). */
+  attempts: number;
   pid: number;
 }
 
@@ -186,14 +205,19 @@ export interface MonitorStore extends ScheduledRows<MonitorRecord, NewMonitor> {
 
 /** Port: side effects claimed before they happen, so a re-delivered run does not repeat them. */
 export interface Outbox {
-  /** Records `key` unless it exists; returns the existing entry, or undefined when recorded now. */
+  /**
+   * Records `key` unless it exists (a failed one is claimed again); returns the existing entry,
+   * or undefined when claimed now.
+   */
   claim(
-    entry: { key: string; kind: string; summary: string; at: Date; pid: number },
+    entry: { key: string; kind: string; summary: string; at: Date; pid: number } & SideEffectRecord,
   ): OutboxEntry | undefined;
-  markSent(key: string, at: Date): void;
-  release(key: string): void;
+  markSent(key: string, at: Date, result?: SideEffectResult): void;
+  /** The action certainly did not happen: recorded as failed, so a retry may claim it again. */
+  markFailed(key: string, at: Date, result?: SideEffectResult): void;
   get(key: string): OutboxEntry | undefined;
-  recent(limit: number): OutboxEntry[];
+  /** The newest entries (of `kind`), newest first. */
+  recent(limit: number, kind?: string): OutboxEntry[];
   prune(before: Date): number;
 }
 

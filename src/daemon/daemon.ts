@@ -2,7 +2,8 @@
 import { ignoreInspectorSignal } from "../adapters/inspector_signal.ts";
 import type { Radar } from "../runtime/open_radar.ts";
 import { acquireLock } from "./lock_file.ts";
-import { Scheduler, type TickJob } from "../application/scheduler.ts";
+import { Scheduler } from "../application/scheduler.ts";
+import type { TickJob } from "../core/work_ports.ts";
 
 /** A running web server, as web/server.ts returns it. */
 export interface WebServerHandle {

@@ -1,7 +1,7 @@
 /** One daemon per data directory: a lock file holding the PID (stale locks are taken over). */
 import { join } from "node:path";
 import { RadarError } from "../core/errors.ts";
-import { isProcessAlive, processStartTime } from "../adapters/process.ts";
+import { isProcessAlive, processStartTime } from "../adapters/os/process.ts";
 import { writeTextFileAtomically } from "../adapters/atomic_file.ts";
 
 /** What the lock file says about the running daemon. */

@@ -5,7 +5,7 @@
 import type { RadarConfig } from "../config/schema.ts";
 import type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
 import type { Tool } from "../core/tool.ts";
-import type { FileToolDependencies } from "../tools/file_access.ts";
+import type { FileAccessDependencies } from "../adapters/os/file_access.ts";
 import {
   changedToolNames,
   commandHash,
@@ -95,7 +95,7 @@ export interface McpToolSource {
 }
 
 /** Server dependencies: the file-tool places (for the sandbox) and the HTTP client. */
-export type McpDependencies = FileToolDependencies & {
+export type McpDependencies = FileAccessDependencies & {
   fetch?: typeof fetch;
   /** Warnings (a server whose tools changed); none when absent. */
   warn?: (line: string) => void;

@@ -12,14 +12,14 @@
  */
 // @ts-types="@types/shell-quote"
 import { quote } from "shell-quote";
-import { execSandbox, execSandboxSpec, execUserRoots } from "../tools/exec/sandbox_spec.ts";
-import { sandboxedArgv } from "../tools/exec/sandbox.ts";
-import { type FileToolDependencies, radarPlaces } from "../tools/file_access.ts";
-import { isInside } from "../tools/path_guard.ts";
+import { execSandbox, execSandboxSpec, execUserRoots } from "../adapters/os/sandbox_spec.ts";
+import { sandboxedArgv } from "../adapters/os/sandbox.ts";
+import { type FileAccessDependencies, radarPlaces } from "../adapters/os/file_access.ts";
+import { isInside } from "../adapters/os/path_guard.ts";
 import { join } from "node:path";
 import type { McpApproval } from "./approval.ts";
 import type { ProcessLaunch } from "./sandboxed_stdio_transport.ts";
-import type { SandboxSpec } from "../tools/exec/sandbox.ts";
+import type { SandboxSpec } from "../adapters/os/sandbox.ts";
 
 /** The PATH a server gets (its own PATH is not inherited unless approved as a variable). */
 const defaultPath = "/usr/local/bin:/usr/bin:/bin";
@@ -57,14 +57,14 @@ const systemEntries = [
 
 /** The sandboxed launch of one server, or why it cannot start. */
 export function sandboxLaunch(
-  deps: FileToolDependencies,
+  deps: FileAccessDependencies,
   approval: McpApproval,
 ): { launch: ProcessLaunch; folders: string[] } | { problem: string } {
   const sandbox = execSandbox(deps);
   if (!sandbox.program) {
     return { problem: `no sandbox for MCP servers: ${sandbox.problem}` };
   }
-  const scoped: FileToolDependencies = {
+  const scoped: FileAccessDependencies = {
     ...deps,
     config: {
       ...deps.config,

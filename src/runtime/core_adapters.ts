@@ -11,7 +11,11 @@ import { openDatabase } from "../adapters/sqlite/database.ts";
 import { SqliteConversationStore } from "../adapters/sqlite/conversation_store.ts";
 import { SqliteFactStore } from "../adapters/sqlite/fact_store.ts";
 import { SqliteAuditStore } from "../adapters/sqlite/audit_store.ts";
+import { sqliteSourceStores } from "../adapters/sqlite/source_stores.ts";
+import type { SourceStores } from "../core/source_stores.ts";
 import { createLogger, writeStderrLine } from "../adapters/stderr_logger.ts";
+import { NtfyNotifier } from "../adapters/ntfy_notifier.ts";
+import type { Notifier } from "../core/notifier.ts";
 import { liveSecrets } from "../config/secrets.ts";
 import { redactText } from "../core/redact.ts";
 import { ensureDataDirectory } from "./data_directory.ts";
@@ -25,12 +29,16 @@ export interface CoreAdapters {
   facts: SqliteFactStore;
   /** The tool audit trail. */
   toolCalls: SqliteAuditStore;
+  /** The event sources' stores (health, check results, digests…). */
+  sourceStores: SourceStores;
   model: ChatModel;
   /** `llm.models.fast` (heartbeat triage), when configured. */
   fastModel?: ChatModel;
   /** `llm.models.vision` (image-only PDF pages), when configured. */
   visionModel?: ChatModel;
   fetch: typeof fetch;
+  /** Push notifications (ntfy). */
+  notifier: Notifier;
 }
 
 /** The clock (injected or the system's) and a logger to stderr plus the extra writers. */
@@ -76,10 +84,12 @@ export function openCoreAdapters(
         clock,
         logger,
       }),
+      sourceStores: sqliteSourceStores(db),
       model: createChatModel(config.llm, { fetch: fetcher, logger, sleep }),
       fastModel: createRoleModel(config.llm, "fast", { fetch: fetcher, logger, sleep }),
       visionModel: createRoleModel(config.llm, "vision", { fetch: fetcher, logger, sleep }),
       fetch: fetcher,
+      notifier: new NtfyNotifier({ config, fetch: fetcher }),
     };
   } catch (error) {
     db.close();

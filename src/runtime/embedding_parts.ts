@@ -24,7 +24,7 @@ import { SqliteFactEmbeddings } from "../adapters/sqlite/fact_embeddings.ts";
 import { SqliteToolEmbeddings } from "../adapters/sqlite/tool_embeddings.ts";
 import type { SqliteFactStore } from "../adapters/sqlite/fact_store.ts";
 import { SqliteSummaryEmbeddings, SqliteSummaryStore } from "../adapters/sqlite/summary_store.ts";
-import { SqliteDigestEmbeddings } from "../sources/digests/digest_embeddings.ts";
+import { SqliteDigestEmbeddings } from "../adapters/sqlite/digest_embeddings.ts";
 
 /**
  * Memory search (facts, summaries, digests), tool ranking and `embedNew` (embeds what was just

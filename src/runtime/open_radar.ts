@@ -12,6 +12,7 @@ import type { AuditTrail, Clock, ConversationArchive, FactArchive, Logger } from
 import { ToolRegistry } from "../core/tool_registry.ts";
 import { builtinTools } from "../tools/index.ts";
 import { calendarReaderFor, mailReaderFor } from "../sources/source_readers.ts";
+import { githubReaderFor } from "../sources/github/github_access.ts";
 import { createPdfReader } from "../adapters/pdf/subprocess_pdf_reader.ts";
 import { SqlitePluginRecords } from "../adapters/sqlite/plugin_records.ts";
 import { createPluginSystem, type PluginSystem } from "../plugins/plugin_system.ts";
@@ -34,7 +35,7 @@ import type { RadarOptions } from "./radar_options.ts";
 export type { RadarOptions };
 import { type ProcessIdentity, type ScheduledWork, scheduledWork } from "./scheduled_work.ts";
 import { denoResolver } from "../adapters/network/network_guard.ts";
-import { isProcessAlive, processStartTime } from "../adapters/process.ts";
+import { isProcessAlive, processStartTime } from "../adapters/os/process.ts";
 import { integrityLine } from "../adapters/sqlite/maintenance.ts";
 import { readOnlyBecause } from "../adapters/sqlite/database.ts";
 import { transaction } from "../adapters/sqlite/write.ts";
@@ -139,10 +140,10 @@ export function openRadar(options: RadarOptions): Radar {
     for (const warning of loaded.warnings) logger.warn(warning);
   }
   const core = openCoreAdapters(loaded, options, { clock, logger });
-  const { databasePath, db, conversations, facts, toolCalls, fetch: fetcher } = core;
+  const { databasePath, db, conversations, facts, toolCalls, sourceStores, fetch: fetcher } = core;
   const model = options.model ?? core.model;
   toolCalls.prune();
-  const digests = digestArchive({ config, db, model, clock });
+  const digests = digestArchive({ config, stores: sourceStores, model, clock });
   const { memory, toolRanker, embedNew } = embeddingParts(config, db, {
     facts,
     digests,
@@ -221,8 +222,10 @@ export function openRadar(options: RadarOptions): Radar {
   };
   const work = scheduledWork({
     env: options.env,
+    notifier: core.notifier,
     config,
     db,
+    sourceStores,
     conversations,
     clock,
     logger,
@@ -254,6 +257,8 @@ export function openRadar(options: RadarOptions): Radar {
       clock,
       logger,
       fetch: fetcher,
+      notifier: core.notifier,
+      sideEffectLog: work.sideEffects,
       env: options.env,
       cwd: options.cwd,
       tasks: work.tasks,
@@ -263,6 +268,7 @@ export function openRadar(options: RadarOptions): Radar {
       memory,
       mail: mailReaderFor(config, options.env),
       calendar: calendarReaderFor(config, options.env, fetcher),
+      github: githubReaderFor(config, options.env),
       hooks,
       skills,
     })
@@ -329,7 +335,7 @@ export function openRadar(options: RadarOptions): Radar {
       approvals: mcpApprovals,
       servers: mcpServers,
     },
-    sourceHealth: sourceHealthReport({ config, db, mcpServers }),
+    sourceHealth: sourceHealthReport({ config, stores: sourceStores, mcpServers }),
     process,
     database: databaseHealth(db, dataDir),
     evalRuns: new SqliteEvalStore(db),

@@ -8,7 +8,7 @@ import type { RadarConfig } from "../config/schema.ts";
 import type { AgentDependencies } from "../core/agent_loop.ts";
 import type { Clock, ConversationArchive, Logger } from "../core/ports.ts";
 import type { Resolver } from "../adapters/network/network_guard.ts";
-import type { EventQueue, Outbox, RunLog, Transaction } from "../core/work_ports.ts";
+import type { EventQueue, Outbox, RunLog, TickJob, Transaction } from "../core/work_ports.ts";
 import { transaction } from "../adapters/sqlite/write.ts";
 import { SqliteEventQueue } from "../adapters/sqlite/event_queue.ts";
 import { SqliteMonitorStore } from "../adapters/sqlite/monitor_store.ts";
@@ -20,22 +20,24 @@ import type { WatchedFolders } from "../core/watched_folders.ts";
 import { SqliteTaskOriginStore } from "../adapters/sqlite/task_origin_store.ts";
 import { SqliteTaskClaimStore } from "../adapters/sqlite/task_claim_store.ts";
 import { HeartbeatRunner } from "../application/heartbeat_runner.ts";
-import { MonitorChecker } from "../application/monitor_checker.ts";
-import { MonitorService } from "../application/monitor_service.ts";
+import { MonitorChecker } from "../sources/monitors/monitor_checker.ts";
+import { MonitorService } from "../sources/monitors/monitor_service.ts";
 import { TaskRunner } from "../application/task_runner.ts";
 import { TaskService } from "../application/task_service.ts";
-import type { TickJob } from "../application/scheduler.ts";
 import { sourceJobs } from "../sources/source_jobs.ts";
 import { checkJobs } from "../sources/checks/check_jobs.ts";
 import { githubJobs } from "../sources/github/github_setup.ts";
 import { digestJobs } from "../sources/digests/digest_setup.ts";
 import { runSideEffects } from "../application/run_side_effects.ts";
 import type { ChatModel } from "../core/chat_model.ts";
+import type { SourceStores } from "../core/source_stores.ts";
+import type { Notifier } from "../core/notifier.ts";
+import type { SideEffectLog } from "../core/side_effects.ts";
 import type { AgentOptions } from "./agent_dependencies.ts";
 import { TriageRunner } from "../application/heartbeat_triage_step.ts";
 import { ConversationSummarizer } from "../application/conversation_summarizer.ts";
 import { SqliteSummaryStore } from "../adapters/sqlite/summary_store.ts";
-import { configSecrets } from "../config/secrets.ts";
+import { configSecrets, liveSecrets } from "../config/secrets.ts";
 
 /** Who runs the work: this process's PID and how to tell whether another PID is alive. */
 export interface ProcessIdentity {
@@ -62,6 +64,8 @@ export interface ScheduledWork {
   monitors: MonitorService;
   monitorChecker: MonitorChecker;
   heartbeat: HeartbeatRunner;
+  /** The outbox log of one run under `scope` (notifications recorded before they are sent). */
+  sideEffects(scope: string): SideEffectLog;
   /** What each tick runs before the heartbeat: due tasks, due monitors, mail and calendars. */
   tickJobs(): TickJob[];
 }
@@ -70,12 +74,16 @@ export interface ScheduledWork {
 export interface ScheduledWorkParts {
   config: RadarConfig;
   db: DatabaseSync;
+  /** The event sources' stores. */
+  sourceStores: SourceStores;
   conversations: ConversationArchive;
   clock: Clock;
   logger: Logger;
   agent: (overrides?: AgentOptions) => AgentDependencies;
   process: ProcessIdentity;
   fetch: typeof fetch;
+  /** Push notifications (custom checks send through it). */
+  notifier: Notifier;
   resolve: Resolver;
   /** For custom checks and digests. */
   configPath?: string;
@@ -93,7 +101,7 @@ export interface ScheduledWorkParts {
 
 /** Builds the queue, run log, task and monitor services, their runners and the heartbeat. */
 export function scheduledWork(parts: ScheduledWorkParts): ScheduledWork {
-  const { config, db, conversations, clock, logger, agent } = parts;
+  const { config, db, conversations, clock, logger, agent, sourceStores: stores } = parts;
   const { pid, isAlive, elapsed } = parts.process;
   const timeZone = config.radar.timezone || undefined;
   const queue = new SqliteEventQueue(db);
@@ -101,7 +109,8 @@ export function scheduledWork(parts: ScheduledWorkParts): ScheduledWork {
   const taskStore = new SqliteTaskStore(db);
   const monitorStore = new SqliteMonitorStore(db);
   const inTransaction: Transaction = (work) => transaction(db, work);
-  const outbox = new SqliteOutbox(db);
+  const outbox = new SqliteOutbox(db, liveSecrets(config));
+  const sideEffects = (scope: string) => runSideEffects(outbox, scope, clock, pid);
   const tasks = new TaskService(
     taskStore,
     clock,
@@ -141,6 +150,7 @@ export function scheduledWork(parts: ScheduledWorkParts): ScheduledWork {
     queue,
     runs,
     outbox,
+    sideEffects,
     watchedFiles: new SqliteWatchedFileStore(db),
     tasks,
     taskRunner,
@@ -175,21 +185,22 @@ export function scheduledWork(parts: ScheduledWorkParts): ScheduledWork {
       jobs ??= [
         taskRunner,
         monitorChecker,
-        ...sourceJobs({ config, db, queue, clock, logger, env: parts.env }),
+        ...sourceJobs({ config, stores, queue, clock, logger, env: parts.env }),
         ...checkJobs({
           config,
           configPath: parts.configPath,
           dataDir: parts.dataDir,
-          db,
+          stores,
           queue,
           clock,
           logger,
-          sideEffects: (scope) => runSideEffects(outbox, scope, clock, pid),
+          notifier: parts.notifier,
+          sideEffects,
         }),
-        ...githubJobs({ config, db, queue, clock, logger }),
+        ...githubJobs({ config, stores, queue, clock, logger }),
         ...digestJobs({
           config,
-          db,
+          stores,
           model: parts.model,
           clock,
           queue,

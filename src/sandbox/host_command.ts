@@ -10,7 +10,7 @@
 import { fileURLToPath as fromFileUrl } from "node:url";
 import { type PluginGrant, processFlags } from "./permissions.ts";
 import { pluginHostFlag } from "./host_flag.ts";
-import { withDataLimit } from "../adapters/process_limits.ts";
+import { withDataLimit } from "../adapters/os/process_limits.ts";
 
 /** A program and its arguments. */
 export interface HostCommand {

@@ -15,7 +15,7 @@ import { lookup as dnsLookup } from "node:dns/promises";
 import type { PluginGrant } from "./permissions.ts";
 import { hostCommand, hostEnvironment } from "./host_command.ts";
 import { checkGrantedNames, deniedAddresses, type HostLookup } from "./network_policy.ts";
-import { findPrlimit } from "../adapters/process_limits.ts";
+import { findPrlimit } from "../adapters/os/process_limits.ts";
 
 /** The plugin code a host runs: file texts the parent read and checked. */
 export interface PluginCode {

@@ -5,7 +5,7 @@
  */
 import { rememberRuntimeSecret } from "../config/secrets.ts";
 import { findOnPath, keychainCommand, type KeychainItem, keychainProblem } from "./keychain.ts";
-import { type ProcessResult, runProcess } from "../tools/exec/run_process.ts";
+import { type ProcessResult, runProcess } from "../adapters/os/run_process.ts";
 
 /** Where an account's password comes from. */
 export interface SecretSettings {

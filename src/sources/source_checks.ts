@@ -1,9 +1,8 @@
 /** What the email and calendar checks share: the schedule with backoff and the failure record. */
-import type { DatabaseSync } from "node:sqlite";
 import type { Clock, Logger } from "../core/ports.ts";
 import { backoffMinutes, failingThreshold } from "../core/schedule.ts";
-import type { NewEvent } from "../core/work_ports.ts";
-import type { SqliteSourceStore } from "./source_store.ts";
+import type { SourceStore } from "../core/source_stores.ts";
+import type { NewEvent, Transaction } from "../core/work_ports.ts";
 
 /** The queue as the checks use it. */
 export interface EventSink {
@@ -12,15 +11,16 @@ export interface EventSink {
 
 /** What every check needs. */
 export interface CheckDependencies {
-  db: DatabaseSync;
-  store: SqliteSourceStore;
+  /** One transaction over the store and the queue. */
+  transaction: Transaction;
+  store: SourceStore;
   queue: EventSink;
   clock: Clock;
   logger: Logger;
 }
 
 /** Whether `source` is due at `now` (never checked, or its next check has come). */
-export function isDue(store: SqliteSourceStore, source: string, now: Date): boolean {
+export function isDue(store: SourceStore, source: string, now: Date): boolean {
   const next = store.health(source)?.nextCheckAt;
   return !next || new Date(next).getTime() <= now.getTime();
 }

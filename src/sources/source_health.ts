@@ -3,23 +3,24 @@
  * email accounts, calendars, MCP servers, custom checks and GitHub, from the stored checks. Both
  * `radar status` (through `sourceHealthLines`) and the dashboard's Sources card format them.
  */
-import type { DatabaseSync } from "node:sqlite";
 import type { RadarConfig } from "../config/schema.ts";
 import { configSecrets } from "../config/secrets.ts";
 import type { McpServerSummary } from "../core/plugin_state.ts";
 import { redactText } from "../core/redact.ts";
 import type { SourceHealthRecord, SourceHealthReport } from "../core/source_ports.ts";
-import { execSandbox } from "../tools/exec/sandbox_spec.ts";
+import type { SourceStore, SourceStores } from "../core/source_stores.ts";
+import { execSandbox } from "../adapters/os/sandbox_spec.ts";
 import { calendarSourceName } from "./calendar/calendar_check.ts";
 import { checkHealthRecords } from "./checks/check_status.ts";
 import { emailSourceName } from "./email/email_check.ts";
 import { githubHealthRecord } from "./github/github_setup.ts";
-import { SqliteSourceStore } from "./source_store.ts";
 import { storedHealthRecord } from "./stored_health.ts";
 
 /** One record per configured email account, then per calendar. */
-export function mailAndCalendarHealth(config: RadarConfig, db: DatabaseSync): SourceHealthRecord[] {
-  const store = new SqliteSourceStore(db);
+export function mailAndCalendarHealth(
+  config: RadarConfig,
+  store: SourceStore,
+): SourceHealthRecord[] {
   const record = (kind: "email" | "calendar", name: string, stored: string) =>
     storedHealthRecord(kind, name, store.health(stored), "checked by radar serve");
   return [
@@ -63,7 +64,7 @@ export function mcpHealth(servers: McpServerSummary[]): SourceHealthRecord[] {
 /** What the report reads. */
 export interface SourceHealthDependencies {
   config: RadarConfig;
-  db: DatabaseSync;
+  stores: SourceStores;
   /** The known MCP servers (none when their approvals cannot be read). */
   mcpServers(): McpServerSummary[];
 }
@@ -72,15 +73,15 @@ export interface SourceHealthDependencies {
 export function sourceHealthReport(deps: SourceHealthDependencies): SourceHealthReport {
   return {
     records(env) {
-      const { config, db } = deps;
+      const { config, stores } = deps;
       const sandboxProblem = config.checks.length
         ? execSandbox({ config, env }).problem
         : undefined;
       const records = [
-        ...mailAndCalendarHealth(config, db),
+        ...mailAndCalendarHealth(config, stores.health),
         ...mcpHealth(deps.mcpServers()),
-        ...checkHealthRecords(config, db, sandboxProblem),
-        githubHealthRecord(config, db, env),
+        ...checkHealthRecords(config, stores, sandboxProblem),
+        githubHealthRecord(config, stores.health, env),
       ];
       const secrets = configSecrets(config);
       return records.map((record) => ({

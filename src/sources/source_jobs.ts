@@ -1,20 +1,20 @@
 /** The daemon's tick jobs of the email and calendar sources (none when nothing is configured). */
-import type { DatabaseSync } from "node:sqlite";
 import type { RadarConfig } from "../config/schema.ts";
 import type { Clock, Logger } from "../core/ports.ts";
+import type { SourceStores } from "../core/source_stores.ts";
+import type { TickJob } from "../core/work_ports.ts";
 import { CalendarCheck, type OccurrenceReader } from "./calendar/calendar_check.ts";
 import type { CalendarEntry, CalendarReaderSettings } from "./calendar/calendar_reader.ts";
 import { EmailCheck, type UnreadReader } from "./email/email_check.ts";
 import type { EmailAccount } from "./email/imap_connection.ts";
 import type { MailReaderSettings } from "./email/imap_mail_reader.ts";
 import type { EventSink } from "./source_checks.ts";
-import { SqliteSourceStore } from "./source_store.ts";
 import { lazyCalendars, lazyImapReader } from "./source_readers.ts";
 
 /** What the jobs need from the daemon. */
 export interface SourceJobDependencies {
   config: RadarConfig;
-  db: DatabaseSync;
+  stores: SourceStores;
   queue: EventSink;
   clock: Clock;
   logger: Logger;
@@ -22,19 +22,18 @@ export interface SourceJobDependencies {
   fetch?: typeof fetch;
 }
 
-/** A job run on every tick (the daemon's TickJob shape). */
-export interface SourceJob {
-  name: string;
-  run(now: Date, signal: AbortSignal): Promise<void>;
-}
-
 /** The email check and the calendar reminders, as configured. */
-export function sourceJobs(deps: SourceJobDependencies): SourceJob[] {
+export function sourceJobs(deps: SourceJobDependencies): TickJob[] {
   const { config } = deps;
   const env = deps.env ?? Deno.env.toObject();
-  const store = new SqliteSourceStore(deps.db);
-  const common = { db: deps.db, store, queue: deps.queue, clock: deps.clock, logger: deps.logger };
-  const jobs: SourceJob[] = [];
+  const common = {
+    transaction: deps.stores.transaction,
+    store: deps.stores.health,
+    queue: deps.queue,
+    clock: deps.clock,
+    logger: deps.logger,
+  };
+  const jobs: TickJob[] = [];
   if (config.email.accounts.length) {
     jobs.push(
       new EmailCheck({

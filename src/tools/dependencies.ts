@@ -2,11 +2,13 @@
 import type { RadarConfig } from "../config/schema.ts";
 import type { Clock, FactStore, Logger } from "../core/ports.ts";
 import type { NotificationGate } from "../core/notification_gate.ts";
+import type { Notifier } from "../core/notifier.ts";
+import type { SideEffectLog } from "../core/side_effects.ts";
 import type { MonitorRegistry, TaskScheduler } from "../core/schedule_ports.ts";
 import type { ChatModel } from "../core/chat_model.ts";
 import type { PdfReader } from "../core/pdf_reader.ts";
 import type { MemorySearch } from "../core/recall.ts";
-import type { CalendarReader, MailReader } from "../core/source_ports.ts";
+import type { CalendarReader, GitHubLists, MailReader } from "../core/source_ports.ts";
 import type { Hooks } from "../core/hooks.ts";
 import type { SkillLibrary } from "../core/skills_prompt.ts";
 
@@ -24,8 +26,15 @@ export interface ToolDependencies {
   env: Record<string, string | undefined>;
   /** Relative paths given to file tools and exec start here (default: the process's). */
   cwd?: string;
+  /** Sends `notify`'s notifications (ntfy in production). */
+  notifier: Notifier;
   /** Asked by `notify` on heartbeats (default: quiet hours from config and `clock`). */
   notificationGate?: NotificationGate;
+  /**
+   * The outbox log under a scope, for runs without a log of their own (chat, ask): their
+   * notifications are recorded too (absent: not recorded).
+   */
+  sideEffectLog?: (scope: string) => SideEffectLog;
   /** Scheduled tasks and URL monitors (absent: their tools are not offered). */
   tasks?: TaskScheduler;
   monitors?: MonitorRegistry;
@@ -42,4 +51,6 @@ export interface ToolDependencies {
   /** The configured mail accounts and calendars (absent: their tools are not offered). */
   mail?: MailReader;
   calendar?: CalendarReader;
+  /** GitHub through gh (absent: gh is off or not installed; no github tool). */
+  github?: GitHubLists;
 }

@@ -7,17 +7,15 @@ import { redactText } from "../core/redact.ts";
 import { failed, refused, timedOut, type Tool, type ToolContext } from "../core/tool.ts";
 import { defineTool } from "../core/tool_definition.ts";
 import { decideApproval } from "./exec/approval_policy.ts";
-import { runProcess } from "./exec/run_process.ts";
-import { sandboxedArgv } from "./exec/sandbox.ts";
-import { execSandbox, execSandboxSpec, execUserRoots } from "./exec/sandbox_spec.ts";
-import { type FileToolDependencies, pathGuardFor } from "./file_access.ts";
+import { runProcess } from "../adapters/os/run_process.ts";
+import { sandboxedArgv } from "../adapters/os/sandbox.ts";
+import { execSandbox, execSandboxSpec, execUserRoots } from "../adapters/os/sandbox_spec.ts";
+import { type FileAccessDependencies, pathGuardFor } from "../adapters/os/file_access.ts";
 import { configSecrets } from "../config/secrets.ts";
-import { underExecVariable } from "../core/exec_marker.ts";
-
-export { execSandbox };
+import { childEnvironment, environmentSecrets } from "../adapters/os/child_environment.ts";
 
 /** Creates the exec tool. */
-export function execTool(deps: FileToolDependencies): Tool {
+export function execTool(deps: FileAccessDependencies): Tool {
   const settings = deps.config.tools.exec;
   return defineTool({
     name: "exec",
@@ -93,50 +91,6 @@ async function confirm(question: string, context: ToolContext): Promise<true | s
   return yes
     ? true
     : "The user declined to run this command. Do not retry it; ask what to do instead.";
-}
-
-/**
- * Values of secret-looking environment variables (…_TOKEN, …_API_KEY, AWS_SECRET_ACCESS_KEY …):
- * the command may use them, but `env` or `echo $X` must not hand them to the model.
- */
-export function environmentSecrets(env: Record<string, string | undefined>): string[] {
-  return Object.entries(env).flatMap(([name, value]) =>
-    value && value.length >= 8 &&
-      /(TOKEN|SECRET|PASSWORD|PASSWD|API_?KEY|ACCESS_KEY|PRIVATE_KEY|CREDENTIAL|AUTH)/i.test(name)
-      ? [value]
-      : []
-  );
-}
-
-/** Variables that point a command at the desktop session or key agents (never passed on). */
-const sessionVariables = new Set([
-  "DISPLAY",
-  "WAYLAND_DISPLAY",
-  "XAUTHORITY",
-  "DBUS_SESSION_BUS_ADDRESS",
-  "SSH_AUTH_SOCK",
-  "SSH_AGENT_PID",
-  "GPG_AGENT_INFO",
-  "GNOME_KEYRING_CONTROL",
-]);
-
-/**
- * The child's environment: Radar's own variables, session/agent sockets and secrets removed, and
- * RADAR_UNDER_EXEC=1 added.
- */
-export function childEnvironment(
-  env: Record<string, string | undefined>,
-  secrets: readonly string[],
-): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(env)) {
-    if (value === undefined || name.startsWith("RADAR_") || sessionVariables.has(name)) continue;
-    if (secrets.some((secret) => value.includes(secret))) continue;
-    out[name] = value;
-  }
-  out.PATH ??= "/usr/local/bin:/usr/bin:/bin";
-  out[underExecVariable] = "1"; // Radar's CLI refuses control commands under exec
-  return out;
 }
 
 function formatResult(result: Awaited<ReturnType<typeof runProcess>>): string {

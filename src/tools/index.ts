@@ -21,7 +21,7 @@ import { removeMonitorTool } from "./remove_monitor.ts";
 import { emailTools } from "./email.ts";
 import { calendarTool } from "./calendar.ts";
 import { useSkillTool } from "./use_skill.ts";
-import { githubTools } from "../sources/github/github_access.ts";
+import { githubTool } from "./github.ts";
 
 /** Builds the built-in tools enabled by config. */
 export function builtinTools(deps: ToolDependencies): Tool[] {
@@ -44,7 +44,7 @@ export function builtinTools(deps: ToolDependencies): Tool[] {
     ...(deps.mail ? emailTools({ mail: deps.mail }) : []),
     ...(deps.calendar ? [calendarTool({ ...deps, calendar: deps.calendar })] : []),
     ...(deps.skills ? [useSkillTool({ skills: deps.skills })] : []),
-    ...githubTools(deps),
+    ...(deps.github ? [githubTool({ github: deps.github })] : []),
   ];
 }
 

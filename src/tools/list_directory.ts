@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { z } from "zod";
 import { failed, refused, type Tool } from "../core/tool.ts";
 import { defineTool } from "../core/tool_definition.ts";
-import { type FileToolDependencies, pathGuardFor } from "./file_access.ts";
+import { type FileAccessDependencies, pathGuardFor } from "../adapters/os/file_access.ts";
 import { globMatcher } from "./glob.ts";
 import { describeFsError } from "./read_file.ts";
 
@@ -20,7 +20,7 @@ interface Entry {
 }
 
 /** Creates the list_directory tool. */
-export function listDirectoryTool(deps: FileToolDependencies): Tool {
+export function listDirectoryTool(deps: FileAccessDependencies): Tool {
   const timeZone = deps.config.radar.timezone || undefined;
   return defineTool({
     name: "list_directory",

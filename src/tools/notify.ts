@@ -1,11 +1,10 @@
-/** `notify`: send a push notification through ntfy. */
+/** `notify`: push a notification to the user through the Notifier (ntfy), once per outbox key. */
 import { z } from "zod";
 import { type NotificationGate, quietHoursGate } from "../core/notification_gate.ts";
-import { redactText } from "../core/redact.ts";
+import { notifyOnce, notifyOutcomeLine } from "../core/notifier.ts";
 import { failed, refused, type Tool } from "../core/tool.ts";
 import { defineTool } from "../core/tool_definition.ts";
 import type { ToolDependencies } from "./dependencies.ts";
-import { configSecrets } from "../config/secrets.ts";
 
 /** Priorities that count as urgent: they go out during quiet hours. */
 export const urgentPriorities: ReadonlySet<string> = new Set(["high", "urgent"]);
@@ -13,12 +12,13 @@ export const urgentPriorities: ReadonlySet<string> = new Set(["high", "urgent"])
 /**
  * Creates the notify tool. During quiet hours the gate holds back heartbeat notifications
  * unless their priority is high or urgent; chat, ask and scheduled tasks are things a person
- * asked for, so they are not held back.
+ * asked for, so they are not held back. A daemon run's notifications go under its outbox keys
+ * (never twice after a crash); other runs' under a fresh key each, so every one is recorded.
  */
 export function notifyTool(
   deps:
-    & Pick<ToolDependencies, "config" | "fetch">
-    & Partial<Pick<ToolDependencies, "clock" | "notificationGate">>,
+    & Pick<ToolDependencies, "config" | "notifier">
+    & Partial<Pick<ToolDependencies, "clock" | "notificationGate" | "sideEffectLog">>,
 ): Tool {
   const gate: NotificationGate | undefined = deps.notificationGate ??
     (deps.clock
@@ -39,70 +39,22 @@ export function notifyTool(
       priority: z.enum(["low", "high", "urgent"]).optional(),
     }),
     run: async ({ message, title, priority }, context) => {
-      const ntfy = deps.config.notifications.ntfy;
-      if (!ntfy.topic) {
-        return failed(
-          "Notifications are not configured: set notifications.ntfy.topic in radar.yaml (or RADAR_NTFY_TOPIC).",
-        );
-      }
       if (context.kind === "heartbeat" && gate) {
         const verdict = gate.check({ urgent: urgentPriorities.has(priority ?? "default") });
         if (!verdict.allowed) {
           return refused(`Not sent: ${verdict.reason}. Use priority high only if it cannot wait.`);
         }
       }
-      // Recorded before it is sent: a crash and the re-delivered run never send this key twice.
-      const claim = context.sideEffects?.begin("notify", title ? `${title}: ${message}` : message);
-      if (claim && claim.state !== "new") {
-        const when = claim.state === "sent" ? "was sent" : "was being sent when Radar stopped";
-        return `Already notified: an earlier attempt of this run's notification ${when} ` +
-          `(${claim.at}): "${claim.summary.slice(0, 200)}". Not sent again.`;
-      }
-      const url = `${ntfy.url.replace(/\/+$/, "")}/${encodeURIComponent(ntfy.topic)}`;
-      const headers: Record<string, string> = { "Content-Type": "text/plain; charset=utf-8" };
-      if (title) headers.Title = headerValue(title);
-      if (priority) headers.Priority = priority;
-      if (ntfy.token) headers.Authorization = `Bearer ${ntfy.token}`;
-      const signal = AbortSignal.any([context.signal, AbortSignal.timeout(15_000)]);
-      let response: Response;
-      try {
-        response = await deps.fetch(url, { method: "POST", headers, body: message, signal });
-      } catch (error) {
-        claim?.abandon();
-        const reason = error instanceof Error ? error.message : String(error);
-        return failed(
-          redactText(
-            `Cannot reach ntfy at ${ntfy.url}: ${reason.split("\n")[0]}`,
-            configSecrets(deps.config),
-          ),
-        );
-      }
-      const body = await response.text().catch(() => "");
-      if (!response.ok) {
-        claim?.abandon();
-        let detail = body.slice(0, 200).trim();
-        try {
-          detail = JSON.parse(body).error ?? detail;
-        } catch { /* plain text */ }
-        return failed(
-          redactText(
-            `ntfy refused the notification: ${response.status} ${response.statusText}${
-              detail ? ` (${detail})` : ""
-            }`,
-            configSecrets(deps.config),
-          ),
-        );
-      }
-      claim?.done();
-      return `Notification sent to ntfy topic ${ntfy.topic}.`;
+      const log = context.sideEffects ??
+        deps.sideEffectLog?.(`${context.kind}:${crypto.randomUUID()}`);
+      const outcome = await notifyOnce(
+        deps.notifier,
+        log,
+        { message, title, priority },
+        context.signal,
+      );
+      const line = notifyOutcomeLine(outcome);
+      return outcome.state === "failed" ? failed(line) : line;
     },
   });
-}
-
-/** Header values must be Latin-1; anything else is sent RFC 2047-encoded, which ntfy decodes. */
-function headerValue(text: string): string {
-  const flat = text.replace(/[\r\n]+/g, " ");
-  if (/^[\x20-\x7e]*$/.test(flat)) return flat;
-  const bytes = new TextEncoder().encode(flat);
-  return `=?UTF-8?B?${btoa(String.fromCharCode(...bytes))}?=`;
 }

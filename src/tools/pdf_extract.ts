@@ -7,8 +7,8 @@ import type { PdfContents } from "../core/pdf_reader.ts";
 import { failed, refused, timedOut, type Tool } from "../core/tool.ts";
 import { defineTool } from "../core/tool_definition.ts";
 import type { ToolDependencies } from "./dependencies.ts";
-import { openCheckedForRead, PathChangedError } from "./checked_open.ts";
-import { type FileToolDependencies, pathGuardFor } from "./file_access.ts";
+import { openCheckedForRead, PathChangedError } from "../adapters/os/checked_open.ts";
+import { type FileAccessDependencies, pathGuardFor } from "../adapters/os/file_access.ts";
 import { describeFsError } from "./read_file.ts";
 import { imagePageLines, maxVisionPages, type PageReadings, readImagePages } from "./pdf_vision.ts";
 
@@ -18,7 +18,7 @@ const metadataKeys = ["Title", "Author", "Subject", "Keywords", "Creator", "Prod
 
 /** What pdf_extract needs: the file tools' dependencies and a PDF reader. */
 export type PdfToolDependencies =
-  & FileToolDependencies
+  & FileAccessDependencies
   & Pick<ToolDependencies, "pdfReader" | "visionModel">;
 
 /** Creates the pdf_extract tool. */

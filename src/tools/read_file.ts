@@ -3,12 +3,12 @@ import { z } from "zod";
 import { redactText } from "../core/redact.ts";
 import { failed, refused, type Tool } from "../core/tool.ts";
 import { defineTool } from "../core/tool_definition.ts";
-import { openCheckedForRead, PathChangedError } from "./checked_open.ts";
-import { type FileToolDependencies, pathGuardFor } from "./file_access.ts";
+import { openCheckedForRead, PathChangedError } from "../adapters/os/checked_open.ts";
+import { type FileAccessDependencies, pathGuardFor } from "../adapters/os/file_access.ts";
 import { configSecrets } from "../config/secrets.ts";
 
 /** Creates the read_file tool. */
-export function readFileTool(deps: FileToolDependencies): Tool {
+export function readFileTool(deps: FileAccessDependencies): Tool {
   const maxBytes = deps.config.tools.files.max_read_bytes;
   return defineTool({
     name: "read_file",

@@ -3,18 +3,22 @@ import { basename, dirname, join } from "node:path";
 import { z } from "zod";
 import { failed, refused, type Tool, type ToolContext } from "../core/tool.ts";
 import { defineTool } from "../core/tool_definition.ts";
-import { assertFolderUnchanged, openCheckedForRead, PathChangedError } from "./checked_open.ts";
+import {
+  assertFolderUnchanged,
+  openCheckedForRead,
+  PathChangedError,
+} from "../adapters/os/checked_open.ts";
 import {
   checkedRoots,
   ensureScratchFolder,
-  type FileToolDependencies,
+  type FileAccessDependencies,
   pathGuardFor,
-} from "./file_access.ts";
-import { isInside, type PathGuard } from "./path_guard.ts";
+} from "../adapters/os/file_access.ts";
+import { isInside, type PathGuard } from "../adapters/os/path_guard.ts";
 import { describeFsError } from "./read_file.ts";
 
 /** Creates the write_file tool. */
-export function writeFileTool(deps: FileToolDependencies): Tool {
+export function writeFileTool(deps: FileAccessDependencies): Tool {
   return defineTool({
     name: "write_file",
     description: "Write a text file",
@@ -66,7 +70,7 @@ export function writeFileTool(deps: FileToolDependencies): Tool {
  * else needs a yes in chat and is refused unattended. Returns the refusal, if any.
  */
 async function outsideRoots(
-  deps: FileToolDependencies,
+  deps: FileAccessDependencies,
   guard: PathGuard,
   target: string,
   shown: string,

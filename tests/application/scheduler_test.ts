@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { Scheduler, type TickJob } from "../../src/application/scheduler.ts";
+import { Scheduler } from "../../src/application/scheduler.ts";
+import type { TickJob } from "../../src/core/work_ports.ts";
 import { textResponse } from "../fakes/scripted_chat_model.ts";
 import { type TestDaemon, withTestDaemon } from "../helpers/test_radar.ts";
 

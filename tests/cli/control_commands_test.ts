@@ -16,7 +16,7 @@ import { memoryIo } from "../helpers/memory_io.ts";
 import { withCliHome } from "../helpers/cli_home.ts";
 import { radarEnvironment, radarFlags, runRadar } from "../helpers/radar_process.ts";
 import { echoPlugin } from "../plugins/helpers.ts";
-import { childEnvironment } from "../../src/tools/exec.ts";
+import { childEnvironment } from "../../src/adapters/os/child_environment.ts";
 
 /** Arguments that would make each control command do something. */
 const attempts: string[][] = [

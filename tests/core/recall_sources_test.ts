@@ -17,7 +17,7 @@ import type { EmbeddingModel } from "../../src/core/embedding_model.ts";
 import { Hooks, registrationAt } from "../../src/core/hooks.ts";
 import { Recall, type RecallSource } from "../../src/core/recall.ts";
 import { digestSource, factSource, summarySource } from "../../src/core/recall_sources.ts";
-import { SqliteDigestStore } from "../../src/sources/digests/digest_store.ts";
+import { SqliteDigestStore } from "../../src/adapters/sqlite/digest_store.ts";
 import { recallTool } from "../../src/tools/recall.ts";
 
 const at = new Date("2026-11-23T09:00:00Z");

@@ -20,12 +20,13 @@ const mayImport: Record<string, readonly string[]> = {
   "src/hooks": ["src/core", "src/config"],
   "src/skills": ["src/core", "src/config"],
   "src/personalities": ["src/core", "src/config"],
-  "src/sandbox": ["src/core", "src/config", "src/adapters/process_limits.ts"],
-  "src/tools": ["src/core", "src/config", "src/adapters/network"],
-  "src/sources": ["src/core", "src/config", "src/adapters", "src/tools"],
+  "src/sandbox": ["src/core", "src/config", "src/adapters/os"],
+  "src/tools": ["src/core", "src/config", "src/adapters/network", "src/adapters/os"],
+  // Sources reach storage only through ports (src/core/source_stores.ts, work_ports.ts).
+  "src/sources": ["src/core", "src/config", "src/adapters/os", "src/adapters/network"],
   "src/plugins": ["src/core", "src/config", "src/adapters", "src/sandbox"],
-  "src/mcp": ["src/core", "src/config", "src/adapters", "src/tools", "src/version.ts"],
-  "src/application": ["src/core", "src/config", "src/adapters/network"],
+  "src/mcp": ["src/core", "src/config", "src/adapters", "src/version.ts"],
+  "src/application": ["src/core", "src/config"],
   "src/daemon": [
     "src/core",
     "src/config",
@@ -72,8 +73,6 @@ const knownExceptions: Record<string, string> = {
     "the plugin records port is declared beside the plugin lifecycle",
   "src/adapters/sqlite/mcp_approvals.ts -> src/mcp/approval.ts":
     "the MCP approvals port is declared beside the MCP servers",
-  "src/tools/index.ts -> src/sources/github/github_access.ts":
-    "the github tool is offered only when gh works (checked in src/sources)",
 };
 
 /** npm packages a layer may use (absent: any package pinned in deno.json). */
@@ -206,6 +205,14 @@ Deno.test("src/core is pure: no Deno, fetch, console, Date.now or randomUUID", (
   for (const { from, to } of product) {
     if (layerOf(from) === "src/core") assert.doesNotMatch(to, /^node:/, `${from} imports ${to}`);
   }
+});
+
+Deno.test("one home for SQL: node:sqlite only in src/adapters/sqlite and the composition root", () => {
+  const users = [
+    ...new Set(product.filter(({ to }) => to === "node:sqlite").map(({ from }) => from)),
+  ]
+    .filter((from) => !from.startsWith("src/adapters/sqlite/") && !from.startsWith("src/runtime/"));
+  assert.deepEqual(users, [], "files that reach the database around the store ports");
 });
 
 Deno.test("no jsr: or remote imports anywhere (hostile fixtures aside)", async () => {

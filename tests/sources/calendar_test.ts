@@ -5,7 +5,7 @@ import { configSchema } from "../../src/config/schema.ts";
 import { silentLogger } from "../../src/core/ports.ts";
 import { CalendarCheck } from "../../src/sources/calendar/calendar_check.ts";
 import { ConfiguredCalendars } from "../../src/sources/calendar/calendar_reader.ts";
-import { SqliteSourceStore } from "../../src/sources/source_store.ts";
+import { sqliteSourceStores } from "../../src/adapters/sqlite/source_stores.ts";
 import { calendarReaderFor } from "../../src/sources/source_readers.ts";
 import { calendarTool } from "../../src/tools/calendar.ts";
 import { toResult } from "../../src/core/tool.ts";
@@ -46,12 +46,12 @@ function reader(entries: unknown[]) {
 async function checkHarness(calendarReader: ConfiguredCalendars, start: string) {
   const dir = await Deno.makeTempDir({ prefix: "radar-calendar-" });
   const db = openDatabase(`${dir}/radar.db`);
-  const store = new SqliteSourceStore(db);
+  const { health: store, transaction } = sqliteSourceStores(db);
   const queue = new SqliteEventQueue(db);
   let now = new Date(start);
   const clock = { now: () => new Date(now) };
   const check = new CalendarCheck({
-    db,
+    transaction,
     store,
     queue,
     clock,

@@ -4,17 +4,17 @@ import { join } from "node:path";
 import { openDatabase } from "../../src/adapters/sqlite/database.ts";
 import { SqliteEventQueue } from "../../src/adapters/sqlite/event_queue.ts";
 import { SqliteOutbox } from "../../src/adapters/sqlite/outbox_store.ts";
+import { NtfyNotifier } from "../../src/adapters/ntfy_notifier.ts";
 import { runSideEffects } from "../../src/application/run_side_effects.ts";
 import { configSchema, type RadarConfig } from "../../src/config/schema.ts";
 import { silentLogger } from "../../src/core/ports.ts";
 import { checkJobs, checkNotifier } from "../../src/sources/checks/check_jobs.ts";
 import { checkHealthRecords } from "../../src/sources/checks/check_status.ts";
 import { sourceHealthLines } from "../../src/sources/source_health_text.ts";
-import { SqliteCheckStore } from "../../src/sources/checks/check_store.ts";
 import { CustomChecks } from "../../src/sources/checks/custom_checks.ts";
 import { runCheckCommand } from "../../src/sources/checks/check_command.ts";
-import { SqliteSourceStore } from "../../src/sources/source_store.ts";
-import { execSandbox } from "../../src/tools/exec/sandbox_spec.ts";
+import { sqliteSourceStores } from "../../src/adapters/sqlite/source_stores.ts";
+import { execSandbox } from "../../src/adapters/os/sandbox_spec.ts";
 import { startFakeNtfy } from "../fakes/fake_ntfy_server.ts";
 import { hasBubblewrap } from "../tools/exec/exec_harness.ts";
 
@@ -49,6 +49,7 @@ function setup(
   const file = (name: string) => join(home.home, name);
   const config: RadarConfig = configSchema.parse({ checks: checks(file), ...extra });
   const db = openDatabase(":memory:");
+  const stores = sqliteSourceStores(db);
   const queue = new SqliteEventQueue(db);
   let now = new Date("2026-11-23T10:00:00Z");
   const clock = { now: () => now };
@@ -56,8 +57,10 @@ function setup(
   const deps = {
     config,
     dataDir: home.dataDir,
-    db,
+    stores,
+    transaction: stores.transaction,
     queue,
+    notifier: new NtfyNotifier({ config, fetch: globalThis.fetch }),
     sideEffects: (scope: string) => runSideEffects(new SqliteOutbox(db), scope, clock, 4242),
     clock,
     logger: silentLogger,
@@ -71,8 +74,9 @@ function setup(
     queue,
     deps,
     job,
-    results: new SqliteCheckStore(db),
-    health: new SqliteSourceStore(db),
+    stores,
+    results: stores.checks,
+    health: stores.health,
     file,
     advance: (minutes: number) => now = new Date(now.getTime() + minutes * 60_000),
     events: () => queue.pending(100).map((event) => `${event.source}: ${event.summary}`),
@@ -124,7 +128,7 @@ Deno.test({
       // Unchanged output is no event.
       await s.job.run(s.advance(15), AbortSignal.timeout(30_000));
       assert.equal(s.events().length, 4);
-      assert.match(checkLines(s.config, s.db, undefined).join("\n"), /status: ok \(last run/);
+      assert.match(checkLines(s.config, s.stores, undefined).join("\n"), /status: ok \(last run/);
     } finally {
       s.dispose();
     }
@@ -155,7 +159,7 @@ Deno.test({
       assert.match(hang.lastError ?? "", /timed out after 1 s/);
       assert.equal(s.results.last("quick")?.output, "fine\n");
       assert.equal(s.health.health("check quick")?.lastError, undefined);
-      const lines = checkLines(s.config, s.db, undefined).join("\n");
+      const lines = checkLines(s.config, s.stores, undefined).join("\n");
       assert.match(lines, /hang: FAILING \(1× in a row, last .*; next try .*\): .*timed out/);
       assert.match(lines, /quick: ok/);
       assert.doesNotMatch(JSON.stringify(s.events()), new RegExp(secret));
@@ -213,7 +217,7 @@ Deno.test("checks: without a sandbox no check runs and status says why", async (
     assert.equal(s.results.last("disk"), undefined);
     assert.equal(s.health.health("check disk"), undefined);
     assert.deepEqual(
-      checkLines(s.config, s.db, "bubblewrap is not installed (apt-get install bubblewrap)"),
+      checkLines(s.config, s.stores, "bubblewrap is not installed (apt-get install bubblewrap)"),
       [
         "checks:",
         "  disk: FAILING: not running: bubblewrap is not installed (apt-get install bubblewrap)",
@@ -265,7 +269,12 @@ Deno.test({
       assert.equal(ntfy.requests[1].headers.title, "Check backup recovered");
       assert.equal(s.queue.pendingCount(), 0, "a zero-model check queues no heartbeat event");
       // The notifier goes through the notify tool: an unreachable ntfy is one line, not a throw.
-      const notify = checkNotifier({ ...s.deps, config: configSchema.parse({}) });
+      const unconfigured = configSchema.parse({});
+      const notify = checkNotifier({
+        ...s.deps,
+        config: unconfigured,
+        notifier: new NtfyNotifier({ config: unconfigured, fetch: globalThis.fetch }),
+      });
       assert.match(
         await notify({ scope: "x", title: "t", message: "m", urgent: false }),
         /Notifications are not configured/,

@@ -8,8 +8,8 @@ import { ManualClock } from "../../src/adapters/clock.ts";
 import { openDatabase } from "../../src/adapters/sqlite/database.ts";
 import type { Radar } from "../../src/runtime/open_radar.ts";
 import type { DigestJob } from "../../src/sources/digests/digest_job.ts";
-import { SqliteDigestStore } from "../../src/sources/digests/digest_store.ts";
-import { SqliteDigestEmbeddings } from "../../src/sources/digests/digest_embeddings.ts";
+import { SqliteDigestStore } from "../../src/adapters/sqlite/digest_store.ts";
+import { SqliteDigestEmbeddings } from "../../src/adapters/sqlite/digest_embeddings.ts";
 import { fakeEmbedding, type FakeLlmServer, ollamaText } from "../fakes/fake_llm_server.ts";
 import { seedConversation, withFakeLlmHome } from "../helpers/fake_llm_home.ts";
 

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { openDatabase } from "../../src/adapters/sqlite/database.ts";
 import { SqliteFactStore } from "../../src/adapters/sqlite/fact_store.ts";
 import { runCli } from "../../src/cli/program.ts";
-import { SqliteDigestStore } from "../../src/sources/digests/digest_store.ts";
+import { SqliteDigestStore } from "../../src/adapters/sqlite/digest_store.ts";
 import { recallTool } from "../../src/tools/recall.ts";
 import { Recall } from "../../src/core/recall.ts";
 import { digestSource, excerptChars, factSource } from "../../src/core/recall_sources.ts";

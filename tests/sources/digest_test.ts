@@ -9,8 +9,7 @@ import { configSchema } from "../../src/config/schema.ts";
 import { silentLogger } from "../../src/core/ports.ts";
 import { duePeriods } from "../../src/sources/digests/digest_job.ts";
 import { digestJobs } from "../../src/sources/digests/digest_setup.ts";
-import { SqliteDigestStore } from "../../src/sources/digests/digest_store.ts";
-import { SqliteSourceStore } from "../../src/sources/source_store.ts";
+import { sqliteSourceStores } from "../../src/adapters/sqlite/source_stores.ts";
 import { FakeLlmServer, ollamaText } from "../fakes/fake_llm_server.ts";
 import { ScriptedChatModel, type ScriptStep, textResponse } from "../fakes/scripted_chat_model.ts";
 import { memoryIo } from "../helpers/memory_io.ts";
@@ -40,14 +39,15 @@ function setup(steps: ScriptStep[]) {
   let now = new Date("2026-11-24T08:00:00Z");
   const clock = { now: () => now };
   const queue = new SqliteEventQueue(db);
-  const [job] = digestJobs({ config, db, model, clock, queue, logger: silentLogger });
+  const stores = sqliteSourceStores(db);
+  const [job] = digestJobs({ config, stores, model, clock, queue, logger: silentLogger });
   return {
     db,
     model,
     queue,
     job,
-    digests: new SqliteDigestStore(db),
-    health: new SqliteSourceStore(db),
+    digests: stores.digests,
+    health: stores.health,
     at: (iso: string) => now = new Date(iso),
     dispose: () => db.close(),
   };

@@ -7,7 +7,7 @@ import { silentLogger } from "../../src/core/ports.ts";
 import { EmailCheck } from "../../src/sources/email/email_check.ts";
 import type { EmailAccount } from "../../src/sources/email/imap_connection.ts";
 import { ImapMailReader } from "../../src/sources/email/imap_mail_reader.ts";
-import { SqliteSourceStore } from "../../src/sources/source_store.ts";
+import { sqliteSourceStores } from "../../src/adapters/sqlite/source_stores.ts";
 import { dovecotPath, freePort, mailMessage, startDovecot } from "../fakes/dovecot_server.ts";
 
 const installed = dovecotPath() !== undefined;
@@ -47,12 +47,12 @@ class StepClock {
 async function harness(accounts: EmailAccount[]) {
   const dir = await Deno.makeTempDir({ prefix: "radar-email-" });
   const db = openDatabase(`${dir}/radar.db`);
-  const store = new SqliteSourceStore(db);
+  const { health: store, transaction } = sqliteSourceStores(db);
   const queue = new SqliteEventQueue(db);
   const clock = new StepClock();
   const reader = new ImapMailReader(accounts, { env, timeoutMs: 5000, maxBodyChars: 200 });
   const check = new EmailCheck({
-    db,
+    transaction,
     store,
     queue,
     clock,

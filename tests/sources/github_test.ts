@@ -2,19 +2,25 @@
 import assert from "node:assert/strict";
 import { openDatabase } from "../../src/adapters/sqlite/database.ts";
 import { SqliteEventQueue } from "../../src/adapters/sqlite/event_queue.ts";
+import { sqliteSourceStores } from "../../src/adapters/sqlite/source_stores.ts";
 import { configSchema } from "../../src/config/schema.ts";
 import { silentLogger } from "../../src/core/ports.ts";
 import type { ToolContext } from "../../src/core/tool.ts";
-import {
-  githubAccess,
-  githubHealthRecord,
-  githubJobs,
-  githubTools,
-} from "../../src/sources/github/github_setup.ts";
+import { githubHealthRecord, githubJobs } from "../../src/sources/github/github_setup.ts";
+import { githubAccess, githubReaderFor } from "../../src/sources/github/github_access.ts";
+import { githubTool } from "../../src/tools/github.ts";
+import type { RadarConfig } from "../../src/config/schema.ts";
+import type { Tool } from "../../src/core/tool.ts";
 import { installFakeGh } from "../fakes/fake_gh.ts";
 import notifications from "../fixtures/github/notifications.json" with { type: "json" };
 import prList from "../fixtures/github/pr_list_me_radar.json" with { type: "json" };
 import { sourceHealthLines } from "../../src/sources/source_health_text.ts";
+
+/** The github tool as the runtime offers it: only when gh is usable. */
+function githubTools(deps: { config: RadarConfig; env: Record<string, string> }): Tool[] {
+  const github = githubReaderFor(deps.config, deps.env);
+  return github ? [githubTool({ github })] : [];
+}
 
 /** The "github:" line of `radar status`. */
 function githubLine(...args: Parameters<typeof githubHealthRecord>): string {
@@ -31,14 +37,16 @@ function setup() {
   const gh = installFakeGh();
   const config = configSchema.parse({});
   const db = openDatabase(":memory:");
+  const stores = sqliteSourceStores(db);
   const queue = new SqliteEventQueue(db);
   let now = new Date("2026-11-23T10:00:00Z");
   const clock = { now: () => now };
-  const [job] = githubJobs({ config, db, queue, clock, logger: silentLogger, env: gh.env });
+  const [job] = githubJobs({ config, stores, queue, clock, logger: silentLogger, env: gh.env });
   return {
     gh,
     config,
     db,
+    stores,
     queue,
     job,
     tick: async (minutes = 10) => {
@@ -121,7 +129,7 @@ Deno.test("github: first check is one summary; then only new items, each once", 
     await s.tick();
     assert.equal(s.events().length, 5);
     assert.match(s.events()[4], /^github_ci_failing: me\/radar: Custom checks/);
-    assert.match(githubLine(s.config, s.db, s.gh.env), /^github: {4}ok \(last check/);
+    assert.match(githubLine(s.config, s.stores.health, s.gh.env), /^github: {4}ok \(last check/);
   } finally {
     s.dispose();
   }
@@ -134,7 +142,7 @@ Deno.test("github: gh not logged in is one clear line in health, status and the 
     await s.tick();
     assert.equal(s.events().length, 0);
     assert.equal(
-      githubLine(s.config, s.db, s.gh.env),
+      githubLine(s.config, s.stores.health, s.gh.env),
       "github:    FAILING (1× in a row, last 2026-11-23 10:10 UTC; next try 2026-11-23 10:30 UTC): " +
         "gh is not logged in (run: gh auth login)",
     );
@@ -189,7 +197,7 @@ Deno.test("github: without gh (or switched off) there is no tool, no job, and st
     assert.deepEqual(
       githubJobs({
         config,
-        db,
+        stores: sqliteSourceStores(db),
         queue: new SqliteEventQueue(db),
         clock: { now: () => new Date() },
         logger: silentLogger,
@@ -198,11 +206,14 @@ Deno.test("github: without gh (or switched off) there is no tool, no job, and st
       [],
     );
     assert.equal(
-      githubLine(config, db, env),
+      githubLine(config, sqliteSourceStores(db).health, env),
       "github:    not used: the gh CLI is not installed (gh not found; https://cli.github.com); no github tool or events",
     );
     const off = configSchema.parse({ github: { enabled: false } });
-    assert.match(githubLine(off, db, env), /off \(github\.enabled is false\)/);
+    assert.match(
+      githubLine(off, sqliteSourceStores(db).health, env),
+      /off \(github\.enabled is false\)/,
+    );
   } finally {
     db.close();
   }

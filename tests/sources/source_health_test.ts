@@ -2,18 +2,19 @@ import assert from "node:assert/strict";
 import { openDatabase } from "../../src/adapters/sqlite/database.ts";
 import { configSchema } from "../../src/config/schema.ts";
 import type { RadarConfig } from "../../src/config/schema.ts";
-import type { DatabaseSync } from "node:sqlite";
 import { mailAndCalendarHealth } from "../../src/sources/source_health.ts";
 import { sourceHealthLines } from "../../src/sources/source_health_text.ts";
-import { SqliteSourceStore } from "../../src/sources/source_store.ts";
+import { SqliteSourceStore } from "../../src/adapters/sqlite/source_store.ts";
+import type { SourceStore } from "../../src/core/source_stores.ts";
 
-const sourceStatusLines = (config: RadarConfig, db: DatabaseSync) =>
-  sourceHealthLines(mailAndCalendarHealth(config, db));
+const sourceStatusLines = (config: RadarConfig, store: SourceStore) =>
+  sourceHealthLines(mailAndCalendarHealth(config, store));
 
 Deno.test("radar status shows each source's last check and last error", () => {
   const db = openDatabase(":memory:");
+  const store = new SqliteSourceStore(db);
   try {
-    assert.deepEqual(sourceStatusLines(configSchema.parse({}), db), [
+    assert.deepEqual(sourceStatusLines(configSchema.parse({}), store), [
       "sources:   no email accounts or calendars configured",
     ]);
     const config = configSchema.parse({
@@ -25,7 +26,6 @@ Deno.test("radar status shows each source's last check and last error", () => {
       },
       calendar: { calendars: [{ name: "family", ics: "~/family.ics" }] },
     });
-    const store = new SqliteSourceStore(db);
     const at = new Date("2026-11-23T10:00:00Z");
     store.recordSuccess("email home", at, new Date("2026-11-23T10:05:00Z"), "1");
     store.recordFailure(
@@ -34,7 +34,7 @@ Deno.test("radar status shows each source's last check and last error", () => {
       "work: cannot connect to w:993: connection refused",
       () => new Date("2026-11-23T10:10:00Z"),
     );
-    assert.deepEqual(sourceStatusLines(config, db), [
+    assert.deepEqual(sourceStatusLines(config, store), [
       "sources:",
       "  email home: ok (last check 2026-11-23 10:00 UTC)",
       "  email work: FAILING (1× in a row, last 2026-11-23 10:00 UTC; next try 2026-11-23 10:10 UTC): " +
@@ -46,8 +46,8 @@ Deno.test("radar status shows each source's last check and last error", () => {
       new Date("2026-11-23T10:10:00Z"),
       new Date("2026-11-23T10:15:00Z"),
     );
-    assert.match(sourceStatusLines(config, db)[2], /email work: ok/);
-    assert.deepEqual(mailAndCalendarHealth(config, db)[1], {
+    assert.match(sourceStatusLines(config, store)[2], /email work: ok/);
+    assert.deepEqual(mailAndCalendarHealth(config, store)[1], {
       kind: "email",
       name: "work",
       state: "ok",

@@ -11,7 +11,7 @@ import type { SourceHealthRecord } from "../../src/core/source_ports.ts";
 import { openRadar } from "../../src/runtime/open_radar.ts";
 import { emailSourceName } from "../../src/sources/email/email_check.ts";
 import { sourceHealthLines } from "../../src/sources/source_health_text.ts";
-import { SqliteSourceStore } from "../../src/sources/source_store.ts";
+import { SqliteSourceStore } from "../../src/adapters/sqlite/source_store.ts";
 import { memoryIo } from "../helpers/memory_io.ts";
 
 const apiKey = "sk-status-secret-4471";

@@ -1,8 +1,8 @@
 /** Review rows for the path guard: /proc, hard links, look-alikes, and real check/open races. */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { openCheckedForRead, PathChangedError } from "../../src/tools/checked_open.ts";
-import { PathGuard } from "../../src/tools/path_guard.ts";
+import { openCheckedForRead, PathChangedError } from "../../src/adapters/os/checked_open.ts";
+import { PathGuard } from "../../src/adapters/os/path_guard.ts";
 import { readFileTool } from "../../src/tools/read_file.ts";
 import { writeFileTool } from "../../src/tools/write_file.ts";
 import { call, tempHome, toolDeps, writableHome } from "./tool_harness.ts";

@@ -6,6 +6,7 @@ import { silentLogger } from "../../src/core/ports.ts";
 import { type Tool, type ToolContext, type ToolResult, toResult } from "../../src/core/tool.ts";
 import type { ToolDependencies } from "../../src/tools/dependencies.ts";
 import { ManualClock } from "../../src/adapters/clock.ts";
+import { NtfyNotifier } from "../../src/adapters/ntfy_notifier.ts";
 import { createPdfReader } from "../../src/adapters/pdf/subprocess_pdf_reader.ts";
 
 /** A temporary home with a data directory, removed by `dispose`. */
@@ -40,13 +41,15 @@ export function toolDeps(
 ): ToolDependencies {
   const config = defaultConfig();
   edit(config);
+  const fetch = extra.fetch ?? globalThis.fetch;
   return {
     config,
     dataDir: home.dataDir,
     facts: {} as FactStore,
     clock: new ManualClock(new Date("2026-11-22T09:15:00Z")),
     logger: silentLogger,
-    fetch: globalThis.fetch,
+    fetch,
+    notifier: new NtfyNotifier({ config, fetch }),
     env: { HOME: home.home },
     cwd: home.home,
     pdfReader: createPdfReader(config.tools.pdf, Deno.env.toObject()),

@@ -23,7 +23,7 @@ import {
   saveScreenshot,
 } from "./browser/chromium.ts";
 import { openDatabase } from "../../src/adapters/sqlite/database.ts";
-import { SqliteDigestStore } from "../../src/sources/digests/digest_store.ts";
+import { SqliteDigestStore } from "../../src/adapters/sqlite/digest_store.ts";
 
 /** What the hostile text would do if it ever ran. */
 const hostileText = '---\ndescription: Up late <img src=x onerror="window.__pwned = 1">\n---\n' +

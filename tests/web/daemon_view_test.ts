@@ -5,6 +5,7 @@ import { textResponse, toolCallResponse } from "../fakes/scripted_chat_model.ts"
 import { daemonView, scheduleInput } from "../../web/daemon_view.ts";
 import { describeSchedule } from "../../web/views/tasks.tsx";
 import { logsViewFromFiles } from "../../web/logs_view.ts";
+import { startFakeNtfy } from "../fakes/fake_ntfy_server.ts";
 
 Deno.test("describeSchedule() and scheduleInput() read and write the dashboard's schedule field", () => {
   assert.equal(describeSchedule({ scheduleKind: "cron", schedule: "0 9 * * 1" }), "0 9 * * 1");
@@ -70,7 +71,9 @@ Deno.test("daemonView() adds, lists, toggles, runs and removes real tasks", asyn
 });
 
 Deno.test("daemonView() shows heartbeats, the next one, pending events and notifications", async () => {
-  await withTestDaemon({ now: "2026-11-23T10:00:00Z" }, async (daemon) => {
+  const ntfy = startFakeNtfy();
+  const yaml = `notifications:\n  ntfy: { url: "${ntfy.url}", topic: "radar-test" }\n`;
+  await withTestDaemon({ now: "2026-11-23T10:00:00Z", yaml }, async (daemon) => {
     const { services, runtime } = daemon;
     const view = daemonView({ radar: runtime, startedAt: new Date("2026-11-23T09:00:00Z") });
     assert.deepEqual(await view.state(), {
@@ -97,33 +100,32 @@ Deno.test("daemonView() shows heartbeats, the next one, pending events and notif
     assert.equal(event.source, "watcher ~/Downloads");
     assert.equal(event.summary, "report.pdf (2 KB)");
 
-    runtime.toolCalls.recordToolCall({
-      at: daemon.clock.now(),
-      tool: "notify",
-      arguments: JSON.stringify({ title: "New file", message: "report.pdf arrived" }),
-      durationMs: 12,
-      outcome: "ok",
-      result: "sent",
-    });
-    runtime.toolCalls.recordToolCall({
-      at: daemon.clock.now(),
-      tool: "notify",
-      arguments: JSON.stringify({ message: "second" }),
-      durationMs: 12,
-      outcome: "error",
-      result: "ntfy is not configured",
-    });
+    // Notifications are listed from the outbox: a chat's, sent and refused by ntfy alike.
+    const notify = runtime.registry.get("notify")!;
+    const context = {
+      kind: "chat" as const,
+      interactive: false,
+      signal: AbortSignal.timeout(5_000),
+    };
+    await notify.run({ title: "New file", message: "report.pdf arrived" }, context);
+    ntfy.status = 403;
+    const refused = await notify.run({ message: "second" }, context);
+    assert.match(JSON.stringify(refused), /ntfy refused the notification: 403/);
     const notifications = await view.recentNotifications(5);
     assert.deepEqual(notifications.map((n) => [n.title, n.body, n.delivered]), [
       ["Radar", "second", false],
       ["New file", "report.pdf arrived", true],
     ]);
+    const [failed] = runtime.outbox.recent(1, "notify");
+    assert.equal(failed.state, "failed");
+    assert.equal(failed.status, 403);
+    assert.equal(failed.topic, "radar-test");
 
     runtime.config.heartbeat.enabled = false;
     assert.equal(await view.nextHeartbeat(), undefined);
     assert.equal((await view.state()).heartbeatEnabled, false);
     assert.deepEqual(await view.monitors(), []);
-  });
+  }).finally(() => ntfy.close());
 });
 
 Deno.test("logsViewFromFiles() tails the log file, filters case-insensitively and survives a missing file", async () => {

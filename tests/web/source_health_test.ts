@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { openRadar } from "../../src/runtime/open_radar.ts";
 import { sourceJobs } from "../../src/sources/source_jobs.ts";
-import { SqliteSourceStore } from "../../src/sources/source_store.ts";
+import { sqliteSourceStores } from "../../src/adapters/sqlite/source_stores.ts";
 import { calendarSourceName } from "../../src/sources/calendar/calendar_check.ts";
 import { createApp } from "../../web/app.tsx";
 import { webDependenciesFromRuntime } from "../../web/runtime_dependencies.ts";
@@ -54,9 +54,10 @@ Deno.test("the dashboard shows each source's health from the real runtime, never
   try {
     // The daemon's email job runs once for real: it reads the password and fails to connect.
     const db = openDatabase(radar.databasePath);
+    const stores = sqliteSourceStores(db);
     const [email] = sourceJobs({
       config: radar.config,
-      db,
+      stores,
       queue: { enqueue: () => undefined },
       clock: radar.clock,
       logger: radar.logger,
@@ -64,7 +65,7 @@ Deno.test("the dashboard shows each source's health from the real runtime, never
     });
     await email.run(new Date(), AbortSignal.timeout(10_000));
     // A server that echoes the password in its error: the dashboard masks it all the same.
-    new SqliteSourceStore(db).recordFailure(
+    stores.health.recordFailure(
       calendarSourceName("family"),
       new Date("2026-11-23T09:00:00Z"),
       `401 for user me with password ${password}`,

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { SqliteDigestStore } from "../../src/sources/digests/digest_store.ts";
+import { SqliteDigestStore } from "../../src/adapters/sqlite/digest_store.ts";
 import { createWebFixture } from "./web_fixture.ts";
 
 /** A fixture whose digests are `count` daily ones on real SQLite, the last one hostile. */

@@ -2,6 +2,7 @@
 import { join } from "node:path";
 import type { DatabaseSync } from "node:sqlite";
 import { ManualClock } from "../../src/adapters/clock.ts";
+import { NtfyNotifier } from "../../src/adapters/ntfy_notifier.ts";
 import { createPdfReader } from "../../src/adapters/pdf/subprocess_pdf_reader.ts";
 import { openDatabase } from "../../src/adapters/sqlite/database.ts";
 import { SqliteConversationStore } from "../../src/adapters/sqlite/conversation_store.ts";
@@ -82,6 +83,7 @@ export function createWebFixture(options: WebFixtureOptions = {}): WebFixture {
       clock,
       logger: silentLogger,
       fetch: globalThis.fetch,
+      notifier: new NtfyNotifier({ config: loaded.config, fetch: globalThis.fetch }),
       env,
       pdfReader: createPdfReader(loaded.config.tools.pdf, Deno.env.toObject()),
     })

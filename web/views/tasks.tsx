@@ -1,7 +1,6 @@
 /** Task and monitor tables for /tasks, each row with its POST buttons. */
 import type { MonitorRecord, TaskRecord } from "../../src/core/schedule_ports.ts";
-import { formatDurationMinutes } from "../../src/core/schedule.ts";
-import { MonitorService } from "../../src/application/monitor_service.ts";
+import { formatDurationMinutes, isFailing } from "../../src/core/schedule.ts";
 import { formatTime, truncate } from "./format.ts";
 
 /** A task's schedule as the dashboard writes it ("0 9 * * 1", "every 2h", "at …"). */
@@ -115,7 +114,7 @@ export function MonitorTable(props: { monitors: MonitorRecord[] }) {
               {monitor.lastCheckedAt
                 ? <span class="muted">{formatTime(monitor.lastCheckedAt)}</span>
                 : null}
-              {MonitorService.failing(monitor)
+              {isFailing(monitor)
                 ? truncate(`FAILING: ${monitor.lastError}`, 200)
                 : monitor.lastResult
                 ? truncate(monitor.lastResult, 200)

@@ -9,7 +9,7 @@
  */
 import { fileURLToPath as fromFileUrl } from "node:url";
 import { pdfExtractFlag } from "./pdf_flag.ts";
-import { withDataLimit } from "../process_limits.ts";
+import { withDataLimit } from "../os/process_limits.ts";
 
 /** A program and its arguments. */
 export interface PdfProcessCommand {

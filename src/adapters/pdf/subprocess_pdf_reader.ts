@@ -9,7 +9,7 @@ import { dirname } from "node:path";
 import { fileURLToPath as fromFileUrl } from "node:url";
 import { z } from "zod";
 import type { PdfReader, PdfReadRequest, PdfReadResult } from "../../core/pdf_reader.ts";
-import { findPrlimit } from "../process_limits.ts";
+import { findPrlimit } from "../os/process_limits.ts";
 import {
   denoDirOf,
   type PdfProcessCommand,

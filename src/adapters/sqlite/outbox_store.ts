@@ -1,6 +1,11 @@
-/** The outbox: side effects recorded under a key before they happen, marked sent after. */
+/**
+ * The outbox: side effects recorded under a key before they happen, marked sent (or failed)
+ * after, with what they sent and the service's answer.
+ */
 import type { DatabaseSync } from "node:sqlite";
-import type { Outbox, OutboxEntry } from "../../core/work_ports.ts";
+import { redactText } from "../../core/redact.ts";
+import type { SideEffectRecord, SideEffectResult } from "../../core/side_effects.ts";
+import type { Outbox, OutboxEntry, OutboxState } from "../../core/work_ports.ts";
 import { statement } from "./statements.ts";
 import { insertUnlessPresent, write } from "./write.ts";
 
@@ -8,50 +13,90 @@ interface OutboxRow {
   key: string;
   kind: string;
   summary: string;
+  state: string;
   created_at: string;
   sent_at: string | null;
+  finished_at: string | null;
+  attempts: number;
   pid: number;
+  topic: string | null;
+  title: string | null;
+  body: string | null;
+  priority: string | null;
+  status: number | null;
+  error: string | null;
 }
 
-/** The `outbox` table. */
-export class SqliteOutbox implements Outbox {
-  constructor(private readonly db: DatabaseSync) {}
+/** Characters kept of a summary, a title and an error; of a body. */
+const lineChars = 500;
+const bodyChars = 4000;
 
-  /** Records `key` unless it exists; returns the existing entry, or undefined when recorded now. */
+/** The `outbox` table; text is masked with the secrets known when it is written. */
+export class SqliteOutbox implements Outbox {
+  constructor(
+    private readonly db: DatabaseSync,
+    private readonly secrets: () => readonly string[] = () => [],
+  ) {}
+
+  /** Records `key` unless it exists (a failed one is claimed again); undefined when claimed now. */
   claim(
-    entry: { key: string; kind: string; summary: string; at: Date; pid: number },
+    entry: { key: string; kind: string; summary: string; at: Date; pid: number } & SideEffectRecord,
   ): OutboxEntry | undefined {
+    const values = [
+      this.#masked(entry.summary, lineChars),
+      entry.at.toISOString(),
+      entry.pid,
+      entry.topic ?? null,
+      this.#masked(entry.title, lineChars),
+      this.#masked(entry.body, bodyChars),
+      entry.priority ?? null,
+    ];
     const inserted = insertUnlessPresent(
       this.db,
       "the side-effect record",
-      "INSERT OR IGNORE INTO outbox (key, kind, summary, created_at, pid) VALUES (?, ?, ?, ?, ?)",
+      `INSERT OR IGNORE INTO outbox (key, kind, state, summary, created_at, pid, topic, title, body,
+         priority) VALUES (?, ?, 'claimed', ?, ?, ?, ?, ?, ?, ?)`,
       entry.key,
       entry.kind,
-      entry.summary.slice(0, 500),
-      entry.at.toISOString(),
-      entry.pid,
+      ...values,
     );
     if (inserted !== undefined) return undefined;
-    return this.get(entry.key);
+    const retried = write(
+      this.db,
+      "the side-effect record",
+      `UPDATE outbox SET state = 'claimed', attempts = attempts + 1, summary = ?, created_at = ?,
+         pid = ?, topic = ?, title = ?, body = ?, priority = ?, status = NULL, error = NULL,
+         finished_at = NULL
+       WHERE key = ? AND state = 'failed'`,
+      ...values,
+      entry.key,
+    ).changes > 0;
+    return retried ? undefined : this.get(entry.key);
   }
 
   /** Marks an entry sent. */
-  markSent(key: string, at: Date): void {
+  markSent(key: string, at: Date, result: SideEffectResult = {}): void {
     write(
       this.db,
       "the side-effect record",
-      "UPDATE outbox SET sent_at = ? WHERE key = ?",
+      `UPDATE outbox SET state = 'sent', sent_at = ?1, finished_at = ?1, status = ?2, error = NULL
+       WHERE key = ?3`,
       at.toISOString(),
+      result.status ?? null,
       key,
     );
   }
 
-  /** Removes an entry whose action certainly did not happen (so a retry may do it). */
-  release(key: string): void {
+  /** Records that an action certainly did not happen (so a retry may claim its key again). */
+  markFailed(key: string, at: Date, result: SideEffectResult = {}): void {
     write(
       this.db,
       "the side-effect record",
-      "DELETE FROM outbox WHERE key = ? AND sent_at IS NULL",
+      `UPDATE outbox SET state = 'failed', finished_at = ?, status = ?, error = ?
+       WHERE key = ? AND sent_at IS NULL`,
+      at.toISOString(),
+      result.status ?? null,
+      this.#masked(result.error, lineChars),
       key,
     );
   }
@@ -61,22 +106,19 @@ export class SqliteOutbox implements Outbox {
     const row = statement(this.db, "SELECT * FROM outbox WHERE key = ?").get(key) as
       | OutboxRow
       | undefined;
-    if (!row) return undefined;
-    return {
-      key: row.key,
-      kind: row.kind,
-      summary: row.summary,
-      createdAt: row.created_at,
-      sentAt: row.sent_at ?? undefined,
-      pid: Number(row.pid),
-    };
+    return row && toEntry(row);
   }
 
-  /** Entries of `kind` (newest first), for tests and status. */
-  recent(limit: number): OutboxEntry[] {
-    const keys = statement(this.db, "SELECT key FROM outbox ORDER BY created_at DESC, key LIMIT ?")
-      .all(limit) as Array<{ key: string }>;
-    return keys.map((row) => this.get(row.key)!);
+  /** The newest entries (of `kind`), newest first. */
+  recent(limit: number, kind?: string): OutboxEntry[] {
+    const rows = kind === undefined
+      ? statement(this.db, "SELECT * FROM outbox ORDER BY created_at DESC, rowid DESC LIMIT ?")
+        .all(limit)
+      : statement(
+        this.db,
+        "SELECT * FROM outbox WHERE kind = ? ORDER BY created_at DESC, rowid DESC LIMIT ?",
+      ).all(kind, limit);
+    return (rows as unknown as OutboxRow[]).map(toEntry);
   }
 
   /** Deletes entries older than `before` (their runs are long settled). */
@@ -88,4 +130,29 @@ export class SqliteOutbox implements Outbox {
       before.toISOString(),
     ).changes;
   }
+
+  #masked(text: string | undefined, chars: number): string | null {
+    return text === undefined ? null : redactText(text, this.secrets()).slice(0, chars);
+  }
+}
+
+function toEntry(row: OutboxRow): OutboxEntry {
+  const optional = <T>(value: T | null) => value ?? undefined;
+  return {
+    key: row.key,
+    kind: row.kind,
+    summary: row.summary,
+    state: row.state as OutboxState,
+    createdAt: row.created_at,
+    sentAt: optional(row.sent_at),
+    finishedAt: optional(row.finished_at),
+    attempts: Number(row.attempts),
+    pid: Number(row.pid),
+    topic: optional(row.topic),
+    title: optional(row.title),
+    body: optional(row.body),
+    priority: optional(row.priority),
+    status: row.status === null ? undefined : Number(row.status),
+    error: optional(row.error),
+  };
 }

@@ -6,7 +6,8 @@ import { runningDaemon } from "../../daemon/lock_file.ts";
 import type { Radar } from "../../runtime/open_radar.ts";
 import { describeRun } from "./heartbeat.ts";
 import { describeTask } from "./task_description.ts";
-import { MonitorService } from "../../application/monitor_service.ts";
+import { MonitorService } from "../../sources/monitors/monitor_service.ts";
+import { isFailing } from "../../core/schedule.ts";
 import { watcherReports, watcherStatusLines } from "../../daemon/watcher_report.ts";
 
 /** Extra status lines from other daemon concerns (tasks, monitors). */
@@ -75,7 +76,7 @@ export function daemonStatus(radar: Radar): string[] {
     lines.push(`  ${describeTask(task, timeZone)}${approval}`);
   }
   const monitors = radar.monitors.list();
-  const failing = monitors.filter((monitor) => MonitorService.failing(monitor)).length;
+  const failing = monitors.filter((monitor) => isFailing(monitor)).length;
   lines.push(
     monitors.length
       ? `monitors:${failing ? ` ${failing} FAILING` : ""}`

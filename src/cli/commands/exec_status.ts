@@ -1,7 +1,7 @@
 /** The `radar status` security section: exec sandbox, writable roots, network, unattended runs. */
 import type { Radar } from "../../runtime/open_radar.ts";
-import { checkedRoots, pathGuardFor, scratchFolder } from "../../tools/file_access.ts";
-import { execSandbox, execUserRoots } from "../../tools/exec/sandbox_spec.ts";
+import { checkedRoots, pathGuardFor, scratchFolder } from "../../adapters/os/file_access.ts";
+import { execSandbox, execUserRoots } from "../../adapters/os/sandbox_spec.ts";
 
 /** Status section "security" in plain words. */
 export function execStatusLines(

@@ -1,7 +1,7 @@
 /** `radar monitor add|list|remove|check-now|enable|disable`: URL monitors. */
 import { everyProblem } from "../../core/bounds.ts";
 import type { Command } from "commander";
-import { MonitorService } from "../../application/monitor_service.ts";
+import { MonitorService } from "../../sources/monitors/monitor_service.ts";
 import { jsonOptionHelp, printJson } from "../json_output.ts";
 import type { CliContext } from "../context.ts";
 import { parseId } from "../arguments.ts";

@@ -3,7 +3,7 @@ import { runningDaemon } from "../../daemon/lock_file.ts";
 import type { Command } from "commander";
 import type { CliContext } from "../context.ts";
 import { RadarError } from "../../core/errors.ts";
-import { isProcessAlive } from "../../adapters/process.ts";
+import { isProcessAlive } from "../../adapters/os/process.ts";
 import { sleep } from "../../adapters/clock.ts";
 import { checkLimit, maxTimeoutSeconds } from "../../core/bounds.ts";
 import { parseCount } from "../arguments.ts";

@@ -4,7 +4,6 @@
  * `remind_minutes_before` becomes one heartbeat event, once per instance (kept in SQLite). Between
  * two reads, instances added, moved or cancelled in the coming week become events too.
  */
-import { transaction } from "../../adapters/sqlite/database.ts";
 import type { CalendarOccurrence } from "../../core/source_ports.ts";
 import { type CheckDependencies, isDue, recordCheckFailure } from "../source_checks.ts";
 import { describeOccurrence } from "../../core/calendar_text.ts";
@@ -79,7 +78,7 @@ export class CalendarCheck {
       const at = deps.clock.now();
       const before = parseSnapshot(deps.store.health(source)?.cursor);
       const after = snapshotOf(found, until);
-      transaction(deps.db, () => {
+      deps.transaction(() => {
         if (before && after) this.#queueChanges(calendar, before, after, now);
         deps.store.recordSuccess(
           source,
@@ -129,7 +128,7 @@ export class CalendarCheck {
     const { deps } = this;
     const windowMs = deps.remindMinutesBefore * 60_000;
     let queued = 0;
-    transaction(deps.db, () => {
+    deps.transaction(() => {
       for (const [calendar, occurrences] of this.#upcoming) {
         for (const occurrence of occurrences) {
           const untilStart = occurrence.start.getTime() - now.getTime();

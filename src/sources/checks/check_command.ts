@@ -9,11 +9,11 @@ import { quote } from "shell-quote";
 import type { CheckEntry } from "../../config/checks_schema.ts";
 import { configSecrets } from "../../config/secrets.ts";
 import { redactText } from "../../core/redact.ts";
-import { childEnvironment, environmentSecrets } from "../../tools/exec.ts";
-import { type ProcessResult, runProcess } from "../../tools/exec/run_process.ts";
-import { sandboxedArgv, type SandboxProgram } from "../../tools/exec/sandbox.ts";
-import { execSandboxSpec } from "../../tools/exec/sandbox_spec.ts";
-import { ensureScratchFolder, type FileToolDependencies } from "../../tools/file_access.ts";
+import { childEnvironment, environmentSecrets } from "../../adapters/os/child_environment.ts";
+import { type ProcessResult, runProcess } from "../../adapters/os/run_process.ts";
+import { sandboxedArgv, type SandboxProgram } from "../../adapters/os/sandbox.ts";
+import { execSandboxSpec } from "../../adapters/os/sandbox_spec.ts";
+import { ensureScratchFolder, type FileAccessDependencies } from "../../adapters/os/file_access.ts";
 
 /** The shell text run by `/bin/sh -c` inside the sandbox: an argv is quoted word by word. */
 export function checkShellText(command: CheckEntry["command"]): string {
@@ -28,7 +28,7 @@ export interface CheckRun extends ProcessResult {
 /** Runs `check` in `program`'s sandbox; throws when the sandbox cannot be prepared or started. */
 export async function runCheckCommand(
   check: CheckEntry,
-  deps: FileToolDependencies,
+  deps: FileAccessDependencies,
   program: SandboxProgram,
   signal?: AbortSignal,
 ): Promise<CheckRun> {

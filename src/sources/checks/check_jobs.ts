@@ -1,13 +1,12 @@
 /** Builds the custom checks job and its zero-model notifier from the daemon's parts. */
-import type { DatabaseSync } from "node:sqlite";
 import type { RadarConfig } from "../../config/schema.ts";
 import type { Clock, Logger } from "../../core/ports.ts";
 import type { SideEffectLog } from "../../core/side_effects.ts";
-import { notifyTool } from "../../tools/notify.ts";
-import { execSandbox } from "../../tools/exec/sandbox_spec.ts";
+import type { SourceStores } from "../../core/source_stores.ts";
+import { quietHoursGate } from "../../core/notification_gate.ts";
+import { type Notifier, notifyOnce, notifyOutcomeLine } from "../../core/notifier.ts";
+import { execSandbox } from "../../adapters/os/sandbox_spec.ts";
 import type { EventSink } from "../source_checks.ts";
-import { SqliteSourceStore } from "../source_store.ts";
-import { SqliteCheckStore } from "./check_store.ts";
 import { type CheckNotifier, CustomChecks } from "./custom_checks.ts";
 
 /** What the checks need from the daemon. */
@@ -15,37 +14,38 @@ export interface CheckJobDependencies {
   config: RadarConfig;
   configPath?: string;
   dataDir: string;
-  db: DatabaseSync;
+  stores: SourceStores;
   queue: EventSink;
+  /** Sends `notify_on_failure` notifications. */
+  notifier: Notifier;
   /** The outbox log of one run under `scope` (the daemon's `runSideEffects`). */
   sideEffects: (scope: string) => SideEffectLog;
   clock: Clock;
   logger: Logger;
   env?: Record<string, string | undefined>;
-  fetch?: typeof fetch;
 }
 
 /**
- * The notifier of `notify_on_failure` checks: the notify tool itself (ntfy, quiet hours unless
- * urgent), run with an outbox scope per change so a crash never sends one twice.
+ * The notifier of `notify_on_failure` checks: quiet hours hold it back unless the check is
+ * urgent (as the notify tool does on heartbeats), and each change goes under its own outbox
+ * scope, so a crash never sends one twice.
  */
 export function checkNotifier(deps: CheckJobDependencies): CheckNotifier {
-  const tool = notifyTool({
-    config: deps.config,
-    fetch: deps.fetch ?? globalThis.fetch,
-    clock: deps.clock,
-  });
+  const gate = quietHoursGate(
+    deps.config.heartbeat.quiet_hours,
+    deps.clock,
+    deps.config.radar.timezone || undefined,
+  );
   return async ({ scope, title, message, urgent }) => {
-    const output = await tool.run(
-      { title, message, priority: urgent ? "high" : "default", tags: "warning" },
-      {
-        kind: "heartbeat",
-        interactive: false,
-        signal: AbortSignal.timeout(20_000),
-        sideEffects: deps.sideEffects(scope),
-      },
+    const verdict = gate.check({ urgent });
+    if (!verdict.allowed) return `Not sent: ${verdict.reason}.`;
+    const outcome = await notifyOnce(
+      deps.notifier,
+      deps.sideEffects(scope),
+      { title, message, priority: urgent ? "high" : "default" },
+      AbortSignal.timeout(20_000),
     );
-    return typeof output === "string" ? output : `${output.outcome}: ${output.text}`;
+    return notifyOutcomeLine(outcome);
   };
 }
 
@@ -56,13 +56,13 @@ export function checkJobs(deps: CheckJobDependencies): CustomChecks[] {
   const files = { config: deps.config, configPath: deps.configPath, dataDir: deps.dataDir, env };
   return [
     new CustomChecks({
-      db: deps.db,
-      store: new SqliteSourceStore(deps.db),
+      transaction: deps.stores.transaction,
+      store: deps.stores.health,
       queue: deps.queue,
       clock: deps.clock,
       logger: deps.logger,
       checks: deps.config.checks,
-      results: new SqliteCheckStore(deps.db),
+      results: deps.stores.checks,
       files,
       sandbox: execSandbox(files),
       notify: checkNotifier(deps),

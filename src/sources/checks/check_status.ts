@@ -1,10 +1,8 @@
 /** The custom checks' health records: cannot run (no sandbox), failing to run, last result. */
-import type { DatabaseSync } from "node:sqlite";
 import type { RadarConfig } from "../../config/schema.ts";
 import type { SourceHealthRecord } from "../../core/source_ports.ts";
-import { SqliteSourceStore } from "../source_store.ts";
 import { storedHealthRecord } from "../stored_health.ts";
-import { SqliteCheckStore } from "./check_store.ts";
+import type { SourceStores } from "../../core/source_stores.ts";
 import { checkSourceName } from "./custom_checks.ts";
 
 /**
@@ -14,7 +12,7 @@ import { checkSourceName } from "./custom_checks.ts";
  */
 export function checkHealthRecords(
   config: RadarConfig,
-  db: DatabaseSync,
+  stores: Pick<SourceStores, "health" | "checks">,
   sandboxProblem: string | undefined,
 ): SourceHealthRecord[] {
   if (!config.checks.length) return [];
@@ -27,8 +25,7 @@ export function checkHealthRecords(
       failures: 0,
     }));
   }
-  const health = new SqliteSourceStore(db);
-  const results = new SqliteCheckStore(db);
+  const { health, checks: results } = stores;
   return config.checks.map((check): SourceHealthRecord => {
     const source = health.health(checkSourceName(check.name));
     const last = results.last(check.name);

@@ -6,13 +6,13 @@
  * Without a sandbox no check runs at all.
  */
 import type { CheckEntry } from "../../config/checks_schema.ts";
-import type { SandboxProgram } from "../../tools/exec/sandbox.ts";
-import type { FileToolDependencies } from "../../tools/file_access.ts";
+import type { SandboxProgram } from "../../adapters/os/sandbox.ts";
+import type { FileAccessDependencies } from "../../adapters/os/file_access.ts";
 import { backoffMinutes } from "../../core/schedule.ts";
 import { type CheckDependencies, isDue, recordCheckFailure } from "../source_checks.ts";
 import { type CheckRun, runCheckCommand } from "./check_command.ts";
 import { type CheckOutcome, checkOutcome, type RunFacts } from "./check_outcome.ts";
-import type { SqliteCheckStore } from "./check_store.ts";
+import type { CheckResults } from "../../core/source_stores.ts";
 
 /** Sends one notification under an outbox `scope`; returns what happened, one line. */
 export type CheckNotifier = (
@@ -22,8 +22,8 @@ export type CheckNotifier = (
 /** What the checks job needs. */
 export interface CustomCheckDependencies extends CheckDependencies {
   checks: readonly CheckEntry[];
-  results: SqliteCheckStore;
-  files: FileToolDependencies;
+  results: CheckResults;
+  files: FileAccessDependencies;
   /** The sandbox program, or why there is none (then no check runs). */
   sandbox: { program?: SandboxProgram; problem?: string };
   notify: CheckNotifier;

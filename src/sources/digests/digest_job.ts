@@ -8,7 +8,7 @@
 import type { DigestsConfig } from "../../config/digests_schema.ts";
 import { startOfZonedDay, zonedParts } from "../../core/zoned_time.ts";
 import { type CheckDependencies, isDue, recordCheckFailure } from "../source_checks.ts";
-import type { Digest } from "./digest_store.ts";
+import type { Digest } from "../../core/source_ports.ts";
 import { type DigestWriterDependencies, writeDigest } from "./digest_writer.ts";
 
 /** The health row of the digests. */

@@ -5,8 +5,8 @@
  * untrusted markers. Masking comes before the cut, so a secret cut in half never leaves its
  * first half behind.
  */
-import type { DatabaseSync } from "node:sqlite";
 import { redactText } from "../../core/redact.ts";
+import type { PeriodActivity } from "../../core/source_stores.ts";
 
 /** The lines of one period, and how many were left out. */
 export interface DigestMaterial {
@@ -26,26 +26,14 @@ function cut(text: string, secrets: readonly string[]): string {
  * with `secrets` (every secret known now).
  */
 export function digestMaterial(
-  db: DatabaseSync,
+  activity: PeriodActivity,
   from: Date,
   to: Date,
   maxChars: number,
   secrets: readonly string[] = [],
 ): DigestMaterial {
-  const range = [from.toISOString(), to.toISOString()];
-  const messages = db.prepare(
-    `SELECT c.id AS conversation, c.kind, c.title, m.role, m.content FROM messages m
-     JOIN conversations c ON c.id = m.conversation_id
-     WHERE m.created_at >= ? AND m.created_at < ? AND m.role IN ('user', 'assistant')
-       AND m.content != ''
-     ORDER BY m.created_at, m.id LIMIT 2000`,
-  ).all(...range) as Array<
-    { conversation: number; kind: string; title: string; role: string; content: string }
-  >;
-  const events = db.prepare(
-    `SELECT source, kind, summary FROM events WHERE created_at >= ? AND created_at < ?
-     ORDER BY created_at, id LIMIT 2000`,
-  ).all(...range) as Array<{ source: string; kind: string; summary: string }>;
+  const messages = activity.messages(from, to);
+  const events = activity.events(from, to);
   const all: string[] = [];
   let current: number | undefined;
   for (const message of messages) {

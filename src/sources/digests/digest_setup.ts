@@ -1,20 +1,18 @@
 /** The digests job and writer built from the runtime's parts. */
-import type { DatabaseSync } from "node:sqlite";
 import type { RadarConfig } from "../../config/schema.ts";
 import { configSecrets } from "../../config/secrets.ts";
 import type { ChatModel } from "../../core/chat_model.ts";
 import type { Clock, Logger } from "../../core/ports.ts";
+import type { SourceStores } from "../../core/source_stores.ts";
 import type { EventSink } from "../source_checks.ts";
-import { SqliteSourceStore } from "../source_store.ts";
 import { DigestJob } from "./digest_job.ts";
-import { SqliteDigestStore } from "./digest_store.ts";
 import { type DigestWriterDependencies, writeDigest } from "./digest_writer.ts";
 import type { DigestArchive } from "../../core/source_ports.ts";
 
 /** The parts a digest needs. */
 export interface DigestParts {
   config: RadarConfig;
-  db: DatabaseSync;
+  stores: SourceStores;
   model: ChatModel;
   clock: Clock;
 }
@@ -22,8 +20,8 @@ export interface DigestParts {
 /** The writer's dependencies (the tick job's and the archive's). */
 function digestWriter(parts: DigestParts): DigestWriterDependencies {
   return {
-    db: parts.db,
-    digests: new SqliteDigestStore(parts.db),
+    activity: parts.stores.activity,
+    digests: parts.stores.digests,
     model: parts.model,
     clock: parts.clock,
     maxInputChars: parts.config.digests.max_input_chars,
@@ -58,7 +56,8 @@ export function digestJobs(
   return [
     new DigestJob({
       ...digestWriter(parts),
-      store: new SqliteSourceStore(parts.db),
+      transaction: parts.stores.transaction,
+      store: parts.stores.health,
       queue: parts.queue,
       logger: parts.logger,
       settings,

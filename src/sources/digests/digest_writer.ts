@@ -4,18 +4,18 @@
  * model call. Secrets known now are masked in the material (before it is cut) and in the stored
  * digest: the model server may be remote, and the digest is searched, embedded and shown later.
  */
-import type { DatabaseSync } from "node:sqlite";
 import type { ChatModel } from "../../core/chat_model.ts";
 import type { Clock } from "../../core/ports.ts";
+import type { DigestStore, PeriodActivity } from "../../core/source_stores.ts";
+import type { Digest } from "../../core/source_ports.ts";
 import { redactText } from "../../core/redact.ts";
 import { untrustedNotice, wrapUntrusted } from "../../core/untrusted_text.ts";
 import { digestMaterial } from "./digest_material.ts";
-import type { Digest, SqliteDigestStore } from "./digest_store.ts";
 
 /** What writing a digest needs. */
 export interface DigestWriterDependencies {
-  db: DatabaseSync;
-  digests: SqliteDigestStore;
+  activity: PeriodActivity;
+  digests: DigestStore;
   model: ChatModel;
   clock: Clock;
   maxInputChars: number;
@@ -40,7 +40,7 @@ export async function writeDigest(
   signal?: AbortSignal,
 ): Promise<Digest> {
   const secrets = deps.secrets?.() ?? [];
-  const material = digestMaterial(deps.db, from, to, deps.maxInputChars, secrets);
+  const material = digestMaterial(deps.activity, from, to, deps.maxInputChars, secrets);
   let content: string;
   if (!material.lines.length) {
     content = "No conversations or events in this period.";

@@ -3,7 +3,6 @@
  * heartbeat events (sender, subject, date; never bodies). The first check of a mailbox (or a new
  * UIDVALIDITY) takes a baseline: one summary event instead of one per old unread message.
  */
-import { transaction } from "../../adapters/sqlite/database.ts";
 import type { MailHeader } from "../../core/source_ports.ts";
 import { zonedParts } from "../../core/zoned_time.ts";
 import { type CheckDependencies, isDue, recordCheckFailure } from "../source_checks.ts";
@@ -85,7 +84,7 @@ export class EmailCheck {
       const headers = (await deps.reader.headers(account.name, shown, signal))
         .sort((a, b) => a.uid - b.uid);
       const at = deps.clock.now();
-      transaction(deps.db, () => {
+      deps.transaction(() => {
         if (baseline) this.#queueBaseline(account, snapshot, headers, at);
         else this.#queueNew(account, snapshot.uidValidity, fresh, headers, at);
         for (const uid of fresh) {

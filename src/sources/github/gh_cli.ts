@@ -5,7 +5,7 @@
  */
 import { existsSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
-import { runProcess } from "../../tools/exec/run_process.ts";
+import { runProcess } from "../../adapters/os/run_process.ts";
 
 /** Bytes of gh output read at most (a page of notifications is far smaller). */
 const maxOutputBytes = 4 * 1024 * 1024;

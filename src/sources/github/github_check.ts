@@ -3,18 +3,17 @@
  * not queued before become heartbeat events (compact lines, as data). The first check takes a
  * baseline: one summary event instead of one per old item. Failures back off like every source.
  */
-import { transaction } from "../../adapters/sqlite/database.ts";
 import { type CheckDependencies, isDue, recordCheckFailure } from "../source_checks.ts";
-import { type GitHubItem, type GitHubReader, itemLine } from "./github_reader.ts";
-import type { SqliteGitHubStore } from "./github_store.ts";
+import { type GitHubItem, githubItemLine, type GitHubLists } from "../../core/source_ports.ts";
+import type { GitHubSeen } from "../../core/source_stores.ts";
 
 /** The health row and event source of GitHub. */
 export const githubSourceName = "github";
 
 /** What the GitHub check needs. */
 export interface GitHubCheckDependencies extends CheckDependencies {
-  reader: Pick<GitHubReader, "notifications" | "reviewRequests" | "failingPullRequests">;
-  seen: SqliteGitHubStore;
+  reader: GitHubLists;
+  seen: GitHubSeen;
   everyMinutes: number;
 }
 
@@ -56,7 +55,7 @@ export class GitHubCheck {
     const at = deps.clock.now();
     const baseline = !deps.store.health(githubSourceName)?.lastOkAt;
     let queued = 0;
-    transaction(deps.db, () => {
+    deps.transaction(() => {
       const fresh = items.filter((item) => deps.seen.isNew(item.kind, item.id, item.version));
       if (baseline) queued += this.#queueBaseline(items, at);
       else {
@@ -83,7 +82,7 @@ export class GitHubCheck {
   #queueBaseline(items: GitHubItem[], at: Date): number {
     if (!items.length) return 0;
     const count = (kind: GitHubItem["kind"]) => items.filter((item) => item.kind === kind).length;
-    const newest = items.slice(0, 3).map(itemLine);
+    const newest = items.slice(0, 3).map(githubItemLine);
     this.deps.queue.enqueue({
       source: githubSourceName,
       kind: "github_summary",
@@ -101,7 +100,7 @@ export class GitHubCheck {
       this.deps.queue.enqueue({
         source: githubSourceName,
         kind: eventKind,
-        summary: itemLine(item),
+        summary: githubItemLine(item),
         dedupeKey: `github:${kind}:${item.id}:${item.version}`,
       }, at);
     }

@@ -4,21 +4,8 @@
  * the network, shown to the model only as untrusted text.
  */
 import { z } from "zod";
+import type { GitHubItem, GitHubLists } from "../../core/source_ports.ts";
 import type { GhCli } from "./gh_cli.ts";
-
-/** One GitHub item, compact. */
-export interface GitHubItem {
-  kind: "notification" | "review" | "ci";
-  /** Stable id for dedup (notification thread id, PR URL). */
-  id: string;
-  /** Changes when the item changes (a new update, a different set of failing checks). */
-  version: string;
-  repo: string;
-  title: string;
-  /** Reason, PR number, failing check names … one short phrase. */
-  detail: string;
-  url: string;
-}
 
 /** Most items read per kind. */
 export const maxItems = 50;
@@ -77,7 +64,7 @@ function list<T>(schema: z.ZodType<T>, value: unknown, what: string): T[] {
 }
 
 /** The GitHub questions Radar asks. */
-export class GitHubReader {
+export class GitHubReader implements GitHubLists {
   constructor(private readonly gh: GhCli) {}
 
   /** Unread notifications (newest first). */
@@ -179,9 +166,4 @@ function htmlUrl(apiUrl: string, repo: string): string {
     return `https://github.com/${match[1]}/${match[2] === "pulls" ? "pull" : "issues"}/${match[3]}`;
   }
   return `https://github.com/${repo}`;
-}
-
-/** One compact line of an item. */
-export function itemLine(item: GitHubItem): string {
-  return `${item.repo}: ${item.title} (${item.detail}) ${item.url}`;
 }

@@ -1,15 +1,11 @@
 /** The GitHub job (when gh is available) and its health record. */
-import type { DatabaseSync } from "node:sqlite";
 import type { RadarConfig } from "../../config/schema.ts";
 import type { SourceHealthRecord } from "../../core/source_ports.ts";
-import { SqliteSourceStore } from "../source_store.ts";
+import type { SourceStore } from "../../core/source_stores.ts";
 import { storedHealthRecord } from "../stored_health.ts";
 import { githubAccess } from "./github_access.ts";
 import { GitHubCheck, githubSourceName } from "./github_check.ts";
-import { SqliteGitHubStore } from "./github_store.ts";
 import type { SourceJobDependencies } from "../source_jobs.ts";
-
-export { githubAccess, githubTools } from "./github_access.ts";
 
 /** The GitHub tick job (none when gh is not available). */
 export function githubJobs(deps: Omit<SourceJobDependencies, "fetch">): GitHubCheck[] {
@@ -21,13 +17,13 @@ export function githubJobs(deps: Omit<SourceJobDependencies, "fetch">): GitHubCh
   }
   return [
     new GitHubCheck({
-      db: deps.db,
-      store: new SqliteSourceStore(deps.db),
+      transaction: deps.stores.transaction,
+      store: deps.stores.health,
       queue: deps.queue,
       clock: deps.clock,
       logger: deps.logger,
       reader,
-      seen: new SqliteGitHubStore(deps.db),
+      seen: deps.stores.github,
       everyMinutes: deps.config.github.check_every_minutes,
     }),
   ];
@@ -36,7 +32,7 @@ export function githubJobs(deps: Omit<SourceJobDependencies, "fetch">): GitHubCh
 /** GitHub's health record: disabled (why gh is not used), or the stored check's health. */
 export function githubHealthRecord(
   config: RadarConfig,
-  db: DatabaseSync,
+  health: SourceStore,
   env: Record<string, string | undefined>,
 ): SourceHealthRecord {
   const { problem } = githubAccess(config, env);
@@ -49,6 +45,10 @@ export function githubHealthRecord(
       note: `${problem}; no github tool or events`,
     };
   }
-  const health = new SqliteSourceStore(db).health(githubSourceName);
-  return storedHealthRecord("github", "github", health, "gh found; checked by radar serve");
+  return storedHealthRecord(
+    "github",
+    "github",
+    health.health(githubSourceName),
+    "gh found; checked by radar serve",
+  );
 }

@@ -7,11 +7,11 @@ import {
   pdfProcessCommand,
   pdfProcessEnvironment,
 } from "../../../src/adapters/pdf/pdf_process_command.ts";
-import { isProcessAlive } from "../../../src/adapters/process.ts";
+import { isProcessAlive } from "../../../src/adapters/os/process.ts";
 import type { PdfReadRequest } from "../../../src/core/pdf_reader.ts";
 import { flagsOfTask } from "../../../scripts/task_flags.ts";
 import { buildPdf, glyphFloodPdf } from "../../helpers/pdf_factory.ts";
-import { findPrlimit } from "../../../src/adapters/process_limits.ts";
+import { findPrlimit } from "../../../src/adapters/os/process_limits.ts";
 
 const env = Deno.env.toObject();
 

@@ -3,7 +3,7 @@ import { existsSync } from "node:fs";
 import type { RadarConfig } from "../../../src/config/schema.ts";
 import type { ToolContext } from "../../../src/core/tool.ts";
 import { execTool } from "../../../src/tools/exec.ts";
-import { detectSandbox } from "../../../src/tools/exec/sandbox.ts";
+import { detectSandbox } from "../../../src/adapters/os/sandbox.ts";
 import { askContext, type TempHome, toolDeps } from "../tool_harness.ts";
 
 /** True where real bubblewrap runs (the sandbox tests need it). */

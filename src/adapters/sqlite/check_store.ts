@@ -1,21 +1,7 @@
 /** SQLite rows of the custom checks: each check's last result (what "changed" compares with). */
 import type { DatabaseSync } from "node:sqlite";
-import { write } from "../../adapters/sqlite/write.ts";
-
-/** The last result of one check. */
-export interface CheckResultRow {
-  name: string;
-  outputHash?: string;
-  exitCode?: number;
-  /** The JSON value at the check's path, as JSON text. */
-  jsonValue?: string;
-  /** The last run failed (non-zero exit, time-out, cannot run). */
-  failing: boolean;
-  lastRunAt: string;
-  durationMs: number;
-  /** The start of stdout (bounded), for status and the event text. */
-  output: string;
-}
+import type { CheckResultRow, CheckResults } from "../../core/source_stores.ts";
+import { write } from "./write.ts";
 
 interface Row {
   name: string;
@@ -29,10 +15,10 @@ interface Row {
 }
 
 /** Characters of output kept in the row. */
-export const keptOutputChars = 2000;
+const keptOutputChars = 2000;
 
 /** The checks' store. */
-export class SqliteCheckStore {
+export class SqliteCheckStore implements CheckResults {
   constructor(private readonly db: DatabaseSync) {}
 
   /** The last result of `name` (undefined before its first run). */

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { protectedLocations } from "../../../src/core/protected_paths.ts";
-import { runProcess } from "../../../src/tools/exec/run_process.ts";
+import { runProcess } from "../../../src/adapters/os/run_process.ts";
 import {
   bubblewrapArguments,
   detectSandbox,
@@ -9,8 +9,8 @@ import {
   sandboxedArgv,
   type SandboxSpec,
   seatbeltProfile,
-} from "../../../src/tools/exec/sandbox.ts";
-import { hasBubblewrap, processList } from "./exec_harness.ts";
+} from "../../../src/adapters/os/sandbox.ts";
+import { hasBubblewrap, processList } from "../../tools/exec/exec_harness.ts";
 
 const limits = { processes: 64, cpuSeconds: 31, memoryBytes: 1 << 30 };
 const spec: SandboxSpec = {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { fetchPage } from "../../src/application/page_fetch.ts";
+import { fetchPage } from "../../src/sources/monitors/page_fetch.ts";
 import type { PinnedFetch } from "../../src/adapters/network/pinned_fetch.ts";
 
 Deno.test("fetchPage() connects to the address it checked: a second DNS answer cannot rebind it", async () => {

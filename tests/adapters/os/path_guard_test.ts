@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { PathGuard } from "../../src/tools/path_guard.ts";
-import { openCheckedForRead, PathChangedError } from "../../src/tools/checked_open.ts";
-import { tempHome } from "./tool_harness.ts";
+import { PathGuard } from "../../../src/adapters/os/path_guard.ts";
+import { openCheckedForRead, PathChangedError } from "../../../src/adapters/os/checked_open.ts";
+import { tempHome } from "../../tools/tool_harness.ts";
 
 function setUp() {
   const home = tempHome();

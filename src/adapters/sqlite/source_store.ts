@@ -1,17 +1,7 @@
 /** SQLite rows of the email and calendar sources: health, seen mail, sent reminders. */
 import type { DatabaseSync } from "node:sqlite";
-import { write } from "../adapters/sqlite/write.ts";
-
-/** How one source is doing. */
-export interface SourceHealth {
-  source: string;
-  lastCheckAt?: string;
-  lastOkAt?: string;
-  lastError?: string;
-  failures: number;
-  nextCheckAt?: string;
-  cursor?: string;
-}
+import type { SourceHealth, SourceStore } from "../../core/source_stores.ts";
+import { write } from "./write.ts";
 
 interface HealthRow {
   source: string;
@@ -39,7 +29,7 @@ function toHealth(row: HealthRow): SourceHealth {
 const keepDays = 60;
 
 /** The sources' store. */
-export class SqliteSourceStore {
+export class SqliteSourceStore implements SourceStore {
   constructor(private readonly db: DatabaseSync) {}
 
   /** Health of one source (undefined before its first check). */
@@ -74,7 +64,12 @@ export class SqliteSourceStore {
   }
 
   /** Records a failed check; returns the consecutive failures so far. */
-  recordFailure(source: string, at: Date, error: string, nextCheckAt: (failures: number) => Date) {
+  recordFailure(
+    source: string,
+    at: Date,
+    error: string,
+    nextCheckAt: (failures: number) => Date,
+  ): number {
     const failures = (this.health(source)?.failures ?? 0) + 1;
     write(
       this.db,

@@ -4,8 +4,8 @@
  * environment. Real subprocesses; no shell unless the argv names one.
  */
 import assert from "node:assert/strict";
-import { runProcess } from "../../../src/tools/exec/run_process.ts";
-import { isProcessAlive } from "../../../src/adapters/process.ts";
+import { runProcess } from "../../../src/adapters/os/run_process.ts";
+import { isProcessAlive } from "../../../src/adapters/os/process.ts";
 
 async function gone(pid: number): Promise<boolean> {
   for (let attempt = 0; attempt < 40; attempt++) {

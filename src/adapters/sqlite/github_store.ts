@@ -1,9 +1,10 @@
 /** SQLite rows of GitHub items already queued (by kind + id, with the version seen). */
 import type { DatabaseSync } from "node:sqlite";
-import { write } from "../../adapters/sqlite/write.ts";
+import type { GitHubSeen } from "../../core/source_stores.ts";
+import { write } from "./write.ts";
 
 /** The GitHub dedup store. */
-export class SqliteGitHubStore {
+export class SqliteGitHubStore implements GitHubSeen {
   constructor(private readonly db: DatabaseSync) {}
 
   /** Whether this item (or this version of it) was not queued before. */

@@ -1,14 +1,13 @@
 /** Checks due URL monitors on the tick: fetch, diff against the last version, queue an event. */
-import type { EventQueue, MonitorStore, Transaction } from "../core/work_ports.ts";
-import type { RadarConfig } from "../config/schema.ts";
-import type { Clock, Logger } from "../core/ports.ts";
-import { backoffMinutes, failingThreshold, formatDurationMinutes } from "../core/schedule.ts";
-import type { MonitorRecord } from "../core/schedule_ports.ts";
-import type { Resolver } from "../adapters/network/network_guard.ts";
+import type { EventQueue, MonitorStore, TickJob, Transaction } from "../../core/work_ports.ts";
+import type { RadarConfig } from "../../config/schema.ts";
+import type { Clock, Logger } from "../../core/ports.ts";
+import { backoffMinutes, failingThreshold, formatDurationMinutes } from "../../core/schedule.ts";
+import type { MonitorRecord } from "../../core/schedule_ports.ts";
+import type { Resolver } from "../../adapters/network/network_guard.ts";
 import { fetchPage } from "./page_fetch.ts";
-import type { TickJob } from "./scheduler.ts";
 import { shortDiff } from "./text_diff.ts";
-import { laterBy } from "./safe_time.ts";
+import { laterBy } from "../../core/safe_time.ts";
 
 /** What the checker needs. */
 export interface MonitorCheckerDependencies {

@@ -1,12 +1,12 @@
 /** Managing URL monitors: add, list, remove, pause (CLI, LLM tools and the dashboard share it). */
-import type { MonitorStore } from "../core/work_ports.ts";
-import type { RadarConfig } from "../config/schema.ts";
-import type { Clock } from "../core/ports.ts";
-import type { MonitorRegistry, MonitorRequest } from "../core/schedule_ports.ts";
-import { failingThreshold, formatDurationMinutes, parseDurationMinutes } from "../core/schedule.ts";
-import { formatLocalTime } from "../core/system_prompt.ts";
-import type { MonitorRecord } from "../core/schedule_ports.ts";
-import { checkUrl } from "../adapters/network/network_guard.ts";
+import type { MonitorStore } from "../../core/work_ports.ts";
+import type { RadarConfig } from "../../config/schema.ts";
+import type { Clock } from "../../core/ports.ts";
+import type { MonitorRegistry, MonitorRequest } from "../../core/schedule_ports.ts";
+import { formatDurationMinutes, isFailing, parseDurationMinutes } from "../../core/schedule.ts";
+import { formatLocalTime } from "../../core/system_prompt.ts";
+import type { MonitorRecord } from "../../core/schedule_ports.ts";
+import { checkUrl } from "../../adapters/network/network_guard.ts";
 import { selectHtml } from "./page_fetch.ts";
 
 /** The default check interval. */
@@ -77,11 +77,6 @@ export class MonitorService implements MonitorRegistry {
     return this.store.get(id);
   }
 
-  /** True when a monitor has failed often enough to be flagged. */
-  static failing(monitor: Pick<MonitorRecord, "failures">): boolean {
-    return monitor.failures >= failingThreshold;
-  }
-
   /** One line about a monitor, for `radar monitor list` and `radar status`. */
   static describe(monitor: MonitorRecord, timeZone?: string): string {
     const parts = [`#${monitor.id} ${monitor.name} — ${monitor.url}`];
@@ -89,7 +84,7 @@ export class MonitorService implements MonitorRegistry {
     parts.push(`every ${formatDurationMinutes(monitor.everyMinutes)};`);
     if (!monitor.enabled) parts.push("paused");
     else parts.push(`next ${formatLocalTime(new Date(monitor.nextCheckAt), timeZone)}`);
-    if (MonitorService.failing(monitor)) {
+    if (isFailing(monitor)) {
       parts.push(`; FAILING (${monitor.failures} checks in a row: ${monitor.lastError})`);
     } else if (monitor.lastResult) parts.push(`; last: ${monitor.lastResult}`);
     return parts.join(" ").replace(" ;", ";");

@@ -3,14 +3,14 @@ import { existsSync } from "node:fs";
 import { expandHome } from "../../config/paths.ts";
 import { resolve } from "node:path";
 import { type ProtectedLocation, protectedLocations } from "../../core/protected_paths.ts";
-import { isInside } from "../path_guard.ts";
+import { isInside } from "./path_guard.ts";
 import {
   checkedRoots,
   ensureScratchFolder,
-  type FileToolDependencies,
+  type FileAccessDependencies,
   pathGuardFor,
   radarPlaces,
-} from "../file_access.ts";
+} from "./file_access.ts";
 import {
   detectSandbox,
   type SandboxProgram,
@@ -21,7 +21,7 @@ import {
 
 /** The sandbox exec uses with this config: a program, or why there is none. */
 export function execSandbox(
-  deps: Pick<FileToolDependencies, "config" | "env">,
+  deps: Pick<FileAccessDependencies, "config" | "env">,
 ): { program?: SandboxProgram; problem?: string } {
   if (!deps.config.tools.exec.sandbox) {
     return { problem: "tools.exec.sandbox is false" };
@@ -85,7 +85,7 @@ interface Located {
 }
 
 /** Every protected location (plus tools.files.blocked_paths) with its real path, looked up once. */
-function locate(deps: FileToolDependencies): Located[] {
+function locate(deps: FileAccessDependencies): Located[] {
   const blocked = deps.config.tools.files.blocked_paths.map((path): ProtectedLocation => ({
     path: resolve(deps.cwd ?? Deno.cwd(), expandHome(path, deps.env)),
     label: path,
@@ -112,7 +112,7 @@ function rootProblem(root: string, located: readonly Located[]): string | undefi
 
 /** The user's writable roots for exec that pass the path guard, canonical, existing folders. */
 export function execUserRoots(
-  deps: FileToolDependencies,
+  deps: FileAccessDependencies,
   located: readonly Located[] = locate(deps),
 ): string[] {
   return checkedRoots(pathGuardFor(deps), deps.config.tools.exec.writable_roots)
@@ -121,7 +121,7 @@ export function execUserRoots(
 
 /** Builds the spec: scratch (+ the user's roots when `writeRoots`), everything protected hidden. */
 export function execSandboxSpec(
-  deps: FileToolDependencies,
+  deps: FileAccessDependencies,
   options: { cwd: string; writeRoots: boolean; uid: number | null },
 ): SandboxSpec {
   const settings = deps.config.tools.exec;

@@ -4,7 +4,7 @@
  */
 import type { DatabaseSync } from "node:sqlite";
 import type { Digest } from "../../core/source_ports.ts";
-import { SqliteVectorTable } from "../../adapters/sqlite/vector_table.ts";
+import { SqliteVectorTable } from "./vector_table.ts";
 import { type DigestRow, toDigest } from "./digest_store.ts";
 
 /** The `digest_embeddings` table as recall vectors. */

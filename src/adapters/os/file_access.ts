@@ -1,25 +1,33 @@
 /** Builds the path guard, Radar's places and the writable roots the file tools and exec share. */
-import { expandHome, homeDirectory } from "../config/paths.ts";
+import { expandHome, homeDirectory } from "../../config/paths.ts";
 import { isAbsolute, join, resolve } from "node:path";
-import { type RadarPlaces, radarPlacesFrom } from "../core/protected_paths.ts";
+import { type RadarPlaces, radarPlacesFrom } from "../../core/protected_paths.ts";
 import { PathGuard } from "./path_guard.ts";
-import type { ToolDependencies } from "./dependencies.ts";
+import type { RadarConfig } from "../../config/schema.ts";
 
-/** The dependencies file tools use. */
-export type FileToolDependencies = Pick<
-  ToolDependencies,
-  "config" | "configPath" | "dataDir" | "env" | "cwd"
->;
+/**
+ * What the path guard, the scratch folder and the sandbox spec are built from (the file tools,
+ * exec, custom checks and MCP servers all pass these).
+ */
+export interface FileAccessDependencies {
+  config: RadarConfig;
+  /** The config file in use (write-protected by the path guard), if any. */
+  configPath?: string;
+  dataDir: string;
+  env: Record<string, string | undefined>;
+  /** Relative paths start here (default: the process's). */
+  cwd?: string;
+}
 
 /** Radar's own folders for these dependencies (data, config, cache) and the home folder. */
 export function radarPlaces(
-  deps: Pick<FileToolDependencies, "env" | "dataDir" | "configPath">,
+  deps: Pick<FileAccessDependencies, "env" | "dataDir" | "configPath">,
 ): RadarPlaces {
   return radarPlacesFrom(deps.env, deps.dataDir, deps.configPath);
 }
 
 /** The path guard for these dependencies (rules from tools.files and Radar's places). */
-export function pathGuardFor(deps: FileToolDependencies): PathGuard {
+export function pathGuardFor(deps: FileAccessDependencies): PathGuard {
   const places = radarPlaces(deps);
   return new PathGuard({
     home: places.home,
@@ -37,7 +45,9 @@ export function pathGuardFor(deps: FileToolDependencies): PathGuard {
  * The scratch folder: tools.exec.scratch_dir, else `$XDG_STATE_HOME/radar/scratch`
  * (`~/.local/state/radar/scratch`). Outside Radar's data folder; created owner-only on first use.
  */
-export function scratchFolder(deps: Pick<FileToolDependencies, "config" | "env" | "cwd">): string {
+export function scratchFolder(
+  deps: Pick<FileAccessDependencies, "config" | "env" | "cwd">,
+): string {
   const configured = deps.config.tools.exec.scratch_dir;
   if (configured) {
     const expanded = expandHome(configured, deps.env);
@@ -49,7 +59,7 @@ export function scratchFolder(deps: Pick<FileToolDependencies, "config" | "env" 
 
 /** Creates the scratch folder (0700) if needed and returns its real path. */
 export function ensureScratchFolder(
-  deps: Pick<FileToolDependencies, "config" | "env" | "cwd">,
+  deps: Pick<FileAccessDependencies, "config" | "env" | "cwd">,
 ): string {
   const folder = scratchFolder(deps);
   Deno.mkdirSync(folder, { recursive: true, mode: 0o700 });

@@ -1,10 +1,9 @@
 /** SQLite rows of the digests, searchable by words (FTS5). */
 import type { DatabaseSync } from "node:sqlite";
-import { write } from "../../adapters/sqlite/write.ts";
-import { toFtsQuery } from "../../adapters/sqlite/fact_store.ts";
+import { write } from "./write.ts";
+import { toFtsQuery } from "./fact_store.ts";
 import type { Digest } from "../../core/source_ports.ts";
-
-export type { Digest };
+import type { DigestStore } from "../../core/source_stores.ts";
 
 /** A `digests` row as SQLite returns it. */
 export interface DigestRow {
@@ -29,7 +28,7 @@ export function toDigest(row: DigestRow): Digest {
 }
 
 /** The digests' store. */
-export class SqliteDigestStore {
+export class SqliteDigestStore implements DigestStore {
   constructor(private readonly db: DatabaseSync) {}
 
   /** The digest of `period` starting at `startsAt`, if written. */

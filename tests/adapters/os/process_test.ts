@@ -1,5 +1,9 @@
 import assert from "node:assert/strict";
-import { isProcessAlive, parseElapsedTime, processStartTime } from "../../src/adapters/process.ts";
+import {
+  isProcessAlive,
+  parseElapsedTime,
+  processStartTime,
+} from "../../../src/adapters/os/process.ts";
 
 Deno.test("isProcessAlive() tells a running process from an exited one", async () => {
   const child = new Deno.Command("sleep", { args: ["30"] }).spawn();

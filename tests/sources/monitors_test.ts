@@ -6,7 +6,7 @@ import { daemonStatus } from "../../src/cli/commands/daemon_status.ts";
 import { failingThreshold } from "../../src/core/schedule.ts";
 import { monitorControls } from "../../web/daemon_view.ts";
 import { Scheduler } from "../../src/application/scheduler.ts";
-import { shortDiff } from "../../src/application/text_diff.ts";
+import { shortDiff } from "../../src/sources/monitors/text_diff.ts";
 import type { MonitorControls } from "../../web/daemon_view.ts";
 import { textResponse } from "../fakes/scripted_chat_model.ts";
 import { memoryIo } from "../helpers/memory_io.ts";

@@ -12,7 +12,7 @@ import {
   processPaths,
   protectedLocations,
   secretFolderNames,
-} from "../core/protected_paths.ts";
+} from "../../core/protected_paths.ts";
 
 /** What a file tool wants to do with a path. */
 export type PathAccess = "read" | "write";

@@ -2,15 +2,15 @@
  * Fetching a monitored page: conditional GET (ETag / Last-Modified), the network guard on every
  * redirect, a size cap, then the readable text of the page or of the parts a CSS selector picks.
  */
-import { htmlToText } from "../adapters/network/html_to_text.ts";
-import { readCapped } from "../adapters/network/bounded_read.ts";
-import { checkUrlAddresses, type Resolver } from "../adapters/network/network_guard.ts";
+import { htmlToText } from "../../adapters/network/html_to_text.ts";
+import { readCapped } from "../../adapters/network/bounded_read.ts";
+import { checkUrlAddresses, type Resolver } from "../../adapters/network/network_guard.ts";
 import {
   createPinnedFetch,
   fetchFromChecked,
   type PinnedFetch,
   type PinnedResponse,
-} from "../adapters/network/pinned_fetch.ts";
+} from "../../adapters/network/pinned_fetch.ts";
 
 /** How to fetch. */
 export interface PageFetchOptions {

@@ -1,0 +1,78 @@
+/** The Notifier over ntfy: one POST to `<url>/<topic>` with title, priority and token headers. */
+import type { RadarConfig } from "../config/schema.ts";
+import { configSecrets } from "../config/secrets.ts";
+import type { Delivery, Notification, Notifier } from "../core/notifier.ts";
+import { redactText } from "../core/redact.ts";
+
+/** How long one send may take. */
+const sendTimeoutMs = 15_000;
+
+/** Sends through the ntfy server and topic of `notifications.ntfy` (read at each send). */
+export class NtfyNotifier implements Notifier {
+  constructor(private readonly deps: { config: RadarConfig; fetch: typeof fetch }) {}
+
+  /** The configured topic. */
+  topic(): string | undefined {
+    return this.deps.config.notifications.ntfy.topic || undefined;
+  }
+
+  /** POSTs the notification; every failure is one line (known secrets masked). */
+  async send(notification: Notification, signal: AbortSignal): Promise<Delivery> {
+    const { config } = this.deps;
+    const ntfy = config.notifications.ntfy;
+    const topic = this.topic();
+    if (!topic) {
+      return {
+        sent: false,
+        error:
+          "Notifications are not configured: set notifications.ntfy.topic in radar.yaml (or RADAR_NTFY_TOPIC).",
+      };
+    }
+    const { title, message, priority } = notification;
+    const url = `${ntfy.url.replace(/\/+$/, "")}/${encodeURIComponent(topic)}`;
+    const headers: Record<string, string> = { "Content-Type": "text/plain; charset=utf-8" };
+    if (title) headers.Title = headerValue(title);
+    if (priority) headers.Priority = priority;
+    if (ntfy.token) headers.Authorization = `Bearer ${ntfy.token}`;
+    const failure = (error: string, status?: number): Delivery => ({
+      sent: false,
+      topic,
+      status,
+      error: redactText(error, configSecrets(config)),
+    });
+    let response: Response;
+    try {
+      response = await this.deps.fetch(url, {
+        method: "POST",
+        headers,
+        body: message,
+        signal: AbortSignal.any([signal, AbortSignal.timeout(sendTimeoutMs)]),
+      });
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      return failure(`Cannot reach ntfy at ${ntfy.url}: ${reason.split("\n")[0]}`);
+    }
+    const body = await response.text().catch(() => "");
+    if (!response.ok) {
+      let detail = body.slice(0, 200).trim();
+      try {
+        detail = JSON.parse(body).error ?? detail;
+      } catch { /* plain text */ }
+      return failure(
+        `ntfy refused the notification: ${response.status} ${response.statusText}${
+          detail ? ` (${detail})` : ""
+        }`,
+        response.status,
+      );
+    }
+    return { sent: true, topic, status: response.status };
+  }
+}
+
+/** Header values must be Latin-1; anything else is sent RFC 2047-encoded, which ntfy decodes. */
+function headerValue(text: string): string {
+  const flat = text.replace(/[\r\n]+/g, " ");
+  if (/^[\x20-\x7e]*$/.test(flat)) return flat;
+  const bytes = new TextEncoder().encode(flat);
+  return `=?UTF-8?B?${btoa(String.fromCharCode(...bytes))}?=`;
+}

@@ -1,0 +1,21 @@
+/** The event sources' stores over one database, built once by the composition root. */
+import type { DatabaseSync } from "node:sqlite";
+import type { SourceStores } from "../../core/source_stores.ts";
+import { SqliteCheckStore } from "./check_store.ts";
+import { SqliteDigestStore } from "./digest_store.ts";
+import { SqliteGitHubStore } from "./github_store.ts";
+import { SqlitePeriodActivity } from "./period_activity.ts";
+import { SqliteSourceStore } from "./source_store.ts";
+import { transaction } from "./write.ts";
+
+/** Every store a source uses, and one transaction over them. */
+export function sqliteSourceStores(db: DatabaseSync): SourceStores {
+  return {
+    health: new SqliteSourceStore(db),
+    checks: new SqliteCheckStore(db),
+    github: new SqliteGitHubStore(db),
+    digests: new SqliteDigestStore(db),
+    activity: new SqlitePeriodActivity(db),
+    transaction: (work) => transaction(db, work),
+  };
+}

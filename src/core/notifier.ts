@@ -1,0 +1,79 @@
+/**
+ * The Notifier port: one push notification to the user (ntfy in production,
+ * `src/adapters/ntfy_notifier.ts`), and `notifyOnce`, the outbox rule every sender follows (the
+ * notify tool, custom checks, heartbeats and tasks through the tool): claim the run's key before
+ * sending, mark it sent after; a key found, sent or not, is never sent again. A failed send is
+ * recorded as failed, which frees its key for a retry.
+ */
+import type { SideEffectLog } from "./side_effects.ts";
+
+/** ntfy's priorities. */
+export type NotificationPriority = "low" | "default" | "high" | "urgent";
+
+/** One notification. */
+export interface Notification {
+  message: string;
+  title?: string;
+  /** Absent: the service's default. */
+  priority?: NotificationPriority;
+}
+
+/** What sending did: the service's HTTP status, or why nothing was delivered (one line). */
+export type Delivery =
+  | { sent: true; topic: string; status: number }
+  | { sent: false; topic?: string; status?: number; error: string };
+
+/** Port: sends a notification. Never throws: every failure is a Delivery with its reason. */
+export interface Notifier {
+  /** Where notifications go (the ntfy topic); undefined when none is configured. */
+  topic(): string | undefined;
+  send(notification: Notification, signal: AbortSignal): Promise<Delivery>;
+}
+
+/** What `notifyOnce` did. */
+export type NotifyOutcome =
+  | { state: "sent" | "failed"; delivery: Delivery }
+  | {
+    /** The run's key was claimed before: sent, or started before a crash (maybe sent). */
+    state: "already";
+    sent: boolean;
+    at: string;
+    summary: string;
+  };
+
+/**
+ * Sends `notification` under the next key of `log` (no log: sent unrecorded): claimed first,
+ * then sent, then marked sent or failed with the service's answer.
+ */
+export async function notifyOnce(
+  notifier: Notifier,
+  log: SideEffectLog | undefined,
+  notification: Notification,
+  signal: AbortSignal,
+): Promise<NotifyOutcome> {
+  const { title, message, priority } = notification;
+  const claim = log?.begin("notify", title ? `${title}: ${message}` : message, {
+    topic: notifier.topic(),
+    title,
+    body: message,
+    priority,
+  });
+  if (claim && claim.state !== "new") {
+    return { state: "already", sent: claim.state === "sent", at: claim.at, summary: claim.summary };
+  }
+  const delivery = await notifier.send(notification, signal);
+  if (delivery.sent) claim?.done({ status: delivery.status });
+  else claim?.abandon({ status: delivery.status, error: delivery.error });
+  return { state: delivery.sent ? "sent" : "failed", delivery };
+}
+
+/** One line about an outcome (what the notify tool answers, what a check logs). */
+export function notifyOutcomeLine(outcome: NotifyOutcome): string {
+  if (outcome.state === "already") {
+    const when = outcome.sent ? "was sent" : "was being sent when Radar stopped";
+    return `Already notified: an earlier attempt of this run's notification ${when} ` +
+      `(${outcome.at}): "${outcome.summary.slice(0, 200)}". Not sent again.`;
+  }
+  const { delivery } = outcome;
+  return delivery.sent ? `Notification sent to ntfy topic ${delivery.topic}.` : delivery.error;
+}
