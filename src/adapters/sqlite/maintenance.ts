@@ -6,6 +6,7 @@ import { backup, DatabaseSync } from "node:sqlite";
 import { RadarError } from "../../core/errors.ts";
 import { openSnapshot } from "./database.ts";
 import { describeFailure, storageFailure } from "./write.ts";
+import { damageAdvice } from "../../core/database_damage.ts";
 
 /** What a check found. */
 export interface DatabaseCheck {
@@ -18,11 +19,6 @@ export interface DatabaseCheck {
   sizeBytes: number;
   durationMs: number;
 }
-
-/** How a damaged database is recovered, for the one-line messages and `db check`. */
-export const recoveryHint =
-  "stop Radar, then copy a backup made with `radar db backup` over radar.db (deleting " +
-  "radar.db-wal and radar.db-shm), or move radar.db aside to start fresh";
 
 /**
  * Runs PRAGMA integrity_check and foreign_key_check on the file at `path` without migrating or
@@ -198,7 +194,7 @@ export function integrityLine(db: DatabaseSync, dataDir: string, sizeBytes: numb
     const quick = quickCheck(db);
     return quick.ok
       ? `integrity: ok (quick check, ${quick.durationMs} ms)`
-      : `integrity: DAMAGED (${quick.result}); run \`radar db check\`, then ${recoveryHint}`;
+      : `integrity: DAMAGED (${quick.result}): ${damageAdvice}`;
   }
   const last = lastCheck(dataDir);
   if (!last) return "integrity: not checked yet (large database): run `radar db check`";
@@ -206,6 +202,6 @@ export function integrityLine(db: DatabaseSync, dataDir: string, sizeBytes: numb
     ? `integrity: ok at the last \`radar db check\` (${last.at.slice(0, 16).replace("T", " ")} UTC)`
     : `integrity: DAMAGED at the last \`radar db check\` (${
       last.problem ?? "see radar db check"
-    }); ` +
-      recoveryHint;
+    }): ` +
+      damageAdvice;
 }
