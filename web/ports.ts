@@ -128,6 +128,8 @@ export interface WebDependencies {
   personalities?: PersonalityCatalog;
   /** Heartbeat events a hook set aside (the home page's card and its "Put back" button). */
   setAside?: SetAsideView;
+  /** The one line about a damaged database (Radar stopped writing to it), shown on every page. */
+  databaseProblem?: () => Maybe<string | undefined>;
 }
 
 /** Events set aside after 3 heartbeats in a row a `pre_agent_run` hook blocked. */

@@ -36,8 +36,12 @@ export type { RadarOptions };
 import { type ProcessIdentity, type ScheduledWork, scheduledWork } from "./scheduled_work.ts";
 import { denoResolver } from "../adapters/network/network_guard.ts";
 import { isProcessAlive, processStartTime } from "../adapters/os/process.ts";
-import { integrityLine } from "../adapters/sqlite/maintenance.ts";
-import { readOnlyBecause } from "../adapters/sqlite/database.ts";
+import { integrityLine, quickCheck } from "../adapters/sqlite/maintenance.ts";
+import { readOnlyBecause, stopWriting } from "../adapters/sqlite/database.ts";
+import { type DamageRecord, knownDamage, recordDamage } from "../adapters/sqlite/damage_marker.ts";
+import { onDamage } from "../adapters/sqlite/storage_failure.ts";
+import type { Notifier } from "../core/notifier.ts";
+import { damagedDatabaseLine } from "../core/database_damage.ts";
 import { transaction } from "../adapters/sqlite/write.ts";
 import { sourceHealthReport } from "../sources/source_health.ts";
 import { digestArchive } from "../sources/digests/digest_setup.ts";
@@ -57,12 +61,22 @@ import { personalityNamePattern } from "../personalities/personality_file.ts";
 
 export type { AgentOptions } from "./agent_dependencies.ts";
 
-/** The database's health, for `radar status`. */
+/** The database's health: `radar status`, and the daemon's guard against a damaged file. */
 export interface DatabaseHealth {
   /** "integrity: ok" or what is wrong (a full check only for small files). */
   integrity(sizeBytes: number): string;
   /** Why the database is open read-only, or undefined. */
   readOnly(): string | undefined;
+  /** PRAGMA quick_check now: ok, or SQLite's first problem. */
+  check(): { ok: boolean; problem?: string };
+  /** The damage recorded for this file (`radar.db.damaged`), while it names this file. */
+  damage(): DamageRecord | undefined;
+  /** Remembers the damage, and refuses every write from now on (one line each). */
+  stopWriting(problem: string): void;
+  /** Calls `listener` (SQLite's words) whenever a statement meets corruption; returns the unsubscribe. */
+  onDamage(listener: (detail: string) => void): () => void;
+  /** The one line for the recorded damage, with "Radar stopped writing to it", or undefined. */
+  problem(): string | undefined;
 }
 
 /** Everything a command, the daemon or the dashboard needs, built once per process. */
@@ -107,6 +121,8 @@ export interface Radar extends ScheduledWork {
   /** This process as runs and locks record it. */
   process: ProcessIdentity;
   database: DatabaseHealth;
+  /** Push notifications (ntfy), for what is sent outside a run (a damaged database). */
+  notifier: Notifier;
   /** Stored `radar eval` runs (the dashboard's Eval page). */
   evalRuns: EvalHistory;
   /** Runs `work` in one database transaction (bulk imports and benches). */
@@ -337,7 +353,8 @@ export function openRadar(options: RadarOptions): Radar {
     },
     sourceHealth: sourceHealthReport({ config, stores: sourceStores, mcpServers }),
     process,
-    database: databaseHealth(db, dataDir),
+    database: databaseHealth(db, dataDir, databasePath),
+    notifier: core.notifier,
     evalRuns: new SqliteEvalStore(db),
     batch: (run) => transaction(db, run),
     personalities: personalities.catalog,
@@ -352,9 +369,25 @@ export function openRadar(options: RadarOptions): Radar {
   };
 }
 
-function databaseHealth(db: DatabaseSync, dataDir: string): DatabaseHealth {
+function databaseHealth(db: DatabaseSync, dataDir: string, path: string): DatabaseHealth {
   return {
     integrity: (sizeBytes) => integrityLine(db, dataDir, sizeBytes),
     readOnly: () => readOnlyBecause(db),
+    check() {
+      const quick = quickCheck(db);
+      return quick.ok ? { ok: true } : { ok: false, problem: quick.result };
+    },
+    damage: () => knownDamage(path),
+    stopWriting(problem) {
+      recordDamage(path, problem, new Date());
+      stopWriting(db, path, problem);
+    },
+    onDamage: (listener) => onDamage(db, (error) => listener(error.detail)),
+    problem() {
+      const known = knownDamage(path);
+      return known
+        ? `${damagedDatabaseLine(path, known.problem)} Radar stopped writing to it.`
+        : undefined;
+    },
   };
 }

@@ -95,8 +95,11 @@ export function quickCheck(
 ): { ok: boolean; result: string; durationMs: number } {
   const started = clock();
   try {
-    const rows = db.prepare("PRAGMA quick_check(1)").all() as Array<{ quick_check: string }>;
-    const result = String(rows[0]?.quick_check ?? "no answer");
+    const rows = db.prepare("PRAGMA quick_check(2)").all() as Array<{ quick_check: string }>;
+    // The first problem, not SQLite's "*** in database main ***" heading above it.
+    const lines = rows.map((row) => String(row.quick_check));
+    const result = lines.find((line) => !line.startsWith("*** in database")) ?? lines[0] ??
+      "no answer";
     return { ok: result === "ok", result, durationMs: Math.round(clock() - started) };
   } catch (error) {
     return {
