@@ -2,7 +2,7 @@
 import type { ChatModel, ChatResponse } from "./chat_model.ts";
 import { LlmError } from "./errors.ts";
 import { addUsage, type ChatMessage, type Usage } from "./messages.ts";
-import type { AuditSink, Clock, ConversationStore } from "./ports.ts";
+import type { AuditSink, Clock, ConversationRuns, ConversationStore } from "./ports.ts";
 import { estimateJsonTokens } from "./tokens.ts";
 import type { ConversationKind, Tool, ToolContext } from "./tool.ts";
 import {
@@ -74,6 +74,8 @@ export interface AgentDependencies {
   stampUserMessage?: (content: string, sentAt: Date) => string;
   /** Embedding similarity of tools to a message, used when not every tool fits the budget. */
   toolRanker?: ToolRanker;
+  /** Runs in progress: a run whose process is killed is shown as interrupted later. */
+  runs?: ConversationRuns;
   /**
    * Every secret known now (the config's and those read since start: password_cmd, keychain,
    * password_env), asked on each tool result. Tool results are masked with them (and the
@@ -116,11 +118,23 @@ export interface AgentResult {
   blocked?: true;
 }
 
-/** Runs the agent loop, storing every message as it happens. */
+/**
+ * Runs the agent loop, storing every message as it happens; the run is recorded while it lasts
+ * (`deps.runs`), so one its process never finished is found interrupted by the next start.
+ */
 export async function runAgent(
   deps: AgentDependencies,
   request: AgentRequest,
 ): Promise<AgentResult> {
+  const ended = deps.runs?.begin(request.conversationId);
+  try {
+    return await runTurn(deps, request);
+  } finally {
+    ended?.();
+  }
+}
+
+async function runTurn(deps: AgentDependencies, request: AgentRequest): Promise<AgentResult> {
   const { store, clock, settings } = deps;
   const signal = request.signal ?? new AbortController().signal;
   const now = clock.now();

@@ -2,7 +2,13 @@
 import type { RadarConfig } from "../config/schema.ts";
 import type { AgentDependencies } from "../core/agent_loop.ts";
 import type { ChatModel } from "../core/chat_model.ts";
-import type { AuditSink, Clock, ConversationStore, FactStore } from "../core/ports.ts";
+import type {
+  AuditSink,
+  Clock,
+  ConversationRuns,
+  ConversationStore,
+  FactStore,
+} from "../core/ports.ts";
 import type { PromptVariableSource } from "../core/prompt_variables.ts";
 import { buildSystemPrompt, stampUserMessage } from "../core/system_prompt.ts";
 import type { ToolRanker } from "../core/tool_relevance.ts";
@@ -54,6 +60,8 @@ export interface AgentParts {
   personality?: RunPersonality;
   /** When a conversation started: the time `{{ current_time }}` and friends render. */
   conversationStartedAt?: (conversationId: number) => Date | undefined;
+  /** Runs in progress (a killed one is shown as interrupted on the next start). */
+  runs?: ConversationRuns;
 }
 
 /** Loop dependencies; `historyMessages` overrides the window (heartbeats keep a shorter one). */
@@ -74,6 +82,7 @@ export function agentDependencies(
     model: parts.model,
     registry: parts.registry,
     store: parts.conversations,
+    runs: parts.runs,
     clock,
     audit: parts.audit,
     gates: parts.gates,

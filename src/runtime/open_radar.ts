@@ -41,7 +41,8 @@ import { readOnlyBecause, stopWriting } from "../adapters/sqlite/database.ts";
 import { type DamageRecord, knownDamage, recordDamage } from "../adapters/sqlite/damage_marker.ts";
 import { onDamage } from "../adapters/sqlite/storage_failure.ts";
 import type { Notifier } from "../core/notifier.ts";
-import { damagedDatabaseLine } from "../core/database_damage.ts";
+import { damagedDatabaseLine, DatabaseDamagedError } from "../core/database_damage.ts";
+import { SqliteConversationRuns } from "../adapters/sqlite/conversation_runs.ts";
 import { transaction } from "../adapters/sqlite/write.ts";
 import { sourceHealthReport } from "../sources/source_health.ts";
 import { digestArchive } from "../sources/digests/digest_setup.ts";
@@ -189,6 +190,8 @@ export function openRadar(options: RadarOptions): Radar {
     processStart: options.process?.isAlive ? options.process.processStart : processStartTime,
     elapsed: options.process?.elapsed ?? (() => performance.now()),
   };
+  const conversationRuns = new SqliteConversationRuns(db, clock, process);
+  closeInterruptedRuns(conversationRuns, logger);
   const warned = new Set<string>();
   const parts = (personality: ResolvedPersonality, historyMessages?: number) =>
     agentDependencies({
@@ -211,6 +214,7 @@ export function openRadar(options: RadarOptions): Radar {
         warned.add(line);
       },
       personality,
+      runs: conversationRuns,
       conversationStartedAt: (id) => {
         const started = conversations.conversation(id)?.createdAt;
         return started ? new Date(started) : undefined;
@@ -367,6 +371,25 @@ export function openRadar(options: RadarOptions): Radar {
       db.close();
     },
   };
+}
+
+/**
+ * Marks runs whose process is gone as interrupted (every start: `radar ask` killed mid-answer is
+ * shown as interrupted by the next command). A damaged database is reported; anything else
+ * (another process holding the write lock) only delays it to the next start.
+ */
+function closeInterruptedRuns(runs: SqliteConversationRuns, logger: Logger): void {
+  try {
+    const found = runs.closeInterrupted();
+    if (found.length) {
+      logger.info("runs stopped before they finished are marked interrupted", {
+        conversations: found,
+      });
+    }
+  } catch (error) {
+    if (error instanceof DatabaseDamagedError) throw error;
+    logger.debug("cannot mark interrupted runs now", { error: (error as Error).message });
+  }
 }
 
 function databaseHealth(db: DatabaseSync, dataDir: string, path: string): DatabaseHealth {

@@ -18,6 +18,7 @@ import { mcpToolChangesMigration } from "./016_mcp_tool_changes.ts";
 import { blockedEventsMigration } from "./018_blocked_events.ts";
 import { digestEmbeddingsMigration } from "./019_digest_embeddings.ts";
 import { watcherReconcileMigration } from "./027_watcher_reconcile.ts";
+import { conversationRunsMigration } from "./028_conversation_runs.ts";
 import { outboxRecordsMigration } from "./033_outbox_records.ts";
 
 /** The ordered migrations applied by `openDatabase`. */
@@ -40,5 +41,6 @@ export const migrations: readonly Migration[] = [
   blockedEventsMigration,
   digestEmbeddingsMigration,
   watcherReconcileMigration,
+  conversationRunsMigration,
   outboxRecordsMigration,
 ];
