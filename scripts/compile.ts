@@ -1,5 +1,5 @@
 /**
- * `deno task compile [TARGET…]`: builds the single `radar` executable for each target with the
+ * `deno task compile [--dry-run] [TARGET…]`: builds the single `radar` executable for each target with the
  * same permission flags as `deno task radar` and every file the binary loads at run time.
  */
 import { flagsOfTask } from "./task_flags.ts";
@@ -48,7 +48,11 @@ export function compileArguments(target: string, flags: string[]): string[] {
 if (import.meta.main) {
   const deno = JSON.parse(Deno.readTextFileSync(new URL("../deno.json", import.meta.url)));
   const flags = flagsOfTask(deno.tasks.radar);
-  const chosen = Deno.args.length ? Deno.args : [...targets];
+  // --dry-run prints the commands only (the release workflow's test runs it where no runtime
+  // download is possible).
+  const dryRun = Deno.args.includes("--dry-run");
+  const named = Deno.args.filter((arg) => arg !== "--dry-run");
+  const chosen = named.length ? named : [...targets];
   for (const target of chosen) {
     if (!(targets as readonly string[]).includes(target)) {
       console.error(`compile: unknown target ${target}; known: ${targets.join(", ")}`);
@@ -56,6 +60,7 @@ if (import.meta.main) {
     }
     const args = compileArguments(target, flags);
     console.error(`deno ${args.join(" ")}`);
+    if (dryRun) continue;
     const { code } = await new Deno.Command(Deno.execPath(), { args }).spawn().status;
     if (code !== 0) Deno.exit(code);
   }

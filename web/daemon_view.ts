@@ -98,6 +98,7 @@ export function daemonView(options: DaemonViewOptions): DaemonView {
     recentNotifications: (limit) => radar.outbox.recent(limit, "notify").map(notificationOf),
     pendingEvents: (limit) => radar.queue.pending(limit),
     tasks: () => radar.tasks.list(),
+    budget: () => radar.budget.report(),
     addTask(task) {
       const added = radar.tasks.add({
         ...scheduleInput(task.schedule),

@@ -19,6 +19,7 @@ import type { HookedMemory } from "../src/core/hooked_memory.ts";
 import type { WidgetSource } from "../src/core/widget.ts";
 import type { PendingEvent } from "../src/core/heartbeat.ts";
 import type { MonitorRecord, RunRecord, TaskRecord } from "../src/core/schedule_ports.ts";
+import type { BudgetReport } from "../src/core/budget.ts";
 import type { EvalHistory } from "../src/core/eval_records.ts";
 import type { PersonalityCatalog } from "../src/core/personality.ts";
 import type { Digest, SourceHealthRecord } from "../src/core/source_ports.ts";
@@ -59,6 +60,8 @@ export interface DaemonView {
   recentNotifications(limit: number): Maybe<SentNotification[]>;
   pendingEvents(limit: number): Maybe<PendingEvent[]>;
   tasks(): Maybe<TaskRecord[]>;
+  /** Tokens of unattended runs today and per day against `budget:` (absent: not shown). */
+  budget?(): Maybe<BudgetReport | undefined>;
   monitors(): Maybe<MonitorRecord[]>;
   /** Adds a task; throws an Error with one readable line when the schedule is invalid. */
   addTask(task: { name: string; schedule: string; prompt: string }): Maybe<number>;

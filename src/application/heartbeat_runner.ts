@@ -16,6 +16,7 @@ import { heartbeatScope, runSideEffects } from "./run_side_effects.ts";
 import { shouldTriage } from "../core/heartbeat_triage.ts";
 import type { TriageOutcome, TriageRunner } from "./heartbeat_triage_step.ts";
 import { addUsage } from "../core/messages.ts";
+import type { UnattendedBudget } from "./unattended_budget.ts";
 
 /** What the heartbeat runner needs. */
 export interface HeartbeatRunnerDependencies {
@@ -37,6 +38,8 @@ export interface HeartbeatRunnerDependencies {
   elapsed: () => number;
   /** The `fast` model's triage: asked first, the main model runs only when it says so. */
   triage?: TriageRunner;
+  /** `budget:`: a scheduled heartbeat past today's tokens waits (its events stay queued). */
+  budget?: Pick<UnattendedBudget, "pausedFor">;
 }
 
 /** What one tick saw and did. */
@@ -134,6 +137,13 @@ export class HeartbeatRunner {
         estimatedPromptTokens: estimateFirstRequestTokens(agent.systemPrompt(), tools, message),
         durationMs: 0,
       };
+    }
+    const paused = options.trigger === "schedule"
+      ? deps.budget?.pausedFor({ kind: "heartbeat" })
+      : undefined;
+    if (paused) {
+      const runId = deps.runs.recordSkipped(options.trigger, now, deps.pid, paused);
+      return { runId, outcome: "skipped", reason: paused, events, durationMs: 0 };
     }
     // Hooks (src/core/hooks.ts): pre_heartbeat may block the run; post_heartbeat observes it.
     const hooks = agent.hooks;

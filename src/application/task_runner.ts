@@ -16,6 +16,7 @@ import { nextRunAfter } from "./task_schedule.ts";
 import { daemonToolNames, proactiveTools } from "./offered_tools.ts";
 import { runSideEffects, taskScope } from "./run_side_effects.ts";
 import { isValidDate, laterBy } from "../core/safe_time.ts";
+import type { UnattendedBudget } from "./unattended_budget.ts";
 
 /** What the task runner needs. */
 export interface TaskRunnerDependencies {
@@ -39,13 +40,15 @@ export interface TaskRunnerDependencies {
   isAlive: (pid: number) => boolean;
   timeZone?: string;
   elapsed: () => number;
+  /** `budget:`: a scheduled run past today's tokens waits for tomorrow (it stays due). */
+  budget?: Pick<UnattendedBudget, "pausedFor">;
 }
 
 /** The outcome of one task run. */
 export interface TaskRunReport {
   task: TaskRecord;
-  /** `busy`: the task was already running (its run was not started again). */
-  outcome: "ran" | "failed" | "busy";
+  /** `busy`: already running (not started again); `paused`: the budget holds it until tomorrow. */
+  outcome: "ran" | "failed" | "busy" | "paused";
   reason: string;
   result?: AgentResult;
   conversationId?: number;
@@ -166,6 +169,10 @@ export class TaskRunner implements TickJob {
     dueAt: string | undefined = task.nextRunAt,
   ): Promise<TaskRunReport> {
     const { deps } = this;
+    const paused = trigger === "schedule"
+      ? deps.budget?.pausedFor({ kind: "task", taskId: task.id })
+      : undefined;
+    if (paused) return { task, outcome: "paused", reason: paused };
     const started = deps.elapsed();
     const at = deps.clock.now();
     const claim = deps.runs.claimTask(task.id, trigger, at, deps.pid, deps.isAlive);

@@ -37,6 +37,7 @@ export const controlCommands: ControlCommand[] = [
   { path: "personality edit" },
   { path: "personality use" },
   { path: "personality remove" },
+  { path: "restore" }, // an archive brings plugin approvals, tasks and settings
 ];
 
 /** The command's path below the program ("plugin approve"). */
@@ -61,7 +62,8 @@ export function refuseUnattendedControl(command: Command, io: CliIo): void {
     ? "stdin and stderr are not a terminal"
     : undefined;
   if (!reason) return;
-  const elsewhere = path === "dashboard" ? "" : ", or use the dashboard";
+  // The dashboard has no login link or restore of its own to offer instead.
+  const elsewhere = path === "dashboard" || path === "restore" ? "" : ", or use the dashboard";
   throw new UsageError(
     `Refusing \`radar ${path}\`: ${reason}. Control commands are for a person: run it yourself ` +
       `in a terminal${elsewhere}`,

@@ -6,6 +6,7 @@ import { mcpSection } from "./mcp_schema.ts";
 import { hookPoints, hookRuleTypes } from "../core/hooks.ts";
 import { checksSection, githubSection } from "./checks_schema.ts";
 import { digestsSection } from "./digests_schema.ts";
+import { backupSection, budgetSection } from "./backup_schema.ts";
 
 const clockTime = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, "expected HH:MM (24-hour)");
 const positiveInt = z.number().int().positive();
@@ -329,6 +330,8 @@ export const configSchema = z.object({
   hooks: hooksSection.prefault({}),
   skills: skillsSection.prefault({}),
   mcp: mcpSection.prefault({}),
+  backup: backupSection.prefault({}),
+  budget: budgetSection.prefault({}),
 });
 
 /** The validated configuration with every default applied. */

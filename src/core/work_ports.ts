@@ -6,6 +6,7 @@
 import type { PendingEvent } from "./heartbeat.ts";
 import type { SideEffectRecord, SideEffectResult } from "./side_effects.ts";
 import type { CatchUpPolicy } from "./schedule.ts";
+import type { SpentTokens } from "./budget.ts";
 import type {
   MonitorRecord,
   RunOutcome,
@@ -172,6 +173,8 @@ export interface RunLog {
     since: Date,
   ): { runs: number; ran: number; promptTokens: number; completionTokens: number };
   pruneSkipped(before: Date): number;
+  /** Tokens of every heartbeat and task run started since `since` that spent any (budgets). */
+  spentSince(since: Date): SpentTokens[];
 }
 
 /** What task and monitor storage share: rows by id, and the ones due at a time. */

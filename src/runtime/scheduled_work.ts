@@ -26,18 +26,22 @@ import { TaskRunner } from "../application/task_runner.ts";
 import { TaskService } from "../application/task_service.ts";
 import { sourceJobs } from "../sources/source_jobs.ts";
 import { checkJobs } from "../sources/checks/check_jobs.ts";
+import { UnattendedBudget } from "../application/unattended_budget.ts";
 import { githubJobs } from "../sources/github/github_setup.ts";
 import { digestJobs } from "../sources/digests/digest_setup.ts";
 import { runSideEffects } from "../application/run_side_effects.ts";
 import type { ChatModel } from "../core/chat_model.ts";
 import type { SourceStores } from "../core/source_stores.ts";
-import type { Notifier } from "../core/notifier.ts";
+import { type Notifier, notifyOnce } from "../core/notifier.ts";
 import type { SideEffectLog } from "../core/side_effects.ts";
 import type { AgentOptions } from "./agent_dependencies.ts";
 import { TriageRunner } from "../application/heartbeat_triage_step.ts";
 import { ConversationSummarizer } from "../application/conversation_summarizer.ts";
 import { SqliteSummaryStore } from "../adapters/sqlite/summary_store.ts";
 import { configSecrets, liveSecrets } from "../config/secrets.ts";
+import { ScheduledBackup } from "../adapters/backup/scheduled_backup.ts";
+import { backupDatabase } from "../adapters/sqlite/maintenance.ts";
+import { radarVersion } from "../version.ts";
 
 /** Who runs the work: this process's PID and how to tell whether another PID is alive. */
 export interface ProcessIdentity {
@@ -66,6 +70,8 @@ export interface ScheduledWork {
   heartbeat: HeartbeatRunner;
   /** The outbox log of one run under `scope` (notifications recorded before they are sent). */
   sideEffects(scope: string): SideEffectLog;
+  /** `budget:`: today's tokens of unattended runs against the limits (status, dashboard, task log). */
+  budget: UnattendedBudget;
   /** What each tick runs before the heartbeat: due tasks, due monitors, mail and calendars. */
   tickJobs(): TickJob[];
 }
@@ -111,6 +117,20 @@ export function scheduledWork(parts: ScheduledWorkParts): ScheduledWork {
   const inTransaction: Transaction = (work) => transaction(db, work);
   const outbox = new SqliteOutbox(db, liveSecrets(config));
   const sideEffects = (scope: string) => runSideEffects(outbox, scope, clock, pid);
+  // The pause notice: once per limit and day under its outbox scope, priority high.
+  const budget = new UnattendedBudget({
+    config,
+    runs,
+    clock,
+    logger,
+    notify: (scope, title, message) =>
+      notifyOnce(
+        parts.notifier,
+        sideEffects(scope),
+        { title, message, priority: "high" },
+        AbortSignal.timeout(20_000),
+      ),
+  });
   const tasks = new TaskService(
     taskStore,
     clock,
@@ -134,6 +154,7 @@ export function scheduledWork(parts: ScheduledWorkParts): ScheduledWork {
     isAlive,
     timeZone,
     elapsed,
+    budget,
   });
   const monitorChecker = new MonitorChecker({
     config,
@@ -180,7 +201,9 @@ export function scheduledWork(parts: ScheduledWorkParts): ScheduledWork {
       isAlive,
       elapsed,
       triage: parts.fastModel && new TriageRunner(parts.fastModel, logger, elapsed),
+      budget,
     }),
+    budget,
     tickJobs: () =>
       jobs ??= [
         taskRunner,
@@ -208,6 +231,15 @@ export function scheduledWork(parts: ScheduledWorkParts): ScheduledWork {
           embedNew: parts.embedNew,
         }),
         ...summaryJobs(parts, queue),
+        ...(config.backup.every_hours
+          ? [
+            new ScheduledBackup({
+              ...parts,
+              radarVersion,
+              snapshotDatabase: (target) => backupDatabase(db, target),
+            }),
+          ]
+          : []),
       ],
   };
 }

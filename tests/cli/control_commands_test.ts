@@ -40,6 +40,7 @@ const attempts: string[][] = [
   ["personality", "edit", "default"],
   ["personality", "use", "default"],
   ["personality", "remove", "default"],
+  ["restore", "/tmp/radar-backup-with-approved-evil-plugin.tar.gz"],
 ];
 
 Deno.test("every control command exists in the command tree and has an attempt here", () => {

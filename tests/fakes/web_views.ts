@@ -4,6 +4,7 @@ import type { PluginDetails, PluginSummary } from "../../src/core/plugin_state.t
 import type { PluginRow } from "../../web/views/plugins.tsx";
 import type { PendingEvent } from "../../src/core/heartbeat.ts";
 import type { MonitorRecord, RunRecord, TaskRecord } from "../../src/core/schedule_ports.ts";
+import type { BudgetReport } from "../../src/core/budget.ts";
 
 /** A task record with defaults for what a test does not care about. */
 export function taskRecord(
@@ -59,6 +60,7 @@ import type { DaemonView, LogsView, PluginsView, SentNotification } from "../../
 export class FakeDaemonView implements DaemonView {
   calls: string[] = [];
   tasksList: TaskRecord[] = [];
+  budgetReport?: BudgetReport;
   monitorsList: MonitorRecord[] = [];
   events: PendingEvent[] = [];
   notifications: SentNotification[] = [];
@@ -82,6 +84,9 @@ export class FakeDaemonView implements DaemonView {
   }
   tasks() {
     return this.tasksList;
+  }
+  budget() {
+    return this.budgetReport;
   }
   monitors() {
     return this.monitorsList;

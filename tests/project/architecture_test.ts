@@ -48,6 +48,7 @@ const mayImport: Record<string, readonly string[]> = {
     "src/plugins",
     "src/mcp",
     "src/application",
+    "src/version.ts",
   ],
   "src/eval": ["src/core", "src/config", "src/runtime"],
   "web": [

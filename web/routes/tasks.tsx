@@ -16,6 +16,7 @@ import {
   renderPage,
 } from "../render.tsx";
 import { MonitorTable, TaskTable } from "../views/tasks.tsx";
+import { BudgetCard } from "../views/budget.tsx";
 import { Notice, Unavailable } from "../views/layout.tsx";
 
 const daemonMissing = (
@@ -33,7 +34,11 @@ export function tasksRoutes(context: RouteContext): Hono {
   async function page(c: Context, error?: string) {
     const daemon = deps.daemon;
     if (!daemon) return renderPage(c, context, { title: "Tasks", active: "/tasks" }, daemonMissing);
-    const [tasks, monitors] = await Promise.all([daemon.tasks(), daemon.monitors()]);
+    const [tasks, monitors, budget] = await Promise.all([
+      daemon.tasks(),
+      daemon.monitors(),
+      daemon.budget?.(),
+    ]);
     return renderPage(
       c,
       context,
@@ -42,7 +47,8 @@ export function tasksRoutes(context: RouteContext): Hono {
         {error ? <Notice kind="error">{error}</Notice> : null}
         <section>
           <h2>Scheduled tasks</h2>
-          <TaskTable tasks={tasks} />
+          <TaskTable tasks={tasks} budget={budget} />
+          {budget ? <BudgetCard report={budget} /> : null}
           <details class="card">
             <summary>Add a task</summary>
             <form method="post" action="/tasks" class="stack">

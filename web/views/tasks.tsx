@@ -2,6 +2,7 @@
 import type { MonitorRecord, TaskRecord } from "../../src/core/schedule_ports.ts";
 import { formatDurationMinutes, isFailing } from "../../src/core/schedule.ts";
 import { formatTime, truncate } from "./format.ts";
+import { type BudgetReport, formatTokens } from "../../src/core/budget.ts";
 
 /** A task's schedule as the dashboard writes it ("0 9 * * 1", "every 2h", "at …"). */
 export function describeSchedule(task: Pick<TaskRecord, "scheduleKind" | "schedule">): string {
@@ -27,8 +28,9 @@ function ActionButton(props: { action: string; label: string; kind?: string; con
   );
 }
 
-/** Scheduled tasks. */
-export function TaskTable(props: { tasks: TaskRecord[] }) {
+/** Scheduled tasks, with each one's tokens today when the budget report is there. */
+export function TaskTable(props: { tasks: TaskRecord[]; budget?: BudgetReport }) {
+  const today = new Map(props.budget?.byTask.map((entry) => [entry.taskId, entry]));
   if (!props.tasks.length) return <p class="muted">No tasks yet.</p>;
   return (
     <table class="list">
@@ -38,6 +40,7 @@ export function TaskTable(props: { tasks: TaskRecord[] }) {
           <th>schedule</th>
           <th>next run</th>
           <th>last result</th>
+          {props.budget ? <th>tokens today</th> : null}
           <th></th>
         </tr>
       </thead>
@@ -65,6 +68,16 @@ export function TaskTable(props: { tasks: TaskRecord[] }) {
                 ? ""
                 : "never ran"}
             </td>
+            {props.budget
+              ? (
+                <td>
+                  {formatTokens(today.get(task.id)?.tokens ?? 0)}
+                  {today.get(task.id)?.paused
+                    ? <span class="badge outcome-error">paused</span>
+                    : null}
+                </td>
+              )
+              : null}
             <td class="actions">
               <ActionButton action={`/tasks/${task.id}/run`} label="Run now" />
               {task.enabled

@@ -113,7 +113,8 @@ export function quickCheck(
 /**
  * Writes a consistent copy of the open database to `target` (which must not exist) with SQLite's
  * online backup API (VACUUM INTO needs ATTACH, which Deno's node:sqlite forbids without -A); the
- * file is created owner-only (0600) before SQLite fills it.
+ * file is created owner-only (0600) before SQLite fills it. `radar db backup`, `radar backup` and
+ * the scheduled backup use it.
  */
 export async function backupDatabase(
   db: DatabaseSync,
@@ -131,7 +132,9 @@ export async function backupDatabase(
   created.close();
   try {
     if (Deno.build.os !== "windows") Deno.chmodSync(target, 0o600);
-    await backup(db, target);
+    // One step (rate -1) copies one read snapshot: writes by another connection meanwhile (the
+    // daemon's) neither tear the copy nor restart it, as they would restart a paced backup.
+    await backup(db, target, { rate: -1 });
   } catch (error) {
     try {
       Deno.removeSync(target);

@@ -3,6 +3,7 @@ import { boundedPage } from "../../core/bounds.ts";
 import type { DatabaseSync } from "node:sqlite";
 import type { ClaimRequest, RunClaim, RunFinish, RunLog } from "../../core/work_ports.ts";
 import type { RunOutcome, RunRecord } from "../../core/schedule_ports.ts";
+import type { SpentTokens } from "../../core/budget.ts";
 import { statement } from "./statements.ts";
 import { insert, transaction, write } from "./write.ts";
 
@@ -210,6 +211,26 @@ export class SqliteRunStore implements RunLog {
       promptTokens: Number(row.prompt),
       completionTokens: Number(row.completion),
     };
+  }
+
+  /** Tokens of every run started since `since` that spent any, oldest first. */
+  spentSince(since: Date): SpentTokens[] {
+    const rows = statement(
+      this.db,
+      `SELECT kind, task_id, started_at,
+        COALESCE(prompt_tokens, 0) + COALESCE(completion_tokens, 0) AS tokens
+       FROM heartbeat_runs
+       WHERE started_at >= ? AND (prompt_tokens > 0 OR completion_tokens > 0)
+       ORDER BY id`,
+    ).all(since.toISOString()) as Array<
+      { kind: RunRecord["kind"]; task_id: number | null; started_at: string; tokens: number }
+    >;
+    return rows.map((row) => ({
+      kind: row.kind,
+      taskId: row.task_id === null ? undefined : Number(row.task_id),
+      startedAt: row.started_at,
+      tokens: Number(row.tokens),
+    }));
   }
 
   /** Deletes skipped ticks older than `before` (they are many and say little). */

@@ -1,11 +1,10 @@
-/** `radar completions bash|zsh|fish`, `radar version`. */
+/** `radar completions bash|zsh|fish`. */
 import type { Command } from "commander";
 import { UsageError } from "../../core/errors.ts";
 import type { CliContext } from "../context.ts";
 import { bashCompletion, completionShells, fishCompletion, zshCompletion } from "../completions.ts";
-import { radarVersion } from "../../version.ts";
 
-/** Registers `completions` and `version`. */
+/** Registers `completions`. */
 export function registerCompletions(program: Command, context: CliContext): void {
   program.command("completions")
     .description("print a shell completion script: source <(radar completions bash)")
@@ -18,7 +17,4 @@ export function registerCompletions(program: Command, context: CliContext): void
       }
       context.io.stdout(script(program));
     });
-  program.command("version")
-    .description("print Radar's version")
-    .action(() => context.io.stdout(`${radarVersion}\n`));
 }

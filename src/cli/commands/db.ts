@@ -10,12 +10,8 @@ import {
 } from "../../adapters/sqlite/maintenance.ts";
 import { clearDamage, recordDamage } from "../../adapters/sqlite/damage_marker.ts";
 import { damageAdvice } from "../../core/database_damage.ts";
+import { fileStamp } from "../../core/file_stamp.ts";
 import { registerDbRecover } from "./db_recover.ts";
-
-/** A timestamp usable in a file name: 20261123T181500Z. */
-function fileStamp(at: Date): string {
-  return at.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
-}
 
 /** Registers `db` (check, recover, backup). */
 export function registerDb(program: Command, context: CliContext): void {

@@ -13,11 +13,7 @@ import { salvageDatabase, type SalvageReport } from "../../adapters/sqlite/salva
 import { clearDamage } from "../../adapters/sqlite/damage_marker.ts";
 import { runningDaemon } from "../../daemon/lock_file.ts";
 import { jsonOptionHelp, printJson } from "../json_output.ts";
-
-/** A timestamp usable in a file name: 20261123T181500Z. */
-function stamp(at: Date): string {
-  return at.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
-}
+import { fileStamp } from "../../core/file_stamp.ts";
 
 function exists(path: string): boolean {
   try {
@@ -82,7 +78,7 @@ export function registerDbRecover(db: Command, context: CliContext): void {
       const now = new Date();
       const target = options.to
         ? resolve(context.io.cwd, options.to)
-        : join(dataDir, `radar.recovered-${stamp(now)}.db`);
+        : join(dataDir, `radar.recovered-${fileStamp(now)}.db`);
       if (exists(target)) {
         throw new RadarError(
           `Cannot recover into ${target}: the file already exists.`,
@@ -109,7 +105,7 @@ export function registerDbRecover(db: Command, context: CliContext): void {
       }
       let keptAt: string | undefined;
       if (!options.to) {
-        keptAt = setAside(path, join(dataDir, "damaged"), `radar-${stamp(now)}.db`);
+        keptAt = setAside(path, join(dataDir, "damaged"), `radar-${fileStamp(now)}.db`);
         Deno.renameSync(target, path);
         clearDamage(path);
       }

@@ -20,10 +20,12 @@ import { registerTask } from "./task.ts";
 import { registerService } from "./service.ts";
 import { registerMonitor } from "./monitor.ts";
 import { registerDb } from "./db.ts";
+import { registerBackup } from "./backup.ts";
 import { registerEval } from "./eval.ts";
 import { registerHooks } from "./hooks.ts";
 import { registerSkill } from "./skill.ts";
 import { registerCompletions } from "./completions.ts";
+import { registerVersion } from "./version.ts";
 import { registerMcp } from "./mcp.ts";
 import { registerDigest } from "./digest.ts";
 import { registerPersonality } from "./personality.ts";
@@ -52,11 +54,13 @@ export const commandRegistrars: CommandRegistrar[] = [
   registerService,
   registerMonitor,
   registerDb,
+  registerBackup,
   registerEval,
   registerHooks,
   registerSkill,
   registerPersonality,
   registerDigest,
   registerCompletions,
+  registerVersion,
   registerMcp,
 ];

@@ -3,6 +3,8 @@ import type { Radar } from "../../runtime/open_radar.ts";
 import { execStatusLines } from "./exec_status.ts";
 import { daemonStatus } from "./daemon_status.ts";
 import { pluginStatusLines } from "./plugin_status.ts";
+import { backupStatusLines } from "./backup_status.ts";
+import { budgetStatusLines } from "./budget_status.ts";
 
 /** A section of `radar status` contributed by a concern (daemon, tools, plugins). */
 export type StatusSection = (radar: Radar) => Promise<string[]> | string[];
@@ -10,10 +12,12 @@ export type StatusSection = (radar: Radar) => Promise<string[]> | string[];
 /** Extra status sections, in order; concerns append theirs. */
 export const statusSections: StatusSection[] = [
   daemonStatus,
+  budgetStatusLines,
   (radar) => {
     const problem = radar.personalities.problem();
     return [`personality: ${radar.personalities.activeName()}${problem ? ` — ${problem}` : ""}`];
   },
   (radar) => execStatusLines(radar, Deno.env.toObject()),
   (radar) => pluginStatusLines(radar),
+  (radar) => backupStatusLines(radar, Deno.env.toObject()),
 ];

@@ -8,6 +8,7 @@ import { parseId } from "../arguments.ts";
 import { NotFoundError, RadarError, UsageError } from "../../core/errors.ts";
 import { catchUpPolicies, type CatchUpPolicy } from "../../core/schedule.ts";
 import type { TaskRecord } from "../../core/schedule_ports.ts";
+import { registerTaskLog } from "./task_log.ts";
 
 /** Registers `task` and its subcommands. */
 export function registerTask(program: Command, context: CliContext): void {
@@ -90,6 +91,8 @@ export function registerTask(program: Command, context: CliContext): void {
       context.io.stdout(`${await describe(item)}${approval}\n`);
     }
   });
+
+  registerTaskLog(task, context);
 
   task.command("approve").argument("<id>")
     .description("let a task the model created run with every tool (not only read-only ones)")

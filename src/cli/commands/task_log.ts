@@ -1,0 +1,82 @@
+/** `radar task log [ID]`: task runs with their tokens, and tokens per day against `budget:`. */
+import type { Command } from "commander";
+import type { CliContext } from "../context.ts";
+import { jsonOptionHelp, printJson } from "../json_output.ts";
+import { parseId } from "../arguments.ts";
+import { NotFoundError, UsageError } from "../../core/errors.ts";
+import { formatTokens } from "../../core/budget.ts";
+import { describeRun } from "./heartbeat.ts";
+
+/** Registers `task log` under `task`. */
+export function registerTaskLog(task: Command, context: CliContext): void {
+  task.command("log")
+    .description("recent task runs and their tokens; tokens per day against budget:")
+    .argument("[id]", "only this task's runs")
+    .option("-n, --limit <n>", "how many runs", "20")
+    .option("--days <n>", "how many days of totals", "7")
+    .option("--json", jsonOptionHelp)
+    .action(
+      async (id: string | undefined, options: { limit: string; days: string; json?: boolean }) => {
+        const limit = Number(options.limit);
+        const days = Number(options.days);
+        if (!Number.isInteger(limit) || limit < 1 || limit > 500) {
+          throw new UsageError("Cannot show the task log: --limit must be 1 to 500");
+        }
+        if (!Number.isInteger(days) || days < 1 || days > 90) {
+          throw new UsageError("Cannot show the task log: --days must be 1 to 90");
+        }
+        const radar = await context.radar();
+        const taskId = id === undefined ? undefined : parseId(id);
+        if (taskId !== undefined && !radar.tasks.store.get(taskId)) {
+          throw new NotFoundError(`Cannot show the log of task ${id}: no such task`);
+        }
+        const names = new Map(radar.tasks.list().map((record) => [record.id, record.name]));
+        const runs = radar.runs.recent(500, { kind: "task" })
+          .filter((run) => taskId === undefined || run.taskId === taskId).slice(0, limit);
+        const budget = radar.budget.report(days);
+        if (options.json) return printJson(context, { budget, runs });
+        const out = (line: string) => context.io.stdout(`${line}\n`);
+        const { dailyTokens, taskDailyTokens } = budget.limits;
+        const limits = [
+          dailyTokens ? `${formatTokens(dailyTokens)} a day` : "",
+          taskDailyTokens ? `${formatTokens(taskDailyTokens)} a task` : "",
+        ].filter(Boolean).join(", ") || "none (budget.daily_tokens, budget.task_daily_tokens)";
+        out(`Tokens of unattended runs per day (budget: ${limits}):`);
+        for (const day of budget.days) {
+          const total = day.heartbeatTokens + day.taskTokens;
+          out(
+            `  ${day.day}  heartbeats ${formatTokens(day.heartbeatTokens).padStart(9)}  tasks ${
+              formatTokens(day.taskTokens).padStart(9)
+            }  total ${formatTokens(total).padStart(9)}${
+              day.day === budget.day ? "  (today)" : ""
+            }`,
+          );
+        }
+        if (budget.paused) {
+          out(
+            "  PAUSED today: the daily budget is used up (radar status says until when)",
+          );
+        }
+        const today = budget.byTask.filter((entry) =>
+          taskId === undefined || entry.taskId === taskId
+        );
+        if (today.length) {
+          out("Today per task:");
+          for (const entry of today) {
+            out(
+              `  #${entry.taskId} ${names.get(entry.taskId) ?? "(removed)"}: ${
+                formatTokens(entry.tokens)
+              } tokens${entry.paused ? " — PAUSED until tomorrow" : ""}`,
+            );
+          }
+        }
+        if (!runs.length) return out("No task runs yet.");
+        out("Recent task runs:");
+        for (const run of runs) {
+          out(
+            `  ${describeRun(run)} — ${names.get(run.taskId!) ?? "(removed)"}`,
+          );
+        }
+      },
+    );
+}

@@ -1,0 +1,23 @@
+/** `backup:` scheduled backups and `budget:` limits on unattended model work. */
+import { z } from "zod";
+
+/** `backup:` archives `radar serve` writes on its own (`radar backup` writes one any time). */
+export const backupSection = z.object({
+  /** Hours between scheduled backups while the daemon runs; 0 turns them off. */
+  every_hours: z.number().min(0).max(8760).default(0),
+  /** Where they go; empty: `<data>/backups`. `~` is your home. */
+  folder: z.string().default(""),
+  /** Scheduled backups kept (older ones are deleted after a new one is written). */
+  keep: z.number().int().min(1).max(1000).default(7),
+});
+
+/**
+ * `budget:` tokens that heartbeats and tasks may spend per local day (radar.timezone). Past a
+ * limit, scheduled runs pause until the next day with one notification; 0 means no limit.
+ */
+export const budgetSection = z.object({
+  /** Heartbeats and tasks together, per day. */
+  daily_tokens: z.number().int().min(0).max(1_000_000_000).default(0),
+  /** Each task on its own, per day. */
+  task_daily_tokens: z.number().int().min(0).max(1_000_000_000).default(0),
+});
