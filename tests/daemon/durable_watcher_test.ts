@@ -8,15 +8,7 @@ import { daemonSources } from "../../src/daemon/sources.ts";
 import { daemonStatus } from "../../src/cli/commands/daemon_status.ts";
 import { ManualTimers } from "../fakes/manual_timers.ts";
 import { withTestDaemon } from "../helpers/test_radar.ts";
-
-/** Waits for the OS to deliver file events (not an injectable clock). */
-async function until(what: string, condition: () => boolean, seconds = 5): Promise<void> {
-  const deadline = performance.now() + seconds * 1000;
-  while (!condition()) {
-    if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+import { until } from "../helpers/until.ts";
 
 function watchEntry(folder: string) {
   return {

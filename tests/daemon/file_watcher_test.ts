@@ -4,15 +4,7 @@ import { globToRegExp, isTemporaryName } from "../../src/adapters/folder_listing
 import { daemonSources } from "../../src/daemon/sources.ts";
 import { ManualTimers } from "../fakes/manual_timers.ts";
 import { withTestDaemon } from "../helpers/test_radar.ts";
-
-/** Waits for the OS to deliver file events (not an injectable clock). */
-async function until(what: string, condition: () => boolean): Promise<void> {
-  const deadline = performance.now() + 5000;
-  while (!condition()) {
-    if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+import { until } from "../helpers/until.ts";
 
 Deno.test("globToRegExp() and isTemporaryName() match what users mean", () => {
   assert.ok(globToRegExp("*.pdf").test("Invoice.PDF"));

@@ -12,15 +12,7 @@ import { SqliteWatchedFileStore } from "../../src/adapters/sqlite/watched_file_s
 import type { Logger } from "../../src/core/ports.ts";
 import { canMountTmpfs, fillDisk, mountTmpfs } from "../adapters/sqlite/tmpfs.ts";
 import { ManualTimers } from "../fakes/manual_timers.ts";
-
-/** Waits for the OS to deliver file events (not an injectable clock). */
-async function until(what: string, condition: () => boolean, seconds = 5): Promise<void> {
-  const deadline = performance.now() + seconds * 1000;
-  while (!condition()) {
-    if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+import { until } from "../helpers/until.ts";
 
 Deno.test({
   name: "a watched file seen while the disk is full is queued once space is back",

@@ -18,15 +18,7 @@ import { memoryIo } from "../helpers/memory_io.ts";
 import { withTestDaemon } from "../helpers/test_radar.ts";
 import { daemonView } from "../../web/daemon_view.ts";
 import { createWebFixture } from "../web/web_fixture.ts";
-
-/** Waits for the OS to deliver file events (not an injectable clock). */
-async function until(what: string, condition: () => boolean, seconds = 10): Promise<void> {
-  const deadline = performance.now() + seconds * 1000;
-  while (!condition()) {
-    if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+import { until } from "../helpers/until.ts";
 
 /** A watcher on `folder` over the test daemon's database, queueing into its event queue. */
 function watcherOn(

@@ -11,14 +11,7 @@ import { type FakeNtfyServer, startFakeNtfy } from "../fakes/fake_ntfy_server.ts
 import { createRadarHome, type RadarHome, startRadarServe } from "../helpers/radar_process.ts";
 import { createFactsDatabase, pagesOf, scramblePages } from "../helpers/scrambled_database.ts";
 import { dashboardTokenPath } from "../../web/dashboard_token.ts";
-
-async function until(what: string, condition: () => boolean, seconds = 30): Promise<void> {
-  const deadline = performance.now() + seconds * 1000;
-  while (!condition()) {
-    if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+import { until } from "../helpers/until.ts";
 
 function setUp(ntfy: FakeNtfyServer): { radar: RadarHome; inbox: string; path: string } {
   const radar = createRadarHome("");

@@ -14,14 +14,7 @@ import {
 } from "../helpers/radar_process.ts";
 import { dashboardTokenPath } from "../../web/dashboard_token.ts";
 import { interruptedNote } from "../../src/cli/commands/history.ts";
-
-async function until(what: string, condition: () => boolean, seconds = 30): Promise<void> {
-  const deadline = performance.now() + seconds * 1000;
-  while (!condition()) {
-    if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
+import { until } from "../helpers/until.ts";
 
 Deno.test({
   name: "radar ask killed while the model answers is shown as interrupted after the next start",

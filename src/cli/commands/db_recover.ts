@@ -14,22 +14,14 @@ import { clearDamage } from "../../adapters/sqlite/damage_marker.ts";
 import { runningDaemon } from "../../daemon/lock_file.ts";
 import { jsonOptionHelp, printJson } from "../json_output.ts";
 import { fileStamp } from "../../core/file_stamp.ts";
-
-function exists(path: string): boolean {
-  try {
-    Deno.statSync(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
+import { pathExists } from "../../adapters/backup/paths.ts";
 
 /** Moves the damaged file and its -wal/-shm into `folder`; returns where the file went. */
 function setAside(path: string, folder: string, name: string): string {
   Deno.mkdirSync(folder, { recursive: true, mode: 0o700 });
   const kept = join(folder, name);
   for (const suffix of ["-wal", "-shm", ""]) {
-    if (exists(`${path}${suffix}`)) Deno.renameSync(`${path}${suffix}`, `${kept}${suffix}`);
+    if (pathExists(`${path}${suffix}`)) Deno.renameSync(`${path}${suffix}`, `${kept}${suffix}`);
   }
   return kept;
 }
@@ -66,7 +58,7 @@ export function registerDbRecover(db: Command, context: CliContext): void {
     .action(async (options: { to?: string; json?: boolean }) => {
       const { dataDir } = await context.config();
       const path = join(dataDir, "radar.db");
-      if (!exists(path)) {
+      if (!pathExists(path)) {
         throw new RadarError(`No database at ${path}: nothing to recover.`, ExitCode.notFound);
       }
       const daemon = runningDaemon(dataDir);
@@ -79,7 +71,7 @@ export function registerDbRecover(db: Command, context: CliContext): void {
       const target = options.to
         ? resolve(context.io.cwd, options.to)
         : join(dataDir, `radar.recovered-${fileStamp(now)}.db`);
-      if (exists(target)) {
+      if (pathExists(target)) {
         throw new RadarError(
           `Cannot recover into ${target}: the file already exists.`,
           ExitCode.usage,
