@@ -10,6 +10,7 @@ import { radarVersion } from "../version.ts";
 import { DatabaseDamagedError } from "../core/database_damage.ts";
 import { recordDamage } from "../adapters/sqlite/damage_marker.ts";
 import { storageFailure } from "../adapters/sqlite/storage_failure.ts";
+import { textForTerminal } from "../core/terminal_text.ts";
 
 /** Builds the whole command tree (also what `radar completions` walks). */
 export function buildProgram(context: CliContext): Command {
@@ -34,7 +35,8 @@ export function buildProgram(context: CliContext): Command {
 }
 
 /** Runs the CLI with `args` (without the program name) and returns the exit code. */
-export async function runCli(args: string[], io: CliIo): Promise<number> {
+export async function runCli(args: string[], rawIo: CliIo): Promise<number> {
+  const io = terminalSafe(rawIo);
   let exitCode: number = ExitCode.ok;
   let radar: Radar | undefined;
   const context: CliContext = {
@@ -90,6 +92,20 @@ function rememberDamage(error: unknown, databasePath: string | undefined): unkno
   if (!damaged) return error;
   recordDamage(damaged.path, damaged.detail, new Date());
   return damaged;
+}
+
+/**
+ * The io every command writes through: stdout, stderr and prompts cleaned by `textForTerminal`,
+ * so no text a command prints (a digest, a model's words, a server's tool list) drives the
+ * terminal, whichever command prints it.
+ */
+function terminalSafe(io: CliIo): CliIo {
+  return {
+    ...io,
+    stdout: (text) => io.stdout(textForTerminal(text)),
+    stderr: (text) => io.stderr(textForTerminal(text)),
+    readLine: (prompt) => io.readLine(textForTerminal(prompt)),
+  };
 }
 
 /** What the user can do about a file system error no command expected (read-only, full). */

@@ -4,6 +4,7 @@ import { runDaemon } from "../../daemon/daemon.ts";
 import { daemonSources, pluginSources } from "../../daemon/sources.ts";
 import { skillSources } from "../../daemon/skill_sources.ts";
 import { databaseGuard } from "../../daemon/database_guard.ts";
+import { watchConfigFile } from "../../daemon/config_watch.ts";
 import type { Command } from "commander";
 import type { CliContext } from "../context.ts";
 import { parsePort } from "../arguments.ts";
@@ -57,6 +58,7 @@ export function registerServe(program: Command, context: CliContext): void {
             context.io.env,
           )
           : [];
+        const configWatch = watchConfigFile(radar, { env: context.io.env, cwd: context.io.cwd });
         let web: ReturnType<typeof startDaemonWebServer> | undefined;
         await runDaemon({
           radar,
@@ -65,12 +67,13 @@ export function registerServe(program: Command, context: CliContext): void {
           shutdown: shutdown.signal,
           startWeb: (webOptions) => (web = startDaemonWebServer(webOptions)),
           ticker: (handler, signal) => everyMinute("radar-tick", handler, signal),
-          jobs: radar.tickJobs(),
+          jobs: [...radar.tickJobs(), configWatch],
           sources: [
             guard,
             // What writes stops when the database is found damaged.
             ...guard.gate([...daemonSources(radar), ...pluginSources(radar), ...mailIdle]),
             ...skillSources(radar),
+            configWatch,
           ],
           paused: guard.problem,
           onReady: (url, scheduler) => {

@@ -19,6 +19,8 @@ import { blockedEventsMigration } from "./018_blocked_events.ts";
 import { digestEmbeddingsMigration } from "./019_digest_embeddings.ts";
 import { watcherReconcileMigration } from "./027_watcher_reconcile.ts";
 import { conversationRunsMigration } from "./028_conversation_runs.ts";
+import { spentOneShotsMigration } from "./029_spent_one_shots.ts";
+import { mcpProgramHashMigration } from "./030_mcp_program_hash.ts";
 import { outboxRecordsMigration } from "./033_outbox_records.ts";
 
 /** The ordered migrations applied by `openDatabase`. */
@@ -42,5 +44,7 @@ export const migrations: readonly Migration[] = [
   digestEmbeddingsMigration,
   watcherReconcileMigration,
   conversationRunsMigration,
+  spentOneShotsMigration,
+  mcpProgramHashMigration,
   outboxRecordsMigration,
 ];
