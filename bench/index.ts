@@ -9,6 +9,7 @@ import { toolOfferingSuite } from "./tool_offering.ts";
 import { soakSuite } from "./soak.ts";
 import { daemonMemorySuite } from "./daemon_memory.ts";
 import { taintSuite } from "./taint.ts";
+import { watcherSuite } from "./watcher.ts";
 
 /** One suite: prints its own numbers and returns them for the summary. */
 export interface BenchSuite {
@@ -33,6 +34,7 @@ export const suites: BenchSuite[] = [
   pluginSuite,
   webPagesSuite,
   daemonSuite,
+  watcherSuite,
   execSuite,
   webLoadSuite,
   toolOfferingSuite,

@@ -57,6 +57,7 @@ export function createApp(deps: WebDependencies, options: AppOptions = {}): Hono
   const routeContext: RouteContext = {
     deps,
     loggedIn: true,
+    databaseProblem: deps.databaseProblem,
     chatRuns: new ChatRuns(deps),
     loginCodes: options.loginCodes ?? new LoginCodes(deps.clock),
     throttle: new FailureThrottle(deps.clock),

@@ -7,6 +7,7 @@ import type { TaskInput } from "../src/application/task_service.ts";
 import type { Radar } from "../src/runtime/open_radar.ts";
 import type { OutboxEntry } from "../src/core/work_ports.ts";
 import type { DaemonView, SentNotification } from "./ports.ts";
+import { watcherReports } from "../src/daemon/watcher_report.ts";
 
 /** URL monitor controls of the daemon view. */
 export type MonitorControls = Pick<
@@ -128,6 +129,7 @@ export function daemonView(options: DaemonViewOptions): DaemonView {
       );
     },
     removeTask: (id) => radar.tasks.remove(id),
+    watchers: () => watcherReports(radar.config, radar.watchedFiles, Deno.env.toObject()),
     ...monitorControls(radar),
   };
 }

@@ -27,6 +27,7 @@ import type { ApprovalService } from "../src/application/approvals.ts";
 import type { StandingGrants } from "../src/application/standing_grants.ts";
 import type { FileActions } from "../src/runtime/approval_parts.ts";
 import type { MoneyBook } from "../src/core/money_book.ts";
+import type { WatcherReport } from "../src/core/watched_folders.ts";
 
 /** A value or a promise of it: views may be backed by sync SQLite or by async work. */
 export type Maybe<T> = T | Promise<T>;
@@ -82,6 +83,8 @@ export interface DaemonView {
   setMonitorEnabled(id: number, enabled: boolean): Maybe<boolean>;
   checkMonitorNow(id: number): Maybe<void>;
   removeMonitor(id: number): Maybe<boolean>;
+  /** The folder watchers and their counters (files seen, last reconcile, found by it). */
+  watchers?(): Maybe<WatcherReport[]>;
 }
 
 /** Plugins and their reviews: the plugin API's calls the dashboard makes. */
@@ -142,6 +145,8 @@ export interface WebDependencies {
   publicUrl?: string;
   /** Bank statements (/money): the monthly report, transactions, category corrections. */
   money?: MoneyView;
+  /** The one line about a damaged database (Radar stopped writing to it), shown on every page. */
+  databaseProblem?: () => Maybe<string | undefined>;
 }
 
 /** What /approvals and the phone's buttons work on. */

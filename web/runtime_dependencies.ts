@@ -59,6 +59,7 @@ export function webDependenciesFromRuntime(
     evalRuns: radar.evalRuns,
     digests: radar.digests,
     sourceHealth: () => radar.sourceHealth.records(extras.env ?? Deno.env.toObject()),
+    databaseProblem: () => radar.database.problem(),
     personalities: radar.personalities,
     away: {
       approvals: radar.approvals,

@@ -25,11 +25,23 @@ export type {
 } from "./agent_types.ts";
 export { blockedTitle } from "./agent_messages.ts";
 
-/** Runs the agent loop, storing every message as it happens. */
+/**
+ * Runs the agent loop, storing every message as it happens; the run is recorded while it lasts
+ * (`deps.runs`), so one whose process never finished is found interrupted by the next start.
+ */
 export async function runAgent(
   deps: AgentDependencies,
   request: AgentRequest,
 ): Promise<AgentResult> {
+  const ended = deps.runs?.begin(request.conversationId);
+  try {
+    return await runTurn(deps, request);
+  } finally {
+    ended?.();
+  }
+}
+
+async function runTurn(deps: AgentDependencies, request: AgentRequest): Promise<AgentResult> {
   const signal = request.signal ?? new AbortController().signal;
   const history = readHistory(deps, request);
   const blocked = await blockedByHooks(deps, request, history);

@@ -5,7 +5,7 @@
 import type { ChatModel, ChatResponse } from "./chat_model.ts";
 import type { ApprovalRequests, GrantCheck } from "./approvals.ts";
 import type { Usage } from "./messages.ts";
-import type { AuditSink, Clock, ConversationStore } from "./ports.ts";
+import type { AuditSink, Clock, ConversationRuns, ConversationStore } from "./ports.ts";
 import type { ConversationKind, ToolContext } from "./tool.ts";
 import type { ToolExecution, ToolGate, ToolObserver, ToolRegistry } from "./tool_registry.ts";
 import type { ToolRanker } from "./tool_relevance.ts";
@@ -74,6 +74,8 @@ export interface AgentDependencies {
   approvals?: ApprovalRequests;
   /** Trusted text besides the user's own words (config: watched folders, writable roots…). */
   trustedContext?: () => readonly string[];
+  /** Runs in progress: a run whose process is killed is shown as interrupted later. */
+  runs?: ConversationRuns;
 }
 
 /** One run of the loop. */

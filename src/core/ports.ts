@@ -47,6 +47,17 @@ export interface ConversationSummary {
   createdAt: string;
   updatedAt: string;
   messageCount: number;
+  /**
+   * When Radar found that its last run was killed before it finished (nothing was stored
+   * since): the conversation is interrupted, not waiting for an answer.
+   */
+  interruptedAt?: string;
+}
+
+/** Port: the runs in progress per conversation (a killed one is found on the next start). */
+export interface ConversationRuns {
+  /** Records that this process runs a turn of the conversation; call the result when it ends. */
+  begin(conversationId: number): () => void;
 }
 
 /** Port: persistent conversations and their messages. */

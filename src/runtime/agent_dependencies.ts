@@ -46,6 +46,7 @@ export type SharedAgentParts = Pick<
   | "grants"
   | "approvals"
   | "trustedContext"
+  | "runs"
 >;
 
 /** What a run's personality decides: which one it is, its model and its tools. */

@@ -41,8 +41,13 @@ import {
   scheduledWork,
 } from "./scheduled_work.ts";
 import { denoResolver } from "../adapters/network/network_guard.ts";
-import { integrityLine } from "../adapters/sqlite/maintenance.ts";
-import { readOnlyBecause } from "../adapters/sqlite/database.ts";
+import { integrityLine, quickCheck } from "../adapters/sqlite/maintenance.ts";
+import { readOnlyBecause, stopWriting } from "../adapters/sqlite/database.ts";
+import { type DamageRecord, knownDamage, recordDamage } from "../adapters/sqlite/damage_marker.ts";
+import { onDamage } from "../adapters/sqlite/storage_failure.ts";
+import type { Notifier } from "../core/notifier.ts";
+import { damagedDatabaseLine, DatabaseDamagedError } from "../core/database_damage.ts";
+import { SqliteConversationRuns } from "../adapters/sqlite/conversation_runs.ts";
 import { transaction } from "../adapters/sqlite/write.ts";
 import { sourceHealthReport } from "../sources/source_health.ts";
 import { digestArchive } from "../sources/digests/digest_setup.ts";
@@ -66,12 +71,25 @@ import type { TaskFirings } from "../core/receipts.ts";
 
 export type { AgentOptions } from "./agent_dependencies.ts";
 
-/** The database's health, for `radar status`. */
+/** The database's health: `radar status`, and the daemon's guard against a damaged file. */
 export interface DatabaseHealth {
   /** "integrity: ok" or what is wrong (a full check only for small files). */
   integrity(sizeBytes: number): string;
   /** Why the database is open read-only, or undefined. */
   readOnly(): string | undefined;
+  /** PRAGMA quick_check now: ok, or SQLite's first problem. */
+  check(): { ok: boolean; problem?: string };
+  /** The damage recorded for this file (`radar.db.damaged`), while it names this file. */
+  damage(): DamageRecord | undefined;
+  /** Remembers the damage, and refuses every write from now on (one line each). */
+  stopWriting(problem: string): void;
+  /**
+   * Calls `listener` (SQLite's words) whenever a statement meets corruption; returns the
+   * unsubscribe.
+   */
+  onDamage(listener: (detail: string) => void): () => void;
+  /** The one line for the recorded damage, with "Radar stopped writing to it", or undefined. */
+  problem(): string | undefined;
 }
 
 /** Everything a command, the daemon or the dashboard needs, built once per process. */
@@ -118,6 +136,8 @@ export interface Radar extends ScheduledWork {
   /** This process as runs and locks record it. */
   process: ProcessIdentity;
   database: DatabaseHealth;
+  /** Push notifications (ntfy), for what is sent outside a run (a damaged database). */
+  notifier: Notifier;
   /** Stored `radar eval` runs (the dashboard's Eval page). */
   evalRuns: EvalHistory;
   /** Pending approvals: list, show, approve, deny, "Always allow…", button capabilities. */
@@ -187,6 +207,8 @@ export function openRadar(options: RadarOptions): Radar {
   });
   const skills = skillParts(config, dataDir, options, logger);
   const process = processIdentity(options.process);
+  const conversationRuns = new SqliteConversationRuns(db, clock, process);
+  closeInterruptedRuns(conversationRuns, logger);
   const registry = new ToolRegistry({ secrets });
   const plugins = config.plugins.enabled
     ? createPluginSystem({
@@ -262,6 +284,7 @@ export function openRadar(options: RadarOptions): Radar {
       grants: away.grants.check,
       approvals: away.approvals,
       trustedContext: away.trustedContext,
+      runs: conversationRuns,
     },
     prompts,
     personalities,
@@ -369,7 +392,8 @@ export function openRadar(options: RadarOptions): Radar {
     },
     sourceHealth: sourceHealthReport({ config, stores: sourceStores, mcpServers, secrets }),
     process,
-    database: databaseHealth(db, dataDir),
+    database: databaseHealth(db, dataDir, core.databasePath),
+    notifier: core.notifier,
     evalRuns: new SqliteEvalStore(db),
     batch: (run) => transaction(db, run),
     personalities: personalities.catalog,
@@ -408,9 +432,44 @@ function onceEach(logger: Logger): (line: string) => void {
   };
 }
 
-function databaseHealth(db: DatabaseSync, dataDir: string): DatabaseHealth {
+/**
+ * Marks runs whose process is gone as interrupted (every start: `radar ask` killed mid-answer is
+ * shown as interrupted by the next command). A damaged database is reported; anything else
+ * (another process holding the write lock) only delays it to the next start.
+ */
+function closeInterruptedRuns(runs: SqliteConversationRuns, logger: Logger): void {
+  try {
+    const found = runs.closeInterrupted();
+    if (found.length) {
+      logger.info("runs stopped before they finished are marked interrupted", {
+        conversations: found,
+      });
+    }
+  } catch (error) {
+    if (error instanceof DatabaseDamagedError) throw error;
+    logger.debug("cannot mark interrupted runs now", { error: (error as Error).message });
+  }
+}
+
+function databaseHealth(db: DatabaseSync, dataDir: string, path: string): DatabaseHealth {
   return {
     integrity: (sizeBytes) => integrityLine(db, dataDir, sizeBytes),
     readOnly: () => readOnlyBecause(db),
+    check() {
+      const quick = quickCheck(db);
+      return quick.ok ? { ok: true } : { ok: false, problem: quick.result };
+    },
+    damage: () => knownDamage(path),
+    stopWriting(problem) {
+      recordDamage(path, problem, new Date());
+      stopWriting(db, path, problem);
+    },
+    onDamage: (listener) => onDamage(db, (error) => listener(error.detail)),
+    problem() {
+      const known = knownDamage(path);
+      return known
+        ? `${damagedDatabaseLine(path, known.problem)} Radar stopped writing to it.`
+        : undefined;
+    },
   };
 }

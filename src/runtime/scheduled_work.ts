@@ -16,7 +16,7 @@ import { SqliteRunStore } from "../adapters/sqlite/run_store.ts";
 import { SqliteTaskStore } from "../adapters/sqlite/task_store.ts";
 import { SqliteOutbox } from "../adapters/sqlite/outbox_store.ts";
 import { SqliteWatchedFileStore } from "../adapters/sqlite/watched_file_store.ts";
-import type { WatchedFolders } from "../adapters/file_watcher.ts";
+import type { WatchedFolders } from "../core/watched_folders.ts";
 import { SqliteTaskOriginStore } from "../adapters/sqlite/task_origin_store.ts";
 import { SqliteTaskClaimStore } from "../adapters/sqlite/task_claim_store.ts";
 import { HeartbeatRunner } from "../application/heartbeat_runner.ts";

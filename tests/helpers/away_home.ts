@@ -87,7 +87,7 @@ ${options.yaml ?? ""}`,
   const timers = new ManualTimers();
   let now = 1_000_000;
   const [watcher] = daemonSources(radar, { timers, env, now: () => now });
-  watcher.start();
+  await watcher.start();
   try {
     await work({
       home,
@@ -102,7 +102,7 @@ ${options.yaml ?? ""}`,
       async dropPdf(name, text) {
         const path = join(home, "Downloads", name);
         Deno.writeFileSync(path, buildPdf([{ text }]));
-        watcher.scan("rescan");
+        await watcher.reconcile("overflow");
         now += 3_000;
         timers.fireAll();
         await Promise.resolve();

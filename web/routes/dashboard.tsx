@@ -149,6 +149,9 @@ export function dashboardRoutes(context: RouteContext): Hono {
                     <span class="muted">
                       {conversation.kind} · {formatTime(conversation.updatedAt)}
                     </span>
+                    {conversation.interruptedAt
+                      ? <span class="badge outcome-error">interrupted</span>
+                      : null}
                   </li>
                 ))}
               </ul>

@@ -21,6 +21,8 @@ import { approvalsMigration } from "./020_approvals.ts";
 import { grantsMigration } from "./021_grants.ts";
 import { actionJournalMigration } from "./022_action_journal.ts";
 import { receiptsMigration } from "./023_receipts.ts";
+import { watcherReconcileMigration } from "./027_watcher_reconcile.ts";
+import { conversationRunsMigration } from "./028_conversation_runs.ts";
 import { spentOneShotsMigration } from "./029_spent_one_shots.ts";
 import { mcpProgramHashMigration } from "./030_mcp_program_hash.ts";
 import { outboxRecordsMigration } from "./033_outbox_records.ts";
@@ -50,6 +52,8 @@ export const migrations: readonly Migration[] = [
   grantsMigration,
   actionJournalMigration,
   receiptsMigration,
+  watcherReconcileMigration,
+  conversationRunsMigration,
   spentOneShotsMigration,
   mcpProgramHashMigration,
   outboxRecordsMigration,
