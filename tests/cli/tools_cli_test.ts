@@ -52,7 +52,7 @@ Deno.test("radar tools lists every built-in tool with its source, cost and descr
     assert.match(out, /^exec +builtin +\d+ tok {2}Run a shell command/m);
     assert.match(
       out,
-      /19 tools, \d+ schema tokens in all\. A first request \("hello"\) offers \d+ of them \(llm\.tool_budget_tokens 1130\) and costs ~\d+ tokens/,
+      /20 tools, \d+ schema tokens in all\. A first request \("hello"\) offers \d+ of them \(llm\.tool_budget_tokens 1200\) and costs ~\d+ tokens/,
     );
   } finally {
     home.dispose();
