@@ -156,12 +156,12 @@ Deno.test("pdfProcessCommand: narrowed deno run, the binary's hidden mode, prlim
   const run = pdfProcessCommand({
     standalone: false,
     execPath: "/usr/bin/deno",
-    mupdfFolder: "/cache/mupdf/dist",
+    readFolders: ["/cache/mupdf/dist", "/cache/node-unrar-js/2.0.2"],
     memoryMb: 1024,
   });
   assert.equal(run.command, "/usr/bin/deno");
   assert.deepEqual(run.args.filter((arg) => arg.startsWith("--allow")), [
-    "--allow-read=/cache/mupdf/dist",
+    "--allow-read=/cache/mupdf/dist,/cache/node-unrar-js/2.0.2",
   ]);
   assert.ok(run.args.includes("--no-prompt") && run.args.includes("--cached-only"));
   assert.match(run.args.at(-1)!, /src\/adapters\/pdf\/pdf_extract_process\.ts$/);
