@@ -16,8 +16,11 @@ export const comicArchiveBounds = {
   maxComicInfoBytes: 1024 * 1024,
   /** The cover image decompressed for the vision model. */
   maxCoverBytes: 40 * 1024 * 1024,
-  /** An entry declaring more than this many times its compressed size is a bomb sign. */
-  maxRatio: 1000,
+  /**
+   * An entry over 1 MiB declaring more than this many times its compressed size is a bomb sign
+   * (images barely compress; deflate reaches ~1000:1 on zeros).
+   */
+  maxRatio: 100,
   /** Declared uncompressed size of all entries together. */
   maxTotalBytes: 16 * 1024 * 1024 * 1024,
 };

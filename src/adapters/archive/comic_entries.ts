@@ -96,8 +96,8 @@ export function classifyEntries(
 
 /** A name as shown to the model: control characters visible, at most 120 characters. */
 export function shownName(name: string): string {
-  // deno-lint-ignore no-control-regex
   const visible = name.replace(
+    // deno-lint-ignore no-control-regex
     /[\u0000-\u001f\u007f]/g,
     (char) => `\\x${char.charCodeAt(0).toString(16).padStart(2, "0")}`,
   );

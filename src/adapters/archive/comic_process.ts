@@ -80,13 +80,13 @@ export async function readComic(
       parsed = {};
       if (infoName) {
         try {
-          const xml = readRarEntry(opened, infoName, comicArchiveBounds.maxComicInfoBytes);
+          const xml = await readRarEntry(opened, infoName, comicArchiveBounds.maxComicInfoBytes);
           parsed = { parsed: parseComicInfoXml(new TextDecoder().decode(xml)) };
         } catch (error) {
           parsed = { problem: firstLine(error) };
         }
       }
-      readEntry = (name, limit) => Promise.resolve(readRarEntry(opened, name, limit));
+      readEntry = (name, limit) => readRarEntry(opened, name, limit);
     }
     const coverIndex = parsed.parsed?.frontCoverIndex;
     const cover = classified.pages[coverIndex ?? 0] ?? classified.pages[0];

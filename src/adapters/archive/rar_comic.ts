@@ -20,15 +20,16 @@ export async function loadUnrar(): Promise<UnrarModule> {
 
 /** A RAR opened for reading. */
 export interface OpenedRar {
-  extractor: Extractor;
+  /** A fresh extractor (node-unrar-js reads an archive once per extractor). */
+  extractor: () => Promise<Extractor>;
   summaries: EntrySummary[];
 }
 
 /** Lists a RAR's entries, refusing more than `maxEntries` and archives with encrypted headers. */
 export async function openRar(unrar: UnrarModule, bytes: Uint8Array): Promise<OpenedRar> {
   const data = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
-  const extractor = await unrar.createExtractorFromData({ data: data as ArrayBuffer });
-  const list = extractor.getFileList();
+  const extractor = () => unrar.createExtractorFromData({ data: data as ArrayBuffer });
+  const list = (await extractor()).getFileList();
   if (list.arcHeader.flags.headerEncrypted) throw new Error("the archive is password-protected");
   const summaries: EntrySummary[] = [];
   for (const header of list.fileHeaders) {
@@ -55,14 +56,18 @@ export function classifyRar(opened: OpenedRar) {
  * One entry's content when it declares at most `limit` bytes (unrar writes no more than an entry
  * declares, and checks its CRC); undefined when it is missing or encrypted.
  */
-export function readRarEntry(opened: OpenedRar, name: string, limit: number): Uint8Array {
+export async function readRarEntry(
+  opened: OpenedRar,
+  name: string,
+  limit: number,
+): Promise<Uint8Array> {
   const summary = opened.summaries.find((entry) => entry.name === name && !entry.directory);
   if (!summary) throw new Error("no such entry");
   if (summary.encrypted) throw new Error("the entry is encrypted");
   if (summary.uncompressedSize > limit) {
     throw new Error(`an entry of ${summary.uncompressedSize} bytes is over the limit of ${limit}`);
   }
-  const { files } = opened.extractor.extract({ files: [name] });
+  const { files } = (await opened.extractor()).extract({ files: [name] });
   for (const file of files) {
     const content = file.extraction as Uint8Array | undefined;
     if (file.fileHeader.name !== name || !content) continue;

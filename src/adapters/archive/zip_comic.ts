@@ -36,7 +36,10 @@ export async function loadZip(): Promise<ZipModule> {
 
 /** Lists a zip's entries, refusing more than `maxEntries`. */
 export async function openZip(zip: ZipModule, bytes: Uint8Array): Promise<OpenedZip> {
-  const reader = new zip.ZipReader(new zip.Uint8ArrayReader(bytes));
+  // Names are judged by classifyEntries (listed as unsafe, never extracted), not thrown on.
+  const reader = new zip.ZipReader(new zip.Uint8ArrayReader(bytes), {
+    filenameValidation: "tolerant",
+  });
   const entries: ZipEntry[] = [];
   for await (const entry of reader.getEntriesGenerator()) {
     if (entries.length >= comicArchiveBounds.maxEntries) {
