@@ -4,12 +4,10 @@
  */
 import { z } from "zod";
 import { comicInfoFields } from "../../core/comic_info.ts";
+import { pdfInfoKeys } from "../../core/pdf_reader.ts";
 
 const count = z.number().int().min(0);
 const comicChanges = z.partialRecord(z.enum(comicInfoFields), z.string().max(4000).nullable());
-
-/** PDF Info keys Radar writes. */
-export const pdfInfoKeys = ["Title", "Author", "Subject", "Keywords"] as const;
 
 const headerSchema = z.discriminatedUnion("kind", [
   z.object({

@@ -3,7 +3,14 @@
  * killed with SIGKILL at the deadline or when the caller aborts.
  */
 import { z } from "zod";
-import type { PdfReader, PdfReadRequest, PdfReadResult } from "../../core/pdf_reader.ts";
+import type {
+  PdfInfoWriter,
+  PdfInfoWriteRequest,
+  PdfInfoWriteResult,
+  PdfReader,
+  PdfReadRequest,
+  PdfReadResult,
+} from "../../core/pdf_reader.ts";
 import type { PdfProcessCommand } from "./pdf_process_command.ts";
 import { DocumentProcess } from "./document_process.ts";
 
@@ -45,16 +52,24 @@ const resultSchema = z.discriminatedUnion("status", [
   z.object({ status: z.literal("failed"), message: z.string() }),
 ]);
 
+const infoRecord = z.record(z.string().max(40), z.string().max(400));
+const writeSchema = z.discriminatedUnion("status", [
+  z.object({ status: z.literal("ok"), before: infoRecord, after: infoRecord }),
+  z.object({ status: z.literal("encrypted") }),
+  z.object({ status: z.literal("broken"), message: z.string().max(400) }),
+  z.object({ status: z.literal("failed"), message: z.string().max(400) }),
+]);
+
 /** The reader `tools.pdf` config asks for, over the parent's environment. */
 export function createPdfReader(
   config: { timeout_seconds: number },
   env: Record<string, string | undefined>,
-): PdfReader {
+): SubprocessPdfReader {
   return new SubprocessPdfReader({ timeoutMs: config.timeout_seconds * 1000, env });
 }
 
-/** Reads PDFs in a killable, memory-bounded subprocess. */
-export class SubprocessPdfReader implements PdfReader {
+/** Reads PDFs (and writes their Info) in a killable, memory-bounded subprocess. */
+export class SubprocessPdfReader implements PdfReader, PdfInfoWriter {
   #options: SubprocessPdfReaderOptions;
   #process: DocumentProcess;
 
@@ -85,5 +100,28 @@ export class SubprocessPdfReader implements PdfReader {
     return parsed.success
       ? parsed.data
       : { status: "failed", message: "the PDF reader answered something unreadable" };
+  }
+
+  /** Writes PDF Info into a new copy (original bytes + an incremental update) in `output`. */
+  async writeInfo(request: PdfInfoWriteRequest): Promise<PdfInfoWriteResult> {
+    const outcome = await this.#process.run({
+      header: { kind: "pdf-set-info", changes: request.changes },
+      input: request.input,
+      timeoutMs: this.#options.timeoutMs,
+      memoryMb: Math.max(this.#options.memoryMb ?? 1024, 3 * Math.ceil(request.size / 2 ** 20)),
+      maxResultBytes: 1024 * 1024,
+      // An incremental update appends the new Info dictionary and a cross-reference section.
+      output: { sink: request.output, maxBytes: request.size + 1024 * 1024 },
+      signal: request.signal,
+    });
+    if (outcome.ended === "timeout") return { status: "timeout", seconds: outcome.seconds };
+    if (outcome.ended === "failed") return { status: "failed", message: outcome.message };
+    const parsed = writeSchema.safeParse(outcome.result);
+    if (!parsed.success) {
+      return { status: "failed", message: "the PDF reader answered something unreadable" };
+    }
+    if (parsed.data.status !== "ok") return parsed.data;
+    if (!outcome.outputBytes) return { status: "failed", message: "the PDF reader wrote nothing" };
+    return { ...parsed.data, bytes: outcome.outputBytes };
   }
 }
