@@ -1,4 +1,5 @@
 /** The radar.yaml schema: every key has a default, so Radar runs with no file at all. */
+import { comicsToolSection, librarySection } from "./library_schema.ts";
 import { z } from "zod";
 import * as bounds from "../core/bounds.ts";
 import { calendarSection, emailSection } from "./sources_schema.ts";
@@ -175,6 +176,7 @@ export const toolsSection = z.object({
     /** write_file writes here (and the scratch folder) without asking; elsewhere needs a yes in chat. */
     writable_roots: z.array(z.string()).default([]),
   }).prefault({}),
+  comics: comicsToolSection.prefault({}),
   pdf: z.object({
     first_pages: z.number().int().min(0).max(bounds.maxConfigPages).default(2),
     last_pages: z.number().int().min(0).max(bounds.maxConfigPages).default(1),
@@ -332,6 +334,7 @@ export const configSchema = z.object({
   mcp: mcpSection.prefault({}),
   backup: backupSection.prefault({}),
   budget: budgetSection.prefault({}),
+  library: librarySection.prefault({}),
 });
 
 /** The validated configuration with every default applied. */

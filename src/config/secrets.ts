@@ -8,6 +8,7 @@ export function configSecrets(config: RadarConfig): string[] {
     config.notifications.ntfy.token,
     config.web.auth_token,
     config.tools.web_search.api_key,
+    config.library.comicvine.api_key,
     ...Object.values(config.llm.models).map((role) => role.api_key),
     ...runtimeSecrets,
   ].filter((value) => value.length > 0);
