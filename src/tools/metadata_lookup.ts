@@ -23,7 +23,6 @@ import {
   openLibraryDefaultBase,
   openLibrarySearchUrl,
 } from "./web/open_library.ts";
-import { radarVersion } from "../version.ts";
 
 /** Found issues or books, or one line saying why not. */
 export type LookupAnswer<T> = { found: T[] } | { error: string };
@@ -44,6 +43,7 @@ export interface MetadataLookupDependencies {
 }
 
 const maxAnswerBytes = 2 * 1024 * 1024;
+// ComicVine turns away clients without a User-Agent of their own.
 
 /** Builds the enabled lookups; `resolve` and `pinned` are injectable for tests. */
 export function createMetadataLookup(
@@ -60,7 +60,7 @@ export function createMetadataLookup(
       allowPrivate: configured,
       maxBytes: maxAnswerBytes,
       signal: AbortSignal.any([signal, AbortSignal.timeout(20_000)]),
-      headers: { Accept: "application/json", "User-Agent": `Radar/${radarVersion}` },
+      headers: { Accept: "application/json", "User-Agent": "Radar (personal assistant; comic and PDF filing)" },
       service,
     });
     let json: unknown;
