@@ -24,7 +24,8 @@ export const librarySection = z.object({
     requests_per_hour: z.number().int().min(1).max(200).default(180),
   }).prefault({}),
   open_library: z.object({
-    enabled: z.boolean().default(true),
+    /** Off by default: a PDF's title would leave the machine. */
+    enabled: z.boolean().default(false),
     /** Own endpoint; empty = https://openlibrary.org. */
     base_url: z.string().default(""),
     requests_per_hour: z.number().int().min(1).max(3600).default(300),

@@ -31,6 +31,8 @@ const omittedSchemaKeys = new Set([
   "exclusiveMinimum",
   "exclusiveMaximum",
   "default",
+  // Object keys are strings in JSON anyway.
+  "propertyNames",
 ]);
 
 function stripNoise(value: unknown, names = false): unknown {
@@ -61,6 +63,8 @@ export interface ToolDefinition<Schema extends z.ZodType> {
   alwaysOn?: boolean;
   /** Reads local state only (see `Tool.readOnly`). */
   readOnly?: boolean;
+  /** Offered only when a request needs it (see `Tool.onDemand`). */
+  onDemand?: boolean;
   keywords?: string[];
   run(args: z.output<Schema>, context: ToolContext): Promise<ToolOutput>;
 }
@@ -83,6 +87,7 @@ export function defineTool<Schema extends z.ZodType>(definition: ToolDefinition<
     parameters: compactJsonSchema(definition.input),
     source: "builtin",
     alwaysOn: definition.alwaysOn,
+    onDemand: definition.onDemand,
     readOnly: definition.readOnly,
     keywords: definition.keywords,
     parse(args: unknown): ParseResult {

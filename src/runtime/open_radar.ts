@@ -13,7 +13,7 @@ import { ToolRegistry } from "../core/tool_registry.ts";
 import { builtinTools } from "../tools/index.ts";
 import { calendarReaderFor, mailReaderFor } from "../sources/source_readers.ts";
 import { githubReaderFor } from "../sources/github/github_access.ts";
-import { createPdfReader } from "../adapters/pdf/subprocess_pdf_reader.ts";
+import { documentParsers } from "./document_parsers.ts";
 import { SqlitePluginRecords } from "../adapters/sqlite/plugin_records.ts";
 import { createPluginSystem, type PluginSystem } from "../plugins/plugin_system.ts";
 import { agentDependencies, type AgentOptions } from "./agent_dependencies.ts";
@@ -263,7 +263,7 @@ export function openRadar(options: RadarOptions): Radar {
       cwd: options.cwd,
       tasks: work.tasks,
       monitors: work.monitors,
-      pdfReader: createPdfReader(config.tools.pdf, options.env),
+      ...documentParsers(config, options.env),
       visionModel: core.visionModel,
       memory,
       mail: mailReaderFor(config, options.env),

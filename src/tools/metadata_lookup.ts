@@ -60,7 +60,10 @@ export function createMetadataLookup(
       allowPrivate: configured,
       maxBytes: maxAnswerBytes,
       signal: AbortSignal.any([signal, AbortSignal.timeout(20_000)]),
-      headers: { Accept: "application/json", "User-Agent": "Radar (personal assistant; comic and PDF filing)" },
+      headers: {
+        Accept: "application/json",
+        "User-Agent": "Radar (personal assistant; comic and PDF filing)",
+      },
       service,
     });
     let json: unknown;

@@ -199,3 +199,29 @@ Deno.test("skills that do not fit the prompt's room are counted, and the prompt 
   assert.ok(estimateTokens(prompt) < 500, `~${estimateTokens(prompt)} tokens`);
   assert.ok(omitted > 0);
 });
+
+Deno.test(
+  "a loaded skill's allowed-tools join the offer (how a filing skill brings comic_info)",
+  withRoot(async (root) => {
+    writeSkill(
+      root,
+      "comic-filing",
+      "name: comic-filing\ndescription: File comics.\nallowed-tools: comic_info move_file",
+      "1. Read it.\n",
+    );
+    writeSkill(
+      root,
+      "odd",
+      "name: odd\ndescription: Odd.\nallowed-tools: [ok_tool, 'Bad Name', 3]",
+    );
+    const catalog = new SkillCatalog(() => [{ path: root, source: "data" }], {});
+    const tool = useSkillTool({ skills: skillLibrary(catalog) });
+    const loaded = await tool.run({ name: "comic-filing" }, context);
+    assert.deepEqual(typeof loaded === "string" ? [] : loaded.offerTools, [
+      "comic_info",
+      "move_file",
+    ]);
+    const odd = await tool.run({ name: "odd" }, context);
+    assert.deepEqual(typeof odd === "string" ? [] : odd.offerTools, ["ok_tool"]);
+  }),
+);

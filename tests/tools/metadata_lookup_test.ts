@@ -11,6 +11,7 @@ function setup(edit: (config: RadarConfig) => void = () => {}) {
   const config = defaultConfig();
   config.library.comicvine.api_key = key;
   config.library.comicvine.base_url = fake.comicVineBase;
+  config.library.open_library.enabled = true;
   config.library.open_library.base_url = fake.openLibraryBase;
   edit(config);
   const clock = new ManualClock(new Date("2026-11-22T09:15:00Z"));
@@ -117,7 +118,6 @@ Deno.test("without a key there is no ComicVine lookup; the public endpoints must
   const config = defaultConfig();
   const clock = new ManualClock(new Date());
   assert.equal(createMetadataLookup({ config, fetch, clock }).comics, undefined);
-  config.library.open_library.enabled = false;
   assert.equal(createMetadataLookup({ config, fetch, clock }).books, undefined);
   config.library.open_library.enabled = true;
   config.library.comicvine.api_key = key;
