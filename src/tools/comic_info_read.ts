@@ -59,10 +59,10 @@ export async function describeComic(
     }${contents.cover ? `, cover ${contents.cover}` : ""}`,
   ];
   if (pages.length > 1) {
-    lines.push(
-      `Pages: ${pages.slice(0, 3).join(", ")}${pages.length > 4 ? ", …" : ","} ${pages.at(-1)}`,
-    );
+    const shownPages = pages.length <= 4 ? pages : [...pages.slice(0, 3), "…", pages.at(-1)!];
+    lines.push(`Pages: ${shownPages.join(", ")}`);
   }
+
   if (contents.info) lines.push(`ComicInfo.xml: ${infoLine(contents.info) || "(empty)"}`);
   else if (contents.infoProblem) lines.push(`ComicInfo.xml not read: ${contents.infoProblem}`);
   else lines.push("No ComicInfo.xml.");
