@@ -3,7 +3,8 @@ import type { Hono } from "hono";
 import type { Radar } from "../src/runtime/open_radar.ts";
 import type { DaemonWebOptions } from "../src/daemon/daemon.ts";
 import { ExitCode, RadarError } from "../src/core/errors.ts";
-import { checkBindAddress, isLoopbackAddress } from "./bind_policy.ts";
+import { isLoopbackHost } from "../src/adapters/network/address_policy.ts";
+import { checkBindAddress } from "./bind_policy.ts";
 import { LoginCodes } from "./login_codes.ts";
 import type { WebDependencies } from "./ports.ts";
 import { webDependenciesFromRuntime, type WebExtras } from "./runtime_dependencies.ts";
@@ -127,7 +128,7 @@ export function startWebServerWith(
   let app: Promise<Hono> | undefined;
   const built = () =>
     app ??= import("./app.tsx").then(({ createApp }) =>
-      createApp(deps, { loginCodes, loopbackHostsOnly: isLoopbackAddress(options.host) })
+      createApp(deps, { loginCodes, loopbackHostsOnly: isLoopbackHost(options.host) })
     );
   return serveApp(
     async (request, info) => (await built()).fetch(request, info),

@@ -16,6 +16,7 @@ import { heartbeatScope, runSideEffects } from "./run_side_effects.ts";
 import { shouldTriage } from "../core/heartbeat_triage.ts";
 import type { TriageOutcome, TriageRunner } from "./heartbeat_triage_step.ts";
 import { addUsage } from "../core/messages.ts";
+import { formatDate } from "../core/zoned_time.ts";
 import type { UnattendedBudget } from "./unattended_budget.ts";
 
 /** What the heartbeat runner needs. */
@@ -358,7 +359,7 @@ export class HeartbeatRunner {
 
   /** One heartbeat conversation per local day keeps `radar history` readable. */
   #conversation(now: Date, timeZone?: string): number {
-    const day = new Intl.DateTimeFormat("en-CA", { timeZone }).format(now);
+    const day = formatDate(now, timeZone);
     const title = `Heartbeat ${day}`;
     const latest = this.deps.conversations.latest("heartbeat");
     if (latest?.title === title) return latest.id;

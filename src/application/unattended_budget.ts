@@ -17,7 +17,7 @@ import {
   localDay,
   type UnattendedRun,
 } from "../core/budget.ts";
-import { formatLocalTime } from "../core/system_prompt.ts";
+import { formatLocalTime } from "../core/zoned_time.ts";
 
 /** Sends one notification under an outbox scope (a second call with the same scope sends nothing). */
 export type BudgetNotifier = (scope: string, title: string, message: string) => Promise<unknown>;

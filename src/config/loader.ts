@@ -6,7 +6,8 @@ import { environmentOverrides, setConfigValue } from "./environment.ts";
 import { dataDirectory, type Environment } from "./paths.ts";
 import { configSchema, type RadarConfig } from "./schema.ts";
 import { unknownKeys } from "./unknown_keys.ts";
-import { describeConfigIssue } from "./describe_issue.ts";
+import { describeIssue } from "../core/zod_issues.ts";
+import { secretKeyPattern } from "./mask_secrets.ts";
 
 /** A loaded configuration and where it came from. */
 export interface LoadedConfig {
@@ -54,7 +55,11 @@ export function validateConfig(
   const parsed = configSchema.safeParse(withEnv);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new ConfigError(`Invalid config ${where}: ${describeConfigIssue(issue, withEnv)}`);
+    throw new ConfigError(
+      `Invalid config ${where}: ${
+        describeIssue(issue, { input: withEnv, secretKey: secretKeyPattern })
+      }`,
+    );
   }
   const config = parsed.data;
   if (!config.llm.provider) {

@@ -2,6 +2,7 @@
 import { comicsToolSection, librarySection } from "./library_schema.ts";
 import { z } from "zod";
 import * as bounds from "../core/bounds.ts";
+import { isKnownTimeZone } from "../core/zoned_time.ts";
 import { calendarSection, emailSection } from "./sources_schema.ts";
 import { mcpSection } from "./mcp_schema.ts";
 import { hookPoints, hookRuleTypes } from "../core/hooks.ts";
@@ -14,13 +15,7 @@ const positiveInt = z.number().int().positive();
 
 /** True for "" (the system's zone) and any zone this runtime knows ("Mars/Olympus" is not). */
 function isTimeZone(name: string): boolean {
-  if (!name) return true;
-  try {
-    new Intl.DateTimeFormat("en", { timeZone: name });
-    return true;
-  } catch {
-    return false;
-  }
+  return !name || isKnownTimeZone(name);
 }
 
 /** `radar:` identity and personality. */

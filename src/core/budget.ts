@@ -3,6 +3,7 @@
  * together and per task. Pure: local days, the verdict for one run, the report `radar status`,
  * `radar task log` and the dashboard show.
  */
+import { formatDate, startOfZonedDay } from "./zoned_time.ts";
 
 /** The configured limits (0 means none). */
 export interface BudgetLimits {
@@ -57,46 +58,18 @@ export interface BudgetReport {
   days: Array<{ day: string; heartbeatTokens: number; taskTokens: number }>;
 }
 
-const dayFormats = new Map<string, Intl.DateTimeFormat>();
-
 /** "2026-11-23" of `at` in `timeZone` (undefined: the system's). */
 export function localDayKey(at: Date, timeZone?: string): string {
-  const zone = timeZone ?? "";
-  let format = dayFormats.get(zone);
-  if (!format) {
-    format = new Intl.DateTimeFormat("en-CA", {
-      timeZone,
-      year: "numeric",
-      month: "2-digit",
-      day: "2-digit",
-    });
-    dayFormats.set(zone, format);
-  }
-  return format.format(at);
+  return formatDate(at, timeZone);
 }
 
 /** The local day `at` falls on: its first instant and the next day's (DST days included). */
 export function localDay(at: Date, timeZone?: string): LocalDay {
-  const key = localDayKey(at, timeZone);
-  // The day starts at the earliest instant whose local day is `key`; search by halving from
-  // 26 hours back (zones span UTC-12..+14), so no offset arithmetic can be wrong on DST days.
-  const start = firstInstantOf(key, new Date(at.getTime() - 26 * 3_600_000), at, timeZone);
-  const probe = new Date(start.getTime() + 26 * 3_600_000);
-  const nextKey = localDayKey(probe, timeZone);
-  const end = nextKey === key ? probe : firstInstantOf(nextKey, start, probe, timeZone);
-  return { key, start, end };
-}
-
-/** The first whole second in (low, high] whose local day is `key` (true at `high`). */
-function firstInstantOf(key: string, low: Date, high: Date, timeZone?: string): Date {
-  let before = Math.floor(low.getTime() / 1000);
-  let after = Math.ceil(high.getTime() / 1000);
-  while (after - before > 1) {
-    const middle = Math.floor((before + after) / 2);
-    if (localDayKey(new Date(middle * 1000), timeZone) >= key) after = middle;
-    else before = middle;
-  }
-  return new Date(after * 1000);
+  return {
+    key: formatDate(at, timeZone),
+    start: startOfZonedDay(at, timeZone),
+    end: startOfZonedDay(at, timeZone, 1),
+  };
 }
 
 /** Today's tokens: heartbeats, tasks, and per task. */

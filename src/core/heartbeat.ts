@@ -1,6 +1,6 @@
 /** Heartbeat decisions and the heartbeat message: pure functions of time, config and events. */
 import { isQuietTime, type QuietHours } from "./quiet_hours.ts";
-import { formatLocalTime } from "./system_prompt.ts";
+import { formatLocalTime } from "./zoned_time.ts";
 import { untrustedNotice, wrapUntrusted } from "./untrusted_text.ts";
 import { redactText } from "./redact.ts";
 

@@ -1,4 +1,5 @@
 /** Quiet hours in local time, possibly spanning midnight ("23:00" to "07:00"). */
+import { zonedParts } from "./zoned_time.ts";
 
 /** A quiet-hours window as configured (HH:MM, 24-hour, local time); null means none. */
 export type QuietHours = { start: string; end: string } | null;
@@ -10,14 +11,7 @@ function minutesOf(clock: string): number {
 
 /** Minutes since local midnight of `at` in `timeZone` (undefined: the system's zone). */
 export function localMinutes(at: Date, timeZone?: string): number {
-  const parts = new Intl.DateTimeFormat("en-GB", {
-    hour: "2-digit",
-    minute: "2-digit",
-    hourCycle: "h23",
-    timeZone,
-  }).formatToParts(at);
-  const hour = Number(parts.find((part) => part.type === "hour")?.value ?? 0);
-  const minute = Number(parts.find((part) => part.type === "minute")?.value ?? 0);
+  const { hour, minute } = zonedParts(at, timeZone);
   return hour * 60 + minute;
 }
 

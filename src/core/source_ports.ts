@@ -38,6 +38,8 @@ export interface CalendarOccurrence {
   end: Date;
   allDay: boolean;
   location?: string;
+  /** Its TZID names a zone neither the file nor Radar knows: the time is read as UTC. */
+  unknownZone?: string;
 }
 
 /** A new event to add to a writable calendar. */

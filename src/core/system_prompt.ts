@@ -2,6 +2,7 @@
 import { promptVariableLimits } from "./prompt_variables.ts";
 import { sanitizeUntrusted } from "./untrusted_text.ts";
 import { skillsBlock, type SkillSummary } from "./skills_prompt.ts";
+import { formatLocalTime } from "./zoned_time.ts";
 
 /** What the system prompt is built from. */
 export interface SystemPromptInput {
@@ -66,40 +67,6 @@ function tagFree(text: string): string {
 export function stampUserMessage(content: string, sentAt: Date, timeZone?: string): string {
   return `[${formatLocalTime(sentAt, timeZone)}]\n${content}`;
 }
-
-/**
- * Formats a time as the user reads it: weekday, date, time and zone ("Monday, 23 Nov 2026, 09:05
- * UTC+01:00"). In the machine's own zone this uses plain Date arithmetic, because the first
- * Intl.DateTimeFormat of a process costs 15–30 ms of ICU loading; a configured zone needs Intl.
- */
-export function formatLocalTime(now: Date, timeZone?: string): string {
-  if (timeZone) {
-    return new Intl.DateTimeFormat("en-GB", {
-      weekday: "long",
-      year: "numeric",
-      month: "short",
-      day: "numeric",
-      hour: "2-digit",
-      minute: "2-digit",
-      timeZone,
-      timeZoneName: "short",
-    }).format(now);
-  }
-  const two = (value: number) => String(value).padStart(2, "0");
-  const offset = -now.getTimezoneOffset();
-  const zone = offset === 0
-    ? "UTC"
-    : `UTC${offset > 0 ? "+" : "-"}${two(Math.floor(Math.abs(offset) / 60))}:${
-      two(Math.abs(offset) % 60)
-    }`;
-  return `${weekdays[now.getDay()]}, ${now.getDate()} ${
-    months[now.getMonth()]
-  } ${now.getFullYear()}, ` +
-    `${two(now.getHours())}:${two(now.getMinutes())} ${zone}`;
-}
-
-const weekdays = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
-const months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 
 /** Builds the system prompt. */
 export function buildSystemPrompt(input: SystemPromptInput): string {

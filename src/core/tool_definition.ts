@@ -1,16 +1,7 @@
 /** Built-in tool definitions from zod schemas: JSON Schema for the model, validation of calls. */
 import { z } from "zod";
 import type { ParseResult, Tool, ToolContext, ToolOutput } from "./tool.ts";
-
-/** Formats zod issues as "path: message" lines a model can act on. */
-export function describeIssues(error: z.ZodError): string {
-  return error.issues
-    .map((issue) => {
-      const path = issue.path.length ? issue.path.join(".") : "(arguments)";
-      return `${path}: ${issue.message}`;
-    })
-    .join("; ");
-}
+import { describeIssues } from "./zod_issues.ts";
 
 /** Converts a zod schema to compact JSON Schema (no $schema, additionalProperties, lengths or bounds). */
 export function compactJsonSchema(schema: z.ZodType): Record<string, unknown> {
@@ -94,7 +85,7 @@ export function defineTool<Schema extends z.ZodType>(definition: ToolDefinition<
       const parsed = definition.input.safeParse(args);
       return parsed.success
         ? { ok: true, value: parsed.data }
-        : { ok: false, error: describeIssues(parsed.error) };
+        : { ok: false, error: describeIssues(parsed.error, { root: "(arguments)" }) };
     },
     run: (args, context) => definition.run(args as z.output<Schema>, context),
   };

@@ -1,54 +1,86 @@
-/** Wall-clock times in an IANA time zone (or the system's when none is given), via Intl. */
+/**
+ * The one place an instant becomes what a person reads, and wall-clock time becomes an instant:
+ * in an IANA time zone (`radar.timezone`), the machine's when none is configured. Built on
+ * Temporal, which needs no ICU: the first Intl.DateTimeFormat of a process costs 15–30 ms, and
+ * these run before the first model request (the stamp of every user turn). English names only.
+ * A zone is labelled by its offset ("UTC+01:00", "UTC"), which no reader can misread.
+ */
 
-/** The wall-clock parts of `at` in `timeZone`. */
+const weekdays = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"];
+const months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+
+/** The zone a time is shown in: the configured one, else the machine's. */
+export function effectiveTimeZone(configured?: string): string {
+  return configured || Temporal.Now.timeZoneId();
+}
+
+/** True for a zone name Temporal knows ("Europe/Berlin", "UTC"; not "Mars/Olympus"). */
+export function isKnownTimeZone(name: string): boolean {
+  try {
+    Temporal.Instant.fromEpochMilliseconds(0).toZonedDateTimeISO(name);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** `at` on the wall clock of `timeZone` (the machine's zone without one). */
+export function zonedDateTime(at: Date, timeZone?: string): Temporal.ZonedDateTime {
+  return Temporal.Instant.fromEpochMilliseconds(at.getTime())
+    .toZonedDateTimeISO(effectiveTimeZone(timeZone));
+}
+
+/** The wall-clock parts of `at` in `timeZone` (weekday: 1 Monday … 7 Sunday). */
 export function zonedParts(at: Date, timeZone?: string) {
-  const parts = new Intl.DateTimeFormat("en-US", {
-    timeZone,
-    hourCycle: "h23",
-    year: "numeric",
-    month: "2-digit",
-    day: "2-digit",
-    hour: "2-digit",
-    minute: "2-digit",
-    second: "2-digit",
-  }).formatToParts(at);
-  const value = (type: string) => Number(parts.find((part) => part.type === type)?.value ?? 0);
+  const zoned = zonedDateTime(at, timeZone);
   return {
-    year: value("year"),
-    month: value("month"),
-    day: value("day"),
-    hour: value("hour"),
-    minute: value("minute"),
-    second: value("second"),
+    year: zoned.year,
+    month: zoned.month,
+    day: zoned.day,
+    hour: zoned.hour,
+    minute: zoned.minute,
+    second: zoned.second,
+    weekday: zoned.dayOfWeek,
   };
 }
 
-/** The instant whose wall-clock time in `timeZone` is the given one (DST gaps move forward). */
+/**
+ * The instant whose wall-clock time in `timeZone` is the given one (a time skipped by a DST change
+ * moves forward, a repeated one takes the earlier). Undefined for a date that does not exist.
+ */
 export function zonedTimeToUtc(
-  wall: { year: number; month: number; day: number; hour?: number; minute?: number },
+  wall: {
+    year: number;
+    month: number;
+    day: number;
+    hour?: number;
+    minute?: number;
+    second?: number;
+  },
   timeZone?: string,
-): Date {
-  const target = Date.UTC(wall.year, wall.month - 1, wall.day, wall.hour ?? 0, wall.minute ?? 0);
-  let guess = target;
-  for (let round = 0; round < 3; round++) {
-    const seen = zonedParts(new Date(guess), timeZone);
-    const seenAsUtc = Date.UTC(seen.year, seen.month - 1, seen.day, seen.hour, seen.minute);
-    const difference = target - seenAsUtc;
-    if (difference === 0) break;
-    guess += difference;
+): Date | undefined {
+  try {
+    const zoned = Temporal.ZonedDateTime.from(
+      {
+        ...wall,
+        hour: wall.hour ?? 0,
+        minute: wall.minute ?? 0,
+        second: wall.second ?? 0,
+        timeZone: effectiveTimeZone(timeZone),
+      },
+      { overflow: "reject", disambiguation: "compatible" },
+    );
+    return new Date(zoned.epochMilliseconds);
+  } catch {
+    return undefined;
   }
-  return new Date(guess);
 }
 
 /** Midnight starting the day of `at` in `timeZone`, plus `days` days. */
 export function startOfZonedDay(at: Date, timeZone: string | undefined, days = 0): Date {
-  const today = zonedParts(at, timeZone);
-  const shifted = new Date(Date.UTC(today.year, today.month - 1, today.day + days));
-  return zonedTimeToUtc({
-    year: shifted.getUTCFullYear(),
-    month: shifted.getUTCMonth() + 1,
-    day: shifted.getUTCDate(),
-  }, timeZone);
+  const zone = effectiveTimeZone(timeZone);
+  const day = zonedDateTime(at, zone).toPlainDate().add({ days });
+  return new Date(day.toZonedDateTime({ timeZone: zone }).epochMilliseconds);
 }
 
 /**
@@ -64,6 +96,60 @@ export function parseZonedTime(text: string, timeZone?: string): Date | undefine
   const match = /^(\d{4})-(\d\d)-(\d\d)(?:[T ](\d\d):(\d\d))?$/.exec(trimmed);
   if (!match) return undefined;
   const [year, month, day, hour, minute] = match.slice(1).map((part) => Number(part ?? 0));
-  if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59) return undefined;
   return zonedTimeToUtc({ year, month, day, hour, minute }, timeZone);
+}
+
+const two = (value: number) => String(value).padStart(2, "0");
+
+/** "UTC" or "UTC+01:00": the zone's offset at that moment. */
+function offsetLabel(zoned: Temporal.ZonedDateTime): string {
+  return zoned.offset === "+00:00" ? "UTC" : `UTC${zoned.offset}`;
+}
+
+/** "14:30". */
+function clock(zoned: Temporal.ZonedDateTime): string {
+  return `${two(zoned.hour)}:${two(zoned.minute)}`;
+}
+
+/** "Monday, 23 Nov 2026, 10:05 UTC+01:00": the stamp of a user turn and the heartbeat's "now". */
+export function formatLocalTime(at: Date, timeZone?: string): string {
+  const zoned = zonedDateTime(at, timeZone);
+  return `${weekdays[zoned.dayOfWeek - 1]}, ${zoned.day} ${months[zoned.month - 1]} ` +
+    `${zoned.year}, ${clock(zoned)} ${offsetLabel(zoned)}`;
+}
+
+/** "Tue 24 Nov". */
+export function formatDay(at: Date, timeZone?: string): string {
+  const zoned = zonedDateTime(at, timeZone);
+  return `${weekdays[zoned.dayOfWeek - 1].slice(0, 3)} ${zoned.day} ${months[zoned.month - 1]}`;
+}
+
+/** "14:30" in the zone. */
+export function formatClock(at: Date, timeZone?: string): string {
+  return clock(zonedDateTime(at, timeZone));
+}
+
+/** "Tue 24 Nov 14:30". */
+export function formatDayTime(at: Date, timeZone?: string): string {
+  return `${formatDay(at, timeZone)} ${formatClock(at, timeZone)}`;
+}
+
+/** "2026-11-24". */
+export function formatDate(at: Date, timeZone?: string): string {
+  return zonedDateTime(at, timeZone).toPlainDate().toString();
+}
+
+/**
+ * "2026-11-24 14:30" (with `seconds`: "2026-11-24 14:30:05"; with `zone`: "2026-11-24 14:30
+ * UTC+01:00", for lines a reader could take for another zone's time).
+ */
+export function formatDateTime(
+  at: Date,
+  timeZone?: string,
+  options: { seconds?: boolean; zone?: boolean } = {},
+): string {
+  const zoned = zonedDateTime(at, timeZone);
+  const time = options.seconds ? `${clock(zoned)}:${two(zoned.second)}` : clock(zoned);
+  const zone = options.zone ? ` ${offsetLabel(zoned)}` : "";
+  return `${zoned.toPlainDate().toString()} ${time}${zone}`;
 }

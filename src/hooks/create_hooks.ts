@@ -3,6 +3,7 @@ import type { RadarConfig } from "../config/schema.ts";
 import { Hooks } from "../core/hooks.ts";
 import type { AuditSink, Clock, Logger } from "../core/ports.ts";
 import { registerConfigRules } from "./config_rules.ts";
+import { zonedParts } from "../core/zoned_time.ts";
 
 /** What the hooks are built from. */
 export interface CreateHooksOptions {
@@ -37,13 +38,7 @@ export function createHooks(options: CreateHooksOptions): Hooks {
     logger,
     home: options.env.HOME,
     cwd: options.cwd,
-    hourOf: timeZone ? (date) => hourIn(date, timeZone) : undefined,
+    hourOf: timeZone ? (date) => zonedParts(date, timeZone).hour : undefined,
   });
   return hooks;
-}
-
-function hourIn(date: Date, timeZone: string): number {
-  const text = new Intl.DateTimeFormat("en-GB", { hour: "numeric", hourCycle: "h23", timeZone })
-    .format(date);
-  return Number.parseInt(text, 10) % 24;
 }

@@ -5,10 +5,10 @@
  * to an address the guard checked (pinned, as fetch_url does), so DNS cannot answer differently
  * between the check and the connect.
  */
+import { isPrivateAddress } from "../adapters/network/address_policy.ts";
 import {
   checkUrlAddresses,
   denoResolver,
-  privateAddressKind,
   type Resolver,
 } from "../adapters/network/network_guard.ts";
 import {
@@ -32,17 +32,23 @@ export function guardedMcpFetch(
     if (!allowed.has(host)) {
       throw new Error(`${host} is not an approved host of this MCP server`);
     }
-    const local = host === "localhost" || privateAddressKind(host) !== undefined;
+    const local = host === "localhost" || isPrivateAddress(host);
     const check = await checkUrlAddresses(target, {
       allowPrivate: local,
       resolve,
       allowHint: "a local MCP server is reached by its address or localhost in its url",
     });
     if (check.problem !== undefined) throw new Error(check.problem);
-    const opened = await fetchFromChecked(target, check.addresses, {
-      ...init,
-      redirect: "error",
-    }, { fetch: fetcher, pinned });
+    let opened;
+    try {
+      opened = await fetchFromChecked(target, check.addresses, {
+        ...init,
+        redirect: "error",
+      }, { fetch: fetcher, pinned });
+    } catch (error) {
+      if (init?.signal?.aborted) throw error;
+      throw new Error(unreachable(target, error));
+    }
     const response = opened.response;
     if (!response.body) {
       opened.close();
@@ -57,6 +63,37 @@ export function guardedMcpFetch(
       },
     );
   };
+}
+
+/**
+ * "cannot reach http://127.0.0.1:8765/mcp: connection refused": the address and what went wrong
+ * in words (refused, timed out, no such host, TLS), not the runtime's "fetch failed".
+ */
+export function unreachable(target: URL, error: unknown): string {
+  const where = `${target.origin}${target.pathname}`;
+  const text = errorChain(error);
+  const reason = /refused/i.test(text)
+    ? "connection refused (is the server running?)"
+    : /timed? ?out|TimeoutError/i.test(text)
+    ? "timed out"
+    : /dns|resolve|lookup|name or service not known|no address/i.test(text)
+    ? "cannot resolve its host"
+    : /certificate|tls|ssl/i.test(text)
+    ? `TLS failed (${text.split("\n")[0].slice(0, 160)})`
+    : /reset|broken pipe|closed/i.test(text)
+    ? "the connection was closed"
+    : text.split("\n")[0].slice(0, 200) || "unknown error";
+  return `cannot reach ${where}: ${reason}`;
+}
+
+/** An error's message with its causes (Deno puts the OS reason in `cause`). */
+function errorChain(error: unknown): string {
+  const parts: string[] = [];
+  for (let current = error, depth = 0; current && depth < 5; depth++) {
+    parts.push(current instanceof Error ? `${current.name}: ${current.message}` : String(current));
+    current = current instanceof Error ? current.cause : undefined;
+  }
+  return parts.join("\n");
 }
 
 /** The same bytes; `close` (the pinned client) runs when the stream ends, fails or is cancelled. */

@@ -17,6 +17,8 @@ import { guardedMcpFetch } from "./http_guard.ts";
 import { mcpTools } from "./mcp_tools.ts";
 import { sandboxLaunch } from "./sandbox_launch.ts";
 import { McpServerConnection } from "./server_connection.ts";
+import { explainHttpFailure, explainStdioFailure, type ProcessReport } from "./server_failure.ts";
+import { configSecrets } from "../config/secrets.ts";
 
 /** Where a server stands with the user. */
 export type McpServerState = "approved" | "pending" | "changed";
@@ -201,6 +203,7 @@ export function connectionFor(
       name: approval.name,
       timeoutMs,
       onToolsListed,
+      explain: (error) => explainHttpFailure(error, approval.url),
       open: async () => {
         const { StreamableHTTPClientTransport } = await import(
           "@modelcontextprotocol/sdk/client/streamableHttp.js"
@@ -211,15 +214,27 @@ export function connectionFor(
   }
   const first = sandboxLaunch(deps, approval);
   if ("problem" in first) return first.problem;
+  let hidden = first.hidden;
+  let secrets: string[] = [];
   return new McpServerConnection({
     name: approval.name,
     timeoutMs,
     idleMs: settings.idle_seconds * 1000,
     onToolsListed,
+    // Its stderr may echo the variables it was given: they are masked like Radar's own secrets.
+    explain: (error, transport) =>
+      explainStdioFailure(error, transport as unknown as ProcessReport, { hidden, secrets }),
     // Computed again at every start: what home holds (and so what is hidden) changes.
     open: async () => {
       const launch = sandboxLaunch(deps, approval);
       if ("problem" in launch) throw new Error(launch.problem);
+      hidden = launch.hidden;
+      secrets = [
+        ...Object.entries(launch.launch.env).flatMap(([name, value]) =>
+          name === "PATH" ? [] : [value]
+        ),
+        ...configSecrets(deps.config),
+      ];
       const { SandboxedStdioTransport } = await import("./sandboxed_stdio_transport.ts");
       return new SandboxedStdioTransport(launch.launch, settings.max_message_bytes);
     },

@@ -66,7 +66,7 @@ export function mcpTools(
           const text = resultText(result, limits.maxResultChars);
           return result.isError ? failed(text) : text;
         } catch (error) {
-          const message = oneLine((error as Error).message ?? String(error), 300);
+          const message = oneLine((error as Error).message ?? String(error), 600);
           return /timed? ?out/i.test(message)
             ? timedOut(`MCP server ${server} timed out and was stopped (${message})`)
             : failed(`MCP server ${server} failed: ${message}`);

@@ -16,7 +16,7 @@ import { execSandbox, execSandboxSpec, execUserRoots } from "../adapters/os/sand
 import { sandboxedArgv } from "../adapters/os/sandbox.ts";
 import { type FileAccessDependencies, radarPlaces } from "../adapters/os/file_access.ts";
 import { isInside } from "../adapters/os/path_guard.ts";
-import { join } from "node:path";
+import { dirname, join, relative, sep } from "node:path";
 import type { McpApproval } from "./approval.ts";
 import type { ProcessLaunch } from "./sandboxed_stdio_transport.ts";
 import type { SandboxSpec } from "../adapters/os/sandbox.ts";
@@ -55,11 +55,14 @@ const systemEntries = [
   "/etc/mime.types",
 ];
 
-/** The sandboxed launch of one server, or why it cannot start. */
+/**
+ * The sandboxed launch of one server, or why it cannot start. `hidden` says, for each program or
+ * script on its command line that the sandbox hides, why and what to grant.
+ */
 export function sandboxLaunch(
   deps: FileAccessDependencies,
   approval: McpApproval,
-): { launch: ProcessLaunch; folders: string[] } | { problem: string } {
+): { launch: ProcessLaunch; folders: string[]; hidden: string[] } | { problem: string } {
   const sandbox = execSandbox(deps);
   if (!sandbox.program) {
     return { problem: `no sandbox for MCP servers: ${sandbox.problem}` };
@@ -104,7 +107,46 @@ export function sandboxLaunch(
     if (value !== undefined) env[name] = value;
   }
   const command = `exec ${quote(approval.command)}`;
-  return { launch: { argv: sandboxedArgv(sandbox.program, spec, command), env, cwd }, folders };
+  const hidden = approval.command.flatMap((entry) => {
+    const why = entry.startsWith("/") ? hiddenBySandbox(spec, entry) : undefined;
+    return why ? [why] : [];
+  });
+  return {
+    launch: { argv: sandboxedArgv(sandbox.program, spec, command), env, cwd },
+    folders,
+    hidden,
+  };
+}
+
+/**
+ * Why the server cannot see `path` (an existing file on its command line) and what to grant, or
+ * undefined when it can: under /tmp (the sandbox's /tmp is private and empty), in a folder the
+ * sandbox empties (home, /etc, /opt) and not granted, or in a protected location.
+ */
+export function hiddenBySandbox(spec: SandboxSpec, path: string): string | undefined {
+  const real = realPath(path);
+  if (!real) return undefined; // missing outside the sandbox too: its own error says so
+  const granted = [...spec.writableRoots, ...(spec.readableRoots ?? [])]
+    .some((root) => isInside(real, root, true));
+  const protectedPlace = spec.hiddenFolders.some((folder) => isInside(real, folder, true)) ||
+    spec.hiddenFiles.includes(real);
+  if (protectedPlace) {
+    return `the sandbox hides ${path} (a protected location: secrets or Radar's own folders); ` +
+      `install the server elsewhere`;
+  }
+  if (granted) return undefined;
+  // The innermost folder that hides it (a home under /tmp is hidden as a home).
+  const hiding = ["/tmp", ...(spec.emptyFolders ?? [])]
+    .filter((folder) => isInside(real, folder, true))
+    .sort((left, right) => right.length - left.length)[0];
+  if (!hiding) return undefined;
+  const top = join(hiding, relative(hiding, real).split(sep)[0]);
+  const folder = top === real ? dirname(real) : top;
+  const place = hiding === "/tmp"
+    ? "under /tmp, which the sandbox replaces with an empty private /tmp"
+    : `in ${hiding}, which the sandbox hides from MCP servers`;
+  return `the sandbox hid its program: ${path} is ${place}; install it elsewhere or grant ` +
+    `its folder read-only (radar mcp add … --read ${folder}, or read_folders: [${folder}])`;
 }
 
 /**

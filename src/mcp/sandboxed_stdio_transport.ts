@@ -18,6 +18,9 @@ export interface ProcessLaunch {
   cwd: string;
 }
 
+/** How long an exited server's stderr may take to reach its end. */
+const stderrDrainMs = 500;
+
 /** Garbage lines tolerated before the server is killed. */
 const maxBadLines = 50;
 const stderrTailBytes = 2000;
@@ -32,6 +35,8 @@ export class SandboxedStdioTransport implements Transport {
   private writer?: WritableStreamDefaultWriter<Uint8Array>;
   private closed = false;
   private stderrTail = "";
+  private status?: Deno.CommandStatus;
+  private killed = false;
 
   constructor(private readonly launch: ProcessLaunch, private readonly maxMessageBytes: number) {}
 
@@ -49,8 +54,14 @@ export class SandboxedStdioTransport implements Transport {
     }).spawn();
     this.writer = this.child.stdin.getWriter();
     this.readStdout(this.child.stdout).catch((error) => this.fail(error));
-    this.readStderr(this.child.stderr).catch(() => {});
-    this.child.status.then(() => this.finish(), () => this.finish());
+    const stderrRead = this.readStderr(this.child.stderr).catch(() => {});
+    this.child.status.then(async (status) => {
+      if (!this.killed) this.status = status;
+      // Its last words first, so whoever hears of the close can say what it wrote (bounded:
+      // a child of the server may hold stderr open).
+      await settledWithin(stderrRead, stderrDrainMs);
+      this.finish();
+    }, () => this.finish());
     return Promise.resolve();
   }
 
@@ -72,7 +83,13 @@ export class SandboxedStdioTransport implements Transport {
     return this.stderrTail;
   }
 
+  /** How the process ended (undefined while it runs or after Radar killed it). */
+  exitStatus(): Deno.CommandStatus | undefined {
+    return this.status;
+  }
+
   private kill(): void {
+    this.killed = true;
     try {
       this.child?.kill("SIGKILL");
     } catch {
@@ -153,4 +170,14 @@ function concat(parts: Uint8Array[], length: number): Uint8Array {
     offset += part.length;
   }
   return joined;
+}
+
+/** Waits for `promise`, at most `ms`. */
+async function settledWithin(promise: Promise<unknown>, ms: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([
+    promise,
+    new Promise<void>((resolve) => timer = setTimeout(resolve, ms)),
+  ]);
+  clearTimeout(timer);
 }

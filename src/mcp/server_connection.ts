@@ -29,6 +29,11 @@ export interface ConnectionOptions {
    * whenever it says the list changed (notifications/tools/list_changed). Absent: not listed.
    */
   onToolsListed?: (tools: McpTool[]) => void;
+  /**
+   * Says what happened when the server failed to start or died (its stderr, its exit, what the
+   * sandbox hid, its address), given the SDK's error and the transport. Absent: the error as is.
+   */
+  explain?: (error: Error, transport: Transport) => Error;
 }
 
 /** A started client, its transport and whether it is still usable. */
@@ -104,8 +109,14 @@ export class McpServerConnection {
       // A timeout, a dead or misbehaving server: kill it; the next call starts afresh.
       if (this.session === session) this.session = undefined;
       await started.transport.close().catch(() => {});
-      throw error;
+      throw this.explained(error, started.transport);
     }
+  }
+
+  /** The error in words the user can act on (see `ConnectionOptions.explain`). */
+  private explained(error: unknown, transport: Transport): Error {
+    const plain = error instanceof Error ? error : new Error(String(error));
+    return this.options.explain ? this.options.explain(plain, transport) : plain;
   }
 
   private async start(): Promise<Session> {
@@ -163,7 +174,7 @@ export class McpServerConnection {
       ]);
     } catch (error) {
       await transport.close().catch(() => {});
-      throw error;
+      throw this.explained(error, transport);
     } finally {
       clearTimeout(timer);
     }

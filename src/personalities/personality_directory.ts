@@ -7,8 +7,9 @@
  */
 import { join } from "node:path";
 import type { PersonalityContextDocument } from "../core/personality.ts";
-import { maxPersonalityFileBytes, readBoundedText, splitFrontMatter } from "./personality_file.ts";
-import { parse as parseYaml } from "yaml";
+import { maxPersonalityFileBytes, readBoundedText } from "./personality_file.ts";
+import { readFrontMatter, splitFrontMatter } from "../config/front_matter.ts";
+import { z } from "zod";
 import { isPathInside } from "../core/protected_paths.ts";
 
 /** Context documents listed per personality at most. */
@@ -115,19 +116,15 @@ export function resourceFolders(dir: string): string[] {
   });
 }
 
+/** A context document's own name and description, when its front matter has them. */
+const contextFrontMatter = z.object({
+  name: z.string().optional().catch(undefined),
+  description: z.string().optional().catch(undefined),
+});
+
 function contextMeta(text: string): { name?: string; description?: string } {
-  const parts = splitFrontMatter(text);
-  if (!parts) return {};
-  try {
-    const raw = parseYaml(parts.yaml) as Record<string, unknown> | null;
-    if (!raw || typeof raw !== "object") return {};
-    return {
-      name: typeof raw.name === "string" ? raw.name : undefined,
-      description: typeof raw.description === "string" ? raw.description : undefined,
-    };
-  } catch {
-    return {};
-  }
+  const read = readFrontMatter(text, contextFrontMatter, "");
+  return read.ok ? read.data : {};
 }
 
 function oneLine(text: string, max: number): string {

@@ -3,8 +3,8 @@
  * A file without front matter is all body. A bad front matter is one readable line naming the
  * file, never a stack trace.
  */
-import { parse as parseYaml } from "yaml";
 import { z } from "zod";
+import { readFrontMatter } from "../config/front_matter.ts";
 
 /** Personality names: what `create`, `use` and the dashboard accept. */
 export const personalityNamePattern = /^[a-z0-9][a-z0-9_-]{0,63}$/;
@@ -34,37 +34,14 @@ export interface ParsedPersonality {
   body: string;
 }
 
-/** Splits `---\nYAML\n---\nbody`; undefined without front matter. */
-export function splitFrontMatter(text: string): { yaml: string; body: string } | undefined {
-  const match = /^\uFEFF?---\r?\n(?:([\s\S]*?)\r?\n)?---[ \t]*(?:\r?\n|$)/.exec(text);
-  return match ? { yaml: match[1] ?? "", body: text.slice(match[0].length) } : undefined;
-}
-
 /** Parses a personality's text; a bad front matter gives one line (`where` names the file). */
 export function parsePersonality(text: string, where: string): ParsedPersonality | string {
-  const parts = splitFrontMatter(text);
-  if (!parts) return { frontMatter: {}, body: text.trim() };
-  let raw: unknown;
-  try {
-    raw = parts.yaml.trim() ? parseYaml(parts.yaml) : {};
-  } catch (error) {
-    return `${where}: front matter is not YAML (${(error as Error).message.split("\n")[0]})`;
-  }
-  const parsed = personalityFrontMatter.safeParse(raw ?? {});
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const path = issue.path.join(".") || "front matter";
-    if (issue.code === "unrecognized_keys") {
-      const known = issue.path.length
-        ? "include, exclude"
-        : Object.keys(personalityFrontMatter.shape)
-          .join(", ");
-      return `${where}: ${path}: unknown key ${issue.keys.map((key) => `"${key}"`).join(", ")} ` +
-        `(known: ${known})`;
-    }
-    return `${where}: ${path}: ${issue.message}`;
-  }
-  return { frontMatter: parsed.data, body: parts.body.trim() };
+  const parsed = readFrontMatter(text, personalityFrontMatter, where, {
+    knownKeys: (path) =>
+      path.length ? ["include", "exclude"] : Object.keys(personalityFrontMatter.shape),
+  });
+  if (!parsed.ok) return parsed.problem;
+  return { frontMatter: parsed.data, body: parsed.body.trim() };
 }
 
 /** Reads a file of at most `maxPersonalityFileBytes`; a problem is one line. */

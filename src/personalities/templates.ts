@@ -9,7 +9,7 @@
  */
 import { promptVariableLimits } from "../core/prompt_variables.ts";
 import { sanitizeUntrusted } from "../core/untrusted_text.ts";
-import { zonedParts } from "../core/zoned_time.ts";
+import { formatClock, formatDate, zonedParts } from "../core/zoned_time.ts";
 
 /** The names the templates know without plugins. */
 export const builtinVariables = ["current_time", "current_date", "day_of_week"] as const;
@@ -29,21 +29,12 @@ export function hasTemplates(text: string): boolean {
   return /\{\{\s*[A-Za-z0-9_.]{1,80}\s*\}\}/.test(text);
 }
 
-/** The built-in values at `at` in `timeZone` (the machine's zone without one, Intl-free). */
+/** The built-in values at `at` in `timeZone` (the machine's zone without one). */
 export function timeValues(at: Date, timeZone?: string): Record<string, string> {
-  const parts = timeZone ? zonedParts(at, timeZone) : {
-    year: at.getFullYear(),
-    month: at.getMonth() + 1,
-    day: at.getDate(),
-    hour: at.getHours(),
-    minute: at.getMinutes(),
-  };
-  const two = (value: number) => String(value).padStart(2, "0");
-  const weekday = new Date(Date.UTC(parts.year, parts.month - 1, parts.day)).getUTCDay();
   return {
-    current_time: `${two(parts.hour)}:${two(parts.minute)}`,
-    current_date: `${parts.year}-${two(parts.month)}-${two(parts.day)}`,
-    day_of_week: weekdays[weekday],
+    current_time: formatClock(at, timeZone),
+    current_date: formatDate(at, timeZone),
+    day_of_week: weekdays[zonedParts(at, timeZone).weekday % 7],
   };
 }
 

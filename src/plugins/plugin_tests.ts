@@ -8,6 +8,7 @@ import type { PluginGrant } from "../sandbox/permissions.ts";
 import type { PluginCode, PluginProcessOptions } from "../sandbox/plugin_process.ts";
 import { PluginProcess } from "../sandbox/plugin_process.ts";
 import type { PluginTestOutcome } from "../core/plugin_state.ts";
+import { describeIssue } from "../core/zod_issues.ts";
 
 const testCase = z.object({
   name: z.string().min(1).max(200),
@@ -35,7 +36,7 @@ export function parseTests(text: string): PluginTestCase[] {
   const parsed = z.array(testCase).max(50).safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new Error(`tests.yaml: ${issue.path.join(".") || "(file)"}: ${issue.message}`);
+    throw new Error(`tests.yaml: ${describeIssue(issue, { root: "(file)" })}`);
   }
   return parsed.data;
 }

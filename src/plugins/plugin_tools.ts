@@ -6,7 +6,7 @@
 import { z } from "zod";
 import type { Tool, ToolResult } from "../core/tool.ts";
 import { failed, refused, timedOut } from "../core/tool.ts";
-import { describeIssues } from "../core/tool_definition.ts";
+import { describeIssues } from "../core/zod_issues.ts";
 import type { ToolRegistry } from "../core/tool_registry.ts";
 import { neutralizeControlTokens } from "../core/untrusted_text.ts";
 import type { JsonObjectSchema } from "../sandbox/manifest.ts";
@@ -77,7 +77,7 @@ export function jsonSchemaParser(schema: JsonObjectSchema): Tool["parse"] {
     const parsed = parser.safeParse(args);
     return parsed.success
       ? { ok: true, value: parsed.data }
-      : { ok: false, error: describeIssues(parsed.error) };
+      : { ok: false, error: describeIssues(parsed.error, { root: "(arguments)" }) };
   };
 }
 

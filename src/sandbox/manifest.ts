@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { parse as parseYaml } from "yaml";
 import { hookPoints } from "../core/hooks.ts";
+import { describeIssue } from "../core/zod_issues.ts";
 
 const identifier = z.string().regex(
   /^[a-z][a-z0-9_]{0,47}$/,
@@ -159,9 +160,7 @@ export function validateManifest(value: unknown, folderName?: string): ManifestR
   if (!parsed.success) {
     return {
       ok: false,
-      errors: parsed.error.issues.map((issue) =>
-        `${issue.path.length ? issue.path.join(".") : "(manifest)"}: ${issue.message}`
-      ),
+      errors: parsed.error.issues.map((issue) => describeIssue(issue, { root: "(manifest)" })),
     };
   }
   const data = parsed.data;

@@ -13,24 +13,11 @@
  * link-local IPv6 answers are caught only by the start-time check in `checkGrantedNames`. The
  * compiled binary cannot pass flags to itself and `Deno.permissions.revoke` of one host under a
  * global net grant is a no-op, so there the start-time check is the only protection.
- * Pure except for the injected lookup. Addresses are parsed and classified with ipaddr.js.
+ * Pure except for the injected lookup. Which addresses are private is the one address policy's
+ * answer (src/adapters/network/address_policy.ts); this file turns it into flags.
  */
 import ipaddr from "ipaddr.js";
-
-/** Private, loopback, link-local, shared, benchmark, multicast and reserved IPv4 ranges. */
-export const privateIpv4Ranges = [
-  "0.0.0.0/8",
-  "10.0.0.0/8",
-  "100.64.0.0/10",
-  "127.0.0.0/8",
-  "169.254.0.0/16",
-  "172.16.0.0/12",
-  "192.0.0.0/24",
-  "192.168.0.0/16",
-  "198.18.0.0/15",
-  "224.0.0.0/4",
-  "240.0.0.0/4",
-] as const;
+import { isPrivateAddress, nonPublicIpv4Ranges } from "../adapters/network/address_policy.ts";
 
 /** IPv6 addresses `--deny-net` can name (exact addresses only). */
 export const privateIpv6Denied = ["::1", "::"] as const;
@@ -63,25 +50,6 @@ function inCidr(address: number, cidr: { base: number; prefix: number }): boolea
 function parseIpv6(text: string): ipaddr.IPv6 | undefined {
   const address = text.replace(/^\[|\]$/g, "");
   return ipaddr.IPv6.isValid(address) ? ipaddr.IPv6.parse(address) : undefined;
-}
-
-/** IPv6 ranges that are public unicast for this purpose. */
-const publicIpv6Ranges = new Set(["unicast", "teredo", "amt", "as112v6"]);
-
-/** True for loopback, private, link-local, shared, multicast and reserved addresses (v4 and v6). */
-export function isPrivateAddress(address: string): boolean {
-  const v4 = parseIpv4(address);
-  if (v4 !== undefined) return privateIpv4Ranges.some((range) => inCidr(v4, parseCidr(range)));
-  const v6 = parseIpv6(address);
-  if (!v6) return false;
-  const parts = v6.parts;
-  const range = v6.range();
-  const carried = range === "ipv4Mapped" || range === "rfc6145" ||
-    (range === "rfc6052" && parts[2] === 0) ||
-    (parts.slice(0, 6).every((part) => part === 0) && parts[6] !== 0); // ::a.b.c.d
-  if (carried) return isPrivateAddress(formatIpv4(((parts[6] << 16) | parts[7]) >>> 0));
-  if (range === "6to4") return isPrivateAddress(formatIpv4(((parts[1] << 16) | parts[2]) >>> 0));
-  return !publicIpv6Ranges.has(range);
 }
 
 /** The host of a grant entry (`host`, `host:port`, `[v6]:port`), without brackets or port. */
@@ -131,7 +99,7 @@ export function subtractAddress(ranges: string[], address: string): string[] {
 
 /** The `--deny-net` entries for a host whose grant explicitly allows `exempt` addresses. */
 export function deniedAddresses(exempt: readonly string[]): string[] {
-  let ranges: string[] = [...privateIpv4Ranges];
+  let ranges: string[] = [...nonPublicIpv4Ranges];
   for (const address of exempt) ranges = subtractAddress(ranges, address);
   const v6 = privateIpv6Denied.filter((address) =>
     !exempt.some((entry) =>

@@ -6,9 +6,9 @@
  * SKILL.md's name, time or size changes, or, under `radar serve`, until its folder watcher
  * (src/daemon/skill_sources.ts) reports a change.
  */
-import { parse as parseYaml } from "yaml";
 import { z } from "zod";
 import { join } from "node:path";
+import { readFrontMatter } from "../config/front_matter.ts";
 import type { SkillSummary } from "../core/skills_prompt.ts";
 import { missingRequirements, type SkillRoot, skillStamp } from "./skill_roots.ts";
 
@@ -50,12 +50,6 @@ export interface SkillDiscovery {
   warnings: string[];
 }
 
-/** Splits `---\nYAML\n---\nbody`; undefined without front matter. */
-export function splitFrontMatter(text: string): { yaml: string; body: string } | undefined {
-  const match = /^\uFEFF?---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/.exec(text);
-  return match ? { yaml: match[1], body: text.slice(match[0].length) } : undefined;
-}
-
 /** Reads and checks one skill folder: the skill, or a one-line problem. */
 export function readSkill(
   dir: string,
@@ -72,20 +66,10 @@ export function readSkill(
   } catch (error) {
     return `${file}: ${(error as Error).message}`;
   }
-  const parts = splitFrontMatter(text);
-  if (!parts) return `${file}: no front matter (a --- block with name and description)`;
-  let raw: unknown;
-  try {
-    raw = parseYaml(parts.yaml);
-  } catch (error) {
-    return `${file}: front matter is not YAML (${(error as Error).message.split("\n")[0]})`;
-  }
-  const parsed = frontMatter.safeParse(raw ?? {});
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const key = issue.path.join(".") || "front matter";
-    return `${file}: ${key}: ${issue.message}`;
-  }
+  const parsed = readFrontMatter(text, frontMatter, file, {
+    missing: "no front matter (a --- block with name and description)",
+  });
+  if (!parsed.ok) return parsed.problem;
   if (parsed.data.name !== folderName) {
     return `${file}: name "${parsed.data.name}" must match its folder "${folderName}"`;
   }

@@ -6,7 +6,8 @@
 import { join, normalize } from "node:path";
 import { parse as parseYaml } from "yaml";
 import type { LoadedSkill, SkillLibrary, SkillSummary } from "../core/skills_prompt.ts";
-import { type SkillCatalog, type SkillInfo, splitFrontMatter } from "./skill_catalog.ts";
+import { splitFrontMatter } from "../config/front_matter.ts";
+import type { SkillCatalog, SkillInfo } from "./skill_catalog.ts";
 import { isPathInside } from "../core/protected_paths.ts";
 
 /** The folders of a skill whose files are its resources. */

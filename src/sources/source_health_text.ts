@@ -1,15 +1,18 @@
 /** The sources' health records as the lines of `radar status`. */
 import { type SourceHealthRecord, type SourceKind, sourceLabel } from "../core/source_ports.ts";
+import { formatDateTime } from "../core/zoned_time.ts";
 
-function when(iso: string): string {
-  return iso.slice(0, 16).replace("T", " ") + " UTC";
+/** "2026-11-23 11:00 UTC+01:00" in the zone (a stored time that is not one: as stored). */
+function when(iso: string, timeZone?: string): string {
+  const at = new Date(iso);
+  return isNaN(at.getTime()) ? iso.slice(0, 40) : formatDateTime(at, timeZone, { zone: true });
 }
 
 /** "ok (last check …)", "FAILING (2× in a row, last …; next try …): error", "not used: why". */
-export function sourceStateText(record: SourceHealthRecord): string {
+export function sourceStateText(record: SourceHealthRecord, timeZone?: string): string {
   const last = record.lastCheckAt
     ? `last ${record.kind === "check" ? "run " : record.state === "ok" ? "check " : ""}${
-      when(record.lastCheckAt)
+      when(record.lastCheckAt, timeZone)
     }`
     : undefined;
   const facts = [
@@ -23,7 +26,7 @@ export function sourceStateText(record: SourceHealthRecord): string {
       if (record.note) facts.push(record.note);
       return `ok${facts.length ? ` (${facts.join(", ")})` : ""}`;
     case "failing": {
-      const next = record.nextCheckAt ? `; next try ${when(record.nextCheckAt)}` : "";
+      const next = record.nextCheckAt ? `; next try ${when(record.nextCheckAt, timeZone)}` : "";
       const context = facts.length || next ? ` (${facts.join(", ")}${next})` : "";
       return `FAILING${context}: ${record.lastError ?? "unknown error"}`;
     }
@@ -37,25 +40,27 @@ export function sourceStateText(record: SourceHealthRecord): string {
 const ofKinds = (records: SourceHealthRecord[], kinds: SourceKind[]) =>
   records.filter((record) => kinds.includes(record.kind));
 
-const indented = (records: SourceHealthRecord[]) =>
-  records.map((record) => `  ${sourceLabel(record)}: ${sourceStateText(record)}`);
+const indented = (records: SourceHealthRecord[], timeZone?: string) =>
+  records.map((record) => `  ${sourceLabel(record)}: ${sourceStateText(record, timeZone)}`);
 
 /**
  * `radar status` lines: "sources:" (email and calendars, or that there are none), "mcp:" and
  * "checks:" (only when some are configured), each with one indented line per source, and one
  * "github:" line.
  */
-export function sourceHealthLines(records: SourceHealthRecord[]): string[] {
+export function sourceHealthLines(records: SourceHealthRecord[], timeZone?: string): string[] {
   const mail = ofKinds(records, ["email", "calendar"]);
   const servers = ofKinds(records, ["mcp"]);
   const checks = ofKinds(records, ["check"]);
   const github = ofKinds(records, ["github"]);
   return [
     ...(mail.length
-      ? ["sources:", ...indented(mail)]
+      ? ["sources:", ...indented(mail, timeZone)]
       : ["sources:   no email accounts or calendars configured"]),
-    ...(servers.length ? [`mcp:       ${servers.length} server(s)`, ...indented(servers)] : []),
-    ...(checks.length ? ["checks:", ...indented(checks)] : []),
-    ...github.map((record) => `github:    ${sourceStateText(record)}`),
+    ...(servers.length
+      ? [`mcp:       ${servers.length} server(s)`, ...indented(servers, timeZone)]
+      : []),
+    ...(checks.length ? ["checks:", ...indented(checks, timeZone)] : []),
+    ...github.map((record) => `github:    ${sourceStateText(record, timeZone)}`),
   ];
 }

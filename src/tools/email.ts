@@ -1,27 +1,32 @@
 /**
  * `list_email`, `read_email`, `mark_email_read`: the configured IMAP accounts through the
- * MailReader port. Headers are compact lines; a body is its text part, size-capped (the agent
- * loop wraps every tool result as untrusted data).
+ * MailReader port. Headers are compact lines with the time in `radar.timezone` (offset named); a
+ * body is its text part, size-capped (the agent loop wraps every tool result as untrusted data).
+ * Listing every account asks each on its own: a failing account is one line among the results.
  */
 import { z } from "zod";
 import { failed, type Tool } from "../core/tool.ts";
 import { defineTool } from "../core/tool_definition.ts";
 import type { MailHeader, MailReader } from "../core/source_ports.ts";
+import { formatDateTime } from "../core/zoned_time.ts";
 
 const keywords = ["email", "mail", "inbox", "unread", "message", "messages", "sender", "imap"];
 const account = z.string().min(1).max(40).describe("Account name");
 const uid = z.number().int().positive().describe("Message UID from list_email");
 
-/** One header as a compact line. */
-export function headerLine(header: MailHeader): string {
-  const date = header.date.slice(0, 16).replace("T", " ");
+/** One header as a compact line, its time in `timeZone` ("2026-11-26 15:30 UTC+01:00"). */
+export function headerLine(header: MailHeader, timeZone?: string): string {
+  const at = new Date(header.date);
+  const date = isNaN(at.getTime())
+    ? header.date.slice(0, 40)
+    : formatDateTime(at, timeZone, { zone: true });
   return `${header.account} uid ${header.uid} · ${date} · ${header.from} · ${header.subject}` +
     (header.unread ? " [unread]" : "");
 }
 
-/** The three email tools over `mail`. */
-export function emailTools(deps: { mail: MailReader }): Tool[] {
-  const { mail } = deps;
+/** The three email tools over `mail`; times are shown in `timeZone` (the machine's without). */
+export function emailTools(deps: { mail: MailReader; timeZone?: string }): Tool[] {
+  const { mail, timeZone } = deps;
   const guard = async (work: () => Promise<string>) => {
     try {
       return await work();
@@ -41,16 +46,29 @@ export function emailTools(deps: { mail: MailReader }): Tool[] {
       }),
       run: ({ account, unread_only, limit }, context) =>
         guard(async () => {
-          const names = account ? [account] : mail.accounts();
-          const lines: string[] = [];
-          for (const name of names) {
-            const headers = await mail.list(name, {
-              unreadOnly: unread_only ?? true,
-              limit: limit ?? 10,
-            }, context.signal);
-            lines.push(...headers.map(headerLine));
+          const options = { unreadOnly: unread_only ?? true, limit: limit ?? 10 };
+          if (account) {
+            const headers = await mail.list(account, options, context.signal);
+            return headers.length
+              ? headers.map((header) => headerLine(header, timeZone)).join("\n")
+              : "No messages.";
           }
-          return lines.length ? lines.join("\n") : "No messages.";
+          // Every account at once, each on its own: one broken account never hides the others.
+          const names = mail.accounts();
+          const answers = await Promise.allSettled(
+            names.map((name) => mail.list(name, options, context.signal)),
+          );
+          const lines: string[] = [];
+          const failures: string[] = [];
+          answers.forEach((answer, index) => {
+            if (answer.status === "fulfilled") {
+              lines.push(...answer.value.map((header) => headerLine(header, timeZone)));
+            } else failures.push(accountFailure(names[index], answer.reason));
+          });
+          if (failures.length && failures.length === names.length) {
+            throw new Error(failures.join("\n"));
+          }
+          return [...(lines.length ? lines : ["No messages."]), ...failures].join("\n");
         }),
     }),
     defineTool({
@@ -62,7 +80,7 @@ export function emailTools(deps: { mail: MailReader }): Tool[] {
         guard(async () => {
           const message = await mail.read(account, uid, context.signal);
           if (!message) return `No message with uid ${uid} in ${account}.`;
-          return `${headerLine(message)}\n\n${message.text}` +
+          return `${headerLine(message, timeZone)}\n\n${message.text}` +
             (message.truncated ? "\n[truncated]" : "");
         }),
     }),
@@ -79,4 +97,11 @@ export function emailTools(deps: { mail: MailReader }): Tool[] {
         ),
     }),
   ];
+}
+
+/** "badpw: login failed …" (one line; the reader's message usually names the account already). */
+function accountFailure(name: string, reason: unknown): string {
+  const message = (reason instanceof Error ? reason.message : String(reason)).split("\n")[0];
+  const named = message.startsWith(`${name}:`) || message.includes(`account ${name}:`);
+  return named ? message : `${name}: ${message}`;
 }

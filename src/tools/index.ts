@@ -43,7 +43,9 @@ export function builtinTools(deps: ToolDependencies): Tool[] {
       ? scheduleTools({ tasks: deps.tasks, config: deps.config, clock: deps.clock })
       : []),
     ...(deps.monitors ? monitorTools({ monitors: deps.monitors }) : []),
-    ...(deps.mail ? emailTools({ mail: deps.mail }) : []),
+    ...(deps.mail
+      ? emailTools({ mail: deps.mail, timeZone: deps.config?.radar.timezone || undefined })
+      : []),
     ...(deps.calendar ? [calendarTool({ ...deps, calendar: deps.calendar })] : []),
     ...(deps.skills ? [useSkillTool({ skills: deps.skills })] : []),
     ...(deps.github ? [githubTool({ github: deps.github })] : []),

@@ -6,6 +6,7 @@ import { defineTool } from "../core/tool_definition.ts";
 import { type FileAccessDependencies, pathGuardFor } from "../adapters/os/file_access.ts";
 import { globMatcher } from "./glob.ts";
 import { describeFsError } from "./read_file.ts";
+import { formatDateTime } from "../core/zoned_time.ts";
 
 const maxEntries = 200;
 /** Names read in all (cheap: no stat); only the entries shown are stat'ed. */
@@ -130,17 +131,5 @@ export function humanSize(bytes: number): string {
 }
 
 function formatTime(date: Date | null, timeZone: string | undefined): string {
-  if (!date) return "----------------";
-  try {
-    return new Intl.DateTimeFormat("sv-SE", {
-      timeZone,
-      year: "numeric",
-      month: "2-digit",
-      day: "2-digit",
-      hour: "2-digit",
-      minute: "2-digit",
-    }).format(date);
-  } catch {
-    return date.toISOString().slice(0, 16).replace("T", " ");
-  }
+  return date ? formatDateTime(date, timeZone) : "----------------";
 }

@@ -5,7 +5,8 @@ import { defineTool } from "../core/tool_definition.ts";
 import type { TaskScheduler } from "../core/schedule_ports.ts";
 import type { TaskInfo } from "../core/schedule_ports.ts";
 import { minimumToolIntervalMinutes, refuseOnHeartbeat } from "./schedule_text.ts";
-import { effectiveTimeZone, formatWhen, understandWhen } from "./schedule_when.ts";
+import { effectiveTimeZone, formatDayTime } from "../core/zoned_time.ts";
+import { understandWhen } from "./schedule_when.ts";
 
 /** Creates the schedule_task tool. */
 export function scheduleTaskTool(
@@ -66,7 +67,7 @@ export function scheduleTaskTool(
 
 /** How Radar understood the schedule: 'Scheduled #1 "…": every Monday at 09:00 (UTC); next: …'. */
 function scheduledText(task: TaskInfo, description: string, timeZone: string): string {
-  const next = task.nextRunAt ? formatWhen(new Date(task.nextRunAt), timeZone) : "never";
+  const next = task.nextRunAt ? formatDayTime(new Date(task.nextRunAt), timeZone) : "never";
   const title = `Scheduled #${task.id} "${task.message.slice(0, 80)}"`;
   return description === "once"
     ? `${title}: once, ${next} (${timeZone}).`

@@ -7,7 +7,7 @@
 import { parseDurationMinutes } from "../core/schedule.ts";
 import { looksRecurring, parseRecurrence } from "../core/schedule_phrase.ts";
 import type { TaskRequest } from "../core/schedule_ports.ts";
-import { zonedParts } from "../core/zoned_time.ts";
+import { zonedDateTime } from "../core/zoned_time.ts";
 
 /** A schedule Radar understood: the task port's fields and how Radar reads them back. */
 export interface UnderstoodWhen {
@@ -23,29 +23,9 @@ export const whenExamples =
 
 const cronField = /^[\d*,\/\-LW#?]+$/i;
 
-/** The time zone schedules run in: the configured one, else the machine's. */
-export function effectiveTimeZone(configured?: string): string {
-  return configured || new Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
-}
-
 /** The zone's offset from UTC in minutes at an instant (what chrono takes as its zone). */
 function offsetMinutes(at: Date, timeZone: string): number {
-  const parts = zonedParts(at, timeZone);
-  const wall = Date.UTC(parts.year, parts.month - 1, parts.day, parts.hour, parts.minute);
-  return Math.round((wall - Math.floor(at.getTime() / 60_000) * 60_000) / 60_000);
-}
-
-/** "Mon 30 Nov 09:00" in the zone. */
-export function formatWhen(at: Date, timeZone: string): string {
-  return new Intl.DateTimeFormat("en-GB", {
-    timeZone,
-    weekday: "short",
-    day: "numeric",
-    month: "short",
-    hour: "2-digit",
-    minute: "2-digit",
-    hourCycle: "h23",
-  }).format(at).replace(",", "");
+  return Math.round(zonedDateTime(at, timeZone).offsetNanoseconds / 60_000_000_000);
 }
 
 /**

@@ -61,7 +61,7 @@ Deno.test("past budget.daily_tokens, scheduled runs pause with one notification 
     assert.equal(
       paused.reason,
       "paused by the budget: heartbeats and tasks are paused: 45 of 40 tokens used today " +
-        "(budget.daily_tokens); they resume at Tuesday, 24 Nov 2026, 00:00 CET",
+        "(budget.daily_tokens); they resume at Tuesday, 24 Nov 2026, 00:00 UTC+01:00",
     );
     assert.equal(daemon.model.requests.length, 3, "no model call while paused");
     assert.equal(daemon.services.queue.pendingCount(), 1, "the event waits for tomorrow");

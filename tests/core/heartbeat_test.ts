@@ -110,7 +110,7 @@ Deno.test("buildHeartbeatMessage() states the local time, the events and the que
     events: [event(1, "watcher ~/Downloads", { summary: "invoice.pdf" })],
     morePending: 3,
   });
-  assert.match(message, /^It is Monday, 23 Nov 2026, 10:15 CET\. Since the last check:\n/);
+  assert.match(message, /^It is Monday, 23 Nov 2026, 10:15 UTC\+01:00\. Since the last check:\n/);
   assert.match(message, /watcher ~\/Downloads \(1\):\n- new_pdf_detected: invoice\.pdf/);
   assert.match(message, /3 further events are queued/);
   assert.match(message, /Check if anything needs attention\.$/);

@@ -1,9 +1,6 @@
 import assert from "node:assert/strict";
-import {
-  buildSystemPrompt,
-  formatLocalTime,
-  stampUserMessage,
-} from "../../src/core/system_prompt.ts";
+import { buildSystemPrompt, stampUserMessage } from "../../src/core/system_prompt.ts";
+import { formatLocalTime } from "../../src/core/zoned_time.ts";
 import { estimateTokens } from "../../src/core/tokens.ts";
 import { defaultConfig } from "../../src/config/schema.ts";
 import { resolveBundled } from "../../src/personalities/personality_sources.ts";
@@ -28,7 +25,7 @@ Deno.test("the system prompt stays under 500 tokens with personality, 5 notes an
   });
   const tokens = estimateTokens(prompt);
   assert.ok(tokens < 500, `system prompt is ~${tokens} tokens (chars/3.5), budget 500`);
-  assert.match(prompt, /Current time: Sunday, 22 Nov 2026, 10:15 CET/);
+  assert.match(prompt, /Current time: Sunday, 22 Nov 2026, 10:15 UTC\+01:00/);
   assert.doesNotMatch(prompt, /"type": ?"function"/, "no tool definitions in prompt text");
 });
 
@@ -109,11 +106,12 @@ Deno.test("buildSystemPrompt() quotes plugin variables as bounded data and keeps
   assert.doesNotMatch(none, /Values from plugins/);
 });
 
-Deno.test("formatLocalTime: the machine's zone without Intl (offset named), a configured zone with it", async () => {
+Deno.test("formatLocalTime: the configured zone or the machine's, labelled by its offset (Temporal, no Intl)", async () => {
   const at = new Date("2026-11-23T09:05:00Z");
   assert.equal(formatLocalTime(at, "UTC"), "Monday, 23 Nov 2026, 09:05 UTC");
-  assert.equal(formatLocalTime(at, "Europe/Berlin"), "Monday, 23 Nov 2026, 10:05 CET");
-  const module = new URL("../../src/core/system_prompt.ts", import.meta.url).href;
+  assert.equal(formatLocalTime(at, "Europe/Berlin"), "Monday, 23 Nov 2026, 10:05 UTC+01:00");
+  assert.equal(formatLocalTime(at, "Asia/Tokyo"), "Monday, 23 Nov 2026, 18:05 UTC+09:00");
+  const module = new URL("../../src/core/zoned_time.ts", import.meta.url).href;
   const inZone = async (zone: string) => {
     const output = await new Deno.Command(Deno.execPath(), {
       args: [
@@ -140,6 +138,6 @@ Deno.test("without `now` the prompt is byte-identical over time and the time goe
   assert.match(build(), /User messages start with their send time\.$/);
   assert.equal(
     stampUserMessage("hello", new Date("2026-11-22T09:15:00Z"), "Europe/Amsterdam"),
-    "[Sunday, 22 Nov 2026, 10:15 CET]\nhello",
+    "[Sunday, 22 Nov 2026, 10:15 UTC+01:00]\nhello",
   );
 });

@@ -98,6 +98,6 @@ Deno.test("front matter: without one the whole file is the body; empty front mat
   });
   assert.equal(
     parsePersonality("---\ntools:\n  include: exec\n---\n", "x.md"),
-    "x.md: tools.include: Invalid input: expected array, received string",
+    "x.md: tools.include: expected array",
   );
 });

@@ -163,7 +163,9 @@ Deno.test("plugin show warns when a granted public name resolves to a private ad
     );
     fixture.system.manager.install(fixture.source("rebinder", files));
     const lookup = (host: string) =>
-      Promise.resolve(host === "feeds.example.com" ? ["203.0.113.9", "192.168.1.7"] : ["10.0.0.2"]);
+      Promise.resolve(
+        host === "feeds.example.com" ? ["93.184.215.14", "192.168.1.7"] : ["10.0.0.2"],
+      );
     const api = createPluginApi(
       fixture.system.manager,
       fixture.records,

@@ -20,7 +20,12 @@ const mayImport: Record<string, readonly string[]> = {
   "src/hooks": ["src/core", "src/config"],
   "src/skills": ["src/core", "src/config"],
   "src/personalities": ["src/core", "src/config"],
-  "src/sandbox": ["src/core", "src/config", "src/adapters/os"],
+  "src/sandbox": [
+    "src/core",
+    "src/config",
+    "src/adapters/os",
+    "src/adapters/network/address_policy.ts",
+  ],
   "src/tools": ["src/core", "src/config", "src/adapters/network", "src/adapters/os"],
   // Sources reach storage only through ports (src/core/source_stores.ts, work_ports.ts).
   "src/sources": ["src/core", "src/config", "src/adapters/os", "src/adapters/network"],

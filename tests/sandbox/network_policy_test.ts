@@ -9,11 +9,11 @@ import {
   checkGrantedNames,
   deniedAddresses,
   grantHost,
-  isPrivateAddress,
   isPrivateName,
   parseIpv4,
   subtractAddress,
 } from "../../src/sandbox/network_policy.ts";
+import { isPrivateAddress } from "../../src/adapters/network/address_policy.ts";
 import { hostCommand } from "../../src/sandbox/host_command.ts";
 import { emptyGrant } from "../../src/sandbox/permissions.ts";
 import { type PluginCode, PluginProcess } from "../../src/sandbox/plugin_process.ts";

@@ -157,7 +157,7 @@ Deno.test({
             const html = await h.reader.list("home", { unreadOnly: true, limit: 1 });
             const message = await h.reader.read("home", html[0].uid);
             assert.ok(message);
-            assert.match(message.text, /^Title\nFirst para\./);
+            assert.match(message.text, /^Title\n+First para\./);
             assert.doesNotMatch(message.text, /<|alert|color:red/);
             assert.equal(message.truncated, true);
             assert.ok(message.text.length <= 200);

@@ -46,6 +46,11 @@ Deno.test("radar status shows each source's last check and last error", () => {
       new Date("2026-11-23T10:10:00Z"),
       new Date("2026-11-23T10:15:00Z"),
     );
+    // In radar.timezone, the offset named.
+    assert.equal(
+      sourceHealthLines(mailAndCalendarHealth(config, store), "Europe/Berlin")[1],
+      "  email home: ok (last check 2026-11-23 11:00 UTC+01:00)",
+    );
     assert.match(sourceStatusLines(config, store)[2], /email work: ok/);
     assert.deepEqual(mailAndCalendarHealth(config, store)[1], {
       kind: "email",

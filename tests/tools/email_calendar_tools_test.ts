@@ -49,12 +49,12 @@ Deno.test({
       });
       const mail = mailReaderFor(config, {});
       assert.ok(mail);
-      const [list, read, mark] = emailTools({ mail });
+      const [list, read, mark] = emailTools({ mail, timeZone: "UTC" });
       const listed = await call(list, {});
       assert.equal(listed.outcome, "ok");
       assert.match(
         listed.text,
-        /^home uid 1 · 2026-11-23 10:00 · Bob <bob@example\.test> · Plans \[unread\]$/,
+        /^home uid 1 · 2026-11-23 10:00 UTC · Bob <bob@example\.test> · Plans \[unread\]$/,
       );
       const body = await call(read, { account: "home", uid: 1 });
       assert.match(body.text, /\n\nMeet at noon\?$/);

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { formatWhen, understandWhen } from "../../src/tools/schedule_when.ts";
+import { formatDayTime } from "../../src/core/zoned_time.ts";
+import { understandWhen } from "../../src/tools/schedule_when.ts";
 
 const now = new Date("2026-11-23T21:30:00Z"); // Monday 22:30 in Berlin, 16:30 in New York
 
@@ -20,7 +21,10 @@ Deno.test("understandWhen() reads one-shot dates in the configured zone, not the
     fields: { at: "2026-11-23 18:30" },
     description: "once",
   });
-  assert.equal(formatWhen(new Date("2026-11-30T08:00:00Z"), "Europe/Berlin"), "Mon 30 Nov 09:00");
+  assert.equal(
+    formatDayTime(new Date("2026-11-30T08:00:00Z"), "Europe/Berlin"),
+    "Mon 30 Nov 09:00",
+  );
 });
 
 Deno.test("understandWhen() passes cron, intervals and ISO-like times through and asks about the rest", async () => {

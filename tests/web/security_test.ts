@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { checkBindAddress, isLoopbackAddress } from "../../web/bind_policy.ts";
+import { isLoopbackHost } from "../../src/adapters/network/address_policy.ts";
+import { checkBindAddress } from "../../web/bind_policy.ts";
 import { constantTimeEqual, safeNextPath, sessionValue } from "../../web/middleware/auth.ts";
 import { createWebFixture, postForm, testOrigin, testToken } from "./web_fixture.ts";
 
@@ -359,10 +360,10 @@ Deno.test("helpers: constant-time compare, session value, safe next path, bind p
     assert.equal(safeNextPath(bad), "/", bad);
   }
   for (const host of ["127.0.0.1", "localhost", "::1", "[::1]", "127.0.0.2"]) {
-    assert.equal(isLoopbackAddress(host), true, host);
+    assert.equal(isLoopbackHost(host), true, host);
   }
   for (const host of ["0.0.0.0", "192.168.1.5", "::", "example.com"]) {
-    assert.equal(isLoopbackAddress(host), false, host);
+    assert.equal(isLoopbackHost(host), false, host);
     assert.throws(() => checkBindAddress(host, ""), /needs web\.auth_token/);
     checkBindAddress(host, "token");
   }

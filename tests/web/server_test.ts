@@ -80,6 +80,28 @@ Deno.test("startWebServer serves the dashboard from a real runtime on a loopback
   }
 });
 
+Deno.test("a bind on another loopback address (127.0.0.2) answers its own Host", async () => {
+  const directory = Deno.makeTempDirSync({ prefix: "radar-web-server-" });
+  const runtime = runtimeIn(directory, 'llm:\n  base_url: "http://127.0.0.1:9"\n');
+  const server = startWebServer({ runtime, host: "127.0.0.2", port: 0 });
+  try {
+    assert.equal(server.url, `http://127.0.0.2:${server.port}/`);
+    const health = await fetch(`${server.url}health`);
+    assert.equal(health.status, 200, "a loopback bind answers requests to its own address");
+    await health.body?.cancel();
+    const token = Deno.readTextFileSync(join(directory, "data", "dashboard_token")).trim();
+    const memory = await fetch(`${server.url}memory`, {
+      headers: { Authorization: `Bearer ${token}` },
+    });
+    assert.equal(memory.status, 200);
+    await memory.body?.cancel();
+  } finally {
+    await server.close();
+    runtime.close();
+    Deno.removeSync(directory, { recursive: true });
+  }
+});
+
 Deno.test("startWebServer refuses a non-loopback bind without a token and requires it with one", async () => {
   const directory = Deno.makeTempDirSync({ prefix: "radar-web-server-" });
   const open = runtimeIn(directory, "web:\n  host: 0.0.0.0\n");

@@ -7,9 +7,8 @@
  * the token and throttles wrong ones, so this check is never a token oracle.
  */
 import type { Context, MiddlewareHandler } from "hono";
+import { isLoopbackHost } from "../../src/adapters/network/address_policy.ts";
 import { bearerOf } from "./auth.ts";
-
-const loopbackNames = new Set(["127.0.0.1", "localhost", "[::1]", "::1"]);
 
 /** The host name of a Host header value ("[::1]:8420" → "[::1]"), lowercased. */
 export function hostName(host: string): string {
@@ -17,11 +16,6 @@ export function hostName(host: string): string {
   if (lower.startsWith("[")) return lower.slice(0, lower.indexOf("]") + 1);
   const colon = lower.lastIndexOf(":");
   return colon === -1 ? lower : lower.slice(0, colon);
-}
-
-/** Whether a Host header names this machine's loopback interface. */
-export function isLoopbackHost(host: string): boolean {
-  return loopbackNames.has(hostName(host));
 }
 
 const safeMethods = new Set(["GET", "HEAD"]);
@@ -42,7 +36,7 @@ export function originCheck(options: OriginCheckOptions): MiddlewareHandler {
     // Deno.serve builds the URL from the Host header; app.request() tests may omit the header.
     const host = c.req.header("host") ?? new URL(c.req.url).host;
     if (!host) return forbidden(c, "Refused: missing Host header.");
-    if (options.loopbackHostsOnly && !isLoopbackHost(host)) {
+    if (options.loopbackHostsOnly && !isLoopbackHost(hostName(host))) {
       return c.text(`Refused: this dashboard only answers to 127.0.0.1 and localhost.`, 421);
     }
     const method = c.req.method.toUpperCase();

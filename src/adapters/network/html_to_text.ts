@@ -1,4 +1,10 @@
-/** Turns an HTML page into readable text: no scripts, styles or markup; entities decoded. */
+/**
+ * Turns an HTML page into readable text: no scripts, styles or markup; entities decoded. The one
+ * HTML-to-text of Radar (fetch_url, URL monitors, HTML mail). Hand-written on purpose: every page
+ * and mail is hostile, and the parsers measured on Deno 2.9.6 are superlinear on unclosed nesting
+ * (node-html-parser 9.0.7: 100 KB of `<div>` 9 s, 400 KB 157 s; htmlparser2 12: 400 KB of `<b><i>`
+ * 8 s; html-to-text 10: stack overflow). This is one forward pass that keeps no element stack.
+ */
 
 const named: Record<string, string> = {
   amp: "&",

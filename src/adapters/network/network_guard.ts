@@ -1,54 +1,5 @@
 /** Refuses URLs that reach private, loopback, link-local or otherwise internal addresses. */
-import ipaddr from "ipaddr.js";
-
-/** Readable names of the non-public ranges ipaddr.js knows (anything else is public). */
-const internalRanges: Record<string, string> = {
-  unspecified: "unspecified",
-  broadcast: "reserved",
-  multicast: "multicast",
-  linkLocal: "link-local",
-  loopback: "loopback",
-  carrierGradeNat: "carrier-grade NAT (100.64.0.0/10)",
-  private: "private",
-  reserved: "reserved",
-  uniqueLocal: "unique local (fc00::/7)",
-  deprecatedSiteLocal: "site-local",
-  discard: "discard-only",
-  benchmarking: "benchmarking",
-  segmentRouting: "reserved",
-  deprecatedOrchid: "reserved",
-  orchid2: "reserved",
-  rfc6052: "local-use NAT64 (64:ff9b:1::/48)",
-};
-
-/** Names the kind of a non-public IP address, or undefined for a public one (or a name). */
-export function privateAddressKind(address: string): string | undefined {
-  const text = address.replace(/^\[|\]$/g, "");
-  if (!ipaddr.isValid(text)) return text.includes(":") ? "unreadable IPv6" : undefined;
-  const ip = ipaddr.parse(text);
-  if (ip.kind() === "ipv6") {
-    const embedded = embeddedIpv4(ip as ipaddr.IPv6);
-    if (embedded) return privateAddressKind(embedded);
-  }
-  return internalRanges[ip.range()];
-}
-
-/**
- * The IPv4 address inside an IPv6 one that carries it to an IPv4 host: mapped (::ffff:a.b.c.d),
- * translated (::ffff:0:a.b.c.d), NAT64 (64:ff9b::/96), 6to4 (2002:AABB:CCDD::) and the deprecated
- * compatible form (::a.b.c.d).
- */
-function embeddedIpv4(ip: ipaddr.IPv6): string | undefined {
-  const words = ip.parts;
-  const range = ip.range();
-  const fromWords = (high: number, low: number) =>
-    [high >> 8, high & 0xff, low >> 8, low & 0xff].join(".");
-  if (range === "ipv4Mapped" || range === "rfc6145") return fromWords(words[6], words[7]);
-  if (range === "rfc6052" && words[2] === 0) return fromWords(words[6], words[7]);
-  if (range === "6to4") return fromWords(words[1], words[2]);
-  const compatible = words.slice(0, 6).every((word) => word === 0) && words[6] !== 0;
-  return compatible ? fromWords(words[6], words[7]) : undefined;
-}
+import { nonPublicAddressKind } from "./address_policy.ts";
 
 /** Resolves a host name to its addresses (A and AAAA). */
 export type Resolver = (host: string) => Promise<string[]>;
@@ -119,7 +70,7 @@ export async function checkUrlAddresses(
     if (!addresses.length) return { problem: `cannot resolve ${host}` };
   }
   for (const address of addresses) {
-    const kind = privateAddressKind(address);
+    const kind = nonPublicAddressKind(address);
     if (kind) return { problem: `${host} resolves to ${address}, a ${kind} address ${setting}` };
   }
   return { addresses: ipv4First(addresses) };

@@ -1,7 +1,7 @@
 /** The `budget:` lines of `radar status`: today's unattended tokens, limits, what is paused. */
 import type { Radar } from "../../runtime/open_radar.ts";
 import { describePause, formatTokens } from "../../core/budget.ts";
-import { formatLocalTime } from "../../core/system_prompt.ts";
+import { formatLocalTime } from "../../core/zoned_time.ts";
 
 /** One line, plus one per paused task. */
 export function budgetStatusLines(radar: Radar): string[] {

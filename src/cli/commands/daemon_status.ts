@@ -2,7 +2,7 @@
 import { expandHome } from "../../config/paths.ts";
 import { nextHeartbeatAt } from "../../core/heartbeat.ts";
 import { isQuietTime } from "../../core/quiet_hours.ts";
-import { formatLocalTime } from "../../core/system_prompt.ts";
+import { formatLocalTime } from "../../core/zoned_time.ts";
 import { runningDaemon } from "../../daemon/lock_file.ts";
 import type { Radar } from "../../runtime/open_radar.ts";
 import { describeRun } from "./heartbeat.ts";
@@ -31,7 +31,7 @@ export function daemonStatus(radar: Radar): string[] {
   } else {
     lines.push(`heartbeat: every ${heartbeat.interval_minutes} min`);
     const [last] = radar.runs.recent(1, { kind: "heartbeat" });
-    lines.push(`  last: ${last ? describeRun(last) : "never"}`);
+    lines.push(`  last: ${last ? describeRun(last, timeZone) : "never"}`);
     const next = nextHeartbeatAt(
       radar.runs.lastScheduledHeartbeat(),
       now,

@@ -4,10 +4,12 @@ import type { CliContext } from "../context.ts";
 import { checkLimit } from "../../core/bounds.ts";
 import { UsageError } from "../../core/errors.ts";
 import type { Digest } from "../../core/source_ports.ts";
+import { formatDateTime } from "../../core/zoned_time.ts";
 
-function show(digest: Digest): string {
-  const span = `${digest.startsAt.slice(0, 16).replace("T", " ")} – ` +
-    `${digest.endsAt.slice(0, 16).replace("T", " ")} UTC`;
+/** A digest with its period in `timeZone` ("2026-11-23 00:00 – 2026-11-24 00:00 UTC+01:00"). */
+function show(digest: Digest, timeZone?: string): string {
+  const span = `${formatDateTime(new Date(digest.startsAt), timeZone)} – ` +
+    formatDateTime(new Date(digest.endsAt), timeZone, { zone: true });
   return `#${digest.id} ${digest.period} ${span}\n${digest.content}\n`;
 }
 
@@ -26,7 +28,7 @@ export function registerDigest(program: Command, context: CliContext): void {
       const days = options.week ? 7 : 1;
       const from = new Date(to.getTime() - days * 86_400_000);
       const written = await radar.digests.write(options.week ? "week" : "day", from, to);
-      context.io.stdout(show(written));
+      context.io.stdout(show(written, radar.config.radar.timezone || undefined));
     });
 
   digest.command("list")
@@ -34,9 +36,11 @@ export function registerDigest(program: Command, context: CliContext): void {
     .option("-n, --limit <count>", "how many", "10")
     .action(async (options: { limit: string }) => {
       const limit = checkLimit(Number(options.limit), "--limit");
-      const digests = (await context.radar()).digests.list(limit);
+      const radar = await context.radar();
+      const digests = radar.digests.list(limit);
       if (!digests.length) return context.io.stdout("No digests yet (radar digest now).\n");
-      context.io.stdout(digests.map(show).join("\n"));
+      const timeZone = radar.config.radar.timezone || undefined;
+      context.io.stdout(digests.map((each) => show(each, timeZone)).join("\n"));
     });
 
   digest.command("search")
@@ -45,8 +49,10 @@ export function registerDigest(program: Command, context: CliContext): void {
     .action(async (words: string[]) => {
       const text = words.join(" ").trim();
       if (!text) throw new UsageError("Cannot search: give some words");
-      const found = (await context.radar()).digests.search(text, 20);
+      const radar = await context.radar();
+      const found = radar.digests.search(text, 20);
       if (!found.length) return context.io.stdout(`No digest mentions "${text}".\n`);
-      context.io.stdout(found.map(show).join("\n"));
+      const timeZone = radar.config.radar.timezone || undefined;
+      context.io.stdout(found.map((each) => show(each, timeZone)).join("\n"));
     });
 }

@@ -6,10 +6,14 @@ import type { CliContext } from "../context.ts";
 import { parseCount } from "../arguments.ts";
 import { formatEvents } from "../../core/heartbeat.ts";
 import type { RunRecord } from "../../core/schedule_ports.ts";
+import { formatDateTime } from "../../core/zoned_time.ts";
 
-/** One line about a run: when, what, why, cost. */
-export function describeRun(run: RunRecord): string {
-  const when = run.startedAt.slice(0, 16).replace("T", " ");
+/** One line about a run: when (in `timeZone`, offset named), what, why, cost. */
+export function describeRun(run: RunRecord, timeZone?: string): string {
+  const started = new Date(run.startedAt);
+  const when = isNaN(started.getTime())
+    ? run.startedAt.slice(0, 40)
+    : formatDateTime(started, timeZone, { zone: true });
   const what = run.kind === "task" ? `task #${run.taskId}` : `heartbeat (${run.trigger})`;
   const parts = [`${when}  ${what}: ${run.outcome}`];
   if (run.outcome === "skipped" || run.outcome === "failed") parts.push(`(${run.reason})`);
@@ -58,7 +62,7 @@ export function registerHeartbeat(program: Command, context: CliContext): void {
         io.stdout(`→ ${execution.name}(${execution.argumentsText}) ${execution.result.outcome}\n`);
       }
       io.stdout(`${report.result?.answer.trim() || "(no answer)"}\n`);
-      if (run) io.stdout(`\n${describeRun(run)}\n`);
+      if (run) io.stdout(`\n${describeRun(run, radar.config.radar.timezone || undefined)}\n`);
     });
   heartbeat.command("requeue")
     .description("put events a hook set aside back in the queue for the next heartbeat")
@@ -77,7 +81,7 @@ export function registerHeartbeat(program: Command, context: CliContext): void {
     .option("--all", "include skipped ticks")
     .option("--json", jsonOptionHelp)
     .action(async (options: { limit: string; all?: boolean; json?: boolean }) => {
-      const { runs } = await context.radar();
+      const { runs, config } = await context.radar();
       const rows = runs.recent(checkLimit(parseCount(options.limit, "--limit"), "--limit"), {
         skipped: options.all ? undefined : false,
       });
@@ -90,6 +94,7 @@ export function registerHeartbeat(program: Command, context: CliContext): void {
         );
         return;
       }
-      for (const run of rows) context.io.stdout(`${describeRun(run)}\n`);
+      const timeZone = config.radar.timezone || undefined;
+      for (const run of rows) context.io.stdout(`${describeRun(run, timeZone)}\n`);
     });
 }

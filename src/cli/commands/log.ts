@@ -4,6 +4,7 @@ import type { Command } from "commander";
 import { jsonOptionHelp, printJson } from "../json_output.ts";
 import type { CliContext } from "../context.ts";
 import { parseCount } from "../arguments.ts";
+import { formatDateTime } from "../../core/zoned_time.ts";
 
 /** Registers `log` and `log tools`. */
 export function registerLog(program: Command, context: CliContext): void {
@@ -23,15 +24,11 @@ export function registerLog(program: Command, context: CliContext): void {
       });
       if (options.json) return printJson(context, rows);
       if (!rows.length) return context.io.stdout("No tool calls recorded.\n");
-      const time = new Intl.DateTimeFormat("sv-SE", {
-        timeZone: radar.config.radar.timezone || undefined,
-        dateStyle: "short",
-        timeStyle: "medium",
-      });
+      const timeZone = radar.config.radar.timezone || undefined;
       for (const row of rows.reverse()) {
         const result = row.result.replace(/\s+/g, " ").slice(0, 100);
         context.io.stdout(
-          `${time.format(new Date(row.at))}  ${
+          `${formatDateTime(new Date(row.at), timeZone, { seconds: true })}  ${
             row.conversationId === undefined ? "    -" : `#${row.conversationId}`.padStart(5)
           }  ${row.tool.padEnd(14)} ${row.outcome.padEnd(7)} ${
             String(row.durationMs).padStart(6)

@@ -24,7 +24,7 @@ export function registerStatus(program: Command, context: CliContext): void {
       for (const section of statusSections) sections.push(...await section(radar));
       // Built once: the text lines and --json's records come from the same look.
       const sources = radar.sourceHealth.records(Deno.env.toObject());
-      sections.push(...sourceHealthLines(sources));
+      sections.push(...sourceHealthLines(sources, radar.config.radar.timezone || undefined));
       const database = {
         path: radar.databasePath,
         bytes: size,

@@ -1,5 +1,5 @@
 /** One line about a scheduled task, for `radar task` and `radar status`. */
-import { formatLocalTime } from "../../core/system_prompt.ts";
+import { formatLocalTime } from "../../core/zoned_time.ts";
 import type { TaskRecord } from "../../core/schedule_ports.ts";
 import { TaskService } from "../../application/task_service.ts";
 

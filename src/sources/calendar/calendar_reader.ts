@@ -14,6 +14,7 @@ import type {
 } from "../../core/source_ports.ts";
 import { readPassword } from "../secret_source.ts";
 import { newEventIcs, occurrencesIn } from "./ics_occurrences.ts";
+import { isLoopbackHost } from "../../adapters/network/address_policy.ts";
 
 /** One configured calendar. */
 export type CalendarEntry = z.output<typeof calendarEntry>;
@@ -24,8 +25,6 @@ export interface CalendarReaderSettings {
   timeoutMs: number;
   fetch: typeof fetch;
 }
-
-const loopbackHosts = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
 
 /** An .ics file or answer larger than this is refused. */
 const maxIcsBytes = 5 * 1024 * 1024;
@@ -139,7 +138,7 @@ export class ConfiguredCalendars implements CalendarReader {
     work: (client: DAVClient, calendar: DavCalendar) => Promise<T>,
   ): Promise<T> {
     const url = new URL(entry.caldav_url);
-    if (url.protocol !== "https:" && !loopbackHosts.test(url.hostname)) {
+    if (url.protocol !== "https:" && !isLoopbackHost(url.hostname)) {
       throw new Error(`plain http is allowed only to a loopback host: use https://`);
     }
     const password = await readPassword(entry, `calendar ${entry.name}`, {

@@ -1,9 +1,12 @@
 /**
  * iCalendar text → event occurrences in a time range (npm ical.js): recurrence rules, EXDATEs,
- * overridden instances (RECURRENCE-ID) and the file's VTIMEZONEs. Also writes a new event.
+ * overridden instances (RECURRENCE-ID) and the file's VTIMEZONEs. A TZID without a VTIMEZONE
+ * (common in generated feeds) is read as an IANA zone name (Temporal); a zone nobody knows is
+ * read as UTC and the occurrence says so. Also writes a new event.
  */
 import ICAL from "ical.js";
 import type { CalendarOccurrence, NewCalendarEvent } from "../../core/source_ports.ts";
+import { isKnownTimeZone, zonedTimeToUtc } from "../../core/zoned_time.ts";
 
 /** Instances walked per recurring event at most (a hostile RRULE cannot loop forever). */
 const maxInstancesPerEvent = 20_000;
@@ -67,7 +70,7 @@ function* instancesOf(
   const iterator = event.iterator();
   for (let count = 0; count < maxInstancesPerEvent; count++) {
     const next = iterator.next();
-    if (!next || next.toJSDate().getTime() >= to.getTime()) return;
+    if (!next || instantOf(next).getTime() >= to.getTime()) return;
     const details = event.getOccurrenceDetails(next);
     const occurrence = toOccurrence(calendar, details.item, details.startDate, details.endDate);
     if (overlaps(occurrence, from, to)) yield occurrence;
@@ -84,12 +87,9 @@ function toOccurrence(
   start: ICAL.Time,
   end: ICAL.Time | undefined,
 ): CalendarOccurrence {
-  // All-day dates are kept as UTC midnights (and shown as dates), whatever the system zone.
-  const instant = (time: ICAL.Time) =>
-    time.isDate ? new Date(Date.UTC(time.year, time.month - 1, time.day)) : time.toJSDate();
-  const startDate = instant(start);
+  const startDate = instantOf(start);
   const endDate = end
-    ? instant(end)
+    ? instantOf(end)
     : new Date(startDate.getTime() + (start.isDate ? 86_400_000 : 0));
   const occurrence: CalendarOccurrence = {
     calendar,
@@ -100,7 +100,42 @@ function toOccurrence(
     allDay: start.isDate,
   };
   if (item.location) occurrence.location = oneLine(item.location, 200);
+  const unknown = unresolvedZone(start);
+  if (unknown) occurrence.unknownZone = oneLine(unknown, 60);
   return occurrence;
+}
+
+/** The TZID of a time the file gave no VTIMEZONE for (ical.js then treats it as floating). */
+function bareZoneId(time: ICAL.Time): string | undefined {
+  const tzid = (time as ICAL.Time & { timezone?: string }).timezone;
+  return !time.isDate && tzid && time.zone?.tzid === "floating" ? tzid : undefined;
+}
+
+/** A TZID that neither the file nor Temporal knows; undefined when the time is understood. */
+function unresolvedZone(time: ICAL.Time): string | undefined {
+  const tzid = bareZoneId(time);
+  return tzid && !isKnownTimeZone(tzid) ? tzid : undefined;
+}
+
+/**
+ * The instant of an ICAL time: all-day dates as UTC midnights (shown as dates, whatever the system
+ * zone), a bare IANA TZID through Temporal, everything else as ical.js reads it.
+ */
+function instantOf(time: ICAL.Time): Date {
+  if (time.isDate) return new Date(Date.UTC(time.year, time.month - 1, time.day));
+  const tzid = bareZoneId(time);
+  if (tzid && isKnownTimeZone(tzid)) {
+    const { year, month, day, hour, minute, second } = time;
+    const at = zonedTimeToUtc({ year, month, day, hour, minute, second }, tzid);
+    if (at) return at;
+  }
+  if (tzid) {
+    // Unknown zone: read the wall time as UTC (and the occurrence says so).
+    return new Date(
+      Date.UTC(time.year, time.month - 1, time.day, time.hour, time.minute, time.second),
+    );
+  }
+  return time.toJSDate();
 }
 
 function oneLine(text: string, max: number): string {

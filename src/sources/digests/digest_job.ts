@@ -33,8 +33,7 @@ export function duePeriods(
   const today = startOfZonedDay(now, timeZone);
   const periods: Array<[Digest["period"], Date, Date]> = [];
   if (settings.daily) periods.push(["day", startOfZonedDay(now, timeZone, -1), today]);
-  const weekday = new Date(Date.UTC(local.year, local.month - 1, local.day)).getUTCDay();
-  if (settings.weekly && weekday === 1) {
+  if (settings.weekly && local.weekday === 1) {
     periods.push(["week", startOfZonedDay(now, timeZone, -7), today]);
   }
   return periods;

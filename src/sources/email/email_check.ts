@@ -4,7 +4,7 @@
  * UIDVALIDITY) takes a baseline: one summary event instead of one per old unread message.
  */
 import type { MailHeader } from "../../core/source_ports.ts";
-import { zonedParts } from "../../core/zoned_time.ts";
+import { formatDateTime } from "../../core/zoned_time.ts";
 import { type CheckDependencies, isDue, recordCheckFailure } from "../source_checks.ts";
 import type { EmailAccount } from "./imap_connection.ts";
 import type { UnreadSnapshot } from "./imap_mail_reader.ts";
@@ -165,10 +165,5 @@ export function describeHeader(header: MailHeader, timeZone?: string): string {
 
 function localDate(iso: string, timeZone?: string): string {
   const date = new Date(iso);
-  if (isNaN(date.getTime())) return iso.slice(0, 40);
-  const parts = zonedParts(date, timeZone);
-  const pad = (value: number) => String(value).padStart(2, "0");
-  return `${parts.year}-${pad(parts.month)}-${pad(parts.day)} ${pad(parts.hour)}:${
-    pad(parts.minute)
-  }`;
+  return isNaN(date.getTime()) ? iso.slice(0, 40) : formatDateTime(date, timeZone);
 }

@@ -7,6 +7,7 @@ import type { z } from "zod";
 import type { emailAccount } from "../../config/sources_schema.ts";
 import { redactText } from "../../core/redact.ts";
 import { readPassword } from "../secret_source.ts";
+import { isLoopbackHost } from "../../adapters/network/address_policy.ts";
 
 /** One configured account. */
 export type EmailAccount = z.output<typeof emailAccount>;
@@ -22,11 +23,9 @@ export class MailError extends Error {
   override name = "MailError";
 }
 
-const loopbackHosts = /^(localhost|127(\.\d{1,3}){3}|::1|\[::1\])$/i;
-
 /** Refuses plain text to a host that is not loopback (throws MailError). */
 export function checkTransport(account: EmailAccount): void {
-  if (account.tls === "none" && !loopbackHosts.test(account.host)) {
+  if (account.tls === "none" && !isLoopbackHost(account.host)) {
     throw new MailError(
       `${account.name}: tls "none" is allowed only for a loopback host (use implicit or starttls)`,
     );

@@ -1,8 +1,8 @@
 /** MailReader over IMAP: headers of recent or unread mail, one message's text, the \Seen flag. */
 import type { FetchMessageObject, ImapFlow, MessageStructureObject } from "imapflow";
-import { parse } from "node-html-parser";
 import type { MailHeader, MailMessage, MailReader } from "../../core/source_ports.ts";
 import { type EmailAccount, type ImapSettings, MailError, withImap } from "./imap_connection.ts";
+import { htmlToText } from "../../adapters/network/html_to_text.ts";
 
 /** Settings of the reader. */
 export interface MailReaderSettings extends ImapSettings {
@@ -111,7 +111,7 @@ export class ImapMailReader implements MailReader {
           maxBytes: maxChars * 4,
         });
         const raw = download.content ? await streamText(download.content) : "";
-        const text = part.type === "text/html" ? htmlToText(raw) : raw;
+        const text = part.type === "text/html" ? htmlToText(raw).text : raw;
         const cleaned = text.replace(/\r\n/g, "\n").replace(/\n{3,}/g, "\n\n").trim();
         return {
           ...header,
@@ -197,10 +197,4 @@ async function streamText(stream: AsyncIterable<Uint8Array | string>): Promise<s
     text += typeof chunk === "string" ? chunk : decoder.decode(chunk, { stream: true });
   }
   return text + decoder.decode();
-}
-
-/** Readable text of an HTML body (scripts and styles dropped). */
-export function htmlToText(html: string): string {
-  const root = parse(html, { blockTextElements: { script: false, style: false } });
-  return root.structuredText;
 }

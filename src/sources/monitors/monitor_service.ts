@@ -4,7 +4,7 @@ import type { RadarConfig } from "../../config/schema.ts";
 import type { Clock } from "../../core/ports.ts";
 import type { MonitorRegistry, MonitorRequest } from "../../core/schedule_ports.ts";
 import { formatDurationMinutes, isFailing, parseDurationMinutes } from "../../core/schedule.ts";
-import { formatLocalTime } from "../../core/system_prompt.ts";
+import { formatLocalTime } from "../../core/zoned_time.ts";
 import type { MonitorRecord } from "../../core/schedule_ports.ts";
 import { checkUrl } from "../../adapters/network/network_guard.ts";
 import { selectHtml } from "./page_fetch.ts";
