@@ -148,6 +148,7 @@ Deno.test("the bundled skills are valid, found through an import.meta path, and 
   const { skills, warnings } = catalog.discover();
   assert.deepEqual(warnings, []);
   assert.deepEqual(skills.map((skill) => skill.name), [
+    "comic-filing",
     "inbox-triage",
     "morning-briefing",
     "pdf-filing",
@@ -163,7 +164,7 @@ Deno.test("the bundled skills are valid, found through an import.meta path, and 
     skills,
   };
   const prompt = buildSystemPrompt(input);
-  assert.match(prompt, /<available_skills>\n- inbox-triage: /);
+  assert.match(prompt, /<available_skills>\n- comic-filing: /);
   // Short, concrete descriptions for small models: the block is paid on every request.
   for (const skill of skills) assert.ok(skill.description.length <= 50, skill.description);
   const block = prompt.slice(prompt.indexOf("<available_skills>"), prompt.indexOf("use_skill"));
