@@ -150,9 +150,14 @@ function warningLines(contents: ComicContents): string[] {
 
 /** "File as: …" or why not. */
 export function placeLine(
-  place: { ok: true; shown: string; taken?: string; here?: boolean } | { ok: false; line: string },
+  place:
+    | { ok: true; shown: string; taken?: string; here?: boolean }
+    | { ok: false; line: string; missing?: string[] },
 ): string {
-  if (!place.ok) return `Not filed: ${place.line}.`;
+  if (!place.ok) {
+    const hint = place.missing ? ` (pass ${place.missing.length > 1 ? "them" : "it"} in set)` : "";
+    return `Not filed: ${place.line}${hint}.`;
+  }
   if (place.here) return `Filed already: ${place.shown}`;
   return place.taken
     ? `File as: ${place.shown} (${place.taken} is taken)`

@@ -10,7 +10,7 @@ import type { PathGuard } from "../adapters/os/path_guard.ts";
 /** Where the file would go, or why it cannot be said. */
 export type LibraryPlace =
   | { ok: true; path: string; shown: string; taken?: string; here?: boolean }
-  | { ok: false; line: string };
+  | { ok: false; line: string; missing?: string[] };
 
 /**
  * The library place of the file at `source` (real path) under the layout `key`'s `template`.
@@ -22,25 +22,26 @@ export async function libraryPlace(
   template: string,
   fields: Record<string, string | undefined>,
   source: string,
+  /** Places promised to other files already (a scan's earlier files). */
+  reserved: ReadonlySet<string> = new Set(),
 ): Promise<LibraryPlace | undefined> {
   if (!template) return undefined;
   const rendered: LayoutResult = renderLayout(template, fields, { extension: extname(source) });
   if (!rendered.ok) {
-    return {
-      ok: false,
-      line: "missing" in rendered
-        ? `${key} needs ${rendered.missing.join(", ")} (pass ${
-          rendered.missing.length > 1 ? "them" : "it"
-        } in set)`
-        : `${key}: ${rendered.problem}`,
-    };
+    return "missing" in rendered
+      ? {
+        ok: false,
+        line: `${key} needs ${rendered.missing.join(", ")}`,
+        missing: rendered.missing,
+      }
+      : { ok: false, line: `${key}: ${rendered.problem}` };
   }
   const checked = guard.check(rendered.path, "write");
   if (!checked.ok) return { ok: false, line: `${key}: ${checked.reason}` };
   if (checked.path === source) {
     return { ok: true, path: checked.path, shown: guard.display(checked.path), here: true };
   }
-  const free = await freeName(checked.path);
+  const free = await freeName(checked.path, reserved);
   if (!free) {
     return {
       ok: false,
@@ -55,12 +56,19 @@ export async function libraryPlace(
   };
 }
 
-/** `path`, or `name (2).ext` … `name (99).ext`, whichever does not exist; undefined if none. */
-export async function freeName(path: string): Promise<string | undefined> {
+/**
+ * `path`, or `name (2).ext` … `name (99).ext`, whichever neither exists nor is `reserved`;
+ * undefined if none.
+ */
+export async function freeName(
+  path: string,
+  reserved: ReadonlySet<string> = new Set(),
+): Promise<string | undefined> {
   const extension = extname(path);
   const stem = basename(path, extension);
   for (let index = 1; index < 100; index++) {
     const candidate = index === 1 ? path : join(dirname(path), `${stem} (${index})${extension}`);
+    if (reserved.has(candidate)) continue;
     try {
       await Deno.lstat(candidate);
     } catch (error) {

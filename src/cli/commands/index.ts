@@ -29,6 +29,7 @@ import { registerVersion } from "./version.ts";
 import { registerMcp } from "./mcp.ts";
 import { registerDigest } from "./digest.ts";
 import { registerPersonality } from "./personality.ts";
+import { registerLibrary } from "./library.ts";
 
 /** Adds one command (and its subcommands) to the program. */
 export type CommandRegistrar = (program: Command, context: CliContext) => void;
@@ -58,6 +59,7 @@ export const commandRegistrars: CommandRegistrar[] = [
   registerEval,
   registerHooks,
   registerSkill,
+  registerLibrary,
   registerPersonality,
   registerDigest,
   registerCompletions,
