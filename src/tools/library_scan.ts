@@ -7,7 +7,7 @@
  */
 import { extname, join } from "node:path";
 import { type ComicArchives, comicFormatOf } from "../core/comic_archive.ts";
-import { type ComicInfo, type ComicInfoField } from "../core/comic_info.ts";
+import type { ComicInfo, ComicInfoField } from "../core/comic_info.ts";
 import { parseComicFileName } from "../core/comic_file_name.ts";
 import type { PdfReader } from "../core/pdf_reader.ts";
 import type { RadarConfig } from "../config/schema.ts";
