@@ -15,6 +15,7 @@ import type { TaskRecord } from "../core/schedule_ports.ts";
 import { nextRunAfter } from "./task_schedule.ts";
 import { daemonToolNames, proactiveTools } from "./offered_tools.ts";
 import { runSideEffects, taskScope } from "./run_side_effects.ts";
+import { taskUserMessage } from "./task_message.ts";
 import { isValidDate, laterBy } from "../core/safe_time.ts";
 import type { UnattendedBudget } from "./unattended_budget.ts";
 
@@ -201,7 +202,7 @@ export class TaskRunner implements TickJob {
       result = await runAgent(agent, {
         conversationId,
         kind: "task",
-        userMessage: task.message,
+        userMessage: taskUserMessage(task.message, this.deps.needsApproval?.(task.id) === true),
         interactive: false,
         signal,
         toolNames: this.#toolNames(agent, task),

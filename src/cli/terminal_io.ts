@@ -88,6 +88,7 @@ export function terminalIo(): CliIo {
   return {
     stdout: writeStdout,
     stderr: writeStderr,
+    clearStderrLine: () => writeStderr("\r\x1b[2K"),
     stderrIsTerminal: Deno.stderr.isTerminal(),
     stdinIsTerminal: Deno.stdin.isTerminal(),
     interactive: Deno.stdin.isTerminal() && Deno.stderr.isTerminal(),

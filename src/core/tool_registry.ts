@@ -4,6 +4,8 @@ import type { ToolCall } from "./messages.ts";
 import { estimateJsonTokens } from "./tokens.ts";
 import { failed, type Tool, type ToolContext, type ToolResult, toResult } from "./tool.ts";
 import { expandStems, mentionsKeyword, rankHybrid, wordStems } from "./tool_relevance.ts";
+import { Secrets } from "./secrets.ts";
+import { textForModel } from "./untrusted_text.ts";
 
 /** The name of the tool that lets the model ask for tools it was not offered. */
 export const findToolsName = "find_tools";
@@ -58,19 +60,39 @@ export interface ExecuteOptions {
   /** Post-call observers (plugin hooks); their notes follow the truncated result. */
   observers?: readonly ToolObserver[];
   maxResultChars: number;
-  /**
-   * Masks secrets in a result (and in the observers' notes) before anything sees it: the model,
-   * the conversation store, the audit trail, post_tool_call hooks. Runs before the cut, so a
-   * secret straddling the cut is masked whole.
-   */
-  redact?: (text: string) => string;
   /** Milliseconds clock for durations (injected: the core does not read time itself). */
   elapsed: () => number;
 }
 
-/** Converts a tool to the spec sent to the model. */
+const specs = new WeakMap<Tool, ToolSpec>();
+
+/**
+ * Converts a tool to the spec sent to the model (computed once per tool): every string in it, keys
+ * of the schema included (property names, enums, defaults, descriptions a server or plugin
+ * wrote), passes `textForModel`, so no tool of any source carries a chat-template token.
+ */
 export function toolSpec(tool: Tool): ToolSpec {
-  return { name: tool.name, description: tool.description, parameters: tool.parameters };
+  let spec = specs.get(tool);
+  if (!spec) {
+    spec = {
+      name: textForModel(tool.name),
+      description: textForModel(tool.description),
+      parameters: cleanForModel(tool.parameters) as Record<string, unknown>,
+    };
+    specs.set(tool, spec);
+  }
+  return spec;
+}
+
+function cleanForModel(value: unknown, depth = 0): unknown {
+  if (typeof value === "string") return textForModel(value);
+  if (value === null || typeof value !== "object" || depth > 32) return value;
+  if (Array.isArray(value)) return value.map((item) => cleanForModel(item, depth + 1));
+  return Object.fromEntries(
+    Object.entries(value).map((
+      [key, inner],
+    ) => [textForModel(key), cleanForModel(inner, depth + 1)]),
+  );
 }
 
 /** Estimated prompt tokens one tool's spec costs on every request that offers it. */
@@ -92,18 +114,51 @@ export function truncateText(text: string, max: number): string {
   return `${text.slice(0, max)}\n[truncated: ${text.length - max} more characters]`;
 }
 
-/** Holds every available tool, built-in or from plugins. */
+/** Where a registry keeps its tools (registration order is kept). */
+export interface ToolSet {
+  register(tool: Tool): void;
+  unregister(name: string): void;
+  get(name: string): Tool | undefined;
+  list(): Tool[];
+}
+
+function ownTools(): ToolSet {
+  const tools = new Map<string, Tool>();
+  return {
+    register: (tool) => void tools.set(tool.name, tool),
+    unregister: (name) => void tools.delete(name),
+    get: (name) => tools.get(name),
+    list: () => [...tools.values()],
+  };
+}
+
+/**
+ * Holds every available tool, built-in or from plugins, and runs their calls. The registry is
+ * an exit: every result (and every observer's note) is masked with `secrets` before anything
+ * sees it — the model, the conversation store, the audit trail, post_tool_call hooks — and
+ * before the cut, so a secret straddling the cut is masked whole.
+ */
 export class ToolRegistry {
-  #tools = new Map<string, Tool>();
+  readonly #tools: ToolSet;
+  readonly #secrets: Secrets;
+
+  /**
+   * `secrets`: what results are masked with (default: none known, the generic rules only);
+   * `tools`: where the tools are kept (default: a registry of its own; see `view`).
+   */
+  constructor(options: { secrets?: Secrets; tools?: ToolSet } = {}) {
+    this.#secrets = options.secrets ?? new Secrets();
+    this.#tools = options.tools ?? ownTools();
+  }
 
   /** Adds or replaces a tool. */
   register(tool: Tool): void {
-    this.#tools.set(tool.name, tool);
+    this.#tools.register(tool);
   }
 
   /** Removes a tool by name. */
   unregister(name: string): void {
-    this.#tools.delete(name);
+    this.#tools.unregister(name);
   }
 
   /** Looks up a tool by name. */
@@ -113,7 +168,33 @@ export class ToolRegistry {
 
   /** Every tool, in registration order. */
   list(): Tool[] {
-    return [...this.#tools.values()];
+    return this.#tools.list();
+  }
+
+  /**
+   * A registry showing only the tools `keep` accepts, plus `extra` (found first, listed last):
+   * a view, not a copy (tools registered later show up), masking with the same secrets. A tool
+   * it hides can be neither offered, nor joined by `find_tools`, nor called through it.
+   */
+  view(keep: (tool: Tool) => boolean, extra: readonly Tool[] = []): ToolRegistry {
+    const extraNames = new Set(extra.map((tool) => tool.name));
+    return new ToolRegistry({
+      secrets: this.#secrets,
+      tools: {
+        register: (tool) => this.register(tool),
+        unregister: (name) => this.unregister(name),
+        get: (name) => {
+          const own = extra.find((tool) => tool.name === name);
+          if (own) return own;
+          const tool = this.get(name);
+          return tool && keep(tool) ? tool : undefined;
+        },
+        list: () => [
+          ...this.list().filter((tool) => !extraNames.has(tool.name) && keep(tool)),
+          ...extra,
+        ],
+      },
+    });
   }
 
   /**
@@ -161,7 +242,7 @@ export class ToolRegistry {
   /** Validates and runs one tool call; every failure becomes a result, never an exception. */
   async execute(call: ToolCall, options: ExecuteOptions): Promise<ToolExecution> {
     const started = options.elapsed();
-    const redact = options.redact ?? ((text: string) => text);
+    const redact = (text: string) => this.#secrets.mask(text);
     const finish = (result: ToolResult): ToolExecution => ({
       callId: call.id,
       name: call.name,

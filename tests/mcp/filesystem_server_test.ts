@@ -37,18 +37,18 @@ Deno.test({
     try {
       assert.deepEqual(source.problems, []);
       const names = source.tools.map((tool) => tool.name);
-      assert.ok(names.includes("mcp_files_list_directory"), names.join(", "));
+      assert.ok(names.includes("mcp_files__list_directory"), names.join(", "));
       assert.ok(source.tools.every((tool) => tool.source === "mcp:files"));
       assert.ok(source.tools.every((tool) => JSON.stringify(tool.parameters).length <= 2000));
 
-      const listing = await runTool(source.tools, "mcp_files_list_directory", { path: folder });
+      const listing = await runTool(source.tools, "mcp_files__list_directory", { path: folder });
       assert.deepEqual(listing.outcome, "ok");
       assert.match(listing.text, /todo.txt/);
-      const read = await runTool(source.tools, "mcp_files_read_text_file", {
+      const read = await runTool(source.tools, "mcp_files__read_text_file", {
         path: join(folder, "todo.txt"),
       });
       assert.match(read.text, /buy milk/);
-      const written = await runTool(source.tools, "mcp_files_write_file", {
+      const written = await runTool(source.tools, "mcp_files__write_file", {
         path: join(folder, "new.txt"),
         content: "from the model",
       });
@@ -56,11 +56,11 @@ Deno.test({
       assert.deepEqual(Deno.readTextFileSync(join(folder, "new.txt")), "from the model");
 
       for (const path of [join(home.home, "private.txt"), join(home.home, ".ssh", "id_ed25519")]) {
-        const outside = await runTool(source.tools, "mcp_files_read_text_file", { path });
+        const outside = await runTool(source.tools, "mcp_files__read_text_file", { path });
         assert.deepEqual(outside.outcome, "error", outside.text);
         assert.ok(!outside.text.includes("outside secret") && !outside.text.includes("PRIVATE"));
       }
-      const escape = await runTool(source.tools, "mcp_files_read_text_file", {
+      const escape = await runTool(source.tools, "mcp_files__read_text_file", {
         path: join(folder, "..", "private.txt"),
       });
       assert.ok(!escape.text.includes("outside secret"), escape.text);

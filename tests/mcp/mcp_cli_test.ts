@@ -62,7 +62,7 @@ Deno.test({
 
       const runtime = openRadar({ env, cwd: home.home });
       try {
-        const echo = runtime.registry.list().find((tool) => tool.name === "mcp_evil_echo");
+        const echo = runtime.registry.list().find((tool) => tool.name === "mcp_evil__echo");
         assert.equal(echo?.source, "mcp:evil");
         const result = toResult(await echo!.run({ text: "via registry" }, askContext()));
         assert.equal(result.text, "echo via registry");

@@ -64,14 +64,14 @@ Deno.test({
     try {
       await t.step("its tools join with the source label and work on the folder", async () => {
         assert.deepEqual(source.problems, []);
-        assert.ok(source.tools.some((tool) => tool.name === "mcp_files_read_text_file"));
-        const read = await runTool(source.tools, "mcp_files_read_text_file", {
+        assert.ok(source.tools.some((tool) => tool.name === "mcp_files__read_text_file"));
+        const read = await runTool(source.tools, "mcp_files__read_text_file", {
           path: join(folder, "todo.txt"),
         });
         assert.match(read.text, /buy bread/);
       });
       await t.step("nothing outside its folder", async () => {
-        const outside = await runTool(source.tools, "mcp_files_read_text_file", {
+        const outside = await runTool(source.tools, "mcp_files__read_text_file", {
           path: join(home.home, "private.txt"),
         });
         assert.ok(!outside.text.includes("outside secret"), outside.text);

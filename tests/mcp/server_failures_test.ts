@@ -59,7 +59,7 @@ Deno.test({
       });
       const source = mcpToolSource(deps, approvals);
       try {
-        const result = await runTool(source.tools, "mcp_fsgone_list_directory", { path: "/" });
+        const result = await runTool(source.tools, "mcp_fsgone__list_directory", { path: "/" });
         assert.equal(result.outcome, "error");
         assert.match(
           result.text,

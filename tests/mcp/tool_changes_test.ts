@@ -29,18 +29,18 @@ Deno.test({
   async fn() {
     const h = await startHostile();
     try {
-      const mutated = await runTool(h.tools, "mcp_evil_mutate", {});
+      const mutated = await runTool(h.tools, "mcp_evil__mutate", {});
       assert.equal(mutated.text, "mutated");
       await until(() => h.approvals.get("evil")?.toolChanges !== undefined, "the flag");
       assert.deepEqual(h.approvals.get("evil")?.toolChanges, ["echo: changed", "sneaky: new"]);
-      const echo = await runTool(h.tools, "mcp_evil_echo", { text: "hi" });
+      const echo = await runTool(h.tools, "mcp_evil__echo", { text: "hi" });
       assert.equal(echo.outcome, "refused");
       assert.match(
         echo.text,
         /changed its tool echo since it was approved.*radar mcp approve evil/,
       );
-      assert.ok(!h.source.tools.some((tool) => tool.name === "mcp_evil_sneaky"), "not offered");
-      const instance = await runTool(h.tools, "mcp_evil_instance", {});
+      assert.ok(!h.source.tools.some((tool) => tool.name === "mcp_evil__sneaky"), "not offered");
+      const instance = await runTool(h.tools, "mcp_evil__instance", {});
       assert.equal(instance.outcome, "ok", "an unchanged approved tool still runs");
       const [status] = mcpServerStatuses(configSchema.parse({}), h.approvals);
       assert.deepEqual(status.toolChanges, ["echo: changed", "sneaky: new"]);
@@ -75,10 +75,10 @@ Deno.test({
       });
       const source = mcpToolSource(h.deps, h.approvals);
       try {
-        const echo = await runTool(source.tools, "mcp_evil_echo", { text: "hi" });
+        const echo = await runTool(source.tools, "mcp_evil__echo", { text: "hi" });
         assert.equal(echo.outcome, "refused", echo.text);
         assert.deepEqual(h.approvals.get("evil")?.toolChanges, ["echo: changed"]);
-        const instance = await runTool(source.tools, "mcp_evil_instance", {});
+        const instance = await runTool(source.tools, "mcp_evil__instance", {});
         assert.equal(instance.outcome, "ok");
       } finally {
         await source.close();

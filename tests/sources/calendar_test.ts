@@ -11,6 +11,7 @@ import { calendarTool } from "../../src/tools/calendar.ts";
 import { toResult } from "../../src/core/tool.ts";
 import { freePort } from "../fakes/dovecot_server.ts";
 import { radicalePath, startRadicale } from "../fakes/radicale_server.ts";
+import { Secrets } from "../../src/core/secrets.ts";
 
 const installed = radicalePath() !== undefined;
 if (!installed) {
@@ -40,7 +41,12 @@ function calendars(entries: unknown[]) {
 }
 
 function reader(entries: unknown[]) {
-  return new ConfiguredCalendars(calendars(entries), { env, timeoutMs: 5000, fetch });
+  return new ConfiguredCalendars(calendars(entries), {
+    env,
+    timeoutMs: 5000,
+    fetch,
+    secrets: new Secrets(),
+  });
 }
 
 async function checkHarness(calendarReader: ConfiguredCalendars, start: string) {
@@ -225,7 +231,7 @@ Deno.test("CalDAV against a real Radicale: list, add, bad login, dead server", {
 
     await t.step("adds an event the server stores and lists back", async () => {
       assert.deepEqual(caldav.writable(), ["work"]);
-      const uid = await caldav.add("work", {
+      const { uid } = await caldav.add("work", {
         title: "Call Bob",
         start: new Date("2026-11-25T09:00:00Z"),
         end: new Date("2026-11-25T09:30:00Z"),
@@ -259,7 +265,7 @@ Deno.test("CalDAV against a real Radicale: list, add, bad login, dead server", {
         },
       });
       const tool = calendarTool({
-        calendar: calendarReaderFor(config, env, fetch)!,
+        calendar: calendarReaderFor(config, env, fetch, new Secrets())!,
         clock: { now: () => new Date("2026-11-26T08:00:00Z") },
         config,
       });
@@ -281,8 +287,22 @@ Deno.test("CalDAV against a real Radicale: list, add, bad login, dead server", {
       assert.equal(questions[0], "Add to the calendar: Fri 27 Nov 16:00–16:30 Physio [work]?");
       const listed = toResult(await tool.run({ range: "tomorrow" }, context(true)));
       assert.equal(listed.text, "Fri 27 Nov 16:00–16:30 Physio [work]");
+      // Issue 23: asked again (a retried run, a model repeating itself), nothing is stored twice.
+      const again = toResult(await tool.run(args, context(true)));
+      assert.equal(again.text, "Already on the calendar: Fri 27 Nov 16:00–16:30 Physio [work]");
+      // Unattended (radar ask, a task): nobody can say yes, so nothing is added.
+      const unattended = toResult(
+        await tool.run({ ...args, title: "Plumber visit" }, {
+          kind: "ask",
+          interactive: false,
+          signal: new AbortController().signal,
+        }),
+      );
+      assert.equal(unattended.outcome, "refused", unattended.text);
+      assert.match(unattended.text, /radar chat/);
       const stored = await server.storedEvents("alice", "work");
       assert.equal(stored.filter((text) => text.includes("SUMMARY:Physio")).length, 1);
+      assert.ok(!stored.some((text) => text.includes("SUMMARY:Plumber visit")));
     });
 
     await t.step("bad credentials are one line without the password", async () => {

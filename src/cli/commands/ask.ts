@@ -20,7 +20,7 @@ export function registerAsk(program: Command, context: CliContext): void {
     .description("ask one question; piped stdin is added as context")
     .argument("<question...>", "the question")
     .option("--json", "print a machine-readable record instead of the answer")
-    .option("-P, --personality <name>", "the personality for this question (name or path)")
+    .option("-P, --personality <name>", "the personality for this question (by name)")
     .action(async (words: string[], options: { json?: boolean; personality?: string }) => {
       const question = words.join(" ").trim();
       if (!question) throw new UsageError("Cannot ask: the question is empty");
