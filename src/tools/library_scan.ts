@@ -29,6 +29,8 @@ export interface FilingStep {
   tag?: Partial<Record<ComicInfoField, string>>;
   /** Why it cannot be filed, or what was found out on the way. */
   note?: string;
+  /** The layout's fields the file does not give. */
+  missing?: string[];
 }
 
 /** What the planner needs. */
@@ -190,7 +192,15 @@ async function planPdf(
     deps.reserved,
   );
   if (!place) return { path, kind: "pdf", status: "needs", note: "library.documents is not set" };
-  if (!place.ok) return { path, kind: "pdf", status: "needs", note: place.line };
+  if (!place.ok) {
+    return {
+      path,
+      kind: "pdf",
+      status: "needs",
+      note: place.line,
+      ...(place.missing ? { missing: place.missing } : {}),
+    };
+  }
   if (place.here) return { path, kind: "pdf", status: "filed" };
   deps.reserved.add(place.path);
   return { path, kind: "pdf", status: "file", target: place.path };

@@ -25,9 +25,13 @@ export function registerLibrary(program: Command, context: CliContext): void {
     .argument("<folder>")
     .option("--apply", "tag and move the files (needs a terminal or a standing grant)")
     .option("--lookup", "ask ComicVine about comics whose archive does not say what they are")
+    .option("--read", "with --apply: the model reads each PDF the layout needs more about")
     .option("--json", "print the plan (and outcomes) as JSON")
     .action(
-      async (folder: string, options: { apply?: boolean; lookup?: boolean; json?: boolean }) => {
+      async (
+        folder: string,
+        options: { apply?: boolean; lookup?: boolean; read?: boolean; json?: boolean },
+      ) => {
         const radar = await context.radar();
         const { io } = context;
         const { config } = radar;
@@ -80,7 +84,10 @@ export function registerLibrary(program: Command, context: CliContext): void {
         }
         if (io.stderrIsTerminal && files.length) io.stderr("\r\x1b[2K");
         let outcomes: ApplyOutcome[] | undefined;
-        if (options.apply) outcomes = await applySteps(radar, context, steps, guard);
+        if (options.read && !options.apply) throw new UsageError("--read files PDFs: add --apply");
+        if (options.apply) {
+          outcomes = await applySteps(radar, context, steps, guard, options.read ?? false);
+        }
         if (options.json) {
           return printJson(context, {
             folder: checked.path,
@@ -112,8 +119,14 @@ export function stepLine(
     }
     case "filed":
       return `filed   ${from}`;
-    case "needs":
-      return `skip    ${from}: ${step.note}`;
+    case "needs": {
+      const done = outcome?.done
+        ? "  done (read by the model)"
+        : outcome?.reason
+        ? `  NOT DONE: ${outcome.reason}`
+        : "";
+      return `skip    ${from}: ${step.note}${done}`;
+    }
     case "unreadable":
       return `broken  ${from}: ${step.note}`;
   }
@@ -136,10 +149,15 @@ export function summaryLine(
     `${count("needs")} need more than the file says`,
     `${count("unreadable")} unreadable`,
   ];
+  const reading = steps.filter((step) => step.kind === "pdf" && step.missing?.length).length;
   const next = outcomes
     ? " Undo: radar undo --list."
     : count("file")
-    ? " Nothing was changed; --apply files them."
+    ? ` Nothing was changed; --apply files them${
+      reading ? `, --apply --read lets the model read the ${reading} PDFs` : ""
+    }.`
+    : reading
+    ? ` --apply --read lets the model read the ${reading} PDFs.`
     : "";
   return `${parts.join(", ")}.${next}`;
 }

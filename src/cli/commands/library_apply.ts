@@ -11,6 +11,7 @@ import type { FilingStep } from "../../tools/library_scan.ts";
 import { type ToolContext, type ToolResult, toResult } from "../../core/tool.ts";
 import { underExecVariable } from "../../core/exec_marker.ts";
 import { UsageError } from "../../core/errors.ts";
+import { runTurn } from "../run_turn.ts";
 
 /** What became of one planned file. */
 export interface ApplyOutcome {
@@ -18,15 +19,24 @@ export interface ApplyOutcome {
   reason?: string;
 }
 
-/** Tags and moves every `file` step; other steps get no outcome. */
+/** True for a PDF whose layout needs what only reading it tells (kind, date, sender). */
+export function needsReading(step: FilingStep): boolean {
+  return step.kind === "pdf" && step.status === "needs" && !!step.missing?.length;
+}
+
+/**
+ * Tags and moves every `file` step; with `askModel`, each PDF that needs reading is filed by one
+ * `ask` run with the pdf-filing skill. Other steps get no outcome.
+ */
 export async function applySteps(
   radar: Radar,
   cli: CliContext,
   steps: FilingStep[],
   guard: PathGuard,
+  askModel = false,
 ): Promise<ApplyOutcome[]> {
   const { io } = cli;
-  const toFile = steps.filter((step) => step.status === "file");
+  const toFile = steps.filter((step) => step.status === "file" || askModel && needsReading(step));
   const person = io.interactive && !io.env[underExecVariable];
   if (person && toFile.length) {
     const answer = await io.readLine(
@@ -43,6 +53,10 @@ export async function applySteps(
   };
   const outcomes: ApplyOutcome[] = [];
   for (const [index, step] of steps.entries()) {
+    if (askModel && needsReading(step)) {
+      outcomes.push(await fileByReading(radar, cli, context, step, guard));
+      continue;
+    }
     if (step.status !== "file") {
       outcomes.push({ done: false });
       continue;
@@ -70,6 +84,49 @@ async function applyStep(
     destination: step.target,
   });
   return moved.outcome === "ok" ? { done: true } : { done: false, reason: firstLine(moved.text) };
+}
+
+/** One `ask` run with the pdf-filing skill: the model reads the PDF, tags and files it. */
+async function fileByReading(
+  radar: Radar,
+  cli: CliContext,
+  context: ToolContext,
+  step: FilingStep,
+  guard: PathGuard,
+): Promise<ApplyOutcome> {
+  const shown = guard.display(step.path);
+  const conversationId = radar.conversations.createConversation(
+    "ask",
+    `File ${shown}`,
+    radar.clock.now(),
+  );
+  try {
+    const result = await runTurn(cli, {
+      conversationId,
+      kind: "ask",
+      message: `Use the pdf-filing skill to file ${shown}.`,
+      interactive: context.interactive,
+      confirm: context.confirm,
+    });
+    const moved = !(await exists(step.path));
+    return moved
+      ? { done: true }
+      : { done: false, reason: firstLine(result.answer || "the model did not file it") };
+  } catch (error) {
+    return {
+      done: false,
+      reason: firstLine(error instanceof Error ? error.message : String(error)),
+    };
+  }
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.lstat(path);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Runs one tool the way a model's call runs (validated, audited); never throws. */
