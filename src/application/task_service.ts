@@ -108,11 +108,4 @@ export class TaskService implements TaskScheduler {
     this.store.setEnabled(id, enabled && next !== undefined, next);
     return this.store.get(id);
   }
-
-  /** A task's schedule as a person reads it. */
-  static describe(task: TaskRecord): string {
-    if (task.scheduleKind === "every") return `every ${task.schedule} min`;
-    if (task.scheduleKind === "at") return `once at ${task.schedule}`;
-    return `cron "${task.schedule}"`;
-  }
 }
