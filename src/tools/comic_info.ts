@@ -4,7 +4,8 @@
  * ComicVine or Open Library; says
  * where `library.comics` / `library.documents` would file it. With `set`, writes ComicInfo.xml
  * into a CBZ (never a CBR) or PDF Info into a PDF: a new file written beside the original and
- * renamed over it, the original kept for undo. Writing outside the writable folders needs a yes.
+ * renamed over it, or with `file` moved to its library place in the same change; journaled, the
+ * original kept for undo. Writing outside the writable folders needs a yes, a grant or an approval.
  */
 import { z } from "zod";
 import { comicFormatOf } from "../core/comic_archive.ts";
@@ -35,19 +36,25 @@ export function comicInfoTool(
 ): Tool {
   return defineTool({
     name: "comic_info",
-    description: "Comic/PDF metadata: read or set",
+    description: "Comic/PDF metadata: read, or set (file: also move to its library place)",
     // Offered in heartbeats and tasks, and in chat when a message is about comics or metadata or a
     // filing skill is loaded: every other request saves its schema's tokens.
     onDemand: true,
     keywords: ["comic", "cbz", "cbr", "comicinfo", "metadata", "manga"],
+    // Reading changes nothing (a configured lookup sends what the file says to that service only);
+    // set writes the file, file moves it: a grant on `path` lets a heartbeat do both.
+    effect: ({ set, file }) =>
+      (set && Object.keys(set).length) || file ? "local_write" : "none",
+    pathArguments: ["path"],
     input: z.object({
       path: z.string().min(1).max(4096),
       set: z.record(z.string().max(40), z.union([z.string().max(4000), z.number(), z.null()]))
         .optional(),
+      file: z.boolean().optional(),
     }),
-    run: async ({ path, set }, context) => {
+    run: async ({ path, set, file: fileIt }, context) => {
       const guard = pathGuardFor(deps);
-      const writing = !!set && Object.keys(set).length > 0;
+      const writing = (!!set && Object.keys(set).length > 0) || !!fileIt;
       const checked = guard.check(path, writing ? "write" : "read");
       if (!checked.ok) return refused(checked.reason);
       const shown = guard.display(checked.path);
@@ -67,9 +74,10 @@ export function comicInfoTool(
       }
       const writeDeps = { ...deps, guard, archives: deps.comicArchives };
       if (writing) {
+        const request = { path: checked.path, shown, set: set ?? {}, file: fileIt };
         return isPdf
-          ? await setPdfInfo(writeDeps, checked.path, shown, set!, context)
-          : await setComicInfo(writeDeps, checked.path, shown, set!, context);
+          ? await setPdfInfo(writeDeps, request, context)
+          : await setComicInfo(writeDeps, request, context);
       }
       let file: Deno.FsFile;
       try {
