@@ -36,15 +36,14 @@ export function comicInfoTool(
 ): Tool {
   return defineTool({
     name: "comic_info",
-    description: "Comic/PDF metadata: read, or set (file: also move to its library place)",
+    description: "Comic/PDF metadata: read or set (file: move to library)",
     // Offered in heartbeats and tasks, and in chat when a message is about comics or metadata or a
     // filing skill is loaded: every other request saves its schema's tokens.
     onDemand: true,
     keywords: ["comic", "cbz", "cbr", "comicinfo", "metadata", "manga"],
     // Reading changes nothing (a configured lookup sends what the file says to that service only);
     // set writes the file, file moves it: a grant on `path` lets a heartbeat do both.
-    effect: ({ set, file }) =>
-      (set && Object.keys(set).length) || file ? "local_write" : "none",
+    effect: ({ set, file }) => (set && Object.keys(set).length) || file ? "local_write" : "none",
     pathArguments: ["path"],
     input: z.object({
       path: z.string().min(1).max(4096),

@@ -17,9 +17,12 @@ import { describeFsError } from "./read_file.ts";
 import type { LibraryPlace } from "./library_place.ts";
 
 /** What a tagging change needs. */
-export type TaggingDependencies = FileAccessDependencies & Omit<FileJournalDependencies, "dataDir"> & {
-  guard: PathGuard;
-};
+export type TaggingDependencies =
+  & FileAccessDependencies
+  & Omit<FileJournalDependencies, "dataDir">
+  & {
+    guard: PathGuard;
+  };
 
 /** One tagging change. */
 export interface Tagging {
@@ -106,13 +109,17 @@ export async function writeTagging(
     const undo = id === undefined ? "" : `Undo: radar undo ${id}.`;
     return { done: true, path: replaced.path, moved, undo, place };
   } catch (error) {
-    if (error instanceof PathChangedError) return refused(`Cannot write ${shown}: ${error.message}.`);
+    if (error instanceof PathChangedError) {
+      return refused(`Cannot write ${shown}: ${error.message}.`);
+    }
     if (error instanceof ChangedMeanwhileError) {
       return failed(`${shown} ${error.message}; nothing was replaced.`);
     }
     if (error instanceof TargetExistsError) {
       return failed(
-        `${deps.guard.display(error.message)} appeared meanwhile; nothing was changed. Call again for a free name.`,
+        `${
+          deps.guard.display(error.message)
+        } appeared meanwhile; nothing was changed. Call again for a free name.`,
       );
     }
     return failed(`Cannot write ${shown}: ${describeFsError(error)}`);

@@ -54,7 +54,7 @@ Deno.test("radar tools lists every built-in tool with its source, cost and descr
     assert.match(out, /^comic_info +builtin +\d+ tok {2}\[on demand\] Comic\/PDF metadata/m);
     assert.match(
       out,
-      /20 tools, \d+ schema tokens in all\. A first request \("hello"\) offers \d+ of them \(llm\.tool_budget_tokens 1200\) and costs ~\d+ tokens/,
+      /21 tools, \d+ schema tokens in all\. A first request \("hello"\) offers \d+ of them \(llm\.tool_budget_tokens 1200\) and costs ~\d+ tokens/,
     );
   } finally {
     home.dispose();

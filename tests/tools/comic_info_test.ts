@@ -1,53 +1,12 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import * as zip from "@zip.js/zip.js";
-import { comicInfoTool } from "../../src/tools/comic_info.ts";
-import { SubprocessComicArchives } from "../../src/adapters/archive/subprocess_comic_archives.ts";
-import { createPdfReader } from "../../src/adapters/pdf/subprocess_pdf_reader.ts";
-import { createMetadataLookup } from "../../src/tools/metadata_lookup.ts";
-import type { RadarConfig } from "../../src/config/schema.ts";
-import type { ToolDependencies } from "../../src/tools/dependencies.ts";
-import {
-  askContext,
-  call,
-  type TempHome,
-  tempHome,
-  toolDeps,
-  writableHome,
-} from "./tool_harness.ts";
+import { askContext, call, tempHome, writableHome } from "./tool_harness.ts";
+import { comicTool, inHome } from "./comic_tool_harness.ts";
 import { buildCbz, buildRar4, comicInfoXml, pages, pngImage } from "../helpers/comic_factory.ts";
 import { buildPdf } from "../helpers/pdf_factory.ts";
 import { ScriptedChatModel, textResponse } from "../fakes/scripted_chat_model.ts";
 import { startFakeMetadataServer } from "../fakes/fake_metadata_server.ts";
-
-const env = Deno.env.toObject();
-const comicsLayout = "~/Comics/{Series}/{Series} #{Number:000} ({Year}).cbz";
-
-function comicTool(
-  home: TempHome,
-  edit: (config: RadarConfig) => void = () => {},
-  extra: Partial<ToolDependencies> = {},
-) {
-  const deps = toolDeps(home, (config) => {
-    config.library.comics = comicsLayout;
-    config.library.documents = "~/Documents/{kind}/{date} {sender} {kind}.pdf";
-    edit(config);
-  }, extra);
-  const pdf = createPdfReader(deps.config.tools.pdf, env);
-  return comicInfoTool({
-    ...deps,
-    pdfReader: pdf,
-    pdfInfoWriter: pdf,
-    comicArchives: new SubprocessComicArchives({ timeoutMs: 30_000, env }),
-  }, createMetadataLookup(deps));
-}
-
-async function inHome(home: TempHome, path: string, bytes: Uint8Array): Promise<string> {
-  const full = join(home.home, path);
-  await Deno.mkdir(join(full, ".."), { recursive: true });
-  await Deno.writeFile(full, bytes);
-  return full;
-}
 
 const saga = comicInfoXml({ Series: "Saga", Number: "54", Year: 2018, Writer: "Brian K. Vaughan" });
 
