@@ -1,6 +1,7 @@
 /**
  * `radar library scan`: the plan for a backlog of real comics and PDFs (dry run), JSON, and the
- * readable failures. Applying the plan is tested with the filing flow (tests/e2e/filing_test.ts).
+ * readable failures; --apply without a person: nothing without a grant, what the standing grants
+ * cover with them (journaled, undone by `radar undo`).
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -84,5 +85,36 @@ Deno.test("radar library scan: no layout is exit 2, a missing folder exit 3, one
     const missing = memoryIo({ ...env, RADAR_CONFIG: join(home, "radar.yaml") }, { cwd: home });
     assert.equal(await runCli(["library", "scan", "nowhere"], missing), 3);
     assert.match(missing.err.join(""), /^radar: Cannot scan ~\/nowhere: no such folder\n$/);
+  });
+});
+
+Deno.test("radar library scan --apply without a person: nothing without a grant; the granted files tagged and filed, undoable", async () => {
+  await withCliHome(async (env, home) => {
+    const config = join(home, "radar.yaml");
+    Deno.writeTextFileSync(config, layout);
+    await backlog(home);
+    const radar = async (...args: string[]) => {
+      const io = memoryIo({ ...env, RADAR_CONFIG: config }, { cwd: home, interactive: false });
+      assert.equal(await runCli(args, io), 0, io.err.join(""));
+      return io.out.join("");
+    };
+    const saga = join(home, "Inbox/Saga 054 (2018) (digital).cbz");
+    const original = Deno.readFileSync(saga);
+    const refused = await radar("library", "scan", "Inbox", "--apply");
+    assert.match(refused, /\n6 files in ~\/Inbox, 0 of 4 filed, /);
+    assert.match(refused, /tag Series, Number, Year {2}NOT DONE: Cannot write ComicInfo\.xml into/);
+    assert.deepEqual(Deno.readFileSync(saga), original, "no grant: nothing changed");
+    Deno.writeTextFileSync(
+      config,
+      layout + 'grants:\n  - { tool: comic_info, arguments: { path: "~/Inbox/*.cbz" } }\n',
+    );
+    const applied = await radar("library", "scan", "Inbox", "--apply");
+    assert.match(applied, /\n6 files in ~\/Inbox, 1 of 4 filed, /);
+    const filed = join(home, "Comics/Saga/Saga #054 (2018) (2).cbz");
+    assert.equal(Deno.statSync(filed).isFile, true);
+    assert.equal(Deno.statSync(join(home, "Comics/Saga/Saga #054 (2018).cbz")).size, 1);
+    assert.match(await radar("undo", "--list"), /^#1 .* move ~\/Inbox\/Saga 054 .* \(ask\)\n$/);
+    assert.match(await radar("undo"), /^Undone #1: moved .* as it was before\.\n$/);
+    assert.deepEqual(Deno.readFileSync(saga), original);
   });
 });

@@ -1,6 +1,6 @@
 /**
- * `radar library scan --apply`: each planned file tagged (comic_info) and moved (move_file) by the
- * same tools the filing skills call, so every change is checked by the path guard, journaled and
+ * `radar library scan --apply`: each planned file tagged and filed (comic_info with file) or moved
+ * (move_file) by the same tools the filing skills call, so every change is checked by the path guard, journaled and
  * undoable, and recorded in the tool audit trail. A person at a terminal says yes once for the
  * whole plan; without one, only what the standing grants cover is done.
  */
@@ -75,15 +75,11 @@ async function applyStep(
   context: ToolContext,
   step: FilingStep,
 ): Promise<ApplyOutcome> {
-  if (step.tag) {
-    const tagged = await runTool(radar, context, "comic_info", { path: step.path, set: step.tag });
-    if (tagged.outcome !== "ok") return { done: false, reason: firstLine(tagged.text) };
-  }
-  const moved = await runTool(radar, context, "move_file", {
-    source: step.path,
-    destination: step.target,
-  });
-  return moved.outcome === "ok" ? { done: true } : { done: false, reason: firstLine(moved.text) };
+  // A tag and its move are one change (comic_info's file: one journal entry, one undo).
+  const result = step.tag
+    ? await runTool(radar, context, "comic_info", { path: step.path, set: step.tag, file: true })
+    : await runTool(radar, context, "move_file", { source: step.path, destination: step.target });
+  return result.outcome === "ok" ? { done: true } : { done: false, reason: firstLine(result.text) };
 }
 
 /** One `ask` run with the pdf-filing skill: the model reads the PDF, tags and files it. */
@@ -140,10 +136,17 @@ async function runTool(
   if (!tool) return { outcome: "error", text: `${name} is not available` };
   const parsed = tool.parse(args);
   if (!parsed.ok) return { outcome: "error", text: parsed.error };
+  // Without a person, a standing grant that matches the call is the yes (as in a heartbeat).
+  const granted = !context.confirm && radar.grants.check(tool, args);
   const started = performance.now();
   let result: ToolResult;
   try {
-    result = toResult(await tool.run(parsed.value, context));
+    result = toResult(
+      await tool.run(
+        parsed.value,
+        granted ? { ...context, confirm: () => Promise.resolve(true) } : context,
+      ),
+    );
   } catch (error) {
     result = { outcome: "error", text: error instanceof Error ? error.message : String(error) };
   }
