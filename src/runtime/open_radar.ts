@@ -310,6 +310,7 @@ export function openRadar(options: RadarOptions): Radar {
     embedNew: embeddings.embedNew,
     secrets,
     firings: away.taskFirings,
+    changeNotices: away.changeNotices,
   });
   const mcpApprovals = new SqliteMcpApprovals(db);
   const mcp = registerTools(registry, {

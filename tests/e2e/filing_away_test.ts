@@ -2,8 +2,8 @@
  * Filing while away, end to end with the stand-in model over HTTP and real files in watched
  * folders: a comic lands in ~/Comics/Inbox and a PDF in ~/Downloads at night; with the standing
  * grants the user set once (`radar grants add`), one heartbeat tags both (ComicInfo.xml, PDF Info)
- * and files them at the library layout's places, each as one journaled change, and `radar undo`
- * puts each back as it was; without a grant, nothing changes and each file gets one pending
+ * and files them at the library layout's places, each as one journaled change, one notification
+ * says so with Undo buttons, and the button or `radar undo` puts each back as it was; without a grant, nothing changes and each file gets one pending
  * approval, whose yes files it exactly as the model asked.
  */
 import assert from "node:assert/strict";
@@ -134,11 +134,33 @@ Deno.test("with standing grants a comic and a PDF are tagged and filed unattende
       [["comic_info", "move", "heartbeat"], ["comic_info", "move", "heartbeat"]],
     );
 
+    // One notification says what changed, with an Undo button per change.
+    const [notice, ...moreNotices] = home.notices();
+    assert.deepEqual(moreNotices, []);
+    assert.equal(notice.title, "Radar changed 2 files");
+    assert.equal(
+      notice.message,
+      [
+        `#1 move ${comicPath} → ~/${comicFiled}`,
+        `#2 move ~/Downloads/scan_0042.pdf → ~/${pdfFiled}`,
+        "Undo: radar undo ID",
+      ].join("\n"),
+    );
+    const buttons = notice.actions as Array<{ label: string; url: string; method: string }>;
+    assert.deepEqual(buttons.map((button) => [button.label, button.method]), [
+      ["Undo #1", "POST"],
+      ["Undo #2", "POST"],
+    ]);
+    const pressed = await fetch(buttons[0].url, { method: "POST" });
+    assert.equal(pressed.status, 200);
+    assert.match(
+      await pressed.text(),
+      /^Undone: moved ~\/Comics\/Saga\/.* back to .* as it was before\.$/,
+    );
     assert.match(
       await radarCli(home, "undo"),
       /^Undone #2: moved ~\/Documents\/invoice\/2026-11-02 ACME invoice\.pdf back to ~\/Downloads\/scan_0042\.pdf as it was before\.\n$/,
     );
-    assert.match(await radarCli(home, "undo"), /^Undone #1: moved ~\/Comics\/Saga\/.* back to/);
     assert.deepEqual(Deno.readFileSync(join(home.home, "Downloads/scan_0042.pdf")), original.pdf);
     assert.deepEqual(Deno.readFileSync(join(home.home, "Comics/Inbox", comicName)), original.comic);
     assert.equal(existsSync(join(home.home, "Documents")), false);
