@@ -7,6 +7,8 @@ import { Layout, Notice } from "./views/layout.tsx";
 export interface PageContext {
   /** A token is configured, so the layout shows "Log out". */
   loggedIn: boolean;
+  /** "Times in Europe/Berlin (UTC+01:00)": the page footer naming the zone times are shown in. */
+  timesNote?(): string;
 }
 
 /** Renders a full page inside the layout. */
@@ -17,7 +19,12 @@ export async function renderPage(
   body: Child,
 ): Promise<Response> {
   const html = await (
-    <Layout title={page.title} active={page.active} loggedIn={pageContext.loggedIn}>
+    <Layout
+      title={page.title}
+      active={page.active}
+      loggedIn={pageContext.loggedIn}
+      footer={pageContext.timesNote?.()}
+    >
       {body}
     </Layout>
   );

@@ -5,6 +5,7 @@ import type { CatchUpPolicy } from "../core/schedule.ts";
 import type { TaskScheduler } from "../core/schedule_ports.ts";
 import type { TaskRecord } from "../core/schedule_ports.ts";
 import { nextRunAfter, parseSchedule, shortestGapMinutes } from "./task_schedule.ts";
+import { formatStoredTime } from "../core/zoned_time.ts";
 
 /** What adding a task takes. */
 export interface TaskInput {
@@ -109,10 +110,12 @@ export class TaskService implements TaskScheduler {
     return this.store.get(id);
   }
 
-  /** A task's schedule as a person reads it. */
-  static describe(task: TaskRecord): string {
+  /** A task's schedule as a person reads it (a one-off time in `timeZone`, offset named). */
+  static describe(task: TaskRecord, timeZone?: string): string {
     if (task.scheduleKind === "every") return `every ${task.schedule} min`;
-    if (task.scheduleKind === "at") return `once at ${task.schedule}`;
+    if (task.scheduleKind === "at") {
+      return `once at ${formatStoredTime(task.schedule, timeZone, { zone: true })}`;
+    }
     return `cron "${task.schedule}"`;
   }
 }

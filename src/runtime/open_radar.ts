@@ -313,7 +313,7 @@ export function openRadar(options: RadarOptions): Radar {
     },
     sourceHealth: sourceHealthReport({ config, stores: sourceStores, mcpServers, secrets }),
     process,
-    database: databaseHealth(db, dataDir),
+    database: databaseHealth(db, dataDir, config),
     evalRuns: new SqliteEvalStore(db),
     batch: (run) => transaction(db, run),
     personalities: personalities.catalog,
@@ -352,9 +352,10 @@ function onceEach(logger: Logger): (line: string) => void {
   };
 }
 
-function databaseHealth(db: DatabaseSync, dataDir: string): DatabaseHealth {
+function databaseHealth(db: DatabaseSync, dataDir: string, config: RadarConfig): DatabaseHealth {
   return {
-    integrity: (sizeBytes) => integrityLine(db, dataDir, sizeBytes),
+    integrity: (sizeBytes) =>
+      integrityLine(db, dataDir, sizeBytes, config.radar.timezone || undefined),
     readOnly: () => readOnlyBecause(db),
   };
 }

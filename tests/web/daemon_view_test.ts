@@ -8,14 +8,15 @@ import { logsViewFromFiles } from "../../web/logs_view.ts";
 import { startFakeNtfy } from "../fakes/fake_ntfy_server.ts";
 
 Deno.test("describeSchedule() and scheduleInput() read and write the dashboard's schedule field", () => {
-  assert.equal(describeSchedule({ scheduleKind: "cron", schedule: "0 9 * * 1" }), "0 9 * * 1");
-  assert.equal(describeSchedule({ scheduleKind: "every", schedule: "120" }), "every 2h");
-  assert.equal(describeSchedule({ scheduleKind: "every", schedule: "2880" }), "every 2d");
-  assert.equal(describeSchedule({ scheduleKind: "every", schedule: "45" }), "every 45m");
-  assert.equal(
-    describeSchedule({ scheduleKind: "at", schedule: "2026-12-01T09:00:00.000Z" }),
-    "at 2026-12-01T09:00:00.000Z",
-  );
+  const describe = (scheduleKind: "cron" | "every" | "at", schedule: string, zone = "UTC") =>
+    describeSchedule({ scheduleKind, schedule }, zone);
+  assert.equal(describe("cron", "0 9 * * 1"), "0 9 * * 1");
+  assert.equal(describe("every", "120"), "every 2h");
+  assert.equal(describe("every", "2880"), "every 2d");
+  assert.equal(describe("every", "45"), "every 45m");
+  assert.equal(describe("at", "2026-12-01T09:00:00.000Z"), "at 2026-12-01 09:00");
+  // A one-off time reads as the form takes it: wall time in radar.timezone (here the next day).
+  assert.equal(describe("at", "2026-12-01T23:30:00.000Z", "Europe/Berlin"), "at 2026-12-02 00:30");
   assert.deepEqual(scheduleInput(" every 2h "), { every: "2h" });
   assert.deepEqual(scheduleInput("at 2026-12-01 09:00"), { at: "2026-12-01 09:00" });
   assert.deepEqual(scheduleInput("0 9 * * 1"), { cron: "0 9 * * 1" });
@@ -43,7 +44,7 @@ Deno.test("daemonView() adds, lists, toggles, runs and removes real tasks", asyn
     });
     let [task] = await view.tasks();
     assert.equal(task.id, id);
-    assert.equal(describeSchedule(task), "every 2h");
+    assert.equal(describeSchedule(task, "UTC"), "every 2h");
     assert.equal(task.nextRunAt, "2026-11-23T12:00:00.000Z");
     assert.equal(await view.setTaskEnabled(id, false), true);
     [task] = await view.tasks();

@@ -76,6 +76,7 @@ export function dashboardRoutes(context: RouteContext): Hono {
 
   app.get("/", async (c) => {
     const { daemon, plugins } = deps;
+    const timeZone = context.timeZone();
     const [tasks, monitors, pluginList] = await Promise.all([
       daemon?.tasks(),
       daemon?.monitors(),
@@ -99,14 +100,14 @@ export function dashboardRoutes(context: RouteContext): Hono {
         <RequeuedNotice count={c.req.query("requeued")} />
         <section class="card">
           <h2>Heartbeat</h2>
-          {daemon ? await DaemonSummary({ daemon }) : (
+          {daemon ? await DaemonSummary({ daemon, timeZone }) : (
             <Unavailable
               what="Daemon not running."
               hint="Start it with `radar serve` to get heartbeats, tasks and monitors."
             />
           )}
         </section>
-        {setAside?.count ? <SetAsideCard {...setAside} /> : null}
+        {setAside?.count ? <SetAsideCard {...setAside} timeZone={timeZone} /> : null}
         <section class="card">
           <h2>Model</h2>
           <div hx-get="/fragments/model-status" hx-trigger="load" hx-swap="innerHTML">
@@ -130,7 +131,7 @@ export function dashboardRoutes(context: RouteContext): Hono {
           ? (
             <section class="card" id="source-health">
               <h2>Sources</h2>
-              <SourceHealthList records={await deps.sourceHealth()} />
+              <SourceHealthList records={await deps.sourceHealth()} timeZone={timeZone} />
             </section>
           )
           : null}
@@ -144,7 +145,7 @@ export function dashboardRoutes(context: RouteContext): Hono {
                     <a href={`/history/${conversation.id}`}>{conversation.title || "(untitled)"}</a>
                     {" "}
                     <span class="muted">
-                      {conversation.kind} · {formatTime(conversation.updatedAt)}
+                      {conversation.kind} · {formatTime(conversation.updatedAt, timeZone)}
                     </span>
                   </li>
                 ))}

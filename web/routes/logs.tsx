@@ -6,7 +6,7 @@ import { Unavailable } from "../views/layout.tsx";
 import { formatDuration, formatTime, truncate } from "../views/format.ts";
 import type { ToolCallRecord } from "../../src/core/ports.ts";
 
-function AuditTable(props: { rows: ToolCallRecord[] }) {
+function AuditTable(props: { rows: ToolCallRecord[]; timeZone: string | undefined }) {
   if (!props.rows.length) return <p class="muted">No tool calls recorded.</p>;
   return (
     <table class="list audit">
@@ -22,7 +22,7 @@ function AuditTable(props: { rows: ToolCallRecord[] }) {
       <tbody>
         {props.rows.map((row) => (
           <tr class={`outcome-${row.outcome}`}>
-            <td class="muted">{formatTime(row.at)}</td>
+            <td class="muted">{formatTime(row.at, props.timeZone)}</td>
             <td>
               <code>{row.tool}</code>
               {row.conversationId
@@ -80,7 +80,7 @@ export function logsRoutes(context: RouteContext): Hono {
         </section>
         <section>
           <h2>Tool audit trail</h2>
-          <AuditTable rows={rows} />
+          <AuditTable rows={rows} timeZone={context.timeZone()} />
         </section>
       </>
     );

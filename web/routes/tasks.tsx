@@ -39,6 +39,7 @@ export function tasksRoutes(context: RouteContext): Hono {
       daemon.monitors(),
       daemon.budget?.(),
     ]);
+    const timeZone = context.timeZone();
     return renderPage(
       c,
       context,
@@ -47,8 +48,8 @@ export function tasksRoutes(context: RouteContext): Hono {
         {error ? <Notice kind="error">{error}</Notice> : null}
         <section>
           <h2>Scheduled tasks</h2>
-          <TaskTable tasks={tasks} budget={budget} />
-          {budget ? <BudgetCard report={budget} /> : null}
+          <TaskTable tasks={tasks} budget={budget} timeZone={timeZone} />
+          {budget ? <BudgetCard report={budget} timeZone={timeZone} /> : null}
           <details class="card">
             <summary>Add a task</summary>
             <form method="post" action="/tasks" class="stack">
@@ -80,7 +81,7 @@ export function tasksRoutes(context: RouteContext): Hono {
         </section>
         <section>
           <h2>URL monitors</h2>
-          <MonitorTable monitors={monitors} />
+          <MonitorTable monitors={monitors} timeZone={timeZone} />
           <details class="card">
             <summary>Add a monitor</summary>
             <form method="post" action="/tasks/monitors" class="stack">

@@ -3,7 +3,7 @@ import { type BudgetReport, formatTokens } from "../../src/core/budget.ts";
 import { formatTime } from "./format.ts";
 
 /** Today's spending, the limits, a pause notice and the last days. */
-export function BudgetCard(props: { report: BudgetReport }) {
+export function BudgetCard(props: { report: BudgetReport; timeZone: string | undefined }) {
   const { report } = props;
   const { dailyTokens, taskDailyTokens } = report.limits;
   const used = report.heartbeatTokens + report.taskTokens;
@@ -15,9 +15,8 @@ export function BudgetCard(props: { report: BudgetReport }) {
           <p>
             <span class="badge outcome-error">paused</span>{" "}
             Heartbeats and scheduled tasks wait until{" "}
-            {formatTime(report.resumesAt)}: the daily budget ({formatTokens(report.paused.limit)}
-            {" "}
-            tokens) is used up.
+            {formatTime(report.resumesAt, props.timeZone, { zone: true })}: the daily budget
+            ({formatTokens(report.paused.limit)} tokens) is used up.
           </p>
         )
         : null}

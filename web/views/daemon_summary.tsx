@@ -11,8 +11,8 @@ function runSummary(run: RunRecord): string {
 }
 
 /** Renders the daemon's current state (async: the view may query it). */
-export async function DaemonSummary(props: { daemon: DaemonView }) {
-  const { daemon } = props;
+export async function DaemonSummary(props: { daemon: DaemonView; timeZone: string | undefined }) {
+  const { daemon, timeZone } = props;
   const [state, last, next, events, notifications] = await Promise.all([
     daemon.state(),
     daemon.lastHeartbeat(),
@@ -27,7 +27,7 @@ export async function DaemonSummary(props: { daemon: DaemonView }) {
         <dd class={state.running ? "good" : "bad"}>
           {state.running ? "running" : "stopped"}
           {state.startedAt
-            ? <span class="muted">{` since ${formatTime(state.startedAt)}`}</span>
+            ? <span class="muted">{` since ${formatTime(state.startedAt, timeZone)}`}</span>
             : null}
         </dd>
         <dt>heartbeat</dt>
@@ -37,7 +37,7 @@ export async function DaemonSummary(props: { daemon: DaemonView }) {
           {last
             ? (
               <>
-                {formatTime(last.startedAt)} ·{" "}
+                {formatTime(last.startedAt, timeZone)} ·{" "}
                 <span class={`badge tick-${last.outcome === "running" ? "ran" : last.outcome}`}>
                   {last.outcome === "running" ? "ran" : last.outcome}
                 </span>{" "}
@@ -64,7 +64,7 @@ export async function DaemonSummary(props: { daemon: DaemonView }) {
             : "none yet"}
         </dd>
         <dt>next tick</dt>
-        <dd>{next ? formatTime(next) : "not scheduled"}</dd>
+        <dd>{next ? formatTime(next, timeZone) : "not scheduled"}</dd>
       </dl>
       <h3>Pending events ({events.length})</h3>
       {events.length
@@ -72,7 +72,8 @@ export async function DaemonSummary(props: { daemon: DaemonView }) {
           <ul class="plain">
             {events.map((event) => (
               <li>
-                <span class="muted">{formatTime(event.createdAt)} {event.source}</span>{" "}
+                <span class="muted">{formatTime(event.createdAt, timeZone)} {event.source}</span>
+                {" "}
                 {truncate(event.summary, 200)}
               </li>
             ))}
@@ -85,7 +86,7 @@ export async function DaemonSummary(props: { daemon: DaemonView }) {
           <ul class="plain">
             {notifications.map((notification) => (
               <li>
-                <span class="muted">{formatTime(notification.at)}</span>{" "}
+                <span class="muted">{formatTime(notification.at, timeZone)}</span>{" "}
                 <strong>{notification.title}</strong> {truncate(notification.body, 200)}
                 {notification.delivered
                   ? null

@@ -4,10 +4,16 @@ import { formatDurationMinutes, isFailing } from "../../src/core/schedule.ts";
 import { formatTime, truncate } from "./format.ts";
 import { type BudgetReport, formatTokens } from "../../src/core/budget.ts";
 
-/** A task's schedule as the dashboard writes it ("0 9 * * 1", "every 2h", "at …"). */
-export function describeSchedule(task: Pick<TaskRecord, "scheduleKind" | "schedule">): string {
+/**
+ * A task's schedule as the dashboard writes it ("0 9 * * 1", "every 2h", "at 2026-12-01 10:00":
+ * a one-off time on the wall clock of `timeZone`, as the form reads it).
+ */
+export function describeSchedule(
+  task: Pick<TaskRecord, "scheduleKind" | "schedule">,
+  timeZone: string | undefined,
+): string {
   if (task.scheduleKind === "cron") return task.schedule;
-  if (task.scheduleKind === "at") return `at ${task.schedule}`;
+  if (task.scheduleKind === "at") return `at ${formatTime(task.schedule, timeZone)}`;
   const minutes = Number(task.schedule);
   if (minutes % 1440 === 0) return `every ${minutes / 1440}d`;
   if (minutes % 60 === 0) return `every ${minutes / 60}h`;
@@ -29,7 +35,10 @@ function ActionButton(props: { action: string; label: string; kind?: string; con
 }
 
 /** Scheduled tasks, with each one's tokens today when the budget report is there. */
-export function TaskTable(props: { tasks: TaskRecord[]; budget?: BudgetReport }) {
+export function TaskTable(
+  props: { tasks: TaskRecord[]; budget?: BudgetReport; timeZone: string | undefined },
+) {
+  const { timeZone } = props;
   const today = new Map(props.budget?.byTask.map((entry) => [entry.taskId, entry]));
   if (!props.tasks.length) return <p class="muted">No tasks yet.</p>;
   return (
@@ -52,11 +61,13 @@ export function TaskTable(props: { tasks: TaskRecord[]; budget?: BudgetReport })
               <div class="muted">{truncate(task.message, 160)}</div>
             </td>
             <td>
-              <code>{describeSchedule(task)}</code>
+              <code>{describeSchedule(task, timeZone)}</code>
             </td>
-            <td>{task.enabled ? formatTime(task.nextRunAt) || "—" : "disabled"}</td>
+            <td>{task.enabled ? formatTime(task.nextRunAt, timeZone) || "—" : "disabled"}</td>
             <td>
-              {task.lastRunAt ? <span class="muted">{formatTime(task.lastRunAt)}</span> : null}
+              {task.lastRunAt
+                ? <span class="muted">{formatTime(task.lastRunAt, timeZone)}</span>
+                : null}
               {task.lastOutcome === undefined
                 ? null
                 : task.lastOutcome === "ok"
@@ -98,7 +109,8 @@ export function TaskTable(props: { tasks: TaskRecord[]; budget?: BudgetReport })
 }
 
 /** URL monitors. */
-export function MonitorTable(props: { monitors: MonitorRecord[] }) {
+export function MonitorTable(props: { monitors: MonitorRecord[]; timeZone: string | undefined }) {
+  const { timeZone } = props;
   if (!props.monitors.length) return <p class="muted">No monitors yet.</p>;
   return (
     <table class="list">
@@ -122,10 +134,12 @@ export function MonitorTable(props: { monitors: MonitorRecord[] }) {
               </div>
             </td>
             <td>{formatDurationMinutes(monitor.everyMinutes)}</td>
-            <td>{monitor.enabled ? formatTime(monitor.nextCheckAt) || "—" : "disabled"}</td>
+            <td>
+              {monitor.enabled ? formatTime(monitor.nextCheckAt, timeZone) || "—" : "disabled"}
+            </td>
             <td>
               {monitor.lastCheckedAt
-                ? <span class="muted">{formatTime(monitor.lastCheckedAt)}</span>
+                ? <span class="muted">{formatTime(monitor.lastCheckedAt, timeZone)}</span>
                 : null}
               {isFailing(monitor)
                 ? truncate(`FAILING: ${monitor.lastError}`, 200)

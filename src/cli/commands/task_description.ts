@@ -1,5 +1,5 @@
 /** One line about a scheduled task, for `radar task` and `radar status`. */
-import { formatLocalTime } from "../../core/zoned_time.ts";
+import { formatLocalTime, formatStoredTime } from "../../core/zoned_time.ts";
 import type { TaskRecord } from "../../core/schedule_ports.ts";
 import { TaskService } from "../../application/task_service.ts";
 
@@ -9,8 +9,10 @@ export function describeTask(task: TaskRecord, timeZone?: string): string {
     ? `next ${formatLocalTime(new Date(task.nextRunAt), timeZone)}`
     : "disabled";
   const last = task.lastRunAt
-    ? `; last ${task.lastRunAt.slice(0, 16).replace("T", " ")} ${task.lastOutcome}`
+    ? `; last ${formatStoredTime(task.lastRunAt, timeZone, { zone: true })} ${task.lastOutcome}`
     : "";
   const personality = task.personality ? `; personality ${task.personality}` : "";
-  return `#${task.id} ${task.name} — ${TaskService.describe(task)}; ${next}${last}${personality}`;
+  return `#${task.id} ${task.name} — ${
+    TaskService.describe(task, timeZone)
+  }; ${next}${last}${personality}`;
 }

@@ -36,6 +36,7 @@ export function registerTaskLog(task: Command, context: CliContext): void {
         const budget = radar.budget.report(days);
         if (options.json) return printJson(context, { budget, runs });
         const out = (line: string) => context.io.stdout(`${line}\n`);
+        const timeZone = radar.config.radar.timezone || undefined;
         const { dailyTokens, taskDailyTokens } = budget.limits;
         const limits = [
           dailyTokens ? `${formatTokens(dailyTokens)} a day` : "",
@@ -74,7 +75,7 @@ export function registerTaskLog(task: Command, context: CliContext): void {
         out("Recent task runs:");
         for (const run of runs) {
           out(
-            `  ${describeRun(run)} — ${names.get(run.taskId!) ?? "(removed)"}`,
+            `  ${describeRun(run, timeZone)} — ${names.get(run.taskId!) ?? "(removed)"}`,
           );
         }
       },
