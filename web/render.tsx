@@ -9,6 +9,8 @@ export interface PageContext {
   loggedIn: boolean;
   /** "Times in Europe/Berlin (UTC+01:00)": the page footer naming the zone times are shown in. */
   timesNote?(): string;
+  /** The one line about a damaged database, shown at the top of every page. */
+  databaseProblem?: () => string | undefined | Promise<string | undefined>;
 }
 
 /** Renders a full page inside the layout. */
@@ -18,12 +20,14 @@ export async function renderPage(
   page: { title: string; active?: string; status?: number },
   body: Child,
 ): Promise<Response> {
+  const problem = await pageContext.databaseProblem?.();
   const html = await (
     <Layout
       title={page.title}
       active={page.active}
       loggedIn={pageContext.loggedIn}
       footer={pageContext.timesNote?.()}
+      problem={problem}
     >
       {body}
     </Layout>

@@ -17,6 +17,7 @@ import { daemonToolNames, proactiveTools } from "./offered_tools.ts";
 import { runSideEffects, taskScope } from "./run_side_effects.ts";
 import { taskUserMessage } from "./task_message.ts";
 import { isValidDate, laterBy } from "../core/safe_time.ts";
+import type { TaskFirings } from "../core/receipts.ts";
 import type { UnattendedBudget } from "./unattended_budget.ts";
 
 /** What the task runner needs. */
@@ -41,9 +42,14 @@ export interface TaskRunnerDependencies {
   isAlive: (pid: number) => boolean;
   timeZone?: string;
   elapsed: () => number;
+  /** Each time a task was due and what became of it (`radar task log`); absent: not recorded. */
+  firings?: TaskFirings;
   /** `budget:`: a scheduled run past today's tokens waits for tomorrow (it stays due). */
   budget?: Pick<UnattendedBudget, "pausedFor">;
 }
+
+/** A scheduled run this much after its due time ran late (caught up after downtime). */
+const lateAfterMs = 2 * 60_000;
 
 /** The outcome of one task run. */
 export interface TaskRunReport {
@@ -53,6 +59,17 @@ export interface TaskRunReport {
   reason: string;
   result?: AgentResult;
   conversationId?: number;
+}
+
+/** The schedule of one scheduled run: the due time it is for and the task's next run after it. */
+export interface ScheduledRun {
+  dueAt: string;
+  /** Undefined for a one-shot: the task is spent once this run is recorded. */
+  nextRunAt: Date | undefined;
+}
+
+function currentNextRun(task: TaskRecord): Date | undefined {
+  return task.nextRunAt ? new Date(task.nextRunAt) : undefined;
 }
 
 /** Runs tasks as their own conversations; a tick job. */
@@ -105,8 +122,7 @@ export class TaskRunner implements TickJob {
       return;
     }
     deps.logger.warn("retrying a task run interrupted by a crash", { task: taskId, due: dueAt });
-    const next = task.nextRunAt ? new Date(task.nextRunAt) : undefined;
-    await this.runTask(task, "schedule", signal, next, dueAt);
+    await this.runTask(task, "schedule", signal, { nextRunAt: currentNextRun(task), dueAt });
   }
 
   async #runDue(task: TaskRecord, now: Date, signal: AbortSignal): Promise<void> {
@@ -118,11 +134,21 @@ export class TaskRunner implements TickJob {
     }
     if (action === "skip_missed") {
       deps.logger.info("missed task run skipped", { task: task.id, due: task.nextRunAt });
+      deps.firings?.fire({
+        taskId: task.id,
+        dueAt: task.nextRunAt!,
+        state: "missed",
+        caughtUp: false,
+        retried: false,
+        note: `missed while Radar was not running (catch-up: ${task.catchUp})`,
+      }, now);
       if (next) deps.store.setNextRun(task.id, next);
       else deps.store.recordRun(task.id, { at: now, outcome: "missed", nextRunAt: undefined });
       return;
     }
-    if (action === "run") await this.runTask(task, "schedule", signal, next);
+    if (action === "run") {
+      await this.runTask(task, "schedule", signal, { nextRunAt: next, dueAt: task.nextRunAt! });
+    }
   }
 
   /**
@@ -160,16 +186,21 @@ export class TaskRunner implements TickJob {
     }
   }
 
-  /** Runs one task now through the agent loop. */
+  /**
+   * Runs one task now through the agent loop. A scheduled run says which due time it is for and
+   * when the task runs next (none: a spent one-shot, disabled when the run is recorded); a manual
+   * run leaves the schedule as it is.
+   */
   async runTask(
     task: TaskRecord,
     trigger: "schedule" | "manual",
     signal?: AbortSignal,
-    nextRunAt: Date | undefined = task.nextRunAt ? new Date(task.nextRunAt) : undefined,
-    /** The due time this scheduled run is for (default: the task's next run). */
-    dueAt: string | undefined = task.nextRunAt,
+    schedule?: ScheduledRun,
   ): Promise<TaskRunReport> {
     const { deps } = this;
+    // Spelled out, not a default parameter: `undefined` (no next run) is a value here.
+    const nextRunAt = schedule ? schedule.nextRunAt : currentNextRun(task);
+    const dueAt = schedule ? schedule.dueAt : task.nextRunAt;
     const paused = trigger === "schedule"
       ? deps.budget?.pausedFor({ kind: "task", taskId: task.id })
       : undefined;
@@ -182,9 +213,27 @@ export class TaskRunner implements TickJob {
       deps.logger.info("task run skipped: already running", { task: task.id, pid: claim.heldBy });
       // A scheduled run that found it busy moves on, so the next tick does not fire it again.
       if (trigger === "schedule" && nextRunAt) deps.store.setNextRun(task.id, nextRunAt);
+      deps.firings?.fire({
+        taskId: task.id,
+        dueAt: dueAt ?? at.toISOString(),
+        state: "busy",
+        caughtUp: false,
+        retried: false,
+        note: reason,
+      }, at);
       return { task, outcome: "busy", reason };
     }
     const runId = claim.runId;
+    const firing = deps.firings?.fire({
+      taskId: task.id,
+      dueAt: trigger === "schedule" && dueAt ? dueAt : at.toISOString(),
+      caughtUp: trigger === "schedule" && dueAt !== undefined &&
+        at.getTime() - new Date(dueAt).getTime() > lateAfterMs,
+      // An interrupted run retried for its old due time (the task's next run moved on since).
+      retried: trigger === "schedule" && dueAt !== undefined && dueAt !== task.nextRunAt,
+      runId,
+      note: trigger === "manual" ? "run now" : undefined,
+    }, at);
     let conversationId: number | undefined;
     let result: AgentResult | undefined;
     let outcome: TaskRunReport["outcome"] = "ran";
@@ -211,6 +260,7 @@ export class TaskRunner implements TickJob {
           taskScope(task.id, trigger === "schedule" ? dueAt : undefined, runId),
           deps.clock,
           deps.pid,
+          deps.isAlive,
         ),
       });
       reason = result.stopReason;
@@ -244,6 +294,13 @@ export class TaskRunner implements TickJob {
       });
       deps.claims?.clear(task.id, runId);
     });
+    if (firing !== undefined) {
+      deps.firings?.finish(firing, {
+        state: outcome,
+        conversationId,
+        note: outcome === "ran" ? undefined : reason,
+      });
+    }
     deps.logger.info("task finished", { task: task.id, outcome, reason });
     return { task, outcome, reason, result, conversationId };
   }

@@ -5,7 +5,6 @@ import type { CatchUpPolicy } from "../core/schedule.ts";
 import type { TaskScheduler } from "../core/schedule_ports.ts";
 import type { TaskRecord } from "../core/schedule_ports.ts";
 import { nextRunAfter, parseSchedule, shortestGapMinutes } from "./task_schedule.ts";
-import { formatStoredTime } from "../core/zoned_time.ts";
 
 /** What adding a task takes. */
 export interface TaskInput {
@@ -108,14 +107,5 @@ export class TaskService implements TaskScheduler {
     const next = enabled ? nextRunAfter(task, this.clock.now(), this.timeZone) : undefined;
     this.store.setEnabled(id, enabled && next !== undefined, next);
     return this.store.get(id);
-  }
-
-  /** A task's schedule as a person reads it (a one-off time in `timeZone`, offset named). */
-  static describe(task: TaskRecord, timeZone?: string): string {
-    if (task.scheduleKind === "every") return `every ${task.schedule} min`;
-    if (task.scheduleKind === "at") {
-      return `once at ${formatStoredTime(task.schedule, timeZone, { zone: true })}`;
-    }
-    return `cron "${task.schedule}"`;
   }
 }

@@ -13,6 +13,7 @@ import type { AgentDependencies, AgentRequest, AgentResult } from "./agent_types
 import { blockedByHooks, markerIdOf, prepareMessages, readHistory } from "./agent_messages.ts";
 import { ToolOffer } from "./tool_offer.ts";
 import { runToolCall, type ToolCallRun } from "./tool_call_step.ts";
+import { guardRun } from "./run_guard.ts";
 
 export type {
   AgentDependencies,
@@ -24,11 +25,23 @@ export type {
 } from "./agent_types.ts";
 export { blockedTitle } from "./agent_messages.ts";
 
-/** Runs the agent loop, storing every message as it happens. */
+/**
+ * Runs the agent loop, storing every message as it happens; the run is recorded while it lasts
+ * (`deps.runs`), so one whose process never finished is found interrupted by the next start.
+ */
 export async function runAgent(
   deps: AgentDependencies,
   request: AgentRequest,
 ): Promise<AgentResult> {
+  const ended = deps.runs?.begin(request.conversationId);
+  try {
+    return await runTurn(deps, request);
+  } finally {
+    ended?.();
+  }
+}
+
+async function runTurn(deps: AgentDependencies, request: AgentRequest): Promise<AgentResult> {
   const signal = request.signal ?? new AbortController().signal;
   const history = readHistory(deps, request);
   const blocked = await blockedByHooks(deps, request, history);
@@ -37,9 +50,11 @@ export async function runAgent(
   const messages = await prepareMessages(deps, request, history, signal);
   const estimatedPromptTokens = estimateJsonTokens(messages) + offer.tokens;
   request.onEvent?.({ type: "tools_offered", tools: [...offer.names], estimatedPromptTokens });
+  const guard = guardRun(deps, request, history);
   const run: ToolCallRun = {
     request,
-    context: toolContext(request, signal),
+    context: { ...toolContext(request, signal), confirm: guard.confirm },
+    guard,
     offer,
     messages,
     markerId: markerIdOf(deps),

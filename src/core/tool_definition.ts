@@ -1,6 +1,7 @@
 /** Built-in tool definitions from zod schemas: JSON Schema for the model, validation of calls. */
 import { z } from "zod";
 import type { ParseResult, Tool, ToolContext, ToolOutput } from "./tool.ts";
+import type { EffectDeclaration, ToolEffect } from "./tool_effect.ts";
 import { describeIssues } from "./zod_issues.ts";
 
 /** Converts a zod schema to compact JSON Schema (no $schema, additionalProperties, lengths or bounds). */
@@ -24,11 +25,41 @@ const omittedSchemaKeys = new Set([
   "default",
 ]);
 
+/**
+ * Metadata for a parameter a tool accepts but does not offer (`.meta(unoffered)`): an argument
+ * models send on their own (ntfy's `tags`) is used instead of dropped, at no token cost.
+ */
+export const unoffered = { unoffered: true } as const;
+
+function isUnoffered(schema: unknown): boolean {
+  return typeof schema === "object" && schema !== null &&
+    (schema as Record<string, unknown>).unoffered === true;
+}
+
+/** An object schema without its unoffered properties (and their `required` entries). */
+function withoutUnoffered(value: Record<string, unknown>): Record<string, unknown> {
+  const properties = value.properties as Record<string, unknown> | undefined;
+  if (!properties || !Object.values(properties).some(isUnoffered)) return value;
+  const kept = Object.entries(properties).filter(([, schema]) => !isUnoffered(schema));
+  const names = new Set(kept.map(([name]) => name));
+  const required = Array.isArray(value.required)
+    ? value.required.filter((name) => names.has(name))
+    : undefined;
+  return {
+    ...value,
+    properties: Object.fromEntries(kept),
+    ...(required ? { required } : {}),
+  };
+}
+
 function stripNoise(value: unknown, names = false): unknown {
   if (Array.isArray(value)) return value.map((item) => stripNoise(item));
   if (value && typeof value === "object") {
     const out: Record<string, unknown> = {};
-    for (const [key, inner] of Object.entries(value)) {
+    const offered = names ? value as Record<string, unknown> : withoutUnoffered(
+      value as Record<string, unknown>,
+    );
+    for (const [key, inner] of Object.entries(offered)) {
       // Keys of `properties` are parameter names (a parameter may be called "default").
       if (names) {
         out[key] = stripNoise(inner);
@@ -52,6 +83,15 @@ export interface ToolDefinition<Schema extends z.ZodType> {
   alwaysOn?: boolean;
   /** Reads local state only (see `Tool.readOnly`). */
   readOnly?: boolean;
+  /**
+   * What a call does to the world (see `Tool.effect`). Every built-in tool declares it
+   * (tests/tools/tool_effects_test.ts); absent: the strictest for a tool that is not read-only.
+   */
+  effect?: ToolEffect | ((args: z.output<Schema>) => ToolEffect);
+  /** Arguments that name files or folders (see `Tool.pathArguments`). */
+  pathArguments?: readonly string[];
+  /** False when the result is Radar's own words (see `Tool.resultIsData`). */
+  resultIsData?: boolean;
   keywords?: string[];
   run(args: z.output<Schema>, context: ToolContext): Promise<ToolOutput>;
 }
@@ -75,6 +115,11 @@ export function defineTool<Schema extends z.ZodType>(definition: ToolDefinition<
     source: "builtin",
     alwaysOn: definition.alwaysOn,
     readOnly: definition.readOnly,
+    effect: typeof definition.effect === "function"
+      ? declaredByArguments(definition.input, definition.effect)
+      : definition.effect,
+    pathArguments: definition.pathArguments,
+    resultIsData: definition.resultIsData,
     keywords: definition.keywords,
     parse(args: unknown): ParseResult {
       const parsed = definition.input.safeParse(args);
@@ -83,5 +128,16 @@ export function defineTool<Schema extends z.ZodType>(definition: ToolDefinition<
         : { ok: false, error: describeIssues(parsed.error, { root: "(arguments)" }) };
     },
     run: (args, context) => definition.run(args as z.output<Schema>, context),
+  };
+}
+
+/** An effect decided by the parsed arguments; unparsable arguments count as the strictest. */
+function declaredByArguments<Schema extends z.ZodType>(
+  input: Schema,
+  decide: (args: z.output<Schema>) => ToolEffect,
+): EffectDeclaration {
+  return (args: unknown) => {
+    const parsed = input.safeParse(args);
+    return parsed.success ? decide(parsed.data) : "sends_out";
   };
 }

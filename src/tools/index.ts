@@ -12,6 +12,7 @@ import { rememberTool } from "./remember.ts";
 import { webSearchTool } from "./web_search.ts";
 import { weatherTool } from "./weather.ts";
 import { writeFileTool } from "./write_file.ts";
+import { moveFileTool } from "./move_file.ts";
 import { scheduleTaskTool } from "./schedule_task.ts";
 import { listTasksTool } from "./list_tasks.ts";
 import { cancelTaskTool } from "./cancel_task.ts";
@@ -22,6 +23,7 @@ import { emailTools } from "./email.ts";
 import { calendarTool } from "./calendar.ts";
 import { useSkillTool } from "./use_skill.ts";
 import { githubTool } from "./github.ts";
+import { moneyTool } from "./money.ts";
 
 /** Builds the built-in tools enabled by config. */
 export function builtinTools(deps: ToolDependencies): Tool[] {
@@ -31,6 +33,7 @@ export function builtinTools(deps: ToolDependencies): Tool[] {
     ...(deps.config.tools.exec.enabled ? [execTool(deps)] : []),
     readFileTool(deps),
     writeFileTool(deps),
+    moveFileTool(deps),
     listDirectoryTool(deps),
     notifyTool(deps),
     pdfExtractTool(deps),
@@ -47,6 +50,7 @@ export function builtinTools(deps: ToolDependencies): Tool[] {
     ...(deps.calendar ? [calendarTool({ ...deps, calendar: deps.calendar })] : []),
     ...(deps.skills ? [useSkillTool({ skills: deps.skills })] : []),
     ...(deps.github ? [githubTool({ github: deps.github })] : []),
+    ...(deps.money ? [moneyTool({ money: deps.money })] : []),
   ];
 }
 

@@ -9,6 +9,7 @@ import { describeTaskInfo } from "./schedule_text.ts";
 export function listTasksTool(deps: { tasks: TaskScheduler; timeZone?: string }): Tool {
   return defineTool({
     name: "list_tasks",
+    effect: "none",
     readOnly: true,
     description: "List scheduled tasks",
     keywords: ["schedule", "scheduled", "task", "recurring", "cron", "every"],
@@ -16,7 +17,8 @@ export function listTasksTool(deps: { tasks: TaskScheduler; timeZone?: string })
     run: () => {
       const tasks = deps.tasks.list();
       if (!tasks.length) return Promise.resolve("No scheduled tasks.");
-      return Promise.resolve(tasks.map((task) => describeTaskInfo(task, deps.timeZone)).join("\n"));
+      const lines = tasks.map((task) => describeTaskInfo(task, deps.timeZone));
+      return Promise.resolve(lines.join("\n"));
     },
   });
 }

@@ -1,5 +1,5 @@
 /** `write_file`: create, overwrite or append, atomically (temp file + rename). */
-import { basename, dirname, join } from "node:path";
+import { basename, dirname, isAbsolute, join } from "node:path";
 import { z } from "zod";
 import { failed, refused, type Tool, type ToolContext } from "../core/tool.ts";
 import { defineTool } from "../core/tool_definition.ts";
@@ -14,13 +14,21 @@ import {
   type FileAccessDependencies,
   pathGuardFor,
 } from "../adapters/os/file_access.ts";
-import { isInside, type PathGuard } from "../adapters/os/path_guard.ts";
+import { isInside, type PathCheck, type PathGuard } from "../adapters/os/path_guard.ts";
+import { askOutsideWritableRoots } from "./writable_roots.ts";
+import { createFolders, fileState } from "./file_changes.ts";
+import { type FileJournalDependencies, recordChange, saveBeforeReplace } from "./file_journal.ts";
 import { describeFsError } from "./read_file.ts";
 
 /** Creates the write_file tool. */
-export function writeFileTool(deps: FileAccessDependencies): Tool {
+export function writeFileTool(
+  deps: FileAccessDependencies & Omit<FileJournalDependencies, "dataDir">,
+): Tool {
   return defineTool({
     name: "write_file",
+    effect: "local_write",
+    pathArguments: ["path"],
+    resultIsData: false,
     description: "Write a text file",
     keywords: ["write", "save", "create", "file", "append", "text"],
     input: z.object({
@@ -30,19 +38,35 @@ export function writeFileTool(deps: FileAccessDependencies): Tool {
     }),
     run: async ({ path, content, append }, context) => {
       const guard = pathGuardFor(deps);
-      const checked = guard.check(path, "write");
-      if (!checked.ok) return refused(checked.reason);
-      const target = checked.path;
+      const roots = [
+        ensureScratchFolder(deps),
+        ...checkedRoots(guard, deps.config.tools.files.writable_roots),
+      ];
+      const place = writePlace(path, deps, guard, roots, context);
+      if (!place.ok) return refused(place.reason);
+      const target = place.path;
       const shown = guard.display(target);
-      const outside = await outsideRoots(deps, guard, target, shown, context);
+      const outside = await askOutsideWritableRoots(
+        deps,
+        guard,
+        [target],
+        `write ${shown}`,
+        context,
+      );
       if (outside) return refused(outside);
       try {
         const existing = await existingFile(target);
         if (existing === "folder") return failed(`${shown} is a folder; give a file path.`);
         const folder = dirname(target);
-        await Deno.mkdir(folder, { recursive: true });
+        const createdFolders = await createFolders(folder);
         await assertFolderUnchanged(folder);
         const data = new TextEncoder().encode(content);
+        // The journal keeps the state before (and a copy of replaced content) for undo.
+        const saved = !existing
+          ? undefined
+          : append
+          ? { before: await fileState(target) }
+          : await saveBeforeReplace(deps, target);
         // Appending copies the old file into the temp file as a stream: no size limit in memory.
         const before = append && existing ? await openCheckedForRead(target, { guard }) : undefined;
         let size: number;
@@ -54,7 +78,16 @@ export function writeFileTool(deps: FileAccessDependencies): Tool {
           } catch { /* closed by the copy */ }
         }
         const verb = !existing ? "Created" : append ? "Appended to" : "Replaced";
-        return `${verb} ${shown} (${size} bytes).`;
+        const journaled = await recordChange(deps, context, {
+          tool: "write_file",
+          kind: !existing ? "create" : append ? "append" : "replace",
+          path: target,
+          before: saved?.before,
+          backup: saved?.backup,
+          createdFolders,
+        });
+        const undo = journaled === undefined ? "" : ` Undo: radar undo ${journaled}.`;
+        return `${verb} ${shown} (${size} bytes).${place.note ?? ""}${undo}`;
       } catch (error) {
         if (error instanceof PathChangedError) {
           return refused(`Cannot write ${shown}: ${error.message}.`);
@@ -66,31 +99,30 @@ export function writeFileTool(deps: FileAccessDependencies): Tool {
 }
 
 /**
- * Writes inside the scratch folder and tools.files.writable_roots need no question; anywhere
- * else needs a yes in chat and is refused unattended. Returns the refusal, if any.
+ * Where a write goes. An absolute or `~` path as given. A relative path (a bare file name) is
+ * taken from the folder Radar was run from when it may be written there: inside the writable
+ * roots, or with a person present to say yes (`radar ask` and `radar chat` at a terminal, the
+ * dashboard's chat). Otherwise (a heartbeat, a task, a script, a protected folder) it goes to the
+ * scratch folder (`roots[0]`) and the result says so.
  */
-async function outsideRoots(
+function writePlace(
+  path: string,
   deps: FileAccessDependencies,
   guard: PathGuard,
-  target: string,
-  shown: string,
+  roots: readonly string[],
   context: ToolContext,
-): Promise<string | undefined> {
-  const roots = [
-    ensureScratchFolder(deps),
-    ...checkedRoots(guard, deps.config.tools.files.writable_roots),
-  ];
-  if (roots.some((root) => isInside(target, root, true))) return undefined;
-  const listed = roots.map((root) => guard.display(root)).join(", ");
-  if (!context.interactive || !context.confirm) {
-    return `Cannot write ${shown}: outside the folders Radar writes without asking (${listed}; tools.files.writable_roots), and nobody can say yes in a ${context.kind} run. Write it in the scratch folder, or ask in \`radar chat\`.`;
+): PathCheck & { note?: string } {
+  const here = guard.check(path, "write");
+  if (isAbsolute(path) || path === "~" || path.startsWith("~/")) return here;
+  const personPresent = context.interactive && context.confirm !== undefined;
+  if (here.ok && (personPresent || roots.some((root) => isInside(here.path, root, true)))) {
+    return here;
   }
-  const yes = await context.confirm(
-    `Radar wants to write ${shown} (outside ${listed}). Allow?`,
-  );
-  return yes
-    ? undefined
-    : `The user declined writing ${shown}. Do not retry it; ask what to do instead.`;
+  const there = guard.check(join(roots[0], path), "write");
+  if (!there.ok) return there;
+  const folder = guard.display(deps.cwd ?? Deno.cwd());
+  const why = here.ok ? `nobody is there to allow writing in ${folder}` : `${folder} is protected`;
+  return { ...there, note: ` It is in the scratch folder: ${why}.` };
 }
 
 async function existingFile(path: string): Promise<{ mode?: number } | "folder" | undefined> {

@@ -14,7 +14,7 @@ import { FakeLlmServer, ollamaText, ollamaToolCall } from "../fakes/fake_llm_ser
 import { withCliHome } from "../helpers/cli_home.ts";
 import { memoryIo } from "../helpers/memory_io.ts";
 import { denoDir, denoServer, hostileServerCopy } from "../mcp/mcp_harness.ts";
-import { hasBubblewrap } from "../tools/exec/exec_harness.ts";
+import { needing, onLinux } from "../helpers/system_parts.ts";
 
 /** Clears the screen, sets the window title, writes the clipboard (OSC 52), hides text. */
 const hostile = "\u001b[2J\u001b]0;owned\u0007\u001b]52;c;cm0gLXJmIH4=\u0007\u009b31mred" +
@@ -76,9 +76,8 @@ Deno.test("radar eval prints a model's escape-sequence tool name as nothing", as
   }
 });
 
-Deno.test({
+Deno.test(needing([onLinux, "bubblewrap"], {
   name: "radar mcp add prints a server's escape-sequence tool names as nothing",
-  ignore: !hasBubblewrap,
   fn: async () => {
     await withCliHome(async (env, home) => {
       // An environment variable cannot hold a NUL byte.
@@ -106,4 +105,4 @@ Deno.test({
       assertClean(out, "radar mcp add");
     });
   },
-});
+}));

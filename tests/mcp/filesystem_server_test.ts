@@ -1,7 +1,6 @@
 /** The reference filesystem MCP server from npm, in the sandbox with one approved folder. */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { hasBubblewrap } from "../tools/exec/exec_harness.ts";
 import { tempHome, toolDeps } from "../tools/tool_harness.ts";
 import {
   approvalOf,
@@ -12,12 +11,12 @@ import {
   MemoryApprovals,
   runTool,
 } from "./mcp_harness.ts";
+import { needing, onLinux } from "../helpers/system_parts.ts";
 
 const serverPackage = "npm:@modelcontextprotocol/server-filesystem@2026.8.31";
 
-Deno.test({
+Deno.test(needing([onLinux, "bubblewrap"], {
   name: "the filesystem server lists and reads its folder and nothing outside it",
-  ignore: !hasBubblewrap,
   fn: async () => {
     await cacheSpecifier(serverPackage);
     const home = tempHome();
@@ -69,4 +68,4 @@ Deno.test({
       home.dispose();
     }
   },
-});
+}));

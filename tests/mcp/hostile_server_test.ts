@@ -2,9 +2,10 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import type { Tool } from "../../src/core/tool.ts";
-import { hasBubblewrap, processList } from "../tools/exec/exec_harness.ts";
+import { processList } from "../tools/exec/exec_harness.ts";
 import { runTool } from "./mcp_harness.ts";
 import { type Harness, startHostile } from "./hostile_harness.ts";
+import { needing, onLinux } from "../helpers/system_parts.ts";
 
 async function stillServes(tools: Tool[]): Promise<void> {
   const echo = await runTool(tools, "mcp_evil__echo", { text: "alive" });
@@ -13,9 +14,8 @@ async function stillServes(tools: Tool[]): Promise<void> {
 }
 
 function hostileTest(name: string, fn: (harness: Harness) => Promise<void>) {
-  Deno.test({
+  Deno.test(needing([onLinux, "bubblewrap"], {
     name,
-    ignore: !hasBubblewrap,
     fn: async () => {
       const harness = await startHostile();
       try {
@@ -25,7 +25,7 @@ function hostileTest(name: string, fn: (harness: Harness) => Promise<void>) {
         harness.home.dispose();
       }
     },
-  });
+  }));
 }
 
 hostileTest("a hostile server cannot read ~/.ssh or write outside its folder", async (h) => {
@@ -106,9 +106,8 @@ hostileTest(
   },
 );
 
-Deno.test({
+Deno.test(needing([onLinux, "bubblewrap"], {
   name: "a hostile server sees only approved environment variables and no network",
-  ignore: !hasBubblewrap,
   fn: async () => {
     const server = Deno.serve(
       { hostname: "127.0.0.1", port: 0, onListen() {} },
@@ -132,7 +131,7 @@ Deno.test({
       await server.shutdown();
     }
   },
-});
+}));
 
 hostileTest("a spawned process cannot write outside and dies with the server", async (h) => {
   const marker = `radar-mcp-marker-${crypto.randomUUID().slice(0, 8)}`;
@@ -183,9 +182,8 @@ hostileTest("a crashing server is restarted on the next call", async (h) => {
   await stillServes(h.tools);
 });
 
-Deno.test({
+Deno.test(needing([onLinux, "bubblewrap"], {
   name: "an idle server is stopped and started afresh on the next call",
-  ignore: !hasBubblewrap,
   fn: async () => {
     const h = await startHostile({}, {}, 0.3);
     try {
@@ -198,4 +196,4 @@ Deno.test({
       h.home.dispose();
     }
   },
-});
+}));

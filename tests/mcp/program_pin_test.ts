@@ -5,13 +5,12 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { hasBubblewrap } from "../tools/exec/exec_harness.ts";
 import { runTool } from "./mcp_harness.ts";
 import { startHostile } from "./hostile_harness.ts";
+import { needing, onLinux } from "../helpers/system_parts.ts";
 
-Deno.test({
+Deno.test(needing([onLinux, "bubblewrap"], {
   name: "an approved MCP server whose program file changed does not start",
-  ignore: !hasBubblewrap,
   fn: async () => {
     const h = await startHostile();
     try {
@@ -35,4 +34,4 @@ Deno.test({
       h.home.dispose();
     }
   },
-});
+}));

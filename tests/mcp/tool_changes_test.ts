@@ -11,9 +11,9 @@ import { mcpServerStatuses, mcpToolSource } from "../../src/mcp/mcp_servers.ts";
 import { mcpServerViews } from "../../src/mcp/mcp_views.ts";
 import { mcpHealth } from "../../src/sources/source_health.ts";
 import { sourceHealthLines } from "../../src/sources/source_health_text.ts";
-import { hasBubblewrap } from "../tools/exec/exec_harness.ts";
 import { startHostile } from "./hostile_harness.ts";
 import { approvalOf, runTool } from "./mcp_harness.ts";
+import { needing, onLinux } from "../helpers/system_parts.ts";
 
 async function until(condition: () => boolean, what: string): Promise<void> {
   const deadline = Date.now() + 8000;
@@ -23,9 +23,8 @@ async function until(condition: () => boolean, what: string): Promise<void> {
   }
 }
 
-Deno.test({
+Deno.test(needing([onLinux, "bubblewrap"], {
   name: "a server that adds and rewrites tools after approval is flagged; only unchanged tools run",
-  ignore: !hasBubblewrap,
   async fn() {
     const h = await startHostile();
     try {
@@ -55,12 +54,11 @@ Deno.test({
       h.home.dispose();
     }
   },
-});
+}));
 
-Deno.test({
+Deno.test(needing([onLinux, "bubblewrap"], {
   name:
     "a server that changed before it started (an updated package) is caught before the first call",
-  ignore: !hasBubblewrap,
   async fn() {
     const h = await startHostile();
     try {
@@ -87,7 +85,7 @@ Deno.test({
       h.home.dispose();
     }
   },
-});
+}));
 
 Deno.test("tool changes: new, changed (description or schema), removed; key order ignored", () => {
   const tool = (name: string, description: string, properties: Record<string, unknown>) => ({

@@ -10,13 +10,9 @@ import { calendarReaderFor } from "../../src/sources/source_readers.ts";
 import { calendarTool } from "../../src/tools/calendar.ts";
 import { toResult } from "../../src/core/tool.ts";
 import { freePort } from "../fakes/dovecot_server.ts";
-import { radicalePath, startRadicale } from "../fakes/radicale_server.ts";
+import { startRadicale } from "../fakes/radicale_server.ts";
+import { needing } from "../helpers/system_parts.ts";
 import { Secrets } from "../../src/core/secrets.ts";
-
-const installed = radicalePath() !== undefined;
-if (!installed) {
-  console.warn("SKIPPED CalDAV tests: radicale is not installed (apt install radicale)");
-}
 
 const fixturePath = new URL("../fixtures/calendar/weekly_berlin.ics", import.meta.url).pathname;
 const fixture = Deno.readTextFileSync(fixturePath);
@@ -194,8 +190,8 @@ Deno.test("calendar: a missing .ics file fails as one line and backs off", async
   }
 });
 
-Deno.test("CalDAV against a real Radicale: list, add, bad login, dead server", {
-  ignore: !installed,
+Deno.test(needing(["radicale"], {
+  name: "CalDAV against a real Radicale: list, add, bad login, dead server",
   sanitizeResources: false,
   sanitizeOps: false,
 }, async (t) => {
@@ -346,4 +342,4 @@ Deno.test("CalDAV against a real Radicale: list, add, bad login, dead server", {
     assert.deepEqual(events, []);
     assert.deepEqual(errors, [`work: cannot connect to ${url}: connection refused`]);
   });
-});
+}));

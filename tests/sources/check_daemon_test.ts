@@ -3,12 +3,11 @@ import assert from "node:assert/strict";
 import { Scheduler } from "../../src/application/scheduler.ts";
 import { textResponse } from "../fakes/scripted_chat_model.ts";
 import { withTestDaemon } from "../helpers/test_radar.ts";
-import { hasBubblewrap } from "../tools/exec/exec_harness.ts";
+import { needing, onLinux } from "../helpers/system_parts.ts";
 
-Deno.test({
+Deno.test(needing([onLinux, "bubblewrap"], {
   name:
     "daemon tick: a custom check's event reaches one heartbeat message inside untrusted markers",
-  ignore: !hasBubblewrap,
   sanitizeResources: false,
   sanitizeOps: false,
   async fn() {
@@ -35,7 +34,10 @@ checks:
             "tasks",
             "monitors",
             "checks",
+            "money",
             "conversation summaries",
+            "approvals",
+            "notification retries",
           ]);
           const scheduler = new Scheduler({
             config: daemon.runtime.config,
@@ -61,4 +63,4 @@ checks:
       Deno.removeSync(scratch, { recursive: true });
     }
   },
-});
+}));

@@ -4,7 +4,8 @@ import { type Tool, type ToolContext, toResult } from "../../src/core/tool.ts";
 import { calendarReaderFor, mailReaderFor } from "../../src/sources/source_readers.ts";
 import { calendarTool } from "../../src/tools/calendar.ts";
 import { emailTools } from "../../src/tools/email.ts";
-import { dovecotPath, mailMessage, startDovecot } from "../fakes/dovecot_server.ts";
+import { mailMessage, startDovecot } from "../fakes/dovecot_server.ts";
+import { needing } from "../helpers/system_parts.ts";
 import { Secrets } from "../../src/core/secrets.ts";
 
 const chat: ToolContext = {
@@ -19,9 +20,8 @@ async function call(tool: Tool, args: unknown, context: ToolContext = chat) {
   return toResult(await tool.run(parsed.value, context));
 }
 
-Deno.test({
+Deno.test(needing(["dovecot"], {
   name: "email tools against a real Dovecot: list, read (text only), mark read, unknown account",
-  ignore: dovecotPath() === undefined,
   sanitizeResources: false,
   sanitizeOps: false,
   async fn() {
@@ -73,7 +73,7 @@ Deno.test({
       await server.stop();
     }
   },
-});
+}));
 
 Deno.test("email tools are offered only when an account is configured", () => {
   assert.equal(mailReaderFor(configSchema.parse({}), {}, new Secrets()), undefined);

@@ -3,20 +3,26 @@ import { join } from "node:path";
 import { withTestDaemon } from "../helpers/test_radar.ts";
 import { textResponse, toolCallResponse } from "../fakes/scripted_chat_model.ts";
 import { daemonView, scheduleInput } from "../../web/daemon_view.ts";
-import { describeSchedule } from "../../web/views/tasks.tsx";
+import { describeSchedule } from "../../src/core/schedule_description.ts";
 import { logsViewFromFiles } from "../../web/logs_view.ts";
 import { startFakeNtfy } from "../fakes/fake_ntfy_server.ts";
 
-Deno.test("describeSchedule() and scheduleInput() read and write the dashboard's schedule field", () => {
-  const describe = (scheduleKind: "cron" | "every" | "at", schedule: string, zone = "UTC") =>
-    describeSchedule({ scheduleKind, schedule }, zone);
-  assert.equal(describe("cron", "0 9 * * 1"), "0 9 * * 1");
-  assert.equal(describe("every", "120"), "every 2h");
-  assert.equal(describe("every", "2880"), "every 2d");
-  assert.equal(describe("every", "45"), "every 45m");
-  assert.equal(describe("at", "2026-12-01T09:00:00.000Z"), "at 2026-12-01 09:00");
-  // A one-off time reads as the form takes it: wall time in radar.timezone (here the next day).
-  assert.equal(describe("at", "2026-12-01T23:30:00.000Z", "Europe/Berlin"), "at 2026-12-02 00:30");
+Deno.test("one schedule renderer for radar task, the schedule tools and the dashboard", () => {
+  assert.equal(
+    describeSchedule({ scheduleKind: "cron", schedule: "0 9 * * 1" }),
+    'cron "0 9 * * 1"',
+  );
+  assert.equal(describeSchedule({ scheduleKind: "every", schedule: "120" }), "every 2h");
+  assert.equal(describeSchedule({ scheduleKind: "every", schedule: "2880" }), "every 2d");
+  assert.equal(describeSchedule({ scheduleKind: "every", schedule: "45" }), "every 45m");
+  const once = { scheduleKind: "at" as const, schedule: "2026-12-01T09:00:00.000Z" };
+  assert.equal(describeSchedule(once, "UTC"), "once Tue 1 Dec 2026 09:00");
+  assert.equal(describeSchedule(once, "America/New_York"), "once Tue 1 Dec 2026 04:00");
+  // A one-off time in radar.timezone: the next day there.
+  assert.equal(
+    describeSchedule({ scheduleKind: "at", schedule: "2026-12-01T23:30:00.000Z" }, "Europe/Berlin"),
+    "once Wed 2 Dec 2026 00:30",
+  );
   assert.deepEqual(scheduleInput(" every 2h "), { every: "2h" });
   assert.deepEqual(scheduleInput("at 2026-12-01 09:00"), { at: "2026-12-01 09:00" });
   assert.deepEqual(scheduleInput("0 9 * * 1"), { cron: "0 9 * * 1" });

@@ -169,6 +169,14 @@ export function historyRoutes(context: RouteContext): Hono {
             </p>
           )
           : null}
+        {conversation.interruptedAt && !more
+          ? (
+            <Notice kind="warning">
+              Interrupted: the run was stopped before it finished (its process ended); nothing after
+              this was stored. Found {formatTime(conversation.interruptedAt, timeZone)}.
+            </Notice>
+          )
+          : null}
       </>,
     );
   });

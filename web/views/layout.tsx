@@ -32,11 +32,13 @@ export const navigation: ReadonlyArray<readonly [string, string]> = [
   ["/history", "History"],
   ["/memory", "Memory"],
   ["/tasks", "Tasks"],
+  ["/approvals", "Approvals"],
   ["/plugins", "Plugins"],
   ["/config", "Config"],
   ["/logs", "Logs"],
   ["/eval", "Eval"],
   ["/summaries", "Summaries"],
+  ["/money", "Money"],
   ["/personalities", "Personalities"],
 ];
 
@@ -49,6 +51,8 @@ export interface LayoutProps {
   loggedIn?: boolean;
   /** A line under the content (the zone times are shown in). */
   footer?: string;
+  /** Something every page must say first (a damaged database). */
+  problem?: string;
   children?: Child;
 }
 
@@ -83,6 +87,7 @@ export function Layout(props: LayoutProps) {
             : null}
         </header>
         <main>
+          {props.problem ? <Notice kind="error">{props.problem}</Notice> : null}
           <h1>{props.title}</h1>
           <div id="flash" aria-live="polite"></div>
           {props.children}

@@ -1,24 +1,9 @@
 /** Task and monitor tables for /tasks, each row with its POST buttons. */
 import type { MonitorRecord, TaskRecord } from "../../src/core/schedule_ports.ts";
 import { formatDurationMinutes, isFailing } from "../../src/core/schedule.ts";
+import { describeSchedule } from "../../src/core/schedule_description.ts";
 import { formatTime, truncate } from "./format.ts";
 import { type BudgetReport, formatTokens } from "../../src/core/budget.ts";
-
-/**
- * A task's schedule as the dashboard writes it ("0 9 * * 1", "every 2h", "at 2026-12-01 10:00":
- * a one-off time on the wall clock of `timeZone`, as the form reads it).
- */
-export function describeSchedule(
-  task: Pick<TaskRecord, "scheduleKind" | "schedule">,
-  timeZone: string | undefined,
-): string {
-  if (task.scheduleKind === "cron") return task.schedule;
-  if (task.scheduleKind === "at") return `at ${formatTime(task.schedule, timeZone)}`;
-  const minutes = Number(task.schedule);
-  if (minutes % 1440 === 0) return `every ${minutes / 1440}d`;
-  if (minutes % 60 === 0) return `every ${minutes / 60}h`;
-  return `every ${minutes}m`;
-}
 
 function ActionButton(props: { action: string; label: string; kind?: string; confirm?: string }) {
   return (

@@ -3,6 +3,8 @@ import type { Command } from "commander";
 import { UsageError } from "../../core/errors.ts";
 import type { CliContext } from "../context.ts";
 import { runTurn } from "../run_turn.ts";
+import { whyNoPerson } from "../control_commands.ts";
+import { terminalConfirm } from "../terminal_io.ts";
 import { untrustedNotice, wrapUntrusted } from "../../core/untrusted_text.ts";
 
 /** Piped stdin beyond this many bytes is cut (with a note to the model). */
@@ -12,6 +14,16 @@ export const maxStdinBytes = 100_000;
 export function withStdin(question: string, piped: { text: string; truncated: boolean }): string {
   const source = piped.truncated ? `stdin, cut at ${maxStdinBytes} bytes` : "stdin";
   return `${question}\n\n${wrapUntrusted(piped.text, { source })}\n${untrustedNotice}`;
+}
+
+/**
+ * Who answers a tool's question (write outside the usual folders, a personality note, a command
+ * that needs a yes): the person at the terminal, with y/N as in chat. Nobody, when no person is
+ * present (a script, a pipe, Radar's own exec): the tool refuses and says how to do it instead.
+ */
+function questionsFor(context: CliContext): ((question: string) => Promise<boolean>) | undefined {
+  if (whyNoPerson(context.io)) return undefined;
+  return terminalConfirm(context.io);
 }
 
 /** Registers `ask`. */
@@ -32,11 +44,13 @@ export function registerAsk(program: Command, context: CliContext): void {
         question,
         radar.clock.now(),
       );
+      const confirm = questionsFor(context);
       const result = await runTurn(context, {
         conversationId,
         kind: "ask",
         message,
-        interactive: false,
+        interactive: confirm !== undefined,
+        confirm,
         personality: options.personality,
       });
       if (options.json) {
@@ -57,6 +71,10 @@ export function registerAsk(program: Command, context: CliContext): void {
                 outcome: execution.result.outcome,
                 durationMs: Math.round(execution.durationMs),
                 result: execution.result.text,
+                // The call waits for the user's yes (`radar approvals show ID`).
+                ...(execution.result.approvalId === undefined
+                  ? {}
+                  : { approvalId: execution.result.approvalId }),
               })),
               warnings: result.warnings,
             },

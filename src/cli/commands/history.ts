@@ -23,6 +23,11 @@ function messageTime(iso: string, timeZone: string | undefined, day: { shown: st
   return `${date} ${clock}`;
 }
 
+/** What an interrupted conversation says after its last message. */
+export const interruptedNote =
+  "[interrupted: the run was stopped before it finished (the process ended); nothing after this " +
+  "was stored]";
+
 /** Registers `history` and `history show ID`. */
 export function registerHistory(program: Command, context: CliContext): void {
   const history = program.command("history")
@@ -54,7 +59,9 @@ export function registerHistory(program: Command, context: CliContext): void {
         context.io.stdout(
           `${String(row.id).padStart(5)}  ${formatStoredTime(row.updatedAt, timeZone)}  ${
             row.kind.padEnd(9)
-          } ${String(row.messageCount).padStart(3)} msgs  ${row.title}\n`,
+          } ${String(row.messageCount).padStart(3)} msgs  ${row.title}${
+            row.interruptedAt ? "  (interrupted)" : ""
+          }\n`,
         );
       }
     });
@@ -90,6 +97,7 @@ export function registerHistory(program: Command, context: CliContext): void {
           context.io.stdout(`    → ${call.name}(${call.arguments})\n`);
         }
       }
+      if (conversation.interruptedAt) context.io.stdout(`${interruptedNote}\n`);
     });
 }
 

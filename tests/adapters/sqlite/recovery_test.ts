@@ -6,7 +6,8 @@ import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
 import { join } from "node:path";
 import { runRadar } from "../../helpers/radar_process.ts";
-import { canMountTmpfs, mountTmpfs, type Tmpfs } from "./tmpfs.ts";
+import { canMountTmpfs, mountTmpfs, type Tmpfs, tmpfsOrNotRoot } from "./tmpfs.ts";
+import { needing } from "../../helpers/system_parts.ts";
 
 function oneLine(stderr: string): string {
   const lines = stderr.trim().split("\n");
@@ -24,7 +25,10 @@ Deno.test("a file that is not a database: one line with the path and `radar db c
     assert.equal(listed.code, 1);
     const line = oneLine(listed.stderr);
     assert.ok(line.includes(join(dataDir, "radar.db")), line);
-    assert.match(line, /damaged or not a database.*radar db check/);
+    assert.match(
+      line,
+      /is damaged \(file is not a database\): run `radar db check`.*`radar db recover`/,
+    );
     assert.doesNotMatch(line, /unexpected failure/);
     const checked = await runRadar(home, ["db", "check", "--json"]);
     assert.equal(checked.code, 1, checked.stderr);
@@ -61,12 +65,11 @@ Deno.test("db check passes an intact database; db backup writes an owner-only, r
   }
 });
 
-Deno.test({
+Deno.test(needing([tmpfsOrNotRoot], {
   name: "a read-only data folder still allows history, memory list, status and config show",
   // Without a tmpfs, permissions make the folder read-only — which root ignores.
-  ignore: !canMountTmpfs && Deno.uid() === 0,
   fn: readOnlyFolder,
-});
+}));
 
 async function readOnlyFolder() {
   const home = Deno.makeTempDirSync({ prefix: "radar-readonly-" });
