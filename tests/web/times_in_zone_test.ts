@@ -91,7 +91,7 @@ Deno.test("every dashboard page shows stored times in radar.timezone and names t
       [`/chat?c=${conversation}`, [new RegExp(`You <span class="muted">${inBerlin}</span>`)]],
       ["/memory", [new RegExp(`<td class="muted">${inBerlin}</td>`)]],
       ["/tasks", [
-        /<code>at 2026-11-25 00:30<\/code>/,
+        /<code>once Wed 25 Nov 2026 00:30<\/code>/,
         new RegExp(`<span class="muted">${inBerlin}</span>`),
         new RegExp(`<td>${inBerlin}</td>`),
       ]],
