@@ -207,7 +207,7 @@ Deno.test("list_tasks tells the model each one-off and next time in radar.timezo
     // Stored as 2026-11-23T23:30Z: the list says the day and hour the user asked for.
     assert.equal(
       listed.text,
-      "#1 Call Ann — once at 2026-11-24 00:30 UTC+01:00; next 2026-11-24 00:30 UTC+01:00: Call Ann",
+      "#1 Call Ann — once Tue 24 Nov 2026 00:30; next Tue 24 Nov 00:30: Call Ann",
     );
   });
 });
