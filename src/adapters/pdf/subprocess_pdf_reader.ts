@@ -11,11 +11,11 @@ import { z } from "zod";
 import type { PdfReader, PdfReadRequest, PdfReadResult } from "../../core/pdf_reader.ts";
 import { findPrlimit } from "../os/process_limits.ts";
 import {
-  denoDirOf,
   type PdfProcessCommand,
   pdfProcessCommand,
   pdfProcessEnvironment,
 } from "./pdf_process_command.ts";
+import { denoDirOf } from "../os/deno_child.ts";
 
 /** Limits and environment of the PDF subprocess. */
 export interface SubprocessPdfReaderOptions {
@@ -136,7 +136,7 @@ export class SubprocessPdfReader implements PdfReader {
       memoryMb: this.#options.memoryMb ?? 1024,
       prlimitPath: findPrlimit(),
     });
-    const denoDir = mupdfFile && denoDirOf(mupdfFile);
+    const denoDir = mupdfFile && denoDirOf(mupdfFile, "mupdf");
     return { ...command, env: pdfProcessEnvironment(this.#options.env, denoDir) };
   }
 }
