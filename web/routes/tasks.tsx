@@ -62,7 +62,7 @@ export function tasksRoutes(context: RouteContext): Hono {
               <input
                 name="schedule"
                 required
-                placeholder="0 9 * * 1 / every 2h / at 2026-12-01 09:00"
+                placeholder="every Monday at 9am / tomorrow at 8 / every 2h / 0 9 * * 1"
                 aria-label="Schedule"
                 maxlength={100}
               />
