@@ -5,7 +5,8 @@
  * built to make parsers superlinear costs the daemon a few seconds of a child, never its event loop.
  * Measured on Deno 2.9.6: node-html-parser 9.0.7 takes 157 s on 400 KB of `<div>`, parse5 8 with
  * css-select 7 56 s on 400 KB of unclosed formatting tags, htmlparser2 12 96 s; a Worker's
- * `terminate()` leaves the parse spinning a core. A child costs about 70–250 ms per page.
+ * `terminate()` leaves the parse spinning a core. A child costs about 200 ms for an ordinary
+ * result page and 400 ms for 1 MB (node-html-parser in-process: 6 ms; `deno task bench html`).
  */
 import { fileURLToPath as fromFileUrl } from "node:url";
 import { runProcess } from "../os/run_process.ts";
