@@ -64,6 +64,10 @@ Deno.test("the dashboard's Add a task form takes the schedules radar task add ta
         await refused.text(),
         /Cannot add task: &quot;whenever it rains&quot; is not a schedule Radar reads; give a cron expression/,
       );
+      // A period the parser cannot say is refused, not read as "every day at 09:00".
+      const fortnight = await add("every fortnight", "Water the plants");
+      assert.equal(fortnight.status, 422);
+      assert.match(await fortnight.text(), /Cannot add task: &quot;every fortnight&quot; is not a/);
       assert.equal(daemon.services.tasks.list().length, 5);
     } finally {
       fixture.close();
