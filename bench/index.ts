@@ -10,6 +10,7 @@ import { soakSuite } from "./soak.ts";
 import { daemonMemorySuite } from "./daemon_memory.ts";
 import { taintSuite } from "./taint.ts";
 import { watcherSuite } from "./watcher.ts";
+import { htmlQuerySuite } from "./html_query.ts";
 
 /** One suite: prints its own numbers and returns them for the summary. */
 export interface BenchSuite {
@@ -39,6 +40,7 @@ export const suites: BenchSuite[] = [
   webLoadSuite,
   toolOfferingSuite,
   taintSuite,
+  htmlQuerySuite,
   daemonMemorySuite,
   soakSuite,
 ];

@@ -14,7 +14,7 @@ export const targets = [
 /**
  * Files the binary loads at run time that main.ts does not import statically: the worker the
  * plugin host starts by URL, the dashboard's static files (read from disk), the example plugins
- * bundled skills and the bundled default personality. The plugin-host and PDF entries are named too: the binary runs them through
+ * bundled skills and the bundled default personality. The plugin-host, PDF and HTML-query entries are named too: the binary runs them through
  * main.ts's hidden flags, and `deno run` starts them as their own modules. Modules imported with
  * a literal `import("…")` (mail, calendar, MCP SDK, dashboard, parsers) are embedded without being named
  * here (tests/project/startup_graph_test.ts).
@@ -23,6 +23,7 @@ export const includes = [
   "src/sandbox/bootstrap.ts",
   "src/sandbox/host_process.ts",
   "src/adapters/pdf/pdf_extract_process.ts",
+  "src/adapters/network/html_query_process.ts",
   "web/static/",
   "plugins/",
   "skills/",

@@ -14,6 +14,7 @@ import { addStaticRoutes } from "./static_files.ts";
 import { isHtmx, type PageContext, renderFragment, renderPage } from "./render.tsx";
 import { Notice } from "./views/layout.tsx";
 import { ChatRuns } from "./chat_runs.ts";
+import { describeTimeZone } from "../src/core/zoned_time.ts";
 import { loginRoutes } from "./routes/login.tsx";
 import { healthRoutes } from "./routes/health.ts";
 import { dashboardRoutes } from "./routes/dashboard.tsx";
@@ -40,6 +41,8 @@ export interface RouteContext extends PageContext {
   chatRuns: ChatRuns;
   loginCodes: LoginCodes;
   throttle: FailureThrottle;
+  /** The zone every time on a page is shown in: `radar.timezone` now, else the machine's. */
+  timeZone(): string | undefined;
 }
 
 /** How the app is served. */
@@ -57,6 +60,8 @@ export function createApp(deps: WebDependencies, options: AppOptions = {}): Hono
   const routeContext: RouteContext = {
     deps,
     loggedIn: true,
+    timeZone: () => deps.config.current().config.radar.timezone || undefined,
+    timesNote: () => `Times in ${describeTimeZone(deps.clock.now(), routeContext.timeZone())}`,
     databaseProblem: deps.databaseProblem,
     chatRuns: new ChatRuns(deps),
     loginCodes: options.loginCodes ?? new LoginCodes(deps.clock),

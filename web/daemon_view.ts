@@ -3,11 +3,12 @@
  * services and runners, tool audit trail): what `radar serve` shows on `/` and `/tasks`.
  */
 import { nextHeartbeatAt } from "../src/core/heartbeat.ts";
-import type { TaskInput } from "../src/application/task_service.ts";
 import type { Radar } from "../src/runtime/open_radar.ts";
 import type { OutboxEntry } from "../src/core/work_ports.ts";
 import type { DaemonView, SentNotification } from "./ports.ts";
 import { watcherReports } from "../src/daemon/watcher_report.ts";
+import { readTaskSchedule } from "../src/runtime/task_schedule_words.ts";
+import { effectiveTimeZone } from "../src/core/zoned_time.ts";
 
 /** URL monitor controls of the daemon view. */
 export type MonitorControls = Pick<
@@ -22,16 +23,6 @@ export interface DaemonViewOptions {
   startedAt: Date;
   /** Aborts when the daemon stops (cancels a task started with "Run now"). */
   signal?: AbortSignal;
-}
-
-/** Reads the dashboard's one schedule field: "every 2h", "at 2026-12-01 09:00" or cron. */
-export function scheduleInput(text: string): Pick<TaskInput, "cron" | "every" | "at"> {
-  const schedule = text.trim();
-  const every = /^every\s+(.+)$/i.exec(schedule);
-  if (every) return { every: every[1].trim() };
-  const at = /^at\s+(.+)$/i.exec(schedule);
-  if (at) return { at: at[1].trim() };
-  return { cron: schedule };
 }
 
 /** A notification as the outbox recorded it (rows from before schema 33 have their summary). */
@@ -107,13 +98,14 @@ export function daemonView(options: DaemonViewOptions): DaemonView {
     pendingEvents: (limit) => radar.queue.pending(limit),
     tasks: () => radar.tasks.list(),
     budget: () => radar.budget.report(),
-    addTask(task) {
-      const added = radar.tasks.add({
-        ...scheduleInput(task.schedule),
-        message: task.prompt,
-        name: task.name,
-      });
-      if ("error" in added) throw new Error(`Cannot add the task: ${added.error}`);
+    /** The schedule field reads what `radar task add` reads ("every Monday at 9am", cron…). */
+    async addTask(task) {
+      // The zone the task service computes runs in (radar.timezone as the daemon started).
+      const timeZone = effectiveTimeZone(radar.config.radar.timezone);
+      const schedule = await readTaskSchedule(task.schedule, radar.clock.now(), timeZone);
+      if ("error" in schedule) throw new Error(`Cannot add task: ${schedule.error}`);
+      const added = radar.tasks.add({ ...schedule.fields, message: task.prompt, name: task.name });
+      if ("error" in added) throw new Error(`Cannot add task: ${added.error}`);
       return added.id;
     },
     setTaskEnabled: (id, enabled) => radar.tasks.setEnabled(id, enabled) !== undefined,

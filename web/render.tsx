@@ -7,6 +7,8 @@ import { Layout, Notice } from "./views/layout.tsx";
 export interface PageContext {
   /** A token is configured, so the layout shows "Log out". */
   loggedIn: boolean;
+  /** "Times in Europe/Berlin (UTC+01:00)": the page footer naming the zone times are shown in. */
+  timesNote?(): string;
   /** The one line about a damaged database, shown at the top of every page. */
   databaseProblem?: () => string | undefined | Promise<string | undefined>;
 }
@@ -24,6 +26,7 @@ export async function renderPage(
       title={page.title}
       active={page.active}
       loggedIn={pageContext.loggedIn}
+      footer={pageContext.timesNote?.()}
       problem={problem}
     >
       {body}

@@ -2,6 +2,7 @@
  * `radar eval` results as stored and shown (pure): one task's outcome, a run's record and totals,
  * the store port, and the rates the CLI history and the dashboard print.
  */
+import { formatStoredTime } from "./zoned_time.ts";
 
 /** How one task went. */
 export interface TaskOutcome {
@@ -64,10 +65,12 @@ export function evalRates(run: EvalRunRecord) {
   };
 }
 
-/** One line per run for `radar eval --history`. */
-export function formatHistoryLine(run: EvalRunRecord): string {
+/** One line per run for `radar eval --history` and the dashboard, its time in `timeZone`. */
+export function formatHistoryLine(run: EvalRunRecord, timeZone: string | undefined): string {
   const rates = evalRates(run);
-  return `#${run.id}  ${run.startedAt.slice(0, 16).replace("T", " ")}  ${run.model} at ` +
+  return `#${run.id}  ${
+    formatStoredTime(run.startedAt, timeZone, { zone: true })
+  }  ${run.model} at ` +
     `${run.server}  passed ${run.passed}/${run.tasks} (${rates.accuracy}) · tools right ` +
     `${rates.toolAccuracy} · leaked ${rates.leakedRate} · ${
       run.promptTokens + run.completionTokens

@@ -123,6 +123,9 @@ function dayOfMonth(text: string): { field: string; words: string } | undefined 
   return { field: String(day), words: `on day ${day} of every month` };
 }
 
+const unsayablePeriod =
+  /\b(fortnights?|fortnightly|years?|yearly|annually|quarters?|quarterly|other|alternate)\b/;
+
 /** Whether the words ask for something repeating ("every", "daily", "on Mondays", …). */
 export function looksRecurring(phrase: string): boolean {
   return recurring.test(phrase.toLowerCase());
@@ -135,6 +138,9 @@ export function looksRecurring(phrase: string): boolean {
 export function parseRecurrence(phrase: string): Recurrence | undefined {
   const text = phrase.toLowerCase().replace(/[,;]/g, " ").replace(/\s+/g, " ").trim();
   if (!recurring.test(text)) return undefined;
+  // Periods this table cannot say ("every fortnight", "every other Monday", "yearly"): ask the
+  // user rather than read them as daily or weekly.
+  if (unsayablePeriod.test(text)) return undefined;
   const days = daysOfWeek(text);
   const repeat = interval(text);
   if (repeat && repeat.unit !== "d") {

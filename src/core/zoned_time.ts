@@ -124,9 +124,14 @@ export function formatDay(at: Date, timeZone?: string): string {
   return `${weekdays[zoned.dayOfWeek - 1].slice(0, 3)} ${zoned.day} ${months[zoned.month - 1]}`;
 }
 
-/** "14:30" in the zone. */
-export function formatClock(at: Date, timeZone?: string): string {
-  return clock(zonedDateTime(at, timeZone));
+/** "14:30" in the zone (with `seconds`: "14:30:05"). */
+export function formatClock(
+  at: Date,
+  timeZone?: string,
+  options: { seconds?: boolean } = {},
+): string {
+  const zoned = zonedDateTime(at, timeZone);
+  return options.seconds ? `${clock(zoned)}:${two(zoned.second)}` : clock(zoned);
 }
 
 /** "Tue 24 Nov 14:30". */
@@ -152,4 +157,24 @@ export function formatDateTime(
   const time = options.seconds ? `${clock(zoned)}:${two(zoned.second)}` : clock(zoned);
   const zone = options.zone ? ` ${offsetLabel(zoned)}` : "";
   return `${zoned.toPlainDate().toString()} ${time}${zone}`;
+}
+
+/**
+ * A stored ISO time ("2026-11-23T23:30:00.000Z") as `formatDateTime` shows it in `timeZone`; a
+ * stored text that is not a time is shown as stored, cut to 40 characters.
+ */
+export function formatStoredTime(
+  iso: string,
+  timeZone?: string,
+  options: { seconds?: boolean; zone?: boolean } = {},
+): string {
+  const at = new Date(iso);
+  return isNaN(at.getTime()) ? iso.slice(0, 40) : formatDateTime(at, timeZone, options);
+}
+
+/** "Europe/Berlin (UTC+01:00)": the zone times are shown in and its offset at `at`. */
+export function describeTimeZone(at: Date, timeZone?: string): string {
+  const zoned = zonedDateTime(at, timeZone);
+  const label = offsetLabel(zoned);
+  return zoned.timeZoneId === label ? label : `${zoned.timeZoneId} (${label})`;
 }

@@ -47,7 +47,13 @@ export async function runEvalCommand(options: EvalCommandOptions): Promise<numbe
 /** `radar eval --history [--json]`: stored runs, newest first; exit 0. */
 export function showEvalHistory(
   history: EvalHistory,
-  options: { json?: boolean; limit?: number; write: (line: string) => void },
+  options: {
+    json?: boolean;
+    limit?: number;
+    write: (line: string) => void;
+    /** The zone times are shown in (`radar.timezone`; the machine's without one). */
+    timeZone?: string;
+  },
 ): number {
   const runs = history.recent(options.limit ?? 50);
   if (options.json) {
@@ -59,6 +65,6 @@ export function showEvalHistory(
     options.write("No eval runs stored yet: run `radar eval`.");
     return 0;
   }
-  for (const run of runs) options.write(formatHistoryLine(run));
+  for (const run of runs) options.write(formatHistoryLine(run, options.timeZone));
   return 0;
 }

@@ -393,7 +393,7 @@ export function openRadar(options: RadarOptions): Radar {
     },
     sourceHealth: sourceHealthReport({ config, stores: sourceStores, mcpServers, secrets }),
     process,
-    database: databaseHealth(db, dataDir, core.databasePath),
+    database: databaseHealth(db, dataDir, core.databasePath, config),
     notifier: core.notifier,
     evalRuns: new SqliteEvalStore(db),
     batch: (run) => transaction(db, run),
@@ -452,9 +452,15 @@ function closeInterruptedRuns(runs: SqliteConversationRuns, logger: Logger): voi
   }
 }
 
-function databaseHealth(db: DatabaseSync, dataDir: string, path: string): DatabaseHealth {
+function databaseHealth(
+  db: DatabaseSync,
+  dataDir: string,
+  path: string,
+  config: RadarConfig,
+): DatabaseHealth {
   return {
-    integrity: (sizeBytes) => integrityLine(db, dataDir, sizeBytes),
+    integrity: (sizeBytes) =>
+      integrityLine(db, dataDir, sizeBytes, config.radar.timezone || undefined),
     readOnly: () => readOnlyBecause(db),
     check() {
       const quick = quickCheck(db);

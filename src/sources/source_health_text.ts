@@ -1,12 +1,9 @@
 /** The sources' health records as the lines of `radar status`. */
 import { type SourceHealthRecord, type SourceKind, sourceLabel } from "../core/source_ports.ts";
-import { formatDateTime } from "../core/zoned_time.ts";
+import { formatStoredTime } from "../core/zoned_time.ts";
 
 /** "2026-11-23 11:00 UTC+01:00" in the zone (a stored time that is not one: as stored). */
-function when(iso: string, timeZone?: string): string {
-  const at = new Date(iso);
-  return isNaN(at.getTime()) ? iso.slice(0, 40) : formatDateTime(at, timeZone, { zone: true });
-}
+const when = (iso: string, timeZone?: string) => formatStoredTime(iso, timeZone, { zone: true });
 
 /** "ok (last check …)", "FAILING (2× in a row, last …; next try …): error", "not used: why". */
 export function sourceStateText(record: SourceHealthRecord, timeZone?: string): string {

@@ -12,6 +12,7 @@ import { duckDuckGoBase, duckDuckGoResults, duckDuckGoUrl } from "./web/duckduck
 import { guardedGet, WebRequestError } from "./web/guarded_get.ts";
 import { denoResolver, type Resolver } from "../adapters/network/network_guard.ts";
 import { createPinnedFetch, type PinnedFetch } from "../adapters/network/pinned_fetch.ts";
+import { defaultHtmlQueryTimeoutMs } from "../adapters/network/html_query.ts";
 import {
   braveResults,
   formatResults,
@@ -27,14 +28,21 @@ interface SearchRequest {
   url: URL;
   headers: Record<string, string>;
   service: string;
-  read: (text: string) => SearchResult[] | ToolResult | Promise<SearchResult[] | ToolResult>;
+  read: (
+    text: string,
+    signal: AbortSignal,
+  ) => SearchResult[] | ToolResult | Promise<SearchResult[] | ToolResult>;
 }
 
-/** Creates the web_search tool; `resolve` and `pinned` are injectable for tests. */
+/**
+ * Creates the web_search tool; `resolve`, `pinned` and the deadline of reading DuckDuckGo's page
+ * (`pageTimeoutMs`) are injectable for tests.
+ */
 export function webSearchTool(
   deps: Pick<ToolDependencies, "config" | "fetch" | "env" | "secrets">,
   resolve: Resolver = denoResolver,
   pinned: PinnedFetch = createPinnedFetch(deps.fetch),
+  pageTimeoutMs = defaultHtmlQueryTimeoutMs,
 ): Tool {
   const settings = deps.config.tools.web_search;
   const provider = settings.provider || "duckduckgo";
@@ -98,8 +106,9 @@ export function webSearchTool(
         "User-Agent": "Mozilla/5.0 (compatible; Radar/0.1; personal assistant)",
       },
       service: "DuckDuckGo",
-      read: async (text) => {
-        const page = await duckDuckGoResults(text);
+      read: async (text, signal) => {
+        const page = await duckDuckGoResults(text, { signal, timeoutMs: pageTimeoutMs });
+        if ("error" in page) return failed(`Cannot read DuckDuckGo's answer: ${page.error}.`);
         if (!page.results.length && page.challenged) {
           return failed(
             "DuckDuckGo answered with a bot check instead of results. Try again later, or set " +
@@ -146,7 +155,7 @@ export function webSearchTool(
         const hint = answer.status === 401 || answer.status === 403 ? " (check the API key)" : "";
         return failed(`${request.service} answered ${answer.status}${hint}: ${body}`);
       }
-      const results = await request.read(answer.text);
+      const results = await request.read(answer.text, signal);
       if (!Array.isArray(results)) return results;
       if (!results.length) return `No results for "${query}".`;
       return formatResults(results.slice(0, limit));

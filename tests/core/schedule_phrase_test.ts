@@ -43,5 +43,11 @@ Deno.test("parseRecurrence() leaves one-shots and unclear phrases alone", () => 
     assert.equal(parseRecurrence(phrase), undefined, phrase);
   }
   assert.equal(parseRecurrence("every month on the 40th"), undefined);
+  // Periods it cannot say are not read as daily at 9.
+  for (
+    const phrase of ["every fortnight", "fortnightly", "every year", "every other Monday"]
+  ) {
+    assert.equal(parseRecurrence(phrase), undefined, phrase);
+  }
   assert.equal(parseRecurrence("every day at 9:00 and 17:30"), undefined, "one minute for all");
 });

@@ -1,11 +1,13 @@
 /** The one time-zone module (Temporal): wall time ⇄ instants and what a person reads. */
 import assert from "node:assert/strict";
 import {
+  describeTimeZone,
   formatClock,
   formatDate,
   formatDateTime,
   formatDay,
   formatDayTime,
+  formatStoredTime,
   isKnownTimeZone,
   parseZonedTime,
   startOfZonedDay,
@@ -50,6 +52,7 @@ Deno.test("formatters read the instant on the zone's wall clock", () => {
   assert.equal(formatDay(at, "Asia/Tokyo"), "Thu 26 Nov");
   assert.equal(formatDay(new Date("2026-11-26T15:30:00Z"), "Asia/Tokyo"), "Fri 27 Nov");
   assert.equal(formatClock(at, "America/St_Johns"), "11:00");
+  assert.equal(formatClock(at, "Europe/Berlin", { seconds: true }), "15:30:05");
   assert.equal(formatDayTime(at, "Europe/Berlin"), "Thu 26 Nov 15:30");
   assert.equal(formatDate(at, "Pacific/Kiritimati"), "2026-11-27");
   assert.deepEqual(zonedParts(at, "Europe/Berlin"), {
@@ -61,6 +64,27 @@ Deno.test("formatters read the instant on the zone's wall clock", () => {
     second: 5,
     weekday: 4,
   });
+});
+
+Deno.test("formatStoredTime() reads a stored ISO time in the zone and keeps other text", () => {
+  const late = "2026-11-23T23:30:00.000Z";
+  assert.equal(formatStoredTime(late, "Europe/Berlin"), "2026-11-24 00:30");
+  assert.equal(
+    formatStoredTime(late, "Europe/Berlin", { zone: true }),
+    "2026-11-24 00:30 UTC+01:00",
+  );
+  assert.equal(formatStoredTime(late, "UTC", { seconds: true }), "2026-11-23 23:30:00");
+  assert.equal(formatStoredTime("not a time at all", "Europe/Berlin"), "not a time at all");
+  assert.equal(formatStoredTime("x".repeat(100), "UTC"), "x".repeat(40));
+});
+
+Deno.test("describeTimeZone() names the zone and its offset at that moment", () => {
+  const winter = new Date("2026-11-23T12:00:00Z");
+  const summer = new Date("2026-07-01T12:00:00Z");
+  assert.equal(describeTimeZone(winter, "Europe/Berlin"), "Europe/Berlin (UTC+01:00)");
+  assert.equal(describeTimeZone(summer, "Europe/Berlin"), "Europe/Berlin (UTC+02:00)");
+  assert.equal(describeTimeZone(winter, "UTC"), "UTC");
+  assert.equal(describeTimeZone(winter, "Asia/Kolkata"), "Asia/Kolkata (UTC+05:30)");
 });
 
 Deno.test("isKnownTimeZone() accepts IANA names and refuses made-up ones", () => {

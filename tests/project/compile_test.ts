@@ -31,12 +31,13 @@ Deno.test("deno.json imports are npm: or node: only and pinned", () => {
   }
 });
 
-Deno.test("the binary embeds the worker bootstrap, both subprocess entries and the static files", () => {
+Deno.test("the binary embeds the worker bootstrap, every subprocess entry and the static files", () => {
   for (
     const path of [
       "src/sandbox/bootstrap.ts",
       "src/sandbox/host_process.ts",
       "src/adapters/pdf/pdf_extract_process.ts",
+      "src/adapters/network/html_query_process.ts",
       "web/static/",
     ]
   ) assert.ok(includes.includes(path), path);
@@ -59,6 +60,7 @@ Deno.test("no module is imported by a run-time URL: main.ts reaches the CLI, dae
       "web/server.ts",
       "src/sandbox/host_process.ts",
       "src/adapters/pdf/pdf_extract_process.ts",
+      "src/adapters/network/html_query_process.ts",
     ]
   ) {
     assert.ok(specifiers.some((specifier) => specifier.endsWith(module)), module);

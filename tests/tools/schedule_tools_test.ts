@@ -191,3 +191,23 @@ Deno.test("schedule_task reads the user's words and echoes how it understood the
     ]);
   });
 });
+
+Deno.test("list_tasks tells the model each one-off and next time in radar.timezone", async () => {
+  const yaml = 'radar:\n  timezone: "Europe/Berlin"\n';
+  await withTestDaemon({ yaml, now: "2026-11-23T20:00:00Z" }, async ({ runtime }) => {
+    const tool = (name: string) => runtime.registry.get(name)!;
+    const ask = context("ask");
+    const added = await call(
+      tool("schedule_task"),
+      { message: "Call Ann", when: "at 2026-11-24 00:30" },
+      ask,
+    );
+    assert.equal(added.outcome, "ok", added.text);
+    const listed = await call(tool("list_tasks"), {}, ask);
+    // Stored as 2026-11-23T23:30Z: the list says the day and hour the user asked for.
+    assert.equal(
+      listed.text,
+      "#1 Call Ann — once Tue 24 Nov 2026 00:30; next Tue 24 Nov 00:30: Call Ann",
+    );
+  });
+});

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { webSearchTool } from "../../src/tools/web_search.ts";
 import { call, tempHome, toolDeps } from "./tool_harness.ts";
+import { hostileHtml } from "../helpers/hostile_html.ts";
 
 function startSearchServer() {
   const requests: Array<{ path: string; query: string; token: string | null }> = [];
@@ -173,6 +174,30 @@ Deno.test("web_search: a DuckDuckGo bot check and an empty page are told apart",
     page = '<html><body><div class="no-results">No results.</div></body></html>';
     result = await call(tool, { query: "zzqx" });
     assert.equal(result.text, 'No results for "zzqx".');
+  } finally {
+    await fake.server.shutdown();
+    home.dispose();
+  }
+});
+
+Deno.test("web_search: a DuckDuckGo page that stalls the HTML parser is stopped at its deadline", async () => {
+  const home = tempHome();
+  // A real result, then 200 KB of unclosed <div>: in-process, node-html-parser took ~28 s on it.
+  const result =
+    `<div class="result"><h2><a class="result__a" href="https://deno.com/">Deno</a></h2>
+<a class="result__snippet" href="https://deno.com/">Runtime</a></div>`;
+  const fake = startDuckDuckGo(() =>
+    new Response(hostileHtml(result), { headers: { "content-type": "text/html" } })
+  );
+  try {
+    const deps = toolDeps(home, (c) => c.tools.web_search.url = fake.base);
+    const tool = webSearchTool(deps, undefined, undefined, 1000);
+    const answer = await call(tool, { query: "deno" });
+    assert.equal(answer.outcome, "error", answer.text);
+    assert.match(
+      answer.text,
+      /^Cannot read DuckDuckGo's answer: reading its HTML took longer than 1 s \(stopped\)\./,
+    );
   } finally {
     await fake.server.shutdown();
     home.dispose();

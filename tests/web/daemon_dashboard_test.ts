@@ -91,9 +91,9 @@ Deno.test("radar serve's dashboard shows the daemon, its tasks, plugins and log,
       const tasks = await (await fetch(`${url}/tasks`)).text();
       assert.match(tasks, /<strong>weekly<\/strong>/);
       assert.match(tasks, /<code>every 2h<\/code>/);
-      const invalid = await post(`${url}/tasks`, { schedule: "every fortnight", prompt: "x" });
+      const invalid = await post(`${url}/tasks`, { schedule: "whenever it rains", prompt: "x" });
       assert.equal(invalid.status, 422);
-      assert.match(await invalid.text(), /Cannot add the task: /);
+      assert.match(await invalid.text(), /Cannot add task: &quot;whenever it rains&quot; is not a/);
 
       const plugins = await (await fetch(`${url}/plugins`)).text();
       assert.doesNotMatch(plugins, /not available/i);

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { withTestDaemon } from "../helpers/test_radar.ts";
 import { textResponse, toolCallResponse } from "../fakes/scripted_chat_model.ts";
-import { daemonView, scheduleInput } from "../../web/daemon_view.ts";
+import { daemonView } from "../../web/daemon_view.ts";
 import { describeSchedule } from "../../src/core/schedule_description.ts";
 import { logsViewFromFiles } from "../../web/logs_view.ts";
 import { startFakeNtfy } from "../fakes/fake_ntfy_server.ts";
@@ -18,9 +18,11 @@ Deno.test("one schedule renderer for radar task, the schedule tools and the dash
   const once = { scheduleKind: "at" as const, schedule: "2026-12-01T09:00:00.000Z" };
   assert.equal(describeSchedule(once, "UTC"), "once Tue 1 Dec 2026 09:00");
   assert.equal(describeSchedule(once, "America/New_York"), "once Tue 1 Dec 2026 04:00");
-  assert.deepEqual(scheduleInput(" every 2h "), { every: "2h" });
-  assert.deepEqual(scheduleInput("at 2026-12-01 09:00"), { at: "2026-12-01 09:00" });
-  assert.deepEqual(scheduleInput("0 9 * * 1"), { cron: "0 9 * * 1" });
+  // A one-off time in radar.timezone: the next day there.
+  assert.equal(
+    describeSchedule({ scheduleKind: "at", schedule: "2026-12-01T23:30:00.000Z" }, "Europe/Berlin"),
+    "once Wed 2 Dec 2026 00:30",
+  );
 });
 
 Deno.test("daemonView() adds, lists, toggles, runs and removes real tasks", async () => {
@@ -34,9 +36,9 @@ Deno.test("daemonView() adds, lists, toggles, runs and removes real tasks", asyn
       radar: daemon.runtime,
       startedAt: daemon.clock.now(),
     });
-    assert.throws(
-      () => view.addTask({ name: "bad", schedule: "every fortnight", prompt: "x" }),
-      /^Error: Cannot add the task: /,
+    await assert.rejects(
+      async () => await view.addTask({ name: "bad", schedule: "whenever it rains", prompt: "x" }),
+      /^Error: Cannot add task: "whenever it rains" is not a schedule Radar reads; /,
     );
     const id = await view.addTask({
       name: "weekly",
@@ -45,7 +47,7 @@ Deno.test("daemonView() adds, lists, toggles, runs and removes real tasks", asyn
     });
     let [task] = await view.tasks();
     assert.equal(task.id, id);
-    assert.equal(describeSchedule(task), "every 2h");
+    assert.equal(describeSchedule(task, "UTC"), "every 2h");
     assert.equal(task.nextRunAt, "2026-11-23T12:00:00.000Z");
     assert.equal(await view.setTaskEnabled(id, false), true);
     [task] = await view.tasks();

@@ -143,8 +143,8 @@ Deno.test("the Sources card renders records field by field, escaped; absent → 
       note: "checked by radar serve",
     },
   ];
-  assert.deepEqual(sourceFacts(records[0]), ["last check 2026-11-23 10:00 UTC", "12 ms"]);
-  assert.deepEqual(sourceFacts(records[1]), ["3 tools", "/notes; no network; no env"]);
+  assert.deepEqual(sourceFacts(records[0], "UTC"), ["last check 2026-11-23 10:00 UTC", "12 ms"]);
+  assert.deepEqual(sourceFacts(records[1], "UTC"), ["3 tools", "/notes; no network; no env"]);
   const fixture = createWebFixture({ extra: { sourceHealth: () => records } });
   const bare = createWebFixture();
   const empty = createWebFixture({ extra: { sourceHealth: () => [] } });

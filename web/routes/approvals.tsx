@@ -47,21 +47,29 @@ export function approvalsRoutes(context: RouteContext): Hono {
         <section id="pending-approvals">
           <h2>Waiting for your yes</h2>
           {pending.length
-            ? pending.map((record) => <ApprovalCard key={record.id} record={record} />)
+            ? pending.map((record) => (
+              <ApprovalCard key={record.id} record={record} timeZone={context.timeZone()} />
+            ))
             : <p class="muted">Nothing waits for your yes.</p>}
         </section>
         <section id="grants">
           <h2>Standing grants</h2>
-          <GrantTable grants={away.grants.list()} />
+          <GrantTable grants={away.grants.list()} timeZone={context.timeZone()} />
         </section>
         <section id="changes">
           <h2>Recent file changes</h2>
-          <ChangeList entries={away.actions.journal.recent(20)} display={display} />
+          <ChangeList
+            entries={away.actions.journal.recent(20)}
+            display={display}
+            timeZone={context.timeZone()}
+          />
         </section>
         <section id="decided-approvals">
           <h2>Decided</h2>
           {decided.length
-            ? decided.map((record) => <ApprovalCard key={record.id} record={record} compact />)
+            ? decided.map((record) => (
+              <ApprovalCard key={record.id} record={record} compact timeZone={context.timeZone()} />
+            ))
             : <p class="muted">None yet.</p>}
         </section>
       </>,
@@ -78,7 +86,7 @@ export function approvalsRoutes(context: RouteContext): Hono {
       c,
       context,
       { title: `Approval #${record.id}`, active: "/approvals" },
-      <ApprovalCard record={record} />,
+      <ApprovalCard record={record} timeZone={context.timeZone()} />,
     );
   });
 
@@ -90,7 +98,7 @@ export function approvalsRoutes(context: RouteContext): Hono {
       context,
       { title: `Always allow #${record.id}`, active: "/approvals" },
       <>
-        <ApprovalCard record={record} compact />
+        <ApprovalCard record={record} compact timeZone={context.timeZone()} />
         <AlwaysAllowForm record={record} suggested={deps.away.approvals.suggest(record)} />
       </>,
     );

@@ -88,6 +88,7 @@ export function chatRoutes(context: RouteContext): Hono {
           <Messages
             messages={messages}
             outcomes={conversation ? deps.toolOutcomes?.(conversation.id) : undefined}
+            timeZone={context.timeZone()}
           />
           {active
             ? (

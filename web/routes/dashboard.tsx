@@ -77,6 +77,7 @@ export function dashboardRoutes(context: RouteContext): Hono {
 
   app.get("/", async (c) => {
     const { daemon, plugins } = deps;
+    const timeZone = context.timeZone();
     const [tasks, monitors, pluginList] = await Promise.all([
       daemon?.tasks(),
       daemon?.monitors(),
@@ -99,17 +100,17 @@ export function dashboardRoutes(context: RouteContext): Hono {
       { title: "Dashboard", active: "/" },
       <div class="grid">
         <RequeuedNotice count={c.req.query("requeued")} />
-        {waiting.length ? <WaitingCard pending={waiting} /> : null}
+        {waiting.length ? <WaitingCard pending={waiting} timeZone={timeZone} /> : null}
         <section class="card">
           <h2>Heartbeat</h2>
-          {daemon ? await DaemonSummary({ daemon }) : (
+          {daemon ? await DaemonSummary({ daemon, timeZone }) : (
             <Unavailable
               what="Daemon not running."
               hint="Start it with `radar serve` to get heartbeats, tasks and monitors."
             />
           )}
         </section>
-        {setAside?.count ? <SetAsideCard {...setAside} /> : null}
+        {setAside?.count ? <SetAsideCard {...setAside} timeZone={timeZone} /> : null}
         <section class="card">
           <h2>Model</h2>
           <div hx-get="/fragments/model-status" hx-trigger="load" hx-swap="innerHTML">
@@ -133,7 +134,7 @@ export function dashboardRoutes(context: RouteContext): Hono {
           ? (
             <section class="card" id="source-health">
               <h2>Sources</h2>
-              <SourceHealthList records={await deps.sourceHealth()} />
+              <SourceHealthList records={await deps.sourceHealth()} timeZone={timeZone} />
             </section>
           )
           : null}
@@ -147,7 +148,7 @@ export function dashboardRoutes(context: RouteContext): Hono {
                     <a href={`/history/${conversation.id}`}>{conversation.title || "(untitled)"}</a>
                     {" "}
                     <span class="muted">
-                      {conversation.kind} · {formatTime(conversation.updatedAt)}
+                      {conversation.kind} · {formatTime(conversation.updatedAt, timeZone)}
                     </span>
                     {conversation.interruptedAt
                       ? <span class="badge outcome-error">interrupted</span>

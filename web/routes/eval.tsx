@@ -28,7 +28,7 @@ export function evalRoutes(context: RouteContext): Hono {
               `radar eval [--model M] [--server URL]` scores a model on built-in tool-calling tasks;
               each run is listed here.
             </p>
-            <EvalRunTable runs={history.recent(100)} />
+            <EvalRunTable runs={history.recent(100)} timeZone={context.timeZone()} />
           </section>
         )
         : missing,
@@ -53,7 +53,7 @@ export function evalRoutes(context: RouteContext): Hono {
       { title: `Eval run #${run.id}`, active: "/eval" },
       <section>
         <h2>Eval run #{run.id}</h2>
-        <p>{formatHistoryLine(run)}</p>
+        <p>{formatHistoryLine(run, context.timeZone())}</p>
         <EvalTaskTable outcomes={history.outcomes(run.id)} />
         <p>
           <a href="/eval">All runs</a>

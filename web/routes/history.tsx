@@ -63,6 +63,7 @@ export function historyRoutes(context: RouteContext): Hono {
         rows={rows.slice(0, historyPageSize)}
         hasNext={rows.length > historyPageSize}
         total={query.search ? undefined : deps.conversations.count(query.kind)}
+        timeZone={context.timeZone()}
       />
     );
   }
@@ -121,15 +122,16 @@ export function historyRoutes(context: RouteContext): Hono {
       limit: messagesPerPage,
     });
     const more = messages.length === messagesPerPage;
+    const timeZone = context.timeZone();
     return renderPage(
       c,
       context,
       { title: conversation.title || `Conversation ${conversation.id}`, active: "/history" },
       <>
         <p class="muted">
-          #{conversation.id} · {conversation.kind} · started {formatTime(conversation.createdAt)}
-          {" "}
-          · updated {formatTime(conversation.updatedAt)} · {conversation.messageCount} messages
+          #{conversation.id} · {conversation.kind} · started{" "}
+          {formatTime(conversation.createdAt, timeZone)} · updated{" "}
+          {formatTime(conversation.updatedAt, timeZone)} · {conversation.messageCount} messages
         </p>
         <div class="row toolbar">
           {conversation.kind === "chat"
@@ -153,7 +155,11 @@ export function historyRoutes(context: RouteContext): Hono {
             </p>
           )
           : null}
-        <Messages messages={messages} outcomes={deps.toolOutcomes?.(conversation.id)} />
+        <Messages
+          messages={messages}
+          outcomes={deps.toolOutcomes?.(conversation.id)}
+          timeZone={timeZone}
+        />
         {more
           ? (
             <p>
@@ -167,7 +173,7 @@ export function historyRoutes(context: RouteContext): Hono {
           ? (
             <Notice kind="warning">
               Interrupted: the run was stopped before it finished (its process ended); nothing after
-              this was stored. Found {formatTime(conversation.interruptedAt)}.
+              this was stored. Found {formatTime(conversation.interruptedAt, timeZone)}.
             </Notice>
           )
           : null}

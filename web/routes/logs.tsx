@@ -7,7 +7,7 @@ import { formatDuration, formatTime, truncate } from "../views/format.ts";
 import type { ToolCallRecord } from "../../src/core/ports.ts";
 import { TableHead } from "../views/table_head.tsx";
 
-function AuditTable(props: { rows: ToolCallRecord[] }) {
+function AuditTable(props: { rows: ToolCallRecord[]; timeZone: string | undefined }) {
   if (!props.rows.length) return <p class="muted">No tool calls recorded.</p>;
   return (
     <table class="list audit">
@@ -15,7 +15,7 @@ function AuditTable(props: { rows: ToolCallRecord[] }) {
       <tbody>
         {props.rows.map((row) => (
           <tr class={`outcome-${row.outcome}`}>
-            <td class="muted">{formatTime(row.at)}</td>
+            <td class="muted">{formatTime(row.at, props.timeZone)}</td>
             <td>
               <code>{row.tool}</code>
               {row.conversationId
@@ -73,7 +73,7 @@ export function logsRoutes(context: RouteContext): Hono {
         </section>
         <section>
           <h2>Tool audit trail</h2>
-          <AuditTable rows={rows} />
+          <AuditTable rows={rows} timeZone={context.timeZone()} />
         </section>
       </>
     );

@@ -42,7 +42,7 @@ export function memoryRoutes(context: RouteContext): Hono {
       return (
         <section>
           <h2>{found.length} match{found.length === 1 ? "" : "es"} for “{search}”</h2>
-          <FactTable facts={found} />
+          <FactTable facts={found} timeZone={context.timeZone()} />
         </section>
       );
     }
@@ -58,7 +58,9 @@ export function memoryRoutes(context: RouteContext): Hono {
             {name.replace("_", " ")}
             {name === "personality_note" ? " (shapes Radar's personality)" : ""}
           </h2>
-          {facts.length ? <FactTable facts={facts} /> : <p class="muted">None.</p>}
+          {facts.length
+            ? <FactTable facts={facts} timeZone={context.timeZone()} />
+            : <p class="muted">None.</p>}
         </section>
       );
     });
@@ -156,7 +158,15 @@ export function memoryRoutes(context: RouteContext): Hono {
 
   app.get(
     "/memory/:id{[0-9]+}",
-    (c) => withFact(c, (id) => renderFragment(c, <FactRow fact={deps.facts.getFact(id)!} />)),
+    (c) =>
+      withFact(
+        c,
+        (id) =>
+          renderFragment(
+            c,
+            <FactRow fact={deps.facts.getFact(id)!} timeZone={context.timeZone()} />,
+          ),
+      ),
   );
   app.get(
     "/memory/:id{[0-9]+}/edit",
@@ -175,7 +185,10 @@ export function memoryRoutes(context: RouteContext): Hono {
         return renderFragment(c, <FactEditor fact={fact} error={error} />, 422);
       }
       if (!isHtmx(c)) return c.redirect("/memory", 303);
-      return renderFragment(c, <FactRow fact={deps.facts.getFact(id)!} />);
+      return renderFragment(
+        c,
+        <FactRow fact={deps.facts.getFact(id)!} timeZone={context.timeZone()} />,
+      );
     }));
   const forget = (c: Context) =>
     withFact(c, (id) => {

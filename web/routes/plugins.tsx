@@ -1,4 +1,3 @@
-// deno-lint-ignore-file jsx-key -- server-rendered HTML: keys are a client-side diffing concern
 /**
  * `/plugins`: installed plugins with their granted permissions in plain words, enable/disable;
  * `/plugins/review`: pending reviews with code, test results and the permission diff,
@@ -116,7 +115,9 @@ export function pluginsRoutes(context: RouteContext): Hono {
       context,
       { title: "Plugin review", active: "/plugins" },
       reviews.length
-        ? reviews.map((review) => <PluginReviewView review={review} />)
+        ? reviews.map((review) => (
+          <PluginReviewView review={review} timeZone={context.timeZone()} />
+        ))
         : <p class="muted">Nothing waiting for review.</p>,
     );
   });

@@ -69,7 +69,12 @@ export function summariesRoutes(context: RouteContext): Hono {
           {query.search ? <a href="/summaries">All digests</a> : null}
         </form>
         <div id="summaries">
-          <DigestList query={query} digests={rows} hasNext={hasNext} />
+          <DigestList
+            query={query}
+            digests={rows}
+            hasNext={hasNext}
+            timeZone={context.timeZone()}
+          />
         </div>
       </>,
     );

@@ -39,6 +39,7 @@ export function tasksRoutes(context: RouteContext): Hono {
       daemon.monitors(),
       daemon.budget?.(),
     ]);
+    const timeZone = context.timeZone();
     return renderPage(
       c,
       context,
@@ -47,12 +48,8 @@ export function tasksRoutes(context: RouteContext): Hono {
         {error ? <Notice kind="error">{error}</Notice> : null}
         <section>
           <h2>Scheduled tasks</h2>
-          <TaskTable
-            tasks={tasks}
-            budget={budget}
-            timeZone={deps.config.current().config.radar.timezone || undefined}
-          />
-          {budget ? <BudgetCard report={budget} /> : null}
+          <TaskTable tasks={tasks} budget={budget} timeZone={timeZone} />
+          {budget ? <BudgetCard report={budget} timeZone={timeZone} /> : null}
           <details class="card">
             <summary>Add a task</summary>
             <form method="post" action="/tasks" class="stack">
@@ -65,7 +62,7 @@ export function tasksRoutes(context: RouteContext): Hono {
               <input
                 name="schedule"
                 required
-                placeholder="0 9 * * 1 / every 2h / at 2026-12-01 09:00"
+                placeholder="every Monday at 9am / tomorrow at 8 / every 2h / 0 9 * * 1"
                 aria-label="Schedule"
                 maxlength={100}
               />
@@ -84,7 +81,7 @@ export function tasksRoutes(context: RouteContext): Hono {
         </section>
         <section>
           <h2>URL monitors</h2>
-          <MonitorTable monitors={monitors} />
+          <MonitorTable monitors={monitors} timeZone={timeZone} />
           <details class="card">
             <summary>Add a monitor</summary>
             <form method="post" action="/tasks/monitors" class="stack">

@@ -16,7 +16,7 @@ export function widgetsRoutes(context: RouteContext): Hono {
     if (!outcome) {
       return renderFragment(c, <Notice kind="warning">No such widget.</Notice>, 404);
     }
-    return renderFragment(c, <WidgetBody outcome={outcome} />);
+    return renderFragment(c, <WidgetBody outcome={outcome} timeZone={context.timeZone()} />);
   });
   return app;
 }

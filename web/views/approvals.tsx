@@ -9,7 +9,9 @@ import { formatTime, prettyArguments, truncate } from "./format.ts";
 import { TableHead } from "./table_head.tsx";
 
 /** One approval as a card; pending ones carry their three buttons. */
-export function ApprovalCard(props: { record: ApprovalRecord; compact?: boolean }) {
+export function ApprovalCard(
+  props: { record: ApprovalRecord; compact?: boolean; timeZone: string | undefined },
+) {
   const { record } = props;
   const pending = record.state === "pending";
   return (
@@ -42,7 +44,7 @@ export function ApprovalCard(props: { record: ApprovalRecord; compact?: boolean 
         <dd>{record.untrustedSources.join(", ") || "nothing from outside"}</dd>
         <dt>{pending ? "expires" : "decided"}</dt>
         <dd>
-          {formatTime(pending ? record.expiresAt : record.decidedAt)}
+          {formatTime(pending ? record.expiresAt : record.decidedAt, props.timeZone)}
           {record.decidedVia ? ` (${record.decidedVia})` : ""}
         </dd>
         {record.result
@@ -103,7 +105,9 @@ export function AlwaysAllowForm(
 }
 
 /** The standing grants, with Revoke for stored ones. */
-export function GrantTable(props: { grants: Array<StandingGrant & { problems: string[] }> }) {
+export function GrantTable(
+  props: { grants: Array<StandingGrant & { problems: string[] }>; timeZone: string | undefined },
+) {
   if (!props.grants.length) return <p class="muted">No standing grants.</p>;
   return (
     <table class="grants">
@@ -124,7 +128,11 @@ export function GrantTable(props: { grants: Array<StandingGrant & { problems: st
               ))}
             </td>
             <td>{grant.note}</td>
-            <td>{grant.uses ? `${grant.uses}× (${formatTime(grant.lastUsedAt)})` : "never"}</td>
+            <td>
+              {grant.uses
+                ? `${grant.uses}× (${formatTime(grant.lastUsedAt, props.timeZone)})`
+                : "never"}
+            </td>
             <td>
               {grant.origin === "config"
                 ? <span class="muted">radar.yaml</span>
@@ -142,14 +150,21 @@ export function GrantTable(props: { grants: Array<StandingGrant & { problems: st
 }
 
 /** Recent file changes, with Undo while they are not undone. */
-export function ChangeList(props: { entries: JournalEntry[]; display: (path: string) => string }) {
+export function ChangeList(
+  props: {
+    entries: JournalEntry[];
+    display: (path: string) => string;
+    timeZone: string | undefined;
+  },
+) {
   const { entries, display } = props;
   if (!entries.length) return <p class="muted">No file changes recorded.</p>;
   return (
     <ul class="plain changes">
       {entries.map((entry) => (
         <li data-change={String(entry.id)}>
-          <span class="muted">#{entry.id} {formatTime(entry.at)}</span> {entry.kind}{" "}
+          <span class="muted">#{entry.id} {formatTime(entry.at, props.timeZone)}</span> {entry.kind}
+          {" "}
           {entry.from ? <>{display(entry.from)} →{" "}</> : null}
           {display(entry.path)}
           {entry.approvalId === undefined
@@ -168,12 +183,12 @@ export function ChangeList(props: { entries: JournalEntry[]; display: (path: str
 }
 
 /** The home page's card: what waits for a yes (render it only when something does). */
-export function WaitingCard(props: { pending: ApprovalRecord[] }) {
+export function WaitingCard(props: { pending: ApprovalRecord[]; timeZone: string | undefined }) {
   return (
     <section class="card" id="waiting-approvals">
       <h2>Waiting for your yes</h2>
       {props.pending.slice(0, 5).map((record) => (
-        <ApprovalCard key={record.id} record={record} compact />
+        <ApprovalCard key={record.id} record={record} compact timeZone={props.timeZone} />
       ))}
       {props.pending.length > 5
         ? (

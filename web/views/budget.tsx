@@ -4,7 +4,7 @@ import { formatTime } from "./format.ts";
 import { TableHead } from "./table_head.tsx";
 
 /** Today's spending, the limits, a pause notice and the last days. */
-export function BudgetCard(props: { report: BudgetReport }) {
+export function BudgetCard(props: { report: BudgetReport; timeZone: string | undefined }) {
   const { report } = props;
   const { dailyTokens, taskDailyTokens } = report.limits;
   const used = report.heartbeatTokens + report.taskTokens;
@@ -16,9 +16,8 @@ export function BudgetCard(props: { report: BudgetReport }) {
           <p>
             <span class="badge outcome-error">paused</span>{" "}
             Heartbeats and scheduled tasks wait until{" "}
-            {formatTime(report.resumesAt)}: the daily budget ({formatTokens(report.paused.limit)}
-            {" "}
-            tokens) is used up.
+            {formatTime(report.resumesAt, props.timeZone, { zone: true })}: the daily budget
+            ({formatTokens(report.paused.limit)} tokens) is used up.
           </p>
         )
         : null}

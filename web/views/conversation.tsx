@@ -100,12 +100,12 @@ export function ToolCalls(props: { calls: ToolCallDisplay[] }) {
   return <div class="tool-calls">{props.calls.map((call) => <ToolCallView call={call} />)}</div>;
 }
 
-/** A user message bubble. */
-export function UserMessage(props: { content: string; at?: string }) {
+/** A user message bubble (`at`: when it was sent, shown in `timeZone`). */
+export function UserMessage(props: { content: string; at?: string; timeZone?: string }) {
   return (
     <div class="message user">
       <div class="role">
-        You {props.at ? <span class="muted">{formatTime(props.at)}</span> : null}
+        You {props.at ? <span class="muted">{formatTime(props.at, props.timeZone)}</span> : null}
       </div>
       <div class="content plain">{props.content}</div>
     </div>
@@ -116,7 +116,9 @@ export function UserMessage(props: { content: string; at?: string }) {
  * Every message of a conversation, tool results paired with the calls that asked for them and
  * marked with the audit trail's outcome when `outcomes` are given.
  */
-export function Messages(props: { messages: StoredMessage[]; outcomes?: RecordedOutcome[] }) {
+export function Messages(
+  props: { messages: StoredMessage[]; outcomes?: RecordedOutcome[]; timeZone: string | undefined },
+) {
   const exact = pairOutcomes(props.messages, props.outcomes ?? []);
   const outcomeOf = (message: StoredMessage, name: string) =>
     exact.get(message) ?? inferOutcome(name, message.content);
@@ -128,7 +130,9 @@ export function Messages(props: { messages: StoredMessage[]; outcomes?: Recorded
   const out = [];
   for (const message of props.messages) {
     if (message.role === "user") {
-      out.push(<UserMessage content={message.content} at={message.createdAt} />);
+      out.push(
+        <UserMessage content={message.content} at={message.createdAt} timeZone={props.timeZone} />,
+      );
     } else if (message.role === "assistant") {
       const calls: ToolCallDisplay[] = (message.toolCalls ?? []).map((call) => {
         const result = results.get(call.id);
@@ -143,7 +147,7 @@ export function Messages(props: { messages: StoredMessage[]; outcomes?: Recorded
       out.push(
         <div class="message assistant">
           <div class="role">
-            Radar <span class="muted">{formatTime(message.createdAt)}</span>
+            Radar <span class="muted">{formatTime(message.createdAt, props.timeZone)}</span>
             {message.usage
               ? (
                 <span class="muted">

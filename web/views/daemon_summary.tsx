@@ -12,8 +12,8 @@ function runSummary(run: RunRecord): string {
 }
 
 /** Renders the daemon's current state (async: the view may query it). */
-export async function DaemonSummary(props: { daemon: DaemonView }) {
-  const { daemon } = props;
+export async function DaemonSummary(props: { daemon: DaemonView; timeZone: string | undefined }) {
+  const { daemon, timeZone } = props;
   const [state, last, next, events, notifications, watchers] = await Promise.all([
     daemon.state(),
     daemon.lastHeartbeat(),
@@ -29,7 +29,7 @@ export async function DaemonSummary(props: { daemon: DaemonView }) {
         <dd class={state.running ? "good" : "bad"}>
           {state.running ? "running" : "stopped"}
           {state.startedAt
-            ? <span class="muted">{` since ${formatTime(state.startedAt)}`}</span>
+            ? <span class="muted">{` since ${formatTime(state.startedAt, timeZone)}`}</span>
             : null}
         </dd>
         <dt>heartbeat</dt>
@@ -39,7 +39,7 @@ export async function DaemonSummary(props: { daemon: DaemonView }) {
           {last
             ? (
               <>
-                {formatTime(last.startedAt)} ·{" "}
+                {formatTime(last.startedAt, timeZone)} ·{" "}
                 <span class={`badge tick-${last.outcome === "running" ? "ran" : last.outcome}`}>
                   {last.outcome === "running" ? "ran" : last.outcome}
                 </span>{" "}
@@ -66,7 +66,7 @@ export async function DaemonSummary(props: { daemon: DaemonView }) {
             : "none yet"}
         </dd>
         <dt>next tick</dt>
-        <dd>{next ? formatTime(next) : "not scheduled"}</dd>
+        <dd>{next ? formatTime(next, timeZone) : "not scheduled"}</dd>
       </dl>
       <h3>Pending events ({events.length})</h3>
       {events.length
@@ -74,7 +74,8 @@ export async function DaemonSummary(props: { daemon: DaemonView }) {
           <ul class="plain">
             {events.map((event) => (
               <li>
-                <span class="muted">{formatTime(event.createdAt)} {event.source}</span>{" "}
+                <span class="muted">{formatTime(event.createdAt, timeZone)} {event.source}</span>
+                {" "}
                 {truncate(event.summary, 200)}
               </li>
             ))}
@@ -85,7 +86,7 @@ export async function DaemonSummary(props: { daemon: DaemonView }) {
         ? (
           <>
             <h3>Folder watchers</h3>
-            <WatcherTable watchers={watchers} />
+            <WatcherTable watchers={watchers} timeZone={timeZone} />
           </>
         )
         : null}
@@ -95,7 +96,7 @@ export async function DaemonSummary(props: { daemon: DaemonView }) {
           <ul class="plain">
             {notifications.map((notification) => (
               <li>
-                <span class="muted">{formatTime(notification.at)}</span>{" "}
+                <span class="muted">{formatTime(notification.at, timeZone)}</span>{" "}
                 <strong>{notification.title}</strong> {truncate(notification.body, 200)}
                 {notification.delivered
                   ? null

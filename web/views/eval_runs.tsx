@@ -4,7 +4,7 @@ import { formatDuration, formatTime, truncate } from "./format.ts";
 import { TableHead } from "./table_head.tsx";
 
 /** Stored runs, newest first, each linking to its tasks. */
-export function EvalRunTable(props: { runs: EvalRunRecord[] }) {
+export function EvalRunTable(props: { runs: EvalRunRecord[]; timeZone: string | undefined }) {
   if (!props.runs.length) {
     return <p class="muted">No eval runs stored yet. Run `radar eval` to score your model.</p>;
   }
@@ -30,7 +30,7 @@ export function EvalRunTable(props: { runs: EvalRunRecord[] }) {
               <td>
                 <a href={`/eval/${run.id}`}>#{run.id}</a>
               </td>
-              <td class="muted">{formatTime(run.startedAt)}</td>
+              <td class="muted">{formatTime(run.startedAt, props.timeZone)}</td>
               <td>
                 <code>{truncate(run.model, 60)}</code>{" "}
                 <span class="muted">{truncate(run.server, 60)}</span>

@@ -4,7 +4,7 @@ import type { Fact } from "../../src/core/ports.ts";
 import { formatTime } from "./format.ts";
 
 /** One fact as a table row with edit and forget buttons (htmx swaps the row). */
-export function FactRow(props: { fact: Fact }) {
+export function FactRow(props: { fact: Fact; timeZone: string | undefined }) {
   const { fact } = props;
   const id = `fact-${fact.id}`;
   return (
@@ -15,7 +15,7 @@ export function FactRow(props: { fact: Fact }) {
           ? <span class="badge personality">personality</span>
           : null} <span class="fact-content">{fact.content}</span>
       </td>
-      <td class="muted">{formatTime(fact.updatedAt)}</td>
+      <td class="muted">{formatTime(fact.updatedAt, props.timeZone)}</td>
       <td class="actions">
         <button
           type="button"
@@ -79,11 +79,11 @@ export function FactEditor(props: { fact: Fact; error?: string }) {
 }
 
 /** A table of facts. */
-export function FactTable(props: { facts: Fact[] }) {
+export function FactTable(props: { facts: Fact[]; timeZone: string | undefined }) {
   if (!props.facts.length) return <p class="muted">Nothing found.</p>;
   return (
     <table class="list facts-table">
-      <tbody>{props.facts.map((fact) => <FactRow fact={fact} />)}</tbody>
+      <tbody>{props.facts.map((fact) => <FactRow fact={fact} timeZone={props.timeZone} />)}</tbody>
     </table>
   );
 }

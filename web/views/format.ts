@@ -1,9 +1,18 @@
 /** Small pure formatters shared by the views. */
+import { formatStoredTime } from "../../src/core/zoned_time.ts";
 
-/** "2026-03-01 09:15" from an ISO timestamp (UTC as stored); empty stays empty. */
-export function formatTime(iso: string | undefined): string {
-  if (!iso) return "";
-  return iso.slice(0, 16).replace("T", " ");
+/**
+ * A stored ISO time as a person reads it in `timeZone` (`radar.timezone`; the machine's zone
+ * without one): "2026-03-01 10:15", with `zone` "2026-03-01 10:15 UTC+01:00" (where a reader
+ * could take it for another zone's time). Empty stays empty; text that is not a time is shown as
+ * stored, cut short.
+ */
+export function formatTime(
+  iso: string | undefined,
+  timeZone: string | undefined,
+  options: { zone?: boolean } = {},
+): string {
+  return iso ? formatStoredTime(iso, timeZone, options) : "";
 }
 
 /** "820 ms", "3.4 s", "2 min 5 s". */

@@ -21,7 +21,13 @@ function pageHref(query: HistoryQuery, page: number): string {
 
 /** A page of conversations; `total` is shown when known (unfiltered by search). */
 export function ConversationList(
-  props: { query: HistoryQuery; rows: ConversationSummary[]; hasNext: boolean; total?: number },
+  props: {
+    query: HistoryQuery;
+    rows: ConversationSummary[];
+    hasNext: boolean;
+    total?: number;
+    timeZone: string | undefined;
+  },
 ) {
   const { query, rows } = props;
   if (!rows.length) {
@@ -56,7 +62,7 @@ export function ConversationList(
                   : null}
               </td>
               <td>{row.messageCount}</td>
-              <td class="muted">{formatTime(row.updatedAt)}</td>
+              <td class="muted">{formatTime(row.updatedAt, props.timeZone)}</td>
             </tr>
           ))}
         </tbody>

@@ -49,6 +49,8 @@ export interface LayoutProps {
   active?: string;
   /** Whether to show the log-out button (a token is configured). */
   loggedIn?: boolean;
+  /** A line under the content (the zone times are shown in). */
+  footer?: string;
   /** Something every page must say first (a damaged database). */
   problem?: string;
   children?: Child;
@@ -90,6 +92,7 @@ export function Layout(props: LayoutProps) {
           <div id="flash" aria-live="polite"></div>
           {props.children}
         </main>
+        {props.footer ? <footer class="muted">{props.footer}</footer> : null}
       </body>
     </html>
   );

@@ -64,7 +64,7 @@ export function PluginTable(props: { plugins: PluginRow[] }) {
 }
 
 /** One pending review: permissions diff, tests, files, approve/reject. */
-export function PluginReviewView(props: { review: PluginDetails }) {
+export function PluginReviewView(props: { review: PluginDetails; timeZone: string | undefined }) {
   const { review } = props;
   const { added, removed, unchanged } = review.permissionDiff;
   const plugin = review.summary;
@@ -79,7 +79,7 @@ export function PluginReviewView(props: { review: PluginDetails }) {
         {reviewName} <span class="muted">{plugin?.version ?? "?"}</span>{" "}
         <span class={`badge trust-${trust}`}>{trust}</span>
       </h2>
-      <p class="muted">requested {formatTime(review.review?.updatedAt ?? "")}</p>
+      <p class="muted">requested {formatTime(review.review?.updatedAt, props.timeZone)}</p>
       {trust === "local" ? <LocalTrustWarning name={reviewName} /> : null}
       {review.warnings.map((warning) => <Notice kind="warning">{warning}</Notice>)}
       {review.errors.map((error) => <Notice kind="error">{error}</Notice>)}

@@ -13,7 +13,12 @@ export const requeueAction = "/heartbeat/requeue";
 
 /** The card (render it only when something is set aside). */
 export function SetAsideCard(
-  props: { count: number; lastReason?: string; events: PendingEvent[] },
+  props: {
+    count: number;
+    lastReason?: string;
+    events: PendingEvent[];
+    timeZone: string | undefined;
+  },
 ) {
   const { count, lastReason, events } = props;
   const more = count - events.length;
@@ -32,7 +37,8 @@ export function SetAsideCard(
       <ul class="plain">
         {events.map((event) => (
           <li data-event={String(event.id)}>
-            <span class="muted">{formatTime(event.createdAt)} {event.source}</span>{" "}
+            <span class="muted">{formatTime(event.createdAt, props.timeZone)} {event.source}</span>
+            {" "}
             {truncate(event.summary, 200)}
           </li>
         ))}

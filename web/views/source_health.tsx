@@ -30,12 +30,13 @@ const stateLooks: Record<SourceState, { text: string; class: "good" | "bad" | "m
 };
 
 /** The facts beside a record's state, in reading order ("2× in a row", "last check …"…). */
-export function sourceFacts(record: SourceHealthRecord): string[] {
+export function sourceFacts(record: SourceHealthRecord, timeZone: string | undefined): string[] {
+  const when = (iso: string) => formatTime(iso, timeZone, { zone: true });
   const facts: string[] = [];
   if (record.failures > 0) facts.push(`${record.failures}× in a row`);
-  if (record.lastCheckAt) facts.push(`last check ${formatTime(record.lastCheckAt)} UTC`);
+  if (record.lastCheckAt) facts.push(`last check ${when(record.lastCheckAt)}`);
   if (record.nextCheckAt && record.state === "failing") {
-    facts.push(`next try ${formatTime(record.nextCheckAt)} UTC`);
+    facts.push(`next try ${when(record.nextCheckAt)}`);
   }
   if (record.durationMs !== undefined) facts.push(`${record.durationMs} ms`);
   if (record.tools !== undefined) facts.push(`${record.tools} tools`);
@@ -43,10 +44,10 @@ export function sourceFacts(record: SourceHealthRecord): string[] {
   return facts;
 }
 
-function SourceItem(props: { record: SourceHealthRecord }) {
+function SourceItem(props: { record: SourceHealthRecord; timeZone: string | undefined }) {
   const { record } = props;
   const look = stateLooks[record.state];
-  const facts = sourceFacts(record);
+  const facts = sourceFacts(record, props.timeZone);
   const label = sourceLabel(record);
   return (
     <li data-source={`${record.kind} ${record.name}`} data-state={record.state}>
@@ -58,7 +59,9 @@ function SourceItem(props: { record: SourceHealthRecord }) {
 }
 
 /** The sources' health, grouped by kind; a group without sources is left out. */
-export function SourceHealthList(props: { records: SourceHealthRecord[] }) {
+export function SourceHealthList(
+  props: { records: SourceHealthRecord[]; timeZone: string | undefined },
+) {
   const shown = groups
     .map((group) => ({
       title: group.title,
@@ -73,7 +76,11 @@ export function SourceHealthList(props: { records: SourceHealthRecord[] }) {
           <strong>{group.title}</strong>
           <ul>
             {group.records.map((record) => (
-              <SourceItem key={`${record.kind} ${record.name}`} record={record} />
+              <SourceItem
+                key={`${record.kind} ${record.name}`}
+                record={record}
+                timeZone={props.timeZone}
+              />
             ))}
           </ul>
         </li>

@@ -22,26 +22,32 @@ export function periodLabel(period: Digest["period"]): string {
   return period === "day" ? "Daily digest" : "Weekly digest";
 }
 
-/** One digest as a card. */
-export function DigestCard(props: { digest: Digest }) {
-  const { digest } = props;
+/** One digest as a card, its period and writing time in `timeZone` with the offset. */
+export function DigestCard(props: { digest: Digest; timeZone: string | undefined }) {
+  const { digest, timeZone } = props;
   return (
     <article class="card digest" id={`digest-${digest.id}`}>
       <h2>
         {periodLabel(digest.period)}{" "}
         <span class="muted">
-          {formatTime(digest.startsAt)} – {formatTime(digest.endsAt)} UTC
+          {formatTime(digest.startsAt, timeZone)} –{" "}
+          {formatTime(digest.endsAt, timeZone, { zone: true })}
         </span>
       </h2>
       <Markdown text={digest.content} />
-      <p class="muted">written {formatTime(digest.createdAt)} UTC</p>
+      <p class="muted">written {formatTime(digest.createdAt, timeZone, { zone: true })}</p>
     </article>
   );
 }
 
 /** A page of digests (newest first) or the search results, with older/newer links. */
 export function DigestList(
-  props: { query: SummariesQuery; digests: Digest[]; hasNext: boolean },
+  props: {
+    query: SummariesQuery;
+    digests: Digest[];
+    hasNext: boolean;
+    timeZone: string | undefined;
+  },
 ) {
   const { query, digests } = props;
   if (!digests.length) {
@@ -59,7 +65,7 @@ export function DigestList(
       {query.search
         ? <h2>{digests.length} match{digests.length === 1 ? "" : "es"} for “{query.search}”</h2>
         : null}
-      {digests.map((digest) => <DigestCard digest={digest} />)}
+      {digests.map((digest) => <DigestCard digest={digest} timeZone={props.timeZone} />)}
       {query.search ? null : (
         <nav class="pagination row">
           {query.page > 1 ? <a href={pageHref(query.page - 1)} rel="prev">← newer</a> : null}

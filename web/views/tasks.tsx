@@ -22,8 +22,9 @@ function ActionButton(props: { action: string; label: string; kind?: string; con
 
 /** Scheduled tasks, with each one's tokens today when the budget report is there. */
 export function TaskTable(
-  props: { tasks: TaskRecord[]; budget?: BudgetReport; timeZone?: string },
+  props: { tasks: TaskRecord[]; budget?: BudgetReport; timeZone: string | undefined },
 ) {
+  const { timeZone } = props;
   const today = new Map(props.budget?.byTask.map((entry) => [entry.taskId, entry]));
   if (!props.tasks.length) return <p class="muted">No tasks yet.</p>;
   return (
@@ -46,11 +47,13 @@ export function TaskTable(
               <div class="muted">{truncate(task.message, 160)}</div>
             </td>
             <td>
-              <code>{describeSchedule(task, props.timeZone)}</code>
+              <code>{describeSchedule(task, timeZone)}</code>
             </td>
-            <td>{task.enabled ? formatTime(task.nextRunAt) || "—" : "disabled"}</td>
+            <td>{task.enabled ? formatTime(task.nextRunAt, timeZone) || "—" : "disabled"}</td>
             <td>
-              {task.lastRunAt ? <span class="muted">{formatTime(task.lastRunAt)}</span> : null}
+              {task.lastRunAt
+                ? <span class="muted">{formatTime(task.lastRunAt, timeZone)}</span>
+                : null}
               {task.lastOutcome === undefined
                 ? null
                 : task.lastOutcome === "ok"
@@ -92,7 +95,8 @@ export function TaskTable(
 }
 
 /** URL monitors. */
-export function MonitorTable(props: { monitors: MonitorRecord[] }) {
+export function MonitorTable(props: { monitors: MonitorRecord[]; timeZone: string | undefined }) {
+  const { timeZone } = props;
   if (!props.monitors.length) return <p class="muted">No monitors yet.</p>;
   return (
     <table class="list">
@@ -108,10 +112,12 @@ export function MonitorTable(props: { monitors: MonitorRecord[] }) {
               </div>
             </td>
             <td>{formatDurationMinutes(monitor.everyMinutes)}</td>
-            <td>{monitor.enabled ? formatTime(monitor.nextCheckAt) || "—" : "disabled"}</td>
+            <td>
+              {monitor.enabled ? formatTime(monitor.nextCheckAt, timeZone) || "—" : "disabled"}
+            </td>
             <td>
               {monitor.lastCheckedAt
-                ? <span class="muted">{formatTime(monitor.lastCheckedAt)}</span>
+                ? <span class="muted">{formatTime(monitor.lastCheckedAt, timeZone)}</span>
                 : null}
               {isFailing(monitor)
                 ? truncate(`FAILING: ${monitor.lastError}`, 200)

@@ -5,7 +5,7 @@ import { formatDuration, formatTime } from "./format.ts";
 import { TableHead } from "./table_head.tsx";
 
 /** One row per configured watcher; a non-zero "found by reconciling" is flagged. */
-export function WatcherTable(props: { watchers: WatcherReport[] }) {
+export function WatcherTable(props: { watchers: WatcherReport[]; timeZone: string | undefined }) {
   if (!props.watchers.length) {
     return <p class="muted">No folder watchers (watchers: in radar.yaml).</p>;
   }
@@ -42,7 +42,7 @@ export function WatcherTable(props: { watchers: WatcherReport[] }) {
                 {stats.lastReconcileAt
                   ? (
                     <>
-                      {formatTime(stats.lastReconcileAt)}{" "}
+                      {formatTime(stats.lastReconcileAt, props.timeZone)}{" "}
                       <span class="muted">
                         {reconcileReasonText[stats.lastReconcileReason ?? ""] ??
                           stats.lastReconcileReason}, {formatDuration(stats.lastReconcileMs)}

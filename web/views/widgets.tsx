@@ -31,12 +31,13 @@ export function WidgetSlots(props: { widgets: WidgetSummary[] }) {
 }
 
 /** A widget's body: its lines, rows and links, or the one-line reason it has none. */
-export function WidgetBody(props: { outcome: WidgetOutcome }) {
+export function WidgetBody(props: { outcome: WidgetOutcome; timeZone: string | undefined }) {
   const { outcome } = props;
   if (!outcome.ok) {
     return (
       <p class="bad widget-error">
-        Widget unavailable: {outcome.error} <span class="muted">({formatTime(outcome.at)})</span>
+        Widget unavailable: {outcome.error}{" "}
+        <span class="muted">({formatTime(outcome.at, props.timeZone)})</span>
       </p>
     );
   }

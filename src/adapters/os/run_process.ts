@@ -21,6 +21,8 @@ export interface ProcessOptions {
    */
   stopAtOutputCap?: boolean;
   signal?: AbortSignal;
+  /** Written to the program's stdin, then closed (default: no stdin). */
+  stdin?: Uint8Array;
 }
 
 /** What happened. */
@@ -46,7 +48,7 @@ export async function runProcess(options: ProcessOptions): Promise<ProcessResult
     args,
     ...(options.cwd ? { cwd: options.cwd } : {}),
     ...(options.env ? { env: options.env, clearEnv: true } : {}),
-    stdin: "null",
+    stdin: options.stdin ? "piped" : "null",
     stdout: "piped",
     stderr: "piped",
     detached: true,
@@ -74,6 +76,7 @@ export async function runProcess(options: ProcessOptions): Promise<ProcessResult
     options.stopAtOutputCap ? killGroup : undefined,
   );
   const stderr = collect(child.stderr, options.maxOutputBytes);
+  if (options.stdin) void writeInput(child.stdin, options.stdin);
   try {
     const status = await child.status;
     // Whatever is left in the group (a background child holding the pipes) dies with it.
@@ -92,6 +95,17 @@ export async function runProcess(options: ProcessOptions): Promise<ProcessResult
   } finally {
     clearTimeout(timer);
     options.signal?.removeEventListener("abort", onAbort);
+  }
+}
+
+/** Writes `bytes` and closes; a program that ends first just misses the rest. */
+async function writeInput(stdin: WritableStream<Uint8Array>, bytes: Uint8Array): Promise<void> {
+  const writer = stdin.getWriter();
+  try {
+    await writer.write(bytes);
+    await writer.close();
+  } catch {
+    await writer.abort().catch(() => {});
   }
 }
 

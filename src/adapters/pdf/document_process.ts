@@ -10,11 +10,11 @@ import { dirname } from "node:path";
 import { fileURLToPath as fromFileUrl } from "node:url";
 import { findPrlimit } from "../os/process_limits.ts";
 import {
-  denoDirOf,
   type PdfProcessCommand,
   pdfProcessCommand,
   pdfProcessEnvironment,
 } from "./pdf_process_command.ts";
+import { denoDirOf } from "../os/deno_child.ts";
 
 /** How the subprocess is started (shared by every job of one reader). */
 export interface DocumentProcessOptions {
@@ -131,7 +131,7 @@ export class DocumentProcess {
       ...(mupdfFile ? [dirname(mupdfFile)] : []),
       ...(unrarFile ? [dirname(dirname(unrarFile))] : []),
     ];
-    const denoDir = mupdfFile && denoDirOf(mupdfFile);
+    const denoDir = mupdfFile && denoDirOf(mupdfFile, "mupdf");
     return { standalone, readFolders, env: pdfProcessEnvironment(this.#options.env, denoDir) };
   }
 }

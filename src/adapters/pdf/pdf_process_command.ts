@@ -7,15 +7,12 @@
  * data-segment ceiling through `prlimit`, bound memory: MuPDF's WASM memory lives outside the V8
  * heap and may grow to 2 GB.
  */
-import { fileURLToPath as fromFileUrl } from "node:url";
 import { pdfExtractFlag } from "./pdf_flag.ts";
 import { withDataLimit } from "../os/process_limits.ts";
+import { type ChildCommand, denoChildCommand, denoChildEnvironment } from "../os/deno_child.ts";
 
 /** A program and its arguments. */
-export interface PdfProcessCommand {
-  command: string;
-  args: string[];
-}
+export type PdfProcessCommand = ChildCommand;
 
 /** What decides the command line. */
 export interface PdfProcessCommandOptions {
@@ -44,53 +41,21 @@ export const v8HeapMb = 256;
 
 /** Builds the command line of one PDF subprocess (pure). */
 export function pdfProcessCommand(options: PdfProcessCommandOptions): PdfProcessCommand {
-  const command = options.execPath;
-  let args: string[];
-  if (options.standalone) {
-    args = [pdfExtractFlag];
-  } else {
-    const entry = fromFileUrl(new URL("./pdf_extract_process.ts", import.meta.url));
-    const config = fromFileUrl(new URL("../../../deno.json", import.meta.url));
-    args = [
-      "run",
-      "--quiet",
-      "--no-prompt",
-      "--no-remote",
-      "--cached-only",
-      `--config=${config}`,
-      `--v8-flags=--max-old-space-size=${v8HeapMb}`,
-      ...(options.readFolders?.length ? [`--allow-read=${options.readFolders.join(",")}`] : []),
-      entry,
-    ];
-  }
-  return withDataLimit({ command, args }, options.prlimitPath, baseDataLimitMb + options.memoryMb);
+  const child = denoChildCommand({
+    standalone: options.standalone,
+    execPath: options.execPath,
+    flag: pdfExtractFlag,
+    entry: new URL("./pdf_extract_process.ts", import.meta.url),
+    heapMb: v8HeapMb,
+    allowRead: options.readFolders ?? [],
+  });
+  return withDataLimit(child, options.prlimitPath, baseDataLimitMb + options.memoryMb);
 }
 
-/**
- * The subprocess environment: what Deno needs to find its cache, nothing else. `denoDir` (the
- * cache the parent itself loaded MuPDF from) wins over the parent's variables, which tests and
- * callers may have pointed elsewhere (HOME of a temporary home).
- */
+/** The subprocess environment: what Deno needs to find its cache (`denoDir`), nothing else. */
 export function pdfProcessEnvironment(
   parentEnv: Record<string, string | undefined>,
   denoDir?: string,
 ): Record<string, string> {
-  const env: Record<string, string> = {
-    NO_COLOR: "1",
-    DENO_NO_PROMPT: "1",
-    DENO_NO_UPDATE_CHECK: "1",
-    DENO_V8_FLAGS: `--max-old-space-size=${v8HeapMb}`,
-  };
-  for (const name of ["HOME", "DENO_DIR", "XDG_CACHE_HOME", "LOCALAPPDATA"]) {
-    const value = parentEnv[name];
-    if (value) env[name] = value;
-  }
-  if (denoDir) env.DENO_DIR = denoDir;
-  return env;
-}
-
-/** The Deno cache folder holding an npm package file, e.g. ~/.cache/deno for its npm/ tree. */
-export function denoDirOf(npmFile: string): string | undefined {
-  const match = /^(.*)[\\/]npm[\\/][^\\/]+[\\/]mupdf[\\/]/.exec(npmFile);
-  return match?.[1];
+  return denoChildEnvironment(parentEnv, denoDir, v8HeapMb);
 }

@@ -6,6 +6,7 @@ import { backup, DatabaseSync } from "node:sqlite";
 import { RadarError } from "../../core/errors.ts";
 import { openSnapshot } from "./database.ts";
 import { describeFailure, storageFailure } from "./write.ts";
+import { formatStoredTime } from "../../core/zoned_time.ts";
 import { damageAdvice } from "../../core/database_damage.ts";
 
 /** What a check found. */
@@ -194,8 +195,13 @@ export function lastCheck(dataDir: string): RecordedCheck | undefined {
  * show the last `radar db check` (quick_check took 1.8 s on 147 MiB / 100k conversations). */
 export const liveCheckMaxBytes = 8 * 1024 * 1024;
 
-/** The `radar status` integrity line. */
-export function integrityLine(db: DatabaseSync, dataDir: string, sizeBytes: number): string {
+/** The `radar status` integrity line (the last check's time in `timeZone`, offset named). */
+export function integrityLine(
+  db: DatabaseSync,
+  dataDir: string,
+  sizeBytes: number,
+  timeZone?: string,
+): string {
   if (sizeBytes <= liveCheckMaxBytes) {
     const quick = quickCheck(db);
     return quick.ok
@@ -205,7 +211,9 @@ export function integrityLine(db: DatabaseSync, dataDir: string, sizeBytes: numb
   const last = lastCheck(dataDir);
   if (!last) return "integrity: not checked yet (large database): run `radar db check`";
   return last.ok
-    ? `integrity: ok at the last \`radar db check\` (${last.at.slice(0, 16).replace("T", " ")} UTC)`
+    ? `integrity: ok at the last \`radar db check\` (${
+      formatStoredTime(last.at, timeZone, { zone: true })
+    })`
     : `integrity: DAMAGED at the last \`radar db check\` (${
       last.problem ?? "see radar db check"
     }): ` +

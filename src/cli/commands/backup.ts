@@ -13,6 +13,7 @@ import { acquireLock, runningDaemon } from "../../daemon/lock_file.ts";
 import { isProcessAlive, processStartTime } from "../../adapters/os/process.ts";
 import { userConfigPath } from "../../config/paths.ts";
 import { radarVersion } from "../../version.ts";
+import { formatStoredTime } from "../../core/zoned_time.ts";
 
 /** What is never copied into a backup, said after every backup. */
 export const neverCopied =
@@ -95,7 +96,13 @@ export function registerBackup(program: Command, context: CliContext): void {
           newestSchemaVersion,
           now: new Date(),
         });
-        context.io.stdout(restoreReport(summary, loaded.path ?? userConfigPath(context.io.env)));
+        context.io.stdout(
+          restoreReport(
+            summary,
+            loaded.path ?? userConfigPath(context.io.env),
+            loaded.config.radar.timezone || undefined,
+          ),
+        );
       } finally {
         lock.release();
       }
@@ -130,10 +137,10 @@ function backupReport(summary: BackupSummary): string {
   return `${lines.join("\n")}\n`;
 }
 
-function restoreReport(summary: RestoreSummary, configPath: string): string {
+function restoreReport(summary: RestoreSummary, configPath: string, timeZone?: string): string {
   const { manifest } = summary;
   const lines = [
-    `Restored the backup of ${manifest.createdAt.slice(0, 16).replace("T", " ")} UTC ` +
+    `Restored the backup of ${formatStoredTime(manifest.createdAt, timeZone, { zone: true })} ` +
     `(Radar ${manifest.radarVersion}, schema ${manifest.schemaVersion}, ${manifest.files.length} files; ` +
     "integrity and sums checked).",
     summary.aside

@@ -1,6 +1,7 @@
 /** The `backup:` line of `radar status`: the schedule and the newest archive in the folder. */
 import type { Radar } from "../../runtime/open_radar.ts";
 import { backupFolder, listBackups } from "../../adapters/backup/backup_folder.ts";
+import { formatDateTime } from "../../core/zoned_time.ts";
 
 /** One line (two when the newest backup is overdue). */
 export function backupStatusLines(radar: Radar, env: Record<string, string | undefined>): string[] {
@@ -11,7 +12,7 @@ export function backupStatusLines(radar: Radar, env: Record<string, string | und
     newest = listBackups(folder)[0]?.at;
   } catch { /* an unreadable folder: said as "none" */ }
   const last = newest
-    ? `newest ${newest.toISOString().slice(0, 16).replace("T", " ")} UTC`
+    ? `newest ${formatDateTime(newest, radar.config.radar.timezone || undefined, { zone: true })}`
     : "none yet";
   if (!everyHours) {
     return [

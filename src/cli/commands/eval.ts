@@ -40,7 +40,11 @@ export function registerEval(program: Command, context: CliContext): void {
           const history = new SqliteEvalStore(db);
           const write = (line: string) => context.io.stdout(`${line}\n`);
           if (options.history) {
-            context.setExitCode(showEvalHistory(history, { json: options.json, write }));
+            context.setExitCode(showEvalHistory(history, {
+              json: options.json,
+              write,
+              timeZone: loaded.config.radar.timezone || undefined,
+            }));
             return;
           }
           const code = await runEvalCommand({

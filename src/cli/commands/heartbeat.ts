@@ -6,14 +6,11 @@ import type { CliContext } from "../context.ts";
 import { parseCount } from "../arguments.ts";
 import { formatEvents } from "../../core/heartbeat.ts";
 import type { RunRecord } from "../../core/schedule_ports.ts";
-import { formatDateTime } from "../../core/zoned_time.ts";
+import { formatStoredTime } from "../../core/zoned_time.ts";
 
 /** One line about a run: when (in `timeZone`, offset named), what, why, cost. */
 export function describeRun(run: RunRecord, timeZone?: string): string {
-  const started = new Date(run.startedAt);
-  const when = isNaN(started.getTime())
-    ? run.startedAt.slice(0, 40)
-    : formatDateTime(started, timeZone, { zone: true });
+  const when = formatStoredTime(run.startedAt, timeZone, { zone: true });
   const what = run.kind === "task" ? `task #${run.taskId}` : `heartbeat (${run.trigger})`;
   const parts = [`${when}  ${what}: ${run.outcome}`];
   if (run.outcome === "skipped" || run.outcome === "failed") parts.push(`(${run.reason})`);

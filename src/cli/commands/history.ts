@@ -7,6 +7,21 @@ import { jsonOptionHelp, printJson } from "../json_output.ts";
 import type { CliContext } from "../context.ts";
 import { parseCount, parseId } from "../arguments.ts";
 import { conversationJsonChunks } from "../../../web/views/export_stream.ts";
+import { formatClock, formatDate, formatStoredTime } from "../../core/zoned_time.ts";
+
+/**
+ * A message's time in `timeZone`: "15:30:05" on the day named above it, "2026-11-24 00:30:05" when
+ * the day changed (`day` holds the last day named).
+ */
+function messageTime(iso: string, timeZone: string | undefined, day: { shown: string }): string {
+  const at = new Date(iso);
+  if (isNaN(at.getTime())) return iso.slice(0, 40);
+  const clock = formatClock(at, timeZone, { seconds: true });
+  const date = formatDate(at, timeZone);
+  if (date === day.shown) return clock;
+  day.shown = date;
+  return `${date} ${clock}`;
+}
 
 /** What an interrupted conversation says after its last message. */
 export const interruptedNote =
@@ -26,7 +41,8 @@ export function registerHistory(program: Command, context: CliContext): void {
       if (options.kind && !kinds.includes(options.kind)) {
         throw new UsageError(`Cannot list history: --kind must be one of ${kinds.join(", ")}`);
       }
-      const rows = (await context.radar()).conversations.list({
+      const radar = await context.radar();
+      const rows = radar.conversations.list({
         limit: checkLimit(parseCount(options.limit, "--limit"), "--limit"),
         kind: options.kind as ConversationKind | undefined,
         search: options.search,
@@ -38,9 +54,10 @@ export function registerHistory(program: Command, context: CliContext): void {
           filtered ? "No conversation matches.\n" : "No conversations yet.\n",
         );
       }
+      const timeZone = radar.config.radar.timezone || undefined;
       for (const row of rows) {
         context.io.stdout(
-          `${String(row.id).padStart(5)}  ${row.updatedAt.slice(0, 16).replace("T", " ")}  ${
+          `${String(row.id).padStart(5)}  ${formatStoredTime(row.updatedAt, timeZone)}  ${
             row.kind.padEnd(9)
           } ${String(row.messageCount).padStart(3)} msgs  ${row.title}${
             row.interruptedAt ? "  (interrupted)" : ""
@@ -63,12 +80,19 @@ export function registerHistory(program: Command, context: CliContext): void {
       }
       const messages = radar.conversations.eachMessage(conversationId);
       if (options.json) return writeChunks(context, conversationJsonChunks(conversation, messages));
+      const timeZone = radar.config.radar.timezone || undefined;
       context.io.stdout(
-        `#${conversation.id} ${conversation.kind} ${conversation.createdAt} ${conversation.title}\n\n`,
+        `#${conversation.id} ${conversation.kind} ${
+          formatStoredTime(conversation.createdAt, timeZone, { zone: true })
+        } ${conversation.title}\n\n`,
       );
+      const created = new Date(conversation.createdAt);
+      const day = { shown: isNaN(created.getTime()) ? "" : formatDate(created, timeZone) };
       for (const message of messages) {
         const head = message.role === "tool" ? `tool ${message.toolName ?? ""}` : message.role;
-        context.io.stdout(`[${message.createdAt.slice(11, 19)}] ${head}: ${message.content}\n`);
+        context.io.stdout(
+          `[${messageTime(message.createdAt, timeZone, day)}] ${head}: ${message.content}\n`,
+        );
         for (const call of message.toolCalls ?? []) {
           context.io.stdout(`    → ${call.name}(${call.arguments})\n`);
         }

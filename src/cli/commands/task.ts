@@ -10,28 +10,9 @@ import { catchUpPolicies, type CatchUpPolicy } from "../../core/schedule.ts";
 import type { TaskRecord } from "../../core/schedule_ports.ts";
 import { describeNewSchedule } from "../../core/schedule_description.ts";
 import { effectiveTimeZone } from "../../core/zoned_time.ts";
-import { understandWhen, type UnderstoodWhen, whenExamples } from "../../tools/schedule_when.ts";
+import { whenExamples } from "../../tools/schedule_when.ts";
+import { readTaskSchedule } from "../../runtime/task_schedule_words.ts";
 import { registerTaskLog } from "./task_log.ts";
-
-/**
- * The schedule in `radar task add "<when>" "<message>"`, read as schedule_task reads the model's:
- * a cron expression, "every 2h", or words ("every Monday at 9am", "tomorrow at 8").
- */
-async function scheduleFromWords(
-  when: string,
-  now: Date,
-  timeZone: string,
-): Promise<{ fields: UnderstoodWhen["fields"]; phrase?: string }> {
-  const understood = await understandWhen(when, now, timeZone);
-  if ("error" in understood) {
-    throw new UsageError(
-      `Cannot add task: "${when}" is not a schedule Radar reads; give a cron expression ` +
-        `("0 9 * * 1") or words such as ${whenExamples}`,
-    );
-  }
-  const phrase = understood.description === "once" ? undefined : understood.description;
-  return { fields: understood.fields, phrase };
-}
 
 /** Registers `task` and its subcommands. */
 export function registerTask(program: Command, context: CliContext): void {
@@ -88,7 +69,8 @@ export function registerTask(program: Command, context: CliContext): void {
         const timeZone = effectiveTimeZone(radar.config.radar.timezone);
         const schedule = interval
           ? { fields: { every: options.every, at: options.at }, phrase: undefined }
-          : await scheduleFromWords(words[0], radar.clock.now(), timeZone);
+          : await readTaskSchedule(words[0], radar.clock.now(), timeZone);
+        if ("error" in schedule) throw new UsageError(`Cannot add task: ${schedule.error}`);
         const added = radar.tasks.add({
           ...schedule.fields,
           message: (interval ? words : words.slice(1)).join(" "),

@@ -50,6 +50,7 @@ export function registerTaskLog(task: Command, context: CliContext): void {
           });
         }
         const out = (line: string) => context.io.stdout(`${line}\n`);
+        const timeZone = radar.config.radar.timezone || undefined;
         const { dailyTokens, taskDailyTokens } = budget.limits;
         const limits = [
           dailyTokens ? `${formatTokens(dailyTokens)} a day` : "",
@@ -88,7 +89,7 @@ export function registerTaskLog(task: Command, context: CliContext): void {
         else out("Recent task runs:");
         for (const run of runs) {
           out(
-            `  ${describeRun(run)} — ${names.get(run.taskId!) ?? "(removed)"}`,
+            `  ${describeRun(run, timeZone)} — ${names.get(run.taskId!) ?? "(removed)"}`,
           );
         }
         // Delivery receipts: when each was due, what became of it, whether its notes arrived.

@@ -1,8 +1,10 @@
 /**
  * Fetching a monitored page: conditional GET (ETag / Last-Modified), the network guard on every
- * redirect, a size cap, then the readable text of the page or of the parts a CSS selector picks.
+ * redirect, a size cap, then the readable text of the page or of the parts a CSS selector picks
+ * (parsed in a child process killed at the check's deadline: hostile markup never stalls a tick).
  */
 import { htmlToText } from "../../adapters/network/html_to_text.ts";
+import { queryHtml } from "../../adapters/network/html_query.ts";
 import { readCapped } from "../../adapters/network/bounded_read.ts";
 import { checkUrlAddresses, type Resolver } from "../../adapters/network/network_guard.ts";
 import {
@@ -84,7 +86,11 @@ export async function fetchPage(
     }
     try {
       // The body can stall or break after the headers: that is the page failing, not a bug.
-      const outcome = await readHop(opened.response, selector, previous).catch((error) => ({
+      const outcome = await readHop(opened.response, selector, previous, {
+        signal,
+        timeoutMs: options.timeoutMs,
+        cancelled: options.signal,
+      }).catch((error) => ({
         status: "error" as const,
         error: failureReason(error, signal, options),
       }));
@@ -113,6 +119,7 @@ async function readHop(
   response: Response,
   selector: string,
   previous: Validators,
+  limits: { signal: AbortSignal; timeoutMs: number; cancelled?: AbortSignal },
 ): Promise<PageFetch | { status: "redirect"; location: string }> {
   if (response.status === 304) {
     await response.body?.cancel();
@@ -132,8 +139,16 @@ async function readHop(
     return { status: "error", error: `${type.split(";")[0]} is not a web page` };
   }
   const body = await readText(response, type);
-  const text = await pageText(body, type, selector);
-  if (typeof text !== "string") return { status: "error", error: text.error };
+  const text = await pageText(body, type, selector, limits);
+  if (typeof text !== "string") {
+    // The check's deadline hit while its HTML was parsed: that, not a bare "cancelled".
+    const late = limits.signal.aborted && !limits.cancelled?.aborted;
+    const seconds = Math.round(limits.timeoutMs / 1000);
+    return {
+      status: "error",
+      error: late ? `timed out after ${seconds} s reading its HTML (stopped)` : text.error,
+    };
+  }
   return {
     status: "ok",
     text: text.slice(0, maxPageChars),
@@ -163,31 +178,33 @@ export async function pageText(
   body: string,
   type: string,
   selector: string,
+  limits: { signal?: AbortSignal; timeoutMs?: number } = {},
 ): Promise<string | { error: string }> {
   const html = type.includes("html") || (!type && /<html|<body|<p\b/i.test(body));
   if (!selector) return normalise(html ? htmlToText(body).text : body);
   if (!html && type) return { error: `a selector needs an HTML page, not ${type.split(";")[0]}` };
-  const parts = await selectHtml(body, selector);
+  const parts = await selectHtml(body, selector, limits);
   if ("error" in parts) return parts;
   if (!parts.html.length) return { error: `the selector ${selector} matched nothing` };
   return normalise(parts.html.map((part) => htmlToText(part).text).join("\n"));
 }
 
 /**
- * The outer HTML of every element `selector` matches (node-html-parser, imported on the first
- * selector, not when Radar starts).
+ * The outer HTML of every element `selector` matches, read in the HTML query child (bounded by
+ * `limits`); a refused selector or a page that cannot be read in time is one error line.
  */
 export async function selectHtml(
   body: string,
   selector: string,
+  limits: { signal?: AbortSignal; timeoutMs?: number } = {},
 ): Promise<{ html: string[] } | { error: string }> {
-  const { parse } = await import("node-html-parser");
-  try {
-    const root = parse(body, { comment: false });
-    return { html: root.querySelectorAll(selector).map((element) => element.outerHTML) };
-  } catch (error) {
-    return { error: `invalid CSS selector ${selector}: ${(error as Error).message}` };
-  }
+  const answer = await queryHtml(body, [{ select: selector, fields: { html: { read: "html" } } }], {
+    signal: limits.signal,
+    timeoutMs: limits.timeoutMs,
+  });
+  if (answer.status === "invalid") return { error: answer.message };
+  if (answer.status === "failed") return { error: answer.message };
+  return { html: answer.matches[0]?.map((match) => match.html ?? "") ?? [] };
 }
 
 function normalise(text: string): string {

@@ -4,6 +4,7 @@
  * DuckDuckGo's redirect links are unwrapped to the target URL and only http(s) targets are kept.
  */
 import { cleanResult, type SearchResult } from "./search_results.ts";
+import { type HtmlQueryOptions, queryHtml } from "../../adapters/network/html_query.ts";
 
 /** The public endpoint. */
 export const duckDuckGoBase = "https://html.duckduckgo.com";
@@ -21,24 +22,36 @@ export interface DuckDuckGoPage {
   challenged: boolean;
 }
 
-/** Reads a result page. */
-export async function duckDuckGoResults(html: string): Promise<DuckDuckGoPage> {
-  // Imported on the first search, not when Radar starts.
-  const { parse } = await import("node-html-parser");
-  const root = parse(html, { blockTextElements: { script: false, style: false } });
-  const challenged = !!root.querySelector(".anomaly-modal, #challenge-form") ||
-    /bots use DuckDuckGo too/i.test(html);
+/**
+ * Reads a result page (parsed in the HTML query child, bounded by `limits`); a page that cannot
+ * be read is one error line.
+ */
+export async function duckDuckGoResults(
+  html: string,
+  limits: HtmlQueryOptions = {},
+): Promise<DuckDuckGoPage | { error: string }> {
+  const link = "a.result__a";
+  const answer = await queryHtml(html, [
+    { select: ".anomaly-modal, #challenge-form", fields: {}, limit: 1 },
+    {
+      select: ".result",
+      fields: {
+        class: { read: { attribute: "class" } },
+        title: { within: link, read: "text" },
+        href: { within: link, read: { attribute: "href" } },
+        snippet: { within: ".result__snippet", read: "text" },
+      },
+    },
+  ], limits);
+  if (answer.status !== "ok") return { error: answer.message };
+  const [challenges = [], blocks = []] = answer.matches;
+  const challenged = challenges.length > 0 || /bots use DuckDuckGo too/i.test(html);
   const results: SearchResult[] = [];
-  for (const block of root.querySelectorAll(".result")) {
-    if (block.classList.contains("result--ad")) continue;
-    const link = block.querySelector("a.result__a");
-    const url = targetOf(link?.getAttribute("href") ?? "");
-    if (!link || !url) continue;
-    results.push(cleanResult({
-      title: link.text,
-      url,
-      snippet: block.querySelector(".result__snippet")?.text ?? "",
-    }));
+  for (const block of blocks) {
+    if ((block.class ?? "").split(/\s+/).includes("result--ad")) continue;
+    const url = targetOf(block.href ?? "");
+    if (block.title === null || block.title === undefined || !url) continue;
+    results.push(cleanResult({ title: block.title, url, snippet: block.snippet ?? "" }));
   }
   return { results, challenged };
 }

@@ -2,8 +2,8 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { SubprocessPdfReader } from "../../../src/adapters/pdf/subprocess_pdf_reader.ts";
 import { pdfExtractFlag } from "../../../src/adapters/pdf/pdf_flag.ts";
+import { denoDirOf } from "../../../src/adapters/os/deno_child.ts";
 import {
-  denoDirOf,
   pdfProcessCommand,
   pdfProcessEnvironment,
 } from "../../../src/adapters/pdf/pdf_process_command.ts";
@@ -180,10 +180,18 @@ Deno.test("pdfProcessCommand: narrowed deno run, the binary's hidden mode, prlim
 
 Deno.test("the subprocess environment carries the parent's Deno cache and nothing secret", () => {
   assert.equal(
-    denoDirOf("/home/u/.cache/deno/npm/registry.npmjs.org/mupdf/1.28.1/dist/mupdf.js"),
+    denoDirOf("/home/u/.cache/deno/npm/registry.npmjs.org/mupdf/1.28.1/dist/mupdf.js", "mupdf"),
     "/home/u/.cache/deno",
   );
-  assert.equal(denoDirOf("/app/node_modules/mupdf/dist/mupdf.js"), undefined);
+  assert.equal(denoDirOf("/app/node_modules/mupdf/dist/mupdf.js", "mupdf"), undefined);
+  assert.equal(
+    denoDirOf(
+      "/c/npm/registry.npmjs.org/node-html-parser/9.0.7/dist/index.mjs",
+      "node-html-parser",
+    ),
+    "/c",
+  );
+  assert.equal(denoDirOf("/c/npm/registry.npmjs.org/mupdf/1/x.js", "node-html-parser"), undefined);
   assert.deepEqual(
     pdfProcessEnvironment({ HOME: "/tmp/h", DENO_DIR: "/elsewhere", OPENAI_API_KEY: "sk-x" }, "/c"),
     {
