@@ -68,12 +68,6 @@ export function checkLimit(value: number, name: string, max = maxListLimit): num
   return value;
 }
 
-/** Throws a one-line UsageError (exit 2) when a repeat interval is outside its bounds. */
-export function checkEvery(text: string | undefined, name: string): void {
-  const problem = text === undefined ? undefined : everyProblem(text, name);
-  if (problem) throw new UsageError(problem);
-}
-
 /** Clamps a list limit and offset into their bounds (for pages that must not fail). */
 export function boundedPage(limit: number, offset = 0): { limit: number; offset: number } {
   return {

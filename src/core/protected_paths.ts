@@ -351,18 +351,3 @@ export function isPathInside(path: string, root: string): boolean {
   const folder = root.replace(/\/+$/, "");
   return folder === "" || path === folder || path.startsWith(`${folder}/`);
 }
-
-/**
- * The protected locations a grant of `path` would reach: those inside it, and the one it lies
- * inside (a grant of ~/.ssh/keys is inside ~/.ssh).
- */
-export function protectedWithin(
-  path: string,
-  locations: readonly ProtectedLocation[],
-  kinds: readonly ProtectionKind[] = ["secret", "radar"],
-): ProtectedLocation[] {
-  return locations.filter((location) =>
-    kinds.includes(location.kind) &&
-    (isPathInside(location.path, path) || isPathInside(path, location.path))
-  );
-}

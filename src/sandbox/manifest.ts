@@ -63,9 +63,6 @@ const widgetEntry = z.object({
 
 const permissionList = z.array(z.string().min(1).max(300)).max(32).default([]);
 
-/** Permission kinds a manifest may ask for; `run`, `ffi`, `sys` and `all` are never grantable. */
-export const grantableKinds = ["read", "write", "net", "env"] as const;
-
 const permissionsSchema = z.object({
   read: permissionList,
   write: permissionList,

@@ -100,11 +100,6 @@ export function diffGrants(approved: PluginGrant, requested: PluginGrant): Grant
   return { added: minus(requested, approved), removed: minus(approved, requested) };
 }
 
-/** True when the grant has no entries at all. */
-export function isEmptyGrant(grant: PluginGrant): boolean {
-  return !grant.read.length && !grant.write.length && !grant.net.length && !grant.env.length;
-}
-
 /** The Deno worker permission object for a grant: every kind explicit, never "inherit". */
 export function workerPermissions(grant: PluginGrant): Deno.PermissionOptionsObject {
   const list = (entries: string[]) => (entries.length ? [...entries] : false);
