@@ -39,7 +39,7 @@ export type WatchFs = (folder: string, recursive: boolean) => AsyncIterable<Deno
 };
 
 /** Settings of one watcher. */
-export interface FolderWatcherOptions {
+interface FolderWatcherOptions {
   /** Absolute folder path. */
   folder: string;
   /** Glob on the file name: `*.pdf`, `*.cb?` (case-insensitive). */

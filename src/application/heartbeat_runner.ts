@@ -30,7 +30,7 @@ import type { UnattendedBudget } from "./unattended_budget.ts";
 export { blockedHeartbeatLimit, type HeartbeatReport } from "./heartbeat_commit.ts";
 
 /** What the heartbeat runner needs. */
-export interface HeartbeatRunnerDependencies extends HeartbeatCommitDependencies {
+interface HeartbeatRunnerDependencies extends HeartbeatCommitDependencies {
   config: RadarConfig;
   conversations: ConversationArchive;
   /** Notifications recorded before they are sent (never twice after a crash). */

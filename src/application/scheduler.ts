@@ -6,7 +6,7 @@ import type { Clock, Logger } from "../core/ports.ts";
 import type { HeartbeatReport, HeartbeatRunner } from "./heartbeat_runner.ts";
 
 /** What the scheduler needs. */
-export interface SchedulerDependencies {
+interface SchedulerDependencies {
   config: RadarConfig;
   clock: Clock;
   logger: Logger;

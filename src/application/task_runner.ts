@@ -21,7 +21,7 @@ import type { TaskFirings } from "../core/receipts.ts";
 import type { UnattendedBudget } from "./unattended_budget.ts";
 
 /** What the task runner needs. */
-export interface TaskRunnerDependencies {
+interface TaskRunnerDependencies {
   /** One database transaction (the event and the state it records commit together). */
   transaction: Transaction;
   store: TaskStore;

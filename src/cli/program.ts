@@ -116,7 +116,7 @@ const storageProblems: Record<string, string> = {
 };
 
 /** Prints one readable line for an error and returns its exit code. */
-export function reportError(error: unknown, io: CliIo, verbose: boolean): number {
+function reportError(error: unknown, io: CliIo, verbose: boolean): number {
   if (error instanceof CommanderError) {
     // Commander has printed its message already; `radar` alone prints the help (code 1 there).
     if (error.exitCode === 0 || error.code === "commander.help") return ExitCode.ok;

@@ -121,7 +121,7 @@ function applyEnvironment(raw: Record<string, unknown>, env: Environment): Recor
 }
 
 /** A short name of a value's type, as a user reads it. */
-export function typeName(value: unknown): string {
+function typeName(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "a list";
   if (typeof value === "object") return "a mapping";

@@ -15,7 +15,7 @@ export interface EmbeddingCache {
 }
 
 /** What the ranker is built from. */
-export interface EmbeddingRankerOptions {
+interface EmbeddingRankerOptions {
   model: EmbeddingModel;
   cache: EmbeddingCache;
   /** Called once per outage with a readable line. */
@@ -26,7 +26,7 @@ export interface EmbeddingRankerOptions {
 }
 
 /** The text embedded for a tool: its name in words, description and keywords. */
-export function toolEmbeddingText(tool: Tool): string {
+function toolEmbeddingText(tool: Tool): string {
   const keywords = tool.keywords?.length ? ` (${tool.keywords.join(", ")})` : "";
   return `${tool.name.replaceAll("_", " ")}: ${tool.description}${keywords}`;
 }

@@ -9,7 +9,7 @@ import { textForModel } from "../core/untrusted_text.ts";
 import type { McpServerConnection } from "./server_connection.ts";
 
 /** Limits applied to one server's tools. */
-export interface McpToolLimits {
+interface McpToolLimits {
   maxResultChars: number;
   maxSchemaChars: number;
   /**

@@ -132,7 +132,7 @@ export function sandboxLaunch(
  * undefined when it can: under /tmp (the sandbox's /tmp is private and empty), in a folder the
  * sandbox empties (home, /etc, /opt) and not granted, or in a protected location.
  */
-export function hiddenBySandbox(spec: SandboxSpec, path: string): string | undefined {
+function hiddenBySandbox(spec: SandboxSpec, path: string): string | undefined {
   const real = realPath(path);
   if (!real) return undefined; // missing outside the sandbox too: its own error says so
   const granted = [...spec.writableRoots, ...(spec.readableRoots ?? [])]
@@ -193,7 +193,7 @@ const maxHiddenEntries = 2000;
  * visible and holds no visible folder, and the same one level further down each visible
  * folder's ancestors.
  */
-export function homeHidden(
+function homeHidden(
   home: string,
   visible: readonly string[],
 ): { folders: string[]; files: string[] } {

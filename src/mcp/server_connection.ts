@@ -12,10 +12,10 @@ import { radarVersion } from "../version.ts";
  * Makes a fresh transport for each start. The MCP SDK is imported at the first start, so a
  * process that calls no MCP tool never loads it (start-up time, idle memory).
  */
-export type TransportFactory = () => Transport | Promise<Transport>;
+type TransportFactory = () => Transport | Promise<Transport>;
 
 /** A server's connection settings. */
-export interface ConnectionOptions {
+interface ConnectionOptions {
   name: string;
   open: TransportFactory;
   timeoutMs: number;

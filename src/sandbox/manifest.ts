@@ -43,7 +43,7 @@ const promptVariableEntry = z.object({
 });
 
 /** Bounds of a widget's refresh interval in seconds (0: only when the page loads). */
-export const widgetRefreshBounds = { min: 30, max: 86_400 } as const;
+const widgetRefreshBounds = { min: 30, max: 86_400 } as const;
 
 const widgetEntry = z.object({
   // Shown in terminals (`radar plugin show`) too: no control characters.
@@ -124,7 +124,7 @@ export type ManifestResult = { ok: true; manifest: PluginManifest } | {
 const maxSchemaChars = 8_000;
 
 /** Converts the `{name: {type, description, optional}}` shorthand to JSON Schema. */
-export function toJsonSchema(
+function toJsonSchema(
   parameters: z.output<typeof toolEntry>["parameters"],
 ): JsonObjectSchema {
   if ("type" in parameters && parameters.type === "object") {

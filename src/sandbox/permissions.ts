@@ -41,7 +41,7 @@ const hostPattern =
 const envPattern = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;
 
 /** Expands `~` and relative paths (against the plugin folder) and normalises `..` away. */
-export function expandPath(path: string, context: PathContext): string {
+function expandPath(path: string, context: PathContext): string {
   let expanded = path;
   if (path === "~") expanded = context.home;
   else if (path.startsWith("~/")) expanded = join(context.home, path.slice(2));

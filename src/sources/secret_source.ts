@@ -16,7 +16,7 @@ export interface SecretSettings {
 }
 
 /** Splits a command line into argv: whitespace separates, '…' and "…" quote, no shell. */
-export function splitCommandLine(line: string): string[] {
+function splitCommandLine(line: string): string[] {
   const words: string[] = [];
   let current = "";
   let quote: string | undefined;

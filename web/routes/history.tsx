@@ -20,7 +20,7 @@ const kinds: readonly ConversationKind[] = ["chat", "ask", "heartbeat", "task"];
 /** Messages shown per page of one conversation. */
 export const messagesPerPage = 200;
 /** Conversations per page. */
-export const historyPageSize = 25;
+const historyPageSize = 25;
 
 function readQuery(c: Context): HistoryQuery {
   const kind = c.req.query("kind");

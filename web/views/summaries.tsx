@@ -18,12 +18,12 @@ function pageHref(page: number): string {
 }
 
 /** "Daily digest" or "Weekly digest". */
-export function periodLabel(period: Digest["period"]): string {
+function periodLabel(period: Digest["period"]): string {
   return period === "day" ? "Daily digest" : "Weekly digest";
 }
 
 /** One digest as a card. */
-export function DigestCard(props: { digest: Digest }) {
+function DigestCard(props: { digest: Digest }) {
   const { digest } = props;
   return (
     <article class="card digest" id={`digest-${digest.id}`}>

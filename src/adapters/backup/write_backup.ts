@@ -249,7 +249,7 @@ function addBytes(pack: Pack, name: string, bytes: Uint8Array, mtime: Date): Pro
 }
 
 /** SHA-256 of bytes in hex. */
-export function sha256Hex(bytes: Uint8Array): string {
+function sha256Hex(bytes: Uint8Array): string {
   return createHash("sha256").update(bytes).digest("hex");
 }
 

@@ -27,7 +27,7 @@ export interface BodyLimits {
 }
 
 /** `16 MiB`, `512 KiB`, `900 bytes`. */
-export function formatBytes(bytes: number): string {
+function formatBytes(bytes: number): string {
   if (bytes >= 1024 * 1024) return `${+(bytes / 1024 / 1024).toFixed(1)} MiB`;
   if (bytes >= 1024) return `${+(bytes / 1024).toFixed(1)} KiB`;
   return `${bytes} bytes`;

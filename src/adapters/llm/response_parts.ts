@@ -32,7 +32,7 @@ export function wireToolCalls(value: unknown): WireToolCall[] {
 let generated = 0;
 
 /** A fresh tool call id for servers that send none. */
-export function newToolCallId(): string {
+function newToolCallId(): string {
   generated = (generated + 1) % 1_000_000;
   return `call_${Date.now().toString(36)}${generated.toString(36)}`;
 }

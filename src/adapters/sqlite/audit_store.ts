@@ -9,7 +9,7 @@ import { statement } from "./statements.ts";
 import { readOnlyReason, write } from "./write.ts";
 
 /** Settings of the audit store. */
-export interface AuditStoreOptions {
+interface AuditStoreOptions {
   /** The known secrets, never stored (absent: none known, the generic rules only). */
   secrets?: Secrets;
   retentionDays: number;

@@ -12,7 +12,7 @@ import { readOnlyReason, transaction } from "./write.ts";
 import { insert, write } from "./write.ts";
 
 /** Which process runs, and how to tell whether another one still does. */
-export interface RunOwner {
+interface RunOwner {
   pid: number;
   isAlive(pid: number): boolean;
   /** When a PID's process started (a PID reused since the run began is not its runner). */

@@ -149,12 +149,12 @@ export async function backupDatabase(
 }
 
 /** The file `radar db check` records its last result in, next to radar.db. */
-export function lastCheckPath(dataDir: string): string {
+function lastCheckPath(dataDir: string): string {
   return `${dataDir.replace(/\/+$/, "")}/db-check.json`;
 }
 
 /** What `radar status` shows of the last full check. */
-export interface RecordedCheck {
+interface RecordedCheck {
   at: string;
   ok: boolean;
   durationMs: number;
@@ -180,7 +180,7 @@ export function recordCheck(dataDir: string, check: DatabaseCheck, at: Date): vo
 }
 
 /** The last recorded check, or undefined. */
-export function lastCheck(dataDir: string): RecordedCheck | undefined {
+function lastCheck(dataDir: string): RecordedCheck | undefined {
   try {
     const parsed = JSON.parse(Deno.readTextFileSync(lastCheckPath(dataDir)));
     if (typeof parsed?.at === "string" && typeof parsed?.ok === "boolean") return parsed;
@@ -192,7 +192,7 @@ export function lastCheck(dataDir: string): RecordedCheck | undefined {
 
 /** Databases up to this size get a live quick_check in `radar status` (~0.1 s); larger ones
  * show the last `radar db check` (quick_check took 1.8 s on 147 MiB / 100k conversations). */
-export const liveCheckMaxBytes = 8 * 1024 * 1024;
+const liveCheckMaxBytes = 8 * 1024 * 1024;
 
 /** The `radar status` integrity line. */
 export function integrityLine(db: DatabaseSync, dataDir: string, sizeBytes: number): string {

@@ -15,7 +15,7 @@ import { userConfigPath } from "../../config/paths.ts";
 import { radarVersion } from "../../version.ts";
 
 /** What is never copied into a backup, said after every backup. */
-export const neverCopied =
+const neverCopied =
   "never copied: the dashboard token (a new one is made), chat line history, logs, and secrets " +
   "kept in the OS keychain, password commands or environment variables";
 

@@ -21,7 +21,7 @@ export type CheckNotifier = (
 ) => Promise<string>;
 
 /** What the checks job needs. */
-export interface CustomCheckDependencies extends CheckDependencies {
+interface CustomCheckDependencies extends CheckDependencies {
   checks: readonly CheckEntry[];
   results: CheckResults;
   files: FileAccessDependencies & { secrets?: Secrets };

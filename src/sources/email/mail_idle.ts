@@ -22,7 +22,7 @@ const healthySessionMs = 60_000;
 export type IdleState = "connecting" | "idling" | "unsupported" | "waiting" | "stopped";
 
 /** What the watchers need. */
-export interface MailIdleOptions {
+interface MailIdleOptions {
   accounts: readonly EmailAccount[];
   settings: ImapSettings;
   logger: Logger;

@@ -27,7 +27,7 @@ export function findGh(
 }
 
 /** Why gh failed, as one line a person can act on. */
-export function ghProblem(stderr: string, code: number): string {
+function ghProblem(stderr: string, code: number): string {
   const text = stderr.trim();
   if (/gh auth login|not logged in|authentication required/i.test(text)) {
     return "gh is not logged in (run: gh auth login)";
