@@ -1,7 +1,8 @@
 /** Builds the `radar` command line (npm commander) and runs it with readable errors and exit codes. */
 import { Command, CommanderError } from "commander";
 import { causeChain, ExitCode, osErrorCode, RadarError } from "../core/errors.ts";
-import { loadConfig, readTextFileIfExists } from "../config/loader.ts";
+import { loadConfig } from "../config/loader.ts";
+import { readTextFileIfExists } from "../config/config_file.ts";
 import { openRadar, type Radar } from "../runtime/open_radar.ts";
 import type { CliContext, CliIo, GlobalOptions } from "./context.ts";
 import { commandRegistrars } from "./commands/index.ts";

@@ -28,9 +28,6 @@ export interface LoadOptions {
   readTextFile: (path: string) => string | undefined;
 }
 
-export { environmentOverrides } from "./environment.ts";
-export { readTextFileIfExists } from "./config_file.ts";
-
 /** Finds, parses and validates the configuration. Throws ConfigError (exit 2) when invalid. */
 export function loadConfig(options: LoadOptions): LoadedConfig {
   const { path, text } = findConfigFile(options);

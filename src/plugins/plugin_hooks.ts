@@ -37,16 +37,6 @@ interface PluginHooksOptions {
 /** Characters of a tool result a post_tool_call hook sees. */
 const hookResultChars = 4000;
 
-export {
-  type HookEntry,
-  hookMessageChars,
-  parsePostHookResult,
-  parsePreHookResult,
-  pluginHookPriority,
-  type PostHookAnswer,
-  type PreHookAnswer,
-} from "./plugin_hook_answers.ts";
-
 /** A hook or variable that times out this many times in a row is paused. */
 export const hookTimeoutLimit = 3;
 

@@ -21,8 +21,6 @@ import { NotFoundError } from "../core/errors.ts";
 import type { PluginReview, PluginTestOutcome } from "../core/plugin_state.ts";
 import { parseTests, runPluginTests } from "./plugin_tests.ts";
 
-export { type LoadedPlugin, PluginError, type PluginManagerOptions } from "./plugin_inventory.ts";
-
 /** Runs the plugin lifecycle on the data directory's plugin folders. */
 export class PluginManager {
   /** The read side: what is installed where, what each plugin asks for, which may run. */

@@ -10,7 +10,7 @@ import { Buffer } from "node:buffer";
 import { basename, dirname, join } from "node:path";
 import { RadarError } from "../../core/errors.ts";
 import { pathExists, removeQuietly } from "./paths.ts";
-import { describeFailure, storageFailure } from "../sqlite/write.ts";
+import { describeFailure, storageFailure } from "../sqlite/storage_failure.ts";
 import {
   archiveRoot,
   type BackupManifest,

@@ -6,7 +6,8 @@ import { silentLogger } from "../../core/ports.ts";
 import { Secrets } from "../../core/secrets.ts";
 import type { ToolOutcome } from "../../core/tool.ts";
 import { statement } from "./statements.ts";
-import { readOnlyReason, write } from "./write.ts";
+import { write } from "./write.ts";
+import { readOnlyReason } from "./storage_failure.ts";
 
 /** Settings of the audit store. */
 interface AuditStoreOptions {

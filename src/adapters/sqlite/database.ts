@@ -10,9 +10,7 @@ import {
   readOnlyReason,
   StorageError,
   storageFailure,
-} from "./write.ts";
-
-export { transaction } from "./write.ts";
+} from "./storage_failure.ts";
 
 /** One schema step; `version` is its position in `PRAGMA user_version`. */
 export interface Migration {

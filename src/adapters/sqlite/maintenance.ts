@@ -5,7 +5,7 @@
 import { backup, DatabaseSync } from "node:sqlite";
 import { RadarError } from "../../core/errors.ts";
 import { openSnapshot } from "./database.ts";
-import { describeFailure, storageFailure } from "./write.ts";
+import { describeFailure, storageFailure } from "./storage_failure.ts";
 import { damageAdvice } from "../../core/database_damage.ts";
 
 /** What a check found. */
