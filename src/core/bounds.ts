@@ -15,7 +15,7 @@ export const minEveryMinutes = 1;
 export const maxAtAheadMs = 10 * 366 * 24 * 60 * 60_000;
 
 /** The most rows any list command or page returns at once (history, memory, log, runs). */
-export const maxListLimit = 1000;
+const maxListLimit = 1000;
 
 /** The most log lines `radar logs -n` prints. */
 export const maxLogLines = 10_000;

@@ -32,7 +32,7 @@ function toolEmbeddingText(tool: Tool): string {
 }
 
 /** SHA-256 hex of a text (cache key part). */
-export async function textHash(text: string): Promise<string> {
+async function textHash(text: string): Promise<string> {
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
   return [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
 }

@@ -100,7 +100,7 @@ export function pluginOutcome(result: PluginCallResult): ToolResult {
 }
 
 /** The registry tools of one loaded plugin. */
-export function pluginTools(plugin: LoadedPlugin, pool: PluginHostPool): Tool[] {
+function pluginTools(plugin: LoadedPlugin, pool: PluginHostPool): Tool[] {
   const manifest = plugin.folder.manifest;
   return manifest.tools.map((spec) => ({
     name: spec.name,

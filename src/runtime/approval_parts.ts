@@ -152,7 +152,7 @@ function dashboardBaseUrl(config: RadarConfig): string {
  * Text the user wrote into the config that names places (watched folders, writable folders):
  * a path under them is the user's choice, not text from outside.
  */
-export function trustedConfigText(
+function trustedConfigText(
   config: RadarConfig,
   env: Record<string, string | undefined>,
 ): string[] {

@@ -10,7 +10,7 @@ import type { SkillCatalog, SkillInfo } from "./skill_catalog.ts";
 import { isPathInside } from "../core/protected_paths.ts";
 
 /** The folders of a skill whose files are its resources. */
-export const resourceFolders = ["scripts", "references", "assets"] as const;
+const resourceFolders = ["scripts", "references", "assets"] as const;
 /** Resources listed per skill at most. */
 const maxResources = 100;
 /** Characters of one resource `use_skill` returns. */

@@ -34,7 +34,7 @@ function formatBytes(bytes: number): string {
 }
 
 /** The error for a body over the cap. */
-export function tooLarge(origin: string, maxBytes: number): LlmError {
+function tooLarge(origin: string, maxBytes: number): LlmError {
   return new LlmError(
     "bad_response",
     `${origin} sent more than ${formatBytes(maxBytes)} (llm.max_response_mib); stopped reading.`,

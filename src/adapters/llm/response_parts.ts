@@ -38,7 +38,7 @@ function newToolCallId(): string {
 }
 
 /** Arguments as JSON text, whatever shape the server used. Empty means `{}`. */
-export function argumentsText(value: unknown): string {
+function argumentsText(value: unknown): string {
   if (value === undefined || value === null || value === "") return "{}";
   if (typeof value === "string") return value;
   return JSON.stringify(value);

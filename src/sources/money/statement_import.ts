@@ -178,7 +178,7 @@ function checkCurrency(config: MoneyConfig, part: AccountPart): void {
 }
 
 /** The stable content key of a transaction without a bank id. */
-export function contentKey(
+function contentKey(
   account: string,
   bookedOn: string,
   amountMinor: number,
