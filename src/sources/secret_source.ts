@@ -5,7 +5,8 @@
  * tool results and model requests mask it from then on.
  */
 import type { SecretKeeper } from "../core/secrets.ts";
-import { findOnPath, keychainCommand, type KeychainItem, keychainProblem } from "./keychain.ts";
+import { findOnPath } from "../adapters/os/find_on_path.ts";
+import { keychainCommand, type KeychainItem, keychainProblem } from "./keychain.ts";
 import { type ProcessResult, runProcess } from "../adapters/os/run_process.ts";
 
 /** Where an account's password comes from. */
