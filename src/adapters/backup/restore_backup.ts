@@ -6,7 +6,8 @@
  */
 import { join } from "node:path";
 import { RadarError } from "../../core/errors.ts";
-import { pathExists, removeQuietly } from "./paths.ts";
+import { removeQuietly } from "./paths.ts";
+import { pathExists } from "../os/file_lookup.ts";
 import { fileStamp } from "../../core/file_stamp.ts";
 import { checkDatabaseFile } from "../sqlite/maintenance.ts";
 import { type BackupManifest, configName, databaseName, dataFolders } from "./backup_manifest.ts";

@@ -9,7 +9,8 @@ import { createGzip } from "node:zlib";
 import { Buffer } from "node:buffer";
 import { basename, dirname, join } from "node:path";
 import { RadarError } from "../../core/errors.ts";
-import { pathExists, removeQuietly } from "./paths.ts";
+import { removeQuietly } from "./paths.ts";
+import { pathExists } from "../os/file_lookup.ts";
 import { describeFailure, storageFailure } from "../sqlite/storage_failure.ts";
 import {
   archiveRoot,

@@ -1,5 +1,15 @@
-/** Finds a program the way a shell would, in the PATH folders of an environment. */
+/** Finding things on disk: whether anything is at a path, and a program on PATH. */
 import { join } from "node:path";
+
+/** True when something (a file, folder or link, even a dangling one) is at `path`. */
+export function pathExists(path: string): boolean {
+  try {
+    Deno.lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /** `program` in the PATH folders of `env` (absolute folders only), or undefined. */
 export function findOnPath(
