@@ -14,6 +14,7 @@ import { ConversationList, type HistoryQuery } from "../views/history_list.tsx";
 import { conversationMarkdownChunks } from "../views/export_markdown.ts";
 import { conversationJsonChunks, textStream } from "../views/export_stream.ts";
 import { Notice } from "../views/layout.tsx";
+import { FilterForm } from "../views/filter_form.tsx";
 import { formatTime } from "../views/format.ts";
 
 const kinds: readonly ConversationKind[] = ["chat", "ask", "heartbeat", "task"];
@@ -74,14 +75,7 @@ export function historyRoutes(context: RouteContext): Hono {
       context,
       { title: "History", active: "/history" },
       <>
-        <form
-          class="row filters"
-          method="get"
-          action="/history"
-          hx-get="/history/list"
-          hx-target="#history-list"
-          hx-trigger="input changed delay:300ms from:find input, change from:find select, submit"
-        >
+        <FilterForm action="/history" list="/history/list" target="#history-list">
           <input
             type="search"
             name="q"
@@ -96,7 +90,7 @@ export function historyRoutes(context: RouteContext): Hono {
             ))}
           </select>
           <button type="submit" class="secondary">Search</button>
-        </form>
+        </FilterForm>
         <div id="history-list">{list(query)}</div>
       </>,
     );
