@@ -169,29 +169,23 @@ export function historyRoutes(context: RouteContext): Hono {
     );
   });
 
-  app.get("/history/:id{[0-9]+}/export.md", (c) => {
-    const id = parseId(c.req.param("id"));
-    const conversation = id ? deps.conversations.conversation(id) : undefined;
-    if (!conversation) return c.text("No such conversation.", 404);
-    return download(
-      c,
-      conversationMarkdownChunks(conversation, deps.conversations.eachMessage(conversation.id)),
-      "text/markdown; charset=utf-8",
-      `radar-conversation-${conversation.id}.md`,
-    );
-  });
-
-  app.get("/history/:id{[0-9]+}/export.json", (c) => {
-    const id = parseId(c.req.param("id"));
-    const conversation = id ? deps.conversations.conversation(id) : undefined;
-    if (!conversation) return c.text("No such conversation.", 404);
-    return download(
-      c,
-      conversationJsonChunks(conversation, deps.conversations.eachMessage(conversation.id)),
-      "application/json; charset=utf-8",
-      `radar-conversation-${conversation.id}.json`,
-    );
-  });
+  const exports = [
+    { extension: "md", chunks: conversationMarkdownChunks, type: "text/markdown; charset=utf-8" },
+    { extension: "json", chunks: conversationJsonChunks, type: "application/json; charset=utf-8" },
+  ];
+  for (const { extension, chunks, type } of exports) {
+    app.get(`/history/:id{[0-9]+}/export.${extension}`, (c) => {
+      const id = parseId(c.req.param("id"));
+      const conversation = id ? deps.conversations.conversation(id) : undefined;
+      if (!conversation) return c.text("No such conversation.", 404);
+      return download(
+        c,
+        chunks(conversation, deps.conversations.eachMessage(conversation.id)),
+        type,
+        `radar-conversation-${conversation.id}.${extension}`,
+      );
+    });
+  }
 
   const remove = (c: Context) => {
     const id = parseId(c.req.param("id"));
