@@ -22,7 +22,7 @@ import {
   type PluginDirectories,
   pluginDirectories,
 } from "./plugin_directories.ts";
-import { pathExists } from "../adapters/os/file_lookup.ts";
+import { pathExists, realPathOrUndefined } from "../adapters/os/quiet_fs.ts";
 import { type PluginFolder, readPluginFolder } from "./plugin_files.ts";
 import type { PluginApproval, PluginRecords } from "./plugin_records.ts";
 import type { PluginStatus, PluginSummary } from "../core/plugin_state.ts";
@@ -170,14 +170,6 @@ export class PluginInventory {
       });
     }
     return loaded;
-  }
-}
-
-function realPathOrUndefined(path: string): string | undefined {
-  try {
-    return Deno.realPathSync(path);
-  } catch {
-    return undefined;
   }
 }
 

@@ -14,7 +14,7 @@ import {
   reservedNames,
   writeFolder,
 } from "./plugin_directories.ts";
-import { pathExists } from "../adapters/os/file_lookup.ts";
+import { pathExists } from "../adapters/os/quiet_fs.ts";
 import { pluginCode, type PluginFolder, readPluginFolder } from "./plugin_files.ts";
 import { PluginError, PluginInventory, type PluginManagerOptions } from "./plugin_inventory.ts";
 import { NotFoundError } from "../core/errors.ts";

@@ -5,7 +5,7 @@
  * tool results and model requests mask it from then on.
  */
 import type { SecretKeeper } from "../core/secrets.ts";
-import { findOnPath } from "../adapters/os/file_lookup.ts";
+import { findOnPath } from "../adapters/os/quiet_fs.ts";
 import { keychainCommand, type KeychainItem, keychainProblem } from "./keychain.ts";
 import { type ProcessResult, runProcess } from "../adapters/os/run_process.ts";
 

@@ -9,8 +9,7 @@ import { createGzip } from "node:zlib";
 import { Buffer } from "node:buffer";
 import { basename, dirname, join } from "node:path";
 import { RadarError } from "../../core/errors.ts";
-import { removeQuietly } from "./paths.ts";
-import { pathExists } from "../os/file_lookup.ts";
+import { pathExists, removeQuietly } from "../os/quiet_fs.ts";
 import { describeFailure, storageFailure } from "../sqlite/storage_failure.ts";
 import {
   archiveRoot,

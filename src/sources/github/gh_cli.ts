@@ -5,7 +5,7 @@
  */
 import { existsSync } from "node:fs";
 import { isAbsolute } from "node:path";
-import { findOnPath } from "../../adapters/os/file_lookup.ts";
+import { findOnPath } from "../../adapters/os/quiet_fs.ts";
 import { runProcess } from "../../adapters/os/run_process.ts";
 
 /** Bytes of gh output read at most (a page of notifications is far smaller). */
