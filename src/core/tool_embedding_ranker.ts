@@ -7,6 +7,7 @@
 import { cosineSimilarity, type EmbeddingModel } from "./embedding_model.ts";
 import type { Tool } from "./tool.ts";
 import type { ToolRanker } from "./tool_relevance.ts";
+import { sha256Hex } from "./bytes.ts";
 
 /** Port: stored tool-description vectors (SQLite in production). */
 export interface EmbeddingCache {
@@ -31,12 +32,6 @@ function toolEmbeddingText(tool: Tool): string {
   return `${tool.name.replaceAll("_", " ")}: ${tool.description}${keywords}`;
 }
 
-/** SHA-256 hex of a text (cache key part). */
-async function textHash(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
-  return [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
-}
-
 /** A ToolRanker over an embedding model, degrading to "no scores" when the server fails. */
 export class EmbeddingToolRanker implements ToolRanker {
   #options: EmbeddingRankerOptions;
@@ -56,7 +51,7 @@ export class EmbeddingToolRanker implements ToolRanker {
     const retryAfter = this.#options.retryAfterMs ?? 10 * 60_000;
     if (this.#failedAt !== undefined && now() - this.#failedAt < retryAfter) return undefined;
     try {
-      const hashes = await Promise.all(tools.map((tool) => textHash(toolEmbeddingText(tool))));
+      const hashes = await Promise.all(tools.map((tool) => sha256Hex(toolEmbeddingText(tool))));
       const vectors = hashes.map((hash) => cache.get(model.model, hash));
       const missing = tools.flatMap((_tool, index) => vectors[index] ? [] : [index]);
       const texts = [message, ...missing.map((index) => toolEmbeddingText(tools[index]))];

@@ -17,6 +17,7 @@ import type { SecretKeeper } from "../../core/secrets.ts";
 import { newEventIcs, occurrencesIn } from "./ics_occurrences.ts";
 import { isLoopbackHost } from "../../adapters/network/address_policy.ts";
 import { readCapped } from "../../adapters/network/bounded_read.ts";
+import { sha256Hex } from "../../core/bytes.ts";
 
 /** One configured calendar. */
 export type CalendarEntry = z.output<typeof calendarEntry>;
@@ -233,7 +234,5 @@ async function eventUid(calendar: string, event: NewCalendarEvent): Promise<stri
     event.end.toISOString(),
     event.location ?? "",
   ]);
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(identity));
-  const hex = [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, "0"));
-  return `${hex.join("").slice(0, 32)}@radar`;
+  return `${(await sha256Hex(identity)).slice(0, 32)}@radar`;
 }
