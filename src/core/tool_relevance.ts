@@ -132,7 +132,7 @@ function shapeStems(message: string): string[] {
 }
 
 /** Message stems plus the tool-side words they imply (see `synonymRows`). */
-function expandStems(stems: readonly string[]): Set<string> {
+export function expandStems(stems: readonly string[]): Set<string> {
   const expanded = new Set(stems);
   for (const stem of stems) for (const implied of synonyms.get(stem) ?? []) expanded.add(implied);
   return expanded;
