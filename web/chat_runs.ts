@@ -60,10 +60,10 @@ export interface ChatRun {
 const keptFinishedRuns = 50;
 
 /** How long a tool's question waits for an answer before it counts as Deny. */
-export const defaultConfirmTimeoutMs = 5 * 60_000;
+const defaultConfirmTimeoutMs = 5 * 60_000;
 
 /** Options of the run tracker (tests inject timers). */
-export interface ChatRunsOptions {
+interface ChatRunsOptions {
   timers?: Timers;
   confirmTimeoutMs?: number;
 }

@@ -5,7 +5,8 @@
  */
 import { writeTextFileAtomically } from "../src/adapters/atomic_file.ts";
 import { dirname } from "node:path";
-import { environmentOverrides, loadConfig, type LoadedConfig } from "../src/config/loader.ts";
+import { loadConfig, type LoadedConfig } from "../src/config/loader.ts";
+import { environmentOverrides } from "../src/config/environment.ts";
 import { type Environment, userConfigPath } from "../src/config/paths.ts";
 import { changedConfigKeys } from "../src/runtime/live_config.ts";
 import type { ConfigFile } from "./ports.ts";

@@ -9,7 +9,7 @@ import { secretKeyPattern } from "../src/config/mask_secrets.ts";
 import { ConfigError } from "../src/core/errors.ts";
 
 /** What a secret looks like in the browser. */
-export const secretPlaceholder = "********";
+const secretPlaceholder = "********";
 
 interface SecretScalar {
   path: Array<string | number>;

@@ -28,7 +28,7 @@ export interface RunningWebServer {
 }
 
 /** The login link for a one-time code on a dashboard at `url` (ends with "/"). */
-export function loginLinkFor(url: string, code: string): string {
+function loginLinkFor(url: string, code: string): string {
   return `${url}login?code=${encodeURIComponent(code)}`;
 }
 

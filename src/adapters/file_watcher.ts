@@ -33,19 +33,13 @@ export const systemTimers: Timers = {
   clear: (id) => clearTimeout(id),
 };
 
-/** A finished file the watcher reports once. */
-export interface WatchedFile {
-  path: string;
-  size: number;
-}
-
 /** The OS event stream of one folder (Deno.watchFs; tests wrap it). */
 export type WatchFs = (folder: string, recursive: boolean) => AsyncIterable<Deno.FsEvent> & {
   close(): void;
 };
 
 /** Settings of one watcher. */
-export interface FolderWatcherOptions {
+interface FolderWatcherOptions {
   /** Absolute folder path. */
   folder: string;
   /** Glob on the file name: `*.pdf`, `*.cb?` (case-insensitive). */

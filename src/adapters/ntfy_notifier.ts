@@ -81,7 +81,7 @@ const priorityNumbers = { min: 1, low: 2, default: 3, high: 4, urgent: 5 } as co
  * message, priority, click target and `http` action buttons (a POST each, clearing the
  * notification once tapped).
  */
-export function ntfyJsonBody(topic: string, notification: Notification): Record<string, unknown> {
+function ntfyJsonBody(topic: string, notification: Notification): Record<string, unknown> {
   return {
     topic,
     message: notification.message,

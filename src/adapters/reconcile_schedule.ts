@@ -54,7 +54,7 @@ const urgency: Record<ReconcileReason, number> = {
 };
 
 /** What the schedule drives. */
-export interface ReconcileScheduleOptions {
+interface ReconcileScheduleOptions {
   policy?: Partial<ReconcilePolicy>;
   timers: Timers;
   /** Wall-clock milliseconds (injectable). */

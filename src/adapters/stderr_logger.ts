@@ -8,7 +8,7 @@ const levels = { debug: 10, info: 20, warn: 30, error: 40 } as const;
 export type LogLevel = keyof typeof levels;
 
 /** Formats one log line: time, level, message, then key=value fields (terminal-safe). */
-export function formatLogLine(
+function formatLogLine(
   at: Date,
   level: LogLevel,
   message: string,

@@ -9,10 +9,10 @@ import type { ApprovalService } from "./approvals.ts";
 import type { TickJob } from "../core/work_ports.ts";
 
 /** Days decided approvals and task firings are kept. */
-export const keepDecidedDays = 90;
+const keepDecidedDays = 90;
 
 /** What the upkeep works on. */
-export interface ApprovalUpkeepParts {
+interface ApprovalUpkeepParts {
   approvals: ApprovalService;
   firings: TaskFirings;
   /** Prunes the action journal by `tools.files.journal_days`; returns how many went. */

@@ -24,7 +24,7 @@ import type { ToolExecution } from "../core/tool_registry.ts";
 import type { StandingGrants } from "./standing_grants.ts";
 
 /** What the approvals run on. */
-export interface ApprovalServiceParts {
+interface ApprovalServiceParts {
   store: ApprovalStore;
   tokens: CapabilityTokens;
   grants: StandingGrants;
@@ -393,7 +393,7 @@ export function outcomeLine(outcome: ApprovalOutcome): string {
 }
 
 /** The arguments object of a stored call ({} when it is not one). */
-export function parseArguments(text: string): Record<string, unknown> {
+function parseArguments(text: string): Record<string, unknown> {
   try {
     let value = JSON.parse(text);
     if (typeof value === "string") value = JSON.parse(value);

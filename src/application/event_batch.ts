@@ -12,7 +12,7 @@ import { defaultMessageBounds } from "../core/heartbeat.ts";
 export const maxBatchEvents = 1_000;
 
 /** True for events of a folder watcher (summarised per folder beyond the first few). */
-export function isFileEvent(event: PendingEvent): boolean {
+function isFileEvent(event: PendingEvent): boolean {
   return event.source.startsWith("watcher ");
 }
 

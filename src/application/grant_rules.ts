@@ -57,7 +57,7 @@ export function grantMatches(
 }
 
 /** Glob characters escaped so the text matches only itself. */
-export function escapeGlob(text: string): string {
+function escapeGlob(text: string): string {
   return text.replace(/[*?[\]{}()!+@\\]/g, "\\$&");
 }
 

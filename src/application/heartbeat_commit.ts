@@ -5,7 +5,7 @@
  * consumes nothing, so its events are delivered again; a run a hook blocked counts against its
  * events and sets aside those blocked too often. post_heartbeat hooks observe every ending.
  */
-import type { AgentResult } from "../core/agent_loop.ts";
+import type { AgentResult } from "../core/agent_types.ts";
 import type { PendingEvent } from "../core/heartbeat.ts";
 import type { Hooks } from "../core/hooks.ts";
 import { addUsage } from "../core/messages.ts";

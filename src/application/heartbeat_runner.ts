@@ -5,7 +5,8 @@
  */
 import type { Outbox } from "../core/work_ports.ts";
 import type { RadarConfig } from "../config/schema.ts";
-import { type AgentDependencies, type AgentResult, runAgent } from "../core/agent_loop.ts";
+import { runAgent } from "../core/agent_loop.ts";
+import type { AgentDependencies, AgentResult } from "../core/agent_types.ts";
 import { estimateFirstRequestTokens } from "../core/agent_loop.ts";
 import { buildHeartbeatMessage, decideHeartbeat, type PendingEvent } from "../core/heartbeat.ts";
 import type { ConversationArchive } from "../core/ports.ts";
@@ -28,10 +29,8 @@ import { formatDate } from "../core/zoned_time.ts";
 import type { UnattendedBudget } from "./unattended_budget.ts";
 import type { ChangeNotices } from "./change_notices.ts";
 
-export { blockedHeartbeatLimit, type HeartbeatReport } from "./heartbeat_commit.ts";
-
 /** What the heartbeat runner needs. */
-export interface HeartbeatRunnerDependencies extends HeartbeatCommitDependencies {
+interface HeartbeatRunnerDependencies extends HeartbeatCommitDependencies {
   config: RadarConfig;
   conversations: ConversationArchive;
   /** Notifications recorded before they are sent (never twice after a crash). */

@@ -10,7 +10,7 @@ import { retryDelaysMinutes } from "../core/receipts.ts";
 import type { Outbox, OutboxEntry, TickJob } from "../core/work_ports.ts";
 
 /** What the retries need. */
-export interface NotificationRetryParts {
+interface NotificationRetryParts {
   outbox: Outbox;
   notifier: Notifier;
   clock: Clock;

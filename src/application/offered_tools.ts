@@ -1,5 +1,5 @@
 /** Tools offered on daemon runs (heartbeats, tasks): `notify` always, then the most relevant. */
-import type { AgentDependencies } from "../core/agent_loop.ts";
+import type { AgentDependencies } from "../core/agent_types.ts";
 
 /** Tools a proactive run always offers: nobody reads its answer unless it notifies. */
 export const proactiveTools = ["notify"];

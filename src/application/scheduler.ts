@@ -3,10 +3,11 @@ import type { EventQueue, Outbox, RunLog, TickJob } from "../core/work_ports.ts"
 import type { RadarConfig } from "../config/schema.ts";
 import { isHeartbeatDue } from "../core/heartbeat.ts";
 import type { Clock, Logger } from "../core/ports.ts";
-import type { HeartbeatReport, HeartbeatRunner } from "./heartbeat_runner.ts";
+import type { HeartbeatRunner } from "./heartbeat_runner.ts";
+import type { HeartbeatReport } from "./heartbeat_commit.ts";
 
 /** What the scheduler needs. */
-export interface SchedulerDependencies {
+interface SchedulerDependencies {
   config: RadarConfig;
   clock: Clock;
   logger: Logger;

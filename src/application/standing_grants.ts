@@ -18,7 +18,7 @@ import { allGrants, grantCheck, grantProblems, suggestGrant } from "./grant_rule
 export type ListedGrant = StandingGrant & { problems: string[] };
 
 /** What the grants are built from. */
-export interface StandingGrantsParts {
+interface StandingGrantsParts {
   store: GrantStore;
   /** radar.yaml's `grants:` rules, read live. */
   configured: () => readonly NewStandingGrant[];

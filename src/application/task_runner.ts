@@ -7,10 +7,10 @@ import type {
   TickJob,
   Transaction,
 } from "../core/work_ports.ts";
-import { type AgentDependencies, type AgentResult, runAgent } from "../core/agent_loop.ts";
+import { runAgent } from "../core/agent_loop.ts";
+import type { AgentDependencies, AgentResult } from "../core/agent_types.ts";
 import type { Clock, ConversationStore, Logger } from "../core/ports.ts";
 import { dueAction } from "../core/schedule.ts";
-import type {} from "../core/schedule_ports.ts";
 import type { TaskRecord } from "../core/schedule_ports.ts";
 import { nextRunAfter } from "./task_schedule.ts";
 import { daemonToolNames, proactiveTools } from "./offered_tools.ts";
@@ -21,7 +21,7 @@ import type { TaskFirings } from "../core/receipts.ts";
 import type { UnattendedBudget } from "./unattended_budget.ts";
 
 /** What the task runner needs. */
-export interface TaskRunnerDependencies {
+interface TaskRunnerDependencies {
   /** One database transaction (the event and the state it records commit together). */
   transaction: Transaction;
   store: TaskStore;

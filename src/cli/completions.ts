@@ -12,7 +12,7 @@ interface CompletionNode {
 }
 
 /** Every command path of the tree with its subcommand names and long options. */
-export function completionNodes(program: Command): CompletionNode[] {
+function completionNodes(program: Command): CompletionNode[] {
   const nodes: CompletionNode[] = [];
   const visit = (command: Command, path: string) => {
     const subcommands = command.commands.map((child) => child.name());

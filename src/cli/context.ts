@@ -1,5 +1,6 @@
 /** What every CLI command receives: terminal I/O and a way to open the runtime. */
-import type { Radar, RadarOptions } from "../runtime/open_radar.ts";
+import type { Radar } from "../runtime/open_radar.ts";
+import type { RadarOptions } from "../runtime/radar_options.ts";
 import type { LoadedConfig } from "../config/loader.ts";
 import type { LineEditor } from "./line_editor.ts";
 

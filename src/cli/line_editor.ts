@@ -24,7 +24,7 @@ export interface LineEditor {
 }
 
 /** How many history entries the file keeps. */
-export const chatHistoryLimit = 500;
+const chatHistoryLimit = 500;
 
 /** Plain lines from `io.readLine` (pipes, tests): no editing, no interrupts. */
 export function plainLineEditor(io: CliIo): LineEditor {

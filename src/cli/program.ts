@@ -1,7 +1,8 @@
 /** Builds the `radar` command line (npm commander) and runs it with readable errors and exit codes. */
 import { Command, CommanderError } from "commander";
 import { causeChain, ExitCode, osErrorCode, RadarError } from "../core/errors.ts";
-import { loadConfig, readTextFileIfExists } from "../config/loader.ts";
+import { loadConfig } from "../config/loader.ts";
+import { readTextFileIfExists } from "../config/config_file.ts";
 import { openRadar, type Radar } from "../runtime/open_radar.ts";
 import type { CliContext, CliIo, GlobalOptions } from "./context.ts";
 import { commandRegistrars } from "./commands/index.ts";
@@ -116,7 +117,7 @@ const storageProblems: Record<string, string> = {
 };
 
 /** Prints one readable line for an error and returns its exit code. */
-export function reportError(error: unknown, io: CliIo, verbose: boolean): number {
+function reportError(error: unknown, io: CliIo, verbose: boolean): number {
   if (error instanceof CommanderError) {
     // Commander has printed its message already; `radar` alone prints the help (code 1 there).
     if (error.exitCode === 0 || error.code === "commander.help") return ExitCode.ok;

@@ -1,5 +1,5 @@
 /** Live progress on stderr: a spinner with elapsed time while the model works, a line per tool. */
-import type { AgentEvent } from "../core/agent_loop.ts";
+import type { AgentEvent } from "../core/agent_types.ts";
 import type { CliIo } from "./context.ts";
 
 const frames = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];

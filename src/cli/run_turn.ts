@@ -1,5 +1,6 @@
 /** Runs one user turn through the agent loop with progress and verbose output. */
-import { type AgentEvent, type AgentResult, runAgent } from "../core/agent_loop.ts";
+import { runAgent } from "../core/agent_loop.ts";
+import type { AgentEvent, AgentResult } from "../core/agent_types.ts";
 import type { ConversationKind } from "../core/tool.ts";
 import type { CliContext } from "./context.ts";
 import { Progress } from "./progress.ts";

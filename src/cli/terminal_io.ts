@@ -78,7 +78,7 @@ function writeStderr(text: string): void {
  * The folder the user ran the command in: `deno task` runs in the repository and passes the
  * caller's folder as INIT_CWD; elsewhere the process's cwd.
  */
-export function invocationDirectory(env: Record<string, string | undefined>): string {
+function invocationDirectory(env: Record<string, string | undefined>): string {
   return env.INIT_CWD || Deno.cwd();
 }
 

@@ -28,9 +28,6 @@ export interface LoadOptions {
   readTextFile: (path: string) => string | undefined;
 }
 
-export { environmentOverrides } from "./environment.ts";
-export { readTextFileIfExists } from "./config_file.ts";
-
 /** Finds, parses and validates the configuration. Throws ConfigError (exit 2) when invalid. */
 export function loadConfig(options: LoadOptions): LoadedConfig {
   const { path, text } = findConfigFile(options);
@@ -121,7 +118,7 @@ function applyEnvironment(raw: Record<string, unknown>, env: Environment): Recor
 }
 
 /** A short name of a value's type, as a user reads it. */
-export function typeName(value: unknown): string {
+function typeName(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "a list";
   if (typeof value === "object") return "a mapping";

@@ -12,7 +12,7 @@ export const mcpServerNameRule =
   "expected a short name (a-z, 0-9, single _ between them, at most 24 characters)";
 
 /** One MCP server: a stdio command (argv, no shell) or a streamable HTTP URL. */
-export const mcpServerEntry = z.object({
+const mcpServerEntry = z.object({
   name: z.string().regex(mcpServerNamePattern, mcpServerNameRule),
   /** The program and its arguments, run without a shell inside the exec sandbox. */
   command: z.array(z.string()).default([]),

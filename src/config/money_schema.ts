@@ -62,7 +62,7 @@ export const moneyAccount = z.object({
 });
 
 /** A rule: transactions whose payee or description matches go to `category`. */
-export const moneyRule = z.object({
+const moneyRule = z.object({
   /** A case-insensitive regular expression over "payee description". */
   match: z.string().min(1).max(500).refine(isRegExp, "expected a valid regular expression"),
   category: categoryName,
@@ -73,7 +73,7 @@ export const moneyRule = z.object({
 });
 
 /** The categories offered when none are configured. */
-export const defaultCategories = [
+const defaultCategories = [
   "groceries",
   "dining",
   "transport",

@@ -20,7 +20,7 @@ function isTimeZone(name: string): boolean {
 }
 
 /** `radar:` identity and personality. */
-export const radarSection = z.object({
+const radarSection = z.object({
   name: z.string().min(1).default("Radar"),
   /**
    * The personality's name (`<data>/personalities/NAME.md` or `NAME/PERSONALITY.md`, a plugin's,
@@ -40,7 +40,7 @@ export const radarSection = z.object({
  * One model role under `llm.models`. Empty fields inherit the main model's (`llm.base_url`, …);
  * an empty `model` leaves the role unset. The API key is inherited only with the server.
  */
-export const modelRole = z.object({
+const modelRole = z.object({
   provider: z.enum(["ollama", "openai", ""]).default(""),
   base_url: z.union([z.literal(""), z.url({ protocol: /^https?$/ })]).default(""),
   model: z.string().default(""),
@@ -48,7 +48,7 @@ export const modelRole = z.object({
 });
 
 /** `llm:` (alias `ollama:`): which server and model, and how to talk to it. */
-export const llmSection = z.object({
+const llmSection = z.object({
   /** ollama = native /api/chat; openai = /v1/chat/completions. Empty: inferred from base_url. */
   provider: z.enum(["ollama", "openai", ""]).default(""),
   base_url: z.url({ protocol: /^https?$/ }).default("http://localhost:11434"),
@@ -91,7 +91,7 @@ export const llmSection = z.object({
 });
 
 /** `heartbeat:` the schedule of proactive checks. */
-export const heartbeatSection = z.object({
+const heartbeatSection = z.object({
   enabled: z.boolean().default(true),
   interval_minutes: positiveInt.max(1440).default(15),
   quiet_hours: z.object({
@@ -107,7 +107,7 @@ export const heartbeatSection = z.object({
 });
 
 /** `notifications:` where `notify` sends. */
-export const notificationsSection = z.object({
+const notificationsSection = z.object({
   ntfy: z.object({
     url: z.url({ protocol: /^https?$/ }).default("https://ntfy.sh"),
     /** Empty means not configured. */
@@ -118,7 +118,7 @@ export const notificationsSection = z.object({
 });
 
 /** `memory:` how much history and which notes reach the prompt. */
-export const memorySection = z.object({
+const memorySection = z.object({
   /** Recent exchanges (user + assistant turns) replayed into a conversation's context. */
   max_conversation_context: z.number().int().min(0).max(200).default(10),
   max_personality_notes: z.number().int().min(0).max(50).default(5),
@@ -133,7 +133,7 @@ export const memorySection = z.object({
 });
 
 /** One file watcher. */
-export const watcherEntry = z.object({
+const watcherEntry = z.object({
   path: z.string().min(1),
   pattern: z.string().default("*"),
   action: z.string().default("file_added"),
@@ -143,7 +143,7 @@ export const watcherEntry = z.object({
 });
 
 /** `tools:` per-tool settings and safety rails. */
-export const toolsSection = z.object({
+const toolsSection = z.object({
   max_result_chars: positiveInt.max(bounds.maxConfigChars).default(8000),
   audit_retention_days: positiveInt.max(bounds.maxRetentionDays).default(90),
   exec: z.object({
@@ -205,7 +205,7 @@ export const toolsSection = z.object({
 export const minAuthTokenLength = 24;
 
 /** `web:` the dashboard. */
-export const webSection = z.object({
+const webSection = z.object({
   host: z.string().default("127.0.0.1"),
   port: z.number().int().min(0).max(65535).default(8420),
   /**
@@ -225,7 +225,7 @@ export const webSection = z.object({
 });
 
 /** `plugins:` the plugin host and LLM-created tools. */
-export const pluginsSection = z.object({
+const pluginsSection = z.object({
   enabled: z.boolean().default(true),
   allow_llm_generated: z.boolean().default(false),
   auto_approve_if_tests_pass: z.boolean().default(false),
@@ -237,7 +237,7 @@ export const pluginsSection = z.object({
 });
 
 /** A `hooks.rules` entry (type-specific checks in `superRefine`). */
-export const hookRule = z.object({
+const hookRule = z.object({
   name: z.string().min(1).max(80),
   type: z.enum(Object.keys(hookRuleTypes) as [keyof typeof hookRuleTypes]),
   /** Default: the type's first point. */
@@ -320,13 +320,13 @@ export const hookRule = z.object({
 });
 
 /** `hooks:` config rules at the hook points (plugins add theirs through the plugin host). */
-export const hooksSection = z.object({
+const hooksSection = z.object({
   enabled: z.boolean().default(true),
   rules: z.array(hookRule).max(200).default([]),
 });
 
 /** `skills:` Agent Skills folders (`<data>/skills/` and the bundled ones are always searched). */
-export const skillsSection = z.object({
+const skillsSection = z.object({
   enabled: z.boolean().default(true),
   dirs: z.array(z.string().min(1)).max(50).default([]),
 });
@@ -335,14 +335,14 @@ export const skillsSection = z.object({
  * One `grants:` rule: a standing grant in radar.yaml (a tool and glob patterns for its arguments;
  * paths with `~`). Checked like every grant: never over protected places or Radar's own state.
  */
-export const grantRule = z.object({
+const grantRule = z.object({
   tool: z.string().min(1).max(100),
   arguments: z.record(z.string().min(1).max(100), z.string().min(1).max(1000)),
   note: z.string().max(300).default(""),
 });
 
 /** `approvals:` what a run without a person does with an action that needs a yes. */
-export const approvalsSection = z.object({
+const approvalsSection = z.object({
   /** How long a pending approval waits for an answer. */
   expire_hours: z.number().positive().max(24 * 30).default(24),
   /** Push each pending approval to ntfy with Approve/Deny buttons (needs notifications.ntfy). */

@@ -60,6 +60,3 @@ export interface ActionJournal {
   /** Deletes entries older than `before`; returns them (their backups are removed too). */
   prune(before: Date): JournalEntry[];
 }
-
-/** The default number of days the journal keeps entries (`tools.files.journal_days`). */
-export const defaultJournalDays = 30;

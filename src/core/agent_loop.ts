@@ -15,16 +15,6 @@ import { ToolOffer } from "./tool_offer.ts";
 import { runToolCall, type ToolCallRun } from "./tool_call_step.ts";
 import { guardRun } from "./run_guard.ts";
 
-export type {
-  AgentDependencies,
-  AgentEvent,
-  AgentRequest,
-  AgentResult,
-  AgentSettings,
-  StopReason,
-} from "./agent_types.ts";
-export { blockedTitle } from "./agent_messages.ts";
-
 /**
  * Runs the agent loop, storing every message as it happens; the run is recorded while it lasts
  * (`deps.runs`), so one whose process never finished is found interrupted by the next start.

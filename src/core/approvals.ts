@@ -158,6 +158,3 @@ export interface ApprovalRequests {
  * never throws.
  */
 export type ApprovalNotifier = (notice: Notification, scope: string) => Promise<void>;
-
-/** The default time a pending approval waits for an answer. */
-export const defaultApprovalHours = 24;

@@ -15,7 +15,7 @@ export const minEveryMinutes = 1;
 export const maxAtAheadMs = 10 * 366 * 24 * 60 * 60_000;
 
 /** The most rows any list command or page returns at once (history, memory, log, runs). */
-export const maxListLimit = 1000;
+const maxListLimit = 1000;
 
 /** The most log lines `radar logs -n` prints. */
 export const maxLogLines = 10_000;
@@ -66,12 +66,6 @@ export function checkLimit(value: number, name: string, max = maxListLimit): num
   const problem = limitProblem(value, name, max);
   if (problem) throw new UsageError(problem);
   return value;
-}
-
-/** Throws a one-line UsageError (exit 2) when a repeat interval is outside its bounds. */
-export function checkEvery(text: string | undefined, name: string): void {
-  const problem = text === undefined ? undefined : everyProblem(text, name);
-  if (problem) throw new UsageError(problem);
 }
 
 /** Clamps a list limit and offset into their bounds (for pages that must not fail). */

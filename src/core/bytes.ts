@@ -1,4 +1,4 @@
-/** Byte helpers for bounded stream reads. */
+/** Byte helpers: bounded stream reads, text digests. */
 
 /** Joins chunks into one array. */
 export function concatBytes(chunks: readonly Uint8Array[]): Uint8Array {
@@ -9,4 +9,10 @@ export function concatBytes(chunks: readonly Uint8Array[]): Uint8Array {
     offset += chunk.length;
   }
   return all;
+}
+
+/** The SHA-256 of a text's UTF-8 bytes, as 64 hex digits. */
+export async function sha256Hex(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  return [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
 }

@@ -9,7 +9,7 @@ import { formatEvents, type PendingEvent } from "./heartbeat.ts";
 import { untrustedNotice, wrapUntrusted } from "./untrusted_text.ts";
 
 /** The triage system prompt: fixed, so the fast model's prompt cache holds across ticks. */
-export const triageSystemPrompt =
+const triageSystemPrompt =
   "You sort events for a personal assistant. Reply with one word: YES if any event needs an " +
   "action or the user's attention (something to do, answer, file, fix or be told about), NO if " +
   "none does (routine noise, nothing changed that matters).";

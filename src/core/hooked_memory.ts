@@ -14,7 +14,7 @@ import type { MemorySearch } from "./recall.ts";
 export type StoreOutcome = { ok: true; id: number } | { ok: false; message: string };
 
 /** What hooked memory is built from. */
-export interface HookedMemoryOptions {
+interface HookedMemoryOptions {
   facts: FactStore;
   hooks?: Hooks;
   /** Facts, summaries and digests for `recall` (absent: the facts' FTS5 search alone). */

@@ -130,7 +130,7 @@ export interface HookRegistration<P extends HookPoint = HookPoint> {
 }
 
 /** Told about each handler that failed (and was skipped, or blocked when fail-closed). */
-export type HookFailureListener = (registration: HookRegistration, error: string) => void;
+type HookFailureListener = (registration: HookRegistration, error: string) => void;
 
 /**
  * Thrown by a handler that runs several hooks (the plugins' handler of a point) to name the one

@@ -7,7 +7,7 @@
 import type { CategoryTotal, MerchantTotal } from "./money_store.ts";
 
 /** The label of transactions without a category. */
-export const uncategorizedLabel = "uncategorized";
+const uncategorizedLabel = "uncategorized";
 
 /** One category in one month, against the months before. */
 export interface CategoryLine {

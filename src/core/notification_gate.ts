@@ -28,6 +28,3 @@ export function quietHoursGate(
     },
   };
 }
-
-/** A gate that allows everything (tests, or no quiet hours). */
-export const openGate: NotificationGate = { check: () => ({ allowed: true }) };

@@ -9,7 +9,7 @@
  */
 
 /** Under the home folder: credentials, keys, browser profiles, shell histories. */
-export const homeSecretPaths: readonly string[] = [
+const homeSecretPaths: readonly string[] = [
   // keys and credentials
   ".ssh",
   ".gnupg",
@@ -119,7 +119,7 @@ export const homeSecretPaths: readonly string[] = [
 ];
 
 /** Absolute secret paths. */
-export const systemSecretPaths: readonly string[] = [
+const systemSecretPaths: readonly string[] = [
   // the password hashes and the backups shadow tools keep beside them (readable as root)
   "/etc/shadow",
   "/etc/shadow-",
@@ -141,7 +141,7 @@ export const secretFolderNames: readonly string[] = [".ssh", ".gnupg", ".passwor
  * Under the home folder: readable, never written. Whatever runs at log-in, at shell start, on a
  * schedule, or is found first on PATH.
  */
-export const homeStartupPaths: readonly string[] = [
+const homeStartupPaths: readonly string[] = [
   ".bashrc",
   ".bash_profile",
   ".bash_login",
@@ -189,7 +189,7 @@ export const homeStartupPaths: readonly string[] = [
 ];
 
 /** Absolute paths readable but never written (system start-up, schedulers, identity files). */
-export const systemStartupPaths: readonly string[] = [
+const systemStartupPaths: readonly string[] = [
   "/etc/profile",
   "/etc/profile.d",
   "/etc/bash.bashrc",
@@ -350,19 +350,4 @@ export function protectedLocations(places: RadarPlaces): ProtectedLocation[] {
 export function isPathInside(path: string, root: string): boolean {
   const folder = root.replace(/\/+$/, "");
   return folder === "" || path === folder || path.startsWith(`${folder}/`);
-}
-
-/**
- * The protected locations a grant of `path` would reach: those inside it, and the one it lies
- * inside (a grant of ~/.ssh/keys is inside ~/.ssh).
- */
-export function protectedWithin(
-  path: string,
-  locations: readonly ProtectedLocation[],
-  kinds: readonly ProtectionKind[] = ["secret", "radar"],
-): ProtectedLocation[] {
-  return locations.filter((location) =>
-    kinds.includes(location.kind) &&
-    (isPathInside(location.path, path) || isPathInside(path, location.path))
-  );
 }

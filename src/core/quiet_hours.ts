@@ -10,7 +10,7 @@ function minutesOf(clock: string): number {
 }
 
 /** Minutes since local midnight of `at` in `timeZone` (undefined: the system's zone). */
-export function localMinutes(at: Date, timeZone?: string): number {
+function localMinutes(at: Date, timeZone?: string): number {
   const { hour, minute } = zonedParts(at, timeZone);
   return hour * 60 + minute;
 }

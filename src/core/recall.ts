@@ -40,7 +40,7 @@ export interface RecallSource {
 }
 
 /** The embedding side of recall. */
-export interface RecallEmbedding {
+interface RecallEmbedding {
   model: EmbeddingModel;
   warn: (message: string) => void;
   /** Milliseconds clock (injected). */

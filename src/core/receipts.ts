@@ -43,9 +43,3 @@ export interface TaskFirings {
 
 /** Waits before the 2nd, 3rd, … try of a failed notification; after the last, undeliverable. */
 export const retryDelaysMinutes: readonly number[] = [1, 5, 30, 120];
-
-/** When to try again after `attempts` failed tries, or undefined when it is undeliverable. */
-export function nextRetry(attempts: number, at: Date): Date | undefined {
-  const minutes = retryDelaysMinutes[attempts - 1];
-  return minutes === undefined ? undefined : new Date(at.getTime() + minutes * 60_000);
-}

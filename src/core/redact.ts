@@ -6,7 +6,7 @@ const secretName =
   /^(token|access_token|api[_-]?key|apikey|key|password|passwd|secret|auth|authorization|sig|signature|x-subscription-token|client_secret)$/i;
 
 /** Names of JSON keys and URL parameters whose values are secrets. */
-export function isSecretName(name: string): boolean {
+function isSecretName(name: string): boolean {
   return secretName.test(name) || /(token|secret|password|api_key|apikey)$/i.test(name);
 }
 

@@ -16,7 +16,7 @@ import { effectOf, isGatedEffect } from "./tool_effect.ts";
 import type { ToolExecution, ToolGate } from "./tool_registry.ts";
 
 /** What the guard of one run works with. */
-export interface RunGuardOptions {
+interface RunGuardOptions {
   provenance: RunProvenance;
   kind: ConversationKind;
   conversationId?: number;

@@ -5,7 +5,7 @@
  */
 
 /** The longest delay the daemon schedules (a year): far enough, and always a valid date. */
-export const maxDelayMinutes = 366 * 24 * 60;
+const maxDelayMinutes = 366 * 24 * 60;
 
 /** `at` plus `minutes`, clamped to [1 minute, a year]; a non-finite delay counts as a year. */
 export function laterBy(at: Date, minutes: number): Date {

@@ -39,7 +39,7 @@ export type CatchUpPolicy = "once_within_24h" | "skip";
 export const catchUpPolicies: readonly CatchUpPolicy[] = ["once_within_24h", "skip"];
 
 /** A run is "on time" when at most this late (cron ticks and slow ticks add delay). */
-export const onTimeGraceMs = 5 * 60_000;
+const onTimeGraceMs = 5 * 60_000;
 
 /** What a due check says about a scheduled run. */
 export type DueAction = "wait" | "run" | "skip_missed";

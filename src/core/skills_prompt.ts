@@ -13,7 +13,7 @@ export interface SkillSummary {
 }
 
 /** Characters of one description in the prompt. */
-export const skillDescriptionChars = 160;
+const skillDescriptionChars = 160;
 
 /** The block within `room` characters (empty when nothing fits or there are no skills). */
 export function skillsBlock(

@@ -24,8 +24,6 @@ export interface SourceHealth {
 export interface SourceStore {
   /** Health of one source (undefined before its first check). */
   health(source: string): SourceHealth | undefined;
-  /** Health of every source, by name. */
-  allHealth(): SourceHealth[];
   /** Records a good check. */
   recordSuccess(source: string, at: Date, nextCheckAt: Date, cursor?: string): void;
   /** Records a failed check; returns the consecutive failures so far. */

@@ -33,10 +33,10 @@ export interface SystemPromptInput {
 }
 
 /** Context documents named in the prompt at most (the rest are still loadable by name). */
-export const maxPromptContextDocuments = 20;
+const maxPromptContextDocuments = 20;
 
 /** The `<personality_context>` block and the resources line of a directory personality. */
-export function personalityExtras(input: SystemPromptInput): string[] {
+function personalityExtras(input: SystemPromptInput): string[] {
   const lines: string[] = [];
   const documents = input.personalityContext ?? [];
   if (documents.length) {

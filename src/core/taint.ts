@@ -16,7 +16,7 @@
 export const minSharedRun = 8;
 
 /** The shortest file or folder name checked against untrusted text. */
-export const minPathName = 4;
+const minPathName = 4;
 
 /** Why an argument is tainted. */
 export type TaintReason =

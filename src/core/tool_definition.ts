@@ -5,7 +5,7 @@ import type { EffectDeclaration, ToolEffect } from "./tool_effect.ts";
 import { describeIssues } from "./zod_issues.ts";
 
 /** Converts a zod schema to compact JSON Schema (no $schema, additionalProperties, lengths or bounds). */
-export function compactJsonSchema(schema: z.ZodType): Record<string, unknown> {
+function compactJsonSchema(schema: z.ZodType): Record<string, unknown> {
   const json = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as Record<
     string,
     unknown

@@ -41,17 +41,3 @@ export function effectOf(tool: Pick<Tool, "effect" | "readOnly">, args: unknown)
 export function isGatedEffect(effect: ToolEffect): boolean {
   return effect === "local_write" || effect === "sends_out";
 }
-
-/** The effect in words ("changes files here", "sends data out"). */
-export function describeEffect(effect: ToolEffect): string {
-  switch (effect) {
-    case "none":
-      return "reads only";
-    case "notifies_user":
-      return "notifies you";
-    case "local_write":
-      return "changes files or Radar's memory on this machine";
-    case "sends_out":
-      return "sends data off this machine or changes something elsewhere";
-  }
-}

@@ -7,6 +7,7 @@
 import { cosineSimilarity, type EmbeddingModel } from "./embedding_model.ts";
 import type { Tool } from "./tool.ts";
 import type { ToolRanker } from "./tool_relevance.ts";
+import { sha256Hex } from "./bytes.ts";
 
 /** Port: stored tool-description vectors (SQLite in production). */
 export interface EmbeddingCache {
@@ -15,7 +16,7 @@ export interface EmbeddingCache {
 }
 
 /** What the ranker is built from. */
-export interface EmbeddingRankerOptions {
+interface EmbeddingRankerOptions {
   model: EmbeddingModel;
   cache: EmbeddingCache;
   /** Called once per outage with a readable line. */
@@ -26,15 +27,9 @@ export interface EmbeddingRankerOptions {
 }
 
 /** The text embedded for a tool: its name in words, description and keywords. */
-export function toolEmbeddingText(tool: Tool): string {
+function toolEmbeddingText(tool: Tool): string {
   const keywords = tool.keywords?.length ? ` (${tool.keywords.join(", ")})` : "";
   return `${tool.name.replaceAll("_", " ")}: ${tool.description}${keywords}`;
-}
-
-/** SHA-256 hex of a text (cache key part). */
-export async function textHash(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
-  return [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
 }
 
 /** A ToolRanker over an embedding model, degrading to "no scores" when the server fails. */
@@ -56,7 +51,7 @@ export class EmbeddingToolRanker implements ToolRanker {
     const retryAfter = this.#options.retryAfterMs ?? 10 * 60_000;
     if (this.#failedAt !== undefined && now() - this.#failedAt < retryAfter) return undefined;
     try {
-      const hashes = await Promise.all(tools.map((tool) => textHash(toolEmbeddingText(tool))));
+      const hashes = await Promise.all(tools.map((tool) => sha256Hex(toolEmbeddingText(tool))));
       const vectors = hashes.map((hash) => cache.get(model.model, hash));
       const missing = tools.flatMap((_tool, index) => vectors[index] ? [] : [index]);
       const texts = [message, ...missing.map((index) => toolEmbeddingText(tools[index]))];

@@ -13,7 +13,7 @@ import { fitsBudget, type ToolRegistry, toolSpec, toolTokenCost } from "./tool_r
 import type { ToolRanker } from "./tool_relevance.ts";
 
 /** What choosing the tools reads. */
-export interface ToolOfferDependencies {
+interface ToolOfferDependencies {
   registry: ToolRegistry;
   hooks?: Hooks;
   toolRanker?: ToolRanker;

@@ -116,7 +116,7 @@ export function truncateText(text: string, max: number): string {
 }
 
 /** Where a registry keeps its tools (registration order is kept). */
-export interface ToolSet {
+interface ToolSet {
   register(tool: Tool): void;
   unregister(name: string): void;
   get(name: string): Tool | undefined;

@@ -37,7 +37,7 @@ export interface IssueOptions {
 }
 
 /** "a.b[0].c" (or the root's name for an empty path). */
-export function issuePath(issue: z.core.$ZodIssue, root = "(top level)"): string {
+function issuePath(issue: z.core.$ZodIssue, root = "(top level)"): string {
   return issue.path.map((key) => typeof key === "number" ? `[${key}]` : String(key))
     .join(".").replaceAll(".[", "[") || root;
 }

@@ -8,7 +8,8 @@
 import { basename, dirname, join } from "node:path";
 import { writeTextFileAtomically } from "../adapters/atomic_file.ts";
 import { systemTimers, type Timers } from "../adapters/file_watcher.ts";
-import { loadConfig, readTextFileIfExists } from "../config/loader.ts";
+import { loadConfig } from "../config/loader.ts";
+import { readTextFileIfExists } from "../config/config_file.ts";
 import type { Environment } from "../config/paths.ts";
 import { userConfigPath } from "../config/paths.ts";
 import type { RadarConfig } from "../config/schema.ts";

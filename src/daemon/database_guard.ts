@@ -14,7 +14,7 @@ import type { Radar } from "../runtime/open_radar.ts";
 import type { EventSource } from "./daemon.ts";
 
 /** How often the quick check runs while nothing reported damage. */
-export const dailyCheckMs = 24 * 60 * 60_000;
+const dailyCheckMs = 24 * 60 * 60_000;
 
 /** The guard: an event source for the daemon, and what the daemon asks it. */
 export interface DatabaseGuard extends EventSource {

@@ -22,7 +22,7 @@ export interface HeldLock {
 }
 
 /** The lock file of a data directory. */
-export function lockPath(dataDir: string): string {
+function lockPath(dataDir: string): string {
   return join(dataDir, "radar.pid");
 }
 
@@ -47,7 +47,7 @@ export type ProcessStart = (pid: number) => Date | undefined;
 export const pidReuseMarginMs = 10 * 60_000;
 
 /** True when the lock's holder still runs: alive, and not a newer process with the same PID. */
-export function holderRuns(
+function holderRuns(
   info: LockInfo,
   isAlive: (pid: number) => boolean,
   processStart?: ProcessStart,

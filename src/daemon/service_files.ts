@@ -11,7 +11,7 @@ export interface ServiceSpec {
 }
 
 /** The launchd label and systemd unit name. */
-export const serviceLabel = "dev.radar.daemon";
+const serviceLabel = "dev.radar.daemon";
 const unitName = "radar.service";
 
 function xml(text: string): string {

@@ -9,6 +9,7 @@
  */
 import type { Logger } from "../core/ports.ts";
 import type { EventSource } from "./daemon.ts";
+import { isFolder } from "../adapters/os/quiet_fs.ts";
 
 /** What the skill watcher needs of the facade: its skill catalog, skill roots and logger. */
 export interface SkillWatchTarget {
@@ -18,14 +19,6 @@ export interface SkillWatchTarget {
   /** Tells when the folders changed (a live `skills.dirs` edit); absent: they never do. */
   onSkillRootsChanged?(listener: () => void): () => void;
   logger: Logger;
-}
-
-function isFolder(path: string): boolean {
-  try {
-    return Deno.statSync(path).isDirectory;
-  } catch {
-    return false;
-  }
 }
 
 /** The skill folder watcher (none when skills are off). */

@@ -5,7 +5,8 @@
 import { formatSummary, formatTaskLine } from "./eval_report.ts";
 import { runEval } from "./eval_runner.ts";
 import { evalTasks } from "./eval_tasks.ts";
-import { type EvalHistory, evalRunOf, formatHistoryLine } from "./eval_history.ts";
+import { evalRunOf } from "./eval_history.ts";
+import { type EvalHistory, formatHistoryLine } from "../core/eval_records.ts";
 
 /** The command's inputs. */
 export interface EvalCommandOptions {

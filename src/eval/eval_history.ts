@@ -3,9 +3,6 @@ import type { EvalReport } from "./eval_runner.ts";
 import { summarize } from "./eval_report.ts";
 import type { NewEvalRun } from "../core/eval_records.ts";
 
-export type { EvalHistory, EvalRunRecord, NewEvalRun } from "../core/eval_records.ts";
-export { evalRates, formatHistoryLine } from "../core/eval_records.ts";
-
 /** The record of a finished report. */
 export function evalRunOf(report: EvalReport, startedAt: Date, durationMs: number): NewEvalRun {
   const totals = summarize(report);

@@ -1,5 +1,6 @@
 /** `radar eval`'s printout: a line per task and the totals a user compares models by. */
-import type { EvalReport, TaskOutcome } from "./eval_runner.ts";
+import type { EvalReport } from "./eval_runner.ts";
+import type { TaskOutcome } from "../core/eval_records.ts";
 
 const percent = (part: number, whole: number) =>
   `${part}/${whole} (${whole ? Math.round(100 * part / whole) : 0} %)`;

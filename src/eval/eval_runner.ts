@@ -32,7 +32,6 @@ export interface EvalOptions {
 }
 
 /** How one task went (declared in core: the eval store and the dashboard read it too). */
-export type { TaskOutcome } from "../core/eval_records.ts";
 
 /** The whole run. */
 export interface EvalReport {

@@ -2,7 +2,7 @@
  * `radar eval`'s built-in suite: plain requests (the spec's Phase 1 prompts and more), each with
  * files it sets up in a scratch home, the tools it should call, and a check of the effect.
  */
-import type { AgentResult } from "../core/agent_loop.ts";
+import type { AgentResult } from "../core/agent_types.ts";
 import type { Radar } from "../runtime/open_radar.ts";
 
 /** What a check can look at after a task ran. */
@@ -32,7 +32,7 @@ export interface EvalTask {
 }
 
 /** A one-page PDF written by hand with a correct cross-reference table. */
-export function onePagePdf(text: string): Uint8Array {
+function onePagePdf(text: string): Uint8Array {
   const stream = `BT /F1 20 Tf 72 720 Td (${text.replace(/[\\()]/g, "\\$&")}) Tj ET`;
   const objects = [
     "<< /Type /Catalog /Pages 2 0 R >>",

@@ -19,7 +19,7 @@ import { linearReplacer } from "./linear_regex.ts";
 import type { Clock, Logger } from "../core/ports.ts";
 
 /** One rule as configured. */
-export type HookRule = RadarConfig["hooks"]["rules"][number];
+type HookRule = RadarConfig["hooks"]["rules"][number];
 
 /** What rules need from the world. */
 export interface ConfigRuleOptions {
@@ -32,7 +32,7 @@ export interface ConfigRuleOptions {
 }
 
 /** The source name config rules register under. */
-export const configRuleSource = "config";
+const configRuleSource = "config";
 
 /** Tools whose `path` argument block_path_pattern checks. */
 const fileTools = ["read_file", "write_file", "list_directory", "pdf_extract"];
@@ -74,7 +74,7 @@ function argumentText(value: unknown, key: string): string | undefined {
 }
 
 /** Builds the registration of one rule. */
-export function ruleRegistration(rule: HookRule, options: ConfigRuleOptions): HookRegistration {
+function ruleRegistration(rule: HookRule, options: ConfigRuleOptions): HookRegistration {
   const point: HookPoint = rule.hook_point ?? hookRuleTypes[rule.type][0];
   const reg = <P extends HookPoint>(
     at: P,
@@ -216,7 +216,7 @@ function absolute(path: string, options: ConfigRuleOptions): string {
 }
 
 /** A one-line description of a rule (`radar hooks list`). */
-export function describeRule(rule: HookRule): string {
+function describeRule(rule: HookRule): string {
   const parts: string[] = [rule.type];
   if (rule.tools.length) parts.push(`tools ${rule.tools.join(", ")}`);
   if (rule.patterns.length) {

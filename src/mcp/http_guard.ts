@@ -69,7 +69,7 @@ export function guardedMcpFetch(
  * "cannot reach http://127.0.0.1:8765/mcp: connection refused": the address and what went wrong
  * in words (refused, timed out, no such host, TLS), not the runtime's "fetch failed".
  */
-export function unreachable(target: URL, error: unknown): string {
+function unreachable(target: URL, error: unknown): string {
   const where = `${target.origin}${target.pathname}`;
   const text = errorChain(error);
   const reason = /refused/i.test(text)

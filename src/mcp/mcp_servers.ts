@@ -21,7 +21,7 @@ import { explainHttpFailure, explainStdioFailure, type ProcessReport } from "./s
 import type { Secrets } from "../core/secrets.ts";
 
 /** Where a server stands with the user. */
-export type McpServerState = "approved" | "pending" | "changed";
+type McpServerState = "approved" | "pending" | "changed";
 
 /** One server as `radar mcp list` and the dashboard show it. */
 export interface McpServerStatus {
@@ -186,7 +186,7 @@ export async function discoverTools(
 const maxToolsPerServer = 64;
 
 /** The connection of one approved server, or why it cannot have one. */
-export function connectionFor(
+function connectionFor(
   deps: McpDependencies,
   approval: McpApproval,
   onToolsListed?: (tools: McpTool[]) => void,

@@ -9,7 +9,7 @@ import { textForModel } from "../core/untrusted_text.ts";
 import type { McpServerConnection } from "./server_connection.ts";
 
 /** Limits applied to one server's tools. */
-export interface McpToolLimits {
+interface McpToolLimits {
   maxResultChars: number;
   maxSchemaChars: number;
   /**
@@ -84,7 +84,7 @@ export function mcpTools(
 }
 
 /** One line, control characters removed, cut to `max` characters. */
-export function oneLine(text: string, max: number): string {
+function oneLine(text: string, max: number): string {
   // deno-lint-ignore no-control-regex
   const flat = textForModel(text).replace(/[\u0000-\u001f\u007f]+/g, " ").trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;

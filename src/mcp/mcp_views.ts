@@ -5,8 +5,6 @@ import type { McpApprovals } from "./approval.ts";
 import { mcpServerStatuses } from "./mcp_servers.ts";
 import type { McpServerSummary } from "../core/plugin_state.ts";
 
-export type { McpServerSummary };
-
 /** Every known server, or none when the approvals cannot be read. */
 export function mcpServerViews(config: RadarConfig, approvals: McpApprovals): McpServerSummary[] {
   try {

@@ -11,7 +11,7 @@ import { isAbsolute, join, resolve } from "node:path";
 const cache = new Map<string, string>();
 
 /** The files of `command`: argv entries that are regular files (argv[0] looked up on `path`). */
-export function programFiles(command: readonly string[], path: string, cwd: string): string[] {
+function programFiles(command: readonly string[], path: string, cwd: string): string[] {
   const files: string[] = [];
   command.forEach((argument, index) => {
     const candidates = index === 0 && !argument.includes("/")

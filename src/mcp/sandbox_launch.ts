@@ -21,6 +21,7 @@ import { dirname, join, relative, sep } from "node:path";
 import type { McpApproval } from "./approval.ts";
 import type { ProcessLaunch } from "./sandboxed_stdio_transport.ts";
 import type { SandboxSpec } from "../adapters/os/sandbox.ts";
+import { realPathOrUndefined } from "../adapters/os/quiet_fs.ts";
 
 /** The PATH a server runs with (and its program is looked up on, for the approval's pin). */
 export const defaultPath = "/usr/local/bin:/usr/bin:/bin";
@@ -90,8 +91,8 @@ export function sandboxLaunch(
   const cwd = folders[0] ?? "/";
   const spec = execSandboxSpec(scoped, { cwd, writeRoots: true, uid: Deno.uid() });
   spec.writableRoots = folders; // not exec's shared scratch folder
-  spec.readableRoots = approval.readFolders.flatMap((path) => realPath(path) ?? []);
-  const home = realPath(radarPlaces(scoped).home);
+  spec.readableRoots = approval.readFolders.flatMap((path) => realPathOrUndefined(path) ?? []);
+  const home = realPathOrUndefined(radarPlaces(scoped).home);
   if (home && home !== "/") {
     const visible = [...folders, ...spec.readableRoots];
     if (sandbox.program.kind === "bubblewrap") {
@@ -132,8 +133,8 @@ export function sandboxLaunch(
  * undefined when it can: under /tmp (the sandbox's /tmp is private and empty), in a folder the
  * sandbox empties (home, /etc, /opt) and not granted, or in a protected location.
  */
-export function hiddenBySandbox(spec: SandboxSpec, path: string): string | undefined {
-  const real = realPath(path);
+function hiddenBySandbox(spec: SandboxSpec, path: string): string | undefined {
+  const real = realPathOrUndefined(path);
   if (!real) return undefined; // missing outside the sandbox too: its own error says so
   const granted = [...spec.writableRoots, ...(spec.readableRoots ?? [])]
     .some((root) => isInside(real, root, true));
@@ -171,9 +172,9 @@ function narrowSystem(spec: SandboxSpec, program: string): void {
       else readable.push(path);
     } catch { /* not on this system */ }
   }
-  const optFolder = /^\/opt\/[^/]+/.exec(realPath(program) ?? program)?.[0];
-  if (optFolder && realPath(optFolder)) readable.push(optFolder);
-  const emptied = ["/etc", "/opt"].filter((folder) => realPath(folder) === folder);
+  const optFolder = /^\/opt\/[^/]+/.exec(realPathOrUndefined(program) ?? program)?.[0];
+  if (optFolder && realPathOrUndefined(optFolder)) readable.push(optFolder);
+  const emptied = ["/etc", "/opt"].filter((folder) => realPathOrUndefined(folder) === folder);
   spec.emptyFolders = [...(spec.emptyFolders ?? []), ...emptied];
   spec.symlinks = [...(spec.symlinks ?? []), ...symlinks];
   spec.readableRoots = readable;
@@ -193,7 +194,7 @@ const maxHiddenEntries = 2000;
  * visible and holds no visible folder, and the same one level further down each visible
  * folder's ancestors.
  */
-export function homeHidden(
+function homeHidden(
   home: string,
   visible: readonly string[],
 ): { folders: string[]; files: string[] } {
@@ -221,12 +222,4 @@ export function homeHidden(
   };
   walk(home);
   return { folders, files };
-}
-
-function realPath(path: string): string | undefined {
-  try {
-    return Deno.realPathSync(path);
-  } catch {
-    return undefined;
-  }
 }

@@ -8,6 +8,7 @@
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { deserializeMessage, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
+import { concatBytes } from "../core/bytes.ts";
 
 /** How to start the server process. */
 export interface ProcessLaunch {
@@ -122,7 +123,7 @@ export class SandboxedStdioTransport implements Transport {
         pendingBytes += index - start;
         start = index + 1;
         if (pendingBytes > this.maxMessageBytes) return this.tooLarge();
-        const line = decoder.decode(concat(pending, pendingBytes)).trim();
+        const line = decoder.decode(concatBytes(pending)).trim();
         pending = [];
         pendingBytes = 0;
         if (!line) continue;
@@ -159,17 +160,6 @@ export class SandboxedStdioTransport implements Transport {
         .slice(-stderrTailBytes);
     }
   }
-}
-
-function concat(parts: Uint8Array[], length: number): Uint8Array {
-  if (parts.length === 1) return parts[0];
-  const joined = new Uint8Array(length);
-  let offset = 0;
-  for (const part of parts) {
-    joined.set(part, offset);
-    offset += part.length;
-  }
-  return joined;
 }
 
 /** Waits for `promise`, at most `ms`. */

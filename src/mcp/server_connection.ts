@@ -6,16 +6,17 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { CallToolResult, Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
+import { coalescedRun } from "../core/coalesced_run.ts";
 import { radarVersion } from "../version.ts";
 
 /**
  * Makes a fresh transport for each start. The MCP SDK is imported at the first start, so a
  * process that calls no MCP tool never loads it (start-up time, idle memory).
  */
-export type TransportFactory = () => Transport | Promise<Transport>;
+type TransportFactory = () => Transport | Promise<Transport>;
 
 /** A server's connection settings. */
-export interface ConnectionOptions {
+interface ConnectionOptions {
   name: string;
   open: TransportFactory;
   timeoutMs: number;
@@ -130,25 +131,14 @@ export class McpServerConnection {
     if (onToolsListed) {
       // One listing at a time; notifications that come meanwhile make one more (a server that
       // floods them gets no flood of listings, comparisons and warnings).
-      let listing = false;
-      let again = false;
-      const relist = async () => {
-        listing = true;
-        try {
-          do {
-            again = false;
-            // On this session's client, not through a call: a notification neither restarts a
-            // stopped server nor resets the idle timer (a chatty server still stops when idle).
-            await listAllTools(client, this.options.timeoutMs).then(onToolsListed, () => {});
-          } while (again);
-        } finally {
-          listing = false;
-        }
-      };
+      // On this session's client, not through a call: a notification neither restarts a stopped
+      // server nor resets the idle timer (a chatty server still stops when idle).
+      const relist = coalescedRun(() =>
+        listAllTools(client, this.options.timeoutMs).then(onToolsListed, () => {})
+      );
       client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
         // Not awaited here: the listing is a request of its own on this connection.
-        if (listing) again = true;
-        else void relist();
+        relist();
         return Promise.resolve();
       });
     }

@@ -17,7 +17,7 @@ const maxStderrChars = 240;
 const maxStderrLines = 3;
 
 /** The last stderr lines as one line: control characters dropped, secrets masked, capped. */
-export function stderrTail(text: string, secrets: readonly string[]): string {
+function stderrTail(text: string, secrets: readonly string[]): string {
   const lines = text.split(/\r?\n/)
     // deno-lint-ignore no-control-regex
     .map((line) => line.replace(/\x1b\[[0-9;]*[A-Za-z]/g, "").replace(/[\u0000-\u001f\u007f]/g, ""))

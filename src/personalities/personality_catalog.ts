@@ -33,13 +33,13 @@ import {
 } from "./personality_sources.ts";
 
 /** The system prompt's token budget a personality should leave room in. */
-export const promptTokenBudget = 500;
+const promptTokenBudget = 500;
 
 /** The name under which an inline `radar.personality` text is listed and selected. */
-export const inlineName = "inline";
+const inlineName = "inline";
 
 /** What the catalog is built from. */
-export interface PersonalityCatalogOptions {
+interface PersonalityCatalogOptions {
   dataDir: string;
   /** The live config (`radar.personality` may change while the daemon runs). */
   config: () => RadarConfig;
@@ -364,7 +364,7 @@ export function promptWarning(name: string, promptTokens: number): string | unde
 }
 
 /** The text `create` writes when none is given. */
-export function templateFor(name: string): string {
+function templateFor(name: string): string {
   return `---
 name: ${name}
 description: One line that says what this personality is for

@@ -13,7 +13,7 @@ import { z } from "zod";
 import { isPathInside } from "../core/protected_paths.ts";
 
 /** Context documents listed per personality at most. */
-export const maxContextDocuments = 50;
+const maxContextDocuments = 50;
 /** Characters of one context document `load_context` returns. */
 export const maxContextChars = 16_000;
 

@@ -51,7 +51,7 @@ export interface ResolvedPersonality {
 export type Resolution = ResolvedPersonality | { error: string } | undefined;
 
 /** The bundled personalities folder (inside the compiled binary too). */
-export function bundledPersonalitiesPath(): string {
+function bundledPersonalitiesPath(): string {
   return decodeURIComponent(new URL("../../personalities/", import.meta.url).pathname)
     .replace(/\/$/, "");
 }
@@ -65,7 +65,7 @@ export interface SourceOptions {
 }
 
 /** Reads one personality file into a resolution. */
-export function readPersonalityFile(
+function readPersonalityFile(
   file: string,
   meta: { name: string; kind: PersonalityKind; source: string; editable: boolean; dir?: string },
   warn?: (line: string) => void,
@@ -128,7 +128,7 @@ export function resolveInDataFolder(name: string, options: SourceOptions): Resol
 }
 
 /** A personality an enabled plugin bundles, or undefined. */
-export function resolveFromPlugins(name: string, options: SourceOptions): Resolution {
+function resolveFromPlugins(name: string, options: SourceOptions): Resolution {
   if (!personalityNamePattern.test(name)) return undefined;
   const found = (options.plugins?.() ?? []).find((entry) => entry.file === `${name}.md`);
   if (!found) return undefined;

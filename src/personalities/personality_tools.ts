@@ -15,7 +15,7 @@ import { type ContextDocumentFile, readContextDocument } from "./personality_dir
 import type { PersonalityFrontMatter } from "./personality_file.ts";
 
 /** The name of the context-document tool. */
-export const loadContextName = "load_context";
+const loadContextName = "load_context";
 
 /** A predicate over tool names from `include` and `exclude` patterns. */
 export function toolFilter(tools: PersonalityFrontMatter["tools"]): (name: string) => boolean {
@@ -27,7 +27,7 @@ export function toolFilter(tools: PersonalityFrontMatter["tools"]): (name: strin
 }
 
 /** `load_context`: one context document of the run's personality, by its listed name. */
-export function loadContextTool(dir: string, documents: readonly ContextDocumentFile[]): Tool {
+function loadContextTool(dir: string, documents: readonly ContextDocumentFile[]): Tool {
   return defineTool({
     name: loadContextName,
     effect: "none",

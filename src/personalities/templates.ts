@@ -12,7 +12,7 @@ import { textForModel } from "../core/untrusted_text.ts";
 import { formatClock, formatDate, zonedParts } from "../core/zoned_time.ts";
 
 /** The names the templates know without plugins. */
-export const builtinVariables = ["current_time", "current_date", "day_of_week"] as const;
+const builtinVariables = ["current_time", "current_date", "day_of_week"] as const;
 
 const weekdays = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
 const templatePattern = /\{\{\s*([A-Za-z0-9_.]{1,80})\s*\}\}/g;

@@ -53,7 +53,7 @@ export interface CreateToolDependencies {
 }
 
 /** Builds the files of an LLM-written plugin (pure). */
-export function generatedPluginFiles(args: z.output<typeof input>): Record<string, string> {
+function generatedPluginFiles(args: z.output<typeof input>): Record<string, string> {
   const manifest = {
     name: args.name,
     version: "1.0.0",

@@ -47,16 +47,6 @@ export function ensurePluginDirectories(dirs: PluginDirectories): void {
   }
 }
 
-/** True when a path exists (a dangling symlink counts). */
-export function exists(path: string): boolean {
-  try {
-    Deno.lstatSync(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** Removes a file, link or folder if present. */
 export function removePath(path: string): void {
   try {

@@ -9,7 +9,7 @@ import { parseManifest, type PluginManifest } from "../sandbox/manifest.ts";
 import type { PluginCode } from "../sandbox/plugin_process.ts";
 
 /** Limits for one plugin folder. */
-export const pluginFolderLimits = { maxFiles: 64, maxBytes: 1_000_000, maxDepth: 4 };
+const pluginFolderLimits = { maxFiles: 64, maxBytes: 1_000_000, maxDepth: 4 };
 
 /** A plugin folder read into memory. */
 export interface PluginFolder {
@@ -35,7 +35,7 @@ const specifierPattern =
   /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+|\bexport\s*\*\s*from\s*)(["'])([^"'\n]+)\1/g;
 
 /** Import specifiers in code that are not relative paths inside the plugin (pure). */
-export function forbiddenImports(files: Record<string, string>): string[] {
+function forbiddenImports(files: Record<string, string>): string[] {
   const problems: string[] = [];
   for (const [path, text] of Object.entries(files)) {
     if (!codeFile.test(path)) continue;
@@ -52,7 +52,7 @@ export function forbiddenImports(files: Record<string, string>): string[] {
 }
 
 /** Hashes a file set (sorted by path) with sha-256, hex. */
-export function hashFiles(files: Record<string, string>): string {
+function hashFiles(files: Record<string, string>): string {
   const hash = createHash("sha256");
   for (const path of Object.keys(files).sort()) {
     hash.update(`${path}\0${files[path].length}\0`);

@@ -25,7 +25,7 @@ import { type PluginHostPool, pluginOutcome } from "./plugin_tools.ts";
 import { otherHookPoints, otherPointsSource, pointRegistration } from "./plugin_point_hooks.ts";
 
 /** What the hooks need. */
-export interface PluginHooksOptions {
+interface PluginHooksOptions {
   pool: PluginHostPool;
   clock: Clock;
   logger: Logger;
@@ -35,17 +35,7 @@ export interface PluginHooksOptions {
 }
 
 /** Characters of a tool result a post_tool_call hook sees. */
-export const hookResultChars = 4000;
-
-export {
-  type HookEntry,
-  hookMessageChars,
-  parsePostHookResult,
-  parsePreHookResult,
-  pluginHookPriority,
-  type PostHookAnswer,
-  type PreHookAnswer,
-} from "./plugin_hook_answers.ts";
+const hookResultChars = 4000;
 
 /** A hook or variable that times out this many times in a row is paused. */
 export const hookTimeoutLimit = 3;

@@ -18,11 +18,11 @@ import {
 import { protectedLocations, radarPlacesFrom } from "../core/protected_paths.ts";
 import {
   ensurePluginDirectories,
-  exists,
   folderNames,
   type PluginDirectories,
   pluginDirectories,
 } from "./plugin_directories.ts";
+import { pathExists, realPathOrUndefined } from "../adapters/os/quiet_fs.ts";
 import { type PluginFolder, readPluginFolder } from "./plugin_files.ts";
 import type { PluginApproval, PluginRecords } from "./plugin_records.ts";
 import type { PluginStatus, PluginSummary } from "../core/plugin_state.ts";
@@ -80,7 +80,7 @@ export class PluginInventory {
     };
     add(
       this.dirs.available,
-      (name) => exists(join(this.dirs.enabled, name)) ? "enabled" : "disabled",
+      (name) => pathExists(join(this.dirs.enabled, name)) ? "enabled" : "disabled",
     );
     add(this.dirs.pending, () => "pending_review");
     add(this.dirs.failed, () => "failed");
@@ -129,7 +129,7 @@ export class PluginInventory {
   read(name: string): { folder?: PluginFolder; errors: string[]; location: string } {
     for (const dir of [this.dirs.pending, this.dirs.available, this.dirs.failed]) {
       const path = join(dir, name);
-      if (!exists(path)) continue;
+      if (!pathExists(path)) continue;
       const result = readPluginFolder(path);
       return result.ok
         ? { folder: result.folder, errors: [], location: path }
@@ -170,14 +170,6 @@ export class PluginInventory {
       });
     }
     return loaded;
-  }
-}
-
-function realPathOrUndefined(path: string): string | undefined {
-  try {
-    return Deno.realPathSync(path);
-  } catch {
-    return undefined;
   }
 }
 

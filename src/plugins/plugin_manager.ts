@@ -8,20 +8,18 @@
 import { join } from "node:path";
 import type { PluginGrant } from "../sandbox/permissions.ts";
 import {
-  exists,
   folderNames,
   moveFolder,
   removePath,
   reservedNames,
   writeFolder,
 } from "./plugin_directories.ts";
+import { pathExists } from "../adapters/os/quiet_fs.ts";
 import { pluginCode, type PluginFolder, readPluginFolder } from "./plugin_files.ts";
 import { PluginError, PluginInventory, type PluginManagerOptions } from "./plugin_inventory.ts";
 import { NotFoundError } from "../core/errors.ts";
 import type { PluginReview, PluginTestOutcome } from "../core/plugin_state.ts";
 import { parseTests, runPluginTests } from "./plugin_tests.ts";
-
-export { type LoadedPlugin, PluginError, type PluginManagerOptions } from "./plugin_inventory.ts";
 
 /** Runs the plugin lifecycle on the data directory's plugin folders. */
 export class PluginManager {
@@ -91,7 +89,9 @@ export class PluginManager {
    */
   approve(name: string, approvedBy: "user" | "tests_passed" = "user"): PluginFolder {
     const path = join(this.dirs.pending, name);
-    if (!exists(path)) throw new PluginError(`Cannot approve ${name}: it is not pending review`);
+    if (!pathExists(path)) {
+      throw new PluginError(`Cannot approve ${name}: it is not pending review`);
+    }
     const result = readPluginFolder(path);
     if (!result.ok) throw new PluginError(`Cannot approve ${name}: ${result.errors.join("; ")}`);
     const folder = result.folder;
@@ -116,14 +116,14 @@ export class PluginManager {
   /** Rejects a pending plugin: it moves to failed/ with the reason. */
   reject(name: string, reason = "rejected by the user"): void {
     const path = join(this.dirs.pending, name);
-    if (!exists(path)) throw new PluginError(`Cannot reject ${name}: it is not pending review`);
+    if (!pathExists(path)) throw new PluginError(`Cannot reject ${name}: it is not pending review`);
     moveFolder(path, join(this.dirs.failed, name));
     Deno.writeTextFileSync(join(this.dirs.failed, name, "errors.txt"), `${reason}\n`);
   }
 
   /** Enables an approved plugin. */
   enable(name: string): void {
-    if (!exists(join(this.dirs.available, name))) {
+    if (!pathExists(join(this.dirs.available, name))) {
       throw new PluginError(`Cannot enable ${name}: it is not approved (see radar plugin list)`);
     }
     const link = join(this.dirs.enabled, name);
@@ -133,7 +133,7 @@ export class PluginManager {
 
   /** Disables a plugin (it stays approved). */
   disable(name: string): void {
-    if (!exists(join(this.dirs.enabled, name))) {
+    if (!pathExists(join(this.dirs.enabled, name))) {
       throw new PluginError(`Cannot disable ${name}: it is not enabled`);
     }
     removePath(join(this.dirs.enabled, name));
@@ -142,7 +142,7 @@ export class PluginManager {
   /** Puts a previously approved version back in place (it must match its approval). */
   rollback(name: string, version: string): PluginFolder {
     const path = join(this.dirs.versions, name, version);
-    if (!/^\d+\.\d+\.\d+$/.test(version) || !exists(path)) {
+    if (!/^\d+\.\d+\.\d+$/.test(version) || !pathExists(path)) {
       const known = folderNames(join(this.dirs.versions, name)).join(", ") || "none";
       throw new PluginError(`Cannot roll ${name} back to ${version}: known versions: ${known}`);
     }
@@ -167,7 +167,7 @@ export class PluginManager {
       this.dirs.versions,
     ]
       .map((dir) => join(dir, name));
-    if (!places.some(exists)) throw new NotFoundError(`Cannot remove ${name}: not installed`);
+    if (!places.some(pathExists)) throw new NotFoundError(`Cannot remove ${name}: not installed`);
     for (const place of places) removePath(place);
     this.#options.records.revokeApprovals(name, this.#options.clock.now());
     this.#options.records.deleteReview(name);

@@ -58,7 +58,7 @@ export interface PointCaller {
 }
 
 /** Characters of an answer a post_agent_run hook may return. */
-export const maxResponseChars = 20_000;
+const maxResponseChars = 20_000;
 
 function parseJson(text: string): unknown {
   try {

@@ -19,7 +19,7 @@ import { pluginCode } from "./plugin_files.ts";
 import type { LoadedPlugin } from "./plugin_inventory.ts";
 
 /** Limits every plugin host runs with. */
-export type HostLimits = Omit<PluginProcessOptions, "code" | "grant">;
+type HostLimits = Omit<PluginProcessOptions, "code" | "grant">;
 
 /** Warm plugin host processes, one per plugin. */
 export class PluginHostPool {
@@ -57,7 +57,7 @@ export class PluginHostPool {
 }
 
 /** Builds an argument parser from a JSON Schema object (zod's converter, checked fallback). */
-export function jsonSchemaParser(schema: JsonObjectSchema): Tool["parse"] {
+function jsonSchemaParser(schema: JsonObjectSchema): Tool["parse"] {
   let parser: z.ZodType | undefined;
   try {
     parser = z.fromJSONSchema(schema as Parameters<typeof z.fromJSONSchema>[0]);
@@ -100,7 +100,7 @@ export function pluginOutcome(result: PluginCallResult): ToolResult {
 }
 
 /** The registry tools of one loaded plugin. */
-export function pluginTools(plugin: LoadedPlugin, pool: PluginHostPool): Tool[] {
+function pluginTools(plugin: LoadedPlugin, pool: PluginHostPool): Tool[] {
   const manifest = plugin.folder.manifest;
   return manifest.tools.map((spec) => ({
     name: spec.name,

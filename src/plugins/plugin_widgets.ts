@@ -14,12 +14,12 @@ import type { PluginHostPool } from "./plugin_tools.ts";
 import { parseWidgetContent } from "./widget_content.ts";
 
 /** The longest a dashboard fragment waits for a widget. */
-export const widgetDeadlineMs = 5_000;
+const widgetDeadlineMs = 5_000;
 /** Answers and failures are reused at least this long (a page reload does not call again). */
-export const minCacheSeconds = 30;
+const minCacheSeconds = 30;
 
 /** What the widgets need. */
-export interface PluginWidgetsOptions {
+interface PluginWidgetsOptions {
   pool: PluginHostPool;
   clock: Clock;
   logger: Logger;

@@ -7,7 +7,7 @@
 import type { WidgetContent, WidgetLink, WidgetRow } from "../core/widget.ts";
 
 /** Limits of one widget's content. */
-export const widgetLimits = {
+const widgetLimits = {
   /** Characters a widget function may return at all; more is an error, not a truncation. */
   maxChars: 20_000,
   lines: 20,

@@ -4,7 +4,7 @@
  * prompt (`systemPrompts`: body with templates, notes, skills, plugin variables).
  */
 import type { RadarConfig } from "../config/schema.ts";
-import type { AgentDependencies } from "../core/agent_loop.ts";
+import type { AgentDependencies } from "../core/agent_types.ts";
 import type { ChatModel } from "../core/chat_model.ts";
 import type { Clock, FactStore } from "../core/ports.ts";
 import { buildSystemPrompt, stampUserMessage } from "../core/system_prompt.ts";

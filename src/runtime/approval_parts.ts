@@ -154,7 +154,7 @@ export function approvalParts(input: ApprovalPartsInput): ApprovalParts {
 }
 
 /** Where the phone reaches the dashboard: `web.public_url`, else http://HOST:PORT. */
-export function dashboardBaseUrl(config: RadarConfig): string {
+function dashboardBaseUrl(config: RadarConfig): string {
   if (config.web.public_url) return config.web.public_url.replace(/\/+$/, "");
   const host = ["0.0.0.0", "::", "[::]"].includes(config.web.host) ? hostname() : config.web.host;
   const shown = host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
@@ -165,7 +165,7 @@ export function dashboardBaseUrl(config: RadarConfig): string {
  * Text the user wrote into the config that names places (watched folders, writable folders):
  * a path under them is the user's choice, not text from outside.
  */
-export function trustedConfigText(
+function trustedConfigText(
   config: RadarConfig,
   env: Record<string, string | undefined>,
 ): string[] {

@@ -4,9 +4,10 @@
  * Where a request is assembled: `agent()` (agent_dependencies.ts: model, tools, prompt).
  */
 import type { DatabaseSync } from "node:sqlite";
-import { loadConfig, type LoadedConfig, readTextFileIfExists } from "../config/loader.ts";
+import { loadConfig, type LoadedConfig } from "../config/loader.ts";
+import { readTextFileIfExists } from "../config/config_file.ts";
 import type { RadarConfig } from "../config/schema.ts";
-import type { AgentDependencies } from "../core/agent_loop.ts";
+import type { AgentDependencies } from "../core/agent_types.ts";
 import type { ChatModel } from "../core/chat_model.ts";
 import type { AuditTrail, Clock, ConversationArchive, FactArchive, Logger } from "../core/ports.ts";
 import { ToolRegistry } from "../core/tool_registry.ts";
@@ -33,7 +34,6 @@ import type { SkillLibrary } from "../core/skills_prompt.ts";
 import { openCoreAdapters, runtimeLogging } from "./core_adapters.ts";
 import type { RadarOptions } from "./radar_options.ts";
 
-export type { RadarOptions };
 import {
   type ProcessIdentity,
   processIdentity,
@@ -57,7 +57,8 @@ import { SqliteMcpApprovals } from "../adapters/sqlite/mcp_approvals.ts";
 import type { McpApprovals } from "../mcp/approval.ts";
 import type { EvalHistory } from "../core/eval_records.ts";
 import { SqliteEvalStore } from "../adapters/sqlite/eval_store.ts";
-import { type McpServerSummary, mcpServerViews } from "../mcp/mcp_views.ts";
+import { mcpServerViews } from "../mcp/mcp_views.ts";
+import type { McpServerSummary } from "../core/plugin_state.ts";
 import type { PersonalityCatalog } from "../core/personality.ts";
 import { estimateTokens } from "../core/tokens.ts";
 import type { FilePersonalityCatalog } from "../personalities/personality_catalog.ts";
@@ -68,8 +69,6 @@ import { NotificationRetries } from "../application/notification_retries.ts";
 import type { ApprovalService } from "../application/approvals.ts";
 import type { StandingGrants } from "../application/standing_grants.ts";
 import type { TaskFirings } from "../core/receipts.ts";
-
-export type { AgentOptions } from "./agent_dependencies.ts";
 
 /** The database's health: `radar status`, and the daemon's guard against a damaged file. */
 export interface DatabaseHealth {

@@ -12,11 +12,8 @@ import { maskedChatModel } from "../core/masked_ports.ts";
 import type { Secrets } from "../core/secrets.ts";
 import { findToolsName, type ToolRegistry } from "../core/tool_registry.ts";
 import { sleep } from "../adapters/clock.ts";
-import {
-  createChatModel,
-  createRoleModel,
-  type ModelRoleName,
-} from "../adapters/llm/create_chat_model.ts";
+import { createChatModel, createRoleModel } from "../adapters/llm/create_chat_model.ts";
+import type { ModelRoleName } from "../adapters/llm/model_roles.ts";
 import { FilePersonalityCatalog } from "../personalities/personality_catalog.ts";
 import type {
   PluginPersonalityFile,

@@ -6,7 +6,7 @@
 import type { ChangeNotices } from "../application/change_notices.ts";
 import type { DatabaseSync } from "node:sqlite";
 import type { RadarConfig } from "../config/schema.ts";
-import type { AgentDependencies } from "../core/agent_loop.ts";
+import type { AgentDependencies } from "../core/agent_types.ts";
 import type { Clock, ConversationArchive, Logger } from "../core/ports.ts";
 import type { Resolver } from "../adapters/network/network_guard.ts";
 import type { EventQueue, Outbox, RunLog, TickJob, Transaction } from "../core/work_ports.ts";

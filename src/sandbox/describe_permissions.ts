@@ -13,7 +13,7 @@ export function displayPath(path: string, home: string): string {
 }
 
 /** Each permission of a grant as data with its plain words, e.g. "read files under ~/Documents". */
-export function permissionsOf(grant: PluginGrant, home: string): Permission[] {
+function permissionsOf(grant: PluginGrant, home: string): Permission[] {
   return [
     ...grant.read.map((target) => ({
       kind: "read" as const,

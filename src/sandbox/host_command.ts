@@ -49,10 +49,10 @@ export const ownerArgument = "--radar-owner=";
  * Measured on Deno 2.9.6 / Linux: a process with one worker needs about 1.2 GB of data segment
  * (RLIMIT_DATA) just to start; RLIMIT_AS is useless (V8's caged heap reserves > 32 GB).
  */
-export const baseDataLimitMb = 1200;
+const baseDataLimitMb = 1200;
 
 /** The V8 flags every plugin host runs with. */
-export function v8Flags(memoryMb: number): string {
+function v8Flags(memoryMb: number): string {
   return `--max-old-space-size=${memoryMb}`;
 }
 

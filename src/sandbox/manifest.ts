@@ -43,7 +43,7 @@ const promptVariableEntry = z.object({
 });
 
 /** Bounds of a widget's refresh interval in seconds (0: only when the page loads). */
-export const widgetRefreshBounds = { min: 30, max: 86_400 } as const;
+const widgetRefreshBounds = { min: 30, max: 86_400 } as const;
 
 const widgetEntry = z.object({
   // Shown in terminals (`radar plugin show`) too: no control characters.
@@ -62,9 +62,6 @@ const widgetEntry = z.object({
 }).strict();
 
 const permissionList = z.array(z.string().min(1).max(300)).max(32).default([]);
-
-/** Permission kinds a manifest may ask for; `run`, `ffi`, `sys` and `all` are never grantable. */
-export const grantableKinds = ["read", "write", "net", "env"] as const;
 
 const permissionsSchema = z.object({
   read: permissionList,
@@ -127,7 +124,7 @@ export type ManifestResult = { ok: true; manifest: PluginManifest } | {
 const maxSchemaChars = 8_000;
 
 /** Converts the `{name: {type, description, optional}}` shorthand to JSON Schema. */
-export function toJsonSchema(
+function toJsonSchema(
   parameters: z.output<typeof toolEntry>["parameters"],
 ): JsonObjectSchema {
   if ("type" in parameters && parameters.type === "object") {

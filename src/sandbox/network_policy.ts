@@ -20,7 +20,7 @@ import ipaddr from "ipaddr.js";
 import { isPrivateAddress, nonPublicIpv4Ranges } from "../adapters/network/address_policy.ts";
 
 /** IPv6 addresses `--deny-net` can name (exact addresses only). */
-export const privateIpv6Denied = ["::1", "::"] as const;
+const privateIpv6Denied = ["::1", "::"] as const;
 
 /** Resolves a host name to its addresses (node:dns lookup in Radar, a table in tests). */
 export type HostLookup = (host: string) => Promise<string[]>;
@@ -59,7 +59,7 @@ export function grantHost(entry: string): string {
 }
 
 /** True for an IP literal (v4 or v6). */
-export function isIpLiteral(host: string): boolean {
+function isIpLiteral(host: string): boolean {
   return parseIpv4(host) !== undefined || parseIpv6(host) !== undefined;
 }
 

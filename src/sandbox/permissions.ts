@@ -41,7 +41,7 @@ const hostPattern =
 const envPattern = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;
 
 /** Expands `~` and relative paths (against the plugin folder) and normalises `..` away. */
-export function expandPath(path: string, context: PathContext): string {
+function expandPath(path: string, context: PathContext): string {
   let expanded = path;
   if (path === "~") expanded = context.home;
   else if (path.startsWith("~/")) expanded = join(context.home, path.slice(2));
@@ -98,11 +98,6 @@ export function diffGrants(approved: PluginGrant, requested: PluginGrant): Grant
     env: a.env.filter((x) => !b.env.includes(x)),
   });
   return { added: minus(requested, approved), removed: minus(approved, requested) };
-}
-
-/** True when the grant has no entries at all. */
-export function isEmptyGrant(grant: PluginGrant): boolean {
-  return !grant.read.length && !grant.write.length && !grant.net.length && !grant.env.length;
 }
 
 /** The Deno worker permission object for a grant: every kind explicit, never "inherit". */

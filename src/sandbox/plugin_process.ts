@@ -12,6 +12,7 @@ import type { PluginGrant } from "./permissions.ts";
 import { hostCommand, hostEnvironment } from "./host_command.ts";
 import { checkGrantedNames, deniedAddresses, type HostLookup } from "./network_policy.ts";
 import { findPrlimit } from "../adapters/os/process_limits.ts";
+import { removeQuietly } from "../adapters/os/quiet_fs.ts";
 
 /** The plugin code a host runs: file texts the parent read and checked. */
 export interface PluginCode {
@@ -295,12 +296,6 @@ export class PluginProcess {
     if (this.#idleTimer !== undefined) clearTimeout(this.#idleTimer);
     this.#idleTimer = undefined;
   }
-}
-
-function removeQuietly(path: string): void {
-  try {
-    Deno.removeSync(path, { recursive: true });
-  } catch { /* already gone */ }
 }
 
 function clean(text: string): string {

@@ -11,7 +11,7 @@
 import type { PluginGrant } from "./permissions.ts";
 
 /** Starts every child → parent frame. */
-export const frameMarker = "\u001e";
+const frameMarker = "\u001e";
 
 /** Parent → child: the plugin's code and grant (first message), then calls. */
 export type ParentMessage =

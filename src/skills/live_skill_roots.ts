@@ -7,7 +7,7 @@
 import { type SkillRoot, skillRoots } from "./skill_roots.ts";
 
 /** What the roots are computed from (the running config, changed in place by live reloads). */
-export interface SkillRootsConfig {
+interface SkillRootsConfig {
   skills?: { enabled: boolean; dirs: string[] };
 }
 

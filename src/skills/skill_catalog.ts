@@ -13,7 +13,7 @@ import type { SkillSummary } from "../core/skills_prompt.ts";
 import { missingRequirements, type SkillRoot, skillStamp } from "./skill_roots.ts";
 
 /** Largest SKILL.md read (a bigger one is refused: small models need short instructions). */
-export const maxSkillFileBytes = 64 * 1024;
+const maxSkillFileBytes = 64 * 1024;
 
 const skillName = z.string().regex(
   /^[a-z0-9]+(-[a-z0-9]+)*$/,
@@ -51,7 +51,7 @@ export interface SkillDiscovery {
 }
 
 /** Reads and checks one skill folder: the skill, or a one-line problem. */
-export function readSkill(
+function readSkill(
   dir: string,
   source: SkillRoot["source"],
   folderName: string,
@@ -85,7 +85,7 @@ export function readSkill(
 }
 
 /** Finds every skill under the roots; a later root's skill replaces an earlier one of its name. */
-export function discoverSkills(
+function discoverSkills(
   roots: readonly SkillRoot[],
   env: Record<string, string | undefined>,
 ): SkillDiscovery {

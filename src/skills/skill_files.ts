@@ -11,9 +11,9 @@ import type { SkillCatalog, SkillInfo } from "./skill_catalog.ts";
 import { isPathInside } from "../core/protected_paths.ts";
 
 /** The folders of a skill whose files are its resources. */
-export const resourceFolders = ["scripts", "references", "assets"] as const;
+const resourceFolders = ["scripts", "references", "assets"] as const;
 /** Resources listed per skill at most. */
-export const maxResources = 100;
+const maxResources = 100;
 /** Characters of one resource `use_skill` returns. */
 export const maxResourceChars = 16_000;
 
@@ -26,7 +26,7 @@ function realPath(path: string): string | undefined {
 }
 
 /** Lists a skill's resources (relative paths), skipping anything whose real path leaves it. */
-export function listResources(dir: string): string[] {
+function listResources(dir: string): string[] {
   const root = realPath(dir);
   if (!root) return [];
   const found: string[] = [];

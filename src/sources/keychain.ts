@@ -3,7 +3,6 @@
  * `secret-tool lookup service S account A` (libsecret). Run as a plain argv subprocess (no
  * shell) found on the user's PATH, under a timeout; every failure is one readable line.
  */
-import { join } from "node:path";
 
 /** Which keychain item holds a password. */
 export interface KeychainItem {
@@ -31,21 +30,6 @@ export function keychainCommand(
     };
   }
   return { unsupported: `the keychain is supported on macOS and Linux only, not ${os}` };
-}
-
-/** `program` in the PATH folders of `env` (absolute folders only), or undefined. */
-export function findOnPath(
-  program: string,
-  env: Record<string, string | undefined>,
-): string | undefined {
-  for (const folder of (env.PATH ?? "").split(":")) {
-    if (!folder.startsWith("/")) continue;
-    const candidate = join(folder, program);
-    try {
-      if (Deno.statSync(candidate).isFile) return candidate;
-    } catch { /* not here */ }
-  }
-  return undefined;
 }
 
 /** Why a keychain lookup that exited with `code` failed, as the end of one line. */

@@ -5,7 +5,8 @@
  * tool results and model requests mask it from then on.
  */
 import type { SecretKeeper } from "../core/secrets.ts";
-import { findOnPath, keychainCommand, type KeychainItem, keychainProblem } from "./keychain.ts";
+import { findOnPath } from "../adapters/os/quiet_fs.ts";
+import { keychainCommand, type KeychainItem, keychainProblem } from "./keychain.ts";
 import { type ProcessResult, runProcess } from "../adapters/os/run_process.ts";
 
 /** Where an account's password comes from. */
@@ -16,7 +17,7 @@ export interface SecretSettings {
 }
 
 /** Splits a command line into argv: whitespace separates, '…' and "…" quote, no shell. */
-export function splitCommandLine(line: string): string[] {
+function splitCommandLine(line: string): string[] {
   const words: string[] = [];
   let current = "";
   let quote: string | undefined;

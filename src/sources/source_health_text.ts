@@ -6,7 +6,7 @@ import { formatStoredTime } from "../core/zoned_time.ts";
 const when = (iso: string, timeZone?: string) => formatStoredTime(iso, timeZone, { zone: true });
 
 /** "ok (last check …)", "FAILING (2× in a row, last …; next try …): error", "not used: why". */
-export function sourceStateText(record: SourceHealthRecord, timeZone?: string): string {
+function sourceStateText(record: SourceHealthRecord, timeZone?: string): string {
   const last = record.lastCheckAt
     ? `last ${record.kind === "check" ? "run " : record.state === "ok" ? "check " : ""}${
       when(record.lastCheckAt, timeZone)

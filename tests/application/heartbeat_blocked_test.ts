@@ -5,9 +5,10 @@
  * A blocked first message of an ask or chat is not kept as its conversation's title either.
  */
 import assert from "node:assert/strict";
-import { blockedHeartbeatLimit } from "../../src/application/heartbeat_runner.ts";
+import { blockedHeartbeatLimit } from "../../src/application/heartbeat_commit.ts";
 import { daemonStatus } from "../../src/cli/commands/daemon_status.ts";
-import { blockedTitle, runAgent } from "../../src/core/agent_loop.ts";
+import { runAgent } from "../../src/core/agent_loop.ts";
+import { blockedTitle } from "../../src/core/agent_messages.ts";
 import { textResponse } from "../fakes/scripted_chat_model.ts";
 import { withTestDaemon } from "../helpers/test_radar.ts";
 

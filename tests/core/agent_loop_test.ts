@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { z } from "zod";
-import { type AgentDependencies, type AgentEvent, runAgent } from "../../src/core/agent_loop.ts";
+import { runAgent } from "../../src/core/agent_loop.ts";
+import type { AgentDependencies, AgentEvent } from "../../src/core/agent_types.ts";
 import { refused } from "../../src/core/tool.ts";
 import { defineTool } from "../../src/core/tool_definition.ts";
 import { ToolRegistry } from "../../src/core/tool_registry.ts";

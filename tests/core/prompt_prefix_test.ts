@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { z } from "zod";
-import { type AgentDependencies, runAgent } from "../../src/core/agent_loop.ts";
+import { runAgent } from "../../src/core/agent_loop.ts";
+import type { AgentDependencies } from "../../src/core/agent_types.ts";
 import type { ChatRequest } from "../../src/core/chat_model.ts";
 import { buildSystemPrompt, stampUserMessage } from "../../src/core/system_prompt.ts";
 import { defineTool } from "../../src/core/tool_definition.ts";

@@ -4,7 +4,8 @@
  */
 import assert from "node:assert/strict";
 import { z } from "zod";
-import { type AgentDependencies, runAgent } from "../../src/core/agent_loop.ts";
+import { runAgent } from "../../src/core/agent_loop.ts";
+import type { AgentDependencies } from "../../src/core/agent_types.ts";
 import type { PendingAction, StandingGrant } from "../../src/core/approvals.ts";
 import type { ToolContext } from "../../src/core/tool.ts";
 import { defineTool } from "../../src/core/tool_definition.ts";

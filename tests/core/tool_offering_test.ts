@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { z } from "zod";
-import { type AgentDependencies, runAgent } from "../../src/core/agent_loop.ts";
+import { runAgent } from "../../src/core/agent_loop.ts";
+import type { AgentDependencies } from "../../src/core/agent_types.ts";
 import { ConceptEmbeddings } from "../fakes/concept_embeddings.ts";
 import { defineTool } from "../../src/core/tool_definition.ts";
 import { EmbeddingToolRanker } from "../../src/core/tool_embedding_ranker.ts";

@@ -3,7 +3,7 @@ import { runCli } from "../../src/cli/program.ts";
 import { ExitCode } from "../../src/core/errors.ts";
 import { SqliteEvalStore } from "../../src/adapters/sqlite/eval_store.ts";
 import { evalRunOf } from "../../src/eval/eval_history.ts";
-import type { TaskOutcome } from "../../src/eval/eval_runner.ts";
+import type { TaskOutcome } from "../../src/core/eval_records.ts";
 import { FakeLlmServer, ollamaText } from "../fakes/fake_llm_server.ts";
 import { memoryIo } from "../helpers/memory_io.ts";
 import { withCliHome } from "../helpers/cli_home.ts";

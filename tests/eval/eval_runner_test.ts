@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { formatSummary, formatTaskLine, summarize } from "../../src/eval/eval_report.ts";
 import { runEvalCommand } from "../../src/eval/eval_command.ts";
-import { runEval, type TaskOutcome } from "../../src/eval/eval_runner.ts";
+import { runEval } from "../../src/eval/eval_runner.ts";
+import type { TaskOutcome } from "../../src/core/eval_records.ts";
 import { evalTasks, mentionsDate } from "../../src/eval/eval_tasks.ts";
 import { FakeLlmServer, ollamaText, ollamaToolCall } from "../fakes/fake_llm_server.ts";
 import { needing, onLinux } from "../helpers/system_parts.ts";

@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import type { ScriptedChatModel } from "../fakes/scripted_chat_model.ts";
-import type { AgentDependencies } from "../../src/core/agent_loop.ts";
+import type { AgentDependencies } from "../../src/core/agent_types.ts";
 import { buildSystemPrompt } from "../../src/core/system_prompt.ts";
 import { SqliteConversationStore } from "../../src/adapters/sqlite/conversation_store.ts";
 import { ManualClock } from "../../src/adapters/clock.ts";

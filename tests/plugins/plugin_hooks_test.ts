@@ -10,10 +10,9 @@ import { Hooks, withheldAnswer } from "../../src/core/hooks.ts";
 import {
   hookPauseMinutes,
   hookTimeoutLimit,
-  parsePostHookResult,
-  parsePreHookResult,
   registerPluginHooks,
 } from "../../src/plugins/plugin_hooks.ts";
+import { parsePostHookResult, parsePreHookResult } from "../../src/plugins/plugin_hook_answers.ts";
 import { ScriptedChatModel, textResponse, toolCallResponse } from "../fakes/scripted_chat_model.ts";
 import { agentDeps, echoPlugin, installApproved as install, pluginFixture } from "./helpers.ts";
 

@@ -11,7 +11,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { openRadar, type Radar } from "../../src/runtime/open_radar.ts";
-import { blockedHeartbeatLimit } from "../../src/application/heartbeat_runner.ts";
+import { blockedHeartbeatLimit } from "../../src/application/heartbeat_commit.ts";
 import { bundledSkillsPath } from "../../src/skills/skill_roots.ts";
 import { webDependenciesFromRuntime } from "../../web/runtime_dependencies.ts";
 import { startWebServerWith } from "../../web/server.ts";

@@ -4,7 +4,7 @@
  * same-origin Origin like every other state change. Real heartbeats blocked by a real config rule.
  */
 import assert from "node:assert/strict";
-import { blockedHeartbeatLimit } from "../../src/application/heartbeat_runner.ts";
+import { blockedHeartbeatLimit } from "../../src/application/heartbeat_commit.ts";
 import { createApp } from "../../web/app.tsx";
 import { sessionCookieName, sessionValue } from "../../web/middleware/auth.ts";
 import { webDependenciesFromRuntime } from "../../web/runtime_dependencies.ts";

@@ -8,7 +8,7 @@ import { openDatabase } from "../../src/adapters/sqlite/database.ts";
 import { SqliteConversationStore } from "../../src/adapters/sqlite/conversation_store.ts";
 import { SqliteFactStore } from "../../src/adapters/sqlite/fact_store.ts";
 import { loadConfig } from "../../src/config/loader.ts";
-import type { AgentDependencies } from "../../src/core/agent_loop.ts";
+import type { AgentDependencies } from "../../src/core/agent_types.ts";
 import type { ChatModel } from "../../src/core/chat_model.ts";
 import { silentLogger } from "../../src/core/ports.ts";
 import { ToolRegistry } from "../../src/core/tool_registry.ts";

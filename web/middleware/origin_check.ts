@@ -11,7 +11,7 @@ import { isLoopbackHost } from "../../src/adapters/network/address_policy.ts";
 import { bearerOf } from "./auth.ts";
 
 /** The host name of a Host header value ("[::1]:8420" → "[::1]"), lowercased. */
-export function hostName(host: string): string {
+function hostName(host: string): string {
   const lower = host.trim().toLowerCase();
   if (lower.startsWith("[")) return lower.slice(0, lower.indexOf("]") + 1);
   const colon = lower.lastIndexOf(":");

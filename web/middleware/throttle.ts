@@ -5,7 +5,7 @@
 import type { Clock } from "../../src/core/ports.ts";
 
 /** Failures allowed per window. */
-export const maxFailuresPerMinute = 5;
+const maxFailuresPerMinute = 5;
 
 /** Counts failed credential checks in a sliding minute. */
 export class FailureThrottle {

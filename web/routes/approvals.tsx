@@ -13,9 +13,6 @@ import { field, parseId, redirectAfterPost, renderPage } from "../render.tsx";
 import { Notice, Unavailable } from "../views/layout.tsx";
 import { AlwaysAllowForm, ApprovalCard, ChangeList, GrantTable } from "../views/approvals.tsx";
 
-/** The path of a button URL (the secret's shape is checked again by the store). */
-export const capabilityPath = /^\/act\/[A-Za-z0-9_-]{1,64}$/;
-
 const unavailable = (
   <Unavailable what="Approvals are not available here." hint="They live in `radar serve`." />
 );

@@ -14,13 +14,14 @@ import { ConversationList, type HistoryQuery } from "../views/history_list.tsx";
 import { conversationMarkdownChunks } from "../views/export_markdown.ts";
 import { conversationJsonChunks, textStream } from "../views/export_stream.ts";
 import { Notice } from "../views/layout.tsx";
+import { FilterForm } from "../views/filter_form.tsx";
 import { formatTime } from "../views/format.ts";
 
 const kinds: readonly ConversationKind[] = ["chat", "ask", "heartbeat", "task"];
 /** Messages shown per page of one conversation. */
 export const messagesPerPage = 200;
 /** Conversations per page. */
-export const historyPageSize = 25;
+const historyPageSize = 25;
 
 function readQuery(c: Context): HistoryQuery {
   const kind = c.req.query("kind");
@@ -75,14 +76,7 @@ export function historyRoutes(context: RouteContext): Hono {
       context,
       { title: "History", active: "/history" },
       <>
-        <form
-          class="row filters"
-          method="get"
-          action="/history"
-          hx-get="/history/list"
-          hx-target="#history-list"
-          hx-trigger="input changed delay:300ms from:find input, change from:find select, submit"
-        >
+        <FilterForm action="/history" list="/history/list" target="#history-list">
           <input
             type="search"
             name="q"
@@ -97,7 +91,7 @@ export function historyRoutes(context: RouteContext): Hono {
             ))}
           </select>
           <button type="submit" class="secondary">Search</button>
-        </form>
+        </FilterForm>
         <div id="history-list">{list(query)}</div>
       </>,
     );
@@ -181,29 +175,23 @@ export function historyRoutes(context: RouteContext): Hono {
     );
   });
 
-  app.get("/history/:id{[0-9]+}/export.md", (c) => {
-    const id = parseId(c.req.param("id"));
-    const conversation = id ? deps.conversations.conversation(id) : undefined;
-    if (!conversation) return c.text("No such conversation.", 404);
-    return download(
-      c,
-      conversationMarkdownChunks(conversation, deps.conversations.eachMessage(conversation.id)),
-      "text/markdown; charset=utf-8",
-      `radar-conversation-${conversation.id}.md`,
-    );
-  });
-
-  app.get("/history/:id{[0-9]+}/export.json", (c) => {
-    const id = parseId(c.req.param("id"));
-    const conversation = id ? deps.conversations.conversation(id) : undefined;
-    if (!conversation) return c.text("No such conversation.", 404);
-    return download(
-      c,
-      conversationJsonChunks(conversation, deps.conversations.eachMessage(conversation.id)),
-      "application/json; charset=utf-8",
-      `radar-conversation-${conversation.id}.json`,
-    );
-  });
+  const exports = [
+    { extension: "md", chunks: conversationMarkdownChunks, type: "text/markdown; charset=utf-8" },
+    { extension: "json", chunks: conversationJsonChunks, type: "application/json; charset=utf-8" },
+  ];
+  for (const { extension, chunks, type } of exports) {
+    app.get(`/history/:id{[0-9]+}/export.${extension}`, (c) => {
+      const id = parseId(c.req.param("id"));
+      const conversation = id ? deps.conversations.conversation(id) : undefined;
+      if (!conversation) return c.text("No such conversation.", 404);
+      return download(
+        c,
+        chunks(conversation, deps.conversations.eachMessage(conversation.id)),
+        type,
+        `radar-conversation-${conversation.id}.${extension}`,
+      );
+    });
+  }
 
   const remove = (c: Context) => {
     const id = parseId(c.req.param("id"));

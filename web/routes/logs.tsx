@@ -3,6 +3,7 @@ import { Hono } from "hono";
 import type { RouteContext } from "../app.tsx";
 import { renderFragment, renderPage } from "../render.tsx";
 import { Unavailable } from "../views/layout.tsx";
+import { FilterForm } from "../views/filter_form.tsx";
 import { formatDuration, formatTime, truncate } from "../views/format.ts";
 import type { ToolCallRecord } from "../../src/core/ports.ts";
 import { TableHead } from "../views/table_head.tsx";
@@ -88,13 +89,11 @@ export function logsRoutes(context: RouteContext): Hono {
       context,
       { title: "Logs", active: "/logs" },
       <>
-        <form
-          class="row filters"
-          method="get"
+        <FilterForm
           action="/logs"
-          hx-get="/logs/entries"
-          hx-target="#log-entries"
-          hx-trigger="input changed delay:300ms from:find input, change from:find input[type=checkbox], submit"
+          list="/logs/entries"
+          target="#log-entries"
+          changeOn="input[type=checkbox]"
         >
           <input
             type="search"
@@ -115,7 +114,7 @@ export function logsRoutes(context: RouteContext): Hono {
             failed or refused only
           </label>
           <button type="submit" class="secondary">Filter</button>
-        </form>
+        </FilterForm>
         <div id="log-entries">{await body(filter, tool, failedOnly)}</div>
       </>,
     );

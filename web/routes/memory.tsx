@@ -22,6 +22,7 @@ import {
 } from "../render.tsx";
 import { FactEditor, FactRow, FactTable } from "../views/facts.tsx";
 import { Notice } from "../views/layout.tsx";
+import { FilterForm } from "../views/filter_form.tsx";
 
 const maxFactChars = 2000;
 const perCategory = 100;
@@ -74,14 +75,7 @@ export function memoryRoutes(context: RouteContext): Hono {
       context,
       { title: "Memory", active: "/memory" },
       <>
-        <form
-          class="row filters"
-          method="get"
-          action="/memory"
-          hx-get="/memory/results"
-          hx-target="#memory-results"
-          hx-trigger="input changed delay:300ms from:find input, change from:find select, submit"
-        >
+        <FilterForm action="/memory" list="/memory/results" target="#memory-results">
           <input
             type="search"
             name="q"
@@ -96,7 +90,7 @@ export function memoryRoutes(context: RouteContext): Hono {
             ))}
           </select>
           <button type="submit" class="secondary">Search</button>
-        </form>
+        </FilterForm>
         <details class="card">
           <summary>Add a fact</summary>
           <form method="post" action="/memory" class="stack">

@@ -13,7 +13,7 @@ import { isMonth, monthsBefore } from "../../src/core/money_report.ts";
 import { RadarError } from "../../src/core/errors.ts";
 
 /** Transactions listed under the report. */
-export const moneyTransactionLimit = 100;
+const moneyTransactionLimit = 100;
 
 function nextMonth(month: string): string {
   const [year, number] = month.split("-").map(Number);

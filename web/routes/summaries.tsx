@@ -11,11 +11,11 @@ import { Unavailable } from "../views/layout.tsx";
 import { DigestList, type SummariesQuery } from "../views/summaries.tsx";
 
 /** Digests per page. */
-export const summariesPageSize = 10;
+const summariesPageSize = 10;
 /** The deepest page served (the store reads every newer digest to reach it). */
-export const summariesMaxPage = 50;
+const summariesMaxPage = 50;
 /** Search results shown. */
-export const summariesSearchLimit = 30;
+const summariesSearchLimit = 30;
 
 function readQuery(c: Context): SummariesQuery {
   const page = Number(c.req.query("page") ?? "1");

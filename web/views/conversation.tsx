@@ -27,7 +27,7 @@ const outcomeLabels: Record<ToolOutcome, string> = {
  * Guesses a stored tool result's outcome from the registry's fixed wording (the messages table
  * keeps the text only; the audit trail keeps the exact outcome).
  */
-export function inferOutcome(name: string, text: string): ToolOutcome {
+function inferOutcome(name: string, text: string): ToolOutcome {
   if (/^(Refused|Blocked|Not allowed|Denied)\b/i.test(text)) return "refused";
   if (/^(Unknown tool "|Invalid arguments for )/.test(text) || text.startsWith(`${name} failed:`)) {
     return "error";
@@ -62,7 +62,7 @@ export function pairOutcomes(
 }
 
 /** One expandable tool call; failures and refusals open by default and are marked. */
-export function ToolCallView(props: { call: ToolCallDisplay }) {
+function ToolCallView(props: { call: ToolCallDisplay }) {
   const { call } = props;
   const outcome = call.running ? "running" : call.outcome ?? "ok";
   const label = call.running ? "running…" : outcomeLabels[call.outcome ?? "ok"];

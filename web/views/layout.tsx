@@ -6,7 +6,7 @@ import type { Child } from "hono/jsx";
  * is on only so a response can set the address (HX-Replace-Url); no page snapshot is ever stored
  * (cache size 0) and going back to such an entry reloads it from the server.
  */
-export const htmxConfig = JSON.stringify({
+const htmxConfig = JSON.stringify({
   allowEval: false,
   allowScriptTags: false,
   includeIndicatorStyles: false,
@@ -26,7 +26,7 @@ export const htmxConfig = JSON.stringify({
 });
 
 /** Navigation entries: path and label. */
-export const navigation: ReadonlyArray<readonly [string, string]> = [
+const navigation: ReadonlyArray<readonly [string, string]> = [
   ["/", "Dashboard"],
   ["/chat", "Chat"],
   ["/history", "History"],

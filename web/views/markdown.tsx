@@ -54,7 +54,7 @@ rules.heading_open = shiftHeading;
 rules.heading_close = shiftHeading;
 
 /** Model Markdown as safe HTML (a string markdown-it escaped). */
-export function markdownToHtml(text: string): string {
+function markdownToHtml(text: string): string {
   return markdown.render(text);
 }
 

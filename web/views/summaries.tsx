@@ -18,12 +18,12 @@ function pageHref(page: number): string {
 }
 
 /** "Daily digest" or "Weekly digest". */
-export function periodLabel(period: Digest["period"]): string {
+function periodLabel(period: Digest["period"]): string {
   return period === "day" ? "Daily digest" : "Weekly digest";
 }
 
 /** One digest as a card, its period and writing time in `timeZone` with the offset. */
-export function DigestCard(props: { digest: Digest; timeZone: string | undefined }) {
+function DigestCard(props: { digest: Digest; timeZone: string | undefined }) {
   const { digest, timeZone } = props;
   return (
     <article class="card digest" id={`digest-${digest.id}`}>

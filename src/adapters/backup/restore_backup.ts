@@ -6,7 +6,7 @@
  */
 import { join } from "node:path";
 import { RadarError } from "../../core/errors.ts";
-import { pathExists, removeQuietly } from "./paths.ts";
+import { pathExists, removeQuietly } from "../os/quiet_fs.ts";
 import { fileStamp } from "../../core/file_stamp.ts";
 import { checkDatabaseFile } from "../sqlite/maintenance.ts";
 import { type BackupManifest, configName, databaseName, dataFolders } from "./backup_manifest.ts";

@@ -10,7 +10,7 @@ import { backupFolder, backupName, listBackups, pruneBackups } from "./backup_fo
 import { writeBackup } from "./write_backup.ts";
 
 /** What the scheduled backup needs. */
-export interface ScheduledBackupDependencies {
+interface ScheduledBackupDependencies {
   config: RadarConfig;
   /** Writes a consistent copy of radar.db to a new file. */
   snapshotDatabase: (target: string) => Promise<unknown>;

@@ -9,8 +9,8 @@ import { createGzip } from "node:zlib";
 import { Buffer } from "node:buffer";
 import { basename, dirname, join } from "node:path";
 import { RadarError } from "../../core/errors.ts";
-import { pathExists, removeQuietly } from "./paths.ts";
-import { describeFailure, storageFailure } from "../sqlite/write.ts";
+import { pathExists, removeQuietly } from "../os/quiet_fs.ts";
+import { describeFailure, storageFailure } from "../sqlite/storage_failure.ts";
 import {
   archiveRoot,
   type BackupManifest,
@@ -249,7 +249,7 @@ function addBytes(pack: Pack, name: string, bytes: Uint8Array, mtime: Date): Pro
 }
 
 /** SHA-256 of bytes in hex. */
-export function sha256Hex(bytes: Uint8Array): string {
+function sha256Hex(bytes: Uint8Array): string {
   return createHash("sha256").update(bytes).digest("hex");
 }
 

@@ -27,14 +27,14 @@ export interface BodyLimits {
 }
 
 /** `16 MiB`, `512 KiB`, `900 bytes`. */
-export function formatBytes(bytes: number): string {
+function formatBytes(bytes: number): string {
   if (bytes >= 1024 * 1024) return `${+(bytes / 1024 / 1024).toFixed(1)} MiB`;
   if (bytes >= 1024) return `${+(bytes / 1024).toFixed(1)} KiB`;
   return `${bytes} bytes`;
 }
 
 /** The error for a body over the cap. */
-export function tooLarge(origin: string, maxBytes: number): LlmError {
+function tooLarge(origin: string, maxBytes: number): LlmError {
   return new LlmError(
     "bad_response",
     `${origin} sent more than ${formatBytes(maxBytes)} (llm.max_response_mib); stopped reading.`,

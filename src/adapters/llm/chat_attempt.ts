@@ -87,13 +87,13 @@ export function bodyPreview(text: string): string {
 }
 
 /** Tools were offered, the model spent tokens, yet nothing came back: a failed tool-call parse. */
-export function emptyAfterTools(response: ChatResponse, toolsOffered: boolean): boolean {
+function emptyAfterTools(response: ChatResponse, toolsOffered: boolean): boolean {
   return toolsOffered && !response.content.trim() && !response.toolCalls.length &&
     (response.usage?.completionTokens ?? 0) > 0;
 }
 
 /** The error for an answer with nothing in it. */
-export function emptyAnswer(subject: ErrorSubject, response: ChatResponse): LlmError {
+function emptyAnswer(subject: ErrorSubject, response: ChatResponse): LlmError {
   const tokens = response.usage?.completionTokens;
   return new LlmError(
     "bad_response",

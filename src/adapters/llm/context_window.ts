@@ -1,7 +1,7 @@
 /** Sizing Ollama's `num_ctx` for the prompt actually sent, and spotting silent truncation (pure). */
 
 /** Tokens kept free for the model's answer. */
-export const outputReserveTokens = 1024;
+const outputReserveTokens = 1024;
 
 /** Smallest window Radar asks for (Ollama's historical default). */
 export const minimumContextTokens = 4096;

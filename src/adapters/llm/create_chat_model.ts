@@ -7,9 +7,6 @@ import { OpenAiChatModel } from "./openai_chat_model.ts";
 import type { ChatModelOptions, LlmConfig } from "./settings.ts";
 import { tcpProbe } from "./transport.ts";
 
-export type { ChatModelOptions } from "./settings.ts";
-export type { ModelRoleName } from "./model_roles.ts";
-
 /**
  * Creates the main chat model for `llm` config (the composition root calls this): `llm.base_url`
  * and `llm.model`, or `llm.models.main`; wrapped with `llm.models.fallback` when one is set (the

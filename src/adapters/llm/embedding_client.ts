@@ -30,7 +30,7 @@ import { send, type TransportOptions } from "./transport.ts";
 const batchSize = 64;
 
 /** Where and how to embed. */
-export interface EmbeddingSettings {
+interface EmbeddingSettings {
   provider: "ollama" | "openai";
   baseUrl: string;
   model: string;

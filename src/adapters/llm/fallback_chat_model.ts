@@ -8,7 +8,7 @@ import { LlmError } from "../../core/errors.ts";
 import type { Logger } from "../../core/ports.ts";
 
 /** A model and how messages name it (`qwen2.5:14b at http://gpu-box.lan:11434`). */
-export interface NamedModel {
+interface NamedModel {
   model: ChatModel;
   name: string;
 }
@@ -19,7 +19,7 @@ export interface ModelStatusWithFallback extends ModelStatus {
 }
 
 /** Failures that mean "the main server is not there right now". */
-export function worthFallingBack(error: unknown): boolean {
+function worthFallingBack(error: unknown): boolean {
   return error instanceof LlmError &&
     (error.kind === "unreachable" || error.kind === "timeout" || error.kind === "server_error");
 }

@@ -32,13 +32,13 @@ export function wireToolCalls(value: unknown): WireToolCall[] {
 let generated = 0;
 
 /** A fresh tool call id for servers that send none. */
-export function newToolCallId(): string {
+function newToolCallId(): string {
   generated = (generated + 1) % 1_000_000;
   return `call_${Date.now().toString(36)}${generated.toString(36)}`;
 }
 
 /** Arguments as JSON text, whatever shape the server used. Empty means `{}`. */
-export function argumentsText(value: unknown): string {
+function argumentsText(value: unknown): string {
   if (value === undefined || value === null || value === "") return "{}";
   if (typeof value === "string") return value;
   return JSON.stringify(value);

@@ -32,7 +32,7 @@ export interface RetryOptions {
 }
 
 /** Delay before retry number `attempt` (1-based): exponential with ±20 % jitter. */
-export function backoffDelay(attempt: number, baseDelayMs: number, random = Math.random): number {
+function backoffDelay(attempt: number, baseDelayMs: number, random = Math.random): number {
   const delay = baseDelayMs * 2 ** (attempt - 1);
   return Math.round(delay * (0.8 + 0.4 * random()));
 }

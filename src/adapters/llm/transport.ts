@@ -34,7 +34,7 @@ export interface HttpAnswer {
 }
 
 /** Default body cap: 16 MiB. */
-export const defaultMaxResponseBytes = 16 * 1024 * 1024;
+const defaultMaxResponseBytes = 16 * 1024 * 1024;
 
 /** Opens and closes a TCP connection to `url`'s host and port, within `timeoutMs`. */
 export async function tcpProbe(url: URL, timeoutMs: number): Promise<void> {

@@ -41,7 +41,7 @@ export function radarPlaces(
 let account: RadarPlaces | null | undefined;
 
 /** The places of the account this process runs as, from the OS user database (not $HOME). */
-export function accountPlaces(): RadarPlaces | undefined {
+function accountPlaces(): RadarPlaces | undefined {
   if (account === undefined) {
     try {
       const home = userInfo().homedir;

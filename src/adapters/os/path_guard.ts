@@ -19,7 +19,7 @@ import {
 export type PathAccess = "read" | "write";
 
 /** Where the guard's rules come from. */
-export interface PathGuardOptions {
+interface PathGuardOptions {
   home: string;
   /** Relative paths are taken from here. */
   cwd: string;

@@ -153,7 +153,7 @@ export function seatbeltProfile(spec: SandboxSpec): string {
 }
 
 /** The shell prefix that sets the limits under sandbox-exec (no prlimit on macOS). */
-export function ulimitPrefix(limits: SandboxLimits): string {
+function ulimitPrefix(limits: SandboxLimits): string {
   const parts = [`ulimit -t ${limits.cpuSeconds}`];
   if (limits.memoryBytes > 0) parts.push(`ulimit -d ${Math.floor(limits.memoryBytes / 1024)}`);
   return `${parts.join(" && ")} && exec /bin/sh -c "$0"`;

@@ -18,6 +18,7 @@ import {
   socketFiles,
   socketFolders,
 } from "./sandbox.ts";
+import { realPathOrUndefined } from "./quiet_fs.ts";
 
 /** The sandbox exec uses with this config: a program, or why there is none. */
 export function execSandbox(
@@ -94,7 +95,7 @@ function locate(deps: FileAccessDependencies): Located[] {
   }));
   return [...protectedLocations(radarPlaces(deps)), ...blocked].map((location) => ({
     location,
-    real: realPathOf(location.path),
+    real: realPathOrUndefined(location.path),
   }));
 }
 
@@ -144,7 +145,7 @@ export function execSandboxSpec(
   }
   // Session bus, key agents, Docker: hidden even when the network is allowed.
   for (const path of [...socketFolders, ...socketFiles]) {
-    const real = realPathOf(path);
+    const real = realPathOrUndefined(path);
     if (real) hide(real);
   }
   return {
@@ -160,14 +161,6 @@ export function execSandboxSpec(
     },
     asRoot: options.uid === 0,
   };
-}
-
-function realPathOf(path: string): string | undefined {
-  try {
-    return Deno.realPathSync(path);
-  } catch {
-    return undefined;
-  }
 }
 
 function kindOf(path: string): "folder" | "file" | undefined {

@@ -6,10 +6,11 @@ import { silentLogger } from "../../core/ports.ts";
 import { Secrets } from "../../core/secrets.ts";
 import type { ToolOutcome } from "../../core/tool.ts";
 import { statement } from "./statements.ts";
-import { readOnlyReason, write } from "./write.ts";
+import { write } from "./write.ts";
+import { readOnlyReason } from "./storage_failure.ts";
 
 /** Settings of the audit store. */
-export interface AuditStoreOptions {
+interface AuditStoreOptions {
   /** The known secrets, never stored (absent: none known, the generic rules only). */
   secrets?: Secrets;
   retentionDays: number;

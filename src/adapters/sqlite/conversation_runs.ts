@@ -8,11 +8,12 @@
 import type { DatabaseSync } from "node:sqlite";
 import type { Clock, ConversationRuns } from "../../core/ports.ts";
 import { statement } from "./statements.ts";
-import { readOnlyReason, transaction } from "./write.ts";
+import { transaction } from "./write.ts";
+import { readOnlyReason } from "./storage_failure.ts";
 import { insert, write } from "./write.ts";
 
 /** Which process runs, and how to tell whether another one still does. */
-export interface RunOwner {
+interface RunOwner {
   pid: number;
   isAlive(pid: number): boolean;
   /** When a PID's process started (a PID reused since the run began is not its runner). */

@@ -21,7 +21,7 @@ export interface DamageRecord {
 }
 
 /** Where the marker of the database at `path` lives. */
-export function damageMarkerPath(path: string): string {
+function damageMarkerPath(path: string): string {
   return `${path}.damaged`;
 }
 

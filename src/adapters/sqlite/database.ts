@@ -10,9 +10,8 @@ import {
   readOnlyReason,
   StorageError,
   storageFailure,
-} from "./write.ts";
-
-export { transaction } from "./write.ts";
+} from "./storage_failure.ts";
+import { isFile } from "../os/quiet_fs.ts";
 
 /** One schema step; `version` is its position in `PRAGMA user_version`. */
 export interface Migration {
@@ -71,7 +70,7 @@ export function openDatabase(path: string): DatabaseSync {
     const failure = error instanceof StorageError ? error.failure : storageFailure(error);
     const fallback = failure === "read_only" || failure === "io" || failure === "disk_full" ||
       isCannotOpen(error);
-    if (fallback && fileExists(path)) return openReadOnly(path, error);
+    if (fallback && isFile(path)) return openReadOnly(path, error);
     throw openError(path, error);
   }
 }
@@ -119,14 +118,6 @@ function canWrite(db: DatabaseSync): boolean {
 function isCannotOpen(error: unknown): boolean {
   return ((error as { errcode?: number })?.errcode ?? 0) % 256 === 14 ||
     /unable to open database file/i.test((error as Error)?.message ?? "");
-}
-
-function fileExists(path: string): boolean {
-  try {
-    return Deno.statSync(path).isFile;
-  } catch {
-    return false;
-  }
 }
 
 function closeQuietly(db: DatabaseSync | undefined): void {
@@ -215,7 +206,7 @@ function openTemporaryCopy(path: string): DatabaseSync {
   try {
     const copy = join(folder, "radar.db");
     Deno.copyFileSync(path, copy);
-    if (fileExists(`${path}-wal`)) Deno.copyFileSync(`${path}-wal`, `${copy}-wal`);
+    if (isFile(`${path}-wal`)) Deno.copyFileSync(`${path}-wal`, `${copy}-wal`);
     const db = new DatabaseSync(copy);
     globalThis.addEventListener("unload", remove);
     return db;

@@ -5,7 +5,7 @@
 import { backup, DatabaseSync } from "node:sqlite";
 import { RadarError } from "../../core/errors.ts";
 import { openSnapshot } from "./database.ts";
-import { describeFailure, storageFailure } from "./write.ts";
+import { describeFailure, storageFailure } from "./storage_failure.ts";
 import { formatStoredTime } from "../../core/zoned_time.ts";
 import { damageAdvice } from "../../core/database_damage.ts";
 
@@ -150,12 +150,12 @@ export async function backupDatabase(
 }
 
 /** The file `radar db check` records its last result in, next to radar.db. */
-export function lastCheckPath(dataDir: string): string {
+function lastCheckPath(dataDir: string): string {
   return `${dataDir.replace(/\/+$/, "")}/db-check.json`;
 }
 
 /** What `radar status` shows of the last full check. */
-export interface RecordedCheck {
+interface RecordedCheck {
   at: string;
   ok: boolean;
   durationMs: number;
@@ -181,7 +181,7 @@ export function recordCheck(dataDir: string, check: DatabaseCheck, at: Date): vo
 }
 
 /** The last recorded check, or undefined. */
-export function lastCheck(dataDir: string): RecordedCheck | undefined {
+function lastCheck(dataDir: string): RecordedCheck | undefined {
   try {
     const parsed = JSON.parse(Deno.readTextFileSync(lastCheckPath(dataDir)));
     if (typeof parsed?.at === "string" && typeof parsed?.ok === "boolean") return parsed;
@@ -193,7 +193,7 @@ export function lastCheck(dataDir: string): RecordedCheck | undefined {
 
 /** Databases up to this size get a live quick_check in `radar status` (~0.1 s); larger ones
  * show the last `radar db check` (quick_check took 1.8 s on 147 MiB / 100k conversations). */
-export const liveCheckMaxBytes = 8 * 1024 * 1024;
+const liveCheckMaxBytes = 8 * 1024 * 1024;
 
 /** The `radar status` integrity line (the last check's time in `timeZone`, offset named). */
 export function integrityLine(

@@ -48,7 +48,7 @@ const transactionColumns = "id, account, booked_on, amount_minor, currency, paye
   "merchant, balance_minor, bank_id, import_id, category, category_source";
 
 /** A stored row as a transaction. */
-export function transactionOf(row: TransactionRow): MoneyTransaction {
+function transactionOf(row: TransactionRow): MoneyTransaction {
   return {
     id: row.id,
     account: row.account,

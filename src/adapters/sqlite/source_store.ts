@@ -41,12 +41,6 @@ export class SqliteSourceStore implements SourceStore {
     return row ? toHealth(row) : undefined;
   }
 
-  /** Health of every source, by name. */
-  allHealth(): SourceHealth[] {
-    return (statement(this.db, "SELECT * FROM source_health ORDER BY source")
-      .all() as unknown as HealthRow[]).map(toHealth);
-  }
-
   /** Records a good check. */
   recordSuccess(source: string, at: Date, nextCheckAt: Date, cursor?: string): void {
     write(

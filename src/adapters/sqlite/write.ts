@@ -10,17 +10,6 @@ import type { DatabaseSync, SQLInputValue } from "node:sqlite";
 import { statement } from "./statements.ts";
 import { databasePath, StorageError, storageFailure, toStorageError } from "./storage_failure.ts";
 
-export {
-  databasePath,
-  describeFailure,
-  markReadOnly,
-  readOnlyReason,
-  StorageError,
-  type StorageFailure,
-  storageFailure,
-  toStorageError,
-} from "./storage_failure.ts";
-
 /** What one committed write did. */
 export interface WriteResult {
   /** Rows inserted, updated or deleted. */

@@ -14,7 +14,7 @@ import { formatDateTime } from "../../core/zoned_time.ts";
 import type { CliContext } from "../context.ts";
 
 /** One approval in one line. */
-export function approvalLine(record: ApprovalRecord, timeZone?: string): string {
+function approvalLine(record: ApprovalRecord, timeZone?: string): string {
   const at = record.state === "pending" ? record.expiresAt : record.decidedAt;
   const shown = at ? formatDateTime(new Date(at), timeZone, { zone: true }) : "";
   const when = record.state === "pending" ? `expires ${shown}` : shown;

@@ -8,10 +8,10 @@ import { terminalConfirm } from "../terminal_io.ts";
 import { untrustedNotice, wrapUntrusted } from "../../core/untrusted_text.ts";
 
 /** Piped stdin beyond this many bytes is cut (with a note to the model). */
-export const maxStdinBytes = 100_000;
+const maxStdinBytes = 100_000;
 
 /** The question with piped stdin as untrusted data (it cannot close its own markers). */
-export function withStdin(question: string, piped: { text: string; truncated: boolean }): string {
+function withStdin(question: string, piped: { text: string; truncated: boolean }): string {
   const source = piped.truncated ? `stdin, cut at ${maxStdinBytes} bytes` : "stdin";
   return `${question}\n\n${wrapUntrusted(piped.text, { source })}\n${untrustedNotice}`;
 }

@@ -6,7 +6,7 @@
 import type { Radar } from "../../runtime/open_radar.ts";
 
 /** Days back `radar status` looks for undeliverable notifications. */
-export const undeliverableDays = 7;
+const undeliverableDays = 7;
 
 /** The status lines. */
 export function awayStatusLines(radar: Radar): string[] {

@@ -16,7 +16,7 @@ import { radarVersion } from "../../version.ts";
 import { formatStoredTime } from "../../core/zoned_time.ts";
 
 /** What is never copied into a backup, said after every backup. */
-export const neverCopied =
+const neverCopied =
   "never copied: the dashboard token (a new one is made), chat line history, logs, and secrets " +
   "kept in the OS keychain, password commands or environment variables";
 

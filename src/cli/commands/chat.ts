@@ -7,7 +7,7 @@ import { type LineEditor, plainLineEditor, type ReadResult } from "../line_edito
 import { runTurn } from "../run_turn.ts";
 
 /** The help `/help` prints. */
-export const chatHelp = `Commands:
+const chatHelp = `Commands:
   /new    start a new conversation
   /exit   quit (also Ctrl-D, or Ctrl-C twice at an empty prompt)
   /help   this help

@@ -12,7 +12,7 @@ import { isFailing } from "../../core/schedule.ts";
 import { watcherReports, watcherStatusLines } from "../../daemon/watcher_report.ts";
 
 /** Extra status lines from other daemon concerns (tasks, monitors). */
-export const daemonStatusLines: Array<(radar: Radar) => string[]> = [];
+const daemonStatusLines: Array<(radar: Radar) => string[]> = [];
 
 /** What the running daemon made of the last change to its config file (nothing: in step). */
 export function configStateLines(state: ConfigState | undefined): string[] {

@@ -12,7 +12,7 @@ import type { CliContext } from "../context.ts";
 import { RadarError } from "../../core/errors.ts";
 
 /** The address a client on this machine reaches a daemon at ("0.0.0.0" → 127.0.0.1). */
-export function reachableUrl(url: string): string {
+function reachableUrl(url: string): string {
   const parsed = new URL(url);
   if (parsed.hostname === "0.0.0.0") parsed.hostname = "127.0.0.1";
   if (parsed.hostname === "[::]") parsed.hostname = "[::1]";

@@ -14,7 +14,7 @@ import { clearDamage } from "../../adapters/sqlite/damage_marker.ts";
 import { runningDaemon } from "../../daemon/lock_file.ts";
 import { jsonOptionHelp, printJson } from "../json_output.ts";
 import { fileStamp } from "../../core/file_stamp.ts";
-import { pathExists } from "../../adapters/backup/paths.ts";
+import { pathExists } from "../../adapters/os/quiet_fs.ts";
 
 /** Moves the damaged file and its -wal/-shm into `folder`; returns where the file went. */
 function setAside(path: string, folder: string, name: string): string {

@@ -9,7 +9,7 @@ import { RadarError, UsageError } from "../../core/errors.ts";
 import type { PersonalityCatalog, PersonalityDetails } from "../../core/personality.ts";
 
 /** The editor command line: $VISUAL, then $EDITOR, then vi (split on spaces, e.g. "code -w"). */
-export function editorCommand(env: Record<string, string | undefined>): string[] {
+function editorCommand(env: Record<string, string | undefined>): string[] {
   const chosen = env.VISUAL?.trim() || env.EDITOR?.trim() || "vi";
   return chosen.split(/\s+/);
 }

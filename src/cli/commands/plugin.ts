@@ -5,6 +5,7 @@ import { RadarError, UsageError } from "../../core/errors.ts";
 import { jsonOptionHelp, printJson } from "../json_output.ts";
 import type { CliContext } from "../context.ts";
 import type { PluginSystem } from "../../plugins/plugin_system.ts";
+import { isFolder } from "../../adapters/os/quiet_fs.ts";
 
 async function plugins(context: CliContext): Promise<PluginSystem> {
   const system = (await context.radar()).plugins;
@@ -92,7 +93,7 @@ export function registerPlugin(program: Command, context: CliContext): void {
     .argument("<dir>", "the plugin folder")
     .action(async (dir: string) => {
       const folder = resolve(context.io.cwd, dir);
-      if (!isDirectory(folder)) {
+      if (!isFolder(folder)) {
         throw new UsageError(`Cannot install ${dir}: ${folder} is not a folder`);
       }
       const system = await plugins(context);
@@ -176,12 +177,4 @@ export function registerPlugin(program: Command, context: CliContext): void {
       await system.refresh();
       out(`Plugin ${name} removed.`);
     });
-}
-
-function isDirectory(path: string): boolean {
-  try {
-    return Deno.statSync(path).isDirectory;
-  } catch {
-    return false;
-  }
 }

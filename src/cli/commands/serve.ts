@@ -15,7 +15,7 @@ import { ensureDataDirectory } from "../../runtime/data_directory.ts";
  * `kill -USR2 PID` runs a heartbeat now. Not SIGUSR1: since 2.9.2 Deno answers SIGUSR1 by
  * opening a V8 inspector on 127.0.0.1:9229, whatever listeners the program has.
  */
-export const heartbeatSignal: Deno.Signal = "SIGUSR2";
+const heartbeatSignal: Deno.Signal = "SIGUSR2";
 
 /** Registers `serve`. */
 export function registerServe(program: Command, context: CliContext): void {

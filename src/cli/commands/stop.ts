@@ -9,7 +9,7 @@ import { checkLimit, maxTimeoutSeconds } from "../../core/bounds.ts";
 import { parseCount } from "../arguments.ts";
 
 /** Waits until `pid` is gone or `timeoutMs` passed; true when gone. */
-export async function waitForExit(pid: number, timeoutMs: number): Promise<boolean> {
+async function waitForExit(pid: number, timeoutMs: number): Promise<boolean> {
   const deadline = performance.now() + timeoutMs;
   while (performance.now() < deadline) {
     if (!isProcessAlive(pid)) return true;

@@ -12,7 +12,7 @@ import { jsonOptionHelp, printJson } from "../json_output.ts";
 import type { CliContext } from "../context.ts";
 
 /** One journal entry in one line. */
-export function journalLine(
+function journalLine(
   entry: JournalEntry,
   display: (path: string) => string = (p) => p,
   timeZone?: string,

@@ -7,7 +7,7 @@ import { compareReleaseVersions, parseReleaseVersion } from "../../core/release_
 import { RadarError } from "../../core/errors.ts";
 
 /** How a newer binary is installed (install.sh from the latest release). */
-export const installCommand =
+const installCommand =
   `curl -fsSL https://github.com/${releaseRepository}/releases/latest/download/install.sh | sh`;
 
 /** Registers `version`. */

@@ -17,7 +17,7 @@ export type CalendarChange =
   | { kind: "cancelled"; before: CalendarOccurrence };
 
 /** Snapshots larger than this are not kept (no change detection for huge calendars). */
-export const maxSnapshotItems = 500;
+const maxSnapshotItems = 500;
 
 function keyOf(occurrence: CalendarOccurrence): string {
   return `${occurrence.uid}|${occurrence.start.toISOString()}`;

@@ -31,7 +31,7 @@ export interface OccurrenceReader {
 }
 
 /** What the calendar check needs. */
-export interface CalendarCheckDependencies extends CheckDependencies {
+interface CalendarCheckDependencies extends CheckDependencies {
   reader: OccurrenceReader;
   everyMinutes: number;
   remindMinutesBefore: number;

@@ -16,6 +16,8 @@ import { readPassword } from "../secret_source.ts";
 import type { SecretKeeper } from "../../core/secrets.ts";
 import { newEventIcs, occurrencesIn } from "./ics_occurrences.ts";
 import { isLoopbackHost } from "../../adapters/network/address_policy.ts";
+import { readCapped } from "../../adapters/network/bounded_read.ts";
+import { sha256Hex } from "../../core/bytes.ts";
 
 /** One configured calendar. */
 export type CalendarEntry = z.output<typeof calendarEntry>;
@@ -139,7 +141,7 @@ export class ConfiguredCalendars implements CalendarReader {
       await answer.body?.cancel();
       throw new Error(`${redactText(location)} answered ${answer.status}`);
     }
-    const bytes = await readCapped(answer, maxIcsBytes);
+    const bytes = await readCalendar(answer, maxIcsBytes);
     return new TextDecoder().decode(bytes);
   }
 
@@ -217,20 +219,9 @@ async function withTimeout<T>(ms: number, what: string, work: () => Promise<T>):
   }
 }
 
-async function readCapped(answer: Response, maxBytes: number): Promise<Uint8Array> {
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of answer.body ?? new ReadableStream<Uint8Array>()) {
-    size += chunk.length;
-    if (size > maxBytes) throw new Error("the calendar is larger than 5 MB");
-    chunks.push(chunk);
-  }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.length;
-  }
+async function readCalendar(answer: Response, maxBytes: number): Promise<Uint8Array> {
+  const { bytes, cut } = await readCapped(answer, maxBytes);
+  if (cut) throw new Error("the calendar is larger than 5 MB");
   return bytes;
 }
 
@@ -243,7 +234,5 @@ async function eventUid(calendar: string, event: NewCalendarEvent): Promise<stri
     event.end.toISOString(),
     event.location ?? "",
   ]);
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(identity));
-  const hex = [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, "0"));
-  return `${hex.join("").slice(0, 32)}@radar`;
+  return `${(await sha256Hex(identity)).slice(0, 32)}@radar`;
 }

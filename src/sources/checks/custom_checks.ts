@@ -14,6 +14,7 @@ import { type CheckDependencies, isDue, recordCheckFailure } from "../source_che
 import { type CheckRun, runCheckCommand } from "./check_command.ts";
 import { type CheckOutcome, checkOutcome, type RunFacts } from "./check_outcome.ts";
 import type { CheckResults } from "../../core/source_stores.ts";
+import { sha256Hex } from "../../core/bytes.ts";
 
 /** Sends one notification under an outbox `scope`; returns what happened, one line. */
 export type CheckNotifier = (
@@ -21,7 +22,7 @@ export type CheckNotifier = (
 ) => Promise<string>;
 
 /** What the checks job needs. */
-export interface CustomCheckDependencies extends CheckDependencies {
+interface CustomCheckDependencies extends CheckDependencies {
   checks: readonly CheckEntry[];
   results: CheckResults;
   files: FileAccessDependencies & { secrets?: Secrets };
@@ -104,7 +105,7 @@ export class CustomChecks {
       exitCode: result.timedOut || result.aborted ? undefined : result.code,
       stdout: result.stdout,
       stderr: result.stderr,
-      outputHash: await sha256(result.stdout),
+      outputHash: await sha256Hex(result.stdout),
       at: started,
       durationMs: result.durationMs,
     };
@@ -155,9 +156,4 @@ export class CustomChecks {
     const said = await this.deps.notify({ ...notice, urgent: check.urgent });
     this.deps.logger.info("check notification", { check: check.name, result: said });
   }
-}
-
-async function sha256(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
-  return [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
 }

@@ -16,7 +16,7 @@ export interface UnreadReader {
 }
 
 /** What the email check needs. */
-export interface EmailCheckDependencies extends CheckDependencies {
+interface EmailCheckDependencies extends CheckDependencies {
   accounts: readonly EmailAccount[];
   reader: UnreadReader;
   everyMinutes: number;
@@ -158,7 +158,7 @@ export class EmailCheck {
 }
 
 /** One compact line: sender, subject, date (in `timeZone`), and the UID for read_email. */
-export function describeHeader(header: MailHeader, timeZone?: string): string {
+function describeHeader(header: MailHeader, timeZone?: string): string {
   return `from ${header.from}: "${header.subject}" (${localDate(header.date, timeZone)}` +
     `, ${header.account} uid ${header.uid})`;
 }

@@ -5,6 +5,7 @@
  * goes on meanwhile); `close()` ends every connection.
  */
 import type { ImapFlow } from "imapflow";
+import { coalescedRun } from "../../core/coalesced_run.ts";
 import type { Logger } from "../../core/ports.ts";
 import {
   accountPassword,
@@ -22,7 +23,7 @@ const healthySessionMs = 60_000;
 export type IdleState = "connecting" | "idling" | "unsupported" | "waiting" | "stopped";
 
 /** What the watchers need. */
-export interface MailIdleOptions {
+interface MailIdleOptions {
   accounts: readonly EmailAccount[];
   settings: ImapSettings;
   logger: Logger;
@@ -158,7 +159,13 @@ export class MailIdleWatchers {
       await client.connect();
       if (!client.capabilities.has("IDLE")) return "unsupported";
       await client.mailboxOpen(account.mailbox, { readOnly: true });
-      const trigger = newMailTrigger(() => this.#options.onNewMail(account), this.#options.logger);
+      // One check at a time for each burst of new mail; once more if mail came meanwhile.
+      const logger = this.#options.logger;
+      const trigger = coalescedRun(() =>
+        this.#options.onNewMail(account).catch((error) =>
+          logger.warn("new-mail check failed", { error: (error as Error).message })
+        )
+      );
       client.on("exists", (update: { count: number; prevCount: number }) => {
         if (update.count > update.prevCount) trigger();
       });
@@ -180,29 +187,6 @@ export class MailIdleWatchers {
       else client.close();
     }
   }
-}
-
-/** Runs `check` for each burst of new mail: one at a time, once more if mail came meanwhile. */
-function newMailTrigger(check: () => Promise<unknown>, logger: Logger): () => void {
-  let running = false;
-  let again = false;
-  const run = async () => {
-    running = true;
-    try {
-      do {
-        again = false;
-        await check().catch((error) =>
-          logger.warn("new-mail check failed", { error: (error as Error).message })
-        );
-      } while (again);
-    } finally {
-      running = false;
-    }
-  };
-  return () => {
-    if (running) again = true;
-    else void run();
-  };
 }
 
 function abortableDelay(ms: number, signal: AbortSignal): Promise<void> {

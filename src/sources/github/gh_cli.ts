@@ -4,7 +4,8 @@
  * every failure as one readable line ("gh is not logged in …"). Its output is untrusted JSON.
  */
 import { existsSync } from "node:fs";
-import { isAbsolute, join } from "node:path";
+import { isAbsolute } from "node:path";
+import { findOnPath } from "../../adapters/os/quiet_fs.ts";
 import { runProcess } from "../../adapters/os/run_process.ts";
 
 /** Bytes of gh output read at most (a page of notifications is far smaller). */
@@ -16,18 +17,11 @@ export function findGh(
   env: Record<string, string | undefined>,
 ): string | undefined {
   if (ghPath.includes("/")) return isAbsolute(ghPath) && existsSync(ghPath) ? ghPath : undefined;
-  for (const folder of (env.PATH ?? "").split(":")) {
-    if (!folder.startsWith("/")) continue;
-    const candidate = join(folder, ghPath);
-    try {
-      if (Deno.statSync(candidate).isFile) return candidate;
-    } catch { /* not here */ }
-  }
-  return undefined;
+  return findOnPath(ghPath, env);
 }
 
 /** Why gh failed, as one line a person can act on. */
-export function ghProblem(stderr: string, code: number): string {
+function ghProblem(stderr: string, code: number): string {
   const text = stderr.trim();
   if (/gh auth login|not logged in|authentication required/i.test(text)) {
     return "gh is not logged in (run: gh auth login)";

@@ -11,7 +11,7 @@ import type { GitHubSeen } from "../../core/source_stores.ts";
 export const githubSourceName = "github";
 
 /** What the GitHub check needs. */
-export interface GitHubCheckDependencies extends CheckDependencies {
+interface GitHubCheckDependencies extends CheckDependencies {
   reader: GitHubLists;
   seen: GitHubSeen;
   everyMinutes: number;

@@ -8,7 +8,7 @@ import type { GitHubItem, GitHubLists } from "../../core/source_ports.ts";
 import type { GhCli } from "./gh_cli.ts";
 
 /** Most items read per kind. */
-export const maxItems = 50;
+const maxItems = 50;
 /** Most repositories whose PRs are asked about their CI in one check. */
 const maxRepos = 10;
 

@@ -141,7 +141,7 @@ const headerNames: Record<MappedField, string[]> = {
 };
 
 /** A header cell as the name tables spell it. */
-export function normalizeHeader(cell: string): string {
+function normalizeHeader(cell: string): string {
   return cell.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase()
     .replace(/[^a-z0-9]/g, "");
 }
@@ -158,7 +158,7 @@ export function columnIndex(header: readonly string[] | undefined, reference: st
 }
 
 /** Which field each header cell names (the first synonym in table order wins). */
-export function guessColumns(header: readonly string[]): Partial<Record<MappedField, string>> {
+function guessColumns(header: readonly string[]): Partial<Record<MappedField, string>> {
   const normalized = header.map(normalizeHeader);
   const found: Partial<Record<MappedField, string>> = {};
   const used = new Set<number>();
@@ -193,7 +193,7 @@ export function looksLikeHeader(row: readonly string[]): boolean {
 }
 
 /** The decimal separator the amounts use (`fallback` when the values do not tell). */
-export function detectDecimal(
+function detectDecimal(
   values: readonly string[],
   fallback: DecimalSeparator,
 ): DecimalSeparator {

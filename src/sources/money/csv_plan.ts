@@ -85,7 +85,7 @@ function preview(
 }
 
 /** The currency an amount column's name states: "Betrag (EUR)", "Amount in GBP". */
-export function currencyInHeader(column: string | undefined): string | undefined {
+function currencyInHeader(column: string | undefined): string | undefined {
   return /(?:\(|\bin\s+)([A-Z]{3})\)?\s*$/.exec(column ?? "")?.[1];
 }
 

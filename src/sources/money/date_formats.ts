@@ -5,7 +5,7 @@
  */
 
 /** The formats tried when a CSV's date format is not given, most common first. */
-export const candidateDateFormats = [
+const candidateDateFormats = [
   "YYYY-MM-DD",
   "DD.MM.YYYY",
   "DD.MM.YY",

@@ -27,13 +27,13 @@ export interface ModelCategorizerDependencies {
 }
 
 /** The system prompt: short, and it says what to do when unsure. */
-export const categorizerInstruction =
+const categorizerInstruction =
   "You sort bank transactions into the user's spending categories. Call set_categories once " +
   "with a category for every numbered transaction. Use only the listed categories; when unsure, " +
   'use "other" if listed.';
 
 /** The one tool offered: the categories as an enum. */
-export function categoriesTool(categories: readonly string[]): ToolSpec {
+function categoriesTool(categories: readonly string[]): ToolSpec {
   return {
     name: "set_categories",
     description: "Record the category of each numbered transaction",
@@ -85,7 +85,7 @@ function line(transaction: MoneyTransaction, number: number): string {
 }
 
 /** The categories the model gave, by transaction id (only offered numbers and categories). */
-export function readAnswer(
+function readAnswer(
   arguments_: readonly string[],
   batch: readonly MoneyTransaction[],
   categories: readonly string[],

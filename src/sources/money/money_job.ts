@@ -19,7 +19,7 @@ import { type FolderFile, hasSettled, listStatementFiles } from "./statement_fol
 export const moneyCategoriesSourceName = "money categories";
 
 /** What the job needs. */
-export interface MoneyJobDependencies extends CheckDependencies {
+interface MoneyJobDependencies extends CheckDependencies {
   money: MoneyConfig;
   /** The watched folder as an absolute path (empty: none). */
   folder: string;

@@ -39,13 +39,13 @@ export interface MoneyLedgerDependencies {
 }
 
 /** Batches one import asks the model about, at most (the rest waits for the daemon). */
-export const maxModelBatches = 20;
+const maxModelBatches = 20;
 /** Batches one daemon tick asks about: a long backlog must not hold up the heartbeat. */
 export const tickModelBatches = 2;
 /** Months the report compares against. */
-export const comparedMonths = 3;
+const comparedMonths = 3;
 /** Top payees in a report. */
-export const topPayeeCount = 10;
+const topPayeeCount = 10;
 
 /** The money facade over the stores. */
 export class MoneyLedger implements MoneyBook {

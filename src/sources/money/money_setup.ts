@@ -10,7 +10,7 @@ import { moneyCategoriesSourceName, MoneyJob } from "./money_job.ts";
 import { MoneyLedger, type MoneyLedgerDependencies } from "./money_ledger.ts";
 
 /** The watched folder as an absolute path (relative to the home folder); empty when none is set. */
-export function moneyFolder(config: RadarConfig, env: Record<string, string | undefined>): string {
+function moneyFolder(config: RadarConfig, env: Record<string, string | undefined>): string {
   const folder = config.money.folder.trim();
   if (!folder) return "";
   const expanded = expandHome(folder, env);

@@ -39,7 +39,7 @@ export function decodeOfx(bytes: Uint8Array): string {
 }
 
 /** An OFX date (YYYYMMDD[HHMMSS[.XXX][[±H:TZ]]]) as YYYY-MM-DD. */
-export function ofxDate(text: string): string | undefined {
+function ofxDate(text: string): string | undefined {
   const match = /^(\d{4})(\d{2})(\d{2})/.exec(text.trim());
   if (!match) return undefined;
   const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];

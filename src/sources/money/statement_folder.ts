@@ -21,7 +21,7 @@ const statementExtension = /\.(csv|txt|tsv|ofx|qfx|xml|camt|053)$/i;
 /** Names of files still being written, or not statements. */
 const skippedName = /^\.|\.(part|crdownload|download|tmp)$|~$/i;
 /** Files looked at per scan, at most. */
-export const maxFilesPerScan = 200;
+const maxFilesPerScan = 200;
 
 /** Lists the statement files in `folder` (throws when the folder cannot be read). */
 export async function listStatementFiles(folder: string): Promise<FolderFile[]> {

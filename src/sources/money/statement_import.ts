@@ -55,7 +55,7 @@ interface AccountPart {
 }
 
 /** The one line for a file that cannot be imported (exit 2: the input is bad). */
-export function importFailure(fileName: string, problem: unknown): UsageError {
+function importFailure(fileName: string, problem: unknown): UsageError {
   if (problem instanceof StatementProblem) {
     const where = problem.row ? `row ${problem.row}: ` : "";
     return new UsageError(`Cannot import ${fileName}: ${where}${problem.message}`);
@@ -178,7 +178,7 @@ function checkCurrency(config: MoneyConfig, part: AccountPart): void {
 }
 
 /** The stable content key of a transaction without a bank id. */
-export function contentKey(
+function contentKey(
   account: string,
   bookedOn: string,
   amountMinor: number,
@@ -282,7 +282,7 @@ function store(
 }
 
 /** Sets the categories the rules give (learned rules first); returns how many got one. */
-export function categorizeByRules(
+function categorizeByRules(
   deps: Pick<StatementImportDependencies, "store" | "config">,
   transactions: MoneyTransaction[],
   at: Date,

@@ -10,7 +10,7 @@ import { shortDiff } from "./text_diff.ts";
 import { laterBy } from "../../core/safe_time.ts";
 
 /** What the checker needs. */
-export interface MonitorCheckerDependencies {
+interface MonitorCheckerDependencies {
   config: RadarConfig;
   /** One database transaction (the event and the state it records commit together). */
   transaction: Transaction;

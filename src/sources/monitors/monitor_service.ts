@@ -10,7 +10,7 @@ import { checkUrl } from "../../adapters/network/network_guard.ts";
 import { selectHtml } from "./page_fetch.ts";
 
 /** The default check interval. */
-export const defaultMonitorEvery = "60m";
+const defaultMonitorEvery = "60m";
 
 /** URL monitors over their store. */
 export class MonitorService implements MonitorRegistry {

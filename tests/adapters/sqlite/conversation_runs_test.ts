@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { openDatabase } from "../../../src/adapters/sqlite/database.ts";
 import { SqliteConversationRuns } from "../../../src/adapters/sqlite/conversation_runs.ts";
 import { SqliteConversationStore } from "../../../src/adapters/sqlite/conversation_store.ts";
-import { markReadOnly } from "../../../src/adapters/sqlite/write.ts";
+import { markReadOnly } from "../../../src/adapters/sqlite/storage_failure.ts";
 import { ManualClock } from "../../../src/adapters/clock.ts";
 
 function setUp() {

@@ -6,10 +6,10 @@
  * Real tmpfs (root).
  */
 import assert from "node:assert/strict";
-import { transaction } from "../../../src/adapters/sqlite/database.ts";
+import { transaction } from "../../../src/adapters/sqlite/write.ts";
 import { SqliteOutbox } from "../../../src/adapters/sqlite/outbox_store.ts";
 import { SqliteTaskClaimStore } from "../../../src/adapters/sqlite/task_claim_store.ts";
-import { StorageError } from "../../../src/adapters/sqlite/write.ts";
+import { StorageError } from "../../../src/adapters/sqlite/storage_failure.ts";
 import { fillDisk, tmpfsMounts, withTmpfsDatabase } from "./tmpfs.ts";
 import { needing } from "../../helpers/system_parts.ts";
 

@@ -11,7 +11,7 @@ import { openDatabase } from "../../../src/adapters/sqlite/database.ts";
 import { SqliteConversationStore } from "../../../src/adapters/sqlite/conversation_store.ts";
 import { SqliteEventQueue } from "../../../src/adapters/sqlite/event_queue.ts";
 import { SqliteFactStore } from "../../../src/adapters/sqlite/fact_store.ts";
-import { StorageError } from "../../../src/adapters/sqlite/write.ts";
+import { StorageError } from "../../../src/adapters/sqlite/storage_failure.ts";
 import { runRadar } from "../../helpers/radar_process.ts";
 import { fillDisk, mountTmpfs, tmpfsMounts, withTmpfsDatabase } from "./tmpfs.ts";
 import { needing, normalUser } from "../../helpers/system_parts.ts";

@@ -11,7 +11,7 @@ import {
   SqliteVectorTable,
   type VectorTableConfig,
 } from "../../../src/adapters/sqlite/vector_table.ts";
-import { StorageError } from "../../../src/adapters/sqlite/write.ts";
+import { StorageError } from "../../../src/adapters/sqlite/storage_failure.ts";
 import { fillDisk, mountTmpfs, tmpfsMounts } from "./tmpfs.ts";
 import { needing, normalUser } from "../../helpers/system_parts.ts";
 
