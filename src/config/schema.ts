@@ -8,6 +8,7 @@ import { hookPoints, hookRuleTypes } from "../core/hooks.ts";
 import { checksSection, githubSection } from "./checks_schema.ts";
 import { digestsSection } from "./digests_schema.ts";
 import { backupSection, budgetSection } from "./backup_schema.ts";
+import { browserSection } from "./browser_schema.ts";
 
 const clockTime = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, "expected HH:MM (24-hour)");
 const positiveInt = z.number().int().positive();
@@ -327,6 +328,7 @@ export const configSchema = z.object({
   mcp: mcpSection.prefault({}),
   backup: backupSection.prefault({}),
   budget: budgetSection.prefault({}),
+  browser: browserSection.prefault({}),
 });
 
 /** The validated configuration with every default applied. */

@@ -116,10 +116,26 @@ export interface AgentResult {
   blocked?: true;
 }
 
-/** Runs the agent loop, storing every message as it happens. */
+/**
+ * Runs the agent loop, storing every message as it happens; what tools asked to clean up at the
+ * run's end (`ToolContext.atRunEnd`) runs however the run ends.
+ */
 export async function runAgent(
   deps: AgentDependencies,
   request: AgentRequest,
+): Promise<AgentResult> {
+  const cleanups: (() => Promise<void>)[] = [];
+  try {
+    return await runLoop(deps, request, (cleanup) => cleanups.push(cleanup));
+  } finally {
+    await Promise.allSettled(cleanups.map((cleanup) => cleanup()));
+  }
+}
+
+async function runLoop(
+  deps: AgentDependencies,
+  request: AgentRequest,
+  atRunEnd: (cleanup: () => Promise<void>) => void,
 ): Promise<AgentResult> {
   const { store, clock, settings } = deps;
   const signal = request.signal ?? new AbortController().signal;
@@ -215,6 +231,7 @@ export async function runAgent(
     confirm: request.confirm,
     signal,
     sideEffects: request.sideEffects,
+    atRunEnd,
   };
   const result: AgentResult = {
     answer: "",
@@ -385,7 +402,7 @@ function chooseTools(
     );
   }
   const budget = deps.settings.toolBudgetTokens;
-  const all = deps.registry.list();
+  const all = deps.registry.candidates(request.userMessage, { recentTools });
   const select = (semanticScores?: ReadonlyMap<string, number>) =>
     deps.registry.select(request.userMessage, budget, { recentTools, semanticScores });
   if (!deps.toolRanker || fitsBudget(all, budget)) return select();

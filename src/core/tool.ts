@@ -18,6 +18,16 @@ export type ToolOutput = string | ToolResult;
 /** The kind of conversation a run belongs to. */
 export type ConversationKind = "chat" | "ask" | "heartbeat" | "task";
 
+/**
+ * The self-contained action a question is about, when the call's own arguments would not do it
+ * again (a browser click that submits is stored as one `submit` with the page, fields and
+ * control): a standing grant is matched against these arguments, and a pending approval runs
+ * them.
+ */
+export interface ConfirmAction {
+  arguments: Record<string, unknown>;
+}
+
 /** What a tool knows about the run it is part of. */
 export interface ToolContext {
   conversationId?: number;
@@ -25,8 +35,13 @@ export interface ToolContext {
   /** True only when a person can answer a confirmation right now (interactive chat). */
   interactive: boolean;
   /** Asks the person a yes/no question; absent when nobody can answer. */
-  confirm?: (question: string) => Promise<boolean>;
+  confirm?: (question: string, action?: ConfirmAction) => Promise<boolean>;
   signal: AbortSignal;
+  /**
+   * Runs `cleanup` when the run ends, however it ends (a browser the run started is killed);
+   * absent outside a run (a call an approval runs): the tool cleans up after the call itself.
+   */
+  atRunEnd?: (cleanup: () => Promise<void>) => void;
   /** The run's outbox (daemon runs): actions that must not repeat after a crash claim a key. */
   sideEffects?: SideEffectLog;
 }
@@ -45,6 +60,12 @@ export interface Tool {
   source: string;
   /** Offered on every request, whatever the message. */
   alwaysOn?: boolean;
+  /**
+   * Offered only when the message is about it (keywords), it was used earlier in the
+   * conversation, or `find_tools` named it: a large schema most requests do not need (the
+   * browser). Never counted when deciding whether every other tool fits the budget.
+   */
+  onDemand?: boolean;
   /**
    * Reads local state only: changes nothing and sends nothing anywhere. An unapproved task the
    * model created runs with these tools (and `notify`) only.

@@ -22,6 +22,8 @@ const omittedSchemaKeys = new Set([
   "exclusiveMinimum",
   "exclusiveMaximum",
   "default",
+  // Object keys are strings in JSON anyway (zod's records say so).
+  "propertyNames",
 ]);
 
 function stripNoise(value: unknown, names = false): unknown {
@@ -50,6 +52,8 @@ export interface ToolDefinition<Schema extends z.ZodType> {
   description: string;
   input: Schema;
   alwaysOn?: boolean;
+  /** Offered only when relevant (see `Tool.onDemand`). */
+  onDemand?: boolean;
   /** Reads local state only (see `Tool.readOnly`). */
   readOnly?: boolean;
   keywords?: string[];
@@ -74,6 +78,7 @@ export function defineTool<Schema extends z.ZodType>(definition: ToolDefinition<
     parameters: compactJsonSchema(definition.input),
     source: "builtin",
     alwaysOn: definition.alwaysOn,
+    onDemand: definition.onDemand,
     readOnly: definition.readOnly,
     keywords: definition.keywords,
     parse(args: unknown): ParseResult {

@@ -3,7 +3,7 @@ import type { ToolSpec } from "./chat_model.ts";
 import type { ToolCall } from "./messages.ts";
 import { estimateJsonTokens } from "./tokens.ts";
 import { failed, type Tool, type ToolContext, type ToolResult, toResult } from "./tool.ts";
-import { rankHybrid } from "./tool_relevance.ts";
+import { rankByRelevance, rankHybrid } from "./tool_relevance.ts";
 
 /** The name of the tool that lets the model ask for tools it was not offered. */
 export const findToolsName = "find_tools";
@@ -118,7 +118,7 @@ export class ToolRegistry {
    * the best by keyword (+ embedding) rank, then the rest in registration order, while they fit.
    */
   select(message: string, budgetTokens: number, options: OfferOptions = {}): Tool[] {
-    const all = this.list();
+    const all = this.candidates(message, options);
     const tools = all.filter((tool) => tool.name !== findToolsName);
     if (fitsBudget(tools, budgetTokens)) return tools;
     const first = [
@@ -138,6 +138,22 @@ export class ToolRegistry {
       spent += cost;
     }
     return all.filter((tool) => chosen.has(tool));
+  }
+
+  /**
+   * The tools a message may be offered: every tool but the on-demand ones the message is not
+   * about (by keywords) and the conversation did not use and `find_tools` did not name.
+   */
+  candidates(message: string, options: Pick<OfferOptions, "pinned" | "recentTools"> = {}): Tool[] {
+    const all = this.list();
+    const onDemand = all.filter((tool) => tool.onDemand);
+    if (!onDemand.length) return all;
+    const wanted = new Set([
+      ...(options.pinned ?? []),
+      ...(options.recentTools ?? []),
+      ...rankByRelevance(message, onDemand).map((tool) => tool.name),
+    ]);
+    return all.filter((tool) => !tool.onDemand || wanted.has(tool.name));
   }
 
   /** Validates and runs one tool call; every failure becomes a result, never an exception. */

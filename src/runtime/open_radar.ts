@@ -54,6 +54,8 @@ import type { ResolvedPersonality } from "../personalities/personality_sources.t
 import type { FilePersonalityCatalog } from "../personalities/personality_catalog.ts";
 import { personalityParts } from "./personality_parts.ts";
 import { personalityNamePattern } from "../personalities/personality_file.ts";
+import { browserParts } from "./browser_parts.ts";
+import type { BrowserAvailability } from "../core/browser.ts";
 
 export type { AgentOptions } from "./agent_dependencies.ts";
 
@@ -122,7 +124,9 @@ export interface Radar extends ScheduledWork {
    * for heartbeat windows.
    */
   agent(overrides?: AgentOptions): AgentDependencies;
-  /** Stops the plugin hosts and closes the database (idempotent). */
+  /** The browser the `browser` tool drives: which one (or why none) and the open sessions. */
+  browser: { availability(): BrowserAvailability; openSessions(): number };
+  /** Stops the plugin hosts and browsers and closes the database (idempotent). */
   close(): void;
 }
 
@@ -248,6 +252,13 @@ export function openRadar(options: RadarOptions): Radar {
     fastModel: core.fastModel,
     embedNew,
   });
+  const browser = browserParts({
+    config,
+    dataDir,
+    env: options.env,
+    resolve: options.resolve ?? denoResolver,
+    clock,
+  });
   for (
     const tool of builtinTools({
       config,
@@ -271,6 +282,7 @@ export function openRadar(options: RadarOptions): Radar {
       github: githubReaderFor(config, options.env),
       hooks,
       skills,
+      browser: browser.sessions && { sessions: browser.sessions, check: browser.check },
     })
   ) registry.register(tool);
   const mcpApprovals = new SqliteMcpApprovals(db);
@@ -342,9 +354,14 @@ export function openRadar(options: RadarOptions): Radar {
     batch: (run) => transaction(db, run),
     personalities: personalities.catalog,
     agent,
+    browser: {
+      availability: browser.availability,
+      openSessions: () => browser.sessions?.open ?? 0,
+    },
     close() {
       if (closed) return;
       closed = true;
+      void browser.sessions?.closeAll();
       void plugins?.stop();
       void mcp.close();
       db.close();

@@ -11,6 +11,8 @@ import type { MemorySearch } from "../core/recall.ts";
 import type { CalendarReader, GitHubLists, MailReader } from "../core/source_ports.ts";
 import type { Hooks } from "../core/hooks.ts";
 import type { SkillLibrary } from "../core/skills_prompt.ts";
+import type { UrlCheck } from "../adapters/network/network_guard.ts";
+import type { BrowserSessions } from "./browser_sessions.ts";
 
 /** Shared dependencies handed to every built-in tool factory. */
 export interface ToolDependencies {
@@ -53,4 +55,6 @@ export interface ToolDependencies {
   calendar?: CalendarReader;
   /** GitHub through gh (absent: gh is off or not installed; no github tool). */
   github?: GitHubLists;
+  /** The browser's sessions and its guard (absent: off or no browser found; no browser tool). */
+  browser?: { sessions: BrowserSessions; check(url: URL): Promise<UrlCheck> };
 }

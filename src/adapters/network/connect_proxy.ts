@@ -31,7 +31,7 @@ export function startPinnedProxy(
     for await (const client of listener) {
       open.add(client);
       tunnel(client).catch(() => {}).finally(() => {
-        close(client);
+        closeQuietly(client);
         open.delete(client);
       });
     }
@@ -57,7 +57,7 @@ export function startPinnedProxy(
         upstream.readable.pipeTo(client.writable).catch(() => {}),
       ]);
     } finally {
-      close(upstream);
+      closeQuietly(upstream);
       open.delete(upstream);
     }
   };
@@ -67,18 +67,24 @@ export function startPinnedProxy(
     username: "radar",
     password,
     close() {
-      close(listener);
-      for (const connection of open) close(connection);
+      closeQuietly(listener);
+      for (const connection of open) closeQuietly(connection);
       open.clear();
     },
   };
 }
 
-/** Reads the request head (up to the blank line); what follows it is returned as `rest`. */
-async function readHead(client: Deno.Conn): Promise<{ head: string; rest: Uint8Array }> {
-  const buffer = new Uint8Array(maxHeadBytes);
+/**
+ * Reads an HTTP head (up to the blank line) of at most `maxBytes`; what follows it is returned as
+ * `rest`. An empty head: the peer closed first, or the head was too long.
+ */
+export async function readHead(
+  client: Deno.Conn,
+  maxBytes = maxHeadBytes,
+): Promise<{ head: string; rest: Uint8Array }> {
+  const buffer = new Uint8Array(maxBytes);
   let filled = 0;
-  while (filled < maxHeadBytes) {
+  while (filled < maxBytes) {
     const read = await client.read(buffer.subarray(filled));
     if (read === null) break;
     filled += read;
@@ -89,7 +95,8 @@ async function readHead(client: Deno.Conn): Promise<{ head: string; rest: Uint8A
   return { head: "", rest: new Uint8Array() };
 }
 
-function close(resource: { close(): void }): void {
+/** Closes a connection or listener, ignoring one that is closed already. */
+export function closeQuietly(resource: { close(): void }): void {
   try {
     resource.close();
   } catch { /* already closed */ }
