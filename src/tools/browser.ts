@@ -94,17 +94,18 @@ async function runBrowser(
     return "The browser is closed.";
   }
   const callMs = deps.callMs();
-  const signal = AbortSignal.any([context.signal, AbortSignal.timeout(callMs)]);
   const needsPage = ["read", "fill", "click", "look"].includes(args.action);
   if (needsPage && !deps.sessions.current(key)) {
     return failed("No page is open in this conversation: call browser with action open and a url.");
   }
   let live: LiveSession;
   try {
-    live = await deps.sessions.session(key, signal);
+    live = await deps.sessions.session(key, context.signal);
   } catch (error) {
     return failed(`Cannot start the browser: ${firstLine(error)}`);
   }
+  // The call's time starts once the browser runs (starting it has its own limit).
+  const signal = AbortSignal.any([context.signal, AbortSignal.timeout(callMs)]);
   // A call outside a run (an approval replayed) closes its browser after the call; a run
   // nobody keeps open for later (a heartbeat, a task, ask) when it ends; a chat's browser stays
   // for its next message until browser.idle_seconds pass.

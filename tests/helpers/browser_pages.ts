@@ -95,20 +95,23 @@ export function browserUnderTest(
   return { tool, sessions: parts.sessions, close: () => parts.sessions!.closeAll() };
 }
 
+/** Every process's pid and command line (through `ps`: /proc cannot be listed without -A). */
+function processTable(): { pid: number; args: string }[] {
+  const output = new Deno.Command("ps", { args: ["-eo", "pid=,args="], stdout: "piped" })
+    .outputSync();
+  return new TextDecoder().decode(output.stdout).split("\n").flatMap((line) => {
+    const match = /^\s*(\d+)\s+(.*)$/.exec(line);
+    return match ? [{ pid: Number(match[1]), args: match[2] }] : [];
+  });
+}
+
 /**
  * PIDs of running browser processes the Radar of process `owner` started (they carry
  * `--radar-browser=<owner>-…`; other test runs on the machine have other owners).
  */
 export function radarBrowserProcesses(owner = Deno.pid): number[] {
-  const found: number[] = [];
-  for (const entry of Deno.readDirSync("/proc")) {
-    if (!/^\d+$/.test(entry.name)) continue;
-    try {
-      const command = Deno.readTextFileSync(`/proc/${entry.name}/cmdline`);
-      if (command.includes(`--radar-browser=${owner}-`)) found.push(Number(entry.name));
-    } catch { /* gone meanwhile */ }
-  }
-  return found;
+  return processTable().filter((entry) => entry.args.includes(`--radar-browser=${owner}-`))
+    .map((entry) => entry.pid);
 }
 
 /** Waits until no browser of `owner` runs (up to `ms`); returns those left. */
@@ -124,27 +127,13 @@ export async function browserProcessesAfter(ms: number, owner = Deno.pid): Promi
 
 /** The profile folders (`--user-data-dir`) of `owner`'s browsers: their helpers carry them too. */
 export function browserProfiles(owner = Deno.pid): string[] {
-  const folders: string[] = [];
-  for (const pid of radarBrowserProcesses(owner)) {
-    try {
-      const args = Deno.readTextFileSync(`/proc/${pid}/cmdline`).split("\0");
-      const folder = args.find((arg) => arg.startsWith("--user-data-dir="));
-      if (folder) folders.push(folder.slice("--user-data-dir=".length));
-    } catch { /* gone meanwhile */ }
-  }
-  return folders;
+  return processTable().filter((entry) => entry.args.includes(`--radar-browser=${owner}-`))
+    .flatMap((entry) => /--user-data-dir=(\S+)/.exec(entry.args)?.[1] ?? []);
 }
 
 /** PIDs of processes (helpers included) using one of `profiles`. */
 export function processesUsing(profiles: string[]): number[] {
-  const found: number[] = [];
-  if (!profiles.length) return found;
-  for (const entry of Deno.readDirSync("/proc")) {
-    if (!/^\d+$/.test(entry.name)) continue;
-    try {
-      const command = Deno.readTextFileSync(`/proc/${entry.name}/cmdline`);
-      if (profiles.some((profile) => command.includes(profile))) found.push(Number(entry.name));
-    } catch { /* gone meanwhile */ }
-  }
-  return found;
+  if (!profiles.length) return [];
+  return processTable().filter((entry) => profiles.some((profile) => entry.args.includes(profile)))
+    .map((entry) => entry.pid);
 }

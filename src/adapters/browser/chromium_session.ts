@@ -124,10 +124,12 @@ export class ChromiumSession implements BrowserSession {
     this.#interacted = false;
     const { page, limits } = this.parts;
     let loading = false;
+    // The rest of the call's time is left for reading what a slow page shows so far.
+    const loadMs = Math.max(limits.callMs * 2 / 3, limits.callMs - 5000);
     try {
       await withDeadline(
-        page.goto(url, { waitUntil: "domcontentloaded", timeout: limits.callMs }),
-        limits.callMs + 1000,
+        page.goto(url, { waitUntil: "domcontentloaded", timeout: loadMs }),
+        loadMs + 500,
         signal,
         `opening ${url}`,
       );
