@@ -42,7 +42,7 @@ class StandInBrowser implements WebBrowser {
     this.started++;
     let closed = false;
     const notes = { refused: [], popupsClosed: 0, dialogs: [], downloadsRefused: 0 };
-    const browser = this;
+    const countClose = () => this.closed++;
     return Promise.resolve({
       open: () => Promise.resolve(blank),
       view: () => Promise.resolve(blank),
@@ -55,7 +55,7 @@ class StandInBrowser implements WebBrowser {
       screenshot: () => Promise.resolve(new Uint8Array([1, 2, 3])),
       takeNotes: () => notes,
       close() {
-        if (!closed) browser.closed++;
+        if (!closed) countClose();
         closed = true;
         return Promise.resolve();
       },
