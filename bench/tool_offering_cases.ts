@@ -62,6 +62,7 @@ export const builtinCases: OfferingCase[] = [
     message: "Take a screenshot of https://example.com and tell me what it shows",
     needs: "browser",
   },
+  { message: "Renew my library books at https://library.example.org", needs: "browser" },
   { message: "Every Monday at 9am, summarize my week", needs: "schedule_task" },
   { message: "Remind me tomorrow at 8 to call the dentist", needs: "schedule_task" },
   { message: "In two hours, tell me to take the laundry out", needs: "schedule_task" },

@@ -68,6 +68,8 @@ const optional = [
   /^npm:\/?node-html-parser@/,
   // Backup archives (radar backup, radar restore, the scheduled backup).
   /^npm:\/?tar-stream@/,
+  // The browser driver, on the first browser call.
+  /^npm:\/?playwright-core@/,
 ];
 
 Deno.test("main.ts loads no mail, calendar, MCP, dashboard or single-use parser module statically", async () => {

@@ -5,6 +5,7 @@ import { daemonStatus } from "./daemon_status.ts";
 import { pluginStatusLines } from "./plugin_status.ts";
 import { backupStatusLines } from "./backup_status.ts";
 import { budgetStatusLines } from "./budget_status.ts";
+import { browserStatusLines } from "./browser_status.ts";
 
 /** A section of `radar status` contributed by a concern (daemon, tools, plugins). */
 export type StatusSection = (radar: Radar) => Promise<string[]> | string[];
@@ -19,5 +20,6 @@ export const statusSections: StatusSection[] = [
   },
   (radar) => execStatusLines(radar, Deno.env.toObject()),
   (radar) => pluginStatusLines(radar),
+  browserStatusLines,
   (radar) => backupStatusLines(radar, Deno.env.toObject()),
 ];
