@@ -12,6 +12,7 @@ import type { PdfReader } from "../src/core/pdf_reader.ts";
 import { execTool } from "../src/tools/exec.ts";
 import { runProcess } from "../src/adapters/os/run_process.ts";
 import { execSandbox } from "../src/adapters/os/sandbox_spec.ts";
+import { Secrets } from "../src/core/secrets.ts";
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -34,6 +35,7 @@ export const execSuite: BenchSuite = {
       env: { HOME: home, PATH: Deno.env.get("PATH") },
       cwd: home,
       pdfReader: {} as PdfReader,
+      secrets: new Secrets(),
     };
     try {
       if (!execSandbox(deps).program) {

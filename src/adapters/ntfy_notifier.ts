@@ -1,8 +1,6 @@
 /** The Notifier over ntfy: one POST to `<url>/<topic>` with title, priority and token headers. */
 import type { RadarConfig } from "../config/schema.ts";
-import { configSecrets } from "../config/secrets.ts";
 import type { Delivery, Notification, Notifier } from "../core/notifier.ts";
-import { redactText } from "../core/redact.ts";
 
 /** How long one send may take. */
 const sendTimeoutMs = 15_000;
@@ -16,7 +14,7 @@ export class NtfyNotifier implements Notifier {
     return this.deps.config.notifications.ntfy.topic || undefined;
   }
 
-  /** POSTs the notification; every failure is one line (known secrets masked). */
+  /** POSTs the notification; every failure is one line (masked where it is stored or shown). */
   async send(notification: Notification, signal: AbortSignal): Promise<Delivery> {
     const { config } = this.deps;
     const ntfy = config.notifications.ntfy;
@@ -38,7 +36,7 @@ export class NtfyNotifier implements Notifier {
       sent: false,
       topic,
       status,
-      error: redactText(error, configSecrets(config)),
+      error,
     });
     let response: Response;
     try {

@@ -12,7 +12,7 @@ import {
 } from "../core/conversation_summary.ts";
 import type { ConversationArchive, Logger, StoredMessage } from "../core/ports.ts";
 import type { TickJob } from "../core/work_ports.ts";
-import { redactText } from "../core/redact.ts";
+import { Secrets } from "../core/secrets.ts";
 
 /** What the summarizer needs. */
 export interface ConversationSummarizerDependencies {
@@ -26,11 +26,11 @@ export interface ConversationSummarizerDependencies {
   /** Conversations summarized per tick at most (default 2). */
   perTick?: number;
   /**
-   * Every secret known now (the config's and those read since start), asked per conversation:
-   * the title and each message are masked before the transcript is cut and sent, and the summary
-   * is stored masked (a conversation stored before a password was known is summarized later).
+   * The known secrets (the config's and those read since start): the title and each message are
+   * masked before the transcript is cut and sent, and the summary is stored masked (a
+   * conversation stored before a password was known is summarized later).
    */
-  secrets?: () => readonly string[];
+  secrets?: Secrets;
 }
 
 /** A failed conversation waits this long before it is tried again. */
@@ -65,8 +65,8 @@ export class ConversationSummarizer implements TickJob {
     // what it needs, and the summary records the true last message and count.
     let last: StoredMessage | undefined;
     let count = 0;
-    const secrets = deps.secrets?.() ?? [];
-    const mask = (text: string) => redactText(text, secrets);
+    const secrets = deps.secrets ?? new Secrets();
+    const mask = (text: string) => secrets.mask(text);
     const transcript = summaryTranscript(
       (function* (messages: Iterable<StoredMessage>) {
         for (const message of messages) {

@@ -1,60 +1,48 @@
-/** One heartbeat tick: claim, collect pending events, decide, run the loop, then consume. */
-import type { EventQueue, Outbox, RunLog, Transaction } from "../core/work_ports.ts";
+/**
+ * One heartbeat tick as named steps: decide (pending events, quiet hours, nothing new → no model
+ * call) → claim (pre_heartbeat hooks, the run row) → triage (the `fast` model, when set) → run
+ * (the agent loop) → commit (heartbeat_commit.ts: finish the run, consume its events).
+ */
+import type { Outbox } from "../core/work_ports.ts";
 import type { RadarConfig } from "../config/schema.ts";
 import { type AgentDependencies, type AgentResult, runAgent } from "../core/agent_loop.ts";
 import { estimateFirstRequestTokens } from "../core/agent_loop.ts";
-import {
-  buildHeartbeatMessage,
-  decideHeartbeat,
-  maskEvents,
-  type PendingEvent,
-} from "../core/heartbeat.ts";
-import type { Clock, ConversationArchive, Logger } from "../core/ports.ts";
+import { buildHeartbeatMessage, decideHeartbeat, type PendingEvent } from "../core/heartbeat.ts";
+import type { ConversationArchive } from "../core/ports.ts";
 import { daemonToolNames } from "./offered_tools.ts";
 import { maxBatchEvents, selectBatch } from "./event_batch.ts";
 import { heartbeatScope, runSideEffects } from "./run_side_effects.ts";
 import { shouldTriage } from "../core/heartbeat_triage.ts";
 import type { TriageOutcome, TriageRunner } from "./heartbeat_triage_step.ts";
-import { addUsage } from "../core/messages.ts";
+import {
+  type ClaimedHeartbeat,
+  commitBlocked,
+  commitFailure,
+  commitRun,
+  commitTriaged,
+  type HeartbeatCommitDependencies,
+  type HeartbeatReport,
+} from "./heartbeat_commit.ts";
+
 import { formatDate } from "../core/zoned_time.ts";
 import type { UnattendedBudget } from "./unattended_budget.ts";
 
+export { blockedHeartbeatLimit, type HeartbeatReport } from "./heartbeat_commit.ts";
+
 /** What the heartbeat runner needs. */
-export interface HeartbeatRunnerDependencies {
+export interface HeartbeatRunnerDependencies extends HeartbeatCommitDependencies {
   config: RadarConfig;
-  /** One database transaction (the event and the state it records commit together). */
-  transaction: Transaction;
-  queue: EventQueue;
-  runs: RunLog;
   conversations: ConversationArchive;
   /** Notifications recorded before they are sent (never twice after a crash). */
   outbox: Outbox;
-  clock: Clock;
-  logger: Logger;
   /** Agent loop dependencies with a bounded history window. */
   agent: (overrides?: { historyMessages?: number }) => AgentDependencies;
   pid: number;
   isAlive: (pid: number) => boolean;
-  /** Monotonic milliseconds. */
-  elapsed: () => number;
   /** The `fast` model's triage: asked first, the main model runs only when it says so. */
   triage?: TriageRunner;
   /** `budget:`: a scheduled heartbeat past today's tokens waits (its events stay queued). */
   budget?: Pick<UnattendedBudget, "pausedFor">;
-}
-
-/** What one tick saw and did. */
-export interface HeartbeatReport {
-  runId?: number;
-  outcome: "skipped" | "ran" | "failed";
-  reason: string;
-  events: PendingEvent[];
-  message?: string;
-  estimatedPromptTokens?: number;
-  result?: AgentResult;
-  /** What the `fast` model's triage decided, when it ran. */
-  triage?: TriageOutcome;
-  durationMs: number;
 }
 
 /** Options of one tick. */
@@ -64,12 +52,6 @@ export interface HeartbeatOptions {
   dryRun?: boolean;
   signal?: AbortSignal;
 }
-
-/** Blocked heartbeats in a row after which an event is set aside (never consumed). */
-export const blockedHeartbeatLimit = 3;
-
-/** Tools whose successful calls count as notifications sent. */
-const notifyingTools = new Set(["notify"]);
 
 /** Runs heartbeat ticks; ticks of one runner never overlap. */
 export class HeartbeatRunner {
@@ -99,14 +81,42 @@ export class HeartbeatRunner {
     }
   }
 
+  /** decide → claim → triage → run → commit; each step may end the tick with its report. */
   async #tick(options: HeartbeatOptions): Promise<HeartbeatReport> {
+    const plan = this.#decide(options);
+    if ("report" in plan) return plan.report;
+    if (options.dryRun) return dryRunReport(plan);
+    const claimed = await this.#claim(plan, options.trigger);
+    if ("report" in claimed) return claimed.report;
+    const triage = await this.#triage(claimed.events, options.signal);
+    if (triage?.verdict === "nothing") return await commitTriaged(this.deps, claimed, triage);
+    const run = { ...claimed, conversationId: this.#conversation(plan.now, plan.timeZone) };
+    this.deps.logger.debug("heartbeat running", { run: run.runId, events: run.events.length });
+    let result: AgentResult;
+    try {
+      result = await this.#run(plan, run, options.signal);
+    } catch (error) {
+      return await commitFailure(this.deps, run, error);
+    }
+    if (result.blocked) return await commitBlocked(this.deps, run, result.answer);
+    return await commitRun(this.deps, run, result, triage);
+  }
+
+  /**
+   * Decide: the pending events (masked by the queue when read) and whether they, the time and
+   * quiet hours call for a run; a skip is recorded (not on a dry run). Else the heartbeat's
+   * message, agent and tools.
+   */
+  #decide(options: HeartbeatOptions): HeartbeatPlan | { report: HeartbeatReport } {
     const { deps } = this;
-    const { config, clock } = deps;
+    const { config } = deps;
     const started = deps.elapsed();
-    const now = clock.now();
+    const now = deps.clock.now();
     const timeZone = config.radar.timezone || undefined;
-    const limit = config.heartbeat.max_events_per_tick;
-    const pending = selectBatch(deps.queue.pending(maxBatchEvents), limit);
+    const pending = selectBatch(
+      deps.queue.pending(maxBatchEvents),
+      config.heartbeat.max_events_per_tick,
+    );
     const decision = decideHeartbeat({
       now,
       timeZone,
@@ -119,242 +129,91 @@ export class HeartbeatRunner {
       const runId = options.dryRun
         ? undefined
         : deps.runs.recordSkipped(options.trigger, now, deps.pid, decision.reason);
-      return { runId, outcome: "skipped", reason: decision.reason, events: pending, durationMs: 0 };
+      const report = {
+        runId,
+        outcome: "skipped" as const,
+        reason: decision.reason,
+        events: pending,
+      };
+      return { report: { ...report, durationMs: 0 } };
     }
     const agent = deps.agent({ historyMessages: config.heartbeat.history_messages });
-    // Event text (a mail subject, a file name, a check's output) may quote a secret: masked with
-    // the secrets known now, for the triage question and the main message alike.
-    const events = maskEvents(decision.events, agent.secrets?.() ?? []);
+    const { events } = decision;
     const morePending = Math.max(0, deps.queue.pendingCount() - pending.length);
     const message = buildHeartbeatMessage({ now, timeZone, events, morePending });
-    const toolNames = daemonToolNames(agent, message);
-    if (options.dryRun) {
-      const tools = toolNames.map((name) => agent.registry.get(name)!);
-      return {
-        outcome: "skipped",
-        reason: "dry run",
-        events,
-        message,
-        estimatedPromptTokens: estimateFirstRequestTokens(agent.systemPrompt(), tools, message),
-        durationMs: 0,
-      };
-    }
-    const paused = options.trigger === "schedule"
-      ? deps.budget?.pausedFor({ kind: "heartbeat" })
-      : undefined;
-    if (paused) {
-      const runId = deps.runs.recordSkipped(options.trigger, now, deps.pid, paused);
-      return { runId, outcome: "skipped", reason: paused, events, durationMs: 0 };
-    }
-    // Hooks (src/core/hooks.ts): pre_heartbeat may block the run; post_heartbeat observes it.
-    const hooks = agent.hooks;
-    const blocked = await hooks?.block("pre_heartbeat", { eventCount: events.length });
-    if (blocked) {
-      const reason = `blocked by a hook: ${blocked.message}`;
-      const runId = deps.runs.recordSkipped(options.trigger, now, deps.pid, reason);
-      return { runId, outcome: "skipped", reason, events, durationMs: 0 };
-    }
-    const claim = deps.runs.claimHeartbeat(options.trigger, now, deps.pid, deps.isAlive);
-    if ("heldBy" in claim) {
-      return {
-        outcome: "skipped",
-        reason: `another heartbeat is running (PID ${claim.heldBy})`,
-        events,
-        durationMs: 0,
-      };
-    }
-    const runId = claim.runId;
-    const triage = deps.triage && shouldTriage(events)
-      ? await deps.triage.triage(events, options.signal)
-      : undefined;
-    if (triage?.verdict === "nothing") {
-      return await this.#finishTriaged(runId, events, triage, message, started, hooks);
-    }
-    const conversationId = this.#conversation(now, timeZone);
-    deps.logger.debug("heartbeat running", { run: runId, events: events.length });
-    let result: AgentResult;
-    try {
-      result = await runAgent(agent, {
-        conversationId,
-        kind: "heartbeat",
-        userMessage: message,
-        interactive: false,
-        signal: options.signal,
-        toolNames,
-        sideEffects: runSideEffects(
-          deps.outbox,
-          heartbeatScope(events[0]?.id, runId),
-          clock,
-          deps.pid,
-        ),
-      });
-    } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      deps.runs.finish(runId, {
-        outcome: "failed",
-        reason,
-        eventCount: events.length,
-        conversationId,
-        durationMs: deps.elapsed() - started,
-      }, clock.now());
-      deps.logger.warn("heartbeat failed; its events stay queued", { run: runId, reason });
-      await hooks?.observeHeartbeat({ eventCount: events.length, success: false, error: reason });
-      return {
-        runId,
-        outcome: "failed",
-        reason,
-        events,
-        message,
-        durationMs: deps.elapsed() - started,
-      };
-    }
-    if (result.blocked) {
-      return await this.#blocked(runId, events, {
-        message,
-        conversationId,
-        hookMessage: result.answer,
-        durationMs: deps.elapsed() - started,
-        hooks,
-      });
-    }
-    const durationMs = deps.elapsed() - started;
-    const cancelled = result.stopReason === "cancelled";
-    const finish = {
-      outcome: cancelled ? "failed" as const : "ran" as const,
-      reason: (cancelled ? "cancelled (shutdown); its events stay queued" : result.stopReason) +
-        (triage ? `; ${triage.note}` : ""),
-      eventCount: events.length,
-      conversationId,
-      promptTokens: addUsage(result.usage, triage?.usage)?.promptTokens,
-      completionTokens: addUsage(result.usage, triage?.usage)?.completionTokens,
-      modelMs: result.modelDurationMs + (triage?.modelMs ?? 0),
-      durationMs,
-      tools: result.toolExecutions.map((execution) => execution.name),
-      notifications:
-        result.toolExecutions.filter((execution) =>
-          notifyingTools.has(execution.name) && execution.result.outcome === "ok"
-        ).length,
-      answer: result.answer,
-    };
-    const committed = deps.transaction(() => {
-      const current = deps.runs.get(runId);
-      // Another process closed this run as abandoned: it now owns the events.
-      if (current?.outcome !== "running") return false;
-      deps.runs.finish(runId, finish, clock.now());
-      if (!cancelled) deps.queue.markConsumed(events.map((event) => event.id), runId, clock.now());
-      return true;
-    });
-    if (!committed) {
-      deps.logger.warn("heartbeat run was taken over; events left queued", { run: runId });
-    }
-    await hooks?.observeHeartbeat({
-      eventCount: events.length,
-      success: finish.outcome === "ran",
-      error: finish.outcome === "ran" ? undefined : finish.reason,
-    });
-    deps.logger.info("heartbeat finished", {
-      run: runId,
-      outcome: finish.outcome,
-      tokens: (finish.promptTokens ?? 0) + (finish.completionTokens ?? 0),
-      ms: Math.round(durationMs),
-    });
     return {
-      runId,
-      outcome: finish.outcome,
-      reason: finish.reason,
+      started,
+      now,
+      timeZone,
       events,
       message,
-      result,
-      triage,
-      durationMs,
+      agent,
+      toolNames: daemonToolNames(agent, message),
     };
   }
 
   /**
-   * A pre_agent_run hook blocked the heartbeat message: nothing reached the model, so nothing is
-   * consumed. The events stay queued for the next heartbeat (a hook may block for a while only);
-   * after `blockedHeartbeatLimit` blocked heartbeats an event is set aside with the hook's message
-   * (`radar status` shows it), so one event a rule keeps out cannot block every later heartbeat.
+   * Claim: a scheduled heartbeat past today's budget waits, and pre_heartbeat hooks may block the
+   * run (both recorded as skipped, the events stay queued); else a `running` row in the run log,
+   * unless another heartbeat (this process or another) holds one.
    */
-  async #blocked(
-    runId: number,
-    events: PendingEvent[],
-    run: {
-      message: string;
-      conversationId: number;
-      hookMessage: string;
-      durationMs: number;
-      hooks: AgentDependencies["hooks"];
-    },
-  ): Promise<HeartbeatReport> {
+  async #claim(
+    plan: HeartbeatPlan,
+    trigger: HeartbeatOptions["trigger"],
+  ): Promise<ClaimedHeartbeat | { report: HeartbeatReport }> {
     const { deps } = this;
-    const now = deps.clock.now();
-    const reason = `blocked by a hook: ${run.hookMessage}`;
-    const setAside = deps.transaction(() => {
-      if (deps.runs.get(runId)?.outcome !== "running") return undefined;
-      const count = deps.queue.markBlocked(
-        events.map((event) => event.id),
-        runId,
-        run.hookMessage,
-        now,
-        blockedHeartbeatLimit,
-      );
-      deps.runs.finish(runId, {
-        outcome: "skipped",
-        reason: count
-          ? `${reason}; ${count} event(s) set aside after ${blockedHeartbeatLimit} blocked heartbeats`
-          : `${reason}; its events stay queued`,
-        eventCount: events.length,
-        conversationId: run.conversationId,
-        durationMs: run.durationMs,
-      }, now);
-      return count;
-    });
-    deps.logger.warn("heartbeat blocked by a hook", { run: runId, setAside, reason });
-    await run.hooks?.observeHeartbeat({
-      eventCount: events.length,
-      success: false,
-      error: reason,
-    });
-    return {
-      runId,
-      outcome: "skipped",
-      reason,
-      events,
-      message: run.message,
-      durationMs: run.durationMs,
-    };
+    const { events, now } = plan;
+    const paused = trigger === "schedule"
+      ? deps.budget?.pausedFor({ kind: "heartbeat" })
+      : undefined;
+    if (paused) {
+      const runId = deps.runs.recordSkipped(trigger, now, deps.pid, paused);
+      return { report: { runId, outcome: "skipped", reason: paused, events, durationMs: 0 } };
+    }
+    const hooks = plan.agent.hooks;
+    const blocked = await hooks?.block("pre_heartbeat", { eventCount: events.length });
+    if (blocked) {
+      const reason = `blocked by a hook: ${blocked.message}`;
+      const runId = deps.runs.recordSkipped(trigger, now, deps.pid, reason);
+      return { report: { runId, outcome: "skipped", reason, events, durationMs: 0 } };
+    }
+    const claim = deps.runs.claimHeartbeat(trigger, now, deps.pid, deps.isAlive);
+    if ("heldBy" in claim) {
+      const reason = `another heartbeat is running (PID ${claim.heldBy})`;
+      return { report: { outcome: "skipped", reason, events, durationMs: 0 } };
+    }
+    return { runId: claim.runId, events, message: plan.message, started: plan.started, hooks };
   }
 
-  /** The fast model said nothing needs attention: the run is done and its events consumed. */
-  async #finishTriaged(
-    runId: number,
-    events: PendingEvent[],
-    triage: TriageOutcome,
-    message: string,
-    started: number,
-    hooks: AgentDependencies["hooks"],
-  ): Promise<HeartbeatReport> {
+  /**
+   * Triage (with `llm.models.fast`): one tool-less YES/NO over the events; a clear NO ends the run
+   * without the main model. Urgent events skip it.
+   */
+  async #triage(events: PendingEvent[], signal?: AbortSignal): Promise<TriageOutcome | undefined> {
+    const { triage } = this.deps;
+    return triage && shouldTriage(events) ? await triage.triage(events, signal) : undefined;
+  }
+
+  /**
+   * Run: the message through the agent loop in the day's heartbeat conversation, with the daemon's
+   * tools and an outbox scoped to the oldest event (a re-delivered run gets the same keys).
+   */
+  #run(
+    plan: HeartbeatPlan,
+    run: ClaimedHeartbeat & { conversationId: number },
+    signal: AbortSignal | undefined,
+  ): Promise<AgentResult> {
     const { deps } = this;
-    const durationMs = deps.elapsed() - started;
-    const reason = `nothing needs attention; ${triage.note}`;
-    deps.transaction(() => {
-      if (deps.runs.get(runId)?.outcome !== "running") return;
-      deps.runs.finish(runId, {
-        outcome: "ran",
-        reason,
-        eventCount: events.length,
-        promptTokens: triage.usage?.promptTokens,
-        completionTokens: triage.usage?.completionTokens,
-        modelMs: triage.modelMs,
-        durationMs,
-        answer: triage.answer,
-      }, deps.clock.now());
-      deps.queue.markConsumed(events.map((event) => event.id), runId, deps.clock.now());
+    const scope = heartbeatScope(run.events[0]?.id, run.runId);
+    return runAgent(plan.agent, {
+      conversationId: run.conversationId,
+      kind: "heartbeat",
+      userMessage: plan.message,
+      interactive: false,
+      signal,
+      toolNames: plan.toolNames,
+      sideEffects: runSideEffects(deps.outbox, scope, deps.clock, deps.pid),
     });
-    await hooks?.observeHeartbeat({ eventCount: events.length, success: true });
-    deps.logger.info("heartbeat triaged: nothing needs the main model", { run: runId });
-    return { runId, outcome: "ran", reason, events, message, triage, durationMs };
   }
 
   /** One heartbeat conversation per local day keeps `radar history` readable. */
@@ -365,4 +224,30 @@ export class HeartbeatRunner {
     if (latest?.title === title) return latest.id;
     return this.deps.conversations.createConversation("heartbeat", title, now);
   }
+}
+
+/** What a heartbeat that should run will do, before it claims anything. */
+interface HeartbeatPlan {
+  /** `elapsed()` when the tick started. */
+  started: number;
+  now: Date;
+  timeZone?: string;
+  events: PendingEvent[];
+  message: string;
+  agent: AgentDependencies;
+  toolNames: string[];
+}
+
+/** A dry run: the message and its estimated first request, nothing claimed, sent or consumed. */
+function dryRunReport(plan: HeartbeatPlan): HeartbeatReport {
+  const { agent, message } = plan;
+  const tools = plan.toolNames.map((name) => agent.registry.get(name)!);
+  return {
+    outcome: "skipped",
+    reason: "dry run",
+    events: plan.events,
+    message,
+    estimatedPromptTokens: estimateFirstRequestTokens(agent.systemPrompt(), tools, message),
+    durationMs: 0,
+  };
 }

@@ -1,33 +1,24 @@
-/** The secret values of a configuration, to be redacted from every tool result and log. */
+/** The secret values of a configuration: what `Secrets` starts from. */
 import type { RadarConfig } from "./schema.ts";
-
-/** Every non-empty secret value in the config (API keys, tokens). */
-export function configSecrets(config: RadarConfig): string[] {
-  return [
-    config.llm.api_key,
-    config.notifications.ntfy.token,
-    config.web.auth_token,
-    config.tools.web_search.api_key,
-    ...Object.values(config.llm.models).map((role) => role.api_key),
-    ...runtimeSecrets,
-  ].filter((value) => value.length > 0);
-}
-
-const runtimeSecrets = new Set<string>();
+import { secretKeyPattern } from "./mask_secrets.ts";
 
 /**
- * Every secret known now: the config's and each one obtained since (read again on every call, so
- * a password read later by password_cmd or the keychain is redacted from then on).
+ * Every non-empty value of a secret key (`…token`, `…api_key`, `…password`, `…secret`) anywhere
+ * in the config: the same rule that masks them in `radar config show` and the dashboard.
  */
-export function liveSecrets(config: RadarConfig): () => string[] {
-  const fixed = configSecrets(config).filter((value) => !runtimeSecrets.has(value));
-  return () => [...fixed, ...runtimeSecrets];
-}
-
-/**
- * Remembers a secret read at run time (a password from password_cmd, an environment variable or
- * the keychain): from now on it is redacted from log lines, audit rows and tool results.
- */
-export function rememberRuntimeSecret(value: string): void {
-  if (value.length >= 4) runtimeSecrets.add(value);
+export function configSecretValues(config: RadarConfig): string[] {
+  const found: string[] = [];
+  const visit = (value: unknown) => {
+    if (Array.isArray(value)) {
+      value.forEach(visit);
+    } else if (value && typeof value === "object") {
+      for (const [key, inner] of Object.entries(value)) {
+        if (secretKeyPattern.test(key) && typeof inner === "string") {
+          if (inner && !found.includes(inner)) found.push(inner);
+        } else visit(inner);
+      }
+    }
+  };
+  visit(config);
+  return found;
 }

@@ -16,6 +16,11 @@ export interface ChatRequest {
   temperature: number;
   /** Estimated prompt tokens (system + history + tools), used to size the context window. */
   estimatedPromptTokens?: number;
+  /**
+   * The user turns are a person's own words (chat, ask, task): sent as typed, never masked.
+   * Otherwise (heartbeat, triage, summaries) they are Radar's text, masked like the rest.
+   */
+  typedByPerson?: boolean;
 }
 
 /** The model's answer to one request. */

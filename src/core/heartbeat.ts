@@ -2,7 +2,6 @@
 import { isQuietTime, type QuietHours } from "./quiet_hours.ts";
 import { formatLocalTime } from "./zoned_time.ts";
 import { untrustedNotice, wrapUntrusted } from "./untrusted_text.ts";
-import { redactText } from "./redact.ts";
 
 /** One event waiting in the queue (a new file, a changed page, a failing monitor…). */
 export interface PendingEvent {
@@ -18,25 +17,6 @@ export interface PendingEvent {
   /** Urgent events wake the heartbeat (and may notify) during quiet hours. */
   urgent: boolean;
   createdAt: string;
-}
-
-/**
- * The events with every secret known now masked in their text (source, kind, summary, detail):
- * applied when a heartbeat or triage request is built, before any text is cut short (a secret
- * cut in half would no longer match), so a password read after the event was queued is masked too.
- */
-export function maskEvents(
-  events: readonly PendingEvent[],
-  secrets: readonly string[],
-): PendingEvent[] {
-  const mask = (text: string) => redactText(text, secrets);
-  return events.map((event) => ({
-    ...event,
-    source: mask(event.source),
-    kind: mask(event.kind),
-    summary: mask(event.summary),
-    ...(event.detail === undefined ? {} : { detail: mask(event.detail) }),
-  }));
 }
 
 /** What a tick should do. */

@@ -4,6 +4,7 @@ import type { ToolCall } from "./messages.ts";
 import { estimateJsonTokens } from "./tokens.ts";
 import { failed, type Tool, type ToolContext, type ToolResult, toResult } from "./tool.ts";
 import { rankByRelevance, rankHybrid } from "./tool_relevance.ts";
+import { Secrets } from "./secrets.ts";
 
 /** The name of the tool that lets the model ask for tools it was not offered. */
 export const findToolsName = "find_tools";
@@ -53,12 +54,6 @@ export interface ExecuteOptions {
   /** Post-call observers (plugin hooks); their notes follow the truncated result. */
   observers?: readonly ToolObserver[];
   maxResultChars: number;
-  /**
-   * Masks secrets in a result (and in the observers' notes) before anything sees it: the model,
-   * the conversation store, the audit trail, post_tool_call hooks. Runs before the cut, so a
-   * secret straddling the cut is masked whole.
-   */
-  redact?: (text: string) => string;
   /** Milliseconds clock for durations (injected: the core does not read time itself). */
   elapsed: () => number;
 }
@@ -87,18 +82,51 @@ export function truncateText(text: string, max: number): string {
   return `${text.slice(0, max)}\n[truncated: ${text.length - max} more characters]`;
 }
 
-/** Holds every available tool, built-in or from plugins. */
+/** Where a registry keeps its tools (registration order is kept). */
+export interface ToolSet {
+  register(tool: Tool): void;
+  unregister(name: string): void;
+  get(name: string): Tool | undefined;
+  list(): Tool[];
+}
+
+function ownTools(): ToolSet {
+  const tools = new Map<string, Tool>();
+  return {
+    register: (tool) => void tools.set(tool.name, tool),
+    unregister: (name) => void tools.delete(name),
+    get: (name) => tools.get(name),
+    list: () => [...tools.values()],
+  };
+}
+
+/**
+ * Holds every available tool, built-in or from plugins, and runs their calls. The registry is
+ * an exit: every result (and every observer's note) is masked with `secrets` before anything
+ * sees it — the model, the conversation store, the audit trail, post_tool_call hooks — and
+ * before the cut, so a secret straddling the cut is masked whole.
+ */
 export class ToolRegistry {
-  #tools = new Map<string, Tool>();
+  readonly #tools: ToolSet;
+  readonly #secrets: Secrets;
+
+  /**
+   * `secrets`: what results are masked with (default: none known, the generic rules only);
+   * `tools`: where the tools are kept (default: a registry of its own; see `view`).
+   */
+  constructor(options: { secrets?: Secrets; tools?: ToolSet } = {}) {
+    this.#secrets = options.secrets ?? new Secrets();
+    this.#tools = options.tools ?? ownTools();
+  }
 
   /** Adds or replaces a tool. */
   register(tool: Tool): void {
-    this.#tools.set(tool.name, tool);
+    this.#tools.register(tool);
   }
 
   /** Removes a tool by name. */
   unregister(name: string): void {
-    this.#tools.delete(name);
+    this.#tools.unregister(name);
   }
 
   /** Looks up a tool by name. */
@@ -108,7 +136,33 @@ export class ToolRegistry {
 
   /** Every tool, in registration order. */
   list(): Tool[] {
-    return [...this.#tools.values()];
+    return this.#tools.list();
+  }
+
+  /**
+   * A registry showing only the tools `keep` accepts, plus `extra` (found first, listed last):
+   * a view, not a copy (tools registered later show up), masking with the same secrets. A tool
+   * it hides can be neither offered, nor joined by `find_tools`, nor called through it.
+   */
+  view(keep: (tool: Tool) => boolean, extra: readonly Tool[] = []): ToolRegistry {
+    const extraNames = new Set(extra.map((tool) => tool.name));
+    return new ToolRegistry({
+      secrets: this.#secrets,
+      tools: {
+        register: (tool) => this.register(tool),
+        unregister: (name) => this.unregister(name),
+        get: (name) => {
+          const own = extra.find((tool) => tool.name === name);
+          if (own) return own;
+          const tool = this.get(name);
+          return tool && keep(tool) ? tool : undefined;
+        },
+        list: () => [
+          ...this.list().filter((tool) => !extraNames.has(tool.name) && keep(tool)),
+          ...extra,
+        ],
+      },
+    });
   }
 
   /**
@@ -159,7 +213,7 @@ export class ToolRegistry {
   /** Validates and runs one tool call; every failure becomes a result, never an exception. */
   async execute(call: ToolCall, options: ExecuteOptions): Promise<ToolExecution> {
     const started = options.elapsed();
-    const redact = options.redact ?? ((text: string) => text);
+    const redact = (text: string) => this.#secrets.mask(text);
     const finish = (result: ToolResult): ToolExecution => ({
       callId: call.id,
       name: call.name,

@@ -18,7 +18,7 @@ import { mcpTools } from "./mcp_tools.ts";
 import { sandboxLaunch } from "./sandbox_launch.ts";
 import { McpServerConnection } from "./server_connection.ts";
 import { explainHttpFailure, explainStdioFailure, type ProcessReport } from "./server_failure.ts";
-import { configSecrets } from "../config/secrets.ts";
+import type { Secrets } from "../core/secrets.ts";
 
 /** Where a server stands with the user. */
 export type McpServerState = "approved" | "pending" | "changed";
@@ -101,6 +101,8 @@ export type McpDependencies = FileAccessDependencies & {
   fetch?: typeof fetch;
   /** Warnings (a server whose tools changed); none when absent. */
   warn?: (line: string) => void;
+  /** The known secrets, masked in what a failing server printed (absent: none known). */
+  secrets?: Pick<Secrets, "known">;
 };
 
 /**
@@ -233,7 +235,7 @@ export function connectionFor(
         ...Object.entries(launch.launch.env).flatMap(([name, value]) =>
           name === "PATH" ? [] : [value]
         ),
-        ...configSecrets(deps.config),
+        ...(deps.secrets?.known() ?? []),
       ];
       const { SandboxedStdioTransport } = await import("./sandboxed_stdio_transport.ts");
       return new SandboxedStdioTransport(launch.launch, settings.max_message_bytes);

@@ -10,49 +10,12 @@ import picomatch from "picomatch";
 import { z } from "zod";
 import { failed, type Tool } from "../core/tool.ts";
 import { defineTool } from "../core/tool_definition.ts";
-import { ToolRegistry } from "../core/tool_registry.ts";
+import type { ToolRegistry } from "../core/tool_registry.ts";
 import { type ContextDocumentFile, readContextDocument } from "./personality_directory.ts";
 import type { PersonalityFrontMatter } from "./personality_file.ts";
 
 /** The name of the context-document tool. */
 export const loadContextName = "load_context";
-
-/** A registry that shows only some of another registry's tools (and a few of its own). */
-export class FilteredToolRegistry extends ToolRegistry {
-  readonly #base: ToolRegistry;
-  readonly #keep: (tool: Tool) => boolean;
-  readonly #extra: Tool[];
-
-  constructor(base: ToolRegistry, keep: (tool: Tool) => boolean, extra: Tool[] = []) {
-    super();
-    this.#base = base;
-    this.#keep = keep;
-    this.#extra = extra;
-  }
-
-  override register(tool: Tool): void {
-    this.#base.register(tool);
-  }
-
-  override unregister(name: string): void {
-    this.#base.unregister(name);
-  }
-
-  override get(name: string): Tool | undefined {
-    const extra = this.#extra.find((tool) => tool.name === name);
-    if (extra) return extra;
-    const tool = this.#base.get(name);
-    return tool && this.#keep(tool) ? tool : undefined;
-  }
-
-  override list(): Tool[] {
-    const extraNames = new Set(this.#extra.map((tool) => tool.name));
-    return [
-      ...this.#base.list().filter((tool) => !extraNames.has(tool.name) && this.#keep(tool)),
-      ...this.#extra,
-    ];
-  }
-}
 
 /** A predicate over tool names from `include` and `exclude` patterns. */
 export function toolFilter(tools: PersonalityFrontMatter["tools"]): (name: string) => boolean {
@@ -93,5 +56,5 @@ export function personalityRegistry(
     : [];
   if (!personality.frontMatter.tools && !extra.length) return base;
   const keep = toolFilter(personality.frontMatter.tools);
-  return new FilteredToolRegistry(base, (tool) => keep(tool.name), extra);
+  return base.view((tool) => keep(tool.name), extra);
 }

@@ -122,7 +122,7 @@ export function createToolTool(deps: CreateToolDependencies): Tool {
         pluginCode(checked.folder),
         cases,
         emptyGrant,
-        manager.limits(),
+        manager.inventory.limits(),
       );
       const failures = outcomes.filter((outcome) => !outcome.passed);
       if (failures.length) {

@@ -27,8 +27,8 @@ export function createPluginApi(
   lookup: HostLookup = systemLookup,
 ): PluginApi {
   const details = (name: string): PluginDetails => {
-    const { folder, errors, location } = manager.read(name);
-    const summary = manager.list().find((row) => row.name === name);
+    const { folder, errors, location } = manager.inventory.read(name);
+    const summary = manager.inventory.list().find((row) => row.name === name);
     if (!folder) {
       return {
         summary,
@@ -43,7 +43,7 @@ export function createPluginApi(
         errors,
       };
     }
-    const grant = manager.requestedGrantOf(folder);
+    const grant = manager.inventory.requestedGrantOf(folder);
     const approved = records.latestApproval(name);
     return {
       summary,
@@ -51,40 +51,40 @@ export function createPluginApi(
       trustLevel: folder.manifest.trust_level,
       author: folder.manifest.author,
       permissions: [
-        ...describeGrant(grant, manager.home),
+        ...describeGrant(grant, manager.inventory.home),
         ...describeCapabilities(folder.manifest),
       ],
       warnings: [
         ...(folder.manifest.trust_level === "local"
           ? ["WARNING: local trust: this plugin gets the permissions below once you approve"]
           : []),
-        ...grantWarnings(grant, manager.home),
-        ...narrowingNotes(manager.narrowed(grant), manager.home),
-        ...linkWarnings(grant, manager.home),
+        ...grantWarnings(grant, manager.inventory.home),
+        ...narrowingNotes(manager.inventory.narrowed(grant), manager.inventory.home),
+        ...linkWarnings(grant, manager.inventory.home),
       ],
-      permissionDiff: permissionDiff(approved?.grant, grant, manager.home),
+      permissionDiff: permissionDiff(approved?.grant, grant, manager.inventory.home),
       files: folder.files,
       review: records.getReview(name),
       errors,
     };
   };
   return {
-    list: () => manager.list(),
+    list: () => manager.inventory.list(),
     pendingReviews: () =>
-      manager.list().filter((row) => row.status === "pending_review").map((row) =>
+      manager.inventory.list().filter((row) => row.status === "pending_review").map((row) =>
         details(row.name)
       ),
     details,
     async networkWarnings(name) {
-      const { folder } = manager.read(name);
+      const { folder } = manager.inventory.read(name);
       if (!folder) return [];
-      const check = await checkGrantedNames(manager.requestedGrantOf(folder).net, lookup);
+      const check = await checkGrantedNames(manager.inventory.requestedGrantOf(folder).net, lookup);
       return check.problems.map((problem) => `WARNING: ${problem}`);
     },
     async approve(name) {
       manager.approve(name, "user");
       await refresh();
-      return manager.list().find((row) => row.name === name);
+      return manager.inventory.list().find((row) => row.name === name);
     },
     reject: (name, reason) => manager.reject(name, reason),
     async enable(name) {

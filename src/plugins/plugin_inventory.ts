@@ -1,7 +1,7 @@
 /**
  * The read side of the plugin folders: what is installed where, what each plugin asks for
  * (resolved to a canonical grant), what changed since its approval, and which plugins may run.
- * Nothing here moves a folder or writes a record; `PluginManager` (the lifecycle) builds on it.
+ * Nothing here moves a folder or writes a record; `PluginManager` (the lifecycle) holds one.
  */
 import { join } from "node:path";
 import type { RadarConfig } from "../config/schema.ts";
@@ -52,7 +52,7 @@ export class PluginError extends RadarError {
 export class PluginInventory {
   readonly dirs: PluginDirectories;
   readonly home: string;
-  protected readonly options: PluginManagerOptions;
+  private readonly options: PluginManagerOptions;
 
   constructor(options: PluginManagerOptions) {
     this.options = options;

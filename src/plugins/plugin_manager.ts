@@ -16,7 +16,7 @@ import {
   writeFolder,
 } from "./plugin_directories.ts";
 import { pluginCode, type PluginFolder, readPluginFolder } from "./plugin_files.ts";
-import { PluginError, PluginInventory } from "./plugin_inventory.ts";
+import { PluginError, PluginInventory, type PluginManagerOptions } from "./plugin_inventory.ts";
 import { NotFoundError } from "../core/errors.ts";
 import type { PluginReview, PluginTestOutcome } from "../core/plugin_state.ts";
 import { parseTests, runPluginTests } from "./plugin_tests.ts";
@@ -24,7 +24,21 @@ import { parseTests, runPluginTests } from "./plugin_tests.ts";
 export { type LoadedPlugin, PluginError, type PluginManagerOptions } from "./plugin_inventory.ts";
 
 /** Runs the plugin lifecycle on the data directory's plugin folders. */
-export class PluginManager extends PluginInventory {
+export class PluginManager {
+  /** The read side: what is installed where, what each plugin asks for, which may run. */
+  readonly inventory: PluginInventory;
+  readonly #options: PluginManagerOptions;
+
+  constructor(options: PluginManagerOptions) {
+    this.#options = options;
+    this.inventory = new PluginInventory(options);
+  }
+
+  /** The lifecycle folders (inventory's). */
+  get dirs(): PluginInventory["dirs"] {
+    return this.inventory.dirs;
+  }
+
   /**
    * Validates a folder and files it for review: pending_review when valid, failed (with
    * errors.txt) when not. Returns the review state.
@@ -35,8 +49,8 @@ export class PluginManager extends PluginInventory {
     if (!/^[a-z][a-z0-9_]{0,47}$/.test(name) || reservedNames.includes(name)) {
       throw new PluginError(`Cannot install ${path}: "${name}" is not a valid plugin name`);
     }
-    const now = this.options.clock.now().toISOString();
-    const previous = this.options.records.getReview(name);
+    const now = this.#options.clock.now().toISOString();
+    const previous = this.#options.records.getReview(name);
     if (!result.ok) {
       const files = safeFiles(path);
       writeFolder(join(this.dirs.failed, name), {
@@ -52,10 +66,10 @@ export class PluginManager extends PluginInventory {
         attempts: previous?.attempts ?? 0,
         updatedAt: now,
       };
-      this.options.records.saveReview(review);
+      this.#options.records.saveReview(review);
       return review;
     }
-    this.requestedGrantOf(result.folder);
+    this.inventory.requestedGrantOf(result.folder);
     writeFolder(join(this.dirs.pending, name), result.folder.files);
     removePath(join(this.dirs.failed, name));
     const review: PluginReview = {
@@ -67,7 +81,7 @@ export class PluginManager extends PluginInventory {
       attempts: previous?.attempts ?? 0,
       updatedAt: now,
     };
-    this.options.records.saveReview(review);
+    this.#options.records.saveReview(review);
     return review;
   }
 
@@ -84,14 +98,14 @@ export class PluginManager extends PluginInventory {
     if (approvedBy !== "user" && folder.manifest.trust_level !== "sandbox") {
       throw new PluginError(`Cannot auto-approve ${name}: local plugins need a person's approval`);
     }
-    this.options.records.addApproval({
+    this.#options.records.addApproval({
       name,
       version: folder.manifest.version,
       filesHash: folder.hash,
       trustLevel: folder.manifest.trust_level,
-      grant: this.requestedGrantOf(folder),
+      grant: this.inventory.requestedGrantOf(folder),
       approvedBy,
-      approvedAt: this.options.clock.now().toISOString(),
+      approvedAt: this.#options.clock.now().toISOString(),
     });
     writeFolder(join(this.dirs.versions, name, folder.manifest.version), folder.files);
     moveFolder(path, join(this.dirs.available, name));
@@ -133,7 +147,7 @@ export class PluginManager extends PluginInventory {
       throw new PluginError(`Cannot roll ${name} back to ${version}: known versions: ${known}`);
     }
     const result = readPluginFolder(path, name);
-    if (!result.ok || !this.options.records.findApproval(name, result.folder.hash)) {
+    if (!result.ok || !this.#options.records.findApproval(name, result.folder.hash)) {
       throw new PluginError(
         `Cannot roll ${name} back to ${version}: that copy no longer matches its approval`,
       );
@@ -155,32 +169,32 @@ export class PluginManager extends PluginInventory {
       .map((dir) => join(dir, name));
     if (!places.some(exists)) throw new NotFoundError(`Cannot remove ${name}: not installed`);
     for (const place of places) removePath(place);
-    this.options.records.revokeApprovals(name, this.options.clock.now());
-    this.options.records.deleteReview(name);
+    this.#options.records.revokeApprovals(name, this.#options.clock.now());
+    this.#options.records.deleteReview(name);
   }
 
   /** Runs tests.yaml of a plugin: with its approved grant, else with no permissions at all. */
   async test(name: string): Promise<PluginTestOutcome[]> {
-    const { folder, errors } = this.read(name);
+    const { folder, errors } = this.inventory.read(name);
     if (!folder) throw new PluginError(`Cannot test ${name}: ${errors.join("; ")}`);
     const text = folder.files["tests.yaml"];
     if (text === undefined) throw new PluginError(`Cannot test ${name}: it has no tests.yaml`);
-    const approval = this.options.records.findApproval(name, folder.hash);
+    const approval = this.#options.records.findApproval(name, folder.hash);
     const grant = approval
-      ? this.effectiveGrant(this.requestedGrantOf(folder), approval.grant)
+      ? this.inventory.effectiveGrant(this.inventory.requestedGrantOf(folder), approval.grant)
       : undefined;
     const outcomes = await runPluginTests(
       pluginCode(folder),
       parseTests(text),
       grant ?? emptyGrantCopy(),
-      this.limits(),
+      this.inventory.limits(),
     );
-    const review = this.options.records.getReview(name);
+    const review = this.#options.records.getReview(name);
     if (review && review.filesHash === folder.hash) {
-      this.options.records.saveReview({
+      this.#options.records.saveReview({
         ...review,
         tests: outcomes,
-        updatedAt: this.options.clock.now().toISOString(),
+        updatedAt: this.#options.clock.now().toISOString(),
       });
     }
     return outcomes;
@@ -210,18 +224,18 @@ export class PluginManager extends PluginInventory {
     for (const name of folderNames(this.dirs.available)) {
       const path = join(this.dirs.available, name);
       const result = readPluginFolder(path);
-      if (result.ok && this.options.records.findApproval(name, result.folder.hash)) continue;
+      if (result.ok && this.#options.records.findApproval(name, result.folder.hash)) continue;
       removePath(join(this.dirs.enabled, name));
       if (result.ok) {
         moveFolder(path, join(this.dirs.pending, name));
-        this.options.records.saveReview({
+        this.#options.records.saveReview({
           name,
           source: "changed",
           filesHash: result.folder.hash,
           errors: [],
           tests: [],
           attempts: 0,
-          updatedAt: this.options.clock.now().toISOString(),
+          updatedAt: this.#options.clock.now().toISOString(),
         });
         changes.push(`${name}: files changed since approval, back to review`);
       } else {

@@ -47,12 +47,17 @@ export interface PluginSystem {
   stop(): Promise<void>;
   /** The enabled, approved plugins as last loaded (their files are the approved bytes). */
   enabled(): LoadedPlugin[];
+  /**
+   * Loads the enabled plugins and registers their tools (and `create_tool` when allowed) after
+   * those already in the registry; no host starts yet. Called once, after the built-in tools.
+   */
+  start(): void;
 }
 
-/** Builds the plugin system and registers the enabled plugins' tools (no host starts yet). */
+/** Builds the plugin system; `start()` loads the enabled plugins and registers their tools. */
 export function createPluginSystem(options: PluginSystemOptions): PluginSystem {
   const manager = new PluginManager(options);
-  const limits = manager.limits();
+  const limits = manager.inventory.limits();
   const pool = new PluginHostPool({ ...limits, idleMs: options.config.idle_seconds * 1000 });
   const hooks = new PluginHooks({
     pool,
@@ -69,7 +74,7 @@ export function createPluginSystem(options: PluginSystemOptions): PluginSystem {
     audit: options.audit,
   });
   const register = async () => {
-    const loaded = manager.loadEnabled();
+    const loaded = manager.inventory.loadEnabled();
     enabled = loaded;
     hooks.update(loaded);
     widgets.update(loaded);
@@ -90,18 +95,20 @@ export function createPluginSystem(options: PluginSystemOptions): PluginSystem {
     },
     stop: () => pool.stopAll(),
     enabled: () => enabled,
+    start() {
+      // registerPluginTools registers synchronously before its first await, so one-shot commands
+      // see plugin tools as soon as this returns.
+      void register();
+      if (options.config.allow_llm_generated) {
+        options.registry.register(createToolTool({
+          manager,
+          records: options.records,
+          config: options.config,
+          clock: options.clock,
+          onEnabled: register,
+        }));
+      }
+    },
   };
-  // registerPluginTools registers synchronously before its first await, so one-shot commands see
-  // plugin tools as soon as this returns.
-  void register();
-  if (options.config.allow_llm_generated) {
-    options.registry.register(createToolTool({
-      manager,
-      records: options.records,
-      config: options.config,
-      clock: options.clock,
-      onEnabled: register,
-    }));
-  }
   return system;
 }

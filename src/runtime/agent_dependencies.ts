@@ -1,19 +1,19 @@
-/** Assembles the agent loop's dependencies from config and adapters (shared by both start paths). */
+/**
+ * The agent loop's dependencies for one run, built in one place (`agentBuilder`): what every run
+ * shares, plus what the run's personality changes — model, tools, temperature and the system
+ * prompt (`systemPrompts`: body with templates, notes, skills, plugin variables).
+ */
 import type { RadarConfig } from "../config/schema.ts";
 import type { AgentDependencies } from "../core/agent_loop.ts";
 import type { ChatModel } from "../core/chat_model.ts";
-import type { AuditSink, Clock, ConversationStore, FactStore } from "../core/ports.ts";
-import type { PromptVariableSource } from "../core/prompt_variables.ts";
+import type { Clock, FactStore } from "../core/ports.ts";
 import { buildSystemPrompt, stampUserMessage } from "../core/system_prompt.ts";
-import type { ToolRanker } from "../core/tool_relevance.ts";
-import type { Hooks } from "../core/hooks.ts";
 import type { SkillSummary } from "../core/skills_prompt.ts";
-import type { ToolGate, ToolObserver, ToolRegistry } from "../core/tool_registry.ts";
+import type { ToolRegistry } from "../core/tool_registry.ts";
 import { estimateTokens } from "../core/tokens.ts";
 import type { ResolvedPersonality } from "../personalities/personality_sources.ts";
 import { hasTemplates, renderTemplate } from "../personalities/templates.ts";
 import { promptWarning } from "../personalities/personality_catalog.ts";
-import { configSecrets } from "../config/secrets.ts";
 
 /** What of a personality the request needs: its body, settings, documents and folders. */
 export type RunPersonality = Pick<
@@ -31,98 +31,108 @@ export interface AgentOptions {
   personalityFrom?: "option" | "task" | "heartbeat";
 }
 
-/** The adapters the loop runs on. */
-export interface AgentParts {
+/** What every run of one Radar shares, already in the loop's shape. */
+export type SharedAgentParts = Pick<
+  AgentDependencies,
+  | "store"
+  | "clock"
+  | "audit"
+  | "gates"
+  | "observers"
+  | "hooks"
+  | "promptVariables"
+  | "toolRanker"
+  | "elapsed"
+>;
+
+/** What a run's personality decides: which one it is, its model and its tools. */
+export interface PersonalityChoices {
+  /** The run's personality (`-P`, a task's, the heartbeat's, else the active one). */
+  resolve(overrides?: AgentOptions): ResolvedPersonality;
+  model(personality: ResolvedPersonality): ChatModel;
+  registry(personality: ResolvedPersonality): ToolRegistry;
+}
+
+/**
+ * The one builder of the loop's dependencies: each run is what every run shares plus what its
+ * personality changes (model, tools, temperature, prompt) and its history window.
+ */
+export function agentBuilder(
+  config: RadarConfig,
+  shared: SharedAgentParts,
+  prompts: SystemPrompts,
+  personalities: PersonalityChoices,
+): (overrides?: AgentOptions) => AgentDependencies {
+  const timeZone = config.radar.timezone || undefined;
+  return (overrides) => {
+    const personality = personalities.resolve(overrides);
+    return {
+      ...shared,
+      model: personalities.model(personality),
+      registry: personalities.registry(personality),
+      settings: {
+        maxToolIterations: config.llm.max_tool_iterations,
+        temperature: personality.frontMatter.temperature ?? config.llm.temperature,
+        toolBudgetTokens: config.llm.tool_budget_tokens,
+        historyMessages: overrides?.historyMessages ?? config.memory.max_conversation_context * 2,
+        maxResultChars: config.tools.max_result_chars,
+      },
+      systemPrompt: prompts(personality),
+      stampUserMessage: (content, sentAt) => stampUserMessage(content, sentAt, timeZone),
+    };
+  };
+}
+
+/** The system prompt of a personality's runs. */
+export type SystemPrompts = (personality: RunPersonality) => AgentDependencies["systemPrompt"];
+
+/** What the system prompt is built from besides the personality. */
+export interface SystemPromptParts {
   config: RadarConfig;
-  model: ChatModel;
-  registry: ToolRegistry;
-  conversations: ConversationStore;
   facts: Pick<FactStore, "listFacts">;
   clock: Clock;
-  audit?: AuditSink;
-  gates?: readonly ToolGate[];
-  observers?: readonly ToolObserver[];
-  promptVariables?: PromptVariableSource;
-  /** Embedding ranking of tools when not all fit the budget (absent: keywords only). */
-  toolRanker?: ToolRanker;
-  hooks?: Hooks;
   /** Agent Skills for the system prompt's <available_skills> block (asked once per run). */
   skills?: () => readonly SkillSummary[];
   /** Where a prompt-budget warning goes (skills left out, a personality past the budget). */
   warn?: (line: string) => void;
-  /** The run's personality (absent: `radar.personality` as plain text, for tests). */
-  personality?: RunPersonality;
   /** When a conversation started: the time `{{ current_time }}` and friends render. */
   conversationStartedAt?: (conversationId: number) => Date | undefined;
 }
 
-/** Loop dependencies; `historyMessages` overrides the window (heartbeats keep a shorter one). */
-export function agentDependencies(
-  parts: AgentParts,
-  overrides?: { historyMessages?: number },
-): AgentDependencies {
-  const { config, facts, clock } = parts;
+/** Builds each personality's system prompt: its body, notes, skills and variables. */
+export function systemPrompts(parts: SystemPromptParts): SystemPrompts {
+  const { config, facts } = parts;
   const timeZone = config.radar.timezone || undefined;
-  const personality: RunPersonality = parts.personality ?? {
-    name: "inline",
-    body: config.radar.personality,
-    frontMatter: {},
-    contextDocuments: [],
-    resources: [],
-  };
-  return {
-    model: parts.model,
-    registry: parts.registry,
-    store: parts.conversations,
-    clock,
-    audit: parts.audit,
-    gates: parts.gates,
-    observers: parts.observers,
-    promptVariables: parts.promptVariables,
-    toolRanker: parts.toolRanker,
-    hooks: parts.hooks,
-    // Read on every tool result: a password read by password_cmd mid-run is masked from then on.
-    secrets: () => configSecrets(config),
-    elapsed: () => performance.now(),
-    settings: {
-      maxToolIterations: config.llm.max_tool_iterations,
-      temperature: personality.frontMatter.temperature ?? config.llm.temperature,
-      toolBudgetTokens: config.llm.tool_budget_tokens,
-      historyMessages: overrides?.historyMessages ?? config.memory.max_conversation_context * 2,
-      maxResultChars: config.tools.max_result_chars,
-    },
-    systemPrompt: (variables = {}, run) => {
-      // Templates render at the conversation's start: the prompt stays the same all along it.
-      const startedAt =
-        (run?.conversationId === undefined || !hasTemplates(personality.body)
-          ? undefined
-          : parts.conversationStartedAt?.(run.conversationId)) ?? clock.now();
-      const rendered = renderTemplate(personality.body, { startedAt, timeZone, variables });
-      const rest = Object.fromEntries(
-        Object.entries(variables).filter(([key]) => !rendered.usedVariables.includes(key)),
-      );
-      const prompt = buildSystemPrompt({
-        variables: rest,
-        name: config.radar.name,
-        personality: rendered.text,
-        personalityContext: personality.contextDocuments,
-        personalityResources: personality.resources,
-        personalityNotes: facts.listFacts({
-          limit: config.memory.max_personality_notes,
-          category: "personality_note",
-        }).map((fact) => fact.content),
-        timeZone,
-        skills: parts.skills?.(),
-        onSkillsOmitted: (count) =>
-          parts.warn?.(
-            `${count} skill(s) left out of the system prompt (500-token budget); ` +
-              `use_skill without a name still lists them`,
-          ),
-      });
-      const warning = promptWarning(personality.name, estimateTokens(prompt));
-      if (warning) parts.warn?.(warning);
-      return prompt;
-    },
-    stampUserMessage: (content, sentAt) => stampUserMessage(content, sentAt, timeZone),
+  return (personality) => (variables = {}, run) => {
+    // Templates render at the conversation's start: the prompt stays the same all along it.
+    const startedAt =
+      (run?.conversationId === undefined || !hasTemplates(personality.body)
+        ? undefined
+        : parts.conversationStartedAt?.(run.conversationId)) ?? parts.clock.now();
+    const rendered = renderTemplate(personality.body, { startedAt, timeZone, variables });
+    const rest = Object.fromEntries(
+      Object.entries(variables).filter(([key]) => !rendered.usedVariables.includes(key)),
+    );
+    const prompt = buildSystemPrompt({
+      variables: rest,
+      name: config.radar.name,
+      personality: rendered.text,
+      personalityContext: personality.contextDocuments,
+      personalityResources: personality.resources,
+      personalityNotes: facts.listFacts({
+        limit: config.memory.max_personality_notes,
+        category: "personality_note",
+      }).map((fact) => fact.content),
+      timeZone,
+      skills: parts.skills?.(),
+      onSkillsOmitted: (count) =>
+        parts.warn?.(
+          `${count} skill(s) left out of the system prompt (500-token budget); ` +
+            `use_skill without a name still lists them`,
+        ),
+    });
+    const warning = promptWarning(personality.name, estimateTokens(prompt));
+    if (warning) parts.warn?.(warning);
+    return prompt;
   };
 }

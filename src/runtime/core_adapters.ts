@@ -14,10 +14,10 @@ import { SqliteAuditStore } from "../adapters/sqlite/audit_store.ts";
 import { sqliteSourceStores } from "../adapters/sqlite/source_stores.ts";
 import type { SourceStores } from "../core/source_stores.ts";
 import { createLogger, writeStderrLine } from "../adapters/stderr_logger.ts";
+import type { Secrets } from "../core/secrets.ts";
+import { maskedChatModel } from "../core/masked_ports.ts";
 import { NtfyNotifier } from "../adapters/ntfy_notifier.ts";
 import type { Notifier } from "../core/notifier.ts";
-import { liveSecrets } from "../config/secrets.ts";
-import { redactText } from "../core/redact.ts";
 import { ensureDataDirectory } from "./data_directory.ts";
 import type { RadarOptions } from "./radar_options.ts";
 
@@ -31,6 +31,7 @@ export interface CoreAdapters {
   toolCalls: SqliteAuditStore;
   /** The event sources' stores (health, check results, digests…). */
   sourceStores: SourceStores;
+  /** The main model (`RadarOptions.model` when injected). */
   model: ChatModel;
   /** `llm.models.fast` (heartbeat triage), when configured. */
   fastModel?: ChatModel;
@@ -41,31 +42,36 @@ export interface CoreAdapters {
   notifier: Notifier;
 }
 
-/** The clock (injected or the system's) and a logger to stderr plus the extra writers. */
+/**
+ * The clock (injected or the system's) and a logger to stderr plus the extra writers. The log is
+ * an exit: every line is masked with the secrets known when it is written.
+ */
 export function runtimeLogging(
   config: RadarConfig,
   options: RadarOptions,
+  secrets: Secrets,
 ): { clock: Clock; logger: Logger } {
   const clock = options.clock ?? systemClock;
-  // Every line is redacted with the secrets known when it is written (passwords read later too).
-  const secrets = liveSecrets(config);
   const writers = [writeStderrLine, ...(options.logWriters ?? [])];
   const logger = createLogger(
     options.logLevel ?? config.radar.log_level,
     [(line) => {
-      const redacted = redactText(line, secrets());
-      for (const write of writers) write(redacted);
+      const masked = secrets.mask(line);
+      for (const write of writers) write(masked);
     }],
     () => clock.now(),
   );
   return { clock, logger };
 }
 
-/** Creates the data directory, opens the database and its stores (closed again on failure). */
+/**
+ * Creates the data directory, opens the database and its stores (closed again on failure); the
+ * chat models (the injected one too) are wrapped to mask every request with `secrets`.
+ */
 export function openCoreAdapters(
   loaded: LoadedConfig,
   options: RadarOptions,
-  { clock, logger }: { clock: Clock; logger: Logger },
+  { clock, logger, secrets }: { clock: Clock; logger: Logger; secrets: Secrets },
 ): CoreAdapters {
   const { config, dataDir } = loaded;
   ensureDataDirectory(dataDir);
@@ -73,21 +79,23 @@ export function openCoreAdapters(
   const db = openDatabase(databasePath);
   try {
     const fetcher = options.fetch ?? globalThis.fetch;
+    const masked = (model: ChatModel | undefined) => model && maskedChatModel(model, secrets);
+    const llm = { fetch: fetcher, logger, sleep };
     return {
       databasePath,
       db,
       conversations: new SqliteConversationStore(db),
       facts: new SqliteFactStore(db),
       toolCalls: new SqliteAuditStore(db, {
-        secrets: liveSecrets(config),
+        secrets,
         retentionDays: config.tools.audit_retention_days,
         clock,
         logger,
       }),
       sourceStores: sqliteSourceStores(db),
-      model: createChatModel(config.llm, { fetch: fetcher, logger, sleep }),
-      fastModel: createRoleModel(config.llm, "fast", { fetch: fetcher, logger, sleep }),
-      visionModel: createRoleModel(config.llm, "vision", { fetch: fetcher, logger, sleep }),
+      model: maskedChatModel(options.model ?? createChatModel(config.llm, llm), secrets),
+      fastModel: masked(createRoleModel(config.llm, "fast", llm)),
+      visionModel: masked(createRoleModel(config.llm, "vision", llm)),
       fetch: fetcher,
       notifier: new NtfyNotifier({ config, fetch: fetcher }),
     };

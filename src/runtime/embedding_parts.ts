@@ -18,8 +18,8 @@ import {
 import { EmbeddingToolRanker } from "../core/tool_embedding_ranker.ts";
 import type { ToolRanker } from "../core/tool_relevance.ts";
 import { createEmbeddingModel } from "../adapters/llm/create_embedding_model.ts";
-import { maskedEmbeddingModel } from "../core/masked_embedding_model.ts";
-import { configSecrets } from "../config/secrets.ts";
+import { maskedEmbeddingModel } from "../core/masked_ports.ts";
+import type { Secrets } from "../core/secrets.ts";
 import { SqliteFactEmbeddings } from "../adapters/sqlite/fact_embeddings.ts";
 import { SqliteToolEmbeddings } from "../adapters/sqlite/tool_embeddings.ts";
 import type { SqliteFactStore } from "../adapters/sqlite/fact_store.ts";
@@ -39,6 +39,7 @@ export function embeddingParts(
     fetch: typeof fetch;
     logger: Logger;
     clock: Clock;
+    secrets: Secrets;
   },
 ): {
   memory: MemorySearch;
@@ -51,7 +52,7 @@ export function embeddingParts(
     sleep,
   });
   // Every text sent to the embedding server is masked with the secrets known at that moment.
-  const model = server && maskedEmbeddingModel(server, () => configSecrets(config));
+  const model = server && maskedEmbeddingModel(server, parts.secrets);
   const now = () => parts.clock.now().getTime();
   let warnedAt: number | undefined;
   const common = {

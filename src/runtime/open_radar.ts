@@ -1,7 +1,7 @@
 /**
  * THE composition root: `openRadar` builds every adapter and service once, from config, and
  * returns the facade the CLI commands, the daemon (`radar serve`) and the dashboard all use.
- * Where a request is assembled: `agent()` below (model, tools, hooks, skills, memory, prompt).
+ * Where a request is assembled: `agent()` (agent_dependencies.ts: model, tools, prompt).
  */
 import type { DatabaseSync } from "node:sqlite";
 import { loadConfig, type LoadedConfig, readTextFileIfExists } from "../config/loader.ts";
@@ -10,14 +10,15 @@ import type { AgentDependencies } from "../core/agent_loop.ts";
 import type { ChatModel } from "../core/chat_model.ts";
 import type { AuditTrail, Clock, ConversationArchive, FactArchive, Logger } from "../core/ports.ts";
 import { ToolRegistry } from "../core/tool_registry.ts";
-import { builtinTools } from "../tools/index.ts";
+import { Secrets } from "../core/secrets.ts";
+import { maskedPromptVariables } from "../core/masked_ports.ts";
+import { configSecretValues } from "../config/secrets.ts";
 import { calendarReaderFor, mailReaderFor } from "../sources/source_readers.ts";
 import { githubReaderFor } from "../sources/github/github_access.ts";
 import { createPdfReader } from "../adapters/pdf/subprocess_pdf_reader.ts";
 import { SqlitePluginRecords } from "../adapters/sqlite/plugin_records.ts";
 import { createPluginSystem, type PluginSystem } from "../plugins/plugin_system.ts";
-import { agentDependencies, type AgentOptions } from "./agent_dependencies.ts";
-import { findToolsTool } from "../tools/find_tools.ts";
+import { agentBuilder, type AgentOptions, systemPrompts } from "./agent_dependencies.ts";
 import { embeddingParts } from "./embedding_parts.ts";
 import { type Hooks, hookToolGate, hookToolObserver } from "../core/hooks.ts";
 import { createHooks } from "../hooks/create_hooks.ts";
@@ -33,16 +34,20 @@ import { openCoreAdapters, runtimeLogging } from "./core_adapters.ts";
 import type { RadarOptions } from "./radar_options.ts";
 
 export type { RadarOptions };
-import { type ProcessIdentity, type ScheduledWork, scheduledWork } from "./scheduled_work.ts";
+import {
+  type ProcessIdentity,
+  processIdentity,
+  type ScheduledWork,
+  scheduledWork,
+} from "./scheduled_work.ts";
 import { denoResolver } from "../adapters/network/network_guard.ts";
-import { isProcessAlive, processStartTime } from "../adapters/os/process.ts";
 import { integrityLine } from "../adapters/sqlite/maintenance.ts";
 import { readOnlyBecause } from "../adapters/sqlite/database.ts";
 import { transaction } from "../adapters/sqlite/write.ts";
 import { sourceHealthReport } from "../sources/source_health.ts";
 import { digestArchive } from "../sources/digests/digest_setup.ts";
 import type { DigestArchive, SourceHealthReport } from "../core/source_ports.ts";
-import { registerMcpTools } from "../mcp/register_mcp_tools.ts";
+import { registerTools } from "./tool_parts.ts";
 import { SqliteMcpApprovals } from "../adapters/sqlite/mcp_approvals.ts";
 import type { McpApprovals } from "../mcp/approval.ts";
 import type { EvalHistory } from "../core/eval_records.ts";
@@ -50,10 +55,8 @@ import { SqliteEvalStore } from "../adapters/sqlite/eval_store.ts";
 import { type McpServerSummary, mcpServerViews } from "../mcp/mcp_views.ts";
 import type { PersonalityCatalog } from "../core/personality.ts";
 import { estimateTokens } from "../core/tokens.ts";
-import type { ResolvedPersonality } from "../personalities/personality_sources.ts";
 import type { FilePersonalityCatalog } from "../personalities/personality_catalog.ts";
 import { personalityParts } from "./personality_parts.ts";
-import { personalityNamePattern } from "../personalities/personality_file.ts";
 import { browserParts } from "./browser_parts.ts";
 import type { BrowserAvailability } from "../core/browser.ts";
 
@@ -79,6 +82,8 @@ export interface Radar extends ScheduledWork {
   registry: ToolRegistry;
   clock: Clock;
   logger: Logger;
+  /** Every secret known (the config's, and each one read since start): masked at every exit. */
+  secrets: Secrets;
   /** The tool audit trail (`radar log tools`, /logs). */
   toolCalls: AuditTrail;
   /** Every hook point's handlers: config rules and the plugins' hooks. */
@@ -130,7 +135,12 @@ export interface Radar extends ScheduledWork {
   close(): void;
 }
 
-/** Opens Radar: config, data directory, database, model client, tools, services. */
+/**
+ * Opens Radar as one straight sequence of builders, each using only what is built above it:
+ * config and secrets → logging → the database, stores and models → memory → hooks and skills →
+ * the tool registry and the plugin system → personalities → the agent builder → scheduled work →
+ * the tools (built-in, MCP, find_tools, then the plugins') → the facade.
+ */
 export function openRadar(options: RadarOptions): Radar {
   const loaded = loadConfig({
     explicitPath: options.configPath,
@@ -139,23 +149,24 @@ export function openRadar(options: RadarOptions): Radar {
     readTextFile: readTextFileIfExists,
   });
   const { config, dataDir } = loaded;
-  const { clock, logger } = runtimeLogging(config, options);
+  // The one set of secrets: the config's, and each one read later (passwords, key commands).
+  const secrets = new Secrets(configSecretValues(config));
+  const { clock, logger } = runtimeLogging(config, options, secrets);
   if (options.reportConfigWarnings !== false) {
     for (const warning of loaded.warnings) logger.warn(warning);
   }
-  const core = openCoreAdapters(loaded, options, { clock, logger });
-  const { databasePath, db, conversations, facts, toolCalls, sourceStores, fetch: fetcher } = core;
-  const model = options.model ?? core.model;
+  const core = openCoreAdapters(loaded, options, { clock, logger, secrets });
+  const { db, conversations, facts, toolCalls, sourceStores, model, fetch: fetcher } = core;
   toolCalls.prune();
-  const digests = digestArchive({ config, stores: sourceStores, model, clock });
-  const { memory, toolRanker, embedNew } = embeddingParts(config, db, {
+  const digests = digestArchive({ config, stores: sourceStores, model, clock, secrets });
+  const embeddings = embeddingParts(config, db, {
     facts,
     digests,
     fetch: fetcher,
     logger,
     clock,
+    secrets,
   });
-  const registry = new ToolRegistry();
   const hooks = createHooks({
     config,
     clock,
@@ -164,46 +175,32 @@ export function openRadar(options: RadarOptions): Radar {
     env: options.env,
     cwd: options.cwd,
   });
-  const skillFolders = new LiveSkillRoots(config, dataDir, options.env, options.cwd);
-  const skillCatalog = new SkillCatalog(() => skillFolders.current, options.env, (warnings) => {
-    for (const warning of warnings) logger.warn(warning);
-  });
-  skillFolders.onChange(() => skillCatalog.invalidate());
-  const skills = config.skills.enabled ? skillLibrary(skillCatalog) : undefined;
-  const process: ProcessIdentity = {
-    pid: options.process?.pid ?? Deno.pid,
-    isAlive: options.process?.isAlive ?? isProcessAlive,
-    // Real start times only with real liveness: a test's fake PIDs may be real processes here.
-    processStart: options.process?.isAlive ? options.process.processStart : processStartTime,
-    elapsed: options.process?.elapsed ?? (() => performance.now()),
-  };
-  const warned = new Set<string>();
-  const parts = (personality: ResolvedPersonality, historyMessages?: number) =>
-    agentDependencies({
-      config,
-      model: personalities.modelFor(personality),
-      registry: personalities.registryFor(registry, personality),
-      conversations,
-      facts,
+  const skills = skillParts(config, dataDir, options, logger);
+  const process = processIdentity(options.process);
+  const registry = new ToolRegistry({ secrets });
+  const plugins = config.plugins.enabled
+    ? createPluginSystem({
+      dataDir,
+      records: new SqlitePluginRecords(db),
+      config: config.plugins,
+      env: options.env,
       clock,
+      logger,
+      registry,
       audit: toolCalls,
-      gates: [hookToolGate(hooks)],
-      observers: [hookToolObserver(hooks)],
-      hooks,
-      promptVariables: plugins?.hooks,
-      toolRanker,
-      skills: skills ? () => skills.available() : undefined,
-      warn: (line) => {
-        // Once per process and line (skills left out, a personality past the budget).
-        if (!warned.has(line)) logger.warn(line);
-        warned.add(line);
-      },
-      personality,
-      conversationStartedAt: (id) => {
-        const started = conversations.conversation(id)?.createdAt;
-        return started ? new Date(started) : undefined;
-      },
-    }, { historyMessages });
+    })
+    : undefined;
+  const prompts = systemPrompts({
+    config,
+    facts,
+    clock,
+    skills: skills.library && (() => skills.library!.available()),
+    warn: onceEach(logger),
+    conversationStartedAt: (id) => {
+      const started = conversations.conversation(id)?.createdAt;
+      return started ? new Date(started) : undefined;
+    },
+  });
   const personalities = personalityParts({
     config,
     dataDir,
@@ -213,17 +210,27 @@ export function openRadar(options: RadarOptions): Radar {
     fetch: fetcher,
     mainModel: model,
     modelInjected: options.model !== undefined,
-    plugins: () => plugins,
-    promptTokens: (personality) => estimateTokens(parts(personality).systemPrompt()),
+    secrets,
+    plugins,
+    registry,
+    promptTokens: (personality) => estimateTokens(prompts(personality)()),
   });
-  const agent = (overrides?: AgentOptions) => {
-    const personality = personalities.catalog.forRun(
-      overrides?.personality
-        ? { name: overrides.personality, origin: overrides.personalityFrom ?? "option" }
-        : undefined,
-    );
-    return { ...parts(personality, overrides?.historyMessages), elapsed: process.elapsed };
-  };
+  const agent = agentBuilder(
+    config,
+    {
+      store: conversations,
+      clock,
+      audit: toolCalls,
+      gates: [hookToolGate(hooks)],
+      observers: [hookToolObserver(hooks)],
+      hooks,
+      promptVariables: plugins && maskedPromptVariables(plugins.hooks, secrets),
+      toolRanker: embeddings.toolRanker,
+      elapsed: process.elapsed,
+    },
+    prompts,
+    personalities,
+  );
   const work = scheduledWork({
     env: options.env,
     notifier: core.notifier,
@@ -240,17 +247,10 @@ export function openRadar(options: RadarOptions): Radar {
     configPath: loaded.path,
     dataDir,
     model,
-    // Names only: a task (one day the model's too) never points at an arbitrary file by path.
-    personalityKnown: (name) => {
-      if (!personalityNamePattern.test(name)) return false;
-      try {
-        return personalities.catalog.show(name) !== undefined;
-      } catch {
-        return false;
-      }
-    },
+    personalityKnown: (name) => personalities.known(name),
     fastModel: core.fastModel,
-    embedNew,
+    embedNew: embeddings.embedNew,
+    secrets,
   });
   const browser = browserParts({
     config,
@@ -259,60 +259,36 @@ export function openRadar(options: RadarOptions): Radar {
     resolve: options.resolve ?? denoResolver,
     clock,
   });
-  for (
-    const tool of builtinTools({
-      config,
-      configPath: loaded.path,
-      dataDir,
-      facts,
-      clock,
-      logger,
-      fetch: fetcher,
-      notifier: core.notifier,
-      sideEffectLog: work.sideEffects,
-      env: options.env,
-      cwd: options.cwd,
-      tasks: work.tasks,
-      monitors: work.monitors,
-      pdfReader: createPdfReader(config.tools.pdf, options.env),
-      visionModel: core.visionModel,
-      memory,
-      mail: mailReaderFor(config, options.env),
-      calendar: calendarReaderFor(config, options.env, fetcher),
-      github: githubReaderFor(config, options.env),
-      hooks,
-      skills,
-      browser: browser.sessions && { sessions: browser.sessions, check: browser.check },
-    })
-  ) registry.register(tool);
   const mcpApprovals = new SqliteMcpApprovals(db);
-  const mcp = registerMcpTools(
-    registry,
-    {
-      config,
-      configPath: loaded.path,
-      dataDir,
-      env: options.env,
-      cwd: options.cwd,
-      fetch: fetcher,
-    },
-    mcpApprovals,
+  const mcp = registerTools(registry, {
+    config,
+    configPath: loaded.path,
+    dataDir,
+    facts,
+    clock,
     logger,
-  );
-  registry.register(findToolsTool(() => registry.list()));
-  const plugins = config.plugins.enabled
-    ? createPluginSystem({
-      dataDir,
-      records: new SqlitePluginRecords(db),
-      config: config.plugins,
-      env: options.env,
-      clock,
-      logger,
-      registry,
-      audit: toolCalls,
-    })
-    : undefined;
-  if (plugins) registerPluginHooks(hooks, plugins.hooks);
+    fetch: fetcher,
+    notifier: core.notifier,
+    sideEffectLog: work.sideEffects,
+    env: options.env,
+    secrets,
+    cwd: options.cwd,
+    tasks: work.tasks,
+    monitors: work.monitors,
+    pdfReader: createPdfReader(config.tools.pdf, options.env),
+    visionModel: core.visionModel,
+    memory: embeddings.memory,
+    mail: mailReaderFor(config, options.env, secrets),
+    calendar: calendarReaderFor(config, options.env, fetcher, secrets),
+    github: githubReaderFor(config, options.env),
+    hooks,
+    skills: skills.library,
+    browser: browser.sessions && { sessions: browser.sessions, check: browser.check },
+  }, { approvals: mcpApprovals, logger });
+  if (plugins) {
+    plugins.start();
+    registerPluginHooks(hooks, plugins.hooks);
+  }
   let closed = false;
   const mcpServers = () => mcpServerViews(config, mcpApprovals);
   return {
@@ -320,25 +296,26 @@ export function openRadar(options: RadarOptions): Radar {
     loaded,
     config,
     dataDir,
-    databasePath,
+    databasePath: core.databasePath,
     conversations,
     facts,
     model,
     registry,
     clock,
     logger,
+    secrets,
     toolCalls,
     hooks,
-    memory: new HookedMemory({ facts, hooks, search: memory }),
-    skills,
-    skillCatalog,
+    memory: new HookedMemory({ facts, hooks, search: embeddings.memory }),
+    skills: skills.library,
+    skillCatalog: skills.catalog,
     get skillRoots() {
-      return skillFolders.current;
+      return skills.folders.current;
     },
-    onSkillRootsChanged: (listener) => skillFolders.onChange(listener),
+    onSkillRootsChanged: (listener) => skills.folders.onChange(listener),
     applyLiveConfig(next) {
       const applied = applyLiveConfig(config, next);
-      if (applied.includes("skills.dirs")) skillFolders.refresh();
+      if (applied.includes("skills.dirs")) skills.folders.refresh();
       return applied;
     },
     plugins,
@@ -347,7 +324,7 @@ export function openRadar(options: RadarOptions): Radar {
       approvals: mcpApprovals,
       servers: mcpServers,
     },
-    sourceHealth: sourceHealthReport({ config, stores: sourceStores, mcpServers }),
+    sourceHealth: sourceHealthReport({ config, stores: sourceStores, mcpServers, secrets }),
     process,
     database: databaseHealth(db, dataDir),
     evalRuns: new SqliteEvalStore(db),
@@ -366,6 +343,30 @@ export function openRadar(options: RadarOptions): Radar {
       void mcp.close();
       db.close();
     },
+  };
+}
+
+/** The skill folders (they follow a live `skills.dirs`), their catalog, and the usable skills. */
+function skillParts(
+  config: RadarConfig,
+  dataDir: string,
+  options: RadarOptions,
+  logger: Logger,
+): { folders: LiveSkillRoots; catalog: SkillCatalog; library?: SkillLibrary } {
+  const folders = new LiveSkillRoots(config, dataDir, options.env, options.cwd);
+  const catalog = new SkillCatalog(() => folders.current, options.env, (warnings) => {
+    for (const warning of warnings) logger.warn(warning);
+  });
+  folders.onChange(() => catalog.invalidate());
+  return { folders, catalog, library: config.skills.enabled ? skillLibrary(catalog) : undefined };
+}
+
+/** Logs each line once per process (skills left out, a personality past the budget). */
+function onceEach(logger: Logger): (line: string) => void {
+  const warned = new Set<string>();
+  return (line) => {
+    if (!warned.has(line)) logger.warn(line);
+    warned.add(line);
   };
 }
 

@@ -8,6 +8,8 @@
 import type { RadarConfig } from "../config/schema.ts";
 import type { ChatModel } from "../core/chat_model.ts";
 import type { Logger } from "../core/ports.ts";
+import { maskedChatModel } from "../core/masked_ports.ts";
+import type { Secrets } from "../core/secrets.ts";
 import { findToolsName, type ToolRegistry } from "../core/tool_registry.ts";
 import { sleep } from "../adapters/clock.ts";
 import {
@@ -20,9 +22,11 @@ import type {
   PluginPersonalityFile,
   ResolvedPersonality,
 } from "../personalities/personality_sources.ts";
-import { FilteredToolRegistry, personalityRegistry } from "../personalities/personality_tools.ts";
+import { personalityRegistry } from "../personalities/personality_tools.ts";
 import { findToolsTool } from "../tools/find_tools.ts";
 import type { PluginSystem } from "../plugins/plugin_system.ts";
+import { personalityNamePattern } from "../personalities/personality_file.ts";
+import type { PersonalityChoices } from "./agent_dependencies.ts";
 
 /** What the personality parts are built from. */
 export interface PersonalityPartsOptions {
@@ -36,18 +40,24 @@ export interface PersonalityPartsOptions {
   mainModel: ChatModel;
   /** True when the caller injected the model (tests, benches): front matter cannot swap it. */
   modelInjected: boolean;
-  plugins: () => PluginSystem | undefined;
+  /** What the models a personality names mask their requests with. */
+  secrets: Secrets;
+  /** The plugin system (absent when plugins are off): its enabled plugins' personality files. */
+  plugins?: PluginSystem;
+  /** The one tool registry: a personality's runs see a view of it. */
+  registry: ToolRegistry;
   /** Estimated system prompt tokens of a personality (`personality show`, the budget warning). */
   promptTokens: (personality: ResolvedPersonality) => number;
 }
 
-/** The catalog and the per-run choices of model and tools. */
-export interface PersonalityParts {
+/** The catalog and the per-run choices: which personality, its model and its tools. */
+export interface PersonalityParts extends PersonalityChoices {
   catalog: FilePersonalityCatalog;
-  /** The chat model a personality's runs use. */
-  modelFor(personality: ResolvedPersonality): ChatModel;
-  /** The tools a personality's runs may be offered and call. */
-  registryFor(base: ToolRegistry, personality: ResolvedPersonality): ToolRegistry;
+  /**
+   * True for a personality name that resolves (a task's personality must). Names only: a task
+   * (one day the model's too) never points at an arbitrary file by path.
+   */
+  known(name: string): boolean;
 }
 
 const roles: readonly string[] = ["main", "fast", "vision", "fallback"];
@@ -66,7 +76,7 @@ export function personalityParts(options: PersonalityPartsOptions): PersonalityP
     config: () => config,
     env: options.env,
     cwd: options.cwd,
-    plugins: () => pluginPersonalities(options.plugins()),
+    plugins: () => pluginPersonalities(options.plugins),
     promptTokens: options.promptTokens,
     warn: warnOnce,
   });
@@ -80,7 +90,7 @@ export function personalityParts(options: PersonalityPartsOptions): PersonalityP
         name as Exclude<ModelRoleName, "main">,
         modelOptions,
       );
-      if (role) return role;
+      if (role) return maskedChatModel(role, options.secrets);
       warnOnce(
         `a personality asks for model role "${name}", but llm.models.${name} is not set; ` +
           `using the main model`,
@@ -88,26 +98,44 @@ export function personalityParts(options: PersonalityPartsOptions): PersonalityP
       return options.mainModel;
     }
     const main = config.llm.models.main;
-    return createChatModel({
-      ...config.llm,
-      model: name,
-      models: { ...config.llm.models, main: { ...main, model: main.model.trim() ? name : "" } },
-    }, modelOptions);
+    return maskedChatModel(
+      createChatModel({
+        ...config.llm,
+        model: name,
+        models: { ...config.llm.models, main: { ...main, model: main.model.trim() ? name : "" } },
+      }, modelOptions),
+      options.secrets,
+    );
   };
   return {
     catalog,
-    modelFor(personality) {
+    resolve: (overrides) =>
+      catalog.forRun(
+        overrides?.personality
+          ? { name: overrides.personality, origin: overrides.personalityFrom ?? "option" }
+          : undefined,
+      ),
+    known(name) {
+      if (!personalityNamePattern.test(name)) return false;
+      try {
+        return catalog.show(name) !== undefined;
+      } catch {
+        return false;
+      }
+    },
+    model(personality) {
       const name = personality.frontMatter.model;
       if (!name || options.modelInjected) return options.mainModel;
       let model = models.get(name);
       if (!model) models.set(name, model = build(name));
       return model;
     },
-    registryFor(base, personality) {
+    registry(personality) {
+      const base = options.registry;
       const view = personalityRegistry(base, personality);
       if (view === base || !view.get(findToolsName)) return view;
       // find_tools searches what this personality may use, not the whole registry.
-      return new FilteredToolRegistry(view, () => true, [findToolsTool(() => view.list())]);
+      return view.view(() => true, [findToolsTool(() => view.list())]);
     },
   };
 }

@@ -38,7 +38,9 @@ import type { AgentOptions } from "./agent_dependencies.ts";
 import { TriageRunner } from "../application/heartbeat_triage_step.ts";
 import { ConversationSummarizer } from "../application/conversation_summarizer.ts";
 import { SqliteSummaryStore } from "../adapters/sqlite/summary_store.ts";
-import { configSecrets, liveSecrets } from "../config/secrets.ts";
+import type { Secrets } from "../core/secrets.ts";
+import { isProcessAlive, processStartTime } from "../adapters/os/process.ts";
+import { maskedEventQueue } from "../core/masked_ports.ts";
 import { ScheduledBackup } from "../adapters/backup/scheduled_backup.ts";
 import { backupDatabase } from "../adapters/sqlite/maintenance.ts";
 import { radarVersion } from "../version.ts";
@@ -51,6 +53,17 @@ export interface ProcessIdentity {
   processStart?: (pid: number) => Date | undefined;
   /** Milliseconds since some fixed point (durations of runs). */
   elapsed: () => number;
+}
+
+/** This process as `options` describe it, with the real PID and liveness by default. */
+export function processIdentity(options: Partial<ProcessIdentity> = {}): ProcessIdentity {
+  return {
+    pid: options.pid ?? Deno.pid,
+    isAlive: options.isAlive ?? isProcessAlive,
+    // Real start times only with real liveness: a test's fake PIDs may be real processes here.
+    processStart: options.isAlive ? options.processStart : processStartTime,
+    elapsed: options.elapsed ?? (() => performance.now()),
+  };
 }
 
 /** The scheduled work, each part built once. */
@@ -103,6 +116,8 @@ export interface ScheduledWorkParts {
   env: Record<string, string | undefined>;
   /** Embeds memory written without a vector (new digests); absent without an embedding model. */
   embedNew?: (signal: AbortSignal) => Promise<unknown>;
+  /** The known secrets: events are masked as they are queued and read. */
+  secrets: Secrets;
 }
 
 /** Builds the queue, run log, task and monitor services, their runners and the heartbeat. */
@@ -110,12 +125,12 @@ export function scheduledWork(parts: ScheduledWorkParts): ScheduledWork {
   const { config, db, conversations, clock, logger, agent, sourceStores: stores } = parts;
   const { pid, isAlive, elapsed } = parts.process;
   const timeZone = config.radar.timezone || undefined;
-  const queue = new SqliteEventQueue(db);
+  const queue = maskedEventQueue(new SqliteEventQueue(db), parts.secrets);
   const runs = new SqliteRunStore(db);
   const taskStore = new SqliteTaskStore(db);
   const monitorStore = new SqliteMonitorStore(db);
   const inTransaction: Transaction = (work) => transaction(db, work);
-  const outbox = new SqliteOutbox(db, liveSecrets(config));
+  const outbox = new SqliteOutbox(db, parts.secrets);
   const sideEffects = (scope: string) => runSideEffects(outbox, scope, clock, pid);
   // The pause notice: once per limit and day under its outbox scope, priority high.
   const budget = new UnattendedBudget({
@@ -208,7 +223,15 @@ export function scheduledWork(parts: ScheduledWorkParts): ScheduledWork {
       jobs ??= [
         taskRunner,
         monitorChecker,
-        ...sourceJobs({ config, stores, queue, clock, logger, env: parts.env }),
+        ...sourceJobs({
+          config,
+          stores,
+          queue,
+          clock,
+          logger,
+          env: parts.env,
+          secrets: parts.secrets,
+        }),
         ...checkJobs({
           config,
           configPath: parts.configPath,
@@ -219,12 +242,14 @@ export function scheduledWork(parts: ScheduledWorkParts): ScheduledWork {
           logger,
           notifier: parts.notifier,
           sideEffects,
+          secrets: parts.secrets,
         }),
         ...githubJobs({ config, stores, queue, clock, logger }),
         ...digestJobs({
           config,
           stores,
           model: parts.model,
+          secrets: parts.secrets,
           clock,
           queue,
           logger,
@@ -256,7 +281,7 @@ function summaryJobs(parts: ScheduledWorkParts, queue: EventQueue): TickJob[] {
       pendingEvents: () => queue.pendingCount(),
       logger: parts.logger,
       settings,
-      secrets: () => configSecrets(parts.config),
+      secrets: parts.secrets,
     }),
   ];
 }

@@ -1,9 +1,10 @@
 /**
  * Passwords of mail and calendar accounts: from `password_cmd` (run without a shell, argv split,
  * under a timeout, first line of its output), `password_env`, or the OS keychain. Never stored,
- * never logged; each value read is remembered so log lines, audit rows and tool results redact it.
+ * never logged; each value read is reported to the runtime's `Secrets`, so log lines, audit rows,
+ * tool results and model requests mask it from then on.
  */
-import { rememberRuntimeSecret } from "../config/secrets.ts";
+import type { SecretKeeper } from "../core/secrets.ts";
 import { findOnPath, keychainCommand, type KeychainItem, keychainProblem } from "./keychain.ts";
 import { type ProcessResult, runProcess } from "../adapters/os/run_process.ts";
 
@@ -44,6 +45,8 @@ export function splitCommandLine(line: string): string[] {
 /** How readPassword runs. */
 export interface ReadPasswordOptions {
   env: Record<string, string | undefined>;
+  /** Told every password read (the runtime's `Secrets`). */
+  secrets: SecretKeeper;
   timeoutMs: number;
   /** The OS whose keychain is asked (default: this one; tests pin it). */
   os?: typeof Deno.build.os;
@@ -58,7 +61,7 @@ export async function readPassword(
   if (settings.password_env) {
     const value = options.env[settings.password_env];
     if (!value) throw new Error(`${label}: environment variable ${settings.password_env} is empty`);
-    rememberRuntimeSecret(value);
+    options.secrets.learn(value);
     return value;
   }
   if (settings.keychain) return await readKeychain(settings.keychain, label, options);
@@ -79,7 +82,7 @@ export async function readPassword(
   }
   const value = firstLine(output.stdout);
   if (!value) throw new Error(`${label}: password_cmd ${program} printed nothing`);
-  rememberRuntimeSecret(value);
+  options.secrets.learn(value);
   return value;
 }
 
@@ -104,7 +107,7 @@ async function readKeychain(
   if (!value) {
     throw new Error(`${label}: ${keychainProblem(item, output.code, output.stderr)}`);
   }
-  rememberRuntimeSecret(value);
+  options.secrets.learn(value);
   return value;
 }
 

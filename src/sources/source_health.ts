@@ -4,9 +4,8 @@
  * `radar status` (through `sourceHealthLines`) and the dashboard's Sources card format them.
  */
 import type { RadarConfig } from "../config/schema.ts";
-import { configSecrets } from "../config/secrets.ts";
 import type { McpServerSummary } from "../core/plugin_state.ts";
-import { redactText } from "../core/redact.ts";
+import type { Secrets } from "../core/secrets.ts";
 import type { SourceHealthRecord, SourceHealthReport } from "../core/source_ports.ts";
 import type { SourceStore, SourceStores } from "../core/source_stores.ts";
 import { execSandbox } from "../adapters/os/sandbox_spec.ts";
@@ -67,6 +66,8 @@ export interface SourceHealthDependencies {
   stores: SourceStores;
   /** The known MCP servers (none when their approvals cannot be read). */
   mcpServers(): McpServerSummary[];
+  /** Stored errors may quote a secret learned since: masked when read. */
+  secrets: Secrets;
 }
 
 /** The sources' health over the database: every record in status order, secrets masked. */
@@ -83,11 +84,11 @@ export function sourceHealthReport(deps: SourceHealthDependencies): SourceHealth
         ...checkHealthRecords(config, stores, sandboxProblem),
         githubHealthRecord(config, stores.health, env),
       ];
-      const secrets = configSecrets(config);
+      const { secrets } = deps;
       return records.map((record) => ({
         ...record,
-        ...(record.lastError ? { lastError: redactText(record.lastError, secrets) } : {}),
-        ...(record.note ? { note: redactText(record.note, secrets) } : {}),
+        ...(record.lastError ? { lastError: secrets.mask(record.lastError) } : {}),
+        ...(record.note ? { note: secrets.mask(record.note) } : {}),
       }));
     },
   };

@@ -1,6 +1,7 @@
 /** The daemon's tick jobs of the email and calendar sources (none when nothing is configured). */
 import type { RadarConfig } from "../config/schema.ts";
 import type { Clock, Logger } from "../core/ports.ts";
+import type { SecretKeeper } from "../core/secrets.ts";
 import type { SourceStores } from "../core/source_stores.ts";
 import type { TickJob } from "../core/work_ports.ts";
 import { CalendarCheck, type OccurrenceReader } from "./calendar/calendar_check.ts";
@@ -20,6 +21,8 @@ export interface SourceJobDependencies {
   logger: Logger;
   env?: Record<string, string | undefined>;
   fetch?: typeof fetch;
+  /** Told every password the jobs read. */
+  secrets: SecretKeeper;
 }
 
 /** The email check and the calendar reminders, as configured. */
@@ -41,6 +44,7 @@ export function sourceJobs(deps: SourceJobDependencies): TickJob[] {
         accounts: config.email.accounts,
         reader: unreadReader(config.email.accounts, {
           env,
+          secrets: deps.secrets,
           timeoutMs: config.email.timeout_seconds * 1000,
           maxBodyChars: config.email.max_body_chars,
         }),
@@ -55,6 +59,7 @@ export function sourceJobs(deps: SourceJobDependencies): TickJob[] {
         ...common,
         reader: occurrenceReader(config.calendar.calendars, {
           env,
+          secrets: deps.secrets,
           timeoutMs: config.calendar.timeout_seconds * 1000,
           fetch: deps.fetch ?? globalThis.fetch,
         }),

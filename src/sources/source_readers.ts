@@ -6,6 +6,7 @@
  */
 import type { RadarConfig } from "../config/schema.ts";
 import type { CalendarReader, MailReader } from "../core/source_ports.ts";
+import type { SecretKeeper } from "../core/secrets.ts";
 import type { EmailAccount } from "./email/imap_connection.ts";
 import type { ImapMailReader, MailReaderSettings } from "./email/imap_mail_reader.ts";
 import type {
@@ -40,12 +41,17 @@ export function lazyCalendars(
     );
 }
 
-/** The mail reader of `email.accounts`, connecting on first use. */
-export function mailReaderFor(config: RadarConfig, env: Environment): MailReader | undefined {
+/** The mail reader of `email.accounts`, connecting on first use (passwords told `secrets`). */
+export function mailReaderFor(
+  config: RadarConfig,
+  env: Environment,
+  secrets: SecretKeeper,
+): MailReader | undefined {
   const { accounts, timeout_seconds, max_body_chars } = config.email;
   if (!accounts.length) return undefined;
   const open = lazyImapReader(accounts, {
     env,
+    secrets,
     timeoutMs: timeout_seconds * 1000,
     maxBodyChars: max_body_chars,
   });
@@ -57,15 +63,21 @@ export function mailReaderFor(config: RadarConfig, env: Environment): MailReader
   };
 }
 
-/** The calendar reader of `calendar.calendars`, opened on first use. */
+/** The calendar reader of `calendar.calendars`, opened on first use (passwords told `secrets`). */
 export function calendarReaderFor(
   config: RadarConfig,
   env: Environment,
   fetcher: typeof fetch,
+  secrets: SecretKeeper,
 ): CalendarReader | undefined {
   const { calendars, timeout_seconds } = config.calendar;
   if (!calendars.length) return undefined;
-  const open = lazyCalendars(calendars, { env, timeoutMs: timeout_seconds * 1000, fetch: fetcher });
+  const open = lazyCalendars(calendars, {
+    env,
+    timeoutMs: timeout_seconds * 1000,
+    fetch: fetcher,
+    secrets,
+  });
   return {
     calendars: () => calendars.map((entry) => entry.name),
     writable: () => calendars.filter((entry) => entry.caldav_url).map((entry) => entry.name),

@@ -13,6 +13,7 @@ import type { Hooks } from "../core/hooks.ts";
 import type { SkillLibrary } from "../core/skills_prompt.ts";
 import type { UrlCheck } from "../adapters/network/network_guard.ts";
 import type { BrowserSessions } from "./browser_sessions.ts";
+import type { Secrets } from "../core/secrets.ts";
 
 /** Shared dependencies handed to every built-in tool factory. */
 export interface ToolDependencies {
@@ -26,6 +27,11 @@ export interface ToolDependencies {
   /** HTTP client (globalThis.fetch in production; tests may pass a recording one). */
   fetch: typeof fetch;
   env: Record<string, string | undefined>;
+  /**
+   * The known secrets. Results are masked by the registry; a tool needs them only to keep them
+   * out of a child's environment (`exec`) or to report one it reads (`web_search`'s key command).
+   */
+  secrets: Secrets;
   /** Relative paths given to file tools and exec start here (default: the process's). */
   cwd?: string;
   /** Sends `notify`'s notifications (ntfy in production). */

@@ -11,11 +11,11 @@ import { runProcess } from "../adapters/os/run_process.ts";
 import { sandboxedArgv } from "../adapters/os/sandbox.ts";
 import { execSandbox, execSandboxSpec, execUserRoots } from "../adapters/os/sandbox_spec.ts";
 import { type FileAccessDependencies, pathGuardFor } from "../adapters/os/file_access.ts";
-import { configSecrets } from "../config/secrets.ts";
 import { childEnvironment, environmentSecrets } from "../adapters/os/child_environment.ts";
+import type { ToolDependencies } from "./dependencies.ts";
 
 /** Creates the exec tool. */
-export function execTool(deps: FileAccessDependencies): Tool {
+export function execTool(deps: FileAccessDependencies & Pick<ToolDependencies, "secrets">): Tool {
   const settings = deps.config.tools.exec;
   return defineTool({
     name: "exec",
@@ -62,7 +62,7 @@ export function execTool(deps: FileAccessDependencies): Tool {
         result = await runProcess({
           argv,
           cwd: folder.path,
-          env: childEnvironment(deps.env, configSecrets(deps.config)),
+          env: childEnvironment(deps.env, deps.secrets.known()),
           timeoutMs: settings.timeout_seconds * 1000,
           maxOutputBytes: settings.max_output_chars,
           signal: context.signal,
@@ -70,10 +70,8 @@ export function execTool(deps: FileAccessDependencies): Tool {
       } catch (error) {
         return failed(`Cannot run the command: ${(error as Error).message.split("\n")[0]}`);
       }
-      let text = redactText(formatResult(result), [
-        ...configSecrets(deps.config),
-        ...environmentSecrets(deps.env),
-      ]);
+      // The registry masks the known secrets; the variables the command was given are exec's own.
+      let text = redactText(formatResult(result), environmentSecrets(deps.env));
       if (approval.action === "run" && approval.note) text += `\n[${approval.note}]`;
       if (result.timedOut) {
         return timedOut(

@@ -1,10 +1,8 @@
 /** `fetch_url`: GET a web page and return its readable text; internal addresses refused. */
 import { z } from "zod";
-import { redactText } from "../core/redact.ts";
 import { failed, refused, timedOut, type Tool, type ToolResult } from "../core/tool.ts";
 import { defineTool } from "../core/tool_definition.ts";
 import type { ToolDependencies } from "./dependencies.ts";
-import { configSecrets } from "../config/secrets.ts";
 import { htmlToText } from "../adapters/network/html_to_text.ts";
 import {
   checkUrlAddresses,
@@ -38,19 +36,18 @@ export function fetchUrlTool(
     keywords: ["fetch", "url", "web", "page", "website", "http", "link", "download", "open"],
     input: z.object({ url: z.string().min(1).max(4000) }),
     run: async ({ url: text }, context) => {
-      const secrets = configSecrets(deps.config);
       let url: URL;
       try {
         url = new URL(text.trim());
       } catch {
-        return failed(`Not a valid URL: ${redactText(text.slice(0, 200), secrets)}`);
+        return failed(`Not a valid URL: ${text.slice(0, 200)}`);
       }
       const signal = AbortSignal.any([
         context.signal,
         AbortSignal.timeout(settings.timeout_seconds * 1000),
       ]);
       for (let hop = 0; hop <= maxRedirects; hop++) {
-        const shown = redactText(url.href, secrets);
+        const shown = url.href;
         const check = await checkUrlAddresses(url, {
           allowPrivate: settings.allow_private,
           resolve,
@@ -70,7 +67,7 @@ export function fetchUrlTool(
           const reason = signal.aborted
             ? `timed out after ${settings.timeout_seconds} s (tools.fetch_url.timeout_seconds)`
             : firstLine(error);
-          return failed(redactText(`Cannot fetch ${shown}: ${reason}`, secrets));
+          return failed(`Cannot fetch ${shown}: ${reason}`);
         }
         const { response } = opened;
         try {
@@ -85,12 +82,12 @@ export function fetchUrlTool(
         }
       }
       return failed(
-        `Cannot fetch ${redactText(text, secrets)}: more than ${maxRedirects} redirects.`,
+        `Cannot fetch ${text}: more than ${maxRedirects} redirects.`,
       );
 
       /** The redirect's target, or the page read from the response (or why it cannot be). */
       async function followOrRead(response: Response): Promise<URL | string | ToolResult> {
-        const shown = redactText(url.href, secrets);
+        const shown = url.href;
         if (response.status >= 300 && response.status < 400 && response.headers.has("location")) {
           await response.body?.cancel();
           try {
@@ -100,10 +97,10 @@ export function fetchUrlTool(
           }
         }
         try {
-          return await readPage(response, shown, settings.max_chars, secrets);
+          return await readPage(response, shown, settings.max_chars);
         } catch (error) {
           if (!signal.aborted) {
-            return failed(redactText(`Cannot read ${shown}: ${firstLine(error)}`, secrets));
+            return failed(`Cannot read ${shown}: ${firstLine(error)}`);
           }
           const cause = context.signal.aborted
             ? "cancelled"
@@ -119,7 +116,6 @@ async function readPage(
   response: Response,
   shown: string,
   maxChars: number,
-  secrets: string[],
 ): Promise<string | ToolResult> {
   const type = (response.headers.get("content-type") ?? "").toLowerCase();
   const { bytes, cut } = await readCapped(response, maxBodyBytes);
@@ -161,7 +157,7 @@ async function readPage(
       } characters not shown (tools.fetch_url.max_chars)]`,
     );
   }
-  return redactText(lines.join("\n"), secrets);
+  return lines.join("\n");
 }
 
 function startsWithPdf(bytes: Uint8Array): boolean {

@@ -1,11 +1,9 @@
 /** `read_file`: a text file's contents, size-capped, with an optional line range. */
 import { z } from "zod";
-import { redactText } from "../core/redact.ts";
 import { failed, refused, type Tool } from "../core/tool.ts";
 import { defineTool } from "../core/tool_definition.ts";
 import { openCheckedForRead, PathChangedError } from "../adapters/os/checked_open.ts";
 import { type FileAccessDependencies, pathGuardFor } from "../adapters/os/file_access.ts";
-import { configSecrets } from "../config/secrets.ts";
 
 /** Creates the read_file tool. */
 export function readFileTool(deps: FileAccessDependencies): Tool {
@@ -71,7 +69,7 @@ export function readFileTool(deps: FileAccessDependencies): Tool {
       const note = cut
         ? `\n[truncated: read the first ${bytes.length} of ${size} bytes (tools.files.max_read_bytes)]`
         : "";
-      return `${header}\n${redactText(selected, configSecrets(deps.config))}${note}`;
+      return `${header}\n${selected}${note}`;
     },
   });
 }

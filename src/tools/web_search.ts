@@ -5,11 +5,9 @@
  * and the answer is read under a size cap. Results are untrusted web text.
  */
 import { z } from "zod";
-import { redactText } from "../core/redact.ts";
 import { failed, type Tool, type ToolResult } from "../core/tool.ts";
 import { defineTool } from "../core/tool_definition.ts";
 import type { ToolDependencies } from "./dependencies.ts";
-import { configSecrets } from "../config/secrets.ts";
 import { duckDuckGoBase, duckDuckGoResults, duckDuckGoUrl } from "./web/duckduckgo.ts";
 import { guardedGet, WebRequestError } from "./web/guarded_get.ts";
 import { denoResolver, type Resolver } from "../adapters/network/network_guard.ts";
@@ -34,7 +32,7 @@ interface SearchRequest {
 
 /** Creates the web_search tool; `resolve` and `pinned` are injectable for tests. */
 export function webSearchTool(
-  deps: Pick<ToolDependencies, "config" | "fetch" | "env">,
+  deps: Pick<ToolDependencies, "config" | "fetch" | "env" | "secrets">,
   resolve: Resolver = denoResolver,
   pinned: PinnedFetch = createPinnedFetch(deps.fetch),
 ): Tool {
@@ -44,7 +42,10 @@ export function webSearchTool(
   const apiKey = async (): Promise<string> => {
     if (settings.api_key) return settings.api_key;
     if (!settings.api_key_cmd) return "";
-    cachedKey ??= await runKeyCommand(settings.api_key_cmd, deps.env);
+    if (cachedKey === undefined) {
+      cachedKey = await runKeyCommand(settings.api_key_cmd, deps.env);
+      deps.secrets.learn(cachedKey); // masked wherever it shows from now on
+    }
     return cachedKey;
   };
   /** The request for `query`, or why there is none. */
@@ -122,12 +123,6 @@ export function webSearchTool(
       const signal = AbortSignal.any([context.signal, AbortSignal.timeout(20_000)]);
       const request = await requestFor(query, limit);
       if (!("url" in request)) return request;
-      const secrets = [
-        ...configSecrets(deps.config),
-        ...(request.headers["X-Subscription-Token"]
-          ? [request.headers["X-Subscription-Token"]]
-          : []),
-      ];
       let answer;
       try {
         answer = await guardedGet(request.url, {
@@ -142,19 +137,17 @@ export function webSearchTool(
         });
       } catch (error) {
         if (!(error instanceof WebRequestError)) throw error;
-        return failed(redactText(error.message, secrets));
+        return failed(error.message);
       }
       if (answer.status < 200 || answer.status > 299) {
         const body = answer.text.slice(0, 200).replace(/\s+/g, " ");
         const hint = answer.status === 401 || answer.status === 403 ? " (check the API key)" : "";
-        return failed(
-          redactText(`${request.service} answered ${answer.status}${hint}: ${body}`, secrets),
-        );
+        return failed(`${request.service} answered ${answer.status}${hint}: ${body}`);
       }
       const results = await request.read(answer.text);
       if (!Array.isArray(results)) return results;
       if (!results.length) return `No results for "${query}".`;
-      return redactText(formatResults(results.slice(0, limit)), secrets);
+      return formatResults(results.slice(0, limit));
     },
   });
 }

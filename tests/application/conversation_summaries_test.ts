@@ -126,6 +126,7 @@ Deno.test("a conversation stored before a secret was known is summarized masked,
     const read = await readPassword({ password_cmd: `echo ${secret}`, password_env: "" }, "home", {
       env: {},
       timeoutMs: 5000,
+      secrets: radar.secrets,
     });
     assert.equal(read, secret);
     clock.advance(31 * 60_000);

@@ -53,6 +53,7 @@ Deno.test("a secret read after an event was queued is masked in the triage and h
           {
             env: {},
             timeoutMs: 5000,
+            secrets: radar.secrets,
           },
         );
         assert.equal(read, secret);

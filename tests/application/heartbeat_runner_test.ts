@@ -110,13 +110,21 @@ Deno.test("quiet hours skip the heartbeat unless an urgent event is pending", as
 
 Deno.test("ticks never overlap, in one process or across processes", async () => {
   let release: (response: ChatResponse) => void = () => {};
+  let entered: () => void = () => {};
+  const modelCalled = new Promise<void>((resolve) => entered = resolve);
   const alive = new Set([1001, 1002]);
   await withTestDaemon({ pid: 1001, alivePids: alive }, async (first) => {
-    first.model.chat = () => new Promise((resolve) => release = resolve);
+    first.model.chat = () =>
+      new Promise((resolve) => {
+        release = resolve;
+        entered();
+      });
     first.services.queue.enqueue(pdf, first.clock.now());
     const running = first.services.heartbeat.tick({ trigger: "schedule" });
     const overlapping = await first.services.heartbeat.tick({ trigger: "schedule" });
     assert.equal(overlapping.reason, "previous tick still running");
+    // The first tick holds its claim and waits on the model.
+    await modelCalled;
     const other = first.reopen({ pid: 1002 });
     try {
       const manual = await other.services.heartbeat.tick({ trigger: "manual" });

@@ -158,10 +158,11 @@ export function sentText(server: FakeLlmServer, from = 0): string {
   return server.chatRequests.slice(from).map((request) => JSON.stringify(request.body)).join("\n");
 }
 
-/** Makes `value` a known secret the way a source does: its password_env `name` is read. */
-export function learnSecretFromEnv(name: string, value: string, label = "vault") {
+/** Makes `value` a secret `radar` knows the way a source does: its password_env `name` is read. */
+export function learnSecretFromEnv(radar: Radar, name: string, value: string, label = "vault") {
   return readPassword({ password_cmd: "", password_env: name }, label, {
     env: { [name]: value },
     timeoutMs: 1000,
+    secrets: radar.secrets,
   });
 }

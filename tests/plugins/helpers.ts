@@ -31,7 +31,7 @@ export function pluginFixture(
   const registry = new ToolRegistry();
   const config = { ...defaultConfig().plugins, call_timeout_seconds: 5, ...configOverrides };
   const clock = new ManualClock(new Date("2026-05-01T10:00:00Z"));
-  const toolCalls = new SqliteAuditStore(db, { secrets: [], retentionDays: 30, clock });
+  const toolCalls = new SqliteAuditStore(db, { retentionDays: 30, clock });
   const logLines: string[] = [];
   const system: PluginSystem = createPluginSystem({
     dataDir,
@@ -43,6 +43,7 @@ export function pluginFixture(
     registry,
     audit: toolCalls,
   });
+  system.start();
   return {
     db,
     clock,

@@ -217,7 +217,7 @@ Deno.test("a hanging or spinning widget answers with a line after its deadline, 
       logger: { debug() {}, info() {}, warn() {}, error() {} },
       deadlineMs: 700,
     });
-    widgets.update(fixture.system.manager.loadEnabled());
+    widgets.update(fixture.system.manager.inventory.loadEnabled());
     const started = performance.now();
     const [hang, spin] = await Promise.all([widgets.render("hw_hang"), widgets.render("hw_spin")]);
     assert.ok(performance.now() - started < 2_500, "the deadline, not the host's call timeout");

@@ -202,6 +202,22 @@ Deno.test("npm packages: src/core uses zod only; every package is pinned in deno
   }
 });
 
+Deno.test("libraries come from npm only: no jsr: or URL imports, every import map entry is npm:", () => {
+  const remote = product.filter(({ to }) => /^(jsr:|https?:)/.test(to));
+  assert.deepEqual(remote.map(({ from, to }) => `${from} -> ${to}`), []);
+  const imports = JSON.parse(Deno.readTextFileSync(join(root, "deno.json"))).imports as Record<
+    string,
+    string
+  >;
+  for (const [name, target] of Object.entries(imports)) {
+    assert.match(
+      target,
+      /^npm:\/?(@[^@/]+\/)?[^@/]+@\d+\.\d+\.\d+/,
+      `${name}: ${target} is not an exact npm version`,
+    );
+  }
+});
+
 Deno.test("src/core is pure: no Deno, fetch, console, Date.now or randomUUID", () => {
   const forbidden = /\bDeno\.|\bfetch\(|\bconsole\.|\bDate\.now\(|randomUUID|new Date\(\)/;
   for (const file of sourceFiles("src/core")) {

@@ -27,7 +27,7 @@ Deno.test("texts sent to the embedding server are masked with the secrets known 
         { category: "learned_fact", content: `The wifi password is ${secret}` },
         radar.clock.now(),
       );
-      await learnSecretFromEnv("WIFI_PW", secret, "wifi");
+      await learnSecretFromEnv(radar, "WIFI_PW", secret, "wifi");
       const recall = radar.registry.get("recall")!;
       await recall.run({ query: `wifi ${secret}` }, {
         kind: "chat",

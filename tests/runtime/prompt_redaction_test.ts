@@ -48,7 +48,7 @@ Deno.test("prompt variables and personality notes reach the model with secrets m
       await ask("hello");
       assert.ok(systemPrompt(server, 0).includes(secret), "not known yet: nothing to mask");
 
-      await learnSecretFromEnv("VAULT_PW", secret);
+      await learnSecretFromEnv(radar, "VAULT_PW", secret);
       await ask("hello again");
       await ask("and again");
       const masked = systemPrompt(server, 1);
@@ -74,7 +74,7 @@ Deno.test("an answer that quoted a secret before it was known is masked when rep
         { role: "user", content: `remember that my router key is ${secret}` },
         { role: "assistant", content: `Noted: your router key is ${secret}.` },
       ]);
-      await learnSecretFromEnv("ROUTER_PW", secret, "router");
+      await learnSecretFromEnv(radar, "ROUTER_PW", secret, "router");
       server.reply(ollamaText("ok"));
       await chatTurn(radar, "what did I tell you?", { conversationId: id });
       const body = server.chatRequests[0].body as {

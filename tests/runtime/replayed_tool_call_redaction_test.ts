@@ -43,7 +43,7 @@ Deno.test("tool-call arguments in replayed assistant turns are masked with the k
       };
       await ask("thanks");
       for (const [name, value] of [["ROUTER_PW", plain], ["ROUTER_PIN", quoted]]) {
-        await learnSecretFromEnv(name, value, "router");
+        await learnSecretFromEnv(radar, name, value, "router");
       }
       await ask("and now?");
 

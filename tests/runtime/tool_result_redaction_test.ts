@@ -126,7 +126,7 @@ Deno.test("plugin tool results, their hook notes and replayed history are masked
     ]);
 
     // The secret becomes known after start: a source reads its password_env.
-    const read = await learnSecretFromEnv("MAIL_PW", secret, "home");
+    const read = await learnSecretFromEnv(radar, "MAIL_PW", secret, "home");
     assert.equal(read, secret);
 
     server.reply(ollamaToolCall("leaky_status", { topic: "all" }), ollamaText("Fine."));
@@ -169,6 +169,7 @@ Deno.test({
         await readPassword({ password_cmd: `echo ${secret}`, password_env: "" }, "vault", {
           env: {},
           timeoutMs: 5000,
+          secrets: radar.secrets,
         });
         server.reply(ollamaToolCall("mcp_evil_read_file", { path: notes }), ollamaText("Seen."));
         const { id, result } = await chatTurn(radar, "read my notes");

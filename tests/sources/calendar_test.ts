@@ -11,6 +11,7 @@ import { calendarTool } from "../../src/tools/calendar.ts";
 import { toResult } from "../../src/core/tool.ts";
 import { freePort } from "../fakes/dovecot_server.ts";
 import { radicalePath, startRadicale } from "../fakes/radicale_server.ts";
+import { Secrets } from "../../src/core/secrets.ts";
 
 const installed = radicalePath() !== undefined;
 if (!installed) {
@@ -40,7 +41,12 @@ function calendars(entries: unknown[]) {
 }
 
 function reader(entries: unknown[]) {
-  return new ConfiguredCalendars(calendars(entries), { env, timeoutMs: 5000, fetch });
+  return new ConfiguredCalendars(calendars(entries), {
+    env,
+    timeoutMs: 5000,
+    fetch,
+    secrets: new Secrets(),
+  });
 }
 
 async function checkHarness(calendarReader: ConfiguredCalendars, start: string) {
@@ -259,7 +265,7 @@ Deno.test("CalDAV against a real Radicale: list, add, bad login, dead server", {
         },
       });
       const tool = calendarTool({
-        calendar: calendarReaderFor(config, env, fetch)!,
+        calendar: calendarReaderFor(config, env, fetch, new Secrets())!,
         clock: { now: () => new Date("2026-11-26T08:00:00Z") },
         config,
       });

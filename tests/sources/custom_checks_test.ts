@@ -17,6 +17,7 @@ import { sqliteSourceStores } from "../../src/adapters/sqlite/source_stores.ts";
 import { execSandbox } from "../../src/adapters/os/sandbox_spec.ts";
 import { startFakeNtfy } from "../fakes/fake_ntfy_server.ts";
 import { hasBubblewrap } from "../tools/exec/exec_harness.ts";
+import { Secrets } from "../../src/core/secrets.ts";
 
 /** The "checks:" lines of `radar status` for these checks. */
 function checkLines(...args: Parameters<typeof checkHealthRecords>): string[] {
@@ -65,6 +66,7 @@ function setup(
     clock,
     logger: silentLogger,
     env,
+    secrets: new Secrets(),
   };
   const [job] = checkJobs(deps);
   return {

@@ -40,7 +40,7 @@ Deno.test("a digest masks secrets in what the model is sent and in what is store
         db.close();
       }
       // Read after start (password_env): from now on it is a secret.
-      await learnSecretFromEnv("VAULT_PW", secret);
+      await learnSecretFromEnv(radar, "VAULT_PW", secret);
       server.reply(ollamaText(`- Stored the vault password ${secret}\n- A login code mail`));
       const digest = await radar.digests.write(
         "day",

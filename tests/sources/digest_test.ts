@@ -14,6 +14,7 @@ import { FakeLlmServer, ollamaText } from "../fakes/fake_llm_server.ts";
 import { ScriptedChatModel, type ScriptStep, textResponse } from "../fakes/scripted_chat_model.ts";
 import { memoryIo } from "../helpers/memory_io.ts";
 import { withCliHome } from "../helpers/cli_home.ts";
+import { Secrets } from "../../src/core/secrets.ts";
 
 Deno.test("digests: yesterday after the hour; last week on Mondays; local time", () => {
   const settings = configSchema.parse({ digests: { daily: true, weekly: true, hour: 7 } }).digests;
@@ -40,7 +41,15 @@ function setup(steps: ScriptStep[]) {
   const clock = { now: () => now };
   const queue = new SqliteEventQueue(db);
   const stores = sqliteSourceStores(db);
-  const [job] = digestJobs({ config, stores, model, clock, queue, logger: silentLogger });
+  const [job] = digestJobs({
+    config,
+    stores,
+    model,
+    clock,
+    queue,
+    logger: silentLogger,
+    secrets: new Secrets(),
+  });
   return {
     db,
     model,

@@ -2,13 +2,13 @@ import assert from "node:assert/strict";
 import { openDatabase } from "../../src/adapters/sqlite/database.ts";
 import { SqliteEventQueue } from "../../src/adapters/sqlite/event_queue.ts";
 import { configSchema } from "../../src/config/schema.ts";
-import { configSecrets } from "../../src/config/secrets.ts";
 import { silentLogger } from "../../src/core/ports.ts";
 import { EmailCheck } from "../../src/sources/email/email_check.ts";
 import type { EmailAccount } from "../../src/sources/email/imap_connection.ts";
 import { ImapMailReader } from "../../src/sources/email/imap_mail_reader.ts";
 import { sqliteSourceStores } from "../../src/adapters/sqlite/source_stores.ts";
 import { dovecotPath, freePort, mailMessage, startDovecot } from "../fakes/dovecot_server.ts";
+import { Secrets } from "../../src/core/secrets.ts";
 
 const installed = dovecotPath() !== undefined;
 if (!installed) {
@@ -50,7 +50,13 @@ async function harness(accounts: EmailAccount[]) {
   const { health: store, transaction } = sqliteSourceStores(db);
   const queue = new SqliteEventQueue(db);
   const clock = new StepClock();
-  const reader = new ImapMailReader(accounts, { env, timeoutMs: 5000, maxBodyChars: 200 });
+  const secrets = new Secrets();
+  const reader = new ImapMailReader(accounts, {
+    env,
+    timeoutMs: 5000,
+    maxBodyChars: 200,
+    secrets,
+  });
   const check = new EmailCheck({
     transaction,
     store,
@@ -69,6 +75,7 @@ async function harness(accounts: EmailAccount[]) {
     clock,
     reader,
     check,
+    secrets,
     async close() {
       db.close();
       await Deno.remove(dir, { recursive: true });
@@ -191,7 +198,7 @@ Deno.test({
           assert.equal(health?.failures, 1);
           assert.ok(!JSON.stringify(health).includes(env.WRONG_PASSWORD));
           assert.equal(health?.nextCheckAt, "2026-11-23T10:10:00.000Z");
-          assert.ok(configSecrets(configSchema.parse({})).includes(env.WRONG_PASSWORD));
+          assert.ok(h2.secrets.known().includes(env.WRONG_PASSWORD));
         } finally {
           await h2.close();
         }

@@ -12,6 +12,7 @@ import { openRadar } from "../../src/runtime/open_radar.ts";
 import { installFakeSecretTool } from "../fakes/fake_secret_tool.ts";
 import { dovecotPath, mailMessage, startDovecot } from "../fakes/dovecot_server.ts";
 import { ScriptedChatModel, textResponse, toolCallResponse } from "../fakes/scripted_chat_model.ts";
+import { Secrets } from "../../src/core/secrets.ts";
 
 const settings = (service: string, account: string) => ({
   password_cmd: "",
@@ -24,7 +25,12 @@ Deno.test("keychain: secret-tool lookup by argv (no shell); missing, locked, han
   const hostile = "radar mail; $(touch pwned) `id`";
   try {
     fake.store(hostile, "alice", "kc-password-1");
-    const options = { env: fake.env, timeoutMs: 2000, os: "linux" as const };
+    const options = {
+      env: fake.env,
+      timeoutMs: 2000,
+      os: "linux" as const,
+      secrets: new Secrets(),
+    };
     assert.equal(
       await readPassword(settings(hostile, "alice"), "email account home", options),
       "kc-password-1",
@@ -176,7 +182,7 @@ Deno.test("a password_cmd that prints without end is cut off: its first line, no
   const password = await readPassword(
     { password_cmd: "yes hunter2-endless", password_env: "" },
     "email account home",
-    { env: { PATH: Deno.env.get("PATH") }, timeoutMs: 20_000 },
+    { env: { PATH: Deno.env.get("PATH") }, timeoutMs: 20_000, secrets: new Secrets() },
   );
   assert.equal(password, "hunter2-endless");
   // Read only up to the cap: the program is stopped long before the 20 s timeout.

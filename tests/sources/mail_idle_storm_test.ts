@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { MailIdleWatchers } from "../../src/sources/email/mail_idle.ts";
 import { configSchema } from "../../src/config/schema.ts";
+import { Secrets } from "../../src/core/secrets.ts";
 
 /** An IMAP server that answers just enough to reach IDLE, then hangs up. Counts connections. */
 function startDroppingServer(): { port: number; connections: () => number; stop: () => void } {
@@ -82,7 +83,7 @@ Deno.test("IMAP IDLE: a server that drops every connection in IDLE gets growing 
         }],
       },
     }).email.accounts,
-    settings: { env: { P: "pw" }, timeoutMs: 3000 },
+    settings: { env: { P: "pw" }, timeoutMs: 3000, secrets: new Secrets() },
     logger: { debug() {}, info() {}, warn() {}, error() {} },
     onNewMail: (account) => Promise.resolve(checks.push(account.name)),
     firstRetryMs: 40,

@@ -12,6 +12,7 @@ import { mailIdleSources } from "../../src/sources/email/mail_idle_setup.ts";
 import { MailIdleWatchers } from "../../src/sources/email/mail_idle.ts";
 import { configSchema } from "../../src/config/schema.ts";
 import { dovecotPath, freePort, mailMessage, startDovecot } from "../fakes/dovecot_server.ts";
+import { Secrets } from "../../src/core/secrets.ts";
 
 const password = "idle-password-77";
 const installed = dovecotPath() !== undefined;
@@ -116,7 +117,7 @@ Deno.test({
     const checks: string[] = [];
     const watchers = new MailIdleWatchers({
       accounts: accountsAt(server.port),
-      settings: { env: { P: password }, timeoutMs: 3000 },
+      settings: { env: { P: password }, timeoutMs: 3000, secrets: new Secrets() },
       logger: recordingLogger([]),
       onNewMail: (account) => Promise.resolve(checks.push(account.name)),
       firstRetryMs: 40,
@@ -148,7 +149,7 @@ Deno.test("IMAP IDLE: a dead server is retried with growing delays and one warni
   const warnings: string[] = [];
   const watchers = new MailIdleWatchers({
     accounts: accountsAt(freePort()),
-    settings: { env: { P: password }, timeoutMs: 3000 },
+    settings: { env: { P: password }, timeoutMs: 3000, secrets: new Secrets() },
     logger: recordingLogger(warnings),
     onNewMail: () => Promise.resolve(),
     firstRetryMs: 40,
@@ -180,6 +181,7 @@ Deno.test("IMAP IDLE is off without accounts or with email.idle false", () => {
   const radar = (email: Record<string, unknown>) => ({
     config: configSchema.parse({ email }),
     logger: { debug() {}, info() {}, warn() {}, error() {} },
+    secrets: new Secrets(),
     tickJobs: () => [],
   });
   assert.deepEqual(mailIdleSources(radar({})), []);

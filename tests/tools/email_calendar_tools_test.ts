@@ -5,6 +5,7 @@ import { calendarReaderFor, mailReaderFor } from "../../src/sources/source_reade
 import { calendarTool } from "../../src/tools/calendar.ts";
 import { emailTools } from "../../src/tools/email.ts";
 import { dovecotPath, mailMessage, startDovecot } from "../fakes/dovecot_server.ts";
+import { Secrets } from "../../src/core/secrets.ts";
 
 const chat: ToolContext = {
   kind: "chat",
@@ -47,7 +48,7 @@ Deno.test({
           }],
         },
       });
-      const mail = mailReaderFor(config, {});
+      const mail = mailReaderFor(config, {}, new Secrets());
       assert.ok(mail);
       const [list, read, mark] = emailTools({ mail, timeZone: "UTC" });
       const listed = await call(list, {});
@@ -75,8 +76,8 @@ Deno.test({
 });
 
 Deno.test("email tools are offered only when an account is configured", () => {
-  assert.equal(mailReaderFor(configSchema.parse({}), {}), undefined);
-  assert.equal(calendarReaderFor(configSchema.parse({}), {}, fetch), undefined);
+  assert.equal(mailReaderFor(configSchema.parse({}), {}, new Secrets()), undefined);
+  assert.equal(calendarReaderFor(configSchema.parse({}), {}, fetch, new Secrets()), undefined);
 });
 
 Deno.test("password_cmd failures are one line (no shell, exit code, missing program)", async () => {
@@ -92,7 +93,7 @@ Deno.test("password_cmd failures are one line (no shell, exit code, missing prog
       }],
     },
   });
-  const [list] = emailTools({ mail: mailReaderFor(config, {})! });
+  const [list] = emailTools({ mail: mailReaderFor(config, {}, new Secrets())! });
   assert.equal(
     (await call(list, {})).text,
     "email account home: password_cmd false; failed: program not found",
@@ -101,7 +102,7 @@ Deno.test("password_cmd failures are one line (no shell, exit code, missing prog
   const failing = configSchema.parse({
     email: { accounts: [{ ...config.email.accounts[0], password_cmd: "false" }] },
   });
-  const [list3] = emailTools({ mail: mailReaderFor(failing, {})! });
+  const [list3] = emailTools({ mail: mailReaderFor(failing, {}, new Secrets())! });
   assert.equal(
     (await call(list3, {})).text,
     "email account home: password_cmd false exited with 1",
@@ -111,7 +112,7 @@ Deno.test("password_cmd failures are one line (no shell, exit code, missing prog
       accounts: [{ ...config.email.accounts[0], password_cmd: "/nonexistent/pass show x" }],
     },
   });
-  const [list2] = emailTools({ mail: mailReaderFor(missing, {})! });
+  const [list2] = emailTools({ mail: mailReaderFor(missing, {}, new Secrets())! });
   assert.equal(
     (await call(list2, {})).text,
     "email account home: password_cmd /nonexistent/pass failed: program not found",
@@ -126,7 +127,7 @@ function icsCalendarTool(now: string) {
     calendar: { calendars: [{ name: "work", ics: fixturePath }] },
   });
   return calendarTool({
-    calendar: calendarReaderFor(config, {}, fetch)!,
+    calendar: calendarReaderFor(config, {}, fetch, new Secrets())!,
     clock: { now: () => new Date(now) },
     config,
   });

@@ -3,7 +3,10 @@ import { join } from "node:path";
 import { defaultConfig, type RadarConfig } from "../../src/config/schema.ts";
 import type { FactStore } from "../../src/core/ports.ts";
 import { silentLogger } from "../../src/core/ports.ts";
-import { type Tool, type ToolContext, type ToolResult, toResult } from "../../src/core/tool.ts";
+import type { Tool, ToolContext, ToolResult } from "../../src/core/tool.ts";
+import { Secrets } from "../../src/core/secrets.ts";
+import { ToolRegistry } from "../../src/core/tool_registry.ts";
+import { configSecretValues } from "../../src/config/secrets.ts";
 import type { ToolDependencies } from "../../src/tools/dependencies.ts";
 import { ManualClock } from "../../src/adapters/clock.ts";
 import { NtfyNotifier } from "../../src/adapters/ntfy_notifier.ts";
@@ -33,6 +36,12 @@ export function tempHome(): TempHome {
   return { home, dataDir, dispose: () => Deno.removeSync(home, { recursive: true }) };
 }
 
+/**
+ * The secrets of every config this harness built (as one runtime would know them): what `call`
+ * masks results with, like the runtime's registry.
+ */
+const knownSecrets = new Secrets();
+
 /** Dependencies for tools, with config edited by `edit`. */
 export function toolDeps(
   home: TempHome,
@@ -41,6 +50,7 @@ export function toolDeps(
 ): ToolDependencies {
   const config = defaultConfig();
   edit(config);
+  for (const value of configSecretValues(config)) knownSecrets.learn(value);
   const fetch = extra.fetch ?? globalThis.fetch;
   return {
     config,
@@ -53,6 +63,7 @@ export function toolDeps(
     env: { HOME: home.home },
     cwd: home.home,
     pdfReader: createPdfReader(config.tools.pdf, Deno.env.toObject()),
+    secrets: knownSecrets,
     ...extra,
   };
 }
@@ -67,7 +78,10 @@ export function askContext(signal = new AbortController().signal): ToolContext {
   return { kind: "ask", interactive: false, signal };
 }
 
-/** Validates arguments like the registry does and runs the tool. */
+/**
+ * Runs the tool through a registry as the agent loop does (arguments validated, the result
+ * masked with the known secrets, never cut); arguments the tool refuses fail the test.
+ */
 export async function call(
   tool: Tool,
   args: Record<string, unknown>,
@@ -75,5 +89,16 @@ export async function call(
 ): Promise<ToolResult> {
   const parsed = tool.parse(args);
   if (!parsed.ok) throw new Error(`bad test arguments: ${parsed.error}`);
-  return toResult(await tool.run(parsed.value, context));
+  const registry = new ToolRegistry({ secrets: knownSecrets });
+  registry.register(tool);
+  const execution = await registry.execute(
+    { id: "test", name: tool.name, arguments: JSON.stringify(args) },
+    {
+      offered: new Set([tool.name]),
+      context,
+      maxResultChars: Number.MAX_SAFE_INTEGER,
+      elapsed: () => 0,
+    },
+  );
+  return execution.result;
 }

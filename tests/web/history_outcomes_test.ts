@@ -7,7 +7,6 @@ import { createWebFixture } from "./web_fixture.ts";
 Deno.test("history marks tool calls with the audit trail's exact outcome, not the wording", async () => {
   const fixture = createWebFixture();
   const audit = new SqliteAuditStore(fixture.db, {
-    secrets: [],
     retentionDays: 30,
     clock: fixture.clock,
   });

@@ -62,6 +62,7 @@ Deno.test("the dashboard shows each source's health from the real runtime, never
       clock: radar.clock,
       logger: radar.logger,
       env: { PATH: "/usr/bin:/bin" },
+      secrets: radar.secrets,
     });
     await email.run(new Date(), AbortSignal.timeout(10_000));
     // A server that echoes the password in its error: the dashboard masks it all the same.

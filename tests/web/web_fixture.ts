@@ -18,6 +18,7 @@ import { createApp } from "../../web/app.tsx";
 import { sessionCookieName, sessionValue } from "../../web/middleware/auth.ts";
 import type { WebDependencies } from "../../web/ports.ts";
 import { ScriptedChatModel, type ScriptStep } from "../fakes/scripted_chat_model.ts";
+import { Secrets } from "../../src/core/secrets.ts";
 
 /** Options of the fixture. */
 export interface WebFixtureOptions {
@@ -85,6 +86,7 @@ export function createWebFixture(options: WebFixtureOptions = {}): WebFixture {
       fetch: globalThis.fetch,
       notifier: new NtfyNotifier({ config: loaded.config, fetch: globalThis.fetch }),
       env,
+      secrets: new Secrets(),
       pdfReader: createPdfReader(loaded.config.tools.pdf, Deno.env.toObject()),
     })
   ) registry.register(tool);

@@ -3,15 +3,15 @@ import { boundedPage } from "../../core/bounds.ts";
 import type { DatabaseSync } from "node:sqlite";
 import type { AuditEntry, AuditTrail, Clock, Logger, ToolCallRecord } from "../../core/ports.ts";
 import { silentLogger } from "../../core/ports.ts";
-import { redactArguments, redactText } from "../../core/redact.ts";
+import { Secrets } from "../../core/secrets.ts";
 import type { ToolOutcome } from "../../core/tool.ts";
 import { statement } from "./statements.ts";
 import { readOnlyReason, write } from "./write.ts";
 
 /** Settings of the audit store. */
 export interface AuditStoreOptions {
-  /** Secret values (API keys, tokens) never stored; a function is asked on every write. */
-  secrets: readonly string[] | (() => readonly string[]);
+  /** The known secrets, never stored (absent: none known, the generic rules only). */
+  secrets?: Secrets;
   retentionDays: number;
   clock: Clock;
   logger?: Logger;
@@ -29,9 +29,7 @@ export class SqliteAuditStore implements AuditTrail {
 
   /** Stores one call (arguments and result redacted); never throws into the agent loop. */
   recordToolCall(entry: AuditEntry): void {
-    const secrets = typeof this.options.secrets === "function"
-      ? this.options.secrets()
-      : this.options.secrets;
+    const secrets = this.options.secrets ?? new Secrets();
     const excerpt = entry.result.slice(0, this.options.excerptChars ?? 500);
     try {
       write(
@@ -42,10 +40,10 @@ export class SqliteAuditStore implements AuditTrail {
         entry.at.toISOString(),
         entry.conversationId ?? null,
         entry.tool,
-        redactArguments(entry.arguments.slice(0, 4000), secrets),
+        secrets.maskArguments(entry.arguments.slice(0, 4000)),
         entry.outcome,
         Math.round(entry.durationMs),
-        redactText(excerpt, secrets),
+        secrets.mask(excerpt),
       );
       if (entry.at.getTime() - this.#lastPrune > day) this.prune();
     } catch (error) {

@@ -3,7 +3,7 @@
  * after, with what they sent and the service's answer.
  */
 import type { DatabaseSync } from "node:sqlite";
-import { redactText } from "../../core/redact.ts";
+import { Secrets } from "../../core/secrets.ts";
 import type { SideEffectRecord, SideEffectResult } from "../../core/side_effects.ts";
 import type { Outbox, OutboxEntry, OutboxState } from "../../core/work_ports.ts";
 import { statement } from "./statements.ts";
@@ -35,7 +35,7 @@ const bodyChars = 4000;
 export class SqliteOutbox implements Outbox {
   constructor(
     private readonly db: DatabaseSync,
-    private readonly secrets: () => readonly string[] = () => [],
+    private readonly secrets: Secrets = new Secrets(),
   ) {}
 
   /** Records `key` unless it exists (a failed one is claimed again); undefined when claimed now. */
@@ -132,7 +132,7 @@ export class SqliteOutbox implements Outbox {
   }
 
   #masked(text: string | undefined, chars: number): string | null {
-    return text === undefined ? null : redactText(text, this.secrets()).slice(0, chars);
+    return text === undefined ? null : this.secrets.mask(text).slice(0, chars);
   }
 }
 

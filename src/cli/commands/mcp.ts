@@ -155,6 +155,7 @@ async function approveWithTools(
     dataDir: radar.dataDir,
     env: context.io.env,
     cwd: context.io.cwd,
+    secrets: radar.secrets,
   };
   let tools;
   try {

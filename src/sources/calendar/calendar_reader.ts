@@ -13,6 +13,7 @@ import type {
   NewCalendarEvent,
 } from "../../core/source_ports.ts";
 import { readPassword } from "../secret_source.ts";
+import type { SecretKeeper } from "../../core/secrets.ts";
 import { newEventIcs, occurrencesIn } from "./ics_occurrences.ts";
 import { isLoopbackHost } from "../../adapters/network/address_policy.ts";
 
@@ -24,6 +25,8 @@ export interface CalendarReaderSettings {
   env: Record<string, string | undefined>;
   timeoutMs: number;
   fetch: typeof fetch;
+  /** Told a CalDAV password when it is read. */
+  secrets: SecretKeeper;
 }
 
 /** An .ics file or answer larger than this is refused. */
@@ -144,6 +147,7 @@ export class ConfiguredCalendars implements CalendarReader {
     const password = await readPassword(entry, `calendar ${entry.name}`, {
       env: this.settings.env,
       timeoutMs: this.settings.timeoutMs,
+      secrets: this.settings.secrets,
     });
     const client = new DAVClient({
       serverUrl: entry.caldav_url,

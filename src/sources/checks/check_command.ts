@@ -7,8 +7,8 @@
 // @ts-types="@types/shell-quote"
 import { quote } from "shell-quote";
 import type { CheckEntry } from "../../config/checks_schema.ts";
-import { configSecrets } from "../../config/secrets.ts";
 import { redactText } from "../../core/redact.ts";
+import { Secrets } from "../../core/secrets.ts";
 import { childEnvironment, environmentSecrets } from "../../adapters/os/child_environment.ts";
 import { type ProcessResult, runProcess } from "../../adapters/os/run_process.ts";
 import { sandboxedArgv, type SandboxProgram } from "../../adapters/os/sandbox.ts";
@@ -25,10 +25,14 @@ export interface CheckRun extends ProcessResult {
   durationMs: number;
 }
 
-/** Runs `check` in `program`'s sandbox; throws when the sandbox cannot be prepared or started. */
+/**
+ * Runs `check` in `program`'s sandbox; throws when the sandbox cannot be prepared or started. The
+ * output is masked before it is hashed, stored or queued: the known secrets (`deps.secrets`) and
+ * the secret-looking variables the command was given.
+ */
 export async function runCheckCommand(
   check: CheckEntry,
-  deps: FileAccessDependencies,
+  deps: FileAccessDependencies & { secrets?: Secrets },
   program: SandboxProgram,
   signal?: AbortSignal,
 ): Promise<CheckRun> {
@@ -36,17 +40,17 @@ export async function runCheckCommand(
   const spec = execSandboxSpec(deps, { cwd, writeRoots: false, uid: Deno.uid() });
   spec.allowNetwork = check.network;
   spec.limits = { ...spec.limits, cpuSeconds: Math.ceil(check.timeout_seconds) + 1 };
-  const secrets = configSecrets(deps.config);
+  const secrets = deps.secrets ?? new Secrets();
   const started = performance.now();
   const result = await runProcess({
     argv: sandboxedArgv(program, spec, checkShellText(check.command)),
     cwd,
-    env: childEnvironment(deps.env, secrets),
+    env: childEnvironment(deps.env, secrets.known()),
     timeoutMs: check.timeout_seconds * 1000,
     maxOutputBytes: check.max_output_chars,
     signal,
   });
-  const hidden = [...secrets, ...environmentSecrets(deps.env)];
+  const hidden = [...secrets.known(), ...environmentSecrets(deps.env)];
   return {
     ...result,
     stdout: redactText(result.stdout, hidden),

@@ -2,6 +2,7 @@
 import type { RadarConfig } from "../../config/schema.ts";
 import type { Clock, Logger } from "../../core/ports.ts";
 import type { SideEffectLog } from "../../core/side_effects.ts";
+import type { Secrets } from "../../core/secrets.ts";
 import type { SourceStores } from "../../core/source_stores.ts";
 import { quietHoursGate } from "../../core/notification_gate.ts";
 import { type Notifier, notifyOnce, notifyOutcomeLine } from "../../core/notifier.ts";
@@ -23,6 +24,8 @@ export interface CheckJobDependencies {
   clock: Clock;
   logger: Logger;
   env?: Record<string, string | undefined>;
+  /** The known secrets (kept out of a check's environment and masked in its output). */
+  secrets: Secrets;
 }
 
 /**
@@ -53,7 +56,13 @@ export function checkNotifier(deps: CheckJobDependencies): CheckNotifier {
 export function checkJobs(deps: CheckJobDependencies): CustomChecks[] {
   if (!deps.config.checks.length) return [];
   const env = deps.env ?? Deno.env.toObject();
-  const files = { config: deps.config, configPath: deps.configPath, dataDir: deps.dataDir, env };
+  const files = {
+    config: deps.config,
+    configPath: deps.configPath,
+    dataDir: deps.dataDir,
+    env,
+    secrets: deps.secrets,
+  };
   return [
     new CustomChecks({
       transaction: deps.stores.transaction,

@@ -8,6 +8,7 @@
 import type { CheckEntry } from "../../config/checks_schema.ts";
 import type { SandboxProgram } from "../../adapters/os/sandbox.ts";
 import type { FileAccessDependencies } from "../../adapters/os/file_access.ts";
+import type { Secrets } from "../../core/secrets.ts";
 import { backoffMinutes } from "../../core/schedule.ts";
 import { type CheckDependencies, isDue, recordCheckFailure } from "../source_checks.ts";
 import { type CheckRun, runCheckCommand } from "./check_command.ts";
@@ -23,7 +24,7 @@ export type CheckNotifier = (
 export interface CustomCheckDependencies extends CheckDependencies {
   checks: readonly CheckEntry[];
   results: CheckResults;
-  files: FileAccessDependencies;
+  files: FileAccessDependencies & { secrets?: Secrets };
   /** The sandbox program, or why there is none (then no check runs). */
   sandbox: { program?: SandboxProgram; problem?: string };
   notify: CheckNotifier;

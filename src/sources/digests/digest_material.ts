@@ -5,7 +5,7 @@
  * untrusted markers. Masking comes before the cut, so a secret cut in half never leaves its
  * first half behind.
  */
-import { redactText } from "../../core/redact.ts";
+import { Secrets } from "../../core/secrets.ts";
 import type { PeriodActivity } from "../../core/source_stores.ts";
 
 /** The lines of one period, and how many were left out. */
@@ -16,8 +16,8 @@ export interface DigestMaterial {
 
 const lineChars = 300;
 
-function cut(text: string, secrets: readonly string[]): string {
-  const flat = redactText(text, secrets).replace(/\s+/g, " ").trim();
+function cut(text: string, secrets: Secrets): string {
+  const flat = secrets.mask(text).replace(/\s+/g, " ").trim();
   return flat.length > lineChars ? `${flat.slice(0, lineChars)}…` : flat;
 }
 
@@ -30,7 +30,7 @@ export function digestMaterial(
   from: Date,
   to: Date,
   maxChars: number,
-  secrets: readonly string[] = [],
+  secrets: Secrets = new Secrets(),
 ): DigestMaterial {
   const messages = activity.messages(from, to);
   const events = activity.events(from, to);

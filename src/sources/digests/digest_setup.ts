@@ -1,8 +1,8 @@
 /** The digests job and writer built from the runtime's parts. */
 import type { RadarConfig } from "../../config/schema.ts";
-import { configSecrets } from "../../config/secrets.ts";
 import type { ChatModel } from "../../core/chat_model.ts";
 import type { Clock, Logger } from "../../core/ports.ts";
+import type { Secrets } from "../../core/secrets.ts";
 import type { SourceStores } from "../../core/source_stores.ts";
 import type { EventSink } from "../source_checks.ts";
 import { DigestJob } from "./digest_job.ts";
@@ -15,6 +15,7 @@ export interface DigestParts {
   stores: SourceStores;
   model: ChatModel;
   clock: Clock;
+  secrets: Secrets;
 }
 
 /** The writer's dependencies (the tick job's and the archive's). */
@@ -25,8 +26,7 @@ function digestWriter(parts: DigestParts): DigestWriterDependencies {
     model: parts.model,
     clock: parts.clock,
     maxInputChars: parts.config.digests.max_input_chars,
-    // Read on each digest: a password read after start (password_cmd, keychain) counts too.
-    secrets: () => configSecrets(parts.config),
+    secrets: parts.secrets,
   };
 }
 

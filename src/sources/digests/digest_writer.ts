@@ -6,9 +6,9 @@
  */
 import type { ChatModel } from "../../core/chat_model.ts";
 import type { Clock } from "../../core/ports.ts";
+import { Secrets } from "../../core/secrets.ts";
 import type { DigestStore, PeriodActivity } from "../../core/source_stores.ts";
 import type { Digest } from "../../core/source_ports.ts";
-import { redactText } from "../../core/redact.ts";
 import { untrustedNotice, wrapUntrusted } from "../../core/untrusted_text.ts";
 import { digestMaterial } from "./digest_material.ts";
 
@@ -19,8 +19,8 @@ export interface DigestWriterDependencies {
   model: ChatModel;
   clock: Clock;
   maxInputChars: number;
-  /** Every secret known now (the config's and those read since start), asked on each digest. */
-  secrets?: () => readonly string[];
+  /** The known secrets (the config's and those read since start), asked on each digest. */
+  secrets?: Secrets;
 }
 
 /** The longest digest kept. */
@@ -39,7 +39,7 @@ export async function writeDigest(
   to: Date,
   signal?: AbortSignal,
 ): Promise<Digest> {
-  const secrets = deps.secrets?.() ?? [];
+  const secrets = deps.secrets ?? new Secrets();
   const material = digestMaterial(deps.activity, from, to, deps.maxInputChars, secrets);
   let content: string;
   if (!material.lines.length) {
@@ -62,7 +62,7 @@ export async function writeDigest(
       tools: [],
       temperature: 0.2,
     }, signal);
-    content = redactText(response.content.trim(), secrets).slice(0, maxDigestChars) ||
+    content = secrets.mask(response.content.trim()).slice(0, maxDigestChars) ||
       "(the model wrote nothing)";
   }
   const digest = {

@@ -7,6 +7,7 @@ import type { z } from "zod";
 import type { emailAccount } from "../../config/sources_schema.ts";
 import { redactText } from "../../core/redact.ts";
 import { readPassword } from "../secret_source.ts";
+import type { SecretKeeper } from "../../core/secrets.ts";
 import { isLoopbackHost } from "../../adapters/network/address_policy.ts";
 
 /** One configured account. */
@@ -16,6 +17,8 @@ export type EmailAccount = z.output<typeof emailAccount>;
 export interface ImapSettings {
   env: Record<string, string | undefined>;
   timeoutMs: number;
+  /** Told the password when it is read. */
+  secrets: SecretKeeper;
 }
 
 /** A failure of an account, already phrased as one line. */
@@ -41,6 +44,7 @@ export async function accountPassword(
     return await readPassword(account, `email account ${account.name}`, {
       env: settings.env,
       timeoutMs: settings.timeoutMs,
+      secrets: settings.secrets,
     });
   } catch (error) {
     throw new MailError((error as Error).message);

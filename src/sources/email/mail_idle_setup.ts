@@ -1,12 +1,18 @@
 /** The daemon's IMAP IDLE watchers, built around the email tick job (none without accounts). */
 import type { RadarConfig } from "../../config/schema.ts";
 import type { Logger } from "../../core/ports.ts";
+import type { SecretKeeper } from "../../core/secrets.ts";
 import { EmailCheck } from "./email_check.ts";
 import { MailIdleWatchers } from "./mail_idle.ts";
 
 /** One watcher set for the configured accounts when `email.idle` is on (an EventSource). */
 export function mailIdleSources(
-  radar: { config: RadarConfig; logger: Logger; tickJobs(): Array<{ name: string }> },
+  radar: {
+    config: RadarConfig;
+    logger: Logger;
+    secrets: SecretKeeper;
+    tickJobs(): Array<{ name: string }>;
+  },
   env: Record<string, string | undefined> = Deno.env.toObject(),
 ): MailIdleWatchers[] {
   const { email } = radar.config;
@@ -16,7 +22,7 @@ export function mailIdleSources(
   return [
     new MailIdleWatchers({
       accounts: check.accounts,
-      settings: { env, timeoutMs: email.timeout_seconds * 1000 },
+      settings: { env, timeoutMs: email.timeout_seconds * 1000, secrets: radar.secrets },
       logger: radar.logger,
       onNewMail: (account) => check.check(account),
     }),

@@ -8,7 +8,7 @@ import { GitHubCheck, githubSourceName } from "./github_check.ts";
 import type { SourceJobDependencies } from "../source_jobs.ts";
 
 /** The GitHub tick job (none when gh is not available). */
-export function githubJobs(deps: Omit<SourceJobDependencies, "fetch">): GitHubCheck[] {
+export function githubJobs(deps: Omit<SourceJobDependencies, "fetch" | "secrets">): GitHubCheck[] {
   const env = deps.env ?? Deno.env.toObject();
   const { reader, problem } = githubAccess(deps.config, env);
   if (!reader) {

@@ -4,6 +4,7 @@ import { migrate, openDatabase } from "../../../src/adapters/sqlite/database.ts"
 import { SqliteOutbox } from "../../../src/adapters/sqlite/outbox_store.ts";
 import { migrations } from "../../../src/adapters/sqlite/migrations/index.ts";
 import { DatabaseSync } from "node:sqlite";
+import { Secrets } from "../../../src/core/secrets.ts";
 
 const at = new Date("2026-11-23T10:00:00Z");
 const later = new Date("2026-11-23T10:00:05Z");
@@ -11,7 +12,7 @@ const later = new Date("2026-11-23T10:00:05Z");
 Deno.test("outbox: claimed, failed with its answer, claimed again by a retry, then sent once", () => {
   const db = openDatabase(":memory:");
   try {
-    const outbox = new SqliteOutbox(db, () => ["tk_secret"]);
+    const outbox = new SqliteOutbox(db, new Secrets(["tk_secret"]));
     const notification = {
       key: "check:backup:failing-after:first-run:notify#1",
       kind: "notify",

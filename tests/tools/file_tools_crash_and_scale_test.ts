@@ -1,4 +1,4 @@
-/** Review rows for the file tools: a crash mid-write, big appends, folders with many entries. */
+/** The file tools under a crash mid-write, big appends and folders with many entries. */
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { listDirectoryTool } from "../../src/tools/list_directory.ts";

@@ -1,4 +1,4 @@
-/** Review rows for fetch_url: address tricks, bombs, slow bodies, binary bodies, hostile HTML. */
+/** fetch_url against hostile sites: address tricks, bombs, slow bodies, binary bodies, hostile HTML. */
 import assert from "node:assert/strict";
 import { gzipSync } from "node:zlib";
 import { fetchUrlTool } from "../../src/tools/fetch_url.ts";

@@ -1,4 +1,4 @@
-/** Review rows for the path guard: /proc, hard links, look-alikes, and real check/open races. */
+/** The path guard against /proc, hard links, look-alikes, and real check/open races. */
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { openCheckedForRead, PathChangedError } from "../../src/adapters/os/checked_open.ts";

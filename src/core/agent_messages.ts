@@ -1,0 +1,111 @@
+/**
+ * Step "prepare messages" of the agent loop: the bounded, well-formed history with every user
+ * turn stamped with its send time (heartbeat messages carry their own), the pre_agent_run hooks
+ * that may block the message, and the request's messages — system prompt, history with tool
+ * results as untrusted data, the new user message (stored as typed). Secrets are not masked
+ * here: the chat model's wrapper masks every request (masked_ports.ts).
+ */
+import type { AgentDependencies, AgentRequest } from "./agent_types.ts";
+import { trimHistory } from "./history.ts";
+import type { ChatMessage } from "./messages.ts";
+import { collectPromptVariables } from "./prompt_variables.ts";
+import { randomMarkerId, wrapUntrusted } from "./untrusted_text.ts";
+
+/** The title of a new conversation whose first message a hook blocked. */
+export const blockedTitle = "(blocked message)";
+
+/** The conversation's recent messages as the model sees them again (user turns stamped). */
+export function readHistory(deps: AgentDependencies, request: AgentRequest): ChatMessage[] {
+  const stamp = stampFor(deps, request);
+  return trimHistory(
+    deps.store.recentMessages(request.conversationId, deps.settings.historyMessages).map((
+      message,
+    ) =>
+      stamp && message.role === "user"
+        ? { ...message, content: stamp(message.content, new Date(message.createdAt)) }
+        : message
+    ),
+  );
+}
+
+/**
+ * The pre_agent_run hooks' verdict: the blocking message, or undefined. A blocked message is
+ * neither sent nor stored (it may hold what the rule keeps out), nor kept as the title a new ask
+ * or chat conversation was given from it.
+ */
+export async function blockedByHooks(
+  deps: AgentDependencies,
+  request: AgentRequest,
+  history: readonly ChatMessage[],
+): Promise<string | undefined> {
+  if (!deps.hooks?.has("pre_agent_run")) return undefined;
+  const verdict = await deps.hooks.block("pre_agent_run", {
+    userMessage: request.userMessage,
+    conversationId: request.conversationId,
+    kind: request.kind,
+  });
+  if (!verdict) return undefined;
+  if (!history.length && (request.kind === "ask" || request.kind === "chat")) {
+    deps.store.retitle?.(request.conversationId, blockedTitle);
+  }
+  return verdict.message;
+}
+
+/** The messages of the run's first request; the user message is stored as typed. */
+export async function prepareMessages(
+  deps: AgentDependencies,
+  request: AgentRequest,
+  history: readonly ChatMessage[],
+  signal: AbortSignal,
+): Promise<ChatMessage[]> {
+  const variables = await collectPromptVariables(deps.promptVariables, {
+    signal,
+    conversationId: request.conversationId,
+  });
+  const now = deps.clock.now();
+  const stamp = stampFor(deps, request);
+  const markerId = markerIdOf(deps);
+  const messages: ChatMessage[] = [
+    {
+      role: "system",
+      content: deps.systemPrompt(variables, { conversationId: request.conversationId }),
+    },
+    ...history.map((message) => asModelMessage(message, markerId)),
+    { role: "user", content: stamp ? stamp(request.userMessage, now) : request.userMessage },
+  ];
+  deps.store.appendMessage(request.conversationId, {
+    role: "user",
+    content: request.userMessage,
+    createdAt: now,
+  });
+  return messages;
+}
+
+/**
+ * A message as the model sees it: a tool result wrapped as untrusted data (a web page, a file, a
+ * plugin's output can say anything); the conversation store keeps the plain text.
+ */
+export function asModelMessage(message: ChatMessage, markerId: string): ChatMessage {
+  if (message.role !== "tool") return message;
+  return {
+    ...message,
+    content: wrapUntrusted(message.content, {
+      source: `tool ${message.toolName ?? "result"}`,
+      id: markerId,
+    }),
+  };
+}
+
+let processMarkerId: string | undefined;
+
+/**
+ * The untrusted-text marker id: the injected one, else one random id per process (the content
+ * cannot know it, and replayed tool results stay byte-identical from request to request).
+ */
+export function markerIdOf(deps: Pick<AgentDependencies, "markerId">): string {
+  return deps.markerId?.() ?? (processMarkerId ??= randomMarkerId());
+}
+
+function stampFor(deps: AgentDependencies, request: AgentRequest) {
+  return request.kind === "heartbeat" ? undefined : deps.stampUserMessage;
+}

@@ -1,0 +1,100 @@
+/**
+ * What the agent loop takes and gives: its dependencies (ports), one request, the progress events
+ * it reports and the result of a run. The loop itself is `runAgent` in agent_loop.ts.
+ */
+import type { ChatModel, ChatResponse } from "./chat_model.ts";
+import type { Usage } from "./messages.ts";
+import type { AuditSink, Clock, ConversationStore } from "./ports.ts";
+import type { ConversationKind, ToolContext } from "./tool.ts";
+import type { ToolExecution, ToolGate, ToolObserver, ToolRegistry } from "./tool_registry.ts";
+import type { ToolRanker } from "./tool_relevance.ts";
+import type { PromptVariableSource } from "./prompt_variables.ts";
+import type { Hooks } from "./hooks.ts";
+
+/** Loop settings from config. */
+export interface AgentSettings {
+  maxToolIterations: number;
+  temperature: number;
+  toolBudgetTokens: number;
+  historyMessages: number;
+  maxResultChars: number;
+}
+
+/** Progress of a run, for spinners, verbose output and the dashboard. */
+export type AgentEvent =
+  | { type: "tools_offered"; tools: string[]; estimatedPromptTokens: number }
+  | { type: "model_started"; iteration: number }
+  | { type: "model_finished"; iteration: number; response: ChatResponse }
+  | { type: "tool_started"; name: string; argumentsText: string }
+  | { type: "tool_finished"; execution: ToolExecution };
+
+/** Everything the loop needs, as ports. */
+export interface AgentDependencies {
+  model: ChatModel;
+  registry: ToolRegistry;
+  store: ConversationStore;
+  clock: Clock;
+  settings: AgentSettings;
+  /**
+   * Builds the system prompt for this run (personality, notes, plugin variables); `run` names the
+   * conversation (its start time fills the personality's time templates).
+   */
+  systemPrompt: (variables?: Record<string, string>, run?: { conversationId?: number }) => string;
+  /** Dynamic prompt values (plugins' prompt variables), fetched once per run. */
+  promptVariables?: PromptVariableSource;
+  audit?: AuditSink;
+  gates?: readonly ToolGate[];
+  /** Post-call observers (plugins' post_tool_call hooks). */
+  observers?: readonly ToolObserver[];
+  /** Hooks at filter_tools, pre_agent_run and post_agent_run (tool-call points come as gates). */
+  hooks?: Hooks;
+  /** A monotonic milliseconds counter (performance.now in production). */
+  elapsed: () => number;
+  /**
+   * The untrusted-text marker id (tests pin it). By default one random id per process: the content
+   * cannot know it, and replayed tool results stay byte-identical from request to request, so the
+   * server's prompt cache keeps the conversation's prefix.
+   */
+  markerId?: () => string;
+  /**
+   * Renders a user message as the model sees it (its send time first, see `stampUserMessage`):
+   * applied to stored history too, so earlier turns replay byte-identically (prompt cache).
+   * Heartbeat messages carry their time already and are left as they are.
+   */
+  stampUserMessage?: (content: string, sentAt: Date) => string;
+  /** Embedding similarity of tools to a message, used when not every tool fits the budget. */
+  toolRanker?: ToolRanker;
+}
+
+/** One run of the loop. */
+export interface AgentRequest {
+  conversationId: number;
+  kind: ConversationKind;
+  userMessage: string;
+  interactive: boolean;
+  confirm?: (question: string) => Promise<boolean>;
+  signal?: AbortSignal;
+  onEvent?: (event: AgentEvent) => void;
+  /** Override of the tools to offer (names); default: the registry's selection. */
+  toolNames?: string[];
+  /** The run's outbox (heartbeats and tasks), handed to tools in their context. */
+  sideEffects?: ToolContext["sideEffects"];
+}
+
+/** Why a run stopped. */
+export type StopReason = "answer" | "max_iterations" | "cancelled";
+
+/** What a run produced. */
+export interface AgentResult {
+  answer: string;
+  stopReason: StopReason;
+  iterations: number;
+  toolExecutions: ToolExecution[];
+  usage?: Usage;
+  modelDurationMs: number;
+  offeredTools: string[];
+  estimatedPromptTokens: number;
+  warnings: string[];
+  /** Set when a pre_agent_run hook blocked the message: nothing was sent or stored. */
+  blocked?: true;
+}

@@ -1,0 +1,64 @@
+/**
+ * Step "run a tool call" of the agent loop: the one place every tool call of a run passes, in
+ * order. The registry checks it was offered, parses the arguments JSON, validates them against
+ * the tool's schema, asks the gates (confirmation and hook rules: a gate's result blocks the
+ * call with it), runs the tool, masks and cuts the result and adds the observers' notes; every
+ * failure is a result the model sees, never an exception. Then the tools the result names
+ * (`find_tools`) join the offer, the call is audited, and the result is stored and sent back as
+ * untrusted data. A new check on tool calls (an approval, a taint rule) belongs in `gates`.
+ */
+import type { AgentDependencies, AgentRequest, AgentResult } from "./agent_types.ts";
+import { asModelMessage } from "./agent_messages.ts";
+import type { ChatMessage, ToolCall } from "./messages.ts";
+import type { ToolContext } from "./tool.ts";
+import type { ToolOffer } from "./tool_offer.ts";
+
+/** What one run's tool calls share. */
+export interface ToolCallRun {
+  request: AgentRequest;
+  /** The tools' view of the run (kind, confirm, signal, outbox). */
+  context: ToolContext;
+  offer: ToolOffer;
+  /** The request's messages: the result is appended for the next model round. */
+  messages: ChatMessage[];
+  markerId: string;
+  result: AgentResult;
+}
+
+/** Runs one tool call of the model's answer and records it everywhere it belongs. */
+export async function runToolCall(
+  deps: AgentDependencies,
+  run: ToolCallRun,
+  call: ToolCall,
+): Promise<void> {
+  const { request } = run;
+  request.onEvent?.({ type: "tool_started", name: call.name, argumentsText: call.arguments });
+  const execution = await deps.registry.execute(call, {
+    offered: run.offer.names,
+    context: run.context,
+    gates: deps.gates,
+    observers: deps.observers,
+    maxResultChars: deps.settings.maxResultChars,
+    elapsed: deps.elapsed,
+  });
+  run.result.toolExecutions.push(execution);
+  await run.offer.join(execution.result.offerTools ?? []);
+  request.onEvent?.({ type: "tool_finished", execution });
+  deps.audit?.recordToolCall({
+    at: deps.clock.now(),
+    conversationId: request.conversationId,
+    tool: call.name,
+    arguments: call.arguments,
+    durationMs: execution.durationMs,
+    outcome: execution.result.outcome,
+    result: execution.result.text,
+  });
+  const toolMessage: ChatMessage = {
+    role: "tool",
+    content: execution.result.text,
+    toolCallId: call.id,
+    toolName: call.name,
+  };
+  run.messages.push(asModelMessage(toolMessage, run.markerId));
+  deps.store.appendMessage(request.conversationId, { ...toolMessage, createdAt: deps.clock.now() });
+}
