@@ -375,6 +375,10 @@ function firstLine(error: unknown): string {
 function navigationProblem(error: unknown, notes: SessionNotes): string {
   const message = firstLine(error);
   if (notes.refused.length) return `refused by the network guard: ${notes.refused.at(-1)}`;
+  if (/download is starting/i.test(message)) {
+    notes.downloadsRefused++;
+    return "it is a file to download, not a page (the browser refuses downloads; fetch_url reads text files)";
+  }
   const code = /net::(ERR_[A-Z_]+)/.exec(message)?.[1];
   return code ? `the page could not be loaded (${code})` : message;
 }
