@@ -63,6 +63,8 @@ export interface SessionNotes {
   /** alert/confirm/prompt texts, dismissed. */
   dialogs: string[];
   downloadsRefused: number;
+  /** Submissions the page started on its own (no click of the tool's): dropped, not sent. */
+  unsent: string[];
 }
 
 /** A field the session filled (a pending approval replays it by its selector). */
@@ -88,7 +90,8 @@ export interface FillOutcome {
 export interface ClickOutcome {
   /** Submissions the click caused, held back (release or drop them). */
   held: HeldSubmission[];
-  view: PageView;
+  /** The page after the click, when nothing is held (else read it after release or drop). */
+  view?: PageView;
 }
 
 /** One browser session: one page in a fresh (or the configured) profile. */

@@ -118,7 +118,8 @@ async function runBrowser(
     return await act(deps, args, context, live, signal);
   } catch (error) {
     if (context.signal.aborted) return failed("Cancelled.");
-    if (signal.aborted || /no answer within|timeout/i.test(firstLine(error))) {
+    // The page stopped answering (not an element that is missing or not ready: that fails alone).
+    if (signal.aborted || (error instanceof Error && error.name === "BrowserTimeoutError")) {
       await deps.sessions.close(key);
       return timedOut(
         `The page did not answer within ${callMs / 1000} s (browser.call_seconds); the browser ` +
@@ -231,10 +232,10 @@ async function click(
     if (answer) return answer;
     const outcome = await session.click(ref, signal, true);
     live.filled.clear();
-    return submitted(outcome.view, session);
+    return submitted(outcome.view ?? await session.view(signal), session);
   }
   const outcome = await session.click(ref, signal);
-  if (!outcome.held.length) return pageText(outcome.view, session.takeNotes());
+  if (outcome.view) return pageText(outcome.view, session.takeNotes());
   return await decideHeld(live, page, control.label, outcome.held, replay, context, signal);
 }
 
@@ -336,7 +337,7 @@ async function submitAgain(
   if (answer) return answer;
   const outcome = await session.click(args.ref!, signal, true);
   live.filled.clear();
-  return submitted(outcome.view, session);
+  return submitted(outcome.view ?? await session.view(signal), session);
 }
 
 function submitted(view: PageView, session: BrowserSession): string {

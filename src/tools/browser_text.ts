@@ -65,6 +65,9 @@ export function notesText(notes?: SessionNotes): string {
   if (notes.refused.length) {
     lines.push(`Refused by the network guard: ${notes.refused.slice(0, 5).join("; ")}`);
   }
+  if (notes.unsent.length) {
+    lines.push(`Not sent (the page tried on its own): ${notes.unsent.slice(0, 3).join("; ")}`);
+  }
   const other: string[] = [];
   if (notes.popupsClosed) other.push(`closed ${notes.popupsClosed} popup window(s)`);
   if (notes.downloadsRefused) other.push(`refused ${notes.downloadsRefused} download(s)`);

@@ -155,6 +155,35 @@ Deno.test("a button whose script posts is held: declined, nothing reaches the se
   }
 });
 
+Deno.test("a script that posts the form itself (no submit event) is held as a navigation", async () => {
+  const server = servePages({
+    ...pages,
+    "/steps":
+      `<form id="f" method="post" action="/order"><label>Name <input name="name"></label></form>
+      <button type="button" onclick="document.getElementById('f').submit()">Continue</button>`,
+  });
+  const browser = browserUnderTest(browserConfig());
+  const asked: string[] = [];
+  const context = chatContext([false, true], asked);
+  try {
+    await call(browser.tool, { action: "open", url: `${server.origin}/steps` }, context);
+    await call(browser.tool, { action: "fill", values: { f1: "Grace" } }, context);
+    const declined = await call(browser.tool, { action: "click", ref: "b1" }, context);
+    assert.equal(declined.outcome, "refused", declined.text);
+    assert.match(asked[0], /sends POST http:\/\/127\.0\.0\.1:\d+\/order \(POST navigation\)/);
+    assert.match(asked[0], /Name: Grace/);
+    assert.deepEqual(posts(server.seen), []);
+    const read = await call(browser.tool, { action: "read" }, context);
+    assert.match(read.text, /f1 text "Name" = "Grace"/, "still on the form");
+    const sent = await call(browser.tool, { action: "click", ref: "b1" }, context);
+    assert.match(sent.text, /Thank you! Order received: Grace/);
+    assert.equal(posts(server.seen).length, 1);
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+});
+
 Deno.test("unattended, a submit is refused without anyone to ask, and the browser closes with the call", async () => {
   const server = servePages(pages);
   const browser = browserUnderTest(browserConfig());

@@ -150,3 +150,46 @@ Deno.test("dialogs are dismissed and downloads refused", async () => {
     await server.close();
   }
 });
+
+Deno.test("a page that posts a form on its own while loading: not sent, and said so", async () => {
+  const server = servePages({
+    "/": `<p>Redirecting…</p><form id="go" method="post" action="/collect">
+      <input type="hidden" name="who" value="radar"></form>
+      <script>document.getElementById("go").submit();</script>`,
+    "/collect": "<p>collected</p>",
+  });
+  const browser = browserUnderTest(fast);
+  const context = chatRun();
+  try {
+    const opened = await call(browser.tool, { action: "open", url: `${server.origin}/` }, context);
+    assert.match(opened.text, /Redirecting/);
+    assert.match(
+      opened.text,
+      /Not sent \(the page tried on its own\): POST http:\/\/127\.0\.0\.1:\d+\/collect \(POST navigation\)/,
+    );
+    assert.deepEqual(server.seen.filter((request) => request.method === "POST"), []);
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+});
+
+Deno.test("a ref that is not on the page fails alone: the browser stays", async () => {
+  const server = servePages({ "/": "<p>Plain page</p><a href='/x'>X</a>" });
+  const browser = browserUnderTest(fast);
+  const context = chatRun();
+  try {
+    await call(browser.tool, { action: "open", url: `${server.origin}/` }, context);
+    const missing = await call(browser.tool, { action: "click", ref: "b7" }, context);
+    assert.equal(missing.outcome, "error");
+    assert.match(missing.text, /b7 is not on the page \(read the page again for its refs\)/);
+    const filled = await call(browser.tool, { action: "fill", values: { f9: "x" } }, context);
+    assert.match(filled.text, /Not filled: f9: f9 is not on the page/);
+    const read = await call(browser.tool, { action: "read" }, context);
+    assert.match(read.text, /Plain page/);
+    assert.equal(browser.sessions.open, 1);
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+});

@@ -41,7 +41,7 @@ class StandInBrowser implements WebBrowser {
   start(_limits: SessionLimits): Promise<BrowserSession> {
     this.started++;
     let closed = false;
-    const notes = { refused: [], popupsClosed: 0, dialogs: [], downloadsRefused: 0 };
+    const notes = { refused: [], popupsClosed: 0, dialogs: [], downloadsRefused: 0, unsent: [] };
     const countClose = () => this.closed++;
     return Promise.resolve({
       open: () => Promise.resolve(blank),

@@ -24,6 +24,8 @@ import { BrowserTimeoutError, pause, withDeadline } from "./deadline.ts";
 interface HeldRoute {
   route: Route;
   submission: HeldSubmission;
+  /** A held navigation keeps its frame from answering until it is let go or dropped. */
+  navigation: boolean;
 }
 
 /** What the session needs besides the page. */
@@ -108,6 +110,7 @@ export class ChromiumSession implements BrowserSession {
     if (this.#held.length >= maxHeld) return route.abort("blockedbyclient").catch(() => {});
     this.#held.push({
       route,
+      navigation,
       submission: {
         method,
         url: request.url(),
@@ -138,6 +141,8 @@ export class ChromiumSession implements BrowserSession {
       if (!isTimeout(error)) throw new Error(navigationProblem(error, this.parts.notes));
       loading = true;
     }
+    // Dropped before reading: a held navigation would keep the frame from answering.
+    await this.#dropUnasked();
     const view = await this.view(signal);
     return loading ? { ...view, loading: true } : view;
   }
@@ -161,23 +166,34 @@ export class ChromiumSession implements BrowserSession {
     };
   }
 
+  /** How long an element may take to be there and ready (a missing one fails, the page lives on). */
+  get #elementMs(): number {
+    return Math.min(5000, this.parts.limits.callMs);
+  }
+
   url(): string {
     return this.parts.page.url();
   }
 
   async inspect(target: string, signal: AbortSignal): Promise<PageControl> {
     const locator = this.#locate(target);
-    const options = { actingWords: actingControlWords };
-    const found = await withDeadline(
-      locator.evaluate(inspectElement, options) as Promise<Omit<PageControl, "ref">>,
-      this.parts.limits.callMs,
+    const { callMs } = this.parts.limits;
+    const count = await withDeadline(
+      locator.count().catch(() => 0),
+      callMs,
       signal,
       `finding ${target}`,
-    ).catch((error) => {
-      throw isTimeout(error) && !signal.aborted
-        ? new Error(`${target} is not on the page (read the page again for its refs)`)
-        : error;
-    });
+    );
+    if (!count) throw new Error(`${target} is not on the page (read the page again for its refs)`);
+    const options = { actingWords: actingControlWords };
+    const found = await withDeadline(
+      locator.evaluate(inspectElement, options, { timeout: this.#elementMs }) as Promise<
+        Omit<PageControl, "ref">
+      >,
+      callMs,
+      signal,
+      `finding ${target}`,
+    );
     const known = this.#controls.get(target);
     return {
       ...found,
@@ -199,11 +215,17 @@ export class ChromiumSession implements BrowserSession {
         let shown = value;
         if (type === "checkbox" || type === "radio") {
           const on = /^(yes|true|on|1|x|checked)$/i.test(value.trim());
-          await withDeadline(locator.setChecked(on), this.parts.limits.callMs, signal, target);
+          await withDeadline(
+            locator.setChecked(on, { timeout: this.#elementMs }),
+            this.parts.limits.callMs,
+            signal,
+            target,
+          );
           shown = on ? "yes" : "no";
         } else if (type === "select-one" || type === "select-multiple" || type === "select") {
           await withDeadline(
-            locator.selectOption({ label: value }).catch(() => locator.selectOption(value)),
+            locator.selectOption({ label: value }, { timeout: this.#elementMs })
+              .catch(() => locator.selectOption(value, { timeout: this.#elementMs })),
             this.parts.limits.callMs,
             signal,
             target,
@@ -212,7 +234,12 @@ export class ChromiumSession implements BrowserSession {
           problems.push(`${target}: file uploads are not supported`);
           continue;
         } else {
-          await withDeadline(locator.fill(value), this.parts.limits.callMs, signal, target);
+          await withDeadline(
+            locator.fill(value, { timeout: this.#elementMs }),
+            this.parts.limits.callMs,
+            signal,
+            target,
+          );
         }
         filled.push({
           target,
@@ -237,7 +264,7 @@ export class ChromiumSession implements BrowserSession {
     await this.#setPageRelease(submitting);
     try {
       await withDeadline(
-        locator.click({ timeout: limits.callMs, noWaitAfter: true }),
+        locator.click({ timeout: this.#elementMs, noWaitAfter: true }),
         limits.callMs + 1000,
         signal,
         `clicking ${target}`,
@@ -250,7 +277,9 @@ export class ChromiumSession implements BrowserSession {
       }
     }
     const held = [...this.#held.map((entry) => entry.submission), ...await this.#pageHeld()];
-    if (!held.length) await page.waitForLoadState("domcontentloaded").catch(() => {});
+    // While a navigation is held the frame does not answer: the page is read after the decision.
+    if (held.length) return { held };
+    await page.waitForLoadState("domcontentloaded").catch(() => {});
     return { held, view: await this.view(signal) };
   }
 
@@ -260,11 +289,12 @@ export class ChromiumSession implements BrowserSession {
       const routes = this.#held.splice(0);
       for (const { route } of routes) await route.continue().catch(() => {});
       await this.#setPageRelease(true);
-      await this.parts.page.evaluate(
+      await this.#quickly(
         `(() => { for (const held of (window.__radarHeld || []).splice(0)) {
           try { held.form.requestSubmit(held.submitter || undefined); } catch { try { held.form.submit(); } catch {} }
         } })()`,
-      ).catch(() => {});
+        undefined,
+      );
       await this.#settle(signal);
       await this.parts.page.waitForLoadState("domcontentloaded").catch(() => {});
     } finally {
@@ -274,9 +304,21 @@ export class ChromiumSession implements BrowserSession {
     return await this.view(signal);
   }
 
+  /** Submissions the page made on its own while loading: not sent, and said so. */
+  async #dropUnasked(): Promise<void> {
+    const routes = this.#held.splice(0);
+    // Aborted first: a held navigation keeps the frame from answering the page's own list.
+    for (const { route } of routes) await route.abort("aborted").catch(() => {});
+    const held = [...routes.map((entry) => entry.submission), ...await this.#pageHeld()];
+    for (const submission of held.slice(0, 5)) {
+      this.parts.notes.unsent.push(`${submission.method} ${submission.url} (${submission.why})`);
+    }
+    await this.drop();
+  }
+
   async drop(): Promise<void> {
     for (const { route } of this.#held.splice(0)) await route.abort("aborted").catch(() => {});
-    await this.parts.page.evaluate("(window.__radarHeld || []).splice(0), 0").catch(() => {});
+    await this.#quickly("(window.__radarHeld || []).splice(0), 0", 0);
   }
 
   async screenshot(signal: AbortSignal): Promise<Uint8Array> {
@@ -292,9 +334,15 @@ export class ChromiumSession implements BrowserSession {
 
   takeNotes(): SessionNotes {
     const { notes } = this.parts;
-    const taken = { ...notes, refused: [...notes.refused], dialogs: [...notes.dialogs] };
+    const taken = {
+      ...notes,
+      refused: [...notes.refused],
+      dialogs: [...notes.dialogs],
+      unsent: [...notes.unsent],
+    };
     notes.refused.length = 0;
     notes.dialogs.length = 0;
+    notes.unsent.length = 0;
     notes.popupsClosed = 0;
     notes.downloadsRefused = 0;
     return taken;
@@ -315,14 +363,27 @@ export class ChromiumSession implements BrowserSession {
   }
 
   async #setPageRelease(on: boolean): Promise<void> {
-    await this.parts.page.evaluate(`window.__radarRelease = ${on}`).catch(() => {});
+    await this.#quickly(`window.__radarRelease = ${on}`, undefined);
+  }
+
+  /**
+   * A short evaluation whose answer may be missing: `fallback` when the page does not answer in a
+   * few seconds (a navigation is held, a script hangs) or fails.
+   */
+  async #quickly<T>(expression: string, fallback: T): Promise<T> {
+    const ms = Math.min(3000, this.parts.limits.callMs);
+    const never = new AbortController().signal;
+    return await withDeadline(this.parts.page.evaluate(expression) as Promise<T>, ms, never, "page")
+      .catch(() => fallback);
   }
 
   /** Submissions the page's own guard stopped (form submit events). */
   async #pageHeld(): Promise<HeldSubmission[]> {
-    const found = await this.parts.page.evaluate(
+    if (this.#held.some((entry) => entry.navigation)) return [];
+    const found = await this.#quickly(
       `(window.__radarHeld || []).map((held) => ({ method: held.method, url: held.url, data: held.data }))`,
-    ).catch(() => []) as { method?: unknown; url?: unknown; data?: unknown }[];
+      [] as { method?: unknown; url?: unknown; data?: unknown }[],
+    );
     return (Array.isArray(found) ? found : []).slice(0, maxHeld).map((held) => ({
       method: String(held.method ?? "GET").slice(0, 10),
       url: String(held.url ?? "").slice(0, 500),

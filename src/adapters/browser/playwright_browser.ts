@@ -46,7 +46,13 @@ export class PlaywrightBrowser implements WebBrowser {
     const found = this.availability();
     if (found.problem !== undefined) throw new Error(found.problem);
     const { chromium } = await loadPlaywright();
-    const notes: SessionNotes = { refused: [], popupsClosed: 0, dialogs: [], downloadsRefused: 0 };
+    const notes: SessionNotes = {
+      refused: [],
+      popupsClosed: 0,
+      dialogs: [],
+      downloadsRefused: 0,
+      unsent: [],
+    };
     const proxy = startGuardedProxy({
       check: this.options.check,
       refused: (target, problem) => {
