@@ -1,4 +1,4 @@
-/** The Notifier over ntfy: one POST to `<url>/<topic>` with title, priority and token headers. */
+/** The Notifier over ntfy: one POST to `<url>/<topic>` with title, priority, tags and token headers. */
 import type { RadarConfig } from "../config/schema.ts";
 import type { Delivery, Notification, Notifier } from "../core/notifier.ts";
 
@@ -26,11 +26,12 @@ export class NtfyNotifier implements Notifier {
           "Notifications are not configured: set notifications.ntfy.topic in radar.yaml (or RADAR_NTFY_TOPIC).",
       };
     }
-    const { title, message, priority } = notification;
+    const { title, message, priority, tags } = notification;
     const url = `${ntfy.url.replace(/\/+$/, "")}/${encodeURIComponent(topic)}`;
     const headers: Record<string, string> = { "Content-Type": "text/plain; charset=utf-8" };
     if (title) headers.Title = headerValue(title);
     if (priority) headers.Priority = priority;
+    if (tags?.length) headers.Tags = headerValue(tags.join(","));
     if (ntfy.token) headers.Authorization = `Bearer ${ntfy.token}`;
     const failure = (error: string, status?: number): Delivery => ({
       sent: false,

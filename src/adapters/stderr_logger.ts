@@ -1,12 +1,13 @@
 /** A logger writing one line per entry to stderr (and optionally to a sink such as a log file). */
 import type { Logger } from "../core/ports.ts";
+import { textForTerminal } from "../core/terminal_text.ts";
 
 const levels = { debug: 10, info: 20, warn: 30, error: 40 } as const;
 
 /** Log levels, least to most severe. */
 export type LogLevel = keyof typeof levels;
 
-/** Formats one log line: time, level, message, then key=value fields. */
+/** Formats one log line: time, level, message, then key=value fields (terminal-safe). */
 export function formatLogLine(
   at: Date,
   level: LogLevel,
@@ -18,7 +19,7 @@ export function formatLogLine(
       ` ${key}=${typeof value === "string" ? JSON.stringify(value) : JSON.stringify(value ?? null)}`
     ).join("")
     : "";
-  return `${at.toISOString()} ${level.toUpperCase()} ${message}${extra}`;
+  return textForTerminal(`${at.toISOString()} ${level.toUpperCase()} ${message}${extra}`);
 }
 
 /** Creates a logger that writes lines at or above `minimum` to the given writers. */

@@ -15,6 +15,7 @@ import type { TaskRecord } from "../core/schedule_ports.ts";
 import { nextRunAfter } from "./task_schedule.ts";
 import { daemonToolNames, proactiveTools } from "./offered_tools.ts";
 import { runSideEffects, taskScope } from "./run_side_effects.ts";
+import { taskUserMessage } from "./task_message.ts";
 import { isValidDate, laterBy } from "../core/safe_time.ts";
 import type { UnattendedBudget } from "./unattended_budget.ts";
 
@@ -52,6 +53,17 @@ export interface TaskRunReport {
   reason: string;
   result?: AgentResult;
   conversationId?: number;
+}
+
+/** The schedule of one scheduled run: the due time it is for and the task's next run after it. */
+export interface ScheduledRun {
+  dueAt: string;
+  /** Undefined for a one-shot: the task is spent once this run is recorded. */
+  nextRunAt: Date | undefined;
+}
+
+function currentNextRun(task: TaskRecord): Date | undefined {
+  return task.nextRunAt ? new Date(task.nextRunAt) : undefined;
 }
 
 /** Runs tasks as their own conversations; a tick job. */
@@ -104,8 +116,7 @@ export class TaskRunner implements TickJob {
       return;
     }
     deps.logger.warn("retrying a task run interrupted by a crash", { task: taskId, due: dueAt });
-    const next = task.nextRunAt ? new Date(task.nextRunAt) : undefined;
-    await this.runTask(task, "schedule", signal, next, dueAt);
+    await this.runTask(task, "schedule", signal, { nextRunAt: currentNextRun(task), dueAt });
   }
 
   async #runDue(task: TaskRecord, now: Date, signal: AbortSignal): Promise<void> {
@@ -121,7 +132,9 @@ export class TaskRunner implements TickJob {
       else deps.store.recordRun(task.id, { at: now, outcome: "missed", nextRunAt: undefined });
       return;
     }
-    if (action === "run") await this.runTask(task, "schedule", signal, next);
+    if (action === "run") {
+      await this.runTask(task, "schedule", signal, { nextRunAt: next, dueAt: task.nextRunAt! });
+    }
   }
 
   /**
@@ -159,16 +172,21 @@ export class TaskRunner implements TickJob {
     }
   }
 
-  /** Runs one task now through the agent loop. */
+  /**
+   * Runs one task now through the agent loop. A scheduled run says which due time it is for and
+   * when the task runs next (none: a spent one-shot, disabled when the run is recorded); a manual
+   * run leaves the schedule as it is.
+   */
   async runTask(
     task: TaskRecord,
     trigger: "schedule" | "manual",
     signal?: AbortSignal,
-    nextRunAt: Date | undefined = task.nextRunAt ? new Date(task.nextRunAt) : undefined,
-    /** The due time this scheduled run is for (default: the task's next run). */
-    dueAt: string | undefined = task.nextRunAt,
+    schedule?: ScheduledRun,
   ): Promise<TaskRunReport> {
     const { deps } = this;
+    // Spelled out, not a default parameter: `undefined` (no next run) is a value here.
+    const nextRunAt = schedule ? schedule.nextRunAt : currentNextRun(task);
+    const dueAt = schedule ? schedule.dueAt : task.nextRunAt;
     const paused = trigger === "schedule"
       ? deps.budget?.pausedFor({ kind: "task", taskId: task.id })
       : undefined;
@@ -201,7 +219,7 @@ export class TaskRunner implements TickJob {
       result = await runAgent(agent, {
         conversationId,
         kind: "task",
-        userMessage: task.message,
+        userMessage: taskUserMessage(task.message, this.deps.needsApproval?.(task.id) === true),
         interactive: false,
         signal,
         toolNames: this.#toolNames(agent, task),

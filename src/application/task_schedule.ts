@@ -74,3 +74,34 @@ export function nextRunAfter(
   }
   return new Cron(task.schedule, { timezone: timeZone, paused: true }).nextRun(after) ?? undefined;
 }
+
+/** Runs looked at for the shortest gap, and how far ahead (a leap day's runs come every 4 years). */
+const gapRunLimit = 1500;
+const gapHorizonMs = 8 * 366 * 24 * 60 * 60_000;
+
+/**
+ * The shortest gap in minutes between consecutive runs from `first` on: every gap, not only the
+ * first (`0,14 * * * *` first waits 46 minutes, then runs 14 apart). Cron schedules are walked run
+ * by run over 8 years or 1,500 runs, whichever ends first (a cron expression has one set of minutes
+ * for every hour and one of hours for every day, so its short gaps show within a day or two);
+ * Infinity for a schedule that runs once.
+ */
+export function shortestGapMinutes(
+  task: { scheduleKind: ScheduleKind; schedule: string },
+  first: Date,
+  timeZone?: string,
+): number {
+  if (task.scheduleKind === "every") return Number(task.schedule);
+  if (task.scheduleKind === "at") return Infinity;
+  const cron = new Cron(task.schedule, { timezone: timeZone, paused: true });
+  const end = first.getTime() + gapHorizonMs;
+  let shortest = Infinity;
+  let previous = first;
+  for (let index = 0; index < gapRunLimit; index++) {
+    const next = cron.nextRun(previous);
+    if (!next || next.getTime() > end) break;
+    shortest = Math.min(shortest, (next.getTime() - previous.getTime()) / 60_000);
+    previous = next;
+  }
+  return shortest;
+}

@@ -4,7 +4,7 @@ import type { Clock } from "../core/ports.ts";
 import type { CatchUpPolicy } from "../core/schedule.ts";
 import type { TaskScheduler } from "../core/schedule_ports.ts";
 import type { TaskRecord } from "../core/schedule_ports.ts";
-import { nextRunAfter, parseSchedule } from "./task_schedule.ts";
+import { nextRunAfter, parseSchedule, shortestGapMinutes } from "./task_schedule.ts";
 
 /** What adding a task takes. */
 export interface TaskInput {
@@ -52,12 +52,11 @@ export class TaskService implements TaskScheduler {
       this.timeZone,
     );
     if (input.minIntervalMinutes && nextRunAt && parsed.kind !== "at") {
-      const after = nextRunAfter(
+      const gap = shortestGapMinutes(
         { scheduleKind: parsed.kind, schedule: parsed.schedule },
         nextRunAt,
         this.timeZone,
       );
-      const gap = after ? (after.getTime() - nextRunAt.getTime()) / 60_000 : Infinity;
       if (gap < input.minIntervalMinutes) {
         return {
           error: `it would run every ${
@@ -108,12 +107,5 @@ export class TaskService implements TaskScheduler {
     const next = enabled ? nextRunAfter(task, this.clock.now(), this.timeZone) : undefined;
     this.store.setEnabled(id, enabled && next !== undefined, next);
     return this.store.get(id);
-  }
-
-  /** A task's schedule as a person reads it. */
-  static describe(task: TaskRecord): string {
-    if (task.scheduleKind === "every") return `every ${task.schedule} min`;
-    if (task.scheduleKind === "at") return `once at ${task.schedule}`;
-    return `cron "${task.schedule}"`;
   }
 }

@@ -5,8 +5,12 @@ import type { LineEditor } from "./line_editor.ts";
 
 /** Terminal input and output, injectable for tests. */
 export interface CliIo {
+  /** Writes to stdout (under `runCli`, cleaned by `textForTerminal`). */
   stdout(text: string): void;
+  /** Writes to stderr (under `runCli`, cleaned by `textForTerminal`). */
   stderr(text: string): void;
+  /** Erases stderr's current line: Radar's own control sequence, the one no write can carry. */
+  clearStderrLine(): void;
   /** True when stderr is a terminal (spinners and progress go there only then). */
   stderrIsTerminal: boolean;
   stdinIsTerminal: boolean;

@@ -40,6 +40,17 @@ export const controlCommands: ControlCommand[] = [
   { path: "restore" }, // an archive brings plugin approvals, tasks and settings
 ];
 
+/**
+ * Why no person can answer here: Radar's own `exec` runs the command, or stdin and stderr are
+ * not a terminal (a script, a pipe, a service). Undefined when a person sits at the terminal.
+ * Control commands refuse then, and `radar ask` runs without anybody to say yes.
+ */
+export function whyNoPerson(io: CliIo): string | undefined {
+  if (io.env[underExecVariable]) return "it runs under Radar's exec tool";
+  if (!io.interactive) return "stdin and stderr are not a terminal";
+  return undefined;
+}
+
 /** The command's path below the program ("plugin approve"). */
 export function commandPath(command: Command): string {
   const names: string[] = [];
@@ -56,11 +67,7 @@ export function refuseUnattendedControl(command: Command, io: CliIo): void {
     entry.path === path && (entry.when?.(command.opts()) ?? true)
   );
   if (!control) return;
-  const reason = io.env[underExecVariable]
-    ? "it runs under Radar's exec tool"
-    : !io.interactive
-    ? "stdin and stderr are not a terminal"
-    : undefined;
+  const reason = whyNoPerson(io);
   if (!reason) return;
   // The dashboard has no login link or restore of its own to offer instead.
   const elsewhere = path === "dashboard" || path === "restore" ? "" : ", or use the dashboard";

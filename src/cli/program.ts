@@ -7,6 +7,7 @@ import type { CliContext, CliIo, GlobalOptions } from "./context.ts";
 import { commandRegistrars } from "./commands/index.ts";
 import { refuseUnattendedControl } from "./control_commands.ts";
 import { radarVersion } from "../version.ts";
+import { textForTerminal } from "../core/terminal_text.ts";
 
 /** Builds the whole command tree (also what `radar completions` walks). */
 export function buildProgram(context: CliContext): Command {
@@ -31,7 +32,8 @@ export function buildProgram(context: CliContext): Command {
 }
 
 /** Runs the CLI with `args` (without the program name) and returns the exit code. */
-export async function runCli(args: string[], io: CliIo): Promise<number> {
+export async function runCli(args: string[], rawIo: CliIo): Promise<number> {
+  const io = terminalSafe(rawIo);
   let exitCode: number = ExitCode.ok;
   let radar: Radar | undefined;
   const context: CliContext = {
@@ -68,6 +70,20 @@ export async function runCli(args: string[], io: CliIo): Promise<number> {
     radar?.close();
   }
   return exitCode;
+}
+
+/**
+ * The io every command writes through: stdout, stderr and prompts cleaned by `textForTerminal`,
+ * so no text a command prints (a digest, a model's words, a server's tool list) drives the
+ * terminal, whichever command prints it.
+ */
+function terminalSafe(io: CliIo): CliIo {
+  return {
+    ...io,
+    stdout: (text) => io.stdout(textForTerminal(text)),
+    stderr: (text) => io.stderr(textForTerminal(text)),
+    readLine: (prompt) => io.readLine(textForTerminal(prompt)),
+  };
 }
 
 /** What the user can do about a file system error no command expected (read-only, full). */

@@ -18,12 +18,14 @@ export class Progress {
     if (event.type === "model_started") this.#start("thinking");
     else if (event.type === "model_finished") this.#stop();
     else if (event.type === "tool_started") {
-      this.io.stderr(`\r\x1b[2K→ ${event.name} ${preview(event.argumentsText)}\n`);
+      this.io.clearStderrLine();
+      this.io.stderr(`→ ${event.name} ${preview(event.argumentsText)}\n`);
     } else if (event.type === "tool_finished") {
       const { execution } = event;
       const mark = execution.result.outcome === "ok" ? "✓" : "✗";
+      this.io.clearStderrLine();
       this.io.stderr(
-        `\r\x1b[2K  ${mark} ${execution.name} ${execution.result.outcome} (${
+        `  ${mark} ${execution.name} ${execution.result.outcome} (${
           Math.round(execution.durationMs)
         } ms)\n`,
       );
@@ -40,7 +42,8 @@ export class Progress {
     this.#since = this.now();
     this.#timer = setInterval(() => {
       const seconds = ((this.now() - this.#since) / 1000).toFixed(1);
-      this.io.stderr(`\r\x1b[2K${frames[this.#frame++ % frames.length]} ${label} ${seconds}s`);
+      this.io.clearStderrLine();
+      this.io.stderr(`${frames[this.#frame++ % frames.length]} ${label} ${seconds}s`);
     }, 100);
   }
 
@@ -48,7 +51,7 @@ export class Progress {
     if (this.#timer === undefined) return;
     clearInterval(this.#timer);
     this.#timer = undefined;
-    this.io.stderr("\r\x1b[2K");
+    this.io.clearStderrLine();
   }
 }
 

@@ -82,12 +82,26 @@ export function invocationDirectory(env: Record<string, string | undefined>): st
   return env.INIT_CWD || Deno.cwd();
 }
 
+/**
+ * A y/N question for the person at the terminal: the question on stderr (stdout carries only the
+ * answer), the reply read from stdin; only y or yes means yes, end of input means no.
+ */
+export function terminalConfirm(io: CliIo): (question: string) => Promise<boolean> {
+  return async (question) => {
+    io.stderr(`${question} [y/N] `);
+    const reply = await io.readLine("");
+    if (reply === null) io.stderr("\n");
+    return reply !== null && /^y(es)?$/i.test(reply.trim());
+  };
+}
+
 /** Builds the CliIo of this process. */
 export function terminalIo(): CliIo {
   const env = Deno.env.toObject();
   return {
     stdout: writeStdout,
     stderr: writeStderr,
+    clearStderrLine: () => writeStderr("\r\x1b[2K"),
     stderrIsTerminal: Deno.stderr.isTerminal(),
     stdinIsTerminal: Deno.stdin.isTerminal(),
     interactive: Deno.stdin.isTerminal() && Deno.stderr.isTerminal(),

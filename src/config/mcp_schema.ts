@@ -1,9 +1,19 @@
 /** `mcp:` MCP servers as tool sources (each runs only after `radar mcp approve`). */
 import { z } from "zod";
 
+/**
+ * A server's name: the part of its tools' names (`mcp_<server>__<tool>`) before the first `__`,
+ * so it never holds `__` nor starts or ends with `_` (two servers can never name a tool alike).
+ */
+export const mcpServerNamePattern = /^[a-z0-9](?:[a-z0-9]|_(?=[a-z0-9])){0,23}$/;
+
+/** The rule, as a config error or `radar mcp add` says it. */
+export const mcpServerNameRule =
+  "expected a short name (a-z, 0-9, single _ between them, at most 24 characters)";
+
 /** One MCP server: a stdio command (argv, no shell) or a streamable HTTP URL. */
 export const mcpServerEntry = z.object({
-  name: z.string().regex(/^[a-z0-9_]{1,24}$/, "expected a short name (a-z, 0-9, _)"),
+  name: z.string().regex(mcpServerNamePattern, mcpServerNameRule),
   /** The program and its arguments, run without a shell inside the exec sandbox. */
   command: z.array(z.string()).default([]),
   /** Or a streamable HTTP endpoint (http/https). */

@@ -290,6 +290,20 @@ export const hookRule = z.object({
           path: ["patterns", index],
           message: `invalid regular expression (${(error as Error).message})`,
         });
+        return;
+      }
+      // Patterns run on RE2 (linear time, src/hooks/linear_regex.ts), which has neither.
+      const unsupported = /\(\?<?[=!]/.test(pattern)
+        ? "lookahead and lookbehind"
+        : /\\[1-9]|\\k</.test(pattern)
+        ? "backreferences"
+        : undefined;
+      if (unsupported) {
+        context.addIssue({
+          code: "custom",
+          path: ["patterns", index],
+          message: `${unsupported} are not supported (patterns run in linear time, on RE2)`,
+        });
       }
     });
   }

@@ -7,8 +7,16 @@
  */
 import type { SideEffectLog } from "./side_effects.ts";
 
-/** ntfy's priorities. */
-export type NotificationPriority = "low" | "default" | "high" | "urgent";
+/** ntfy's priorities, 1 to 5 (ntfy also calls 5 `max`). */
+export const notificationPriorities = ["min", "low", "default", "high", "urgent"] as const;
+
+/** One of ntfy's priorities. */
+export type NotificationPriority = (typeof notificationPriorities)[number];
+
+/** True for one of ntfy's priority names. */
+export function isNotificationPriority(value: unknown): value is NotificationPriority {
+  return (notificationPriorities as readonly unknown[]).includes(value);
+}
 
 /** One notification. */
 export interface Notification {
@@ -16,6 +24,8 @@ export interface Notification {
   title?: string;
   /** Absent: the service's default. */
   priority?: NotificationPriority;
+  /** ntfy tags (emoji short codes such as "warning"). */
+  tags?: readonly string[];
 }
 
 /** What sending did: the service's HTTP status, or why nothing was delivered (one line). */

@@ -82,12 +82,30 @@ export const homeSecretPaths: readonly string[] = [
   "Library/Cookies",
   "Library/Mail",
   "Library/Messages",
-  // shell and tool histories
+  // shell and tool histories, under each shell's own default name (bash; zsh's new-user
+  // setup writes HISTFILE=~/.histfile, oh-my-zsh ~/.zsh_history, prezto ~/.zhistory; ksh93 and
+  // mksh ~/.sh_history, ~/.mksh_history; busybox ash; (t)csh ~/.history; fish, nushell, xonsh,
+  // elvish in their data folders) and $HISTFILE when Radar's environment has it
   ".bash_history",
+  ".local/state/bash",
+  ".histfile",
   ".zsh_history",
   ".zhistory",
+  ".zsh_sessions",
   ".sh_history",
+  ".mksh_history",
+  ".ksh_history",
+  ".ash_history",
   ".history",
+  ".local/share/nushell",
+  ".config/nushell/history.txt",
+  ".config/nushell/history.sqlite3",
+  ".local/share/xonsh",
+  ".local/state/elvish",
+  ".local/share/elvish",
+  ".irb_history",
+  ".pry_history",
+  ".ipython",
   ".python_history",
   ".node_repl_history",
   ".psql_history",
@@ -102,8 +120,12 @@ export const homeSecretPaths: readonly string[] = [
 
 /** Absolute secret paths. */
 export const systemSecretPaths: readonly string[] = [
+  // the password hashes and the backups shadow tools keep beside them (readable as root)
   "/etc/shadow",
+  "/etc/shadow-",
   "/etc/gshadow",
+  "/etc/gshadow-",
+  "/etc/security/opasswd",
   "/etc/master.passwd",
   "/etc/sudoers",
   "/etc/sudoers.d",
@@ -220,6 +242,20 @@ export interface RadarPlaces {
   cacheDir: string;
   /** The config file in use, when it lives elsewhere (e.g. ./radar.yaml). */
   configFile?: string;
+  /** $HISTFILE, when the environment names one (a shell history under a name of its own). */
+  historyFile?: string;
+  /**
+   * Folders Radar loads instructions from besides its data folder (`skills.dirs`): readable,
+   * never written by the model, and never inside a writable root (a model-written SKILL.md would
+   * join every later system prompt).
+   */
+  instructionFolders?: string[];
+  /**
+   * Other places protected as well, whatever HOME this run has: the account's own home (from the
+   * OS, not $HOME) and the Radar that started this one (`radar eval` runs tasks in a scratch
+   * home). Their Radar folders are neither read nor written.
+   */
+  also?: RadarPlaces[];
 }
 
 /**
@@ -230,6 +266,7 @@ export function radarPlacesFrom(
   env: Record<string, string | undefined>,
   dataDir: string,
   configFile?: string,
+  also?: RadarPlaces[],
 ): RadarPlaces {
   const home = env.HOME || env.USERPROFILE || "/";
   return {
@@ -238,7 +275,35 @@ export function radarPlacesFrom(
     configDir: under(env.XDG_CONFIG_HOME || under(home, ".config"), "radar"),
     cacheDir: under(env.XDG_CACHE_HOME || under(home, ".cache"), "radar"),
     configFile,
+    ...(env.HISTFILE?.startsWith("/") ? { historyFile: env.HISTFILE } : {}),
+    ...(also?.length ? { also } : {}),
   };
+}
+
+/**
+ * The variable `radar eval` hands its task runs: the JSON of the starting Radar's places, added
+ * to what they protect (it can only add protection, never take any away).
+ */
+export const parentPlacesVariable = "RADAR_PROTECT_PARENT";
+
+/** The places a parent Radar handed down in `parentPlacesVariable`, if any (malformed: none). */
+export function parentPlaces(env: Record<string, string | undefined>): RadarPlaces | undefined {
+  try {
+    const value = JSON.parse(env[parentPlacesVariable] ?? "null");
+    const text = (key: string) => typeof value?.[key] === "string" && value[key].startsWith("/");
+    if (!text("home") || !text("dataDir") || !text("configDir") || !text("cacheDir")) {
+      return undefined;
+    }
+    return {
+      home: value.home,
+      dataDir: value.dataDir,
+      configDir: value.configDir,
+      cacheDir: value.cacheDir,
+      ...(typeof value.configFile === "string" ? { configFile: value.configFile } : {}),
+    };
+  } catch {
+    return undefined;
+  }
 }
 
 /** `folder/name` for an absolute folder and a relative name (no node:path in the core). */
@@ -259,6 +324,7 @@ export function protectedLocations(places: RadarPlaces): ProtectedLocation[] {
   const add = (path: string, label: string, kind: ProtectionKind) =>
     out.push({ path, label, kind, why: whyOf[kind] });
   for (const path of homeSecretPaths) add(under(home, path), `~/${path}`, "secret");
+  if (places.historyFile) add(places.historyFile, "$HISTFILE", "secret");
   for (const path of systemSecretPaths) add(path, path, "secret");
   add(places.dataDir, "Radar's data folder", "radar");
   add(places.configDir, "Radar's config folder", "radar");
@@ -266,6 +332,17 @@ export function protectedLocations(places: RadarPlaces): ProtectedLocation[] {
   if (places.configFile) add(places.configFile, "Radar's config file", "radar");
   for (const path of homeStartupPaths) add(under(home, path), `~/${path}`, "startup");
   for (const path of systemStartupPaths) add(path, path, "startup");
+  for (const path of places.instructionFolders ?? []) {
+    out.push({ path, label: path, kind: "startup", why: "Radar loads instructions from it" });
+  }
+  const seen = new Set(out.map((location) => location.path));
+  for (const other of places.also ?? []) {
+    for (const location of protectedLocations(other)) {
+      if (seen.has(location.path)) continue;
+      seen.add(location.path);
+      out.push({ ...location, label: `${location.label} (${other.home})` });
+    }
+  }
   return out;
 }
 

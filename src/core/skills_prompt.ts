@@ -4,6 +4,7 @@
  * prompt prefix stays byte-stable between runs. Skills that do not fit the room left are named in
  * a count; `use_skill` without a name lists them all.
  */
+import { textForModel } from "./untrusted_text.ts";
 
 /** A skill as the system prompt shows it. */
 export interface SkillSummary {
@@ -47,7 +48,10 @@ export function skillsBlock(
 
 function clean(text: string, max: number): string {
   // deno-lint-ignore no-control-regex
-  const flat = text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, " ").replace(/[<>]/g, "")
+  const flat = textForModel(text).replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, " ").replace(
+    /[<>]/g,
+    "",
+  )
     .replace(/\s+/g, " ").trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }

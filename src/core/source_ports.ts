@@ -61,7 +61,15 @@ export interface CalendarReader {
     to: Date,
     signal?: AbortSignal,
   ): Promise<{ events: CalendarOccurrence[]; errors: string[] }>;
-  add(calendar: string, event: NewCalendarEvent, signal?: AbortSignal): Promise<string>;
+  /**
+   * Adds an event once: its UID is derived from the calendar and the event, so the same event
+   * added again (a retried run, a model repeating itself) is found, not stored twice.
+   */
+  add(
+    calendar: string,
+    event: NewCalendarEvent,
+    signal?: AbortSignal,
+  ): Promise<{ uid: string; added: boolean }>;
 }
 
 /** One stored daily or weekly digest. */

@@ -5,6 +5,7 @@ import { estimateJsonTokens } from "./tokens.ts";
 import { failed, type Tool, type ToolContext, type ToolResult, toResult } from "./tool.ts";
 import { rankByRelevance, rankHybrid } from "./tool_relevance.ts";
 import { Secrets } from "./secrets.ts";
+import { textForModel } from "./untrusted_text.ts";
 
 /** The name of the tool that lets the model ask for tools it was not offered. */
 export const findToolsName = "find_tools";
@@ -58,9 +59,35 @@ export interface ExecuteOptions {
   elapsed: () => number;
 }
 
-/** Converts a tool to the spec sent to the model. */
+const specs = new WeakMap<Tool, ToolSpec>();
+
+/**
+ * Converts a tool to the spec sent to the model (computed once per tool): every string in it, keys
+ * of the schema included (property names, enums, defaults, descriptions a server or plugin
+ * wrote), passes `textForModel`, so no tool of any source carries a chat-template token.
+ */
 export function toolSpec(tool: Tool): ToolSpec {
-  return { name: tool.name, description: tool.description, parameters: tool.parameters };
+  let spec = specs.get(tool);
+  if (!spec) {
+    spec = {
+      name: textForModel(tool.name),
+      description: textForModel(tool.description),
+      parameters: cleanForModel(tool.parameters) as Record<string, unknown>,
+    };
+    specs.set(tool, spec);
+  }
+  return spec;
+}
+
+function cleanForModel(value: unknown, depth = 0): unknown {
+  if (typeof value === "string") return textForModel(value);
+  if (value === null || typeof value !== "object" || depth > 32) return value;
+  if (Array.isArray(value)) return value.map((item) => cleanForModel(item, depth + 1));
+  return Object.fromEntries(
+    Object.entries(value).map((
+      [key, inner],
+    ) => [textForModel(key), cleanForModel(inner, depth + 1)]),
+  );
 }
 
 /** Estimated prompt tokens one tool's spec costs on every request that offers it. */

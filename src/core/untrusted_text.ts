@@ -81,7 +81,7 @@ function defuse(token: string): string {
 }
 
 /** Replaces chat-template control tokens with visible look-alikes (`<|im_start|>` → `‹¦im_start¦›`). */
-export function neutralizeControlTokens(text: string): string {
+function neutralizeControlTokens(text: string): string {
   let result = text.replace(controlTokenPattern, defuse);
   for (const family of controlTokenFamilies) result = result.replace(family, defuse);
   return result;
@@ -105,8 +105,13 @@ export interface WrapOptions {
   id?: string;
 }
 
-/** The content with control tokens neutralised and marker-like tags defused. */
-export function sanitizeUntrusted(text: string): string {
+/**
+ * Text for a model: the one cleaner for everything Radar did not write that reaches a model (tool
+ * specs, tool results, the skills block, prompt variables, notes, marked-up data): chat-template
+ * control tokens become look-alikes and marker-like tags are defused. The counterpart for a
+ * terminal is `textForTerminal` in `terminal_text.ts`.
+ */
+export function textForModel(text: string): string {
   return neutralizeControlTokens(text).replace(
     markerLike,
     (_match, slash: string) => `‹${slash}${markerName}`,
@@ -116,9 +121,9 @@ export function sanitizeUntrusted(text: string): string {
 /** Wraps untrusted text in markers it cannot close. Never put the result in a system message. */
 export function wrapUntrusted(text: string, options: WrapOptions): string {
   const id = options.id ?? randomMarkerId();
-  const source = sanitizeUntrusted(options.source).replace(/["\r\n]/g, " ").slice(0, 80);
+  const source = textForModel(options.source).replace(/["\r\n]/g, " ").slice(0, 80);
   return `<${markerName} id="${id}" source="${source}">\n${
-    sanitizeUntrusted(text)
+    textForModel(text)
   }\n</${markerName} id="${id}">`;
 }
 

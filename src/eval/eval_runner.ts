@@ -7,6 +7,12 @@ import { parse, stringify } from "yaml";
 import { runAgent } from "../core/agent_loop.ts";
 import { LlmError } from "../core/errors.ts";
 import { openRadar } from "../runtime/open_radar.ts";
+import { dataDirectory } from "../config/paths.ts";
+import {
+  parentPlacesVariable,
+  type RadarPlaces,
+  radarPlacesFrom,
+} from "../core/protected_paths.ts";
 import { type EvalTask, evalTasks } from "./eval_tasks.ts";
 
 /** How to run the eval. */
@@ -57,8 +63,22 @@ function writeFiles(home: string, files: Record<string, string | Uint8Array>) {
  * nowhere else: the eval measures the model, not the approval policy, and must not write into
  * the user's own folders.
  */
-function evalConfig(userPath: string | undefined, home: string): { path: string; text: string } {
+function evalConfig(
+  userPath: string | undefined,
+  home: string,
+  otherServer: boolean,
+): { path: string; text: string } {
   const config = (userPath ? parse(Deno.readTextFileSync(userPath)) : undefined) ?? {};
+  // Another server (--server) never gets the user's keys: they belong to the configured one.
+  if (otherServer) {
+    for (const section of [config.llm, config.ollama]) {
+      if (!section || typeof section !== "object") continue;
+      delete section.api_key;
+      for (const role of Object.values(section.models ?? {})) {
+        if (role && typeof role === "object") delete (role as Record<string, unknown>).api_key;
+      }
+    }
+  }
   const tools = config.tools ??= {};
   const files = tools.files ??= {};
   files.writable_roots = [home];
@@ -69,6 +89,26 @@ function evalConfig(userPath: string | undefined, home: string): { path: string;
   const path = `${home}/.radar-eval.yaml`;
   Deno.writeTextFileSync(path, stringify(config));
   return { path, text: stringify(config) };
+}
+
+/** The environment without any LLM API key (`RADAR_LLM_API_KEY`, `RADAR_LLM_<ROLE>_API_KEY`). */
+function withoutApiKeys(
+  env: Record<string, string | undefined>,
+): Record<string, string | undefined> {
+  return Object.fromEntries(
+    Object.entries(env).filter(([name]) => !/^RADAR_LLM_(\w+_)?API_KEY$/.test(name)),
+  );
+}
+
+/** The places of the Radar running the eval (its user's home, data, config and cache). */
+function realPlaces(options: EvalOptions): RadarPlaces {
+  let configured = "";
+  try {
+    const config = options.configPath ? parse(Deno.readTextFileSync(options.configPath)) : {};
+    configured = String(config?.radar?.data_dir ?? "");
+  } catch { /* unreadable: the default data folder */ }
+  const dataDir = dataDirectory(options.env, configured, options.env.PWD ?? "/");
+  return radarPlacesFrom(options.env, dataDir, options.configPath);
 }
 
 /** Runs every task (in order) and returns their outcomes. */
@@ -101,7 +141,9 @@ async function runTask(
 ): Promise<TaskOutcome> {
   const home = Deno.makeTempDirSync({ prefix: `radar-eval-${task.id}-` });
   const env: Record<string, string | undefined> = {
-    ...options.env,
+    ...(options.server ? withoutApiKeys(options.env) : options.env),
+    // What the task runs protect comes from the real user's places, not from the scratch HOME.
+    [parentPlacesVariable]: JSON.stringify(realPlaces(options)),
     HOME: home,
     USERPROFILE: home,
     XDG_STATE_HOME: undefined,
@@ -114,7 +156,7 @@ async function runTask(
   if (options.server) env.RADAR_LLM_BASE_URL = options.server;
   if (options.model) env.RADAR_LLM_MODEL = options.model;
   writeFiles(home, task.files ?? {});
-  const configFile = evalConfig(options.configPath, home);
+  const configFile = evalConfig(options.configPath, home, options.server !== undefined);
   const runtime = openRadar({
     env,
     cwd: home,

@@ -15,6 +15,7 @@ import {
   type HookVerdict,
 } from "../core/hooks.ts";
 import { resolve } from "node:path";
+import { linearReplacer } from "./linear_regex.ts";
 import type { Clock, Logger } from "../core/ports.ts";
 
 /** One rule as configured. */
@@ -165,13 +166,13 @@ export function ruleRegistration(rule: HookRule, options: ConfigRuleOptions): Ho
         true,
       );
     case "redact_response": {
-      const expressions = rule.patterns.map((pattern) => new RegExp(pattern, "gi"));
-      // Fail-closed: should it ever fail, the answer is withheld, never shown unredacted.
-      return reg("post_agent_run", ({ response }) =>
-        expressions.reduce(
-          (text, expression) => text.replace(expression, rule.replacement),
-          response,
-        ), true);
+      // Linear time (RE2), compiled on the first answer. Fail-closed: should it ever fail, the
+      // answer is withheld, never shown unredacted.
+      let replacer: Promise<(text: string) => string> | undefined;
+      return reg("post_agent_run", async ({ response }) => {
+        replacer ??= linearReplacer(rule.patterns, rule.replacement);
+        return (await replacer)(response);
+      }, true);
     }
     case "log_agent":
       return reg("post_agent_run", ({ conversationId, kind, response }) => {

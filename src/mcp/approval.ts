@@ -11,6 +11,11 @@ export interface McpApproval {
   url: string;
   /** sha256 of the command line or URL; a different one is not approved. */
   commandHash: string;
+  /**
+   * sha256 over the program's files (`program_pin.ts`) at approval: a stdio server whose files
+   * changed since does not start. "" for HTTP servers (and approvals made before pinning).
+   */
+  programHash?: string;
   /** Absolute folders it may read and write. */
   folders: string[];
   /** Absolute folders under home it may read only (the rest of home is hidden). */

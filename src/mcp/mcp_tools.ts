@@ -1,11 +1,11 @@
 /**
- * An MCP server's tools as Radar tools: `mcp_<server>_<tool>` names, source `mcp:<server>`,
+ * An MCP server's tools as Radar tools: `mcp_<server>__<tool>` names, source `mcp:<server>`,
  * one-line descriptions, the server's JSON Schema passed through with long descriptions cut and
  * a size cap, results as capped text (the agent loop wraps every tool result as untrusted data).
  */
 import type { CallToolResult, Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
 import { failed, refused, timedOut, type Tool, type ToolOutput } from "../core/tool.ts";
-import { neutralizeControlTokens } from "../core/untrusted_text.ts";
+import { textForModel } from "../core/untrusted_text.ts";
 import type { McpServerConnection } from "./server_connection.ts";
 
 /** Limits applied to one server's tools. */
@@ -23,9 +23,13 @@ const maxDescriptionChars = 160;
 const maxPropertyDescriptionChars = 80;
 const maxNameLength = 64;
 
-/** The registry name of a server's tool: `mcp_<server>_<tool>`, [A-Za-z0-9_] only. */
+/**
+ * The registry name of a server's tool: `mcp_<server>__<tool>`, [A-Za-z0-9_] only. A server name
+ * holds no `__` and does not end in `_` (`mcpServerNamePattern`), so the first `__` ends it: the
+ * tools of `notes` and `notes_search` never share a name.
+ */
 export function mcpToolName(server: string, tool: string): string {
-  return `mcp_${server}_${tool.replace(/[^A-Za-z0-9_]/g, "_")}`.slice(0, maxNameLength);
+  return `mcp_${server}__${tool.replace(/[^A-Za-z0-9_]/g, "_")}`.slice(0, maxNameLength);
 }
 
 /** Radar tools for a server's tool list (duplicate names after cleaning keep the first). */
@@ -80,7 +84,7 @@ export function mcpTools(
 /** One line, control characters removed, cut to `max` characters. */
 export function oneLine(text: string, max: number): string {
   // deno-lint-ignore no-control-regex
-  const flat = neutralizeControlTokens(text).replace(/[\u0000-\u001f\u007f]+/g, " ").trim();
+  const flat = textForModel(text).replace(/[\u0000-\u001f\u007f]+/g, " ").trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 

@@ -10,6 +10,7 @@
  * reach the network (certificates, DNS, users, time zone, the dynamic linker's cache) and /opt
  * is empty unless the server's program lives there; /usr and the rest stay readable.
  */
+import { programHash } from "./program_pin.ts";
 // @ts-types="@types/shell-quote"
 import { quote } from "shell-quote";
 import { execSandbox, execSandboxSpec, execUserRoots } from "../adapters/os/sandbox_spec.ts";
@@ -21,8 +22,9 @@ import type { McpApproval } from "./approval.ts";
 import type { ProcessLaunch } from "./sandboxed_stdio_transport.ts";
 import type { SandboxSpec } from "../adapters/os/sandbox.ts";
 
-/** The PATH a server gets (its own PATH is not inherited unless approved as a variable). */
-const defaultPath = "/usr/local/bin:/usr/bin:/bin";
+/** The PATH a server runs with (and its program is looked up on, for the approval's pin). */
+export const defaultPath = "/usr/local/bin:/usr/bin:/bin";
+
 /** CPU seconds over a server's whole life; past them the kernel kills it (restarted on use). */
 const cpuSecondsPerLife = 600;
 
@@ -66,6 +68,13 @@ export function sandboxLaunch(
   const sandbox = execSandbox(deps);
   if (!sandbox.program) {
     return { problem: `no sandbox for MCP servers: ${sandbox.problem}` };
+  }
+  const pinned = programHash(approval.command, defaultPath, approval.folders[0] ?? "/");
+  if (approval.programHash !== pinned) {
+    return {
+      problem: `its program changed since approval (or was approved before Radar pinned ` +
+        `programs): radar mcp approve ${approval.name}`,
+    };
   }
   const scoped: FileAccessDependencies = {
     ...deps,

@@ -44,7 +44,6 @@ export interface PersonalityCatalogOptions {
   /** The live config (`radar.personality` may change while the daemon runs). */
   config: () => RadarConfig;
   env: Record<string, string | undefined>;
-  cwd: string;
   /** The personalities enabled plugins bundle. */
   plugins?: () => PluginPersonalityFile[];
   /** Estimated tokens of the system prompt a personality produces. */
@@ -66,8 +65,6 @@ export class FilePersonalityCatalog implements PersonalityCatalog {
     this.dir = join(options.dataDir, "personalities");
     this.#sources = {
       dir: this.dir,
-      env: options.env,
-      cwd: options.cwd,
       plugins: options.plugins,
       warn: options.warn,
     };
@@ -181,7 +178,10 @@ export class FilePersonalityCatalog implements PersonalityCatalog {
         ? new UsageError(`Cannot use personality "${name}": ${resolution.error}`)
         : new ConfigError(`Cannot use personality "${name}": ${resolution.error}`);
     }
-    const hint = "(radar personality list shows them)";
+    const hint = personalityNamePattern.test(name)
+      ? "(radar personality list shows them)"
+      : "(personalities are chosen by name, never by path: radar personality create NAME " +
+        "--from FILE adds a file as one)";
     switch (origin) {
       case "option":
         throw new UsageError(`No personality named "${name}" ${hint}`);

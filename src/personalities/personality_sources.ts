@@ -1,9 +1,11 @@
 /**
- * Where personalities come from, in the developer guide's resolution order: an explicit path, the
- * data folder's `NAME/PERSONALITY.md`, then `NAME.md`, then the enabled plugins' bundled files,
- * then the bundled `default` (a file `deno compile --include personalities/` embeds).
+ * Where personalities come from: the data folder's `NAME/PERSONALITY.md`, then `NAME.md`, then the
+ * bundled `default` (a file `deno compile --include personalities/` embeds), then the enabled
+ * plugins' bundled files. Unlike the developer guide, a name is never read as a path (issue 23: a
+ * path turned every surface that shows a personality into a file-read oracle); a file becomes a
+ * personality through `radar personality create NAME --from FILE`.
  */
-import { dirname, isAbsolute, join, resolve as resolvePath } from "node:path";
+import { dirname, join } from "node:path";
 import type { PersonalityKind } from "../core/personality.ts";
 import {
   type ContextDocumentFile,
@@ -54,17 +56,10 @@ export function bundledPersonalitiesPath(): string {
     .replace(/\/$/, "");
 }
 
-/** True when a personality name is written as a path (absolute, `./`, `../` or `~/`). */
-export function looksLikePath(name: string): boolean {
-  return isAbsolute(name) || /^(\.{1,2}|~)\//.test(name);
-}
-
 /** Where personalities are looked up. */
 export interface SourceOptions {
   /** `<data>/personalities`. */
   dir: string;
-  env: Record<string, string | undefined>;
-  cwd: string;
   plugins?: () => PluginPersonalityFile[];
   warn?: (line: string) => void;
 }
@@ -104,41 +99,6 @@ function isFile(path: string): boolean {
   } catch {
     return false;
   }
-}
-
-function isDirectory(path: string): boolean {
-  try {
-    return Deno.statSync(path).isDirectory;
-  } catch {
-    return false;
-  }
-}
-
-/** The personality at an explicit path (a file, or a folder with PERSONALITY.md): read-only. */
-export function resolveExplicitPath(name: string, options: SourceOptions): Resolution {
-  const home = options.env.HOME ?? "";
-  const base = options.env.INIT_CWD || options.cwd;
-  const path = name.startsWith("~/") ? join(home, name.slice(2)) : resolvePath(base, name);
-  if (isDirectory(path)) {
-    const file = join(path, "PERSONALITY.md");
-    if (!isFile(file)) return { error: `${path}: no PERSONALITY.md in this folder` };
-    return readPersonalityFile(file, {
-      name: path.split("/").at(-1) ?? name,
-      kind: "directory",
-      source: path,
-      editable: false,
-      dir: path,
-    }, options.warn);
-  }
-  if (!isFile(path)) return { error: `${path}: no such personality file` };
-  const fileName = path.split("/").at(-1) ?? name;
-  return readPersonalityFile(path, {
-    name: fileName.replace(/\.md$/, ""),
-    kind: "flat",
-    source: path,
-    editable: false,
-    dir: undefined,
-  }, options.warn);
 }
 
 /** A personality in the data folder (directory first, then flat), or undefined. */
@@ -196,12 +156,12 @@ export function resolveBundled(name: string): Resolution {
 }
 
 /**
- * Resolves a name in the guide's order; undefined when nothing has that name. A plugin cannot
- * shadow the bundled `default`: that one applies without the user choosing it, and a plugin's
- * personalities were approved as ones "you choose".
+ * Resolves a name; undefined when nothing has that name (and always for a path or any other text
+ * that is not a personality name). A plugin cannot shadow the bundled `default`: that one applies
+ * without the user choosing it, and a plugin's personalities were approved as ones "you choose".
  */
 export function resolvePersonality(name: string, options: SourceOptions): Resolution {
-  if (looksLikePath(name)) return resolveExplicitPath(name, options);
+  if (!personalityNamePattern.test(name)) return undefined;
   return resolveInDataFolder(name, options) ?? resolveBundled(name) ??
     resolveFromPlugins(name, options);
 }

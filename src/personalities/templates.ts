@@ -8,7 +8,7 @@
  * Built-ins take precedence over plugin variables of the same name.
  */
 import { promptVariableLimits } from "../core/prompt_variables.ts";
-import { sanitizeUntrusted } from "../core/untrusted_text.ts";
+import { textForModel } from "../core/untrusted_text.ts";
 import { formatClock, formatDate, zonedParts } from "../core/zoned_time.ts";
 
 /** The names the templates know without plugins. */
@@ -59,7 +59,7 @@ export function renderTemplate(
     const value = key === undefined ? undefined : variables[key];
     if (typeof value !== "string") return "";
     used.add(key!);
-    return JSON.stringify(flatten(sanitizeUntrusted(value), promptVariableLimits.maxValueChars));
+    return JSON.stringify(flatten(textForModel(value), promptVariableLimits.maxValueChars));
   });
   return { text, usedVariables: [...used] };
 }

@@ -1,7 +1,8 @@
 /**
  * The `create_tool` meta-tool: the model writes a sandbox-trust plugin (name, description,
  * parameters, code, tests). Radar validates it, runs its tests in the sandbox with no permissions,
- * and files it for review (or enables it when `plugins.auto_approve_if_tests_pass` is on). Failed
+ * and files it for review (or enables it when `plugins.auto_approve_if_tests_pass` is on and the
+ * user says yes to its description, which later requests show the model). Failed
  * attempts are kept in failed/ with their errors; `plugins.max_debug_attempts` bounds retries.
  * The model can never create a local-trust plugin or ask for permissions.
  */
@@ -76,7 +77,7 @@ export function createToolTool(deps: CreateToolDependencies): Tool {
     description: "Write a new sandboxed tool (code + tests) for the user to review",
     keywords: ["plugin", "new tool", "create", "build"],
     input,
-    async run(args) {
+    async run(args, context) {
       const { manager, records, config } = deps;
       const previous = records.getReview(args.name);
       const attempts = (previous?.source === "llm" ? previous.attempts : 0) + 1;
@@ -144,7 +145,15 @@ export function createToolTool(deps: CreateToolDependencies): Tool {
         attempts: 0,
         updatedAt: now(),
       });
-      if (config.auto_approve_if_tests_pass) {
+      // Its description goes into later requests: model-written text that persists needs the
+      // user's yes, so auto-approval asks (and without a person to ask, the tool waits for review).
+      if (
+        config.auto_approve_if_tests_pass && context.confirm &&
+        await context.confirm(
+          `Enable the tool "${args.name}" the model just wrote (tests passed)? Later requests ` +
+            `will show the model its description: ${JSON.stringify(args.description)}`,
+        )
+      ) {
         manager.approve(args.name, "tests_passed");
         await deps.onEnabled();
         return `Created ${args.name}: ${outcomes.length} tests passed; it is enabled (sandbox, no permissions).`;

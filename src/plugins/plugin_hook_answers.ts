@@ -2,7 +2,7 @@
  * What plugin hooks answer, read strictly (shared by the tool-call hooks in plugin_hooks.ts and the
  * other points in plugin_point_hooks.ts, so neither imports the other's module).
  */
-import { stripControlCharacters } from "../sandbox/protocol.ts";
+import { textForTerminal } from "../core/terminal_text.ts";
 import type { LoadedPlugin } from "./plugin_inventory.ts";
 
 /** Characters of a block message or note a hook may add. */
@@ -19,7 +19,7 @@ export type PostHookAnswer = { kind: "note"; note?: string } | { kind: "invalid"
 
 /** Flattens and shortens a hook message (control characters removed). */
 export function short(text: string): string {
-  const flat = stripControlCharacters(text).replace(/\s+/g, " ").trim();
+  const flat = textForTerminal(text).replace(/\s+/g, " ").trim();
   return flat.length > hookMessageChars ? `${flat.slice(0, hookMessageChars - 1)}…` : flat;
 }
 

@@ -16,6 +16,7 @@ import { PluginHooks } from "./plugin_hooks.ts";
 import { type LoadedPlugin, PluginManager } from "./plugin_manager.ts";
 import { PluginWidgets } from "./plugin_widgets.ts";
 import type { PluginRecords } from "./plugin_records.ts";
+import { ownerTag } from "../sandbox/running_hosts.ts";
 import { PluginHostPool, registerPluginTools } from "./plugin_tools.ts";
 
 /** What the plugin system is built from. */
@@ -58,7 +59,11 @@ export interface PluginSystem {
 export function createPluginSystem(options: PluginSystemOptions): PluginSystem {
   const manager = new PluginManager(options);
   const limits = manager.inventory.limits();
-  const pool = new PluginHostPool({ ...limits, idleMs: options.config.idle_seconds * 1000 });
+  const pool = new PluginHostPool({
+    ...limits,
+    idleMs: options.config.idle_seconds * 1000,
+    owner: ownerTag(options.dataDir),
+  });
   const hooks = new PluginHooks({
     pool,
     clock: options.clock,

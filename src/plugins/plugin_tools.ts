@@ -8,7 +8,7 @@ import type { Tool, ToolResult } from "../core/tool.ts";
 import { failed, refused, timedOut } from "../core/tool.ts";
 import { describeIssues } from "../core/zod_issues.ts";
 import type { ToolRegistry } from "../core/tool_registry.ts";
-import { neutralizeControlTokens } from "../core/untrusted_text.ts";
+import { textForModel } from "../core/untrusted_text.ts";
 import type { JsonObjectSchema } from "../sandbox/manifest.ts";
 import {
   type PluginCallResult,
@@ -91,7 +91,7 @@ const permissionDenied = /\bRequires (read|write|net|env|run|ffi|sys|import) acc
 export function pluginOutcome(result: PluginCallResult): ToolResult {
   // Hostile text: chat-template tokens are defused here already (the agent loop also wraps every
   // tool result as untrusted data), so no copy of it — audit trail, dashboard — carries them.
-  const text = neutralizeControlTokens(result.text);
+  const text = textForModel(result.text);
   if (result.outcome === "timeout") return timedOut(text);
   if (result.outcome === "error") {
     return permissionDenied.test(text) ? refused(text) : failed(text);
@@ -104,7 +104,7 @@ export function pluginTools(plugin: LoadedPlugin, pool: PluginHostPool): Tool[] 
   const manifest = plugin.folder.manifest;
   return manifest.tools.map((spec) => ({
     name: spec.name,
-    description: neutralizeControlTokens(spec.description),
+    description: spec.description,
     parameters: spec.parameters,
     source: `plugin:${manifest.name}`,
     keywords: [manifest.name, ...manifest.description.toLowerCase().split(/\W+/).slice(0, 8)],

@@ -8,7 +8,7 @@
  */
 import type { AuditSink, Clock, Logger } from "../core/ports.ts";
 import type { WidgetOutcome, WidgetSource, WidgetSummary } from "../core/widget.ts";
-import { stripControlCharacters } from "../sandbox/protocol.ts";
+import { textForTerminal } from "../core/terminal_text.ts";
 import type { LoadedPlugin } from "./plugin_inventory.ts";
 import type { PluginHostPool } from "./plugin_tools.ts";
 import { parseWidgetContent } from "./widget_content.ts";
@@ -142,6 +142,6 @@ export class PluginWidgets implements WidgetSource {
 }
 
 function oneLine(text: string): string {
-  const flat = stripControlCharacters(text).replace(/\s+/g, " ").trim();
+  const flat = textForTerminal(text).replace(/\s+/g, " ").trim();
   return flat.length > 200 ? `${flat.slice(0, 199)}…` : flat || "failed";
 }

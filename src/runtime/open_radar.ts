@@ -205,7 +205,6 @@ export function openRadar(options: RadarOptions): Radar {
     config,
     dataDir,
     env: options.env,
-    cwd: options.cwd,
     logger,
     fetch: fetcher,
     mainModel: model,

@@ -33,7 +33,6 @@ export interface PersonalityPartsOptions {
   config: RadarConfig;
   dataDir: string;
   env: Record<string, string | undefined>;
-  cwd: string;
   logger: Logger;
   fetch: typeof fetch;
   /** The main model (used when a personality names none, or names an unconfigured role). */
@@ -75,7 +74,6 @@ export function personalityParts(options: PersonalityPartsOptions): PersonalityP
     dataDir: options.dataDir,
     config: () => config,
     env: options.env,
-    cwd: options.cwd,
     plugins: () => pluginPersonalities(options.plugins),
     promptTokens: options.promptTokens,
     warn: warnOnce,

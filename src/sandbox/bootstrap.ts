@@ -4,7 +4,11 @@
  * load with the parent's permissions): the bootstrap receives the plugin's source text after the
  * worker started with its narrowed permissions, turns each file into a blob: URL with a TypeScript
  * media type (Deno strips the types), rewrites relative imports between those files, and imports
- * the entry. Before that it takes stdio and the console away from plugin code.
+ * the entry. Before that it takes stdio and the console away from plugin code, and everything
+ * that acts on the host process rather than on computation: signals to its own process (Deno.kill,
+ * node:process.kill, Deno's internal ops), signal listeners (which act on the whole process), and
+ * the worker's message channel (listeners, postMessage, onmessage, node:worker_threads'
+ * parentPort), so plugin code never sees a call id and cannot answer one call in place of another.
  */
 
 type Incoming =
@@ -19,6 +23,7 @@ interface WorkerScope {
 
 const scope = self as unknown as WorkerScope;
 const post = scope.postMessage.bind(scope);
+const listen = scope.addEventListener.bind(scope);
 const stringify = JSON.stringify;
 const maxLogChars = 2000;
 let exports: Record<string, unknown> | undefined;
@@ -51,8 +56,89 @@ function hardenGlobals(): void {
   for (const method of ["log", "info", "warn", "error", "debug", "trace", "dir", "table"]) {
     (console as unknown as Record<string, unknown>)[method] = log;
   }
-  scope.addEventListener("unhandledrejection", (event) => event.preventDefault());
-  scope.addEventListener("error", (event) => event.preventDefault());
+  listen("unhandledrejection", (event) => event.preventDefault());
+  listen("error", (event) => event.preventDefault());
+}
+
+function refuse(what: string): () => never {
+  return () => {
+    throw new Error(`${what} is not available to a plugin`);
+  };
+}
+
+/** Replaces `key` of `target` for good (a plugin cannot put the original back). */
+function lock(target: object, key: PropertyKey, value: unknown): void {
+  try {
+    Object.defineProperty(target, key, { value, configurable: false, writable: false });
+  } catch { /* already locked */ }
+}
+
+/** Every object of `target`'s prototype chain that has its own `key`. */
+function owners(target: object, key: PropertyKey): object[] {
+  const found: object[] = [];
+  for (let object: object | null = target; object; object = Object.getPrototypeOf(object)) {
+    if (Object.hasOwn(object, key)) found.push(object);
+  }
+  return found;
+}
+
+/**
+ * Signals and process-wide listeners out of reach. node:process is loaded (and patched) first,
+ * since its polyfill takes Deno's internals when it loads; then the internals go.
+ */
+async function hideProcessControls(): Promise<void> {
+  const denoObject = Deno as unknown as Record<PropertyKey, unknown>;
+  try {
+    const nodeProcess = (await import("node:process")).default as unknown as Record<
+      string,
+      unknown
+    >;
+    lock(nodeProcess, "kill", refuse("process.kill"));
+    for (const method of ["on", "addListener", "once", "prependListener", "prependOnceListener"]) {
+      const original = nodeProcess[method] as (...args: unknown[]) => unknown;
+      lock(nodeProcess, method, (event: unknown, ...rest: unknown[]) => {
+        if (typeof event === "string" && event.startsWith("SIG")) refuse("a signal listener")();
+        return original.call(nodeProcess, event, ...rest);
+      });
+    }
+    const threads = await import("node:worker_threads");
+    lock(threads, "parentPort", null);
+    lock(threads.default ?? {}, "parentPort", null);
+  } catch { /* node compatibility missing: nothing of it to hide */ }
+  lock(denoObject, denoObject.internal as PropertyKey, undefined);
+  lock(denoObject, "kill", refuse("Deno.kill"));
+  lock(denoObject, "addSignalListener", refuse("Deno.addSignalListener"));
+  lock(denoObject, "removeSignalListener", refuse("Deno.removeSignalListener"));
+}
+
+/** The worker's message channel out of reach (the bootstrap holds its own `post` and `listen`). */
+function hideMessageChannel(): void {
+  const messageTypes = new Set(["message", "messageerror"]);
+  const prototype = EventTarget.prototype;
+  const add = prototype.addEventListener;
+  const dispatch = prototype.dispatchEvent;
+  lock(prototype, "addEventListener", function (this: unknown, ...args: unknown[]) {
+    if (this === self && messageTypes.has(String(args[0]))) refuse("a message listener")();
+    return Reflect.apply(add, this, args);
+  });
+  lock(prototype, "dispatchEvent", function (this: unknown, event: Event) {
+    if (this === self && messageTypes.has(event?.type)) refuse("a message event")();
+    return Reflect.apply(dispatch, this, [event]);
+  });
+  for (const owner of owners(self, "postMessage")) {
+    lock(owner, "postMessage", refuse("postMessage"));
+  }
+  for (const key of ["onmessage", "onmessageerror"]) {
+    for (const owner of owners(self, key)) {
+      try {
+        Object.defineProperty(owner, key, {
+          get: () => null,
+          set: refuse(key),
+          configurable: false,
+        });
+      } catch { /* already locked */ }
+    }
+  }
 }
 
 function joinPath(from: string, specifier: string): string {
@@ -95,6 +181,7 @@ function moduleUrls(files: Record<string, string>, entry: string): string {
 
 async function load(message: Extract<Incoming, { type: "load" }>): Promise<void> {
   try {
+    await hideProcessControls();
     const url = moduleUrls(message.files, message.entry);
     const module = await import(url) as Record<string, unknown>;
     exports = module;
@@ -127,9 +214,10 @@ async function call(message: Extract<Incoming, { type: "call" }>): Promise<void>
 }
 
 hardenGlobals();
-scope.addEventListener("message", (event) => {
+listen("message", (event) => {
   const message = event.data as Incoming;
   if (message?.type === "load") loading ??= load(message);
   else if (message?.type === "call") void call(message);
 });
+hideMessageChannel();
 post({ type: "booted" });

@@ -35,10 +35,15 @@ export interface HostCommandOptions {
   denyNet?: string[];
   /** The plugin's name, passed as `--radar-plugin=NAME` so `ps` and `radar status` can tell hosts apart. */
   pluginName?: string;
+  /** Which Radar started it (`ownerTag` of its data folder), passed as `--radar-owner=TAG`. */
+  owner?: string;
 }
 
 /** The argument that names the plugin a host process runs (ignored by the host itself). */
 export const pluginNameArgument = "--radar-plugin=";
+
+/** The argument that names the Radar (its data folder's tag) a host process belongs to. */
+export const ownerArgument = "--radar-owner=";
 
 /**
  * Measured on Deno 2.9.6 / Linux: a process with one worker needs about 1.2 GB of data segment
@@ -55,7 +60,10 @@ export function v8Flags(memoryMb: number): string {
 export function hostCommand(options: HostCommandOptions): HostCommand {
   const command = options.execPath;
   let args: string[];
-  const name = options.pluginName ? [`${pluginNameArgument}${options.pluginName}`] : [];
+  const name = [
+    ...(options.pluginName ? [`${pluginNameArgument}${options.pluginName}`] : []),
+    ...(options.owner ? [`${ownerArgument}${options.owner}`] : []),
+  ];
   if (options.standalone) {
     args = [pluginHostFlag, ...name];
   } else {

@@ -5,12 +5,8 @@
  * working directory, and an idle stop. Every failure becomes a result; nothing here throws at the
  * caller.
  */
-import {
-  type ChildMessage,
-  decodeChildLine,
-  encodeParentLine,
-  stripControlCharacters,
-} from "./protocol.ts";
+import { type ChildMessage, decodeChildLine, encodeParentLine } from "./protocol.ts";
+import { textForTerminal } from "../core/terminal_text.ts";
 import { lookup as dnsLookup } from "node:dns/promises";
 import type { PluginGrant } from "./permissions.ts";
 import { hostCommand, hostEnvironment } from "./host_command.ts";
@@ -40,6 +36,8 @@ export interface PluginProcessOptions {
   prlimitPath?: string;
   /** Resolves granted host names before the host starts (default: the system resolver, 2 s). */
   lookup?: HostLookup;
+  /** The tag of the Radar that runs it (`ownerTag(dataDir)`), so `radar status` finds its own. */
+  owner?: string;
 }
 
 /** The outcome of one plugin call. */
@@ -145,6 +143,7 @@ export class PluginProcess {
       prlimitPath: options.prlimitPath ?? findPrlimit(),
       denyNet,
       pluginName: options.code.name,
+      owner: options.owner,
     });
     const scratch = Deno.makeTempDirSync({ prefix: "radar-plugin-" });
     this.#stderr = "";
@@ -215,7 +214,7 @@ export class PluginProcess {
   }
 
   #exitReason(status: Deno.CommandStatus): string {
-    const lastLine = stripControlCharacters(this.#stderr).trim().split("\n").filter((line) =>
+    const lastLine = textForTerminal(this.#stderr).trim().split("\n").filter((line) =>
       !line.startsWith("[plugin]")
     ).at(-1);
     const how = status.signal ? `killed by ${status.signal}` : `exit code ${status.code}`;
@@ -305,5 +304,5 @@ function removeQuietly(path: string): void {
 }
 
 function clean(text: string): string {
-  return stripControlCharacters(text);
+  return textForTerminal(text);
 }

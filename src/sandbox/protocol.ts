@@ -1,8 +1,10 @@
 /**
  * The host⇄child protocol: one JSON message per line. Parent → child on stdin; child → parent on
  * stdout, each frame starting with the record separator U+001E so bytes a plugin manages to write
- * to stdout before a frame are dropped. Call ids are random: a plugin never sees them, so it cannot
- * forge a result for a call. Every decoded message is validated field by field; nothing from the
+ * to stdout before a frame are dropped. Call ids are random and stay in the host and the worker
+ * bootstrap: the bootstrap takes the worker's message channel away from plugin code before it
+ * loads (bootstrap.ts), so a plugin never sees an id and cannot answer one call in place of
+ * another (tests/sandbox/worker_surface_test.ts). Every decoded message is validated field by field; nothing from the
  * child is trusted (no prototype, no extra keys, sizes capped). Dependency-free: it is loaded by the
  * plugin host process, which must start fast and import no npm code.
  */
@@ -110,13 +112,4 @@ export function decodeParentLine(line: string): ParentMessage | undefined {
     return value as unknown as ParentMessage;
   }
   return undefined;
-}
-
-/** Removes terminal control sequences and control characters (keeps newlines and tabs). */
-export function stripControlCharacters(text: string): string {
-  return text
-    // deno-lint-ignore no-control-regex
-    .replace(/\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(\u0007|\u001b\\)?|\u001b./g, "")
-    // deno-lint-ignore no-control-regex
-    .replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, "");
 }

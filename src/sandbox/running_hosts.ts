@@ -1,8 +1,16 @@
 /**
- * Which plugin host processes run on this machine (for `radar status`): every host carries a
- * `--radar-plugin=NAME` argument, so `ps` shows it whichever Radar process (daemon, CLI) started it.
+ * Which plugin host processes of this Radar run (for `radar status`): every host carries a
+ * `--radar-plugin=NAME` argument and its Radar's `--radar-owner=TAG` (a hash of the data folder),
+ * so `ps` shows it whichever process of this Radar (daemon, CLI) started it, and never lists the
+ * hosts of another Radar on the same machine.
  */
-import { pluginNameArgument } from "./host_command.ts";
+import { createHash } from "node:crypto";
+import { ownerArgument, pluginNameArgument } from "./host_command.ts";
+
+/** The tag of the Radar whose data folder is `dataDir` (16 hex digits of its SHA-256). */
+export function ownerTag(dataDir: string): string {
+  return createHash("sha256").update(dataDir).digest("hex").slice(0, 16);
+}
 
 /** One running plugin host. */
 export interface RunningHost {
@@ -11,13 +19,15 @@ export interface RunningHost {
   plugin: string;
 }
 
-/** Parses `ps -A -o pid=,ppid=,args=` output into plugin hosts (pure). */
-export function parsePluginHosts(psOutput: string): RunningHost[] {
+/** Parses `ps -A -o pid=,ppid=,args=` output into the plugin hosts of `owner` (pure). */
+export function parsePluginHosts(psOutput: string, owner: string): RunningHost[] {
   const hosts: RunningHost[] = [];
   for (const line of psOutput.split("\n")) {
     const match = /^\s*(\d+)\s+(\d+)\s+(.*)$/.exec(line);
     if (!match) continue;
-    const name = match[3].split(/\s+/).find((arg) => arg.startsWith(pluginNameArgument));
+    const args = match[3].split(/\s+/);
+    if (!args.includes(`${ownerArgument}${owner}`)) continue;
+    const name = args.find((arg) => arg.startsWith(pluginNameArgument));
     const plugin = name?.slice(pluginNameArgument.length) ?? "";
     if (!/^[a-z][a-z0-9_]{0,47}$/.test(plugin) || /^prlimit\b|\/prlimit\s/.test(match[3])) {
       continue;
@@ -27,8 +37,8 @@ export function parsePluginHosts(psOutput: string): RunningHost[] {
   return hosts;
 }
 
-/** Lists running plugin hosts with `ps`; undefined when `ps` is not available. */
-export async function runningPluginHosts(): Promise<RunningHost[] | undefined> {
+/** Lists the running plugin hosts of `owner` with `ps`; undefined when `ps` is not available. */
+export async function runningPluginHosts(owner: string): Promise<RunningHost[] | undefined> {
   try {
     const output = await new Deno.Command("ps", {
       args: ["-A", "-o", "pid=,ppid=,args="],
@@ -37,7 +47,7 @@ export async function runningPluginHosts(): Promise<RunningHost[] | undefined> {
       stderr: "null",
     }).output();
     if (!output.success) return undefined;
-    return parsePluginHosts(new TextDecoder().decode(output.stdout));
+    return parsePluginHosts(new TextDecoder().decode(output.stdout), owner);
   } catch {
     return undefined;
   }

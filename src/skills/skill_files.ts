@@ -69,16 +69,32 @@ export function readResource(dir: string, resource: string): { text: string } | 
   if (!isPathInside(real, root)) return { error: `"${relative}" leads out of the skill's folder.` };
   try {
     if (!Deno.statSync(real).isFile) return { error: `"${relative}" is not a file.` };
-    const text = Deno.readTextFileSync(real);
-    return {
-      text: text.length > maxResourceChars
-        ? `${text.slice(0, maxResourceChars)}\n[truncated: ${
-          text.length - maxResourceChars
-        } more characters]`
-        : text,
-    };
+    return { text: readHead(real) };
   } catch (error) {
     return { error: `${relative}: ${(error as Error).message}` };
+  }
+}
+
+/**
+ * At most `maxResourceChars` characters of a file, read in one bounded read (4 bytes a character
+ * at most), however large the file: a 1.5 GB asset costs 64 KB, not the whole file.
+ */
+function readHead(path: string): string {
+  const file = Deno.openSync(path, { read: true });
+  try {
+    const size = file.statSync().size;
+    const buffer = new Uint8Array(Math.min(size, maxResourceChars * 4));
+    let filled = 0;
+    while (filled < buffer.length) {
+      const read = file.readSync(buffer.subarray(filled));
+      if (read === null || read === 0) break;
+      filled += read;
+    }
+    const text = new TextDecoder().decode(buffer.subarray(0, filled));
+    if (filled === size && text.length <= maxResourceChars) return text;
+    return `${text.slice(0, maxResourceChars)}\n[truncated: the file has ${size} bytes]`;
+  } finally {
+    file.close();
   }
 }
 

@@ -1,7 +1,8 @@
 /**
  * `calendar`: what is on today, tomorrow or this week (compact lines in `radar.timezone`), and
- * adding an event to a CalDAV calendar (asks first when a person can answer; never from the
- * heartbeat).
+ * adding an event to a CalDAV calendar: only after a person's yes (chat, the dashboard's chat),
+ * never unattended (`radar ask`, tasks, the heartbeat), and never twice (the reader derives the
+ * event's UID from the event).
  */
 import { z } from "zod";
 import { failed, refused, type Tool } from "../core/tool.ts";
@@ -59,8 +60,11 @@ export function calendarTool(deps: CalendarToolDependencies): Tool {
         if (!lines.length) lines.push(`Nothing on the calendar (${input.range ?? "today"}).`);
         return [...lines, ...errors.map((error) => `(could not read ${error})`)].join("\n");
       }
-      if (context.kind === "heartbeat") {
-        return refused("The heartbeat does not add calendar events.");
+      if (!context.confirm) {
+        return refused(
+          "Adding a calendar event needs the user's yes, which nobody can give here: ask in " +
+            "radar chat or the dashboard's chat.",
+        );
       }
       const writable = calendar.writable();
       const target = input.calendar ?? writable[0];
@@ -78,12 +82,12 @@ export function calendarTool(deps: CalendarToolDependencies): Tool {
         { ...event, calendar: target, uid: "", allDay: false },
         timeZone,
       );
-      if (context.confirm && !await context.confirm(`Add to the calendar: ${line}?`)) {
+      if (!await context.confirm(`Add to the calendar: ${line}?`)) {
         return refused("The user declined adding the event.");
       }
       try {
-        await calendar.add(target, event, context.signal);
-        return `Added: ${line}`;
+        const { added } = await calendar.add(target, event, context.signal);
+        return added ? `Added: ${line}` : `Already on the calendar: ${line}`;
       } catch (error) {
         return failed((error as Error).message);
       }

@@ -70,7 +70,7 @@ export function scheduleTools(
     timeZone: deps.config?.radar.timezone || undefined,
     now: deps.clock ? () => deps.clock!.now() : undefined,
   };
-  return [scheduleTaskTool(scheduling), listTasksTool(deps), cancelTaskTool(deps)];
+  return [scheduleTaskTool(scheduling), listTasksTool(scheduling), cancelTaskTool(deps)];
 }
 
 /** Tools over URL monitors (never always-on: offered when a message is about pages). */

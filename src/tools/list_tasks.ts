@@ -6,7 +6,7 @@ import type { TaskScheduler } from "../core/schedule_ports.ts";
 import { describeTaskInfo } from "./schedule_text.ts";
 
 /** Creates the list_tasks tool. */
-export function listTasksTool(deps: { tasks: TaskScheduler }): Tool {
+export function listTasksTool(deps: { tasks: TaskScheduler; timeZone?: string }): Tool {
   return defineTool({
     name: "list_tasks",
     readOnly: true,
@@ -16,7 +16,8 @@ export function listTasksTool(deps: { tasks: TaskScheduler }): Tool {
     run: () => {
       const tasks = deps.tasks.list();
       if (!tasks.length) return Promise.resolve("No scheduled tasks.");
-      return Promise.resolve(tasks.map(describeTaskInfo).join("\n"));
+      const lines = tasks.map((task) => describeTaskInfo(task, deps.timeZone));
+      return Promise.resolve(lines.join("\n"));
     },
   });
 }

@@ -1,13 +1,65 @@
 /** `notify`: push a notification to the user through the Notifier (ntfy), once per outbox key. */
 import { z } from "zod";
 import { type NotificationGate, quietHoursGate } from "../core/notification_gate.ts";
-import { notifyOnce, notifyOutcomeLine } from "../core/notifier.ts";
+import {
+  isNotificationPriority,
+  notificationPriorities,
+  type NotificationPriority,
+  notifyOnce,
+  notifyOutcomeLine,
+} from "../core/notifier.ts";
 import { failed, refused, type Tool } from "../core/tool.ts";
-import { defineTool } from "../core/tool_definition.ts";
+import { defineTool, unoffered } from "../core/tool_definition.ts";
 import type { ToolDependencies } from "./dependencies.ts";
 
 /** Priorities that count as urgent: they go out during quiet hours. */
 export const urgentPriorities: ReadonlySet<string> = new Set(["high", "urgent"]);
+
+/** Other words models use for a priority (ntfy's `max` and numbers included). */
+const priorityAliases: Record<string, NotificationPriority> = {
+  max: "urgent",
+  lowest: "min",
+  normal: "default",
+  medium: "default",
+  important: "high",
+  highest: "urgent",
+  critical: "urgent",
+  emergency: "urgent",
+};
+
+/**
+ * ntfy's name for a priority a model gave: any of ntfy's names or numbers (1–5, also as text),
+ * in any case; other text is returned as given (sent at the default priority, with a note).
+ */
+export function ntfyPriority(value: unknown): unknown {
+  if (typeof value === "number" && Number.isInteger(value) && value >= 1 && value <= 5) {
+    return notificationPriorities[value - 1];
+  }
+  if (typeof value !== "string") return value;
+  const word = value.trim().toLowerCase();
+  if (/^[1-5]$/.test(word)) return notificationPriorities[Number(word) - 1];
+  if (isNotificationPriority(word)) return word;
+  return priorityAliases[word] ?? value;
+}
+
+/** Tags as a list: ntfy takes them comma-separated, models send a list or that text. */
+function tagList(value: unknown): unknown {
+  if (typeof value === "string") return value.split(",").map((tag) => tag.trim()).filter(Boolean);
+  return value;
+}
+
+/**
+ * The offered schema names the three priorities a model needs (each offered value costs tokens
+ * on every request); every ntfy priority and `tags` are accepted all the same.
+ */
+const notifyInput = z.object({
+  message: z.string().min(1).max(4000),
+  title: z.string().max(200).optional(),
+  priority: z.preprocess(ntfyPriority, z.string().max(40)).optional()
+    .meta({ type: "string", enum: ["low", "high", "urgent"] }),
+  tags: z.preprocess(tagList, z.array(z.string().min(1).max(60)).max(10)).optional()
+    .meta(unoffered),
+});
 
 /**
  * Creates the notify tool. During quiet hours the gate holds back heartbeat notifications
@@ -32,13 +84,12 @@ export function notifyTool(
     name: "notify",
     description: "Push a notification to the user",
     keywords: ["notify", "notification", "alert", "tell", "ping", "remind", "send", "message"],
-    input: z.object({
-      message: z.string().min(1).max(4000),
-      title: z.string().max(200).optional(),
-      // ntfy's min/default and tags are left out: each offered value costs tokens on every request.
-      priority: z.enum(["low", "high", "urgent"]).optional(),
-    }),
-    run: async ({ message, title, priority }, context) => {
+    input: notifyInput,
+    run: async ({ message, title, priority: given, tags }, context) => {
+      const priority = given === undefined || isNotificationPriority(given) ? given : "default";
+      const note = priority === given
+        ? ""
+        : ` Sent at the default priority: "${given}" is not an ntfy one.`;
       if (context.kind === "heartbeat" && gate) {
         const verdict = gate.check({ urgent: urgentPriorities.has(priority ?? "default") });
         if (!verdict.allowed) {
@@ -50,11 +101,11 @@ export function notifyTool(
       const outcome = await notifyOnce(
         deps.notifier,
         log,
-        { message, title, priority },
+        { message, title, priority, tags },
         context.signal,
       );
       const line = notifyOutcomeLine(outcome);
-      return outcome.state === "failed" ? failed(line) : line;
+      return outcome.state === "failed" ? failed(line) : `${line}${note}`;
     },
   });
 }

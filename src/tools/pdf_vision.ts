@@ -6,7 +6,7 @@
  */
 import type { ChatModel } from "../core/chat_model.ts";
 import type { PdfPageText } from "../core/pdf_reader.ts";
-import { sanitizeUntrusted } from "../core/untrusted_text.ts";
+import { textForModel } from "../core/untrusted_text.ts";
 
 /** At most this many image-only pages are sent to the vision model per call. */
 export const maxVisionPages = 3;
@@ -38,7 +38,7 @@ export async function readImagePages(
         tools: [],
         temperature: 0,
       }, signal);
-      const text = sanitizeUntrusted(response.content).trim();
+      const text = textForModel(response.content).trim();
       readings.set(page.number, {
         text: text.length > maxChars ? `${text.slice(0, maxChars)}\n[transcription cut]` : text,
       });

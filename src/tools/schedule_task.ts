@@ -5,8 +5,9 @@ import { defineTool } from "../core/tool_definition.ts";
 import type { TaskScheduler } from "../core/schedule_ports.ts";
 import type { TaskInfo } from "../core/schedule_ports.ts";
 import { minimumToolIntervalMinutes, refuseOnHeartbeat } from "./schedule_text.ts";
-import { effectiveTimeZone, formatDayTime } from "../core/zoned_time.ts";
 import { understandWhen } from "./schedule_when.ts";
+import { describeNewSchedule } from "../core/schedule_description.ts";
+import { effectiveTimeZone } from "../core/zoned_time.ts";
 
 /** Creates the schedule_task tool. */
 export function scheduleTaskTool(
@@ -65,11 +66,13 @@ export function scheduleTaskTool(
   });
 }
 
-/** How Radar understood the schedule: 'Scheduled #1 "…": every Monday at 09:00 (UTC); next: …'. */
+/**
+ * How Radar understood the schedule: 'Scheduled #1 "…": every Monday at 09:00 (cron "0 9 * * 1");
+ * next Mon 30 Nov 09:00 (UTC).'
+ */
 function scheduledText(task: TaskInfo, description: string, timeZone: string): string {
-  const next = task.nextRunAt ? formatDayTime(new Date(task.nextRunAt), timeZone) : "never";
-  const title = `Scheduled #${task.id} "${task.message.slice(0, 80)}"`;
-  return description === "once"
-    ? `${title}: once, ${next} (${timeZone}).`
-    : `${title}: ${description} (${timeZone}); next: ${next}.`;
+  const phrase = description === "once" ? undefined : description;
+  return `Scheduled #${task.id} "${task.message.slice(0, 80)}": ${
+    describeNewSchedule(task, timeZone, phrase)
+  }.`;
 }

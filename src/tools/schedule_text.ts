@@ -1,6 +1,7 @@
 /** Shared by the task and monitor tools: one-line descriptions and the heartbeat rule. */
 import type { MonitorInfo, TaskInfo } from "../core/schedule_ports.ts";
 import { formatDurationMinutes } from "../core/schedule.ts";
+import { describeNextRun, describeSchedule } from "../core/schedule_description.ts";
 import { refused, type ToolContext, type ToolResult } from "../core/tool.ts";
 
 /** Smallest interval the model may schedule: every run of a task is a model call. */
@@ -15,15 +16,11 @@ export function refuseOnHeartbeat(context: ToolContext, action: string): ToolRes
   return refused(`Cannot ${action} during a heartbeat: ask the user to do it in chat.`);
 }
 
-/** One line about a task. */
-export function describeTaskInfo(task: TaskInfo): string {
-  const schedule = task.scheduleKind === "every"
-    ? `every ${formatDurationMinutes(Number(task.schedule))}`
-    : task.scheduleKind === "at"
-    ? `once at ${task.schedule}`
-    : `cron "${task.schedule}"`;
-  const next = task.enabled && task.nextRunAt ? `next ${task.nextRunAt}` : "disabled";
-  return `#${task.id} ${task.name} — ${schedule}; ${next}: ${task.message.slice(0, 200)}`;
+/** One line about a task, times in `timeZone`. */
+export function describeTaskInfo(task: TaskInfo, timeZone?: string): string {
+  return `#${task.id} ${task.name} — ${describeSchedule(task, timeZone)}; ${
+    describeNextRun(task, timeZone)
+  }: ${task.message.slice(0, 200)}`;
 }
 
 /** One line about a monitor. */

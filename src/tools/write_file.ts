@@ -1,5 +1,5 @@
 /** `write_file`: create, overwrite or append, atomically (temp file + rename). */
-import { basename, dirname, join } from "node:path";
+import { basename, dirname, isAbsolute, join } from "node:path";
 import { z } from "zod";
 import { failed, refused, type Tool, type ToolContext } from "../core/tool.ts";
 import { defineTool } from "../core/tool_definition.ts";
@@ -14,7 +14,7 @@ import {
   type FileAccessDependencies,
   pathGuardFor,
 } from "../adapters/os/file_access.ts";
-import { isInside, type PathGuard } from "../adapters/os/path_guard.ts";
+import { isInside, type PathCheck, type PathGuard } from "../adapters/os/path_guard.ts";
 import { describeFsError } from "./read_file.ts";
 
 /** Creates the write_file tool. */
@@ -30,11 +30,15 @@ export function writeFileTool(deps: FileAccessDependencies): Tool {
     }),
     run: async ({ path, content, append }, context) => {
       const guard = pathGuardFor(deps);
-      const checked = guard.check(path, "write");
-      if (!checked.ok) return refused(checked.reason);
-      const target = checked.path;
+      const roots = [
+        ensureScratchFolder(deps),
+        ...checkedRoots(guard, deps.config.tools.files.writable_roots),
+      ];
+      const place = writePlace(path, deps, guard, roots, context);
+      if (!place.ok) return refused(place.reason);
+      const target = place.path;
       const shown = guard.display(target);
-      const outside = await outsideRoots(deps, guard, target, shown, context);
+      const outside = await outsideRoots(roots, guard, target, shown, context);
       if (outside) return refused(outside);
       try {
         const existing = await existingFile(target);
@@ -54,7 +58,7 @@ export function writeFileTool(deps: FileAccessDependencies): Tool {
           } catch { /* closed by the copy */ }
         }
         const verb = !existing ? "Created" : append ? "Appended to" : "Replaced";
-        return `${verb} ${shown} (${size} bytes).`;
+        return `${verb} ${shown} (${size} bytes).${place.note ?? ""}`;
       } catch (error) {
         if (error instanceof PathChangedError) {
           return refused(`Cannot write ${shown}: ${error.message}.`);
@@ -66,20 +70,44 @@ export function writeFileTool(deps: FileAccessDependencies): Tool {
 }
 
 /**
+ * Where a write goes. An absolute or `~` path as given. A relative path (a bare file name) is
+ * taken from the folder Radar was run from when it may be written there: inside the writable
+ * roots, or with a person present to say yes (`radar ask` and `radar chat` at a terminal, the
+ * dashboard's chat). Otherwise (a heartbeat, a task, a script, a protected folder) it goes to the
+ * scratch folder (`roots[0]`) and the result says so.
+ */
+function writePlace(
+  path: string,
+  deps: FileAccessDependencies,
+  guard: PathGuard,
+  roots: readonly string[],
+  context: ToolContext,
+): PathCheck & { note?: string } {
+  const here = guard.check(path, "write");
+  if (isAbsolute(path) || path === "~" || path.startsWith("~/")) return here;
+  const personPresent = context.interactive && context.confirm !== undefined;
+  if (here.ok && (personPresent || roots.some((root) => isInside(here.path, root, true)))) {
+    return here;
+  }
+  const there = guard.check(join(roots[0], path), "write");
+  if (!there.ok) return there;
+  const folder = guard.display(deps.cwd ?? Deno.cwd());
+  const why = here.ok ? `nobody is there to allow writing in ${folder}` : `${folder} is protected`;
+  return { ...there, note: ` It is in the scratch folder: ${why}.` };
+}
+
+/**
  * Writes inside the scratch folder and tools.files.writable_roots need no question; anywhere
- * else needs a yes in chat and is refused unattended. Returns the refusal, if any.
+ * else needs a yes from a person (chat, `radar ask` at a terminal) and is refused unattended.
+ * Returns the refusal, if any.
  */
 async function outsideRoots(
-  deps: FileAccessDependencies,
+  roots: readonly string[],
   guard: PathGuard,
   target: string,
   shown: string,
   context: ToolContext,
 ): Promise<string | undefined> {
-  const roots = [
-    ensureScratchFolder(deps),
-    ...checkedRoots(guard, deps.config.tools.files.writable_roots),
-  ];
   if (roots.some((root) => isInside(target, root, true))) return undefined;
   const listed = roots.map((root) => guard.display(root)).join(", ");
   if (!context.interactive || !context.confirm) {

@@ -82,7 +82,7 @@ Deno.test("radar task list shows 'needs approval' and radar task approve clears 
       runtime.close();
     }
     const listed = await run("task", "list");
-    assert.match(listed.out, /#1 Check the mail — every 120 min; next [^\n]*\n/);
+    assert.match(listed.out, /#1 Check the mail — every 2h; next [^\n]*\n/);
     assert.doesNotMatch(listed.out, /#1 [^\n]*needs approval/);
     assert.match(
       listed.out,

@@ -5,6 +5,7 @@ import { nextRunAfter, parseSchedule } from "../../src/application/task_schedule
 import { memoryIo } from "../helpers/memory_io.ts";
 import { textResponse } from "../fakes/scripted_chat_model.ts";
 import { withTestDaemon } from "../helpers/test_radar.ts";
+import { spentOneShotsMigration } from "../../src/adapters/sqlite/migrations/029_spent_one_shots.ts";
 
 const hour = 60 * 60_000;
 
@@ -79,19 +80,57 @@ Deno.test("missed runs catch up once within 24 h, never in a burst, and older on
   });
 });
 
-Deno.test("a one-shot task runs once and is then disabled", async () => {
-  await withTestDaemon({ steps: [textResponse("done")] }, async (daemon) => {
+Deno.test("a one-shot reminder runs exactly once: not on the ticks after it, not after a restart", async () => {
+  await withTestDaemon({ steps: [textResponse("Reminded.")] }, async (daemon) => {
     const { services, clock, model } = daemon;
     const once = services.tasks.add({ at: "2026-11-23 12:00", message: "Call the dentist" });
     assert.ok(!("error" in once));
     clock.set(new Date("2026-11-23T12:00:30Z"));
-    await services.taskRunner.run(clock.now(), new AbortController().signal);
-    clock.advance(24 * hour);
-    await services.taskRunner.run(clock.now(), new AbortController().signal);
-    assert.equal(model.requests.length, 1);
+    // The daemon ticks every minute; before the fix it ran the reminder on each of them.
+    for (let minute = 0; minute < 5; minute++) {
+      await services.taskRunner.run(clock.now(), new AbortController().signal);
+      clock.advance(60_000);
+    }
+    assert.equal(model.requests.length, 1, "one model run in five minutes");
     const stored = services.tasks.store.get(once.id)!;
     assert.equal(stored.enabled, false);
     assert.equal(stored.nextRunAt, undefined);
+    assert.equal(stored.lastOutcome, "ok");
+    const restarted = daemon.reopen();
+    try {
+      for (let minute = 0; minute < 3; minute++) {
+        await restarted.services.taskRunner.run(
+          restarted.clock.now(),
+          new AbortController().signal,
+        );
+        restarted.clock.advance(60_000);
+      }
+      assert.equal(restarted.model.requests.length, 0, "not again after a restart");
+    } finally {
+      restarted.close();
+    }
+    assert.equal(services.runs.recent(10, { kind: "task" }).length, 1);
+  });
+});
+
+Deno.test("schema 29 disables the one-shots that earlier versions left due after their run", async () => {
+  await withTestDaemon({}, (daemon) => {
+    const { services } = daemon;
+    const spent = services.tasks.add({ at: "2026-11-23 12:00", message: "Call the dentist" });
+    const early = services.tasks.add({ at: "2026-11-23 13:00", message: "Ran early by hand" });
+    const weekly = services.tasks.add({ cron: "0 9 * * 1", message: "Summarize my week" });
+    assert.ok(!("error" in spent) && !("error" in early) && !("error" in weekly));
+    const db = daemon.database();
+    // What the old runner left: the due time kept, still enabled, a run recorded after it.
+    db.prepare("UPDATE tasks SET last_run_at = ?, last_outcome = 'ok' WHERE id IN (?, ?)")
+      .run("2026-11-23T12:04:10.000Z", spent.id, early.id);
+    db.exec(spentOneShotsMigration.sql);
+    const after = (id: number) => services.tasks.store.get(id)!;
+    assert.equal(after(spent.id).enabled, false);
+    assert.equal(after(spent.id).nextRunAt, undefined);
+    assert.equal(after(early.id).enabled, true, "a run before its due time does not spend it");
+    assert.equal(after(early.id).nextRunAt, "2026-11-23T13:00:00.000Z");
+    assert.equal(after(weekly.id).enabled, true);
   });
 });
 
@@ -110,14 +149,30 @@ Deno.test("radar task add/list/disable/enable/remove", async () => {
   try {
     const added = await run("task", "add", "0 9 * * 1", "Summarize", "my", "week");
     assert.equal(added.code, 0, added.err);
-    assert.match(added.out, /^Added #1 Summarize my week — cron "0 9 \* \* 1"; next Monday/);
+    assert.match(
+      added.out,
+      /^Added #1 Summarize my week — cron "0 9 \* \* 1"; next Mon \d+ \w+ 09:00 \(.+\)\n$/,
+    );
     assert.equal((await run("task", "add", "--every", "2h", "Check", "the", "mail")).code, 0);
     assert.equal((await run("task", "add", "nonsense")).code, 2);
     assert.match((await run("task", "add", "--every", "often", "x")).err, /--every must look like/);
-    assert.match((await run("task", "list")).out, /#2 Check the mail — every 120 min; next/);
+    assert.match((await run("task", "list")).out, /#2 Check the mail — every 2h; next/);
     assert.match((await run("task", "disable", "2")).out, /#2 .*; disabled/);
     assert.match((await run("task", "enable", "2")).out, /#2 .*; next/);
     assert.match((await run("status")).out, /tasks:\n {2}#1 Summarize my week/);
+    // The words schedule_task reads, shown back as the cron expression and the next run.
+    const weekly = await run("task", "add", "every monday at 9am", "Plan the week");
+    assert.equal(weekly.code, 0, weekly.err);
+    assert.match(
+      weekly.out,
+      /^Added #3 Plan the week — every Monday at 09:00 \(cron "0 9 \* \* 1"\); next Mon \d+ \w+ 09:00 \(.+\)\n$/,
+    );
+    const once = await run("task", "add", "tomorrow at 8", "Call the dentist");
+    assert.equal(once.code, 0, once.err);
+    assert.match(once.out, /^Added #4 Call the dentist — once \w{3} \d+ \w+ \d{4} 08:00 \(.+\)\n$/);
+    const unclear = await run("task", "add", "someday", "x");
+    assert.equal(unclear.code, 2);
+    assert.match(unclear.err, /"someday" is not a schedule Radar reads; .*"every Monday at 9am"/);
     assert.equal((await run("task", "remove", "1")).code, 0);
     assert.equal((await run("task", "remove", "1")).code, 3, "not found");
     assert.doesNotMatch((await run("task", "list")).out, /#1/);

@@ -7,29 +7,11 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { FakeLlmServer, ollamaText } from "../fakes/fake_llm_server.ts";
-import { radarEnvironment, radarFlags } from "../helpers/radar_process.ts";
+import { type PtyStep, radarInPty } from "../helpers/pty.ts";
+import { needing } from "../helpers/system_parts.ts";
 
-const driver = new URL("../helpers/pty_session.py", import.meta.url).pathname;
-
-async function chatInPty(home: string, server: FakeLlmServer, steps: Array<[string, string]>) {
-  const output = await new Deno.Command("python3", {
-    args: [
-      driver,
-      JSON.stringify(steps),
-      Deno.execPath(),
-      "run",
-      ...radarFlags,
-      join(Deno.cwd(), "main.ts"),
-      "chat",
-    ],
-    cwd: home,
-    env: radarEnvironment(home, { RADAR_LLM_BASE_URL: server.url, TERM: "xterm" }),
-    clearEnv: true,
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const decoder = new TextDecoder();
-  return { code: output.code, text: decoder.decode(output.stdout) + decoder.decode(output.stderr) };
+function chatInPty(home: string, server: FakeLlmServer, steps: PtyStep[]) {
+  return radarInPty(home, ["chat"], steps, { env: { RADAR_LLM_BASE_URL: server.url } });
 }
 
 type ChatBody = { messages: Array<{ role: string; content: string }> };
@@ -37,7 +19,9 @@ const lastUserMessage = (server: FakeLlmServer, index: number) =>
   (server.chatRequests[index].body as ChatBody).messages.filter((m) => m.role === "user").at(-1)
     ?.content;
 
-Deno.test("radar chat in a terminal: /help, multi-line, Ctrl-C cancels an answer, Ctrl-C twice exits", async () => {
+Deno.test(needing(["python3"], {
+  name: "radar chat in a terminal: /help, multi-line, Ctrl-C cancels an answer, Ctrl-C twice exits",
+}, async () => {
   const home = Deno.makeTempDirSync({ prefix: "radar-chat-pty-" });
   const server = FakeLlmServer.start();
   const slow = Promise.withResolvers<void>();
@@ -82,17 +66,21 @@ Deno.test("radar chat in a terminal: /help, multi-line, Ctrl-C cancels an answer
     await server.close();
     Deno.removeSync(home, { recursive: true });
   }
-});
+}));
 
-Deno.test("radar chat in a terminal: Ctrl-D at the prompt exits with 0", async () => {
-  const home = Deno.makeTempDirSync({ prefix: "radar-chat-pty-" });
-  const server = FakeLlmServer.start();
-  try {
-    const run = await chatInPty(home, server, [["expect", "> "], ["send", "\x04"]]);
-    assert.equal(run.code, 0, run.text);
-    assert.equal(server.chatRequests.length, 0);
-  } finally {
-    await server.close();
-    Deno.removeSync(home, { recursive: true });
-  }
-});
+Deno.test(needing(
+  ["python3"],
+  { name: "radar chat in a terminal: Ctrl-D at the prompt exits with 0" },
+  async () => {
+    const home = Deno.makeTempDirSync({ prefix: "radar-chat-pty-" });
+    const server = FakeLlmServer.start();
+    try {
+      const run = await chatInPty(home, server, [["expect", "> "], ["send", "\x04"]]);
+      assert.equal(run.code, 0, run.text);
+      assert.equal(server.chatRequests.length, 0);
+    } finally {
+      await server.close();
+      Deno.removeSync(home, { recursive: true });
+    }
+  },
+));

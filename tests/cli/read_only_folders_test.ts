@@ -6,11 +6,11 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { runRadar } from "../helpers/radar_process.ts";
-import { canMountTmpfs, mountTmpfs } from "../adapters/sqlite/tmpfs.ts";
+import { mountTmpfs, tmpfsMounts } from "../adapters/sqlite/tmpfs.ts";
+import { needing } from "../helpers/system_parts.ts";
 
-Deno.test({
+Deno.test(needing([tmpfsMounts], {
   name: "a read-only data folder without plugins/ and logs/: reads work, serve fails in one line",
-  ignore: !canMountTmpfs,
   async fn() {
     const home = Deno.makeTempDirSync({ prefix: "radar-ro-folders-" });
     const dataDir = join(home, "data");
@@ -38,4 +38,4 @@ Deno.test({
       Deno.removeSync(home, { recursive: true });
     }
   },
-});
+}));

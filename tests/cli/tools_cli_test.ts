@@ -7,6 +7,7 @@ import { openRadar } from "../../src/runtime/open_radar.ts";
 import { ScriptedChatModel, textResponse, toolCallResponse } from "../fakes/scripted_chat_model.ts";
 import { memoryIo } from "../helpers/memory_io.ts";
 import { tempHome } from "../tools/tool_harness.ts";
+import { needing, onLinux } from "../helpers/system_parts.ts";
 
 function environment(home: string): Record<string, string> {
   return {
@@ -133,7 +134,10 @@ Deno.test("the audit trail prunes rows older than tools.audit_retention_days", (
   }
 });
 
-Deno.test("radar status has a security section: sandbox or NONE, writable roots, network, unattended", async () => {
+// Its lines name the sandbox found on this machine: bubblewrap on Linux.
+Deno.test(needing([onLinux, "bubblewrap"], {
+  name: "radar status has a security section: sandbox or NONE, writable roots, network, unattended",
+}, async () => {
   const home = tempHome();
   try {
     const env = environment(home.home);
@@ -159,4 +163,4 @@ Deno.test("radar status has a security section: sandbox or NONE, writable roots,
   } finally {
     home.dispose();
   }
-});
+}));

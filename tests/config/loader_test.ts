@@ -138,6 +138,12 @@ Deno.test("the repository's radar.yaml is valid, complete and equal to the defau
   assert.deepEqual(fromFile.warnings, []);
   const defaults = loadConfig(options({}));
   assert.deepEqual(fromFile.config, defaults.config);
+  // Every section is there to read (mcp: included), and the lookup it describes is the real one.
+  const sections = text.match(/^[a-z_]+:/gm)!.map((line) => line.slice(0, -1));
+  assert.deepEqual(sections.toSorted(), Object.keys(defaults.config).toSorted());
+  const header = text.slice(0, text.indexOf("\nradar:"));
+  assert.doesNotMatch(header, /\.\/radar\.yaml/, "a radar.yaml in the cwd is not a lookup place");
+  assert.match(header, /--config PATH, else RADAR_CONFIG, else\n# \$XDG_CONFIG_HOME/);
 });
 
 Deno.test("a config nested thousands of levels deep is refused as too deep, with its line", () => {

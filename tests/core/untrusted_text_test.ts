@@ -1,15 +1,15 @@
 import assert from "node:assert/strict";
 import {
   controlTokens,
-  neutralizeControlTokens,
   randomMarkerId,
+  textForModel,
   wrapUntrusted,
 } from "../../src/core/untrusted_text.ts";
 
 Deno.test("every listed chat-template token is neutralised, in any case", () => {
   for (const token of controlTokens) {
     for (const spelling of [token, token.toUpperCase(), token.toLowerCase()]) {
-      const out = neutralizeControlTokens(`a${spelling}b`);
+      const out = textForModel(`a${spelling}b`);
       assert.ok(!out.toLowerCase().includes(token.toLowerCase()), `${spelling} → ${out}`);
       assert.ok(out.startsWith("a") && out.endsWith("b"));
     }
@@ -17,10 +17,10 @@ Deno.test("every listed chat-template token is neutralised, in any case", () => 
 });
 
 Deno.test("token families are caught beyond the list; ordinary text is unchanged", () => {
-  assert.equal(neutralizeControlTokens("<|some_new_token|>"), "‹¦some_new_token¦›");
-  assert.equal(neutralizeControlTokens("<｜User｜>"), "‹¦User¦›");
+  assert.equal(textForModel("<|some_new_token|>"), "‹¦some_new_token¦›");
+  assert.equal(textForModel("<｜User｜>"), "‹¦User¦›");
   const plain = "if (a < b || c > d) { x[1] = y; } <b>bold</b> a|b";
-  assert.equal(neutralizeControlTokens(plain), plain);
+  assert.equal(textForModel(plain), plain);
 });
 
 Deno.test("wrapUntrusted: content cannot close or open a marker, ids are random", () => {

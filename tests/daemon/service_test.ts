@@ -4,6 +4,7 @@ import { runCli } from "../../src/cli/program.ts";
 import { radarCommand, runsUnderDenoCli } from "../../src/daemon/daemon_command.ts";
 import { launchdPlist, serviceLocation, systemdUnit } from "../../src/daemon/service_files.ts";
 import { memoryIo } from "../helpers/memory_io.ts";
+import { needing, onLinux } from "../helpers/system_parts.ts";
 
 const spec = {
   program: "/Users/ann/bin/radar",
@@ -69,9 +70,8 @@ Deno.test("systemdUnit() quotes ExecStart words and escapes % and $", () => {
   assert.equal(serviceLocation("windows", "C:\\"), undefined);
 });
 
-Deno.test({
+Deno.test(needing([onLinux], {
   name: "radar service install/status/uninstall writes the user unit and prints the load command",
-  ignore: Deno.build.os !== "linux",
   fn: async () => {
     const home = Deno.makeTempDirSync({ prefix: "radar-service-" });
     const env = { HOME: home, RADAR_DATA_DIR: join(home, "data"), PATH: "/usr/bin" };
@@ -97,4 +97,4 @@ Deno.test({
       Deno.removeSync(home, { recursive: true });
     }
   },
-});
+}));

@@ -10,8 +10,9 @@ import { openDatabase } from "../../src/adapters/sqlite/database.ts";
 import { SqliteEventQueue } from "../../src/adapters/sqlite/event_queue.ts";
 import { SqliteWatchedFileStore } from "../../src/adapters/sqlite/watched_file_store.ts";
 import type { Logger } from "../../src/core/ports.ts";
-import { canMountTmpfs, fillDisk, mountTmpfs } from "../adapters/sqlite/tmpfs.ts";
+import { fillDisk, mountTmpfs, tmpfsMounts } from "../adapters/sqlite/tmpfs.ts";
 import { ManualTimers } from "../fakes/manual_timers.ts";
+import { needing } from "../helpers/system_parts.ts";
 
 /** Waits for the OS to deliver file events (not an injectable clock). */
 async function until(what: string, condition: () => boolean, seconds = 5): Promise<void> {
@@ -22,9 +23,8 @@ async function until(what: string, condition: () => boolean, seconds = 5): Promi
   }
 }
 
-Deno.test({
+Deno.test(needing([tmpfsMounts], {
   name: "a watched file seen while the disk is full is queued once space is back",
-  ignore: !canMountTmpfs,
   async fn() {
     const disk = mountTmpfs(1024);
     const folder = Deno.makeTempDirSync({ prefix: "radar-watched-" });
@@ -93,4 +93,4 @@ Deno.test({
       Deno.removeSync(folder, { recursive: true });
     }
   },
-});
+}));

@@ -4,6 +4,7 @@ import { runEvalCommand } from "../../src/eval/eval_command.ts";
 import { runEval, type TaskOutcome } from "../../src/eval/eval_runner.ts";
 import { evalTasks, mentionsDate } from "../../src/eval/eval_tasks.ts";
 import { FakeLlmServer, ollamaText, ollamaToolCall } from "../fakes/fake_llm_server.ts";
+import { needing, onLinux } from "../helpers/system_parts.ts";
 
 const pick = (...ids: string[]) => ids.map((id) => evalTasks.find((task) => task.id === id)!);
 
@@ -110,7 +111,10 @@ Deno.test("mentionsDate() accepts the common ways to write a date", () => {
   assert.ok(!mentionsDate("2026-11-24", date));
 });
 
-Deno.test("the rest of the suite passes with a model that does the right thing", async () => {
+// The suite's exec task runs its command in the sandbox.
+Deno.test(needing([onLinux, "bubblewrap"], {
+  name: "the rest of the suite passes with a model that does the right thing",
+}, async () => {
   const pdfText: string[] = [];
   const server = FakeLlmServer.start().reply(
     ollamaToolCall("pdf_extract", { path: "~/Downloads/invoice-0423.pdf" }),
@@ -139,7 +143,7 @@ Deno.test("the rest of the suite passes with a model that does the right thing",
   } finally {
     await server.close();
   }
-});
+}));
 
 Deno.test("runEvalCommand() prints a line per task and the totals; exit 1 when a task failed", async () => {
   const server = FakeLlmServer.start().reply(ollamaText("Lyon"));

@@ -1,18 +1,14 @@
 /**
  * A real Dovecot IMAP server for tests: started on 127.0.0.1 on a free port with a temp config
  * (passwd-file users, maildir in the temp folder, plain text allowed: loopback only), stopped by
- * `stop()`. Mail is delivered with IMAP APPEND. `dovecotInstalled()` lets a test skip clearly.
+ * `stop()`. Mail is delivered with IMAP APPEND. Tests that start one declare `Deno.test(needing(["dovecot"], …))`.
  */
 import { ImapFlow } from "imapflow";
+import { findProgram } from "../../scripts/system_parts.ts";
 
 /** The dovecot binary, when installed. */
 export function dovecotPath(): string | undefined {
-  for (const path of ["/usr/sbin/dovecot", "/usr/local/sbin/dovecot"]) {
-    try {
-      if (Deno.statSync(path).isFile) return path;
-    } catch { /* next */ }
-  }
-  return undefined;
+  return findProgram("dovecot");
 }
 
 /** A running Dovecot. */

@@ -115,7 +115,7 @@ export class FakeLlmServer {
   embedText: (text: string) => number[] = (text) => fakeEmbedding(text);
   /** Bytes sent by misbehaving bodies, and how many of those the client cancelled. */
   readonly streams = { bytesSent: 0, cancelled: 0 };
-  readonly #queue: FakeReply[] = [];
+  readonly #queue: Array<FakeReply | ((request: RecordedRequest) => FakeReply)> = [];
   readonly #server: Deno.HttpServer<Deno.NetAddr>;
 
   private constructor(port: number) {
@@ -135,8 +135,11 @@ export class FakeLlmServer {
     return `http://127.0.0.1:${this.#server.addr.port}`;
   }
 
-  /** Queues replies for the next chat requests, in order. */
-  reply(...replies: FakeReply[]): this {
+  /**
+   * Queues replies for the next chat requests, in order; a function answers from the request (a
+   * model that reads the tool result it was sent).
+   */
+  reply(...replies: Array<FakeReply | ((request: RecordedRequest) => FakeReply)>): this {
     this.#queue.push(...replies);
     return this;
   }
@@ -158,9 +161,12 @@ export class FakeLlmServer {
     try {
       body = text ? JSON.parse(text) : undefined;
     } catch { /* keep raw text */ }
-    this.requests.push({ method: request.method, path, headers: request.headers, body });
+    const recorded = { method: request.method, path, headers: request.headers, body };
+    this.requests.push(recorded);
     if (path === "/api/chat" || path === "/v1/chat/completions") {
-      const next = this.#queue.shift() ?? this.fallback?.(path) ??
+      const queued = this.#queue.shift();
+      const next = (typeof queued === "function" ? queued(recorded) : queued) ??
+        this.fallback?.(path) ??
         { status: 500, body: { error: "fake server: no reply queued for this request" } };
       await next.hold?.catch(() => {});
       return next.misbehave ? this.#misbehave(next) : respond(next);

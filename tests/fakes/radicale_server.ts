@@ -3,15 +3,11 @@
  * htpasswd (plain) user file; calendars and events are created over HTTP, read back from storage.
  */
 import { freePort } from "./dovecot_server.ts";
+import { findProgram } from "../../scripts/system_parts.ts";
 
 /** The radicale binary, when installed. */
 export function radicalePath(): string | undefined {
-  for (const path of ["/usr/bin/radicale", "/usr/local/bin/radicale"]) {
-    try {
-      if (Deno.statSync(path).isFile) return path;
-    } catch { /* next */ }
-  }
-  return undefined;
+  return findProgram("radicale");
 }
 
 /** A running Radicale. */

@@ -18,6 +18,7 @@ export function memoryIo(
     err: [],
     stdout: (text) => void io.out.push(text),
     stderr: (text) => void io.err.push(text),
+    clearStderrLine: () => {},
     stderrIsTerminal: false,
     stdinIsTerminal: options.stdin === undefined,
     // A test without piped stdin stands for a person at a terminal (control commands run).

@@ -147,6 +147,15 @@ Deno.test("a bad rule is one line naming the file, the rule index and the proble
     /\/cfg\/radar\.yaml.*hooks\.rules\[1\]\.patterns\[0\]: invalid regular expression/,
   );
   assert.ok(!badRegex.includes("\n"));
+  // Patterns run on RE2 (linear time): what it cannot run is refused at load, in one line.
+  for (const [pattern, problem] of [["(a)\\1", "backreferences"], ["a(?=b)", "lookahead"]]) {
+    assert.match(
+      configError(
+        `hooks:\n  rules:\n    - name: b\n      type: redact_response\n      patterns: ['${pattern}']\n`,
+      ),
+      new RegExp(`hooks\\.rules\\[0\\]\\.patterns\\[0\\]: ${problem}.* not supported`),
+    );
+  }
   assert.match(
     configError("hooks:\n  rules:\n    - name: a\n      type: block_tool\n"),
     /hooks\.rules\[0\]\.tools: a block_tool rule needs tools/,

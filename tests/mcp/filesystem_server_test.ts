@@ -1,7 +1,6 @@
 /** The reference filesystem MCP server from npm, in the sandbox with one approved folder. */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { hasBubblewrap } from "../tools/exec/exec_harness.ts";
 import { tempHome, toolDeps } from "../tools/tool_harness.ts";
 import {
   approvalOf,
@@ -12,12 +11,12 @@ import {
   MemoryApprovals,
   runTool,
 } from "./mcp_harness.ts";
+import { needing, onLinux } from "../helpers/system_parts.ts";
 
 const serverPackage = "npm:@modelcontextprotocol/server-filesystem@2026.8.31";
 
-Deno.test({
+Deno.test(needing([onLinux, "bubblewrap"], {
   name: "the filesystem server lists and reads its folder and nothing outside it",
-  ignore: !hasBubblewrap,
   fn: async () => {
     await cacheSpecifier(serverPackage);
     const home = tempHome();
@@ -37,18 +36,18 @@ Deno.test({
     try {
       assert.deepEqual(source.problems, []);
       const names = source.tools.map((tool) => tool.name);
-      assert.ok(names.includes("mcp_files_list_directory"), names.join(", "));
+      assert.ok(names.includes("mcp_files__list_directory"), names.join(", "));
       assert.ok(source.tools.every((tool) => tool.source === "mcp:files"));
       assert.ok(source.tools.every((tool) => JSON.stringify(tool.parameters).length <= 2000));
 
-      const listing = await runTool(source.tools, "mcp_files_list_directory", { path: folder });
+      const listing = await runTool(source.tools, "mcp_files__list_directory", { path: folder });
       assert.deepEqual(listing.outcome, "ok");
       assert.match(listing.text, /todo.txt/);
-      const read = await runTool(source.tools, "mcp_files_read_text_file", {
+      const read = await runTool(source.tools, "mcp_files__read_text_file", {
         path: join(folder, "todo.txt"),
       });
       assert.match(read.text, /buy milk/);
-      const written = await runTool(source.tools, "mcp_files_write_file", {
+      const written = await runTool(source.tools, "mcp_files__write_file", {
         path: join(folder, "new.txt"),
         content: "from the model",
       });
@@ -56,11 +55,11 @@ Deno.test({
       assert.deepEqual(Deno.readTextFileSync(join(folder, "new.txt")), "from the model");
 
       for (const path of [join(home.home, "private.txt"), join(home.home, ".ssh", "id_ed25519")]) {
-        const outside = await runTool(source.tools, "mcp_files_read_text_file", { path });
+        const outside = await runTool(source.tools, "mcp_files__read_text_file", { path });
         assert.deepEqual(outside.outcome, "error", outside.text);
         assert.ok(!outside.text.includes("outside secret") && !outside.text.includes("PRIVATE"));
       }
-      const escape = await runTool(source.tools, "mcp_files_read_text_file", {
+      const escape = await runTool(source.tools, "mcp_files__read_text_file", {
         path: join(folder, "..", "private.txt"),
       });
       assert.ok(!escape.text.includes("outside secret"), escape.text);
@@ -69,4 +68,4 @@ Deno.test({
       home.dispose();
     }
   },
-});
+}));

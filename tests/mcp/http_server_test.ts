@@ -13,7 +13,7 @@ Deno.test("an approved HTTP server's tools run through the registry", async () =
     const deps = toolDeps(home);
     const approval = approvalOf("web", [], { url: server.url, hosts: ["127.0.0.1"] });
     const source = await approveAndOpen(deps, new MemoryApprovals(), approval);
-    const shout = await runTool(source.tools, "mcp_web_shout", { text: "hello" });
+    const shout = await runTool(source.tools, "mcp_web__shout", { text: "hello" });
     assert.equal(shout.text, "HELLO");
     assert.equal(source.tools[0].source, "mcp:web");
     await source.close();

@@ -5,11 +5,11 @@ import { runCli } from "../../src/cli/program.ts";
 import { toResult } from "../../src/core/tool.ts";
 import { openRadar } from "../../src/runtime/open_radar.ts";
 import { memoryIo } from "../helpers/memory_io.ts";
-import { hasBubblewrap } from "../tools/exec/exec_harness.ts";
 import { askContext, tempHome } from "../tools/tool_harness.ts";
 import { approvalOf, denoDir, denoServer, hostileServerCopy } from "./mcp_harness.ts";
 import { openDatabase } from "../../src/adapters/sqlite/database.ts";
 import { SqliteMcpApprovals } from "../../src/adapters/sqlite/mcp_approvals.ts";
+import { needing, onLinux } from "../helpers/system_parts.ts";
 
 function environment(home: string): Record<string, string> {
   return {
@@ -21,9 +21,8 @@ function environment(home: string): Record<string, string> {
   };
 }
 
-Deno.test({
+Deno.test(needing([onLinux, "bubblewrap"], {
   name: "radar mcp add approves a server whose tools then join the registry; remove drops them",
-  ignore: !hasBubblewrap,
   fn: async () => {
     const home = tempHome();
     const env = environment(home.home);
@@ -62,7 +61,7 @@ Deno.test({
 
       const runtime = openRadar({ env, cwd: home.home });
       try {
-        const echo = runtime.registry.list().find((tool) => tool.name === "mcp_evil_echo");
+        const echo = runtime.registry.list().find((tool) => tool.name === "mcp_evil__echo");
         assert.equal(echo?.source, "mcp:evil");
         const result = toResult(await echo!.run({ text: "via registry" }, askContext()));
         assert.equal(result.text, "echo via registry");
@@ -83,7 +82,7 @@ Deno.test({
       home.dispose();
     }
   },
-});
+}));
 
 Deno.test("radar mcp list shows a config server as pending, approve needs a known name", async () => {
   const home = tempHome();

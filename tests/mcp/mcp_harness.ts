@@ -1,4 +1,6 @@
 /** Helpers for MCP tests: approvals in memory, tool lookup, the Deno cache a server needs. */
+import { programHash } from "../../src/mcp/program_pin.ts";
+import { defaultPath } from "../../src/mcp/sandbox_launch.ts";
 import { join } from "node:path";
 import { commandHash, type McpApproval, type McpApprovals } from "../../src/mcp/approval.ts";
 import { discoverTools, type McpDependencies, mcpToolSource } from "../../src/mcp/mcp_servers.ts";
@@ -47,6 +49,8 @@ export function approvalOf(
     command: url ? [] : command,
     url,
     commandHash: commandHash(url ? [] : command, url),
+    // What `radar mcp approve` pins: the program's files as they are now.
+    programHash: programHash(url ? [] : command, defaultPath, grants.folders?.[0] ?? "/"),
     folders: grants.folders ?? [],
     readFolders: grants.readFolders ?? [],
     network: grants.network ?? false,

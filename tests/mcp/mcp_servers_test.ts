@@ -34,7 +34,7 @@ Deno.test("a config server runs only with an approval of its exact command line"
   try {
     const source = mcpToolSource({ ...toolDeps(home), config }, approvals);
     const names = source.tools.map((tool) => tool.name);
-    assert.ok(!names.includes("mcp_files_list"), "a changed server offers no tools");
+    assert.ok(!names.includes("mcp_files__list"), "a changed server offers no tools");
     assert.ok(source.problems.some((line) => /files is changed/.test(line)));
     assert.ok(source.problems.some((line) => /fresh is not approved/.test(line)));
     await source.close();
@@ -70,7 +70,7 @@ Deno.test("approvals survive in SQLite (migration 012)", () => {
 });
 
 Deno.test("tool names are prefixed and cleaned; schemas are compact and capped", () => {
-  assert.equal(mcpToolName("files", "read-file.v2"), "mcp_files_read_file_v2");
+  assert.equal(mcpToolName("files", "read-file.v2"), "mcp_files__read_file_v2");
   assert.ok(mcpToolName("s", "x".repeat(200)).length <= 64);
   const schema = compactSchema({
     $schema: "http://json-schema.org/draft-07/schema#",

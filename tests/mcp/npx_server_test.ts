@@ -1,23 +1,17 @@
 /**
  * The reference filesystem server started the way most guides show it, `npx -y …`, inside the
  * sandbox without network: npx runs offline from an npm cache that the test fills beforehand
- * (outside the sandbox). Skipped, saying why, when node/npx is missing or the cache cannot be
- * filled (no npm registry).
+ * (outside the sandbox). It needs node's npx and the npm registry (RADAR_TEST_SKIP=node skips it).
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { hasBubblewrap } from "../tools/exec/exec_harness.ts";
+import { findProgram } from "../../scripts/system_parts.ts";
+import { needing, onLinux } from "../helpers/system_parts.ts";
 import { tempHome, toolDeps } from "../tools/tool_harness.ts";
 import { approvalOf, approveAndOpen, MemoryApprovals, runTool } from "./mcp_harness.ts";
 
 const serverPackage = "@modelcontextprotocol/server-filesystem@2026.8.31";
-const npx = ["/usr/bin/npx", "/usr/local/bin/npx"].find((path) => {
-  try {
-    return Deno.statSync(path).isFile;
-  } catch {
-    return false;
-  }
-});
+const npx = findProgram("npx");
 /** Outside /tmp (the sandbox's /tmp is private) and outside the test's home. */
 const npmCache = join(Deno.env.get("HOME") ?? "/root", ".cache", "radar-test-npm");
 
@@ -39,14 +33,15 @@ async function fillCache(): Promise<string | undefined> {
   return stderr.split("\n").find((line) => /error/i.test(line))?.slice(0, 200) ?? "npx failed";
 }
 
-Deno.test({
+Deno.test(needing([onLinux, "bubblewrap", "node"], {
   name: "an npx-started server runs offline from the npm cache inside the sandbox",
-  ignore: !hasBubblewrap || !npx,
   async fn(t) {
     const problem = await fillCache();
     if (problem) {
-      console.warn(`SKIPPED npx server test: cannot fill the npm cache (${problem})`);
-      return;
+      throw new Error(
+        `Cannot fill the npm cache from the npm registry (${problem}); ` +
+          "RADAR_TEST_SKIP=node skips this test",
+      );
     }
     const home = tempHome();
     const folder = join(home.home, "notes");
@@ -64,14 +59,14 @@ Deno.test({
     try {
       await t.step("its tools join with the source label and work on the folder", async () => {
         assert.deepEqual(source.problems, []);
-        assert.ok(source.tools.some((tool) => tool.name === "mcp_files_read_text_file"));
-        const read = await runTool(source.tools, "mcp_files_read_text_file", {
+        assert.ok(source.tools.some((tool) => tool.name === "mcp_files__read_text_file"));
+        const read = await runTool(source.tools, "mcp_files__read_text_file", {
           path: join(folder, "todo.txt"),
         });
         assert.match(read.text, /buy bread/);
       });
       await t.step("nothing outside its folder", async () => {
-        const outside = await runTool(source.tools, "mcp_files_read_text_file", {
+        const outside = await runTool(source.tools, "mcp_files__read_text_file", {
           path: join(home.home, "private.txt"),
         });
         assert.ok(!outside.text.includes("outside secret"), outside.text);
@@ -81,4 +76,4 @@ Deno.test({
       home.dispose();
     }
   },
-});
+}));

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { runCli } from "../../src/cli/program.ts";
 import { discoverTools } from "../../src/mcp/mcp_servers.ts";
 import { memoryIo } from "../helpers/memory_io.ts";
-import { hasBubblewrap } from "../tools/exec/exec_harness.ts";
+import { needing, onLinux } from "../helpers/system_parts.ts";
 import { tempHome, toolDeps } from "../tools/tool_harness.ts";
 import {
   approvalOf,
@@ -25,9 +25,8 @@ import { freePort } from "../fakes/dovecot_server.ts";
 
 const serverPackage = "npm:@modelcontextprotocol/server-filesystem@2026.8.31";
 
-Deno.test({
+Deno.test(needing([onLinux, "bubblewrap"], {
   name: "an npm server that dies at start says how it ended and its stderr, secrets masked",
-  ignore: !hasBubblewrap,
   fn: async () => {
     await cacheSpecifier(serverPackage);
     const home = tempHome();
@@ -59,7 +58,7 @@ Deno.test({
       });
       const source = mcpToolSource(deps, approvals);
       try {
-        const result = await runTool(source.tools, "mcp_fsgone_list_directory", { path: "/" });
+        const result = await runTool(source.tools, "mcp_fsgone__list_directory", { path: "/" });
         assert.equal(result.outcome, "error");
         assert.match(
           result.text,
@@ -73,11 +72,10 @@ Deno.test({
       home.dispose();
     }
   },
-});
+}));
 
-Deno.test({
+Deno.test(needing([onLinux, "bubblewrap"], {
   name: "radar mcp add of a program under /tmp says the sandbox hid it and what to grant",
-  ignore: !hasBubblewrap,
   fn: async () => {
     const home = tempHome();
     const installed = Deno.makeTempDirSync({ dir: "/tmp", prefix: "radar-mcp-installed-" });
@@ -121,7 +119,7 @@ Deno.test({
       home.dispose();
     }
   },
-});
+}));
 
 Deno.test("an HTTP server that is down names its address and says connection refused", async () => {
   const home = tempHome();

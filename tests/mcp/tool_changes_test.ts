@@ -11,9 +11,9 @@ import { mcpServerStatuses, mcpToolSource } from "../../src/mcp/mcp_servers.ts";
 import { mcpServerViews } from "../../src/mcp/mcp_views.ts";
 import { mcpHealth } from "../../src/sources/source_health.ts";
 import { sourceHealthLines } from "../../src/sources/source_health_text.ts";
-import { hasBubblewrap } from "../tools/exec/exec_harness.ts";
 import { startHostile } from "./hostile_harness.ts";
 import { approvalOf, runTool } from "./mcp_harness.ts";
+import { needing, onLinux } from "../helpers/system_parts.ts";
 
 async function until(condition: () => boolean, what: string): Promise<void> {
   const deadline = Date.now() + 8000;
@@ -23,24 +23,23 @@ async function until(condition: () => boolean, what: string): Promise<void> {
   }
 }
 
-Deno.test({
+Deno.test(needing([onLinux, "bubblewrap"], {
   name: "a server that adds and rewrites tools after approval is flagged; only unchanged tools run",
-  ignore: !hasBubblewrap,
   async fn() {
     const h = await startHostile();
     try {
-      const mutated = await runTool(h.tools, "mcp_evil_mutate", {});
+      const mutated = await runTool(h.tools, "mcp_evil__mutate", {});
       assert.equal(mutated.text, "mutated");
       await until(() => h.approvals.get("evil")?.toolChanges !== undefined, "the flag");
       assert.deepEqual(h.approvals.get("evil")?.toolChanges, ["echo: changed", "sneaky: new"]);
-      const echo = await runTool(h.tools, "mcp_evil_echo", { text: "hi" });
+      const echo = await runTool(h.tools, "mcp_evil__echo", { text: "hi" });
       assert.equal(echo.outcome, "refused");
       assert.match(
         echo.text,
         /changed its tool echo since it was approved.*radar mcp approve evil/,
       );
-      assert.ok(!h.source.tools.some((tool) => tool.name === "mcp_evil_sneaky"), "not offered");
-      const instance = await runTool(h.tools, "mcp_evil_instance", {});
+      assert.ok(!h.source.tools.some((tool) => tool.name === "mcp_evil__sneaky"), "not offered");
+      const instance = await runTool(h.tools, "mcp_evil__instance", {});
       assert.equal(instance.outcome, "ok", "an unchanged approved tool still runs");
       const [status] = mcpServerStatuses(configSchema.parse({}), h.approvals);
       assert.deepEqual(status.toolChanges, ["echo: changed", "sneaky: new"]);
@@ -55,12 +54,11 @@ Deno.test({
       h.home.dispose();
     }
   },
-});
+}));
 
-Deno.test({
+Deno.test(needing([onLinux, "bubblewrap"], {
   name:
     "a server that changed before it started (an updated package) is caught before the first call",
-  ignore: !hasBubblewrap,
   async fn() {
     const h = await startHostile();
     try {
@@ -75,10 +73,10 @@ Deno.test({
       });
       const source = mcpToolSource(h.deps, h.approvals);
       try {
-        const echo = await runTool(source.tools, "mcp_evil_echo", { text: "hi" });
+        const echo = await runTool(source.tools, "mcp_evil__echo", { text: "hi" });
         assert.equal(echo.outcome, "refused", echo.text);
         assert.deepEqual(h.approvals.get("evil")?.toolChanges, ["echo: changed"]);
-        const instance = await runTool(source.tools, "mcp_evil_instance", {});
+        const instance = await runTool(source.tools, "mcp_evil__instance", {});
         assert.equal(instance.outcome, "ok");
       } finally {
         await source.close();
@@ -87,7 +85,7 @@ Deno.test({
       h.home.dispose();
     }
   },
-});
+}));
 
 Deno.test("tool changes: new, changed (description or schema), removed; key order ignored", () => {
   const tool = (name: string, description: string, properties: Record<string, unknown>) => ({

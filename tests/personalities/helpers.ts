@@ -29,7 +29,6 @@ export function catalogFixture(options: {
     dataDir,
     config: () => config,
     env: { HOME: home, ...options.env },
-    cwd: home,
     plugins: () => options.plugins ?? [],
     promptTokens: (personality) => Math.ceil(personality.body.length / 3.5) + 200,
     warn: (line) => warnings.push(line),

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { ConfigError, NotFoundError, RadarError, UsageError } from "../../src/core/errors.ts";
 import { catalogFixture, writeFiles } from "./helpers.ts";
 
-Deno.test("resolution order: path, NAME/PERSONALITY.md, NAME.md, plugin, bundled default", () => {
+Deno.test("resolution order: NAME/PERSONALITY.md, NAME.md, plugin, bundled default", () => {
   const fixture = catalogFixture({
     files: {
       "both/PERSONALITY.md": "---\ndescription: the directory one\n---\nFrom the folder.",
@@ -34,15 +34,9 @@ Deno.test("resolution order: path, NAME/PERSONALITY.md, NAME.md, plugin, bundled
     assert.deepEqual([bundled.kind, bundled.editable], ["bundled", false]);
     assert.match(bundled.text, /competent, understated assistant/i);
     assert.equal(catalog.show("nobody"), undefined);
-    // An explicit path is read as it is (and never editable).
+    // A path is no name (tests/personalities/personality_by_name_test.ts).
     writeFiles(fixture.home, { "elsewhere/mine.md": "---\nname: mine\n---\nFrom a path." });
-    const byPath = catalog.show(join(fixture.home, "elsewhere/mine.md"))!;
-    assert.deepEqual([byPath.kind, byPath.editable], ["flat", false]);
-    assert.equal(
-      catalog.show("./elsewhere/mine.md")!.source,
-      join(fixture.home, "elsewhere/mine.md"),
-    );
-    assert.equal(catalog.show("~/elsewhere/mine.md")!.name, "mine");
+    assert.equal(catalog.show(join(fixture.home, "elsewhere/mine.md")), undefined);
     const names = catalog.list().map((row) => `${row.name}:${row.kind}`);
     assert.deepEqual(names, [
       "both:directory",

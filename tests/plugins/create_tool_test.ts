@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import type { ToolContext } from "../../src/core/tool.ts";
 import { join } from "node:path";
 import { pluginFixture } from "./helpers.ts";
 
@@ -14,12 +15,16 @@ function request(code: string, expected = "HELLO") {
   };
 }
 
-async function create(fixture: ReturnType<typeof pluginFixture>, args: unknown) {
+async function create(
+  fixture: ReturnType<typeof pluginFixture>,
+  args: unknown,
+  runContext: ToolContext = context,
+) {
   const tool = fixture.registry.get("create_tool");
   assert.ok(tool, "create_tool is registered when allow_llm_generated is on");
   const parsed = tool.parse(args);
   assert.ok(parsed.ok, parsed.ok ? "" : parsed.error);
-  const output = await tool.run(parsed.value, context);
+  const output = await tool.run(parsed.value, runContext);
   return typeof output === "string" ? { outcome: "ok", text: output } : output;
 }
 
@@ -73,10 +78,24 @@ Deno.test("create_tool keeps failed attempts in failed/ and stops after max_debu
   }
 });
 
-Deno.test("auto_approve_if_tests_pass enables a passing sandbox tool at once", async () => {
+Deno.test("auto_approve_if_tests_pass enables a passing tool after the user's yes to its text", async () => {
   const fixture = pluginFixture({ allow_llm_generated: true, auto_approve_if_tests_pass: true });
   try {
-    const result = await create(fixture, request(good));
+    // Issue 23: its description joins later requests, so nobody's yes (radar ask, a task, a
+    // heartbeat) means it waits for review.
+    const unattended = await create(fixture, request(good));
+    assert.match(unattended.text, /waits for the user's review/);
+    assert.equal(fixture.registry.get("shout"), undefined);
+    const questions: string[] = [];
+    const result = await create(fixture, request(good), {
+      ...context,
+      interactive: true,
+      confirm: (question) => {
+        questions.push(question);
+        return Promise.resolve(true);
+      },
+    });
+    assert.match(questions[0], /"Upper-case a text"/);
     assert.match(result.text, /it is enabled/);
     const shout = fixture.registry.get("shout");
     assert.ok(shout);

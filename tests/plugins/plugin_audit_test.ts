@@ -24,14 +24,18 @@ tools:
 `,
   "tool.ts": `
 export function broken_spin(): void { while (true) { /* spin */ } }
-export function broken_crash(): void { Deno.kill(Deno.pid, "SIGKILL"); }
+export function broken_crash(): void {
+  const hoard: string[][] = [];
+  while (true) hoard.push(new Array(1_000_000).fill("radar"));
+}
 export function broken_peek(): string { return Deno.readTextFileSync("/etc/hostname"); }
 export function broken_ok(): string { return "fine"; }
 `,
 };
 
 Deno.test("crashing, hanging and refused plugin tools are results and audit rows", async () => {
-  const fixture = pluginFixture({ call_timeout_seconds: 1 });
+  // A small heap: the crash (out of memory ends the whole host) comes within the deadline.
+  const fixture = pluginFixture({ call_timeout_seconds: 4, memory_mb: 48 });
   try {
     await installApproved(fixture, "broken", broken);
     const model = new ScriptedChatModel([
@@ -62,7 +66,7 @@ Deno.test("crashing, hanging and refused plugin tools are results and audit rows
       ["broken_peek", "refused"],
       ["broken_ok", "ok"],
     ]);
-    assert.match(rows[1].result, /plugin host ended \(killed by SIGKILL\)/);
+    assert.match(rows[1].result, /plugin host ended/);
     assert.match(rows[2].result, /Requires read access/);
   } finally {
     await fixture.close();

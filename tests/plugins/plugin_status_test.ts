@@ -10,14 +10,16 @@ import { writeFolder } from "../../src/plugins/plugin_directories.ts";
 
 Deno.test("parsePluginHosts() reads plugin hosts from ps output and nothing else", () => {
   const output = [
-    "  101     1 /usr/bin/deno run --quiet --no-prompt /app/src/sandbox/host_process.ts --radar-plugin=feed_reader",
-    "  102    50 /usr/local/bin/radar --radar-plugin-host --radar-plugin=text_utils",
-    "  103    50 /usr/bin/prlimit --data=1 -- /usr/local/bin/radar --radar-plugin-host --radar-plugin=x",
-    "  104    50 vim notes --radar-plugin=Bad-Name",
+    "  101     1 /usr/bin/deno run --quiet --no-prompt /app/src/sandbox/host_process.ts --radar-plugin=feed_reader --radar-owner=00aa",
+    "  102    50 /usr/local/bin/radar --radar-plugin-host --radar-plugin=text_utils --radar-owner=00aa",
+    "  103    50 /usr/bin/prlimit --data=1 -- /usr/local/bin/radar --radar-plugin-host --radar-plugin=x --radar-owner=00aa",
+    "  104    50 vim notes --radar-plugin=Bad-Name --radar-owner=00aa",
     "  105    50 /usr/bin/bash",
+    "  106    60 /usr/local/bin/radar --radar-plugin-host --radar-plugin=theirs --radar-owner=00bb",
+    "  107    60 /usr/local/bin/radar --radar-plugin-host --radar-plugin=old_radar",
     "garbage",
   ].join("\n");
-  assert.deepEqual(parsePluginHosts(output), [
+  assert.deepEqual(parsePluginHosts(output, "00aa"), [
     { pid: 101, parentPid: 1, plugin: "feed_reader" },
     { pid: 102, parentPid: 50, plugin: "text_utils" },
   ]);
@@ -55,7 +57,17 @@ Deno.test("pluginStatusLines() counts plugins and lists the running hosts", asyn
       },
     );
     assert.equal(execution.result.text, "echo hi");
-    const lines = await pluginStatusLines(runtime);
+    // Another Radar's host on the same machine (another data folder) is not this Radar's.
+    const other = new Deno.Command("sh", {
+      args: ["-c", "sleep 30", "sh", "--radar-plugin=intruder", "--radar-owner=0123456789abcdef"],
+      stdout: "null",
+      stderr: "null",
+    }).spawn();
+    const lines = await pluginStatusLines(runtime).finally(() => {
+      other.kill("SIGKILL");
+      return other.status;
+    });
+    assert.ok(!lines.join("\n").includes("intruder"), lines.join("\n"));
     const hostsLine = lines.find((line) => line.startsWith("  hosts running:"));
     assert.match(hostsLine ?? "", /echoer \(PID \d+\)/, lines.join("\n"));
     assert.ok(lines.some((line) => /radar plugin show NAME/.test(line)));

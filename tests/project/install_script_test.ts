@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { fromFileUrl } from "./file_url.ts";
+import { needing } from "../helpers/system_parts.ts";
 
 const script = fromFileUrl(new URL("../../install.sh", import.meta.url));
 
@@ -89,82 +90,103 @@ function exists(path: string): boolean {
   }
 }
 
-Deno.test("install.sh installs the verified Linux binary into ~/.local/bin and says what is next", async () => {
-  const { url, server, requests } = await release();
-  try {
-    const run = await install(url, "Linux", "x86_64");
-    assert.equal(run.code, 0, run.stderr);
-    assert.equal(Deno.readTextFileSync(run.installed), fakeBinary("x86_64-unknown-linux-gnu"));
-    assert.equal(Deno.statSync(run.installed).mode! & 0o777, 0o755);
-    assert.match(
-      run.stdout,
-      /Installed Radar 0\.9\.0 \(x86_64-unknown-linux-gnu\) to .*\/\.local\/bin\/radar\./,
-    );
-    assert.match(run.stdout, /not on your PATH: add {2}export PATH=/);
-    assert.match(run.stdout, /Next: .*\/\.local\/bin\/radar status/);
-    assert.deepEqual(requests, [
-      "/releases/latest/download/SHA256SUMS",
-      "/releases/latest/download/radar-x86_64-unknown-linux-gnu",
-    ]);
-    Deno.removeSync(run.home, { recursive: true });
-  } finally {
-    await server.shutdown();
-  }
-});
+Deno.test(
+  needing(["curl"], {
+    name: "install.sh installs the verified Linux binary into ~/.local/bin and says what is next",
+  }, async () => {
+    const { url, server, requests } = await release();
+    try {
+      const run = await install(url, "Linux", "x86_64");
+      assert.equal(run.code, 0, run.stderr);
+      assert.equal(Deno.readTextFileSync(run.installed), fakeBinary("x86_64-unknown-linux-gnu"));
+      assert.equal(Deno.statSync(run.installed).mode! & 0o777, 0o755);
+      assert.match(
+        run.stdout,
+        /Installed Radar 0\.9\.0 \(x86_64-unknown-linux-gnu\) to .*\/\.local\/bin\/radar\./,
+      );
+      assert.match(run.stdout, /not on your PATH: add {2}export PATH=/);
+      assert.match(run.stdout, /Next: .*\/\.local\/bin\/radar status/);
+      assert.deepEqual(requests, [
+        "/releases/latest/download/SHA256SUMS",
+        "/releases/latest/download/radar-x86_64-unknown-linux-gnu",
+      ]);
+      Deno.removeSync(run.home, { recursive: true });
+    } finally {
+      await server.shutdown();
+    }
+  }),
+);
 
-Deno.test("install.sh picks the macOS binary of the machine, and a tag with RADAR_VERSION", async () => {
-  const { url, server, requests } = await release();
-  try {
-    const arm = await install(url, "Darwin", "arm64", { RADAR_VERSION: "v0.9.0" });
-    assert.equal(arm.code, 0, arm.stderr);
-    assert.equal(Deno.readTextFileSync(arm.installed), fakeBinary("aarch64-apple-darwin"));
-    assert.ok(requests.includes("/releases/download/v0.9.0/radar-aarch64-apple-darwin"));
-    const intel = await install(url, "Darwin", "x86_64");
-    assert.equal(intel.code, 0, intel.stderr);
-    assert.equal(Deno.readTextFileSync(intel.installed), fakeBinary("x86_64-apple-darwin"));
-    for (const run of [arm, intel]) Deno.removeSync(run.home, { recursive: true });
-  } finally {
-    await server.shutdown();
-  }
-});
+Deno.test(
+  needing(["curl"], {
+    name: "install.sh picks the macOS binary of the machine, and a tag with RADAR_VERSION",
+  }, async () => {
+    const { url, server, requests } = await release();
+    try {
+      const arm = await install(url, "Darwin", "arm64", { RADAR_VERSION: "v0.9.0" });
+      assert.equal(arm.code, 0, arm.stderr);
+      assert.equal(Deno.readTextFileSync(arm.installed), fakeBinary("aarch64-apple-darwin"));
+      assert.ok(requests.includes("/releases/download/v0.9.0/radar-aarch64-apple-darwin"));
+      const intel = await install(url, "Darwin", "x86_64");
+      assert.equal(intel.code, 0, intel.stderr);
+      assert.equal(Deno.readTextFileSync(intel.installed), fakeBinary("x86_64-apple-darwin"));
+      for (const run of [arm, intel]) Deno.removeSync(run.home, { recursive: true });
+    } finally {
+      await server.shutdown();
+    }
+  }),
+);
 
-Deno.test("a wrong SHA-256 sum installs nothing and leaves the old radar in place", async () => {
-  const { url, server } = await release({
-    "radar-x86_64-unknown-linux-gnu": "#!/bin/sh\necho tampered\n",
-  });
-  try {
-    const home = Deno.makeTempDirSync({ prefix: "radar-install-" });
-    const bin = join(home, "bin");
-    Deno.mkdirSync(bin);
-    Deno.writeTextFileSync(join(bin, "radar"), "old");
-    const run = await install(url, "Linux", "x86_64", { RADAR_INSTALL_DIR: bin });
-    assert.equal(run.code, 1);
-    assert.match(
-      run.stderr,
-      /^install\.sh: the SHA-256 sum of radar-x86_64-unknown-linux-gnu is [0-9a-f]{64}, the release says [0-9a-f]{64}; nothing installed/,
-    );
-    assert.equal(run.stderr.trim().split("\n").length, 1);
-    assert.equal(Deno.readTextFileSync(join(bin, "radar")), "old");
-    assert.deepEqual([...Deno.readDirSync(bin)].map((entry) => entry.name), ["radar"]);
-    Deno.removeSync(home, { recursive: true });
-    Deno.removeSync(run.home, { recursive: true });
-  } finally {
-    await server.shutdown();
-  }
-});
+Deno.test(
+  needing(["curl"], {
+    name: "a wrong SHA-256 sum installs nothing and leaves the old radar in place",
+  }, async () => {
+    const { url, server } = await release({
+      "radar-x86_64-unknown-linux-gnu": "#!/bin/sh\necho tampered\n",
+    });
+    try {
+      const home = Deno.makeTempDirSync({ prefix: "radar-install-" });
+      const bin = join(home, "bin");
+      Deno.mkdirSync(bin);
+      Deno.writeTextFileSync(join(bin, "radar"), "old");
+      const run = await install(url, "Linux", "x86_64", { RADAR_INSTALL_DIR: bin });
+      assert.equal(run.code, 1);
+      assert.match(
+        run.stderr,
+        /^install\.sh: the SHA-256 sum of radar-x86_64-unknown-linux-gnu is [0-9a-f]{64}, the release says [0-9a-f]{64}; nothing installed/,
+      );
+      assert.equal(run.stderr.trim().split("\n").length, 1);
+      assert.equal(Deno.readTextFileSync(join(bin, "radar")), "old");
+      assert.deepEqual([...Deno.readDirSync(bin)].map((entry) => entry.name), ["radar"]);
+      Deno.removeSync(home, { recursive: true });
+      Deno.removeSync(run.home, { recursive: true });
+    } finally {
+      await server.shutdown();
+    }
+  }),
+);
 
-Deno.test("a release without a sum line for the binary installs nothing", async () => {
-  const { url, server } = await release({ SHA256SUMS: "abc  radar-x86_64-apple-darwin\n" });
-  try {
-    const run = await install(url, "Linux", "x86_64");
-    assert.equal(run.code, 1);
-    assert.match(run.stderr, /has no line for radar-x86_64-unknown-linux-gnu; nothing installed/);
-    assert.equal(exists(run.installed), false);
-    Deno.removeSync(run.home, { recursive: true });
-  } finally {
-    await server.shutdown();
-  }
-});
+Deno.test(
+  needing(
+    ["curl"],
+    { name: "a release without a sum line for the binary installs nothing" },
+    async () => {
+      const { url, server } = await release({ SHA256SUMS: "abc  radar-x86_64-apple-darwin\n" });
+      try {
+        const run = await install(url, "Linux", "x86_64");
+        assert.equal(run.code, 1);
+        assert.match(
+          run.stderr,
+          /has no line for radar-x86_64-unknown-linux-gnu; nothing installed/,
+        );
+        assert.equal(exists(run.installed), false);
+        Deno.removeSync(run.home, { recursive: true });
+      } finally {
+        await server.shutdown();
+      }
+    },
+  ),
+);
 
 Deno.test("an unknown platform stops at once with one line and exit 2, before any download", async () => {
   const { url, server, requests } = await release();
@@ -188,29 +210,35 @@ Deno.test("an unknown platform stops at once with one line and exit 2, before an
   }
 });
 
-Deno.test("no network (nothing listening) or no such release: exit 1, one line, nothing installed", async () => {
-  const { url, server } = await release();
-  await server.shutdown();
-  const offline = await install(url, "Linux", "x86_64");
-  assert.equal(offline.code, 1);
-  assert.match(
-    offline.stderr,
-    /^install\.sh: cannot download http:\/\/127\.0\.0\.1:\d+\/releases\/latest\/download\/SHA256SUMS \(offline, or no such release\?\)\n$/,
-  );
-  assert.equal(exists(offline.installed), false);
-  Deno.removeSync(offline.home, { recursive: true });
+Deno.test(
+  needing(["curl"], {
+    name: "no network (nothing listening) or no such release: exit 1, one line, nothing installed",
+  }, async () => {
+    const { url, server } = await release();
+    await server.shutdown();
+    const offline = await install(url, "Linux", "x86_64");
+    assert.equal(offline.code, 1);
+    assert.match(
+      offline.stderr,
+      /^install\.sh: cannot download http:\/\/127\.0\.0\.1:\d+\/releases\/latest\/download\/SHA256SUMS \(offline, or no such release\?\)\n$/,
+    );
+    assert.equal(exists(offline.installed), false);
+    Deno.removeSync(offline.home, { recursive: true });
 
-  const other = await release();
-  try {
-    const missing = await install(other.url, "Linux", "x86_64", { RADAR_VERSION: "v9.9.9" });
-    assert.equal(missing.code, 1);
-    assert.match(missing.stderr, /cannot download .*\/download\/v9\.9\.9\/SHA256SUMS/);
-    Deno.removeSync(missing.home, { recursive: true });
-    const bad = await install(other.url, "Linux", "x86_64", { RADAR_VERSION: "latest; rm -rf /" });
-    assert.equal(bad.code, 2);
-    assert.match(bad.stderr, /RADAR_VERSION must be a release tag/);
-    Deno.removeSync(bad.home, { recursive: true });
-  } finally {
-    await other.server.shutdown();
-  }
-});
+    const other = await release();
+    try {
+      const missing = await install(other.url, "Linux", "x86_64", { RADAR_VERSION: "v9.9.9" });
+      assert.equal(missing.code, 1);
+      assert.match(missing.stderr, /cannot download .*\/download\/v9\.9\.9\/SHA256SUMS/);
+      Deno.removeSync(missing.home, { recursive: true });
+      const bad = await install(other.url, "Linux", "x86_64", {
+        RADAR_VERSION: "latest; rm -rf /",
+      });
+      assert.equal(bad.code, 2);
+      assert.match(bad.stderr, /RADAR_VERSION must be a release tag/);
+      Deno.removeSync(bad.home, { recursive: true });
+    } finally {
+      await other.server.shutdown();
+    }
+  }),
+);

@@ -28,7 +28,9 @@ Deno.test("runtime: a tool created in a chat is offered on its next turn", async
       conversationId,
       kind: "chat",
       userMessage: message,
-      interactive: false,
+      // The user says yes to enabling the tool the model wrote (its description persists).
+      interactive: true,
+      confirm: () => Promise.resolve(true),
     });
   try {
     {

@@ -10,8 +10,7 @@ import { join } from "node:path";
 import type { Radar } from "../../src/runtime/open_radar.ts";
 import { readPassword } from "../../src/sources/secret_source.ts";
 import { ollamaText, ollamaToolCall } from "../fakes/fake_llm_server.ts";
-import { dovecotPath, mailMessage, startDovecot } from "../fakes/dovecot_server.ts";
-import { hasBubblewrap } from "../tools/exec/exec_harness.ts";
+import { mailMessage, startDovecot } from "../fakes/dovecot_server.ts";
 import { startHostile } from "../mcp/hostile_harness.ts";
 import {
   chatTurn,
@@ -23,15 +22,15 @@ import {
   withFakeLlmHome,
   withFakeLlmRadar,
 } from "../helpers/fake_llm_home.ts";
+import { needing, onLinux } from "../helpers/system_parts.ts";
 
 /** Every stored message of a conversation, as one text. */
 function storedText(radar: Radar, conversationId: number): string {
   return JSON.stringify([...radar.conversations.eachMessage(conversationId)]);
 }
 
-Deno.test({
+Deno.test(needing(["dovecot"], {
   name: "a mail body quoting the password_cmd password reaches neither the model nor the store",
-  ignore: dovecotPath() === undefined,
   async fn() {
     const password = "Pw-mail-body-7731";
     const mail = await startDovecot({ alice: password });
@@ -79,7 +78,7 @@ Deno.test({
       await mail.stop();
     }
   },
-});
+}));
 
 const leaky = (secret: string) => ({
   "manifest.yaml": `name: leaky
@@ -155,9 +154,8 @@ Deno.test("plugin tool results, their hook notes and replayed history are masked
   });
 });
 
-Deno.test({
+Deno.test(needing([onLinux, "bubblewrap"], {
   name: "an MCP tool's result is masked with a secret read after start",
-  ignore: !hasBubblewrap,
   async fn() {
     const secret = "Mcp-Secret-8802-late";
     const hostile = await startHostile();
@@ -171,7 +169,7 @@ Deno.test({
           timeoutMs: 5000,
           secrets: radar.secrets,
         });
-        server.reply(ollamaToolCall("mcp_evil_read_file", { path: notes }), ollamaText("Seen."));
+        server.reply(ollamaToolCall("mcp_evil__read_file", { path: notes }), ollamaText("Seen."));
         const { id, result } = await chatTurn(radar, "read my notes");
         const [execution] = result.toolExecutions;
         assert.equal(execution.result.outcome, "ok", execution.result.text);
@@ -184,4 +182,4 @@ Deno.test({
       hostile.home.dispose();
     }
   },
-});
+}));

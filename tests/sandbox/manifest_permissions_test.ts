@@ -177,7 +177,7 @@ Deno.test("narrowGrant() cuts Radar's folders and secrets out of broad grants, a
   assert.deepEqual(narrowed.grant.write, [
     "/home/me/.config/app",
     "/home/me/.local/share/fonts",
-    "/home/me/.local/state",
+    // ~/.local/state holds shell histories (bash, elvish): cut into its other entries (none here).
     "/home/me/notes",
   ]);
   assert.deepEqual(narrowed.cut.read.map((location) => location.path), [

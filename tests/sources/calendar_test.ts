@@ -10,13 +10,9 @@ import { calendarReaderFor } from "../../src/sources/source_readers.ts";
 import { calendarTool } from "../../src/tools/calendar.ts";
 import { toResult } from "../../src/core/tool.ts";
 import { freePort } from "../fakes/dovecot_server.ts";
-import { radicalePath, startRadicale } from "../fakes/radicale_server.ts";
+import { startRadicale } from "../fakes/radicale_server.ts";
+import { needing } from "../helpers/system_parts.ts";
 import { Secrets } from "../../src/core/secrets.ts";
-
-const installed = radicalePath() !== undefined;
-if (!installed) {
-  console.warn("SKIPPED CalDAV tests: radicale is not installed (apt install radicale)");
-}
 
 const fixturePath = new URL("../fixtures/calendar/weekly_berlin.ics", import.meta.url).pathname;
 const fixture = Deno.readTextFileSync(fixturePath);
@@ -194,8 +190,8 @@ Deno.test("calendar: a missing .ics file fails as one line and backs off", async
   }
 });
 
-Deno.test("CalDAV against a real Radicale: list, add, bad login, dead server", {
-  ignore: !installed,
+Deno.test(needing(["radicale"], {
+  name: "CalDAV against a real Radicale: list, add, bad login, dead server",
   sanitizeResources: false,
   sanitizeOps: false,
 }, async (t) => {
@@ -231,7 +227,7 @@ Deno.test("CalDAV against a real Radicale: list, add, bad login, dead server", {
 
     await t.step("adds an event the server stores and lists back", async () => {
       assert.deepEqual(caldav.writable(), ["work"]);
-      const uid = await caldav.add("work", {
+      const { uid } = await caldav.add("work", {
         title: "Call Bob",
         start: new Date("2026-11-25T09:00:00Z"),
         end: new Date("2026-11-25T09:30:00Z"),
@@ -287,8 +283,22 @@ Deno.test("CalDAV against a real Radicale: list, add, bad login, dead server", {
       assert.equal(questions[0], "Add to the calendar: Fri 27 Nov 16:00–16:30 Physio [work]?");
       const listed = toResult(await tool.run({ range: "tomorrow" }, context(true)));
       assert.equal(listed.text, "Fri 27 Nov 16:00–16:30 Physio [work]");
+      // Issue 23: asked again (a retried run, a model repeating itself), nothing is stored twice.
+      const again = toResult(await tool.run(args, context(true)));
+      assert.equal(again.text, "Already on the calendar: Fri 27 Nov 16:00–16:30 Physio [work]");
+      // Unattended (radar ask, a task): nobody can say yes, so nothing is added.
+      const unattended = toResult(
+        await tool.run({ ...args, title: "Plumber visit" }, {
+          kind: "ask",
+          interactive: false,
+          signal: new AbortController().signal,
+        }),
+      );
+      assert.equal(unattended.outcome, "refused", unattended.text);
+      assert.match(unattended.text, /radar chat/);
       const stored = await server.storedEvents("alice", "work");
       assert.equal(stored.filter((text) => text.includes("SUMMARY:Physio")).length, 1);
+      assert.ok(!stored.some((text) => text.includes("SUMMARY:Plumber visit")));
     });
 
     await t.step("bad credentials are one line without the password", async () => {
@@ -332,4 +342,4 @@ Deno.test("CalDAV against a real Radicale: list, add, bad login, dead server", {
     assert.deepEqual(events, []);
     assert.deepEqual(errors, [`work: cannot connect to ${url}: connection refused`]);
   });
-});
+}));

@@ -3,12 +3,11 @@ import assert from "node:assert/strict";
 import { Scheduler } from "../../src/application/scheduler.ts";
 import { textResponse } from "../fakes/scripted_chat_model.ts";
 import { withTestDaemon } from "../helpers/test_radar.ts";
-import { hasBubblewrap } from "../tools/exec/exec_harness.ts";
+import { needing, onLinux } from "../helpers/system_parts.ts";
 
-Deno.test({
+Deno.test(needing([onLinux, "bubblewrap"], {
   name:
     "daemon tick: a custom check's event reaches one heartbeat message inside untrusted markers",
-  ignore: !hasBubblewrap,
   sanitizeResources: false,
   sanitizeOps: false,
   async fn() {
@@ -61,4 +60,4 @@ checks:
       Deno.removeSync(scratch, { recursive: true });
     }
   },
-});
+}));

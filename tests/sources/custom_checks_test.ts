@@ -16,7 +16,7 @@ import { runCheckCommand } from "../../src/sources/checks/check_command.ts";
 import { sqliteSourceStores } from "../../src/adapters/sqlite/source_stores.ts";
 import { execSandbox } from "../../src/adapters/os/sandbox_spec.ts";
 import { startFakeNtfy } from "../fakes/fake_ntfy_server.ts";
-import { hasBubblewrap } from "../tools/exec/exec_harness.ts";
+import { needing, onLinux } from "../helpers/system_parts.ts";
 import { Secrets } from "../../src/core/secrets.ts";
 
 /** The "checks:" lines of `radar status` for these checks. */
@@ -89,9 +89,8 @@ function setup(
   };
 }
 
-Deno.test({
+Deno.test(needing([onLinux, "bubblewrap"], {
   name: "checks: an output change, an exit code change and a JSON value become events",
-  ignore: !hasBubblewrap,
   async fn() {
     const s = setup((at) => [
       { name: "status", command: ["cat", at("status.txt")] },
@@ -135,11 +134,10 @@ Deno.test({
       s.dispose();
     }
   },
-});
+}));
 
-Deno.test({
+Deno.test(needing([onLinux, "bubblewrap"], {
   name: "checks: a check reading a protected file is contained; a hanging one is killed",
-  ignore: !hasBubblewrap,
   async fn() {
     const s = setup(() => [
       { name: "thief", command: "cat ~/.ssh/id_rsa; cat ~/.local/share/radar/radar.db; true" },
@@ -169,11 +167,10 @@ Deno.test({
       s.dispose();
     }
   },
-});
+}));
 
-Deno.test({
+Deno.test(needing([onLinux, "bubblewrap"], {
   name: "checks: one check that cannot run does not stop the others",
-  ignore: !hasBubblewrap,
   async fn() {
     const s = setup(() => [
       { name: "broken", command: ["echo", "never"] },
@@ -200,7 +197,7 @@ Deno.test({
       s.dispose();
     }
   },
-});
+}));
 
 Deno.test("checks: without a sandbox no check runs and status says why", async () => {
   const s = setup(() => [{ name: "disk", command: ["df", "/"] }]);
@@ -236,9 +233,8 @@ Deno.test("checks: without a sandbox no check runs and status says why", async (
   }
 });
 
-Deno.test({
+Deno.test(needing([onLinux, "bubblewrap"], {
   name: "checks: a zero-model check notifies once on failure and once on recovery, no events",
-  ignore: !hasBubblewrap,
   sanitizeResources: false,
   async fn() {
     const ntfy = startFakeNtfy();
@@ -255,6 +251,7 @@ Deno.test({
       assert.equal(ntfy.requests.length, 1);
       assert.equal(ntfy.requests[0].headers.title, "Check backup is failing");
       assert.equal(ntfy.requests[0].body, "exit code 3: no backup");
+      assert.equal(ntfy.requests[0].headers.tags, "warning");
       // Still failing: no second notification.
       s.advance(15);
       await s.job.check(backup);
@@ -286,4 +283,4 @@ Deno.test({
       await ntfy.close();
     }
   },
-});
+}));

@@ -7,13 +7,9 @@ import { EmailCheck } from "../../src/sources/email/email_check.ts";
 import type { EmailAccount } from "../../src/sources/email/imap_connection.ts";
 import { ImapMailReader } from "../../src/sources/email/imap_mail_reader.ts";
 import { sqliteSourceStores } from "../../src/adapters/sqlite/source_stores.ts";
-import { dovecotPath, freePort, mailMessage, startDovecot } from "../fakes/dovecot_server.ts";
+import { freePort, mailMessage, startDovecot } from "../fakes/dovecot_server.ts";
+import { needing } from "../helpers/system_parts.ts";
 import { Secrets } from "../../src/core/secrets.ts";
-
-const installed = dovecotPath() !== undefined;
-if (!installed) {
-  console.warn("SKIPPED email tests: dovecot is not installed (apt install dovecot-imapd)");
-}
 
 function account(port: number, overrides: Partial<Record<string, unknown>> = {}): EmailAccount {
   const config = configSchema.parse({
@@ -83,9 +79,8 @@ async function harness(accounts: EmailAccount[]) {
   };
 }
 
-Deno.test({
+Deno.test(needing(["dovecot"], {
   name: "email against a real Dovecot: new unread mail → events, tools' reads, failures",
-  ignore: !installed,
   sanitizeResources: false,
   sanitizeOps: false,
   async fn(t) {
@@ -207,7 +202,7 @@ Deno.test({
       await server.stop();
     }
   },
-});
+}));
 
 Deno.test("email: a dead server is one clear line and backs off", async () => {
   const port = freePort();

@@ -1,14 +1,14 @@
 import assert from "node:assert/strict";
 import { Scheduler } from "../../src/application/scheduler.ts";
 import { textResponse } from "../fakes/scripted_chat_model.ts";
-import { dovecotPath, mailMessage, startDovecot } from "../fakes/dovecot_server.ts";
+import { mailMessage, startDovecot } from "../fakes/dovecot_server.ts";
 import { withTestDaemon } from "../helpers/test_radar.ts";
+import { needing } from "../helpers/system_parts.ts";
 
 const fixturePath = new URL("../fixtures/calendar/weekly_berlin.ics", import.meta.url).pathname;
 
-Deno.test({
+Deno.test(needing(["dovecot"], {
   name: "daemon tick: new mail and a coming event reach one heartbeat message as data",
-  ignore: dovecotPath() === undefined,
   sanitizeResources: false,
   sanitizeOps: false,
   async fn() {
@@ -84,4 +84,4 @@ calendar:
       await server.stop();
     }
   },
-});
+}));

@@ -10,8 +10,9 @@ import { readPassword } from "../../src/sources/secret_source.ts";
 import { runAgent } from "../../src/core/agent_loop.ts";
 import { openRadar } from "../../src/runtime/open_radar.ts";
 import { installFakeSecretTool } from "../fakes/fake_secret_tool.ts";
-import { dovecotPath, mailMessage, startDovecot } from "../fakes/dovecot_server.ts";
+import { mailMessage, startDovecot } from "../fakes/dovecot_server.ts";
 import { ScriptedChatModel, textResponse, toolCallResponse } from "../fakes/scripted_chat_model.ts";
+import { needing } from "../helpers/system_parts.ts";
 import { Secrets } from "../../src/core/secrets.ts";
 
 const settings = (service: string, account: string) => ({
@@ -122,9 +123,8 @@ Deno.test("keychain config: accepted for mail and CalDAV; one password source at
   );
 });
 
-Deno.test({
+Deno.test(needing(["dovecot"], {
   name: "keychain: a real Dovecot login with the keychain's password, never stored in the database",
-  ignore: dovecotPath() === undefined,
   async fn() {
     const password = "kc-dovecot-8812";
     const server = await startDovecot({ alice: password });
@@ -175,7 +175,7 @@ Deno.test({
     }
     Deno.removeSync(home, { recursive: true });
   },
-});
+}));
 
 Deno.test("a password_cmd that prints without end is cut off: its first line, not a timeout", async () => {
   const started = performance.now();

@@ -7,15 +7,15 @@
 import assert from "node:assert/strict";
 import { ManualClock } from "../../src/adapters/clock.ts";
 import { ollamaText, ollamaToolCall } from "../fakes/fake_llm_server.ts";
-import { dovecotPath, mailMessage, startDovecot } from "../fakes/dovecot_server.ts";
-import { radicalePath, startRadicale } from "../fakes/radicale_server.ts";
+import { mailMessage, startDovecot } from "../fakes/dovecot_server.ts";
+import { startRadicale } from "../fakes/radicale_server.ts";
+import { needing } from "../helpers/system_parts.ts";
 import { chatTurn, noRetriesYaml, withFakeLlmHome } from "../helpers/fake_llm_home.ts";
 
 const password = "Mail-pw-2718";
 
-Deno.test({
+Deno.test(needing(["dovecot"], {
   name: "list_email: each account answers on its own, times in radar.timezone with the offset",
-  ignore: dovecotPath() === undefined,
   async fn() {
     const mail = await startDovecot({ alice: password });
     try {
@@ -66,7 +66,7 @@ Deno.test({
       await mail.stop();
     }
   },
-});
+}));
 
 /** One VEVENT with a TZID and no VTIMEZONE block, as generated feeds write them. */
 function bareZoneEvent(uid: string, zone: string, title: string, start: string, end: string) {
@@ -86,9 +86,8 @@ function bareZoneEvent(uid: string, zone: string, title: string, start: string, 
   ].join("\r\n");
 }
 
-Deno.test({
+Deno.test(needing(["radicale"], {
   name: "calendar: a TZID without VTIMEZONE is read as its IANA zone; an unknown zone says so",
-  ignore: radicalePath() === undefined,
   sanitizeResources: false,
   sanitizeOps: false,
   async fn() {
@@ -149,4 +148,4 @@ Deno.test({
       await server.stop();
     }
   },
-});
+}));

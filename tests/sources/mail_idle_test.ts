@@ -11,11 +11,11 @@ import { openRadar } from "../../src/runtime/open_radar.ts";
 import { mailIdleSources } from "../../src/sources/email/mail_idle_setup.ts";
 import { MailIdleWatchers } from "../../src/sources/email/mail_idle.ts";
 import { configSchema } from "../../src/config/schema.ts";
-import { dovecotPath, freePort, mailMessage, startDovecot } from "../fakes/dovecot_server.ts";
+import { freePort, mailMessage, startDovecot } from "../fakes/dovecot_server.ts";
+import { needing } from "../helpers/system_parts.ts";
 import { Secrets } from "../../src/core/secrets.ts";
 
 const password = "idle-password-77";
-const installed = dovecotPath() !== undefined;
 
 function yaml(port: number, extra = ""): string {
   return `email:\n  check_every_minutes: 100000\n${extra}  accounts:\n    - name: home\n` +
@@ -31,10 +31,9 @@ async function until(condition: () => boolean, what: string, ms = 8000): Promise
   }
 }
 
-Deno.test({
+Deno.test(needing(["dovecot"], {
   name:
     "IMAP IDLE: mail appended while idling is an event at once, without a poll; close ends the connection",
-  ignore: !installed,
   async fn() {
     const server = await startDovecot({ alice: password });
     const home = Deno.makeTempDirSync({ prefix: "radar-idle-" });
@@ -82,7 +81,7 @@ Deno.test({
       Deno.removeSync(home, { recursive: true });
     }
   },
-});
+}));
 
 function recordingLogger(warnings: string[]) {
   return {
@@ -109,9 +108,8 @@ function accountsAt(port: number) {
   }).email.accounts;
 }
 
-Deno.test({
+Deno.test(needing(["dovecot"], {
   name: "IMAP IDLE: a dropped connection is reopened and checks for mail missed meanwhile",
-  ignore: !installed,
   async fn() {
     const server = await startDovecot({ alice: password });
     const checks: string[] = [];
@@ -143,7 +141,7 @@ Deno.test({
       await server.stop();
     }
   },
-});
+}));
 
 Deno.test("IMAP IDLE: a dead server is retried with growing delays and one warning; close() stops it", async () => {
   const warnings: string[] = [];

@@ -9,16 +9,16 @@ import { runCli } from "../../src/cli/program.ts";
 import { runAgent } from "../../src/core/agent_loop.ts";
 import { logPath, RotatingLogFile } from "../../src/daemon/log_file.ts";
 import { openRadar } from "../../src/runtime/open_radar.ts";
-import { dovecotPath, mailMessage, startDovecot } from "../fakes/dovecot_server.ts";
+import { mailMessage, startDovecot } from "../fakes/dovecot_server.ts";
 import { ScriptedChatModel, textResponse, toolCallResponse } from "../fakes/scripted_chat_model.ts";
 import { memoryIo } from "../helpers/memory_io.ts";
+import { needing } from "../helpers/system_parts.ts";
 
 const password = "Pw-from-cmd-5519";
 
-Deno.test({
+Deno.test(needing(["dovecot"], {
   name:
     "a password read later by password_cmd is masked in the log file, tool_calls and radar log tools",
-  ignore: dovecotPath() === undefined,
   async fn() {
     const server = await startDovecot({ alice: password });
     const home = Deno.makeTempDirSync({ prefix: "radar-secrets-" });
@@ -89,4 +89,4 @@ Deno.test({
       Deno.removeSync(home, { recursive: true });
     }
   },
-});
+}));

@@ -4,7 +4,8 @@ import { type Tool, type ToolContext, toResult } from "../../src/core/tool.ts";
 import { calendarReaderFor, mailReaderFor } from "../../src/sources/source_readers.ts";
 import { calendarTool } from "../../src/tools/calendar.ts";
 import { emailTools } from "../../src/tools/email.ts";
-import { dovecotPath, mailMessage, startDovecot } from "../fakes/dovecot_server.ts";
+import { mailMessage, startDovecot } from "../fakes/dovecot_server.ts";
+import { needing } from "../helpers/system_parts.ts";
 import { Secrets } from "../../src/core/secrets.ts";
 
 const chat: ToolContext = {
@@ -19,9 +20,8 @@ async function call(tool: Tool, args: unknown, context: ToolContext = chat) {
   return toResult(await tool.run(parsed.value, context));
 }
 
-Deno.test({
+Deno.test(needing(["dovecot"], {
   name: "email tools against a real Dovecot: list, read (text only), mark read, unknown account",
-  ignore: dovecotPath() === undefined,
   sanitizeResources: false,
   sanitizeOps: false,
   async fn() {
@@ -73,7 +73,7 @@ Deno.test({
       await server.stop();
     }
   },
-});
+}));
 
 Deno.test("email tools are offered only when an account is configured", () => {
   assert.equal(mailReaderFor(configSchema.parse({}), {}, new Secrets()), undefined);
@@ -155,7 +155,10 @@ Deno.test("calendar tool: today and this week as compact lines in radar.timezone
 Deno.test("calendar tool: adding needs a CalDAV calendar and never runs from the heartbeat", async () => {
   const tool = icsCalendarTool("2026-11-24T08:00:00Z");
   const add = { action: "add", title: "Call", start: "2026-11-25 09:00" };
-  assert.equal((await call(tool, add)).text, "No writable (CalDAV) calendar.");
+  const yes = { ...chat, confirm: () => Promise.resolve(true) };
+  assert.equal((await call(tool, add, yes)).text, "No writable (CalDAV) calendar.");
+  // Nobody to say yes (radar ask, a task): refused before anything else.
+  assert.equal((await call(tool, add, { ...chat, confirm: undefined })).outcome, "refused");
   const heartbeat = await call(tool, add, { ...chat, kind: "heartbeat" });
   assert.equal(heartbeat.outcome, "refused");
 });

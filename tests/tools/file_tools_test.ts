@@ -5,6 +5,8 @@ import { readFileTool } from "../../src/tools/read_file.ts";
 import { writeFileTool } from "../../src/tools/write_file.ts";
 import { listDirectoryTool } from "../../src/tools/list_directory.ts";
 import { askContext, call, tempHome, toolDeps, writableHome } from "./tool_harness.ts";
+import { chatContext } from "./exec/exec_harness.ts";
+import { needing, notRoot } from "../helpers/system_parts.ts";
 
 Deno.test("read_file returns text with a header, a line range, and refuses secrets", async () => {
   const home = tempHome();
@@ -112,9 +114,8 @@ Deno.test("write_file refuses protected paths and writes through no symlink into
   }
 });
 
-Deno.test({
+Deno.test(needing([notRoot], {
   name: "write_file failing midway (read-only folder) keeps the original file",
-  ignore: Deno.uid() === 0, // root ignores folder permissions
 }, async () => {
   const home = tempHome();
   try {
@@ -133,7 +134,7 @@ Deno.test({
   } finally {
     home.dispose();
   }
-});
+}));
 
 Deno.test("list_directory shows type, size, time; filters by glob; recurses within bounds", async () => {
   const home = tempHome();
@@ -206,15 +207,7 @@ Deno.test("write_file writes the scratch folder and its roots freely; elsewhere 
     );
     assert.ok(!existsSync(join(home.home, "elsewhere.txt")));
     const questions: string[] = [];
-    const chat = (answer: boolean) => ({
-      ...askContext(),
-      kind: "chat" as const,
-      interactive: true,
-      confirm: (question: string) => {
-        questions.push(question);
-        return Promise.resolve(answer);
-      },
-    });
+    const chat = (answer: boolean) => chatContext(answer, questions);
     result = await call(tool, { path: "~/elsewhere.txt", content: "c" }, chat(false));
     assert.equal(result.outcome, "refused");
     assert.match(questions[0], /^Radar wants to write ~\/elsewhere\.txt \(outside /);
@@ -223,6 +216,50 @@ Deno.test("write_file writes the scratch folder and its roots freely; elsewhere 
     assert.equal(Deno.readTextFileSync(join(home.home, "elsewhere.txt")), "c");
     result = await call(tool, { path: "~/.bash_aliases", content: "alias ls=evil" }, chat(true));
     assert.equal(result.outcome, "refused", "a yes never unlocks start-up files");
+    assert.equal(questions.length, 2);
+  } finally {
+    home.dispose();
+  }
+});
+
+Deno.test("a bare file name goes where Radar was run from with a person's yes, else to scratch", async () => {
+  const home = tempHome();
+  try {
+    const project = join(home.home, "project");
+    Deno.mkdirSync(project);
+    const tool = writeFileTool(toolDeps(home, () => {}, { cwd: project }));
+    // Nobody to say yes (a script, a heartbeat): the scratch folder, and the result says so.
+    let result = await call(tool, { path: "test.txt", content: "2026-11-22\n" });
+    assert.equal(
+      result.text,
+      "Created ~/.local/state/radar/scratch/test.txt (11 bytes). It is in the scratch folder: " +
+        "nobody is there to allow writing in ~/project.",
+    );
+    assert.ok(!existsSync(join(project, "test.txt")));
+    // A person at the terminal: the folder Radar was run from, after a yes.
+    const questions: string[] = [];
+    const person = (answer: boolean) => chatContext(answer, questions);
+    result = await call(tool, { path: "test.txt", content: "2026-11-22\n" }, person(true));
+    assert.equal(result.text, "Created ~/project/test.txt (11 bytes).");
+    assert.match(questions[0], /^Radar wants to write ~\/project\/test\.txt \(outside /);
+    result = await call(tool, { path: "notes/b.txt", content: "b" }, person(false));
+    assert.equal(result.outcome, "refused", "a no is a no, not a write elsewhere");
+    // The folder is a writable root: no question, also unattended.
+    const rooted = writeFileTool(
+      toolDeps(home, (c) => c.tools.files.writable_roots = ["~/project"], { cwd: project }),
+    );
+    result = await call(rooted, { path: "c.txt", content: "c" });
+    assert.equal(result.text, "Created ~/project/c.txt (1 bytes).");
+    // A protected folder: scratch, even with a person present.
+    const secret = join(home.home, ".ssh");
+    Deno.mkdirSync(secret);
+    const guarded = writeFileTool(toolDeps(home, () => {}, { cwd: secret }));
+    result = await call(guarded, { path: "d.txt", content: "d" }, person(true));
+    assert.equal(
+      result.text,
+      "Created ~/.local/state/radar/scratch/d.txt (1 bytes). It is in the scratch folder: " +
+        "~/.ssh is protected.",
+    );
     assert.equal(questions.length, 2);
   } finally {
     home.dispose();

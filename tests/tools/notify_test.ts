@@ -4,7 +4,7 @@ import { startFakeNtfy } from "../fakes/fake_ntfy_server.ts";
 import { ManualClock } from "../../src/adapters/clock.ts";
 import { askContext, call, tempHome, toolDeps } from "./tool_harness.ts";
 
-Deno.test("notify POSTs to url/topic with title, priority and token headers (tags are not offered)", async () => {
+Deno.test("notify POSTs to url/topic with title, priority, tags and token headers", async () => {
   const home = tempHome();
   const ntfy = startFakeNtfy();
   try {
@@ -27,15 +27,50 @@ Deno.test("notify POSTs to url/topic with title, priority and token headers (tag
     assert.equal(request.body, "Disk almost full");
     assert.equal(request.headers.title, "Radar: disk");
     assert.equal(request.headers.priority, "high");
-    assert.equal(
-      request.headers.tags,
-      undefined,
-      "an argument the schema does not offer is ignored",
-    );
+    assert.equal(request.headers.tags, "warning,floppy_disk", "tags are used though not offered");
     assert.equal(request.headers.authorization, "Bearer tk_secret");
-    await call(tool, { message: "é", title: "Café ☕" });
+    await call(tool, { message: "é", title: "Café ☕", tags: ["tada"] });
     assert.equal(ntfy.requests[1].headers.title, "=?UTF-8?B?Q2Fmw6kg4piV?=");
     assert.equal(ntfy.requests[1].headers.priority, undefined);
+    assert.equal(ntfy.requests[1].headers.tags, "tada");
+  } finally {
+    await ntfy.close();
+    home.dispose();
+  }
+});
+
+Deno.test("notify takes every priority ntfy takes (names, max, 1–5) and coerces the rest", async () => {
+  const home = tempHome();
+  const ntfy = startFakeNtfy();
+  try {
+    const tool = notifyTool(toolDeps(home, (c) => {
+      c.notifications.ntfy.url = ntfy.url;
+      c.notifications.ntfy.topic = "t";
+    }));
+    const given: unknown[] = ["min", "low", "default", "high", "max", "urgent", "Default"];
+    given.push(1, 2, 3, 4, 5, "5", "normal", "critical");
+    for (const priority of given) {
+      const result = await call(tool, { message: "hello", priority });
+      assert.equal(result.outcome, "ok", `${priority}: ${result.text}`);
+    }
+    assert.deepEqual(ntfy.requests.map((request) => request.headers.priority), [
+      ...["min", "low", "default", "high", "urgent", "urgent", "default"],
+      ...["min", "low", "default", "high", "urgent", "urgent", "default", "urgent"],
+    ]);
+    const odd = await call(tool, { message: "hello", priority: "whenever" });
+    assert.equal(odd.outcome, "ok");
+    assert.match(odd.text, /default priority: "whenever" is not an ntfy one/);
+    assert.equal(ntfy.requests.at(-1)!.headers.priority, "default");
+    // The offered schema did not grow: three priorities, no tags.
+    assert.deepEqual(tool.parameters, {
+      type: "object",
+      properties: {
+        message: { type: "string" },
+        title: { type: "string" },
+        priority: { type: "string", enum: ["low", "high", "urgent"] },
+      },
+      required: ["message"],
+    });
   } finally {
     await ntfy.close();
     home.dispose();

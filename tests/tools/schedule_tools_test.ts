@@ -41,7 +41,7 @@ Deno.test('"every Monday at 9am, summarize my week" becomes a cron task through 
       assert.equal(result.toolExecutions[0].result.outcome, "ok");
       assert.match(
         result.toolExecutions[0].result.text,
-        /^Scheduled #1 "Summarize my week": every Monday at 09:00 \(UTC\); next: Mon 30 Nov 09:00\.$/,
+        /^Scheduled #1 "Summarize my week": every Monday at 09:00 \(cron "0 9 \* \* 1"\); next Mon 30 Nov 09:00 \(UTC\)\.$/,
       );
       const [task] = daemon.services.tasks.list();
       assert.equal(task.scheduleKind, "cron");
@@ -62,14 +62,14 @@ Deno.test("schedule tools: one-shots, intervals, a rate floor, listing, cancelli
     }, ask);
     assert.match(
       result.text,
-      /^Scheduled #1 "Water the plants": every 2d \(UTC\); next: Wed 25 Nov /,
+      /^Scheduled #1 "Water the plants": every 2d; next Wed 25 Nov 10:00 \(UTC\)\.$/,
     );
     result = await call(
       tool("schedule_task"),
       { message: "Dentist", when: "at 2026-12-01 09:00" },
       ask,
     );
-    assert.match(result.text, /: once, Tue 1 Dec 09:00 \(UTC\)\.$/);
+    assert.match(result.text, /: once Tue 1 Dec 2026 09:00 \(UTC\)\.$/);
     result = await call(tool("schedule_task"), { message: "Spam", when: "*/5 * * * *" }, ask);
     assert.equal(result.outcome, "error");
     assert.match(result.text, /every 5 min; the shortest allowed is 15 min/);
@@ -91,7 +91,8 @@ Deno.test("schedule tools: one-shots, intervals, a rate floor, listing, cancelli
 
     result = await call(tool("list_tasks"), {}, ask);
     assert.equal(result.text.split("\n").length, 2);
-    assert.match(result.text, /^#1 Water the plants/);
+    assert.match(result.text, /^#1 Water the plants — every 2d; next Wed 25 Nov 10:00: Water/);
+    assert.match(result.text, /\n#2 Dentist — once Tue 1 Dec 2026 09:00; next Tue 1 Dec 09:00: /);
     assert.equal(
       (await call(tool("cancel_task"), { id: 1 }, context("heartbeat"))).outcome,
       "refused",
@@ -161,18 +162,21 @@ Deno.test("schedule_task reads the user's words and echoes how it understood the
       );
     // The daemon's clock: Monday 23 Nov 2026, 10:00 UTC.
     const cases: Array<[string, RegExp]> = [
-      ["tomorrow at 8", /: once, Tue 24 Nov 08:00 \(UTC\)\.$/],
-      ["in two hours", /: once, Mon 23 Nov 12:00 \(UTC\)\.$/],
+      ["tomorrow at 8", /: once Tue 24 Nov 2026 08:00 \(UTC\)\.$/],
+      ["in two hours", /: once Mon 23 Nov 2026 12:00 \(UTC\)\.$/],
       [
         "every 2 hours on weekdays",
-        /: every 2 hours on weekdays \(UTC\); next: Mon 23 Nov 12:00\.$/,
+        /: every 2 hours on weekdays \(cron "0 \*\/2 \* \* 1-5"\); next Mon 23 Nov 12:00 \(UTC\)\.$/,
       ],
-      ["weekdays at 7:30", /: every weekday at 07:30 \(UTC\); next: Tue 24 Nov 07:30\.$/],
+      [
+        "weekdays at 7:30",
+        /: every weekday at 07:30 \(cron "30 7 \* \* 1-5"\); next Tue 24 Nov 07:30 \(UTC\)\.$/,
+      ],
       [
         "on the 1st of every month",
-        /: on day 1 of every month at 09:00 \(UTC\); next: Tue 1 Dec 09:00\.$/,
+        /: on day 1 of every month at 09:00 \(cron "0 9 1 \* \*"\); next Tue 1 Dec 09:00 \(UTC\)\.$/,
       ],
-      ["0 9 * * 1", /: cron "0 9 \* \* 1" \(UTC\); next: Mon 30 Nov 09:00\.$/],
+      ["0 9 * * 1", /: cron "0 9 \* \* 1"; next Mon 30 Nov 09:00 \(UTC\)\.$/],
     ];
     for (const [when, expected] of cases) {
       const result = await schedule(when);

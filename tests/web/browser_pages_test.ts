@@ -16,14 +16,10 @@ import { bundledSkillsPath } from "../../src/skills/skill_roots.ts";
 import { webDependenciesFromRuntime } from "../../web/runtime_dependencies.ts";
 import { startWebServerWith } from "../../web/server.ts";
 import type { PersonalityCatalog } from "../../src/core/personality.ts";
-import {
-  chromiumInstalled,
-  collectPageErrors,
-  launchChromium,
-  saveScreenshot,
-} from "./browser/chromium.ts";
+import { collectPageErrors, launchChromium, saveScreenshot } from "./browser/chromium.ts";
 import { openDatabase } from "../../src/adapters/sqlite/database.ts";
 import { SqliteDigestStore } from "../../src/adapters/sqlite/digest_store.ts";
+import { needing } from "../helpers/system_parts.ts";
 
 /** What the hostile text would do if it ever ran. */
 const hostileText = '---\ndescription: Up late <img src=x onerror="window.__pwned = 1">\n---\n' +
@@ -175,11 +171,10 @@ async function checkSetAside(page: Page, base: string, radar: Radar): Promise<vo
   assert.equal(radar.queue.pendingCount(), 1, "back in the queue");
 }
 
-Deno.test({
+Deno.test(needing(["chromium"], {
   name: "Chromium: sources card, skills with their state, summaries with search, personalities " +
     "create → edit → activate → delete with hostile text that never runs, set-aside events " +
     "put back",
-  ignore: !chromiumInstalled(),
   // playwright keeps its pipe to the browser and timers of its own until the process exits.
   sanitizeOps: false,
   sanitizeResources: false,
@@ -247,4 +242,4 @@ Deno.test({
       Deno.removeSync(directory, { recursive: true });
     }
   },
-});
+}));

@@ -14,7 +14,8 @@ import { FakeLlmServer } from "../fakes/fake_llm_server.ts";
 import { createRadarHome, startRadarServe } from "../helpers/radar_process.ts";
 import { fromFileUrl } from "../project/file_url.ts";
 import { runDashboardScenario, scenarioConfig } from "./browser/dashboard_scenario.ts";
-import { chromiumInstalled, launchChromium } from "./browser/chromium.ts";
+import { launchChromium } from "./browser/chromium.ts";
+import { needing } from "../helpers/system_parts.ts";
 
 /** The one-time login link `radar serve` prints once it listens. */
 async function printedLoginLink(stderr: () => string): Promise<string> {
@@ -27,10 +28,9 @@ async function printedLoginLink(stderr: () => string): Promise<string> {
   throw new Error(`radar serve printed no login link: ${stderr()}`);
 }
 
-Deno.test({
+Deno.test(needing(["chromium"], {
   name: "dashboard in Chromium against radar serve: login, every page, chat with a tool call, " +
     "memory search, a task, plugin approval, config error, an injected script never runs",
-  ignore: !chromiumInstalled(),
   // playwright keeps its pipe to the browser and timers of its own until the process exits.
   sanitizeOps: false,
   sanitizeResources: false,
@@ -72,4 +72,4 @@ Deno.test({
       radar.remove();
     }
   },
-});
+}));

@@ -3,19 +3,21 @@ import { join } from "node:path";
 import { withTestDaemon } from "../helpers/test_radar.ts";
 import { textResponse, toolCallResponse } from "../fakes/scripted_chat_model.ts";
 import { daemonView, scheduleInput } from "../../web/daemon_view.ts";
-import { describeSchedule } from "../../web/views/tasks.tsx";
+import { describeSchedule } from "../../src/core/schedule_description.ts";
 import { logsViewFromFiles } from "../../web/logs_view.ts";
 import { startFakeNtfy } from "../fakes/fake_ntfy_server.ts";
 
-Deno.test("describeSchedule() and scheduleInput() read and write the dashboard's schedule field", () => {
-  assert.equal(describeSchedule({ scheduleKind: "cron", schedule: "0 9 * * 1" }), "0 9 * * 1");
+Deno.test("one schedule renderer for radar task, the schedule tools and the dashboard", () => {
+  assert.equal(
+    describeSchedule({ scheduleKind: "cron", schedule: "0 9 * * 1" }),
+    'cron "0 9 * * 1"',
+  );
   assert.equal(describeSchedule({ scheduleKind: "every", schedule: "120" }), "every 2h");
   assert.equal(describeSchedule({ scheduleKind: "every", schedule: "2880" }), "every 2d");
   assert.equal(describeSchedule({ scheduleKind: "every", schedule: "45" }), "every 45m");
-  assert.equal(
-    describeSchedule({ scheduleKind: "at", schedule: "2026-12-01T09:00:00.000Z" }),
-    "at 2026-12-01T09:00:00.000Z",
-  );
+  const once = { scheduleKind: "at" as const, schedule: "2026-12-01T09:00:00.000Z" };
+  assert.equal(describeSchedule(once, "UTC"), "once Tue 1 Dec 2026 09:00");
+  assert.equal(describeSchedule(once, "America/New_York"), "once Tue 1 Dec 2026 04:00");
   assert.deepEqual(scheduleInput(" every 2h "), { every: "2h" });
   assert.deepEqual(scheduleInput("at 2026-12-01 09:00"), { at: "2026-12-01 09:00" });
   assert.deepEqual(scheduleInput("0 9 * * 1"), { cron: "0 9 * * 1" });

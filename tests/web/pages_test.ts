@@ -405,6 +405,9 @@ Deno.test("plugins: list with permissions, local-trust warning, review with code
     assert.match(list.html, /2 plugin\(s\) waiting for review/);
     const review = await page(fixture.app, "/plugins/review");
     assert.match(review.html, /Local trust:<\/strong> shell-helper/);
+    // Issue 23: the warning states the real grant, not "every permission Radar itself has".
+    assert.doesNotMatch(review.html, /every permission Radar/);
+    assert.match(review.html, /gets exactly the permissions listed/);
     assert.match(review.html, /\+ run any command/);
     assert.match(review.html, /− read ~\/Notes/);
     assert.match(review.html, /export function run\(\)/);

@@ -1,11 +1,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { openRadar } from "../../src/runtime/open_radar.ts";
-import { createApp } from "../../web/app.tsx";
 import { shortPersonalitySource } from "../../web/views/personalities.tsx";
-import { webDependenciesFromRuntime } from "../../web/runtime_dependencies.ts";
 import { FakePersonalityCatalog } from "../fakes/fake_personality_catalog.ts";
-import { createWebFixture, postForm } from "./web_fixture.ts";
+import { createWebFixture, postForm, runtimeDashboard } from "./web_fixture.ts";
 
 function fixtureWithCatalog() {
   const catalog = new FakePersonalityCatalog();
@@ -161,16 +158,9 @@ Deno.test("/personalities without a catalog says so", async () => {
 });
 
 Deno.test("radar serve's dashboard edits the runtime's personality files", async () => {
-  const directory = Deno.makeTempDirSync({ prefix: "radar-web-personalities-" });
-  const configPath = join(directory, "radar.yaml");
-  Deno.writeTextFileSync(configPath, 'llm:\n  base_url: "http://127.0.0.1:9"\n');
-  const dataDir = join(directory, "data");
-  const env = { HOME: directory, RADAR_DATA_DIR: dataDir, PATH: "/usr/bin:/bin" };
-  const radar = openRadar({ configPath, env, cwd: directory, logLevel: "error" });
+  const dashboard = runtimeDashboard("radar-web-personalities-");
+  const { dataDir, radar, app, auth } = dashboard;
   try {
-    const deps = webDependenciesFromRuntime(radar, { env });
-    const app = createApp(deps);
-    const auth = { Authorization: `Bearer ${deps.authToken}` };
     const created = await app.request("/personalities", postForm({ name: "terse" }, auth));
     assert.equal(created.status, 303);
     const text = "---\ndescription: Short answers\n---\nAnswer in one sentence.\n";
@@ -192,8 +182,7 @@ Deno.test("radar serve's dashboard edits the runtime's personality files", async
     );
     assert.ok(list.includes('<td class="muted" title="bundled">bundled</td>'));
   } finally {
-    radar.close();
-    Deno.removeSync(directory, { recursive: true });
+    dashboard.close();
   }
 });
 
@@ -205,7 +194,7 @@ Deno.test("the source column's short form: bundled, plugin NAME, relative to the
   assert.equal(short("plugin", "plugin:fun"), "plugin fun");
   assert.equal(short("flat", `${data}/personalities/pirate.md`), "personalities/pirate.md");
   assert.equal(short("directory", `${data}/personalities/owl`), "personalities/owl");
-  // Outside the data folder (an explicit path; a sibling folder with the same prefix): whole.
+  // Outside the data folder (a sibling folder with the same prefix): whole.
   assert.equal(short("flat", "/srv/prompts/ops.md"), "/srv/prompts/ops.md");
   assert.equal(short("flat", `${data}-old/personalities/x.md`), `${data}-old/personalities/x.md`);
   assert.equal(short("flat", data), data);

@@ -15,6 +15,8 @@ import { ToolRegistry } from "../../src/core/tool_registry.ts";
 import { builtinTools } from "../../src/tools/index.ts";
 import { fileConfigFile } from "../../web/config_file.ts";
 import { createApp } from "../../web/app.tsx";
+import { openRadar } from "../../src/runtime/open_radar.ts";
+import { webDependenciesFromRuntime } from "../../web/runtime_dependencies.ts";
 import { sessionCookieName, sessionValue } from "../../web/middleware/auth.ts";
 import type { WebDependencies } from "../../web/ports.ts";
 import { ScriptedChatModel, type ScriptStep } from "../fakes/scripted_chat_model.ts";
@@ -161,5 +163,32 @@ export function postForm(
       ...headers,
     },
     body: new URLSearchParams(fields).toString(),
+  };
+}
+
+/** A real Radar in a temp folder (config pointing at no model) with its dashboard app. */
+export function runtimeDashboard(prefix: string, configComment = "") {
+  const directory = Deno.makeTempDirSync({ prefix });
+  const configPath = join(directory, "radar.yaml");
+  Deno.writeTextFileSync(
+    configPath,
+    `llm:\n  base_url: "http://127.0.0.1:9"\n${configComment ? `# ${configComment}\n` : ""}`,
+  );
+  const dataDir = join(directory, "data");
+  const env = { HOME: directory, RADAR_DATA_DIR: dataDir, PATH: "/usr/bin:/bin" };
+  const radar = openRadar({ configPath, env, cwd: directory, logLevel: "error" });
+  const deps = webDependenciesFromRuntime(radar, { env });
+  return {
+    directory,
+    configPath,
+    dataDir,
+    radar,
+    deps,
+    app: createApp(deps),
+    auth: { Authorization: `Bearer ${deps.authToken}` },
+    close() {
+      radar.close();
+      Deno.removeSync(directory, { recursive: true });
+    },
   };
 }

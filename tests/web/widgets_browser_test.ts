@@ -11,18 +11,13 @@ import { FakeLlmServer } from "../fakes/fake_llm_server.ts";
 import { createRadarHome, startRadarServe } from "../helpers/radar_process.ts";
 import { fixturePath } from "../sandbox/helpers.ts";
 import { browserToken, scenarioConfig } from "./browser/dashboard_scenario.ts";
-import {
-  chromiumInstalled,
-  collectPageErrors,
-  launchChromium,
-  saveScreenshot,
-} from "./browser/chromium.ts";
+import { collectPageErrors, launchChromium, saveScreenshot } from "./browser/chromium.ts";
+import { needing } from "../helpers/system_parts.ts";
 
 const plugins = ["downloads_widget", "hostile_widget"];
 
-Deno.test({
+Deno.test(needing(["chromium"], {
   name: "plugin widgets render on the dashboard home in Chromium and no script from them runs",
-  ignore: !chromiumInstalled(),
   // playwright keeps its pipe to the browser and timers of its own until the process exits.
   sanitizeOps: false,
   sanitizeResources: false,
@@ -97,4 +92,4 @@ Deno.test({
       radar.remove();
     }
   },
-});
+}));

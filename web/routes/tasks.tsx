@@ -47,7 +47,11 @@ export function tasksRoutes(context: RouteContext): Hono {
         {error ? <Notice kind="error">{error}</Notice> : null}
         <section>
           <h2>Scheduled tasks</h2>
-          <TaskTable tasks={tasks} budget={budget} />
+          <TaskTable
+            tasks={tasks}
+            budget={budget}
+            timeZone={deps.config.current().config.radar.timezone || undefined}
+          />
           {budget ? <BudgetCard report={budget} /> : null}
           <details class="card">
             <summary>Add a task</summary>

@@ -8,8 +8,10 @@ function LocalTrustWarning(props: { name: string }) {
   return (
     <Notice kind="error">
       <strong>Local trust:</strong> {props.name}{" "}
-      runs without the sandbox, with every permission Radar itself has (your files, network,
-      commands). Approve only code you have read and trust.
+      gets exactly the permissions listed here once you approve: the files and folders it may read
+      and write, the hosts it may reach and the variables it may see, in its own process (never
+      commands, native libraries or system information). Those reach your data and the network, so
+      approve only code you have read and trust.
     </Notice>
   );
 }

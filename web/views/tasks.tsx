@@ -1,18 +1,9 @@
 /** Task and monitor tables for /tasks, each row with its POST buttons. */
 import type { MonitorRecord, TaskRecord } from "../../src/core/schedule_ports.ts";
 import { formatDurationMinutes, isFailing } from "../../src/core/schedule.ts";
+import { describeSchedule } from "../../src/core/schedule_description.ts";
 import { formatTime, truncate } from "./format.ts";
 import { type BudgetReport, formatTokens } from "../../src/core/budget.ts";
-
-/** A task's schedule as the dashboard writes it ("0 9 * * 1", "every 2h", "at …"). */
-export function describeSchedule(task: Pick<TaskRecord, "scheduleKind" | "schedule">): string {
-  if (task.scheduleKind === "cron") return task.schedule;
-  if (task.scheduleKind === "at") return `at ${task.schedule}`;
-  const minutes = Number(task.schedule);
-  if (minutes % 1440 === 0) return `every ${minutes / 1440}d`;
-  if (minutes % 60 === 0) return `every ${minutes / 60}h`;
-  return `every ${minutes}m`;
-}
 
 function ActionButton(props: { action: string; label: string; kind?: string; confirm?: string }) {
   return (
@@ -29,7 +20,9 @@ function ActionButton(props: { action: string; label: string; kind?: string; con
 }
 
 /** Scheduled tasks, with each one's tokens today when the budget report is there. */
-export function TaskTable(props: { tasks: TaskRecord[]; budget?: BudgetReport }) {
+export function TaskTable(
+  props: { tasks: TaskRecord[]; budget?: BudgetReport; timeZone?: string },
+) {
   const today = new Map(props.budget?.byTask.map((entry) => [entry.taskId, entry]));
   if (!props.tasks.length) return <p class="muted">No tasks yet.</p>;
   return (
@@ -52,7 +45,7 @@ export function TaskTable(props: { tasks: TaskRecord[]; budget?: BudgetReport })
               <div class="muted">{truncate(task.message, 160)}</div>
             </td>
             <td>
-              <code>{describeSchedule(task)}</code>
+              <code>{describeSchedule(task, props.timeZone)}</code>
             </td>
             <td>{task.enabled ? formatTime(task.nextRunAt) || "—" : "disabled"}</td>
             <td>

@@ -1,7 +1,8 @@
 /** Builds the path guard, Radar's places and the writable roots the file tools and exec share. */
 import { expandHome, homeDirectory } from "../../config/paths.ts";
 import { isAbsolute, join, resolve } from "node:path";
-import { type RadarPlaces, radarPlacesFrom } from "../../core/protected_paths.ts";
+import { parentPlaces, type RadarPlaces, radarPlacesFrom } from "../../core/protected_paths.ts";
+import { userInfo } from "node:os";
 import { PathGuard } from "./path_guard.ts";
 import type { RadarConfig } from "../../config/schema.ts";
 
@@ -19,11 +20,39 @@ export interface FileAccessDependencies {
   cwd?: string;
 }
 
-/** Radar's own folders for these dependencies (data, config, cache) and the home folder. */
+/**
+ * Radar's own folders for these dependencies (data, config, cache) and the home folder, plus the
+ * places protected whatever $HOME says: the account's home from the OS and the Radar that started
+ * this one (`radar eval`).
+ */
 export function radarPlaces(
-  deps: Pick<FileAccessDependencies, "env" | "dataDir" | "configPath">,
+  deps:
+    & Pick<FileAccessDependencies, "env" | "dataDir" | "configPath">
+    & Partial<Pick<FileAccessDependencies, "config" | "cwd">>,
 ): RadarPlaces {
-  return radarPlacesFrom(deps.env, deps.dataDir, deps.configPath);
+  const also = [accountPlaces(), parentPlaces(deps.env)].filter((places) => places !== undefined);
+  const places = radarPlacesFrom(deps.env, deps.dataDir, deps.configPath, also);
+  const instructionFolders = (deps.config?.skills?.dirs ?? []).map((path) =>
+    resolve(deps.cwd ?? Deno.cwd(), expandHome(path, deps.env))
+  );
+  return instructionFolders.length ? { ...places, instructionFolders } : places;
+}
+
+let account: RadarPlaces | null | undefined;
+
+/** The places of the account this process runs as, from the OS user database (not $HOME). */
+export function accountPlaces(): RadarPlaces | undefined {
+  if (account === undefined) {
+    try {
+      const home = userInfo().homedir;
+      account = home && home.startsWith("/")
+        ? radarPlacesFrom({ HOME: home }, join(home, ".local", "share", "radar"))
+        : null;
+    } catch {
+      account = null; // no entry for this uid, or no --allow-sys
+    }
+  }
+  return account ?? undefined;
 }
 
 /** The path guard for these dependencies (rules from tools.files and Radar's places). */
@@ -36,6 +65,9 @@ export function pathGuardFor(deps: FileAccessDependencies): PathGuard {
     configDir: places.configDir,
     cacheDir: places.cacheDir,
     configPath: deps.configPath,
+    also: places.also,
+    historyFile: places.historyFile,
+    instructionFolders: places.instructionFolders,
     blockedPaths: deps.config.tools.files.blocked_paths,
     allowedRoots: deps.config.tools.files.allowed_roots,
   });

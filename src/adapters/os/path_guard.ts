@@ -11,6 +11,7 @@ import {
   dataSecretNames,
   processPaths,
   protectedLocations,
+  type RadarPlaces,
   secretFolderNames,
 } from "../../core/protected_paths.ts";
 
@@ -28,6 +29,12 @@ export interface PathGuardOptions {
   cacheDir?: string;
   /** Radar's config file in use (never read or written). */
   configPath?: string;
+  /** $HISTFILE of Radar's environment (a shell history under a name of its own). */
+  historyFile?: string;
+  /** Folders Radar loads instructions from (`skills.dirs`): readable, never written. */
+  instructionFolders?: string[];
+  /** Other places protected too (the account's home, a parent Radar): every rule, read and write. */
+  also?: RadarPlaces[];
   /** Extra paths refused for read and write (tools.files.blocked_paths). */
   blockedPaths?: readonly string[];
   /** When non-empty, everything outside these folders is refused (tools.files.allowed_roots). */
@@ -154,10 +161,18 @@ export class PathGuard {
       ...this.#rules().filter((rule) => !rule.writeOnly || access === "write"),
       { path: dataDir, label: this.display(dataDir), why: "Radar's database and tokens" },
     ];
+    const found = (rule: { label: string; why: string }) =>
+      `it is a hard link to a file protected by rule ${rule.label} (${rule.why})`;
+    // Every protected file by identity first (one stat each, no budget), then the folders' files:
+    // a big protected folder cannot use up the walk before ~/.netrc is compared.
     for (const rule of candidates) {
-      if (matches(rule.path, 0)) {
-        return `it is a hard link to a file protected by rule ${rule.label} (${rule.why})`;
-      }
+      try {
+        const info = Deno.lstatSync(rule.path);
+        if (info.isFile && info.dev === opened.dev && info.ino === opened.ino) return found(rule);
+      } catch { /* missing */ }
+    }
+    for (const rule of candidates) {
+      if (matches(rule.path, 0)) return found(rule);
     }
     return undefined;
   }
@@ -199,9 +214,21 @@ export class PathGuard {
       configDir,
       cacheDir,
       configFile: configPath,
+      historyFile: this.#options.historyFile,
+      instructionFolders: this.#options.instructionFolders,
     });
     for (const location of locations) {
       if (location.kind !== "radar") {
+        add(location.path, location.label, location.why, location.kind === "startup");
+      }
+    }
+    // Other places (the account's real home, the Radar that started this run): their secrets and
+    // start-up files as above, and their Radar folders neither read nor written.
+    const own = new Set([...locations.map((location) => location.path), configDir, cacheDir]);
+    for (const other of this.#options.also ?? []) {
+      for (const location of protectedLocations(other)) {
+        if (own.has(location.path)) continue;
+        own.add(location.path);
         add(location.path, location.label, location.why, location.kind === "startup");
       }
     }

@@ -3,8 +3,10 @@
  * Read-only filesystem except the writable roots and a private /tmp; secret and Radar folders
  * hidden; no network unless allowed; on Linux its
  * own PID namespace (nothing outlives the call, no outside process can be signalled) and
- * RLIMIT_NPROC/CPU/DATA limits through prlimit.
+ * RLIMIT_NPROC/CPU/DATA limits through prlimit, plus a pids cgroup where one can be made (the
+ * kernel does not apply RLIMIT_NPROC to root: pids_limit.ts).
  */
+import { withPidsLimit } from "./pids_limit.ts";
 
 /** Which sandbox program is used. */
 export type SandboxKind = "bubblewrap" | "sandbox-exec";
@@ -164,7 +166,11 @@ export function sandboxedArgv(
   command: string,
 ): string[] {
   if (program.kind === "bubblewrap") {
-    return [program.path, ...bubblewrapArguments(spec, command, program.prlimit)];
+    // In a pids cgroup where one can be made: RLIMIT_NPROC alone does not hold for root.
+    return withPidsLimit(
+      [program.path, ...bubblewrapArguments(spec, command, program.prlimit)],
+      spec.limits.processes,
+    );
   }
   return [
     program.path,

@@ -18,6 +18,7 @@ interface ApprovalRow {
   approved_at: string;
   tool_changes_json: string | null;
   tools_changed_at: string | null;
+  program_hash: string;
 }
 
 function toApproval(row: ApprovalRow): McpApproval {
@@ -26,6 +27,7 @@ function toApproval(row: ApprovalRow): McpApproval {
     command: JSON.parse(row.command_json),
     url: row.url,
     commandHash: row.command_hash,
+    programHash: row.program_hash,
     folders: JSON.parse(row.folders_json),
     readFolders: JSON.parse(row.read_folders_json),
     network: row.network === 1,
@@ -65,7 +67,7 @@ export class SqliteMcpApprovals implements McpApprovals {
       "the MCP approval",
       `INSERT OR REPLACE INTO mcp_approvals
        (name, command_json, url, command_hash, folders_json, read_folders_json, network, env_json, hosts_json,
-        tools_json, approved_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        tools_json, approved_at, program_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       approval.name,
       JSON.stringify(approval.command),
       approval.url,
@@ -77,6 +79,7 @@ export class SqliteMcpApprovals implements McpApprovals {
       JSON.stringify(approval.hosts),
       JSON.stringify(approval.tools),
       approval.approvedAt,
+      approval.programHash ?? "",
     );
   }
 

@@ -3,6 +3,8 @@ import type { Command } from "commander";
 import { UsageError } from "../../core/errors.ts";
 import type { CliContext } from "../context.ts";
 import { runTurn } from "../run_turn.ts";
+import { whyNoPerson } from "../control_commands.ts";
+import { terminalConfirm } from "../terminal_io.ts";
 import { untrustedNotice, wrapUntrusted } from "../../core/untrusted_text.ts";
 
 /** Piped stdin beyond this many bytes is cut (with a note to the model). */
@@ -14,13 +16,23 @@ export function withStdin(question: string, piped: { text: string; truncated: bo
   return `${question}\n\n${wrapUntrusted(piped.text, { source })}\n${untrustedNotice}`;
 }
 
+/**
+ * Who answers a tool's question (write outside the usual folders, a personality note, a command
+ * that needs a yes): the person at the terminal, with y/N as in chat. Nobody, when no person is
+ * present (a script, a pipe, Radar's own exec): the tool refuses and says how to do it instead.
+ */
+function questionsFor(context: CliContext): ((question: string) => Promise<boolean>) | undefined {
+  if (whyNoPerson(context.io)) return undefined;
+  return terminalConfirm(context.io);
+}
+
 /** Registers `ask`. */
 export function registerAsk(program: Command, context: CliContext): void {
   program.command("ask")
     .description("ask one question; piped stdin is added as context")
     .argument("<question...>", "the question")
     .option("--json", "print a machine-readable record instead of the answer")
-    .option("-P, --personality <name>", "the personality for this question (name or path)")
+    .option("-P, --personality <name>", "the personality for this question (by name)")
     .action(async (words: string[], options: { json?: boolean; personality?: string }) => {
       const question = words.join(" ").trim();
       if (!question) throw new UsageError("Cannot ask: the question is empty");
@@ -32,11 +44,13 @@ export function registerAsk(program: Command, context: CliContext): void {
         question,
         radar.clock.now(),
       );
+      const confirm = questionsFor(context);
       const result = await runTurn(context, {
         conversationId,
         kind: "ask",
         message,
-        interactive: false,
+        interactive: confirm !== undefined,
+        confirm,
         personality: options.personality,
       });
       if (options.json) {

@@ -35,7 +35,7 @@ export function registerChat(program: Command, context: CliContext): void {
   program.command("chat")
     .description("interactive chat (/help lists its commands)")
     .option("--continue", "continue the most recent chat conversation")
-    .option("-P, --personality <name>", "the personality for this chat (name or path)")
+    .option("-P, --personality <name>", "the personality for this chat (by name)")
     .action(async (options: { continue?: boolean; personality?: string }) => {
       const radar = await context.radar();
       // Checked before the first message: an unknown personality is one line, exit 2.

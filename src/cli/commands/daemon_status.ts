@@ -4,6 +4,7 @@ import { nextHeartbeatAt } from "../../core/heartbeat.ts";
 import { isQuietTime } from "../../core/quiet_hours.ts";
 import { formatLocalTime } from "../../core/zoned_time.ts";
 import { runningDaemon } from "../../daemon/lock_file.ts";
+import { type ConfigState, readConfigState } from "../../daemon/config_watch.ts";
 import type { Radar } from "../../runtime/open_radar.ts";
 import { describeRun } from "./heartbeat.ts";
 import { describeTask } from "./task_description.ts";
@@ -12,6 +13,21 @@ import { isFailing } from "../../core/schedule.ts";
 
 /** Extra status lines from other daemon concerns (tasks, monitors). */
 export const daemonStatusLines: Array<(radar: Radar) => string[]> = [];
+
+/** What the running daemon made of the last change to its config file (nothing: in step). */
+export function configStateLines(state: ConfigState | undefined): string[] {
+  if (!state) return [];
+  if (state.error) {
+    return [
+      `  ${state.path} changed but is not used (the daemon keeps its config): ${state.error}`,
+    ];
+  }
+  if (!state.restartKeys.length) return [];
+  return [
+    `  restart needed to apply ${state.path}: ${state.restartKeys.join(", ")} ` +
+    `(radar stop, then radar start; the other changes are applied)`,
+  ];
+}
 
 /** The daemon status section. */
 export function daemonStatus(radar: Radar): string[] {
@@ -25,6 +41,7 @@ export function daemonStatus(radar: Radar): string[] {
       daemon ? `running (PID ${daemon.pid}${daemon.url ? ` at ${daemon.url}` : ""})` : "not running"
     }`,
   ];
+  if (daemon) lines.push(...configStateLines(readConfigState(radar.dataDir, daemon.pid)));
   const heartbeat = config.heartbeat;
   if (!heartbeat.enabled) {
     lines.push("heartbeat: disabled (heartbeat.enabled: false)");

@@ -3,10 +3,26 @@ import type { Radar } from "../../runtime/open_radar.ts";
 import { checkedRoots, pathGuardFor, scratchFolder } from "../../adapters/os/file_access.ts";
 import { execSandbox, execUserRoots } from "../../adapters/os/sandbox_spec.ts";
 
-/** Status section "security" in plain words. */
+/** Status section "security" in plain words; last, a warning when Radar runs as root. */
 export function execStatusLines(
   radar: Pick<Radar, "config" | "dataDir"> & { loaded?: { path?: string } },
   env: Record<string, string | undefined>,
+  uid: number | null = Deno.uid(),
+): string[] {
+  const lines = sandboxLines(radar, env, uid);
+  if (uid === 0) {
+    lines.push(
+      "  WARNING:     Radar runs as root: every file on this machine is one mistake away " +
+        "(a wrong path rule, a plugin's grant, an MCP server's folder); run it as your own user",
+    );
+  }
+  return lines;
+}
+
+function sandboxLines(
+  radar: Pick<Radar, "config" | "dataDir"> & { loaded?: { path?: string } },
+  env: Record<string, string | undefined>,
+  uid: number | null,
 ): string[] {
   const deps = {
     config: radar.config,
@@ -40,7 +56,7 @@ export function execStatusLines(
     ? `own PID namespace; ${
       program.prlimit
         ? `max ${exec.max_processes} processes${
-          Deno.uid() === 0 ? " (not applied to root)" : ""
+          uid === 0 ? " (a pids cgroup: RLIMIT_NPROC does not hold for root)" : ""
         }, ${exec.max_memory_mb || "unlimited"} MB`
         : "no resource limits (prlimit not found)"
     }`

@@ -1,4 +1,7 @@
 /** `radar mcp list|add|approve|remove`: MCP servers as tool sources, approved with their grants. */
+import { programHash } from "../../mcp/program_pin.ts";
+import { defaultPath } from "../../mcp/sandbox_launch.ts";
+import { mcpServerNamePattern, mcpServerNameRule } from "../../config/mcp_schema.ts";
 import type { Command } from "commander";
 import { resolve } from "node:path";
 import { expandHome } from "../../config/paths.ts";
@@ -99,8 +102,8 @@ export function registerMcp(program: Command, context: CliContext): void {
 }
 
 function checkName(name: string): void {
-  if (!/^[a-z0-9_]{1,24}$/.test(name)) {
-    throw new UsageError(`Cannot add ${name}: expected a short name (a-z, 0-9, _)`);
+  if (!mcpServerNamePattern.test(name)) {
+    throw new UsageError(`Cannot add ${name}: ${mcpServerNameRule}`);
   }
 }
 
@@ -156,6 +159,11 @@ async function approveWithTools(
     env: context.io.env,
     cwd: context.io.cwd,
     secrets: radar.secrets,
+  };
+  // The program's files as they are now are what this approval pins (checked at every start).
+  approval = {
+    ...approval,
+    programHash: programHash(approval.command, defaultPath, approval.folders[0] ?? "/"),
   };
   let tools;
   try {

@@ -1,12 +1,13 @@
 /** The plugins' lines in `radar status`: counts by status, hooks and variables, running hosts. */
 import { readLock } from "../../daemon/lock_file.ts";
 import type { Radar } from "../../runtime/open_radar.ts";
-import { type RunningHost, runningPluginHosts } from "../../sandbox/running_hosts.ts";
+import { ownerTag, type RunningHost, runningPluginHosts } from "../../sandbox/running_hosts.ts";
 
 /** Status section: plugins. `listHosts` is injectable for tests. */
 export async function pluginStatusLines(
   radar: Radar,
-  listHosts: () => Promise<RunningHost[] | undefined> = runningPluginHosts,
+  listHosts: () => Promise<RunningHost[] | undefined> = () =>
+    runningPluginHosts(ownerTag(radar.dataDir)),
 ): Promise<string[]> {
   const system = radar.plugins;
   if (!system) return ["plugins:   disabled (plugins.enabled: false)"];

@@ -3,6 +3,7 @@ import { logPath, RotatingLogFile } from "../../daemon/log_file.ts";
 import { runDaemon } from "../../daemon/daemon.ts";
 import { daemonSources, pluginSources } from "../../daemon/sources.ts";
 import { skillSources } from "../../daemon/skill_sources.ts";
+import { watchConfigFile } from "../../daemon/config_watch.ts";
 import type { Command } from "commander";
 import type { CliContext } from "../context.ts";
 import { parsePort } from "../arguments.ts";
@@ -51,6 +52,7 @@ export function registerServe(program: Command, context: CliContext): void {
             context.io.env,
           )
           : [];
+        const configWatch = watchConfigFile(radar, { env: context.io.env, cwd: context.io.cwd });
         let web: ReturnType<typeof startDaemonWebServer> | undefined;
         await runDaemon({
           radar,
@@ -59,12 +61,13 @@ export function registerServe(program: Command, context: CliContext): void {
           shutdown: shutdown.signal,
           startWeb: (webOptions) => (web = startDaemonWebServer(webOptions)),
           ticker: (handler, signal) => everyMinute("radar-tick", handler, signal),
-          jobs: radar.tickJobs(),
+          jobs: [...radar.tickJobs(), configWatch],
           sources: [
             ...daemonSources(radar),
             ...pluginSources(radar),
             ...skillSources(radar),
             ...mailIdle,
+            configWatch,
           ],
           onReady: (url, scheduler) => {
             context.io.stderr(

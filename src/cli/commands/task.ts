@@ -8,7 +8,30 @@ import { parseId } from "../arguments.ts";
 import { NotFoundError, RadarError, UsageError } from "../../core/errors.ts";
 import { catchUpPolicies, type CatchUpPolicy } from "../../core/schedule.ts";
 import type { TaskRecord } from "../../core/schedule_ports.ts";
+import { describeNewSchedule } from "../../core/schedule_description.ts";
+import { effectiveTimeZone } from "../../core/zoned_time.ts";
+import { understandWhen, type UnderstoodWhen, whenExamples } from "../../tools/schedule_when.ts";
 import { registerTaskLog } from "./task_log.ts";
+
+/**
+ * The schedule in `radar task add "<when>" "<message>"`, read as schedule_task reads the model's:
+ * a cron expression, "every 2h", or words ("every Monday at 9am", "tomorrow at 8").
+ */
+async function scheduleFromWords(
+  when: string,
+  now: Date,
+  timeZone: string,
+): Promise<{ fields: UnderstoodWhen["fields"]; phrase?: string }> {
+  const understood = await understandWhen(when, now, timeZone);
+  if ("error" in understood) {
+    throw new UsageError(
+      `Cannot add task: "${when}" is not a schedule Radar reads; give a cron expression ` +
+        `("0 9 * * 1") or words such as ${whenExamples}`,
+    );
+  }
+  const phrase = understood.description === "once" ? undefined : understood.description;
+  return { fields: understood.fields, phrase };
+}
 
 /** Registers `task` and its subcommands. */
 export function registerTask(program: Command, context: CliContext): void {
@@ -17,8 +40,12 @@ export function registerTask(program: Command, context: CliContext): void {
   const describe = async (record: TaskRecord) => describeTask(record, await zone());
 
   task.command("add")
-    .description('add a task: radar task add "0 9 * * 1" "Summarize my week"')
-    .argument("<words...>", "cron expression and message, or only the message with --every/--at")
+    .description('add a task: radar task add "every Monday at 9am" "Summarize my week"')
+    .argument(
+      "<words...>",
+      'schedule ("0 9 * * 1", "every Monday at 9am", "tomorrow at 8") and message, ' +
+        "or only the message with --every/--at",
+    )
     .option("--every <duration>", "repeat every 30m, 2h, 1d …")
     .option("--at <time>", 'run once at "2026-12-01 09:00" (local time)')
     .option("--name <name>", "a short name")
@@ -53,20 +80,28 @@ export function registerTask(program: Command, context: CliContext): void {
         const interval = options.every !== undefined || options.at !== undefined;
         if (!interval && words.length < 2) {
           throw new UsageError(
-            'Cannot add task: give a cron expression and a message, e.g. "0 9 * * 1" "Summarize my week"',
+            `Cannot add task: give a schedule and a message, e.g. "every Monday at 9am" ` +
+              `"Summarize my week" (a schedule is a cron expression or words such as ${whenExamples})`,
           );
         }
-        const added = (await context.radar()).tasks.add({
-          cron: interval ? undefined : words[0],
+        const radar = await context.radar();
+        const timeZone = effectiveTimeZone(radar.config.radar.timezone);
+        const schedule = interval
+          ? { fields: { every: options.every, at: options.at }, phrase: undefined }
+          : await scheduleFromWords(words[0], radar.clock.now(), timeZone);
+        const added = radar.tasks.add({
+          ...schedule.fields,
           message: (interval ? words : words.slice(1)).join(" "),
-          every: options.every,
-          at: options.at,
           name: options.name,
           catchUp: options.catchUp as CatchUpPolicy,
           personality: options.personality,
         });
         if ("error" in added) throw new UsageError(`Cannot add task: ${added.error}`);
-        context.io.stdout(`Added ${await describe(added)}\n`);
+        context.io.stdout(
+          `Added #${added.id} ${added.name} — ${
+            describeNewSchedule(added, timeZone, schedule.phrase)
+          }\n`,
+        );
       },
     );
 

@@ -1,16 +1,14 @@
 /** One line about a scheduled task, for `radar task` and `radar status`. */
-import { formatLocalTime } from "../../core/zoned_time.ts";
 import type { TaskRecord } from "../../core/schedule_ports.ts";
-import { TaskService } from "../../application/task_service.ts";
+import { describeNextRun, describeSchedule } from "../../core/schedule_description.ts";
 
 /** One line about a task. */
 export function describeTask(task: TaskRecord, timeZone?: string): string {
-  const next = task.enabled && task.nextRunAt
-    ? `next ${formatLocalTime(new Date(task.nextRunAt), timeZone)}`
-    : "disabled";
   const last = task.lastRunAt
     ? `; last ${task.lastRunAt.slice(0, 16).replace("T", " ")} ${task.lastOutcome}`
     : "";
   const personality = task.personality ? `; personality ${task.personality}` : "";
-  return `#${task.id} ${task.name} — ${TaskService.describe(task)}; ${next}${last}${personality}`;
+  return `#${task.id} ${task.name} — ${describeSchedule(task, timeZone)}; ${
+    describeNextRun(task, timeZone)
+  }${last}${personality}`;
 }

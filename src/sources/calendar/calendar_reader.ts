@@ -81,27 +81,34 @@ export class ConfiguredCalendars implements CalendarReader {
     }
   }
 
-  async add(name: string, event: NewCalendarEvent, _signal?: AbortSignal): Promise<string> {
+  async add(
+    name: string,
+    event: NewCalendarEvent,
+    _signal?: AbortSignal,
+  ): Promise<{ uid: string; added: boolean }> {
     const entry = this.#entry(name);
     if (!entry.caldav_url) {
       throw new Error(`${name}: events can only be added to a CalDAV calendar`);
     }
-    const uid = `${crypto.randomUUID()}@radar`;
+    const uid = await eventUid(name, event);
+    let added = true;
     try {
       await this.#withCalDav(entry, async (client, calendar) => {
+        // createCalendarObject sends If-None-Match: *: the same event a second time is a 412.
         const answer = await client.createCalendarObject({
           calendar,
           filename: `${uid}.ics`,
           iCalString: newEventIcs(event, uid, new Date()),
         });
-        if (!answer.ok) {
+        if (answer.status === 412) added = false;
+        else if (!answer.ok) {
           throw new Error(`the server answered ${answer.status} ${answer.statusText}`);
         }
       });
     } catch (error) {
       throw new Error(this.#line(entry, error));
     }
-    return uid;
+    return { uid, added };
   }
 
   #entry(name: string): CalendarEntry {
@@ -225,4 +232,18 @@ async function readCapped(answer: Response, maxBytes: number): Promise<Uint8Arra
     offset += chunk.length;
   }
   return bytes;
+}
+
+/** The UID of an event Radar adds: a hash of the calendar, title, times and place. */
+async function eventUid(calendar: string, event: NewCalendarEvent): Promise<string> {
+  const identity = JSON.stringify([
+    calendar,
+    event.title,
+    event.start.toISOString(),
+    event.end.toISOString(),
+    event.location ?? "",
+  ]);
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(identity));
+  const hex = [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, "0"));
+  return `${hex.join("").slice(0, 32)}@radar`;
 }

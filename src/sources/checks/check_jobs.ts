@@ -45,7 +45,7 @@ export function checkNotifier(deps: CheckJobDependencies): CheckNotifier {
     const outcome = await notifyOnce(
       deps.notifier,
       deps.sideEffects(scope),
-      { title, message, priority: urgent ? "high" : "default" },
+      { title, message, priority: urgent ? "high" : "default", tags: ["warning"] },
       AbortSignal.timeout(20_000),
     );
     return notifyOutcomeLine(outcome);

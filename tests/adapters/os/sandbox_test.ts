@@ -10,7 +10,8 @@ import {
   type SandboxSpec,
   seatbeltProfile,
 } from "../../../src/adapters/os/sandbox.ts";
-import { hasBubblewrap, processList } from "../../tools/exec/exec_harness.ts";
+import { processList } from "../../tools/exec/exec_harness.ts";
+import { needing, onLinux } from "../../helpers/system_parts.ts";
 
 const limits = { processes: 64, cpuSeconds: 31, memoryBytes: 1 << 30 };
 const spec: SandboxSpec = {
@@ -135,9 +136,8 @@ async function processesOf(uid: number): Promise<number> {
   return (await processList()).filter((process) => process.uid === uid).length;
 }
 
-Deno.test({
+Deno.test(needing([onLinux, "bubblewrap", "util-linux"], {
   name: "a fork bomb inside bubblewrap stops at RLIMIT_NPROC and is reaped whole",
-  ignore: !hasBubblewrap || !existsSync("/usr/bin/setpriv"),
 }, async () => {
   // The kernel does not apply RLIMIT_NPROC to root, so as root the bomb runs as nobody.
   const program = detectSandbox("linux", Deno.env.get("PATH"), existsSync)!;
@@ -177,7 +177,7 @@ Deno.test({
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   assert.equal((await processesOf(uid)) - before, 0, "nothing of the bomb is left");
-});
+}));
 
 Deno.test("bubblewrapArguments(): a readable folder under /tmp is bound back read-only, others stay under /", () => {
   const args = bubblewrapArguments(

@@ -11,7 +11,7 @@ import { isProcessAlive } from "../../../src/adapters/os/process.ts";
 import type { PdfReadRequest } from "../../../src/core/pdf_reader.ts";
 import { flagsOfTask } from "../../../scripts/task_flags.ts";
 import { buildPdf, glyphFloodPdf } from "../../helpers/pdf_factory.ts";
-import { findPrlimit } from "../../../src/adapters/os/process_limits.ts";
+import { needing, onLinux } from "../../helpers/system_parts.ts";
 
 const env = Deno.env.toObject();
 
@@ -81,9 +81,8 @@ Deno.test("a hanging extraction is SIGKILLed at the deadline while the caller st
   }
 });
 
-Deno.test({
+Deno.test(needing([onLinux, "util-linux"], {
   name: "on Linux, MuPDF's memory is capped: a glyph flood fails an allocation instead of growing",
-  ignore: !findPrlimit(),
   async fn() {
     // 28 KB of PDF, 10 million glyphs: about 375 MB RSS with 1 GB for MuPDF; here none is left.
     const reader = new SubprocessPdfReader({ timeoutMs: 20_000, env, memoryMb: 0 });
@@ -92,7 +91,7 @@ Deno.test({
     if (result.status !== "ok") return;
     assert.match(result.contents.pages[0].error ?? "", /^realloc \(\d+ bytes\) failed$/);
   },
-});
+}));
 
 Deno.test("aborting the call kills the subprocess at once", async () => {
   const dir = Deno.makeTempDirSync({ prefix: "radar-pdf-abort-" });

@@ -10,7 +10,8 @@ import { transaction } from "../../../src/adapters/sqlite/database.ts";
 import { SqliteOutbox } from "../../../src/adapters/sqlite/outbox_store.ts";
 import { SqliteTaskClaimStore } from "../../../src/adapters/sqlite/task_claim_store.ts";
 import { StorageError } from "../../../src/adapters/sqlite/write.ts";
-import { canMountTmpfs, fillDisk, withTmpfsDatabase } from "./tmpfs.ts";
+import { fillDisk, tmpfsMounts, withTmpfsDatabase } from "./tmpfs.ts";
+import { needing } from "../../helpers/system_parts.ts";
 
 const at = new Date("2026-11-23T10:00:00Z");
 
@@ -32,9 +33,8 @@ function assertDiskFull(label: string, error: unknown): void {
   assert.match(error.message, /^Cannot save .*: the disk is full/);
 }
 
-Deno.test({
+Deno.test(needing([tmpfsMounts], {
   name: "outbox and task-claim writes throw a one-line StorageError on a full disk",
-  ignore: !canMountTmpfs,
   fn() {
     withTmpfsDatabase((db, disk) => {
       const outbox = new SqliteOutbox(db);
@@ -66,11 +66,10 @@ Deno.test({
       );
     });
   },
-});
+}));
 
-Deno.test({
+Deno.test(needing([tmpfsMounts], {
   name: "a statement inside a transaction that hits the full disk throws a StorageError",
-  ignore: !canMountTmpfs,
   fn() {
     withTmpfsDatabase((db, disk) => {
       db.exec("CREATE TABLE filler (text TEXT)");
@@ -86,4 +85,4 @@ Deno.test({
       assert.equal(db.isTransaction, false, "rolled back");
     });
   },
-});
+}));

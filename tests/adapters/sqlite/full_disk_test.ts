@@ -12,11 +12,19 @@ import { SqliteEventQueue } from "../../../src/adapters/sqlite/event_queue.ts";
 import { SqliteFactStore } from "../../../src/adapters/sqlite/fact_store.ts";
 import { StorageError } from "../../../src/adapters/sqlite/write.ts";
 import { runRadar } from "../../helpers/radar_process.ts";
-import { canMountTmpfs, fillDisk, mountTmpfs, type Tmpfs, withTmpfsDatabase } from "./tmpfs.ts";
+import {
+  canMountTmpfs,
+  fillDisk,
+  mountTmpfs,
+  type Tmpfs,
+  tmpfsMounts,
+  tmpfsOrNotRoot,
+  withTmpfsDatabase,
+} from "./tmpfs.ts";
+import { needing } from "../../helpers/system_parts.ts";
 
-Deno.test({
+Deno.test(needing([tmpfsMounts], {
   name: "memory add on a full disk exits 1 with one line and claims nothing (real tmpfs)",
-  ignore: !canMountTmpfs,
   async fn() {
     const disk = mountTmpfs(1024);
     const home = disk.path;
@@ -43,11 +51,10 @@ Deno.test({
       disk.unmount();
     }
   },
-});
+}));
 
-Deno.test({
+Deno.test(needing([tmpfsMounts], {
   name: "a full disk under an open database (a running daemon) fails the write with one line",
-  ignore: !canMountTmpfs,
   async fn() {
     const disk = mountTmpfs(1024);
     const home = disk.path;
@@ -77,11 +84,10 @@ Deno.test({
       disk.unmount();
     }
   },
-});
+}));
 
-Deno.test({
+Deno.test(needing([tmpfsMounts], {
   name: "event queue, conversation and fact writes throw a StorageError on a full disk",
-  ignore: !canMountTmpfs,
   fn() {
     withTmpfsDatabase((db, disk) => {
       const queue = new SqliteEventQueue(db);
@@ -125,16 +131,15 @@ Deno.test({
       assert.equal(conversations.messages(conversationId).length, countRows(db, "messages"));
     });
   },
-});
+}));
 
 function countRows(db: DatabaseSync, table: string): number {
   return Number((db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n);
 }
 
-Deno.test({
+Deno.test(needing([tmpfsOrNotRoot], {
   name: "a write to a read-only database file throws one line naming the file",
   // Without a tmpfs, permissions make the file read-only — which root ignores.
-  ignore: !canMountTmpfs && Deno.uid() === 0,
   fn() {
     // The non-root variant of the full-disk test: the failing file is injected by permissions
     // (as root, a read-only tmpfs remount does the same).
@@ -171,4 +176,4 @@ Deno.test({
       readOnly?.unmount();
     }
   },
-});
+}));

@@ -7,7 +7,8 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { openDatabase, readOnlyBecause } from "../../../src/adapters/sqlite/database.ts";
 import { SqliteFactStore } from "../../../src/adapters/sqlite/fact_store.ts";
-import { canMountTmpfs, mountTmpfs } from "./tmpfs.ts";
+import { mountTmpfs, tmpfsMounts } from "./tmpfs.ts";
+import { needing } from "../../helpers/system_parts.ts";
 
 /**
  * A database with two facts whose second commit is only in the -wal file, copied (with the
@@ -38,9 +39,8 @@ function readOnlyCopyWithWal(companions: string[]) {
 }
 
 for (const companions of [["radar.db-wal", "radar.db-shm"], ["radar.db-wal"]]) {
-  Deno.test({
+  Deno.test(needing([tmpfsMounts], {
     name: `a read-only folder with ${companions.join(" and ")} shows the changes in the -wal`,
-    ignore: !canMountTmpfs,
     fn() {
       const tmpfs = readOnlyCopyWithWal(companions);
       try {
@@ -60,12 +60,11 @@ for (const companions of [["radar.db-wal", "radar.db-shm"], ["radar.db-wal"]]) {
         tmpfs.unmount();
       }
     },
-  });
+  }));
 }
 
-Deno.test({
+Deno.test(needing([tmpfsMounts], {
   name: "a read-only folder without a -wal opens a file, not a copy in memory",
-  ignore: !canMountTmpfs,
   fn() {
     const tmpfs = mountTmpfs(4096);
     try {
@@ -86,7 +85,7 @@ Deno.test({
       tmpfs.unmount();
     }
   },
-});
+}));
 
 Deno.test("a damaged file still fails with the recovery line", () => {
   const dir = Deno.makeTempDirSync({ prefix: "radar-damaged-" });

@@ -8,11 +8,11 @@ import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
 import { join } from "node:path";
 import { runRadar } from "../../helpers/radar_process.ts";
-import { canMountTmpfs, mountTmpfs } from "./tmpfs.ts";
+import { mountTmpfs, tmpfsMounts } from "./tmpfs.ts";
+import { needing } from "../../helpers/system_parts.ts";
 
-Deno.test({
+Deno.test(needing([tmpfsMounts], {
   name: "a read-only data folder with -wal and -shm: status says read-only, reads see the -wal",
-  ignore: !canMountTmpfs,
   async fn() {
     const source = Deno.makeTempDirSync({ prefix: "radar-ro-source-" });
     const home = Deno.makeTempDirSync({ prefix: "radar-ro-home-" });
@@ -55,4 +55,4 @@ Deno.test({
       Deno.removeSync(source, { recursive: true });
     }
   },
-});
+}));

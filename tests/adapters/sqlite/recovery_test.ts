@@ -6,7 +6,8 @@ import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
 import { join } from "node:path";
 import { runRadar } from "../../helpers/radar_process.ts";
-import { canMountTmpfs, mountTmpfs, type Tmpfs } from "./tmpfs.ts";
+import { canMountTmpfs, mountTmpfs, type Tmpfs, tmpfsOrNotRoot } from "./tmpfs.ts";
+import { needing } from "../../helpers/system_parts.ts";
 
 function oneLine(stderr: string): string {
   const lines = stderr.trim().split("\n");
@@ -61,12 +62,11 @@ Deno.test("db check passes an intact database; db backup writes an owner-only, r
   }
 });
 
-Deno.test({
+Deno.test(needing([tmpfsOrNotRoot], {
   name: "a read-only data folder still allows history, memory list, status and config show",
   // Without a tmpfs, permissions make the folder read-only — which root ignores.
-  ignore: !canMountTmpfs && Deno.uid() === 0,
   fn: readOnlyFolder,
-});
+}));
 
 async function readOnlyFolder() {
   const home = Deno.makeTempDirSync({ prefix: "radar-readonly-" });

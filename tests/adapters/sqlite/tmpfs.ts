@@ -2,6 +2,7 @@
 import { join } from "node:path";
 import type { DatabaseSync } from "node:sqlite";
 import { openDatabase } from "../../../src/adapters/sqlite/database.ts";
+import type { MachineCondition } from "../../helpers/system_parts.ts";
 
 const decoder = new TextDecoder();
 
@@ -69,3 +70,15 @@ export function withTmpfsDatabase(work: (db: DatabaseSync, disk: Tmpfs) => void)
     disk.unmount();
   }
 }
+
+/** Tests that mount a tmpfs run only as root with mount rights (skipped and counted elsewhere). */
+export const tmpfsMounts: MachineCondition = {
+  holds: canMountTmpfs,
+  unless: "runs only as root with mount rights: it mounts a tmpfs",
+};
+
+/** Tests that fill or lock a folder: as root on a tmpfs, else as a user whom chmod stops. */
+export const tmpfsOrNotRoot: MachineCondition = {
+  holds: canMountTmpfs || Deno.uid() !== 0,
+  unless: "as root it needs mount rights (a tmpfs); as another user chmod does",
+};

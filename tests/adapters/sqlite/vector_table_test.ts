@@ -12,7 +12,8 @@ import {
   type VectorTableConfig,
 } from "../../../src/adapters/sqlite/vector_table.ts";
 import { StorageError } from "../../../src/adapters/sqlite/write.ts";
-import { canMountTmpfs, fillDisk, mountTmpfs } from "./tmpfs.ts";
+import { fillDisk, mountTmpfs, tmpfsMounts } from "./tmpfs.ts";
+import { needing, notRoot } from "../../helpers/system_parts.ts";
 
 interface NoteRow {
   id: number;
@@ -184,9 +185,8 @@ function addNotes(db: DatabaseSync): void {
   db.exec("COMMIT");
 }
 
-Deno.test({
+Deno.test(needing([tmpfsMounts], {
   name: "a vector write on a full disk throws one StorageError line naming the file (tmpfs)",
-  ignore: !canMountTmpfs,
   fn() {
     const disk = mountTmpfs(2048);
     try {
@@ -199,12 +199,11 @@ Deno.test({
       disk.unmount();
     }
   },
-});
+}));
 
-Deno.test({
+Deno.test(needing([notRoot], {
   name: "a vector write to a read-only database file throws one StorageError line",
   // Permissions make the file read-only — which root ignores (the tmpfs test covers root).
-  ignore: Deno.uid() === 0,
   fn() {
     const folder = Deno.makeTempDirSync();
     const path = join(folder, "radar.db");
@@ -223,4 +222,4 @@ Deno.test({
       Deno.removeSync(folder, { recursive: true });
     }
   },
-});
+}));

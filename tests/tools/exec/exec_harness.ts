@@ -1,14 +1,8 @@
 /** Helpers for exec tests: the tool over a temp home, chat contexts, process checks. */
-import { existsSync } from "node:fs";
 import type { RadarConfig } from "../../../src/config/schema.ts";
 import type { ToolContext } from "../../../src/core/tool.ts";
 import { execTool } from "../../../src/tools/exec.ts";
-import { detectSandbox } from "../../../src/adapters/os/sandbox.ts";
 import { askContext, type TempHome, toolDeps } from "../tool_harness.ts";
-
-/** True where real bubblewrap runs (the sandbox tests need it). */
-export const hasBubblewrap = Deno.build.os === "linux" &&
-  detectSandbox("linux", Deno.env.get("PATH"), existsSync) !== undefined;
 
 /** The exec tool over `home` with the real PATH. */
 export function execFor(

@@ -2,16 +2,12 @@ import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { askContext, call, tempHome } from "../tool_harness.ts";
-import {
-  chatContext,
-  execFor,
-  hasBubblewrap,
-  heartbeatContext,
-  processList,
-} from "./exec_harness.ts";
+import { chatContext, execFor, heartbeatContext, processList } from "./exec_harness.ts";
+import { needing, onLinux } from "../../helpers/system_parts.ts";
 
-Deno.test(
-  { name: "exec returns exit code, stdout and stderr", ignore: !hasBubblewrap },
+Deno.test(needing(
+  [onLinux, "bubblewrap"],
+  { name: "exec returns exit code, stdout and stderr" },
   async () => {
     const home = tempHome();
     try {
@@ -24,9 +20,9 @@ Deno.test(
       home.dispose();
     }
   },
-);
+));
 
-Deno.test({ name: "exec caps output with a note", ignore: !hasBubblewrap }, async () => {
+Deno.test(needing([onLinux, "bubblewrap"], { name: "exec caps output with a note" }, async () => {
   const home = tempHome();
   try {
     const tool = execFor(home, (c) => c.tools.exec.max_output_chars = 1000);
@@ -38,7 +34,7 @@ Deno.test({ name: "exec caps output with a note", ignore: !hasBubblewrap }, asyn
   } finally {
     home.dispose();
   }
-});
+}));
 
 async function processesWith(marker: string): Promise<number[]> {
   return (await processList()).filter((process) =>
@@ -46,9 +42,8 @@ async function processesWith(marker: string): Promise<number[]> {
   ).map((process) => process.pid);
 }
 
-Deno.test({
+Deno.test(needing([onLinux, "bubblewrap"], {
   name: "exec timeout kills the whole sandbox, grandchildren in new sessions included",
-  ignore: !hasBubblewrap,
 }, async () => {
   const home = tempHome();
   try {
@@ -69,7 +64,7 @@ Deno.test({
   } finally {
     home.dispose();
   }
-});
+}));
 
 Deno.test("without a sandbox every command needs a yes in chat and none runs unattended", async () => {
   const home = tempHome();
@@ -98,9 +93,8 @@ Deno.test("without a sandbox every command needs a yes in chat and none runs una
   }
 });
 
-Deno.test({
+Deno.test(needing([onLinux, "bubblewrap"], {
   name: "safe_only runs plainly read-only commands and refuses the rest",
-  ignore: !hasBubblewrap,
 }, async () => {
   const home = tempHome();
   try {
@@ -112,11 +106,10 @@ Deno.test({
   } finally {
     home.dispose();
   }
-});
+}));
 
-Deno.test({
+Deno.test(needing([onLinux, "bubblewrap"], {
   name: "exec strips Radar's variables and hides secret values from the output",
-  ignore: !hasBubblewrap,
 }, async () => {
   const home = tempHome();
   try {
@@ -138,10 +131,11 @@ Deno.test({
   } finally {
     home.dispose();
   }
-});
+}));
 
-Deno.test(
-  { name: "a working folder inside a secret folder is refused", ignore: !hasBubblewrap },
+Deno.test(needing(
+  [onLinux, "bubblewrap"],
+  { name: "a working folder inside a secret folder is refused" },
   async () => {
     const home = tempHome();
     try {
@@ -153,4 +147,4 @@ Deno.test(
       home.dispose();
     }
   },
-);
+));

@@ -7,13 +7,8 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { RadarConfig } from "../../../src/config/schema.ts";
 import { call, type TempHome, tempHome } from "../tool_harness.ts";
-import {
-  chatContext,
-  execFor,
-  hasBubblewrap,
-  heartbeatContext,
-  processList,
-} from "./exec_harness.ts";
+import { chatContext, execFor, heartbeatContext, processList } from "./exec_harness.ts";
+import { needing, onLinux } from "../../helpers/system_parts.ts";
 
 const secret = "PRIVATE-KEY-4f1e";
 
@@ -58,14 +53,14 @@ async function run(
 }
 
 const sandboxTest = (name: string, body: (setup: Planted) => Promise<void>) =>
-  Deno.test({ name: `sandbox contains: ${name}`, ignore: !hasBubblewrap }, async () => {
+  Deno.test(needing([onLinux, "bubblewrap"], { name: `sandbox contains: ${name}` }, async () => {
     const setup = planted();
     try {
       await body(setup);
     } finally {
       setup.cleanup();
     }
-  });
+  }));
 
 sandboxTest(
   "secrets read through variables, globs, find -exec, xargs and interpreters",

@@ -9,19 +9,10 @@
 import fs from "node:fs";
 import type { Browser, Page } from "playwright-core";
 
-/** Debian's Chromium (.ci/run installs it). */
+/** Debian's Chromium (`deno task verify` installs it; scripts/system_parts.ts). */
 export const chromiumPath = "/usr/bin/chromium";
 
 const wslProbe = "/proc/sys/fs/binfmt_misc/WSLInterop";
-
-/** Whether the browser is installed (the browser tests are skipped without it). */
-export function chromiumInstalled(): boolean {
-  try {
-    return Deno.statSync(chromiumPath).isFile;
-  } catch {
-    return false;
-  }
-}
 
 /** Imports playwright-core with the WSL probe answered. */
 export async function loadPlaywright(): Promise<typeof import("playwright-core")> {

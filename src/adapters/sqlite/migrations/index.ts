@@ -17,6 +17,8 @@ import { summariesEvalMigration } from "./015_summaries_eval.ts";
 import { mcpToolChangesMigration } from "./016_mcp_tool_changes.ts";
 import { blockedEventsMigration } from "./018_blocked_events.ts";
 import { digestEmbeddingsMigration } from "./019_digest_embeddings.ts";
+import { spentOneShotsMigration } from "./029_spent_one_shots.ts";
+import { mcpProgramHashMigration } from "./030_mcp_program_hash.ts";
 import { outboxRecordsMigration } from "./033_outbox_records.ts";
 
 /** The ordered migrations applied by `openDatabase`. */
@@ -38,5 +40,7 @@ export const migrations: readonly Migration[] = [
   mcpToolChangesMigration,
   blockedEventsMigration,
   digestEmbeddingsMigration,
+  spentOneShotsMigration,
+  mcpProgramHashMigration,
   outboxRecordsMigration,
 ];

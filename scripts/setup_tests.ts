@@ -1,0 +1,120 @@
+/**
+ * `deno task setup` (the first half of `deno task verify`): makes this machine able to run the
+ * whole suite. Every system part in scripts/system_parts.ts is found, or installed from Debian
+ * with apt-get (through sudo when not root), or named in RADAR_TEST_SKIP by the user. Otherwise
+ * it stops at once with one line naming what is missing and the command that installs it.
+ * Exit codes: 0 ready, 1 something is missing, 2 RADAR_TEST_SKIP names an unknown part.
+ */
+import {
+  findProgram,
+  missingPrograms,
+  skippedParts,
+  skipVariable,
+  type SystemPartName,
+  systemPartNames,
+  systemParts,
+} from "./system_parts.ts";
+
+const say = (line: string) => console.log(`setup: ${line}`);
+
+/** Stops with one line and `code`. */
+function stop(line: string, code = 1): never {
+  console.error(`setup: ${line}`);
+  Deno.exit(code);
+}
+
+/** The parts missing here, with the programs not found. */
+function missingParts(): Array<[SystemPartName, string[]]> {
+  return systemPartNames.map((part) => [part, missingPrograms(part)] as [SystemPartName, string[]])
+    .filter(([, programs]) => programs.length > 0);
+}
+
+function describeMissing(parts: Array<[SystemPartName, string[]]>): string {
+  return parts.map(([part, programs]) =>
+    programs.length === 1 && programs[0] === part ? part : `${part} (${programs.join(", ")})`
+  ).join(", ");
+}
+
+/** The apt-get command line, with sudo when not root; undefined when it cannot run here. */
+function aptGet(): string[] | undefined {
+  const apt = findProgram("apt-get");
+  if (!apt) return undefined;
+  if (Deno.uid() === 0) return [apt];
+  const sudo = findProgram("sudo");
+  return sudo ? [sudo, apt] : undefined;
+}
+
+async function run(command: string[]): Promise<number> {
+  const child = new Deno.Command(command[0], {
+    args: command.slice(1),
+    env: { DEBIAN_FRONTEND: "noninteractive" },
+    stdin: "inherit",
+    stdout: "inherit",
+    stderr: "inherit",
+  }).spawn();
+  return (await child.status).code;
+}
+
+/** Installs the Debian packages of `parts`, or stops saying how to. */
+async function installPackages(parts: Array<[SystemPartName, string[]]>): Promise<void> {
+  const packages = [...new Set(parts.map(([part]) => systemParts[part].debian))];
+  const names = parts.map(([part]) => part).join(",");
+  const root = Deno.uid() === 0 ? "" : "sudo ";
+  const command = `${root}apt-get install ${packages.join(" ")}`;
+  const apt = aptGet();
+  if (!apt) {
+    stop(
+      `missing ${describeMissing(parts)}; install with \`${command}\`, ` +
+        `or set ${skipVariable}=${names} to skip the tests that need them`,
+    );
+  }
+  say(`installing ${packages.join(" ")} (${command})`);
+  const steps = [
+    [...apt, "update", "-qq"],
+    [...apt, "install", "-y", "-qq", "--no-install-recommends", ...packages],
+  ];
+  for (const step of steps) {
+    const code = await run(step);
+    if (code !== 0) {
+      stop(`\`${root}apt-get ${step.slice(apt.length).join(" ")}\` failed (exit ${code})`);
+    }
+  }
+}
+
+/**
+ * Steps that prepare the machine beyond packages go here, after the packages are in: for example
+ * a non-root user for the tests that root cannot run (root ignores file permissions; they are
+ * skipped and counted as root today).
+ */
+const machineSteps: Array<() => Promise<void>> = [];
+
+if (import.meta.main) {
+  const given = (Deno.env.get(skipVariable) ?? "").split(",").map((name) => name.trim())
+    .filter(Boolean);
+  const unknown = given.filter((name) => name !== "all" && !(name in systemParts));
+  if (unknown.length) {
+    stop(
+      `${skipVariable} names ${unknown.join(", ")}, which is not a system part (known: all, ` +
+        `${systemPartNames.join(", ")})`,
+      2,
+    );
+  }
+  const optedOut = skippedParts(Deno.env.get(skipVariable));
+  const missing = missingParts();
+  const skipped = missing.filter(([part]) => optedOut.has(part));
+  if (skipped.length) {
+    say(`skipping the tests that need ${describeMissing(skipped)} (${skipVariable})`);
+  }
+  const needed = missing.filter(([part]) => !optedOut.has(part));
+  if (needed.length) {
+    await installPackages(needed);
+    const still = missingParts().filter(([part]) => !optedOut.has(part));
+    if (still.length) stop(`still missing after apt-get: ${describeMissing(still)}`);
+  }
+  for (const step of machineSteps) await step();
+  say(
+    skipped.length
+      ? "ready (the skipped parts aside)"
+      : "ready: every system part the tests need is here",
+  );
+}

@@ -1,0 +1,165 @@
+/**
+ * radar.yaml edited by hand while `radar serve` runs: the file's folder is watched (and the file
+ * looked at on every tick, for a folder created later or an event the watcher dropped); a change
+ * is loaded exactly as at start and applied live where the dashboard's save applies it
+ * (`radar.applyLiveConfig`). What needs a restart, or why the new file was not used, is written
+ * to `<data>/config_state.json` for `radar status` and logged once per change.
+ */
+import { basename, dirname, join } from "node:path";
+import { writeTextFileAtomically } from "../adapters/atomic_file.ts";
+import { systemTimers, type Timers } from "../adapters/file_watcher.ts";
+import { loadConfig, readTextFileIfExists } from "../config/loader.ts";
+import type { Environment } from "../config/paths.ts";
+import { userConfigPath } from "../config/paths.ts";
+import type { RadarConfig } from "../config/schema.ts";
+import type { Logger } from "../core/ports.ts";
+import { changedConfigKeys } from "../runtime/live_config.ts";
+import type { TickJob } from "../core/work_ports.ts";
+import type { EventSource } from "./daemon.ts";
+
+/** What the running daemon knows about its config file, for `radar status`. */
+export interface ConfigState {
+  /** The daemon that wrote it. */
+  pid: number;
+  path: string;
+  checkedAt: string;
+  /** Keys the file changes that only a restart applies ("web.port"). */
+  restartKeys: string[];
+  /** Keys applied without a restart at the last change. */
+  applied: string[];
+  /** Why the changed file is not used (the daemon keeps its running config). */
+  error?: string;
+}
+
+/** What the watcher needs of the open Radar. */
+export interface ConfigWatchTarget {
+  config: RadarConfig;
+  loaded: { path?: string };
+  dataDir: string;
+  logger: Logger;
+  process: { pid: number };
+  clock: { now(): Date };
+  applyLiveConfig(next: RadarConfig): string[];
+}
+
+/** The config watcher: an event source, and a tick job that checks the file once a minute. */
+export type ConfigWatch = EventSource & TickJob & {
+  /** Loads the file if it changed since the last look, applies it, records the state. */
+  check(): void;
+};
+
+/** Where the daemon records its config state. */
+export function configStatePath(dataDir: string): string {
+  return join(dataDir, "config_state.json");
+}
+
+/** The state the running daemon `pid` recorded; undefined when none (or another daemon's). */
+export function readConfigState(dataDir: string, pid: number): ConfigState | undefined {
+  try {
+    const state = JSON.parse(Deno.readTextFileSync(configStatePath(dataDir))) as ConfigState;
+    return state.pid === pid && Array.isArray(state.restartKeys) ? state : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** What identifies a version of the file: its text (small), or that it is absent. */
+function fileStamp(path: string): string | undefined {
+  return readTextFileIfExists(path);
+}
+
+/** Watches the config file of `radar` (its path, else where `radar.yaml` would be created). */
+export function watchConfigFile(
+  radar: ConfigWatchTarget,
+  options: { env: Environment; cwd: string; timers?: Timers; debounceMs?: number },
+): ConfigWatch {
+  const path = radar.loaded.path ?? userConfigPath(options.env);
+  const timers = options.timers ?? systemTimers;
+  let seen = fileStamp(path);
+  let watcher: Deno.FsWatcher | undefined;
+  let pending: number | undefined;
+
+  const record = (state: Omit<ConfigState, "pid" | "path" | "checkedAt">) => {
+    const full: ConfigState = {
+      pid: radar.process.pid,
+      path,
+      checkedAt: radar.clock.now().toISOString(),
+      ...state,
+    };
+    try {
+      writeTextFileAtomically(configStatePath(radar.dataDir), JSON.stringify(full));
+    } catch (error) {
+      radar.logger.warn("cannot record the config state", { error: (error as Error).message });
+    }
+  };
+
+  const check = () => {
+    const stamp = fileStamp(path);
+    if (stamp === seen) return;
+    seen = stamp;
+    let next: RadarConfig;
+    try {
+      next = loadConfig({
+        explicitPath: path,
+        env: options.env,
+        cwd: options.cwd,
+        // No file at start and none now: the embedded defaults, as at start.
+        readTextFile: (file) => readTextFileIfExists(file) ?? (radar.loaded.path ? undefined : ""),
+      }).config;
+    } catch (error) {
+      const message = (error as Error).message;
+      radar.logger.warn("radar.yaml changed but cannot be used; the running config stays", {
+        error: message,
+      });
+      record({ restartKeys: [], applied: [], error: message });
+      return;
+    }
+    const applied = radar.applyLiveConfig(next);
+    const restartKeys = changedConfigKeys(radar.config, next);
+    radar.logger.info("radar.yaml changed", {
+      applied: applied.join(", ") || "nothing",
+      restart: restartKeys.join(", ") || "nothing",
+    });
+    record({ restartKeys, applied });
+  };
+
+  const later = () => {
+    if (pending !== undefined) timers.clear(pending);
+    pending = timers.set(() => {
+      pending = undefined;
+      check();
+    }, options.debounceMs ?? 300);
+  };
+
+  return {
+    name: "config file",
+    check,
+    run: () => Promise.resolve(check()),
+    start() {
+      record({ restartKeys: [], applied: [] });
+      try {
+        watcher = Deno.watchFs(dirname(path), { recursive: false });
+      } catch {
+        return; // No folder yet: the tick looks at the file.
+      }
+      const current = watcher;
+      void (async () => {
+        try {
+          for await (const event of current) {
+            if (event.paths.some((changed) => basename(changed) === basename(path))) later();
+          }
+        } catch (error) {
+          radar.logger.warn("config file watcher stopped", { error: (error as Error).message });
+        }
+      })();
+    },
+    close() {
+      if (pending !== undefined) timers.clear(pending);
+      pending = undefined;
+      try {
+        watcher?.close();
+      } catch { /* already closed */ }
+      watcher = undefined;
+    },
+  };
+}

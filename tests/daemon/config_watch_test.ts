@@ -1,0 +1,88 @@
+/**
+ * radar.yaml edited by hand under `radar serve`: live keys apply at once (as the dashboard's save
+ * applies them), the rest is named by `radar status` as needing a restart, a broken edit leaves
+ * the running config alone and says why. In-process with the check called directly, then through
+ * a real daemon subprocess and its file watcher.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import {
+  configStatePath,
+  readConfigState,
+  watchConfigFile,
+} from "../../src/daemon/config_watch.ts";
+import { configStateLines } from "../../src/cli/commands/daemon_status.ts";
+import { withTestDaemon } from "../helpers/test_radar.ts";
+import { createRadarHome, runRadar, startRadarServe } from "../helpers/radar_process.ts";
+
+const baseYaml = `radar:\n  timezone: "UTC"\nheartbeat:\n  interval_minutes: 15\n`;
+
+Deno.test("a hand edit of radar.yaml applies its live keys and names the ones needing a restart", async () => {
+  await withTestDaemon({ yaml: baseYaml }, ({ runtime, dir }) => {
+    const configPath = join(dir, "radar.yaml");
+    const watch = watchConfigFile(runtime, {
+      env: { HOME: dir, RADAR_DATA_DIR: join(dir, "data") },
+      cwd: dir,
+    });
+    const state = () => readConfigState(runtime.dataDir, runtime.process.pid);
+    watch.check();
+    assert.equal(state(), undefined, "nothing changed, nothing recorded");
+
+    Deno.writeTextFileSync(
+      configPath,
+      `${baseYaml.replace("15", "30")}llm:\n  temperature: 0.7\nweb:\n  port: 9001\n`,
+    );
+    watch.check();
+    assert.equal(runtime.config.heartbeat.interval_minutes, 30, "applied without a restart");
+    assert.equal(runtime.config.llm.temperature, 0.7);
+    assert.equal(runtime.config.web.port, 8420, "the dashboard keeps its port until a restart");
+    assert.deepEqual(state()?.restartKeys, ["web.port"]);
+    assert.deepEqual(state()?.applied, ["llm.temperature", "heartbeat.interval_minutes"]);
+    assert.deepEqual(configStateLines(state()), [
+      `  restart needed to apply ${configPath}: web.port (radar stop, then radar start; ` +
+      `the other changes are applied)`,
+    ]);
+
+    Deno.writeTextFileSync(configPath, baseYaml.replace("15", "-5"));
+    watch.check();
+    assert.equal(runtime.config.heartbeat.interval_minutes, 30, "a broken file is not used");
+    assert.match(
+      configStateLines(state())[0],
+      /changed but is not used \(the daemon keeps its config\): .*heartbeat\.interval_minutes/,
+    );
+
+    Deno.writeTextFileSync(configPath, baseYaml);
+    watch.check();
+    assert.equal(runtime.config.heartbeat.interval_minutes, 15);
+    assert.deepEqual(configStateLines(state()), [], "back in step with the file");
+    // Another daemon's record is not this one's.
+    assert.equal(readConfigState(runtime.dataDir, runtime.process.pid + 1), undefined);
+    assert.ok(Deno.statSync(configStatePath(runtime.dataDir)).isFile);
+  });
+});
+
+Deno.test("radar serve notices a hand edit of its radar.yaml and radar status names the restart keys", async () => {
+  const radar = createRadarHome(baseYaml);
+  const serving = await startRadarServe(radar);
+  try {
+    Deno.writeTextFileSync(
+      radar.configPath,
+      `${baseYaml.replace("15", "45")}web:\n  auth_token: "a-long-enough-dashboard-token-123"\n`,
+    );
+    const deadline = performance.now() + 20_000;
+    let status = "";
+    while (performance.now() < deadline) {
+      status = (await runRadar(radar.home, ["status"], {
+        env: { RADAR_CONFIG: radar.configPath, RADAR_LLM_BASE_URL: "http://127.0.0.1:9" },
+      })).stdout;
+      if (/restart needed/.test(status)) break;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    assert.match(status, /restart needed to apply .*radar\.yaml: web\.auth_token \(radar stop/);
+    const log = Deno.readTextFileSync(join(radar.dataDir, "logs", "radar.log"));
+    assert.match(log, /radar\.yaml changed.*heartbeat\.interval_minutes/);
+  } finally {
+    await serving.stop();
+    radar.remove();
+  }
+});
