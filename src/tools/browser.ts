@@ -12,7 +12,7 @@ import type { BrowserSession, HeldSubmission, PageView } from "../core/browser.t
 import { failed, refused, timedOut, type Tool, type ToolContext } from "../core/tool.ts";
 import type { ToolOutput, ToolResult } from "../core/tool.ts";
 import { compactJsonSchema, defineTool } from "../core/tool_definition.ts";
-import { sanitizeUntrusted } from "../core/untrusted_text.ts";
+import { textForModel } from "../core/untrusted_text.ts";
 import type { UrlCheck } from "../adapters/network/network_guard.ts";
 import type { BrowserSessions, LiveSession } from "./browser_sessions.ts";
 import { notesText, pageText, submissionSummary } from "./browser_text.ts";
@@ -365,7 +365,7 @@ async function look(
     tools: [],
     temperature: 0,
   }, signal);
-  const answer = sanitizeUntrusted(response.content).trim().slice(0, 4000);
+  const answer = textForModel(response.content).trim().slice(0, 4000);
   return `${session.url()}, as the vision model ${
     deps.visionModelName ?? ""
   } sees a screenshot (may contain misreadings):\n${answer || "[no answer]"}`;

@@ -11,7 +11,8 @@ import type {
   PageView,
   SessionNotes,
 } from "../core/browser.ts";
-import { sanitizeUntrusted } from "../core/untrusted_text.ts";
+import { textForModel } from "../core/untrusted_text.ts";
+import { textForTerminal } from "../core/terminal_text.ts";
 
 /** A page as the model reads it. */
 export function pageText(view: PageView, notes?: SessionNotes): string {
@@ -99,5 +100,6 @@ export function submissionSummary(
     const data = held.map((submission) => submission.data).filter(Boolean).join("\n");
     if (data) lines.push("  data:", ...data.split("\n").slice(0, 20).map((line) => `    ${line}`));
   }
-  return sanitizeUntrusted(lines.join("\n"));
+  // Shown to a person (a terminal, the dashboard) and to the model: clean for both.
+  return textForTerminal(textForModel(lines.join("\n")));
 }

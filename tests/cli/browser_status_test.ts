@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { openRadar } from "../../src/runtime/open_radar.ts";
 import { browserStatusLines } from "../../src/cli/commands/browser_status.ts";
+import { needing } from "../helpers/system_parts.ts";
 
 function statusWith(yaml: string): string[] {
   const home = Deno.makeTempDirSync({ prefix: "radar-browser-status-" });
@@ -21,7 +22,9 @@ function statusWith(yaml: string): string[] {
   }
 }
 
-Deno.test("radar status: the browser found, its profile and network, or why there is none", () => {
+Deno.test(needing(["chromium"], {
+  name: "radar status: the browser found, its profile and network, or why there is none",
+}, () => {
   const found = statusWith("plugins:\n  enabled: false\n");
   assert.match(
     found[0],
@@ -43,9 +46,11 @@ Deno.test("radar status: the browser found, its profile and network, or why ther
   assert.deepEqual(statusWith("browser:\n  enabled: false\nplugins:\n  enabled: false\n"), [
     "browser:   none — off (browser.enabled: false)",
   ]);
-});
+}));
 
-Deno.test("without a browser there is no browser tool; with one it is on demand", () => {
+Deno.test(needing(["chromium"], {
+  name: "without a browser there is no browser tool; with one it is on demand",
+}, () => {
   const home = Deno.makeTempDirSync({ prefix: "radar-browser-tool-" });
   Deno.writeTextFileSync(
     join(home, "off.yaml"),
@@ -68,4 +73,4 @@ Deno.test("without a browser there is no browser tool; with one it is on demand"
     on.close();
     Deno.removeSync(home, { recursive: true });
   }
-});
+}));

@@ -3,6 +3,7 @@
  * killed with SIGKILL leaves no Chromium behind; one that finishes closes its browser; and
  * Radar's close ends a chat's browser (the daemon closes Radar when it stops).
  */
+import { needing } from "../helpers/system_parts.ts";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { FakeLlmServer, ollamaText, ollamaToolCall } from "../fakes/fake_llm_server.ts";
@@ -28,80 +29,99 @@ async function until(check: () => boolean, ms: number): Promise<boolean> {
   return check();
 }
 
-Deno.test("radar ask killed with SIGKILL while its browser is open leaves no browser process", async () => {
-  const pages = servePages({ "/": "<p>Opening hours: 9 to 5</p>" });
-  const llm = FakeLlmServer.start();
-  let release = () => {};
-  const held = new Promise<void>((resolve) => release = resolve);
-  llm.reply(
-    ollamaToolCall("browser", { action: "open", url: `${pages.origin}/` }),
-    { ...ollamaText("never sent"), hold: held },
-  );
-  const home = Deno.makeTempDirSync({ prefix: "radar-browser-kill-" });
-  Deno.writeTextFileSync(join(home, "radar.yaml"), browserYaml(llm.url));
-  const child = radarCommand(home, ["ask", "When does the shop open? Use the browser."], {
-    env: { RADAR_CONFIG: join(home, "radar.yaml") },
-  }).spawn();
-  const drained = Promise.all([
-    child.stdout.pipeTo(new WritableStream()),
-    child.stderr.pipeTo(new WritableStream()),
-  ]).catch(() => {});
-  try {
-    // The second model request comes after the browser call: the page is open then.
-    assert.ok(
-      await until(() => llm.chatRequests.length >= 2, 60_000),
-      "the ask reached the model twice",
+Deno.test(
+  needing(["chromium"], {
+    name: "radar ask killed with SIGKILL while its browser is open leaves no browser process",
+  }, async () => {
+    const pages = servePages({ "/": "<p>Opening hours: 9 to 5</p>" });
+    const llm = FakeLlmServer.start();
+    let release = () => {};
+    const held = new Promise<void>((resolve) => release = resolve);
+    llm.reply(
+      ollamaToolCall("browser", { action: "open", url: `${pages.origin}/` }),
+      { ...ollamaText("never sent"), hold: held },
     );
-    assert.match(JSON.stringify(llm.chatRequests[1].body), /Opening hours: 9 to 5/);
-    const browsers = radarBrowserProcesses(child.pid);
-    assert.equal(browsers.length, 1, "the ask's browser runs");
-    const profiles = browserProfiles(child.pid);
-    assert.equal(profiles.length, 1);
-    assert.ok(processesUsing(profiles).length > 1, "with its helper processes");
-    child.kill("SIGKILL");
-    await child.status;
-    assert.deepEqual(await browserProcessesAfter(15_000, child.pid), [], "the browser exited");
-    assert.ok(await until(() => processesUsing(profiles).length === 0, 15_000), "and its helpers");
-  } finally {
-    release();
+    const home = Deno.makeTempDirSync({ prefix: "radar-browser-kill-" });
+    Deno.writeTextFileSync(join(home, "radar.yaml"), browserYaml(llm.url));
+    const child = radarCommand(home, ["ask", "When does the shop open? Use the browser."], {
+      env: { RADAR_CONFIG: join(home, "radar.yaml") },
+    }).spawn();
+    const drained = Promise.all([
+      child.stdout.pipeTo(new WritableStream()),
+      child.stderr.pipeTo(new WritableStream()),
+    ]).catch(() => {});
     try {
+      // The second model request comes after the browser call: the page is open then.
+      assert.ok(
+        await until(() => llm.chatRequests.length >= 2, 60_000),
+        "the ask reached the model twice",
+      );
+      assert.match(JSON.stringify(llm.chatRequests[1].body), /Opening hours: 9 to 5/);
+      const browsers = radarBrowserProcesses(child.pid);
+      assert.equal(browsers.length, 1, "the ask's browser runs");
+      const profiles = browserProfiles(child.pid);
+      assert.equal(profiles.length, 1);
+      assert.ok(processesUsing(profiles).length > 1, "with its helper processes");
       child.kill("SIGKILL");
-    } catch { /* already gone */ }
-    await drained;
-    await llm.close();
-    await pages.close();
-    Deno.removeSync(home, { recursive: true });
-  }
-});
+      await child.status;
+      assert.deepEqual(await browserProcessesAfter(15_000, child.pid), [], "the browser exited");
+      assert.ok(
+        await until(() => processesUsing(profiles).length === 0, 15_000),
+        "and its helpers",
+      );
+    } finally {
+      release();
+      try {
+        child.kill("SIGKILL");
+      } catch { /* already gone */ }
+      await drained;
+      await llm.close();
+      await pages.close();
+      Deno.removeSync(home, { recursive: true });
+    }
+  }),
+);
 
-Deno.test("radar ask that finishes closes its browser and removes its temporary profile", async () => {
-  const pages = servePages({ "/": "<p>Opening hours: 9 to 5</p>" });
-  const llm = FakeLlmServer.start();
-  llm.reply(
-    ollamaToolCall("browser", { action: "open", url: `${pages.origin}/` }),
-    ollamaText("The shop opens at 9."),
-  );
-  const home = Deno.makeTempDirSync({ prefix: "radar-browser-ask-" });
-  Deno.writeTextFileSync(join(home, "radar.yaml"), browserYaml(llm.url));
-  const tmp = join(home, "tmp");
-  Deno.mkdirSync(tmp);
-  try {
-    const output = await radarCommand(home, ["ask", "When does the shop open? Use the browser."], {
-      env: { RADAR_CONFIG: join(home, "radar.yaml"), TMPDIR: tmp },
-    }).output();
-    const stdout = new TextDecoder().decode(output.stdout);
-    assert.equal(output.code, 0, new TextDecoder().decode(output.stderr));
-    assert.match(stdout, /The shop opens at 9\./);
-    assert.equal(pages.seen.length, 1);
-    assert.deepEqual([...Deno.readDirSync(tmp)].map((entry) => entry.name), [], "no profile left");
-  } finally {
-    await llm.close();
-    await pages.close();
-    Deno.removeSync(home, { recursive: true });
-  }
-});
+Deno.test(
+  needing(["chromium"], {
+    name: "radar ask that finishes closes its browser and removes its temporary profile",
+  }, async () => {
+    const pages = servePages({ "/": "<p>Opening hours: 9 to 5</p>" });
+    const llm = FakeLlmServer.start();
+    llm.reply(
+      ollamaToolCall("browser", { action: "open", url: `${pages.origin}/` }),
+      ollamaText("The shop opens at 9."),
+    );
+    const home = Deno.makeTempDirSync({ prefix: "radar-browser-ask-" });
+    Deno.writeTextFileSync(join(home, "radar.yaml"), browserYaml(llm.url));
+    const tmp = join(home, "tmp");
+    Deno.mkdirSync(tmp);
+    try {
+      const output = await radarCommand(
+        home,
+        ["ask", "When does the shop open? Use the browser."],
+        {
+          env: { RADAR_CONFIG: join(home, "radar.yaml"), TMPDIR: tmp },
+        },
+      ).output();
+      const stdout = new TextDecoder().decode(output.stdout);
+      assert.equal(output.code, 0, new TextDecoder().decode(output.stderr));
+      assert.match(stdout, /The shop opens at 9\./);
+      assert.equal(pages.seen.length, 1);
+      assert.deepEqual(
+        [...Deno.readDirSync(tmp)].map((entry) => entry.name),
+        [],
+        "no profile left",
+      );
+    } finally {
+      await llm.close();
+      await pages.close();
+      Deno.removeSync(home, { recursive: true });
+    }
+  }),
+);
 
-Deno.test("Radar's close ends a chat's browser", async () => {
+Deno.test(needing(["chromium"], { name: "Radar's close ends a chat's browser" }, async () => {
   const pages = servePages({ "/": "<p>Menu of the day</p>" });
   await withFakeLlmRadar({
     prefix: "radar-browser-close-",
@@ -122,4 +142,4 @@ Deno.test("Radar's close ends a chat's browser", async () => {
     assert.deepEqual(await browserProcessesAfter(15_000), []);
   });
   await pages.close();
-});
+}));

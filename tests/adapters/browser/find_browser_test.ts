@@ -1,6 +1,7 @@
 /** Which browser Radar drives: the configured one, else the first found on macOS or Linux. */
 import assert from "node:assert/strict";
 import { findBrowser } from "../../../src/adapters/browser/find_browser.ts";
+import { needing } from "../../helpers/system_parts.ts";
 
 const present = (paths: string[]) => (path: string) => paths.includes(path);
 
@@ -66,7 +67,9 @@ Deno.test("browser.executable wins, with ~ expanded; a missing one says so", () 
   );
 });
 
-Deno.test("the real search finds this machine's Chromium (the browser tests use it)", () => {
+Deno.test(needing(["chromium"], {
+  name: "the real search finds this machine's Chromium (the browser tests use it)",
+}, () => {
   const found = findBrowser({ configured: "", os: Deno.build.os, env: { PATH: "/usr/bin:/bin" } });
   assert.equal(found.executable, "/usr/bin/chromium", found.problem);
-});
+}));
