@@ -7,7 +7,8 @@ import { defaultConfig, type RadarConfig } from "../../src/config/schema.ts";
 import { ManualClock } from "../../src/adapters/clock.ts";
 import type { Resolver } from "../../src/adapters/network/network_guard.ts";
 import { denoResolver } from "../../src/adapters/network/network_guard.ts";
-import type { Tool } from "../../src/core/tool.ts";
+import { type Tool, type ToolContext, type ToolResult, toResult } from "../../src/core/tool.ts";
+import { needing } from "./system_parts.ts";
 import { browserParts } from "../../src/runtime/browser_parts.ts";
 import { browserTool } from "../../src/tools/browser.ts";
 import type { BrowserSessions } from "../../src/tools/browser_sessions.ts";
@@ -136,4 +137,80 @@ export function processesUsing(profiles: string[]): number[] {
   if (!profiles.length) return [];
   return processTable().filter((entry) => profiles.some((profile) => entry.args.includes(profile)))
     .map((entry) => entry.pid);
+}
+
+/** A page server and the browser tool over it, for one test. */
+export interface BrowserPages extends BrowserUnderTest {
+  server: PageServer;
+}
+
+/**
+ * Runs `work` with a server of `pages` on 127.0.0.1 and the browser tool over `config` (the
+ * tests' default); closes both however it ends.
+ */
+export async function withBrowserPages(
+  pages: Parameters<typeof servePages>[0],
+  work: (under: BrowserPages) => Promise<void>,
+  options: Parameters<typeof browserUnderTest>[1] & { config?: RadarConfig } = {},
+): Promise<void> {
+  const server = servePages(pages);
+  const browser = browserUnderTest(options.config ?? browserConfig(), options);
+  try {
+    await work({ ...browser, server });
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+}
+
+/**
+ * A chat run's tool context (it keeps its browser between calls, as a real run with `atRunEnd`):
+ * the person answers with `answers` (no when they run out) and `asked` records the questions.
+ */
+export function chatRunContext(
+  conversationId: number,
+  answers: boolean[] = [],
+  asked: string[] = [],
+): ToolContext {
+  return {
+    kind: "chat",
+    conversationId,
+    interactive: true,
+    signal: new AbortController().signal,
+    confirm: (question) => {
+      asked.push(question);
+      return Promise.resolve(answers.shift() ?? false);
+    },
+    atRunEnd: () => {},
+  };
+}
+
+/** How a browser test acts: `act` calls the tool in the test's chat, `open` opens a path. */
+export interface Browsing {
+  act(args: Record<string, unknown>): Promise<ToolResult>;
+  open(path: string): Promise<ToolResult>;
+}
+
+/**
+ * A Chromium test (see `needing`) in a chat's browser over `pages`: `work` gets the calls, the
+ * server and the tool; `answers` are the person's answers to the tool's questions, `asked` the
+ * questions.
+ */
+export function browserTest(
+  name: string,
+  pages: Parameters<typeof servePages>[0],
+  work: (browsing: Browsing, under: BrowserPages) => Promise<void>,
+  options: Parameters<typeof withBrowserPages>[2] & { answers?: boolean[]; asked?: string[] } = {},
+): Deno.TestDefinition {
+  return needing(["chromium"], { name }, () =>
+    withBrowserPages(pages, (under) => {
+      const context = chatRunContext(5, options.answers ?? [], options.asked ?? []);
+      const act = async (args: Record<string, unknown>) => {
+        const parsed = under.tool.parse(args);
+        if (!parsed.ok) throw new Error(`bad test arguments: ${parsed.error}`);
+        return toResult(await under.tool.run(parsed.value, context));
+      };
+      const open = (path: string) => act({ action: "open", url: `${under.server.origin}${path}` });
+      return work({ act, open }, under);
+    }, options));
 }

@@ -50,12 +50,7 @@ export function startPinnedProxy(
     const upstream = await Deno.connect({ hostname: address, port: target.port });
     open.add(upstream);
     try {
-      await client.write(new TextEncoder().encode("HTTP/1.1 200 Connection established\r\n\r\n"));
-      if (rest.byteLength) await upstream.write(rest);
-      await Promise.all([
-        client.readable.pipeTo(upstream.writable).catch(() => {}),
-        upstream.readable.pipeTo(client.writable).catch(() => {}),
-      ]);
+      await tunnelThrough(client, upstream, rest);
     } finally {
       closeQuietly(upstream);
       open.delete(upstream);
@@ -72,6 +67,23 @@ export function startPinnedProxy(
       open.clear();
     },
   };
+}
+
+/**
+ * Answers a CONNECT and pipes both ways until either side closes (`rest`: bytes the client sent
+ * after its request head, already read).
+ */
+export async function tunnelThrough(
+  client: Deno.Conn,
+  upstream: Deno.Conn,
+  rest: Uint8Array,
+): Promise<void> {
+  await client.write(new TextEncoder().encode("HTTP/1.1 200 Connection established\r\n\r\n"));
+  if (rest.byteLength) await upstream.write(rest);
+  await Promise.all([
+    client.readable.pipeTo(upstream.writable).catch(() => {}),
+    upstream.readable.pipeTo(client.writable).catch(() => {}),
+  ]);
 }
 
 /**

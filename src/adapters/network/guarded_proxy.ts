@@ -14,7 +14,7 @@
  *
  * Clients must send the random password (Playwright answers the 407 challenge with it).
  */
-import { closeQuietly, readHead } from "./connect_proxy.ts";
+import { closeQuietly, readHead, tunnelThrough } from "./connect_proxy.ts";
 import type { UrlCheck } from "./network_guard.ts";
 
 /** The proxy while it runs. */
@@ -112,15 +112,7 @@ export function startGuardedProxy(options: GuardedProxyOptions): GuardedProxy {
       return;
     }
     try {
-      if (method === "CONNECT") {
-        await client.write(encoder.encode("HTTP/1.1 200 Connection established\r\n\r\n"));
-        if (rest.byteLength) await upstream.write(rest);
-        await Promise.all([
-          client.readable.pipeTo(upstream.writable).catch(() => {}),
-          upstream.readable.pipeTo(client.writable).catch(() => {}),
-        ]);
-        return;
-      }
+      if (method === "CONNECT") return await tunnelThrough(client, upstream, rest);
       await upstream.write(encoder.encode(originFormHead(lines, method, url)));
       if (rest.byteLength) await upstream.write(rest);
       client.readable.pipeTo(upstream.writable).catch(() => {});
