@@ -8,6 +8,8 @@ import { webLoadSuite } from "./web_load.ts";
 import { toolOfferingSuite } from "./tool_offering.ts";
 import { soakSuite } from "./soak.ts";
 import { daemonMemorySuite } from "./daemon_memory.ts";
+import { taintSuite } from "./taint.ts";
+import { watcherSuite } from "./watcher.ts";
 
 /** One suite: prints its own numbers and returns them for the summary. */
 export interface BenchSuite {
@@ -32,9 +34,11 @@ export const suites: BenchSuite[] = [
   pluginSuite,
   webPagesSuite,
   daemonSuite,
+  watcherSuite,
   execSuite,
   webLoadSuite,
   toolOfferingSuite,
+  taintSuite,
   daemonMemorySuite,
   soakSuite,
 ];

@@ -22,6 +22,7 @@ import {
 } from "../tests/fakes/scripted_chat_model.ts";
 import type { Tool } from "../src/core/tool.ts";
 import { openRadar, type Radar } from "../src/runtime/open_radar.ts";
+import { moneyOfferingLines } from "./money_offering.ts";
 
 /** A plugin-like tool (never run by the bench). */
 function pluginTool(data: (typeof pluginTools)[number]): Tool {
@@ -246,5 +247,5 @@ export async function prefixLines(): Promise<BenchLine[]> {
 /** The suite `deno task bench` runs. */
 export const toolOfferingSuite: BenchSuite = {
   name: "tool offering",
-  run: async () => [...offeringLines(), ...await prefixLines()],
+  run: async () => [...offeringLines(), ...moneyOfferingLines(), ...await prefixLines()],
 };

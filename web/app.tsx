@@ -28,6 +28,8 @@ import { widgetsRoutes } from "./routes/widgets.tsx";
 import { evalRoutes } from "./routes/eval.tsx";
 import { summariesRoutes } from "./routes/summaries.tsx";
 import { personalitiesRoutes } from "./routes/personalities.tsx";
+import { approvalsRoutes } from "./routes/approvals.tsx";
+import { moneyRoutes } from "./routes/money.tsx";
 
 /** The largest request body accepted (config text is the biggest legitimate one). */
 const maxBodyBytes = 1024 * 1024;
@@ -55,12 +57,19 @@ export function createApp(deps: WebDependencies, options: AppOptions = {}): Hono
   const routeContext: RouteContext = {
     deps,
     loggedIn: true,
+    databaseProblem: deps.databaseProblem,
     chatRuns: new ChatRuns(deps),
     loginCodes: options.loginCodes ?? new LoginCodes(deps.clock),
     throttle: new FailureThrottle(deps.clock),
   };
   app.use("*", securityHeaders());
-  app.use("*", originCheck({ loopbackHostsOnly: options.loopbackHostsOnly ?? true }));
+  app.use(
+    "*",
+    originCheck({
+      loopbackHostsOnly: options.loopbackHostsOnly ?? true,
+      extraHosts: deps.publicUrl ? [new URL(deps.publicUrl).hostname.toLowerCase()] : [],
+    }),
+  );
   app.use("*", requireAuth({ authToken: deps.authToken, throttle: routeContext.throttle }));
   app.use(
     "*",
@@ -83,6 +92,8 @@ export function createApp(deps: WebDependencies, options: AppOptions = {}): Hono
       evalRoutes,
       summariesRoutes,
       personalitiesRoutes,
+      approvalsRoutes,
+      moneyRoutes,
     ]
   ) app.route("/", routes(routeContext));
   app.notFound((c) =>

@@ -7,6 +7,7 @@ import type { TaskInput } from "../src/application/task_service.ts";
 import type { Radar } from "../src/runtime/open_radar.ts";
 import type { OutboxEntry } from "../src/core/work_ports.ts";
 import type { DaemonView, SentNotification } from "./ports.ts";
+import { watcherReports } from "../src/daemon/watcher_report.ts";
 
 /** URL monitor controls of the daemon view. */
 export type MonitorControls = Pick<
@@ -40,6 +41,14 @@ function notificationOf(entry: OutboxEntry): SentNotification {
     title: entry.title || "Radar",
     body: entry.body ?? entry.summary,
     delivered: entry.state === "sent",
+    delivery: entry.state === "sent"
+      ? "delivered"
+      : entry.state === "failed"
+      ? "retrying"
+      : entry.state === "undeliverable"
+      ? "undeliverable"
+      : "sending",
+    detail: entry.error ?? (entry.status === undefined ? undefined : `HTTP ${entry.status}`),
   };
 }
 
@@ -120,6 +129,7 @@ export function daemonView(options: DaemonViewOptions): DaemonView {
       );
     },
     removeTask: (id) => radar.tasks.remove(id),
+    watchers: () => watcherReports(radar.config, radar.watchedFiles, Deno.env.toObject()),
     ...monitorControls(radar),
   };
 }

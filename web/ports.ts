@@ -23,6 +23,11 @@ import type { BudgetReport } from "../src/core/budget.ts";
 import type { EvalHistory } from "../src/core/eval_records.ts";
 import type { PersonalityCatalog } from "../src/core/personality.ts";
 import type { Digest, SourceHealthRecord } from "../src/core/source_ports.ts";
+import type { ApprovalService } from "../src/application/approvals.ts";
+import type { StandingGrants } from "../src/application/standing_grants.ts";
+import type { FileActions } from "../src/runtime/approval_parts.ts";
+import type { MoneyBook } from "../src/core/money_book.ts";
+import type { WatcherReport } from "../src/core/watched_folders.ts";
 
 /** A value or a promise of it: views may be backed by sync SQLite or by async work. */
 export type Maybe<T> = T | Promise<T>;
@@ -49,6 +54,10 @@ export interface SentNotification {
   title: string;
   body: string;
   delivered: boolean;
+  /** Where its delivery stands (retried after a failure; undeliverable after the last try). */
+  delivery: "delivered" | "sending" | "retrying" | "undeliverable";
+  /** The HTTP status or the error. */
+  detail?: string;
 }
 
 /** The daemon's state and controls (present when `radar serve` runs the scheduler). */
@@ -74,6 +83,8 @@ export interface DaemonView {
   setMonitorEnabled(id: number, enabled: boolean): Maybe<boolean>;
   checkMonitorNow(id: number): Maybe<void>;
   removeMonitor(id: number): Maybe<boolean>;
+  /** The folder watchers and their counters (files seen, last reconcile, found by it). */
+  watchers?(): Maybe<WatcherReport[]>;
 }
 
 /** Plugins and their reviews: the plugin API's calls the dashboard makes. */
@@ -128,7 +139,33 @@ export interface WebDependencies {
   personalities?: PersonalityCatalog;
   /** Heartbeat events a hook set aside (the home page's card and its "Put back" button). */
   setAside?: SetAsideView;
+  /** Pending approvals, standing grants and file changes (/approvals, the phone's buttons). */
+  away?: AwayView;
+  /** `web.public_url`: its host name is answered too (a reverse proxy or VPN to loopback). */
+  publicUrl?: string;
+  /** Bank statements (/money): the monthly report, transactions, category corrections. */
+  money?: MoneyView;
+  /** The one line about a damaged database (Radar stopped writing to it), shown on every page. */
+  databaseProblem?: () => Maybe<string | undefined>;
 }
+
+/** What /approvals and the phone's buttons work on. */
+export interface AwayView {
+  approvals: Pick<
+    ApprovalService,
+    "list" | "show" | "approve" | "deny" | "alwaysAllow" | "suggest" | "peek" | "redeem"
+  >;
+  grants: Pick<StandingGrants, "list" | "revoke">;
+  actions: FileActions;
+  /** The home folder (paths are shown with ~). */
+  home: string;
+}
+
+/** What /money reads and changes of the money ledger. */
+export type MoneyView = Pick<
+  MoneyBook,
+  "report" | "transactions" | "categorize" | "categories" | "currentMonth"
+>;
 
 /** Events set aside after 3 heartbeats in a row a `pre_agent_run` hook blocked. */
 export interface SetAsideView {

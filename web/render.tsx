@@ -7,6 +7,8 @@ import { Layout, Notice } from "./views/layout.tsx";
 export interface PageContext {
   /** A token is configured, so the layout shows "Log out". */
   loggedIn: boolean;
+  /** The one line about a damaged database, shown at the top of every page. */
+  databaseProblem?: () => string | undefined | Promise<string | undefined>;
 }
 
 /** Renders a full page inside the layout. */
@@ -16,8 +18,14 @@ export async function renderPage(
   page: { title: string; active?: string; status?: number },
   body: Child,
 ): Promise<Response> {
+  const problem = await pageContext.databaseProblem?.();
   const html = await (
-    <Layout title={page.title} active={page.active} loggedIn={pageContext.loggedIn}>
+    <Layout
+      title={page.title}
+      active={page.active}
+      loggedIn={pageContext.loggedIn}
+      problem={problem}
+    >
       {body}
     </Layout>
   );

@@ -1,15 +1,25 @@
 /**
- * A durable folder watcher (Deno.watchFs) that reports finished files matching a pattern.
- * Nothing lives only in memory: every file an OS event or a scan reveals is recorded in a ledger
- * (SQLite in the daemon) at once, and settling happens on the stored row (size and mtime stable
- * across checks for `debounceMs`). The folder is scanned at start against what the ledger already
- * knows (files that arrived while the daemon was down), and again whenever Deno reports `rescan`
- * (its watcher dropped events) or the folder reappears.
+ * A durable folder watcher (Deno.watchFs) that reports finished files matching a pattern, and
+ * never trusts the OS's event stream to be complete. Every file an OS event or a reconcile
+ * reveals is recorded in a ledger (SQLite in the daemon) at once, and settling happens on the
+ * stored row (size and mtime stable for `debounceMs`). A reconcile compares the folder with the
+ * ledger (`folder_reconcile.ts`): at start (files that arrived while the daemon was down), and
+ * while watching after every sign that events may be missing — a burst (events faster than a
+ * threshold), Deno's `rescan` flag, a stream error, a folder appearing inside a recursive watch,
+ * the folder being replaced — and periodically while idle. Reconciles are spaced by their own
+ * cost (`ReconcilePolicy`), so a 100,000-file folder stays cheap.
  */
-// @ts-types="@types/picomatch"
-import picomatch from "picomatch";
-import { basename, join } from "node:path";
+import { basename } from "node:path";
 import type { Logger } from "../core/ports.ts";
+import {
+  isStartReconcile,
+  type ReconcileReason,
+  type SeenFile,
+  type WatchLedger,
+} from "../core/watched_folders.ts";
+import { folderIdentity, globToRegExp, isTemporaryName, statFile } from "./folder_listing.ts";
+import { reconcileFolder } from "./folder_reconcile.ts";
+import { type ReconcilePolicy, ReconcileSchedule } from "./reconcile_schedule.ts";
 
 /** Timers, injectable so tests fire debounces and retries by hand. */
 export interface Timers {
@@ -29,62 +39,10 @@ export interface WatchedFile {
   size: number;
 }
 
-/** A file as the ledger stores it: its path and fingerprint. */
-export interface SeenFile {
-  path: string;
-  size: number;
-  mtimeMs: number;
-}
-
-/** A stored file that is still settling. */
-export interface SettlingFile extends SeenFile {
-  stableSinceMs: number;
-}
-
-/** What a scan found that the ledger did not know. */
-export type ScanReason = "start" | "rescan" | "reappeared";
-
-/** The watcher's durable memory of one folder (SQLite in the daemon; a Map in unit tests). */
-export interface WatchLedger {
-  /** Records seen files: new ones and changed ones settle again. Returns how many were new. */
-  record(files: readonly SeenFile[], nowMs: number, options?: { baseline?: boolean }): number;
-  /** Up to `limit` settling files, oldest first. */
-  settling(limit: number): SettlingFile[];
-  /** Files still changing: their new fingerprint, stable from `nowMs`. */
-  restart(files: readonly SeenFile[], nowMs: number): void;
-  /** Forgets files that are gone. */
-  forget(paths: readonly string[]): void;
-  /** Marks settled files finished and queues their events, in one transaction. */
-  finish(files: readonly SeenFile[]): void;
-  /** Every known file: path → fingerprint. */
-  known(): Map<string, SeenFile>;
-  /** True once the folder was scanned before (its content then is the baseline, not news). */
-  hasBaseline(): boolean;
-  /** Counts a scan: why, and how many files only the scan found. */
-  countScan(reason: ScanReason, found: number, at: Date): void;
-}
-
-/** Port: the durable memory of every watched folder. */
-export interface WatchedFolders {
-  /** One folder's ledger; `queue` runs in the transaction that marks settled files queued. */
-  ledger(folder: string, queue: (files: readonly SeenFile[]) => void): WatchLedger;
-  stats(folder: string): WatcherStats;
-}
-
-/** A watched folder's counters, for `radar status`. */
-export interface WatcherStats {
-  folder: string;
-  /** Scans at start or when the folder reappeared. */
-  scans: number;
-  /** Scans because the OS watcher dropped events. */
-  rescans: number;
-  /** Files only a scan found (arrived while down, or their event was dropped). */
-  recovered: number;
-  /** Files queued as events. */
-  queued: number;
-  settling: number;
-  lastScanAt?: string;
-}
+/** The OS event stream of one folder (Deno.watchFs; tests wrap it). */
+export type WatchFs = (folder: string, recursive: boolean) => AsyncIterable<Deno.FsEvent> & {
+  close(): void;
+};
 
 /** Settings of one watcher. */
 export interface FolderWatcherOptions {
@@ -96,7 +54,7 @@ export interface FolderWatcherOptions {
   ledger: WatchLedger;
   timers: Timers;
   logger: Logger;
-  /** Wall-clock milliseconds (settling compares stored times). */
+  /** Wall-clock milliseconds (settling compares stored times; reconciles wait for quiet). */
   now?: () => number;
   /** How long a file's size and mtime must stay the same before it counts as finished. */
   debounceMs?: number;
@@ -106,43 +64,55 @@ export interface FolderWatcherOptions {
   settleBatch?: number;
   /** How soon a failed ledger write (a full disk) is tried again; nothing is dropped meanwhile. */
   writeRetryMs?: number;
+  /** How long paths from OS events gather before one ledger write. */
+  flushDelayMs?: number;
+  /** Opens the OS event stream (default: Deno.watchFs). */
+  watch?: WatchFs;
+  /** When to reconcile while watching (defaults: `defaultReconcilePolicy`). */
+  reconcile?: Partial<ReconcilePolicy>;
 }
 
-/** Partial or temporary files that are not final yet (browsers, rsync, editors). */
-export function isTemporaryName(name: string): boolean {
-  return name.startsWith(".") || name.endsWith("~") ||
-    /\.(crdownload|part|partial|download|tmp|temp|swp)$/i.test(name);
-}
-
-/** A file-name glob (`*`, `?`, `[abc]`, `[!abc]`, `{a,b}`) as a case-insensitive RegExp (npm picomatch). */
-export function globToRegExp(pattern: string): RegExp {
-  return picomatch.makeRe(pattern.replaceAll("[!", "[^"), { nocase: true, dot: true });
-}
-
-/** Paths collected from OS events before one write to the ledger. */
+/** Paths collected from OS events before one write to the ledger, at most. */
 const flushAt = 500;
 
 /** Watches one folder; a missing folder is retried until it appears. */
 export class FolderWatcher {
-  #watcher: Deno.FsWatcher | undefined;
+  #watcher: (AsyncIterable<Deno.FsEvent> & { close(): void }) | undefined;
   /** Paths from OS events not yet written to the ledger (flushed within one timer turn). */
   #touched = new Set<string>();
   #flushTimer: number | undefined;
   #settleTimer: number | undefined;
   #retry: number | undefined;
-  #rescanTimer: number | undefined;
   /** Set while a failed write to the ledger waits for its retry. */
   #writeFailing = false;
   #closed = false;
-  #wasMissing = false;
+  /** How the next start reconciles: first start, after the folder was missing, after an error. */
+  #nextStart: ReconcileReason = "start";
+  /** The watched folder's device:inode when the watch began (a replaced folder differs). */
+  #identity: string | undefined;
+  #running: Promise<void> | undefined;
+  /** The loop reading the current OS stream; it ends when the stream is closed. */
+  #consuming: Promise<void> | undefined;
+  readonly #schedule: ReconcileSchedule;
   readonly #matcher: RegExp;
   readonly #now: () => number;
+  readonly #watch: WatchFs;
   /** "watching", "missing" or "closed". */
   state: "starting" | "watching" | "missing" | "closed" = "starting";
 
   constructor(private readonly options: FolderWatcherOptions) {
     this.#matcher = globToRegExp(options.pattern);
     this.#now = options.now ?? Date.now;
+    this.#schedule = new ReconcileSchedule({
+      policy: options.reconcile,
+      timers: options.timers,
+      now: this.#now,
+      state: () =>
+        this.state !== "watching" || this.#closed ? "off" : this.#running ? "busy" : "ready",
+      run: (reason) => void this.#reconcileNow(reason),
+    });
+    this.#watch = options.watch ??
+      ((folder, recursive) => Deno.watchFs(folder, { recursive }));
   }
 
   /** Paths waiting to settle (stored in the ledger). */
@@ -151,20 +121,37 @@ export class FolderWatcher {
     return this.options.ledger.settling(10_000).map((file) => file.path);
   }
 
-  /** Starts watching (or waiting for the folder), then scans what arrived meanwhile. */
-  start(): void {
-    if (this.#closed) return;
+  /** The reconcile in progress, if any (tests await it). */
+  whenReconciled(): Promise<void> {
+    return this.#running ?? Promise.resolve();
+  }
+
+  /** Starts watching (or waiting for the folder), then reconciles what arrived meanwhile. */
+  start(): Promise<void> {
+    if (this.#closed) return Promise.resolve();
     try {
       if (!Deno.statSync(this.options.folder).isDirectory) throw new Deno.errors.NotFound();
-      this.#watcher = Deno.watchFs(this.options.folder, { recursive: this.options.recursive });
-    } catch {
-      this.#missing();
-      return;
+      this.#watcher = this.#watch(this.options.folder, this.options.recursive);
+    } catch (error) {
+      if (!folderIdentity(this.options.folder)) this.#missing("reappeared");
+      else {
+        // There but not watchable (the OS's watch limit, say): tried again, and said so.
+        this.options.logger.warn("cannot watch the folder; retrying", {
+          folder: this.options.folder,
+          error: (error as Error).message,
+        });
+        this.#missing("error");
+      }
+      return Promise.resolve();
     }
+    this.#identity = folderIdentity(this.options.folder);
     this.state = "watching";
+    this.#schedule.clear(); // the start reconcile covers what was asked for meanwhile
     this.options.logger.info("watching folder", { folder: this.options.folder });
-    void this.#consume(this.#watcher);
-    this.#scanOrRetry(this.#wasMissing ? "reappeared" : "start");
+    this.#consuming = this.#consume(this.#watcher);
+    const reason = this.#nextStart;
+    this.#nextStart = "reappeared";
+    return this.#reconcileNow(reason);
   }
 
   /** Stops watching and drops timers (what was recorded stays in the ledger). */
@@ -173,48 +160,27 @@ export class FolderWatcher {
     this.state = "closed";
     this.#flush();
     this.#watcher?.close();
-    for (const id of [this.#flushTimer, this.#settleTimer, this.#retry, this.#rescanTimer]) {
+    this.#schedule.close();
+    for (const id of [this.#flushTimer, this.#settleTimer, this.#retry]) {
       if (id !== undefined) this.options.timers.clear(id);
     }
-    this.#flushTimer =
-      this.#settleTimer =
-      this.#retry =
-      this.#rescanTimer =
-        undefined;
+    this.#flushTimer = this.#settleTimer = this.#retry = undefined;
   }
 
   /**
-   * Compares the folder with the ledger: unknown files settle (counted as found by the scan),
-   * changed ones settle again, vanished ones are forgotten. The first scan of a folder ever
-   * records its content as the baseline, without events. Returns how many files were new.
+   * Asks for a reconcile: it runs once no event came for `quietMs` (at most `maxDelayMs` after
+   * the first request) and no sooner than its spacing after the last one allows.
    */
-  scan(reason: ScanReason): number {
-    const { ledger } = this.options;
-    this.#flush();
-    const baseline = !ledger.hasBaseline();
-    const known = ledger.known();
-    const found: SeenFile[] = [];
-    const present = new Set<string>();
-    for (const file of this.#walk(this.options.folder)) {
-      present.add(file.path);
-      const before = known.get(file.path);
-      if (before && before.size === file.size && before.mtimeMs === file.mtimeMs) continue;
-      found.push(file);
-    }
-    const gone = [...known.keys()].filter((path) => !present.has(path));
-    const now = this.#now();
-    const added = ledger.record(found, now, { baseline });
-    if (gone.length) ledger.forget(gone);
-    ledger.countScan(reason, baseline ? 0 : added, new Date(now));
-    if (added && !baseline) {
-      this.options.logger.info("folder scan found files no event reported", {
-        folder: this.options.folder,
-        reason,
-        files: added,
-      });
-    }
-    this.#scheduleSettle();
-    return added;
+  requestReconcile(reason: ReconcileReason): void {
+    this.#schedule.request(reason);
+  }
+
+  /**
+   * Compares the folder with the ledger now (see `reconcileFolder`); the first reconcile of a
+   * folder ever records its content as the baseline, without events. Resolves when done.
+   */
+  reconcile(reason: ReconcileReason): Promise<void> {
+    return this.#reconcileNow(reason);
   }
 
   /** Runs one settle pass now (tests; the timer calls it too). Returns files finished. */
@@ -240,79 +206,159 @@ export class FolderWatcher {
     return finished.length;
   }
 
-  #missing(): void {
-    if (this.state !== "missing") {
+  #reconcileNow(reason: ReconcileReason): Promise<void> {
+    if (this.#running) {
+      // One at a time: this one runs after the current one ends.
+      this.requestReconcile(reason);
+      return this.#running;
+    }
+    const running = this.#runReconcile(reason).finally(() => {
+      if (this.#running === running) this.#running = undefined;
+    });
+    this.#running = running;
+    return running;
+  }
+
+  async #runReconcile(requested: ReconcileReason): Promise<void> {
+    const { ledger, folder, logger } = this.options;
+    const started = performance.now();
+    let reason = requested;
+    try {
+      this.#flush();
+      const identity = folderIdentity(folder);
+      if (!identity) return this.#stopped(); // gone: nothing is forgotten until it reappears
+      if (!isStartReconcile(reason) && this.#identity && identity !== this.#identity) {
+        reason = "replaced";
+        await this.#rewatch(identity);
+      }
+      const baseline = !ledger.hasBaseline();
+      const outcome = await reconcileFolder({
+        folder,
+        recursive: this.options.recursive,
+        matcher: this.#matcher,
+        ledger,
+        compareFingerprints: reason !== "idle",
+        baseline,
+        now: this.#now,
+      });
+      const found = baseline ? 0 : outcome.found;
+      const durationMs = performance.now() - started;
+      logger.debug("folder reconciled", { folder, reason, ...outcome, ms: Math.round(durationMs) });
+      ledger.countReconcile({ reason, found, at: new Date(this.#now()), durationMs });
+      if (found && isStartReconcile(reason)) {
+        logger.info("folder scan found files that arrived while nobody watched", {
+          folder,
+          reason,
+          files: found,
+        });
+      } else if (found) {
+        logger.warn("folder reconcile found files no OS event reported", {
+          folder,
+          reason,
+          files: found,
+        });
+      }
+      this.#scheduleSettle();
+    } catch (error) {
+      this.#writeFailed("reconciling the watched folder failed; retrying", error);
+      this.requestReconcile(reason); // spaced by this attempt's cost, after quiet
+    } finally {
+      this.#schedule.finished(performance.now() - started);
+    }
+  }
+
+  /** The folder at the path is another one now: watch that one (the old stream is closed). */
+  async #rewatch(identity: string): Promise<void> {
+    // Deno shares one OS watch per path until the old stream is really gone (its pending read
+    // holds it): a new watch opened before that would stay on the old folder.
+    const old = this.#watcher;
+    const ended = this.#consuming;
+    this.#watcher = undefined;
+    old?.close();
+    await ended;
+    if (this.#closed) return;
+    this.#watcher = this.#watch(this.options.folder, this.options.recursive);
+    this.#identity = identity;
+    this.#consuming = this.#consume(this.#watcher);
+    this.options.logger.warn("watched folder was replaced; watching the new one", {
+      folder: this.options.folder,
+    });
+  }
+
+  /** The folder is gone (or its stream ended): wait for it; it is reconciled when back. */
+  #stopped(): void {
+    const old = this.#watcher;
+    this.#watcher = undefined;
+    old?.close();
+    this.#missing();
+  }
+
+  /** Waits for the folder (warned once) and starts again; the start reconciles with `reason`. */
+  #missing(reason: ReconcileReason = "reappeared"): void {
+    if (this.#closed) return;
+    if (this.state !== "missing" && reason === "reappeared") {
       this.options.logger.warn("watched folder is missing; waiting for it", {
         folder: this.options.folder,
       });
     }
     this.state = "missing";
-    this.#wasMissing = true;
+    this.#nextStart = reason;
+    if (this.#retry !== undefined) return;
     this.#retry = this.options.timers.set(() => {
       this.#retry = undefined;
-      this.start();
+      void this.start();
     }, this.options.retryMs ?? 60_000);
   }
 
-  async #consume(watcher: Deno.FsWatcher): Promise<void> {
+  async #consume(watcher: AsyncIterable<Deno.FsEvent> & { close(): void }): Promise<void> {
+    let failed = false;
     try {
       for await (const event of watcher) {
+        this.#schedule.noteEvent(event.kind);
         if (event.flag === "rescan") {
-          this.#requestRescan();
+          this.options.logger.warn("folder watcher dropped events; reconciling", {
+            folder: this.options.folder,
+          });
+          this.requestReconcile("overflow");
           continue;
         }
         if (event.kind === "access") continue;
-        for (const path of event.paths) this.#touch(path);
+        for (const path of event.paths) this.#touch(path, event.kind);
       }
     } catch (error) {
+      failed = true;
       this.options.logger.warn("folder watcher stopped", { error: (error as Error).message });
     }
-    if (!this.#closed) this.#missing(); // the folder went away: wait for it again
+    if (this.#closed || watcher !== this.#watcher) return; // closed, or replaced on purpose
+    this.#watcher = undefined;
+    // The stream ended: the folder went away, or the OS watcher failed. Either way, look again.
+    this.#missing(failed && folderIdentity(this.options.folder) ? "error" : "reappeared");
   }
 
-  /** Deno dropped events (a slow consumer or a kernel queue overflow): look at everything. */
-  #requestRescan(): void {
-    if (this.#rescanTimer !== undefined || this.#closed) return;
-    this.options.logger.warn("folder watcher dropped events; rescanning", {
-      folder: this.options.folder,
-    });
-    this.#rescanTimer = this.options.timers.set(() => {
-      this.#rescanTimer = undefined;
-      if (!this.#closed) this.#scanOrRetry("rescan");
-    }, 50);
-  }
-
-  /** A scan whose ledger write failed (a full disk) runs again later: the folder is the truth. */
-  #scanOrRetry(reason: ScanReason): void {
-    try {
-      this.scan(reason);
-    } catch (error) {
-      this.#writeFailed("scanning the watched folder failed; retrying", error);
-      if (this.#rescanTimer !== undefined || this.#closed) return;
-      this.#rescanTimer = this.options.timers.set(() => {
-        this.#rescanTimer = undefined;
-        if (!this.#closed) this.#scanOrRetry(reason);
-      }, this.options.writeRetryMs ?? 5_000);
+  #touch(path: string, kind: Deno.FsEvent["kind"]): void {
+    if (path === this.options.folder) {
+      // The watched folder itself was moved or removed: a reconcile sees what is there now.
+      if (kind === "remove" || kind === "rename") this.requestReconcile("replaced");
+      return;
     }
-  }
-
-  #writeFailed(message: string, error: unknown): void {
-    this.options.logger.warn(message, {
-      folder: this.options.folder,
-      error: (error as Error).message,
-    });
-  }
-
-  #touch(path: string): void {
     const name = basename(path);
-    if (isTemporaryName(name) || !this.#matcher.test(name)) return;
+    if (isTemporaryName(name)) return;
+    if (!this.#matcher.test(name)) {
+      // A folder created or moved into a recursive watch: its files may have had no events.
+      if (this.options.recursive && (kind === "create" || kind === "rename")) {
+        try {
+          if (Deno.statSync(path).isDirectory) this.requestReconcile("new_folder");
+        } catch { /* gone again */ }
+      }
+      return;
+    }
     this.#touched.add(path);
     if (this.#touched.size >= flushAt && !this.#writeFailing) this.#flush();
     else if (this.#flushTimer === undefined) {
       this.#flushTimer = this.options.timers.set(() => {
         this.#flushTimer = undefined;
         this.#flush();
-      }, 0);
+      }, this.options.flushDelayMs ?? 50);
     }
   }
 
@@ -358,6 +404,13 @@ export class FolderWatcher {
     this.#scheduleSettle();
   }
 
+  #writeFailed(message: string, error: unknown): void {
+    this.options.logger.warn(message, {
+      folder: this.options.folder,
+      error: (error as Error).message,
+    });
+  }
+
   #scheduleSettle(): void {
     if (this.#settleTimer !== undefined || this.#closed) return;
     const debounce = this.options.debounceMs ?? 2_000;
@@ -374,36 +427,5 @@ export class FolderWatcher {
       }
       if (this.options.ledger.settling(1).length) this.#scheduleSettle();
     }, Math.max(10, Math.round(debounce / 2)));
-  }
-
-  /** Matching, final files under `folder` (recursing when configured; symlinks not followed). */
-  *#walk(folder: string): Generator<SeenFile> {
-    let entries: Deno.DirEntry[];
-    try {
-      entries = [...Deno.readDirSync(folder)];
-    } catch {
-      return;
-    }
-    for (const entry of entries) {
-      const path = join(folder, entry.name);
-      if (entry.isDirectory) {
-        if (this.options.recursive) yield* this.#walk(path);
-        continue;
-      }
-      if (isTemporaryName(entry.name) || !this.#matcher.test(entry.name)) continue;
-      const file = statFile(path);
-      if (file) yield file;
-    }
-  }
-}
-
-/** A regular file's fingerprint, or undefined when it is gone or not a file. */
-function statFile(path: string): SeenFile | undefined {
-  try {
-    const info = Deno.statSync(path);
-    if (!info.isFile) return undefined;
-    return { path, size: info.size, mtimeMs: info.mtime?.getTime() ?? 0 };
-  } catch {
-    return undefined;
   }
 }

@@ -27,11 +27,16 @@ export class NtfyNotifier implements Notifier {
       };
     }
     const { title, message, priority, tags } = notification;
-    const url = `${ntfy.url.replace(/\/+$/, "")}/${encodeURIComponent(topic)}`;
-    const headers: Record<string, string> = { "Content-Type": "text/plain; charset=utf-8" };
-    if (title) headers.Title = headerValue(title);
-    if (priority) headers.Priority = priority;
-    if (tags?.length) headers.Tags = headerValue(tags.join(","));
+    // Buttons and a click target need ntfy's JSON publishing (a POST to the server's root URL).
+    const json = notification.buttons?.length || notification.click;
+    const base = ntfy.url.replace(/\/+$/, "");
+    const url = json ? `${base}/` : `${base}/${encodeURIComponent(topic)}`;
+    const headers: Record<string, string> = {
+      "Content-Type": json ? "application/json" : "text/plain; charset=utf-8",
+    };
+    if (title && !json) headers.Title = headerValue(title);
+    if (priority && !json) headers.Priority = priority;
+    if (tags?.length && !json) headers.Tags = headerValue(tags.join(","));
     if (ntfy.token) headers.Authorization = `Bearer ${ntfy.token}`;
     const failure = (error: string, status?: number): Delivery => ({
       sent: false,
@@ -44,7 +49,7 @@ export class NtfyNotifier implements Notifier {
       response = await this.deps.fetch(url, {
         method: "POST",
         headers,
-        body: message,
+        body: json ? JSON.stringify(ntfyJsonBody(topic, notification)) : message,
         signal: AbortSignal.any([signal, AbortSignal.timeout(sendTimeoutMs)]),
       });
     } catch (error) {
@@ -66,6 +71,36 @@ export class NtfyNotifier implements Notifier {
     }
     return { sent: true, topic, status: response.status };
   }
+}
+
+/** ntfy's numeric priorities in JSON. */
+const priorityNumbers = { min: 1, low: 2, default: 3, high: 4, urgent: 5 } as const;
+
+/**
+ * The JSON body ntfy publishes (https://docs.ntfy.sh/publish/#publish-as-json): topic, title,
+ * message, priority, click target and `http` action buttons (a POST each, clearing the
+ * notification once tapped).
+ */
+export function ntfyJsonBody(topic: string, notification: Notification): Record<string, unknown> {
+  return {
+    topic,
+    message: notification.message,
+    ...(notification.title ? { title: notification.title } : {}),
+    ...(notification.priority ? { priority: priorityNumbers[notification.priority] } : {}),
+    ...(notification.tags?.length ? { tags: [...notification.tags] } : {}),
+    ...(notification.click ? { click: notification.click } : {}),
+    ...(notification.buttons?.length
+      ? {
+        actions: notification.buttons.map((button) => ({
+          action: "http",
+          label: button.label,
+          url: button.url,
+          method: "POST",
+          clear: true,
+        })),
+      }
+      : {}),
+  };
 }
 
 /** Header values must be Latin-1; anything else is sent RFC 2047-encoded, which ntfy decodes. */

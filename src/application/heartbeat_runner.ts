@@ -212,7 +212,7 @@ export class HeartbeatRunner {
       interactive: false,
       signal,
       toolNames: plan.toolNames,
-      sideEffects: runSideEffects(deps.outbox, scope, deps.clock, deps.pid),
+      sideEffects: runSideEffects(deps.outbox, scope, deps.clock, deps.pid, deps.isAlive),
     });
   }
 

@@ -17,6 +17,7 @@ import { daemonToolNames, proactiveTools } from "./offered_tools.ts";
 import { runSideEffects, taskScope } from "./run_side_effects.ts";
 import { taskUserMessage } from "./task_message.ts";
 import { isValidDate, laterBy } from "../core/safe_time.ts";
+import type { TaskFirings } from "../core/receipts.ts";
 import type { UnattendedBudget } from "./unattended_budget.ts";
 
 /** What the task runner needs. */
@@ -41,9 +42,14 @@ export interface TaskRunnerDependencies {
   isAlive: (pid: number) => boolean;
   timeZone?: string;
   elapsed: () => number;
+  /** Each time a task was due and what became of it (`radar task log`); absent: not recorded. */
+  firings?: TaskFirings;
   /** `budget:`: a scheduled run past today's tokens waits for tomorrow (it stays due). */
   budget?: Pick<UnattendedBudget, "pausedFor">;
 }
+
+/** A scheduled run this much after its due time ran late (caught up after downtime). */
+const lateAfterMs = 2 * 60_000;
 
 /** The outcome of one task run. */
 export interface TaskRunReport {
@@ -128,6 +134,14 @@ export class TaskRunner implements TickJob {
     }
     if (action === "skip_missed") {
       deps.logger.info("missed task run skipped", { task: task.id, due: task.nextRunAt });
+      deps.firings?.fire({
+        taskId: task.id,
+        dueAt: task.nextRunAt!,
+        state: "missed",
+        caughtUp: false,
+        retried: false,
+        note: `missed while Radar was not running (catch-up: ${task.catchUp})`,
+      }, now);
       if (next) deps.store.setNextRun(task.id, next);
       else deps.store.recordRun(task.id, { at: now, outcome: "missed", nextRunAt: undefined });
       return;
@@ -199,9 +213,27 @@ export class TaskRunner implements TickJob {
       deps.logger.info("task run skipped: already running", { task: task.id, pid: claim.heldBy });
       // A scheduled run that found it busy moves on, so the next tick does not fire it again.
       if (trigger === "schedule" && nextRunAt) deps.store.setNextRun(task.id, nextRunAt);
+      deps.firings?.fire({
+        taskId: task.id,
+        dueAt: dueAt ?? at.toISOString(),
+        state: "busy",
+        caughtUp: false,
+        retried: false,
+        note: reason,
+      }, at);
       return { task, outcome: "busy", reason };
     }
     const runId = claim.runId;
+    const firing = deps.firings?.fire({
+      taskId: task.id,
+      dueAt: trigger === "schedule" && dueAt ? dueAt : at.toISOString(),
+      caughtUp: trigger === "schedule" && dueAt !== undefined &&
+        at.getTime() - new Date(dueAt).getTime() > lateAfterMs,
+      // An interrupted run retried for its old due time (the task's next run moved on since).
+      retried: trigger === "schedule" && dueAt !== undefined && dueAt !== task.nextRunAt,
+      runId,
+      note: trigger === "manual" ? "run now" : undefined,
+    }, at);
     let conversationId: number | undefined;
     let result: AgentResult | undefined;
     let outcome: TaskRunReport["outcome"] = "ran";
@@ -228,6 +260,7 @@ export class TaskRunner implements TickJob {
           taskScope(task.id, trigger === "schedule" ? dueAt : undefined, runId),
           deps.clock,
           deps.pid,
+          deps.isAlive,
         ),
       });
       reason = result.stopReason;
@@ -261,6 +294,13 @@ export class TaskRunner implements TickJob {
       });
       deps.claims?.clear(task.id, runId);
     });
+    if (firing !== undefined) {
+      deps.firings?.finish(firing, {
+        state: outcome,
+        conversationId,
+        note: outcome === "ran" ? undefined : reason,
+      });
+    }
     deps.logger.info("task finished", { task: task.id, outcome, reason });
     return { task, outcome, reason, result, conversationId };
   }

@@ -7,6 +7,9 @@ import type { CliContext, CliIo, GlobalOptions } from "./context.ts";
 import { commandRegistrars } from "./commands/index.ts";
 import { refuseUnattendedControl } from "./control_commands.ts";
 import { radarVersion } from "../version.ts";
+import { DatabaseDamagedError } from "../core/database_damage.ts";
+import { recordDamage } from "../adapters/sqlite/damage_marker.ts";
+import { storageFailure } from "../adapters/sqlite/storage_failure.ts";
 import { textForTerminal } from "../core/terminal_text.ts";
 
 /** Builds the whole command tree (also what `radar completions` walks). */
@@ -65,11 +68,30 @@ export async function runCli(args: string[], rawIo: CliIo): Promise<number> {
   try {
     await program.parseAsync(args, { from: "user" });
   } catch (error) {
-    exitCode = reportError(error, io, program.opts<GlobalOptions>().verbose ?? false);
+    exitCode = reportError(
+      rememberDamage(error, radar?.databasePath),
+      io,
+      program.opts<GlobalOptions>().verbose ?? false,
+    );
   } finally {
     radar?.close();
   }
   return exitCode;
+}
+
+/**
+ * A damaged database met anywhere (SQLite's corruption errors, named or raw) is remembered next
+ * to the file, so the next command refuses it at once, and reported as the one line.
+ */
+function rememberDamage(error: unknown, databasePath: string | undefined): unknown {
+  let damaged: DatabaseDamagedError | undefined;
+  if (error instanceof DatabaseDamagedError) damaged = error;
+  else if (databasePath && storageFailure(error) === "damaged") {
+    damaged = new DatabaseDamagedError(databasePath, (error as Error).message, { cause: error });
+  }
+  if (!damaged) return error;
+  recordDamage(damaged.path, damaged.detail, new Date());
+  return damaged;
 }
 
 /**

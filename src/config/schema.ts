@@ -7,6 +7,7 @@ import { mcpSection } from "./mcp_schema.ts";
 import { hookPoints, hookRuleTypes } from "../core/hooks.ts";
 import { checksSection, githubSection } from "./checks_schema.ts";
 import { digestsSection } from "./digests_schema.ts";
+import { moneySection } from "./money_schema.ts";
 import { backupSection, budgetSection } from "./backup_schema.ts";
 import { browserSection } from "./browser_schema.ts";
 
@@ -57,7 +58,7 @@ export const llmSection = z.object({
   temperature: z.number().min(0).max(2).default(0.3),
   max_tool_iterations: positiveInt.max(100).default(10),
   /** Token budget for tool schemas offered on one request. */
-  tool_budget_tokens: positiveInt.max(bounds.maxConfigTokens).default(1130),
+  tool_budget_tokens: positiveInt.max(bounds.maxConfigTokens).default(1200),
   connect_timeout_seconds: z.number().positive().max(bounds.maxTimeoutSeconds).default(10),
   /** A cold model can take minutes to load and answer: the whole exchange's upper bound. */
   response_timeout_seconds: z.number().positive().max(86_400).default(300),
@@ -170,6 +171,8 @@ export const toolsSection = z.object({
     allowed_roots: z.array(z.string()).default([]),
     /** write_file writes here (and the scratch folder) without asking; elsewhere needs a yes in chat. */
     writable_roots: z.array(z.string()).default([]),
+    /** Days the action journal keeps file changes (and copies of replaced files) for undo. */
+    journal_days: positiveInt.max(bounds.maxRetentionDays).default(30),
   }).prefault({}),
   pdf: z.object({
     first_pages: z.number().int().min(0).max(bounds.maxConfigPages).default(2),
@@ -212,6 +215,12 @@ export const webSection = z.object({
     (token) => token === "" || token.length >= minAuthTokenLength,
     `expected at least ${minAuthTokenLength} characters (or "" for a generated token)`,
   ).default(""),
+  /**
+   * Where your phone reaches the dashboard (a VPN or reverse-proxy address such as
+   * https://radar.tailnet.ts.net); approval buttons in notifications point there. Empty:
+   * http://HOST:PORT from above.
+   */
+  public_url: z.union([z.literal(""), z.url({ protocol: /^https?$/ })]).default(""),
 });
 
 /** `plugins:` the plugin host and LLM-created tools. */
@@ -321,6 +330,24 @@ export const skillsSection = z.object({
   dirs: z.array(z.string().min(1)).max(50).default([]),
 });
 
+/**
+ * One `grants:` rule: a standing grant in radar.yaml (a tool and glob patterns for its arguments;
+ * paths with `~`). Checked like every grant: never over protected places or Radar's own state.
+ */
+export const grantRule = z.object({
+  tool: z.string().min(1).max(100),
+  arguments: z.record(z.string().min(1).max(100), z.string().min(1).max(1000)),
+  note: z.string().max(300).default(""),
+});
+
+/** `approvals:` what a run without a person does with an action that needs a yes. */
+export const approvalsSection = z.object({
+  /** How long a pending approval waits for an answer. */
+  expire_hours: z.number().positive().max(24 * 30).default(24),
+  /** Push each pending approval to ntfy with Approve/Deny buttons (needs notifications.ntfy). */
+  notify: z.boolean().default(true),
+});
+
 /** The whole configuration. */
 export const configSchema = z.object({
   radar: radarSection.prefault({}),
@@ -337,9 +364,12 @@ export const configSchema = z.object({
   checks: checksSection,
   github: githubSection.prefault({}),
   digests: digestsSection.prefault({}),
+  money: moneySection.prefault({}),
   hooks: hooksSection.prefault({}),
   skills: skillsSection.prefault({}),
   mcp: mcpSection.prefault({}),
+  approvals: approvalsSection.prefault({}),
+  grants: z.array(grantRule).max(200).default([]),
   backup: backupSection.prefault({}),
   budget: budgetSection.prefault({}),
   browser: browserSection.prefault({}),

@@ -13,6 +13,7 @@ import type { AgentDependencies, AgentRequest, AgentResult } from "./agent_types
 import { blockedByHooks, markerIdOf, prepareMessages, readHistory } from "./agent_messages.ts";
 import { ToolOffer } from "./tool_offer.ts";
 import { runToolCall, type ToolCallRun } from "./tool_call_step.ts";
+import { guardRun } from "./run_guard.ts";
 
 export type {
   AgentDependencies,
@@ -25,22 +26,26 @@ export type {
 export { blockedTitle } from "./agent_messages.ts";
 
 /**
- * Runs the agent loop, storing every message as it happens; what tools asked to clean up at the
- * run's end (`ToolContext.atRunEnd`: a browser the run started) runs however the run ends.
+ * Runs the agent loop, storing every message as it happens; the run is recorded while it lasts
+ * (`deps.runs`), so one whose process never finished is found interrupted by the next start. What
+ * tools asked to clean up at the run's end (`ToolContext.atRunEnd`: a browser the run started)
+ * runs however the run ends.
  */
 export async function runAgent(
   deps: AgentDependencies,
   request: AgentRequest,
 ): Promise<AgentResult> {
+  const ended = deps.runs?.begin(request.conversationId);
   const cleanups: (() => Promise<void>)[] = [];
   try {
-    return await runLoop(deps, request, (cleanup) => cleanups.push(cleanup));
+    return await runTurn(deps, request, (cleanup) => cleanups.push(cleanup));
   } finally {
     await Promise.allSettled(cleanups.map((cleanup) => cleanup()));
+    ended?.();
   }
 }
 
-async function runLoop(
+async function runTurn(
   deps: AgentDependencies,
   request: AgentRequest,
   atRunEnd: ToolContext["atRunEnd"],
@@ -53,9 +58,11 @@ async function runLoop(
   const messages = await prepareMessages(deps, request, history, signal);
   const estimatedPromptTokens = estimateJsonTokens(messages) + offer.tokens;
   request.onEvent?.({ type: "tools_offered", tools: [...offer.names], estimatedPromptTokens });
+  const guard = guardRun(deps, request, history);
   const run: ToolCallRun = {
     request,
-    context: { ...toolContext(request, signal), atRunEnd },
+    context: { ...toolContext(request, signal), confirm: guard.confirm, atRunEnd },
+    guard,
     offer,
     messages,
     markerId: markerIdOf(deps),

@@ -3,8 +3,9 @@
  * it reports and the result of a run. The loop itself is `runAgent` in agent_loop.ts.
  */
 import type { ChatModel, ChatResponse } from "./chat_model.ts";
+import type { ApprovalRequests, GrantCheck } from "./approvals.ts";
 import type { Usage } from "./messages.ts";
-import type { AuditSink, Clock, ConversationStore } from "./ports.ts";
+import type { AuditSink, Clock, ConversationRuns, ConversationStore } from "./ports.ts";
 import type { ConversationKind, ToolContext } from "./tool.ts";
 import type { ToolExecution, ToolGate, ToolObserver, ToolRegistry } from "./tool_registry.ts";
 import type { ToolRanker } from "./tool_relevance.ts";
@@ -64,6 +65,17 @@ export interface AgentDependencies {
   stampUserMessage?: (content: string, sentAt: Date) => string;
   /** Embedding similarity of tools to a message, used when not every tool fits the budget. */
   toolRanker?: ToolRanker;
+  /** Standing grants: calls they match need no yes (absent: none). */
+  grants?: GrantCheck;
+  /**
+   * Where a run without a person sends actions that need a yes (pending approvals); absent:
+   * such actions are refused, as in `radar eval`.
+   */
+  approvals?: ApprovalRequests;
+  /** Trusted text besides the user's own words (config: watched folders, writable roots…). */
+  trustedContext?: () => readonly string[];
+  /** Runs in progress: a run whose process is killed is shown as interrupted later. */
+  runs?: ConversationRuns;
 }
 
 /** One run of the loop. */

@@ -18,12 +18,22 @@ export function isNotificationPriority(value: unknown): value is NotificationPri
   return (notificationPriorities as readonly unknown[]).includes(value);
 }
 
+/** A button on a notification: an HTTP POST to `url` (ntfy's `http` action). */
+export interface NotificationButton {
+  label: string;
+  url: string;
+}
+
 /** One notification. */
 export interface Notification {
   message: string;
   title?: string;
   /** Absent: the service's default. */
   priority?: NotificationPriority;
+  /** Where tapping the notification goes. */
+  click?: string;
+  /** Buttons (approval notices: Approve, Deny, Undo). */
+  buttons?: NotificationButton[];
   /** ntfy tags (emoji short codes such as "warning"). */
   tags?: readonly string[];
 }
@@ -42,7 +52,12 @@ export interface Notifier {
 
 /** What `notifyOnce` did. */
 export type NotifyOutcome =
-  | { state: "sent" | "failed"; delivery: Delivery }
+  | {
+    state: "sent" | "failed";
+    delivery: Delivery;
+    /** A failed send recorded in the outbox: Radar tries it again (NotificationRetries). */
+    retried?: boolean;
+  }
   | {
     /** The run's key was claimed before: sent, or started before a crash (maybe sent). */
     state: "already";
@@ -74,7 +89,11 @@ export async function notifyOnce(
   const delivery = await notifier.send(notification, signal);
   if (delivery.sent) claim?.done({ status: delivery.status });
   else claim?.abandon({ status: delivery.status, error: delivery.error });
-  return { state: delivery.sent ? "sent" : "failed", delivery };
+  return {
+    state: delivery.sent ? "sent" : "failed",
+    delivery,
+    retried: !delivery.sent && claim !== undefined,
+  };
 }
 
 /** One line about an outcome (what the notify tool answers, what a check logs). */
@@ -85,5 +104,8 @@ export function notifyOutcomeLine(outcome: NotifyOutcome): string {
       `(${outcome.at}): "${outcome.summary.slice(0, 200)}". Not sent again.`;
   }
   const { delivery } = outcome;
-  return delivery.sent ? `Notification sent to ntfy topic ${delivery.topic}.` : delivery.error;
+  if (delivery.sent) return `Notification sent to ntfy topic ${delivery.topic}.`;
+  return outcome.retried
+    ? `${delivery.error} Radar tries it again over the next hours; do not send it again.`
+    : delivery.error;
 }

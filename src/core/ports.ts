@@ -47,6 +47,17 @@ export interface ConversationSummary {
   createdAt: string;
   updatedAt: string;
   messageCount: number;
+  /**
+   * When Radar found that its last run was killed before it finished (nothing was stored
+   * since): the conversation is interrupted, not waiting for an answer.
+   */
+  interruptedAt?: string;
+}
+
+/** Port: the runs in progress per conversation (a killed one is found on the next start). */
+export interface ConversationRuns {
+  /** Records that this process runs a turn of the conversation; call the result when it ends. */
+  begin(conversationId: number): () => void;
 }
 
 /** Port: persistent conversations and their messages. */
@@ -103,6 +114,8 @@ export interface AuditEntry {
   durationMs: number;
   outcome: ToolOutcome;
   result: string;
+  /** The pending approval whose yes ran this call. */
+  approvalId?: number;
 }
 
 /** Port: where every tool call is recorded. */
@@ -160,6 +173,8 @@ export interface ToolCallRecord {
   outcome: ToolOutcome;
   durationMs: number;
   result: string;
+  /** The pending approval whose yes ran this call. */
+  approvalId?: number;
 }
 
 /** Port: the tool audit trail, written by every run, read by the CLI and the dashboard. */

@@ -122,7 +122,7 @@ export function githubItemLine(item: GitHubItem): string {
 }
 
 /** The kinds of source `radar status` and the dashboard's Sources card report on. */
-export type SourceKind = "email" | "calendar" | "mcp" | "check" | "github";
+export type SourceKind = "email" | "calendar" | "mcp" | "check" | "github" | "money";
 
 /**
  * How a source is doing: `ok`; `failing` (it needs the user: its last check failed, it cannot

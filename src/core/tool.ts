@@ -1,5 +1,6 @@
 /** What a tool is to the registry and the loop: name, description, JSON Schema, parse and run. */
 import type { SideEffectLog } from "./side_effects.ts";
+import type { EffectDeclaration } from "./tool_effect.ts";
 
 /** How a tool call ended, as recorded in the audit trail. */
 export type ToolOutcome = "ok" | "error" | "refused" | "timeout";
@@ -10,6 +11,8 @@ export interface ToolResult {
   outcome: ToolOutcome;
   /** Tool names to offer from the next model round on (what `find_tools` found). */
   offerTools?: string[];
+  /** The pending approval the call became (it waits for the user's yes). */
+  approvalId?: number;
 }
 
 /** What a tool's run function returns. */
@@ -44,6 +47,8 @@ export interface ToolContext {
   atRunEnd?: (cleanup: () => Promise<void>) => void;
   /** The run's outbox (daemon runs): actions that must not repeat after a crash claim a key. */
   sideEffects?: SideEffectLog;
+  /** Set when the user's yes to a pending approval runs this call (the journal records it). */
+  approvalId?: number;
 }
 
 /** Result of validating a tool's arguments. */
@@ -71,6 +76,18 @@ export interface Tool {
    * model created runs with these tools (and `notify`) only.
    */
   readOnly?: boolean;
+  /**
+   * What a call does to the world (see `tool_effect.ts`). Absent: `none` for a read-only tool,
+   * else `sends_out` (the strictest).
+   */
+  effect?: EffectDeclaration;
+  /** Arguments that name files or folders (grants match them as paths, taint checks their names). */
+  pathArguments?: readonly string[];
+  /**
+   * False when the result is Radar's own words (a confirmation such as "Saved fact #3"): it does
+   * not count as untrusted text the run has read. Default: a result is data from outside.
+   */
+  resultIsData?: boolean;
   /** Extra words that make the tool relevant to a message. */
   keywords?: string[];
   parse(args: unknown): ParseResult;

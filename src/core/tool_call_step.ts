@@ -5,13 +5,15 @@
  * call with it), runs the tool, masks and cuts the result and adds the observers' notes; every
  * failure is a result the model sees, never an exception. Then the tools the result names
  * (`find_tools`) join the offer, the call is audited, and the result is stored and sent back as
- * untrusted data. A new check on tool calls (an approval, a taint rule) belongs in `gates`.
+ * untrusted data. The run guard's gate comes after the hooks' (effects, taint, grants); a question
+ * nobody could answer now turns the call into a pending approval when it settles.
  */
 import type { AgentDependencies, AgentRequest, AgentResult } from "./agent_types.ts";
 import { asModelMessage } from "./agent_messages.ts";
 import type { ChatMessage, ToolCall } from "./messages.ts";
 import type { ToolContext } from "./tool.ts";
 import type { ToolOffer } from "./tool_offer.ts";
+import type { RunGuard } from "./run_guard.ts";
 
 /** What one run's tool calls share. */
 export interface ToolCallRun {
@@ -23,6 +25,8 @@ export interface ToolCallRun {
   messages: ChatMessage[];
   markerId: string;
   result: AgentResult;
+  /** The run's guard: effects, taint, grants, and who says yes (run_guard.ts). */
+  guard: RunGuard;
 }
 
 /** Runs one tool call of the model's answer and records it everywhere it belongs. */
@@ -33,14 +37,18 @@ export async function runToolCall(
 ): Promise<void> {
   const { request } = run;
   request.onEvent?.({ type: "tool_started", name: call.name, argumentsText: call.arguments });
-  const execution = await deps.registry.execute(call, {
-    offered: run.offer.names,
-    context: run.context,
-    gates: deps.gates,
-    observers: deps.observers,
-    maxResultChars: deps.settings.maxResultChars,
-    elapsed: deps.elapsed,
-  });
+  run.guard.begin(call);
+  const execution = await run.guard.settle(
+    await deps.registry.execute(call, {
+      offered: run.offer.names,
+      context: run.context,
+      gates: [...deps.gates ?? [], run.guard.gate],
+      observers: deps.observers,
+      maxResultChars: deps.settings.maxResultChars,
+      elapsed: deps.elapsed,
+    }),
+  );
+  run.guard.read(deps.registry.get(call.name), call.name, execution.result.text);
   run.result.toolExecutions.push(execution);
   await run.offer.join(execution.result.offerTools ?? []);
   request.onEvent?.({ type: "tool_finished", execution });

@@ -1,6 +1,7 @@
 /** Built-in tool definitions from zod schemas: JSON Schema for the model, validation of calls. */
 import { z } from "zod";
 import type { ParseResult, Tool, ToolContext, ToolOutput } from "./tool.ts";
+import type { EffectDeclaration, ToolEffect } from "./tool_effect.ts";
 import { describeIssues } from "./zod_issues.ts";
 
 /** Converts a zod schema to compact JSON Schema (no $schema, additionalProperties, lengths or bounds). */
@@ -86,6 +87,15 @@ export interface ToolDefinition<Schema extends z.ZodType> {
   onDemand?: boolean;
   /** Reads local state only (see `Tool.readOnly`). */
   readOnly?: boolean;
+  /**
+   * What a call does to the world (see `Tool.effect`). Every built-in tool declares it
+   * (tests/tools/tool_effects_test.ts); absent: the strictest for a tool that is not read-only.
+   */
+  effect?: ToolEffect | ((args: z.output<Schema>) => ToolEffect);
+  /** Arguments that name files or folders (see `Tool.pathArguments`). */
+  pathArguments?: readonly string[];
+  /** False when the result is Radar's own words (see `Tool.resultIsData`). */
+  resultIsData?: boolean;
   keywords?: string[];
   run(args: z.output<Schema>, context: ToolContext): Promise<ToolOutput>;
 }
@@ -110,6 +120,11 @@ export function defineTool<Schema extends z.ZodType>(definition: ToolDefinition<
     alwaysOn: definition.alwaysOn,
     onDemand: definition.onDemand,
     readOnly: definition.readOnly,
+    effect: typeof definition.effect === "function"
+      ? declaredByArguments(definition.input, definition.effect)
+      : definition.effect,
+    pathArguments: definition.pathArguments,
+    resultIsData: definition.resultIsData,
     keywords: definition.keywords,
     parse(args: unknown): ParseResult {
       const parsed = definition.input.safeParse(args);
@@ -118,5 +133,16 @@ export function defineTool<Schema extends z.ZodType>(definition: ToolDefinition<
         : { ok: false, error: describeIssues(parsed.error, { root: "(arguments)" }) };
     },
     run: (args, context) => definition.run(args as z.output<Schema>, context),
+  };
+}
+
+/** An effect decided by the parsed arguments; unparsable arguments count as the strictest. */
+function declaredByArguments<Schema extends z.ZodType>(
+  input: Schema,
+  decide: (args: z.output<Schema>) => ToolEffect,
+): EffectDeclaration {
+  return (args: unknown) => {
+    const parsed = input.safeParse(args);
+    return parsed.success ? decide(parsed.data) : "sends_out";
   };
 }

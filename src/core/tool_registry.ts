@@ -1,4 +1,5 @@
 /** The tool registry: offers tools under a token budget and runs calls safely. */
+import { DatabaseDamagedError } from "./database_damage.ts";
 import type { ToolSpec } from "./chat_model.ts";
 import type { ToolCall } from "./messages.ts";
 import { estimateJsonTokens } from "./tokens.ts";
@@ -237,7 +238,10 @@ export class ToolRegistry {
     return all.filter((tool) => !tool.onDemand || wanted.has(tool.name));
   }
 
-  /** Validates and runs one tool call; every failure becomes a result, never an exception. */
+  /**
+   * Validates and runs one tool call; every failure becomes a result, never an exception, but
+   * a damaged database (`DatabaseDamagedError`), which ends the run.
+   */
   async execute(call: ToolCall, options: ExecuteOptions): Promise<ToolExecution> {
     const started = options.elapsed();
     const redact = (text: string) => this.#secrets.mask(text);
@@ -271,6 +275,8 @@ export class ToolRegistry {
       }
       result = toResult(await tool.run(parsed.value, options.context));
     } catch (error) {
+      // A damaged database ends the run: going on around it would look like nothing happened.
+      if (error instanceof DatabaseDamagedError) throw error;
       const message = error instanceof Error ? error.message : String(error);
       result = failed(`${tool.name} failed: ${message}`);
     }

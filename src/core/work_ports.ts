@@ -91,7 +91,7 @@ export interface CheckSuccess {
  * Where a side effect stands: claimed (about to happen, or cut short by a crash: maybe done),
  * sent, or failed for sure (its key may be claimed again by a retry).
  */
-export type OutboxState = "claimed" | "sent" | "failed";
+export type OutboxState = "claimed" | "sent" | "failed" | "undeliverable";
 
 /** One recorded side effect, with what it sent and how it ended. */
 export interface OutboxEntry extends SideEffectRecord, SideEffectResult {
@@ -221,6 +221,14 @@ export interface Outbox {
   get(key: string): OutboxEntry | undefined;
   /** The newest entries (of `kind`), newest first. */
   recent(limit: number, kind?: string): OutboxEntry[];
+  /** The entries of one run's scope (`task:3:due:…`), oldest first. */
+  inScope(scope: string): OutboxEntry[];
+  /** Failed entries of `kind` (their keys free for a retry), oldest first. */
+  failed(kind: string, limit: number): OutboxEntry[];
+  /** A failed entry Radar stops retrying: it is undeliverable. */
+  markUndeliverable(key: string, at: Date): void;
+  /** How many entries of `kind` became undeliverable since `since`, and the newest of them. */
+  undeliverable(kind: string, since: Date): { count: number; latest?: OutboxEntry };
   prune(before: Date): number;
 }
 

@@ -43,6 +43,8 @@ export interface DaemonOptions {
   onReady?: (url: string, scheduler: Scheduler) => void;
   /** How long shutdown waits for a running tick before cancelling it. */
   graceMs?: number;
+  /** Why ticks must not run now (a damaged database), or undefined. */
+  paused?: () => string | undefined;
 }
 
 /** Runs the daemon until `shutdown` aborts; releases the lock on the way out. */
@@ -76,7 +78,10 @@ export async function runDaemon(options: DaemonOptions): Promise<void> {
     jobs: options.jobs,
   });
   try {
-    const abandoned = radar.runs.closeAbandoned(clock.now(), process.isAlive);
+    // A damaged database is not written to (runs of dead processes wait for a sound one).
+    const abandoned = options.paused?.()
+      ? 0
+      : radar.runs.closeAbandoned(clock.now(), process.isAlive);
     if (abandoned) {
       logger.warn("closed runs interrupted by a crash; their events are re-delivered", {
         abandoned,
@@ -97,6 +102,7 @@ export async function runDaemon(options: DaemonOptions): Promise<void> {
       sources.push(source);
     }
     const tick = async () => {
+      if (options.paused?.()) return; // nothing may be written: no task, heartbeat or check
       const summary = await scheduler.tick();
       if (summary.heartbeat && summary.heartbeat.outcome !== "skipped") {
         logger.debug("tick done", { heartbeat: summary.heartbeat.outcome });

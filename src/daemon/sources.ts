@@ -3,10 +3,12 @@ import { basename } from "node:path";
 import { expandHome } from "../config/paths.ts";
 import {
   FolderWatcher,
-  type SeenFile,
   systemTimers,
   type Timers,
+  type WatchFs,
 } from "../adapters/file_watcher.ts";
+import type { ReconcilePolicy } from "../adapters/reconcile_schedule.ts";
+import type { SeenFile } from "../core/watched_folders.ts";
 import { type PluginWatcher, watchPluginFolders } from "../plugins/watch_plugins.ts";
 import type { EventSource } from "./daemon.ts";
 import type { Radar } from "../runtime/open_radar.ts";
@@ -18,8 +20,10 @@ function formatSize(bytes: number): string {
 }
 
 /**
- * One durable folder watcher per `watchers:` entry: every file seen is stored at once, settles on
- * its stored row, and becomes one queued event in the same transaction that marks it queued.
+ * One durable folder watcher per `watchers:` entry: every file seen (by an OS event or a
+ * reconcile of the folder) is stored at once, settles on its stored row, and becomes one queued
+ * event in the same transaction that marks it queued. `watch` and `reconcile` are for tests
+ * (a lossy OS stream, a shorter policy).
  */
 export function daemonSources(
   radar: Radar,
@@ -28,6 +32,8 @@ export function daemonSources(
     timers?: Timers;
     now?: () => number;
     debounceMs?: number;
+    watch?: WatchFs;
+    reconcile?: Partial<ReconcilePolicy>;
   } = {},
 ): FolderWatcher[] {
   const env = options.env ?? Deno.env.toObject();
@@ -62,6 +68,8 @@ export function daemonSources(
       ledger: { ...ledger, finish },
       now: options.now,
       debounceMs: options.debounceMs,
+      watch: options.watch,
+      reconcile: options.reconcile,
     });
   });
 }

@@ -184,7 +184,8 @@ async function runTask(
       runtime.facts.addFact({ category: "learned_fact", content }, startedAt);
     }
     const conversationId = runtime.conversations.createConversation("ask", task.prompt, startedAt);
-    const result = await runAgent(runtime.agent(), {
+    // An eval run asks nobody: an action that needs a yes is refused, never left pending.
+    const result = await runAgent({ ...runtime.agent(), approvals: undefined }, {
       conversationId,
       kind: "ask",
       userMessage: task.prompt,

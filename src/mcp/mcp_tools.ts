@@ -51,6 +51,8 @@ export function mcpTools(
       parameters: compactSchema(entry.inputSchema, limits.maxSchemaChars),
       source: `mcp:${server}`,
       readOnly: false,
+      // A server's own hints (readOnlyHint) are its word, not a boundary: the strictest effect.
+      effect: "sends_out",
       keywords: [server, "mcp"],
       parse: (args) =>
         args !== null && typeof args === "object" && !Array.isArray(args)

@@ -30,6 +30,7 @@ export function toolFilter(tools: PersonalityFrontMatter["tools"]): (name: strin
 export function loadContextTool(dir: string, documents: readonly ContextDocumentFile[]): Tool {
   return defineTool({
     name: loadContextName,
+    effect: "none",
     description: "Load a personality context document by name",
     // Offered whenever the personality has documents: the prompt names them.
     alwaysOn: true,

@@ -74,6 +74,8 @@ export function generatedPluginFiles(args: z.output<typeof input>): Record<strin
 export function createToolTool(deps: CreateToolDependencies): Tool {
   return defineTool({
     name: "create_tool",
+    effect: "local_write",
+    resultIsData: false,
     description: "Write a new sandboxed tool (code + tests) for the user to review",
     keywords: ["plugin", "new tool", "create", "build"],
     input,

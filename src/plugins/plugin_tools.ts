@@ -107,6 +107,12 @@ export function pluginTools(plugin: LoadedPlugin, pool: PluginHostPool): Tool[] 
     description: spec.description,
     parameters: spec.parameters,
     source: `plugin:${manifest.name}`,
+    // What its sandbox lets it do: a network grant can send data out, a write grant change files.
+    effect: plugin.grant.net.length
+      ? "sends_out"
+      : plugin.grant.write.length
+      ? "local_write"
+      : "none",
     keywords: [manifest.name, ...manifest.description.toLowerCase().split(/\W+/).slice(0, 8)],
     parse: jsonSchemaParser(spec.parameters),
     async run(args) {

@@ -43,6 +43,10 @@ export type SharedAgentParts = Pick<
   | "promptVariables"
   | "toolRanker"
   | "elapsed"
+  | "grants"
+  | "approvals"
+  | "trustedContext"
+  | "runs"
 >;
 
 /** What a run's personality decides: which one it is, its model and its tools. */

@@ -7,7 +7,8 @@ import { join } from "node:path";
 import type { Clock, Logger } from "../core/ports.ts";
 import { sleep, systemClock } from "../adapters/clock.ts";
 import { createChatModel, createRoleModel } from "../adapters/llm/create_chat_model.ts";
-import { openDatabase } from "../adapters/sqlite/database.ts";
+import { openDatabase, stopWriting } from "../adapters/sqlite/database.ts";
+import { knownDamage, refuseKnownDamage } from "../adapters/sqlite/damage_marker.ts";
 import { SqliteConversationStore } from "../adapters/sqlite/conversation_store.ts";
 import { SqliteFactStore } from "../adapters/sqlite/fact_store.ts";
 import { SqliteAuditStore } from "../adapters/sqlite/audit_store.ts";
@@ -76,7 +77,10 @@ export function openCoreAdapters(
   const { config, dataDir } = loaded;
   ensureDataDirectory(dataDir);
   const databasePath = join(dataDir, "radar.db");
+  const damage = knownDamage(databasePath);
+  if (damage && !options.openDamaged) refuseKnownDamage(databasePath);
   const db = openDatabase(databasePath);
+  if (damage) stopWriting(db, databasePath, damage.problem);
   try {
     const fetcher = options.fetch ?? globalThis.fetch;
     const masked = (model: ChatModel | undefined) => model && maskedChatModel(model, secrets);

@@ -25,6 +25,10 @@ export const liveConfigKeys: readonly string[] = [
   "tools.max_result_chars",
   // The skill folders are worked out again and re-watched (`radar.applyLiveConfig`).
   "skills.dirs",
+  // Standing grants are looked up on every gated call.
+  "grants",
+  "approvals.expire_hours",
+  "approvals.notify",
 ];
 
 type Fields = Record<string, unknown>;
@@ -62,6 +66,13 @@ export function applyLiveConfig(target: RadarConfig, next: RadarConfig): string[
   for (const key of changedConfigKeys(target, next)) {
     if (!liveConfigKeys.includes(key)) continue;
     const [section, name] = key.split(".");
+    if (name === undefined) {
+      (target as unknown as Fields)[section] = structuredClone(
+        (next as unknown as Fields)[section],
+      );
+      applied.push(key);
+      continue;
+    }
     const into = (target as unknown as Record<string, Fields>)[section];
     const from = (next as unknown as Record<string, Fields>)[section];
     into[name] = structuredClone(from[name]);

@@ -41,8 +41,13 @@ import {
   scheduledWork,
 } from "./scheduled_work.ts";
 import { denoResolver } from "../adapters/network/network_guard.ts";
-import { integrityLine } from "../adapters/sqlite/maintenance.ts";
-import { readOnlyBecause } from "../adapters/sqlite/database.ts";
+import { integrityLine, quickCheck } from "../adapters/sqlite/maintenance.ts";
+import { readOnlyBecause, stopWriting } from "../adapters/sqlite/database.ts";
+import { type DamageRecord, knownDamage, recordDamage } from "../adapters/sqlite/damage_marker.ts";
+import { onDamage } from "../adapters/sqlite/storage_failure.ts";
+import type { Notifier } from "../core/notifier.ts";
+import { damagedDatabaseLine, DatabaseDamagedError } from "../core/database_damage.ts";
+import { SqliteConversationRuns } from "../adapters/sqlite/conversation_runs.ts";
 import { transaction } from "../adapters/sqlite/write.ts";
 import { sourceHealthReport } from "../sources/source_health.ts";
 import { digestArchive } from "../sources/digests/digest_setup.ts";
@@ -59,15 +64,34 @@ import type { FilePersonalityCatalog } from "../personalities/personality_catalo
 import { personalityParts } from "./personality_parts.ts";
 import { browserParts } from "./browser_parts.ts";
 import type { BrowserAvailability } from "../core/browser.ts";
+import { approvalParts, type FileActions } from "./approval_parts.ts";
+import { notifyOnce } from "../core/notifier.ts";
+import { NotificationRetries } from "../application/notification_retries.ts";
+import type { ApprovalService } from "../application/approvals.ts";
+import type { StandingGrants } from "../application/standing_grants.ts";
+import type { TaskFirings } from "../core/receipts.ts";
 
 export type { AgentOptions } from "./agent_dependencies.ts";
 
-/** The database's health, for `radar status`. */
+/** The database's health: `radar status`, and the daemon's guard against a damaged file. */
 export interface DatabaseHealth {
   /** "integrity: ok" or what is wrong (a full check only for small files). */
   integrity(sizeBytes: number): string;
   /** Why the database is open read-only, or undefined. */
   readOnly(): string | undefined;
+  /** PRAGMA quick_check now: ok, or SQLite's first problem. */
+  check(): { ok: boolean; problem?: string };
+  /** The damage recorded for this file (`radar.db.damaged`), while it names this file. */
+  damage(): DamageRecord | undefined;
+  /** Remembers the damage, and refuses every write from now on (one line each). */
+  stopWriting(problem: string): void;
+  /**
+   * Calls `listener` (SQLite's words) whenever a statement meets corruption; returns the
+   * unsubscribe.
+   */
+  onDamage(listener: (detail: string) => void): () => void;
+  /** The one line for the recorded damage, with "Radar stopped writing to it", or undefined. */
+  problem(): string | undefined;
 }
 
 /** Everything a command, the daemon or the dashboard needs, built once per process. */
@@ -114,8 +138,18 @@ export interface Radar extends ScheduledWork {
   /** This process as runs and locks record it. */
   process: ProcessIdentity;
   database: DatabaseHealth;
+  /** Push notifications (ntfy), for what is sent outside a run (a damaged database). */
+  notifier: Notifier;
   /** Stored `radar eval` runs (the dashboard's Eval page). */
   evalRuns: EvalHistory;
+  /** Pending approvals: list, show, approve, deny, "Always allow…", button capabilities. */
+  approvals: ApprovalService;
+  /** Standing grants: radar.yaml's rules and the stored ones. */
+  grants: StandingGrants;
+  /** The action journal of file changes, and undo. */
+  actions: FileActions;
+  /** Each time a task was due and what became of it (`radar task log`). */
+  taskFirings: TaskFirings;
   /** Runs `work` in one database transaction (bulk imports and benches). */
   batch<T>(work: () => T): T;
   /**
@@ -177,6 +211,8 @@ export function openRadar(options: RadarOptions): Radar {
   });
   const skills = skillParts(config, dataDir, options, logger);
   const process = processIdentity(options.process);
+  const conversationRuns = new SqliteConversationRuns(db, clock, process);
+  closeInterruptedRuns(conversationRuns, logger);
   const registry = new ToolRegistry({ secrets });
   const plugins = config.plugins.enabled
     ? createPluginSystem({
@@ -190,6 +226,29 @@ export function openRadar(options: RadarOptions): Radar {
       audit: toolCalls,
     })
     : undefined;
+  const gates = [hookToolGate(hooks)];
+  const observers = [hookToolObserver(hooks)];
+  const away = approvalParts({
+    config,
+    db,
+    files: { config, configPath: loaded.path, dataDir, env: options.env, cwd: options.cwd },
+    clock,
+    logger,
+    conversations,
+    audit: toolCalls,
+    registry,
+    gates,
+    observers,
+    elapsed: process.elapsed,
+    secrets,
+    // Through the outbox (sent once, delivery recorded, failed sends retried); `work` exists by
+    // the time a run asks.
+    notify: async (notice, scope) => {
+      // No topic: the dashboard and `radar approvals` still ask; nothing to record as undelivered.
+      if (!core.notifier.topic()) return;
+      await notifyOnce(core.notifier, work.sideEffects(scope), notice, AbortSignal.timeout(20_000));
+    },
+  });
   const prompts = systemPrompts({
     config,
     facts,
@@ -220,12 +279,16 @@ export function openRadar(options: RadarOptions): Radar {
       store: conversations,
       clock,
       audit: toolCalls,
-      gates: [hookToolGate(hooks)],
-      observers: [hookToolObserver(hooks)],
+      gates,
+      observers,
       hooks,
       promptVariables: plugins && maskedPromptVariables(plugins.hooks, secrets),
       toolRanker: embeddings.toolRanker,
       elapsed: process.elapsed,
+      grants: away.grants.check,
+      approvals: away.approvals,
+      trustedContext: away.trustedContext,
+      runs: conversationRuns,
     },
     prompts,
     personalities,
@@ -250,6 +313,7 @@ export function openRadar(options: RadarOptions): Radar {
     fastModel: core.fastModel,
     embedNew: embeddings.embedNew,
     secrets,
+    firings: away.taskFirings,
   });
   const browser = browserParts({
     config,
@@ -280,18 +344,33 @@ export function openRadar(options: RadarOptions): Radar {
     mail: mailReaderFor(config, options.env, secrets),
     calendar: calendarReaderFor(config, options.env, fetcher, secrets),
     github: githubReaderFor(config, options.env),
+    money: work.money.inUse() ? work.money : undefined,
     hooks,
     skills: skills.library,
     browser: browser.sessions && { sessions: browser.sessions, check: browser.check },
+    journal: away.actions.journal,
   }, { approvals: mcpApprovals, logger });
   if (plugins) {
     plugins.start();
     registerPluginHooks(hooks, plugins.hooks);
   }
+  const retries = new NotificationRetries({
+    outbox: work.outbox,
+    notifier: core.notifier,
+    clock,
+    logger,
+    pid: process.pid,
+    renotice: (key) => away.approvals.renotice(key),
+  });
   let closed = false;
   const mcpServers = () => mcpServerViews(config, mcpApprovals);
   return {
     ...work,
+    tickJobs: () => [...work.tickJobs(), away.upkeep, retries],
+    approvals: away.approvals,
+    grants: away.grants,
+    actions: away.actions,
+    taskFirings: away.taskFirings,
     loaded,
     config,
     dataDir,
@@ -325,7 +404,8 @@ export function openRadar(options: RadarOptions): Radar {
     },
     sourceHealth: sourceHealthReport({ config, stores: sourceStores, mcpServers, secrets }),
     process,
-    database: databaseHealth(db, dataDir),
+    database: databaseHealth(db, dataDir, core.databasePath),
+    notifier: core.notifier,
     evalRuns: new SqliteEvalStore(db),
     batch: (run) => transaction(db, run),
     personalities: personalities.catalog,
@@ -369,9 +449,44 @@ function onceEach(logger: Logger): (line: string) => void {
   };
 }
 
-function databaseHealth(db: DatabaseSync, dataDir: string): DatabaseHealth {
+/**
+ * Marks runs whose process is gone as interrupted (every start: `radar ask` killed mid-answer is
+ * shown as interrupted by the next command). A damaged database is reported; anything else
+ * (another process holding the write lock) only delays it to the next start.
+ */
+function closeInterruptedRuns(runs: SqliteConversationRuns, logger: Logger): void {
+  try {
+    const found = runs.closeInterrupted();
+    if (found.length) {
+      logger.info("runs stopped before they finished are marked interrupted", {
+        conversations: found,
+      });
+    }
+  } catch (error) {
+    if (error instanceof DatabaseDamagedError) throw error;
+    logger.debug("cannot mark interrupted runs now", { error: (error as Error).message });
+  }
+}
+
+function databaseHealth(db: DatabaseSync, dataDir: string, path: string): DatabaseHealth {
   return {
     integrity: (sizeBytes) => integrityLine(db, dataDir, sizeBytes),
     readOnly: () => readOnlyBecause(db),
+    check() {
+      const quick = quickCheck(db);
+      return quick.ok ? { ok: true } : { ok: false, problem: quick.result };
+    },
+    damage: () => knownDamage(path),
+    stopWriting(problem) {
+      recordDamage(path, problem, new Date());
+      stopWriting(db, path, problem);
+    },
+    onDamage: (listener) => onDamage(db, (error) => listener(error.detail)),
+    problem() {
+      const known = knownDamage(path);
+      return known
+        ? `${damagedDatabaseLine(path, known.problem)} Radar stopped writing to it.`
+        : undefined;
+    },
   };
 }

@@ -23,4 +23,9 @@ export interface RadarOptions {
   process?: Partial<ProcessIdentity>;
   /** DNS of URL monitors (tests answer private addresses). */
   resolve?: Resolver;
+  /**
+   * Open a database known to be damaged read-only instead of refusing it (`radar serve`: the
+   * dashboard says so; every other command refuses with one line).
+   */
+  openDamaged?: boolean;
 }

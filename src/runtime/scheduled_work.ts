@@ -16,7 +16,7 @@ import { SqliteRunStore } from "../adapters/sqlite/run_store.ts";
 import { SqliteTaskStore } from "../adapters/sqlite/task_store.ts";
 import { SqliteOutbox } from "../adapters/sqlite/outbox_store.ts";
 import { SqliteWatchedFileStore } from "../adapters/sqlite/watched_file_store.ts";
-import type { WatchedFolders } from "../adapters/file_watcher.ts";
+import type { WatchedFolders } from "../core/watched_folders.ts";
 import { SqliteTaskOriginStore } from "../adapters/sqlite/task_origin_store.ts";
 import { SqliteTaskClaimStore } from "../adapters/sqlite/task_claim_store.ts";
 import { HeartbeatRunner } from "../application/heartbeat_runner.ts";
@@ -29,6 +29,8 @@ import { checkJobs } from "../sources/checks/check_jobs.ts";
 import { UnattendedBudget } from "../application/unattended_budget.ts";
 import { githubJobs } from "../sources/github/github_setup.ts";
 import { digestJobs } from "../sources/digests/digest_setup.ts";
+import { moneyJobs, moneyLedger } from "../sources/money/money_setup.ts";
+import type { MoneyLedger } from "../sources/money/money_ledger.ts";
 import { runSideEffects } from "../application/run_side_effects.ts";
 import type { ChatModel } from "../core/chat_model.ts";
 import type { SourceStores } from "../core/source_stores.ts";
@@ -38,6 +40,7 @@ import type { AgentOptions } from "./agent_dependencies.ts";
 import { TriageRunner } from "../application/heartbeat_triage_step.ts";
 import { ConversationSummarizer } from "../application/conversation_summarizer.ts";
 import { SqliteSummaryStore } from "../adapters/sqlite/summary_store.ts";
+import type { TaskFirings } from "../core/receipts.ts";
 import type { Secrets } from "../core/secrets.ts";
 import { isProcessAlive, processStartTime } from "../adapters/os/process.ts";
 import { maskedEventQueue } from "../core/masked_ports.ts";
@@ -81,6 +84,8 @@ export interface ScheduledWork {
   monitors: MonitorService;
   monitorChecker: MonitorChecker;
   heartbeat: HeartbeatRunner;
+  /** Bank statements: import, categories, report (`radar money`, /money, the money tool). */
+  money: MoneyLedger;
   /** The outbox log of one run under `scope` (notifications recorded before they are sent). */
   sideEffects(scope: string): SideEffectLog;
   /** `budget:`: today's tokens of unattended runs against the limits (status, dashboard, task log). */
@@ -116,6 +121,8 @@ export interface ScheduledWorkParts {
   env: Record<string, string | undefined>;
   /** Embeds memory written without a vector (new digests); absent without an embedding model. */
   embedNew?: (signal: AbortSignal) => Promise<unknown>;
+  /** Where task firings are recorded (`radar task log`). */
+  firings?: TaskFirings;
   /** The known secrets: events are masked as they are queued and read. */
   secrets: Secrets;
 }
@@ -131,7 +138,7 @@ export function scheduledWork(parts: ScheduledWorkParts): ScheduledWork {
   const monitorStore = new SqliteMonitorStore(db);
   const inTransaction: Transaction = (work) => transaction(db, work);
   const outbox = new SqliteOutbox(db, parts.secrets);
-  const sideEffects = (scope: string) => runSideEffects(outbox, scope, clock, pid);
+  const sideEffects = (scope: string) => runSideEffects(outbox, scope, clock, pid, isAlive);
   // The pause notice: once per limit and day under its outbox scope, priority high.
   const budget = new UnattendedBudget({
     config,
@@ -169,6 +176,7 @@ export function scheduledWork(parts: ScheduledWorkParts): ScheduledWork {
     isAlive,
     timeZone,
     elapsed,
+    firings: parts.firings,
     budget,
   });
   const monitorChecker = new MonitorChecker({
@@ -181,8 +189,18 @@ export function scheduledWork(parts: ScheduledWorkParts): ScheduledWork {
     fetch: parts.fetch,
     resolve: parts.resolve,
   });
+  const moneyParts = {
+    config,
+    stores,
+    queue,
+    model: parts.fastModel ?? parts.model,
+    clock,
+    logger,
+  };
+  const money = moneyLedger(moneyParts);
   let jobs: TickJob[] | undefined;
   return {
+    money,
     queue,
     runs,
     outbox,
@@ -245,6 +263,7 @@ export function scheduledWork(parts: ScheduledWorkParts): ScheduledWork {
           secrets: parts.secrets,
         }),
         ...githubJobs({ config, stores, queue, clock, logger }),
+        ...moneyJobs({ ...moneyParts, ledger: money, env: parts.env }),
         ...digestJobs({
           config,
           stores,

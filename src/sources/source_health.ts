@@ -1,7 +1,8 @@
 /**
  * The sources' health as records (`SourceHealthRecord`, declared in `src/core/source_ports.ts`):
- * email accounts, calendars, MCP servers, custom checks and GitHub, from the stored checks. Both
- * `radar status` (through `sourceHealthLines`) and the dashboard's Sources card format them.
+ * email accounts, calendars, MCP servers, custom checks, GitHub and money's statements folder,
+ * from the stored checks. Both `radar status` (through `sourceHealthLines`) and the dashboard's
+ * Sources card format them.
  */
 import type { RadarConfig } from "../config/schema.ts";
 import type { McpServerSummary } from "../core/plugin_state.ts";
@@ -14,6 +15,7 @@ import { checkHealthRecords } from "./checks/check_status.ts";
 import { emailSourceName } from "./email/email_check.ts";
 import { githubHealthRecord } from "./github/github_setup.ts";
 import { storedHealthRecord } from "./stored_health.ts";
+import { moneyHealthRecords } from "./money/money_setup.ts";
 
 /** One record per configured email account, then per calendar. */
 export function mailAndCalendarHealth(
@@ -83,6 +85,7 @@ export function sourceHealthReport(deps: SourceHealthDependencies): SourceHealth
         ...mcpHealth(deps.mcpServers()),
         ...checkHealthRecords(config, stores, sandboxProblem),
         githubHealthRecord(config, stores.health, env),
+        ...moneyHealthRecords(config, stores.health),
       ];
       const { secrets } = deps;
       return records.map((record) => ({

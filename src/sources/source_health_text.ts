@@ -45,14 +45,15 @@ const indented = (records: SourceHealthRecord[], timeZone?: string) =>
 
 /**
  * `radar status` lines: "sources:" (email and calendars, or that there are none), "mcp:" and
- * "checks:" (only when some are configured), each with one indented line per source, and one
- * "github:" line.
+ * "checks:" (only when some are configured), each with one indented line per source, one
+ * "github:" line, and "money:" (the statements folder and the categoriser, when in use).
  */
 export function sourceHealthLines(records: SourceHealthRecord[], timeZone?: string): string[] {
   const mail = ofKinds(records, ["email", "calendar"]);
   const servers = ofKinds(records, ["mcp"]);
   const checks = ofKinds(records, ["check"]);
   const github = ofKinds(records, ["github"]);
+  const money = ofKinds(records, ["money"]);
   return [
     ...(mail.length
       ? ["sources:", ...indented(mail, timeZone)]
@@ -62,5 +63,6 @@ export function sourceHealthLines(records: SourceHealthRecord[], timeZone?: stri
       : []),
     ...(checks.length ? ["checks:", ...indented(checks, timeZone)] : []),
     ...github.map((record) => `github:    ${sourceStateText(record, timeZone)}`),
+    ...(money.length ? ["money:", ...indented(money, timeZone)] : []),
   ];
 }

@@ -28,6 +28,7 @@ export function calendarTool(deps: CalendarToolDependencies): Tool {
   const timeZone = deps.config.radar.timezone || undefined;
   return defineTool({
     name: "calendar",
+    effect: ({ action }) => action === "add" ? "sends_out" : "none",
     description: "Calendar events today/tomorrow/this week, or add an event",
     keywords: [
       "calendar",

@@ -9,6 +9,8 @@ import { refuseOnHeartbeat } from "./schedule_text.ts";
 export function cancelTaskTool(deps: { tasks: TaskScheduler }): Tool {
   return defineTool({
     name: "cancel_task",
+    effect: "local_write",
+    resultIsData: false,
     description: "Delete a scheduled task",
     keywords: ["schedule", "scheduled", "task", "recurring", "reminder"],
     input: z.object({ id: z.number().int().positive() }),

@@ -37,6 +37,7 @@ export function emailTools(deps: { mail: MailReader; timeZone?: string }): Tool[
   return [
     defineTool({
       name: "list_email",
+      effect: "none",
       description: "List recent or unread email headers",
       keywords,
       input: z.object({
@@ -73,6 +74,7 @@ export function emailTools(deps: { mail: MailReader; timeZone?: string }): Tool[
     }),
     defineTool({
       name: "read_email",
+      effect: "none",
       description: "Read one email's text",
       keywords,
       input: z.object({ account, uid }),
@@ -86,6 +88,8 @@ export function emailTools(deps: { mail: MailReader; timeZone?: string }): Tool[
     }),
     defineTool({
       name: "mark_email_read",
+      // Changes the mailbox on the mail server.
+      effect: "sends_out",
       description: "Mark an email as read",
       keywords,
       input: z.object({ account, uid }),

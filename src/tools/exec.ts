@@ -6,7 +6,7 @@ import { z } from "zod";
 import { redactText } from "../core/redact.ts";
 import { failed, refused, timedOut, type Tool, type ToolContext } from "../core/tool.ts";
 import { defineTool } from "../core/tool_definition.ts";
-import { decideApproval } from "./exec/approval_policy.ts";
+import { decideApproval, isPlainlyReadOnly } from "./exec/approval_policy.ts";
 import { runProcess } from "../adapters/os/run_process.ts";
 import { sandboxedArgv } from "../adapters/os/sandbox.ts";
 import { execSandbox, execSandboxSpec, execUserRoots } from "../adapters/os/sandbox_spec.ts";
@@ -19,6 +19,10 @@ export function execTool(deps: FileAccessDependencies & Pick<ToolDependencies, "
   const settings = deps.config.tools.exec;
   return defineTool({
     name: "exec",
+    // Plainly read-only commands change nothing; anything else may write the writable roots, and
+    // with tools.exec.allow_network may send data out.
+    effect: ({ command }) =>
+      settings.allow_network ? "sends_out" : isPlainlyReadOnly(command) ? "none" : "local_write",
     description: "Run a shell command",
     keywords: ["run", "command", "shell", "terminal", "exec", "execute", "script", "bash"],
     input: z.object({

@@ -32,6 +32,8 @@ export function fetchUrlTool(
   const settings = deps.config.tools.fetch_url;
   return defineTool({
     name: "fetch_url",
+    // A request carries its URL (and its query) to another machine.
+    effect: "sends_out",
     description: "Read a web page",
     keywords: ["fetch", "url", "web", "page", "website", "http", "link", "download", "open"],
     input: z.object({ url: z.string().min(1).max(4000) }),

@@ -15,6 +15,7 @@ const maxFound = 5;
 export function findToolsTool(listTools: () => Tool[]): Tool {
   return defineTool({
     name: findToolsName,
+    effect: "none",
     description: "More tools for a task",
     input: z.object({ need: z.string().min(1).max(300) }),
     run: ({ need }) => {

@@ -14,6 +14,7 @@ export function githubTool(deps: { github: GitHubLists }): Tool {
   };
   return defineTool({
     name: "github",
+    effect: "none",
     description: "GitHub: unread notifications, PRs awaiting my review, or my PRs failing CI",
     keywords: ["github", "pr", "pull", "review", "ci", "notifications", "build", "failing", "gh"],
     input: z.object({

@@ -12,6 +12,7 @@ import { rememberTool } from "./remember.ts";
 import { webSearchTool } from "./web_search.ts";
 import { weatherTool } from "./weather.ts";
 import { writeFileTool } from "./write_file.ts";
+import { moveFileTool } from "./move_file.ts";
 import { scheduleTaskTool } from "./schedule_task.ts";
 import { listTasksTool } from "./list_tasks.ts";
 import { cancelTaskTool } from "./cancel_task.ts";
@@ -23,6 +24,7 @@ import { calendarTool } from "./calendar.ts";
 import { useSkillTool } from "./use_skill.ts";
 import { githubTool } from "./github.ts";
 import { browserTool } from "./browser.ts";
+import { moneyTool } from "./money.ts";
 
 /** Builds the built-in tools enabled by config. */
 export function builtinTools(deps: ToolDependencies): Tool[] {
@@ -32,6 +34,7 @@ export function builtinTools(deps: ToolDependencies): Tool[] {
     ...(deps.config.tools.exec.enabled ? [execTool(deps)] : []),
     readFileTool(deps),
     writeFileTool(deps),
+    moveFileTool(deps),
     listDirectoryTool(deps),
     notifyTool(deps),
     pdfExtractTool(deps),
@@ -56,6 +59,7 @@ export function builtinTools(deps: ToolDependencies): Tool[] {
         visionModelName: deps.config.llm.models.vision.model || undefined,
       })]
       : []),
+    ...(deps.money ? [moneyTool({ money: deps.money })] : []),
   ];
 }
 

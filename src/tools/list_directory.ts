@@ -25,6 +25,8 @@ export function listDirectoryTool(deps: FileAccessDependencies): Tool {
   const timeZone = deps.config.radar.timezone || undefined;
   return defineTool({
     name: "list_directory",
+    effect: "none",
+    pathArguments: ["path"],
     readOnly: true,
     description: "List a folder's files",
     keywords: ["list", "folder", "directory", "files", "find", "downloads", "ls"],

@@ -9,6 +9,7 @@ import { describeMonitorInfo } from "./schedule_text.ts";
 export function listMonitorsTool(deps: { monitors: MonitorRegistry }): Tool {
   return defineTool({
     name: "list_monitors",
+    effect: "none",
     readOnly: true,
     description: "List watched web pages",
     keywords: ["monitor", "monitored", "watch", "watched", "track", "page"],

@@ -9,6 +9,7 @@ import { describeTaskInfo } from "./schedule_text.ts";
 export function listTasksTool(deps: { tasks: TaskScheduler; timeZone?: string }): Tool {
   return defineTool({
     name: "list_tasks",
+    effect: "none",
     readOnly: true,
     description: "List scheduled tasks",
     keywords: ["schedule", "scheduled", "task", "recurring", "cron", "every"],

@@ -9,6 +9,9 @@ import { describeMonitorInfo, refuseOnHeartbeat } from "./schedule_text.ts";
 export function monitorUrlTool(deps: { monitors: MonitorRegistry }): Tool {
   return defineTool({
     name: "monitor_url",
+    // The monitor fetches its URL on every check from then on.
+    effect: "sends_out",
+    resultIsData: false,
     description: "Watch a web page (or a CSS selector of it) for changes",
     keywords: ["monitor", "watch", "track", "page", "website", "change", "price", "url"],
     input: z.object({

@@ -82,6 +82,8 @@ export function notifyTool(
       : undefined);
   return defineTool({
     name: "notify",
+    effect: "notifies_user",
+    resultIsData: false,
     description: "Push a notification to the user",
     keywords: ["notify", "notification", "alert", "tell", "ping", "remind", "send", "message"],
     input: notifyInput,

@@ -26,6 +26,8 @@ export function pdfExtractTool(deps: PdfToolDependencies): Tool {
   const defaults = deps.config.tools.pdf;
   return defineTool({
     name: "pdf_extract",
+    effect: "none",
+    pathArguments: ["path"],
     readOnly: true,
     description: "Read a PDF's first/last N pages",
     keywords: ["pdf", "document", "read", "page", "extract", "invoice", "paper", "book"],

@@ -10,6 +10,8 @@ export function readFileTool(deps: FileAccessDependencies): Tool {
   const maxBytes = deps.config.tools.files.max_read_bytes;
   return defineTool({
     name: "read_file",
+    effect: "none",
+    pathArguments: ["path"],
     readOnly: true,
     description: "Read a text file (from/to: line numbers)",
     keywords: ["read", "file", "open", "show", "contents", "text", "cat"],

@@ -15,6 +15,7 @@ export function recallTool(deps: Pick<ToolDependencies, "facts" | "memory" | "ho
   const memory = new HookedMemory({ facts: deps.facts, hooks: deps.hooks, search: deps.memory });
   return defineTool({
     name: "recall",
+    effect: "none",
     readOnly: true,
     description: "Search long-term memory",
     alwaysOn: true,

@@ -25,6 +25,9 @@ export function rememberTool(deps: Pick<ToolDependencies, "facts" | "clock" | "h
   const memory = new HookedMemory({ facts: deps.facts, hooks: deps.hooks });
   return defineTool({
     name: "remember",
+    // Memory steers later runs: what a hostile page says must not become a remembered fact.
+    effect: "local_write",
+    resultIsData: false,
     description: "Save to long-term memory",
     alwaysOn: true,
     keywords: ["remember", "note", "prefer", "memory", "save"],

@@ -9,6 +9,8 @@ import { refuseOnHeartbeat } from "./schedule_text.ts";
 export function removeMonitorTool(deps: { monitors: MonitorRegistry }): Tool {
   return defineTool({
     name: "remove_monitor",
+    effect: "local_write",
+    resultIsData: false,
     description: "Stop watching a web page",
     keywords: ["monitor", "monitored", "unwatch", "watching", "page"],
     input: z.object({ id: z.number().int().positive() }),

@@ -18,6 +18,8 @@ export function scheduleTaskTool(
   const timeZoneNow = () => zone ??= effectiveTimeZone(deps.timeZone);
   return defineTool({
     name: "schedule_task",
+    effect: "local_write",
+    resultIsData: false,
     description: "Run a task later or repeatedly",
     keywords: [
       "schedule",

@@ -12,6 +12,7 @@ import type { SkillLibrary } from "../core/skills_prompt.ts";
 export function useSkillTool(deps: { skills: SkillLibrary }): Tool {
   return defineTool({
     name: "use_skill",
+    effect: "none",
     description: "Load a skill",
     // Offered on every request while skills are listed in the system prompt.
     alwaysOn: deps.skills.available().length > 0,

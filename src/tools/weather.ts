@@ -44,6 +44,8 @@ export function weatherTool(
   };
   return defineTool({
     name: "weather",
+    // The place asked about goes to the weather service.
+    effect: "sends_out",
     description: "Weather forecast",
     keywords: ["weather", "forecast", "rain", "temperature", "snow", "wind", "sunny", "umbrella"],
     input: z.object({

@@ -112,6 +112,8 @@ export function webSearchTool(
   };
   return defineTool({
     name: "web_search",
+    // The query goes to the search service.
+    effect: "sends_out",
     description: "Search the web",
     keywords: ["search", "web", "google", "internet", "look", "find", "news", "online"],
     input: z.object({

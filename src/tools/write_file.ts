@@ -15,12 +15,20 @@ import {
   pathGuardFor,
 } from "../adapters/os/file_access.ts";
 import { isInside, type PathCheck, type PathGuard } from "../adapters/os/path_guard.ts";
+import { askOutsideWritableRoots } from "./writable_roots.ts";
+import { createFolders, fileState } from "./file_changes.ts";
+import { type FileJournalDependencies, recordChange, saveBeforeReplace } from "./file_journal.ts";
 import { describeFsError } from "./read_file.ts";
 
 /** Creates the write_file tool. */
-export function writeFileTool(deps: FileAccessDependencies): Tool {
+export function writeFileTool(
+  deps: FileAccessDependencies & Omit<FileJournalDependencies, "dataDir">,
+): Tool {
   return defineTool({
     name: "write_file",
+    effect: "local_write",
+    pathArguments: ["path"],
+    resultIsData: false,
     description: "Write a text file",
     keywords: ["write", "save", "create", "file", "append", "text"],
     input: z.object({
@@ -38,15 +46,27 @@ export function writeFileTool(deps: FileAccessDependencies): Tool {
       if (!place.ok) return refused(place.reason);
       const target = place.path;
       const shown = guard.display(target);
-      const outside = await outsideRoots(roots, guard, target, shown, context);
+      const outside = await askOutsideWritableRoots(
+        deps,
+        guard,
+        [target],
+        `write ${shown}`,
+        context,
+      );
       if (outside) return refused(outside);
       try {
         const existing = await existingFile(target);
         if (existing === "folder") return failed(`${shown} is a folder; give a file path.`);
         const folder = dirname(target);
-        await Deno.mkdir(folder, { recursive: true });
+        const createdFolders = await createFolders(folder);
         await assertFolderUnchanged(folder);
         const data = new TextEncoder().encode(content);
+        // The journal keeps the state before (and a copy of replaced content) for undo.
+        const saved = !existing
+          ? undefined
+          : append
+          ? { before: await fileState(target) }
+          : await saveBeforeReplace(deps, target);
         // Appending copies the old file into the temp file as a stream: no size limit in memory.
         const before = append && existing ? await openCheckedForRead(target, { guard }) : undefined;
         let size: number;
@@ -58,7 +78,16 @@ export function writeFileTool(deps: FileAccessDependencies): Tool {
           } catch { /* closed by the copy */ }
         }
         const verb = !existing ? "Created" : append ? "Appended to" : "Replaced";
-        return `${verb} ${shown} (${size} bytes).${place.note ?? ""}`;
+        const journaled = await recordChange(deps, context, {
+          tool: "write_file",
+          kind: !existing ? "create" : append ? "append" : "replace",
+          path: target,
+          before: saved?.before,
+          backup: saved?.backup,
+          createdFolders,
+        });
+        const undo = journaled === undefined ? "" : ` Undo: radar undo ${journaled}.`;
+        return `${verb} ${shown} (${size} bytes).${place.note ?? ""}${undo}`;
       } catch (error) {
         if (error instanceof PathChangedError) {
           return refused(`Cannot write ${shown}: ${error.message}.`);
@@ -94,31 +123,6 @@ function writePlace(
   const folder = guard.display(deps.cwd ?? Deno.cwd());
   const why = here.ok ? `nobody is there to allow writing in ${folder}` : `${folder} is protected`;
   return { ...there, note: ` It is in the scratch folder: ${why}.` };
-}
-
-/**
- * Writes inside the scratch folder and tools.files.writable_roots need no question; anywhere
- * else needs a yes from a person (chat, `radar ask` at a terminal) and is refused unattended.
- * Returns the refusal, if any.
- */
-async function outsideRoots(
-  roots: readonly string[],
-  guard: PathGuard,
-  target: string,
-  shown: string,
-  context: ToolContext,
-): Promise<string | undefined> {
-  if (roots.some((root) => isInside(target, root, true))) return undefined;
-  const listed = roots.map((root) => guard.display(root)).join(", ");
-  if (!context.interactive || !context.confirm) {
-    return `Cannot write ${shown}: outside the folders Radar writes without asking (${listed}; tools.files.writable_roots), and nobody can say yes in a ${context.kind} run. Write it in the scratch folder, or ask in \`radar chat\`.`;
-  }
-  const yes = await context.confirm(
-    `Radar wants to write ${shown} (outside ${listed}). Allow?`,
-  );
-  return yes
-    ? undefined
-    : `The user declined writing ${shown}. Do not retry it; ask what to do instead.`;
 }
 
 async function existingFile(path: string): Promise<{ mode?: number } | "folder" | undefined> {

@@ -1,6 +1,6 @@
 /**
- * The folder watcher loses nothing: a file seen while settling survives a kill, files that arrive
- * while the daemon is down are found at start, and a burst of 20,000 real files is all queued.
+ * The folder watcher loses nothing: a file seen while settling survives a kill, and files that
+ * arrive while the daemon is down are found at start, once (bursts: watcher_burst_test.ts).
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -8,15 +8,7 @@ import { daemonSources } from "../../src/daemon/sources.ts";
 import { daemonStatus } from "../../src/cli/commands/daemon_status.ts";
 import { ManualTimers } from "../fakes/manual_timers.ts";
 import { withTestDaemon } from "../helpers/test_radar.ts";
-
-/** Waits for the OS to deliver file events (not an injectable clock). */
-async function until(what: string, condition: () => boolean, seconds = 5): Promise<void> {
-  const deadline = performance.now() + seconds * 1000;
-  while (!condition()) {
-    if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+import { until } from "../helpers/until.ts";
 
 function watchEntry(folder: string) {
   return {
@@ -39,7 +31,7 @@ Deno.test("a file seen during the settle wait survives a kill of the daemon", as
       env: { HOME: daemon.dir },
       now: () => now,
     })[0];
-    first.start();
+    await first.start();
     Deno.writeTextFileSync(join(folder, "invoice.pdf"), "%PDF-1.4 invoice");
     await until("the file event", () => first.pendingPaths.length > 0);
     // Killed during the settle wait: no timer fires, nothing is closed, the process is gone.
@@ -52,7 +44,7 @@ Deno.test("a file seen during the settle wait survives a kill of the daemon", as
         env: { HOME: daemon.dir },
         now: () => now,
       });
-      second.start();
+      await second.start();
       now += 2_000;
       timers.fireAll();
       const events = restarted.services.queue.pending(10);
@@ -67,7 +59,7 @@ Deno.test("a file seen during the settle wait survives a kill of the daemon", as
 });
 
 Deno.test("files that arrive while the daemon is down are queued at start, once", async () => {
-  await withTestDaemon({}, (daemon) => {
+  await withTestDaemon({}, async (daemon) => {
     const folder = join(daemon.dir, "Inbox");
     Deno.mkdirSync(folder);
     Deno.writeTextFileSync(join(folder, "old.pdf"), "there before Radar watched");
@@ -75,7 +67,7 @@ Deno.test("files that arrive while the daemon is down are queued at start, once"
     let now = 5_000_000;
     const options = { timers: new ManualTimers(), env: { HOME: daemon.dir }, now: () => now };
     const [first] = daemonSources(daemon.services, options);
-    first.start(); // the first scan records what is there as the baseline
+    await first.start(); // the first scan records what is there as the baseline
     first.close();
 
     Deno.writeTextFileSync(join(folder, "while-down.pdf"), "arrived while down");
@@ -83,7 +75,7 @@ Deno.test("files that arrive while the daemon is down are queued at start, once"
     Deno.writeTextFileSync(join(folder, "notes.txt"), "not watched");
     const timers = new ManualTimers();
     const [second] = daemonSources(daemon.services, { ...options, timers });
-    second.start();
+    await second.start();
     now += 2_500;
     timers.fireAll();
     const summaries = daemon.services.queue.pending(10).map((event) => event.summary).sort();
@@ -94,58 +86,18 @@ Deno.test("files that arrive while the daemon is down are queued at start, once"
 
     // A third start finds nothing new: what was queued is remembered.
     const [third] = daemonSources(daemon.services, { ...options, timers: new ManualTimers() });
-    third.start();
+    await third.start();
     assert.deepEqual(third.pendingPaths, []);
     third.close();
     const stats = daemon.services.watchedFiles.stats(folder);
-    assert.equal(stats.recovered, 2);
+    assert.equal(stats.recovered, 2, "found at start: they arrived while nobody watched");
+    assert.equal(stats.foundByReconcile, 0, "no OS event was lost");
     assert.equal(stats.queued, 2);
+    assert.equal(stats.seen, 3, "the two queued files and the baseline one");
     assert.equal(stats.scans, 3);
     const status = daemonStatus(daemon.runtime).join("\n");
-    assert.match(
-      status,
-      /2 files queued, 0 settling; 0 rescans after dropped watcher events, 2 files found only by a scan/,
-    );
+    assert.match(status, /3 files seen, 2 queued, 0 settling/);
+    assert.match(status, /last reconcile: .* UTC \(at start, \d+ ms\); 0 files found only by/);
+    assert.match(status, /2 files found at start \(arrived while Radar was down\)/);
   });
-});
-
-Deno.test({
-  name: "a burst of 20,000 real files is queued in full",
-  sanitizeOps: false,
-  sanitizeResources: false,
-  fn: async () => {
-    await withTestDaemon({}, async (daemon) => {
-      const folder = join(daemon.dir, "Burst");
-      Deno.mkdirSync(folder);
-      daemon.runtime.config.watchers.push(watchEntry(folder));
-      const [watcher] = daemonSources(daemon.services, {
-        env: { HOME: daemon.dir },
-        debounceMs: 300,
-      });
-      watcher.start();
-      const total = 20_000;
-      const started = performance.now();
-      try {
-        const bytes = new TextEncoder().encode("%PDF-1.4 burst");
-        for (let index = 0; index < total; index++) {
-          Deno.writeFileSync(join(folder, `scan-${index}.pdf`), bytes);
-          // Yield now and then, as a real copy does, so the watcher can drain events.
-          if (index % 2000 === 1999) await new Promise((resolve) => setTimeout(resolve, 0));
-        }
-        await until(
-          "every file queued",
-          () => daemon.services.queue.pendingCount() === total,
-          60,
-        );
-      } finally {
-        watcher.close();
-      }
-      const stats = daemon.services.watchedFiles.stats(folder);
-      console.log(
-        `burst: ${total} files queued in ${Math.round(performance.now() - started)} ms ` +
-          `(rescans ${stats.rescans}, found by scans ${stats.recovered})`,
-      );
-      assert.equal(stats.queued, total);
-    });
-  },
 });

@@ -1,18 +1,10 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { globToRegExp, isTemporaryName } from "../../src/adapters/file_watcher.ts";
+import { globToRegExp, isTemporaryName } from "../../src/adapters/folder_listing.ts";
 import { daemonSources } from "../../src/daemon/sources.ts";
 import { ManualTimers } from "../fakes/manual_timers.ts";
 import { withTestDaemon } from "../helpers/test_radar.ts";
-
-/** Waits for the OS to deliver file events (not an injectable clock). */
-async function until(what: string, condition: () => boolean): Promise<void> {
-  const deadline = performance.now() + 5000;
-  while (!condition()) {
-    if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+import { until } from "../helpers/until.ts";
 
 Deno.test("globToRegExp() and isTemporaryName() match what users mean", () => {
   assert.ok(globToRegExp("*.pdf").test("Invoice.PDF"));
@@ -50,6 +42,7 @@ Deno.test("a download becomes one event once final; a missing folder is picked u
       Deno.mkdirSync(folder);
       timers.fireAll(); // the retry finds the folder
       assert.equal(watcher.state, "watching");
+      await watcher.whenReconciled(); // its first scan: the (empty) baseline
 
       const partial = join(folder, "invoice.pdf.crdownload");
       Deno.writeTextFileSync(partial, "%PDF-1.4 part");

@@ -12,16 +12,8 @@ import { SqliteWatchedFileStore } from "../../src/adapters/sqlite/watched_file_s
 import type { Logger } from "../../src/core/ports.ts";
 import { fillDisk, mountTmpfs, tmpfsMounts } from "../adapters/sqlite/tmpfs.ts";
 import { ManualTimers } from "../fakes/manual_timers.ts";
+import { until } from "../helpers/until.ts";
 import { needing } from "../helpers/system_parts.ts";
-
-/** Waits for the OS to deliver file events (not an injectable clock). */
-async function until(what: string, condition: () => boolean, seconds = 5): Promise<void> {
-  const deadline = performance.now() + seconds * 1000;
-  while (!condition()) {
-    if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 Deno.test(needing([tmpfsMounts], {
   name: "a watched file seen while the disk is full is queued once space is back",
@@ -58,10 +50,13 @@ Deno.test(needing([tmpfsMounts], {
       now: () => now,
       debounceMs: 2_000,
       writeRetryMs: 5_000,
+      flushDelayMs: 7,
     });
+    const flushPending = () =>
+      [...timers.pending.values()].some((timer) => timer.milliseconds === 7);
     let written = 0;
     try {
-      watcher.start(); // the baseline scan of the empty folder
+      await watcher.start(); // the baseline scan of the empty folder
       fillDisk(disk.path);
       // Files arrive until recording one fails (SQLite may still have a free WAL page or two).
       while (!warnings.some((line) => /recording watched files failed/.test(line))) {
@@ -70,7 +65,7 @@ Deno.test(needing([tmpfsMounts], {
           join(folder, `scan-${written++}.pdf`),
           `%PDF-1.4 ${"x".repeat(900)}`,
         );
-        await until("the file event", () => timers.pending.size > 0);
+        await until("the file event", flushPending);
         timers.fireAll(); // the flush (it must not throw out of the timer)
       }
       const lastFailed = `scan-${written - 1}.pdf`;

@@ -350,7 +350,8 @@ function notifyingModel(llm: FakeLlmServer, delay: () => number): void {
 }
 
 Deno.test({
-  name: "radar serve killed with SIGKILL at random points sends each notification exactly once",
+  name:
+    "radar serve killed with SIGKILL at random points loses no notification and repeats none it recorded",
   sanitizeResources: false,
   sanitizeOps: false,
   fn: async () => {
@@ -418,7 +419,18 @@ Deno.test({
         `kill test: ${files.length} events, ${sent.length} notifications, ` +
           `${runs(home).filter((run) => /interrupted/.test(run.reason)).length} interrupted runs`,
       );
-      assert.deepEqual(sent, files.map((name) => `New file: ${name}`).sort());
+      // Nothing lost: every file's notification arrived. A second copy only where a kill landed
+      // between ntfy's answer and the outbox record (the entry was claimed twice).
+      const expected = files.map((name) => `New file: ${name}`).sort();
+      assert.deepEqual([...new Set(sent)], expected);
+      const resent = query<{ body: string }>(
+        home,
+        "SELECT body FROM outbox WHERE kind = 'notify' AND attempts > 1",
+      ).map((row) => row.body);
+      for (const body of new Set(sent)) {
+        const copies = sent.filter((one) => one === body).length;
+        assert.ok(copies === 1 || (copies === 2 && resent.includes(body)), `${body} × ${copies}`);
+      }
       assert.equal((await stopServe(serve, "SIGTERM")).code, 0, serve.stderr());
     } finally {
       await stopServe(serve, "SIGKILL");

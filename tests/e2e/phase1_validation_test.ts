@@ -162,7 +162,10 @@ Deno.test("Phase 1: “Create a file called test.txt with today's date in it”"
       },
       textResponse("Created test.txt."),
     ]);
-    assert.equal(result.toolExecutions[0].result.text, "Created ~/test.txt (11 bytes).");
+    assert.equal(
+      result.toolExecutions[0].result.text,
+      "Created ~/test.txt (11 bytes). Undo: radar undo 1.",
+    );
     assert.equal(Deno.readTextFileSync(join(home.home, "test.txt")), "2026-11-22\n");
   } finally {
     runtime.close();

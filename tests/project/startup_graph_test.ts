@@ -66,6 +66,9 @@ const optional = [
   /^npm:\/?chrono-node@/,
   /^npm:\/?diff@/,
   /^npm:\/?node-html-parser@/,
+  // Bank statements: CSV and XML parsers load with the first imported file.
+  /^npm:\/?csv-parse@/,
+  /^npm:\/?fast-xml-parser@/,
   // Backup archives (radar backup, radar restore, the scheduled backup).
   /^npm:\/?tar-stream@/,
   // The browser driver, on the first browser call.

@@ -34,7 +34,10 @@ checks:
             "tasks",
             "monitors",
             "checks",
+            "money",
             "conversation summaries",
+            "approvals",
+            "notification retries",
           ]);
           const scheduler = new Scheduler({
             config: daemon.runtime.config,

@@ -62,7 +62,8 @@ function setup(
     transaction: stores.transaction,
     queue,
     notifier: new NtfyNotifier({ config, fetch: globalThis.fetch }),
-    sideEffects: (scope: string) => runSideEffects(new SqliteOutbox(db), scope, clock, 4242),
+    sideEffects: (scope: string) =>
+      runSideEffects(new SqliteOutbox(db), scope, clock, 4242, () => true),
     clock,
     logger: silentLogger,
     env,

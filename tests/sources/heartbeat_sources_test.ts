@@ -51,7 +51,10 @@ calendar:
             "monitors",
             "email",
             "calendar",
+            "money",
             "conversation summaries",
+            "approvals",
+            "notification retries",
           ]);
           const scheduler = new Scheduler({
             config: daemon.runtime.config,

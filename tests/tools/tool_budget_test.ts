@@ -20,6 +20,7 @@ Deno.test("the whole built-in tool set stays compact (schemas under 800 estimate
       "exec",
       "read_file",
       "write_file",
+      "move_file",
       "list_directory",
       "notify",
       "pdf_extract",
@@ -60,7 +61,7 @@ Deno.test("task and monitor tools are compact, never always-on, and offered by r
       },
     });
     const tools = builtinTools(deps);
-    const extra = tools.slice(11);
+    const extra = tools.slice(12);
     assert.deepEqual(extra.map((tool) => tool.name), [
       "schedule_task",
       "list_tasks",

@@ -121,6 +121,8 @@ Deno.test("hostile text from facts, conversations, tools, tasks, plugins and log
     title: hostile,
     body: hostile,
     delivered: false,
+    delivery: "undeliverable",
+    detail: hostile,
   }];
   daemon.tasksList = [fakes.taskRecord({
     id: 1,

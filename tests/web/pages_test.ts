@@ -92,6 +92,7 @@ Deno.test("dashboard shows heartbeat state, events, notifications, counts and mo
     title: "Invoices",
     body: "2 filed",
     delivered: true,
+    delivery: "delivered",
   }];
   daemon.tasksList = [taskRecord({ id: 1, name: "weekly", message: "Summarize" })];
   const fixture = createWebFixture({ extra: { daemon, plugins: new FakePluginsView() } });

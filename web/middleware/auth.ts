@@ -68,7 +68,17 @@ export function safeNextPath(path: string | undefined): string {
   return path;
 }
 
-const openPaths = [/^\/login$/, /^\/health$/, /^\/static\//, /^\/favicon\.ico$/];
+/**
+ * Paths without a login: the login page, health, static files, and the phone's buttons
+ * (`/act/SECRET`: the single-use secret in the URL is the whole credential, see approvals.tsx).
+ */
+const openPaths = [
+  /^\/login$/,
+  /^\/health$/,
+  /^\/static\//,
+  /^\/favicon\.ico$/,
+  /^\/act\/[A-Za-z0-9_-]{1,64}$/,
+];
 
 /** Options of the auth middleware. */
 export interface AuthOptions {

@@ -28,6 +28,11 @@ function forbidden(c: Context, message: string): Response {
 export interface OriginCheckOptions {
   /** The server listens on loopback: only loopback Host headers are accepted. */
   loopbackHostsOnly: boolean;
+  /**
+   * Host names accepted besides loopback ones: `web.public_url`'s, reached through a reverse proxy
+   * or VPN that forwards to the loopback port (a name the user chose never rebinds to an attacker).
+   */
+  extraHosts?: readonly string[];
 }
 
 /** Rejects foreign Host headers and cross-origin or Origin-less state changes. */
@@ -36,7 +41,11 @@ export function originCheck(options: OriginCheckOptions): MiddlewareHandler {
     // Deno.serve builds the URL from the Host header; app.request() tests may omit the header.
     const host = c.req.header("host") ?? new URL(c.req.url).host;
     if (!host) return forbidden(c, "Refused: missing Host header.");
-    if (options.loopbackHostsOnly && !isLoopbackHost(hostName(host))) {
+    const extra = options.extraHosts ?? [];
+    if (
+      options.loopbackHostsOnly && !isLoopbackHost(hostName(host)) &&
+      !extra.includes(hostName(host))
+    ) {
       return c.text(`Refused: this dashboard only answers to 127.0.0.1 and localhost.`, 421);
     }
     const method = c.req.method.toUpperCase();
@@ -45,6 +54,8 @@ export function originCheck(options: OriginCheckOptions): MiddlewareHandler {
       return c.text("Method not allowed.", 405);
     }
     if (bearerOf(c) !== undefined) return await next();
+    // A button's single-use secret is its own credential (ntfy's app sends no Origin).
+    if (method === "POST" && /^\/act\/[A-Za-z0-9_-]{1,64}$/.test(c.req.path)) return await next();
     const origin = c.req.header("origin");
     const expected = `${new URL(c.req.url).protocol}//${host}`;
     if (!origin) return forbidden(c, "Refused: a state change needs an Origin header.");

@@ -14,6 +14,7 @@ import { formatTime } from "../views/format.ts";
 import { WidgetSlots } from "../views/widgets.tsx";
 import { SourceHealthList } from "../views/source_health.tsx";
 import { requeueAction, RequeuedNotice, SetAsideCard } from "../views/set_aside.tsx";
+import { WaitingCard } from "../views/approvals.tsx";
 
 const statusCacheMilliseconds = 30_000;
 const statusTimeoutMilliseconds = 3_000;
@@ -91,12 +92,14 @@ export function dashboardRoutes(context: RouteContext): Hono {
     ];
     if (deps.toolCount) counts.push(["tools", deps.toolCount(), "/logs"]);
     const setAside = await deps.setAside?.summary(setAsideShown);
+    const waiting = deps.away?.approvals.list({ pendingOnly: true }) ?? [];
     return renderPage(
       c,
       context,
       { title: "Dashboard", active: "/" },
       <div class="grid">
         <RequeuedNotice count={c.req.query("requeued")} />
+        {waiting.length ? <WaitingCard pending={waiting} /> : null}
         <section class="card">
           <h2>Heartbeat</h2>
           {daemon ? await DaemonSummary({ daemon }) : (
@@ -146,6 +149,9 @@ export function dashboardRoutes(context: RouteContext): Hono {
                     <span class="muted">
                       {conversation.kind} · {formatTime(conversation.updatedAt)}
                     </span>
+                    {conversation.interruptedAt
+                      ? <span class="badge outcome-error">interrupted</span>
+                      : null}
                   </li>
                 ))}
               </ul>

@@ -163,6 +163,14 @@ export function historyRoutes(context: RouteContext): Hono {
             </p>
           )
           : null}
+        {conversation.interruptedAt && !more
+          ? (
+            <Notice kind="warning">
+              Interrupted: the run was stopped before it finished (its process ended); nothing after
+              this was stored. Found {formatTime(conversation.interruptedAt)}.
+            </Notice>
+          )
+          : null}
       </>,
     );
   });

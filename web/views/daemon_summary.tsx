@@ -2,6 +2,7 @@
 import type { DaemonView } from "../ports.ts";
 import type { RunRecord } from "../../src/core/schedule_ports.ts";
 import { formatDuration, formatTime, truncate } from "./format.ts";
+import { WatcherTable } from "./watchers.tsx";
 
 /** One line: what a heartbeat did, or why it skipped. */
 function runSummary(run: RunRecord): string {
@@ -13,12 +14,13 @@ function runSummary(run: RunRecord): string {
 /** Renders the daemon's current state (async: the view may query it). */
 export async function DaemonSummary(props: { daemon: DaemonView }) {
   const { daemon } = props;
-  const [state, last, next, events, notifications] = await Promise.all([
+  const [state, last, next, events, notifications, watchers] = await Promise.all([
     daemon.state(),
     daemon.lastHeartbeat(),
     daemon.nextHeartbeat(),
     daemon.pendingEvents(10),
     daemon.recentNotifications(5),
+    daemon.watchers?.(),
   ]);
   return (
     <div>
@@ -79,6 +81,14 @@ export async function DaemonSummary(props: { daemon: DaemonView }) {
           </ul>
         )
         : <p class="muted">Nothing waiting: the next tick costs no model call.</p>}
+      {watchers
+        ? (
+          <>
+            <h3>Folder watchers</h3>
+            <WatcherTable watchers={watchers} />
+          </>
+        )
+        : null}
       <h3>Recent notifications</h3>
       {notifications.length
         ? (
@@ -89,7 +99,15 @@ export async function DaemonSummary(props: { daemon: DaemonView }) {
                 <strong>{notification.title}</strong> {truncate(notification.body, 200)}
                 {notification.delivered
                   ? null
-                  : <span class="badge outcome-error">not delivered</span>}
+                  : (
+                    <span class="badge outcome-error" title={notification.detail}>
+                      {notification.delivery === "undeliverable"
+                        ? "UNDELIVERABLE"
+                        : notification.delivery === "retrying"
+                        ? "not delivered yet: retrying"
+                        : "not delivered"}
+                    </span>
+                  )}
               </li>
             ))}
           </ul>

@@ -51,6 +51,16 @@ export function ConversationList(
               </td>
               <td>
                 <span class={`badge kind-${row.kind}`}>{row.kind}</span>
+                {row.interruptedAt
+                  ? (
+                    <span
+                      class="badge outcome-error"
+                      title="the run was stopped before it finished"
+                    >
+                      interrupted
+                    </span>
+                  )
+                  : null}
               </td>
               <td>{row.messageCount}</td>
               <td class="muted">{formatTime(row.updatedAt)}</td>

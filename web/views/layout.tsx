@@ -32,11 +32,13 @@ export const navigation: ReadonlyArray<readonly [string, string]> = [
   ["/history", "History"],
   ["/memory", "Memory"],
   ["/tasks", "Tasks"],
+  ["/approvals", "Approvals"],
   ["/plugins", "Plugins"],
   ["/config", "Config"],
   ["/logs", "Logs"],
   ["/eval", "Eval"],
   ["/summaries", "Summaries"],
+  ["/money", "Money"],
   ["/personalities", "Personalities"],
 ];
 
@@ -47,6 +49,8 @@ export interface LayoutProps {
   active?: string;
   /** Whether to show the log-out button (a token is configured). */
   loggedIn?: boolean;
+  /** Something every page must say first (a damaged database). */
+  problem?: string;
   children?: Child;
 }
 
@@ -81,6 +85,7 @@ export function Layout(props: LayoutProps) {
             : null}
         </header>
         <main>
+          {props.problem ? <Notice kind="error">{props.problem}</Notice> : null}
           <h1>{props.title}</h1>
           <div id="flash" aria-live="polite"></div>
           {props.children}

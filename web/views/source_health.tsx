@@ -18,6 +18,7 @@ const groups: Array<{ title: string; kinds: SourceKind[] }> = [
   { title: "MCP servers", kinds: ["mcp"] },
   { title: "Checks", kinds: ["check"] },
   { title: "GitHub", kinds: ["github"] },
+  { title: "Money", kinds: ["money"] },
 ];
 
 /** The words and class each state shows with. */

@@ -35,8 +35,9 @@ export class SqliteAuditStore implements AuditTrail {
       write(
         this.db,
         "the tool call record",
-        `INSERT INTO tool_calls (at, conversation_id, tool, arguments, outcome, duration_ms, result)
-         VALUES (?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO tool_calls (at, conversation_id, tool, arguments, outcome, duration_ms, result,
+           approval_id)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
         entry.at.toISOString(),
         entry.conversationId ?? null,
         entry.tool,
@@ -44,6 +45,7 @@ export class SqliteAuditStore implements AuditTrail {
         entry.outcome,
         Math.round(entry.durationMs),
         secrets.mask(excerpt),
+        entry.approvalId ?? null,
       );
       if (entry.at.getTime() - this.#lastPrune > day) this.prune();
     } catch (error) {
@@ -97,7 +99,7 @@ export class SqliteAuditStore implements AuditTrail {
     if (options.failed) where.push("outcome <> 'ok'");
     const rows = statement(
       this.db,
-      `SELECT id, at, conversation_id, tool, arguments, outcome, duration_ms, result
+      `SELECT id, at, conversation_id, tool, arguments, outcome, duration_ms, result, approval_id
        FROM tool_calls ${where.length ? `WHERE ${where.join(" AND ")}` : ""}
        ORDER BY at DESC, id DESC LIMIT ?`,
     ).all(...values, boundedPage(options.limit).limit) as Array<Record<string, unknown>>;
@@ -110,6 +112,7 @@ export class SqliteAuditStore implements AuditTrail {
       outcome: row.outcome as ToolOutcome,
       durationMs: Number(row.duration_ms),
       result: String(row.result),
+      ...(row.approval_id === null ? {} : { approvalId: Number(row.approval_id) }),
     }));
   }
 }

@@ -1,4 +1,5 @@
 /** SQLite rows of the custom checks: each check's last result (what "changed" compares with). */
+import { statement } from "./statements.ts";
 import type { DatabaseSync } from "node:sqlite";
 import type { CheckResultRow, CheckResults } from "../../core/source_stores.ts";
 import { write } from "./write.ts";
@@ -23,7 +24,7 @@ export class SqliteCheckStore implements CheckResults {
 
   /** The last result of `name` (undefined before its first run). */
   last(name: string): CheckResultRow | undefined {
-    const row = this.db.prepare("SELECT * FROM check_results WHERE name = ?").get(name) as
+    const row = statement(this.db, "SELECT * FROM check_results WHERE name = ?").get(name) as
       | Row
       | undefined;
     if (!row) return undefined;

@@ -38,7 +38,17 @@ interface SummaryRow {
   created_at: string;
   updated_at: string;
   message_count: number;
+  interrupted_at: string | null;
 }
+
+/**
+ * When the conversation's latest run was found interrupted with nothing stored after it (its
+ * last message is the one it stopped at): the `interrupted_at` column of a summary query.
+ */
+const interruptedColumn = `(SELECT r.interrupted_at FROM conversation_runs r
+           WHERE r.conversation_id = c.id AND r.state = 'interrupted'
+             AND r.last_message_id IS (SELECT MAX(m.id) FROM messages m WHERE m.conversation_id = c.id)
+           ORDER BY r.id DESC LIMIT 1) AS interrupted_at`;
 
 function toMessage(row: MessageRow): StoredMessage {
   const message: StoredMessage = {
@@ -62,7 +72,7 @@ function toMessage(row: MessageRow): StoredMessage {
 }
 
 function toSummary(row: SummaryRow): ConversationSummary {
-  return {
+  const summary: ConversationSummary = {
     id: row.id,
     kind: row.kind,
     title: row.title,
@@ -70,6 +80,8 @@ function toSummary(row: SummaryRow): ConversationSummary {
     updatedAt: row.updated_at,
     messageCount: row.message_count,
   };
+  if (row.interrupted_at) summary.interruptedAt = row.interrupted_at;
+  return summary;
 }
 
 /**
@@ -198,7 +210,8 @@ export class SqliteConversationStore implements ConversationArchive {
   conversation(id: number): ConversationSummary | undefined {
     const row = statement(
       this.db,
-      `SELECT c.*, (SELECT COUNT(*) FROM messages m WHERE m.conversation_id = c.id) AS message_count
+      `SELECT c.*, (SELECT COUNT(*) FROM messages m WHERE m.conversation_id = c.id) AS message_count,
+         ${interruptedColumn}
        FROM conversations c WHERE c.id = ?`,
     ).get(id) as SummaryRow | undefined;
     return row ? toSummary(row) : undefined;
@@ -243,7 +256,8 @@ export class SqliteConversationStore implements ConversationArchive {
     }
     const rows = statement(
       this.db,
-      `SELECT c.*, (SELECT COUNT(*) FROM messages m WHERE m.conversation_id = c.id) AS message_count
+      `SELECT c.*, (SELECT COUNT(*) FROM messages m WHERE m.conversation_id = c.id) AS message_count,
+         ${interruptedColumn}
        FROM conversations c ${where.length ? `WHERE ${where.join(" AND ")}` : ""}
        ORDER BY c.updated_at DESC, c.id DESC LIMIT ? OFFSET ?`,
     ).all(...params, page.limit, page.offset) as unknown as SummaryRow[];

@@ -2,6 +2,7 @@
 import { DatabaseSync } from "node:sqlite";
 import { join } from "node:path";
 import { RadarError } from "../../core/errors.ts";
+import { damageAdvice, DatabaseDamagedError } from "../../core/database_damage.ts";
 import { migrations } from "./migrations/index.ts";
 import {
   describeFailure,
@@ -23,6 +24,20 @@ export interface Migration {
 /** Why `openDatabase` fell back to a read-only open (writes fail with one line), if it did. */
 export function readOnlyBecause(db: DatabaseSync): string | undefined {
   return readOnlyReason(db);
+}
+
+/**
+ * Makes `db` refuse every write from now on (`query_only`): each one fails with one line saying
+ * the file failed an integrity check (`problem`) and what to do. Reads go on.
+ */
+export function stopWriting(db: DatabaseSync, path: string, problem: string): void {
+  db.exec("PRAGMA query_only = ON");
+  markReadOnly(
+    db,
+    path,
+    `the database is damaged (${problem.split("\n")[0].slice(0, 200)}), so Radar stopped writing ` +
+      `to it: ${damageAdvice}`,
+  );
 }
 
 /** The schema version this Radar migrates to. */
@@ -66,12 +81,9 @@ function openError(path: string, error: unknown): RadarError {
   if (error instanceof RadarError) return error;
   const failure = storageFailure(error);
   if (failure === "damaged") {
-    return new StorageError(
-      `Cannot open the database ${path}: the file is damaged or not a database. ` +
-        'Run `radar db check`, then restore a backup (see README, "Backup and restore") ' +
-        "or move the file aside to start fresh.",
-      failure,
+    return error instanceof DatabaseDamagedError ? error : new DatabaseDamagedError(
       path,
+      (error as Error)?.message ?? String(error),
       { cause: error },
     );
   }

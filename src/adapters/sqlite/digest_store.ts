@@ -1,4 +1,5 @@
 /** SQLite rows of the digests, searchable by words (FTS5). */
+import { statement } from "./statements.ts";
 import type { DatabaseSync } from "node:sqlite";
 import { write } from "./write.ts";
 import { toFtsQuery } from "./fact_store.ts";
@@ -33,7 +34,7 @@ export class SqliteDigestStore implements DigestStore {
 
   /** The digest of `period` starting at `startsAt`, if written. */
   find(period: Digest["period"], startsAt: Date): Digest | undefined {
-    const row = this.db.prepare("SELECT * FROM digests WHERE period = ? AND starts_at = ?")
+    const row = statement(this.db, "SELECT * FROM digests WHERE period = ? AND starts_at = ?")
       .get(period, startsAt.toISOString()) as DigestRow | undefined;
     return row ? toDigest(row) : undefined;
   }
@@ -62,7 +63,7 @@ export class SqliteDigestStore implements DigestStore {
 
   /** Newest first. */
   list(limit: number): Digest[] {
-    return (this.db.prepare("SELECT * FROM digests ORDER BY starts_at DESC, id DESC LIMIT ?")
+    return (statement(this.db, "SELECT * FROM digests ORDER BY starts_at DESC, id DESC LIMIT ?")
       .all(limit) as unknown as DigestRow[]).map(toDigest);
   }
 
@@ -70,7 +71,8 @@ export class SqliteDigestStore implements DigestStore {
   search(text: string, limit: number): Digest[] {
     const query = toFtsQuery(text);
     if (!query) return [];
-    return (this.db.prepare(
+    return (statement(
+      this.db,
       `SELECT d.* FROM digests_fts JOIN digests d ON d.id = digests_fts.rowid
        WHERE digests_fts MATCH ? ORDER BY rank, d.id DESC LIMIT ?`,
     ).all(query, limit) as unknown as DigestRow[]).map(toDigest);

@@ -1,4 +1,5 @@
 /** `radar eval` runs and their task outcomes (migration 015). */
+import { statement } from "./statements.ts";
 import type { DatabaseSync } from "node:sqlite";
 import type {
   EvalHistory,
@@ -123,14 +124,14 @@ export class SqliteEvalStore implements EvalHistory {
 
   /** Runs newest first. */
   recent(limit: number): EvalRunRecord[] {
-    const rows = this.db.prepare("SELECT * FROM eval_runs ORDER BY id DESC LIMIT ?")
+    const rows = statement(this.db, "SELECT * FROM eval_runs ORDER BY id DESC LIMIT ?")
       .all(Math.max(1, Math.min(limit, 500))) as unknown as RunRow[];
     return rows.map(toRun);
   }
 
   /** One run. */
   get(id: number): EvalRunRecord | undefined {
-    const row = this.db.prepare("SELECT * FROM eval_runs WHERE id = ?").get(id) as
+    const row = statement(this.db, "SELECT * FROM eval_runs WHERE id = ?").get(id) as
       | RunRow
       | undefined;
     return row && toRun(row);
@@ -138,7 +139,8 @@ export class SqliteEvalStore implements EvalHistory {
 
   /** A run's task outcomes in order. */
   outcomes(runId: number): TaskOutcome[] {
-    const rows = this.db.prepare(
+    const rows = statement(
+      this.db,
       "SELECT * FROM eval_task_results WHERE run_id = ? ORDER BY position",
     ).all(runId) as unknown as TaskRow[];
     return rows.map(toOutcome);

@@ -1,4 +1,5 @@
 /** SQLite rows of GitHub items already queued (by kind + id, with the version seen). */
+import { statement } from "./statements.ts";
 import type { DatabaseSync } from "node:sqlite";
 import type { GitHubSeen } from "../../core/source_stores.ts";
 import { write } from "./write.ts";
@@ -9,7 +10,7 @@ export class SqliteGitHubStore implements GitHubSeen {
 
   /** Whether this item (or this version of it) was not queued before. */
   isNew(kind: string, id: string, version: string): boolean {
-    const row = this.db.prepare("SELECT version FROM github_seen WHERE kind = ? AND id = ?")
+    const row = statement(this.db, "SELECT version FROM github_seen WHERE kind = ? AND id = ?")
       .get(kind, id) as { version: string } | undefined;
     return row === undefined || row.version !== version;
   }
@@ -31,7 +32,7 @@ export class SqliteGitHubStore implements GitHubSeen {
   /** Forgets items of `kind` that are gone (a PR that fails again later is news again). */
   forgetExcept(kind: string, ids: readonly string[]): void {
     const keep = new Set(ids);
-    const rows = this.db.prepare("SELECT id FROM github_seen WHERE kind = ?").all(kind) as Array<
+    const rows = statement(this.db, "SELECT id FROM github_seen WHERE kind = ?").all(kind) as Array<
       { id: string }
     >;
     for (const row of rows) {

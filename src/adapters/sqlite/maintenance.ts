@@ -6,6 +6,7 @@ import { backup, DatabaseSync } from "node:sqlite";
 import { RadarError } from "../../core/errors.ts";
 import { openSnapshot } from "./database.ts";
 import { describeFailure, storageFailure } from "./write.ts";
+import { damageAdvice } from "../../core/database_damage.ts";
 
 /** What a check found. */
 export interface DatabaseCheck {
@@ -18,12 +19,6 @@ export interface DatabaseCheck {
   sizeBytes: number;
   durationMs: number;
 }
-
-/** How a damaged database is recovered, for the one-line messages and `db check`. */
-export const recoveryHint =
-  "stop Radar, then `radar restore` a backup made with `radar backup` (or copy one made with " +
-  "`radar db backup` over radar.db, deleting radar.db-wal and radar.db-shm), or move radar.db " +
-  "aside to start fresh";
 
 /**
  * Runs PRAGMA integrity_check and foreign_key_check on the file at `path` without migrating or
@@ -100,8 +95,11 @@ export function quickCheck(
 ): { ok: boolean; result: string; durationMs: number } {
   const started = clock();
   try {
-    const rows = db.prepare("PRAGMA quick_check(1)").all() as Array<{ quick_check: string }>;
-    const result = String(rows[0]?.quick_check ?? "no answer");
+    const rows = db.prepare("PRAGMA quick_check(2)").all() as Array<{ quick_check: string }>;
+    // The first problem, not SQLite's "*** in database main ***" heading above it.
+    const lines = rows.map((row) => String(row.quick_check));
+    const result = lines.find((line) => !line.startsWith("*** in database")) ?? lines[0] ??
+      "no answer";
     return { ok: result === "ok", result, durationMs: Math.round(clock() - started) };
   } catch (error) {
     return {
@@ -202,7 +200,7 @@ export function integrityLine(db: DatabaseSync, dataDir: string, sizeBytes: numb
     const quick = quickCheck(db);
     return quick.ok
       ? `integrity: ok (quick check, ${quick.durationMs} ms)`
-      : `integrity: DAMAGED (${quick.result}); run \`radar db check\`, then ${recoveryHint}`;
+      : `integrity: DAMAGED (${quick.result}): ${damageAdvice}`;
   }
   const last = lastCheck(dataDir);
   if (!last) return "integrity: not checked yet (large database): run `radar db check`";
@@ -210,6 +208,6 @@ export function integrityLine(db: DatabaseSync, dataDir: string, sizeBytes: numb
     ? `integrity: ok at the last \`radar db check\` (${last.at.slice(0, 16).replace("T", " ")} UTC)`
     : `integrity: DAMAGED at the last \`radar db check\` (${
       last.problem ?? "see radar db check"
-    }); ` +
-      recoveryHint;
+    }): ` +
+      damageAdvice;
 }

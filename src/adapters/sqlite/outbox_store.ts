@@ -121,6 +121,44 @@ export class SqliteOutbox implements Outbox {
     return (rows as unknown as OutboxRow[]).map(toEntry);
   }
 
+  /** The entries whose key starts with `scope:`, oldest first. */
+  inScope(scope: string): OutboxEntry[] {
+    // A key range instead of LIKE: a scope may hold % or _, and the range uses the primary key.
+    return (statement(
+      this.db,
+      "SELECT * FROM outbox WHERE key >= ? AND key < ? ORDER BY created_at, rowid LIMIT 100",
+    ).all(`${scope}:`, `${scope};`) as unknown as OutboxRow[]).map(toEntry);
+  }
+
+  /** Failed entries of `kind`, oldest first. */
+  failed(kind: string, limit: number): OutboxEntry[] {
+    return (statement(
+      this.db,
+      "SELECT * FROM outbox WHERE kind = ? AND state = 'failed' ORDER BY finished_at LIMIT ?",
+    ).all(kind, limit) as unknown as OutboxRow[]).map(toEntry);
+  }
+
+  /** Stops retrying a failed entry. */
+  markUndeliverable(key: string, at: Date): void {
+    write(
+      this.db,
+      "the side-effect record",
+      "UPDATE outbox SET state = 'undeliverable', finished_at = ? WHERE key = ? AND state = 'failed'",
+      at.toISOString(),
+      key,
+    );
+  }
+
+  /** Undeliverable entries of `kind` since `since`. */
+  undeliverable(kind: string, since: Date): { count: number; latest?: OutboxEntry } {
+    const rows = statement(
+      this.db,
+      `SELECT * FROM outbox WHERE kind = ? AND state = 'undeliverable' AND finished_at >= ?
+       ORDER BY finished_at DESC`,
+    ).all(kind, since.toISOString()) as unknown as OutboxRow[];
+    return { count: rows.length, latest: rows[0] && toEntry(rows[0]) };
+  }
+
   /** Deletes entries older than `before` (their runs are long settled). */
   prune(before: Date): number {
     return write(

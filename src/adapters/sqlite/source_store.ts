@@ -1,4 +1,5 @@
 /** SQLite rows of the email and calendar sources: health, seen mail, sent reminders. */
+import { statement } from "./statements.ts";
 import type { DatabaseSync } from "node:sqlite";
 import type { SourceHealth, SourceStore } from "../../core/source_stores.ts";
 import { write } from "./write.ts";
@@ -34,7 +35,7 @@ export class SqliteSourceStore implements SourceStore {
 
   /** Health of one source (undefined before its first check). */
   health(source: string): SourceHealth | undefined {
-    const row = this.db.prepare("SELECT * FROM source_health WHERE source = ?").get(source) as
+    const row = statement(this.db, "SELECT * FROM source_health WHERE source = ?").get(source) as
       | HealthRow
       | undefined;
     return row ? toHealth(row) : undefined;
@@ -42,7 +43,7 @@ export class SqliteSourceStore implements SourceStore {
 
   /** Health of every source, by name. */
   allHealth(): SourceHealth[] {
-    return (this.db.prepare("SELECT * FROM source_health ORDER BY source")
+    return (statement(this.db, "SELECT * FROM source_health ORDER BY source")
       .all() as unknown as HealthRow[]).map(toHealth);
   }
 
@@ -102,7 +103,8 @@ export class SqliteSourceStore implements SourceStore {
 
   /** Whether a message was seen before. */
   mailSeen(account: string, uidValidity: string, uid: number): boolean {
-    return this.db.prepare(
+    return statement(
+      this.db,
       "SELECT 1 FROM email_seen WHERE account = ? AND uid_validity = ? AND uid = ?",
     ).get(account, uidValidity, uid) !== undefined;
   }

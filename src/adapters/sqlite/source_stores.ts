@@ -4,6 +4,9 @@ import type { SourceStores } from "../../core/source_stores.ts";
 import { SqliteCheckStore } from "./check_store.ts";
 import { SqliteDigestStore } from "./digest_store.ts";
 import { SqliteGitHubStore } from "./github_store.ts";
+import { SqliteMoneyStore } from "./money_store.ts";
+import { SqliteMoneyReports } from "./money_reports.ts";
+import { SqliteMoneyAlertState } from "./money_accounts.ts";
 import { SqlitePeriodActivity } from "./period_activity.ts";
 import { SqliteSourceStore } from "./source_store.ts";
 import { transaction } from "./write.ts";
@@ -16,6 +19,9 @@ export function sqliteSourceStores(db: DatabaseSync): SourceStores {
     github: new SqliteGitHubStore(db),
     digests: new SqliteDigestStore(db),
     activity: new SqlitePeriodActivity(db),
+    money: new SqliteMoneyStore(db),
+    moneyReports: new SqliteMoneyReports(db),
+    moneyAlerts: new SqliteMoneyAlertState(db),
     transaction: (work) => transaction(db, work),
   };
 }

@@ -2,15 +2,17 @@
 import type { DatabaseSync } from "node:sqlite";
 import { statement } from "./statements.ts";
 import { write } from "./write.ts";
-import type {
-  ScanReason,
-  SeenFile,
-  SettlingFile,
-  WatchedFolders,
-  WatcherStats,
-  WatchLedger,
-} from "../file_watcher.ts";
-import { transaction } from "./database.ts";
+import {
+  isStartReconcile,
+  type ReconcileReason,
+  type ReconcileRecord,
+  type SeenFile,
+  type SettlingFile,
+  type WatchedFolders,
+  type WatcherStats,
+  type WatchLedger,
+} from "../../core/watched_folders.ts";
+import { transaction } from "./write.ts";
 
 interface FileRow {
   path: string;
@@ -23,6 +25,10 @@ interface FileRow {
 /** What the write helper names when a write fails. */
 const seenFile = "a watched file";
 const watcherCounts = "the watcher counts";
+
+/** Rows read per page when loading a folder's stored files. */
+const knownPage = 5_000;
+
 /** The `watched_files` and `watcher_stats` tables. */
 export class SqliteWatchedFileStore implements WatchedFolders {
   constructor(private readonly db: DatabaseSync) {}
@@ -36,7 +42,7 @@ export class SqliteWatchedFileStore implements WatchedFolders {
       forget: (paths) => this.forget(folder, paths),
       known: () => this.known(folder),
       hasBaseline: () => this.hasBaseline(folder),
-      countScan: (reason, found, at) => this.countScan(folder, reason, found, at),
+      countReconcile: (record) => this.countReconcile(folder, record),
       finish: (files) =>
         transaction(this.db, () => {
           queue(files);
@@ -142,19 +148,29 @@ export class SqliteWatchedFileStore implements WatchedFolders {
     this.#bump(folder, "queued", files.length);
   }
 
-  /** Every known file of `folder`. */
+  /**
+   * Every stored file of `folder`, read a page at a time in key order (each page a seek), so
+   * the rows of a 100,000-file folder are never all in memory as objects at once.
+   */
   known(folder: string): Map<string, SeenFile> {
-    const rows = statement(
-      this.db,
-      "SELECT path, size, mtime_ms FROM watched_files WHERE folder = ?",
-    ).all(folder) as unknown as FileRow[];
-    return new Map(
-      rows.map((row) => [row.path, {
-        path: row.path,
-        size: Number(row.size),
-        mtimeMs: Number(row.mtime_ms),
-      }]),
-    );
+    const known = new Map<string, SeenFile>();
+    let after = "";
+    for (;;) {
+      const rows = statement(
+        this.db,
+        `SELECT path, size, mtime_ms FROM watched_files
+         WHERE folder = ? AND path > ? ORDER BY path LIMIT ?`,
+      ).all(folder, after, knownPage) as unknown as FileRow[];
+      for (const row of rows) {
+        known.set(row.path, {
+          path: row.path,
+          size: Number(row.size),
+          mtimeMs: Number(row.mtime_ms),
+        });
+      }
+      if (rows.length < knownPage) return known;
+      after = rows[rows.length - 1].path;
+    }
   }
 
   /** True once `folder` was scanned. */
@@ -166,16 +182,39 @@ export class SqliteWatchedFileStore implements WatchedFolders {
       .get(folder) !== undefined;
   }
 
-  /** Counts a scan of `folder`. */
-  countScan(folder: string, reason: ScanReason, found: number, at: Date): void {
+  /**
+   * Counts a reconcile of `folder`: a start scan's files arrived while nobody watched
+   * (`recovered`); any other reconcile's are files the OS event stream lost (`found_by_reconcile`).
+   */
+  countReconcile(folder: string, record: ReconcileRecord): void {
+    const at = record.at.toISOString();
     transaction(this.db, () => {
-      this.#bump(folder, reason === "rescan" ? "rescans" : "scans", 1);
-      this.#bump(folder, "recovered", found);
+      if (isStartReconcile(record.reason)) {
+        this.#bump(folder, "scans", 1);
+        this.#bump(folder, "recovered", record.found);
+      } else {
+        this.#bump(folder, "reconciles", 1);
+        if (record.reason === "overflow") this.#bump(folder, "rescans", 1);
+        this.#bump(folder, "found_by_reconcile", record.found);
+      }
       write(
         this.db,
         watcherCounts,
-        "UPDATE watcher_stats SET last_scan_at = ? WHERE folder = ?",
-        at.toISOString(),
+        "INSERT OR IGNORE INTO watcher_stats (folder) VALUES (?)",
+        folder,
+      );
+      write(
+        this.db,
+        watcherCounts,
+        `UPDATE watcher_stats SET last_reconcile_at = ?, last_reconcile_reason = ?,
+           last_reconcile_ms = ?,
+           last_scan_at = CASE WHEN ? THEN ? ELSE last_scan_at END
+         WHERE folder = ?`,
+        at,
+        record.reason,
+        Math.round(record.durationMs),
+        isStartReconcile(record.reason) ? 1 : 0,
+        at,
         folder,
       );
     });
@@ -186,24 +225,40 @@ export class SqliteWatchedFileStore implements WatchedFolders {
     const row = statement(this.db, "SELECT * FROM watcher_stats WHERE folder = ?").get(folder) as
       | Record<string, number | string | null>
       | undefined;
-    const settling = Number(
-      (statement(
-        this.db,
-        "SELECT COUNT(*) AS n FROM watched_files WHERE folder = ? AND state = 'settling'",
-      ).get(folder) as { n: number }).n,
-    );
-    return {
+    const counts = statement(
+      this.db,
+      `SELECT COUNT(*) AS seen, COALESCE(SUM(state = 'settling'), 0) AS settling
+       FROM watched_files WHERE folder = ?`,
+    ).get(folder) as { seen: number; settling: number };
+    const text = (value: number | string | null | undefined) =>
+      typeof value === "string" ? value : undefined;
+    const stats: WatcherStats = {
       folder,
-      scans: Number(row?.scans ?? 0),
-      rescans: Number(row?.rescans ?? 0),
-      recovered: Number(row?.recovered ?? 0),
+      seen: Number(counts.seen),
       queued: Number(row?.queued ?? 0),
-      settling,
-      lastScanAt: (row?.last_scan_at as string | null) ?? undefined,
+      settling: Number(counts.settling),
+      scans: Number(row?.scans ?? 0),
+      recovered: Number(row?.recovered ?? 0),
+      reconciles: Number(row?.reconciles ?? 0),
+      rescans: Number(row?.rescans ?? 0),
+      foundByReconcile: Number(row?.found_by_reconcile ?? 0),
     };
+    const lastScanAt = text(row?.last_scan_at);
+    if (lastScanAt) stats.lastScanAt = lastScanAt;
+    const lastReconcileAt = text(row?.last_reconcile_at);
+    if (lastReconcileAt) {
+      stats.lastReconcileAt = lastReconcileAt;
+      stats.lastReconcileReason = text(row?.last_reconcile_reason) as ReconcileReason | undefined;
+      stats.lastReconcileMs = Number(row?.last_reconcile_ms ?? 0);
+    }
+    return stats;
   }
 
-  #bump(folder: string, column: "scans" | "rescans" | "recovered" | "queued", by: number): void {
+  #bump(
+    folder: string,
+    column: "scans" | "rescans" | "recovered" | "queued" | "reconciles" | "found_by_reconcile",
+    by: number,
+  ): void {
     if (!by) return;
     write(
       this.db,

@@ -71,6 +71,10 @@ export function registerAsk(program: Command, context: CliContext): void {
                 outcome: execution.result.outcome,
                 durationMs: Math.round(execution.durationMs),
                 result: execution.result.text,
+                // The call waits for the user's yes (`radar approvals show ID`).
+                ...(execution.result.approvalId === undefined
+                  ? {}
+                  : { approvalId: execution.result.approvalId }),
               })),
               warnings: result.warnings,
             },

@@ -1,5 +1,4 @@
 /** The daemon's lines in `radar status`: running, heartbeat, quiet hours, queue, sources. */
-import { expandHome } from "../../config/paths.ts";
 import { nextHeartbeatAt } from "../../core/heartbeat.ts";
 import { isQuietTime } from "../../core/quiet_hours.ts";
 import { formatLocalTime } from "../../core/zoned_time.ts";
@@ -10,6 +9,7 @@ import { describeRun } from "./heartbeat.ts";
 import { describeTask } from "./task_description.ts";
 import { MonitorService } from "../../sources/monitors/monitor_service.ts";
 import { isFailing } from "../../core/schedule.ts";
+import { watcherReports, watcherStatusLines } from "../../daemon/watcher_report.ts";
 
 /** Extra status lines from other daemon concerns (tasks, monitors). */
 export const daemonStatusLines: Array<(radar: Radar) => string[]> = [];
@@ -83,26 +83,9 @@ export function daemonStatus(radar: Radar): string[] {
       day.promptTokens + day.completionTokens
     } tokens`,
   );
-  if (!config.watchers.length) lines.push("watchers:  none (watchers: in radar.yaml)");
-  else lines.push("watchers:");
-  for (const watcher of config.watchers) {
-    const path = expandHome(watcher.path, Deno.env.toObject());
-    let state = "ok";
-    try {
-      if (!Deno.statSync(path).isDirectory) state = "not a folder";
-    } catch {
-      state = "missing (picked up when it appears)";
-    }
-    lines.push(`  ${watcher.path} ${watcher.pattern} → ${watcher.action}: ${state}`);
-    const stats = radar.watchedFiles.stats(path);
-    if (stats.scans || stats.rescans || stats.queued || stats.settling) {
-      lines.push(
-        `    ${stats.queued} files queued, ${stats.settling} settling; ` +
-          `${stats.rescans} rescans after dropped watcher events, ` +
-          `${stats.recovered} files found only by a scan`,
-      );
-    }
-  }
+  lines.push(
+    ...watcherStatusLines(watcherReports(config, radar.watchedFiles, Deno.env.toObject())),
+  );
   const tasks = radar.tasks.list();
   lines.push(tasks.length ? "tasks:" : "tasks:     none (radar task add)");
   for (const task of tasks) {

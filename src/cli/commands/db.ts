@@ -1,4 +1,4 @@
-/** `radar db check|backup`: database integrity and owner-only backup copies. */
+/** `radar db check|recover|backup`: integrity, salvaging a damaged file, owner-only copies. */
 import { join, resolve } from "node:path";
 import type { Command } from "commander";
 import type { CliContext } from "../context.ts";
@@ -7,13 +7,17 @@ import {
   backupDatabase,
   checkDatabaseFile,
   recordCheck,
-  recoveryHint,
 } from "../../adapters/sqlite/maintenance.ts";
+import { clearDamage, recordDamage } from "../../adapters/sqlite/damage_marker.ts";
+import { damageAdvice } from "../../core/database_damage.ts";
 import { fileStamp } from "../../core/file_stamp.ts";
+import { registerDbRecover } from "./db_recover.ts";
 
-/** Registers `db`. */
+/** Registers `db` (check, recover, backup). */
 export function registerDb(program: Command, context: CliContext): void {
-  const db = program.command("db").description("check the database or back it up");
+  const db = program.command("db").description(
+    "check the database, recover a damaged one, or back it up",
+  );
 
   db.command("check")
     .description("run SQLite's integrity and foreign key checks (exit 1 when damaged)")
@@ -29,6 +33,15 @@ export function registerDb(program: Command, context: CliContext): void {
       }
       const check = checkDatabaseFile(path);
       recordCheck(dataDir, check, new Date());
+      // Every command refuses a damaged file from now on (and works again once it is intact).
+      if (check.ok) clearDamage(path);
+      else {
+        recordDamage(
+          path,
+          check.problems.find((problem) => problem !== "ok") ?? "damaged",
+          new Date(),
+        );
+      }
       if (options.json) {
         context.io.stdout(`${JSON.stringify(check, null, 2)}\n`);
       } else if (check.ok) {
@@ -43,10 +56,12 @@ export function registerDb(program: Command, context: CliContext): void {
         }
         context.io.stdout(`Database ${path} is damaged:\n`);
         for (const problem of problems) context.io.stdout(`  ${problem}\n`);
-        context.io.stdout(`To recover: ${recoveryHint}.\n`);
+        context.io.stdout(`To recover: ${damageAdvice}.\n`);
       }
       if (!check.ok) context.setExitCode(1);
     });
+
+  registerDbRecover(db, context);
 
   db.command("backup")
     .description("write a consistent, owner-only copy of the database (default: <data>/backups/)")

@@ -8,6 +8,11 @@ import type { CliContext } from "../context.ts";
 import { parseCount, parseId } from "../arguments.ts";
 import { conversationJsonChunks } from "../../../web/views/export_stream.ts";
 
+/** What an interrupted conversation says after its last message. */
+export const interruptedNote =
+  "[interrupted: the run was stopped before it finished (the process ended); nothing after this " +
+  "was stored]";
+
 /** Registers `history` and `history show ID`. */
 export function registerHistory(program: Command, context: CliContext): void {
   const history = program.command("history")
@@ -37,7 +42,9 @@ export function registerHistory(program: Command, context: CliContext): void {
         context.io.stdout(
           `${String(row.id).padStart(5)}  ${row.updatedAt.slice(0, 16).replace("T", " ")}  ${
             row.kind.padEnd(9)
-          } ${String(row.messageCount).padStart(3)} msgs  ${row.title}\n`,
+          } ${String(row.messageCount).padStart(3)} msgs  ${row.title}${
+            row.interruptedAt ? "  (interrupted)" : ""
+          }\n`,
         );
       }
     });
@@ -66,6 +73,7 @@ export function registerHistory(program: Command, context: CliContext): void {
           context.io.stdout(`    → ${call.name}(${call.arguments})\n`);
         }
       }
+      if (conversation.interruptedAt) context.io.stdout(`${interruptedNote}\n`);
     });
 }
 

@@ -28,7 +28,12 @@ import { registerCompletions } from "./completions.ts";
 import { registerVersion } from "./version.ts";
 import { registerMcp } from "./mcp.ts";
 import { registerDigest } from "./digest.ts";
+import { registerMoney } from "./money.ts";
 import { registerPersonality } from "./personality.ts";
+import { registerApprovals } from "./approvals.ts";
+import { registerGrants } from "./grants.ts";
+import { registerUndo } from "./undo.ts";
+import { registerNotifications } from "./notifications.ts";
 
 /** Adds one command (and its subcommands) to the program. */
 export type CommandRegistrar = (program: Command, context: CliContext) => void;
@@ -51,6 +56,10 @@ export const commandRegistrars: CommandRegistrar[] = [
   registerLogs,
   registerHeartbeat,
   registerTask,
+  registerApprovals,
+  registerGrants,
+  registerUndo,
+  registerNotifications,
   registerService,
   registerMonitor,
   registerDb,
@@ -60,6 +69,7 @@ export const commandRegistrars: CommandRegistrar[] = [
   registerSkill,
   registerPersonality,
   registerDigest,
+  registerMoney,
   registerCompletions,
   registerVersion,
   registerMcp,

@@ -3,6 +3,7 @@ import { logPath, RotatingLogFile } from "../../daemon/log_file.ts";
 import { runDaemon } from "../../daemon/daemon.ts";
 import { daemonSources, pluginSources } from "../../daemon/sources.ts";
 import { skillSources } from "../../daemon/skill_sources.ts";
+import { databaseGuard } from "../../daemon/database_guard.ts";
 import { watchConfigFile } from "../../daemon/config_watch.ts";
 import type { Command } from "commander";
 import type { CliContext } from "../context.ts";
@@ -41,7 +42,12 @@ export function registerServe(program: Command, context: CliContext): void {
       for (const signal of signals) Deno.addSignalListener(signal, stop);
       let manualTick: (() => void) | undefined;
       try {
-        const radar = await context.radar({ logWriters: [(line) => log.write(line)] });
+        // A database known to be damaged is opened read-only: the dashboard says so.
+        const radar = await context.radar({
+          logWriters: [(line) => log.write(line)],
+          openDamaged: true,
+        });
+        const guard = databaseGuard(radar);
         // Imported here: the dashboard (hono, markdown-it) is not loaded by other commands.
         const { startDaemonWebServer } = await import("../../../web/server.ts");
         // IMAP IDLE (imapflow) is imported only when an account uses it.
@@ -63,12 +69,13 @@ export function registerServe(program: Command, context: CliContext): void {
           ticker: (handler, signal) => everyMinute("radar-tick", handler, signal),
           jobs: [...radar.tickJobs(), configWatch],
           sources: [
-            ...daemonSources(radar),
-            ...pluginSources(radar),
+            guard,
+            // What writes stops when the database is found damaged.
+            ...guard.gate([...daemonSources(radar), ...pluginSources(radar), ...mailIdle]),
             ...skillSources(radar),
-            ...mailIdle,
             configWatch,
           ],
+          paused: guard.problem,
           onReady: (url, scheduler) => {
             context.io.stderr(
               `Radar is running at ${url} (PID ${radar.process.pid}); Ctrl-C stops it.\n` +

@@ -5,6 +5,7 @@ import type { Command } from "commander";
 import type { CliContext } from "../context.ts";
 import { ExitCode } from "../../core/errors.ts";
 import { jsonOptionHelp, printJson } from "../json_output.ts";
+import { watcherReports } from "../../daemon/watcher_report.ts";
 
 /** Registers `status`. Exits 1 when the model server is unreachable. */
 export function registerStatus(program: Command, context: CliContext): void {
@@ -41,6 +42,7 @@ export function registerStatus(program: Command, context: CliContext): void {
           llm: status,
           sections,
           sources,
+          watchers: watcherReports(radar.config, radar.watchedFiles, Deno.env.toObject()),
         });
       }
       io.stdout(`config:    ${radar.loaded.path ?? "(none: embedded defaults)"}\n`);

@@ -3,6 +3,7 @@ import type { Radar } from "../../runtime/open_radar.ts";
 import { execStatusLines } from "./exec_status.ts";
 import { daemonStatus } from "./daemon_status.ts";
 import { pluginStatusLines } from "./plugin_status.ts";
+import { awayStatusLines } from "./away_status.ts";
 import { backupStatusLines } from "./backup_status.ts";
 import { budgetStatusLines } from "./budget_status.ts";
 import { browserStatusLines } from "./browser_status.ts";
@@ -21,5 +22,6 @@ export const statusSections: StatusSection[] = [
   (radar) => execStatusLines(radar, Deno.env.toObject()),
   (radar) => pluginStatusLines(radar),
   browserStatusLines,
+  awayStatusLines,
   (radar) => backupStatusLines(radar, Deno.env.toObject()),
 ];

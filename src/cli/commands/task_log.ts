@@ -1,4 +1,7 @@
-/** `radar task log [ID]`: task runs with their tokens, and tokens per day against `budget:`. */
+/**
+ * `radar task log [ID]`: task runs with their tokens, tokens per day against `budget:`, and when
+ * each task was due with what became of it and of its notifications (`task_firings.ts`).
+ */
 import type { Command } from "commander";
 import type { CliContext } from "../context.ts";
 import { jsonOptionHelp, printJson } from "../json_output.ts";
@@ -6,6 +9,7 @@ import { parseId } from "../arguments.ts";
 import { NotFoundError, UsageError } from "../../core/errors.ts";
 import { formatTokens } from "../../core/budget.ts";
 import { describeRun } from "./heartbeat.ts";
+import { firingLines, firingNotifications } from "./task_firings.ts";
 
 /** Registers `task log` under `task`. */
 export function registerTaskLog(task: Command, context: CliContext): void {
@@ -34,7 +38,17 @@ export function registerTaskLog(task: Command, context: CliContext): void {
         const runs = radar.runs.recent(500, { kind: "task" })
           .filter((run) => taskId === undefined || run.taskId === taskId).slice(0, limit);
         const budget = radar.budget.report(days);
-        if (options.json) return printJson(context, { budget, runs });
+        const firings = radar.taskFirings.recent(limit, taskId);
+        if (options.json) {
+          return printJson(context, {
+            budget,
+            runs,
+            firings: firings.map((firing) => ({
+              ...firing,
+              notifications: firingNotifications(radar, firing),
+            })),
+          });
+        }
         const out = (line: string) => context.io.stdout(`${line}\n`);
         const { dailyTokens, taskDailyTokens } = budget.limits;
         const limits = [
@@ -70,12 +84,17 @@ export function registerTaskLog(task: Command, context: CliContext): void {
             );
           }
         }
-        if (!runs.length) return out("No task runs yet.");
-        out("Recent task runs:");
+        if (!runs.length) out("No task runs yet.");
+        else out("Recent task runs:");
         for (const run of runs) {
           out(
             `  ${describeRun(run)} — ${names.get(run.taskId!) ?? "(removed)"}`,
           );
+        }
+        // Delivery receipts: when each was due, what became of it, whether its notes arrived.
+        if (firings.length) {
+          out("When tasks were due:");
+          for (const line of firingLines(radar, firings)) out(line);
         }
       },
     );

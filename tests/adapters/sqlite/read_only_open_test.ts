@@ -92,7 +92,10 @@ Deno.test("a damaged file still fails with the recovery line", () => {
   try {
     const path = join(dir, "radar.db");
     Deno.writeTextFileSync(path, "this is not a database ".repeat(100));
-    assert.throws(() => openDatabase(path), /damaged or not a database.*radar db check/);
+    assert.throws(
+      () => openDatabase(path),
+      /is damaged \(file is not a database\): run `radar db check`/,
+    );
   } finally {
     Deno.removeSync(dir, { recursive: true });
   }

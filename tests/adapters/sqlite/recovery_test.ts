@@ -25,7 +25,10 @@ Deno.test("a file that is not a database: one line with the path and `radar db c
     assert.equal(listed.code, 1);
     const line = oneLine(listed.stderr);
     assert.ok(line.includes(join(dataDir, "radar.db")), line);
-    assert.match(line, /damaged or not a database.*radar db check/);
+    assert.match(
+      line,
+      /is damaged \(file is not a database\): run `radar db check`.*`radar db recover`/,
+    );
     assert.doesNotMatch(line, /unexpected failure/);
     const checked = await runRadar(home, ["db", "check", "--json"]);
     assert.equal(checked.code, 1, checked.stderr);

@@ -17,9 +17,17 @@ import { summariesEvalMigration } from "./015_summaries_eval.ts";
 import { mcpToolChangesMigration } from "./016_mcp_tool_changes.ts";
 import { blockedEventsMigration } from "./018_blocked_events.ts";
 import { digestEmbeddingsMigration } from "./019_digest_embeddings.ts";
+import { approvalsMigration } from "./020_approvals.ts";
+import { grantsMigration } from "./021_grants.ts";
+import { actionJournalMigration } from "./022_action_journal.ts";
+import { receiptsMigration } from "./023_receipts.ts";
+import { watcherReconcileMigration } from "./027_watcher_reconcile.ts";
+import { conversationRunsMigration } from "./028_conversation_runs.ts";
 import { spentOneShotsMigration } from "./029_spent_one_shots.ts";
 import { mcpProgramHashMigration } from "./030_mcp_program_hash.ts";
 import { outboxRecordsMigration } from "./033_outbox_records.ts";
+import { moneyMigration } from "./034_money.ts";
+import { moneyAlertsMigration } from "./035_money_alerts.ts";
 
 /** The ordered migrations applied by `openDatabase`. */
 export const migrations: readonly Migration[] = [
@@ -40,7 +48,15 @@ export const migrations: readonly Migration[] = [
   mcpToolChangesMigration,
   blockedEventsMigration,
   digestEmbeddingsMigration,
+  approvalsMigration,
+  grantsMigration,
+  actionJournalMigration,
+  receiptsMigration,
+  watcherReconcileMigration,
+  conversationRunsMigration,
   spentOneShotsMigration,
   mcpProgramHashMigration,
   outboxRecordsMigration,
+  moneyMigration,
+  moneyAlertsMigration,
 ];

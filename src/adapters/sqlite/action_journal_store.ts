@@ -1,0 +1,128 @@
+/** The action journal in SQLite: every file change a tool made, for undo. */
+import type { DatabaseSync } from "node:sqlite";
+import type {
+  ActionJournal,
+  FileState,
+  JournalEntry,
+  JournalKind,
+  NewJournalEntry,
+} from "../../core/action_journal.ts";
+import type { ConversationKind } from "../../core/tool.ts";
+import { statement } from "./statements.ts";
+import { insert, transaction, write } from "./write.ts";
+
+interface JournalRow {
+  id: number;
+  at: string;
+  tool: string;
+  kind: JournalKind;
+  path: string;
+  from_path: string | null;
+  before_state: string | null;
+  backup: string | null;
+  after_state: string;
+  created_folders: string;
+  conversation_id: number | null;
+  run_kind: string | null;
+  approval_id: number | null;
+  grant_id: string | null;
+  undone_at: string | null;
+  undo_note: string | null;
+}
+
+function toEntry(row: JournalRow): JournalEntry {
+  return {
+    id: Number(row.id),
+    at: row.at,
+    tool: row.tool,
+    kind: row.kind,
+    path: row.path,
+    from: row.from_path ?? undefined,
+    before: row.before_state ? JSON.parse(row.before_state) as FileState : undefined,
+    backup: row.backup ?? undefined,
+    after: JSON.parse(row.after_state) as FileState,
+    createdFolders: JSON.parse(row.created_folders) as string[],
+    conversationId: row.conversation_id === null ? undefined : Number(row.conversation_id),
+    runKind: (row.run_kind ?? undefined) as ConversationKind | undefined,
+    approvalId: row.approval_id === null ? undefined : Number(row.approval_id),
+    grantId: row.grant_id ?? undefined,
+    undoneAt: row.undone_at ?? undefined,
+    undoNote: row.undo_note ?? undefined,
+  };
+}
+
+/** The `action_journal` table. */
+export class SqliteActionJournal implements ActionJournal {
+  constructor(private readonly db: DatabaseSync) {}
+
+  /** Records a change; returns its id. */
+  record(entry: NewJournalEntry, at: Date): number {
+    return insert(
+      this.db,
+      "the action journal entry",
+      `INSERT INTO action_journal (at, tool, kind, path, from_path, before_state, backup, after_state,
+         created_folders, conversation_id, run_kind, approval_id, grant_id)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      at.toISOString(),
+      entry.tool,
+      entry.kind,
+      entry.path,
+      entry.from ?? null,
+      entry.before ? JSON.stringify(entry.before) : null,
+      entry.backup ?? null,
+      JSON.stringify(entry.after),
+      JSON.stringify(entry.createdFolders),
+      entry.conversationId ?? null,
+      entry.runKind ?? null,
+      entry.approvalId ?? null,
+      entry.grantId ?? null,
+    );
+  }
+
+  /** One entry. */
+  get(id: number): JournalEntry | undefined {
+    const row = statement(this.db, "SELECT * FROM action_journal WHERE id = ?").get(id) as
+      | JournalRow
+      | undefined;
+    return row ? toEntry(row) : undefined;
+  }
+
+  /** Newest first. */
+  recent(limit: number): JournalEntry[] {
+    return (statement(this.db, "SELECT * FROM action_journal ORDER BY id DESC LIMIT ?")
+      .all(limit) as unknown as JournalRow[]).map(toEntry);
+  }
+
+  /** The changes an approval's yes made, oldest first. */
+  forApproval(approvalId: number): JournalEntry[] {
+    return (statement(this.db, "SELECT * FROM action_journal WHERE approval_id = ? ORDER BY id")
+      .all(approvalId) as unknown as JournalRow[]).map(toEntry);
+  }
+
+  /** Marks an entry undone (once). */
+  markUndone(id: number, at: Date, note: string): boolean {
+    return write(
+      this.db,
+      "the action journal entry",
+      "UPDATE action_journal SET undone_at = ?, undo_note = ? WHERE id = ? AND undone_at IS NULL",
+      at.toISOString(),
+      note,
+      id,
+    ).changes > 0;
+  }
+
+  /** Deletes entries older than `before`; returns them. */
+  prune(before: Date): JournalEntry[] {
+    return transaction(this.db, () => {
+      const rows = statement(this.db, "SELECT * FROM action_journal WHERE at < ? ORDER BY id")
+        .all(before.toISOString()) as unknown as JournalRow[];
+      write(
+        this.db,
+        "the action journal cleanup",
+        "DELETE FROM action_journal WHERE at < ?",
+        before.toISOString(),
+      );
+      return rows.map(toEntry);
+    }, "the action journal cleanup");
+  }
+}

@@ -1,0 +1,198 @@
+/** Pending approvals in SQLite: the exact action, why, and its fate (decided once). */
+import type { DatabaseSync } from "node:sqlite";
+import type {
+  ApprovalChannel,
+  ApprovalRecord,
+  ApprovalState,
+  ApprovalStore,
+  PendingAction,
+} from "../../core/approvals.ts";
+import type { TaintFinding } from "../../core/taint.ts";
+import type { ConversationKind, ToolOutcome } from "../../core/tool.ts";
+import { statement } from "./statements.ts";
+import { insert, transaction, write } from "./write.ts";
+
+interface ApprovalRow {
+  id: number;
+  key: string | null;
+  state: ApprovalState;
+  tool: string;
+  arguments: string;
+  conversation_id: number | null;
+  kind: string;
+  reasons: string;
+  tainted: string;
+  untrusted_sources: string;
+  created_at: string;
+  expires_at: string;
+  decided_at: string | null;
+  decided_via: ApprovalChannel | null;
+  result: string | null;
+  outcome: string | null;
+  grant_id: string | null;
+}
+
+function toRecord(row: ApprovalRow): ApprovalRecord {
+  return {
+    id: Number(row.id),
+    key: row.key ?? undefined,
+    state: row.state,
+    tool: row.tool,
+    arguments: row.arguments,
+    conversationId: row.conversation_id === null ? undefined : Number(row.conversation_id),
+    kind: row.kind as ConversationKind,
+    reasons: JSON.parse(row.reasons) as string[],
+    tainted: JSON.parse(row.tainted) as TaintFinding[],
+    untrustedSources: JSON.parse(row.untrusted_sources) as string[],
+    createdAt: row.created_at,
+    expiresAt: row.expires_at,
+    decidedAt: row.decided_at ?? undefined,
+    decidedVia: row.decided_via ?? undefined,
+    result: row.result ?? undefined,
+    outcome: (row.outcome ?? undefined) as ToolOutcome | undefined,
+    grantId: row.grant_id ?? undefined,
+  };
+}
+
+/** The `approvals` table. */
+export class SqliteApprovalStore implements ApprovalStore {
+  constructor(private readonly db: DatabaseSync) {}
+
+  /** Stores a pending action; with a known key, returns the approval stored under it. */
+  create(
+    action: PendingAction,
+    at: Date,
+    expiresAt: Date,
+  ): { record: ApprovalRecord; created: boolean } {
+    return transaction(this.db, () => {
+      const known = action.key ? this.#byKey(action.key) : undefined;
+      if (known) return { record: known, created: false };
+      const id = insert(
+        this.db,
+        "the pending approval",
+        `INSERT INTO approvals (key, state, tool, arguments, conversation_id, kind, reasons, tainted,
+           untrusted_sources, created_at, expires_at)
+         VALUES (?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        action.key ?? null,
+        action.tool,
+        action.arguments,
+        action.conversationId ?? null,
+        action.kind,
+        JSON.stringify(action.reasons),
+        JSON.stringify(action.tainted),
+        JSON.stringify(action.untrustedSources),
+        at.toISOString(),
+        expiresAt.toISOString(),
+      );
+      return { record: this.get(id)!, created: true };
+    }, "the pending approval");
+  }
+
+  /** One approval. */
+  get(id: number): ApprovalRecord | undefined {
+    const row = statement(this.db, "SELECT * FROM approvals WHERE id = ?").get(id) as
+      | ApprovalRow
+      | undefined;
+    return row ? toRecord(row) : undefined;
+  }
+
+  /** Newest first. */
+  list(options: { states?: readonly ApprovalState[]; limit: number }): ApprovalRecord[] {
+    const states = options.states ?? [];
+    const where = states.length ? `WHERE state IN (${states.map(() => "?").join(", ")})` : "";
+    const rows = statement(
+      this.db,
+      `SELECT * FROM approvals ${where} ORDER BY id DESC LIMIT ?`,
+    ).all(...states, options.limit) as unknown as ApprovalRow[];
+    return rows.map(toRecord);
+  }
+
+  /** pending and unexpired → running, once. */
+  claim(id: number, at: Date, via: ApprovalChannel): ApprovalRecord | undefined {
+    const changed = write(
+      this.db,
+      "the approval",
+      `UPDATE approvals SET state = 'running', decided_at = ?, decided_via = ?
+       WHERE id = ? AND state = 'pending' AND expires_at > ?`,
+      at.toISOString(),
+      via,
+      id,
+      at.toISOString(),
+    ).changes;
+    return changed ? this.get(id) : undefined;
+  }
+
+  /** Records what running the approved action returned. */
+  finish(
+    id: number,
+    outcome: { state: "done" | "failed"; result: string; outcome: ToolOutcome },
+    at: Date,
+  ): void {
+    write(
+      this.db,
+      "the approval's result",
+      `UPDATE approvals SET state = ?, result = ?, outcome = ?, decided_at = COALESCE(decided_at, ?)
+       WHERE id = ?`,
+      outcome.state,
+      outcome.result,
+      outcome.outcome,
+      at.toISOString(),
+      id,
+    );
+  }
+
+  /** pending → denied. */
+  deny(id: number, at: Date, via: ApprovalChannel): boolean {
+    return write(
+      this.db,
+      "the approval",
+      `UPDATE approvals SET state = 'denied', decided_at = ?, decided_via = ?
+       WHERE id = ? AND state = 'pending'`,
+      at.toISOString(),
+      via,
+      id,
+    ).changes > 0;
+  }
+
+  /** Pending approvals past their expiry become expired. */
+  expire(at: Date): ApprovalRecord[] {
+    return transaction(this.db, () => {
+      const rows = statement(
+        this.db,
+        "SELECT * FROM approvals WHERE state = 'pending' AND expires_at <= ? ORDER BY id",
+      ).all(at.toISOString()) as unknown as ApprovalRow[];
+      for (const row of rows) {
+        write(
+          this.db,
+          "the approval",
+          "UPDATE approvals SET state = 'expired', decided_at = ? WHERE id = ?",
+          at.toISOString(),
+          row.id,
+        );
+      }
+      return rows.map((row) => ({ ...toRecord(row), state: "expired" as const }));
+    }, "the expired approvals");
+  }
+
+  /** Links the grant made from an approval. */
+  linkGrant(id: number, grantId: string): void {
+    write(this.db, "the approval", "UPDATE approvals SET grant_id = ? WHERE id = ?", grantId, id);
+  }
+
+  /** Deletes decided approvals older than `before`. */
+  prune(before: Date): number {
+    return write(
+      this.db,
+      "the approvals cleanup",
+      "DELETE FROM approvals WHERE state NOT IN ('pending', 'running') AND created_at < ?",
+      before.toISOString(),
+    ).changes;
+  }
+
+  #byKey(key: string): ApprovalRecord | undefined {
+    const row = statement(this.db, "SELECT * FROM approvals WHERE key = ?").get(key) as
+      | ApprovalRow
+      | undefined;
+    return row ? toRecord(row) : undefined;
+  }
+}

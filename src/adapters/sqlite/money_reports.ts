@@ -1,0 +1,111 @@
+/** SQLite sums behind the money report. */
+import type { DatabaseSync } from "node:sqlite";
+import type {
+  CategoryTotal,
+  MerchantTotal,
+  MoneyAccountSummary,
+  MoneyReports,
+} from "../../core/money_store.ts";
+import { statement } from "./statements.ts";
+
+/** The report's sums: integer SUMs in SQLite, exact. */
+export class SqliteMoneyReports implements MoneyReports {
+  constructor(private readonly db: DatabaseSync) {}
+
+  categoryTotals(fromMonth: string, toMonth: string): CategoryTotal[] {
+    const rows = statement(
+      this.db,
+      `SELECT substr(booked_on, 1, 7) AS month, currency, COALESCE(category, '') AS category,
+         SUM(CASE WHEN amount_minor < 0 THEN amount_minor ELSE 0 END) AS spent,
+         SUM(CASE WHEN amount_minor > 0 THEN amount_minor ELSE 0 END) AS received,
+         COUNT(*) AS count
+       FROM money_transactions WHERE booked_on >= ? AND booked_on < ?
+       GROUP BY month, currency, category ORDER BY month, currency, category`,
+    ).all(`${fromMonth}-01`, `${toMonth}-99`) as Array<
+      {
+        month: string;
+        currency: string;
+        category: string;
+        spent: number;
+        received: number;
+        count: number;
+      }
+    >;
+    return rows.map((row) => ({
+      month: row.month,
+      currency: row.currency,
+      category: row.category,
+      spentMinor: row.spent,
+      receivedMinor: row.received,
+      count: row.count,
+    }));
+  }
+
+  topMerchants(month: string, limit: number): MerchantTotal[] {
+    const rows = statement(
+      this.db,
+      `SELECT merchant, currency, MIN(payee) AS payee, SUM(amount_minor) AS spent,
+         COUNT(*) AS count
+       FROM money_transactions
+       WHERE booked_on >= ? AND booked_on < ? AND amount_minor < 0
+       GROUP BY currency, merchant ORDER BY currency, spent, merchant`,
+    ).all(`${month}-01`, `${month}-99`) as Array<
+      { merchant: string; currency: string; payee: string; spent: number; count: number }
+    >;
+    const perCurrency = new Map<string, number>();
+    const top: MerchantTotal[] = [];
+    for (const row of rows) {
+      const shown = perCurrency.get(row.currency) ?? 0;
+      if (shown >= limit) continue;
+      perCurrency.set(row.currency, shown + 1);
+      top.push({
+        merchant: row.merchant,
+        payee: row.payee,
+        currency: row.currency,
+        spentMinor: row.spent,
+        count: row.count,
+      });
+    }
+    return top;
+  }
+
+  categoryCounts(): Map<string, number> {
+    const rows = statement(
+      this.db,
+      `SELECT COALESCE(category, '') AS category, COUNT(*) AS count
+       FROM money_transactions GROUP BY category`,
+    ).all() as Array<{ category: string; count: number }>;
+    return new Map(rows.map((row) => [row.category, row.count]));
+  }
+
+  accounts(): MoneyAccountSummary[] {
+    const rows = statement(
+      this.db,
+      `SELECT t.account AS name, COUNT(*) AS count, MIN(t.booked_on) AS first_on,
+         MAX(t.booked_on) AS last_on, a.balance_minor, a.balance_currency, a.balance_on
+       FROM money_transactions t LEFT JOIN money_accounts a ON a.name = t.account
+       GROUP BY t.account ORDER BY t.account`,
+    ).all() as Array<{
+      name: string;
+      count: number;
+      first_on: string;
+      last_on: string;
+      balance_minor: number | null;
+      balance_currency: string | null;
+      balance_on: string | null;
+    }>;
+    return rows.map((row) => ({
+      name: row.name,
+      transactions: row.count,
+      firstOn: row.first_on,
+      lastOn: row.last_on,
+      ...(row.balance_minor === null || !row.balance_currency || !row.balance_on ? {} : {
+        balance: {
+          amountMinor: row.balance_minor,
+          currency: row.balance_currency,
+          on: row.balance_on,
+        },
+      }),
+    }));
+  }
+}

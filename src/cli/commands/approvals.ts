@@ -1,0 +1,118 @@
+/**
+ * `radar approvals list|show|approve|deny`: the actions unattended runs left for your yes.
+ * Approving runs exactly the stored call (the model is not asked again); `--always` also stores a
+ * standing grant so matching calls need no yes from then on. Approve and deny are control
+ * commands: a person at a terminal, never a script or Radar's own exec.
+ */
+import type { Command } from "commander";
+import { approvalId, describeCall, outcomeLine } from "../../application/approvals.ts";
+import { describeGrant } from "../../application/grant_rules.ts";
+import type { ApprovalRecord } from "../../core/approvals.ts";
+import { RadarError, UsageError } from "../../core/errors.ts";
+import { jsonOptionHelp, printJson } from "../json_output.ts";
+import { formatDateTime } from "../../core/zoned_time.ts";
+import type { CliContext } from "../context.ts";
+
+/** One approval in one line. */
+export function approvalLine(record: ApprovalRecord, timeZone?: string): string {
+  const at = record.state === "pending" ? record.expiresAt : record.decidedAt;
+  const shown = at ? formatDateTime(new Date(at), timeZone, { zone: true }) : "";
+  const when = record.state === "pending" ? `expires ${shown}` : shown;
+  return `#${record.id}  ${record.state.padEnd(7)}  ${record.kind.padEnd(9)} ${
+    describeCall(record.tool, record.arguments).slice(0, 140)
+  }  (${when})`;
+}
+
+/** Parses NAME=PATTERN arguments. */
+export function parsePatterns(pairs: readonly string[]): Record<string, string> {
+  const patterns: Record<string, string> = {};
+  for (const pair of pairs) {
+    const at = pair.indexOf("=");
+    if (at < 1) throw new UsageError(`Expected NAME=PATTERN, not "${pair}"`);
+    patterns[pair.slice(0, at)] = pair.slice(at + 1);
+  }
+  return patterns;
+}
+
+/** Registers `approvals` and its subcommands. */
+export function registerApprovals(program: Command, context: CliContext): void {
+  const approvals = program.command("approvals")
+    .description("actions unattended runs left for your yes (list, show, approve, deny)");
+
+  approvals.command("list")
+    .description("pending approvals (--all: also decided and expired ones)")
+    .option("--all", "include approved, denied and expired ones")
+    .option("--json", jsonOptionHelp)
+    .action(async (options: { all?: boolean; json?: boolean }) => {
+      const radar = await context.radar();
+      const records = radar.approvals.list({ pendingOnly: !options.all });
+      if (options.json) return printJson(context, records);
+      if (!records.length) {
+        return context.io.stdout(
+          options.all ? "No approvals yet.\n" : "Nothing waits for your yes.\n",
+        );
+      }
+      const zone = radar.config.radar.timezone || undefined;
+      for (const record of records) context.io.stdout(`${approvalLine(record, zone)}\n`);
+    });
+
+  approvals.command("show").argument("<id>")
+    .description("one approval: the exact call, why it needs a yes, what the run had read")
+    .option("--json", jsonOptionHelp)
+    .action(async (id: string, options: { json?: boolean }) => {
+      const radar = await context.radar();
+      const record = radar.approvals.show(approvalId(id));
+      const suggested = radar.approvals.suggest(record);
+      if (options.json) return printJson(context, { ...record, suggestedGrant: suggested });
+      const lines = [
+        approvalLine(record, radar.config.radar.timezone || undefined),
+        `tool:       ${record.tool}`,
+        `arguments:  ${record.arguments}`,
+        `why:        ${record.reasons.join("\n            ")}`,
+        `run:        ${record.kind}${
+          record.conversationId === undefined ? "" : ` (conversation #${record.conversationId})`
+        }`,
+        `had read:   ${record.untrustedSources.join(", ") || "nothing from outside"}`,
+        ...(record.result ? [`result:     ${record.result}`] : []),
+        ...(record.state === "pending" && Object.keys(suggested).length
+          ? [`always:     ${describeGrant({ tool: record.tool, arguments: suggested })}`]
+          : []),
+      ];
+      context.io.stdout(`${lines.join("\n")}\n`);
+    });
+
+  approvals.command("approve").argument("<id>")
+    .description("run the stored action now (--always: and allow matching calls from now on)")
+    .option("--always", "also store a standing grant (the suggested patterns, or --arg)")
+    .option("--arg <name=pattern...>", "the grant's pattern for an argument (with --always)")
+    .option("--note <text>", "a note on the grant")
+    .action(async (id: string, options: { always?: boolean; arg?: string[]; note?: string }) => {
+      const radar = await context.radar();
+      const number = approvalId(id);
+      if (options.arg && !options.always) throw new UsageError("--arg goes with --always");
+      if (options.always) {
+        const outcome = await radar.approvals.alwaysAllow(
+          number,
+          "cli",
+          options.arg ? parsePatterns(options.arg) : undefined,
+          options.note,
+        );
+        const grant = radar.grants.list().find((item) => item.id === outcome.grantId)!;
+        context.io.stdout(`Grant ${grant.id}: ${describeGrant(grant)}\n${outcomeLine(outcome)}\n`);
+        if (outcome.state === "failed") context.setExitCode(1);
+        return;
+      }
+      const outcome = await radar.approvals.approve(number, "cli");
+      if (outcome.state === "not_pending") throw new RadarError(outcome.text);
+      context.io.stdout(`${outcomeLine(outcome)}\n`);
+      if (outcome.state === "failed") context.setExitCode(1);
+    });
+
+  approvals.command("deny").argument("<id>").description("do not run it").action(
+    async (id: string) => {
+      const outcome = (await context.radar()).approvals.deny(approvalId(id), "cli");
+      if (outcome.record.state !== "denied") throw new RadarError(outcome.text);
+      context.io.stdout(`${outcome.text}\n`);
+    },
+  );
+}

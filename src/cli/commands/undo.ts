@@ -1,0 +1,59 @@
+/**
+ * `radar undo [ID]`: undoes a file change Radar made (the newest one not undone yet, or change
+ * ID); `--list` shows the action journal. Undo works while the file is still as Radar left it and
+ * never overwrites a file that took its old place.
+ */
+import type { Command } from "commander";
+import type { JournalEntry } from "../../core/action_journal.ts";
+import { RadarError } from "../../core/errors.ts";
+import { formatDateTime } from "../../core/zoned_time.ts";
+import { parseCount, parseId } from "../arguments.ts";
+import { jsonOptionHelp, printJson } from "../json_output.ts";
+import type { CliContext } from "../context.ts";
+
+/** One journal entry in one line. */
+export function journalLine(
+  entry: JournalEntry,
+  display: (path: string) => string = (p) => p,
+  timeZone?: string,
+): string {
+  const what = entry.from
+    ? `${entry.kind} ${display(entry.from)} → ${display(entry.path)}`
+    : `${entry.kind} ${display(entry.path)}`;
+  const state = entry.undoneAt ? `  [undone: ${entry.undoNote}]` : "";
+  const by = entry.approvalId === undefined ? entry.runKind ?? "" : `approval #${entry.approvalId}`;
+  return `#${entry.id}  ${formatDateTime(new Date(entry.at), timeZone)}  ${what}  (${by})${state}`;
+}
+
+/** Registers `undo`. */
+export function registerUndo(program: Command, context: CliContext): void {
+  program.command("undo")
+    .description("undo a file change Radar made (the newest, or change ID); --list shows them")
+    .argument("[id]")
+    .option("--list", "the action journal, newest first")
+    .option("-n, --limit <n>", "how many with --list", "20")
+    .option("--json", jsonOptionHelp)
+    .action(
+      async (
+        id: string | undefined,
+        options: { list?: boolean; limit: string; json?: boolean },
+      ) => {
+        const radar = await context.radar();
+        const home = context.io.env.HOME ?? "";
+        const display = (path: string) =>
+          home && path.startsWith(`${home}/`) ? `~/${path.slice(home.length + 1)}` : path;
+        if (options.list) {
+          const entries = radar.actions.journal.recent(parseCount(options.limit, "--limit"));
+          if (options.json) return printJson(context, entries);
+          if (!entries.length) return context.io.stdout("No file changes recorded.\n");
+          const zone = radar.config.radar.timezone || undefined;
+          for (const entry of entries) context.io.stdout(`${journalLine(entry, display, zone)}\n`);
+          return;
+        }
+        const result = await radar.actions.undo(id === undefined ? undefined : parseId(id));
+        if (options.json) return printJson(context, result);
+        if (!result.ok) throw new RadarError(`Cannot undo: ${result.reason}`);
+        context.io.stdout(`Undone #${result.entry.id}: ${result.note}.\n`);
+      },
+    );
+}

@@ -1,0 +1,138 @@
+/**
+ * File changes that never overwrite, and the states the action journal records: a move is a hard
+ * link plus an unlink (the link fails when the name exists, so a file appearing meanwhile is never
+ * replaced); across file systems, or where links are not supported, a copy into a file opened with
+ * createNew, synced, then the source removed.
+ */
+import { createHash } from "node:crypto";
+import { dirname } from "node:path";
+import type { FileState } from "../core/action_journal.ts";
+
+/** Files larger than this are recorded by size and time, without a content hash. */
+export const maxHashedBytes = 512 * 1024 * 1024;
+
+/** Thrown when the target name is taken (nothing was changed). */
+export class TargetExistsError extends Error {}
+
+/** The state of a regular file (hashed when not too large). */
+export async function fileState(path: string): Promise<FileState> {
+  const info = await Deno.stat(path);
+  const state: FileState = { size: info.size, mtimeMs: info.mtime?.getTime() ?? 0 };
+  if (info.size <= maxHashedBytes) state.sha256 = await sha256File(path);
+  return state;
+}
+
+/** True when the file at `path` is still what `state` recorded (content, else size and time). */
+export async function unchangedSince(path: string, state: FileState): Promise<boolean> {
+  let now: FileState;
+  try {
+    now = await fileState(path);
+  } catch {
+    return false;
+  }
+  if (now.size !== state.size) return false;
+  return state.sha256 && now.sha256 ? now.sha256 === state.sha256 : now.mtimeMs === state.mtimeMs;
+}
+
+/** The SHA-256 of a file's content, hex, read as a stream. */
+export async function sha256File(path: string): Promise<string> {
+  const hash = createHash("sha256");
+  using file = await Deno.open(path, { read: true });
+  for await (const chunk of file.readable) hash.update(chunk);
+  return hash.digest("hex");
+}
+
+/** Creates the missing folders of `folder`; returns those it created, outermost first. */
+export async function createFolders(folder: string): Promise<string[]> {
+  const missing: string[] = [];
+  for (let current = folder;; current = dirname(current)) {
+    try {
+      const info = await Deno.lstat(current);
+      if (!info.isDirectory) throw new Deno.errors.NotADirectory(`${current} is not a folder`);
+      break;
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+      missing.unshift(current);
+      if (dirname(current) === current) break;
+    }
+  }
+  for (const path of missing) {
+    try {
+      await Deno.mkdir(path);
+    } catch (error) {
+      if (!(error instanceof Deno.errors.AlreadyExists)) throw error;
+    }
+  }
+  return missing;
+}
+
+/** Removes the folders (innermost first) that are empty now; returns those removed. */
+export async function removeEmptyFolders(folders: readonly string[]): Promise<string[]> {
+  const removed: string[] = [];
+  for (const folder of [...folders].reverse()) {
+    try {
+      await Deno.remove(folder);
+      removed.push(folder);
+    } catch { /* not empty, or gone: leave it */ }
+  }
+  return removed;
+}
+
+/**
+ * Moves (or copies) the regular file `from` to `to`, never replacing an existing `to`. `source` is
+ * the opened source (checked by the caller), used when the content has to be copied.
+ */
+export async function transferWithoutOverwrite(
+  from: string,
+  to: string,
+  options: { copy: boolean; source: Deno.FsFile; mode?: number },
+): Promise<void> {
+  if (!options.copy) {
+    try {
+      await Deno.link(from, to);
+      await Deno.remove(from);
+      return;
+    } catch (error) {
+      if (error instanceof Deno.errors.AlreadyExists) throw new TargetExistsError(to);
+      if (!linkUnsupported(error)) throw error;
+    }
+  }
+  await copyInto(to, options.source, options.mode);
+  if (!options.copy) await Deno.remove(from);
+}
+
+/** Copies an open file into a new file `to` (createNew: a taken name fails, nothing replaced). */
+async function copyInto(to: string, source: Deno.FsFile, mode?: number): Promise<void> {
+  let target: Deno.FsFile;
+  try {
+    target = await Deno.open(to, { write: true, createNew: true, mode: mode ?? 0o644 });
+  } catch (error) {
+    if (error instanceof Deno.errors.AlreadyExists) throw new TargetExistsError(to);
+    throw error;
+  }
+  try {
+    await source.seek(0, Deno.SeekMode.Start);
+    const buffer = new Uint8Array(256 * 1024);
+    while (true) {
+      const count = await source.read(buffer);
+      if (count === null) break;
+      let offset = 0;
+      while (offset < count) offset += await target.write(buffer.subarray(offset, count));
+    }
+    await target.sync();
+    target.close();
+  } catch (error) {
+    target.close();
+    await Deno.remove(to).catch(() => {});
+    throw error;
+  }
+}
+
+/** A link that failed because of the file system (another device, no hard links), not the names. */
+function linkUnsupported(error: unknown): boolean {
+  const code = (error as { code?: string })?.code;
+  return code === "EXDEV" || code === "EPERM" || code === "ENOTSUP" || code === "EOPNOTSUPP" ||
+    code === "EMLINK" || /cross-device|not supported|operation not permitted/i.test(
+      error instanceof Error ? error.message : "",
+    );
+}

@@ -1,0 +1,101 @@
+/**
+ * `radar approvals`, `radar grants` and `radar undo` in-process: listings with --json, approving
+ * exactly the stored call once, readable errors with meaningful exit codes, grants that would
+ * cover protected places refused, radar.yaml's rules listed but revoked only there.
+ */
+import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { runCli } from "../../src/cli/program.ts";
+import { ExitCode } from "../../src/core/errors.ts";
+import { memoryIo } from "../helpers/memory_io.ts";
+import { withTestDaemon } from "../helpers/test_radar.ts";
+
+const yaml = `radar:
+  timezone: "UTC"
+grants:
+  - tool: write_file
+    arguments: { path: "~/Inbox/*.md" }
+    note: "notes inbox"
+`;
+
+Deno.test("approvals list/show/approve/deny, grants add/list/revoke and undo from the CLI", async () => {
+  await withTestDaemon({ yaml, now: new Date().toISOString() }, async ({ dir, services }) => {
+    const env = {
+      HOME: dir,
+      RADAR_DATA_DIR: join(dir, "data"),
+      RADAR_CONFIG: join(dir, "radar.yaml"),
+      RADAR_LLM_BASE_URL: "http://127.0.0.1:9",
+    };
+    const cli = async (args: string[], options: { stdin?: string } = {}) => {
+      const io = memoryIo(env, { cwd: dir, ...options });
+      const code = await runCli(args, io);
+      return { code, out: io.out.join(""), err: io.err.join("") };
+    };
+    const { id } = await services.approvals.request({
+      tool: "write_file",
+      arguments: JSON.stringify({ path: "~/notes/plan.txt", content: "the plan" }),
+      kind: "task",
+      reasons: [
+        "Radar wants to write ~/notes/plan.txt (outside ~/.local/state/radar/scratch). Allow?",
+      ],
+      tainted: [],
+      untrustedSources: ["tool fetch_url"],
+    });
+    const listed = await cli(["approvals", "list", "--json"]);
+    assert.equal(listed.code, 0, listed.err);
+    assert.deepEqual(JSON.parse(listed.out).map((record: { id: number }) => record.id), [id]);
+    const shown = await cli(["approvals", "show", String(id)]);
+    assert.match(
+      shown.out,
+      /^#1 {2}pending {2}task +write_file path=~\/notes\/plan\.txt content=the plan/,
+    );
+    assert.match(shown.out, /had read: {3}tool fetch_url/);
+    assert.match(shown.out, /always: {5}write_file path=~\/notes\/\*\*/);
+    const piped = await cli(["approvals", "approve", "1"], { stdin: "" });
+    assert.equal(piped.code, ExitCode.usage);
+    assert.match(piped.err, /Refusing `radar approvals approve`/);
+    const approved = await cli(["approvals", "approve", "1"]);
+    assert.equal(approved.code, 0, approved.err);
+    assert.match(
+      approved.out,
+      /^Done \(#1\): Created ~\/notes\/plan\.txt \(8 bytes\)\. Undo: radar undo 1\.\n$/,
+    );
+    assert.equal(Deno.readTextFileSync(join(dir, "notes/plan.txt")), "the plan");
+    const again = await cli(["approvals", "approve", "1"]);
+    assert.equal(again.code, 1);
+    assert.equal(
+      again.err,
+      "radar: Approval #1 is done (with radar approvals approve); nothing was done now.\n",
+    );
+    assert.equal((await cli(["approvals", "deny", "1"])).code, 1);
+    assert.equal((await cli(["approvals", "show", "99"])).code, ExitCode.notFound);
+    assert.equal((await cli(["approvals", "show", "x1"])).code, ExitCode.usage);
+
+    const broad = await cli(["grants", "add", "write_file", "path=~/**"]);
+    assert.equal(broad.code, ExitCode.usage);
+    assert.match(
+      broad.err,
+      /^radar: Cannot add the grant: path: ~ holds .* name a folder inside it instead\n$/,
+    );
+    const added = await cli(["grants", "add", "write_file", "path=~/notes/**", "--note", "notes"]);
+    assert.equal(added.out, "Added grant 1: write_file path=~/notes/**\n");
+    const grants = await cli(["grants", "list"]);
+    assert.match(
+      grants.out,
+      /^config:1 {2}write_file path=~\/Inbox\/\*\.md {2}\(radar\.yaml\) — notes inbox\n1 +write_file path=~\/notes\/\*\* {2}\(added \d{4}-\d\d-\d\d\) — notes\n$/,
+    );
+    assert.equal((await cli(["grants", "revoke", "config:1"])).code, ExitCode.usage);
+    assert.equal((await cli(["grants", "revoke", "1"])).code, 0);
+    assert.equal((await cli(["grants", "revoke", "1"])).code, ExitCode.notFound);
+
+    const journal = await cli(["undo", "--list"]);
+    assert.match(journal.out, /^#1 {2}.* {2}create ~\/notes\/plan\.txt {2}\(approval #1\)\n$/);
+    const undone = await cli(["undo"]);
+    assert.equal(undone.out, "Undone #1: removed ~/notes/plan.txt.\n");
+    assert.equal(existsSync(join(dir, "notes")), false);
+    const nothing = await cli(["undo"]);
+    assert.equal(nothing.code, 1);
+    assert.equal(nothing.err, "radar: Cannot undo: nothing to undo\n");
+  });
+});

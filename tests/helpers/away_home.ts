@@ -1,0 +1,124 @@
+/**
+ * A home for "act while I'm away" tests: a real Radar whose model is the fake LLM server over
+ * HTTP, a capture server standing in for ntfy, the dashboard on a loopback port (the approval
+ * buttons point there), a watched ~/Downloads with a durable folder watcher, and no quiet hours
+ * (the heartbeat runs at night).
+ */
+import { join } from "node:path";
+import { ManualClock } from "../../src/adapters/clock.ts";
+import { daemonSources } from "../../src/daemon/sources.ts";
+import { openRadar, type Radar } from "../../src/runtime/open_radar.ts";
+import { type RunningWebServer, startWebServer } from "../../web/server.ts";
+import { FakeLlmServer } from "../fakes/fake_llm_server.ts";
+import { type FakeNtfyServer, startFakeNtfy } from "../fakes/fake_ntfy_server.ts";
+import { ManualTimers } from "../fakes/manual_timers.ts";
+import { buildPdf } from "./pdf_factory.ts";
+
+/** The running pieces of one test. */
+export interface AwayHome {
+  home: string;
+  radar: Radar;
+  llm: FakeLlmServer;
+  ntfy: FakeNtfyServer;
+  web: RunningWebServer;
+  /** The dashboard's address without a trailing slash (what the buttons start with). */
+  base: string;
+  clock: ManualClock;
+  env: Record<string, string>;
+  /** Every URL Radar's own fetch requested (tools and notifications). */
+  requested: string[];
+  /** Drops a real PDF with `text` into ~/Downloads and lets the watcher queue its event. */
+  dropPdf(name: string, text: string): Promise<string>;
+  /** ntfy JSON messages received (approval notices), parsed. */
+  notices(): Array<Record<string, unknown>>;
+}
+
+/** Runs `work` in a fresh away home; everything is stopped and removed afterwards. */
+export async function withAwayHome(
+  options: { yaml?: string },
+  work: (home: AwayHome) => Promise<void>,
+): Promise<void> {
+  const llm = FakeLlmServer.start();
+  const ntfy = startFakeNtfy();
+  const home = Deno.realPathSync(Deno.makeTempDirSync({ prefix: "radar-away-" }));
+  Deno.mkdirSync(join(home, "Downloads"));
+  const config = join(home, "radar-test.yaml");
+  Deno.writeTextFileSync(
+    config,
+    `radar:
+  timezone: "UTC"
+llm:
+  retries: 0
+plugins:
+  enabled: false
+heartbeat:
+  quiet_hours: null
+notifications:
+  ntfy: { url: "${ntfy.url}", topic: "away" }
+watchers:
+  - path: "~/Downloads"
+    pattern: "*.pdf"
+    action: "new_pdf_detected"
+${options.yaml ?? ""}`,
+  );
+  const env: Record<string, string> = {
+    HOME: home,
+    RADAR_CONFIG: config,
+    RADAR_DATA_DIR: join(home, "data"),
+    RADAR_LLM_BASE_URL: llm.url,
+  };
+  // Starts at the real time: `radar` commands run in-process read the system clock and must agree
+  // with the runtime about what has expired (the tests move this clock, never wait on it).
+  const clock = new ManualClock(new Date());
+  const requested: string[] = [];
+  const radar = openRadar({
+    env,
+    cwd: home,
+    clock,
+    logLevel: "error",
+    fetch: (input, init) => {
+      requested.push(input instanceof Request ? input.url : String(input));
+      return fetch(input, init);
+    },
+  });
+  const web = startWebServer({ runtime: radar, host: "127.0.0.1", port: 0, env, cwd: home });
+  // The buttons point at the dashboard the way the phone would reach it.
+  radar.config.web.public_url = web.url;
+  const timers = new ManualTimers();
+  let now = 1_000_000;
+  const [watcher] = daemonSources(radar, { timers, env, now: () => now });
+  await watcher.start();
+  try {
+    await work({
+      home,
+      radar,
+      llm,
+      ntfy,
+      web,
+      base: web.url.replace(/\/+$/, ""),
+      clock,
+      env,
+      requested,
+      async dropPdf(name, text) {
+        const path = join(home, "Downloads", name);
+        Deno.writeFileSync(path, buildPdf([{ text }]));
+        await watcher.reconcile("overflow");
+        now += 3_000;
+        timers.fireAll();
+        await Promise.resolve();
+        return path;
+      },
+      notices: () =>
+        ntfy.requests.filter((request) => request.path === "/").map((request) =>
+          JSON.parse(request.body)
+        ),
+    });
+  } finally {
+    watcher.close();
+    await web.close();
+    radar.close();
+    await llm.close();
+    await ntfy.close();
+    Deno.removeSync(home, { recursive: true });
+  }
+}

@@ -1,0 +1,223 @@
+/**
+ * `/approvals`: what waits for a yes (Approve, Deny, Always allow…), the standing grants (Revoke)
+ * and recent file changes (Undo). `/act/SECRET`: the phone's buttons. The secret is the whole
+ * credential there — single-use, single-action, expiring — so that path needs no login and no
+ * Origin (ntfy's app sends none); GET only shows what the button does, POST does it once.
+ */
+import { Hono } from "hono";
+import type { Context } from "hono";
+import type { RouteContext } from "../app.tsx";
+import { throttled } from "../middleware/auth.ts";
+import { outcomeLine } from "../../src/application/approvals.ts";
+import { field, parseId, redirectAfterPost, renderPage } from "../render.tsx";
+import { Notice, Unavailable } from "../views/layout.tsx";
+import { AlwaysAllowForm, ApprovalCard, ChangeList, GrantTable } from "../views/approvals.tsx";
+
+/** The path of a button URL (the secret's shape is checked again by the store). */
+export const capabilityPath = /^\/act\/[A-Za-z0-9_-]{1,64}$/;
+
+const unavailable = (
+  <Unavailable what="Approvals are not available here." hint="They live in `radar serve`." />
+);
+
+/** Approval, grant, undo and button routes. */
+export function approvalsRoutes(context: RouteContext): Hono {
+  const app = new Hono();
+  const { deps, throttle } = context;
+  const display = (path: string) => {
+    const home = deps.away?.home ?? "";
+    return home && path.startsWith(`${home}/`) ? `~/${path.slice(home.length + 1)}` : path;
+  };
+
+  app.get("/approvals", async (c) => {
+    const away = deps.away;
+    if (!away) {
+      return renderPage(c, context, { title: "Approvals", active: "/approvals" }, unavailable);
+    }
+    const records = away.approvals.list({ limit: 50 });
+    const pending = records.filter((record) => record.state === "pending");
+    const decided = records.filter((record) => record.state !== "pending").slice(0, 10);
+    const message = c.req.query("done");
+    return await renderPage(
+      c,
+      context,
+      { title: "Approvals", active: "/approvals" },
+      <>
+        {message ? <Notice>{message.slice(0, 500)}</Notice> : null}
+        <section id="pending-approvals">
+          <h2>Waiting for your yes</h2>
+          {pending.length
+            ? pending.map((record) => <ApprovalCard key={record.id} record={record} />)
+            : <p class="muted">Nothing waits for your yes.</p>}
+        </section>
+        <section id="grants">
+          <h2>Standing grants</h2>
+          <GrantTable grants={away.grants.list()} />
+        </section>
+        <section id="changes">
+          <h2>Recent file changes</h2>
+          <ChangeList entries={away.actions.journal.recent(20)} display={display} />
+        </section>
+        <section id="decided-approvals">
+          <h2>Decided</h2>
+          {decided.length
+            ? decided.map((record) => <ApprovalCard key={record.id} record={record} compact />)
+            : <p class="muted">None yet.</p>}
+        </section>
+      </>,
+    );
+  });
+
+  const noSuchApproval = (c: Context) =>
+    renderPage(c, context, { title: "Approval", status: 404 }, <Notice>No such approval.</Notice>);
+
+  app.get("/approvals/:id", (c) => {
+    const record = findRecord(c);
+    if (!record) return noSuchApproval(c);
+    return renderPage(
+      c,
+      context,
+      { title: `Approval #${record.id}`, active: "/approvals" },
+      <ApprovalCard record={record} />,
+    );
+  });
+
+  app.get("/approvals/:id/always", (c) => {
+    const record = findRecord(c);
+    if (!record || !deps.away) return noSuchApproval(c);
+    return renderPage(
+      c,
+      context,
+      { title: `Always allow #${record.id}`, active: "/approvals" },
+      <>
+        <ApprovalCard record={record} compact />
+        <AlwaysAllowForm record={record} suggested={deps.away.approvals.suggest(record)} />
+      </>,
+    );
+  });
+
+  function findRecord(c: Context) {
+    const id = parseId(c.req.param("id"));
+    if (id === undefined || !deps.away) return undefined;
+    try {
+      return deps.away.approvals.show(id);
+    } catch {
+      return undefined;
+    }
+  }
+
+  const done = (c: Context, text: string) =>
+    redirectAfterPost(c, `/approvals?done=${encodeURIComponent(text.slice(0, 400))}`);
+
+  app.post("/approvals/:id/approve", async (c) => {
+    const record = findRecord(c);
+    if (!record) return c.text("No such approval.", 404);
+    return done(c, outcomeLine(await deps.away!.approvals.approve(record.id, "dashboard")));
+  });
+
+  app.post("/approvals/:id/deny", (c) => {
+    const record = findRecord(c);
+    if (!record) return c.text("No such approval.", 404);
+    return done(c, deps.away!.approvals.deny(record.id, "dashboard").text);
+  });
+
+  app.post("/approvals/:id/always", async (c) => {
+    const record = findRecord(c);
+    if (!record) return c.text("No such approval.", 404);
+    const form = await c.req.parseBody();
+    const patterns: Record<string, string> = {};
+    for (const name of Object.keys(form)) {
+      if (!name.startsWith("arg.")) continue;
+      const value = field(form, name);
+      if (value) patterns[name.slice(4)] = value;
+    }
+    try {
+      const outcome = await deps.away!.approvals.alwaysAllow(
+        record.id,
+        "dashboard",
+        patterns,
+        field(form, "note"),
+      );
+      return done(c, `Grant ${outcome.grantId} added. ${outcomeLine(outcome)}`);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      return renderPage(
+        c,
+        context,
+        { title: `Always allow #${record.id}`, active: "/approvals", status: 422 },
+        <>
+          <Notice kind="error">{message}</Notice>
+          <AlwaysAllowForm record={record} suggested={patterns} />
+        </>,
+      );
+    }
+  });
+
+  app.post("/grants/:id/revoke", (c) => {
+    const id = c.req.param("id");
+    if (!deps.away || !/^\d{1,12}$/.test(id)) return c.text("No such grant.", 404);
+    try {
+      deps.away.grants.revoke(id);
+    } catch (error) {
+      return c.text((error as Error).message, 404);
+    }
+    return done(c, `Revoked grant ${id}.`);
+  });
+
+  app.post("/actions/:id/undo", async (c) => {
+    const id = parseId(c.req.param("id"));
+    if (id === undefined || !deps.away) return c.text("No such change.", 404);
+    const result = await deps.away.actions.undo(id);
+    return done(c, result.ok ? `Undone #${id}: ${result.note}.` : `Not undone: ${result.reason}.`);
+  });
+
+  /** A button's page: what it does, and a form that does it (GET never acts). */
+  app.get("/act/:secret", (c) => {
+    if (throttle.blocked()) return throttled(c);
+    const seen = deps.away?.approvals.peek(c.req.param("secret"));
+    if (!seen) {
+      throttle.fail();
+      return renderPage(
+        c,
+        { loggedIn: false },
+        { title: "Button", status: 410 },
+        <Notice kind="warning">This button has expired or was used already.</Notice>,
+      );
+    }
+    return renderPage(
+      c,
+      { loggedIn: false },
+      { title: "Radar" },
+      <form method="post" class="stack">
+        <p>{seen.summary}</p>
+        <button type="submit">
+          {seen.capability.action === "approve"
+            ? "Approve"
+            : seen.capability.action === "deny"
+            ? "Deny"
+            : "Undo"}
+        </button>
+      </form>,
+    );
+  });
+
+  /** A button's POST (the ntfy app, or the form above): its one action, once. */
+  app.post("/act/:secret", async (c) => {
+    if (throttle.blocked()) return throttled(c);
+    if (!deps.away) return c.text("Approvals are not available here.", 503);
+    const result = await deps.away.approvals.redeem(c.req.param("secret"));
+    if (!result.ok && /expired or was used/.test(result.text)) throttle.fail();
+    const status = result.ok ? 200 : /expired or was used/.test(result.text) ? 410 : 409;
+    if ((c.req.header("accept") ?? "").includes("text/html")) {
+      return renderPage(
+        c,
+        { loggedIn: false },
+        { title: "Radar", status },
+        <Notice kind={result.ok ? "info" : "warning"}>{result.text}</Notice>,
+      );
+    }
+    return c.text(result.text, status as 200);
+  });
+
+  return app;
+}
