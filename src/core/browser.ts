@@ -30,6 +30,11 @@ export interface PageControl {
   selector: string;
   /** A submit control, or one whose words say buy, pay, delete, send… (clicking it asks first). */
   submits: boolean;
+  /**
+   * What a submit control's form sends when it is clicked (the element's label or the name, and
+   * the value; passwords masked, hidden fields included), from the check right before a click.
+   */
+  formData?: { label: string; value: string }[];
 }
 
 /** What the page shows now. */

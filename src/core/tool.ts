@@ -29,6 +29,12 @@ export type ConversationKind = "chat" | "ask" | "heartbeat" | "task";
  */
 export interface ConfirmAction {
   arguments: Record<string, unknown>;
+  /** What it would do, as people read it (passwords masked): shown instead of the arguments. */
+  summary?: string;
+  /** Why it needs a yes, in a few words ("a form submission needs your yes"). */
+  why?: string;
+  /** A picture of what it acts on (the page as filled), for a pending approval. */
+  screenshot?: () => Promise<Uint8Array>;
 }
 
 /** What a tool knows about the run it is part of. */

@@ -4,13 +4,18 @@
  * words say buy, pay, delete…, a form submit, a navigation or a request after a click that is not
  * GET) is held until the person says yes (inline in chat), a standing grant allows it, or — in a
  * run nobody watches — it becomes a pending approval of one self-contained `submit` (the page, the
- * filled fields, the control), which the user's yes replays in a fresh session.
+ * filled fields, the control, a screenshot), which the user's yes replays in a fresh session.
+ *
+ * Its effect for the run guard: read, look and close only read; open, fill, click and submit send
+ * data out (the page's scripts see what is typed and can send it), so in a run that read untrusted
+ * text their arguments must come from trusted text or a grant, as for fetch_url.
  */
 import { z } from "zod";
 import type { ChatModel } from "../core/chat_model.ts";
 import type { BrowserSession, HeldSubmission, PageView } from "../core/browser.ts";
 import { failed, refused, timedOut, type Tool, type ToolContext } from "../core/tool.ts";
 import type { ToolOutput, ToolResult } from "../core/tool.ts";
+import type { ToolEffect } from "../core/tool_effect.ts";
 import { compactJsonSchema, defineTool } from "../core/tool_definition.ts";
 import { textForModel } from "../core/untrusted_text.ts";
 import type { UrlCheck } from "../adapters/network/network_guard.ts";
@@ -76,9 +81,16 @@ export function browserTool(deps: BrowserToolDependencies): Tool {
       "chrome",
     ],
     input,
+    effect: browserEffect,
     run: (args, context) => runBrowser(deps, args, context),
   });
   return { ...tool, parameters: compactJsonSchema(offered) };
+}
+
+/** What a browser call does to the world (see the module comment). */
+export function browserEffect(args: unknown): ToolEffect {
+  const action = (args as { action?: unknown } | null)?.action;
+  return action === "read" || action === "look" || action === "close" ? "none" : "sends_out";
 }
 
 async function runBrowser(
@@ -86,7 +98,8 @@ async function runBrowser(
   args: BrowserArgs,
   context: ToolContext,
 ): Promise<ToolOutput> {
-  const key = context.conversationId === undefined
+  // An approved submission replays in a browser of its own (never a chat's open page).
+  const key = context.conversationId === undefined || context.approvalId !== undefined
     ? `call:${crypto.randomUUID()}`
     : `conversation:${context.conversationId}`;
   if (args.action === "close") {
@@ -227,8 +240,14 @@ async function click(
   const page = session.url();
   const replay = replayArguments(live, page, control.selector);
   if (control.submits) {
-    const summary = submissionSummary(page, control.label, [...live.filled.values()], []);
-    const answer = await askToSubmit(context, summary, replay);
+    const summary = submissionSummary(
+      page,
+      control.label,
+      [...live.filled.values()],
+      [],
+      control.formData,
+    );
+    const answer = await askToSubmit(context, session, summary, replay);
     if (answer) return answer;
     const outcome = await session.click(ref, signal, true);
     live.filled.clear();
@@ -250,7 +269,7 @@ async function decideHeld(
   signal: AbortSignal,
 ): Promise<ToolOutput> {
   const summary = submissionSummary(page, label, [...live.filled.values()], held);
-  const answer = await askToSubmit(context, summary, replay);
+  const answer = await askToSubmit(context, live.session, summary, replay);
   if (answer) {
     await live.session.drop();
     return answer;
@@ -281,6 +300,7 @@ function replayArguments(
  */
 async function askToSubmit(
   context: ToolContext,
+  session: BrowserSession,
   summary: string,
   replay: Record<string, unknown>,
 ): Promise<ToolResult | undefined> {
@@ -290,7 +310,12 @@ async function askToSubmit(
         `run.\n${summary}\nTell the user what you would submit instead.`,
     );
   }
-  const yes = await context.confirm(`${summary}\nSubmit it?`, { arguments: replay });
+  const yes = await context.confirm(`${summary}\nSubmit it?`, {
+    arguments: replay,
+    summary,
+    why: `submitting on ${hostOf(String(replay.url))} needs your yes`,
+    screenshot: () => session.screenshot(AbortSignal.timeout(5_000)),
+  });
   if (yes) return undefined;
   return refused(
     context.interactive
@@ -328,9 +353,16 @@ async function submitAgain(
   if (!control) {
     return failed(`Not submitted: ${args.ref} is not on ${opened.url} any more.`);
   }
-  const summary = submissionSummary(opened.url, control.label, [...live.filled.values()], []);
+  const summary = submissionSummary(
+    opened.url,
+    control.label,
+    [...live.filled.values()],
+    [],
+    control.formData,
+  );
   const answer = await askToSubmit(
     context,
+    session,
     summary,
     replayArguments(live, opened.url, control.selector),
   );
@@ -382,6 +414,14 @@ function base64(bytes: Uint8Array): string {
 function noteSuffix(session: BrowserSession): string {
   const noted = notesText(session.takeNotes());
   return noted ? `\n${noted}` : "";
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return "the page";
+  }
 }
 
 function firstLine(error: unknown): string {

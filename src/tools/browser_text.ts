@@ -79,18 +79,28 @@ export function notesText(notes?: SessionNotes): string {
   return lines.join("\n");
 }
 
-/** What a submission would send, for the person's yes (values as filled, passwords hidden). */
+/**
+ * What a submission would send, for the person's yes: the form's own data when the control's
+ * form is known (hidden fields included), else the values as filled; passwords hidden.
+ */
 export function submissionSummary(
   page: string,
   control: string | undefined,
   filled: readonly FilledField[],
   held: readonly HeldSubmission[],
+  formData: readonly { label: string; value: string }[] = [],
 ): string {
   const lines = [`Submit on ${page}${control ? ` (clicking ${quote(control)})` : ""}`];
   for (const submission of held.slice(0, 3)) {
     lines.push(`  sends ${submission.method} ${submission.url} (${submission.why})`);
   }
-  if (filled.length) {
+  if (formData.length) {
+    lines.push("  fields:");
+    for (const entry of formData.slice(0, 20)) {
+      lines.push(`    ${entry.label}: ${entry.value.slice(0, 120)}`);
+    }
+    if (formData.length > 20) lines.push(`    … and ${formData.length - 20} more`);
+  } else if (filled.length) {
     lines.push("  fields:");
     for (const field of filled.slice(0, 20)) {
       const value = field.type === "password" ? "••••••" : field.value;

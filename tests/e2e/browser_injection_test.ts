@@ -2,8 +2,9 @@
  * A page whose text tries to instruct the model, through the real loop and the stand-in model
  * over HTTP: the page reaches the model only inside untrusted markers with its chat-template
  * tokens defused, and when the model obeys anyway (a small model might), nothing is paid and
- * nothing reaches the address the page names: the submit needs a yes nobody can give in an
- * unattended run, and the inward address is refused by the guard. The browser ends with the run.
+ * nothing reaches the address the page names: the submit waits as a pending approval, the address
+ * (named only by the page) waits as another — and even a yes to it meets the network guard, which
+ * refuses the inward address. The browser ends with the run.
  */
 import { needing } from "../helpers/system_parts.ts";
 import assert from "node:assert/strict";
@@ -75,10 +76,20 @@ Deno.test(
 
         const [, click, steal] = result.toolExecutions;
         assert.equal(click.result.outcome, "refused");
-        assert.match(click.result.text, /Not submitted: submitting needs the user's yes/);
-        assert.match(click.result.text, /amount: 999|Pay now/);
+        assert.match(click.result.text, /^Not done yet: it needs the user's yes \(approval #1/);
+        const pay = radar.approvals.show(click.result.approvalId!);
+        assert.match(pay.summary ?? "", /Submit on .* \(clicking "Pay now"\)[\s\S]*amount: 999/);
+        // The address came only from the page: the open waits for a yes, naming why.
         assert.equal(steal.result.outcome, "refused");
-        assert.match(steal.result.text, /127\.0\.0\.2 .*loopback/);
+        const open = radar.approvals.show(steal.result.approvalId!);
+        assert.match(
+          open.reasons.join("\n"),
+          /url: "127\.0\.0\.2" appeared only in untrusted text \(tool browser\)/,
+        );
+        // A yes to it still meets the network guard: nothing goes inward.
+        const approved = await radar.approvals.approve(open.id, "cli");
+        assert.equal(approved.state, "failed");
+        assert.match(approved.text, /127\.0\.0\.2 .*loopback/);
 
         assert.deepEqual(posts(shop.seen), [], "nothing was paid");
         assert.deepEqual(inside.seen, [], "nothing reached the inward address");

@@ -61,6 +61,8 @@ export class ChromiumSession implements BrowserSession {
   #letThrough = false;
   #closed = false;
   #lastRequestAt = 0;
+  /** Submissions let through and navigations started: a yes waits for its submission to go. */
+  #departures = 0;
   #controls = new Map<string, PageControl>();
 
   private constructor(private readonly parts: SessionParts) {}
@@ -95,7 +97,10 @@ export class ChromiumSession implements BrowserSession {
       notes.downloadsRefused++;
       download.cancel().catch(() => {});
     });
-    page.on("request", () => this.#lastRequestAt = performance.now());
+    page.on("request", (request) => {
+      this.#lastRequestAt = performance.now();
+      if (request.isNavigationRequest()) this.#departures++;
+    });
     page.on("domcontentloaded", () => this.#interacted = false);
     page.on("crash", () => notes.dialogs.push("[the page crashed]"));
     await context.addInitScript({ content: submitGuardScript });
@@ -106,6 +111,7 @@ export class ChromiumSession implements BrowserSession {
     const method = request.method().toUpperCase();
     const navigation = request.isNavigationRequest();
     const submits = !safeMethods.has(method) && (navigation || this.#interacted);
+    if (submits && this.#letThrough) this.#departures++;
     if (!submits || this.#letThrough) return route.continue().catch(() => {});
     if (this.#held.length >= maxHeld) return route.abort("blockedbyclient").catch(() => {});
     this.#held.push({
@@ -201,6 +207,12 @@ export class ChromiumSession implements BrowserSession {
       selector: known?.selector ?? target,
       label: String(found.label ?? ""),
       submits: Boolean(found.submits),
+      formData: Array.isArray(found.formData)
+        ? found.formData.slice(0, 40).map((entry) => ({
+          label: String(entry?.label ?? "").slice(0, 80),
+          value: String(entry?.value ?? "").slice(0, 200),
+        }))
+        : undefined,
     };
   }
 
@@ -262,6 +274,7 @@ export class ChromiumSession implements BrowserSession {
     this.#interacted = true;
     this.#letThrough = submitting;
     await this.#setPageRelease(submitting);
+    const departed = this.#departures;
     try {
       await withDeadline(
         locator.click({ timeout: this.#elementMs, noWaitAfter: true }),
@@ -269,10 +282,14 @@ export class ChromiumSession implements BrowserSession {
         signal,
         `clicking ${target}`,
       );
+      // On a busy machine the submission may leave later than the page goes quiet.
+      if (submitting) await this.#departure(departed, signal);
       await this.#settle(signal);
     } finally {
       if (submitting) {
         this.#letThrough = false;
+        // What this click sent and arrived only now goes too: the yes was to this click.
+        for (const { route } of this.#held.splice(0)) await route.continue().catch(() => {});
         await this.#setPageRelease(false);
       }
     }
@@ -390,6 +407,15 @@ export class ChromiumSession implements BrowserSession {
       data: String(held.data ?? "").slice(0, maxDataChars),
       why: "form submit",
     }));
+  }
+
+  /** Waits (at most 3 s) until a submission went or a navigation started since `before`. */
+  async #departure(before: number, signal: AbortSignal): Promise<void> {
+    const started = performance.now();
+    const limit = Math.min(3000, this.parts.limits.callMs);
+    while (!signal.aborted && this.#departures === before && performance.now() - started < limit) {
+      await pause(50);
+    }
   }
 
   /** Waits until the page has sent nothing new for half a second (at most 3 s). */

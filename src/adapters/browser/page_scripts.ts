@@ -152,6 +152,30 @@ export const readPageScript = `(options) => {
   };
 }`;
 
-/** Describes one element the way `readPageScript` does (for the check right before a click). */
-export const inspectScript = `(element, options) =>
-  (${describeElementSource})(element, new RegExp(options.actingWords, "i"))`;
+/**
+ * Describes one element the way `readPageScript` does (for the check right before a click); for a
+ * submit control also what its form would send (label or name and value, passwords masked, hidden
+ * fields too: what the person says yes to).
+ */
+export const inspectScript = `(element, options) => {
+  const describe = ${describeElementSource};
+  const actingWords = new RegExp(options.actingWords, "i");
+  const described = describe(element, actingWords);
+  const form = element.form;
+  if (!described.submits || !form) return described;
+  const formData = [];
+  try {
+    const submitter = ["submit", "image"].includes(String(element.type).toLowerCase()) ? element : undefined;
+    for (const [name, value] of new FormData(form, submitter).entries()) {
+      const field = form.elements.namedItem(name);
+      const single = field && field.nodeType === 1 ? field : null;
+      const label = single && single.type !== "hidden" ? describe(single, actingWords).label : "";
+      const secret = single && single.type === "password";
+      const text = typeof value === "string" ? value : "[file]";
+      formData.push({ label: String(label || name).slice(0, 80), value: secret ? "••••••" : text.slice(0, 200) });
+      if (formData.length >= 40) break;
+    }
+  } catch {}
+  described.formData = formData;
+  return described;
+}`;
