@@ -87,6 +87,11 @@ export interface Tool {
    * else `sends_out` (the strictest).
    */
   effect?: EffectDeclaration;
+  /**
+   * The arguments "Always allow…" suggests patterns for (absent: every short one). The browser
+   * names action and url: a grant is for a site's forms, not for one selector.
+   */
+  grantArguments?: readonly string[];
   /** Arguments that name files or folders (grants match them as paths, taint checks their names). */
   pathArguments?: readonly string[];
   /**

@@ -94,6 +94,8 @@ export interface ToolDefinition<Schema extends z.ZodType> {
   effect?: ToolEffect | ((args: z.output<Schema>) => ToolEffect);
   /** Arguments that name files or folders (see `Tool.pathArguments`). */
   pathArguments?: readonly string[];
+  /** The arguments "Always allow…" suggests patterns for (see `Tool.grantArguments`). */
+  grantArguments?: readonly string[];
   /** False when the result is Radar's own words (see `Tool.resultIsData`). */
   resultIsData?: boolean;
   keywords?: string[];
@@ -124,6 +126,7 @@ export function defineTool<Schema extends z.ZodType>(definition: ToolDefinition<
       ? declaredByArguments(definition.input, definition.effect)
       : definition.effect,
     pathArguments: definition.pathArguments,
+    grantArguments: definition.grantArguments,
     resultIsData: definition.resultIsData,
     keywords: definition.keywords,
     parse(args: unknown): ParseResult {

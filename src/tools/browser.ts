@@ -82,6 +82,7 @@ export function browserTool(deps: BrowserToolDependencies): Tool {
     ],
     input,
     effect: browserEffect,
+    grantArguments: ["action", "url"],
     run: (args, context) => runBrowser(deps, args, context),
   });
   return { ...tool, parameters: compactJsonSchema(offered) };
