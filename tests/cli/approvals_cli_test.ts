@@ -20,14 +20,19 @@ grants:
     note: "notes inbox"
 `;
 
+/** The environment of `radar` commands run in the test daemon's folder. */
+function cliEnvironment(dir: string): Record<string, string> {
+  return {
+    HOME: dir,
+    RADAR_DATA_DIR: join(dir, "data"),
+    RADAR_CONFIG: join(dir, "radar.yaml"),
+    RADAR_LLM_BASE_URL: "http://127.0.0.1:9",
+  };
+}
+
 Deno.test("approvals list/show/approve/deny, grants add/list/revoke and undo from the CLI", async () => {
   await withTestDaemon({ yaml, now: new Date().toISOString() }, async ({ dir, services }) => {
-    const env = {
-      HOME: dir,
-      RADAR_DATA_DIR: join(dir, "data"),
-      RADAR_CONFIG: join(dir, "radar.yaml"),
-      RADAR_LLM_BASE_URL: "http://127.0.0.1:9",
-    };
+    const env = cliEnvironment(dir);
     const cli = async (args: string[], options: { stdin?: string } = {}) => {
       const io = memoryIo(env, { cwd: dir, ...options });
       const code = await runCli(args, io);
@@ -105,12 +110,7 @@ Deno.test(needing(["chromium"], {
   name: "a browser submission's approval shows what it submits (PIN masked) and the site's grant",
 }, async () => {
   await withTestDaemon({ yaml, now: new Date().toISOString() }, async ({ dir, services }) => {
-    const env = {
-      HOME: dir,
-      RADAR_DATA_DIR: join(dir, "data"),
-      RADAR_CONFIG: join(dir, "radar.yaml"),
-      RADAR_LLM_BASE_URL: "http://127.0.0.1:9",
-    };
+    const env = cliEnvironment(dir);
     const { id } = await services.approvals.request({
       tool: "browser",
       arguments: JSON.stringify({

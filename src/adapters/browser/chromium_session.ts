@@ -18,7 +18,15 @@ import {
   type SessionNotes,
 } from "../../core/browser.ts";
 import { inspectScript, readPageScript, submitGuardScript } from "./page_scripts.ts";
-import { BrowserTimeoutError, pause, withDeadline } from "./deadline.ts";
+import { pause, withDeadline } from "./deadline.ts";
+import {
+  checkedFormData,
+  describeBody,
+  firstLine,
+  isTimeout,
+  maxDataChars,
+  navigationProblem,
+} from "./session_text.ts";
 
 /** A request held back by the route rules. */
 interface HeldRoute {
@@ -50,7 +58,6 @@ const inspectElement = new Function(`return ${inspectScript}`)() as (
 
 const safeMethods = new Set(["GET", "HEAD", "OPTIONS"]);
 const maxHeld = 20;
-const maxDataChars = 2000;
 
 /** A session over an open page (see `startChromiumSession` for how it starts). */
 export class ChromiumSession implements BrowserSession {
@@ -207,12 +214,7 @@ export class ChromiumSession implements BrowserSession {
       selector: known?.selector ?? target,
       label: String(found.label ?? ""),
       submits: Boolean(found.submits),
-      formData: Array.isArray(found.formData)
-        ? found.formData.slice(0, 40).map((entry) => ({
-          label: String(entry?.label ?? "").slice(0, 80),
-          value: String(entry?.value ?? "").slice(0, 200),
-        }))
-        : undefined,
+      formData: checkedFormData(found.formData),
     };
   }
 
@@ -428,44 +430,4 @@ export class ChromiumSession implements BrowserSession {
       await pause(100);
     }
   }
-}
-
-/** A request's body as `name=value` lines (forms) or text, bounded; passwords are not known here. */
-function describeBody(request: Request): string {
-  let body: string | null = null;
-  try {
-    body = request.postData();
-  } catch {
-    return "[binary data]";
-  }
-  if (!body) return "";
-  const type = request.headers()["content-type"] ?? "";
-  if (type.includes("application/x-www-form-urlencoded")) {
-    const lines = [...new URLSearchParams(body)].map(([name, value]) =>
-      `${name}=${/pass(word)?|pin|cvc|cvv/i.test(name) ? "••••••" : value.slice(0, 200)}`
-    );
-    return lines.join("\n").slice(0, maxDataChars);
-  }
-  return body.slice(0, maxDataChars);
-}
-
-function isTimeout(error: unknown): boolean {
-  return error instanceof BrowserTimeoutError ||
-    (error instanceof Error && /timeout/i.test(error.name + error.message));
-}
-
-function firstLine(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).split("\n")[0].slice(0, 300);
-}
-
-/** Why a navigation failed, in words (the guard's refusal when it was that). */
-function navigationProblem(error: unknown, notes: SessionNotes): string {
-  const message = firstLine(error);
-  if (notes.refused.length) return `refused by the network guard: ${notes.refused.at(-1)}`;
-  if (/download is starting/i.test(message)) {
-    notes.downloadsRefused++;
-    return "it is a file to download, not a page (the browser refuses downloads; fetch_url reads text files)";
-  }
-  const code = /net::(ERR_[A-Z_]+)/.exec(message)?.[1];
-  return code ? `the page could not be loaded (${code})` : message;
 }
