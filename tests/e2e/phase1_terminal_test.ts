@@ -135,7 +135,7 @@ Deno.test("Phase 1 from a script: nobody can say yes, so the bare file name goes
     assert.equal(
       run.stdout,
       "Done: Created ~/.local/state/radar/scratch/test.txt (11 bytes). It is in the scratch " +
-        "folder: nobody is there to allow writing in ~.\n",
+        "folder: nobody is there to allow writing in ~. Undo: radar undo 1.\n",
     );
     assert.equal(
       Deno.readTextFileSync(join(home, ".local/state/radar/scratch/test.txt")),

@@ -5,20 +5,13 @@ import { renderFragment, renderPage } from "../render.tsx";
 import { Unavailable } from "../views/layout.tsx";
 import { formatDuration, formatTime, truncate } from "../views/format.ts";
 import type { ToolCallRecord } from "../../src/core/ports.ts";
+import { TableHead } from "../views/table_head.tsx";
 
 function AuditTable(props: { rows: ToolCallRecord[] }) {
   if (!props.rows.length) return <p class="muted">No tool calls recorded.</p>;
   return (
     <table class="list audit">
-      <thead>
-        <tr>
-          <th>when</th>
-          <th>tool</th>
-          <th>outcome</th>
-          <th>took</th>
-          <th>arguments → result</th>
-        </tr>
-      </thead>
+      <TableHead columns={["when", "tool", "outcome", "took", "arguments → result"]} />
       <tbody>
         {props.rows.map((row) => (
           <tr class={`outcome-${row.outcome}`}>

@@ -12,6 +12,7 @@ import { field, flash, isHtmx, redirectAfterPost, renderPage } from "../render.t
 import { PluginReviewView, PluginTable } from "../views/plugins.tsx";
 import { Notice, Unavailable } from "../views/layout.tsx";
 import { McpServerList } from "../views/mcp_servers.tsx";
+import { TableHead } from "../views/table_head.tsx";
 
 const pluginsMissing = (
   <Unavailable
@@ -29,14 +30,7 @@ function SkillList(props: { skills?: SkillView[] }) {
       {props.skills.length
         ? (
           <table>
-            <thead>
-              <tr>
-                <th>Skill</th>
-                <th>From</th>
-                <th>State</th>
-                <th>Description</th>
-              </tr>
-            </thead>
+            <TableHead columns={["Skill", "From", "State", "Description"]} />
             <tbody>
               {props.skills.map((skill) => (
                 <tr>

@@ -6,6 +6,7 @@
 import type { ApprovalRecord, StandingGrant } from "../../src/core/approvals.ts";
 import type { JournalEntry } from "../../src/core/action_journal.ts";
 import { formatTime, prettyArguments, truncate } from "./format.ts";
+import { TableHead } from "./table_head.tsx";
 
 /** One approval as a card; pending ones carry their three buttons. */
 export function ApprovalCard(props: { record: ApprovalRecord; compact?: boolean }) {
@@ -115,16 +116,7 @@ export function GrantTable(props: { grants: Array<StandingGrant & { problems: st
   if (!props.grants.length) return <p class="muted">No standing grants.</p>;
   return (
     <table class="grants">
-      <thead>
-        <tr>
-          <th>id</th>
-          <th>tool</th>
-          <th>arguments</th>
-          <th>note</th>
-          <th>used</th>
-          <th></th>
-        </tr>
-      </thead>
+      <TableHead columns={["id", "tool", "arguments", "note", "used", ""]} />
       <tbody>
         {props.grants.map((grant) => (
           <tr data-grant={grant.id}>

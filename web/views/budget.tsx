@@ -1,6 +1,7 @@
 /** The budget card on /tasks: today's tokens of unattended runs against `budget:`, and per day. */
 import { type BudgetReport, formatTokens } from "../../src/core/budget.ts";
 import { formatTime } from "./format.ts";
+import { TableHead } from "./table_head.tsx";
 
 /** Today's spending, the limits, a pause notice and the last days. */
 export function BudgetCard(props: { report: BudgetReport }) {
@@ -29,14 +30,7 @@ export function BudgetCard(props: { report: BudgetReport }) {
         {!dailyTokens && !taskDailyTokens ? "; no limit set (budget: in radar.yaml)" : ""}
       </p>
       <table class="list">
-        <thead>
-          <tr>
-            <th>day</th>
-            <th>heartbeats</th>
-            <th>tasks</th>
-            <th>total</th>
-          </tr>
-        </thead>
+        <TableHead columns={["day", "heartbeats", "tasks", "total"]} />
         <tbody>
           {report.days.map((day) => (
             <tr>

@@ -1,6 +1,7 @@
 /** The eval page's tables: stored `radar eval` runs, and one run's tasks. */
 import { evalRates, type EvalRunRecord, type TaskOutcome } from "../../src/core/eval_records.ts";
 import { formatDuration, formatTime, truncate } from "./format.ts";
+import { TableHead } from "./table_head.tsx";
 
 /** Stored runs, newest first, each linking to its tasks. */
 export function EvalRunTable(props: { runs: EvalRunRecord[] }) {
@@ -9,18 +10,18 @@ export function EvalRunTable(props: { runs: EvalRunRecord[] }) {
   }
   return (
     <table class="list eval-runs">
-      <thead>
-        <tr>
-          <th>run</th>
-          <th>when</th>
-          <th>model</th>
-          <th>passed</th>
-          <th>tool calls right</th>
-          <th>leaked as text</th>
-          <th>tokens</th>
-          <th>median per task</th>
-        </tr>
-      </thead>
+      <TableHead
+        columns={[
+          "run",
+          "when",
+          "model",
+          "passed",
+          "tool calls right",
+          "leaked as text",
+          "tokens",
+          "median per task",
+        ]}
+      />
       <tbody>
         {props.runs.map((run) => {
           const rates = evalRates(run);
@@ -51,16 +52,7 @@ export function EvalRunTable(props: { runs: EvalRunRecord[] }) {
 export function EvalTaskTable(props: { outcomes: TaskOutcome[] }) {
   return (
     <table class="list eval-tasks">
-      <thead>
-        <tr>
-          <th>task</th>
-          <th>result</th>
-          <th>tools called</th>
-          <th>tokens</th>
-          <th>took</th>
-          <th>why it failed</th>
-        </tr>
-      </thead>
+      <TableHead columns={["task", "result", "tools called", "tokens", "took", "why it failed"]} />
       <tbody>
         {props.outcomes.map((outcome) => (
           <tr class={outcome.pass ? "outcome-ok" : "outcome-failed"}>

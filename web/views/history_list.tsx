@@ -2,6 +2,7 @@
 import type { ConversationSummary } from "../../src/core/ports.ts";
 import type { ConversationKind } from "../../src/core/tool.ts";
 import { formatTime } from "./format.ts";
+import { TableHead } from "./table_head.tsx";
 
 /** The filters and page of a history listing. */
 export interface HistoryQuery {
@@ -33,15 +34,7 @@ export function ConversationList(
   return (
     <>
       <table class="list">
-        <thead>
-          <tr>
-            <th>#</th>
-            <th>title</th>
-            <th>kind</th>
-            <th>messages</th>
-            <th>updated</th>
-          </tr>
-        </thead>
+        <TableHead columns={["#", "title", "kind", "messages", "updated"]} />
         <tbody>
           {rows.map((row) => (
             <tr>

@@ -1,5 +1,6 @@
 /** The MCP servers section of /plugins: read-only (`radar mcp approve|remove` change them). */
 import type { McpServerSummary } from "../../src/core/plugin_state.ts";
+import { TableHead } from "./table_head.tsx";
 
 /** A table of MCP servers with their state and grants; nothing when none are known. */
 export function McpServerList(props: { servers?: McpServerSummary[] }) {
@@ -8,15 +9,7 @@ export function McpServerList(props: { servers?: McpServerSummary[] }) {
     <section>
       <h2>MCP servers</h2>
       <table>
-        <thead>
-          <tr>
-            <th>Server</th>
-            <th>Runs</th>
-            <th>State</th>
-            <th>May touch</th>
-            <th>Tools</th>
-          </tr>
-        </thead>
+        <TableHead columns={["Server", "Runs", "State", "May touch", "Tools"]} />
         <tbody>
           {props.servers.map((server) => (
             <tr>

@@ -7,6 +7,7 @@ import type { CurrencyReport, MoneyReport } from "../../src/core/money_report.ts
 import type { MoneyTransaction } from "../../src/core/money.ts";
 import { formatMinor, formatMoney } from "../../src/core/money_amounts.ts";
 import { CategoryChart, MonthChart } from "./money_chart.tsx";
+import { TableHead } from "./table_head.tsx";
 
 function change(line: CurrencyReport["categories"][number], currency: string): string {
   if (line.changePercent !== undefined) {
@@ -22,16 +23,9 @@ function CategoryTable(props: { part: CurrencyReport }) {
     minor === undefined ? "" : formatMoney(minor, part.currency);
   return (
     <table class="list money-table">
-      <thead>
-        <tr>
-          <th>Category</th>
-          <th>Spent</th>
-          <th>Received</th>
-          <th>Last month</th>
-          <th>Average before</th>
-          <th>Change</th>
-        </tr>
-      </thead>
+      <TableHead
+        columns={["Category", "Spent", "Received", "Last month", "Average before", "Change"]}
+      />
       <tbody>
         {part.categories.map((line) => (
           <tr data-category={line.category}>
@@ -109,15 +103,7 @@ export function TransactionTable(
   if (!props.transactions.length) return <p class="muted">No transactions.</p>;
   return (
     <table class="list money-transactions">
-      <thead>
-        <tr>
-          <th>Date</th>
-          <th>Amount</th>
-          <th>Payee</th>
-          <th>Account</th>
-          <th>Category</th>
-        </tr>
-      </thead>
+      <TableHead columns={["Date", "Amount", "Payee", "Account", "Category"]} />
       <tbody>
         {props.transactions.map((transaction) => (
           <tr id={`transaction-${transaction.id}`}>

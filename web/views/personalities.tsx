@@ -5,6 +5,7 @@
 import { isAbsolute, relative, sep } from "node:path";
 import type { PersonalitySummary } from "../../src/core/personality.ts";
 import { truncate } from "./format.ts";
+import { TableHead } from "./table_head.tsx";
 
 /** The address of one personality's page (names are escaped into the path). */
 export function personalityHref(name: string, action?: "use" | "delete"): string {
@@ -34,15 +35,7 @@ export function PersonalityTable(props: { personalities: PersonalitySummary[]; d
   if (!props.personalities.length) return <p class="muted">No personalities found.</p>;
   return (
     <table class="list personalities">
-      <thead>
-        <tr>
-          <th>name</th>
-          <th>description</th>
-          <th>kind</th>
-          <th>source</th>
-          <th></th>
-        </tr>
-      </thead>
+      <TableHead columns={["name", "description", "kind", "source", ""]} />
       <tbody>
         {props.personalities.map((personality) => (
           <tr data-personality={personality.name}>

@@ -4,6 +4,7 @@ import { formatDurationMinutes, isFailing } from "../../src/core/schedule.ts";
 import { describeSchedule } from "../../src/core/schedule_description.ts";
 import { formatTime, truncate } from "./format.ts";
 import { type BudgetReport, formatTokens } from "../../src/core/budget.ts";
+import { TableHead } from "./table_head.tsx";
 
 function ActionButton(props: { action: string; label: string; kind?: string; confirm?: string }) {
   return (
@@ -27,16 +28,16 @@ export function TaskTable(
   if (!props.tasks.length) return <p class="muted">No tasks yet.</p>;
   return (
     <table class="list">
-      <thead>
-        <tr>
-          <th>task</th>
-          <th>schedule</th>
-          <th>next run</th>
-          <th>last result</th>
-          {props.budget ? <th>tokens today</th> : null}
-          <th></th>
-        </tr>
-      </thead>
+      <TableHead
+        columns={[
+          "task",
+          "schedule",
+          "next run",
+          "last result",
+          props.budget ? "tokens today" : null,
+          "",
+        ]}
+      />
       <tbody>
         {props.tasks.map((task) => (
           <tr class={task.enabled ? undefined : "disabled"}>
@@ -95,15 +96,7 @@ export function MonitorTable(props: { monitors: MonitorRecord[] }) {
   if (!props.monitors.length) return <p class="muted">No monitors yet.</p>;
   return (
     <table class="list">
-      <thead>
-        <tr>
-          <th>monitor</th>
-          <th>every</th>
-          <th>next check</th>
-          <th>last result</th>
-          <th></th>
-        </tr>
-      </thead>
+      <TableHead columns={["monitor", "every", "next check", "last result", ""]} />
       <tbody>
         {props.monitors.map((monitor) => (
           <tr class={monitor.enabled ? undefined : "disabled"}>

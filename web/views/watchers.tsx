@@ -2,6 +2,7 @@
 import type { WatcherReport } from "../../src/core/watched_folders.ts";
 import { reconcileReasonText, watcherStateText } from "../../src/daemon/watcher_report.ts";
 import { formatDuration, formatTime } from "./format.ts";
+import { TableHead } from "./table_head.tsx";
 
 /** One row per configured watcher; a non-zero "found by reconciling" is flagged. */
 export function WatcherTable(props: { watchers: WatcherReport[] }) {
@@ -10,16 +11,16 @@ export function WatcherTable(props: { watchers: WatcherReport[] }) {
   }
   return (
     <table class="watchers">
-      <thead>
-        <tr>
-          <th>folder</th>
-          <th>files seen</th>
-          <th>queued</th>
-          <th>last reconcile</th>
-          <th>found by reconciling</th>
-          <th>found at start</th>
-        </tr>
-      </thead>
+      <TableHead
+        columns={[
+          "folder",
+          "files seen",
+          "queued",
+          "last reconcile",
+          "found by reconciling",
+          "found at start",
+        ]}
+      />
       <tbody>
         {props.watchers.map((watcher) => {
           const { stats } = watcher;

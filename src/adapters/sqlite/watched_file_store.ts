@@ -197,12 +197,7 @@ export class SqliteWatchedFileStore implements WatchedFolders {
         if (record.reason === "overflow") this.#bump(folder, "rescans", 1);
         this.#bump(folder, "found_by_reconcile", record.found);
       }
-      write(
-        this.db,
-        watcherCounts,
-        "INSERT OR IGNORE INTO watcher_stats (folder) VALUES (?)",
-        folder,
-      );
+      this.#statsRow(folder);
       write(
         this.db,
         watcherCounts,
@@ -254,18 +249,23 @@ export class SqliteWatchedFileStore implements WatchedFolders {
     return stats;
   }
 
-  #bump(
-    folder: string,
-    column: "scans" | "rescans" | "recovered" | "queued" | "reconciles" | "found_by_reconcile",
-    by: number,
-  ): void {
-    if (!by) return;
+  /** The folder's row of counts, created when missing. */
+  #statsRow(folder: string): void {
     write(
       this.db,
       watcherCounts,
       "INSERT OR IGNORE INTO watcher_stats (folder) VALUES (?)",
       folder,
     );
+  }
+
+  #bump(
+    folder: string,
+    column: "scans" | "rescans" | "recovered" | "queued" | "reconciles" | "found_by_reconcile",
+    by: number,
+  ): void {
+    if (!by) return;
+    this.#statsRow(folder);
     write(
       this.db,
       watcherCounts,
