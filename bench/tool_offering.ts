@@ -88,7 +88,7 @@ export function offeringLines(): BenchLine[] {
     const builtinNoted = measure(runtime, builtinCases);
     runtime.facts.forgetFact(note);
     const hello = measure(runtime, [{ message: "hello", needs: "remember" }]).maxTokens;
-    // On-demand tools (the browser) are offered when a message is about them, not to "hello".
+    // On-demand tools (comic_info, the browser) join only the requests that call for them.
     const builtinCount = runtime.registry.list().filter((tool) =>
       tool.name !== "find_tools" && !tool.onDemand
     ).length;

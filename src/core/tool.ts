@@ -72,9 +72,9 @@ export interface Tool {
   /** Offered on every request, whatever the message. */
   alwaysOn?: boolean;
   /**
-   * Offered only when the message is about it (keywords), it was used earlier in the
-   * conversation, or `find_tools` named it: a large schema most requests do not need (the
-   * browser). Never counted when deciding whether every other tool fits the budget.
+   * Offered only when a request needs it: the message matches its name or keywords, a loaded
+   * skill lists it in `allowed-tools`, `find_tools` finds it, or the conversation used it. Keeps
+   * specialised tools (comic_info) out of every other request's prompt.
    */
   onDemand?: boolean;
   /**

@@ -23,7 +23,7 @@ const omittedSchemaKeys = new Set([
   "exclusiveMinimum",
   "exclusiveMaximum",
   "default",
-  // Object keys are strings in JSON anyway (zod's records say so).
+  // Object keys are strings in JSON anyway.
   "propertyNames",
 ]);
 
@@ -83,10 +83,10 @@ export interface ToolDefinition<Schema extends z.ZodType> {
   description: string;
   input: Schema;
   alwaysOn?: boolean;
-  /** Offered only when relevant (see `Tool.onDemand`). */
-  onDemand?: boolean;
   /** Reads local state only (see `Tool.readOnly`). */
   readOnly?: boolean;
+  /** Offered only when a request needs it (see `Tool.onDemand`). */
+  onDemand?: boolean;
   /**
    * What a call does to the world (see `Tool.effect`). Every built-in tool declares it
    * (tests/tools/tool_effects_test.ts); absent: the strictest for a tool that is not read-only.

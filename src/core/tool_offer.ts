@@ -90,7 +90,7 @@ function chooseTools(
     );
   }
   const budget = deps.settings.toolBudgetTokens;
-  const all = deps.registry.candidates(request.userMessage, { recentTools });
+  const all = deps.registry.list();
   const select = (semanticScores?: ReadonlyMap<string, number>) =>
     deps.registry.select(request.userMessage, budget, { recentTools, semanticScores });
   if (!deps.toolRanker || fitsBudget(all, budget)) return select();

@@ -45,13 +45,15 @@ Deno.test("radar tools lists every built-in tool with its source, cost and descr
         "list_monitors",
         "remove_monitor",
         "use_skill",
+        "comic_info",
       ]
     ) {
       assert.match(out, new RegExp(`^${name} +builtin +\\d+ tok  `, "m"), name);
     }
     assert.match(out, /^exec +builtin +\d+ tok {2}Run a shell command/m);
+    assert.match(out, /^comic_info +builtin +\d+ tok {2}\[on demand\] Comic\/PDF metadata/m);
     // The browser is a tool where a Chromium/Chrome is found (on PATH here when .ci/run set it up).
-    const tools = /^browser +builtin/m.test(out) ? 21 : 20;
+    const tools = /^browser +builtin/m.test(out) ? 22 : 21;
     assert.match(
       out,
       new RegExp(

@@ -71,6 +71,10 @@ const optional = [
   /^npm:\/?fast-xml-parser@/,
   // Backup archives (radar backup, radar restore, the scheduled backup).
   /^npm:\/?tar-stream@/,
+  // Comic archives and ComicInfo.xml (the document subprocess loads them per job).
+  /^npm:\/?@zip\.js\/zip\.js@/,
+  /^npm:\/?node-unrar-js@/,
+  /^npm:\/?fast-xml-parser@/,
   // The browser driver, on the first browser call.
   /^npm:\/?playwright-core@/,
 ];
