@@ -53,6 +53,16 @@ export const builtinCases: OfferingCase[] = [
   { message: "Read https://example.com/blog/post-42 and give me the gist", needs: "fetch_url" },
   { message: "What does this article say? https://news.example.org/a/123", needs: "fetch_url" },
   { message: "Get the text of https://docs.example.dev/install", needs: "fetch_url" },
+  {
+    message: "Fill in the contact form on https://example.org/contact with my name and email",
+    needs: "browser",
+  },
+  { message: "Click the download button on my electricity account page", needs: "browser" },
+  {
+    message: "Take a screenshot of https://example.com and tell me what it shows",
+    needs: "browser",
+  },
+  { message: "Renew my library books at https://library.example.org", needs: "browser" },
   { message: "Every Monday at 9am, summarize my week", needs: "schedule_task" },
   { message: "Remind me tomorrow at 8 to call the dentist", needs: "schedule_task" },
   { message: "In two hours, tell me to take the laundry out", needs: "schedule_task" },

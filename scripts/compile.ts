@@ -35,7 +35,7 @@ export function compileArguments(target: string, flags: string[]): string[] {
   return [
     "compile",
     ...flags,
-    // Only npm packages the embedded modules import (not playwright-core, a test dependency).
+    // Only npm packages the embedded modules import (playwright-core by the browser's import()).
     "--exclude-unused-npm",
     ...includes.flatMap((path) => ["--include", path]),
     "--target",

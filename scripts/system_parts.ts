@@ -18,7 +18,7 @@ export interface SystemPart {
 export const systemParts = {
   bubblewrap: { usedBy: "the exec sandbox", debian: "bubblewrap", programs: ["bwrap"] },
   chromium: {
-    usedBy: "the dashboard's browser tests",
+    usedBy: "the dashboard's browser tests and the browser tool's",
     debian: "chromium",
     // playwright-core starts exactly this file.
     programs: ["/usr/bin/chromium"],

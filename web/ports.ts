@@ -153,7 +153,15 @@ export interface WebDependencies {
 export interface AwayView {
   approvals: Pick<
     ApprovalService,
-    "list" | "show" | "approve" | "deny" | "alwaysAllow" | "suggest" | "peek" | "redeem"
+    | "list"
+    | "show"
+    | "approve"
+    | "deny"
+    | "alwaysAllow"
+    | "suggest"
+    | "peek"
+    | "redeem"
+    | "screenshot"
   >;
   grants: Pick<StandingGrants, "list" | "revoke">;
   actions: FileActions;

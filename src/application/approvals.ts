@@ -97,6 +97,11 @@ export class ApprovalService implements ApprovalRequests {
     return record;
   }
 
+  /** The screenshot stored with an approval (a browser submission's filled page), if any. */
+  screenshot(id: number): Uint8Array | undefined {
+    return this.parts.store.screenshot(id);
+  }
+
   /** Runs the stored action, once; records and reports the result. */
   async approve(
     id: number,
@@ -189,7 +194,7 @@ export class ApprovalService implements ApprovalRequests {
     return record && {
       capability,
       summary: `${capability.action === "approve" ? "Approve" : "Deny"} #${record.id}: ${
-        describeCall(record.tool, record.arguments)
+        describeApproval(record)
       }`,
     };
   }
@@ -255,7 +260,8 @@ export class ApprovalService implements ApprovalRequests {
       title: `Radar asks: ${record.tool} (#${record.id})`,
       message: this.parts.mask(
         [
-          describeCall(record.tool, record.arguments),
+          describeApproval(record),
+          ...(record.hasScreenshot ? ["(A screenshot is on the approval's page.)"] : []),
           `Why: ${record.reasons.join("; ")}`,
           `From a ${record.kind} run` +
           (record.untrustedSources.length
@@ -393,7 +399,7 @@ export function outcomeLine(outcome: ApprovalOutcome): string {
 }
 
 /** The arguments object of a stored call ({} when it is not one). */
-function parseArguments(text: string): Record<string, unknown> {
+export function parseArguments(text: string): Record<string, unknown> {
   try {
     let value = JSON.parse(text);
     if (typeof value === "string") value = JSON.parse(value);
@@ -412,6 +418,14 @@ export function describeCall(tool: string, argumentsText: string): string {
     return `${name}=${flat.length > 160 ? `${flat.slice(0, 157)}…` : flat}`;
   });
   return [tool, ...parts].join(" ");
+}
+
+/**
+ * What an approval would do, as people read it: its summary when the tool gave one (a browser
+ * submission's page and fields, passwords masked), else the call.
+ */
+export function describeApproval(record: Pick<ApprovalRecord, "tool" | "arguments" | "summary">) {
+  return record.summary ?? describeCall(record.tool, record.arguments);
 }
 
 /** Checks an approval id given by a person. */

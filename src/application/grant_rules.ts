@@ -129,6 +129,7 @@ export function suggestGrant(
   }
   for (const [name, value] of Object.entries(args)) {
     if (typeof value !== "string") continue;
+    if (tool.grantArguments && !tool.grantArguments.includes(name)) continue;
     const url = /^https?:\/\/[^/\s?#]+/i.exec(value)?.[0];
     if (url) suggested[name] = `${escapeGlob(url)}/**`;
     else if (value.length <= 40 && !value.includes("\n")) suggested[name] = escapeGlob(value);

@@ -10,6 +10,7 @@ import { checksSection, githubSection } from "./checks_schema.ts";
 import { digestsSection } from "./digests_schema.ts";
 import { moneySection } from "./money_schema.ts";
 import { backupSection, budgetSection } from "./backup_schema.ts";
+import { browserSection } from "./browser_schema.ts";
 
 const clockTime = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, "expected HH:MM (24-hour)");
 const positiveInt = z.number().int().positive();
@@ -373,6 +374,7 @@ export const configSchema = z.object({
   grants: z.array(grantRule).max(200).default([]),
   backup: backupSection.prefault({}),
   budget: budgetSection.prefault({}),
+  browser: browserSection.prefault({}),
   library: librarySection.prefault({}),
 });
 

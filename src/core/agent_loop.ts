@@ -17,21 +17,29 @@ import { guardRun } from "./run_guard.ts";
 
 /**
  * Runs the agent loop, storing every message as it happens; the run is recorded while it lasts
- * (`deps.runs`), so one whose process never finished is found interrupted by the next start.
+ * (`deps.runs`), so one whose process never finished is found interrupted by the next start. What
+ * tools asked to clean up at the run's end (`ToolContext.atRunEnd`: a browser the run started)
+ * runs however the run ends.
  */
 export async function runAgent(
   deps: AgentDependencies,
   request: AgentRequest,
 ): Promise<AgentResult> {
   const ended = deps.runs?.begin(request.conversationId);
+  const cleanups: (() => Promise<void>)[] = [];
   try {
-    return await runTurn(deps, request);
+    return await runTurn(deps, request, (cleanup) => cleanups.push(cleanup));
   } finally {
+    await Promise.allSettled(cleanups.map((cleanup) => cleanup()));
     ended?.();
   }
 }
 
-async function runTurn(deps: AgentDependencies, request: AgentRequest): Promise<AgentResult> {
+async function runTurn(
+  deps: AgentDependencies,
+  request: AgentRequest,
+  atRunEnd: ToolContext["atRunEnd"],
+): Promise<AgentResult> {
   const signal = request.signal ?? new AbortController().signal;
   const history = readHistory(deps, request);
   const blocked = await blockedByHooks(deps, request, history);
@@ -43,7 +51,7 @@ async function runTurn(deps: AgentDependencies, request: AgentRequest): Promise<
   const guard = guardRun(deps, request, history);
   const run: ToolCallRun = {
     request,
-    context: { ...toolContext(request, signal), confirm: guard.confirm },
+    context: { ...toolContext(request, signal), confirm: guard.confirm, atRunEnd },
     guard,
     offer,
     messages,

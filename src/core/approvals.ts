@@ -28,11 +28,17 @@ export interface PendingAction {
   untrustedSources: string[];
   /** The run's outbox key for this request: a re-delivered run finds it instead of asking twice. */
   key?: string;
+  /** What it would do, as people read it (a browser submission's page and fields). */
+  summary?: string;
+  /** A PNG of what it acts on (the filled page), bounded by the tool. */
+  screenshot?: Uint8Array;
 }
 
-/** A stored approval. */
-export interface ApprovalRecord extends PendingAction {
+/** A stored approval (its screenshot is read on its own: `ApprovalStore.screenshot`). */
+export interface ApprovalRecord extends Omit<PendingAction, "screenshot"> {
   id: number;
+  /** A screenshot was stored with it. */
+  hasScreenshot: boolean;
   state: ApprovalState;
   createdAt: string;
   expiresAt: string;
@@ -54,6 +60,8 @@ export interface ApprovalStore {
     expiresAt: Date,
   ): { record: ApprovalRecord; created: boolean };
   get(id: number): ApprovalRecord | undefined;
+  /** The PNG stored with an approval, if any. */
+  screenshot(id: number): Uint8Array | undefined;
   /** Newest first; `states` filters. */
   list(options: { states?: readonly ApprovalState[]; limit: number }): ApprovalRecord[];
   /** pending and not expired at `at` → running; undefined when it was not (once only). */

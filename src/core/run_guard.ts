@@ -4,14 +4,23 @@
  * arguments come from trusted text or a standing grant matches it; otherwise a person in chat is
  * asked inline, and a run without a person stores it as a pending approval and goes on without
  * it. A tool's own question ("write outside the writable folders?") is answered the same way: by
- * a matching grant, by the person, or deferred to a pending approval.
+ * a matching grant, by the person, or deferred to a pending approval. A question about a
+ * self-contained action (a browser submission: the page, its fields, the control) is matched
+ * against grants with the action's arguments, and a pending approval stores and runs that action,
+ * with its summary and screenshot.
  */
 import type { ApprovalRequests, GrantCheck, StandingGrant } from "./approvals.ts";
 import type { AgentDependencies, AgentRequest } from "./agent_types.ts";
 import type { ChatMessage, ToolCall } from "./messages.ts";
 import type { SideEffectLog } from "./side_effects.ts";
 import { describeFinding, RunProvenance, type TaintFinding } from "./taint.ts";
-import { type ConversationKind, refused, type Tool, type ToolResult } from "./tool.ts";
+import {
+  type ConfirmAction,
+  type ConversationKind,
+  refused,
+  type Tool,
+  type ToolResult,
+} from "./tool.ts";
 import { effectOf, isGatedEffect } from "./tool_effect.ts";
 import type { ToolExecution, ToolGate } from "./tool_registry.ts";
 
@@ -40,6 +49,9 @@ interface CurrentCall {
   taint: TaintFinding[];
   /** Questions the tool asked that nobody could answer now. */
   deferred: string[];
+  /** The self-contained action a deferred question was about, and its picture. */
+  action?: ConfirmAction;
+  screenshot?: Uint8Array;
 }
 
 /** The guard of one run (calls run one at a time). */
@@ -57,15 +69,24 @@ export class RunGuard {
    * person is asked, else (a run without a person) the question becomes part of a pending
    * approval and the answer now is no. Undefined when nobody could ever answer.
    */
-  get confirm(): ((question: string) => Promise<boolean>) | undefined {
-    const { person, approvals } = this.options;
+  get confirm(): ((question: string, action?: ConfirmAction) => Promise<boolean>) | undefined {
+    const { person, approvals, grants } = this.options;
     if (!person && !approvals) return undefined;
-    return (question) => {
+    return async (question, action) => {
       const current = this.#current;
-      if (current?.grant || current?.approved) return Promise.resolve(true);
-      if (person) return person(question);
-      current?.deferred.push(question);
-      return Promise.resolve(false);
+      if (current?.grant || current?.approved) return true;
+      if (action && current?.tool) {
+        current.grant = grants?.(current.tool, action.arguments);
+        if (current.grant) return true;
+      }
+      if (person) return await person(question);
+      if (!current) return false;
+      if (action) {
+        current.action = action;
+        current.screenshot = await action.screenshot?.().catch(() => undefined);
+      }
+      current.deferred.push(action?.why ?? question);
+      return false;
     };
   }
 
@@ -128,11 +149,14 @@ export class RunGuard {
   }
 
   async #defer(current: CurrentCall, reasons: string[]): Promise<ToolResult> {
-    const { call } = current;
-    const claim = this.options.sideEffects?.begin("approval", `${call.name} ${call.arguments}`);
+    const { call, action } = current;
+    const argumentsText = action ? JSON.stringify(action.arguments) : call.arguments.trim() || "{}";
+    const claim = this.options.sideEffects?.begin("approval", `${call.name} ${argumentsText}`);
     const { id, text } = await this.options.approvals!.request({
       tool: call.name,
-      arguments: call.arguments.trim() || "{}",
+      arguments: argumentsText,
+      summary: action?.summary,
+      screenshot: current.screenshot,
       conversationId: this.options.conversationId,
       kind: this.options.kind,
       reasons,
@@ -142,6 +166,8 @@ export class RunGuard {
     });
     if (claim?.state === "new") claim.done();
     current.deferred = [];
+    current.action = undefined;
+    current.screenshot = undefined;
     return { ...refused(text), approvalId: id };
   }
 

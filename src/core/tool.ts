@@ -21,6 +21,22 @@ export type ToolOutput = string | ToolResult;
 /** The kind of conversation a run belongs to. */
 export type ConversationKind = "chat" | "ask" | "heartbeat" | "task";
 
+/**
+ * The self-contained action a question is about, when the call's own arguments would not do it
+ * again (a browser click that submits is stored as one `submit` with the page, fields and
+ * control): a standing grant is matched against these arguments, and a pending approval runs
+ * them.
+ */
+export interface ConfirmAction {
+  arguments: Record<string, unknown>;
+  /** What it would do, as people read it (passwords masked): shown instead of the arguments. */
+  summary?: string;
+  /** Why it needs a yes, in a few words ("a form submission needs your yes"). */
+  why?: string;
+  /** A picture of what it acts on (the page as filled), for a pending approval. */
+  screenshot?: () => Promise<Uint8Array>;
+}
+
 /** What a tool knows about the run it is part of. */
 export interface ToolContext {
   conversationId?: number;
@@ -28,8 +44,13 @@ export interface ToolContext {
   /** True only when a person can answer a confirmation right now (interactive chat). */
   interactive: boolean;
   /** Asks the person a yes/no question; absent when nobody can answer. */
-  confirm?: (question: string) => Promise<boolean>;
+  confirm?: (question: string, action?: ConfirmAction) => Promise<boolean>;
   signal: AbortSignal;
+  /**
+   * Runs `cleanup` when the run ends, however it ends (a browser the run started is killed);
+   * absent outside a run (a call an approval runs): the tool cleans up after the call itself.
+   */
+  atRunEnd?: (cleanup: () => Promise<void>) => void;
   /** The run's outbox (daemon runs): actions that must not repeat after a crash claim a key. */
   sideEffects?: SideEffectLog;
   /** Set when the user's yes to a pending approval runs this call (the journal records it). */
@@ -66,6 +87,11 @@ export interface Tool {
    * else `sends_out` (the strictest).
    */
   effect?: EffectDeclaration;
+  /**
+   * The arguments "Always allow…" suggests patterns for (absent: every short one). The browser
+   * names action and url: a grant is for a site's forms, not for one selector.
+   */
+  grantArguments?: readonly string[];
   /** Arguments that name files or folders (grants match them as paths, taint checks their names). */
   pathArguments?: readonly string[];
   /**

@@ -5,7 +5,7 @@ import type { EffectDeclaration, ToolEffect } from "./tool_effect.ts";
 import { describeIssues } from "./zod_issues.ts";
 
 /** Converts a zod schema to compact JSON Schema (no $schema, additionalProperties, lengths or bounds). */
-function compactJsonSchema(schema: z.ZodType): Record<string, unknown> {
+export function compactJsonSchema(schema: z.ZodType): Record<string, unknown> {
   const json = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as Record<
     string,
     unknown
@@ -94,6 +94,8 @@ export interface ToolDefinition<Schema extends z.ZodType> {
   effect?: ToolEffect | ((args: z.output<Schema>) => ToolEffect);
   /** Arguments that name files or folders (see `Tool.pathArguments`). */
   pathArguments?: readonly string[];
+  /** The arguments "Always allow…" suggests patterns for (see `Tool.grantArguments`). */
+  grantArguments?: readonly string[];
   /** False when the result is Radar's own words (see `Tool.resultIsData`). */
   resultIsData?: boolean;
   keywords?: string[];
@@ -124,6 +126,7 @@ export function defineTool<Schema extends z.ZodType>(definition: ToolDefinition<
       ? declaredByArguments(definition.input, definition.effect)
       : definition.effect,
     pathArguments: definition.pathArguments,
+    grantArguments: definition.grantArguments,
     resultIsData: definition.resultIsData,
     keywords: definition.keywords,
     parse(args: unknown): ParseResult {

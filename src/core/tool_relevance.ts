@@ -111,6 +111,10 @@ const synonymRows: ReadonlyArray<readonly [string, string]> = [
   ["ping alert phone buzz", "notify"],
   ["forget recall said told", "recall memory"],
   ["keep eye notice changes", "monitor watch"],
+  [
+    "renew buy purchase booking reserve register signup checkout cart login",
+    "browser form",
+  ],
 ];
 
 const synonyms: ReadonlyMap<string, readonly string[]> = (() => {

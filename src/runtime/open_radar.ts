@@ -63,6 +63,8 @@ import type { PersonalityCatalog } from "../core/personality.ts";
 import { estimateTokens } from "../core/tokens.ts";
 import type { FilePersonalityCatalog } from "../personalities/personality_catalog.ts";
 import { personalityParts } from "./personality_parts.ts";
+import { browserParts } from "./browser_parts.ts";
+import type { BrowserAvailability } from "../core/browser.ts";
 import { approvalParts, type FileActions } from "./approval_parts.ts";
 import { notifyOnce } from "../core/notifier.ts";
 import { NotificationRetries } from "../application/notification_retries.ts";
@@ -160,7 +162,9 @@ export interface Radar extends ScheduledWork {
    * for heartbeat windows.
    */
   agent(overrides?: AgentOptions): AgentDependencies;
-  /** Stops the plugin hosts and closes the database (idempotent). */
+  /** The browser the `browser` tool drives: which one (or why none) and the open sessions. */
+  browser: { availability(): BrowserAvailability; openSessions(): number };
+  /** Stops the plugin hosts and browsers and closes the database (idempotent). */
   close(): void;
 }
 
@@ -311,6 +315,13 @@ export function openRadar(options: RadarOptions): Radar {
     firings: away.taskFirings,
     changeNotices: away.changeNotices,
   });
+  const browser = browserParts({
+    config,
+    dataDir,
+    env: options.env,
+    resolve: options.resolve ?? denoResolver,
+    clock,
+  });
   const mcpApprovals = new SqliteMcpApprovals(db);
   const mcp = registerTools(registry, {
     config,
@@ -336,6 +347,7 @@ export function openRadar(options: RadarOptions): Radar {
     money: work.money.inUse() ? work.money : undefined,
     hooks,
     skills: skills.library,
+    browser: browser.sessions && { sessions: browser.sessions, check: browser.check },
     journal: away.actions.journal,
   }, { approvals: mcpApprovals, logger });
   if (plugins) {
@@ -398,9 +410,14 @@ export function openRadar(options: RadarOptions): Radar {
     batch: (run) => transaction(db, run),
     personalities: personalities.catalog,
     agent,
+    browser: {
+      availability: browser.availability,
+      openSessions: () => browser.sessions?.open ?? 0,
+    },
     close() {
       if (closed) return;
       closed = true;
+      void browser.sessions?.closeAll();
       void plugins?.stop();
       void mcp.close();
       db.close();

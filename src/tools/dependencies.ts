@@ -12,6 +12,8 @@ import type { MemorySearch } from "../core/recall.ts";
 import type { CalendarReader, GitHubLists, MailReader } from "../core/source_ports.ts";
 import type { Hooks } from "../core/hooks.ts";
 import type { SkillLibrary } from "../core/skills_prompt.ts";
+import type { UrlCheck } from "../adapters/network/network_guard.ts";
+import type { BrowserSessions } from "./browser_sessions.ts";
 import type { ActionJournal } from "../core/action_journal.ts";
 import type { MoneyBook } from "../core/money_book.ts";
 import type { Secrets } from "../core/secrets.ts";
@@ -68,6 +70,8 @@ export interface ToolDependencies {
   journal?: ActionJournal;
   /** GitHub through gh (absent: gh is off or not installed; no github tool). */
   github?: GitHubLists;
+  /** The browser's sessions and its guard (absent: off or no browser found; no browser tool). */
+  browser?: { sessions: BrowserSessions; check(url: URL): Promise<UrlCheck> };
   /** Bank statements (absent until money is configured or a statement imported: no money tool). */
   money?: Pick<MoneyBook, "report" | "transactions">;
 }

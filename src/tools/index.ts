@@ -24,6 +24,7 @@ import { emailTools } from "./email.ts";
 import { calendarTool } from "./calendar.ts";
 import { useSkillTool } from "./use_skill.ts";
 import { githubTool } from "./github.ts";
+import { browserTool } from "./browser.ts";
 import { moneyTool } from "./money.ts";
 
 /** Builds the built-in tools enabled by config. */
@@ -52,6 +53,14 @@ export function builtinTools(deps: ToolDependencies): Tool[] {
     ...(deps.calendar ? [calendarTool({ ...deps, calendar: deps.calendar })] : []),
     ...(deps.skills ? [useSkillTool({ skills: deps.skills })] : []),
     ...(deps.github ? [githubTool({ github: deps.github })] : []),
+    ...(deps.browser
+      ? [browserTool({
+        ...deps.browser,
+        callMs: () => deps.config.browser.call_seconds * 1000,
+        visionModel: deps.visionModel,
+        visionModelName: deps.config.llm.models.vision.model || undefined,
+      })]
+      : []),
     ...(deps.money ? [moneyTool({ money: deps.money })] : []),
   ];
 }

@@ -10,6 +10,7 @@ import { runCli } from "../../src/cli/program.ts";
 import { ExitCode } from "../../src/core/errors.ts";
 import { memoryIo } from "../helpers/memory_io.ts";
 import { withTestDaemon } from "../helpers/test_radar.ts";
+import { needing } from "../helpers/system_parts.ts";
 
 const yaml = `radar:
   timezone: "UTC"
@@ -19,14 +20,19 @@ grants:
     note: "notes inbox"
 `;
 
+/** The environment of `radar` commands run in the test daemon's folder. */
+function cliEnvironment(dir: string): Record<string, string> {
+  return {
+    HOME: dir,
+    RADAR_DATA_DIR: join(dir, "data"),
+    RADAR_CONFIG: join(dir, "radar.yaml"),
+    RADAR_LLM_BASE_URL: "http://127.0.0.1:9",
+  };
+}
+
 Deno.test("approvals list/show/approve/deny, grants add/list/revoke and undo from the CLI", async () => {
   await withTestDaemon({ yaml, now: new Date().toISOString() }, async ({ dir, services }) => {
-    const env = {
-      HOME: dir,
-      RADAR_DATA_DIR: join(dir, "data"),
-      RADAR_CONFIG: join(dir, "radar.yaml"),
-      RADAR_LLM_BASE_URL: "http://127.0.0.1:9",
-    };
+    const env = cliEnvironment(dir);
     const cli = async (args: string[], options: { stdin?: string } = {}) => {
       const io = memoryIo(env, { cwd: dir, ...options });
       const code = await runCli(args, io);
@@ -99,3 +105,41 @@ Deno.test("approvals list/show/approve/deny, grants add/list/revoke and undo fro
     assert.equal(nothing.err, "radar: Cannot undo: nothing to undo\n");
   });
 });
+
+Deno.test(needing(["chromium"], {
+  name: "a browser submission's approval shows what it submits (PIN masked) and the site's grant",
+}, async () => {
+  await withTestDaemon({ yaml, now: new Date().toISOString() }, async ({ dir, services }) => {
+    const env = cliEnvironment(dir);
+    const { id } = await services.approvals.request({
+      tool: "browser",
+      arguments: JSON.stringify({
+        action: "submit",
+        url: "https://library.example.org/renew",
+        values: { 'input[name="card"]': "2231 8841", 'input[name="pin"]': "4411" },
+        ref: "form > button:nth-of-type(1)",
+      }),
+      kind: "task",
+      reasons: ["submitting on library.example.org needs your yes"],
+      tainted: [],
+      untrustedSources: ["tool browser"],
+      summary: 'Submit on https://library.example.org/renew (clicking "Renew all")\n  fields:\n' +
+        "    Card number: 2231 8841\n    PIN: ••••••",
+      screenshot: new Uint8Array([0x89, 0x50, 0x4e, 0x47]),
+    });
+    const io = memoryIo(env, { cwd: dir });
+    assert.equal(await runCli(["approvals", "show", String(id)], io), 0, io.err.join(""));
+    const out = io.out.join("");
+    assert.match(
+      out,
+      /^#\d+ {2}pending {2}task {6}Submit on https:\/\/library\.example\.org\/renew/,
+    );
+    assert.match(out, /\nwhat: {7}Submit on .*\n {14}fields:\n {16}Card number: 2231 8841\n/);
+    assert.match(out, /\nscreenshot: on the dashboard, \/approvals\/\d+\/screenshot\.png\n/);
+    assert.match(
+      out,
+      /\nalways: {5}browser action=submit url=https:\/\/library\.example\.org\/\*\*\n/,
+    );
+    assert.doesNotMatch(out, /4411/);
+  });
+}));

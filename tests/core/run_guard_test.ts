@@ -65,6 +65,25 @@ function setup(steps: ConstructorParameters<typeof ScriptedChatModel>[0]) {
     input: z.object({ message: z.string() }),
     run: () => Promise.resolve("told"),
   }));
+  // Asks about a self-contained action (like a browser submission), not about its own call.
+  const ordered: string[] = [];
+  registry.register(defineTool({
+    name: "order",
+    description: "Order at a shop",
+    effect: "sends_out",
+    input: z.object({ site: z.string(), item: z.string() }),
+    run: async ({ site, item }, context: ToolContext) => {
+      const yes = await context.confirm?.(`Order ${item} at ${site}?`, {
+        arguments: { action: "submit", url: `https://${site}/cart`, item },
+        summary: `Order ${item} at ${site}, paid with card ••••`,
+        why: `ordering at ${site} needs your yes`,
+        screenshot: () => Promise.resolve(new Uint8Array([1, 2, 3])),
+      });
+      if (!yes) return { text: "Not ordered.", outcome: "refused" };
+      ordered.push(`${item} at ${site}`);
+      return "Ordered.";
+    },
+  }));
   const requested: PendingAction[] = [];
   const model = new ScriptedChatModel(steps);
   const deps: AgentDependencies = {
@@ -93,7 +112,7 @@ function setup(steps: ConstructorParameters<typeof ScriptedChatModel>[0]) {
     },
   };
   const conversationId = store.createConversation("task", "t", clock.now());
-  return { deps, conversationId, sent, written, asked, requested, model };
+  return { deps, conversationId, sent, written, asked, requested, model, ordered };
 }
 
 Deno.test("an unattended run that read a page cannot send to a host the page named", async () => {
@@ -270,4 +289,57 @@ Deno.test("untrusted tool results replayed from history still taint the next run
   });
   assert.deepEqual(sent, []);
   assert.equal(requested.length, 1);
+});
+
+Deno.test("a question about a self-contained action: the approval stores that action, its summary and picture", async () => {
+  const { deps, conversationId, ordered, requested } = setup([
+    toolCallResponse("order", { site: "shop.example", item: "beans" }, "c1"),
+    textResponse("Asked."),
+  ]);
+  await runAgent(deps, {
+    conversationId,
+    kind: "task",
+    userMessage: "Order beans at shop.example",
+    interactive: false,
+  });
+  assert.deepEqual(ordered, []);
+  assert.equal(requested.length, 1);
+  const [action] = requested;
+  assert.equal(action.tool, "order");
+  assert.equal(
+    action.arguments,
+    JSON.stringify({ action: "submit", url: "https://shop.example/cart", item: "beans" }),
+  );
+  assert.equal(action.summary, "Order beans at shop.example, paid with card ••••");
+  assert.deepEqual(action.reasons, ["ordering at shop.example needs your yes"]);
+  assert.deepEqual([...action.screenshot ?? []], [1, 2, 3]);
+});
+
+Deno.test("a grant matching the action's arguments (not the call's) answers it; another site still asks", async () => {
+  const { deps, conversationId, ordered, requested } = setup([
+    toolCallResponse("order", { site: "shop.example", item: "beans" }, "c1"),
+    toolCallResponse("order", { site: "other.example", item: "beans" }, "c2"),
+    textResponse("Done."),
+  ]);
+  const grant: StandingGrant = {
+    id: "4",
+    tool: "order",
+    arguments: { action: "submit", url: "https://shop.example/**" },
+    note: "",
+    origin: "user",
+  };
+  deps.grants = (tool, args) =>
+    tool.name === "order" && args.action === "submit" &&
+      String(args.url).startsWith("https://shop.example/")
+      ? grant
+      : undefined;
+  await runAgent(deps, {
+    conversationId,
+    kind: "task",
+    userMessage: "Order beans at shop.example and other.example",
+    interactive: false,
+  });
+  assert.deepEqual(ordered, ["beans at shop.example"]);
+  assert.equal(requested.length, 1);
+  assert.match(requested[0].arguments, /other\.example/);
 });

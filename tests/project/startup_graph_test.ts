@@ -75,6 +75,8 @@ const optional = [
   /^npm:\/?@zip\.js\/zip\.js@/,
   /^npm:\/?node-unrar-js@/,
   /^npm:\/?fast-xml-parser@/,
+  // The browser driver, on the first browser call.
+  /^npm:\/?playwright-core@/,
 ];
 
 Deno.test("main.ts loads no mail, calendar, MCP, dashboard or single-use parser module statically", async () => {

@@ -112,7 +112,8 @@ Deno.test("by default every built-in tool (use_skill too) fits the budget: a sta
   });
   try {
     const budget = runtime.config.llm.tool_budget_tokens;
-    // On-demand tools (comic_info) come on top of the budget, only where a request calls for them.
+    // On-demand tools (comic_info, the browser when one is found) come on top of the budget, only
+    // where a request calls for them.
     const builtins = runtime.registry.list().filter((tool) =>
       tool.name !== findToolsName && !tool.onDemand
     );

@@ -87,6 +87,17 @@ export function approvalsRoutes(context: RouteContext): Hono {
     );
   });
 
+  // The filled page a browser submission would send (the model's page: shown as a picture only).
+  app.get("/approvals/:id/screenshot.png", (c) => {
+    const record = findRecord(c);
+    const png = record?.hasScreenshot ? deps.away!.approvals.screenshot(record.id) : undefined;
+    if (!png) return c.text("No screenshot.", 404);
+    return c.body(png.slice().buffer, 200, {
+      "content-type": "image/png",
+      "cache-control": "private, no-store",
+    });
+  });
+
   app.get("/approvals/:id/always", (c) => {
     const record = findRecord(c);
     if (!record || !deps.away) return noSuchApproval(c);

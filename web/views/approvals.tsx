@@ -20,7 +20,16 @@ export function ApprovalCard(
         <a href={`/approvals/${record.id}`}>#{record.id}</a> {record.tool}{" "}
         <span class={`badge ${record.state}`}>{record.state}</span>
       </h3>
-      <pre class="code">{truncate(prettyArguments(record.arguments), props.compact ? 400 : 4000)}</pre>
+      <pre class="code">{truncate(record.summary ?? prettyArguments(record.arguments), props.compact ? 400 : 4000)}</pre>
+      {record.hasScreenshot && !props.compact
+        ? (
+          <img
+            class="approval-screenshot"
+            src={`/approvals/${record.id}/screenshot.png`}
+            alt={`The page approval #${record.id} would submit`}
+          />
+        )
+        : null}
       <dl class="facts">
         <dt>why</dt>
         <dd>

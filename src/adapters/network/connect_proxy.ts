@@ -31,7 +31,7 @@ export function startPinnedProxy(
     for await (const client of listener) {
       open.add(client);
       tunnel(client).catch(() => {}).finally(() => {
-        close(client);
+        closeQuietly(client);
         open.delete(client);
       });
     }
@@ -50,14 +50,9 @@ export function startPinnedProxy(
     const upstream = await Deno.connect({ hostname: address, port: target.port });
     open.add(upstream);
     try {
-      await client.write(new TextEncoder().encode("HTTP/1.1 200 Connection established\r\n\r\n"));
-      if (rest.byteLength) await upstream.write(rest);
-      await Promise.all([
-        client.readable.pipeTo(upstream.writable).catch(() => {}),
-        upstream.readable.pipeTo(client.writable).catch(() => {}),
-      ]);
+      await tunnelThrough(client, upstream, rest);
     } finally {
-      close(upstream);
+      closeQuietly(upstream);
       open.delete(upstream);
     }
   };
@@ -67,18 +62,41 @@ export function startPinnedProxy(
     username: "radar",
     password,
     close() {
-      close(listener);
-      for (const connection of open) close(connection);
+      closeQuietly(listener);
+      for (const connection of open) closeQuietly(connection);
       open.clear();
     },
   };
 }
 
-/** Reads the request head (up to the blank line); what follows it is returned as `rest`. */
-async function readHead(client: Deno.Conn): Promise<{ head: string; rest: Uint8Array }> {
-  const buffer = new Uint8Array(maxHeadBytes);
+/**
+ * Answers a CONNECT and pipes both ways until either side closes (`rest`: bytes the client sent
+ * after its request head, already read).
+ */
+export async function tunnelThrough(
+  client: Deno.Conn,
+  upstream: Deno.Conn,
+  rest: Uint8Array,
+): Promise<void> {
+  await client.write(new TextEncoder().encode("HTTP/1.1 200 Connection established\r\n\r\n"));
+  if (rest.byteLength) await upstream.write(rest);
+  await Promise.all([
+    client.readable.pipeTo(upstream.writable).catch(() => {}),
+    upstream.readable.pipeTo(client.writable).catch(() => {}),
+  ]);
+}
+
+/**
+ * Reads an HTTP head (up to the blank line) of at most `maxBytes`; what follows it is returned as
+ * `rest`. An empty head: the peer closed first, or the head was too long.
+ */
+export async function readHead(
+  client: Deno.Conn,
+  maxBytes = maxHeadBytes,
+): Promise<{ head: string; rest: Uint8Array }> {
+  const buffer = new Uint8Array(maxBytes);
   let filled = 0;
-  while (filled < maxHeadBytes) {
+  while (filled < maxBytes) {
     const read = await client.read(buffer.subarray(filled));
     if (read === null) break;
     filled += read;
@@ -89,7 +107,8 @@ async function readHead(client: Deno.Conn): Promise<{ head: string; rest: Uint8A
   return { head: "", rest: new Uint8Array() };
 }
 
-function close(resource: { close(): void }): void {
+/** Closes a connection or listener, ignoring one that is closed already. */
+export function closeQuietly(resource: { close(): void }): void {
   try {
     resource.close();
   } catch { /* already closed */ }

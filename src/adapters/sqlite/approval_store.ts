@@ -30,7 +30,14 @@ interface ApprovalRow {
   result: string | null;
   outcome: string | null;
   grant_id: string | null;
+  summary: string | null;
+  has_screenshot: number;
 }
+
+/** Every column but the screenshot (read on its own), and whether there is one. */
+const columns = `id, key, state, tool, arguments, conversation_id, kind, reasons, tainted,
+  untrusted_sources, created_at, expires_at, decided_at, decided_via, result, outcome, grant_id,
+  summary, screenshot IS NOT NULL AS has_screenshot`;
 
 function toRecord(row: ApprovalRow): ApprovalRecord {
   return {
@@ -51,6 +58,8 @@ function toRecord(row: ApprovalRow): ApprovalRecord {
     result: row.result ?? undefined,
     outcome: (row.outcome ?? undefined) as ToolOutcome | undefined,
     grantId: row.grant_id ?? undefined,
+    summary: row.summary ?? undefined,
+    hasScreenshot: Boolean(row.has_screenshot),
   };
 }
 
@@ -71,8 +80,8 @@ export class SqliteApprovalStore implements ApprovalStore {
         this.db,
         "the pending approval",
         `INSERT INTO approvals (key, state, tool, arguments, conversation_id, kind, reasons, tainted,
-           untrusted_sources, created_at, expires_at)
-         VALUES (?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+           untrusted_sources, created_at, expires_at, summary, screenshot)
+         VALUES (?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         action.key ?? null,
         action.tool,
         action.arguments,
@@ -83,6 +92,8 @@ export class SqliteApprovalStore implements ApprovalStore {
         JSON.stringify(action.untrustedSources),
         at.toISOString(),
         expiresAt.toISOString(),
+        action.summary ?? null,
+        action.screenshot ?? null,
       );
       return { record: this.get(id)!, created: true };
     }, "the pending approval");
@@ -90,10 +101,18 @@ export class SqliteApprovalStore implements ApprovalStore {
 
   /** One approval. */
   get(id: number): ApprovalRecord | undefined {
-    const row = statement(this.db, "SELECT * FROM approvals WHERE id = ?").get(id) as
+    const row = statement(this.db, `SELECT ${columns} FROM approvals WHERE id = ?`).get(id) as
       | ApprovalRow
       | undefined;
     return row ? toRecord(row) : undefined;
+  }
+
+  /** The PNG stored with an approval. */
+  screenshot(id: number): Uint8Array | undefined {
+    const row = statement(this.db, "SELECT screenshot FROM approvals WHERE id = ?").get(id) as
+      | { screenshot: Uint8Array | null }
+      | undefined;
+    return row?.screenshot ?? undefined;
   }
 
   /** Newest first. */
@@ -102,7 +121,7 @@ export class SqliteApprovalStore implements ApprovalStore {
     const where = states.length ? `WHERE state IN (${states.map(() => "?").join(", ")})` : "";
     const rows = statement(
       this.db,
-      `SELECT * FROM approvals ${where} ORDER BY id DESC LIMIT ?`,
+      `SELECT ${columns} FROM approvals ${where} ORDER BY id DESC LIMIT ?`,
     ).all(...states, options.limit) as unknown as ApprovalRow[];
     return rows.map(toRecord);
   }
@@ -159,7 +178,7 @@ export class SqliteApprovalStore implements ApprovalStore {
     return transaction(this.db, () => {
       const rows = statement(
         this.db,
-        "SELECT * FROM approvals WHERE state = 'pending' AND expires_at <= ? ORDER BY id",
+        `SELECT ${columns} FROM approvals WHERE state = 'pending' AND expires_at <= ? ORDER BY id`,
       ).all(at.toISOString()) as unknown as ApprovalRow[];
       for (const row of rows) {
         write(
@@ -190,7 +209,7 @@ export class SqliteApprovalStore implements ApprovalStore {
   }
 
   #byKey(key: string): ApprovalRecord | undefined {
-    const row = statement(this.db, "SELECT * FROM approvals WHERE key = ?").get(key) as
+    const row = statement(this.db, `SELECT ${columns} FROM approvals WHERE key = ?`).get(key) as
       | ApprovalRow
       | undefined;
     return row ? toRecord(row) : undefined;

@@ -5,7 +5,7 @@
  * commands: a person at a terminal, never a script or Radar's own exec.
  */
 import type { Command } from "commander";
-import { approvalId, describeCall, outcomeLine } from "../../application/approvals.ts";
+import { approvalId, describeApproval, outcomeLine } from "../../application/approvals.ts";
 import { describeGrant } from "../../application/grant_rules.ts";
 import type { ApprovalRecord } from "../../core/approvals.ts";
 import { RadarError, UsageError } from "../../core/errors.ts";
@@ -19,7 +19,7 @@ function approvalLine(record: ApprovalRecord, timeZone?: string): string {
   const shown = at ? formatDateTime(new Date(at), timeZone, { zone: true }) : "";
   const when = record.state === "pending" ? `expires ${shown}` : shown;
   return `#${record.id}  ${record.state.padEnd(7)}  ${record.kind.padEnd(9)} ${
-    describeCall(record.tool, record.arguments).slice(0, 140)
+    describeApproval(record).split("\n")[0].slice(0, 140)
   }  (${when})`;
 }
 
@@ -67,7 +67,13 @@ export function registerApprovals(program: Command, context: CliContext): void {
       const lines = [
         approvalLine(record, radar.config.radar.timezone || undefined),
         `tool:       ${record.tool}`,
-        `arguments:  ${record.arguments}`,
+        // A summary (a browser submission's fields) shows passwords masked; --json has it all.
+        record.summary
+          ? `what:       ${record.summary.replaceAll("\n", "\n            ")}`
+          : `arguments:  ${record.arguments}`,
+        ...(record.hasScreenshot
+          ? [`screenshot: on the dashboard, /approvals/${record.id}/screenshot.png`]
+          : []),
         `why:        ${record.reasons.join("\n            ")}`,
         `run:        ${record.kind}${
           record.conversationId === undefined ? "" : ` (conversation #${record.conversationId})`

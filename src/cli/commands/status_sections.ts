@@ -6,6 +6,7 @@ import { pluginStatusLines } from "./plugin_status.ts";
 import { awayStatusLines } from "./away_status.ts";
 import { backupStatusLines } from "./backup_status.ts";
 import { budgetStatusLines } from "./budget_status.ts";
+import { browserStatusLines } from "./browser_status.ts";
 
 /** A section of `radar status` contributed by a concern (daemon, tools, plugins). */
 export type StatusSection = (radar: Radar) => Promise<string[]> | string[];
@@ -20,6 +21,7 @@ export const statusSections: StatusSection[] = [
   },
   (radar) => execStatusLines(radar, Deno.env.toObject()),
   (radar) => pluginStatusLines(radar),
+  browserStatusLines,
   awayStatusLines,
   (radar) => backupStatusLines(radar, Deno.env.toObject()),
 ];

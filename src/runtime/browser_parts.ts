@@ -1,0 +1,79 @@
+/**
+ * The browser, assembled: which program (`browser.executable` or found), the guard every page's
+ * connection passes (`browser.allow_private`, `browser.allowed_hosts`), the profile, and the
+ * sessions the `browser` tool drives. Playwright itself loads on the first browser call.
+ */
+import { isAbsolute, join } from "node:path";
+import type { RadarConfig } from "../config/schema.ts";
+import { expandHome } from "../config/paths.ts";
+import type { BrowserAvailability } from "../core/browser.ts";
+import type { Clock } from "../core/ports.ts";
+import { findBrowser } from "../adapters/browser/find_browser.ts";
+import { PlaywrightBrowser } from "../adapters/browser/playwright_browser.ts";
+import { checkUrlWithAllowance, hostAllowance } from "../adapters/network/host_allowance.ts";
+import type { Resolver, UrlCheck } from "../adapters/network/network_guard.ts";
+import { BrowserSessions } from "../tools/browser_sessions.ts";
+
+/** At most this many browser processes at once (each is a few hundred MB). */
+const maxSessions = 2;
+
+/** What `browserParts` builds. */
+export interface BrowserParts {
+  /** Which browser, or why none (`radar status`). */
+  availability(): BrowserAvailability;
+  /** The sessions (absent: the browser is off or none was found; no tool). */
+  sessions?: BrowserSessions;
+  /** The guard for pages (the tool checks the URL it is asked to open with it too). */
+  check(url: URL): Promise<UrlCheck>;
+}
+
+/** Builds the browser parts from config. */
+export function browserParts(input: {
+  config: RadarConfig;
+  dataDir: string;
+  env: Record<string, string | undefined>;
+  resolve: Resolver;
+  clock: Clock;
+}): BrowserParts {
+  const { config, env } = input;
+  const settings = config.browser;
+  let found: BrowserAvailability | undefined;
+  const availability = (): BrowserAvailability =>
+    settings.enabled
+      ? found ??= findBrowser({ configured: settings.executable, os: Deno.build.os, env })
+      : { problem: "off (browser.enabled: false)" };
+  const allowed = hostAllowance(settings.allowed_hosts);
+  const check = (url: URL) =>
+    checkUrlWithAllowance(url, {
+      allowPrivate: settings.allow_private,
+      allowed,
+      resolve: input.resolve,
+      allowHint: "browser.allowed_hosts or browser.allow_private",
+    });
+  if (availability().problem !== undefined) return { availability, check };
+  const browser = new PlaywrightBrowser({
+    availability,
+    check,
+    profileDir: profileFolder(settings.profile, input.dataDir, env),
+    env,
+  });
+  const sessions = new BrowserSessions(browser, () => ({
+    limits: { callMs: settings.call_seconds * 1000, maxChars: settings.max_chars },
+    sessionMs: settings.session_seconds * 1000,
+    idleMs: settings.idle_seconds * 1000,
+    maxSessions,
+  }), input.clock);
+  return { availability, sessions, check };
+}
+
+/** `browser.profile`: a name is a folder under `<data>/browser-profiles/`; a path is used as is. */
+export function profileFolder(
+  profile: string,
+  dataDir: string,
+  env: Record<string, string | undefined>,
+): string | undefined {
+  if (!profile) return undefined;
+  const expanded = expandHome(profile, env);
+  if (isAbsolute(expanded)) return expanded;
+  return join(dataDir, "browser-profiles", profile.replace(/[^\w-]/g, "_"));
+}
