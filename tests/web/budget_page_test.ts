@@ -29,12 +29,18 @@ Deno.test("the tasks page shows tokens today per task, per day, and a budget pau
     assert.match(html, /<td>1,200<span class="badge outcome-error">paused<\/span><\/td>/);
     assert.match(html, /<td>300<span class="badge outcome-error">paused<\/span><\/td>/, "all wait");
     assert.match(html, /Unattended tokens/);
-    assert.match(html, /Heartbeats and scheduled tasks wait until 2026-11-24 00:00/);
     assert.match(
       html,
-      /Today: <strong>5,100<\/strong> of 5,000 tokens \(heartbeats 3,600, tasks 1,500\)/,
+      /Heartbeats, scheduled tasks, digests and summaries wait until 2026-11-24 00:00/,
     );
-    assert.match(html, /<td>2026-11-21<\/td><td>777<\/td><td>0<\/td><td>777<\/td>/);
+    assert.match(
+      html,
+      /Today: <strong>5,100<\/strong> of 5,000 tokens \(heartbeats 3,600, tasks 1,500, summaries 0, digests 0\)/,
+    );
+    assert.match(
+      html,
+      /<td>2026-11-21<\/td><td>777<\/td><td>0<\/td><td>0<\/td><td>0<\/td><td>777<\/td>/,
+    );
   } finally {
     fixture.close();
   }

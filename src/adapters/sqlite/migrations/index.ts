@@ -28,6 +28,7 @@ import { mcpProgramHashMigration } from "./030_mcp_program_hash.ts";
 import { outboxRecordsMigration } from "./033_outbox_records.ts";
 import { moneyMigration } from "./034_money.ts";
 import { moneyAlertsMigration } from "./035_money_alerts.ts";
+import { backgroundModelCallsMigration } from "./040_background_model_calls.ts";
 
 /** The ordered migrations applied by `openDatabase`. */
 export const migrations: readonly Migration[] = [
@@ -59,4 +60,5 @@ export const migrations: readonly Migration[] = [
   outboxRecordsMigration,
   moneyMigration,
   moneyAlertsMigration,
+  backgroundModelCallsMigration,
 ];
