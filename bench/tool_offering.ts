@@ -88,8 +88,9 @@ export function offeringLines(): BenchLine[] {
     const builtinNoted = measure(runtime, builtinCases);
     runtime.facts.forgetFact(note);
     const hello = measure(runtime, [{ message: "hello", needs: "remember" }]).maxTokens;
+    // On-demand tools (comic_info) join only the requests that call for them.
     const builtinCount = runtime.registry.list().filter((tool) =>
-      tool.name !== "find_tools"
+      tool.name !== "find_tools" && !tool.onDemand
     ).length;
     const helloCount =
       runtime.registry.select("hello", runtime.config.llm.tool_budget_tokens).length;

@@ -281,21 +281,14 @@ export class ApprovalService implements ApprovalRequests {
 
   /** How an approved action went, with an Undo button when it changed files. */
   #outcomeNotice(record: ApprovalRecord): Notification {
-    const { journal, tokens, clock } = this.parts;
     const done = record.state === "done";
-    const changes = journal.forApproval(record.id).filter((entry) => !entry.undoneAt);
-    const until = new Date(clock.now().getTime() + undoButtonDays * 86_400_000).toISOString();
+    const changes = this.parts.journal.forApproval(record.id).filter((entry) => !entry.undoneAt);
     return {
       title: `${done ? "Done" : "Failed"}: ${record.tool} (#${record.id})`,
       message: this.parts.mask((record.result ?? "").slice(0, 1000) || record.state),
       priority: done ? "default" : "high",
       click: `${this.#base()}/approvals/${record.id}`,
-      buttons: changes.slice(0, 1).map((entry) => ({
-        label: "Undo",
-        url: this.#capabilityUrl(
-          tokens.issue({ action: "undo", target: entry.id, expiresAt: until }, clock.now()),
-        ),
-      })),
+      buttons: changes.slice(0, 1).map((entry) => ({ label: "Undo", url: this.undoUrl(entry.id) })),
     };
   }
 
@@ -360,6 +353,15 @@ export class ApprovalService implements ApprovalRequests {
         createdAt: this.parts.clock.now(),
       });
     } catch { /* the conversation was deleted */ }
+  }
+
+  /** A single-use Undo button URL for journal entry `id` (works for a week). */
+  undoUrl(id: number): string {
+    const { tokens, clock } = this.parts;
+    const until = new Date(clock.now().getTime() + undoButtonDays * 86_400_000).toISOString();
+    return this.#capabilityUrl(
+      tokens.issue({ action: "undo", target: id, expiresAt: until }, clock.now()),
+    );
   }
 
   #base(): string {

@@ -26,6 +26,7 @@ import {
 
 import { formatDate } from "../core/zoned_time.ts";
 import type { UnattendedBudget } from "./unattended_budget.ts";
+import type { ChangeNotices } from "./change_notices.ts";
 
 export { blockedHeartbeatLimit, type HeartbeatReport } from "./heartbeat_commit.ts";
 
@@ -43,6 +44,8 @@ export interface HeartbeatRunnerDependencies extends HeartbeatCommitDependencies
   triage?: TriageRunner;
   /** `budget:`: a scheduled heartbeat past today's tokens waits (its events stay queued). */
   budget?: Pick<UnattendedBudget, "pausedFor">;
+  /** Tells the user what a run changed on its own (absent: nothing is told). */
+  changeNotices?: Pick<ChangeNotices, "mark" | "tell">;
 }
 
 /** Options of one tick. */
@@ -91,6 +94,8 @@ export class HeartbeatRunner {
     const triage = await this.#triage(claimed.events, options.signal);
     if (triage?.verdict === "nothing") return await commitTriaged(this.deps, claimed, triage);
     const run = { ...claimed, conversationId: this.#conversation(plan.now, plan.timeZone) };
+    const changes = this.deps.changeNotices;
+    const mark = changes?.mark();
     this.deps.logger.debug("heartbeat running", { run: run.runId, events: run.events.length });
     let result: AgentResult;
     try {
@@ -99,7 +104,14 @@ export class HeartbeatRunner {
       return await commitFailure(this.deps, run, error);
     }
     if (result.blocked) return await commitBlocked(this.deps, run, result.answer);
-    return await commitRun(this.deps, run, result, triage);
+    const report = await commitRun(this.deps, run, result, triage);
+    // Files changed without anyone asked (grants): one notice says what, with Undo buttons.
+    if (changes && mark !== undefined) {
+      await changes.tell(mark, run.conversationId).catch((error) =>
+        this.deps.logger.warn("cannot tell the run's file changes", { error: String(error) })
+      );
+    }
+    return report;
   }
 
   /**

@@ -12,6 +12,7 @@ export const proactiveTools = ["notify"];
 export function daemonToolNames(agent: AgentDependencies, message: string): string[] {
   const names = agent.registry.select(message, agent.settings.toolBudgetTokens, {
     pinned: proactiveTools,
+    onDemand: "all",
   }).map((tool) => tool.name);
   for (const name of proactiveTools) {
     if (agent.registry.get(name) && !names.includes(name)) names.push(name);

@@ -1,4 +1,5 @@
 /** The radar.yaml schema: every key has a default, so Radar runs with no file at all. */
+import { comicsToolSection, librarySection } from "./library_schema.ts";
 import { z } from "zod";
 import * as bounds from "../core/bounds.ts";
 import { isKnownTimeZone } from "../core/zoned_time.ts";
@@ -173,6 +174,7 @@ export const toolsSection = z.object({
     /** Days the action journal keeps file changes (and copies of replaced files) for undo. */
     journal_days: positiveInt.max(bounds.maxRetentionDays).default(30),
   }).prefault({}),
+  comics: comicsToolSection.prefault({}),
   pdf: z.object({
     first_pages: z.number().int().min(0).max(bounds.maxConfigPages).default(2),
     last_pages: z.number().int().min(0).max(bounds.maxConfigPages).default(1),
@@ -371,6 +373,7 @@ export const configSchema = z.object({
   grants: z.array(grantRule).max(200).default([]),
   backup: backupSection.prefault({}),
   budget: budgetSection.prefault({}),
+  library: librarySection.prefault({}),
 });
 
 /** The validated configuration with every default applied. */

@@ -67,3 +67,33 @@ export function selectPages(count: number, first: number, last: number): number[
   for (let index = Math.max(0, count - last); index < count; index++) chosen.add(index);
   return [...chosen].sort((a, b) => a - b);
 }
+
+/** PDF Info keys Radar writes (the ones file managers and search show). */
+export const pdfInfoKeys = ["Title", "Author", "Subject", "Keywords"] as const;
+
+/** One PDF Info key Radar writes. */
+export type PdfInfoKey = typeof pdfInfoKeys[number];
+
+/** Writes PDF Info entries into a new copy of a PDF (the original bytes plus an update). */
+export interface PdfInfoWriteRequest {
+  input: ReadableStream<Uint8Array>;
+  size: number;
+  /** New values; null or "" removes the entry. */
+  changes: Partial<Record<PdfInfoKey, string | null>>;
+  /** Where the new file's bytes go (a temporary file beside the original). */
+  output: WritableStream<Uint8Array>;
+  signal?: AbortSignal;
+}
+
+/** The outcome of writing PDF Info. */
+export type PdfInfoWriteResult =
+  | { status: "ok"; before: Record<string, string>; after: Record<string, string>; bytes: number }
+  | { status: "encrypted" }
+  | { status: "broken"; message: string }
+  | { status: "timeout"; seconds: number }
+  | { status: "failed"; message: string };
+
+/** Port: writes PDF Info. Never throws; failures are results. */
+export interface PdfInfoWriter {
+  writeInfo(request: PdfInfoWriteRequest): Promise<PdfInfoWriteResult>;
+}

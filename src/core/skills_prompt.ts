@@ -65,6 +65,8 @@ export interface LoadedSkill {
   dir: string;
   /** Files under scripts/, references/ and assets/, relative to `dir`. */
   resources: string[];
+  /** Tools its `allowed-tools` names: offered from the next model round on (on-demand ones too). */
+  allowedTools: string[];
 }
 
 /** Port: the skills usable here (`use_skill` and the system prompt). */

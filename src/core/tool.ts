@@ -51,6 +51,12 @@ export interface Tool {
   /** Offered on every request, whatever the message. */
   alwaysOn?: boolean;
   /**
+   * Offered only when a request needs it: the message matches its name or keywords, a loaded
+   * skill lists it in `allowed-tools`, `find_tools` finds it, or the conversation used it. Keeps
+   * specialised tools (comic_info) out of every other request's prompt.
+   */
+  onDemand?: boolean;
+  /**
    * Reads local state only: changes nothing and sends nothing anywhere. An unapproved task the
    * model created runs with these tools (and `notify`) only.
    */

@@ -23,6 +23,8 @@ const omittedSchemaKeys = new Set([
   "exclusiveMinimum",
   "exclusiveMaximum",
   "default",
+  // Object keys are strings in JSON anyway.
+  "propertyNames",
 ]);
 
 /**
@@ -83,6 +85,8 @@ export interface ToolDefinition<Schema extends z.ZodType> {
   alwaysOn?: boolean;
   /** Reads local state only (see `Tool.readOnly`). */
   readOnly?: boolean;
+  /** Offered only when a request needs it (see `Tool.onDemand`). */
+  onDemand?: boolean;
   /**
    * What a call does to the world (see `Tool.effect`). Every built-in tool declares it
    * (tests/tools/tool_effects_test.ts); absent: the strictest for a tool that is not read-only.
@@ -114,6 +118,7 @@ export function defineTool<Schema extends z.ZodType>(definition: ToolDefinition<
     parameters: compactJsonSchema(definition.input),
     source: "builtin",
     alwaysOn: definition.alwaysOn,
+    onDemand: definition.onDemand,
     readOnly: definition.readOnly,
     effect: typeof definition.effect === "function"
       ? declaredByArguments(definition.input, definition.effect)

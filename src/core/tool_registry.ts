@@ -4,7 +4,7 @@ import type { ToolSpec } from "./chat_model.ts";
 import type { ToolCall } from "./messages.ts";
 import { estimateJsonTokens } from "./tokens.ts";
 import { failed, type Tool, type ToolContext, type ToolResult, toResult } from "./tool.ts";
-import { rankHybrid } from "./tool_relevance.ts";
+import { expandStems, mentionsKeyword, rankHybrid, wordStems } from "./tool_relevance.ts";
 import { Secrets } from "./secrets.ts";
 import { textForModel } from "./untrusted_text.ts";
 
@@ -19,6 +19,11 @@ export interface OfferOptions {
   recentTools?: readonly string[];
   /** Embedding similarity of each tool (by name) to the message; absent: keywords only. */
   semanticScores?: ReadonlyMap<string, number>;
+  /**
+   * On-demand tools: offered when the message calls for them (chat, ask), or always (heartbeats
+   * and tasks, which file what lands and keep one tool list from run to run).
+   */
+  onDemand?: "relevant" | "all";
 }
 
 /** Runs before a tool executes; returning a result blocks the call with it. */
@@ -195,14 +200,15 @@ export class ToolRegistry {
 
   /**
    * Chooses the tools to offer for a message, always in registration order (a stable prompt
-   * prefix). When every tool fits `budgetTokens`, all are offered (except `find_tools`: nothing
+   * prefix), on-demand tools the request calls for last. When every tool fits `budgetTokens`, all are offered (except `find_tools`: nothing
    * is hidden). Otherwise: always-on tools, `find_tools`, pinned and recently used tools, then
    * the best by keyword (+ embedding) rank, then the rest in registration order, while they fit.
    */
   select(message: string, budgetTokens: number, options: OfferOptions = {}): Tool[] {
-    const all = this.list();
+    const all = this.list().filter((tool) => !tool.onDemand);
+    const onDemand = this.#wantedOnDemand(message, options);
     const tools = all.filter((tool) => tool.name !== findToolsName);
-    if (fitsBudget(tools, budgetTokens)) return tools;
+    if (fitsBudget(tools, budgetTokens)) return [...tools, ...onDemand];
     const first = [
       ...all.filter((tool) => tool.alwaysOn || tool.name === findToolsName),
       ...[...(options.pinned ?? []), ...(options.recentTools ?? [])].flatMap((name) =>
@@ -213,13 +219,25 @@ export class ToolRegistry {
     const chosen = new Set<Tool>();
     let spent = 0;
     for (const tool of [...first, ...ranked, ...tools]) {
-      if (chosen.has(tool)) continue;
+      if (chosen.has(tool) || tool.onDemand) continue;
       const cost = toolTokenCost(tool);
       if (spent + cost > budgetTokens) continue;
       chosen.add(tool);
       spent += cost;
     }
-    return all.filter((tool) => chosen.has(tool));
+    return [...all.filter((tool) => chosen.has(tool)), ...onDemand];
+  }
+
+  /**
+   * The on-demand tools this request calls for (offered after the others, outside the budget, so a
+   * request that brings one in repeats the previous prompt up to the end of the usual tools).
+   */
+  #wantedOnDemand(message: string, options: OfferOptions): Tool[] {
+    const onDemand = this.list().filter((tool) => tool.onDemand);
+    if (!onDemand.length || options.onDemand === "all") return onDemand;
+    const wanted = new Set([...(options.pinned ?? []), ...(options.recentTools ?? [])]);
+    const stems = expandStems(wordStems(message));
+    return onDemand.filter((tool) => wanted.has(tool.name) || mentionsKeyword(stems, tool));
   }
 
   /**

@@ -72,6 +72,11 @@ export function relevanceScore(messageStems: ReadonlySet<string>, tool: Tool): n
   return specific ? score : 0;
 }
 
+/** True when the message names one of the tool's keywords (how an on-demand tool is called in). */
+export function mentionsKeyword(messageStems: ReadonlySet<string>, tool: Tool): boolean {
+  return wordStems((tool.keywords ?? []).join(" ")).some((stem) => messageStems.has(stem));
+}
+
 /** Tools with any relevance to the message, most relevant first (ties keep order). */
 export function rankByRelevance(message: string, tools: readonly Tool[]): Tool[] {
   const stems = expandStems([...wordStems(message), ...shapeStems(message)]);

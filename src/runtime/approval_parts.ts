@@ -4,6 +4,7 @@
  * upkeep tick job. `openRadar` hands the parts to the agent loop (grant check, approvals, trusted
  * config text), the tools (journal) and the facade.
  */
+import { ChangeNotices } from "../application/change_notices.ts";
 import type { DatabaseSync } from "node:sqlite";
 import { hostname } from "node:os";
 import type { RadarConfig } from "../config/schema.ts";
@@ -38,6 +39,8 @@ export interface FileActions {
 export interface ApprovalParts {
   approvals: ApprovalService;
   grants: StandingGrants;
+  /** What an unattended run changed on its own, told with Undo buttons. */
+  changeNotices: ChangeNotices;
   actions: FileActions;
   taskFirings: TaskFirings;
   upkeep: ApprovalUpkeep;
@@ -125,8 +128,18 @@ export function approvalParts(input: ApprovalPartsInput): ApprovalParts {
     mask,
   });
   const taskFirings = new SqliteTaskFirings(db);
+  const home = input.files.env.HOME ?? "";
+  const changeNotices = new ChangeNotices({
+    journal,
+    notify: input.notify,
+    undoUrl: (id) => approvals.undoUrl(id),
+    display: (path) => home && path.startsWith(`${home}/`) ? `~${path.slice(home.length)}` : path,
+    mask,
+    enabled: () => config.approvals.notify,
+  });
   return {
     approvals,
+    changeNotices,
     grants,
     actions,
     taskFirings,

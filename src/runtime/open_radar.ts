@@ -15,7 +15,7 @@ import { maskedPromptVariables } from "../core/masked_ports.ts";
 import { configSecretValues } from "../config/secrets.ts";
 import { calendarReaderFor, mailReaderFor } from "../sources/source_readers.ts";
 import { githubReaderFor } from "../sources/github/github_access.ts";
-import { createPdfReader } from "../adapters/pdf/subprocess_pdf_reader.ts";
+import { documentParsers } from "./document_parsers.ts";
 import { SqlitePluginRecords } from "../adapters/sqlite/plugin_records.ts";
 import { createPluginSystem, type PluginSystem } from "../plugins/plugin_system.ts";
 import { agentBuilder, type AgentOptions, systemPrompts } from "./agent_dependencies.ts";
@@ -310,6 +310,7 @@ export function openRadar(options: RadarOptions): Radar {
     embedNew: embeddings.embedNew,
     secrets,
     firings: away.taskFirings,
+    changeNotices: away.changeNotices,
   });
   const mcpApprovals = new SqliteMcpApprovals(db);
   const mcp = registerTools(registry, {
@@ -327,7 +328,7 @@ export function openRadar(options: RadarOptions): Radar {
     cwd: options.cwd,
     tasks: work.tasks,
     monitors: work.monitors,
-    pdfReader: createPdfReader(config.tools.pdf, options.env),
+    ...documentParsers(config, options.env),
     visionModel: core.visionModel,
     memory: embeddings.memory,
     mail: mailReaderFor(config, options.env, secrets),

@@ -3,6 +3,7 @@
  * their runners, the heartbeat runner and the email/calendar jobs, each built once over the
  * open database. `radar serve` ticks them; the CLI and the dashboard call the same instances.
  */
+import type { ChangeNotices } from "../application/change_notices.ts";
 import type { DatabaseSync } from "node:sqlite";
 import type { RadarConfig } from "../config/schema.ts";
 import type { AgentDependencies } from "../core/agent_loop.ts";
@@ -115,6 +116,8 @@ export interface ScheduledWorkParts {
   model: ChatModel;
   /** True for a personality name that resolves (a task's personality must). */
   personalityKnown?: (name: string) => boolean;
+  /** Tells the user what a heartbeat changed on its own (grants), with Undo buttons. */
+  changeNotices?: Pick<ChangeNotices, "mark" | "tell">;
   /** `llm.models.fast`: heartbeat triage (absent: the main model sees every heartbeat). */
   fastModel?: ChatModel;
   /** Radar's environment (`password_env` of mail and calendar accounts reads it). */
@@ -235,6 +238,7 @@ export function scheduledWork(parts: ScheduledWorkParts): ScheduledWork {
       elapsed,
       triage: parts.fastModel && new TriageRunner(parts.fastModel, logger, elapsed),
       budget,
+      changeNotices: parts.changeNotices,
     }),
     budget,
     tickJobs: () =>

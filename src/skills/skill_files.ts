@@ -4,6 +4,7 @@
  * folder (checked on the real path of each file).
  */
 import { join, normalize } from "node:path";
+import { parse as parseYaml } from "yaml";
 import type { LoadedSkill, SkillLibrary, SkillSummary } from "../core/skills_prompt.ts";
 import { splitFrontMatter } from "../config/front_matter.ts";
 import type { SkillCatalog, SkillInfo } from "./skill_catalog.ts";
@@ -106,12 +107,34 @@ export function loadSkill(skill: SkillInfo): LoadedSkill | undefined {
   } catch {
     return undefined;
   }
+  const parts = splitFrontMatter(text);
   return {
     name: skill.name,
-    body: (splitFrontMatter(text)?.body ?? text).trim(),
+    body: (parts?.body ?? text).trim(),
     dir: skill.dir,
     resources: listResources(skill.dir),
+    allowedTools: allowedToolsOf(parts?.yaml),
   };
+}
+
+/** `allowed-tools` of the front matter: a space-separated string or a list of tool names. */
+function allowedToolsOf(yaml: string | undefined): string[] {
+  if (!yaml) return [];
+  let value: unknown;
+  try {
+    value = (parseYaml(yaml) as Record<string, unknown>)?.["allowed-tools"];
+  } catch {
+    return [];
+  }
+  const names = typeof value === "string"
+    ? value.split(/[\s,]+/)
+    : Array.isArray(value)
+    ? value
+    : [];
+  return names.filter((name): name is string =>
+    typeof name === "string" && /^[a-z][a-z0-9_]{0,63}$/.test(name)
+  )
+    .slice(0, 20);
 }
 
 /** The catalog as the `SkillLibrary` port (usable skills only). */

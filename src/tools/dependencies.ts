@@ -6,7 +6,8 @@ import type { Notifier } from "../core/notifier.ts";
 import type { SideEffectLog } from "../core/side_effects.ts";
 import type { MonitorRegistry, TaskScheduler } from "../core/schedule_ports.ts";
 import type { ChatModel } from "../core/chat_model.ts";
-import type { PdfReader } from "../core/pdf_reader.ts";
+import type { PdfInfoWriter, PdfReader } from "../core/pdf_reader.ts";
+import type { ComicArchives } from "../core/comic_archive.ts";
 import type { MemorySearch } from "../core/recall.ts";
 import type { CalendarReader, GitHubLists, MailReader } from "../core/source_ports.ts";
 import type { Hooks } from "../core/hooks.ts";
@@ -52,6 +53,10 @@ export interface ToolDependencies {
   skills?: SkillLibrary;
   /** Parses PDFs for pdf_extract (a killable subprocess in production). */
   pdfReader: PdfReader;
+  /** Writes PDF Info for comic_info (absent: PDFs are read only). */
+  pdfInfoWriter?: PdfInfoWriter;
+  /** Reads comic archives and writes ComicInfo.xml (absent: no comic_info tool). */
+  comicArchives?: ComicArchives;
   /** `llm.models.vision`: reads image-only PDF pages (absent: pdf_extract says how to enable it). */
   visionModel?: ChatModel;
   /** What `recall` searches: facts, summaries, digests (absent: the facts' FTS5 alone). */

@@ -80,6 +80,14 @@ async function revert(
     case "move": {
       const back = guard.check(entry.from!, "write");
       if (!back.ok) throw new Error(back.reason);
+      if (entry.backup) {
+        // Tagged and moved in one change (comic_info's file): the original goes back as it was.
+        const saved = join(journalFolder(deps.dataDir), entry.backup);
+        using source = await Deno.open(saved, { read: true });
+        await transferWithoutOverwrite(saved, back.path, { copy: true, source });
+        await Deno.remove(entry.path);
+        return `moved ${shown} back to ${guard.display(back.path)} as it was before`;
+      }
       using source = await openCheckedForRead(entry.path, { guard });
       await transferWithoutOverwrite(entry.path, back.path, { copy: false, source });
       return `moved ${shown} back to ${guard.display(back.path)}`;
@@ -95,8 +103,11 @@ async function revert(
       if (!entry.backup) {
         throw new Error("its earlier content was too large to keep a copy");
       }
-      const saved = await Deno.readFile(join(journalFolder(deps.dataDir), entry.backup));
-      await writeAtomically(entry.path, saved);
+      // Streamed back (a replaced comic may be hundreds of megabytes).
+      using saved = await Deno.open(join(journalFolder(deps.dataDir), entry.backup), {
+        read: true,
+      });
+      await writeAtomically(entry.path, new Uint8Array(), undefined, saved);
       return `restored the earlier content of ${shown}`;
     }
   }

@@ -6,6 +6,7 @@ import { fetchUrlTool } from "./fetch_url.ts";
 import { listDirectoryTool } from "./list_directory.ts";
 import { notifyTool } from "./notify.ts";
 import { pdfExtractTool } from "./pdf_extract.ts";
+import { comicInfoTool } from "./comic_info.ts";
 import { readFileTool } from "./read_file.ts";
 import { recallTool } from "./recall.ts";
 import { rememberTool } from "./remember.ts";
@@ -37,6 +38,7 @@ export function builtinTools(deps: ToolDependencies): Tool[] {
     listDirectoryTool(deps),
     notifyTool(deps),
     pdfExtractTool(deps),
+    ...(deps.comicArchives ? [comicInfoTool({ ...deps, comicArchives: deps.comicArchives })] : []),
     webSearchTool(deps),
     fetchUrlTool(deps),
     weatherTool(deps),

@@ -51,7 +51,12 @@ export function useSkillTool(deps: { skills: SkillLibrary }): Tool {
           ...loaded.resources.map((path) => `- ${path}`),
         );
       }
-      return Promise.resolve(lines.join("\n"));
+      // Tools the skill works with join the offer (on-demand ones such as comic_info too).
+      return Promise.resolve({
+        text: lines.join("\n"),
+        outcome: "ok" as const,
+        offerTools: loaded.allowedTools,
+      });
     },
   });
 }

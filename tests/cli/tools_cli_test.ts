@@ -45,14 +45,16 @@ Deno.test("radar tools lists every built-in tool with its source, cost and descr
         "list_monitors",
         "remove_monitor",
         "use_skill",
+        "comic_info",
       ]
     ) {
       assert.match(out, new RegExp(`^${name} +builtin +\\d+ tok  `, "m"), name);
     }
     assert.match(out, /^exec +builtin +\d+ tok {2}Run a shell command/m);
+    assert.match(out, /^comic_info +builtin +\d+ tok {2}\[on demand\] Comic\/PDF metadata/m);
     assert.match(
       out,
-      /20 tools, \d+ schema tokens in all\. A first request \("hello"\) offers \d+ of them \(llm\.tool_budget_tokens 1200\) and costs ~\d+ tokens/,
+      /21 tools, \d+ schema tokens in all\. A first request \("hello"\) offers \d+ of them \(llm\.tool_budget_tokens 1200\) and costs ~\d+ tokens/,
     );
   } finally {
     home.dispose();

@@ -13,7 +13,7 @@ import { Secrets } from "../../src/core/secrets.ts";
 function tool(
   name: string,
   description: string,
-  options: { alwaysOn?: boolean; keywords?: string[] } = {},
+  options: { alwaysOn?: boolean; keywords?: string[]; onDemand?: boolean } = {},
 ) {
   return defineTool({
     name,
@@ -185,4 +185,27 @@ Deno.test("ToolRegistry.execute() masks secrets before the cut, before observers
     execution.result.text,
     "key ****\n[truncated: 13 more characters]\nnote: ********",
   );
+});
+
+Deno.test("an on-demand tool joins only requests that call for it, after the others, outside the budget", () => {
+  const registry = new ToolRegistry();
+  registry.register(tool("read_file", "Read a text file"));
+  registry.register(
+    tool("comic_info", "Comic metadata", { onDemand: true, keywords: ["comic", "cbz"] }),
+  );
+  registry.register(tool("notify", "Push a notification"));
+  const names = (message: string, options = {}, budget = 1000) =>
+    registry.select(message, budget, options).map((item) => item.name);
+  assert.deepEqual(names("hello"), ["read_file", "notify"]);
+  assert.deepEqual(names("what info is in Saga 054.cbz?"), ["read_file", "notify", "comic_info"]);
+  assert.deepEqual(names("hello", { recentTools: ["comic_info"] }), [
+    "read_file",
+    "notify",
+    "comic_info",
+  ]);
+  assert.deepEqual(names("hello", { onDemand: "all" }), ["read_file", "notify", "comic_info"]);
+  // Its tokens do not count against the budget of the others.
+  const regular = toolTokenCost(registry.get("read_file")!) +
+    toolTokenCost(registry.get("notify")!);
+  assert.deepEqual(names("a comic", {}, regular), ["read_file", "notify", "comic_info"]);
 });

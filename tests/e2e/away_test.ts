@@ -163,7 +163,10 @@ Deno.test("Always allow: the next PDF is filed unattended, with no approval", as
     );
     assert.ok(existsSync(join(home.home, "Documents/Filed/invoice/2026-11-20 ACME invoice.pdf")));
     assert.deepEqual(radar.approvals.list({ pendingOnly: true }), []);
-    assert.equal(home.notices().length, sentBefore, "nobody was asked");
+    // Nobody was asked; one notice says what changed, with its Undo button.
+    const told = home.notices().slice(sentBefore);
+    assert.deepEqual(told.map((notice) => notice.title), ["Radar changed 1 file"]);
+    assert.deepEqual((told[0].actions as Array<{ label: string }>).map((a) => a.label), ["Undo"]);
     assert.equal(radar.grants.list()[0].uses, 1);
 
     // Outside the grant (another folder) it asks again.

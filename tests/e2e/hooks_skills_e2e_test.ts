@@ -68,7 +68,10 @@ Deno.test("radar ask with hook rules and skills: the model's view, its refused c
     assert.ok(offered.includes("exec") && offered.includes("use_skill"), offered.join(","));
     assert.ok(!offered.includes("weather"), "denylist removed weather from what the model is sent");
     const system = bodies[0].messages[0].content;
-    assert.match(system, /<available_skills>\n- inbox-triage: .*\n- morning-briefing: /);
+    assert.match(
+      system,
+      /<available_skills>\n- comic-filing: .*\n- inbox-triage: .*\n- morning-briefing: /,
+    );
     assert.ok(!system.includes("1. Call"), "no skill bodies in the system prompt");
     const toolResult = (body: Body, name: string) =>
       body.messages.findLast((message) => message.role === "tool" && message.tool_name === name)
@@ -135,7 +138,7 @@ Deno.test("radar skill list and show: bundled and user skills, a bad one as one 
     assert.equal(list.code, 0, list.stderr);
     assert.match(list.stdout, /^tea-time +data +usable/m);
     assert.match(list.stdout, /^pdf-filing +bundled +usable/m);
-    assert.match(list.stdout, /5 of 5 usable skill\(s\) listed in the system prompt/);
+    assert.match(list.stdout, /6 of 6 usable skill\(s\) listed in the system prompt/);
     const warnings = list.stderr.trim().split("\n");
     assert.equal(warnings.length, 1, list.stderr);
     assert.match(warnings[0], /broken\/SKILL\.md: name "other" must match its folder "broken"$/);

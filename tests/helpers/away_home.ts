@@ -29,19 +29,24 @@ export interface AwayHome {
   requested: string[];
   /** Drops a real PDF with `text` into ~/Downloads and lets the watcher queue its event. */
   dropPdf(name: string, text: string): Promise<string>;
+  /** Drops `bytes` at `path` (relative to the home) and lets the watcher queue its event. */
+  drop(path: string, bytes: Uint8Array): Promise<string>;
   /** ntfy JSON messages received (approval notices), parsed. */
   notices(): Array<Record<string, unknown>>;
 }
 
 /** Runs `work` in a fresh away home; everything is stopped and removed afterwards. */
 export async function withAwayHome(
-  options: { yaml?: string },
+  options: { yaml?: string; watchers?: string; folders?: string[] },
   work: (home: AwayHome) => Promise<void>,
 ): Promise<void> {
   const llm = FakeLlmServer.start();
   const ntfy = startFakeNtfy();
   const home = Deno.realPathSync(Deno.makeTempDirSync({ prefix: "radar-away-" }));
   Deno.mkdirSync(join(home, "Downloads"));
+  for (const folder of options.folders ?? []) {
+    Deno.mkdirSync(join(home, folder), { recursive: true });
+  }
   const config = join(home, "radar-test.yaml");
   Deno.writeTextFileSync(
     config,
@@ -59,7 +64,7 @@ watchers:
   - path: "~/Downloads"
     pattern: "*.pdf"
     action: "new_pdf_detected"
-${options.yaml ?? ""}`,
+${options.watchers ?? ""}${options.yaml ?? ""}`,
   );
   const env: Record<string, string> = {
     HOME: home,
@@ -86,8 +91,17 @@ ${options.yaml ?? ""}`,
   radar.config.web.public_url = web.url;
   const timers = new ManualTimers();
   let now = 1_000_000;
-  const [watcher] = daemonSources(radar, { timers, env, now: () => now });
-  await watcher.start();
+  const watchers = daemonSources(radar, { timers, env, now: () => now });
+  for (const watcher of watchers) await watcher.start();
+  const drop = async (path: string, bytes: Uint8Array) => {
+    const full = join(home, path);
+    Deno.writeFileSync(full, bytes);
+    for (const watcher of watchers) await watcher.reconcile("overflow");
+    now += 3_000;
+    timers.fireAll();
+    await Promise.resolve();
+    return full;
+  };
   try {
     await work({
       home,
@@ -99,22 +113,15 @@ ${options.yaml ?? ""}`,
       clock,
       env,
       requested,
-      async dropPdf(name, text) {
-        const path = join(home, "Downloads", name);
-        Deno.writeFileSync(path, buildPdf([{ text }]));
-        await watcher.reconcile("overflow");
-        now += 3_000;
-        timers.fireAll();
-        await Promise.resolve();
-        return path;
-      },
+      drop,
+      dropPdf: (name, text) => drop(join("Downloads", name), buildPdf([{ text }])),
       notices: () =>
         ntfy.requests.filter((request) => request.path === "/").map((request) =>
           JSON.parse(request.body)
         ),
     });
   } finally {
-    watcher.close();
+    for (const watcher of watchers) watcher.close();
     await web.close();
     radar.close();
     await llm.close();

@@ -71,6 +71,10 @@ const optional = [
   /^npm:\/?fast-xml-parser@/,
   // Backup archives (radar backup, radar restore, the scheduled backup).
   /^npm:\/?tar-stream@/,
+  // Comic archives and ComicInfo.xml (the document subprocess loads them per job).
+  /^npm:\/?@zip\.js\/zip\.js@/,
+  /^npm:\/?node-unrar-js@/,
+  /^npm:\/?fast-xml-parser@/,
 ];
 
 Deno.test("main.ts loads no mail, calendar, MCP, dashboard or single-use parser module statically", async () => {

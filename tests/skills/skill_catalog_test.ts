@@ -148,6 +148,7 @@ Deno.test("the bundled skills are valid, found through an import.meta path, and 
   const { skills, warnings } = catalog.discover();
   assert.deepEqual(warnings, []);
   assert.deepEqual(skills.map((skill) => skill.name), [
+    "comic-filing",
     "inbox-triage",
     "morning-briefing",
     "pdf-filing",
@@ -163,7 +164,7 @@ Deno.test("the bundled skills are valid, found through an import.meta path, and 
     skills,
   };
   const prompt = buildSystemPrompt(input);
-  assert.match(prompt, /<available_skills>\n- inbox-triage: /);
+  assert.match(prompt, /<available_skills>\n- comic-filing: /);
   // Short, concrete descriptions for small models: the block is paid on every request.
   for (const skill of skills) assert.ok(skill.description.length <= 50, skill.description);
   const block = prompt.slice(prompt.indexOf("<available_skills>"), prompt.indexOf("use_skill"));
@@ -199,3 +200,29 @@ Deno.test("skills that do not fit the prompt's room are counted, and the prompt 
   assert.ok(estimateTokens(prompt) < 500, `~${estimateTokens(prompt)} tokens`);
   assert.ok(omitted > 0);
 });
+
+Deno.test(
+  "a loaded skill's allowed-tools join the offer (how a filing skill brings comic_info)",
+  withRoot(async (root) => {
+    writeSkill(
+      root,
+      "comic-filing",
+      "name: comic-filing\ndescription: File comics.\nallowed-tools: comic_info move_file",
+      "1. Read it.\n",
+    );
+    writeSkill(
+      root,
+      "odd",
+      "name: odd\ndescription: Odd.\nallowed-tools: [ok_tool, 'Bad Name', 3]",
+    );
+    const catalog = new SkillCatalog(() => [{ path: root, source: "data" }], {});
+    const tool = useSkillTool({ skills: skillLibrary(catalog) });
+    const loaded = await tool.run({ name: "comic-filing" }, context);
+    assert.deepEqual(typeof loaded === "string" ? [] : loaded.offerTools, [
+      "comic_info",
+      "move_file",
+    ]);
+    const odd = await tool.run({ name: "odd" }, context);
+    assert.deepEqual(typeof odd === "string" ? [] : odd.offerTools, ["ok_tool"]);
+  }),
+);

@@ -3,11 +3,13 @@ import assert from "node:assert/strict";
 import { builtinTools } from "../../src/tools/index.ts";
 import { effectOf, toolEffects } from "../../src/core/tool_effect.ts";
 import { tempHome, toolDeps } from "./tool_harness.ts";
+import { SubprocessComicArchives } from "../../src/adapters/archive/subprocess_comic_archives.ts";
 
 Deno.test("every built-in tool declares its effect; path tools name their path arguments", () => {
   const home = tempHome();
   try {
-    const tools = builtinTools(toolDeps(home));
+    const comicArchives = new SubprocessComicArchives({ timeoutMs: 1_000, env: {} });
+    const tools = builtinTools(toolDeps(home, () => {}, { comicArchives }));
     assert.ok(tools.some((tool) => tool.name === "move_file"));
     for (const tool of tools) {
       assert.notEqual(tool.effect, undefined, `${tool.name} declares no effect`);
@@ -28,6 +30,10 @@ Deno.test("every built-in tool declares its effect; path tools name their path a
     for (const tool of tools) assert.ok(toolEffects.includes(effectOf(tool, {})));
     assert.deepEqual(byName.get("move_file")!.pathArguments, ["source", "destination"]);
     assert.deepEqual(byName.get("write_file")!.pathArguments, ["path"]);
+    assert.equal(effect("comic_info", { path: "~/a.cbz" }), "none");
+    assert.equal(effect("comic_info", { path: "~/a.cbz", set: { Year: 2018 } }), "local_write");
+    assert.equal(effect("comic_info", { path: "~/a.cbz", file: true }), "local_write");
+    assert.deepEqual(byName.get("comic_info")!.pathArguments, ["path"]);
   } finally {
     home.dispose();
   }

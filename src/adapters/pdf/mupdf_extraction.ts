@@ -113,23 +113,95 @@ function renderPage(
   index: number,
 ): string | undefined {
   try {
-    const page = document.loadPage(index);
-    const [x0, y0, x1, y1] = page.getBounds();
-    const side = Math.max(x1 - x0, y1 - y0, 1);
-    let scale = Math.min(2, pageImageBounds.maxSidePixels / side);
-    for (let attempt = 0; attempt < 3; attempt++, scale /= 2) {
-      const pixmap = page.toPixmap(
-        mupdf.Matrix.scale(scale, scale),
-        mupdf.ColorSpace.DeviceRGB,
-        false,
-        true,
-      );
-      const png = pixmap.asPNG();
-      pixmap.destroy();
-      if (png.byteLength <= pageImageBounds.maxPngBytes) return Buffer.from(png).toString("base64");
-    }
+    return renderLoadedPage(mupdf, document.loadPage(index));
   } catch { /* the page stays unread: the tool says so */ }
   return undefined;
+}
+
+/** Pixels an image may have to be decoded for rendering (a 100-megapixel "image bomb" is not). */
+const maxImagePixels = 100_000_000;
+
+/**
+ * An image file (a comic's cover: JPEG, PNG, WebP, GIF, …) as a bounded PNG, like a scanned page;
+ * undefined when MuPDF cannot read it or it is too large to decode.
+ */
+export function renderImage(mupdf: Mupdf, bytes: Uint8Array, name: string): string | undefined {
+  try {
+    const image = new mupdf.Image(bytes);
+    if (image.getWidth() * image.getHeight() > maxImagePixels) return undefined;
+    const extension = /\.([a-z0-9]+)$/i.exec(name)?.[1] ?? "jpg";
+    const document = mupdf.Document.openDocument(bytes, `cover.${extension.toLowerCase()}`);
+    return renderLoadedPage(mupdf, document.loadPage(0));
+  } catch {
+    return undefined;
+  }
+}
+
+function renderLoadedPage(
+  mupdf: Mupdf,
+  page: InstanceType<Mupdf["Page"]>,
+): string | undefined {
+  const [x0, y0, x1, y1] = page.getBounds();
+  const side = Math.max(x1 - x0, y1 - y0, 1);
+  let scale = Math.min(2, pageImageBounds.maxSidePixels / side);
+  for (let attempt = 0; attempt < 3; attempt++, scale /= 2) {
+    const pixmap = page.toPixmap(
+      mupdf.Matrix.scale(scale, scale),
+      mupdf.ColorSpace.DeviceRGB,
+      false,
+      true,
+    );
+    const png = pixmap.asPNG();
+    pixmap.destroy();
+    if (png.byteLength <= pageImageBounds.maxPngBytes) return Buffer.from(png).toString("base64");
+  }
+  return undefined;
+}
+
+/** What writing PDF Info gave: the new file's bytes and the entries before and after. */
+export type PdfInfoWrite =
+  | {
+    status: "ok";
+    bytes: Uint8Array;
+    before: Record<string, string>;
+    after: Record<string, string>;
+  }
+  | { status: "encrypted" }
+  | { status: "broken"; message: string };
+
+/**
+ * Sets (or, with null or "", removes) PDF Info entries and saves incrementally: the original bytes
+ * stay as they were and the change is appended, so signatures and structure are untouched.
+ */
+export function setPdfInfo(
+  mupdf: Mupdf,
+  bytes: Uint8Array,
+  changes: Partial<Record<string, string | null>>,
+): PdfInfoWrite {
+  try {
+    const document = mupdf.Document.openDocument(bytes, "application/pdf");
+    if (document.needsPassword()) return { status: "encrypted" };
+    const pdf = document.asPDF();
+    if (!pdf) return { status: "broken", message: "not a PDF" };
+    const before = infoOf(document);
+    for (const [key, value] of Object.entries(changes)) {
+      pdf.setMetaData(`info:${key}`, value ?? "");
+    }
+    const saved = pdf.saveToBuffer("incremental").asUint8Array().slice();
+    const after = infoOf(mupdf.Document.openDocument(saved, "application/pdf"));
+    return { status: "ok", bytes: saved, before, after };
+  } catch (error) {
+    return { status: "broken", message: firstLine(error) };
+  }
+}
+
+function infoOf(document: InstanceType<Mupdf["Document"]>): Record<string, string> {
+  const info: Record<string, string> = {};
+  for (const key of metadataKeys) {
+    const value = document.getMetaData(`info:${key}`)?.trim();
+    if (value) info[key] = value.slice(0, maxMetadataChars);
+  }
+  return info;
 }
 
 function firstLine(error: unknown): string {

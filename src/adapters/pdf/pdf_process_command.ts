@@ -1,7 +1,7 @@
 /**
- * How the daemon starts the PDF subprocess. Under `deno run`: Deno again with the subprocess
- * module as entry, the project's deno.json (for the `mupdf` import) and read access to MuPDF's
- * package folder only (it reads its .wasm file); in the compiled binary: the binary itself with the
+ * How the daemon starts the document subprocess (PDFs and comic archives). Under `deno run`: Deno
+ * again with the subprocess module as entry, the project's deno.json (for the parsers' imports) and
+ * read access to the parsers' package folders only (they read their .wasm files); in the compiled binary: the binary itself with the
  * hidden `--radar-pdf-extract` argument (it carries the `deno task radar` permissions, which the
  * subprocess revokes right after loading MuPDF). Either way a V8 heap flag, and on Linux an OS
  * data-segment ceiling through `prlimit`, bound memory: MuPDF's WASM memory lives outside the V8
@@ -22,8 +22,11 @@ export interface PdfProcessCommandOptions {
   /** `Deno.build.standalone`: true inside the compiled binary. */
   standalone: boolean;
   execPath: string;
-  /** MuPDF's package folder (the `dist` folder holding mupdf-wasm.wasm); `deno run` only. */
-  mupdfFolder?: string;
+  /**
+   * Folders the parsers read their WASM from (MuPDF's `dist` folder, node-unrar-js's package);
+   * `deno run` only.
+   */
+  readFolders?: string[];
   /** Memory for MuPDF's WASM heap and the request, on top of what the runtime needs. */
   memoryMb: number;
   /** Path of `prlimit` when the OS has it (Linux), else undefined. */
@@ -56,7 +59,7 @@ export function pdfProcessCommand(options: PdfProcessCommandOptions): PdfProcess
       "--cached-only",
       `--config=${config}`,
       `--v8-flags=--max-old-space-size=${v8HeapMb}`,
-      ...(options.mupdfFolder ? [`--allow-read=${options.mupdfFolder}`] : []),
+      ...(options.readFolders?.length ? [`--allow-read=${options.readFolders.join(",")}`] : []),
       entry,
     ];
   }

@@ -34,6 +34,7 @@ import { registerApprovals } from "./approvals.ts";
 import { registerGrants } from "./grants.ts";
 import { registerUndo } from "./undo.ts";
 import { registerNotifications } from "./notifications.ts";
+import { registerLibrary } from "./library.ts";
 
 /** Adds one command (and its subcommands) to the program. */
 export type CommandRegistrar = (program: Command, context: CliContext) => void;
@@ -67,6 +68,7 @@ export const commandRegistrars: CommandRegistrar[] = [
   registerEval,
   registerHooks,
   registerSkill,
+  registerLibrary,
   registerPersonality,
   registerDigest,
   registerMoney,

@@ -25,6 +25,7 @@ export function registerTools(program: Command, context: CliContext): void {
             source: tool.source,
             tokens: toolTokenCost(tool),
             alwaysOn: tool.alwaysOn ?? false,
+            onDemand: tool.onDemand ?? false,
             description: tool.description,
           })),
           execEnabled: radar.config.tools.exec.enabled,
@@ -36,7 +37,9 @@ export function registerTools(program: Command, context: CliContext): void {
         io.stdout(
           `${tool.name.padEnd(width)}  ${tool.source.padEnd(8)} ${
             String(toolTokenCost(tool)).padStart(4)
-          } tok  ${tool.alwaysOn ? "[always] " : ""}${tool.description}\n`,
+          } tok  ${
+            tool.alwaysOn ? "[always] " : tool.onDemand ? "[on demand] " : ""
+          }${tool.description}\n`,
         );
       }
       if (!radar.config.tools.exec.enabled) {

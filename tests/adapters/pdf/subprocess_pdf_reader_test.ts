@@ -155,12 +155,12 @@ Deno.test("pdfProcessCommand: narrowed deno run, the binary's hidden mode, prlim
   const run = pdfProcessCommand({
     standalone: false,
     execPath: "/usr/bin/deno",
-    mupdfFolder: "/cache/mupdf/dist",
+    readFolders: ["/cache/mupdf/dist", "/cache/node-unrar-js/2.0.2"],
     memoryMb: 1024,
   });
   assert.equal(run.command, "/usr/bin/deno");
   assert.deepEqual(run.args.filter((arg) => arg.startsWith("--allow")), [
-    "--allow-read=/cache/mupdf/dist",
+    "--allow-read=/cache/mupdf/dist,/cache/node-unrar-js/2.0.2",
   ]);
   assert.ok(run.args.includes("--no-prompt") && run.args.includes("--cached-only"));
   assert.match(run.args.at(-1)!, /src\/adapters\/pdf\/pdf_extract_process\.ts$/);
@@ -195,4 +195,34 @@ Deno.test("the subprocess environment carries the parent's Deno cache and nothin
       DENO_DIR: "/c",
     },
   );
+});
+
+Deno.test("PDF Info is written as an incremental update: the original bytes stay, the new Info reads back", async () => {
+  const reader = new SubprocessPdfReader({ timeoutMs: 20_000, env });
+  const original = buildPdf([{ text: "Invoice 42" }], { title: "scan0001", author: "HP" });
+  const chunks: Uint8Array[] = [];
+  const result = await reader.writeInfo({
+    input: new Blob([original as BlobPart]).stream(),
+    size: original.length,
+    changes: { Title: "Acme invoice 2026-11-02", Author: "Acme GmbH", Keywords: "invoice, acme" },
+    output: new WritableStream({ write: (chunk) => void chunks.push(chunk) }),
+  });
+  assert.equal(result.status, "ok", JSON.stringify(result));
+  if (result.status !== "ok") return;
+  assert.deepEqual(result.before, { Title: "scan0001", Author: "HP" });
+  assert.equal(result.after.Title, "Acme invoice 2026-11-02");
+  assert.equal(result.after.Keywords, "invoice, acme");
+  const written = new Uint8Array(await new Blob(chunks as BlobPart[]).arrayBuffer());
+  assert.equal(written.length, result.bytes);
+  assert.deepEqual(written.subarray(0, original.length), original);
+  const again = await reader.read(request(written));
+  assert.equal(again.status === "ok" && again.contents.metadata.Author, "Acme GmbH");
+  const locked = buildPdf([{ text: "x" }], { password: "pw" });
+  const refused = await reader.writeInfo({
+    input: new Blob([locked as BlobPart]).stream(),
+    size: locked.length,
+    changes: { Title: "x" },
+    output: new WritableStream(),
+  });
+  assert.deepEqual(refused, { status: "encrypted" });
 });

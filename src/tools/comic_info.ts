@@ -1,0 +1,145 @@
+/**
+ * `comic_info`: a comic's (CBZ, CBR) or a PDF's metadata. Reads ComicInfo.xml or PDF Info, what the
+ * file name says, the cover (vision model), and (when configured and the file says too little)
+ * ComicVine or Open Library; says
+ * where `library.comics` / `library.documents` would file it. With `set`, writes ComicInfo.xml
+ * into a CBZ (never a CBR) or PDF Info into a PDF: a new file written beside the original and
+ * renamed over it, or with `file` moved to its library place in the same change; journaled, the
+ * original kept for undo. Writing outside the writable folders needs a yes, a grant or an approval.
+ */
+import { z } from "zod";
+import { comicFormatOf } from "../core/comic_archive.ts";
+import { failed, refused, timedOut, type Tool, type ToolContext } from "../core/tool.ts";
+import { defineTool } from "../core/tool_definition.ts";
+import type { ToolDependencies } from "./dependencies.ts";
+import { openCheckedForRead, PathChangedError } from "../adapters/os/checked_open.ts";
+import { type FileAccessDependencies, pathGuardFor } from "../adapters/os/file_access.ts";
+import { describeFsError } from "./read_file.ts";
+import { createMetadataLookup, type MetadataLookup } from "./metadata_lookup.ts";
+import { describeComic } from "./comic_info_read.ts";
+import { describePdf } from "./pdf_info_read.ts";
+import { setComicInfo, setPdfInfo, type WriteDependencies } from "./comic_info_write.ts";
+
+/** What comic_info needs. */
+export type ComicInfoToolDependencies =
+  & FileAccessDependencies
+  & Pick<ToolDependencies, "pdfReader" | "pdfInfoWriter" | "visionModel" | "fetch" | "clock">
+  & Required<Pick<ToolDependencies, "comicArchives">>
+  & Omit<WriteDependencies, "guard" | "archives" | "pdfInfoWriter">;
+
+const maxPdfBytes = 200 * 1024 * 1024;
+
+/** Creates the comic_info tool; `lookup` is injectable for tests. */
+export function comicInfoTool(
+  deps: ComicInfoToolDependencies,
+  lookup: MetadataLookup = createMetadataLookup(deps),
+): Tool {
+  return defineTool({
+    name: "comic_info",
+    description: "Comic/PDF metadata: read or set (file: move to library)",
+    // Offered in heartbeats and tasks, and in chat when a message is about comics or metadata or a
+    // filing skill is loaded: every other request saves its schema's tokens.
+    onDemand: true,
+    keywords: ["comic", "cbz", "cbr", "comicinfo", "metadata", "manga"],
+    // Reading changes nothing (a configured lookup sends what the file says to that service only);
+    // set writes the file, file moves it: a grant on `path` lets a heartbeat do both.
+    effect: ({ set, file }) => (set && Object.keys(set).length) || file ? "local_write" : "none",
+    pathArguments: ["path"],
+    input: z.object({
+      path: z.string().min(1).max(4096),
+      set: z.record(z.string().max(40), z.union([z.string().max(4000), z.number(), z.null()]))
+        .optional(),
+      file: z.boolean().optional(),
+    }),
+    run: async ({ path, set, file: fileIt }, context) => {
+      const guard = pathGuardFor(deps);
+      const writing = (!!set && Object.keys(set).length > 0) || !!fileIt;
+      const checked = guard.check(path, writing ? "write" : "read");
+      if (!checked.ok) return refused(checked.reason);
+      const shown = guard.display(checked.path);
+      const format = comicFormatOf(checked.path);
+      const isPdf = /\.pdf$/i.test(checked.path);
+      if (!format && !isPdf) return failed(`${shown}: comic_info reads .cbz, .cbr and .pdf files.`);
+      let info: Deno.FileInfo;
+      try {
+        info = await Deno.stat(checked.path);
+      } catch (error) {
+        return failed(`Cannot read ${shown}: ${describeFsError(error)}`);
+      }
+      if (!info.isFile) return failed(`${shown} is not a file.`);
+      const cap = isPdf ? maxPdfBytes : deps.config.tools.comics.max_archive_mib * 1024 * 1024;
+      if (info.size > cap) {
+        return failed(`${shown} is too large (${info.size} bytes; the limit is ${cap}).`);
+      }
+      const writeDeps = { ...deps, guard, archives: deps.comicArchives };
+      if (writing) {
+        const request = { path: checked.path, shown, set: set ?? {}, file: fileIt };
+        return isPdf
+          ? await setPdfInfo(writeDeps, request, context)
+          : await setComicInfo(writeDeps, request, context);
+      }
+      let file: Deno.FsFile;
+      try {
+        file = await openCheckedForRead(checked.path, { guard });
+      } catch (error) {
+        if (error instanceof PathChangedError) {
+          return refused(`Cannot read ${shown}: ${error.message}.`);
+        }
+        return failed(`Cannot read ${shown}: ${describeFsError(error)}`);
+      }
+      const reading = {
+        guard,
+        path: checked.path,
+        shown,
+        visionModel: deps.visionModel,
+        lookup,
+        signal: context.signal,
+      };
+      if (isPdf) {
+        return await describePdf(
+          { ...reading, layout: deps.config.library.documents, pdfReader: deps.pdfReader },
+          file,
+        );
+      }
+      return await readComic(
+        deps,
+        { ...reading, layout: deps.config.library.comics },
+        file,
+        info.size,
+        context,
+      );
+    },
+  });
+}
+
+async function readComic(
+  deps: ComicInfoToolDependencies,
+  reading: Parameters<typeof describeComic>[0],
+  file: Deno.FsFile,
+  size: number,
+  context: ToolContext,
+) {
+  const result = await deps.comicArchives.read({
+    format: comicFormatOf(reading.path)!,
+    input: file.readable,
+    size,
+    renderCover: !!deps.visionModel,
+    signal: context.signal,
+  });
+  switch (result.status) {
+    case "ok": {
+      const contents = result.contents;
+      // The cover is worth a vision request only when the file does not say what it is.
+      if (contents.info?.Series && contents.info?.Number) delete contents.coverPng;
+      return await describeComic(reading, contents);
+    }
+    case "broken":
+      return failed(`${reading.shown} is not a readable comic archive: ${result.message}.`);
+    case "timeout":
+      return timedOut(
+        `Reading ${reading.shown} took longer than ${result.seconds} s and was stopped (tools.comics.timeout_seconds); the archive may be malformed or hostile.`,
+      );
+    case "failed":
+      return failed(`Cannot read ${reading.shown}: ${result.message}.`);
+  }
+}
