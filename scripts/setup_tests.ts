@@ -5,15 +5,18 @@
  * it stops at once with one line naming what is missing and the command that installs it.
  * Exit codes: 0 ready, 1 something is missing, 2 RADAR_TEST_SKIP names an unknown part.
  */
+import { fileURLToPath } from "node:url";
 import {
   findProgram,
   missingPrograms,
+  skippableNames,
   skippedParts,
   skipVariable,
   type SystemPartName,
   systemPartNames,
   systemParts,
 } from "./system_parts.ts";
+import { prepareTestUser } from "./test_user_setup.ts";
 
 const say = (line: string) => console.log(`setup: ${line}`);
 
@@ -81,25 +84,34 @@ async function installPackages(parts: Array<[SystemPartName, string[]]>): Promis
   }
 }
 
+/** What RADAR_TEST_SKIP names (validated first). */
+const optedOut = skippedParts(Deno.env.get(skipVariable));
+
 /**
- * Steps that prepare the machine beyond packages go here, after the packages are in: for example
- * a non-root user for the tests that root cannot run (root ignores file permissions; they are
- * skipped and counted as root today).
+ * Steps that prepare the machine beyond packages, after the packages are in: as root on Linux,
+ * the unprivileged test user for the tests that need a normal user (scripts/test_user_setup.ts).
  */
-const machineSteps: Array<() => Promise<void>> = [];
+const machineSteps: Array<() => Promise<void>> = [
+  () =>
+    prepareTestUser({ say, stop }, {
+      optedOut: optedOut.has("test-user"),
+      checkout: fileURLToPath(new URL("..", import.meta.url)),
+    }),
+];
 
 if (import.meta.main) {
   const given = (Deno.env.get(skipVariable) ?? "").split(",").map((name) => name.trim())
     .filter(Boolean);
-  const unknown = given.filter((name) => name !== "all" && !(name in systemParts));
+  const unknown = given.filter((name) =>
+    name !== "all" && !(skippableNames as string[]).includes(name)
+  );
   if (unknown.length) {
     stop(
       `${skipVariable} names ${unknown.join(", ")}, which is not a system part (known: all, ` +
-        `${systemPartNames.join(", ")})`,
+        `${skippableNames.join(", ")})`,
       2,
     );
   }
-  const optedOut = skippedParts(Deno.env.get(skipVariable));
   const missing = missingParts();
   const skipped = missing.filter(([part]) => optedOut.has(part));
   if (skipped.length) {

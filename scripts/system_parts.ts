@@ -75,11 +75,32 @@ export function missingPrograms(part: SystemPartName, path?: string): string[] {
   return systemParts[part].programs.filter((program) => !findProgram(program, path));
 }
 
+/**
+ * What RADAR_TEST_SKIP may name besides the system parts: `test-user`, the unprivileged user that
+ * setup prepares as root for the tests that need a normal user (scripts/test_user.ts).
+ */
+export const preparedParts = {
+  "test-user": {
+    usedBy: "the tests that run as a normal user (root ignores file permissions and RLIMIT_NPROC)",
+  },
+} as const;
+
+/** A name RADAR_TEST_SKIP accepts (besides `all`). */
+export type SkippableName = SystemPartName | keyof typeof preparedParts;
+
+/** Every name RADAR_TEST_SKIP accepts (besides `all`). */
+export const skippableNames: SkippableName[] = [
+  ...systemPartNames,
+  ...Object.keys(preparedParts) as Array<keyof typeof preparedParts>,
+];
+
 /** The parts named by RADAR_TEST_SKIP ("all" names every one). */
-export function skippedParts(value: string | undefined): Set<SystemPartName> {
+export function skippedParts(value: string | undefined): Set<SkippableName> {
   const names = (value ?? "").split(",").map((name) => name.trim()).filter(Boolean);
-  if (names.includes("all")) return new Set(systemPartNames);
-  return new Set(names.filter((name): name is SystemPartName => name in systemParts));
+  if (names.includes("all")) return new Set(skippableNames);
+  return new Set(
+    names.filter((name): name is SkippableName => (skippableNames as string[]).includes(name)),
+  );
 }
 
 /** The variable that opts out of tests whose system part is missing. */

@@ -85,7 +85,8 @@ Deno.test(needing([onLinux], {
       stderr: "null",
     }).spawn();
     try {
-      await sleep(1500);
+      // Signals sent once chat has set SIGUSR1 to "ignore" (before that, no process can guard).
+      await ignoresSigusr1(child.pid);
       for (let attempt = 0; attempt < 3; attempt++) {
         Deno.kill(child.pid, "SIGUSR1");
         await sleep(300);
@@ -158,4 +159,19 @@ function radarEnv(radar: { home: string; configPath: string }): Record<string, s
     RADAR_CONFIG: radar.configPath,
     NO_COLOR: "1",
   };
+}
+
+/** Waits until `pid`'s SIGUSR1 disposition is "ignore" (bit 10 of SigIgn in /proc/PID/status). */
+async function ignoresSigusr1(pid: number): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    // Read through cat: Deno asks for --allow-all to read another process's /proc files.
+    const read = await new Deno.Command("cat", { args: [`/proc/${pid}/status`], stderr: "null" })
+      .output();
+    const status = new TextDecoder().decode(read.stdout);
+    const ignored = BigInt(`0x${/^SigIgn:\s*([0-9a-f]+)/m.exec(status)?.[1] ?? "0"}`);
+    if (ignored & (1n << 9n)) return;
+    await sleep(50);
+  }
+  throw new Error("radar chat never set SIGUSR1 to ignore");
 }

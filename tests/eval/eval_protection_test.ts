@@ -2,17 +2,25 @@
  * Issue 23, class 1: `radar eval` runs each task with HOME set to a scratch folder, but what is
  * protected comes from the real user and Radar's real folders: the model under test cannot read
  * the user's real ~/.netrc or radar.yaml. And `radar eval --server URL` never sends
- * `llm.api_key` to that other server.
+ * `llm.api_key` to that other server. The protection test runs as the suite's user and, when
+ * that is root, again as a normal user (the test user), whom the sandbox's file hiding works
+ * differently for (an unprivileged user namespace).
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { runEval } from "../../src/eval/eval_runner.ts";
 import { evalTasks } from "../../src/eval/eval_tasks.ts";
 import { FakeLlmServer, ollamaText, ollamaToolCall } from "../fakes/fake_llm_server.ts";
+import { forEachUser } from "../helpers/system_parts.ts";
 
 const task = evalTasks.find((candidate) => candidate.id === "no-tool-needed")!;
 
-Deno.test("the model under radar eval cannot read the real user's secrets or config", async () => {
+forEachUser(import.meta.url, [], {
+  name: "the model under radar eval cannot read the real user's secrets or config",
+  fn: readsNoRealSecrets,
+}).forEach((test) => Deno.test(test));
+
+async function readsNoRealSecrets() {
   const realHome = Deno.makeTempDirSync({ prefix: "radar-eval-real-home-" });
   Deno.writeTextFileSync(join(realHome, ".netrc"), "machine x login me password NETRC_SECRET\n");
   const configPath = join(realHome, ".config", "radar", "radar.yaml");
@@ -47,7 +55,7 @@ Deno.test("the model under radar eval cannot read the real user's secrets or con
     await server.close();
     Deno.removeSync(realHome, { recursive: true });
   }
-});
+}
 
 Deno.test("radar eval --server never sends llm.api_key to that server", async () => {
   const home = Deno.makeTempDirSync({ prefix: "radar-eval-key-" });

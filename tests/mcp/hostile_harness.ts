@@ -1,6 +1,7 @@
 /** The hostile MCP server approved in a temp home with a granted folder (shared by MCP tests). */
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import type { RadarConfig } from "../../src/config/schema.ts";
 import type { Tool } from "../../src/core/tool.ts";
 import type { McpDependencies, McpToolSource } from "../../src/mcp/mcp_servers.ts";
 import { type TempHome, tempHome, toolDeps } from "../tools/tool_harness.ts";
@@ -23,11 +24,15 @@ export interface Harness {
   deps: McpDependencies;
 }
 
-/** Approves and opens the hostile server as "evil" (DENO_DIR passed, home mostly hidden). */
+/**
+ * Approves and opens the hostile server as "evil" (DENO_DIR passed, home mostly hidden);
+ * `edit` changes the config further.
+ */
 export async function startHostile(
   grants: { network?: boolean } = {},
   secretEnv: Record<string, string> = {},
   idleSeconds = 300,
+  edit: (config: RadarConfig) => void = () => {},
 ): Promise<Harness> {
   const home = tempHome();
   const folder = join(home.home, "granted");
@@ -50,6 +55,7 @@ export async function startHostile(
     config.mcp.max_message_bytes = 200_000;
     config.mcp.max_result_chars = 5000;
     config.mcp.idle_seconds = idleSeconds;
+    edit(config);
   }, { env: { HOME: home.home, DENO_DIR: denoDir, ...secretEnv } });
   const source = await approveAndOpen(deps, approvals, approval);
   assert.deepEqual(source.problems, []);

@@ -70,6 +70,12 @@ Deno.test("setup stops at once with one line naming what is missing and the comm
     const optedOut = await setup({ PATH: empty, RADAR_TEST_SKIP: "all" });
     assert.equal(optedOut.code, 0, optedOut.stderr);
     assert.match(optedOut.stdout, /^setup: skipping the tests that need bubblewrap \(bwrap\), /);
+    if (Deno.uid() === 0) {
+      assert.match(
+        optedOut.stdout,
+        /\nsetup: not preparing the test user radar-test \(RADAR_TEST_SKIP\): the tests that need a normal user are skipped\n/,
+      );
+    }
     const typo = await setup({ PATH: empty, RADAR_TEST_SKIP: "bubblewrap,chromeium" });
     assert.equal(typo.code, 2);
     assert.match(
@@ -115,6 +121,10 @@ Deno.test(needing(
         run.stdout,
         /^setup: installing bubblewrap radicale python3 util-linux npm curl/,
       );
+      assert.match(
+        run.stdout,
+        /\nsetup: test user radar-test \(uid \d+\) (created|ready) for the tests that need a normal user: deno and Deno's npm cache copied to \/home\/radar-test(; let through .*)?\n/,
+      );
       assert.match(run.stdout, /setup: ready: every system part the tests need is here\n$/);
 
       run = await setup({ PATH: useless.folder, RADAR_TEST_SKIP: "node,util-linux,curl" });
@@ -156,6 +166,34 @@ Deno.test("a test whose part is missing fails saying how to install it, or is sk
     assert.match(
       run.stdout,
       /Skipped 2 tests:\n {2}1 × needs bubblewrap, which is missing \(RADAR_TEST_SKIP\)\n {2}1 × runs only on a machine that is not this one\n/,
+    );
+  } finally {
+    Deno.removeSync(empty, { recursive: true });
+  }
+});
+
+Deno.test("a test that needs a normal user runs as one (as root: as the test user), or fails saying how to get one unless opted out", async () => {
+  const fixture = "tests/fixtures/system_parts/needs_normal_user.ts";
+  const test = (env: Record<string, string>) => deno(["task", "-q", "test", fixture], env);
+  let run = await test({ PATH: Deno.env.get("PATH") ?? "" });
+  // The fixture's test fails when it runs as root: it passes in a suite that runs as root.
+  assert.equal(run.code, 0, run.stdout + run.stderr);
+  assert.match(run.stdout, /1 passed .*0 failed/);
+  assert.match(run.stdout, /Skipped no tests\./);
+  if (Deno.uid() !== 0) return; // a normal user runs it directly; nothing below applies
+  const empty = Deno.makeTempDirSync({ prefix: "radar-empty-path-" });
+  try {
+    run = await test({ PATH: empty });
+    assert.equal(run.code, 1, "a test user that is not ready is a failure, not a skip");
+    assert.match(
+      run.stdout + run.stderr,
+      /This test runs as a normal user; as root it runs as the test user radar-test, which is not ready here: setpriv \(util-linux\) is missing\. Prepare it with `deno task setup` \(as root, on Linux\), or set RADAR_TEST_SKIP=test-user to skip the tests that need it\./,
+    );
+    run = await test({ PATH: empty, RADAR_TEST_SKIP: "test-user" });
+    assert.equal(run.code, 0, run.stdout + run.stderr);
+    assert.match(
+      run.stdout,
+      /Skipped 1 test:\n {2}1 × runs as a normal user: the test user is not used \(RADAR_TEST_SKIP\)\n/,
     );
   } finally {
     Deno.removeSync(empty, { recursive: true });

@@ -6,7 +6,7 @@ import { writeFileTool } from "../../src/tools/write_file.ts";
 import { listDirectoryTool } from "../../src/tools/list_directory.ts";
 import { askContext, call, tempHome, toolDeps, writableHome } from "./tool_harness.ts";
 import { chatContext } from "./exec/exec_harness.ts";
-import { needing, notRoot } from "../helpers/system_parts.ts";
+import { needing, normalUser } from "../helpers/system_parts.ts";
 
 Deno.test("read_file returns text with a header, a line range, and refuses secrets", async () => {
   const home = tempHome();
@@ -114,12 +114,12 @@ Deno.test("write_file refuses protected paths and writes through no symlink into
   }
 });
 
-Deno.test(needing([notRoot], {
+Deno.test(needing([normalUser(import.meta.url)], {
   name: "write_file failing midway (read-only folder) keeps the original file",
 }, async () => {
   const home = tempHome();
+  const folder = join(home.home, "locked");
   try {
-    const folder = join(home.home, "locked");
     Deno.mkdirSync(folder);
     Deno.writeTextFileSync(join(folder, "f.txt"), "original");
     Deno.chmodSync(folder, 0o500);
@@ -130,8 +130,8 @@ Deno.test(needing([notRoot], {
     assert.equal(result.outcome, "error");
     assert.match(result.text, /permission denied/);
     assert.equal(Deno.readTextFileSync(join(folder, "f.txt")), "original");
-    Deno.chmodSync(folder, 0o700);
   } finally {
+    Deno.chmodSync(folder, 0o700);
     home.dispose();
   }
 }));

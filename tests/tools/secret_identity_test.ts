@@ -2,14 +2,21 @@
  * Issue 23, class 7: a secret is its file, not its name. A hard link to ~/.netrc is refused however
  * many files the protected folders hold (the check compares device and inode of every protected
  * file before any folder walk), and shell histories are protected under the names the shells use
- * by default (zsh's ~/.histfile, ash's ~/.ash_history, …) and under $HISTFILE.
+ * by default (zsh's ~/.histfile, ash's ~/.ash_history, …) and under $HISTFILE. The hard-link test
+ * runs as the suite's user and, when that is root, again as a normal user (the test user).
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { readFileTool } from "../../src/tools/read_file.ts";
 import { call, tempHome, toolDeps } from "./tool_harness.ts";
+import { forEachUser } from "../helpers/system_parts.ts";
 
-Deno.test("a hard link to ~/.netrc is the secret, behind protected folders of many files", async () => {
+forEachUser(import.meta.url, [], {
+  name: "a hard link to ~/.netrc is the secret, behind protected folders of many files",
+  fn: hardLinkIsTheSecret,
+}).forEach((test) => Deno.test(test));
+
+async function hardLinkIsTheSecret() {
   const home = tempHome();
   const h = home.home;
   try {
@@ -30,7 +37,7 @@ Deno.test("a hard link to ~/.netrc is the secret, behind protected folders of ma
   } finally {
     home.dispose();
   }
-});
+}
 
 Deno.test("shell histories are protected under the shells' default names and $HISTFILE", async () => {
   const home = tempHome();

@@ -19,7 +19,9 @@ export interface TempHome {
   dispose(): void;
 }
 
-const outputFolder = new URL("../output/", import.meta.url).pathname;
+/** tests/output/, or RADAR_TEST_OUTPUT (a test run as the test user: tests/ is root's). */
+const outputFolder = Deno.env.get("RADAR_TEST_OUTPUT") ||
+  new URL("../output/", import.meta.url).pathname;
 
 /**
  * Creates a temporary home folder under tests/output/ (not /tmp: inside the exec sandbox /tmp

@@ -1,7 +1,8 @@
 /**
  * A full disk: every write either commits or fails with one line — never "Remembered #22." for a
  * fact that was not stored (node:sqlite's `.get()` on `INSERT … RETURNING` swallowed the error).
- * Uses a real tmpfs when root; otherwise a read-only database file is the injected failing file.
+ * Uses a real tmpfs as root; a read-only database file is the failing file for a normal user (the
+ * suite run as root runs that test as the test user).
  */
 import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
@@ -12,16 +13,8 @@ import { SqliteEventQueue } from "../../../src/adapters/sqlite/event_queue.ts";
 import { SqliteFactStore } from "../../../src/adapters/sqlite/fact_store.ts";
 import { StorageError } from "../../../src/adapters/sqlite/write.ts";
 import { runRadar } from "../../helpers/radar_process.ts";
-import {
-  canMountTmpfs,
-  fillDisk,
-  mountTmpfs,
-  type Tmpfs,
-  tmpfsMounts,
-  tmpfsOrNotRoot,
-  withTmpfsDatabase,
-} from "./tmpfs.ts";
-import { needing } from "../../helpers/system_parts.ts";
+import { fillDisk, mountTmpfs, tmpfsMounts, withTmpfsDatabase } from "./tmpfs.ts";
+import { needing, normalUser } from "../../helpers/system_parts.ts";
 
 Deno.test(needing([tmpfsMounts], {
   name: "memory add on a full disk exits 1 with one line and claims nothing (real tmpfs)",
@@ -137,43 +130,55 @@ function countRows(db: DatabaseSync, table: string): number {
   return Number((db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n);
 }
 
-Deno.test(needing([tmpfsOrNotRoot], {
-  name: "a write to a read-only database file throws one line naming the file",
-  // Without a tmpfs, permissions make the file read-only — which root ignores.
+Deno.test(needing([tmpfsMounts], {
+  name: "a write to a read-only database file (a read-only tmpfs) throws one line naming the file",
   fn() {
-    // The non-root variant of the full-disk test: the failing file is injected by permissions
-    // (as root, a read-only tmpfs remount does the same).
+    // The file copied onto a tmpfs that is then remounted read-only.
     const dir = Deno.makeTempDirSync();
-    let readOnly: Tmpfs | undefined;
+    const readOnly = mountTmpfs(4096);
     try {
-      let path = join(dir, "radar.db");
-      openDatabase(path).close();
-      if (canMountTmpfs) {
-        readOnly = mountTmpfs(4096);
-        Deno.copyFileSync(path, join(readOnly.path, "radar.db"));
-        readOnly.makeReadOnly();
-        path = join(readOnly.path, "radar.db");
-      } else {
-        Deno.chmodSync(path, 0o444);
-        Deno.chmodSync(dir, 0o555);
-      }
-      const db = openDatabase(path);
-      try {
-        const facts = new SqliteFactStore(db);
-        assert.deepEqual(facts.listFacts({ limit: 5 }), []);
-        assert.throws(
-          () => facts.addFact({ category: "learned_fact", content: "x" }, new Date()),
-          (error: unknown) =>
-            error instanceof StorageError && error.failure === "read_only" &&
-            error.message.includes(path) && !error.message.includes("\n"),
-        );
-      } finally {
-        db.close();
-      }
+      openDatabase(join(dir, "radar.db")).close();
+      Deno.copyFileSync(join(dir, "radar.db"), join(readOnly.path, "radar.db"));
+      readOnly.makeReadOnly();
+      assertReadOnlyWriteFails(join(readOnly.path, "radar.db"));
     } finally {
-      Deno.chmodSync(dir, 0o755);
+      readOnly.unmount();
       Deno.removeSync(dir, { recursive: true });
-      readOnly?.unmount();
     }
   },
 }));
+
+Deno.test(needing([normalUser(import.meta.url)], {
+  name: "a write to a database file read-only by its permissions throws one line naming the file",
+  // Root ignores permissions: as root this runs as the test user.
+  fn() {
+    const dir = Deno.makeTempDirSync();
+    const path = join(dir, "radar.db");
+    try {
+      openDatabase(path).close();
+      Deno.chmodSync(path, 0o444);
+      Deno.chmodSync(dir, 0o555);
+      assertReadOnlyWriteFails(path);
+    } finally {
+      Deno.chmodSync(dir, 0o755);
+      Deno.removeSync(dir, { recursive: true });
+    }
+  },
+}));
+
+/** Reads work on the read-only file at `path`; adding a fact throws one StorageError line. */
+function assertReadOnlyWriteFails(path: string): void {
+  const db = openDatabase(path);
+  try {
+    const facts = new SqliteFactStore(db);
+    assert.deepEqual(facts.listFacts({ limit: 5 }), []);
+    assert.throws(
+      () => facts.addFact({ category: "learned_fact", content: "x" }, new Date()),
+      (error: unknown) =>
+        error instanceof StorageError && error.failure === "read_only" &&
+        error.message.includes(path) && !error.message.includes("\n"),
+    );
+  } finally {
+    db.close();
+  }
+}

@@ -6,8 +6,8 @@ import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
 import { join } from "node:path";
 import { runRadar } from "../../helpers/radar_process.ts";
-import { canMountTmpfs, mountTmpfs, type Tmpfs, tmpfsOrNotRoot } from "./tmpfs.ts";
-import { needing } from "../../helpers/system_parts.ts";
+import { mountTmpfs, type Tmpfs, tmpfsMounts } from "./tmpfs.ts";
+import { needing, normalUser } from "../../helpers/system_parts.ts";
 
 function oneLine(stderr: string): string {
   const lines = stderr.trim().split("\n");
@@ -65,18 +65,26 @@ Deno.test("db check passes an intact database; db backup writes an owner-only, r
   }
 });
 
-Deno.test(needing([tmpfsOrNotRoot], {
-  name: "a read-only data folder still allows history, memory list, status and config show",
-  // Without a tmpfs, permissions make the folder read-only — which root ignores.
-  fn: readOnlyFolder,
+Deno.test(needing([tmpfsMounts], {
+  name: "a read-only data folder (a read-only tmpfs) still allows history, memory list, status " +
+    "and config show",
+  fn: () => readOnlyFolder("tmpfs"),
 }));
 
-async function readOnlyFolder() {
+Deno.test(needing([normalUser(import.meta.url)], {
+  name: "a read-only data folder (its permissions, for a normal user) still allows history, " +
+    "memory list, status and config show",
+  // Root ignores permissions: as root this runs as the test user.
+  fn: () => readOnlyFolder("permissions"),
+}));
+
+/** The data folder made read-only by a remount of its tmpfs, or by its permissions. */
+async function readOnlyFolder(how: "tmpfs" | "permissions") {
   const home = Deno.makeTempDirSync({ prefix: "radar-readonly-" });
   const dataDir = join(home, "data");
   let mounted: Tmpfs | undefined;
   try {
-    if (canMountTmpfs) {
+    if (how === "tmpfs") {
       Deno.mkdirSync(dataDir);
       mounted = mountTmpfs(8192, dataDir);
     }

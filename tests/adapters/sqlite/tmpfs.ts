@@ -1,4 +1,4 @@
-/** Small tmpfs mounts for disk-full and read-only tests (root only; others skip or use chmod). */
+/** Small tmpfs mounts for disk-full and read-only tests (root only; a normal user uses chmod). */
 import { join } from "node:path";
 import type { DatabaseSync } from "node:sqlite";
 import { openDatabase } from "../../../src/adapters/sqlite/database.ts";
@@ -75,10 +75,4 @@ export function withTmpfsDatabase(work: (db: DatabaseSync, disk: Tmpfs) => void)
 export const tmpfsMounts: MachineCondition = {
   holds: canMountTmpfs,
   unless: "runs only as root with mount rights: it mounts a tmpfs",
-};
-
-/** Tests that fill or lock a folder: as root on a tmpfs, else as a user whom chmod stops. */
-export const tmpfsOrNotRoot: MachineCondition = {
-  holds: canMountTmpfs || Deno.uid() !== 0,
-  unless: "as root it needs mount rights (a tmpfs); as another user chmod does",
 };

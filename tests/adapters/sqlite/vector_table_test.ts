@@ -13,7 +13,7 @@ import {
 } from "../../../src/adapters/sqlite/vector_table.ts";
 import { StorageError } from "../../../src/adapters/sqlite/write.ts";
 import { fillDisk, mountTmpfs, tmpfsMounts } from "./tmpfs.ts";
-import { needing, notRoot } from "../../helpers/system_parts.ts";
+import { needing, normalUser } from "../../helpers/system_parts.ts";
 
 interface NoteRow {
   id: number;
@@ -201,7 +201,7 @@ Deno.test(needing([tmpfsMounts], {
   },
 }));
 
-Deno.test(needing([notRoot], {
+Deno.test(needing([normalUser(import.meta.url)], {
   name: "a vector write to a read-only database file throws one StorageError line",
   // Permissions make the file read-only — which root ignores (the tmpfs test covers root).
   fn() {
