@@ -2,8 +2,11 @@
  * The conversation-summary tick job: when the queue is idle, quiet chat conversations that changed
  * since their last summary are summarized by one tool-less model call each (the transcript as
  * bounded untrusted data) and stored for `recall`. A tick with nothing new makes no model call.
+ * Each call's tokens count against `budget.daily_tokens`; past it the summaries wait for the next
+ * local day (the budget's one notification says so).
  */
 import type { ChatModel } from "../core/chat_model.ts";
+import type { BackgroundBudget } from "../core/budget.ts";
 import {
   cleanSummary,
   summaryRequest,
@@ -31,6 +34,8 @@ export interface ConversationSummarizerDependencies {
    * conversation stored before a password was known is summarized later).
    */
   secrets?: Secrets;
+  /** `budget:`: checked before each model call, told what each call spent. */
+  budget?: BackgroundBudget;
 }
 
 /** A failed conversation waits this long before it is tried again. */
@@ -55,6 +60,11 @@ export class ConversationSummarizer implements TickJob {
       .slice(0, perTick);
     for (const candidate of candidates) {
       if (signal.aborted) return;
+      const paused = deps.budget?.pausedFor({ kind: "summary" });
+      if (paused) {
+        deps.logger.debug("conversation summaries wait", { reason: paused });
+        return;
+      }
       await this.#summarize(candidate.conversationId, candidate.title, now, signal);
     }
   }
@@ -86,6 +96,7 @@ export class ConversationSummarizer implements TickJob {
         tools: [],
         temperature: 0.2,
       }, signal);
+      deps.budget?.spent("summary", response.usage, now, `conversation ${id}`);
       const cleaned = cleanSummary(response.content);
       const content = cleaned && mask(cleaned);
       if (!content) throw new Error("the model answered with an empty summary");

@@ -1,13 +1,16 @@
 /**
- * The budget of unattended work (`budget:`): before a scheduled heartbeat or task run, whether
- * today's tokens (from the run log) leave room for it; past a limit the run waits for the next
+ * The budget of unattended work (`budget:`): before a scheduled heartbeat or task run, a
+ * conversation summary or a digest, whether today's tokens (from the run log and the recorded
+ * background model calls) leave room for it; past a limit the run waits for the next
  * local day and ONE notification says so (per limit and day: kept in memory and, through the
  * notifier's outbox key, across restarts). Runs a person starts are never paused.
  */
 import type { RadarConfig } from "../config/schema.ts";
 import type { Clock, Logger } from "../core/ports.ts";
 import type { RunLog } from "../core/work_ports.ts";
+import type { Usage } from "../core/messages.ts";
 import {
+  type BackgroundKind,
   type BudgetLimits,
   type BudgetPause,
   budgetPause,
@@ -26,7 +29,7 @@ export type BudgetNotifier = (scope: string, title: string, message: string) => 
 export interface UnattendedBudgetDependencies {
   /** Read on every check, so a live config change applies at once. */
   config: RadarConfig;
-  runs: Pick<RunLog, "spentSince">;
+  runs: Pick<RunLog, "spentSince" | "recordBackgroundCall">;
   clock: Clock;
   logger: Logger;
   notify?: BudgetNotifier;
@@ -61,6 +64,30 @@ export class UnattendedBudget {
     const reason = describePause(pause, `at ${formatLocalTime(pause.resumesAt, timeZone)}`);
     this.#notifyOnce(pause, reason);
     return `paused by the budget: ${reason}`;
+  }
+
+  /**
+   * Records what one background model call (a summary, a digest) spent, from the server's usage,
+   * so the budget counts it; a failed write is logged, never thrown (the work itself is done).
+   */
+  spent(kind: BackgroundKind, usage: Usage | undefined, startedAt: Date, detail: string): void {
+    const promptTokens = usage?.promptTokens ?? 0;
+    const completionTokens = usage?.completionTokens ?? 0;
+    if (promptTokens + completionTokens <= 0) return;
+    try {
+      this.deps.runs.recordBackgroundCall({
+        kind,
+        startedAt,
+        promptTokens,
+        completionTokens,
+        detail,
+      });
+    } catch (error) {
+      this.deps.logger.warn("the tokens of a background model call were not recorded", {
+        kind,
+        error: (error as Error).message,
+      });
+    }
   }
 
   /** Resolves when the pause notifications started so far were sent (or failed). */

@@ -12,11 +12,12 @@ export const backupSection = z.object({
 });
 
 /**
- * `budget:` tokens that heartbeats and tasks may spend per local day (radar.timezone). Past a
- * limit, scheduled runs pause until the next day with one notification; 0 means no limit.
+ * `budget:` tokens that unattended work (heartbeats, tasks, conversation summaries, digests) may
+ * spend per local day (radar.timezone). Past a limit, scheduled work pauses until the next day with
+ * one notification; 0 means no limit.
  */
 export const budgetSection = z.object({
-  /** Heartbeats and tasks together, per day. */
+  /** Heartbeats, tasks, summaries and digests together, per day. */
   daily_tokens: z.number().int().min(0).max(1_000_000_000).default(0),
   /** Each task on its own, per day. */
   task_daily_tokens: z.number().int().min(0).max(1_000_000_000).default(0),

@@ -1,21 +1,25 @@
 /**
- * Budgets for unattended work (`budget:`): tokens heartbeats and tasks may spend per local day,
- * together and per task. Pure: local days, the verdict for one run, the report `radar status`,
+ * Budgets for unattended work (`budget:`): tokens heartbeats, tasks, conversation summaries and
+ * digests may spend per local day, together, and each task on its own. Pure: local days, the verdict for one run, the report `radar status`,
  * `radar task log` and the dashboard show.
  */
 import { formatDate, startOfZonedDay } from "./zoned_time.ts";
+import type { Usage } from "./messages.ts";
 
 /** The configured limits (0 means none). */
 export interface BudgetLimits {
-  /** Heartbeats and tasks together, per local day. */
+  /** Heartbeats, tasks, summaries and digests together, per local day. */
   dailyTokens: number;
   /** Each task on its own, per local day. */
   taskDailyTokens: number;
 }
 
-/** Tokens one finished run spent (a row of the run log). */
+/** Unattended model calls that are not runs: conversation summaries and digests. */
+export type BackgroundKind = "summary" | "digest";
+
+/** Tokens one finished run or background model call spent (a row of the run log). */
 export interface SpentTokens {
-  kind: "heartbeat" | "task";
+  kind: "heartbeat" | "task" | BackgroundKind;
   taskId?: number;
   /** ISO time the run started (it counts on that local day). */
   startedAt: string;
@@ -31,7 +35,10 @@ export interface LocalDay {
 }
 
 /** The run about to start unattended. */
-export type UnattendedRun = { kind: "heartbeat" } | { kind: "task"; taskId: number };
+export type UnattendedRun =
+  | { kind: "heartbeat" }
+  | { kind: "task"; taskId: number }
+  | { kind: BackgroundKind };
 
 /** Why a run is paused: which limit, how much was used, when it resumes. */
 export interface BudgetPause {
@@ -43,19 +50,27 @@ export interface BudgetPause {
   resumesAt: Date;
 }
 
+/** One day's tokens by kind of unattended work. */
+export interface SpendingByKind {
+  heartbeatTokens: number;
+  taskTokens: number;
+  /** Conversation summaries. */
+  summaryTokens: number;
+  /** Daily and weekly digests. */
+  digestTokens: number;
+}
+
 /** Today's spending against the limits, and the days before. */
-export interface BudgetReport {
+export interface BudgetReport extends SpendingByKind {
   day: string;
   resumesAt: string;
   limits: BudgetLimits;
-  heartbeatTokens: number;
-  taskTokens: number;
   /** Tokens per task today, largest first. */
   byTask: Array<{ taskId: number; tokens: number; paused: boolean }>;
   /** Set when the daily limit stops every unattended run. */
   paused?: BudgetPause;
   /** The last days, newest first (today included). */
-  days: Array<{ day: string; heartbeatTokens: number; taskTokens: number }>;
+  days: Array<{ day: string } & SpendingByKind>;
 }
 
 /** "2026-11-23" of `at` in `timeZone` (undefined: the system's). */
@@ -72,24 +87,41 @@ export function localDay(at: Date, timeZone?: string): LocalDay {
   };
 }
 
-/** Today's tokens: heartbeats, tasks, and per task. */
-export function spentToday(spent: readonly SpentTokens[], day: LocalDay) {
-  let heartbeatTokens = 0;
-  let taskTokens = 0;
+/** No tokens yet. */
+function noSpending(): SpendingByKind {
+  return { heartbeatTokens: 0, taskTokens: 0, summaryTokens: 0, digestTokens: 0 };
+}
+
+/** Adds one run's tokens to its kind's total. */
+function addSpending(total: SpendingByKind, run: SpentTokens): void {
+  if (run.kind === "task") total.taskTokens += run.tokens;
+  else if (run.kind === "summary") total.summaryTokens += run.tokens;
+  else if (run.kind === "digest") total.digestTokens += run.tokens;
+  else total.heartbeatTokens += run.tokens;
+}
+
+/** Every kind together: what `budget.daily_tokens` is compared with. */
+export function totalTokens(spending: SpendingByKind): number {
+  return spending.heartbeatTokens + spending.taskTokens + spending.summaryTokens +
+    spending.digestTokens;
+}
+
+/** Today's tokens: by kind, and per task. */
+export function spentToday(
+  spent: readonly SpentTokens[],
+  day: LocalDay,
+): SpendingByKind & { byTask: Map<number, number> } {
+  const total = noSpending();
   const byTask = new Map<number, number>();
   for (const run of spent) {
     const at = Date.parse(run.startedAt);
     if (at < day.start.getTime() || at >= day.end.getTime()) continue;
-    if (run.kind === "task") {
-      taskTokens += run.tokens;
-      if (run.taskId !== undefined) {
-        byTask.set(run.taskId, (byTask.get(run.taskId) ?? 0) + run.tokens);
-      }
-    } else {
-      heartbeatTokens += run.tokens;
+    addSpending(total, run);
+    if (run.kind === "task" && run.taskId !== undefined) {
+      byTask.set(run.taskId, (byTask.get(run.taskId) ?? 0) + run.tokens);
     }
   }
-  return { heartbeatTokens, taskTokens, byTask };
+  return { ...total, byTask };
 }
 
 /** Whether `run` must wait for tomorrow: the daily limit first, then the task's own. */
@@ -100,7 +132,7 @@ export function budgetPause(
   run: UnattendedRun,
 ): BudgetPause | undefined {
   const today = spentToday(spent, day);
-  const used = today.heartbeatTokens + today.taskTokens;
+  const used = totalTokens(today);
   const base = { day: day.key, resumesAt: day.end };
   if (limits.dailyTokens > 0 && used >= limits.dailyTokens) {
     return { scope: "daily", used, limit: limits.dailyTokens, ...base };
@@ -123,7 +155,7 @@ export function budgetPause(
 /** One line for a pause: what stopped, how much, until when (local time as given). */
 export function describePause(pause: BudgetPause, resumes: string): string {
   const what = pause.scope === "daily"
-    ? "heartbeats and tasks are paused"
+    ? "heartbeats, tasks, digests and summaries are paused"
     : `task #${pause.taskId} is paused`;
   const key = pause.scope === "daily" ? "budget.daily_tokens" : "budget.task_daily_tokens";
   return `${what}: ${formatTokens(pause.used)} of ${formatTokens(pause.limit)} tokens used today ` +
@@ -147,17 +179,15 @@ export function budgetReport(
     paused: paused !== undefined ||
       (limits.taskDailyTokens > 0 && tokens >= limits.taskDailyTokens),
   })).sort((a, b) => b.tokens - a.tokens);
-  const perDay = new Map<string, { day: string; heartbeatTokens: number; taskTokens: number }>();
+  const perDay = new Map<string, { day: string } & SpendingByKind>();
   let cursor = today;
   for (let index = 0; index < days; index++) {
-    perDay.set(cursor.key, { day: cursor.key, heartbeatTokens: 0, taskTokens: 0 });
+    perDay.set(cursor.key, { day: cursor.key, ...noSpending() });
     cursor = localDay(new Date(cursor.start.getTime() - 1000), timeZone);
   }
   for (const run of spent) {
     const entry = perDay.get(localDayKey(new Date(run.startedAt), timeZone));
-    if (!entry) continue;
-    if (run.kind === "task") entry.taskTokens += run.tokens;
-    else entry.heartbeatTokens += run.tokens;
+    if (entry) addSpending(entry, run);
   }
   return {
     day: today.key,
@@ -165,6 +195,8 @@ export function budgetReport(
     limits,
     heartbeatTokens: spending.heartbeatTokens,
     taskTokens: spending.taskTokens,
+    summaryTokens: spending.summaryTokens,
+    digestTokens: spending.digestTokens,
     byTask,
     paused,
     days: [...perDay.values()],
@@ -174,4 +206,14 @@ export function budgetReport(
 /** 12,345 */
 export function formatTokens(tokens: number): string {
   return Math.round(tokens).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+}
+
+/**
+ * What unattended background work (conversation summaries, digests) asks of the budget: whether
+ * it must wait (the one line why; the first time per limit and day notifies) and what a model
+ * call spent (from the server's usage).
+ */
+export interface BackgroundBudget {
+  pausedFor(run: { kind: BackgroundKind }): string | undefined;
+  spent(kind: BackgroundKind, usage: Usage | undefined, startedAt: Date, detail: string): void;
 }

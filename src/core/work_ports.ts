@@ -6,7 +6,7 @@
 import type { PendingEvent } from "./heartbeat.ts";
 import type { SideEffectRecord, SideEffectResult } from "./side_effects.ts";
 import type { CatchUpPolicy } from "./schedule.ts";
-import type { SpentTokens } from "./budget.ts";
+import type { BackgroundKind, SpentTokens } from "./budget.ts";
 import type {
   MonitorRecord,
   RunOutcome,
@@ -173,8 +173,20 @@ export interface RunLog {
     since: Date,
   ): { runs: number; ran: number; promptTokens: number; completionTokens: number };
   pruneSkipped(before: Date): number;
-  /** Tokens of every heartbeat and task run started since `since` that spent any (budgets). */
+  /** Records a background model call's tokens (summaries, digests) for the budget. */
+  recordBackgroundCall(call: BackgroundModelCall): void;
+  /** Tokens of every run and background model call since `since` that spent any (budgets). */
   spentSince(since: Date): SpentTokens[];
+}
+
+/** One unattended model call outside a run: a conversation summary or a digest. */
+export interface BackgroundModelCall {
+  kind: BackgroundKind;
+  startedAt: Date;
+  promptTokens: number;
+  completionTokens: number;
+  /** What it was for ("conversation 12", "day 2026-11-23"). */
+  detail?: string;
 }
 
 /** What task and monitor storage share: rows by id, and the ones due at a time. */

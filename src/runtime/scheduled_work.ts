@@ -277,8 +277,9 @@ export function scheduledWork(parts: ScheduledWorkParts): ScheduledWork {
           queue,
           logger,
           embedNew: parts.embedNew,
+          budget,
         }),
-        ...summaryJobs(parts, queue),
+        ...summaryJobs(parts, queue, budget),
         ...(config.backup.every_hours
           ? [
             new ScheduledBackup({
@@ -293,7 +294,11 @@ export function scheduledWork(parts: ScheduledWorkParts): ScheduledWork {
 }
 
 /** The conversation-summary job (on the fast model when one is set), unless turned off. */
-function summaryJobs(parts: ScheduledWorkParts, queue: EventQueue): TickJob[] {
+function summaryJobs(
+  parts: ScheduledWorkParts,
+  queue: EventQueue,
+  budget: UnattendedBudget,
+): TickJob[] {
   const settings = parts.config.memory.conversation_summaries;
   if (!settings.enabled) return [];
   return [
@@ -305,6 +310,7 @@ function summaryJobs(parts: ScheduledWorkParts, queue: EventQueue): TickJob[] {
       logger: parts.logger,
       settings,
       secrets: parts.secrets,
+      budget,
     }),
   ];
 }

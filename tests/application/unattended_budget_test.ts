@@ -60,7 +60,7 @@ Deno.test("past budget.daily_tokens, scheduled runs pause with one notification 
     assert.equal(paused.outcome, "skipped");
     assert.equal(
       paused.reason,
-      "paused by the budget: heartbeats and tasks are paused: 45 of 40 tokens used today " +
+      "paused by the budget: heartbeats, tasks, digests and summaries are paused: 45 of 40 tokens used today " +
         "(budget.daily_tokens); they resume at Tuesday, 24 Nov 2026, 00:00 UTC+01:00",
     );
     assert.equal(daemon.model.requests.length, 3, "no model call while paused");
@@ -68,11 +68,14 @@ Deno.test("past budget.daily_tokens, scheduled runs pause with one notification 
     await daemon.services.budget.sent();
     assert.equal(ntfy.requests.length, 1, "one notification");
     assert.equal(ntfy.requests[0].headers.title, "Radar paused unattended work");
-    assert.match(ntfy.requests[0].body, /^Heartbeats and tasks are paused: 45 of 40 tokens/);
+    assert.match(
+      ntfy.requests[0].body,
+      /^Heartbeats, tasks, digests and summaries are paused: 45 of 40 tokens/,
+    );
     const status = budgetStatusLines(daemon.runtime);
     assert.match(
       status[0],
-      /^budget: {4}PAUSED — heartbeats and tasks are paused: 45 of 40 tokens/,
+      /^budget: {4}PAUSED — heartbeats, tasks, digests and summaries are paused: 45 of 40 tokens/,
     );
 
     for (let tick = 0; tick < 5; tick++) {
@@ -116,8 +119,14 @@ Deno.test("past budget.daily_tokens, scheduled runs pause with one notification 
     assert.equal(daemon.services.queue.pendingCount(), 0);
     assert.equal(daemon.model.requests.length, 3, "both tasks and the heartbeat ran");
     const [today, yesterday] = daemon.services.budget.report().days;
-    assert.deepEqual(today, { day: "2026-11-24", heartbeatTokens: 15, taskTokens: 30 });
-    assert.deepEqual(yesterday, { day: "2026-11-23", heartbeatTokens: 15, taskTokens: 45 });
+    const none = { summaryTokens: 0, digestTokens: 0 };
+    assert.deepEqual(today, { day: "2026-11-24", heartbeatTokens: 15, taskTokens: 30, ...none });
+    assert.deepEqual(yesterday, {
+      day: "2026-11-23",
+      heartbeatTokens: 15,
+      taskTokens: 45,
+      ...none,
+    });
   } finally {
     daemon.close();
     Deno.removeSync(dir, { recursive: true });
@@ -161,7 +170,13 @@ Deno.test("budget.task_daily_tokens pauses only the task that spent it, once, un
     ]);
     assert.equal(report.taskTokens, 60);
     assert.equal(report.days.length, 7);
-    assert.deepEqual(report.days[0], { day: "2026-11-23", heartbeatTokens: 0, taskTokens: 60 });
+    assert.deepEqual(report.days[0], {
+      day: "2026-11-23",
+      heartbeatTokens: 0,
+      taskTokens: 60,
+      summaryTokens: 0,
+      digestTokens: 0,
+    });
 
     assert.match(
       budgetStatusLines(daemon.runtime).join("\n"),

@@ -70,6 +70,9 @@ Deno.test("radar status shows the backup schedule and today's budget", async () 
     );
     const status = await cli(env, home, "status");
     assert.match(status.out, /^backup: {4}every 24 h to .*\/data\/backups \(keep 3\); none yet$/m);
-    assert.match(status.out, /^budget: {4}0 of 50,000 tokens today \(heartbeats 0, tasks 0\)$/m);
+    assert.match(
+      status.out,
+      /^budget: {4}0 of 50,000 tokens today \(heartbeats 0, tasks 0, summaries 0, digests 0\)$/m,
+    );
   });
 });

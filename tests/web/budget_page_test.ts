@@ -1,4 +1,7 @@
-/** /tasks shows today's tokens per task and per day against `budget:`, and says when paused. */
+/**
+ * /tasks shows today's tokens per task and per day (heartbeats, tasks, summaries, digests) against
+ * `budget:`, and says when paused.
+ */
 import assert from "node:assert/strict";
 import { FakeDaemonView, taskRecord } from "../fakes/web_views.ts";
 import { createWebFixture } from "./web_fixture.ts";
@@ -17,6 +20,8 @@ Deno.test("the tasks page shows tokens today per task, per day, and a budget pau
       { kind: "task", taskId: 1, startedAt: "2026-11-23T09:00:00Z", tokens: 1200 },
       { kind: "task", taskId: 2, startedAt: "2026-11-23T10:00:00Z", tokens: 300 },
       { kind: "heartbeat", startedAt: "2026-11-23T11:00:00Z", tokens: 3600 },
+      { kind: "summary", startedAt: "2026-11-23T12:00:00Z", tokens: 40 },
+      { kind: "digest", startedAt: "2026-11-23T07:00:00Z", tokens: 60 },
       { kind: "heartbeat", startedAt: "2026-11-21T11:00:00Z", tokens: 777 },
     ],
     now,
@@ -29,12 +34,22 @@ Deno.test("the tasks page shows tokens today per task, per day, and a budget pau
     assert.match(html, /<td>1,200<span class="badge outcome-error">paused<\/span><\/td>/);
     assert.match(html, /<td>300<span class="badge outcome-error">paused<\/span><\/td>/, "all wait");
     assert.match(html, /Unattended tokens/);
-    assert.match(html, /Heartbeats and scheduled tasks wait until 2026-11-24 00:00/);
     assert.match(
       html,
-      /Today: <strong>5,100<\/strong> of 5,000 tokens \(heartbeats 3,600, tasks 1,500\)/,
+      /Heartbeats, scheduled tasks, digests and summaries wait until 2026-11-24 00:00/,
     );
-    assert.match(html, /<td>2026-11-21<\/td><td>777<\/td><td>0<\/td><td>777<\/td>/);
+    assert.match(
+      html,
+      /Today: <strong>5,200<\/strong> of 5,000 tokens \(heartbeats 3,600, tasks 1,500, summaries 40, digests 60\)/,
+    );
+    assert.match(
+      html,
+      /<td>2026-11-23<\/td><td>3,600<\/td><td>1,500<\/td><td>40<\/td><td>60<\/td><td>5,200<\/td>/,
+    );
+    assert.match(
+      html,
+      /<td>2026-11-21<\/td><td>777<\/td><td>0<\/td><td>0<\/td><td>0<\/td><td>777<\/td>/,
+    );
   } finally {
     fixture.close();
   }

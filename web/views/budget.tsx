@@ -1,5 +1,8 @@
-/** The budget card on /tasks: today's tokens of unattended runs against `budget:`, and per day. */
-import { type BudgetReport, formatTokens } from "../../src/core/budget.ts";
+/**
+ * The budget card on /tasks: today's tokens of unattended work (heartbeats, tasks, conversation
+ * summaries, digests) against `budget:`, and per day.
+ */
+import { type BudgetReport, formatTokens, totalTokens } from "../../src/core/budget.ts";
 import { formatTime } from "./format.ts";
 import { TableHead } from "./table_head.tsx";
 
@@ -7,7 +10,7 @@ import { TableHead } from "./table_head.tsx";
 export function BudgetCard(props: { report: BudgetReport; timeZone: string | undefined }) {
   const { report } = props;
   const { dailyTokens, taskDailyTokens } = report.limits;
-  const used = report.heartbeatTokens + report.taskTokens;
+  const used = totalTokens(report);
   return (
     <section class="card" id="budget">
       <h2>Unattended tokens</h2>
@@ -15,7 +18,7 @@ export function BudgetCard(props: { report: BudgetReport; timeZone: string | und
         ? (
           <p>
             <span class="badge outcome-error">paused</span>{" "}
-            Heartbeats and scheduled tasks wait until{" "}
+            Heartbeats, scheduled tasks, digests and summaries wait until{" "}
             {formatTime(report.resumesAt, props.timeZone, { zone: true })}: the daily budget
             ({formatTokens(report.paused.limit)} tokens) is used up.
           </p>
@@ -24,19 +27,23 @@ export function BudgetCard(props: { report: BudgetReport; timeZone: string | und
       <p>
         Today: <strong>{formatTokens(used)}</strong>
         {dailyTokens ? ` of ${formatTokens(dailyTokens)}` : ""} tokens (heartbeats{" "}
-        {formatTokens(report.heartbeatTokens)}, tasks {formatTokens(report.taskTokens)})
+        {formatTokens(report.heartbeatTokens)}, tasks {formatTokens(report.taskTokens)}, summaries
+        {" "}
+        {formatTokens(report.summaryTokens)}, digests {formatTokens(report.digestTokens)})
         {taskDailyTokens ? `; at most ${formatTokens(taskDailyTokens)} a task` : ""}
         {!dailyTokens && !taskDailyTokens ? "; no limit set (budget: in radar.yaml)" : ""}
       </p>
       <table class="list">
-        <TableHead columns={["day", "heartbeats", "tasks", "total"]} />
+        <TableHead columns={["day", "heartbeats", "tasks", "summaries", "digests", "total"]} />
         <tbody>
           {report.days.map((day) => (
             <tr>
               <td>{day.day}</td>
               <td>{formatTokens(day.heartbeatTokens)}</td>
               <td>{formatTokens(day.taskTokens)}</td>
-              <td>{formatTokens(day.heartbeatTokens + day.taskTokens)}</td>
+              <td>{formatTokens(day.summaryTokens)}</td>
+              <td>{formatTokens(day.digestTokens)}</td>
+              <td>{formatTokens(totalTokens(day))}</td>
             </tr>
           ))}
         </tbody>

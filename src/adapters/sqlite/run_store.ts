@@ -1,7 +1,13 @@
 /** Heartbeat and task runs: one row per tick, claimed while running, finished with its cost. */
 import { boundedPage } from "../../core/bounds.ts";
 import type { DatabaseSync } from "node:sqlite";
-import type { ClaimRequest, RunClaim, RunFinish, RunLog } from "../../core/work_ports.ts";
+import type {
+  BackgroundModelCall,
+  ClaimRequest,
+  RunClaim,
+  RunFinish,
+  RunLog,
+} from "../../core/work_ports.ts";
 import type { RunOutcome, RunRecord } from "../../core/schedule_ports.ts";
 import type { SpentTokens } from "../../core/budget.ts";
 import { statement } from "./statements.ts";
@@ -213,17 +219,40 @@ export class SqliteRunStore implements RunLog {
     };
   }
 
-  /** Tokens of every run started since `since` that spent any, oldest first. */
+  /** Records the tokens of one background model call (a summary, a digest) for the budget. */
+  recordBackgroundCall(call: BackgroundModelCall): void {
+    insert(
+      this.db,
+      "the background model call",
+      `INSERT INTO background_model_calls (kind, started_at, prompt_tokens, completion_tokens,
+        detail) VALUES (?, ?, ?, ?, ?)`,
+      call.kind,
+      call.startedAt.toISOString(),
+      Math.max(0, Math.round(call.promptTokens)),
+      Math.max(0, Math.round(call.completionTokens)),
+      (call.detail ?? "").slice(0, 200),
+    );
+  }
+
+  /**
+   * Tokens of every run and background model call started since `since` that spent any, oldest
+   * first.
+   */
   spentSince(since: Date): SpentTokens[] {
     const rows = statement(
       this.db,
-      `SELECT kind, task_id, started_at,
-        COALESCE(prompt_tokens, 0) + COALESCE(completion_tokens, 0) AS tokens
-       FROM heartbeat_runs
-       WHERE started_at >= ? AND (prompt_tokens > 0 OR completion_tokens > 0)
-       ORDER BY id`,
-    ).all(since.toISOString()) as Array<
-      { kind: RunRecord["kind"]; task_id: number | null; started_at: string; tokens: number }
+      `SELECT kind, task_id, started_at, tokens FROM (
+         SELECT kind, task_id, started_at,
+           COALESCE(prompt_tokens, 0) + COALESCE(completion_tokens, 0) AS tokens
+         FROM heartbeat_runs
+         WHERE started_at >= ? AND (prompt_tokens > 0 OR completion_tokens > 0)
+         UNION ALL
+         SELECT kind, NULL, started_at, prompt_tokens + completion_tokens
+         FROM background_model_calls
+         WHERE started_at >= ? AND prompt_tokens + completion_tokens > 0
+       ) ORDER BY started_at`,
+    ).all(since.toISOString(), since.toISOString()) as Array<
+      { kind: SpentTokens["kind"]; task_id: number | null; started_at: string; tokens: number }
     >;
     return rows.map((row) => ({
       kind: row.kind,

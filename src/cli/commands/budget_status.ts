@@ -1,6 +1,6 @@
 /** The `budget:` lines of `radar status`: today's unattended tokens, limits, what is paused. */
 import type { Radar } from "../../runtime/open_radar.ts";
-import { describePause, formatTokens } from "../../core/budget.ts";
+import { describePause, formatTokens, totalTokens } from "../../core/budget.ts";
 import { formatLocalTime } from "../../core/zoned_time.ts";
 
 /** One line, plus one per paused task. */
@@ -9,10 +9,10 @@ export function budgetStatusLines(radar: Radar): string[] {
   const timeZone = radar.config.radar.timezone || undefined;
   const resumes = `at ${formatLocalTime(new Date(report.resumesAt), timeZone)}`;
   const { dailyTokens, taskDailyTokens } = report.limits;
-  const used = report.heartbeatTokens + report.taskTokens;
+  const used = totalTokens(report);
   const split = `heartbeats ${formatTokens(report.heartbeatTokens)}, tasks ${
     formatTokens(report.taskTokens)
-  }`;
+  }, summaries ${formatTokens(report.summaryTokens)}, digests ${formatTokens(report.digestTokens)}`;
   if (!dailyTokens && !taskDailyTokens) {
     return [
       `budget:    no limit (budget.daily_tokens); today ${formatTokens(used)} tokens (${split})`,

@@ -7,7 +7,7 @@ import type { CliContext } from "../context.ts";
 import { jsonOptionHelp, printJson } from "../json_output.ts";
 import { parseId } from "../arguments.ts";
 import { NotFoundError, UsageError } from "../../core/errors.ts";
-import { formatTokens } from "../../core/budget.ts";
+import { formatTokens, totalTokens } from "../../core/budget.ts";
 import { describeRun } from "./heartbeat.ts";
 import { firingLines, firingNotifications } from "./task_firings.ts";
 
@@ -57,14 +57,14 @@ export function registerTaskLog(task: Command, context: CliContext): void {
           taskDailyTokens ? `${formatTokens(taskDailyTokens)} a task` : "",
         ].filter(Boolean).join(", ") || "none (budget.daily_tokens, budget.task_daily_tokens)";
         out(`Tokens of unattended runs per day (budget: ${limits}):`);
+        const column = (tokens: number) => formatTokens(tokens).padStart(9);
         for (const day of budget.days) {
-          const total = day.heartbeatTokens + day.taskTokens;
           out(
-            `  ${day.day}  heartbeats ${formatTokens(day.heartbeatTokens).padStart(9)}  tasks ${
-              formatTokens(day.taskTokens).padStart(9)
-            }  total ${formatTokens(total).padStart(9)}${
-              day.day === budget.day ? "  (today)" : ""
-            }`,
+            `  ${day.day}  heartbeats ${column(day.heartbeatTokens)}  tasks ${
+              column(day.taskTokens)
+            }  summaries ${column(day.summaryTokens)}  digests ${column(day.digestTokens)}  total ${
+              column(totalTokens(day))
+            }${day.day === budget.day ? "  (today)" : ""}`,
           );
         }
         if (budget.paused) {

@@ -8,6 +8,7 @@ import type { EventSink } from "../source_checks.ts";
 import { DigestJob } from "./digest_job.ts";
 import { type DigestWriterDependencies, writeDigest } from "./digest_writer.ts";
 import type { DigestArchive } from "../../core/source_ports.ts";
+import type { BackgroundBudget } from "../../core/budget.ts";
 
 /** The parts a digest needs. */
 export interface DigestParts {
@@ -49,6 +50,8 @@ export function digestJobs(
     queue: EventSink;
     logger: Logger;
     embedNew?: (signal: AbortSignal) => Promise<unknown>;
+    /** `budget:`: scheduled digests wait past it and their tokens count. */
+    budget?: BackgroundBudget;
   },
 ): DigestJob[] {
   const settings = parts.config.digests;
@@ -63,6 +66,7 @@ export function digestJobs(
       settings,
       timeZone: parts.config.radar.timezone || undefined,
       embedNew: parts.embedNew,
+      budget: parts.budget,
     }),
   ];
 }

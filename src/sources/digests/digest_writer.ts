@@ -5,6 +5,7 @@
  * digest: the model server may be remote, and the digest is searched, embedded and shown later.
  */
 import type { ChatModel } from "../../core/chat_model.ts";
+import type { BackgroundBudget } from "../../core/budget.ts";
 import type { Clock } from "../../core/ports.ts";
 import { Secrets } from "../../core/secrets.ts";
 import type { DigestStore, PeriodActivity } from "../../core/source_stores.ts";
@@ -21,6 +22,8 @@ export interface DigestWriterDependencies {
   maxInputChars: number;
   /** The known secrets (the config's and those read since start), asked on each digest. */
   secrets?: Secrets;
+  /** `budget:` for scheduled digests: told what each model call spent (absent: a person's run). */
+  budget?: Pick<BackgroundBudget, "spent">;
 }
 
 /** The longest digest kept. */
@@ -62,6 +65,12 @@ export async function writeDigest(
       tools: [],
       temperature: 0.2,
     }, signal);
+    deps.budget?.spent(
+      "digest",
+      response.usage,
+      deps.clock.now(),
+      `${period} ${from.toISOString()}`,
+    );
     content = secrets.mask(response.content.trim()).slice(0, maxDigestChars) ||
       "(the model wrote nothing)";
   }

@@ -29,6 +29,7 @@ import { outboxRecordsMigration } from "./033_outbox_records.ts";
 import { moneyMigration } from "./034_money.ts";
 import { moneyAlertsMigration } from "./035_money_alerts.ts";
 import { approvalPicturesMigration } from "./039_approval_pictures.ts";
+import { backgroundModelCallsMigration } from "./040_background_model_calls.ts";
 
 /** The ordered migrations applied by `openDatabase`. */
 export const migrations: readonly Migration[] = [
@@ -61,4 +62,5 @@ export const migrations: readonly Migration[] = [
   moneyMigration,
   moneyAlertsMigration,
   approvalPicturesMigration,
+  backgroundModelCallsMigration,
 ];
