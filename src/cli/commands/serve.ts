@@ -77,15 +77,16 @@ export function registerServe(program: Command, context: CliContext): void {
           ],
           paused: guard.problem,
           onReady: (url, scheduler) => {
+            // Listening before saying so: a `kill -USR2` right after the line must not end Radar.
+            if (Deno.build.os !== "windows") {
+              manualTick = () => void scheduler.tick({ manualHeartbeat: true });
+              Deno.addSignalListener(heartbeatSignal, manualTick);
+            }
             context.io.stderr(
               `Radar is running at ${url} (PID ${radar.process.pid}); Ctrl-C stops it.\n` +
                 `Log in to the dashboard (this link works once, for 5 minutes; ` +
                 `\`radar dashboard\` makes a new one):\n  ${web?.loginLink()}\n`,
             );
-            if (Deno.build.os !== "windows") {
-              manualTick = () => void scheduler.tick({ manualHeartbeat: true });
-              Deno.addSignalListener(heartbeatSignal, manualTick);
-            }
           },
         });
       } finally {
