@@ -73,11 +73,6 @@ export interface BudgetReport extends SpendingByKind {
   days: Array<{ day: string } & SpendingByKind>;
 }
 
-/** "2026-11-23" of `at` in `timeZone` (undefined: the system's). */
-export function localDayKey(at: Date, timeZone?: string): string {
-  return formatDate(at, timeZone);
-}
-
 /** The local day `at` falls on: its first instant and the next day's (DST days included). */
 export function localDay(at: Date, timeZone?: string): LocalDay {
   return {
@@ -186,7 +181,7 @@ export function budgetReport(
     cursor = localDay(new Date(cursor.start.getTime() - 1000), timeZone);
   }
   for (const run of spent) {
-    const entry = perDay.get(localDayKey(new Date(run.startedAt), timeZone));
+    const entry = perDay.get(formatDate(new Date(run.startedAt), timeZone));
     if (entry) addSpending(entry, run);
   }
   return {

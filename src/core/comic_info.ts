@@ -155,3 +155,8 @@ export function applyComicInfoChanges(
   }
   return next;
 }
+
+/** The fields of `after` that differ from `before` (for a result line). */
+export function changedFields(before: ComicInfo, after: ComicInfo): ComicInfoField[] {
+  return comicInfoFields.filter((field) => before[field] !== after[field]);
+}

@@ -25,6 +25,7 @@ import { ApprovalService } from "../application/approvals.ts";
 import { StandingGrants } from "../application/standing_grants.ts";
 import { ApprovalUpkeep } from "../application/approval_upkeep.ts";
 import { grantPathPolicy } from "../tools/grant_paths.ts";
+import { displayPath } from "../sandbox/describe_permissions.ts";
 import { pruneJournal, undoChange, type UndoResult } from "../tools/file_undo.ts";
 import type { FileAccessDependencies } from "../adapters/os/file_access.ts";
 
@@ -128,12 +129,11 @@ export function approvalParts(input: ApprovalPartsInput): ApprovalParts {
     mask,
   });
   const taskFirings = new SqliteTaskFirings(db);
-  const home = input.files.env.HOME ?? "";
   const changeNotices = new ChangeNotices({
     journal,
     notify: input.notify,
     undoUrl: (id) => approvals.undoUrl(id),
-    display: (path) => home && path.startsWith(`${home}/`) ? `~${path.slice(home.length)}` : path,
+    display: (path) => displayPath(path, homeDirectory(input.files.env)),
     mask,
     enabled: () => config.approvals.notify,
   });

@@ -4,7 +4,7 @@
  * undoable; outside the writable folders a yes, a standing grant or a pending approval).
  */
 import type { ComicArchives, ComicWriteResult } from "../core/comic_archive.ts";
-import { checkComicInfoChanges, type ComicInfo, comicInfoFields } from "../core/comic_info.ts";
+import { changedFields, checkComicInfoChanges, type ComicInfo } from "../core/comic_info.ts";
 import { parseComicFileName } from "../core/comic_file_name.ts";
 import {
   type PdfInfoKey,
@@ -77,9 +77,7 @@ export async function setComicInfo(
   const result = written!;
   switch (result.status) {
     case "ok": {
-      const changed = comicInfoFields.filter((field) =>
-        result.before?.[field] !== result.info[field]
-      );
+      const changed = changedFields(result.before ?? {}, result.info);
       return [
         `Wrote ComicInfo.xml into ${shown}${
           changed.length ? ` (changed: ${changed.join(", ")})` : " (nothing changed)"

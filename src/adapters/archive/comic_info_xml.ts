@@ -7,7 +7,6 @@
 import {
   cleanFieldValue,
   type ComicInfo,
-  type ComicInfoField,
   comicInfoField,
   comicInfoFields,
 } from "../../core/comic_info.ts";
@@ -110,9 +109,4 @@ export function buildComicInfoXml(info: ComicInfo, tree: Record<string, unknown>
     processEntities: true,
   });
   return `<?xml version="1.0" encoding="utf-8"?>\n${builder.build({ ComicInfo: root })}`;
-}
-
-/** The fields of `info` that differ from `before` (for a result line). */
-export function changedFields(before: ComicInfo, after: ComicInfo): ComicInfoField[] {
-  return comicInfoFields.filter((field) => before[field] !== after[field]);
 }

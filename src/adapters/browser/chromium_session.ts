@@ -18,7 +18,8 @@ import {
   type SessionNotes,
 } from "../../core/browser.ts";
 import { inspectScript, readPageScript, submitGuardScript } from "./page_scripts.ts";
-import { pause, withDeadline } from "./deadline.ts";
+import { withDeadline } from "./deadline.ts";
+import { sleep } from "../clock.ts";
 import {
   checkedFormData,
   describeBody,
@@ -416,7 +417,7 @@ export class ChromiumSession implements BrowserSession {
     const started = performance.now();
     const limit = Math.min(3000, this.parts.limits.callMs);
     while (!signal.aborted && this.#departures === before && performance.now() - started < limit) {
-      await pause(50);
+      await sleep(50);
     }
   }
 
@@ -424,10 +425,10 @@ export class ChromiumSession implements BrowserSession {
   async #settle(signal: AbortSignal): Promise<void> {
     const started = performance.now();
     const limit = Math.min(3000, this.parts.limits.callMs);
-    await pause(200);
+    await sleep(200);
     while (!signal.aborted && performance.now() - started < limit) {
       if (performance.now() - this.#lastRequestAt >= 500) return;
-      await pause(100);
+      await sleep(100);
     }
   }
 }

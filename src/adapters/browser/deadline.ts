@@ -41,8 +41,3 @@ export function withDeadline<T>(
     }, stop);
   });
 }
-
-/** Waits `ms` (real time: the browser runs in real time too). */
-export function pause(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}

@@ -17,7 +17,8 @@ import type { UrlCheck } from "../network/network_guard.ts";
 import { startGuardedProxy } from "../network/guarded_proxy.ts";
 import { launchOptions } from "./chromium_launch.ts";
 import { ChromiumSession } from "./chromium_session.ts";
-import { pause, withDeadline } from "./deadline.ts";
+import { withDeadline } from "./deadline.ts";
+import { sleep } from "../clock.ts";
 import { loadPlaywright } from "./playwright_loader.ts";
 
 /** What the browser adapter is built from. */
@@ -95,14 +96,14 @@ export class PlaywrightBrowser implements WebBrowser {
       const shutdown = async () => {
         // A second close() kills the process group when the first hangs (a stuck renderer).
         const closing = closeBrowser().catch(() => {});
-        const closed = await Promise.race([closing.then(() => true), pause(closeGraceMs)]);
-        if (!closed) await Promise.race([closeBrowser().catch(() => {}), pause(closeGraceMs)]);
+        const closed = await Promise.race([closing.then(() => true), sleep(closeGraceMs)]);
+        if (!closed) await Promise.race([closeBrowser().catch(() => {}), sleep(closeGraceMs)]);
         proxy.close();
       };
       return await ChromiumSession.attach({ context: context!, page, limits, notes, shutdown });
     } catch (error) {
       starting.then(() => closeBrowser(), () => {}).catch(() => {});
-      await Promise.race([closeBrowser().catch(() => {}), pause(closeGraceMs)]);
+      await Promise.race([closeBrowser().catch(() => {}), sleep(closeGraceMs)]);
       proxy.close();
       throw error;
     }

@@ -14,6 +14,7 @@ import { clearDamage } from "../../adapters/sqlite/damage_marker.ts";
 import { runningDaemon } from "../../daemon/lock_file.ts";
 import { jsonOptionHelp, printJson } from "../json_output.ts";
 import { fileStamp } from "../../core/file_stamp.ts";
+import { removeQuietly } from "../../adapters/os/quiet_fs.ts";
 import { pathExists } from "../../adapters/os/quiet_fs.ts";
 
 /** Moves the damaged file and its -wal/-shm into `folder`; returns where the file went. */
@@ -82,11 +83,7 @@ export function registerDbRecover(db: Command, context: CliContext): void {
       try {
         report = salvageDatabase(path, target);
       } catch (error) {
-        for (const suffix of ["", "-wal", "-shm"]) {
-          try {
-            Deno.removeSync(`${target}${suffix}`);
-          } catch { /* not there */ }
-        }
+        for (const suffix of ["", "-wal", "-shm"]) removeQuietly(`${target}${suffix}`);
         throw error;
       }
       if (report.integrity !== "ok") {

@@ -78,11 +78,12 @@ export function registerLibrary(program: Command, context: CliContext): void {
         const steps: FilingStep[] = [];
         for (const [index, path] of files.entries()) {
           if (io.stderrIsTerminal) {
-            io.stderr(`\r\x1b[2K${index + 1}/${files.length} ${guard.display(path).slice(-60)}`);
+            io.clearStderrLine();
+            io.stderr(`${index + 1}/${files.length} ${guard.display(path).slice(-60)}`);
           }
           steps.push(await planFile(planning, path, signal));
         }
-        if (io.stderrIsTerminal && files.length) io.stderr("\r\x1b[2K");
+        if (io.stderrIsTerminal && files.length) io.clearStderrLine();
         let outcomes: ApplyOutcome[] | undefined;
         if (options.read && !options.apply) throw new UsageError("--read files PDFs: add --apply");
         if (options.apply) {

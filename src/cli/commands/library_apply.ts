@@ -9,7 +9,8 @@ import type { CliContext } from "../context.ts";
 import type { PathGuard } from "../../adapters/os/path_guard.ts";
 import type { FilingStep } from "../../tools/library_scan.ts";
 import { type ToolContext, type ToolResult, toResult } from "../../core/tool.ts";
-import { underExecVariable } from "../../core/exec_marker.ts";
+import { whyNoPerson } from "../control_commands.ts";
+import { terminalConfirm } from "../terminal_io.ts";
 import { UsageError } from "../../core/errors.ts";
 import { runTurn } from "../run_turn.ts";
 
@@ -37,12 +38,10 @@ export async function applySteps(
 ): Promise<ApplyOutcome[]> {
   const { io } = cli;
   const toFile = steps.filter((step) => step.status === "file" || askModel && needsReading(step));
-  const person = io.interactive && !io.env[underExecVariable];
-  if (person && toFile.length) {
-    const answer = await io.readLine(
-      `File ${toFile.length} file${toFile.length === 1 ? "" : "s"} as listed above? [y/N] `,
-    );
-    if (!/^y(es)?$/i.test(answer?.trim() ?? "")) throw new UsageError("Nothing was filed");
+  const person = !whyNoPerson(io);
+  const question = `File ${toFile.length} file${toFile.length === 1 ? "" : "s"} as listed above?`;
+  if (person && toFile.length && !await terminalConfirm(io)(question)) {
+    throw new UsageError("Nothing was filed");
   }
   const context: ToolContext = {
     kind: "ask",
@@ -62,11 +61,12 @@ export async function applySteps(
       continue;
     }
     if (io.stderrIsTerminal) {
-      io.stderr(`\r\x1b[2K${index + 1}/${steps.length} ${guard.display(step.path).slice(-60)}`);
+      io.clearStderrLine();
+      io.stderr(`${index + 1}/${steps.length} ${guard.display(step.path).slice(-60)}`);
     }
     outcomes.push(await applyStep(radar, context, step));
   }
-  if (io.stderrIsTerminal) io.stderr("\r\x1b[2K");
+  if (io.stderrIsTerminal) io.clearStderrLine();
   return outcomes;
 }
 

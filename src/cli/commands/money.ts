@@ -9,6 +9,7 @@ import { jsonOptionHelp, printJson } from "../json_output.ts";
 import { parseCount, parseId } from "../arguments.ts";
 import { checkLimit } from "../../core/bounds.ts";
 import { UsageError } from "../../core/errors.ts";
+import { terminalConfirm } from "../terminal_io.ts";
 import type { CsvOverrides, CsvPreview } from "../../core/money_book.ts";
 import { importText, previewText, reportText, transactionLine } from "./money_text.ts";
 import { formatMoney } from "../../core/money_amounts.ts";
@@ -104,10 +105,9 @@ export function registerMoney(program: Command, context: CliContext): void {
               "Check them above, then run again with --yes (or set money.accounts[].csv)",
           );
         }
-        const answer = await context.io.readLine(
-          `Import with these columns and remember them for "${preview.account}"? [y/N] `,
+        return await terminalConfirm(context.io)(
+          `Import with these columns and remember them for "${preview.account}"?`,
         );
-        return /^y(es)?$/i.test(answer?.trim() ?? "");
       };
       const summary = await radar.money.import({
         path: resolve(context.io.cwd, file),
