@@ -3,7 +3,7 @@
  * inside the writable folders), one notification says what changed, with an Undo button per change
  * (ntfy shows at most three). Changes an approval made are told by the approval's own notice.
  */
-import type { ActionJournal, JournalEntry } from "../core/action_journal.ts";
+import { type ActionJournal, describeChange, type JournalEntry } from "../core/action_journal.ts";
 import type { ApprovalNotifier } from "../core/approvals.ts";
 import type { Notification } from "../core/notifier.ts";
 
@@ -49,15 +49,14 @@ export class ChangeNotices {
   /** The notice for `changes` (oldest first). */
   notice(changes: readonly JournalEntry[]): Notification {
     const { display, mask, undoUrl } = this.parts;
-    const line = (entry: JournalEntry) =>
-      entry.from
-        ? `${entry.kind} ${display(entry.from)} → ${display(entry.path)}`
-        : `${entry.kind} ${display(entry.path)}`;
     const count = changes.length;
     return {
       title: `Radar changed ${count} file${count === 1 ? "" : "s"}`,
       message: mask(
-        [...changes.map((entry) => `#${entry.id} ${line(entry)}`), "Undo: radar undo ID"]
+        [
+          ...changes.map((entry) => `#${entry.id} ${describeChange(entry, display)}`),
+          "Undo: radar undo ID",
+        ]
           .join("\n"),
       ),
       priority: "default",

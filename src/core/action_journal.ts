@@ -60,3 +60,10 @@ export interface ActionJournal {
   /** Deletes entries older than `before`; returns them (their backups are removed too). */
   prune(before: Date): JournalEntry[];
 }
+
+/** "move ~/a.pdf → ~/Filed/a.pdf" (or "write ~/x"): one change, paths as `display` shows them. */
+export function describeChange(entry: JournalEntry, display: (path: string) => string): string {
+  return entry.from
+    ? `${entry.kind} ${display(entry.from)} → ${display(entry.path)}`
+    : `${entry.kind} ${display(entry.path)}`;
+}

@@ -9,7 +9,7 @@ import type { ToolSpec } from "./chat_model.ts";
 import type { Hooks } from "./hooks.ts";
 import type { ChatMessage } from "./messages.ts";
 import type { ConversationKind, Tool } from "./tool.ts";
-import { fitsBudget, type ToolRegistry, toolSpec, toolTokenCost } from "./tool_registry.ts";
+import { type ToolRegistry, toolSpec, toolTokenCost } from "./tool_registry.ts";
 import type { ToolRanker } from "./tool_relevance.ts";
 
 /** What choosing the tools reads. */
@@ -93,7 +93,8 @@ function chooseTools(
   const all = deps.registry.list();
   const select = (semanticScores?: ReadonlyMap<string, number>) =>
     deps.registry.select(request.userMessage, budget, { recentTools, semanticScores });
-  if (!deps.toolRanker || fitsBudget(all, budget)) return select();
+  // Scores only matter when select has to choose (on-demand tools never count against the budget).
+  if (!deps.toolRanker || deps.registry.allFit(budget)) return select();
   return deps.toolRanker.scores(request.userMessage, all, signal).then(select);
 }
 

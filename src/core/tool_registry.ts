@@ -198,17 +198,22 @@ export class ToolRegistry {
     });
   }
 
+  /** True when every tool but the on-demand ones fits `budgetTokens`: `select` offers them all. */
+  allFit(budgetTokens: number): boolean {
+    return fitsBudget(this.list().filter((tool) => !tool.onDemand), budgetTokens);
+  }
+
   /**
    * Chooses the tools to offer for a message, always in registration order (a stable prompt
-   * prefix), on-demand tools the request calls for last. When every tool fits `budgetTokens`, all are offered (except `find_tools`: nothing
-   * is hidden). Otherwise: always-on tools, `find_tools`, pinned and recently used tools, then
+   * prefix), on-demand tools the request calls for last. When every tool fits `budgetTokens`, all are
+   * offered (except `find_tools`: nothing is hidden). Otherwise: always-on tools, `find_tools`, pinned and recently used tools, then
    * the best by keyword (+ embedding) rank, then the rest in registration order, while they fit.
    */
   select(message: string, budgetTokens: number, options: OfferOptions = {}): Tool[] {
     const all = this.list().filter((tool) => !tool.onDemand);
     const onDemand = this.#wantedOnDemand(message, options);
     const tools = all.filter((tool) => tool.name !== findToolsName);
-    if (fitsBudget(tools, budgetTokens)) return [...tools, ...onDemand];
+    if (this.allFit(budgetTokens)) return [...tools, ...onDemand];
     const first = [
       ...all.filter((tool) => tool.alwaysOn || tool.name === findToolsName),
       ...[...(options.pinned ?? []), ...(options.recentTools ?? [])].flatMap((name) =>

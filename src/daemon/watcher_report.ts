@@ -6,6 +6,7 @@
 import type { RadarConfig } from "../config/schema.ts";
 import { expandHome } from "../config/paths.ts";
 import type { WatchedFolders, WatcherReport } from "../core/watched_folders.ts";
+import { formatStoredTime } from "../core/zoned_time.ts";
 
 /** One report per `watchers:` entry, in config order. */
 export function watcherReports(
@@ -35,10 +36,6 @@ export function watcherReports(
 
 const count = (value: number) => value.toLocaleString("en-US");
 
-function when(iso: string): string {
-  return `${iso.slice(0, 16).replace("T", " ")} UTC`;
-}
-
 /** Why a reconcile ran, in words. */
 export const reconcileReasonText: Record<string, string> = {
   start: "at start",
@@ -63,8 +60,8 @@ export function watcherStateText(report: WatcherReport): string {
   }
 }
 
-/** The `radar status` lines: a header, then per watcher its line and its counters. */
-export function watcherStatusLines(reports: WatcherReport[]): string[] {
+/** The `radar status` lines: a header, then per watcher its line and its counters (times in `timeZone`). */
+export function watcherStatusLines(reports: WatcherReport[], timeZone?: string): string[] {
   if (!reports.length) return ["watchers:  none (watchers: in radar.yaml)"];
   const lines = ["watchers:"];
   for (const report of reports) {
@@ -81,7 +78,7 @@ export function watcherStatusLines(reports: WatcherReport[]): string[] {
       } settling`,
     );
     const last = stats.lastReconcileAt
-      ? `${when(stats.lastReconcileAt)} (${
+      ? `${formatStoredTime(stats.lastReconcileAt, timeZone, { zone: true })} (${
         reconcileReasonText[stats.lastReconcileReason ?? ""] ?? stats.lastReconcileReason
       }, ${stats.lastReconcileMs ?? 0} ms)`
       : "never";

@@ -84,7 +84,10 @@ export function daemonStatus(radar: Radar): string[] {
     } tokens`,
   );
   lines.push(
-    ...watcherStatusLines(watcherReports(config, radar.watchedFiles, Deno.env.toObject())),
+    ...watcherStatusLines(
+      watcherReports(config, radar.watchedFiles, Deno.env.toObject()),
+      timeZone,
+    ),
   );
   const tasks = radar.tasks.list();
   lines.push(tasks.length ? "tasks:" : "tasks:     none (radar task add)");

@@ -4,7 +4,8 @@
  * never overwrites a file that took its old place.
  */
 import type { Command } from "commander";
-import type { JournalEntry } from "../../core/action_journal.ts";
+import { describeChange, type JournalEntry } from "../../core/action_journal.ts";
+import { displayPath } from "../../sandbox/describe_permissions.ts";
 import { RadarError } from "../../core/errors.ts";
 import { formatDateTime } from "../../core/zoned_time.ts";
 import { parseCount, parseId } from "../arguments.ts";
@@ -17,9 +18,7 @@ function journalLine(
   display: (path: string) => string = (p) => p,
   timeZone?: string,
 ): string {
-  const what = entry.from
-    ? `${entry.kind} ${display(entry.from)} → ${display(entry.path)}`
-    : `${entry.kind} ${display(entry.path)}`;
+  const what = describeChange(entry, display);
   const state = entry.undoneAt ? `  [undone: ${entry.undoNote}]` : "";
   const by = entry.approvalId === undefined ? entry.runKind ?? "" : `approval #${entry.approvalId}`;
   return `#${entry.id}  ${formatDateTime(new Date(entry.at), timeZone)}  ${what}  (${by})${state}`;
@@ -40,8 +39,7 @@ export function registerUndo(program: Command, context: CliContext): void {
       ) => {
         const radar = await context.radar();
         const home = context.io.env.HOME ?? "";
-        const display = (path: string) =>
-          home && path.startsWith(`${home}/`) ? `~/${path.slice(home.length + 1)}` : path;
+        const display = (path: string) => displayPath(path, home);
         if (options.list) {
           const entries = radar.actions.journal.recent(parseCount(options.limit, "--limit"));
           if (options.json) return printJson(context, entries);
