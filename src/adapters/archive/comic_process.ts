@@ -23,6 +23,7 @@ import {
   zipEntryNamed,
   type ZipRewrite,
 } from "./zip_comic.ts";
+import { firstLine } from "../../core/first_line.ts";
 
 type Mupdf = typeof import("mupdf");
 
@@ -83,7 +84,7 @@ export async function readComic(
           const xml = await readRarEntry(opened, infoName, comicArchiveBounds.maxComicInfoBytes);
           parsed = { parsed: parseComicInfoXml(new TextDecoder().decode(xml)) };
         } catch (error) {
-          parsed = { problem: firstLine(error) };
+          parsed = { problem: firstLine(error, 300) };
         }
       }
       readEntry = (name, limit) => readRarEntry(opened, name, limit);
@@ -107,7 +108,7 @@ export async function readComic(
     }
     return { status: "ok", contents };
   } catch (error) {
-    return { status: "broken", message: firstLine(error) };
+    return { status: "broken", message: firstLine(error, 300) };
   }
 }
 
@@ -126,10 +127,6 @@ export async function writeComic(
   try {
     return await rewriteZipComicInfo(modules.zip!, bytes, changes);
   } catch (error) {
-    return { ok: false, broken: firstLine(error) };
+    return { ok: false, broken: firstLine(error, 300) };
   }
-}
-
-function firstLine(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).split("\n")[0].slice(0, 300);
 }

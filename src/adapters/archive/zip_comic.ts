@@ -17,6 +17,7 @@ import {
 } from "./comic_entries.ts";
 import { buildComicInfoXml, parseComicInfoXml, type ParsedComicInfo } from "./comic_info_xml.ts";
 import { BoundedSink, TooLargeError } from "./bounded_sink.ts";
+import { firstLine } from "../../core/first_line.ts";
 
 type ZipModule = typeof import("@zip.js/zip.js");
 type ZipEntry = Awaited<ReturnType<InstanceType<ZipModule["ZipReader"]>["getEntries"]>>[number];
@@ -79,7 +80,7 @@ export async function readZipComicInfo(
     const bytes = await readZipEntry(entry, comicArchiveBounds.maxComicInfoBytes);
     return { parsed: parseComicInfoXml(new TextDecoder().decode(bytes)) };
   } catch (error) {
-    return { problem: firstLine(error) };
+    return { problem: firstLine(error, 300) };
   }
 }
 
@@ -128,8 +129,4 @@ export async function rewriteZipComicInfo(
   );
   const written = await writer.close();
   return { ok: true, bytes: written, info, before };
-}
-
-function firstLine(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).split("\n")[0].slice(0, 300);
 }

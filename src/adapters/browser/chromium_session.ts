@@ -23,11 +23,11 @@ import { sleep } from "../clock.ts";
 import {
   checkedFormData,
   describeBody,
-  firstLine,
   isTimeout,
   maxDataChars,
   navigationProblem,
 } from "./session_text.ts";
+import { firstLine } from "../../core/first_line.ts";
 
 /** A request held back by the route rules. */
 interface HeldRoute {
@@ -265,7 +265,7 @@ export class ChromiumSession implements BrowserSession {
         });
       } catch (error) {
         if (signal.aborted) throw error;
-        problems.push(`${target}: ${firstLine(error)}`);
+        problems.push(`${target}: ${firstLine(error, 300)}`);
       }
     }
     return { filled, problems, view: await this.view(signal) };

@@ -15,6 +15,7 @@ import {
   pdfProcessEnvironment,
 } from "./pdf_process_command.ts";
 import { denoDirOf } from "../os/deno_child.ts";
+import { firstLine } from "../../core/first_line.ts";
 
 /** How the subprocess is started (shared by every job of one reader). */
 export interface DocumentProcessOptions {
@@ -225,8 +226,4 @@ async function readStderr(stream: ReadableStream<Uint8Array>): Promise<string> {
     text = (text + decoder.decode(chunk, { stream: true })).slice(-maxStderrChars);
   }
   return text;
-}
-
-function firstLine(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).split("\n")[0];
 }

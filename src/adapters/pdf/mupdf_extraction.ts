@@ -9,6 +9,7 @@ import {
   selectPages,
 } from "../../core/pdf_reader.ts";
 import { Buffer } from "node:buffer";
+import { firstLine } from "../../core/first_line.ts";
 
 type Mupdf = typeof import("mupdf");
 
@@ -54,7 +55,7 @@ export function extractPdf(
     if (document.needsPassword()) return { status: "encrypted" };
     pageCount = document.countPages();
   } catch (error) {
-    return { status: "broken", message: firstLine(error) };
+    return { status: "broken", message: firstLine(error, 300) };
   }
   try {
     const metadata: Record<string, string> = {};
@@ -82,7 +83,7 @@ export function extractPdf(
       },
     };
   } catch (error) {
-    return { status: "broken", message: firstLine(error) };
+    return { status: "broken", message: firstLine(error, 300) };
   }
 }
 
@@ -99,7 +100,7 @@ function readPage(
     const cutChars = Math.max(0, text.length - maxPageChars);
     return { number: index + 1, text: text.slice(0, maxPageChars), cutChars, images };
   } catch (error) {
-    return { number: index + 1, text: "", cutChars: 0, images: 0, error: firstLine(error) };
+    return { number: index + 1, text: "", cutChars: 0, images: 0, error: firstLine(error, 300) };
   }
 }
 
@@ -191,7 +192,7 @@ export function setPdfInfo(
     const after = infoOf(mupdf.Document.openDocument(saved, "application/pdf"));
     return { status: "ok", bytes: saved, before, after };
   } catch (error) {
-    return { status: "broken", message: firstLine(error) };
+    return { status: "broken", message: firstLine(error, 300) };
   }
 }
 
@@ -202,8 +203,4 @@ function infoOf(document: InstanceType<Mupdf["Document"]>): Record<string, strin
     if (value) info[key] = value.slice(0, maxMetadataChars);
   }
   return info;
-}
-
-function firstLine(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).split("\n")[0].slice(0, 300);
 }

@@ -13,6 +13,7 @@ import { whyNoPerson } from "../control_commands.ts";
 import { terminalConfirm } from "../terminal_io.ts";
 import { UsageError } from "../../core/errors.ts";
 import { runTurn } from "../run_turn.ts";
+import { firstLine } from "../../core/first_line.ts";
 
 /** What became of one planned file. */
 export interface ApplyOutcome {
@@ -79,7 +80,9 @@ async function applyStep(
   const result = step.tag
     ? await runTool(radar, context, "comic_info", { path: step.path, set: step.tag, file: true })
     : await runTool(radar, context, "move_file", { source: step.path, destination: step.target });
-  return result.outcome === "ok" ? { done: true } : { done: false, reason: firstLine(result.text) };
+  return result.outcome === "ok"
+    ? { done: true }
+    : { done: false, reason: firstLine(result.text, 300) };
 }
 
 /** One `ask` run with the pdf-filing skill: the model reads the PDF, tags and files it. */
@@ -107,11 +110,11 @@ async function fileByReading(
     const moved = !(await exists(step.path));
     return moved
       ? { done: true }
-      : { done: false, reason: firstLine(result.answer || "the model did not file it") };
+      : { done: false, reason: firstLine(result.answer || "the model did not file it", 300) };
   } catch (error) {
     return {
       done: false,
-      reason: firstLine(error instanceof Error ? error.message : String(error)),
+      reason: firstLine(error instanceof Error ? error.message : String(error), 300),
     };
   }
 }
@@ -159,8 +162,4 @@ async function runTool(
     result: result.text,
   });
   return result;
-}
-
-function firstLine(text: string): string {
-  return text.split("\n")[0].slice(0, 300);
 }
