@@ -227,35 +227,23 @@ export class ChromiumSession implements BrowserSession {
         const control = await this.inspect(target, signal);
         const locator = this.#locate(target);
         const type = control.type;
+        const timeout = { timeout: this.#elementMs };
         let shown = value;
+        let filling: Promise<unknown>;
         if (type === "checkbox" || type === "radio") {
           const on = /^(yes|true|on|1|x|checked)$/i.test(value.trim());
-          await withDeadline(
-            locator.setChecked(on, { timeout: this.#elementMs }),
-            this.parts.limits.callMs,
-            signal,
-            target,
-          );
+          filling = locator.setChecked(on, timeout);
           shown = on ? "yes" : "no";
         } else if (type === "select-one" || type === "select-multiple" || type === "select") {
-          await withDeadline(
-            locator.selectOption({ label: value }, { timeout: this.#elementMs })
-              .catch(() => locator.selectOption(value, { timeout: this.#elementMs })),
-            this.parts.limits.callMs,
-            signal,
-            target,
-          );
+          filling = locator.selectOption({ label: value }, timeout)
+            .catch(() => locator.selectOption(value, timeout));
         } else if (type === "file") {
           problems.push(`${target}: file uploads are not supported`);
           continue;
         } else {
-          await withDeadline(
-            locator.fill(value, { timeout: this.#elementMs }),
-            this.parts.limits.callMs,
-            signal,
-            target,
-          );
+          filling = locator.fill(value, timeout);
         }
+        await withDeadline(filling, this.parts.limits.callMs, signal, target);
         filled.push({
           target,
           selector: control.selector,
