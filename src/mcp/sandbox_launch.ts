@@ -21,7 +21,7 @@ import { dirname, join, relative, sep } from "node:path";
 import type { McpApproval } from "./approval.ts";
 import type { ProcessLaunch } from "./sandboxed_stdio_transport.ts";
 import type { SandboxSpec } from "../adapters/os/sandbox.ts";
-import { realPathOrUndefined } from "../adapters/os/quiet_fs.ts";
+import { realPathOrUndefined } from "../config/quiet_stat.ts";
 
 /** The PATH a server runs with (and its program is looked up on, for the approval's pin). */
 export const defaultPath = "/usr/local/bin:/usr/bin:/bin";

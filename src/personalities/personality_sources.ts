@@ -7,6 +7,7 @@
  */
 import { dirname, join } from "node:path";
 import type { PersonalityKind } from "../core/personality.ts";
+import { isFile } from "../config/quiet_stat.ts";
 import {
   type ContextDocumentFile,
   listContextDocuments,
@@ -91,14 +92,6 @@ function fromText(
     contextDocuments: meta.dir ? listContextDocuments(meta.dir, warn) : [],
     resources: meta.dir ? resourceFolders(meta.dir) : [],
   };
-}
-
-function isFile(path: string): boolean {
-  try {
-    return Deno.statSync(path).isFile;
-  } catch {
-    return false;
-  }
 }
 
 /** A personality in the data folder (directory first, then flat), or undefined. */
