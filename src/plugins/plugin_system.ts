@@ -37,7 +37,7 @@ export interface PluginSystemOptions {
 export interface PluginSystem {
   manager: PluginManager;
   pool: PluginHostPool;
-  /** Hooks (`beforeToolCall` gate, `afterToolCall` observer) and prompt variables. */
+  /** Hooks (registered by `registerPluginHooks`) and prompt variables. */
   hooks: PluginHooks;
   /** Dashboard widgets of the enabled plugins (capability `widget`). */
   widgets: PluginWidgets;
