@@ -6,6 +6,8 @@
  */
 import { join } from "node:path";
 import type { PluginGrant } from "../sandbox/permissions.ts";
+import { isPathInside } from "../core/protected_paths.ts";
+import { isFolder, realPathOrUndefined } from "../config/quiet_stat.ts";
 
 /** Bounds of the walk over granted folders. */
 export const linkScanLimits = { maxEntries: 5000, maxDepth: 6 };
@@ -14,10 +16,6 @@ export const linkScanLimits = { maxEntries: 5000, maxDepth: 6 };
 export interface EscapingLink {
   link: string;
   target: string;
-}
-
-function inside(path: string, roots: readonly string[]): boolean {
-  return roots.some((root) => path === root || path.startsWith(root === "/" ? "/" : `${root}/`));
 }
 
 /** Finds links leaving the grant's read and write paths; `complete` is false when cut short. */
@@ -40,13 +38,9 @@ export function escapingLinks(grant: PluginGrant): { links: EscapingLink[]; comp
       }
       const path = join(dir, entry.name);
       if (entry.isSymlink) {
-        let target: string;
-        try {
-          target = Deno.realPathSync(path);
-        } catch {
-          continue; // dangling: leads nowhere now
-        }
-        if (!inside(target, roots)) links.push({ link: path, target });
+        const target = realPathOrUndefined(path);
+        if (target === undefined) continue; // dangling: leads nowhere now
+        if (!roots.some((root) => isPathInside(target, root))) links.push({ link: path, target });
       } else if (entry.isDirectory) {
         if (depth >= linkScanLimits.maxDepth) complete = false;
         else walk(path, depth + 1);
@@ -55,9 +49,7 @@ export function escapingLinks(grant: PluginGrant): { links: EscapingLink[]; comp
     }
   };
   for (const root of roots) {
-    try {
-      if (Deno.statSync(root).isDirectory) walk(root, 0);
-    } catch { /* not there yet */ }
+    if (isFolder(root)) walk(root, 0); // else not there yet
   }
   return { links, complete };
 }
