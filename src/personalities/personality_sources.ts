@@ -8,6 +8,7 @@
 import { dirname, join } from "node:path";
 import type { PersonalityKind } from "../core/personality.ts";
 import { isFile } from "../config/quiet_stat.ts";
+import { writeTextFileAtomically } from "../config/atomic_file.ts";
 import {
   type ContextDocumentFile,
   listContextDocuments,
@@ -179,15 +180,8 @@ export function dataFolderNames(dir: string): string[] {
   return [...names].sort();
 }
 
-/** Writes a file atomically (a temporary file in the same folder, then a rename). */
+/** Writes a file atomically (`writeTextFileAtomically`), creating its folder first. */
 export function writeFileAtomically(path: string, text: string): void {
   Deno.mkdirSync(dirname(path), { recursive: true });
-  const temporary = `${path}.${crypto.randomUUID().slice(0, 8)}.tmp`;
-  Deno.writeTextFileSync(temporary, text, { mode: 0o600 });
-  try {
-    Deno.renameSync(temporary, path);
-  } catch (error) {
-    Deno.removeSync(temporary);
-    throw error;
-  }
+  writeTextFileAtomically(path, text);
 }
