@@ -30,3 +30,12 @@ export function realPathOrUndefined(path: string): string | undefined {
     return undefined;
   }
 }
+
+/** The entries of a folder; none when it is missing or cannot be read. */
+export function folderEntries(path: string): Deno.DirEntry[] {
+  try {
+    return [...Deno.readDirSync(path)];
+  } catch {
+    return [];
+  }
+}

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import type { PersonalityContextDocument } from "../core/personality.ts";
 import { maxPersonalityFileBytes, readBoundedText } from "./personality_file.ts";
 import { readFrontMatter, splitFrontMatter } from "../config/front_matter.ts";
-import { isFolder, realPathOrUndefined } from "../config/quiet_stat.ts";
+import { folderEntries, isFolder, realPathOrUndefined } from "../config/quiet_stat.ts";
 import { z } from "zod";
 import { isPathInside } from "../core/protected_paths.ts";
 
@@ -31,14 +31,8 @@ export function listContextDocuments(
   const root = realPathOrUndefined(dir);
   const folder = join(dir, "context");
   if (!root) return [];
-  let entries: Deno.DirEntry[];
-  try {
-    entries = [...Deno.readDirSync(folder)];
-  } catch {
-    return [];
-  }
   const documents: ContextDocumentFile[] = [];
-  for (const entry of entries.sort((a, b) => a.name < b.name ? -1 : 1)) {
+  for (const entry of folderEntries(folder).sort((a, b) => a.name < b.name ? -1 : 1)) {
     if (!entry.name.endsWith(".md") || documents.length >= maxContextDocuments) continue;
     const path = join(folder, entry.name);
     const real = realPathOrUndefined(path);

@@ -7,7 +7,7 @@
  */
 import { dirname, join } from "node:path";
 import type { PersonalityKind } from "../core/personality.ts";
-import { isFile } from "../config/quiet_stat.ts";
+import { folderEntries, isFile } from "../config/quiet_stat.ts";
 import { writeTextFileAtomically } from "../config/atomic_file.ts";
 import {
   type ContextDocumentFile,
@@ -162,14 +162,8 @@ export function resolvePersonality(name: string, options: SourceOptions): Resolu
 
 /** The names of the data folder's personalities (flat and directory ones), sorted. */
 export function dataFolderNames(dir: string): string[] {
-  let entries: Deno.DirEntry[];
-  try {
-    entries = [...Deno.readDirSync(dir)];
-  } catch {
-    return [];
-  }
   const names = new Set<string>();
-  for (const entry of entries) {
+  for (const entry of folderEntries(dir)) {
     const name = entry.name.replace(/\.md$/, "");
     if (!personalityNamePattern.test(name)) continue;
     if (entry.name.endsWith(".md") && isFile(join(dir, entry.name))) names.add(name);

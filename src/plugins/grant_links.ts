@@ -7,7 +7,7 @@
 import { join } from "node:path";
 import type { PluginGrant } from "../sandbox/permissions.ts";
 import { isPathInside } from "../core/protected_paths.ts";
-import { isFolder, realPathOrUndefined } from "../config/quiet_stat.ts";
+import { folderEntries, isFolder, realPathOrUndefined } from "../config/quiet_stat.ts";
 
 /** Bounds of the walk over granted folders. */
 export const linkScanLimits = { maxEntries: 5000, maxDepth: 6 };
@@ -25,13 +25,7 @@ export function escapingLinks(grant: PluginGrant): { links: EscapingLink[]; comp
   let seen = 0;
   let complete = true;
   const walk = (dir: string, depth: number) => {
-    let entries: Deno.DirEntry[];
-    try {
-      entries = [...Deno.readDirSync(dir)];
-    } catch {
-      return;
-    }
-    for (const entry of entries) {
+    for (const entry of folderEntries(dir)) {
       if (++seen > linkScanLimits.maxEntries) {
         complete = false;
         return;

@@ -9,7 +9,7 @@
 import { z } from "zod";
 import { join } from "node:path";
 import { readFrontMatter } from "../config/front_matter.ts";
-import { isFile } from "../config/quiet_stat.ts";
+import { folderEntries, isFile } from "../config/quiet_stat.ts";
 import type { SkillSummary } from "../core/skills_prompt.ts";
 import { missingRequirements, type SkillRoot, skillStamp } from "./skill_roots.ts";
 
@@ -102,12 +102,7 @@ function discoverSkills(
       add(root.path, root.source, root.path.split("/").pop() ?? "");
       continue;
     }
-    let entries: Deno.DirEntry[];
-    try {
-      entries = [...Deno.readDirSync(root.path)];
-    } catch {
-      continue; // a missing folder is normal (no skills installed)
-    }
+    const entries = folderEntries(root.path); // a missing folder is normal (no skills installed)
     for (const entry of entries.sort((a, b) => a.name < b.name ? -1 : 1)) {
       if (entry.isFile || entry.name.startsWith(".")) continue;
       const dir = join(root.path, entry.name);

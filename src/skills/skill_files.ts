@@ -7,7 +7,7 @@ import { join, normalize } from "node:path";
 import { parse as parseYaml } from "yaml";
 import type { LoadedSkill, SkillLibrary, SkillSummary } from "../core/skills_prompt.ts";
 import { splitFrontMatter } from "../config/front_matter.ts";
-import { realPathOrUndefined } from "../config/quiet_stat.ts";
+import { folderEntries, realPathOrUndefined } from "../config/quiet_stat.ts";
 import type { SkillCatalog, SkillInfo } from "./skill_catalog.ts";
 import { isPathInside } from "../core/protected_paths.ts";
 
@@ -25,12 +25,7 @@ function listResources(dir: string): string[] {
   const found: string[] = [];
   const walk = (relative: string, depth: number) => {
     if (depth > 4 || found.length >= maxResources) return;
-    let entries: Deno.DirEntry[];
-    try {
-      entries = [...Deno.readDirSync(join(dir, relative))];
-    } catch {
-      return;
-    }
+    const entries = folderEntries(join(dir, relative));
     for (const entry of entries.sort((a, b) => a.name < b.name ? -1 : 1)) {
       if (found.length >= maxResources) return;
       const child = `${relative}/${entry.name}`;
