@@ -99,26 +99,14 @@ function fromText(
 export function resolveInDataFolder(name: string, options: SourceOptions): Resolution {
   if (!personalityNamePattern.test(name)) return undefined;
   const folder = join(options.dir, name);
-  const directoryFile = join(folder, "PERSONALITY.md");
-  if (isFile(directoryFile)) {
-    return readPersonalityFile(directoryFile, {
-      name,
-      kind: "directory",
-      source: folder,
-      editable: true,
-      dir: folder,
-    }, options.warn);
-  }
   const flat = join(options.dir, `${name}.md`);
-  if (isFile(flat)) {
-    return readPersonalityFile(flat, {
-      name,
-      kind: "flat",
-      source: flat,
-      editable: true,
-    }, options.warn);
+  if (isFile(join(folder, "PERSONALITY.md"))) {
+    const meta = { name, kind: "directory" as const, source: folder, editable: true, dir: folder };
+    return readPersonalityFile(join(folder, "PERSONALITY.md"), meta, options.warn);
   }
-  return undefined;
+  if (!isFile(flat)) return undefined;
+  const meta = { name, kind: "flat" as const, source: flat, editable: true };
+  return readPersonalityFile(flat, meta, options.warn);
 }
 
 /** A personality an enabled plugin bundles, or undefined. */
