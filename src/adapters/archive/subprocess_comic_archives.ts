@@ -63,11 +63,9 @@ function memoryFor(size: number): number {
 
 /** Reads and writes comic archives in the document subprocess. */
 export class SubprocessComicArchives implements ComicArchives {
-  #options: SubprocessComicArchivesOptions;
   #process: DocumentProcess;
 
   constructor(options: SubprocessComicArchivesOptions) {
-    this.#options = options;
     this.#process = new DocumentProcess({ ...options, name: "the comic reader" });
   }
 
@@ -76,7 +74,6 @@ export class SubprocessComicArchives implements ComicArchives {
     const outcome = await this.#process.run({
       header: { kind: "comic-read", renderCover: request.renderCover ?? false },
       input: request.input,
-      timeoutMs: this.#options.timeoutMs,
       memoryMb: memoryFor(request.size),
       maxResultBytes: 8 * 1024 * 1024,
       signal: request.signal,
@@ -89,7 +86,6 @@ export class SubprocessComicArchives implements ComicArchives {
     const outcome = await this.#process.run({
       header: { kind: "comic-write", changes: request.changes },
       input: request.input,
-      timeoutMs: this.#options.timeoutMs,
       memoryMb: memoryFor(request.size),
       maxResultBytes: 1024 * 1024,
       // ComicInfo.xml adds at most a few KB; a rewrite never grows an archive much.

@@ -26,13 +26,14 @@ export interface DocumentProcessOptions {
   command?: PdfProcessCommand;
   /** How failures name it ("the PDF reader"). */
   name: string;
+  /** Each job's deadline. */
+  timeoutMs: number;
 }
 
 /** One job. */
 export interface DocumentJob {
   header: Record<string, unknown>;
   input: Uint8Array | ReadableStream<Uint8Array>;
-  timeoutMs: number;
   /** Memory for the parsers on top of the runtime's own (enforced on Linux). */
   memoryMb: number;
   /** The result line's cap. */
@@ -87,7 +88,8 @@ export class DocumentProcess {
         child.kill("SIGKILL");
       } catch { /* already gone */ }
     };
-    const timer = setTimeout(() => kill("timeout"), job.timeoutMs);
+    const { timeoutMs } = this.#options;
+    const timer = setTimeout(() => kill("timeout"), timeoutMs);
     const onAbort = () => kill("cancelled");
     job.signal?.addEventListener("abort", onAbort);
     try {
@@ -97,7 +99,7 @@ export class DocumentProcess {
         child.status,
         writeRequest(child.stdin, job),
       ]);
-      if (ended === "timeout") return { status: "timeout", seconds: job.timeoutMs / 1000 };
+      if (ended === "timeout") return { status: "timeout", seconds: timeoutMs / 1000 };
       if (ended) return { status: "failed", message: ended };
       if (answer.result !== undefined && !answer.problem) {
         const parsed = schema.safeParse(answer.result);

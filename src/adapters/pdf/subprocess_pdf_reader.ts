@@ -89,7 +89,6 @@ export class SubprocessPdfReader implements PdfReader, PdfInfoWriter {
         renderImagePages: request.renderImagePages ?? 0,
       },
       input: request.bytes,
-      timeoutMs: this.#options.timeoutMs,
       memoryMb: this.#options.memoryMb ?? 1024,
       maxResultBytes: maxOutputBytes,
       signal: request.signal,
@@ -102,7 +101,6 @@ export class SubprocessPdfReader implements PdfReader, PdfInfoWriter {
     const outcome = await this.#process.run({
       header: { kind: "pdf-set-info", changes: request.changes },
       input: request.input,
-      timeoutMs: this.#options.timeoutMs,
       memoryMb: Math.max(this.#options.memoryMb ?? 1024, 3 * Math.ceil(request.size / 2 ** 20)),
       maxResultBytes: 1024 * 1024,
       // An incremental update appends the new Info dictionary and a cross-reference section.
