@@ -12,9 +12,9 @@ import {
 import type { ComicInfoField } from "../../core/comic_info.ts";
 import type { ParsedComicInfo } from "./comic_info_xml.ts";
 import { loadXmlParser, parseComicInfoXml } from "./comic_info_xml.ts";
-import { classifyRar, loadUnrar, openRar, rarComicInfoName, readRarEntry } from "./rar_comic.ts";
+import { loadUnrar, openRar, rarComicInfoName, readRarEntry } from "./rar_comic.ts";
+import { classifyEntries } from "./comic_entries.ts";
 import {
-  classifyZip,
   loadZip,
   openZip,
   readZipComicInfo,
@@ -71,12 +71,12 @@ export async function readComic(
     let readEntry: (name: string, limit: number) => Promise<Uint8Array>;
     if (format === "cbz") {
       const opened = await openZip(modules.zip!, bytes);
-      classified = classifyZip(opened);
+      classified = classifyEntries(opened.summaries, comicArchiveBounds);
       parsed = await readZipComicInfo(opened);
       readEntry = (name, limit) => readZipEntry(zipEntryNamed(opened, name)!, limit);
     } else {
       const opened = await openRar(modules.unrar!, bytes);
-      classified = classifyRar(opened);
+      classified = classifyEntries(opened.summaries, comicArchiveBounds);
       const infoName = rarComicInfoName(opened);
       parsed = {};
       if (infoName) {

@@ -89,11 +89,6 @@ export function zipEntryNamed(opened: OpenedZip, name: string): ZipEntry | undef
   return opened.entries.find((entry) => entry.filename === name);
 }
 
-/** Classifies a zip's entries with the archive bounds. */
-export function classifyZip(opened: OpenedZip) {
-  return classifyEntries(opened.summaries, comicArchiveBounds);
-}
-
 /** The result of rewriting a CBZ. */
 export type ZipRewrite =
   | { ok: true; bytes: Uint8Array; info: ComicInfo; before?: ComicInfo }
@@ -109,7 +104,7 @@ export async function rewriteZipComicInfo(
   changes: Partial<Record<ComicInfoField, string | null>>,
 ): Promise<ZipRewrite> {
   const opened = await openZip(zip, bytes);
-  const classified = classifyZip(opened);
+  const classified = classifyEntries(opened.summaries, comicArchiveBounds);
   // Nested archives are copied as they are (never opened); unsafe names and bombs are refused.
   const blocked = blocksRewrite(classified.warnings);
   if (blocked) return { ok: false, refused: `The archive was not rewritten: ${blocked}.` };
