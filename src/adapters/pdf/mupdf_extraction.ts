@@ -58,11 +58,7 @@ export function extractPdf(
     return { status: "broken", message: firstLine(error, 300) };
   }
   try {
-    const metadata: Record<string, string> = {};
-    for (const key of metadataKeys) {
-      const value = document.getMetaData(`info:${key}`)?.trim();
-      if (value) metadata[key] = value.slice(0, maxMetadataChars);
-    }
+    const metadata = infoOf(document);
     const pages = selectPages(pageCount, options.first, options.last)
       .map((index) => readPage(document, index, options.maxPageChars));
     let renders = options.renderImagePages ?? 0;
