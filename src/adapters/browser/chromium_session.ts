@@ -342,12 +342,7 @@ export class ChromiumSession implements BrowserSession {
 
   takeNotes(): SessionNotes {
     const { notes } = this.parts;
-    const taken = {
-      ...notes,
-      refused: [...notes.refused],
-      dialogs: [...notes.dialogs],
-      unsent: [...notes.unsent],
-    };
+    const taken = structuredClone(notes);
     notes.refused.length = 0;
     notes.dialogs.length = 0;
     notes.unsent.length = 0;
