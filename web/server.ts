@@ -52,27 +52,19 @@ export function serveApp(
       onListen: () => {},
     }, handler);
   } catch (error) {
-    const where = `${options.host}:${options.port}`;
-    if (error instanceof Deno.errors.AddrInUse) {
-      throw new RadarError(
-        `Cannot serve the dashboard on ${where}: the port is in use (another radar serve, or ` +
-          `another program). Choose one with --port or web.port.`,
-        ExitCode.failure,
-        { cause: error },
-      );
-    }
-    if (
-      error instanceof Deno.errors.AddrNotAvailable || error instanceof Deno.errors.PermissionDenied
-    ) {
-      throw new RadarError(
-        `Cannot serve the dashboard on ${where}: ${error.message}`,
-        ExitCode.failure,
-        {
-          cause: error,
-        },
-      );
-    }
-    throw error;
+    const reason = error instanceof Deno.errors.AddrInUse
+      ? `the port is in use (another radar serve, or another program). Choose one with --port ` +
+        `or web.port.`
+      : error instanceof Deno.errors.AddrNotAvailable ||
+          error instanceof Deno.errors.PermissionDenied
+      ? error.message
+      : undefined;
+    if (reason === undefined) throw error;
+    throw new RadarError(
+      `Cannot serve the dashboard on ${options.host}:${options.port}: ${reason}`,
+      ExitCode.failure,
+      { cause: error },
+    );
   }
   const port = server.addr.port;
   const host = options.host.includes(":") ? `[${options.host}]` : options.host;
