@@ -101,6 +101,7 @@ export function startDaemonWebServer(options: DaemonWebOptions): RunningWebServe
     port: options.port,
     signal: options.signal,
     daemon: { startedAt: options.startedAt, signal: options.signal },
+    databaseProblem: options.databaseProblem,
   });
 }
 
