@@ -27,11 +27,6 @@ export interface RunningWebServer {
   close(): Promise<void>;
 }
 
-/** The login link for a one-time code on a dashboard at `url` (ends with "/"). */
-function loginLinkFor(url: string, code: string): string {
-  return `${url}login?code=${encodeURIComponent(code)}`;
-}
-
 /** What answers a request: a Hono app's `fetch`, or a function that builds the app first. */
 export type RequestHandler = (
   request: Request,
@@ -74,7 +69,7 @@ export function serveApp(
     url,
     loginLink: () => {
       if (!options.loginCodes) throw new Error("serveApp: no login codes");
-      return loginLinkFor(url, options.loginCodes.issue());
+      return `${url}login?code=${encodeURIComponent(options.loginCodes.issue())}`;
     },
     close: () => server.shutdown(),
   };
