@@ -110,9 +110,7 @@ export function chatRoutes(context: RouteContext): Hono {
   app.post("/chat/send", async (c) => {
     const form = await c.req.parseBody();
     const message = field(form, "message");
-    if (!message) {
-      return warningFragment(c, "Type a message first.", 422);
-    }
+    if (!message) return warningFragment(c, "Type a message first.", 422);
     if (message.length > maxMessageChars) {
       return warningFragment(c, `The message is longer than ${maxMessageChars} characters.`, 422);
     }
