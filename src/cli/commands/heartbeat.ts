@@ -1,7 +1,7 @@
 /** `radar heartbeat [--dry-run]` and `radar heartbeat log`. */
 import { checkLimit } from "../../core/bounds.ts";
 import type { Command } from "commander";
-import { jsonOptionHelp, printJson } from "../json_output.ts";
+import { jsonOptionHelp, printListing } from "../json_output.ts";
 import type { CliContext } from "../context.ts";
 import { parseCount } from "../arguments.ts";
 import { formatEvents } from "../../core/heartbeat.ts";
@@ -82,16 +82,10 @@ export function registerHeartbeat(program: Command, context: CliContext): void {
       const rows = runs.recent(checkLimit(parseCount(options.limit, "--limit"), "--limit"), {
         skipped: options.all ? undefined : false,
       });
-      if (options.json) return printJson(context, rows);
-      if (!rows.length) {
-        context.io.stdout(
-          options.all
-            ? "No ticks yet.\n"
-            : "No heartbeat has called the model yet (--all shows skipped ticks).\n",
-        );
-        return;
-      }
+      const empty = options.all
+        ? "No ticks yet."
+        : "No heartbeat has called the model yet (--all shows skipped ticks).";
       const timeZone = config.radar.timezone || undefined;
-      for (const run of rows) context.io.stdout(`${describeRun(run, timeZone)}\n`);
+      await printListing(context, options.json, rows, empty, (run) => describeRun(run, timeZone));
     });
 }

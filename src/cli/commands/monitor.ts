@@ -2,7 +2,7 @@
 import { everyProblem } from "../../core/bounds.ts";
 import type { Command } from "commander";
 import { MonitorService } from "../../sources/monitors/monitor_service.ts";
-import { jsonOptionHelp, printJson } from "../json_output.ts";
+import { jsonOptionHelp, printListing } from "../json_output.ts";
 import type { CliContext } from "../context.ts";
 import { parseId } from "../arguments.ts";
 import { NotFoundError, UsageError } from "../../core/errors.ts";
@@ -45,9 +45,7 @@ export function registerMonitor(program: Command, context: CliContext): void {
     jsonOptionHelp,
   ).action(async (options: { json?: boolean }) => {
     const monitors = (await context.radar()).monitors.list();
-    if (options.json) return printJson(context, monitors);
-    if (!monitors.length) return context.io.stdout("No monitors yet.\n");
-    for (const item of monitors) context.io.stdout(`${await describe(item)}\n`);
+    await printListing(context, options.json, monitors, "No monitors yet.", describe);
   });
 
   monitor.command("remove").argument("<id>").description("delete a monitor").action(

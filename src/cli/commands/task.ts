@@ -2,7 +2,7 @@
 import { everyProblem } from "../../core/bounds.ts";
 import type { Command } from "commander";
 import { describeTask } from "./task_description.ts";
-import { jsonOptionHelp, printJson } from "../json_output.ts";
+import { jsonOptionHelp, printListing } from "../json_output.ts";
 import type { CliContext } from "../context.ts";
 import { parseId } from "../arguments.ts";
 import { NotFoundError, RadarError, UsageError } from "../../core/errors.ts";
@@ -92,21 +92,15 @@ export function registerTask(program: Command, context: CliContext): void {
     jsonOptionHelp,
   ).action(async (options: { json?: boolean }) => {
     const daemon = await context.radar();
-    const tasks = daemon.tasks.list();
-    if (options.json) {
-      return printJson(
-        context,
-        tasks.map((item) => ({ ...item, needsApproval: daemon.tasks.needsApproval(item.id) })),
-      );
-    }
-    if (!tasks.length) return context.io.stdout("No tasks yet.\n");
-    for (const item of tasks) {
-      const approval = daemon.tasks.needsApproval(item.id)
+    const tasks = daemon.tasks.list()
+      .map((item) => ({ ...item, needsApproval: daemon.tasks.needsApproval(item.id) }));
+    await printListing(context, options.json, tasks, "No tasks yet.", async (item) => {
+      const approval = item.needsApproval
         ? ` — needs approval: created by the model, runs with read-only tools until ` +
           `radar task approve ${item.id}`
         : "";
-      context.io.stdout(`${await describe(item)}${approval}\n`);
-    }
+      return `${await describe(item)}${approval}`;
+    });
   });
 
   registerTaskLog(task, context);
