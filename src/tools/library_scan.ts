@@ -44,6 +44,9 @@ export interface LibraryScanDependencies {
   reserved: Set<string>;
 }
 
+/** The ComicInfo.xml fields a scan writes into a CBZ that lacks them, in this order. */
+const tagFields = ["Series", "Number", "Year", "Month", "Title", "Volume", "Count", "Web"] as const;
+
 /** Bounds of one scan. */
 export const scanBounds = { maxFiles: 100_000, maxDepth: 12 };
 
@@ -140,20 +143,7 @@ async function planComic(
     !warnings.unsafeNames.length && !warnings.bombEntries.length && !warnings.encrypted;
   const tag: Partial<Record<ComicInfoField, string>> = {};
   if (canTag) {
-    for (
-      const field of [
-        "Series",
-        "Number",
-        "Year",
-        "Month",
-        "Title",
-        "Volume",
-        "Count",
-        "Web",
-      ] as const
-    ) {
-      if (known[field] && !info[field]) tag[field] = known[field];
-    }
+    for (const field of tagFields) if (known[field] && !info[field]) tag[field] = known[field];
   }
   deps.reserved.add(place.path);
   return {
