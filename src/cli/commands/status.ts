@@ -22,7 +22,8 @@ export function registerStatus(program: Command, context: CliContext): void {
       const status = await radar.model.status();
       if (!status.reachable) context.setExitCode(ExitCode.failure);
       const sections: string[] = [];
-      for (const section of statusSections) sections.push(...await section(radar));
+      const watchers = watcherReports(radar.config, radar.watchedFiles, Deno.env.toObject());
+      for (const section of statusSections) sections.push(...await section(radar, watchers));
       // Built once: the text lines and --json's records come from the same look.
       const sources = radar.sourceHealth.records(Deno.env.toObject());
       sections.push(...sourceHealthLines(sources, radar.config.radar.timezone || undefined));
@@ -42,7 +43,7 @@ export function registerStatus(program: Command, context: CliContext): void {
           llm: status,
           sections,
           sources,
-          watchers: watcherReports(radar.config, radar.watchedFiles, Deno.env.toObject()),
+          watchers,
         });
       }
       io.stdout(`config:    ${radar.loaded.path ?? "(none: embedded defaults)"}\n`);
