@@ -1,6 +1,6 @@
 /** `read_file`: a text file's contents, size-capped, with an optional line range. */
 import { z } from "zod";
-import { failed, refused, type Tool } from "../core/tool.ts";
+import { failed, refused, type Tool, type ToolResult } from "../core/tool.ts";
 import { defineTool } from "../core/tool_definition.ts";
 import { openCheckedForRead, PathChangedError } from "../adapters/os/checked_open.ts";
 import { type FileAccessDependencies, pathGuardFor } from "../adapters/os/file_access.ts";
@@ -32,10 +32,7 @@ export function readFileTool(deps: FileAccessDependencies): Tool {
         if (!info.isFile) return failed(`${shown} is not a regular file.`);
         file = await openCheckedForRead(checked.path, { guard });
       } catch (error) {
-        if (error instanceof PathChangedError) {
-          return refused(`Cannot read ${shown}: ${error.message}.`);
-        }
-        return failed(`Cannot read ${shown}: ${describeFsError(error)}`);
+        return fileFailure("read", shown, error);
       }
       let bytes: Uint8Array;
       let size: number;
@@ -113,6 +110,17 @@ function lastCompleteUtf8(bytes: Uint8Array): number {
     break;
   }
   return end;
+}
+
+/**
+ * A file-system failure as the result, "Cannot <action> <shown>: …": refused when the path
+ * changed after its check (a link swapped in), otherwise failed with `describeFsError`'s line.
+ */
+export function fileFailure(action: string, shown: string, error: unknown): ToolResult {
+  if (error instanceof PathChangedError) {
+    return refused(`Cannot ${action} ${shown}: ${error.message}.`);
+  }
+  return failed(`Cannot ${action} ${shown}: ${describeFsError(error)}`);
 }
 
 /** One readable line for a file-system error. */

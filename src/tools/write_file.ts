@@ -18,7 +18,7 @@ import { isInside, type PathCheck, type PathGuard } from "../adapters/os/path_gu
 import { askOutsideWritableRoots } from "./writable_roots.ts";
 import { createFolders, fileState } from "./file_changes.ts";
 import { type FileJournalDependencies, recordChange, saveBeforeReplace } from "./file_journal.ts";
-import { describeFsError } from "./read_file.ts";
+import { fileFailure } from "./read_file.ts";
 
 /** Creates the write_file tool. */
 export function writeFileTool(
@@ -89,10 +89,7 @@ export function writeFileTool(
         const undo = journaled === undefined ? "" : ` Undo: radar undo ${journaled}.`;
         return `${verb} ${shown} (${size} bytes).${place.note ?? ""}${undo}`;
       } catch (error) {
-        if (error instanceof PathChangedError) {
-          return refused(`Cannot write ${shown}: ${error.message}.`);
-        }
-        return failed(`Cannot write ${shown}: ${describeFsError(error)}`);
+        return fileFailure("write", shown, error);
       }
     },
   });
