@@ -5,14 +5,37 @@
  * createNew, synced, then the source removed.
  */
 import { createHash } from "node:crypto";
-import { dirname } from "node:path";
+import { basename, dirname, join } from "node:path";
 import type { FileState } from "../core/action_journal.ts";
+import { PathChangedError } from "../adapters/os/checked_open.ts";
 
 /** Files larger than this are recorded by size and time, without a content hash. */
 export const maxHashedBytes = 512 * 1024 * 1024;
 
 /** Thrown when the target name is taken (nothing was changed). */
 export class TargetExistsError extends Error {}
+
+/**
+ * Creates a temp file beside `target` for its new version: a random name opened with createNew
+ * (never another file), refused (and removed) when its folder is no longer the checked one.
+ */
+export async function openTempBeside(
+  target: string,
+  mode?: number,
+): Promise<{ temp: string; file: Deno.FsFile }> {
+  const temp = join(dirname(target), `.${basename(target)}.${crypto.randomUUID()}.tmp`);
+  const file = await Deno.open(temp, { write: true, createNew: true, mode: mode ?? 0o644 });
+  try {
+    if ((await Deno.realPath(temp)) !== temp) {
+      throw new PathChangedError("its folder changed after the check");
+    }
+  } catch (error) {
+    file.close();
+    await Deno.remove(temp).catch(() => {});
+    throw error;
+  }
+  return { temp, file };
+}
 
 /** The state of a regular file (hashed when not too large). */
 export async function fileState(path: string): Promise<FileState> {

@@ -1,5 +1,5 @@
 /** `write_file`: create, overwrite or append, atomically (temp file + rename). */
-import { basename, dirname, isAbsolute, join } from "node:path";
+import { dirname, isAbsolute, join } from "node:path";
 import { z } from "zod";
 import { failed, refused, type Tool, type ToolContext } from "../core/tool.ts";
 import { defineTool } from "../core/tool_definition.ts";
@@ -16,7 +16,7 @@ import {
 } from "../adapters/os/file_access.ts";
 import { isInside, type PathCheck, type PathGuard } from "../adapters/os/path_guard.ts";
 import { askOutsideWritableRoots } from "./writable_roots.ts";
-import { createFolders, fileState } from "./file_changes.ts";
+import { createFolders, fileState, openTempBeside } from "./file_changes.ts";
 import { type FileJournalDependencies, recordChange, saveBeforeReplace } from "./file_journal.ts";
 import { fileFailure } from "./read_file.ts";
 
@@ -146,13 +146,9 @@ export async function writeAtomically(
   mode?: number,
   prefix?: Deno.FsFile,
 ): Promise<number> {
-  const temp = join(dirname(target), `.${basename(target)}.${crypto.randomUUID()}.tmp`);
-  const file = await Deno.open(temp, { write: true, createNew: true, mode: mode ?? 0o644 });
+  const { temp, file } = await openTempBeside(target, mode);
   let written = 0;
   try {
-    if ((await Deno.realPath(temp)) !== temp) {
-      throw new PathChangedError("its folder changed after the check");
-    }
     if (prefix) {
       const buffer = new Uint8Array(64 * 1024);
       while (true) {
