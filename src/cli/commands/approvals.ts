@@ -48,13 +48,8 @@ export function registerApprovals(program: Command, context: CliContext): void {
       const records = radar.approvals.list({ pendingOnly: !options.all });
       const empty = options.all ? "No approvals yet." : "Nothing waits for your yes.";
       const zone = radar.config.radar.timezone || undefined;
-      await printListing(
-        context,
-        options.json,
-        records,
-        empty,
-        (record) => approvalLine(record, zone),
-      );
+      const line = (record: ApprovalRecord) => approvalLine(record, zone);
+      await printListing(context, options.json, records, empty, line);
     });
 
   approvals.command("show").argument("<id>")
