@@ -14,7 +14,7 @@ import type { RadarConfig } from "../config/schema.ts";
 import { openCheckedForRead } from "../adapters/os/checked_open.ts";
 import type { PathGuard } from "../adapters/os/path_guard.ts";
 import { libraryPlace } from "./library_place.ts";
-import { guessedInfo, rankIssues } from "./comic_info_read.ts";
+import { guessedInfo, rankIssues, same } from "./comic_info_read.ts";
 import { pdfLayoutFields } from "./pdf_info_read.ts";
 import type { MetadataLookup } from "./metadata_lookup.ts";
 
@@ -194,8 +194,4 @@ async function planPdf(
   if (place.here) return { path, kind: "pdf", status: "filed" };
   deps.reserved.add(place.path);
   return { path, kind: "pdf", status: "file", target: place.path };
-}
-
-function same(left?: string, right?: string): boolean {
-  return !!left && !!right && left.trim().toLowerCase() === right.trim().toLowerCase();
 }
