@@ -127,17 +127,8 @@ async function planComic(
       }
     }
   }
-  const place = await libraryPlace(
-    deps.guard,
-    "library.comics",
-    deps.config.library.comics,
-    known,
-    path,
-    deps.reserved,
-  );
-  if (!place) return { path, kind: "comic", status: "needs", note: "library.comics is not set" };
-  if (!place.ok) return { path, kind: "comic", status: "needs", note: place.line };
-  if (place.here) return { path, kind: "comic", status: "filed" };
+  const placed = await placeOrStep(deps, "comic", path, known);
+  if ("step" in placed) return placed.step;
   const warnings = result.contents.warnings;
   const canTag = result.contents.format === "cbz" && /\.(cbz|zip)$/i.test(path) &&
     !warnings.unsafeNames.length && !warnings.bombEntries.length && !warnings.encrypted;
@@ -145,12 +136,11 @@ async function planComic(
   if (canTag) {
     for (const field of tagFields) if (known[field] && !info[field]) tag[field] = known[field];
   }
-  deps.reserved.add(place.path);
   return {
     path,
     kind: "comic",
     status: "file",
-    target: place.path,
+    target: placed.target,
     ...(Object.keys(tag).length ? { tag } : {}),
     ...(note ? { note } : {}),
   };
@@ -172,26 +162,30 @@ async function planPdf(
       : "encrypted";
     return { path, kind: "pdf", status: "unreadable", note: why };
   }
-  const fields = pdfLayoutFields(result.contents.metadata);
-  const place = await libraryPlace(
-    deps.guard,
-    "library.documents",
-    deps.config.library.documents,
-    fields,
-    path,
-    deps.reserved,
-  );
-  if (!place) return { path, kind: "pdf", status: "needs", note: "library.documents is not set" };
+  const placed = await placeOrStep(deps, "pdf", path, pdfLayoutFields(result.contents.metadata));
+  if ("step" in placed) return placed.step;
+  return { path, kind: "pdf", status: "file", target: placed.target };
+}
+
+/**
+ * The free place the library layout gives the file (now promised to it), or the step that says
+ * why it is not filed: the layout is unset or lacks fields (a PDF's are listed), or it is there.
+ */
+async function placeOrStep(
+  deps: LibraryScanDependencies,
+  kind: FilingStep["kind"],
+  path: string,
+  fields: Record<string, string | undefined>,
+): Promise<{ target: string } | { step: FilingStep }> {
+  const key = kind === "comic" ? "library.comics" : "library.documents";
+  const layout = kind === "comic" ? deps.config.library.comics : deps.config.library.documents;
+  const place = await libraryPlace(deps.guard, key, layout, fields, path, deps.reserved);
+  if (!place) return { step: { path, kind, status: "needs", note: `${key} is not set` } };
   if (!place.ok) {
-    return {
-      path,
-      kind: "pdf",
-      status: "needs",
-      note: place.line,
-      ...(place.missing ? { missing: place.missing } : {}),
-    };
+    const missing = kind === "pdf" && place.missing ? { missing: place.missing } : {};
+    return { step: { path, kind, status: "needs", note: place.line, ...missing } };
   }
-  if (place.here) return { path, kind: "pdf", status: "filed" };
+  if (place.here) return { step: { path, kind, status: "filed" } };
   deps.reserved.add(place.path);
-  return { path, kind: "pdf", status: "file", target: place.path };
+  return { target: place.path };
 }
