@@ -4,6 +4,7 @@ import { failed, refused, type Tool, type ToolResult } from "../core/tool.ts";
 import { defineTool } from "../core/tool_definition.ts";
 import { openCheckedForRead, PathChangedError } from "../adapters/os/checked_open.ts";
 import { type FileAccessDependencies, pathGuardFor } from "../adapters/os/file_access.ts";
+import { readCapped } from "../adapters/network/bounded_read.ts";
 
 /** Creates the read_file tool. */
 export function readFileTool(deps: FileAccessDependencies): Tool {
@@ -38,9 +39,12 @@ export function readFileTool(deps: FileAccessDependencies): Tool {
       let size: number;
       try {
         size = (await file.stat()).size;
-        bytes = await readAtMost(file, maxBytes);
+        const capped = await readCapped(new Response(file.readable), maxBytes);
+        bytes = capped.bytes.subarray(0, maxBytes);
       } finally {
-        file.close();
+        try {
+          file.close();
+        } catch { /* closed by its stream */ }
       }
       const binary = binaryKind(bytes);
       if (binary) {
@@ -71,17 +75,6 @@ export function readFileTool(deps: FileAccessDependencies): Tool {
       return `${header}\n${selected}${note}`;
     },
   });
-}
-
-async function readAtMost(file: Deno.FsFile, max: number): Promise<Uint8Array> {
-  const buffer = new Uint8Array(max);
-  let filled = 0;
-  while (filled < max) {
-    const count = await file.read(buffer.subarray(filled));
-    if (count === null) break;
-    filled += count;
-  }
-  return buffer.subarray(0, filled);
 }
 
 /** Names a binary format, or undefined for text (UTF-8 without NUL bytes). */
