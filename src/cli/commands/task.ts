@@ -13,6 +13,7 @@ import { effectiveTimeZone } from "../../core/zoned_time.ts";
 import { whenExamples } from "../../tools/schedule_when.ts";
 import { readTaskSchedule } from "../../runtime/task_schedule_words.ts";
 import { registerTaskLog } from "./task_log.ts";
+import { registerRowCommands } from "./monitor.ts";
 
 /** Registers `task` and its subcommands. */
 export function registerTask(program: Command, context: CliContext): void {
@@ -119,24 +120,7 @@ export function registerTask(program: Command, context: CliContext): void {
       context.io.stdout(`Approved task #${record.id}: ${record.message}\n`);
     });
 
-  task.command("remove").argument("<id>").description("delete a task").action(
-    async (id: string) => {
-      if (!(await context.radar()).tasks.remove(parseId(id))) {
-        throw new NotFoundError(`Cannot remove task ${id}: no such task`);
-      }
-      context.io.stdout(`Removed task #${id}.\n`);
-    },
-  );
-
-  for (const enabled of [true, false]) {
-    task.command(enabled ? "enable" : "disable").argument("<id>")
-      .description(enabled ? "resume a task" : "pause a task")
-      .action(async (id: string) => {
-        const updated = (await context.radar()).tasks.setEnabled(parseId(id), enabled);
-        if (!updated) throw new NotFoundError(`Cannot change task ${id}: no such task`);
-        context.io.stdout(`${await describe(updated)}\n`);
-      });
-  }
+  registerRowCommands(task, context, "task", async () => (await context.radar()).tasks, describe);
 
   task.command("run-now").argument("<id>").description("run a task now").action(
     async (id: string) => {
