@@ -53,12 +53,8 @@ export function registerStatus(program: Command, context: CliContext): void {
           (size / 1024).toFixed(0)
         } KiB; ${database.conversations} conversations, ${database.facts} facts)\n`,
       );
-      io.stdout(`  ${database.integrity}
-`);
-      if (database.readOnly) {
-        io.stdout(`  read-only: ${database.readOnly}
-`);
-      }
+      io.stdout(`  ${database.integrity}\n`);
+      if (database.readOnly) io.stdout(`  read-only: ${database.readOnly}\n`);
       io.stdout(`llm:       ${status.provider} ${status.baseUrl} model ${status.model}\n`);
       io.stdout(`  reachable: ${status.reachable ? "yes" : "no"}\n`);
       if (status.modelPresent !== undefined) {

@@ -29,10 +29,7 @@ export function registerStop(program: Command, context: CliContext): void {
       };
       const { dataDir } = await context.config();
       const daemon = runningDaemon(dataDir);
-      if (!daemon) {
-        context.io.stdout("Radar is not running.\n");
-        return;
-      }
+      if (!daemon) return context.io.stdout("Radar is not running.\n");
       try {
         Deno.kill(daemon.pid, "SIGTERM");
       } catch (error) {
