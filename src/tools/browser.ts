@@ -225,10 +225,8 @@ async function fill(
     lines.length ? `Filled on ${outcome.view.url}:` : "Nothing was filled.",
     ...lines,
     ...outcome.problems.map((problem) => `Not filled: ${problem}`),
-  ];
-  const noted = notesText(live.session.takeNotes());
-  if (noted) text.push(noted);
-  return outcome.filled.length ? text.join("\n") : failed(text.join("\n"));
+  ].join("\n") + noteSuffix(live.session);
+  return outcome.filled.length ? text : failed(text);
 }
 
 async function click(
