@@ -1,11 +1,10 @@
 /** `radar history`: list conversations, show one. */
-import { checkLimit } from "../../core/bounds.ts";
 import type { Command } from "commander";
 import { NotFoundError, UsageError } from "../../core/errors.ts";
 import type { ConversationKind } from "../../core/tool.ts";
 import { jsonOptionHelp, printListing } from "../json_output.ts";
 import type { CliContext } from "../context.ts";
-import { parseCount, parseId } from "../arguments.ts";
+import { parseId, parseLimit } from "../arguments.ts";
 import { conversationJsonChunks } from "../../../web/views/export_stream.ts";
 import { formatClock, formatDate, formatStoredTime } from "../../core/zoned_time.ts";
 
@@ -43,7 +42,7 @@ export function registerHistory(program: Command, context: CliContext): void {
       }
       const radar = await context.radar();
       const rows = radar.conversations.list({
-        limit: checkLimit(parseCount(options.limit, "--limit"), "--limit"),
+        limit: parseLimit(options.limit),
         kind: options.kind as ConversationKind | undefined,
         search: options.search,
       });

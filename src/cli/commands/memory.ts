@@ -1,11 +1,10 @@
 /** `radar memory list|search|add|forget`. */
-import { checkLimit } from "../../core/bounds.ts";
 import type { Command } from "commander";
 import { NotFoundError, RadarError, UsageError } from "../../core/errors.ts";
 import { type Fact, factCategories, type FactCategory } from "../../core/ports.ts";
 import { jsonOptionHelp, printListing } from "../json_output.ts";
 import type { CliContext } from "../context.ts";
-import { parseCount, parseId } from "../arguments.ts";
+import { parseId, parseLimit } from "../arguments.ts";
 
 /** One fact in one line. */
 function factLine(fact: Fact): string {
@@ -31,7 +30,7 @@ export function registerMemory(program: Command, context: CliContext): void {
     .action(async (options: { limit: string; category?: string; json?: boolean }) => {
       // Through the memory hooks: a listing hides what a search would (filter_memory_pattern).
       const facts = await (await context.radar()).memory.listFacts({
-        limit: checkLimit(parseCount(options.limit, "--limit"), "--limit"),
+        limit: parseLimit(options.limit),
         category: parseCategory(options.category),
       });
       await printListing(context, options.json, facts, "No facts remembered yet.", factLine);
@@ -44,7 +43,7 @@ export function registerMemory(program: Command, context: CliContext): void {
     .action(async (words: string[], options: { limit: string; json?: boolean }) => {
       const facts = await (await context.radar()).memory.searchFacts(
         words.join(" "),
-        checkLimit(parseCount(options.limit, "--limit"), "--limit"),
+        parseLimit(options.limit),
       );
       const empty = `No facts match "${words.join(" ")}".`;
       await printListing(context, options.json, facts, empty, factLine);

@@ -6,8 +6,7 @@ import { resolve } from "node:path";
 import type { Command } from "commander";
 import type { CliContext } from "../context.ts";
 import { jsonOptionHelp, printJson, printListing } from "../json_output.ts";
-import { parseCount, parseId } from "../arguments.ts";
-import { checkLimit } from "../../core/bounds.ts";
+import { parseId, parseLimit } from "../arguments.ts";
 import { UsageError } from "../../core/errors.ts";
 import { terminalConfirm } from "../terminal_io.ts";
 import type { CsvOverrides, CsvPreview } from "../../core/money_book.ts";
@@ -195,7 +194,7 @@ export function registerMoney(program: Command, context: CliContext): void {
       limit: string;
       json?: boolean;
     }) => {
-      const limit = checkLimit(parseCount(options.limit, "--limit"), "--limit");
+      const limit = parseLimit(options.limit);
       const rows = (await context.radar()).money.transactions({
         limit,
         ...(options.month ? { month: options.month } : {}),
