@@ -135,13 +135,7 @@ async function copyInto(to: string, source: Deno.FsFile, mode?: number): Promise
   }
   try {
     await source.seek(0, Deno.SeekMode.Start);
-    const buffer = new Uint8Array(256 * 1024);
-    while (true) {
-      const count = await source.read(buffer);
-      if (count === null) break;
-      let offset = 0;
-      while (offset < count) offset += await target.write(buffer.subarray(offset, count));
-    }
+    await copyContent(source, target);
     await target.sync();
     target.close();
   } catch (error) {
@@ -149,6 +143,23 @@ async function copyInto(to: string, source: Deno.FsFile, mode?: number): Promise
     await Deno.remove(to).catch(() => {});
     throw error;
   }
+}
+
+/** Copies the rest of `source` into `target` (both stay open); returns the bytes copied. */
+export async function copyContent(source: Deno.FsFile, target: Deno.FsFile): Promise<number> {
+  const buffer = new Uint8Array(256 * 1024);
+  let copied = 0;
+  for (let count = await source.read(buffer); count !== null; count = await source.read(buffer)) {
+    await writeAll(target, buffer.subarray(0, count));
+    copied += count;
+  }
+  return copied;
+}
+
+/** Writes all of `data` (one write may take only part of it). */
+export async function writeAll(file: Deno.FsFile, data: Uint8Array): Promise<void> {
+  let offset = 0;
+  while (offset < data.length) offset += await file.write(data.subarray(offset));
 }
 
 /** A link that failed because of the file system (another device, no hard links), not the names. */

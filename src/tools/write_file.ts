@@ -16,7 +16,7 @@ import {
 } from "../adapters/os/file_access.ts";
 import { isInside, type PathCheck, type PathGuard } from "../adapters/os/path_guard.ts";
 import { askOutsideWritableRoots } from "./writable_roots.ts";
-import { createFolders, fileState, openTempBeside } from "./file_changes.ts";
+import { copyContent, createFolders, fileState, openTempBeside, writeAll } from "./file_changes.ts";
 import { type FileJournalDependencies, recordChange, saveBeforeReplace } from "./file_journal.ts";
 import { fileFailure } from "./read_file.ts";
 
@@ -149,15 +149,7 @@ export async function writeAtomically(
   const { temp, file } = await openTempBeside(target, mode);
   let written = 0;
   try {
-    if (prefix) {
-      const buffer = new Uint8Array(64 * 1024);
-      while (true) {
-        const count = await prefix.read(buffer);
-        if (count === null) break;
-        await writeAll(file, buffer.subarray(0, count));
-        written += count;
-      }
-    }
+    if (prefix) written += await copyContent(prefix, file);
     await writeAll(file, data);
     written += data.length;
     await file.sync();
@@ -175,9 +167,4 @@ export async function writeAtomically(
     throw error;
   }
   return written;
-}
-
-async function writeAll(file: Deno.FsFile, data: Uint8Array): Promise<void> {
-  let offset = 0;
-  while (offset < data.length) offset += await file.write(data.subarray(offset));
 }
