@@ -14,6 +14,8 @@ import { terminalConfirm } from "../terminal_io.ts";
 import { UsageError } from "../../core/errors.ts";
 import { runTurn } from "../run_turn.ts";
 import { firstLine } from "../../core/first_line.ts";
+import { pathExists } from "../../adapters/os/quiet_fs.ts";
+import { showCount } from "../progress.ts";
 
 /** What became of one planned file. */
 export interface ApplyOutcome {
@@ -61,10 +63,7 @@ export async function applySteps(
       outcomes.push({ done: false });
       continue;
     }
-    if (io.stderrIsTerminal) {
-      io.clearStderrLine();
-      io.stderr(`${index + 1}/${steps.length} ${guard.display(step.path).slice(-60)}`);
-    }
+    showCount(io, index + 1, steps.length, guard.display(step.path));
     outcomes.push(await applyStep(radar, context, step));
   }
   if (io.stderrIsTerminal) io.clearStderrLine();
@@ -107,24 +106,12 @@ async function fileByReading(
       interactive: context.interactive,
       confirm: context.confirm,
     });
-    const moved = !(await exists(step.path));
+    const moved = !pathExists(step.path);
     return moved
       ? { done: true }
       : { done: false, reason: firstLine(result.answer || "the model did not file it", 300) };
   } catch (error) {
-    return {
-      done: false,
-      reason: firstLine(error instanceof Error ? error.message : String(error), 300),
-    };
-  }
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.lstat(path);
-    return true;
-  } catch {
-    return false;
+    return { done: false, reason: firstLine(error, 300) };
   }
 }
 
