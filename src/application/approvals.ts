@@ -20,7 +20,7 @@ import type { Notification, NotificationButton } from "../core/notifier.ts";
 import { NotFoundError, UsageError } from "../core/errors.ts";
 import { formatDateTime } from "../core/zoned_time.ts";
 import type { AuditSink, Clock, ConversationStore, Logger } from "../core/ports.ts";
-import type { ToolExecution } from "../core/tool_registry.ts";
+import { parseArgumentsText, type ToolExecution } from "../core/tool_registry.ts";
 import type { StandingGrants } from "./standing_grants.ts";
 
 /** What the approvals run on. */
@@ -400,13 +400,8 @@ export function outcomeLine(outcome: ApprovalOutcome): string {
 
 /** The arguments object of a stored call ({} when it is not one). */
 export function parseArguments(text: string): Record<string, unknown> {
-  try {
-    let value = JSON.parse(text);
-    if (typeof value === "string") value = JSON.parse(value);
-    return value && typeof value === "object" && !Array.isArray(value) ? value : {};
-  } catch {
-    return {};
-  }
+  const parsed = parseArgumentsText(text);
+  return parsed.ok ? parsed.value : {};
 }
 
 /** A call as people read it: `move_file source=~/a.pdf destination=~/Filed/a.pdf`. */
