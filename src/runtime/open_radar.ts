@@ -31,7 +31,7 @@ import type { SkillRoot } from "../skills/skill_roots.ts";
 import { LiveSkillRoots } from "../skills/live_skill_roots.ts";
 import { applyLiveConfig } from "./live_config.ts";
 import type { SkillLibrary } from "../core/skills_prompt.ts";
-import { openCoreAdapters, runtimeLogging } from "./core_adapters.ts";
+import { onceEach, openCoreAdapters, runtimeLogging } from "./core_adapters.ts";
 import type { RadarOptions } from "./radar_options.ts";
 
 import {
@@ -438,15 +438,6 @@ function skillParts(
   });
   folders.onChange(() => catalog.invalidate());
   return { folders, catalog, library: config.skills.enabled ? skillLibrary(catalog) : undefined };
-}
-
-/** Logs each line once per process (skills left out, a personality past the budget). */
-function onceEach(logger: Logger): (line: string) => void {
-  const warned = new Set<string>();
-  return (line) => {
-    if (!warned.has(line)) logger.warn(line);
-    warned.add(line);
-  };
 }
 
 /**
