@@ -5,7 +5,7 @@
  * consumes nothing, so its events are delivered again; a run a hook blocked counts against its
  * events and sets aside those blocked too often. post_heartbeat hooks observe every ending.
  */
-import type { AgentResult } from "../core/agent_types.ts";
+import { type AgentResult, runActivity } from "../core/agent_types.ts";
 import type { PendingEvent } from "../core/heartbeat.ts";
 import type { Hooks } from "../core/hooks.ts";
 import { addUsage } from "../core/messages.ts";
@@ -52,9 +52,6 @@ export interface HeartbeatReport {
 /** Blocked heartbeats in a row after which an event is set aside (never consumed). */
 export const blockedHeartbeatLimit = 3;
 
-/** Tools whose successful calls count as notifications sent. */
-const notifyingTools = new Set(["notify"]);
-
 /** The main model ran (or was cancelled): the run is finished, its events consumed unless cancelled. */
 export async function commitRun(
   deps: HeartbeatCommitDependencies,
@@ -76,11 +73,7 @@ export async function commitRun(
     completionTokens: usage?.completionTokens,
     modelMs: result.modelDurationMs + (triage?.modelMs ?? 0),
     durationMs,
-    tools: result.toolExecutions.map((execution) => execution.name),
-    notifications:
-      result.toolExecutions.filter((execution) =>
-        notifyingTools.has(execution.name) && execution.result.outcome === "ok"
-      ).length,
+    ...runActivity(result),
     answer: result.answer,
   };
   const committed = deps.transaction(() => {

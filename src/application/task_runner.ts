@@ -8,7 +8,7 @@ import type {
   Transaction,
 } from "../core/work_ports.ts";
 import { runAgent } from "../core/agent_loop.ts";
-import type { AgentDependencies, AgentResult } from "../core/agent_types.ts";
+import { type AgentDependencies, type AgentResult, runActivity } from "../core/agent_types.ts";
 import type { Clock, ConversationStore, Logger } from "../core/ports.ts";
 import { dueAction } from "../core/schedule.ts";
 import type { TaskRecord } from "../core/schedule_ports.ts";
@@ -278,10 +278,7 @@ export class TaskRunner implements TickJob {
       completionTokens: result?.usage?.completionTokens,
       modelMs: result?.modelDurationMs,
       durationMs: deps.elapsed() - started,
-      tools: result?.toolExecutions.map((execution) => execution.name),
-      notifications: result?.toolExecutions.filter((execution) =>
-        execution.name === "notify" && execution.result.outcome === "ok"
-      ).length,
+      ...(result && runActivity(result)),
       answer: result?.answer,
     }, finished);
     const keepNext = trigger === "manual" ? (task.enabled ? nextRunAt : undefined) : nextRunAt;
