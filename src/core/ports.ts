@@ -164,17 +164,9 @@ export interface FactArchive extends FactStore {
 }
 
 /** One recorded tool call, as `radar log tools` and /logs list it. */
-export interface ToolCallRecord {
+export interface ToolCallRecord extends Omit<AuditEntry, "at"> {
   id: number;
   at: string;
-  conversationId?: number;
-  tool: string;
-  arguments: string;
-  outcome: ToolOutcome;
-  durationMs: number;
-  result: string;
-  /** The pending approval whose yes ran this call. */
-  approvalId?: number;
 }
 
 /** Port: the tool audit trail, written by every run, read by the CLI and the dashboard. */
