@@ -18,15 +18,7 @@ export interface CategoryRule {
 
 /** Compiles the config's rules (patterns were validated when the config was loaded). */
 export function compileRules(
-  rules: ReadonlyArray<
-    {
-      match: string;
-      category: string;
-      min?: number | string;
-      max?: number | string;
-      account?: string;
-    }
-  >,
+  rules: ReadonlyArray<Omit<CategoryRule, "pattern"> & { match: string }>,
 ): CategoryRule[] {
   return rules.map((rule) => ({
     pattern: new RegExp(rule.match, "iu"),
