@@ -23,20 +23,18 @@ export const silentLogger: Logger = {
   error() {},
 };
 
-/** A message as stored, with its metadata. */
-export interface StoredMessage extends ChatMessage {
-  id: number;
-  conversationId: number;
-  createdAt: string;
-  usage?: Usage;
-  durationMs?: number;
-}
-
 /** What the loop hands the store for one message. */
 export interface MessageRecord extends ChatMessage {
   createdAt: Date;
   usage?: Usage;
   durationMs?: number;
+}
+
+/** A message as stored, with its metadata. */
+export interface StoredMessage extends Omit<MessageRecord, "createdAt"> {
+  id: number;
+  conversationId: number;
+  createdAt: string;
 }
 
 /** A conversation's header. */
