@@ -67,12 +67,10 @@ export async function commitRun(
     outcome: cancelled ? "failed" as const : "ran" as const,
     reason: (cancelled ? "cancelled (shutdown); its events stay queued" : result.stopReason) +
       (triage ? `; ${triage.note}` : ""),
-    eventCount: events.length,
-    conversationId: run.conversationId,
+    ...runRow(run, durationMs),
     promptTokens: usage?.promptTokens,
     completionTokens: usage?.completionTokens,
     modelMs: result.modelDurationMs + (triage?.modelMs ?? 0),
-    durationMs,
     ...runActivity(result),
     answer: result.answer,
   };
@@ -96,17 +94,8 @@ export async function commitRun(
     tokens: (finish.promptTokens ?? 0) + (finish.completionTokens ?? 0),
     ms: Math.round(durationMs),
   });
-  const { message } = run;
-  return {
-    runId,
-    outcome: finish.outcome,
-    reason: finish.reason,
-    events,
-    message,
-    result,
-    triage,
-    durationMs,
-  };
+  const { outcome, reason } = finish;
+  return { runId, outcome, reason, events, message: run.message, result, triage, durationMs };
 }
 
 /** The fast model said nothing needs attention: the run is done and its events consumed. */
