@@ -332,7 +332,6 @@ export class Hooks {
 /** The pre_tool_call point as a registry gate: a block becomes a refused result the model sees. */
 export function hookToolGate(hooks: Hooks): ToolGate {
   return async (call, context) => {
-    if (!hooks.has("pre_tool_call")) return undefined;
     const verdict = await hooks.block("pre_tool_call", {
       toolName: call.tool.name,
       arguments: call.arguments,
