@@ -1,0 +1,68 @@
+/**
+ * Reading rows: a query's rows made records, and the one naming rule between them (a column
+ * `created_at` is a record's `createdAt`; NULL is undefined).
+ */
+import type { DatabaseSync, SQLInputValue, SQLOutputValue } from "node:sqlite";
+import { statement } from "./statements.ts";
+
+/** A row as node:sqlite hands it over. */
+export type Row = Record<string, SQLOutputValue>;
+
+/** The snake_case column name of a camelCase record key (`createdAt` → `created_at`). */
+type ColumnOf<Key extends string> = Key extends `${infer Head}${infer Tail}`
+  ? `${Head extends Lowercase<Head> ? Head : `_${Lowercase<Head>}`}${ColumnOf<Tail>}`
+  : Key;
+
+/** The words of a column list written as text (spaces and line breaks between them). */
+type Words<Text extends string> = Text extends `${infer Word} ${infer Rest}`
+  ? Words<Word> | Words<Rest>
+  : Text extends `${infer Word}\n${infer Rest}` ? Words<Word> | Words<Rest>
+  : Text;
+
+/** The columns a record of type `T` is read from, in its key order. */
+export type Columns<T> = readonly string[] & { readonly record?: T };
+
+/**
+ * The columns of records of type `T`, written as words (`"id started_at finished_at"`); the
+ * compiler refuses a word that names no key of `T`.
+ */
+export function columnsOf<T>() {
+  return <Text extends string>(
+    text: Exclude<Words<Text>, ""> extends ColumnOf<Extract<keyof T, string>> ? Text : never,
+  ): Columns<T> => text.split(/\s+/).filter(Boolean);
+}
+
+/**
+ * The record of `row`: each of `columns` under its camelCase name, NULL read as undefined, in
+ * the order listed (the key order JSON output shows). Columns whose value needs converting
+ * (0/1 flags, JSON text) are overridden by the caller after the spread.
+ */
+export function camelRecord<T>(row: Row, columns: Columns<T>): T {
+  const record: Record<string, unknown> = {};
+  for (const column of columns) {
+    const key = column.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
+    record[key] = row[column] ?? undefined;
+  }
+  return record as T;
+}
+
+/** Every row `sql` selects, each made a record by `toRecord`. */
+export function selectAll<T>(
+  db: DatabaseSync,
+  toRecord: (row: Row) => T,
+  sql: string,
+  ...params: SQLInputValue[]
+): T[] {
+  return (statement(db, sql).all(...params) as Row[]).map((row) => toRecord(row));
+}
+
+/** The first row `sql` selects made a record by `toRecord`, or undefined when there is none. */
+export function selectOne<T>(
+  db: DatabaseSync,
+  toRecord: (row: Row) => T,
+  sql: string,
+  ...params: SQLInputValue[]
+): T | undefined {
+  const row = statement(db, sql).get(...params) as Row | undefined;
+  return row === undefined ? undefined : toRecord(row);
+}
