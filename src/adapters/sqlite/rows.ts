@@ -46,23 +46,23 @@ export function camelRecord<T>(row: Row, columns: Columns<T>): T {
   return record as T;
 }
 
-/** Every row `sql` selects, each made a record by `toRecord`. */
-export function selectAll<T>(
+/** Every row `sql` selects (rows of type `R`), each made a record by `toRecord`. */
+export function selectAll<T, R = Row>(
   db: DatabaseSync,
-  toRecord: (row: Row) => T,
+  toRecord: (row: R) => T,
   sql: string,
   ...params: SQLInputValue[]
 ): T[] {
-  return (statement(db, sql).all(...params) as Row[]).map((row) => toRecord(row));
+  return (statement(db, sql).all(...params) as unknown as R[]).map((row) => toRecord(row));
 }
 
 /** The first row `sql` selects made a record by `toRecord`, or undefined when there is none. */
-export function selectOne<T>(
+export function selectOne<T, R = Row>(
   db: DatabaseSync,
-  toRecord: (row: Row) => T,
+  toRecord: (row: R) => T,
   sql: string,
   ...params: SQLInputValue[]
 ): T | undefined {
-  const row = statement(db, sql).get(...params) as Row | undefined;
+  const row = statement(db, sql).get(...params) as R | undefined;
   return row === undefined ? undefined : toRecord(row);
 }
