@@ -86,22 +86,14 @@ export class SqliteActionJournal implements ActionJournal {
 
   /** Newest first. */
   recent(limit: number): JournalEntry[] {
-    return selectAll(
-      this.db,
-      toEntry,
-      "SELECT * FROM action_journal ORDER BY id DESC LIMIT ?",
-      limit,
-    );
+    const sql = "SELECT * FROM action_journal ORDER BY id DESC LIMIT ?";
+    return selectAll(this.db, toEntry, sql, limit);
   }
 
   /** The changes an approval's yes made, oldest first. */
   forApproval(approvalId: number): JournalEntry[] {
-    return selectAll(
-      this.db,
-      toEntry,
-      "SELECT * FROM action_journal WHERE approval_id = ? ORDER BY id",
-      approvalId,
-    );
+    const sql = "SELECT * FROM action_journal WHERE approval_id = ? ORDER BY id";
+    return selectAll(this.db, toEntry, sql, approvalId);
   }
 
   /** Marks an entry undone (once). */
@@ -119,12 +111,8 @@ export class SqliteActionJournal implements ActionJournal {
   /** Deletes entries older than `before`; returns them. */
   prune(before: Date): JournalEntry[] {
     return transaction(this.db, () => {
-      const entries = selectAll(
-        this.db,
-        toEntry,
-        "SELECT * FROM action_journal WHERE at < ? ORDER BY id",
-        before.toISOString(),
-      );
+      const sql = "SELECT * FROM action_journal WHERE at < ? ORDER BY id";
+      const entries = selectAll(this.db, toEntry, sql, before.toISOString());
       deleteBefore(
         this.db,
         "the action journal cleanup",

@@ -87,13 +87,8 @@ export class SqliteApprovalStore implements ApprovalStore {
   list(options: { states?: readonly ApprovalState[]; limit: number }): ApprovalRecord[] {
     const states = options.states ?? [];
     const where = states.length ? `WHERE state IN (${states.map(() => "?").join(", ")})` : "";
-    return selectAll(
-      this.db,
-      toRecord,
-      `SELECT ${columns} FROM approvals ${where} ORDER BY id DESC LIMIT ?`,
-      ...states,
-      options.limit,
-    );
+    const sql = `SELECT ${columns} FROM approvals ${where} ORDER BY id DESC LIMIT ?`;
+    return selectAll(this.db, toRecord, sql, ...states, options.limit);
   }
 
   /** pending and unexpired → running, once. */
@@ -146,12 +141,9 @@ export class SqliteApprovalStore implements ApprovalStore {
   /** Pending approvals past their expiry become expired. */
   expire(at: Date): ApprovalRecord[] {
     return transaction(this.db, () => {
-      const expired = selectAll(
-        this.db,
-        toRecord,
-        `SELECT ${columns} FROM approvals WHERE state = 'pending' AND expires_at <= ? ORDER BY id`,
-        at.toISOString(),
-      );
+      const sql = `SELECT ${columns} FROM approvals
+        WHERE state = 'pending' AND expires_at <= ? ORDER BY id`;
+      const expired = selectAll(this.db, toRecord, sql, at.toISOString());
       for (const record of expired) {
         write(
           this.db,

@@ -42,12 +42,8 @@ export class SqliteEventQueue implements EventQueue {
 
   /** The oldest `limit` pending events. */
   pending(limit: number): PendingEvent[] {
-    return selectAll(
-      this.db,
-      toEvent,
-      "SELECT * FROM events WHERE consumed_at IS NULL ORDER BY id LIMIT ?",
-      limit,
-    );
+    const sql = "SELECT * FROM events WHERE consumed_at IS NULL ORDER BY id LIMIT ?";
+    return selectAll(this.db, toEvent, sql, limit);
   }
 
   /** How many events are pending. */
@@ -115,12 +111,8 @@ export class SqliteEventQueue implements EventQueue {
 
   /** The newest `limit` set-aside events (the dashboard lists them). */
   setAsideEvents(limit: number): PendingEvent[] {
-    return selectAll(
-      this.db,
-      toEvent,
-      "SELECT * FROM events WHERE blocked_reason IS NOT NULL ORDER BY id DESC LIMIT ?",
-      limit,
-    );
+    const sql = "SELECT * FROM events WHERE blocked_reason IS NOT NULL ORDER BY id DESC LIMIT ?";
+    return selectAll(this.db, toEvent, sql, limit);
   }
 
   /** Puts every set-aside event back in the queue, its blocked count reset; returns how many. */

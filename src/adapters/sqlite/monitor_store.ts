@@ -56,12 +56,9 @@ export class SqliteMonitorStore implements MonitorStore {
 
   /** Enabled monitors whose next check is at or before `now`, most overdue first. */
   due(now: Date): MonitorRecord[] {
-    return selectAll(
-      this.db,
-      toMonitor,
-      "SELECT * FROM monitors WHERE enabled = 1 AND next_check_at <= ? ORDER BY next_check_at, id",
-      now.toISOString(),
-    );
+    const sql = `SELECT * FROM monitors WHERE enabled = 1 AND next_check_at <= ?
+      ORDER BY next_check_at, id`;
+    return selectAll(this.db, toMonitor, sql, now.toISOString());
   }
 
   /** Deletes a monitor. */

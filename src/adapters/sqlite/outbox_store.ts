@@ -96,43 +96,25 @@ export class SqliteOutbox implements Outbox {
 
   /** The newest entries (of `kind`), newest first. */
   recent(limit: number, kind?: string): OutboxEntry[] {
+    const order = "ORDER BY created_at DESC, rowid DESC LIMIT ?";
     return kind === undefined
-      ? selectAll(
-        this.db,
-        toEntry,
-        "SELECT * FROM outbox ORDER BY created_at DESC, rowid DESC LIMIT ?",
-        limit,
-      )
-      : selectAll(
-        this.db,
-        toEntry,
-        "SELECT * FROM outbox WHERE kind = ? ORDER BY created_at DESC, rowid DESC LIMIT ?",
-        kind,
-        limit,
-      );
+      ? selectAll(this.db, toEntry, `SELECT * FROM outbox ${order}`, limit)
+      : selectAll(this.db, toEntry, `SELECT * FROM outbox WHERE kind = ? ${order}`, kind, limit);
   }
 
   /** The entries whose key starts with `scope:`, oldest first. */
   inScope(scope: string): OutboxEntry[] {
     // A key range instead of LIKE: a scope may hold % or _, and the range uses the primary key.
-    return selectAll(
-      this.db,
-      toEntry,
-      "SELECT * FROM outbox WHERE key >= ? AND key < ? ORDER BY created_at, rowid LIMIT 100",
-      `${scope}:`,
-      `${scope};`,
-    );
+    const sql = `SELECT * FROM outbox WHERE key >= ? AND key < ?
+      ORDER BY created_at, rowid LIMIT 100`;
+    return selectAll(this.db, toEntry, sql, `${scope}:`, `${scope};`);
   }
 
   /** Failed entries of `kind`, oldest first. */
   failed(kind: string, limit: number): OutboxEntry[] {
-    return selectAll(
-      this.db,
-      toEntry,
-      "SELECT * FROM outbox WHERE kind = ? AND state = 'failed' ORDER BY finished_at LIMIT ?",
-      kind,
-      limit,
-    );
+    const sql = `SELECT * FROM outbox WHERE kind = ? AND state = 'failed'
+      ORDER BY finished_at LIMIT ?`;
+    return selectAll(this.db, toEntry, sql, kind, limit);
   }
 
   /** Stops retrying a failed entry. */
@@ -148,14 +130,10 @@ export class SqliteOutbox implements Outbox {
 
   /** Undeliverable entries of `kind` since `since`. */
   undeliverable(kind: string, since: Date): { count: number; latest?: OutboxEntry } {
-    const entries = selectAll(
-      this.db,
-      toEntry,
+    const sql =
       `SELECT * FROM outbox WHERE kind = ? AND state = 'undeliverable' AND finished_at >= ?
-       ORDER BY finished_at DESC`,
-      kind,
-      since.toISOString(),
-    );
+       ORDER BY finished_at DESC`;
+    const entries = selectAll(this.db, toEntry, sql, kind, since.toISOString());
     return { count: entries.length, latest: entries[0] };
   }
 

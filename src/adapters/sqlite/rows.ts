@@ -33,13 +33,19 @@ export function columnsOf<T>() {
 }
 
 /**
- * The record of `row`: each of `columns` under its camelCase name, NULL read as undefined, in
- * the order listed (the key order JSON output shows). Columns whose value needs converting
- * (0/1 flags, JSON text) are overridden by the caller after the spread.
+ * The record of `row`: each of `columns` under its camelCase name, in the order listed (the key
+ * order JSON output shows); a NULL column is an undefined key, or no key at all with
+ * `nulls: "omitted"`. Columns whose value needs converting (0/1 flags, JSON text) are
+ * overridden by the caller after the spread.
  */
-export function camelRecord<T>(row: Row, columns: Columns<T>): T {
+export function camelRecord<T>(
+  row: Row,
+  columns: Columns<T>,
+  nulls: "undefined" | "omitted" = "undefined",
+): T {
   const record: Record<string, unknown> = {};
   for (const column of columns) {
+    if (row[column] === null && nulls === "omitted") continue;
     const key = column.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
     record[key] = row[column] ?? undefined;
   }

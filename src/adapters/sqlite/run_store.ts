@@ -142,13 +142,9 @@ export class SqliteRunStore implements RunLog {
       params.push(options.kind);
     }
     if (options.skipped === false) where.push("outcome != 'skipped'");
-    return selectAll(
-      this.db,
-      toRecord,
-      `SELECT * FROM heartbeat_runs WHERE ${where.join(" AND ")} ORDER BY id DESC LIMIT ?`,
-      ...params,
-      boundedPage(limit).limit,
-    );
+    const sql = `SELECT * FROM heartbeat_runs WHERE ${where.join(" AND ")}
+      ORDER BY id DESC LIMIT ?`;
+    return selectAll(this.db, toRecord, sql, ...params, boundedPage(limit).limit);
   }
 
   /** The start of the last scheduled heartbeat tick (any outcome): the interval counts from it. */

@@ -64,15 +64,11 @@ export class SqliteTaskFirings implements TaskFirings {
 
   /** Newest first. */
   recent(limit: number, taskId?: number): TaskFiring[] {
-    return taskId === undefined
-      ? selectAll(this.db, toFiring, "SELECT * FROM task_firings ORDER BY id DESC LIMIT ?", limit)
-      : selectAll(
-        this.db,
-        toFiring,
-        "SELECT * FROM task_firings WHERE task_id = ? ORDER BY id DESC LIMIT ?",
-        taskId,
-        limit,
-      );
+    const sql = taskId === undefined
+      ? "SELECT * FROM task_firings ORDER BY id DESC LIMIT ?"
+      : "SELECT * FROM task_firings WHERE task_id = ? ORDER BY id DESC LIMIT ?";
+    const params = taskId === undefined ? [limit] : [taskId, limit];
+    return selectAll(this.db, toFiring, sql, ...params);
   }
 
   /** Deletes firings before `before`. */

@@ -64,13 +64,10 @@ export class SqliteTaskStore implements TaskStore {
 
   /** Enabled tasks whose next run is at or before `now`. */
   due(now: Date): TaskRecord[] {
-    return selectAll(
-      this.db,
-      toTask,
+    const sql =
       `SELECT * FROM tasks WHERE enabled = 1 AND next_run_at IS NOT NULL AND next_run_at <= ?
-       ORDER BY next_run_at, id`,
-      now.toISOString(),
-    );
+       ORDER BY next_run_at, id`;
+    return selectAll(this.db, toTask, sql, now.toISOString());
   }
 
   /** Deletes a task. */
