@@ -116,24 +116,12 @@ export class SqliteConversationStore implements ConversationArchive {
 
   /** Gives an untitled conversation its title (a no-op once it has one). */
   titleIfUntitled(conversationId: number, title: string): void {
-    write(
-      this.db,
-      "the conversation title",
-      "UPDATE conversations SET title = ? WHERE id = ? AND title = ''",
-      title.slice(0, 200),
-      conversationId,
-    );
+    this.#setTitle(conversationId, title, " AND title = ''");
   }
 
   /** Replaces a conversation's title. */
   retitle(conversationId: number, title: string): void {
-    write(
-      this.db,
-      "the conversation title",
-      "UPDATE conversations SET title = ? WHERE id = ?",
-      title.slice(0, 200),
-      conversationId,
-    );
+    this.#setTitle(conversationId, title);
   }
 
   /** Appends a message and touches the conversation. */
@@ -285,5 +273,11 @@ export class SqliteConversationStore implements ConversationArchive {
       id,
     )
       .changes > 0;
+  }
+
+  /** Sets a conversation's title (its first 200 characters) where `condition` holds too. */
+  #setTitle(conversationId: number, title: string, condition = ""): void {
+    const sql = `UPDATE conversations SET title = ? WHERE id = ?${condition}`;
+    write(this.db, "the conversation title", sql, title.slice(0, 200), conversationId);
   }
 }
