@@ -2,7 +2,7 @@
 import type { DatabaseSync } from "node:sqlite";
 import type { PluginApproval, PluginRecords } from "../../plugins/plugin_records.ts";
 import type { PluginReview } from "../../core/plugin_state.ts";
-import { statement } from "./statements.ts";
+import { selectOne } from "./rows.ts";
 import { insert, write } from "./write.ts";
 
 interface ApprovalRow {
@@ -26,8 +26,7 @@ interface ReviewRow {
   updated_at: string;
 }
 
-function toApproval(row: ApprovalRow | undefined): PluginApproval | undefined {
-  if (!row) return undefined;
+function toApproval(row: ApprovalRow): PluginApproval {
   return {
     id: row.id,
     name: row.name,
@@ -37,6 +36,18 @@ function toApproval(row: ApprovalRow | undefined): PluginApproval | undefined {
     grant: JSON.parse(row.grant_json),
     approvedBy: row.approved_by,
     approvedAt: row.approved_at,
+  };
+}
+
+function toReview(row: ReviewRow): PluginReview {
+  return {
+    name: row.name,
+    source: row.source,
+    filesHash: row.files_hash,
+    errors: JSON.parse(row.errors_json),
+    tests: JSON.parse(row.tests_json),
+    attempts: row.attempts,
+    updatedAt: row.updated_at,
   };
 }
 
@@ -64,24 +75,16 @@ export class SqlitePluginRecords implements PluginRecords {
 
   /** The newest unrevoked approval of exactly these files. */
   findApproval(name: string, filesHash: string): PluginApproval | undefined {
-    return toApproval(
-      statement(
-        this.db,
-        `SELECT * FROM plugin_approvals WHERE name = ? AND files_hash = ? AND revoked_at IS NULL
-         ORDER BY id DESC LIMIT 1`,
-      ).get(name, filesHash) as ApprovalRow | undefined,
-    );
+    const sql = `SELECT * FROM plugin_approvals
+      WHERE name = ? AND files_hash = ? AND revoked_at IS NULL ORDER BY id DESC LIMIT 1`;
+    return selectOne(this.db, toApproval, sql, name, filesHash);
   }
 
   /** The newest unrevoked approval of a plugin. */
   latestApproval(name: string): PluginApproval | undefined {
-    return toApproval(
-      statement(
-        this.db,
-        `SELECT * FROM plugin_approvals WHERE name = ? AND revoked_at IS NULL
-         ORDER BY id DESC LIMIT 1`,
-      ).get(name) as ApprovalRow | undefined,
-    );
+    const sql = `SELECT * FROM plugin_approvals WHERE name = ? AND revoked_at IS NULL
+      ORDER BY id DESC LIMIT 1`;
+    return selectOne(this.db, toApproval, sql, name);
   }
 
   /** Revokes every approval of a plugin. */
@@ -117,19 +120,7 @@ export class SqlitePluginRecords implements PluginRecords {
 
   /** A plugin's review state. */
   getReview(name: string): PluginReview | undefined {
-    const row = statement(this.db, `SELECT * FROM plugin_reviews WHERE name = ?`).get(name) as
-      | ReviewRow
-      | undefined;
-    if (!row) return undefined;
-    return {
-      name: row.name,
-      source: row.source,
-      filesHash: row.files_hash,
-      errors: JSON.parse(row.errors_json),
-      tests: JSON.parse(row.tests_json),
-      attempts: row.attempts,
-      updatedAt: row.updated_at,
-    };
+    return selectOne(this.db, toReview, `SELECT * FROM plugin_reviews WHERE name = ?`, name);
   }
 
   /** Forgets a plugin's review state. */
