@@ -29,7 +29,7 @@ const importColumns = columnsOf<MoneyImport>()(
 );
 
 /** The transaction columns as a SELECT list. */
-const transactionSelect = transactionColumns.join(", ");
+const transactionSelect = transactionColumns.map(({ column }) => column).join(", ");
 
 /** A stored row as a transaction. */
 function transactionOf(row: Row): MoneyTransaction {

@@ -19,17 +19,21 @@ type Words<Text extends string> = Text extends `${infer Word} ${infer Rest}`
   : Text extends `${infer Word}\n${infer Rest}` ? Words<Word> | Words<Rest>
   : Text;
 
-/** The columns a record of type `T` is read from, in its key order. */
-export type Columns<T> = readonly string[] & { readonly record?: T };
+/** The columns a record of type `T` is read from, each with its record key, in key order. */
+export type Columns<T> = ReadonlyArray<{ column: string; key: string }> & { readonly record?: T };
 
 /**
  * The columns of records of type `T`, written as words (`"id started_at finished_at"`); the
- * compiler refuses a word that names no key of `T`.
+ * compiler refuses a word that names no key of `T`. Keys are worked out here, once.
  */
 export function columnsOf<T>() {
   return <Text extends string>(
     text: Exclude<Words<Text>, ""> extends ColumnOf<Extract<keyof T, string>> ? Text : never,
-  ): Columns<T> => text.split(/\s+/).filter(Boolean);
+  ): Columns<T> =>
+    text.split(/\s+/).filter(Boolean).map((column) => ({
+      column,
+      key: column.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase()),
+    }));
 }
 
 /**
@@ -39,15 +43,15 @@ export function columnsOf<T>() {
  * overridden by the caller after the spread.
  */
 export function camelRecord<T>(
-  row: Row,
+  row: object,
   columns: Columns<T>,
   nulls: "undefined" | "omitted" = "undefined",
 ): T {
   const record: Record<string, unknown> = {};
-  for (const column of columns) {
-    if (row[column] === null && nulls === "omitted") continue;
-    const key = column.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
-    record[key] = row[column] ?? undefined;
+  for (const { column, key } of columns) {
+    const value = (row as Row)[column];
+    if (value === null && nulls === "omitted") continue;
+    record[key] = value ?? undefined;
   }
   return record as T;
 }
