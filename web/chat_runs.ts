@@ -50,7 +50,6 @@ export interface ChatRun {
   stopReason?: string;
   error?: string;
   usage?: Usage;
-  modelDurationMs?: number;
   controller: AbortController;
   /** Settles when the run has finished, whatever the outcome (for tests and shutdown). */
   done?: Promise<void>;
@@ -199,7 +198,6 @@ export class ChatRuns {
       run.answer = result.answer;
       run.stopReason = result.stopReason;
       run.usage = result.usage;
-      run.modelDurationMs = result.modelDurationMs;
       run.status = result.stopReason === "cancelled" ? "cancelled" : "done";
     } catch (error) {
       run.status = "failed";

@@ -68,23 +68,14 @@ export function monitorControls(
 /** The daemon view over the open Radar. */
 export function daemonView(options: DaemonViewOptions): DaemonView {
   const { radar } = options;
-  const taskOrThrow = (id: number) => {
-    const task = radar.tasks.store.get(id);
-    if (!task) throw new Error(`Cannot find task ${id}: it was removed`);
-    return task;
-  };
   return {
     state: () => ({
       running: true,
       startedAt: options.startedAt.toISOString(),
       heartbeatEnabled: radar.config.heartbeat.enabled,
     }),
-    lastHeartbeat() {
-      const run = radar.runs.recent(5, { kind: "heartbeat" }).find((candidate) =>
-        candidate.outcome !== "running"
-      );
-      return run;
-    },
+    lastHeartbeat: () =>
+      radar.runs.recent(5, { kind: "heartbeat" }).find((run) => run.outcome !== "running"),
     nextHeartbeat() {
       const heartbeat = radar.config.heartbeat;
       if (!heartbeat.enabled) return undefined;
@@ -110,7 +101,8 @@ export function daemonView(options: DaemonViewOptions): DaemonView {
     },
     setTaskEnabled: (id, enabled) => radar.tasks.setEnabled(id, enabled) !== undefined,
     runTaskNow(id) {
-      const task = taskOrThrow(id);
+      const task = radar.tasks.store.get(id);
+      if (!task) throw new Error(`Cannot find task ${id}: it was removed`);
       // In the background: the page answers at once; the run appears in history when done.
       void radar.taskRunner.runTask(task, "manual", options.signal).then(
         (report) => {

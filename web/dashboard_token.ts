@@ -4,6 +4,7 @@
  * the exec sandbox hides and plugin grants cannot reach. The browser never sees it: it logs in
  * with a one-time code (login_codes.ts); scripts send it as `Authorization: Bearer`.
  */
+import { Buffer } from "node:buffer";
 import { join } from "node:path";
 import { RadarError } from "../src/core/errors.ts";
 
@@ -14,9 +15,7 @@ export function dashboardTokenPath(dataDir: string): string {
 
 /** A new random token: 32 bytes, base64url. */
 export function newSecret(bytes = 32): string {
-  const raw = crypto.getRandomValues(new Uint8Array(bytes));
-  return btoa(String.fromCharCode(...raw)).replaceAll("+", "-").replaceAll("/", "_")
-    .replace(/=+$/, "");
+  return Buffer.from(crypto.getRandomValues(new Uint8Array(bytes))).toString("base64url");
 }
 
 function readToken(path: string): string | undefined {

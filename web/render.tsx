@@ -41,6 +41,11 @@ export async function renderFragment(c: Context, body: Child, status = 200): Pro
   return c.html(String(html), status as 200);
 }
 
+/** An htmx fragment of one warning notice (input refused, or nothing by that id). */
+export function warningFragment(c: Context, message: Child, status: number): Promise<Response> {
+  return renderFragment(c, <Notice kind="warning">{message}</Notice>, status);
+}
+
 /** Whether the request came from htmx (wants a fragment, not a page). */
 export function isHtmx(c: Context): boolean {
   return c.req.header("hx-request") === "true";

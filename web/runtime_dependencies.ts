@@ -17,6 +17,8 @@ export interface WebExtras {
   daemon?: { startedAt: Date; signal?: AbortSignal };
   env?: Record<string, string | undefined>;
   cwd?: string;
+  /** The daemon's database guard (default: the damage marker, read on every page). */
+  databaseProblem?: () => string | undefined;
 }
 
 /** The dashboard's ports over the open Radar. */
@@ -59,7 +61,7 @@ export function webDependenciesFromRuntime(
     evalRuns: radar.evalRuns,
     digests: radar.digests,
     sourceHealth: () => radar.sourceHealth.records(extras.env ?? Deno.env.toObject()),
-    databaseProblem: () => radar.database.problem(),
+    databaseProblem: extras.databaseProblem ?? (() => radar.database.problem()),
     personalities: radar.personalities,
     away: {
       approvals: radar.approvals,

@@ -27,11 +27,6 @@ export interface RunningWebServer {
   close(): Promise<void>;
 }
 
-/** The login link for a one-time code on a dashboard at `url` (ends with "/"). */
-function loginLinkFor(url: string, code: string): string {
-  return `${url}login?code=${encodeURIComponent(code)}`;
-}
-
 /** What answers a request: a Hono app's `fetch`, or a function that builds the app first. */
 export type RequestHandler = (
   request: Request,
@@ -52,27 +47,19 @@ export function serveApp(
       onListen: () => {},
     }, handler);
   } catch (error) {
-    const where = `${options.host}:${options.port}`;
-    if (error instanceof Deno.errors.AddrInUse) {
-      throw new RadarError(
-        `Cannot serve the dashboard on ${where}: the port is in use (another radar serve, or ` +
-          `another program). Choose one with --port or web.port.`,
-        ExitCode.failure,
-        { cause: error },
-      );
-    }
-    if (
-      error instanceof Deno.errors.AddrNotAvailable || error instanceof Deno.errors.PermissionDenied
-    ) {
-      throw new RadarError(
-        `Cannot serve the dashboard on ${where}: ${error.message}`,
-        ExitCode.failure,
-        {
-          cause: error,
-        },
-      );
-    }
-    throw error;
+    const reason = error instanceof Deno.errors.AddrInUse
+      ? `the port is in use (another radar serve, or another program). Choose one with --port ` +
+        `or web.port.`
+      : error instanceof Deno.errors.AddrNotAvailable ||
+          error instanceof Deno.errors.PermissionDenied
+      ? error.message
+      : undefined;
+    if (reason === undefined) throw error;
+    throw new RadarError(
+      `Cannot serve the dashboard on ${options.host}:${options.port}: ${reason}`,
+      ExitCode.failure,
+      { cause: error },
+    );
   }
   const port = server.addr.port;
   const host = options.host.includes(":") ? `[${options.host}]` : options.host;
@@ -82,7 +69,7 @@ export function serveApp(
     url,
     loginLink: () => {
       if (!options.loginCodes) throw new Error("serveApp: no login codes");
-      return loginLinkFor(url, options.loginCodes.issue());
+      return `${url}login?code=${encodeURIComponent(options.loginCodes.issue())}`;
     },
     close: () => server.shutdown(),
   };
@@ -109,6 +96,7 @@ export function startDaemonWebServer(options: DaemonWebOptions): RunningWebServe
     port: options.port,
     signal: options.signal,
     daemon: { startedAt: options.startedAt, signal: options.signal },
+    databaseProblem: options.databaseProblem,
   });
 }
 

@@ -1,5 +1,6 @@
 /** Parsing of numeric command-line arguments with readable usage errors. */
 import { UsageError } from "../core/errors.ts";
+import { checkLimit } from "../core/bounds.ts";
 import { InvalidArgumentError } from "commander";
 
 /** Parses a positive whole number given for `name`. */
@@ -10,6 +11,11 @@ export function parseCount(value: string, name: string): number {
     throw new UsageError(`${name} must be a positive whole number, not "${value}"`);
   }
   return number;
+}
+
+/** Parses a limit such as `--limit`: a positive whole number within `checkLimit`'s bound. */
+export function parseLimit(value: string, name = "--limit", max?: number): number {
+  return checkLimit(parseCount(value, name), name, max);
 }
 
 /** Parses an id (positive whole number). */

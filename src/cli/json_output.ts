@@ -8,3 +8,19 @@ export const jsonOptionHelp = "print JSON";
 export function printJson(context: CliContext, value: unknown): void {
   context.io.stdout(`${JSON.stringify(value, null, 2)}\n`);
 }
+
+/**
+ * Prints a listing: `items` as JSON with `--json`, else `empty` when there are none, else each
+ * item's text on its own line.
+ */
+export async function printListing<T>(
+  context: CliContext,
+  json: boolean | undefined,
+  items: readonly T[],
+  empty: string,
+  text: (item: T) => string | Promise<string>,
+): Promise<void> {
+  if (json) return printJson(context, items);
+  if (!items.length) return context.io.stdout(`${empty}\n`);
+  for (const item of items) context.io.stdout(`${await text(item)}\n`);
+}

@@ -55,6 +55,13 @@ export class Progress {
   }
 }
 
+/** On a terminal, replaces the stderr line with `done/total` and the end of `label`. */
+export function showCount(io: CliIo, done: number, total: number, label: string): void {
+  if (!io.stderrIsTerminal) return;
+  io.clearStderrLine();
+  io.stderr(`${done}/${total} ${label.slice(-60)}`);
+}
+
 function preview(text: string): string {
   const flat = text.replace(/\s+/g, " ");
   return flat.length > 80 ? `${flat.slice(0, 77)}...` : flat;

@@ -1,5 +1,5 @@
 /** The real terminal: Deno's stdin, stdout and stderr. */
-import { concatBytes } from "../core/bytes.ts";
+import { readCapped } from "../adapters/network/bounded_read.ts";
 import type { CliIo } from "./context.ts";
 import { terminalLineEditor } from "./line_editor.ts";
 
@@ -13,21 +13,8 @@ function writeAll(target: { writeSync(data: Uint8Array): number }, text: string)
 
 /** Reads up to `maxBytes` from stdin. */
 async function readAllStdin(maxBytes: number): Promise<{ text: string; truncated: boolean }> {
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  let truncated = false;
-  for await (const chunk of Deno.stdin.readable) {
-    if (size + chunk.length > maxBytes) {
-      chunks.push(chunk.slice(0, maxBytes - size));
-      size = maxBytes;
-      truncated = true;
-      break;
-    }
-    chunks.push(chunk);
-    size += chunk.length;
-  }
-  const all = concatBytes(chunks);
-  return { text: new TextDecoder().decode(all), truncated };
+  const { bytes, cut } = await readCapped(new Response(Deno.stdin.readable), maxBytes);
+  return { text: new TextDecoder().decode(bytes.subarray(0, maxBytes)), truncated: cut };
 }
 
 let lineReader: ReadableStreamDefaultReader<string> | undefined;

@@ -25,6 +25,8 @@ export interface DaemonWebOptions {
   signal: AbortSignal;
   /** When the daemon took its lock. */
   startedAt: Date;
+  /** The database guard's one line while the database is damaged (`paused`), or undefined. */
+  databaseProblem?: () => string | undefined;
 }
 
 /** What the daemon is built from. */
@@ -93,6 +95,7 @@ export async function runDaemon(options: DaemonOptions): Promise<void> {
       port: options.port,
       signal: stopping.signal,
       startedAt,
+      databaseProblem: options.paused,
     });
     const host = options.host.includes(":") ? `[${options.host}]` : options.host;
     const url = `http://${host}:${web.port}`;

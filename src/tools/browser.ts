@@ -10,9 +10,10 @@
  * data out (the page's scripts see what is typed and can send it), so in a run that read untrusted
  * text their arguments must come from trusted text or a grant, as for fetch_url.
  */
+import { Buffer } from "node:buffer";
 import { z } from "zod";
 import type { ChatModel } from "../core/chat_model.ts";
-import type { BrowserSession, HeldSubmission, PageView } from "../core/browser.ts";
+import type { BrowserSession, HeldSubmission, PageControl, PageView } from "../core/browser.ts";
 import { failed, refused, timedOut, type Tool, type ToolContext } from "../core/tool.ts";
 import type { ToolOutput, ToolResult } from "../core/tool.ts";
 import type { ToolEffect } from "../core/tool_effect.ts";
@@ -224,10 +225,8 @@ async function fill(
     lines.length ? `Filled on ${outcome.view.url}:` : "Nothing was filled.",
     ...lines,
     ...outcome.problems.map((problem) => `Not filled: ${problem}`),
-  ];
-  const noted = notesText(live.session.takeNotes());
-  if (noted) text.push(noted);
-  return outcome.filled.length ? text.join("\n") : failed(text.join("\n"));
+  ].join("\n") + noteSuffix(live.session);
+  return outcome.filled.length ? text : failed(text);
 }
 
 async function click(
@@ -239,24 +238,31 @@ async function click(
   const { session } = live;
   const control = await session.inspect(ref, signal);
   const page = session.url();
-  const replay = replayArguments(live, page, control.selector);
-  if (control.submits) {
-    const summary = submissionSummary(
-      page,
-      control.label,
-      [...live.filled.values()],
-      [],
-      control.formData,
-    );
-    const answer = await askToSubmit(context, session, summary, replay);
-    if (answer) return answer;
-    const outcome = await session.click(ref, signal, true);
-    live.filled.clear();
-    return submitted(outcome.view ?? await session.view(signal), session);
-  }
+  if (control.submits) return await submitControl(live, page, control, ref, context, signal);
   const outcome = await session.click(ref, signal);
   if (outcome.view) return pageText(outcome.view, session.takeNotes());
+  const replay = replayArguments(live, page, control.selector);
   return await decideHeld(live, page, control.label, outcome.held, replay, context, signal);
+}
+
+/** Asks whether to submit with `control` (a submit control on `page`), then clicks it. */
+async function submitControl(
+  live: LiveSession,
+  page: string,
+  control: PageControl,
+  ref: string,
+  context: ToolContext,
+  signal: AbortSignal,
+): Promise<ToolOutput> {
+  const { session } = live;
+  const filled = [...live.filled.values()];
+  const summary = submissionSummary(page, control.label, filled, [], control.formData);
+  const replay = replayArguments(live, page, control.selector);
+  const answer = await askToSubmit(context, session, summary, replay);
+  if (answer) return answer;
+  const outcome = await session.click(ref, signal, true);
+  live.filled.clear();
+  return submitted(outcome.view ?? await session.view(signal), session);
 }
 
 /** Asks about held submissions, then lets them go or drops them. */
@@ -354,23 +360,7 @@ async function submitAgain(
   if (!control) {
     return failed(`Not submitted: ${args.ref} is not on ${opened.url} any more.`);
   }
-  const summary = submissionSummary(
-    opened.url,
-    control.label,
-    [...live.filled.values()],
-    [],
-    control.formData,
-  );
-  const answer = await askToSubmit(
-    context,
-    session,
-    summary,
-    replayArguments(live, opened.url, control.selector),
-  );
-  if (answer) return answer;
-  const outcome = await session.click(args.ref!, signal, true);
-  live.filled.clear();
-  return submitted(outcome.view ?? await session.view(signal), session);
+  return await submitControl(live, opened.url, control, args.ref!, context, signal);
 }
 
 function submitted(view: PageView, session: BrowserSession): string {
@@ -394,7 +384,7 @@ async function look(
     ? `${lookPrompt}\nAnswer this question about it: ${JSON.stringify(question.trim())}`
     : lookPrompt;
   const response = await deps.visionModel.chat({
-    messages: [{ role: "user", content: asked, images: [base64(png)] }],
+    messages: [{ role: "user", content: asked, images: [Buffer.from(png).toString("base64")] }],
     tools: [],
     temperature: 0,
   }, signal);
@@ -402,14 +392,6 @@ async function look(
   return `${session.url()}, as the vision model ${
     deps.visionModelName ?? ""
   } sees a screenshot (may contain misreadings):\n${answer || "[no answer]"}`;
-}
-
-function base64(bytes: Uint8Array): string {
-  let text = "";
-  for (let index = 0; index < bytes.length; index += 0x8000) {
-    text += String.fromCharCode(...bytes.subarray(index, index + 0x8000));
-  }
-  return btoa(text);
 }
 
 function noteSuffix(session: BrowserSession): string {

@@ -12,9 +12,9 @@ import { comicFormatOf } from "../core/comic_archive.ts";
 import { failed, refused, timedOut, type Tool, type ToolContext } from "../core/tool.ts";
 import { defineTool } from "../core/tool_definition.ts";
 import type { ToolDependencies } from "./dependencies.ts";
-import { openCheckedForRead, PathChangedError } from "../adapters/os/checked_open.ts";
+import { openCheckedForRead } from "../adapters/os/checked_open.ts";
 import { type FileAccessDependencies, pathGuardFor } from "../adapters/os/file_access.ts";
-import { describeFsError } from "./read_file.ts";
+import { describeFsError, fileFailure } from "./read_file.ts";
 import { createMetadataLookup, type MetadataLookup } from "./metadata_lookup.ts";
 import { describeComic } from "./comic_info_read.ts";
 import { describePdf } from "./pdf_info_read.ts";
@@ -82,10 +82,7 @@ export function comicInfoTool(
       try {
         file = await openCheckedForRead(checked.path, { guard });
       } catch (error) {
-        if (error instanceof PathChangedError) {
-          return refused(`Cannot read ${shown}: ${error.message}.`);
-        }
-        return failed(`Cannot read ${shown}: ${describeFsError(error)}`);
+        return fileFailure("read", shown, error);
       }
       const reading = {
         guard,

@@ -126,7 +126,8 @@ export function rankIssues(candidates: ComicInfo[], known: ComicInfo): ComicInfo
     .map((item) => item.info);
 }
 
-function same(left?: string, right?: string): boolean {
+/** True when both are given and equal but for case and surrounding space. */
+export function same(left?: string, right?: string): boolean {
   return !!left && !!right && left.trim().toLowerCase() === right.trim().toLowerCase();
 }
 

@@ -57,18 +57,13 @@ export async function setComicInfo(
     const known: ComicInfo = { ...guessedInfo(parseComicFileName(path)), ...info };
     return libraryPlace(deps.guard, "library.comics", deps.config.library.comics, known, path);
   };
+  const job = { changes: checked.changes, signal: context.signal };
   const outcome = await writeTagging(deps, {
     path,
     shown,
     what: "ComicInfo.xml",
     produce: async (input, output, size) => {
-      written = await deps.archives.writeInfo({
-        input,
-        size,
-        changes: checked.changes,
-        output,
-        signal: context.signal,
-      });
+      written = await deps.archives.writeInfo({ input, size, output, ...job });
       return written.status === "ok";
     },
     place: request.file ? placeOf : undefined,
@@ -129,19 +124,14 @@ export async function setPdfInfo(
       ? placeLine(place) + (request.file ? " (nothing to write: move_file files it)" : "")
       : "Nothing to write (PDF Info takes title, author, subject, keywords).";
   }
-  if (!deps.pdfInfoWriter) return failed("PDF Info cannot be written here.");
+  const writer = deps.pdfInfoWriter;
+  if (!writer) return failed("PDF Info cannot be written here.");
   const outcome = await writeTagging(deps, {
     path,
     shown,
     what: "PDF Info",
     produce: async (input, output, size) => {
-      written = await deps.pdfInfoWriter!.writeInfo({
-        input,
-        size,
-        changes,
-        output,
-        signal: context.signal,
-      });
+      written = await writer.writeInfo({ input, size, output, changes, signal: context.signal });
       return written.status === "ok";
     },
     place: request.file ? placeOf : undefined,

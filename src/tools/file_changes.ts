@@ -5,14 +5,37 @@
  * createNew, synced, then the source removed.
  */
 import { createHash } from "node:crypto";
-import { dirname } from "node:path";
+import { basename, dirname, join } from "node:path";
 import type { FileState } from "../core/action_journal.ts";
+import { PathChangedError } from "../adapters/os/checked_open.ts";
 
 /** Files larger than this are recorded by size and time, without a content hash. */
 export const maxHashedBytes = 512 * 1024 * 1024;
 
 /** Thrown when the target name is taken (nothing was changed). */
 export class TargetExistsError extends Error {}
+
+/**
+ * Creates a temp file beside `target` for its new version: a random name opened with createNew
+ * (never another file), refused (and removed) when its folder is no longer the checked one.
+ */
+export async function openTempBeside(
+  target: string,
+  mode?: number,
+): Promise<{ temp: string; file: Deno.FsFile }> {
+  const temp = join(dirname(target), `.${basename(target)}.${crypto.randomUUID()}.tmp`);
+  const file = await Deno.open(temp, { write: true, createNew: true, mode: mode ?? 0o644 });
+  try {
+    if ((await Deno.realPath(temp)) !== temp) {
+      throw new PathChangedError("its folder changed after the check");
+    }
+  } catch (error) {
+    file.close();
+    await Deno.remove(temp).catch(() => {});
+    throw error;
+  }
+  return { temp, file };
+}
 
 /** The state of a regular file (hashed when not too large). */
 export async function fileState(path: string): Promise<FileState> {
@@ -112,13 +135,7 @@ async function copyInto(to: string, source: Deno.FsFile, mode?: number): Promise
   }
   try {
     await source.seek(0, Deno.SeekMode.Start);
-    const buffer = new Uint8Array(256 * 1024);
-    while (true) {
-      const count = await source.read(buffer);
-      if (count === null) break;
-      let offset = 0;
-      while (offset < count) offset += await target.write(buffer.subarray(offset, count));
-    }
+    await copyContent(source, target);
     await target.sync();
     target.close();
   } catch (error) {
@@ -126,6 +143,23 @@ async function copyInto(to: string, source: Deno.FsFile, mode?: number): Promise
     await Deno.remove(to).catch(() => {});
     throw error;
   }
+}
+
+/** Copies the rest of `source` into `target` (both stay open); returns the bytes copied. */
+export async function copyContent(source: Deno.FsFile, target: Deno.FsFile): Promise<number> {
+  const buffer = new Uint8Array(256 * 1024);
+  let copied = 0;
+  for (let count = await source.read(buffer); count !== null; count = await source.read(buffer)) {
+    await writeAll(target, buffer.subarray(0, count));
+    copied += count;
+  }
+  return copied;
+}
+
+/** Writes all of `data` (one write may take only part of it). */
+export async function writeAll(file: Deno.FsFile, data: Uint8Array): Promise<void> {
+  let offset = 0;
+  while (offset < data.length) offset += await file.write(data.subarray(offset));
 }
 
 /** A link that failed because of the file system (another device, no hard links), not the names. */

@@ -6,10 +6,9 @@
  * is the original removed. The original is kept for undo in the journal folder: hard-linked (no
  * copy, whatever its size), or copied where a hard link cannot be made.
  */
-import { basename, dirname, join } from "node:path";
+import { dirname, join } from "node:path";
 import type { FileState } from "../core/action_journal.ts";
-import { PathChangedError } from "../adapters/os/checked_open.ts";
-import { createFolders, transferWithoutOverwrite } from "./file_changes.ts";
+import { createFolders, openTempBeside, transferWithoutOverwrite } from "./file_changes.ts";
 
 /** What replacing did. */
 export interface Replacement {
@@ -57,14 +56,9 @@ export async function replaceFile(
   const info = await source.stat();
   const before: FileState = { size: info.size, mtimeMs: info.mtime?.getTime() ?? 0 };
   const mode = info.mode === null ? undefined : info.mode & 0o777;
-  const temp = join(dirname(target), `.${basename(target)}.${crypto.randomUUID()}.tmp`);
-  const output = await Deno.open(temp, { write: true, createNew: true, mode: mode ?? 0o644 });
+  const { temp, file: output } = await openTempBeside(target, mode);
   let renamed = false;
   try {
-    if ((await Deno.realPath(temp)) !== temp) {
-      output.close();
-      throw new PathChangedError("its folder changed after the check");
-    }
     if (!(await produce(source.readable, output.writable))) return undefined;
     using flushed = await Deno.open(temp, { read: true });
     await flushed.syncData();

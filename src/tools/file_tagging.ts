@@ -6,14 +6,14 @@
  * yes (the person in chat, a standing grant, or a pending approval), asked once with the place.
  */
 import { failed, refused, type ToolContext, type ToolOutput } from "../core/tool.ts";
-import { openCheckedForRead, PathChangedError } from "../adapters/os/checked_open.ts";
+import { openCheckedForRead } from "../adapters/os/checked_open.ts";
 import type { FileAccessDependencies } from "../adapters/os/file_access.ts";
 import type { PathGuard } from "../adapters/os/path_guard.ts";
 import { askOutsideWritableRoots } from "./writable_roots.ts";
 import { ChangedMeanwhileError, replaceFile } from "./file_replace.ts";
 import { TargetExistsError } from "./file_changes.ts";
 import { type FileJournalDependencies, journalFolder, recordChange } from "./file_journal.ts";
-import { describeFsError } from "./read_file.ts";
+import { fileFailure } from "./read_file.ts";
 import type { LibraryPlace } from "./library_place.ts";
 
 /** What a tagging change needs. */
@@ -109,9 +109,6 @@ export async function writeTagging(
     const undo = id === undefined ? "" : `Undo: radar undo ${id}.`;
     return { done: true, path: replaced.path, moved, undo, place };
   } catch (error) {
-    if (error instanceof PathChangedError) {
-      return refused(`Cannot write ${shown}: ${error.message}.`);
-    }
     if (error instanceof ChangedMeanwhileError) {
       return failed(`${shown} ${error.message}; nothing was replaced.`);
     }
@@ -122,7 +119,7 @@ export async function writeTagging(
         } appeared meanwhile; nothing was changed. Call again for a free name.`,
       );
     }
-    return failed(`Cannot write ${shown}: ${describeFsError(error)}`);
+    return fileFailure("write", shown, error);
   } finally {
     try {
       source?.close();

@@ -100,13 +100,9 @@ async function revert(
       await Deno.truncate(entry.path, entry.before!.size);
       return `cut ${shown} back to ${entry.before!.size} bytes`;
     case "replace": {
-      if (!entry.backup) {
-        throw new Error("its earlier content was too large to keep a copy");
-      }
+      if (!entry.backup) throw new Error("its earlier content was too large to keep a copy");
       // Streamed back (a replaced comic may be hundreds of megabytes).
-      using saved = await Deno.open(join(journalFolder(deps.dataDir), entry.backup), {
-        read: true,
-      });
+      using saved = await Deno.open(join(journalFolder(deps.dataDir), entry.backup));
       await writeAtomically(entry.path, new Uint8Array(), undefined, saved);
       return `restored the earlier content of ${shown}`;
     }

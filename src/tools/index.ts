@@ -15,11 +15,13 @@ import { weatherTool } from "./weather.ts";
 import { writeFileTool } from "./write_file.ts";
 import { moveFileTool } from "./move_file.ts";
 import { scheduleTaskTool } from "./schedule_task.ts";
-import { listTasksTool } from "./list_tasks.ts";
-import { cancelTaskTool } from "./cancel_task.ts";
 import { monitorUrlTool } from "./monitor_url.ts";
-import { listMonitorsTool } from "./list_monitors.ts";
-import { removeMonitorTool } from "./remove_monitor.ts";
+import {
+  cancelTaskTool,
+  listMonitorsTool,
+  listTasksTool,
+  removeMonitorTool,
+} from "./schedule_rows.ts";
 import { emailTools } from "./email.ts";
 import { calendarTool } from "./calendar.ts";
 import { useSkillTool } from "./use_skill.ts";

@@ -14,7 +14,7 @@ import type { RadarConfig } from "../config/schema.ts";
 import { openCheckedForRead } from "../adapters/os/checked_open.ts";
 import type { PathGuard } from "../adapters/os/path_guard.ts";
 import { libraryPlace } from "./library_place.ts";
-import { guessedInfo, rankIssues } from "./comic_info_read.ts";
+import { guessedInfo, rankIssues, same } from "./comic_info_read.ts";
 import { pdfLayoutFields } from "./pdf_info_read.ts";
 import type { MetadataLookup } from "./metadata_lookup.ts";
 
@@ -43,6 +43,9 @@ export interface LibraryScanDependencies {
   /** Places promised to earlier files of the scan (two files never get one place). */
   reserved: Set<string>;
 }
+
+/** The ComicInfo.xml fields a scan writes into a CBZ that lacks them, in this order. */
+const tagFields = ["Series", "Number", "Year", "Month", "Title", "Volume", "Count", "Web"] as const;
 
 /** Bounds of one scan. */
 export const scanBounds = { maxFiles: 100_000, maxDepth: 12 };
@@ -124,43 +127,20 @@ async function planComic(
       }
     }
   }
-  const place = await libraryPlace(
-    deps.guard,
-    "library.comics",
-    deps.config.library.comics,
-    known,
-    path,
-    deps.reserved,
-  );
-  if (!place) return { path, kind: "comic", status: "needs", note: "library.comics is not set" };
-  if (!place.ok) return { path, kind: "comic", status: "needs", note: place.line };
-  if (place.here) return { path, kind: "comic", status: "filed" };
+  const placed = await placeOrStep(deps, "comic", path, known);
+  if ("step" in placed) return placed.step;
   const warnings = result.contents.warnings;
   const canTag = result.contents.format === "cbz" && /\.(cbz|zip)$/i.test(path) &&
     !warnings.unsafeNames.length && !warnings.bombEntries.length && !warnings.encrypted;
   const tag: Partial<Record<ComicInfoField, string>> = {};
   if (canTag) {
-    for (
-      const field of [
-        "Series",
-        "Number",
-        "Year",
-        "Month",
-        "Title",
-        "Volume",
-        "Count",
-        "Web",
-      ] as const
-    ) {
-      if (known[field] && !info[field]) tag[field] = known[field];
-    }
+    for (const field of tagFields) if (known[field] && !info[field]) tag[field] = known[field];
   }
-  deps.reserved.add(place.path);
   return {
     path,
     kind: "comic",
     status: "file",
-    target: place.path,
+    target: placed.target,
     ...(Object.keys(tag).length ? { tag } : {}),
     ...(note ? { note } : {}),
   };
@@ -182,30 +162,30 @@ async function planPdf(
       : "encrypted";
     return { path, kind: "pdf", status: "unreadable", note: why };
   }
-  const fields = pdfLayoutFields(result.contents.metadata);
-  const place = await libraryPlace(
-    deps.guard,
-    "library.documents",
-    deps.config.library.documents,
-    fields,
-    path,
-    deps.reserved,
-  );
-  if (!place) return { path, kind: "pdf", status: "needs", note: "library.documents is not set" };
-  if (!place.ok) {
-    return {
-      path,
-      kind: "pdf",
-      status: "needs",
-      note: place.line,
-      ...(place.missing ? { missing: place.missing } : {}),
-    };
-  }
-  if (place.here) return { path, kind: "pdf", status: "filed" };
-  deps.reserved.add(place.path);
-  return { path, kind: "pdf", status: "file", target: place.path };
+  const placed = await placeOrStep(deps, "pdf", path, pdfLayoutFields(result.contents.metadata));
+  if ("step" in placed) return placed.step;
+  return { path, kind: "pdf", status: "file", target: placed.target };
 }
 
-function same(left?: string, right?: string): boolean {
-  return !!left && !!right && left.trim().toLowerCase() === right.trim().toLowerCase();
+/**
+ * The free place the library layout gives the file (now promised to it), or the step that says
+ * why it is not filed: the layout is unset or lacks fields (a PDF's are listed), or it is there.
+ */
+async function placeOrStep(
+  deps: LibraryScanDependencies,
+  kind: FilingStep["kind"],
+  path: string,
+  fields: Record<string, string | undefined>,
+): Promise<{ target: string } | { step: FilingStep }> {
+  const key = kind === "comic" ? "library.comics" : "library.documents";
+  const layout = kind === "comic" ? deps.config.library.comics : deps.config.library.documents;
+  const place = await libraryPlace(deps.guard, key, layout, fields, path, deps.reserved);
+  if (!place) return { step: { path, kind, status: "needs", note: `${key} is not set` } };
+  if (!place.ok) {
+    const missing = kind === "pdf" && place.missing ? { missing: place.missing } : {};
+    return { step: { path, kind, status: "needs", note: place.line, ...missing } };
+  }
+  if (place.here) return { step: { path, kind, status: "filed" } };
+  deps.reserved.add(place.path);
+  return { target: place.path };
 }

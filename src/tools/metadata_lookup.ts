@@ -74,58 +74,47 @@ export function createMetadataLookup(
     }
     return { status: answer.status, json };
   };
+  /** A lookup within `perHour` requests an hour; a failed request answers its one line. */
+  const budgeted = <T>(
+    perHour: number,
+    usedUp: string,
+    look: (query: string, signal: AbortSignal) => Promise<LookupAnswer<T>>,
+  ) => {
+    const limit = new HourlyLimit(perHour);
+    return async (query: string, signal: AbortSignal): Promise<LookupAnswer<T>> => {
+      const slot = limit.take(deps.clock.now().getTime());
+      if (!slot.ok) return { error: `${usedUp}; next lookup in ${slot.minutes} min.` };
+      try {
+        return await look(query, signal);
+      } catch (error) {
+        if (error instanceof WebRequestError) return { error: error.message };
+        throw error;
+      }
+    };
+  };
   const lookup: MetadataLookup = {};
   const comicVine = settings.comicvine;
   if (comicVine.api_key) {
-    const limit = new HourlyLimit(comicVine.requests_per_hour);
-    lookup.comics = async (query, signal) => {
-      const slot = limit.take(deps.clock.now().getTime());
-      if (!slot.ok) {
-        return {
-          error:
-            `ComicVine's hourly budget is used up (library.comicvine.requests_per_hour); next lookup in ${slot.minutes} min.`,
-        };
-      }
-      try {
-        const base = comicVine.base_url || comicVineDefaultBase;
-        const url = comicVineSearchUrl(base, comicVine.api_key, query);
-        const { json } = await getJson(url, "ComicVine", !!comicVine.base_url, signal);
-        const issues = comicVineIssues(json);
-        return "error" in issues ? issues : { found: issues.issues };
-      } catch (error) {
-        if (error instanceof WebRequestError) return { error: error.message };
-        throw error;
-      }
-    };
+    const usedUp = "ComicVine's hourly budget is used up (library.comicvine.requests_per_hour)";
+    lookup.comics = budgeted(comicVine.requests_per_hour, usedUp, async (query, signal) => {
+      const base = comicVine.base_url || comicVineDefaultBase;
+      const url = comicVineSearchUrl(base, comicVine.api_key, query);
+      const { json } = await getJson(url, "ComicVine", !!comicVine.base_url, signal);
+      const issues = comicVineIssues(json);
+      return "error" in issues ? issues : { found: issues.issues };
+    });
   }
   const library = settings.open_library;
   if (library.enabled) {
-    const limit = new HourlyLimit(library.requests_per_hour);
-    lookup.books = async (query, signal) => {
-      const slot = limit.take(deps.clock.now().getTime());
-      if (!slot.ok) {
-        return {
-          error: `Open Library's hourly budget is used up; next lookup in ${slot.minutes} min.`,
-        };
-      }
-      try {
-        const base = library.base_url || openLibraryDefaultBase;
-        const { status, json } = await getJson(
-          openLibrarySearchUrl(base, query),
-          "Open Library",
-          !!library.base_url,
-          signal,
-        );
-        if (status < 200 || status > 299) return { error: `Open Library answered ${status}.` };
-        const books = openLibraryBooks(json, base);
-        return books
-          ? { found: books }
-          : { error: "Open Library answered in an unexpected shape." };
-      } catch (error) {
-        if (error instanceof WebRequestError) return { error: error.message };
-        throw error;
-      }
-    };
+    const usedUp = "Open Library's hourly budget is used up";
+    lookup.books = budgeted(library.requests_per_hour, usedUp, async (query, signal) => {
+      const base = library.base_url || openLibraryDefaultBase;
+      const url = openLibrarySearchUrl(base, query);
+      const { status, json } = await getJson(url, "Open Library", !!library.base_url, signal);
+      if (status < 200 || status > 299) return { error: `Open Library answered ${status}.` };
+      const books = openLibraryBooks(json, base);
+      return books ? { found: books } : { error: "Open Library answered in an unexpected shape." };
+    });
   }
   return lookup;
 }

@@ -7,9 +7,9 @@ import type { PdfContents } from "../core/pdf_reader.ts";
 import { failed, refused, timedOut, type Tool } from "../core/tool.ts";
 import { defineTool } from "../core/tool_definition.ts";
 import type { ToolDependencies } from "./dependencies.ts";
-import { openCheckedForRead, PathChangedError } from "../adapters/os/checked_open.ts";
+import { openCheckedForRead } from "../adapters/os/checked_open.ts";
 import { type FileAccessDependencies, pathGuardFor } from "../adapters/os/file_access.ts";
-import { describeFsError } from "./read_file.ts";
+import { fileFailure } from "./read_file.ts";
 import { imagePageLines, maxVisionPages, type PageReadings, readImagePages } from "./pdf_vision.ts";
 
 const maxPdfBytes = 200 * 1024 * 1024;
@@ -56,10 +56,7 @@ export function pdfExtractTool(deps: PdfToolDependencies): Tool {
           throw error;
         }
       } catch (error) {
-        if (error instanceof PathChangedError) {
-          return refused(`Cannot read ${shown}: ${error.message}.`);
-        }
-        return failed(`Cannot read ${shown}: ${describeFsError(error)}`);
+        return fileFailure("read", shown, error);
       }
       if (!new TextDecoder("latin1").decode(bytes.subarray(0, 1024)).includes("%PDF")) {
         return failed(`${shown} is not a PDF (no %PDF header).`);

@@ -3,7 +3,7 @@
  * a lookup is asked for, and where `library.documents` would file it. The text of the pages is
  * pdf_extract's job.
  */
-import type { PdfReader } from "../core/pdf_reader.ts";
+import { pdfInfoKeys, type PdfReader } from "../core/pdf_reader.ts";
 import { failed, timedOut, type ToolOutput } from "../core/tool.ts";
 import type { PathGuard } from "../adapters/os/path_guard.ts";
 import type { MetadataLookup } from "./metadata_lookup.ts";
@@ -22,12 +22,10 @@ export interface PdfReadingContext {
   signal: AbortSignal;
 }
 
-const infoKeys = ["Title", "Author", "Subject", "Keywords"];
-
 /** The layout fields a PDF's Info gives (`title`, `author`, …; names match any casing). */
 export function pdfLayoutFields(info: Record<string, string>): Record<string, string> {
   const fields: Record<string, string> = {};
-  for (const key of infoKeys) if (info[key]) fields[key.toLowerCase()] = info[key];
+  for (const key of pdfInfoKeys) if (info[key]) fields[key.toLowerCase()] = info[key];
   return fields;
 }
 
@@ -63,7 +61,7 @@ export async function describePdf(
   if (result.status !== "ok") return failed(`Cannot read ${context.shown}: ${result.message}.`);
   const { pageCount, metadata } = result.contents;
   const info = Object.fromEntries(
-    infoKeys.filter((key) => metadata[key]).map((key) => [key, metadata[key]]),
+    pdfInfoKeys.filter((key) => metadata[key]).map((key) => [key, metadata[key]]),
   );
   const lines = [
     `${context.shown}: PDF, ${pageCount} page${pageCount === 1 ? "" : "s"}`,

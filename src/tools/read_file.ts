@@ -1,9 +1,10 @@
 /** `read_file`: a text file's contents, size-capped, with an optional line range. */
 import { z } from "zod";
-import { failed, refused, type Tool } from "../core/tool.ts";
+import { failed, refused, type Tool, type ToolResult } from "../core/tool.ts";
 import { defineTool } from "../core/tool_definition.ts";
 import { openCheckedForRead, PathChangedError } from "../adapters/os/checked_open.ts";
 import { type FileAccessDependencies, pathGuardFor } from "../adapters/os/file_access.ts";
+import { readCapped } from "../adapters/network/bounded_read.ts";
 
 /** Creates the read_file tool. */
 export function readFileTool(deps: FileAccessDependencies): Tool {
@@ -32,18 +33,18 @@ export function readFileTool(deps: FileAccessDependencies): Tool {
         if (!info.isFile) return failed(`${shown} is not a regular file.`);
         file = await openCheckedForRead(checked.path, { guard });
       } catch (error) {
-        if (error instanceof PathChangedError) {
-          return refused(`Cannot read ${shown}: ${error.message}.`);
-        }
-        return failed(`Cannot read ${shown}: ${describeFsError(error)}`);
+        return fileFailure("read", shown, error);
       }
       let bytes: Uint8Array;
       let size: number;
       try {
         size = (await file.stat()).size;
-        bytes = await readAtMost(file, maxBytes);
+        const capped = await readCapped(new Response(file.readable), maxBytes);
+        bytes = capped.bytes.subarray(0, maxBytes);
       } finally {
-        file.close();
+        try {
+          file.close();
+        } catch { /* closed by its stream */ }
       }
       const binary = binaryKind(bytes);
       if (binary) {
@@ -76,17 +77,6 @@ export function readFileTool(deps: FileAccessDependencies): Tool {
   });
 }
 
-async function readAtMost(file: Deno.FsFile, max: number): Promise<Uint8Array> {
-  const buffer = new Uint8Array(max);
-  let filled = 0;
-  while (filled < max) {
-    const count = await file.read(buffer.subarray(filled));
-    if (count === null) break;
-    filled += count;
-  }
-  return buffer.subarray(0, filled);
-}
-
 /** Names a binary format, or undefined for text (UTF-8 without NUL bytes). */
 export function binaryKind(bytes: Uint8Array): string | undefined {
   const head = new TextDecoder("latin1").decode(bytes.subarray(0, 8));
@@ -113,6 +103,17 @@ function lastCompleteUtf8(bytes: Uint8Array): number {
     break;
   }
   return end;
+}
+
+/**
+ * A file-system failure as the result, "Cannot <action> <shown>: …": refused when the path
+ * changed after its check (a link swapped in), otherwise failed with `describeFsError`'s line.
+ */
+export function fileFailure(action: string, shown: string, error: unknown): ToolResult {
+  if (error instanceof PathChangedError) {
+    return refused(`Cannot ${action} ${shown}: ${error.message}.`);
+  }
+  return failed(`Cannot ${action} ${shown}: ${describeFsError(error)}`);
 }
 
 /** One readable line for a file-system error. */

@@ -1,5 +1,5 @@
 /** `write_file`: create, overwrite or append, atomically (temp file + rename). */
-import { basename, dirname, isAbsolute, join } from "node:path";
+import { dirname, isAbsolute, join } from "node:path";
 import { z } from "zod";
 import { failed, refused, type Tool, type ToolContext } from "../core/tool.ts";
 import { defineTool } from "../core/tool_definition.ts";
@@ -16,9 +16,9 @@ import {
 } from "../adapters/os/file_access.ts";
 import { isInside, type PathCheck, type PathGuard } from "../adapters/os/path_guard.ts";
 import { askOutsideWritableRoots } from "./writable_roots.ts";
-import { createFolders, fileState } from "./file_changes.ts";
+import { copyContent, createFolders, fileState, openTempBeside, writeAll } from "./file_changes.ts";
 import { type FileJournalDependencies, recordChange, saveBeforeReplace } from "./file_journal.ts";
-import { describeFsError } from "./read_file.ts";
+import { fileFailure } from "./read_file.ts";
 
 /** Creates the write_file tool. */
 export function writeFileTool(
@@ -89,10 +89,7 @@ export function writeFileTool(
         const undo = journaled === undefined ? "" : ` Undo: radar undo ${journaled}.`;
         return `${verb} ${shown} (${size} bytes).${place.note ?? ""}${undo}`;
       } catch (error) {
-        if (error instanceof PathChangedError) {
-          return refused(`Cannot write ${shown}: ${error.message}.`);
-        }
-        return failed(`Cannot write ${shown}: ${describeFsError(error)}`);
+        return fileFailure("write", shown, error);
       }
     },
   });
@@ -149,22 +146,10 @@ export async function writeAtomically(
   mode?: number,
   prefix?: Deno.FsFile,
 ): Promise<number> {
-  const temp = join(dirname(target), `.${basename(target)}.${crypto.randomUUID()}.tmp`);
-  const file = await Deno.open(temp, { write: true, createNew: true, mode: mode ?? 0o644 });
+  const { temp, file } = await openTempBeside(target, mode);
   let written = 0;
   try {
-    if ((await Deno.realPath(temp)) !== temp) {
-      throw new PathChangedError("its folder changed after the check");
-    }
-    if (prefix) {
-      const buffer = new Uint8Array(64 * 1024);
-      while (true) {
-        const count = await prefix.read(buffer);
-        if (count === null) break;
-        await writeAll(file, buffer.subarray(0, count));
-        written += count;
-      }
-    }
+    if (prefix) written += await copyContent(prefix, file);
     await writeAll(file, data);
     written += data.length;
     await file.sync();
@@ -182,9 +167,4 @@ export async function writeAtomically(
     throw error;
   }
   return written;
-}
-
-async function writeAll(file: Deno.FsFile, data: Uint8Array): Promise<void> {
-  let offset = 0;
-  while (offset < data.length) offset += await file.write(data.subarray(offset));
 }

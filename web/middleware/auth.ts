@@ -6,6 +6,7 @@
  * shared FailureThrottle; while it blocks, every check answers 429. Comparisons are
  * constant-time. No header (X-Forwarded-For, X-Real-IP…) makes a request local or trusted.
  */
+import { Buffer } from "node:buffer";
 import type { Context, MiddlewareHandler } from "hono";
 import { deleteCookie, getCookie } from "hono/cookie";
 import type { FailureThrottle } from "./throttle.ts";
@@ -50,8 +51,7 @@ export async function sessionValue(token: string): Promise<string> {
     key,
     encoder.encode("radar dashboard session v1"),
   );
-  return btoa(String.fromCharCode(...new Uint8Array(signature))).replaceAll("+", "-")
-    .replaceAll("/", "_").replace(/=+$/, "");
+  return Buffer.from(signature).toString("base64url");
 }
 
 /** The bearer token a request carries, or undefined (no or malformed Authorization header). */

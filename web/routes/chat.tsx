@@ -15,6 +15,7 @@ import {
   redirectAfterPost,
   renderFragment,
   renderPage,
+  warningFragment,
 } from "../render.tsx";
 import { ChatRunView } from "../views/chat_run.tsx";
 import { Messages, UserMessage } from "../views/conversation.tsx";
@@ -109,26 +110,16 @@ export function chatRoutes(context: RouteContext): Hono {
   app.post("/chat/send", async (c) => {
     const form = await c.req.parseBody();
     const message = field(form, "message");
-    if (!message) {
-      return renderFragment(c, <Notice kind="warning">Type a message first.</Notice>, 422);
-    }
+    if (!message) return warningFragment(c, "Type a message first.", 422);
     if (message.length > maxMessageChars) {
-      return renderFragment(
-        c,
-        <Notice kind="warning">The message is longer than {maxMessageChars} characters.</Notice>,
-        422,
-      );
+      return warningFragment(c, `The message is longer than ${maxMessageChars} characters.`, 422);
     }
     let conversationId = parseId(field(form, "conversation"));
     if (conversationId && !deps.conversations.conversation(conversationId)) {
       conversationId = undefined;
     }
     if (conversationId && chatRuns.activeFor(conversationId)) {
-      return renderFragment(
-        c,
-        <Notice kind="warning">Radar is still answering; wait or cancel first.</Notice>,
-        422,
-      );
+      return warningFragment(c, "Radar is still answering; wait or cancel first.", 422);
     }
     conversationId ??= deps.conversations.createConversation(
       "chat",
@@ -160,30 +151,24 @@ export function chatRoutes(context: RouteContext): Hono {
 
   app.get("/chat/runs/:id", (c) => {
     const run = chatRuns.get(c.req.param("id"));
-    if (!run) {
-      return renderFragment(
-        c,
-        <Notice kind="warning">This run is no longer tracked; reload the page.</Notice>,
-        404,
-      );
-    }
+    if (!run) return warningFragment(c, "This run is no longer tracked; reload the page.", 404);
     return renderFragment(c, <ChatRunView run={run} now={deps.clock.now()} />);
   });
 
   app.post("/chat/runs/:id/cancel", (c) => {
     const run = chatRuns.get(c.req.param("id"));
-    if (!run) return renderFragment(c, <Notice kind="warning">Unknown run.</Notice>, 404);
+    if (!run) return warningFragment(c, "Unknown run.", 404);
     chatRuns.cancel(run.id);
     return renderFragment(c, <ChatRunView run={run} now={deps.clock.now()} />);
   });
 
   app.post("/chat/runs/:id/confirm", async (c) => {
     const run = chatRuns.get(c.req.param("id"));
-    if (!run) return renderFragment(c, <Notice kind="warning">Unknown run.</Notice>, 404);
+    if (!run) return warningFragment(c, "Unknown run.", 404);
     const form = await c.req.parseBody();
     const answer = field(form, "answer");
     if (answer !== "allow" && answer !== "deny") {
-      return renderFragment(c, <Notice kind="warning">Answer allow or deny.</Notice>, 422);
+      return warningFragment(c, "Answer allow or deny.", 422);
     }
     // A stale answer (already decided, timed out) changes nothing: the page gets the run as is.
     chatRuns.answer(run.id, field(form, "confirmation"), answer === "allow");

@@ -1,3 +1,4 @@
+// deno-lint-ignore-file jsx-key -- server-rendered HTML: keys are a client-side diffing concern
 /**
  * `GET /`: scheduler state, last and next heartbeat, pending events, events a hook set aside
  * (`POST /heartbeat/requeue` puts them back), recent notifications, counts and recent
@@ -15,6 +16,7 @@ import { WidgetSlots } from "../views/widgets.tsx";
 import { SourceHealthList } from "../views/source_health.tsx";
 import { requeueAction, RequeuedNotice, SetAsideCard } from "../views/set_aside.tsx";
 import { WaitingCard } from "../views/approvals.tsx";
+import { DefinitionList } from "../views/definition_list.tsx";
 
 const statusCacheMilliseconds = 30_000;
 const statusTimeoutMilliseconds = 3_000;
@@ -26,26 +28,16 @@ function ModelStatusView(props: { status: ModelStatus }) {
   const yesNo = (value: boolean | undefined) =>
     value === undefined ? "unknown" : value ? "yes" : "no";
   return (
-    <dl class="facts">
-      <dt>server</dt>
-      <dd>{status.provider} {status.baseUrl}</dd>
-      <dt>model</dt>
-      <dd>{status.model}</dd>
-      <dt>reachable</dt>
-      <dd class={status.reachable ? "good" : "bad"}>{yesNo(status.reachable)}</dd>
-      <dt>model present</dt>
-      <dd>{yesNo(status.modelPresent)}</dd>
-      <dt>tools supported</dt>
-      <dd>{yesNo(status.supportsTools)}</dd>
-      {status.problem
-        ? (
-          <>
-            <dt>problem</dt>
-            <dd class="bad">{status.problem}</dd>
-          </>
-        )
-        : null}
-    </dl>
+    <DefinitionList
+      lines={[
+        ["server", `${status.provider} ${status.baseUrl}`],
+        ["model", status.model],
+        ["reachable", yesNo(status.reachable), status.reachable ? "good" : "bad"],
+        ["model present", yesNo(status.modelPresent)],
+        ["tools supported", yesNo(status.supportsTools)],
+        status.problem ? ["problem", status.problem, "bad"] : null,
+      ]}
+    />
   );
 }
 
@@ -119,16 +111,10 @@ export function dashboardRoutes(context: RouteContext): Hono {
         </section>
         <section class="card">
           <h2>Counts</h2>
-          <dl class="facts counts">
-            {counts.map(([label, value, href]) => (
-              <>
-                <dt>
-                  <a href={href}>{label}</a>
-                </dt>
-                <dd>{value}</dd>
-              </>
-            ))}
-          </dl>
+          <DefinitionList
+            class="facts counts"
+            lines={counts.map(([label, value, href]) => [<a href={href}>{label}</a>, value])}
+          />
         </section>
         {deps.sourceHealth
           ? (

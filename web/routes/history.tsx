@@ -33,19 +33,6 @@ function readQuery(c: Context): HistoryQuery {
   };
 }
 
-/** An export, streamed a page of messages at a time (a huge conversation is never held whole). */
-function download(
-  c: Context,
-  chunks: Iterable<string>,
-  type: string,
-  filename: string,
-): Response {
-  return c.body(textStream(chunks), 200, {
-    "Content-Type": type,
-    "Content-Disposition": `attachment; filename="${filename}"`,
-  });
-}
-
 /** History routes. */
 export function historyRoutes(context: RouteContext): Hono {
   const app = new Hono();
@@ -184,12 +171,12 @@ export function historyRoutes(context: RouteContext): Hono {
       const id = parseId(c.req.param("id"));
       const conversation = id ? deps.conversations.conversation(id) : undefined;
       if (!conversation) return c.text("No such conversation.", 404);
-      return download(
-        c,
-        chunks(conversation, deps.conversations.eachMessage(conversation.id)),
-        type,
-        `radar-conversation-${conversation.id}.${extension}`,
-      );
+      // Streamed a page of messages at a time: a huge conversation is never held whole.
+      const messages = deps.conversations.eachMessage(conversation.id);
+      return c.body(textStream(chunks(conversation, messages)), 200, {
+        "Content-Type": type,
+        "Content-Disposition": `attachment; filename="radar-conversation-${id}.${extension}"`,
+      });
     });
   }
 

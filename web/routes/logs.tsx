@@ -20,11 +20,7 @@ function AuditTable(props: { rows: ToolCallRecord[]; timeZone: string | undefine
             <td>
               <code>{row.tool}</code>
               {row.conversationId
-                ? (
-                  <>
-                    <a href={`/history/${row.conversationId}`}>#{row.conversationId}</a>
-                  </>
-                )
+                ? <a href={`/history/${row.conversationId}`}>#{row.conversationId}</a>
                 : null}
             </td>
             <td>

@@ -150,18 +150,11 @@ export function memoryRoutes(context: RouteContext): Hono {
     return then(id);
   };
 
-  app.get(
-    "/memory/:id{[0-9]+}",
-    (c) =>
-      withFact(
-        c,
-        (id) =>
-          renderFragment(
-            c,
-            <FactRow fact={deps.facts.getFact(id)!} timeZone={context.timeZone()} />,
-          ),
-      ),
-  );
+  /** The fact's row as it is stored now. */
+  const factRow = (c: Context, id: number) =>
+    renderFragment(c, <FactRow fact={deps.facts.getFact(id)!} timeZone={context.timeZone()} />);
+
+  app.get("/memory/:id{[0-9]+}", (c) => withFact(c, (id) => factRow(c, id)));
   app.get(
     "/memory/:id{[0-9]+}/edit",
     (c) => withFact(c, (id) => renderFragment(c, <FactEditor fact={deps.facts.getFact(id)!} />)),
@@ -179,10 +172,7 @@ export function memoryRoutes(context: RouteContext): Hono {
         return renderFragment(c, <FactEditor fact={fact} error={error} />, 422);
       }
       if (!isHtmx(c)) return c.redirect("/memory", 303);
-      return renderFragment(
-        c,
-        <FactRow fact={deps.facts.getFact(id)!} timeZone={context.timeZone()} />,
-      );
+      return factRow(c, id);
     }));
   const forget = (c: Context) =>
     withFact(c, (id) => {

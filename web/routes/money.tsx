@@ -21,6 +21,10 @@ function nextMonth(month: string): string {
   return `${date.getUTCFullYear()}-${String(date.getUTCMonth() + 1).padStart(2, "0")}`;
 }
 
+const moneyMissing = (
+  <Unavailable what="Money not available." hint="The money ledger is not attached." />
+);
+
 /** Money routes. */
 export function moneyRoutes(context: RouteContext): Hono {
   const app = new Hono();
@@ -28,14 +32,7 @@ export function moneyRoutes(context: RouteContext): Hono {
 
   async function page(c: Context, error?: string) {
     const money = deps.money;
-    if (!money) {
-      return renderPage(
-        c,
-        context,
-        { title: "Money", active: "/money" },
-        <Unavailable what="Money not available." hint="The money ledger is not attached." />,
-      );
-    }
+    if (!money) return renderPage(c, context, { title: "Money", active: "/money" }, moneyMissing);
     const asked = c.req.query("month") ?? "";
     const month = isMonth(asked) ? asked : await money.currentMonth();
     const uncategorized = c.req.query("uncategorized") === "1";

@@ -59,27 +59,8 @@ export function pluginsRoutes(context: RouteContext): Hono {
 
   app.get("/plugins", (c) => {
     const plugins = deps.plugins;
-    const skills = (
-      <>
-        <SkillList skills={deps.skills?.()} />
-        <McpServerList servers={deps.mcpServers?.()} />
-      </>
-    );
-    if (!plugins) {
-      return renderPage(
-        c,
-        context,
-        { title: "Plugins", active: "/plugins" },
-        (
-          <>
-            {pluginsMissing}
-            {skills}
-          </>
-        ),
-      );
-    }
-    const reviews = plugins.pendingReviews();
-    const list = plugins.list().map((summary) => {
+    const reviews = plugins?.pendingReviews() ?? [];
+    const list = plugins?.list().map((summary) => {
       try {
         return { summary, permissions: plugins.details(summary.name).permissions };
       } catch {
@@ -98,8 +79,9 @@ export function pluginsRoutes(context: RouteContext): Hono {
             </Notice>
           )
           : null}
-        <PluginTable plugins={list} />
-        {skills}
+        {list ? <PluginTable plugins={list} /> : pluginsMissing}
+        <SkillList skills={deps.skills?.()} />
+        <McpServerList servers={deps.mcpServers?.()} />
       </>,
     );
   });
@@ -129,16 +111,10 @@ export function pluginsRoutes(context: RouteContext): Hono {
   ): Promise<Response> {
     const plugins = deps.plugins;
     const name = c.req.param("name") ?? "";
-    if (!plugins) {
-      return isHtmx(c)
-        ? flash(c, "Plugins not available.", "warning", 503)
-        : c.text("Plugins not available.", 503);
-    }
-    if (!pluginName.test(name)) {
-      return isHtmx(c)
-        ? flash(c, "Bad plugin name.", "error", 400)
-        : c.text("Bad plugin name.", 400);
-    }
+    const refuse = (message: string, kind: "warning" | "error", status: 400 | 503) =>
+      isHtmx(c) ? flash(c, message, kind, status) : c.text(message, status);
+    if (!plugins) return refuse("Plugins not available.", "warning", 503);
+    if (!pluginName.test(name)) return refuse("Bad plugin name.", "error", 400);
     try {
       await action(plugins, name);
     } catch (error) {

@@ -25,6 +25,11 @@ function readQuery(c: Context): SummariesQuery {
   };
 }
 
+const page = { title: "Summaries", active: "/summaries" };
+const digestsMissing = (
+  <Unavailable what="Digests not available." hint="The digest store is not attached." />
+);
+
 /** Summaries routes. */
 export function summariesRoutes(context: RouteContext): Hono {
   const app = new Hono();
@@ -33,14 +38,7 @@ export function summariesRoutes(context: RouteContext): Hono {
   app.get("/summaries", async (c) => {
     const query = readQuery(c);
     const digests = deps.digests;
-    if (!digests) {
-      return renderPage(
-        c,
-        context,
-        { title: "Summaries", active: "/summaries" },
-        <Unavailable what="Digests not available." hint="The digest store is not attached." />,
-      );
-    }
+    if (!digests) return renderPage(c, context, page, digestsMissing);
     let rows;
     let hasNext = false;
     if (query.search) {
@@ -54,7 +52,7 @@ export function summariesRoutes(context: RouteContext): Hono {
     return renderPage(
       c,
       context,
-      { title: "Summaries", active: "/summaries" },
+      page,
       <>
         <form class="row filters" method="get" action="/summaries" role="search">
           <input

@@ -26,6 +26,18 @@ const daemonMissing = (
   />
 );
 
+/** The POST routes that act on one task or monitor by id. */
+const idActions: Record<string, (daemon: DaemonView, id: number) => unknown> = {
+  "/tasks/:id{[0-9]+}/enable": (daemon, id) => daemon.setTaskEnabled(id, true),
+  "/tasks/:id{[0-9]+}/disable": (daemon, id) => daemon.setTaskEnabled(id, false),
+  "/tasks/:id{[0-9]+}/run": (daemon, id) => daemon.runTaskNow(id),
+  "/tasks/:id{[0-9]+}/delete": (daemon, id) => daemon.removeTask(id),
+  "/tasks/monitors/:id{[0-9]+}/enable": (daemon, id) => daemon.setMonitorEnabled(id, true),
+  "/tasks/monitors/:id{[0-9]+}/disable": (daemon, id) => daemon.setMonitorEnabled(id, false),
+  "/tasks/monitors/:id{[0-9]+}/check": (daemon, id) => daemon.checkMonitorNow(id),
+  "/tasks/monitors/:id{[0-9]+}/delete": (daemon, id) => daemon.removeMonitor(id),
+};
+
 /** Task and monitor routes. */
 export function tasksRoutes(context: RouteContext): Hono {
   const app = new Hono();
@@ -133,12 +145,6 @@ export function tasksRoutes(context: RouteContext): Hono {
     return redirectAfterPost(c, "/tasks");
   }
 
-  function withId(c: Context, action: (daemon: DaemonView, id: number) => unknown) {
-    const id = parseId(c.req.param("id"));
-    if (!id) return Promise.resolve(c.text("Bad id.", 400));
-    return act(c, (daemon) => action(daemon, id));
-  }
-
   app.post("/tasks", async (c) => {
     const form = await c.req.parseBody();
     const schedule = field(form, "schedule");
@@ -150,16 +156,6 @@ export function tasksRoutes(context: RouteContext): Hono {
         daemon.addTask({ name: field(form, "name") || prompt.slice(0, 40), schedule, prompt }),
     );
   });
-  app.post(
-    "/tasks/:id{[0-9]+}/enable",
-    (c) => withId(c, (daemon, id) => daemon.setTaskEnabled(id, true)),
-  );
-  app.post(
-    "/tasks/:id{[0-9]+}/disable",
-    (c) => withId(c, (daemon, id) => daemon.setTaskEnabled(id, false)),
-  );
-  app.post("/tasks/:id{[0-9]+}/run", (c) => withId(c, (daemon, id) => daemon.runTaskNow(id)));
-  app.post("/tasks/:id{[0-9]+}/delete", (c) => withId(c, (daemon, id) => daemon.removeTask(id)));
 
   app.post("/tasks/monitors", async (c) => {
     const form = await c.req.parseBody();
@@ -173,21 +169,12 @@ export function tasksRoutes(context: RouteContext): Hono {
         name: field(form, "name") || undefined,
       }));
   });
-  app.post(
-    "/tasks/monitors/:id{[0-9]+}/enable",
-    (c) => withId(c, (daemon, id) => daemon.setMonitorEnabled(id, true)),
-  );
-  app.post(
-    "/tasks/monitors/:id{[0-9]+}/disable",
-    (c) => withId(c, (daemon, id) => daemon.setMonitorEnabled(id, false)),
-  );
-  app.post(
-    "/tasks/monitors/:id{[0-9]+}/check",
-    (c) => withId(c, (daemon, id) => daemon.checkMonitorNow(id)),
-  );
-  app.post(
-    "/tasks/monitors/:id{[0-9]+}/delete",
-    (c) => withId(c, (daemon, id) => daemon.removeMonitor(id)),
-  );
+  for (const [path, action] of Object.entries(idActions)) {
+    app.post(path, (c) => {
+      const id = parseId(c.req.param("id"));
+      if (!id) return c.text("Bad id.", 400);
+      return act(c, (daemon) => action(daemon, id));
+    });
+  }
   return app;
 }

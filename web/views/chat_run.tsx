@@ -16,13 +16,7 @@ function callsOf(run: ChatRun): ToolCallDisplay[] {
     outcome: execution.result.outcome,
     durationMs: execution.durationMs,
   }));
-  if (run.runningTool) {
-    calls.push({
-      name: run.runningTool.name,
-      argumentsText: run.runningTool.argumentsText,
-      running: true,
-    });
-  }
+  if (run.runningTool) calls.push({ ...run.runningTool, running: true });
   return calls;
 }
 

@@ -53,12 +53,7 @@ const shiftHeading: NonNullable<typeof rules.heading_open> = (
 rules.heading_open = shiftHeading;
 rules.heading_close = shiftHeading;
 
-/** Model Markdown as safe HTML (a string markdown-it escaped). */
-function markdownToHtml(text: string): string {
-  return markdown.render(text);
-}
-
 /** Renders model Markdown inside `<div class="markdown">`. */
 export function Markdown(props: { text: string }) {
-  return <div class="markdown">{raw(markdownToHtml(props.text))}</div>;
+  return <div class="markdown">{raw(markdown.render(props.text))}</div>;
 }

@@ -18,10 +18,6 @@ function scaled(minor: number, max: number, area: number): number {
   return max > 0 ? Math.round((minor / max) * area * 10) / 10 : 0;
 }
 
-function amount(minor: number, currency: string): string {
-  return formatMoney(minor, currency);
-}
-
 /** Spending by category this month, with the average of the compared months as a tick. */
 export function CategoryChart(props: { part: CurrencyReport; month: string }) {
   const { part } = props;
@@ -68,7 +64,7 @@ export function CategoryChart(props: { part: CurrencyReport; month: string }) {
               />
             )}
             <text x={width - valueWidth + 6} y={y + 15} class="money-value">
-              {amount(line.spentMinor, part.currency)}
+              {formatMoney(line.spentMinor, part.currency)}
             </text>
           </g>
         );
@@ -100,28 +96,26 @@ export function MonthChart(props: { part: CurrencyReport }) {
       <title>Spent and received per month ({part.currency})</title>
       {part.months.map((month, index) => {
         const x = gap + index * (2 * barWidth + gap);
-        const spent = scaled(month.spentMinor, max, chartHeight);
-        const received = scaled(month.receivedMinor, max, chartHeight);
+        const bars = [
+          { minor: month.spentMinor, label: "spent", class: "money-bar" },
+          { minor: month.receivedMinor, label: "received", class: "money-bar money-bar-in" },
+        ];
         return (
           <g data-month={month.month}>
-            <rect
-              x={x}
-              y={chartHeight - spent + 4}
-              width={barWidth}
-              height={spent}
-              class="money-bar"
-            >
-              <title>spent {amount(month.spentMinor, part.currency)}</title>
-            </rect>
-            <rect
-              x={x + barWidth}
-              y={chartHeight - received + 4}
-              width={barWidth}
-              height={received}
-              class="money-bar money-bar-in"
-            >
-              <title>received {amount(month.receivedMinor, part.currency)}</title>
-            </rect>
+            {bars.map((bar, side) => {
+              const height = scaled(bar.minor, max, chartHeight);
+              return (
+                <rect
+                  x={x + side * barWidth}
+                  y={chartHeight - height + 4}
+                  width={barWidth}
+                  height={height}
+                  class={bar.class}
+                >
+                  <title>{bar.label} {formatMoney(bar.minor, part.currency)}</title>
+                </rect>
+              );
+            })}
             <text x={x + barWidth} y={chartHeight + 24} text-anchor="middle" class="money-label">
               {month.month}
             </text>

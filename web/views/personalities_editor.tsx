@@ -1,3 +1,4 @@
+// deno-lint-ignore-file jsx-key -- server-rendered HTML: keys are a client-side diffing concern
 /**
  * One personality on /personalities/NAME: what it sets (model, temperature, tools, context
  * documents, prompt size) and the whole file in a textarea (editable ones) or read-only text.
@@ -6,6 +7,7 @@
 import type { PersonalityDetails } from "../../src/core/personality.ts";
 import { Notice } from "./layout.tsx";
 import { personalityHref } from "./personalities.tsx";
+import { DefinitionList } from "./definition_list.tsx";
 
 /** The most characters a personality file may have when saved from the dashboard. */
 export const maxPersonalityChars = 100_000;
@@ -14,68 +16,31 @@ function Settings(props: { personality: PersonalityDetails }) {
   const { personality } = props;
   const tools = personality.tools;
   return (
-    <dl class="facts">
-      <dt>description</dt>
-      <dd>{personality.description || "—"}</dd>
-      <dt>kind</dt>
-      <dd>{personality.kind}</dd>
-      <dt>source</dt>
-      <dd>
-        <code>{personality.source}</code>
-      </dd>
-      <dt>active</dt>
-      <dd class={personality.active ? "good" : undefined}>{personality.active ? "yes" : "no"}</dd>
-      {personality.model
-        ? (
-          <>
-            <dt>model</dt>
-            <dd>{personality.model}</dd>
-          </>
-        )
-        : null}
-      {personality.temperature !== undefined
-        ? (
-          <>
-            <dt>temperature</dt>
-            <dd>{personality.temperature}</dd>
-          </>
-        )
-        : null}
-      {tools?.include?.length
-        ? (
-          <>
-            <dt>tools only</dt>
-            <dd>{tools.include.join(", ")}</dd>
-          </>
-        )
-        : null}
-      {tools?.exclude?.length
-        ? (
-          <>
-            <dt>tools never</dt>
-            <dd>{tools.exclude.join(", ")}</dd>
-          </>
-        )
-        : null}
-      {personality.contextDocuments.length
-        ? (
-          <>
-            <dt>context</dt>
-            <dd>
-              <ul class="plain">
-                {personality.contextDocuments.map((document) => (
-                  <li>
-                    <code>{document.name}</code> {document.description}
-                  </li>
-                ))}
-              </ul>
-            </dd>
-          </>
-        )
-        : null}
-      <dt>system prompt</dt>
-      <dd>about {personality.promptTokens} tokens</dd>
-    </dl>
+    <DefinitionList
+      lines={[
+        ["description", personality.description || "—"],
+        ["kind", personality.kind],
+        ["source", <code>{personality.source}</code>],
+        ["active", personality.active ? "yes" : "no", personality.active ? "good" : undefined],
+        personality.model ? ["model", personality.model] : null,
+        personality.temperature !== undefined ? ["temperature", personality.temperature] : null,
+        tools?.include?.length ? ["tools only", tools.include.join(", ")] : null,
+        tools?.exclude?.length ? ["tools never", tools.exclude.join(", ")] : null,
+        personality.contextDocuments.length
+          ? [
+            "context",
+            <ul class="plain">
+              {personality.contextDocuments.map((document) => (
+                <li>
+                  <code>{document.name}</code> {document.description}
+                </li>
+              ))}
+            </ul>,
+          ]
+          : null,
+        ["system prompt", `about ${personality.promptTokens} tokens`],
+      ]}
+    />
   );
 }
 

@@ -17,18 +17,13 @@ function pageHref(page: number): string {
   return `/summaries?page=${page}`;
 }
 
-/** "Daily digest" or "Weekly digest". */
-function periodLabel(period: Digest["period"]): string {
-  return period === "day" ? "Daily digest" : "Weekly digest";
-}
-
 /** One digest as a card, its period and writing time in `timeZone` with the offset. */
 function DigestCard(props: { digest: Digest; timeZone: string | undefined }) {
   const { digest, timeZone } = props;
   return (
     <article class="card digest" id={`digest-${digest.id}`}>
       <h2>
-        {periodLabel(digest.period)}{" "}
+        {digest.period === "day" ? "Daily digest" : "Weekly digest"}{" "}
         <span class="muted">
           {formatTime(digest.startsAt, timeZone)} –{" "}
           {formatTime(digest.endsAt, timeZone, { zone: true })}

@@ -7,6 +7,7 @@
  */
 import type { WidgetOutcome, WidgetSummary } from "../../src/core/widget.ts";
 import { formatTime } from "./format.ts";
+import { DefinitionList } from "./definition_list.tsx";
 
 /** One card per widget; each loads its body on page load and every refresh interval. */
 export function WidgetSlots(props: { widgets: WidgetSummary[] }) {
@@ -45,18 +46,7 @@ export function WidgetBody(props: { outcome: WidgetOutcome; timeZone: string | u
   return (
     <div class="widget-body">
       {lines.map((line) => <p>{line}</p>)}
-      {rows.length
-        ? (
-          <dl class="facts">
-            {rows.map((row) => (
-              <>
-                <dt>{row.label}</dt>
-                <dd>{row.value}</dd>
-              </>
-            ))}
-          </dl>
-        )
-        : null}
+      {rows.length ? <DefinitionList lines={rows.map((row) => [row.label, row.value])} /> : null}
       {links.length
         ? (
           <ul class="plain">

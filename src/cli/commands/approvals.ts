@@ -9,7 +9,7 @@ import { approvalId, describeApproval, outcomeLine } from "../../application/app
 import { describeGrant } from "../../application/grant_rules.ts";
 import type { ApprovalRecord } from "../../core/approvals.ts";
 import { RadarError, UsageError } from "../../core/errors.ts";
-import { jsonOptionHelp, printJson } from "../json_output.ts";
+import { jsonOptionHelp, printJson, printListing } from "../json_output.ts";
 import { formatDateTime } from "../../core/zoned_time.ts";
 import type { CliContext } from "../context.ts";
 
@@ -46,14 +46,10 @@ export function registerApprovals(program: Command, context: CliContext): void {
     .action(async (options: { all?: boolean; json?: boolean }) => {
       const radar = await context.radar();
       const records = radar.approvals.list({ pendingOnly: !options.all });
-      if (options.json) return printJson(context, records);
-      if (!records.length) {
-        return context.io.stdout(
-          options.all ? "No approvals yet.\n" : "Nothing waits for your yes.\n",
-        );
-      }
+      const empty = options.all ? "No approvals yet." : "Nothing waits for your yes.";
       const zone = radar.config.radar.timezone || undefined;
-      for (const record of records) context.io.stdout(`${approvalLine(record, zone)}\n`);
+      const line = (record: ApprovalRecord) => approvalLine(record, zone);
+      await printListing(context, options.json, records, empty, line);
     });
 
   approvals.command("show").argument("<id>")

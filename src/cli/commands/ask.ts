@@ -5,6 +5,7 @@ import type { CliContext } from "../context.ts";
 import { runTurn } from "../run_turn.ts";
 import { whyNoPerson } from "../control_commands.ts";
 import { terminalConfirm } from "../terminal_io.ts";
+import { printJson } from "../json_output.ts";
 import { untrustedNotice, wrapUntrusted } from "../../core/untrusted_text.ts";
 
 /** Piped stdin beyond this many bytes is cut (with a note to the model). */
@@ -39,11 +40,8 @@ export function registerAsk(program: Command, context: CliContext): void {
       const piped = await context.io.readStdin(maxStdinBytes);
       const message = piped.text.trim() ? withStdin(question, piped) : question;
       const radar = await context.radar();
-      const conversationId = radar.conversations.createConversation(
-        "ask",
-        question,
-        radar.clock.now(),
-      );
+      const now = radar.clock.now();
+      const conversationId = radar.conversations.createConversation("ask", question, now);
       const confirm = questionsFor(context);
       const result = await runTurn(context, {
         conversationId,
@@ -53,37 +51,30 @@ export function registerAsk(program: Command, context: CliContext): void {
         confirm,
         personality: options.personality,
       });
-      if (options.json) {
-        context.io.stdout(
-          JSON.stringify(
-            {
-              conversationId,
-              answer: result.answer,
-              stopReason: result.stopReason,
-              iterations: result.iterations,
-              usage: result.usage ?? null,
-              modelDurationMs: Math.round(result.modelDurationMs),
-              offeredTools: result.offeredTools,
-              estimatedPromptTokens: result.estimatedPromptTokens,
-              toolCalls: result.toolExecutions.map((execution) => ({
-                name: execution.name,
-                arguments: execution.argumentsText,
-                outcome: execution.result.outcome,
-                durationMs: Math.round(execution.durationMs),
-                result: execution.result.text,
-                // The call waits for the user's yes (`radar approvals show ID`).
-                ...(execution.result.approvalId === undefined
-                  ? {}
-                  : { approvalId: execution.result.approvalId }),
-              })),
-              warnings: result.warnings,
-            },
-            null,
-            2,
-          ) + "\n",
-        );
-      } else {
-        context.io.stdout(`${result.answer.trim()}\n`);
+      if (!options.json) context.io.stdout(`${result.answer.trim()}\n`);
+      else {
+        printJson(context, {
+          conversationId,
+          answer: result.answer,
+          stopReason: result.stopReason,
+          iterations: result.iterations,
+          usage: result.usage ?? null,
+          modelDurationMs: Math.round(result.modelDurationMs),
+          offeredTools: result.offeredTools,
+          estimatedPromptTokens: result.estimatedPromptTokens,
+          toolCalls: result.toolExecutions.map((execution) => ({
+            name: execution.name,
+            arguments: execution.argumentsText,
+            outcome: execution.result.outcome,
+            durationMs: Math.round(execution.durationMs),
+            result: execution.result.text,
+            // The call waits for the user's yes (`radar approvals show ID`).
+            ...(execution.result.approvalId === undefined
+              ? {}
+              : { approvalId: execution.result.approvalId }),
+          })),
+          warnings: result.warnings,
+        });
       }
       if (result.stopReason === "max_iterations") context.setExitCode(1);
     });

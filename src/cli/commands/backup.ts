@@ -87,22 +87,18 @@ export function registerBackup(program: Command, context: CliContext): void {
         isProcessAlive,
         processStartTime,
       );
+      const configTarget = loaded.path ?? userConfigPath(context.io.env);
       try {
         const summary = await restoreBackup({
           archive,
           dataDir,
-          configTarget: loaded.path ?? userConfigPath(context.io.env),
+          configTarget,
           replaceConfig: options.replaceConfig ?? false,
           newestSchemaVersion,
           now: new Date(),
         });
-        context.io.stdout(
-          restoreReport(
-            summary,
-            loaded.path ?? userConfigPath(context.io.env),
-            loaded.config.radar.timezone || undefined,
-          ),
-        );
+        const zone = loaded.config.radar.timezone || undefined;
+        context.io.stdout(restoreReport(summary, configTarget, zone));
       } finally {
         lock.release();
       }

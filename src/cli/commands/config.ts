@@ -16,10 +16,7 @@ export function registerConfig(program: Command, context: CliContext): void {
       const loaded = await context.config();
       for (const warning of loaded.warnings) context.io.stderr(`warning: ${warning}\n`);
       const masked = maskSecrets(loaded.config);
-      if (options.json) {
-        context.io.stdout(JSON.stringify(masked, null, 2) + "\n");
-        return;
-      }
+      if (options.json) return printJson(context, masked);
       context.io.stdout(
         `# ${loaded.path ?? "embedded defaults (no config file)"}\n${stringify(masked)}`,
       );

@@ -10,9 +10,7 @@ import { describeTask } from "./task_description.ts";
 import { MonitorService } from "../../sources/monitors/monitor_service.ts";
 import { isFailing } from "../../core/schedule.ts";
 import { watcherReports, watcherStatusLines } from "../../daemon/watcher_report.ts";
-
-/** Extra status lines from other daemon concerns (tasks, monitors). */
-const daemonStatusLines: Array<(radar: Radar) => string[]> = [];
+import type { WatcherReport } from "../../core/watched_folders.ts";
 
 /** What the running daemon made of the last change to its config file (nothing: in step). */
 export function configStateLines(state: ConfigState | undefined): string[] {
@@ -29,8 +27,11 @@ export function configStateLines(state: ConfigState | undefined): string[] {
   ];
 }
 
-/** The daemon status section. */
-export function daemonStatus(radar: Radar): string[] {
+/** The daemon status section; `watchers` as `radar status` looked at them (default: look now). */
+export function daemonStatus(
+  radar: Radar,
+  watchers: WatcherReport[] = watcherReports(radar.config, radar.watchedFiles, Deno.env.toObject()),
+): string[] {
   const { config, clock } = radar;
   const timeZone = config.radar.timezone || undefined;
   const now = clock.now();
@@ -83,12 +84,7 @@ export function daemonStatus(radar: Radar): string[] {
       day.promptTokens + day.completionTokens
     } tokens`,
   );
-  lines.push(
-    ...watcherStatusLines(
-      watcherReports(config, radar.watchedFiles, Deno.env.toObject()),
-      timeZone,
-    ),
-  );
+  lines.push(...watcherStatusLines(watchers, timeZone));
   const tasks = radar.tasks.list();
   lines.push(tasks.length ? "tasks:" : "tasks:     none (radar task add)");
   for (const task of tasks) {
@@ -103,6 +99,5 @@ export function daemonStatus(radar: Radar): string[] {
       : "monitors:  none (radar monitor add URL)",
   );
   for (const monitor of monitors) lines.push(`  ${MonitorService.describe(monitor, timeZone)}`);
-  for (const extra of daemonStatusLines) lines.push(...extra(radar));
   return lines;
 }

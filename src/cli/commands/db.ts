@@ -12,6 +12,7 @@ import { clearDamage, recordDamage } from "../../adapters/sqlite/damage_marker.t
 import { damageAdvice } from "../../core/database_damage.ts";
 import { fileStamp } from "../../core/file_stamp.ts";
 import { registerDbRecover } from "./db_recover.ts";
+import { jsonOptionHelp, printJson } from "../json_output.ts";
 
 /** Registers `db` (check, recover, backup). */
 export function registerDb(program: Command, context: CliContext): void {
@@ -21,7 +22,7 @@ export function registerDb(program: Command, context: CliContext): void {
 
   db.command("check")
     .description("run SQLite's integrity and foreign key checks (exit 1 when damaged)")
-    .option("--json", "print JSON")
+    .option("--json", jsonOptionHelp)
     .action(async (options: { json?: boolean }) => {
       const { dataDir } = await context.config();
       const path = join(dataDir, "radar.db");
@@ -42,9 +43,8 @@ export function registerDb(program: Command, context: CliContext): void {
           new Date(),
         );
       }
-      if (options.json) {
-        context.io.stdout(`${JSON.stringify(check, null, 2)}\n`);
-      } else if (check.ok) {
+      if (options.json) printJson(context, check);
+      else if (check.ok) {
         context.io.stdout(
           `Database ${path} is intact (integrity and foreign keys checked in ${check.durationMs} ms, ` +
             `${(check.sizeBytes / 1024).toFixed(0)} KiB).\n`,

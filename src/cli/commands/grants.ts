@@ -6,7 +6,7 @@
  */
 import type { Command } from "commander";
 import { describeGrant } from "../../application/grant_rules.ts";
-import { jsonOptionHelp, printJson } from "../json_output.ts";
+import { jsonOptionHelp, printListing } from "../json_output.ts";
 import type { CliContext } from "../context.ts";
 import { parsePatterns } from "./approvals.ts";
 
@@ -20,9 +20,7 @@ export function registerGrants(program: Command, context: CliContext): void {
     jsonOptionHelp,
   ).action(async (options: { json?: boolean }) => {
     const listed = (await context.radar()).grants.list();
-    if (options.json) return printJson(context, listed);
-    if (!listed.length) return context.io.stdout("No standing grants.\n");
-    for (const grant of listed) {
+    await printListing(context, options.json, listed, "No standing grants.", (grant) => {
       const used = grant.uses
         ? `, used ${grant.uses}×, last ${grant.lastUsedAt?.slice(0, 16)}`
         : "";
@@ -30,9 +28,11 @@ export function registerGrants(program: Command, context: CliContext): void {
         ? "radar.yaml"
         : `added ${grant.createdAt?.slice(0, 10)}`;
       const note = grant.note ? ` — ${grant.note}` : "";
-      context.io.stdout(`${grant.id.padEnd(9)} ${describeGrant(grant)}  (${from}${used})${note}\n`);
-      for (const problem of grant.problems) context.io.stdout(`          ignored: ${problem}\n`);
-    }
+      const ignored = grant.problems.map((problem) => `\n          ignored: ${problem}`);
+      return `${grant.id.padEnd(9)} ${describeGrant(grant)}  (${from}${used})${note}${
+        ignored.join("")
+      }`;
+    });
   });
 
   grants.command("add")

@@ -1,9 +1,8 @@
 /** `radar heartbeat [--dry-run]` and `radar heartbeat log`. */
-import { checkLimit } from "../../core/bounds.ts";
 import type { Command } from "commander";
-import { jsonOptionHelp, printJson } from "../json_output.ts";
+import { jsonOptionHelp, printListing } from "../json_output.ts";
 import type { CliContext } from "../context.ts";
-import { parseCount } from "../arguments.ts";
+import { parseLimit } from "../arguments.ts";
 import { formatEvents } from "../../core/heartbeat.ts";
 import type { RunRecord } from "../../core/schedule_ports.ts";
 import { formatStoredTime } from "../../core/zoned_time.ts";
@@ -79,19 +78,13 @@ export function registerHeartbeat(program: Command, context: CliContext): void {
     .option("--json", jsonOptionHelp)
     .action(async (options: { limit: string; all?: boolean; json?: boolean }) => {
       const { runs, config } = await context.radar();
-      const rows = runs.recent(checkLimit(parseCount(options.limit, "--limit"), "--limit"), {
+      const rows = runs.recent(parseLimit(options.limit), {
         skipped: options.all ? undefined : false,
       });
-      if (options.json) return printJson(context, rows);
-      if (!rows.length) {
-        context.io.stdout(
-          options.all
-            ? "No ticks yet.\n"
-            : "No heartbeat has called the model yet (--all shows skipped ticks).\n",
-        );
-        return;
-      }
+      const empty = options.all
+        ? "No ticks yet."
+        : "No heartbeat has called the model yet (--all shows skipped ticks).";
       const timeZone = config.radar.timezone || undefined;
-      for (const run of rows) context.io.stdout(`${describeRun(run, timeZone)}\n`);
+      await printListing(context, options.json, rows, empty, (run) => describeRun(run, timeZone));
     });
 }

@@ -1,11 +1,10 @@
 /** `radar history`: list conversations, show one. */
-import { checkLimit } from "../../core/bounds.ts";
 import type { Command } from "commander";
 import { NotFoundError, UsageError } from "../../core/errors.ts";
 import type { ConversationKind } from "../../core/tool.ts";
-import { jsonOptionHelp, printJson } from "../json_output.ts";
+import { jsonOptionHelp, printListing } from "../json_output.ts";
 import type { CliContext } from "../context.ts";
-import { parseCount, parseId } from "../arguments.ts";
+import { parseId, parseLimit } from "../arguments.ts";
 import { conversationJsonChunks } from "../../../web/views/export_stream.ts";
 import { formatClock, formatDate, formatStoredTime } from "../../core/zoned_time.ts";
 
@@ -43,27 +42,25 @@ export function registerHistory(program: Command, context: CliContext): void {
       }
       const radar = await context.radar();
       const rows = radar.conversations.list({
-        limit: checkLimit(parseCount(options.limit, "--limit"), "--limit"),
+        limit: parseLimit(options.limit),
         kind: options.kind as ConversationKind | undefined,
         search: options.search,
       });
-      if (options.json) return printJson(context, rows);
-      if (!rows.length) {
-        const filtered = options.search !== undefined || options.kind !== undefined;
-        return context.io.stdout(
-          filtered ? "No conversation matches.\n" : "No conversations yet.\n",
-        );
-      }
+      const filtered = options.search !== undefined || options.kind !== undefined;
+      const empty = filtered ? "No conversation matches." : "No conversations yet.";
       const timeZone = radar.config.radar.timezone || undefined;
-      for (const row of rows) {
-        context.io.stdout(
+      await printListing(
+        context,
+        options.json,
+        rows,
+        empty,
+        (row) =>
           `${String(row.id).padStart(5)}  ${formatStoredTime(row.updatedAt, timeZone)}  ${
             row.kind.padEnd(9)
           } ${String(row.messageCount).padStart(3)} msgs  ${row.title}${
             row.interruptedAt ? "  (interrupted)" : ""
-          }\n`,
-        );
-      }
+          }`,
+      );
     });
   history.command("show")
     .description("show every message and tool call of a conversation")

@@ -13,6 +13,7 @@ import { documentParsers } from "../../runtime/document_parsers.ts";
 import { createMetadataLookup } from "../../tools/metadata_lookup.ts";
 import { filesToFile, type FilingStep, planFile } from "../../tools/library_scan.ts";
 import { printJson } from "../json_output.ts";
+import { showCount } from "../progress.ts";
 import { type ApplyOutcome, applySteps } from "./library_apply.ts";
 
 /** Registers `library`. */
@@ -77,10 +78,7 @@ export function registerLibrary(program: Command, context: CliContext): void {
         const signal = new AbortController().signal;
         const steps: FilingStep[] = [];
         for (const [index, path] of files.entries()) {
-          if (io.stderrIsTerminal) {
-            io.clearStderrLine();
-            io.stderr(`${index + 1}/${files.length} ${guard.display(path).slice(-60)}`);
-          }
+          showCount(io, index + 1, files.length, guard.display(path));
           steps.push(await planFile(planning, path, signal));
         }
         if (io.stderrIsTerminal && files.length) io.clearStderrLine();

@@ -13,6 +13,8 @@ import { whyNoPerson } from "../control_commands.ts";
 import { terminalConfirm } from "../terminal_io.ts";
 import { UsageError } from "../../core/errors.ts";
 import { runTurn } from "../run_turn.ts";
+import { pathExists } from "../../adapters/os/quiet_fs.ts";
+import { showCount } from "../progress.ts";
 
 /** What became of one planned file. */
 export interface ApplyOutcome {
@@ -60,10 +62,7 @@ export async function applySteps(
       outcomes.push({ done: false });
       continue;
     }
-    if (io.stderrIsTerminal) {
-      io.clearStderrLine();
-      io.stderr(`${index + 1}/${steps.length} ${guard.display(step.path).slice(-60)}`);
-    }
+    showCount(io, index + 1, steps.length, guard.display(step.path));
     outcomes.push(await applyStep(radar, context, step));
   }
   if (io.stderrIsTerminal) io.clearStderrLine();
@@ -104,7 +103,7 @@ async function fileByReading(
       interactive: context.interactive,
       confirm: context.confirm,
     });
-    const moved = !(await exists(step.path));
+    const moved = !pathExists(step.path);
     return moved
       ? { done: true }
       : { done: false, reason: firstLine(result.answer || "the model did not file it") };
@@ -113,15 +112,6 @@ async function fileByReading(
       done: false,
       reason: firstLine(error instanceof Error ? error.message : String(error)),
     };
-  }
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.lstat(path);
-    return true;
-  } catch {
-    return false;
   }
 }
 

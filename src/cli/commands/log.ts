@@ -1,9 +1,8 @@
 /** `radar log tools`: the tool audit trail. */
-import { checkLimit } from "../../core/bounds.ts";
 import type { Command } from "commander";
 import { jsonOptionHelp, printJson } from "../json_output.ts";
 import type { CliContext } from "../context.ts";
-import { parseCount } from "../arguments.ts";
+import { parseLimit } from "../arguments.ts";
 import { formatDateTime } from "../../core/zoned_time.ts";
 
 /** Registers `log` and `log tools`. */
@@ -18,7 +17,7 @@ export function registerLog(program: Command, context: CliContext): void {
     .action(async (options: { limit: string; tool?: string; failed?: boolean; json?: boolean }) => {
       const radar = await context.radar();
       const rows = radar.toolCalls.list({
-        limit: checkLimit(parseCount(options.limit, "--limit"), "--limit"),
+        limit: parseLimit(options.limit),
         tool: options.tool,
         failed: options.failed,
       });

@@ -16,7 +16,7 @@ import {
 } from "../../mcp/mcp_servers.ts";
 import type { Radar } from "../../runtime/open_radar.ts";
 import type { CliContext } from "../context.ts";
-import { jsonOptionHelp, printJson } from "../json_output.ts";
+import { jsonOptionHelp, printListing } from "../json_output.ts";
 
 /** Options of `radar mcp add`. */
 interface AddOptions {
@@ -40,11 +40,8 @@ export function registerMcp(program: Command, context: CliContext): void {
     .action(async (options: { json?: boolean }) => {
       const { radar, approvals } = await open();
       const statuses = mcpServerStatuses(radar.config, approvals);
-      if (options.json) return printJson(context, statuses);
-      if (!statuses.length) {
-        return context.io.stdout("No MCP servers (add one to mcp.servers or `radar mcp add`).\n");
-      }
-      for (const status of statuses) context.io.stdout(`${describeStatus(status)}\n`);
+      const empty = "No MCP servers (add one to mcp.servers or `radar mcp add`).";
+      await printListing(context, options.json, statuses, empty, describeStatus);
     });
 
   mcp.command("add")

@@ -1,19 +1,14 @@
 /** `radar memory list|search|add|forget`. */
-import { checkLimit } from "../../core/bounds.ts";
 import type { Command } from "commander";
 import { NotFoundError, RadarError, UsageError } from "../../core/errors.ts";
 import { type Fact, factCategories, type FactCategory } from "../../core/ports.ts";
-import { jsonOptionHelp, printJson } from "../json_output.ts";
+import { jsonOptionHelp, printListing } from "../json_output.ts";
 import type { CliContext } from "../context.ts";
-import { parseCount, parseId } from "../arguments.ts";
+import { parseId, parseLimit } from "../arguments.ts";
 
-function printFacts(context: CliContext, facts: Fact[], empty: string): void {
-  if (!facts.length) return context.io.stdout(`${empty}\n`);
-  for (const fact of facts) {
-    context.io.stdout(
-      `${String(fact.id).padStart(5)}  ${fact.category.padEnd(16)} ${fact.content}\n`,
-    );
-  }
+/** One fact in one line. */
+function factLine(fact: Fact): string {
+  return `${String(fact.id).padStart(5)}  ${fact.category.padEnd(16)} ${fact.content}`;
 }
 
 function parseCategory(value: string | undefined): FactCategory | undefined {
@@ -35,11 +30,10 @@ export function registerMemory(program: Command, context: CliContext): void {
     .action(async (options: { limit: string; category?: string; json?: boolean }) => {
       // Through the memory hooks: a listing hides what a search would (filter_memory_pattern).
       const facts = await (await context.radar()).memory.listFacts({
-        limit: checkLimit(parseCount(options.limit, "--limit"), "--limit"),
+        limit: parseLimit(options.limit),
         category: parseCategory(options.category),
       });
-      if (options.json) return printJson(context, facts);
-      printFacts(context, facts, "No facts remembered yet.");
+      await printListing(context, options.json, facts, "No facts remembered yet.", factLine);
     });
   memory.command("search")
     .description("full-text search of facts")
@@ -49,10 +43,10 @@ export function registerMemory(program: Command, context: CliContext): void {
     .action(async (words: string[], options: { limit: string; json?: boolean }) => {
       const facts = await (await context.radar()).memory.searchFacts(
         words.join(" "),
-        checkLimit(parseCount(options.limit, "--limit"), "--limit"),
+        parseLimit(options.limit),
       );
-      if (options.json) return printJson(context, facts);
-      printFacts(context, facts, `No facts match "${words.join(" ")}".`);
+      const empty = `No facts match "${words.join(" ")}".`;
+      await printListing(context, options.json, facts, empty, factLine);
     });
   memory.command("add")
     .description("remember a fact")

@@ -5,9 +5,8 @@
 import { resolve } from "node:path";
 import type { Command } from "commander";
 import type { CliContext } from "../context.ts";
-import { jsonOptionHelp, printJson } from "../json_output.ts";
-import { parseCount, parseId } from "../arguments.ts";
-import { checkLimit } from "../../core/bounds.ts";
+import { jsonOptionHelp, printJson, printListing } from "../json_output.ts";
+import { parseId, parseLimit } from "../arguments.ts";
 import { UsageError } from "../../core/errors.ts";
 import { terminalConfirm } from "../terminal_io.ts";
 import type { CsvOverrides, CsvPreview } from "../../core/money_book.ts";
@@ -195,7 +194,7 @@ export function registerMoney(program: Command, context: CliContext): void {
       limit: string;
       json?: boolean;
     }) => {
-      const limit = checkLimit(parseCount(options.limit, "--limit"), "--limit");
+      const limit = parseLimit(options.limit);
       const rows = (await context.radar()).money.transactions({
         limit,
         ...(options.month ? { month: options.month } : {}),
@@ -203,9 +202,7 @@ export function registerMoney(program: Command, context: CliContext): void {
         ...(options.uncategorized ? { uncategorized: true } : {}),
         ...(options.account ? { account: options.account } : {}),
       });
-      if (options.json) return printJson(context, rows);
-      if (!rows.length) return context.io.stdout("No transactions.\n");
-      context.io.stdout(rows.map(transactionLine).join("\n") + "\n");
+      await printListing(context, options.json, rows, "No transactions.", transactionLine);
     });
 
   money.command("accounts")
@@ -213,19 +210,14 @@ export function registerMoney(program: Command, context: CliContext): void {
     .option("--json", jsonOptionHelp)
     .action(async (options: { json?: boolean }) => {
       const accounts = (await context.radar()).money.accounts();
-      if (options.json) return printJson(context, accounts);
-      if (!accounts.length) {
-        return context.io.stdout("No statements imported yet (radar money import FILE).\n");
-      }
-      for (const account of accounts) {
+      const empty = "No statements imported yet (radar money import FILE).";
+      await printListing(context, options.json, accounts, empty, (account) => {
         const balance = account.balance
           ? `, balance ${
             formatMoney(account.balance.amountMinor, account.balance.currency)
           } on ${account.balance.on}`
           : "";
-        context.io.stdout(
-          `${account.name}: ${account.transactions} transactions ${account.firstOn} – ${account.lastOn}${balance}\n`,
-        );
-      }
+        return `${account.name}: ${account.transactions} transactions ${account.firstOn} – ${account.lastOn}${balance}`;
+      });
     });
 }

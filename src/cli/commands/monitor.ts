@@ -2,7 +2,7 @@
 import { everyProblem } from "../../core/bounds.ts";
 import type { Command } from "commander";
 import { MonitorService } from "../../sources/monitors/monitor_service.ts";
-import { jsonOptionHelp, printJson } from "../json_output.ts";
+import { jsonOptionHelp, printListing } from "../json_output.ts";
 import type { CliContext } from "../context.ts";
 import { parseId } from "../arguments.ts";
 import { NotFoundError, UsageError } from "../../core/errors.ts";
@@ -45,29 +45,12 @@ export function registerMonitor(program: Command, context: CliContext): void {
     jsonOptionHelp,
   ).action(async (options: { json?: boolean }) => {
     const monitors = (await context.radar()).monitors.list();
-    if (options.json) return printJson(context, monitors);
-    if (!monitors.length) return context.io.stdout("No monitors yet.\n");
-    for (const item of monitors) context.io.stdout(`${await describe(item)}\n`);
+    await printListing(context, options.json, monitors, "No monitors yet.", describe);
   });
 
-  monitor.command("remove").argument("<id>").description("delete a monitor").action(
-    async (id: string) => {
-      if (!(await context.radar()).monitors.remove(parseId(id))) {
-        throw new NotFoundError(`Cannot remove monitor ${id}: no such monitor`);
-      }
-      context.io.stdout(`Removed monitor #${id}.\n`);
-    },
-  );
-
-  for (const enabled of [true, false]) {
-    monitor.command(enabled ? "enable" : "disable").argument("<id>")
-      .description(enabled ? "resume a monitor (checked on the next tick)" : "pause a monitor")
-      .action(async (id: string) => {
-        const updated = (await context.radar()).monitors.setEnabled(parseId(id), enabled);
-        if (!updated) throw new NotFoundError(`Cannot change monitor ${id}: no such monitor`);
-        context.io.stdout(`${await describe(updated)}\n`);
-      });
-  }
+  const monitors = async () => (await context.radar()).monitors;
+  const resumeNote = " (checked on the next tick)";
+  registerRowCommands(monitor, context, "monitor", monitors, describe, resumeNote);
 
   monitor.command("check-now").argument("<id>")
     .description("check a monitor now; a change is queued for the next heartbeat")
@@ -87,4 +70,38 @@ export function registerMonitor(program: Command, context: CliContext): void {
       if (check.outcome === "changed") context.io.stdout(`${check.detail}\n`);
       if (check.outcome === "failed") context.setExitCode(1);
     });
+}
+
+/**
+ * Registers `remove`, `enable` and `disable` under `parent` for numbered rows called `noun`
+ * (monitors here, tasks too); `describe` gives a switched row's line, `resumeNote` ends enable's
+ * description.
+ */
+export function registerRowCommands<Row>(
+  parent: Command,
+  context: CliContext,
+  noun: string,
+  rows: () => Promise<
+    { remove(id: number): boolean; setEnabled(id: number, enabled: boolean): Row | undefined }
+  >,
+  describe: (row: Row) => Promise<string>,
+  resumeNote = "",
+): void {
+  parent.command("remove").argument("<id>").description(`delete a ${noun}`).action(
+    async (id: string) => {
+      if (!(await rows()).remove(parseId(id))) {
+        throw new NotFoundError(`Cannot remove ${noun} ${id}: no such ${noun}`);
+      }
+      context.io.stdout(`Removed ${noun} #${id}.\n`);
+    },
+  );
+  for (const enabled of [true, false]) {
+    parent.command(enabled ? "enable" : "disable").argument("<id>")
+      .description(enabled ? `resume a ${noun}${resumeNote}` : `pause a ${noun}`)
+      .action(async (id: string) => {
+        const updated = (await rows()).setEnabled(parseId(id), enabled);
+        if (!updated) throw new NotFoundError(`Cannot change ${noun} ${id}: no such ${noun}`);
+        context.io.stdout(`${await describe(updated)}\n`);
+      });
+  }
 }

@@ -5,7 +5,7 @@
 import type { Command } from "commander";
 import type { OutboxEntry } from "../../core/work_ports.ts";
 import { parseCount } from "../arguments.ts";
-import { jsonOptionHelp, printJson } from "../json_output.ts";
+import { jsonOptionHelp, printListing } from "../json_output.ts";
 import type { CliContext } from "../context.ts";
 import { formatDateTime } from "../../core/zoned_time.ts";
 
@@ -34,15 +34,11 @@ export function registerNotifications(program: Command, context: CliContext): vo
     .action(async (options: { limit: string; json?: boolean }) => {
       const radar = await context.radar();
       const entries = radar.outbox.recent(parseCount(options.limit, "--limit"), "notify");
-      if (options.json) return printJson(context, entries);
-      if (!entries.length) return context.io.stdout("No notifications yet.\n");
       const zone = radar.config.radar.timezone || undefined;
-      for (const entry of entries) {
+      await printListing(context, options.json, entries, "No notifications yet.", (entry) => {
         const text = (entry.title ? `${entry.title}: ` : "") + (entry.body ?? entry.summary);
-        context.io.stdout(
-          `${formatDateTime(new Date(entry.createdAt), zone)}  ${deliveryWords(entry)}\n` +
-            `      ${text.replace(/\s+/g, " ").slice(0, 160)}\n`,
-        );
-      }
+        return `${formatDateTime(new Date(entry.createdAt), zone)}  ${deliveryWords(entry)}\n` +
+          `      ${text.replace(/\s+/g, " ").slice(0, 160)}`;
+      });
     });
 }

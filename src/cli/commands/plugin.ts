@@ -121,30 +121,20 @@ export function registerPlugin(program: Command, context: CliContext): void {
         }).`,
       );
     });
-  plugin.command("reject")
-    .description("reject a pending plugin (moves it to failed/)")
-    .argument("<name>", "plugin name")
-    .action(async (name: string) => {
-      const system = await plugins(context);
-      system.api.reject(name);
-      out(`Plugin ${name} rejected.`);
-    });
-  plugin.command("enable")
-    .description("enable an approved plugin")
-    .argument("<name>", "plugin name")
-    .action(async (name: string) => {
-      const system = await plugins(context);
-      await system.api.enable(name);
-      out(`Plugin ${name} enabled.`);
-    });
-  plugin.command("disable")
-    .description("disable a plugin (it stays approved)")
-    .argument("<name>", "plugin name")
-    .action(async (name: string) => {
-      const system = await plugins(context);
-      await system.api.disable(name);
-      out(`Plugin ${name} disabled.`);
-    });
+  const switches = [
+    ["reject", "reject a pending plugin (moves it to failed/)", "rejected"],
+    ["enable", "enable an approved plugin", "enabled"],
+    ["disable", "disable a plugin (it stays approved)", "disabled"],
+  ] as const;
+  for (const [command, description, done] of switches) {
+    plugin.command(command)
+      .description(description)
+      .argument("<name>", "plugin name")
+      .action(async (name: string) => {
+        await (await plugins(context)).api[command](name);
+        out(`Plugin ${name} ${done}.`);
+      });
+  }
   plugin.command("rollback")
     .description("go back to a previously approved version")
     .argument("<name>", "plugin name")

@@ -22,7 +22,8 @@ export function registerStatus(program: Command, context: CliContext): void {
       const status = await radar.model.status();
       if (!status.reachable) context.setExitCode(ExitCode.failure);
       const sections: string[] = [];
-      for (const section of statusSections) sections.push(...await section(radar));
+      const watchers = watcherReports(radar.config, radar.watchedFiles, Deno.env.toObject());
+      for (const section of statusSections) sections.push(...await section(radar, watchers));
       // Built once: the text lines and --json's records come from the same look.
       const sources = radar.sourceHealth.records(Deno.env.toObject());
       sections.push(...sourceHealthLines(sources, radar.config.radar.timezone || undefined));
@@ -42,7 +43,7 @@ export function registerStatus(program: Command, context: CliContext): void {
           llm: status,
           sections,
           sources,
-          watchers: watcherReports(radar.config, radar.watchedFiles, Deno.env.toObject()),
+          watchers,
         });
       }
       io.stdout(`config:    ${radar.loaded.path ?? "(none: embedded defaults)"}\n`);
@@ -52,12 +53,8 @@ export function registerStatus(program: Command, context: CliContext): void {
           (size / 1024).toFixed(0)
         } KiB; ${database.conversations} conversations, ${database.facts} facts)\n`,
       );
-      io.stdout(`  ${database.integrity}
-`);
-      if (database.readOnly) {
-        io.stdout(`  read-only: ${database.readOnly}
-`);
-      }
+      io.stdout(`  ${database.integrity}\n`);
+      if (database.readOnly) io.stdout(`  read-only: ${database.readOnly}\n`);
       io.stdout(`llm:       ${status.provider} ${status.baseUrl} model ${status.model}\n`);
       io.stdout(`  reachable: ${status.reachable ? "yes" : "no"}\n`);
       if (status.modelPresent !== undefined) {

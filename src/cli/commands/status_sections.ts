@@ -1,5 +1,6 @@
 /** The sections of `radar status` after the basics: daemon, exec, plugins (sources: status.ts). */
 import type { Radar } from "../../runtime/open_radar.ts";
+import type { WatcherReport } from "../../core/watched_folders.ts";
 import { execStatusLines } from "./exec_status.ts";
 import { daemonStatus } from "./daemon_status.ts";
 import { pluginStatusLines } from "./plugin_status.ts";
@@ -8,8 +9,14 @@ import { backupStatusLines } from "./backup_status.ts";
 import { budgetStatusLines } from "./budget_status.ts";
 import { browserStatusLines } from "./browser_status.ts";
 
-/** A section of `radar status` contributed by a concern (daemon, tools, plugins). */
-export type StatusSection = (radar: Radar) => Promise<string[]> | string[];
+/**
+ * A section of `radar status` contributed by a concern (daemon, tools, plugins); `watchers` are
+ * the folder watchers' reports, looked at once per status.
+ */
+export type StatusSection = (
+  radar: Radar,
+  watchers: WatcherReport[],
+) => Promise<string[]> | string[];
 
 /** Extra status sections, in order; concerns append theirs. */
 export const statusSections: StatusSection[] = [

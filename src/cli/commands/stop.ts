@@ -5,8 +5,8 @@ import type { CliContext } from "../context.ts";
 import { RadarError } from "../../core/errors.ts";
 import { isProcessAlive } from "../../adapters/os/process.ts";
 import { sleep } from "../../adapters/clock.ts";
-import { checkLimit, maxTimeoutSeconds } from "../../core/bounds.ts";
-import { parseCount } from "../arguments.ts";
+import { maxTimeoutSeconds } from "../../core/bounds.ts";
+import { parseLimit } from "../arguments.ts";
 
 /** Waits until `pid` is gone or `timeoutMs` passed; true when gone. */
 async function waitForExit(pid: number, timeoutMs: number): Promise<boolean> {
@@ -25,14 +25,11 @@ export function registerStop(program: Command, context: CliContext): void {
     .option("--timeout <seconds>", "how long to wait (at most 86400)", "30")
     .action(async (given: { timeout: string }) => {
       const options = {
-        timeout: checkLimit(parseCount(given.timeout, "--timeout"), "--timeout", maxTimeoutSeconds),
+        timeout: parseLimit(given.timeout, "--timeout", maxTimeoutSeconds),
       };
       const { dataDir } = await context.config();
       const daemon = runningDaemon(dataDir);
-      if (!daemon) {
-        context.io.stdout("Radar is not running.\n");
-        return;
-      }
+      if (!daemon) return context.io.stdout("Radar is not running.\n");
       try {
         Deno.kill(daemon.pid, "SIGTERM");
       } catch (error) {

@@ -2,7 +2,7 @@
 import { everyProblem } from "../../core/bounds.ts";
 import type { Command } from "commander";
 import { describeTask } from "./task_description.ts";
-import { jsonOptionHelp, printJson } from "../json_output.ts";
+import { jsonOptionHelp, printListing } from "../json_output.ts";
 import type { CliContext } from "../context.ts";
 import { parseId } from "../arguments.ts";
 import { NotFoundError, RadarError, UsageError } from "../../core/errors.ts";
@@ -13,6 +13,7 @@ import { effectiveTimeZone } from "../../core/zoned_time.ts";
 import { whenExamples } from "../../tools/schedule_when.ts";
 import { readTaskSchedule } from "../../runtime/task_schedule_words.ts";
 import { registerTaskLog } from "./task_log.ts";
+import { registerRowCommands } from "./monitor.ts";
 
 /** Registers `task` and its subcommands. */
 export function registerTask(program: Command, context: CliContext): void {
@@ -92,21 +93,15 @@ export function registerTask(program: Command, context: CliContext): void {
     jsonOptionHelp,
   ).action(async (options: { json?: boolean }) => {
     const daemon = await context.radar();
-    const tasks = daemon.tasks.list();
-    if (options.json) {
-      return printJson(
-        context,
-        tasks.map((item) => ({ ...item, needsApproval: daemon.tasks.needsApproval(item.id) })),
-      );
-    }
-    if (!tasks.length) return context.io.stdout("No tasks yet.\n");
-    for (const item of tasks) {
-      const approval = daemon.tasks.needsApproval(item.id)
+    const tasks = daemon.tasks.list()
+      .map((item) => ({ ...item, needsApproval: daemon.tasks.needsApproval(item.id) }));
+    await printListing(context, options.json, tasks, "No tasks yet.", async (item) => {
+      const approval = item.needsApproval
         ? ` — needs approval: created by the model, runs with read-only tools until ` +
           `radar task approve ${item.id}`
         : "";
-      context.io.stdout(`${await describe(item)}${approval}\n`);
-    }
+      return `${await describe(item)}${approval}`;
+    });
   });
 
   registerTaskLog(task, context);
@@ -125,24 +120,7 @@ export function registerTask(program: Command, context: CliContext): void {
       context.io.stdout(`Approved task #${record.id}: ${record.message}\n`);
     });
 
-  task.command("remove").argument("<id>").description("delete a task").action(
-    async (id: string) => {
-      if (!(await context.radar()).tasks.remove(parseId(id))) {
-        throw new NotFoundError(`Cannot remove task ${id}: no such task`);
-      }
-      context.io.stdout(`Removed task #${id}.\n`);
-    },
-  );
-
-  for (const enabled of [true, false]) {
-    task.command(enabled ? "enable" : "disable").argument("<id>")
-      .description(enabled ? "resume a task" : "pause a task")
-      .action(async (id: string) => {
-        const updated = (await context.radar()).tasks.setEnabled(parseId(id), enabled);
-        if (!updated) throw new NotFoundError(`Cannot change task ${id}: no such task`);
-        context.io.stdout(`${await describe(updated)}\n`);
-      });
-  }
+  registerRowCommands(task, context, "task", async () => (await context.radar()).tasks, describe);
 
   task.command("run-now").argument("<id>").description("run a task now").action(
     async (id: string) => {

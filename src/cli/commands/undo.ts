@@ -9,7 +9,7 @@ import { displayPath } from "../../sandbox/describe_permissions.ts";
 import { RadarError } from "../../core/errors.ts";
 import { formatDateTime } from "../../core/zoned_time.ts";
 import { parseCount, parseId } from "../arguments.ts";
-import { jsonOptionHelp, printJson } from "../json_output.ts";
+import { jsonOptionHelp, printJson, printListing } from "../json_output.ts";
 import type { CliContext } from "../context.ts";
 
 /** One journal entry in one line. */
@@ -42,11 +42,9 @@ export function registerUndo(program: Command, context: CliContext): void {
         const display = (path: string) => displayPath(path, home);
         if (options.list) {
           const entries = radar.actions.journal.recent(parseCount(options.limit, "--limit"));
-          if (options.json) return printJson(context, entries);
-          if (!entries.length) return context.io.stdout("No file changes recorded.\n");
           const zone = radar.config.radar.timezone || undefined;
-          for (const entry of entries) context.io.stdout(`${journalLine(entry, display, zone)}\n`);
-          return;
+          const line = (entry: JournalEntry) => journalLine(entry, display, zone);
+          return printListing(context, options.json, entries, "No file changes recorded.", line);
         }
         const result = await radar.actions.undo(id === undefined ? undefined : parseId(id));
         if (options.json) return printJson(context, result);

@@ -5,6 +5,7 @@
  * checked field by field and cut.
  */
 import { z } from "zod";
+import { oneLine } from "./search_results.ts";
 
 /** Open Library's public root. */
 export const openLibraryDefaultBase = "https://openlibrary.org";
@@ -65,9 +66,4 @@ export function openLibraryBooks(json: unknown, base: string): OpenLibraryBook[]
     });
   }
   return books;
-}
-
-function oneLine(value: string, max: number): string {
-  // deno-lint-ignore no-control-regex
-  return value.replace(/[\u0000-\u001f\u007f]+/g, " ").replace(/\s+/g, " ").trim().slice(0, max);
 }

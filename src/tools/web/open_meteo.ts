@@ -2,6 +2,7 @@
  * Open-Meteo (no key): geocoding a place name, a compact current + daily forecast, and the WMO
  * weather codes in words. Answers are untrusted JSON: every field is checked and bounded.
  */
+import { oneLine } from "./search_results.ts";
 
 /** The public endpoints. */
 export const openMeteoDefaults = {
@@ -37,7 +38,7 @@ export function placeOf(json: unknown): Place | undefined {
   }
   const parts = [first.name, first.admin1, first.country]
     .filter((part): part is string => typeof part === "string" && part.trim() !== "")
-    .map((part) => tidy(part, 80));
+    .map((part) => oneLine(part, 80));
   return {
     name: [...new Set(parts)].join(", ") || "unnamed place",
     latitude: first.latitude as number,
@@ -118,7 +119,7 @@ export function describeForecast(json: unknown, place: Place, units: Units): str
     const sum = at("precipitation_sum");
     const chance = at("precipitation_probability_max");
     lines.push(
-      `${tidy(String(day), 10)}: ${weatherCodeText(at("weather_code"))}` +
+      `${oneLine(String(day), 10)}: ${weatherCodeText(at("weather_code"))}` +
         (isNumber(low) && isNumber(high) ? `, ${low} to ${high} ${degree}` : "") +
         (isNumber(sum) ? `, precipitation ${sum} ${rain}` : "") +
         (isNumber(chance) ? ` (${chance} % chance)` : ""),
@@ -169,9 +170,4 @@ function isNumber(value: unknown): value is number {
 
 function isCoordinate(value: unknown, limit: number): boolean {
   return isNumber(value) && Math.abs(value) <= limit;
-}
-
-function tidy(text: string, max: number): string {
-  // deno-lint-ignore no-control-regex -- control characters never belong in the answer
-  return text.replace(/[\x00-\x1f\x7f]+/g, " ").replace(/\s+/g, " ").trim().slice(0, max);
 }

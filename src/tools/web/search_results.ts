@@ -33,14 +33,17 @@ function jsonResult(item: unknown, snippetKey: string): SearchResult {
 
 /** Trims, collapses white space and bounds each field (a hostile page cannot flood the prompt). */
 export function cleanResult(result: SearchResult): SearchResult {
-  const tidy = (text: string, max: number) =>
-    // deno-lint-ignore no-control-regex -- control characters never belong in a result
-    text.replace(/[\x00-\x1f\x7f]+/g, " ").replace(/\s+/g, " ").trim().slice(0, max);
   return {
-    title: tidy(result.title, 200),
-    url: tidy(result.url, 500),
-    snippet: tidy(result.snippet, 300),
+    title: oneLine(result.title, 200),
+    url: oneLine(result.url, 500),
+    snippet: oneLine(result.snippet, 300),
   };
+}
+
+/** A web answer's text as one bounded line: control characters and runs of space become one. */
+export function oneLine(text: string, max: number): string {
+  // deno-lint-ignore no-control-regex -- control characters never belong in an answer
+  return text.replace(/[\x00-\x1f\x7f]+/g, " ").replace(/\s+/g, " ").trim().slice(0, max);
 }
 
 /** Formats results as a compact numbered list. */
