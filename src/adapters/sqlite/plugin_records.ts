@@ -2,52 +2,33 @@
 import type { DatabaseSync } from "node:sqlite";
 import type { PluginApproval, PluginRecords } from "../../plugins/plugin_records.ts";
 import type { PluginReview } from "../../core/plugin_state.ts";
-import { selectOne } from "./rows.ts";
+import { camelRecord, columnsOf, type Row, selectOne } from "./rows.ts";
 import { insert, write } from "./write.ts";
 
-interface ApprovalRow {
-  id: number;
-  name: string;
-  version: string;
-  files_hash: string;
-  trust_level: "sandbox" | "local";
-  grant_json: string;
-  approved_by: "user" | "tests_passed";
-  approved_at: string;
-}
+/** The columns of an approval before and after its grant (JSON), in its record's key order. */
+const approvalHead = columnsOf<Omit<PluginApproval, "grant">>()(
+  "id name version files_hash trust_level",
+);
+const approvalTail = columnsOf<Omit<PluginApproval, "grant">>()("approved_by approved_at");
 
-interface ReviewRow {
-  name: string;
-  source: PluginReview["source"];
-  files_hash: string;
-  errors_json: string;
-  tests_json: string;
-  attempts: number;
-  updated_at: string;
-}
-
-function toApproval(row: ApprovalRow): PluginApproval {
+function toApproval(row: Row): PluginApproval {
   return {
-    id: row.id,
-    name: row.name,
-    version: row.version,
-    filesHash: row.files_hash,
-    trustLevel: row.trust_level,
-    grant: JSON.parse(row.grant_json),
-    approvedBy: row.approved_by,
-    approvedAt: row.approved_at,
+    ...camelRecord(row, approvalHead),
+    grant: JSON.parse(row.grant_json as string),
+    ...camelRecord(row, approvalTail),
   };
 }
 
-function toReview(row: ReviewRow): PluginReview {
+/** The columns of a review before and after its errors and tests (JSON), in key order. */
+const reviewHead = columnsOf<Omit<PluginReview, "errors" | "tests">>()("name source files_hash");
+const reviewTail = columnsOf<Omit<PluginReview, "errors" | "tests">>()("attempts updated_at");
+
+function toReview(row: Row): PluginReview {
   return {
-    name: row.name,
-    source: row.source,
-    filesHash: row.files_hash,
-    errors: JSON.parse(row.errors_json),
-    tests: JSON.parse(row.tests_json),
-    attempts: row.attempts,
-    updatedAt: row.updated_at,
+    ...camelRecord(row, reviewHead),
+    errors: JSON.parse(row.errors_json as string),
+    tests: JSON.parse(row.tests_json as string),
+    ...camelRecord(row, reviewTail),
   };
 }
 
