@@ -20,7 +20,7 @@ import type { Notification, NotificationButton } from "../core/notifier.ts";
 import { NotFoundError, UsageError } from "../core/errors.ts";
 import { formatDateTime } from "../core/zoned_time.ts";
 import type { AuditSink, Clock, ConversationStore, Logger } from "../core/ports.ts";
-import type { ToolExecution } from "../core/tool_registry.ts";
+import { parseArgumentsText, type ToolExecution } from "../core/tool_registry.ts";
 import type { StandingGrants } from "./standing_grants.ts";
 
 /** What the approvals run on. */
@@ -63,14 +63,16 @@ export class ApprovalService implements ApprovalRequests {
 
   /** Stores a pending action and asks the user (once per outbox key). */
   async request(action: PendingAction): Promise<{ id: number; text: string }> {
-    const { store, clock, settings } = this.parts;
+    const { store, clock, settings, notify } = this.parts;
     const now = clock.now();
     const { record, created } = store.create(
       action,
       now,
       new Date(now.getTime() + settings().expireHours * 3_600_000),
     );
-    if (created) await this.#ask(record);
+    if (created && notify && settings().notify) {
+      await notify(this.#askNotice(record), `approval:${record.id}:ask`);
+    }
     const waiting = record.state === "pending"
       ? `Not done yet: it needs the user's yes (approval #${record.id}: ${
         record.reasons.join("; ")
@@ -136,7 +138,7 @@ export class ApprovalService implements ApprovalRequests {
     );
     this.#record(record, execution, via);
     const finished = store.get(id)!;
-    await this.#tellOutcome(finished);
+    await this.parts.notify?.(this.#outcomeNotice(finished), `approval:${id}:outcome`);
     return { record: finished, state, text: execution.result.text };
   }
 
@@ -241,12 +243,6 @@ export class ApprovalService implements ApprovalRequests {
     store.prune(new Date(clock.now().getTime() - days * 86_400_000));
   }
 
-  async #ask(record: ApprovalRecord): Promise<void> {
-    const { notify, settings } = this.parts;
-    if (!notify || !settings().notify) return;
-    await notify(this.#askNotice(record), `approval:${record.id}:ask`);
-  }
-
   /** The question, with fresh Approve and Deny capabilities. */
   #askNotice(record: ApprovalRecord): Notification {
     const { tokens, clock } = this.parts;
@@ -278,11 +274,6 @@ export class ApprovalService implements ApprovalRequests {
       click: `${this.#base()}/approvals/${record.id}`,
       buttons: [button("Approve", "approve"), button("Deny", "deny")],
     };
-  }
-
-  async #tellOutcome(record: ApprovalRecord): Promise<void> {
-    if (!this.parts.notify) return;
-    await this.parts.notify(this.#outcomeNotice(record), `approval:${record.id}:outcome`);
   }
 
   /** How an approved action went, with an Undo button when it changed files. */
@@ -400,13 +391,8 @@ export function outcomeLine(outcome: ApprovalOutcome): string {
 
 /** The arguments object of a stored call ({} when it is not one). */
 export function parseArguments(text: string): Record<string, unknown> {
-  try {
-    let value = JSON.parse(text);
-    if (typeof value === "string") value = JSON.parse(value);
-    return value && typeof value === "object" && !Array.isArray(value) ? value : {};
-  } catch {
-    return {};
-  }
+  const parsed = parseArgumentsText(text);
+  return parsed.ok ? parsed.value : {};
 }
 
 /** A call as people read it: `move_file source=~/a.pdf destination=~/Filed/a.pdf`. */

@@ -5,7 +5,7 @@
  * consumes nothing, so its events are delivered again; a run a hook blocked counts against its
  * events and sets aside those blocked too often. post_heartbeat hooks observe every ending.
  */
-import type { AgentResult } from "../core/agent_types.ts";
+import { type AgentResult, runActivity } from "../core/agent_types.ts";
 import type { PendingEvent } from "../core/heartbeat.ts";
 import type { Hooks } from "../core/hooks.ts";
 import { addUsage } from "../core/messages.ts";
@@ -52,9 +52,6 @@ export interface HeartbeatReport {
 /** Blocked heartbeats in a row after which an event is set aside (never consumed). */
 export const blockedHeartbeatLimit = 3;
 
-/** Tools whose successful calls count as notifications sent. */
-const notifyingTools = new Set(["notify"]);
-
 /** The main model ran (or was cancelled): the run is finished, its events consumed unless cancelled. */
 export async function commitRun(
   deps: HeartbeatCommitDependencies,
@@ -70,17 +67,11 @@ export async function commitRun(
     outcome: cancelled ? "failed" as const : "ran" as const,
     reason: (cancelled ? "cancelled (shutdown); its events stay queued" : result.stopReason) +
       (triage ? `; ${triage.note}` : ""),
-    eventCount: events.length,
-    conversationId: run.conversationId,
+    ...runRow(run, durationMs),
     promptTokens: usage?.promptTokens,
     completionTokens: usage?.completionTokens,
     modelMs: result.modelDurationMs + (triage?.modelMs ?? 0),
-    durationMs,
-    tools: result.toolExecutions.map((execution) => execution.name),
-    notifications:
-      result.toolExecutions.filter((execution) =>
-        notifyingTools.has(execution.name) && execution.result.outcome === "ok"
-      ).length,
+    ...runActivity(result),
     answer: result.answer,
   };
   const committed = deps.transaction(() => {
@@ -103,17 +94,8 @@ export async function commitRun(
     tokens: (finish.promptTokens ?? 0) + (finish.completionTokens ?? 0),
     ms: Math.round(durationMs),
   });
-  const { message } = run;
-  return {
-    runId,
-    outcome: finish.outcome,
-    reason: finish.reason,
-    events,
-    message,
-    result,
-    triage,
-    durationMs,
-  };
+  const { outcome, reason } = finish;
+  return { runId, outcome, reason, events, message: run.message, result, triage, durationMs };
 }
 
 /** The fast model said nothing needs attention: the run is done and its events consumed. */

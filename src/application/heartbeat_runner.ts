@@ -140,13 +140,8 @@ export class HeartbeatRunner {
       const runId = options.dryRun
         ? undefined
         : deps.runs.recordSkipped(options.trigger, now, deps.pid, decision.reason);
-      const report = {
-        runId,
-        outcome: "skipped" as const,
-        reason: decision.reason,
-        events: pending,
-      };
-      return { report: { ...report, durationMs: 0 } };
+      const reason = decision.reason;
+      return { report: { runId, outcome: "skipped", reason, events: pending, durationMs: 0 } };
     }
     const agent = deps.agent({ historyMessages: config.heartbeat.history_messages });
     const { events } = decision;
@@ -177,16 +172,14 @@ export class HeartbeatRunner {
     const paused = trigger === "schedule"
       ? deps.budget?.pausedFor({ kind: "heartbeat" })
       : undefined;
-    if (paused) {
-      const runId = deps.runs.recordSkipped(trigger, now, deps.pid, paused);
-      return { report: { runId, outcome: "skipped", reason: paused, events, durationMs: 0 } };
-    }
     const hooks = plan.agent.hooks;
-    const blocked = await hooks?.block("pre_heartbeat", { eventCount: events.length });
-    if (blocked) {
-      const reason = `blocked by a hook: ${blocked.message}`;
-      const runId = deps.runs.recordSkipped(trigger, now, deps.pid, reason);
-      return { report: { runId, outcome: "skipped", reason, events, durationMs: 0 } };
+    const blocked = paused
+      ? undefined
+      : await hooks?.block("pre_heartbeat", { eventCount: events.length });
+    const skipped = paused || (blocked && `blocked by a hook: ${blocked.message}`);
+    if (skipped) {
+      const runId = deps.runs.recordSkipped(trigger, now, deps.pid, skipped);
+      return { report: { runId, outcome: "skipped", reason: skipped, events, durationMs: 0 } };
     }
     const claim = deps.runs.claimHeartbeat(trigger, now, deps.pid, deps.isAlive);
     if ("heldBy" in claim) {

@@ -2,28 +2,23 @@
  * The standing grants the user can read and revoke: radar.yaml's `grants:` rules and the ones
  * "Always allow…" or `radar grants add` stored, each checked against the grant rules.
  */
-import type {
-  GrantCheck,
-  GrantPathPolicy,
-  GrantStore,
-  NewStandingGrant,
-  StandingGrant,
-} from "../core/approvals.ts";
+import type { GrantCheck, GrantStore, NewStandingGrant, StandingGrant } from "../core/approvals.ts";
 import { NotFoundError, UsageError } from "../core/errors.ts";
-import type { Clock } from "../core/ports.ts";
 import type { Tool } from "../core/tool.ts";
-import { allGrants, grantCheck, grantProblems, suggestGrant } from "./grant_rules.ts";
+import {
+  allGrants,
+  grantCheck,
+  type GrantMatcherOptions,
+  grantProblems,
+  suggestGrant,
+} from "./grant_rules.ts";
 
 /** A grant as listed: with what is wrong with it now (a wrong one never answers yes). */
 export type ListedGrant = StandingGrant & { problems: string[] };
 
-/** What the grants are built from. */
-interface StandingGrantsParts {
+/** What the grants are built from: the matcher's parts, with a store always. */
+interface StandingGrantsParts extends GrantMatcherOptions {
   store: GrantStore;
-  /** radar.yaml's `grants:` rules, read live. */
-  configured: () => readonly NewStandingGrant[];
-  paths: GrantPathPolicy;
-  clock: Clock;
   /** The registry's tool of a name. */
   tool: (name: string) => Tool | undefined;
 }

@@ -8,7 +8,7 @@ import type {
   Transaction,
 } from "../core/work_ports.ts";
 import { runAgent } from "../core/agent_loop.ts";
-import type { AgentDependencies, AgentResult } from "../core/agent_types.ts";
+import { type AgentDependencies, type AgentResult, runActivity } from "../core/agent_types.ts";
 import type { Clock, ConversationStore, Logger } from "../core/ports.ts";
 import { dueAction } from "../core/schedule.ts";
 import type { TaskRecord } from "../core/schedule_ports.ts";
@@ -134,14 +134,8 @@ export class TaskRunner implements TickJob {
     }
     if (action === "skip_missed") {
       deps.logger.info("missed task run skipped", { task: task.id, due: task.nextRunAt });
-      deps.firings?.fire({
-        taskId: task.id,
-        dueAt: task.nextRunAt!,
-        state: "missed",
-        caughtUp: false,
-        retried: false,
-        note: `missed while Radar was not running (catch-up: ${task.catchUp})`,
-      }, now);
+      const note = `missed while Radar was not running (catch-up: ${task.catchUp})`;
+      this.#notRun(task.id, task.nextRunAt!, "missed", note, now);
       if (next) deps.store.setNextRun(task.id, next);
       else deps.store.recordRun(task.id, { at: now, outcome: "missed", nextRunAt: undefined });
       return;
@@ -162,6 +156,11 @@ export class TaskRunner implements TickJob {
     return names.filter((name) =>
       proactiveTools.includes(name) || agent.registry.get(name)?.readOnly === true
     );
+  }
+
+  /** Records a firing that did not run: missed while Radar was down, or busy. */
+  #notRun(taskId: number, dueAt: string, state: "missed" | "busy", note: string, at: Date): void {
+    this.deps.firings?.fire({ taskId, dueAt, state, caughtUp: false, retried: false, note }, at);
   }
 
   /** Records an unexpected failure of one task: logged, flagged in its last outcome, retried in a day. */
@@ -213,14 +212,7 @@ export class TaskRunner implements TickJob {
       deps.logger.info("task run skipped: already running", { task: task.id, pid: claim.heldBy });
       // A scheduled run that found it busy moves on, so the next tick does not fire it again.
       if (trigger === "schedule" && nextRunAt) deps.store.setNextRun(task.id, nextRunAt);
-      deps.firings?.fire({
-        taskId: task.id,
-        dueAt: dueAt ?? at.toISOString(),
-        state: "busy",
-        caughtUp: false,
-        retried: false,
-        note: reason,
-      }, at);
+      this.#notRun(task.id, dueAt ?? at.toISOString(), "busy", reason, at);
       return { task, outcome: "busy", reason };
     }
     const runId = claim.runId;
@@ -278,10 +270,7 @@ export class TaskRunner implements TickJob {
       completionTokens: result?.usage?.completionTokens,
       modelMs: result?.modelDurationMs,
       durationMs: deps.elapsed() - started,
-      tools: result?.toolExecutions.map((execution) => execution.name),
-      notifications: result?.toolExecutions.filter((execution) =>
-        execution.name === "notify" && execution.result.outcome === "ok"
-      ).length,
+      ...(result && runActivity(result)),
       answer: result?.answer,
     }, finished);
     const keepNext = trigger === "manual" ? (task.enabled ? nextRunAt : undefined) : nextRunAt;

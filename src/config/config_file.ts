@@ -54,6 +54,7 @@ export function readTextFileIfExists(path: string): string | undefined {
 
 /** Inputs of the lookup, injectable for tests. */
 export interface LookupOptions {
+  /** `--config PATH` from the command line. */
   explicitPath?: string;
   env: Environment;
   cwd: string;

@@ -1,7 +1,7 @@
 /** Loads radar.yaml: lookup, YAML parsing, the `ollama:` alias, env overrides, validation. */
 import { parseDocument } from "yaml";
 import { ConfigError } from "../core/errors.ts";
-import { findConfigFile } from "./config_file.ts";
+import { findConfigFile, type LookupOptions } from "./config_file.ts";
 import { environmentOverrides, setConfigValue } from "./environment.ts";
 import { dataDirectory, type Environment } from "./paths.ts";
 import { configSchema, type RadarConfig } from "./schema.ts";
@@ -19,14 +19,8 @@ export interface LoadedConfig {
   warnings: string[];
 }
 
-/** Inputs of the loader, injectable for tests. */
-export interface LoadOptions {
-  /** `--config PATH` from the command line. */
-  explicitPath?: string;
-  env: Environment;
-  cwd: string;
-  readTextFile: (path: string) => string | undefined;
-}
+/** Inputs of the loader: the lookup's, injectable for tests. */
+export type LoadOptions = LookupOptions;
 
 /** Finds, parses and validates the configuration. Throws ConfigError (exit 2) when invalid. */
 export function loadConfig(options: LoadOptions): LoadedConfig {

@@ -256,21 +256,15 @@ const hookRule = z.object({
   priority: z.number().int().min(0).max(1000).default(50),
   enabled: z.boolean().default(true),
 }).superRefine((rule, context) => {
+  const issue = (path: (string | number)[], message: string) =>
+    context.addIssue({ code: "custom", path, message });
   const points: readonly string[] = hookRuleTypes[rule.type];
   if (rule.hook_point && !points.includes(rule.hook_point)) {
-    context.addIssue({
-      code: "custom",
-      path: ["hook_point"],
-      message: `a ${rule.type} rule acts at ${points.join(" or ")}`,
-    });
+    issue(["hook_point"], `a ${rule.type} rule acts at ${points.join(" or ")}`);
   }
   const needs = (key: "patterns" | "paths" | "tools", types: string[]) => {
     if (types.includes(rule.type) && !rule[key].length) {
-      context.addIssue({
-        code: "custom",
-        path: [key],
-        message: `a ${rule.type} rule needs ${key}`,
-      });
+      issue([key], `a ${rule.type} rule needs ${key}`);
     }
   };
   needs("patterns", [
@@ -285,22 +279,14 @@ const hookRule = z.object({
   if (
     rule.type === "time_restrict" && (rule.start_hour === undefined || rule.end_hour === undefined)
   ) {
-    context.addIssue({
-      code: "custom",
-      path: ["start_hour"],
-      message: "time_restrict needs start_hour and end_hour",
-    });
+    issue(["start_hour"], "time_restrict needs start_hour and end_hour");
   }
   if (rule.type === "redact_response") {
     rule.patterns.forEach((pattern, index) => {
       try {
         new RegExp(pattern, "gi");
       } catch (error) {
-        context.addIssue({
-          code: "custom",
-          path: ["patterns", index],
-          message: `invalid regular expression (${(error as Error).message})`,
-        });
+        issue(["patterns", index], `invalid regular expression (${(error as Error).message})`);
         return;
       }
       // Patterns run on RE2 (linear time, src/hooks/linear_regex.ts), which has neither.
@@ -310,11 +296,10 @@ const hookRule = z.object({
         ? "backreferences"
         : undefined;
       if (unsupported) {
-        context.addIssue({
-          code: "custom",
-          path: ["patterns", index],
-          message: `${unsupported} are not supported (patterns run in linear time, on RE2)`,
-        });
+        issue(
+          ["patterns", index],
+          `${unsupported} are not supported (patterns run in linear time, on RE2)`,
+        );
       }
     });
   }

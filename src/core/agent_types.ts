@@ -110,3 +110,14 @@ export interface AgentResult {
   /** Set when a pre_agent_run hook blocked the message: nothing was sent or stored. */
   blocked?: true;
 }
+
+/** What a run did, for the run log: the tools it called and the notifications it sent. */
+export function runActivity(result: AgentResult): { tools: string[]; notifications: number } {
+  return {
+    tools: result.toolExecutions.map((execution) => execution.name),
+    notifications:
+      result.toolExecutions.filter((execution) =>
+        execution.name === "notify" && execution.result.outcome === "ok"
+      ).length,
+  };
+}

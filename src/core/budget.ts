@@ -166,9 +166,9 @@ export function budgetReport(
   days = 7,
 ): BudgetReport {
   const today = localDay(now, timeZone);
-  const spending = spentToday(spent, today);
+  const { byTask: taskTotals, ...spending } = spentToday(spent, today);
   const paused = budgetPause(limits, spent, today, { kind: "heartbeat" });
-  const byTask = [...spending.byTask].map(([taskId, tokens]) => ({
+  const byTask = [...taskTotals].map(([taskId, tokens]) => ({
     taskId,
     tokens,
     paused: paused !== undefined ||
@@ -188,10 +188,7 @@ export function budgetReport(
     day: today.key,
     resumesAt: today.end.toISOString(),
     limits,
-    heartbeatTokens: spending.heartbeatTokens,
-    taskTokens: spending.taskTokens,
-    summaryTokens: spending.summaryTokens,
-    digestTokens: spending.digestTokens,
+    ...spending,
     byTask,
     paused,
     days: [...perDay.values()],

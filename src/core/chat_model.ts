@@ -4,8 +4,9 @@ import type { ChatMessage, ToolCall, Usage } from "./messages.ts";
 /** A tool as offered to the model (OpenAI function shape, wire-format neutral). */
 export interface ToolSpec {
   name: string;
+  /** One short line: the model pays for every token on every call. */
   description: string;
-  /** JSON Schema of the arguments object. */
+  /** JSON Schema of the arguments object, as compact as possible. */
   parameters: Record<string, unknown>;
 }
 

@@ -4,6 +4,7 @@
  * production implementation parses them in the killable, memory-bounded document subprocess.
  */
 import type { ComicInfo, ComicInfoField } from "./comic_info.ts";
+import type { DocumentFailure, MetadataWriteRequest } from "./document_outcomes.ts";
 
 /** The archive formats a comic comes in. */
 export type ComicFormat = "cbz" | "cbr";
@@ -58,9 +59,7 @@ export interface ComicContents {
 /** The outcome of reading an archive. */
 export type ComicReadResult =
   | { status: "ok"; contents: ComicContents }
-  | { status: "broken"; message: string }
-  | { status: "timeout"; seconds: number }
-  | { status: "failed"; message: string };
+  | DocumentFailure;
 
 /** One read request: the archive as a stream of bytes (the caller opened and checked the file). */
 export interface ComicReadRequest {
@@ -74,23 +73,13 @@ export interface ComicReadRequest {
 }
 
 /** One write request: a CBZ's bytes in, a new CBZ with the given ComicInfo.xml fields out. */
-export interface ComicWriteRequest {
-  input: ReadableStream<Uint8Array>;
-  size: number;
-  /** Changes to ComicInfo.xml (null removes a field; other fields and pages stay as they were). */
-  changes: Partial<Record<ComicInfoField, string | null>>;
-  /** Where the new archive's bytes go (a temporary file beside the original). */
-  output: WritableStream<Uint8Array>;
-  signal?: AbortSignal;
-}
+export type ComicWriteRequest = MetadataWriteRequest<ComicInfoField>;
 
 /** The outcome of writing: the fields now in the new archive, or why nothing was written. */
 export type ComicWriteResult =
   | { status: "ok"; info: ComicInfo; before?: ComicInfo; bytes: number }
   | { status: "refused"; message: string }
-  | { status: "broken"; message: string }
-  | { status: "timeout"; seconds: number }
-  | { status: "failed"; message: string };
+  | DocumentFailure;
 
 /** Port: comic archives. Never throws; failures are results. */
 export interface ComicArchives {

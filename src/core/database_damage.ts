@@ -22,6 +22,5 @@ export function damagedDatabaseLine(path: string, detail?: string): string {
 export class DatabaseDamagedError extends RadarError {
   constructor(readonly path: string, readonly detail: string, options?: ErrorOptions) {
     super(damagedDatabaseLine(path, detail), 1, options);
-    this.name = "DatabaseDamagedError";
   }
 }

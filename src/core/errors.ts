@@ -15,7 +15,8 @@ export class RadarError extends Error {
     options?: ErrorOptions,
   ) {
     super(message, options);
-    this.name = "RadarError";
+    // Each subclass is named after itself ("UsageError"), as --verbose prints the cause chain.
+    this.name = new.target.name;
   }
 }
 
@@ -23,7 +24,6 @@ export class RadarError extends Error {
 export class UsageError extends RadarError {
   constructor(message: string, options?: ErrorOptions) {
     super(message, ExitCode.usage, options);
-    this.name = "UsageError";
   }
 }
 
@@ -31,7 +31,6 @@ export class UsageError extends RadarError {
 export class ConfigError extends RadarError {
   constructor(message: string, options?: ErrorOptions) {
     super(message, ExitCode.usage, options);
-    this.name = "ConfigError";
   }
 }
 
@@ -39,7 +38,6 @@ export class ConfigError extends RadarError {
 export class NotFoundError extends RadarError {
   constructor(message: string, options?: ErrorOptions) {
     super(message, ExitCode.notFound, options);
-    this.name = "NotFoundError";
   }
 }
 
@@ -64,7 +62,6 @@ export class LlmError extends RadarError {
     options?: ErrorOptions,
   ) {
     super(message, ExitCode.failure, options);
-    this.name = "LlmError";
   }
 }
 

@@ -102,12 +102,7 @@ export function formatEvents(
   events: readonly PendingEvent[],
   bounds: MessageBounds = defaultMessageBounds,
 ): string {
-  const groups = new Map<string, PendingEvent[]>();
-  for (const event of events) {
-    const group = groups.get(event.source) ?? [];
-    group.push(event);
-    groups.set(event.source, group);
-  }
+  const groups = Map.groupBy(events, (event) => event.source);
   const lines: string[] = [];
   let used = 0;
   let omitted = 0;

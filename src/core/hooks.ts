@@ -188,9 +188,7 @@ export class Hooks {
     point: P,
     input: Parameters<HookSignatures[P]>[0],
   ): Promise<HookVerdict> {
-    const list = this.#byPoint.get(point)!;
-    if (!list.length) return undefined;
-    for (const registration of list) {
+    for (const registration of this.#byPoint.get(point)!) {
       const outcome = await this.#run(registration, input);
       if (!outcome.ok) {
         if (registration.failClosed) {
@@ -210,31 +208,24 @@ export class Hooks {
    * to hide); the run goes on without them, and its one warning line says so.
    */
   async filterTools(tools: readonly string[], kind: string): Promise<readonly string[]> {
-    const list = this.#byPoint.get("filter_tools")!;
-    if (!list.length) return tools;
-    let kept = tools;
-    for (const registration of list) {
-      const outcome = await this.#run(
-        registration,
-        { tools: kept, kind },
-        `; none of the ${kept.length} tool(s) it was asked about are offered this run`,
-      );
-      if (!outcome.ok) return [];
-      if (!Array.isArray(outcome.value)) continue;
-      const allowed = new Set(outcome.value as string[]);
-      kept = kept.filter((name) => allowed.has(name)); // a hook may drop tools, never add them
-    }
-    return kept;
+    return await this.#narrow(
+      "filter_tools",
+      tools,
+      (kept) => ({ tools: kept, kind }),
+      (count) => `; none of the ${count} tool(s) it was asked about are offered this run`,
+      (kept, answer) => {
+        const allowed = new Set(answer as string[]);
+        return kept.filter((name) => allowed.has(name)); // a hook may drop tools, never add them
+      },
+    );
   }
 
   /** post_tool_call: every handler sees the call; their notes joined (none: undefined). */
   async observeToolCall(
     input: Parameters<HookSignatures["post_tool_call"]>[0],
   ): Promise<string | undefined> {
-    const list = this.#byPoint.get("post_tool_call")!;
-    if (!list.length) return undefined;
     const notes: string[] = [];
-    for (const registration of list) {
+    for (const registration of this.#byPoint.get("post_tool_call")!) {
       const outcome = await this.#run(registration, input);
       if (outcome.ok && typeof outcome.value === "string" && outcome.value) {
         notes.push(outcome.value);
@@ -252,21 +243,36 @@ export class Hooks {
     query: string,
     results: readonly T[],
   ): Promise<readonly T[]> {
-    const list = this.#byPoint.get("post_memory_search")!;
-    if (!list.length) return results;
-    let kept = results;
-    for (const registration of list) {
-      const outcome = await this.#run(
-        registration,
-        { query, results: kept },
-        `; the ${kept.length} memory result(s) it was asked about are hidden`,
-      );
+    return await this.#narrow(
+      "post_memory_search",
+      results,
+      (kept) => ({ query, results: kept }),
+      (count) => `; the ${count} memory result(s) it was asked about are hidden`,
+      (kept, answer) => {
+        const known = new Map(kept.map((hit) => [memoryHitKey(hit), hit]));
+        // Results are matched back by kind and id: a hook can drop or reorder, never invent them.
+        return (answer as MemoryHit[]).map((hit) => hit && known.get(memoryHitKey(hit)))
+          .filter((hit): hit is T => hit !== undefined);
+      },
+    );
+  }
+
+  /**
+   * A filter point: each handler narrows the previous one's list (`matchBack` keeps what it
+   * answered of it). A handler that fails keeps nothing, `hidden` saying so in its warning.
+   */
+  async #narrow<T>(
+    point: "filter_tools" | "post_memory_search",
+    items: readonly T[],
+    input: (kept: readonly T[]) => unknown,
+    hidden: (count: number) => string,
+    matchBack: (kept: readonly T[], answer: unknown[]) => readonly T[],
+  ): Promise<readonly T[]> {
+    let kept = items;
+    for (const registration of this.#byPoint.get(point)!) {
+      const outcome = await this.#run(registration, input(kept), hidden(kept.length));
       if (!outcome.ok) return [];
-      if (!Array.isArray(outcome.value)) continue;
-      const known = new Map(kept.map((hit) => [memoryHitKey(hit), hit]));
-      // Results are matched back by kind and id: a hook can drop or reorder, never invent them.
-      kept = (outcome.value as MemoryHit[]).map((hit) => hit && known.get(memoryHitKey(hit)))
-        .filter((hit): hit is T => hit !== undefined);
+      if (Array.isArray(outcome.value)) kept = matchBack(kept, outcome.value);
     }
     return kept;
   }
@@ -278,10 +284,8 @@ export class Hooks {
   async transformAnswer(
     input: Parameters<HookSignatures["post_agent_run"]>[0],
   ): Promise<string> {
-    const list = this.#byPoint.get("post_agent_run")!;
-    if (!list.length) return input.response;
     let response = input.response;
-    for (const registration of list) {
+    for (const registration of this.#byPoint.get("post_agent_run")!) {
       const outcome = await this.#run(
         registration,
         { ...input, response },
@@ -300,9 +304,9 @@ export class Hooks {
   async observeHeartbeat(
     input: Parameters<HookSignatures["post_heartbeat"]>[0],
   ): Promise<void> {
-    const list = this.#byPoint.get("post_heartbeat")!;
-    if (!list.length) return;
-    for (const registration of list) await this.#run(registration, input);
+    for (const registration of this.#byPoint.get("post_heartbeat")!) {
+      await this.#run(registration, input);
+    }
   }
 
   /** Runs one handler; a failure is reported (with what Radar did about it) and returns not ok. */
@@ -328,7 +332,6 @@ export class Hooks {
 /** The pre_tool_call point as a registry gate: a block becomes a refused result the model sees. */
 export function hookToolGate(hooks: Hooks): ToolGate {
   return async (call, context) => {
-    if (!hooks.has("pre_tool_call")) return undefined;
     const verdict = await hooks.block("pre_tool_call", {
       toolName: call.tool.name,
       arguments: call.arguments,

@@ -51,19 +51,12 @@ export interface ParsedStatement {
 /** How a transaction got its category. */
 export type CategorySource = "rule" | "learned" | "model" | "user";
 
-/** A stored transaction. */
-export interface MoneyTransaction {
+/** A stored transaction: what the statement gave, in an account, with its merchant and category. */
+export interface MoneyTransaction extends Omit<StatementTransaction, "row"> {
   id: number;
   account: string;
-  bookedOn: string;
-  amountMinor: number;
-  currency: string;
-  payee: string;
-  description: string;
   /** The payee reduced to a stable key (`merchantKey`): what rules and alerts group by. */
   merchant: string;
-  balanceMinor?: number;
-  bankId?: string;
   category?: string;
   categorySource?: CategorySource;
   importId: number;

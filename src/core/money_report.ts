@@ -76,23 +76,15 @@ export function buildMoneyReport(
   totals: readonly CategoryTotal[],
   merchants: readonly MerchantTotal[],
 ): MoneyReport {
-  const currencies = [
-    ...new Set(totals.filter((row) => row.month === month).map((row) => row.currency)),
-  ]
-    .sort();
+  const inMonth = totals.filter((row) => row.month === month);
+  const currencies = [...new Set(inMonth.map((row) => row.currency))].sort();
   return {
     month,
     compared: [...compared],
-    currencies: currencies.map((currency) =>
-      currencyReport(
-        month,
-        compared,
-        totals.filter((row) => row.currency === currency),
-        merchants
-          .filter((row) => row.currency === currency),
-        currency,
-      )
-    ),
+    currencies: currencies.map((currency) => {
+      const mine = (row: { currency: string }) => row.currency === currency;
+      return currencyReport(month, compared, totals.filter(mine), merchants.filter(mine), currency);
+    }),
   };
 }
 

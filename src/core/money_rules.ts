@@ -18,15 +18,7 @@ export interface CategoryRule {
 
 /** Compiles the config's rules (patterns were validated when the config was loaded). */
 export function compileRules(
-  rules: ReadonlyArray<
-    {
-      match: string;
-      category: string;
-      min?: number | string;
-      max?: number | string;
-      account?: string;
-    }
-  >,
+  rules: ReadonlyArray<Omit<CategoryRule, "pattern"> & { match: string }>,
 ): CategoryRule[] {
   return rules.map((rule) => ({
     pattern: new RegExp(rule.match, "iu"),
@@ -38,18 +30,23 @@ export function compileRules(
 }
 
 /**
- * Whether `minor` (in `currency`) is at least `bound` whole units (`atLeast`), or at most. Compared
- * as integers: the bound becomes minor units through its digits, never multiplied as a float. A
- * bound that is no amount matches nothing.
+ * Whether an amount is at least `bound` whole units (`atLeast`), or at most (no bound: yes).
+ * Compared as integers: the bound becomes minor units through its digits, never multiplied as a
+ * float. A bound that is no amount matches nothing.
  */
-function withinBound(minor: number, bound: number | string, currency: string, atLeast: boolean) {
+function withinBound(
+  { amountMinor, currency }: Pick<MoneyTransaction, "amountMinor" | "currency">,
+  bound: number | string | undefined,
+  atLeast: boolean,
+) {
+  if (bound === undefined) return true;
   let scaled: number;
   try {
     scaled = configAmountMinor(bound, currency);
   } catch {
     return false;
   }
-  return atLeast ? minor >= scaled : minor <= scaled;
+  return atLeast ? amountMinor >= scaled : amountMinor <= scaled;
 }
 
 /** The category the rules give a transaction, and which kind of rule gave it; undefined: none. */
@@ -66,14 +63,8 @@ export function ruleCategory(
   const text = `${transaction.payee} ${transaction.description}`;
   for (const rule of rules) {
     if (rule.account !== undefined && rule.account !== transaction.account) continue;
-    if (
-      rule.min !== undefined &&
-      !withinBound(transaction.amountMinor, rule.min, transaction.currency, true)
-    ) continue;
-    if (
-      rule.max !== undefined &&
-      !withinBound(transaction.amountMinor, rule.max, transaction.currency, false)
-    ) continue;
+    if (!withinBound(transaction, rule.min, true)) continue;
+    if (!withinBound(transaction, rule.max, false)) continue;
     if (rule.pattern.test(text)) return { category: rule.category, source: "rule" };
   }
   return undefined;

@@ -3,6 +3,7 @@
  * untrusted file, so an implementation must bound time and memory (the production one runs MuPDF
  * in a killable subprocess, src/adapters/pdf/).
  */
+import type { DocumentFailure, MetadataWriteRequest } from "./document_outcomes.ts";
 
 /** What to extract from one PDF. */
 export interface PdfReadRequest {
@@ -51,9 +52,7 @@ export interface PdfContents {
 export type PdfReadResult =
   | { status: "ok"; contents: PdfContents }
   | { status: "encrypted" }
-  | { status: "broken"; message: string }
-  | { status: "timeout"; seconds: number }
-  | { status: "failed"; message: string };
+  | DocumentFailure;
 
 /** Port: extracts text and metadata from PDF bytes. Never throws; failures are results. */
 export interface PdfReader {
@@ -74,24 +73,17 @@ export const pdfInfoKeys = ["Title", "Author", "Subject", "Keywords"] as const;
 /** One PDF Info key Radar writes. */
 export type PdfInfoKey = typeof pdfInfoKeys[number];
 
-/** Writes PDF Info entries into a new copy of a PDF (the original bytes plus an update). */
-export interface PdfInfoWriteRequest {
-  input: ReadableStream<Uint8Array>;
-  size: number;
-  /** New values; null or "" removes the entry. */
-  changes: Partial<Record<PdfInfoKey, string | null>>;
-  /** Where the new file's bytes go (a temporary file beside the original). */
-  output: WritableStream<Uint8Array>;
-  signal?: AbortSignal;
-}
+/**
+ * Writes PDF Info entries into a new copy of a PDF (the original bytes plus an update); null or ""
+ * removes an entry.
+ */
+export type PdfInfoWriteRequest = MetadataWriteRequest<PdfInfoKey>;
 
 /** The outcome of writing PDF Info. */
 export type PdfInfoWriteResult =
   | { status: "ok"; before: Record<string, string>; after: Record<string, string>; bytes: number }
   | { status: "encrypted" }
-  | { status: "broken"; message: string }
-  | { status: "timeout"; seconds: number }
-  | { status: "failed"; message: string };
+  | DocumentFailure;
 
 /** Port: writes PDF Info. Never throws; failures are results. */
 export interface PdfInfoWriter {

@@ -23,20 +23,18 @@ export const silentLogger: Logger = {
   error() {},
 };
 
-/** A message as stored, with its metadata. */
-export interface StoredMessage extends ChatMessage {
-  id: number;
-  conversationId: number;
-  createdAt: string;
-  usage?: Usage;
-  durationMs?: number;
-}
-
 /** What the loop hands the store for one message. */
 export interface MessageRecord extends ChatMessage {
   createdAt: Date;
   usage?: Usage;
   durationMs?: number;
+}
+
+/** A message as stored, with its metadata. */
+export interface StoredMessage extends Omit<MessageRecord, "createdAt"> {
+  id: number;
+  conversationId: number;
+  createdAt: string;
 }
 
 /** A conversation's header. */
@@ -164,17 +162,9 @@ export interface FactArchive extends FactStore {
 }
 
 /** One recorded tool call, as `radar log tools` and /logs list it. */
-export interface ToolCallRecord {
+export interface ToolCallRecord extends Omit<AuditEntry, "at"> {
   id: number;
   at: string;
-  conversationId?: number;
-  tool: string;
-  arguments: string;
-  outcome: ToolOutcome;
-  durationMs: number;
-  result: string;
-  /** The pending approval whose yes ran this call. */
-  approvalId?: number;
 }
 
 /** Port: the tool audit trail, written by every run, read by the CLI and the dashboard. */

@@ -7,6 +7,7 @@
  */
 import type { EmbeddingModel } from "./embedding_model.ts";
 import { type MemoryHit, memoryHitKey } from "./hooks.ts";
+import { fusionK } from "./tool_relevance.ts";
 
 /** A recall hit: its source's kind, the id within that source, its label and text. */
 export interface RecallHit extends MemoryHit {
@@ -53,9 +54,6 @@ interface RecallEmbedding {
 export interface MemorySearch {
   search(query: string, limit: number, signal?: AbortSignal): Promise<readonly MemoryHit[]>;
 }
-
-/** Reciprocal-rank-fusion constant. */
-const fusionK = 60;
 
 /**
  * Neighbours further than this below the best one are left out: every item has a nearest

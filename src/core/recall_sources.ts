@@ -44,20 +44,12 @@ export function summarySource(
   summaries: Pick<SummaryStore, "search">,
   vectors?: RecallVectors<SummaryRecord>,
 ): RecallSource {
-  const hit = (summary: SummaryRecord): RecallHit => ({
-    kind: "summary",
+  const hit = (summary: SummaryRecord) => ({
     id: summary.conversationId,
     category: summaryLabel(summary),
     content: excerpt(summary.content),
   });
-  return {
-    kind: "summary",
-    cap: longHitCap,
-    keyword: (query, limit) => summaries.search(query, limit).map(hit),
-    vectors: vectors && asHits(vectors, hit),
-    batchSize: 32,
-    minimumSimilarity: longHitMinimumSimilarity,
-  };
+  return longSource("summary", hit, summaries, vectors, 32);
 }
 
 /**
@@ -65,18 +57,29 @@ export function summarySource(
  * vectors are given (a digest is up to 4,000 characters: 8 embedded per search at most).
  */
 export function digestSource(digests: DigestSearch, vectors?: RecallVectors<Digest>): RecallSource {
-  const hit = (digest: Digest): RecallHit => ({
-    kind: "digest",
+  const hit = (digest: Digest) => ({
     id: digest.id,
     category: `digest ${digest.period} ${digest.startsAt.slice(0, 10)}`,
     content: excerpt(digest.content),
   });
+  return longSource("digest", hit, digests, vectors, 8);
+}
+
+/** A source of long records (summaries, digests, shown as excerpts): `longHitCap` hits at most. */
+function longSource<T>(
+  kind: string,
+  describe: (item: T) => Omit<RecallHit, "kind">,
+  records: { search(query: string, limit: number): T[] },
+  vectors: RecallVectors<T> | undefined,
+  batchSize: number,
+): RecallSource {
+  const hit = (item: T): RecallHit => ({ kind, ...describe(item) });
   return {
-    kind: "digest",
+    kind,
     cap: longHitCap,
-    keyword: (query, limit) => digests.search(query, limit).map(hit),
+    keyword: (query, limit) => records.search(query, limit).map(hit),
     vectors: vectors && asHits(vectors, hit),
-    batchSize: 8,
+    batchSize,
     minimumSimilarity: longHitMinimumSimilarity,
   };
 }

@@ -9,16 +9,11 @@ export type Recurrence =
   | { kind: "cron"; cron: string; description: string }
   | { kind: "every"; every: string; description: string };
 
-const dayNumbers: Record<string, number> = {
-  sun: 0,
-  mon: 1,
-  tue: 2,
-  wed: 3,
-  thu: 4,
-  fri: 5,
-  sat: 6,
-};
 const dayTitles = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
+/** "sun" → 0 … "sat" → 6 (cron's day-of-week numbers). */
+const dayNumbers: Record<string, number> = Object.fromEntries(
+  dayTitles.map((title, day) => [title.slice(0, 3).toLowerCase(), day]),
+);
 
 /** Day groups: pattern → cron day-of-week field and words. */
 const dayGroups: ReadonlyArray<readonly [RegExp, string, string]> = [
@@ -163,33 +158,19 @@ export function parseRecurrence(phrase: string): Recurrence | undefined {
   if (times.some((time) => time.minute !== minute)) return undefined;
   const hours = [...new Set(times.map((time) => time.hour))].sort((a, b) => a - b);
   const at = hours.map((hour) => `${two(hour)}:${two(minute)}`).join(" and ");
+  // At these times on the days `dayFields` (day of month, month, day of week) names.
+  const cronAt = (dayFields: string, description: string): Recurrence => ({
+    kind: "cron",
+    cron: `${minute} ${hours.join(",")} ${dayFields}`,
+    description,
+  });
   const monthDay = dayOfMonth(text);
   if (!monthDay && /\bmonth/.test(text)) return undefined;
-  if (monthDay) {
-    return {
-      kind: "cron",
-      cron: `${minute} ${hours.join(",")} ${monthDay.field} * *`,
-      description: `${monthDay.words} at ${at}`,
-    };
-  }
+  if (monthDay) return cronAt(`${monthDay.field} * *`, `${monthDay.words} at ${at}`);
   if (repeat?.unit === "d" && repeat.amount > 1) {
-    return {
-      kind: "cron",
-      cron: `${minute} ${hours.join(",")} */${repeat.amount} * *`,
-      description: `every ${repeat.amount} days at ${at}`,
-    };
+    return cronAt(`*/${repeat.amount} * *`, `every ${repeat.amount} days at ${at}`);
   }
-  if (days) {
-    return {
-      kind: "cron",
-      cron: `${minute} ${hours.join(",")} * * ${days.field}`,
-      description: `${days.words} at ${at}`,
-    };
-  }
+  if (days) return cronAt(`* * ${days.field}`, `${days.words} at ${at}`);
   if (/\b(weekly|every week|each week)\b/.test(text)) return undefined;
-  return {
-    kind: "cron",
-    cron: `${minute} ${hours.join(",")} * * *`,
-    description: `every day at ${at}`,
-  };
+  return cronAt("* * *", `every day at ${at}`);
 }

@@ -29,19 +29,6 @@ export interface MailReader {
   markRead(account: string, uid: number, signal?: AbortSignal): Promise<boolean>;
 }
 
-/** One occurrence of a calendar event (a recurring event has one per instance). */
-export interface CalendarOccurrence {
-  calendar: string;
-  uid: string;
-  title: string;
-  start: Date;
-  end: Date;
-  allDay: boolean;
-  location?: string;
-  /** Its TZID names a zone neither the file nor Radar knows: the time is read as UTC. */
-  unknownZone?: string;
-}
-
 /** A new event to add to a writable calendar. */
 export interface NewCalendarEvent {
   title: string;
@@ -49,6 +36,15 @@ export interface NewCalendarEvent {
   end: Date;
   location?: string;
   description?: string;
+}
+
+/** One occurrence of a calendar event (a recurring event has one per instance). */
+export interface CalendarOccurrence extends Omit<NewCalendarEvent, "description"> {
+  calendar: string;
+  uid: string;
+  allDay: boolean;
+  /** Its TZID names a zone neither the file nor Radar knows: the time is read as UTC. */
+  unknownZone?: string;
 }
 
 /** Reads the configured calendars; each unreadable calendar is one line in `errors`. */

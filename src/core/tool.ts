@@ -1,4 +1,5 @@
 /** What a tool is to the registry and the loop: name, description, JSON Schema, parse and run. */
+import type { ToolSpec } from "./chat_model.ts";
 import type { SideEffectLog } from "./side_effects.ts";
 import type { EffectDeclaration } from "./tool_effect.ts";
 
@@ -60,13 +61,8 @@ export interface ToolContext {
 /** Result of validating a tool's arguments. */
 export type ParseResult = { ok: true; value: unknown } | { ok: false; error: string };
 
-/** A tool as the registry sees it, whatever its origin. */
-export interface Tool {
-  name: string;
-  /** One short line: the model pays for every token on every call. */
-  description: string;
-  /** JSON Schema of the arguments object, as compact as possible. */
-  parameters: Record<string, unknown>;
+/** A tool as the registry sees it, whatever its origin: its spec for the model, and more. */
+export interface Tool extends ToolSpec {
   /** "builtin" or "plugin:NAME". */
   source: string;
   /** Offered on every request, whatever the message. */

@@ -77,28 +77,15 @@ function stripNoise(value: unknown, names = false): unknown {
   return value;
 }
 
-/** Definition of a built-in tool with a zod input schema. */
-export interface ToolDefinition<Schema extends z.ZodType> {
-  name: string;
-  description: string;
+/** Definition of a built-in tool with a zod input schema (the fields it shares: as on `Tool`). */
+export interface ToolDefinition<Schema extends z.ZodType>
+  extends Omit<Tool, "parameters" | "source" | "effect" | "parse" | "run"> {
   input: Schema;
-  alwaysOn?: boolean;
-  /** Reads local state only (see `Tool.readOnly`). */
-  readOnly?: boolean;
-  /** Offered only when a request needs it (see `Tool.onDemand`). */
-  onDemand?: boolean;
   /**
    * What a call does to the world (see `Tool.effect`). Every built-in tool declares it
    * (tests/tools/tool_effects_test.ts); absent: the strictest for a tool that is not read-only.
    */
   effect?: ToolEffect | ((args: z.output<Schema>) => ToolEffect);
-  /** Arguments that name files or folders (see `Tool.pathArguments`). */
-  pathArguments?: readonly string[];
-  /** The arguments "Always allow…" suggests patterns for (see `Tool.grantArguments`). */
-  grantArguments?: readonly string[];
-  /** False when the result is Radar's own words (see `Tool.resultIsData`). */
-  resultIsData?: boolean;
-  keywords?: string[];
   run(args: z.output<Schema>, context: ToolContext): Promise<ToolOutput>;
 }
 
@@ -114,28 +101,19 @@ export interface ToolDefinition<Schema extends z.ZodType> {
  * });
  */
 export function defineTool<Schema extends z.ZodType>(definition: ToolDefinition<Schema>): Tool {
+  const { input, effect, run, ...shared } = definition;
   return {
-    name: definition.name,
-    description: definition.description,
-    parameters: compactJsonSchema(definition.input),
+    ...shared,
+    parameters: compactJsonSchema(input),
     source: "builtin",
-    alwaysOn: definition.alwaysOn,
-    onDemand: definition.onDemand,
-    readOnly: definition.readOnly,
-    effect: typeof definition.effect === "function"
-      ? declaredByArguments(definition.input, definition.effect)
-      : definition.effect,
-    pathArguments: definition.pathArguments,
-    grantArguments: definition.grantArguments,
-    resultIsData: definition.resultIsData,
-    keywords: definition.keywords,
+    effect: typeof effect === "function" ? declaredByArguments(input, effect) : effect,
     parse(args: unknown): ParseResult {
-      const parsed = definition.input.safeParse(args);
+      const parsed = input.safeParse(args);
       return parsed.success
         ? { ok: true, value: parsed.data }
         : { ok: false, error: describeIssues(parsed.error, { root: "(arguments)" }) };
     },
-    run: (args, context) => definition.run(args as z.output<Schema>, context),
+    run: (args, context) => run(args as z.output<Schema>, context),
   };
 }
 

@@ -101,14 +101,6 @@ export function toolTokenCost(tool: Tool): number {
   return estimateJsonTokens({ type: "function", function: toolSpec(tool) });
 }
 
-/** Whether every tool but `find_tools` fits `budgetTokens` (then all are offered). */
-export function fitsBudget(tools: readonly Tool[], budgetTokens: number): boolean {
-  return tools.reduce(
-    (sum, tool) => sum + (tool.name === findToolsName ? 0 : toolTokenCost(tool)),
-    0,
-  ) <= budgetTokens;
-}
-
 /** Cuts text to `max` characters with a note saying how much was cut. */
 export function truncateText(text: string, max: number): string {
   if (text.length <= max) return text;
@@ -200,7 +192,10 @@ export class ToolRegistry {
 
   /** True when every tool but the on-demand ones fits `budgetTokens`: `select` offers them all. */
   allFit(budgetTokens: number): boolean {
-    return fitsBudget(this.list().filter((tool) => !tool.onDemand), budgetTokens);
+    return this.list().reduce(
+      (sum, tool) => sum + (tool.onDemand || tool.name === findToolsName ? 0 : toolTokenCost(tool)),
+      0,
+    ) <= budgetTokens;
   }
 
   /**

@@ -10,36 +10,11 @@ export interface ToolRanker {
   ): Promise<ReadonlyMap<string, number> | undefined>;
 }
 
-const stopWords = new Set([
-  "the",
-  "a",
-  "an",
-  "and",
-  "or",
-  "to",
-  "of",
-  "in",
-  "on",
-  "for",
-  "with",
-  "me",
-  "my",
-  "is",
-  "it",
-  "this",
-  "that",
-  "what",
-  "please",
-  "can",
-  "you",
-  "i",
-  "do",
-  "be",
-  "at",
-  "from",
-  "by",
-  "as",
-]);
+/** Words too common to tell tools apart. */
+const stopWords = new Set(
+  "the a an and or to of in on for with me my is it this that what please can you i do be at from by as"
+    .split(" "),
+);
 
 /** Splits text into lowercase word stems (plural "s" dropped). */
 export function wordStems(text: string): string[] {
@@ -143,7 +118,7 @@ export function expandStems(stems: readonly string[]): Set<string> {
 }
 
 /** Reciprocal-rank-fusion constant: ranks below ~60 add little, ties between lists even out. */
-const fusionK = 60;
+export const fusionK = 60;
 
 /**
  * Keyword rank fused with embedding rank (reciprocal-rank fusion): a tool near the top of either

@@ -64,11 +64,6 @@ export function readConfigState(dataDir: string, pid: number): ConfigState | und
   }
 }
 
-/** What identifies a version of the file: its text (small), or that it is absent. */
-function fileStamp(path: string): string | undefined {
-  return readTextFileIfExists(path);
-}
-
 /** Watches the config file of `radar` (its path, else where `radar.yaml` would be created). */
 export function watchConfigFile(
   radar: ConfigWatchTarget,
@@ -76,7 +71,8 @@ export function watchConfigFile(
 ): ConfigWatch {
   const path = radar.loaded.path ?? userConfigPath(options.env);
   const timers = options.timers ?? systemTimers;
-  let seen = fileStamp(path);
+  // A version of the file is its text (small), or undefined while it is absent.
+  let seen = readTextFileIfExists(path);
   let watcher: Deno.FsWatcher | undefined;
   let pending: number | undefined;
 
@@ -95,7 +91,7 @@ export function watchConfigFile(
   };
 
   const check = () => {
-    const stamp = fileStamp(path);
+    const stamp = readTextFileIfExists(path);
     if (stamp === seen) return;
     seen = stamp;
     let next: RadarConfig;

@@ -87,7 +87,7 @@ export function acquireLock(
       const file = Deno.openSync(path, { write: true, createNew: true, mode: 0o600 });
       file.writeSync(new TextEncoder().encode(JSON.stringify(info)));
       file.close();
-      return heldLock(path, info.pid);
+      return heldLock(dataDir, info.pid);
     } catch (error) {
       if (!(error instanceof Deno.errors.AlreadyExists)) {
         throw new RadarError(`Cannot create lock file ${path}: ${(error as Error).message}`);
@@ -107,14 +107,9 @@ export function acquireLock(
   throw new RadarError(`Cannot take the lock file ${path}: it keeps changing`);
 }
 
-function heldLock(path: string, pid: number): HeldLock {
-  const ours = () => {
-    try {
-      return (JSON.parse(Deno.readTextFileSync(path)) as LockInfo).pid === pid;
-    } catch {
-      return false;
-    }
-  };
+function heldLock(dataDir: string, pid: number): HeldLock {
+  const path = lockPath(dataDir);
+  const ours = () => readLock(dataDir)?.pid === pid;
   return {
     path,
     update(info) {

@@ -68,15 +68,7 @@ export function lastLines(path: string, count: number): string[] {
     const chunk = 64 * 1024;
     while (start > 0) {
       const from = Math.max(0, start - chunk);
-      const buffer = new Uint8Array(start - from);
-      file.seekSync(from, Deno.SeekMode.Start);
-      let read = 0;
-      while (read < buffer.length) {
-        const n = file.readSync(buffer.subarray(read));
-        if (n === null) break;
-        read += n;
-      }
-      text = new TextDecoder().decode(buffer.subarray(0, read)) + text;
+      text = new TextDecoder().decode(readAt(file, from, start - from)) + text;
       start = from;
       if (text.split("\n").length > count + 1) break;
     }
@@ -109,20 +101,26 @@ export async function followFile(
     if (size > offset) {
       const file = Deno.openSync(path, { read: true });
       try {
-        file.seekSync(offset, Deno.SeekMode.Start);
-        const buffer = new Uint8Array(size - offset);
-        let read = 0;
-        while (read < buffer.length) {
-          const n = file.readSync(buffer.subarray(read));
-          if (n === null) break;
-          read += n;
-        }
-        offset += read;
-        onText(decoder.decode(buffer.subarray(0, read), { stream: true }));
+        const bytes = readAt(file, offset, size - offset);
+        offset += bytes.length;
+        onText(decoder.decode(bytes, { stream: true }));
       } finally {
         file.close();
       }
     }
     await options.sleep(500);
   }
+}
+
+/** Up to `length` bytes of an open file from `from` (fewer where the file ends sooner). */
+function readAt(file: Deno.FsFile, from: number, length: number): Uint8Array {
+  file.seekSync(from, Deno.SeekMode.Start);
+  const buffer = new Uint8Array(length);
+  let read = 0;
+  while (read < buffer.length) {
+    const count = file.readSync(buffer.subarray(read));
+    if (count === null) break;
+    read += count;
+  }
+  return buffer.subarray(0, read);
 }

@@ -3,17 +3,14 @@
  * prints a line per task as it finishes and the totals; exit code 0 when every task passed.
  */
 import { formatSummary, formatTaskLine } from "./eval_report.ts";
-import { runEval } from "./eval_runner.ts";
+import { type EvalOptions, runEval } from "./eval_runner.ts";
 import { evalTasks } from "./eval_tasks.ts";
 import { evalRunOf } from "./eval_history.ts";
 import { type EvalHistory, formatHistoryLine } from "../core/eval_records.ts";
 
-/** The command's inputs. */
-export interface EvalCommandOptions {
-  env: Record<string, string | undefined>;
-  configPath?: string;
-  model?: string;
-  server?: string;
+/** The command's inputs: the run's environment, config file, model and server, and these. */
+export interface EvalCommandOptions
+  extends Pick<EvalOptions, "env" | "configPath" | "model" | "server"> {
   /** Only the tasks whose id contains this. */
   only?: string;
   write: (line: string) => void;

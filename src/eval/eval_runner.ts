@@ -31,8 +31,6 @@ export interface EvalOptions {
   onTask?: (outcome: TaskOutcome) => void;
 }
 
-/** How one task went (declared in core: the eval store and the dashboard read it too). */
-
 /** The whole run. */
 export interface EvalReport {
   model: string;
@@ -58,15 +56,15 @@ function writeFiles(home: string, files: Record<string, string | Uint8Array>) {
 }
 
 /**
- * The user's config (for the model settings) with write_file allowed in the scratch home and
- * nowhere else: the eval measures the model, not the approval policy, and must not write into
- * the user's own folders.
+ * Writes the user's config (for the model settings) into the scratch home, with write_file allowed
+ * there and nowhere else (the eval measures the model, not the approval policy, and must not
+ * write into the user's own folders); returns its path.
  */
 function evalConfig(
   userPath: string | undefined,
   home: string,
   otherServer: boolean,
-): { path: string; text: string } {
+): string {
   const config = (userPath ? parse(Deno.readTextFileSync(userPath)) : undefined) ?? {};
   // Another server (--server) never gets the user's keys: they belong to the configured one.
   if (otherServer) {
@@ -87,7 +85,7 @@ function evalConfig(
   // Written into the scratch home: the runtime reads its config from a file like every command.
   const path = `${home}/.radar-eval.yaml`;
   Deno.writeTextFileSync(path, stringify(config));
-  return { path, text: stringify(config) };
+  return path;
 }
 
 /** The environment without any LLM API key (`RADAR_LLM_API_KEY`, `RADAR_LLM_<ROLE>_API_KEY`). */
@@ -155,11 +153,11 @@ async function runTask(
   if (options.server) env.RADAR_LLM_BASE_URL = options.server;
   if (options.model) env.RADAR_LLM_MODEL = options.model;
   writeFiles(home, task.files ?? {});
-  const configFile = evalConfig(options.configPath, home, options.server !== undefined);
+  const configPath = evalConfig(options.configPath, home, options.server !== undefined);
   const runtime = openRadar({
     env,
     cwd: home,
-    configPath: configFile.path,
+    configPath,
     logLevel: "error",
     reportConfigWarnings: false,
   });

@@ -92,6 +92,8 @@ function ruleRegistration(rule: HookRule, options: ConfigRuleOptions): HookRegis
   const tools = new Set(rule.tools);
   const hour = () => (options.hourOf ?? ((date: Date) => date.getHours()))(options.clock.now());
   const restricted = () => inWindow(hour(), rule.start_hour ?? 0, rule.end_hour ?? 0);
+  const blockOnPattern = (text: string, fallback: string) =>
+    includesAny(text, rule.patterns) === undefined ? undefined : blocked(rule, fallback);
   const log = (message: string, fields: Record<string, unknown>) =>
     options.logger[rule.log_level](`hook ${rule.name}: ${message}`, fields);
   switch (rule.type) {
@@ -159,10 +161,7 @@ function ruleRegistration(rule: HookRule, options: ConfigRuleOptions): HookRegis
     case "block_message_pattern":
       return reg(
         "pre_agent_run",
-        ({ userMessage }) =>
-          includesAny(userMessage, rule.patterns) === undefined
-            ? undefined
-            : blocked(rule, "This message was blocked by a hook rule"),
+        ({ userMessage }) => blockOnPattern(userMessage, "This message was blocked by a hook rule"),
         true,
       );
     case "redact_response": {
@@ -182,10 +181,7 @@ function ruleRegistration(rule: HookRule, options: ConfigRuleOptions): HookRegis
     case "block_memory_pattern":
       return reg(
         "pre_memory_store",
-        ({ content }) =>
-          includesAny(content, rule.patterns) === undefined
-            ? undefined
-            : blocked(rule, "Not stored: this memory matches a hook rule"),
+        ({ content }) => blockOnPattern(content, "Not stored: this memory matches a hook rule"),
         true,
       );
     case "filter_memory_pattern":

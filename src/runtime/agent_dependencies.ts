@@ -31,22 +31,13 @@ export interface AgentOptions {
   personalityFrom?: "option" | "task" | "heartbeat";
 }
 
-/** What every run of one Radar shares, already in the loop's shape. */
-export type SharedAgentParts = Pick<
+/**
+ * What every run of one Radar shares, already in the loop's shape: all but what the personality
+ * decides (model, tools, settings, prompt, time stamp) and the marker id tests pin.
+ */
+export type SharedAgentParts = Omit<
   AgentDependencies,
-  | "store"
-  | "clock"
-  | "audit"
-  | "gates"
-  | "observers"
-  | "hooks"
-  | "promptVariables"
-  | "toolRanker"
-  | "elapsed"
-  | "grants"
-  | "approvals"
-  | "trustedContext"
-  | "runs"
+  "model" | "registry" | "settings" | "systemPrompt" | "stampUserMessage" | "markerId"
 >;
 
 /** What a run's personality decides: which one it is, its model and its tools. */

@@ -38,11 +38,15 @@ export interface FileActions {
 
 /** What `approvalParts` builds. */
 export interface ApprovalParts {
+  /** Pending approvals: list, show, approve, deny, "Always allow…", button capabilities. */
   approvals: ApprovalService;
+  /** Standing grants: radar.yaml's rules and the stored ones. */
   grants: StandingGrants;
   /** What an unattended run changed on its own, told with Undo buttons. */
   changeNotices: ChangeNotices;
+  /** The action journal of file changes, and undo. */
   actions: FileActions;
+  /** Each time a task was due and what became of it (`radar task log`). */
   taskFirings: TaskFirings;
   upkeep: ApprovalUpkeep;
   /** Trusted text besides the user's words: the folders and places the config names. */

@@ -65,6 +65,15 @@ export function runtimeLogging(
   return { clock, logger };
 }
 
+/** Warns each line once per process (skills left out, a personality past the budget). */
+export function onceEach(logger: Logger): (line: string) => void {
+  const warned = new Set<string>();
+  return (line) => {
+    if (!warned.has(line)) logger.warn(line);
+    warned.add(line);
+  };
+}
+
 /**
  * Creates the data directory, opens the database and its stores (closed again on failure); the
  * chat models (the injected one too) are wrapped to mask every request with `secrets`.

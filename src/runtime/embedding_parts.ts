@@ -56,7 +56,6 @@ export function embeddingParts(
   const now = () => parts.clock.now().getTime();
   let warnedAt: number | undefined;
   const common = {
-    model,
     // Memory and tool ranking share one embedding server: its failure is one warning, not two.
     warn: (line: string) => {
       if (warnedAt !== undefined && now() - warnedAt < 60_000) return;

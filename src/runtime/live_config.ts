@@ -62,21 +62,13 @@ export function changedConfigKeys(before: RadarConfig, after: RadarConfig): stri
  * them; the other changed keys are left for a restart.
  */
 export function applyLiveConfig(target: RadarConfig, next: RadarConfig): string[] {
-  const applied: string[] = [];
-  for (const key of changedConfigKeys(target, next)) {
-    if (!liveConfigKeys.includes(key)) continue;
+  const into = target as unknown as Record<string, Fields>;
+  const from = next as unknown as Record<string, Fields>;
+  const applied = changedConfigKeys(target, next).filter((key) => liveConfigKeys.includes(key));
+  for (const key of applied) {
     const [section, name] = key.split(".");
-    if (name === undefined) {
-      (target as unknown as Fields)[section] = structuredClone(
-        (next as unknown as Fields)[section],
-      );
-      applied.push(key);
-      continue;
-    }
-    const into = (target as unknown as Record<string, Fields>)[section];
-    const from = (next as unknown as Record<string, Fields>)[section];
-    into[name] = structuredClone(from[name]);
-    applied.push(key);
+    if (name === undefined) into[section] = structuredClone(from[section]);
+    else into[section][name] = structuredClone(from[section][name]);
   }
   return applied;
 }

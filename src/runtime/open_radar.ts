@@ -31,7 +31,7 @@ import type { SkillRoot } from "../skills/skill_roots.ts";
 import { LiveSkillRoots } from "../skills/live_skill_roots.ts";
 import { applyLiveConfig } from "./live_config.ts";
 import type { SkillLibrary } from "../core/skills_prompt.ts";
-import { openCoreAdapters, runtimeLogging } from "./core_adapters.ts";
+import { onceEach, openCoreAdapters, runtimeLogging } from "./core_adapters.ts";
 import type { RadarOptions } from "./radar_options.ts";
 
 import {
@@ -65,12 +65,9 @@ import type { FilePersonalityCatalog } from "../personalities/personality_catalo
 import { personalityParts } from "./personality_parts.ts";
 import { browserParts } from "./browser_parts.ts";
 import type { BrowserAvailability } from "../core/browser.ts";
-import { approvalParts, type FileActions } from "./approval_parts.ts";
+import { type ApprovalParts, approvalParts } from "./approval_parts.ts";
 import { notifyOnce } from "../core/notifier.ts";
 import { NotificationRetries } from "../application/notification_retries.ts";
-import type { ApprovalService } from "../application/approvals.ts";
-import type { StandingGrants } from "../application/standing_grants.ts";
-import type { TaskFirings } from "../core/receipts.ts";
 
 /** The database's health: `radar status`, and the daemon's guard against a damaged file. */
 export interface DatabaseHealth {
@@ -94,7 +91,8 @@ export interface DatabaseHealth {
 }
 
 /** Everything a command, the daemon or the dashboard needs, built once per process. */
-export interface Radar extends ScheduledWork {
+export interface Radar
+  extends ScheduledWork, Pick<ApprovalParts, "approvals" | "grants" | "actions" | "taskFirings"> {
   loaded: LoadedConfig;
   config: RadarConfig;
   dataDir: string;
@@ -141,14 +139,6 @@ export interface Radar extends ScheduledWork {
   notifier: Notifier;
   /** Stored `radar eval` runs (the dashboard's Eval page). */
   evalRuns: EvalHistory;
-  /** Pending approvals: list, show, approve, deny, "Always allow…", button capabilities. */
-  approvals: ApprovalService;
-  /** Standing grants: radar.yaml's rules and the stored ones. */
-  grants: StandingGrants;
-  /** The action journal of file changes, and undo. */
-  actions: FileActions;
-  /** Each time a task was due and what became of it (`radar task log`). */
-  taskFirings: TaskFirings;
   /** Runs `work` in one database transaction (bulk imports and benches). */
   batch<T>(work: () => T): T;
   /**
@@ -438,15 +428,6 @@ function skillParts(
   });
   folders.onChange(() => catalog.invalidate());
   return { folders, catalog, library: config.skills.enabled ? skillLibrary(catalog) : undefined };
-}
-
-/** Logs each line once per process (skills left out, a personality past the budget). */
-function onceEach(logger: Logger): (line: string) => void {
-  const warned = new Set<string>();
-  return (line) => {
-    if (!warned.has(line)) logger.warn(line);
-    warned.add(line);
-  };
 }
 
 /**

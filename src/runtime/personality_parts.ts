@@ -24,6 +24,7 @@ import { findToolsTool } from "../tools/find_tools.ts";
 import type { PluginSystem } from "../plugins/plugin_system.ts";
 import { personalityNamePattern } from "../personalities/personality_file.ts";
 import type { PersonalityChoices } from "./agent_dependencies.ts";
+import { onceEach } from "./core_adapters.ts";
 
 /** What the personality parts are built from. */
 export interface PersonalityPartsOptions {
@@ -61,12 +62,7 @@ const roles: readonly string[] = ["main", "fast", "vision", "fallback"];
 /** Builds the catalog and the model cache. */
 export function personalityParts(options: PersonalityPartsOptions): PersonalityParts {
   const { config, logger } = options;
-  const warned = new Set<string>();
-  const warnOnce = (line: string) => {
-    if (warned.has(line)) return;
-    warned.add(line);
-    logger.warn(line);
-  };
+  const warnOnce = onceEach(logger);
   const catalog = new FilePersonalityCatalog({
     dataDir: options.dataDir,
     config: () => config,

@@ -192,14 +192,9 @@ export function scheduledWork(parts: ScheduledWorkParts): ScheduledWork {
     fetch: parts.fetch,
     resolve: parts.resolve,
   });
-  const moneyParts = {
-    config,
-    stores,
-    queue,
-    model: parts.fastModel ?? parts.model,
-    clock,
-    logger,
-  };
+  // What every source's jobs are built from.
+  const common = { config, stores, queue, clock, logger };
+  const moneyParts = { ...common, model: parts.fastModel ?? parts.model };
   const money = moneyLedger(moneyParts);
   let jobs: TickJob[] | undefined;
   return {
@@ -245,37 +240,21 @@ export function scheduledWork(parts: ScheduledWorkParts): ScheduledWork {
       jobs ??= [
         taskRunner,
         monitorChecker,
-        ...sourceJobs({
-          config,
-          stores,
-          queue,
-          clock,
-          logger,
-          env: parts.env,
-          secrets: parts.secrets,
-        }),
+        ...sourceJobs({ ...common, env: parts.env, secrets: parts.secrets }),
         ...checkJobs({
-          config,
+          ...common,
           configPath: parts.configPath,
           dataDir: parts.dataDir,
-          stores,
-          queue,
-          clock,
-          logger,
           notifier: parts.notifier,
           sideEffects,
           secrets: parts.secrets,
         }),
-        ...githubJobs({ config, stores, queue, clock, logger }),
+        ...githubJobs(common),
         ...moneyJobs({ ...moneyParts, ledger: money, env: parts.env }),
         ...digestJobs({
-          config,
-          stores,
+          ...common,
           model: parts.model,
           secrets: parts.secrets,
-          clock,
-          queue,
-          logger,
           embedNew: parts.embedNew,
           budget,
         }),
