@@ -8,8 +8,8 @@ import type {
   NewJournalEntry,
 } from "../../core/action_journal.ts";
 import type { ConversationKind } from "../../core/tool.ts";
-import { statement } from "./statements.ts";
-import { insert, transaction, write } from "./write.ts";
+import { selectAll, selectOne } from "./rows.ts";
+import { deleteBefore, insert, transaction, write } from "./write.ts";
 
 interface JournalRow {
   id: number;
@@ -81,22 +81,19 @@ export class SqliteActionJournal implements ActionJournal {
 
   /** One entry. */
   get(id: number): JournalEntry | undefined {
-    const row = statement(this.db, "SELECT * FROM action_journal WHERE id = ?").get(id) as
-      | JournalRow
-      | undefined;
-    return row ? toEntry(row) : undefined;
+    return selectOne(this.db, toEntry, "SELECT * FROM action_journal WHERE id = ?", id);
   }
 
   /** Newest first. */
   recent(limit: number): JournalEntry[] {
-    return (statement(this.db, "SELECT * FROM action_journal ORDER BY id DESC LIMIT ?")
-      .all(limit) as unknown as JournalRow[]).map(toEntry);
+    const sql = "SELECT * FROM action_journal ORDER BY id DESC LIMIT ?";
+    return selectAll(this.db, toEntry, sql, limit);
   }
 
   /** The changes an approval's yes made, oldest first. */
   forApproval(approvalId: number): JournalEntry[] {
-    return (statement(this.db, "SELECT * FROM action_journal WHERE approval_id = ? ORDER BY id")
-      .all(approvalId) as unknown as JournalRow[]).map(toEntry);
+    const sql = "SELECT * FROM action_journal WHERE approval_id = ? ORDER BY id";
+    return selectAll(this.db, toEntry, sql, approvalId);
   }
 
   /** Marks an entry undone (once). */
@@ -114,15 +111,15 @@ export class SqliteActionJournal implements ActionJournal {
   /** Deletes entries older than `before`; returns them. */
   prune(before: Date): JournalEntry[] {
     return transaction(this.db, () => {
-      const rows = statement(this.db, "SELECT * FROM action_journal WHERE at < ? ORDER BY id")
-        .all(before.toISOString()) as unknown as JournalRow[];
-      write(
+      const sql = "SELECT * FROM action_journal WHERE at < ? ORDER BY id";
+      const entries = selectAll(this.db, toEntry, sql, before.toISOString());
+      deleteBefore(
         this.db,
         "the action journal cleanup",
         "DELETE FROM action_journal WHERE at < ?",
-        before.toISOString(),
+        before,
       );
-      return rows.map(toEntry);
+      return entries;
     }, "the action journal cleanup");
   }
 }

@@ -8,57 +8,28 @@ import type {
   PendingAction,
 } from "../../core/approvals.ts";
 import type { TaintFinding } from "../../core/taint.ts";
-import type { ConversationKind, ToolOutcome } from "../../core/tool.ts";
+import type { ToolOutcome } from "../../core/tool.ts";
 import { statement } from "./statements.ts";
-import { insert, transaction, write } from "./write.ts";
-
-interface ApprovalRow {
-  id: number;
-  key: string | null;
-  state: ApprovalState;
-  tool: string;
-  arguments: string;
-  conversation_id: number | null;
-  kind: string;
-  reasons: string;
-  tainted: string;
-  untrusted_sources: string;
-  created_at: string;
-  expires_at: string;
-  decided_at: string | null;
-  decided_via: ApprovalChannel | null;
-  result: string | null;
-  outcome: string | null;
-  grant_id: string | null;
-  summary: string | null;
-  has_screenshot: number;
-}
+import { camelRecord, columnsOf, type Row, selectAll, selectOne } from "./rows.ts";
+import { deleteBefore, insert, transaction, write } from "./write.ts";
 
 /** Every column but the screenshot (read on its own), and whether there is one. */
 const columns = `id, key, state, tool, arguments, conversation_id, kind, reasons, tainted,
   untrusted_sources, created_at, expires_at, decided_at, decided_via, result, outcome, grant_id,
   summary, screenshot IS NOT NULL AS has_screenshot`;
 
-function toRecord(row: ApprovalRow): ApprovalRecord {
+/** The columns of an approval, in its record's key order. */
+const recordColumns = columnsOf<ApprovalRecord>()(
+  `id key state tool arguments conversation_id kind reasons tainted untrusted_sources created_at
+   expires_at decided_at decided_via result outcome grant_id summary has_screenshot`,
+);
+
+function toRecord(row: Row): ApprovalRecord {
   return {
-    id: Number(row.id),
-    key: row.key ?? undefined,
-    state: row.state,
-    tool: row.tool,
-    arguments: row.arguments,
-    conversationId: row.conversation_id === null ? undefined : Number(row.conversation_id),
-    kind: row.kind as ConversationKind,
-    reasons: JSON.parse(row.reasons) as string[],
-    tainted: JSON.parse(row.tainted) as TaintFinding[],
-    untrustedSources: JSON.parse(row.untrusted_sources) as string[],
-    createdAt: row.created_at,
-    expiresAt: row.expires_at,
-    decidedAt: row.decided_at ?? undefined,
-    decidedVia: row.decided_via ?? undefined,
-    result: row.result ?? undefined,
-    outcome: (row.outcome ?? undefined) as ToolOutcome | undefined,
-    grantId: row.grant_id ?? undefined,
-    summary: row.summary ?? undefined,
+    ...camelRecord(row, recordColumns),
+    reasons: JSON.parse(row.reasons as string) as string[],
+    tainted: JSON.parse(row.tainted as string) as TaintFinding[],
+    untrustedSources: JSON.parse(row.untrusted_sources as string) as string[],
     hasScreenshot: Boolean(row.has_screenshot),
   };
 }
@@ -101,10 +72,7 @@ export class SqliteApprovalStore implements ApprovalStore {
 
   /** One approval. */
   get(id: number): ApprovalRecord | undefined {
-    const row = statement(this.db, `SELECT ${columns} FROM approvals WHERE id = ?`).get(id) as
-      | ApprovalRow
-      | undefined;
-    return row ? toRecord(row) : undefined;
+    return selectOne(this.db, toRecord, `SELECT ${columns} FROM approvals WHERE id = ?`, id);
   }
 
   /** The PNG stored with an approval. */
@@ -119,11 +87,8 @@ export class SqliteApprovalStore implements ApprovalStore {
   list(options: { states?: readonly ApprovalState[]; limit: number }): ApprovalRecord[] {
     const states = options.states ?? [];
     const where = states.length ? `WHERE state IN (${states.map(() => "?").join(", ")})` : "";
-    const rows = statement(
-      this.db,
-      `SELECT ${columns} FROM approvals ${where} ORDER BY id DESC LIMIT ?`,
-    ).all(...states, options.limit) as unknown as ApprovalRow[];
-    return rows.map(toRecord);
+    const sql = `SELECT ${columns} FROM approvals ${where} ORDER BY id DESC LIMIT ?`;
+    return selectAll(this.db, toRecord, sql, ...states, options.limit);
   }
 
   /** pending and unexpired → running, once. */
@@ -176,20 +141,19 @@ export class SqliteApprovalStore implements ApprovalStore {
   /** Pending approvals past their expiry become expired. */
   expire(at: Date): ApprovalRecord[] {
     return transaction(this.db, () => {
-      const rows = statement(
-        this.db,
-        `SELECT ${columns} FROM approvals WHERE state = 'pending' AND expires_at <= ? ORDER BY id`,
-      ).all(at.toISOString()) as unknown as ApprovalRow[];
-      for (const row of rows) {
+      const sql = `SELECT ${columns} FROM approvals
+        WHERE state = 'pending' AND expires_at <= ? ORDER BY id`;
+      const expired = selectAll(this.db, toRecord, sql, at.toISOString());
+      for (const record of expired) {
         write(
           this.db,
           "the approval",
           "UPDATE approvals SET state = 'expired', decided_at = ? WHERE id = ?",
           at.toISOString(),
-          row.id,
+          record.id,
         );
       }
-      return rows.map((row) => ({ ...toRecord(row), state: "expired" as const }));
+      return expired.map((record) => ({ ...record, state: "expired" as const }));
     }, "the expired approvals");
   }
 
@@ -200,18 +164,15 @@ export class SqliteApprovalStore implements ApprovalStore {
 
   /** Deletes decided approvals older than `before`. */
   prune(before: Date): number {
-    return write(
+    return deleteBefore(
       this.db,
       "the approvals cleanup",
       "DELETE FROM approvals WHERE state NOT IN ('pending', 'running') AND created_at < ?",
-      before.toISOString(),
-    ).changes;
+      before,
+    );
   }
 
   #byKey(key: string): ApprovalRecord | undefined {
-    const row = statement(this.db, `SELECT ${columns} FROM approvals WHERE key = ?`).get(key) as
-      | ApprovalRow
-      | undefined;
-    return row ? toRecord(row) : undefined;
+    return selectOne(this.db, toRecord, `SELECT ${columns} FROM approvals WHERE key = ?`, key);
   }
 }

@@ -8,7 +8,7 @@ import { createHash } from "node:crypto";
 import type { DatabaseSync } from "node:sqlite";
 import type { Capability, CapabilityAction, CapabilityTokens } from "../../core/approvals.ts";
 import { statement } from "./statements.ts";
-import { transaction, write } from "./write.ts";
+import { deleteBefore, transaction, write } from "./write.ts";
 
 /** The SHA-256 of a secret, hex. */
 function hashOf(secret: string): string {
@@ -96,12 +96,12 @@ export class SqliteCapabilityStore implements CapabilityTokens {
 
   /** Deletes capabilities that expired before `before`. */
   prune(before: Date): number {
-    return write(
+    return deleteBefore(
       this.db,
       "the capabilities cleanup",
       "DELETE FROM capabilities WHERE expires_at < ?",
-      before.toISOString(),
-    ).changes;
+      before,
+    );
   }
 
   #useAll(actions: CapabilityAction[], target: number, at: Date): void {

@@ -1,19 +1,13 @@
 /** SQLite rows of the custom checks: each check's last result (what "changed" compares with). */
-import { statement } from "./statements.ts";
 import type { DatabaseSync } from "node:sqlite";
 import type { CheckResultRow, CheckResults } from "../../core/source_stores.ts";
 import { write } from "./write.ts";
+import { camelRecord, columnsOf, type Row, selectOne } from "./rows.ts";
 
-interface Row {
-  name: string;
-  output_hash: string | null;
-  exit_code: number | null;
-  json_value: string | null;
-  failing: number;
-  last_run_at: string;
-  duration_ms: number;
-  output: string;
-}
+/** The columns of a check's result, in its record's key order. */
+const resultColumns = columnsOf<CheckResultRow>()(
+  "name output_hash exit_code json_value failing last_run_at duration_ms output",
+);
 
 /** Characters of output kept in the row. */
 const keptOutputChars = 2000;
@@ -24,20 +18,11 @@ export class SqliteCheckStore implements CheckResults {
 
   /** The last result of `name` (undefined before its first run). */
   last(name: string): CheckResultRow | undefined {
-    const row = statement(this.db, "SELECT * FROM check_results WHERE name = ?").get(name) as
-      | Row
-      | undefined;
-    if (!row) return undefined;
-    return {
-      name: row.name,
-      outputHash: row.output_hash ?? undefined,
-      exitCode: row.exit_code ?? undefined,
-      jsonValue: row.json_value ?? undefined,
+    const toResult = (row: Row) => ({
+      ...camelRecord(row, resultColumns),
       failing: Number(row.failing) === 1,
-      lastRunAt: row.last_run_at,
-      durationMs: Number(row.duration_ms),
-      output: row.output,
-    };
+    });
+    return selectOne(this.db, toResult, "SELECT * FROM check_results WHERE name = ?", name);
   }
 
   /** Stores the newest result of a check. */

@@ -12,6 +12,7 @@ import type {
 import type { ConversationKind } from "../../core/tool.ts";
 import { boundedPage, maxListOffset, maxSearchChars, maxSearchHits } from "../../core/bounds.ts";
 import { statement } from "./statements.ts";
+import { camelRecord, columnsOf } from "./rows.ts";
 import { insert, transaction, write } from "./write.ts";
 
 /** Messages read at once at most (a page of `messages`, a step of `eachMessage`). */
@@ -50,14 +51,16 @@ const interruptedColumn = `(SELECT r.interrupted_at FROM conversation_runs r
              AND r.last_message_id IS (SELECT MAX(m.id) FROM messages m WHERE m.conversation_id = c.id)
            ORDER BY r.id DESC LIMIT 1) AS interrupted_at`;
 
+/** The columns every message has, in its record's key order (the optional ones follow). */
+const messageColumns = columnsOf<StoredMessage>()("id conversation_id role content created_at");
+
+/** The columns every conversation summary has, in its record's key order. */
+const summaryColumns = columnsOf<ConversationSummary>()(
+  "id kind title created_at updated_at message_count",
+);
+
 function toMessage(row: MessageRow): StoredMessage {
-  const message: StoredMessage = {
-    id: row.id,
-    conversationId: row.conversation_id,
-    role: row.role,
-    content: row.content,
-    createdAt: row.created_at,
-  };
+  const message: StoredMessage = camelRecord(row, messageColumns);
   if (row.tool_calls) message.toolCalls = JSON.parse(row.tool_calls) as ToolCall[];
   if (row.tool_call_id) message.toolCallId = row.tool_call_id;
   if (row.tool_name) message.toolName = row.tool_name;
@@ -72,14 +75,7 @@ function toMessage(row: MessageRow): StoredMessage {
 }
 
 function toSummary(row: SummaryRow): ConversationSummary {
-  const summary: ConversationSummary = {
-    id: row.id,
-    kind: row.kind,
-    title: row.title,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-    messageCount: row.message_count,
-  };
+  const summary: ConversationSummary = camelRecord(row, summaryColumns);
   if (row.interrupted_at) summary.interruptedAt = row.interrupted_at;
   return summary;
 }
@@ -116,24 +112,12 @@ export class SqliteConversationStore implements ConversationArchive {
 
   /** Gives an untitled conversation its title (a no-op once it has one). */
   titleIfUntitled(conversationId: number, title: string): void {
-    write(
-      this.db,
-      "the conversation title",
-      "UPDATE conversations SET title = ? WHERE id = ? AND title = ''",
-      title.slice(0, 200),
-      conversationId,
-    );
+    this.#setTitle(conversationId, title, " AND title = ''");
   }
 
   /** Replaces a conversation's title. */
   retitle(conversationId: number, title: string): void {
-    write(
-      this.db,
-      "the conversation title",
-      "UPDATE conversations SET title = ? WHERE id = ?",
-      title.slice(0, 200),
-      conversationId,
-    );
+    this.#setTitle(conversationId, title);
   }
 
   /** Appends a message and touches the conversation. */
@@ -285,5 +269,11 @@ export class SqliteConversationStore implements ConversationArchive {
       id,
     )
       .changes > 0;
+  }
+
+  /** Sets a conversation's title (its first 200 characters) where `condition` holds too. */
+  #setTitle(conversationId: number, title: string, condition = ""): void {
+    const sql = `UPDATE conversations SET title = ? WHERE id = ?${condition}`;
+    write(this.db, "the conversation title", sql, title.slice(0, 200), conversationId);
   }
 }

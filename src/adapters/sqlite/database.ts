@@ -233,7 +233,8 @@ function openInMemory(path: string): DatabaseSync {
   }
 }
 
-function userVersion(db: DatabaseSync): number {
+/** The database's schema version (`PRAGMA user_version`). */
+export function userVersion(db: DatabaseSync): number {
   return Number(
     (db.prepare("PRAGMA user_version").get() as { user_version: number }).user_version,
   );

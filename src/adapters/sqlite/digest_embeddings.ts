@@ -5,10 +5,11 @@
 import type { DatabaseSync } from "node:sqlite";
 import type { Digest } from "../../core/source_ports.ts";
 import { SqliteVectorTable } from "./vector_table.ts";
-import { type DigestRow, toDigest } from "./digest_store.ts";
+import { toDigest } from "./digest_store.ts";
+import type { Row } from "./rows.ts";
 
 /** The `digest_embeddings` table as recall vectors. */
-export class SqliteDigestEmbeddings extends SqliteVectorTable<DigestRow, Digest> {
+export class SqliteDigestEmbeddings extends SqliteVectorTable<Row, Digest> {
   constructor(db: DatabaseSync) {
     super(db, {
       table: "digest_embeddings",
@@ -18,7 +19,7 @@ export class SqliteDigestEmbeddings extends SqliteVectorTable<DigestRow, Digest>
       idColumn: "id",
       itemVersionColumn: "created_at",
       what: "the digest's vector",
-      text: (row) => row.content,
+      text: (row) => row.content as string,
       toItem: toDigest,
     });
   }

@@ -1,31 +1,17 @@
 /** SQLite rows of the digests, searchable by words (FTS5). */
-import { statement } from "./statements.ts";
+import { camelRecord, columnsOf, type Row, selectAll, selectOne } from "./rows.ts";
 import type { DatabaseSync } from "node:sqlite";
 import { write } from "./write.ts";
 import { toFtsQuery } from "./fact_store.ts";
 import type { Digest } from "../../core/source_ports.ts";
 import type { DigestStore } from "../../core/source_stores.ts";
 
-/** A `digests` row as SQLite returns it. */
-export interface DigestRow {
-  id: number;
-  period: "day" | "week";
-  starts_at: string;
-  ends_at: string;
-  content: string;
-  created_at: string;
-}
+/** The columns of a digest, in its record's key order. */
+const digestColumns = columnsOf<Digest>()("id period starts_at ends_at content created_at");
 
 /** A row → a digest. */
-export function toDigest(row: DigestRow): Digest {
-  return {
-    id: Number(row.id),
-    period: row.period,
-    startsAt: row.starts_at,
-    endsAt: row.ends_at,
-    content: row.content,
-    createdAt: row.created_at,
-  };
+export function toDigest(row: Row): Digest {
+  return camelRecord(row, digestColumns);
 }
 
 /** The digests' store. */
@@ -34,9 +20,8 @@ export class SqliteDigestStore implements DigestStore {
 
   /** The digest of `period` starting at `startsAt`, if written. */
   find(period: Digest["period"], startsAt: Date): Digest | undefined {
-    const row = statement(this.db, "SELECT * FROM digests WHERE period = ? AND starts_at = ?")
-      .get(period, startsAt.toISOString()) as DigestRow | undefined;
-    return row ? toDigest(row) : undefined;
+    const sql = "SELECT * FROM digests WHERE period = ? AND starts_at = ?";
+    return selectOne(this.db, toDigest, sql, period, startsAt.toISOString());
   }
 
   /** Stores (or replaces) the digest of one period. */
@@ -63,18 +48,16 @@ export class SqliteDigestStore implements DigestStore {
 
   /** Newest first. */
   list(limit: number): Digest[] {
-    return (statement(this.db, "SELECT * FROM digests ORDER BY starts_at DESC, id DESC LIMIT ?")
-      .all(limit) as unknown as DigestRow[]).map(toDigest);
+    const sql = "SELECT * FROM digests ORDER BY starts_at DESC, id DESC LIMIT ?";
+    return selectAll(this.db, toDigest, sql, limit);
   }
 
   /** Digests matching any of the words, best first. */
   search(text: string, limit: number): Digest[] {
     const query = toFtsQuery(text);
     if (!query) return [];
-    return (statement(
-      this.db,
-      `SELECT d.* FROM digests_fts JOIN digests d ON d.id = digests_fts.rowid
-       WHERE digests_fts MATCH ? ORDER BY rank, d.id DESC LIMIT ?`,
-    ).all(query, limit) as unknown as DigestRow[]).map(toDigest);
+    const sql = `SELECT d.* FROM digests_fts JOIN digests d ON d.id = digests_fts.rowid
+       WHERE digests_fts MATCH ? ORDER BY rank, d.id DESC LIMIT ?`;
+    return selectAll(this.db, toDigest, sql, query, limit);
   }
 }

@@ -1,5 +1,5 @@
 /** `radar eval` runs and their task outcomes (migration 015). */
-import { statement } from "./statements.ts";
+import { camelRecord, columnsOf, type Row, selectAll, selectOne } from "./rows.ts";
 import type { DatabaseSync } from "node:sqlite";
 import type {
   EvalHistory,
@@ -9,65 +9,30 @@ import type {
 } from "../../core/eval_records.ts";
 import { insert, transaction, write } from "./write.ts";
 
-interface RunRow {
-  id: number;
-  started_at: string;
-  model: string;
-  server: string;
-  tasks: number;
-  passed: number;
-  tools_right: number;
-  tool_responses: number;
-  leaked_responses: number;
-  prompt_tokens: number;
-  completion_tokens: number;
-  median_latency_ms: number;
-  duration_ms: number;
+/** The columns of a run, in its record's key order. */
+const runColumns = columnsOf<EvalRunRecord>()(
+  `id started_at model server tasks passed tools_right tool_responses leaked_responses
+   prompt_tokens completion_tokens median_latency_ms duration_ms`,
+);
+
+/** The columns of a task outcome after its id, in its record's key order. */
+const outcomeColumns = columnsOf<Omit<TaskOutcome, "id">>()(
+  `pass reason tool_calls tools_right tool_responses leaked_responses prompt_tokens
+   completion_tokens latency_ms`,
+);
+
+function toRun(row: Row): EvalRunRecord {
+  return camelRecord(row, runColumns);
 }
 
-interface TaskRow {
-  task_id: string;
-  pass: number;
-  reason: string;
-  tool_calls: string;
-  tools_right: number;
-  tool_responses: number;
-  leaked_responses: number;
-  prompt_tokens: number;
-  completion_tokens: number;
-  latency_ms: number;
-}
-
-function toRun(row: RunRow): EvalRunRecord {
+function toOutcome(row: Row): TaskOutcome {
   return {
-    id: Number(row.id),
-    startedAt: row.started_at,
-    model: row.model,
-    server: row.server,
-    tasks: Number(row.tasks),
-    passed: Number(row.passed),
-    toolsRight: Number(row.tools_right),
-    toolResponses: Number(row.tool_responses),
-    leakedResponses: Number(row.leaked_responses),
-    promptTokens: Number(row.prompt_tokens),
-    completionTokens: Number(row.completion_tokens),
-    medianLatencyMs: Number(row.median_latency_ms),
-    durationMs: Number(row.duration_ms),
-  };
-}
-
-function toOutcome(row: TaskRow): TaskOutcome {
-  return {
-    id: row.task_id,
+    id: row.task_id as string,
+    ...camelRecord(row, outcomeColumns),
     pass: Boolean(row.pass),
-    reason: row.reason || undefined,
-    toolCalls: JSON.parse(row.tool_calls) as string[],
+    reason: (row.reason as string) || undefined,
+    toolCalls: JSON.parse(row.tool_calls as string) as string[],
     toolsRight: Boolean(row.tools_right),
-    toolResponses: Number(row.tool_responses),
-    leakedResponses: Number(row.leaked_responses),
-    promptTokens: Number(row.prompt_tokens),
-    completionTokens: Number(row.completion_tokens),
-    latencyMs: Number(row.latency_ms),
   };
 }
 
@@ -124,25 +89,18 @@ export class SqliteEvalStore implements EvalHistory {
 
   /** Runs newest first. */
   recent(limit: number): EvalRunRecord[] {
-    const rows = statement(this.db, "SELECT * FROM eval_runs ORDER BY id DESC LIMIT ?")
-      .all(Math.max(1, Math.min(limit, 500))) as unknown as RunRow[];
-    return rows.map(toRun);
+    const sql = "SELECT * FROM eval_runs ORDER BY id DESC LIMIT ?";
+    return selectAll(this.db, toRun, sql, Math.max(1, Math.min(limit, 500)));
   }
 
   /** One run. */
   get(id: number): EvalRunRecord | undefined {
-    const row = statement(this.db, "SELECT * FROM eval_runs WHERE id = ?").get(id) as
-      | RunRow
-      | undefined;
-    return row && toRun(row);
+    return selectOne(this.db, toRun, "SELECT * FROM eval_runs WHERE id = ?", id);
   }
 
   /** A run's task outcomes in order. */
   outcomes(runId: number): TaskOutcome[] {
-    const rows = statement(
-      this.db,
-      "SELECT * FROM eval_task_results WHERE run_id = ? ORDER BY position",
-    ).all(runId) as unknown as TaskRow[];
-    return rows.map(toOutcome);
+    const sql = "SELECT * FROM eval_task_results WHERE run_id = ? ORDER BY position";
+    return selectAll(this.db, toOutcome, sql, runId);
   }
 }

@@ -3,34 +3,16 @@ import type { DatabaseSync } from "node:sqlite";
 import type { EventQueue, NewEvent } from "../../core/work_ports.ts";
 import type { PendingEvent } from "../../core/heartbeat.ts";
 import { statement } from "./statements.ts";
-import { insertUnlessPresent, write } from "./write.ts";
+import { camelRecord, columnsOf, type Row, selectAll } from "./rows.ts";
+import { deleteBefore, insertUnlessPresent, write } from "./write.ts";
 
-interface EventRow {
-  id: number;
-  source: string;
-  kind: string;
-  summary: string;
-  detail: string;
-  urgent: number;
-  created_at: string;
-}
+/** The columns of an event, in its record's key order (its detail follows when there is one). */
+const eventColumns = columnsOf<PendingEvent>()("id source kind summary urgent created_at");
 
-function toEvent(row: EventRow): PendingEvent {
-  const event: PendingEvent = {
-    id: Number(row.id),
-    source: row.source,
-    kind: row.kind,
-    summary: row.summary,
-    urgent: row.urgent === 1,
-    createdAt: row.created_at,
-  };
-  if (row.detail) event.detail = row.detail;
+function toEvent(row: Row): PendingEvent {
+  const event: PendingEvent = { ...camelRecord(row, eventColumns), urgent: row.urgent === 1 };
+  if (row.detail) event.detail = row.detail as string;
   return event;
-}
-
-/** The events `sql` selects; its one parameter is the limit. */
-function selectEvents(db: DatabaseSync, sql: string, limit: number): PendingEvent[] {
-  return (statement(db, sql).all(limit) as unknown as EventRow[]).map(toEvent);
 }
 
 /** Limits that keep a hostile or noisy source from bloating the queue. */
@@ -60,11 +42,8 @@ export class SqliteEventQueue implements EventQueue {
 
   /** The oldest `limit` pending events. */
   pending(limit: number): PendingEvent[] {
-    return selectEvents(
-      this.db,
-      "SELECT * FROM events WHERE consumed_at IS NULL ORDER BY id LIMIT ?",
-      limit,
-    );
+    const sql = "SELECT * FROM events WHERE consumed_at IS NULL ORDER BY id LIMIT ?";
+    return selectAll(this.db, toEvent, sql, limit);
   }
 
   /** How many events are pending. */
@@ -132,11 +111,8 @@ export class SqliteEventQueue implements EventQueue {
 
   /** The newest `limit` set-aside events (the dashboard lists them). */
   setAsideEvents(limit: number): PendingEvent[] {
-    return selectEvents(
-      this.db,
-      "SELECT * FROM events WHERE blocked_reason IS NOT NULL ORDER BY id DESC LIMIT ?",
-      limit,
-    );
+    const sql = "SELECT * FROM events WHERE blocked_reason IS NOT NULL ORDER BY id DESC LIMIT ?";
+    return selectAll(this.db, toEvent, sql, limit);
   }
 
   /** Puts every set-aside event back in the queue, its blocked count reset; returns how many. */
@@ -152,11 +128,11 @@ export class SqliteEventQueue implements EventQueue {
 
   /** Deletes consumed events older than `before`; returns how many. */
   pruneConsumed(before: Date): number {
-    return write(
+    return deleteBefore(
       this.db,
       "the event cleanup",
       "DELETE FROM events WHERE consumed_at IS NOT NULL AND consumed_at < ?",
-      before.toISOString(),
-    ).changes;
+      before,
+    );
   }
 }

@@ -3,28 +3,18 @@ import { boundedPage, maxListOffset } from "../../core/bounds.ts";
 import type { DatabaseSync } from "node:sqlite";
 import type { Fact, FactArchive, FactCategory } from "../../core/ports.ts";
 import { statement } from "./statements.ts";
+import { camelRecord, columnsOf, type Row, selectOne } from "./rows.ts";
 import { insert, write } from "./write.ts";
 
-/** A `facts` row as SQLite returns it. */
-export interface FactRow {
-  id: number;
-  category: FactCategory;
-  content: string;
-  source_conversation_id: number | null;
-  created_at: string;
-  updated_at: string;
-}
+/** The columns of a fact, in its record's key order (its source conversation follows if any). */
+const factColumns = columnsOf<Fact>()("id category content created_at updated_at");
 
 /** The domain fact of a row. */
-export function toFact(row: FactRow): Fact {
-  const fact: Fact = {
-    id: row.id,
-    category: row.category,
-    content: row.content,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  };
-  if (row.source_conversation_id !== null) fact.sourceConversationId = row.source_conversation_id;
+export function toFact(row: Row): Fact {
+  const fact: Fact = camelRecord(row, factColumns);
+  if (row.source_conversation_id !== null) {
+    fact.sourceConversationId = row.source_conversation_id as number;
+  }
   return fact;
 }
 
@@ -74,13 +64,13 @@ export class SqliteFactStore implements FactArchive {
         this.db,
         `SELECT f.* FROM facts_fts JOIN facts f ON f.id = facts_fts.rowid
          WHERE facts_fts MATCH ? AND f.category = ? ORDER BY rank, f.id DESC LIMIT ?`,
-      ).all(fts, category, limit) as unknown as FactRow[]
+      ).all(fts, category, limit) as Row[]
       : statement(
         this.db,
         `SELECT f.* FROM (SELECT rowid, rank FROM facts_fts WHERE facts_fts MATCH ?
            ORDER BY rank LIMIT ?) AS hit JOIN facts f ON f.id = hit.rowid
          ORDER BY hit.rank, f.id DESC`,
-      ).all(fts, limit) as unknown as FactRow[];
+      ).all(fts, limit) as Row[];
     return rows.map(toFact);
   }
 
@@ -95,15 +85,12 @@ export class SqliteFactStore implements FactArchive {
       ).all(options.category, page.limit, page.offset)
       : statement(this.db, "SELECT * FROM facts ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?")
         .all(page.limit, page.offset);
-    return (rows as unknown as FactRow[]).map(toFact);
+    return (rows as Row[]).map(toFact);
   }
 
   /** One fact by id. */
   getFact(id: number): Fact | undefined {
-    const row = statement(this.db, "SELECT * FROM facts WHERE id = ?").get(id) as
-      | FactRow
-      | undefined;
-    return row ? toFact(row) : undefined;
+    return selectOne(this.db, toFact, "SELECT * FROM facts WHERE id = ?", id);
   }
 
   /** Replaces a fact's content. */

@@ -1,7 +1,7 @@
 /** Standing grants the user made, in SQLite (radar.yaml's `grants:` rules are not stored). */
 import type { DatabaseSync } from "node:sqlite";
 import type { GrantStore, NewStandingGrant, StandingGrant } from "../../core/approvals.ts";
-import { statement } from "./statements.ts";
+import { selectAll, selectOne } from "./rows.ts";
 import { insert, write } from "./write.ts";
 
 interface GrantRow {
@@ -50,17 +50,13 @@ export class SqliteGrantStore implements GrantStore {
 
   /** Every stored grant, oldest first. */
   list(): StandingGrant[] {
-    return (statement(this.db, "SELECT * FROM grants ORDER BY id").all() as unknown as GrantRow[])
-      .map(toGrant);
+    return selectAll(this.db, toGrant, "SELECT * FROM grants ORDER BY id");
   }
 
   /** One stored grant by id ("7"). */
   get(id: string): StandingGrant | undefined {
     if (!/^\d+$/.test(id)) return undefined;
-    const row = statement(this.db, "SELECT * FROM grants WHERE id = ?").get(Number(id)) as
-      | GrantRow
-      | undefined;
-    return row ? toGrant(row) : undefined;
+    return selectOne(this.db, toGrant, "SELECT * FROM grants WHERE id = ?", Number(id));
   }
 
   /** Deletes a grant. */

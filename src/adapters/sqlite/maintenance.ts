@@ -36,25 +36,26 @@ export function checkDatabaseFile(
   } catch (error) {
     throw new RadarError(`Cannot check the database ${path}: ${(error as Error).message}`);
   }
+  const found = (ok: boolean, problems: string[], foreignKeyProblems: number): DatabaseCheck => ({
+    path,
+    ok,
+    problems,
+    foreignKeyProblems,
+    sizeBytes,
+    durationMs: Math.round(clock() - started),
+  });
   let db: DatabaseSync | undefined;
   try {
     db = openForCheck(path);
     const problems = (db.prepare("PRAGMA integrity_check(20)").all() as Array<
       { integrity_check: string }
     >).map((row) => String(row.integrity_check));
-    const foreignKeyProblems = db.prepare(
-      "SELECT COUNT(*) AS n FROM (SELECT 1 FROM pragma_foreign_key_check LIMIT 100)",
-    )
-      .get() as { n: number };
-    const ok = problems.length === 1 && problems[0] === "ok" && Number(foreignKeyProblems.n) === 0;
-    return {
-      path,
-      ok,
-      problems,
-      foreignKeyProblems: Number(foreignKeyProblems.n),
-      sizeBytes,
-      durationMs: Math.round(clock() - started),
-    };
+    const foreignKeyProblems = Number(
+      (db.prepare("SELECT COUNT(*) AS n FROM (SELECT 1 FROM pragma_foreign_key_check LIMIT 100)")
+        .get() as { n: number }).n,
+    );
+    const ok = problems.length === 1 && problems[0] === "ok" && foreignKeyProblems === 0;
+    return found(ok, problems, foreignKeyProblems);
   } catch (error) {
     const failure = storageFailure(error);
     if (failure !== "damaged" && failure !== "io") {
@@ -62,14 +63,7 @@ export function checkDatabaseFile(
         cause: error,
       });
     }
-    return {
-      path,
-      ok: false,
-      problems: [(error as Error).message],
-      foreignKeyProblems: 0,
-      sizeBytes,
-      durationMs: Math.round(clock() - started),
-    };
+    return found(false, [(error as Error).message], 0);
   } finally {
     if (db?.isOpen) db.close();
   }

@@ -1,44 +1,27 @@
 /** SQLite storage of MCP server approvals (schema 012_mcp). */
 import type { DatabaseSync } from "node:sqlite";
 import type { McpApproval, McpApprovals } from "../../mcp/approval.ts";
-import { statement } from "./statements.ts";
+import { type Row, selectAll, selectOne } from "./rows.ts";
 import { write } from "./write.ts";
 
-interface ApprovalRow {
-  name: string;
-  command_json: string;
-  url: string;
-  command_hash: string;
-  folders_json: string;
-  read_folders_json: string;
-  network: number;
-  env_json: string;
-  hosts_json: string;
-  tools_json: string;
-  approved_at: string;
-  tool_changes_json: string | null;
-  tools_changed_at: string | null;
-  program_hash: string;
-}
-
-function toApproval(row: ApprovalRow): McpApproval {
+function toApproval(row: Row): McpApproval {
   return {
-    name: row.name,
-    command: JSON.parse(row.command_json),
-    url: row.url,
-    commandHash: row.command_hash,
-    programHash: row.program_hash,
-    folders: JSON.parse(row.folders_json),
-    readFolders: JSON.parse(row.read_folders_json),
+    name: row.name as string,
+    command: JSON.parse(row.command_json as string),
+    url: row.url as string,
+    commandHash: row.command_hash as string,
+    programHash: row.program_hash as string,
+    folders: JSON.parse(row.folders_json as string),
+    readFolders: JSON.parse(row.read_folders_json as string),
     network: row.network === 1,
-    env: JSON.parse(row.env_json),
-    hosts: JSON.parse(row.hosts_json),
-    tools: JSON.parse(row.tools_json),
-    approvedAt: row.approved_at,
+    env: JSON.parse(row.env_json as string),
+    hosts: JSON.parse(row.hosts_json as string),
+    tools: JSON.parse(row.tools_json as string),
+    approvedAt: row.approved_at as string,
     ...(row.tools_changed_at
       ? {
-        toolChanges: JSON.parse(row.tool_changes_json ?? "[]"),
-        toolsChangedAt: row.tools_changed_at,
+        toolChanges: JSON.parse((row.tool_changes_json as string | null) ?? "[]"),
+        toolsChangedAt: row.tools_changed_at as string,
       }
       : {}),
   };
@@ -50,14 +33,12 @@ export class SqliteMcpApprovals implements McpApprovals {
 
   /** The approval of one server, if any. */
   get(name: string): McpApproval | undefined {
-    const row = statement(this.db, "SELECT * FROM mcp_approvals WHERE name = ?").get(name);
-    return row ? toApproval(row as unknown as ApprovalRow) : undefined;
+    return selectOne(this.db, toApproval, "SELECT * FROM mcp_approvals WHERE name = ?", name);
   }
 
   /** Every approval, by name. */
   list(): McpApproval[] {
-    return statement(this.db, "SELECT * FROM mcp_approvals ORDER BY name").all()
-      .map((row) => toApproval(row as unknown as ApprovalRow));
+    return selectAll(this.db, toApproval, "SELECT * FROM mcp_approvals ORDER BY name");
   }
 
   /** Records (or replaces) an approval. */

@@ -14,70 +14,30 @@ import type {
 } from "../../core/money_store.ts";
 import { statement } from "./statements.ts";
 import { insert, write } from "./write.ts";
+import { camelRecord, columnsOf, type Row, selectAll, selectOne } from "./rows.ts";
 import { setAccountColumns } from "./money_accounts.ts";
 
-interface TransactionRow {
-  id: number;
-  account: string;
-  booked_on: string;
-  amount_minor: number;
-  currency: string;
-  payee: string;
-  description: string;
-  merchant: string;
-  balance_minor: number | null;
-  bank_id: string | null;
-  import_id: number;
-  category: string | null;
-  category_source: CategorySource | null;
-}
+/** The columns of a transaction, in its record's key order (NULL ones left out). */
+const transactionColumns = columnsOf<MoneyTransaction>()(
+  `id account booked_on amount_minor currency payee description merchant balance_minor bank_id
+   import_id category category_source`,
+);
 
-interface ImportRow {
-  id: number;
-  file_hash: string;
-  file_name: string;
-  account: string;
-  format: MoneyImport["format"];
-  added: number;
-  duplicates: number;
-  imported_at: string;
-  error: string | null;
-}
+/** The columns of an import, in its record's key order (a NULL error left out). */
+const importColumns = columnsOf<MoneyImport>()(
+  "id file_hash file_name account format added duplicates imported_at error",
+);
 
-const transactionColumns = "id, account, booked_on, amount_minor, currency, payee, description, " +
-  "merchant, balance_minor, bank_id, import_id, category, category_source";
+/** The transaction columns as a SELECT list. */
+const transactionSelect = transactionColumns.map(({ column }) => column).join(", ");
 
 /** A stored row as a transaction. */
-function transactionOf(row: TransactionRow): MoneyTransaction {
-  return {
-    id: row.id,
-    account: row.account,
-    bookedOn: row.booked_on,
-    amountMinor: row.amount_minor,
-    currency: row.currency,
-    payee: row.payee,
-    description: row.description,
-    merchant: row.merchant,
-    ...(row.balance_minor === null ? {} : { balanceMinor: row.balance_minor }),
-    ...(row.bank_id === null ? {} : { bankId: row.bank_id }),
-    importId: row.import_id,
-    ...(row.category === null ? {} : { category: row.category }),
-    ...(row.category_source === null ? {} : { categorySource: row.category_source }),
-  };
+function transactionOf(row: Row): MoneyTransaction {
+  return camelRecord(row, transactionColumns, "omitted");
 }
 
-function importOf(row: ImportRow): MoneyImport {
-  return {
-    id: row.id,
-    fileHash: row.file_hash,
-    fileName: row.file_name,
-    account: row.account,
-    format: row.format,
-    added: row.added,
-    duplicates: row.duplicates,
-    importedAt: row.imported_at,
-    ...(row.error === null ? {} : { error: row.error }),
-  };
+function importOf(row: Row): MoneyImport {
+  return camelRecord(row, importColumns, "omitted");
 }
 
 /** The money store over one database. */
@@ -85,16 +45,13 @@ export class SqliteMoneyStore implements MoneyStore {
   constructor(private readonly db: DatabaseSync) {}
 
   #rows(sql: string, ...params: SQLInputValue[]): MoneyTransaction[] {
-    return (statement(this.db, sql).all(...params) as unknown as TransactionRow[]).map(
-      transactionOf,
-    );
+    return selectAll(this.db, transactionOf, sql, ...params);
   }
 
   /** The import of the file with this sha256, if any (a failed one too). */
   findImport(fileHash: string): MoneyImport | undefined {
-    const row = statement(this.db, "SELECT * FROM money_imports WHERE file_hash = ?")
-      .get(fileHash) as ImportRow | undefined;
-    return row && importOf(row);
+    const sql = "SELECT * FROM money_imports WHERE file_hash = ?";
+    return selectOne(this.db, importOf, sql, fileHash);
   }
 
   /** Starts the record of a file's import (a failed record of the same bytes is replaced). */
@@ -155,8 +112,8 @@ export class SqliteMoneyStore implements MoneyStore {
 
   /** The newest imports, newest first. */
   recentImports(limit: number): MoneyImport[] {
-    return (statement(this.db, "SELECT * FROM money_imports ORDER BY id DESC LIMIT ?")
-      .all(limit) as unknown as ImportRow[]).map(importOf);
+    const sql = "SELECT * FROM money_imports ORDER BY id DESC LIMIT ?";
+    return selectAll(this.db, importOf, sql, limit);
   }
 
   /** Whether the account has any transaction stored (any account when absent). */
@@ -220,7 +177,7 @@ export class SqliteMoneyStore implements MoneyStore {
   }
 
   get(id: number): MoneyTransaction | undefined {
-    return this.#rows(`SELECT ${transactionColumns} FROM money_transactions WHERE id = ?`, id)[0];
+    return this.#rows(`SELECT ${transactionSelect} FROM money_transactions WHERE id = ?`, id)[0];
   }
 
   list(filter: MoneyFilter): MoneyTransaction[] {
@@ -240,7 +197,7 @@ export class SqliteMoneyStore implements MoneyStore {
       params.push(filter.category);
     }
     return this.#rows(
-      `SELECT ${transactionColumns} FROM money_transactions
+      `SELECT ${transactionSelect} FROM money_transactions
        ${where.length ? `WHERE ${where.join(" AND ")}` : ""}
        ORDER BY booked_on DESC, id DESC LIMIT ? OFFSET ?`,
       ...params,
@@ -252,7 +209,7 @@ export class SqliteMoneyStore implements MoneyStore {
   /** Uncategorised transactions the model has not been asked about, oldest first. */
   pendingForModel(limit: number): MoneyTransaction[] {
     return this.#rows(
-      `SELECT ${transactionColumns} FROM money_transactions
+      `SELECT ${transactionSelect} FROM money_transactions
        WHERE category IS NULL AND model_asked_at IS NULL ORDER BY id LIMIT ?`,
       limit,
     );
@@ -309,7 +266,7 @@ export class SqliteMoneyStore implements MoneyStore {
     limit: number,
   ): MoneyTransaction[] {
     return this.#rows(
-      `SELECT ${transactionColumns} FROM money_transactions
+      `SELECT ${transactionSelect} FROM money_transactions
        WHERE account = ? AND merchant = ? AND booked_on < ?
        ORDER BY booked_on DESC, id DESC LIMIT ?`,
       account,
@@ -321,7 +278,7 @@ export class SqliteMoneyStore implements MoneyStore {
 
   merchantDay(account: string, merchant: string, day: string): MoneyTransaction[] {
     return this.#rows(
-      `SELECT ${transactionColumns} FROM money_transactions
+      `SELECT ${transactionSelect} FROM money_transactions
        WHERE account = ? AND merchant = ? AND booked_on = ? ORDER BY id LIMIT 50`,
       account,
       merchant,

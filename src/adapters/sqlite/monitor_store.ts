@@ -3,50 +3,23 @@ import { maxEveryMinutes, minEveryMinutes } from "../../core/bounds.ts";
 import type { DatabaseSync } from "node:sqlite";
 import type { CheckSuccess, MonitorStore, NewMonitor } from "../../core/work_ports.ts";
 import type { MonitorRecord } from "../../core/schedule_ports.ts";
-import { statement } from "./statements.ts";
+import { camelRecord, columnsOf, type Row, selectAll, selectOne } from "./rows.ts";
 import { insert, write } from "./write.ts";
 
-interface MonitorRow {
-  id: number;
-  name: string;
-  url: string;
-  selector: string;
-  every_minutes: number;
-  urgent: number;
-  enabled: number;
-  created_at: string;
-  next_check_at: string;
-  last_checked_at: string | null;
-  last_changed_at: string | null;
-  etag: string | null;
-  last_modified: string | null;
-  content: string | null;
-  failures: number;
-  last_error: string | null;
-  last_result: string | null;
-}
+/** The columns of a monitor, in its record's key order. */
+const monitorColumns = columnsOf<MonitorRecord>()(
+  `id name url selector every_minutes urgent enabled created_at next_check_at last_checked_at
+   last_changed_at etag last_modified content failures last_error last_result`,
+);
 
-function toMonitor(row: MonitorRow): MonitorRecord {
+function toMonitor(row: Row): MonitorRecord {
   return {
-    id: Number(row.id),
-    name: row.name,
-    url: row.url,
-    selector: row.selector,
+    ...camelRecord(row, monitorColumns),
     // Rows stored before intervals were bounded are read within the bounds (a huge interval
     // made every check throw "Invalid time value").
     everyMinutes: Math.min(Math.max(Number(row.every_minutes), minEveryMinutes), maxEveryMinutes),
     urgent: row.urgent === 1,
     enabled: row.enabled === 1,
-    createdAt: row.created_at,
-    nextCheckAt: row.next_check_at,
-    lastCheckedAt: row.last_checked_at ?? undefined,
-    lastChangedAt: row.last_changed_at ?? undefined,
-    etag: row.etag ?? undefined,
-    lastModified: row.last_modified ?? undefined,
-    content: row.content ?? undefined,
-    failures: Number(row.failures),
-    lastError: row.last_error ?? undefined,
-    lastResult: row.last_result ?? undefined,
   };
 }
 
@@ -73,26 +46,19 @@ export class SqliteMonitorStore implements MonitorStore {
 
   /** One monitor. */
   get(id: number): MonitorRecord | undefined {
-    const row = statement(this.db, "SELECT * FROM monitors WHERE id = ?").get(id) as
-      | MonitorRow
-      | undefined;
-    return row ? toMonitor(row) : undefined;
+    return selectOne(this.db, toMonitor, "SELECT * FROM monitors WHERE id = ?", id);
   }
 
   /** Every monitor, by id. */
   list(): MonitorRecord[] {
-    const rows = statement(this.db, "SELECT * FROM monitors ORDER BY id").all();
-    return (rows as unknown as MonitorRow[]).map(toMonitor);
+    return selectAll(this.db, toMonitor, "SELECT * FROM monitors ORDER BY id");
   }
 
   /** Enabled monitors whose next check is at or before `now`, most overdue first. */
   due(now: Date): MonitorRecord[] {
-    const rows = statement(
-      this.db,
-      `SELECT * FROM monitors WHERE enabled = 1 AND next_check_at <= ?
-       ORDER BY next_check_at, id`,
-    ).all(now.toISOString());
-    return (rows as unknown as MonitorRow[]).map(toMonitor);
+    const sql = `SELECT * FROM monitors WHERE enabled = 1 AND next_check_at <= ?
+      ORDER BY next_check_at, id`;
+    return selectAll(this.db, toMonitor, sql, now.toISOString());
   }
 
   /** Deletes a monitor. */

@@ -5,27 +5,15 @@
 import type { DatabaseSync } from "node:sqlite";
 import { Secrets } from "../../core/secrets.ts";
 import type { SideEffectRecord, SideEffectResult } from "../../core/side_effects.ts";
-import type { Outbox, OutboxEntry, OutboxState } from "../../core/work_ports.ts";
-import { statement } from "./statements.ts";
-import { insertUnlessPresent, write } from "./write.ts";
+import type { Outbox, OutboxEntry } from "../../core/work_ports.ts";
+import { camelRecord, columnsOf, type Row, selectAll, selectOne } from "./rows.ts";
+import { deleteBefore, insertUnlessPresent, write } from "./write.ts";
 
-interface OutboxRow {
-  key: string;
-  kind: string;
-  summary: string;
-  state: string;
-  created_at: string;
-  sent_at: string | null;
-  finished_at: string | null;
-  attempts: number;
-  pid: number;
-  topic: string | null;
-  title: string | null;
-  body: string | null;
-  priority: string | null;
-  status: number | null;
-  error: string | null;
-}
+/** The columns of an entry, in its record's key order. */
+const entryColumns = columnsOf<OutboxEntry>()(
+  `key kind summary state created_at sent_at finished_at attempts pid topic title body priority
+   status error`,
+);
 
 /** Characters kept of a summary, a title and an error; of a body. */
 const lineChars = 500;
@@ -103,39 +91,30 @@ export class SqliteOutbox implements Outbox {
 
   /** One entry. */
   get(key: string): OutboxEntry | undefined {
-    const row = statement(this.db, "SELECT * FROM outbox WHERE key = ?").get(key) as
-      | OutboxRow
-      | undefined;
-    return row && toEntry(row);
+    return selectOne(this.db, toEntry, "SELECT * FROM outbox WHERE key = ?", key);
   }
 
   /** The newest entries (of `kind`), newest first. */
   recent(limit: number, kind?: string): OutboxEntry[] {
-    const rows = kind === undefined
-      ? statement(this.db, "SELECT * FROM outbox ORDER BY created_at DESC, rowid DESC LIMIT ?")
-        .all(limit)
-      : statement(
-        this.db,
-        "SELECT * FROM outbox WHERE kind = ? ORDER BY created_at DESC, rowid DESC LIMIT ?",
-      ).all(kind, limit);
-    return (rows as unknown as OutboxRow[]).map(toEntry);
+    const order = "ORDER BY created_at DESC, rowid DESC LIMIT ?";
+    return kind === undefined
+      ? selectAll(this.db, toEntry, `SELECT * FROM outbox ${order}`, limit)
+      : selectAll(this.db, toEntry, `SELECT * FROM outbox WHERE kind = ? ${order}`, kind, limit);
   }
 
   /** The entries whose key starts with `scope:`, oldest first. */
   inScope(scope: string): OutboxEntry[] {
     // A key range instead of LIKE: a scope may hold % or _, and the range uses the primary key.
-    return (statement(
-      this.db,
-      "SELECT * FROM outbox WHERE key >= ? AND key < ? ORDER BY created_at, rowid LIMIT 100",
-    ).all(`${scope}:`, `${scope};`) as unknown as OutboxRow[]).map(toEntry);
+    const sql = `SELECT * FROM outbox WHERE key >= ? AND key < ?
+      ORDER BY created_at, rowid LIMIT 100`;
+    return selectAll(this.db, toEntry, sql, `${scope}:`, `${scope};`);
   }
 
   /** Failed entries of `kind`, oldest first. */
   failed(kind: string, limit: number): OutboxEntry[] {
-    return (statement(
-      this.db,
-      "SELECT * FROM outbox WHERE kind = ? AND state = 'failed' ORDER BY finished_at LIMIT ?",
-    ).all(kind, limit) as unknown as OutboxRow[]).map(toEntry);
+    const sql = `SELECT * FROM outbox WHERE kind = ? AND state = 'failed'
+      ORDER BY finished_at LIMIT ?`;
+    return selectAll(this.db, toEntry, sql, kind, limit);
   }
 
   /** Stops retrying a failed entry. */
@@ -151,22 +130,21 @@ export class SqliteOutbox implements Outbox {
 
   /** Undeliverable entries of `kind` since `since`. */
   undeliverable(kind: string, since: Date): { count: number; latest?: OutboxEntry } {
-    const rows = statement(
-      this.db,
+    const sql =
       `SELECT * FROM outbox WHERE kind = ? AND state = 'undeliverable' AND finished_at >= ?
-       ORDER BY finished_at DESC`,
-    ).all(kind, since.toISOString()) as unknown as OutboxRow[];
-    return { count: rows.length, latest: rows[0] && toEntry(rows[0]) };
+       ORDER BY finished_at DESC`;
+    const entries = selectAll(this.db, toEntry, sql, kind, since.toISOString());
+    return { count: entries.length, latest: entries[0] };
   }
 
   /** Deletes entries older than `before` (their runs are long settled). */
   prune(before: Date): number {
-    return write(
+    return deleteBefore(
       this.db,
       "the outbox cleanup",
       "DELETE FROM outbox WHERE created_at < ?",
-      before.toISOString(),
-    ).changes;
+      before,
+    );
   }
 
   #masked(text: string | undefined, chars: number): string | null {
@@ -174,23 +152,6 @@ export class SqliteOutbox implements Outbox {
   }
 }
 
-function toEntry(row: OutboxRow): OutboxEntry {
-  const optional = <T>(value: T | null) => value ?? undefined;
-  return {
-    key: row.key,
-    kind: row.kind,
-    summary: row.summary,
-    state: row.state as OutboxState,
-    createdAt: row.created_at,
-    sentAt: optional(row.sent_at),
-    finishedAt: optional(row.finished_at),
-    attempts: Number(row.attempts),
-    pid: Number(row.pid),
-    topic: optional(row.topic),
-    title: optional(row.title),
-    body: optional(row.body),
-    priority: optional(row.priority),
-    status: row.status === null ? undefined : Number(row.status),
-    error: optional(row.error),
-  };
+function toEntry(row: Row): OutboxEntry {
+  return camelRecord(row, entryColumns);
 }

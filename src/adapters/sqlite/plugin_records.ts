@@ -2,41 +2,33 @@
 import type { DatabaseSync } from "node:sqlite";
 import type { PluginApproval, PluginRecords } from "../../plugins/plugin_records.ts";
 import type { PluginReview } from "../../core/plugin_state.ts";
-import { statement } from "./statements.ts";
+import { camelRecord, columnsOf, type Row, selectOne } from "./rows.ts";
 import { insert, write } from "./write.ts";
 
-interface ApprovalRow {
-  id: number;
-  name: string;
-  version: string;
-  files_hash: string;
-  trust_level: "sandbox" | "local";
-  grant_json: string;
-  approved_by: "user" | "tests_passed";
-  approved_at: string;
-}
+/** The columns of an approval before and after its grant (JSON), in its record's key order. */
+const approvalHead = columnsOf<Omit<PluginApproval, "grant">>()(
+  "id name version files_hash trust_level",
+);
+const approvalTail = columnsOf<Omit<PluginApproval, "grant">>()("approved_by approved_at");
 
-interface ReviewRow {
-  name: string;
-  source: PluginReview["source"];
-  files_hash: string;
-  errors_json: string;
-  tests_json: string;
-  attempts: number;
-  updated_at: string;
-}
-
-function toApproval(row: ApprovalRow | undefined): PluginApproval | undefined {
-  if (!row) return undefined;
+function toApproval(row: Row): PluginApproval {
   return {
-    id: row.id,
-    name: row.name,
-    version: row.version,
-    filesHash: row.files_hash,
-    trustLevel: row.trust_level,
-    grant: JSON.parse(row.grant_json),
-    approvedBy: row.approved_by,
-    approvedAt: row.approved_at,
+    ...camelRecord(row, approvalHead),
+    grant: JSON.parse(row.grant_json as string),
+    ...camelRecord(row, approvalTail),
+  };
+}
+
+/** The columns of a review before and after its errors and tests (JSON), in key order. */
+const reviewHead = columnsOf<Omit<PluginReview, "errors" | "tests">>()("name source files_hash");
+const reviewTail = columnsOf<Omit<PluginReview, "errors" | "tests">>()("attempts updated_at");
+
+function toReview(row: Row): PluginReview {
+  return {
+    ...camelRecord(row, reviewHead),
+    errors: JSON.parse(row.errors_json as string),
+    tests: JSON.parse(row.tests_json as string),
+    ...camelRecord(row, reviewTail),
   };
 }
 
@@ -64,24 +56,16 @@ export class SqlitePluginRecords implements PluginRecords {
 
   /** The newest unrevoked approval of exactly these files. */
   findApproval(name: string, filesHash: string): PluginApproval | undefined {
-    return toApproval(
-      statement(
-        this.db,
-        `SELECT * FROM plugin_approvals WHERE name = ? AND files_hash = ? AND revoked_at IS NULL
-         ORDER BY id DESC LIMIT 1`,
-      ).get(name, filesHash) as ApprovalRow | undefined,
-    );
+    const sql = `SELECT * FROM plugin_approvals
+      WHERE name = ? AND files_hash = ? AND revoked_at IS NULL ORDER BY id DESC LIMIT 1`;
+    return selectOne(this.db, toApproval, sql, name, filesHash);
   }
 
   /** The newest unrevoked approval of a plugin. */
   latestApproval(name: string): PluginApproval | undefined {
-    return toApproval(
-      statement(
-        this.db,
-        `SELECT * FROM plugin_approvals WHERE name = ? AND revoked_at IS NULL
-         ORDER BY id DESC LIMIT 1`,
-      ).get(name) as ApprovalRow | undefined,
-    );
+    const sql = `SELECT * FROM plugin_approvals WHERE name = ? AND revoked_at IS NULL
+      ORDER BY id DESC LIMIT 1`;
+    return selectOne(this.db, toApproval, sql, name);
   }
 
   /** Revokes every approval of a plugin. */
@@ -117,19 +101,7 @@ export class SqlitePluginRecords implements PluginRecords {
 
   /** A plugin's review state. */
   getReview(name: string): PluginReview | undefined {
-    const row = statement(this.db, `SELECT * FROM plugin_reviews WHERE name = ?`).get(name) as
-      | ReviewRow
-      | undefined;
-    if (!row) return undefined;
-    return {
-      name: row.name,
-      source: row.source,
-      filesHash: row.files_hash,
-      errors: JSON.parse(row.errors_json),
-      tests: JSON.parse(row.tests_json),
-      attempts: row.attempts,
-      updatedAt: row.updated_at,
-    };
+    return selectOne(this.db, toReview, `SELECT * FROM plugin_reviews WHERE name = ?`, name);
   }
 
   /** Forgets a plugin's review state. */

@@ -8,54 +8,20 @@ import type {
   RunFinish,
   RunLog,
 } from "../../core/work_ports.ts";
-import type { RunOutcome, RunRecord } from "../../core/schedule_ports.ts";
+import type { RunRecord } from "../../core/schedule_ports.ts";
 import type { SpentTokens } from "../../core/budget.ts";
 import { statement } from "./statements.ts";
-import { insert, transaction, write } from "./write.ts";
+import { deleteBefore, insert, transaction, write } from "./write.ts";
+import { camelRecord, columnsOf, type Row, selectAll, selectOne } from "./rows.ts";
 
-interface RunRow {
-  id: number;
-  kind: RunRecord["kind"];
-  trigger: RunRecord["trigger"];
-  task_id: number | null;
-  pid: number;
-  started_at: string;
-  finished_at: string | null;
-  outcome: RunOutcome;
-  reason: string;
-  event_count: number;
-  conversation_id: number | null;
-  prompt_tokens: number | null;
-  completion_tokens: number | null;
-  model_ms: number | null;
-  duration_ms: number | null;
-  tools: string;
-  notifications: number;
-  answer: string;
-}
+/** The columns of a run, in its record's key order. */
+const runColumns = columnsOf<RunRecord>()(
+  `id kind trigger task_id pid started_at finished_at outcome reason event_count conversation_id
+   prompt_tokens completion_tokens model_ms duration_ms tools notifications answer`,
+);
 
-function toRecord(row: RunRow): RunRecord {
-  const optional = (value: number | null) => value === null ? undefined : Number(value);
-  return {
-    id: Number(row.id),
-    kind: row.kind,
-    trigger: row.trigger,
-    taskId: optional(row.task_id),
-    pid: Number(row.pid),
-    startedAt: row.started_at,
-    finishedAt: row.finished_at ?? undefined,
-    outcome: row.outcome,
-    reason: row.reason,
-    eventCount: Number(row.event_count),
-    conversationId: optional(row.conversation_id),
-    promptTokens: optional(row.prompt_tokens),
-    completionTokens: optional(row.completion_tokens),
-    modelMs: optional(row.model_ms),
-    durationMs: optional(row.duration_ms),
-    tools: JSON.parse(row.tools) as string[],
-    notifications: Number(row.notifications),
-    answer: row.answer,
-  };
+function toRecord(row: Row): RunRecord {
+  return { ...camelRecord(row, runColumns), tools: JSON.parse(row.tools as string) as string[] };
 }
 
 /** Runs in SQLite. */
@@ -161,10 +127,7 @@ export class SqliteRunStore implements RunLog {
 
   /** One run. */
   get(id: number): RunRecord | undefined {
-    const row = statement(this.db, "SELECT * FROM heartbeat_runs WHERE id = ?").get(id) as
-      | RunRow
-      | undefined;
-    return row ? toRecord(row) : undefined;
+    return selectOne(this.db, toRecord, "SELECT * FROM heartbeat_runs WHERE id = ?", id);
   }
 
   /** Recent runs, newest first. */
@@ -179,11 +142,9 @@ export class SqliteRunStore implements RunLog {
       params.push(options.kind);
     }
     if (options.skipped === false) where.push("outcome != 'skipped'");
-    const rows = statement(
-      this.db,
-      `SELECT * FROM heartbeat_runs WHERE ${where.join(" AND ")} ORDER BY id DESC LIMIT ?`,
-    ).all(...params, boundedPage(limit).limit) as unknown as RunRow[];
-    return rows.map(toRecord);
+    const sql = `SELECT * FROM heartbeat_runs WHERE ${where.join(" AND ")}
+      ORDER BY id DESC LIMIT ?`;
+    return selectAll(this.db, toRecord, sql, ...params, boundedPage(limit).limit);
   }
 
   /** The start of the last scheduled heartbeat tick (any outcome): the interval counts from it. */
@@ -264,12 +225,12 @@ export class SqliteRunStore implements RunLog {
 
   /** Deletes skipped ticks older than `before` (they are many and say little). */
   pruneSkipped(before: Date): number {
-    return write(
+    return deleteBefore(
       this.db,
       "the run cleanup",
       "DELETE FROM heartbeat_runs WHERE outcome = 'skipped' AND started_at < ?",
-      before.toISOString(),
-    ).changes;
+      before,
+    );
   }
 
   #insert(

@@ -11,7 +11,7 @@
  */
 import { DatabaseSync, type SQLInputValue } from "node:sqlite";
 import { RadarError } from "../../core/errors.ts";
-import { migrate, newestSchemaVersion, openSnapshot } from "./database.ts";
+import { migrate, newestSchemaVersion, openSnapshot, userVersion } from "./database.ts";
 import { migrations } from "./migrations/index.ts";
 import { storageFailure } from "./storage_failure.ts";
 
@@ -86,9 +86,7 @@ export function salvageDatabase(source: string, target: string): SalvageReport {
 /** The damaged file's schema version (page 1's header), this Radar's newest when unreadable. */
 function schemaVersion(db: DatabaseSync): number {
   try {
-    const version = Number(
-      (db.prepare("PRAGMA user_version").get() as { user_version: number }).user_version,
-    );
+    const version = userVersion(db);
     if (version > newestSchemaVersion) {
       throw new RadarError(
         `Cannot recover: the database has schema version ${version}, newer than this Radar ` +

@@ -3,28 +3,12 @@ import { statement } from "./statements.ts";
 import type { DatabaseSync } from "node:sqlite";
 import type { SourceHealth, SourceStore } from "../../core/source_stores.ts";
 import { write } from "./write.ts";
+import { camelRecord, columnsOf, selectOne } from "./rows.ts";
 
-interface HealthRow {
-  source: string;
-  last_check_at: string | null;
-  last_ok_at: string | null;
-  last_error: string | null;
-  failures: number;
-  next_check_at: string | null;
-  cursor: string | null;
-}
-
-function toHealth(row: HealthRow): SourceHealth {
-  return {
-    source: row.source,
-    lastCheckAt: row.last_check_at ?? undefined,
-    lastOkAt: row.last_ok_at ?? undefined,
-    lastError: row.last_error ?? undefined,
-    failures: Number(row.failures),
-    nextCheckAt: row.next_check_at ?? undefined,
-    cursor: row.cursor ?? undefined,
-  };
-}
+/** The columns of a source's health, in its record's key order. */
+const healthColumns = columnsOf<SourceHealth>()(
+  "source last_check_at last_ok_at last_error failures next_check_at cursor",
+);
 
 /** Days after which sent reminders are forgotten. */
 const keepDays = 60;
@@ -35,10 +19,8 @@ export class SqliteSourceStore implements SourceStore {
 
   /** Health of one source (undefined before its first check). */
   health(source: string): SourceHealth | undefined {
-    const row = statement(this.db, "SELECT * FROM source_health WHERE source = ?").get(source) as
-      | HealthRow
-      | undefined;
-    return row ? toHealth(row) : undefined;
+    const sql = "SELECT * FROM source_health WHERE source = ?";
+    return selectOne(this.db, (row) => camelRecord(row, healthColumns), sql, source);
   }
 
   /** Records a good check. */

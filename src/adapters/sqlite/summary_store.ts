@@ -7,29 +7,17 @@ import type {
 } from "../../core/conversation_summary.ts";
 import { toFtsQuery } from "./fact_store.ts";
 import { statement } from "./statements.ts";
+import { camelRecord, columnsOf, type Row, selectAll, selectOne } from "./rows.ts";
 import { SqliteVectorTable } from "./vector_table.ts";
 import { write } from "./write.ts";
 
-interface SummaryRow {
-  conversation_id: number;
-  title: string;
-  content: string;
-  last_message_id: number;
-  message_count: number;
-  conversation_at: string;
-  summarized_at: string;
-}
+/** The columns of a summary, in its record's key order. */
+const summaryColumns = columnsOf<SummaryRecord>()(
+  "conversation_id title content last_message_id message_count conversation_at summarized_at",
+);
 
-function toRecord(row: SummaryRow): SummaryRecord {
-  return {
-    conversationId: Number(row.conversation_id),
-    title: row.title,
-    content: row.content,
-    lastMessageId: Number(row.last_message_id),
-    messageCount: Number(row.message_count),
-    conversationAt: row.conversation_at,
-    summarizedAt: row.summarized_at,
-  };
+function toRecord(row: Row): SummaryRecord {
+  return camelRecord(row, summaryColumns);
 }
 
 /** Summaries in SQLite. */
@@ -75,29 +63,23 @@ export class SqliteSummaryStore implements SummaryStore {
 
   /** One conversation's summary. */
   get(conversationId: number): SummaryRecord | undefined {
-    const row = statement(
-      this.db,
-      "SELECT * FROM conversation_summaries WHERE conversation_id = ?",
-    ).get(conversationId) as SummaryRow | undefined;
-    return row && toRecord(row);
+    const sql = "SELECT * FROM conversation_summaries WHERE conversation_id = ?";
+    return selectOne(this.db, toRecord, sql, conversationId);
   }
 
   /** FTS5 over titles and summaries, best first. */
   search(query: string, limit: number): SummaryRecord[] {
     const fts = toFtsQuery(query);
     if (!fts) return [];
-    const rows = statement(
-      this.db,
-      `SELECT s.* FROM (SELECT rowid, rank FROM conversation_summaries_fts
+    const sql = `SELECT s.* FROM (SELECT rowid, rank FROM conversation_summaries_fts
          WHERE conversation_summaries_fts MATCH ? ORDER BY rank LIMIT ?) AS hit
-       JOIN conversation_summaries s ON s.conversation_id = hit.rowid ORDER BY hit.rank`,
-    ).all(fts, Math.min(limit, 50)) as unknown as SummaryRow[];
-    return rows.map(toRecord);
+       JOIN conversation_summaries s ON s.conversation_id = hit.rowid ORDER BY hit.rank`;
+    return selectAll(this.db, toRecord, sql, fts, Math.min(limit, 50));
   }
 }
 
 /** Summary vectors by embedding model; stale when the summary was rewritten (`summarized_at`). */
-export class SqliteSummaryEmbeddings extends SqliteVectorTable<SummaryRow, SummaryRecord> {
+export class SqliteSummaryEmbeddings extends SqliteVectorTable<Row, SummaryRecord> {
   constructor(db: DatabaseSync) {
     super(db, {
       table: "summary_embeddings",

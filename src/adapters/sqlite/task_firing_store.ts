@@ -1,36 +1,19 @@
 /** Task firings in SQLite: each time a task was due, and what became of it. */
 import type { DatabaseSync } from "node:sqlite";
 import type { FiringState, TaskFiring, TaskFirings } from "../../core/receipts.ts";
-import { statement } from "./statements.ts";
-import { insert, write } from "./write.ts";
+import { camelRecord, columnsOf, type Row, selectAll } from "./rows.ts";
+import { deleteBefore, insert, write } from "./write.ts";
 
-interface FiringRow {
-  id: number;
-  task_id: number;
-  due_at: string;
-  fired_at: string;
-  state: FiringState;
-  caught_up: number;
-  retried: number;
-  run_id: number | null;
-  conversation_id: number | null;
-  note: string | null;
-}
+/** The columns of a firing, in its record's key order. */
+const firingColumns = columnsOf<TaskFiring>()(
+  "id task_id due_at fired_at state caught_up retried run_id conversation_id note",
+);
 
-const optionalNumber = (value: number | null) => value === null ? undefined : Number(value);
-
-function toFiring(row: FiringRow): TaskFiring {
+function toFiring(row: Row): TaskFiring {
   return {
-    id: Number(row.id),
-    taskId: Number(row.task_id),
-    dueAt: row.due_at,
-    firedAt: row.fired_at,
-    state: row.state,
+    ...camelRecord(row, firingColumns),
     caughtUp: Boolean(row.caught_up),
     retried: Boolean(row.retried),
-    runId: optionalNumber(row.run_id),
-    conversationId: optionalNumber(row.conversation_id),
-    note: row.note ?? undefined,
   };
 }
 
@@ -81,20 +64,20 @@ export class SqliteTaskFirings implements TaskFirings {
 
   /** Newest first. */
   recent(limit: number, taskId?: number): TaskFiring[] {
-    const rows = taskId === undefined
-      ? statement(this.db, "SELECT * FROM task_firings ORDER BY id DESC LIMIT ?").all(limit)
-      : statement(this.db, "SELECT * FROM task_firings WHERE task_id = ? ORDER BY id DESC LIMIT ?")
-        .all(taskId, limit);
-    return (rows as unknown as FiringRow[]).map(toFiring);
+    const sql = taskId === undefined
+      ? "SELECT * FROM task_firings ORDER BY id DESC LIMIT ?"
+      : "SELECT * FROM task_firings WHERE task_id = ? ORDER BY id DESC LIMIT ?";
+    const params = taskId === undefined ? [limit] : [taskId, limit];
+    return selectAll(this.db, toFiring, sql, ...params);
   }
 
   /** Deletes firings before `before`. */
   prune(before: Date): number {
-    return write(
+    return deleteBefore(
       this.db,
       "the task firings cleanup",
       "DELETE FROM task_firings WHERE fired_at < ?",
-      before.toISOString(),
-    ).changes;
+      before,
+    );
   }
 }

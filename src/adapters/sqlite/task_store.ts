@@ -2,26 +2,15 @@
 import { maxEveryMinutes, minEveryMinutes } from "../../core/bounds.ts";
 import type { DatabaseSync } from "node:sqlite";
 import type { NewTask, TaskStore } from "../../core/work_ports.ts";
-import type { ScheduleKind, TaskRecord } from "../../core/schedule_ports.ts";
-import type { CatchUpPolicy } from "../../core/schedule.ts";
-import { statement } from "./statements.ts";
+import type { TaskRecord } from "../../core/schedule_ports.ts";
+import { camelRecord, columnsOf, type Row, selectAll, selectOne } from "./rows.ts";
 import { insert, write } from "./write.ts";
 
-interface TaskRow {
-  id: number;
-  name: string;
-  message: string;
-  schedule_kind: ScheduleKind;
-  schedule: string;
-  catch_up: CatchUpPolicy;
-  enabled: number;
-  created_at: string;
-  next_run_at: string | null;
-  last_run_at: string | null;
-  last_outcome: string | null;
-  last_conversation_id: number | null;
-  personality: string | null;
-}
+/** The columns of a task, in its record's key order (its personality follows when it has one). */
+const taskColumns = columnsOf<TaskRecord>()(
+  `id name message schedule_kind schedule catch_up enabled created_at next_run_at last_run_at
+   last_outcome last_conversation_id`,
+);
 
 /** An "every" interval read within the bounds (rows stored before the bounds existed). */
 function boundedEvery(minutes: string): string {
@@ -30,23 +19,13 @@ function boundedEvery(minutes: string): string {
   return String(Math.min(Math.max(Math.round(value), minEveryMinutes), maxEveryMinutes));
 }
 
-function toTask(row: TaskRow): TaskRecord {
+function toTask(row: Row): TaskRecord {
+  const schedule = row.schedule as string;
   return {
-    id: Number(row.id),
-    name: row.name,
-    message: row.message,
-    scheduleKind: row.schedule_kind,
-    schedule: row.schedule_kind === "every" ? boundedEvery(row.schedule) : row.schedule,
-    catchUp: row.catch_up,
+    ...camelRecord(row, taskColumns),
+    schedule: row.schedule_kind === "every" ? boundedEvery(schedule) : schedule,
     enabled: row.enabled === 1,
-    createdAt: row.created_at,
-    nextRunAt: row.next_run_at ?? undefined,
-    lastRunAt: row.last_run_at ?? undefined,
-    lastOutcome: row.last_outcome ?? undefined,
-    lastConversationId: row.last_conversation_id === null
-      ? undefined
-      : Number(row.last_conversation_id),
-    ...(row.personality ? { personality: row.personality } : {}),
+    ...(row.personality ? { personality: row.personality as string } : {}),
   };
 }
 
@@ -75,28 +54,20 @@ export class SqliteTaskStore implements TaskStore {
 
   /** One task. */
   get(id: number): TaskRecord | undefined {
-    const row = statement(this.db, "SELECT * FROM tasks WHERE id = ?").get(id) as
-      | TaskRow
-      | undefined;
-    return row ? toTask(row) : undefined;
+    return selectOne(this.db, toTask, "SELECT * FROM tasks WHERE id = ?", id);
   }
 
   /** Every task, by id. */
   list(): TaskRecord[] {
-    return (statement(this.db, "SELECT * FROM tasks ORDER BY id").all() as unknown as TaskRow[])
-      .map(
-        toTask,
-      );
+    return selectAll(this.db, toTask, "SELECT * FROM tasks ORDER BY id");
   }
 
   /** Enabled tasks whose next run is at or before `now`. */
   due(now: Date): TaskRecord[] {
-    const rows = statement(
-      this.db,
+    const sql =
       `SELECT * FROM tasks WHERE enabled = 1 AND next_run_at IS NOT NULL AND next_run_at <= ?
-       ORDER BY next_run_at, id`,
-    ).all(now.toISOString()) as unknown as TaskRow[];
-    return rows.map(toTask);
+       ORDER BY next_run_at, id`;
+    return selectAll(this.db, toTask, sql, now.toISOString());
   }
 
   /** Deletes a task. */

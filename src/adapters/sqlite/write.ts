@@ -37,6 +37,11 @@ export function write(
   }
 }
 
+/** Runs a cleanup DELETE whose one parameter is the cutoff `before`; returns how many rows went. */
+export function deleteBefore(db: DatabaseSync, what: string, sql: string, before: Date): number {
+  return write(db, what, sql, before.toISOString()).changes;
+}
+
 /** Runs an INSERT and returns the new row's id (committed, or a StorageError). */
 export function insert(
   db: DatabaseSync,
