@@ -10,7 +10,8 @@ import { defineTool } from "../src/core/tool_definition.ts";
 import { emptyGrant, type PluginGrant } from "../src/sandbox/permissions.ts";
 import { PluginProcess } from "../src/sandbox/plugin_process.ts";
 import { validatePluginFiles } from "../src/plugins/plugin_files.ts";
-import { PluginHooks } from "../src/plugins/plugin_hooks.ts";
+import { PluginHooks, registerPluginHooks } from "../src/plugins/plugin_hooks.ts";
+import { Hooks, hookToolGate } from "../src/core/hooks.ts";
 import { PluginHostPool } from "../src/plugins/plugin_tools.ts";
 import { z } from "zod";
 
@@ -136,6 +137,10 @@ hooks:
   });
   const plugin = { folder: checked.folder, grant: emptyGrant, approval: {} as never };
   hooks.update([plugin]);
+  // Through the runtime's path: the hook registry and its tool gate.
+  const registry = new Hooks();
+  registerPluginHooks(registry, hooks);
+  const gate = hookToolGate(registry);
   const tool = defineTool({
     name: "noop",
     description: "Nothing",
@@ -149,10 +154,10 @@ hooks:
   };
   const times: number[] = [];
   try {
-    await hooks.beforeToolCall({ tool, arguments: {} }, context);
+    await gate({ tool, arguments: {} }, context);
     for (let i = 0; i < 300; i++) {
       const started = performance.now();
-      const blocked = await hooks.beforeToolCall({ tool, arguments: { i } }, context);
+      const blocked = await gate({ tool, arguments: { i } }, context);
       times.push(performance.now() - started);
       if (blocked) throw new Error(blocked.text);
     }

@@ -3,7 +3,7 @@
  * (`loadConfig` with the same env overrides and error messages), writes atomically and tells
  * which keys changed; an optional `apply` hook applies what it can without a restart.
  */
-import { writeTextFileAtomically } from "../src/adapters/atomic_file.ts";
+import { writeTextFileAtomically } from "../src/config/atomic_file.ts";
 import { dirname } from "node:path";
 import { loadConfig, type LoadedConfig } from "../src/config/loader.ts";
 import { environmentOverrides } from "../src/config/environment.ts";

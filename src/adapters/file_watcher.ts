@@ -348,12 +348,7 @@ export class FolderWatcher {
     }
     this.#touched.add(path);
     if (this.#touched.size >= flushAt && !this.#writeFailing) this.#flush();
-    else if (this.#flushTimer === undefined) {
-      this.#flushTimer = this.options.timers.set(() => {
-        this.#flushTimer = undefined;
-        this.#flush();
-      }, this.options.flushDelayMs ?? 50);
-    }
+    else if (this.#flushTimer === undefined) this.#flushAfter(this.options.flushDelayMs ?? 50);
   }
 
   /**
@@ -379,12 +374,7 @@ export class FolderWatcher {
     } catch (error) {
       if (!this.#writeFailing) this.#writeFailed("recording watched files failed; retrying", error);
       this.#writeFailing = true;
-      if (!this.#closed) {
-        this.#flushTimer = this.options.timers.set(() => {
-          this.#flushTimer = undefined;
-          this.#flush();
-        }, this.options.writeRetryMs ?? 5_000);
-      }
+      if (!this.#closed) this.#flushAfter(this.options.writeRetryMs ?? 5_000);
       return;
     }
     if (this.#writeFailing) {
@@ -396,6 +386,13 @@ export class FolderWatcher {
     this.#writeFailing = false;
     this.#touched.clear();
     this.#scheduleSettle();
+  }
+
+  #flushAfter(milliseconds: number): void {
+    this.#flushTimer = this.options.timers.set(() => {
+      this.#flushTimer = undefined;
+      this.#flush();
+    }, milliseconds);
   }
 
   #writeFailed(message: string, error: unknown): void {
@@ -414,10 +411,7 @@ export class FolderWatcher {
       try {
         this.settle();
       } catch (error) {
-        this.options.logger.warn("settling watched files failed; retrying", {
-          folder: this.options.folder,
-          error: (error as Error).message,
-        });
+        this.#writeFailed("settling watched files failed; retrying", error);
       }
       if (this.options.ledger.settling(1).length) this.#scheduleSettle();
     }, Math.max(10, Math.round(debounce / 2)));

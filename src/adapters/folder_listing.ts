@@ -8,6 +8,7 @@
 import picomatch from "picomatch";
 import { join } from "node:path";
 import type { SeenFile } from "../core/watched_folders.ts";
+import { folderEntries } from "../config/quiet_stat.ts";
 
 /** Partial or temporary files that are not final yet (browsers, rsync, editors). */
 export function isTemporaryName(name: string): boolean {
@@ -60,12 +61,7 @@ export async function* listMatchingFiles(
   let paths: string[] = [];
   while (folders.length) {
     const current = folders.pop()!;
-    let entries: Deno.DirEntry[];
-    try {
-      entries = [...Deno.readDirSync(current)];
-    } catch {
-      continue; // gone or unreadable meanwhile
-    }
+    const entries = folderEntries(current); // gone or unreadable meanwhile
     for (const entry of entries) {
       if (entry.isDirectory) {
         if (options.recursive) folders.push(join(current, entry.name));

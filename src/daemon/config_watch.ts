@@ -6,7 +6,7 @@
  * to `<data>/config_state.json` for `radar status` and logged once per change.
  */
 import { basename, dirname, join } from "node:path";
-import { writeTextFileAtomically } from "../adapters/atomic_file.ts";
+import { writeTextFileAtomically } from "../config/atomic_file.ts";
 import { systemTimers, type Timers } from "../adapters/file_watcher.ts";
 import { loadConfig } from "../config/loader.ts";
 import { readTextFileIfExists } from "../config/config_file.ts";

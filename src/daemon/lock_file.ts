@@ -2,7 +2,7 @@
 import { join } from "node:path";
 import { RadarError } from "../core/errors.ts";
 import { isProcessAlive, processStartTime } from "../adapters/os/process.ts";
-import { writeTextFileAtomically } from "../adapters/atomic_file.ts";
+import { writeTextFileAtomically } from "../config/atomic_file.ts";
 
 /** What the lock file says about the running daemon. */
 export interface LockInfo {

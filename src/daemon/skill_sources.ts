@@ -9,7 +9,7 @@
  */
 import type { Logger } from "../core/ports.ts";
 import type { EventSource } from "./daemon.ts";
-import { isFolder } from "../adapters/os/quiet_fs.ts";
+import { isFolder } from "../config/quiet_stat.ts";
 
 /** What the skill watcher needs of the facade: its skill catalog, skill roots and logger. */
 export interface SkillWatchTarget {

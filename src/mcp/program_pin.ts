@@ -7,6 +7,7 @@
  */
 import { createHash } from "node:crypto";
 import { isAbsolute, join, resolve } from "node:path";
+import { isFile } from "../config/quiet_stat.ts";
 
 const cache = new Map<string, string>();
 
@@ -17,13 +18,7 @@ function programFiles(command: readonly string[], path: string, cwd: string): st
     const candidates = index === 0 && !argument.includes("/")
       ? path.split(":").filter(Boolean).map((folder) => join(folder, argument))
       : [isAbsolute(argument) ? argument : resolve(cwd, argument)];
-    const found = candidates.find((candidate) => {
-      try {
-        return Deno.statSync(candidate).isFile;
-      } catch {
-        return false;
-      }
-    });
+    const found = candidates.find(isFile);
     if (found && !files.includes(found)) files.push(found);
   });
   return files;

@@ -21,7 +21,7 @@ import { dirname, join, relative, sep } from "node:path";
 import type { McpApproval } from "./approval.ts";
 import type { ProcessLaunch } from "./sandboxed_stdio_transport.ts";
 import type { SandboxSpec } from "../adapters/os/sandbox.ts";
-import { realPathOrUndefined } from "../adapters/os/quiet_fs.ts";
+import { folderEntries, realPathOrUndefined } from "../config/quiet_stat.ts";
 
 /** The PATH a server runs with (and its program is looked up on, for the approval's pin). */
 export const defaultPath = "/usr/local/bin:/usr/bin:/bin";
@@ -201,12 +201,7 @@ function homeHidden(
   const folders: string[] = [];
   const files: string[] = [];
   const walk = (folder: string) => {
-    let entries: Deno.DirEntry[];
-    try {
-      entries = [...Deno.readDirSync(folder)];
-    } catch {
-      return;
-    }
+    const entries = folderEntries(folder);
     for (const entry of entries) {
       if (folders.length + files.length >= maxHiddenEntries) return;
       const path = join(folder, entry.name);

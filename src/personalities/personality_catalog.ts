@@ -8,6 +8,7 @@
  */
 import { join } from "node:path";
 import type { RadarConfig } from "../config/schema.ts";
+import { isFolder } from "../config/quiet_stat.ts";
 import { ConfigError, NotFoundError, RadarError, UsageError } from "../core/errors.ts";
 import type {
   PersonalityCatalog,
@@ -375,12 +376,4 @@ description: One line that says what this personality is for
 ---
 Describe how Radar should behave: tone, priorities, what to avoid. Keep it short.
 `;
-}
-
-function isFolder(path: string): boolean {
-  try {
-    return Deno.statSync(path).isDirectory;
-  } catch {
-    return false;
-  }
 }

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import type { PersonalityContextDocument } from "../core/personality.ts";
 import { maxPersonalityFileBytes, readBoundedText } from "./personality_file.ts";
 import { readFrontMatter, splitFrontMatter } from "../config/front_matter.ts";
+import { folderEntries, isFolder, realPathOrUndefined } from "../config/quiet_stat.ts";
 import { z } from "zod";
 import { isPathInside } from "../core/protected_paths.ts";
 
@@ -22,33 +23,19 @@ export interface ContextDocumentFile extends PersonalityContextDocument {
   path: string;
 }
 
-function realPath(path: string): string | undefined {
-  try {
-    return Deno.realPathSync(path);
-  } catch {
-    return undefined;
-  }
-}
-
 /** The `context/*.md` files of a personality folder, sorted by name; links out are skipped. */
 export function listContextDocuments(
   dir: string,
   warn?: (line: string) => void,
 ): ContextDocumentFile[] {
-  const root = realPath(dir);
+  const root = realPathOrUndefined(dir);
   const folder = join(dir, "context");
   if (!root) return [];
-  let entries: Deno.DirEntry[];
-  try {
-    entries = [...Deno.readDirSync(folder)];
-  } catch {
-    return [];
-  }
   const documents: ContextDocumentFile[] = [];
-  for (const entry of entries.sort((a, b) => a.name < b.name ? -1 : 1)) {
+  for (const entry of folderEntries(folder).sort((a, b) => a.name < b.name ? -1 : 1)) {
     if (!entry.name.endsWith(".md") || documents.length >= maxContextDocuments) continue;
     const path = join(folder, entry.name);
-    const real = realPath(path);
+    const real = realPathOrUndefined(path);
     if (!real || !isPathInside(real, root)) {
       warn?.(`${path}: leads out of the personality's folder (skipped)`);
       continue;
@@ -76,8 +63,8 @@ export function readContextDocument(
   const names = documents.map((document) => document.name).join(", ") || "none";
   const document = documents.find((candidate) => candidate.name === name);
   if (!document) return { error: `No context document named "${name}". Documents: ${names}.` };
-  const root = realPath(dir);
-  const real = realPath(document.path);
+  const root = realPathOrUndefined(dir);
+  const real = realPathOrUndefined(document.path);
   if (!root || !real) return { error: `Context document "${name}" is gone.` };
   // Checked again at read time: the file may have become a link since it was listed.
   if (!isPathInside(real, root)) {
@@ -103,16 +90,12 @@ export function readContextDocument(
 
 /** The personality's `scripts/` and `assets/` folders that exist (paths for the prompt). */
 export function resourceFolders(dir: string): string[] {
-  const root = realPath(dir);
+  const root = realPathOrUndefined(dir);
   if (!root) return [];
   return ["scripts", "assets"].flatMap((name) => {
-    const real = realPath(join(dir, name));
+    const real = realPathOrUndefined(join(dir, name));
     if (!real || !isPathInside(real, root)) return [];
-    try {
-      return Deno.statSync(real).isDirectory ? [`${join(dir, name)}/`] : [];
-    } catch {
-      return [];
-    }
+    return isFolder(real) ? [`${join(dir, name)}/`] : [];
   });
 }
 

@@ -7,6 +7,8 @@
  */
 import { dirname, join } from "node:path";
 import type { PersonalityKind } from "../core/personality.ts";
+import { folderEntries, isFile } from "../config/quiet_stat.ts";
+import { writeTextFileAtomically } from "../config/atomic_file.ts";
 import {
   type ContextDocumentFile,
   listContextDocuments,
@@ -93,38 +95,18 @@ function fromText(
   };
 }
 
-function isFile(path: string): boolean {
-  try {
-    return Deno.statSync(path).isFile;
-  } catch {
-    return false;
-  }
-}
-
 /** A personality in the data folder (directory first, then flat), or undefined. */
 export function resolveInDataFolder(name: string, options: SourceOptions): Resolution {
   if (!personalityNamePattern.test(name)) return undefined;
   const folder = join(options.dir, name);
-  const directoryFile = join(folder, "PERSONALITY.md");
-  if (isFile(directoryFile)) {
-    return readPersonalityFile(directoryFile, {
-      name,
-      kind: "directory",
-      source: folder,
-      editable: true,
-      dir: folder,
-    }, options.warn);
-  }
   const flat = join(options.dir, `${name}.md`);
-  if (isFile(flat)) {
-    return readPersonalityFile(flat, {
-      name,
-      kind: "flat",
-      source: flat,
-      editable: true,
-    }, options.warn);
+  if (isFile(join(folder, "PERSONALITY.md"))) {
+    const meta = { name, kind: "directory" as const, source: folder, editable: true, dir: folder };
+    return readPersonalityFile(join(folder, "PERSONALITY.md"), meta, options.warn);
   }
-  return undefined;
+  if (!isFile(flat)) return undefined;
+  const meta = { name, kind: "flat" as const, source: flat, editable: true };
+  return readPersonalityFile(flat, meta, options.warn);
 }
 
 /** A personality an enabled plugin bundles, or undefined. */
@@ -168,14 +150,8 @@ export function resolvePersonality(name: string, options: SourceOptions): Resolu
 
 /** The names of the data folder's personalities (flat and directory ones), sorted. */
 export function dataFolderNames(dir: string): string[] {
-  let entries: Deno.DirEntry[];
-  try {
-    entries = [...Deno.readDirSync(dir)];
-  } catch {
-    return [];
-  }
   const names = new Set<string>();
-  for (const entry of entries) {
+  for (const entry of folderEntries(dir)) {
     const name = entry.name.replace(/\.md$/, "");
     if (!personalityNamePattern.test(name)) continue;
     if (entry.name.endsWith(".md") && isFile(join(dir, entry.name))) names.add(name);
@@ -186,15 +162,8 @@ export function dataFolderNames(dir: string): string[] {
   return [...names].sort();
 }
 
-/** Writes a file atomically (a temporary file in the same folder, then a rename). */
+/** Writes a file atomically (`writeTextFileAtomically`), creating its folder first. */
 export function writeFileAtomically(path: string, text: string): void {
   Deno.mkdirSync(dirname(path), { recursive: true });
-  const temporary = `${path}.${crypto.randomUUID().slice(0, 8)}.tmp`;
-  Deno.writeTextFileSync(temporary, text, { mode: 0o600 });
-  try {
-    Deno.renameSync(temporary, path);
-  } catch (error) {
-    Deno.removeSync(temporary);
-    throw error;
-  }
+  writeTextFileAtomically(path, text);
 }

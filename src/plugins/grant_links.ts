@@ -6,6 +6,8 @@
  */
 import { join } from "node:path";
 import type { PluginGrant } from "../sandbox/permissions.ts";
+import { isPathInside } from "../core/protected_paths.ts";
+import { folderEntries, isFolder, realPathOrUndefined } from "../config/quiet_stat.ts";
 
 /** Bounds of the walk over granted folders. */
 export const linkScanLimits = { maxEntries: 5000, maxDepth: 6 };
@@ -16,10 +18,6 @@ export interface EscapingLink {
   target: string;
 }
 
-function inside(path: string, roots: readonly string[]): boolean {
-  return roots.some((root) => path === root || path.startsWith(root === "/" ? "/" : `${root}/`));
-}
-
 /** Finds links leaving the grant's read and write paths; `complete` is false when cut short. */
 export function escapingLinks(grant: PluginGrant): { links: EscapingLink[]; complete: boolean } {
   const roots = [...new Set([...grant.read, ...grant.write])];
@@ -27,26 +25,16 @@ export function escapingLinks(grant: PluginGrant): { links: EscapingLink[]; comp
   let seen = 0;
   let complete = true;
   const walk = (dir: string, depth: number) => {
-    let entries: Deno.DirEntry[];
-    try {
-      entries = [...Deno.readDirSync(dir)];
-    } catch {
-      return;
-    }
-    for (const entry of entries) {
+    for (const entry of folderEntries(dir)) {
       if (++seen > linkScanLimits.maxEntries) {
         complete = false;
         return;
       }
       const path = join(dir, entry.name);
       if (entry.isSymlink) {
-        let target: string;
-        try {
-          target = Deno.realPathSync(path);
-        } catch {
-          continue; // dangling: leads nowhere now
-        }
-        if (!inside(target, roots)) links.push({ link: path, target });
+        const target = realPathOrUndefined(path);
+        if (target === undefined) continue; // dangling: leads nowhere now
+        if (!roots.some((root) => isPathInside(target, root))) links.push({ link: path, target });
       } else if (entry.isDirectory) {
         if (depth >= linkScanLimits.maxDepth) complete = false;
         else walk(path, depth + 1);
@@ -55,9 +43,7 @@ export function escapingLinks(grant: PluginGrant): { links: EscapingLink[]; comp
     }
   };
   for (const root of roots) {
-    try {
-      if (Deno.statSync(root).isDirectory) walk(root, 0);
-    } catch { /* not there yet */ }
+    if (isFolder(root)) walk(root, 0); // else not there yet
   }
   return { links, complete };
 }

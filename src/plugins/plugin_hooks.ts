@@ -11,8 +11,7 @@
 import type { HookHandler, HookPoint, Hooks } from "../core/hooks.ts";
 import type { AuditSink, Clock, Logger } from "../core/ports.ts";
 import type { PromptVariableSource } from "../core/prompt_variables.ts";
-import { refused, type ToolContext, type ToolOutcome, type ToolResult } from "../core/tool.ts";
-import type { ToolGate, ToolObserver } from "../core/tool_registry.ts";
+import type { ToolContext, ToolOutcome, ToolResult } from "../core/tool.ts";
 import type { LoadedPlugin } from "./plugin_inventory.ts";
 import {
   type HookEntry,
@@ -115,26 +114,6 @@ export class PluginHooks implements PromptVariableSource {
     };
   }
 
-  /** pre_tool_call hooks in priority order; the first block wins. */
-  readonly beforeToolCall: ToolGate = async (call, context) => {
-    const verdict = await this.preToolCall({
-      toolName: call.tool.name,
-      arguments: call.arguments,
-      conversationId: context.conversationId,
-    });
-    return verdict ? refused(verdict.message) : undefined;
-  };
-
-  /** post_tool_call hooks (all of them, in parallel); their notes in priority order. */
-  readonly afterToolCall: ToolObserver = async (call, context) =>
-    await this.postToolCall({
-      toolName: call.tool.name,
-      arguments: call.arguments,
-      result: call.result.text,
-      success: call.result.outcome === "ok",
-      conversationId: context.conversationId,
-    });
-
   /** The pre_tool_call hooks as one core hook handler (registered at priority 100). */
   readonly preToolCall: HookHandler<"pre_tool_call"> = async (input) => {
     const context = { conversationId: input.conversationId };
@@ -211,9 +190,7 @@ export class PluginHooks implements PromptVariableSource {
     return [
       ...this.#pre.map((hook) => ({ point: "pre_tool_call", hook })),
       ...[...this.#others].flatMap(([point, entries]) => entries.map((hook) => ({ point, hook }))),
-      ...this.#post.map((
-        hook,
-      ) => ({ point: "post_tool_call", hook })),
+      ...this.#post.map((hook) => ({ point: "post_tool_call", hook })),
     ].map(({ point, hook }) => ({
       point,
       plugin: hook.plugin.folder.name,

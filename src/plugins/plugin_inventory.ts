@@ -22,7 +22,8 @@ import {
   type PluginDirectories,
   pluginDirectories,
 } from "./plugin_directories.ts";
-import { pathExists, realPathOrUndefined } from "../adapters/os/quiet_fs.ts";
+import { pathExists } from "../adapters/os/quiet_fs.ts";
+import { realPathOrUndefined } from "../config/quiet_stat.ts";
 import { type PluginFolder, readPluginFolder } from "./plugin_files.ts";
 import type { PluginApproval, PluginRecords } from "./plugin_records.ts";
 import type { PluginStatus, PluginSummary } from "../core/plugin_state.ts";
@@ -175,12 +176,6 @@ export class PluginInventory {
 
 /** Resolves symbolic links in granted paths that exist (a grant names real folders). */
 function canonicalizePaths(grant: PluginGrant): PluginGrant {
-  const real = (path: string) => {
-    try {
-      return Deno.realPathSync(path);
-    } catch {
-      return path;
-    }
-  };
+  const real = (path: string) => realPathOrUndefined(path) ?? path;
   return { ...grant, read: grant.read.map(real), write: grant.write.map(real) };
 }

@@ -50,31 +50,20 @@ export class PluginManager {
     const now = this.#options.clock.now().toISOString();
     const previous = this.#options.records.getReview(name);
     if (!result.ok) {
-      const files = safeFiles(path);
       writeFolder(join(this.dirs.failed, name), {
-        ...files,
+        ...safeFiles(path),
         "errors.txt": result.errors.join("\n"),
       });
-      const review = {
-        name,
-        source,
-        filesHash: "",
-        errors: result.errors,
-        tests: [],
-        attempts: previous?.attempts ?? 0,
-        updatedAt: now,
-      };
-      this.#options.records.saveReview(review);
-      return review;
+    } else {
+      this.inventory.requestedGrantOf(result.folder);
+      writeFolder(join(this.dirs.pending, name), result.folder.files);
+      removePath(join(this.dirs.failed, name));
     }
-    this.inventory.requestedGrantOf(result.folder);
-    writeFolder(join(this.dirs.pending, name), result.folder.files);
-    removePath(join(this.dirs.failed, name));
     const review: PluginReview = {
       name,
       source,
-      filesHash: result.folder.hash,
-      errors: [],
+      filesHash: result.ok ? result.folder.hash : "",
+      errors: result.ok ? [] : result.errors,
       tests: [],
       attempts: previous?.attempts ?? 0,
       updatedAt: now,

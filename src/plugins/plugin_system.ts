@@ -6,27 +6,20 @@
  * `refresh()` which the daemon calls (or `watchPluginFolders` calls for it) to pick up folder
  * changes without a restart.
  */
-import type { RadarConfig } from "../config/schema.ts";
-import type { AuditSink, Clock, Logger } from "../core/ports.ts";
+import type { AuditSink, Logger } from "../core/ports.ts";
 import type { ToolRegistry } from "../core/tool_registry.ts";
 import { createToolTool } from "./create_tool.ts";
 import { createPluginApi } from "./plugin_api.ts";
 import type { PluginApi } from "../core/plugin_state.ts";
 import { PluginHooks } from "./plugin_hooks.ts";
 import { PluginManager } from "./plugin_manager.ts";
-import type { LoadedPlugin } from "./plugin_inventory.ts";
+import type { LoadedPlugin, PluginManagerOptions } from "./plugin_inventory.ts";
 import { PluginWidgets } from "./plugin_widgets.ts";
-import type { PluginRecords } from "./plugin_records.ts";
 import { ownerTag } from "../sandbox/running_hosts.ts";
 import { PluginHostPool, registerPluginTools } from "./plugin_tools.ts";
 
 /** What the plugin system is built from. */
-export interface PluginSystemOptions {
-  dataDir: string;
-  records: PluginRecords;
-  config: RadarConfig["plugins"];
-  env: Record<string, string | undefined>;
-  clock: Clock;
+export interface PluginSystemOptions extends PluginManagerOptions {
   logger: Logger;
   registry: ToolRegistry;
   /** Where failing hook and prompt-variable calls are recorded (tool calls: the agent loop). */
@@ -37,7 +30,7 @@ export interface PluginSystemOptions {
 export interface PluginSystem {
   manager: PluginManager;
   pool: PluginHostPool;
-  /** Hooks (`beforeToolCall` gate, `afterToolCall` observer) and prompt variables. */
+  /** Hooks (registered by `registerPluginHooks`) and prompt variables. */
   hooks: PluginHooks;
   /** Dashboard widgets of the enabled plugins (capability `widget`). */
   widgets: PluginWidgets;

@@ -73,29 +73,16 @@ export async function runPluginTests(
         continue;
       }
       const result = await process.call(tool, test.input_args);
-      if (test.expected_error !== undefined) {
-        const passed = result.outcome !== "ok" && result.text.includes(test.expected_error);
-        outcomes.push({
-          name: test.name,
-          passed,
-          detail: passed
-            ? "failed as expected"
-            : `expected an error containing "${test.expected_error}", got ${result.outcome}: ${
-              result.text.slice(0, 300)
-            }`,
-        });
-      } else {
-        const passed = result.outcome === "ok" && matches(result.text, test.expected_output);
-        outcomes.push({
-          name: test.name,
-          passed,
-          detail: passed
-            ? "passed"
-            : `expected ${JSON.stringify(test.expected_output)}, got ${result.outcome}: ${
-              result.text.slice(0, 300)
-            }`,
-        });
-      }
+      const got = `got ${result.outcome}: ${result.text.slice(0, 300)}`;
+      const passed = test.expected_error !== undefined
+        ? result.outcome !== "ok" && result.text.includes(test.expected_error)
+        : result.outcome === "ok" && matches(result.text, test.expected_output);
+      const detail = test.expected_error !== undefined
+        ? (passed
+          ? "failed as expected"
+          : `expected an error containing "${test.expected_error}", ${got}`)
+        : (passed ? "passed" : `expected ${JSON.stringify(test.expected_output)}, ${got}`);
+      outcomes.push({ name: test.name, passed, detail });
     }
   } finally {
     await process.stop();

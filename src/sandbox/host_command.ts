@@ -11,6 +11,7 @@ import { fileURLToPath as fromFileUrl } from "node:url";
 import { type PluginGrant, processFlags } from "./permissions.ts";
 import { pluginHostFlag } from "./host_flag.ts";
 import { withDataLimit } from "../adapters/os/process_limits.ts";
+import { denoChildEnvironment } from "../adapters/os/deno_child.ts";
 
 /** A program and its arguments. */
 export interface HostCommand {
@@ -98,16 +99,8 @@ export function hostEnvironment(
   parentEnv: Record<string, string | undefined>,
   memoryMb: number,
 ): Record<string, string> {
-  const env: Record<string, string> = {
-    NO_COLOR: "1",
-    DENO_NO_PROMPT: "1",
-    DENO_NO_UPDATE_CHECK: "1",
-    DENO_V8_FLAGS: v8Flags(memoryMb),
-  };
-  for (const name of ["HOME", "DENO_DIR", "XDG_CACHE_HOME"]) {
-    const value = parentEnv[name];
-    if (value) env[name] = value;
-  }
+  const cache = ["HOME", "DENO_DIR", "XDG_CACHE_HOME"];
+  const env = denoChildEnvironment(parentEnv, undefined, memoryMb, cache);
   for (const name of grant.env) {
     const value = parentEnv[name];
     if (value !== undefined) env[name] = value;

@@ -179,7 +179,7 @@ export class PluginProcess {
         settleReady(undefined);
       } else if (message.type === "load_error") {
         clearTimeout(loadTimer);
-        settleReady(`${options.code.name} failed to load: ${clean(message.error)}`);
+        settleReady(`${options.code.name} failed to load: ${textForTerminal(message.error)}`);
         this.#kill("failed to load", "error");
       } else if (message.type === "result") {
         const pending = this.#pending.get(message.id);
@@ -188,8 +188,8 @@ export class PluginProcess {
         clearTimeout(pending.timer);
         pending.resolve(
           message.ok
-            ? { outcome: "ok", text: clean(message.value) }
-            : { outcome: "error", text: `${options.code.name}: ${clean(message.error)}` },
+            ? { outcome: "ok", text: textForTerminal(message.value) }
+            : { outcome: "error", text: `${options.code.name}: ${textForTerminal(message.error)}` },
         );
       }
     });
@@ -296,8 +296,4 @@ export class PluginProcess {
     if (this.#idleTimer !== undefined) clearTimeout(this.#idleTimer);
     this.#idleTimer = undefined;
   }
-}
-
-function clean(text: string): string {
-  return textForTerminal(text);
 }

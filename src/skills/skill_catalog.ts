@@ -9,6 +9,7 @@
 import { z } from "zod";
 import { join } from "node:path";
 import { readFrontMatter } from "../config/front_matter.ts";
+import { folderEntries, isFile } from "../config/quiet_stat.ts";
 import type { SkillSummary } from "../core/skills_prompt.ts";
 import { missingRequirements, type SkillRoot, skillStamp } from "./skill_roots.ts";
 
@@ -97,33 +98,20 @@ function discoverSkills(
     else byName.set(skill.name, { ...skill, missing: missingRequirements(skill.requires, env) });
   };
   for (const root of roots) {
-    if (exists(join(root.path, "SKILL.md"))) {
+    if (isFile(join(root.path, "SKILL.md"))) {
       add(root.path, root.source, root.path.split("/").pop() ?? "");
       continue;
     }
-    let entries: Deno.DirEntry[];
-    try {
-      entries = [...Deno.readDirSync(root.path)];
-    } catch {
-      continue; // a missing folder is normal (no skills installed)
-    }
+    const entries = folderEntries(root.path); // a missing folder is normal (no skills installed)
     for (const entry of entries.sort((a, b) => a.name < b.name ? -1 : 1)) {
       if (entry.isFile || entry.name.startsWith(".")) continue;
       const dir = join(root.path, entry.name);
-      if (!exists(join(dir, "SKILL.md"))) continue;
+      if (!isFile(join(dir, "SKILL.md"))) continue;
       add(dir, root.source, entry.name);
     }
   }
   const skills = [...byName.values()].sort((a, b) => a.name < b.name ? -1 : 1);
   return { skills, warnings };
-}
-
-function exists(path: string): boolean {
-  try {
-    return Deno.statSync(path).isFile;
-  } catch {
-    return false;
-  }
 }
 
 /**

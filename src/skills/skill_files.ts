@@ -7,6 +7,7 @@ import { join, normalize } from "node:path";
 import { parse as parseYaml } from "yaml";
 import type { LoadedSkill, SkillLibrary, SkillSummary } from "../core/skills_prompt.ts";
 import { splitFrontMatter } from "../config/front_matter.ts";
+import { folderEntries, realPathOrUndefined } from "../config/quiet_stat.ts";
 import type { SkillCatalog, SkillInfo } from "./skill_catalog.ts";
 import { isPathInside } from "../core/protected_paths.ts";
 
@@ -17,31 +18,18 @@ const maxResources = 100;
 /** Characters of one resource `use_skill` returns. */
 export const maxResourceChars = 16_000;
 
-function realPath(path: string): string | undefined {
-  try {
-    return Deno.realPathSync(path);
-  } catch {
-    return undefined;
-  }
-}
-
 /** Lists a skill's resources (relative paths), skipping anything whose real path leaves it. */
 function listResources(dir: string): string[] {
-  const root = realPath(dir);
+  const root = realPathOrUndefined(dir);
   if (!root) return [];
   const found: string[] = [];
   const walk = (relative: string, depth: number) => {
     if (depth > 4 || found.length >= maxResources) return;
-    let entries: Deno.DirEntry[];
-    try {
-      entries = [...Deno.readDirSync(join(dir, relative))];
-    } catch {
-      return;
-    }
+    const entries = folderEntries(join(dir, relative));
     for (const entry of entries.sort((a, b) => a.name < b.name ? -1 : 1)) {
       if (found.length >= maxResources) return;
       const child = `${relative}/${entry.name}`;
-      const real = realPath(join(dir, child));
+      const real = realPathOrUndefined(join(dir, child));
       if (!real || !isPathInside(real, root)) continue; // a link out of the skill
       const info = Deno.statSync(real);
       if (info.isDirectory) walk(child, depth + 1);
@@ -64,8 +52,8 @@ export function readResource(dir: string, resource: string): { text: string } | 
       error: `"${resource}" is not a resource: use a path under ${resourceFolders.join("/, ")}/`,
     };
   }
-  const root = realPath(dir);
-  const real = realPath(join(dir, relative));
+  const root = realPathOrUndefined(dir);
+  const real = realPathOrUndefined(join(dir, relative));
   if (!root || !real) return { error: `No resource "${relative}" in this skill.` };
   if (!isPathInside(real, root)) return { error: `"${relative}" leads out of the skill's folder.` };
   try {

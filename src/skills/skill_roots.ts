@@ -3,6 +3,7 @@
  * the catalog notices a changed, added or removed skill.
  */
 import { join, resolve } from "node:path";
+import { folderEntries } from "../config/quiet_stat.ts";
 
 /** A folder searched for skills, and what it is. */
 export interface SkillRoot {
@@ -41,13 +42,7 @@ export function skillStamp(roots: readonly SkillRoot[]): string {
   const parts: string[] = [];
   for (const root of roots) {
     parts.push(`${root.path}:${mtime(join(root.path, "SKILL.md"))}`);
-    let entries: Deno.DirEntry[];
-    try {
-      entries = [...Deno.readDirSync(root.path)];
-    } catch {
-      continue;
-    }
-    for (const entry of entries.sort((a, b) => a.name < b.name ? -1 : 1)) {
+    for (const entry of folderEntries(root.path).sort((a, b) => a.name < b.name ? -1 : 1)) {
       if (entry.isFile) continue;
       parts.push(`${entry.name}:${mtime(join(root.path, entry.name, "SKILL.md"))}`);
     }

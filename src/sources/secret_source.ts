@@ -5,6 +5,7 @@
  * tool results and model requests mask it from then on.
  */
 import type { SecretKeeper } from "../core/secrets.ts";
+import { firstLine } from "../core/first_line.ts";
 import { findOnPath } from "../adapters/os/quiet_fs.ts";
 import { keychainCommand, type KeychainItem, keychainProblem } from "./keychain.ts";
 import { type ProcessResult, runProcess } from "../adapters/os/run_process.ts";
@@ -81,7 +82,7 @@ export async function readPassword(
       `${label}: password_cmd ${program} exited with ${output.code}${detail ? `: ${detail}` : ""}`,
     );
   }
-  const value = firstLine(output.stdout);
+  const value = firstLine(output.stdout).replace(/\r$/, "");
   if (!value) throw new Error(`${label}: password_cmd ${program} printed nothing`);
   options.secrets.learn(value);
   return value;
@@ -104,7 +105,7 @@ async function readKeychain(
     (reason) => new Error(`${label}: keychain (${command.program}) ${reason}`),
     definedOnly(options.env),
   );
-  const value = output.success ? firstLine(output.stdout) : "";
+  const value = output.success ? firstLine(output.stdout).replace(/\r$/, "") : "";
   if (!value) {
     throw new Error(`${label}: ${keychainProblem(item, output.code, output.stderr)}`);
   }
@@ -166,8 +167,4 @@ function definedOnly(env: Record<string, string | undefined>): Record<string, st
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(env)) if (value !== undefined) out[name] = value;
   return out;
-}
-
-function firstLine(text: string): string {
-  return text.split("\n")[0].replace(/\r$/, "");
 }

@@ -5,10 +5,9 @@ import type { SecretKeeper } from "../core/secrets.ts";
 import type { SourceStores } from "../core/source_stores.ts";
 import type { TickJob } from "../core/work_ports.ts";
 import { CalendarCheck, type OccurrenceReader } from "./calendar/calendar_check.ts";
-import type { CalendarEntry, CalendarReaderSettings } from "./calendar/calendar_reader.ts";
+import type { CalendarEntry, ConfiguredCalendars } from "./calendar/calendar_reader.ts";
 import { EmailCheck, type UnreadReader } from "./email/email_check.ts";
-import type { EmailAccount } from "./email/imap_connection.ts";
-import type { MailReaderSettings } from "./email/imap_mail_reader.ts";
+import type { ImapMailReader } from "./email/imap_mail_reader.ts";
 import type { EventSink } from "./source_checks.ts";
 import { lazyCalendars, lazyImapReader } from "./source_readers.ts";
 
@@ -42,12 +41,7 @@ export function sourceJobs(deps: SourceJobDependencies): TickJob[] {
       new EmailCheck({
         ...common,
         accounts: config.email.accounts,
-        reader: unreadReader(config.email.accounts, {
-          env,
-          secrets: deps.secrets,
-          timeoutMs: config.email.timeout_seconds * 1000,
-          maxBodyChars: config.email.max_body_chars,
-        }),
+        reader: unreadReader(lazyImapReader(config, env, deps.secrets)),
         everyMinutes: config.email.check_every_minutes,
         timeZone: config.radar.timezone || undefined,
       }),
@@ -57,12 +51,10 @@ export function sourceJobs(deps: SourceJobDependencies): TickJob[] {
     jobs.push(
       new CalendarCheck({
         ...common,
-        reader: occurrenceReader(config.calendar.calendars, {
-          env,
-          secrets: deps.secrets,
-          timeoutMs: config.calendar.timeout_seconds * 1000,
-          fetch: deps.fetch ?? globalThis.fetch,
-        }),
+        reader: occurrenceReader(
+          config.calendar.calendars,
+          lazyCalendars(config, env, deps.fetch ?? globalThis.fetch, deps.secrets),
+        ),
         everyMinutes: config.calendar.check_every_minutes,
         remindMinutesBefore: config.calendar.remind_minutes_before,
         timeZone: config.radar.timezone || undefined,
@@ -76,11 +68,7 @@ export function sourceJobs(deps: SourceJobDependencies): TickJob[] {
  * The IMAP reader of the email check; imapflow is imported at the first check, so a daemon
  * without email accounts never loads it (and one with accounts only when a check runs).
  */
-function unreadReader(
-  accounts: readonly EmailAccount[],
-  settings: MailReaderSettings,
-): UnreadReader {
-  const open = lazyImapReader(accounts, settings);
+function unreadReader(open: () => Promise<ImapMailReader>): UnreadReader {
   return {
     unread: async (account, signal) => (await open()).unread(account, signal),
     headers: async (account, uids, signal) => (await open()).headers(account, uids, signal),
@@ -90,9 +78,8 @@ function unreadReader(
 /** The calendar reader of the reminder check; tsdav and ical.js are imported at the first read. */
 function occurrenceReader(
   entries: readonly CalendarEntry[],
-  settings: CalendarReaderSettings,
+  open: () => Promise<ConfiguredCalendars>,
 ): OccurrenceReader {
-  const open = lazyCalendars(entries, settings);
   return {
     calendars: () => entries.map((entry) => entry.name),
     occurrencesOf: async (calendar, from, to, signal) =>

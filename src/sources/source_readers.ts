@@ -7,21 +7,24 @@
 import type { RadarConfig } from "../config/schema.ts";
 import type { CalendarReader, MailReader } from "../core/source_ports.ts";
 import type { SecretKeeper } from "../core/secrets.ts";
-import type { EmailAccount } from "./email/imap_connection.ts";
-import type { ImapMailReader, MailReaderSettings } from "./email/imap_mail_reader.ts";
-import type {
-  CalendarEntry,
-  CalendarReaderSettings,
-  ConfiguredCalendars,
-} from "./calendar/calendar_reader.ts";
+import type { ImapMailReader } from "./email/imap_mail_reader.ts";
+import type { ConfiguredCalendars } from "./calendar/calendar_reader.ts";
 
 type Environment = Record<string, string | undefined>;
 
-/** Opens the IMAP reader of `accounts` once, importing imapflow on the first call. */
+/** Opens the IMAP reader of `email.accounts` once, importing imapflow on the first call. */
 export function lazyImapReader(
-  accounts: readonly EmailAccount[],
-  settings: MailReaderSettings,
+  config: RadarConfig,
+  env: Environment,
+  secrets: SecretKeeper,
 ): () => Promise<ImapMailReader> {
+  const { accounts, timeout_seconds, max_body_chars } = config.email;
+  const settings = {
+    env,
+    secrets,
+    timeoutMs: timeout_seconds * 1000,
+    maxBodyChars: max_body_chars,
+  };
   let reader: Promise<ImapMailReader> | undefined;
   return () =>
     reader ??= import("./email/imap_mail_reader.ts").then(({ ImapMailReader }) =>
@@ -29,15 +32,19 @@ export function lazyImapReader(
     );
 }
 
-/** Opens the calendars of `entries` once, importing tsdav and ical.js on the first call. */
+/** Opens `calendar.calendars` once, importing tsdav and ical.js on the first call. */
 export function lazyCalendars(
-  entries: readonly CalendarEntry[],
-  settings: CalendarReaderSettings,
+  config: RadarConfig,
+  env: Environment,
+  fetcher: typeof fetch,
+  secrets: SecretKeeper,
 ): () => Promise<ConfiguredCalendars> {
+  const { calendars, timeout_seconds } = config.calendar;
+  const settings = { env, timeoutMs: timeout_seconds * 1000, fetch: fetcher, secrets };
   let reader: Promise<ConfiguredCalendars> | undefined;
   return () =>
     reader ??= import("./calendar/calendar_reader.ts").then(({ ConfiguredCalendars }) =>
-      new ConfiguredCalendars(entries, settings)
+      new ConfiguredCalendars(calendars, settings)
     );
 }
 
@@ -47,14 +54,9 @@ export function mailReaderFor(
   env: Environment,
   secrets: SecretKeeper,
 ): MailReader | undefined {
-  const { accounts, timeout_seconds, max_body_chars } = config.email;
+  const { accounts } = config.email;
   if (!accounts.length) return undefined;
-  const open = lazyImapReader(accounts, {
-    env,
-    secrets,
-    timeoutMs: timeout_seconds * 1000,
-    maxBodyChars: max_body_chars,
-  });
+  const open = lazyImapReader(config, env, secrets);
   return {
     accounts: () => accounts.map((account) => account.name),
     list: async (account, options, signal) => (await open()).list(account, options, signal),
@@ -70,14 +72,9 @@ export function calendarReaderFor(
   fetcher: typeof fetch,
   secrets: SecretKeeper,
 ): CalendarReader | undefined {
-  const { calendars, timeout_seconds } = config.calendar;
+  const { calendars } = config.calendar;
   if (!calendars.length) return undefined;
-  const open = lazyCalendars(calendars, {
-    env,
-    timeoutMs: timeout_seconds * 1000,
-    fetch: fetcher,
-    secrets,
-  });
+  const open = lazyCalendars(config, env, fetcher, secrets);
   return {
     calendars: () => calendars.map((entry) => entry.name),
     writable: () => calendars.filter((entry) => entry.caldav_url).map((entry) => entry.name),

@@ -22,6 +22,7 @@ import { textForModel } from "../core/untrusted_text.ts";
 import type { UrlCheck } from "../adapters/network/network_guard.ts";
 import type { BrowserSessions, LiveSession } from "./browser_sessions.ts";
 import { notesText, pageText, submissionSummary } from "./browser_text.ts";
+import { firstLine } from "../core/first_line.ts";
 
 /** What the browser tool needs. */
 export interface BrowserToolDependencies {
@@ -117,7 +118,7 @@ async function runBrowser(
   try {
     live = await deps.sessions.session(key, context.signal);
   } catch (error) {
-    return failed(`Cannot start the browser: ${firstLine(error)}`);
+    return failed(`Cannot start the browser: ${firstLine(error, 300)}`);
   }
   // The call's time starts once the browser runs (starting it has its own limit).
   const signal = AbortSignal.any([context.signal, AbortSignal.timeout(callMs)]);
@@ -141,7 +142,7 @@ async function runBrowser(
           "was closed. Open the page again to retry.",
       );
     }
-    return failed(`browser ${args.action} failed: ${firstLine(error)}`);
+    return failed(`browser ${args.action} failed: ${firstLine(error, 300)}`);
   } finally {
     if (endsWithCall) await deps.sessions.close(key);
   }
@@ -161,7 +162,7 @@ async function act(
       const problem = await checkAddress(deps, args.url);
       if (problem) return problem;
       live.filled.clear();
-      const view = await session.open(args.url, signal).catch((error) => firstLine(error));
+      const view = await session.open(args.url, signal).catch((error) => firstLine(error, 300));
       if (typeof view === "string") {
         return failed(`Cannot open ${args.url}: ${view}${noteSuffix(session)}`);
       }
@@ -405,8 +406,4 @@ function hostOf(url: string): string {
   } catch {
     return "the page";
   }
-}
-
-function firstLine(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).split("\n")[0].slice(0, 300);
 }

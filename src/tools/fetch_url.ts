@@ -16,6 +16,7 @@ import {
   type PinnedResponse,
 } from "../adapters/network/pinned_fetch.ts";
 import { readCapped } from "../adapters/network/bounded_read.ts";
+import { firstLine } from "../core/first_line.ts";
 
 const maxRedirects = 5;
 const maxBodyBytes = 3 * 1024 * 1024;
@@ -164,8 +165,4 @@ async function readPage(
 
 function startsWithPdf(bytes: Uint8Array): boolean {
   return new TextDecoder("latin1").decode(bytes.subarray(0, 5)) === "%PDF-";
-}
-
-function firstLine(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).split("\n")[0];
 }

@@ -12,6 +12,8 @@ import { SqliteAuditStore } from "../../src/adapters/sqlite/audit_store.ts";
 import { defaultConfig } from "../../src/config/schema.ts";
 import type { Logger } from "../../src/core/ports.ts";
 import { ToolRegistry } from "../../src/core/tool_registry.ts";
+import { Hooks, hookToolGate, hookToolObserver } from "../../src/core/hooks.ts";
+import { registerPluginHooks } from "../../src/plugins/plugin_hooks.ts";
 import { createPluginSystem, type PluginSystem } from "../../src/plugins/plugin_system.ts";
 import { writeFolder } from "../../src/plugins/plugin_directories.ts";
 
@@ -91,14 +93,16 @@ export type Fixture = ReturnType<typeof pluginFixture>;
 /** Agent loop dependencies wired to the fixture's registry, hooks and SQLite audit trail. */
 export function agentDeps(fixture: Fixture, model: ScriptedChatModel): AgentDependencies {
   const hooks = fixture.system.hooks;
+  const registry = new Hooks();
+  registerPluginHooks(registry, hooks);
   return {
     model,
     registry: fixture.registry,
     store: new SqliteConversationStore(fixture.db),
     clock: fixture.clock,
     audit: fixture.toolCalls,
-    gates: [hooks.beforeToolCall],
-    observers: [hooks.afterToolCall],
+    gates: [hookToolGate(registry)],
+    observers: [hookToolObserver(registry)],
     promptVariables: hooks,
     elapsed: () => performance.now(),
     systemPrompt: (variables) =>

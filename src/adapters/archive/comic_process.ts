@@ -12,9 +12,9 @@ import {
 import type { ComicInfoField } from "../../core/comic_info.ts";
 import type { ParsedComicInfo } from "./comic_info_xml.ts";
 import { loadXmlParser, parseComicInfoXml } from "./comic_info_xml.ts";
-import { classifyRar, loadUnrar, openRar, rarComicInfoName, readRarEntry } from "./rar_comic.ts";
+import { loadUnrar, openRar, rarComicInfoName, readRarEntry } from "./rar_comic.ts";
+import { classifyEntries } from "./comic_entries.ts";
 import {
-  classifyZip,
   loadZip,
   openZip,
   readZipComicInfo,
@@ -23,6 +23,7 @@ import {
   zipEntryNamed,
   type ZipRewrite,
 } from "./zip_comic.ts";
+import { firstLine } from "../../core/first_line.ts";
 
 type Mupdf = typeof import("mupdf");
 
@@ -70,12 +71,12 @@ export async function readComic(
     let readEntry: (name: string, limit: number) => Promise<Uint8Array>;
     if (format === "cbz") {
       const opened = await openZip(modules.zip!, bytes);
-      classified = classifyZip(opened);
+      classified = classifyEntries(opened.summaries, comicArchiveBounds);
       parsed = await readZipComicInfo(opened);
       readEntry = (name, limit) => readZipEntry(zipEntryNamed(opened, name)!, limit);
     } else {
       const opened = await openRar(modules.unrar!, bytes);
-      classified = classifyRar(opened);
+      classified = classifyEntries(opened.summaries, comicArchiveBounds);
       const infoName = rarComicInfoName(opened);
       parsed = {};
       if (infoName) {
@@ -83,7 +84,7 @@ export async function readComic(
           const xml = await readRarEntry(opened, infoName, comicArchiveBounds.maxComicInfoBytes);
           parsed = { parsed: parseComicInfoXml(new TextDecoder().decode(xml)) };
         } catch (error) {
-          parsed = { problem: firstLine(error) };
+          parsed = { problem: firstLine(error, 300) };
         }
       }
       readEntry = (name, limit) => readRarEntry(opened, name, limit);
@@ -107,7 +108,7 @@ export async function readComic(
     }
     return { status: "ok", contents };
   } catch (error) {
-    return { status: "broken", message: firstLine(error) };
+    return { status: "broken", message: firstLine(error, 300) };
   }
 }
 
@@ -126,10 +127,6 @@ export async function writeComic(
   try {
     return await rewriteZipComicInfo(modules.zip!, bytes, changes);
   } catch (error) {
-    return { ok: false, broken: firstLine(error) };
+    return { ok: false, broken: firstLine(error, 300) };
   }
-}
-
-function firstLine(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).split("\n")[0].slice(0, 300);
 }

@@ -5,7 +5,7 @@
  * subprocess, whose deadline and memory ceiling stop a hostile archive.
  */
 import { comicArchiveBounds } from "../../core/comic_archive.ts";
-import { classifyEntries, type EntrySummary, isComicInfoName } from "./comic_entries.ts";
+import { type EntrySummary, isComicInfoName } from "./comic_entries.ts";
 
 type UnrarModule = typeof import("node-unrar-js");
 type Extractor = Awaited<ReturnType<UnrarModule["createExtractorFromData"]>>;
@@ -45,11 +45,6 @@ export async function openRar(unrar: UnrarModule, bytes: Uint8Array): Promise<Op
     });
   }
   return { extractor, summaries };
-}
-
-/** Classifies a RAR's entries with the archive bounds. */
-export function classifyRar(opened: OpenedRar) {
-  return classifyEntries(opened.summaries, comicArchiveBounds);
 }
 
 /**

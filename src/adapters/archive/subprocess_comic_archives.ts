@@ -13,7 +13,7 @@ import type {
   ComicWriteResult,
 } from "../../core/comic_archive.ts";
 import { comicInfoFields } from "../../core/comic_info.ts";
-import { type DocumentJobOutcome, DocumentProcess } from "../pdf/document_process.ts";
+import { DocumentProcess } from "../pdf/document_process.ts";
 import type { PdfProcessCommand } from "../pdf/pdf_process_command.ts";
 
 /** Limits and environment of the comic jobs. */
@@ -63,11 +63,9 @@ function memoryFor(size: number): number {
 
 /** Reads and writes comic archives in the document subprocess. */
 export class SubprocessComicArchives implements ComicArchives {
-  #options: SubprocessComicArchivesOptions;
   #process: DocumentProcess;
 
   constructor(options: SubprocessComicArchivesOptions) {
-    this.#options = options;
     this.#process = new DocumentProcess({ ...options, name: "the comic reader" });
   }
 
@@ -76,17 +74,11 @@ export class SubprocessComicArchives implements ComicArchives {
     const outcome = await this.#process.run({
       header: { kind: "comic-read", renderCover: request.renderCover ?? false },
       input: request.input,
-      timeoutMs: this.#options.timeoutMs,
       memoryMb: memoryFor(request.size),
       maxResultBytes: 8 * 1024 * 1024,
       signal: request.signal,
-    });
-    const failure = failureOf(outcome);
-    if (failure) return failure;
-    const parsed = readSchema.safeParse((outcome as { result: unknown }).result);
-    return parsed.success
-      ? parsed.data
-      : { status: "failed", message: "the comic reader answered something unreadable" };
+    }, readSchema);
+    return "answer" in outcome ? outcome.answer : outcome;
   }
 
   /** Writes a new CBZ with ComicInfo.xml changed into `request.output`. */
@@ -94,30 +86,16 @@ export class SubprocessComicArchives implements ComicArchives {
     const outcome = await this.#process.run({
       header: { kind: "comic-write", changes: request.changes },
       input: request.input,
-      timeoutMs: this.#options.timeoutMs,
       memoryMb: memoryFor(request.size),
       maxResultBytes: 1024 * 1024,
       // ComicInfo.xml adds at most a few KB; a rewrite never grows an archive much.
       output: { sink: request.output, maxBytes: request.size + 2 * 1024 * 1024 },
       signal: request.signal,
-    });
-    const failure = failureOf(outcome);
-    if (failure) return failure;
-    const ok = outcome as { result: unknown; outputBytes: number };
-    const parsed = writeSchema.safeParse(ok.result);
-    if (!parsed.success) {
-      return { status: "failed", message: "the comic reader answered something unreadable" };
-    }
-    if (parsed.data.status !== "ok") return parsed.data;
-    if (!ok.outputBytes) return { status: "failed", message: "the comic reader wrote nothing" };
-    return { ...parsed.data, bytes: ok.outputBytes };
+    }, writeSchema);
+    if (!("answer" in outcome)) return outcome;
+    const { answer, outputBytes } = outcome;
+    if (answer.status !== "ok") return answer;
+    if (!outputBytes) return { status: "failed", message: "the comic reader wrote nothing" };
+    return { ...answer, bytes: outputBytes };
   }
-}
-
-function failureOf(
-  outcome: DocumentJobOutcome,
-): { status: "timeout"; seconds: number } | { status: "failed"; message: string } | undefined {
-  if (outcome.ended === "timeout") return { status: "timeout", seconds: outcome.seconds };
-  if (outcome.ended === "failed") return { status: "failed", message: outcome.message };
-  return undefined;
 }

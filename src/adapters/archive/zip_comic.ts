@@ -17,6 +17,7 @@ import {
 } from "./comic_entries.ts";
 import { buildComicInfoXml, parseComicInfoXml, type ParsedComicInfo } from "./comic_info_xml.ts";
 import { BoundedSink, TooLargeError } from "./bounded_sink.ts";
+import { firstLine } from "../../core/first_line.ts";
 
 type ZipModule = typeof import("@zip.js/zip.js");
 type ZipEntry = Awaited<ReturnType<InstanceType<ZipModule["ZipReader"]>["getEntries"]>>[number];
@@ -79,18 +80,13 @@ export async function readZipComicInfo(
     const bytes = await readZipEntry(entry, comicArchiveBounds.maxComicInfoBytes);
     return { parsed: parseComicInfoXml(new TextDecoder().decode(bytes)) };
   } catch (error) {
-    return { problem: firstLine(error) };
+    return { problem: firstLine(error, 300) };
   }
 }
 
 /** The zip entry called `name`. */
 export function zipEntryNamed(opened: OpenedZip, name: string): ZipEntry | undefined {
   return opened.entries.find((entry) => entry.filename === name);
-}
-
-/** Classifies a zip's entries with the archive bounds. */
-export function classifyZip(opened: OpenedZip) {
-  return classifyEntries(opened.summaries, comicArchiveBounds);
 }
 
 /** The result of rewriting a CBZ. */
@@ -108,7 +104,7 @@ export async function rewriteZipComicInfo(
   changes: Partial<Record<ComicInfoField, string | null>>,
 ): Promise<ZipRewrite> {
   const opened = await openZip(zip, bytes);
-  const classified = classifyZip(opened);
+  const classified = classifyEntries(opened.summaries, comicArchiveBounds);
   // Nested archives are copied as they are (never opened); unsafe names and bombs are refused.
   const blocked = blocksRewrite(classified.warnings);
   if (blocked) return { ok: false, refused: `The archive was not rewritten: ${blocked}.` };
@@ -128,8 +124,4 @@ export async function rewriteZipComicInfo(
   );
   const written = await writer.close();
   return { ok: true, bytes: written, info, before };
-}
-
-function firstLine(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).split("\n")[0].slice(0, 300);
 }

@@ -4,7 +4,7 @@
  * sandbox on unless Radar runs as root (Chromium refuses to start sandboxed as root).
  */
 import type { LaunchOptions } from "playwright-core";
-import type { GuardedProxy } from "../network/guarded_proxy.ts";
+import type { LocalProxy } from "../network/connect_proxy.ts";
 
 /** Flags on top of Playwright's own (which already turn off sync, extensions, updates…). */
 export function chromiumFlags(marker: string): string[] {
@@ -41,7 +41,7 @@ export function runsAsRoot(): boolean {
 /** Playwright's launch options for one session. */
 export function launchOptions(
   executable: string,
-  proxy: GuardedProxy,
+  proxy: LocalProxy,
   timeoutMs: number,
   marker: string,
   env: Record<string, string | undefined>,

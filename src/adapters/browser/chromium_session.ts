@@ -23,11 +23,11 @@ import { sleep } from "../clock.ts";
 import {
   checkedFormData,
   describeBody,
-  firstLine,
   isTimeout,
   maxDataChars,
   navigationProblem,
 } from "./session_text.ts";
+import { firstLine } from "../../core/first_line.ts";
 
 /** A request held back by the route rules. */
 interface HeldRoute {
@@ -227,35 +227,23 @@ export class ChromiumSession implements BrowserSession {
         const control = await this.inspect(target, signal);
         const locator = this.#locate(target);
         const type = control.type;
+        const timeout = { timeout: this.#elementMs };
         let shown = value;
+        let filling: Promise<unknown>;
         if (type === "checkbox" || type === "radio") {
           const on = /^(yes|true|on|1|x|checked)$/i.test(value.trim());
-          await withDeadline(
-            locator.setChecked(on, { timeout: this.#elementMs }),
-            this.parts.limits.callMs,
-            signal,
-            target,
-          );
+          filling = locator.setChecked(on, timeout);
           shown = on ? "yes" : "no";
         } else if (type === "select-one" || type === "select-multiple" || type === "select") {
-          await withDeadline(
-            locator.selectOption({ label: value }, { timeout: this.#elementMs })
-              .catch(() => locator.selectOption(value, { timeout: this.#elementMs })),
-            this.parts.limits.callMs,
-            signal,
-            target,
-          );
+          filling = locator.selectOption({ label: value }, timeout)
+            .catch(() => locator.selectOption(value, timeout));
         } else if (type === "file") {
           problems.push(`${target}: file uploads are not supported`);
           continue;
         } else {
-          await withDeadline(
-            locator.fill(value, { timeout: this.#elementMs }),
-            this.parts.limits.callMs,
-            signal,
-            target,
-          );
+          filling = locator.fill(value, timeout);
         }
+        await withDeadline(filling, this.parts.limits.callMs, signal, target);
         filled.push({
           target,
           selector: control.selector,
@@ -265,7 +253,7 @@ export class ChromiumSession implements BrowserSession {
         });
       } catch (error) {
         if (signal.aborted) throw error;
-        problems.push(`${target}: ${firstLine(error)}`);
+        problems.push(`${target}: ${firstLine(error, 300)}`);
       }
     }
     return { filled, problems, view: await this.view(signal) };
@@ -354,12 +342,7 @@ export class ChromiumSession implements BrowserSession {
 
   takeNotes(): SessionNotes {
     const { notes } = this.parts;
-    const taken = {
-      ...notes,
-      refused: [...notes.refused],
-      dialogs: [...notes.dialogs],
-      unsent: [...notes.unsent],
-    };
+    const taken = structuredClone(notes);
     notes.refused.length = 0;
     notes.dialogs.length = 0;
     notes.unsent.length = 0;

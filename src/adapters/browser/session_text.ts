@@ -5,6 +5,7 @@
 import type { Request } from "playwright-core";
 import type { PageControl, SessionNotes } from "../../core/browser.ts";
 import { BrowserTimeoutError } from "./deadline.ts";
+import { firstLine } from "../../core/first_line.ts";
 
 /** The most characters of a held submission's data kept. */
 export const maxDataChars = 2000;
@@ -43,14 +44,9 @@ export function isTimeout(error: unknown): boolean {
     (error instanceof Error && /timeout/i.test(error.name + error.message));
 }
 
-/** The first line of an error, bounded. */
-export function firstLine(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).split("\n")[0].slice(0, 300);
-}
-
 /** Why a navigation failed, in words (the guard's refusal when it was that). */
 export function navigationProblem(error: unknown, notes: SessionNotes): string {
-  const message = firstLine(error);
+  const message = firstLine(error, 300);
   if (notes.refused.length) return `refused by the network guard: ${notes.refused.at(-1)}`;
   if (/download is starting/i.test(message)) {
     notes.downloadsRefused++;

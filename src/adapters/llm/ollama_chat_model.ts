@@ -5,74 +5,48 @@ import {
   minimumContextTokens,
   truncationSuspected,
 } from "./context_window.ts";
-import { classifyHttpError, type ErrorSubject, toolCapableModels } from "./http_errors.ts";
+import { classifyHttpError, toolCapableModels } from "./http_errors.ts";
 import {
   contextLengthOf,
   ollamaChatBody,
   parseOllamaChat,
   supportsToolsOf,
 } from "./ollama_wire.ts";
-import { attemptChat } from "./chat_attempt.ts";
-import { withRetries } from "./retry.ts";
-import {
-  type ChatModelOptions,
-  type LlmConfig,
-  parseBody,
-  retryOptions,
-  transportOptions,
-  trimBaseUrl,
-} from "./settings.ts";
+import { HttpChatModel } from "./http_chat_model.ts";
+import { type ChatModelOptions, type LlmConfig, parseBody, trimBaseUrl } from "./settings.ts";
 import { send, type TransportOptions } from "./transport.ts";
 
 /** Chat model over Ollama's native API. */
-export class OllamaChatModel implements ChatModel {
+export class OllamaChatModel extends HttpChatModel implements ChatModel {
   readonly provider = "ollama";
-  readonly model: string;
-  readonly #llm: LlmConfig;
-  readonly #options: ChatModelOptions;
-  readonly #transport: TransportOptions;
-  readonly #base: string;
   #modelContext?: number;
 
   constructor(llm: LlmConfig, options: ChatModelOptions, probe: TransportOptions["probe"]) {
-    this.#llm = llm;
-    this.#options = options;
-    this.model = llm.model;
-    this.#base = trimBaseUrl(llm.base_url);
-    this.#transport = transportOptions(llm, options, probe);
+    super(llm, options, probe, trimBaseUrl(llm.base_url));
   }
 
   /** One chat request with retries; every known quirk of /api/chat handled. */
   async chat(request: ChatRequest, signal?: AbortSignal): Promise<ChatResponse> {
-    const subject = this.#subject();
-    const offered = new Set(request.tools.map((tool) => tool.name));
     const estimated = request.estimatedPromptTokens ?? 0;
     // The model's own length can only lower a window; at the minimum window Ollama clamps to the
     // model's trained length itself, so /api/show is asked only when a bigger window is needed.
-    const wanted = chooseContextWindow(estimated, this.#modelContext, this.#llm.max_context_tokens);
+    const wanted = chooseContextWindow(estimated, this.#modelContext, this.llm.max_context_tokens);
     const window = wanted.numCtx > minimumContextTokens && this.#modelContext === undefined
       ? chooseContextWindow(
         estimated,
         await this.#contextLength(signal),
-        this.#llm.max_context_tokens,
+        this.llm.max_context_tokens,
       )
       : wanted;
     const body = ollamaChatBody(request, {
       model: this.model,
       numCtx: window.numCtx,
-      keepAlive: this.#llm.keep_alive,
+      keepAlive: this.llm.keep_alive,
     });
-    return await withRetries(async () => {
-      const { response, parsed } = await attemptChat({
-        url: `${this.#base}/api/chat`,
-        body,
-        transport: this.#transport,
-        subject,
-        offered,
-        parse: parseOllamaChat,
-        signal,
-        now: this.#options.now,
-      });
+    return await this.chatWithRetries("/api/chat", body, request, parseOllamaChat, (
+      response,
+      parsed,
+    ) => {
       if (window.overflow) {
         response.warnings?.push(
           `the prompt (~${estimated} tokens) is larger than the model's context window ` +
@@ -86,17 +60,12 @@ export class OllamaChatModel implements ChatModel {
         );
       }
       return response;
-    }, retryOptions(this.#llm, this.#options, signal));
+    }, signal);
   }
 
   /** Asks `/api/show` whether the model exists, supports tools, and its context length. */
   async status(signal?: AbortSignal): Promise<ModelStatus> {
-    const status: ModelStatus = {
-      baseUrl: this.#base,
-      provider: this.provider,
-      model: this.model,
-      reachable: false,
-    };
+    const status = this.unknownStatus();
     try {
       const answer = await this.#show(signal);
       status.reachable = true;
@@ -107,10 +76,10 @@ export class OllamaChatModel implements ChatModel {
       }
       if (answer.status !== 200) {
         status.problem =
-          classifyHttpError(answer.status, answer.text, this.#subject()).error.message;
+          classifyHttpError(answer.status, answer.text, this.subject()).error.message;
         return status;
       }
-      const show = parseBody(answer.text, this.#base);
+      const show = parseBody(answer.text, this.base);
       status.modelPresent = true;
       status.supportsTools = supportsToolsOf(show);
       status.contextLength = contextLengthOf(show);
@@ -124,20 +93,9 @@ export class OllamaChatModel implements ChatModel {
     return status;
   }
 
-  #subject(): ErrorSubject {
-    return { baseUrl: this.#base, model: this.model, provider: "ollama" };
-  }
-
   #show(signal?: AbortSignal) {
-    return send(
-      `${this.#base}/api/show`,
-      { method: "POST", body: { model: this.model } },
-      {
-        ...this.#transport,
-        responseTimeoutMs: Math.min(this.#transport.responseTimeoutMs, 15_000),
-      },
-      signal,
-    );
+    const body = { model: this.model };
+    return send(`${this.base}/api/show`, { method: "POST", body }, this.quickTransport(), signal);
   }
 
   /** The model's context length, asked once; unknown (undefined) when /api/show fails. */
@@ -146,7 +104,7 @@ export class OllamaChatModel implements ChatModel {
     try {
       const answer = await this.#show(signal);
       if (answer.status === 200) {
-        this.#modelContext = contextLengthOf(parseBody(answer.text, this.#base)) ?? 0;
+        this.#modelContext = contextLengthOf(parseBody(answer.text, this.base)) ?? 0;
       }
     } catch { /* the chat request reports reachability itself */ }
     return this.#modelContext || undefined;

@@ -1,18 +1,10 @@
 /** The OpenAI-compatible adapter: `POST /v1/chat/completions` (Ollama /v1, llama-server, vLLM, LM Studio). */
 import type { ChatModel, ChatRequest, ChatResponse, ModelStatus } from "../../core/chat_model.ts";
 import { LlmError } from "../../core/errors.ts";
-import { classifyHttpError, type ErrorSubject } from "./http_errors.ts";
-import { attemptChat } from "./chat_attempt.ts";
+import { classifyHttpError } from "./http_errors.ts";
+import { HttpChatModel } from "./http_chat_model.ts";
 import { modelIdsOf, openAiChatBody, parseOpenAiChat } from "./openai_wire.ts";
-import { withRetries } from "./retry.ts";
-import {
-  type ChatModelOptions,
-  type LlmConfig,
-  parseBody,
-  retryOptions,
-  transportOptions,
-  trimBaseUrl,
-} from "./settings.ts";
+import { type ChatModelOptions, type LlmConfig, parseBody, trimBaseUrl } from "./settings.ts";
 import { send, type TransportOptions } from "./transport.ts";
 
 /** `…/v1` for a configured base URL with or without it. */
@@ -22,66 +14,36 @@ export function openAiBase(baseUrl: string): string {
 }
 
 /** Chat model over an OpenAI-compatible server. */
-export class OpenAiChatModel implements ChatModel {
+export class OpenAiChatModel extends HttpChatModel implements ChatModel {
   readonly provider = "openai";
-  readonly model: string;
-  readonly #llm: LlmConfig;
-  readonly #options: ChatModelOptions;
-  readonly #transport: TransportOptions;
-  readonly #base: string;
 
   constructor(llm: LlmConfig, options: ChatModelOptions, probe: TransportOptions["probe"]) {
-    this.#llm = llm;
-    this.#options = options;
-    this.model = llm.model;
-    this.#base = openAiBase(llm.base_url);
-    this.#transport = transportOptions(llm, options, probe);
+    super(llm, options, probe, openAiBase(llm.base_url));
   }
 
   /** One chat request with retries; zero-value and empty-after-tools answers retried once. */
-  async chat(request: ChatRequest, signal?: AbortSignal): Promise<ChatResponse> {
-    const subject = this.#subject();
-    const offered = new Set(request.tools.map((tool) => tool.name));
+  chat(request: ChatRequest, signal?: AbortSignal): Promise<ChatResponse> {
     const body = openAiChatBody(request, this.model);
-    const elapsed = this.#options.elapsed ?? (() => performance.now());
-    return await withRetries(async () => {
-      const started = elapsed();
-      const { response } = await attemptChat({
-        url: `${this.#base}/chat/completions`,
-        body,
-        transport: this.#transport,
-        subject,
-        offered,
-        parse: parseOpenAiChat,
-        signal,
-        now: this.#options.now,
-      });
-      response.durationMs = Math.round(elapsed() - started);
+    const timed = (response: ChatResponse, _parsed: unknown, durationMs: number) => {
+      response.durationMs = durationMs;
       return response;
-    }, retryOptions(this.#llm, this.#options, signal));
+    };
+    return this.chatWithRetries("/chat/completions", body, request, parseOpenAiChat, timed, signal);
   }
 
   /** Asks `/v1/models` whether the model is listed (and llama-server's `/props` about tools). */
   async status(signal?: AbortSignal): Promise<ModelStatus> {
-    const status: ModelStatus = {
-      baseUrl: this.#base,
-      provider: this.provider,
-      model: this.model,
-      reachable: false,
-    };
-    const quick = {
-      ...this.#transport,
-      responseTimeoutMs: Math.min(this.#transport.responseTimeoutMs, 15_000),
-    };
+    const status = this.unknownStatus();
+    const quick = this.quickTransport();
     try {
-      const answer = await send(`${this.#base}/models`, { method: "GET" }, quick, signal);
+      const answer = await send(`${this.base}/models`, { method: "GET" }, quick, signal);
       status.reachable = true;
       if (answer.status !== 200) {
         status.problem =
-          classifyHttpError(answer.status, answer.text, this.#subject()).error.message;
+          classifyHttpError(answer.status, answer.text, this.subject()).error.message;
         return status;
       }
-      const ids = modelIdsOf(parseBody(answer.text, this.#base));
+      const ids = modelIdsOf(parseBody(answer.text, this.base));
       status.modelPresent = ids.some((id) => id === this.model || id.endsWith(`/${this.model}`));
       if (!status.modelPresent) {
         status.problem = ids.length
@@ -101,7 +63,7 @@ export class OpenAiChatModel implements ChatModel {
     signal?: AbortSignal,
   ): Promise<boolean | undefined> {
     try {
-      const origin = this.#base.replace(/\/v1$/, "");
+      const origin = this.base.replace(/\/v1$/, "");
       const answer = await send(`${origin}/props`, { method: "GET" }, transport, signal);
       if (answer.status !== 200) return undefined;
       const caps = (parseBody(answer.text, origin) as {
@@ -112,9 +74,5 @@ export class OpenAiChatModel implements ChatModel {
     } catch {
       return undefined;
     }
-  }
-
-  #subject(): ErrorSubject {
-    return { baseUrl: this.#base, model: this.model, provider: "openai" };
   }
 }

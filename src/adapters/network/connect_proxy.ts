@@ -3,57 +3,76 @@
  * say "connect to this address" for https, but it tunnels https through a proxy with CONNECT and
  * still verifies the certificate against the URL's host name. This proxy ignores DNS: it connects
  * only to the address the network guard checked, only for the expected host:port, and only for a
- * client that knows its random password.
+ * client that knows its random password. `startLocalProxy` is the listener it shares with the
+ * browser's guarded proxy (guarded_proxy.ts).
  */
 
-/** The proxy while it runs. */
-export interface PinnedProxy {
+/** A proxy on 127.0.0.1 while it runs. */
+export interface LocalProxy {
   /** `http://127.0.0.1:PORT`. */
   url: string;
   username: string;
   password: string;
-  /** Stops listening and closes every tunnel. */
+  /** Stops listening and closes every connection. */
   close(): void;
+}
+
+/** What a proxy's request handler gets besides the client connection. */
+export interface ProxyRequest {
+  /** The request head (empty: the client closed first, or sent too long a head). */
+  head: string;
+  /** The head's lines (request line first). */
+  lines: string[];
+  method: string;
+  /** The request target: `host:port` for CONNECT, an absolute URL for a plain request. */
+  target?: string;
+  /** Bytes the client sent after its head, already read. */
+  rest: Uint8Array;
+  /** True when the client sent the proxy's password (Proxy-Authorization). */
+  authorized: boolean;
+  /** Registers an upstream connection so that `close` ends it too (closed at once after close). */
+  track(connection: Deno.Conn): Deno.Conn;
+  /** Closes a tracked connection. */
+  release(connection: Deno.Conn): void;
 }
 
 const maxHeadBytes = 8192;
 
-/** Starts the proxy for `target` (`host:port` as the client will ask for it) → `address:port`. */
-export function startPinnedProxy(
-  target: { host: string; port: number },
-  address: string,
-): PinnedProxy {
+/**
+ * Listens on a free 127.0.0.1 port behind a random password; each client's request head (at most
+ * `maxHead` bytes) goes to `handle`, and the client is closed after.
+ */
+export function startLocalProxy(
+  handle: (client: Deno.Conn, request: ProxyRequest) => Promise<void>,
+  maxHead = maxHeadBytes,
+): LocalProxy {
   const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const password = crypto.randomUUID();
   const expectedAuth = `Basic ${btoa(`radar:${password}`)}`;
   const open = new Set<Deno.Conn>();
-  const serve = async () => {
-    for await (const client of listener) {
-      open.add(client);
-      tunnel(client).catch(() => {}).finally(() => {
-        closeQuietly(client);
-        open.delete(client);
-      });
-    }
+  let closed = false;
+  const track = (connection: Deno.Conn) => {
+    if (closed) closeQuietly(connection);
+    else open.add(connection);
+    return connection;
   };
-  const tunnel = async (client: Deno.Conn) => {
-    const { head, rest } = await readHead(client);
+  const release = (connection: Deno.Conn) => {
+    closeQuietly(connection);
+    open.delete(connection);
+  };
+  const answer = async (client: Deno.Conn) => {
+    const { head, rest } = await readHead(client, maxHead);
     const lines = head.split("\r\n");
-    const [method, authority] = lines[0].split(" ");
+    const [method, target] = lines[0].split(" ");
     const auth = lines.find((line) => /^proxy-authorization:/i.test(line))
       ?.replace(/^[^:]*:\s*/, "");
-    const wanted = `${target.host}:${target.port}`.toLowerCase();
-    if (method !== "CONNECT" || auth !== expectedAuth || authority?.toLowerCase() !== wanted) {
-      await client.write(new TextEncoder().encode("HTTP/1.1 403 Forbidden\r\n\r\n"));
-      return;
-    }
-    const upstream = await Deno.connect({ hostname: address, port: target.port });
-    open.add(upstream);
-    try {
-      await tunnelThrough(client, upstream, rest);
-    } finally {
-      closeQuietly(upstream);
-      open.delete(upstream);
+    const authorized = auth === expectedAuth;
+    await handle(client, { head, lines, method, target, rest, authorized, track, release });
+  };
+  const serve = async () => {
+    for await (const client of listener) {
+      track(client);
+      answer(client).catch(() => {}).finally(() => release(client));
     }
   };
   serve().catch(() => {});
@@ -62,11 +81,33 @@ export function startPinnedProxy(
     username: "radar",
     password,
     close() {
+      closed = true;
       closeQuietly(listener);
       for (const connection of open) closeQuietly(connection);
       open.clear();
     },
   };
+}
+
+/** Starts the proxy for `target` (`host:port` as the client will ask for it) → `address:port`. */
+export function startPinnedProxy(
+  target: { host: string; port: number },
+  address: string,
+): LocalProxy {
+  const wanted = `${target.host}:${target.port}`.toLowerCase();
+  return startLocalProxy(async (client, request) => {
+    const { method, authorized, track, release } = request;
+    if (method !== "CONNECT" || !authorized || request.target?.toLowerCase() !== wanted) {
+      await client.write(new TextEncoder().encode("HTTP/1.1 403 Forbidden\r\n\r\n"));
+      return;
+    }
+    const upstream = track(await Deno.connect({ hostname: address, port: target.port }));
+    try {
+      await tunnelThrough(client, upstream, request.rest);
+    } finally {
+      release(upstream);
+    }
+  });
 }
 
 /**

@@ -14,18 +14,14 @@
  *
  * Clients must send the random password (Playwright answers the 407 challenge with it).
  */
-import { closeQuietly, readHead, tunnelThrough } from "./connect_proxy.ts";
+import {
+  type LocalProxy,
+  type ProxyRequest,
+  readHead,
+  startLocalProxy,
+  tunnelThrough,
+} from "./connect_proxy.ts";
 import type { UrlCheck } from "./network_guard.ts";
-
-/** The proxy while it runs. */
-export interface GuardedProxy {
-  /** `http://127.0.0.1:PORT`. */
-  url: string;
-  username: string;
-  password: string;
-  /** Stops listening and closes every connection. */
-  close(): void;
-}
 
 /** What the proxy asks and tells. */
 export interface GuardedProxyOptions {
@@ -42,28 +38,9 @@ const maxResponseHead = 64 * 1024;
 const encoder = new TextEncoder();
 
 /** Starts the proxy. */
-export function startGuardedProxy(options: GuardedProxyOptions): GuardedProxy {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const password = crypto.randomUUID();
-  const expectedAuth = `Basic ${btoa(`radar:${password}`)}`;
-  const open = new Set<Deno.Conn>();
+export function startGuardedProxy(options: GuardedProxyOptions): LocalProxy {
   const connect = options.connect ??
     ((address: string, port: number) => Deno.connect({ hostname: address, port }));
-  let closed = false;
-  const track = (connection: Deno.Conn) => {
-    if (closed) closeQuietly(connection);
-    else open.add(connection);
-    return connection;
-  };
-  const serve = async () => {
-    for await (const client of listener) {
-      track(client);
-      handle(client).catch(() => {}).finally(() => {
-        closeQuietly(client);
-        open.delete(client);
-      });
-    }
-  };
   const refuse = async (client: Deno.Conn, target: string, problem: string) => {
     options.refused?.(target, problem);
     const body = `Refused by Radar's network guard: ${problem}\n`;
@@ -72,7 +49,11 @@ export function startGuardedProxy(options: GuardedProxyOptions): GuardedProxy {
         `Content-Length: ${encoder.encode(body).length}\r\nConnection: close\r\n\r\n${body}`,
     ));
   };
-  const dial = async (addresses: string[], port: number): Promise<Deno.Conn> => {
+  const dial = async (
+    addresses: string[],
+    port: number,
+    track: ProxyRequest["track"],
+  ): Promise<Deno.Conn> => {
     let failure: unknown = new Error("no address");
     for (const address of addresses.slice(0, 4)) {
       try {
@@ -83,14 +64,10 @@ export function startGuardedProxy(options: GuardedProxyOptions): GuardedProxy {
     }
     throw failure;
   };
-  const handle = async (client: Deno.Conn) => {
-    const { head, rest } = await readHead(client, maxRequestHead);
+  return startLocalProxy(async (client, request) => {
+    const { head, lines, method, target, rest, track, release } = request;
     if (!head) return;
-    const lines = head.split("\r\n");
-    const [method, target] = lines[0].split(" ");
-    const auth = lines.find((line) => /^proxy-authorization:/i.test(line))
-      ?.replace(/^[^:]*:\s*/, "");
-    if (auth !== expectedAuth) {
+    if (!request.authorized) {
       await client.write(encoder.encode(
         'HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm="radar"\r\n' +
           "Content-Length: 0\r\nConnection: close\r\n\r\n",
@@ -104,7 +81,7 @@ export function startGuardedProxy(options: GuardedProxyOptions): GuardedProxy {
     const port = Number(url.port) || (url.protocol === "https:" ? 443 : 80);
     let upstream: Deno.Conn;
     try {
-      upstream = await dial(check.addresses, port);
+      upstream = await dial(check.addresses, port, track);
     } catch {
       await client.write(encoder.encode(
         "HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
@@ -122,22 +99,9 @@ export function startGuardedProxy(options: GuardedProxyOptions): GuardedProxy {
       if (response.rest.byteLength) await client.write(response.rest);
       await upstream.readable.pipeTo(client.writable).catch(() => {});
     } finally {
-      closeQuietly(upstream);
-      open.delete(upstream);
+      release(upstream);
     }
-  };
-  serve().catch(() => {});
-  return {
-    url: `http://127.0.0.1:${(listener.addr as Deno.NetAddr).port}`,
-    username: "radar",
-    password,
-    close() {
-      closed = true;
-      closeQuietly(listener);
-      for (const connection of open) closeQuietly(connection);
-      open.clear();
-    },
-  };
+  }, maxRequestHead);
 }
 
 /** `host:port` of a CONNECT as a URL the guard checks (any scheme the guard allows will do). */

@@ -6,7 +6,7 @@
  */
 import ipaddr from "ipaddr.js";
 import { nonPublicAddressKind } from "./address_policy.ts";
-import { checkUrlAddresses, type Resolver, type UrlCheck } from "./network_guard.ts";
+import { checkUrlAddresses, ipv4First, type Resolver, type UrlCheck } from "./network_guard.ts";
 
 /** Whether a host name or address is on the allow-list. */
 export type HostAllowance = (host: string) => boolean;
@@ -77,9 +77,7 @@ export async function checkUrlWithAllowance(
     }
     if (!addresses.length) return { problem: `cannot resolve ${host}` };
   }
-  addresses = [...addresses].sort((left, right) =>
-    Number(left.includes(":")) - Number(right.includes(":"))
-  );
+  addresses = ipv4First(addresses);
   if (options.allowed(host)) return { addresses };
   for (const address of addresses) {
     const kind = nonPublicAddressKind(address);

@@ -13,6 +13,7 @@ import { runProcess } from "../os/run_process.ts";
 import { denoChildCommand, denoChildEnvironment, denoDirOf } from "../os/deno_child.ts";
 import { htmlQueryFlag } from "./html_query_flag.ts";
 import { type HtmlQuery, type HtmlQueryResult, resultSchema } from "./html_query_protocol.ts";
+import { firstLine } from "../../core/first_line.ts";
 
 export type { HtmlField, HtmlMatch, HtmlQuery, HtmlQueryResult } from "./html_query_protocol.ts";
 
@@ -104,8 +105,4 @@ function processEnvironment(): Record<string, string> {
 
 function seconds(milliseconds: number): string {
   return String(Math.round(milliseconds / 100) / 10);
-}
-
-function firstLine(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).split("\n")[0];
 }

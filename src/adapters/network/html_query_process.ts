@@ -14,6 +14,7 @@ import {
   maxAnswerChars,
   maxMatches,
 } from "./html_query_protocol.ts";
+import { firstLine } from "../../core/first_line.ts";
 
 const permissionNames = ["read", "write", "net", "env", "run", "sys", "ffi", "import"] as const;
 
@@ -43,7 +44,7 @@ export async function runHtmlQueryProcess(): Promise<void> {
     }) as unknown as Element;
     result = answer(root, queries);
   } catch (error) {
-    result = { status: "failed", message: firstLine(error) };
+    result = { status: "failed", message: firstLine(error, 300) };
   }
   const writer = Deno.stdout.writable.getWriter();
   await writer.write(new TextEncoder().encode(`${JSON.stringify(result)}\n`));
@@ -70,7 +71,7 @@ function answer(root: Element, queries: HtmlQuery[]): HtmlQueryResult {
       if (error instanceof RangeError) throw error; // the stack, not the selector
       return {
         status: "invalid",
-        message: `invalid CSS selector ${query.select}: ${firstLine(error)}`,
+        message: `invalid CSS selector ${query.select}: ${firstLine(error, 300)}`,
       };
     }
     const found: HtmlMatch[] = [];
@@ -84,7 +85,9 @@ function answer(root: Element, queries: HtmlQuery[]): HtmlQueryResult {
           if (error instanceof RangeError) throw error;
           return {
             status: "invalid",
-            message: `invalid CSS selector ${field.within ?? query.select}: ${firstLine(error)}`,
+            message: `invalid CSS selector ${field.within ?? query.select}: ${
+              firstLine(error, 300)
+            }`,
           };
         }
         if (value !== null && value.length > room) {
@@ -108,10 +111,6 @@ function read(element: Element, field: HtmlField): string | null {
   if (field.read === "html") return target.outerHTML;
   if (field.read === "text") return target.text;
   return target.getAttribute(field.read.attribute) ?? null;
-}
-
-function firstLine(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).split("\n")[0].slice(0, 300);
 }
 
 if (import.meta.main) await runHtmlQueryProcess();

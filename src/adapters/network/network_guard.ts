@@ -77,7 +77,7 @@ export async function checkUrlAddresses(
 }
 
 /** IPv4 addresses before IPv6 ones (a machine without IPv6 routes still connects first time). */
-function ipv4First(addresses: string[]): string[] {
+export function ipv4First(addresses: string[]): string[] {
   return [...addresses].sort((left, right) =>
     Number(left.includes(":")) - Number(right.includes(":"))
   );

@@ -50,14 +50,16 @@ export function denoChildCommand(options: ChildCommandOptions): ChildCommand {
 }
 
 /**
- * A child's environment: what Deno needs to find its cache, nothing else. `denoDir` (the cache the
- * parent itself resolved the child's package from) wins over the parent's variables, which tests
- * and callers may have pointed elsewhere (HOME of a temporary home).
+ * A child's environment: what Deno needs to find its cache (the parent's `inherited` variables),
+ * nothing else. `denoDir` (the cache the parent itself resolved the child's package from) wins over
+ * the parent's variables, which tests and callers may have pointed elsewhere (HOME of a temporary
+ * home).
  */
 export function denoChildEnvironment(
   parentEnv: Record<string, string | undefined>,
   denoDir: string | undefined,
   heapMb: number,
+  inherited = ["HOME", "DENO_DIR", "XDG_CACHE_HOME", "LOCALAPPDATA"],
 ): Record<string, string> {
   const env: Record<string, string> = {
     NO_COLOR: "1",
@@ -65,7 +67,7 @@ export function denoChildEnvironment(
     DENO_NO_UPDATE_CHECK: "1",
     DENO_V8_FLAGS: `--max-old-space-size=${heapMb}`,
   };
-  for (const name of ["HOME", "DENO_DIR", "XDG_CACHE_HOME", "LOCALAPPDATA"]) {
+  for (const name of inherited) {
     const value = parentEnv[name];
     if (value) env[name] = value;
   }

@@ -9,6 +9,7 @@ import {
 } from "./canonical_path.ts";
 import {
   dataSecretNames,
+  isPathInside,
   processPaths,
   protectedLocations,
   type RadarPlaces,
@@ -75,58 +76,39 @@ export class PathGuard {
       throw error;
     }
     const shown = this.display(real);
+    const refused = (why: string): PathCheck => ({
+      ok: false,
+      reason: `Cannot ${verb} ${shown}: ${why}.`,
+    });
     if (processPaths.test(real)) {
-      return {
-        ok: false,
-        reason:
-          `Cannot ${verb} ${shown}: protected by rule /proc/<pid> (process memory, environment and open files).`,
-      };
+      return refused(
+        "protected by rule /proc/<pid> (process memory, environment and open files)",
+      );
     }
     for (const rule of this.#rules()) {
       if (rule.writeOnly && access === "read") continue;
       if (isInside(real, rule.path)) {
-        return {
-          ok: false,
-          reason: `Cannot ${verb} ${shown}: protected by rule ${rule.label} (${rule.why}).`,
-        };
+        return refused(`protected by rule ${rule.label} (${rule.why})`);
       }
     }
     const segments = real.split("/").map((segment) => segment.toLowerCase());
     const secretFolder = secretFolderNames.find((name) => segments.includes(name));
-    if (secretFolder) {
-      return {
-        ok: false,
-        reason: `Cannot ${verb} ${shown}: protected by rule */${secretFolder} (credentials).`,
-      };
-    }
+    if (secretFolder) return refused(`protected by rule */${secretFolder} (credentials)`);
     const dataDir = this.#canonical(this.#options.dataDir);
     if (isInside(real, dataDir)) {
       const first = relative(dataDir, real).split("/")[0];
       if (access === "write") {
-        return {
-          ok: false,
-          reason: `Cannot write ${shown}: protected by rule ${
-            this.display(dataDir)
-          } (Radar's own data).`,
-        };
+        return refused(`protected by rule ${this.display(dataDir)} (Radar's own data)`);
       }
       if (first && dataSecretNames.test(first)) {
-        return {
-          ok: false,
-          reason: `Cannot read ${shown}: protected by rule ${
-            this.display(join(dataDir, first))
-          } (Radar's database and tokens).`,
-        };
+        const rule = this.display(join(dataDir, first));
+        return refused(`protected by rule ${rule} (Radar's database and tokens)`);
       }
     }
     const roots = (this.#options.allowedRoots ?? []).map((root) => this.#canonical(root));
     if (roots.length && !roots.some((root) => isInside(real, root, true))) {
-      return {
-        ok: false,
-        reason: `Cannot ${verb} ${shown}: outside the allowed folders (tools.files.allowed_roots: ${
-          roots.map((root) => this.display(root)).join(", ")
-        }).`,
-      };
+      const allowed = roots.map((root) => this.display(root)).join(", ");
+      return refused(`outside the allowed folders (tools.files.allowed_roots: ${allowed})`);
     }
     return { ok: true, path: real };
   }
@@ -261,7 +243,5 @@ function memoizedReader(reader: LinkReader): LinkReader {
  */
 export function isInside(path: string, root: string, exact = false): boolean {
   const fold = (text: string) => exact ? text : text.normalize("NFC").toLowerCase();
-  const target = fold(path);
-  const folder = fold(root).replace(/\/+$/, "");
-  return folder === "" || target === folder || target.startsWith(`${folder}/`);
+  return isPathInside(fold(path), fold(root));
 }

@@ -1,6 +1,7 @@
 /**
- * File system questions that answer instead of throwing: is anything (a file, a folder) at a path,
- * where a path really leads, where a program is on PATH; and removal when present.
+ * File system questions that answer instead of throwing: is anything at a path, where a program is
+ * on PATH; and removal when present (is it a file or a folder, its real path:
+ * `config/quiet_stat.ts`).
  */
 import { join } from "node:path";
 
@@ -11,33 +12,6 @@ export function pathExists(path: string): boolean {
     return true;
   } catch {
     return false;
-  }
-}
-
-/** True when `path` is (or links to) a regular file. */
-export function isFile(path: string): boolean {
-  try {
-    return Deno.statSync(path).isFile;
-  } catch {
-    return false;
-  }
-}
-
-/** True when `path` is (or links to) a folder. */
-export function isFolder(path: string): boolean {
-  try {
-    return Deno.statSync(path).isDirectory;
-  } catch {
-    return false;
-  }
-}
-
-/** The real path (links and `..` resolved), or undefined when nothing is there. */
-export function realPathOrUndefined(path: string): string | undefined {
-  try {
-    return Deno.realPathSync(path);
-  } catch {
-    return undefined;
   }
 }
 

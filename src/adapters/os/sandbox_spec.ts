@@ -18,7 +18,7 @@ import {
   socketFiles,
   socketFolders,
 } from "./sandbox.ts";
-import { realPathOrUndefined } from "./quiet_fs.ts";
+import { realPathOrUndefined } from "../../config/quiet_stat.ts";
 
 /** The sandbox exec uses with this config: a program, or why there is none. */
 export function execSandbox(

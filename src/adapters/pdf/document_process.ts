@@ -15,6 +15,8 @@ import {
   pdfProcessEnvironment,
 } from "./pdf_process_command.ts";
 import { denoDirOf } from "../os/deno_child.ts";
+import { firstLine } from "../../core/first_line.ts";
+import type { z } from "zod";
 
 /** How the subprocess is started (shared by every job of one reader). */
 export interface DocumentProcessOptions {
@@ -24,13 +26,14 @@ export interface DocumentProcessOptions {
   command?: PdfProcessCommand;
   /** How failures name it ("the PDF reader"). */
   name: string;
+  /** Each job's deadline. */
+  timeoutMs: number;
 }
 
 /** One job. */
 export interface DocumentJob {
   header: Record<string, unknown>;
   input: Uint8Array | ReadableStream<Uint8Array>;
-  timeoutMs: number;
   /** Memory for the parsers on top of the runtime's own (enforced on Linux). */
   memoryMb: number;
   /** The result line's cap. */
@@ -40,11 +43,11 @@ export interface DocumentJob {
   signal?: AbortSignal;
 }
 
-/** How a job ended: its (unchecked) JSON result, or why there is none. */
-export type DocumentJobOutcome =
-  | { ended: "ok"; result: unknown; outputBytes: number }
-  | { ended: "timeout"; seconds: number }
-  | { ended: "failed"; message: string };
+/** How a job ended: its answer as the job's schema checked it (and the bytes it wrote), or why not. */
+export type DocumentJobOutcome<T> =
+  | { answer: T; outputBytes: number }
+  | { status: "timeout"; seconds: number }
+  | { status: "failed"; message: string };
 
 const maxStderrChars = 2000;
 
@@ -57,9 +60,13 @@ export class DocumentProcess {
     this.#options = options;
   }
 
-  /** Runs one job; every failure, the deadline included, becomes an outcome. */
-  async run(job: DocumentJob): Promise<DocumentJobOutcome> {
-    if (job.signal?.aborted) return { ended: "failed", message: "cancelled" };
+  /**
+   * Runs one job and checks its answer against `schema` (the subprocess parsed a hostile file);
+   * every failure, the deadline and an unreadable answer included, becomes an outcome.
+   */
+  async run<T>(job: DocumentJob, schema: z.ZodType<T>): Promise<DocumentJobOutcome<T>> {
+    const { name } = this.#options;
+    if (job.signal?.aborted) return { status: "failed", message: "cancelled" };
     const { command, args, env } = this.#command(job.memoryMb);
     let child: Deno.ChildProcess;
     try {
@@ -72,10 +79,7 @@ export class DocumentProcess {
         stderr: "piped",
       }).spawn();
     } catch (error) {
-      return {
-        ended: "failed",
-        message: `cannot start ${this.#options.name}: ${firstLine(error)}`,
-      };
+      return { status: "failed", message: `cannot start ${name}: ${firstLine(error)}` };
     }
     let ended: "timeout" | "cancelled" | "too much output" | undefined;
     const kill = (why: typeof ended) => {
@@ -84,7 +88,8 @@ export class DocumentProcess {
         child.kill("SIGKILL");
       } catch { /* already gone */ }
     };
-    const timer = setTimeout(() => kill("timeout"), job.timeoutMs);
+    const { timeoutMs } = this.#options;
+    const timer = setTimeout(() => kill("timeout"), timeoutMs);
     const onAbort = () => kill("cancelled");
     job.signal?.addEventListener("abort", onAbort);
     try {
@@ -94,15 +99,18 @@ export class DocumentProcess {
         child.status,
         writeRequest(child.stdin, job),
       ]);
-      if (ended === "timeout") return { ended: "timeout", seconds: job.timeoutMs / 1000 };
-      if (ended) return { ended: "failed", message: ended };
+      if (ended === "timeout") return { status: "timeout", seconds: timeoutMs / 1000 };
+      if (ended) return { status: "failed", message: ended };
       if (answer.result !== undefined && !answer.problem) {
-        return { ended: "ok", result: answer.result, outputBytes: answer.outputBytes };
+        const parsed = schema.safeParse(answer.result);
+        return parsed.success
+          ? { answer: parsed.data, outputBytes: answer.outputBytes }
+          : { status: "failed", message: `${name} answered something unreadable` };
       }
       const how = status.signal ? `killed by ${status.signal}` : `exit code ${status.code}`;
       const lastLine = stderr.trim().split("\n").at(-1)?.slice(0, 200);
       const why = answer.problem ?? `${how}${lastLine ? `: ${lastLine}` : ""}`;
-      return { ended: "failed", message: `${this.#options.name} ended (${why})` };
+      return { status: "failed", message: `${name} ended (${why})` };
     } finally {
       clearTimeout(timer);
       job.signal?.removeEventListener("abort", onAbort);
@@ -225,8 +233,4 @@ async function readStderr(stream: ReadableStream<Uint8Array>): Promise<string> {
     text = (text + decoder.decode(chunk, { stream: true })).slice(-maxStderrChars);
   }
   return text;
-}
-
-function firstLine(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).split("\n")[0];
 }

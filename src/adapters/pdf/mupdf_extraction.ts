@@ -9,6 +9,7 @@ import {
   selectPages,
 } from "../../core/pdf_reader.ts";
 import { Buffer } from "node:buffer";
+import { firstLine } from "../../core/first_line.ts";
 
 type Mupdf = typeof import("mupdf");
 
@@ -54,14 +55,10 @@ export function extractPdf(
     if (document.needsPassword()) return { status: "encrypted" };
     pageCount = document.countPages();
   } catch (error) {
-    return { status: "broken", message: firstLine(error) };
+    return { status: "broken", message: firstLine(error, 300) };
   }
   try {
-    const metadata: Record<string, string> = {};
-    for (const key of metadataKeys) {
-      const value = document.getMetaData(`info:${key}`)?.trim();
-      if (value) metadata[key] = value.slice(0, maxMetadataChars);
-    }
+    const metadata = infoOf(document);
     const pages = selectPages(pageCount, options.first, options.last)
       .map((index) => readPage(document, index, options.maxPageChars));
     let renders = options.renderImagePages ?? 0;
@@ -82,7 +79,7 @@ export function extractPdf(
       },
     };
   } catch (error) {
-    return { status: "broken", message: firstLine(error) };
+    return { status: "broken", message: firstLine(error, 300) };
   }
 }
 
@@ -99,7 +96,7 @@ function readPage(
     const cutChars = Math.max(0, text.length - maxPageChars);
     return { number: index + 1, text: text.slice(0, maxPageChars), cutChars, images };
   } catch (error) {
-    return { number: index + 1, text: "", cutChars: 0, images: 0, error: firstLine(error) };
+    return { number: index + 1, text: "", cutChars: 0, images: 0, error: firstLine(error, 300) };
   }
 }
 
@@ -191,7 +188,7 @@ export function setPdfInfo(
     const after = infoOf(mupdf.Document.openDocument(saved, "application/pdf"));
     return { status: "ok", bytes: saved, before, after };
   } catch (error) {
-    return { status: "broken", message: firstLine(error) };
+    return { status: "broken", message: firstLine(error, 300) };
   }
 }
 
@@ -202,8 +199,4 @@ function infoOf(document: InstanceType<Mupdf["Document"]>): Record<string, strin
     if (value) info[key] = value.slice(0, maxMetadataChars);
   }
   return info;
-}
-
-function firstLine(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).split("\n")[0].slice(0, 300);
 }

@@ -89,17 +89,11 @@ export class SubprocessPdfReader implements PdfReader, PdfInfoWriter {
         renderImagePages: request.renderImagePages ?? 0,
       },
       input: request.bytes,
-      timeoutMs: this.#options.timeoutMs,
       memoryMb: this.#options.memoryMb ?? 1024,
       maxResultBytes: maxOutputBytes,
       signal: request.signal,
-    });
-    if (outcome.ended === "timeout") return { status: "timeout", seconds: outcome.seconds };
-    if (outcome.ended === "failed") return { status: "failed", message: outcome.message };
-    const parsed = resultSchema.safeParse(outcome.result);
-    return parsed.success
-      ? parsed.data
-      : { status: "failed", message: "the PDF reader answered something unreadable" };
+    }, resultSchema);
+    return "answer" in outcome ? outcome.answer : outcome;
   }
 
   /** Writes PDF Info into a new copy (original bytes + an incremental update) in `output`. */
@@ -107,21 +101,16 @@ export class SubprocessPdfReader implements PdfReader, PdfInfoWriter {
     const outcome = await this.#process.run({
       header: { kind: "pdf-set-info", changes: request.changes },
       input: request.input,
-      timeoutMs: this.#options.timeoutMs,
       memoryMb: Math.max(this.#options.memoryMb ?? 1024, 3 * Math.ceil(request.size / 2 ** 20)),
       maxResultBytes: 1024 * 1024,
       // An incremental update appends the new Info dictionary and a cross-reference section.
       output: { sink: request.output, maxBytes: request.size + 1024 * 1024 },
       signal: request.signal,
-    });
-    if (outcome.ended === "timeout") return { status: "timeout", seconds: outcome.seconds };
-    if (outcome.ended === "failed") return { status: "failed", message: outcome.message };
-    const parsed = writeSchema.safeParse(outcome.result);
-    if (!parsed.success) {
-      return { status: "failed", message: "the PDF reader answered something unreadable" };
-    }
-    if (parsed.data.status !== "ok") return parsed.data;
-    if (!outcome.outputBytes) return { status: "failed", message: "the PDF reader wrote nothing" };
-    return { ...parsed.data, bytes: outcome.outputBytes };
+    }, writeSchema);
+    if (!("answer" in outcome)) return outcome;
+    const { answer, outputBytes } = outcome;
+    if (answer.status !== "ok") return answer;
+    if (!outputBytes) return { status: "failed", message: "the PDF reader wrote nothing" };
+    return { ...answer, bytes: outputBytes };
   }
 }

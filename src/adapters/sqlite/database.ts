@@ -11,7 +11,7 @@ import {
   StorageError,
   storageFailure,
 } from "./storage_failure.ts";
-import { isFile } from "../os/quiet_fs.ts";
+import { isFile } from "../../config/quiet_stat.ts";
 
 /** One schema step; `version` is its position in `PRAGMA user_version`. */
 export interface Migration {

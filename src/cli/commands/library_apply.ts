@@ -13,6 +13,7 @@ import { whyNoPerson } from "../control_commands.ts";
 import { terminalConfirm } from "../terminal_io.ts";
 import { UsageError } from "../../core/errors.ts";
 import { runTurn } from "../run_turn.ts";
+import { firstLine } from "../../core/first_line.ts";
 import { pathExists } from "../../adapters/os/quiet_fs.ts";
 import { showCount } from "../progress.ts";
 
@@ -78,7 +79,9 @@ async function applyStep(
   const result = step.tag
     ? await runTool(radar, context, "comic_info", { path: step.path, set: step.tag, file: true })
     : await runTool(radar, context, "move_file", { source: step.path, destination: step.target });
-  return result.outcome === "ok" ? { done: true } : { done: false, reason: firstLine(result.text) };
+  return result.outcome === "ok"
+    ? { done: true }
+    : { done: false, reason: firstLine(result.text, 300) };
 }
 
 /** One `ask` run with the pdf-filing skill: the model reads the PDF, tags and files it. */
@@ -106,12 +109,9 @@ async function fileByReading(
     const moved = !pathExists(step.path);
     return moved
       ? { done: true }
-      : { done: false, reason: firstLine(result.answer || "the model did not file it") };
+      : { done: false, reason: firstLine(result.answer || "the model did not file it", 300) };
   } catch (error) {
-    return {
-      done: false,
-      reason: firstLine(error instanceof Error ? error.message : String(error)),
-    };
+    return { done: false, reason: firstLine(error, 300) };
   }
 }
 
@@ -149,8 +149,4 @@ async function runTool(
     result: result.text,
   });
   return result;
-}
-
-function firstLine(text: string): string {
-  return text.split("\n")[0].slice(0, 300);
 }

@@ -5,7 +5,7 @@ import { RadarError, UsageError } from "../../core/errors.ts";
 import { jsonOptionHelp, printJson } from "../json_output.ts";
 import type { CliContext } from "../context.ts";
 import type { PluginSystem } from "../../plugins/plugin_system.ts";
-import { isFolder } from "../../adapters/os/quiet_fs.ts";
+import { isFolder } from "../../config/quiet_stat.ts";
 
 async function plugins(context: CliContext): Promise<PluginSystem> {
   const system = (await context.radar()).plugins;

@@ -34,36 +34,48 @@ export class ImapMailReader implements MailReader {
     return account;
   }
 
-  /** UIDVALIDITY and the UIDs of unread messages (read-only: flags are not touched). */
-  unread(name: string, signal?: AbortSignal): Promise<UnreadSnapshot> {
-    const account = this.#account(name);
+  /** Runs `work` in the account's mailbox under its lock (read-only unless `readOnly` is false). */
+  #inMailbox<T>(
+    account: EmailAccount,
+    signal: AbortSignal | undefined,
+    work: (client: ImapFlow) => Promise<T>,
+    readOnly = true,
+  ): Promise<T> {
     return withImap(account, this.settings, async (client) => {
-      const lock = await client.getMailboxLock(account.mailbox, { readOnly: true });
+      const lock = await client.getMailboxLock(
+        account.mailbox,
+        readOnly ? { readOnly } : undefined,
+      );
       try {
-        const mailbox = client.mailbox;
-        const uids = await client.search({ seen: false }, { uid: true });
-        return {
-          uidValidity: mailbox ? String(mailbox.uidValidity) : "0",
-          unreadUids: (uids || []).sort((a, b) => a - b),
-        };
+        return await work(client);
       } finally {
         lock.release();
       }
     }, signal);
   }
 
+  /** UIDVALIDITY and the UIDs of unread messages (read-only: flags are not touched). */
+  unread(name: string, signal?: AbortSignal): Promise<UnreadSnapshot> {
+    const account = this.#account(name);
+    return this.#inMailbox(account, signal, async (client) => {
+      const mailbox = client.mailbox;
+      const uids = await client.search({ seen: false }, { uid: true });
+      return {
+        uidValidity: mailbox ? String(mailbox.uidValidity) : "0",
+        unreadUids: (uids || []).sort((a, b) => a - b),
+      };
+    });
+  }
+
   /** Headers of the given UIDs (for the new-mail events). */
   headers(name: string, uids: number[], signal?: AbortSignal): Promise<MailHeader[]> {
     const account = this.#account(name);
     if (uids.length === 0) return Promise.resolve([]);
-    return withImap(account, this.settings, async (client) => {
-      const lock = await client.getMailboxLock(account.mailbox, { readOnly: true });
-      try {
-        return await fetchHeaders(client, account.name, uids.join(","));
-      } finally {
-        lock.release();
-      }
-    }, signal);
+    return this.#inMailbox(
+      account,
+      signal,
+      (client) => fetchHeaders(client, account.name, uids.join(",")),
+    );
   }
 
   list(
@@ -72,68 +84,53 @@ export class ImapMailReader implements MailReader {
     signal?: AbortSignal,
   ): Promise<MailHeader[]> {
     const account = this.#account(name);
-    return withImap(account, this.settings, async (client) => {
-      const lock = await client.getMailboxLock(account.mailbox, { readOnly: true });
-      try {
-        let uids = await client.search(options.unreadOnly ? { seen: false } : { all: true }, {
-          uid: true,
-        }) || [];
-        uids = uids.sort((a, b) => a - b).slice(-options.limit);
-        if (uids.length === 0) return [];
-        const found = await fetchHeaders(client, account.name, uids.join(","));
-        return found.sort((a, b) => b.uid - a.uid);
-      } finally {
-        lock.release();
-      }
-    }, signal);
+    return this.#inMailbox(account, signal, async (client) => {
+      let uids = await client.search(options.unreadOnly ? { seen: false } : { all: true }, {
+        uid: true,
+      }) || [];
+      uids = uids.sort((a, b) => a - b).slice(-options.limit);
+      if (uids.length === 0) return [];
+      const found = await fetchHeaders(client, account.name, uids.join(","));
+      return found.sort((a, b) => b.uid - a.uid);
+    });
   }
 
   read(name: string, uid: number, signal?: AbortSignal): Promise<MailMessage | undefined> {
     const account = this.#account(name);
     const maxChars = this.settings.maxBodyChars;
-    return withImap(account, this.settings, async (client) => {
-      const lock = await client.getMailboxLock(account.mailbox, { readOnly: true });
-      try {
-        const message = await client.fetchOne(String(uid), {
-          uid: true,
-          envelope: true,
-          flags: true,
-          internalDate: true,
-          bodyStructure: true,
-        }, { uid: true });
-        if (!message) return undefined;
-        const header = headerOf(account.name, message);
-        const part = message.bodyStructure ? textPart(message.bodyStructure) : undefined;
-        if (!part) return { ...header, text: "(no text part)", truncated: false };
-        // Four bytes per character at most: enough for maxChars of any UTF-8 text.
-        const download = await client.download(String(uid), part.part ?? "1", {
-          uid: true,
-          maxBytes: maxChars * 4,
-        });
-        const raw = download.content ? await streamText(download.content) : "";
-        const text = part.type === "text/html" ? htmlToText(raw).text : raw;
-        const cleaned = text.replace(/\r\n/g, "\n").replace(/\n{3,}/g, "\n\n").trim();
-        return {
-          ...header,
-          text: cleaned.slice(0, maxChars),
-          truncated: cleaned.length > maxChars || (download.meta?.expectedSize ?? 0) > maxChars * 4,
-        };
-      } finally {
-        lock.release();
-      }
-    }, signal);
+    return this.#inMailbox(account, signal, async (client) => {
+      const message = await client.fetchOne(String(uid), {
+        uid: true,
+        envelope: true,
+        flags: true,
+        internalDate: true,
+        bodyStructure: true,
+      }, { uid: true });
+      if (!message) return undefined;
+      const header = headerOf(account.name, message);
+      const part = message.bodyStructure ? textPart(message.bodyStructure) : undefined;
+      if (!part) return { ...header, text: "(no text part)", truncated: false };
+      // Four bytes per character at most: enough for maxChars of any UTF-8 text.
+      const download = await client.download(String(uid), part.part ?? "1", {
+        uid: true,
+        maxBytes: maxChars * 4,
+      });
+      const raw = download.content ? await streamText(download.content) : "";
+      const text = part.type === "text/html" ? htmlToText(raw).text : raw;
+      const cleaned = text.replace(/\r\n/g, "\n").replace(/\n{3,}/g, "\n\n").trim();
+      return {
+        ...header,
+        text: cleaned.slice(0, maxChars),
+        truncated: cleaned.length > maxChars || (download.meta?.expectedSize ?? 0) > maxChars * 4,
+      };
+    });
   }
 
   markRead(name: string, uid: number, signal?: AbortSignal): Promise<boolean> {
     const account = this.#account(name);
-    return withImap(account, this.settings, async (client) => {
-      const lock = await client.getMailboxLock(account.mailbox);
-      try {
-        return await client.messageFlagsAdd(String(uid), ["\\Seen"], { uid: true });
-      } finally {
-        lock.release();
-      }
-    }, signal);
+    const seen = (client: ImapFlow) =>
+      client.messageFlagsAdd(String(uid), ["\\Seen"], { uid: true });
+    return this.#inMailbox(account, signal, seen, false);
   }
 }
 

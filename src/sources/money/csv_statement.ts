@@ -13,6 +13,7 @@ import {
 } from "../../core/money.ts";
 import { cleanStatementText, maxDescriptionChars, maxPayeeChars } from "../../core/money_text.ts";
 import { columnIndex, type CsvMapping, looksLikeHeader } from "./csv_mapping.ts";
+import { type MappedField, mappedFields } from "./csv_mapping.ts";
 import { parseStatementDate } from "./date_formats.ts";
 
 /** A CSV file's records and the line each ends on. */
@@ -124,16 +125,10 @@ export function csvStatement(
     if (index < 0) throw new StatementProblem(`the file has no column "${reference}"`);
     return index;
   };
-  const at = {
-    date: column(mapping.date),
-    amount: column(mapping.amount),
-    debit: column(mapping.debit),
-    credit: column(mapping.credit),
-    payee: column(mapping.payee),
-    description: column(mapping.description),
-    balance: column(mapping.balance),
-    currency: column(mapping.currency),
-  };
+  // Each field's column (-1: not mapped); an unknown column throws, in the fields' order.
+  const at = Object.fromEntries(
+    mappedFields.map((field) => [field, column(mapping[field])]),
+  ) as Record<MappedField, number>;
   if (at.amount < 0 && (at.debit < 0 || at.credit < 0)) {
     throw new StatementProblem("the mapping names no amount column (or debit and credit)");
   }

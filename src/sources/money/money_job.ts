@@ -12,7 +12,7 @@ import { type CheckDependencies, isDue, recordCheckFailure } from "../source_che
 import type { MoneyAlertState, MoneyStore } from "../../core/money_store.ts";
 import { moneySourceName, raise } from "./money_alerts_check.ts";
 import { type MoneyLedger, tickModelBatches } from "./money_ledger.ts";
-import { readStatementFile } from "./statement_file.ts";
+import { readStatementFile, type StatementFile } from "./statement_file.ts";
 import { type FolderFile, hasSettled, listStatementFiles } from "./statement_folder.ts";
 
 /** The health row of the model categoriser. */
@@ -92,21 +92,21 @@ export class MoneyJob {
     signal?: AbortSignal,
   ): Promise<"imported" | "known" | "failed" | "retry"> {
     const { deps } = this;
-    let hash: string;
+    let statement: StatementFile;
     try {
-      hash = (await readStatementFile(file.path, Math.floor(deps.money.max_file_mib * 1048576)))
-        .hash;
+      statement = await readStatementFile(file.path, Math.floor(deps.money.max_file_mib * 1048576));
     } catch (error) {
       return this.#fail(file, `size:${file.size}:${file.modifiedMs}`, error);
     }
     // A file that failed before is tried once more per daemon start (the config may be fixed).
-    const known = deps.moneyStore.findImport(hash);
+    const known = deps.moneyStore.findImport(statement.hash);
     if (known && known.error === undefined) return "known";
     try {
-      const summary = await deps.ledger.import(
-        { path: file.path, ...(file.folderAccount ? { folderAccount: file.folderAccount } : {}) },
-        signal,
-      );
+      const summary = await deps.ledger.import({
+        path: file.path,
+        file: statement,
+        ...(file.folderAccount ? { folderAccount: file.folderAccount } : {}),
+      }, signal);
       deps.logger.info("statement imported", {
         file: file.name,
         added: summary.accounts.reduce((total, account) => total + account.added, 0),
@@ -121,7 +121,7 @@ export class MoneyJob {
         });
         return "retry";
       }
-      return this.#fail(file, hash, error);
+      return this.#fail(file, statement.hash, error);
     }
   }
 

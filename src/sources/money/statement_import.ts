@@ -32,6 +32,7 @@ import {
   configuredAccount,
 } from "./statement_accounts.ts";
 import { decodeText, readStatementFile, statementFormat } from "./statement_file.ts";
+import type { StatementFile } from "./statement_file.ts";
 
 /** What importing needs. */
 export interface StatementImportDependencies {
@@ -45,8 +46,8 @@ export interface StatementImportDependencies {
   today: () => string;
 }
 
-/** An import request, plus the watched sub-folder's account when it came from the folder. */
-export type StatementRequest = ImportRequest & { folderAccount?: string };
+/** An import request, plus the watched sub-folder's account and file (read once) from the folder. */
+export type StatementRequest = ImportRequest & { folderAccount?: string; file?: StatementFile };
 
 /** One statement matched to its account. */
 interface AccountPart {
@@ -81,7 +82,8 @@ export async function importStatementFile(
   // Named by its name (the path only when it cannot be read at all).
   let fileName = basename(request.path);
   try {
-    const file = await readStatementFile(request.path, Math.floor(config.max_file_mib * 1048576));
+    const file = request.file ??
+      await readStatementFile(request.path, Math.floor(config.max_file_mib * 1048576));
     fileName = file.name;
     const format = statementFormat(file.name, file.bytes);
     const earlier = deps.store.findImport(file.hash);

@@ -202,8 +202,7 @@ export async function selectHtml(
     signal: limits.signal,
     timeoutMs: limits.timeoutMs,
   });
-  if (answer.status === "invalid") return { error: answer.message };
-  if (answer.status === "failed") return { error: answer.message };
+  if (answer.status !== "ok") return { error: answer.message };
   return { html: answer.matches[0]?.map((match) => match.html ?? "") ?? [] };
 }
 

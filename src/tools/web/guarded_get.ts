@@ -6,6 +6,7 @@
 import { formatSize, readCapped } from "../../adapters/network/bounded_read.ts";
 import { checkUrlAddresses, type Resolver } from "../../adapters/network/network_guard.ts";
 import { fetchFromChecked, type PinnedFetch } from "../../adapters/network/pinned_fetch.ts";
+import { firstLine } from "../../core/first_line.ts";
 
 /** A failed guarded request; `message` is one line for the model and the user. */
 export class WebRequestError extends Error {
@@ -69,8 +70,4 @@ export async function guardedGet(url: URL, options: GuardedGetOptions): Promise<
   } finally {
     opened.close();
   }
-}
-
-function firstLine(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).split("\n")[0];
 }
