@@ -18,12 +18,10 @@ export interface TickJob {
 export type Transaction = <T>(work: () => T) => T;
 
 /** An event as a source hands it to the queue. */
-export interface NewEvent {
-  source: string;
-  kind: string;
-  summary: string;
-  detail?: string;
-  urgent?: boolean;
+export interface NewEvent
+  extends
+    Pick<PendingEvent, "source" | "kind" | "summary" | "detail">,
+    Partial<Pick<PendingEvent, "urgent">> {
   /** While an event with this key is pending, another with the same key is dropped. */
   dedupeKey?: string;
 }
