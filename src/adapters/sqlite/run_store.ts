@@ -33,12 +33,7 @@ export class SqliteRunStore implements RunLog {
    * heartbeat. Running rows of dead processes (a crash, kill -9) are closed as interrupted.
    * Returns the new run id, or the PID holding the claim.
    */
-  claimHeartbeat(
-    trigger: RunRecord["trigger"],
-    at: Date,
-    pid: number,
-    isAlive: (pid: number) => boolean,
-  ): RunClaim {
+  claimHeartbeat(...[trigger, at, pid, isAlive]: ClaimRequest): RunClaim {
     // The process's own row is a leftover (its ticks never overlap): taken over, not waited for.
     return this.#claim(
       "heartbeat",
