@@ -156,9 +156,7 @@ export class SqliteRunStore implements RunLog {
   }
 
   /** Totals since `since`: runs, model calls' tokens. */
-  totals(
-    since: Date,
-  ): { runs: number; ran: number; promptTokens: number; completionTokens: number } {
+  totals(since: Date): ReturnType<RunLog["totals"]> {
     const row = statement(
       this.db,
       `SELECT COUNT(*) AS runs, SUM(outcome = 'ran') AS ran,
