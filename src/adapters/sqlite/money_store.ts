@@ -246,10 +246,7 @@ export class SqliteMoneyStore implements MoneyStore {
   }
 
   merchantHistory(
-    account: string,
-    merchant: string,
-    before: string,
-    limit: number,
+    ...[account, merchant, before, limit]: Parameters<MoneyStore["merchantHistory"]>
   ): MoneyTransaction[] {
     return this.#rows(
       `SELECT ${transactionSelect} FROM money_transactions
