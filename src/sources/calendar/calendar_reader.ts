@@ -141,7 +141,8 @@ export class ConfiguredCalendars implements CalendarReader {
       await answer.body?.cancel();
       throw new Error(`${redactText(location)} answered ${answer.status}`);
     }
-    const bytes = await readCalendar(answer, maxIcsBytes);
+    const { bytes, cut } = await readCapped(answer, maxIcsBytes);
+    if (cut) throw new Error("the calendar is larger than 5 MB");
     return new TextDecoder().decode(bytes);
   }
 
@@ -217,12 +218,6 @@ async function withTimeout<T>(ms: number, what: string, work: () => Promise<T>):
   } finally {
     clearTimeout(timer);
   }
-}
-
-async function readCalendar(answer: Response, maxBytes: number): Promise<Uint8Array> {
-  const { bytes, cut } = await readCapped(answer, maxBytes);
-  if (cut) throw new Error("the calendar is larger than 5 MB");
-  return bytes;
 }
 
 /** The UID of an event Radar adds: a hash of the calendar, title, times and place. */
