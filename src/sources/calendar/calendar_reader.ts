@@ -154,11 +154,7 @@ export class ConfiguredCalendars implements CalendarReader {
     if (url.protocol !== "https:" && !isLoopbackHost(url.hostname)) {
       throw new Error(`plain http is allowed only to a loopback host: use https://`);
     }
-    const password = await readPassword(entry, `calendar ${entry.name}`, {
-      env: this.settings.env,
-      timeoutMs: this.settings.timeoutMs,
-      secrets: this.settings.secrets,
-    });
+    const password = await readPassword(entry, `calendar ${entry.name}`, this.settings);
     const client = new DAVClient({
       serverUrl: entry.caldav_url,
       credentials: { username: entry.user, password },
