@@ -105,7 +105,7 @@ export async function planCsv(input: CsvPlanInput): Promise<CsvPlan> {
   const detection = detectMapping(
     records.delimiter,
     header,
-    parsers.dataRows(records, headerIndex).slice(0, 500),
+    records.rows.slice(headerIndex + 1).slice(0, 500), // the first rows under the header
     given,
   );
   if (!detection.mapping) {
