@@ -11,10 +11,36 @@ export interface ToolRanker {
 }
 
 /** Words too common to tell tools apart. */
-const stopWords = new Set(
-  "the a an and or to of in on for with me my is it this that what please can you i do be at from by as"
-    .split(" "),
-);
+const stopWords = new Set([
+  "the",
+  "a",
+  "an",
+  "and",
+  "or",
+  "to",
+  "of",
+  "in",
+  "on",
+  "for",
+  "with",
+  "me",
+  "my",
+  "is",
+  "it",
+  "this",
+  "that",
+  "what",
+  "please",
+  "can",
+  "you",
+  "i",
+  "do",
+  "be",
+  "at",
+  "from",
+  "by",
+  "as",
+]);
 
 /** Splits text into lowercase word stems (plural "s" dropped). */
 export function wordStems(text: string): string[] {
