@@ -22,7 +22,7 @@ import type { MonitorRecord, RunRecord, TaskRecord } from "../src/core/schedule_
 import type { BudgetReport } from "../src/core/budget.ts";
 import type { EvalHistory } from "../src/core/eval_records.ts";
 import type { PersonalityCatalog } from "../src/core/personality.ts";
-import type { Digest, SourceHealthRecord } from "../src/core/source_ports.ts";
+import type { DigestArchive, SourceHealthRecord } from "../src/core/source_ports.ts";
 import type { ApprovalService } from "../src/application/approvals.ts";
 import type { StandingGrants } from "../src/application/standing_grants.ts";
 import type { FileActions } from "../src/runtime/approval_parts.ts";
@@ -184,12 +184,7 @@ export interface SetAsideView {
 }
 
 /** The digests' store, read-only. */
-export interface DigestsView {
-  /** Newest first, `limit` of them. */
-  list(limit: number): Maybe<Digest[]>;
-  /** Digests matching any of the words, best first. */
-  search(text: string, limit: number): Maybe<Digest[]>;
-}
+export type DigestsView = Pick<DigestArchive, "list" | "search">;
 
 /** One Agent Skill as the dashboard lists it. */
 export interface SkillView {

@@ -50,13 +50,7 @@ export function webDependenciesFromRuntime(
       : undefined,
     toolOutcomes: (conversationId) => radar.toolCalls.outcomesOf(conversationId),
     toolCount: () => radar.registry.list().length,
-    skills: () =>
-      radar.skillCatalog.discover().skills.map(({ name, description, source, missing }) => ({
-        name,
-        description,
-        source,
-        missing,
-      })),
+    skills: () => radar.skillCatalog.discover().skills,
     mcpServers: () => radar.mcp.servers(),
     evalRuns: radar.evalRuns,
     digests: radar.digests,

@@ -130,10 +130,7 @@ export class FolderWatcher {
       if (!folderIdentity(this.options.folder)) this.#missing("reappeared");
       else {
         // There but not watchable (the OS's watch limit, say): tried again, and said so.
-        this.options.logger.warn("cannot watch the folder; retrying", {
-          folder: this.options.folder,
-          error: (error as Error).message,
-        });
+        this.#warnFailure("cannot watch the folder; retrying", error);
         this.#missing("error");
       }
       return Promise.resolve();
@@ -254,7 +251,7 @@ export class FolderWatcher {
       }
       this.#scheduleSettle();
     } catch (error) {
-      this.#writeFailed("reconciling the watched folder failed; retrying", error);
+      this.#warnFailure("reconciling the watched folder failed; retrying", error);
       this.requestReconcile(reason); // spaced by this attempt's cost, after quiet
     } finally {
       this.#schedule.finished(performance.now() - started);
@@ -372,7 +369,7 @@ export class FolderWatcher {
       if (files.length) this.options.ledger.record(files, this.#now());
       if (gone.length) this.options.ledger.forget(gone);
     } catch (error) {
-      if (!this.#writeFailing) this.#writeFailed("recording watched files failed; retrying", error);
+      if (!this.#writeFailing) this.#warnFailure("recording watched files failed; retrying", error);
       this.#writeFailing = true;
       if (!this.#closed) this.#flushAfter(this.options.writeRetryMs ?? 5_000);
       return;
@@ -395,7 +392,7 @@ export class FolderWatcher {
     }, milliseconds);
   }
 
-  #writeFailed(message: string, error: unknown): void {
+  #warnFailure(message: string, error: unknown): void {
     this.options.logger.warn(message, {
       folder: this.options.folder,
       error: (error as Error).message,
@@ -411,7 +408,7 @@ export class FolderWatcher {
       try {
         this.settle();
       } catch (error) {
-        this.#writeFailed("settling watched files failed; retrying", error);
+        this.#warnFailure("settling watched files failed; retrying", error);
       }
       if (this.options.ledger.settling(1).length) this.#scheduleSettle();
     }, Math.max(10, Math.round(debounce / 2)));

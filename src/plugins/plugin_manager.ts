@@ -6,7 +6,6 @@
  * (`loadEnabled`, on the read side in plugin_inventory.ts).
  */
 import { join } from "node:path";
-import type { PluginGrant } from "../sandbox/permissions.ts";
 import {
   folderNames,
   moveFolder,
@@ -175,7 +174,7 @@ export class PluginManager {
     const outcomes = await runPluginTests(
       pluginCode(folder),
       parseTests(text),
-      grant ?? emptyGrantCopy(),
+      grant ?? { read: [], write: [], net: [], env: [] },
       this.inventory.limits(),
     );
     const review = this.#options.records.getReview(name);
@@ -235,10 +234,6 @@ export class PluginManager {
     }
     return changes;
   }
-}
-
-function emptyGrantCopy(): PluginGrant {
-  return { read: [], write: [], net: [], env: [] };
 }
 
 /** Best-effort copy of a folder's regular text files (for failed/ diagnostics). */

@@ -1,7 +1,7 @@
 /** What the email and calendar checks share: the schedule with backoff and the failure record. */
 import type { Clock, Logger } from "../core/ports.ts";
 import { backoffMinutes, failingThreshold } from "../core/schedule.ts";
-import type { SourceStore } from "../core/source_stores.ts";
+import type { SourceStore, SourceStores } from "../core/source_stores.ts";
 import type { NewEvent, Transaction } from "../core/work_ports.ts";
 
 /** The queue as the checks use it. */
@@ -17,6 +17,17 @@ export interface CheckDependencies {
   queue: EventSink;
   clock: Clock;
   logger: Logger;
+}
+
+/** A check's dependencies out of the daemon's parts (the health store, its transaction). */
+export function checkDependencies(parts: {
+  stores: Pick<SourceStores, "transaction" | "health">;
+  queue: EventSink;
+  clock: Clock;
+  logger: Logger;
+}): CheckDependencies {
+  const { stores, queue, clock, logger } = parts;
+  return { transaction: stores.transaction, store: stores.health, queue, clock, logger };
 }
 
 /** Whether `source` is due at `now` (never checked, or its next check has come). */

@@ -8,7 +8,7 @@ import { CalendarCheck, type OccurrenceReader } from "./calendar/calendar_check.
 import type { CalendarEntry, ConfiguredCalendars } from "./calendar/calendar_reader.ts";
 import { EmailCheck, type UnreadReader } from "./email/email_check.ts";
 import type { ImapMailReader } from "./email/imap_mail_reader.ts";
-import type { EventSink } from "./source_checks.ts";
+import { checkDependencies, type EventSink } from "./source_checks.ts";
 import { lazyCalendars, lazyImapReader } from "./source_readers.ts";
 
 /** What the jobs need from the daemon. */
@@ -28,13 +28,7 @@ export interface SourceJobDependencies {
 export function sourceJobs(deps: SourceJobDependencies): TickJob[] {
   const { config } = deps;
   const env = deps.env ?? Deno.env.toObject();
-  const common = {
-    transaction: deps.stores.transaction,
-    store: deps.stores.health,
-    queue: deps.queue,
-    clock: deps.clock,
-    logger: deps.logger,
-  };
+  const common = checkDependencies(deps);
   const jobs: TickJob[] = [];
   if (config.email.accounts.length) {
     jobs.push(

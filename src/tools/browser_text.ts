@@ -23,25 +23,22 @@ export function pageText(view: PageView, notes?: SessionNotes): string {
   }
   lines.push("", view.text || "[no text]");
   if (view.textCut) lines.push(`[${view.textCut} more characters not shown (browser.max_chars)]`);
-  const fields = view.controls.filter((control) => control.kind === "field");
-  const buttons = view.controls.filter((control) => control.kind === "button");
-  const links = view.controls.filter((control) => control.kind === "link");
-  if (fields.length) lines.push("", "Fields (fill: values {ref: text}):", ...fields.map(fieldLine));
-  if (buttons.length) {
-    lines.push("", "Buttons (click: ref; * submits, the user is asked first):");
-    lines.push(
-      ...buttons.map((button) =>
-        `${button.ref}${button.submits ? " *" : ""} ${quote(button.label)}`
-      ),
-    );
-  }
-  if (links.length) {
-    lines.push(
-      "",
-      "Links:",
-      ...links.map((link) => `${link.ref} ${quote(link.label)} ${link.href ?? ""}`),
-    );
-  }
+  const controls = (kind: PageControl["kind"]) =>
+    view.controls.filter((control) => control.kind === kind);
+  const section = (title: string, items: string[]) => {
+    if (items.length) lines.push("", title, ...items);
+  };
+  section("Fields (fill: values {ref: text}):", controls("field").map(fieldLine));
+  section(
+    "Buttons (click: ref; * submits, the user is asked first):",
+    controls("button").map((button) =>
+      `${button.ref}${button.submits ? " *" : ""} ${quote(button.label)}`
+    ),
+  );
+  section(
+    "Links:",
+    controls("link").map((link) => `${link.ref} ${quote(link.label)} ${link.href ?? ""}`),
+  );
   const noted = notesText(notes);
   if (noted) lines.push("", noted);
   return lines.join("\n");

@@ -1,6 +1,7 @@
 /** Every built-in tool, built from shared dependencies. One file per tool beside this one. */
 import type { Tool } from "../core/tool.ts";
 import type { ToolDependencies } from "./dependencies.ts";
+import type { MonitorRegistry, TaskScheduler } from "../core/schedule_ports.ts";
 import { execTool } from "./exec.ts";
 import { fetchUrlTool } from "./fetch_url.ts";
 import { listDirectoryTool } from "./list_directory.ts";
@@ -45,10 +46,8 @@ export function builtinTools(deps: ToolDependencies): Tool[] {
     webSearchTool(deps),
     fetchUrlTool(deps),
     weatherTool(deps),
-    ...(deps.tasks
-      ? scheduleTools({ tasks: deps.tasks, config: deps.config, clock: deps.clock })
-      : []),
-    ...(deps.monitors ? monitorTools({ monitors: deps.monitors }) : []),
+    ...(deps.tasks ? scheduleTools(deps, deps.tasks) : []),
+    ...(deps.monitors ? monitorTools(deps.monitors) : []),
     ...(deps.mail
       ? emailTools({ mail: deps.mail, timeZone: deps.config?.radar.timezone || undefined })
       : []),
@@ -68,20 +67,13 @@ export function builtinTools(deps: ToolDependencies): Tool[] {
 }
 
 /** Tools over scheduled tasks (never always-on: offered when a message is about schedules). */
-export function scheduleTools(
-  deps:
-    & Required<Pick<ToolDependencies, "tasks">>
-    & Partial<Pick<ToolDependencies, "config" | "clock">>,
-): Tool[] {
-  const scheduling = {
-    tasks: deps.tasks,
-    timeZone: deps.config?.radar.timezone || undefined,
-    now: deps.clock ? () => deps.clock!.now() : undefined,
-  };
-  return [scheduleTaskTool(scheduling), listTasksTool(scheduling), cancelTaskTool(deps)];
+function scheduleTools(deps: ToolDependencies, tasks: TaskScheduler): Tool[] {
+  const timeZone = deps.config.radar.timezone || undefined;
+  const scheduling = { tasks, timeZone, now: () => deps.clock.now() };
+  return [scheduleTaskTool(scheduling), listTasksTool(scheduling), cancelTaskTool(scheduling)];
 }
 
 /** Tools over URL monitors (never always-on: offered when a message is about pages). */
-export function monitorTools(deps: Required<Pick<ToolDependencies, "monitors">>): Tool[] {
-  return [monitorUrlTool(deps), listMonitorsTool(deps), removeMonitorTool(deps)];
+function monitorTools(monitors: MonitorRegistry): Tool[] {
+  return [monitorUrlTool, listMonitorsTool, removeMonitorTool].map((make) => make({ monitors }));
 }

@@ -10,6 +10,7 @@ import { stringify } from "yaml";
 import type { RouteContext } from "../app.tsx";
 import { maskSecrets } from "../../src/config/mask_secrets.ts";
 import { RadarError } from "../../src/core/errors.ts";
+import { firstLine } from "../../src/core/first_line.ts";
 import { maskSecretsInYaml, restoreSecretsInYaml } from "../config_text.ts";
 import { isHtmx, renderFragment, renderPage } from "../render.tsx";
 import { Notice } from "../views/layout.tsx";
@@ -18,9 +19,7 @@ const maxConfigBytes = 256 * 1024;
 
 function errorLine(error: unknown): string {
   if (error instanceof RadarError) return error.message;
-  return `Cannot save the config: ${
-    error instanceof Error ? error.message.split("\n")[0] : String(error)
-  }`;
+  return `Cannot save the config: ${firstLine(error)}`;
 }
 
 /** Config routes. */

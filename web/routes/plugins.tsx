@@ -87,16 +87,14 @@ export function pluginsRoutes(context: RouteContext): Hono {
   });
 
   app.get("/plugins/review", (c) => {
-    const plugins = deps.plugins;
-    if (!plugins) {
-      return renderPage(c, context, { title: "Plugin review", active: "/plugins" }, pluginsMissing);
-    }
-    const reviews = plugins.pendingReviews();
+    const reviews = deps.plugins?.pendingReviews();
     return renderPage(
       c,
       context,
       { title: "Plugin review", active: "/plugins" },
-      reviews.length
+      !reviews
+        ? pluginsMissing
+        : reviews.length
         ? reviews.map((review) => (
           <PluginReviewView review={review} timeZone={context.timeZone()} />
         ))
@@ -141,13 +139,11 @@ export function pluginsRoutes(context: RouteContext): Hono {
       "rejected in the dashboard";
     return act(c, (plugins, name) => plugins.reject(name, reason), "/plugins/review");
   });
-  app.post(
-    "/plugins/:name/enable",
-    (c) => act(c, (plugins, name) => plugins.enable(name), "/plugins"),
-  );
-  app.post(
-    "/plugins/:name/disable",
-    (c) => act(c, (plugins, name) => plugins.disable(name), "/plugins"),
-  );
+  for (const action of ["enable", "disable"] as const) {
+    app.post(
+      `/plugins/:name/${action}`,
+      (c) => act(c, (plugins, name) => plugins[action](name), "/plugins"),
+    );
+  }
   return app;
 }

@@ -48,7 +48,7 @@ export const nonPublicIpv4Ranges = [
 ] as const;
 
 /** An address or host without brackets or a trailing dot, lowercased. */
-function bare(host: string): string {
+export function bare(host: string): string {
   return host.trim().replace(/^\[(.*)\]$/, "$1").replace(/\.$/, "").toLowerCase();
 }
 

@@ -5,7 +5,7 @@
  * ones to connect to (pinned), exactly as `checkUrlAddresses` returns them.
  */
 import ipaddr from "ipaddr.js";
-import { nonPublicAddressKind } from "./address_policy.ts";
+import { bare, nonPublicAddressKind } from "./address_policy.ts";
 import { checkUrlAddresses, ipv4First, type Resolver, type UrlCheck } from "./network_guard.ts";
 
 /** Whether a host name or address is on the allow-list. */
@@ -88,8 +88,4 @@ export async function checkUrlWithAllowance(
     }
   }
   return { addresses };
-}
-
-function bare(host: string): string {
-  return host.trim().replace(/^\[(.*)\]$/, "$1").replace(/\.$/, "").toLowerCase();
 }

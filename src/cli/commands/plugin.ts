@@ -29,26 +29,22 @@ async function showDetails(context: CliContext, name: string): Promise<void> {
   out("It asks to:");
   for (const line of details.permissions) out(`  - ${line}`);
   for (const line of [...details.warnings, ...networkWarnings]) out(`  ${line}`);
+  /** A titled block after an empty line, left out when it has no lines. */
+  const section = (title: string, lines: string[]) => {
+    if (lines.length) [undefined, title, ...lines].forEach((line) => out(line));
+  };
   const { sinceApproval, added, removed } = details.permissionDiff;
-  if (sinceApproval && (added.length || removed.length)) {
-    out();
-    out("Changes since the approved version:");
-    for (const permission of added) out(`  + ${permission.description}`);
-    for (const permission of removed) out(`  - ${permission.description}`);
-  }
-  if (details.errors.length) {
-    out();
-    out("Problems:");
-    for (const line of details.errors) out(`  - ${line}`);
-  }
-  const tests = details.review?.tests ?? [];
-  if (tests.length) {
-    out();
-    out("Tests:");
-    for (const test of tests) {
-      out(`  ${test.passed ? "pass" : "FAIL"}  ${test.name}: ${test.detail}`);
-    }
-  }
+  section("Changes since the approved version:", [
+    ...(sinceApproval ? added.map((permission) => `  + ${permission.description}`) : []),
+    ...(sinceApproval ? removed.map((permission) => `  - ${permission.description}`) : []),
+  ]);
+  section("Problems:", details.errors.map((line) => `  - ${line}`));
+  section(
+    "Tests:",
+    (details.review?.tests ?? []).map((test) =>
+      `  ${test.passed ? "pass" : "FAIL"}  ${test.name}: ${test.detail}`
+    ),
+  );
   out();
   out(`Files: ${Object.keys(details.files).sort().join(", ")}`);
 }

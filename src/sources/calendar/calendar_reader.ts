@@ -141,7 +141,8 @@ export class ConfiguredCalendars implements CalendarReader {
       await answer.body?.cancel();
       throw new Error(`${redactText(location)} answered ${answer.status}`);
     }
-    const bytes = await readCalendar(answer, maxIcsBytes);
+    const { bytes, cut } = await readCapped(answer, maxIcsBytes);
+    if (cut) throw new Error("the calendar is larger than 5 MB");
     return new TextDecoder().decode(bytes);
   }
 
@@ -153,11 +154,7 @@ export class ConfiguredCalendars implements CalendarReader {
     if (url.protocol !== "https:" && !isLoopbackHost(url.hostname)) {
       throw new Error(`plain http is allowed only to a loopback host: use https://`);
     }
-    const password = await readPassword(entry, `calendar ${entry.name}`, {
-      env: this.settings.env,
-      timeoutMs: this.settings.timeoutMs,
-      secrets: this.settings.secrets,
-    });
+    const password = await readPassword(entry, `calendar ${entry.name}`, this.settings);
     const client = new DAVClient({
       serverUrl: entry.caldav_url,
       credentials: { username: entry.user, password },
@@ -217,12 +214,6 @@ async function withTimeout<T>(ms: number, what: string, work: () => Promise<T>):
   } finally {
     clearTimeout(timer);
   }
-}
-
-async function readCalendar(answer: Response, maxBytes: number): Promise<Uint8Array> {
-  const { bytes, cut } = await readCapped(answer, maxBytes);
-  if (cut) throw new Error("the calendar is larger than 5 MB");
-  return bytes;
 }
 
 /** The UID of an event Radar adds: a hash of the calendar, title, times and place. */

@@ -7,7 +7,7 @@ import type { SourceStores } from "../../core/source_stores.ts";
 import { quietHoursGate } from "../../core/notification_gate.ts";
 import { type Notifier, notifyOnce, notifyOutcomeLine } from "../../core/notifier.ts";
 import { execSandbox } from "../../adapters/os/sandbox_spec.ts";
-import type { EventSink } from "../source_checks.ts";
+import { checkDependencies, type EventSink } from "../source_checks.ts";
 import { type CheckNotifier, CustomChecks } from "./custom_checks.ts";
 
 /** What the checks need from the daemon. */
@@ -65,11 +65,7 @@ export function checkJobs(deps: CheckJobDependencies): CustomChecks[] {
   };
   return [
     new CustomChecks({
-      transaction: deps.stores.transaction,
-      store: deps.stores.health,
-      queue: deps.queue,
-      clock: deps.clock,
-      logger: deps.logger,
+      ...checkDependencies(deps),
       checks: deps.config.checks,
       results: deps.stores.checks,
       files,

@@ -4,7 +4,7 @@ import type { ChatModel } from "../../core/chat_model.ts";
 import type { Clock, Logger } from "../../core/ports.ts";
 import type { Secrets } from "../../core/secrets.ts";
 import type { SourceStores } from "../../core/source_stores.ts";
-import type { EventSink } from "../source_checks.ts";
+import { checkDependencies, type EventSink } from "../source_checks.ts";
 import { DigestJob } from "./digest_job.ts";
 import { type DigestWriterDependencies, writeDigest } from "./digest_writer.ts";
 import type { DigestArchive } from "../../core/source_ports.ts";
@@ -59,10 +59,7 @@ export function digestJobs(
   return [
     new DigestJob({
       ...digestWriter(parts),
-      transaction: parts.stores.transaction,
-      store: parts.stores.health,
-      queue: parts.queue,
-      logger: parts.logger,
+      ...checkDependencies(parts),
       settings,
       timeZone: parts.config.radar.timezone || undefined,
       embedNew: parts.embedNew,

@@ -41,11 +41,7 @@ export async function accountPassword(
   settings: ImapSettings,
 ): Promise<string> {
   try {
-    return await readPassword(account, `email account ${account.name}`, {
-      env: settings.env,
-      timeoutMs: settings.timeoutMs,
-      secrets: settings.secrets,
-    });
+    return await readPassword(account, `email account ${account.name}`, settings);
   } catch (error) {
     throw new MailError((error as Error).message);
   }

@@ -4,6 +4,7 @@
  * server without IDLE is left to polling; a dropped connection is reopened with backoff (polling
  * goes on meanwhile); `close()` ends every connection.
  */
+import { setTimeout as delay } from "node:timers/promises";
 import type { ImapFlow } from "imapflow";
 import { coalescedRun } from "../../core/coalesced_run.ts";
 import type { Logger } from "../../core/ports.ts";
@@ -131,11 +132,12 @@ export class MailIdleWatchers {
       }
       if (this.#stop.signal.aborted) break;
       this.#set(account, "waiting");
-      const delay = Math.min(
+      const wait = Math.min(
         first * 2 ** Math.max(failures - 1, 0),
         this.#options.maxRetryMs ?? 900_000,
       );
-      await abortableDelay(delay, this.#stop.signal);
+      // Cut short by close() (the rejection is the abort).
+      await delay(wait, undefined, { signal: this.#stop.signal }).catch(() => {});
     }
     this.#set(account, "stopped");
   }
@@ -187,16 +189,4 @@ export class MailIdleWatchers {
       else client.close();
     }
   }
-}
-
-function abortableDelay(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener("abort", done, { once: true });
-  });
 }

@@ -2,6 +2,7 @@
 import type { RadarConfig } from "../../config/schema.ts";
 import type { SourceHealthRecord } from "../../core/source_ports.ts";
 import type { SourceStore } from "../../core/source_stores.ts";
+import { checkDependencies } from "../source_checks.ts";
 import { storedHealthRecord } from "../stored_health.ts";
 import { githubAccess } from "./github_access.ts";
 import { GitHubCheck, githubSourceName } from "./github_check.ts";
@@ -17,11 +18,7 @@ export function githubJobs(deps: Omit<SourceJobDependencies, "fetch" | "secrets"
   }
   return [
     new GitHubCheck({
-      transaction: deps.stores.transaction,
-      store: deps.stores.health,
-      queue: deps.queue,
-      clock: deps.clock,
-      logger: deps.logger,
+      ...checkDependencies(deps),
       reader,
       seen: deps.stores.github,
       everyMinutes: deps.config.github.check_every_minutes,

@@ -261,7 +261,8 @@ export function detectMapping(
   };
 }
 
-function withoutEmpty(given: Partial<CsvMapping>): Partial<CsvMapping> {
+/** The fields of a mapping that say something (no undefined, no empty text). */
+export function withoutEmpty(given: Partial<CsvMapping>): Partial<CsvMapping> {
   return Object.fromEntries(
     Object.entries(given).filter(([, value]) => value !== undefined && value !== ""),
   ) as Partial<CsvMapping>;

@@ -8,12 +8,12 @@ import type { CsvMappingConfig } from "../../config/money_schema.ts";
 import type { CsvOverrides, CsvPreview } from "../../core/money_book.ts";
 import { type StatementAccount, StatementProblem } from "../../core/money.ts";
 import { formatMoney } from "../../core/money_amounts.ts";
-import type { DecimalSeparator } from "../../core/money_amounts.ts";
 import {
   type CsvMapping,
   describeMapping,
   detectMapping,
   parseSavedMapping,
+  withoutEmpty,
 } from "./csv_mapping.ts";
 import type * as Parsers from "./statement_parsers.ts";
 
@@ -41,28 +41,13 @@ export interface CsvPlan {
 }
 
 /** The configured mapping with the command line's overrides (its columns must be named). */
-function fromConfig(configured: CsvMappingConfig | undefined, overrides: CsvOverrides = {}) {
-  const merged: Partial<CsvMapping> = {
-    ...(configured
-      ? {
-        delimiter: configured.delimiter,
-        date: configured.date,
-        dateFormat: configured.date_format,
-        amount: configured.amount,
-        debit: configured.debit,
-        credit: configured.credit,
-        payee: configured.payee,
-        description: configured.description,
-        balance: configured.balance,
-        currency: configured.currency,
-        decimal: configured.decimal as DecimalSeparator | "",
-      } as Partial<CsvMapping>
-      : {}),
-    ...(overrides as Partial<CsvMapping>),
-  };
-  return Object.fromEntries(
-    Object.entries(merged).filter(([, value]) => value !== undefined && value !== ""),
-  ) as Partial<CsvMapping>;
+function fromConfig(
+  configured: Partial<CsvMappingConfig> = {},
+  overrides: CsvOverrides = {},
+): Partial<CsvMapping> {
+  const { delimiter, date, date_format: dateFormat, ...columns } = configured;
+  const merged = { delimiter, date, dateFormat, ...columns, ...overrides };
+  return withoutEmpty(merged as Partial<CsvMapping>);
 }
 
 function preview(
@@ -120,7 +105,7 @@ export async function planCsv(input: CsvPlanInput): Promise<CsvPlan> {
   const detection = detectMapping(
     records.delimiter,
     header,
-    parsers.dataRows(records, headerIndex).slice(0, 500),
+    records.rows.slice(headerIndex + 1).slice(0, 500), // the first rows under the header
     given,
   );
   if (!detection.mapping) {

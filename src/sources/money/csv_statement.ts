@@ -106,11 +106,6 @@ export function findHeader(records: CsvRecords, mapping?: CsvMapping): number {
   return rows.findIndex((row) => looksLikeHeader(row));
 }
 
-/** The rows under the header (all rows when there is none). */
-export function dataRows(records: CsvRecords, headerIndex: number): string[][] {
-  return records.rows.slice(headerIndex + 1);
-}
-
 /** Reads the transactions with a mapping; `currency` is the account's (or the file's default). */
 export function csvStatement(
   records: CsvRecords,

@@ -51,13 +51,12 @@ const topPayeeCount = 10;
 export class MoneyLedger implements MoneyBook {
   constructor(private readonly deps: MoneyLedgerDependencies) {}
 
-  #local(): { year: number; month: number; day: number } {
-    return zonedParts(this.deps.clock.now(), this.deps.config.radar.timezone || undefined);
-  }
-
   /** Today (YYYY-MM-DD) in radar.timezone. */
   today(): string {
-    const { year, month, day } = this.#local();
+    const { year, month, day } = zonedParts(
+      this.deps.clock.now(),
+      this.deps.config.radar.timezone || undefined,
+    );
     return `${year}-${String(month).padStart(2, "0")}-${String(day).padStart(2, "0")}`;
   }
 

@@ -4,6 +4,7 @@ import { expandHome, homeDirectory } from "../../config/paths.ts";
 import type { RadarConfig } from "../../config/schema.ts";
 import type { SourceHealthRecord } from "../../core/source_ports.ts";
 import type { SourceStore } from "../../core/source_stores.ts";
+import { checkDependencies } from "../source_checks.ts";
 import { storedHealthRecord } from "../stored_health.ts";
 import { moneySourceName } from "./money_alerts_check.ts";
 import { moneyCategoriesSourceName, MoneyJob } from "./money_job.ts";
@@ -28,11 +29,7 @@ export function moneyJobs(
 ): MoneyJob[] {
   return [
     new MoneyJob({
-      transaction: deps.stores.transaction,
-      store: deps.stores.health,
-      queue: deps.queue,
-      clock: deps.clock,
-      logger: deps.logger,
+      ...checkDependencies(deps),
       money: deps.config.money,
       folder: moneyFolder(deps.config, deps.env),
       ledger: deps.ledger,

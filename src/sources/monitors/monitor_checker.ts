@@ -86,18 +86,15 @@ export class MonitorChecker implements TickJob {
     const at = deps.clock.now();
     if (signal?.aborted) return { outcome: "failed", detail: "cancelled" };
     if (fetched.status === "error") return this.#failed(monitor, fetched.error, at);
-    const nextCheckAt = laterBy(at, monitor.everyMinutes);
-    const { etag, lastModified } = fetched.validators;
+    // When, what is due next and the page's validators: every stored success has them.
+    const checked = { at, nextCheckAt: laterBy(at, monitor.everyMinutes), ...fetched.validators };
     if (fetched.status === "not_modified" || fetched.text === monitor.content) {
       const outcome = fetched.status === "not_modified" ? "not_modified" : "unchanged";
       const eventId = deps.transaction(() => {
         deps.store.recordSuccess(monitor.id, {
-          at,
-          nextCheckAt,
+          ...checked,
           result: outcome === "not_modified" ? "not modified (304)" : "unchanged",
           changed: false,
-          etag,
-          lastModified,
         });
         return this.#recovered(monitor, at);
       });
@@ -106,13 +103,10 @@ export class MonitorChecker implements TickJob {
     if (monitor.content === undefined) {
       const eventId = deps.transaction(() => {
         deps.store.recordSuccess(monitor.id, {
-          at,
-          nextCheckAt,
+          ...checked,
           result: `first version stored (${fetched.text.length} characters)`,
           content: fetched.text,
           changed: false,
-          etag,
-          lastModified,
         });
         return this.#recovered(monitor, at);
       });
@@ -130,13 +124,10 @@ export class MonitorChecker implements TickJob {
         urgent: monitor.urgent,
       }, at);
       deps.store.recordSuccess(monitor.id, {
-        at,
-        nextCheckAt,
+        ...checked,
         result: `changed (${summary})`,
         content: fetched.text,
         changed: true,
-        etag,
-        lastModified,
       });
       this.#recovered(monitor, at);
       return id;

@@ -7,7 +7,6 @@ import { StatementProblem } from "../../../src/core/money.ts";
 import {
   camtStatement,
   csvStatement,
-  dataRows,
   findHeader,
   ofxStatement,
   readCsvRecords,
@@ -63,7 +62,7 @@ function detect(text: string) {
   const detection = detectMapping(
     records.delimiter,
     records.rows[header],
-    dataRows(records, header),
+    records.rows.slice(header + 1),
   );
   return { records, header, detection };
 }
