@@ -24,7 +24,7 @@ import { parseArgumentsText, type ToolExecution } from "../core/tool_registry.ts
 import type { StandingGrants } from "./standing_grants.ts";
 
 /** What the approvals run on. */
-interface ApprovalServiceParts {
+export interface ApprovalServiceParts {
   store: ApprovalStore;
   tokens: CapabilityTokens;
   grants: StandingGrants;

@@ -231,13 +231,9 @@ export class HeartbeatRunner {
 }
 
 /** What a heartbeat that should run will do, before it claims anything. */
-interface HeartbeatPlan {
-  /** `elapsed()` when the tick started. */
-  started: number;
+interface HeartbeatPlan extends Pick<ClaimedHeartbeat, "started" | "events" | "message"> {
   now: Date;
   timeZone?: string;
-  events: PendingEvent[];
-  message: string;
   agent: AgentDependencies;
   toolNames: string[];
 }

@@ -2,24 +2,12 @@
 import type { TaskOrigins, TaskStore } from "../core/work_ports.ts";
 import type { Clock } from "../core/ports.ts";
 import type { CatchUpPolicy } from "../core/schedule.ts";
-import type { TaskScheduler } from "../core/schedule_ports.ts";
-import type { TaskRecord } from "../core/schedule_ports.ts";
+import type { TaskRecord, TaskRequest, TaskScheduler } from "../core/schedule_ports.ts";
 import { nextRunAfter, parseSchedule, shortestGapMinutes } from "./task_schedule.ts";
 
-/** What adding a task takes. */
-export interface TaskInput {
-  message: string;
-  cron?: string;
-  every?: string;
-  at?: string;
-  name?: string;
+/** What adding a task takes: a task request and what to do with runs it missed. */
+export interface TaskInput extends TaskRequest {
   catchUp?: CatchUpPolicy;
-  /** Refuse schedules that run more often than this. */
-  minIntervalMinutes?: number;
-  /** Who asks: a task the model creates runs with read-only tools until the user approves it. */
-  origin?: "user" | "model";
-  /** The personality its runs use; it must exist now (absent: the active one). */
-  personality?: string;
 }
 
 /** Tasks with their schedules computed in local time. */

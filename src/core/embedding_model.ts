@@ -11,6 +11,20 @@ export interface EmbeddingModel {
   embed(texts: string[], signal?: AbortSignal): Promise<number[][]>;
 }
 
+/**
+ * An embedding model as recall and tool ranking use it: while its server fails they fall back to
+ * keywords, with one warning per failure streak and a retry after `retryAfterMs`.
+ */
+export interface EmbeddingWithBackoff {
+  model: EmbeddingModel;
+  /** Called once per outage with a readable line. */
+  warn: (message: string) => void;
+  /** Milliseconds clock (injected). */
+  now: () => number;
+  /** How long a failed server is left alone (default ten minutes). */
+  retryAfterMs?: number;
+}
+
 /** Cosine similarity of two vectors of the same length (0 when either is all zeros). */
 export function cosineSimilarity(left: readonly number[], right: readonly number[]): number {
   let dot = 0;

@@ -5,7 +5,7 @@
  * bounded batch per source and search, in the query's one embedding call); while the embedding
  * server fails this is keywords only, with one warning per failure streak and a retry later.
  */
-import type { EmbeddingModel } from "./embedding_model.ts";
+import type { EmbeddingModel, EmbeddingWithBackoff } from "./embedding_model.ts";
 import { type MemoryHit, memoryHitKey } from "./hooks.ts";
 import { fusionK } from "./tool_relevance.ts";
 
@@ -38,16 +38,6 @@ export interface RecallSource {
   readonly batchSize?: number;
   /** Hits less similar than this are never found by meaning alone (default: none). */
   readonly minimumSimilarity?: number;
-}
-
-/** The embedding side of recall. */
-interface RecallEmbedding {
-  model: EmbeddingModel;
-  warn: (message: string) => void;
-  /** Milliseconds clock (injected). */
-  now: () => number;
-  /** How long a failed server is left alone (default ten minutes). */
-  retryAfterMs?: number;
 }
 
 /** Port the recall tool uses: the best memories for a query. */
@@ -95,10 +85,10 @@ function fuseRankings(
 /** Every source by keywords, and by meaning while the embedding model answers, fused. */
 export class Recall implements MemorySearch {
   readonly #sources: readonly RecallSource[];
-  readonly #embedding: RecallEmbedding | undefined;
+  readonly #embedding: EmbeddingWithBackoff | undefined;
   #failedAt: number | undefined;
 
-  constructor(sources: readonly RecallSource[], embedding?: RecallEmbedding) {
+  constructor(sources: readonly RecallSource[], embedding?: EmbeddingWithBackoff) {
     this.#sources = sources;
     this.#embedding = embedding;
   }

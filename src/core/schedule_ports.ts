@@ -120,14 +120,11 @@ export type MonitorInfo = Pick<
 >;
 
 /** What adding a monitor takes. */
-export interface MonitorRequest {
+export interface MonitorRequest
+  extends Partial<Pick<MonitorRecord, "selector" | "name" | "urgent">> {
   url: string;
   /** "60m", "2h", "1d"; default 60m. */
   every?: string;
-  /** CSS selector of the part to watch. */
-  selector?: string;
-  name?: string;
-  urgent?: boolean;
 }
 
 /** Port: URL monitors. */

@@ -7,6 +7,7 @@
 import type { Digest } from "./source_ports.ts";
 import type { MoneyAlertState, MoneyReports, MoneyStore } from "./money_store.ts";
 import type { Transaction } from "./work_ports.ts";
+import type { PendingEvent } from "./heartbeat.ts";
 
 /** How one scheduled source is doing. */
 export interface SourceHealth {
@@ -102,11 +103,7 @@ export interface PeriodMessage {
 }
 
 /** An event queued in a period. */
-export interface PeriodEvent {
-  source: string;
-  kind: string;
-  summary: string;
-}
+export type PeriodEvent = Pick<PendingEvent, "source" | "kind" | "summary">;
 
 /** Port: what happened from `from` (inclusive) to `to` (exclusive), oldest first, bounded. */
 export interface PeriodActivity {

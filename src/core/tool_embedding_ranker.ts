@@ -4,7 +4,7 @@
  * is embedded per request. A failing embedding server means keyword ranking: one warning, and a
  * retry after `retryAfterMs`.
  */
-import { cosineSimilarity, type EmbeddingModel } from "./embedding_model.ts";
+import { cosineSimilarity, type EmbeddingWithBackoff } from "./embedding_model.ts";
 import type { Tool } from "./tool.ts";
 import type { ToolRanker } from "./tool_relevance.ts";
 import { sha256Hex } from "./bytes.ts";
@@ -16,14 +16,8 @@ export interface EmbeddingCache {
 }
 
 /** What the ranker is built from. */
-interface EmbeddingRankerOptions {
-  model: EmbeddingModel;
+interface EmbeddingRankerOptions extends EmbeddingWithBackoff {
   cache: EmbeddingCache;
-  /** Called once per outage with a readable line. */
-  warn: (message: string) => void;
-  /** Milliseconds clock (injected). */
-  now: () => number;
-  retryAfterMs?: number;
 }
 
 /** The text embedded for a tool: its name in words, description and keywords. */

@@ -5,15 +5,8 @@
  */
 import type { PendingEvent } from "./heartbeat.ts";
 import type { SideEffectRecord, SideEffectResult } from "./side_effects.ts";
-import type { CatchUpPolicy } from "./schedule.ts";
 import type { BackgroundKind, SpentTokens } from "./budget.ts";
-import type {
-  MonitorRecord,
-  RunOutcome,
-  RunRecord,
-  ScheduleKind,
-  TaskRecord,
-} from "./schedule_ports.ts";
+import type { MonitorRecord, RunOutcome, RunRecord, TaskRecord } from "./schedule_ports.ts";
 
 /** Work done on a tick before the heartbeat (tasks, monitors, sources). Must not throw. */
 export interface TickJob {
@@ -25,53 +18,35 @@ export interface TickJob {
 export type Transaction = <T>(work: () => T) => T;
 
 /** An event as a source hands it to the queue. */
-export interface NewEvent {
-  source: string;
-  kind: string;
-  summary: string;
-  detail?: string;
-  urgent?: boolean;
+export interface NewEvent
+  extends
+    Pick<PendingEvent, "source" | "kind" | "summary" | "detail">,
+    Partial<Pick<PendingEvent, "urgent">> {
   /** While an event with this key is pending, another with the same key is dropped. */
   dedupeKey?: string;
 }
 
-/** What finishing a run records. */
-export interface RunFinish {
+/** What finishing a run records: its outcome and any field the claim did not set. */
+export interface RunFinish extends
+  Partial<
+    Omit<RunRecord, "id" | "kind" | "trigger" | "taskId" | "pid" | "startedAt" | "finishedAt">
+  > {
   outcome: Exclude<RunOutcome, "running">;
-  reason?: string;
-  eventCount?: number;
-  conversationId?: number;
-  promptTokens?: number;
-  completionTokens?: number;
-  modelMs?: number;
-  durationMs?: number;
-  tools?: string[];
-  notifications?: number;
-  answer?: string;
 }
 
 /** A claimed run, or the live process that holds the claim. */
 export type RunClaim = { runId: number } | { heldBy: number };
 
 /** A new task. */
-export interface NewTask {
-  name: string;
-  message: string;
-  scheduleKind: ScheduleKind;
-  schedule: string;
-  catchUp: CatchUpPolicy;
+export interface NewTask
+  extends
+    Pick<TaskRecord, "name" | "message" | "scheduleKind" | "schedule" | "catchUp" | "personality"> {
   nextRunAt?: Date;
-  /** The personality its runs use; absent: the active one. */
-  personality?: string;
 }
 
 /** A new monitor. */
-export interface NewMonitor {
-  name: string;
-  url: string;
-  selector: string;
-  everyMinutes: number;
-  urgent: boolean;
+export interface NewMonitor
+  extends Pick<MonitorRecord, "name" | "url" | "selector" | "everyMinutes" | "urgent"> {
   nextCheckAt: Date;
 }
 

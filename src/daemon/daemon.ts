@@ -30,10 +30,7 @@ export interface DaemonWebOptions {
 }
 
 /** What the daemon is built from. */
-export interface DaemonOptions {
-  radar: Radar;
-  host: string;
-  port: number;
+export interface DaemonOptions extends Pick<DaemonWebOptions, "radar" | "host" | "port"> {
   /** Aborts on SIGINT/SIGTERM. */
   shutdown: AbortSignal;
   startWeb: (options: DaemonWebOptions) => WebServerHandle;

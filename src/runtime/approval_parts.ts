@@ -10,18 +10,15 @@ import { hostname } from "node:os";
 import type { RadarConfig } from "../config/schema.ts";
 import { expandHome, homeDirectory } from "../config/paths.ts";
 import type { ActionJournal } from "../core/action_journal.ts";
-import type { ApprovalNotifier } from "../core/approvals.ts";
-import type { Clock, ConversationStore, Logger } from "../core/ports.ts";
 import type { TaskFirings } from "../core/receipts.ts";
 import type { Secrets } from "../core/secrets.ts";
 import type { ToolGate, ToolObserver, ToolRegistry } from "../core/tool_registry.ts";
-import type { AuditSink } from "../core/ports.ts";
 import { SqliteApprovalStore } from "../adapters/sqlite/approval_store.ts";
 import { SqliteCapabilityStore } from "../adapters/sqlite/capability_store.ts";
 import { SqliteGrantStore } from "../adapters/sqlite/grant_store.ts";
 import { SqliteActionJournal } from "../adapters/sqlite/action_journal_store.ts";
 import { SqliteTaskFirings } from "../adapters/sqlite/task_firing_store.ts";
-import { ApprovalService } from "../application/approvals.ts";
+import { ApprovalService, type ApprovalServiceParts } from "../application/approvals.ts";
 import { StandingGrants } from "../application/standing_grants.ts";
 import { ApprovalUpkeep } from "../application/approval_upkeep.ts";
 import { grantPathPolicy } from "../tools/grant_paths.ts";
@@ -54,14 +51,11 @@ export interface ApprovalParts {
 }
 
 /** What the parts are built from. */
-export interface ApprovalPartsInput {
+export interface ApprovalPartsInput
+  extends Pick<ApprovalServiceParts, "clock" | "logger" | "conversations" | "audit" | "notify"> {
   config: RadarConfig;
   db: DatabaseSync;
   files: FileAccessDependencies;
-  clock: Clock;
-  logger: Logger;
-  conversations: Pick<ConversationStore, "appendMessage">;
-  audit: AuditSink;
   registry: ToolRegistry;
   /** The hooks' gate and observer: an approved call still passes them. */
   gates: readonly ToolGate[];
@@ -69,8 +63,6 @@ export interface ApprovalPartsInput {
   elapsed: () => number;
   /** Every secret known now: notices and results are masked with them. */
   secrets: Pick<Secrets, "mask">;
-  /** Sends approval notices through the outbox (absent: none are sent). */
-  notify?: ApprovalNotifier;
 }
 
 /** Builds the approvals, grants, journal and firings over the open database. */

@@ -42,9 +42,9 @@ import {
 } from "./scheduled_work.ts";
 import { denoResolver } from "../adapters/network/network_guard.ts";
 import { integrityLine, quickCheck } from "../adapters/sqlite/maintenance.ts";
-import { readOnlyBecause, stopWriting } from "../adapters/sqlite/database.ts";
+import { stopWriting } from "../adapters/sqlite/database.ts";
 import { type DamageRecord, knownDamage, recordDamage } from "../adapters/sqlite/damage_marker.ts";
-import { onDamage } from "../adapters/sqlite/storage_failure.ts";
+import { onDamage, readOnlyReason } from "../adapters/sqlite/storage_failure.ts";
 import type { Notifier } from "../core/notifier.ts";
 import { damagedDatabaseLine, DatabaseDamagedError } from "../core/database_damage.ts";
 import { SqliteConversationRuns } from "../adapters/sqlite/conversation_runs.ts";
@@ -458,7 +458,7 @@ function databaseHealth(
   return {
     integrity: (sizeBytes) =>
       integrityLine(db, dataDir, sizeBytes, config.radar.timezone || undefined),
-    readOnly: () => readOnlyBecause(db),
+    readOnly: () => readOnlyReason(db),
     check() {
       const quick = quickCheck(db);
       return quick.ok ? { ok: true } : { ok: false, problem: quick.result };

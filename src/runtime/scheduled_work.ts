@@ -4,7 +4,6 @@
  * open database. `radar serve` ticks them; the CLI and the dashboard call the same instances.
  */
 import type { ChangeNotices } from "../application/change_notices.ts";
-import type { DatabaseSync } from "node:sqlite";
 import type { RadarConfig } from "../config/schema.ts";
 import type { AgentDependencies } from "../core/agent_types.ts";
 import type { Clock, ConversationArchive, Logger } from "../core/ports.ts";
@@ -33,11 +32,10 @@ import { digestJobs } from "../sources/digests/digest_setup.ts";
 import { moneyJobs, moneyLedger } from "../sources/money/money_setup.ts";
 import type { MoneyLedger } from "../sources/money/money_ledger.ts";
 import { runSideEffects } from "../application/run_side_effects.ts";
-import type { ChatModel } from "../core/chat_model.ts";
-import type { SourceStores } from "../core/source_stores.ts";
-import { type Notifier, notifyOnce } from "../core/notifier.ts";
+import { notifyOnce } from "../core/notifier.ts";
 import type { SideEffectLog } from "../core/side_effects.ts";
 import type { AgentOptions } from "./agent_dependencies.ts";
+import type { CoreAdapters } from "./core_adapters.ts";
 import { TriageRunner } from "../application/heartbeat_triage_step.ts";
 import { ConversationSummarizer } from "../application/conversation_summarizer.ts";
 import { SqliteSummaryStore } from "../adapters/sqlite/summary_store.ts";
@@ -95,31 +93,23 @@ export interface ScheduledWork {
   tickJobs(): TickJob[];
 }
 
-/** What the scheduled work is built from. */
-export interface ScheduledWorkParts {
+/** What the scheduled work is built from (the database, stores, models, fetch and notifier). */
+export interface ScheduledWorkParts
+  extends Pick<CoreAdapters, "db" | "sourceStores" | "model" | "fastModel" | "fetch" | "notifier"> {
   config: RadarConfig;
-  db: DatabaseSync;
-  /** The event sources' stores. */
-  sourceStores: SourceStores;
   conversations: ConversationArchive;
   clock: Clock;
   logger: Logger;
   agent: (overrides?: AgentOptions) => AgentDependencies;
   process: ProcessIdentity;
-  fetch: typeof fetch;
-  /** Push notifications (custom checks send through it). */
-  notifier: Notifier;
   resolve: Resolver;
   /** For custom checks and digests. */
   configPath?: string;
   dataDir: string;
-  model: ChatModel;
   /** True for a personality name that resolves (a task's personality must). */
   personalityKnown?: (name: string) => boolean;
   /** Tells the user what a heartbeat changed on its own (grants), with Undo buttons. */
   changeNotices?: Pick<ChangeNotices, "mark" | "tell">;
-  /** `llm.models.fast`: heartbeat triage (absent: the main model sees every heartbeat). */
-  fastModel?: ChatModel;
   /** Radar's environment (`password_env` of mail and calendar accounts reads it). */
   env: Record<string, string | undefined>;
   /** Embeds memory written without a vector (new digests); absent without an embedding model. */

@@ -8,7 +8,6 @@ import type {
   PendingAction,
 } from "../../core/approvals.ts";
 import type { TaintFinding } from "../../core/taint.ts";
-import type { ToolOutcome } from "../../core/tool.ts";
 import { statement } from "./statements.ts";
 import { camelRecord, columnsOf, type Row, selectAll, selectOne } from "./rows.ts";
 import { deleteBefore, insert, transaction, write } from "./write.ts";
@@ -107,11 +106,7 @@ export class SqliteApprovalStore implements ApprovalStore {
   }
 
   /** Records what running the approved action returned. */
-  finish(
-    id: number,
-    outcome: { state: "done" | "failed"; result: string; outcome: ToolOutcome },
-    at: Date,
-  ): void {
+  finish(...[id, outcome, at]: Parameters<ApprovalStore["finish"]>): void {
     write(
       this.db,
       "the approval's result",

@@ -7,8 +7,8 @@
 import { createHash } from "node:crypto";
 import type { DatabaseSync } from "node:sqlite";
 import type { Capability, CapabilityAction, CapabilityTokens } from "../../core/approvals.ts";
-import { statement } from "./statements.ts";
 import { deleteBefore, transaction, write } from "./write.ts";
+import { camelRecord, columnsOf, selectOne } from "./rows.ts";
 
 /** The SHA-256 of a secret, hex. */
 function hashOf(secret: string): string {
@@ -25,11 +25,8 @@ function newSecret(): string {
 /** Secrets look like what `newSecret` makes; anything else is refused before the database. */
 const secretShape = /^[A-Za-z0-9_-]{43}$/;
 
-interface CapabilityRow {
-  action: CapabilityAction;
-  target: number;
-  expires_at: string;
-}
+/** A capability's columns, in its record's key order. */
+const capabilityColumns = columnsOf<Capability>()("action target expires_at");
 
 /** Actions decided together: using one kills the others of the same target. */
 const decisions: Record<CapabilityAction, CapabilityAction[]> = {
@@ -61,12 +58,14 @@ export class SqliteCapabilityStore implements CapabilityTokens {
   /** What a secret may do now, without using it. */
   peek(secret: string, at: Date): Capability | undefined {
     if (!secretShape.test(secret)) return undefined;
-    const row = statement(
+    return selectOne(
       this.db,
+      (row) => camelRecord(row, capabilityColumns),
       `SELECT action, target, expires_at FROM capabilities
        WHERE hash = ? AND used_at IS NULL AND expires_at > ?`,
-    ).get(hashOf(secret), at.toISOString()) as CapabilityRow | undefined;
-    return row && { action: row.action, target: Number(row.target), expiresAt: row.expires_at };
+      hashOf(secret),
+      at.toISOString(),
+    );
   }
 
   /** Uses a secret once. */

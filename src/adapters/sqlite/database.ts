@@ -4,13 +4,7 @@ import { join } from "node:path";
 import { RadarError } from "../../core/errors.ts";
 import { damageAdvice, DatabaseDamagedError } from "../../core/database_damage.ts";
 import { migrations } from "./migrations/index.ts";
-import {
-  describeFailure,
-  markReadOnly,
-  readOnlyReason,
-  StorageError,
-  storageFailure,
-} from "./storage_failure.ts";
+import { describeFailure, markReadOnly, StorageError, storageFailure } from "./storage_failure.ts";
 import { isFile } from "../../config/quiet_stat.ts";
 
 /** One schema step; `version` is its position in `PRAGMA user_version`. */
@@ -18,11 +12,6 @@ export interface Migration {
   version: number;
   name: string;
   sql: string;
-}
-
-/** Why `openDatabase` fell back to a read-only open (writes fail with one line), if it did. */
-export function readOnlyBecause(db: DatabaseSync): string | undefined {
-  return readOnlyReason(db);
 }
 
 /**

@@ -68,13 +68,7 @@ export class SqliteEventQueue implements EventQueue {
   }
 
   /** Counts a blocked heartbeat against pending events; sets aside those blocked `limit` times. */
-  markBlocked(
-    ids: readonly number[],
-    runId: number,
-    reason: string,
-    at: Date,
-    limit: number,
-  ): number {
+  markBlocked(...[ids, runId, reason, at, limit]: Parameters<EventQueue["markBlocked"]>): number {
     let setAside = 0;
     for (const id of ids) {
       write(

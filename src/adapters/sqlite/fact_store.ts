@@ -35,10 +35,7 @@ export class SqliteFactStore implements FactArchive {
   constructor(private readonly db: DatabaseSync) {}
 
   /** Stores a fact and returns its id. */
-  addFact(
-    fact: { category: FactCategory; content: string; sourceConversationId?: number },
-    at: Date,
-  ): number {
+  addFact(...[fact, at]: Parameters<FactArchive["addFact"]>): number {
     const stamp = at.toISOString();
     return insert(
       this.db,

@@ -7,66 +7,51 @@ import type {
   MoneyReports,
 } from "../../core/money_store.ts";
 import { statement } from "./statements.ts";
+import { camelRecord, columnsOf, selectAll } from "./rows.ts";
+
+/** The columns of a category's and a merchant's sums, in their records' key order. */
+const categoryColumns = columnsOf<CategoryTotal>()(
+  "month currency category spent_minor received_minor count",
+);
+const merchantColumns = columnsOf<MerchantTotal>()("merchant payee currency spent_minor count");
 
 /** The report's sums: integer SUMs in SQLite, exact. */
 export class SqliteMoneyReports implements MoneyReports {
   constructor(private readonly db: DatabaseSync) {}
 
   categoryTotals(fromMonth: string, toMonth: string): CategoryTotal[] {
-    const rows = statement(
+    return selectAll(
       this.db,
+      (row) => camelRecord(row, categoryColumns),
       `SELECT substr(booked_on, 1, 7) AS month, currency, COALESCE(category, '') AS category,
-         SUM(CASE WHEN amount_minor < 0 THEN amount_minor ELSE 0 END) AS spent,
-         SUM(CASE WHEN amount_minor > 0 THEN amount_minor ELSE 0 END) AS received,
+         SUM(CASE WHEN amount_minor < 0 THEN amount_minor ELSE 0 END) AS spent_minor,
+         SUM(CASE WHEN amount_minor > 0 THEN amount_minor ELSE 0 END) AS received_minor,
          COUNT(*) AS count
        FROM money_transactions WHERE booked_on >= ? AND booked_on < ?
        GROUP BY month, currency, category ORDER BY month, currency, category`,
-    ).all(`${fromMonth}-01`, `${toMonth}-99`) as Array<
-      {
-        month: string;
-        currency: string;
-        category: string;
-        spent: number;
-        received: number;
-        count: number;
-      }
-    >;
-    return rows.map((row) => ({
-      month: row.month,
-      currency: row.currency,
-      category: row.category,
-      spentMinor: row.spent,
-      receivedMinor: row.received,
-      count: row.count,
-    }));
+      `${fromMonth}-01`,
+      `${toMonth}-99`,
+    );
   }
 
   topMerchants(month: string, limit: number): MerchantTotal[] {
-    const rows = statement(
+    const merchants = selectAll(
       this.db,
-      `SELECT merchant, currency, MIN(payee) AS payee, SUM(amount_minor) AS spent,
+      (row) => camelRecord(row, merchantColumns),
+      `SELECT merchant, MIN(payee) AS payee, currency, SUM(amount_minor) AS spent_minor,
          COUNT(*) AS count
        FROM money_transactions
        WHERE booked_on >= ? AND booked_on < ? AND amount_minor < 0
-       GROUP BY currency, merchant ORDER BY currency, spent, merchant`,
-    ).all(`${month}-01`, `${month}-99`) as Array<
-      { merchant: string; currency: string; payee: string; spent: number; count: number }
-    >;
+       GROUP BY currency, merchant ORDER BY currency, spent_minor, merchant`,
+      `${month}-01`,
+      `${month}-99`,
+    );
     const perCurrency = new Map<string, number>();
-    const top: MerchantTotal[] = [];
-    for (const row of rows) {
-      const shown = perCurrency.get(row.currency) ?? 0;
-      if (shown >= limit) continue;
-      perCurrency.set(row.currency, shown + 1);
-      top.push({
-        merchant: row.merchant,
-        payee: row.payee,
-        currency: row.currency,
-        spentMinor: row.spent,
-        count: row.count,
-      });
-    }
-    return top;
+    return merchants.filter((merchant) => {
+      const shown = perCurrency.get(merchant.currency) ?? 0;
+      perCurrency.set(merchant.currency, shown + 1);
+      return shown < limit;
+    });
   }
 
   categoryCounts(): Map<string, number> {

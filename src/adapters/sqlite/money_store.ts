@@ -1,11 +1,6 @@
 /** SQLite rows of money: imported files, transactions, learned rules, confirmed CSV mappings. */
 import type { DatabaseSync, SQLInputValue } from "node:sqlite";
-import type {
-  CategorySource,
-  LearnedRule,
-  MoneyImport,
-  MoneyTransaction,
-} from "../../core/money.ts";
+import type { LearnedRule, MoneyImport, MoneyTransaction } from "../../core/money.ts";
 import type {
   AccountBalance,
   MoneyFilter,
@@ -55,10 +50,7 @@ export class SqliteMoneyStore implements MoneyStore {
   }
 
   /** Starts the record of a file's import (a failed record of the same bytes is replaced). */
-  startImport(
-    entry: { fileHash: string; fileName: string; account: string; format: MoneyImport["format"] },
-    at: Date,
-  ): number {
+  startImport(...[entry, at]: Parameters<MoneyStore["startImport"]>): number {
     write(
       this.db,
       "the statement import",
@@ -91,10 +83,7 @@ export class SqliteMoneyStore implements MoneyStore {
   }
 
   /** Records a file that could not be imported (replacing an older failure of the same bytes). */
-  recordFailedImport(
-    entry: { fileHash: string; fileName: string; account: string; error: string },
-    at: Date,
-  ): void {
+  recordFailedImport(...[entry, at]: Parameters<MoneyStore["recordFailedImport"]>): void {
     write(
       this.db,
       "the failed statement import",
@@ -215,10 +204,7 @@ export class SqliteMoneyStore implements MoneyStore {
     );
   }
 
-  setCategories(
-    items: ReadonlyArray<{ id: number; category: string; source: CategorySource }>,
-    at: Date,
-  ): void {
+  setCategories(...[items, at]: Parameters<MoneyStore["setCategories"]>): void {
     for (const item of items) {
       write(
         this.db,
@@ -260,10 +246,7 @@ export class SqliteMoneyStore implements MoneyStore {
   }
 
   merchantHistory(
-    account: string,
-    merchant: string,
-    before: string,
-    limit: number,
+    ...[account, merchant, before, limit]: Parameters<MoneyStore["merchantHistory"]>
   ): MoneyTransaction[] {
     return this.#rows(
       `SELECT ${transactionSelect} FROM money_transactions

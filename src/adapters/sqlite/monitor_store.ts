@@ -103,10 +103,7 @@ export class SqliteMonitorStore implements MonitorStore {
   }
 
   /** Records a failed check with its failure count and backed-off next check. */
-  recordFailure(
-    id: number,
-    failure: { at: Date; error: string; failures: number; nextCheckAt: Date },
-  ): void {
+  recordFailure(...[id, failure]: Parameters<MonitorStore["recordFailure"]>): void {
     write(
       this.db,
       "the monitor check",

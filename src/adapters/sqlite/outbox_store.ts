@@ -4,7 +4,7 @@
  */
 import type { DatabaseSync } from "node:sqlite";
 import { Secrets } from "../../core/secrets.ts";
-import type { SideEffectRecord, SideEffectResult } from "../../core/side_effects.ts";
+import type { SideEffectResult } from "../../core/side_effects.ts";
 import type { Outbox, OutboxEntry } from "../../core/work_ports.ts";
 import { camelRecord, columnsOf, type Row, selectAll, selectOne } from "./rows.ts";
 import { deleteBefore, insertUnlessPresent, write } from "./write.ts";
@@ -27,9 +27,7 @@ export class SqliteOutbox implements Outbox {
   ) {}
 
   /** Records `key` unless it exists (a failed one is claimed again); undefined when claimed now. */
-  claim(
-    entry: { key: string; kind: string; summary: string; at: Date; pid: number } & SideEffectRecord,
-  ): OutboxEntry | undefined {
+  claim(...[entry]: Parameters<Outbox["claim"]>): OutboxEntry | undefined {
     const values = [
       this.#masked(entry.summary, lineChars),
       entry.at.toISOString(),

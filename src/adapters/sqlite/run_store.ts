@@ -20,6 +20,9 @@ const runColumns = columnsOf<RunRecord>()(
    prompt_tokens completion_tokens model_ms duration_ms tools notifications answer`,
 );
 
+/** The columns of one run's or background call's spent tokens, in its record's key order. */
+const spentColumns = columnsOf<SpentTokens>()("kind task_id started_at tokens");
+
 function toRecord(row: Row): RunRecord {
   return { ...camelRecord(row, runColumns), tools: JSON.parse(row.tools as string) as string[] };
 }
@@ -33,12 +36,7 @@ export class SqliteRunStore implements RunLog {
    * heartbeat. Running rows of dead processes (a crash, kill -9) are closed as interrupted.
    * Returns the new run id, or the PID holding the claim.
    */
-  claimHeartbeat(
-    trigger: RunRecord["trigger"],
-    at: Date,
-    pid: number,
-    isAlive: (pid: number) => boolean,
-  ): RunClaim {
+  claimHeartbeat(...[trigger, at, pid, isAlive]: ClaimRequest): RunClaim {
     // The process's own row is a leftover (its ticks never overlap): taken over, not waited for.
     return this.#claim(
       "heartbeat",
@@ -158,9 +156,7 @@ export class SqliteRunStore implements RunLog {
   }
 
   /** Totals since `since`: runs, model calls' tokens. */
-  totals(
-    since: Date,
-  ): { runs: number; ran: number; promptTokens: number; completionTokens: number } {
+  totals(since: Date): ReturnType<RunLog["totals"]> {
     const row = statement(
       this.db,
       `SELECT COUNT(*) AS runs, SUM(outcome = 'ran') AS ran,
@@ -200,8 +196,9 @@ export class SqliteRunStore implements RunLog {
    * first.
    */
   spentSince(since: Date): SpentTokens[] {
-    const rows = statement(
+    return selectAll(
       this.db,
+      (row) => camelRecord(row, spentColumns),
       `SELECT kind, task_id, started_at, tokens FROM (
          SELECT kind, task_id, started_at,
            COALESCE(prompt_tokens, 0) + COALESCE(completion_tokens, 0) AS tokens
@@ -212,15 +209,9 @@ export class SqliteRunStore implements RunLog {
          FROM background_model_calls
          WHERE started_at >= ? AND prompt_tokens + completion_tokens > 0
        ) ORDER BY started_at`,
-    ).all(since.toISOString(), since.toISOString()) as Array<
-      { kind: SpentTokens["kind"]; task_id: number | null; started_at: string; tokens: number }
-    >;
-    return rows.map((row) => ({
-      kind: row.kind,
-      taskId: row.task_id === null ? undefined : Number(row.task_id),
-      startedAt: row.started_at,
-      tokens: Number(row.tokens),
-    }));
+      since.toISOString(),
+      since.toISOString(),
+    );
   }
 
   /** Deletes skipped ticks older than `before` (they are many and say little). */

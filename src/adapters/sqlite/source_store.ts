@@ -42,10 +42,7 @@ export class SqliteSourceStore implements SourceStore {
 
   /** Records a failed check; returns the consecutive failures so far. */
   recordFailure(
-    source: string,
-    at: Date,
-    error: string,
-    nextCheckAt: (failures: number) => Date,
+    ...[source, at, error, nextCheckAt]: Parameters<SourceStore["recordFailure"]>
   ): number {
     const failures = (this.health(source)?.failures ?? 0) + 1;
     write(

@@ -5,8 +5,11 @@
  */
 import type { DatabaseSync } from "node:sqlite";
 import type { TaskClaim, TaskClaims } from "../../core/work_ports.ts";
-import { statement } from "./statements.ts";
 import { write } from "./write.ts";
+import { camelRecord, columnsOf, selectAll } from "./rows.ts";
+
+/** A claim's columns, in its record's key order. */
+const claimColumns = columnsOf<TaskClaim>()("task_id run_id due_at");
 
 /** The `task_claims` table. */
 export class SqliteTaskClaimStore implements TaskClaims {
@@ -43,16 +46,12 @@ export class SqliteTaskClaimStore implements TaskClaims {
 
   /** Claims whose run is no longer running without having cleared them: interrupted runs. */
   interrupted(): TaskClaim[] {
-    const rows = statement(
+    return selectAll(
       this.db,
+      (row) => camelRecord(row, claimColumns),
       `SELECT c.task_id, c.run_id, c.due_at FROM task_claims c
        LEFT JOIN heartbeat_runs r ON r.id = c.run_id
        WHERE r.id IS NULL OR r.outcome != 'running' ORDER BY c.due_at`,
-    ).all() as Array<{ task_id: number; run_id: number; due_at: string }>;
-    return rows.map((row) => ({
-      taskId: Number(row.task_id),
-      runId: Number(row.run_id),
-      dueAt: row.due_at,
-    }));
+    );
   }
 }

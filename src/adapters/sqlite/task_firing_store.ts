@@ -1,6 +1,6 @@
 /** Task firings in SQLite: each time a task was due, and what became of it. */
 import type { DatabaseSync } from "node:sqlite";
-import type { FiringState, TaskFiring, TaskFirings } from "../../core/receipts.ts";
+import type { TaskFiring, TaskFirings } from "../../core/receipts.ts";
 import { camelRecord, columnsOf, type Row, selectAll } from "./rows.ts";
 import { deleteBefore, insert, write } from "./write.ts";
 
@@ -22,10 +22,7 @@ export class SqliteTaskFirings implements TaskFirings {
   constructor(private readonly db: DatabaseSync) {}
 
   /** Records a firing (state `fired` unless given). */
-  fire(
-    firing: Omit<TaskFiring, "id" | "state" | "firedAt"> & { state?: FiringState },
-    at: Date,
-  ): number {
+  fire(...[firing, at]: Parameters<TaskFirings["fire"]>): number {
     return insert(
       this.db,
       "the task firing",
@@ -45,10 +42,7 @@ export class SqliteTaskFirings implements TaskFirings {
   }
 
   /** Records how a firing ended. */
-  finish(
-    id: number,
-    finish: { state: FiringState; runId?: number; conversationId?: number; note?: string },
-  ): void {
+  finish(...[id, finish]: Parameters<TaskFirings["finish"]>): void {
     write(
       this.db,
       "the task firing",

@@ -99,10 +99,7 @@ export class SqliteTaskStore implements TaskStore {
   }
 
   /** Records a run and the next one (none: a finished one-shot is disabled). */
-  recordRun(
-    id: number,
-    run: { at: Date; outcome: string; conversationId?: number; nextRunAt?: Date },
-  ): void {
+  recordRun(...[id, run]: Parameters<TaskStore["recordRun"]>): void {
     write(
       this.db,
       "the task run",

@@ -13,14 +13,11 @@ import {
   type WatchLedger,
 } from "../../core/watched_folders.ts";
 import { transaction } from "./write.ts";
+import { camelRecord, columnsOf, selectAll } from "./rows.ts";
 
-interface FileRow {
-  path: string;
-  size: number;
-  mtime_ms: number;
-  state: string;
-  stable_since_ms: number;
-}
+/** The columns of a stored file, and of one still settling, in their records' key order. */
+const seenColumns = columnsOf<SeenFile>()("path size mtime_ms");
+const settlingColumns = columnsOf<SettlingFile>()("path size mtime_ms stable_since_ms");
 
 /** What the write helper names when a write fails. */
 const seenFile = "a watched file";
@@ -106,17 +103,14 @@ export class SqliteWatchedFileStore implements WatchedFolders {
 
   /** Settling files of `folder`, oldest first. */
   settling(folder: string, limit: number): SettlingFile[] {
-    const rows = statement(
+    return selectAll(
       this.db,
-      `SELECT path, size, mtime_ms, state, stable_since_ms FROM watched_files
+      (row) => camelRecord(row, settlingColumns),
+      `SELECT path, size, mtime_ms, stable_since_ms FROM watched_files
        WHERE folder = ? AND state = 'settling' ORDER BY stable_since_ms LIMIT ?`,
-    ).all(folder, limit) as unknown as FileRow[];
-    return rows.map((row) => ({
-      path: row.path,
-      size: Number(row.size),
-      mtimeMs: Number(row.mtime_ms),
-      stableSinceMs: Number(row.stable_since_ms),
-    }));
+      folder,
+      limit,
+    );
   }
 
   /** New fingerprints of files still changing. */
@@ -156,20 +150,18 @@ export class SqliteWatchedFileStore implements WatchedFolders {
     const known = new Map<string, SeenFile>();
     let after = "";
     for (;;) {
-      const rows = statement(
+      const files = selectAll(
         this.db,
+        (row) => camelRecord(row, seenColumns),
         `SELECT path, size, mtime_ms FROM watched_files
          WHERE folder = ? AND path > ? ORDER BY path LIMIT ?`,
-      ).all(folder, after, knownPage) as unknown as FileRow[];
-      for (const row of rows) {
-        known.set(row.path, {
-          path: row.path,
-          size: Number(row.size),
-          mtimeMs: Number(row.mtime_ms),
-        });
-      }
-      if (rows.length < knownPage) return known;
-      after = rows[rows.length - 1].path;
+        folder,
+        after,
+        knownPage,
+      );
+      for (const file of files) known.set(file.path, file);
+      if (files.length < knownPage) return known;
+      after = files[files.length - 1].path;
     }
   }
 

@@ -5,7 +5,8 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { openDatabase, readOnlyBecause } from "../../../src/adapters/sqlite/database.ts";
+import { openDatabase } from "../../../src/adapters/sqlite/database.ts";
+import { readOnlyReason } from "../../../src/adapters/sqlite/storage_failure.ts";
 import { SqliteFactStore } from "../../../src/adapters/sqlite/fact_store.ts";
 import { mountTmpfs, tmpfsMounts } from "./tmpfs.ts";
 import { needing } from "../../helpers/system_parts.ts";
@@ -48,7 +49,7 @@ for (const companions of [["radar.db-wal", "radar.db-shm"], ["radar.db-wal"]]) {
         try {
           // With both files SQLite opens the file itself, read-only; without -shm Radar opens a
           // snapshot. Either way the reason is known (status shows it, audits are skipped).
-          assert.match(readOnlyBecause(db) ?? "", /read-only/);
+          assert.match(readOnlyReason(db) ?? "", /read-only/);
           const texts = contents(new SqliteFactStore(db));
           assert.ok(texts.includes("second fact, only in the -wal file"), texts.join(", "));
           assert.ok(texts.includes("first fact, checkpointed"));
