@@ -31,6 +31,7 @@ import { summariesRoutes } from "./routes/summaries.tsx";
 import { personalitiesRoutes } from "./routes/personalities.tsx";
 import { approvalsRoutes } from "./routes/approvals.tsx";
 import { moneyRoutes } from "./routes/money.tsx";
+import { firstLine } from "../src/core/first_line.ts";
 
 /** The largest request body accepted (config text is the biggest legitimate one). */
 const maxBodyBytes = 1024 * 1024;
@@ -105,7 +106,7 @@ export function createApp(deps: WebDependencies, options: AppOptions = {}): Hono
     renderPage(c, routeContext, { title: "Not found", status: 404 }, <Notice>Nothing here.</Notice>)
   );
   app.onError((error, c) => {
-    const message = error instanceof Error ? error.message.split("\n")[0] : String(error);
+    const message = firstLine(error);
     deps.logger.error("dashboard request failed", { path: c.req.path, error: message });
     if (isHtmx(c)) return renderFragment(c, <Notice kind="error">{message}</Notice>, 500);
     return renderPage(

@@ -10,6 +10,7 @@ import { runAgent } from "../src/core/agent_loop.ts";
 import type { Usage } from "../src/core/messages.ts";
 import type { ToolExecution } from "../src/core/tool_registry.ts";
 import type { WebDependencies } from "./ports.ts";
+import { firstLine } from "../src/core/first_line.ts";
 
 /** A question a tool asked the person; the run waits until it is answered. */
 export interface PendingConfirmation {
@@ -201,7 +202,7 @@ export class ChatRuns {
       run.status = result.stopReason === "cancelled" ? "cancelled" : "done";
     } catch (error) {
       run.status = "failed";
-      run.error = error instanceof Error ? error.message.split("\n")[0] : String(error);
+      run.error = firstLine(error);
       this.deps.logger.warn("dashboard chat run failed", { error: run.error });
     } finally {
       run.confirmation?.answer(false, "cancel");

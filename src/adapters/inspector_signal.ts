@@ -1,4 +1,5 @@
 /** SIGUSR1 must never open a V8 inspector in a Radar process (daemon, ask, chat). */
+import { firstLine } from "../core/first_line.ts";
 
 /** SIGUSR1's number and the C library that sets its disposition, per OS. */
 const inspectorSignal: Partial<Record<typeof Deno.build.os, { library: string; number: number }>> =
@@ -30,7 +31,7 @@ export function ignoreInspectorSignal(): string | undefined {
     return undefined;
   } catch (error) {
     return `SIGUSR1 could open a V8 inspector in this process (${
-      (error as Error).message.split("\n")[0]
+      firstLine(error)
     }); run with --allow-ffi`;
   } finally {
     // The OS-level disposition stays SIG_IGN: Deno never reinstalls its handler.

@@ -22,6 +22,7 @@ import { formatDateTime } from "../core/zoned_time.ts";
 import type { AuditSink, Clock, ConversationStore, Logger } from "../core/ports.ts";
 import { parseArgumentsText, type ToolExecution } from "../core/tool_registry.ts";
 import type { StandingGrants } from "./standing_grants.ts";
+import { firstLine } from "../core/first_line.ts";
 
 /** What the approvals run on. */
 export interface ApprovalServiceParts {
@@ -121,7 +122,7 @@ export class ApprovalService implements ApprovalRequests {
     try {
       execution = await this.parts.execute(record, signal);
     } catch (error) {
-      const message = error instanceof Error ? error.message.split("\n")[0] : String(error);
+      const message = firstLine(error);
       execution = {
         callId: `approval_${id}`,
         name: record.tool,

@@ -6,6 +6,7 @@
 import { parse as parseYaml } from "yaml";
 import type { z } from "zod";
 import { describeIssue, type IssueOptions } from "../core/zod_issues.ts";
+import { firstLine } from "../core/first_line.ts";
 
 /** Splits `---\nYAML\n---\nbody` (the YAML may be empty); undefined without front matter. */
 export function splitFrontMatter(text: string): { yaml: string; body: string } | undefined {
@@ -36,7 +37,7 @@ export function readFrontMatter<S extends z.ZodType>(
   } catch (error) {
     return {
       ok: false,
-      problem: `${where}: front matter is not YAML (${(error as Error).message.split("\n")[0]})`,
+      problem: `${where}: front matter is not YAML (${firstLine(error)})`,
     };
   }
   const parsed = schema.safeParse(raw);

@@ -8,6 +8,7 @@ import { configSchema, type RadarConfig } from "./schema.ts";
 import { unknownKeys } from "./unknown_keys.ts";
 import { describeIssue } from "../core/zod_issues.ts";
 import { secretKeyPattern } from "./mask_secrets.ts";
+import { firstLine } from "../core/first_line.ts";
 
 /** A loaded configuration and where it came from. */
 export interface LoadedConfig {
@@ -81,7 +82,7 @@ export function parseYaml(text: string, path: string): Record<string, unknown> {
     value = document.toJS({ maxAliasCount: 100 }) ?? {};
   } catch (error) {
     throw new ConfigError(
-      `Invalid config ${path}: ${(error as Error).message.split("\n")[0]} (too many YAML aliases?)`,
+      `Invalid config ${path}: ${firstLine(error)} (too many YAML aliases?)`,
     );
   }
   if (typeof value !== "object" || Array.isArray(value)) {

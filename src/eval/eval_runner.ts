@@ -14,6 +14,7 @@ import {
   radarPlacesFrom,
 } from "../core/protected_paths.ts";
 import { type EvalTask, evalTasks } from "./eval_tasks.ts";
+import { firstLine } from "../core/first_line.ts";
 
 /** How to run the eval. */
 export interface EvalOptions {
@@ -220,7 +221,7 @@ async function runTask(
       throw error;
     }
     outcome.latencyMs = Math.round(performance.now() - started);
-    outcome.reason = error instanceof Error ? error.message.split("\n")[0] : String(error);
+    outcome.reason = firstLine(error);
   } finally {
     runtime.close();
     Deno.removeSync(home, { recursive: true });

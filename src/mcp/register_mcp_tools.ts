@@ -3,6 +3,7 @@ import type { Logger } from "../core/ports.ts";
 import type { ToolRegistry } from "../core/tool_registry.ts";
 import type { McpApprovals } from "./approval.ts";
 import { type McpDependencies, type McpToolSource, mcpToolSource } from "./mcp_servers.ts";
+import { firstLine } from "../core/first_line.ts";
 
 /** Registers the tools; the returned source's `close()` stops the servers it started. */
 export function registerMcpTools(
@@ -16,7 +17,7 @@ export function registerMcpTools(
     source = mcpToolSource({ warn: (line) => logger.warn(line), ...deps }, approvals);
   } catch (error) {
     // An old or read-only database without the approvals table: no MCP tools, Radar still runs.
-    logger.warn(`MCP servers are off: ${(error as Error).message.split("\n")[0]}`);
+    logger.warn(`MCP servers are off: ${firstLine(error)}`);
     return { tools: [], problems: [], close: () => Promise.resolve() };
   }
   const taken = new Set(registry.list().map((tool) => tool.name));

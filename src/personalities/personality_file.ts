@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { readFrontMatter } from "../config/front_matter.ts";
+import { firstLine } from "../core/first_line.ts";
 
 /** Personality names: what `create`, `use` and the dashboard accept. */
 export const personalityNamePattern = /^[a-z0-9][a-z0-9_-]{0,63}$/;
@@ -54,7 +55,7 @@ export function readBoundedText(path: string): { text: string } | { error: strin
     }
     return { text: Deno.readTextFileSync(path) };
   } catch (error) {
-    return { error: `${path}: ${(error as Error).message.split("\n")[0]}` };
+    return { error: `${path}: ${firstLine(error)}` };
   }
 }
 

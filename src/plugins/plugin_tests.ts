@@ -9,6 +9,7 @@ import type { PluginCode, PluginProcessOptions } from "../sandbox/plugin_process
 import { PluginProcess } from "../sandbox/plugin_process.ts";
 import type { PluginTestOutcome } from "../core/plugin_state.ts";
 import { describeIssue } from "../core/zod_issues.ts";
+import { firstLine } from "../core/first_line.ts";
 
 const testCase = z.object({
   name: z.string().min(1).max(200),
@@ -31,7 +32,7 @@ export function parseTests(text: string): PluginTestCase[] {
   try {
     value = parseYaml(text, { maxAliasCount: 10 }) ?? [];
   } catch (error) {
-    throw new Error(`tests.yaml is not valid YAML: ${(error as Error).message.split("\n")[0]}`);
+    throw new Error(`tests.yaml is not valid YAML: ${firstLine(error)}`);
   }
   const parsed = z.array(testCase).max(50).safeParse(value);
   if (!parsed.success) {

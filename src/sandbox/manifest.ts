@@ -6,6 +6,7 @@ import { z } from "zod";
 import { parse as parseYaml } from "yaml";
 import { hookPoints } from "../core/hooks.ts";
 import { describeIssue } from "../core/zod_issues.ts";
+import { firstLine } from "../core/first_line.ts";
 
 const identifier = z.string().regex(
   /^[a-z][a-z0-9_]{0,47}$/,
@@ -213,7 +214,7 @@ export function parseManifest(text: string, folderName?: string): ManifestResult
   try {
     value = parseYaml(text, { maxAliasCount: 10 });
   } catch (error) {
-    const reason = (error as Error).message.split("\n")[0];
+    const reason = firstLine(error);
     return { ok: false, errors: [`manifest.yaml is not valid YAML: ${reason}`] };
   }
   if (Array.isArray(value)) {

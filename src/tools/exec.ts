@@ -13,6 +13,7 @@ import { execSandbox, execSandboxSpec, execUserRoots } from "../adapters/os/sand
 import { type FileAccessDependencies, pathGuardFor } from "../adapters/os/file_access.ts";
 import { childEnvironment, environmentSecrets } from "../adapters/os/child_environment.ts";
 import type { ToolDependencies } from "./dependencies.ts";
+import { firstLine } from "../core/first_line.ts";
 
 /** Creates the exec tool. */
 export function execTool(deps: FileAccessDependencies & Pick<ToolDependencies, "secrets">): Tool {
@@ -59,7 +60,7 @@ export function execTool(deps: FileAccessDependencies & Pick<ToolDependencies, "
           )
           : ["/bin/sh", "-c", command];
       } catch (error) {
-        return failed(`Cannot prepare the sandbox: ${(error as Error).message.split("\n")[0]}`);
+        return failed(`Cannot prepare the sandbox: ${firstLine(error)}`);
       }
       let result;
       try {
@@ -72,7 +73,7 @@ export function execTool(deps: FileAccessDependencies & Pick<ToolDependencies, "
           signal: context.signal,
         });
       } catch (error) {
-        return failed(`Cannot run the command: ${(error as Error).message.split("\n")[0]}`);
+        return failed(`Cannot run the command: ${firstLine(error)}`);
       }
       // The registry masks the known secrets; the variables the command was given are exec's own.
       let text = redactText(formatResult(result), environmentSecrets(deps.env));

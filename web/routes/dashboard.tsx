@@ -17,6 +17,7 @@ import { SourceHealthList } from "../views/source_health.tsx";
 import { requeueAction, RequeuedNotice, SetAsideCard } from "../views/set_aside.tsx";
 import { WaitingCard } from "../views/approvals.tsx";
 import { DefinitionList } from "../views/definition_list.tsx";
+import { firstLine } from "../../src/core/first_line.ts";
 
 const statusCacheMilliseconds = 30_000;
 const statusTimeoutMilliseconds = 3_000;
@@ -60,7 +61,7 @@ export function dashboardRoutes(context: RouteContext): Hono {
         provider: deps.model.provider,
         model: deps.model.model,
         reachable: false,
-        problem: error instanceof Error ? error.message.split("\n")[0] : String(error),
+        problem: firstLine(error),
       };
     }
     cached = { at: now, status };

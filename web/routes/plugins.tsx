@@ -12,6 +12,7 @@ import { PluginReviewView, PluginTable } from "../views/plugins.tsx";
 import { Notice, Unavailable } from "../views/layout.tsx";
 import { McpServerList } from "../views/mcp_servers.tsx";
 import { TableHead } from "../views/table_head.tsx";
+import { firstLine } from "../../src/core/first_line.ts";
 
 const pluginsMissing = (
   <Unavailable
@@ -116,7 +117,7 @@ export function pluginsRoutes(context: RouteContext): Hono {
     try {
       await action(plugins, name);
     } catch (error) {
-      const message = error instanceof Error ? error.message.split("\n")[0] : String(error);
+      const message = firstLine(error);
       if (isHtmx(c)) return flash(c, message);
       return renderPage(
         c,

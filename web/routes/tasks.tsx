@@ -18,6 +18,7 @@ import {
 import { MonitorTable, TaskTable } from "../views/tasks.tsx";
 import { BudgetCard } from "../views/budget.tsx";
 import { Notice, Unavailable } from "../views/layout.tsx";
+import { firstLine } from "../../src/core/first_line.ts";
 
 const daemonMissing = (
   <Unavailable
@@ -139,7 +140,7 @@ export function tasksRoutes(context: RouteContext): Hono {
     try {
       await action(daemon);
     } catch (error) {
-      const message = error instanceof Error ? error.message.split("\n")[0] : String(error);
+      const message = firstLine(error);
       return isHtmx(c) ? flash(c, message) : page(c, message);
     }
     return redirectAfterPost(c, "/tasks");

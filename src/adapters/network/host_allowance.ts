@@ -7,6 +7,7 @@
 import ipaddr from "ipaddr.js";
 import { bare, nonPublicAddressKind } from "./address_policy.ts";
 import { checkUrlAddresses, ipv4First, type Resolver, type UrlCheck } from "./network_guard.ts";
+import { firstLine } from "../../core/first_line.ts";
 
 /** Whether a host name or address is on the allow-list. */
 export type HostAllowance = (host: string) => boolean;
@@ -73,7 +74,7 @@ export async function checkUrlWithAllowance(
     try {
       addresses = await options.resolve(host);
     } catch (error) {
-      return { problem: `cannot resolve ${host}: ${(error as Error).message.split("\n")[0]}` };
+      return { problem: `cannot resolve ${host}: ${firstLine(error)}` };
     }
     if (!addresses.length) return { problem: `cannot resolve ${host}` };
   }

@@ -1,5 +1,6 @@
 /** Refuses URLs that reach private, loopback, link-local or otherwise internal addresses. */
 import { nonPublicAddressKind } from "./address_policy.ts";
+import { firstLine } from "../../core/first_line.ts";
 
 /** Resolves a host name to its addresses (A and AAAA). */
 export type Resolver = (host: string) => Promise<string[]>;
@@ -65,7 +66,7 @@ export async function checkUrlAddresses(
     try {
       addresses = await options.resolve(host);
     } catch (error) {
-      return { problem: `cannot resolve ${host}: ${(error as Error).message.split("\n")[0]}` };
+      return { problem: `cannot resolve ${host}: ${firstLine(error)}` };
     }
     if (!addresses.length) return { problem: `cannot resolve ${host}` };
   }

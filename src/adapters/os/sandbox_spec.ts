@@ -19,6 +19,7 @@ import {
   socketFolders,
 } from "./sandbox.ts";
 import { realPathOrUndefined } from "../../config/quiet_stat.ts";
+import { firstLine } from "../../core/first_line.ts";
 
 /** The sandbox exec uses with this config: a program, or why there is none. */
 export function execSandbox(
@@ -72,7 +73,7 @@ function startProblem(program: SandboxProgram): string | undefined {
         })`;
       }
     } catch (error) {
-      problem = `${program.path} cannot run (${(error as Error).message.split("\n")[0]})`;
+      problem = `${program.path} cannot run (${firstLine(error)})`;
     }
     probes.set(program.path, problem);
   }

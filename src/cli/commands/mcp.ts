@@ -17,6 +17,7 @@ import {
 import type { Radar } from "../../runtime/open_radar.ts";
 import type { CliContext } from "../context.ts";
 import { jsonOptionHelp, printListing } from "../json_output.ts";
+import { firstLine } from "../../core/first_line.ts";
 
 /** Options of `radar mcp add`. */
 interface AddOptions {
@@ -167,7 +168,7 @@ async function approveWithTools(
     tools = await discoverTools(deps, approval);
   } catch (error) {
     throw new RadarError(
-      `Cannot approve ${approval.name}: ${(error as Error).message.split("\n")[0]}`,
+      `Cannot approve ${approval.name}: ${firstLine(error)}`,
     );
   }
   approvals.save({ ...approval, tools });

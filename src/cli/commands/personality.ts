@@ -10,6 +10,7 @@ import { jsonOptionHelp, printJson } from "../json_output.ts";
 import { NotFoundError, UsageError } from "../../core/errors.ts";
 import type { PersonalityDetails, PersonalitySummary } from "../../core/personality.ts";
 import { editPersonality } from "./personality_edit.ts";
+import { firstLine } from "../../core/first_line.ts";
 
 /** Registers `personality` and its subcommands. */
 export function registerPersonality(program: Command, context: CliContext): void {
@@ -52,7 +53,7 @@ export function registerPersonality(program: Command, context: CliContext): void
         try {
           text = Deno.readTextFileSync(path);
         } catch (error) {
-          throw new UsageError(`Cannot read ${path}: ${(error as Error).message.split("\n")[0]}`);
+          throw new UsageError(`Cannot read ${path}: ${firstLine(error)}`);
         }
       }
       const created = (await catalog()).create(name, { directory: options.directory, text });

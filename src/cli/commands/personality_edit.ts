@@ -7,6 +7,7 @@ import { join } from "node:path";
 import type { CliContext } from "../context.ts";
 import { RadarError, UsageError } from "../../core/errors.ts";
 import type { PersonalityCatalog, PersonalityDetails } from "../../core/personality.ts";
+import { firstLine } from "../../core/first_line.ts";
 
 /** The editor command line: $VISUAL, then $EDITOR, then vi (split on spaces, e.g. "code -w"). */
 function editorCommand(env: Record<string, string | undefined>): string[] {
@@ -36,7 +37,7 @@ export async function editPersonality(
   } catch (error) {
     Deno.removeSync(folder, { recursive: true });
     throw new UsageError(
-      `Cannot start the editor "${program}" (${(error as Error).message.split("\n")[0]}); ` +
+      `Cannot start the editor "${program}" (${firstLine(error)}); ` +
         `set VISUAL or EDITOR`,
     );
   }

@@ -15,6 +15,7 @@ import { type CheckRun, runCheckCommand } from "./check_command.ts";
 import { type CheckOutcome, checkOutcome, type RunFacts } from "./check_outcome.ts";
 import type { CheckResults } from "../../core/source_stores.ts";
 import { sha256Hex } from "../../core/bytes.ts";
+import { firstLine } from "../../core/first_line.ts";
 
 /** Sends one notification under an outbox `scope`; returns what happened, one line. */
 export type CheckNotifier = (
@@ -87,7 +88,7 @@ export class CustomChecks {
       }
       return outcome;
     } catch (error) {
-      this.#recordProblem(check, (error as Error).message.split("\n")[0]);
+      this.#recordProblem(check, firstLine(error));
       return undefined;
     }
   }
@@ -99,7 +100,7 @@ export class CustomChecks {
     try {
       result = await run(check, this.deps.files, program, signal);
     } catch (error) {
-      throw new Error(`cannot run the check: ${(error as Error).message.split("\n")[0]}`);
+      throw new Error(`cannot run the check: ${firstLine(error)}`);
     }
     const facts: RunFacts = {
       exitCode: result.timedOut || result.aborted ? undefined : result.code,

@@ -12,6 +12,7 @@ import { type CheckDependencies, isDue, recordCheckFailure } from "../source_che
 import type { Digest } from "../../core/source_ports.ts";
 import type { BackgroundBudget } from "../../core/budget.ts";
 import { type DigestWriterDependencies, writeDigest } from "./digest_writer.ts";
+import { firstLine } from "../../core/first_line.ts";
 
 /** The health row of the digests. */
 export const digestSourceName = "digests";
@@ -89,7 +90,7 @@ export class DigestJob {
       const at = deps.clock.now();
       deps.store.recordSuccess(digestSourceName, at, at);
     } catch (error) {
-      recordCheckFailure(deps, digestSourceName, 60, (error as Error).message.split("\n")[0]);
+      recordCheckFailure(deps, digestSourceName, 60, firstLine(error));
     }
     if (written && deps.embedNew) {
       const previous = this.#embedding;

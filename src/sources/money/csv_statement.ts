@@ -15,6 +15,7 @@ import { cleanStatementText, maxDescriptionChars, maxPayeeChars } from "../../co
 import { columnIndex, type CsvMapping, looksLikeHeader } from "./csv_mapping.ts";
 import { type MappedField, mappedFields } from "./csv_mapping.ts";
 import { parseStatementDate } from "./date_formats.ts";
+import { firstLine } from "../../core/first_line.ts";
 
 /** A CSV file's records and the line each ends on. */
 export interface CsvRecords {
@@ -81,7 +82,7 @@ export function readCsvRecords(text: string, delimiter: string, maxRows: number)
   } catch (error) {
     const line = (error as { lines?: number }).lines;
     throw new StatementProblem(
-      `not a readable CSV file (${(error as Error).message.split("\n")[0].slice(0, 160)})`,
+      `not a readable CSV file (${firstLine(error, 160)})`,
       typeof line === "number" ? line : undefined,
     );
   }

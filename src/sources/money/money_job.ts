@@ -14,6 +14,7 @@ import { moneySourceName, raise } from "./money_alerts_check.ts";
 import { type MoneyLedger, tickModelBatches } from "./money_ledger.ts";
 import { readStatementFile, type StatementFile } from "./statement_file.ts";
 import { type FolderFile, hasSettled, listStatementFiles } from "./statement_folder.ts";
+import { firstLine } from "../../core/first_line.ts";
 
 /** The health row of the model categoriser. */
 export const moneyCategoriesSourceName = "money categories";
@@ -48,7 +49,7 @@ export class MoneyJob {
         await this.categorize(signal);
       }
     } catch (error) {
-      deps.logger.warn("money job failed", { error: (error as Error).message.split("\n")[0] });
+      deps.logger.warn("money job failed", { error: firstLine(error) });
     }
   }
 
@@ -61,7 +62,7 @@ export class MoneyJob {
     } catch (error) {
       const reason = error instanceof Deno.errors.NotFound
         ? `the folder ${deps.folder} does not exist`
-        : `cannot read ${deps.folder}: ${(error as Error).message.split("\n")[0]}`;
+        : `cannot read ${deps.folder}: ${firstLine(error)}`;
       recordCheckFailure(deps, moneySourceName, deps.money.check_every_minutes, reason);
       return { imported: 0, failed: 0 };
     }
@@ -117,7 +118,7 @@ export class MoneyJob {
         // Storage trouble or a bug, not the file: try it again on the next scan.
         deps.logger.warn("statement import failed", {
           file: file.name,
-          error: (error as Error).message.split("\n")[0],
+          error: firstLine(error),
         });
         return "retry";
       }
@@ -127,7 +128,7 @@ export class MoneyJob {
 
   #fail(file: FolderFile, hash: string, error: unknown): "failed" {
     const { deps } = this;
-    const message = (error as Error).message.split("\n")[0];
+    const message = firstLine(error);
     const at = deps.clock.now();
     deps.transaction(() => {
       deps.moneyStore.recordFailedImport({
@@ -165,7 +166,7 @@ export class MoneyJob {
         deps,
         moneyCategoriesSourceName,
         deps.money.check_every_minutes,
-        (error as Error).message.split("\n")[0],
+        firstLine(error),
       );
     }
   }

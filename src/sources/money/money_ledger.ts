@@ -26,6 +26,7 @@ import { zonedParts } from "../../core/zoned_time.ts";
 import type { EventSink } from "../source_checks.ts";
 import { categorizeWithModel } from "./model_categorizer.ts";
 import { importStatementFile, type StatementRequest } from "./statement_import.ts";
+import { firstLine } from "../../core/first_line.ts";
 
 /** What the ledger needs. */
 export interface MoneyLedgerDependencies {
@@ -88,7 +89,7 @@ export class MoneyLedger implements MoneyBook {
       try {
         summary.byModel = (await this.categorizePending(signal)).categorized;
       } catch (error) {
-        summary.modelProblem = (error as Error).message.split("\n")[0];
+        summary.modelProblem = firstLine(error);
         deps.logger.warn("money categories: the model failed", { error: summary.modelProblem });
       }
     }

@@ -6,6 +6,7 @@
 import { createHash } from "node:crypto";
 import { basename } from "node:path";
 import { type StatementFormat, StatementProblem } from "../../core/money.ts";
+import { firstLine } from "../../core/first_line.ts";
 
 /** A statement file read into memory. */
 export interface StatementFile {
@@ -24,7 +25,7 @@ export async function readStatementFile(path: string, maxBytes: number): Promise
     throw new StatementProblem(
       error instanceof Deno.errors.NotFound
         ? "no such file"
-        : `cannot read it (${(error as Error).message.split("\n")[0]})`,
+        : `cannot read it (${firstLine(error)})`,
     );
   }
   if (!info.isFile) throw new StatementProblem("not a file");

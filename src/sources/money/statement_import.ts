@@ -33,6 +33,7 @@ import {
 } from "./statement_accounts.ts";
 import { decodeText, readStatementFile, statementFormat } from "./statement_file.ts";
 import type { StatementFile } from "./statement_file.ts";
+import { firstLine } from "../../core/first_line.ts";
 
 /** What importing needs. */
 export interface StatementImportDependencies {
@@ -69,7 +70,7 @@ function importFailure(fileName: string, problem: unknown): UsageError {
 function fileProblem(error: unknown): never {
   if (error instanceof StatementProblem || error instanceof UsageError) throw error;
   throw new StatementProblem(
-    `unreadable (${(error as Error).message.split("\n")[0].slice(0, 120)})`,
+    `unreadable (${firstLine(error, 120)})`,
   );
 }
 

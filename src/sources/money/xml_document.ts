@@ -5,6 +5,7 @@
  */
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { StatementProblem } from "../../core/money.ts";
+import { firstLine } from "../../core/first_line.ts";
 
 /** A parsed element: text under "#text", attributes under "@Name", children by name. */
 // deno-lint-ignore no-explicit-any
@@ -28,7 +29,7 @@ export function parseStatementXml(xml: string, arrays: readonly string[]): XmlNo
     valid = XMLValidator.validate(xml);
   } catch (error) {
     throw new StatementProblem(
-      `unreadable XML (${(error as Error).message.split("\n")[0].slice(0, 120)})`,
+      `unreadable XML (${firstLine(error, 120)})`,
     );
   }
   if (valid !== true) {
@@ -52,7 +53,7 @@ export function parseStatementXml(xml: string, arrays: readonly string[]): XmlNo
   } catch (error) {
     // Nesting past the parser's limit and the like: the file is bad, not Radar.
     throw new StatementProblem(
-      `unreadable XML (${(error as Error).message.split("\n")[0].slice(0, 120)})`,
+      `unreadable XML (${firstLine(error, 120)})`,
     );
   }
 }
