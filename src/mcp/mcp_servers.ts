@@ -225,7 +225,11 @@ function connectionFor(
     onToolsListed,
     // Its stderr may echo the variables it was given: they are masked like Radar's own secrets.
     explain: (error, transport) =>
-      explainStdioFailure(error, transport as unknown as ProcessReport, { hidden, secrets }),
+      explainStdioFailure(error, transport as unknown as ProcessReport, {
+        hidden,
+        secrets,
+        command: approval.command,
+      }),
     // Computed again at every start: what home holds (and so what is hidden) changes.
     open: async () => {
       const launch = sandboxLaunch(deps, approval);
