@@ -127,8 +127,10 @@ export class TaskRunner implements TickJob {
 
   async #runDue(task: TaskRecord, now: Date, signal: AbortSignal): Promise<void> {
     const { deps } = this;
-    const action = dueAction(new Date(task.nextRunAt!), now, task.catchUp);
-    const next = nextRunAfter(task, now, deps.timeZone);
+    const dueAt = new Date(task.nextRunAt!);
+    const action = dueAction(dueAt, now, task.catchUp);
+    // On the schedule's own grid (the due time just reached), not counted from this tick.
+    const next = nextRunAfter(task, now, deps.timeZone, dueAt);
     if (next !== undefined && !isValidDate(next)) {
       throw new Error(`its schedule "${task.schedule}" gives no valid next run`);
     }
