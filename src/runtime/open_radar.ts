@@ -172,6 +172,7 @@ export function openRadar(options: RadarOptions): Radar {
     readTextFile: readTextFileIfExists,
   });
   const { config, dataDir } = loaded;
+  options.adjustConfig?.(config, dataDir);
   // The one set of secrets: the config's, and each one read later (passwords, key commands).
   const secrets = new Secrets(configSecretValues(config));
   const { clock, logger } = runtimeLogging(config, options, secrets);

@@ -3,6 +3,7 @@ import type { ChatModel } from "../core/chat_model.ts";
 import type { Clock } from "../core/ports.ts";
 import type { Resolver } from "../adapters/network/network_guard.ts";
 import type { ProcessIdentity } from "./scheduled_work.ts";
+import type { RadarConfig } from "../config/schema.ts";
 
 /** How to open Radar. */
 export interface RadarOptions {
@@ -28,4 +29,9 @@ export interface RadarOptions {
    * dashboard says so; every other command refuses with one line).
    */
   openDamaged?: boolean;
+  /**
+   * Changes the loaded config before anything is built from it (`radar status`: the values the
+   * running daemon uses for the keys it has not applied yet).
+   */
+  adjustConfig?: (config: RadarConfig, dataDir: string) => void;
 }

@@ -12,6 +12,7 @@ import {
   watchConfigFile,
 } from "../../src/daemon/config_watch.ts";
 import { configStateLines } from "../../src/cli/commands/daemon_status.ts";
+import { budgetStatusLines } from "../../src/cli/commands/budget_status.ts";
 import { withTestDaemon } from "../helpers/test_radar.ts";
 import { createRadarHome, runRadar, startRadarServe } from "../helpers/radar_process.ts";
 
@@ -81,6 +82,63 @@ Deno.test("radar serve notices a hand edit of its radar.yaml and radar status na
     assert.match(status, /restart needed to apply .*radar\.yaml: web\.auth_token \(radar stop/);
     const log = Deno.readTextFileSync(join(radar.dataDir, "logs", "radar.log"));
     assert.match(log, /radar\.yaml changed.*heartbeat\.interval_minutes/);
+  } finally {
+    await serving.stop();
+    radar.remove();
+  }
+});
+
+Deno.test("a hand edit of budget: applies at once: the daemon pauses when radar status says PAUSED", async () => {
+  await withTestDaemon({ yaml: baseYaml }, async ({ runtime, dir, clock }) => {
+    const watch = watchConfigFile(runtime, {
+      env: { HOME: dir, RADAR_DATA_DIR: join(dir, "data") },
+      cwd: dir,
+    });
+    runtime.budget.spent(
+      "summary",
+      { promptTokens: 400, completionTokens: 100 },
+      clock.now(),
+      "a summary",
+    );
+    assert.equal(runtime.budget.pausedFor({ kind: "heartbeat" }), undefined, "no limit yet");
+    Deno.writeTextFileSync(
+      join(dir, "radar.yaml"),
+      `${baseYaml}budget:\n  daily_tokens: 300\n  task_daily_tokens: 50\n`,
+    );
+    watch.check();
+    assert.deepEqual(readConfigState(runtime.dataDir, runtime.process.pid)?.restartKeys, []);
+    assert.match(
+      runtime.budget.pausedFor({ kind: "heartbeat" }) ?? "not paused",
+      /^paused by the budget: /,
+      "the running daemon pauses, as the status line says",
+    );
+    assert.match(budgetStatusLines(runtime)[0], /^budget: {4}PAUSED/);
+    await runtime.budget.sent();
+  });
+});
+
+Deno.test("radar status shows a key that needs a restart as the daemon runs it, not as the file says", async () => {
+  const radar = createRadarHome(baseYaml);
+  const inbox = join(radar.home, "inbox");
+  Deno.mkdirSync(inbox);
+  const serving = await startRadarServe(radar);
+  try {
+    Deno.writeTextFileSync(
+      radar.configPath,
+      `${baseYaml}watchers:\n  - path: "${inbox}"\n    pattern: "*.pdf"\n    action: "new_pdf"\n`,
+    );
+    const deadline = performance.now() + 20_000;
+    let status = "";
+    while (performance.now() < deadline) {
+      status = (await runRadar(radar.home, ["status"], {
+        env: { RADAR_CONFIG: radar.configPath, RADAR_LLM_BASE_URL: "http://127.0.0.1:9" },
+      })).stdout;
+      if (/restart needed/.test(status)) break;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    assert.match(status, /restart needed to apply .*radar\.yaml: watchers \(radar stop/);
+    assert.match(status, /^watchers: {2}none/m, "the daemon watches nothing yet");
+    assert.ok(!status.includes(`${inbox} *.pdf`), status);
   } finally {
     await serving.stop();
     radar.remove();
