@@ -25,6 +25,15 @@ export interface ChangeNoticeParts {
   enabled: () => boolean;
 }
 
+/** The command line that undoes the changes `ids` (oldest first), with their real ids. */
+export function undoLine(ids: readonly number[]): string {
+  const undo = (id: number) => `radar undo ${id}`;
+  if (ids.length <= maxButtons) return `Undo: ${ids.map(undo).join(" · ")}`;
+  return `Undo: ${undo(ids[0])} … ${
+    undo(ids.at(-1)!)
+  } (one at a time; radar undo --list shows them)`;
+}
+
 /** Tells the user what a run changed (see the module comment). */
 export class ChangeNotices {
   constructor(private readonly parts: ChangeNoticeParts) {}
@@ -55,7 +64,7 @@ export class ChangeNotices {
       message: mask(
         [
           ...changes.map((entry) => `#${entry.id} ${describeChange(entry, display)}`),
-          "Undo: radar undo ID",
+          undoLine(changes.map((entry) => entry.id)),
         ]
           .join("\n"),
       ),

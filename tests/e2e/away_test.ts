@@ -166,6 +166,7 @@ Deno.test("Always allow: the next PDF is filed unattended, with no approval", as
     // Nobody was asked; one notice says what changed, with its Undo button.
     const told = home.notices().slice(sentBefore);
     assert.deepEqual(told.map((notice) => notice.title), ["Radar changed 1 file"]);
+    assert.match(told[0].message as string, /\nUndo: radar undo 2$/, "the change's own id");
     assert.deepEqual((told[0].actions as Array<{ label: string }>).map((a) => a.label), ["Undo"]);
     assert.equal(radar.grants.list()[0].uses, 1);
 

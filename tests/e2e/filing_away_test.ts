@@ -143,7 +143,7 @@ Deno.test("with standing grants a comic and a PDF are tagged and filed unattende
       [
         `#1 move ${comicPath} → ~/${comicFiled}`,
         `#2 move ~/Downloads/scan_0042.pdf → ~/${pdfFiled}`,
-        "Undo: radar undo ID",
+        "Undo: radar undo 1 · radar undo 2",
       ].join("\n"),
     );
     const buttons = notice.actions as Array<{ label: string; url: string; method: string }>;
