@@ -22,6 +22,9 @@ export type ToolOutput = string | ToolResult;
 /** The kind of conversation a run belongs to. */
 export type ConversationKind = "chat" | "ask" | "heartbeat" | "task";
 
+/** A command that runs tools itself, outside any conversation (the journal names it). */
+export type CommandOrigin = "library scan";
+
 /**
  * The self-contained action a question is about, when the call's own arguments would not do it
  * again (a browser click that submits is stored as one `submit` with the page, fields and
@@ -56,6 +59,8 @@ export interface ToolContext {
   sideEffects?: SideEffectLog;
   /** Set when the user's yes to a pending approval runs this call (the journal records it). */
   approvalId?: number;
+  /** The command that made this call outside any conversation (recorded instead of `kind`). */
+  origin?: CommandOrigin;
 }
 
 /** Result of validating a tool's arguments. */
