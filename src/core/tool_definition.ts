@@ -27,41 +27,11 @@ const omittedSchemaKeys = new Set([
   "propertyNames",
 ]);
 
-/**
- * Metadata for a parameter a tool accepts but does not offer (`.meta(unoffered)`): an argument
- * models send on their own (ntfy's `tags`) is used instead of dropped, at no token cost.
- */
-export const unoffered = { unoffered: true } as const;
-
-function isUnoffered(schema: unknown): boolean {
-  return typeof schema === "object" && schema !== null &&
-    (schema as Record<string, unknown>).unoffered === true;
-}
-
-/** An object schema without its unoffered properties (and their `required` entries). */
-function withoutUnoffered(value: Record<string, unknown>): Record<string, unknown> {
-  const properties = value.properties as Record<string, unknown> | undefined;
-  if (!properties || !Object.values(properties).some(isUnoffered)) return value;
-  const kept = Object.entries(properties).filter(([, schema]) => !isUnoffered(schema));
-  const names = new Set(kept.map(([name]) => name));
-  const required = Array.isArray(value.required)
-    ? value.required.filter((name) => names.has(name))
-    : undefined;
-  return {
-    ...value,
-    properties: Object.fromEntries(kept),
-    ...(required ? { required } : {}),
-  };
-}
-
 function stripNoise(value: unknown, names = false): unknown {
   if (Array.isArray(value)) return value.map((item) => stripNoise(item));
   if (value && typeof value === "object") {
     const out: Record<string, unknown> = {};
-    const offered = names ? value as Record<string, unknown> : withoutUnoffered(
-      value as Record<string, unknown>,
-    );
-    for (const [key, inner] of Object.entries(offered)) {
+    for (const [key, inner] of Object.entries(value as Record<string, unknown>)) {
       // Keys of `properties` are parameter names (a parameter may be called "default").
       if (names) {
         out[key] = stripNoise(inner);
