@@ -12,6 +12,7 @@ import {
   type McpApproval,
   type McpApprovals,
   toolChanges,
+  toolChangesKey,
 } from "./approval.ts";
 import { guardedMcpFetch } from "./http_guard.ts";
 import { mcpTools } from "./mcp_tools.ts";
@@ -101,6 +102,11 @@ export type McpDependencies = FileAccessDependencies & {
   fetch?: typeof fetch;
   /** Warnings (a server whose tools changed); none when absent. */
   warn?: (line: string) => void;
+  /**
+   * Tells the person once per `scope` (a notification through the outbox): a server whose tools
+   * changed since approval, with what to run to look and approve again. None when absent.
+   */
+  tell?: (scope: string, title: string, message: string) => void;
   /** The known secrets, masked in what a failing server printed (absent: none known). */
   secrets?: Pick<Secrets, "known">;
 };
@@ -141,6 +147,12 @@ export function mcpToolSource(
         `MCP server ${approval.name} changed its tools since approval (${
           changes.join(", ")
         }); only unchanged approved tools are offered (radar mcp approve ${approval.name})`,
+      );
+      deps.tell?.(
+        `mcp:${approval.name}:tools:${toolChangesKey(changes)}`,
+        `MCP server ${approval.name} changed its tools`,
+        `${changes.join(", ")} since you approved it: Radar no longer runs the changed ones. ` +
+          `To look at them and approve again: radar mcp approve ${approval.name}`,
       );
     };
     const connection = connectionFor(deps, approval, compare);

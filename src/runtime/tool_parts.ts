@@ -4,6 +4,8 @@
  * follow when the plugin system starts.
  */
 import type { Logger } from "../core/ports.ts";
+import { notifyOnce } from "../core/notifier.ts";
+import { firstLine } from "../core/first_line.ts";
 import type { ToolRegistry } from "../core/tool_registry.ts";
 import type { McpApprovals } from "../mcp/approval.ts";
 import type { McpToolSource } from "../mcp/mcp_servers.ts";
@@ -29,6 +31,15 @@ export function registerTools(
       cwd: deps.cwd,
       fetch: deps.fetch,
       secrets: deps.secrets,
+      // A server whose tools changed since approval: the person hears of it once per change.
+      tell: (scope, title, message) => {
+        notifyOnce(
+          deps.notifier,
+          deps.sideEffectLog?.(scope),
+          { title, message, priority: "default" },
+          AbortSignal.timeout(30_000),
+        ).catch((error) => mcp.logger.warn(`MCP notice not sent: ${firstLine(error)}`));
+      },
     },
     mcp.approvals,
     mcp.logger,
