@@ -47,8 +47,8 @@ const attempts: string[][] = [
   ["restore", "/tmp/radar-backup-with-approved-evil-plugin.tar.gz"],
 ];
 
-Deno.test("every control command exists in the command tree and has an attempt here", () => {
-  const program = buildProgram({ io: memoryIo({}) } as unknown as CliContext);
+Deno.test("every control command exists in the command tree and has an attempt here", async () => {
+  const program = await buildProgram({ io: memoryIo({}) } as unknown as CliContext);
   const paths: string[] = [];
   const visit = (command: Command) => {
     paths.push(commandPath(command));

@@ -43,7 +43,7 @@ Deno.test("the binary embeds the worker bootstrap, every subprocess entry and th
   ) assert.ok(includes.includes(path), path);
 });
 
-Deno.test("no module is imported by a run-time URL: main.ts reaches the CLI, daemon and dashboard statically", async () => {
+Deno.test("no module is imported by a run-time URL: main.ts reaches the CLI, daemon and dashboard through literal imports", async () => {
   const output = await new Deno.Command(Deno.execPath(), {
     args: ["info", "--json", "main.ts"],
     cwd: new URL("../../", import.meta.url),
