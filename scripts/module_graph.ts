@@ -28,10 +28,14 @@ export interface ModuleGraph {
   redirects: Record<string, string>;
 }
 
-/** `deno info --json entry`, run in `cwd` (the project folder). */
-export async function moduleGraph(entry: string, cwd: string | URL): Promise<ModuleGraph> {
+/** `deno info --json [flags] entry`, run in `cwd` (the project folder). */
+export async function moduleGraph(
+  entry: string,
+  cwd: string | URL,
+  flags: string[] = [],
+): Promise<ModuleGraph> {
   const output = await new Deno.Command(Deno.execPath(), {
-    args: ["info", "--json", entry],
+    args: ["info", "--json", ...flags, entry],
     cwd,
     stdout: "piped",
     stderr: "piped",

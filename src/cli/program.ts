@@ -27,7 +27,8 @@ export function commandWord(args: readonly string[]): string | undefined {
 
 /**
  * Builds the command tree: with `args`, only the command they name (a short command loads its own
- * modules, not every command's); without, or for help, completions and unknown words, all of it.
+ * modules, not every command's), none for `--version`; without, or for help, completions and
+ * unknown words, all of it.
  */
 export async function buildProgram(
   context: CliContext,
@@ -51,7 +52,13 @@ export async function buildProgram(
   // Settings above are inherited by every subcommand created below.
   const word = args && commandWord(args);
   const named = commandRegistrars.filter((registrar) => registrar.name === word);
-  const loading = named.length && word !== "completions" ? named : commandRegistrars;
+  const versionOnly = word === undefined &&
+    args?.some((arg) => arg === "-V" || arg === "--version");
+  const loading = versionOnly
+    ? []
+    : named.length && word !== "completions"
+    ? named
+    : commandRegistrars;
   const registrars = await Promise.all(loading.map((registrar) => registrar.load()));
   for (const register of registrars) register(program, context);
   return program;
@@ -66,9 +73,14 @@ export async function runCli(args: string[], rawIo: CliIo): Promise<number> {
     io,
     globals: () => program.opts<GlobalOptions>(),
     async config() {
+      // Loaded at run time (not while Deno starts): commands that never read the config skip it.
       const [{ loadConfig }, { readTextFileIfExists }] = await Promise.all([
-        import("../config/loader.ts"),
-        import("../config/config_file.ts"),
+        import(new URL("../config/loader.ts", import.meta.url).href) as Promise<
+          typeof import("../config/loader.ts")
+        >,
+        import(new URL("../config/config_file.ts", import.meta.url).href) as Promise<
+          typeof import("../config/config_file.ts")
+        >,
       ]);
       return loadConfig({
         explicitPath: context.globals().config,
@@ -78,8 +90,10 @@ export async function runCli(args: string[], rawIo: CliIo): Promise<number> {
       });
     },
     async radar(extra) {
-      // Loaded with the first command that opens Radar (`--version` and the like never do).
-      const { openRadar } = await import("../runtime/open_radar.ts");
+      // Loaded at run time by the first command that opens Radar (`--version` never does).
+      const { openRadar } = await import(
+        new URL("../runtime/open_radar.ts", import.meta.url).href
+      ) as typeof import("../runtime/open_radar.ts");
       radar ??= openRadar({
         configPath: context.globals().config,
         env: io.env,

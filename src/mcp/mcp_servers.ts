@@ -253,7 +253,10 @@ function connectionFor(
         ),
         ...(deps.secrets?.known() ?? []),
       ];
-      const { SandboxedStdioTransport } = await import("./sandboxed_stdio_transport.ts");
+      const { SandboxedStdioTransport } =
+        await (import(new URL("./sandboxed_stdio_transport.ts", import.meta.url).href) as Promise<
+          typeof import("./sandboxed_stdio_transport.ts")
+        >);
       return new SandboxedStdioTransport(launch.launch, settings.max_message_bytes);
     },
   });

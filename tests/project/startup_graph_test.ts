@@ -1,7 +1,8 @@
 /**
  * What a Radar process loads before it does its work: the static import graph (`deno info
  * --json`, type-only and dynamic imports left out) of the modules each path loads as it starts —
- * main.ts's CLI stage for every command, then the command's own registrar, then what it opens.
+ * main.ts's CLI stage for every command, then the command's own registrar, then what it opens
+ * (each loaded at run time, `import(new URL(…))`, so Deno does not read the rest while it starts).
  * Each path names what may be there, so a stray import fails here: `radar --version` loads the
  * CLI alone; the optional integrations (mail, calendar, MCP, the dashboard, single-use parsers)
  * load where they are used; `deno compile` still embeds them (the literal dynamic imports are in
@@ -9,11 +10,13 @@
  */
 import assert from "node:assert/strict";
 import { type ModuleGraph, moduleGraph, staticallyReached } from "../../scripts/module_graph.ts";
+import { runTimeImports } from "../../scripts/run_time_imports.ts";
+import { fromFileUrl } from "./file_url.ts";
 
 const root = new URL("../../", import.meta.url);
 const local = (path: string) => new URL(path, root).href;
 
-/** The modules main.ts loads for every CLI command (its literal imports in the CLI branch). */
+/** The modules main.ts loads for every CLI command (at run time, in its CLI branch). */
 const cliStage = ["main.ts", "src/cli/program.ts", "src/cli/terminal_io.ts"].concat(
   "src/adapters/inspector_signal.ts",
 );
@@ -21,23 +24,47 @@ const cliStage = ["main.ts", "src/cli/program.ts", "src/cli/terminal_io.ts"].con
 /** What each path loads as it starts: the CLI stage, the command's file, what it opens. */
 const paths: Record<string, string[]> = {
   "radar --version": cliStage,
-  "radar ask": [...cliStage, "src/cli/commands/ask.ts", "src/runtime/open_radar.ts"],
+  "radar ask": [
+    ...cliStage,
+    "src/cli/commands/ask.ts",
+    "src/config/loader.ts",
+    "src/config/config_file.ts",
+    "src/runtime/open_radar.ts",
+  ],
   "radar serve": [
     ...cliStage,
     "src/cli/commands/serve.ts",
+    "src/config/loader.ts",
+    "src/config/config_file.ts",
     "src/runtime/open_radar.ts",
     "web/server.ts",
   ],
 };
 
 let graph: Promise<ModuleGraph> | undefined;
-/** The whole graph of main.ts (dynamic imports included), asked once. */
-function mainGraph(): Promise<ModuleGraph> {
-  return graph ??= moduleGraph("main.ts", root);
+/**
+ * The graph `deno compile` embeds: main.ts and every module loaded at run time (each a root),
+ * with their static and literal dynamic imports; asked once.
+ */
+function embeddedGraph(): Promise<ModuleGraph> {
+  return graph ??= (async () => {
+    const dir = await Deno.makeTempDir({ prefix: "radar-graph-" });
+    try {
+      const roots = ["main.ts", ...runTimeImports(fromFileUrl(root))];
+      const entry = `${dir}/embedded.ts`;
+      await Deno.writeTextFile(
+        entry,
+        roots.map((path) => `import ${JSON.stringify(local(path))};\n`).join(""),
+      );
+      return await moduleGraph(entry, root, ["--config", fromFileUrl(new URL("deno.json", root))]);
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  })();
 }
 
 async function loadedBy(path: string): Promise<string[]> {
-  return [...staticallyReached(await mainGraph(), paths[path].map(local))];
+  return [...staticallyReached(await embeddedGraph(), paths[path].map(local))];
 }
 
 /** Radar's own modules of a list, as paths from the checkout. */
@@ -114,8 +141,8 @@ Deno.test("no start-up path loads mail, calendar, MCP, the dashboard's app or a 
   assert.ok(ask.some((specifier) => /^npm:\/?yaml@/.test(specifier)));
 });
 
-Deno.test("deno compile still embeds the optional modules (literal dynamic imports)", async () => {
-  const all = (await mainGraph()).modules;
+Deno.test("deno compile still embeds the optional modules (run-time and literal dynamic imports)", async () => {
+  const all = (await embeddedGraph()).modules;
   const specifiers = [
     ...all.map((module) => module.specifier),
     ...all.flatMap((module) =>

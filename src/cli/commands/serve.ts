@@ -48,12 +48,17 @@ export function registerServe(program: Command, context: CliContext): void {
           openDamaged: true,
         });
         const guard = databaseGuard(radar);
-        // Imported here: the dashboard (hono, markdown-it) is not loaded by other commands.
-        const { startDaemonWebServer } = await import("../../../web/server.ts");
+        // Loaded at run time: the dashboard (hono, markdown-it) is not loaded by other commands.
+        const { startDaemonWebServer } =
+          await (import(new URL("../../../web/server.ts", import.meta.url).href) as Promise<
+            typeof import("../../../web/server.ts")
+          >);
         // IMAP IDLE (imapflow) is imported only when an account uses it.
         const { email } = radar.config;
         const mailIdle = email.idle && email.accounts.length
-          ? (await import("../../sources/email/mail_idle_setup.ts")).mailIdleSources(
+          ? (await (import(
+            new URL("../../sources/email/mail_idle_setup.ts", import.meta.url).href
+          ) as Promise<typeof import("../../sources/email/mail_idle_setup.ts")>)).mailIdleSources(
             radar,
             context.io.env,
           )
