@@ -235,16 +235,16 @@ async function startupRatios(): Promise<BenchLine[]> {
 }
 
 async function startupGroupLines(): Promise<BenchLine[]> {
-  const { processStart, groups } = await timeStartupGroups();
+  const { processStart, groups } = await timeStartupGroups("radar ask");
   return [
     {
-      metric: "CLI start-up: an empty `deno run` (median of 5)",
+      metric: "`radar ask` start-up: an empty `deno run` (median of 5)",
       value: round(processStart, 0),
       unit: "ms",
     },
     ...groups.map((group) => ({
       metric:
-        `CLI start-up: importing ${group.group} (${group.modules} modules, after the groups above)`,
+        `\`radar ask\` start-up: importing ${group.group} (${group.modules} modules, after the groups above)`,
       value: round(group.ms),
       unit: "ms",
     })),

@@ -1,12 +1,12 @@
 /**
- * Where the CLI's start-up goes, per module group: main.ts's static graph (what every `radar`
- * command loads before its first line runs) split into groups — the npm packages, then Radar's
- * folders in layer order — and imported group after group in one fresh process, timing each
- * step (loading from Deno's cache, compiling, running the top level). A group's time is what it
- * adds to what came before. The median of several processes.
+ * Where a start-up path's time goes (`radar ask` by default: what it loads before the first
+ * model request, scripts/start_paths.ts), per module group: the npm packages, then Radar's
+ * folders in layer order, imported group after group in one fresh process, timing each step
+ * (loading from Deno's cache, compiling, running the top level). A group's time is what it adds
+ * to what came before. The median of several processes.
  */
 import { join } from "node:path";
-import { moduleGraph, staticallyReached } from "../scripts/module_graph.ts";
+import { loadedBy } from "../scripts/start_paths.ts";
 import { radarFlags } from "../tests/helpers/radar_process.ts";
 import { moduleGroup } from "./memory_breakdown.ts";
 import { denoDir } from "./soak.ts";
@@ -45,11 +45,10 @@ export interface GroupTime {
   ms: number;
 }
 
-/** The static graph of `entry` split into layer groups, each a list of specifiers. */
-export async function startupGroups(entry = "main.ts"): Promise<Map<string, string[]>> {
-  const graph = await moduleGraph(entry, root);
+/** What start-up `path` loads, split into layer groups, each a list of specifiers. */
+export async function startupGroups(path = "radar ask"): Promise<Map<string, string[]>> {
   const groups = new Map<string, string[]>(layerOrder.map((name) => [name, []]));
-  for (const specifier of staticallyReached(graph)) {
+  for (const specifier of await loadedBy(path)) {
     const name = !specifier.startsWith("file:")
       ? layerOrder[0]
       : moduleGroup(specifier).replace(/^web\/.*/, "web");
@@ -65,9 +64,10 @@ export async function startupGroups(entry = "main.ts"): Promise<Map<string, stri
  * group's median time, plus the median of the process start itself (an empty script).
  */
 export async function timeStartupGroups(
+  path = "radar ask",
   runs = 5,
 ): Promise<{ processStart: number; groups: GroupTime[] }> {
-  const groups = await startupGroups();
+  const groups = await startupGroups(path);
   const dir = Deno.makeTempDirSync({ prefix: "radar-bench-groups-" });
   try {
     const files: Array<{ name: string; path: string; modules: number }> = [];

@@ -9,63 +9,9 @@
  * the full graph).
  */
 import assert from "node:assert/strict";
-import { type ModuleGraph, moduleGraph, staticallyReached } from "../../scripts/module_graph.ts";
-import { runTimeImports } from "../../scripts/run_time_imports.ts";
-import { fromFileUrl } from "./file_url.ts";
+import { embeddedGraph, loadedBy, startPaths } from "../../scripts/start_paths.ts";
 
 const root = new URL("../../", import.meta.url);
-const local = (path: string) => new URL(path, root).href;
-
-/** The modules main.ts loads for every CLI command (at run time, in its CLI branch). */
-const cliStage = ["main.ts", "src/cli/program.ts", "src/cli/terminal_io.ts"].concat(
-  "src/adapters/inspector_signal.ts",
-);
-
-/** What each path loads as it starts: the CLI stage, the command's file, what it opens. */
-const paths: Record<string, string[]> = {
-  "radar --version": cliStage,
-  "radar ask": [
-    ...cliStage,
-    "src/cli/commands/ask.ts",
-    "src/config/loader.ts",
-    "src/config/config_file.ts",
-    "src/runtime/open_radar.ts",
-  ],
-  "radar serve": [
-    ...cliStage,
-    "src/cli/commands/serve.ts",
-    "src/config/loader.ts",
-    "src/config/config_file.ts",
-    "src/runtime/open_radar.ts",
-    "web/server.ts",
-  ],
-};
-
-let graph: Promise<ModuleGraph> | undefined;
-/**
- * The graph `deno compile` embeds: main.ts and every module loaded at run time (each a root),
- * with their static and literal dynamic imports; asked once.
- */
-function embeddedGraph(): Promise<ModuleGraph> {
-  return graph ??= (async () => {
-    const dir = await Deno.makeTempDir({ prefix: "radar-graph-" });
-    try {
-      const roots = ["main.ts", ...runTimeImports(fromFileUrl(root))];
-      const entry = `${dir}/embedded.ts`;
-      await Deno.writeTextFile(
-        entry,
-        roots.map((path) => `import ${JSON.stringify(local(path))};\n`).join(""),
-      );
-      return await moduleGraph(entry, root, ["--config", fromFileUrl(new URL("deno.json", root))]);
-    } finally {
-      await Deno.remove(dir, { recursive: true });
-    }
-  })();
-}
-
-async function loadedBy(path: string): Promise<string[]> {
-  return [...staticallyReached(await embeddedGraph(), paths[path].map(local))];
-}
 
 /** Radar's own modules of a list, as paths from the checkout. */
 function ownModules(specifiers: string[]): string[] {
@@ -125,7 +71,7 @@ Deno.test("radar --version loads main.ts and the CLI program alone: no command, 
 });
 
 Deno.test("no start-up path loads mail, calendar, MCP, the dashboard's app or a single-use parser", async () => {
-  for (const path of Object.keys(paths)) {
+  for (const path of Object.keys(startPaths)) {
     const reached = await loadedBy(path);
     for (const pattern of optional) {
       assert.deepEqual(
