@@ -70,6 +70,65 @@ Deno.test("radar --version loads main.ts and the CLI program alone: no command, 
   ]);
 });
 
+/**
+ * What `radar ask` and `radar serve` may load: their own command (no other command's file), the
+ * dashboard's server but not its pages (serve), no daemon code in ask, no eval; and at most so
+ * many of Radar's modules (each is ~75 KB of an idle daemon's RSS): a stray import fails here.
+ * The ceilings come down as the composition root builds features on first use.
+ */
+const allowed: Record<string, { cli: string[]; web: string[]; ceiling: number }> = {
+  "radar ask": {
+    cli: [
+      "src/cli/commands/ask.ts",
+      "src/cli/commands/index.ts",
+      "src/cli/control_commands.ts",
+      "src/cli/json_output.ts",
+      "src/cli/line_editor.ts",
+      "src/cli/program.ts",
+      "src/cli/progress.ts",
+      "src/cli/run_turn.ts",
+      "src/cli/terminal_io.ts",
+    ],
+    web: [],
+    ceiling: 406,
+  },
+  "radar serve": {
+    cli: [
+      "src/cli/arguments.ts",
+      "src/cli/commands/index.ts",
+      "src/cli/commands/serve.ts",
+      "src/cli/control_commands.ts",
+      "src/cli/line_editor.ts",
+      "src/cli/program.ts",
+      "src/cli/terminal_io.ts",
+    ],
+    web: [
+      "web/bind_policy.ts",
+      "web/config_file.ts",
+      "web/daemon_view.ts",
+      "web/dashboard_token.ts",
+      "web/login_codes.ts",
+      "web/logs_view.ts",
+      "web/runtime_dependencies.ts",
+      "web/server.ts",
+    ],
+    ceiling: 428,
+  },
+};
+
+Deno.test("radar ask and radar serve load their own command, no other, and at most their ceiling of modules", async () => {
+  for (const [path, expected] of Object.entries(allowed)) {
+    const own = ownModules(await loadedBy(path));
+    assert.deepEqual(own.filter((module) => module.startsWith("src/cli/")), expected.cli, path);
+    assert.deepEqual(own.filter((module) => module.startsWith("web/")), expected.web, path);
+    assert.deepEqual(own.filter((module) => module.startsWith("src/eval/")), [], path);
+    if (path === "radar ask") {
+      assert.deepEqual(own.filter((module) => module.startsWith("src/daemon/")), [], path);
+    }
+    assert.ok(own.length <= expected.ceiling, `${path} loads ${own.length} of Radar's modules`);
+  }
+});
+
 Deno.test("no start-up path loads mail, calendar, MCP, the dashboard's app or a single-use parser", async () => {
   for (const path of Object.keys(startPaths)) {
     const reached = await loadedBy(path);
