@@ -13,6 +13,7 @@
  */
 import { join } from "node:path";
 import type { BenchLine, BenchSuite } from "./index.ts";
+import { firstRequestServer } from "./model_server.ts";
 import { radarEnvironment, radarFlags } from "../tests/helpers/radar_process.ts";
 import { daemonV8Flags } from "../src/daemon/daemon_command.ts";
 import { freePort, inspect } from "./inspector.ts";
@@ -153,20 +154,10 @@ async function idleMemory(): Promise<BenchLine[]> {
 
 async function startupRatios(): Promise<BenchLine[]> {
   const dir = Deno.makeTempDirSync({ prefix: "radar-bench-lean-start-" });
-  let arrived = Promise.withResolvers<number>();
-  const server = Deno.serve(
-    { hostname: "127.0.0.1", port: 0, onListen: () => {} },
-    async (request) => {
-      const path = new URL(request.url).pathname;
-      await request.text();
-      if (path === "/api/chat") arrived.resolve(performance.now());
-      if (path === "/api/show") return Response.json({ model_info: { "x.context_length": 8192 } });
-      return Response.json({ message: { role: "assistant", content: "ok" }, done: true });
-    },
-  );
+  const server = firstRequestServer();
   try {
     const env = radarEnvironment(dir, {
-      RADAR_LLM_BASE_URL: `http://127.0.0.1:${server.addr.port}`,
+      RADAR_LLM_BASE_URL: server.url,
     });
     const radar = (args: string[]) =>
       new Deno.Command(Deno.execPath(), {
@@ -186,10 +177,10 @@ async function startupRatios(): Promise<BenchLine[]> {
       return performance.now() - started;
     };
     const timeFirstRequest = async (command: Deno.Command) => {
-      arrived = Promise.withResolvers<number>();
+      const arrived = server.nextChat();
       const started = performance.now();
       const child = command.spawn();
-      const at = await arrived.promise;
+      const at = await arrived;
       await child.status;
       return at - started;
     };
@@ -229,7 +220,7 @@ async function startupRatios(): Promise<BenchLine[]> {
     }
     return lines;
   } finally {
-    await server.shutdown();
+    await server.close();
     Deno.removeSync(dir, { recursive: true });
   }
 }

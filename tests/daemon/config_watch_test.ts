@@ -14,9 +14,28 @@ import {
 import { configStateLines } from "../../src/cli/commands/daemon_status.ts";
 import { budgetStatusLines } from "../../src/cli/commands/budget_status.ts";
 import { withTestDaemon } from "../helpers/test_radar.ts";
-import { createRadarHome, runRadar, startRadarServe } from "../helpers/radar_process.ts";
+import {
+  createRadarHome,
+  type RadarHome,
+  runRadar,
+  startRadarServe,
+} from "../helpers/radar_process.ts";
 
 const baseYaml = `radar:\n  timezone: "UTC"\nheartbeat:\n  interval_minutes: 15\n`;
+
+/** `radar status` once the running daemon noticed the edit (it names a restart), or after 20 s. */
+async function statusOnceNoticed(radar: RadarHome): Promise<string> {
+  const deadline = performance.now() + 20_000;
+  let status = "";
+  while (performance.now() < deadline) {
+    status = (await runRadar(radar.home, ["status"], {
+      env: { RADAR_CONFIG: radar.configPath, RADAR_LLM_BASE_URL: "http://127.0.0.1:9" },
+    })).stdout;
+    if (/restart needed/.test(status)) break;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return status;
+}
 
 Deno.test("a hand edit of radar.yaml applies its live keys and names the ones needing a restart", async () => {
   await withTestDaemon({ yaml: baseYaml }, ({ runtime, dir }) => {
@@ -70,15 +89,7 @@ Deno.test("radar serve notices a hand edit of its radar.yaml and radar status na
       radar.configPath,
       `${baseYaml.replace("15", "45")}web:\n  auth_token: "a-long-enough-dashboard-token-123"\n`,
     );
-    const deadline = performance.now() + 20_000;
-    let status = "";
-    while (performance.now() < deadline) {
-      status = (await runRadar(radar.home, ["status"], {
-        env: { RADAR_CONFIG: radar.configPath, RADAR_LLM_BASE_URL: "http://127.0.0.1:9" },
-      })).stdout;
-      if (/restart needed/.test(status)) break;
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
+    const status = await statusOnceNoticed(radar);
     assert.match(status, /restart needed to apply .*radar\.yaml: web\.auth_token \(radar stop/);
     const log = Deno.readTextFileSync(join(radar.dataDir, "logs", "radar.log"));
     assert.match(log, /radar\.yaml changed.*heartbeat\.interval_minutes/);
@@ -127,15 +138,7 @@ Deno.test("radar status shows a key that needs a restart as the daemon runs it, 
       radar.configPath,
       `${baseYaml}watchers:\n  - path: "${inbox}"\n    pattern: "*.pdf"\n    action: "new_pdf"\n`,
     );
-    const deadline = performance.now() + 20_000;
-    let status = "";
-    while (performance.now() < deadline) {
-      status = (await runRadar(radar.home, ["status"], {
-        env: { RADAR_CONFIG: radar.configPath, RADAR_LLM_BASE_URL: "http://127.0.0.1:9" },
-      })).stdout;
-      if (/restart needed/.test(status)) break;
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
+    const status = await statusOnceNoticed(radar);
     assert.match(status, /restart needed to apply .*radar\.yaml: watchers \(radar stop/);
     assert.match(status, /^watchers: {2}none/m, "the daemon watches nothing yet");
     assert.ok(!status.includes(`${inbox} *.pdf`), status);
