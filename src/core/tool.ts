@@ -84,6 +84,12 @@ export interface Tool extends ToolSpec {
    */
   effect?: EffectDeclaration;
   /**
+   * Where a call sends data, as origins (`https://host[:port]`), when the arguments alone do not
+   * say it (the browser's `fill` sends to the page open in the conversation). The run guard's rule
+   * on private data reads them; a declaration that throws declares nowhere it could check.
+   */
+  destinations?: (args: unknown, call: { conversationId?: number }) => string[];
+  /**
    * The arguments "Always allow…" suggests patterns for (absent: every short one). The browser
    * names action and url: a grant is for a site's forms, not for one selector.
    */

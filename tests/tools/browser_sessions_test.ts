@@ -41,16 +41,25 @@ class StandInBrowser implements WebBrowser {
   start(_limits: SessionLimits): Promise<BrowserSession> {
     this.started++;
     let closed = false;
-    const notes = { refused: [], popupsClosed: 0, dialogs: [], downloadsRefused: 0, unsent: [] };
+    const notes = {
+      refused: [],
+      popupsClosed: 0,
+      dialogs: [],
+      downloadsRefused: 0,
+      unsent: [],
+      fenced: [],
+      fence: [],
+    };
     const countClose = () => this.closed++;
     return Promise.resolve({
       open: () => Promise.resolve(blank),
       view: () => Promise.resolve(blank),
       url: () => blank.url,
+      mayReach: () => true,
       inspect: () => Promise.reject(new Error("unused")),
       fill: () => Promise.reject(new Error("unused")),
       click: () => Promise.reject(new Error("unused")),
-      release: () => Promise.resolve(blank),
+      release: () => Promise.resolve({ held: [], sent: [], view: blank }),
       drop: () => Promise.resolve(),
       screenshot: () => Promise.resolve(new Uint8Array([1, 2, 3])),
       takeNotes: () => notes,
