@@ -7,11 +7,17 @@
 import { Hono } from "hono";
 import type { Context } from "hono";
 import type { RouteContext } from "../app.tsx";
-import { throttled } from "../middleware/auth.ts";
+import { signedIn, throttled } from "../middleware/auth.ts";
 import { outcomeLine } from "../../src/application/approvals.ts";
 import { field, parseId, redirectAfterPost, renderPage } from "../render.tsx";
 import { Notice, Unavailable } from "../views/layout.tsx";
-import { AlwaysAllowForm, ApprovalCard, ChangeList, GrantTable } from "../views/approvals.tsx";
+import {
+  ActPage,
+  AlwaysAllowForm,
+  ApprovalCard,
+  ChangeList,
+  GrantTable,
+} from "../views/approvals.tsx";
 
 const unavailable = (
   <Unavailable what="Approvals are not available here." hint="They live in `radar serve`." />
@@ -191,29 +197,29 @@ export function approvalsRoutes(context: RouteContext): Hono {
   app.get("/act/:secret", (c) => {
     if (throttle.blocked()) return throttled(c);
     const seen = deps.away?.approvals.peek(c.req.param("secret"));
+    const outside = { loggedIn: false, timesNote: context.timesNote };
     if (!seen) {
       throttle.fail();
       return renderPage(
         c,
-        { loggedIn: false },
+        outside,
         { title: "Button", status: 410 },
         <Notice kind="warning">This button has expired or was used already.</Notice>,
       );
     }
+    const { action, target } = seen.capability;
+    const record = action === "undo" ? undefined : deps.away!.approvals.show(target);
     return renderPage(
       c,
-      { loggedIn: false },
+      outside,
       { title: "Radar" },
-      <form method="post" class="stack">
-        <p>{seen.summary}</p>
-        <button type="submit">
-          {seen.capability.action === "approve"
-            ? "Approve"
-            : seen.capability.action === "deny"
-            ? "Deny"
-            : "Undo"}
-        </button>
-      </form>,
+      <ActPage
+        action={action}
+        record={record}
+        summary={seen.summary}
+        loggedIn={signedIn(c)}
+        timeZone={context.timeZone()}
+      />,
     );
   });
 
@@ -227,7 +233,7 @@ export function approvalsRoutes(context: RouteContext): Hono {
     if ((c.req.header("accept") ?? "").includes("text/html")) {
       return renderPage(
         c,
-        { loggedIn: false },
+        { loggedIn: false, timesNote: context.timesNote },
         { title: "Radar", status },
         <Notice kind={result.ok ? "info" : "warning"}>{result.text}</Notice>,
       );

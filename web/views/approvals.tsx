@@ -5,10 +5,11 @@
  */
 import type { ApprovalRecord, StandingGrant } from "../../src/core/approvals.ts";
 import type { JournalEntry } from "../../src/core/action_journal.ts";
-import { formatTime, prettyArguments, truncate } from "./format.ts";
+import { formatTime, truncate } from "./format.ts";
+import { ApprovalCall } from "./approval_call.tsx";
 import { TableHead } from "./table_head.tsx";
 
-/** One approval as a card; pending ones carry their three buttons. */
+/** One approval as a card: the whole call; pending ones carry their three buttons. */
 export function ApprovalCard(
   props: { record: ApprovalRecord; compact?: boolean; timeZone: string | undefined },
 ) {
@@ -20,7 +21,7 @@ export function ApprovalCard(
         <a href={`/approvals/${record.id}`}>#{record.id}</a> {record.tool}{" "}
         <span class={`badge ${record.state}`}>{record.state}</span>
       </h3>
-      <pre class="code">{truncate(record.summary ?? prettyArguments(record.arguments), props.compact ? 400 : 4000)}</pre>
+      <ApprovalCall record={record} />
       {record.hasScreenshot && !props.compact
         ? (
           <img
@@ -34,7 +35,7 @@ export function ApprovalCard(
         <dt>why</dt>
         <dd>
           <ul class="plain">
-            {record.reasons.map((reason, index) => <li key={index}>{truncate(reason, 300)}</li>)}
+            {record.reasons.map((reason, index) => <li key={index}>{reason}</li>)}
           </ul>
         </dd>
         <dt>run</dt>
@@ -53,7 +54,9 @@ export function ApprovalCard(
         <dd>{record.untrustedSources.join(", ") || "nothing from outside"}</dd>
         <dt>{pending ? "expires" : "decided"}</dt>
         <dd>
-          {formatTime(pending ? record.expiresAt : record.decidedAt, props.timeZone)}
+          {formatTime(pending ? record.expiresAt : record.decidedAt, props.timeZone, {
+            zone: true,
+          })}
           {record.decidedVia ? ` (${record.decidedVia})` : ""}
         </dd>
         {record.result
@@ -68,10 +71,10 @@ export function ApprovalCard(
       {pending
         ? (
           <div class="actions">
-            <form method="post" action={`/approvals/${record.id}/approve`} class="inline">
+            <form method="post" action={`/approvals/${record.id}/approve`}>
               <button type="submit">Approve</button>
             </form>
-            <form method="post" action={`/approvals/${record.id}/deny`} class="inline">
+            <form method="post" action={`/approvals/${record.id}/deny`}>
               <button type="submit" class="secondary">Deny</button>
             </form>
             <a href={`/approvals/${record.id}/always`} class="button-link">Always allow…</a>
@@ -79,6 +82,54 @@ export function ApprovalCard(
         )
         : null}
     </article>
+  );
+}
+
+/**
+ * The page a notice's button opens (`/act/SECRET`): what the button does and a form that does it.
+ * The whole call only to a browser logged in to the dashboard (the button's URL travels through
+ * the notification server); to anyone else the tool, why, and the expiry.
+ */
+export function ActPage(
+  props: {
+    action: "approve" | "deny" | "undo";
+    /** The approval an approve or deny button is for. */
+    record?: ApprovalRecord;
+    /** What an undo button does, or a line for an approval. */
+    summary: string;
+    loggedIn: boolean;
+    timeZone: string | undefined;
+  },
+) {
+  const { record } = props;
+  const label = props.action === "approve" ? "Approve" : props.action === "deny" ? "Deny" : "Undo";
+  return (
+    <form method="post" class="stack act">
+      {record
+        ? (
+          <>
+            <h2>
+              {label} #{record.id}: {record.tool}
+            </h2>
+            {props.loggedIn ? <ApprovalCall record={record} /> : (
+              <p class="muted">
+                <a href={`/approvals/${record.id}`}>Log in to see the whole call</a>{" "}
+                before you decide.
+              </p>
+            )}
+            <dl class="facts">
+              <dt>why</dt>
+              <dd>{record.reasons.join("; ")}</dd>
+              <dt>expires</dt>
+              <dd>{formatTime(record.expiresAt, props.timeZone, { zone: true })}</dd>
+            </dl>
+          </>
+        )
+        : <p>{props.summary}</p>}
+      <button type="submit" class={props.action === "approve" ? undefined : "secondary"}>
+        {label}
+      </button>
+    </form>
   );
 }
 
