@@ -101,6 +101,19 @@ export interface SessionNotes {
   fence: string[];
 }
 
+/** Notes of a session where nothing happened yet. */
+export function emptySessionNotes(): SessionNotes {
+  return {
+    refused: [],
+    popupsClosed: 0,
+    dialogs: [],
+    downloadsRefused: 0,
+    unsent: [],
+    fenced: [],
+    fence: [],
+  };
+}
+
 /** A field the session filled (a pending approval replays it by its selector). */
 export interface FilledField {
   /** The ref or selector the call named. */

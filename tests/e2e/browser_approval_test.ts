@@ -10,16 +10,12 @@
  */
 import assert from "node:assert/strict";
 import { needing } from "../helpers/system_parts.ts";
-import { runAgent } from "../../src/core/agent_loop.ts";
 import { parseArguments } from "../../src/application/approvals.ts";
-import type { Radar } from "../../src/runtime/open_radar.ts";
-import type { AgentResult } from "../../src/core/agent_types.ts";
-import { ollamaText, ollamaToolCall } from "../fakes/fake_llm_server.ts";
-import type { FakeLlmServer } from "../fakes/fake_llm_server.ts";
 import {
   browserProcessesAfter,
   chromiumPath,
   type PageServer,
+  renewUnattended,
   type SeenRequest,
   servePages,
 } from "../helpers/browser_pages.ts";
@@ -52,27 +48,6 @@ function library(hostname: string): PageServer {
 const posts = (seen: SeenRequest[]) => seen.filter((request) => request.method !== "GET");
 
 /** One unattended run (like `radar ask` from a script): open, fill, click "Renew all". */
-async function renewUnattended(
-  radar: Radar,
-  llm: FakeLlmServer,
-  site: PageServer,
-): Promise<AgentResult> {
-  llm.reply(
-    ollamaToolCall("browser", { action: "open", url: `${site.origin}/renew` }),
-    ollamaToolCall("browser", { action: "fill", values: { f1: "2231 8841", f2: "4411" } }),
-    ollamaToolCall("browser", { action: "click", ref: "b1" }),
-    ollamaText("Renewed, or asked you to."),
-  );
-  const conversationId = radar.conversations.createConversation("ask", "t", radar.clock.now());
-  return await runAgent(radar.agent(), {
-    conversationId,
-    kind: "ask",
-    userMessage:
-      `Renew my books on ${site.origin}/renew with the browser: card 2231 8841, PIN 4411.`,
-    interactive: false,
-  });
-}
-
 Deno.test(
   needing(["chromium"], {
     name:

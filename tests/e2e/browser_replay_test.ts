@@ -9,15 +9,12 @@
  */
 import assert from "node:assert/strict";
 import { needing } from "../helpers/system_parts.ts";
-import { runAgent } from "../../src/core/agent_loop.ts";
 import { parseArguments } from "../../src/application/approvals.ts";
-import type { Radar } from "../../src/runtime/open_radar.ts";
-import { ollamaText, ollamaToolCall } from "../fakes/fake_llm_server.ts";
-import type { FakeLlmServer } from "../fakes/fake_llm_server.ts";
 import {
   browserProcessesAfter,
   chromiumPath,
   type PageServer,
+  renewUnattended,
   type SeenRequest,
   servePages,
 } from "../helpers/browser_pages.ts";
@@ -62,22 +59,6 @@ function library(state: FormState): PageServer {
     },
     "/renewed": () =>
       new Response("<p>Renewed 3 books.</p>", { headers: { "content-type": "text/html" } }),
-  });
-}
-
-async function renewUnattended(radar: Radar, llm: FakeLlmServer, site: PageServer) {
-  llm.reply(
-    ollamaToolCall("browser", { action: "open", url: `${site.origin}/renew` }),
-    ollamaToolCall("browser", { action: "fill", values: { f1: "2231 8841", f2: "4411" } }),
-    ollamaToolCall("browser", { action: "click", ref: "b1" }),
-    ollamaText("Asked you."),
-  );
-  const conversationId = radar.conversations.createConversation("ask", "t", radar.clock.now());
-  return await runAgent(radar.agent(), {
-    conversationId,
-    kind: "ask",
-    userMessage: `Renew my books on ${site.origin}/renew: card 2231 8841, PIN 4411.`,
-    interactive: false,
   });
 }
 

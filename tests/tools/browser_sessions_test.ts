@@ -6,11 +6,12 @@
  */
 import assert from "node:assert/strict";
 import { runAgent } from "../../src/core/agent_loop.ts";
-import type {
-  BrowserSession,
-  PageView,
-  SessionLimits,
-  WebBrowser,
+import {
+  type BrowserSession,
+  emptySessionNotes,
+  type PageView,
+  type SessionLimits,
+  type WebBrowser,
 } from "../../src/core/browser.ts";
 import { ToolRegistry } from "../../src/core/tool_registry.ts";
 import { ManualClock } from "../../src/adapters/clock.ts";
@@ -41,15 +42,7 @@ class StandInBrowser implements WebBrowser {
   start(_limits: SessionLimits): Promise<BrowserSession> {
     this.started++;
     let closed = false;
-    const notes = {
-      refused: [],
-      popupsClosed: 0,
-      dialogs: [],
-      downloadsRefused: 0,
-      unsent: [],
-      fenced: [],
-      fence: [],
-    };
+    const notes = emptySessionNotes();
     const countClose = () => this.closed++;
     return Promise.resolve({
       open: () => Promise.resolve(blank),

@@ -6,12 +6,12 @@
  * dies: it talks to Playwright over a pipe and stops when the pipe closes.
  */
 import type { BrowserContext, BrowserContextOptions } from "playwright-core";
-import type {
-  BrowserAvailability,
-  BrowserSession,
-  SessionLimits,
-  SessionNotes,
-  WebBrowser,
+import {
+  type BrowserAvailability,
+  type BrowserSession,
+  emptySessionNotes,
+  type SessionLimits,
+  type WebBrowser,
 } from "../../core/browser.ts";
 import type { UrlCheck } from "../network/network_guard.ts";
 import { startGuardedProxy } from "../network/guarded_proxy.ts";
@@ -48,15 +48,7 @@ export class PlaywrightBrowser implements WebBrowser {
     const found = this.availability();
     if (found.problem !== undefined) throw new Error(found.problem);
     const { chromium } = await loadPlaywright();
-    const notes: SessionNotes = {
-      refused: [],
-      popupsClosed: 0,
-      dialogs: [],
-      downloadsRefused: 0,
-      unsent: [],
-      fenced: [],
-      fence: [],
-    };
+    const notes = emptySessionNotes();
     const fence = new TypedDataFence();
     const proxy = startGuardedProxy({
       // The fence first: a destination outside it is not even resolved.
