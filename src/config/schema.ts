@@ -186,7 +186,7 @@ const watcherEntry = z.object({
   path: z.string().min(1).describe('The folder, e.g. `"~/Downloads"`.'),
   pattern: z.string().default("*").describe('File names to watch (glob), e.g. `"*.pdf"`.'),
   action: z.string().default("file_added").describe(
-    'The event\'s name, e.g. `"new_pdf_detected"` (loads the `pdf-filing` skill) or `"new_comic_detected"`.',
+    'The name the heartbeat sees for a new file, e.g. `"new_pdf_detected"` or `"new_comic_detected"`.',
   ),
   recursive: z.boolean().default(false).describe("Watch sub-folders too."),
   urgent: z.boolean().default(false).describe(
