@@ -9,7 +9,7 @@
  */
 import assert from "node:assert/strict";
 import { needing } from "../helpers/system_parts.ts";
-import { parseArguments } from "../../src/application/approvals.ts";
+import { parseArguments } from "../../src/away/approvals.ts";
 import {
   browserProcessesAfter,
   chromiumPath,
@@ -73,7 +73,7 @@ Deno.test(needing(["chromium"], {
     await withFakeLlmRadar({ prefix: "radar-browser-replay-", yaml }, async (radar, { server }) => {
       // 1. Held: the approval shows what the form sends, whole.
       await renewUnattended(radar, server, site);
-      const [first] = radar.approvals.list({ pendingOnly: true });
+      const [first] = radar.away.approvals.list({ pendingOnly: true });
       const summary = first.summary ?? "";
       assert.match(summary, /^Submit on http:\/\/127\.0\.0\.1:\d+\/renew \(clicking "Renew all"\)/);
       assert.ok(
@@ -88,7 +88,7 @@ Deno.test(needing(["chromium"], {
 
       // 2. The form now posts elsewhere: refused before anything is clicked.
       state.action = `${sink.origin}/steal`;
-      const moved = await radar.approvals.approve(first.id, "cli");
+      const moved = await radar.away.approvals.approve(first.id, "cli");
       assert.equal(moved.state, "failed", moved.text);
       assert.equal(
         moved.text,
@@ -101,9 +101,9 @@ Deno.test(needing(["chromium"], {
       state.action = "/renewed";
       state.swapTo = `${sink.origin}/steal`;
       await renewUnattended(radar, server, site);
-      const [second] = radar.approvals.list({ pendingOnly: true });
+      const [second] = radar.away.approvals.list({ pendingOnly: true });
       assert.ok((second.summary ?? "").includes(`sends POST ${site.origin}/renewed`));
-      const swapped = await radar.approvals.approve(second.id, "cli");
+      const swapped = await radar.away.approvals.approve(second.id, "cli");
       assert.equal(swapped.state, "failed", swapped.text);
       assert.equal(
         swapped.text,
@@ -118,8 +118,8 @@ Deno.test(needing(["chromium"], {
 
       // 4. Unchanged but for the fresh token: exactly what was shown goes, once.
       await renewUnattended(radar, server, site);
-      const [third] = radar.approvals.list({ pendingOnly: true });
-      const approved = await radar.approvals.approve(third.id, "cli");
+      const [third] = radar.away.approvals.list({ pendingOnly: true });
+      const approved = await radar.away.approvals.approve(third.id, "cli");
       assert.equal(approved.state, "done", approved.text);
       assert.match(approved.text, /^Submitted\. Sent POST http:\/\/127\.0\.0\.1:\d+\/renewed\./);
       const [sent, ...more] = posts(site.seen);

@@ -69,7 +69,7 @@ Deno.test(needing(["chromium"], {
     await withAwayHome({}, async (home) => {
       home.radar.config.radar.timezone = "Asia/Tokyo";
       await proposeLongMove(home);
-      const [record] = home.radar.approvals.list({ pendingOnly: true });
+      const [record] = home.radar.away.approvals.list({ pendingOnly: true });
       const expires = formatStoredTime(record.expiresAt, "Asia/Tokyo", { zone: true });
       const [approveUrl] = (home.notices()[0].actions as Array<{ url: string }>).map((action) =>
         action.url

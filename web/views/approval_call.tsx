@@ -5,8 +5,8 @@
  * change as a diff when one was taken when it was asked; any other call each argument in full.
  * Everything here is model- or page-made text: JSX escapes it.
  */
-import type { ApprovalRecord } from "../../src/core/approvals.ts";
-import { parseArguments } from "../../src/application/approvals.ts";
+import type { ApprovalRecord } from "../../src/away/mod.ts";
+import { parseArgumentsText } from "../../src/core/tool_registry.ts";
 
 /** The whole call of `record`. */
 export function ApprovalCall(
@@ -14,8 +14,8 @@ export function ApprovalCall(
 ) {
   const { record } = props;
   if (record.summary !== undefined) return <pre class="call">{record.summary}</pre>;
-  const args = parseArguments(record.arguments);
-  const entries = Object.entries(args);
+  const parsed = parseArgumentsText(record.arguments);
+  const entries = parsed.ok ? Object.entries(parsed.value) : [];
   if (!entries.length && record.arguments.trim() && record.arguments.trim() !== "{}") {
     return <pre class="call">{record.arguments}</pre>;
   }
