@@ -34,6 +34,8 @@ export interface PendingAction {
   summary?: string;
   /** A PNG of what it acts on (the filled page), bounded by the tool. */
   screenshot?: Uint8Array;
+  /** What a file write would change, as the file was when asked (a unified diff). */
+  preview?: string;
 }
 
 /** A stored approval (its screenshot is read on its own: `ApprovalStore.screenshot`). */
@@ -51,13 +53,19 @@ export interface ApprovalRecord extends Omit<PendingAction, "screenshot"> {
   outcome?: ToolOutcome;
   /** The standing grant "Always allow…" made from it. */
   grantId?: string;
+  /**
+   * The SHA-256 of the call as shown (`approval_shown.ts`), taken when it was asked: approving
+   * runs it only while the stored call still has this hash. Absent on approvals stored before
+   * schema 48, which never run.
+   */
+  shownHash?: string;
 }
 
 /** Port: the pending approvals. */
 export interface ApprovalStore {
   /** Stores a pending action; with a key already used, returns that approval instead. */
   create(
-    action: PendingAction,
+    action: PendingAction & { shownHash: string },
     at: Date,
     expiresAt: Date,
   ): { record: ApprovalRecord; created: boolean };

@@ -24,6 +24,7 @@ import { parseArgumentsText, type ToolExecution } from "../core/tool_registry.ts
 import type { StandingGrants } from "./standing_grants.ts";
 import type { UndoResult } from "./file_undo.ts";
 import { firstLine } from "../core/first_line.ts";
+import { shownHash, unlikeShown } from "./approval_shown.ts";
 
 /** What the approvals run on. */
 export interface ApprovalServiceParts {
@@ -46,22 +47,29 @@ export interface ApprovalServiceParts {
   baseUrl: () => string;
   /** Masks known secrets in text that leaves the machine (notices). */
   mask: (text: string) => string;
+  /** What a call would change, shown with it (a file write's diff); absent: nothing more. */
+  preview?(tool: string, args: Record<string, unknown>): Promise<string | undefined>;
 }
 
 /**
  * What approving or denying did: done or failed, it ran; denied, nothing runs; not_pending, it
- * was decided, running or expired before (`record.state` says which) and nothing was done now.
+ * was decided, running or expired before (`record.state` says which) and nothing was done now;
+ * changed, it is not what was shown (`approval_shown.ts`) and nothing was done.
  */
 export interface ApprovalOutcome {
   record: ApprovalRecord;
-  state: "done" | "failed" | "denied" | "not_pending";
+  state: "done" | "failed" | "denied" | "not_pending" | "changed";
   text: string;
 }
 
 /** What a phone button did, or why it did nothing (spent: expired or used already). */
 export type ButtonOutcome =
   | { ok: true; text: string }
-  | { ok: false; why: "spent" | "not_pending" | "failed" | "not_undone"; text: string };
+  | {
+    ok: false;
+    why: "spent" | "not_pending" | "failed" | "not_undone" | "changed";
+    text: string;
+  };
 
 /** How long an Undo button works. */
 const undoButtonDays = 7;
@@ -73,9 +81,13 @@ export class ApprovalService implements ApprovalRequests {
   /** Stores a pending action and asks the user (once per outbox key). */
   async request(action: PendingAction): Promise<{ id: number; text: string }> {
     const { store, clock, settings, notify } = this.parts;
+    const preview = action.preview ??
+      await this.parts.preview?.(action.tool, parseArguments(action.arguments))
+        .catch(() => undefined);
+    const shown = { ...action, ...(preview === undefined ? {} : { preview }) };
     const now = clock.now();
     const { record, created } = store.create(
-      action,
+      { ...shown, shownHash: await shownHash(shown) },
       now,
       new Date(now.getTime() + settings().expireHours * 3_600_000),
     );
@@ -113,14 +125,20 @@ export class ApprovalService implements ApprovalRequests {
     return this.parts.store.screenshot(id);
   }
 
-  /** Runs the stored action, once; records and reports the result. */
+  /**
+   * Runs the stored action, once, when it is still what was shown (and, with `seen`, what the
+   * page the yes came from showed: the hash it carried); records and reports the result.
+   */
   async approve(
     id: number,
     via: ApprovalChannel,
     signal = new AbortController().signal,
+    seen?: string,
   ): Promise<ApprovalOutcome> {
     const { store, clock, tokens } = this.parts;
     const current = this.show(id);
+    const unlike = current.state === "pending" ? await unlikeShown(current, seen) : undefined;
+    if (unlike) return { record: current, state: "changed", text: unlike };
     const record = store.claim(id, clock.now(), via);
     if (!record) {
       return { record: current, state: "not_pending", text: notPending(current) };
@@ -172,8 +190,11 @@ export class ApprovalService implements ApprovalRequests {
     via: ApprovalChannel,
     patterns?: Record<string, string>,
     note = "",
+    seen?: string,
   ): Promise<ApprovalOutcome & { grantId: string }> {
     const record = this.show(id);
+    const unlike = record.state === "pending" ? await unlikeShown(record, seen) : undefined;
+    if (unlike) throw new UsageError(unlike);
     const grant = this.parts.grants.add({
       tool: record.tool,
       arguments: patterns ?? this.suggest(record),
@@ -182,7 +203,7 @@ export class ApprovalService implements ApprovalRequests {
     });
     this.parts.store.linkGrant(id, grant.id);
     const outcome = record.state === "pending"
-      ? await this.approve(id, via)
+      ? await this.approve(id, via, undefined, seen)
       : { record, state: "not_pending" as const, text: notPending(record) };
     return { ...outcome, grantId: grant.id };
   }
@@ -210,8 +231,11 @@ export class ApprovalService implements ApprovalRequests {
     };
   }
 
-  /** Uses a capability secret (a button's POST): its one action, once. */
-  async redeem(secret: string): Promise<ButtonOutcome> {
+  /**
+   * Uses a capability secret (a button's POST): its one action, once. `seen`: the shown hash the
+   * button's page carried (absent: the notice's own button).
+   */
+  async redeem(secret: string, seen?: string): Promise<ButtonOutcome> {
     const capability = this.parts.tokens.redeem(secret, this.parts.clock.now());
     if (!capability) {
       return { ok: false, why: "spent", text: "This button has expired or was used already." };
@@ -225,10 +249,13 @@ export class ApprovalService implements ApprovalRequests {
     if (capability.action === "deny") {
       return { ok: true, text: this.deny(capability.target, "phone").text };
     }
-    const outcome = await this.approve(capability.target, "phone");
+    const outcome = await this.approve(capability.target, "phone", undefined, seen);
     const text = outcomeLine(outcome);
     if (outcome.state === "done") return { ok: true, text };
-    return { ok: false, why: outcome.state === "failed" ? "failed" : "not_pending", text };
+    const why = outcome.state === "failed" || outcome.state === "changed"
+      ? outcome.state
+      : "not_pending";
+    return { ok: false, why, text };
   }
 
   /** Marks unanswered approvals past their expiry; returns how many. */

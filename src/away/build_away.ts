@@ -24,6 +24,7 @@ import { pruneJournal, undoChange, type UndoResult } from "./file_undo.ts";
 import { grantPathPolicy } from "./grant_paths.ts";
 import { runGuards } from "./run_guard.ts";
 import { StandingGrants } from "./standing_grants.ts";
+import { writePreview } from "./write_preview.ts";
 
 /** Acting while away as the CLI and the dashboard use it: the facade's `away`. */
 export interface Away {
@@ -133,6 +134,7 @@ export function buildAway(input: AwayInput): AwayParts {
     notify,
     baseUrl: () => dashboardBaseUrl(config),
     mask,
+    preview: (tool, args) => writePreview(input.files, tool, args),
   });
   const changeNotices = new ChangeNotices({
     journal,

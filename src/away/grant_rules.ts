@@ -73,9 +73,14 @@ export function grantProblems(
   const problems: string[] = [];
   if (!tool) return [`no tool is called "${grant.tool}" (radar tools lists them)`];
   const entries = Object.entries(grant.arguments);
-  const parameters = Object.keys(
-    (tool.parameters.properties ?? {}) as Record<string, unknown>,
-  );
+  // What the model is offered, and what a tool's own stored actions carry for grants to match
+  // (a browser submission's target).
+  const parameters = [
+    ...new Set([
+      ...Object.keys((tool.parameters.properties ?? {}) as Record<string, unknown>),
+      ...tool.grantArguments ?? [],
+    ]),
+  ];
   if (!entries.length && parameters.length) {
     problems.push(
       `name at least one argument pattern (${tool.name} takes ${parameters.join(", ")})`,

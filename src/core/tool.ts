@@ -90,8 +90,9 @@ export interface Tool extends ToolSpec {
    */
   destinations?: (args: unknown, call: { conversationId?: number }) => string[];
   /**
-   * The arguments "Always allow…" suggests patterns for (absent: every short one). The browser
-   * names action and url: a grant is for a site's forms, not for one selector.
+   * The arguments "Always allow…" suggests patterns for (absent: every short one), which grants
+   * may name even when the model is not offered them. The browser names action, url and target:
+   * a grant is for a site's forms sending to a site, not for one selector.
    */
   grantArguments?: readonly string[];
   /** Arguments that name files or folders (grants match them as paths, taint checks their names). */

@@ -109,7 +109,7 @@ export function browserTool(deps: BrowserToolDependencies): Tool {
     input,
     effect: browserEffect,
     destinations: (args, call) => browserDestinations(deps.sessions, args, call.conversationId),
-    grantArguments: ["action", "url"],
+    grantArguments: ["action", "url", "target"],
     run: (args, context) => runBrowser(deps, args, context),
   });
   return { ...tool, parameters: compactJsonSchema(offered) };

@@ -116,9 +116,14 @@ Deno.test(
       async (radar, { server }) => {
         await renewUnattended(radar, server, site);
         const [first] = radar.away.approvals.list({ pendingOnly: true });
-        // The suggestion is the site's forms: the action and the site, not the control's selector.
+        // The suggestion is the site's forms sending to the site: the action, the page's site and
+        // the target's, not the control's selector.
         const suggested = radar.away.approvals.suggest(first);
-        assert.deepEqual(suggested, { action: "submit", url: `${site.origin}/**` });
+        assert.deepEqual(suggested, {
+          action: "submit",
+          url: `${site.origin}/**`,
+          target: `${site.origin}/**`,
+        });
         const allowed = await radar.away.approvals.alwaysAllow(first.id, "dashboard");
         assert.equal(allowed.state, "done", allowed.text);
         assert.equal(posts(site.seen).length, 1);

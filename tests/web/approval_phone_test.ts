@@ -3,7 +3,7 @@
  * dashboard's list, one approval, "Always allow…", and the one-time page a notice's button opens
  * (/act/…). No page scrolls sideways, every button and link is at least 44 px tall, a long
  * move_file destination is on screen whole (wrapped, never cut or scrolled away), and times are in
- * radar.timezone with the zone named.
+ * radar.timezone with the zone named. Approve on the phone runs what the page showed.
  */
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
@@ -105,6 +105,10 @@ Deno.test(needing(["chromium"], {
             assert.ok(check.text.includes(expires), `${label}: expires ${expires}\n${check.text}`);
           }
         }
+        // The yes on the phone's page: the form carries the hash of what the page showed.
+        await page.goto(`${home.base}/approvals/${record.id}`);
+        await page.getByRole("button", { name: "Approve" }).click();
+        await page.getByText(/Done \(#1\): Moved/).waitFor();
         assert.deepEqual(problems, []);
       } finally {
         await browser.close();

@@ -134,7 +134,9 @@ export function approvalsRoutes(context: RouteContext): Hono {
   app.post("/approvals/:id/approve", async (c) => {
     const record = findRecord(c);
     if (!record) return c.text("No such approval.", 404);
-    return done(c, outcomeLine(await deps.away!.approvals.approve(record.id, "dashboard")));
+    const seen = await shownOnPage(c);
+    const outcome = await deps.away!.approvals.approve(record.id, "dashboard", undefined, seen);
+    return done(c, outcomeLine(outcome));
   });
 
   app.post("/approvals/:id/deny", (c) => {
@@ -159,6 +161,7 @@ export function approvalsRoutes(context: RouteContext): Hono {
         "dashboard",
         patterns,
         field(form, "note"),
+        field(form, "shown") || undefined,
       );
       return done(c, `Grant ${outcome.grantId} added. ${outcomeLine(outcome)}`);
     } catch (error) {
@@ -227,7 +230,7 @@ export function approvalsRoutes(context: RouteContext): Hono {
   app.post("/act/:secret", async (c) => {
     if (throttle.blocked()) return throttled(c);
     if (!deps.away) return c.text("Approvals are not available here.", 503);
-    const result = await deps.away.approvals.redeem(c.req.param("secret"));
+    const result = await deps.away.approvals.redeem(c.req.param("secret"), await shownOnPage(c));
     if (!result.ok && result.why === "spent") throttle.fail();
     const status = result.ok ? 200 : result.why === "spent" ? 410 : 409;
     if ((c.req.header("accept") ?? "").includes("text/html")) {
@@ -242,4 +245,14 @@ export function approvalsRoutes(context: RouteContext): Hono {
   });
 
   return app;
+}
+
+/**
+ * The shown hash a page's form carried (what the person looked at when they pressed the button),
+ * or undefined for a POST without one (a notice's own button, the API).
+ */
+async function shownOnPage(c: Context): Promise<string | undefined> {
+  if (!(c.req.header("content-type") ?? "").includes("form")) return undefined;
+  const form = await c.req.parseBody().catch(() => ({}));
+  return field(form, "shown") || undefined;
 }

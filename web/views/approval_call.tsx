@@ -10,7 +10,7 @@ import { parseArgumentsText } from "../../src/core/tool_registry.ts";
 
 /** The whole call of `record`. */
 export function ApprovalCall(
-  props: { record: Pick<ApprovalRecord, "tool" | "arguments" | "summary"> & { preview?: string } },
+  props: { record: Pick<ApprovalRecord, "tool" | "arguments" | "summary" | "preview"> },
 ) {
   const { record } = props;
   if (record.summary !== undefined) return <pre class="call">{record.summary}</pre>;

@@ -71,6 +71,7 @@ export function ApprovalCard(
         ? (
           <div class="actions">
             <form method="post" action={`/approvals/${record.id}/approve`}>
+              <Shown record={record} />
               <button type="submit">Approve</button>
             </form>
             <form method="post" action={`/approvals/${record.id}/deny`}>
@@ -110,12 +111,19 @@ export function ActPage(
             <h2>
               {label} #{record.id}: {record.tool}
             </h2>
-            {props.loggedIn ? <ApprovalCall record={record} /> : (
-              <p class="muted">
-                <a href={`/approvals/${record.id}`}>Log in to see the whole call</a>{" "}
-                before you decide.
-              </p>
-            )}
+            {props.loggedIn
+              ? (
+                <>
+                  <ApprovalCall record={record} />
+                  <Shown record={record} />
+                </>
+              )
+              : (
+                <p class="muted">
+                  <a href={`/approvals/${record.id}`}>Log in to see the whole call</a>{" "}
+                  before you decide.
+                </p>
+              )}
             <dl class="facts">
               <dt>why</dt>
               <dd>{record.reasons.join("; ")}</dd>
@@ -132,6 +140,16 @@ export function ActPage(
   );
 }
 
+/**
+ * The hash of what the page shows of an approval (`approval_shown.ts`): the yes is for this
+ * version of the call only.
+ */
+function Shown(props: { record: ApprovalRecord }) {
+  return props.record.shownHash
+    ? <input type="hidden" name="shown" value={props.record.shownHash} />
+    : null;
+}
+
 /** The form "Always allow…" shows: one editable glob per argument, suggested from the call. */
 export function AlwaysAllowForm(
   props: { record: ApprovalRecord; suggested: Record<string, string>; error?: string },
@@ -139,6 +157,7 @@ export function AlwaysAllowForm(
   const { record, suggested } = props;
   return (
     <form method="post" action={`/approvals/${record.id}/always`} class="stack always-allow">
+      <Shown record={record} />
       <p>
         Approve #{record.id} now, and from now on let <code>{record.tool}</code>{" "}
         run without asking whenever its arguments match these patterns (globs; paths with{" "}

@@ -14,12 +14,13 @@ import { deleteBefore, insert, transaction, write } from "./write.ts";
 /** Every column but the screenshot (read on its own), and whether there is one. */
 const columns = `id, key, state, tool, arguments, conversation_id, kind, reasons, tainted,
   untrusted_sources, created_at, expires_at, decided_at, decided_via, result, outcome, grant_id,
-  summary, screenshot IS NOT NULL AS has_screenshot`;
+  summary, screenshot IS NOT NULL AS has_screenshot, preview, shown_hash`;
 
 /** The columns of an approval, in its record's key order. */
 const recordColumns = columnsOf<ApprovalRecord>()(
   `id key state tool arguments conversation_id kind reasons tainted untrusted_sources created_at
-   expires_at decided_at decided_via result outcome grant_id summary has_screenshot`,
+   expires_at decided_at decided_via result outcome grant_id summary has_screenshot preview
+   shown_hash`,
 );
 
 function toRecord(row: Row): ApprovalRecord {
@@ -38,7 +39,7 @@ export class SqliteApprovalStore implements ApprovalStore {
 
   /** Stores a pending action; with a known key, returns the approval stored under it. */
   create(
-    action: PendingAction,
+    action: PendingAction & { shownHash: string },
     at: Date,
     expiresAt: Date,
   ): { record: ApprovalRecord; created: boolean } {
@@ -49,8 +50,8 @@ export class SqliteApprovalStore implements ApprovalStore {
         this.db,
         "the pending approval",
         `INSERT INTO approvals (key, state, tool, arguments, conversation_id, kind, reasons, tainted,
-           untrusted_sources, created_at, expires_at, summary, screenshot)
-         VALUES (?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+           untrusted_sources, created_at, expires_at, summary, screenshot, preview, shown_hash)
+         VALUES (?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         action.key ?? null,
         action.tool,
         action.arguments,
@@ -63,6 +64,8 @@ export class SqliteApprovalStore implements ApprovalStore {
         expiresAt.toISOString(),
         action.summary ?? null,
         action.screenshot ?? null,
+        action.preview ?? null,
+        action.shownHash,
       );
       return { record: this.get(id)!, created: true };
     }, "the pending approval");
