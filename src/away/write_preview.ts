@@ -31,20 +31,25 @@ export async function writePreview(
     : { problem: `not read: ${checked.reason}` };
   const { createTwoFilesPatch } = await import("diff");
   if ("problem" in before) {
-    const added = createTwoFilesPatch(shown, shown, "", content, "", "", { context: 0 })
-      .split("\n").slice(4).join("\n");
+    const added = withoutHeader(createTwoFilesPatch(shown, shown, "", content))
+      .split("\n").filter((line) => !/^(---|\+\+\+) /.test(line)).join("\n");
     const what = append ? "appends to the end of the file" : "replaces the whole file";
     return `${shown}: the current content is not shown (${before.problem}); the write ${what}:\n${added}`;
   }
   const after = append && before.text !== undefined ? before.text + content : content;
-  return createTwoFilesPatch(
+  return withoutHeader(createTwoFilesPatch(
     shown,
     shown,
     before.text ?? "",
     after,
     before.text === undefined ? "(new file)" : "now",
     "after the write",
-  );
+  ));
+}
+
+/** A patch without the `Index:` and `====` lines the diff package puts first. */
+function withoutHeader(patch: string): string {
+  return patch.replace(/^Index: [^\n]*\n=+\n/, "");
 }
 
 /** The file's text now (undefined: there is none yet), or why it is not shown. */

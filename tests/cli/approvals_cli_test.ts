@@ -57,6 +57,9 @@ Deno.test("approvals list/show/approve/deny, grants add/list/revoke and undo fro
       /^#1 {2}pending {2}task +write_file path=~\/notes\/plan\.txt content=the plan/,
     );
     assert.match(shown.out, /had read: {3}tool fetch_url/);
+    // The change a write would make, as a diff of the file as it was (there is none yet).
+    assert.match(shown.out, /change: {5}--- ~\/notes\/plan\.txt\t\(new file\)/);
+    assert.match(shown.out, /\n {12}\+the plan\n/);
     assert.match(shown.out, /always: {5}write_file path=~\/notes\/\*\*/);
     const piped = await cli(["approvals", "approve", "1"], { stdin: "" });
     assert.equal(piped.code, ExitCode.usage);

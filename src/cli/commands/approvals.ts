@@ -71,6 +71,9 @@ export function registerApprovals(program: Command, context: CliContext): void {
         record.summary
           ? `what:       ${record.summary.replaceAll("\n", "\n            ")}`
           : `arguments:  ${record.arguments}`,
+        ...(record.preview
+          ? [`change:     ${record.preview.trimEnd().replaceAll("\n", "\n            ")}`]
+          : []),
         ...(record.hasScreenshot
           ? [`screenshot: on the dashboard, /approvals/${record.id}/screenshot.png`]
           : []),
@@ -109,7 +112,9 @@ export function registerApprovals(program: Command, context: CliContext): void {
         return;
       }
       const outcome = await radar.away.approvals.approve(number, "cli");
-      if (outcome.state === "not_pending") throw new RadarError(outcome.text);
+      if (outcome.state === "not_pending" || outcome.state === "changed") {
+        throw new RadarError(outcome.text);
+      }
       context.io.stdout(`${outcomeLine(outcome)}\n`);
       if (outcome.state === "failed") context.setExitCode(1);
     });
