@@ -58,6 +58,13 @@ export interface ToolContext {
   approvalId?: number;
 }
 
+/**
+ * Where a call that sends data off the machine sends it: origins (`https://api.example`, compared
+ * exactly), an approved boundary (`mcp:NAME`, `plugin:NAME`), or `anywhere` when the tool cannot
+ * tell (no grant covers that).
+ */
+export type Destinations = readonly string[] | "anywhere";
+
 /** Result of validating a tool's arguments. */
 export type ParseResult = { ok: true; value: unknown } | { ok: false; error: string };
 
@@ -84,12 +91,6 @@ export interface Tool extends ToolSpec {
    */
   effect?: EffectDeclaration;
   /**
-   * Where a call sends data, as origins (`https://host[:port]`), when the arguments alone do not
-   * say it (the browser's `fill` sends to the page open in the conversation). The run guard's rule
-   * on private data reads them; a declaration that throws declares nowhere it could check.
-   */
-  destinations?: (args: unknown, call: { conversationId?: number }) => string[];
-  /**
    * The arguments "Always allow…" suggests patterns for (absent: every short one), which grants
    * may name even when the model is not offered them. The browser names action, url and target:
    * a grant is for a site's forms sending to a site, not for one selector.
@@ -102,6 +103,11 @@ export interface Tool extends ToolSpec {
    * not count as untrusted text the run has read. Default: a result is data from outside.
    */
   resultIsData?: boolean;
+  /**
+   * Where a `sends_out` call sends (absent: anywhere), as origins; `call` names the conversation
+   * when the arguments alone do not say it (the browser's `fill` sends to the page open there).
+   */
+  destinations?: (args: unknown, call?: { conversationId?: number }) => Destinations;
   /** Extra words that make the tool relevant to a message. */
   keywords?: string[];
   parse(args: unknown): ParseResult;

@@ -16,7 +16,7 @@ import type { ChatModel } from "../core/chat_model.ts";
 import type { BrowserSession } from "../core/browser.ts";
 import { originOf, submissionBounds } from "../core/browser_submission.ts";
 import { failed, refused, timedOut, type Tool, type ToolContext } from "../core/tool.ts";
-import type { ToolOutput, ToolResult } from "../core/tool.ts";
+import type { Destinations, ToolOutput, ToolResult } from "../core/tool.ts";
 import type { ToolEffect } from "../core/tool_effect.ts";
 import { compactJsonSchema, defineTool } from "../core/tool_definition.ts";
 import { textForModel } from "../core/untrusted_text.ts";
@@ -108,7 +108,7 @@ export function browserTool(deps: BrowserToolDependencies): Tool {
     ],
     input,
     effect: browserEffect,
-    destinations: (args, call) => browserDestinations(deps.sessions, args, call.conversationId),
+    destinations: (args, call) => browserDestinations(deps.sessions, args, call?.conversationId),
     grantArguments: ["action", "url", "target"],
     run: (args, context) => runBrowser(deps, args, context),
   });
@@ -118,24 +118,32 @@ export function browserTool(deps: BrowserToolDependencies): Tool {
 /**
  * Where a browser call sends data, as origins: `open` to its URL's; `fill` and `click` to the
  * open page's (typing into a page sends to it; the session lets typed data go nowhere else);
- * `submit` to its page and every target it sends to. Reading, looking and closing send nothing.
+ * `submit` to its page and every target it sends to; `anywhere` when that cannot be told (no page
+ * is known for the conversation, an address that is no URL). Reading, looking and closing send
+ * nothing.
  */
 export function browserDestinations(
   sessions: BrowserSessions,
   args: unknown,
   conversationId: number | undefined,
-): string[] {
+): Destinations {
   const call = (args ?? {}) as Partial<BrowserArgs>;
   const urls: string[] = [];
   if (call.action === "open" || call.action === "submit") urls.push(String(call.url ?? ""));
   if (call.action === "submit") {
-    urls.push(String(call.target ?? ""), ...(call.sends ?? []).map((sent) => String(sent?.url)));
+    if (call.target !== undefined) urls.push(String(call.target));
+    urls.push(...(call.sends ?? []).map((sent) => String(sent?.url)));
   }
-  if ((call.action === "fill" || call.action === "click") && conversationId !== undefined) {
-    const page = sessions.current(conversationKey(conversationId))?.session.url();
-    if (page) urls.push(page);
+  if (call.action === "fill" || call.action === "click") {
+    const page = conversationId === undefined
+      ? undefined
+      : sessions.current(conversationKey(conversationId))?.session.url();
+    if (!page) return "anywhere";
+    urls.push(page);
   }
-  return [...new Set(urls.flatMap((url) => originOf(url) ?? []))];
+  const origins = urls.map(originOf);
+  if (origins.some((origin) => origin === undefined)) return "anywhere";
+  return [...new Set(origins as string[])];
 }
 
 function conversationKey(conversationId: number): string {

@@ -85,6 +85,11 @@ Deno.test(needing(["chromium"], {
         conversationId: 7,
       });
       assert.deepEqual(declared, [server.origin]);
+      assert.equal(
+        tool.destinations!({ action: "fill", values: { f1: card } }),
+        "anywhere",
+        "without the conversation the page is not known",
+      );
 
       const filled = await call(tool, { action: "fill", values: { f1: card } }, context);
       assert.equal(filled.outcome, "ok", filled.text);

@@ -25,8 +25,10 @@ import { inspectScript, readPageScript, submitGuardScript } from "./page_scripts
 import { withDeadline } from "./deadline.ts";
 import { sleep } from "../clock.ts";
 import { checkedSubmission, isTimeout, navigationProblem } from "./session_text.ts";
+import { PageGuard, type PageHeld } from "./page_guard.ts";
 import { firstLine } from "../../core/first_line.ts";
 import { RequestRules } from "./request_rules.ts";
+import { fillField } from "./field_filling.ts";
 import type { TypedDataFence } from "./typed_data_fence.ts";
 
 /** What the session needs besides the page. */
@@ -51,23 +53,17 @@ const inspectElement = new Function(`return ${inspectScript}`)() as (
   options: { actingWords: string; limits: typeof submissionBounds },
 ) => unknown;
 
-const maxHeld = 20;
-
-/** A form submission the page's guard stopped, with its index in the page's list. */
-interface PageHeld {
-  index: number;
-  submission: HeldSubmission;
-}
-
 /** A session over an open page (see `startChromiumSession` for how it starts). */
 export class ChromiumSession implements BrowserSession {
   #rules: RequestRules;
+  #guard: PageGuard;
   #closed = false;
   #lastRequestAt = 0;
   #controls = new Map<string, PageControl>();
 
   private constructor(private readonly parts: SessionParts) {
     this.#rules = new RequestRules(parts.page, parts.fence, parts.notes);
+    this.#guard = new PageGuard(parts.page, parts.limits.callMs);
   }
 
   /** Sets up the rules on a fresh context and page. */
@@ -205,32 +201,20 @@ export class ChromiumSession implements BrowserSession {
     for (const [target, value] of Object.entries(values)) {
       try {
         const control = await this.inspect(target, signal);
-        const locator = this.#locate(target);
         const type = control.type;
-        const timeout = { timeout: this.#elementMs };
-        let shown = value;
-        let filling: Promise<unknown>;
-        if (type === "checkbox" || type === "radio") {
-          const on = /^(yes|true|on|1|x|checked)$/i.test(value.trim());
-          filling = locator.setChecked(on, timeout);
-          shown = on ? "yes" : "no";
-        } else if (type === "select-one" || type === "select-multiple" || type === "select") {
-          filling = locator.selectOption({ label: value }, timeout)
-            .catch(() => locator.selectOption(value, timeout));
-        } else if (type === "file") {
-          problems.push(`${target}: file uploads are not supported`);
+        const started = fillField(this.#locate(target), type, value, this.#elementMs);
+        if ("problem" in started) {
+          problems.push(`${target}: ${started.problem}`);
           continue;
-        } else {
-          filling = locator.fill(value, timeout);
         }
-        await withDeadline(filling, this.parts.limits.callMs, signal, target);
+        await withDeadline(started.filling, this.parts.limits.callMs, signal, target);
         filled.push({
           target,
           selector: control.selector,
           label: control.label,
           ...(control.name ? { name: control.name } : {}),
           type,
-          value: shown,
+          value: started.shown,
         });
       } catch (error) {
         if (signal.aborted) throw error;
@@ -252,7 +236,7 @@ export class ChromiumSession implements BrowserSession {
     rules.holdNavigations = options.holdNavigations ?? false;
     rules.approve(options.approved);
     const approving = options.approved !== undefined;
-    await this.#setPageRelease(approving);
+    await this.#guard.letThrough(approving);
     const departed = rules.departures;
     try {
       await withDeadline(
@@ -273,7 +257,7 @@ export class ChromiumSession implements BrowserSession {
           if (rules.take(entry.submission)) await entry.route.continue().catch(() => {});
           else rules.held.push(entry);
         }
-        await this.#setPageRelease(false);
+        await this.#guard.letThrough(false);
       }
     }
     const sent = rules.sent;
@@ -288,24 +272,18 @@ export class ChromiumSession implements BrowserSession {
       const inPage = await this.#pageHeld();
       const dropped = await rules.letGo();
       this.#noteUnsent(dropped);
-      await this.#setPageRelease(true);
+      await this.#guard.letThrough(true);
       // A form the guard stopped is submitted again; the request it makes must be the one shown.
       const again = inPage.filter((held) => rules.isApproved(held.submission)).map((held) =>
         held.index
       );
       const before = rules.departures;
-      await this.#quickly(
-        `((again) => { const held = (window.__radarHeld || []).splice(0);
-          for (const index of again) { const entry = held[index]; if (!entry) continue;
-            try { entry.form.requestSubmit(entry.submitter || undefined); } catch { try { entry.form.submit(); } catch {} }
-          } })(${JSON.stringify(again)})`,
-        undefined,
-      );
+      await this.#guard.resubmit(again);
       if (again.length) await this.#departure(before, signal);
       await this.#settle(signal);
       await this.parts.page.waitForLoadState("domcontentloaded").catch(() => {});
     } finally {
-      await this.#setPageRelease(false);
+      await this.#guard.letThrough(false);
     }
     const sent = rules.sent;
     rules.approve(undefined);
@@ -341,7 +319,7 @@ export class ChromiumSession implements BrowserSession {
 
   async drop(): Promise<void> {
     await this.#rules.dropAll();
-    await this.#quickly("(window.__radarHeld || []).splice(0), 0", 0);
+    await this.#guard.forget();
   }
 
   async screenshot(signal: AbortSignal): Promise<Uint8Array> {
@@ -381,34 +359,9 @@ export class ChromiumSession implements BrowserSession {
     return page.locator(target).first();
   }
 
-  async #setPageRelease(on: boolean): Promise<void> {
-    await this.#quickly(`window.__radarRelease = ${on}`, undefined);
-  }
-
-  /**
-   * A short evaluation whose answer may be missing: `fallback` when the page does not answer in a
-   * few seconds (a navigation is held, a script hangs) or fails.
-   */
-  async #quickly<T>(expression: string, fallback: T): Promise<T> {
-    const ms = Math.min(3000, this.parts.limits.callMs);
-    const never = new AbortController().signal;
-    return await withDeadline(this.parts.page.evaluate(expression) as Promise<T>, ms, never, "page")
-      .catch(() => fallback);
-  }
-
-  /** Submissions the page's own guard stopped (form submit events the page did not handle). */
+  /** What the page's guard stopped (nothing can be read while a navigation is held). */
   async #pageHeld(): Promise<PageHeld[]> {
-    if (this.#rules.holdsNavigation) return [];
-    const found = await this.#quickly(
-      `(window.__radarHeld || []).map((held) => ({ method: held.method, url: held.url,
-        fields: held.fields, tooLarge: held.tooLarge, pageHandled: held.pageHandled === true }))`,
-      [] as Array<Record<string, unknown>>,
-    );
-    const list = Array.isArray(found) ? found.slice(0, maxHeld) : [];
-    return list.flatMap((held, index) => {
-      const submission = held?.pageHandled === true ? undefined : checkedSubmission(held);
-      return submission ? [{ index, submission: { ...submission, why: "form submit" } }] : [];
-    });
+    return this.#rules.holdsNavigation ? [] : await this.#guard.held();
   }
 
   /** Waits (at most 3 s) until a submission went or a navigation started since `before`. */
