@@ -9,6 +9,7 @@ import { toolOfferingSuite } from "./tool_offering.ts";
 import { soakSuite } from "./soak.ts";
 import { daemonMemorySuite } from "./daemon_memory.ts";
 import { taintSuite } from "./taint.ts";
+import { autonomySuite } from "./autonomy.ts";
 import { watcherSuite } from "./watcher.ts";
 import { htmlQuerySuite } from "./html_query.ts";
 
@@ -40,6 +41,7 @@ export const suites: BenchSuite[] = [
   webLoadSuite,
   toolOfferingSuite,
   taintSuite,
+  autonomySuite,
   htmlQuerySuite,
   daemonMemorySuite,
   soakSuite,
