@@ -107,8 +107,11 @@ export class FakeLlmServer {
   models: FakeReply = fixtureReply("ollama_v1_models.observed.json");
   /** Answer of `GET /props` (llama-server); default: gin's plain-text 404. */
   props: FakeReply = { status: 404, body: "404 page not found", contentType: "text/plain" };
-  /** Answers chat requests when the queue is empty (default: a 500 naming the problem). */
-  fallback?: (path: string) => FakeReply;
+  /**
+   * Answers chat requests when the queue is empty (default: a 500 naming the problem); it sees
+   * the request (a stand-in model that reads what it was sent).
+   */
+  fallback?: (path: string, request: RecordedRequest) => FakeReply;
   /** Answers `/api/embed` and `/v1/embeddings` instead of vectors (an error, a slow server…). */
   embedReply?: FakeReply;
   /** The vector of one text (default `fakeEmbedding`; a test may give words shared meanings). */
@@ -166,7 +169,7 @@ export class FakeLlmServer {
     if (path === "/api/chat" || path === "/v1/chat/completions") {
       const queued = this.#queue.shift();
       const next = (typeof queued === "function" ? queued(recorded) : queued) ??
-        this.fallback?.(path) ??
+        this.fallback?.(path, recorded) ??
         { status: 500, body: { error: "fake server: no reply queued for this request" } };
       await next.hold?.catch(() => {});
       return next.misbehave ? this.#misbehave(next) : respond(next);
