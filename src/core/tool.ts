@@ -58,6 +58,20 @@ export interface ToolContext {
   approvalId?: number;
 }
 
+/**
+ * What a tool's result is to the run's labels (`src/away/run_labels.ts`): Radar's own words (a
+ * confirmation such as "Saved fact #3": no label), public (the web: untrusted), or private (files,
+ * mail, calendars, memory, money, command output, MCP and plugin results: untrusted and private).
+ */
+export type ResultLabel = "own_words" | "public" | "private";
+
+/**
+ * Where a call that sends data off the machine sends it: origins (`https://api.example`, compared
+ * exactly), an approved boundary (`mcp:NAME`, `plugin:NAME`), or `anywhere` when the tool cannot
+ * tell (no grant covers that).
+ */
+export type Destinations = readonly string[] | "anywhere";
+
 /** Result of validating a tool's arguments. */
 export type ParseResult = { ok: true; value: unknown } | { ok: false; error: string };
 
@@ -95,6 +109,13 @@ export interface Tool extends ToolSpec {
    * not count as untrusted text the run has read. Default: a result is data from outside.
    */
   resultIsData?: boolean;
+  /** The label of a call's result (absent: `own_words` when `resultIsData` is false, else private). */
+  results?: ResultLabel | ((args: unknown) => ResultLabel);
+  /**
+   * Where a `sends_out` call sends (absent: anywhere). A run that read private data sends only
+   * where a grant covers private data, so a tool says exactly where it goes.
+   */
+  destinations?: (args: unknown) => Destinations;
   /** Extra words that make the tool relevant to a message. */
   keywords?: string[];
   parse(args: unknown): ParseResult;
