@@ -7,7 +7,7 @@
  * Every part is read: object keys and values at any depth; past a size bound the whole call counts
  * as not derived (fails closed). Pure.
  */
-import { originOf } from "./origins.ts";
+import { originOf } from "../core/origins.ts";
 
 /** A part of the arguments that is not derived from trusted text. */
 export interface UnderivedPart {

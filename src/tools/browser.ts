@@ -23,6 +23,7 @@ import type { UrlCheck } from "../adapters/network/network_guard.ts";
 import type { BrowserSessions, LiveSession } from "./browser_sessions.ts";
 import { notesText, pageText, submissionSummary } from "./browser_text.ts";
 import { firstLine } from "../core/first_line.ts";
+import { originsOrAnywhere } from "./destinations.ts";
 
 /** What the browser tool needs. */
 export interface BrowserToolDependencies {
@@ -34,6 +35,11 @@ export interface BrowserToolDependencies {
   /** `llm.models.vision`, for `look` (absent: look says how to configure one). */
   visionModel?: ChatModel;
   visionModelName?: string;
+  /**
+   * Pages may be the user's own (a kept profile with logins, private addresses allowed): what the
+   * browser reads is private then, else the web's (public).
+   */
+  privatePages?: boolean;
 }
 
 /** What the model is offered (compact: the model pays for it on every request that has it). */
@@ -84,6 +90,11 @@ export function browserTool(deps: BrowserToolDependencies): Tool {
     ],
     input,
     effect: browserEffect,
+    // Opening sends the URL to its site; what is typed or clicked goes wherever the page's
+    // scripts send it.
+    destinations: ({ action, url }) =>
+      action === "open" && url ? originsOrAnywhere(url) : "anywhere",
+    results: deps.privatePages ? "private" : "public",
     grantArguments: ["action", "url"],
     run: (args, context) => runBrowser(deps, args, context),
   });

@@ -19,6 +19,7 @@ import { createMetadataLookup, type MetadataLookup } from "./metadata_lookup.ts"
 import { describeComic } from "./comic_info_read.ts";
 import { describePdf } from "./pdf_info_read.ts";
 import { setComicInfo, setPdfInfo, type WriteDependencies } from "./comic_info_write.ts";
+import { lookupOrigins } from "./destinations.ts";
 
 /** What comic_info needs. */
 export type ComicInfoToolDependencies =
@@ -41,9 +42,15 @@ export function comicInfoTool(
     // filing skill is loaded: every other request saves its schema's tokens.
     onDemand: true,
     keywords: ["comic", "cbz", "cbr", "comicinfo", "metadata", "manga"],
-    // Reading changes nothing (a configured lookup sends what the file says to that service only);
-    // set writes the file, file moves it: a grant on `path` lets a heartbeat do both.
-    effect: ({ set, file }) => (set && Object.keys(set).length) || file ? "local_write" : "none",
+    // Set writes the file, file moves it: a grant on `path` lets a heartbeat do both. Reading
+    // changes nothing, but a configured lookup sends what the file says to that service.
+    effect: ({ set, file }) =>
+      (set && Object.keys(set).length) || file
+        ? "local_write"
+        : lookupOrigins(deps.config).length
+        ? "sends_out"
+        : "none",
+    destinations: () => lookupOrigins(deps.config),
     pathArguments: ["path"],
     input: z.object({
       path: z.string().min(1).max(4096),

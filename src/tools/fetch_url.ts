@@ -3,6 +3,7 @@ import { z } from "zod";
 import { failed, refused, timedOut, type Tool, type ToolResult } from "../core/tool.ts";
 import { defineTool } from "../core/tool_definition.ts";
 import type { ToolDependencies } from "./dependencies.ts";
+import { originsOrAnywhere, webResultLabel } from "./destinations.ts";
 import { htmlToText } from "../adapters/network/html_to_text.ts";
 import {
   checkUrlAddresses,
@@ -35,6 +36,8 @@ export function fetchUrlTool(
     name: "fetch_url",
     // A request carries its URL (and its query) to another machine.
     effect: "sends_out",
+    destinations: ({ url }) => originsOrAnywhere(url),
+    results: webResultLabel(settings.allow_private),
     description: "Read a web page",
     keywords: ["fetch", "url", "web", "page", "website", "http", "link", "download", "open"],
     input: z.object({ url: z.string().min(1).max(4000) }),

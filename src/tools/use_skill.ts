@@ -13,6 +13,8 @@ export function useSkillTool(deps: { skills: SkillLibrary }): Tool {
   return defineTool({
     name: "use_skill",
     effect: "none",
+    // Skill and tool texts are outside text a run reads; they hold nothing of the user's.
+    results: "public",
     description: "Load a skill",
     // Offered on every request while skills are listed in the system prompt.
     alwaysOn: deps.skills.available().length > 0,

@@ -7,7 +7,7 @@
  * with network access can reach any address a script computes). Pure.
  */
 
-export type { Destinations } from "../core/tool.ts";
+export type { Destinations } from "./tool.ts";
 
 /** Ports a scheme has when a URL names none (written out for schemes URL leaves alone). */
 const defaultPorts: Record<string, string> = {

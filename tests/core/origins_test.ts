@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { namedAddresses, normalizeOrigin, originOf, uncovered } from "../../src/away/origins.ts";
+import { namedAddresses, normalizeOrigin, originOf, uncovered } from "../../src/core/origins.ts";
 
 Deno.test("an origin is scheme, host and port, compared exactly", () => {
   assert.equal(
