@@ -26,11 +26,10 @@ const mcpServerEntry = z.object({
   network: z.boolean().default(false),
   /** Names of environment variables it asks for (granted at approval). */
   env: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/)).default([]),
-  /**
-   * Its results are public data (the web's), not yours: a run that reads them is not private.
-   * Default: private, like files and mail.
-   */
-  public_results: z.boolean().default(false),
+  public_results: z.boolean().default(false).describe(
+    "Its results are public data (the web's), not yours: a run that reads them is not private. " +
+      "Default: private, like files and mail.",
+  ),
 }).refine((entry) => (entry.command.length > 0) !== (entry.url !== ""), {
   message: "set either command or url",
 });

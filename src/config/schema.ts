@@ -235,8 +235,9 @@ const pluginsSection = z.object({
   memory_mb: positiveInt.max(bounds.maxMemoryMb).default(128),
   idle_seconds: positiveInt.max(bounds.maxTimeoutSeconds).default(300),
   max_result_chars: positiveInt.max(bounds.maxConfigChars).default(16000),
-  /** Plugins whose tool results are public data (the web's), not yours. Default: private. */
-  public_results: z.array(z.string().min(1).max(100)).max(100).default([]),
+  public_results: z.array(z.string().min(1).max(100)).max(100).default([]).describe(
+    "Plugins whose tool results are public data (the web's), not yours. Default: private.",
+  ),
 });
 
 /** A `hooks.rules` entry (type-specific checks in `superRefine`). */
