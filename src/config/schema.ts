@@ -1,6 +1,7 @@
 /** The radar.yaml schema: every key has a default, so Radar runs with no file at all. */
 import { comicsToolSection, librarySection } from "./library_schema.ts";
 import { z } from "zod";
+import { normalizeOrigin } from "../core/origins.ts";
 import * as bounds from "../core/bounds.ts";
 import { isKnownTimeZone } from "../core/zoned_time.ts";
 import { calendarSection, emailSection } from "./sources_schema.ts";
@@ -328,6 +329,14 @@ const grantRule = z.object({
   tool: z.string().min(1).max(100),
   arguments: z.record(z.string().min(1).max(100), z.string().min(1).max(1000)),
   note: z.string().max(300).default(""),
+  private_data_to: z.array(
+    z.string().refine((text) => normalizeOrigin(text) !== undefined, {
+      message: "expected an origin: scheme, host and port, e.g. https://mycalendar.example",
+    }),
+  ).max(20).default([]).describe(
+    "Origins (scheme, host, port; or mcp:NAME, plugin:NAME) a run that read your private data " +
+      "may send it to with this grant. Empty: the grant never lets private data leave.",
+  ),
 });
 
 /** `approvals:` what a run without a person does with an action that needs a yes. */

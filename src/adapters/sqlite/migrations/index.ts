@@ -30,6 +30,8 @@ import { moneyMigration } from "./034_money.ts";
 import { moneyAlertsMigration } from "./035_money_alerts.ts";
 import { approvalPicturesMigration } from "./039_approval_pictures.ts";
 import { backgroundModelCallsMigration } from "./040_background_model_calls.ts";
+import { grantPrivateDataMigration } from "./041_grant_private_data.ts";
+import { approvalLabelsMigration } from "./042_approval_labels.ts";
 
 /** The ordered migrations applied by `openDatabase`. */
 export const migrations: readonly Migration[] = [
@@ -63,4 +65,6 @@ export const migrations: readonly Migration[] = [
   moneyAlertsMigration,
   approvalPicturesMigration,
   backgroundModelCallsMigration,
+  grantPrivateDataMigration,
+  approvalLabelsMigration,
 ];
