@@ -155,16 +155,16 @@ export function underivedParts(
     if (value === null || value === undefined || typeof value === "boolean") continue;
     if (Array.isArray(value)) {
       value.forEach((item, index) =>
-        stack.push({ value: item, at: `${at}[${index}]`, top, schema: itemSchema(schema) })
+        stack.push({ value: item, at: below(at, `[${index}]`), top, schema: itemSchema(schema) })
       );
       continue;
     }
     if (typeof value === "object") {
       for (const [key, inner] of Object.entries(value)) {
         chars += key.length;
-        const child = at ? `${at}.${key}` : key;
+        const child = at ? below(at, `.${key}`) : key.slice(0, maxNameChars);
         if (!isPropertyName(schema, key) && !inText(key)) {
-          found.push({ argument: `${at ? `${at}.` : ""}<key>`, reason: "not_derived" });
+          found.push({ argument: at ? below(at, ".<key>") : "<key>", reason: "not_derived" });
         }
         stack.push({ value: inner, at: child, top: top || key, schema: childSchema(schema, key) });
       }
@@ -184,6 +184,16 @@ export function underivedParts(
     return [{ argument: "(the whole call)", reason: "too_large" }];
   }
   return uniqueByArgument(found);
+}
+
+/** How much of a part's place is named (a deep one ends in "…"). */
+const maxNameChars = 120;
+
+/** The place of a part below `at` (named up to `maxNameChars`, then "…"). */
+function below(at: string, step: string): string {
+  if (at.endsWith("…")) return at;
+  const next = `${at}${step}`;
+  return next.length > maxNameChars ? `${next.slice(0, maxNameChars)}…` : next;
 }
 
 /** Each argument once, in the order of the arguments. */

@@ -101,10 +101,9 @@ Deno.test("every part is read: keys, any depth; the schema's own words are deriv
   );
   let deep: unknown = "bGVhaw==";
   for (let level = 0; level < 200; level++) deep = { news: deep };
-  assert.deepEqual(
-    underivedParts({ deep }, places, { schema }).map((part) => part.argument.slice(-12)),
-    ["ws.news.news"],
-  );
+  const [deepest, ...others] = underivedParts({ deep }, places, { schema });
+  assert.deepEqual(others, []);
+  assert.match(deepest.argument, /^deep\.news\.news.*…$/, "named as far as it is readable");
   assert.deepEqual(underivedParts({ flag: true, none: null }, places), [
     { argument: "<key>", reason: "not_derived" },
   ]);
