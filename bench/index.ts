@@ -10,6 +10,7 @@ import { soakSuite } from "./soak.ts";
 import { daemonMemorySuite } from "./daemon_memory.ts";
 import { taintSuite } from "./taint.ts";
 import { autonomySuite } from "./autonomy.ts";
+import { flowRuleSuite } from "./flow_rule.ts";
 import { watcherSuite } from "./watcher.ts";
 import { htmlQuerySuite } from "./html_query.ts";
 
@@ -41,6 +42,7 @@ export const suites: BenchSuite[] = [
   webLoadSuite,
   toolOfferingSuite,
   taintSuite,
+  flowRuleSuite,
   autonomySuite,
   htmlQuerySuite,
   daemonMemorySuite,
