@@ -111,7 +111,7 @@ export class FakeLlmServer {
    * Answers chat requests when the queue is empty (default: a 500 naming the problem); it sees
    * the request (a stand-in model that reads what it was sent).
    */
-  fallback?: (path: string, request: RecordedRequest) => FakeReply;
+  fallback?: (path: string, request?: RecordedRequest) => FakeReply;
   /** Answers `/api/embed` and `/v1/embeddings` instead of vectors (an error, a slow server…). */
   embedReply?: FakeReply;
   /** The vector of one text (default `fakeEmbedding`; a test may give words shared meanings). */

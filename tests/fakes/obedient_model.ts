@@ -128,6 +128,6 @@ export function obey(request: RecordedRequest): FakeReply {
 
 /** Makes the fake server answer every request it has no queued reply for as the obedient model. */
 export function obedient(llm: FakeLlmServer): FakeLlmServer {
-  llm.fallback = (_path, request) => obey(request);
+  llm.fallback = (_path, request) => request ? obey(request) : ollamaText("Nothing to do.");
   return llm;
 }
