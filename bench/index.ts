@@ -8,7 +8,6 @@ import { webLoadSuite } from "./web_load.ts";
 import { toolOfferingSuite } from "./tool_offering.ts";
 import { soakSuite } from "./soak.ts";
 import { daemonMemorySuite } from "./daemon_memory.ts";
-import { taintSuite } from "./taint.ts";
 import { autonomySuite } from "./autonomy.ts";
 import { flowRuleSuite } from "./flow_rule.ts";
 import { watcherSuite } from "./watcher.ts";
@@ -41,7 +40,6 @@ export const suites: BenchSuite[] = [
   execSuite,
   webLoadSuite,
   toolOfferingSuite,
-  taintSuite,
   flowRuleSuite,
   autonomySuite,
   htmlQuerySuite,

@@ -51,13 +51,16 @@ export async function blockedByHooks(
   return verdict.message;
 }
 
-/** The messages of the run's first request; the user message is stored as typed. */
+/**
+ * The messages of the run's first request; the user message is stored as typed. `promptValues`
+ * says whether plugins' prompt values are in it (outside text the run reads).
+ */
 export async function prepareMessages(
   deps: AgentDependencies,
   request: AgentRequest,
   history: readonly ChatMessage[],
   signal: AbortSignal,
-): Promise<ChatMessage[]> {
+): Promise<{ messages: ChatMessage[]; promptValues: boolean }> {
   const variables = await collectPromptVariables(deps.promptVariables, {
     signal,
     conversationId: request.conversationId,
@@ -78,7 +81,7 @@ export async function prepareMessages(
     content: request.userMessage,
     createdAt: now,
   });
-  return messages;
+  return { messages, promptValues: Object.keys(variables).length > 0 };
 }
 
 /**

@@ -10,6 +10,8 @@ import { textForModel } from "./untrusted_text.ts";
 export interface SkillSummary {
   name: string;
   description: string;
+  /** From a folder the user filled (not bundled with Radar): outside text a run reads. */
+  installed?: boolean;
 }
 
 /** Characters of one description in the prompt. */

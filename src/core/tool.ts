@@ -102,7 +102,7 @@ export interface Tool extends ToolSpec {
    * names action and url: a grant is for a site's forms, not for one selector.
    */
   grantArguments?: readonly string[];
-  /** Arguments that name files or folders (grants match them as paths, taint checks their names). */
+  /** Arguments that name files or folders (grants match them as paths; a path inside a folder the user named is theirs). */
   pathArguments?: readonly string[];
   /**
    * False when the result is Radar's own words (a confirmation such as "Saved fact #3"): it does

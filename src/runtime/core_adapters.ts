@@ -14,6 +14,7 @@ import { SqliteFactStore } from "../adapters/sqlite/fact_store.ts";
 import { SqliteAuditStore } from "../adapters/sqlite/audit_store.ts";
 import { sqliteSourceStores } from "../adapters/sqlite/source_stores.ts";
 import { SqliteOutbox } from "../adapters/sqlite/outbox_store.ts";
+import { SqliteMonitorStore } from "../adapters/sqlite/monitor_store.ts";
 import { SqliteTaskFirings } from "../adapters/sqlite/task_firing_store.ts";
 import type { SourceStores } from "../core/source_stores.ts";
 import { createLogger, writeStderrLine } from "../adapters/stderr_logger.ts";
@@ -38,6 +39,8 @@ export interface CoreAdapters {
   outbox: SqliteOutbox;
   /** Each time a task was due and what became of it (`radar task log`). */
   taskFirings: SqliteTaskFirings;
+  /** URL monitors (the scheduled checks; the pages the user watches are trusted text). */
+  monitors: SqliteMonitorStore;
   /** The main model (`RadarOptions.model` when injected). */
   model: ChatModel;
   /** `llm.models.fast` (heartbeat triage), when configured. */
@@ -114,6 +117,7 @@ export function openCoreAdapters(
       sourceStores: sqliteSourceStores(db),
       outbox: new SqliteOutbox(db, secrets),
       taskFirings: new SqliteTaskFirings(db),
+      monitors: new SqliteMonitorStore(db),
       model: maskedChatModel(options.model ?? createChatModel(config.llm, llm), secrets),
       fastModel: masked(createRoleModel(config.llm, "fast", llm)),
       visionModel: masked(createRoleModel(config.llm, "vision", llm)),

@@ -233,6 +233,7 @@ export function openRadar(options: RadarOptions): Radar {
     secrets,
     notifier: core.notifier,
     outbox: core.outbox,
+    monitors: core.monitors,
     process,
     firings: core.taskFirings,
   });
@@ -274,6 +275,10 @@ export function openRadar(options: RadarOptions): Radar {
       elapsed: process.elapsed,
       guard: away.guard(),
       runs: conversationRuns,
+      promptReads: () =>
+        skills.library?.available().some((skill) => skill.installed)
+          ? [{ source: "skills you installed", label: "public" }]
+          : [],
     },
     prompts,
     personalities,
@@ -299,6 +304,7 @@ export function openRadar(options: RadarOptions): Radar {
     embedNew: embeddings.embedNew,
     secrets,
     outbox: core.outbox,
+    monitors: core.monitors,
     taskFirings: core.taskFirings,
     changeNotices,
   });

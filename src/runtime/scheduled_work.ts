@@ -10,7 +10,6 @@ import type { Resolver } from "../adapters/network/network_guard.ts";
 import type { EventQueue, Outbox, RunLog, TickJob, Transaction } from "../core/work_ports.ts";
 import { transaction } from "../adapters/sqlite/write.ts";
 import { SqliteEventQueue } from "../adapters/sqlite/event_queue.ts";
-import { SqliteMonitorStore } from "../adapters/sqlite/monitor_store.ts";
 import { SqliteRunStore } from "../adapters/sqlite/run_store.ts";
 import { SqliteTaskStore } from "../adapters/sqlite/task_store.ts";
 import { SqliteWatchedFileStore } from "../adapters/sqlite/watched_file_store.ts";
@@ -98,7 +97,15 @@ export interface ScheduledWork {
 export interface ScheduledWorkParts extends
   Pick<
     CoreAdapters,
-    "db" | "sourceStores" | "model" | "fastModel" | "fetch" | "notifier" | "outbox" | "taskFirings"
+    | "db"
+    | "sourceStores"
+    | "model"
+    | "fastModel"
+    | "fetch"
+    | "notifier"
+    | "outbox"
+    | "taskFirings"
+    | "monitors"
   > {
   config: RadarConfig;
   conversations: ConversationArchive;
@@ -130,7 +137,7 @@ export function scheduledWork(parts: ScheduledWorkParts): ScheduledWork {
   const queue = maskedEventQueue(new SqliteEventQueue(db), parts.secrets);
   const runs = new SqliteRunStore(db);
   const taskStore = new SqliteTaskStore(db);
-  const monitorStore = new SqliteMonitorStore(db);
+  const monitorStore = parts.monitors;
   const inTransaction: Transaction = (work) => transaction(db, work);
   const { outbox, taskFirings } = parts;
   const sideEffects = (scope: string) => runSideEffects(outbox, scope, clock, pid, isAlive);

@@ -130,7 +130,11 @@ export function skillLibrary(catalog: SkillCatalog): SkillLibrary {
   const find = (name: string) => catalog.available().find((skill) => skill.name === name);
   return {
     available: (): SkillSummary[] =>
-      catalog.available().map(({ name, description }) => ({ name, description })),
+      catalog.available().map(({ name, description, source }) => ({
+        name,
+        description,
+        installed: source !== "bundled",
+      })),
     load: (name) => {
       const skill = find(name);
       return skill ? loadSkill(skill) : undefined;

@@ -47,6 +47,9 @@ Deno.test("approvals list/show/approve/deny, grants add/list/revoke and undo fro
       ],
       tainted: [],
       untrustedSources: ["tool fetch_url"],
+      privateSources: [],
+      destinations: [],
+      namedDestinations: [],
     });
     const listed = await cli(["approvals", "list", "--json"]);
     assert.equal(listed.code, 0, listed.err);
@@ -123,6 +126,9 @@ Deno.test(needing(["chromium"], {
       reasons: ["submitting on library.example.org needs your yes"],
       tainted: [],
       untrustedSources: ["tool browser"],
+      privateSources: [],
+      destinations: [],
+      namedDestinations: [],
       summary: 'Submit on https://library.example.org/renew (clicking "Renew all")\n  fields:\n' +
         "    Card number: 2231 8841\n    PIN: ••••••",
       screenshot: new Uint8Array([0x89, 0x50, 0x4e, 0x47]),

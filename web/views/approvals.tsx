@@ -50,6 +50,18 @@ export function ApprovalCard(
         </dd>
         <dt>had read</dt>
         <dd>{record.untrustedSources.join(", ") || "nothing from outside"}</dd>
+        {sendsPrivateData(record)
+          ? (
+            <>
+              <dt>private data to</dt>
+              <dd>
+                {record.destinations === "anywhere" ? "anywhere" : record.destinations.join(", ")}
+                {" "}
+                (read from {(record.privateSources ?? []).join(", ")})
+              </dd>
+            </>
+          )
+          : null}
         <dt>{pending ? "expires" : "decided"}</dt>
         <dd>
           {formatTime(pending ? record.expiresAt : record.decidedAt, props.timeZone)}
@@ -99,6 +111,15 @@ export function AlwaysAllowForm(
           <input name={`arg.${name}`} value={pattern} maxlength={1000} />
         </label>
       ))}
+      {record.destinations !== "anywhere" && record.destinations?.length
+        ? (
+          <p>
+            It may also send private data a run read to exactly{" "}
+            <code>{record.destinations.join(", ")}</code>, as this call would have, and nowhere
+            else.
+          </p>
+        )
+        : null}
       <label>
         Note
         <input name="note" value={`from approval #${record.id}`} maxlength={300} />
@@ -207,4 +228,10 @@ export function WaitingCard(props: { pending: ApprovalRecord[]; timeZone: string
         : null}
     </section>
   );
+}
+
+/** True when the approval asks because the call would send private data somewhere. */
+function sendsPrivateData(record: ApprovalRecord): boolean {
+  const destinations = record.destinations ?? [];
+  return destinations === "anywhere" || destinations.length > 0;
 }

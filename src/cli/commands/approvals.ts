@@ -11,6 +11,7 @@ import {
   describeApproval,
   describeGrant,
   outcomeLine,
+  suggestedPrivateDataTo,
 } from "../../away/mod.ts";
 import { RadarError, UsageError } from "../../core/errors.ts";
 import { jsonOptionHelp, printJson, printListing } from "../json_output.ts";
@@ -63,7 +64,14 @@ export function registerApprovals(program: Command, context: CliContext): void {
       const radar = await context.radar();
       const record = radar.away.approvals.show(approvalId(id));
       const suggested = radar.away.approvals.suggest(record);
-      if (options.json) return printJson(context, { ...record, suggestedGrant: suggested });
+      const privateDataTo = suggestedPrivateDataTo(record);
+      if (options.json) {
+        return printJson(context, {
+          ...record,
+          suggestedGrant: { arguments: suggested, privateDataTo },
+        });
+      }
+      const destinations = record.destinations ?? [];
       const lines = [
         approvalLine(record, radar.config.radar.timezone || undefined),
         `tool:       ${record.tool}`,
@@ -79,9 +87,19 @@ export function registerApprovals(program: Command, context: CliContext): void {
           record.conversationId === undefined ? "" : ` (conversation #${record.conversationId})`
         }`,
         `had read:   ${record.untrustedSources.join(", ") || "nothing from outside"}`,
+        ...(record.privateSources?.length
+          ? [`private:    ${record.privateSources.join(", ")}`]
+          : []),
+        ...(destinations === "anywhere" || destinations.length
+          ? [`sends to:   ${destinations === "anywhere" ? "anywhere" : destinations.join(", ")}`]
+          : []),
         ...(record.result ? [`result:     ${record.result}`] : []),
-        ...(record.state === "pending" && Object.keys(suggested).length
-          ? [`always:     ${describeGrant({ tool: record.tool, arguments: suggested })}`]
+        ...(record.state === "pending" && (Object.keys(suggested).length || privateDataTo.length)
+          ? [
+            `always:     ${
+              describeGrant({ tool: record.tool, arguments: suggested, privateDataTo })
+            }`,
+          ]
           : []),
       ];
       context.io.stdout(`${lines.join("\n")}\n`);

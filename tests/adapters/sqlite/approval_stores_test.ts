@@ -20,9 +20,12 @@ const action: PendingAction = {
   tool: "move_file",
   arguments: '{"source":"~/Downloads/a.pdf","destination":"~/Filed/a.pdf"}',
   kind: "heartbeat",
-  reasons: ['source uses the name "a.pdf" from untrusted text (events)'],
-  tainted: [{ argument: "source", reason: "untrusted_name", source: "events", excerpt: "a.pdf" }],
+  reasons: ["destination is not from your own words or a folder you named"],
+  tainted: [{ argument: "destination", reason: "not_derived" }],
   untrustedSources: ["events", "tool pdf_extract"],
+  privateSources: ["events", "tool pdf_extract"],
+  destinations: [],
+  namedDestinations: [],
   key: "heartbeat:event:7:approval#1",
 };
 
