@@ -103,9 +103,22 @@ Deno.test("a page steers a task to send a private file, encoded, to a host the t
       const pending = radar.away.approvals.list({ pendingOnly: true });
       assert.equal(pending.length, index + 1, `${method}: one more pending approval`);
       assert.equal(pending[0].tool, "fetch_url");
+      assert.deepEqual(pending[0].destinations, [sink.origin], "held for the private data");
       assert.deepEqual(sink.requests, [], `${method}: the sink received nothing`);
     }
     assertNoticesHoldNoSecret(home);
+    // The notice names the tool, the place (the task's own words name it), why, and the link.
+    const [notice] = home.notices();
+    assert.equal(notice.title, "Radar asks: fetch_url (#1)");
+    assert.match(
+      String(notice.message),
+      new RegExp(
+        `^fetch_url: it would send private data this run read to ${sink.origin}\\.\n` +
+          "From a task run that read tool fetch_url, tool read_file\\.\n" +
+          "The whole call is on the approval's page \\(log in to see it\\)\\.\n",
+      ),
+    );
+    assert.equal(notice.click, `${home.base}/approvals/1`);
   });
 });
 
@@ -138,6 +151,11 @@ Deno.test("a monitored page steers the heartbeat to send a private file to its o
       );
     }
     assertNoticesHoldNoSecret(home);
+    // The place came from the page, not from the user: the notice does not name it.
+    assert.match(
+      String(home.notices()[0].message),
+      /send private data this run read to an address the run chose\./,
+    );
   });
 });
 
