@@ -74,6 +74,8 @@ interface CurrentCall {
   uncovered: Destinations;
   /** Why the flow rule held it (no values). */
   reasons: string[];
+  /** The guard answered instead of the tool (its words are Radar's, not data). */
+  held?: boolean;
   /** Questions the tool asked that nobody could answer now. */
   deferred: string[];
   /** The self-contained action a deferred question was about, and its picture. */
@@ -87,6 +89,8 @@ export class RunGuard implements GuardPort {
   #places?: TrustedPlaces;
   /** Places this run already asked to send private data to, and the approval that asks. */
   readonly #askedFor = new Map<string, number>();
+  /** The call that just settled was answered by the guard, not run. */
+  #settledHeld = false;
   constructor(private readonly options: RunGuardOptions) {}
 
   /** What the run has read. */
@@ -149,11 +153,13 @@ export class RunGuard implements GuardPort {
       underived: verdict.underived,
       uncovered: verdict.uncovered,
       reasons: verdict.reasons,
+      held: true,
     });
     const { person, approvals, kind } = this.options;
     if (person) {
       if (await person(this.#question(tool, current.call, verdict.reasons))) {
         current.approved = true;
+        current.held = false;
         return undefined;
       }
       return refused(
@@ -182,17 +188,32 @@ export class RunGuard implements GuardPort {
   async settle(execution: ToolExecution): Promise<ToolExecution> {
     const current = this.#current;
     this.#current = undefined;
+    this.#settledHeld = !!current?.held;
     if (!current?.deferred.length || !this.options.approvals) return execution;
+    this.#settledHeld = true;
     const reasons = [...current.reasons, ...current.deferred];
     return { ...execution, result: await this.#defer(current, reasons) };
   }
 
   /**
-   * Records what a tool returned as read, with the label its tool declares for these arguments
-   * (a tool the registry does not know: private).
+   * Records what a tool returned as read: with the label a built-in tool reported for this result
+   * (a page from a private address), else the one its tool declares for these arguments (a tool
+   * the registry does not know: private).
    */
-  read(tool: Tool | undefined, name: string, _text: string, args?: unknown): void {
-    this.options.labels.read(`tool ${name}`, resultLabel(tool, args));
+  read(
+    tool: Tool | undefined,
+    name: string,
+    _text: string,
+    args?: unknown,
+    reported?: ResultLabel,
+  ): void {
+    if (this.#settledHeld) {
+      // The guard's own answer ("Not done yet: … approval #3"): nothing was read.
+      this.#settledHeld = false;
+      return;
+    }
+    const label = reported && tool?.source === "builtin" ? reported : resultLabel(tool, args);
+    this.options.labels.read(`tool ${name}`, label);
   }
 
   /** Records outside text the request itself holds (tool descriptions, plugin values, skills). */

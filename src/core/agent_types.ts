@@ -89,8 +89,17 @@ export interface RunGuard {
   begin(call: ToolCall): void;
   readonly gate: ToolGate;
   settle(execution: ToolExecution): Promise<ToolExecution>;
-  /** A tool's result was read (its label depends on the tool and the call's arguments). */
-  read(tool: Tool | undefined, name: string, text: string, args?: unknown): void;
+  /**
+   * A tool's result was read (its label: what a built-in tool `reported` for this result, else
+   * what the tool declares for the call's arguments).
+   */
+  read(
+    tool: Tool | undefined,
+    name: string,
+    text: string,
+    args?: unknown,
+    reported?: ResultLabel,
+  ): void;
   /**
    * Outside text the request itself holds was read: MCP and plugin tool descriptions and schemas
    * when offered, plugins' prompt values, skills the user installed.

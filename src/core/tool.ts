@@ -14,6 +14,11 @@ export interface ToolResult {
   offerTools?: string[];
   /** The pending approval the call became (it waits for the user's yes). */
   approvalId?: number;
+  /**
+   * The label of this result as the (built-in) tool knows it from what it did: a page fetched
+   * from a private address is private. Absent: the tool's declared `results`.
+   */
+  label?: ResultLabel;
 }
 
 /** What a tool's run function returns. */

@@ -53,6 +53,7 @@ export async function runToolCall(
     call.name,
     execution.result.text,
     argumentsOf(call.arguments),
+    execution.result.label,
   );
   run.result.toolExecutions.push(execution);
   if (execution.result.offerTools?.length) {

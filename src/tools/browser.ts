@@ -36,8 +36,8 @@ export interface BrowserToolDependencies {
   visionModel?: ChatModel;
   visionModelName?: string;
   /**
-   * Pages may be the user's own (a kept profile with logins, private addresses allowed): what the
-   * browser reads is private then, else the web's (public).
+   * Pages are the user's own when a kept profile logs in (`browser.profile`): what the browser
+   * reads is private then, else the web's (public).
    */
   privatePages?: boolean;
 }

@@ -4,6 +4,7 @@ import { failed, refused, timedOut, type Tool, type ToolResult } from "../core/t
 import { defineTool } from "../core/tool_definition.ts";
 import type { ToolDependencies } from "./dependencies.ts";
 import { originsOrAnywhere, webResultLabel } from "./destinations.ts";
+import { isPrivateAddress } from "../adapters/network/address_policy.ts";
 import { htmlToText } from "../adapters/network/html_to_text.ts";
 import {
   checkUrlAddresses,
@@ -52,6 +53,8 @@ export function fetchUrlTool(
         context.signal,
         AbortSignal.timeout(settings.timeout_seconds * 1000),
       ]);
+      // A page from a private address (a router, an intranet: allow_private) is the user's own.
+      let privateHop = false;
       for (let hop = 0; hop <= maxRedirects; hop++) {
         const shown = url.href;
         const check = await checkUrlAddresses(url, {
@@ -59,6 +62,7 @@ export function fetchUrlTool(
           resolve,
         });
         if (check.problem !== undefined) return refused(`Cannot fetch ${shown}: ${check.problem}.`);
+        privateHop ||= check.addresses.some((address) => isPrivateAddress(address));
         let opened: PinnedResponse;
         try {
           opened = await fetchFromChecked(url, check.addresses, {
@@ -82,7 +86,9 @@ export function fetchUrlTool(
             url = next;
             continue;
           }
-          return next;
+          return typeof next === "string"
+            ? { text: next, outcome: "ok", label: privateHop ? "private" : "public" }
+            : next;
         } finally {
           opened.close();
         }
