@@ -127,6 +127,8 @@ export interface ProvenanceOptions {
   pathArguments?: readonly string[];
   /** The tool's JSON Schema (its property names and enum values are its own vocabulary). */
   schema?: unknown;
+  /** Names the tool gives to what it shows (`Tool.ownNames`): its own vocabulary too. */
+  ownNames?: RegExp;
 }
 
 /** The parts of `args` that are not derived from the trusted places (empty: all are). */
@@ -138,6 +140,7 @@ export function underivedParts(
   const paths = new Set(options.pathArguments ?? []);
   const found: UnderivedPart[] = [];
   const inText = (text: string) => {
+    if (options.ownNames?.test(text)) return true;
     const normal = text.normalize("NFC");
     return normal === "" || trusted.texts.some((trustedText) => trustedText.includes(normal));
   };

@@ -87,6 +87,7 @@ export function checkFlow(check: FlowCheck): FlowVerdict {
     ? underivedParts(args, check.places, {
       pathArguments: tool.pathArguments,
       schema: tool.parameters,
+      ownNames: tool.ownNames,
     })
     : [];
   const uncovered: Destinations = sendsPrivate && offMachine ? destinations : [];

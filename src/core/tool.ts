@@ -107,6 +107,12 @@ export interface Tool extends ToolSpec {
    * names action and url: a grant is for a site's forms, not for one selector.
    */
   grantArguments?: readonly string[];
+  /**
+   * Names the tool itself gives to what it shows (the browser's `f1`, `b2`, `l3` for a page's
+   * fields, buttons and links): an argument that is exactly one is the tool's own word, not text
+   * from outside (what it points at is the tool's business: a submitting click still asks).
+   */
+  ownNames?: RegExp;
   /** Arguments that name files or folders (grants match them as paths; a path inside a folder the user named is theirs). */
   pathArguments?: readonly string[];
   /**

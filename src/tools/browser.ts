@@ -96,6 +96,7 @@ export function browserTool(deps: BrowserToolDependencies): Tool {
       action === "open" && url ? originsOrAnywhere(url) : "anywhere",
     results: deps.privatePages ? "private" : "public",
     grantArguments: ["action", "url"],
+    ownNames: /^[fbl][1-9]\d{0,3}$/,
     run: (args, context) => runBrowser(deps, args, context),
   });
   return { ...tool, parameters: compactJsonSchema(offered) };

@@ -109,6 +109,25 @@ Deno.test("every part is read: keys, any depth; the schema's own words are deriv
   ]);
 });
 
+Deno.test("names the tool gives to what it shows are its own words, and nothing more", () => {
+  const schema = schemaOf("action", "ref", "values");
+  const ownNames = /^[fbl][1-9]\d{0,3}$/;
+  assert.deepEqual(
+    underivedParts({ action: "fill", ref: "b2", values: { f1: "Every morning" } }, places, {
+      schema,
+      ownNames,
+    }),
+    [],
+  );
+  assert.deepEqual(
+    underivedParts({ ref: "form#pay > button", values: { f1: "4711" } }, places, {
+      schema,
+      ownNames,
+    }),
+    [{ argument: "ref", reason: "not_derived" }, { argument: "values.f1", reason: "not_derived" }],
+  );
+});
+
 Deno.test("past the size bound the whole call counts as not derived (fails closed)", () => {
   const many = Array.from({ length: provenanceBounds.maxParts + 1 }, () => 1);
   assert.deepEqual(underivedParts({ path: many }, places, { schema: schemaOf("path") }), [
