@@ -110,7 +110,10 @@ Deno.test("every part is read: keys, any depth; the schema's own words are deriv
 });
 
 Deno.test("names the tool gives to what it shows are its own words, and nothing more", () => {
-  const schema = schemaOf("action", "ref", "values");
+  const schema = {
+    type: "object",
+    properties: { action: { enum: ["fill", "click"] }, ref: {}, values: {} },
+  };
   const ownNames = /^[fbl][1-9]\d{0,3}$/;
   assert.deepEqual(
     underivedParts({ action: "fill", ref: "b2", values: { f1: "Every morning" } }, places, {
