@@ -31,27 +31,34 @@ export const benignFlows: readonly BenignFlow[] = [
 
 /**
  * The grants the docs tell the user to write for these flows, as radar.yaml `grants:` items: the
- * two README shows for filing, the one "Always allow…" makes on the first move_file filing, and
- * one for marking mail read.
+ * two docs/filing.md shows, the one "Always allow…" makes on the first move_file filing, and one
+ * for marking mail read. Since issue 31 a grant also says where private data may go
+ * (`private_data_to`): the comic grant names the lookup service, the mail grant the mail server
+ * (docs/security.md); `privateData: false` leaves those out (the grants as written before).
  */
-export const documentedGrants =
-  `  - { tool: comic_info, arguments: { path: "~/Downloads/*.pdf" }, note: "file new PDFs" }
-  - { tool: comic_info, arguments: { path: "~/Comics/Inbox/*.cbz" }, note: "file new comics" }
+export function documentedGrants(values: Record<string, string>, privateData = true): string {
+  const to = (origin: string | undefined) =>
+    privateData && origin ? `, private_data_to: ["${origin}"]` : "";
+  const comicVine = values.comicVine && new URL(values.comicVine).origin;
+  const mail = values.port && `imap://127.0.0.1:${values.port}`;
+  return `  - { tool: comic_info, arguments: { path: "~/Downloads/*.pdf" }, note: "file new PDFs" }
+  - { tool: comic_info, arguments: { path: "~/Comics/Inbox/*.cbz" }${to(comicVine)} }
   - tool: move_file
     arguments: { source: "~/Downloads/*.pdf", destination: "~/Documents/Filed/**" }
     note: "from approval #1"
-  - { tool: mark_email_read, arguments: { account: "home" }, note: "triage mail" }
+  - { tool: mark_email_read, arguments: { account: "home" }${to(mail)} }
 `;
+}
 
 /** Runs one flow in its own home; a flow that fails is reported, never hidden. */
-export async function runFlow(flow: BenignFlow): Promise<ActionOutcome[]> {
+export async function runFlow(flow: BenignFlow, privateData = true): Promise<ActionOutcome[]> {
   const servers = await (flow.servers ?? noServers)();
   try {
     let found: ActionOutcome[] = [];
     await withAwayHome({
       folders: flow.folders,
       watchers: flow.watchers,
-      yaml: flow.yaml({ servers, grants: documentedGrants }),
+      yaml: flow.yaml({ servers, grants: documentedGrants(servers.values, privateData) }),
     }, async (home) => {
       found = await flow.run(home, servers);
     });
@@ -68,21 +75,31 @@ function percent(part: number, whole: number): number {
   return whole ? Number((100 * part / whole).toFixed(1)) : 100;
 }
 
+/** Runs every flow; prints each flow's count and what was held. */
+async function runSuite(privateData: boolean): Promise<ActionOutcome[]> {
+  const all: ActionOutcome[] = [];
+  for (const flow of benignFlows) {
+    const found = await runFlow(flow, privateData);
+    const done = found.filter((action) => action.autonomous).length;
+    console.log(`    ${flow.name}: ${done} of ${found.length} consequential actions without a tap`);
+    for (const action of found.filter((item) => !item.autonomous)) {
+      console.log(`      held: ${action.what}: ${action.why}`);
+    }
+    all.push(...found);
+  }
+  return all;
+}
+
 /** The autonomy suite. */
 export const autonomySuite: BenchSuite = {
   name: "autonomy share",
   async run() {
-    const all: ActionOutcome[] = [];
-    for (const flow of benignFlows) {
-      const found = await runFlow(flow);
-      const done = found.filter((action) => action.autonomous).length;
-      console.log(`  ${flow.name}: ${done} of ${found.length} consequential actions without a tap`);
-      for (const action of found.filter((item) => !item.autonomous)) {
-        console.log(`    held: ${action.what}: ${action.why}`);
-      }
-      all.push(...found);
-    }
+    console.log("  with the documented grants:");
+    const all = await runSuite(true);
+    console.log("  with the grants as written before issue 31 (no private_data_to):");
+    const older = await runSuite(false);
     const done = all.filter((action) => action.autonomous).length;
+    const olderDone = older.filter((action) => action.autonomous).length;
     const share = percent(done, all.length);
     const beforeShare = percent(before.autonomous, before.consequential);
     return [
@@ -97,6 +114,12 @@ export const autonomySuite: BenchSuite = {
         unit: "%",
         target: `>= ${beforeShare} %`,
         met: share >= beforeShare,
+      },
+      {
+        metric:
+          `now, with grants that do not say where private data may go (${olderDone} of ${older.length})`,
+        value: percent(olderDone, older.length),
+        unit: "%",
       },
     ];
   },
