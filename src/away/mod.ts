@@ -20,6 +20,7 @@ export {
   type ButtonOutcome,
   describeApproval,
   outcomeLine,
+  parseArguments,
   suggestedPrivateDataTo,
 } from "./approvals.ts";
 export type { ApprovalRecord, StandingGrant } from "./approval_ports.ts";

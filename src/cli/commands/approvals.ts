@@ -11,11 +11,13 @@ import {
   describeApproval,
   describeGrant,
   outcomeLine,
+  parseArguments,
   suggestedPrivateDataTo,
 } from "../../away/mod.ts";
 import { RadarError, UsageError } from "../../core/errors.ts";
 import { jsonOptionHelp, printJson, printListing } from "../json_output.ts";
 import { formatDateTime } from "../../core/zoned_time.ts";
+import { namedAddresses } from "../../core/origins.ts";
 import type { CliContext } from "../context.ts";
 
 /** One approval in one line. */
@@ -91,7 +93,11 @@ export function registerApprovals(program: Command, context: CliContext): void {
           ? [`private:    ${record.privateSources.join(", ")}`]
           : []),
         ...(destinations === "anywhere" || destinations.length
-          ? [`sends to:   ${destinations === "anywhere" ? "anywhere" : destinations.join(", ")}`]
+          ? [
+            `sends to:   ${
+              destinations === "anywhere" ? anywhere(record) : destinations.join(", ")
+            }`,
+          ]
           : []),
         ...(record.result ? [`result:     ${record.result}`] : []),
         ...(record.state === "pending" && (Object.keys(suggested).length || privateDataTo.length)
@@ -139,4 +145,11 @@ export function registerApprovals(program: Command, context: CliContext): void {
       context.io.stdout(`${outcome.text}\n`);
     },
   );
+}
+
+/** "anywhere", with the addresses a command names when it names some (for people only). */
+function anywhere(record: ApprovalRecord): string {
+  const command = parseArguments(record.arguments).command;
+  const named = typeof command === "string" ? namedAddresses(command) : [];
+  return named.length ? `anywhere (the command names ${named.join(", ")})` : "anywhere";
 }
