@@ -212,7 +212,8 @@ export class RunGuard implements GuardPort {
       this.#settledHeld = false;
       return;
     }
-    const label = reported && tool?.source === "builtin" ? reported : resultLabel(tool, args);
+    // Results carry a label only from Radar's own code (a built-in tool, a config rule's refusal).
+    const label = reported ?? resultLabel(tool, args);
     this.options.labels.read(`tool ${name}`, label);
   }
 
