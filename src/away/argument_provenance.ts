@@ -139,10 +139,16 @@ export function underivedParts(
 ): UnderivedPart[] {
   const paths = new Set(options.pathArguments ?? []);
   const found: UnderivedPart[] = [];
+  // Keys repeat (a list of objects): each text is looked up once.
+  const looked = new Map<string, boolean>();
   const inText = (text: string) => {
-    if (options.ownNames?.test(text)) return true;
+    const known = looked.get(text);
+    if (known !== undefined) return known;
     const normal = text.normalize("NFC");
-    return normal === "" || trusted.texts.some((trustedText) => trustedText.includes(normal));
+    const found = options.ownNames?.test(text) || normal === "" ||
+      trusted.texts.some((trustedText) => trustedText.includes(normal));
+    if (text.length <= 200) looked.set(text, found);
+    return found;
   };
   const stack: Array<{ value: unknown; at: string; top: string; schema?: SchemaNode }> = [
     { value: args, at: "", top: "", schema: options.schema as SchemaNode | undefined },
