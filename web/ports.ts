@@ -16,16 +16,16 @@ import type {
 import type { ToolOutcome } from "../src/core/tool.ts";
 import type { McpServerSummary, PluginApi } from "../src/core/plugin_state.ts";
 import type { HookedMemory } from "../src/core/hooked_memory.ts";
-import type { WidgetSource } from "../src/core/widget.ts";
+import type { WidgetSource } from "../src/plugins/widget.ts";
 import type { PendingEvent } from "../src/core/heartbeat.ts";
 import type { MonitorRecord, RunRecord, TaskRecord } from "../src/core/schedule_ports.ts";
 import type { BudgetReport } from "../src/core/budget.ts";
 import type { EvalHistory } from "../src/core/eval_records.ts";
-import type { PersonalityCatalog } from "../src/core/personality.ts";
+import type { PersonalityCatalog } from "../src/personalities/personality.ts";
 import type { DigestArchive, SourceHealthRecord } from "../src/core/source_ports.ts";
 import type { Away } from "../src/away/mod.ts";
 import type { MoneyBook } from "../src/money/mod.ts";
-import type { WatcherReport } from "../src/core/watched_folders.ts";
+import type { WatcherReport } from "../src/sources/watched_folders.ts";
 
 /** A value or a promise of it: views may be backed by sync SQLite or by async work. */
 export type Maybe<T> = T | Promise<T>;

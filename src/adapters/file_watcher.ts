@@ -16,7 +16,7 @@ import {
   type ReconcileReason,
   type SeenFile,
   type WatchLedger,
-} from "../core/watched_folders.ts";
+} from "../sources/watched_folders.ts";
 import { folderIdentity, globToRegExp, isTemporaryName, statFile } from "./folder_listing.ts";
 import { reconcileFolder } from "./folder_reconcile.ts";
 import { type ReconcilePolicy, ReconcileSchedule } from "./reconcile_schedule.ts";

@@ -5,7 +5,7 @@
  * (no event for `quietMs`, at most `maxDelayMs`), and every reconcile is spaced by the cost of the
  * last one, so a large folder is never reconciled back to back.
  */
-import type { ReconcileReason } from "../core/watched_folders.ts";
+import type { ReconcileReason } from "../sources/watched_folders.ts";
 import type { Timers } from "./file_watcher.ts";
 
 /** When a watcher reconciles while watching. */

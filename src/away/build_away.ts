@@ -9,7 +9,7 @@ import type { RadarConfig } from "../config/schema.ts";
 import { displayPath, expandHome, homeDirectory } from "../config/paths.ts";
 import type { RunGuards } from "../core/agent_types.ts";
 import { type Notifier, notifyOnce } from "../core/notifier.ts";
-import type { TaskFirings } from "../core/receipts.ts";
+import type { TaskFirings } from "./receipts.ts";
 import { runSideEffects } from "../core/run_side_effects.ts";
 import type { Secrets } from "../core/secrets.ts";
 import type { ToolGate, ToolObserver, ToolRegistry } from "../core/tool_registry.ts";

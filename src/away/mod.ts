@@ -5,9 +5,10 @@
  * `grant_paths.ts`) matches, else asks the person or stores a pending approval (`approvals.ts`:
  * approve, deny, "Always allow…", the phone's single-use buttons). File changes are journaled
  * (`file_journal.ts`) and undone (`file_undo.ts`); `change_notices.ts` tells what a heartbeat
- * changed on its own; `approval_upkeep.ts` expires and prunes. `build_away.ts` assembles it once.
- * Other layers import from this face; the SQLite stores implement `approval_ports.ts` and
- * `action_journal.ts`.
+ * changed on its own; `receipts.ts` records what became of each task firing and notification;
+ * `approval_upkeep.ts` expires and prunes. `build_away.ts` assembles it once.
+ * Other layers import from this face; the SQLite stores implement `approval_ports.ts`,
+ * `action_journal.ts` and `receipts.ts`.
  */
 export { type Away, type AwayParts, buildAway } from "./build_away.ts";
 export {
@@ -30,3 +31,4 @@ export {
   saveBeforeReplace,
 } from "./file_journal.ts";
 export type { UndoResult } from "./file_undo.ts";
+export { retryDelaysMinutes, type TaskFiring, type TaskFirings } from "./receipts.ts";

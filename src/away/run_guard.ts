@@ -21,7 +21,7 @@ import {
   type Tool,
   type ToolResult,
 } from "../core/tool.ts";
-import { effectOf, isGatedEffect } from "../core/tool_effect.ts";
+import { effectOf, isGatedEffect } from "../core/tool.ts";
 import type { ToolExecution, ToolGate, ToolRegistry } from "../core/tool_registry.ts";
 
 /** What every run's guard shares (each read when a run starts). */

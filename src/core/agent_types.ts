@@ -8,7 +8,7 @@ import type { AuditSink, Clock, ConversationRuns, ConversationStore } from "./po
 import type { ConversationKind, Tool, ToolContext } from "./tool.ts";
 import type { ToolExecution, ToolGate, ToolObserver, ToolRegistry } from "./tool_registry.ts";
 import type { ToolRanker } from "./tool_relevance.ts";
-import type { PromptVariableSource } from "./prompt_variables.ts";
+import type { PromptVariableSource } from "./system_prompt.ts";
 import type { Hooks } from "./hooks.ts";
 
 /** Loop settings from config. */

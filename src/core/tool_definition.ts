@@ -1,7 +1,7 @@
 /** Built-in tool definitions from zod schemas: JSON Schema for the model, validation of calls. */
 import { z } from "zod";
 import type { ParseResult, Tool, ToolContext, ToolOutput } from "./tool.ts";
-import type { EffectDeclaration, ToolEffect } from "./tool_effect.ts";
+import type { EffectDeclaration, ToolEffect } from "./tool.ts";
 import { describeIssues } from "./zod_issues.ts";
 
 /** Converts a zod schema to compact JSON Schema (no $schema, additionalProperties, lengths or bounds). */

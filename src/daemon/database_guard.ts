@@ -6,7 +6,7 @@
  * every page, and ONE notification goes out (remembered next to the file, so a restart does not
  * send it again).
  */
-import { damagedDatabaseLine } from "../core/database_damage.ts";
+import { damagedDatabaseLine } from "../core/errors.ts";
 import type { Timers } from "../adapters/file_watcher.ts";
 import { systemTimers } from "../adapters/file_watcher.ts";
 import { markDamageNotified } from "../adapters/sqlite/damage_marker.ts";

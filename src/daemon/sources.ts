@@ -8,7 +8,7 @@ import {
   type WatchFs,
 } from "../adapters/file_watcher.ts";
 import type { ReconcilePolicy } from "../adapters/reconcile_schedule.ts";
-import type { SeenFile } from "../core/watched_folders.ts";
+import type { SeenFile } from "../sources/watched_folders.ts";
 import { type PluginWatcher, watchPluginFolders } from "../plugins/watch_plugins.ts";
 import type { EventSource } from "./daemon.ts";
 import type { Radar } from "../runtime/open_radar.ts";

@@ -8,7 +8,7 @@ import type { AgentDependencies } from "../core/agent_types.ts";
 import type { ChatModel } from "../core/chat_model.ts";
 import type { Clock, FactStore } from "../core/ports.ts";
 import { buildSystemPrompt, stampUserMessage } from "../core/system_prompt.ts";
-import type { SkillSummary } from "../core/skills_prompt.ts";
+import type { SkillSummary } from "../core/system_prompt.ts";
 import type { ToolRegistry } from "../core/tool_registry.ts";
 import { estimateTokens } from "../core/tokens.ts";
 import type { ResolvedPersonality } from "../personalities/personality_sources.ts";

@@ -1,6 +1,6 @@
 /** `notify`: push a notification to the user through the Notifier (ntfy), once per outbox key. */
 import { z } from "zod";
-import { type NotificationGate, quietHoursGate } from "../core/notification_gate.ts";
+import { type NotificationGate, quietHoursGate } from "../core/notifier.ts";
 import {
   isNotificationPriority,
   notificationPriorities,

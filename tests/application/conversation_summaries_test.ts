@@ -10,7 +10,7 @@ import { SqliteConversationStore } from "../../src/adapters/sqlite/conversation_
 import { summaryTranscript, transcriptBounds } from "../../src/core/conversation_summary.ts";
 import type { EmbeddingModel } from "../../src/core/embedding_model.ts";
 import { Recall } from "../../src/core/recall.ts";
-import { summarySource } from "../../src/core/recall_sources.ts";
+import { summarySource } from "../../src/core/recall.ts";
 import type { StoredMessage } from "../../src/core/ports.ts";
 import type { Radar } from "../../src/runtime/open_radar.ts";
 import { type FakeLlmServer, ollamaText } from "../fakes/fake_llm_server.ts";

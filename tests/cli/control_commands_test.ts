@@ -10,7 +10,7 @@ import { commandPath, controlCommands } from "../../src/cli/control_commands.ts"
 import type { CliContext } from "../../src/cli/context.ts";
 import type { Command } from "commander";
 import { ExitCode } from "../../src/core/errors.ts";
-import { underExecVariable } from "../../src/core/exec_marker.ts";
+import { underExecVariable } from "../../src/adapters/os/child_environment.ts";
 import { writeFolder } from "../../src/plugins/plugin_directories.ts";
 import { memoryIo } from "../helpers/memory_io.ts";
 import { withCliHome } from "../helpers/cli_home.ts";

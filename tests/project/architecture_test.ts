@@ -14,7 +14,7 @@ const root = fromFileUrl(new URL("../../", import.meta.url));
  * ports the SQLite stores implement.
  */
 const capabilities: Record<string, readonly string[]> = {
-  "src/away": ["src/away/approval_ports.ts", "src/away/action_journal.ts"],
+  "src/away": ["src/away/approval_ports.ts", "src/away/action_journal.ts", "src/away/receipts.ts"],
   "src/money": ["src/money/money_store.ts", "src/money/money.ts"],
   "src/library": [
     "src/library/comic_archive.ts",
@@ -23,9 +23,13 @@ const capabilities: Record<string, readonly string[]> = {
   ],
 };
 
-/** The capabilities' ports, which the stores in src/adapters may import. */
-function capabilityPorts(): string[] {
-  return Object.values(capabilities).flat();
+/** The ports adapters implement outside src/core: the capabilities' and the event sources'. */
+function adapterPorts(): string[] {
+  return [
+    ...Object.values(capabilities).flat(),
+    "src/sources/source_stores.ts",
+    "src/sources/watched_folders.ts",
+  ];
 }
 
 /**
@@ -35,8 +39,8 @@ function capabilityPorts(): string[] {
 const mayImport: Record<string, readonly string[]> = {
   "src/core": [],
   "src/config": ["src/core"],
-  // The stores implement the capabilities' ports (see `capabilities` above).
-  "src/adapters": ["src/core", "src/config", ...capabilityPorts()],
+  // The stores and the file watcher implement ports declared beside their users (see above).
+  "src/adapters": ["src/core", "src/config", ...adapterPorts()],
   "src/hooks": ["src/core", "src/config"],
   "src/skills": ["src/core", "src/config"],
   "src/personalities": ["src/core", "src/config"],
@@ -54,6 +58,7 @@ const mayImport: Record<string, readonly string[]> = {
     "src/away",
     "src/money",
     "src/library",
+    "src/sources/calendar/calendar_text.ts",
   ],
   "src/away": ["src/core", "src/config", "src/adapters/os"],
   "src/money": ["src/core", "src/config", "src/sources"],
@@ -70,6 +75,7 @@ const mayImport: Record<string, readonly string[]> = {
     "src/application",
     "src/plugins",
     "src/runtime",
+    "src/sources",
   ],
   "src/runtime": [
     "src/core",
@@ -97,7 +103,10 @@ const mayImport: Record<string, readonly string[]> = {
     "src/application",
     "src/away",
     "src/money",
+    "src/personalities",
+    "src/plugins/widget.ts",
     "src/runtime",
+    "src/sources/watched_folders.ts",
     "src/daemon",
     "src/version.ts",
   ],

@@ -1,6 +1,6 @@
 /** The event sources' and money's stores over one database, built once by the composition root. */
 import type { DatabaseSync } from "node:sqlite";
-import type { SourceStores } from "../../core/source_stores.ts";
+import type { SourceStores } from "../../sources/source_stores.ts";
 import type { MoneyStores } from "../../money/money_store.ts";
 import { SqliteCheckStore } from "./check_store.ts";
 import { SqliteDigestStore } from "./digest_store.ts";

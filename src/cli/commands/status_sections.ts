@@ -1,6 +1,6 @@
 /** The sections of `radar status` after the basics: daemon, exec, plugins (sources: status.ts). */
 import type { Radar } from "../../runtime/open_radar.ts";
-import type { WatcherReport } from "../../core/watched_folders.ts";
+import type { WatcherReport } from "../../sources/watched_folders.ts";
 import { execStatusLines } from "./exec_status.ts";
 import { daemonStatus } from "./daemon_status.ts";
 import { pluginStatusLines } from "./plugin_status.ts";

@@ -4,9 +4,9 @@
  * declared in `src/money/money_store.ts`). SQLite implements them (`sqliteSourceStores` in
  * src/adapters/sqlite/); a source never sees a database.
  */
-import type { Digest } from "./source_ports.ts";
-import type { Transaction } from "./work_ports.ts";
-import type { PendingEvent } from "./heartbeat.ts";
+import type { Digest } from "../core/source_ports.ts";
+import type { Transaction } from "../core/work_ports.ts";
+import type { PendingEvent } from "../core/heartbeat.ts";
 
 /** How one scheduled source is doing. */
 export interface SourceHealth {

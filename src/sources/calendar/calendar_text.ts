@@ -1,6 +1,6 @@
 /** Compact lines for calendar occurrences in the configured time zone. */
-import type { CalendarOccurrence } from "./source_ports.ts";
-import { formatClock, formatDay } from "./zoned_time.ts";
+import type { CalendarOccurrence } from "../../core/source_ports.ts";
+import { formatClock, formatDay } from "../../core/zoned_time.ts";
 
 /** "Tue 24 Nov 14:30–15:00 Dentist @ Room 4 [work]" (all-day: "Tue 27 Oct all day …"). */
 export function describeOccurrence(occurrence: CalendarOccurrence, timeZone?: string): string {

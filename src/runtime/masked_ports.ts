@@ -4,13 +4,13 @@
  * the event queue (every source's events, stored and shown) and the plugins' prompt variables.
  * The composition root wraps each port once; nothing behind it masks again.
  */
-import type { ChatModel } from "./chat_model.ts";
-import type { EmbeddingModel } from "./embedding_model.ts";
-import type { PendingEvent } from "./heartbeat.ts";
-import type { ChatMessage } from "./messages.ts";
-import type { PromptVariableSource } from "./prompt_variables.ts";
-import type { Secrets } from "./secrets.ts";
-import type { EventQueue, NewEvent } from "./work_ports.ts";
+import type { ChatModel } from "../core/chat_model.ts";
+import type { EmbeddingModel } from "../core/embedding_model.ts";
+import type { PendingEvent } from "../core/heartbeat.ts";
+import type { ChatMessage } from "../core/messages.ts";
+import type { PromptVariableSource } from "../core/system_prompt.ts";
+import type { Secrets } from "../core/secrets.ts";
+import type { EventQueue, NewEvent } from "../core/work_ports.ts";
 
 /**
  * Wraps a chat model: every message of a request has the known secret values replaced (the
