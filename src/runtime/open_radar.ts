@@ -32,14 +32,8 @@ import { LiveSkillRoots } from "../skills/live_skill_roots.ts";
 import { applyLiveConfig } from "./live_config.ts";
 import type { SkillLibrary } from "../core/system_prompt.ts";
 import { onceEach, openCoreAdapters, runtimeLogging } from "./core_adapters.ts";
-import type { RadarOptions } from "./radar_options.ts";
-
-import {
-  type ProcessIdentity,
-  processIdentity,
-  type ScheduledWork,
-  scheduledWork,
-} from "./scheduled_work.ts";
+import { type ProcessIdentity, processIdentity, type RadarOptions } from "./radar_options.ts";
+import { type ScheduledWork, scheduledWork } from "./scheduled_work.ts";
 import { denoResolver } from "../adapters/network/network_guard.ts";
 import { integrityLine, quickCheck } from "../adapters/sqlite/maintenance.ts";
 import { stopWriting } from "../adapters/sqlite/database.ts";
@@ -69,7 +63,6 @@ import { type Away, buildAway } from "../away/mod.ts";
 import { sqliteAwayStores } from "../adapters/sqlite/away_stores.ts";
 import { buildMoney } from "../money/mod.ts";
 import { sqliteMoneyStores } from "../adapters/sqlite/source_stores.ts";
-import { NotificationRetries } from "../application/notification_retries.ts";
 
 /** The database's health: `radar status`, and the daemon's guard against a damaged file. */
 export interface DatabaseHealth {
@@ -290,30 +283,24 @@ export function openRadar(options: RadarOptions): Radar {
     personalities,
   );
   const work = scheduledWork({
+    ...core,
     env: options.env,
-    notifier: core.notifier,
     config,
-    db,
-    sourceStores,
     conversations,
     clock,
     logger,
     agent,
     process,
-    fetch: fetcher,
     resolve: options.resolve ?? denoResolver,
     configPath: loaded.path,
     dataDir,
-    model,
     personalityKnown: (name) => personalities.known(name),
-    fastModel: core.fastModel,
     embedNew: embeddings.embedNew,
     secrets,
-    outbox: core.outbox,
-    taskFirings: core.taskFirings,
-    queue: core.queue,
     money,
     changeNotices,
+    upkeep,
+    approvals: away.approvals,
   });
   const browser = browserParts({
     config,
@@ -354,19 +341,10 @@ export function openRadar(options: RadarOptions): Radar {
     plugins.start();
     registerPluginHooks(hooks, plugins.hooks);
   }
-  const retries = new NotificationRetries({
-    outbox: work.outbox,
-    notifier: core.notifier,
-    clock,
-    logger,
-    pid: process.pid,
-    renotice: (key) => away.approvals.renotice(key),
-  });
   let closed = false;
   const mcpServers = () => mcpServerViews(config, mcpApprovals);
   return {
     ...work,
-    tickJobs: () => [...work.tickJobs(), upkeep, retries],
     away,
     loaded,
     config,

@@ -32,37 +32,17 @@ import { notifyOnce } from "../core/notifier.ts";
 import type { SideEffectLog } from "../core/side_effects.ts";
 import type { AgentOptions } from "./agent_dependencies.ts";
 import type { CoreAdapters } from "./core_adapters.ts";
+import type { ProcessIdentity } from "./radar_options.ts";
 import { TriageRunner } from "../application/heartbeat_triage.ts";
 import { ConversationSummarizer } from "../application/conversation_summarizer.ts";
 import { SqliteSummaryStore } from "../adapters/sqlite/summary_store.ts";
 import type { TaskFirings } from "../away/mod.ts";
-import type { ChangeNotices } from "../away/mod.ts";
+import type { ApprovalService, ChangeNotices } from "../away/mod.ts";
+import { NotificationRetries } from "../application/notification_retries.ts";
 import type { Secrets } from "../core/secrets.ts";
-import { isProcessAlive, processStartTime } from "../adapters/os/process.ts";
 import { ScheduledBackup } from "../adapters/backup/scheduled_backup.ts";
 import { backupDatabase } from "../adapters/sqlite/maintenance.ts";
 import { radarVersion } from "../version.ts";
-
-/** Who runs the work: this process's PID and how to tell whether another PID is alive. */
-export interface ProcessIdentity {
-  pid: number;
-  isAlive: (pid: number) => boolean;
-  /** When a PID's process started (spots a reused PID in a stale lock); absent in tests. */
-  processStart?: (pid: number) => Date | undefined;
-  /** Milliseconds since some fixed point (durations of runs). */
-  elapsed: () => number;
-}
-
-/** This process as `options` describe it, with the real PID and liveness by default. */
-export function processIdentity(options: Partial<ProcessIdentity> = {}): ProcessIdentity {
-  return {
-    pid: options.pid ?? Deno.pid,
-    isAlive: options.isAlive ?? isProcessAlive,
-    // Real start times only with real liveness: a test's fake PIDs may be real processes here.
-    processStart: options.isAlive ? options.processStart : processStartTime,
-    elapsed: options.elapsed ?? (() => performance.now()),
-  };
-}
 
 /** The scheduled work, each part built once. */
 export interface ScheduledWork {
@@ -119,6 +99,10 @@ export interface ScheduledWorkParts extends
   personalityKnown?: (name: string) => boolean;
   /** Tells the user what a heartbeat changed on its own (grants), with Undo buttons. */
   changeNotices?: Pick<ChangeNotices, "mark" | "tell">;
+  /** Acting while away's tick job: approvals expire, old records go. */
+  upkeep: TickJob;
+  /** Rebuilds an approval's notice for a retried send (`NotificationRetries`). */
+  approvals: Pick<ApprovalService, "renotice">;
   /** Radar's environment (`password_env` of mail and calendar accounts reads it). */
   env: Record<string, string | undefined>;
   /** Embeds memory written without a vector (new digests); absent without an embedding model. */
@@ -266,6 +250,15 @@ export function scheduledWork(parts: ScheduledWorkParts): ScheduledWork {
             }),
           ]
           : []),
+        parts.upkeep,
+        new NotificationRetries({
+          outbox,
+          notifier: parts.notifier,
+          clock,
+          logger,
+          pid,
+          renotice: (key) => parts.approvals.renotice(key),
+        }),
       ],
   };
 }
