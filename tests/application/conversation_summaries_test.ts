@@ -15,7 +15,7 @@ import type { StoredMessage } from "../../src/core/ports.ts";
 import type { Radar } from "../../src/runtime/open_radar.ts";
 import { type FakeLlmServer, ollamaText } from "../fakes/fake_llm_server.ts";
 import { noRetriesYaml, withFakeLlmRadar } from "../helpers/fake_llm_home.ts";
-import { readPassword } from "../../src/sources/secret_source.ts";
+import { readPassword } from "../../src/adapters/os/account_secrets.ts";
 
 const start = new Date("2026-11-23T10:00:00Z");
 const context = { kind: "chat" as const, interactive: false, signal: AbortSignal.timeout(10_000) };

@@ -1,8 +1,8 @@
 /** `radar serve`: the daemon in the foreground until Ctrl-C or SIGTERM. */
 import { logPath, RotatingLogFile } from "../../daemon/log_file.ts";
 import { runDaemon } from "../../daemon/daemon.ts";
-import { daemonSources, pluginSources } from "../../daemon/sources.ts";
-import { skillSources } from "../../daemon/skill_sources.ts";
+import { daemonSources, pluginSources } from "../../daemon/watchers.ts";
+import { skillSources } from "../../daemon/skill_watchers.ts";
 import { databaseGuard } from "../../daemon/database_guard.ts";
 import { watchConfigFile } from "../../daemon/config_watch.ts";
 import type { Command } from "commander";

@@ -4,11 +4,11 @@
  * never logged; each value read is reported to the runtime's `Secrets`, so log lines, audit rows,
  * tool results and model requests mask it from then on.
  */
-import type { SecretKeeper } from "../core/secrets.ts";
-import { firstLine } from "../core/first_line.ts";
-import { findOnPath } from "../adapters/os/quiet_fs.ts";
+import type { SecretKeeper } from "../../core/secrets.ts";
+import { firstLine } from "../../core/first_line.ts";
+import { findOnPath } from "./quiet_fs.ts";
 import { keychainCommand, type KeychainItem, keychainProblem } from "./keychain.ts";
-import { type ProcessResult, runProcess } from "../adapters/os/run_process.ts";
+import { type ProcessResult, runProcess } from "./run_process.ts";
 
 /** Where an account's password comes from. */
 export interface SecretSettings {

@@ -1,5 +1,5 @@
 /**
- * The skill folders' watcher as a daemon event source: `<data>/skills` (created if missing) and
+ * The skill folders' watcher, a daemon `Watcher`: `<data>/skills` (created if missing) and
  * `skills.dirs` are watched with Deno.watchFs, and every change invalidates the skill catalog, so
  * the next request sees an added, edited or removed SKILL.md without a restart. While every
  * such folder is watched the catalog skips its per-request file checks; a folder that does not
@@ -8,7 +8,7 @@
  * `skills.dirs` (the dashboard's /config) stops the watcher and starts one on the new folders.
  */
 import type { Logger } from "../core/ports.ts";
-import type { EventSource } from "./daemon.ts";
+import type { Watcher } from "./daemon.ts";
 import { isFolder } from "../config/quiet_stat.ts";
 
 /** What the skill watcher needs of the facade: its skill catalog, skill roots and logger. */
@@ -22,7 +22,7 @@ export interface SkillWatchTarget {
 }
 
 /** The skill folder watcher (none when skills are off). */
-export function skillSources(radar: SkillWatchTarget): EventSource[] {
+export function skillSources(radar: SkillWatchTarget): Watcher[] {
   const catalog = radar.skillCatalog;
   const watchedRoots = () => radar.skillRoots.filter((root) => root.source !== "bundled");
   // Skills off (`skills.enabled` is not live): no folders now or later.

@@ -4,16 +4,20 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { configSchema } from "../../src/config/schema.ts";
-import { keychainCommand } from "../../src/sources/keychain.ts";
-import { readPassword } from "../../src/sources/secret_source.ts";
-import { runAgent } from "../../src/core/agent_loop.ts";
-import { openRadar } from "../../src/runtime/open_radar.ts";
-import { installFakeSecretTool } from "../fakes/fake_secret_tool.ts";
-import { mailMessage, startDovecot } from "../fakes/dovecot_server.ts";
-import { ScriptedChatModel, textResponse, toolCallResponse } from "../fakes/scripted_chat_model.ts";
-import { needing } from "../helpers/system_parts.ts";
-import { Secrets } from "../../src/core/secrets.ts";
+import { configSchema } from "../../../src/config/schema.ts";
+import { keychainCommand } from "../../../src/adapters/os/keychain.ts";
+import { readPassword } from "../../../src/adapters/os/account_secrets.ts";
+import { runAgent } from "../../../src/core/agent_loop.ts";
+import { openRadar } from "../../../src/runtime/open_radar.ts";
+import { installFakeSecretTool } from "../../fakes/fake_secret_tool.ts";
+import { mailMessage, startDovecot } from "../../fakes/dovecot_server.ts";
+import {
+  ScriptedChatModel,
+  textResponse,
+  toolCallResponse,
+} from "../../fakes/scripted_chat_model.ts";
+import { needing } from "../../helpers/system_parts.ts";
+import { Secrets } from "../../../src/core/secrets.ts";
 
 const settings = (service: string, account: string) => ({
   password_cmd: "",

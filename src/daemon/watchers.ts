@@ -1,4 +1,4 @@
-/** The daemon's event sources: durable folder watchers and the plugin folder watcher. */
+/** The daemon's watchers: durable folder watchers and the plugin folder watcher. */
 import { basename } from "node:path";
 import { expandHome } from "../config/paths.ts";
 import {
@@ -10,7 +10,7 @@ import {
 import type { ReconcilePolicy } from "../adapters/reconcile_schedule.ts";
 import type { SeenFile } from "../sources/watched_folders.ts";
 import { type PluginWatcher, watchPluginFolders } from "../plugins/watch_plugins.ts";
-import type { EventSource } from "./daemon.ts";
+import type { Watcher } from "./daemon.ts";
 import type { Radar } from "../runtime/open_radar.ts";
 
 function formatSize(bytes: number): string {
@@ -81,7 +81,7 @@ export function daemonSources(
 export function pluginSources(
   radar: Radar,
   options: { debounceMs?: number } = {},
-): EventSource[] {
+): Watcher[] {
   const { plugins, logger } = radar;
   if (!plugins) return [];
   let watcher: PluginWatcher | undefined;
