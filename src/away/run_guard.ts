@@ -17,11 +17,12 @@ import { describeFinding, RunProvenance, type TaintFinding } from "./taint.ts";
 import {
   type ConfirmAction,
   type ConversationKind,
+  effectOf,
+  isGatedEffect,
   refused,
   type Tool,
   type ToolResult,
 } from "../core/tool.ts";
-import { effectOf, isGatedEffect } from "../core/tool.ts";
 import type { ToolExecution, ToolGate, ToolRegistry } from "../core/tool_registry.ts";
 
 /** What every run's guard shares (each read when a run starts). */

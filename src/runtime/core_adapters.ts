@@ -12,7 +12,7 @@ import { knownDamage, refuseKnownDamage } from "../adapters/sqlite/damage_marker
 import { SqliteConversationStore } from "../adapters/sqlite/conversation_store.ts";
 import { SqliteFactStore } from "../adapters/sqlite/fact_store.ts";
 import { SqliteAuditStore } from "../adapters/sqlite/audit_store.ts";
-import { sqliteSourceStores } from "../adapters/sqlite/source_stores.ts";
+import { sqliteSourceStores } from "../adapters/sqlite/stores.ts";
 import { SqliteOutbox } from "../adapters/sqlite/outbox_store.ts";
 import { SqliteEventQueue } from "../adapters/sqlite/event_queue.ts";
 import { SqliteTaskFirings } from "../adapters/sqlite/task_firing_store.ts";

@@ -8,10 +8,15 @@ import type { DatabaseSync } from "node:sqlite";
 import type { RadarConfig } from "../config/schema.ts";
 import type { Clock, Logger } from "../core/ports.ts";
 import { sleep } from "../adapters/clock.ts";
-import { type MemorySearch, Recall } from "../core/recall.ts";
-import { type DigestSearch, digestSource, factSource, summarySource } from "../core/recall.ts";
-import { EmbeddingToolRanker } from "../core/tool_relevance.ts";
-import type { ToolRanker } from "../core/tool_relevance.ts";
+import {
+  type DigestSearch,
+  digestSource,
+  factSource,
+  type MemorySearch,
+  Recall,
+  summarySource,
+} from "../core/recall.ts";
+import { EmbeddingToolRanker, type ToolRanker } from "../core/tool_relevance.ts";
 import { createEmbeddingModel } from "../adapters/llm/create_embedding_model.ts";
 import { maskedEmbeddingModel } from "./masked_ports.ts";
 import type { Secrets } from "../core/secrets.ts";

@@ -46,7 +46,10 @@ import { transaction } from "../adapters/sqlite/write.ts";
 import { sourceHealthReport } from "../sources/source_health.ts";
 import { digestArchive } from "../sources/digests/digest_setup.ts";
 import type { DigestArchive, SourceHealthReport } from "../core/source_ports.ts";
-import { registerTools } from "./tool_parts.ts";
+import type { ToolDependencies } from "../tools/dependencies.ts";
+import { builtinTools } from "../tools/index.ts";
+import { findToolsTool } from "../tools/find_tools.ts";
+import { registerMcpTools } from "../mcp/register_mcp_tools.ts";
 import { SqliteMcpApprovals } from "../adapters/sqlite/mcp_approvals.ts";
 import type { McpApprovals } from "../mcp/approval.ts";
 import type { EvalHistory } from "../core/eval_records.ts";
@@ -60,9 +63,9 @@ import { personalityParts } from "./personality_parts.ts";
 import { browserParts } from "./browser_parts.ts";
 import type { BrowserAvailability } from "../core/browser.ts";
 import { type Away, buildAway } from "../away/mod.ts";
-import { sqliteAwayStores } from "../adapters/sqlite/away_stores.ts";
+import { sqliteAwayStores } from "../adapters/sqlite/stores.ts";
 import { buildMoney } from "../money/mod.ts";
-import { sqliteMoneyStores } from "../adapters/sqlite/source_stores.ts";
+import { sqliteMoneyStores } from "../adapters/sqlite/stores.ts";
 
 /** The database's health: `radar status`, and the daemon's guard against a damaged file. */
 export interface DatabaseHealth {
@@ -286,7 +289,6 @@ export function openRadar(options: RadarOptions): Radar {
     ...core,
     env: options.env,
     config,
-    conversations,
     clock,
     logger,
     agent,
@@ -309,8 +311,9 @@ export function openRadar(options: RadarOptions): Radar {
     resolve: options.resolve ?? denoResolver,
     clock,
   });
-  const mcpApprovals = new SqliteMcpApprovals(db);
-  const mcp = registerTools(registry, {
+  // The tools in their offering order: built-in, the approved MCP servers', `find_tools`; the
+  // plugins' follow when the plugin system starts.
+  const tools: ToolDependencies = {
     config,
     configPath: loaded.path,
     dataDir,
@@ -336,7 +339,11 @@ export function openRadar(options: RadarOptions): Radar {
     skills: skills.library,
     browser: browser.sessions && { sessions: browser.sessions, check: browser.check },
     journal: away.journal,
-  }, { approvals: mcpApprovals, logger });
+  };
+  for (const tool of builtinTools(tools)) registry.register(tool);
+  const mcpApprovals = new SqliteMcpApprovals(db);
+  const mcp = registerMcpTools(registry, tools, mcpApprovals, logger);
+  registry.register(findToolsTool(() => registry.list()));
   if (plugins) {
     plugins.start();
     registerPluginHooks(hooks, plugins.hooks);

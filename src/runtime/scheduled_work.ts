@@ -5,7 +5,7 @@
  */
 import type { RadarConfig } from "../config/schema.ts";
 import type { AgentDependencies } from "../core/agent_types.ts";
-import type { Clock, ConversationArchive, Logger } from "../core/ports.ts";
+import type { Clock, Logger } from "../core/ports.ts";
 import type { Resolver } from "../adapters/network/network_guard.ts";
 import type { EventQueue, Outbox, RunLog, TickJob, Transaction } from "../core/work_ports.ts";
 import { transaction } from "../adapters/sqlite/write.ts";
@@ -36,8 +36,7 @@ import type { ProcessIdentity } from "./radar_options.ts";
 import { TriageRunner } from "../application/heartbeat_triage.ts";
 import { ConversationSummarizer } from "../application/conversation_summarizer.ts";
 import { SqliteSummaryStore } from "../adapters/sqlite/summary_store.ts";
-import type { TaskFirings } from "../away/mod.ts";
-import type { ApprovalService, ChangeNotices } from "../away/mod.ts";
+import type { ApprovalService, ChangeNotices, TaskFirings } from "../away/mod.ts";
 import { NotificationRetries } from "../application/notification_retries.ts";
 import type { Secrets } from "../core/secrets.ts";
 import { ScheduledBackup } from "../adapters/backup/scheduled_backup.ts";
@@ -72,21 +71,8 @@ export interface ScheduledWork {
 }
 
 /** What the scheduled work is built from (the database, stores, models, fetch and notifier). */
-export interface ScheduledWorkParts extends
-  Pick<
-    CoreAdapters,
-    | "db"
-    | "sourceStores"
-    | "model"
-    | "fastModel"
-    | "fetch"
-    | "notifier"
-    | "outbox"
-    | "taskFirings"
-    | "queue"
-  > {
+export interface ScheduledWorkParts extends CoreAdapters {
   config: RadarConfig;
-  conversations: ConversationArchive;
   clock: Clock;
   logger: Logger;
   agent: (overrides?: AgentOptions) => AgentDependencies;

@@ -1,8 +1,7 @@
 /** What built-in tools may use: ports and config, never concrete adapters. */
 import type { RadarConfig } from "../config/schema.ts";
 import type { Clock, FactStore, Logger } from "../core/ports.ts";
-import type { NotificationGate } from "../core/notifier.ts";
-import type { Notifier } from "../core/notifier.ts";
+import type { NotificationGate, Notifier } from "../core/notifier.ts";
 import type { SideEffectLog } from "../core/side_effects.ts";
 import type { MonitorRegistry, TaskScheduler } from "../core/schedule_ports.ts";
 import type { ChatModel } from "../core/chat_model.ts";

@@ -1,4 +1,7 @@
-/** The event sources' and money's stores over one database, built once by the composition root. */
+/**
+ * The stores the composition root builds once over one database: the event sources', money's and
+ * acting while away's.
+ */
 import type { DatabaseSync } from "node:sqlite";
 import type { SourceStores } from "../../sources/source_stores.ts";
 import type { MoneyStores } from "../../money/money_store.ts";
@@ -11,6 +14,11 @@ import { SqliteMoneyAlertState } from "./money_accounts.ts";
 import { SqlitePeriodActivity } from "./period_activity.ts";
 import { SqliteSourceStore } from "./source_store.ts";
 import { transaction } from "./write.ts";
+import type { AwayStores } from "../../away/approval_ports.ts";
+import { SqliteApprovalStore } from "./approval_store.ts";
+import { SqliteCapabilityStore } from "./capability_store.ts";
+import { SqliteGrantStore } from "./grant_store.ts";
+import { SqliteActionJournal } from "./action_journal_store.ts";
 
 /** Every store a source uses, and one transaction over them. */
 export function sqliteSourceStores(db: DatabaseSync): SourceStores {
@@ -31,5 +39,15 @@ export function sqliteMoneyStores(db: DatabaseSync, sources: SourceStores): Mone
     money: new SqliteMoneyStore(db),
     moneyReports: new SqliteMoneyReports(db),
     moneyAlerts: new SqliteMoneyAlertState(db),
+  };
+}
+
+/** Acting while away's: approvals, button capabilities, standing grants and the action journal. */
+export function sqliteAwayStores(db: DatabaseSync): AwayStores {
+  return {
+    approvals: new SqliteApprovalStore(db),
+    capabilities: new SqliteCapabilityStore(db),
+    grants: new SqliteGrantStore(db),
+    journal: new SqliteActionJournal(db),
   };
 }
