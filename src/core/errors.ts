@@ -1,4 +1,11 @@
-/** Domain errors with the exit code and one readable line the CLI prints. */
+/**
+ * Domain errors with the exit code and one readable line the CLI prints.
+ *
+ * A damaged database, named: SQLite reported corruption (SQLITE_CORRUPT: "database disk image is
+ * malformed", SQLITE_NOTADB: "file is not a database") or the file failed an integrity check.
+ * Every command says it in one line naming the file and the way out; a run (ask, chat, heartbeat)
+ * stops at once instead of carrying on around it.
+ */
 
 /**
  * Exit codes of the CLI: 1 a runtime failure (including `radar status` with the model server
@@ -86,13 +93,6 @@ export function osErrorCode(error: unknown): string | undefined {
   const code = (error as { code?: unknown } | undefined)?.code;
   return typeof code === "string" ? code : undefined;
 }
-
-/**
- * A damaged database, named: SQLite reported corruption (SQLITE_CORRUPT: "database disk image is
- * malformed", SQLITE_NOTADB: "file is not a database") or the file failed an integrity check.
- * Every command says it in one line naming the file and the way out; a run (ask, chat, heartbeat)
- * stops at once instead of carrying on around it.
- */
 
 /** What to do about a damaged database (the commands exist: `db check`, `restore`, `db recover`). */
 export const damageAdvice =

@@ -4,6 +4,10 @@
  * notify tool, custom checks, heartbeats and tasks through the tool): claim the run's key before
  * sending, mark it sent after; a key found, sent or not, is never sent again. A failed send is
  * recorded as failed, which frees its key for a retry.
+ *
+ * Port: may a notification go out now? Quiet hours hold back everything but urgent ones.
+ *
+ * Quiet hours in local time, possibly spanning midnight ("23:00" to "07:00").
  */
 import type { SideEffectLog } from "./side_effects.ts";
 import type { Clock } from "./ports.ts";
@@ -112,8 +116,6 @@ export function notifyOutcomeLine(outcome: NotifyOutcome): string {
     : delivery.error;
 }
 
-/** Port: may a notification go out now? Quiet hours hold back everything but urgent ones. */
-
 /** The answer of a gate. */
 export type GateVerdict = { allowed: true } | { allowed: false; reason: string };
 
@@ -140,8 +142,6 @@ export function quietHoursGate(
     },
   };
 }
-
-/** Quiet hours in local time, possibly spanning midnight ("23:00" to "07:00"). */
 
 /** A quiet-hours window as configured (HH:MM, 24-hour, local time); null means none. */
 export type QuietHours = { start: string; end: string } | null;

@@ -4,6 +4,10 @@
  * reciprocal-rank fusion. A hit keeps its source's kind and own id. Items are embedded lazily (a
  * bounded batch per source and search, in the query's one embedding call); while the embedding
  * server fails this is keywords only, with one warning per failure streak and a retry later.
+ *
+ * The sources `recall` searches: remembered facts, conversation summaries
+ * and daily/weekly digests, each tagged with its kind. Summaries and digests are long: two of each
+ * at most, each cut to an excerpt.
  */
 import type { EmbeddingModel, EmbeddingWithBackoff } from "./embedding_model.ts";
 import { type MemoryHit, memoryHitKey } from "./hooks.ts";
@@ -195,12 +199,6 @@ function similar(
   );
   return near.filter((entry) => entry.similarity >= floor).map((entry) => entry.item);
 }
-
-/**
- * The sources `recall` searches (src/core/recall.ts): remembered facts, conversation summaries
- * and daily/weekly digests, each tagged with its kind. Summaries and digests are long: two of each
- * at most, each cut to an excerpt.
- */
 
 /** Characters of one summary or digest a recall shows (a digest can be 4,000). */
 export const excerptChars = 600;

@@ -1,4 +1,15 @@
-/** The core system prompt (the product spec's Phase 1 prompt, kept under 500 tokens). */
+/**
+ * The core system prompt (the product spec's Phase 1 prompt, kept under 500 tokens).
+ *
+ * Port: dynamic values for the system prompt (plugins' `prompt_variables`). The agent loop asks
+ * for them once per run; whatever comes back is hostile data, bounded and quoted by
+ * `buildSystemPrompt`, never spliced into instructions. A failing source yields no values.
+ *
+ * The `<available_skills>` block of the system prompt: names and one-line descriptions only (the
+ * model loads a skill's instructions with `use_skill`). Sorted by name and free of times, so the
+ * prompt prefix stays byte-stable between runs. Skills that do not fit the room left are named in
+ * a count; `use_skill` without a name lists them all.
+ */
 import { textForModel } from "./untrusted_text.ts";
 import { formatLocalTime } from "./zoned_time.ts";
 
@@ -126,12 +137,6 @@ function oneLine(text: string, max: number): string {
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
-/**
- * Port: dynamic values for the system prompt (plugins' `prompt_variables`). The agent loop asks
- * for them once per run; whatever comes back is hostile data, bounded and quoted by
- * `buildSystemPrompt`, never spliced into instructions. A failing source yields no values.
- */
-
 /** Where prompt variables come from (the plugin system in Radar, a fake in tests). */
 export interface PromptVariableSource {
   /**
@@ -171,13 +176,6 @@ export async function collectPromptVariables(
     return {};
   }
 }
-
-/**
- * The `<available_skills>` block of the system prompt: names and one-line descriptions only (the
- * model loads a skill's instructions with `use_skill`). Sorted by name and free of times, so the
- * prompt prefix stays byte-stable between runs. Skills that do not fit the room left are named in
- * a count; `use_skill` without a name lists them all.
- */
 
 /** A skill as the system prompt shows it. */
 export interface SkillSummary {

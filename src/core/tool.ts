@@ -120,6 +120,9 @@ export function toResult(output: ToolOutput): ToolResult {
   return typeof output === "string" ? { text: output, outcome: "ok" } : output;
 }
 
+/** The effects, mildest first. */
+export const toolEffects = ["none", "notifies_user", "local_write", "sends_out"] as const;
+
 /**
  * What a tool call does to the world. Every tool declares it; the run guard
  * (`src/away/run_guard.ts`) decides from it which calls of a run that read untrusted text need
@@ -131,11 +134,6 @@ export function toResult(output: ToolOutput): ToolResult {
  *   search, a calendar server, a mail server);
  * - notifies_user: pushes a message to the user's own notification topic (config chooses where).
  */
-
-/** The effects, mildest first. */
-export const toolEffects = ["none", "notifies_user", "local_write", "sends_out"] as const;
-
-/** What a tool call does to the world. */
 export type ToolEffect = typeof toolEffects[number];
 
 /** A tool's effect: fixed, or decided by the call's arguments (calendar: list vs add). */

@@ -1,4 +1,11 @@
-/** Keyword relevance of tools to a message: cheap, deterministic, no model call. */
+/**
+ * Keyword relevance of tools to a message: cheap, deterministic, no model call.
+ *
+ * Ranks tools by embedding similarity to a message. Tool vectors are cached (by embedding model
+ * and a hash of the embedded text, so a changed description is embedded again); only the message
+ * is embedded per request. A failing embedding server means keyword ranking: one warning, and a
+ * retry after `retryAfterMs`.
+ */
 import type { Tool } from "./tool.ts";
 import { cosineSimilarity, type EmbeddingWithBackoff } from "./embedding_model.ts";
 import { sha256Hex } from "./bytes.ts";
@@ -168,13 +175,6 @@ export function rankHybrid(
   }
   return [...fused.entries()].sort((a, b) => b[1] - a[1]).map(([tool]) => tool);
 }
-
-/**
- * Ranks tools by embedding similarity to a message. Tool vectors are cached (by embedding model
- * and a hash of the embedded text, so a changed description is embedded again); only the message
- * is embedded per request. A failing embedding server means keyword ranking: one warning, and a
- * retry after `retryAfterMs`.
- */
 
 /** Port: stored tool-description vectors (SQLite in production). */
 export interface EmbeddingCache {

@@ -4,6 +4,10 @@
  * Temporal, which needs no ICU: the first Intl.DateTimeFormat of a process costs 15–30 ms, and
  * these run before the first model request (the stamp of every user turn). English names only.
  * A zone is labelled by its offset ("UTC+01:00", "UTC"), which no reader can misread.
+ *
+ * Time arithmetic that cannot throw. A row already in the database may hold a duration no Date
+ * can represent (`--every 99999999999d` was once accepted); `toISOString()` of such a date throws
+ * a RangeError, which used to stop every later monitor on every tick.
  */
 
 const weekdays = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"];
@@ -178,12 +182,6 @@ export function describeTimeZone(at: Date, timeZone?: string): string {
   const label = offsetLabel(zoned);
   return zoned.timeZoneId === label ? label : `${zoned.timeZoneId} (${label})`;
 }
-
-/**
- * Time arithmetic that cannot throw. A row already in the database may hold a duration no Date
- * can represent (`--every 99999999999d` was once accepted); `toISOString()` of such a date throws
- * a RangeError, which used to stop every later monitor on every tick.
- */
 
 /** The longest delay the daemon schedules (a year): far enough, and always a valid date. */
 const maxDelayMinutes = 366 * 24 * 60;
