@@ -147,23 +147,8 @@ export interface WebDependencies {
   databaseProblem?: () => Maybe<string | undefined>;
 }
 
-/** What /approvals and the phone's buttons work on. */
-export interface AwayView {
-  approvals: Pick<
-    Away["approvals"],
-    | "list"
-    | "show"
-    | "approve"
-    | "deny"
-    | "alwaysAllow"
-    | "suggest"
-    | "peek"
-    | "redeem"
-    | "screenshot"
-  >;
-  grants: Pick<Away["grants"], "list" | "revoke">;
-  journal: Pick<Away["journal"], "recent">;
-  undo: Away["undo"];
+/** What /approvals and the phone's buttons work on: acting while away's face, and the home. */
+export interface AwayView extends Pick<Away, "approvals" | "grants" | "journal" | "undo"> {
   /** The home folder (paths are shown with ~). */
   home: string;
 }

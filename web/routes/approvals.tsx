@@ -9,6 +9,7 @@ import type { Context } from "hono";
 import type { RouteContext } from "../app.tsx";
 import { throttled } from "../middleware/auth.ts";
 import { outcomeLine } from "../../src/away/mod.ts";
+import { displayPath } from "../../src/config/paths.ts";
 import { field, parseId, redirectAfterPost, renderPage } from "../render.tsx";
 import { Notice, Unavailable } from "../views/layout.tsx";
 import { AlwaysAllowForm, ApprovalCard, ChangeList, GrantTable } from "../views/approvals.tsx";
@@ -21,10 +22,7 @@ const unavailable = (
 export function approvalsRoutes(context: RouteContext): Hono {
   const app = new Hono();
   const { deps, throttle } = context;
-  const display = (path: string) => {
-    const home = deps.away?.home ?? "";
-    return home && path.startsWith(`${home}/`) ? `~/${path.slice(home.length + 1)}` : path;
-  };
+  const display = (path: string) => displayPath(path, deps.away?.home ?? "");
 
   app.get("/approvals", async (c) => {
     const away = deps.away;
