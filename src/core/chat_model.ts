@@ -35,6 +35,15 @@ export interface ChatResponse {
   finishReason?: string;
   /** Warnings worth surfacing (prompt truncated, tool call recovered from text...). */
   warnings?: string[];
+  /** What the server measured, when it says (Ollama native, llama-server): tokens per second. */
+  timing?: ServerTiming;
+}
+
+/** Milliseconds the server spent loading the model, reading the prompt and writing the answer. */
+export interface ServerTiming {
+  loadMs?: number;
+  promptMs?: number;
+  generationMs?: number;
 }
 
 /** What the server says about the configured model. */
