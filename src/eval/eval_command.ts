@@ -7,10 +7,13 @@ import { type EvalOptions, runEval } from "./eval_runner.ts";
 import { evalTasks } from "./eval_tasks.ts";
 import { evalRunOf } from "./eval_history.ts";
 import { type EvalHistory, formatHistoryLine } from "../core/eval_records.ts";
+import { runProactiveCommand } from "./proactive_command.ts";
 
 /** The command's inputs: the run's environment, config file, model and server, and these. */
 export interface EvalCommandOptions
   extends Pick<EvalOptions, "env" | "configPath" | "model" | "server"> {
+  /** `tasks` (default) or `proactive` (heartbeat scenarios). */
+  suite?: "tasks" | "proactive";
   /** Only the tasks whose id contains this. */
   only?: string;
   write: (line: string) => void;
@@ -22,6 +25,7 @@ export interface EvalCommandOptions
 
 /** Runs `radar eval`; returns the exit code (1 when a task failed). LlmErrors propagate. */
 export async function runEvalCommand(options: EvalCommandOptions): Promise<number> {
+  if (options.suite === "proactive") return await runProactiveCommand(options);
   const tasks = evalTasks.filter((task) => !options.only || task.id.includes(options.only));
   options.write(`radar eval: ${tasks.length} tasks, each in a scratch home`);
   const startedAt = options.now?.() ?? new Date();

@@ -81,9 +81,7 @@ export function parseOpenAiChat(body: unknown): OpenAiAnswer {
   // llama-server's extra `timings` (prompt_ms, predicted_ms).
   const timings = record.timings as Record<string, unknown> | undefined;
   const promptMs = typeof timings?.prompt_ms === "number" ? timings.prompt_ms : undefined;
-  const generationMs = typeof timings?.predicted_ms === "number"
-    ? timings.predicted_ms
-    : undefined;
+  const generationMs = typeof timings?.predicted_ms === "number" ? timings.predicted_ms : undefined;
   const empty = choice.message === undefined ||
     (typeof record.created === "number" && record.created <= 0) ||
     (message.role === "" && !message.content && !calls.length);
