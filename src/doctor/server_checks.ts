@@ -96,12 +96,16 @@ export async function contextVerdicts(facts: ContextFacts): Promise<ContextFindi
       chooseContextWindow(facts.firstRequestTokens, status.contextLength, llm.max_context_tokens)
         .numCtx;
     const running = await runningContext(origin, llm.model, transport);
+    if (running !== undefined && running < asked) {
+      return {
+        verdicts: [heldSmaller(running, asked, facts.firstRequestTokens)],
+        window: running,
+        loaded: { tokens: running, source: "/api/ps" },
+      };
+    }
     const verdicts = [nativeVerdict(running, asked)];
-    // Radar grows num_ctx as a prompt needs, up to the cap or the model's length, unless the
-    // server held it smaller.
-    const window = running !== undefined && running < asked
-      ? running
-      : cap ?? status.contextLength ?? asked;
+    // Radar grows num_ctx as a prompt needs, up to the cap or the model's length.
+    const window = cap ?? status.contextLength ?? asked;
     verdicts.push(...roomVerdicts(facts, window));
     return {
       verdicts,
@@ -152,19 +156,24 @@ function nativeVerdict(running: number | undefined, asked: number): Verdict {
       { fix: "run `radar doctor` again while the model is loaded (`ollama ps` shows it)" },
     );
   }
-  if (running < asked) {
-    return blocking(
-      "context",
-      `the server loaded ${running} tokens of context, less than the num_ctx ${asked} Radar ` +
-        `asks for: longer prompts would be cut silently, system prompt and tools first`,
-      `set llm.max_context_tokens: ${running} (Radar then fits every request to it), or let ` +
-        `Ollama load more (OLLAMA_CONTEXT_LENGTH=${asked}, or a model that takes num_ctx)`,
-    );
-  }
   return verdict(
     "context",
     "ok",
     `the server loaded ${running} tokens (/api/ps) for num_ctx ${asked}`,
+  );
+}
+
+/** The server held the window below the num_ctx Radar asks for: longer prompts get cut. */
+function heldSmaller(running: number, asked: number, firstRequestTokens: number): Verdict {
+  const more =
+    `let Ollama load ${asked} (OLLAMA_CONTEXT_LENGTH=${asked}, or a model that takes num_ctx)`;
+  return blocking(
+    "context",
+    `the server loaded ${running} tokens of context, less than the num_ctx ${asked} Radar ` +
+      `asks for: longer prompts would be cut silently, system prompt and tools first`,
+    firstRequestTokens <= promptRoom(running)
+      ? `set llm.max_context_tokens: ${running} (Radar then fits every request to it), or ${more}`
+      : `${more}: Radar's first request (~${firstRequestTokens} tokens) does not fit ${running}`,
   );
 }
 

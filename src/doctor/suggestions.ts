@@ -35,9 +35,12 @@ export function suggestSettings(measured: Measured): Suggestion[] {
   const suggestions: Suggestion[] = [];
   const model = modelSuggestion(config, status, probe);
   if (model) suggestions.push(model);
-  const window = windowSuggestion(measured);
+  // The window and the tool budget only for a model that can work at all.
+  const window = probe?.ran && !probe.stoppedBy ? windowSuggestion(measured) : undefined;
   if (window) suggestions.push(window);
-  const budget = budgetSuggestion(measured, Number(window?.value ?? measured.window ?? 0));
+  const budget = probe?.ran && !probe.stoppedBy
+    ? budgetSuggestion(measured, Number(window?.value ?? measured.window ?? 0))
+    : undefined;
   if (budget) suggestions.push(budget);
   return suggestions;
 }

@@ -4,10 +4,10 @@
  */
 import type { TaskOutcome } from "../core/eval_records.ts";
 import { runAgent } from "../core/agent_loop.ts";
-import { LlmError } from "../core/errors.ts";
 import { type EvalTask, evalTasks } from "./eval_tasks.ts";
-import { firstLine } from "../core/first_line.ts";
 import {
+  blankOutcome,
+  failedTask,
   openScratchRadar,
   type ScratchOptions,
   startNotificationCatcher,
@@ -67,17 +67,8 @@ async function runTask(
   const runtime = openScratchRadar(options, home, notifyPort);
   report.model = runtime.config.llm.model;
   report.server = runtime.config.llm.base_url;
-  const outcome: TaskOutcome = {
-    id: task.id,
-    pass: false,
-    toolCalls: [],
-    toolsRight: false,
-    toolResponses: 0,
-    leakedResponses: 0,
-    promptTokens: 0,
-    completionTokens: 0,
-    latencyMs: 0,
-  };
+  const outcome: TaskOutcome = blankOutcome(task.id);
+
   const startedAt = runtime.clock.now();
   const started = performance.now();
   try {
@@ -117,14 +108,8 @@ async function runTask(
     outcome.pass = problem === undefined && outcome.toolsRight;
     outcome.reason = problem ?? (outcome.toolsRight ? undefined : "expected tools not called");
   } catch (error) {
-    if (
-      error instanceof LlmError &&
-      (error.kind === "unreachable" || error.kind === "model_not_found")
-    ) {
-      throw error;
-    }
     outcome.latencyMs = Math.round(performance.now() - started);
-    outcome.reason = firstLine(error);
+    outcome.reason = failedTask(error);
   } finally {
     runtime.close();
     Deno.removeSync(home, { recursive: true });

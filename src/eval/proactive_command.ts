@@ -6,6 +6,7 @@ import type { EvalHistory, NewEvalRun, TaskOutcome } from "../core/eval_records.
 import { type ProactiveReport, runProactive } from "./proactive_runner.ts";
 import { proactiveScenarios } from "./proactive_scenarios.ts";
 import type { ScratchOptions } from "./scratch_home.ts";
+import { runStored } from "./eval_history.ts";
 
 /** What the suite's command takes. */
 export interface ProactiveCommandOptions extends ScratchOptions {
@@ -78,23 +79,20 @@ export async function runProactiveCommand(options: ProactiveCommandOptions): Pro
   const scenarios = proactiveScenarios.filter((item) =>
     !options.only || item.id.includes(options.only)
   );
-  options.write(
-    `radar eval --suite proactive: ${scenarios.length} heartbeat scenarios, each in a scratch home`,
-  );
-  const startedAt = options.now?.() ?? new Date();
-  const started = performance.now();
-  const report = await runProactive({
-    env: options.env,
-    configPath: options.configPath,
-    model: options.model,
-    server: options.server,
-    scenarios,
-    onScenario: (outcome) => options.write(formatScenarioLine(outcome)),
-  });
-  options.write(formatProactiveSummary(report));
-  if (options.history) {
-    const id = options.history.add(proactiveRunOf(report, startedAt, performance.now() - started));
-    options.write(`stored as eval run #${id} (radar eval --history; the dashboard's Eval page)`);
-  }
-  return report.totals.right === report.totals.scenarios ? 0 : 1;
+  return await runStored({
+    header: `radar eval --suite proactive: ${scenarios.length} heartbeat scenarios, each in a ` +
+      "scratch home",
+    run: () =>
+      runProactive({
+        env: options.env,
+        configPath: options.configPath,
+        model: options.model,
+        server: options.server,
+        scenarios,
+        onScenario: (outcome) => options.write(formatScenarioLine(outcome)),
+      }),
+    summary: formatProactiveSummary,
+    record: proactiveRunOf,
+    allRight: (report) => report.totals.right === report.totals.scenarios,
+  }, options);
 }

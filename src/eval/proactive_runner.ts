@@ -5,9 +5,10 @@
  */
 import type { TaskOutcome } from "../core/eval_records.ts";
 import { LlmError } from "../core/errors.ts";
-import { firstLine } from "../core/first_line.ts";
 import type { Radar } from "../runtime/open_radar.ts";
 import {
+  blankOutcome,
+  failedTask,
   openScratchRadar,
   type ScratchOptions,
   startNotificationCatcher,
@@ -80,18 +81,8 @@ async function runScenario(
   writeFiles(home, scenario.files ?? {});
   const runtime = openScratchRadar(options, home, notifyPort, heartbeatConfig);
   const expected = expectedLabel(scenario.expect);
-  const outcome: TaskOutcome = {
-    id: scenario.id,
-    pass: false,
-    toolCalls: [],
-    toolsRight: false,
-    toolResponses: 0,
-    leakedResponses: 0,
-    promptTokens: 0,
-    completionTokens: 0,
-    latencyMs: 0,
-    expected,
-  };
+  const outcome: TaskOutcome = { ...blankOutcome(scenario.id), expected };
+
   let verdict: ReturnType<typeof scoreDecision>["verdict"] = "wrong";
   const started = performance.now();
   try {
@@ -133,14 +124,8 @@ async function runScenario(
       outcome.toolsRight = outcome.pass;
     }
   } catch (error) {
-    if (
-      error instanceof LlmError &&
-      (error.kind === "unreachable" || error.kind === "model_not_found")
-    ) {
-      throw error;
-    }
     outcome.latencyMs = Math.round(performance.now() - started);
-    outcome.reason = firstLine(error, 300);
+    outcome.reason = failedTask(error);
   } finally {
     runtime.close();
     Deno.removeSync(home, { recursive: true });

@@ -11,6 +11,9 @@ import {
   radarPlacesFrom,
 } from "../core/protected_paths.ts";
 import { openRadar, type Radar } from "../runtime/open_radar.ts";
+import type { TaskOutcome } from "../core/eval_records.ts";
+import { LlmError } from "../core/errors.ts";
+import { firstLine } from "../core/first_line.ts";
 
 /** Where the scratch Radar takes its model settings from. */
 export interface ScratchOptions {
@@ -133,4 +136,32 @@ export function startNotificationCatcher(): {
     return Response.json({ id: "eval", event: "message" });
   });
   return { bodies, port: server.addr.port, close: () => server.shutdown() };
+}
+
+/** A task's outcome before it ran: failed, nothing called, nothing counted. */
+export function blankOutcome(id: string): TaskOutcome {
+  return {
+    id,
+    pass: false,
+    toolCalls: [],
+    toolsRight: false,
+    toolResponses: 0,
+    leakedResponses: 0,
+    promptTokens: 0,
+    completionTokens: 0,
+    latencyMs: 0,
+  };
+}
+
+/**
+ * Why a task failed, one line; a model server that is not there (or lacks the model) ends the
+ * whole suite instead (rethrown).
+ */
+export function failedTask(error: unknown): string {
+  if (
+    error instanceof LlmError && (error.kind === "unreachable" || error.kind === "model_not_found")
+  ) {
+    throw error;
+  }
+  return firstLine(error, 300);
 }

@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { runCli } from "../../src/cli/program.ts";
 import { type FakeLlmHome, withFakeLlmHome } from "../helpers/fake_llm_home.ts";
 import { memoryIo } from "../helpers/memory_io.ts";
+import { psReply } from "../fakes/fake_llm_server.ts";
 import { deadServerUrl, type DoctorMode, standInDoctor } from "../fakes/standin_models.ts";
 
 const yaml = "llm:\n  retries: 0\nplugins:\n  enabled: false\n";
@@ -108,8 +109,21 @@ Deno.test("doctor on a server that loaded less context than num_ctx: blocked, wi
     const context = record!.verdicts.filter((item) => item.check === "context");
     assert.equal(context[0].level, "fail");
     assert.match(context[0].summary, /loaded 2048 tokens of context, less than the num_ctx 4096/);
-    assert.match(context[0].fix!, /llm\.max_context_tokens: 2048/);
+    assert.match(
+      context[0].fix!,
+      /OLLAMA_CONTEXT_LENGTH=4096.*first request \(~\d+ tokens\) does not fit 2048/,
+    );
+    assert.equal(context.length, 1);
     assert.match(record!.blocking.join("\n"), /^context: the server loaded 2048/);
+    // Held at 3072, a first request still fits: fitting Radar to it is the fix.
+    home.server.ps = psReply("qwen2.5:14b", 3072);
+    const again = await doctor(home);
+    assert.equal(again.code, 1);
+    const held = again.record!.verdicts.find((item) => item.check === "context")!;
+    assert.match(
+      held.fix!,
+      /^set llm\.max_context_tokens: 3072 \(Radar then fits every request to it\)/,
+    );
   });
 });
 

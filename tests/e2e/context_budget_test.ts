@@ -12,6 +12,8 @@ import {
   fixtureReply,
   ollamaText,
   ollamaToolCall,
+  openAiText,
+  psReply,
   type RecordedRequest,
 } from "../fakes/fake_llm_server.ts";
 import { chatTurn, seedConversation, withFakeLlmHome } from "../helpers/fake_llm_home.ts";
@@ -20,7 +22,7 @@ import { memoryIo } from "../helpers/memory_io.ts";
 type Body = {
   messages: Array<{ role: string; content: string }>;
   tools: unknown[];
-  options: { num_ctx: number };
+  options?: { num_ctx: number };
 };
 
 const window = 4096;
@@ -38,7 +40,7 @@ function assertAllFit(requests: RecordedRequest[]) {
   for (const request of requests) {
     const body = request.body as Body;
     assert.ok(upperBound(request) <= window, `a request of ≤ ${upperBound(request)} tokens`);
-    assert.ok(body.options.num_ctx <= window, `num_ctx ${body.options.num_ctx}`);
+    assert.ok((body.options?.num_ctx ?? 0) <= window, `num_ctx ${body.options?.num_ctx}`);
   }
 }
 
@@ -185,5 +187,28 @@ Deno.test("a request that cannot fit the context is refused in one line, nothing
     const error = io.err.join("");
     assert.match(error, /^radar: This request needs about \d+ tokens .* Nothing was sent\.\n$/);
     assert.equal(home.server.chatRequests.length, 0);
+  });
+});
+
+Deno.test("over /v1 Radar fits requests to the context the server loaded (/api/ps), unasked", async () => {
+  const v1 = "llm:\n  retries: 0\n  provider: openai\nplugins:\n  enabled: false\n";
+  await withFakeLlmHome({ prefix: "radar-budget-v1-", yaml: v1 }, async (home) => {
+    home.server.ps = psReply("qwen2.5:14b", window);
+    await home.withRadar(async (radar) => {
+      const id = seedConversation(
+        radar,
+        Array.from({ length: 20 }, (_, turn) => ({
+          role: turn % 2 ? "assistant" as const : "user" as const,
+          content: `turn ${turn}: ${"a long remark about the garden. ".repeat(40)}`,
+        })),
+      );
+      home.server.reply(openAiText("Noted."));
+      const { result } = await chatTurn(radar, "and the roses?", { conversationId: id });
+      assert.equal(result.answer, "Noted.");
+      const [request] = home.server.chatRequests;
+      assert.equal(request.path, "/v1/chat/completions");
+      assert.ok(upperBound(request) <= window, `≤ ${upperBound(request)} tokens`);
+      assert.ok(result.warnings.some((line) => /\(4096 tokens, \/api\/ps\)/.test(line)));
+    });
   });
 });
