@@ -115,7 +115,7 @@ async function runScenario(
           argumentsText: execution.argumentsText,
           readOnly: runtime.registry.get(execution.name)?.readOnly ?? false,
         })),
-        approvals: runtime.approvals.list({ pendingOnly: true }).length,
+        approvals: runtime.away.approvals.list({ pendingOnly: true }).length,
       });
       verdict = scored.verdict;
       outcome.decision = scored.decision;

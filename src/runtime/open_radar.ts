@@ -16,7 +16,7 @@ import { maskedPromptVariables } from "../core/masked_ports.ts";
 import { configSecretValues } from "../config/secrets.ts";
 import { calendarReaderFor, mailReaderFor } from "../sources/source_readers.ts";
 import { githubReaderFor } from "../sources/github/github_access.ts";
-import { documentParsers } from "./document_parsers.ts";
+import { buildLibrary } from "../library/mod.ts";
 import { SqlitePluginRecords } from "../adapters/sqlite/plugin_records.ts";
 import { createPluginSystem, type PluginSystem } from "../plugins/plugin_system.ts";
 import { agentBuilder, type AgentOptions, systemPrompts } from "./agent_dependencies.ts";
@@ -65,8 +65,10 @@ import type { FilePersonalityCatalog } from "../personalities/personality_catalo
 import { personalityParts } from "./personality_parts.ts";
 import { browserParts } from "./browser_parts.ts";
 import type { BrowserAvailability } from "../core/browser.ts";
-import { type ApprovalParts, approvalParts } from "./approval_parts.ts";
-import { notifyOnce } from "../core/notifier.ts";
+import { type Away, buildAway } from "../away/mod.ts";
+import { sqliteAwayStores } from "../adapters/sqlite/away_stores.ts";
+import { buildMoney } from "../money/mod.ts";
+import { sqliteMoneyStores } from "../adapters/sqlite/source_stores.ts";
 import { NotificationRetries } from "../application/notification_retries.ts";
 
 /** The database's health: `radar status`, and the daemon's guard against a damaged file. */
@@ -91,8 +93,7 @@ export interface DatabaseHealth {
 }
 
 /** Everything a command, the daemon or the dashboard needs, built once per process. */
-export interface Radar
-  extends ScheduledWork, Pick<ApprovalParts, "approvals" | "grants" | "actions" | "taskFirings"> {
+export interface Radar extends ScheduledWork {
   loaded: LoadedConfig;
   config: RadarConfig;
   dataDir: string;
@@ -130,6 +131,8 @@ export interface Radar
   digests: DigestArchive;
   /** The event sources' health records (`radar status`, the dashboard's Sources card). */
   sourceHealth: SourceHealthReport;
+  /** Acting while away: pending approvals, standing grants, the file changes and their undo. */
+  away: Away;
   /** MCP servers as `radar status` and the dashboard list them. */
   mcp: { approvals: McpApprovals; servers(): McpServerSummary[] };
   /** This process as runs and locks record it. */
@@ -161,8 +164,8 @@ export interface Radar
 /**
  * Opens Radar as one straight sequence of builders, each using only what is built above it:
  * config and secrets → logging → the database, stores and models → memory → hooks and skills →
- * the tool registry and the plugin system → personalities → the agent builder → scheduled work →
- * the tools (built-in, MCP, find_tools, then the plugins') → the facade.
+ * the tool registry and the plugin system → acting while away → personalities → the agent builder
+ * → scheduled work → the tools (built-in, MCP, find_tools, then the plugins') → the facade.
  */
 export function openRadar(options: RadarOptions): Radar {
   const loaded = loadConfig({
@@ -217,9 +220,9 @@ export function openRadar(options: RadarOptions): Radar {
     : undefined;
   const gates = [hookToolGate(hooks)];
   const observers = [hookToolObserver(hooks)];
-  const away = approvalParts({
+  const { away, changeNotices, upkeep } = buildAway({
     config,
-    db,
+    stores: sqliteAwayStores(db),
     files: { config, configPath: loaded.path, dataDir, env: options.env, cwd: options.cwd },
     clock,
     logger,
@@ -230,13 +233,19 @@ export function openRadar(options: RadarOptions): Radar {
     observers,
     elapsed: process.elapsed,
     secrets,
-    // Through the outbox (sent once, delivery recorded, failed sends retried); `work` exists by
-    // the time a run asks.
-    notify: async (notice, scope) => {
-      // No topic: the dashboard and `radar approvals` still ask; nothing to record as undelivered.
-      if (!core.notifier.topic()) return;
-      await notifyOnce(core.notifier, work.sideEffects(scope), notice, AbortSignal.timeout(20_000));
-    },
+    notifier: core.notifier,
+    outbox: core.outbox,
+    process,
+    firings: core.taskFirings,
+  });
+  const money = buildMoney({
+    config,
+    stores: sqliteMoneyStores(db, sourceStores),
+    queue: core.queue,
+    model: core.fastModel ?? model,
+    clock,
+    logger,
+    env: options.env,
   });
   const prompts = systemPrompts({
     config,
@@ -274,9 +283,7 @@ export function openRadar(options: RadarOptions): Radar {
       promptVariables: plugins && maskedPromptVariables(plugins.hooks, secrets),
       toolRanker: embeddings.toolRanker,
       elapsed: process.elapsed,
-      grants: away.grants.check,
-      approvals: away.approvals,
-      trustedContext: away.trustedContext,
+      guard: away.guard(),
       runs: conversationRuns,
     },
     prompts,
@@ -302,8 +309,11 @@ export function openRadar(options: RadarOptions): Radar {
     fastModel: core.fastModel,
     embedNew: embeddings.embedNew,
     secrets,
-    firings: away.taskFirings,
-    changeNotices: away.changeNotices,
+    outbox: core.outbox,
+    taskFirings: core.taskFirings,
+    queue: core.queue,
+    money,
+    changeNotices,
   });
   const browser = browserParts({
     config,
@@ -328,17 +338,17 @@ export function openRadar(options: RadarOptions): Radar {
     cwd: options.cwd,
     tasks: work.tasks,
     monitors: work.monitors,
-    ...documentParsers(config, options.env),
+    ...buildLibrary(config, options.env),
     visionModel: core.visionModel,
     memory: embeddings.memory,
     mail: mailReaderFor(config, options.env, secrets),
     calendar: calendarReaderFor(config, options.env, fetcher, secrets),
     github: githubReaderFor(config, options.env),
-    money: work.money.inUse() ? work.money : undefined,
+    money: money.ledger.inUse() ? money.ledger : undefined,
     hooks,
     skills: skills.library,
     browser: browser.sessions && { sessions: browser.sessions, check: browser.check },
-    journal: away.actions.journal,
+    journal: away.journal,
   }, { approvals: mcpApprovals, logger });
   if (plugins) {
     plugins.start();
@@ -356,11 +366,8 @@ export function openRadar(options: RadarOptions): Radar {
   const mcpServers = () => mcpServerViews(config, mcpApprovals);
   return {
     ...work,
-    tickJobs: () => [...work.tickJobs(), away.upkeep, retries],
-    approvals: away.approvals,
-    grants: away.grants,
-    actions: away.actions,
-    taskFirings: away.taskFirings,
+    tickJobs: () => [...work.tickJobs(), upkeep, retries],
+    away,
     loaded,
     config,
     dataDir,
@@ -392,7 +399,13 @@ export function openRadar(options: RadarOptions): Radar {
       approvals: mcpApprovals,
       servers: mcpServers,
     },
-    sourceHealth: sourceHealthReport({ config, stores: sourceStores, mcpServers, secrets }),
+    sourceHealth: sourceHealthReport({
+      config,
+      stores: sourceStores,
+      mcpServers,
+      secrets,
+      more: money.health,
+    }),
     process,
     database: databaseHealth(db, dataDir, core.databasePath, config),
     notifier: core.notifier,

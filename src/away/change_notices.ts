@@ -1,0 +1,69 @@
+/**
+ * After an unattended run changed files on its own (a standing grant said yes, or the files were
+ * inside the writable folders), one notification says what changed, with an Undo button per change
+ * (ntfy shows at most three). Changes an approval made are told by the approval's own notice.
+ */
+import { type ActionJournal, describeChange, type JournalEntry } from "./action_journal.ts";
+import type { ApprovalNotifier } from "./approval_ports.ts";
+import type { Notification } from "../core/notifier.ts";
+
+/** ntfy shows at most three action buttons. */
+const maxButtons = 3;
+
+/** What the notices are made of. */
+export interface ChangeNoticeParts {
+  journal: ActionJournal;
+  /** Sends through the outbox (absent: nothing is sent). */
+  notify?: ApprovalNotifier;
+  /** A single-use Undo button URL for journal entry `id`. */
+  undoUrl: (id: number) => string;
+  /** A path as the user reads it (`~/…`). */
+  display: (path: string) => string;
+  /** Masks known secrets in text that leaves the machine. */
+  mask: (text: string) => string;
+  /** False when approval notices are off (`approvals.notify`). */
+  enabled: () => boolean;
+}
+
+/** Tells the user what a run changed (see the module comment). */
+export class ChangeNotices {
+  constructor(private readonly parts: ChangeNoticeParts) {}
+
+  /** The journal's newest id now: changes after it belong to the run that starts. */
+  mark(): number {
+    return this.parts.journal.recent(1)[0]?.id ?? 0;
+  }
+
+  /** Sends one notice for the changes run `conversationId` made after `mark` on its own. */
+  async tell(mark: number, conversationId: number): Promise<void> {
+    const { notify, enabled } = this.parts;
+    if (!notify || !enabled()) return;
+    const changes = this.parts.journal.recent(200).filter((entry) =>
+      entry.id > mark && entry.conversationId === conversationId &&
+      entry.approvalId === undefined && !entry.undoneAt
+    ).reverse();
+    if (!changes.length) return;
+    await notify(this.notice(changes), `changes:${changes.map((entry) => entry.id).join(",")}`);
+  }
+
+  /** The notice for `changes` (oldest first). */
+  notice(changes: readonly JournalEntry[]): Notification {
+    const { display, mask, undoUrl } = this.parts;
+    const count = changes.length;
+    return {
+      title: `Radar changed ${count} file${count === 1 ? "" : "s"}`,
+      message: mask(
+        [
+          ...changes.map((entry) => `#${entry.id} ${describeChange(entry, display)}`),
+          "Undo: radar undo ID",
+        ]
+          .join("\n"),
+      ),
+      priority: "default",
+      buttons: changes.slice(-maxButtons).map((entry) => ({
+        label: count === 1 ? "Undo" : `Undo #${entry.id}`,
+        url: undoUrl(entry.id),
+      })),
+    };
+  }
+}
