@@ -90,6 +90,7 @@ const mayImport: Record<string, readonly string[]> = {
     "src/version.ts",
   ],
   "src/eval": ["src/core", "src/config", "src/runtime"],
+  "src/doctor": ["src/core", "src/config", "src/adapters", "src/runtime"],
   "web": [
     "src/core",
     "src/config",

@@ -6,6 +6,7 @@ import { registerChat } from "./chat.ts";
 import { registerHistory } from "./history.ts";
 import { registerMemory } from "./memory.ts";
 import { registerStatus } from "./status.ts";
+import { registerDoctor } from "./doctor.ts";
 import { registerConfig } from "./config.ts";
 import { registerTools } from "./tools.ts";
 import { registerLog } from "./log.ts";
@@ -46,6 +47,7 @@ export const commandRegistrars: CommandRegistrar[] = [
   registerHistory,
   registerMemory,
   registerStatus,
+  registerDoctor,
   registerConfig,
   registerTools,
   registerLog,
