@@ -56,6 +56,11 @@ export interface ReceivedMessage {
   attachments: ReceivedAttachment[];
   /** Set when this is an answer to an approval rather than words for the model. */
   answer?: ApprovalAnswer;
+  /**
+   * Where forwarded content came from ("forwarded from Jane"): the text is someone else's words,
+   * so it reaches the model as untrusted text, never as the owner's.
+   */
+  forwardedFrom?: string;
   /** The message it replies to (a Matrix event id, a Message-ID). */
   replyTo?: string;
   /** Mail only: the subject and Message-ID, so the answer stays in the thread. */

@@ -6,7 +6,7 @@ import { camelRecord, columnsOf, type Row, selectAll, selectOne } from "./rows.t
 import { insertUnlessPresent, transaction, write } from "./write.ts";
 
 const columns = columnsOf<InboundRecord>()(
-  `id channel external_id chat_id sender_id sender_name text reply_to sent_at received_at state
+  `id channel external_id chat_id sender_id sender_name text forwarded_from reply_to sent_at received_at state
    attempts claimed_by handled_at outcome`,
 );
 
@@ -37,9 +37,9 @@ export class SqliteChannelInbox implements ChannelInbox {
           this.db,
           "the received message",
           `INSERT OR IGNORE INTO channel_inbound (channel, external_id, chat_id, sender_id,
-             sender_name, verified, text, attachments, answer, reply_to, thread, sent_at,
-             received_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+             sender_name, verified, text, attachments, answer, forwarded_from, reply_to, thread,
+             sent_at, received_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
           channel,
           message.externalId,
           message.chatId,
@@ -49,6 +49,7 @@ export class SqliteChannelInbox implements ChannelInbox {
           message.text,
           JSON.stringify(message.attachments),
           message.answer ? JSON.stringify(message.answer) : null,
+          message.forwardedFrom ?? null,
           message.replyTo ?? null,
           message.thread ? JSON.stringify(message.thread) : null,
           message.sentAt ?? null,

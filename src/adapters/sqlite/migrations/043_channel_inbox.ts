@@ -21,6 +21,7 @@ CREATE TABLE channel_inbound (
   text TEXT NOT NULL,
   attachments TEXT NOT NULL DEFAULT '[]',
   answer TEXT,
+  forwarded_from TEXT,
   reply_to TEXT,
   thread TEXT,
   sent_at TEXT,
