@@ -78,6 +78,8 @@ export interface ChannelButton {
 
 /** One message to send. */
 export interface OutgoingMessage {
+  /** Radar's id of the message: the same on every retry (Matrix's transaction id). */
+  id: string;
   chatId: string;
   text: string;
   buttons?: ChannelButton[];
@@ -105,6 +107,16 @@ export interface ReceivedBatch {
   messages: ReceivedMessage[];
   /** The service's position after this batch (offset, since token, last UID); absent: unchanged. */
   cursor?: string;
+  /** Ids of earlier messages their senders took back (Matrix redactions). */
+  withdrawn?: string[];
+}
+
+/** A failure after which the service asked Radar to wait (a 429 with its retry time). */
+export class ChannelBusyError extends Error {
+  override name = "ChannelBusyError";
+  constructor(message: string, readonly retryAfterMs: number) {
+    super(message);
+  }
 }
 
 /** Port: one chat channel's adapter. */

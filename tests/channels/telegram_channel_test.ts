@@ -33,6 +33,7 @@ Deno.test("the Telegram adapter reads updates after its offset and answers in th
     assert.equal(server.unconfirmed, 0);
 
     const sent = await channel.send({
+      id: "1",
       chatId: "1001",
       text: "Hi!",
       buttons: [{ label: "Approve", data: "a:x" }],
@@ -41,7 +42,7 @@ Deno.test("the Telegram adapter reads updates after its offset and answers in th
     const message = await server.waitForSent((entry) => entry.text === "Hi!");
     assert.deepEqual(message.buttons, [{ text: "Approve", callback_data: "a:x" }]);
     const edited = await channel.send(
-      { chatId: "1001", text: "Done.", edit: String(message.message_id) },
+      { id: "2", chatId: "1001", text: "Done.", edit: String(message.message_id) },
       signal,
     );
     assert.equal(edited.sent, true);
@@ -83,7 +84,7 @@ Deno.test("the Telegram adapter downloads attachments within the cap and reports
         parameters: { retry_after: 3 },
       },
     }]);
-    const limited = await channel.send({ chatId: "1001", text: "x" }, signal);
+    const limited = await channel.send({ id: "3", chatId: "1001", text: "x" }, signal);
     assert.deepEqual(limited, {
       sent: false,
       error: "Telegram: 429 Too Many Requests: retry after 3",

@@ -137,7 +137,11 @@ export class TelegramChannel implements ChatChannel {
   async acknowledge(answer: ApprovalAnswer, note: string, signal: AbortSignal): Promise<void> {
     if (!answer.callbackId) return;
     try {
-      await this.api.answerCallbackQuery(answer.callbackId, { text: note.slice(0, 200) }, apiSignal(signal));
+      await this.api.answerCallbackQuery(
+        answer.callbackId,
+        { text: note.slice(0, 200) },
+        apiSignal(signal),
+      );
     } catch { /* the button's spinner stops by itself */ }
   }
 
