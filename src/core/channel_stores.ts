@@ -76,6 +76,8 @@ export interface NewOutbound {
   editOf?: number;
   /** The approval an `ask` asks about. */
   approvalId?: number;
+  /** The one identity whose answer to an `ask` counts (the person it was sent to). */
+  ownerId?: string;
 }
 
 /** A stored outgoing message. */

@@ -150,7 +150,7 @@ export function approvalParts(input: ApprovalPartsInput): ApprovalParts {
 }
 
 /** Where the phone reaches the dashboard: `web.public_url`, else http://HOST:PORT. */
-function dashboardBaseUrl(config: RadarConfig): string {
+export function dashboardBaseUrl(config: RadarConfig): string {
   if (config.web.public_url) return config.web.public_url.replace(/\/+$/, "");
   const host = ["0.0.0.0", "::", "[::]"].includes(config.web.host) ? hostname() : config.web.host;
   const shown = host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;

@@ -68,6 +68,7 @@ import type { BrowserAvailability } from "../core/browser.ts";
 import { type ApprovalParts, approvalParts } from "./approval_parts.ts";
 import { notifyOnce } from "../core/notifier.ts";
 import { NotificationRetries } from "../application/notification_retries.ts";
+import { type ChannelParts, channelParts } from "./channel_parts.ts";
 
 /** The database's health: `radar status`, and the daemon's guard against a damaged file. */
 export interface DatabaseHealth {
@@ -135,8 +136,10 @@ export interface Radar
   /** This process as runs and locks record it. */
   process: ProcessIdentity;
   database: DatabaseHealth;
-  /** Push notifications (ntfy), for what is sent outside a run (a damaged database). */
+  /** Notices (ntfy and the chat channels of `notifications.channels`), for what is sent outside a run. */
   notifier: Notifier;
+  /** The chat channels (Telegram, Matrix, email): status, pairing, stores; run by `radar serve`. */
+  channels: ChannelParts;
   /** Stored `radar eval` runs (the dashboard's Eval page). */
   evalRuns: EvalHistory;
   /** Runs `work` in one database transaction (bulk imports and benches). */
@@ -181,6 +184,9 @@ export function openRadar(options: RadarOptions): Radar {
   const core = openCoreAdapters(loaded, options, { clock, logger, secrets });
   const { db, conversations, facts, toolCalls, sourceStores, model, fetch: fetcher } = core;
   toolCalls.prune();
+  // Every notice goes through ntfy and the chat channels `notifications.channels` names.
+  const channels = channelParts({ config, db, ntfy: core.notifier, clock });
+  const notifier = channels.notifier;
   const digests = digestArchive({ config, stores: sourceStores, model, clock, secrets });
   const embeddings = embeddingParts(config, db, {
     facts,
@@ -234,8 +240,8 @@ export function openRadar(options: RadarOptions): Radar {
     // the time a run asks.
     notify: async (notice, scope) => {
       // No topic: the dashboard and `radar approvals` still ask; nothing to record as undelivered.
-      if (!core.notifier.topic()) return;
-      await notifyOnce(core.notifier, work.sideEffects(scope), notice, AbortSignal.timeout(20_000));
+      if (!notifier.topic()) return;
+      await notifyOnce(notifier, work.sideEffects(scope), notice, AbortSignal.timeout(20_000));
     },
   });
   const prompts = systemPrompts({
@@ -284,7 +290,7 @@ export function openRadar(options: RadarOptions): Radar {
   );
   const work = scheduledWork({
     env: options.env,
-    notifier: core.notifier,
+    notifier,
     config,
     db,
     sourceStores,
@@ -321,7 +327,7 @@ export function openRadar(options: RadarOptions): Radar {
     clock,
     logger,
     fetch: fetcher,
-    notifier: core.notifier,
+    notifier,
     sideEffectLog: work.sideEffects,
     env: options.env,
     secrets,
@@ -346,7 +352,7 @@ export function openRadar(options: RadarOptions): Radar {
   }
   const retries = new NotificationRetries({
     outbox: work.outbox,
-    notifier: core.notifier,
+    notifier,
     clock,
     logger,
     pid: process.pid,
@@ -395,7 +401,8 @@ export function openRadar(options: RadarOptions): Radar {
     sourceHealth: sourceHealthReport({ config, stores: sourceStores, mcpServers, secrets }),
     process,
     database: databaseHealth(db, dataDir, core.databasePath, config),
-    notifier: core.notifier,
+    notifier,
+    channels,
     evalRuns: new SqliteEvalStore(db),
     batch: (run) => transaction(db, run),
     personalities: personalities.catalog,

@@ -32,6 +32,14 @@ const mayImport: Record<string, readonly string[]> = {
   "src/plugins": ["src/core", "src/config", "src/adapters", "src/sandbox"],
   "src/mcp": ["src/core", "src/config", "src/adapters", "src/version.ts"],
   "src/application": ["src/core", "src/config"],
+  // The chat channels: adapters (grammY, matrix-js-sdk, nodemailer) and what is done with messages.
+  "src/channels": [
+    "src/core",
+    "src/config",
+    "src/adapters",
+    "src/application",
+    "src/sources",
+  ],
   "src/daemon": [
     "src/core",
     "src/config",
@@ -53,6 +61,7 @@ const mayImport: Record<string, readonly string[]> = {
     "src/plugins",
     "src/mcp",
     "src/application",
+    "src/channels",
     "src/version.ts",
   ],
   "src/eval": ["src/core", "src/config", "src/runtime"],

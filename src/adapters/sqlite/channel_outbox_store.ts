@@ -6,7 +6,7 @@ import { camelRecord, columnsOf, type Row, selectAll, selectOne } from "./rows.t
 import { insertUnlessPresent, transaction, write } from "./write.ts";
 
 const columns = columnsOf<OutboundRecord>()(
-  `id channel chat_id purpose dedupe_key text subject reply_to edit_of approval_id state attempts
+  `id channel chat_id purpose dedupe_key text subject reply_to edit_of approval_id owner_id state attempts
    next_attempt_at last_error created_at sent_at external_id`,
 );
 
@@ -26,8 +26,8 @@ export class SqliteChannelOutbox implements ChannelOutbox {
       this.db,
       "the message to send",
       `INSERT OR IGNORE INTO channel_outbound (channel, chat_id, purpose, dedupe_key, text, buttons,
-         subject, reply_to, edit_of, approval_id, next_attempt_at, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         subject, reply_to, edit_of, approval_id, owner_id, next_attempt_at, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       message.channel,
       message.chatId,
       message.purpose,
@@ -38,6 +38,7 @@ export class SqliteChannelOutbox implements ChannelOutbox {
       message.replyTo ?? null,
       message.editOf ?? null,
       message.approvalId ?? null,
+      message.ownerId ?? null,
       at.toISOString(),
       at.toISOString(),
     );

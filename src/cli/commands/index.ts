@@ -35,6 +35,7 @@ import { registerGrants } from "./grants.ts";
 import { registerUndo } from "./undo.ts";
 import { registerNotifications } from "./notifications.ts";
 import { registerLibrary } from "./library.ts";
+import { registerChannel } from "./channel.ts";
 
 /** Adds one command (and its subcommands) to the program. */
 export type CommandRegistrar = (program: Command, context: CliContext) => void;
@@ -58,6 +59,7 @@ export const commandRegistrars: CommandRegistrar[] = [
   registerHeartbeat,
   registerTask,
   registerApprovals,
+  registerChannel,
   registerGrants,
   registerUndo,
   registerNotifications,

@@ -23,6 +23,7 @@ CREATE TABLE channel_outbound (
   reply_to TEXT,
   edit_of INTEGER REFERENCES channel_outbound(id) ON DELETE SET NULL,
   approval_id INTEGER,
+  owner_id TEXT,
   state TEXT NOT NULL DEFAULT 'pending'
     CHECK (state IN ('pending', 'sending', 'sent', 'failed', 'undeliverable')),
   attempts INTEGER NOT NULL DEFAULT 0,
