@@ -82,7 +82,9 @@ export class FakeTelegramServer {
   /** `user` sends a file (a document) with an optional caption; returns the update id. */
   userSendsDocument(user: FakeUser, name: string, bytes: Uint8Array, caption?: string): number {
     const fileId = `file-${crypto.randomUUID()}`;
-    this.#files.set(fileId, { path: `documents/${fileId}-${name}`, bytes });
+    // Telegram names stored files itself (documents/file_12.pdf), whatever the sender called them.
+    const extension = /\.[A-Za-z0-9]{1,8}$/.exec(name)?.[0] ?? "";
+    this.#files.set(fileId, { path: `documents/file_${this.#files.size}${extension}`, bytes });
     return this.#push({
       message: {
         message_id: this.#nextMessage++,
