@@ -100,7 +100,7 @@ export const emailChannel = z.object({
    */
   authserv_id: z.string().default(""),
   /** Seconds between looks at the mailbox. */
-  poll_seconds: z.number().int().min(5).max(3600).default(60),
+  poll_seconds: z.number().int().min(1).max(3600).default(60),
 }).strict();
 
 /** `channels:` the chat channels, each off until its section is there. */

@@ -29,7 +29,7 @@ export interface ChannelHome {
 export async function withChannelHome(
   yaml: string,
   work: (home: ChannelHome) => Promise<void>,
-  options: { now?: string } = {},
+  options: { now?: string; env?: Record<string, string> } = {},
 ): Promise<void> {
   const llm = FakeLlmServer.start();
   const folder = Deno.makeTempDirSync({ prefix: "radar-channels-" });
@@ -43,6 +43,7 @@ export async function withChannelHome(
     RADAR_CONFIG: config,
     RADAR_DATA_DIR: join(folder, "data"),
     RADAR_LLM_BASE_URL: llm.url,
+    ...options.env,
   };
   const clock = new ManualClock(new Date(options.now ?? "2026-11-23T10:00:00Z"));
   let pid = 5001;
