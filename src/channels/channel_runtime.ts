@@ -210,7 +210,10 @@ export class ChannelRuntime {
 
   #report(name: ChannelName, patch: Parameters<ChannelStores["health"]["report"]>[1], at: Date) {
     try {
-      this.parts.stores.health.report(name, patch, at);
+      const masked = patch.lastError
+        ? { ...patch, lastError: this.parts.mask(patch.lastError) }
+        : patch;
+      this.parts.stores.health.report(name, masked, at);
     } catch { /* a read-only or damaged database: the daemon's guard says so */ }
   }
 }

@@ -83,6 +83,7 @@ export class ChannelSender {
       );
       return true;
     }
+    const error = this.parts.mask(result.error);
     const delay = result.permanent
       ? undefined
       : result.retryAfterMs ?? retryDelaysMs[row.attempts - 1];
@@ -92,11 +93,11 @@ export class ChannelSender {
       delay === undefined ? undefined : new Date(now.getTime() + delay),
       now,
     );
-    stores.health.report(channel.name, { lastError: result.error }, now);
+    stores.health.report(channel.name, { lastError: error }, now);
     logger.warn("channel message not sent", {
       channel: channel.name,
       id: row.id,
-      error: result.error,
+      error,
       retry: delay === undefined ? "never" : `${Math.round(delay / 1000)} s`,
     });
     return false;

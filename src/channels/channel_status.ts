@@ -4,29 +4,10 @@
  * waits (messages not handled yet, messages not sent yet, messages given up on).
  */
 import type { RadarConfig } from "../config/schema.ts";
-import { type ChannelName, channelNames } from "../core/channel.ts";
-import type { ChannelHealthRecord, ChannelStores } from "../core/channel_stores.ts";
+import { channelNames } from "../core/channel.ts";
+import type { ChannelStatus, ChannelStores } from "../core/channel_stores.ts";
 import { formatDateTime } from "../core/zoned_time.ts";
 import type { ChannelOwners } from "./channel_owners.ts";
-
-/** One channel's status. */
-export interface ChannelStatus {
-  channel: ChannelName;
-  state: ChannelHealthRecord["state"] | "not started";
-  updatedAt?: string;
-  lastMessageAt?: string;
-  lastSentAt?: string;
-  lastError?: string;
-  lastErrorAt?: string;
-  owners: number;
-  /** Received, not handled yet. */
-  waiting: number;
-  /** Queued, not sent yet. */
-  unsent: number;
-  undeliverable: number;
-  /** Named in `notifications.channels`. */
-  notices: boolean;
-}
 
 /** The configured channels' status. */
 export function channelStatus(

@@ -215,6 +215,25 @@ export interface ChannelHealth {
   all(): ChannelHealthRecord[];
 }
 
+/** One channel's status. */
+export interface ChannelStatus {
+  channel: ChannelName;
+  state: ChannelHealthRecord["state"] | "not started";
+  updatedAt?: string;
+  lastMessageAt?: string;
+  lastSentAt?: string;
+  lastError?: string;
+  lastErrorAt?: string;
+  owners: number;
+  /** Received, not handled yet. */
+  waiting: number;
+  /** Queued, not sent yet. */
+  unsent: number;
+  undeliverable: number;
+  /** Named in `notifications.channels`. */
+  notices: boolean;
+}
+
 /** Every channel store. */
 export interface ChannelStores {
   inbox: ChannelInbox;

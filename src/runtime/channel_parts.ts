@@ -8,13 +8,13 @@
 import type { DatabaseSync } from "node:sqlite";
 import type { RadarConfig } from "../config/schema.ts";
 import type { ChannelName } from "../core/channel.ts";
-import type { ChannelStores } from "../core/channel_stores.ts";
+import type { ChannelStatus, ChannelStores } from "../core/channel_stores.ts";
 import type { Notifier } from "../core/notifier.ts";
 import type { Clock } from "../core/ports.ts";
 import { sqliteChannelStores } from "../adapters/sqlite/channel_stores.ts";
 import { ChannelOwners } from "../channels/channel_owners.ts";
 import { RoutedNotifier } from "../channels/routed_notifier.ts";
-import { type ChannelStatus, channelStatus } from "../channels/channel_status.ts";
+import { channelStatus } from "../channels/channel_status.ts";
 
 /** What the facade hands out about the channels. */
 export interface ChannelParts {
