@@ -22,6 +22,7 @@ import {
   type ImapSettings,
   withImap,
 } from "../../sources/email/imap_connection.ts";
+import { checkSize } from "../capped_download.ts";
 import { fromAddresses, headerValues, ownWords, parseMail } from "./mail_text.ts";
 import type { SmtpSender } from "./smtp_sender.ts";
 
@@ -162,9 +163,7 @@ export class EmailChannel implements ChatChannel {
     maxBytes: number,
     signal: AbortSignal,
   ): Promise<Uint8Array> {
-    if (attachment.size !== undefined && attachment.size > maxBytes) {
-      throw new Error(`the mail is larger than ${Math.floor(maxBytes / 1024 / 1024)} MiB`);
-    }
+    checkSize(attachment.size, maxBytes);
     const [validity, uid, index] = attachment.ref.split(":");
     const { account, imap } = this.settings;
     return await withImap(account, imap, async (client) => {
@@ -180,9 +179,7 @@ export class EmailChannel implements ChatChannel {
         const bytes = typeof part.content === "string"
           ? new TextEncoder().encode(part.content)
           : new Uint8Array(part.content as ArrayBuffer);
-        if (bytes.length > maxBytes) {
-          throw new Error(`the file is larger than ${Math.floor(maxBytes / 1024 / 1024)} MiB`);
-        }
+        checkSize(bytes.length, maxBytes);
         return bytes;
       } finally {
         lock.release();

@@ -17,7 +17,7 @@ import {
   type ReceivedMessage,
   type SendResult,
 } from "../../core/channel.ts";
-import { readCapped } from "../../adapters/network/bounded_read.ts";
+import { checkSize, fetchCapped } from "../capped_download.ts";
 import { firstLine } from "../../core/first_line.ts";
 
 /** What the adapter is built from. */
@@ -162,9 +162,7 @@ export class MatrixChannel implements ChatChannel {
     maxBytes: number,
     signal: AbortSignal,
   ): Promise<Uint8Array> {
-    if (attachment.size !== undefined && attachment.size > maxBytes) {
-      throw new Error(`the file is larger than ${Math.floor(maxBytes / 1024 / 1024)} MiB`);
-    }
+    checkSize(attachment.size, maxBytes);
     const url = this.client.mxcUrlToHttp(
       attachment.ref,
       undefined,
@@ -175,19 +173,13 @@ export class MatrixChannel implements ChatChannel {
       true,
     );
     if (!url) throw new Error("Matrix: the attachment has no usable mxc:// URL");
-    const response = await (this.settings.fetch ?? fetch)(url, {
-      headers: { Authorization: `Bearer ${this.client.getAccessToken()}` },
-      signal,
-    }).catch((error) => {
-      throw new Error(`Matrix media download failed: ${firstLine(error)}`);
-    });
-    if (!response.ok) {
-      await response.body?.cancel();
-      throw new Error(`Matrix media download failed: HTTP ${response.status}`);
-    }
-    const { bytes, cut } = await readCapped(response, maxBytes);
-    if (cut) throw new Error(`the file is larger than ${Math.floor(maxBytes / 1024 / 1024)} MiB`);
-    return bytes;
+    return await fetchCapped(
+      this.settings.fetch ?? fetch,
+      url,
+      { headers: { Authorization: `Bearer ${this.client.getAccessToken()}` }, signal },
+      maxBytes,
+      "Matrix media download",
+    );
   }
 
   close(): void {

@@ -16,7 +16,7 @@ import type {
   ReceivedMessage,
   SendResult,
 } from "../../core/channel.ts";
-import { readCapped } from "../../adapters/network/bounded_read.ts";
+import { checkSize, fetchCapped } from "../capped_download.ts";
 import { firstLine } from "../../core/first_line.ts";
 
 /** grammY's signal type (abort-controller's declaration of the same standard AbortSignal). */
@@ -111,27 +111,17 @@ export class TelegramChannel implements ChatChannel {
       throw new Error(`Telegram getFile failed: ${describe(error)}`);
     }
     if (!path) throw new Error("Telegram has no file path for this attachment");
-    if (size !== undefined && size > maxBytes) throw new Error(tooLarge(size, maxBytes));
+    checkSize(size, maxBytes);
     const root = this.settings.apiRoot.replace(/\/+$/, "");
-    const url = `${root}/file/bot${this.settings.token}/${
-      path.split("/").map(encodeURIComponent).join("/")
-    }`;
-    let response: Response;
-    try {
-      response = await (this.settings.fetch ?? fetch)(url, { signal });
-    } catch (error) {
-      // Never the URL: it carries the token.
-      throw new Error(
-        `Telegram file download failed: ${firstLine(error).replace(this.settings.token, "…")}`,
-      );
-    }
-    if (!response.ok) {
-      await response.body?.cancel();
-      throw new Error(`Telegram file download failed: HTTP ${response.status}`);
-    }
-    const { bytes, cut } = await readCapped(response, maxBytes);
-    if (cut) throw new Error(tooLarge(maxBytes + 1, maxBytes));
-    return bytes;
+    const file = path.split("/").map(encodeURIComponent).join("/");
+    // The URL carries the token: the error lines never name it.
+    return await fetchCapped(
+      this.settings.fetch ?? fetch,
+      `${root}/file/bot${this.settings.token}/${file}`,
+      { signal },
+      maxBytes,
+      "Telegram file download",
+    );
   }
 
   async acknowledge(answer: ApprovalAnswer, note: string, signal: AbortSignal): Promise<void> {
@@ -237,10 +227,4 @@ function failure(error: unknown): SendResult {
     retryAfterMs: api.parameters?.retry_after ? api.parameters.retry_after * 1000 : undefined,
     permanent: code === 400 || code === 403,
   };
-}
-
-function tooLarge(size: number, maxBytes: number): string {
-  return `the file is larger than ${Math.floor(maxBytes / 1024 / 1024)} MiB (${
-    (size / 1024 / 1024).toFixed(1)
-  } MiB)`;
 }
