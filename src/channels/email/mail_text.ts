@@ -4,6 +4,7 @@
  * addresses of a From header. Parsing is npm postal-mime's (loaded on first use).
  */
 import { htmlToText } from "../../adapters/network/html_to_text.ts";
+import { untrustedNotice, wrapUntrusted } from "../../core/untrusted_text.ts";
 
 /** A parsed mail (postal-mime's `Email`). */
 export type ParsedMail = import("postal-mime").Email;
@@ -28,22 +29,36 @@ export function headerValues(mail: ParsedMail, key: string): string[] {
   return mail.headers.filter((entry) => entry.key === key).map((entry) => entry.value);
 }
 
-/** The mail's own words: quotes, the "On … wrote:" line after them and the signature removed. */
+/**
+ * What the mail says for the model: the owner's own words (quotes, the "On … wrote:" line after
+ * them and the signature removed) and, after a "Forwarded message" line, the forwarded mail as
+ * untrusted text in markers (someone else's words, never the owner's instructions).
+ */
 export function ownWords(mail: ParsedMail): string {
   const text = mail.text ??
     (mail.html
       ? htmlToText(mail.html.replace(/<blockquote[\s\S]*?<\/blockquote>/gi, "")).text
       : "");
+  const lines = text.replace(/\r\n/g, "\n").split("\n");
+  const forwardAt = lines.findIndex((line) =>
+    /^-{3,}\s*Forwarded message\s*-{3,}$/i.test(line.trim()) ||
+    /^Begin forwarded message:$/i.test(line.trim())
+  );
+  const own = unquoted(forwardAt < 0 ? lines : lines.slice(0, forwardAt));
+  if (forwardAt < 0) return own;
+  const forwarded = lines.slice(forwardAt + 1).join("\n").trim();
+  return [own, wrapUntrusted(forwarded, { source: "forwarded mail" }), untrustedNotice]
+    .filter(Boolean).join("\n\n");
+}
+
+/** The lines before a signature or a quoted earlier mail, quoted lines left out. */
+function unquoted(lines: string[]): string {
   const kept: string[] = [];
-  for (const line of text.replace(/\r\n/g, "\n").split("\n")) {
+  for (const line of lines) {
+    const bare = line.trim();
     if (/^-- ?$/.test(line)) break;
-    if (/^(-{2,}\s*Original Message\s*-{2,}|_{10,})\s*$/i.test(line.trim())) break;
-    if (
-      /^On .{4,200} wrote:\s*$/.test(line.trim()) ||
-      /^Am .{4,200} schrieb .*:\s*$/.test(line.trim())
-    ) {
-      break;
-    }
+    if (/^(-{2,}\s*Original Message\s*-{2,}|_{10,})$/i.test(bare)) break;
+    if (/^On .{4,200} wrote:$/.test(bare) || /^Am .{4,200} schrieb .*:$/.test(bare)) break;
     if (/^\s*>/.test(line)) continue;
     kept.push(line);
   }
