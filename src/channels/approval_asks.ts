@@ -7,8 +7,7 @@
  * bound to the approval and to the person asked; the first one used kills the others.
  */
 import type { ChannelButton, ChannelName } from "../core/channel.ts";
-import type { ApprovalRecord } from "../core/approvals.ts";
-import { describeApproval, parseArguments } from "../application/approvals.ts";
+import { type ApprovalRecord, describeApproval, parseArguments } from "../away/mod.ts";
 import { randomCode } from "./channel_owners.ts";
 
 /** One way to answer, before it is hashed and stored. */

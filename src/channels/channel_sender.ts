@@ -7,7 +7,7 @@
  */
 import type { ChatChannel, OutgoingMessage } from "../core/channel.ts";
 import type { ChannelStores, OutboundRecord } from "../core/channel_stores.ts";
-import type { ApprovalRecord } from "../core/approvals.ts";
+import type { ApprovalRecord } from "../away/mod.ts";
 import type { Clock, Logger } from "../core/ports.ts";
 import { askEventKey, renderAsk } from "./approval_asks.ts";
 import { hashKey } from "./channel_owners.ts";

@@ -13,14 +13,15 @@ import type { Transaction } from "../core/work_ports.ts";
 import { fitToChannel } from "../core/channel_text.ts";
 import { untrustedNotice, wrapUntrusted } from "../core/untrusted_text.ts";
 import { firstLine } from "../core/first_line.ts";
+import { type ApprovalOutcome, outcomeLine } from "../away/mod.ts";
 import { type ChannelOwners, hashKey } from "./channel_owners.ts";
 import { mailCodes } from "./approval_asks.ts";
 import type { SavedFile } from "./inbox_folder.ts";
 
 /** What the approvals do for a chat (the same service as the dashboard, CLI and ntfy). */
 export interface ChatApprovals {
-  approve(id: number): Promise<{ state: "done" | "failed" | "not_pending"; text: string }>;
-  deny(id: number): { text: string };
+  approve(id: number): Promise<ApprovalOutcome>;
+  deny(id: number): ApprovalOutcome;
 }
 
 /** One chat turn: the model's answer to `message` in `conversationId`. */
@@ -165,10 +166,10 @@ export class InboundHandler {
   }
 
   async #decide(approvalId: number, action: "approve" | "deny"): Promise<string> {
-    if (action === "deny") return this.parts.approvals.deny(approvalId).text;
-    const outcome = await this.parts.approvals.approve(approvalId);
-    if (outcome.state === "not_pending") return outcome.text;
-    return `${outcome.state === "done" ? "Done" : "Failed"} (#${approvalId}): ${outcome.text}`;
+    const { approvals } = this.parts;
+    return outcomeLine(
+      action === "deny" ? approvals.deny(approvalId) : await approvals.approve(approvalId),
+    );
   }
 
   /** A stranger: a pairing code, or at most one "not paired" reply a day. */

@@ -8,14 +8,13 @@
 import { join } from "node:path";
 import { expandHome } from "../config/paths.ts";
 import { runAgent } from "../core/agent_loop.ts";
-import type { ApprovalRequests } from "../core/approvals.ts";
+import { type ApprovalRequests, dashboardBaseUrl } from "../away/mod.ts";
 import type { InboundRecord } from "../core/channel_stores.ts";
 import { formatDateTime } from "../core/zoned_time.ts";
 import { ChannelRuntime } from "../channels/channel_runtime.ts";
 import { channelOpeners } from "../channels/channel_openers.ts";
 import { InboundHandler } from "../channels/inbound_handler.ts";
 import { saveToInbox } from "../channels/inbox_folder.ts";
-import { dashboardBaseUrl } from "./approval_parts.ts";
 import type { Radar } from "./open_radar.ts";
 
 /** Test knobs: shorter waits, another fetch. */
@@ -36,7 +35,7 @@ export function channelRuntime(radar: Radar, options: ChannelRuntimeOptions): Ch
   /** Approvals a chat run asks for are asked in that chat too (once per approval and channel). */
   const askedInChat = (record: InboundRecord): ApprovalRequests => ({
     async request(action) {
-      const requested = await radar.approvals.request(action);
+      const requested = await radar.away.approvals.request(action);
       stores.outbox.enqueue({
         channel: record.channel,
         chatId: record.chatId,
@@ -70,7 +69,7 @@ export function channelRuntime(radar: Radar, options: ChannelRuntimeOptions): Ch
         conversations: radar.conversations,
         turn: async ({ conversationId, message, record, signal }) => {
           const result = await runAgent(
-            { ...radar.agent(), approvals: askedInChat(record) },
+            { ...radar.agent(), guard: radar.away.guard({ approvals: askedInChat(record) }) },
             {
               conversationId,
               kind: "chat",
@@ -83,8 +82,8 @@ export function channelRuntime(radar: Radar, options: ChannelRuntimeOptions): Ch
           return result.answer;
         },
         approvals: {
-          approve: (id) => radar.approvals.approve(id, "phone"),
-          deny: (id) => radar.approvals.deny(id, "phone"),
+          approve: (id) => radar.away.approvals.approve(id, "phone"),
+          deny: (id) => radar.away.approvals.deny(id, "phone"),
         },
         saveFile: (record, name, bytes, announce) =>
           saveToInbox(
@@ -102,7 +101,7 @@ export function channelRuntime(radar: Radar, options: ChannelRuntimeOptions): Ch
       }),
     approval: (id) => {
       try {
-        return radar.approvals.show(id);
+        return radar.away.approvals.show(id);
       } catch {
         return undefined;
       }

@@ -110,7 +110,7 @@ Deno.test(needing(["dovecot", "postfix", asRoot], {
       const replayed = await mailboxOf(servers.dovecot, "owner", 5);
       assert.match(replayed.at(-1)!, /used already or has expired/);
       assert.equal(existsSync(file), false);
-      assert.equal(radar.approvals.show(1).state, "done");
+      assert.equal(radar.away.approvals.show(1).state, "done");
     }, { env: { RADAR_TEST_IMAP: passwords.radar } });
   } finally {
     await servers.stop();

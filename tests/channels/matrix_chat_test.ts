@@ -103,7 +103,7 @@ Deno.test("a changing action asks in the room; only the owner's first answer dec
       server.userReacts(stranger, room, ask.event.event_id, "👍");
       await new Promise((resolve) => setTimeout(resolve, 300));
       assert.equal(existsSync(file), false);
-      assert.equal(radar.approvals.show(1).state, "pending");
+      assert.equal(radar.away.approvals.show(1).state, "pending");
 
       server.userReacts(owner, room, ask.event.event_id, "👍");
       await server.waitForBot((event) => /^Done \(#1\)/.test(event.content?.body ?? ""));
@@ -114,7 +114,7 @@ Deno.test("a changing action asks in the room; only the owner's first answer dec
         /answered already or has expired/.test(event.content?.body ?? "")
       );
       assert.equal(existsSync(file), false);
-      assert.equal(radar.approvals.show(1).state, "done");
+      assert.equal(radar.away.approvals.show(1).state, "done");
       assert.equal(bodies(server).filter((body) => /^Done/.test(body)).length, 1);
     });
   } finally {

@@ -84,12 +84,12 @@ Deno.test("a changing action asks with buttons; only the owner's first press run
       await until("the stranger's press to be answered", () => server.answeredCallbacks.size === 1);
       assert.equal([...server.answeredCallbacks.values()][0], "Not yours to answer.");
       assert.equal(existsSync(file), false);
-      assert.equal(radar.approvals.show(1).state, "pending");
+      assert.equal(radar.away.approvals.show(1).state, "pending");
 
       server.userPresses(owner, ask, approve);
       await server.waitForSent((message) => /^Done \(#1\)/.test(message.text));
       assert.equal(readFileSync(file, "utf8"), "call the bank at 9");
-      assert.equal(radar.approvals.show(1).state, "done");
+      assert.equal(radar.away.approvals.show(1).state, "done");
 
       // A replayed press (the same data again), and the sibling Deny: nothing happens.
       Deno.removeSync(file);
@@ -119,7 +119,7 @@ Deno.test("a changing action asks with buttons; only the owner's first press run
         "This question was answered already or has expired.",
       );
       assert.equal(existsSync(join(folder, "notes", "later.txt")), false);
-      assert.notEqual(radar.approvals.show(2).state, "done");
+      assert.notEqual(radar.away.approvals.show(2).state, "done");
     });
   } finally {
     await server.close();
