@@ -16,7 +16,7 @@ import { maskedPromptVariables } from "../core/masked_ports.ts";
 import { configSecretValues } from "../config/secrets.ts";
 import { calendarReaderFor, mailReaderFor } from "../sources/source_readers.ts";
 import { githubReaderFor } from "../sources/github/github_access.ts";
-import { documentParsers } from "./document_parsers.ts";
+import { buildLibrary } from "../library/mod.ts";
 import { SqlitePluginRecords } from "../adapters/sqlite/plugin_records.ts";
 import { createPluginSystem, type PluginSystem } from "../plugins/plugin_system.ts";
 import { agentBuilder, type AgentOptions, systemPrompts } from "./agent_dependencies.ts";
@@ -67,6 +67,8 @@ import { browserParts } from "./browser_parts.ts";
 import type { BrowserAvailability } from "../core/browser.ts";
 import { type Away, buildAway } from "../away/mod.ts";
 import { sqliteAwayStores } from "../adapters/sqlite/away_stores.ts";
+import { buildMoney } from "../money/mod.ts";
+import { sqliteMoneyStores } from "../adapters/sqlite/source_stores.ts";
 import { NotificationRetries } from "../application/notification_retries.ts";
 import { type ChannelParts, channelParts } from "./channel_parts.ts";
 
@@ -242,6 +244,15 @@ export function openRadar(options: RadarOptions): Radar {
     process,
     firings: core.taskFirings,
   });
+  const money = buildMoney({
+    config,
+    stores: sqliteMoneyStores(db, sourceStores),
+    queue: core.queue,
+    model: core.fastModel ?? model,
+    clock,
+    logger,
+    env: options.env,
+  });
   const prompts = systemPrompts({
     config,
     facts,
@@ -306,6 +317,8 @@ export function openRadar(options: RadarOptions): Radar {
     secrets,
     outbox: core.outbox,
     taskFirings: core.taskFirings,
+    queue: core.queue,
+    money,
     changeNotices,
   });
   const browser = browserParts({
@@ -331,13 +344,13 @@ export function openRadar(options: RadarOptions): Radar {
     cwd: options.cwd,
     tasks: work.tasks,
     monitors: work.monitors,
-    ...documentParsers(config, options.env),
+    ...buildLibrary(config, options.env),
     visionModel: core.visionModel,
     memory: embeddings.memory,
     mail: mailReaderFor(config, options.env, secrets),
     calendar: calendarReaderFor(config, options.env, fetcher, secrets),
     github: githubReaderFor(config, options.env),
-    money: work.money.inUse() ? work.money : undefined,
+    money: money.ledger.inUse() ? money.ledger : undefined,
     hooks,
     skills: skills.library,
     browser: browser.sessions && { sessions: browser.sessions, check: browser.check },
@@ -392,7 +405,13 @@ export function openRadar(options: RadarOptions): Radar {
       approvals: mcpApprovals,
       servers: mcpServers,
     },
-    sourceHealth: sourceHealthReport({ config, stores: sourceStores, mcpServers, secrets }),
+    sourceHealth: sourceHealthReport({
+      config,
+      stores: sourceStores,
+      mcpServers,
+      secrets,
+      more: money.health,
+    }),
     process,
     database: databaseHealth(db, dataDir, core.databasePath, config),
     notifier,
