@@ -291,6 +291,7 @@ export class ApprovalService implements ApprovalRequests {
       priority: "default",
       click: `${this.#base()}/approvals/${record.id}`,
       buttons: [button("Approve", "approve"), button("Deny", "deny")],
+      approval: record.id,
     };
   }
 

@@ -9,7 +9,7 @@
  * Other layers import from this face; the SQLite stores implement `approval_ports.ts` and
  * `action_journal.ts`.
  */
-export { type Away, type AwayParts, buildAway } from "./build_away.ts";
+export { type Away, type AwayParts, buildAway, dashboardBaseUrl } from "./build_away.ts";
 export {
   approvalId,
   type ApprovalOutcome,
@@ -17,8 +17,9 @@ export {
   type ButtonOutcome,
   describeApproval,
   outcomeLine,
+  parseArguments,
 } from "./approvals.ts";
-export type { ApprovalRecord, StandingGrant } from "./approval_ports.ts";
+export type { ApprovalRecord, ApprovalRequests, StandingGrant } from "./approval_ports.ts";
 export { type ActionJournal, describeChange, type JournalEntry } from "./action_journal.ts";
 export { describeGrant } from "./grant_rules.ts";
 export type { StandingGrants } from "./standing_grants.ts";

@@ -70,6 +70,7 @@ import { sqliteAwayStores } from "../adapters/sqlite/away_stores.ts";
 import { buildMoney } from "../money/mod.ts";
 import { sqliteMoneyStores } from "../adapters/sqlite/source_stores.ts";
 import { NotificationRetries } from "../application/notification_retries.ts";
+import { type ChannelParts, channelParts } from "./channel_parts.ts";
 
 /** The database's health: `radar status`, and the daemon's guard against a damaged file. */
 export interface DatabaseHealth {
@@ -138,8 +139,10 @@ export interface Radar extends ScheduledWork {
   /** This process as runs and locks record it. */
   process: ProcessIdentity;
   database: DatabaseHealth;
-  /** Push notifications (ntfy), for what is sent outside a run (a damaged database). */
+  /** Notices (ntfy and the chat channels of `notifications.channels`), for what is sent outside a run. */
   notifier: Notifier;
+  /** The chat channels (Telegram, Matrix, email): status, pairing, stores; run by `radar serve`. */
+  channels: ChannelParts;
   /** Stored `radar eval` runs (the dashboard's Eval page). */
   evalRuns: EvalHistory;
   /** Runs `work` in one database transaction (bulk imports and benches). */
@@ -184,6 +187,9 @@ export function openRadar(options: RadarOptions): Radar {
   const core = openCoreAdapters(loaded, options, { clock, logger, secrets });
   const { db, conversations, facts, toolCalls, sourceStores, model, fetch: fetcher } = core;
   toolCalls.prune();
+  // Every notice goes through ntfy and the chat channels `notifications.channels` names.
+  const channels = channelParts({ config, db, ntfy: core.notifier, clock });
+  const notifier = channels.notifier;
   const digests = digestArchive({ config, stores: sourceStores, model, clock, secrets });
   const embeddings = embeddingParts(config, db, {
     facts,
@@ -233,7 +239,7 @@ export function openRadar(options: RadarOptions): Radar {
     observers,
     elapsed: process.elapsed,
     secrets,
-    notifier: core.notifier,
+    notifier,
     outbox: core.outbox,
     process,
     firings: core.taskFirings,
@@ -291,7 +297,7 @@ export function openRadar(options: RadarOptions): Radar {
   );
   const work = scheduledWork({
     env: options.env,
-    notifier: core.notifier,
+    notifier,
     config,
     db,
     sourceStores,
@@ -331,7 +337,7 @@ export function openRadar(options: RadarOptions): Radar {
     clock,
     logger,
     fetch: fetcher,
-    notifier: core.notifier,
+    notifier,
     sideEffectLog: work.sideEffects,
     env: options.env,
     secrets,
@@ -356,7 +362,7 @@ export function openRadar(options: RadarOptions): Radar {
   }
   const retries = new NotificationRetries({
     outbox: work.outbox,
-    notifier: core.notifier,
+    notifier,
     clock,
     logger,
     pid: process.pid,
@@ -408,7 +414,8 @@ export function openRadar(options: RadarOptions): Radar {
     }),
     process,
     database: databaseHealth(db, dataDir, core.databasePath, config),
-    notifier: core.notifier,
+    notifier,
+    channels,
     evalRuns: new SqliteEvalStore(db),
     batch: (run) => transaction(db, run),
     personalities: personalities.catalog,

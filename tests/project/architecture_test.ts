@@ -63,6 +63,15 @@ const mayImport: Record<string, readonly string[]> = {
   "src/plugins": ["src/core", "src/config", "src/adapters", "src/sandbox"],
   "src/mcp": ["src/core", "src/config", "src/adapters", "src/version.ts"],
   "src/application": ["src/core", "src/config", "src/away"],
+  // The chat channels: adapters (grammY, matrix-js-sdk, nodemailer) and what is done with messages.
+  "src/channels": [
+    "src/core",
+    "src/config",
+    "src/adapters",
+    "src/application",
+    "src/away",
+    "src/sources",
+  ],
   "src/daemon": [
     "src/core",
     "src/config",
@@ -84,6 +93,7 @@ const mayImport: Record<string, readonly string[]> = {
     "src/plugins",
     "src/mcp",
     "src/application",
+    "src/channels",
     "src/away",
     "src/money",
     "src/library",

@@ -36,6 +36,7 @@ import { registerGrants } from "./grants.ts";
 import { registerUndo } from "./undo.ts";
 import { registerNotifications } from "./notifications.ts";
 import { registerLibrary } from "./library.ts";
+import { registerChannel } from "./channel.ts";
 
 /** Adds one command (and its subcommands) to the program. */
 export type CommandRegistrar = (program: Command, context: CliContext) => void;
@@ -60,6 +61,7 @@ export const commandRegistrars: CommandRegistrar[] = [
   registerHeartbeat,
   registerTask,
   registerApprovals,
+  registerChannel,
   registerGrants,
   registerUndo,
   registerNotifications,
