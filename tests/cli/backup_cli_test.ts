@@ -32,7 +32,7 @@ Deno.test("radar backup writes to <data>/backups by default and says which secre
     assert.match(made.out, new RegExp(`^Backed up Radar to .*${archive.name} \\(\\d+ KiB\\)`));
     assert.match(
       made.out,
-      /Secrets left out of the config copy \(re-enter them after a restore\): notifications\.ntfy\.token\./,
+      /Secrets left out of the config copy \(re-enter them after a restore\): notifications\.ntfy\.topic, notifications\.ntfy\.token\./,
     );
     assert.match(made.out, /Never copied: the dashboard token/);
 
