@@ -7,7 +7,7 @@ import { parse, stringify } from "yaml";
 import { runAgent } from "../core/agent_loop.ts";
 import { LlmError } from "../core/errors.ts";
 import { openRadar } from "../runtime/open_radar.ts";
-import { dataDirectory } from "../config/paths.ts";
+import { configuredFolders, dataDirectory } from "../config/paths.ts";
 import {
   parentPlacesVariable,
   type RadarPlaces,
@@ -101,12 +101,22 @@ function withoutApiKeys(
 /** The places of the Radar running the eval (its user's home, data, config and cache). */
 function realPlaces(options: EvalOptions): RadarPlaces {
   let configured = "";
+  let folders: Pick<RadarPlaces, "backupFolder" | "browserProfile"> = {};
+  const cwd = options.env.PWD ?? "/";
   try {
     const config = options.configPath ? parse(Deno.readTextFileSync(options.configPath)) : {};
     configured = String(config?.radar?.data_dir ?? "");
+    folders = configuredFolders(
+      {
+        backup: { folder: String(config?.backup?.folder ?? "") },
+        browser: { profile: String(config?.browser?.profile ?? "") },
+      },
+      options.env,
+      cwd,
+    );
   } catch { /* unreadable: the default data folder */ }
-  const dataDir = dataDirectory(options.env, configured, options.env.PWD ?? "/");
-  return radarPlacesFrom(options.env, dataDir, options.configPath);
+  const dataDir = dataDirectory(options.env, configured, cwd);
+  return { ...radarPlacesFrom(options.env, dataDir, options.configPath), ...folders };
 }
 
 /** Runs every task (in order) and returns their outcomes. */

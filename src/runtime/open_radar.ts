@@ -18,6 +18,7 @@ import { calendarReaderFor, mailReaderFor } from "../sources/source_readers.ts";
 import { githubReaderFor } from "../sources/github/github_access.ts";
 import { documentParsers } from "./document_parsers.ts";
 import { SqlitePluginRecords } from "../adapters/sqlite/plugin_records.ts";
+import { configuredFolders } from "../config/paths.ts";
 import { createPluginSystem, type PluginSystem } from "../plugins/plugin_system.ts";
 import { agentBuilder, type AgentOptions, systemPrompts } from "./agent_dependencies.ts";
 import { embeddingParts } from "./embedding_parts.ts";
@@ -210,6 +211,10 @@ export function openRadar(options: RadarOptions): Radar {
       config: config.plugins,
       env: options.env,
       clock,
+      ownPlaces: {
+        configFile: loaded.path,
+        ...configuredFolders(config, options.env, options.cwd ?? Deno.cwd()),
+      },
       logger,
       registry,
       audit: toolCalls,

@@ -17,8 +17,8 @@ interface SchemaObject {
 
 /** Every schema object of `db` by "type name", with what defines it. */
 function schemaOf(db: DatabaseSync): Map<string, SchemaObject> {
-  const rows = db.prepare("SELECT type, name, tbl_name, sql FROM sqlite_schema").all() as unknown as
-    SchemaObject[];
+  const rows = db.prepare("SELECT type, name, tbl_name, sql FROM sqlite_schema")
+    .all() as unknown as SchemaObject[];
   return new Map(rows.map((row) => [`${row.type} ${JSON.stringify(row.name)}`, row]));
 }
 
