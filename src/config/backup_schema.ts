@@ -12,12 +12,12 @@ export const backupSection = z.object({
 });
 
 /**
- * `budget:` tokens that unattended work (heartbeats, tasks, conversation summaries, digests) may
- * spend per local day (radar.timezone). Past a limit, scheduled work pauses until the next day with
+ * `budget:` tokens that unattended work (heartbeats, tasks, conversation summaries, digests, money
+ * categorisation) and every vision call may spend per local day (radar.timezone). Past a limit, scheduled work pauses until the next day with
  * one notification; 0 means no limit.
  */
 export const budgetSection = z.object({
-  /** Heartbeats, tasks, summaries and digests together, per day. */
+  /** Every model call but the turns of a run a person started, together, per day. */
   daily_tokens: z.number().int().min(0).max(1_000_000_000).default(0),
   /** Each task on its own, per day. */
   task_daily_tokens: z.number().int().min(0).max(1_000_000_000).default(0),

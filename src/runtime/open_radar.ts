@@ -334,7 +334,7 @@ export function openRadar(options: RadarOptions): Radar {
     tasks: work.tasks,
     monitors: work.monitors,
     ...documentParsers(config, options.env),
-    visionModel: core.visionModel,
+    visionModel: core.visionModel && work.budget.counted("vision", core.visionModel),
     memory: embeddings.memory,
     mail: mailReaderFor(config, options.env, secrets),
     calendar: calendarReaderFor(config, options.env, fetcher, secrets),

@@ -184,7 +184,10 @@ export function scheduledWork(parts: ScheduledWorkParts): ScheduledWork {
   });
   // What every source's jobs are built from.
   const common = { config, stores, queue, clock, logger };
-  const moneyParts = { ...common, model: parts.fastModel ?? parts.model };
+  const moneyParts = {
+    ...common,
+    model: budget.counted("money", parts.fastModel ?? parts.model),
+  };
   const money = moneyLedger(moneyParts);
   let jobs: TickJob[] | undefined;
   return {
@@ -240,7 +243,7 @@ export function scheduledWork(parts: ScheduledWorkParts): ScheduledWork {
           secrets: parts.secrets,
         }),
         ...githubJobs(common),
-        ...moneyJobs({ ...moneyParts, ledger: money, env: parts.env }),
+        ...moneyJobs({ ...moneyParts, ledger: money, env: parts.env, budget }),
         ...digestJobs({
           ...common,
           model: parts.model,

@@ -2,6 +2,7 @@
 import { isAbsolute, join } from "node:path";
 import { expandHome, homeDirectory } from "../../config/paths.ts";
 import type { RadarConfig } from "../../config/schema.ts";
+import type { BackgroundBudget } from "../../core/budget.ts";
 import type { SourceHealthRecord } from "../../core/source_ports.ts";
 import type { SourceStore } from "../../core/source_stores.ts";
 import { checkDependencies } from "../source_checks.ts";
@@ -25,7 +26,11 @@ export function moneyLedger(deps: MoneyLedgerDependencies): MoneyLedger {
 
 /** Money's tick job: always (it costs one query when there is nothing to do). */
 export function moneyJobs(
-  deps: MoneyLedgerDependencies & { ledger: MoneyLedger; env: Record<string, string | undefined> },
+  deps: MoneyLedgerDependencies & {
+    ledger: MoneyLedger;
+    env: Record<string, string | undefined>;
+    budget?: Pick<BackgroundBudget, "pausedFor">;
+  },
 ): MoneyJob[] {
   return [
     new MoneyJob({
@@ -35,6 +40,7 @@ export function moneyJobs(
       ledger: deps.ledger,
       moneyStore: deps.stores.money,
       alertState: deps.stores.moneyAlerts,
+      budget: deps.budget,
     }),
   ];
 }
