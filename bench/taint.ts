@@ -6,7 +6,7 @@
  * argument < 500 ms.
  */
 import type { BenchSuite } from "./index.ts";
-import { RunProvenance } from "../src/core/taint.ts";
+import { RunProvenance } from "../src/away/taint.ts";
 
 function words(count: number, seed: number): string {
   let state = seed;

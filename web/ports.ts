@@ -23,9 +23,7 @@ import type { BudgetReport } from "../src/core/budget.ts";
 import type { EvalHistory } from "../src/core/eval_records.ts";
 import type { PersonalityCatalog } from "../src/core/personality.ts";
 import type { DigestArchive, SourceHealthRecord } from "../src/core/source_ports.ts";
-import type { ApprovalService } from "../src/application/approvals.ts";
-import type { StandingGrants } from "../src/application/standing_grants.ts";
-import type { FileActions } from "../src/runtime/approval_parts.ts";
+import type { Away } from "../src/away/mod.ts";
 import type { MoneyBook } from "../src/core/money_book.ts";
 import type { WatcherReport } from "../src/core/watched_folders.ts";
 
@@ -152,7 +150,7 @@ export interface WebDependencies {
 /** What /approvals and the phone's buttons work on. */
 export interface AwayView {
   approvals: Pick<
-    ApprovalService,
+    Away["approvals"],
     | "list"
     | "show"
     | "approve"
@@ -163,8 +161,9 @@ export interface AwayView {
     | "redeem"
     | "screenshot"
   >;
-  grants: Pick<StandingGrants, "list" | "revoke">;
-  actions: FileActions;
+  grants: Pick<Away["grants"], "list" | "revoke">;
+  journal: Pick<Away["journal"], "recent">;
+  undo: Away["undo"];
   /** The home folder (paths are shown with ~). */
   home: string;
 }

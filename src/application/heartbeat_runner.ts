@@ -12,7 +12,7 @@ import { buildHeartbeatMessage, decideHeartbeat, type PendingEvent } from "../co
 import type { ConversationArchive } from "../core/ports.ts";
 import { daemonToolNames } from "./offered_tools.ts";
 import { maxBatchEvents, selectBatch } from "./event_batch.ts";
-import { heartbeatScope, runSideEffects } from "./run_side_effects.ts";
+import { heartbeatScope, runSideEffects } from "../core/run_side_effects.ts";
 import { shouldTriage } from "../core/heartbeat_triage.ts";
 import type { TriageOutcome, TriageRunner } from "./heartbeat_triage_step.ts";
 import {
@@ -27,7 +27,7 @@ import {
 
 import { formatDate } from "../core/zoned_time.ts";
 import type { UnattendedBudget } from "./unattended_budget.ts";
-import type { ChangeNotices } from "./change_notices.ts";
+import type { ChangeNotices } from "../away/mod.ts";
 
 /** What the heartbeat runner needs. */
 interface HeartbeatRunnerDependencies extends HeartbeatCommitDependencies {

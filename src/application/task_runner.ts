@@ -14,7 +14,7 @@ import { dueAction } from "../core/schedule.ts";
 import type { TaskRecord } from "../core/schedule_ports.ts";
 import { nextRunAfter } from "./task_schedule.ts";
 import { daemonToolNames, proactiveTools } from "./offered_tools.ts";
-import { runSideEffects, taskScope } from "./run_side_effects.ts";
+import { runSideEffects, taskScope } from "../core/run_side_effects.ts";
 import { taskUserMessage } from "./task_message.ts";
 import { isValidDate, laterBy } from "../core/safe_time.ts";
 import type { TaskFirings } from "../core/receipts.ts";

@@ -17,6 +17,14 @@ export function expandHome(path: string, env: Environment): string {
   return path;
 }
 
+/** Shows a path with the home folder as `~`. */
+export function displayPath(path: string, home: string): string {
+  if (home && home !== "/" && (path === home || path.startsWith(`${home}/`))) {
+    return `~${path.slice(home.length)}`;
+  }
+  return path;
+}
+
 /** The user's config file: $XDG_CONFIG_HOME/radar/radar.yaml (default ~/.config/radar/radar.yaml). */
 export function userConfigPath(env: Environment): string {
   const xdg = env.XDG_CONFIG_HOME || join(homeDirectory(env), ".config");

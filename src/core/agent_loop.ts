@@ -9,11 +9,10 @@ import { addUsage, type ChatMessage } from "./messages.ts";
 import { estimateJsonTokens } from "./tokens.ts";
 import type { Tool, ToolContext } from "./tool.ts";
 import { toolTokenCost } from "./tool_registry.ts";
-import type { AgentDependencies, AgentRequest, AgentResult } from "./agent_types.ts";
+import type { AgentDependencies, AgentRequest, AgentResult, RunGuard } from "./agent_types.ts";
 import { blockedByHooks, markerIdOf, prepareMessages, readHistory } from "./agent_messages.ts";
 import { ToolOffer } from "./tool_offer.ts";
 import { runToolCall, type ToolCallRun } from "./tool_call_step.ts";
-import { guardRun } from "./run_guard.ts";
 
 /**
  * Runs the agent loop, storing every message as it happens; the run is recorded while it lasts
@@ -48,7 +47,7 @@ async function runTurn(
   const messages = await prepareMessages(deps, request, history, signal);
   const estimatedPromptTokens = estimateJsonTokens(messages) + offer.tokens;
   request.onEvent?.({ type: "tools_offered", tools: [...offer.names], estimatedPromptTokens });
-  const guard = guardRun(deps, request, history);
+  const guard = deps.guard?.(request, history, deps.registry) ?? unguarded(request);
   const run: ToolCallRun = {
     request,
     context: { ...toolContext(request, signal), confirm: guard.confirm, atRunEnd },
@@ -73,6 +72,17 @@ async function runTurn(
       await runToolCall(deps, run, call);
     }
   }
+}
+
+/** A loop built without a guard (tests): the person's own confirm, every call as it comes. */
+function unguarded(request: AgentRequest): RunGuard {
+  return {
+    confirm: request.confirm,
+    begin() {},
+    gate: () => Promise.resolve(undefined),
+    settle: (execution) => Promise.resolve(execution),
+    read() {},
+  };
 }
 
 /**

@@ -3,10 +3,9 @@
  * it reports and the result of a run. The loop itself is `runAgent` in agent_loop.ts.
  */
 import type { ChatModel, ChatResponse } from "./chat_model.ts";
-import type { ApprovalRequests, GrantCheck } from "./approvals.ts";
-import type { Usage } from "./messages.ts";
+import type { ChatMessage, ToolCall, Usage } from "./messages.ts";
 import type { AuditSink, Clock, ConversationRuns, ConversationStore } from "./ports.ts";
-import type { ConversationKind, ToolContext } from "./tool.ts";
+import type { ConversationKind, Tool, ToolContext } from "./tool.ts";
 import type { ToolExecution, ToolGate, ToolObserver, ToolRegistry } from "./tool_registry.ts";
 import type { ToolRanker } from "./tool_relevance.ts";
 import type { PromptVariableSource } from "./prompt_variables.ts";
@@ -65,18 +64,35 @@ export interface AgentDependencies {
   stampUserMessage?: (content: string, sentAt: Date) => string;
   /** Embedding similarity of tools to a message, used when not every tool fits the budget. */
   toolRanker?: ToolRanker;
-  /** Standing grants: calls they match need no yes (absent: none). */
-  grants?: GrantCheck;
   /**
-   * Where a run without a person sends actions that need a yes (pending approvals); absent:
-   * such actions are refused, as in `radar eval`.
+   * The guard of each run (`src/away/run_guard.ts`: effects, taint, grants, who says yes); absent:
+   * no guard, only a hand-built loop in tests runs so (the composition root always sets it).
    */
-  approvals?: ApprovalRequests;
-  /** Trusted text besides the user's own words (config: watched folders, writable roots…). */
-  trustedContext?: () => readonly string[];
+  guard?: RunGuards;
   /** Runs in progress: a run whose process is killed is shown as interrupted later. */
   runs?: ConversationRuns;
 }
+
+/**
+ * Port: the guard of one run, asked about every tool call: `begin` it, the registry runs it with
+ * `gate` after the hooks' gates, `settle` may turn the result into a pending approval, `read`
+ * records the result as text the run has read.
+ */
+export interface RunGuard {
+  /** The `confirm` the run's tools get (undefined: nobody could ever answer). */
+  readonly confirm: ToolContext["confirm"];
+  begin(call: ToolCall): void;
+  readonly gate: ToolGate;
+  settle(execution: ToolExecution): Promise<ToolExecution>;
+  read(tool: Tool | undefined, name: string, text: string): void;
+}
+
+/** Builds the guard of one run from its request, the history it replays and its tools. */
+export type RunGuards = (
+  request: AgentRequest,
+  history: readonly ChatMessage[],
+  registry: ToolRegistry,
+) => RunGuard;
 
 /** One run of the loop. */
 export interface AgentRequest {

@@ -8,12 +8,11 @@
  * untrusted data. The run guard's gate comes after the hooks' (effects, taint, grants); a question
  * nobody could answer now turns the call into a pending approval when it settles.
  */
-import type { AgentDependencies, AgentRequest, AgentResult } from "./agent_types.ts";
+import type { AgentDependencies, AgentRequest, AgentResult, RunGuard } from "./agent_types.ts";
 import { asModelMessage } from "./agent_messages.ts";
 import type { ChatMessage, ToolCall } from "./messages.ts";
 import type { ToolContext } from "./tool.ts";
 import type { ToolOffer } from "./tool_offer.ts";
-import type { RunGuard } from "./run_guard.ts";
 
 /** What one run's tool calls share. */
 export interface ToolCallRun {
@@ -25,7 +24,7 @@ export interface ToolCallRun {
   messages: ChatMessage[];
   markerId: string;
   result: AgentResult;
-  /** The run's guard: effects, taint, grants, and who says yes (run_guard.ts). */
+  /** The run's guard: effects, taint, grants, and who says yes (`AgentDependencies.guard`). */
   guard: RunGuard;
 }
 

@@ -1,7 +1,7 @@
 /**
- * What a tool call does to the world. Every tool declares it; the run guard (`run_guard.ts`)
- * decides from it which calls of a run that read untrusted text need trusted arguments, a standing
- * grant or a yes.
+ * What a tool call does to the world. Every tool declares it; the run guard
+ * (`src/away/run_guard.ts`) decides from it which calls of a run that read untrusted text need
+ * trusted arguments, a standing grant or a yes.
  *
  * - none: reads only (files, pages, memory); changes nothing and sends nothing anywhere;
  * - local_write: changes files or Radar's memory and schedule on this machine;

@@ -193,7 +193,10 @@ async function runTask(
     }
     const conversationId = runtime.conversations.createConversation("ask", task.prompt, startedAt);
     // An eval run asks nobody: an action that needs a yes is refused, never left pending.
-    const result = await runAgent({ ...runtime.agent(), approvals: undefined }, {
+    const result = await runAgent({
+      ...runtime.agent(),
+      guard: runtime.away.guard({ approvals: false }),
+    }, {
       conversationId,
       kind: "ask",
       userMessage: task.prompt,

@@ -33,12 +33,15 @@ export interface AgentOptions {
 
 /**
  * What every run of one Radar shares, already in the loop's shape: all but what the personality
- * decides (model, tools, settings, prompt, time stamp) and the marker id tests pin.
+ * decides (model, tools, settings, prompt, time stamp) and the marker id tests pin; the run guard
+ * always.
  */
-export type SharedAgentParts = Omit<
-  AgentDependencies,
-  "model" | "registry" | "settings" | "systemPrompt" | "stampUserMessage" | "markerId"
->;
+export type SharedAgentParts =
+  & Omit<
+    AgentDependencies,
+    "model" | "registry" | "settings" | "systemPrompt" | "stampUserMessage" | "markerId"
+  >
+  & Required<Pick<AgentDependencies, "guard">>;
 
 /** What a run's personality decides: which one it is, its model and its tools. */
 export interface PersonalityChoices {

@@ -13,6 +13,8 @@ import { SqliteConversationStore } from "../adapters/sqlite/conversation_store.t
 import { SqliteFactStore } from "../adapters/sqlite/fact_store.ts";
 import { SqliteAuditStore } from "../adapters/sqlite/audit_store.ts";
 import { sqliteSourceStores } from "../adapters/sqlite/source_stores.ts";
+import { SqliteOutbox } from "../adapters/sqlite/outbox_store.ts";
+import { SqliteTaskFirings } from "../adapters/sqlite/task_firing_store.ts";
 import type { SourceStores } from "../core/source_stores.ts";
 import { createLogger, writeStderrLine } from "../adapters/stderr_logger.ts";
 import type { Secrets } from "../core/secrets.ts";
@@ -32,6 +34,10 @@ export interface CoreAdapters {
   toolCalls: SqliteAuditStore;
   /** The event sources' stores (health, check results, digests…). */
   sourceStores: SourceStores;
+  /** Side effects recorded before they happen (notifications). */
+  outbox: SqliteOutbox;
+  /** Each time a task was due and what became of it (`radar task log`). */
+  taskFirings: SqliteTaskFirings;
   /** The main model (`RadarOptions.model` when injected). */
   model: ChatModel;
   /** `llm.models.fast` (heartbeat triage), when configured. */
@@ -106,6 +112,8 @@ export function openCoreAdapters(
         logger,
       }),
       sourceStores: sqliteSourceStores(db),
+      outbox: new SqliteOutbox(db, secrets),
+      taskFirings: new SqliteTaskFirings(db),
       model: maskedChatModel(options.model ?? createChatModel(config.llm, llm), secrets),
       fastModel: masked(createRoleModel(config.llm, "fast", llm)),
       visionModel: masked(createRoleModel(config.llm, "vision", llm)),

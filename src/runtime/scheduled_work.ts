@@ -3,7 +3,6 @@
  * their runners, the heartbeat runner and the email/calendar jobs, each built once over the
  * open database. `radar serve` ticks them; the CLI and the dashboard call the same instances.
  */
-import type { ChangeNotices } from "../application/change_notices.ts";
 import type { RadarConfig } from "../config/schema.ts";
 import type { AgentDependencies } from "../core/agent_types.ts";
 import type { Clock, ConversationArchive, Logger } from "../core/ports.ts";
@@ -14,7 +13,6 @@ import { SqliteEventQueue } from "../adapters/sqlite/event_queue.ts";
 import { SqliteMonitorStore } from "../adapters/sqlite/monitor_store.ts";
 import { SqliteRunStore } from "../adapters/sqlite/run_store.ts";
 import { SqliteTaskStore } from "../adapters/sqlite/task_store.ts";
-import { SqliteOutbox } from "../adapters/sqlite/outbox_store.ts";
 import { SqliteWatchedFileStore } from "../adapters/sqlite/watched_file_store.ts";
 import type { WatchedFolders } from "../core/watched_folders.ts";
 import { SqliteTaskOriginStore } from "../adapters/sqlite/task_origin_store.ts";
@@ -31,7 +29,7 @@ import { githubJobs } from "../sources/github/github_setup.ts";
 import { digestJobs } from "../sources/digests/digest_setup.ts";
 import { moneyJobs, moneyLedger } from "../sources/money/money_setup.ts";
 import type { MoneyLedger } from "../sources/money/money_ledger.ts";
-import { runSideEffects } from "../application/run_side_effects.ts";
+import { runSideEffects } from "../core/run_side_effects.ts";
 import { notifyOnce } from "../core/notifier.ts";
 import type { SideEffectLog } from "../core/side_effects.ts";
 import type { AgentOptions } from "./agent_dependencies.ts";
@@ -40,6 +38,7 @@ import { TriageRunner } from "../application/heartbeat_triage_step.ts";
 import { ConversationSummarizer } from "../application/conversation_summarizer.ts";
 import { SqliteSummaryStore } from "../adapters/sqlite/summary_store.ts";
 import type { TaskFirings } from "../core/receipts.ts";
+import type { ChangeNotices } from "../away/mod.ts";
 import type { Secrets } from "../core/secrets.ts";
 import { isProcessAlive, processStartTime } from "../adapters/os/process.ts";
 import { maskedEventQueue } from "../core/masked_ports.ts";
@@ -76,6 +75,8 @@ export interface ScheduledWork {
   runs: RunLog;
   /** Side effects recorded before they happen (notifications). */
   outbox: Outbox;
+  /** Each time a task was due and what became of it (`radar task log`). */
+  taskFirings: TaskFirings;
   /** Files the folder watchers have seen (settling, queued) and their counters. */
   watchedFiles: WatchedFolders;
   tasks: TaskService;
@@ -94,8 +95,11 @@ export interface ScheduledWork {
 }
 
 /** What the scheduled work is built from (the database, stores, models, fetch and notifier). */
-export interface ScheduledWorkParts
-  extends Pick<CoreAdapters, "db" | "sourceStores" | "model" | "fastModel" | "fetch" | "notifier"> {
+export interface ScheduledWorkParts extends
+  Pick<
+    CoreAdapters,
+    "db" | "sourceStores" | "model" | "fastModel" | "fetch" | "notifier" | "outbox" | "taskFirings"
+  > {
   config: RadarConfig;
   conversations: ConversationArchive;
   clock: Clock;
@@ -114,8 +118,6 @@ export interface ScheduledWorkParts
   env: Record<string, string | undefined>;
   /** Embeds memory written without a vector (new digests); absent without an embedding model. */
   embedNew?: (signal: AbortSignal) => Promise<unknown>;
-  /** Where task firings are recorded (`radar task log`). */
-  firings?: TaskFirings;
   /** The known secrets: events are masked as they are queued and read. */
   secrets: Secrets;
 }
@@ -130,7 +132,7 @@ export function scheduledWork(parts: ScheduledWorkParts): ScheduledWork {
   const taskStore = new SqliteTaskStore(db);
   const monitorStore = new SqliteMonitorStore(db);
   const inTransaction: Transaction = (work) => transaction(db, work);
-  const outbox = new SqliteOutbox(db, parts.secrets);
+  const { outbox, taskFirings } = parts;
   const sideEffects = (scope: string) => runSideEffects(outbox, scope, clock, pid, isAlive);
   // The pause notice: once per limit and day under its outbox scope, priority high.
   const budget = new UnattendedBudget({
@@ -169,7 +171,7 @@ export function scheduledWork(parts: ScheduledWorkParts): ScheduledWork {
     isAlive,
     timeZone,
     elapsed,
-    firings: parts.firings,
+    firings: taskFirings,
     budget,
   });
   const monitorChecker = new MonitorChecker({
@@ -195,6 +197,7 @@ export function scheduledWork(parts: ScheduledWorkParts): ScheduledWork {
     queue,
     runs,
     outbox,
+    taskFirings,
     sideEffects,
     watchedFiles: new SqliteWatchedFileStore(db),
     tasks,

@@ -14,7 +14,7 @@ import type { Hooks } from "../core/hooks.ts";
 import type { SkillLibrary } from "../core/skills_prompt.ts";
 import type { UrlCheck } from "../adapters/network/network_guard.ts";
 import type { BrowserSessions } from "./browser_sessions.ts";
-import type { ActionJournal } from "../core/action_journal.ts";
+import type { ActionJournal } from "../away/mod.ts";
 import type { MoneyBook } from "../core/money_book.ts";
 import type { Secrets } from "../core/secrets.ts";
 

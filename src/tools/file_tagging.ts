@@ -10,9 +10,9 @@ import { openCheckedForRead } from "../adapters/os/checked_open.ts";
 import type { FileAccessDependencies } from "../adapters/os/file_access.ts";
 import type { PathGuard } from "../adapters/os/path_guard.ts";
 import { askOutsideWritableRoots } from "./writable_roots.ts";
-import { ChangedMeanwhileError, replaceFile } from "./file_replace.ts";
-import { TargetExistsError } from "./file_changes.ts";
-import { type FileJournalDependencies, journalFolder, recordChange } from "./file_journal.ts";
+import { ChangedMeanwhileError, replaceFile } from "../adapters/os/file_replace.ts";
+import { TargetExistsError } from "../adapters/os/file_changes.ts";
+import { type FileJournalDependencies, journalFolder, recordChange } from "../away/mod.ts";
 import { fileFailure } from "./read_file.ts";
 import type { LibraryPlace } from "./library_place.ts";
 

@@ -9,7 +9,7 @@ import type { PathGuard } from "../adapters/os/path_guard.ts";
 import type { MetadataLookup } from "./metadata_lookup.ts";
 import { libraryPlace } from "./library_place.ts";
 import { placeLine } from "./comic_info_read.ts";
-import { describeFsError } from "./read_file.ts";
+import { describeFsError } from "../adapters/os/file_changes.ts";
 
 /** What reading a PDF's metadata needs. */
 export interface PdfReadingContext {

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { failed, refused, type Tool, type ToolResult } from "../core/tool.ts";
 import { defineTool } from "../core/tool_definition.ts";
 import { openCheckedForRead, PathChangedError } from "../adapters/os/checked_open.ts";
+import { describeFsError } from "../adapters/os/file_changes.ts";
 import { type FileAccessDependencies, pathGuardFor } from "../adapters/os/file_access.ts";
 import { readCapped } from "../adapters/network/bounded_read.ts";
 
@@ -114,14 +115,4 @@ export function fileFailure(action: string, shown: string, error: unknown): Tool
     return refused(`Cannot ${action} ${shown}: ${error.message}.`);
   }
   return failed(`Cannot ${action} ${shown}: ${describeFsError(error)}`);
-}
-
-/** One readable line for a file-system error. */
-export function describeFsError(error: unknown): string {
-  if (error instanceof Deno.errors.NotFound) return "no such file or folder.";
-  if (error instanceof Deno.errors.PermissionDenied) return "permission denied.";
-  if (error instanceof Deno.errors.IsADirectory) return "it is a folder.";
-  if (error instanceof Deno.errors.NotADirectory) return "a parent is not a folder.";
-  const message = error instanceof Error ? error.message : String(error);
-  return `${message.split("\n")[0]}.`;
 }

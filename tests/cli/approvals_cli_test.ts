@@ -38,7 +38,7 @@ Deno.test("approvals list/show/approve/deny, grants add/list/revoke and undo fro
       const code = await runCli(args, io);
       return { code, out: io.out.join(""), err: io.err.join("") };
     };
-    const { id } = await services.approvals.request({
+    const { id } = await services.away.approvals.request({
       tool: "write_file",
       arguments: JSON.stringify({ path: "~/notes/plan.txt", content: "the plan" }),
       kind: "task",
@@ -111,7 +111,7 @@ Deno.test(needing(["chromium"], {
 }, async () => {
   await withTestDaemon({ yaml, now: new Date().toISOString() }, async ({ dir, services }) => {
     const env = cliEnvironment(dir);
-    const { id } = await services.approvals.request({
+    const { id } = await services.away.approvals.request({
       tool: "browser",
       arguments: JSON.stringify({
         action: "submit",

@@ -43,7 +43,7 @@ Deno.test("a PDF at night: one approval, two buttons; Approve files it; radar un
     assert.equal(report.outcome, "ran", report.reason);
     const source = join(home.home, "Downloads/scan_0042.pdf");
     assert.equal(existsSync(source), true, "nothing moved without a yes");
-    const [pending, ...others] = radar.approvals.list({ pendingOnly: true });
+    const [pending, ...others] = radar.away.approvals.list({ pendingOnly: true });
     assert.deepEqual(others, []);
     assert.equal(pending.tool, "move_file");
     assert.equal(pending.kind, "heartbeat");
@@ -91,10 +91,10 @@ Deno.test("a PDF at night: one approval, two buttons; Approve files it; radar un
     const target = join(home.home, "Documents/Filed/invoice/2026-11-02 ACME invoice.pdf");
     assert.equal(existsSync(source), false);
     assert.equal(existsSync(target), true);
-    const [change] = radar.actions.journal.recent(5);
+    const [change] = radar.away.journal.recent(5);
     assert.equal(change.approvalId, 1);
     assert.equal(change.from, source);
-    const record = radar.approvals.show(1);
+    const record = radar.away.approvals.show(1);
     assert.equal(record.state, "done");
     assert.equal(record.decidedVia, "phone");
     const audit = radar.toolCalls.list({ limit: 5, tool: "move_file" });
@@ -118,7 +118,7 @@ Deno.test("a PDF at night: one approval, two buttons; Approve files it; radar un
     assert.equal((await press(denyUrl)).status, 410);
     const forged = approveUrl.slice(0, -4) + (approveUrl.endsWith("AAAA") ? "BBBB" : "AAAA");
     assert.equal((await press(forged)).status, 410);
-    assert.equal(radar.approvals.show(1).state, "done");
+    assert.equal(radar.away.approvals.show(1).state, "done");
 
     // `radar undo` restores it.
     const io = memoryIo(home.env, { cwd: home.home });
@@ -138,7 +138,7 @@ Deno.test("Always allow: the next PDF is filed unattended, with no approval", as
     await home.dropPdf("scan_0001.pdf", invoiceText);
     fileIt(home, "scan_0001.pdf", "~/Documents/Filed/invoice/2026-11-01 ACME invoice.pdf");
     await radar.heartbeat.tick({ trigger: "schedule" });
-    const [first] = radar.approvals.list({ pendingOnly: true });
+    const [first] = radar.away.approvals.list({ pendingOnly: true });
     // "Always allow…" with the suggested patterns, from the CLI.
     const io = memoryIo(home.env, { cwd: home.home });
     assert.equal(
@@ -162,18 +162,18 @@ Deno.test("Always allow: the next PDF is filed unattended, with no approval", as
       /^Moved ~\/Downloads\/scan_0002\.pdf/,
     );
     assert.ok(existsSync(join(home.home, "Documents/Filed/invoice/2026-11-20 ACME invoice.pdf")));
-    assert.deepEqual(radar.approvals.list({ pendingOnly: true }), []);
+    assert.deepEqual(radar.away.approvals.list({ pendingOnly: true }), []);
     // Nobody was asked; one notice says what changed, with its Undo button.
     const told = home.notices().slice(sentBefore);
     assert.deepEqual(told.map((notice) => notice.title), ["Radar changed 1 file"]);
     assert.deepEqual((told[0].actions as Array<{ label: string }>).map((a) => a.label), ["Undo"]);
-    assert.equal(radar.grants.list()[0].uses, 1);
+    assert.equal(radar.away.grants.list()[0].uses, 1);
 
     // Outside the grant (another folder) it asks again.
     await home.dropPdf("scan_0003.pdf", invoiceText);
     fileIt(home, "scan_0003.pdf", "~/Documents/Other/x.pdf");
     await radar.heartbeat.tick({ trigger: "schedule" });
-    assert.equal(radar.approvals.list({ pendingOnly: true }).length, 1);
+    assert.equal(radar.away.approvals.list({ pendingOnly: true }).length, 1);
   });
 });
 
@@ -216,7 +216,7 @@ Deno.test("a PDF that says to send a note away: nothing is sent, one approval na
             !home.requested.some((requested) => requested.startsWith(url)),
             home.requested.join("\n"),
           );
-          const [approval, ...more] = radar.approvals.list({ pendingOnly: true });
+          const [approval, ...more] = radar.away.approvals.list({ pendingOnly: true });
           assert.deepEqual(more, []);
           assert.equal(approval.tool, "fetch_url");
           assert.deepEqual(approval.tainted.map((finding) => finding.argument), ["url"]);
@@ -251,7 +251,7 @@ Deno.test("an expired button does nothing, and the approval expires after 24 hou
     assert.equal(pressed.status, 410);
     assert.equal(pressed.text, "This button has expired or was used already.");
     assert.ok(existsSync(join(home.home, "Downloads/late.pdf")));
-    assert.equal(radar.approvals.show(1).state, "expired");
+    assert.equal(radar.away.approvals.show(1).state, "expired");
     const io = memoryIo(home.env, { cwd: home.home });
     assert.equal(await runCli(["approvals", "approve", "1"], io), 1);
     assert.match(io.err.join(""), /^radar: Approval #1 is expired; nothing was done now\.\n$/);

@@ -16,7 +16,13 @@ const root = fromFileUrl(new URL("../../", import.meta.url));
 const mayImport: Record<string, readonly string[]> = {
   "src/core": [],
   "src/config": ["src/core"],
-  "src/adapters": ["src/core", "src/config"],
+  // The stores implement the capabilities' ports (see `capabilities` below).
+  "src/adapters": [
+    "src/core",
+    "src/config",
+    "src/away/approval_ports.ts",
+    "src/away/action_journal.ts",
+  ],
   "src/hooks": ["src/core", "src/config"],
   "src/skills": ["src/core", "src/config"],
   "src/personalities": ["src/core", "src/config"],
@@ -26,12 +32,13 @@ const mayImport: Record<string, readonly string[]> = {
     "src/adapters/os",
     "src/adapters/network/address_policy.ts",
   ],
-  "src/tools": ["src/core", "src/config", "src/adapters/network", "src/adapters/os"],
+  "src/tools": ["src/core", "src/config", "src/adapters/network", "src/adapters/os", "src/away"],
+  "src/away": ["src/core", "src/config", "src/adapters/os"],
   // Sources reach storage only through ports (src/core/source_stores.ts, work_ports.ts).
   "src/sources": ["src/core", "src/config", "src/adapters/os", "src/adapters/network"],
   "src/plugins": ["src/core", "src/config", "src/adapters", "src/sandbox"],
   "src/mcp": ["src/core", "src/config", "src/adapters", "src/version.ts"],
-  "src/application": ["src/core", "src/config"],
+  "src/application": ["src/core", "src/config", "src/away"],
   "src/daemon": [
     "src/core",
     "src/config",
@@ -53,6 +60,7 @@ const mayImport: Record<string, readonly string[]> = {
     "src/plugins",
     "src/mcp",
     "src/application",
+    "src/away",
     "src/version.ts",
   ],
   "src/eval": ["src/core", "src/config", "src/runtime"],
@@ -61,6 +69,7 @@ const mayImport: Record<string, readonly string[]> = {
     "src/config",
     "src/adapters",
     "src/application",
+    "src/away",
     "src/runtime",
     "src/daemon",
     "src/version.ts",
@@ -79,6 +88,14 @@ const knownExceptions: Record<string, string> = {
     "the plugin records port is declared beside the plugin lifecycle",
   "src/adapters/sqlite/mcp_approvals.ts -> src/mcp/approval.ts":
     "the MCP approvals port is declared beside the MCP servers",
+};
+
+/**
+ * Capability folders: every other layer imports one through its face (`mod.ts`), but for the
+ * ports the SQLite stores implement.
+ */
+const capabilities: Record<string, readonly string[]> = {
+  "src/away": ["src/away/approval_ports.ts", "src/away/action_journal.ts"],
 };
 
 /** npm packages a layer may use (absent: any package pinned in deno.json). */
@@ -177,6 +194,16 @@ Deno.test("every import follows the layer table (deno info)", () => {
     broken.add(`${from} -> ${to}`);
   }
   assert.deepEqual([...broken], [], "imports that break the layer table");
+});
+
+Deno.test("a capability is imported through its face (mod.ts), its ports by the stores", () => {
+  const around = new Set<string>();
+  for (const { from, to } of product) {
+    const home = Object.keys(capabilities).find((folder) => to.startsWith(`${folder}/`));
+    if (!home || from.startsWith(`${home}/`) || to === `${home}/mod.ts`) continue;
+    if (!capabilities[home].includes(to)) around.add(`${from} -> ${to}`);
+  }
+  assert.deepEqual([...around], [], "imports around a capability's face");
 });
 
 Deno.test("the known exceptions still exist (delete them once fixed)", () => {

@@ -5,7 +5,7 @@ import { openDatabase } from "../../src/adapters/sqlite/database.ts";
 import { SqliteEventQueue } from "../../src/adapters/sqlite/event_queue.ts";
 import { SqliteOutbox } from "../../src/adapters/sqlite/outbox_store.ts";
 import { NtfyNotifier } from "../../src/adapters/ntfy_notifier.ts";
-import { runSideEffects } from "../../src/application/run_side_effects.ts";
+import { runSideEffects } from "../../src/core/run_side_effects.ts";
 import { configSchema, type RadarConfig } from "../../src/config/schema.ts";
 import { silentLogger } from "../../src/core/ports.ts";
 import { checkJobs, checkNotifier } from "../../src/sources/checks/check_jobs.ts";

@@ -9,7 +9,7 @@
 import { Hono } from "hono";
 import type { Context } from "hono";
 import type { RouteContext } from "../app.tsx";
-import { outcomeLine } from "../../src/application/approvals.ts";
+import { outcomeLine } from "../../src/away/mod.ts";
 import { field, parseId, redirectAfterPost, renderPage } from "../render.tsx";
 import { Notice, Unavailable } from "../views/layout.tsx";
 import { AlwaysAllowForm, ApprovalCard, ChangeList, GrantTable } from "../views/approvals.tsx";
@@ -57,7 +57,7 @@ export function approvalsRoutes(context: RouteContext): Hono {
         <section id="changes">
           <h2>Recent file changes</h2>
           <ChangeList
-            entries={away.actions.journal.recent(20)}
+            entries={away.journal.recent(20)}
             display={display}
             timeZone={context.timeZone()}
           />
@@ -184,7 +184,7 @@ export function approvalsRoutes(context: RouteContext): Hono {
   app.post("/actions/:id/undo", async (c) => {
     const id = parseId(c.req.param("id"));
     if (id === undefined || !deps.away) return c.text("No such change.", 404);
-    const result = await deps.away.actions.undo(id);
+    const result = await deps.away.undo(id);
     return done(c, result.ok ? `Undone #${id}: ${result.note}.` : `Not undone: ${result.reason}.`);
   });
 
@@ -220,7 +220,7 @@ export function approvalsRoutes(context: RouteContext): Hono {
   app.post("/act/:secret", async (c) => {
     if (!deps.away) return c.text("Approvals are not available here.", 503);
     const result = await deps.away.approvals.redeem(c.req.param("secret"));
-    const status = result.ok ? 200 : /expired or was used/.test(result.text) ? 410 : 409;
+    const status = result.ok ? 200 : result.why === "spent" ? 410 : 409;
     if ((c.req.header("accept") ?? "").includes("text/html")) {
       return renderPage(
         c,

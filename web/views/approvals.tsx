@@ -3,8 +3,7 @@
  * Approve / Deny / Always allow…), standing grants (Revoke), and recent file changes (Undo). Every
  * argument and reason is model- or page-made text: JSX escapes it.
  */
-import type { ApprovalRecord, StandingGrant } from "../../src/core/approvals.ts";
-import type { JournalEntry } from "../../src/core/action_journal.ts";
+import type { ApprovalRecord, JournalEntry, StandingGrant } from "../../src/away/mod.ts";
 import { formatTime, prettyArguments, truncate } from "./format.ts";
 import { TableHead } from "./table_head.tsx";
 

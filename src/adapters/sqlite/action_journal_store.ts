@@ -2,11 +2,11 @@
 import type { DatabaseSync } from "node:sqlite";
 import type {
   ActionJournal,
-  FileState,
   JournalEntry,
   JournalKind,
   NewJournalEntry,
-} from "../../core/action_journal.ts";
+} from "../../away/action_journal.ts";
+import type { FileState } from "../os/file_changes.ts";
 import type { ConversationKind } from "../../core/tool.ts";
 import { selectAll, selectOne } from "./rows.ts";
 import { deleteBefore, insert, transaction, write } from "./write.ts";

@@ -6,8 +6,7 @@ import type {
   ApprovalState,
   ApprovalStore,
   PendingAction,
-} from "../../core/approvals.ts";
-import type { TaintFinding } from "../../core/taint.ts";
+} from "../../away/approval_ports.ts";
 import { statement } from "./statements.ts";
 import { camelRecord, columnsOf, type Row, selectAll, selectOne } from "./rows.ts";
 import { deleteBefore, insert, transaction, write } from "./write.ts";
@@ -27,7 +26,7 @@ function toRecord(row: Row): ApprovalRecord {
   return {
     ...camelRecord(row, recordColumns),
     reasons: JSON.parse(row.reasons as string) as string[],
-    tainted: JSON.parse(row.tainted as string) as TaintFinding[],
+    tainted: JSON.parse(row.tainted as string) as PendingAction["tainted"],
     untrustedSources: JSON.parse(row.untrusted_sources as string) as string[],
     hasScreenshot: Boolean(row.has_screenshot),
   };

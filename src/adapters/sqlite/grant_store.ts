@@ -1,6 +1,6 @@
 /** Standing grants the user made, in SQLite (radar.yaml's `grants:` rules are not stored). */
 import type { DatabaseSync } from "node:sqlite";
-import type { GrantStore, NewStandingGrant, StandingGrant } from "../../core/approvals.ts";
+import type { GrantStore, NewStandingGrant, StandingGrant } from "../../away/approval_ports.ts";
 import { selectAll, selectOne } from "./rows.ts";
 import { insert, write } from "./write.ts";
 

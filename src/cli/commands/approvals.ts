@@ -5,9 +5,13 @@
  * commands: a person at a terminal, never a script or Radar's own exec.
  */
 import type { Command } from "commander";
-import { approvalId, describeApproval, outcomeLine } from "../../application/approvals.ts";
-import { describeGrant } from "../../application/grant_rules.ts";
-import type { ApprovalRecord } from "../../core/approvals.ts";
+import {
+  approvalId,
+  type ApprovalRecord,
+  describeApproval,
+  describeGrant,
+  outcomeLine,
+} from "../../away/mod.ts";
 import { RadarError, UsageError } from "../../core/errors.ts";
 import { jsonOptionHelp, printJson, printListing } from "../json_output.ts";
 import { formatDateTime } from "../../core/zoned_time.ts";
@@ -45,7 +49,7 @@ export function registerApprovals(program: Command, context: CliContext): void {
     .option("--json", jsonOptionHelp)
     .action(async (options: { all?: boolean; json?: boolean }) => {
       const radar = await context.radar();
-      const records = radar.approvals.list({ pendingOnly: !options.all });
+      const records = radar.away.approvals.list({ pendingOnly: !options.all });
       const empty = options.all ? "No approvals yet." : "Nothing waits for your yes.";
       const zone = radar.config.radar.timezone || undefined;
       const line = (record: ApprovalRecord) => approvalLine(record, zone);
@@ -57,8 +61,8 @@ export function registerApprovals(program: Command, context: CliContext): void {
     .option("--json", jsonOptionHelp)
     .action(async (id: string, options: { json?: boolean }) => {
       const radar = await context.radar();
-      const record = radar.approvals.show(approvalId(id));
-      const suggested = radar.approvals.suggest(record);
+      const record = radar.away.approvals.show(approvalId(id));
+      const suggested = radar.away.approvals.suggest(record);
       if (options.json) return printJson(context, { ...record, suggestedGrant: suggested });
       const lines = [
         approvalLine(record, radar.config.radar.timezone || undefined),
@@ -93,18 +97,18 @@ export function registerApprovals(program: Command, context: CliContext): void {
       const number = approvalId(id);
       if (options.arg && !options.always) throw new UsageError("--arg goes with --always");
       if (options.always) {
-        const outcome = await radar.approvals.alwaysAllow(
+        const outcome = await radar.away.approvals.alwaysAllow(
           number,
           "cli",
           options.arg ? parsePatterns(options.arg) : undefined,
           options.note,
         );
-        const grant = radar.grants.list().find((item) => item.id === outcome.grantId)!;
+        const grant = radar.away.grants.list().find((item) => item.id === outcome.grantId)!;
         context.io.stdout(`Grant ${grant.id}: ${describeGrant(grant)}\n${outcomeLine(outcome)}\n`);
         if (outcome.state === "failed") context.setExitCode(1);
         return;
       }
-      const outcome = await radar.approvals.approve(number, "cli");
+      const outcome = await radar.away.approvals.approve(number, "cli");
       if (outcome.state === "not_pending") throw new RadarError(outcome.text);
       context.io.stdout(`${outcomeLine(outcome)}\n`);
       if (outcome.state === "failed") context.setExitCode(1);
@@ -112,7 +116,7 @@ export function registerApprovals(program: Command, context: CliContext): void {
 
   approvals.command("deny").argument("<id>").description("do not run it").action(
     async (id: string) => {
-      const outcome = (await context.radar()).approvals.deny(approvalId(id), "cli");
+      const outcome = (await context.radar()).away.approvals.deny(approvalId(id), "cli");
       if (outcome.record.state !== "denied") throw new RadarError(outcome.text);
       context.io.stdout(`${outcome.text}\n`);
     },

@@ -127,7 +127,7 @@ async function runTool(
   const parsed = tool.parse(args);
   if (!parsed.ok) return { outcome: "error", text: parsed.error };
   // Without a person, a standing grant that matches the call is the yes (as in a heartbeat).
-  const granted = !context.confirm && radar.grants.check(tool, args);
+  const granted = !context.confirm && radar.away.grants.check(tool, args);
   const started = performance.now();
   let result: ToolResult;
   try {

@@ -5,7 +5,7 @@
  */
 import type { TaskFiring } from "../../core/receipts.ts";
 import type { OutboxEntry } from "../../core/work_ports.ts";
-import { taskScope } from "../../application/run_side_effects.ts";
+import { taskScope } from "../../core/run_side_effects.ts";
 import type { Radar } from "../../runtime/open_radar.ts";
 import { deliveryWords } from "./notifications.ts";
 import { formatDateTime } from "../../core/zoned_time.ts";

@@ -11,7 +11,7 @@ import { SqliteCapabilityStore } from "../../../src/adapters/sqlite/capability_s
 import { SqliteGrantStore } from "../../../src/adapters/sqlite/grant_store.ts";
 import { SqliteActionJournal } from "../../../src/adapters/sqlite/action_journal_store.ts";
 import { SqliteTaskFirings } from "../../../src/adapters/sqlite/task_firing_store.ts";
-import type { PendingAction } from "../../../src/core/approvals.ts";
+import type { PendingAction } from "../../../src/away/approval_ports.ts";
 
 const at = new Date("2026-11-24T03:00:00Z");
 const hours = (count: number) => new Date(at.getTime() + count * 3_600_000);

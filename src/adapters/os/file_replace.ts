@@ -7,8 +7,12 @@
  * copy, whatever its size), or copied where a hard link cannot be made.
  */
 import { dirname, join } from "node:path";
-import type { FileState } from "../core/action_journal.ts";
-import { createFolders, openTempBeside, transferWithoutOverwrite } from "./file_changes.ts";
+import {
+  createFolders,
+  type FileState,
+  openTempBeside,
+  transferWithoutOverwrite,
+} from "./file_changes.ts";
 
 /** What replacing did. */
 export interface Replacement {

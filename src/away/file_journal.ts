@@ -3,10 +3,10 @@
  * `<data>/journal/`, owner-only, when it is not too large) and after, and which run made them.
  */
 import { join } from "node:path";
-import type { ActionJournal, FileState, NewJournalEntry } from "../core/action_journal.ts";
+import type { ActionJournal, NewJournalEntry } from "./action_journal.ts";
 import type { Clock } from "../core/ports.ts";
 import type { ToolContext } from "../core/tool.ts";
-import { fileState } from "./file_changes.ts";
+import { type FileState, fileState } from "../adapters/os/file_changes.ts";
 
 /** Replaced files larger than this are journaled without a copy (that change cannot be undone). */
 export const maxBackupBytes = 32 * 1024 * 1024;

@@ -2,11 +2,13 @@
  * Pending approvals and standing grants: how a run without a person at a terminal asks for a yes
  * (the exact action is stored, the run goes on without it, the user answers later from the
  * dashboard, the CLI or the phone), and the rules the user set once ("Always allow…") that answer
- * yes to matching calls. Ports only; SQLite stores them, `src/application/approvals.ts` runs them.
+ * yes to matching calls. Ports only; SQLite stores them (`sqliteAwayStores`), `approvals.ts` runs
+ * them.
  */
-import type { Notification } from "./notifier.ts";
+import type { Notification } from "../core/notifier.ts";
+import type { ActionJournal } from "./action_journal.ts";
 import type { TaintFinding } from "./taint.ts";
-import type { ConversationKind, Tool, ToolOutcome } from "./tool.ts";
+import type { ConversationKind, Tool, ToolOutcome } from "../core/tool.ts";
 
 /** Where a pending approval stands. */
 export type ApprovalState = "pending" | "running" | "done" | "failed" | "denied" | "expired";
@@ -158,6 +160,14 @@ export interface ApprovalRequests {
    * model is shown instead of a result.
    */
   request(action: PendingAction): Promise<{ id: number; text: string }>;
+}
+
+/** The stores acting while away keeps. */
+export interface AwayStores {
+  approvals: ApprovalStore;
+  capabilities: CapabilityTokens;
+  grants: GrantStore;
+  journal: ActionJournal;
 }
 
 /**

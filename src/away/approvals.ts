@@ -5,7 +5,7 @@
  * not asked again —, records the result in the run's conversation and the audit trail, and tells
  * the user how it went (with an Undo button when it changed files). Approvals expire unanswered.
  */
-import type { ActionJournal } from "../core/action_journal.ts";
+import type { ActionJournal } from "./action_journal.ts";
 import type {
   ApprovalChannel,
   ApprovalNotifier,
@@ -15,13 +15,14 @@ import type {
   Capability,
   CapabilityTokens,
   PendingAction,
-} from "../core/approvals.ts";
+} from "./approval_ports.ts";
 import type { Notification, NotificationButton } from "../core/notifier.ts";
 import { NotFoundError, UsageError } from "../core/errors.ts";
 import { formatDateTime } from "../core/zoned_time.ts";
 import type { AuditSink, Clock, ConversationStore, Logger } from "../core/ports.ts";
 import { parseArgumentsText, type ToolExecution } from "../core/tool_registry.ts";
 import type { StandingGrants } from "./standing_grants.ts";
+import type { UndoResult } from "./file_undo.ts";
 import { firstLine } from "../core/first_line.ts";
 
 /** What the approvals run on. */
@@ -38,7 +39,7 @@ export interface ApprovalServiceParts {
   /** Runs a stored call as the user's yes (hooks still apply; the user's yes answers questions). */
   execute(record: ApprovalRecord, signal: AbortSignal): Promise<ToolExecution>;
   /** Undoes a journaled change (the Undo button). */
-  undo(journalId: number): Promise<{ ok: boolean; text: string }>;
+  undo(journalId: number): Promise<UndoResult>;
   /** Sends notices; absent: none are sent. */
   notify?: ApprovalNotifier;
   /** The dashboard's address as the phone reaches it (`web.public_url`, else host and port). */
@@ -47,13 +48,20 @@ export interface ApprovalServiceParts {
   mask: (text: string) => string;
 }
 
-/** What approving did. */
+/**
+ * What approving or denying did: done or failed, it ran; denied, nothing runs; not_pending, it
+ * was decided, running or expired before (`record.state` says which) and nothing was done now.
+ */
 export interface ApprovalOutcome {
   record: ApprovalRecord;
-  /** done or failed: it ran; not_pending: decided, running or expired before. */
-  state: "done" | "failed" | "not_pending";
+  state: "done" | "failed" | "denied" | "not_pending";
   text: string;
 }
+
+/** What a phone button did, or why it did nothing (spent: expired or used already). */
+export type ButtonOutcome =
+  | { ok: true; text: string }
+  | { ok: false; why: "spent" | "not_pending" | "failed" | "not_undone"; text: string };
 
 /** How long an Undo button works. */
 const undoButtonDays = 7;
@@ -152,7 +160,7 @@ export class ApprovalService implements ApprovalRequests {
     }
     tokens.revokeTarget(["approve", "deny"], id, clock.now());
     this.#note(current, `The user denied approval #${id} (${current.tool}); it was not done.`);
-    return { record: store.get(id)!, state: "not_pending", text: `Denied approval #${id}.` };
+    return { record: store.get(id)!, state: "denied", text: `Denied approval #${id}.` };
   }
 
   /**
@@ -203,15 +211,24 @@ export class ApprovalService implements ApprovalRequests {
   }
 
   /** Uses a capability secret (a button's POST): its one action, once. */
-  async redeem(secret: string): Promise<{ ok: boolean; text: string }> {
+  async redeem(secret: string): Promise<ButtonOutcome> {
     const capability = this.parts.tokens.redeem(secret, this.parts.clock.now());
-    if (!capability) return { ok: false, text: "This button has expired or was used already." };
-    if (capability.action === "undo") return await this.parts.undo(capability.target);
+    if (!capability) {
+      return { ok: false, why: "spent", text: "This button has expired or was used already." };
+    }
+    if (capability.action === "undo") {
+      const undone = await this.parts.undo(capability.target);
+      return undone.ok
+        ? { ok: true, text: `Undone: ${undone.note}.` }
+        : { ok: false, why: "not_undone", text: `Not undone: ${undone.reason}.` };
+    }
     if (capability.action === "deny") {
       return { ok: true, text: this.deny(capability.target, "phone").text };
     }
     const outcome = await this.approve(capability.target, "phone");
-    return { ok: outcome.state === "done", text: outcomeLine(outcome) };
+    const text = outcomeLine(outcome);
+    if (outcome.state === "done") return { ok: true, text };
+    return { ok: false, why: outcome.state === "failed" ? "failed" : "not_pending", text };
   }
 
   /** Marks unanswered approvals past their expiry; returns how many. */
@@ -386,7 +403,7 @@ function notPending(record: ApprovalRecord): string {
 
 /** One line for an approval's outcome. */
 export function outcomeLine(outcome: ApprovalOutcome): string {
-  if (outcome.state === "not_pending") return outcome.text;
+  if (outcome.state !== "done" && outcome.state !== "failed") return outcome.text;
   return `${outcome.state === "done" ? "Done" : "Failed"} (#${outcome.record.id}): ${outcome.text}`;
 }
 

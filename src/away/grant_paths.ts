@@ -3,7 +3,7 @@
  * path guard for writing and hold no protected place (a grant over `~` would cover `~/.ssh`, one
  * over `/` Radar's data folder); the tools still check every call themselves.
  */
-import type { GrantPathPolicy } from "../core/approvals.ts";
+import type { GrantPathPolicy } from "./approval_ports.ts";
 import { protectedLocations } from "../core/protected_paths.ts";
 import { absolutePath, canonicalPath, denoLinkReader } from "../adapters/os/canonical_path.ts";
 import {

@@ -2,7 +2,7 @@
  * The standing grants the user can read and revoke: radar.yaml's `grants:` rules and the ones
  * "Always allow…" or `radar grants add` stored, each checked against the grant rules.
  */
-import type { GrantCheck, GrantStore, NewStandingGrant, StandingGrant } from "../core/approvals.ts";
+import type { GrantCheck, GrantStore, NewStandingGrant, StandingGrant } from "./approval_ports.ts";
 import { NotFoundError, UsageError } from "../core/errors.ts";
 import type { Tool } from "../core/tool.ts";
 import {

@@ -6,7 +6,8 @@ import assert from "node:assert/strict";
 import { z } from "zod";
 import { runAgent } from "../../src/core/agent_loop.ts";
 import type { AgentDependencies } from "../../src/core/agent_types.ts";
-import type { PendingAction, StandingGrant } from "../../src/core/approvals.ts";
+import type { PendingAction, StandingGrant } from "../../src/away/approval_ports.ts";
+import { type RunGuardParts, runGuards } from "../../src/away/run_guard.ts";
 import type { ToolContext } from "../../src/core/tool.ts";
 import { defineTool } from "../../src/core/tool_definition.ts";
 import { ToolRegistry } from "../../src/core/tool_registry.ts";
@@ -86,7 +87,7 @@ function setup(steps: ConstructorParameters<typeof ScriptedChatModel>[0]) {
   }));
   const requested: PendingAction[] = [];
   const model = new ScriptedChatModel(steps);
-  const deps: AgentDependencies = {
+  const deps: AgentDependencies & RunGuardParts = {
     model,
     registry,
     store,
@@ -111,6 +112,7 @@ function setup(steps: ConstructorParameters<typeof ScriptedChatModel>[0]) {
       },
     },
   };
+  deps.guard = runGuards(deps);
   const conversationId = store.createConversation("task", "t", clock.now());
   return { deps, conversationId, sent, written, asked, requested, model, ordered };
 }

@@ -9,10 +9,10 @@
  * against grants with the action's arguments, and a pending approval stores and runs that action,
  * with its summary and screenshot.
  */
-import type { ApprovalRequests, GrantCheck, StandingGrant } from "./approvals.ts";
-import type { AgentDependencies, AgentRequest } from "./agent_types.ts";
-import type { ChatMessage, ToolCall } from "./messages.ts";
-import type { SideEffectLog } from "./side_effects.ts";
+import type { ApprovalRequests, GrantCheck, StandingGrant } from "./approval_ports.ts";
+import type { AgentRequest, RunGuard as GuardPort, RunGuards } from "../core/agent_types.ts";
+import type { ChatMessage, ToolCall } from "../core/messages.ts";
+import type { SideEffectLog } from "../core/side_effects.ts";
 import { describeFinding, RunProvenance, type TaintFinding } from "./taint.ts";
 import {
   type ConfirmAction,
@@ -20,9 +20,22 @@ import {
   refused,
   type Tool,
   type ToolResult,
-} from "./tool.ts";
-import { effectOf, isGatedEffect } from "./tool_effect.ts";
-import type { ToolExecution, ToolGate } from "./tool_registry.ts";
+} from "../core/tool.ts";
+import { effectOf, isGatedEffect } from "../core/tool_effect.ts";
+import type { ToolExecution, ToolGate, ToolRegistry } from "../core/tool_registry.ts";
+
+/** What every run's guard shares (each read when a run starts). */
+export interface RunGuardParts {
+  /** Standing grants: calls they match need no yes (absent: none). */
+  grants?: GrantCheck;
+  /**
+   * Where a run without a person sends actions that need a yes (pending approvals); absent:
+   * such actions are refused, as in `radar eval`.
+   */
+  approvals?: ApprovalRequests;
+  /** Trusted text besides the user's own words (config: watched folders, writable roots…). */
+  trustedContext?: () => readonly string[];
+}
 
 /** What the guard of one run works with. */
 interface RunGuardOptions {
@@ -55,7 +68,7 @@ interface CurrentCall {
 }
 
 /** The guard of one run (calls run one at a time). */
-export class RunGuard {
+export class RunGuard implements GuardPort {
   #current?: CurrentCall;
   constructor(private readonly options: RunGuardOptions) {}
 
@@ -183,32 +196,38 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
+/** The guard of each run (`AgentDependencies.guard`), over what every run shares. */
+export function runGuards(parts: RunGuardParts): RunGuards {
+  return (request, history, registry) => guardRun(parts, request, history, registry);
+}
+
 /**
  * The guard of one run: what it has read (trusted: the user's words, config places; untrusted:
  * tool results and marked blocks, history's included), the grants, and who can say yes — the
  * person (a run with `confirm`), else pending approvals.
  */
-export function guardRun(
-  deps: AgentDependencies,
+function guardRun(
+  parts: RunGuardParts,
   request: AgentRequest,
   history: readonly ChatMessage[],
+  registry: ToolRegistry,
 ): RunGuard {
   const provenance = new RunProvenance();
-  for (const text of deps.trustedContext?.() ?? []) provenance.addTrusted(text);
+  for (const text of parts.trustedContext?.() ?? []) provenance.addTrusted(text);
   const guard = new RunGuard({
     provenance,
     kind: request.kind,
     conversationId: request.conversationId,
-    grants: deps.grants,
+    grants: parts.grants,
     person: request.confirm,
-    approvals: request.confirm ? undefined : deps.approvals,
+    approvals: request.confirm ? undefined : parts.approvals,
     sideEffects: request.sideEffects,
   });
   for (const message of history) {
     if (message.role === "user") provenance.addMessage(message.content);
     if (message.role === "tool") {
       const name = message.toolName ?? "result";
-      guard.read(deps.registry.get(name), name, message.content);
+      guard.read(registry.get(name), name, message.content);
     }
   }
   provenance.addMessage(request.userMessage);

@@ -14,7 +14,7 @@ const keepDecidedDays = 90;
 /** What the upkeep works on. */
 interface ApprovalUpkeepParts {
   approvals: ApprovalService;
-  firings: TaskFirings;
+  firings: Pick<TaskFirings, "prune">;
   /** Prunes the action journal by `tools.files.journal_days`; returns how many went. */
   pruneJournal: () => Promise<number>;
   logger: Logger;

@@ -3,19 +3,11 @@
  * file), with what was there before and after and which run made it, so the user can undo it
  * (`radar undo`, the dashboard's Undo, the Undo button of a notification). Port and shapes only.
  */
-import type { ConversationKind } from "./tool.ts";
+import type { ConversationKind } from "../core/tool.ts";
+import type { FileState } from "../adapters/os/file_changes.ts";
 
 /** What a journaled change did. */
 export type JournalKind = "move" | "copy" | "create" | "replace" | "append";
-
-/** A file's state as the journal records it. */
-export interface FileState {
-  size: number;
-  /** Modification time in milliseconds (undo refuses when the file changed since). */
-  mtimeMs: number;
-  /** SHA-256 of the content (hex), when it was small enough to hash. */
-  sha256?: string;
-}
 
 /** A change to record. */
 export interface NewJournalEntry {

@@ -6,7 +6,7 @@ import {
   normalizeForTaint,
   RunProvenance,
   splitUntrusted,
-} from "../../src/core/taint.ts";
+} from "../../src/away/taint.ts";
 import { untrustedNotice, wrapUntrusted } from "../../src/core/untrusted_text.ts";
 import { buildHeartbeatMessage } from "../../src/core/heartbeat.ts";
 

@@ -13,7 +13,7 @@ import type {
   GrantStore,
   NewStandingGrant,
   StandingGrant,
-} from "../core/approvals.ts";
+} from "./approval_ports.ts";
 import type { Clock } from "../core/ports.ts";
 import type { Tool } from "../core/tool.ts";
 

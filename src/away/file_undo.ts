@@ -6,20 +6,20 @@
  * removed when empty.
  */
 import { join } from "node:path";
-import type { ActionJournal, JournalEntry } from "../core/action_journal.ts";
+import type { ActionJournal, JournalEntry } from "./action_journal.ts";
 import type { Clock } from "../core/ports.ts";
 import { openCheckedForRead } from "../adapters/os/checked_open.ts";
 import { type FileAccessDependencies, pathGuardFor } from "../adapters/os/file_access.ts";
 import {
+  describeFsError,
   removeEmptyFolders,
   TargetExistsError,
   transferWithoutOverwrite,
   unchangedSince,
-} from "./file_changes.ts";
+  writeAtomically,
+} from "../adapters/os/file_changes.ts";
 import { journalFolder } from "./file_journal.ts";
 import type { PathGuard } from "../adapters/os/path_guard.ts";
-import { describeFsError } from "./read_file.ts";
-import { writeAtomically } from "./write_file.ts";
 
 /** What undo needs. */
 export type UndoDependencies = FileAccessDependencies & { journal: ActionJournal; clock: Clock };

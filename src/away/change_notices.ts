@@ -3,8 +3,8 @@
  * inside the writable folders), one notification says what changed, with an Undo button per change
  * (ntfy shows at most three). Changes an approval made are told by the approval's own notice.
  */
-import { type ActionJournal, describeChange, type JournalEntry } from "../core/action_journal.ts";
-import type { ApprovalNotifier } from "../core/approvals.ts";
+import { type ActionJournal, describeChange, type JournalEntry } from "./action_journal.ts";
+import type { ApprovalNotifier } from "./approval_ports.ts";
 import type { Notification } from "../core/notifier.ts";
 
 /** ntfy shows at most three action buttons. */

@@ -6,9 +6,9 @@
  * recording the answer is sent again (at least once: a lost reminder is worse than a repeated one;
  * the repeat window is the moment between ntfy's answer and the record); other kinds are not.
  */
-import type { Outbox, OutboxEntry } from "../core/work_ports.ts";
-import type { Clock } from "../core/ports.ts";
-import type { SideEffectClaim, SideEffectLog, SideEffectRecord } from "../core/side_effects.ts";
+import type { Outbox, OutboxEntry } from "./work_ports.ts";
+import type { Clock } from "./ports.ts";
+import type { SideEffectClaim, SideEffectLog, SideEffectRecord } from "./side_effects.ts";
 
 /** The side-effect log of one run under `scope`. */
 export function runSideEffects(

@@ -6,8 +6,16 @@
  */
 import { createHash } from "node:crypto";
 import { basename, dirname, join } from "node:path";
-import type { FileState } from "../core/action_journal.ts";
-import { PathChangedError } from "../adapters/os/checked_open.ts";
+import { PathChangedError } from "./checked_open.ts";
+
+/** A file's state as the action journal records it. */
+export interface FileState {
+  size: number;
+  /** Modification time in milliseconds (undo refuses when the file changed since). */
+  mtimeMs: number;
+  /** SHA-256 of the content (hex), when it was small enough to hash. */
+  sha256?: string;
+}
 
 /** Files larger than this are recorded by size and time, without a content hash. */
 export const maxHashedBytes = 512 * 1024 * 1024;
@@ -169,4 +177,49 @@ function linkUnsupported(error: unknown): boolean {
     code === "EMLINK" || /cross-device|not supported|operation not permitted/i.test(
       error instanceof Error ? error.message : "",
     );
+}
+
+/**
+ * Writes `prefix` (an open file, copied as a stream) and `data` to a new temp file beside
+ * `target`, syncs it, then renames it over `target`: a crash leaves the old file intact. The
+ * temp name is random and created with createNew, so it never clobbers another file, and it is
+ * removed when anything fails. Returns the bytes written.
+ */
+export async function writeAtomically(
+  target: string,
+  data: Uint8Array,
+  mode?: number,
+  prefix?: Deno.FsFile,
+): Promise<number> {
+  const { temp, file } = await openTempBeside(target, mode);
+  let written = 0;
+  try {
+    if (prefix) written += await copyContent(prefix, file);
+    await writeAll(file, data);
+    written += data.length;
+    await file.sync();
+  } catch (error) {
+    file.close();
+    await Deno.remove(temp).catch(() => {});
+    throw error;
+  }
+  file.close();
+  try {
+    if (mode !== undefined) await Deno.chmod(temp, mode);
+    await Deno.rename(temp, target);
+  } catch (error) {
+    await Deno.remove(temp).catch(() => {});
+    throw error;
+  }
+  return written;
+}
+
+/** One readable line for a file-system error. */
+export function describeFsError(error: unknown): string {
+  if (error instanceof Deno.errors.NotFound) return "no such file or folder.";
+  if (error instanceof Deno.errors.PermissionDenied) return "permission denied.";
+  if (error instanceof Deno.errors.IsADirectory) return "it is a folder.";
+  if (error instanceof Deno.errors.NotADirectory) return "a parent is not a folder.";
+  const message = error instanceof Error ? error.message : String(error);
+  return `${message.split("\n")[0]}.`;
 }

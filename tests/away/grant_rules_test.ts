@@ -12,10 +12,10 @@ import {
   grantMatches,
   grantProblems,
   suggestGrant,
-} from "../../src/application/grant_rules.ts";
+} from "../../src/away/grant_rules.ts";
 import { defineTool } from "../../src/core/tool_definition.ts";
 import { defaultConfig } from "../../src/config/schema.ts";
-import { grantPathPolicy } from "../../src/tools/grant_paths.ts";
+import { grantPathPolicy } from "../../src/away/grant_paths.ts";
 import { ManualClock } from "../../src/adapters/clock.ts";
 import { openDatabase } from "../../src/adapters/sqlite/database.ts";
 import { SqliteGrantStore } from "../../src/adapters/sqlite/grant_store.ts";

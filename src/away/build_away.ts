@@ -1,0 +1,193 @@
+/**
+ * Acting while away, assembled once (`buildAway`, called by the composition root): the standing
+ * grants, the approval service with its ntfy notices through the outbox, undo, the change notices
+ * and the upkeep tick job, over the stores it is given. It hands out the facade's `away`, the run
+ * guard of each agent run (grant check, approvals, trusted config text) and the tick job.
+ */
+import { hostname } from "node:os";
+import type { RadarConfig } from "../config/schema.ts";
+import { displayPath, expandHome, homeDirectory } from "../config/paths.ts";
+import type { RunGuards } from "../core/agent_types.ts";
+import { type Notifier, notifyOnce } from "../core/notifier.ts";
+import type { TaskFirings } from "../core/receipts.ts";
+import { runSideEffects } from "../core/run_side_effects.ts";
+import type { Secrets } from "../core/secrets.ts";
+import type { ToolGate, ToolObserver, ToolRegistry } from "../core/tool_registry.ts";
+import type { Outbox, TickJob } from "../core/work_ports.ts";
+import type { FileAccessDependencies } from "../adapters/os/file_access.ts";
+import type { ActionJournal } from "./action_journal.ts";
+import type { ApprovalNotifier, AwayStores } from "./approval_ports.ts";
+import { ApprovalService, type ApprovalServiceParts } from "./approvals.ts";
+import { ApprovalUpkeep } from "./approval_upkeep.ts";
+import { ChangeNotices } from "./change_notices.ts";
+import { pruneJournal, undoChange, type UndoResult } from "./file_undo.ts";
+import { grantPathPolicy } from "./grant_paths.ts";
+import { runGuards } from "./run_guard.ts";
+import { StandingGrants } from "./standing_grants.ts";
+
+/** Acting while away as the CLI and the dashboard use it: the facade's `away`. */
+export interface Away {
+  /** Pending approvals: list, show, approve, deny, "Always allow…", the phone's buttons. */
+  approvals: ApprovalService;
+  /** Standing grants: radar.yaml's rules and the stored ones. */
+  grants: StandingGrants;
+  /** The file changes the tools made. */
+  journal: ActionJournal;
+  /** Undoes change `id`, or the newest one not undone yet. */
+  undo(id?: number): Promise<UndoResult>;
+  /**
+   * The guard of each agent run (`AgentDependencies.guard`); with `approvals: false` a call that
+   * needs a yes is refused instead of becoming a pending approval (`radar eval`).
+   */
+  guard(options?: { approvals: false }): RunGuards;
+}
+
+/** What `buildAway` builds: the facade's part, and what the composition root wires in. */
+export interface AwayParts {
+  away: Away;
+  /** What an unattended run changed on its own, told with Undo buttons (the heartbeat). */
+  changeNotices: ChangeNotices;
+  /** Expires approvals each tick; prunes hourly. */
+  upkeep: TickJob;
+}
+
+/** What acting while away is built from. */
+export interface AwayInput
+  extends Pick<ApprovalServiceParts, "clock" | "logger" | "conversations" | "audit"> {
+  config: RadarConfig;
+  stores: AwayStores;
+  files: FileAccessDependencies;
+  registry: ToolRegistry;
+  /** The hooks' gate and observer: an approved call still passes them. */
+  gates: readonly ToolGate[];
+  observers: readonly ToolObserver[];
+  elapsed: () => number;
+  /** Every secret known now: notices and results are masked with them. */
+  secrets: Pick<Secrets, "mask">;
+  /** Notices go out through the outbox (sent once, delivery recorded, failed sends retried). */
+  notifier: Notifier;
+  outbox: Outbox;
+  /** This process, as the outbox records who claimed a notice. */
+  process: { pid: number; isAlive: (pid: number) => boolean };
+  /** Task firings: pruned with the decided approvals. */
+  firings: Pick<TaskFirings, "prune">;
+}
+
+/** Builds acting while away over its stores. */
+export function buildAway(input: AwayInput): AwayParts {
+  const { config, clock, logger, registry, stores } = input;
+  const { journal } = stores;
+  const undoDeps = { ...input.files, journal, clock };
+  const undo = (id?: number) => undoChange(undoDeps, id);
+  const grants = new StandingGrants({
+    store: stores.grants,
+    configured: () => config.grants,
+    paths: grantPathPolicy(input.files),
+    clock,
+    tool: (name) => registry.get(name),
+  });
+  const mask = (text: string) => input.secrets.mask(text);
+  const notify: ApprovalNotifier = async (notice, scope) => {
+    // No topic: the dashboard and `radar approvals` still ask; nothing to record as undelivered.
+    if (!input.notifier.topic()) return;
+    const { pid, isAlive } = input.process;
+    const log = runSideEffects(input.outbox, scope, clock, pid, isAlive);
+    await notifyOnce(input.notifier, log, notice, AbortSignal.timeout(20_000));
+  };
+  const approvals = new ApprovalService({
+    store: stores.approvals,
+    tokens: stores.capabilities,
+    grants,
+    journal,
+    conversations: input.conversations,
+    audit: input.audit,
+    clock,
+    logger,
+    settings: () => ({
+      expireHours: config.approvals.expire_hours,
+      notify: config.approvals.notify,
+      timeZone: config.radar.timezone || undefined,
+    }),
+    execute: (record, signal) =>
+      registry.execute({
+        id: `approval_${record.id}`,
+        name: record.tool,
+        arguments: record.arguments,
+      }, {
+        offered: new Set([record.tool]),
+        // The user said yes to exactly this call: the tool's own questions are answered yes.
+        context: {
+          kind: record.kind,
+          conversationId: record.conversationId,
+          interactive: true,
+          confirm: () => Promise.resolve(true),
+          signal,
+          approvalId: record.id,
+        },
+        gates: input.gates,
+        observers: input.observers,
+        maxResultChars: config.tools.max_result_chars,
+        elapsed: input.elapsed,
+      }),
+    undo,
+    notify,
+    baseUrl: () => dashboardBaseUrl(config),
+    mask,
+  });
+  const changeNotices = new ChangeNotices({
+    journal,
+    notify,
+    undoUrl: (id) => approvals.undoUrl(id),
+    display: (path) => displayPath(path, homeDirectory(input.files.env)),
+    mask,
+    enabled: () => config.approvals.notify,
+  });
+  const guardParts = {
+    grants: grants.check,
+    trustedContext: () => trustedConfigText(config, input.files.env),
+  };
+  return {
+    away: {
+      approvals,
+      grants,
+      journal,
+      undo,
+      guard: (options) => runGuards(options ? guardParts : { ...guardParts, approvals }),
+    },
+    changeNotices,
+    upkeep: new ApprovalUpkeep({
+      approvals,
+      firings: input.firings,
+      pruneJournal: () => pruneJournal(undoDeps, config.tools.files.journal_days),
+      logger,
+    }),
+  };
+}
+
+/** Where the phone reaches the dashboard: `web.public_url`, else http://HOST:PORT. */
+function dashboardBaseUrl(config: RadarConfig): string {
+  if (config.web.public_url) return config.web.public_url.replace(/\/+$/, "");
+  const host = ["0.0.0.0", "::", "[::]"].includes(config.web.host) ? hostname() : config.web.host;
+  const shown = host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
+  return `http://${shown}:${config.web.port}`;
+}
+
+/**
+ * Text the user wrote into the config that names places (watched folders, writable folders):
+ * a path under them is the user's choice, not text from outside.
+ */
+function trustedConfigText(
+  config: RadarConfig,
+  env: Record<string, string | undefined>,
+): string[] {
+  const places = [
+    ...config.watchers.flatMap((watcher) => [watcher.path, watcher.pattern]),
+    ...config.tools.files.writable_roots,
+    ...config.tools.exec.writable_roots,
+  ];
+  return [
+    homeDirectory(env),
+    ...places,
+    ...places.map((place) => expandHome(place, env)),
+  ];
+}
