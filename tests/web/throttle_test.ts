@@ -3,7 +3,7 @@
  * nobody guesses) are never throttled, and wrong tokens slow down only their own source address.
  */
 import assert from "node:assert/strict";
-import type { Capability } from "../../src/core/approvals.ts";
+import type { Capability } from "../../src/away/approval_ports.ts";
 import type { AwayView } from "../../web/ports.ts";
 import { createWebFixture, postForm, testToken, type WebFixture } from "./web_fixture.ts";
 
@@ -18,7 +18,11 @@ function oneButton(): { away: AwayView; pressed: string[] } {
       secret === realButton ? { capability, summary: "Approve #7: move_file" } : undefined,
     redeem: (secret: string) => {
       if (secret !== realButton || pressed.length) {
-        return Promise.resolve({ ok: false, text: "This button has expired or was used already." });
+        return Promise.resolve({
+          ok: false,
+          why: "spent",
+          text: "This button has expired or was used already.",
+        });
       }
       pressed.push(secret);
       return Promise.resolve({ ok: true, text: "Done (#7)." });
@@ -28,7 +32,8 @@ function oneButton(): { away: AwayView; pressed: string[] } {
     away: {
       approvals,
       grants: {} as AwayView["grants"],
-      actions: {} as AwayView["actions"],
+      journal: {} as AwayView["journal"],
+      undo: {} as AwayView["undo"],
       home: "/",
     },
     pressed,
