@@ -22,6 +22,7 @@ import {
   writeAtomically,
 } from "../adapters/os/file_changes.ts";
 import { journalFolder } from "./file_journal.ts";
+import { boundJournal } from "./journal_bound.ts";
 import type { PathGuard } from "../adapters/os/path_guard.ts";
 
 /** What undo needs. */
@@ -47,6 +48,14 @@ export async function undoChange(deps: UndoDependencies, id?: number): Promise<U
       ok: false,
       entry,
       reason: `change #${entry.id} was undone already (${entry.undoNote})`,
+    };
+  }
+  if (entry.copyDroppedAt) {
+    return {
+      ok: false,
+      entry,
+      reason: `change #${entry.id} can no longer be undone: its saved original was dropped to ` +
+        "keep the journal within tools.files.journal_max_mib",
     };
   }
   const guard = pathGuardFor(deps);
@@ -136,8 +145,15 @@ function recordedPlaceProblem(guard: PathGuard, path: string): string | undefine
     "swapped in after the change; undo follows no link";
 }
 
-/** Deletes journal entries older than `days` and their saved copies; returns how many. */
-export async function pruneJournal(deps: UndoDependencies, days: number): Promise<number> {
+/**
+ * Deletes journal entries older than `days` and their saved copies, then keeps the rest within
+ * `maxBytes` (`journal_bound.ts`); returns how many entries went.
+ */
+export async function pruneJournal(
+  deps: UndoDependencies,
+  days: number,
+  maxBytes: number,
+): Promise<number> {
   const before = new Date(deps.clock.now().getTime() - days * 86_400_000);
   const pruned = deps.journal.prune(before);
   for (const entry of pruned) {
@@ -145,5 +161,12 @@ export async function pruneJournal(deps: UndoDependencies, days: number): Promis
       await Deno.remove(join(journalFolder(deps.dataDir), entry.backup)).catch(() => {});
     }
   }
-  return pruned.length;
+  const folder = journalFolder(deps.dataDir);
+  const trimmed = await boundJournal({
+    journal: deps.journal,
+    folder,
+    clock: deps.clock,
+    maxBytes,
+  });
+  return pruned.length + trimmed.droppedRows;
 }

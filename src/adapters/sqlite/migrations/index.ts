@@ -30,7 +30,7 @@ import { moneyMigration } from "./034_money.ts";
 import { moneyAlertsMigration } from "./035_money_alerts.ts";
 import { approvalPicturesMigration } from "./039_approval_pictures.ts";
 import { backgroundModelCallsMigration } from "./040_background_model_calls.ts";
-import { countedModelCallsMigration } from "./049_counted_model_calls.ts";
+import { boundsMigration } from "./049_bounds.ts";
 
 /** The ordered migrations applied by `openDatabase`. */
 export const migrations: readonly Migration[] = [
@@ -64,5 +64,5 @@ export const migrations: readonly Migration[] = [
   moneyAlertsMigration,
   approvalPicturesMigration,
   backgroundModelCallsMigration,
-  countedModelCallsMigration,
+  boundsMigration,
 ];

@@ -1,14 +1,16 @@
 /**
- * Schema 49: every model call counts against the budget, so `background_model_calls` also
- * records money categorisation and vision calls (scanned pages, comic covers, the browser's look).
- * SQLite cannot change a CHECK: the table is rebuilt with its rows.
+ * Schema 49: what Radar spends and keeps has a bound. Every model call counts against the budget,
+ * so `background_model_calls` also records money categorisation and vision calls (scanned pages,
+ * comic covers, the browser's look): SQLite cannot change a CHECK, the table is rebuilt with its
+ * rows. The action journal stays within `tools.files.journal_max_mib`: a change whose saved
+ * original was dropped for it records when (`copy_dropped_at`), and can no longer be undone.
  */
 import type { Migration } from "../database.ts";
 
-/** `background_model_calls.kind` takes 'money' and 'vision' too. */
-export const countedModelCallsMigration: Migration = {
+/** Counted model calls and the journal's dropped originals. */
+export const boundsMigration: Migration = {
   version: 49,
-  name: "049_counted_model_calls",
+  name: "049_bounds",
   sql: `
 CREATE TABLE background_model_calls_049 (
   id INTEGER PRIMARY KEY,
@@ -24,5 +26,6 @@ INSERT INTO background_model_calls_049 (id, kind, started_at, prompt_tokens, com
 DROP TABLE background_model_calls;
 ALTER TABLE background_model_calls_049 RENAME TO background_model_calls;
 CREATE INDEX background_model_calls_started ON background_model_calls(started_at);
+ALTER TABLE action_journal ADD COLUMN copy_dropped_at TEXT;
 `,
 };
