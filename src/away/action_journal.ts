@@ -45,10 +45,11 @@ export interface JournalEntry extends NewJournalEntry {
   copyDroppedAt?: string;
 }
 
-/** A saved original: which change keeps it, under which name in the journal folder. */
+/** A saved original: which change keeps it, under which name in the journal folder, its size. */
 export interface SavedCopy {
   id: number;
   backup: string;
+  bytes: number;
 }
 
 /** Port: the action journal. */

@@ -23,19 +23,14 @@ export interface JournalTrim {
   droppedRows: number;
 }
 
-/** Brings the journal within its bound; never throws for a file that is already gone. */
+/**
+ * Brings the journal within its bound (an original's size is the size the file had when it was
+ * kept: no file is looked at until one is dropped); never throws for a file already gone.
+ */
 export async function boundJournal(deps: JournalBoundDependencies): Promise<JournalTrim> {
-  const copies = await Promise.all(
-    deps.journal.savedCopies().map(async (copy) => {
-      try {
-        return { ...copy, size: (await Deno.lstat(join(deps.folder, copy.backup))).size };
-      } catch {
-        return { ...copy, size: 0 };
-      }
-    }),
-  );
+  const copies = deps.journal.savedCopies();
   const rows = deps.journal.rowBytes();
-  let total = rows + copies.reduce((sum, copy) => sum + copy.size, 0);
+  let total = rows + copies.reduce((sum, copy) => sum + copy.bytes, 0);
   let droppedCopies = 0;
   for (const copy of copies) {
     if (total <= deps.maxBytes) break;
@@ -43,7 +38,7 @@ export async function boundJournal(deps: JournalBoundDependencies): Promise<Jour
     if (/^[\w-]+\.before$/.test(copy.backup)) {
       await Deno.remove(join(deps.folder, copy.backup)).catch(() => {});
     }
-    total -= copy.size;
+    total -= copy.bytes;
     droppedCopies++;
   }
   const droppedRows = rows > deps.maxBytes ? deps.journal.trimRows(deps.maxBytes).length : 0;

@@ -130,8 +130,9 @@ export class SqliteActionJournal implements ActionJournal {
   savedCopies(): SavedCopy[] {
     return selectAll(
       this.db,
-      (row) => ({ id: Number(row.id), backup: String(row.backup) }),
-      "SELECT id, backup FROM action_journal WHERE backup IS NOT NULL ORDER BY id",
+      (row) => ({ id: Number(row.id), backup: String(row.backup), bytes: Number(row.bytes) }),
+      `SELECT id, backup, COALESCE(json_extract(before_state, '$.size'), 0) AS bytes
+       FROM action_journal WHERE backup IS NOT NULL ORDER BY id`,
     );
   }
 
