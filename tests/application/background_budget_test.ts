@@ -106,7 +106,7 @@ Deno.test("summaries and digests count in budget.daily_tokens and the task log; 
           assert.equal(await runCli(["task", "log"], io), 0, io.err.join(""));
           assert.match(
             io.out.join(""),
-            /heartbeats {9}0 {2}tasks {9}0 {2}summaries {8}29  digests {7}508  money {9}0  vision {9}0  total {7}537 {2}\(today\)/,
+            /heartbeats {9}0 {2}tasks {9}0 {2}summaries {8}29 {2}digests {7}508 {2}money {9}0 {2}vision {9}0 {2}total {7}537 {2}\(today\)/,
           );
           const jsonIo = memoryIo(home.env, { cwd: home.folder });
           assert.equal(await runCli(["task", "log", "--json"], jsonIo), 0);
