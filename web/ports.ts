@@ -24,7 +24,7 @@ import type { EvalHistory } from "../src/core/eval_records.ts";
 import type { PersonalityCatalog } from "../src/core/personality.ts";
 import type { DigestArchive, SourceHealthRecord } from "../src/core/source_ports.ts";
 import type { Away } from "../src/away/mod.ts";
-import type { MoneyBook } from "../src/core/money_book.ts";
+import type { MoneyBook } from "../src/money/mod.ts";
 import type { WatcherReport } from "../src/core/watched_folders.ts";
 
 /** A value or a promise of it: views may be backed by sync SQLite or by async work. */

@@ -1,11 +1,10 @@
 /**
  * Ports of the event sources' own tables: each source's health (with backoff), seen mail, sent
  * reminders, custom check results, seen GitHub items, digests and what a digest reads (money's are
- * declared in `money_store.ts`). SQLite implements them (`sqliteSourceStores` in
+ * declared in `src/money/money_store.ts`). SQLite implements them (`sqliteSourceStores` in
  * src/adapters/sqlite/); a source never sees a database.
  */
 import type { Digest } from "./source_ports.ts";
-import type { MoneyAlertState, MoneyReports, MoneyStore } from "./money_store.ts";
 import type { Transaction } from "./work_ports.ts";
 import type { PendingEvent } from "./heartbeat.ts";
 
@@ -118,10 +117,6 @@ export interface SourceStores {
   github: GitHubSeen;
   digests: DigestStore;
   activity: PeriodActivity;
-  /** Statement imports, transactions and categories (ports in `money_store.ts`). */
-  money: MoneyStore;
-  moneyReports: MoneyReports;
-  moneyAlerts: MoneyAlertState;
   /** One transaction over all of them (and the event queue). */
   transaction: Transaction;
 }

@@ -16,7 +16,7 @@ import { maskedPromptVariables } from "../core/masked_ports.ts";
 import { configSecretValues } from "../config/secrets.ts";
 import { calendarReaderFor, mailReaderFor } from "../sources/source_readers.ts";
 import { githubReaderFor } from "../sources/github/github_access.ts";
-import { documentParsers } from "./document_parsers.ts";
+import { buildLibrary } from "../library/mod.ts";
 import { SqlitePluginRecords } from "../adapters/sqlite/plugin_records.ts";
 import { configuredFolders } from "../config/paths.ts";
 import { createPluginSystem, type PluginSystem } from "../plugins/plugin_system.ts";
@@ -40,6 +40,7 @@ import {
   processIdentity,
   type ScheduledWork,
   scheduledWork,
+  unattendedBudget,
 } from "./scheduled_work.ts";
 import { denoResolver } from "../adapters/network/network_guard.ts";
 import { integrityLine, quickCheck } from "../adapters/sqlite/maintenance.ts";
@@ -68,6 +69,8 @@ import { browserParts } from "./browser_parts.ts";
 import type { BrowserAvailability } from "../core/browser.ts";
 import { type Away, buildAway } from "../away/mod.ts";
 import { sqliteAwayStores } from "../adapters/sqlite/away_stores.ts";
+import { buildMoney } from "../money/mod.ts";
+import { sqliteMoneyStores } from "../adapters/sqlite/source_stores.ts";
 import { NotificationRetries } from "../application/notification_retries.ts";
 
 /** The database's health: `radar status`, and the daemon's guard against a damaged file. */
@@ -241,6 +244,25 @@ export function openRadar(options: RadarOptions): Radar {
     process,
     firings: core.taskFirings,
   });
+  const budget = unattendedBudget({
+    config,
+    db,
+    clock,
+    logger,
+    notifier: core.notifier,
+    outbox: core.outbox,
+    process,
+  });
+  const money = buildMoney({
+    config,
+    stores: sqliteMoneyStores(db, sourceStores),
+    queue: core.queue,
+    model: budget.counted("money", core.fastModel ?? model),
+    budget,
+    clock,
+    logger,
+    env: options.env,
+  });
   const prompts = systemPrompts({
     config,
     facts,
@@ -305,6 +327,9 @@ export function openRadar(options: RadarOptions): Radar {
     secrets,
     outbox: core.outbox,
     taskFirings: core.taskFirings,
+    queue: core.queue,
+    money,
+    budget,
     changeNotices,
   });
   const browser = browserParts({
@@ -330,13 +355,13 @@ export function openRadar(options: RadarOptions): Radar {
     cwd: options.cwd,
     tasks: work.tasks,
     monitors: work.monitors,
-    ...documentParsers(config, options.env),
-    visionModel: core.visionModel && work.budget.counted("vision", core.visionModel),
+    ...buildLibrary(config, options.env),
+    visionModel: core.visionModel && budget.counted("vision", core.visionModel),
     memory: embeddings.memory,
     mail: mailReaderFor(config, options.env, secrets),
     calendar: calendarReaderFor(config, options.env, fetcher, secrets),
     github: githubReaderFor(config, options.env),
-    money: work.money.inUse() ? work.money : undefined,
+    money: money.ledger.inUse() ? money.ledger : undefined,
     hooks,
     skills: skills.library,
     browser: browser.sessions && { sessions: browser.sessions, check: browser.check },
@@ -391,7 +416,13 @@ export function openRadar(options: RadarOptions): Radar {
       approvals: mcpApprovals,
       servers: mcpServers,
     },
-    sourceHealth: sourceHealthReport({ config, stores: sourceStores, mcpServers, secrets }),
+    sourceHealth: sourceHealthReport({
+      config,
+      stores: sourceStores,
+      mcpServers,
+      secrets,
+      more: money.health,
+    }),
     process,
     database: databaseHealth(db, dataDir, core.databasePath, config),
     notifier: core.notifier,

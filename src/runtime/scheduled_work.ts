@@ -9,7 +9,6 @@ import type { Clock, ConversationArchive, Logger } from "../core/ports.ts";
 import type { Resolver } from "../adapters/network/network_guard.ts";
 import type { EventQueue, Outbox, RunLog, TickJob, Transaction } from "../core/work_ports.ts";
 import { transaction } from "../adapters/sqlite/write.ts";
-import { SqliteEventQueue } from "../adapters/sqlite/event_queue.ts";
 import { SqliteMonitorStore } from "../adapters/sqlite/monitor_store.ts";
 import { SqliteRunStore } from "../adapters/sqlite/run_store.ts";
 import { SqliteTaskStore } from "../adapters/sqlite/task_store.ts";
@@ -27,8 +26,7 @@ import { checkJobs } from "../sources/checks/check_jobs.ts";
 import { UnattendedBudget } from "../application/unattended_budget.ts";
 import { githubJobs } from "../sources/github/github_setup.ts";
 import { digestJobs } from "../sources/digests/digest_setup.ts";
-import { moneyJobs, moneyLedger } from "../sources/money/money_setup.ts";
-import type { MoneyLedger } from "../sources/money/money_ledger.ts";
+import type { MoneyParts } from "../money/mod.ts";
 import { runSideEffects } from "../core/run_side_effects.ts";
 import { notifyOnce } from "../core/notifier.ts";
 import type { SideEffectLog } from "../core/side_effects.ts";
@@ -41,7 +39,6 @@ import type { TaskFirings } from "../core/receipts.ts";
 import type { ChangeNotices } from "../away/mod.ts";
 import type { Secrets } from "../core/secrets.ts";
 import { isProcessAlive, processStartTime } from "../adapters/os/process.ts";
-import { maskedEventQueue } from "../core/masked_ports.ts";
 import { ScheduledBackup } from "../adapters/backup/scheduled_backup.ts";
 import { backupDatabase } from "../adapters/sqlite/maintenance.ts";
 import { radarVersion } from "../version.ts";
@@ -85,7 +82,7 @@ export interface ScheduledWork {
   monitorChecker: MonitorChecker;
   heartbeat: HeartbeatRunner;
   /** Bank statements: import, categories, report (`radar money`, /money, the money tool). */
-  money: MoneyLedger;
+  money: MoneyParts["ledger"];
   /** The outbox log of one run under `scope` (notifications recorded before they are sent). */
   sideEffects(scope: string): SideEffectLog;
   /** `budget:`: today's tokens of unattended runs against the limits (status, dashboard, task log). */
@@ -98,7 +95,15 @@ export interface ScheduledWork {
 export interface ScheduledWorkParts extends
   Pick<
     CoreAdapters,
-    "db" | "sourceStores" | "model" | "fastModel" | "fetch" | "notifier" | "outbox" | "taskFirings"
+    | "db"
+    | "sourceStores"
+    | "model"
+    | "fastModel"
+    | "fetch"
+    | "notifier"
+    | "outbox"
+    | "taskFirings"
+    | "queue"
   > {
   config: RadarConfig;
   conversations: ConversationArchive;
@@ -120,6 +125,37 @@ export interface ScheduledWorkParts extends
   embedNew?: (signal: AbortSignal) => Promise<unknown>;
   /** The known secrets: events are masked as they are queued and read. */
   secrets: Secrets;
+  /** Money (`buildMoney`): the ledger and its tick job. */
+  money: Pick<MoneyParts, "ledger" | "jobs">;
+  /** `budget:` (`unattendedBudget`, built before money: its model calls count too). */
+  budget: UnattendedBudget;
+}
+
+/**
+ * The budget of unattended work over the run log; its pause notice goes out once per limit and
+ * day under its outbox scope, priority high.
+ */
+export function unattendedBudget(
+  parts: Pick<
+    ScheduledWorkParts,
+    "config" | "db" | "clock" | "logger" | "notifier" | "outbox" | "process"
+  >,
+): UnattendedBudget {
+  const { clock, outbox } = parts;
+  const { pid, isAlive } = parts.process;
+  return new UnattendedBudget({
+    config: parts.config,
+    runs: new SqliteRunStore(parts.db),
+    clock,
+    logger: parts.logger,
+    notify: (scope, title, message) =>
+      notifyOnce(
+        parts.notifier,
+        runSideEffects(outbox, scope, clock, pid, isAlive),
+        { title, message, priority: "high" },
+        AbortSignal.timeout(20_000),
+      ),
+  });
 }
 
 /** Builds the queue, run log, task and monitor services, their runners and the heartbeat. */
@@ -127,27 +163,14 @@ export function scheduledWork(parts: ScheduledWorkParts): ScheduledWork {
   const { config, db, conversations, clock, logger, agent, sourceStores: stores } = parts;
   const { pid, isAlive, elapsed } = parts.process;
   const timeZone = config.radar.timezone || undefined;
-  const queue = maskedEventQueue(new SqliteEventQueue(db), parts.secrets);
+  const { queue } = parts;
   const runs = new SqliteRunStore(db);
   const taskStore = new SqliteTaskStore(db);
   const monitorStore = new SqliteMonitorStore(db);
   const inTransaction: Transaction = (work) => transaction(db, work);
   const { outbox, taskFirings } = parts;
   const sideEffects = (scope: string) => runSideEffects(outbox, scope, clock, pid, isAlive);
-  // The pause notice: once per limit and day under its outbox scope, priority high.
-  const budget = new UnattendedBudget({
-    config,
-    runs,
-    clock,
-    logger,
-    notify: (scope, title, message) =>
-      notifyOnce(
-        parts.notifier,
-        sideEffects(scope),
-        { title, message, priority: "high" },
-        AbortSignal.timeout(20_000),
-      ),
-  });
+  const { budget } = parts;
   const tasks = new TaskService(
     taskStore,
     clock,
@@ -186,14 +209,9 @@ export function scheduledWork(parts: ScheduledWorkParts): ScheduledWork {
   });
   // What every source's jobs are built from.
   const common = { config, stores, queue, clock, logger };
-  const moneyParts = {
-    ...common,
-    model: budget.counted("money", parts.fastModel ?? parts.model),
-  };
-  const money = moneyLedger(moneyParts);
   let jobs: TickJob[] | undefined;
   return {
-    money,
+    money: parts.money.ledger,
     queue,
     runs,
     outbox,
@@ -246,7 +264,7 @@ export function scheduledWork(parts: ScheduledWorkParts): ScheduledWork {
           secrets: parts.secrets,
         }),
         ...githubJobs(common),
-        ...moneyJobs({ ...moneyParts, ledger: money, env: parts.env, budget }),
+        ...parts.money.jobs(),
         ...digestJobs({
           ...common,
           model: parts.model,

@@ -8,7 +8,11 @@ import { z } from "zod";
 import { failed, type Tool, type ToolResult } from "../core/tool.ts";
 import { defineTool } from "../core/tool_definition.ts";
 import type { ToolDependencies } from "./dependencies.ts";
-import { type GuardedAnswer, guardedGet, WebRequestError } from "./web/guarded_get.ts";
+import {
+  type GuardedAnswer,
+  guardedGet,
+  WebRequestError,
+} from "../adapters/network/guarded_get.ts";
 import { denoResolver, type Resolver } from "../adapters/network/network_guard.ts";
 import {
   coordinatesIn,

@@ -9,7 +9,7 @@ import { failed, type Tool, type ToolResult } from "../core/tool.ts";
 import { defineTool } from "../core/tool_definition.ts";
 import type { ToolDependencies } from "./dependencies.ts";
 import { duckDuckGoBase, duckDuckGoResults, duckDuckGoUrl } from "./web/duckduckgo.ts";
-import { guardedGet, WebRequestError } from "./web/guarded_get.ts";
+import { guardedGet, WebRequestError } from "../adapters/network/guarded_get.ts";
 import { denoResolver, type Resolver } from "../adapters/network/network_guard.ts";
 import { createPinnedFetch, type PinnedFetch } from "../adapters/network/pinned_fetch.ts";
 import { defaultHtmlQueryTimeoutMs } from "../adapters/network/html_query.ts";

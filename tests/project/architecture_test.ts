@@ -10,19 +10,33 @@ import { fromFileUrl } from "./file_url.ts";
 const root = fromFileUrl(new URL("../../", import.meta.url));
 
 /**
+ * Capability folders: every other layer imports one through its face (`mod.ts`), but for the
+ * ports the SQLite stores implement.
+ */
+const capabilities: Record<string, readonly string[]> = {
+  "src/away": ["src/away/approval_ports.ts", "src/away/action_journal.ts"],
+  "src/money": ["src/money/money_store.ts", "src/money/money.ts"],
+  "src/library": [
+    "src/library/comic_archive.ts",
+    "src/library/comic_info.ts",
+    "src/library/pdf_reader.ts",
+  ],
+};
+
+/** The capabilities' ports, which the stores in src/adapters may import. */
+function capabilityPorts(): string[] {
+  return Object.values(capabilities).flat();
+}
+
+/**
  * Which layers each layer may import (itself always). Mirrors ARCHITECTURE.md's table. An entry
  * may name part of a layer: "src/adapters/network" allows only the shared network helpers.
  */
 const mayImport: Record<string, readonly string[]> = {
   "src/core": [],
   "src/config": ["src/core"],
-  // The stores implement the capabilities' ports (see `capabilities` below).
-  "src/adapters": [
-    "src/core",
-    "src/config",
-    "src/away/approval_ports.ts",
-    "src/away/action_journal.ts",
-  ],
+  // The stores implement the capabilities' ports (see `capabilities` above).
+  "src/adapters": ["src/core", "src/config", ...capabilityPorts()],
   "src/hooks": ["src/core", "src/config"],
   "src/skills": ["src/core", "src/config"],
   "src/personalities": ["src/core", "src/config"],
@@ -32,8 +46,18 @@ const mayImport: Record<string, readonly string[]> = {
     "src/adapters/os",
     "src/adapters/network/address_policy.ts",
   ],
-  "src/tools": ["src/core", "src/config", "src/adapters/network", "src/adapters/os", "src/away"],
+  "src/tools": [
+    "src/core",
+    "src/config",
+    "src/adapters/network",
+    "src/adapters/os",
+    "src/away",
+    "src/money",
+    "src/library",
+  ],
   "src/away": ["src/core", "src/config", "src/adapters/os"],
+  "src/money": ["src/core", "src/config", "src/sources"],
+  "src/library": ["src/core", "src/config", "src/adapters", "src/away"],
   // Sources reach storage only through ports (src/core/source_stores.ts, work_ports.ts).
   "src/sources": ["src/core", "src/config", "src/adapters/os", "src/adapters/network"],
   "src/plugins": ["src/core", "src/config", "src/adapters", "src/sandbox"],
@@ -61,6 +85,8 @@ const mayImport: Record<string, readonly string[]> = {
     "src/mcp",
     "src/application",
     "src/away",
+    "src/money",
+    "src/library",
     "src/version.ts",
   ],
   "src/eval": ["src/core", "src/config", "src/runtime"],
@@ -70,6 +96,7 @@ const mayImport: Record<string, readonly string[]> = {
     "src/adapters",
     "src/application",
     "src/away",
+    "src/money",
     "src/runtime",
     "src/daemon",
     "src/version.ts",
@@ -88,14 +115,6 @@ const knownExceptions: Record<string, string> = {
     "the plugin records port is declared beside the plugin lifecycle",
   "src/adapters/sqlite/mcp_approvals.ts -> src/mcp/approval.ts":
     "the MCP approvals port is declared beside the MCP servers",
-};
-
-/**
- * Capability folders: every other layer imports one through its face (`mod.ts`), but for the
- * ports the SQLite stores implement.
- */
-const capabilities: Record<string, readonly string[]> = {
-  "src/away": ["src/away/approval_ports.ts", "src/away/action_journal.ts"],
 };
 
 /** npm packages a layer may use (absent: any package pinned in deno.json). */

@@ -1,6 +1,7 @@
-/** The event sources' stores over one database, built once by the composition root. */
+/** The event sources' and money's stores over one database, built once by the composition root. */
 import type { DatabaseSync } from "node:sqlite";
 import type { SourceStores } from "../../core/source_stores.ts";
+import type { MoneyStores } from "../../money/money_store.ts";
 import { SqliteCheckStore } from "./check_store.ts";
 import { SqliteDigestStore } from "./digest_store.ts";
 import { SqliteGitHubStore } from "./github_store.ts";
@@ -19,9 +20,16 @@ export function sqliteSourceStores(db: DatabaseSync): SourceStores {
     github: new SqliteGitHubStore(db),
     digests: new SqliteDigestStore(db),
     activity: new SqlitePeriodActivity(db),
+    transaction: (work) => transaction(db, work),
+  };
+}
+
+/** Money's stores over the sources' (their health, one transaction). */
+export function sqliteMoneyStores(db: DatabaseSync, sources: SourceStores): MoneyStores {
+  return {
+    ...sources,
     money: new SqliteMoneyStore(db),
     moneyReports: new SqliteMoneyReports(db),
     moneyAlerts: new SqliteMoneyAlertState(db),
-    transaction: (work) => transaction(db, work),
   };
 }
