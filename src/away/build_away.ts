@@ -16,6 +16,7 @@ import type { ToolGate, ToolObserver, ToolRegistry } from "../core/tool_registry
 import type { Outbox, TickJob } from "../core/work_ports.ts";
 import type { FileAccessDependencies } from "../adapters/os/file_access.ts";
 import type { ActionJournal } from "./action_journal.ts";
+import { journalMaxBytes } from "./journal_bound.ts";
 import type { ApprovalNotifier, ApprovalRequests, AwayStores } from "./approval_ports.ts";
 import { ApprovalService, type ApprovalServiceParts } from "./approvals.ts";
 import { ApprovalUpkeep } from "./approval_upkeep.ts";
@@ -164,7 +165,8 @@ export function buildAway(input: AwayInput): AwayParts {
     upkeep: new ApprovalUpkeep({
       approvals,
       firings: input.firings,
-      pruneJournal: () => pruneJournal(undoDeps, config.tools.files.journal_days),
+      pruneJournal: () =>
+        pruneJournal(undoDeps, config.tools.files.journal_days, journalMaxBytes(config)),
       logger,
     }),
   };

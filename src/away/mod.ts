@@ -20,7 +20,13 @@ export {
   parseArguments,
 } from "./approvals.ts";
 export type { ApprovalRecord, ApprovalRequests, StandingGrant } from "./approval_ports.ts";
-export { type ActionJournal, describeChange, type JournalEntry } from "./action_journal.ts";
+export {
+  type ActionJournal,
+  describeChange,
+  type JournalEntry,
+  notUndoableNote,
+  undoable,
+} from "./action_journal.ts";
 export { describeGrant } from "./grant_rules.ts";
 export type { StandingGrants } from "./standing_grants.ts";
 export type { ChangeNotices } from "./change_notices.ts";

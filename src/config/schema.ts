@@ -251,6 +251,9 @@ const toolsSection = z.object({
     journal_days: positiveInt.max(bounds.maxRetentionDays).default(30).describe(
       "Days the action journal keeps file changes (and copies of replaced files) for `radar undo`.",
     ),
+    journal_max_mib: z.number().int().min(1).max(1_048_576).default(1024).describe(
+      "MiB the action journal may take, its saved originals included; past it the oldest originals are dropped first (those changes can then no longer be undone), then the oldest entries.",
+    ),
   }).prefault({}).describe("The file tools."),
   comics: comicsToolSection.prefault({}),
   pdf: z.object({

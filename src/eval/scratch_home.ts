@@ -4,7 +4,7 @@
  * there only, what the real user protects still protected, and notifications caught locally.
  */
 import { parse, stringify } from "yaml";
-import { dataDirectory } from "../config/paths.ts";
+import { configuredFolders, dataDirectory } from "../config/paths.ts";
 import {
   parentPlacesVariable,
   type RadarPlaces,
@@ -85,12 +85,22 @@ function withoutApiKeys(
 /** The places of the Radar running the eval (its user's home, data, config and cache). */
 function realPlaces(options: ScratchOptions): RadarPlaces {
   let configured = "";
+  let folders: Pick<RadarPlaces, "backupFolder" | "browserProfile"> = {};
+  const cwd = options.env.PWD ?? "/";
   try {
     const config = options.configPath ? parse(Deno.readTextFileSync(options.configPath)) : {};
     configured = String(config?.radar?.data_dir ?? "");
+    folders = configuredFolders(
+      {
+        backup: { folder: String(config?.backup?.folder ?? "") },
+        browser: { profile: String(config?.browser?.profile ?? "") },
+      },
+      options.env,
+      cwd,
+    );
   } catch { /* unreadable: the default data folder */ }
-  const dataDir = dataDirectory(options.env, configured, options.env.PWD ?? "/");
-  return radarPlacesFrom(options.env, dataDir, options.configPath);
+  const dataDir = dataDirectory(options.env, configured, cwd);
+  return { ...radarPlacesFrom(options.env, dataDir, options.configPath), ...folders };
 }
 
 /** A Radar in `home`, notifications going to 127.0.0.1:`notifyPort`. */

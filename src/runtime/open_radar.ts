@@ -18,6 +18,7 @@ import { calendarReaderFor, mailReaderFor } from "../sources/source_readers.ts";
 import { githubReaderFor } from "../sources/github/github_access.ts";
 import { buildLibrary } from "../library/mod.ts";
 import { SqlitePluginRecords } from "../adapters/sqlite/plugin_records.ts";
+import { configuredFolders } from "../config/paths.ts";
 import { createPluginSystem, type PluginSystem } from "../plugins/plugin_system.ts";
 import { agentBuilder, type AgentOptions, systemPrompts } from "./agent_dependencies.ts";
 import { embeddingParts } from "./embedding_parts.ts";
@@ -39,6 +40,7 @@ import {
   processIdentity,
   type ScheduledWork,
   scheduledWork,
+  unattendedBudget,
 } from "./scheduled_work.ts";
 import { denoResolver } from "../adapters/network/network_guard.ts";
 import { integrityLine, quickCheck } from "../adapters/sqlite/maintenance.ts";
@@ -219,6 +221,10 @@ export function openRadar(options: RadarOptions): Radar {
       config: config.plugins,
       env: options.env,
       clock,
+      ownPlaces: {
+        configFile: loaded.path,
+        ...configuredFolders(config, options.env, options.cwd ?? Deno.cwd()),
+      },
       logger,
       registry,
       audit: toolCalls,
@@ -244,11 +250,21 @@ export function openRadar(options: RadarOptions): Radar {
     process,
     firings: core.taskFirings,
   });
+  const budget = unattendedBudget({
+    config,
+    db,
+    clock,
+    logger,
+    notifier: core.notifier,
+    outbox: core.outbox,
+    process,
+  });
   const money = buildMoney({
     config,
     stores: sqliteMoneyStores(db, sourceStores),
     queue: core.queue,
-    model: core.fastModel ?? model,
+    model: budget.counted("money", core.fastModel ?? model),
+    budget,
     clock,
     logger,
     env: options.env,
@@ -319,6 +335,7 @@ export function openRadar(options: RadarOptions): Radar {
     taskFirings: core.taskFirings,
     queue: core.queue,
     money,
+    budget,
     changeNotices,
   });
   const browser = browserParts({
@@ -345,7 +362,7 @@ export function openRadar(options: RadarOptions): Radar {
     tasks: work.tasks,
     monitors: work.monitors,
     ...buildLibrary(config, options.env),
-    visionModel: core.visionModel,
+    visionModel: core.visionModel && budget.counted("vision", core.visionModel),
     memory: embeddings.memory,
     mail: mailReaderFor(config, options.env, secrets),
     calendar: calendarReaderFor(config, options.env, fetcher, secrets),

@@ -34,6 +34,7 @@ import { channelInboxMigration } from "./043_channel_inbox.ts";
 import { channelOutboxMigration } from "./044_channel_outbox.ts";
 import { channelPeopleMigration } from "./045_channel_people.ts";
 import { proactiveEvalMigration } from "./047_proactive_eval.ts";
+import { boundsMigration } from "./049_bounds.ts";
 
 /** The ordered migrations applied by `openDatabase`. */
 export const migrations: readonly Migration[] = [
@@ -71,4 +72,5 @@ export const migrations: readonly Migration[] = [
   channelOutboxMigration,
   channelPeopleMigration,
   proactiveEvalMigration,
+  boundsMigration,
 ];
