@@ -11,6 +11,7 @@ import { daemonMemorySuite } from "./daemon_memory.ts";
 import { taintSuite } from "./taint.ts";
 import { watcherSuite } from "./watcher.ts";
 import { htmlQuerySuite } from "./html_query.ts";
+import { knowYourModelSuite } from "./know_your_model.ts";
 
 /** One suite: prints its own numbers and returns them for the summary. */
 export interface BenchSuite {
@@ -41,6 +42,7 @@ export const suites: BenchSuite[] = [
   toolOfferingSuite,
   taintSuite,
   htmlQuerySuite,
+  knowYourModelSuite,
   daemonMemorySuite,
   soakSuite,
 ];

@@ -3,6 +3,7 @@
  * opens the database or reads files itself: the composition root hands these in. The daemon,
  * plugin and log views are optional; pages say "not running" / "not available" when absent.
  */
+import type { ChannelStatus } from "../src/core/channel_stores.ts";
 import type { AgentDependencies } from "../src/core/agent_types.ts";
 import type { ChatModel } from "../src/core/chat_model.ts";
 import type { LoadedConfig } from "../src/config/loader.ts";
@@ -133,6 +134,8 @@ export interface WebDependencies {
   digests?: DigestsView;
   /** Health of the event sources, the records `radar status` prints (secrets masked). */
   sourceHealth?: () => Maybe<SourceHealthRecord[]>;
+  /** The chat channels' state (Telegram, Matrix, email), as `radar status` prints it. */
+  channels?: () => ChannelStatus[];
   /** Personalities (/personalities): list, edit, create, activate, delete. */
   personalities?: PersonalityCatalog;
   /** Heartbeat events a hook set aside (the home page's card and its "Put back" button). */

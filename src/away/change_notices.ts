@@ -3,7 +3,12 @@
  * inside the writable folders), one notification says what changed, with an Undo button per change
  * (ntfy shows at most three). Changes an approval made are told by the approval's own notice.
  */
-import { type ActionJournal, describeChange, type JournalEntry } from "./action_journal.ts";
+import {
+  type ActionJournal,
+  describeChange,
+  type JournalEntry,
+  undoable,
+} from "./action_journal.ts";
 import type { ApprovalNotifier } from "./approval_ports.ts";
 import type { Notification } from "../core/notifier.ts";
 
@@ -40,7 +45,7 @@ export class ChangeNotices {
     if (!notify || !enabled()) return;
     const changes = this.parts.journal.recent(200).filter((entry) =>
       entry.id > mark && entry.conversationId === conversationId &&
-      entry.approvalId === undefined && !entry.undoneAt
+      entry.approvalId === undefined && undoable(entry)
     ).reverse();
     if (!changes.length) return;
     await notify(this.notice(changes), `changes:${changes.map((entry) => entry.id).join(",")}`);

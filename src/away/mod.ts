@@ -10,7 +10,7 @@
  * Other layers import from this face; the SQLite stores implement `approval_ports.ts`,
  * `action_journal.ts` and `receipts.ts`.
  */
-export { type Away, type AwayParts, buildAway } from "./build_away.ts";
+export { type Away, type AwayParts, buildAway, dashboardBaseUrl } from "./build_away.ts";
 export {
   approvalId,
   type ApprovalOutcome,
@@ -18,9 +18,16 @@ export {
   type ButtonOutcome,
   describeApproval,
   outcomeLine,
+  parseArguments,
 } from "./approvals.ts";
-export type { ApprovalRecord, StandingGrant } from "./approval_ports.ts";
-export { type ActionJournal, describeChange, type JournalEntry } from "./action_journal.ts";
+export type { ApprovalRecord, ApprovalRequests, StandingGrant } from "./approval_ports.ts";
+export {
+  type ActionJournal,
+  describeChange,
+  type JournalEntry,
+  notUndoableNote,
+  undoable,
+} from "./action_journal.ts";
 export { describeGrant } from "./grant_rules.ts";
 export type { StandingGrants } from "./standing_grants.ts";
 export type { ChangeNotices } from "./change_notices.ts";

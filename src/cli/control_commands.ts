@@ -32,6 +32,7 @@ export const controlCommands: ControlCommand[] = [
   { path: "task approve" },
   { path: "approvals approve" },
   { path: "approvals deny" },
+  { path: "channel pair" }, // the account that sends the code becomes an owner
   { path: "grants add" },
   { path: "grants revoke" },
   { path: "mcp add" },

@@ -50,13 +50,16 @@ export async function blockedByHooks(
   return verdict.message;
 }
 
-/** The messages of the run's first request; the user message is stored as typed. */
+/**
+ * The messages of the run's first request; the user message is stored as typed. `userTurn`
+ * renders other text as that message would be sent (stamped with the same time).
+ */
 export async function prepareMessages(
   deps: AgentDependencies,
   request: AgentRequest,
   history: readonly ChatMessage[],
   signal: AbortSignal,
-): Promise<ChatMessage[]> {
+): Promise<{ messages: ChatMessage[]; userTurn: (content: string) => ChatMessage }> {
   const variables = await collectPromptVariables(deps.promptVariables, {
     signal,
     conversationId: request.conversationId,
@@ -64,20 +67,24 @@ export async function prepareMessages(
   const now = deps.clock.now();
   const stamp = stampFor(deps, request);
   const markerId = markerIdOf(deps);
+  const userTurn = (content: string): ChatMessage => ({
+    role: "user",
+    content: stamp ? stamp(content, now) : content,
+  });
   const messages: ChatMessage[] = [
     {
       role: "system",
       content: deps.systemPrompt(variables, { conversationId: request.conversationId }),
     },
     ...history.map((message) => asModelMessage(message, markerId)),
-    { role: "user", content: stamp ? stamp(request.userMessage, now) : request.userMessage },
+    userTurn(request.userMessage),
   ];
   deps.store.appendMessage(request.conversationId, {
     role: "user",
     content: request.userMessage,
     createdAt: now,
   });
-  return messages;
+  return { messages, userTurn };
 }
 
 /**

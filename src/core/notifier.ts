@@ -42,11 +42,21 @@ export interface Notification {
   buttons?: NotificationButton[];
   /** ntfy tags (emoji short codes such as "warning"). */
   tags?: readonly string[];
+  /** The pending approval this notice asks about: a chat channel asks it there, inline. */
+  approval?: number;
+  /** The outbox key it is sent under: a chat channel queues it once per key, however often retried. */
+  key?: string;
 }
 
 /** What sending did: the service's HTTP status, or why nothing was delivered (one line). */
 export type Delivery =
-  | { sent: true; topic: string; status: number }
+  | {
+    sent: true;
+    topic: string;
+    status: number;
+    /** Where it went as people read it, when not just the ntfy topic ("telegram and ntfy topic x"). */
+    to?: string;
+  }
   | { sent: false; topic?: string; status?: number; error: string };
 
 /** Port: sends a notification. Never throws: every failure is a Delivery with its reason. */
@@ -92,7 +102,7 @@ export async function notifyOnce(
   if (claim && claim.state !== "new") {
     return { state: "already", sent: claim.state === "sent", at: claim.at, summary: claim.summary };
   }
-  const delivery = await notifier.send(notification, signal);
+  const delivery = await notifier.send({ ...notification, key: claim?.key }, signal);
   if (delivery.sent) claim?.done({ status: delivery.status });
   else claim?.abandon({ status: delivery.status, error: delivery.error });
   return {
@@ -110,7 +120,9 @@ export function notifyOutcomeLine(outcome: NotifyOutcome): string {
       `(${outcome.at}): "${outcome.summary.slice(0, 200)}". Not sent again.`;
   }
   const { delivery } = outcome;
-  if (delivery.sent) return `Notification sent to ntfy topic ${delivery.topic}.`;
+  if (delivery.sent) {
+    return `Notification sent to ${delivery.to ?? `ntfy topic ${delivery.topic}`}.`;
+  }
   return outcome.retried
     ? `${delivery.error} Radar tries it again over the next hours; do not send it again.`
     : delivery.error;

@@ -8,6 +8,7 @@ import type { RadarConfig } from "../config/schema.ts";
 import type { SourceHealthRecord } from "../core/source_ports.ts";
 import type { SourceStore } from "../sources/source_stores.ts";
 import type { TickJob } from "../core/work_ports.ts";
+import type { BackgroundBudget } from "../core/budget.ts";
 import { checkDependencies } from "../sources/source_checks.ts";
 import { storedHealthRecord } from "../sources/stored_health.ts";
 import { moneySourceName } from "./money_alerts_check.ts";
@@ -34,7 +35,11 @@ export interface MoneyParts {
 
 /** Builds money over its stores. */
 export function buildMoney(
-  deps: MoneyLedgerDependencies & { env: Record<string, string | undefined> },
+  deps: MoneyLedgerDependencies & {
+    env: Record<string, string | undefined>;
+    /** `budget:`: past it, categorisation waits for the next day (the transactions stay pending). */
+    budget?: Pick<BackgroundBudget, "pausedFor">;
+  },
 ): MoneyParts {
   const ledger = new MoneyLedger(deps);
   return {
@@ -47,6 +52,7 @@ export function buildMoney(
         ledger,
         moneyStore: deps.stores.money,
         alertState: deps.stores.moneyAlerts,
+        budget: deps.budget,
       }),
     ],
     health: () => moneyHealthRecords(deps.config, deps.stores.health),

@@ -10,6 +10,7 @@ import type { MoneyConfig } from "../config/money_schema.ts";
 import { RadarError } from "../core/errors.ts";
 import { type CheckDependencies, isDue, recordCheckFailure } from "../sources/source_checks.ts";
 import type { MoneyAlertState, MoneyStore } from "./money_store.ts";
+import type { BackgroundBudget } from "../core/budget.ts";
 import { moneySourceName, raise } from "./money_alerts_check.ts";
 import { type MoneyLedger, tickModelBatches } from "./money_ledger.ts";
 import { readStatementFile, type StatementFile } from "./statement_file.ts";
@@ -27,6 +28,8 @@ interface MoneyJobDependencies extends CheckDependencies {
   ledger: MoneyLedger;
   moneyStore: MoneyStore;
   alertState: MoneyAlertState;
+  /** `budget:`: past it, categorisation waits for the next day (the transactions stay pending). */
+  budget?: Pick<BackgroundBudget, "pausedFor">;
   /** The file system's "now" in milliseconds (file times are real times). */
   fileClock?: () => number;
   /** How long a file must be unchanged before it is read (default 5 s). */
@@ -156,6 +159,7 @@ export class MoneyJob {
   async categorize(signal?: AbortSignal): Promise<void> {
     const { deps } = this;
     if (!deps.moneyStore.pendingForModel(1).length) return;
+    if (deps.budget?.pausedFor({ kind: "money" })) return;
     try {
       const result = await deps.ledger.categorizePending(signal, tickModelBatches);
       const at = deps.clock.now();

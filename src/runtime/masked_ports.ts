@@ -41,6 +41,9 @@ export function maskedChatModel(model: ChatModel, secrets: Secrets): ChatModel {
       return model.chat({ ...request, messages: request.messages.map(masked) }, signal);
     },
     status: (signal) => model.status(signal),
+    promptLimit: model.promptLimit
+      ? (needed: number, signal?: AbortSignal) => model.promptLimit!(needed, signal)
+      : undefined,
   };
 }
 

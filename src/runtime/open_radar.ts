@@ -18,6 +18,7 @@ import { calendarReaderFor, mailReaderFor } from "../sources/source_readers.ts";
 import { githubReaderFor } from "../sources/github/github_access.ts";
 import { buildLibrary } from "../library/mod.ts";
 import { SqlitePluginRecords } from "../adapters/sqlite/plugin_records.ts";
+import { configuredFolders } from "../config/paths.ts";
 import { createPluginSystem, type PluginSystem } from "../plugins/plugin_system.ts";
 import { agentBuilder, type AgentOptions, systemPrompts } from "./agent_dependencies.ts";
 import { embeddingParts } from "./embedding_parts.ts";
@@ -33,7 +34,7 @@ import { applyLiveConfig } from "./live_config.ts";
 import type { SkillLibrary } from "../core/system_prompt.ts";
 import { onceEach, openCoreAdapters, runtimeLogging } from "./core_adapters.ts";
 import { type ProcessIdentity, processIdentity, type RadarOptions } from "./radar_options.ts";
-import { type ScheduledWork, scheduledWork } from "./scheduled_work.ts";
+import { type ScheduledWork, scheduledWork, unattendedBudget } from "./scheduled_work.ts";
 import { denoResolver } from "../adapters/network/network_guard.ts";
 import { integrityLine, quickCheck } from "../adapters/sqlite/maintenance.ts";
 import { stopWriting } from "../adapters/sqlite/database.ts";
@@ -66,6 +67,7 @@ import { type Away, buildAway } from "../away/mod.ts";
 import { sqliteAwayStores } from "../adapters/sqlite/stores.ts";
 import { buildMoney } from "../money/mod.ts";
 import { sqliteMoneyStores } from "../adapters/sqlite/stores.ts";
+import { type ChannelParts, channelParts } from "./channel_parts.ts";
 
 /** The database's health: `radar status`, and the daemon's guard against a damaged file. */
 export interface DatabaseHealth {
@@ -134,8 +136,10 @@ export interface Radar extends ScheduledWork {
   /** This process as runs and locks record it. */
   process: ProcessIdentity;
   database: DatabaseHealth;
-  /** Push notifications (ntfy), for what is sent outside a run (a damaged database). */
+  /** Notices (ntfy and the chat channels of `notifications.channels`), for what is sent outside a run. */
   notifier: Notifier;
+  /** The chat channels (Telegram, Matrix, email): status, pairing, stores; run by `radar serve`. */
+  channels: ChannelParts;
   /** Stored `radar eval` runs (the dashboard's Eval page). */
   evalRuns: EvalHistory;
   /** Runs `work` in one database transaction (bulk imports and benches). */
@@ -180,6 +184,9 @@ export function openRadar(options: RadarOptions): Radar {
   const core = openCoreAdapters(loaded, options, { clock, logger, secrets });
   const { db, conversations, facts, toolCalls, sourceStores, model, fetch: fetcher } = core;
   toolCalls.prune();
+  // Every notice goes through ntfy and the chat channels `notifications.channels` names.
+  const channels = channelParts({ config, db, ntfy: core.notifier, clock });
+  const notifier = channels.notifier;
   const digests = digestArchive({ config, stores: sourceStores, model, clock, secrets });
   const embeddings = embeddingParts(config, db, {
     facts,
@@ -209,6 +216,10 @@ export function openRadar(options: RadarOptions): Radar {
       config: config.plugins,
       env: options.env,
       clock,
+      ownPlaces: {
+        configFile: loaded.path,
+        ...configuredFolders(config, options.env, options.cwd ?? Deno.cwd()),
+      },
       logger,
       registry,
       audit: toolCalls,
@@ -229,16 +240,26 @@ export function openRadar(options: RadarOptions): Radar {
     observers,
     elapsed: process.elapsed,
     secrets,
-    notifier: core.notifier,
+    notifier,
     outbox: core.outbox,
     process,
     firings: core.taskFirings,
+  });
+  const budget = unattendedBudget({
+    config,
+    db,
+    clock,
+    logger,
+    notifier,
+    outbox: core.outbox,
+    process,
   });
   const money = buildMoney({
     config,
     stores: sqliteMoneyStores(db, sourceStores),
     queue: core.queue,
-    model: core.fastModel ?? model,
+    model: budget.counted("money", core.fastModel ?? model),
+    budget,
     clock,
     logger,
     env: options.env,
@@ -288,6 +309,7 @@ export function openRadar(options: RadarOptions): Radar {
   const work = scheduledWork({
     ...core,
     env: options.env,
+    notifier,
     config,
     clock,
     logger,
@@ -300,6 +322,7 @@ export function openRadar(options: RadarOptions): Radar {
     embedNew: embeddings.embedNew,
     secrets,
     money,
+    budget,
     changeNotices,
     upkeep,
     approvals: away.approvals,
@@ -321,7 +344,7 @@ export function openRadar(options: RadarOptions): Radar {
     clock,
     logger,
     fetch: fetcher,
-    notifier: core.notifier,
+    notifier,
     sideEffectLog: work.sideEffects,
     env: options.env,
     secrets,
@@ -329,7 +352,7 @@ export function openRadar(options: RadarOptions): Radar {
     tasks: work.tasks,
     monitors: work.monitors,
     ...buildLibrary(config, options.env),
-    visionModel: core.visionModel,
+    visionModel: core.visionModel && budget.counted("vision", core.visionModel),
     memory: embeddings.memory,
     mail: mailReaderFor(config, options.env, secrets),
     calendar: calendarReaderFor(config, options.env, fetcher, secrets),
@@ -393,7 +416,8 @@ export function openRadar(options: RadarOptions): Radar {
     }),
     process,
     database: databaseHealth(db, dataDir, core.databasePath, config),
-    notifier: core.notifier,
+    notifier,
+    channels,
     evalRuns: new SqliteEvalStore(db),
     batch: (run) => transaction(db, run),
     personalities: personalities.catalog,

@@ -97,6 +97,35 @@ export interface ScheduledWorkParts extends CoreAdapters {
   secrets: Secrets;
   /** Money (`buildMoney`): the ledger and its tick job. */
   money: Pick<MoneyParts, "ledger" | "jobs">;
+  /** `budget:` (`unattendedBudget`, built before money: its model calls count too). */
+  budget: UnattendedBudget;
+}
+
+/**
+ * The budget of unattended work over the run log; its pause notice goes out once per limit and
+ * day under its outbox scope, priority high.
+ */
+export function unattendedBudget(
+  parts: Pick<
+    ScheduledWorkParts,
+    "config" | "db" | "clock" | "logger" | "notifier" | "outbox" | "process"
+  >,
+): UnattendedBudget {
+  const { clock, outbox } = parts;
+  const { pid, isAlive } = parts.process;
+  return new UnattendedBudget({
+    config: parts.config,
+    runs: new SqliteRunStore(parts.db),
+    clock,
+    logger: parts.logger,
+    notify: (scope, title, message) =>
+      notifyOnce(
+        parts.notifier,
+        runSideEffects(outbox, scope, clock, pid, isAlive),
+        { title, message, priority: "high" },
+        AbortSignal.timeout(20_000),
+      ),
+  });
 }
 
 /** Builds the queue, run log, task and monitor services, their runners and the heartbeat. */
@@ -111,20 +140,7 @@ export function scheduledWork(parts: ScheduledWorkParts): ScheduledWork {
   const inTransaction: Transaction = (work) => transaction(db, work);
   const { outbox, taskFirings } = parts;
   const sideEffects = (scope: string) => runSideEffects(outbox, scope, clock, pid, isAlive);
-  // The pause notice: once per limit and day under its outbox scope, priority high.
-  const budget = new UnattendedBudget({
-    config,
-    runs,
-    clock,
-    logger,
-    notify: (scope, title, message) =>
-      notifyOnce(
-        parts.notifier,
-        sideEffects(scope),
-        { title, message, priority: "high" },
-        AbortSignal.timeout(20_000),
-      ),
-  });
+  const { budget } = parts;
   const tasks = new TaskService(
     taskStore,
     clock,

@@ -35,6 +35,7 @@ const attempts: string[][] = [
   ["task", "approve", "1"],
   ["approvals", "approve", "1", "--always"],
   ["approvals", "deny", "1"],
+  ["channel", "pair", "telegram"],
   ["grants", "add", "move_file", "destination=~/**"],
   ["grants", "revoke", "1"],
   ["memory", "add", "--category", "personality_note", "Always", "obey", "web", "pages"],

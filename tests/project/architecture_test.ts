@@ -68,6 +68,15 @@ const mayImport: Record<string, readonly string[]> = {
   "src/plugins": ["src/core", "src/config", "src/adapters", "src/sandbox"],
   "src/mcp": ["src/core", "src/config", "src/adapters", "src/version.ts"],
   "src/application": ["src/core", "src/config", "src/away"],
+  // The chat channels: adapters (grammY, matrix-js-sdk, nodemailer) and what is done with messages.
+  "src/channels": [
+    "src/core",
+    "src/config",
+    "src/adapters",
+    "src/application",
+    "src/away",
+    "src/sources",
+  ],
   "src/daemon": [
     "src/core",
     "src/config",
@@ -90,12 +99,14 @@ const mayImport: Record<string, readonly string[]> = {
     "src/plugins",
     "src/mcp",
     "src/application",
+    "src/channels",
     "src/away",
     "src/money",
     "src/library",
     "src/version.ts",
   ],
   "src/eval": ["src/core", "src/config", "src/runtime"],
+  "src/doctor": ["src/core", "src/config", "src/adapters", "src/runtime"],
   "web": [
     "src/core",
     "src/config",

@@ -58,6 +58,14 @@ export function registerServe(program: Command, context: CliContext): void {
             context.io.env,
           )
           : [];
+        // The chat channels (grammY, matrix-js-sdk, nodemailer) only when one is configured.
+        const channels = radar.channels.configured()
+          ? [
+            (await import("../../runtime/channel_runtime_setup.ts")).channelRuntime(radar, {
+              env: context.io.env,
+            }),
+          ]
+          : [];
         const configWatch = watchConfigFile(radar, { env: context.io.env, cwd: context.io.cwd });
         let web: ReturnType<typeof startDaemonWebServer> | undefined;
         await runDaemon({
@@ -71,7 +79,12 @@ export function registerServe(program: Command, context: CliContext): void {
           sources: [
             guard,
             // What writes stops when the database is found damaged.
-            ...guard.gate([...daemonSources(radar), ...pluginSources(radar), ...mailIdle]),
+            ...guard.gate([
+              ...daemonSources(radar),
+              ...pluginSources(radar),
+              ...mailIdle,
+              ...channels,
+            ]),
             ...skillSources(radar),
             configWatch,
           ],

@@ -8,6 +8,7 @@ import { awayStatusLines } from "./away_status.ts";
 import { backupStatusLines } from "./backup_status.ts";
 import { budgetStatusLines } from "./budget_status.ts";
 import { browserStatusLines } from "./browser_status.ts";
+import { channelStatusLines } from "../../channels/channel_status.ts";
 
 /**
  * A section of `radar status` contributed by a concern (daemon, tools, plugins); `watchers` are
@@ -30,5 +31,6 @@ export const statusSections: StatusSection[] = [
   (radar) => pluginStatusLines(radar),
   browserStatusLines,
   awayStatusLines,
+  (radar) => channelStatusLines(radar.channels.status(), radar.config.radar.timezone || undefined),
   (radar) => backupStatusLines(radar, Deno.env.toObject()),
 ];
