@@ -12,6 +12,7 @@ import { autonomySuite } from "./autonomy.ts";
 import { flowRuleSuite } from "./flow_rule.ts";
 import { watcherSuite } from "./watcher.ts";
 import { htmlQuerySuite } from "./html_query.ts";
+import { knowYourModelSuite } from "./know_your_model.ts";
 
 /** One suite: prints its own numbers and returns them for the summary. */
 export interface BenchSuite {
@@ -43,6 +44,7 @@ export const suites: BenchSuite[] = [
   flowRuleSuite,
   autonomySuite,
   htmlQuerySuite,
+  knowYourModelSuite,
   daemonMemorySuite,
   soakSuite,
 ];

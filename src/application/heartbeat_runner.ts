@@ -18,8 +18,7 @@ import type { ConversationArchive } from "../core/ports.ts";
 import { daemonToolNames } from "./offered_tools.ts";
 import { maxBatchEvents, selectBatch } from "./event_batch.ts";
 import { heartbeatScope, runSideEffects } from "../core/run_side_effects.ts";
-import { shouldTriage } from "../core/heartbeat_triage.ts";
-import type { TriageOutcome, TriageRunner } from "./heartbeat_triage_step.ts";
+import { shouldTriage, type TriageOutcome, type TriageRunner } from "./heartbeat_triage.ts";
 import {
   type ClaimedHeartbeat,
   commitBlocked,

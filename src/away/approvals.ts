@@ -5,7 +5,7 @@
  * not asked again —, records the result in the run's conversation and the audit trail, and tells
  * the user how it went (with an Undo button when it changed files). Approvals expire unanswered.
  */
-import type { ActionJournal } from "./action_journal.ts";
+import { type ActionJournal, undoable } from "./action_journal.ts";
 import type {
   ApprovalChannel,
   ApprovalNotifier,
@@ -301,13 +301,14 @@ export class ApprovalService implements ApprovalRequests {
       priority: "default",
       click: `${this.#base()}/approvals/${record.id}`,
       buttons: [button("Approve", "approve"), button("Deny", "deny")],
+      approval: record.id,
     };
   }
 
   /** How an approved action went, with an Undo button when it changed files. */
   #outcomeNotice(record: ApprovalRecord): Notification {
     const done = record.state === "done";
-    const changes = this.parts.journal.forApproval(record.id).filter((entry) => !entry.undoneAt);
+    const changes = this.parts.journal.forApproval(record.id).filter(undoable);
     return {
       title: `${done ? "Done" : "Failed"}: ${record.tool} (#${record.id})`,
       message: noticeOutcomeLine(done),

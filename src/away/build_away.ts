@@ -9,14 +9,15 @@ import type { RadarConfig } from "../config/schema.ts";
 import { expandHome, homeDirectory } from "../config/paths.ts";
 import type { RunGuards } from "../core/agent_types.ts";
 import { type Notifier, notifyOnce } from "../core/notifier.ts";
-import type { TaskFirings } from "../core/receipts.ts";
+import type { TaskFirings } from "./receipts.ts";
 import { runSideEffects } from "../core/run_side_effects.ts";
 import type { Secrets } from "../core/secrets.ts";
 import type { ToolGate, ToolObserver, ToolRegistry } from "../core/tool_registry.ts";
 import type { Outbox, TickJob } from "../core/work_ports.ts";
 import type { FileAccessDependencies } from "../adapters/os/file_access.ts";
 import type { ActionJournal } from "./action_journal.ts";
-import type { ApprovalNotifier, AwayStores } from "./approval_ports.ts";
+import { journalMaxBytes } from "./journal_bound.ts";
+import type { ApprovalNotifier, ApprovalRequests, AwayStores } from "./approval_ports.ts";
 import { ApprovalService, type ApprovalServiceParts } from "./approvals.ts";
 import { ApprovalUpkeep } from "./approval_upkeep.ts";
 import { ChangeNotices } from "./change_notices.ts";
@@ -37,9 +38,10 @@ export interface Away {
   undo(id?: number): Promise<UndoResult>;
   /**
    * The guard of each agent run (`AgentDependencies.guard`); with `approvals: false` a call that
-   * needs a yes is refused instead of becoming a pending approval (`radar eval`).
+   * needs a yes is refused instead of becoming a pending approval (`radar eval`); with other
+   * `approvals` the pending approval is asked through them (a chat channel asks in its chat too).
    */
-  guard(options?: { approvals: false }): RunGuards;
+  guard(options?: { approvals: false | ApprovalRequests }): RunGuards;
 }
 
 /** What `buildAway` builds: the facade's part, and what the composition root wires in. */
@@ -160,20 +162,26 @@ export function buildAway(input: AwayInput): AwayParts {
       grants,
       journal,
       undo,
-      guard: (options) => runGuards(options ? guardParts : { ...guardParts, approvals }),
+      guard: (options) =>
+        runGuards(
+          options?.approvals === false
+            ? guardParts
+            : { ...guardParts, approvals: options?.approvals ?? approvals },
+        ),
     },
     changeNotices,
     upkeep: new ApprovalUpkeep({
       approvals,
       firings: input.firings,
-      pruneJournal: () => pruneJournal(undoDeps, config.tools.files.journal_days),
+      pruneJournal: () =>
+        pruneJournal(undoDeps, config.tools.files.journal_days, journalMaxBytes(config)),
       logger,
     }),
   };
 }
 
 /** Where the phone reaches the dashboard: `web.public_url`, else http://HOST:PORT. */
-function dashboardBaseUrl(config: RadarConfig): string {
+export function dashboardBaseUrl(config: RadarConfig): string {
   if (config.web.public_url) return config.web.public_url.replace(/\/+$/, "");
   const host = ["0.0.0.0", "::", "[::]"].includes(config.web.host) ? hostname() : config.web.host;
   const shown = host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;

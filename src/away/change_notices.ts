@@ -3,7 +3,7 @@
  * inside the writable folders), one notification says what changed, with an Undo button per change
  * (ntfy shows at most three). Changes an approval made are told by the approval's own notice.
  */
-import type { ActionJournal, JournalEntry } from "./action_journal.ts";
+import { type ActionJournal, type JournalEntry, undoable } from "./action_journal.ts";
 import { changeLine } from "./notice_text.ts";
 import type { ApprovalNotifier } from "./approval_ports.ts";
 import type { Notification } from "../core/notifier.ts";
@@ -41,7 +41,7 @@ export class ChangeNotices {
     if (!notify || !enabled()) return;
     const changes = this.parts.journal.recent(200).filter((entry) =>
       entry.id > mark && entry.conversationId === conversationId &&
-      entry.approvalId === undefined && !entry.undoneAt
+      entry.approvalId === undefined && undoable(entry)
     ).reverse();
     if (!changes.length) return;
     await notify(this.notice(changes), `changes:${changes.map((entry) => entry.id).join(",")}`);

@@ -13,7 +13,7 @@
  * values, so they can travel in a notice. Pure.
  */
 import type { Destinations, Tool } from "../core/tool.ts";
-import { isGatedEffect, type ToolEffect } from "../core/tool_effect.ts";
+import { isGatedEffect, type ToolEffect } from "../core/tool.ts";
 import { type TrustedPlaces, type UnderivedPart, underivedParts } from "./argument_provenance.ts";
 import type { RunLabels } from "./run_labels.ts";
 

@@ -20,12 +20,12 @@ import {
   type ConfirmAction,
   type ConversationKind,
   type Destinations,
+  effectOf,
   refused,
   type ResultLabel,
   type Tool,
   type ToolResult,
 } from "../core/tool.ts";
-import { effectOf } from "../core/tool_effect.ts";
 import { RunLabels } from "./run_labels.ts";
 import { type TrustedPlaces, trustedPlaces, type UnderivedPart } from "./argument_provenance.ts";
 import { checkFlow } from "./flow_rule.ts";

@@ -12,6 +12,7 @@ import { digestsSection } from "./digests_schema.ts";
 import { moneySection } from "./money_schema.ts";
 import { backupSection, budgetSection } from "./backup_schema.ts";
 import { browserSection } from "./browser_schema.ts";
+import { channelsSection, notificationTargets } from "./channels_schema.ts";
 
 const clockTime = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, "expected HH:MM (24-hour)");
 const positiveInt = z.number().int().positive();
@@ -159,6 +160,7 @@ const notificationsSection = z.object({
     topic: z.string().default("").describe("The topic; empty: notifications are not configured."),
     token: z.string().default("").describe("Access token for protected topics."),
   }).prefault({}).describe("An ntfy topic."),
+  channels: notificationTargets,
 }).describe("Where `notify` and approval notices are sent.");
 
 /** `memory:` how much history and which notes reach the prompt. */
@@ -249,6 +251,9 @@ const toolsSection = z.object({
     ),
     journal_days: positiveInt.max(bounds.maxRetentionDays).default(30).describe(
       "Days the action journal keeps file changes (and copies of replaced files) for `radar undo`.",
+    ),
+    journal_max_mib: z.number().int().min(1).max(1_048_576).default(1024).describe(
+      "MiB the action journal may take, its saved originals included; past it the oldest originals are dropped first (those changes can then no longer be undone), then the oldest entries.",
     ),
   }).prefault({}).describe("The file tools."),
   comics: comicsToolSection.prefault({}),
@@ -514,6 +519,26 @@ export const configSchema = z.object({
   budget: budgetSection.prefault({}),
   browser: browserSection.prefault({}),
   library: librarySection.prefault({}),
+  channels: channelsSection.prefault({}),
+}).superRefine((config, context) => {
+  // A channel named for notices, or a mail account named by the email channel, must exist.
+  config.notifications.channels.forEach((target, index) => {
+    if (target !== "ntfy" && !config.channels[target]) {
+      context.addIssue({
+        code: "custom",
+        path: ["notifications", "channels", index],
+        message: `${target} is not configured (no channels.${target} section)`,
+      });
+    }
+  });
+  const account = config.channels.email?.account;
+  if (account && !config.email.accounts.some((entry) => entry.name === account)) {
+    context.addIssue({
+      code: "custom",
+      path: ["channels", "email", "account"],
+      message: `no email.accounts entry is named "${account}"`,
+    });
+  }
 });
 
 /** The validated configuration with every default applied. */

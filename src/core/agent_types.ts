@@ -8,8 +8,9 @@ import type { AuditSink, Clock, ConversationRuns, ConversationStore } from "./po
 import type { ConversationKind, ResultLabel, Tool, ToolContext } from "./tool.ts";
 import type { ToolExecution, ToolGate, ToolObserver, ToolRegistry } from "./tool_registry.ts";
 import type { ToolRanker } from "./tool_relevance.ts";
-import type { PromptVariableSource } from "./prompt_variables.ts";
+import type { PromptVariableSource } from "./system_prompt.ts";
 import type { Hooks } from "./hooks.ts";
+import type { LongInput, ReadingReport } from "./document_reading.ts";
 
 /** Loop settings from config. */
 export interface AgentSettings {
@@ -24,6 +25,7 @@ export interface AgentSettings {
 export type AgentEvent =
   | { type: "tools_offered"; tools: string[]; estimatedPromptTokens: number }
   | { type: "model_started"; iteration: number }
+  | { type: "reading"; part: number; parts: number }
   | { type: "model_finished"; iteration: number; response: ChatResponse }
   | { type: "tool_started"; name: string; argumentsText: string }
   | { type: "tool_finished"; execution: ToolExecution };
@@ -133,6 +135,11 @@ export interface AgentRequest {
   toolNames?: string[];
   /** The run's outbox (heartbeats and tasks), handed to tools in their context. */
   sideEffects?: ToolContext["sideEffects"];
+  /**
+   * Long input inside `userMessage` (piped stdin): when the message does not fit the model's
+   * context whole, this text is read in parts and the question sent with the notes.
+   */
+  longInput?: LongInput;
 }
 
 /** Why a run stopped. */
@@ -151,6 +158,8 @@ export interface AgentResult {
   warnings: string[];
   /** Set when a pre_agent_run hook blocked the message: nothing was sent or stored. */
   blocked?: true;
+  /** How much of the long input the answer rests on (set when it was read in parts or cut). */
+  reading?: ReadingReport;
 }
 
 /** What a run did, for the run log: the tools it called and the notifications it sent. */

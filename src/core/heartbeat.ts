@@ -1,5 +1,5 @@
 /** Heartbeat decisions and the heartbeat message: pure functions of time, config and events. */
-import { isQuietTime, type QuietHours } from "./quiet_hours.ts";
+import { isQuietTime, type QuietHours } from "./notifier.ts";
 import { formatLocalTime } from "./zoned_time.ts";
 import { untrustedNotice, wrapUntrusted } from "./untrusted_text.ts";
 

@@ -14,6 +14,7 @@ import type { ChatMessage, ToolCall } from "./messages.ts";
 import type { ToolContext } from "./tool.ts";
 import { outsideToolTexts, type ToolOffer } from "./tool_offer.ts";
 import { parseArgumentsText } from "./tool_registry.ts";
+import { fitToolResult } from "./context_fit.ts";
 
 /** What one run's tool calls share. */
 export interface ToolCallRun {
@@ -23,6 +24,8 @@ export interface ToolCallRun {
   offer: ToolOffer;
   /** The request's messages: the result is appended for the next model round. */
   messages: ChatMessage[];
+  /** Where the user's message is in `messages` (before it: system prompt and history). */
+  historyEnd: number;
   markerId: string;
   result: AgentResult;
   /** The run's guard: effects, the flow rule, grants, and who says yes (`AgentDependencies.guard`). */
@@ -76,7 +79,21 @@ export async function runToolCall(
     toolCallId: call.id,
     toolName: call.name,
   };
-  run.messages.push(asModelMessage(toolMessage, run.markerId));
+  // The model sees the result fitted to its context (cut with a line saying so); stored whole.
+  run.messages.push(
+    await fitToolResult(
+      deps.model,
+      run,
+      run.offer.tokens,
+      {
+        text: toolMessage.content,
+        toolName: call.name,
+        wrap: (content) => asModelMessage({ ...toolMessage, content }, run.markerId),
+      },
+      run.result.warnings,
+      run.context.signal,
+    ),
+  );
   deps.store.appendMessage(request.conversationId, { ...toolMessage, createdAt: deps.clock.now() });
 }
 

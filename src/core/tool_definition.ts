@@ -6,9 +6,9 @@ import type {
   ResultLabel,
   Tool,
   ToolContext,
+  ToolEffect,
   ToolOutput,
 } from "./tool.ts";
-import type { ToolEffect } from "./tool_effect.ts";
 import { describeIssues } from "./zod_issues.ts";
 
 /** Converts a zod schema to compact JSON Schema (no $schema, additionalProperties, lengths or bounds). */

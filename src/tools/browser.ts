@@ -16,7 +16,7 @@ import type { ChatModel } from "../core/chat_model.ts";
 import type { BrowserSession, HeldSubmission, PageControl, PageView } from "../core/browser.ts";
 import { failed, refused, timedOut, type Tool, type ToolContext } from "../core/tool.ts";
 import type { ToolOutput, ToolResult } from "../core/tool.ts";
-import type { ToolEffect } from "../core/tool_effect.ts";
+import type { ToolEffect } from "../core/tool.ts";
 import { compactJsonSchema, defineTool } from "../core/tool_definition.ts";
 import { textForModel } from "../core/untrusted_text.ts";
 import type { UrlCheck } from "../adapters/network/network_guard.ts";

@@ -11,7 +11,7 @@ import type { CalendarReader } from "../core/source_ports.ts";
 import { parseZonedTime, startOfZonedDay } from "../core/zoned_time.ts";
 import type { Clock } from "../core/ports.ts";
 import type { RadarConfig } from "../config/schema.ts";
-import { describeOccurrence } from "../core/calendar_text.ts";
+import { describeOccurrence } from "../sources/calendar/calendar_text.ts";
 import { calendarOrigins } from "./destinations.ts";
 
 /** What the calendar tool needs. */

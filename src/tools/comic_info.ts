@@ -8,18 +8,22 @@
  * original kept for undo. Writing outside the writable folders needs a yes, a grant or an approval.
  */
 import { z } from "zod";
-import { comicFormatOf } from "../core/comic_archive.ts";
+import {
+  comicFormatOf,
+  createMetadataLookup,
+  describeComic,
+  describePdf,
+  type MetadataLookup,
+  setComicInfo,
+  setPdfInfo,
+  type WriteDependencies,
+} from "../library/mod.ts";
 import { failed, refused, timedOut, type Tool, type ToolContext } from "../core/tool.ts";
 import { defineTool } from "../core/tool_definition.ts";
 import type { ToolDependencies } from "./dependencies.ts";
 import { openCheckedForRead } from "../adapters/os/checked_open.ts";
 import { type FileAccessDependencies, pathGuardFor } from "../adapters/os/file_access.ts";
-import { fileFailure } from "./read_file.ts";
-import { describeFsError } from "../adapters/os/file_changes.ts";
-import { createMetadataLookup, type MetadataLookup } from "./metadata_lookup.ts";
-import { describeComic } from "./comic_info_read.ts";
-import { describePdf } from "./pdf_info_read.ts";
-import { setComicInfo, setPdfInfo, type WriteDependencies } from "./comic_info_write.ts";
+import { describeFsError, fileFailure } from "../adapters/os/file_changes.ts";
 import { lookupOrigins } from "./destinations.ts";
 
 /** What comic_info needs. */

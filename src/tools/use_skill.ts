@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { failed, type Tool } from "../core/tool.ts";
 import { defineTool } from "../core/tool_definition.ts";
-import type { SkillLibrary } from "../core/skills_prompt.ts";
+import type { SkillLibrary } from "../core/system_prompt.ts";
 
 /** Creates the use_skill tool over the usable skills. */
 export function useSkillTool(deps: { skills: SkillLibrary }): Tool {

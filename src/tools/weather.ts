@@ -9,7 +9,11 @@ import { failed, type Tool, type ToolResult } from "../core/tool.ts";
 import { defineTool } from "../core/tool_definition.ts";
 import type { ToolDependencies } from "./dependencies.ts";
 import { weatherOrigins } from "./destinations.ts";
-import { type GuardedAnswer, guardedGet, WebRequestError } from "./web/guarded_get.ts";
+import {
+  type GuardedAnswer,
+  guardedGet,
+  WebRequestError,
+} from "../adapters/network/guarded_get.ts";
 import { denoResolver, type Resolver } from "../adapters/network/network_guard.ts";
 import {
   coordinatesIn,

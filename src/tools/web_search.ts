@@ -10,7 +10,7 @@ import { defineTool } from "../core/tool_definition.ts";
 import type { ToolDependencies } from "./dependencies.ts";
 import { searchOrigin } from "./destinations.ts";
 import { duckDuckGoBase, duckDuckGoResults, duckDuckGoUrl } from "./web/duckduckgo.ts";
-import { guardedGet, WebRequestError } from "./web/guarded_get.ts";
+import { guardedGet, WebRequestError } from "../adapters/network/guarded_get.ts";
 import { denoResolver, type Resolver } from "../adapters/network/network_guard.ts";
 import { createPinnedFetch, type PinnedFetch } from "../adapters/network/pinned_fetch.ts";
 import { defaultHtmlQueryTimeoutMs } from "../adapters/network/html_query.ts";

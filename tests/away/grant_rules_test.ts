@@ -91,7 +91,7 @@ Deno.test("a grant never covers protected places or Radar's own state", () => {
     assert.match(problems("~/**")[0], /^destination: ~ holds .*\.ssh .*name a folder inside it/);
     assert.match(problems("/**")[0], /holds/);
     assert.match(problems("~/.ssh/*")[0], /^destination: ~\/\.ssh.*protected by rule/);
-    assert.match(problems(`${home}/data/**`)[0], /Radar's own data/);
+    assert.match(problems(`${home}/data/**`)[0], /Radar's data folder/);
     assert.match(problems("~/.config/autostart/*.desktop")[0], /protected by rule/);
     assert.match(problems("Documents/**")[0], /starts with \/ or ~\//);
     assert.match(problems("~/Documents/../.ssh/*")[0], /no \. or \.\./);

@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import type { Radar } from "../../src/runtime/open_radar.ts";
-import { readPassword } from "../../src/sources/secret_source.ts";
+import { readPassword } from "../../src/adapters/os/account_secrets.ts";
 import { ollamaText, ollamaToolCall } from "../fakes/fake_llm_server.ts";
 import { mailMessage, startDovecot } from "../fakes/dovecot_server.ts";
 import { startHostile } from "../mcp/hostile_harness.ts";

@@ -3,7 +3,12 @@
  * Approve / Deny / Always allow…), standing grants (Revoke), and recent file changes (Undo). Every
  * argument and reason is model- or page-made text: JSX escapes it.
  */
-import type { ApprovalRecord, JournalEntry, StandingGrant } from "../../src/away/mod.ts";
+import {
+  type ApprovalRecord,
+  type JournalEntry,
+  notUndoableNote,
+  type StandingGrant,
+} from "../../src/away/mod.ts";
 import { formatTime, prettyArguments, truncate } from "./format.ts";
 import { TableHead } from "./table_head.tsx";
 
@@ -198,8 +203,8 @@ export function ChangeList(
           {display(entry.path)}
           {entry.approvalId === undefined
             ? null
-            : <span class="muted">(approval #{entry.approvalId})</span>} {entry.undoneAt
-            ? <span class="muted">undone: {entry.undoNote}</span>
+            : <span class="muted">(approval #{entry.approvalId})</span>} {notUndoableNote(entry)
+            ? <span class="muted">{notUndoableNote(entry)}</span>
             : (
               <form method="post" action={`/actions/${entry.id}/undo`} class="inline">
                 <button type="submit" class="secondary small">Undo</button>
