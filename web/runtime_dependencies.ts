@@ -55,6 +55,7 @@ export function webDependenciesFromRuntime(
     evalRuns: radar.evalRuns,
     digests: radar.digests,
     sourceHealth: () => radar.sourceHealth.records(extras.env ?? Deno.env.toObject()),
+    channels: () => radar.channels.status(),
     databaseProblem: extras.databaseProblem ?? (() => radar.database.problem()),
     personalities: radar.personalities,
     away: { ...radar.away, home: (extras.env ?? Deno.env.toObject()).HOME ?? "" },

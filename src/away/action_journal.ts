@@ -38,6 +38,18 @@ export interface JournalEntry extends NewJournalEntry {
   undoneAt?: string;
   /** What undo did, or why it could not. */
   undoNote?: string;
+  /**
+   * When its saved original was dropped to keep the journal within `tools.files.journal_max_mib`
+   * (the change can no longer be undone).
+   */
+  copyDroppedAt?: string;
+}
+
+/** A saved original: which change keeps it, under which name in the journal folder, its size. */
+export interface SavedCopy {
+  id: number;
+  backup: string;
+  bytes: number;
 }
 
 /** Port: the action journal. */
@@ -51,6 +63,28 @@ export interface ActionJournal {
   markUndone(id: number, at: Date, note: string): boolean;
   /** Deletes entries older than `before`; returns them (their backups are removed too). */
   prune(before: Date): JournalEntry[];
+  /** The saved originals still kept, oldest change first. */
+  savedCopies(): SavedCopy[];
+  /** Records that change `id`'s saved original was dropped (it names none any more). */
+  dropCopy(id: number, at: Date): void;
+  /** About how many bytes the journal's rows take. */
+  rowBytes(): number;
+  /** Deletes the oldest rows until the rest take at most `maxBytes`; returns them. */
+  trimRows(maxBytes: number): JournalEntry[];
+}
+
+/** Whether undo can still act on `entry` (not undone, its saved original not dropped). */
+export function undoable(entry: JournalEntry): boolean {
+  return !entry.undoneAt && !entry.copyDroppedAt;
+}
+
+/** Why a change cannot be undone any more, in a few words (undefined: it can). */
+export function notUndoableNote(entry: JournalEntry): string | undefined {
+  if (entry.undoneAt) return `undone: ${entry.undoNote}`;
+  if (entry.copyDroppedAt) {
+    return "not undoable: its saved original was dropped (tools.files.journal_max_mib)";
+  }
+  return undefined;
 }
 
 /** "move ~/a.pdf → ~/Filed/a.pdf" (or "write ~/x"): one change, paths as `display` shows them. */

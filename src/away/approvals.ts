@@ -5,7 +5,7 @@
  * not asked again —, records the result in the run's conversation and the audit trail, and tells
  * the user how it went (with an Undo button when it changed files). Approvals expire unanswered.
  */
-import type { ActionJournal } from "./action_journal.ts";
+import { type ActionJournal, undoable } from "./action_journal.ts";
 import type {
   ApprovalChannel,
   ApprovalNotifier,
@@ -25,6 +25,13 @@ import type { StandingGrants } from "./standing_grants.ts";
 import type { UndoResult } from "./file_undo.ts";
 import { firstLine } from "../core/first_line.ts";
 import { shownHash, unlikeShown } from "./approval_shown.ts";
+import {
+  askLines,
+  changeLine,
+  type NoticeFacts,
+  noticeReason,
+  outcomeLine as noticeOutcomeLine,
+} from "./notice_text.ts";
 
 /** What the approvals run on. */
 export interface ApprovalServiceParts {
@@ -182,8 +189,9 @@ export class ApprovalService implements ApprovalRequests {
   }
 
   /**
-   * "Always allow…": stores a grant from the approval (the suggested patterns, or `patterns`),
-   * then approves it if it still waits. A UsageError says what is wrong with the grant.
+   * "Always allow…": stores a grant from the approval (the suggested patterns, or `patterns`;
+   * private data only to the places this call would have sent it, never wider), then approves it
+   * if it still waits. A UsageError says what is wrong with the grant.
    */
   async alwaysAllow(
     id: number,
@@ -200,6 +208,7 @@ export class ApprovalService implements ApprovalRequests {
       arguments: patterns ?? this.suggest(record),
       note: note || `from approval #${id}`,
       approvalId: id,
+      privateDataTo: suggestedPrivateDataTo(record),
     });
     this.parts.store.linkGrant(id, grant.id);
     const outcome = record.state === "pending"
@@ -213,21 +222,24 @@ export class ApprovalService implements ApprovalRequests {
     return this.parts.grants.suggest(record.tool, parseArguments(record.arguments));
   }
 
-  /** What a capability secret may do now (a page shows it before the POST), without using it. */
+  /**
+   * What a capability secret may do now (a page shows it before the POST), without using it: the
+   * button's URL travels through the notification server, so the page says no more than the
+   * notice did — the tool and why, never the call's values (those are shown after login).
+   */
   peek(secret: string): { capability: Capability; summary: string } | undefined {
     const capability = this.parts.tokens.peek(secret, this.parts.clock.now());
     if (!capability) return undefined;
     if (capability.action === "undo") {
       const entry = this.parts.journal.get(capability.target);
-      return entry &&
-        { capability, summary: `Undo change #${entry.id}: ${entry.kind} ${entry.path}` };
+      return entry && { capability, summary: `Undo change #${entry.id}: ${changeLine(entry)}` };
     }
     const record = this.parts.store.get(capability.target);
     return record && {
       capability,
       summary: `${capability.action === "approve" ? "Approve" : "Deny"} #${record.id}: ${
-        describeApproval(record)
-      }`,
+        noticeFacts(record).tool
+      }: ${noticeReason(noticeFacts(record), named(record))}`,
     };
   }
 
@@ -236,6 +248,8 @@ export class ApprovalService implements ApprovalRequests {
    * button's page carried (absent: the notice's own button).
    */
   async redeem(secret: string, seen?: string): Promise<ButtonOutcome> {
+    // The answer goes back to whoever pressed (the button's URL came through the notification
+    // server): how it went, never the call's result or the paths it touched.
     const capability = this.parts.tokens.redeem(secret, this.parts.clock.now());
     if (!capability) {
       return { ok: false, why: "spent", text: "This button has expired or was used already." };
@@ -243,14 +257,22 @@ export class ApprovalService implements ApprovalRequests {
     if (capability.action === "undo") {
       const undone = await this.parts.undo(capability.target);
       return undone.ok
-        ? { ok: true, text: `Undone: ${undone.note}.` }
-        : { ok: false, why: "not_undone", text: `Not undone: ${undone.reason}.` };
+        ? { ok: true, text: `Undone: change #${capability.target} is back as it was.` }
+        : {
+          ok: false,
+          why: "not_undone",
+          text: `Not undone: change #${capability.target}; why is on the dashboard.`,
+        };
     }
     if (capability.action === "deny") {
       return { ok: true, text: this.deny(capability.target, "phone").text };
     }
     const outcome = await this.approve(capability.target, "phone", undefined, seen);
-    const text = outcomeLine(outcome);
+    const text = outcome.state === "done" || outcome.state === "failed"
+      ? `${outcome.state === "done" ? "Done" : "Failed"} (#${outcome.record.id}): ${
+        noticeOutcomeLine(outcome.state === "done")
+      }`
+      : outcome.text;
     if (outcome.state === "done") return { ok: true, text };
     const why = outcome.state === "failed" || outcome.state === "changed"
       ? outcome.state
@@ -297,37 +319,26 @@ export class ApprovalService implements ApprovalRequests {
         tokens.issue({ action, target: record.id, expiresAt: record.expiresAt }, clock.now()),
       ),
     });
+    const expires = formatDateTime(new Date(record.expiresAt), this.parts.settings().timeZone, {
+      zone: true,
+    });
     return {
       title: `Radar asks: ${record.tool} (#${record.id})`,
-      message: this.parts.mask(
-        [
-          describeApproval(record),
-          ...(record.hasScreenshot ? ["(A screenshot is on the approval's page.)"] : []),
-          `Why: ${record.reasons.join("; ")}`,
-          `From a ${record.kind} run` +
-          (record.untrustedSources.length
-            ? ` that read ${record.untrustedSources.join(", ")}`
-            : ""),
-          `Expires ${
-            formatDateTime(new Date(record.expiresAt), this.parts.settings().timeZone, {
-              zone: true,
-            })
-          }.`,
-        ].join("\n"),
-      ),
+      message: this.parts.mask(askLines(noticeFacts(record), named(record), expires).join("\n")),
       priority: "default",
       click: `${this.#base()}/approvals/${record.id}`,
       buttons: [button("Approve", "approve"), button("Deny", "deny")],
+      approval: record.id,
     };
   }
 
   /** How an approved action went, with an Undo button when it changed files. */
   #outcomeNotice(record: ApprovalRecord): Notification {
     const done = record.state === "done";
-    const changes = this.parts.journal.forApproval(record.id).filter((entry) => !entry.undoneAt);
+    const changes = this.parts.journal.forApproval(record.id).filter(undoable);
     return {
       title: `${done ? "Done" : "Failed"}: ${record.tool} (#${record.id})`,
-      message: this.parts.mask((record.result ?? "").slice(0, 1000) || record.state),
+      message: noticeOutcomeLine(done),
       priority: done ? "default" : "high",
       click: `${this.#base()}/approvals/${record.id}`,
       buttons: changes.slice(0, 1).map((entry) => ({ label: "Undo", url: this.undoUrl(entry.id) })),
@@ -465,4 +476,31 @@ export function approvalId(text: string): number {
     throw new UsageError(`An approval id is a number like 7, not "${text}"`);
   }
   return Number(text.trim().replace("#", ""));
+}
+
+/** What a notice may know of an approval (no values). */
+function noticeFacts(record: ApprovalRecord): NoticeFacts {
+  return {
+    tool: record.tool,
+    kind: record.kind,
+    destinations: record.destinations ?? [],
+    underived: record.tainted.length,
+    untrustedSources: record.untrustedSources,
+    privateSources: record.privateSources ?? [],
+  };
+}
+
+/** Whether a notice may show a place: only one the user's own words named. */
+function named(record: ApprovalRecord): (origin: string) => boolean {
+  const shown = new Set(record.namedDestinations ?? []);
+  return (origin) => shown.has(origin);
+}
+
+/**
+ * The places "Always allow…" lets private data go to: exactly those this call would have sent it
+ * to, and only when that is why it asked (never "anywhere": no grant covers that).
+ */
+export function suggestedPrivateDataTo(record: Pick<ApprovalRecord, "destinations">): string[] {
+  const destinations = record.destinations ?? [];
+  return destinations === "anywhere" ? [] : [...destinations];
 }

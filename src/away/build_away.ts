@@ -6,17 +6,18 @@
  */
 import { hostname } from "node:os";
 import type { RadarConfig } from "../config/schema.ts";
-import { displayPath, expandHome, homeDirectory } from "../config/paths.ts";
+import { expandHome, homeDirectory } from "../config/paths.ts";
 import type { RunGuards } from "../core/agent_types.ts";
 import { type Notifier, notifyOnce } from "../core/notifier.ts";
-import type { TaskFirings } from "../core/receipts.ts";
+import type { TaskFirings } from "./receipts.ts";
 import { runSideEffects } from "../core/run_side_effects.ts";
 import type { Secrets } from "../core/secrets.ts";
 import type { ToolGate, ToolObserver, ToolRegistry } from "../core/tool_registry.ts";
 import type { Outbox, TickJob } from "../core/work_ports.ts";
 import type { FileAccessDependencies } from "../adapters/os/file_access.ts";
 import type { ActionJournal } from "./action_journal.ts";
-import type { ApprovalNotifier, AwayStores } from "./approval_ports.ts";
+import { journalMaxBytes } from "./journal_bound.ts";
+import type { ApprovalNotifier, ApprovalRequests, AwayStores } from "./approval_ports.ts";
 import { ApprovalService, type ApprovalServiceParts } from "./approvals.ts";
 import { ApprovalUpkeep } from "./approval_upkeep.ts";
 import { ChangeNotices } from "./change_notices.ts";
@@ -38,9 +39,10 @@ export interface Away {
   undo(id?: number): Promise<UndoResult>;
   /**
    * The guard of each agent run (`AgentDependencies.guard`); with `approvals: false` a call that
-   * needs a yes is refused instead of becoming a pending approval (`radar eval`).
+   * needs a yes is refused instead of becoming a pending approval (`radar eval`); with other
+   * `approvals` the pending approval is asked through them (a chat channel asks in its chat too).
    */
-  guard(options?: { approvals: false }): RunGuards;
+  guard(options?: { approvals: false | ApprovalRequests }): RunGuards;
 }
 
 /** What `buildAway` builds: the facade's part, and what the composition root wires in. */
@@ -72,6 +74,8 @@ export interface AwayInput
   process: { pid: number; isAlive: (pid: number) => boolean };
   /** Task firings: pruned with the decided approvals. */
   firings: Pick<TaskFirings, "prune">;
+  /** The URL monitors: the pages the user watches are trusted text (absent: none). */
+  monitors?: { list(): ReadonlyArray<{ url: string; enabled: boolean }> };
 }
 
 /** Builds acting while away over its stores. */
@@ -82,7 +86,8 @@ export function buildAway(input: AwayInput): AwayParts {
   const undo = (id?: number) => undoChange(undoDeps, id);
   const grants = new StandingGrants({
     store: stores.grants,
-    configured: () => config.grants,
+    configured: () =>
+      config.grants.map((grant) => ({ ...grant, privateDataTo: grant.private_data_to })),
     paths: grantPathPolicy(input.files),
     clock,
     tool: (name) => registry.get(name),
@@ -140,13 +145,18 @@ export function buildAway(input: AwayInput): AwayParts {
     journal,
     notify,
     undoUrl: (id) => approvals.undoUrl(id),
-    display: (path) => displayPath(path, homeDirectory(input.files.env)),
     mask,
     enabled: () => config.approvals.notify,
+    link: () => `${dashboardBaseUrl(config)}/approvals`,
   });
   const guardParts = {
     grants: grants.check,
-    trustedContext: () => trustedConfigText(config, input.files.env),
+    trustedContext: () => [
+      ...trustedConfigText(config, input.files.env),
+      ...(input.monitors?.list() ?? []).filter((monitor) => monitor.enabled)
+        .map((monitor) => monitor.url),
+    ],
+    home: () => homeDirectory(input.files.env),
   };
   return {
     away: {
@@ -154,20 +164,26 @@ export function buildAway(input: AwayInput): AwayParts {
       grants,
       journal,
       undo,
-      guard: (options) => runGuards(options ? guardParts : { ...guardParts, approvals }),
+      guard: (options) =>
+        runGuards(
+          options?.approvals === false
+            ? guardParts
+            : { ...guardParts, approvals: options?.approvals ?? approvals },
+        ),
     },
     changeNotices,
     upkeep: new ApprovalUpkeep({
       approvals,
       firings: input.firings,
-      pruneJournal: () => pruneJournal(undoDeps, config.tools.files.journal_days),
+      pruneJournal: () =>
+        pruneJournal(undoDeps, config.tools.files.journal_days, journalMaxBytes(config)),
       logger,
     }),
   };
 }
 
 /** Where the phone reaches the dashboard: `web.public_url`, else http://HOST:PORT. */
-function dashboardBaseUrl(config: RadarConfig): string {
+export function dashboardBaseUrl(config: RadarConfig): string {
   if (config.web.public_url) return config.web.public_url.replace(/\/+$/, "");
   const host = ["0.0.0.0", "::", "[::]"].includes(config.web.host) ? hostname() : config.web.host;
   const shown = host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
@@ -175,8 +191,10 @@ function dashboardBaseUrl(config: RadarConfig): string {
 }
 
 /**
- * Text the user wrote into the config that names places (watched folders, writable folders):
- * a path under them is the user's choice, not text from outside.
+ * Text the user wrote into the config that names places: watched folders, writable folders, the
+ * library's layouts (up to their first template field), the money folder, the names of mail
+ * accounts and calendars. A path under them is the user's choice, not text from outside. The home
+ * folder itself is not one: everything is under it.
  */
 function trustedConfigText(
   config: RadarConfig,
@@ -186,10 +204,10 @@ function trustedConfigText(
     ...config.watchers.flatMap((watcher) => [watcher.path, watcher.pattern]),
     ...config.tools.files.writable_roots,
     ...config.tools.exec.writable_roots,
+    ...[config.library.comics, config.library.documents].filter(Boolean),
+    ...(config.money.folder ? [config.money.folder] : []),
+    ...config.email.accounts.map((account) => account.name),
+    ...config.calendar.calendars.map((calendar) => calendar.name),
   ];
-  return [
-    homeDirectory(env),
-    ...places,
-    ...places.map((place) => expandHome(place, env)),
-  ];
+  return [...places, ...places.map((place) => expandHome(place, env))];
 }

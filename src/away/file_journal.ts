@@ -1,12 +1,14 @@
 /**
  * Journaling of the file tools' changes: the state before (a copy of replaced content in
  * `<data>/journal/`, owner-only, when it is not too large) and after, and which run made them.
+ * A change that kept an original brings the journal back within `tools.files.journal_max_mib`.
  */
 import { join } from "node:path";
 import type { ActionJournal, NewJournalEntry } from "./action_journal.ts";
 import type { Clock } from "../core/ports.ts";
 import type { ToolContext } from "../core/tool.ts";
 import { type FileState, fileState } from "../adapters/os/file_changes.ts";
+import { boundJournal, journalMaxBytes } from "./journal_bound.ts";
 
 /** Replaced files larger than this are journaled without a copy (that change cannot be undone). */
 export const maxBackupBytes = 32 * 1024 * 1024;
@@ -16,6 +18,8 @@ export interface FileJournalDependencies {
   journal?: ActionJournal;
   dataDir: string;
   clock: Clock;
+  /** `tools.files.journal_max_mib`, read at each change (absent: bounded by the hourly prune). */
+  config?: { tools: { files: { journal_max_mib: number } } };
 }
 
 /** The folder of saved copies: `<data>/journal` (inside Radar's data, which no tool may touch). */
@@ -45,11 +49,20 @@ export async function recordChange(
   entry: Omit<NewJournalEntry, "after" | "conversationId" | "runKind" | "approvalId">,
 ): Promise<number | undefined> {
   if (!deps.journal) return undefined;
-  return deps.journal.record({
+  const id = deps.journal.record({
     ...entry,
     after: await fileState(entry.path),
     conversationId: context.conversationId,
     runKind: context.kind,
     approvalId: context.approvalId,
   }, deps.clock.now());
+  if (entry.backup && deps.config) {
+    await boundJournal({
+      journal: deps.journal,
+      folder: journalFolder(deps.dataDir),
+      clock: deps.clock,
+      maxBytes: journalMaxBytes(deps.config),
+    });
+  }
+  return id;
 }

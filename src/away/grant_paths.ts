@@ -34,6 +34,8 @@ export function grantPathPolicy(deps: FileAccessDependencies): GrantPathPolicy {
         configDir: places.configDir,
         cacheDir: places.cacheDir,
         configFile: places.configFile,
+        backupFolder: places.backupFolder,
+        browserProfile: places.browserProfile,
       }),
       ...deps.config.tools.files.blocked_paths.map((path) => ({
         path,

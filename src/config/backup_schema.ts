@@ -15,17 +15,17 @@ export const backupSection = z.object({
 }).describe("Archives `radar serve` writes on its own (`radar backup` writes one any time).");
 
 /**
- * `budget:` tokens that unattended work (heartbeats, tasks, conversation summaries, digests) may
- * spend per local day (radar.timezone). Past a limit, scheduled work pauses until the next day with
+ * `budget:` tokens that unattended work (heartbeats, tasks, conversation summaries, digests, money
+ * categorisation) and every vision call may spend per local day (radar.timezone). Past a limit, scheduled work pauses until the next day with
  * one notification; 0 means no limit.
  */
 export const budgetSection = z.object({
   daily_tokens: z.number().int().min(0).max(1_000_000_000).default(0).describe(
-    "Heartbeats, tasks, summaries and digests together, per day; 0: no limit.",
+    "Every model call but the turns of a run you started, together, per day: heartbeats, tasks, summaries, digests, money categorisation, vision; 0: no limit.",
   ),
   task_daily_tokens: z.number().int().min(0).max(1_000_000_000).default(0).describe(
     "Each task on its own, per day; 0: no limit.",
   ),
 }).describe(
-  "Tokens unattended work (heartbeats, tasks, conversation summaries, digests) may spend per local day (`radar.timezone`). Past a limit, scheduled work pauses until the next day with one notification.",
+  "Tokens unattended work (heartbeats, tasks, conversation summaries, digests, money categorisation) and every vision call may spend per local day (`radar.timezone`). Past a limit, scheduled work pauses until the next day with one notification.",
 );

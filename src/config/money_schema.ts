@@ -4,7 +4,6 @@
  */
 import { z } from "zod";
 import { maxEveryMinutes, minEveryMinutes } from "../core/bounds.ts";
-import { isCurrencyCode } from "../core/money_amounts.ts";
 
 const categoryName = z.string().regex(
   /^[a-z0-9][a-z0-9 _-]{0,39}$/,
@@ -12,7 +11,7 @@ const categoryName = z.string().regex(
 );
 
 const currency = z.string().refine(
-  (code) => code === "" || isCurrencyCode(code),
+  (code) => code === "" || /^[A-Z]{3}$/.test(code),
   "expected an ISO 4217 code such as EUR",
 );
 

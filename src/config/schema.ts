@@ -1,6 +1,7 @@
 /** The radar.yaml schema: every key has a default, so Radar runs with no file at all. */
 import { comicsToolSection, librarySection } from "./library_schema.ts";
 import { z } from "zod";
+import { normalizeOrigin } from "../core/origins.ts";
 import * as bounds from "../core/bounds.ts";
 import { isKnownTimeZone } from "../core/zoned_time.ts";
 import { calendarSection, emailSection } from "./sources_schema.ts";
@@ -11,6 +12,7 @@ import { digestsSection } from "./digests_schema.ts";
 import { moneySection } from "./money_schema.ts";
 import { backupSection, budgetSection } from "./backup_schema.ts";
 import { browserSection } from "./browser_schema.ts";
+import { channelsSection, notificationTargets } from "./channels_schema.ts";
 
 const clockTime = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, "expected HH:MM (24-hour)");
 const positiveInt = z.number().int().positive();
@@ -158,6 +160,7 @@ const notificationsSection = z.object({
     topic: z.string().default("").describe("The topic; empty: notifications are not configured."),
     token: z.string().default("").describe("Access token for protected topics."),
   }).prefault({}).describe("An ntfy topic."),
+  channels: notificationTargets,
 }).describe("Where `notify` and approval notices are sent.");
 
 /** `memory:` how much history and which notes reach the prompt. */
@@ -248,6 +251,9 @@ const toolsSection = z.object({
     ),
     journal_days: positiveInt.max(bounds.maxRetentionDays).default(30).describe(
       "Days the action journal keeps file changes (and copies of replaced files) for `radar undo`.",
+    ),
+    journal_max_mib: z.number().int().min(1).max(1_048_576).default(1024).describe(
+      "MiB the action journal may take, its saved originals included; past it the oldest originals are dropped first (those changes can then no longer be undone), then the oldest entries.",
     ),
   }).prefault({}).describe("The file tools."),
   comics: comicsToolSection.prefault({}),
@@ -340,6 +346,9 @@ const pluginsSection = z.object({
   ),
   max_result_chars: positiveInt.max(bounds.maxConfigChars).default(16000).describe(
     "A plugin result is cut to this many characters.",
+  ),
+  public_results: z.array(z.string().min(1).max(100)).max(100).default([]).describe(
+    "Plugins whose tool results are public data (the web's), not yours. Default: private.",
   ),
 }).describe("The plugin host and model-created tools.");
 
@@ -458,6 +467,14 @@ const grantRule = z.object({
     'A glob pattern per argument, e.g. `{ source: "~/Downloads/*.pdf", destination: "~/Documents/Filed/**" }`.',
   ),
   note: z.string().max(300).default("").describe("Why the grant exists."),
+  private_data_to: z.array(
+    z.string().refine((text) => normalizeOrigin(text) !== undefined, {
+      message: "expected an origin: scheme, host and port, e.g. https://mycalendar.example",
+    }),
+  ).max(20).default([]).describe(
+    "Origins (scheme, host, port; or mcp:NAME, plugin:NAME) a run that read your private data " +
+      "may send it to with this grant. Empty: the grant never lets private data leave.",
+  ),
 });
 
 /** `approvals:` what a run without a person does with an action that needs a yes. */
@@ -502,6 +519,26 @@ export const configSchema = z.object({
   budget: budgetSection.prefault({}),
   browser: browserSection.prefault({}),
   library: librarySection.prefault({}),
+  channels: channelsSection.prefault({}),
+}).superRefine((config, context) => {
+  // A channel named for notices, or a mail account named by the email channel, must exist.
+  config.notifications.channels.forEach((target, index) => {
+    if (target !== "ntfy" && !config.channels[target]) {
+      context.addIssue({
+        code: "custom",
+        path: ["notifications", "channels", index],
+        message: `${target} is not configured (no channels.${target} section)`,
+      });
+    }
+  });
+  const account = config.channels.email?.account;
+  if (account && !config.email.accounts.some((entry) => entry.name === account)) {
+    context.addIssue({
+      code: "custom",
+      path: ["channels", "email", "account"],
+      message: `no email.accounts entry is named "${account}"`,
+    });
+  }
 });
 
 /** The validated configuration with every default applied. */

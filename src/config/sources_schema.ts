@@ -7,7 +7,7 @@ const positiveInt = z.number().int().positive();
  * An OS keychain item holding the password: macOS Keychain (`security`) or the Linux Secret
  * Service (`secret-tool`). Asked when needed, never stored in the database.
  */
-const keychainItem = z.object({
+export const keychainItem = z.object({
   service: z.string().min(1).max(200).describe("The keychain item's service."),
   account: z.string().min(1).max(200).describe("The keychain item's account."),
 }).strict();

@@ -12,12 +12,13 @@ import type { ChatModel } from "../core/chat_model.ts";
 import type { AuditTrail, Clock, ConversationArchive, FactArchive, Logger } from "../core/ports.ts";
 import { ToolRegistry } from "../core/tool_registry.ts";
 import { Secrets } from "../core/secrets.ts";
-import { maskedPromptVariables } from "../core/masked_ports.ts";
+import { maskedPromptVariables } from "./masked_ports.ts";
 import { configSecretValues } from "../config/secrets.ts";
 import { calendarReaderFor, mailReaderFor } from "../sources/source_readers.ts";
 import { githubReaderFor } from "../sources/github/github_access.ts";
-import { documentParsers } from "./document_parsers.ts";
+import { buildLibrary } from "../library/mod.ts";
 import { SqlitePluginRecords } from "../adapters/sqlite/plugin_records.ts";
+import { configuredFolders } from "../config/paths.ts";
 import { createPluginSystem, type PluginSystem } from "../plugins/plugin_system.ts";
 import { agentBuilder, type AgentOptions, systemPrompts } from "./agent_dependencies.ts";
 import { embeddingParts } from "./embedding_parts.ts";
@@ -30,44 +31,43 @@ import { skillLibrary } from "../skills/skill_files.ts";
 import type { SkillRoot } from "../skills/skill_roots.ts";
 import { LiveSkillRoots } from "../skills/live_skill_roots.ts";
 import { applyLiveConfig } from "./live_config.ts";
-import type { SkillLibrary } from "../core/skills_prompt.ts";
+import type { SkillLibrary } from "../core/system_prompt.ts";
 import { onceEach, openCoreAdapters, runtimeLogging } from "./core_adapters.ts";
-import type { RadarOptions } from "./radar_options.ts";
-
-import {
-  type ProcessIdentity,
-  processIdentity,
-  type ScheduledWork,
-  scheduledWork,
-} from "./scheduled_work.ts";
+import { type ProcessIdentity, processIdentity, type RadarOptions } from "./radar_options.ts";
+import { type ScheduledWork, scheduledWork, unattendedBudget } from "./scheduled_work.ts";
 import { denoResolver } from "../adapters/network/network_guard.ts";
 import { integrityLine, quickCheck } from "../adapters/sqlite/maintenance.ts";
 import { stopWriting } from "../adapters/sqlite/database.ts";
 import { type DamageRecord, knownDamage, recordDamage } from "../adapters/sqlite/damage_marker.ts";
 import { onDamage, readOnlyReason } from "../adapters/sqlite/storage_failure.ts";
 import type { Notifier } from "../core/notifier.ts";
-import { damagedDatabaseLine, DatabaseDamagedError } from "../core/database_damage.ts";
+import { damagedDatabaseLine, DatabaseDamagedError } from "../core/errors.ts";
 import { SqliteConversationRuns } from "../adapters/sqlite/conversation_runs.ts";
 import { transaction } from "../adapters/sqlite/write.ts";
 import { sourceHealthReport } from "../sources/source_health.ts";
 import { digestArchive } from "../sources/digests/digest_setup.ts";
 import type { DigestArchive, SourceHealthReport } from "../core/source_ports.ts";
-import { registerTools } from "./tool_parts.ts";
+import type { ToolDependencies } from "../tools/dependencies.ts";
+import { builtinTools } from "../tools/index.ts";
+import { findToolsTool } from "../tools/find_tools.ts";
+import { registerMcpTools } from "../mcp/register_mcp_tools.ts";
 import { SqliteMcpApprovals } from "../adapters/sqlite/mcp_approvals.ts";
 import type { McpApprovals } from "../mcp/approval.ts";
 import type { EvalHistory } from "../core/eval_records.ts";
 import { SqliteEvalStore } from "../adapters/sqlite/eval_store.ts";
 import { mcpServerViews } from "../mcp/mcp_views.ts";
 import type { McpServerSummary } from "../core/plugin_state.ts";
-import type { PersonalityCatalog } from "../core/personality.ts";
+import type { PersonalityCatalog } from "../personalities/personality.ts";
 import { estimateTokens } from "../core/tokens.ts";
 import type { FilePersonalityCatalog } from "../personalities/personality_catalog.ts";
 import { personalityParts } from "./personality_parts.ts";
 import { browserParts } from "./browser_parts.ts";
 import type { BrowserAvailability } from "../core/browser.ts";
 import { type Away, buildAway } from "../away/mod.ts";
-import { sqliteAwayStores } from "../adapters/sqlite/away_stores.ts";
-import { NotificationRetries } from "../application/notification_retries.ts";
+import { sqliteAwayStores } from "../adapters/sqlite/stores.ts";
+import { buildMoney } from "../money/mod.ts";
+import { sqliteMoneyStores } from "../adapters/sqlite/stores.ts";
+import { type ChannelParts, channelParts } from "./channel_parts.ts";
 
 /** The database's health: `radar status`, and the daemon's guard against a damaged file. */
 export interface DatabaseHealth {
@@ -136,8 +136,10 @@ export interface Radar extends ScheduledWork {
   /** This process as runs and locks record it. */
   process: ProcessIdentity;
   database: DatabaseHealth;
-  /** Push notifications (ntfy), for what is sent outside a run (a damaged database). */
+  /** Notices (ntfy and the chat channels of `notifications.channels`), for what is sent outside a run. */
   notifier: Notifier;
+  /** The chat channels (Telegram, Matrix, email): status, pairing, stores; run by `radar serve`. */
+  channels: ChannelParts;
   /** Stored `radar eval` runs (the dashboard's Eval page). */
   evalRuns: EvalHistory;
   /** Runs `work` in one database transaction (bulk imports and benches). */
@@ -182,6 +184,9 @@ export function openRadar(options: RadarOptions): Radar {
   const core = openCoreAdapters(loaded, options, { clock, logger, secrets });
   const { db, conversations, facts, toolCalls, sourceStores, model, fetch: fetcher } = core;
   toolCalls.prune();
+  // Every notice goes through ntfy and the chat channels `notifications.channels` names.
+  const channels = channelParts({ config, db, ntfy: core.notifier, clock });
+  const notifier = channels.notifier;
   const digests = digestArchive({ config, stores: sourceStores, model, clock, secrets });
   const embeddings = embeddingParts(config, db, {
     facts,
@@ -211,6 +216,10 @@ export function openRadar(options: RadarOptions): Radar {
       config: config.plugins,
       env: options.env,
       clock,
+      ownPlaces: {
+        configFile: loaded.path,
+        ...configuredFolders(config, options.env, options.cwd ?? Deno.cwd()),
+      },
       logger,
       registry,
       audit: toolCalls,
@@ -231,10 +240,30 @@ export function openRadar(options: RadarOptions): Radar {
     observers,
     elapsed: process.elapsed,
     secrets,
-    notifier: core.notifier,
+    notifier,
     outbox: core.outbox,
+    monitors: core.monitors,
     process,
     firings: core.taskFirings,
+  });
+  const budget = unattendedBudget({
+    config,
+    db,
+    clock,
+    logger,
+    notifier,
+    outbox: core.outbox,
+    process,
+  });
+  const money = buildMoney({
+    config,
+    stores: sqliteMoneyStores(db, sourceStores),
+    queue: core.queue,
+    model: budget.counted("money", core.fastModel ?? model),
+    budget,
+    clock,
+    logger,
+    env: options.env,
   });
   const prompts = systemPrompts({
     config,
@@ -274,33 +303,34 @@ export function openRadar(options: RadarOptions): Radar {
       elapsed: process.elapsed,
       guard: away.guard(),
       runs: conversationRuns,
+      promptReads: () =>
+        skills.library?.available().some((skill) => skill.installed)
+          ? [{ source: "skills you installed", label: "public" }]
+          : [],
     },
     prompts,
     personalities,
   );
   const work = scheduledWork({
+    ...core,
     env: options.env,
-    notifier: core.notifier,
+    notifier,
     config,
-    db,
-    sourceStores,
-    conversations,
     clock,
     logger,
     agent,
     process,
-    fetch: fetcher,
     resolve: options.resolve ?? denoResolver,
     configPath: loaded.path,
     dataDir,
-    model,
     personalityKnown: (name) => personalities.known(name),
-    fastModel: core.fastModel,
     embedNew: embeddings.embedNew,
     secrets,
-    outbox: core.outbox,
-    taskFirings: core.taskFirings,
+    money,
+    budget,
     changeNotices,
+    upkeep,
+    approvals: away.approvals,
   });
   const browser = browserParts({
     config,
@@ -309,8 +339,9 @@ export function openRadar(options: RadarOptions): Radar {
     resolve: options.resolve ?? denoResolver,
     clock,
   });
-  const mcpApprovals = new SqliteMcpApprovals(db);
-  const mcp = registerTools(registry, {
+  // The tools in their offering order: built-in, the approved MCP servers', `find_tools`; the
+  // plugins' follow when the plugin system starts.
+  const tools: ToolDependencies = {
     config,
     configPath: loaded.path,
     dataDir,
@@ -318,42 +349,37 @@ export function openRadar(options: RadarOptions): Radar {
     clock,
     logger,
     fetch: fetcher,
-    notifier: core.notifier,
+    notifier,
     sideEffectLog: work.sideEffects,
     env: options.env,
     secrets,
     cwd: options.cwd,
     tasks: work.tasks,
     monitors: work.monitors,
-    ...documentParsers(config, options.env),
-    visionModel: core.visionModel,
+    ...buildLibrary(config, options.env),
+    visionModel: core.visionModel && budget.counted("vision", core.visionModel),
     memory: embeddings.memory,
     mail: mailReaderFor(config, options.env, secrets),
     calendar: calendarReaderFor(config, options.env, fetcher, secrets),
     github: githubReaderFor(config, options.env),
-    money: work.money.inUse() ? work.money : undefined,
+    money: money.ledger.inUse() ? money.ledger : undefined,
     hooks,
     skills: skills.library,
     browser: browser.sessions && { sessions: browser.sessions, check: browser.check },
     journal: away.journal,
-  }, { approvals: mcpApprovals, logger });
+  };
+  for (const tool of builtinTools(tools)) registry.register(tool);
+  const mcpApprovals = new SqliteMcpApprovals(db);
+  const mcp = registerMcpTools(registry, tools, mcpApprovals, logger);
+  registry.register(findToolsTool(() => registry.list()));
   if (plugins) {
     plugins.start();
     registerPluginHooks(hooks, plugins.hooks);
   }
-  const retries = new NotificationRetries({
-    outbox: work.outbox,
-    notifier: core.notifier,
-    clock,
-    logger,
-    pid: process.pid,
-    renotice: (key) => away.approvals.renotice(key),
-  });
   let closed = false;
   const mcpServers = () => mcpServerViews(config, mcpApprovals);
   return {
     ...work,
-    tickJobs: () => [...work.tickJobs(), upkeep, retries],
     away,
     loaded,
     config,
@@ -386,10 +412,17 @@ export function openRadar(options: RadarOptions): Radar {
       approvals: mcpApprovals,
       servers: mcpServers,
     },
-    sourceHealth: sourceHealthReport({ config, stores: sourceStores, mcpServers, secrets }),
+    sourceHealth: sourceHealthReport({
+      config,
+      stores: sourceStores,
+      mcpServers,
+      secrets,
+      more: money.health,
+    }),
     process,
     database: databaseHealth(db, dataDir, core.databasePath, config),
-    notifier: core.notifier,
+    notifier,
+    channels,
     evalRuns: new SqliteEvalStore(db),
     batch: (run) => transaction(db, run),
     personalities: personalities.catalog,

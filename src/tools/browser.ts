@@ -16,8 +16,7 @@ import type { ChatModel } from "../core/chat_model.ts";
 import type { BrowserSession } from "../core/browser.ts";
 import { originOf, submissionBounds } from "../core/browser_submission.ts";
 import { failed, refused, timedOut, type Tool, type ToolContext } from "../core/tool.ts";
-import type { Destinations, ToolOutput, ToolResult } from "../core/tool.ts";
-import type { ToolEffect } from "../core/tool_effect.ts";
+import type { Destinations, ToolEffect, ToolOutput, ToolResult } from "../core/tool.ts";
 import { compactJsonSchema, defineTool } from "../core/tool_definition.ts";
 import { textForModel } from "../core/untrusted_text.ts";
 import type { UrlCheck } from "../adapters/network/network_guard.ts";
@@ -25,6 +24,7 @@ import type { BrowserSessions, LiveSession } from "./browser_sessions.ts";
 import { notesText, pageText } from "./browser_text.ts";
 import { type BrowserCall, click, sendApproved } from "./browser_submit.ts";
 import { firstLine } from "../core/first_line.ts";
+import { originsOrAnywhere } from "./destinations.ts";
 
 /** What the browser tool needs. */
 export interface BrowserToolDependencies {
@@ -36,6 +36,11 @@ export interface BrowserToolDependencies {
   /** `llm.models.vision`, for `look` (absent: look says how to configure one). */
   visionModel?: ChatModel;
   visionModelName?: string;
+  /**
+   * Pages are the user's own when a kept profile logs in (`browser.profile`): what the browser
+   * reads is private then, else the web's (public).
+   */
+  privatePages?: boolean;
 }
 
 /** What the model is offered (compact: the model pays for it on every request that has it). */
@@ -109,7 +114,9 @@ export function browserTool(deps: BrowserToolDependencies): Tool {
     input,
     effect: browserEffect,
     destinations: (args, call) => browserDestinations(deps.sessions, args, call?.conversationId),
+    results: deps.privatePages ? "private" : "public",
     grantArguments: ["action", "url", "target"],
+    ownNames: /^[fbl][1-9]\d{0,3}$/,
     run: (args, context) => runBrowser(deps, args, context),
   });
   return { ...tool, parameters: compactJsonSchema(offered) };

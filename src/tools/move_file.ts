@@ -21,7 +21,7 @@ import {
   transferWithoutOverwrite,
 } from "../adapters/os/file_changes.ts";
 import { type FileJournalDependencies, recordChange } from "../away/mod.ts";
-import { askOutsideWritableRoots } from "./writable_roots.ts";
+import { askOutsideWritableRoots } from "../adapters/os/writable_roots.ts";
 
 /** Creates the move_file tool. */
 export function moveFileTool(

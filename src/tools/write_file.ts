@@ -15,10 +15,14 @@ import {
   pathGuardFor,
 } from "../adapters/os/file_access.ts";
 import { isInside, type PathCheck, type PathGuard } from "../adapters/os/path_guard.ts";
-import { askOutsideWritableRoots } from "./writable_roots.ts";
-import { createFolders, fileState, writeAtomically } from "../adapters/os/file_changes.ts";
+import { askOutsideWritableRoots } from "../adapters/os/writable_roots.ts";
+import {
+  createFolders,
+  fileFailure,
+  fileState,
+  writeAtomically,
+} from "../adapters/os/file_changes.ts";
 import { type FileJournalDependencies, recordChange, saveBeforeReplace } from "../away/mod.ts";
-import { fileFailure } from "./read_file.ts";
 
 /** Creates the write_file tool. */
 export function writeFileTool(

@@ -160,7 +160,7 @@ Deno.test(
 
 Deno.test(
   needing(["chromium"], {
-    name: "from the phone: the notice shows the submission, not the PIN; Approve submits it",
+    name: "from the phone: the notice names the tool and why, no field; Approve submits it",
   }, async () => {
     const site = library("127.0.0.1");
     await withAwayHome({ yaml: browserSection }, async (home) => {
@@ -169,10 +169,10 @@ Deno.test(
       assert.deepEqual(more, []);
       assert.equal(notice.title, "Radar asks: browser (#1)");
       const message = String(notice.message);
-      assert.match(message, /^Submit on http:\/\/127\.0\.0\.1:\d+\/renew \(clicking "Renew all"\)/);
-      assert.match(message, /Card number: 2231 8841/);
-      assert.match(message, /\(A screenshot is on the approval's page\.\)/);
-      assert.doesNotMatch(message, /4411/, "the PIN never goes to ntfy");
+      // The submission, its fields and screenshot are on the approval's page, after login.
+      assert.match(message, /^browser: browser asks before it does this\.\n/);
+      assert.match(message, /The whole call is on the approval's page/);
+      assert.doesNotMatch(message, /2231|8841|4411/, "no field goes to ntfy");
       assert.equal(notice.click, `${home.base}/approvals/1`);
       const [approve] = (notice.actions as Array<Record<string, unknown>>).map((action) =>
         String(action.url)
@@ -180,7 +180,10 @@ Deno.test(
       assert.deepEqual(posts(site.seen), []);
       const pressed = await fetch(approve, { method: "POST" });
       assert.equal(pressed.status, 200);
-      assert.match(await pressed.text(), /Renewed 3 books/);
+      assert.equal(
+        await pressed.text(),
+        "Done (#1): It ran as you approved; the result is on the approval's page.",
+      );
       assert.equal(posts(site.seen).length, 1);
       assert.equal(home.radar.away.approvals.show(1).state, "done");
       assert.deepEqual(await browserProcessesAfter(15_000), []);

@@ -205,7 +205,7 @@ Deno.test("journal retention drops old entries and their saved copies", async ()
     const backup = join(journalFolder(home.dataDir), journal.get(2)!.backup!);
     assert.equal(existsSync(backup), true);
     clock.advance(31 * 86_400_000);
-    assert.equal(await pruneJournal({ ...deps, journal }, 30), 2);
+    assert.equal(await pruneJournal({ ...deps, journal }, 30, 1024 ** 3), 2);
     assert.equal(existsSync(backup), false);
     assert.deepEqual(journal.recent(5), []);
   } finally {

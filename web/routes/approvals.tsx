@@ -2,13 +2,16 @@
  * `/approvals`: what waits for a yes (Approve, Deny, Always allow…), the standing grants (Revoke)
  * and recent file changes (Undo). `/act/SECRET`: the phone's buttons. The secret is the whole
  * credential there — single-use, single-action, expiring — so that path needs no login and no
- * Origin (ntfy's app sends none); GET only shows what the button does, POST does it once.
+ * Origin (ntfy's app sends none); GET only shows what the button does, POST does it once. A
+ * wrong secret is answered 410 and never throttled: 32 random bytes cannot be guessed, and a
+ * throttle would let forged presses lock out the real button.
  */
 import { Hono } from "hono";
 import type { Context } from "hono";
 import type { RouteContext } from "../app.tsx";
-import { signedIn, throttled } from "../middleware/auth.ts";
+import { signedIn } from "../middleware/auth.ts";
 import { outcomeLine } from "../../src/away/mod.ts";
+import { displayPath } from "../../src/config/paths.ts";
 import { field, parseId, redirectAfterPost, renderPage } from "../render.tsx";
 import { Notice, Unavailable } from "../views/layout.tsx";
 import {
@@ -26,11 +29,8 @@ const unavailable = (
 /** Approval, grant, undo and button routes. */
 export function approvalsRoutes(context: RouteContext): Hono {
   const app = new Hono();
-  const { deps, throttle } = context;
-  const display = (path: string) => {
-    const home = deps.away?.home ?? "";
-    return home && path.startsWith(`${home}/`) ? `~/${path.slice(home.length + 1)}` : path;
-  };
+  const { deps } = context;
+  const display = (path: string) => displayPath(path, deps.away?.home ?? "");
 
   app.get("/approvals", async (c) => {
     const away = deps.away;
@@ -198,11 +198,9 @@ export function approvalsRoutes(context: RouteContext): Hono {
 
   /** A button's page: what it does, and a form that does it (GET never acts). */
   app.get("/act/:secret", (c) => {
-    if (throttle.blocked()) return throttled(c);
     const seen = deps.away?.approvals.peek(c.req.param("secret"));
     const outside = { loggedIn: false, timesNote: context.timesNote };
     if (!seen) {
-      throttle.fail();
       return renderPage(
         c,
         outside,
@@ -228,10 +226,8 @@ export function approvalsRoutes(context: RouteContext): Hono {
 
   /** A button's POST (the ntfy app, or the form above): its one action, once. */
   app.post("/act/:secret", async (c) => {
-    if (throttle.blocked()) return throttled(c);
     if (!deps.away) return c.text("Approvals are not available here.", 503);
     const result = await deps.away.approvals.redeem(c.req.param("secret"), await shownOnPage(c));
-    if (!result.ok && result.why === "spent") throttle.fail();
     const status = result.ok ? 200 : result.why === "spent" ? 410 : 409;
     if ((c.req.header("accept") ?? "").includes("text/html")) {
       return renderPage(

@@ -3,8 +3,13 @@
  * Approve / Deny / Always allow…), standing grants (Revoke), and recent file changes (Undo). Every
  * argument and reason is model- or page-made text: JSX escapes it.
  */
-import type { ApprovalRecord, JournalEntry, StandingGrant } from "../../src/away/mod.ts";
-import { formatTime, truncate } from "./format.ts";
+import {
+  type ApprovalRecord,
+  type JournalEntry,
+  notUndoableNote,
+  type StandingGrant,
+} from "../../src/away/mod.ts";
+import { formatTime, prettyArguments, truncate } from "./format.ts";
 import { ApprovalCall } from "./approval_call.tsx";
 import { TableHead } from "./table_head.tsx";
 
@@ -51,6 +56,18 @@ export function ApprovalCard(
         </dd>
         <dt>had read</dt>
         <dd>{record.untrustedSources.join(", ") || "nothing from outside"}</dd>
+        {sendsPrivateData(record)
+          ? (
+            <>
+              <dt>private data to</dt>
+              <dd>
+                {record.destinations === "anywhere" ? "anywhere" : record.destinations.join(", ")}
+                {" "}
+                (read from {(record.privateSources ?? []).join(", ")})
+              </dd>
+            </>
+          )
+          : null}
         <dt>{pending ? "expires" : "decided"}</dt>
         <dd>
           {formatTime(pending ? record.expiresAt : record.decidedAt, props.timeZone, {
@@ -169,6 +186,15 @@ export function AlwaysAllowForm(
           <input name={`arg.${name}`} value={pattern} maxlength={1000} />
         </label>
       ))}
+      {record.destinations !== "anywhere" && record.destinations?.length
+        ? (
+          <p>
+            It may also send private data a run read to exactly{" "}
+            <code>{record.destinations.join(", ")}</code>, as this call would have, and nowhere
+            else.
+          </p>
+        )
+        : null}
       <label>
         Note
         <input name="note" value={`from approval #${record.id}`} maxlength={300} />
@@ -247,8 +273,8 @@ export function ChangeList(
           {display(entry.path)}
           {entry.approvalId === undefined
             ? null
-            : <span class="muted">(approval #{entry.approvalId})</span>} {entry.undoneAt
-            ? <span class="muted">undone: {entry.undoNote}</span>
+            : <span class="muted">(approval #{entry.approvalId})</span>} {notUndoableNote(entry)
+            ? <span class="muted">{notUndoableNote(entry)}</span>
             : (
               <form method="post" action={`/actions/${entry.id}/undo`} class="inline">
                 <button type="submit" class="secondary small">Undo</button>
@@ -277,4 +303,10 @@ export function WaitingCard(props: { pending: ApprovalRecord[]; timeZone: string
         : null}
     </section>
   );
+}
+
+/** True when the approval asks because the call would send private data somewhere. */
+function sendsPrivateData(record: ApprovalRecord): boolean {
+  const destinations = record.destinations ?? [];
+  return destinations === "anywhere" || destinations.length > 0;
 }

@@ -7,6 +7,7 @@
 import { createHash } from "node:crypto";
 import { basename, dirname, join } from "node:path";
 import { PathChangedError } from "./checked_open.ts";
+import { failed, refused, type ToolResult } from "../../core/tool.ts";
 
 /** A file's state as the action journal records it. */
 export interface FileState {
@@ -222,4 +223,15 @@ export function describeFsError(error: unknown): string {
   if (error instanceof Deno.errors.NotADirectory) return "a parent is not a folder.";
   const message = error instanceof Error ? error.message : String(error);
   return `${message.split("\n")[0]}.`;
+}
+
+/**
+ * A file-system failure as the result, "Cannot <action> <shown>: …": refused when the path
+ * changed after its check (a link swapped in), otherwise failed with `describeFsError`'s line.
+ */
+export function fileFailure(action: string, shown: string, error: unknown): ToolResult {
+  if (error instanceof PathChangedError) {
+    return refused(`Cannot ${action} ${shown}: ${error.message}.`);
+  }
+  return failed(`Cannot ${action} ${shown}: ${describeFsError(error)}`);
 }

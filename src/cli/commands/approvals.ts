@@ -11,10 +11,13 @@ import {
   describeApproval,
   describeGrant,
   outcomeLine,
+  parseArguments,
+  suggestedPrivateDataTo,
 } from "../../away/mod.ts";
 import { RadarError, UsageError } from "../../core/errors.ts";
 import { jsonOptionHelp, printJson, printListing } from "../json_output.ts";
 import { formatDateTime } from "../../core/zoned_time.ts";
+import { namedAddresses } from "../../core/origins.ts";
 import type { CliContext } from "../context.ts";
 
 /** One approval in one line. */
@@ -63,7 +66,14 @@ export function registerApprovals(program: Command, context: CliContext): void {
       const radar = await context.radar();
       const record = radar.away.approvals.show(approvalId(id));
       const suggested = radar.away.approvals.suggest(record);
-      if (options.json) return printJson(context, { ...record, suggestedGrant: suggested });
+      const privateDataTo = suggestedPrivateDataTo(record);
+      if (options.json) {
+        return printJson(context, {
+          ...record,
+          suggestedGrant: { arguments: suggested, privateDataTo },
+        });
+      }
+      const destinations = record.destinations ?? [];
       const lines = [
         approvalLine(record, radar.config.radar.timezone || undefined),
         `tool:       ${record.tool}`,
@@ -82,9 +92,23 @@ export function registerApprovals(program: Command, context: CliContext): void {
           record.conversationId === undefined ? "" : ` (conversation #${record.conversationId})`
         }`,
         `had read:   ${record.untrustedSources.join(", ") || "nothing from outside"}`,
+        ...(record.privateSources?.length
+          ? [`private:    ${record.privateSources.join(", ")}`]
+          : []),
+        ...(destinations === "anywhere" || destinations.length
+          ? [
+            `sends to:   ${
+              destinations === "anywhere" ? anywhere(record) : destinations.join(", ")
+            }`,
+          ]
+          : []),
         ...(record.result ? [`result:     ${record.result}`] : []),
-        ...(record.state === "pending" && Object.keys(suggested).length
-          ? [`always:     ${describeGrant({ tool: record.tool, arguments: suggested })}`]
+        ...(record.state === "pending" && (Object.keys(suggested).length || privateDataTo.length)
+          ? [
+            `always:     ${
+              describeGrant({ tool: record.tool, arguments: suggested, privateDataTo })
+            }`,
+          ]
           : []),
       ];
       context.io.stdout(`${lines.join("\n")}\n`);
@@ -126,4 +150,11 @@ export function registerApprovals(program: Command, context: CliContext): void {
       context.io.stdout(`${outcome.text}\n`);
     },
   );
+}
+
+/** "anywhere", with the addresses a command names when it names some (for people only). */
+function anywhere(record: ApprovalRecord): string {
+  const command = parseArguments(record.arguments).command;
+  const named = typeof command === "string" ? namedAddresses(command) : [];
+  return named.length ? `anywhere (the command names ${named.join(", ")})` : "anywhere";
 }

@@ -6,6 +6,7 @@ import { registerChat } from "./chat.ts";
 import { registerHistory } from "./history.ts";
 import { registerMemory } from "./memory.ts";
 import { registerStatus } from "./status.ts";
+import { registerDoctor } from "./doctor.ts";
 import { registerConfig } from "./config.ts";
 import { registerTools } from "./tools.ts";
 import { registerLog } from "./log.ts";
@@ -35,6 +36,7 @@ import { registerGrants } from "./grants.ts";
 import { registerUndo } from "./undo.ts";
 import { registerNotifications } from "./notifications.ts";
 import { registerLibrary } from "./library.ts";
+import { registerChannel } from "./channel.ts";
 
 /** Adds one command (and its subcommands) to the program. */
 export type CommandRegistrar = (program: Command, context: CliContext) => void;
@@ -46,6 +48,7 @@ export const commandRegistrars: CommandRegistrar[] = [
   registerHistory,
   registerMemory,
   registerStatus,
+  registerDoctor,
   registerConfig,
   registerTools,
   registerLog,
@@ -58,6 +61,7 @@ export const commandRegistrars: CommandRegistrar[] = [
   registerHeartbeat,
   registerTask,
   registerApprovals,
+  registerChannel,
   registerGrants,
   registerUndo,
   registerNotifications,

@@ -7,7 +7,7 @@
 import type { Radar } from "../../runtime/open_radar.ts";
 import type { CliContext } from "../context.ts";
 import type { PathGuard } from "../../adapters/os/path_guard.ts";
-import type { FilingStep } from "../../tools/library_scan.ts";
+import type { FilingStep } from "../../library/mod.ts";
 import { type ToolContext, type ToolResult, toResult } from "../../core/tool.ts";
 import { whyNoPerson } from "../control_commands.ts";
 import { terminalConfirm } from "../terminal_io.ts";

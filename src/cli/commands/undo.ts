@@ -4,7 +4,7 @@
  * never overwrites a file that took its old place.
  */
 import type { Command } from "commander";
-import { describeChange, type JournalEntry } from "../../away/mod.ts";
+import { describeChange, type JournalEntry, notUndoableNote } from "../../away/mod.ts";
 import { displayPath } from "../../config/paths.ts";
 import { RadarError } from "../../core/errors.ts";
 import { formatDateTime } from "../../core/zoned_time.ts";
@@ -19,7 +19,8 @@ function journalLine(
   timeZone?: string,
 ): string {
   const what = describeChange(entry, display);
-  const state = entry.undoneAt ? `  [undone: ${entry.undoNote}]` : "";
+  const note = notUndoableNote(entry);
+  const state = note ? `  [${note}]` : "";
   const by = entry.approvalId === undefined ? entry.runKind ?? "" : `approval #${entry.approvalId}`;
   return `#${entry.id}  ${formatDateTime(new Date(entry.at), timeZone)}  ${what}  (${by})${state}`;
 }
