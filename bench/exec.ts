@@ -8,7 +8,7 @@ import { ManualClock } from "../src/adapters/clock.ts";
 import { defaultConfig } from "../src/config/schema.ts";
 import { silentLogger } from "../src/core/ports.ts";
 import type { FactStore } from "../src/core/ports.ts";
-import type { PdfReader } from "../src/core/pdf_reader.ts";
+import type { PdfReader } from "../src/library/pdf_reader.ts";
 import { execTool } from "../src/tools/exec.ts";
 import { runProcess } from "../src/adapters/os/run_process.ts";
 import { execSandbox } from "../src/adapters/os/sandbox_spec.ts";

@@ -8,10 +8,12 @@ import { webLoadSuite } from "./web_load.ts";
 import { toolOfferingSuite } from "./tool_offering.ts";
 import { soakSuite } from "./soak.ts";
 import { daemonMemorySuite } from "./daemon_memory.ts";
-import { taintSuite } from "./taint.ts";
+import { autonomySuite } from "./autonomy.ts";
+import { flowRuleSuite } from "./flow_rule.ts";
 import { watcherSuite } from "./watcher.ts";
 import { htmlQuerySuite } from "./html_query.ts";
 import { leanSuite } from "./lean.ts";
+import { knowYourModelSuite } from "./know_your_model.ts";
 
 /** One suite: prints its own numbers and returns them for the summary. */
 export interface BenchSuite {
@@ -40,9 +42,11 @@ export const suites: BenchSuite[] = [
   execSuite,
   webLoadSuite,
   toolOfferingSuite,
-  taintSuite,
+  flowRuleSuite,
+  autonomySuite,
   htmlQuerySuite,
   leanSuite,
+  knowYourModelSuite,
   daemonMemorySuite,
   soakSuite,
 ];

@@ -5,6 +5,7 @@
  * found here (`--include`); tests/project/startup_graph_test.ts checks the list.
  */
 import { dirname, join, relative } from "node:path";
+import { commandNames } from "../src/cli/commands/index.ts";
 
 const runTimeImport = /import\(\s*new URL\(\s*"([^"]+)",\s*import\.meta\.url\s*\)\.href/g;
 
@@ -31,5 +32,7 @@ export function runTimeImports(root: string): string[] {
       found.add(relative(root, join(dirname(file), match[1])));
     }
   }
+  // Each command's file, loaded by name (src/cli/commands/index.ts).
+  for (const name of commandNames) found.add(`src/cli/commands/${name}.ts`);
   return [...found].sort();
 }

@@ -28,6 +28,11 @@ export const systemParts = {
     debian: "dovecot-imapd",
     programs: ["dovecot"],
   },
+  postfix: {
+    usedBy: "the email channel tests (a real SMTP server on loopback, delivering to Dovecot)",
+    debian: "postfix",
+    programs: ["postfix", "/usr/lib/postfix/sbin/master"],
+  },
   radicale: {
     usedBy: "the calendar tests (a real CalDAV server on loopback)",
     debian: "radicale",

@@ -3,6 +3,7 @@
  * opens the database or reads files itself: the composition root hands these in. The daemon,
  * plugin and log views are optional; pages say "not running" / "not available" when absent.
  */
+import type { ChannelStatus } from "../src/core/channel_stores.ts";
 import type { AgentDependencies } from "../src/core/agent_types.ts";
 import type { ChatModel } from "../src/core/chat_model.ts";
 import type { LoadedConfig } from "../src/config/loader.ts";
@@ -16,18 +17,16 @@ import type {
 import type { ToolOutcome } from "../src/core/tool.ts";
 import type { McpServerSummary, PluginApi } from "../src/core/plugin_state.ts";
 import type { HookedMemory } from "../src/core/hooked_memory.ts";
-import type { WidgetSource } from "../src/core/widget.ts";
+import type { WidgetSource } from "../src/plugins/widget.ts";
 import type { PendingEvent } from "../src/core/heartbeat.ts";
 import type { MonitorRecord, RunRecord, TaskRecord } from "../src/core/schedule_ports.ts";
 import type { BudgetReport } from "../src/core/budget.ts";
 import type { EvalHistory } from "../src/core/eval_records.ts";
-import type { PersonalityCatalog } from "../src/core/personality.ts";
+import type { PersonalityCatalog } from "../src/personalities/personality.ts";
 import type { DigestArchive, SourceHealthRecord } from "../src/core/source_ports.ts";
-import type { ApprovalService } from "../src/application/approvals.ts";
-import type { StandingGrants } from "../src/application/standing_grants.ts";
-import type { FileActions } from "../src/runtime/approval_parts.ts";
-import type { MoneyBook } from "../src/core/money_book.ts";
-import type { WatcherReport } from "../src/core/watched_folders.ts";
+import type { Away } from "../src/away/mod.ts";
+import type { MoneyBook } from "../src/money/mod.ts";
+import type { WatcherReport } from "../src/sources/watched_folders.ts";
 
 /** A value or a promise of it: views may be backed by sync SQLite or by async work. */
 export type Maybe<T> = T | Promise<T>;
@@ -135,6 +134,8 @@ export interface WebDependencies {
   digests?: DigestsView;
   /** Health of the event sources, the records `radar status` prints (secrets masked). */
   sourceHealth?: () => Maybe<SourceHealthRecord[]>;
+  /** The chat channels' state (Telegram, Matrix, email), as `radar status` prints it. */
+  channels?: () => ChannelStatus[];
   /** Personalities (/personalities): list, edit, create, activate, delete. */
   personalities?: PersonalityCatalog;
   /** Heartbeat events a hook set aside (the home page's card and its "Put back" button). */
@@ -149,22 +150,8 @@ export interface WebDependencies {
   databaseProblem?: () => Maybe<string | undefined>;
 }
 
-/** What /approvals and the phone's buttons work on. */
-export interface AwayView {
-  approvals: Pick<
-    ApprovalService,
-    | "list"
-    | "show"
-    | "approve"
-    | "deny"
-    | "alwaysAllow"
-    | "suggest"
-    | "peek"
-    | "redeem"
-    | "screenshot"
-  >;
-  grants: Pick<StandingGrants, "list" | "revoke">;
-  actions: FileActions;
+/** What /approvals and the phone's buttons work on: acting while away's face, and the home. */
+export interface AwayView extends Pick<Away, "approvals" | "grants" | "journal" | "undo"> {
   /** The home folder (paths are shown with ~). */
   home: string;
 }

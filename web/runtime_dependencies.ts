@@ -55,14 +55,10 @@ export function webDependenciesFromRuntime(
     evalRuns: radar.evalRuns,
     digests: radar.digests,
     sourceHealth: () => radar.sourceHealth.records(extras.env ?? Deno.env.toObject()),
+    channels: () => radar.channels.status(),
     databaseProblem: extras.databaseProblem ?? (() => radar.database.problem()),
     personalities: radar.personalities,
-    away: {
-      approvals: radar.approvals,
-      grants: radar.grants,
-      actions: radar.actions,
-      home: (extras.env ?? Deno.env.toObject()).HOME ?? "",
-    },
+    away: { ...radar.away, home: (extras.env ?? Deno.env.toObject()).HOME ?? "" },
     publicUrl: radar.config.web.public_url || undefined,
     money: radar.money,
     setAside: {

@@ -6,7 +6,7 @@
  */
 import type { Clock, Logger } from "../core/ports.ts";
 import type { Notification, NotificationPriority, Notifier } from "../core/notifier.ts";
-import { retryDelaysMinutes } from "../core/receipts.ts";
+import { retryDelaysMinutes } from "../away/mod.ts";
 import type { Outbox, OutboxEntry, TickJob } from "../core/work_ports.ts";
 
 /** What the retries need. */
@@ -69,7 +69,7 @@ export class NotificationRetries implements TickJob {
       priority: entry.priority,
     });
     if (taken) return; // another process retried it first
-    const delivery = await notifier.send(notification, signal);
+    const delivery = await notifier.send({ ...notification, key: entry.key }, signal);
     if (delivery.sent) outbox.markSent(entry.key, clock.now(), { status: delivery.status });
     else {outbox.markFailed(entry.key, clock.now(), {
         status: delivery.status,

@@ -15,10 +15,10 @@ import { dueAction } from "../core/schedule.ts";
 import type { TaskRecord } from "../core/schedule_ports.ts";
 import { nextRunAfter } from "./task_schedule.ts";
 import { daemonToolNames, proactiveTools } from "./offered_tools.ts";
-import { runSideEffects, taskScope } from "./run_side_effects.ts";
+import { runSideEffects, taskScope } from "../core/run_side_effects.ts";
 import { taskUserMessage } from "./task_message.ts";
-import { isValidDate, laterBy } from "../core/safe_time.ts";
-import type { TaskFirings } from "../core/receipts.ts";
+import { isValidDate, laterBy } from "../core/zoned_time.ts";
+import type { TaskFirings } from "../away/mod.ts";
 import type { UnattendedBudget } from "./unattended_budget.ts";
 
 /** What the task runner needs. */

@@ -1,14 +1,18 @@
 /**
  * The budget of unattended work (`budget:`): before a scheduled heartbeat or task run, a
- * conversation summary or a digest, whether today's tokens (from the run log and the recorded
- * background model calls) leave room for it; past a limit the run waits for the next
- * local day and ONE notification says so (per limit and day: kept in memory and, through the
- * notifier's outbox key, across restarts). Runs a person starts are never paused.
+ * conversation summary, a digest or money categorisation, whether today's tokens (from the run
+ * log and the recorded background model calls) leave room for it; past a limit the run waits for
+ * the next local day and ONE notification says so (per limit and day: kept in memory and, through
+ * the notifier's outbox key, across restarts). Runs a person starts are never paused. Every model
+ * call that is not a run's own turn counts: `counted` wraps the models of money categorisation
+ * and vision (scanned pages, comic covers, the browser's look) so each call is recorded.
  */
 import type { RadarConfig } from "../config/schema.ts";
 import type { Clock, Logger } from "../core/ports.ts";
 import type { RunLog } from "../core/work_ports.ts";
 import type { Usage } from "../core/messages.ts";
+import type { ChatModel, ChatRequest, ChatResponse } from "../core/chat_model.ts";
+import { estimateJsonTokens, estimateTokens } from "../core/tokens.ts";
 import {
   type BackgroundKind,
   type BudgetLimits,
@@ -90,6 +94,29 @@ export class UnattendedBudget {
     }
   }
 
+  /**
+   * `model` with what each call spent recorded as `kind` (the server's usage, or Radar's own
+   * estimate when it reports none), so no model call escapes the budget.
+   */
+  counted(kind: BackgroundKind, model: ChatModel): ChatModel {
+    return {
+      provider: model.provider,
+      model: model.model,
+      status: (signal) => model.status(signal),
+      chat: async (request, signal) => {
+        const startedAt = this.deps.clock.now();
+        const response = await model.chat(request, signal);
+        this.spent(
+          kind,
+          response.usage ?? estimatedUsage(request, response),
+          startedAt,
+          model.model,
+        );
+        return response;
+      },
+    };
+  }
+
   /** Resolves when the pause notifications started so far were sent (or failed). */
   sent(): Promise<void> {
     return this.#sending;
@@ -123,4 +150,17 @@ export class UnattendedBudget {
   #timeZone(): string | undefined {
     return this.deps.config.radar.timezone || undefined;
   }
+}
+
+/** What an image costs a vision model, at most about (LLaVA 576, Qwen-VL up to ~1,300 a page). */
+const imageTokens = 1_500;
+
+/** Radar's estimate of a call's usage when the server reports none (it over-counts on purpose). */
+function estimatedUsage(request: ChatRequest, response: ChatResponse): Usage {
+  const images = request.messages.reduce((sum, message) => sum + (message.images?.length ?? 0), 0);
+  const text = request.messages.map((message) => message.content).join("\n");
+  return {
+    promptTokens: estimateTokens(text) + estimateJsonTokens(request.tools) + images * imageTokens,
+    completionTokens: estimateTokens(response.content) + estimateJsonTokens(response.toolCalls),
+  };
 }

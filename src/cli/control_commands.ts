@@ -6,7 +6,7 @@
  */
 import type { Command } from "commander";
 import { UsageError } from "../core/errors.ts";
-import { underExecVariable } from "../core/exec_marker.ts";
+import { underExecVariable } from "../adapters/os/child_environment.ts";
 import type { CliIo } from "./context.ts";
 
 /** A control command: its path below `radar`, and optionally which option values make it one. */
@@ -32,6 +32,7 @@ export const controlCommands: ControlCommand[] = [
   { path: "task approve" },
   { path: "approvals approve" },
   { path: "approvals deny" },
+  { path: "channel pair" }, // the account that sends the code becomes an owner
   { path: "grants add" },
   { path: "grants revoke" },
   { path: "mcp add" },

@@ -6,7 +6,7 @@ import type { CliContext, CliIo, GlobalOptions } from "./context.ts";
 import { commandRegistrars } from "./commands/index.ts";
 import { refuseUnattendedControl } from "./control_commands.ts";
 import { radarVersion } from "../version.ts";
-import { DatabaseDamagedError } from "../core/database_damage.ts";
+import { DatabaseDamagedError } from "../core/errors.ts";
 import { recordDamage } from "../adapters/sqlite/damage_marker.ts";
 import { storageFailure } from "../adapters/sqlite/storage_failure.ts";
 import { textForTerminal } from "../core/terminal_text.ts";

@@ -16,6 +16,7 @@ export class Progress {
   onEvent = (event: AgentEvent): void => {
     if (!this.io.stderrIsTerminal) return;
     if (event.type === "model_started") this.#start("thinking");
+    else if (event.type === "reading") this.#start(`reading part ${event.part}/${event.parts}`);
     else if (event.type === "model_finished") this.#stop();
     else if (event.type === "tool_started") {
       this.io.clearStderrLine();

@@ -1,6 +1,6 @@
 /** Runs one user turn through the agent loop with progress and verbose output. */
 import { runAgent } from "../core/agent_loop.ts";
-import type { AgentEvent, AgentResult } from "../core/agent_types.ts";
+import type { AgentEvent, AgentRequest, AgentResult } from "../core/agent_types.ts";
 import type { ConversationKind } from "../core/tool.ts";
 import type { CliContext } from "./context.ts";
 import { Progress } from "./progress.ts";
@@ -15,6 +15,8 @@ export interface TurnOptions {
   signal?: AbortSignal;
   /** The personality of this turn (`-P`); default: the active one. */
   personality?: string;
+  /** Piped input inside `message`, read in parts when it does not fit the model's context. */
+  longInput?: AgentRequest["longInput"];
 }
 
 /** Runs a turn; with --verbose, prints offered tools, tokens and each tool call to stderr. */

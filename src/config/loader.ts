@@ -5,7 +5,7 @@ import { findConfigFile, type LookupOptions } from "./config_file.ts";
 import { environmentOverrides, setConfigValue } from "./environment.ts";
 import { dataDirectory, type Environment } from "./paths.ts";
 import { configSchema, type RadarConfig } from "./schema.ts";
-import { unknownKeys } from "./unknown_keys.ts";
+import { describeUnknownKeys, findUnknownKeys, type UnknownKey } from "./unknown_keys.ts";
 import { describeIssue } from "../core/zod_issues.ts";
 import { secretKeyPattern } from "./mask_secrets.ts";
 import { firstLine } from "../core/first_line.ts";
@@ -18,6 +18,8 @@ export interface LoadedConfig {
   dataDir: string;
   /** Non-fatal remarks (unknown keys, alias use). */
   warnings: string[];
+  /** The unknown keys the warning names, each with its nearest known key (`radar doctor`). */
+  unknownKeys?: UnknownKey[];
 }
 
 /** Inputs of the loader: the lookup's, injectable for tests. */
@@ -39,9 +41,9 @@ export function validateConfig(
 ): LoadedConfig {
   const warnings = options.warnings ?? [];
   const where = options.path ?? "(defaults)";
-  const unknown = unknownKeys(configSchema, raw);
+  const unknown = findUnknownKeys(configSchema, raw);
   if (unknown.length) {
-    warnings.push(`Unknown config keys in ${where} (typos?): ${unknown.join(", ")}`);
+    warnings.push(`Unknown config keys in ${where} (typos?): ${describeUnknownKeys(unknown)}`);
   }
   const withEnv = applyEnvironment(structuredClone(raw), options.env);
   const parsed = configSchema.safeParse(withEnv);
@@ -62,6 +64,7 @@ export function validateConfig(
     path: options.path,
     dataDir: dataDirectory(options.env, config.radar.data_dir, options.cwd),
     warnings,
+    ...(unknown.length ? { unknownKeys: unknown } : {}),
   };
 }
 

@@ -1,5 +1,6 @@
 /** Where Radar looks for its config file and keeps its data. */
 import { isAbsolute, join, resolve } from "node:path";
+import type { RadarPlaces } from "../core/protected_paths.ts";
 
 /** Environment access, injectable for tests. */
 export type Environment = Record<string, string | undefined>;
@@ -13,6 +14,14 @@ export function homeDirectory(env: Environment): string {
 export function expandHome(path: string, env: Environment): string {
   if (path === "~") return homeDirectory(env);
   if (path.startsWith("~/")) return join(homeDirectory(env), path.slice(2));
+  return path;
+}
+
+/** Shows a path with the home folder as `~`. */
+export function displayPath(path: string, home: string): string {
+  if (home && home !== "/" && (path === home || path.startsWith(`${home}/`))) {
+    return `~${path.slice(home.length)}`;
+  }
   return path;
 }
 
@@ -31,4 +40,22 @@ export function dataDirectory(env: Environment, configured: string, cwd: string)
   }
   const xdg = env.XDG_DATA_HOME || join(homeDirectory(env), ".local", "share");
   return join(xdg, "radar");
+}
+
+/**
+ * Radar's folders the config may put anywhere: `backup.folder` (its archives hold the database),
+ * and a kept browser profile given as a path (`browser.profile`; a name is a folder in the data
+ * folder, as `profileFolder` in src/runtime/browser_parts.ts says).
+ */
+export function configuredFolders(
+  config: { backup: { folder: string }; browser: { profile: string } },
+  env: Environment,
+  cwd: string,
+): Pick<RadarPlaces, "backupFolder" | "browserProfile"> {
+  const backup = config.backup.folder ? resolve(cwd, expandHome(config.backup.folder, env)) : "";
+  const profile = config.browser.profile ? expandHome(config.browser.profile, env) : "";
+  return {
+    ...(backup ? { backupFolder: backup } : {}),
+    ...(isAbsolute(profile) ? { browserProfile: profile } : {}),
+  };
 }

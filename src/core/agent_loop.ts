@@ -9,11 +9,12 @@ import { addUsage, type ChatMessage } from "./messages.ts";
 import { estimateJsonTokens } from "./tokens.ts";
 import type { Tool, ToolContext } from "./tool.ts";
 import { toolTokenCost } from "./tool_registry.ts";
-import type { AgentDependencies, AgentRequest, AgentResult } from "./agent_types.ts";
+import type { AgentDependencies, AgentRequest, AgentResult, RunGuard } from "./agent_types.ts";
 import { blockedByHooks, markerIdOf, prepareMessages, readHistory } from "./agent_messages.ts";
-import { ToolOffer } from "./tool_offer.ts";
+import { outsideToolTexts, ToolOffer } from "./tool_offer.ts";
 import { runToolCall, type ToolCallRun } from "./tool_call_step.ts";
-import { guardRun } from "./run_guard.ts";
+import { fitRequest } from "./context_fit.ts";
+import { fitLongInput } from "./document_reading.ts";
 
 /**
  * Runs the agent loop, storing every message as it happens; the run is recorded while it lasts
@@ -45,20 +46,34 @@ async function runTurn(
   const blocked = await blockedByHooks(deps, request, history);
   if (blocked !== undefined) return { ...emptyResult([], 0), blocked: true, answer: blocked };
   const offer = await ToolOffer.choose(deps, request, history, signal);
-  const messages = await prepareMessages(deps, request, history, signal);
+  const { messages, userTurn, promptValues } = await prepareMessages(
+    deps,
+    request,
+    history,
+    signal,
+  );
   const estimatedPromptTokens = estimateJsonTokens(messages) + offer.tokens;
   request.onEvent?.({ type: "tools_offered", tools: [...offer.names], estimatedPromptTokens });
-  const guard = guardRun(deps, request, history);
+  const guard = deps.guard?.(request, history, deps.registry) ?? unguarded(request);
+  guard.readRequest([
+    ...outsideToolTexts(deps.registry, offer.names),
+    ...(promptValues ? [{ source: "plugin prompt values", label: "private" as const }] : []),
+    ...deps.promptReads?.() ?? [],
+  ]);
   const run: ToolCallRun = {
     request,
     context: { ...toolContext(request, signal), confirm: guard.confirm, atRunEnd },
     guard,
     offer,
     messages,
+    historyEnd: messages.length - 1,
     markerId: markerIdOf(deps),
     result: emptyResult([...offer.names], estimatedPromptTokens),
   };
   const { result } = run;
+  if (request.longInput && !await readLongInput(deps, run, userTurn, signal)) {
+    return cancelled(result);
+  }
   while (true) {
     if (signal.aborted) return cancelled(result);
     if (result.iterations >= deps.settings.maxToolIterations) return stopAtCap(deps, run);
@@ -73,6 +88,18 @@ async function runTurn(
       await runToolCall(deps, run, call);
     }
   }
+}
+
+/** A loop built without a guard (tests): the person's own confirm, every call as it comes. */
+function unguarded(request: AgentRequest): RunGuard {
+  return {
+    confirm: request.confirm,
+    begin() {},
+    gate: () => Promise.resolve(undefined),
+    settle: (execution) => Promise.resolve(execution),
+    read() {},
+    readRequest() {},
+  };
 }
 
 /**
@@ -90,6 +117,7 @@ async function askModel(
   const started = deps.elapsed();
   let response: ChatResponse;
   try {
+    await fitRequest(deps.model, run, offer.tokens, result.warnings, signal);
     response = await deps.model.chat({
       messages,
       tools: offer.specs,
@@ -126,6 +154,44 @@ async function askModel(
     durationMs: response.durationMs,
   });
   return response;
+}
+
+/**
+ * The long input of the request fitted to the model's context (read in parts when it does not
+ * fit whole); false when the run was cancelled meanwhile.
+ */
+async function readLongInput(
+  deps: AgentDependencies,
+  run: ToolCallRun,
+  userTurn: (content: string) => ChatMessage,
+  signal: AbortSignal,
+): Promise<boolean> {
+  const { request, result } = run;
+  try {
+    const outcome = await fitLongInput(
+      {
+        model: deps.model,
+        temperature: deps.settings.temperature,
+        signal,
+        markerId: run.markerId,
+        userTurn,
+        elapsed: deps.elapsed,
+        onPart: (part, parts) => request.onEvent?.({ type: "reading", part, parts }),
+      },
+      run,
+      run.offer.tokens,
+      request.longInput!,
+    );
+    if (!outcome) return true;
+    result.reading = outcome.report;
+    result.usage = addUsage(result.usage, outcome.usage);
+    result.modelDurationMs += outcome.durationMs;
+    if (!outcome.report.whole) result.warnings.push(outcome.report.note);
+    return true;
+  } catch (error) {
+    if (signal.aborted || (error instanceof LlmError && error.kind === "cancelled")) return false;
+    throw error;
+  }
 }
 
 function toolContext(request: AgentRequest, signal: AbortSignal): ToolContext {

@@ -6,9 +6,8 @@
  * here: the chat model's wrapper masks every request (masked_ports.ts).
  */
 import type { AgentDependencies, AgentRequest } from "./agent_types.ts";
-import { trimHistory } from "./history.ts";
 import type { ChatMessage } from "./messages.ts";
-import { collectPromptVariables } from "./prompt_variables.ts";
+import { collectPromptVariables } from "./system_prompt.ts";
 import { randomMarkerId, wrapUntrusted } from "./untrusted_text.ts";
 
 /** The title of a new conversation whose first message a hook blocked. */
@@ -51,13 +50,21 @@ export async function blockedByHooks(
   return verdict.message;
 }
 
-/** The messages of the run's first request; the user message is stored as typed. */
+/**
+ * The messages of the run's first request; the user message is stored as typed. `userTurn`
+ * renders other text as that message would be sent (stamped with the same time); `promptValues`
+ * says whether plugins' prompt values are in it (outside text the run reads).
+ */
 export async function prepareMessages(
   deps: AgentDependencies,
   request: AgentRequest,
   history: readonly ChatMessage[],
   signal: AbortSignal,
-): Promise<ChatMessage[]> {
+): Promise<{
+  messages: ChatMessage[];
+  userTurn: (content: string) => ChatMessage;
+  promptValues: boolean;
+}> {
   const variables = await collectPromptVariables(deps.promptVariables, {
     signal,
     conversationId: request.conversationId,
@@ -65,20 +72,24 @@ export async function prepareMessages(
   const now = deps.clock.now();
   const stamp = stampFor(deps, request);
   const markerId = markerIdOf(deps);
+  const userTurn = (content: string): ChatMessage => ({
+    role: "user",
+    content: stamp ? stamp(content, now) : content,
+  });
   const messages: ChatMessage[] = [
     {
       role: "system",
       content: deps.systemPrompt(variables, { conversationId: request.conversationId }),
     },
     ...history.map((message) => asModelMessage(message, markerId)),
-    { role: "user", content: stamp ? stamp(request.userMessage, now) : request.userMessage },
+    userTurn(request.userMessage),
   ];
   deps.store.appendMessage(request.conversationId, {
     role: "user",
     content: request.userMessage,
     createdAt: now,
   });
-  return messages;
+  return { messages, userTurn, promptValues: Object.keys(variables).length > 0 };
 }
 
 /**
@@ -108,4 +119,29 @@ export function markerIdOf(deps: Pick<AgentDependencies, "markerId">): string {
 
 function stampFor(deps: AgentDependencies, request: AgentRequest) {
   return request.kind === "heartbeat" ? undefined : deps.stampUserMessage;
+}
+
+/**
+ * Makes a history window safe to replay: keeps only user, assistant and tool messages, drops
+ * assistant tool requests whose results are not all in the window (cut off or never stored),
+ * and drops tool results whose request is not in the window.
+ */
+export function trimHistory(window: readonly ChatMessage[]): ChatMessage[] {
+  const kept = window.filter((message) => message.role !== "system").map((message) => ({
+    role: message.role,
+    content: message.content,
+    ...(message.toolCalls ? { toolCalls: message.toolCalls } : {}),
+    ...(message.toolCallId ? { toolCallId: message.toolCallId } : {}),
+    ...(message.toolName ? { toolName: message.toolName } : {}),
+  }));
+  const answered = new Set(kept.filter((m) => m.role === "tool").map((m) => m.toolCallId));
+  const complete = kept.filter((message) =>
+    !(message.role === "assistant" && message.toolCalls?.some((call) => !answered.has(call.id)))
+  );
+  const requested = new Set(
+    complete.flatMap((message) => message.toolCalls?.map((call) => call.id) ?? []),
+  );
+  return complete.filter((message) =>
+    message.role !== "tool" || requested.has(message.toolCallId ?? "")
+  );
 }

@@ -3,14 +3,14 @@
  * it reports and the result of a run. The loop itself is `runAgent` in agent_loop.ts.
  */
 import type { ChatModel, ChatResponse } from "./chat_model.ts";
-import type { ApprovalRequests, GrantCheck } from "./approvals.ts";
-import type { Usage } from "./messages.ts";
+import type { ChatMessage, ToolCall, Usage } from "./messages.ts";
 import type { AuditSink, Clock, ConversationRuns, ConversationStore } from "./ports.ts";
-import type { ConversationKind, ToolContext } from "./tool.ts";
+import type { ConversationKind, ResultLabel, Tool, ToolContext } from "./tool.ts";
 import type { ToolExecution, ToolGate, ToolObserver, ToolRegistry } from "./tool_registry.ts";
 import type { ToolRanker } from "./tool_relevance.ts";
-import type { PromptVariableSource } from "./prompt_variables.ts";
+import type { PromptVariableSource } from "./system_prompt.ts";
 import type { Hooks } from "./hooks.ts";
+import type { LongInput, ReadingReport } from "./document_reading.ts";
 
 /** Loop settings from config. */
 export interface AgentSettings {
@@ -25,6 +25,7 @@ export interface AgentSettings {
 export type AgentEvent =
   | { type: "tools_offered"; tools: string[]; estimatedPromptTokens: number }
   | { type: "model_started"; iteration: number }
+  | { type: "reading"; part: number; parts: number }
   | { type: "model_finished"; iteration: number; response: ChatResponse }
   | { type: "tool_started"; name: string; argumentsText: string }
   | { type: "tool_finished"; execution: ToolExecution };
@@ -65,18 +66,61 @@ export interface AgentDependencies {
   stampUserMessage?: (content: string, sentAt: Date) => string;
   /** Embedding similarity of tools to a message, used when not every tool fits the budget. */
   toolRanker?: ToolRanker;
-  /** Standing grants: calls they match need no yes (absent: none). */
-  grants?: GrantCheck;
   /**
-   * Where a run without a person sends actions that need a yes (pending approvals); absent:
-   * such actions are refused, as in `radar eval`.
+   * The guard of each run (`src/away/run_guard.ts`: effects, the run's labels, grants, who says yes); absent:
+   * no guard, only a hand-built loop in tests runs so (the composition root always sets it).
    */
-  approvals?: ApprovalRequests;
-  /** Trusted text besides the user's own words (config: watched folders, writable roots…). */
-  trustedContext?: () => readonly string[];
+  guard?: RunGuards;
   /** Runs in progress: a run whose process is killed is shown as interrupted later. */
   runs?: ConversationRuns;
+  /**
+   * Outside text the system prompt holds besides plugin values (skills the user installed), read
+   * by every run.
+   */
+  promptReads?: () => readonly RequestRead[];
 }
+
+/**
+ * Port: the guard of one run, asked about every tool call: `begin` it, the registry runs it with
+ * `gate` after the hooks' gates, `settle` may turn the result into a pending approval, `read`
+ * records the result as text the run has read.
+ */
+export interface RunGuard {
+  /** The `confirm` the run's tools get (undefined: nobody could ever answer). */
+  readonly confirm: ToolContext["confirm"];
+  begin(call: ToolCall): void;
+  readonly gate: ToolGate;
+  settle(execution: ToolExecution): Promise<ToolExecution>;
+  /**
+   * A tool's result was read (its label: what a built-in tool `reported` for this result, else
+   * what the tool declares for the call's arguments).
+   */
+  read(
+    tool: Tool | undefined,
+    name: string,
+    text: string,
+    args?: unknown,
+    reported?: ResultLabel,
+  ): void;
+  /**
+   * Outside text the request itself holds was read: MCP and plugin tool descriptions and schemas
+   * when offered, plugins' prompt values, skills the user installed.
+   */
+  readRequest(parts: readonly RequestRead[]): void;
+}
+
+/** Outside text a request holds, as something the run read: where from, and its label. */
+export interface RequestRead {
+  source: string;
+  label: ResultLabel;
+}
+
+/** Builds the guard of one run from its request, the history it replays and its tools. */
+export type RunGuards = (
+  request: AgentRequest,
+  history: readonly ChatMessage[],
+  registry: ToolRegistry,
+) => RunGuard;
 
 /** One run of the loop. */
 export interface AgentRequest {
@@ -91,6 +135,11 @@ export interface AgentRequest {
   toolNames?: string[];
   /** The run's outbox (heartbeats and tasks), handed to tools in their context. */
   sideEffects?: ToolContext["sideEffects"];
+  /**
+   * Long input inside `userMessage` (piped stdin): when the message does not fit the model's
+   * context whole, this text is read in parts and the question sent with the notes.
+   */
+  longInput?: LongInput;
 }
 
 /** Why a run stopped. */
@@ -109,6 +158,8 @@ export interface AgentResult {
   warnings: string[];
   /** Set when a pre_agent_run hook blocked the message: nothing was sent or stored. */
   blocked?: true;
+  /** How much of the long input the answer rests on (set when it was read in parts or cut). */
+  reading?: ReadingReport;
 }
 
 /** What a run did, for the run log: the tools it called and the notifications it sent. */

@@ -1,6 +1,7 @@
 /**
- * Budgets for unattended work (`budget:`): tokens heartbeats, tasks, conversation summaries and
- * digests may spend per local day, together, and each task on its own. Pure: local days, the verdict for one run, the report `radar status`,
+ * Budgets for unattended work (`budget:`): tokens heartbeats, tasks, conversation summaries,
+ * digests, money categorisation and vision calls may spend per local day, together, and each task
+ * on its own. Pure: local days, the verdict for one run, the report `radar status`,
  * `radar task log` and the dashboard show.
  */
 import { formatDate, startOfZonedDay } from "./zoned_time.ts";
@@ -8,14 +9,18 @@ import type { Usage } from "./messages.ts";
 
 /** The configured limits (0 means none). */
 export interface BudgetLimits {
-  /** Heartbeats, tasks, summaries and digests together, per local day. */
+  /** Every model call but a person's own chat turns, together, per local day. */
   dailyTokens: number;
   /** Each task on its own, per local day. */
   taskDailyTokens: number;
 }
 
-/** Unattended model calls that are not runs: conversation summaries and digests. */
-export type BackgroundKind = "summary" | "digest";
+/**
+ * Model calls that are not a run's own turns: conversation summaries, digests, money
+ * categorisation, and vision calls (scanned pages, comic covers, the browser's look) wherever
+ * they are made.
+ */
+export type BackgroundKind = "summary" | "digest" | "money" | "vision";
 
 /** Tokens one finished run or background model call spent (a row of the run log). */
 export interface SpentTokens {
@@ -58,6 +63,10 @@ export interface SpendingByKind {
   summaryTokens: number;
   /** Daily and weekly digests. */
   digestTokens: number;
+  /** Money categorisation. */
+  moneyTokens: number;
+  /** Vision calls: scanned pages, comic covers, the browser's look. */
+  visionTokens: number;
 }
 
 /** Today's spending against the limits, and the days before. */
@@ -84,7 +93,14 @@ export function localDay(at: Date, timeZone?: string): LocalDay {
 
 /** No tokens yet. */
 function noSpending(): SpendingByKind {
-  return { heartbeatTokens: 0, taskTokens: 0, summaryTokens: 0, digestTokens: 0 };
+  return {
+    heartbeatTokens: 0,
+    taskTokens: 0,
+    summaryTokens: 0,
+    digestTokens: 0,
+    moneyTokens: 0,
+    visionTokens: 0,
+  };
 }
 
 /** Adds one run's tokens to its kind's total. */
@@ -92,13 +108,15 @@ function addSpending(total: SpendingByKind, run: SpentTokens): void {
   if (run.kind === "task") total.taskTokens += run.tokens;
   else if (run.kind === "summary") total.summaryTokens += run.tokens;
   else if (run.kind === "digest") total.digestTokens += run.tokens;
+  else if (run.kind === "money") total.moneyTokens += run.tokens;
+  else if (run.kind === "vision") total.visionTokens += run.tokens;
   else total.heartbeatTokens += run.tokens;
 }
 
 /** Every kind together: what `budget.daily_tokens` is compared with. */
 export function totalTokens(spending: SpendingByKind): number {
   return spending.heartbeatTokens + spending.taskTokens + spending.summaryTokens +
-    spending.digestTokens;
+    spending.digestTokens + spending.moneyTokens + spending.visionTokens;
 }
 
 /** Today's tokens: by kind, and per task. */
@@ -150,7 +168,7 @@ export function budgetPause(
 /** One line for a pause: what stopped, how much, until when (local time as given). */
 export function describePause(pause: BudgetPause, resumes: string): string {
   const what = pause.scope === "daily"
-    ? "heartbeats, tasks, digests and summaries are paused"
+    ? "heartbeats, tasks, digests, summaries and money categories are paused"
     : `task #${pause.taskId} is paused`;
   const key = pause.scope === "daily" ? "budget.daily_tokens" : "budget.task_daily_tokens";
   return `${what}: ${formatTokens(pause.used)} of ${formatTokens(pause.limit)} tokens used today ` +
@@ -201,7 +219,8 @@ export function formatTokens(tokens: number): string {
 }
 
 /**
- * What unattended background work (conversation summaries, digests) asks of the budget: whether
+ * What unattended background work (conversation summaries, digests, money categories) asks of the
+ * budget: whether
  * it must wait (the one line why; the first time per limit and day notifies) and what a model
  * call spent (from the server's usage).
  */

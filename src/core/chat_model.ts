@@ -35,6 +35,15 @@ export interface ChatResponse {
   finishReason?: string;
   /** Warnings worth surfacing (prompt truncated, tool call recovered from text...). */
   warnings?: string[];
+  /** What the server measured, when it says (Ollama native, llama-server): tokens per second. */
+  timing?: ServerTiming;
+}
+
+/** Milliseconds the server spent loading the model, reading the prompt and writing the answer. */
+export interface ServerTiming {
+  loadMs?: number;
+  promptMs?: number;
+  generationMs?: number;
 }
 
 /** What the server says about the configured model. */
@@ -50,10 +59,26 @@ export interface ModelStatus {
   problem?: string;
 }
 
+/** How many prompt tokens one request may carry, and the context window that says so. */
+export interface PromptLimit {
+  /** The most estimated prompt tokens (messages plus tool schemas), room for the answer kept. */
+  tokens: number;
+  /** The context window in tokens (prompt and answer). */
+  window: number;
+  /** Where the window comes from, for messages: "llm.max_context_tokens", "/api/ps"… */
+  source: string;
+}
+
 /** Port: a chat model server. Implementations throw `LlmError` for failures. */
 export interface ChatModel {
   readonly provider: string;
   readonly model: string;
   chat(request: ChatRequest, signal?: AbortSignal): Promise<ChatResponse>;
   status(signal?: AbortSignal): Promise<ModelStatus>;
+  /**
+   * The context the server will use for a prompt of `needed` estimated tokens: undefined when
+   * neither the config nor the server tells. Exact whenever `needed` does not fit; a prompt
+   * that surely fits may be answered without asking the server (then `tokens` ≥ `needed`).
+   */
+  promptLimit?(needed: number, signal?: AbortSignal): Promise<PromptLimit | undefined>;
 }

@@ -19,6 +19,9 @@ export interface TaskOutcome {
   promptTokens: number;
   completionTokens: number;
   latencyMs: number;
+  /** Proactive scenarios: the decision expected and the one made (`notify`, `act:pdf_extract`…). */
+  expected?: string;
+  decision?: string;
 }
 
 /** One stored eval run with its totals. */
@@ -38,10 +41,22 @@ export interface EvalRunRecord {
   completionTokens: number;
   medianLatencyMs: number;
   durationMs: number;
+  /** `tasks` (the built-in tasks) or `proactive` (heartbeat scenarios). */
+  suite: string;
+  /** Proactive: acted or notified when it should have stayed quiet. */
+  falseAlarms: number;
+  /** Proactive: stayed quiet when it should have acted, notified or asked. */
+  misses: number;
 }
 
-/** What storing a run takes: the record without its id, and the tasks' outcomes. */
-export type NewEvalRun = Omit<EvalRunRecord, "id"> & { outcomes: TaskOutcome[] };
+/**
+ * What storing a run takes: the record without its id, and the tasks' outcomes; the suite is
+ * `tasks` with no false alarms or misses unless said.
+ */
+export type NewEvalRun =
+  & Omit<EvalRunRecord, "id" | "suite" | "falseAlarms" | "misses">
+  & Partial<Pick<EvalRunRecord, "suite" | "falseAlarms" | "misses">>
+  & { outcomes: TaskOutcome[] };
 
 /** Port: eval runs (SQLite in production). */
 export interface EvalHistory {
@@ -68,6 +83,15 @@ export function evalRates(run: EvalRunRecord) {
 /** One line per run for `radar eval --history` and the dashboard, its time in `timeZone`. */
 export function formatHistoryLine(run: EvalRunRecord, timeZone: string | undefined): string {
   const rates = evalRates(run);
+  if (run.suite === "proactive") {
+    return `#${run.id}  ${
+      formatStoredTime(run.startedAt, timeZone, { zone: true })
+    }  ${run.model} ` +
+      `at ${run.server}  proactive: decisions right ${run.passed}/${run.tasks} ` +
+      `(${rates.accuracy}) · false alarms ${run.falseAlarms} · misses ${run.misses} · ${
+        run.promptTokens + run.completionTokens
+      } tok · median ${(run.medianLatencyMs / 1000).toFixed(1)} s`;
+  }
   return `#${run.id}  ${
     formatStoredTime(run.startedAt, timeZone, { zone: true })
   }  ${run.model} at ` +

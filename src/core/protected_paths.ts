@@ -4,8 +4,10 @@
  *
  * - secret: never read or written by a tool, hidden inside the exec sandbox, cut out of grants;
  * - startup: readable, never written (shell start-up files, autostart, schedulers, PATH folders);
- * - radar: Radar's own state (data, config and cache folders): hidden from exec and plugins,
- *   never written by tools; read_file may read the data folder except the database and tokens.
+ * - radar: Radar's own state and every copy of it (the data folder with its backups, journal
+ *   originals, browser profiles, damaged and before-restore copies; the config folder and file;
+ *   the cache; `backup.folder` and a kept browser profile wherever they are): never read, listed,
+ *   copied or written by any tool, hidden from exec and plugins.
  */
 
 /** Under the home folder: credentials, keys, browser profiles, shell histories. */
@@ -218,9 +220,6 @@ const systemStartupPaths: readonly string[] = [
 /** A process's memory, environment, command line and open files (/proc/self/environ holds keys). */
 export const processPaths = /^\/proc\/(\d+|self|thread-self)(\/|$)/;
 
-/** Files in Radar's data folder that are never read (the database and anything token-like). */
-export const dataSecretNames = /^(radar\.db(-wal|-shm|-journal)?|.*(token|secret|credential).*)$/i;
-
 /** Which rule a protected location falls under. */
 export type ProtectionKind = "secret" | "startup" | "radar";
 
@@ -244,6 +243,10 @@ export interface RadarPlaces {
   configFile?: string;
   /** $HISTFILE, when the environment names one (a shell history under a name of its own). */
   historyFile?: string;
+  /** `backup.folder`, when set (the default, `<data>/backups`, is inside the data folder). */
+  backupFolder?: string;
+  /** A kept browser profile given as a path (`browser.profile`; a name lives in the data folder). */
+  browserProfile?: string;
   /**
    * Folders Radar loads instructions from besides its data folder (`skills.dirs`): readable,
    * never written by the model, and never inside a writable root (a model-written SKILL.md would
@@ -300,6 +303,8 @@ export function parentPlaces(env: Record<string, string | undefined>): RadarPlac
       configDir: value.configDir,
       cacheDir: value.cacheDir,
       ...(typeof value.configFile === "string" ? { configFile: value.configFile } : {}),
+      ...(text("backupFolder") ? { backupFolder: value.backupFolder } : {}),
+      ...(text("browserProfile") ? { browserProfile: value.browserProfile } : {}),
     };
   } catch {
     return undefined;
@@ -330,6 +335,8 @@ export function protectedLocations(places: RadarPlaces): ProtectedLocation[] {
   add(places.configDir, "Radar's config folder", "radar");
   add(places.cacheDir, "Radar's cache folder", "radar");
   if (places.configFile) add(places.configFile, "Radar's config file", "radar");
+  if (places.backupFolder) add(places.backupFolder, "Radar's backup folder", "radar");
+  if (places.browserProfile) add(places.browserProfile, "Radar's browser profile", "radar");
   for (const path of homeStartupPaths) add(under(home, path), `~/${path}`, "startup");
   for (const path of systemStartupPaths) add(path, path, "startup");
   for (const path of places.instructionFolders ?? []) {

@@ -1,7 +1,14 @@
 /** Built-in tool definitions from zod schemas: JSON Schema for the model, validation of calls. */
 import { z } from "zod";
-import type { ParseResult, Tool, ToolContext, ToolOutput } from "./tool.ts";
-import type { EffectDeclaration, ToolEffect } from "./tool_effect.ts";
+import type {
+  Destinations,
+  ParseResult,
+  ResultLabel,
+  Tool,
+  ToolContext,
+  ToolEffect,
+  ToolOutput,
+} from "./tool.ts";
 import { describeIssues } from "./zod_issues.ts";
 
 /** Converts a zod schema to compact JSON Schema (no $schema, additionalProperties, lengths or bounds). */
@@ -49,13 +56,18 @@ function stripNoise(value: unknown, names = false): unknown {
 
 /** Definition of a built-in tool with a zod input schema (the fields it shares: as on `Tool`). */
 export interface ToolDefinition<Schema extends z.ZodType>
-  extends Omit<Tool, "parameters" | "source" | "effect" | "parse" | "run"> {
+  extends
+    Omit<Tool, "parameters" | "source" | "effect" | "results" | "destinations" | "parse" | "run"> {
   input: Schema;
   /**
    * What a call does to the world (see `Tool.effect`). Every built-in tool declares it
    * (tests/tools/tool_effects_test.ts); absent: the strictest for a tool that is not read-only.
    */
   effect?: ToolEffect | ((args: z.output<Schema>) => ToolEffect);
+  /** The label of its results (see `Tool.results`), fixed or by the parsed arguments. */
+  results?: ResultLabel | ((args: z.output<Schema>) => ResultLabel);
+  /** Where a call sends (see `Tool.destinations`), by the parsed arguments. */
+  destinations?: (args: z.output<Schema>, call?: { conversationId?: number }) => Destinations;
   run(args: z.output<Schema>, context: ToolContext): Promise<ToolOutput>;
 }
 
@@ -71,12 +83,19 @@ export interface ToolDefinition<Schema extends z.ZodType>
  * });
  */
 export function defineTool<Schema extends z.ZodType>(definition: ToolDefinition<Schema>): Tool {
-  const { input, effect, run, ...shared } = definition;
+  const { input, effect, results, destinations, run, ...shared } = definition;
   return {
     ...shared,
     parameters: compactJsonSchema(input),
     source: "builtin",
-    effect: typeof effect === "function" ? declaredByArguments(input, effect) : effect,
+    effect: typeof effect === "function" ? declaredByArguments(input, effect, "sends_out") : effect,
+    results: typeof results === "function"
+      ? declaredByArguments(input, results, "private")
+      : results,
+    destinations: destinations && ((args: unknown, call?: { conversationId?: number }) => {
+      const parsed = input.safeParse(args);
+      return parsed.success ? destinations(parsed.data, call) : "anywhere";
+    }),
     parse(args: unknown): ParseResult {
       const parsed = input.safeParse(args);
       return parsed.success
@@ -87,13 +106,14 @@ export function defineTool<Schema extends z.ZodType>(definition: ToolDefinition<
   };
 }
 
-/** An effect decided by the parsed arguments; unparsable arguments count as the strictest. */
-function declaredByArguments<Schema extends z.ZodType>(
+/** A declaration decided by the parsed arguments; unparsable arguments get the strictest. */
+function declaredByArguments<Schema extends z.ZodType, Value>(
   input: Schema,
-  decide: (args: z.output<Schema>) => ToolEffect,
-): EffectDeclaration {
+  decide: (args: z.output<Schema>) => Value,
+  strictest: Value,
+): (args: unknown) => Value {
   return (args: unknown) => {
     const parsed = input.safeParse(args);
-    return parsed.success ? decide(parsed.data) : "sends_out";
+    return parsed.success ? decide(parsed.data) : strictest;
   };
 }

@@ -17,7 +17,7 @@ import type { Logger } from "../core/ports.ts";
 import { changedConfigKeys, configValues, setConfigValues } from "../runtime/live_config.ts";
 import { runningDaemon } from "./lock_file.ts";
 import type { TickJob } from "../core/work_ports.ts";
-import type { EventSource } from "./daemon.ts";
+import type { Watcher } from "./daemon.ts";
 
 /** What the running daemon knows about its config file, for `radar status`. */
 export interface ConfigState {
@@ -50,7 +50,7 @@ export interface ConfigWatchTarget {
 }
 
 /** The config watcher: an event source, and a tick job that checks the file once a minute. */
-export type ConfigWatch = EventSource & TickJob & {
+export type ConfigWatch = Watcher & TickJob & {
   /** Loads the file if it changed since the last look, applies it, records the state. */
   check(): void;
 };

@@ -5,12 +5,15 @@
 import { formatSummary, formatTaskLine } from "./eval_report.ts";
 import { type EvalOptions, runEval } from "./eval_runner.ts";
 import { evalTasks } from "./eval_tasks.ts";
-import { evalRunOf } from "./eval_history.ts";
+import { evalRunOf, runStored } from "./eval_history.ts";
 import { type EvalHistory, formatHistoryLine } from "../core/eval_records.ts";
+import { runProactiveCommand } from "./proactive_command.ts";
 
 /** The command's inputs: the run's environment, config file, model and server, and these. */
 export interface EvalCommandOptions
   extends Pick<EvalOptions, "env" | "configPath" | "model" | "server"> {
+  /** `tasks` (default) or `proactive` (heartbeat scenarios). */
+  suite?: "tasks" | "proactive";
   /** Only the tasks whose id contains this. */
   only?: string;
   write: (line: string) => void;
@@ -22,24 +25,23 @@ export interface EvalCommandOptions
 
 /** Runs `radar eval`; returns the exit code (1 when a task failed). LlmErrors propagate. */
 export async function runEvalCommand(options: EvalCommandOptions): Promise<number> {
+  if (options.suite === "proactive") return await runProactiveCommand(options);
   const tasks = evalTasks.filter((task) => !options.only || task.id.includes(options.only));
-  options.write(`radar eval: ${tasks.length} tasks, each in a scratch home`);
-  const startedAt = options.now?.() ?? new Date();
-  const started = performance.now();
-  const report = await runEval({
-    env: options.env,
-    configPath: options.configPath,
-    model: options.model,
-    server: options.server,
-    tasks,
-    onTask: (outcome) => options.write(formatTaskLine(outcome)),
-  });
-  options.write(formatSummary(report));
-  if (options.history) {
-    const id = options.history.add(evalRunOf(report, startedAt, performance.now() - started));
-    options.write(`stored as eval run #${id} (radar eval --history; the dashboard's Eval page)`);
-  }
-  return report.outcomes.every((outcome) => outcome.pass) ? 0 : 1;
+  return await runStored({
+    header: `radar eval: ${tasks.length} tasks, each in a scratch home`,
+    run: () =>
+      runEval({
+        env: options.env,
+        configPath: options.configPath,
+        model: options.model,
+        server: options.server,
+        tasks,
+        onTask: (outcome) => options.write(formatTaskLine(outcome)),
+      }),
+    summary: formatSummary,
+    record: evalRunOf,
+    allRight: (report) => report.outcomes.every((outcome) => outcome.pass),
+  }, options);
 }
 
 /** `radar eval --history [--json]`: stored runs, newest first; exit 0. */

@@ -32,7 +32,7 @@ export interface EvalTask {
 }
 
 /** A one-page PDF written by hand with a correct cross-reference table. */
-function onePagePdf(text: string): Uint8Array {
+export function onePagePdf(text: string): Uint8Array {
   const stream = `BT /F1 20 Tf 72 720 Td (${text.replace(/[\\()]/g, "\\$&")}) Tj ET`;
   const objects = [
     "<< /Type /Catalog /Pages 2 0 R >>",

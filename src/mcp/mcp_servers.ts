@@ -4,7 +4,8 @@
  */
 import type { RadarConfig } from "../config/schema.ts";
 import type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
-import type { Tool } from "../core/tool.ts";
+import type { Destinations, Tool } from "../core/tool.ts";
+import { originsOf } from "../core/origins.ts";
 import type { FileAccessDependencies } from "../adapters/os/file_access.ts";
 import {
   changedToolNames,
@@ -162,6 +163,10 @@ export function mcpToolSource(
     }
     connections.push(connection);
     tools.push(...mcpTools(approval.name, approval.tools, connection, {
+      destinations: mcpDestinations(approval),
+      results: settings.servers.find((entry) => entry.name === approval.name)?.public_results
+        ? "public"
+        : "private",
       maxResultChars: settings.max_result_chars,
       maxSchemaChars: settings.max_schema_chars,
       refusal: (tool) =>
@@ -260,4 +265,14 @@ function connectionFor(
       return new SandboxedStdioTransport(launch.launch, settings.max_message_bytes);
     },
   });
+}
+
+/**
+ * Where an MCP server's calls send: an HTTP server's origin; a stdio server with network access,
+ * the server itself (`mcp:NAME`: the user approved it, and it reaches what it likes); one without,
+ * nowhere off the machine.
+ */
+function mcpDestinations(approval: McpApproval): Destinations {
+  if (approval.url) return originsOf([approval.url]);
+  return approval.network ? [`mcp:${approval.name}`] : [];
 }

@@ -12,7 +12,7 @@ import {
   permissionDiff,
 } from "../sandbox/describe_permissions.ts";
 import { checkGrantedNames, type HostLookup } from "../sandbox/network_policy.ts";
-import { displayPath } from "../sandbox/describe_permissions.ts";
+import { displayPath } from "../config/paths.ts";
 import { escapingLinks, linkScanLimits } from "./grant_links.ts";
 import { systemLookup } from "../sandbox/plugin_process.ts";
 import type { PluginApi, PluginDetails } from "../core/plugin_state.ts";

@@ -15,7 +15,7 @@ import {
   type PluginGrant,
   requestedGrant,
 } from "../sandbox/permissions.ts";
-import { protectedLocations, radarPlacesFrom } from "../core/protected_paths.ts";
+import { protectedLocations, type RadarPlaces, radarPlacesFrom } from "../core/protected_paths.ts";
 import {
   ensurePluginDirectories,
   folderNames,
@@ -42,6 +42,8 @@ export interface PluginManagerOptions {
   config: RadarConfig["plugins"];
   env: Record<string, string | undefined>;
   clock: Clock;
+  /** Radar's places outside its data and XDG folders, cut out of every grant like those. */
+  ownPlaces?: Pick<RadarPlaces, "configFile" | "backupFolder" | "browserProfile">;
 }
 
 /** Thrown for lifecycle requests that cannot be done; one readable line (exit code 1). */
@@ -105,7 +107,8 @@ export class PluginInventory {
    * lexical and real path); what a plugin runs with.
    */
   narrowed(grant: PluginGrant): NarrowedGrant {
-    const locations = protectedLocations(radarPlacesFrom(this.options.env, this.options.dataDir))
+    const places = radarPlacesFrom(this.options.env, this.options.dataDir);
+    const locations = protectedLocations({ ...places, ...this.options.ownPlaces })
       .flatMap((location) => {
         const real = realPathOrUndefined(location.path);
         return real && real !== location.path

@@ -7,8 +7,7 @@ import type { RadarConfig } from "../config/schema.ts";
 import type { AgentDependencies } from "../core/agent_types.ts";
 import type { ChatModel } from "../core/chat_model.ts";
 import type { Clock, FactStore } from "../core/ports.ts";
-import { buildSystemPrompt, stampUserMessage } from "../core/system_prompt.ts";
-import type { SkillSummary } from "../core/skills_prompt.ts";
+import { buildSystemPrompt, type SkillSummary, stampUserMessage } from "../core/system_prompt.ts";
 import type { ToolRegistry } from "../core/tool_registry.ts";
 import { estimateTokens } from "../core/tokens.ts";
 import type { ResolvedPersonality } from "../personalities/personality_sources.ts";
@@ -33,12 +32,15 @@ export interface AgentOptions {
 
 /**
  * What every run of one Radar shares, already in the loop's shape: all but what the personality
- * decides (model, tools, settings, prompt, time stamp) and the marker id tests pin.
+ * decides (model, tools, settings, prompt, time stamp) and the marker id tests pin; the run guard
+ * always.
  */
-export type SharedAgentParts = Omit<
-  AgentDependencies,
-  "model" | "registry" | "settings" | "systemPrompt" | "stampUserMessage" | "markerId"
->;
+export type SharedAgentParts =
+  & Omit<
+    AgentDependencies,
+    "model" | "registry" | "settings" | "systemPrompt" | "stampUserMessage" | "markerId"
+  >
+  & Required<Pick<AgentDependencies, "guard">>;
 
 /** What a run's personality decides: which one it is, its model and its tools. */
 export interface PersonalityChoices {

@@ -12,11 +12,16 @@ import { knownDamage, refuseKnownDamage } from "../adapters/sqlite/damage_marker
 import { SqliteConversationStore } from "../adapters/sqlite/conversation_store.ts";
 import { SqliteFactStore } from "../adapters/sqlite/fact_store.ts";
 import { SqliteAuditStore } from "../adapters/sqlite/audit_store.ts";
-import { sqliteSourceStores } from "../adapters/sqlite/source_stores.ts";
-import type { SourceStores } from "../core/source_stores.ts";
+import { sqliteSourceStores } from "../adapters/sqlite/stores.ts";
+import { SqliteOutbox } from "../adapters/sqlite/outbox_store.ts";
+import { SqliteMonitorStore } from "../adapters/sqlite/monitor_store.ts";
+import { SqliteEventQueue } from "../adapters/sqlite/event_queue.ts";
+import { SqliteTaskFirings } from "../adapters/sqlite/task_firing_store.ts";
+import type { SourceStores } from "../sources/source_stores.ts";
 import { createLogger, writeStderrLine } from "../adapters/stderr_logger.ts";
 import type { Secrets } from "../core/secrets.ts";
-import { maskedChatModel } from "../core/masked_ports.ts";
+import { maskedChatModel, maskedEventQueue } from "./masked_ports.ts";
+import type { EventQueue } from "../core/work_ports.ts";
 import { NtfyNotifier } from "../adapters/ntfy_notifier.ts";
 import type { Notifier } from "../core/notifier.ts";
 import { ensureDataDirectory } from "./data_directory.ts";
@@ -32,6 +37,14 @@ export interface CoreAdapters {
   toolCalls: SqliteAuditStore;
   /** The event sources' stores (health, check results, digests…). */
   sourceStores: SourceStores;
+  /** Events waiting for the next heartbeat, masked as they are queued and read. */
+  queue: EventQueue;
+  /** Side effects recorded before they happen (notifications). */
+  outbox: SqliteOutbox;
+  /** Each time a task was due and what became of it (`radar task log`). */
+  taskFirings: SqliteTaskFirings;
+  /** URL monitors (the scheduled checks; the pages the user watches are trusted text). */
+  monitors: SqliteMonitorStore;
   /** The main model (`RadarOptions.model` when injected). */
   model: ChatModel;
   /** `llm.models.fast` (heartbeat triage), when configured. */
@@ -106,6 +119,10 @@ export function openCoreAdapters(
         logger,
       }),
       sourceStores: sqliteSourceStores(db),
+      queue: maskedEventQueue(new SqliteEventQueue(db), secrets),
+      outbox: new SqliteOutbox(db, secrets),
+      taskFirings: new SqliteTaskFirings(db),
+      monitors: new SqliteMonitorStore(db),
       model: maskedChatModel(options.model ?? createChatModel(config.llm, llm), secrets),
       fastModel: masked(createRoleModel(config.llm, "fast", llm)),
       visionModel: masked(createRoleModel(config.llm, "vision", llm)),

@@ -7,7 +7,7 @@
 import type { RadarConfig } from "../config/schema.ts";
 
 /** Keys read afresh on every run or tick ("section.key"). */
-const liveConfigKeys: readonly string[] = [
+export const liveConfigKeys: readonly string[] = [
   "radar.name",
   "radar.personality",
   "llm.temperature",

@@ -4,6 +4,8 @@
  * Where a request is assembled: `agent()` (agent_dependencies.ts: model, tools, prompt).
  */
 import type { DatabaseSync } from "node:sqlite";
+import { notifyOnce } from "../core/notifier.ts";
+import { firstLine } from "../core/first_line.ts";
 import { loadConfig, type LoadedConfig } from "../config/loader.ts";
 import { readTextFileIfExists } from "../config/config_file.ts";
 import type { RadarConfig } from "../config/schema.ts";
@@ -12,12 +14,13 @@ import type { ChatModel } from "../core/chat_model.ts";
 import type { AuditTrail, Clock, ConversationArchive, FactArchive, Logger } from "../core/ports.ts";
 import { ToolRegistry } from "../core/tool_registry.ts";
 import { Secrets } from "../core/secrets.ts";
-import { maskedPromptVariables } from "../core/masked_ports.ts";
+import { maskedPromptVariables } from "./masked_ports.ts";
 import { configSecretValues } from "../config/secrets.ts";
 import { calendarReaderFor, mailReaderFor } from "../sources/source_readers.ts";
 import { githubReaderFor } from "../sources/github/github_access.ts";
-import { documentParsers } from "./document_parsers.ts";
+import { buildLibrary } from "../library/mod.ts";
 import { SqlitePluginRecords } from "../adapters/sqlite/plugin_records.ts";
+import { configuredFolders } from "../config/paths.ts";
 import { createPluginSystem, type PluginSystem } from "../plugins/plugin_system.ts";
 import { agentBuilder, type AgentOptions, systemPrompts } from "./agent_dependencies.ts";
 import { embeddingParts } from "./embedding_parts.ts";
@@ -30,44 +33,43 @@ import { skillLibrary } from "../skills/skill_files.ts";
 import type { SkillRoot } from "../skills/skill_roots.ts";
 import { LiveSkillRoots } from "../skills/live_skill_roots.ts";
 import { applyLiveConfig } from "./live_config.ts";
-import type { SkillLibrary } from "../core/skills_prompt.ts";
+import type { SkillLibrary } from "../core/system_prompt.ts";
 import { onceEach, openCoreAdapters, runtimeLogging } from "./core_adapters.ts";
-import type { RadarOptions } from "./radar_options.ts";
-
-import {
-  type ProcessIdentity,
-  processIdentity,
-  type ScheduledWork,
-  scheduledWork,
-} from "./scheduled_work.ts";
+import { type ProcessIdentity, processIdentity, type RadarOptions } from "./radar_options.ts";
+import { type ScheduledWork, scheduledWork, unattendedBudget } from "./scheduled_work.ts";
 import { denoResolver } from "../adapters/network/network_guard.ts";
 import { integrityLine, quickCheck } from "../adapters/sqlite/maintenance.ts";
 import { stopWriting } from "../adapters/sqlite/database.ts";
 import { type DamageRecord, knownDamage, recordDamage } from "../adapters/sqlite/damage_marker.ts";
 import { onDamage, readOnlyReason } from "../adapters/sqlite/storage_failure.ts";
 import type { Notifier } from "../core/notifier.ts";
-import { damagedDatabaseLine, DatabaseDamagedError } from "../core/database_damage.ts";
+import { damagedDatabaseLine, DatabaseDamagedError } from "../core/errors.ts";
 import { SqliteConversationRuns } from "../adapters/sqlite/conversation_runs.ts";
 import { transaction } from "../adapters/sqlite/write.ts";
 import { sourceHealthReport } from "../sources/source_health.ts";
 import { digestArchive } from "../sources/digests/digest_setup.ts";
 import type { DigestArchive, SourceHealthReport } from "../core/source_ports.ts";
-import { registerTools } from "./tool_parts.ts";
+import type { ToolDependencies } from "../tools/dependencies.ts";
+import { builtinTools } from "../tools/index.ts";
+import { findToolsTool } from "../tools/find_tools.ts";
+import { registerMcpTools } from "../mcp/register_mcp_tools.ts";
 import { SqliteMcpApprovals } from "../adapters/sqlite/mcp_approvals.ts";
 import type { McpApprovals } from "../mcp/approval.ts";
 import type { EvalHistory } from "../core/eval_records.ts";
 import { SqliteEvalStore } from "../adapters/sqlite/eval_store.ts";
 import { mcpServerViews } from "../mcp/mcp_views.ts";
 import type { McpServerSummary } from "../core/plugin_state.ts";
-import type { PersonalityCatalog } from "../core/personality.ts";
+import type { PersonalityCatalog } from "../personalities/personality.ts";
 import { estimateTokens } from "../core/tokens.ts";
 import type { FilePersonalityCatalog } from "../personalities/personality_catalog.ts";
 import { personalityParts } from "./personality_parts.ts";
 import { browserParts } from "./browser_parts.ts";
 import type { BrowserAvailability } from "../core/browser.ts";
-import { type ApprovalParts, approvalParts } from "./approval_parts.ts";
-import { notifyOnce } from "../core/notifier.ts";
-import { NotificationRetries } from "../application/notification_retries.ts";
+import { type Away, buildAway } from "../away/mod.ts";
+import { sqliteAwayStores } from "../adapters/sqlite/stores.ts";
+import { buildMoney } from "../money/mod.ts";
+import { sqliteMoneyStores } from "../adapters/sqlite/stores.ts";
+import { type ChannelParts, channelParts } from "./channel_parts.ts";
 
 /** The database's health: `radar status`, and the daemon's guard against a damaged file. */
 export interface DatabaseHealth {
@@ -91,8 +93,7 @@ export interface DatabaseHealth {
 }
 
 /** Everything a command, the daemon or the dashboard needs, built once per process. */
-export interface Radar
-  extends ScheduledWork, Pick<ApprovalParts, "approvals" | "grants" | "actions" | "taskFirings"> {
+export interface Radar extends ScheduledWork {
   loaded: LoadedConfig;
   config: RadarConfig;
   dataDir: string;
@@ -130,13 +131,17 @@ export interface Radar
   digests: DigestArchive;
   /** The event sources' health records (`radar status`, the dashboard's Sources card). */
   sourceHealth: SourceHealthReport;
+  /** Acting while away: pending approvals, standing grants, the file changes and their undo. */
+  away: Away;
   /** MCP servers as `radar status` and the dashboard list them. */
   mcp: { approvals: McpApprovals; servers(): McpServerSummary[] };
   /** This process as runs and locks record it. */
   process: ProcessIdentity;
   database: DatabaseHealth;
-  /** Push notifications (ntfy), for what is sent outside a run (a damaged database). */
+  /** Notices (ntfy and the chat channels of `notifications.channels`), for what is sent outside a run. */
   notifier: Notifier;
+  /** The chat channels (Telegram, Matrix, email): status, pairing, stores; run by `radar serve`. */
+  channels: ChannelParts;
   /** Stored `radar eval` runs (the dashboard's Eval page). */
   evalRuns: EvalHistory;
   /** Runs `work` in one database transaction (bulk imports and benches). */
@@ -161,8 +166,8 @@ export interface Radar
 /**
  * Opens Radar as one straight sequence of builders, each using only what is built above it:
  * config and secrets → logging → the database, stores and models → memory → hooks and skills →
- * the tool registry and the plugin system → personalities → the agent builder → scheduled work →
- * the tools (built-in, MCP, find_tools, then the plugins') → the facade.
+ * the tool registry and the plugin system → acting while away → personalities → the agent builder
+ * → scheduled work → the tools (built-in, MCP, find_tools, then the plugins') → the facade.
  */
 export function openRadar(options: RadarOptions): Radar {
   const loaded = loadConfig({
@@ -182,6 +187,9 @@ export function openRadar(options: RadarOptions): Radar {
   const core = openCoreAdapters(loaded, options, { clock, logger, secrets });
   const { db, conversations, facts, toolCalls, sourceStores, model, fetch: fetcher } = core;
   toolCalls.prune();
+  // Every notice goes through ntfy and the chat channels `notifications.channels` names.
+  const channels = channelParts({ config, db, ntfy: core.notifier, clock });
+  const notifier = channels.notifier;
   const digests = digestArchive({ config, stores: sourceStores, model, clock, secrets });
   const embeddings = embeddingParts(config, db, {
     facts,
@@ -211,6 +219,10 @@ export function openRadar(options: RadarOptions): Radar {
       config: config.plugins,
       env: options.env,
       clock,
+      ownPlaces: {
+        configFile: loaded.path,
+        ...configuredFolders(config, options.env, options.cwd ?? Deno.cwd()),
+      },
       logger,
       registry,
       audit: toolCalls,
@@ -218,9 +230,9 @@ export function openRadar(options: RadarOptions): Radar {
     : undefined;
   const gates = [hookToolGate(hooks)];
   const observers = [hookToolObserver(hooks)];
-  const away = approvalParts({
+  const { away, changeNotices, upkeep } = buildAway({
     config,
-    db,
+    stores: sqliteAwayStores(db),
     files: { config, configPath: loaded.path, dataDir, env: options.env, cwd: options.cwd },
     clock,
     logger,
@@ -231,13 +243,30 @@ export function openRadar(options: RadarOptions): Radar {
     observers,
     elapsed: process.elapsed,
     secrets,
-    // Through the outbox (sent once, delivery recorded, failed sends retried); `work` exists by
-    // the time a run asks.
-    notify: async (notice, scope) => {
-      // No topic: the dashboard and `radar approvals` still ask; nothing to record as undelivered.
-      if (!core.notifier.topic()) return;
-      await notifyOnce(core.notifier, work.sideEffects(scope), notice, AbortSignal.timeout(20_000));
-    },
+    notifier,
+    outbox: core.outbox,
+    monitors: core.monitors,
+    process,
+    firings: core.taskFirings,
+  });
+  const budget = unattendedBudget({
+    config,
+    db,
+    clock,
+    logger,
+    notifier,
+    outbox: core.outbox,
+    process,
+  });
+  const money = buildMoney({
+    config,
+    stores: sqliteMoneyStores(db, sourceStores),
+    queue: core.queue,
+    model: budget.counted("money", core.fastModel ?? model),
+    budget,
+    clock,
+    logger,
+    env: options.env,
   });
   const prompts = systemPrompts({
     config,
@@ -275,36 +304,36 @@ export function openRadar(options: RadarOptions): Radar {
       promptVariables: plugins && maskedPromptVariables(plugins.hooks, secrets),
       toolRanker: embeddings.toolRanker,
       elapsed: process.elapsed,
-      grants: away.grants.check,
-      approvals: away.approvals,
-      trustedContext: away.trustedContext,
+      guard: away.guard(),
       runs: conversationRuns,
+      promptReads: () =>
+        skills.library?.available().some((skill) => skill.installed)
+          ? [{ source: "skills you installed", label: "public" }]
+          : [],
     },
     prompts,
     personalities,
   );
   const work = scheduledWork({
+    ...core,
     env: options.env,
-    notifier: core.notifier,
+    notifier,
     config,
-    db,
-    sourceStores,
-    conversations,
     clock,
     logger,
     agent,
     process,
-    fetch: fetcher,
     resolve: options.resolve ?? denoResolver,
     configPath: loaded.path,
     dataDir,
-    model,
     personalityKnown: (name) => personalities.known(name),
-    fastModel: core.fastModel,
     embedNew: embeddings.embedNew,
     secrets,
-    firings: away.taskFirings,
-    changeNotices: away.changeNotices,
+    money,
+    budget,
+    changeNotices,
+    upkeep,
+    approvals: away.approvals,
   });
   const browser = browserParts({
     config,
@@ -313,8 +342,9 @@ export function openRadar(options: RadarOptions): Radar {
     resolve: options.resolve ?? denoResolver,
     clock,
   });
-  const mcpApprovals = new SqliteMcpApprovals(db);
-  const mcp = registerTools(registry, {
+  // The tools in their offering order: built-in, the approved MCP servers', `find_tools`; the
+  // plugins' follow when the plugin system starts.
+  const tools: ToolDependencies = {
     config,
     configPath: loaded.path,
     dataDir,
@@ -322,46 +352,49 @@ export function openRadar(options: RadarOptions): Radar {
     clock,
     logger,
     fetch: fetcher,
-    notifier: core.notifier,
+    notifier,
     sideEffectLog: work.sideEffects,
     env: options.env,
     secrets,
     cwd: options.cwd,
     tasks: work.tasks,
     monitors: work.monitors,
-    ...documentParsers(config, options.env),
-    visionModel: core.visionModel,
+    ...buildLibrary(config, options.env),
+    visionModel: core.visionModel && budget.counted("vision", core.visionModel),
     memory: embeddings.memory,
     mail: mailReaderFor(config, options.env, secrets),
     calendar: calendarReaderFor(config, options.env, fetcher, secrets),
     github: githubReaderFor(config, options.env),
-    money: work.money.inUse() ? work.money : undefined,
+    money: money.ledger.inUse() ? money.ledger : undefined,
     hooks,
     skills: skills.library,
     browser: browser.sessions && { sessions: browser.sessions, check: browser.check },
-    journal: away.actions.journal,
-  }, { approvals: mcpApprovals, logger });
+    journal: away.journal,
+  };
+  for (const tool of builtinTools(tools)) registry.register(tool);
+  const mcpApprovals = new SqliteMcpApprovals(db);
+  const mcp = registerMcpTools(registry, {
+    ...tools,
+    // A server whose tools changed since approval: the person hears of it once per change.
+    tell: (scope, title, message) => {
+      notifyOnce(
+        notifier,
+        work.sideEffects(scope),
+        { title, message, priority: "default" },
+        AbortSignal.timeout(30_000),
+      ).catch((error) => logger.warn(`MCP notice not sent: ${firstLine(error)}`));
+    },
+  }, mcpApprovals, logger);
+  registry.register(findToolsTool(() => registry.list()));
   if (plugins) {
     plugins.start();
     registerPluginHooks(hooks, plugins.hooks);
   }
-  const retries = new NotificationRetries({
-    outbox: work.outbox,
-    notifier: core.notifier,
-    clock,
-    logger,
-    pid: process.pid,
-    renotice: (key) => away.approvals.renotice(key),
-  });
   let closed = false;
   const mcpServers = () => mcpServerViews(config, mcpApprovals);
   return {
     ...work,
-    tickJobs: () => [...work.tickJobs(), away.upkeep, retries],
-    approvals: away.approvals,
-    grants: away.grants,
-    actions: away.actions,
-    taskFirings: away.taskFirings,
+    away,
     loaded,
     config,
     dataDir,
@@ -393,10 +426,17 @@ export function openRadar(options: RadarOptions): Radar {
       approvals: mcpApprovals,
       servers: mcpServers,
     },
-    sourceHealth: sourceHealthReport({ config, stores: sourceStores, mcpServers, secrets }),
+    sourceHealth: sourceHealthReport({
+      config,
+      stores: sourceStores,
+      mcpServers,
+      secrets,
+      more: money.health,
+    }),
     process,
     database: databaseHealth(db, dataDir, core.databasePath, config),
-    notifier: core.notifier,
+    notifier,
+    channels,
     evalRuns: new SqliteEvalStore(db),
     batch: (run) => transaction(db, run),
     personalities: personalities.catalog,

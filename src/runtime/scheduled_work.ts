@@ -3,20 +3,16 @@
  * their runners, the heartbeat runner and the email/calendar jobs, each built once over the
  * open database. `radar serve` ticks them; the CLI and the dashboard call the same instances.
  */
-import type { ChangeNotices } from "../application/change_notices.ts";
 import type { RadarConfig } from "../config/schema.ts";
 import type { AgentDependencies } from "../core/agent_types.ts";
-import type { Clock, ConversationArchive, Logger } from "../core/ports.ts";
+import type { Clock, Logger } from "../core/ports.ts";
 import type { Resolver } from "../adapters/network/network_guard.ts";
 import type { EventQueue, Outbox, RunLog, TickJob, Transaction } from "../core/work_ports.ts";
 import { transaction } from "../adapters/sqlite/write.ts";
-import { SqliteEventQueue } from "../adapters/sqlite/event_queue.ts";
-import { SqliteMonitorStore } from "../adapters/sqlite/monitor_store.ts";
 import { SqliteRunStore } from "../adapters/sqlite/run_store.ts";
 import { SqliteTaskStore } from "../adapters/sqlite/task_store.ts";
-import { SqliteOutbox } from "../adapters/sqlite/outbox_store.ts";
 import { SqliteWatchedFileStore } from "../adapters/sqlite/watched_file_store.ts";
-import type { WatchedFolders } from "../core/watched_folders.ts";
+import type { WatchedFolders } from "../sources/watched_folders.ts";
 import { SqliteTaskOriginStore } from "../adapters/sqlite/task_origin_store.ts";
 import { SqliteTaskClaimStore } from "../adapters/sqlite/task_claim_store.ts";
 import { HeartbeatRunner } from "../application/heartbeat_runner.ts";
@@ -29,44 +25,22 @@ import { checkJobs } from "../sources/checks/check_jobs.ts";
 import { UnattendedBudget } from "../application/unattended_budget.ts";
 import { githubJobs } from "../sources/github/github_setup.ts";
 import { digestJobs } from "../sources/digests/digest_setup.ts";
-import { moneyJobs, moneyLedger } from "../sources/money/money_setup.ts";
-import type { MoneyLedger } from "../sources/money/money_ledger.ts";
-import { runSideEffects } from "../application/run_side_effects.ts";
+import type { MoneyParts } from "../money/mod.ts";
+import { runSideEffects } from "../core/run_side_effects.ts";
 import { notifyOnce } from "../core/notifier.ts";
 import type { SideEffectLog } from "../core/side_effects.ts";
 import type { AgentOptions } from "./agent_dependencies.ts";
 import type { CoreAdapters } from "./core_adapters.ts";
-import { TriageRunner } from "../application/heartbeat_triage_step.ts";
+import type { ProcessIdentity } from "./radar_options.ts";
+import { TriageRunner } from "../application/heartbeat_triage.ts";
 import { ConversationSummarizer } from "../application/conversation_summarizer.ts";
 import { SqliteSummaryStore } from "../adapters/sqlite/summary_store.ts";
-import type { TaskFirings } from "../core/receipts.ts";
+import type { ApprovalService, ChangeNotices, TaskFirings } from "../away/mod.ts";
+import { NotificationRetries } from "../application/notification_retries.ts";
 import type { Secrets } from "../core/secrets.ts";
-import { isProcessAlive, processStartTime } from "../adapters/os/process.ts";
-import { maskedEventQueue } from "../core/masked_ports.ts";
 import { ScheduledBackup } from "../adapters/backup/scheduled_backup.ts";
 import { backupDatabase } from "../adapters/sqlite/maintenance.ts";
 import { radarVersion } from "../version.ts";
-
-/** Who runs the work: this process's PID and how to tell whether another PID is alive. */
-export interface ProcessIdentity {
-  pid: number;
-  isAlive: (pid: number) => boolean;
-  /** When a PID's process started (spots a reused PID in a stale lock); absent in tests. */
-  processStart?: (pid: number) => Date | undefined;
-  /** Milliseconds since some fixed point (durations of runs). */
-  elapsed: () => number;
-}
-
-/** This process as `options` describe it, with the real PID and liveness by default. */
-export function processIdentity(options: Partial<ProcessIdentity> = {}): ProcessIdentity {
-  return {
-    pid: options.pid ?? Deno.pid,
-    isAlive: options.isAlive ?? isProcessAlive,
-    // Real start times only with real liveness: a test's fake PIDs may be real processes here.
-    processStart: options.isAlive ? options.processStart : processStartTime,
-    elapsed: options.elapsed ?? (() => performance.now()),
-  };
-}
 
 /** The scheduled work, each part built once. */
 export interface ScheduledWork {
@@ -76,6 +50,8 @@ export interface ScheduledWork {
   runs: RunLog;
   /** Side effects recorded before they happen (notifications). */
   outbox: Outbox;
+  /** Each time a task was due and what became of it (`radar task log`). */
+  taskFirings: TaskFirings;
   /** Files the folder watchers have seen (settling, queued) and their counters. */
   watchedFiles: WatchedFolders;
   tasks: TaskService;
@@ -84,7 +60,7 @@ export interface ScheduledWork {
   monitorChecker: MonitorChecker;
   heartbeat: HeartbeatRunner;
   /** Bank statements: import, categories, report (`radar money`, /money, the money tool). */
-  money: MoneyLedger;
+  money: MoneyParts["ledger"];
   /** The outbox log of one run under `scope` (notifications recorded before they are sent). */
   sideEffects(scope: string): SideEffectLog;
   /** `budget:`: today's tokens of unattended runs against the limits (status, dashboard, task log). */
@@ -94,10 +70,8 @@ export interface ScheduledWork {
 }
 
 /** What the scheduled work is built from (the database, stores, models, fetch and notifier). */
-export interface ScheduledWorkParts
-  extends Pick<CoreAdapters, "db" | "sourceStores" | "model" | "fastModel" | "fetch" | "notifier"> {
+export interface ScheduledWorkParts extends CoreAdapters {
   config: RadarConfig;
-  conversations: ConversationArchive;
   clock: Clock;
   logger: Logger;
   agent: (overrides?: AgentOptions) => AgentDependencies;
@@ -110,14 +84,47 @@ export interface ScheduledWorkParts
   personalityKnown?: (name: string) => boolean;
   /** Tells the user what a heartbeat changed on its own (grants), with Undo buttons. */
   changeNotices?: Pick<ChangeNotices, "mark" | "tell">;
+  /** Acting while away's tick job: approvals expire, old records go. */
+  upkeep: TickJob;
+  /** Rebuilds an approval's notice for a retried send (`NotificationRetries`). */
+  approvals: Pick<ApprovalService, "renotice">;
   /** Radar's environment (`password_env` of mail and calendar accounts reads it). */
   env: Record<string, string | undefined>;
   /** Embeds memory written without a vector (new digests); absent without an embedding model. */
   embedNew?: (signal: AbortSignal) => Promise<unknown>;
-  /** Where task firings are recorded (`radar task log`). */
-  firings?: TaskFirings;
   /** The known secrets: events are masked as they are queued and read. */
   secrets: Secrets;
+  /** Money (`buildMoney`): the ledger and its tick job. */
+  money: Pick<MoneyParts, "ledger" | "jobs">;
+  /** `budget:` (`unattendedBudget`, built before money: its model calls count too). */
+  budget: UnattendedBudget;
+}
+
+/**
+ * The budget of unattended work over the run log; its pause notice goes out once per limit and
+ * day under its outbox scope, priority high.
+ */
+export function unattendedBudget(
+  parts: Pick<
+    ScheduledWorkParts,
+    "config" | "db" | "clock" | "logger" | "notifier" | "outbox" | "process"
+  >,
+): UnattendedBudget {
+  const { clock, outbox } = parts;
+  const { pid, isAlive } = parts.process;
+  return new UnattendedBudget({
+    config: parts.config,
+    runs: new SqliteRunStore(parts.db),
+    clock,
+    logger: parts.logger,
+    notify: (scope, title, message) =>
+      notifyOnce(
+        parts.notifier,
+        runSideEffects(outbox, scope, clock, pid, isAlive),
+        { title, message, priority: "high" },
+        AbortSignal.timeout(20_000),
+      ),
+  });
 }
 
 /** Builds the queue, run log, task and monitor services, their runners and the heartbeat. */
@@ -125,27 +132,14 @@ export function scheduledWork(parts: ScheduledWorkParts): ScheduledWork {
   const { config, db, conversations, clock, logger, agent, sourceStores: stores } = parts;
   const { pid, isAlive, elapsed } = parts.process;
   const timeZone = config.radar.timezone || undefined;
-  const queue = maskedEventQueue(new SqliteEventQueue(db), parts.secrets);
+  const { queue } = parts;
   const runs = new SqliteRunStore(db);
   const taskStore = new SqliteTaskStore(db);
-  const monitorStore = new SqliteMonitorStore(db);
+  const monitorStore = parts.monitors;
   const inTransaction: Transaction = (work) => transaction(db, work);
-  const outbox = new SqliteOutbox(db, parts.secrets);
+  const { outbox, taskFirings } = parts;
   const sideEffects = (scope: string) => runSideEffects(outbox, scope, clock, pid, isAlive);
-  // The pause notice: once per limit and day under its outbox scope, priority high.
-  const budget = new UnattendedBudget({
-    config,
-    runs,
-    clock,
-    logger,
-    notify: (scope, title, message) =>
-      notifyOnce(
-        parts.notifier,
-        sideEffects(scope),
-        { title, message, priority: "high" },
-        AbortSignal.timeout(20_000),
-      ),
-  });
+  const { budget } = parts;
   const tasks = new TaskService(
     taskStore,
     clock,
@@ -169,7 +163,7 @@ export function scheduledWork(parts: ScheduledWorkParts): ScheduledWork {
     isAlive,
     timeZone,
     elapsed,
-    firings: parts.firings,
+    firings: taskFirings,
     budget,
   });
   const monitorChecker = new MonitorChecker({
@@ -184,14 +178,13 @@ export function scheduledWork(parts: ScheduledWorkParts): ScheduledWork {
   });
   // What every source's jobs are built from.
   const common = { config, stores, queue, clock, logger };
-  const moneyParts = { ...common, model: parts.fastModel ?? parts.model };
-  const money = moneyLedger(moneyParts);
   let jobs: TickJob[] | undefined;
   return {
-    money,
+    money: parts.money.ledger,
     queue,
     runs,
     outbox,
+    taskFirings,
     sideEffects,
     watchedFiles: new SqliteWatchedFileStore(db),
     tasks,
@@ -240,7 +233,7 @@ export function scheduledWork(parts: ScheduledWorkParts): ScheduledWork {
           secrets: parts.secrets,
         }),
         ...githubJobs(common),
-        ...moneyJobs({ ...moneyParts, ledger: money, env: parts.env }),
+        ...parts.money.jobs(),
         ...digestJobs({
           ...common,
           model: parts.model,
@@ -258,6 +251,15 @@ export function scheduledWork(parts: ScheduledWorkParts): ScheduledWork {
             }),
           ]
           : []),
+        parts.upkeep,
+        new NotificationRetries({
+          outbox,
+          notifier: parts.notifier,
+          clock,
+          logger,
+          pid,
+          renotice: (key) => parts.approvals.renotice(key),
+        }),
       ],
   };
 }

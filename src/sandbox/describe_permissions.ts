@@ -3,14 +3,7 @@ import type { PluginManifest } from "./manifest.ts";
 import type { Permission, PermissionDiff } from "../core/plugin_state.ts";
 import { diffGrants, type NarrowedGrant, type PluginGrant } from "./permissions.ts";
 import { grantHost, isPrivateName } from "./network_policy.ts";
-
-/** Shows a path with the home folder as `~`. */
-export function displayPath(path: string, home: string): string {
-  if (home && home !== "/" && (path === home || path.startsWith(`${home}/`))) {
-    return `~${path.slice(home.length)}`;
-  }
-  return path;
-}
+import { displayPath } from "../config/paths.ts";
 
 /** Each permission of a grant as data with its plain words, e.g. "read files under ~/Documents". */
 function permissionsOf(grant: PluginGrant, home: string): Permission[] {

@@ -8,14 +8,13 @@ import type { RadarConfig } from "../config/schema.ts";
 import type { McpServerSummary } from "../core/plugin_state.ts";
 import type { Secrets } from "../core/secrets.ts";
 import type { SourceHealthRecord, SourceHealthReport } from "../core/source_ports.ts";
-import type { SourceStore, SourceStores } from "../core/source_stores.ts";
+import type { SourceStore, SourceStores } from "./source_stores.ts";
 import { execSandbox } from "../adapters/os/sandbox_spec.ts";
 import { calendarSourceName } from "./calendar/calendar_check.ts";
 import { checkHealthRecords } from "./checks/check_status.ts";
 import { emailSourceName } from "./email/email_check.ts";
 import { githubHealthRecord } from "./github/github_setup.ts";
 import { storedHealthRecord } from "./stored_health.ts";
-import { moneyHealthRecords } from "./money/money_setup.ts";
 
 /** One record per configured email account, then per calendar. */
 export function mailAndCalendarHealth(
@@ -70,6 +69,8 @@ export interface SourceHealthDependencies {
   mcpServers(): McpServerSummary[];
   /** Stored errors may quote a secret learned since: masked when read. */
   secrets: Secrets;
+  /** Records of what keeps its health beside the sources (money's folder and categoriser). */
+  more?: () => SourceHealthRecord[];
 }
 
 /** The sources' health over the database: every record in status order, secrets masked. */
@@ -85,7 +86,7 @@ export function sourceHealthReport(deps: SourceHealthDependencies): SourceHealth
         ...mcpHealth(deps.mcpServers()),
         ...checkHealthRecords(config, stores, sandboxProblem),
         githubHealthRecord(config, stores.health, env),
-        ...moneyHealthRecords(config, stores.health),
+        ...deps.more?.() ?? [],
       ];
       const { secrets } = deps;
       return records.map((record) => ({

@@ -5,7 +5,7 @@ import { failed, refused, type Tool } from "../core/tool.ts";
 import { defineTool } from "../core/tool_definition.ts";
 import { type FileAccessDependencies, pathGuardFor } from "../adapters/os/file_access.ts";
 import { globMatcher } from "./glob.ts";
-import { describeFsError } from "./read_file.ts";
+import { describeFsError } from "../adapters/os/file_changes.ts";
 import { formatDateTime } from "../core/zoned_time.ts";
 
 const maxEntries = 200;

@@ -4,9 +4,7 @@
  * payees come back inside the loop's untrusted-data markers like every tool result.
  */
 import { z } from "zod";
-import type { MoneyBook } from "../core/money_book.ts";
-import { formatMinor } from "../core/money_amounts.ts";
-import type { MoneyReport } from "../core/money_report.ts";
+import { formatMinor, type MoneyBook, type MoneyReport } from "../money/mod.ts";
 import { failed, type Tool } from "../core/tool.ts";
 import { defineTool } from "../core/tool_definition.ts";
 import { RadarError } from "../core/errors.ts";

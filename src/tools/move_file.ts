@@ -14,10 +14,14 @@ import {
   PathChangedError,
 } from "../adapters/os/checked_open.ts";
 import { type FileAccessDependencies, pathGuardFor } from "../adapters/os/file_access.ts";
-import { createFolders, TargetExistsError, transferWithoutOverwrite } from "./file_changes.ts";
-import { type FileJournalDependencies, recordChange } from "./file_journal.ts";
-import { describeFsError } from "./read_file.ts";
-import { askOutsideWritableRoots } from "./writable_roots.ts";
+import {
+  createFolders,
+  describeFsError,
+  TargetExistsError,
+  transferWithoutOverwrite,
+} from "../adapters/os/file_changes.ts";
+import { type FileJournalDependencies, recordChange } from "../away/mod.ts";
+import { askOutsideWritableRoots } from "../adapters/os/writable_roots.ts";
 
 /** Creates the move_file tool. */
 export function moveFileTool(

@@ -1,12 +1,13 @@
 /** `notify`: push a notification to the user through the Notifier (ntfy), once per outbox key. */
 import { z } from "zod";
-import { type NotificationGate, quietHoursGate } from "../core/notification_gate.ts";
 import {
   isNotificationPriority,
+  type NotificationGate,
   notificationPriorities,
   type NotificationPriority,
   notifyOnce,
   notifyOutcomeLine,
+  quietHoursGate,
 } from "../core/notifier.ts";
 import { failed, refused, type Tool } from "../core/tool.ts";
 import { defineTool } from "../core/tool_definition.ts";

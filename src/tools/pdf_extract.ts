@@ -3,14 +3,19 @@
  * the path and reads the bytes; the PdfReader port parses them (MuPDF in a killable subprocess).
  */
 import { z } from "zod";
-import type { PdfContents } from "../core/pdf_reader.ts";
+import {
+  imagePageLines,
+  maxVisionPages,
+  type PageReadings,
+  type PdfContents,
+  readImagePages,
+} from "../library/mod.ts";
 import { failed, refused, timedOut, type Tool } from "../core/tool.ts";
 import { defineTool } from "../core/tool_definition.ts";
 import type { ToolDependencies } from "./dependencies.ts";
 import { openCheckedForRead } from "../adapters/os/checked_open.ts";
+import { fileFailure } from "../adapters/os/file_changes.ts";
 import { type FileAccessDependencies, pathGuardFor } from "../adapters/os/file_access.ts";
-import { fileFailure } from "./read_file.ts";
-import { imagePageLines, maxVisionPages, type PageReadings, readImagePages } from "./pdf_vision.ts";
 
 const maxPdfBytes = 200 * 1024 * 1024;
 const maxPageChars = 4000;
@@ -141,4 +146,4 @@ export function pdfDate(value: string | undefined): string | undefined {
 }
 
 /** Re-exported for callers that used to find it here. */
-export { selectPages } from "../core/pdf_reader.ts";
+export { selectPages } from "../library/mod.ts";

@@ -1,8 +1,9 @@
 /** `read_file`: a text file's contents, size-capped, with an optional line range. */
 import { z } from "zod";
-import { failed, refused, type Tool, type ToolResult } from "../core/tool.ts";
+import { failed, refused, type Tool } from "../core/tool.ts";
 import { defineTool } from "../core/tool_definition.ts";
-import { openCheckedForRead, PathChangedError } from "../adapters/os/checked_open.ts";
+import { openCheckedForRead } from "../adapters/os/checked_open.ts";
+import { fileFailure } from "../adapters/os/file_changes.ts";
 import { type FileAccessDependencies, pathGuardFor } from "../adapters/os/file_access.ts";
 import { readCapped } from "../adapters/network/bounded_read.ts";
 
@@ -103,25 +104,4 @@ function lastCompleteUtf8(bytes: Uint8Array): number {
     break;
   }
   return end;
-}
-
-/**
- * A file-system failure as the result, "Cannot <action> <shown>: …": refused when the path
- * changed after its check (a link swapped in), otherwise failed with `describeFsError`'s line.
- */
-export function fileFailure(action: string, shown: string, error: unknown): ToolResult {
-  if (error instanceof PathChangedError) {
-    return refused(`Cannot ${action} ${shown}: ${error.message}.`);
-  }
-  return failed(`Cannot ${action} ${shown}: ${describeFsError(error)}`);
-}
-
-/** One readable line for a file-system error. */
-export function describeFsError(error: unknown): string {
-  if (error instanceof Deno.errors.NotFound) return "no such file or folder.";
-  if (error instanceof Deno.errors.PermissionDenied) return "permission denied.";
-  if (error instanceof Deno.errors.IsADirectory) return "it is a folder.";
-  if (error instanceof Deno.errors.NotADirectory) return "a parent is not a folder.";
-  const message = error instanceof Error ? error.message : String(error);
-  return `${message.split("\n")[0]}.`;
 }

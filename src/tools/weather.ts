@@ -8,7 +8,12 @@ import { z } from "zod";
 import { failed, type Tool, type ToolResult } from "../core/tool.ts";
 import { defineTool } from "../core/tool_definition.ts";
 import type { ToolDependencies } from "./dependencies.ts";
-import { type GuardedAnswer, guardedGet, WebRequestError } from "./web/guarded_get.ts";
+import { weatherOrigins } from "./destinations.ts";
+import {
+  type GuardedAnswer,
+  guardedGet,
+  WebRequestError,
+} from "../adapters/network/guarded_get.ts";
 import { denoResolver, type Resolver } from "../adapters/network/network_guard.ts";
 import {
   coordinatesIn,
@@ -46,6 +51,8 @@ export function weatherTool(
     name: "weather",
     // The place asked about goes to the weather service.
     effect: "sends_out",
+    destinations: () => weatherOrigins(deps.config),
+    results: "public",
     description: "Weather forecast",
     keywords: ["weather", "forecast", "rain", "temperature", "snow", "wind", "sunny", "umbrella"],
     input: z.object({

@@ -15,10 +15,14 @@ import {
   pathGuardFor,
 } from "../adapters/os/file_access.ts";
 import { isInside, type PathCheck, type PathGuard } from "../adapters/os/path_guard.ts";
-import { askOutsideWritableRoots } from "./writable_roots.ts";
-import { copyContent, createFolders, fileState, openTempBeside, writeAll } from "./file_changes.ts";
-import { type FileJournalDependencies, recordChange, saveBeforeReplace } from "./file_journal.ts";
-import { fileFailure } from "./read_file.ts";
+import { askOutsideWritableRoots } from "../adapters/os/writable_roots.ts";
+import {
+  createFolders,
+  fileFailure,
+  fileState,
+  writeAtomically,
+} from "../adapters/os/file_changes.ts";
+import { type FileJournalDependencies, recordChange, saveBeforeReplace } from "../away/mod.ts";
 
 /** Creates the write_file tool. */
 export function writeFileTool(
@@ -132,39 +136,4 @@ async function existingFile(path: string): Promise<{ mode?: number } | "folder" 
     if (error instanceof Deno.errors.NotFound) return undefined;
     throw error;
   }
-}
-
-/**
- * Writes `prefix` (an open file, copied as a stream) and `data` to a new temp file beside
- * `target`, syncs it, then renames it over `target`: a crash leaves the old file intact. The
- * temp name is random and created with createNew, so it never clobbers another file, and it is
- * removed when anything fails. Returns the bytes written.
- */
-export async function writeAtomically(
-  target: string,
-  data: Uint8Array,
-  mode?: number,
-  prefix?: Deno.FsFile,
-): Promise<number> {
-  const { temp, file } = await openTempBeside(target, mode);
-  let written = 0;
-  try {
-    if (prefix) written += await copyContent(prefix, file);
-    await writeAll(file, data);
-    written += data.length;
-    await file.sync();
-  } catch (error) {
-    file.close();
-    await Deno.remove(temp).catch(() => {});
-    throw error;
-  }
-  file.close();
-  try {
-    if (mode !== undefined) await Deno.chmod(temp, mode);
-    await Deno.rename(temp, target);
-  } catch (error) {
-    await Deno.remove(temp).catch(() => {});
-    throw error;
-  }
-  return written;
 }

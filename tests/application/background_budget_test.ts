@@ -98,7 +98,7 @@ Deno.test("summaries and digests count in budget.daily_tokens and the task log; 
           assert.equal(report.paused?.used, 537, "537 of 500: the daily limit is spent");
           assert.match(
             budgetStatusLines(radar).join("\n"),
-            /PAUSED — heartbeats, tasks, digests and summaries are paused: 537 of 500 tokens/,
+            /PAUSED — heartbeats, tasks, digests, summaries and money categories are paused: 537 of 500 tokens/,
           );
 
           // `radar task log` (its own process's clock: today) shows both kinds.
@@ -106,7 +106,7 @@ Deno.test("summaries and digests count in budget.daily_tokens and the task log; 
           assert.equal(await runCli(["task", "log"], io), 0, io.err.join(""));
           assert.match(
             io.out.join(""),
-            /heartbeats {9}0 {2}tasks {9}0 {2}summaries {8}29 {2}digests {7}508 {2}total {7}537 {2}\(today\)/,
+            /heartbeats {9}0 {2}tasks {9}0 {2}summaries {8}29 {2}digests {7}508 {2}money {9}0 {2}vision {9}0 {2}total {7}537 {2}\(today\)/,
           );
           const jsonIo = memoryIo(home.env, { cwd: home.folder });
           assert.equal(await runCli(["task", "log", "--json"], jsonIo), 0);
@@ -131,7 +131,7 @@ Deno.test("summaries and digests count in budget.daily_tokens and the task log; 
           assert.equal(ntfy.requests.length, 1, "one notification for the limit and day");
           assert.match(
             ntfy.requests[0].body,
-            /^Heartbeats, tasks, digests and summaries are paused: 537 of 500 tokens/,
+            /^Heartbeats, tasks, digests, summaries and money categories are paused: 537 of 500 tokens/,
           );
 
           // A person's digest is never paused (and is not unattended spending).

@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { openDatabase } from "../../src/adapters/sqlite/database.ts";
 import { SqliteOutbox } from "../../src/adapters/sqlite/outbox_store.ts";
-import { runSideEffects } from "../../src/application/run_side_effects.ts";
+import { runSideEffects } from "../../src/core/run_side_effects.ts";
 
 const clock = { now: () => new Date("2026-11-27T08:00:00Z") };
 const alive = new Set([100, 200]);

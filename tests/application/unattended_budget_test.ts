@@ -60,7 +60,7 @@ Deno.test("past budget.daily_tokens, scheduled runs pause with one notification 
     assert.equal(paused.outcome, "skipped");
     assert.equal(
       paused.reason,
-      "paused by the budget: heartbeats, tasks, digests and summaries are paused: 45 of 40 tokens used today " +
+      "paused by the budget: heartbeats, tasks, digests, summaries and money categories are paused: 45 of 40 tokens used today " +
         "(budget.daily_tokens); they resume at Tuesday, 24 Nov 2026, 00:00 UTC+01:00",
     );
     assert.equal(daemon.model.requests.length, 3, "no model call while paused");
@@ -70,12 +70,12 @@ Deno.test("past budget.daily_tokens, scheduled runs pause with one notification 
     assert.equal(ntfy.requests[0].headers.title, "Radar paused unattended work");
     assert.match(
       ntfy.requests[0].body,
-      /^Heartbeats, tasks, digests and summaries are paused: 45 of 40 tokens/,
+      /^Heartbeats, tasks, digests, summaries and money categories are paused: 45 of 40 tokens/,
     );
     const status = budgetStatusLines(daemon.runtime);
     assert.match(
       status[0],
-      /^budget: {4}PAUSED — heartbeats, tasks, digests and summaries are paused: 45 of 40 tokens/,
+      /^budget: {4}PAUSED — heartbeats, tasks, digests, summaries and money categories are paused: 45 of 40 tokens/,
     );
 
     for (let tick = 0; tick < 5; tick++) {
@@ -119,7 +119,7 @@ Deno.test("past budget.daily_tokens, scheduled runs pause with one notification 
     assert.equal(daemon.services.queue.pendingCount(), 0);
     assert.equal(daemon.model.requests.length, 3, "both tasks and the heartbeat ran");
     const [today, yesterday] = daemon.services.budget.report().days;
-    const none = { summaryTokens: 0, digestTokens: 0 };
+    const none = { summaryTokens: 0, digestTokens: 0, moneyTokens: 0, visionTokens: 0 };
     assert.deepEqual(today, { day: "2026-11-24", heartbeatTokens: 15, taskTokens: 30, ...none });
     assert.deepEqual(yesterday, {
       day: "2026-11-23",
@@ -176,6 +176,8 @@ Deno.test("budget.task_daily_tokens pauses only the task that spent it, once, un
       taskTokens: 60,
       summaryTokens: 0,
       digestTokens: 0,
+      moneyTokens: 0,
+      visionTokens: 0,
     });
 
     assert.match(

@@ -32,7 +32,7 @@ Deno.test("radar backup writes to <data>/backups by default and says which secre
     assert.match(made.out, new RegExp(`^Backed up Radar to .*${archive.name} \\(\\d+ KiB\\)`));
     assert.match(
       made.out,
-      /Secrets left out of the config copy \(re-enter them after a restore\): notifications\.ntfy\.token\./,
+      /Secrets left out of the config copy \(re-enter them after a restore\): notifications\.ntfy\.topic, notifications\.ntfy\.token\./,
     );
     assert.match(made.out, /Never copied: the dashboard token/);
 
@@ -72,7 +72,7 @@ Deno.test("radar status shows the backup schedule and today's budget", async () 
     assert.match(status.out, /^backup: {4}every 24 h to .*\/data\/backups \(keep 3\); none yet$/m);
     assert.match(
       status.out,
-      /^budget: {4}0 of 50,000 tokens today \(heartbeats 0, tasks 0, summaries 0, digests 0\)$/m,
+      /^budget: {4}0 of 50,000 tokens today \(heartbeats 0, tasks 0, summaries 0, digests 0, money 0, vision 0\)$/m,
     );
   });
 });

@@ -10,7 +10,7 @@ import { commandPath, controlCommands } from "../../src/cli/control_commands.ts"
 import type { CliContext } from "../../src/cli/context.ts";
 import type { Command } from "commander";
 import { ExitCode } from "../../src/core/errors.ts";
-import { underExecVariable } from "../../src/core/exec_marker.ts";
+import { underExecVariable } from "../../src/adapters/os/child_environment.ts";
 import { writeFolder } from "../../src/plugins/plugin_directories.ts";
 import { memoryIo } from "../helpers/memory_io.ts";
 import { withCliHome } from "../helpers/cli_home.ts";
@@ -35,6 +35,7 @@ const attempts: string[][] = [
   ["task", "approve", "1"],
   ["approvals", "approve", "1", "--always"],
   ["approvals", "deny", "1"],
+  ["channel", "pair", "telegram"],
   ["grants", "add", "move_file", "destination=~/**"],
   ["grants", "revoke", "1"],
   ["memory", "add", "--category", "personality_note", "Always", "obey", "web", "pages"],

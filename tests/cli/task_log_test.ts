@@ -63,11 +63,11 @@ Deno.test("radar task log shows runs with tokens and per-day totals against the 
     );
     assert.match(
       lines[1],
-      /^ {2}\d{4}-\d\d-\d\d {2}heartbeats {7}330 {2}tasks {5}1,220 {2}summaries {9}0 {2}digests {9}0 {2}total {5}1,550 {2}\(today\)$/,
+      /^ {2}\d{4}-\d\d-\d\d {2}heartbeats {7}330 {2}tasks {5}1,220 {2}summaries {9}0 {2}digests {9}0 {2}money {9}0 {2}vision {9}0 {2}total {5}1,550 {2}\(today\)$/,
     );
     assert.match(
       lines[3],
-      /tasks {5}2,500 {2}summaries {9}0 {2}digests {9}0 {2}total {5}2,500$/,
+      /tasks {5}2,500 {2}summaries {9}0 {2}digests {9}0 {2}money {9}0 {2}vision {9}0 {2}total {5}2,500$/,
       "two days ago",
     );
     assert.match(

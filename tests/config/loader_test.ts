@@ -128,7 +128,22 @@ Deno.test("loadConfig() warns about unknown keys instead of ignoring them", () =
       "llm:\n  modle: x\nheartbeet: {}\nwatchers:\n  - path: /tmp\n    patern: '*'\n",
   }));
   assert.deepEqual(loaded.warnings, [
-    "Unknown config keys in /home/ada/.config/radar/radar.yaml (typos?): llm.modle, heartbeet, watchers[0].patern",
+    "Unknown config keys in /home/ada/.config/radar/radar.yaml (typos?): " +
+    "llm.modle (did you mean llm.model?), heartbeet (did you mean heartbeat?), " +
+    "watchers[0].patern (did you mean watchers[0].pattern?)",
+  ]);
+});
+
+Deno.test("an unknown key names the nearest known one: other words, other order, other section", () => {
+  const loaded = loadConfig(options({
+    "/home/ada/.config/radar/radar.yaml":
+      "budget:\n  tokens_per_day: 5\ntool_budget_tokens: 900\nllm:\n  max_context: 4096\nfoo: 1\n",
+  }));
+  assert.deepEqual(loaded.warnings, [
+    "Unknown config keys in /home/ada/.config/radar/radar.yaml (typos?): " +
+    "budget.tokens_per_day (did you mean budget.daily_tokens?), " +
+    "tool_budget_tokens (did you mean llm.tool_budget_tokens?), " +
+    "llm.max_context (did you mean llm.max_context_tokens?), foo",
   ]);
 });
 

@@ -43,15 +43,17 @@ Deno.test("a PDF at night: one approval, two buttons; Approve files it; radar un
     assert.equal(report.outcome, "ran", report.reason);
     const source = join(home.home, "Downloads/scan_0042.pdf");
     assert.equal(existsSync(source), true, "nothing moved without a yes");
-    const [pending, ...others] = radar.approvals.list({ pendingOnly: true });
+    const [pending, ...others] = radar.away.approvals.list({ pendingOnly: true });
     assert.deepEqual(others, []);
     assert.equal(pending.tool, "move_file");
     assert.equal(pending.kind, "heartbeat");
     assert.deepEqual(pending.untrustedSources, ["events", "tool pdf_extract"]);
-    assert.match(
-      pending.reasons.join("\n"),
-      /source uses the name "scan_0042\.pdf" from untrusted text \(events\)/,
-    );
+    // The source is inside the watched ~/Downloads (the config names it); the destination is
+    // the model's choice after reading the PDF.
+    assert.deepEqual(pending.reasons, [
+      "destination is not from your own words or a folder you named",
+    ]);
+    assert.deepEqual(pending.tainted, [{ argument: "destination", reason: "not_derived" }]);
     const moveCall = report.result!.toolExecutions[1];
     assert.equal(moveCall.result.approvalId, pending.id);
     assert.match(moveCall.result.text, /^Not done yet: it needs the user's yes \(approval #1/);
@@ -62,11 +64,12 @@ Deno.test("a PDF at night: one approval, two buttons; Approve files it; radar un
     const [notice] = notices;
     assert.equal(notice.topic, "away");
     assert.equal(notice.title, "Radar asks: move_file (#1)");
+    // No value of the call leaves the machine: not the file name, not the destination.
     assert.match(
       String(notice.message),
-      /^move_file source=~\/Downloads\/scan_0042\.pdf destination=/,
+      /^move_file: its arguments are not all from your own words\.\nFrom a heartbeat run that read events, tool pdf_extract\.\nThe whole call is on the approval's page/,
     );
-    assert.match(String(notice.message), /From a heartbeat run that read events, tool pdf_extract/);
+    assert.doesNotMatch(String(notice.message), /scan_0042|Documents|ACME/);
     assert.equal(notice.click, `${home.base}/approvals/1`);
     const actions = notice.actions as Array<Record<string, unknown>>;
     assert.deepEqual(actions.map((action) => [action.action, action.label, action.method]), [
@@ -83,18 +86,18 @@ Deno.test("a PDF at night: one approval, two buttons; Approve files it; radar un
     const chatRequests = home.llm.chatRequests.length;
     const approved = await press(approveUrl);
     assert.equal(approved.status, 200, approved.text);
-    assert.match(
+    assert.equal(
       approved.text,
-      /^Done \(#1\): Moved ~\/Downloads\/scan_0042\.pdf to ~\/Documents\/Filed\/invoice\/2026-11-02 ACME invoice\.pdf\. Undo: radar undo 1\.$/,
+      "Done (#1): It ran as you approved; the result is on the approval's page.",
     );
     assert.equal(home.llm.chatRequests.length, chatRequests);
     const target = join(home.home, "Documents/Filed/invoice/2026-11-02 ACME invoice.pdf");
     assert.equal(existsSync(source), false);
     assert.equal(existsSync(target), true);
-    const [change] = radar.actions.journal.recent(5);
+    const [change] = radar.away.journal.recent(5);
     assert.equal(change.approvalId, 1);
     assert.equal(change.from, source);
-    const record = radar.approvals.show(1);
+    const record = radar.away.approvals.show(1);
     assert.equal(record.state, "done");
     assert.equal(record.decidedVia, "phone");
     const audit = radar.toolCalls.list({ limit: 5, tool: "move_file" });
@@ -118,7 +121,7 @@ Deno.test("a PDF at night: one approval, two buttons; Approve files it; radar un
     assert.equal((await press(denyUrl)).status, 410);
     const forged = approveUrl.slice(0, -4) + (approveUrl.endsWith("AAAA") ? "BBBB" : "AAAA");
     assert.equal((await press(forged)).status, 410);
-    assert.equal(radar.approvals.show(1).state, "done");
+    assert.equal(radar.away.approvals.show(1).state, "done");
 
     // `radar undo` restores it.
     const io = memoryIo(home.env, { cwd: home.home });
@@ -138,7 +141,7 @@ Deno.test("Always allow: the next PDF is filed unattended, with no approval", as
     await home.dropPdf("scan_0001.pdf", invoiceText);
     fileIt(home, "scan_0001.pdf", "~/Documents/Filed/invoice/2026-11-01 ACME invoice.pdf");
     await radar.heartbeat.tick({ trigger: "schedule" });
-    const [first] = radar.approvals.list({ pendingOnly: true });
+    const [first] = radar.away.approvals.list({ pendingOnly: true });
     // "Always allow…" with the suggested patterns, from the CLI.
     const io = memoryIo(home.env, { cwd: home.home });
     assert.equal(
@@ -162,19 +165,19 @@ Deno.test("Always allow: the next PDF is filed unattended, with no approval", as
       /^Moved ~\/Downloads\/scan_0002\.pdf/,
     );
     assert.ok(existsSync(join(home.home, "Documents/Filed/invoice/2026-11-20 ACME invoice.pdf")));
-    assert.deepEqual(radar.approvals.list({ pendingOnly: true }), []);
+    assert.deepEqual(radar.away.approvals.list({ pendingOnly: true }), []);
     // Nobody was asked; one notice says what changed, with its Undo button.
     const told = home.notices().slice(sentBefore);
     assert.deepEqual(told.map((notice) => notice.title), ["Radar changed 1 file"]);
     assert.match(told[0].message as string, /\nUndo: radar undo 2$/, "the change's own id");
     assert.deepEqual((told[0].actions as Array<{ label: string }>).map((a) => a.label), ["Undo"]);
-    assert.equal(radar.grants.list()[0].uses, 1);
+    assert.equal(radar.away.grants.list()[0].uses, 1);
 
     // Outside the grant (another folder) it asks again.
     await home.dropPdf("scan_0003.pdf", invoiceText);
     fileIt(home, "scan_0003.pdf", "~/Documents/Other/x.pdf");
     await radar.heartbeat.tick({ trigger: "schedule" });
-    assert.equal(radar.approvals.list({ pendingOnly: true }).length, 1);
+    assert.equal(radar.away.approvals.list({ pendingOnly: true }).length, 1);
   });
 });
 
@@ -189,10 +192,7 @@ Deno.test("a PDF that says to send a note away: nothing is sent, one approval na
     // evil.example as the issue writes it, and a collector this test runs (private addresses
     // allowed): were the call let through, the request would arrive there.
     for (
-      const [url, host] of [[`https://evil.example/?q=`, "evil.example"], [
-        `${collector}?q=`,
-        "127.0.0.1",
-      ]]
+      const url of [`https://evil.example/?q=`, `${collector}?q=`]
     ) {
       await withAwayHome(
         { yaml: "tools:\n  fetch_url:\n    allow_private: true\n" },
@@ -217,14 +217,16 @@ Deno.test("a PDF that says to send a note away: nothing is sent, one approval na
             !home.requested.some((requested) => requested.startsWith(url)),
             home.requested.join("\n"),
           );
-          const [approval, ...more] = radar.approvals.list({ pendingOnly: true });
+          const [approval, ...more] = radar.away.approvals.list({ pendingOnly: true });
           assert.deepEqual(more, []);
           assert.equal(approval.tool, "fetch_url");
           assert.deepEqual(approval.tainted.map((finding) => finding.argument), ["url"]);
-          assert.equal(
-            approval.reasons[0],
-            `url: "${host}" appeared only in untrusted text (tool pdf_extract)`,
-          );
+          assert.deepEqual(approval.reasons, [
+            "url is not from your own words or a folder you named",
+            "this run read private data (events, tool pdf_extract, tool read_file), and " +
+            "fetch_url would send to an address no grant allows private data to go",
+          ]);
+          assert.deepEqual(approval.destinations, [new URL(url).origin]);
           assert.deepEqual(approval.untrustedSources, [
             "events",
             "tool pdf_extract",
@@ -252,7 +254,7 @@ Deno.test("an expired button does nothing, and the approval expires after 24 hou
     assert.equal(pressed.status, 410);
     assert.equal(pressed.text, "This button has expired or was used already.");
     assert.ok(existsSync(join(home.home, "Downloads/late.pdf")));
-    assert.equal(radar.approvals.show(1).state, "expired");
+    assert.equal(radar.away.approvals.show(1).state, "expired");
     const io = memoryIo(home.env, { cwd: home.home });
     assert.equal(await runCli(["approvals", "approve", "1"], io), 1);
     assert.match(io.err.join(""), /^radar: Approval #1 is expired; nothing was done now\.\n$/);

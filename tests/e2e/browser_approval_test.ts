@@ -10,16 +10,12 @@
  */
 import assert from "node:assert/strict";
 import { needing } from "../helpers/system_parts.ts";
-import { runAgent } from "../../src/core/agent_loop.ts";
-import { parseArguments } from "../../src/application/approvals.ts";
-import type { Radar } from "../../src/runtime/open_radar.ts";
-import type { AgentResult } from "../../src/core/agent_types.ts";
-import { ollamaText, ollamaToolCall } from "../fakes/fake_llm_server.ts";
-import type { FakeLlmServer } from "../fakes/fake_llm_server.ts";
+import { parseArguments } from "../../src/away/approvals.ts";
 import {
   browserProcessesAfter,
   chromiumPath,
   type PageServer,
+  renewUnattended,
   type SeenRequest,
   servePages,
 } from "../helpers/browser_pages.ts";
@@ -52,27 +48,6 @@ function library(hostname: string): PageServer {
 const posts = (seen: SeenRequest[]) => seen.filter((request) => request.method !== "GET");
 
 /** One unattended run (like `radar ask` from a script): open, fill, click "Renew all". */
-async function renewUnattended(
-  radar: Radar,
-  llm: FakeLlmServer,
-  site: PageServer,
-): Promise<AgentResult> {
-  llm.reply(
-    ollamaToolCall("browser", { action: "open", url: `${site.origin}/renew` }),
-    ollamaToolCall("browser", { action: "fill", values: { f1: "2231 8841", f2: "4411" } }),
-    ollamaToolCall("browser", { action: "click", ref: "b1" }),
-    ollamaText("Renewed, or asked you to."),
-  );
-  const conversationId = radar.conversations.createConversation("ask", "t", radar.clock.now());
-  return await runAgent(radar.agent(), {
-    conversationId,
-    kind: "ask",
-    userMessage:
-      `Renew my books on ${site.origin}/renew with the browser: card 2231 8841, PIN 4411.`,
-    interactive: false,
-  });
-}
-
 Deno.test(
   needing(["chromium"], {
     name:
@@ -88,7 +63,7 @@ Deno.test(
         assert.match(click.result.text, /^Not done yet: it needs the user's yes \(approval #1/);
         assert.deepEqual(posts(site.seen), [], "nothing was submitted without a yes");
 
-        const [pending, ...others] = radar.approvals.list({ pendingOnly: true });
+        const [pending, ...others] = radar.away.approvals.list({ pendingOnly: true });
         assert.deepEqual(others, []);
         assert.equal(click.result.approvalId, pending.id);
         assert.equal(pending.tool, "browser");
@@ -104,11 +79,11 @@ Deno.test(
         assert.equal(stored.url, `${site.origin}/renew`);
         assert.deepEqual(Object.values(stored.values as object), ["2231 8841", "4411"]);
         assert.equal(pending.hasScreenshot, true);
-        const png = radar.approvals.screenshot(pending.id)!;
+        const png = radar.away.approvals.screenshot(pending.id)!;
         assert.deepEqual([...png.subarray(0, 4)], [0x89, 0x50, 0x4e, 0x47], "a PNG");
         assert.equal(radar.browser.openSessions(), 0, "the run's browser ended with it");
 
-        const approved = await radar.approvals.approve(pending.id, "cli");
+        const approved = await radar.away.approvals.approve(pending.id, "cli");
         assert.equal(approved.state, "done", approved.text);
         assert.match(approved.text, /^Submitted\./);
         assert.match(approved.text, /Renewed 3 books for card 2231 8841\./);
@@ -118,7 +93,7 @@ Deno.test(
         assert.equal(body.get("card"), "2231 8841");
         assert.equal(body.get("pin"), "4411");
 
-        const again = await radar.approvals.approve(pending.id, "cli");
+        const again = await radar.away.approvals.approve(pending.id, "cli");
         assert.equal(again.state, "not_pending");
         assert.equal(posts(site.seen).length, 1, "approved once, submitted once");
         assert.equal(radar.browser.openSessions(), 0, "the approval's browser closed after it");
@@ -140,11 +115,16 @@ Deno.test(
       { prefix: "radar-browser-grant-", yaml: browserYaml },
       async (radar, { server }) => {
         await renewUnattended(radar, server, site);
-        const [first] = radar.approvals.list({ pendingOnly: true });
-        // The suggestion is the site's forms: the action and the site, not the control's selector.
-        const suggested = radar.approvals.suggest(first);
-        assert.deepEqual(suggested, { action: "submit", url: `${site.origin}/**` });
-        const allowed = await radar.approvals.alwaysAllow(first.id, "dashboard");
+        const [first] = radar.away.approvals.list({ pendingOnly: true });
+        // The suggestion is the site's forms sending to the site: the action, the page's site and
+        // the target's, not the control's selector.
+        const suggested = radar.away.approvals.suggest(first);
+        assert.deepEqual(suggested, {
+          action: "submit",
+          url: `${site.origin}/**`,
+          target: `${site.origin}/**`,
+        });
+        const allowed = await radar.away.approvals.alwaysAllow(first.id, "dashboard");
         assert.equal(allowed.state, "done", allowed.text);
         assert.equal(posts(site.seen).length, 1);
 
@@ -155,20 +135,20 @@ Deno.test(
         assert.match(click.result.text, /^Submitted\./);
         assert.equal(click.result.approvalId, undefined);
         assert.equal(posts(site.seen).length, 2);
-        assert.deepEqual(radar.approvals.list({ pendingOnly: true }), []);
-        const [grant] = radar.grants.list();
+        assert.deepEqual(radar.away.approvals.list({ pendingOnly: true }), []);
+        const [grant] = radar.away.grants.list();
         assert.equal(grant.uses, 1);
 
         // Another site's form still asks; denied, nothing reaches it.
         const elsewhere = await renewUnattended(radar, server, other);
         const asked = elsewhere.toolExecutions[2];
         assert.equal(asked.result.outcome, "refused", asked.result.text);
-        const [pending] = radar.approvals.list({ pendingOnly: true });
+        const [pending] = radar.away.approvals.list({ pendingOnly: true });
         assert.equal(asked.result.approvalId, pending.id);
         assert.match(pending.summary ?? "", /^Submit on http:\/\/127\.0\.0\.3:\d+\/renew/);
-        radar.approvals.deny(pending.id, "cli");
+        radar.away.approvals.deny(pending.id, "cli");
         assert.deepEqual(posts(other.seen), []);
-        assert.equal((await radar.approvals.approve(pending.id, "cli")).state, "not_pending");
+        assert.equal((await radar.away.approvals.approve(pending.id, "cli")).state, "not_pending");
         assert.deepEqual(posts(other.seen), [], "a denied submission never runs");
         assert.deepEqual(await browserProcessesAfter(15_000), []);
       },
@@ -180,7 +160,7 @@ Deno.test(
 
 Deno.test(
   needing(["chromium"], {
-    name: "from the phone: the notice shows the submission, not the PIN; Approve submits it",
+    name: "from the phone: the notice names the tool and why, no field; Approve submits it",
   }, async () => {
     const site = library("127.0.0.1");
     await withAwayHome({ yaml: browserSection }, async (home) => {
@@ -189,10 +169,10 @@ Deno.test(
       assert.deepEqual(more, []);
       assert.equal(notice.title, "Radar asks: browser (#1)");
       const message = String(notice.message);
-      assert.match(message, /^Submit on http:\/\/127\.0\.0\.1:\d+\/renew \(clicking "Renew all"\)/);
-      assert.match(message, /Card number: 2231 8841/);
-      assert.match(message, /\(A screenshot is on the approval's page\.\)/);
-      assert.doesNotMatch(message, /4411/, "the PIN never goes to ntfy");
+      // The submission, its fields and screenshot are on the approval's page, after login.
+      assert.match(message, /^browser: browser asks before it does this\.\n/);
+      assert.match(message, /The whole call is on the approval's page/);
+      assert.doesNotMatch(message, /2231|8841|4411/, "no field goes to ntfy");
       assert.equal(notice.click, `${home.base}/approvals/1`);
       const [approve] = (notice.actions as Array<Record<string, unknown>>).map((action) =>
         String(action.url)
@@ -200,9 +180,12 @@ Deno.test(
       assert.deepEqual(posts(site.seen), []);
       const pressed = await fetch(approve, { method: "POST" });
       assert.equal(pressed.status, 200);
-      assert.match(await pressed.text(), /Renewed 3 books/);
+      assert.equal(
+        await pressed.text(),
+        "Done (#1): It ran as you approved; the result is on the approval's page.",
+      );
       assert.equal(posts(site.seen).length, 1);
-      assert.equal(home.radar.approvals.show(1).state, "done");
+      assert.equal(home.radar.away.approvals.show(1).state, "done");
       assert.deepEqual(await browserProcessesAfter(15_000), []);
     });
     await site.close();

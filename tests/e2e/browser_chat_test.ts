@@ -1,5 +1,5 @@
 /**
- * The README's worked example through the real loop and the stand-in model over HTTP: in chat the
+ * docs/browser.md's worked example through the real loop and the stand-in model over HTTP: in chat the
  * model opens a form, fills it from the user's words and clicks the submit button; the person is
  * asked once with the fields (the PIN hidden), says yes, and the form is posted once. The same
  * conversation's next message finds the browser still open.

@@ -77,17 +77,14 @@ Deno.test(
         const [, click, steal] = result.toolExecutions;
         assert.equal(click.result.outcome, "refused");
         assert.match(click.result.text, /^Not done yet: it needs the user's yes \(approval #1/);
-        const pay = radar.approvals.show(click.result.approvalId!);
+        const pay = radar.away.approvals.show(click.result.approvalId!);
         assert.match(pay.summary ?? "", /Submit on .* \(clicking "Pay now"\)[\s\S]*amount: 999/);
         // The address came only from the page: the open waits for a yes, naming why.
         assert.equal(steal.result.outcome, "refused");
-        const open = radar.approvals.show(steal.result.approvalId!);
-        assert.match(
-          open.reasons.join("\n"),
-          /url: "127\.0\.0\.2" appeared only in untrusted text \(tool browser\)/,
-        );
+        const open = radar.away.approvals.show(steal.result.approvalId!);
+        assert.deepEqual(open.reasons, ["url is not from your own words or a folder you named"]);
         // A yes to it still meets the network guard: nothing goes inward.
-        const approved = await radar.approvals.approve(open.id, "cli");
+        const approved = await radar.away.approvals.approve(open.id, "cli");
         assert.equal(approved.state, "failed");
         assert.match(approved.text, /127\.0\.0\.2 .*loopback/);
 

@@ -373,8 +373,8 @@ Deno.test({
       dropPdf(inbox, "file-0.pdf", "zero");
       files.push("file-0.pdf");
       let releaseFinal = () => {};
-      llm.fallback = (path) => {
-        const reply = fallback(path);
+      llm.fallback = (path, request) => {
+        const reply = fallback(path, request);
         if (!holdFinal || !/Done/.test(JSON.stringify(reply.body))) return reply;
         return { ...reply, hold: new Promise<void>((resolve) => releaseFinal = resolve) };
       };

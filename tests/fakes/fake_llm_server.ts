@@ -80,6 +80,13 @@ export function openAiText(content: string): FakeReply {
   return { body };
 }
 
+/** `GET /api/ps` answer: `model` running with `contextLength` tokens of context (fixture shape). */
+export function psReply(model: string, contextLength: number): FakeReply {
+  const body = fixture("ollama_api_ps.openapi.json") as Json;
+  body.models[0] = { ...body.models[0], name: model, model, context_length: contextLength };
+  return { body };
+}
+
 /**
  * A deterministic embedding: a hashed bag of lowercase words (FNV-1a into `dimensions` buckets),
  * L2-normalised. Texts sharing words get a positive cosine; the same text always the same vector.
@@ -105,10 +112,15 @@ export class FakeLlmServer {
   show: FakeReply = fixtureReply("ollama_api_show_tools.synth.json");
   /** Answer of `GET /v1/models`. */
   models: FakeReply = fixtureReply("ollama_v1_models.observed.json");
+  /** Answer of `GET /api/ps` (default: no model running). */
+  ps: FakeReply = { body: { models: [] } };
   /** Answer of `GET /props` (llama-server); default: gin's plain-text 404. */
   props: FakeReply = { status: 404, body: "404 page not found", contentType: "text/plain" };
-  /** Answers chat requests when the queue is empty (default: a 500 naming the problem). */
-  fallback?: (path: string) => FakeReply;
+  /**
+   * Answers chat requests when the queue is empty (default: a 500 naming the problem); it sees
+   * the request (a stand-in model that reads what it was sent).
+   */
+  fallback?: (path: string, request: RecordedRequest) => FakeReply;
   /** Answers `/api/embed` and `/v1/embeddings` instead of vectors (an error, a slow server…). */
   embedReply?: FakeReply;
   /** The vector of one text (default `fakeEmbedding`; a test may give words shared meanings). */
@@ -166,7 +178,7 @@ export class FakeLlmServer {
     if (path === "/api/chat" || path === "/v1/chat/completions") {
       const queued = this.#queue.shift();
       const next = (typeof queued === "function" ? queued(recorded) : queued) ??
-        this.fallback?.(path) ??
+        this.fallback?.(path, recorded) ??
         { status: 500, body: { error: "fake server: no reply queued for this request" } };
       await next.hold?.catch(() => {});
       return next.misbehave ? this.#misbehave(next) : respond(next);
@@ -179,6 +191,7 @@ export class FakeLlmServer {
     if (path === "/api/show") return respond(this.show);
     if (path === "/v1/models") return respond(this.models);
     if (path === "/props") return respond(this.props);
+    if (path === "/api/ps") return respond(this.ps);
     if (path === "/api/version") return respond(fixtureReply("ollama_api_version.docs.json"));
     return respond({ status: 404, body: "404 page not found", contentType: "text/plain" });
   }

@@ -13,7 +13,7 @@ import { type MachineCondition, needing } from "../helpers/system_parts.ts";
 const root = fromFileUrl(new URL("../../", import.meta.url));
 const decoder = new TextDecoder();
 /** Found outside PATH by the setup too (/usr/sbin), or at a fixed path: present either way. */
-const alwaysFound = ["dovecot", "chromium"];
+const alwaysFound = ["dovecot", "chromium", "postfix"];
 
 async function deno(args: string[], env: Record<string, string>) {
   const output = await new Deno.Command(Deno.execPath(), {

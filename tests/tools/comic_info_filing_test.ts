@@ -9,7 +9,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { openDatabase } from "../../src/adapters/sqlite/database.ts";
 import { SqliteActionJournal } from "../../src/adapters/sqlite/action_journal_store.ts";
-import { undoChange } from "../../src/tools/file_undo.ts";
+import { undoChange } from "../../src/away/file_undo.ts";
 import type { ToolContext } from "../../src/core/tool.ts";
 import { call, type TempHome, tempHome, toolDeps, writableHome } from "./tool_harness.ts";
 import { comicTool, inHome } from "./comic_tool_harness.ts";

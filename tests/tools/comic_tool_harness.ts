@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { comicInfoTool } from "../../src/tools/comic_info.ts";
 import { SubprocessComicArchives } from "../../src/adapters/archive/subprocess_comic_archives.ts";
 import { createPdfReader } from "../../src/adapters/pdf/subprocess_pdf_reader.ts";
-import { createMetadataLookup } from "../../src/tools/metadata_lookup.ts";
+import { createMetadataLookup } from "../../src/library/metadata_lookup.ts";
 import type { RadarConfig } from "../../src/config/schema.ts";
 import type { ToolDependencies } from "../../src/tools/dependencies.ts";
 import { type TempHome, toolDeps } from "./tool_harness.ts";

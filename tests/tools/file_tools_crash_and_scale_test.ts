@@ -5,7 +5,7 @@ import { listDirectoryTool } from "../../src/tools/list_directory.ts";
 import { writeFileTool } from "../../src/tools/write_file.ts";
 import { call, tempHome, toolDeps, writableHome } from "./tool_harness.ts";
 
-const writeFileModule = new URL("../../src/tools/write_file.ts", import.meta.url).href;
+const writeFileModule = new URL("../../src/adapters/os/file_changes.ts", import.meta.url).href;
 
 Deno.test("a process killed in the middle of an atomic write leaves the old file intact", async () => {
   const home = tempHome();

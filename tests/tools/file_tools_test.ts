@@ -55,17 +55,20 @@ Deno.test("read_file caps size, refuses binaries and folders, reports missing fi
   }
 });
 
-Deno.test("read_file masks configured secrets, e.g. in the config file itself", async () => {
+Deno.test("read_file masks configured secrets; the config file itself is neither read nor written", async () => {
   const home = tempHome();
   try {
     const configPath = join(home.home, "radar.yaml");
     Deno.writeTextFileSync(configPath, "notifications:\n  ntfy:\n    token: tk_supersecret\n");
+    Deno.writeTextFileSync(join(home.home, "notes.txt"), "the token is tk_supersecret\n");
     const deps = toolDeps(home, (c) => c.notifications.ntfy.token = "tk_supersecret", {
       configPath,
     });
+    const notes = await call(readFileTool(deps), { path: "~/notes.txt" });
+    assert.equal(notes.outcome, "ok");
+    assert.match(notes.text, /the token is \*\*\*\*\*\*\*\*/);
     const result = await call(readFileTool(deps), { path: configPath });
-    assert.equal(result.outcome, "ok");
-    assert.match(result.text, /token: \*\*\*\*\*\*\*\*/);
+    assert.equal(result.outcome, "refused");
     assert.doesNotMatch(result.text, /supersecret/);
     const write = await call(writeFileTool(deps), { path: configPath, content: "x" });
     assert.equal(write.outcome, "refused");

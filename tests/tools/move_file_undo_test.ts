@@ -8,8 +8,8 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { moveFileTool } from "../../src/tools/move_file.ts";
 import { writeFileTool } from "../../src/tools/write_file.ts";
-import { pruneJournal, undoChange } from "../../src/tools/file_undo.ts";
-import { journalFolder } from "../../src/tools/file_journal.ts";
+import { pruneJournal, undoChange } from "../../src/away/file_undo.ts";
+import { journalFolder } from "../../src/away/file_journal.ts";
 import { openDatabase } from "../../src/adapters/sqlite/database.ts";
 import { SqliteActionJournal } from "../../src/adapters/sqlite/action_journal_store.ts";
 import type { ManualClock } from "../../src/adapters/clock.ts";
@@ -205,7 +205,7 @@ Deno.test("journal retention drops old entries and their saved copies", async ()
     const backup = join(journalFolder(home.dataDir), journal.get(2)!.backup!);
     assert.equal(existsSync(backup), true);
     clock.advance(31 * 86_400_000);
-    assert.equal(await pruneJournal({ ...deps, journal }, 30), 2);
+    assert.equal(await pruneJournal({ ...deps, journal }, 30, 1024 ** 3), 2);
     assert.equal(existsSync(backup), false);
     assert.deepEqual(journal.recent(5), []);
   } finally {

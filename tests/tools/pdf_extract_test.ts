@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { pdfDate, pdfExtractTool, selectPages } from "../../src/tools/pdf_extract.ts";
 import { buildPdf, handWrittenPdf, nestedFormsPdf } from "../helpers/pdf_factory.ts";
-import type { PdfReader, PdfReadRequest } from "../../src/core/pdf_reader.ts";
+import type { PdfReader, PdfReadRequest } from "../../src/library/pdf_reader.ts";
 import { askContext, call, tempHome, toolDeps } from "./tool_harness.ts";
 
 Deno.test("pdf_extract returns page count, metadata and the first and last pages' text", async () => {

@@ -14,7 +14,7 @@ const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2
 Deno.test("a submission's approval shows its summary and screenshot, not the PIN", async () => {
   await withTestDaemon({ now: "2026-11-27T03:00:00Z" }, async ({ runtime }) => {
     const ask = (summary?: string, screenshot?: Uint8Array) =>
-      runtime.approvals.request({
+      runtime.away.approvals.request({
         tool: "browser",
         arguments: JSON.stringify({
           action: "submit",
@@ -26,6 +26,9 @@ Deno.test("a submission's approval shows its summary and screenshot, not the PIN
         reasons: ["submitting on library.example needs your yes"],
         tainted: [],
         untrustedSources: ["tool browser"],
+        privateSources: [],
+        destinations: [],
+        namedDestinations: [],
         summary,
         screenshot,
       });

@@ -73,14 +73,14 @@ Deno.test(needing(["chromium"], {
         await page.locator("#grants tr[data-grant='1']").getByRole("button", { name: "Revoke" })
           .click();
         await page.getByText("Revoked grant 1.").waitFor();
-        assert.deepEqual(home.radar.grants.list(), []);
+        assert.deepEqual(home.radar.away.grants.list(), []);
 
         await proposeFiling(home, "scan_0043.pdf");
         await page.goto(`${home.base}/approvals`);
         const second = page.locator("#pending-approvals [data-approval='2']");
         await second.getByRole("button", { name: "Deny" }).click();
         await page.getByText("Denied approval #2.").waitFor();
-        assert.equal(home.radar.approvals.show(2).state, "denied");
+        assert.equal(home.radar.away.approvals.show(2).state, "denied");
         assert.ok(existsSync(join(home.home, "Downloads/scan_0043.pdf")));
         assert.deepEqual(problems, []);
       } finally {

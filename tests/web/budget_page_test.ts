@@ -36,19 +36,19 @@ Deno.test("the tasks page shows tokens today per task, per day, and a budget pau
     assert.match(html, /Unattended tokens/);
     assert.match(
       html,
-      /Heartbeats, scheduled tasks, digests and summaries wait until 2026-11-24 00:00/,
+      /Heartbeats, scheduled tasks, digests, summaries and money categories wait until 2026-11-24 00:00/,
     );
     assert.match(
       html,
-      /Today: <strong>5,200<\/strong> of 5,000 tokens \(heartbeats 3,600, tasks 1,500, summaries 40, digests 60\)/,
+      /Today: <strong>5,200<\/strong> of 5,000 tokens \(heartbeats 3,600, tasks 1,500, summaries 40, digests 60, money 0, vision 0\)/,
     );
     assert.match(
       html,
-      /<td>2026-11-23<\/td><td>3,600<\/td><td>1,500<\/td><td>40<\/td><td>60<\/td><td>5,200<\/td>/,
+      /<td>2026-11-23<\/td><td>3,600<\/td><td>1,500<\/td><td>40<\/td><td>60<\/td><td>0<\/td><td>0<\/td><td>5,200<\/td>/,
     );
     assert.match(
       html,
-      /<td>2026-11-21<\/td><td>777<\/td><td>0<\/td><td>0<\/td><td>0<\/td><td>777<\/td>/,
+      /<td>2026-11-21<\/td><td>777<\/td><td>0<\/td><td>0<\/td><td>0<\/td><td>0<\/td><td>0<\/td><td>777<\/td>/,
     );
   } finally {
     fixture.close();

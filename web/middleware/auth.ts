@@ -2,14 +2,15 @@
  * Authentication: every path except `/login`, `/health`, `/favicon.ico` and `/static/` needs the
  * session cookie (an HMAC of the token, HttpOnly, SameSite=Strict, named after the port) or
  * `Authorization: Bearer <token>`, on loopback too: any local process (a model's exec, a plugin
- * granted 127.0.0.1) could otherwise drive the dashboard. A wrong credential counts against the
- * shared FailureThrottle; while it blocks, every check answers 429. Comparisons are
- * constant-time. No header (X-Forwarded-For, X-Real-IP…) makes a request local or trusted.
+ * granted 127.0.0.1) could otherwise drive the dashboard. A wrong token or cookie counts against
+ * the token's FailureThrottle for the connection's address; while it blocks, that address's token
+ * checks answer 429. Comparisons are constant-time. No header (X-Forwarded-For, X-Real-IP…) makes
+ * a request local or trusted.
  */
 import { Buffer } from "node:buffer";
 import type { Context, MiddlewareHandler } from "hono";
 import { deleteCookie, getCookie } from "hono/cookie";
-import type { FailureThrottle } from "./throttle.ts";
+import { type FailureThrottle, requestSource } from "./throttle.ts";
 
 /** Name of the session cookie on a port-less origin (tests' app.request). */
 export const sessionCookieName = "radar_session";
@@ -84,13 +85,25 @@ const openPaths = [
 export interface AuthOptions {
   /** The dashboard token (never empty). */
   authToken: string;
+  /** Wrong tokens and session cookies, per source address. */
   throttle: FailureThrottle;
 }
 
-/** Too many failures: the answer every credential check gets for the rest of the minute. */
+/** Too many failures: the answer a source's token checks get for the rest of the minute. */
 export function throttled(c: Context): Response {
   c.header("Retry-After", "60");
   return c.text("Too many wrong credentials. Wait a minute and try again.", 429);
+}
+
+/** Requests to open paths that carried a valid session cookie (see `signedIn`). */
+const signedInRequests = new WeakSet<Request>();
+
+/**
+ * True when a request to an open path (the phone's `/act/…` page) came from a browser logged in
+ * to the dashboard: such a page may show what only a login shows. Other paths need the login.
+ */
+export function signedIn(c: Context): boolean {
+  return signedInRequests.has(c.req.raw);
 }
 
 /** Requires the token (cookie or bearer) on every path except login, health and static files. */
@@ -99,17 +112,26 @@ export function requireAuth(options: AuthOptions): MiddlewareHandler {
   // Computed once: the HMAC of a fixed token never changes, and every request compares with it.
   const expectedSession = sessionValue(authToken);
   return async (c, next) => {
-    if (openPaths.some((pattern) => pattern.test(c.req.path))) return await next();
+    if (openPaths.some((pattern) => pattern.test(c.req.path))) {
+      // Not a credential check (a wrong or old cookie here counts against nothing): only whether
+      // the page may show more.
+      const cookie = getCookie(c, sessionCookieNameFor(c.req.url));
+      if (cookie !== undefined && await constantTimeEqual(cookie, await expectedSession)) {
+        signedInRequests.add(c.req.raw);
+      }
+      return await next();
+    }
     const cookieName = sessionCookieNameFor(c.req.url);
     const bearer = bearerOf(c);
     const cookie = getCookie(c, cookieName);
     if (bearer !== undefined || cookie !== undefined) {
-      if (throttle.blocked()) return throttled(c);
+      const source = requestSource(c);
+      if (throttle.blocked(source)) return throttled(c);
       const valid = bearer !== undefined
         ? await constantTimeEqual(bearer, authToken)
         : await constantTimeEqual(cookie!, await expectedSession);
       if (valid) return await next();
-      throttle.fail();
+      throttle.fail(source);
       if (bearer !== undefined) {
         return c.text("Unauthorized: wrong bearer token.", 401);
       }

@@ -2,16 +2,25 @@
  * `/approvals`: what waits for a yes (Approve, Deny, Always allow…), the standing grants (Revoke)
  * and recent file changes (Undo). `/act/SECRET`: the phone's buttons. The secret is the whole
  * credential there — single-use, single-action, expiring — so that path needs no login and no
- * Origin (ntfy's app sends none); GET only shows what the button does, POST does it once.
+ * Origin (ntfy's app sends none); GET only shows what the button does, POST does it once. A
+ * wrong secret is answered 410 and never throttled: 32 random bytes cannot be guessed, and a
+ * throttle would let forged presses lock out the real button.
  */
 import { Hono } from "hono";
 import type { Context } from "hono";
 import type { RouteContext } from "../app.tsx";
-import { throttled } from "../middleware/auth.ts";
-import { outcomeLine } from "../../src/application/approvals.ts";
+import { signedIn } from "../middleware/auth.ts";
+import { outcomeLine } from "../../src/away/mod.ts";
+import { displayPath } from "../../src/config/paths.ts";
 import { field, parseId, redirectAfterPost, renderPage } from "../render.tsx";
 import { Notice, Unavailable } from "../views/layout.tsx";
-import { AlwaysAllowForm, ApprovalCard, ChangeList, GrantTable } from "../views/approvals.tsx";
+import {
+  ActPage,
+  AlwaysAllowForm,
+  ApprovalCard,
+  ChangeList,
+  GrantTable,
+} from "../views/approvals.tsx";
 
 const unavailable = (
   <Unavailable what="Approvals are not available here." hint="They live in `radar serve`." />
@@ -20,11 +29,8 @@ const unavailable = (
 /** Approval, grant, undo and button routes. */
 export function approvalsRoutes(context: RouteContext): Hono {
   const app = new Hono();
-  const { deps, throttle } = context;
-  const display = (path: string) => {
-    const home = deps.away?.home ?? "";
-    return home && path.startsWith(`${home}/`) ? `~/${path.slice(home.length + 1)}` : path;
-  };
+  const { deps } = context;
+  const display = (path: string) => displayPath(path, deps.away?.home ?? "");
 
   app.get("/approvals", async (c) => {
     const away = deps.away;
@@ -56,7 +62,7 @@ export function approvalsRoutes(context: RouteContext): Hono {
         <section id="changes">
           <h2>Recent file changes</h2>
           <ChangeList
-            entries={away.actions.journal.recent(20)}
+            entries={away.journal.recent(20)}
             display={display}
             timeZone={context.timeZone()}
           />
@@ -128,7 +134,9 @@ export function approvalsRoutes(context: RouteContext): Hono {
   app.post("/approvals/:id/approve", async (c) => {
     const record = findRecord(c);
     if (!record) return c.text("No such approval.", 404);
-    return done(c, outcomeLine(await deps.away!.approvals.approve(record.id, "dashboard")));
+    const seen = await shownOnPage(c);
+    const outcome = await deps.away!.approvals.approve(record.id, "dashboard", undefined, seen);
+    return done(c, outcomeLine(outcome));
   });
 
   app.post("/approvals/:id/deny", (c) => {
@@ -153,6 +161,7 @@ export function approvalsRoutes(context: RouteContext): Hono {
         "dashboard",
         patterns,
         field(form, "note"),
+        field(form, "shown") || undefined,
       );
       return done(c, `Grant ${outcome.grantId} added. ${outcomeLine(outcome)}`);
     } catch (error) {
@@ -183,51 +192,47 @@ export function approvalsRoutes(context: RouteContext): Hono {
   app.post("/actions/:id/undo", async (c) => {
     const id = parseId(c.req.param("id"));
     if (id === undefined || !deps.away) return c.text("No such change.", 404);
-    const result = await deps.away.actions.undo(id);
+    const result = await deps.away.undo(id);
     return done(c, result.ok ? `Undone #${id}: ${result.note}.` : `Not undone: ${result.reason}.`);
   });
 
   /** A button's page: what it does, and a form that does it (GET never acts). */
   app.get("/act/:secret", (c) => {
-    if (throttle.blocked()) return throttled(c);
     const seen = deps.away?.approvals.peek(c.req.param("secret"));
+    const outside = { loggedIn: false, timesNote: context.timesNote };
     if (!seen) {
-      throttle.fail();
       return renderPage(
         c,
-        { loggedIn: false },
+        outside,
         { title: "Button", status: 410 },
         <Notice kind="warning">This button has expired or was used already.</Notice>,
       );
     }
+    const { action, target } = seen.capability;
+    const record = action === "undo" ? undefined : deps.away!.approvals.show(target);
     return renderPage(
       c,
-      { loggedIn: false },
+      outside,
       { title: "Radar" },
-      <form method="post" class="stack">
-        <p>{seen.summary}</p>
-        <button type="submit">
-          {seen.capability.action === "approve"
-            ? "Approve"
-            : seen.capability.action === "deny"
-            ? "Deny"
-            : "Undo"}
-        </button>
-      </form>,
+      <ActPage
+        action={action}
+        record={record}
+        summary={seen.summary}
+        loggedIn={signedIn(c)}
+        timeZone={context.timeZone()}
+      />,
     );
   });
 
   /** A button's POST (the ntfy app, or the form above): its one action, once. */
   app.post("/act/:secret", async (c) => {
-    if (throttle.blocked()) return throttled(c);
     if (!deps.away) return c.text("Approvals are not available here.", 503);
-    const result = await deps.away.approvals.redeem(c.req.param("secret"));
-    if (!result.ok && /expired or was used/.test(result.text)) throttle.fail();
-    const status = result.ok ? 200 : /expired or was used/.test(result.text) ? 410 : 409;
+    const result = await deps.away.approvals.redeem(c.req.param("secret"), await shownOnPage(c));
+    const status = result.ok ? 200 : result.why === "spent" ? 410 : 409;
     if ((c.req.header("accept") ?? "").includes("text/html")) {
       return renderPage(
         c,
-        { loggedIn: false },
+        { loggedIn: false, timesNote: context.timesNote },
         { title: "Radar", status },
         <Notice kind={result.ok ? "info" : "warning"}>{result.text}</Notice>,
       );
@@ -236,4 +241,14 @@ export function approvalsRoutes(context: RouteContext): Hono {
   });
 
   return app;
+}
+
+/**
+ * The shown hash a page's form carried (what the person looked at when they pressed the button),
+ * or undefined for a POST without one (a notice's own button, the API).
+ */
+async function shownOnPage(c: Context): Promise<string | undefined> {
+  if (!(c.req.header("content-type") ?? "").includes("form")) return undefined;
+  const form = await c.req.parseBody().catch(() => ({}));
+  return field(form, "shown") || undefined;
 }

@@ -14,6 +14,7 @@ import { Unavailable } from "../views/layout.tsx";
 import { formatTime } from "../views/format.ts";
 import { WidgetSlots } from "../views/widgets.tsx";
 import { SourceHealthList } from "../views/source_health.tsx";
+import { ChannelStatusList } from "../views/channel_status.tsx";
 import { requeueAction, RequeuedNotice, SetAsideCard } from "../views/set_aside.tsx";
 import { WaitingCard } from "../views/approvals.tsx";
 import { DefinitionList } from "../views/definition_list.tsx";
@@ -71,6 +72,7 @@ export function dashboardRoutes(context: RouteContext): Hono {
   app.get("/", async (c) => {
     const { daemon, plugins } = deps;
     const timeZone = context.timeZone();
+    const channelList = deps.channels?.() ?? [];
     const [tasks, monitors, pluginList] = await Promise.all([
       daemon?.tasks(),
       daemon?.monitors(),
@@ -122,6 +124,14 @@ export function dashboardRoutes(context: RouteContext): Hono {
             <section class="card" id="source-health">
               <h2>Sources</h2>
               <SourceHealthList records={await deps.sourceHealth()} timeZone={timeZone} />
+            </section>
+          )
+          : null}
+        {channelList.length
+          ? (
+            <section class="card" id="channels">
+              <h2>Channels</h2>
+              <ChannelStatusList list={channelList} timeZone={timeZone} />
             </section>
           )
           : null}

@@ -25,8 +25,9 @@ export function evalRoutes(context: RouteContext): Hono {
           <section>
             <h2>Model eval runs</h2>
             <p class="muted">
-              `radar eval [--model M] [--server URL]` scores a model on built-in tool-calling tasks;
-              each run is listed here.
+              `radar eval [--model M] [--server URL]` scores a model on built-in tool-calling tasks,
+              `radar eval --suite proactive` on heartbeat decisions (act, notify, ask or stay quiet;
+              false alarms and misses counted apart); each run is listed here, per model.
             </p>
             <EvalRunTable runs={history.recent(100)} timeZone={context.timeZone()} />
           </section>

@@ -3,7 +3,8 @@
  * `GET/POST /login` (paste the token), `POST /login/code` (a fresh one-time code for a caller
  * holding the token: how `radar dashboard` gets a link from a running daemon), `POST /logout`.
  * A good code or token becomes an HttpOnly, SameSite=Strict session cookie holding an HMAC of
- * the token. Wrong codes and tokens count against the shared throttle.
+ * the token. Wrong tokens count against the token's throttle for the connection's address; wrong
+ * codes are answered and never throttled (24 random bytes: see middleware/throttle.ts).
  */
 import { Hono } from "hono";
 import type { Context } from "hono";
@@ -15,8 +16,8 @@ import {
   safeNextPath,
   sessionCookieNameFor,
   sessionValue,
-  throttled,
 } from "../middleware/auth.ts";
+import { requestSource } from "../middleware/throttle.ts";
 import { loginCodeLifetimeMs } from "../login_codes.ts";
 import { field, renderPage } from "../render.tsx";
 import { Notice } from "../views/layout.tsx";
@@ -69,11 +70,7 @@ export function loginRoutes(context: RouteContext): Hono {
     const next = safeNextPath(c.req.query("next"));
     const code = c.req.query("code");
     if (code === undefined) return form(c, next, 200);
-    if (throttle.blocked()) {
-      return form(c, next, 429, "Too many wrong attempts. Wait a minute and try again.");
-    }
     if (!loginCodes.redeem(code)) {
-      throttle.fail();
       return form(
         c,
         next,
@@ -86,12 +83,13 @@ export function loginRoutes(context: RouteContext): Hono {
   app.post("/login", async (c) => {
     const body = await c.req.parseBody();
     const next = safeNextPath(field(body, "next"));
-    if (throttle.blocked()) {
+    const source = requestSource(c);
+    if (throttle.blocked(source)) {
       return form(c, next, 429, "Too many wrong tokens. Wait a minute and try again.");
     }
     const token = typeof body.token === "string" ? body.token : "";
     if (!(await constantTimeEqual(token, deps.authToken))) {
-      throttle.fail();
+      throttle.fail(source);
       return form(c, next, 401, "Wrong token.");
     }
     return await startSession(c, deps.authToken, next);
@@ -99,7 +97,6 @@ export function loginRoutes(context: RouteContext): Hono {
   app.post("/login/code", (c) => {
     // Not an open path: the auth middleware already checked the bearer token (or session).
     if (bearerOf(c) === undefined) return c.text("Send Authorization: Bearer <token>.", 401);
-    if (throttle.blocked()) return throttled(c);
     return c.json({ code: loginCodes.issue(), expiresInSeconds: loginCodeLifetimeMs / 1000 });
   });
   app.post("/logout", (c) => {

@@ -9,7 +9,7 @@ import type { RouteContext } from "../app.tsx";
 import { field, flash, isHtmx, parseId, redirectAfterPost, renderPage } from "../render.tsx";
 import { Notice, Unavailable } from "../views/layout.tsx";
 import { MoneyReportView, TransactionTable } from "../views/money.tsx";
-import { isMonth, monthsBefore } from "../../src/core/money_report.ts";
+import { isMonth, monthsBefore } from "../../src/money/mod.ts";
 import { RadarError } from "../../src/core/errors.ts";
 
 /** Transactions listed under the report. */

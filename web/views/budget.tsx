@@ -18,7 +18,7 @@ export function BudgetCard(props: { report: BudgetReport; timeZone: string | und
         ? (
           <p>
             <span class="badge outcome-error">paused</span>{" "}
-            Heartbeats, scheduled tasks, digests and summaries wait until{" "}
+            Heartbeats, scheduled tasks, digests, summaries and money categories wait until{" "}
             {formatTime(report.resumesAt, props.timeZone, { zone: true })}: the daily budget
             ({formatTokens(report.paused.limit)} tokens) is used up.
           </p>
@@ -29,12 +29,25 @@ export function BudgetCard(props: { report: BudgetReport; timeZone: string | und
         {dailyTokens ? ` of ${formatTokens(dailyTokens)}` : ""} tokens (heartbeats{" "}
         {formatTokens(report.heartbeatTokens)}, tasks {formatTokens(report.taskTokens)}, summaries
         {" "}
-        {formatTokens(report.summaryTokens)}, digests {formatTokens(report.digestTokens)})
+        {formatTokens(report.summaryTokens)}, digests {formatTokens(report.digestTokens)}, money
+        {" "}
+        {formatTokens(report.moneyTokens)}, vision {formatTokens(report.visionTokens)})
         {taskDailyTokens ? `; at most ${formatTokens(taskDailyTokens)} a task` : ""}
         {!dailyTokens && !taskDailyTokens ? "; no limit set (budget: in radar.yaml)" : ""}
       </p>
       <table class="list">
-        <TableHead columns={["day", "heartbeats", "tasks", "summaries", "digests", "total"]} />
+        <TableHead
+          columns={[
+            "day",
+            "heartbeats",
+            "tasks",
+            "summaries",
+            "digests",
+            "money",
+            "vision",
+            "total",
+          ]}
+        />
         <tbody>
           {report.days.map((day) => (
             <tr>
@@ -43,6 +56,8 @@ export function BudgetCard(props: { report: BudgetReport; timeZone: string | und
               <td>{formatTokens(day.taskTokens)}</td>
               <td>{formatTokens(day.summaryTokens)}</td>
               <td>{formatTokens(day.digestTokens)}</td>
+              <td>{formatTokens(day.moneyTokens)}</td>
+              <td>{formatTokens(day.visionTokens)}</td>
               <td>{formatTokens(totalTokens(day))}</td>
             </tr>
           ))}

@@ -1,4 +1,4 @@
-/** The eval page's tables: stored `radar eval` runs, and one run's tasks. */
+/** The eval page's tables: stored `radar eval` runs (both suites), and one run's tasks or scenarios. */
 import { evalRates, type EvalRunRecord, type TaskOutcome } from "../../src/core/eval_records.ts";
 import { formatDuration, formatTime, truncate } from "./format.ts";
 import { TableHead } from "./table_head.tsx";
@@ -15,9 +15,10 @@ export function EvalRunTable(props: { runs: EvalRunRecord[]; timeZone: string | 
           "run",
           "when",
           "model",
-          "passed",
-          "tool calls right",
-          "leaked as text",
+          "suite",
+          "right",
+          "tool calls right · false alarms",
+          "leaked as text · misses",
           "tokens",
           "median per task",
         ]}
@@ -35,9 +36,21 @@ export function EvalRunTable(props: { runs: EvalRunRecord[]; timeZone: string | 
                 <code>{truncate(run.model, 60)}</code>{" "}
                 <span class="muted">{truncate(run.server, 60)}</span>
               </td>
+              <td>{run.suite}</td>
               <td>{run.passed}/{run.tasks} ({rates.accuracy})</td>
-              <td>{rates.toolAccuracy}</td>
-              <td>{rates.leakedRate}</td>
+              {run.suite === "proactive"
+                ? (
+                  <>
+                    <td>{run.falseAlarms} false alarm(s)</td>
+                    <td>{run.misses} miss(es)</td>
+                  </>
+                )
+                : (
+                  <>
+                    <td>{rates.toolAccuracy}</td>
+                    <td>{rates.leakedRate}</td>
+                  </>
+                )}
               <td>{run.promptTokens + run.completionTokens}</td>
               <td>{formatDuration(run.medianLatencyMs)}</td>
             </tr>
@@ -52,7 +65,17 @@ export function EvalRunTable(props: { runs: EvalRunRecord[]; timeZone: string | 
 export function EvalTaskTable(props: { outcomes: TaskOutcome[] }) {
   return (
     <table class="list eval-tasks">
-      <TableHead columns={["task", "result", "tools called", "tokens", "took", "why it failed"]} />
+      <TableHead
+        columns={[
+          "task",
+          "result",
+          "expected · decided",
+          "tools called",
+          "tokens",
+          "took",
+          "why it failed",
+        ]}
+      />
       <tbody>
         {props.outcomes.map((outcome) => (
           <tr class={outcome.pass ? "outcome-ok" : "outcome-failed"}>
@@ -64,6 +87,7 @@ export function EvalTaskTable(props: { outcomes: TaskOutcome[] }) {
                 {outcome.pass ? "pass" : "fail"}
               </span>
             </td>
+            <td>{outcome.expected ? `${outcome.expected} · ${outcome.decision ?? "-"}` : ""}</td>
             <td>
               <code>{outcome.toolCalls.join(", ") || "(none)"}</code>
             </td>

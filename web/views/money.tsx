@@ -3,9 +3,13 @@
  * /money: the month's report per currency (charts, the category table against the months
  * before, top payees) and the month's transactions, each with a form to correct its category.
  */
-import type { CurrencyReport, MoneyReport } from "../../src/core/money_report.ts";
-import type { MoneyTransaction } from "../../src/core/money.ts";
-import { formatMinor, formatMoney } from "../../src/core/money_amounts.ts";
+import {
+  type CurrencyReport,
+  formatMinor,
+  formatMoney,
+  type MoneyReport,
+  type MoneyTransaction,
+} from "../../src/money/mod.ts";
 import { CategoryChart, MonthChart } from "./money_chart.tsx";
 import { TableHead } from "./table_head.tsx";
 

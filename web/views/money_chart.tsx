@@ -4,8 +4,7 @@
  * page's CSP stays `style-src 'self'`): colours come from classes in style.css, and every label
  * is JSX text, so a category or payee can never become markup.
  */
-import type { CurrencyReport } from "../../src/core/money_report.ts";
-import { formatMoney } from "../../src/core/money_amounts.ts";
+import { type CurrencyReport, formatMoney } from "../../src/money/mod.ts";
 
 const width = 640;
 const labelWidth = 130;

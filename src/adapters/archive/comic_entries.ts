@@ -3,7 +3,7 @@
  * nested archives, and names that are unsafe to extract (`../../x`, `/etc/x`, `C:\x`, NUL,
  * control characters). Pure; runs in the document subprocess and in tests.
  */
-import type { ArchiveWarnings } from "../../core/comic_archive.ts";
+import type { ArchiveWarnings } from "../../library/comic_archive.ts";
 
 const imageExtensions = /\.(jpe?g|png|gif|webp|avif|bmp|jxl|tiff?)$/i;
 const archiveExtensions = /\.(zip|cbz|rar|cbr|7z|cb7|tar|cbt|gz|tgz|bz2|xz|zst)$/i;

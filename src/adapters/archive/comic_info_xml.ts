@@ -9,7 +9,7 @@ import {
   type ComicInfo,
   comicInfoField,
   comicInfoFields,
-} from "../../core/comic_info.ts";
+} from "../../library/comic_info.ts";
 
 /** A parsed ComicInfo.xml: its fields, the FrontCover page index, and the tree for rewriting. */
 export interface ParsedComicInfo {

@@ -8,8 +8,8 @@ import {
   type ComicContents,
   type ComicFormat,
   type ComicReadResult,
-} from "../../core/comic_archive.ts";
-import type { ComicInfoField } from "../../core/comic_info.ts";
+} from "../../library/comic_archive.ts";
+import type { ComicInfoField } from "../../library/comic_info.ts";
 import type { ParsedComicInfo } from "./comic_info_xml.ts";
 import { loadXmlParser, parseComicInfoXml } from "./comic_info_xml.ts";
 import { loadUnrar, openRar, rarComicInfoName, readRarEntry } from "./rar_comic.ts";

@@ -4,7 +4,7 @@
  * cover are extracted, each only when its declared size is within bounds. Runs in the document
  * subprocess, whose deadline and memory ceiling stop a hostile archive.
  */
-import { comicArchiveBounds } from "../../core/comic_archive.ts";
+import { comicArchiveBounds } from "../../library/comic_archive.ts";
 import { type EntrySummary, isComicInfoName } from "./comic_entries.ts";
 
 type UnrarModule = typeof import("node-unrar-js");

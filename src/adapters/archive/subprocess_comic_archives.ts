@@ -11,8 +11,8 @@ import type {
   ComicReadResult,
   ComicWriteRequest,
   ComicWriteResult,
-} from "../../core/comic_archive.ts";
-import { comicInfoFields } from "../../core/comic_info.ts";
+} from "../../library/comic_archive.ts";
+import { comicInfoFields } from "../../library/comic_info.ts";
 import { DocumentProcess } from "../pdf/document_process.ts";
 import type { PdfProcessCommand } from "../pdf/pdf_process_command.ts";
 

@@ -3,12 +3,12 @@
  * ComicInfo.xml and the cover, and a new archive with ComicInfo.xml set, the other entries copied
  * byte for byte (never decompressed). Runs in the document subprocess.
  */
-import { comicArchiveBounds } from "../../core/comic_archive.ts";
+import { comicArchiveBounds } from "../../library/comic_archive.ts";
 import {
   applyComicInfoChanges,
   type ComicInfo,
   type ComicInfoField,
-} from "../../core/comic_info.ts";
+} from "../../library/comic_info.ts";
 import {
   blocksRewrite,
   classifyEntries,

@@ -1,14 +1,16 @@
 /**
  * `radar restore`: unpacks a backup into a staging folder inside the data folder, checks it
- * (manifest sums, SQLite integrity, schema version not newer than this Radar), then moves the
+ * (manifest sums, SQLite integrity, schema version not newer than this Radar, exactly the schema
+ * objects Radar's migrations create for that version: `schema_check.ts`), then moves the
  * current state aside (`<data>/before-restore/<time>/`) and the backup into place by renames.
  * The caller holds the data folder's lock: no daemon runs meanwhile.
  */
 import { join } from "node:path";
 import { RadarError } from "../../core/errors.ts";
 import { pathExists, removeQuietly } from "../os/quiet_fs.ts";
-import { fileStamp } from "../../core/file_stamp.ts";
+import { fileStamp } from "./backup_folder.ts";
 import { checkDatabaseFile } from "../sqlite/maintenance.ts";
+import { schemaProblem } from "../sqlite/schema_check.ts";
 import { type BackupManifest, configName, databaseName, dataFolders } from "./backup_manifest.ts";
 import { defaultRestoreLimits, extractBackup, type RestoreLimits } from "./read_backup.ts";
 import { readUserVersion } from "./write_backup.ts";
@@ -105,6 +107,14 @@ function checkDatabase(plan: RestorePlan, path: string, manifest: BackupManifest
       `${check.foreignKeyProblems} rows point at missing parents`;
     throw new RadarError(
       `Cannot restore from ${plan.archive}: its database is damaged (${problem.slice(0, 200)})`,
+    );
+  }
+  const foreign = schemaProblem(path, version);
+  for (const suffix of ["-wal", "-shm"]) removeQuietly(`${path}${suffix}`);
+  if (foreign) {
+    throw new RadarError(
+      `Cannot restore from ${plan.archive}: its database has ${foreign} (a backup holds only ` +
+        `Radar's own schema)`,
     );
   }
 }

@@ -1,8 +1,9 @@
 /**
  * `radar backup`: one consistent archive (gzipped tar, npm tar-stream) of Radar's state: SQLite's
  * online backup of radar.db (`backupDatabase`: one step, so a daemon writing meanwhile cannot make
- * it restart or tear), the data folder's plugins, skills and personalities, and the config with its secrets
- * blanked; the manifest (sizes, SHA-256 sums, schema version, secrets left out) comes last.
+ * it restart or tear; the MCP approvals' copies of config URLs and command lines cut like the config),
+ * the data folder's plugins, skills and personalities, and the config without secret-shaped values
+ * (`config_without_secrets.ts`); the manifest (sizes, SHA-256 sums, schema version, secrets left out) comes last.
  */
 import { createHash } from "node:crypto";
 import { createGzip } from "node:zlib";
@@ -20,6 +21,7 @@ import {
   manifestName,
 } from "./backup_manifest.ts";
 import { configWithoutSecrets } from "./config_without_secrets.ts";
+import { withoutCopiedSecrets } from "../sqlite/backup_copy.ts";
 import type { Pack } from "./tar_stream.ts";
 
 /** What a backup is made of. */
@@ -73,6 +75,7 @@ export async function writeBackup(sources: BackupSources, target: string): Promi
     output = Deno.openSync(partial, { write: true, createNew: true, mode: 0o600 });
     const snapshot = join(snapshotFolder, databaseName);
     await sources.snapshotDatabase(snapshot);
+    withoutCopiedSecrets(snapshot);
     const schemaVersion = readUserVersion(snapshot);
     const config = sources.configPath ? readConfig(sources.configPath) : undefined;
     const { files, enabledPlugins, skipped } = dataFiles(sources.dataDir);

@@ -35,6 +35,14 @@ export function chooseContextWindow(
 }
 
 /**
+ * The most estimated prompt tokens a window of `windowTokens` holds with the answer's room kept:
+ * the inverse of `chooseContextWindow`'s need, so a prompt this size never overflows the window.
+ */
+export function promptRoom(windowTokens: number): number {
+  return Math.max(0, Math.floor((windowTokens - outputReserveTokens) / 1.2));
+}
+
+/**
  * True when the server's prompt token count shows Ollama cut the prompt: it equals the window
  * (runner truncation) or window/2 + 2 (context shift), while Radar sent more than that.
  */

@@ -3,7 +3,13 @@
  * as "loading"), requests go to the fallback server/model, with one warning line naming both. The
  * main server is tried again after a pause, and a line says when it is back.
  */
-import type { ChatModel, ChatRequest, ChatResponse, ModelStatus } from "../../core/chat_model.ts";
+import type {
+  ChatModel,
+  ChatRequest,
+  ChatResponse,
+  ModelStatus,
+  PromptLimit,
+} from "../../core/chat_model.ts";
 import { LlmError } from "../../core/errors.ts";
 import type { Logger } from "../../core/ports.ts";
 
@@ -74,6 +80,16 @@ export class FallbackChatModel implements ChatModel {
       this.#mainDownUntil = this.#now() + this.#pauseMs;
       return await this.#viaFallback(request, signal, error as LlmError);
     }
+  }
+
+  /** The smaller of both limits: a request built for one may be answered by the other. */
+  async promptLimit(needed: number, signal?: AbortSignal): Promise<PromptLimit | undefined> {
+    const limits = await Promise.all([
+      this.#main.model.promptLimit?.(needed, signal),
+      this.#fallback.model.promptLimit?.(needed, signal),
+    ]);
+    const known = limits.filter((limit): limit is PromptLimit => limit !== undefined);
+    return known.length ? known.reduce((a, b) => (b.tokens < a.tokens ? b : a)) : undefined;
   }
 
   /** Both statuses: the main's, with the fallback's under `fallback`. */

@@ -1,8 +1,15 @@
 /** The Ollama native adapter: `POST /api/chat` with `num_ctx` sized to the prompt. */
-import type { ChatModel, ChatRequest, ChatResponse, ModelStatus } from "../../core/chat_model.ts";
+import type {
+  ChatModel,
+  ChatRequest,
+  ChatResponse,
+  ModelStatus,
+  PromptLimit,
+} from "../../core/chat_model.ts";
 import {
   chooseContextWindow,
   minimumContextTokens,
+  promptRoom,
   truncationSuspected,
 } from "./context_window.ts";
 import { classifyHttpError, toolCapableModels } from "./http_errors.ts";
@@ -61,6 +68,24 @@ export class OllamaChatModel extends HttpChatModel implements ChatModel {
       }
       return response;
     }, signal);
+  }
+
+  /**
+   * The window Radar will ask for (`num_ctx`): `llm.max_context_tokens`, else the model's own
+   * length. A prompt that fits the smallest window needs no question to the server.
+   */
+  async promptLimit(needed: number, signal?: AbortSignal): Promise<PromptLimit | undefined> {
+    const cap = this.llm.max_context_tokens || undefined;
+    const smallest = Math.min(minimumContextTokens, cap ?? minimumContextTokens);
+    if (needed <= promptRoom(smallest) && this.#modelContext === undefined) {
+      const source = cap === smallest ? "llm.max_context_tokens" : "Ollama's smallest window";
+      return { tokens: promptRoom(smallest), window: smallest, source };
+    }
+    const model = await this.#contextLength(signal);
+    if (cap === undefined && model === undefined) return undefined;
+    const window = Math.min(cap ?? Infinity, model ?? Infinity);
+    const source = window === cap ? "llm.max_context_tokens" : "the model's context length";
+    return { tokens: promptRoom(window), window, source };
   }
 
   /** Asks `/api/show` whether the model exists, supports tools, and its context length. */

@@ -83,10 +83,25 @@ export function parseOllamaChat(body: unknown): OllamaAnswer {
         ? { promptTokens: promptTokens ?? 0, completionTokens: completionTokens ?? 0 }
         : undefined,
       durationMs: totalNs !== undefined ? Math.round(totalNs / 1e6) : undefined,
+      timing: timingOf(record),
     },
     promptEvalCount: promptTokens,
     empty: record.message === undefined,
   };
+}
+
+/** Load, prompt and answer time from the body's nanosecond durations (absent: not said). */
+function timingOf(record: Record<string, unknown>) {
+  const ms = (value: unknown) => {
+    const ns = numberOr(value);
+    return ns === undefined ? undefined : ns / 1e6;
+  };
+  const timing = {
+    loadMs: ms(record.load_duration),
+    promptMs: ms(record.prompt_eval_duration),
+    generationMs: ms(record.eval_duration),
+  };
+  return Object.values(timing).some((value) => value !== undefined) ? timing : undefined;
 }
 
 function numberOr(value: unknown): number | undefined {

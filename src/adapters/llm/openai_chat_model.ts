@@ -1,5 +1,13 @@
 /** The OpenAI-compatible adapter: `POST /v1/chat/completions` (Ollama /v1, llama-server, vLLM, LM Studio). */
-import type { ChatModel, ChatRequest, ChatResponse, ModelStatus } from "../../core/chat_model.ts";
+import type {
+  ChatModel,
+  ChatRequest,
+  ChatResponse,
+  ModelStatus,
+  PromptLimit,
+} from "../../core/chat_model.ts";
+import { promptRoom } from "./context_window.ts";
+import { type LoadedContext, loadedContext } from "./loaded_context.ts";
 import { LlmError } from "../../core/errors.ts";
 import { classifyHttpError } from "./http_errors.ts";
 import { HttpChatModel } from "./http_chat_model.ts";
@@ -16,6 +24,8 @@ export function openAiBase(baseUrl: string): string {
 /** Chat model over an OpenAI-compatible server. */
 export class OpenAiChatModel extends HttpChatModel implements ChatModel {
   readonly provider = "openai";
+  /** What the server said it loaded, and when it was asked (an unknown answer is asked again). */
+  #loaded?: { context?: LoadedContext; at: number };
 
   constructor(llm: LlmConfig, options: ChatModelOptions, probe: TransportOptions["probe"]) {
     super(llm, options, probe, openAiBase(llm.base_url));
@@ -29,6 +39,30 @@ export class OpenAiChatModel extends HttpChatModel implements ChatModel {
       return response;
     };
     return this.chatWithRetries("/chat/completions", body, request, parseOpenAiChat, timed, signal);
+  }
+
+  /**
+   * The window the server loaded (a request cannot set it): `/api/ps`, the Modelfile's num_ctx or
+   * llama-server's `/props`, capped by `llm.max_context_tokens`; asked once (an unknown answer
+   * again after a minute: the model may not have been loaded yet).
+   */
+  async promptLimit(_needed: number, signal?: AbortSignal): Promise<PromptLimit | undefined> {
+    const cap = this.llm.max_context_tokens || undefined;
+    const loaded = await this.#loadedContext(signal);
+    if (cap === undefined && loaded === undefined) return undefined;
+    const window = Math.min(cap ?? Infinity, loaded?.tokens ?? Infinity);
+    const source = window === loaded?.tokens ? loaded.source : "llm.max_context_tokens";
+    return { tokens: promptRoom(window), window, source };
+  }
+
+  async #loadedContext(signal?: AbortSignal): Promise<LoadedContext | undefined> {
+    const now = (this.options.elapsed ?? (() => performance.now()))();
+    const known = this.#loaded;
+    if (known && (known.context || now - known.at < 60_000)) return known.context;
+    const origin = this.base.replace(/\/v1$/, "");
+    const context = await loadedContext(origin, this.model, this.quickTransport(), signal);
+    this.#loaded = { context, at: now };
+    return context;
   }
 
   /** Asks `/v1/models` whether the model is listed (and llama-server's `/props` about tools). */

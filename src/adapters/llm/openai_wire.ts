@@ -78,6 +78,10 @@ export function parseOpenAiChat(body: unknown): OpenAiAnswer {
   const message = (choice.message ?? {}) as Record<string, unknown>;
   const calls = Array.isArray(message.tool_calls) ? message.tool_calls : [];
   const usage = record.usage as Record<string, unknown> | undefined;
+  // llama-server's extra `timings` (prompt_ms, predicted_ms).
+  const timings = record.timings as Record<string, unknown> | undefined;
+  const promptMs = typeof timings?.prompt_ms === "number" ? timings.prompt_ms : undefined;
+  const generationMs = typeof timings?.predicted_ms === "number" ? timings.predicted_ms : undefined;
   const empty = choice.message === undefined ||
     (typeof record.created === "number" && record.created <= 0) ||
     (message.role === "" && !message.content && !calls.length);
@@ -94,6 +98,9 @@ export function parseOpenAiChat(body: unknown): OpenAiAnswer {
             : 0,
         }
         : undefined,
+      ...(promptMs !== undefined || generationMs !== undefined
+        ? { timing: { promptMs, generationMs } }
+        : {}),
     },
     empty,
   };

@@ -1,5 +1,5 @@
 /** Shared pieces of turning a server's message into a `ChatResponse` (pure). */
-import type { ChatResponse } from "../../core/chat_model.ts";
+import type { ChatResponse, ServerTiming } from "../../core/chat_model.ts";
 import type { ToolCall, Usage } from "../../core/messages.ts";
 import { recoverToolCallsFromText, stripThinking } from "./text_tool_calls.ts";
 
@@ -18,6 +18,7 @@ export interface WireMessage {
   finishReason?: string;
   usage?: Usage;
   durationMs?: number;
+  timing?: ServerTiming;
 }
 
 /** Reads `tool_calls` entries of either wire format (`{id?, function: {name, arguments}}`). */
@@ -80,5 +81,6 @@ export function toChatResponse(wire: WireMessage, offered: ReadonlySet<string>):
     durationMs: wire.durationMs,
     finishReason: wire.finishReason,
     warnings,
+    ...(wire.timing ? { timing: wire.timing } : {}),
   };
 }

@@ -1,5 +1,5 @@
 /** Builds the path guard, Radar's places and the writable roots the file tools and exec share. */
-import { expandHome, homeDirectory } from "../../config/paths.ts";
+import { configuredFolders, expandHome, homeDirectory } from "../../config/paths.ts";
 import { isAbsolute, join, resolve } from "node:path";
 import { parentPlaces, type RadarPlaces, radarPlacesFrom } from "../../core/protected_paths.ts";
 import { userInfo } from "node:os";
@@ -32,10 +32,15 @@ export function radarPlaces(
 ): RadarPlaces {
   const also = [accountPlaces(), parentPlaces(deps.env)].filter((places) => places !== undefined);
   const places = radarPlacesFrom(deps.env, deps.dataDir, deps.configPath, also);
+  const cwd = deps.cwd ?? Deno.cwd();
   const instructionFolders = (deps.config?.skills?.dirs ?? []).map((path) =>
-    resolve(deps.cwd ?? Deno.cwd(), expandHome(path, deps.env))
+    resolve(cwd, expandHome(path, deps.env))
   );
-  return instructionFolders.length ? { ...places, instructionFolders } : places;
+  return {
+    ...places,
+    ...(instructionFolders.length ? { instructionFolders } : {}),
+    ...(deps.config ? configuredFolders(deps.config, deps.env, cwd) : {}),
+  };
 }
 
 let account: RadarPlaces | null | undefined;
@@ -68,6 +73,8 @@ export function pathGuardFor(deps: FileAccessDependencies): PathGuard {
     also: places.also,
     historyFile: places.historyFile,
     instructionFolders: places.instructionFolders,
+    backupFolder: places.backupFolder,
+    browserProfile: places.browserProfile,
     blockedPaths: deps.config.tools.files.blocked_paths,
     allowedRoots: deps.config.tools.files.allowed_roots,
   });

@@ -1,5 +1,9 @@
-/** The path guard shared by read_file, write_file, list_directory and exec's working folder. */
-import { basename, join, relative } from "node:path";
+/**
+ * The path guard shared by read_file, write_file, list_directory and exec's working folder:
+ * secrets and Radar's own state (and every copy of it) are neither read nor written, start-up
+ * files are read only.
+ */
+import { basename, join } from "node:path";
 import {
   absolutePath,
   canonicalPath,
@@ -8,7 +12,6 @@ import {
   PathSyntaxError,
 } from "./canonical_path.ts";
 import {
-  dataSecretNames,
   isPathInside,
   processPaths,
   protectedLocations,
@@ -30,6 +33,9 @@ interface PathGuardOptions {
   cacheDir?: string;
   /** Radar's config file in use (never read or written). */
   configPath?: string;
+  /** `backup.folder` and a kept browser profile given as a path (never read or written). */
+  backupFolder?: string;
+  browserProfile?: string;
   /** $HISTFILE of Radar's environment (a shell history under a name of its own). */
   historyFile?: string;
   /** Folders Radar loads instructions from (`skills.dirs`): readable, never written. */
@@ -94,17 +100,6 @@ export class PathGuard {
     const segments = real.split("/").map((segment) => segment.toLowerCase());
     const secretFolder = secretFolderNames.find((name) => segments.includes(name));
     if (secretFolder) return refused(`protected by rule */${secretFolder} (credentials)`);
-    const dataDir = this.#canonical(this.#options.dataDir);
-    if (isInside(real, dataDir)) {
-      const first = relative(dataDir, real).split("/")[0];
-      if (access === "write") {
-        return refused(`protected by rule ${this.display(dataDir)} (Radar's own data)`);
-      }
-      if (first && dataSecretNames.test(first)) {
-        const rule = this.display(join(dataDir, first));
-        return refused(`protected by rule ${rule} (Radar's database and tokens)`);
-      }
-    }
     const roots = (this.#options.allowedRoots ?? []).map((root) => this.#canonical(root));
     if (roots.length && !roots.some((root) => isInside(real, root, true))) {
       const allowed = roots.map((root) => this.display(root)).join(", ");
@@ -138,11 +133,7 @@ export class PathGuard {
       } catch { /* unreadable folder */ }
       return false;
     };
-    const dataDir = this.#canonical(this.#options.dataDir);
-    const candidates = [
-      ...this.#rules().filter((rule) => !rule.writeOnly || access === "write"),
-      { path: dataDir, label: this.display(dataDir), why: "Radar's database and tokens" },
-    ];
+    const candidates = this.#rules().filter((rule) => !rule.writeOnly || access === "write");
     const found = (rule: { label: string; why: string }) =>
       `it is a hard link to a file protected by rule ${rule.label} (${rule.why})`;
     // Every protected file by identity first (one stat each, no budget), then the folders' files:
@@ -180,7 +171,7 @@ export class PathGuard {
   #buildRules(): Rule[] {
     // The ~250 rule paths share their leading folders: look each component up once.
     const memo = memoizedReader(this.#reader);
-    const { home, dataDir, configPath } = this.#options;
+    const { home, dataDir, configPath, backupFolder, browserProfile } = this.#options;
     const configDir = this.#options.configDir ?? join(home, ".config/radar");
     const cacheDir = this.#options.cacheDir ?? join(home, ".cache/radar");
     const rules: Rule[] = [];
@@ -198,11 +189,19 @@ export class PathGuard {
       configFile: configPath,
       historyFile: this.#options.historyFile,
       instructionFolders: this.#options.instructionFolders,
+      backupFolder,
+      browserProfile,
     });
+    // Radar's own state and its copies are neither read nor written: a copy made readable (the
+    // config moved to scratch, a backup, a browser profile's Local Storage) leaves past every
+    // masker. Shown by their path, with what they are.
     for (const location of locations) {
-      if (location.kind !== "radar") {
-        add(location.path, location.label, location.why, location.kind === "startup");
-      }
+      if (location.kind === "radar") {
+        const shown = location.path === configPath
+          ? basename(location.path)
+          : this.display(this.#canonical(location.path, memo));
+        add(location.path, shown, location.label, false);
+      } else add(location.path, location.label, location.why, location.kind === "startup");
     }
     // Other places (the account's real home, the Radar that started this run): their secrets and
     // start-up files as above, and their Radar folders neither read nor written.
@@ -214,11 +213,6 @@ export class PathGuard {
         add(location.path, location.label, location.why, location.kind === "startup");
       }
     }
-    // Radar's own folders: the data folder has its own rule (readable except the database and
-    // tokens); the config is readable (secrets masked) and never written; the cache is neither.
-    add(configDir, this.display(this.#canonical(configDir)), "Radar's config", true);
-    if (configPath) add(configPath, basename(configPath), "Radar's config", true);
-    add(cacheDir, this.display(this.#canonical(cacheDir)), "Radar's cache", false);
     for (const path of this.#options.blockedPaths ?? []) {
       add(path, path, "tools.files.blocked_paths", false);
     }

@@ -7,7 +7,7 @@ import {
   type PdfPageText,
   type PdfReadResult,
   selectPages,
-} from "../../core/pdf_reader.ts";
+} from "../../library/pdf_reader.ts";
 import { Buffer } from "node:buffer";
 import { firstLine } from "../../core/first_line.ts";
 

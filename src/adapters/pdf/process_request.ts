@@ -3,8 +3,8 @@
  * zod in the subprocess (the parent writes it, but nothing crosses a process boundary unchecked).
  */
 import { z } from "zod";
-import { comicInfoFields } from "../../core/comic_info.ts";
-import { pdfInfoKeys } from "../../core/pdf_reader.ts";
+import { comicInfoFields } from "../../library/comic_info.ts";
+import { pdfInfoKeys } from "../../library/pdf_reader.ts";
 
 const count = z.number().int().min(0);
 const comicChanges = z.partialRecord(z.enum(comicInfoFields), z.string().max(4000).nullable());

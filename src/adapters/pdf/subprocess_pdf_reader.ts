@@ -10,7 +10,7 @@ import type {
   PdfReader,
   PdfReadRequest,
   PdfReadResult,
-} from "../../core/pdf_reader.ts";
+} from "../../library/pdf_reader.ts";
 import type { PdfProcessCommand } from "./pdf_process_command.ts";
 import { DocumentProcess } from "./document_process.ts";
 

@@ -2,11 +2,13 @@
 import type { DatabaseSync } from "node:sqlite";
 import type {
   ActionJournal,
-  FileState,
   JournalEntry,
   JournalKind,
   NewJournalEntry,
-} from "../../core/action_journal.ts";
+  SavedCopy,
+} from "../../away/action_journal.ts";
+import type { FileState } from "../os/file_changes.ts";
+import type { ConversationKind } from "../../core/tool.ts";
 import { selectAll, selectOne } from "./rows.ts";
 import { deleteBefore, insert, transaction, write } from "./write.ts";
 
@@ -27,6 +29,7 @@ interface JournalRow {
   grant_id: string | null;
   undone_at: string | null;
   undo_note: string | null;
+  copy_dropped_at: string | null;
 }
 
 function toEntry(row: JournalRow): JournalEntry {
@@ -47,6 +50,7 @@ function toEntry(row: JournalRow): JournalEntry {
     grantId: row.grant_id ?? undefined,
     undoneAt: row.undone_at ?? undefined,
     undoNote: row.undo_note ?? undefined,
+    copyDroppedAt: row.copy_dropped_at ?? undefined,
   };
 }
 
@@ -121,4 +125,62 @@ export class SqliteActionJournal implements ActionJournal {
       return entries;
     }, "the action journal cleanup");
   }
+
+  /** The saved originals still kept, oldest change first. */
+  savedCopies(): SavedCopy[] {
+    return selectAll(
+      this.db,
+      (row) => ({ id: Number(row.id), backup: String(row.backup), bytes: Number(row.bytes) }),
+      `SELECT id, backup, COALESCE(json_extract(before_state, '$.size'), 0) AS bytes
+       FROM action_journal WHERE backup IS NOT NULL ORDER BY id`,
+    );
+  }
+
+  /** Records that change `id`'s saved original was dropped. */
+  dropCopy(id: number, at: Date): void {
+    write(
+      this.db,
+      "the action journal entry",
+      "UPDATE action_journal SET backup = NULL, copy_dropped_at = ? WHERE id = ?",
+      at.toISOString(),
+      id,
+    );
+  }
+
+  /** About how many bytes the rows take (their text and a fixed overhead each). */
+  rowBytes(): number {
+    const row = selectOne(
+      this.db,
+      (found) => Number(found.bytes ?? 0),
+      `SELECT SUM(${rowBytes}) AS bytes FROM action_journal`,
+    );
+    return row ?? 0;
+  }
+
+  /** Deletes the oldest rows until the rest take at most `maxBytes`; returns them. */
+  trimRows(maxBytes: number): JournalEntry[] {
+    return transaction(this.db, () => {
+      const over = `SELECT id FROM (
+          SELECT id, SUM(${rowBytes}) OVER (ORDER BY id DESC) AS kept FROM action_journal
+        ) WHERE kept > ?`;
+      const entries = selectAll(
+        this.db,
+        toEntry,
+        `SELECT * FROM action_journal WHERE id IN (${over}) ORDER BY id`,
+        maxBytes,
+      );
+      write(
+        this.db,
+        "the action journal cleanup",
+        `DELETE FROM action_journal WHERE id IN (${over})`,
+        maxBytes,
+      );
+      return entries;
+    }, "the action journal cleanup");
+  }
 }
+
+/** A row's bytes, about: its text columns and 64 for the rest. */
+const rowBytes = `64 + length(tool) + length(path) + COALESCE(length(from_path), 0) +
+  COALESCE(length(before_state), 0) + COALESCE(length(backup), 0) + length(after_state) +
+  length(created_folders) + COALESCE(length(undo_note), 0)`;

@@ -6,7 +6,7 @@
  */
 import { createHash } from "node:crypto";
 import type { DatabaseSync } from "node:sqlite";
-import type { Capability, CapabilityAction, CapabilityTokens } from "../../core/approvals.ts";
+import type { Capability, CapabilityAction, CapabilityTokens } from "../../away/approval_ports.ts";
 import { deleteBefore, transaction, write } from "./write.ts";
 import { camelRecord, columnsOf, selectOne } from "./rows.ts";
 

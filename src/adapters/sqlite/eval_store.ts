@@ -1,4 +1,4 @@
-/** `radar eval` runs and their task outcomes (migration 015). */
+/** `radar eval` runs and their task outcomes (migrations 015, 047: suites and decisions). */
 import { camelRecord, columnsOf, type Row, selectAll, selectOne } from "./rows.ts";
 import type { DatabaseSync } from "node:sqlite";
 import type {
@@ -12,13 +12,13 @@ import { insert, transaction, write } from "./write.ts";
 /** The columns of a run, in its record's key order. */
 const runColumns = columnsOf<EvalRunRecord>()(
   `id started_at model server tasks passed tools_right tool_responses leaked_responses
-   prompt_tokens completion_tokens median_latency_ms duration_ms`,
+   prompt_tokens completion_tokens median_latency_ms duration_ms suite false_alarms misses`,
 );
 
 /** The columns of a task outcome after its id, in its record's key order. */
 const outcomeColumns = columnsOf<Omit<TaskOutcome, "id">>()(
   `pass reason tool_calls tools_right tool_responses leaked_responses prompt_tokens
-   completion_tokens latency_ms`,
+   completion_tokens latency_ms expected decision`,
 );
 
 function toRun(row: Row): EvalRunRecord {
@@ -31,6 +31,8 @@ function toOutcome(row: Row): TaskOutcome {
     ...camelRecord(row, outcomeColumns),
     pass: Boolean(row.pass),
     reason: (row.reason as string) || undefined,
+    expected: (row.expected as string) || undefined,
+    decision: (row.decision as string) || undefined,
     toolCalls: JSON.parse(row.tool_calls as string) as string[],
     toolsRight: Boolean(row.tools_right),
   };
@@ -48,7 +50,8 @@ export class SqliteEvalStore implements EvalHistory {
         "the eval run",
         `INSERT INTO eval_runs (started_at, model, server, tasks, passed, tools_right,
            tool_responses, leaked_responses, prompt_tokens, completion_tokens,
-           median_latency_ms, duration_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+           median_latency_ms, duration_ms, suite, false_alarms, misses)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         run.startedAt,
         run.model.slice(0, 200),
         run.server.slice(0, 500),
@@ -61,6 +64,9 @@ export class SqliteEvalStore implements EvalHistory {
         run.completionTokens,
         Math.round(run.medianLatencyMs),
         Math.round(run.durationMs),
+        run.suite ?? "tasks",
+        run.falseAlarms ?? 0,
+        run.misses ?? 0,
       );
       run.outcomes.forEach((outcome, position) =>
         write(
@@ -68,7 +74,7 @@ export class SqliteEvalStore implements EvalHistory {
           "the eval run",
           `INSERT INTO eval_task_results (run_id, position, task_id, pass, reason, tool_calls,
              tools_right, tool_responses, leaked_responses, prompt_tokens, completion_tokens,
-             latency_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+             latency_ms, expected, decision) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
           runId,
           position,
           outcome.id,
@@ -81,6 +87,8 @@ export class SqliteEvalStore implements EvalHistory {
           outcome.promptTokens,
           outcome.completionTokens,
           Math.round(outcome.latencyMs),
+          (outcome.expected ?? "").slice(0, 100),
+          (outcome.decision ?? "").slice(0, 100),
         )
       );
       return runId;

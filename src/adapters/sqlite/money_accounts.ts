@@ -3,7 +3,7 @@
  * balance, whether it is below the floor) and the alerts already raised.
  */
 import type { DatabaseSync, SQLInputValue } from "node:sqlite";
-import type { AccountBalance, MoneyAlertState } from "../../core/money_store.ts";
+import type { AccountBalance, MoneyAlertState } from "../../money/money_store.ts";
 import { statement } from "./statements.ts";
 import { insertUnlessPresent, write } from "./write.ts";
 

@@ -5,7 +5,7 @@ import type {
   MerchantTotal,
   MoneyAccountSummary,
   MoneyReports,
-} from "../../core/money_store.ts";
+} from "../../money/money_store.ts";
 import { statement } from "./statements.ts";
 import { camelRecord, columnsOf, selectAll } from "./rows.ts";
 

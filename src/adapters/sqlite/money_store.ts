@@ -1,12 +1,12 @@
 /** SQLite rows of money: imported files, transactions, learned rules, confirmed CSV mappings. */
 import type { DatabaseSync, SQLInputValue } from "node:sqlite";
-import type { LearnedRule, MoneyImport, MoneyTransaction } from "../../core/money.ts";
+import type { LearnedRule, MoneyImport, MoneyTransaction } from "../../money/money.ts";
 import type {
   AccountBalance,
   MoneyFilter,
   MoneyStore,
   NewMoneyTransaction,
-} from "../../core/money_store.ts";
+} from "../../money/money_store.ts";
 import { statement } from "./statements.ts";
 import { insert, write } from "./write.ts";
 import { camelRecord, columnsOf, type Row, selectAll, selectOne } from "./rows.ts";

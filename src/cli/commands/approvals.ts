@@ -5,12 +5,19 @@
  * commands: a person at a terminal, never a script or Radar's own exec.
  */
 import type { Command } from "commander";
-import { approvalId, describeApproval, outcomeLine } from "../../application/approvals.ts";
-import { describeGrant } from "../../application/grant_rules.ts";
-import type { ApprovalRecord } from "../../core/approvals.ts";
+import {
+  approvalId,
+  type ApprovalRecord,
+  describeApproval,
+  describeGrant,
+  outcomeLine,
+  parseArguments,
+  suggestedPrivateDataTo,
+} from "../../away/mod.ts";
 import { RadarError, UsageError } from "../../core/errors.ts";
 import { jsonOptionHelp, printJson, printListing } from "../json_output.ts";
 import { formatDateTime } from "../../core/zoned_time.ts";
+import { namedAddresses } from "../../core/origins.ts";
 import type { CliContext } from "../context.ts";
 
 /** One approval in one line. */
@@ -45,7 +52,7 @@ export function registerApprovals(program: Command, context: CliContext): void {
     .option("--json", jsonOptionHelp)
     .action(async (options: { all?: boolean; json?: boolean }) => {
       const radar = await context.radar();
-      const records = radar.approvals.list({ pendingOnly: !options.all });
+      const records = radar.away.approvals.list({ pendingOnly: !options.all });
       const empty = options.all ? "No approvals yet." : "Nothing waits for your yes.";
       const zone = radar.config.radar.timezone || undefined;
       const line = (record: ApprovalRecord) => approvalLine(record, zone);
@@ -57,9 +64,16 @@ export function registerApprovals(program: Command, context: CliContext): void {
     .option("--json", jsonOptionHelp)
     .action(async (id: string, options: { json?: boolean }) => {
       const radar = await context.radar();
-      const record = radar.approvals.show(approvalId(id));
-      const suggested = radar.approvals.suggest(record);
-      if (options.json) return printJson(context, { ...record, suggestedGrant: suggested });
+      const record = radar.away.approvals.show(approvalId(id));
+      const suggested = radar.away.approvals.suggest(record);
+      const privateDataTo = suggestedPrivateDataTo(record);
+      if (options.json) {
+        return printJson(context, {
+          ...record,
+          suggestedGrant: { arguments: suggested, privateDataTo },
+        });
+      }
+      const destinations = record.destinations ?? [];
       const lines = [
         approvalLine(record, radar.config.radar.timezone || undefined),
         `tool:       ${record.tool}`,
@@ -67,6 +81,9 @@ export function registerApprovals(program: Command, context: CliContext): void {
         record.summary
           ? `what:       ${record.summary.replaceAll("\n", "\n            ")}`
           : `arguments:  ${record.arguments}`,
+        ...(record.preview
+          ? [`change:     ${record.preview.trimEnd().replaceAll("\n", "\n            ")}`]
+          : []),
         ...(record.hasScreenshot
           ? [`screenshot: on the dashboard, /approvals/${record.id}/screenshot.png`]
           : []),
@@ -75,9 +92,23 @@ export function registerApprovals(program: Command, context: CliContext): void {
           record.conversationId === undefined ? "" : ` (conversation #${record.conversationId})`
         }`,
         `had read:   ${record.untrustedSources.join(", ") || "nothing from outside"}`,
+        ...(record.privateSources?.length
+          ? [`private:    ${record.privateSources.join(", ")}`]
+          : []),
+        ...(destinations === "anywhere" || destinations.length
+          ? [
+            `sends to:   ${
+              destinations === "anywhere" ? anywhere(record) : destinations.join(", ")
+            }`,
+          ]
+          : []),
         ...(record.result ? [`result:     ${record.result}`] : []),
-        ...(record.state === "pending" && Object.keys(suggested).length
-          ? [`always:     ${describeGrant({ tool: record.tool, arguments: suggested })}`]
+        ...(record.state === "pending" && (Object.keys(suggested).length || privateDataTo.length)
+          ? [
+            `always:     ${
+              describeGrant({ tool: record.tool, arguments: suggested, privateDataTo })
+            }`,
+          ]
           : []),
       ];
       context.io.stdout(`${lines.join("\n")}\n`);
@@ -93,28 +124,37 @@ export function registerApprovals(program: Command, context: CliContext): void {
       const number = approvalId(id);
       if (options.arg && !options.always) throw new UsageError("--arg goes with --always");
       if (options.always) {
-        const outcome = await radar.approvals.alwaysAllow(
+        const outcome = await radar.away.approvals.alwaysAllow(
           number,
           "cli",
           options.arg ? parsePatterns(options.arg) : undefined,
           options.note,
         );
-        const grant = radar.grants.list().find((item) => item.id === outcome.grantId)!;
+        const grant = radar.away.grants.list().find((item) => item.id === outcome.grantId)!;
         context.io.stdout(`Grant ${grant.id}: ${describeGrant(grant)}\n${outcomeLine(outcome)}\n`);
         if (outcome.state === "failed") context.setExitCode(1);
         return;
       }
-      const outcome = await radar.approvals.approve(number, "cli");
-      if (outcome.state === "not_pending") throw new RadarError(outcome.text);
+      const outcome = await radar.away.approvals.approve(number, "cli");
+      if (outcome.state === "not_pending" || outcome.state === "changed") {
+        throw new RadarError(outcome.text);
+      }
       context.io.stdout(`${outcomeLine(outcome)}\n`);
       if (outcome.state === "failed") context.setExitCode(1);
     });
 
   approvals.command("deny").argument("<id>").description("do not run it").action(
     async (id: string) => {
-      const outcome = (await context.radar()).approvals.deny(approvalId(id), "cli");
+      const outcome = (await context.radar()).away.approvals.deny(approvalId(id), "cli");
       if (outcome.record.state !== "denied") throw new RadarError(outcome.text);
       context.io.stdout(`${outcome.text}\n`);
     },
   );
+}
+
+/** "anywhere", with the addresses a command names when it names some (for people only). */
+function anywhere(record: ApprovalRecord): string {
+  const command = parseArguments(record.arguments).command;
+  const named = typeof command === "string" ? namedAddresses(command) : [];
+  return named.length ? `anywhere (the command names ${named.join(", ")})` : "anywhere";
 }

@@ -7,6 +7,7 @@ import { whyNoPerson } from "../control_commands.ts";
 import { terminalConfirm } from "../terminal_io.ts";
 import { printJson } from "../json_output.ts";
 import { untrustedNotice, wrapUntrusted } from "../../core/untrusted_text.ts";
+import type { LongInput, ReadingReport } from "../../core/document_reading.ts";
 
 /** Piped stdin beyond this many bytes is cut (with a note to the model). */
 const maxStdinBytes = 100_000;
@@ -15,6 +16,28 @@ const maxStdinBytes = 100_000;
 function withStdin(question: string, piped: { text: string; truncated: boolean }): string {
   const source = piped.truncated ? `stdin, cut at ${maxStdinBytes} bytes` : "stdin";
   return `${question}\n\n${wrapUntrusted(piped.text, { source })}\n${untrustedNotice}`;
+}
+
+/** Piped stdin for reading in parts when the whole message does not fit the model's context. */
+function longInputOf(question: string, piped: { text: string; truncated: boolean }): LongInput {
+  return {
+    question,
+    text: piped.text,
+    source: "piped input",
+    ...(piped.truncated
+      ? { cutBefore: `Only the first ${maxStdinBytes} bytes of stdin reached Radar.` }
+      : {}),
+  };
+}
+
+/** The line after an answer that rests on part of the piped input (none when it read it all). */
+export function readingLine(reading: ReadingReport | undefined): string {
+  if (!reading || reading.whole) return "";
+  const share = Math.floor(100 * reading.read / Math.max(1, reading.characters));
+  const parts = reading.parts > 1 ? `, ${reading.partsRead} of ${reading.parts} parts` : "";
+  const cut = reading.cutBefore ? ` ${reading.cutBefore}` : "";
+  return `(Radar read ${reading.read} of ${reading.characters} characters of the piped input ` +
+    `(${share} %${parts}).${cut})\n`;
 }
 
 /**
@@ -38,7 +61,8 @@ export function registerAsk(program: Command, context: CliContext): void {
       const question = words.join(" ").trim();
       if (!question) throw new UsageError("Cannot ask: the question is empty");
       const piped = await context.io.readStdin(maxStdinBytes);
-      const message = piped.text.trim() ? withStdin(question, piped) : question;
+      const hasStdin = piped.text.trim() !== "";
+      const message = hasStdin ? withStdin(question, piped) : question;
       const radar = await context.radar();
       const now = radar.clock.now();
       const conversationId = radar.conversations.createConversation("ask", question, now);
@@ -50,9 +74,11 @@ export function registerAsk(program: Command, context: CliContext): void {
         interactive: confirm !== undefined,
         confirm,
         personality: options.personality,
+        ...(hasStdin ? { longInput: longInputOf(question, piped) } : {}),
       });
-      if (!options.json) context.io.stdout(`${result.answer.trim()}\n`);
-      else {
+      if (!options.json) {
+        context.io.stdout(`${result.answer.trim()}\n${readingLine(result.reading)}`);
+      } else {
         printJson(context, {
           conversationId,
           answer: result.answer,
@@ -74,6 +100,7 @@ export function registerAsk(program: Command, context: CliContext): void {
               : { approvalId: execution.result.approvalId }),
           })),
           warnings: result.warnings,
+          reading: result.reading ?? null,
         });
       }
       if (result.stopReason === "max_iterations") context.setExitCode(1);

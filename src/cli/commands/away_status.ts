@@ -10,8 +10,8 @@ const undeliverableDays = 7;
 
 /** The status lines. */
 export function awayStatusLines(radar: Radar): string[] {
-  const pending = radar.approvals.list({ pendingOnly: true, limit: 500 });
-  const grants = radar.grants.list();
+  const pending = radar.away.approvals.list({ pendingOnly: true, limit: 500 });
+  const grants = radar.away.grants.list();
   const since = new Date(radar.clock.now().getTime() - undeliverableDays * 86_400_000);
   const lost = radar.outbox.undeliverable("notify", since);
   const lines = [

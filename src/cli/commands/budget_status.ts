@@ -12,7 +12,9 @@ export function budgetStatusLines(radar: Radar): string[] {
   const used = totalTokens(report);
   const split = `heartbeats ${formatTokens(report.heartbeatTokens)}, tasks ${
     formatTokens(report.taskTokens)
-  }, summaries ${formatTokens(report.summaryTokens)}, digests ${formatTokens(report.digestTokens)}`;
+  }, summaries ${formatTokens(report.summaryTokens)}, digests ${
+    formatTokens(report.digestTokens)
+  }, money ${formatTokens(report.moneyTokens)}, vision ${formatTokens(report.visionTokens)}`;
   if (!dailyTokens && !taskDailyTokens) {
     return [
       `budget:    no limit (budget.daily_tokens); today ${formatTokens(used)} tokens (${split})`,

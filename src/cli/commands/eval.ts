@@ -12,11 +12,15 @@ import { ensureDataDirectory } from "../../runtime/data_directory.ts";
 export function registerEval(program: Command, context: CliContext): void {
   program.command("eval")
     .description(
-      "score the model on built-in tasks, each in a scratch home (exit 1: a task failed); " +
-        "runs are stored (--history lists them)",
+      "score the model on built-in tasks, or (--suite proactive) on heartbeat decisions, each " +
+        "in a scratch home (exit 1: one went wrong); runs are stored (--history lists them)",
     )
     .option("--model <name>", "the model to score (default: llm.model)")
     .option("--server <url>", "the model server (default: llm.base_url)")
+    .option(
+      "--suite <name>",
+      "tasks (built-in tasks, the default) or proactive (heartbeat decisions)",
+    )
     .option("--only <text>", "only the tasks whose id contains this")
     .option("--history", "list stored eval runs instead of running the tasks")
     .option("--json", "with --history: print the runs and their tasks as JSON")
@@ -26,10 +30,15 @@ export function registerEval(program: Command, context: CliContext): void {
           model?: string;
           server?: string;
           only?: string;
+          suite?: string;
           history?: boolean;
           json?: boolean;
         },
       ) => {
+        const suite = options.suite ?? "tasks";
+        if (suite !== "tasks" && suite !== "proactive") {
+          throw new UsageError(`Unknown suite "${suite}": use tasks or proactive`);
+        }
         if (options.json && !options.history) {
           throw new UsageError("--json goes with --history (radar eval --history --json)");
         }
@@ -53,6 +62,7 @@ export function registerEval(program: Command, context: CliContext): void {
             model: options.model,
             server: options.server,
             only: options.only,
+            suite,
             write,
             history,
           });

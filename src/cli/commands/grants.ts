@@ -5,7 +5,7 @@
  * never widens what the sandbox or a plugin may do. add and revoke are control commands.
  */
 import type { Command } from "commander";
-import { describeGrant } from "../../application/grant_rules.ts";
+import { describeGrant } from "../../away/mod.ts";
 import { jsonOptionHelp, printListing } from "../json_output.ts";
 import type { CliContext } from "../context.ts";
 import { parsePatterns } from "./approvals.ts";
@@ -19,7 +19,7 @@ export function registerGrants(program: Command, context: CliContext): void {
     "--json",
     jsonOptionHelp,
   ).action(async (options: { json?: boolean }) => {
-    const listed = (await context.radar()).grants.list();
+    const listed = (await context.radar()).away.grants.list();
     await printListing(context, options.json, listed, "No standing grants.", (grant) => {
       const used = grant.uses
         ? `, used ${grant.uses}×, last ${grant.lastUsedAt?.slice(0, 16)}`
@@ -42,18 +42,29 @@ export function registerGrants(program: Command, context: CliContext): void {
     .argument("<tool>")
     .argument("<name=pattern...>", "glob pattern per argument (paths with ~)")
     .option("--note <text>", "why (shown in the list)")
-    .action(async (tool: string, pairs: string[], options: { note?: string }) => {
-      const grant = (await context.radar()).grants.add({
-        tool,
-        arguments: parsePatterns(pairs),
-        note: options.note ?? "",
-      });
-      context.io.stdout(`Added grant ${grant.id}: ${describeGrant(grant)}\n`);
-    });
+    .option(
+      "--private-data-to <origin...>",
+      "a run that read your private data may send it there (scheme, host and port)",
+    )
+    .action(
+      async (
+        tool: string,
+        pairs: string[],
+        options: { note?: string; privateDataTo?: string[] },
+      ) => {
+        const grant = (await context.radar()).away.grants.add({
+          tool,
+          arguments: parsePatterns(pairs),
+          note: options.note ?? "",
+          privateDataTo: options.privateDataTo ?? [],
+        });
+        context.io.stdout(`Added grant ${grant.id}: ${describeGrant(grant)}\n`);
+      },
+    );
 
   grants.command("revoke").argument("<id>").description("delete a grant").action(
     async (id: string) => {
-      (await context.radar()).grants.revoke(id);
+      (await context.radar()).away.grants.revoke(id);
       context.io.stdout(`Revoked grant ${id}.\n`);
     },
   );

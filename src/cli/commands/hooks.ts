@@ -13,7 +13,7 @@ export function registerHooks(program: Command, context: CliContext): void {
       const plugins = radar.plugins?.hooks.entries() ?? [];
       if (!radar.config.hooks.enabled) io.stdout("Config rules are off (hooks.enabled).\n");
       if (!registered.length && !plugins.length) {
-        io.stdout("No hooks. Add rules under hooks.rules in radar.yaml (see the README).\n");
+        io.stdout("No hooks. Add rules under hooks.rules in radar.yaml (see docs/extending.md).\n");
         return;
       }
       for (const hook of registered) {

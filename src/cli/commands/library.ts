@@ -9,9 +9,13 @@ import { resolve } from "node:path";
 import type { CliContext } from "../context.ts";
 import { NotFoundError, UsageError } from "../../core/errors.ts";
 import { pathGuardFor } from "../../adapters/os/file_access.ts";
-import { documentParsers } from "../../runtime/document_parsers.ts";
-import { createMetadataLookup } from "../../tools/metadata_lookup.ts";
-import { filesToFile, type FilingStep, planFile } from "../../tools/library_scan.ts";
+import {
+  buildLibrary,
+  createMetadataLookup,
+  filesToFile,
+  type FilingStep,
+  planFile,
+} from "../../library/mod.ts";
 import { printJson } from "../json_output.ts";
 import { showCount } from "../progress.ts";
 import { type ApplyOutcome, applySteps } from "./library_apply.ts";
@@ -59,7 +63,7 @@ export function registerLibrary(program: Command, context: CliContext): void {
           throw new NotFoundError(`Cannot scan ${shown}: no such folder`);
         }
         if (!info.isDirectory) throw new UsageError(`Cannot scan ${shown}: not a folder`);
-        const parsers = documentParsers(config, io.env);
+        const parsers = buildLibrary(config, io.env);
         const lookup = options.lookup
           ? createMetadataLookup({ config, fetch: globalThis.fetch, clock: radar.clock })
           : undefined;

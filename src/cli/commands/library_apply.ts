@@ -7,7 +7,7 @@
 import type { Radar } from "../../runtime/open_radar.ts";
 import type { CliContext } from "../context.ts";
 import type { PathGuard } from "../../adapters/os/path_guard.ts";
-import type { FilingStep } from "../../tools/library_scan.ts";
+import type { FilingStep } from "../../library/mod.ts";
 import { type ToolContext, type ToolResult, toResult } from "../../core/tool.ts";
 import { whyNoPerson } from "../control_commands.ts";
 import { terminalConfirm } from "../terminal_io.ts";
@@ -129,7 +129,7 @@ async function runTool(
   const parsed = tool.parse(args);
   if (!parsed.ok) return { outcome: "error", text: parsed.error };
   // Without a person, a standing grant that matches the call is the yes (as in a heartbeat).
-  const granted = !context.confirm && radar.grants.check(tool, args);
+  const granted = !context.confirm && radar.away.grants.check(tool, args);
   const started = performance.now();
   let result: ToolResult;
   try {

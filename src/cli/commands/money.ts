@@ -9,10 +9,14 @@ import { jsonOptionHelp, printJson, printListing } from "../json_output.ts";
 import { parseId, parseLimit } from "../arguments.ts";
 import { UsageError } from "../../core/errors.ts";
 import { terminalConfirm } from "../terminal_io.ts";
-import type { CsvOverrides, CsvPreview } from "../../core/money_book.ts";
+import {
+  type CsvOverrides,
+  type CsvPreview,
+  formatMoney,
+  type MappedField,
+  mappedFields,
+} from "../../money/mod.ts";
 import { importText, previewText, reportText, transactionLine } from "./money_text.ts";
-import { formatMoney } from "../../core/money_amounts.ts";
-import { type MappedField, mappedFields } from "../../sources/money/csv_mapping.ts";
 
 function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];

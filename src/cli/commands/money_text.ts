@@ -1,8 +1,12 @@
 /** `radar money`'s text: the report table, transaction lines, import summaries, the CSV preview. */
-import type { CsvPreview, ImportSummary } from "../../core/money_book.ts";
-import type { MoneyTransaction } from "../../core/money.ts";
-import { formatMinor, formatMoney } from "../../core/money_amounts.ts";
-import type { MoneyReport } from "../../core/money_report.ts";
+import {
+  type CsvPreview,
+  formatMinor,
+  formatMoney,
+  type ImportSummary,
+  type MoneyReport,
+  type MoneyTransaction,
+} from "../../money/mod.ts";
 
 /** Minor units grouped, without the currency: "1,234.56". */
 function amount(minor: number, currency: string): string {

@@ -1,8 +1,8 @@
 /** `radar serve`: the daemon in the foreground until Ctrl-C or SIGTERM. */
 import { logPath, RotatingLogFile } from "../../daemon/log_file.ts";
 import { runDaemon } from "../../daemon/daemon.ts";
-import { daemonSources, pluginSources } from "../../daemon/sources.ts";
-import { skillSources } from "../../daemon/skill_sources.ts";
+import { daemonSources, pluginSources } from "../../daemon/watchers.ts";
+import { skillSources } from "../../daemon/skill_watchers.ts";
 import { databaseGuard } from "../../daemon/database_guard.ts";
 import { watchConfigFile } from "../../daemon/config_watch.ts";
 import type { Command } from "commander";
@@ -63,6 +63,14 @@ export function registerServe(program: Command, context: CliContext): void {
             context.io.env,
           )
           : [];
+        // The chat channels (grammY, matrix-js-sdk, nodemailer) only when one is configured.
+        const channels = radar.channels.configured()
+          ? [
+            (await import("../../runtime/channel_runtime_setup.ts")).channelRuntime(radar, {
+              env: context.io.env,
+            }),
+          ]
+          : [];
         const configWatch = watchConfigFile(radar, { env: context.io.env, cwd: context.io.cwd });
         let web: ReturnType<typeof startDaemonWebServer> | undefined;
         await runDaemon({
@@ -76,7 +84,12 @@ export function registerServe(program: Command, context: CliContext): void {
           sources: [
             guard,
             // What writes stops when the database is found damaged.
-            ...guard.gate([...daemonSources(radar), ...pluginSources(radar), ...mailIdle]),
+            ...guard.gate([
+              ...daemonSources(radar),
+              ...pluginSources(radar),
+              ...mailIdle,
+              ...channels,
+            ]),
             ...skillSources(radar),
             configWatch,
           ],

@@ -46,6 +46,7 @@ export function registerStatus(program: Command, context: CliContext): void {
           sections,
           sources,
           watchers,
+          channels: radar.channels.status(),
         });
       }
       io.stdout(`config:    ${radar.loaded.path ?? "(none: embedded defaults)"}\n`);

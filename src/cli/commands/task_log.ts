@@ -62,9 +62,11 @@ export function registerTaskLog(task: Command, context: CliContext): void {
           out(
             `  ${day.day}  heartbeats ${column(day.heartbeatTokens)}  tasks ${
               column(day.taskTokens)
-            }  summaries ${column(day.summaryTokens)}  digests ${column(day.digestTokens)}  total ${
-              column(totalTokens(day))
-            }${day.day === budget.day ? "  (today)" : ""}`,
+            }  summaries ${column(day.summaryTokens)}  digests ${column(day.digestTokens)}  money ${
+              column(day.moneyTokens)
+            }  vision ${column(day.visionTokens)}  total ${column(totalTokens(day))}${
+              day.day === budget.day ? "  (today)" : ""
+            }`,
           );
         }
         if (budget.paused) {

@@ -4,8 +4,8 @@
  * never overwrites a file that took its old place.
  */
 import type { Command } from "commander";
-import { describeChange, type JournalEntry } from "../../core/action_journal.ts";
-import { displayPath } from "../../sandbox/describe_permissions.ts";
+import { describeChange, type JournalEntry, notUndoableNote } from "../../away/mod.ts";
+import { displayPath } from "../../config/paths.ts";
 import { RadarError } from "../../core/errors.ts";
 import { formatDateTime } from "../../core/zoned_time.ts";
 import { parseCount, parseId } from "../arguments.ts";
@@ -19,7 +19,8 @@ function journalLine(
   timeZone?: string,
 ): string {
   const what = describeChange(entry, display);
-  const state = entry.undoneAt ? `  [undone: ${entry.undoNote}]` : "";
+  const note = notUndoableNote(entry);
+  const state = note ? `  [${note}]` : "";
   const by = entry.approvalId === undefined ? entry.runKind ?? "" : `approval #${entry.approvalId}`;
   return `#${entry.id}  ${formatDateTime(new Date(entry.at), timeZone)}  ${what}  (${by})${state}`;
 }
@@ -41,12 +42,12 @@ export function registerUndo(program: Command, context: CliContext): void {
         const home = context.io.env.HOME ?? "";
         const display = (path: string) => displayPath(path, home);
         if (options.list) {
-          const entries = radar.actions.journal.recent(parseCount(options.limit, "--limit"));
+          const entries = radar.away.journal.recent(parseCount(options.limit, "--limit"));
           const zone = radar.config.radar.timezone || undefined;
           const line = (entry: JournalEntry) => journalLine(entry, display, zone);
           return printListing(context, options.json, entries, "No file changes recorded.", line);
         }
-        const result = await radar.actions.undo(id === undefined ? undefined : parseId(id));
+        const result = await radar.away.undo(id === undefined ? undefined : parseId(id));
         if (options.json) return printJson(context, result);
         if (!result.ok) throw new RadarError(`Cannot undo: ${result.reason}`);
         context.io.stdout(`Undone #${result.entry.id}: ${result.note}.\n`);

@@ -2,7 +2,7 @@
  * Open-Meteo (no key): geocoding a place name, a compact current + daily forecast, and the WMO
  * weather codes in words. Answers are untrusted JSON: every field is checked and bounded.
  */
-import { oneLine } from "./search_results.ts";
+import { oneLine } from "../../adapters/network/guarded_get.ts";
 
 /** The public endpoints. */
 export const openMeteoDefaults = {

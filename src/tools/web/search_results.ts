@@ -1,5 +1,6 @@
 /** Search results: the shape every provider is read into, and the JSON providers' readers. */
 import { decodeEntities } from "../../adapters/network/html_to_text.ts";
+import { oneLine } from "../../adapters/network/guarded_get.ts";
 
 /** One hit. */
 export interface SearchResult {
@@ -38,12 +39,6 @@ export function cleanResult(result: SearchResult): SearchResult {
     url: oneLine(result.url, 500),
     snippet: oneLine(result.snippet, 300),
   };
-}
-
-/** A web answer's text as one bounded line: control characters and runs of space become one. */
-export function oneLine(text: string, max: number): string {
-  // deno-lint-ignore no-control-regex -- control characters never belong in an answer
-  return text.replace(/[\x00-\x1f\x7f]+/g, " ").replace(/\s+/g, " ").trim().slice(0, max);
 }
 
 /** Formats results as a compact numbered list. */

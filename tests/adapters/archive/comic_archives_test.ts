@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import * as zip from "@zip.js/zip.js";
 import { SubprocessComicArchives } from "../../../src/adapters/archive/subprocess_comic_archives.ts";
-import type { ComicContents } from "../../../src/core/comic_archive.ts";
+import type { ComicContents } from "../../../src/library/comic_archive.ts";
 import { pdfExtractFlag } from "../../../src/adapters/pdf/pdf_flag.ts";
 import { flagsOfTask } from "../../../scripts/task_flags.ts";
 import {

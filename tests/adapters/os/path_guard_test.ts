@@ -59,9 +59,15 @@ const refusedCases: Array<[string, "read" | "write", RegExp]> = [
   ["~/.config/autostart/x.desktop", "write", /rule ~\/\.config\/autostart/],
   ["~/Library/LaunchAgents/evil.plist", "write", /rule ~\/Library\/LaunchAgents/],
   ["/etc/cron.d/job", "write", /rule \/etc\/cron\.d/],
-  ["~/radar.yaml", "write", /rule radar\.yaml \(Radar's config\)/],
-  ["~/.local/share/radar/radar.db", "read", /Radar's database/],
-  ["~/.local/share/radar/plugins/x/main.ts", "write", /Radar's own data/],
+  ["~/radar.yaml", "write", /rule radar\.yaml \(Radar's config file\)/],
+  ["~/radar.yaml", "read", /rule radar\.yaml \(Radar's config file\)/],
+  ["~/.local/share/radar/radar.db", "read", /Radar's data folder/],
+  [
+    "~/.local/share/radar/radar.log",
+    "read",
+    /rule ~\/\.local\/share\/radar \(Radar's data folder\)/,
+  ],
+  ["~/.local/share/radar/plugins/x/main.ts", "write", /Radar's data folder/],
   ["~/private/diary.txt", "read", /rule ~\/private \(tools\.files\.blocked_paths\)/],
   ["~/.pgpass", "read", /rule ~\/\.pgpass \(credentials\)/],
   ["~/.vault-token", "read", /rule ~\/\.vault-token/],
@@ -74,8 +80,9 @@ const refusedCases: Array<[string, "read" | "write", RegExp]> = [
   ["~/.local/share/systemd/user/evil.service", "write", /rule ~\/\.local\/share\/systemd/],
   ["~/.local/bin/ls", "write", /rule ~\/\.local\/bin/],
   ["~/.pam_environment", "write", /rule ~\/\.pam_environment/],
-  ["~/.cache/radar/startup.json", "read", /rule ~\/\.cache\/radar \(Radar's cache\)/],
-  ["~/.config/radar/radar.yaml", "write", /rule ~\/\.config\/radar \(Radar's config\)/],
+  ["~/.cache/radar/startup.json", "read", /rule ~\/\.cache\/radar \(Radar's cache folder\)/],
+  ["~/.config/radar/radar.yaml", "write", /rule ~\/\.config\/radar \(Radar's config folder\)/],
+  ["~/.config/radar/radar.yaml", "read", /rule ~\/\.config\/radar \(Radar's config folder\)/],
   ["~/docs/a\0.txt", "read", /NUL byte/],
   ["", "read", /empty/],
 ];
@@ -112,8 +119,6 @@ Deno.test("PathGuard allows ordinary paths and returns the real path", () => {
       path: join(h, "docs/new/b.txt"),
     });
     assert.equal(guard.check("~/.bashrc", "read").ok, true, "start-up files stay readable");
-    assert.equal(guard.check("~/radar.yaml", "read").ok, true, "config is readable");
-    assert.equal(guard.check("~/.local/share/radar/radar.log", "read").ok, true);
     assert.equal(guard.check("/tmp/radar-test.txt", "write").ok, true);
   } finally {
     home.dispose();

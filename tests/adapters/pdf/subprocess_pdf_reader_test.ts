@@ -8,7 +8,7 @@ import {
   pdfProcessEnvironment,
 } from "../../../src/adapters/pdf/pdf_process_command.ts";
 import { isProcessAlive } from "../../../src/adapters/os/process.ts";
-import type { PdfReadRequest } from "../../../src/core/pdf_reader.ts";
+import type { PdfReadRequest } from "../../../src/library/pdf_reader.ts";
 import { flagsOfTask } from "../../../scripts/task_flags.ts";
 import { buildPdf, glyphFloodPdf } from "../../helpers/pdf_factory.ts";
 import { needing, onLinux } from "../../helpers/system_parts.ts";

@@ -6,8 +6,8 @@ Deno.test("isPlainlyReadOnly(): read-only programs and pipelines yes; writes, su
     const command of [
       "ls -la ~/Documents",
       "cat notes.txt | grep -i todo | wc -l",
-      "find . -name '*.pdf' 2>/dev/null",
-      "git log --oneline -5 && git status",
+      "grep -rn TODO . 2>/dev/null",
+      "wc -l < notes.txt",
       "x=1; echo $x",
       "du -sh * ; df -h",
     ]
@@ -29,6 +29,24 @@ Deno.test("isPlainlyReadOnly(): read-only programs and pipelines yes; writes, su
       "python3 -c 'print(1)'",
       "xargs rm",
       "cat <(ls)",
+    ]
+  ) assert.equal(isPlainlyReadOnly(command), false, command);
+});
+
+Deno.test("isPlainlyReadOnly(): no program that can write in some way counts as read-only", () => {
+  for (
+    const command of [
+      "xxd -r dump.hex out.bin", // -r, and a second file argument, write a file
+      "xxd notes.txt out.hex",
+      "file -C -m magic", // compiles magic.mgc
+      "find . -name '*.pdf'", // -fprint, -delete, -exec: a list of bad options is no rule
+      "git log --oneline -5", // a repository's config runs programs (core.fsmonitor …)
+      "git status",
+      "rg --pre ./convert pattern", // runs a preprocessor
+      "date -s 2030-01-01", // sets the clock
+      "hostname evil", // sets the host name
+      "LD_PRELOAD=./x.so ls", // an assignment changes what the program does
+      "PAGER=./x cat notes.txt",
     ]
   ) assert.equal(isPlainlyReadOnly(command), false, command);
 });
