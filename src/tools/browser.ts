@@ -24,7 +24,6 @@ import type { BrowserSessions, LiveSession } from "./browser_sessions.ts";
 import { notesText, pageText } from "./browser_text.ts";
 import { type BrowserCall, click, sendApproved } from "./browser_submit.ts";
 import { firstLine } from "../core/first_line.ts";
-import { originsOrAnywhere } from "./destinations.ts";
 
 /** What the browser tool needs. */
 export interface BrowserToolDependencies {

@@ -9,7 +9,7 @@ import {
   notUndoableNote,
   type StandingGrant,
 } from "../../src/away/mod.ts";
-import { formatTime, prettyArguments, truncate } from "./format.ts";
+import { formatTime, truncate } from "./format.ts";
 import { ApprovalCall } from "./approval_call.tsx";
 import { TableHead } from "./table_head.tsx";
 
