@@ -8,7 +8,6 @@ import type {
   SavedCopy,
 } from "../../away/action_journal.ts";
 import type { FileState } from "../os/file_changes.ts";
-import type { ConversationKind } from "../../core/tool.ts";
 import { selectAll, selectOne } from "./rows.ts";
 import { deleteBefore, insert, transaction, write } from "./write.ts";
 

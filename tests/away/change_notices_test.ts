@@ -1,6 +1,6 @@
 /** The Undo line of a "Radar changed N files" notice names the changes' own ids. */
 import assert from "node:assert/strict";
-import { undoLine } from "../../src/application/change_notices.ts";
+import { undoLine } from "../../src/away/change_notices.ts";
 
 Deno.test("the Undo line names each change's id (a range past three), never a placeholder", () => {
   assert.equal(undoLine([7]), "Undo: radar undo 7");
