@@ -373,18 +373,23 @@ export function openRadar(options: RadarOptions): Radar {
   };
   for (const tool of builtinTools(tools)) registry.register(tool);
   const mcpApprovals = new SqliteMcpApprovals(db);
-  const mcp = registerMcpTools(registry, {
-    ...tools,
-    // A server whose tools changed since approval: the person hears of it once per change.
-    tell: (scope, title, message) => {
-      notifyOnce(
-        notifier,
-        work.sideEffects(scope),
-        { title, message, priority: "default" },
-        AbortSignal.timeout(30_000),
-      ).catch((error) => logger.warn(`MCP notice not sent: ${firstLine(error)}`));
+  const mcp = registerMcpTools(
+    registry,
+    {
+      ...tools,
+      // A server whose tools changed since approval: the person hears of it once per change.
+      tell: (scope, title, message) => {
+        notifyOnce(
+          notifier,
+          work.sideEffects(scope),
+          { title, message, priority: "default" },
+          AbortSignal.timeout(30_000),
+        ).catch((error) => logger.warn(`MCP notice not sent: ${firstLine(error)}`));
+      },
     },
-  }, mcpApprovals, logger);
+    mcpApprovals,
+    logger,
+  );
   registry.register(findToolsTool(() => registry.list()));
   if (plugins) {
     plugins.start();
