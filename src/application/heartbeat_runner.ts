@@ -40,7 +40,7 @@ interface HeartbeatRunnerDependencies extends HeartbeatCommitDependencies {
   /** Notifications recorded before they are sent (never twice after a crash). */
   outbox: Outbox;
   /** Agent loop dependencies with a bounded history window. */
-  agent: (overrides?: { historyMessages?: number }) => AgentDependencies;
+  agent: (overrides?: { historyMessages?: number }) => Promise<AgentDependencies>;
   pid: number;
   isAlive: (pid: number) => boolean;
   /** The `fast` model's triage: asked first, the main model runs only when it says so. */
@@ -89,7 +89,7 @@ export class HeartbeatRunner {
 
   /** decide → claim → triage → run → commit; each step may end the tick with its report. */
   async #tick(options: HeartbeatOptions): Promise<HeartbeatReport> {
-    const plan = this.#decide(options);
+    const plan = await this.#decide(options);
     if ("report" in plan) return plan.report;
     if (options.dryRun) return dryRunReport(plan);
     const claimed = await this.#claim(plan, options.trigger);
@@ -122,7 +122,7 @@ export class HeartbeatRunner {
    * quiet hours call for a run; a skip is recorded (not on a dry run). Else the heartbeat's
    * message, agent and tools.
    */
-  #decide(options: HeartbeatOptions): HeartbeatPlan | { report: HeartbeatReport } {
+  async #decide(options: HeartbeatOptions): Promise<HeartbeatPlan | { report: HeartbeatReport }> {
     const { deps } = this;
     const { config } = deps;
     const started = deps.elapsed();
@@ -147,7 +147,7 @@ export class HeartbeatRunner {
       const reason = decision.reason;
       return { report: { runId, outcome: "skipped", reason, events: pending, durationMs: 0 } };
     }
-    const agent = deps.agent({ historyMessages: config.heartbeat.history_messages });
+    const agent = await deps.agent({ historyMessages: config.heartbeat.history_messages });
     const { events } = decision;
     const morePending = Math.max(0, deps.queue.pendingCount() - pending.length);
     // Events of URL monitors alone are the public web's (unless monitors reach private addresses).

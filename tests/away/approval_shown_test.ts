@@ -63,7 +63,7 @@ Deno.test("an approval whose stored call no longer matches what it showed is ref
     assert.equal(pressed.status, 409);
     assert.equal(await pressed.text(), refusal);
     await assert.rejects(approvals.alwaysAllow(record.id, "dashboard"), { message: refusal });
-    assert.deepEqual(home.radar.away.grants.list(), [], "no grant from a changed approval");
+    assert.deepEqual(await home.radar.away.grants.list(), [], "no grant from a changed approval");
     assert.ok(existsSync(join(home.home, "Downloads/scan_0042.pdf")), "nothing moved");
     assert.ok(!existsSync(join(home.home, "Public")));
     assert.equal(approvals.show(record.id).state, "pending", "it can still be denied");

@@ -171,7 +171,7 @@ Deno.test("Always allow: the next PDF is filed unattended, with no approval", as
     assert.deepEqual(told.map((notice) => notice.title), ["Radar changed 1 file"]);
     assert.match(told[0].message as string, /\nUndo: radar undo 2$/, "the change's own id");
     assert.deepEqual((told[0].actions as Array<{ label: string }>).map((a) => a.label), ["Undo"]);
-    assert.equal(radar.away.grants.list()[0].uses, 1);
+    assert.equal((await radar.away.grants.list())[0].uses, 1);
 
     // Outside the grant (another folder) it asks again.
     await home.dropPdf("scan_0003.pdf", invoiceText);

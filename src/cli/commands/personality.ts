@@ -16,7 +16,7 @@ import { firstLine } from "../../core/first_line.ts";
 export function registerPersonality(program: Command, context: CliContext): void {
   const personality = program.command("personality")
     .description("personalities: list, show, create, edit, use, remove");
-  const catalog = async () => (await context.radar()).personalities;
+  const catalog = async () => await (await context.radar()).personalities();
 
   personality.command("list").description("list personalities (* marks the active one)")
     .option("--json", jsonOptionHelp)
