@@ -44,7 +44,6 @@ import type { Notifier } from "../core/notifier.ts";
 import { damagedDatabaseLine, DatabaseDamagedError } from "../core/errors.ts";
 import { SqliteConversationRuns } from "../adapters/sqlite/conversation_runs.ts";
 import { transaction } from "../adapters/sqlite/write.ts";
-import { sourceHealthReport } from "../sources/source_health.ts";
 import { digestArchive } from "../sources/digests/digest_setup.ts";
 import type { DigestArchive, SourceHealthReport } from "../core/source_ports.ts";
 import { SqliteMcpApprovals } from "../adapters/sqlite/mcp_approvals.ts";
@@ -369,8 +368,19 @@ export async function openRadar(options: RadarOptions): Promise<Radar> {
     upkeep,
     approvals: away.approvals,
   });
-  let closed = false;
   const mcpServers = () => mcpServerViews(config, mcpApprovals);
+  const sourceHealth = onFirstUse(async () =>
+    (await (import(new URL("../sources/source_health.ts", import.meta.url).href) as Promise<
+      typeof import("../sources/source_health.ts")
+    >)).sourceHealthReport({
+      config,
+      stores: sourceStores,
+      mcpServers,
+      secrets,
+      more: money.health,
+    })
+  );
+  let closed = false;
   return {
     ...services,
     ...work,
@@ -404,13 +414,7 @@ export async function openRadar(options: RadarOptions): Promise<Radar> {
       approvals: mcpApprovals,
       servers: mcpServers,
     },
-    sourceHealth: sourceHealthReport({
-      config,
-      stores: sourceStores,
-      mcpServers,
-      secrets,
-      more: money.health,
-    }),
+    sourceHealth: { records: async (env) => (await sourceHealth()).records(env) },
     process,
     database: databaseHealth(db, dataDir, core.databasePath, config),
     notifier,

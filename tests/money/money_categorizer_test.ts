@@ -118,7 +118,9 @@ Deno.test("a model that is down: the import succeeds, the daemon asks again afte
     home.server.reply({ status: 500, body: { error: "still down" } });
     await (await moneyJob(radar)).run(clock.now(), new AbortController().signal);
     assert.equal(home.server.chatRequests.length, 2);
-    const health = radar.sourceHealth.records({}).find((record) => record.name === "categories");
+    const health = (await radar.sourceHealth.records({})).find((record) =>
+      record.name === "categories"
+    );
     assert.equal(health?.state, "failing");
     // Backing off: the next tick does not call the model.
     await (await moneyJob(radar)).run(clock.now(), new AbortController().signal);
@@ -131,7 +133,7 @@ Deno.test("a model that is down: the import succeeds, the daemon asks again afte
     assert.equal(home.server.chatRequests.length, 3);
     assert.equal(radar.money.transactions({ limit: 1 })[0].category, "groceries");
     assert.equal(
-      radar.sourceHealth.records({}).find((record) => record.name === "categories")?.state,
+      (await radar.sourceHealth.records({})).find((record) => record.name === "categories")?.state,
       "ok",
     );
   });

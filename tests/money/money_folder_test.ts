@@ -88,7 +88,7 @@ Deno.test("the watched folder: settled statements imported once, failures one ev
       1,
     );
     assert.deepEqual(
-      sourceHealthLines(radar.sourceHealth.records({})).filter((line) =>
+      sourceHealthLines(await radar.sourceHealth.records({})).filter((line) =>
         line.includes("statements folder")
       ),
       [`  statements folder: ok (last check 2026-04-02 09:10 UTC)`],
@@ -101,7 +101,7 @@ Deno.test("a missing folder backs off and shows in radar status", async () => {
   await withFakeLlmRadar({ prefix: "radar-money-nofolder-", yaml, clock }, async (radar) => {
     const tick = await moneyJob(radar);
     await tick(clock);
-    const lines = sourceHealthLines(radar.sourceHealth.records({}));
+    const lines = sourceHealthLines(await radar.sourceHealth.records({}));
     const line = lines.find((text) => text.includes("statements folder")) ?? "";
     assert.match(
       line,

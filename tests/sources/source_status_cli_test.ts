@@ -60,7 +60,7 @@ Deno.test("radar status prints each source's record; --json has the records; sec
       );
     }
     db.close();
-    const records = radar.sourceHealth.records(env);
+    const records = await radar.sourceHealth.records(env);
     radar.close();
 
     assert.deepEqual(
