@@ -5,7 +5,6 @@ import type { ChatModel } from "../core/chat_model.ts";
 import { join } from "node:path";
 import type { Clock, Logger } from "../core/ports.ts";
 import { sleep } from "../adapters/clock.ts";
-import { createChatModel, createRoleModel } from "../adapters/llm/create_chat_model.ts";
 import { openCurrentDatabase, stopWriting } from "../adapters/sqlite/database_file.ts";
 import { knownDamage, refuseKnownDamage } from "../adapters/sqlite/damage_marker.ts";
 import { SqliteConversationStore } from "../adapters/sqlite/conversation_store.ts";
@@ -23,6 +22,7 @@ import type { EventQueue } from "../core/work_ports.ts";
 import { NtfyNotifier } from "../adapters/ntfy_notifier.ts";
 import type { Notifier } from "../core/notifier.ts";
 import { ensureDataDirectory } from "./data_directory.ts";
+import { roleModel } from "./chat_models.ts";
 import type { RadarOptions } from "./radar_options.ts";
 
 /** What `openCoreAdapters` opens. */
@@ -91,9 +91,9 @@ export async function openCoreAdapters(
       outbox: new SqliteOutbox(db, secrets),
       taskFirings: new SqliteTaskFirings(db),
       monitors: new SqliteMonitorStore(db),
-      model: maskedChatModel(options.model ?? createChatModel(config.llm, llm), secrets),
-      fastModel: masked(createRoleModel(config.llm, "fast", llm)),
-      visionModel: masked(createRoleModel(config.llm, "vision", llm)),
+      model: maskedChatModel(options.model ?? roleModel(config.llm, "main", llm)!, secrets),
+      fastModel: masked(roleModel(config.llm, "fast", llm)),
+      visionModel: masked(roleModel(config.llm, "vision", llm)),
       fetch: fetcher,
       notifier: new NtfyNotifier({ config, fetch: fetcher }),
     };
