@@ -7,7 +7,7 @@ import { isLoopbackHost } from "../src/adapters/network/address_policy.ts";
 import { checkBindAddress } from "./bind_policy.ts";
 import { LoginCodes } from "./login_codes.ts";
 import type { WebDependencies } from "./ports.ts";
-import { webDependenciesFromRuntime, type WebExtras } from "./runtime_dependencies.ts";
+import type { WebExtras } from "./runtime_dependencies.ts";
 import { dashboardToken } from "./dashboard_token.ts";
 
 /** Options of the web server. */
@@ -89,7 +89,11 @@ export function startWebServer(options: WebServerOptions): RunningWebServer {
     {
       authToken: dashboardToken(runtime.dataDir, configured),
       clock: runtime.clock,
-      build: () => webDependenciesFromRuntime(runtime, options),
+      // The dashboard's views over the runtime load with the app (runtime_dependencies.ts).
+      build: async () =>
+        (await (import(new URL("./runtime_dependencies.ts", import.meta.url).href) as Promise<
+          typeof import("./runtime_dependencies.ts")
+        >)).webDependenciesFromRuntime(runtime, options),
     },
     { ...options, configuredToken: configured },
   );
