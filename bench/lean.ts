@@ -97,7 +97,8 @@ const describeParts = (parts: MappingParts) =>
     parts.otherFiles.toFixed(1)
   })`;
 
-async function idleMemory(): Promise<BenchLine[]> {
+/** Idle RSS of `radar serve` against the daemon floor, then where the difference is. */
+export async function idleMemory(): Promise<BenchLine[]> {
   if (Deno.build.os !== "linux") return [];
   const floor = await idleFloor(false);
   const radar = await idleServe(false);
@@ -152,7 +153,8 @@ async function idleMemory(): Promise<BenchLine[]> {
   return lines;
 }
 
-async function startupRatios(): Promise<BenchLine[]> {
+/** `radar --version` and `radar ask` against their floors, interleaved, medians and ratios. */
+export async function startupRatios(): Promise<BenchLine[]> {
   const dir = Deno.makeTempDirSync({ prefix: "radar-bench-lean-start-" });
   const server = firstRequestServer();
   try {
