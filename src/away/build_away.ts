@@ -25,7 +25,7 @@ import { pruneJournal, undoChange, type UndoResult } from "./file_undo.ts";
 import { grantPathPolicy } from "./grant_paths.ts";
 import { runGuards } from "./run_guard.ts";
 import { StandingGrants } from "./standing_grants.ts";
-import { writePreview } from "./write_preview.ts";
+import { writePreview, writePreviewBase } from "./write_preview.ts";
 
 /** Acting while away as the CLI and the dashboard use it: the facade's `away`. */
 export interface Away {
@@ -140,6 +140,7 @@ export function buildAway(input: AwayInput): AwayParts {
     baseUrl: () => dashboardBaseUrl(config),
     mask,
     preview: (tool, args) => writePreview(input.files, tool, args),
+    previewBase: (tool, args) => writePreviewBase(input.files, tool, args),
   });
   const changeNotices = new ChangeNotices({
     journal,

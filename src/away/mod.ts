@@ -33,6 +33,7 @@ export {
   undoable,
 } from "./action_journal.ts";
 export { describeGrant } from "./grant_rules.ts";
+export { previewBaseLine } from "./approval_shown.ts";
 export type { StandingGrants } from "./standing_grants.ts";
 export type { ChangeNotices } from "./change_notices.ts";
 export {

@@ -178,10 +178,12 @@ Deno.test(
         String(action.url)
       );
       assert.deepEqual(posts(site.seen), []);
-      const pressed = await fetch(approve, { method: "POST" });
-      assert.equal(pressed.status, 200);
+      // Approve opens its page: the whole submission there, to a browser logged in.
+      const pressed = await home.approveOnPhone(approve);
+      assert.match(pressed.page, /2231/);
+      assert.equal(pressed.status, 200, pressed.text);
       assert.equal(
-        await pressed.text(),
+        pressed.text,
         "Done (#1): It ran as you approved; the result is on the approval's page.",
       );
       assert.equal(posts(site.seen).length, 1);

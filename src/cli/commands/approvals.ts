@@ -12,6 +12,7 @@ import {
   describeGrant,
   outcomeLine,
   parseArguments,
+  previewBaseLine,
   suggestedPrivateDataTo,
 } from "../../away/mod.ts";
 import { RadarError, UsageError } from "../../core/errors.ts";
@@ -84,6 +85,7 @@ export function registerApprovals(program: Command, context: CliContext): void {
         ...(record.preview
           ? [`change:     ${record.preview.trimEnd().replaceAll("\n", "\n            ")}`]
           : []),
+        ...(record.previewBase ? [`against:    ${previewBaseLine(record.previewBase)}`] : []),
         ...(record.hasScreenshot
           ? [`screenshot: on the dashboard, /approvals/${record.id}/screenshot.png`]
           : []),

@@ -39,6 +39,7 @@ import { taskClaimConversationsMigration } from "./046_task_claim_conversations.
 import { proactiveEvalMigration } from "./047_proactive_eval.ts";
 import { approvalShownMigration } from "./048_approval_shown.ts";
 import { boundsMigration } from "./049_bounds.ts";
+import { approvalPreviewBaseMigration } from "./052_approval_preview_base.ts";
 
 /** The ordered migrations applied by `openDatabase`. */
 export const migrations: readonly Migration[] = [
@@ -81,4 +82,5 @@ export const migrations: readonly Migration[] = [
   proactiveEvalMigration,
   approvalShownMigration,
   boundsMigration,
+  approvalPreviewBaseMigration,
 ];
