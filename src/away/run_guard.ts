@@ -28,7 +28,7 @@ import {
 } from "../core/tool.ts";
 import { RunLabels } from "./run_labels.ts";
 import { type TrustedPlaces, trustedPlaces, type UnderivedPart } from "./argument_provenance.ts";
-import { checkFlow } from "./flow_rule.ts";
+import { checkFlow, destinationsOf } from "./flow_rule.ts";
 import type { ToolExecution, ToolGate, ToolRegistry } from "../core/tool_registry.ts";
 
 /** What every run's guard shares (each read when a run starts). */
@@ -101,18 +101,19 @@ export class RunGuard implements GuardPort {
   /**
    * The `confirm` tools get: yes when a grant matches or the person approved this call, else the
    * person is asked, else (a run without a person) the question becomes part of a pending
-   * approval and the answer now is no. Undefined when nobody could ever answer.
+   * approval and the answer now is no. A question about a self-contained action (a browser
+   * submission: what it sends and where) is answered only by a grant matching that action or by
+   * the person shown it: a grant or yes for the call that led to it (a click) never saw it.
+   * Undefined when nobody could ever answer.
    */
   get confirm(): ((question: string, action?: ConfirmAction) => Promise<boolean>) | undefined {
-    const { person, approvals, grants } = this.options;
+    const { person, approvals } = this.options;
     if (!person && !approvals) return undefined;
     return async (question, action) => {
       const current = this.#current;
-      if (current?.grant || current?.approved) return true;
-      if (action && current?.tool) {
-        current.grant = grants?.(current.tool, action.arguments);
-        if (current.grant) return true;
-      }
+      if (action) {
+        if (current?.tool && this.#grantsAction(current.tool, action.arguments)) return true;
+      } else if (current?.grant || current?.approved) return true;
       if (person) return await person(question);
       if (!current) return false;
       if (action) {
@@ -122,6 +123,18 @@ export class RunGuard implements GuardPort {
       current.deferred.push(action?.why ?? question);
       return false;
     };
+  }
+
+  /**
+   * Whether a standing grant answers yes to a self-contained action; in a run that read private
+   * data, only one that lets private data go to every place the action sends to.
+   */
+  #grantsAction(tool: Tool, args: Record<string, unknown>): boolean {
+    const { grants, labels, conversationId } = this.options;
+    if (!grants) return false;
+    if (!labels.private) return grants(tool, args) !== undefined;
+    const destinations = destinationsOf(tool, args, conversationId);
+    return destinations !== "anywhere" && grants(tool, args, destinations) !== undefined;
   }
 
   /** Starts a call. */

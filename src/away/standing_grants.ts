@@ -9,13 +9,17 @@ import type { Tool } from "../core/tool.ts";
 import {
   allGrants,
   grantCheck,
+  grantLimits,
   type GrantMatcherOptions,
   grantProblems,
   suggestGrant,
 } from "./grant_rules.ts";
 
-/** A grant as listed: with what is wrong with it now (a wrong one never answers yes). */
-export type ListedGrant = StandingGrant & { problems: string[] };
+/**
+ * A grant as listed: with what is wrong with it now (a wrong one never answers yes), and where it
+ * covers less than its patterns seem to say (a browser grant without a target).
+ */
+export type ListedGrant = StandingGrant & { problems: string[]; limits: string[] };
 
 /** What the grants are built from: the matcher's parts, with a store always. */
 interface StandingGrantsParts extends GrantMatcherOptions {
@@ -35,10 +39,14 @@ export class StandingGrants {
 
   /** Every grant, config rules first, with its problems. */
   list(): ListedGrant[] {
-    return allGrants(this.parts).map((grant) => ({
-      ...grant,
-      problems: grantProblems(grant, this.parts.tool(grant.tool), this.parts.paths),
-    }));
+    return allGrants(this.parts).map((grant) => {
+      const tool = this.parts.tool(grant.tool);
+      return {
+        ...grant,
+        problems: grantProblems(grant, tool, this.parts.paths),
+        limits: grantLimits(grant, tool),
+      };
+    });
   }
 
   /** Stores a grant (its origins as origins: `https://a.example`); a UsageError says what is wrong. */

@@ -81,6 +81,24 @@ export type ResultLabel = "own_words" | "public" | "private";
  */
 export type Destinations = readonly string[] | "anywhere";
 
+/** What a tool's grants cover beyond their patterns (see `Tool.grantScope`). */
+export interface GrantScope {
+  /**
+   * False when a grant whose patterns matched still does not cover the call; `matches` applies
+   * one of the grant's patterns to a value as grants do.
+   */
+  covers(
+    patterns: Readonly<Record<string, string>>,
+    args: Record<string, unknown>,
+    matches: (pattern: string, value: string) => boolean,
+  ): boolean;
+  /** Where a grant with these patterns covers less than they seem to say, line by line. */
+  limits(
+    patterns: Readonly<Record<string, string>>,
+    matches: (pattern: string, value: string) => boolean,
+  ): string[];
+}
+
 /** Result of validating a tool's arguments. */
 export type ParseResult = { ok: true; value: unknown } | { ok: false; error: string };
 
@@ -112,6 +130,13 @@ export interface Tool extends ToolSpec {
    * a grant is for a site's forms sending to a site, not for one selector.
    */
   grantArguments?: readonly string[];
+  /**
+   * What a grant asks of a call beyond its argument patterns, for what it leaves out (absent:
+   * nothing; an argument a grant does not name may be anything). The browser's: a submission is
+   * covered only with every request it sends known, and, when the grant names no `target`, only
+   * while all of them go to the page's own origin.
+   */
+  grantScope?: GrantScope;
   /**
    * Names the tool itself gives to what it shows (the browser's `f1`, `b2`, `l3` for a page's
    * fields, buttons and links): an argument that is exactly one is the tool's own word, not text

@@ -23,6 +23,7 @@ import type { UrlCheck } from "../adapters/network/network_guard.ts";
 import type { BrowserSessions, LiveSession } from "./browser_sessions.ts";
 import { notesText, pageText } from "./browser_text.ts";
 import { type BrowserCall, click, sendApproved } from "./browser_submit.ts";
+import { browserGrantScope } from "./browser_grants.ts";
 import { firstLine } from "../core/first_line.ts";
 
 /** What the browser tool needs. */
@@ -115,6 +116,7 @@ export function browserTool(deps: BrowserToolDependencies): Tool {
     destinations: (args, call) => browserDestinations(deps.sessions, args, call?.conversationId),
     results: deps.privatePages ? "private" : "public",
     grantArguments: ["action", "url", "target"],
+    grantScope: browserGrantScope,
     ownNames: /^[fbl][1-9]\d{0,3}$/,
     run: (args, context) => runBrowser(deps, args, context),
   });

@@ -221,7 +221,10 @@ export function AlwaysAllowForm(
 
 /** The standing grants, with Revoke for stored ones. */
 export function GrantTable(
-  props: { grants: Array<StandingGrant & { problems: string[] }>; timeZone: string | undefined },
+  props: {
+    grants: Array<StandingGrant & { problems: string[]; limits: string[] }>;
+    timeZone: string | undefined;
+  },
 ) {
   if (!props.grants.length) return <p class="muted">No standing grants.</p>;
   return (
@@ -240,6 +243,9 @@ export function GrantTable(
               ))}
               {grant.problems.map((problem, index) => (
                 <div key={index} class="bad">ignored: {problem}</div>
+              ))}
+              {grant.limits.map((limit, index) => (
+                <div key={`limit${index}`} class="muted">only: {limit}</div>
               ))}
             </td>
             <td>{grant.note}</td>
