@@ -1,10 +1,12 @@
 /**
- * An approval asked in a chat: the full call (every argument whole, never cut; a call too long
- * for one message is its short description plus the dashboard link to the whole), why it needs a
+ * An approval asked in a chat: the full call (every argument whole, never cut), why it needs a
  * yes, when it expires, and how to answer here: Telegram buttons whose callback data is a
  * single-use secret, Matrix a 👍/👎 reaction or a yes/no reply to the question, email a reply
  * carrying the approval's one-time code. Each way to answer is an answer key, stored as a hash,
- * bound to the approval and to the person asked; the first one used kills the others.
+ * bound to the approval and to the person asked; the first one used kills the others. A call too
+ * long for one message is its short description plus the dashboard link to the whole, and is
+ * approved there only: the chat offers Deny (Telegram's button, email's code), or nothing (Matrix,
+ * whose reaction cannot tell which it is), since a yes here would be to a call not shown whole.
  */
 import type { ChannelButton, ChannelName } from "../core/channel.ts";
 import { type ApprovalRecord, describeApproval, parseArguments } from "../away/mod.ts";
@@ -22,6 +24,8 @@ export interface RenderedAsk {
   buttons?: ChannelButton[];
   /** Answer keys known before sending (Matrix's key is the sent event's id, known after). */
   keys: AskKey[];
+  /** The whole call is in the message, so it may be approved here. */
+  whole: boolean;
 }
 
 /** What rendering needs besides the approval. */
@@ -47,25 +51,7 @@ export function mailCodes(text: string): string[] {
 
 /** The question for `record` on `options.channel`. */
 export function renderAsk(record: ApprovalRecord, options: AskOptions): RenderedAsk {
-  const { channel } = options;
-  let keys: AskKey[] = [];
-  let buttons: ChannelButton[] | undefined;
-  let how: string;
-  if (channel === "telegram") {
-    const approve = `ap:${randomCode(24)}`;
-    const deny = `dn:${randomCode(24)}`;
-    keys = [{ key: approve, action: "approve" }, { key: deny, action: "deny" }];
-    buttons = [{ label: "Approve", data: approve }, { label: "Deny", data: deny }];
-    how = "";
-  } else if (channel === "matrix") {
-    how = "React 👍 to approve or 👎 to deny (or reply yes or no to this message).";
-  } else {
-    const approve = `APPROVE-${randomCode(10)}`;
-    const deny = `DENY-${randomCode(10)}`;
-    keys = [{ key: approve, action: "approve" }, { key: deny, action: "deny" }];
-    how = `Reply to this mail with ${approve} to do it, or ${deny} to leave it undone.`;
-  }
-  const frame = (call: string) =>
+  const frame = (call: string, how: string) =>
     [
       `Radar asks (#${record.id}): may I run ${record.tool}?`,
       "",
@@ -78,11 +64,57 @@ export function renderAsk(record: ApprovalRecord, options: AskOptions): Rendered
       `Expires ${options.expires}.`,
       ...(how ? [how] : []),
     ].join("\n");
-  const whole = frame(fullCall(record));
-  const text = whole.length <= options.maxChars ? whole : frame(
-    `${describeApproval(record)}\nThe whole call is too long for a message: ${options.link}`,
+  const here = answerWays(options.channel, true);
+  const whole = frame(fullCall(record), here.how);
+  if (whole.length <= options.maxChars) {
+    return { text: whole, buttons: here.buttons, keys: here.keys, whole: true };
+  }
+  const denyOnly = answerWays(options.channel, false);
+  const text = frame(
+    `${describeApproval(record)}\nThe whole call is too long for a message: see it and approve ` +
+      `it on the dashboard, ${options.link}`,
+    denyOnly.how,
   );
-  return { text, buttons, keys };
+  return { text, buttons: denyOnly.buttons, keys: denyOnly.keys, whole: false };
+}
+
+/** How to answer on `channel`: Approve and Deny, or (`approve` false) Deny only. */
+function answerWays(
+  channel: ChannelName,
+  approve: boolean,
+): { keys: AskKey[]; buttons?: ChannelButton[]; how: string } {
+  if (channel === "telegram") {
+    const ways = [
+      ...(approve
+        ? [{ label: "Approve", key: `ap:${randomCode(24)}`, action: "approve" as const }]
+        : []),
+      { label: "Deny", key: `dn:${randomCode(24)}`, action: "deny" as const },
+    ];
+    return {
+      keys: ways.map(({ key, action }) => ({ key, action })),
+      buttons: ways.map(({ label, key }) => ({ label, data: key })),
+      how: "",
+    };
+  }
+  if (channel === "matrix") {
+    return {
+      keys: [],
+      how: approve
+        ? "React 👍 to approve or 👎 to deny (or reply yes or no to this message)."
+        : "Approve or deny it on the dashboard.",
+    };
+  }
+  const yes = `APPROVE-${randomCode(10)}`;
+  const no = `DENY-${randomCode(10)}`;
+  return approve
+    ? {
+      keys: [{ key: yes, action: "approve" }, { key: no, action: "deny" }],
+      how: `Reply to this mail with ${yes} to do it, or ${no} to leave it undone.`,
+    }
+    : {
+      keys: [{ key: no, action: "deny" }],
+      how: `Reply to this mail with ${no} to leave it undone.`,
+    };
 }
 
 /** The call with every argument whole: the tool, then one "name: value" per argument. */

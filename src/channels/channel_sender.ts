@@ -66,14 +66,16 @@ export class ChannelSender {
       stores.outbox.markFailed(row.id, message, undefined, clock.now());
       return false;
     }
+    const { answerHere, ...outgoing } = message;
     const result = await channel.send(
-      { ...message, text: this.parts.mask(message.text) },
+      { ...outgoing, text: this.parts.mask(message.text) },
       signal,
     );
     const now = clock.now();
     if (result.sent) {
       stores.outbox.markSent(row.id, result.externalId, now);
-      if (row.purpose === "ask" && channel.name === "matrix" && result.externalId) {
+      // A Matrix question is answered by reacting to it, when it shows the whole call.
+      if (answerHere && channel.name === "matrix" && result.externalId) {
         this.#addKey(row, askEventKey(result.externalId), "either");
       }
       stores.health.report(
@@ -103,8 +105,11 @@ export class ChannelSender {
     return false;
   }
 
-  /** What to send for `row`, or why nothing will be. */
-  #message(row: OutboundRecord): OutgoingMessage | string {
+  /**
+   * What to send for `row`, or why nothing will be; `answerHere`: an approval's question that
+   * shows the whole call (a reaction to it may answer).
+   */
+  #message(row: OutboundRecord): (OutgoingMessage & { answerHere?: boolean }) | string {
     const { channel, stores } = this.parts;
     const base: OutgoingMessage = {
       id: String(row.id),
@@ -132,7 +137,7 @@ export class ChannelSender {
       expires: this.parts.showTime(record.expiresAt),
     });
     for (const key of ask.keys) this.#addKey(row, key.key, key.action, record.expiresAt);
-    return { ...base, text: ask.text, buttons: ask.buttons };
+    return { ...base, text: ask.text, buttons: ask.buttons, answerHere: ask.whole };
   }
 
   #addKey(

@@ -122,6 +122,37 @@ Deno.test("a changing action asks in the room; only the owner's first answer dec
   }
 });
 
+Deno.test("Matrix: a call too long for a message is not approved by a reaction", async () => {
+  const server = new FakeMatrixServer();
+  server.joinedRoom(room);
+  try {
+    await withChannelHome(matrixYaml(server), async ({ llm, radar, folder }) => {
+      await until("the first sync", () => radar.channels.status()[0].state === "connected");
+      llm.reply(
+        ollamaToolCall("write_file", {
+          path: "~/notes/long.txt",
+          content: "call the bank at 9\n".repeat(1000),
+        }),
+        ollamaText("It waits for your approval."),
+      );
+      server.userSays(owner, room, "Put my long list in ~/notes/long.txt");
+      const ask = await server.waitForBot((event) =>
+        /^Radar asks \(#1\)/.test(event.content?.body ?? "")
+      );
+      assert.match(ask.event.content.body, /The whole call is too long for a message/);
+      assert.match(ask.event.content.body, /Approve or deny it on the dashboard\./);
+      server.userReacts(owner, room, ask.event.event_id, "👍");
+      await server.waitForBot((event) =>
+        /answered already or has expired; nothing was done/.test(event.content?.body ?? "")
+      );
+      assert.equal(radar.away.approvals.show(1).state, "pending");
+      assert.equal(existsSync(join(folder, "notes", "long.txt")), false);
+    });
+  } finally {
+    await server.close();
+  }
+});
+
 Deno.test("Matrix: a restart mid-answer answers once, and a file lands in the inbox", async () => {
   const server = new FakeMatrixServer();
   server.joinedRoom(room);

@@ -126,6 +126,31 @@ Deno.test("a changing action asks with buttons; only the owner's first press run
   }
 });
 
+Deno.test("a call too long for a message is approved on the dashboard: the chat offers Deny only", async () => {
+  const server = new FakeTelegramServer();
+  try {
+    await withChannelHome(telegramYaml(server), async ({ llm, radar, folder }) => {
+      const long = "call the bank at 9\n".repeat(300);
+      llm.reply(
+        ollamaToolCall("write_file", { path: "~/notes/long.txt", content: long }),
+        ollamaText("It waits for your approval."),
+      );
+      server.userSays(owner, "Put my long list in ~/notes/long.txt");
+      const ask = await server.waitForSent((message) => /^Radar asks \(#1\)/.test(message.text));
+      // Not the whole call, so no yes here: the link to the whole call, and Deny.
+      assert.match(ask.text, /The whole call is too long for a message: see it and approve it/);
+      assert.match(ask.text, /\/approvals\/1\b/);
+      assert.deepEqual(ask.buttons.map((button) => button.text), ["Deny"]);
+      server.userPresses(owner, ask, ask.buttons[0].callback_data);
+      await until("the press to be answered", () => server.answeredCallbacks.size === 1);
+      assert.equal(radar.away.approvals.show(1).state, "denied");
+      assert.equal(existsSync(join(folder, "notes", "long.txt")), false);
+    });
+  } finally {
+    await server.close();
+  }
+});
+
 Deno.test("a restart between receiving and answering loses nothing and answers once", async () => {
   const server = new FakeTelegramServer();
   try {
