@@ -102,9 +102,25 @@ Deno.test("a yes from a page runs only the version that page showed", async () =
     const unseen = await fetch(approveUrl, form(record.shownHash!));
     assert.equal(unseen.status, 403);
     assert.match(await unseen.text(), /^Not approved: open the button's page and log in/);
-    const other = await fetch(approveUrl, form("0".repeat(64), await home.login()));
+    const cookie = await home.login();
+    const other = await fetch(approveUrl, form("0".repeat(64), cookie));
     assert.equal(other.status, 409);
     assert.match(await other.text(), /the page you approved from showed another version of it/);
+    // The dashboard's own Approve without the hash of a page that showed the call: refused too.
+    for (const path of ["approve", "always"]) {
+      const blind = await fetch(`${home.base}/approvals/${record.id}/${path}`, {
+        method: "POST",
+        headers: {
+          cookie,
+          origin: home.base,
+          "content-type": "application/x-www-form-urlencoded",
+        },
+        body: "note=x",
+      });
+      assert.equal(blind.status, 400, path);
+      assert.match(await blind.text(), /^Not approved: approve it on the approval's page/);
+    }
+    assert.deepEqual(home.radar.away.grants.list(), []);
     assert.ok(existsSync(join(home.home, "Downloads/scan_0044.pdf")));
 
     const same = await approvals.approve(record.id, "dashboard", undefined, record.shownHash);

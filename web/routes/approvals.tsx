@@ -134,10 +134,15 @@ export function approvalsRoutes(context: RouteContext): Hono {
   const done = (c: Context, text: string) =>
     redirectAfterPost(c, `/approvals?done=${encodeURIComponent(text.slice(0, 400))}`);
 
+  // A yes from the dashboard comes from a page that showed the whole call: its form carries the
+  // hash of what it showed (the CLI and paired chats approve through their own ways).
+  const unseen = `Not approved: approve it on the approval's page, which shows the whole call.`;
+
   app.post("/approvals/:id/approve", async (c) => {
     const record = findRecord(c);
     if (!record) return c.text("No such approval.", 404);
     const seen = await shownOnPage(c);
+    if (seen === undefined) return c.text(unseen, 400);
     const outcome = await deps.away!.approvals.approve(record.id, "dashboard", undefined, seen);
     return done(c, outcomeLine(outcome));
   });
@@ -158,13 +163,15 @@ export function approvalsRoutes(context: RouteContext): Hono {
       const value = field(form, name);
       if (value) patterns[name.slice(4)] = value;
     }
+    const seen = field(form, "shown") || undefined;
+    if (seen === undefined) return c.text(unseen, 400);
     try {
       const outcome = await deps.away!.approvals.alwaysAllow(
         record.id,
         "dashboard",
         patterns,
         field(form, "note"),
-        field(form, "shown") || undefined,
+        seen,
       );
       return done(c, `Grant ${outcome.grantId} added. ${outcomeLine(outcome)}`);
     } catch (error) {
