@@ -15,11 +15,17 @@ export {
   type ApprovalOutcome,
   type ApprovalService,
   type ButtonOutcome,
+  decidedWhere,
   describeApproval,
   outcomeLine,
   parseArguments,
 } from "./approvals.ts";
-export type { ApprovalRecord, ApprovalRequests, StandingGrant } from "./approval_ports.ts";
+export type {
+  ApprovalChannel,
+  ApprovalRecord,
+  ApprovalRequests,
+  StandingGrant,
+} from "./approval_ports.ts";
 export {
   type ActionJournal,
   describeChange,

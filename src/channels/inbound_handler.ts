@@ -18,10 +18,13 @@ import { type ChannelOwners, hashKey } from "./channel_owners.ts";
 import { mailCodes } from "./approval_asks.ts";
 import type { SavedFile } from "./inbox_folder.ts";
 
-/** What the approvals do for a chat (the same service as the dashboard, CLI and ntfy). */
+/**
+ * What the approvals do for a chat (the same service as the dashboard, CLI and ntfy), recorded as
+ * decided in that chat's channel.
+ */
 export interface ChatApprovals {
-  approve(id: number): Promise<ApprovalOutcome>;
-  deny(id: number): ApprovalOutcome;
+  approve(id: number, via: ChannelName): Promise<ApprovalOutcome>;
+  deny(id: number, via: ChannelName): ApprovalOutcome;
 }
 
 /** One chat turn: the model's answer to `message` in `conversationId`. */
@@ -140,7 +143,7 @@ export class InboundHandler {
       };
     }
     const action = used.action === "either" ? answer.action ?? "approve" : used.action;
-    const text = await this.#decide(used.approvalId, action);
+    const text = await this.#decide(record.channel, used.approvalId, action);
     await channel?.acknowledge?.(answer, text.slice(0, 180), signal);
     this.#reply(record, text, "outcome", `answer:${record.id}`);
     return { state: "done" as const, text: `${action} #${used.approvalId}` };
@@ -153,7 +156,7 @@ export class InboundHandler {
     for (const code of codes) {
       const used = stores.answers.use(hashKey(code), "email", record.senderId, clock.now());
       if (!used || used.action === "either") continue;
-      lines.push(await this.#decide(used.approvalId, used.action));
+      lines.push(await this.#decide("email", used.approvalId, used.action));
     }
     const text = lines.length
       ? lines.join("\n")
@@ -165,10 +168,16 @@ export class InboundHandler {
     };
   }
 
-  async #decide(approvalId: number, action: "approve" | "deny"): Promise<string> {
+  async #decide(
+    via: ChannelName,
+    approvalId: number,
+    action: "approve" | "deny",
+  ): Promise<string> {
     const { approvals } = this.parts;
     return outcomeLine(
-      action === "deny" ? approvals.deny(approvalId) : await approvals.approve(approvalId),
+      action === "deny"
+        ? approvals.deny(approvalId, via)
+        : await approvals.approve(approvalId, via),
     );
   }
 

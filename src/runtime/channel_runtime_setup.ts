@@ -82,8 +82,8 @@ export function channelRuntime(radar: Radar, options: ChannelRuntimeOptions): Ch
           return result.answer;
         },
         approvals: {
-          approve: (id) => radar.away.approvals.approve(id, "phone"),
-          deny: (id) => radar.away.approvals.deny(id, "phone"),
+          approve: (id, via) => radar.away.approvals.approve(id, via),
+          deny: (id, via) => radar.away.approvals.deny(id, via),
         },
         saveFile: (record, name, bytes, announce) =>
           saveToInbox(

@@ -111,6 +111,7 @@ Deno.test(needing(["dovecot", "postfix", asRoot], {
       assert.match(replayed.at(-1)!, /used already or has expired/);
       assert.equal(existsSync(file), false);
       assert.equal(radar.away.approvals.show(1).state, "done");
+      assert.equal(radar.away.approvals.show(1).decidedVia, "email");
     }, { env: { RADAR_TEST_IMAP: passwords.radar } });
   } finally {
     await servers.stop();

@@ -115,6 +115,7 @@ Deno.test("a changing action asks in the room; only the owner's first answer dec
       );
       assert.equal(existsSync(file), false);
       assert.equal(radar.away.approvals.show(1).state, "done");
+      assert.equal(radar.away.approvals.show(1).decidedVia, "matrix");
       assert.equal(bodies(server).filter((body) => /^Done/.test(body)).length, 1);
     });
   } finally {

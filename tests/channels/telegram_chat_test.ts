@@ -90,6 +90,12 @@ Deno.test("a changing action asks with buttons; only the owner's first press run
       await server.waitForSent((message) => /^Done \(#1\)/.test(message.text));
       assert.equal(readFileSync(file, "utf8"), "call the bank at 9");
       assert.equal(radar.away.approvals.show(1).state, "done");
+      assert.equal(radar.away.approvals.show(1).decidedVia, "telegram");
+      const conversation = radar.away.approvals.show(1).conversationId!;
+      assert.ok(
+        radar.conversations.recentMessages(conversation, 20)
+          .some((message) => message.content.startsWith("The user approved #1 (in Telegram)")),
+      );
 
       // A replayed press (the same data again), and the sibling Deny: nothing happens.
       Deno.removeSync(file);

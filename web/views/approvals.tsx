@@ -5,6 +5,7 @@
  */
 import {
   type ApprovalRecord,
+  decidedWhere,
   type JournalEntry,
   notUndoableNote,
   type StandingGrant,
@@ -58,7 +59,7 @@ export function ApprovalCard(
         <dt>{pending ? "expires" : "decided"}</dt>
         <dd>
           {formatTime(pending ? record.expiresAt : record.decidedAt, props.timeZone)}
-          {record.decidedVia ? ` (${record.decidedVia})` : ""}
+          {record.decidedVia ? ` (${decidedWhere(record.decidedVia)})` : ""}
         </dd>
         {record.result
           ? (

@@ -8,6 +8,7 @@ import type { Command } from "commander";
 import {
   approvalId,
   type ApprovalRecord,
+  decidedWhere,
   describeApproval,
   describeGrant,
   outcomeLine,
@@ -79,6 +80,7 @@ export function registerApprovals(program: Command, context: CliContext): void {
           record.conversationId === undefined ? "" : ` (conversation #${record.conversationId})`
         }`,
         `had read:   ${record.untrustedSources.join(", ") || "nothing from outside"}`,
+        ...(record.decidedVia ? [`decided:    ${decidedWhere(record.decidedVia)}`] : []),
         ...(record.result ? [`result:     ${record.result}`] : []),
         ...(record.state === "pending" && Object.keys(suggested).length
           ? [`always:     ${describeGrant({ tool: record.tool, arguments: suggested })}`]

@@ -35,6 +35,7 @@ import { channelOutboxMigration } from "./044_channel_outbox.ts";
 import { channelPeopleMigration } from "./045_channel_people.ts";
 import { proactiveEvalMigration } from "./047_proactive_eval.ts";
 import { boundsMigration } from "./049_bounds.ts";
+import { channelAnswersMigration } from "./050_channel_answers.ts";
 
 /** The ordered migrations applied by `openDatabase`. */
 export const migrations: readonly Migration[] = [
@@ -73,4 +74,5 @@ export const migrations: readonly Migration[] = [
   channelPeopleMigration,
   proactiveEvalMigration,
   boundsMigration,
+  channelAnswersMigration,
 ];
