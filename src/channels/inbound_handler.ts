@@ -7,7 +7,12 @@
  * answer is queued in the same transaction that marks the message handled, so it goes out once.
  */
 import type { ChannelName, ChatChannel } from "../core/channel.ts";
-import type { ChannelStores, InboundRecord, NewOutbound } from "../core/channel_stores.ts";
+import type {
+  ChannelStores,
+  InboundRecord,
+  InboundTurn,
+  NewOutbound,
+} from "../core/channel_stores.ts";
 import type { Clock, ConversationStore, Logger } from "../core/ports.ts";
 import type { Transaction } from "../core/work_ports.ts";
 import { fitToChannel } from "../core/channel_text.ts";
@@ -27,10 +32,14 @@ export interface ChatApprovals {
   deny(id: number, via: ChannelName): ApprovalOutcome;
 }
 
-/** One chat turn: the model's answer to `message` in `conversationId`. */
+/**
+ * One chat turn: the model's answer to `message` in `conversationId`; `stored`: an interrupted
+ * run stored the message already (the run resumes after it).
+ */
 export type ChatTurn = (turn: {
   conversationId: number;
   message: string;
+  stored: boolean;
   record: InboundRecord;
   signal: AbortSignal;
 }) => Promise<string>;
@@ -40,7 +49,7 @@ export interface InboundHandlerParts {
   stores: ChannelStores;
   owners: ChannelOwners;
   channel: (name: ChannelName) => ChatChannel | undefined;
-  conversations: Pick<ConversationStore, "createConversation">;
+  conversations: Pick<ConversationStore, "createConversation" | "recentMessages">;
   turn: ChatTurn;
   approvals: ChatApprovals;
   /** Saves an attachment to the inbox folder (and queues its event when `announce`). */
@@ -60,6 +69,8 @@ export interface InboundHandlerParts {
 
 /** A stranger hears "not paired" at most this often. */
 const refusalEveryMs = 24 * 3_600_000;
+/** The newest messages of a conversation looked through for a resumed turn's message. */
+const resumeWindow = 200;
 /** Wrong pairing codes a stranger may send before the rest are ignored. */
 const maxFailedPairings = 5;
 
@@ -236,34 +247,28 @@ export class InboundHandler {
     return { state: "done" as const, text: "new conversation" };
   }
 
-  /** The owner's words (and files) as a chat turn; the answer queued as the message is closed. */
+  /**
+   * The owner's words (and files) as a chat turn; the answer queued as the message is closed.
+   * The turn is recorded before the model runs, so after a restart it resumes: the files are not
+   * saved again, and the message is not stored again when the interrupted run had stored it.
+   */
   async #turn(record: InboundRecord, signal: AbortSignal) {
     const { stores, clock } = this.parts;
-    const conversationId = this.#conversation(record);
-    const notes = await this.#files(record, signal);
-    const words = record.forwardedFrom
-      ? `${
-        wrapUntrusted(record.text, { source: `message forwarded from ${record.forwardedFrom}` })
-      }\n${untrustedNotice}`
-      : record.text;
-    if (!words.trim()) {
-      // Files alone: they are filed like a watched folder's, the owner is told where they went.
-      this.#reply(
-        record,
-        notes.join("\n") || "(nothing to read in that message)",
-        "answer",
-        `answer:${record.id}`,
-      );
-      return { state: "done" as const, text: "files saved" };
-    }
-    const message = [words, ...notes.map((note) => `[${note}]`)].join("\n\n");
-    const answer = await this.parts.turn({ conversationId, message, record, signal });
+    const turn = record.turn ?? await this.#beginTurn(record, signal);
+    if (!turn) return { state: "done" as const, text: "files saved" };
+    const answer = await this.parts.turn({
+      conversationId: turn.conversationId,
+      message: turn.message,
+      stored: this.#stored(turn),
+      record,
+      signal,
+    });
     if (signal.aborted) return undefined;
     const channel = this.parts.channel(record.channel);
     const parts = fitToChannel(
       answer,
       channel ?? { maxChars: 4096, maxParts: 8 },
-      this.parts.conversationLink(conversationId),
+      this.parts.conversationLink(turn.conversationId),
     );
     this.parts.transaction(() => {
       parts.forEach((part, index) =>
@@ -273,6 +278,45 @@ export class InboundHandler {
       stores.inbox.finish(record.id, "done", "answered", clock.now());
     });
     return undefined;
+  }
+
+  /**
+   * Saves the files and records the turn (the message the model gets); undefined for files sent
+   * without words (filed like a watched folder's; the owner is told where they went).
+   */
+  async #beginTurn(record: InboundRecord, signal: AbortSignal): Promise<InboundTurn | undefined> {
+    const conversationId = this.#conversation(record);
+    const notes = await this.#files(record, signal);
+    const words = record.forwardedFrom
+      ? `${
+        wrapUntrusted(record.text, { source: `message forwarded from ${record.forwardedFrom}` })
+      }\n${untrustedNotice}`
+      : record.text;
+    if (!words.trim()) {
+      this.#reply(
+        record,
+        notes.join("\n") || "(nothing to read in that message)",
+        "answer",
+        `answer:${record.id}`,
+      );
+      return undefined;
+    }
+    const newest = this.parts.conversations.recentMessages(conversationId, 1)[0];
+    const turn = {
+      conversationId,
+      after: newest?.id ?? 0,
+      message: [words, ...notes.map((note) => `[${note}]`)].join("\n\n"),
+    };
+    this.parts.stores.inbox.beginTurn(record.id, turn);
+    return turn;
+  }
+
+  /** Whether the turn's message is in its conversation already (stored by an interrupted run). */
+  #stored(turn: InboundTurn): boolean {
+    return this.parts.conversations.recentMessages(turn.conversationId, resumeWindow)
+      .some((message) =>
+        message.id > turn.after && message.role === "user" && message.content === turn.message
+      );
   }
 
   /** The conversation of this chat and person (a new one the first time). */

@@ -52,8 +52,9 @@ export async function blockedByHooks(
 }
 
 /**
- * The messages of the run's first request; the user message is stored as typed. `userTurn`
- * renders other text as that message would be sent (stamped with the same time).
+ * The messages of the run's first request; the user message is stored as typed (unless it is
+ * stored already: then the history holds it, with what the interrupted run did after it).
+ * `userTurn` renders other text as that message would be sent (stamped with the same time).
  */
 export async function prepareMessages(
   deps: AgentDependencies,
@@ -78,8 +79,9 @@ export async function prepareMessages(
       content: deps.systemPrompt(variables, { conversationId: request.conversationId }),
     },
     ...history.map((message) => asModelMessage(message, markerId)),
-    userTurn(request.userMessage),
   ];
+  if (request.userMessageStored) return { messages, userTurn };
+  messages.push(userTurn(request.userMessage));
   deps.store.appendMessage(request.conversationId, {
     role: "user",
     content: request.userMessage,

@@ -10,6 +10,15 @@ import type { ChannelButton, ChannelName, ReceivedMessage } from "./channel.ts";
 /** Where a received message stands. */
 export type InboundState = "pending" | "handling" | "done" | "refused" | "withdrawn" | "failed";
 
+/** The chat turn begun for a received message (a restart resumes it). */
+export interface InboundTurn {
+  conversationId: number;
+  /** The conversation's newest message id when the turn began (0: none). */
+  after: number;
+  /** The user message the model gets: the owner's words and notes on the files saved. */
+  message: string;
+}
+
 /** A stored received message. */
 export interface InboundRecord extends ReceivedMessage {
   id: number;
@@ -20,6 +29,8 @@ export interface InboundRecord extends ReceivedMessage {
   handledAt?: string;
   /** What became of it ("answered", "not paired", "paired", …). */
   outcome?: string;
+  /** The chat turn begun for it, if one was. */
+  turn?: InboundTurn;
 }
 
 /** Port: received messages. */
@@ -41,6 +52,8 @@ export interface ChannelInbox {
    * process `pid`; undefined when none waits.
    */
   claim(pid: number, isAlive: (pid: number) => boolean): InboundRecord | undefined;
+  /** Records the chat turn begun for a message. */
+  beginTurn(id: number, turn: InboundTurn): void;
   /** Records how handling ended. */
   finish(
     id: number,

@@ -67,13 +67,14 @@ export function channelRuntime(radar: Radar, options: ChannelRuntimeOptions): Ch
         owners,
         channel,
         conversations: radar.conversations,
-        turn: async ({ conversationId, message, record, signal }) => {
+        turn: async ({ conversationId, message, stored, record, signal }) => {
           const result = await runAgent(
             { ...radar.agent(), guard: radar.away.guard({ approvals: askedInChat(record) }) },
             {
               conversationId,
               kind: "chat",
               userMessage: message,
+              userMessageStored: stored,
               interactive: false,
               signal,
               sideEffects: radar.sideEffects(`channel:${record.channel}:${record.id}`),

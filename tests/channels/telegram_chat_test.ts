@@ -148,6 +148,51 @@ Deno.test("a restart between receiving and answering loses nothing and answers o
       await new Promise((resolve) => setTimeout(resolve, 300));
       assert.deepEqual(server.sent.map((message) => message.text), ["Yes, here."]);
       assert.equal(server.unconfirmed, 0);
+      // The owner's message is in the conversation once, and the model read it once.
+      const chat = home.radar.conversations.latest("chat")!;
+      assert.deepEqual(
+        home.radar.conversations.recentMessages(chat.id, 10)
+          .map((message) => `${message.role}: ${message.content}`),
+        ["user: Are you there?", "assistant: Yes, here."],
+      );
+      const resumed = JSON.stringify(home.llm.chatRequests[1].body);
+      assert.equal(resumed.split("Are you there?").length - 1, 1);
+    });
+  } finally {
+    await server.close();
+  }
+});
+
+Deno.test("a file with words, interrupted by a restart, is saved once and asked about once", async () => {
+  const server = new FakeTelegramServer();
+  try {
+    await withChannelHome(telegramYaml(server), async (home) => {
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      home.llm.reply({ ...ollamaText("first try, never seen"), hold: held });
+      server.userSendsDocument(
+        owner,
+        "bill.pdf",
+        new TextEncoder().encode("%PDF-1.4 b"),
+        "What is this?",
+      );
+      await until("the model to be asked", () => home.llm.chatRequests.length === 1);
+      await home.restart();
+      release();
+      home.llm.reply(ollamaText("A phone bill."));
+      await server.waitForSent((message) => message.text === "A phone bill.");
+      assert.deepEqual(
+        [...Deno.readDirSync(join(home.folder, "data", "inbox"))].map((entry) => entry.name),
+        ["bill.pdf"],
+      );
+      const chat = home.radar.conversations.latest("chat")!;
+      const asked = home.radar.conversations.recentMessages(chat.id, 10)
+        .filter((message) => message.role === "user");
+      assert.equal(asked.length, 1);
+      assert.match(
+        asked[0].content,
+        /^What is this\?\n\n\[Saved bill\.pdf to the inbox: .*bill\.pdf\]$/,
+      );
     });
   } finally {
     await server.close();

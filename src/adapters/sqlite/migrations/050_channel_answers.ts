@@ -6,6 +6,9 @@
  * new name; the rows copied; the old table dropped; the new one renamed; its indexes made again
  * from their stored definitions. Built from what is stored, it keeps every column other steps
  * added to approvals, and its foreign key; all inside the step's transaction.
+ * `channel_inbound.turn`: the chat turn begun for a message (its conversation, the newest message
+ * there before it, and the words the model gets), so a run a restart interrupted resumes without
+ * storing the owner's message or saving its files again.
  */
 import type { DatabaseSync } from "node:sqlite";
 import type { Migration } from "../database.ts";
@@ -41,10 +44,10 @@ function rebuildApprovals(db: DatabaseSync): void {
   }
 }
 
-/** Who decided, by channel. */
+/** Who decided, by channel; the turn a message began. */
 export const channelAnswersMigration: Migration = {
   version: 50,
   name: "050_channel_answers",
-  sql: "",
+  sql: "ALTER TABLE channel_inbound ADD COLUMN turn TEXT;",
   apply: rebuildApprovals,
 };
