@@ -7,7 +7,12 @@
  * bound to the approval and to the person asked; the first one used kills the others.
  */
 import type { ChannelButton, ChannelName } from "../core/channel.ts";
-import { type ApprovalRecord, describeApproval, parseArguments } from "../away/mod.ts";
+import {
+  type ApprovalRecord,
+  decidedWhere,
+  describeApproval,
+  parseArguments,
+} from "../away/mod.ts";
 import { randomCode } from "./channel_owners.ts";
 
 /** One way to answer, before it is hashed and stored. */
@@ -65,9 +70,50 @@ export function renderAsk(record: ApprovalRecord, options: AskOptions): Rendered
     keys = [{ key: approve, action: "approve" }, { key: deny, action: "deny" }];
     how = `Reply to this mail with ${approve} to do it, or ${deny} to leave it undone.`;
   }
+  const text = framed(record, options, `Radar asks (#${record.id})`, [
+    `Expires ${options.expires}.`,
+    ...(how ? [how] : []),
+  ]);
+  return { text, buttons, keys };
+}
+
+/**
+ * The question once decided or expired, as its edit shows it: the same call, and how it ended
+ * instead of how to answer (no buttons, nothing to answer).
+ */
+export function renderClosed(record: ApprovalRecord, options: Omit<AskOptions, "expires">): string {
+  return framed(record, options, `Radar asked (#${record.id})`, [closedLine(record)]);
+}
+
+/** How an approval ended, in one line ("Approved in Telegram: done."). */
+export function closedLine(record: Pick<ApprovalRecord, "state" | "decidedVia">): string {
+  const where = record.decidedVia ? ` ${decidedWhere(record.decidedVia)}` : "";
+  switch (record.state) {
+    case "done":
+      return `Approved${where}: done.`;
+    case "failed":
+      return `Approved${where}: it failed.`;
+    case "running":
+      return `Approved${where}: running.`;
+    case "denied":
+      return `Denied${where}: not done.`;
+    case "expired":
+      return "Expired unanswered: not done.";
+    default:
+      return "Waiting for an answer.";
+  }
+}
+
+/** The question's lines around the call (whole, or its summary and link when too long). */
+function framed(
+  record: ApprovalRecord,
+  options: Pick<AskOptions, "maxChars" | "link">,
+  head: string,
+  tail: string[],
+): string {
   const frame = (call: string) =>
     [
-      `Radar asks (#${record.id}): may I run ${record.tool}?`,
+      `${head}: may I run ${record.tool}?`,
       "",
       call,
       "",
@@ -75,14 +121,12 @@ export function renderAsk(record: ApprovalRecord, options: AskOptions): Rendered
       ...(record.untrustedSources.length
         ? [`The run had read: ${record.untrustedSources.join(", ")}`]
         : []),
-      `Expires ${options.expires}.`,
-      ...(how ? [how] : []),
+      ...tail,
     ].join("\n");
   const whole = frame(fullCall(record));
-  const text = whole.length <= options.maxChars ? whole : frame(
+  return whole.length <= options.maxChars ? whole : frame(
     `${describeApproval(record)}\nThe whole call is too long for a message: ${options.link}`,
   );
-  return { text, buttons, keys };
 }
 
 /** The call with every argument whole: the tool, then one "name: value" per argument. */

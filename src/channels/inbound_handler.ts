@@ -18,9 +18,9 @@ import type { Transaction } from "../core/work_ports.ts";
 import { fitToChannel } from "../core/channel_text.ts";
 import { untrustedNotice, wrapUntrusted } from "../core/untrusted_text.ts";
 import { firstLine } from "../core/first_line.ts";
-import { type ApprovalOutcome, outcomeLine } from "../away/mod.ts";
+import { type ApprovalOutcome, type ApprovalRecord, outcomeLine } from "../away/mod.ts";
 import { type ChannelOwners, hashKey } from "./channel_owners.ts";
-import { mailCodes } from "./approval_asks.ts";
+import { closedLine, mailCodes } from "./approval_asks.ts";
 import type { SavedFile } from "./inbox_folder.ts";
 
 /**
@@ -30,6 +30,8 @@ import type { SavedFile } from "./inbox_folder.ts";
 export interface ChatApprovals {
   approve(id: number, via: ChannelName): Promise<ApprovalOutcome>;
   deny(id: number, via: ChannelName): ApprovalOutcome;
+  /** One approval (undefined when it is gone). */
+  show(id: number): ApprovalRecord | undefined;
 }
 
 /**
@@ -135,18 +137,10 @@ export class InboundHandler {
       this.parts.clock.now(),
     );
     if (!used) {
-      await channel?.acknowledge?.(
-        answer,
-        "This question was answered already or has expired.",
-        signal,
-      );
+      const late = this.#tooLate(hashKey(key), record, "This question");
+      await channel?.acknowledge?.(answer, late, signal);
       if (record.channel !== "telegram") {
-        this.#reply(
-          record,
-          "That question was answered already or has expired; nothing was done.",
-          "outcome",
-          `answer:${record.id}`,
-        );
+        this.#reply(record, `${late} Nothing was done now.`, "outcome", `answer:${record.id}`);
       }
       return {
         state: "done" as const,
@@ -164,19 +158,31 @@ export class InboundHandler {
   async #mailAnswer(record: InboundRecord, codes: string[]) {
     const { stores, clock } = this.parts;
     const lines: string[] = [];
+    const late: string[] = [];
     for (const code of codes) {
       const used = stores.answers.use(hashKey(code), "email", record.senderId, clock.now());
+      if (!used) late.push(this.#tooLate(hashKey(code), record, `The code ${code}`));
       if (!used || used.action === "either") continue;
       lines.push(await this.#decide("email", used.approvalId, used.action));
     }
     const text = lines.length
       ? lines.join("\n")
-      : "That code was used already or has expired; nothing was done.";
+      : `${[...new Set(late)].join("\n")}\nNothing was done now.`;
     this.#reply(record, text, "outcome", `answer:${record.id}`);
     return {
       state: "done" as const,
       text: lines.length ? "approval answered by mail" : "a used or expired code",
     };
+  }
+
+  /** Why an answer key did nothing: how its approval ended, when the key is the sender's. */
+  #tooLate(keyHash: string, record: InboundRecord, what: string): string {
+    const id = this.parts.stores.answers.approvalOf(keyHash, record.channel, record.senderId);
+    const approval = id === undefined ? undefined : this.parts.approvals.show(id);
+    if (!approval || approval.state === "pending") {
+      return `${what} was answered already or has expired.`;
+    }
+    return `Too late for approval #${approval.id}. ${closedLine(approval)}`;
   }
 
   async #decide(

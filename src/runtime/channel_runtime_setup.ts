@@ -32,6 +32,14 @@ export function channelRuntime(radar: Radar, options: ChannelRuntimeOptions): Ch
   const base = () => dashboardBaseUrl(config);
   const timeZone = () => config.radar.timezone || undefined;
   const inbox = expandHome(config.channels.inbox || join(radar.dataDir, "inbox"), options.env);
+  /** One approval (undefined when it is gone). */
+  const approval = (id: number) => {
+    try {
+      return radar.away.approvals.show(id);
+    } catch {
+      return undefined;
+    }
+  };
   /** Approvals a chat run asks for are asked in that chat too (once per approval and channel). */
   const askedInChat = (record: InboundRecord): ApprovalRequests => ({
     async request(action) {
@@ -85,6 +93,7 @@ export function channelRuntime(radar: Radar, options: ChannelRuntimeOptions): Ch
         approvals: {
           approve: (id, via) => radar.away.approvals.approve(id, via),
           deny: (id, via) => radar.away.approvals.deny(id, via),
+          show: approval,
         },
         saveFile: (record, name, bytes, announce) =>
           saveToInbox(
@@ -100,13 +109,7 @@ export function channelRuntime(radar: Radar, options: ChannelRuntimeOptions): Ch
         clock,
         logger,
       }),
-    approval: (id) => {
-      try {
-        return radar.away.approvals.show(id);
-      } catch {
-        return undefined;
-      }
-    },
+    approval,
     approvalLink: (id) => `${base()}/approvals/${id}`,
     showTime: (iso) => formatDateTime(new Date(iso), timeZone(), { zone: true }),
     mask: (text) => radar.secrets.mask(text),

@@ -97,14 +97,23 @@ Deno.test("a changing action asks with buttons; only the owner's first press run
           .some((message) => message.content.startsWith("The user approved #1 (in Telegram)")),
       );
 
+      // The question now says how it ended, and has no buttons left.
+      const closed = await server.waitForSent((message) =>
+        message.edited && message.message_id === ask.message_id
+      );
+      assert.match(closed.text, /^Radar asked \(#1\): may I run write_file\?\n/);
+      assert.match(closed.text, /content: call the bank at 9\n/);
+      assert.match(closed.text, /\nApproved in Telegram: done\.$/);
+      assert.deepEqual(closed.buttons, []);
+
       // A replayed press (the same data again), and the sibling Deny: nothing happens.
       Deno.removeSync(file);
       server.userPresses(owner, ask, approve);
       server.userPresses(owner, ask, deny);
       await until("both presses to be answered", () => server.answeredCallbacks.size === 4);
       assert.deepEqual([...server.answeredCallbacks.values()].slice(2), [
-        "This question was answered already or has expired.",
-        "This question was answered already or has expired.",
+        "Too late for approval #1. Approved in Telegram: done.",
+        "Too late for approval #1. Approved in Telegram: done.",
       ]);
       assert.equal(existsSync(file), false);
       const approved = radar.toolCalls.list({ limit: 10 }).filter((call) => call.approvalId === 1);
@@ -122,10 +131,42 @@ Deno.test("a changing action asks with buttons; only the owner's first press run
       await until("the late press to be answered", () => server.answeredCallbacks.size === 5);
       assert.equal(
         [...server.answeredCallbacks.values()][4],
-        "This question was answered already or has expired.",
+        "Too late for approval #2. Expired unanswered: not done.",
       );
       assert.equal(existsSync(join(folder, "notes", "later.txt")), false);
-      assert.notEqual(radar.away.approvals.show(2).state, "done");
+      assert.equal(radar.away.approvals.show(2).state, "expired");
+      const expired = await server.waitForSent((message) =>
+        message.edited && message.message_id === second.message_id
+      );
+      assert.match(expired.text, /^Radar asked \(#2\)[^]*\nExpired unanswered: not done\.$/);
+      assert.deepEqual(expired.buttons, []);
+
+      // Decided elsewhere (the dashboard): the question in the chat says so, buttons gone.
+      llm.reply(
+        ollamaToolCall("write_file", { path: "~/notes/third.txt", content: "third" }),
+        ollamaText("It waits for your approval."),
+      );
+      server.userSays(owner, "Put 'third' in ~/notes/third.txt");
+      const third = await server.waitForSent((message) => /^Radar asks \(#3\)/.test(message.text));
+      radar.away.approvals.deny(3, "dashboard");
+      const denied = await server.waitForSent((message) =>
+        message.edited && message.message_id === third.message_id
+      );
+      assert.match(denied.text, /\nDenied on the dashboard: not done\.$/);
+      assert.deepEqual(denied.buttons, []);
+      server.userPresses(owner, third, third.buttons[0].callback_data);
+      await until("the press after the denial", () => server.answeredCallbacks.size === 6);
+      assert.equal(
+        [...server.answeredCallbacks.values()][5],
+        "Approval #3 is denied (on the dashboard); nothing was done now.",
+      );
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      for (const question of [ask, second, third]) {
+        const edits = server.sent.filter((message) =>
+          message.edited && message.message_id === question.message_id
+        );
+        assert.equal(edits.length, 1, "each question is closed once");
+      }
     });
   } finally {
     await server.close();

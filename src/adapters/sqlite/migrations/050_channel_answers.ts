@@ -8,7 +8,8 @@
  * added to approvals, and its foreign key; all inside the step's transaction.
  * `channel_inbound.turn`: the chat turn begun for a message (its conversation, the newest message
  * there before it, and the words the model gets), so a run a restart interrupted resumes without
- * storing the owner's message or saving its files again.
+ * storing the owner's message or saving its files again. `channel_outbound.closed_at`: when a
+ * question asked in a chat was closed (edited to say how its approval ended, buttons gone).
  */
 import type { DatabaseSync } from "node:sqlite";
 import type { Migration } from "../database.ts";
@@ -44,10 +45,15 @@ function rebuildApprovals(db: DatabaseSync): void {
   }
 }
 
-/** Who decided, by channel; the turn a message began. */
+/** Who decided, by channel; the turn a message began; questions closed. */
 export const channelAnswersMigration: Migration = {
   version: 50,
   name: "050_channel_answers",
-  sql: "ALTER TABLE channel_inbound ADD COLUMN turn TEXT;",
+  sql: `
+ALTER TABLE channel_inbound ADD COLUMN turn TEXT;
+ALTER TABLE channel_outbound ADD COLUMN closed_at TEXT;
+CREATE INDEX channel_outbound_open_asks ON channel_outbound(channel)
+  WHERE purpose = 'ask' AND state = 'sent' AND closed_at IS NULL;
+`,
   apply: rebuildApprovals,
 };
