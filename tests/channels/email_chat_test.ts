@@ -12,6 +12,7 @@ import { needing } from "../helpers/system_parts.ts";
 import { until } from "../helpers/until.ts";
 import { ollamaText, ollamaToolCall } from "../fakes/fake_llm_server.ts";
 import { withChannelHome } from "./channel_home.ts";
+import { EmailCheck } from "../../src/sources/email/email_check.ts";
 import {
   asRoot,
   mailboxOf,
@@ -156,6 +157,64 @@ Deno.test(needing(["dovecot", "postfix", asRoot], {
       assert.ok(mails.some((mail) => /Saved statement\.pdf to the inbox/.test(mail)));
       const path = join(home.folder, "data", "inbox", "statement.pdf");
       assert.equal(readFileSync(path, "utf8"), "%PDF-1.4 e");
+    }, { env: { RADAR_TEST_IMAP: passwords.radar } });
+  } finally {
+    await servers.stop();
+  }
+}));
+
+Deno.test(needing(["dovecot", "postfix", asRoot], {
+  name:
+    "the owner's mail to the channel never becomes a heartbeat event, even read first by the source",
+}, async () => {
+  const servers = await startMailServers();
+  try {
+    await withChannelHome(emailYaml(servers), async (home) => {
+      await until(
+        "the first look at the mailbox",
+        () => home.radar.channels.status()[0].state === "connected",
+      );
+      const source = () => {
+        const check = home.radar.tickJobs().find((job) => job instanceof EmailCheck);
+        return (check as EmailCheck).check(home.radar.config.email.accounts[0]);
+      };
+      assert.equal((await source()).outcome, "baseline");
+      // The channel is stopped, so the email source reads the new mail first.
+      home.runtime.close();
+      await home.runtime.closed();
+      await deliver(servers, ownerMail({ text: "What is on today?", subject: "today" }));
+      await deliver(
+        servers,
+        ownerMail({
+          text: "Cheap pills",
+          subject: "offer",
+          from: "eve@evil.test",
+          authentication: "mx.example.test; spf=pass smtp.mailfrom=eve@evil.test",
+        }),
+      );
+      await deliver(
+        servers,
+        ownerMail({
+          text: "It is me, really",
+          subject: "lookalike",
+          authentication: "mx.example.test; dkim=fail header.d=example.test",
+        }),
+      );
+      const checked = await source();
+      assert.equal(checked.outcome, "checked", checked.error);
+      const events = home.radar.queue.pending(10).map((event) => event.summary);
+      assert.equal(events.length, 2, events.join("\n"));
+      assert.ok(events.some((summary) => /"offer"/.test(summary)), "the stranger's is an event");
+      assert.ok(events.some((summary) => /"lookalike"/.test(summary)), "so is a failed DKIM");
+      assert.ok(!events.some((summary) => /"today"/.test(summary)), "the owner's is not");
+
+      // The channel starts again and takes the owner's mail as a chat turn.
+      home.llm.reply(ollamaText("Nothing is on today."));
+      await home.restart();
+      const [answer] = await mailboxOf(servers.dovecot, "owner", 1);
+      assert.match(answer, /Nothing is on today\./);
+      await source();
+      assert.equal(home.radar.queue.pending(10).length, 2, "still no event for it");
     }, { env: { RADAR_TEST_IMAP: passwords.radar } });
   } finally {
     await servers.stop();
