@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { ollamaText, ollamaToolCall } from "../fakes/fake_llm_server.ts";
 import { FakeTelegramServer } from "../fakes/fake_telegram_server.ts";
 import { until } from "../helpers/until.ts";
-import { withChannelHome } from "./channel_home.ts";
+import { type ChannelHome, withChannelHome } from "./channel_home.ts";
 
 const owner = { id: 1001, first_name: "Olive" };
 const stranger = { id: 6666, first_name: "Eve" };
@@ -173,17 +173,22 @@ Deno.test("a changing action asks with buttons; only the owner's first press run
   }
 });
 
+/** Sends a message whose model run is held, restarts Radar mid-answer, then lets it go. */
+async function restartedMidAnswer(home: ChannelHome, send: () => unknown): Promise<void> {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  home.llm.reply({ ...ollamaText("first try, never seen"), hold: held });
+  send();
+  await until("the model to be asked", () => home.llm.chatRequests.length === 1);
+  await home.restart();
+  release();
+}
+
 Deno.test("a restart between receiving and answering loses nothing and answers once", async () => {
   const server = new FakeTelegramServer();
   try {
     await withChannelHome(telegramYaml(server), async (home) => {
-      let release!: () => void;
-      const held = new Promise<void>((resolve) => (release = resolve));
-      home.llm.reply({ ...ollamaText("first try, never seen"), hold: held });
-      server.userSays(owner, "Are you there?");
-      await until("the model to be asked", () => home.llm.chatRequests.length === 1);
-      await home.restart();
-      release();
+      await restartedMidAnswer(home, () => server.userSays(owner, "Are you there?"));
       home.llm.reply(ollamaText("Yes, here."));
       await server.waitForSent((message) => message.text === "Yes, here.");
       await new Promise((resolve) => setTimeout(resolve, 300));
@@ -208,18 +213,13 @@ Deno.test("a file with words, interrupted by a restart, is saved once and asked 
   const server = new FakeTelegramServer();
   try {
     await withChannelHome(telegramYaml(server), async (home) => {
-      let release!: () => void;
-      const held = new Promise<void>((resolve) => (release = resolve));
-      home.llm.reply({ ...ollamaText("first try, never seen"), hold: held });
-      server.userSendsDocument(
-        owner,
-        "bill.pdf",
-        new TextEncoder().encode("%PDF-1.4 b"),
-        "What is this?",
-      );
-      await until("the model to be asked", () => home.llm.chatRequests.length === 1);
-      await home.restart();
-      release();
+      await restartedMidAnswer(home, () =>
+        server.userSendsDocument(
+          owner,
+          "bill.pdf",
+          new TextEncoder().encode("%PDF-1.4 b"),
+          "What is this?",
+        ));
       home.llm.reply(ollamaText("A phone bill."));
       await server.waitForSent((message) => message.text === "A phone bill.");
       assert.deepEqual(

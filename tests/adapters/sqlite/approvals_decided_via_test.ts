@@ -75,34 +75,26 @@ Deno.test("schema 50 rebuilds approvals with its rows, added columns, index and 
       db.prepare(
         "INSERT INTO conversations (id, kind, title, created_at, updated_at) VALUES (7, 'chat', 't', ?, ?)",
       ).run(at.toISOString(), at.toISOString());
-      const insert = db.prepare(
+      const statement = db.prepare(
         `INSERT INTO approvals (key, state, tool, arguments, conversation_id, kind, reasons,
            tainted, untrusted_sources, created_at, expires_at, decided_at, decided_via, screenshot,
            shown_hash)
          VALUES (?, ?, 'write_file', '{}', ?, 'chat', '[]', '[]', '[]', ?, ?, ?, ?, ?, ?)`,
       );
-      insert.run(
-        "k1",
-        "done",
-        7,
-        at.toISOString(),
-        later.toISOString(),
-        at.toISOString(),
-        "phone",
-        new Uint8Array([1, 2, 3]),
-        "abc",
-      );
-      insert.run(
-        "k2",
-        "pending",
-        null,
-        at.toISOString(),
-        later.toISOString(),
-        null,
-        null,
-        null,
-        null,
-      );
+      /** A pending row, or a decided one (decided now, by phone, with a screenshot and hash). */
+      const insert = (key: string, conversation: number | null, decided = false) =>
+        statement.run(
+          key,
+          decided ? "done" : "pending",
+          conversation,
+          at.toISOString(),
+          later.toISOString(),
+          ...(decided
+            ? [at.toISOString(), "phone", new Uint8Array([1, 2, 3]), "abc"]
+            : [null, null, null, null]),
+        );
+      insert("k1", 7, true);
+      insert("k2", null);
       const before = db.prepare("SELECT * FROM approvals ORDER BY id").all();
 
       migrate(db, migrations);
@@ -115,33 +107,11 @@ Deno.test("schema 50 rebuilds approvals with its rows, added columns, index and 
       const store = new SqliteApprovalStore(db);
       assert.equal(store.claim(2, at, "matrix")?.decidedVia, "matrix");
       assert.throws(
-        () =>
-          insert.run(
-            "k1",
-            "pending",
-            null,
-            at.toISOString(),
-            later.toISOString(),
-            null,
-            null,
-            null,
-            null,
-          ),
+        () => insert("k1", null),
         /UNIQUE constraint failed: approvals.key/,
       );
       assert.throws(
-        () =>
-          insert.run(
-            "k3",
-            "pending",
-            99,
-            at.toISOString(),
-            later.toISOString(),
-            null,
-            null,
-            null,
-            null,
-          ),
+        () => insert("k3", 99),
         /FOREIGN KEY constraint failed/,
       );
       db.exec("DELETE FROM conversations WHERE id = 7");
