@@ -1,25 +1,40 @@
 /**
  * Radar's entry point: the hidden plugin-host, PDF-reader and HTML-query modes (compiled binary),
- * else the CLI.
+ * else the CLI. Each mode loads at run time (`import(new URL(…))`: Deno neither reads nor keeps
+ * the other modes' modules while it starts; `deno compile` embeds them, scripts/compile.ts).
  */
 import { pluginHostFlag } from "./src/sandbox/host_flag.ts";
 import { pdfExtractFlag } from "./src/adapters/pdf/pdf_flag.ts";
-import { runPluginHost } from "./src/sandbox/host_process.ts";
-import { runPdfExtractProcess } from "./src/adapters/pdf/pdf_extract_process.ts";
 import { htmlQueryFlag } from "./src/adapters/network/html_query_flag.ts";
-import { runHtmlQueryProcess } from "./src/adapters/network/html_query_process.ts";
-import { runCli } from "./src/cli/program.ts";
-import { terminalIo } from "./src/cli/terminal_io.ts";
-import { ignoreInspectorSignal } from "./src/adapters/inspector_signal.ts";
 
 if (import.meta.main) {
   if (Deno.args[0] === pluginHostFlag) {
+    const { runPluginHost } = await (import(
+      new URL("./src/sandbox/host_process.ts", import.meta.url).href
+    ) as Promise<typeof import("./src/sandbox/host_process.ts")>);
     await runPluginHost();
   } else if (Deno.args[0] === pdfExtractFlag) {
+    const { runPdfExtractProcess } = await (import(
+      new URL("./src/adapters/pdf/pdf_extract_process.ts", import.meta.url).href
+    ) as Promise<typeof import("./src/adapters/pdf/pdf_extract_process.ts")>);
     await runPdfExtractProcess();
   } else if (Deno.args[0] === htmlQueryFlag) {
+    const { runHtmlQueryProcess } = await (import(
+      new URL("./src/adapters/network/html_query_process.ts", import.meta.url).href
+    ) as Promise<typeof import("./src/adapters/network/html_query_process.ts")>);
     await runHtmlQueryProcess();
   } else {
+    const [{ runCli }, { terminalIo }, { ignoreInspectorSignal }] = await Promise.all([
+      import(new URL("./src/cli/program.ts", import.meta.url).href) as Promise<
+        typeof import("./src/cli/program.ts")
+      >,
+      import(new URL("./src/cli/terminal_io.ts", import.meta.url).href) as Promise<
+        typeof import("./src/cli/terminal_io.ts")
+      >,
+      import(new URL("./src/adapters/inspector_signal.ts", import.meta.url).href) as Promise<
+        typeof import("./src/adapters/inspector_signal.ts")
+      >,
+    ]);
     // Every CLI process (ask and chat run exec too): SIGUSR1 must not open an inspector. The
     // daemon logs it when this is impossible; a one-shot command goes on without it.
     ignoreInspectorSignal();

@@ -6,6 +6,7 @@
 import { join } from "node:path";
 import { z } from "zod";
 import type { BenchLine, BenchSuite } from "./index.ts";
+import { firstRequestServer } from "./model_server.ts";
 import { ManualClock } from "../src/adapters/clock.ts";
 import { runAgent } from "../src/core/agent_loop.ts";
 import { estimateFirstRequestTokens } from "../src/core/agent_loop.ts";
@@ -69,20 +70,10 @@ async function median(times: number, measure: () => Promise<number>): Promise<nu
 
 async function startToFirstRequest(): Promise<BenchLine[]> {
   const dir = Deno.makeTempDirSync({ prefix: "radar-bench-start-" });
-  let arrived = Promise.withResolvers<number>();
-  const server = Deno.serve(
-    { hostname: "127.0.0.1", port: 0, onListen: () => {} },
-    async (request) => {
-      const path = new URL(request.url).pathname;
-      await request.text();
-      if (path === "/api/chat") arrived.resolve(performance.now());
-      if (path === "/api/show") return Response.json({ model_info: { "x.context_length": 8192 } });
-      return Response.json({ message: { role: "assistant", content: "ok" }, done: true });
-    },
-  );
+  const server = firstRequestServer();
   try {
     const env = radarEnvironment(dir, {
-      RADAR_LLM_BASE_URL: `http://127.0.0.1:${server.addr.port}`,
+      RADAR_LLM_BASE_URL: server.url,
     });
     const zonedConfig = join(dir, "zoned.yaml");
     Deno.writeTextFileSync(zonedConfig, "radar:\n  timezone: Europe/Berlin\n");
@@ -97,10 +88,10 @@ async function startToFirstRequest(): Promise<BenchLine[]> {
         stderr: "null",
       });
     const askHello = async (extraEnv: Record<string, string> = {}) => {
-      arrived = Promise.withResolvers<number>();
+      const arrived = server.nextChat();
       const started = performance.now();
       const child = radar(["ask", "hello"], extraEnv).spawn();
-      const at = await arrived.promise;
+      const at = await arrived;
       await child.status;
       return at - started;
     };
@@ -151,7 +142,7 @@ async function startToFirstRequest(): Promise<BenchLine[]> {
       },
     ];
   } finally {
-    await server.shutdown();
+    await server.close();
     Deno.removeSync(dir, { recursive: true });
   }
 }

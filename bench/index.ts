@@ -8,9 +8,11 @@ import { webLoadSuite } from "./web_load.ts";
 import { toolOfferingSuite } from "./tool_offering.ts";
 import { soakSuite } from "./soak.ts";
 import { daemonMemorySuite } from "./daemon_memory.ts";
-import { taintSuite } from "./taint.ts";
+import { autonomySuite } from "./autonomy.ts";
+import { flowRuleSuite } from "./flow_rule.ts";
 import { watcherSuite } from "./watcher.ts";
 import { htmlQuerySuite } from "./html_query.ts";
+import { leanSuite } from "./lean.ts";
 import { knowYourModelSuite } from "./know_your_model.ts";
 
 /** One suite: prints its own numbers and returns them for the summary. */
@@ -40,8 +42,10 @@ export const suites: BenchSuite[] = [
   execSuite,
   webLoadSuite,
   toolOfferingSuite,
-  taintSuite,
+  flowRuleSuite,
+  autonomySuite,
   htmlQuerySuite,
+  leanSuite,
   knowYourModelSuite,
   daemonMemorySuite,
   soakSuite,

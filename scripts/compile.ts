@@ -2,7 +2,11 @@
  * `deno task compile [--dry-run] [TARGET…]`: builds the single `radar` executable for each target with the
  * same permission flags as `deno task radar` and every file the binary loads at run time.
  */
+import { fileURLToPath } from "node:url";
 import { flagsOfTask } from "./task_flags.ts";
+import { runTimeImports } from "./run_time_imports.ts";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
 
 /** Targets the binary is shipped for. */
 export const targets = [
@@ -12,12 +16,13 @@ export const targets = [
 ] as const;
 
 /**
- * Files the binary loads at run time that main.ts does not import statically: the worker the
- * plugin host starts by URL, the dashboard's static files (read from disk), the example plugins
- * bundled skills and the bundled default personality. The plugin-host, PDF and HTML-query entries are named too: the binary runs them through
- * main.ts's hidden flags, and `deno run` starts them as their own modules. Modules imported with
- * a literal `import("…")` (mail, calendar, MCP SDK, dashboard, parsers) are embedded without being named
- * here (tests/project/startup_graph_test.ts).
+ * Files the binary loads at run time that main.ts does not import: the worker the plugin host
+ * starts by URL, the dashboard's static files (read from disk), the example plugins, bundled
+ * skills and the bundled default personality. The plugin-host, PDF and HTML-query entries are
+ * named too: `deno run` starts them as their own modules. Every module Radar loads at run time
+ * (`import(new URL(…))`: the modes, each command, openRadar, the dashboard, mail, calendar,
+ * parsers; scripts/run_time_imports.ts) is added to these by `compileArguments`; npm packages
+ * imported with a literal `import("…")` are embedded through the modules that import them.
  */
 export const includes = [
   "src/sandbox/bootstrap.ts",
@@ -37,7 +42,7 @@ export function compileArguments(target: string, flags: string[]): string[] {
     ...flags,
     // Only npm packages the embedded modules import (playwright-core by the browser's import()).
     "--exclude-unused-npm",
-    ...includes.flatMap((path) => ["--include", path]),
+    ...[...new Set([...includes, ...runTimeImports(root)])].flatMap((path) => ["--include", path]),
     "--target",
     target,
     "--output",

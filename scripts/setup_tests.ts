@@ -17,6 +17,7 @@ import {
   systemParts,
 } from "./system_parts.ts";
 import { prepareTestUser } from "./test_user_setup.ts";
+import { CacheError, cacheTestPackages, fillNpxCache, npxForTests } from "./test_caches.ts";
 
 const say = (line: string) => console.log(`setup: ${line}`);
 
@@ -88,10 +89,42 @@ async function installPackages(parts: Array<[SystemPartName, string[]]>): Promis
 const optedOut = skippedParts(Deno.env.get(skipVariable));
 
 /**
- * Steps that prepare the machine beyond packages, after the packages are in: as root on Linux,
- * the unprivileged test user for the tests that need a normal user (scripts/test_user_setup.ts).
+ * Every npm package the suite loads, in the caches it reads (scripts/test_caches.ts): Deno's,
+ * the MCP servers' offline resolution, npx's.
+ */
+async function cachePackages(checkout: string): Promise<void> {
+  const scratch = Deno.makeTempDirSync({ prefix: "radar-setup-" });
+  try {
+    const what = await cacheTestPackages(Deno.execPath(), checkout, {
+      wrap: (argv) => argv,
+      env: {},
+      scratch,
+    });
+    say(`cached ${what}`);
+  } catch (error) {
+    if (!(error instanceof CacheError)) throw error;
+    stop(`caching the tests' npm packages: ${error.message}`);
+  } finally {
+    Deno.removeSync(scratch, { recursive: true });
+  }
+  const npx = npxForTests(optedOut.has("node"));
+  if (!npx) return;
+  const problem = await fillNpxCache(npx);
+  if (problem) {
+    stop(
+      `filling npx's cache for the npx-started MCP server test: ${problem}; ` +
+        `${skipVariable}=node skips it`,
+    );
+  }
+}
+
+/**
+ * Steps that prepare the machine beyond packages, after the packages are in: the package caches,
+ * then, as root on Linux, the unprivileged test user for the tests that need a normal user
+ * (scripts/test_user_setup.ts).
  */
 const machineSteps: Array<() => Promise<void>> = [
+  () => cachePackages(fileURLToPath(new URL("..", import.meta.url))),
   () =>
     prepareTestUser({ say, stop }, {
       optedOut: optedOut.has("test-user"),

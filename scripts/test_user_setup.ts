@@ -1,12 +1,14 @@
 /**
  * The machine step of `deno task setup` that prepares the test user (scripts/test_user.ts) when
  * setup runs as root on Linux: creates `radar-test` once (useradd -M, no login shell), gives it an
- * owner-only home with a copy of this deno and of Deno's npm cache (filled first with
- * `deno install`, from the npm registry like every other install), and lets it through to this
- * checkout. Idempotent: a second run copies only what changed.
+ * owner-only home with a copy of this deno and of Deno's npm cache (filled first by the caches
+ * step, scripts/test_caches.ts), lets it through to this checkout, and then runs the caches step
+ * again as the test user, so its own cache holds everything a test running as it loads.
+ * Idempotent: a second run copies only what changed.
  */
 import { dirname, join } from "node:path";
 import { findProgram } from "./system_parts.ts";
+import { CacheError, cacheTestPackages } from "./test_caches.ts";
 import {
   asTestUserArgv,
   passwdEntry,
@@ -176,8 +178,7 @@ export async function prepareTestUser(
     await must(output, [found("install"), "-d", ...owner, dirname(testUserDeno)]);
     await must(output, [found("install"), "-p", "-m", "0755", Deno.execPath(), testUserDeno]);
   }
-  // The npm packages of deno.json, in Deno's cache first, then copied (only what changed).
-  await must(output, [Deno.execPath(), "install"], options.checkout);
+  // Deno's npm cache (filled by the caches step before this one), copied (only what changed).
   await must(output, [found("install"), "-d", dirname(testUserDenoDir), testUserDenoDir]);
   await must(output, [
     found("cp"),
@@ -188,10 +189,34 @@ export async function prepareTestUser(
   ]);
   await must(output, [found("chown"), "-R", `${testUserName}:`, testUserHome]);
   const opened = await openTheWay(output, options.checkout.replace(/(.)\/+$/, "$1"));
+  await cacheAsTestUser(output, options.checkout);
   const uid = passwdEntry(testUserName)!.uid;
   output.say(
     `test user ${testUserName} (uid ${uid}) ${created ? "created" : "ready"} for the tests that ` +
-      `need a normal user: deno and Deno's npm cache copied to ${testUserHome}` +
+      `need a normal user: deno copied to ${testUserHome}, its Deno cache filled` +
       (opened.length ? `; let through ${opened.join(", ")} (ACL)` : ""),
   );
+}
+
+/**
+ * The caches step as the test user, into its own Deno cache: whatever the copy lacks is fetched
+ * now, not by a test later.
+ */
+async function cacheAsTestUser(output: StepOutput, checkout: string): Promise<void> {
+  const scratch = join(testUserHome, ".cache", "radar-setup");
+  const uid = passwdEntry(testUserName)!;
+  Deno.mkdirSync(scratch, { recursive: true });
+  Deno.chownSync(scratch, uid.uid, uid.gid);
+  try {
+    await cacheTestPackages(testUserDeno, checkout, {
+      wrap: (argv) => asTestUserArgv(argv, program("setpriv")),
+      env: { HOME: testUserHome, DENO_DIR: testUserDenoDir },
+      scratch,
+    });
+  } catch (error) {
+    if (!(error instanceof CacheError)) throw error;
+    output.stop(`preparing the test user ${testUserName}'s Deno cache: ${error.message}`);
+  } finally {
+    Deno.removeSync(scratch, { recursive: true });
+  }
 }

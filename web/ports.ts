@@ -17,16 +17,16 @@ import type {
 import type { ToolOutcome } from "../src/core/tool.ts";
 import type { McpServerSummary, PluginApi } from "../src/core/plugin_state.ts";
 import type { HookedMemory } from "../src/core/hooked_memory.ts";
-import type { WidgetSource } from "../src/core/widget.ts";
+import type { WidgetSource } from "../src/plugins/widget.ts";
 import type { PendingEvent } from "../src/core/heartbeat.ts";
 import type { MonitorRecord, RunRecord, TaskRecord } from "../src/core/schedule_ports.ts";
 import type { BudgetReport } from "../src/core/budget.ts";
 import type { EvalHistory } from "../src/core/eval_records.ts";
-import type { PersonalityCatalog } from "../src/core/personality.ts";
+import type { PersonalityCatalog } from "../src/personalities/personality.ts";
 import type { DigestArchive, SourceHealthRecord } from "../src/core/source_ports.ts";
 import type { Away } from "../src/away/mod.ts";
 import type { MoneyBook } from "../src/money/mod.ts";
-import type { WatcherReport } from "../src/core/watched_folders.ts";
+import type { WatcherReport } from "../src/sources/watched_folders.ts";
 
 /** A value or a promise of it: views may be backed by sync SQLite or by async work. */
 export type Maybe<T> = T | Promise<T>;
@@ -150,23 +150,8 @@ export interface WebDependencies {
   databaseProblem?: () => Maybe<string | undefined>;
 }
 
-/** What /approvals and the phone's buttons work on. */
-export interface AwayView {
-  approvals: Pick<
-    Away["approvals"],
-    | "list"
-    | "show"
-    | "approve"
-    | "deny"
-    | "alwaysAllow"
-    | "suggest"
-    | "peek"
-    | "redeem"
-    | "screenshot"
-  >;
-  grants: Pick<Away["grants"], "list" | "revoke">;
-  journal: Pick<Away["journal"], "recent">;
-  undo: Away["undo"];
+/** What /approvals and the phone's buttons work on: acting while away's face, and the home. */
+export interface AwayView extends Pick<Away, "approvals" | "grants" | "journal" | "undo"> {
   /** The home folder (paths are shown with ~). */
   home: string;
 }

@@ -115,9 +115,11 @@ export function startWebServerWith(
   const loginCodes = new LoginCodes(deps.clock);
   let app: Promise<Hono> | undefined;
   const built = () =>
-    app ??= import("./app.tsx").then(({ createApp }) =>
-      createApp(deps, { loginCodes, loopbackHostsOnly: isLoopbackHost(options.host) })
-    );
+    app ??=
+      (import(new URL("./app.tsx", import.meta.url).href) as Promise<typeof import("./app.tsx")>)
+        .then(({ createApp }) =>
+          createApp(deps, { loginCodes, loopbackHostsOnly: isLoopbackHost(options.host) })
+        );
   return serveApp(
     async (request, info) => (await built()).fetch(request, info),
     { ...options, loginCodes },

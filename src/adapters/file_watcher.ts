@@ -16,16 +16,12 @@ import {
   type ReconcileReason,
   type SeenFile,
   type WatchLedger,
-} from "../core/watched_folders.ts";
+} from "../sources/watched_folders.ts";
 import { folderIdentity, globToRegExp, isTemporaryName, statFile } from "./folder_listing.ts";
 import { reconcileFolder } from "./folder_reconcile.ts";
-import { type ReconcilePolicy, ReconcileSchedule } from "./reconcile_schedule.ts";
+import { type ReconcilePolicy, ReconcileSchedule, type Timers } from "./reconcile_schedule.ts";
 
-/** Timers, injectable so tests fire debounces and retries by hand. */
-export interface Timers {
-  set(callback: () => void, milliseconds: number): number;
-  clear(id: number): void;
-}
+export type { Timers };
 
 /** Real timers. */
 export const systemTimers: Timers = {

@@ -7,7 +7,7 @@
 // @ts-types="@types/picomatch"
 import picomatch from "picomatch";
 import { join } from "node:path";
-import type { SeenFile } from "../core/watched_folders.ts";
+import type { SeenFile } from "../sources/watched_folders.ts";
 import { folderEntries } from "../config/quiet_stat.ts";
 
 /** Partial or temporary files that are not final yet (browsers, rsync, editors). */

@@ -4,7 +4,7 @@
  * event's file; stored files that are gone are forgotten. The stored files are read once (a page
  * at a time); the listing comes a chunk at a time, and the event loop runs between chunks.
  */
-import type { SeenFile, WatchLedger } from "../core/watched_folders.ts";
+import type { SeenFile, WatchLedger } from "../sources/watched_folders.ts";
 import { listMatchingFiles, statFile, yieldToEventLoop } from "./folder_listing.ts";
 
 /** What one reconcile looks at. */

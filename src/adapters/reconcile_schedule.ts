@@ -5,8 +5,13 @@
  * (no event for `quietMs`, at most `maxDelayMs`), and every reconcile is spaced by the cost of the
  * last one, so a large folder is never reconciled back to back.
  */
-import type { ReconcileReason } from "../core/watched_folders.ts";
-import type { Timers } from "./file_watcher.ts";
+import type { ReconcileReason } from "../sources/watched_folders.ts";
+
+/** Timers, injectable so tests fire debounces and retries by hand. */
+export interface Timers {
+  set(callback: () => void, milliseconds: number): number;
+  clear(id: number): void;
+}
 
 /** When a watcher reconciles while watching. */
 export interface ReconcilePolicy {

@@ -11,7 +11,7 @@ import type { Hooks } from "../core/hooks.ts";
 import { addUsage } from "../core/messages.ts";
 import type { Clock, Logger } from "../core/ports.ts";
 import type { EventQueue, RunLog, Transaction } from "../core/work_ports.ts";
-import type { TriageOutcome } from "./heartbeat_triage_step.ts";
+import type { TriageOutcome } from "./heartbeat_triage.ts";
 
 /** What committing a heartbeat needs. */
 export interface HeartbeatCommitDependencies {

@@ -8,13 +8,17 @@ import type { RadarConfig } from "../config/schema.ts";
 import { runAgent } from "../core/agent_loop.ts";
 import type { AgentDependencies, AgentResult } from "../core/agent_types.ts";
 import { estimateFirstRequestTokens } from "../core/agent_loop.ts";
-import { buildHeartbeatMessage, decideHeartbeat, type PendingEvent } from "../core/heartbeat.ts";
+import {
+  buildHeartbeatMessage,
+  decideHeartbeat,
+  eventsSource,
+  type PendingEvent,
+} from "../core/heartbeat.ts";
 import type { ConversationArchive } from "../core/ports.ts";
 import { daemonToolNames } from "./offered_tools.ts";
 import { maxBatchEvents, selectBatch } from "./event_batch.ts";
 import { heartbeatScope, runSideEffects } from "../core/run_side_effects.ts";
-import { shouldTriage } from "../core/heartbeat_triage.ts";
-import type { TriageOutcome, TriageRunner } from "./heartbeat_triage_step.ts";
+import { shouldTriage, type TriageOutcome, type TriageRunner } from "./heartbeat_triage.ts";
 import {
   type ClaimedHeartbeat,
   commitBlocked,
@@ -146,7 +150,9 @@ export class HeartbeatRunner {
     const agent = deps.agent({ historyMessages: config.heartbeat.history_messages });
     const { events } = decision;
     const morePending = Math.max(0, deps.queue.pendingCount() - pending.length);
-    const message = buildHeartbeatMessage({ now, timeZone, events, morePending });
+    // Events of URL monitors alone are the public web's (unless monitors reach private addresses).
+    const source = eventsSource(events, config.tools.fetch_url.allow_private);
+    const message = buildHeartbeatMessage({ now, timeZone, events, morePending, source });
     return {
       started,
       now,

@@ -6,7 +6,7 @@
  */
 import type { Clock, Logger } from "../core/ports.ts";
 import type { Notification, NotificationPriority, Notifier } from "../core/notifier.ts";
-import { retryDelaysMinutes } from "../core/receipts.ts";
+import { retryDelaysMinutes } from "../away/mod.ts";
 import type { Outbox, OutboxEntry, TickJob } from "../core/work_ports.ts";
 
 /** What the retries need. */

@@ -2,6 +2,7 @@
 import type {
   Outbox,
   RunLog,
+  TaskClaim,
   TaskClaims,
   TaskStore,
   TickJob,
@@ -16,8 +17,8 @@ import { nextRunAfter } from "./task_schedule.ts";
 import { daemonToolNames, proactiveTools } from "./offered_tools.ts";
 import { runSideEffects, taskScope } from "../core/run_side_effects.ts";
 import { taskUserMessage } from "./task_message.ts";
-import { isValidDate, laterBy } from "../core/safe_time.ts";
-import type { TaskFirings } from "../core/receipts.ts";
+import { isValidDate, laterBy } from "../core/zoned_time.ts";
+import type { TaskFirings } from "../away/mod.ts";
 import type { UnattendedBudget } from "./unattended_budget.ts";
 
 /** What the task runner needs. */
@@ -66,6 +67,8 @@ export interface ScheduledRun {
   dueAt: string;
   /** Undefined for a one-shot: the task is spent once this run is recorded. */
   nextRunAt: Date | undefined;
+  /** The conversation of the interrupted run this one retries (continued, not started again). */
+  conversationId?: number;
 }
 
 function currentNextRun(task: TaskRecord): Date | undefined {
@@ -83,7 +86,7 @@ export class TaskRunner implements TickJob {
     for (const claim of deps.claims?.interrupted() ?? []) {
       if (signal.aborted) return;
       try {
-        await this.#retryInterrupted(claim.taskId, claim.dueAt, now, signal);
+        await this.#retryInterrupted(claim, now, signal);
       } catch (error) {
         deps.claims?.clear(claim.taskId);
         this.#broken({ id: claim.taskId } as TaskRecord, now, error);
@@ -105,8 +108,7 @@ export class TaskRunner implements TickJob {
    * for the same due time: its notifications keep their outbox keys and are not sent twice.
    */
   async #retryInterrupted(
-    taskId: number,
-    dueAt: string,
+    { taskId, dueAt, conversationId }: TaskClaim,
     now: Date,
     signal: AbortSignal,
   ): Promise<void> {
@@ -122,13 +124,19 @@ export class TaskRunner implements TickJob {
       return;
     }
     deps.logger.warn("retrying a task run interrupted by a crash", { task: taskId, due: dueAt });
-    await this.runTask(task, "schedule", signal, { nextRunAt: currentNextRun(task), dueAt });
+    await this.runTask(task, "schedule", signal, {
+      nextRunAt: currentNextRun(task),
+      dueAt,
+      conversationId,
+    });
   }
 
   async #runDue(task: TaskRecord, now: Date, signal: AbortSignal): Promise<void> {
     const { deps } = this;
-    const action = dueAction(new Date(task.nextRunAt!), now, task.catchUp);
-    const next = nextRunAfter(task, now, deps.timeZone);
+    const dueAt = new Date(task.nextRunAt!);
+    const action = dueAction(dueAt, now, task.catchUp);
+    // On the schedule's own grid (the due time just reached), not counted from this tick.
+    const next = nextRunAfter(task, now, deps.timeZone, dueAt);
     if (next !== undefined && !isValidDate(next)) {
       throw new Error(`its schedule "${task.schedule}" gives no valid next run`);
     }
@@ -232,13 +240,18 @@ export class TaskRunner implements TickJob {
     let reason = "answer";
     try {
       // Claimed, and the next run moved, before it starts: a crash mid-run does not repeat it.
+      // The claim names the run's conversation: a retry after a crash continues that one.
       if (trigger === "schedule") {
-        deps.transaction(() => {
+        conversationId = deps.transaction(() => {
+          const id = schedule?.conversationId ??
+            deps.conversations.createConversation("task", task.name, at);
           deps.store.setNextRun(task.id, nextRunAt);
-          if (dueAt) deps.claims?.record({ taskId: task.id, runId, dueAt }, at);
+          if (dueAt) deps.claims?.record({ taskId: task.id, runId, dueAt, conversationId: id }, at);
+          return id;
         });
+      } else {
+        conversationId = deps.conversations.createConversation("task", task.name, at);
       }
-      conversationId = deps.conversations.createConversation("task", task.name, at);
       const agent = deps.agent(task.personality);
       result = await runAgent(agent, {
         conversationId,

@@ -59,14 +59,26 @@ export function parseSchedule(
   return { kind: "cron", schedule: expression, description: `cron "${expression}"` };
 }
 
-/** The first run strictly after `after`; undefined for a one-shot already past. */
+/**
+ * The first run strictly after `after`; undefined for a one-shot already past. An interval runs
+ * on its own grid: given `anchor` (a due time of the schedule, the one just run), the next run is
+ * the first `anchor + k × interval` after `after`, so a late tick, a long run or a restart never
+ * moves the runs that follow; without one (a new or resumed task) it is `after + interval`.
+ */
 export function nextRunAfter(
   task: { scheduleKind: ScheduleKind; schedule: string },
   after: Date,
   timeZone?: string,
+  anchor?: Date,
 ): Date | undefined {
   if (task.scheduleKind === "every") {
-    return new Date(after.getTime() + Number(task.schedule) * 60_000);
+    const interval = Number(task.schedule) * 60_000;
+    if (!anchor || !(interval > 0) || Number.isNaN(anchor.getTime())) {
+      return new Date(after.getTime() + interval);
+    }
+    const behind = after.getTime() - anchor.getTime();
+    if (behind < 0) return anchor;
+    return new Date(anchor.getTime() + (Math.floor(behind / interval) + 1) * interval);
   }
   if (task.scheduleKind === "at") {
     const when = new Date(task.schedule);

@@ -3,7 +3,7 @@
  * file), with what was there before and after and which run made it, so the user can undo it
  * (`radar undo`, the dashboard's Undo, the Undo button of a notification). Port and shapes only.
  */
-import type { ConversationKind } from "../core/tool.ts";
+import type { CommandOrigin, ConversationKind } from "../core/tool.ts";
 import type { FileState } from "../adapters/os/file_changes.ts";
 
 /** What a journaled change did. */
@@ -25,7 +25,8 @@ export interface NewJournalEntry {
   /** Folders the change created, outermost first (undo removes them when empty). */
   createdFolders: string[];
   conversationId?: number;
-  runKind?: ConversationKind;
+  /** The kind of run that made it, or the command (`radar library scan --apply`). */
+  runKind?: ConversationKind | CommandOrigin;
   /** The approval whose yes ran it, or the grant that allowed it. */
   approvalId?: number;
   grantId?: string;

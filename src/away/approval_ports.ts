@@ -7,8 +7,8 @@
  */
 import type { Notification } from "../core/notifier.ts";
 import type { ActionJournal } from "./action_journal.ts";
-import type { TaintFinding } from "./taint.ts";
-import type { ConversationKind, Tool, ToolOutcome } from "../core/tool.ts";
+import type { UnderivedPart } from "./argument_provenance.ts";
+import type { ConversationKind, Destinations, Tool, ToolOutcome } from "../core/tool.ts";
 import type { ChannelName } from "../core/channel.ts";
 
 /** Where a pending approval stands. */
@@ -24,17 +24,32 @@ export interface PendingAction {
   arguments: string;
   conversationId?: number;
   kind: ConversationKind;
-  /** Why it needs a yes: tainted arguments in words, or the tool's own question. */
+  /**
+   * Why it needs a yes, in words without argument values: arguments not from the user's words,
+   * private data to a place no grant covers, or the tool's own question.
+   */
   reasons: string[];
-  tainted: TaintFinding[];
+  /** The parts of the call not derived from trusted text (names, never values). */
+  tainted: UnderivedPart[];
   /** Untrusted inputs the run had read ("events", "tool pdf_extract"). */
   untrustedSources: string[];
+  /** Which of them were private data ("tool read_file"). */
+  privateSources: string[];
+  /**
+   * Where the call would send private data that no grant covers (origins, or anywhere); empty
+   * when that is not why it asks.
+   */
+  destinations: Destinations;
+  /** Those of `destinations` the user's own words name: the only ones a notice may show. */
+  namedDestinations: string[];
   /** The run's outbox key for this request: a re-delivered run finds it instead of asking twice. */
   key?: string;
   /** What it would do, as people read it (a browser submission's page and fields). */
   summary?: string;
   /** A PNG of what it acts on (the filled page), bounded by the tool. */
   screenshot?: Uint8Array;
+  /** What a file write would change, as the file was when asked (a unified diff). */
+  preview?: string;
 }
 
 /** A stored approval (its screenshot is read on its own: `ApprovalStore.screenshot`). */
@@ -52,13 +67,19 @@ export interface ApprovalRecord extends Omit<PendingAction, "screenshot"> {
   outcome?: ToolOutcome;
   /** The standing grant "Always allow…" made from it. */
   grantId?: string;
+  /**
+   * The SHA-256 of the call as shown (`approval_shown.ts`), taken when it was asked: approving
+   * runs it only while the stored call still has this hash. Absent on approvals stored before
+   * schema 48, which never run.
+   */
+  shownHash?: string;
 }
 
 /** Port: the pending approvals. */
 export interface ApprovalStore {
   /** Stores a pending action; with a key already used, returns that approval instead. */
   create(
-    action: PendingAction,
+    action: PendingAction & { shownHash: string },
     at: Date,
     expiresAt: Date,
   ): { record: ApprovalRecord; created: boolean };
@@ -119,6 +140,11 @@ export interface StandingGrant {
   /** Argument name → glob pattern (paths with `~`); arguments not named may be anything. */
   arguments: Readonly<Record<string, string>>;
   note: string;
+  /**
+   * Origins a run that read private data may send it to under this grant (exactly; `mcp:NAME`,
+   * `plugin:NAME`); empty: it never lets private data leave.
+   */
+  privateDataTo: readonly string[];
   origin: "user" | "config";
   createdAt?: string;
   /** The approval "Always allow…" made it from. */
@@ -129,7 +155,9 @@ export interface StandingGrant {
 }
 
 /** A new stored grant. */
-export type NewStandingGrant = Pick<StandingGrant, "tool" | "arguments" | "note" | "approvalId">;
+export type NewStandingGrant =
+  & Pick<StandingGrant, "tool" | "arguments" | "note" | "approvalId">
+  & Partial<Pick<StandingGrant, "privateDataTo">>;
 
 /** Port: the grants the user made (config rules are not stored). */
 export interface GrantStore {
@@ -151,8 +179,15 @@ export interface GrantPathPolicy {
   display(path: string): string;
 }
 
-/** Asks whether a standing grant answers yes to a call; the grant that does, or undefined. */
-export type GrantCheck = (tool: Tool, args: Record<string, unknown>) => StandingGrant | undefined;
+/**
+ * Asks whether a standing grant answers yes to a call; the grant that does, or undefined. With
+ * `privateDataTo`, only a grant that also lets private data go to each of those origins.
+ */
+export type GrantCheck = (
+  tool: Tool,
+  args: Record<string, unknown>,
+  privateDataTo?: readonly string[],
+) => StandingGrant | undefined;
 
 /** What a run without a person does with an action that needs a yes. */
 export interface ApprovalRequests {

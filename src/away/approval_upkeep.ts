@@ -4,7 +4,7 @@
  * `tools.files.journal_days` (with their saved copies) and old task firings are deleted.
  */
 import type { Logger } from "../core/ports.ts";
-import type { TaskFirings } from "../core/receipts.ts";
+import type { TaskFirings } from "./receipts.ts";
 import type { ApprovalService } from "./approvals.ts";
 import type { TickJob } from "../core/work_ports.ts";
 

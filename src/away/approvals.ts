@@ -24,6 +24,14 @@ import { parseArgumentsText, type ToolExecution } from "../core/tool_registry.ts
 import type { StandingGrants } from "./standing_grants.ts";
 import type { UndoResult } from "./file_undo.ts";
 import { firstLine } from "../core/first_line.ts";
+import { shownHash, unlikeShown } from "./approval_shown.ts";
+import {
+  askLines,
+  changeLine,
+  type NoticeFacts,
+  noticeReason,
+  outcomeLine as noticeOutcomeLine,
+} from "./notice_text.ts";
 
 /** What the approvals run on. */
 export interface ApprovalServiceParts {
@@ -46,22 +54,29 @@ export interface ApprovalServiceParts {
   baseUrl: () => string;
   /** Masks known secrets in text that leaves the machine (notices). */
   mask: (text: string) => string;
+  /** What a call would change, shown with it (a file write's diff); absent: nothing more. */
+  preview?(tool: string, args: Record<string, unknown>): Promise<string | undefined>;
 }
 
 /**
  * What approving or denying did: done or failed, it ran; denied, nothing runs; not_pending, it
- * was decided, running or expired before (`record.state` says which) and nothing was done now.
+ * was decided, running or expired before (`record.state` says which) and nothing was done now;
+ * changed, it is not what was shown (`approval_shown.ts`) and nothing was done.
  */
 export interface ApprovalOutcome {
   record: ApprovalRecord;
-  state: "done" | "failed" | "denied" | "not_pending";
+  state: "done" | "failed" | "denied" | "not_pending" | "changed";
   text: string;
 }
 
 /** What a phone button did, or why it did nothing (spent: expired or used already). */
 export type ButtonOutcome =
   | { ok: true; text: string }
-  | { ok: false; why: "spent" | "not_pending" | "failed" | "not_undone"; text: string };
+  | {
+    ok: false;
+    why: "spent" | "not_pending" | "failed" | "not_undone" | "changed";
+    text: string;
+  };
 
 /** How long an Undo button works. */
 const undoButtonDays = 7;
@@ -73,9 +88,13 @@ export class ApprovalService implements ApprovalRequests {
   /** Stores a pending action and asks the user (once per outbox key). */
   async request(action: PendingAction): Promise<{ id: number; text: string }> {
     const { store, clock, settings, notify } = this.parts;
+    const preview = action.preview ??
+      await this.parts.preview?.(action.tool, parseArguments(action.arguments))
+        .catch(() => undefined);
+    const shown = { ...action, ...(preview === undefined ? {} : { preview }) };
     const now = clock.now();
     const { record, created } = store.create(
-      action,
+      { ...shown, shownHash: await shownHash(shown) },
       now,
       new Date(now.getTime() + settings().expireHours * 3_600_000),
     );
@@ -113,14 +132,20 @@ export class ApprovalService implements ApprovalRequests {
     return this.parts.store.screenshot(id);
   }
 
-  /** Runs the stored action, once; records and reports the result. */
+  /**
+   * Runs the stored action, once, when it is still what was shown (and, with `seen`, what the
+   * page the yes came from showed: the hash it carried); records and reports the result.
+   */
   async approve(
     id: number,
     via: ApprovalChannel,
     signal = new AbortController().signal,
+    seen?: string,
   ): Promise<ApprovalOutcome> {
     const { store, clock, tokens } = this.parts;
     const current = this.show(id);
+    const unlike = current.state === "pending" ? await unlikeShown(current, seen) : undefined;
+    if (unlike) return { record: current, state: "changed", text: unlike };
     const record = store.claim(id, clock.now(), via);
     if (!record) {
       return { record: current, state: "not_pending", text: notPending(current) };
@@ -164,25 +189,30 @@ export class ApprovalService implements ApprovalRequests {
   }
 
   /**
-   * "Always allow…": stores a grant from the approval (the suggested patterns, or `patterns`),
-   * then approves it if it still waits. A UsageError says what is wrong with the grant.
+   * "Always allow…": stores a grant from the approval (the suggested patterns, or `patterns`;
+   * private data only to the places this call would have sent it, never wider), then approves it
+   * if it still waits. A UsageError says what is wrong with the grant.
    */
   async alwaysAllow(
     id: number,
     via: ApprovalChannel,
     patterns?: Record<string, string>,
     note = "",
+    seen?: string,
   ): Promise<ApprovalOutcome & { grantId: string }> {
     const record = this.show(id);
+    const unlike = record.state === "pending" ? await unlikeShown(record, seen) : undefined;
+    if (unlike) throw new UsageError(unlike);
     const grant = this.parts.grants.add({
       tool: record.tool,
       arguments: patterns ?? this.suggest(record),
       note: note || `from approval #${id}`,
       approvalId: id,
+      privateDataTo: suggestedPrivateDataTo(record),
     });
     this.parts.store.linkGrant(id, grant.id);
     const outcome = record.state === "pending"
-      ? await this.approve(id, via)
+      ? await this.approve(id, via, undefined, seen)
       : { record, state: "not_pending" as const, text: notPending(record) };
     return { ...outcome, grantId: grant.id };
   }
@@ -192,26 +222,34 @@ export class ApprovalService implements ApprovalRequests {
     return this.parts.grants.suggest(record.tool, parseArguments(record.arguments));
   }
 
-  /** What a capability secret may do now (a page shows it before the POST), without using it. */
+  /**
+   * What a capability secret may do now (a page shows it before the POST), without using it: the
+   * button's URL travels through the notification server, so the page says no more than the
+   * notice did — the tool and why, never the call's values (those are shown after login).
+   */
   peek(secret: string): { capability: Capability; summary: string } | undefined {
     const capability = this.parts.tokens.peek(secret, this.parts.clock.now());
     if (!capability) return undefined;
     if (capability.action === "undo") {
       const entry = this.parts.journal.get(capability.target);
-      return entry &&
-        { capability, summary: `Undo change #${entry.id}: ${entry.kind} ${entry.path}` };
+      return entry && { capability, summary: `Undo change #${entry.id}: ${changeLine(entry)}` };
     }
     const record = this.parts.store.get(capability.target);
     return record && {
       capability,
       summary: `${capability.action === "approve" ? "Approve" : "Deny"} #${record.id}: ${
-        describeApproval(record)
-      }`,
+        noticeFacts(record).tool
+      }: ${noticeReason(noticeFacts(record), named(record))}`,
     };
   }
 
-  /** Uses a capability secret (a button's POST): its one action, once. */
-  async redeem(secret: string): Promise<ButtonOutcome> {
+  /**
+   * Uses a capability secret (a button's POST): its one action, once. `seen`: the shown hash the
+   * button's page carried (absent: the notice's own button).
+   */
+  async redeem(secret: string, seen?: string): Promise<ButtonOutcome> {
+    // The answer goes back to whoever pressed (the button's URL came through the notification
+    // server): how it went, never the call's result or the paths it touched.
     const capability = this.parts.tokens.redeem(secret, this.parts.clock.now());
     if (!capability) {
       return { ok: false, why: "spent", text: "This button has expired or was used already." };
@@ -219,16 +257,27 @@ export class ApprovalService implements ApprovalRequests {
     if (capability.action === "undo") {
       const undone = await this.parts.undo(capability.target);
       return undone.ok
-        ? { ok: true, text: `Undone: ${undone.note}.` }
-        : { ok: false, why: "not_undone", text: `Not undone: ${undone.reason}.` };
+        ? { ok: true, text: `Undone: change #${capability.target} is back as it was.` }
+        : {
+          ok: false,
+          why: "not_undone",
+          text: `Not undone: change #${capability.target}; why is on the dashboard.`,
+        };
     }
     if (capability.action === "deny") {
       return { ok: true, text: this.deny(capability.target, "phone").text };
     }
-    const outcome = await this.approve(capability.target, "phone");
-    const text = outcomeLine(outcome);
+    const outcome = await this.approve(capability.target, "phone", undefined, seen);
+    const text = outcome.state === "done" || outcome.state === "failed"
+      ? `${outcome.state === "done" ? "Done" : "Failed"} (#${outcome.record.id}): ${
+        noticeOutcomeLine(outcome.state === "done")
+      }`
+      : outcome.text;
     if (outcome.state === "done") return { ok: true, text };
-    return { ok: false, why: outcome.state === "failed" ? "failed" : "not_pending", text };
+    const why = outcome.state === "failed" || outcome.state === "changed"
+      ? outcome.state
+      : "not_pending";
+    return { ok: false, why, text };
   }
 
   /** Marks unanswered approvals past their expiry; returns how many. */
@@ -270,24 +319,12 @@ export class ApprovalService implements ApprovalRequests {
         tokens.issue({ action, target: record.id, expiresAt: record.expiresAt }, clock.now()),
       ),
     });
+    const expires = formatDateTime(new Date(record.expiresAt), this.parts.settings().timeZone, {
+      zone: true,
+    });
     return {
       title: `Radar asks: ${record.tool} (#${record.id})`,
-      message: this.parts.mask(
-        [
-          describeApproval(record),
-          ...(record.hasScreenshot ? ["(A screenshot is on the approval's page.)"] : []),
-          `Why: ${record.reasons.join("; ")}`,
-          `From a ${record.kind} run` +
-          (record.untrustedSources.length
-            ? ` that read ${record.untrustedSources.join(", ")}`
-            : ""),
-          `Expires ${
-            formatDateTime(new Date(record.expiresAt), this.parts.settings().timeZone, {
-              zone: true,
-            })
-          }.`,
-        ].join("\n"),
-      ),
+      message: this.parts.mask(askLines(noticeFacts(record), named(record), expires).join("\n")),
       priority: "default",
       click: `${this.#base()}/approvals/${record.id}`,
       buttons: [button("Approve", "approve"), button("Deny", "deny")],
@@ -301,7 +338,7 @@ export class ApprovalService implements ApprovalRequests {
     const changes = this.parts.journal.forApproval(record.id).filter(undoable);
     return {
       title: `${done ? "Done" : "Failed"}: ${record.tool} (#${record.id})`,
-      message: this.parts.mask((record.result ?? "").slice(0, 1000) || record.state),
+      message: noticeOutcomeLine(done),
       priority: done ? "default" : "high",
       click: `${this.#base()}/approvals/${record.id}`,
       buttons: changes.slice(0, 1).map((entry) => ({ label: "Undo", url: this.undoUrl(entry.id) })),
@@ -447,4 +484,31 @@ export function approvalId(text: string): number {
     throw new UsageError(`An approval id is a number like 7, not "${text}"`);
   }
   return Number(text.trim().replace("#", ""));
+}
+
+/** What a notice may know of an approval (no values). */
+function noticeFacts(record: ApprovalRecord): NoticeFacts {
+  return {
+    tool: record.tool,
+    kind: record.kind,
+    destinations: record.destinations ?? [],
+    underived: record.tainted.length,
+    untrustedSources: record.untrustedSources,
+    privateSources: record.privateSources ?? [],
+  };
+}
+
+/** Whether a notice may show a place: only one the user's own words named. */
+function named(record: ApprovalRecord): (origin: string) => boolean {
+  const shown = new Set(record.namedDestinations ?? []);
+  return (origin) => shown.has(origin);
+}
+
+/**
+ * The places "Always allow…" lets private data go to: exactly those this call would have sent it
+ * to, and only when that is why it asked (never "anywhere": no grant covers that).
+ */
+export function suggestedPrivateDataTo(record: Pick<ApprovalRecord, "destinations">): string[] {
+  const destinations = record.destinations ?? [];
+  return destinations === "anywhere" ? [] : [...destinations];
 }

@@ -6,10 +6,10 @@
  */
 import { hostname } from "node:os";
 import type { RadarConfig } from "../config/schema.ts";
-import { displayPath, expandHome, homeDirectory } from "../config/paths.ts";
+import { expandHome, homeDirectory } from "../config/paths.ts";
 import type { RunGuards } from "../core/agent_types.ts";
 import { type Notifier, notifyOnce } from "../core/notifier.ts";
-import type { TaskFirings } from "../core/receipts.ts";
+import type { TaskFirings } from "./receipts.ts";
 import { runSideEffects } from "../core/run_side_effects.ts";
 import type { Secrets } from "../core/secrets.ts";
 import type { ToolGate, ToolObserver, ToolRegistry } from "../core/tool_registry.ts";
@@ -25,6 +25,7 @@ import { pruneJournal, undoChange, type UndoResult } from "./file_undo.ts";
 import { grantPathPolicy } from "./grant_paths.ts";
 import { runGuards } from "./run_guard.ts";
 import { StandingGrants } from "./standing_grants.ts";
+import { writePreview } from "./write_preview.ts";
 
 /** Acting while away as the CLI and the dashboard use it: the facade's `away`. */
 export interface Away {
@@ -73,6 +74,8 @@ export interface AwayInput
   process: { pid: number; isAlive: (pid: number) => boolean };
   /** Task firings: pruned with the decided approvals. */
   firings: Pick<TaskFirings, "prune">;
+  /** The URL monitors: the pages the user watches are trusted text (absent: none). */
+  monitors?: { list(): ReadonlyArray<{ url: string; enabled: boolean }> };
 }
 
 /** Builds acting while away over its stores. */
@@ -83,7 +86,8 @@ export function buildAway(input: AwayInput): AwayParts {
   const undo = (id?: number) => undoChange(undoDeps, id);
   const grants = new StandingGrants({
     store: stores.grants,
-    configured: () => config.grants,
+    configured: () =>
+      config.grants.map((grant) => ({ ...grant, privateDataTo: grant.private_data_to })),
     paths: grantPathPolicy(input.files),
     clock,
     tool: (name) => registry.get(name),
@@ -135,18 +139,24 @@ export function buildAway(input: AwayInput): AwayParts {
     notify,
     baseUrl: () => dashboardBaseUrl(config),
     mask,
+    preview: (tool, args) => writePreview(input.files, tool, args),
   });
   const changeNotices = new ChangeNotices({
     journal,
     notify,
     undoUrl: (id) => approvals.undoUrl(id),
-    display: (path) => displayPath(path, homeDirectory(input.files.env)),
     mask,
     enabled: () => config.approvals.notify,
+    link: () => `${dashboardBaseUrl(config)}/approvals`,
   });
   const guardParts = {
     grants: grants.check,
-    trustedContext: () => trustedConfigText(config, input.files.env),
+    trustedContext: () => [
+      ...trustedConfigText(config, input.files.env),
+      ...(input.monitors?.list() ?? []).filter((monitor) => monitor.enabled)
+        .map((monitor) => monitor.url),
+    ],
+    home: () => homeDirectory(input.files.env),
   };
   return {
     away: {
@@ -181,8 +191,10 @@ export function dashboardBaseUrl(config: RadarConfig): string {
 }
 
 /**
- * Text the user wrote into the config that names places (watched folders, writable folders):
- * a path under them is the user's choice, not text from outside.
+ * Text the user wrote into the config that names places: watched folders, writable folders, the
+ * library's layouts (up to their first template field), the money folder, the names of mail
+ * accounts and calendars. A path under them is the user's choice, not text from outside. The home
+ * folder itself is not one: everything is under it.
  */
 function trustedConfigText(
   config: RadarConfig,
@@ -192,10 +204,10 @@ function trustedConfigText(
     ...config.watchers.flatMap((watcher) => [watcher.path, watcher.pattern]),
     ...config.tools.files.writable_roots,
     ...config.tools.exec.writable_roots,
+    ...[config.library.comics, config.library.documents].filter(Boolean),
+    ...(config.money.folder ? [config.money.folder] : []),
+    ...config.email.accounts.map((account) => account.name),
+    ...config.calendar.calendars.map((calendar) => calendar.name),
   ];
-  return [
-    homeDirectory(env),
-    ...places,
-    ...places.map((place) => expandHome(place, env)),
-  ];
+  return [...places, ...places.map((place) => expandHome(place, env))];
 }

@@ -3,12 +3,8 @@
  * inside the writable folders), one notification says what changed, with an Undo button per change
  * (ntfy shows at most three). Changes an approval made are told by the approval's own notice.
  */
-import {
-  type ActionJournal,
-  describeChange,
-  type JournalEntry,
-  undoable,
-} from "./action_journal.ts";
+import { type ActionJournal, type JournalEntry, undoable } from "./action_journal.ts";
+import { changeLine } from "./notice_text.ts";
 import type { ApprovalNotifier } from "./approval_ports.ts";
 import type { Notification } from "../core/notifier.ts";
 
@@ -22,12 +18,21 @@ export interface ChangeNoticeParts {
   notify?: ApprovalNotifier;
   /** A single-use Undo button URL for journal entry `id`. */
   undoUrl: (id: number) => string;
-  /** A path as the user reads it (`~/…`). */
-  display: (path: string) => string;
   /** Masks known secrets in text that leaves the machine. */
   mask: (text: string) => string;
   /** False when approval notices are off (`approvals.notify`). */
   enabled: () => boolean;
+  /** Where the changes are listed after login (the dashboard's approvals page). */
+  link?: () => string;
+}
+
+/** The command line that undoes the changes `ids` (oldest first), with their real ids. */
+export function undoLine(ids: readonly number[]): string {
+  const undo = (id: number) => `radar undo ${id}`;
+  if (ids.length <= maxButtons) return `Undo: ${ids.map(undo).join(" · ")}`;
+  return `Undo: ${undo(ids[0])} … ${
+    undo(ids.at(-1)!)
+  } (one at a time; radar undo --list shows them)`;
 }
 
 /** Tells the user what a run changed (see the module comment). */
@@ -51,19 +56,23 @@ export class ChangeNotices {
     await notify(this.notice(changes), `changes:${changes.map((entry) => entry.id).join(",")}`);
   }
 
-  /** The notice for `changes` (oldest first). */
+  /**
+   * The notice for `changes` (oldest first): each change's number, kind and tool — its paths came
+   * from what the run read, so they stay behind the link (`radar undo --list`, the dashboard).
+   */
   notice(changes: readonly JournalEntry[]): Notification {
-    const { display, mask, undoUrl } = this.parts;
+    const { mask, undoUrl } = this.parts;
     const count = changes.length;
     return {
       title: `Radar changed ${count} file${count === 1 ? "" : "s"}`,
       message: mask(
         [
-          ...changes.map((entry) => `#${entry.id} ${describeChange(entry, display)}`),
-          "Undo: radar undo ID",
-        ]
-          .join("\n"),
+          ...changes.map(changeLine),
+          "Which files: radar undo --list, or the approvals page.",
+          undoLine(changes.map((entry) => entry.id)),
+        ].join("\n"),
       ),
+      click: this.parts.link?.(),
       priority: "default",
       buttons: changes.slice(-maxButtons).map((entry) => ({
         label: count === 1 ? "Undo" : `Undo #${entry.id}`,

@@ -53,7 +53,7 @@ export async function recordChange(
     ...entry,
     after: await fileState(entry.path),
     conversationId: context.conversationId,
-    runKind: context.kind,
+    runKind: context.origin ?? context.kind,
     approvalId: context.approvalId,
   }, deps.clock.now());
   if (entry.backup && deps.config) {

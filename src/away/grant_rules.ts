@@ -16,6 +16,7 @@ import type {
 } from "./approval_ports.ts";
 import type { Clock } from "../core/ports.ts";
 import type { Tool } from "../core/tool.ts";
+import { normalizeOrigin } from "../core/origins.ts";
 
 /** The static folder a glob starts in and the glob below it ("~/Downloads" + "*.pdf"). */
 function splitGlob(pattern: string): { base: string; glob: string } {
@@ -66,16 +67,29 @@ function escapeGlob(text: string): string {
  * that name, when known.
  */
 export function grantProblems(
-  grant: Pick<NewStandingGrant, "tool" | "arguments">,
+  grant: Pick<NewStandingGrant, "tool" | "arguments" | "privateDataTo">,
   tool: Tool | undefined,
   paths: GrantPathPolicy,
 ): string[] {
   const problems: string[] = [];
   if (!tool) return [`no tool is called "${grant.tool}" (radar tools lists them)`];
+  for (const origin of grant.privateDataTo ?? []) {
+    if (normalizeOrigin(origin) === undefined) {
+      problems.push(
+        `private data goes to origins (scheme, host and port, e.g. https://mycalendar.example), ` +
+          `not "${origin}"`,
+      );
+    }
+  }
   const entries = Object.entries(grant.arguments);
-  const parameters = Object.keys(
-    (tool.parameters.properties ?? {}) as Record<string, unknown>,
-  );
+  // What the model is offered, and what a tool's own stored actions carry for grants to match
+  // (a browser submission's target).
+  const parameters = [
+    ...new Set([
+      ...Object.keys((tool.parameters.properties ?? {}) as Record<string, unknown>),
+      ...tool.grantArguments ?? [],
+    ]),
+  ];
   if (!entries.length && parameters.length) {
     problems.push(
       `name at least one argument pattern (${tool.name} takes ${parameters.join(", ")})`,
@@ -155,18 +169,30 @@ export function allGrants(
     tool: grant.tool,
     arguments: grant.arguments,
     note: grant.note,
+    privateDataTo: grant.privateDataTo ?? [],
     origin: "config",
   }));
   return [...configured, ...options.store?.list() ?? []];
 }
 
+/** True when `grant` lets private data go to every one of `origins` (compared exactly). */
+export function coversPrivateData(
+  grant: Pick<StandingGrant, "privateDataTo">,
+  origins: readonly string[],
+): boolean {
+  const allowed = new Set(grant.privateDataTo.map((origin) => normalizeOrigin(origin) ?? origin));
+  return origins.every((origin) => allowed.has(origin));
+}
+
 /**
  * The grant check the agent loop asks: the first grant that matches the call and passes the rules
- * now (a grant whose folder became protected, or a config rule that breaks them, never matches).
+ * now (a grant whose folder became protected, or a config rule that breaks them, never matches);
+ * with `privateDataTo`, the first that also lets private data go to each of those origins.
  */
 export function grantCheck(options: GrantMatcherOptions): GrantCheck {
-  return (tool, args) => {
+  return (tool, args, privateDataTo) => {
     for (const grant of allGrants(options)) {
+      if (privateDataTo && !coversPrivateData(grant, privateDataTo)) continue;
       if (!grantMatches(grant, tool, args, options.paths)) continue;
       if (grantProblems(grant, tool, options.paths).length) continue;
       if (grant.origin === "user") options.store?.recordUse(grant.id, options.clock.now());
@@ -176,8 +202,16 @@ export function grantCheck(options: GrantMatcherOptions): GrantCheck {
   };
 }
 
-/** A grant in one line: `move_file source=~/Downloads/*.pdf destination=~/Filed/**`. */
-export function describeGrant(grant: Pick<StandingGrant, "tool" | "arguments">): string {
+/**
+ * A grant in one line: `move_file source=~/Downloads/*.pdf destination=~/Filed/**`, and what it
+ * lets private data do: `… private-data-to=https://mycalendar.example`.
+ */
+export function describeGrant(
+  grant: Pick<StandingGrant, "tool" | "arguments"> & Partial<Pick<StandingGrant, "privateDataTo">>,
+): string {
   const patterns = Object.entries(grant.arguments).map(([name, pattern]) => `${name}=${pattern}`);
-  return [grant.tool, ...patterns].join(" ");
+  const privateData = grant.privateDataTo?.length
+    ? [`private-data-to=${grant.privateDataTo.join(",")}`]
+    : [];
+  return [grant.tool, ...patterns, ...privateData].join(" ");
 }

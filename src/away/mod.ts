@@ -1,13 +1,17 @@
 /**
  * Acting while away: what a run may do when nobody watches, and how the user answers later. The
- * run guard (`run_guard.ts`, over what the run read: `taint.ts`) lets a changing call of a run that
- * read untrusted text through when a standing grant (`standing_grants.ts`, `grant_rules.ts`,
- * `grant_paths.ts`) matches, else asks the person or stores a pending approval (`approvals.ts`:
- * approve, deny, "Always allow…", the phone's single-use buttons). File changes are journaled
+ * run guard (`run_guard.ts`) keeps the run's labels (`run_labels.ts`: untrusted, private, from what
+ * it read) and applies the flow rule (`flow_rule.ts`): a run that read untrusted text changes or
+ * sends only what trusted text derives (`argument_provenance.ts`) or a standing grant matches
+ * (`standing_grants.ts`, `grant_rules.ts`, `grant_paths.ts`); a run that read private data sends
+ * only where a grant lets private data go (origins, `core/origins.ts`). Otherwise it asks the
+ * person or stores a pending approval (`approvals.ts`: approve, deny, "Always allow…", the phone's
+ * single-use buttons), whose notices carry no values (`notice_text.ts`). File changes are journaled
  * (`file_journal.ts`) and undone (`file_undo.ts`); `change_notices.ts` tells what a heartbeat
- * changed on its own; `approval_upkeep.ts` expires and prunes. `build_away.ts` assembles it once.
- * Other layers import from this face; the SQLite stores implement `approval_ports.ts` and
- * `action_journal.ts`.
+ * changed on its own; `receipts.ts` records what became of each task firing and notification;
+ * `approval_upkeep.ts` expires and prunes. `build_away.ts` assembles it once.
+ * Other layers import from this face; the SQLite stores implement `approval_ports.ts`,
+ * `action_journal.ts` and `receipts.ts`.
  */
 export { type Away, type AwayParts, buildAway, dashboardBaseUrl } from "./build_away.ts";
 export {
@@ -19,6 +23,7 @@ export {
   describeApproval,
   outcomeLine,
   parseArguments,
+  suggestedPrivateDataTo,
 } from "./approvals.ts";
 export type {
   ApprovalChannel,
@@ -43,3 +48,4 @@ export {
   saveBeforeReplace,
 } from "./file_journal.ts";
 export type { UndoResult } from "./file_undo.ts";
+export { retryDelaysMinutes, type TaskFiring, type TaskFirings } from "./receipts.ts";

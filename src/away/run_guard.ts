@@ -1,27 +1,34 @@
 /**
- * The run guard: call by call, whether a side effect may happen now. A call whose effect changes
- * something (`local_write`, `sends_out`) in a run that has read untrusted text runs only when its
- * arguments come from trusted text or a standing grant matches it; otherwise a person in chat is
- * asked inline, and a run without a person stores it as a pending approval and goes on without
- * it. A tool's own question ("write outside the writable folders?") is answered the same way: by
- * a matching grant, by the person, or deferred to a pending approval. A question about a
- * self-contained action (a browser submission: the page, its fields, the control) is matched
- * against grants with the action's arguments, and a pending approval stores and runs that action,
- * with its summary and screenshot.
+ * The run guard: call by call, whether a side effect may happen now, by the flow rule
+ * (`flow_rule.ts`) over the run's labels (`run_labels.ts`: what it read). A changing or sending
+ * call of a run that read untrusted text runs when every part of it is derived from trusted text
+ * or a standing grant matches; a sending call of a run that read private data runs only where a
+ * grant lets private data go. Otherwise a person in chat is asked inline, and a run without a
+ * person stores the call as a pending approval and goes on without it (once per place for private
+ * data: later sends of the run to the same place are refused without asking again). A tool's own
+ * question ("write outside the writable folders?") is answered the same way: by a matching grant,
+ * by the person, or deferred to a pending approval. A question about a self-contained action (a
+ * browser submission: the page, its fields, the control) is matched against grants with the
+ * action's arguments, and a pending approval stores and runs that action, with its summary and
+ * screenshot.
  */
 import type { ApprovalRequests, GrantCheck, StandingGrant } from "./approval_ports.ts";
 import type { AgentRequest, RunGuard as GuardPort, RunGuards } from "../core/agent_types.ts";
 import type { ChatMessage, ToolCall } from "../core/messages.ts";
 import type { SideEffectLog } from "../core/side_effects.ts";
-import { describeFinding, RunProvenance, type TaintFinding } from "./taint.ts";
 import {
   type ConfirmAction,
   type ConversationKind,
+  type Destinations,
+  effectOf,
   refused,
+  type ResultLabel,
   type Tool,
   type ToolResult,
 } from "../core/tool.ts";
-import { effectOf, isGatedEffect } from "../core/tool_effect.ts";
+import { RunLabels } from "./run_labels.ts";
+import { type TrustedPlaces, trustedPlaces, type UnderivedPart } from "./argument_provenance.ts";
+import { checkFlow } from "./flow_rule.ts";
 import type { ToolExecution, ToolGate, ToolRegistry } from "../core/tool_registry.ts";
 
 /** What every run's guard shares (each read when a run starts). */
@@ -35,11 +42,14 @@ export interface RunGuardParts {
   approvals?: ApprovalRequests;
   /** Trusted text besides the user's own words (config: watched folders, writable roots…). */
   trustedContext?: () => readonly string[];
+  /** The home folder (`~` in paths of arguments and trusted text). */
+  home?: () => string;
 }
 
 /** What the guard of one run works with. */
 interface RunGuardOptions {
-  provenance: RunProvenance;
+  labels: RunLabels;
+  home: string;
   kind: ConversationKind;
   conversationId?: number;
   /** Standing grants (absent: none). */
@@ -59,7 +69,13 @@ interface CurrentCall {
   grant?: StandingGrant;
   /** A person said yes to this exact call. */
   approved?: boolean;
-  taint: TaintFinding[];
+  /** Parts not derived from trusted text, and where private data would go uncovered. */
+  underived: UnderivedPart[];
+  uncovered: Destinations;
+  /** Why the flow rule held it (no values). */
+  reasons: string[];
+  /** The guard answered instead of the tool (its words are Radar's, not data). */
+  held?: boolean;
   /** Questions the tool asked that nobody could answer now. */
   deferred: string[];
   /** The self-contained action a deferred question was about, and its picture. */
@@ -70,11 +86,16 @@ interface CurrentCall {
 /** The guard of one run (calls run one at a time). */
 export class RunGuard implements GuardPort {
   #current?: CurrentCall;
+  #places?: TrustedPlaces;
+  /** Places this run already asked to send private data to, and the approval that asks. */
+  readonly #askedFor = new Map<string, number>();
+  /** The call that just settled was answered by the guard, not run. */
+  #settledHeld = false;
   constructor(private readonly options: RunGuardOptions) {}
 
-  /** The run's record of what it read. */
-  get provenance(): RunProvenance {
-    return this.options.provenance;
+  /** What the run has read. */
+  get labels(): RunLabels {
+    return this.options.labels;
   }
 
   /**
@@ -105,40 +126,58 @@ export class RunGuard implements GuardPort {
 
   /** Starts a call. */
   begin(call: ToolCall): void {
-    this.#current = { call, taint: [], deferred: [] };
+    this.#current = { call, underived: [], uncovered: [], reasons: [], deferred: [] };
   }
 
-  /** The gate (after the hooks' gates): taint, grants, the person or a pending approval. */
+  /** The gate (after the hooks' gates): the flow rule, grants, the person or a pending approval. */
   readonly gate: ToolGate = async ({ tool, arguments: args }) => {
     const current = this.#current;
     if (!current) return undefined;
     current.tool = tool;
     const values = isRecord(args) ? args : {};
-    const effect = effectOf(tool, values);
-    if (!isGatedEffect(effect)) return undefined;
-    current.grant = this.options.grants?.(tool, values);
-    if (current.grant) return undefined;
-    const taint = this.options.provenance.findTaint(values, {
-      pathArguments: tool.pathArguments,
-      destinations: effect === "sends_out",
+    const { labels, grants } = this.options;
+    this.#places ??= trustedPlaces(labels.trusted, this.options.home);
+    const verdict = checkFlow({
+      tool,
+      args: values,
+      effect: effectOf(tool, values),
+      labels,
+      places: this.#places,
+      grants,
+      conversationId: this.options.conversationId,
     });
-    if (!taint.length) return undefined;
-    current.taint = taint;
-    const reasons = taint.map(describeFinding);
+    if (!verdict.held) {
+      current.grant = verdict.grant as StandingGrant | undefined;
+      return undefined;
+    }
+    Object.assign(current, {
+      underived: verdict.underived,
+      uncovered: verdict.uncovered,
+      reasons: verdict.reasons,
+      held: true,
+    });
     const { person, approvals, kind } = this.options;
     if (person) {
-      if (await person(this.#question(tool, current.call, reasons))) {
+      if (await person(this.#question(tool, current.call, verdict.reasons))) {
         current.approved = true;
+        current.held = false;
         return undefined;
       }
       return refused(
         `The user declined this ${tool.name} call. Do not retry it; ask what to do instead.`,
       );
     }
-    if (approvals) return await this.#defer(current, reasons);
+    const asked = this.#alreadyAsked(verdict.uncovered);
+    if (asked !== undefined) {
+      return refused(
+        `Not done: approval #${asked} already asks the user about sending this run's private ` +
+          "data there; this run does not ask again. Do not retry or work around it.",
+      );
+    }
+    if (approvals) return await this.#defer(current, verdict.reasons);
     return refused(
-      `Not done: ${reasons.join("; ")}. This run read text from outside ` +
-        `(${this.options.provenance.untrustedSources.join(", ")}), and nobody can say yes in a ` +
+      `Not done: ${verdict.reasons.join("; ")}. This run read text from outside ` +
+        `(${labels.untrustedSources.join(", ")}), and nobody can say yes in a ` +
         `${kind} run. Tell the user what you wanted to do instead.`,
     );
   };
@@ -150,19 +189,53 @@ export class RunGuard implements GuardPort {
   async settle(execution: ToolExecution): Promise<ToolExecution> {
     const current = this.#current;
     this.#current = undefined;
+    this.#settledHeld = !!current?.held;
     if (!current?.deferred.length || !this.options.approvals) return execution;
-    const reasons = [...current.taint.map(describeFinding), ...current.deferred];
+    this.#settledHeld = true;
+    const reasons = [...current.reasons, ...current.deferred];
     return { ...execution, result: await this.#defer(current, reasons) };
   }
 
-  /** Records what a tool returned as untrusted text the run has read (unless it is Radar's own). */
-  read(tool: Tool | undefined, name: string, text: string): void {
-    if (tool?.resultIsData === false) return;
-    this.options.provenance.addUntrusted(`tool ${name}`, text);
+  /**
+   * Records what a tool returned as read: with the label a built-in tool reported for this result
+   * (a page from a private address), else the one its tool declares for these arguments (a tool
+   * the registry does not know: private).
+   */
+  read(
+    tool: Tool | undefined,
+    name: string,
+    _text: string,
+    args?: unknown,
+    reported?: ResultLabel,
+  ): void {
+    if (this.#settledHeld) {
+      // The guard's own answer ("Not done yet: … approval #3"): nothing was read.
+      this.#settledHeld = false;
+      return;
+    }
+    // Results carry a label only from Radar's own code (a built-in tool, a config rule's refusal).
+    const label = reported ?? resultLabel(tool, args);
+    this.options.labels.read(`tool ${name}`, label);
+  }
+
+  /** Records outside text the request itself holds (tool descriptions, plugin values, skills). */
+  readRequest(parts: ReadonlyArray<{ source: string; label: ResultLabel }>): void {
+    for (const part of parts) this.options.labels.read(part.source, part.label);
+  }
+
+  /**
+   * The approval that already asks about sending this run's private data to every one of
+   * `uncovered` (a run sending its secret in pieces asks once), if there is one.
+   */
+  #alreadyAsked(uncovered: Destinations): number | undefined {
+    const places = uncovered === "anywhere" ? ["anywhere"] : uncovered;
+    const asked = places.map((place) => this.#askedFor.get(place));
+    return asked.length && asked.every((id) => id !== undefined) ? asked[0] : undefined;
   }
 
   async #defer(current: CurrentCall, reasons: string[]): Promise<ToolResult> {
     const { call, action } = current;
+    const { labels } = this.options;
     const argumentsText = action ? JSON.stringify(action.arguments) : call.arguments.trim() || "{}";
     const claim = this.options.sideEffects?.begin("approval", `${call.name} ${argumentsText}`);
     const { id, text } = await this.options.approvals!.request({
@@ -173,11 +246,20 @@ export class RunGuard implements GuardPort {
       conversationId: this.options.conversationId,
       kind: this.options.kind,
       reasons,
-      tainted: current.taint,
-      untrustedSources: this.options.provenance.untrustedSources,
+      tainted: current.underived,
+      untrustedSources: labels.untrustedSources,
+      privateSources: labels.privateSources,
+      destinations: current.uncovered,
+      namedDestinations: current.uncovered === "anywhere"
+        ? []
+        : current.uncovered.filter((origin) =>
+          labels.trusted.some((text) => text.includes(origin))
+        ),
       key: claim?.key,
     });
     if (claim?.state === "new") claim.done();
+    const places = current.uncovered === "anywhere" ? ["anywhere"] : current.uncovered;
+    for (const place of places) if (!this.#askedFor.has(place)) this.#askedFor.set(place, id);
     current.deferred = [];
     current.action = undefined;
     current.screenshot = undefined;
@@ -185,11 +267,25 @@ export class RunGuard implements GuardPort {
   }
 
   #question(tool: Tool, call: ToolCall, reasons: string[]): string {
-    const sources = this.options.provenance.untrustedSources.join(", ");
-    return `This run read text from outside (${sources}), and a ${tool.name} call uses it:\n` +
+    const sources = this.options.labels.untrustedSources.join(", ");
+    return `This run read text from outside (${sources}), and a ${tool.name} call needs your yes:\n` +
       `  ${tool.name} ${call.arguments.slice(0, 500)}\n` +
       reasons.map((reason) => `  - ${reason}`).join("\n") + "\nAllow it?";
   }
+}
+
+/** The label of a tool's result for these arguments (see `Tool.results`). */
+export function resultLabel(tool: Tool | undefined, args?: unknown): ResultLabel {
+  if (!tool) return "private";
+  const declared = tool.results;
+  if (typeof declared === "function") {
+    try {
+      return declared(args);
+    } catch {
+      return "private";
+    }
+  }
+  return declared ?? (tool.resultIsData === false ? "own_words" : "private");
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -212,10 +308,11 @@ function guardRun(
   history: readonly ChatMessage[],
   registry: ToolRegistry,
 ): RunGuard {
-  const provenance = new RunProvenance();
-  for (const text of parts.trustedContext?.() ?? []) provenance.addTrusted(text);
+  const labels = new RunLabels();
+  for (const text of parts.trustedContext?.() ?? []) labels.addTrusted(text);
   const guard = new RunGuard({
-    provenance,
+    labels,
+    home: parts.home?.() ?? "/",
     kind: request.kind,
     conversationId: request.conversationId,
     grants: parts.grants,
@@ -223,13 +320,26 @@ function guardRun(
     approvals: request.confirm ? undefined : parts.approvals,
     sideEffects: request.sideEffects,
   });
+  const callArguments = new Map<string, string>();
   for (const message of history) {
-    if (message.role === "user") provenance.addMessage(message.content);
+    if (message.role === "user") labels.addMessage(message.content);
+    for (const call of message.toolCalls ?? []) callArguments.set(call.id, call.arguments);
     if (message.role === "tool") {
       const name = message.toolName ?? "result";
-      guard.read(registry.get(name), name, message.content);
+      const text = message.toolCallId ? callArguments.get(message.toolCallId) : undefined;
+      guard.read(registry.get(name), name, message.content, parsedOrUndefined(text));
     }
   }
-  provenance.addMessage(request.userMessage);
+  labels.addMessage(request.userMessage);
   return guard;
+}
+
+/** A call's arguments text as an object (undefined when it is not one). */
+function parsedOrUndefined(text: string | undefined): unknown {
+  if (text === undefined) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }

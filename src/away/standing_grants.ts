@@ -4,6 +4,7 @@
  */
 import type { GrantCheck, GrantStore, NewStandingGrant, StandingGrant } from "./approval_ports.ts";
 import { NotFoundError, UsageError } from "../core/errors.ts";
+import { normalizeOrigin } from "../core/origins.ts";
 import type { Tool } from "../core/tool.ts";
 import {
   allGrants,
@@ -40,11 +41,12 @@ export class StandingGrants {
     }));
   }
 
-  /** Stores a grant; a UsageError lists what is wrong with it. */
+  /** Stores a grant (its origins as origins: `https://a.example`); a UsageError says what is wrong. */
   add(grant: NewStandingGrant): StandingGrant {
     const problems = grantProblems(grant, this.parts.tool(grant.tool), this.parts.paths);
     if (problems.length) throw new UsageError(`Cannot add the grant: ${problems.join("; ")}`);
-    return this.parts.store.add(grant, this.parts.clock.now());
+    const privateDataTo = grant.privateDataTo?.map((origin) => normalizeOrigin(origin) ?? origin);
+    return this.parts.store.add({ ...grant, privateDataTo }, this.parts.clock.now());
   }
 
   /** Deletes a stored grant (config rules are edited in radar.yaml). */

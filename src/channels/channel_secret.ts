@@ -1,10 +1,10 @@
 /**
  * A channel's secret (Telegram's token, Matrix's access token or password, the SMTP password):
  * the plain value, or `<key>_cmd`, `<key>_env` or `keychain`, read the way email accounts'
- * passwords are (src/sources/secret_source.ts: no shell, a timeout, reported to `Secrets`).
+ * passwords are (src/adapters/os/account_secrets.ts: no shell, a timeout, reported to `Secrets`).
  */
-import { readPassword, type ReadPasswordOptions } from "../sources/secret_source.ts";
-import type { KeychainItem } from "../sources/keychain.ts";
+import { readPassword, type ReadPasswordOptions } from "../adapters/os/account_secrets.ts";
+import type { KeychainItem } from "../adapters/os/keychain.ts";
 
 /** A config section holding `key`, `key_cmd`, `key_env` and perhaps `keychain`. */
 export type SecretEntry = Record<string, unknown> & { keychain?: KeychainItem };

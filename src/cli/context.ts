@@ -2,7 +2,22 @@
 import type { Radar } from "../runtime/open_radar.ts";
 import type { RadarOptions } from "../runtime/radar_options.ts";
 import type { LoadedConfig } from "../config/loader.ts";
-import type { LineEditor } from "./line_editor.ts";
+
+/** What one read produced. */
+export type ReadResult =
+  | { kind: "line"; text: string }
+  | { kind: "end" }
+  | { kind: "interrupt"; hadText: boolean };
+
+/** A source of input lines with interrupts (Ctrl-C). */
+export interface LineEditor {
+  /** Shows `prompt` and waits for a line, the end of input (Ctrl-D) or Ctrl-C. */
+  read(prompt: string): Promise<ReadResult>;
+  /** Called on Ctrl-C while no read is pending (an answer is running); undefined to clear. */
+  onInterruptWhileBusy(handler: (() => void) | undefined): void;
+  /** Restores the terminal. */
+  close(): void;
+}
 
 /** Terminal input and output, injectable for tests. */
 export interface CliIo {

@@ -6,7 +6,7 @@
  */
 import type { Command } from "commander";
 import { UsageError } from "../core/errors.ts";
-import { underExecVariable } from "../core/exec_marker.ts";
+import { underExecVariable } from "../adapters/os/child_environment.ts";
 import type { CliIo } from "./context.ts";
 
 /** A control command: its path below `radar`, and optionally which option values make it one. */

@@ -5,23 +5,7 @@
 import { chmodSync, writeFileSync } from "node:fs";
 import process from "node:process";
 import { createInterface, type Interface } from "node:readline";
-import type { CliIo } from "./context.ts";
-
-/** What one read produced. */
-export type ReadResult =
-  | { kind: "line"; text: string }
-  | { kind: "end" }
-  | { kind: "interrupt"; hadText: boolean };
-
-/** A source of input lines with interrupts (Ctrl-C). */
-export interface LineEditor {
-  /** Shows `prompt` and waits for a line, the end of input (Ctrl-D) or Ctrl-C. */
-  read(prompt: string): Promise<ReadResult>;
-  /** Called on Ctrl-C while no read is pending (an answer is running); undefined to clear. */
-  onInterruptWhileBusy(handler: (() => void) | undefined): void;
-  /** Restores the terminal. */
-  close(): void;
-}
+import type { CliIo, LineEditor, ReadResult } from "./context.ts";
 
 /** How many history entries the file keeps. */
 const chatHistoryLimit = 500;

@@ -1,20 +1,39 @@
 /** Builds the `radar` command line (npm commander) and runs it with readable errors and exit codes. */
 import { Command, CommanderError } from "commander";
 import { causeChain, ExitCode, osErrorCode, RadarError } from "../core/errors.ts";
-import { loadConfig } from "../config/loader.ts";
-import { readTextFileIfExists } from "../config/config_file.ts";
-import { openRadar, type Radar } from "../runtime/open_radar.ts";
+import type { Radar } from "../runtime/open_radar.ts";
 import type { CliContext, CliIo, GlobalOptions } from "./context.ts";
 import { commandRegistrars } from "./commands/index.ts";
 import { refuseUnattendedControl } from "./control_commands.ts";
 import { radarVersion } from "../version.ts";
-import { DatabaseDamagedError } from "../core/database_damage.ts";
+import { DatabaseDamagedError } from "../core/errors.ts";
 import { recordDamage } from "../adapters/sqlite/damage_marker.ts";
 import { storageFailure } from "../adapters/sqlite/storage_failure.ts";
 import { textForTerminal } from "../core/terminal_text.ts";
 
-/** Builds the whole command tree (also what `radar completions` walks). */
-export function buildProgram(context: CliContext): Command {
+/** Global options that take a value (the word after them is not a command). */
+const valueOptions = new Set(["-c", "--config"]);
+
+/** The command `args` names (the first word that is neither an option nor its value). */
+export function commandWord(args: readonly string[]): string | undefined {
+  for (let index = 0; index < args.length; index++) {
+    const word = args[index];
+    if (word === "--") return args[index + 1];
+    if (valueOptions.has(word)) index++;
+    else if (!word.startsWith("-")) return word;
+  }
+  return undefined;
+}
+
+/**
+ * Builds the command tree: with `args`, only the command they name (a short command loads its own
+ * modules, not every command's), none for `--version`; without, or for help, completions and
+ * unknown words, all of it.
+ */
+export async function buildProgram(
+  context: CliContext,
+  args?: readonly string[],
+): Promise<Command> {
   const { io } = context;
   const program = new Command("radar")
     .description("Radar: a local-first personal AI assistant with a heartbeat")
@@ -31,7 +50,17 @@ export function buildProgram(context: CliContext): Command {
     });
   program.hook("preAction", (_program, action) => refuseUnattendedControl(action, io));
   // Settings above are inherited by every subcommand created below.
-  for (const register of commandRegistrars) register(program, context);
+  const word = args && commandWord(args);
+  const named = commandRegistrars.filter((registrar) => registrar.name === word);
+  const versionOnly = word === undefined &&
+    args?.some((arg) => arg === "-V" || arg === "--version");
+  const loading = versionOnly
+    ? []
+    : named.length && word !== "completions"
+    ? named
+    : commandRegistrars;
+  const registrars = await Promise.all(loading.map((registrar) => registrar.load()));
+  for (const register of registrars) register(program, context);
   return program;
 }
 
@@ -43,15 +72,28 @@ export async function runCli(args: string[], rawIo: CliIo): Promise<number> {
   const context: CliContext = {
     io,
     globals: () => program.opts<GlobalOptions>(),
-    config() {
-      return Promise.resolve(loadConfig({
+    async config() {
+      // Loaded at run time (not while Deno starts): commands that never read the config skip it.
+      const [{ loadConfig }, { readTextFileIfExists }] = await Promise.all([
+        import(new URL("../config/loader.ts", import.meta.url).href) as Promise<
+          typeof import("../config/loader.ts")
+        >,
+        import(new URL("../config/config_file.ts", import.meta.url).href) as Promise<
+          typeof import("../config/config_file.ts")
+        >,
+      ]);
+      return loadConfig({
         explicitPath: context.globals().config,
         env: io.env,
         cwd: io.cwd,
         readTextFile: readTextFileIfExists,
-      }));
+      });
     },
-    radar(extra) {
+    async radar(extra) {
+      // Loaded at run time by the first command that opens Radar (`--version` never does).
+      const { openRadar } = await import(
+        new URL("../runtime/open_radar.ts", import.meta.url).href
+      ) as typeof import("../runtime/open_radar.ts");
       radar ??= openRadar({
         configPath: context.globals().config,
         env: io.env,
@@ -59,13 +101,13 @@ export async function runCli(args: string[], rawIo: CliIo): Promise<number> {
         logLevel: context.globals().verbose ? "debug" : undefined,
         ...extra,
       });
-      return Promise.resolve(radar);
+      return radar;
     },
     setExitCode(code) {
       exitCode = code;
     },
   };
-  const program = buildProgram(context);
+  const program = await buildProgram(context, args);
   try {
     await program.parseAsync(args, { from: "user" });
   } catch (error) {

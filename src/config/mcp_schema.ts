@@ -34,6 +34,10 @@ const mcpServerEntry = z.object({
   env: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/)).default([]).describe(
     "Names of environment variables it asks for (granted at approval).",
   ),
+  public_results: z.boolean().default(false).describe(
+    "Its results are public data (the web's), not yours: a run that reads them is not private. " +
+      "Default: private, like files and mail.",
+  ),
 }).refine((entry) => (entry.command.length > 0) !== (entry.url !== ""), {
   message: "set either command or url",
 });

@@ -1,6 +1,7 @@
 /** The radar.yaml schema: every key has a default, so Radar runs with no file at all. */
 import { comicsToolSection, librarySection } from "./library_schema.ts";
 import { z } from "zod";
+import { normalizeOrigin } from "../core/origins.ts";
 import * as bounds from "../core/bounds.ts";
 import { isKnownTimeZone } from "../core/zoned_time.ts";
 import { calendarSection, emailSection } from "./sources_schema.ts";
@@ -346,6 +347,9 @@ const pluginsSection = z.object({
   max_result_chars: positiveInt.max(bounds.maxConfigChars).default(16000).describe(
     "A plugin result is cut to this many characters.",
   ),
+  public_results: z.array(z.string().min(1).max(100)).max(100).default([]).describe(
+    "Plugins whose tool results are public data (the web's), not yours. Default: private.",
+  ),
 }).describe("The plugin host and model-created tools.");
 
 /** A `hooks.rules` entry (type-specific checks in `superRefine`). */
@@ -463,6 +467,14 @@ const grantRule = z.object({
     'A glob pattern per argument, e.g. `{ source: "~/Downloads/*.pdf", destination: "~/Documents/Filed/**" }`.',
   ),
   note: z.string().max(300).default("").describe("Why the grant exists."),
+  private_data_to: z.array(
+    z.string().refine((text) => normalizeOrigin(text) !== undefined, {
+      message: "expected an origin: scheme, host and port, e.g. https://mycalendar.example",
+    }),
+  ).max(20).default([]).describe(
+    "Origins (scheme, host, port; or mcp:NAME, plugin:NAME) a run that read your private data " +
+      "may send it to with this grant. Empty: the grant never lets private data leave.",
+  ),
 });
 
 /** `approvals:` what a run without a person does with an action that needs a yes. */

@@ -11,7 +11,7 @@ import type { Tool, ToolContext } from "./tool.ts";
 import { toolTokenCost } from "./tool_registry.ts";
 import type { AgentDependencies, AgentRequest, AgentResult, RunGuard } from "./agent_types.ts";
 import { blockedByHooks, markerIdOf, prepareMessages, readHistory } from "./agent_messages.ts";
-import { ToolOffer } from "./tool_offer.ts";
+import { outsideToolTexts, ToolOffer } from "./tool_offer.ts";
 import { runToolCall, type ToolCallRun } from "./tool_call_step.ts";
 import { fitRequest } from "./context_fit.ts";
 import { fitLongInput } from "./document_reading.ts";
@@ -46,10 +46,20 @@ async function runTurn(
   const blocked = await blockedByHooks(deps, request, history);
   if (blocked !== undefined) return { ...emptyResult([], 0), blocked: true, answer: blocked };
   const offer = await ToolOffer.choose(deps, request, history, signal);
-  const { messages, userTurn } = await prepareMessages(deps, request, history, signal);
+  const { messages, userTurn, promptValues } = await prepareMessages(
+    deps,
+    request,
+    history,
+    signal,
+  );
   const estimatedPromptTokens = estimateJsonTokens(messages) + offer.tokens;
   request.onEvent?.({ type: "tools_offered", tools: [...offer.names], estimatedPromptTokens });
   const guard = deps.guard?.(request, history, deps.registry) ?? unguarded(request);
+  guard.readRequest([
+    ...outsideToolTexts(deps.registry, offer.names),
+    ...(promptValues ? [{ source: "plugin prompt values", label: "private" as const }] : []),
+    ...deps.promptReads?.() ?? [],
+  ]);
   const run: ToolCallRun = {
     request,
     context: { ...toolContext(request, signal), confirm: guard.confirm, atRunEnd },
@@ -89,6 +99,7 @@ function unguarded(request: AgentRequest): RunGuard {
     gate: () => Promise.resolve(undefined),
     settle: (execution) => Promise.resolve(execution),
     read() {},
+    readRequest() {},
   };
 }
 

@@ -6,9 +6,8 @@
  * here: the chat model's wrapper masks every request (masked_ports.ts).
  */
 import type { AgentDependencies, AgentRequest } from "./agent_types.ts";
-import { trimHistory } from "./history.ts";
 import type { ChatMessage } from "./messages.ts";
-import { collectPromptVariables } from "./prompt_variables.ts";
+import { collectPromptVariables } from "./system_prompt.ts";
 import { randomMarkerId, wrapUntrusted } from "./untrusted_text.ts";
 
 /** The title of a new conversation whose first message a hook blocked. */
@@ -54,14 +53,19 @@ export async function blockedByHooks(
 /**
  * The messages of the run's first request; the user message is stored as typed (unless it is
  * stored already: then the history holds it, with what the interrupted run did after it).
- * `userTurn` renders other text as that message would be sent (stamped with the same time).
+ * `userTurn` renders other text as that message would be sent (stamped with the same time);
+ * `promptValues` says whether plugins' prompt values are in it (outside text the run reads).
  */
 export async function prepareMessages(
   deps: AgentDependencies,
   request: AgentRequest,
   history: readonly ChatMessage[],
   signal: AbortSignal,
-): Promise<{ messages: ChatMessage[]; userTurn: (content: string) => ChatMessage }> {
+): Promise<{
+  messages: ChatMessage[];
+  userTurn: (content: string) => ChatMessage;
+  promptValues: boolean;
+}> {
   const variables = await collectPromptVariables(deps.promptVariables, {
     signal,
     conversationId: request.conversationId,
@@ -87,7 +91,7 @@ export async function prepareMessages(
     content: request.userMessage,
     createdAt: now,
   });
-  return { messages, userTurn };
+  return { messages, userTurn, promptValues: Object.keys(variables).length > 0 };
 }
 
 /**
@@ -117,4 +121,29 @@ export function markerIdOf(deps: Pick<AgentDependencies, "markerId">): string {
 
 function stampFor(deps: AgentDependencies, request: AgentRequest) {
   return request.kind === "heartbeat" ? undefined : deps.stampUserMessage;
+}
+
+/**
+ * Makes a history window safe to replay: keeps only user, assistant and tool messages, drops
+ * assistant tool requests whose results are not all in the window (cut off or never stored),
+ * and drops tool results whose request is not in the window.
+ */
+export function trimHistory(window: readonly ChatMessage[]): ChatMessage[] {
+  const kept = window.filter((message) => message.role !== "system").map((message) => ({
+    role: message.role,
+    content: message.content,
+    ...(message.toolCalls ? { toolCalls: message.toolCalls } : {}),
+    ...(message.toolCallId ? { toolCallId: message.toolCallId } : {}),
+    ...(message.toolName ? { toolName: message.toolName } : {}),
+  }));
+  const answered = new Set(kept.filter((m) => m.role === "tool").map((m) => m.toolCallId));
+  const complete = kept.filter((message) =>
+    !(message.role === "assistant" && message.toolCalls?.some((call) => !answered.has(call.id)))
+  );
+  const requested = new Set(
+    complete.flatMap((message) => message.toolCalls?.map((call) => call.id) ?? []),
+  );
+  return complete.filter((message) =>
+    message.role !== "tool" || requested.has(message.toolCallId ?? "")
+  );
 }

@@ -5,10 +5,10 @@
 import type { ChatModel, ChatResponse } from "./chat_model.ts";
 import type { ChatMessage, ToolCall, Usage } from "./messages.ts";
 import type { AuditSink, Clock, ConversationRuns, ConversationStore } from "./ports.ts";
-import type { ConversationKind, Tool, ToolContext } from "./tool.ts";
+import type { ConversationKind, ResultLabel, Tool, ToolContext } from "./tool.ts";
 import type { ToolExecution, ToolGate, ToolObserver, ToolRegistry } from "./tool_registry.ts";
 import type { ToolRanker } from "./tool_relevance.ts";
-import type { PromptVariableSource } from "./prompt_variables.ts";
+import type { PromptVariableSource } from "./system_prompt.ts";
 import type { Hooks } from "./hooks.ts";
 import type { LongInput, ReadingReport } from "./document_reading.ts";
 
@@ -67,12 +67,17 @@ export interface AgentDependencies {
   /** Embedding similarity of tools to a message, used when not every tool fits the budget. */
   toolRanker?: ToolRanker;
   /**
-   * The guard of each run (`src/away/run_guard.ts`: effects, taint, grants, who says yes); absent:
+   * The guard of each run (`src/away/run_guard.ts`: effects, the run's labels, grants, who says yes); absent:
    * no guard, only a hand-built loop in tests runs so (the composition root always sets it).
    */
   guard?: RunGuards;
   /** Runs in progress: a run whose process is killed is shown as interrupted later. */
   runs?: ConversationRuns;
+  /**
+   * Outside text the system prompt holds besides plugin values (skills the user installed), read
+   * by every run.
+   */
+  promptReads?: () => readonly RequestRead[];
 }
 
 /**
@@ -86,7 +91,28 @@ export interface RunGuard {
   begin(call: ToolCall): void;
   readonly gate: ToolGate;
   settle(execution: ToolExecution): Promise<ToolExecution>;
-  read(tool: Tool | undefined, name: string, text: string): void;
+  /**
+   * A tool's result was read (its label: what a built-in tool `reported` for this result, else
+   * what the tool declares for the call's arguments).
+   */
+  read(
+    tool: Tool | undefined,
+    name: string,
+    text: string,
+    args?: unknown,
+    reported?: ResultLabel,
+  ): void;
+  /**
+   * Outside text the request itself holds was read: MCP and plugin tool descriptions and schemas
+   * when offered, plugins' prompt values, skills the user installed.
+   */
+  readRequest(parts: readonly RequestRead[]): void;
+}
+
+/** Outside text a request holds, as something the run read: where from, and its label. */
+export interface RequestRead {
+  source: string;
+  label: ResultLabel;
 }
 
 /** Builds the guard of one run from its request, the history it replays and its tools. */

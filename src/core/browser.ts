@@ -31,10 +31,11 @@ export interface PageControl {
   /** A submit control, or one whose words say buy, pay, delete, send… (clicking it asks first). */
   submits: boolean;
   /**
-   * What a submit control's form sends when it is clicked (the element's label or the name, and
-   * the value; passwords masked, hidden fields included), from the check right before a click.
+   * What a submit control's form would send when it is clicked (method, target, every field,
+   * hidden ones too), as the page reports it right before a click: shown, then checked against
+   * what the click really sends.
    */
-  formData?: { label: string; value: string }[];
+  submission?: Submission;
 }
 
 /** What the page shows now. */
@@ -50,13 +51,37 @@ export interface PageView {
   loading: boolean;
 }
 
-/** A request the page tried to send that counts as a submission, held until the tool decides. */
-export interface HeldSubmission {
+/** A field a submission sends. */
+export interface SubmittedField {
+  name: string;
+  /** The value as sent (a password's too: it is masked where it is shown). */
+  value: string;
+  /** The label the page shows for it (absent when only the request is known). */
+  label?: string;
+  /** A hidden input: its value is the page's own (a form token), never typed. */
+  hidden?: boolean;
+  /** A password field: shown masked. */
+  secret?: boolean;
+}
+
+/**
+ * What one submission sends: the method, the absolute target URL, and its form fields (every one,
+ * hidden ones too) or, for a body that is not a form, the body. What a person approves, and what
+ * the browser lets go afterwards (`src/core/browser_submission.ts` compares them).
+ */
+export interface Submission {
   method: string;
   url: string;
-  /** What it sends: form fields or body as `name=value` lines (bounded, passwords masked). */
-  data: string;
-  /** `form submit`, `POST navigation`, `POST after a click`. */
+  fields?: SubmittedField[];
+  /** A body that is not a form (JSON, text). */
+  body?: string;
+  /** It sends more than can be shown whole (`submissionBounds`): it never goes. */
+  tooLarge?: boolean;
+}
+
+/** A request the page tried to send that counts as a submission, held until the tool decides. */
+export interface HeldSubmission extends Submission {
+  /** `form submit`, `POST navigation`, `POST after a click`, `navigation after a click`. */
   why: string;
 }
 
@@ -70,6 +95,23 @@ export interface SessionNotes {
   downloadsRefused: number;
   /** Submissions the page started on its own (no click of the tool's): dropped, not sent. */
   unsent: string[];
+  /** Requests refused because data typed into the page may go only to the origins in `fence`. */
+  fenced: string[];
+  /** Where typed data may go (empty while nothing was typed). */
+  fence: string[];
+}
+
+/** Notes of a session where nothing happened yet. */
+export function emptySessionNotes(): SessionNotes {
+  return {
+    refused: [],
+    popupsClosed: 0,
+    dialogs: [],
+    downloadsRefused: 0,
+    unsent: [],
+    fenced: [],
+    fence: [],
+  };
 }
 
 /** A field the session filled (a pending approval replays it by its selector). */
@@ -78,6 +120,8 @@ export interface FilledField {
   target: string;
   selector: string;
   label: string;
+  /** The name the field is sent under, when it has one. */
+  name?: string;
   type: string;
   /** The value as filled (a checkbox's yes/no, a select's option). */
   value: string;
@@ -95,8 +139,21 @@ export interface FillOutcome {
 export interface ClickOutcome {
   /** Submissions the click caused, held back (release or drop them). */
   held: HeldSubmission[];
+  /** Approved submissions the click sent. */
+  sent: Submission[];
   /** The page after the click, when nothing is held (else read it after release or drop). */
   view?: PageView;
+}
+
+/** How a click treats what it sends. */
+export interface ClickOptions {
+  /**
+   * Submissions the person approved: each goes once when the click sends exactly it; anything
+   * else that submits is held. Absent: every submission is held.
+   */
+  approved?: readonly Submission[];
+  /** Hold GET navigations too (a control whose words say buy, pay, delete…). */
+  holdNavigations?: boolean;
 }
 
 /** One browser session: one page in a fresh (or the configured) profile. */
@@ -109,15 +166,20 @@ export interface BrowserSession {
   url(): string;
   /** The control a ref or selector names on the current page, looked up afresh. */
   inspect(target: string, signal: AbortSignal): Promise<PageControl>;
-  /** Fills fields (refs or selectors → values); checkboxes take yes/no, selects an option. */
-  fill(values: Record<string, string>, signal: AbortSignal): Promise<FillOutcome>;
   /**
-   * Clicks a control. With `submitting` the clicks' submissions are let through (the person said
-   * yes); otherwise every submission is held and returned.
+   * Fills fields (refs or selectors → values); checkboxes take yes/no, selects an option. From
+   * the first fill on, the session may reach only the origins typed into (and approved targets).
    */
-  click(target: string, signal: AbortSignal, submitting?: boolean): Promise<ClickOutcome>;
-  /** Lets the held submissions go and returns the page they led to. */
-  release(signal: AbortSignal): Promise<PageView>;
+  fill(values: Record<string, string>, signal: AbortSignal): Promise<FillOutcome>;
+  /** True when the browser may reach `url` (nothing typed yet, or typed into its origin). */
+  mayReach(url: string): boolean;
+  /** Clicks a control; what it submits is held unless `options.approved` holds exactly it. */
+  click(target: string, signal: AbortSignal, options?: ClickOptions): Promise<ClickOutcome>;
+  /**
+   * Lets the held submissions go that are among `shown` (what the person approved; any other is
+   * dropped) and returns what went and the page they led to.
+   */
+  release(shown: readonly Submission[], signal: AbortSignal): Promise<ClickOutcome>;
   /** Cancels the held submissions (nothing is sent). */
   drop(): Promise<void>;
   /** A PNG of the visible part of the page (bounded size). */

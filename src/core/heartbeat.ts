@@ -1,5 +1,5 @@
 /** Heartbeat decisions and the heartbeat message: pure functions of time, config and events. */
-import { isQuietTime, type QuietHours } from "./quiet_hours.ts";
+import { isQuietTime, type QuietHours } from "./notifier.ts";
 import { formatLocalTime } from "./zoned_time.ts";
 import { untrustedNotice, wrapUntrusted } from "./untrusted_text.ts";
 
@@ -146,6 +146,21 @@ export interface HeartbeatMessageInput {
   bounds?: MessageBounds;
   /** The untrusted-text marker id (random by default; tests pin it). */
   markerId?: string;
+  /**
+   * The marker's source, which labels the run that reads it (`eventsSource`): "events" (private:
+   * files, mail, calendars…) unless every event is a web page's.
+   */
+  source?: string;
+}
+
+/**
+ * The source the events are marked with: "web events" when every one is a URL monitor's and
+ * monitors reach only the public web (a run reading them is not private), else "events".
+ */
+export function eventsSource(events: readonly PendingEvent[], privateAddresses: boolean): string {
+  const web = !privateAddresses && events.length > 0 &&
+    events.every((event) => event.source.startsWith("monitor "));
+  return web ? "web events" : "events";
 }
 
 /**
@@ -158,7 +173,7 @@ export function buildHeartbeatMessage(input: HeartbeatMessageInput): string {
   const changes = input.events.length
     ? `Since the last check:\n${
       wrapUntrusted(formatEvents(input.events, input.bounds), {
-        source: "events",
+        source: input.source ?? "events",
         id: input.markerId,
       })
     }`

@@ -188,16 +188,30 @@ export class Hooks {
     point: P,
     input: Parameters<HookSignatures[P]>[0],
   ): Promise<HookVerdict> {
+    return (await this.blockedBy(point, input))?.verdict;
+  }
+
+  /**
+   * The first block at a blocking point and whose words its message is: "config" for a config
+   * rule (or Radar's own "could not check this"), "plugin:NAME" for a plugin's hook.
+   */
+  async blockedBy<
+    P extends "pre_agent_run" | "pre_tool_call" | "pre_memory_store" | "pre_heartbeat",
+  >(
+    point: P,
+    input: Parameters<HookSignatures[P]>[0],
+  ): Promise<{ verdict: NonNullable<HookVerdict>; from: string } | undefined> {
     for (const registration of this.#byPoint.get(point)!) {
       const outcome = await this.#run(registration, input);
       if (!outcome.ok) {
         if (registration.failClosed) {
-          return { blocked: true, message: `${registration.name} could not check this` };
+          const message = `${registration.name} could not check this`;
+          return { verdict: { blocked: true, message }, from: "config" };
         }
         continue;
       }
       const verdict = outcome.value as HookVerdict;
-      if (verdict?.blocked) return verdict;
+      if (verdict?.blocked) return { verdict, from: registration.source };
     }
     return undefined;
   }
@@ -332,12 +346,16 @@ export class Hooks {
 /** The pre_tool_call point as a registry gate: a block becomes a refused result the model sees. */
 export function hookToolGate(hooks: Hooks): ToolGate {
   return async (call, context) => {
-    const verdict = await hooks.block("pre_tool_call", {
+    const blocked = await hooks.blockedBy("pre_tool_call", {
       toolName: call.tool.name,
       arguments: call.arguments,
       conversationId: context.conversationId,
     });
-    return verdict ? refused(verdict.message) : undefined;
+    if (!blocked) return undefined;
+    // A config rule's message is the user's own words: a run reads nothing from it.
+    return blocked.from === "config"
+      ? { ...refused(blocked.verdict.message), label: "own_words" }
+      : refused(blocked.verdict.message);
   };
 }
 

@@ -4,8 +4,14 @@
  * notify tool, custom checks, heartbeats and tasks through the tool): claim the run's key before
  * sending, mark it sent after; a key found, sent or not, is never sent again. A failed send is
  * recorded as failed, which frees its key for a retry.
+ *
+ * Port: may a notification go out now? Quiet hours hold back everything but urgent ones.
+ *
+ * Quiet hours in local time, possibly spanning midnight ("23:00" to "07:00").
  */
 import type { SideEffectLog } from "./side_effects.ts";
+import type { Clock } from "./ports.ts";
+import { zonedParts } from "./zoned_time.ts";
 
 /** ntfy's priorities, 1 to 5 (ntfy also calls 5 `max`). */
 export const notificationPriorities = ["min", "low", "default", "high", "urgent"] as const;
@@ -120,4 +126,55 @@ export function notifyOutcomeLine(outcome: NotifyOutcome): string {
   return outcome.retried
     ? `${delivery.error} Radar tries it again over the next hours; do not send it again.`
     : delivery.error;
+}
+
+/** The answer of a gate. */
+export type GateVerdict = { allowed: true } | { allowed: false; reason: string };
+
+/** Port the `notify` tool asks before sending. */
+export interface NotificationGate {
+  check(notification: { urgent: boolean }): GateVerdict;
+}
+
+/** A gate that suppresses non-urgent notifications during quiet hours (local time). */
+export function quietHoursGate(
+  quietHours: QuietHours,
+  clock: Clock,
+  timeZone?: string,
+): NotificationGate {
+  return {
+    check({ urgent }) {
+      if (urgent || !isQuietTime(quietHours, clock.now(), timeZone)) return { allowed: true };
+      return {
+        allowed: false,
+        reason:
+          `quiet hours (${quietHours!.start}–${quietHours!.end}): only urgent notifications ` +
+          `are sent now`,
+      };
+    },
+  };
+}
+
+/** A quiet-hours window as configured (HH:MM, 24-hour, local time); null means none. */
+export type QuietHours = { start: string; end: string } | null;
+
+function minutesOf(clock: string): number {
+  const [hours, minutes] = clock.split(":").map(Number);
+  return hours * 60 + minutes;
+}
+
+/** Minutes since local midnight of `at` in `timeZone` (undefined: the system's zone). */
+function localMinutes(at: Date, timeZone?: string): number {
+  const { hour, minute } = zonedParts(at, timeZone);
+  return hour * 60 + minute;
+}
+
+/** True when `at` falls inside the window; start is inclusive, end exclusive. */
+export function isQuietTime(quiet: QuietHours, at: Date, timeZone?: string): boolean {
+  if (!quiet) return false;
+  const start = minutesOf(quiet.start);
+  const end = minutesOf(quiet.end);
+  if (start === end) return false;
+  const now = localMinutes(at, timeZone);
+  return start < end ? now >= start && now < end : now >= start || now < end;
 }

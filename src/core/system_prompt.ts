@@ -1,7 +1,16 @@
-/** The core system prompt (the product spec's Phase 1 prompt, kept under 500 tokens). */
-import { promptVariableLimits } from "./prompt_variables.ts";
+/**
+ * The core system prompt (the product spec's Phase 1 prompt, kept under 500 tokens).
+ *
+ * Port: dynamic values for the system prompt (plugins' `prompt_variables`). The agent loop asks
+ * for them once per run; whatever comes back is hostile data, bounded and quoted by
+ * `buildSystemPrompt`, never spliced into instructions. A failing source yields no values.
+ *
+ * The `<available_skills>` block of the system prompt: names and one-line descriptions only (the
+ * model loads a skill's instructions with `use_skill`). Sorted by name and free of times, so the
+ * prompt prefix stays byte-stable between runs. Skills that do not fit the room left are named in
+ * a count; `use_skill` without a name lists them all.
+ */
 import { textForModel } from "./untrusted_text.ts";
-import { skillsBlock, type SkillSummary } from "./skills_prompt.ts";
 import { formatLocalTime } from "./zoned_time.ts";
 
 /** What the system prompt is built from. */
@@ -126,4 +135,119 @@ function oneLine(text: string, max: number): string {
   const flat = text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, " ").replace(/\s+/g, " ")
     .trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+/** Where prompt variables come from (the plugin system in Radar, a fake in tests). */
+export interface PromptVariableSource {
+  /**
+   * Current values keyed `plugin.variable`. Must not throw; each failing value is left out.
+   * `conversationId` is for the audit trail.
+   */
+  variables(context: { signal: AbortSignal; conversationId?: number }): Promise<
+    Record<string, string>
+  >;
+}
+
+/** Bounds on what prompt variables may add to the system prompt. */
+export const promptVariableLimits = {
+  /** At most this many values are shown. */
+  maxVariables: 8,
+  /** Each value is flattened to one line and cut to this many characters. */
+  maxValueChars: 120,
+  /** All variable lines together stay under this many characters. */
+  maxTotalChars: 600,
+  /**
+   * The whole prompt never grows past this (≈ 490 tokens at 3.5 characters per token): variables
+   * only use room the fixed prompt and personality notes leave.
+   */
+  maxPromptChars: 1715,
+} as const;
+
+/** Collects variables from a source, never failing: a throwing source gives none. */
+export async function collectPromptVariables(
+  source: PromptVariableSource | undefined,
+  context: { signal: AbortSignal; conversationId?: number },
+): Promise<Record<string, string>> {
+  if (!source) return {};
+  try {
+    const values = await source.variables(context);
+    return values && typeof values === "object" ? values : {};
+  } catch {
+    return {};
+  }
+}
+
+/** A skill as the system prompt shows it. */
+export interface SkillSummary {
+  name: string;
+  description: string;
+  /** From a folder the user filled (not bundled with Radar): outside text a run reads. */
+  installed?: boolean;
+}
+
+/** Characters of one description in the prompt. */
+const skillDescriptionChars = 160;
+
+/** The block within `room` characters (empty when nothing fits or there are no skills). */
+export function skillsBlock(
+  skills: readonly SkillSummary[],
+  room: number,
+): { text: string; omitted: number } {
+  if (!skills.length) return { text: "", omitted: 0 };
+  const head = "<available_skills>";
+  const tail = "</available_skills>\nBefore one of these tasks, call use_skill(name).";
+  const sorted = [...skills].sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+  const lines: string[] = [];
+  let size = head.length + tail.length + 2;
+  const omittedLine = (count: number) => `(${count} more: call use_skill without a name)`;
+  for (const [index, skill] of sorted.entries()) {
+    const line = `- ${clean(skill.name, 64)}: ${clean(skill.description, skillDescriptionChars)}`;
+    const reserve = index < sorted.length - 1 ? omittedLine(sorted.length).length + 1 : 0;
+    if (size + line.length + 1 + reserve > room) {
+      const omitted = sorted.length - lines.length;
+      if (!lines.length) {
+        // Not even one fits: one line still tells the model the skills exist.
+        const short = "Skills: call use_skill without a name to list them.";
+        return { text: short.length <= room ? short : "", omitted };
+      }
+      lines.push(omittedLine(omitted));
+      return { text: [head, ...lines, tail].join("\n"), omitted };
+    }
+    lines.push(line);
+    size += line.length + 1;
+  }
+  return { text: [head, ...lines, tail].join("\n"), omitted: 0 };
+}
+
+function clean(text: string, max: number): string {
+  // deno-lint-ignore no-control-regex
+  const flat = textForModel(text).replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, " ").replace(
+    /[<>]/g,
+    "",
+  )
+    .replace(/\s+/g, " ").trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+/** A skill's instructions and the files that come with it. */
+export interface LoadedSkill {
+  name: string;
+  /** The SKILL.md body (front matter removed). */
+  body: string;
+  /** The skill's folder (resources are relative to it). */
+  dir: string;
+  /** Files under scripts/, references/ and assets/, relative to `dir`. */
+  resources: string[];
+  /** Tools its `allowed-tools` names: offered from the next model round on (on-demand ones too). */
+  allowedTools: string[];
+}
+
+/** Port: the skills usable here (`use_skill` and the system prompt). */
+export interface SkillLibrary {
+  /** Skills whose requirements are met, sorted by name. */
+  available(): SkillSummary[];
+  /** A usable skill's body and resources; undefined when there is none by that name. */
+  load(name: string): LoadedSkill | undefined;
+  /** A resource's text (a file under scripts/, references/ or assets/), or a one-line problem. */
+  readResource(name: string, resource: string): { text: string } | { error: string };
 }

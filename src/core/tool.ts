@@ -1,7 +1,6 @@
 /** What a tool is to the registry and the loop: name, description, JSON Schema, parse and run. */
 import type { ToolSpec } from "./chat_model.ts";
 import type { SideEffectLog } from "./side_effects.ts";
-import type { EffectDeclaration } from "./tool_effect.ts";
 
 /** How a tool call ended, as recorded in the audit trail. */
 export type ToolOutcome = "ok" | "error" | "refused" | "timeout";
@@ -14,6 +13,11 @@ export interface ToolResult {
   offerTools?: string[];
   /** The pending approval the call became (it waits for the user's yes). */
   approvalId?: number;
+  /**
+   * The label of this result as the (built-in) tool knows it from what it did: a page fetched
+   * from a private address is private. Absent: the tool's declared `results`.
+   */
+  label?: ResultLabel;
 }
 
 /** What a tool's run function returns. */
@@ -21,6 +25,9 @@ export type ToolOutput = string | ToolResult;
 
 /** The kind of conversation a run belongs to. */
 export type ConversationKind = "chat" | "ask" | "heartbeat" | "task";
+
+/** A command that runs tools itself, outside any conversation (the journal names it). */
+export type CommandOrigin = "library scan";
 
 /**
  * The self-contained action a question is about, when the call's own arguments would not do it
@@ -56,7 +63,23 @@ export interface ToolContext {
   sideEffects?: SideEffectLog;
   /** Set when the user's yes to a pending approval runs this call (the journal records it). */
   approvalId?: number;
+  /** The command that made this call outside any conversation (recorded instead of `kind`). */
+  origin?: CommandOrigin;
 }
+
+/**
+ * What a tool's result is to the run's labels (`src/away/run_labels.ts`): Radar's own words (a
+ * confirmation such as "Saved fact #3": no label), public (the web: untrusted), or private (files,
+ * mail, calendars, memory, money, command output, MCP and plugin results: untrusted and private).
+ */
+export type ResultLabel = "own_words" | "public" | "private";
+
+/**
+ * Where a call that sends data off the machine sends it: origins (`https://api.example`, compared
+ * exactly), an approved boundary (`mcp:NAME`, `plugin:NAME`), or `anywhere` when the tool cannot
+ * tell (no grant covers that).
+ */
+export type Destinations = readonly string[] | "anywhere";
 
 /** Result of validating a tool's arguments. */
 export type ParseResult = { ok: true; value: unknown } | { ok: false; error: string };
@@ -79,22 +102,38 @@ export interface Tool extends ToolSpec {
    */
   readOnly?: boolean;
   /**
-   * What a call does to the world (see `tool_effect.ts`). Absent: `none` for a read-only tool,
+   * What a call does to the world (see `effectOf` below). Absent: `none` for a read-only tool,
    * else `sends_out` (the strictest).
    */
   effect?: EffectDeclaration;
   /**
-   * The arguments "Always allow…" suggests patterns for (absent: every short one). The browser
-   * names action and url: a grant is for a site's forms, not for one selector.
+   * The arguments "Always allow…" suggests patterns for (absent: every short one), which grants
+   * may name even when the model is not offered them. The browser names action, url and target:
+   * a grant is for a site's forms sending to a site, not for one selector.
    */
   grantArguments?: readonly string[];
-  /** Arguments that name files or folders (grants match them as paths, taint checks their names). */
+  /**
+   * Names the tool itself gives to what it shows (the browser's `f1`, `b2`, `l3` for a page's
+   * fields, buttons and links): an argument that is exactly one is the tool's own word, not text
+   * from outside (what it points at is the tool's business: a submitting click still asks).
+   */
+  ownNames?: RegExp;
+  /** Arguments that name files or folders (grants match them as paths; a path inside a folder the user named is theirs). */
   pathArguments?: readonly string[];
   /**
    * False when the result is Radar's own words (a confirmation such as "Saved fact #3"): it does
    * not count as untrusted text the run has read. Default: a result is data from outside.
    */
   resultIsData?: boolean;
+  /** The label of a call's result (absent: `own_words` when `resultIsData` is false, else private). */
+  results?: ResultLabel | ((args: unknown) => ResultLabel);
+  /**
+   * Where a `sends_out` call sends (absent: anywhere). A run that read private data sends only
+   * where a grant covers private data, so a tool says exactly where it goes; `call` names the
+   * conversation when the arguments alone do not say it (the browser's `fill` sends to the page
+   * open there).
+   */
+  destinations?: (args: unknown, call?: { conversationId?: number }) => Destinations;
   /** Extra words that make the tool relevant to a message. */
   keywords?: string[];
   parse(args: unknown): ParseResult;
@@ -119,4 +158,45 @@ export function timedOut(text: string): ToolResult {
 /** Normalises a tool output to a result. */
 export function toResult(output: ToolOutput): ToolResult {
   return typeof output === "string" ? { text: output, outcome: "ok" } : output;
+}
+
+/** The effects, mildest first. */
+export const toolEffects = ["none", "notifies_user", "local_write", "sends_out"] as const;
+
+/**
+ * What a tool call does to the world. Every tool declares it; the run guard
+ * (`src/away/run_guard.ts`) decides from it which calls of a run that read untrusted text need
+ * trusted arguments, a standing grant or a yes.
+ *
+ * - none: reads only (files, pages, memory); changes nothing and sends nothing anywhere;
+ * - local_write: changes files or Radar's memory and schedule on this machine;
+ * - sends_out: sends data off the machine or changes something elsewhere (a web request, a
+ *   search, a calendar server, a mail server);
+ * - notifies_user: pushes a message to the user's own notification topic (config chooses where).
+ */
+export type ToolEffect = typeof toolEffects[number];
+
+/** A tool's effect: fixed, or decided by the call's arguments (calendar: list vs add). */
+export type EffectDeclaration = ToolEffect | ((args: unknown) => ToolEffect);
+
+/**
+ * The effect of one call. A tool that declares none counts as `none` when it is read-only and
+ * as `sends_out` otherwise (the strictest); a declaration that throws counts as `sends_out`.
+ */
+export function effectOf(tool: Pick<Tool, "effect" | "readOnly">, args: unknown): ToolEffect {
+  const declared = tool.effect;
+  if (typeof declared === "function") {
+    try {
+      const effect = declared(args);
+      return toolEffects.includes(effect) ? effect : "sends_out";
+    } catch {
+      return "sends_out";
+    }
+  }
+  return declared ?? (tool.readOnly ? "none" : "sends_out");
+}
+
+/** Effects that a run which read untrusted text may use only with trusted arguments or a grant. */
+export function isGatedEffect(effect: ToolEffect): boolean {
+  return effect === "local_write" || effect === "sends_out";
 }

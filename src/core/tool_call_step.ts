@@ -5,14 +5,15 @@
  * call with it), runs the tool, masks and cuts the result and adds the observers' notes; every
  * failure is a result the model sees, never an exception. Then the tools the result names
  * (`find_tools`) join the offer, the call is audited, and the result is stored and sent back as
- * untrusted data. The run guard's gate comes after the hooks' (effects, taint, grants); a question
+ * untrusted data. The run guard's gate comes after the hooks' (effects, the flow rule, grants); a question
  * nobody could answer now turns the call into a pending approval when it settles.
  */
 import type { AgentDependencies, AgentRequest, AgentResult, RunGuard } from "./agent_types.ts";
 import { asModelMessage } from "./agent_messages.ts";
 import type { ChatMessage, ToolCall } from "./messages.ts";
 import type { ToolContext } from "./tool.ts";
-import type { ToolOffer } from "./tool_offer.ts";
+import { outsideToolTexts, type ToolOffer } from "./tool_offer.ts";
+import { parseArgumentsText } from "./tool_registry.ts";
 import { fitToolResult } from "./context_fit.ts";
 
 /** What one run's tool calls share. */
@@ -27,7 +28,7 @@ export interface ToolCallRun {
   historyEnd: number;
   markerId: string;
   result: AgentResult;
-  /** The run's guard: effects, taint, grants, and who says yes (`AgentDependencies.guard`). */
+  /** The run's guard: effects, the flow rule, grants, and who says yes (`AgentDependencies.guard`). */
   guard: RunGuard;
 }
 
@@ -50,9 +51,18 @@ export async function runToolCall(
       elapsed: deps.elapsed,
     }),
   );
-  run.guard.read(deps.registry.get(call.name), call.name, execution.result.text);
+  run.guard.read(
+    deps.registry.get(call.name),
+    call.name,
+    execution.result.text,
+    argumentsOf(call.arguments),
+    execution.result.label,
+  );
   run.result.toolExecutions.push(execution);
-  await run.offer.join(execution.result.offerTools ?? []);
+  if (execution.result.offerTools?.length) {
+    await run.offer.join(execution.result.offerTools);
+    run.guard.readRequest(outsideToolTexts(deps.registry, run.offer.names));
+  }
   request.onEvent?.({ type: "tool_finished", execution });
   deps.audit?.recordToolCall({
     at: deps.clock.now(),
@@ -85,4 +95,10 @@ export async function runToolCall(
     ),
   );
   deps.store.appendMessage(request.conversationId, { ...toolMessage, createdAt: deps.clock.now() });
+}
+
+/** A call's arguments as the tool saw them (undefined when they were not an object). */
+function argumentsOf(text: string): unknown {
+  const parsed = parseArgumentsText(text);
+  return parsed.ok ? parsed.value : undefined;
 }

@@ -1,7 +1,14 @@
 /** Built-in tool definitions from zod schemas: JSON Schema for the model, validation of calls. */
 import { z } from "zod";
-import type { ParseResult, Tool, ToolContext, ToolOutput } from "./tool.ts";
-import type { EffectDeclaration, ToolEffect } from "./tool_effect.ts";
+import type {
+  Destinations,
+  ParseResult,
+  ResultLabel,
+  Tool,
+  ToolContext,
+  ToolEffect,
+  ToolOutput,
+} from "./tool.ts";
 import { describeIssues } from "./zod_issues.ts";
 
 /** Converts a zod schema to compact JSON Schema (no $schema, additionalProperties, lengths or bounds). */
@@ -27,41 +34,11 @@ const omittedSchemaKeys = new Set([
   "propertyNames",
 ]);
 
-/**
- * Metadata for a parameter a tool accepts but does not offer (`.meta(unoffered)`): an argument
- * models send on their own (ntfy's `tags`) is used instead of dropped, at no token cost.
- */
-export const unoffered = { unoffered: true } as const;
-
-function isUnoffered(schema: unknown): boolean {
-  return typeof schema === "object" && schema !== null &&
-    (schema as Record<string, unknown>).unoffered === true;
-}
-
-/** An object schema without its unoffered properties (and their `required` entries). */
-function withoutUnoffered(value: Record<string, unknown>): Record<string, unknown> {
-  const properties = value.properties as Record<string, unknown> | undefined;
-  if (!properties || !Object.values(properties).some(isUnoffered)) return value;
-  const kept = Object.entries(properties).filter(([, schema]) => !isUnoffered(schema));
-  const names = new Set(kept.map(([name]) => name));
-  const required = Array.isArray(value.required)
-    ? value.required.filter((name) => names.has(name))
-    : undefined;
-  return {
-    ...value,
-    properties: Object.fromEntries(kept),
-    ...(required ? { required } : {}),
-  };
-}
-
 function stripNoise(value: unknown, names = false): unknown {
   if (Array.isArray(value)) return value.map((item) => stripNoise(item));
   if (value && typeof value === "object") {
     const out: Record<string, unknown> = {};
-    const offered = names ? value as Record<string, unknown> : withoutUnoffered(
-      value as Record<string, unknown>,
-    );
-    for (const [key, inner] of Object.entries(offered)) {
+    for (const [key, inner] of Object.entries(value as Record<string, unknown>)) {
       // Keys of `properties` are parameter names (a parameter may be called "default").
       if (names) {
         out[key] = stripNoise(inner);
@@ -79,13 +56,18 @@ function stripNoise(value: unknown, names = false): unknown {
 
 /** Definition of a built-in tool with a zod input schema (the fields it shares: as on `Tool`). */
 export interface ToolDefinition<Schema extends z.ZodType>
-  extends Omit<Tool, "parameters" | "source" | "effect" | "parse" | "run"> {
+  extends
+    Omit<Tool, "parameters" | "source" | "effect" | "results" | "destinations" | "parse" | "run"> {
   input: Schema;
   /**
    * What a call does to the world (see `Tool.effect`). Every built-in tool declares it
    * (tests/tools/tool_effects_test.ts); absent: the strictest for a tool that is not read-only.
    */
   effect?: ToolEffect | ((args: z.output<Schema>) => ToolEffect);
+  /** The label of its results (see `Tool.results`), fixed or by the parsed arguments. */
+  results?: ResultLabel | ((args: z.output<Schema>) => ResultLabel);
+  /** Where a call sends (see `Tool.destinations`), by the parsed arguments. */
+  destinations?: (args: z.output<Schema>, call?: { conversationId?: number }) => Destinations;
   run(args: z.output<Schema>, context: ToolContext): Promise<ToolOutput>;
 }
 
@@ -101,12 +83,19 @@ export interface ToolDefinition<Schema extends z.ZodType>
  * });
  */
 export function defineTool<Schema extends z.ZodType>(definition: ToolDefinition<Schema>): Tool {
-  const { input, effect, run, ...shared } = definition;
+  const { input, effect, results, destinations, run, ...shared } = definition;
   return {
     ...shared,
     parameters: compactJsonSchema(input),
     source: "builtin",
-    effect: typeof effect === "function" ? declaredByArguments(input, effect) : effect,
+    effect: typeof effect === "function" ? declaredByArguments(input, effect, "sends_out") : effect,
+    results: typeof results === "function"
+      ? declaredByArguments(input, results, "private")
+      : results,
+    destinations: destinations && ((args: unknown, call?: { conversationId?: number }) => {
+      const parsed = input.safeParse(args);
+      return parsed.success ? destinations(parsed.data, call) : "anywhere";
+    }),
     parse(args: unknown): ParseResult {
       const parsed = input.safeParse(args);
       return parsed.success
@@ -117,13 +106,14 @@ export function defineTool<Schema extends z.ZodType>(definition: ToolDefinition<
   };
 }
 
-/** An effect decided by the parsed arguments; unparsable arguments count as the strictest. */
-function declaredByArguments<Schema extends z.ZodType>(
+/** A declaration decided by the parsed arguments; unparsable arguments get the strictest. */
+function declaredByArguments<Schema extends z.ZodType, Value>(
   input: Schema,
-  decide: (args: z.output<Schema>) => ToolEffect,
-): EffectDeclaration {
+  decide: (args: z.output<Schema>) => Value,
+  strictest: Value,
+): (args: unknown) => Value {
   return (args: unknown) => {
     const parsed = input.safeParse(args);
-    return parsed.success ? decide(parsed.data) : "sends_out";
+    return parsed.success ? decide(parsed.data) : strictest;
   };
 }

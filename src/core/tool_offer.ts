@@ -9,6 +9,7 @@ import type { ToolSpec } from "./chat_model.ts";
 import type { Hooks } from "./hooks.ts";
 import type { ChatMessage } from "./messages.ts";
 import type { ConversationKind, Tool } from "./tool.ts";
+import type { RequestRead } from "./agent_types.ts";
 import { type ToolRegistry, toolSpec, toolTokenCost } from "./tool_registry.ts";
 import type { ToolRanker } from "./tool_relevance.ts";
 
@@ -107,4 +108,20 @@ function recentToolNames(history: readonly ChatMessage[]): string[] {
     }
   }
   return names;
+}
+
+/**
+ * The tool texts of a request that come from outside, as reads: the descriptions and schemas of
+ * offered MCP and plugin tools (public text, but not the user's), one per server or plugin.
+ */
+export function outsideToolTexts(
+  registry: Pick<ToolRegistry, "get">,
+  names: Iterable<string>,
+): RequestRead[] {
+  const sources = new Set<string>();
+  for (const name of names) {
+    const source = registry.get(name)?.source;
+    if (source && source !== "builtin") sources.add(source);
+  }
+  return [...sources].map((source) => ({ source: `${source} tool descriptions`, label: "public" }));
 }

@@ -1,5 +1,5 @@
 /** The tool registry: offers tools under a token budget and runs calls safely. */
-import { DatabaseDamagedError } from "./database_damage.ts";
+import { DatabaseDamagedError } from "./errors.ts";
 import type { ToolSpec } from "./chat_model.ts";
 import type { ToolCall } from "./messages.ts";
 import { estimateJsonTokens } from "./tokens.ts";

@@ -90,6 +90,8 @@ export interface TaskClaim {
   runId: number;
   /** The due time the run was for (its outbox scope). */
   dueAt: string;
+  /** The conversation the run writes in (a retry after a crash continues it). */
+  conversationId?: number;
 }
 
 /** A task's origin; tasks without a row were created by the user (CLI, dashboard). */

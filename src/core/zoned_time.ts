@@ -4,6 +4,10 @@
  * Temporal, which needs no ICU: the first Intl.DateTimeFormat of a process costs 15–30 ms, and
  * these run before the first model request (the stamp of every user turn). English names only.
  * A zone is labelled by its offset ("UTC+01:00", "UTC"), which no reader can misread.
+ *
+ * Time arithmetic that cannot throw. A row already in the database may hold a duration no Date
+ * can represent (`--every 99999999999d` was once accepted); `toISOString()` of such a date throws
+ * a RangeError, which used to stop every later monitor on every tick.
  */
 
 const weekdays = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"];
@@ -177,4 +181,20 @@ export function describeTimeZone(at: Date, timeZone?: string): string {
   const zoned = zonedDateTime(at, timeZone);
   const label = offsetLabel(zoned);
   return zoned.timeZoneId === label ? label : `${zoned.timeZoneId} (${label})`;
+}
+
+/** The longest delay the daemon schedules (a year): far enough, and always a valid date. */
+const maxDelayMinutes = 366 * 24 * 60;
+
+/** `at` plus `minutes`, clamped to [1 minute, a year]; a non-finite delay counts as a year. */
+export function laterBy(at: Date, minutes: number): Date {
+  const safe = Number.isFinite(minutes)
+    ? Math.min(Math.max(minutes, 1), maxDelayMinutes)
+    : maxDelayMinutes;
+  return new Date(at.getTime() + safe * 60_000);
+}
+
+/** True for a Date that `toISOString()` accepts. */
+export function isValidDate(date: Date | undefined): date is Date {
+  return date !== undefined && Number.isFinite(date.getTime());
 }

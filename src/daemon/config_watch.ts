@@ -14,9 +14,10 @@ import type { Environment } from "../config/paths.ts";
 import { userConfigPath } from "../config/paths.ts";
 import type { RadarConfig } from "../config/schema.ts";
 import type { Logger } from "../core/ports.ts";
-import { changedConfigKeys } from "../runtime/live_config.ts";
+import { changedConfigKeys, configValues, setConfigValues } from "../runtime/live_config.ts";
+import { runningDaemon } from "./lock_file.ts";
 import type { TickJob } from "../core/work_ports.ts";
-import type { EventSource } from "./daemon.ts";
+import type { Watcher } from "./daemon.ts";
 
 /** What the running daemon knows about its config file, for `radar status`. */
 export interface ConfigState {
@@ -26,6 +27,11 @@ export interface ConfigState {
   checkedAt: string;
   /** Keys the file changes that only a restart applies ("web.port"). */
   restartKeys: string[];
+  /**
+   * The values the daemon runs with for `restartKeys` (the file has others), so `radar status`
+   * shows what the daemon does, not what the file says it will do after a restart.
+   */
+  running?: Record<string, unknown>;
   /** Keys applied without a restart at the last change. */
   applied: string[];
   /** Why the changed file is not used (the daemon keeps its running config). */
@@ -44,7 +50,7 @@ export interface ConfigWatchTarget {
 }
 
 /** The config watcher: an event source, and a tick job that checks the file once a minute. */
-export type ConfigWatch = EventSource & TickJob & {
+export type ConfigWatch = Watcher & TickJob & {
   /** Loads the file if it changed since the last look, applies it, records the state. */
   check(): void;
 };
@@ -62,6 +68,18 @@ export function readConfigState(dataDir: string, pid: number): ConfigState | und
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Makes `config` (a command's, loaded from the file) what the running daemon of `dataDir` runs:
+ * the keys it has not applied (they need a restart) get the values it runs with. Nothing when no
+ * daemon runs or it is in step with the file. `radar status` opens Radar through it, so it never
+ * claims a state the daemon is not in.
+ */
+export function asTheDaemonRuns(config: RadarConfig, dataDir: string): void {
+  const daemon = runningDaemon(dataDir);
+  const running = daemon && readConfigState(dataDir, daemon.pid)?.running;
+  if (running) setConfigValues(config, running);
 }
 
 /** Watches the config file of `radar` (its path, else where `radar.yaml` would be created). */
@@ -117,7 +135,7 @@ export function watchConfigFile(
       applied: applied.join(", ") || "nothing",
       restart: restartKeys.join(", ") || "nothing",
     });
-    record({ restartKeys, applied });
+    record({ restartKeys, applied, running: configValues(radar.config, restartKeys) });
   };
 
   const later = () => {

@@ -1,4 +1,4 @@
-/** `radar serve`: lock, dashboard, scheduler and event sources until the shutdown signal. */
+/** `radar serve`: lock, dashboard, scheduler and watchers until the shutdown signal. */
 import { ignoreInspectorSignal } from "../adapters/inspector_signal.ts";
 import type { Radar } from "../runtime/open_radar.ts";
 import { acquireLock } from "./lock_file.ts";
@@ -11,8 +11,11 @@ export interface WebServerHandle {
   close(): Promise<void>;
 }
 
-/** An event source the daemon starts and stops (file watchers). */
-export interface EventSource {
+/**
+ * What the daemon starts beside its tick and stops at the end: the folder and plugin watchers,
+ * IMAP IDLE, the database guard (the event sources that poll are tick jobs, `src/sources/`).
+ */
+export interface Watcher {
   start(): void;
   close(): void;
 }
@@ -37,7 +40,7 @@ export interface DaemonOptions extends Pick<DaemonWebOptions, "radar" | "host" |
   /** Calls the handler every minute until the signal aborts (Deno.cron in production). */
   ticker: (handler: () => Promise<void>, signal: AbortSignal) => Promise<void>;
   jobs: TickJob[];
-  sources: EventSource[];
+  sources: Watcher[];
   /** Called once listening, with the dashboard URL. */
   onReady?: (url: string, scheduler: Scheduler) => void;
   /** How long shutdown waits for a running tick before cancelling it. */
@@ -63,7 +66,7 @@ export async function runDaemon(options: DaemonOptions): Promise<void> {
     process.processStart,
   );
   const stopping = new AbortController();
-  const sources: EventSource[] = [];
+  const sources: Watcher[] = [];
   let web: WebServerHandle | undefined;
   let ticking: Promise<void> | undefined;
   const scheduler = new Scheduler({

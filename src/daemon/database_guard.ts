@@ -6,22 +6,22 @@
  * every page, and ONE notification goes out (remembered next to the file, so a restart does not
  * send it again).
  */
-import { damagedDatabaseLine } from "../core/database_damage.ts";
+import { damagedDatabaseLine } from "../core/errors.ts";
 import type { Timers } from "../adapters/file_watcher.ts";
 import { systemTimers } from "../adapters/file_watcher.ts";
 import { markDamageNotified } from "../adapters/sqlite/damage_marker.ts";
 import type { Radar } from "../runtime/open_radar.ts";
-import type { EventSource } from "./daemon.ts";
+import type { Watcher } from "./daemon.ts";
 
 /** How often the quick check runs while nothing reported damage. */
 const dailyCheckMs = 24 * 60 * 60_000;
 
 /** The guard: an event source for the daemon, and what the daemon asks it. */
-export interface DatabaseGuard extends EventSource {
+export interface DatabaseGuard extends Watcher {
   /** Why the daemon must not write (the one line), or undefined while the file is sound. */
   problem(): string | undefined;
   /** `sources` that start only while the file is sound and stop when it is found damaged. */
-  gate(sources: EventSource[]): EventSource[];
+  gate(sources: Watcher[]): Watcher[];
   /** The check, now (also run at start, daily, and after a statement met corruption). */
   check(): Promise<void>;
 }
@@ -32,7 +32,7 @@ export function databaseGuard(
   options: { timers?: Timers; checkEveryMs?: number } = {},
 ): DatabaseGuard {
   const timers = options.timers ?? systemTimers;
-  const gated: EventSource[] = [];
+  const gated: Watcher[] = [];
   let problem: string | undefined;
   let timer: number | undefined;
   let soon: number | undefined;

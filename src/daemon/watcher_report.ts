@@ -5,7 +5,7 @@
  */
 import type { RadarConfig } from "../config/schema.ts";
 import { expandHome } from "../config/paths.ts";
-import type { WatchedFolders, WatcherReport } from "../core/watched_folders.ts";
+import type { WatchedFolders, WatcherReport } from "../sources/watched_folders.ts";
 import { formatStoredTime } from "../core/zoned_time.ts";
 
 /** One report per `watchers:` entry, in config order. */

@@ -7,7 +7,6 @@
  */
 import type { RadarConfig } from "../config/schema.ts";
 import type { Clock } from "../core/ports.ts";
-import { HourlyLimit } from "../core/hourly_limit.ts";
 import { denoResolver, type Resolver } from "../adapters/network/network_guard.ts";
 import { createPinnedFetch, type PinnedFetch } from "../adapters/network/pinned_fetch.ts";
 import { guardedGet, WebRequestError } from "../adapters/network/guarded_get.ts";
@@ -117,4 +116,29 @@ export function createMetadataLookup(
     });
   }
   return lookup;
+}
+
+/**
+ * A per-service request budget: at most `perHour` requests in any sliding hour (ComicVine allows
+ * 200 an hour per resource and blocks clients that go over). Times come from the caller's clock;
+ * the count lives as long as the process.
+ */
+export class HourlyLimit {
+  #times: number[] = [];
+  #perHour: number;
+
+  constructor(perHour: number) {
+    this.#perHour = perHour;
+  }
+
+  /** Takes a request slot at `nowMs`, or says how many minutes until one is free. */
+  take(nowMs: number): { ok: true } | { ok: false; minutes: number } {
+    const hourAgo = nowMs - 3_600_000;
+    this.#times = this.#times.filter((time) => time > hourAgo);
+    if (this.#times.length >= this.#perHour) {
+      return { ok: false, minutes: Math.max(1, Math.ceil((this.#times[0] - hourAgo) / 60_000)) };
+    }
+    this.#times.push(nowMs);
+    return { ok: true };
+  }
 }

@@ -62,6 +62,36 @@ export function toolChanges(approved: readonly McpTool[], listed: readonly McpTo
   return changes.sort();
 }
 
+/**
+ * What a re-approval shows, one line per tool that is new, changed or removed since `approved`:
+ * the description it has now (and had), so the person sees what the model will be told.
+ */
+export function toolChangeLines(
+  approved: readonly McpTool[],
+  listed: readonly McpTool[],
+): string[] {
+  const before = new Map(approved.map((tool) => [tool.name, tool]));
+  const quoted = (tool: McpTool) => JSON.stringify((tool.description ?? "").slice(0, 500));
+  return toolChanges(approved, listed).map((change) => {
+    const name = change.slice(0, change.lastIndexOf(": "));
+    const now = listed.find((tool) => tool.name === name);
+    const was = before.get(name);
+    if (!now) return `${name} (removed)`;
+    if (!was) return `${name} (new): ${quoted(now)}`;
+    const schema = JSON.stringify(was.inputSchema ?? {}) === JSON.stringify(now.inputSchema ?? {})
+      ? ""
+      : "; its input changed too";
+    return quoted(was) === quoted(now)
+      ? `${name} (changed): its input changed`
+      : `${name} (changed): ${quoted(now)}, was ${quoted(was)}${schema}`;
+  });
+}
+
+/** A short key of one set of tool changes (a notification's outbox scope names it). */
+export function toolChangesKey(changes: readonly string[]): string {
+  return createHash("sha256").update(JSON.stringify(changes)).digest("hex").slice(0, 16);
+}
+
 /** The tool names `toolChanges` lists as changed or removed (calls to them are refused). */
 export function changedToolNames(changes: readonly string[]): Set<string> {
   return new Set(

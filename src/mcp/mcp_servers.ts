@@ -4,7 +4,8 @@
  */
 import type { RadarConfig } from "../config/schema.ts";
 import type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
-import type { Tool } from "../core/tool.ts";
+import type { Destinations, Tool } from "../core/tool.ts";
+import { originsOf } from "../core/origins.ts";
 import type { FileAccessDependencies } from "../adapters/os/file_access.ts";
 import {
   changedToolNames,
@@ -12,6 +13,7 @@ import {
   type McpApproval,
   type McpApprovals,
   toolChanges,
+  toolChangesKey,
 } from "./approval.ts";
 import { guardedMcpFetch } from "./http_guard.ts";
 import { mcpTools } from "./mcp_tools.ts";
@@ -101,6 +103,11 @@ export type McpDependencies = FileAccessDependencies & {
   fetch?: typeof fetch;
   /** Warnings (a server whose tools changed); none when absent. */
   warn?: (line: string) => void;
+  /**
+   * Tells the person once per `scope` (a notification through the outbox): a server whose tools
+   * changed since approval, with what to run to look and approve again. None when absent.
+   */
+  tell?: (scope: string, title: string, message: string) => void;
   /** The known secrets, masked in what a failing server printed (absent: none known). */
   secrets?: Pick<Secrets, "known">;
 };
@@ -142,6 +149,12 @@ export function mcpToolSource(
           changes.join(", ")
         }); only unchanged approved tools are offered (radar mcp approve ${approval.name})`,
       );
+      deps.tell?.(
+        `mcp:${approval.name}:tools:${toolChangesKey(changes)}`,
+        `MCP server ${approval.name} changed its tools`,
+        `${changes.join(", ")} since you approved it: Radar no longer runs the changed ones. ` +
+          `To look at them and approve again: radar mcp approve ${approval.name}`,
+      );
     };
     const connection = connectionFor(deps, approval, compare);
     if (typeof connection === "string") {
@@ -150,6 +163,10 @@ export function mcpToolSource(
     }
     connections.push(connection);
     tools.push(...mcpTools(approval.name, approval.tools, connection, {
+      destinations: mcpDestinations(approval),
+      results: settings.servers.find((entry) => entry.name === approval.name)?.public_results
+        ? "public"
+        : "private",
       maxResultChars: settings.max_result_chars,
       maxSchemaChars: settings.max_schema_chars,
       refusal: (tool) =>
@@ -225,7 +242,11 @@ function connectionFor(
     onToolsListed,
     // Its stderr may echo the variables it was given: they are masked like Radar's own secrets.
     explain: (error, transport) =>
-      explainStdioFailure(error, transport as unknown as ProcessReport, { hidden, secrets }),
+      explainStdioFailure(error, transport as unknown as ProcessReport, {
+        hidden,
+        secrets,
+        command: approval.command,
+      }),
     // Computed again at every start: what home holds (and so what is hidden) changes.
     open: async () => {
       const launch = sandboxLaunch(deps, approval);
@@ -237,8 +258,21 @@ function connectionFor(
         ),
         ...(deps.secrets?.known() ?? []),
       ];
-      const { SandboxedStdioTransport } = await import("./sandboxed_stdio_transport.ts");
+      const { SandboxedStdioTransport } =
+        await (import(new URL("./sandboxed_stdio_transport.ts", import.meta.url).href) as Promise<
+          typeof import("./sandboxed_stdio_transport.ts")
+        >);
       return new SandboxedStdioTransport(launch.launch, settings.max_message_bytes);
     },
   });
+}
+
+/**
+ * Where an MCP server's calls send: an HTTP server's origin; a stdio server with network access,
+ * the server itself (`mcp:NAME`: the user approved it, and it reaches what it likes); one without,
+ * nowhere off the machine.
+ */
+function mcpDestinations(approval: McpApproval): Destinations {
+  if (approval.url) return originsOf([approval.url]);
+  return approval.network ? [`mcp:${approval.name}`] : [];
 }

@@ -4,7 +4,15 @@
  * a size cap, results as capped text (the agent loop wraps every tool result as untrusted data).
  */
 import type { CallToolResult, Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
-import { failed, refused, timedOut, type Tool, type ToolOutput } from "../core/tool.ts";
+import {
+  type Destinations,
+  failed,
+  refused,
+  type ResultLabel,
+  timedOut,
+  type Tool,
+  type ToolOutput,
+} from "../core/tool.ts";
 import { textForModel } from "../core/untrusted_text.ts";
 import type { McpServerConnection } from "./server_connection.ts";
 
@@ -17,6 +25,10 @@ interface McpToolLimits {
    * the server was approved runs only after `radar mcp approve`.
    */
   refusal?: (tool: string) => string | undefined;
+  /** Where its calls send (see `McpServerConnection`'s server): absent, anywhere. */
+  destinations?: Destinations;
+  /** The label of its results: private unless the config declares them public. */
+  results?: ResultLabel;
 }
 
 const maxDescriptionChars = 160;
@@ -53,6 +65,8 @@ export function mcpTools(
       readOnly: false,
       // A server's own hints (readOnlyHint) are its word, not a boundary: the strictest effect.
       effect: "sends_out",
+      destinations: () => limits.destinations ?? "anywhere",
+      results: limits.results ?? "private",
       keywords: [server, "mcp"],
       parse: (args) =>
         args !== null && typeof args === "object" && !Array.isArray(args)

@@ -1,7 +1,9 @@
 /**
  * What a user reads when an MCP server fails to start or dies: instead of the SDK's "MCP error
  * -32000: Connection closed", how it ended, its last stderr lines (capped, secrets masked), and
- * when the sandbox hid its program, that and what to grant; for an HTTP server, its address.
+ * when the sandbox hid its program, that and what to grant; a Deno server that runs offline
+ * (`--cached-only`, the sandbox has no network) and found a package missing from Deno's cache,
+ * that and the command that caches it; for an HTTP server, its address.
  */
 import { redactText } from "../core/redact.ts";
 
@@ -33,12 +35,57 @@ function ending(status: Deno.CommandStatus): string {
   return status.signal ? `was killed by ${status.signal}` : `exited with code ${status.code}`;
 }
 
+/**
+ * What Deno says when a `--cached-only` run misses a package or module: "npm package not found in
+ * cache: "NAME", --cached-only is specified" / "Specifier not found in cache: "URL", …".
+ */
+const notCached =
+  /(npm package|Specifier) not found in cache: "([^"]+)", --cached-only is specified/;
+
+/**
+ * The command that fills Deno's cache for a `deno run` server command line: the same deno,
+ * `cache`, the lock and config flags it runs with, and its module; undefined when `command` is not
+ * a `deno run`.
+ */
+export function cacheCommandFor(command: readonly string[]): string[] | undefined {
+  if (!/(^|\/)deno(\.exe)?$/.test(command[0] ?? "") || command[1] !== "run") return undefined;
+  const kept: string[] = [];
+  for (let index = 2; index < command.length; index++) {
+    const word = command[index];
+    if (!word.startsWith("-")) return [command[0], "cache", ...kept, word];
+    if (/^(--config|-c|--import-map|--lock)$/.test(word)) kept.push(word, command[++index]);
+    else if (/^--(no-lock|no-config|lock=|config=|import-map=|node-modules-dir)/.test(word)) {
+      kept.push(word);
+    }
+  }
+  return undefined;
+}
+
+/** A word of a shown command line, in single quotes when a shell would split or expand it. */
+function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
+}
+
+/** The one line for a server that missed a package in Deno's cache, or undefined. */
+function notCachedLine(stderr: string, command: readonly string[]): string | undefined {
+  const missing = stderr.match(notCached);
+  if (!missing) return undefined;
+  const what = missing[1] === "npm package" ? `npm package "${missing[2]}"` : missing[2];
+  const cache = cacheCommandFor(command);
+  return `its packages are not in Deno's cache (${what}; it runs offline, --cached-only): ` +
+    (cache
+      ? `cache them with \`${cache.map(shellWord).join(" ")}\``
+      : "cache them with `deno cache` on its program");
+}
+
 /** A stdio server's failure in words (see the module comment). */
 export function explainStdioFailure(
   error: Error,
   report: ProcessReport | undefined,
-  context: { hidden: readonly string[]; secrets: readonly string[] },
+  context: { hidden: readonly string[]; secrets: readonly string[]; command?: readonly string[] },
 ): Error {
+  const cacheLine = report && notCachedLine(report.stderr(), context.command ?? []);
+  if (cacheLine) return new Error(redactText(cacheLine, context.secrets), { cause: error });
   const status = report?.exitStatus();
   const closed = /connection closed/i.test(error.message);
   const what = status && (closed || !/timed? ?out/i.test(error.message))

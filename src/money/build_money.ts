@@ -6,7 +6,7 @@ import { isAbsolute, join } from "node:path";
 import { expandHome, homeDirectory } from "../config/paths.ts";
 import type { RadarConfig } from "../config/schema.ts";
 import type { SourceHealthRecord } from "../core/source_ports.ts";
-import type { SourceStore } from "../core/source_stores.ts";
+import type { SourceStore } from "../sources/source_stores.ts";
 import type { TickJob } from "../core/work_ports.ts";
 import type { BackgroundBudget } from "../core/budget.ts";
 import { checkDependencies } from "../sources/source_checks.ts";

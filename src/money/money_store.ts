@@ -3,7 +3,7 @@
  * rules, remembered CSV mappings, the report's sums and the alerts already raised. SQLite
  * implements them (src/adapters/sqlite/money_*.ts); money and the CLI never see a database.
  */
-import type { SourceStores } from "../core/source_stores.ts";
+import type { SourceStores } from "../sources/source_stores.ts";
 import type {
   CategorySource,
   LearnedRule,

@@ -101,7 +101,10 @@ export async function importStatementFile(
         added: [],
       };
     }
-    const parsers = await import("./statement_parsers.ts");
+    const parsers =
+      await (import(new URL("./statement_parsers.ts", import.meta.url).href) as Promise<
+        typeof import("./statement_parsers.ts")
+      >);
     let parts: AccountPart[];
     let remember: { account: string; mapping: string } | undefined;
     if (format === "csv") {

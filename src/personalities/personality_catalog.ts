@@ -10,11 +10,7 @@ import { join } from "node:path";
 import type { RadarConfig } from "../config/schema.ts";
 import { isFolder } from "../config/quiet_stat.ts";
 import { ConfigError, NotFoundError, RadarError, UsageError } from "../core/errors.ts";
-import type {
-  PersonalityCatalog,
-  PersonalityDetails,
-  PersonalitySummary,
-} from "../core/personality.ts";
+import type { PersonalityCatalog, PersonalityDetails, PersonalitySummary } from "./personality.ts";
 import {
   describePersonality,
   maxPersonalityFileBytes,

@@ -6,7 +6,7 @@
  * the personality's folder (no `..`, no absolute path, no symlink out).
  */
 import { join } from "node:path";
-import type { PersonalityContextDocument } from "../core/personality.ts";
+import type { PersonalityContextDocument } from "./personality.ts";
 import { maxPersonalityFileBytes, readBoundedText } from "./personality_file.ts";
 import { readFrontMatter, splitFrontMatter } from "../config/front_matter.ts";
 import { folderEntries, isFolder, realPathOrUndefined } from "../config/quiet_stat.ts";

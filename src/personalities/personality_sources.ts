@@ -6,7 +6,7 @@
  * personality through `radar personality create NAME --from FILE`.
  */
 import { dirname, join } from "node:path";
-import type { PersonalityKind } from "../core/personality.ts";
+import type { PersonalityKind } from "./personality.ts";
 import { folderEntries, isFile } from "../config/quiet_stat.ts";
 import { writeTextFileAtomically } from "../config/atomic_file.ts";
 import {

@@ -7,7 +7,7 @@
  * inserted as quoted, flattened, bounded data; unknown names render as nothing (as in the guide).
  * Built-ins take precedence over plugin variables of the same name.
  */
-import { promptVariableLimits } from "../core/prompt_variables.ts";
+import { promptVariableLimits } from "../core/system_prompt.ts";
 import { textForModel } from "../core/untrusted_text.ts";
 import { formatClock, formatDate, zonedParts } from "../core/zoned_time.ts";
 

@@ -10,7 +10,7 @@
  */
 import type { HookHandler, HookPoint, Hooks } from "../core/hooks.ts";
 import type { AuditSink, Clock, Logger } from "../core/ports.ts";
-import type { PromptVariableSource } from "../core/prompt_variables.ts";
+import type { PromptVariableSource } from "../core/system_prompt.ts";
 import type { ToolContext, ToolOutcome, ToolResult } from "../core/tool.ts";
 import type { LoadedPlugin } from "./plugin_inventory.ts";
 import {

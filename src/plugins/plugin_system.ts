@@ -77,7 +77,9 @@ export function createPluginSystem(options: PluginSystemOptions): PluginSystem {
     enabled = loaded;
     hooks.update(loaded);
     widgets.update(loaded);
-    const warnings = await registerPluginTools(options.registry, loaded, pool);
+    const warnings = await registerPluginTools(options.registry, loaded, pool, {
+      publicResults: () => options.config.public_results,
+    });
     for (const warning of warnings) options.logger.warn(warning);
   };
   const system: PluginSystem = {

@@ -100,7 +100,11 @@ export function pluginOutcome(result: PluginCallResult): ToolResult {
 }
 
 /** The registry tools of one loaded plugin. */
-function pluginTools(plugin: LoadedPlugin, pool: PluginHostPool): Tool[] {
+function pluginTools(
+  plugin: LoadedPlugin,
+  pool: PluginHostPool,
+  publicResults: () => readonly string[],
+): Tool[] {
   const manifest = plugin.folder.manifest;
   return manifest.tools.map((spec) => ({
     name: spec.name,
@@ -113,6 +117,9 @@ function pluginTools(plugin: LoadedPlugin, pool: PluginHostPool): Tool[] {
       : plugin.grant.write.length
       ? "local_write"
       : "none",
+    // Its sandbox bounds where it sends: a grant names the plugin, not the hosts it reaches.
+    destinations: () => plugin.grant.net.length ? [`plugin:${manifest.name}`] : [],
+    results: () => publicResults().includes(manifest.name) ? "public" : "private",
     keywords: [manifest.name, ...manifest.description.toLowerCase().split(/\W+/).slice(0, 8)],
     parse: jsonSchemaParser(spec.parameters),
     async run(args) {
@@ -126,19 +133,21 @@ function pluginTools(plugin: LoadedPlugin, pool: PluginHostPool): Tool[] {
 
 /**
  * Replaces every plugin tool in the registry with the tools of `plugins`. A plugin tool never
- * replaces a built-in tool of the same name. Returns warnings for skipped tools.
+ * replaces a built-in tool of the same name; its results are private unless the config lists the
+ * plugin in `plugins.public_results`. Returns warnings for skipped tools.
  */
 export async function registerPluginTools(
   registry: ToolRegistry,
   plugins: LoadedPlugin[],
   pool: PluginHostPool,
+  labels: { publicResults: () => readonly string[] } = { publicResults: () => [] },
 ): Promise<string[]> {
   const warnings: string[] = [];
   for (const tool of registry.list()) {
     if (tool.source.startsWith("plugin:")) registry.unregister(tool.name);
   }
   for (const plugin of plugins) {
-    for (const tool of pluginTools(plugin, pool)) {
+    for (const tool of pluginTools(plugin, pool, labels.publicResults)) {
       const existing = registry.get(tool.name);
       if (existing) {
         warnings.push(

@@ -7,7 +7,7 @@
  * later. Failures are audited as `plugin:NAME:FUNCTION` once per interval.
  */
 import type { AuditSink, Clock, Logger } from "../core/ports.ts";
-import type { WidgetOutcome, WidgetSource, WidgetSummary } from "../core/widget.ts";
+import type { WidgetOutcome, WidgetSource, WidgetSummary } from "./widget.ts";
 import { textForTerminal } from "../core/terminal_text.ts";
 import type { LoadedPlugin } from "./plugin_inventory.ts";
 import type { PluginHostPool } from "./plugin_tools.ts";

@@ -4,7 +4,7 @@
  * object of `lines`, `rows` and `links`. Links are kept only as absolute http(s) URLs without
  * credentials (no `javascript:`, `data:` or relative links). Pure.
  */
-import type { WidgetContent, WidgetLink, WidgetRow } from "../core/widget.ts";
+import type { WidgetContent, WidgetLink, WidgetRow } from "./widget.ts";
 
 /** Limits of one widget's content. */
 const widgetLimits = {

@@ -12,14 +12,15 @@ import { knownDamage, refuseKnownDamage } from "../adapters/sqlite/damage_marker
 import { SqliteConversationStore } from "../adapters/sqlite/conversation_store.ts";
 import { SqliteFactStore } from "../adapters/sqlite/fact_store.ts";
 import { SqliteAuditStore } from "../adapters/sqlite/audit_store.ts";
-import { sqliteSourceStores } from "../adapters/sqlite/source_stores.ts";
+import { sqliteSourceStores } from "../adapters/sqlite/stores.ts";
 import { SqliteOutbox } from "../adapters/sqlite/outbox_store.ts";
+import { SqliteMonitorStore } from "../adapters/sqlite/monitor_store.ts";
 import { SqliteEventQueue } from "../adapters/sqlite/event_queue.ts";
 import { SqliteTaskFirings } from "../adapters/sqlite/task_firing_store.ts";
-import type { SourceStores } from "../core/source_stores.ts";
+import type { SourceStores } from "../sources/source_stores.ts";
 import { createLogger, writeStderrLine } from "../adapters/stderr_logger.ts";
 import type { Secrets } from "../core/secrets.ts";
-import { maskedChatModel, maskedEventQueue } from "../core/masked_ports.ts";
+import { maskedChatModel, maskedEventQueue } from "./masked_ports.ts";
 import type { EventQueue } from "../core/work_ports.ts";
 import { NtfyNotifier } from "../adapters/ntfy_notifier.ts";
 import type { Notifier } from "../core/notifier.ts";
@@ -42,6 +43,8 @@ export interface CoreAdapters {
   outbox: SqliteOutbox;
   /** Each time a task was due and what became of it (`radar task log`). */
   taskFirings: SqliteTaskFirings;
+  /** URL monitors (the scheduled checks; the pages the user watches are trusted text). */
+  monitors: SqliteMonitorStore;
   /** The main model (`RadarOptions.model` when injected). */
   model: ChatModel;
   /** `llm.models.fast` (heartbeat triage), when configured. */
@@ -119,6 +122,7 @@ export function openCoreAdapters(
       queue: maskedEventQueue(new SqliteEventQueue(db), secrets),
       outbox: new SqliteOutbox(db, secrets),
       taskFirings: new SqliteTaskFirings(db),
+      monitors: new SqliteMonitorStore(db),
       model: maskedChatModel(options.model ?? createChatModel(config.llm, llm), secrets),
       fastModel: masked(createRoleModel(config.llm, "fast", llm)),
       visionModel: masked(createRoleModel(config.llm, "vision", llm)),

@@ -8,17 +8,17 @@ import type { DatabaseSync } from "node:sqlite";
 import type { RadarConfig } from "../config/schema.ts";
 import type { Clock, Logger } from "../core/ports.ts";
 import { sleep } from "../adapters/clock.ts";
-import { type MemorySearch, Recall } from "../core/recall.ts";
 import {
   type DigestSearch,
   digestSource,
   factSource,
+  type MemorySearch,
+  Recall,
   summarySource,
-} from "../core/recall_sources.ts";
-import { EmbeddingToolRanker } from "../core/tool_embedding_ranker.ts";
-import type { ToolRanker } from "../core/tool_relevance.ts";
+} from "../core/recall.ts";
+import { EmbeddingToolRanker, type ToolRanker } from "../core/tool_relevance.ts";
 import { createEmbeddingModel } from "../adapters/llm/create_embedding_model.ts";
-import { maskedEmbeddingModel } from "../core/masked_ports.ts";
+import { maskedEmbeddingModel } from "./masked_ports.ts";
 import type { Secrets } from "../core/secrets.ts";
 import { SqliteFactEmbeddings } from "../adapters/sqlite/fact_embeddings.ts";
 import { SqliteToolEmbeddings } from "../adapters/sqlite/tool_embeddings.ts";

@@ -29,6 +29,9 @@ export const liveConfigKeys: readonly string[] = [
   "grants",
   "approvals.expire_hours",
   "approvals.notify",
+  // The budget reads its limits on every check (a scheduled run, a summary, a digest).
+  "budget.daily_tokens",
+  "budget.task_daily_tokens",
 ];
 
 type Fields = Record<string, unknown>;
@@ -71,4 +74,26 @@ export function applyLiveConfig(target: RadarConfig, next: RadarConfig): string[
     else into[section][name] = structuredClone(from[section][name]);
   }
   return applied;
+}
+
+/** The values `config` has for `keys` ("section.key", or a whole "section"), by key. */
+export function configValues(
+  config: RadarConfig,
+  keys: readonly string[],
+): Record<string, unknown> {
+  const from = config as unknown as Record<string, Fields>;
+  return Object.fromEntries(keys.map((key) => {
+    const [section, name] = key.split(".");
+    return [key, structuredClone(name === undefined ? from[section] : from[section]?.[name])];
+  }));
+}
+
+/** Puts `values` (by "section.key" or "section", from `configValues`) into `target`. */
+export function setConfigValues(target: RadarConfig, values: Record<string, unknown>): void {
+  const into = target as unknown as Record<string, Fields>;
+  for (const [key, value] of Object.entries(values)) {
+    const [section, name] = key.split(".");
+    if (name === undefined) into[section] = structuredClone(value) as Fields;
+    else if (isPlainObject(into[section])) into[section][name] = structuredClone(value);
+  }
 }

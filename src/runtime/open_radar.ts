@@ -4,6 +4,8 @@
  * Where a request is assembled: `agent()` (agent_dependencies.ts: model, tools, prompt).
  */
 import type { DatabaseSync } from "node:sqlite";
+import { notifyOnce } from "../core/notifier.ts";
+import { firstLine } from "../core/first_line.ts";
 import { loadConfig, type LoadedConfig } from "../config/loader.ts";
 import { readTextFileIfExists } from "../config/config_file.ts";
 import type { RadarConfig } from "../config/schema.ts";
@@ -12,7 +14,7 @@ import type { ChatModel } from "../core/chat_model.ts";
 import type { AuditTrail, Clock, ConversationArchive, FactArchive, Logger } from "../core/ports.ts";
 import { ToolRegistry } from "../core/tool_registry.ts";
 import { Secrets } from "../core/secrets.ts";
-import { maskedPromptVariables } from "../core/masked_ports.ts";
+import { maskedPromptVariables } from "./masked_ports.ts";
 import { configSecretValues } from "../config/secrets.ts";
 import { calendarReaderFor, mailReaderFor } from "../sources/source_readers.ts";
 import { githubReaderFor } from "../sources/github/github_access.ts";
@@ -31,47 +33,42 @@ import { skillLibrary } from "../skills/skill_files.ts";
 import type { SkillRoot } from "../skills/skill_roots.ts";
 import { LiveSkillRoots } from "../skills/live_skill_roots.ts";
 import { applyLiveConfig } from "./live_config.ts";
-import type { SkillLibrary } from "../core/skills_prompt.ts";
+import type { SkillLibrary } from "../core/system_prompt.ts";
 import { onceEach, openCoreAdapters, runtimeLogging } from "./core_adapters.ts";
-import type { RadarOptions } from "./radar_options.ts";
-
-import {
-  type ProcessIdentity,
-  processIdentity,
-  type ScheduledWork,
-  scheduledWork,
-  unattendedBudget,
-} from "./scheduled_work.ts";
+import { type ProcessIdentity, processIdentity, type RadarOptions } from "./radar_options.ts";
+import { type ScheduledWork, scheduledWork, unattendedBudget } from "./scheduled_work.ts";
 import { denoResolver } from "../adapters/network/network_guard.ts";
 import { integrityLine, quickCheck } from "../adapters/sqlite/maintenance.ts";
 import { stopWriting } from "../adapters/sqlite/database.ts";
 import { type DamageRecord, knownDamage, recordDamage } from "../adapters/sqlite/damage_marker.ts";
 import { onDamage, readOnlyReason } from "../adapters/sqlite/storage_failure.ts";
 import type { Notifier } from "../core/notifier.ts";
-import { damagedDatabaseLine, DatabaseDamagedError } from "../core/database_damage.ts";
+import { damagedDatabaseLine, DatabaseDamagedError } from "../core/errors.ts";
 import { SqliteConversationRuns } from "../adapters/sqlite/conversation_runs.ts";
 import { transaction } from "../adapters/sqlite/write.ts";
 import { sourceHealthReport } from "../sources/source_health.ts";
 import { digestArchive } from "../sources/digests/digest_setup.ts";
 import type { DigestArchive, SourceHealthReport } from "../core/source_ports.ts";
-import { registerTools } from "./tool_parts.ts";
+import type { ToolDependencies } from "../tools/dependencies.ts";
+import { builtinTools } from "../tools/index.ts";
+import { findToolsTool } from "../tools/find_tools.ts";
+import { registerMcpTools } from "../mcp/register_mcp_tools.ts";
 import { SqliteMcpApprovals } from "../adapters/sqlite/mcp_approvals.ts";
 import type { McpApprovals } from "../mcp/approval.ts";
 import type { EvalHistory } from "../core/eval_records.ts";
 import { SqliteEvalStore } from "../adapters/sqlite/eval_store.ts";
 import { mcpServerViews } from "../mcp/mcp_views.ts";
 import type { McpServerSummary } from "../core/plugin_state.ts";
-import type { PersonalityCatalog } from "../core/personality.ts";
+import type { PersonalityCatalog } from "../personalities/personality.ts";
 import { estimateTokens } from "../core/tokens.ts";
 import type { FilePersonalityCatalog } from "../personalities/personality_catalog.ts";
 import { personalityParts } from "./personality_parts.ts";
 import { browserParts } from "./browser_parts.ts";
 import type { BrowserAvailability } from "../core/browser.ts";
 import { type Away, buildAway } from "../away/mod.ts";
-import { sqliteAwayStores } from "../adapters/sqlite/away_stores.ts";
+import { sqliteAwayStores } from "../adapters/sqlite/stores.ts";
 import { buildMoney } from "../money/mod.ts";
-import { sqliteMoneyStores } from "../adapters/sqlite/source_stores.ts";
-import { NotificationRetries } from "../application/notification_retries.ts";
+import { sqliteMoneyStores } from "../adapters/sqlite/stores.ts";
 import { type ChannelParts, channelParts } from "./channel_parts.ts";
 
 /** The database's health: `radar status`, and the daemon's guard against a damaged file. */
@@ -180,6 +177,7 @@ export function openRadar(options: RadarOptions): Radar {
     readTextFile: readTextFileIfExists,
   });
   const { config, dataDir } = loaded;
+  options.adjustConfig?.(config, dataDir);
   // The one set of secrets: the config's, and each one read later (passwords, key commands).
   const secrets = new Secrets(configSecretValues(config));
   const { clock, logger } = runtimeLogging(config, options, secrets);
@@ -247,6 +245,7 @@ export function openRadar(options: RadarOptions): Radar {
     secrets,
     notifier,
     outbox: core.outbox,
+    monitors: core.monitors,
     process,
     firings: core.taskFirings,
   });
@@ -255,7 +254,7 @@ export function openRadar(options: RadarOptions): Radar {
     db,
     clock,
     logger,
-    notifier: core.notifier,
+    notifier,
     outbox: core.outbox,
     process,
   });
@@ -307,36 +306,34 @@ export function openRadar(options: RadarOptions): Radar {
       elapsed: process.elapsed,
       guard: away.guard(),
       runs: conversationRuns,
+      promptReads: () =>
+        skills.library?.available().some((skill) => skill.installed)
+          ? [{ source: "skills you installed", label: "public" }]
+          : [],
     },
     prompts,
     personalities,
   );
   const work = scheduledWork({
+    ...core,
     env: options.env,
     notifier,
     config,
-    db,
-    sourceStores,
-    conversations,
     clock,
     logger,
     agent,
     process,
-    fetch: fetcher,
     resolve: options.resolve ?? denoResolver,
     configPath: loaded.path,
     dataDir,
-    model,
     personalityKnown: (name) => personalities.known(name),
-    fastModel: core.fastModel,
     embedNew: embeddings.embedNew,
     secrets,
-    outbox: core.outbox,
-    taskFirings: core.taskFirings,
-    queue: core.queue,
     money,
     budget,
     changeNotices,
+    upkeep,
+    approvals: away.approvals,
   });
   const browser = browserParts({
     config,
@@ -345,8 +342,9 @@ export function openRadar(options: RadarOptions): Radar {
     resolve: options.resolve ?? denoResolver,
     clock,
   });
-  const mcpApprovals = new SqliteMcpApprovals(db);
-  const mcp = registerTools(registry, {
+  // The tools in their offering order: built-in, the approved MCP servers', `find_tools`; the
+  // plugins' follow when the plugin system starts.
+  const tools: ToolDependencies = {
     config,
     configPath: loaded.path,
     dataDir,
@@ -372,24 +370,35 @@ export function openRadar(options: RadarOptions): Radar {
     skills: skills.library,
     browser: browser.sessions && { sessions: browser.sessions, check: browser.check },
     journal: away.journal,
-  }, { approvals: mcpApprovals, logger });
+  };
+  for (const tool of builtinTools(tools)) registry.register(tool);
+  const mcpApprovals = new SqliteMcpApprovals(db);
+  const mcp = registerMcpTools(
+    registry,
+    {
+      ...tools,
+      // A server whose tools changed since approval: the person hears of it once per change.
+      tell: (scope, title, message) => {
+        notifyOnce(
+          notifier,
+          work.sideEffects(scope),
+          { title, message, priority: "default" },
+          AbortSignal.timeout(30_000),
+        ).catch((error) => logger.warn(`MCP notice not sent: ${firstLine(error)}`));
+      },
+    },
+    mcpApprovals,
+    logger,
+  );
+  registry.register(findToolsTool(() => registry.list()));
   if (plugins) {
     plugins.start();
     registerPluginHooks(hooks, plugins.hooks);
   }
-  const retries = new NotificationRetries({
-    outbox: work.outbox,
-    notifier,
-    clock,
-    logger,
-    pid: process.pid,
-    renotice: (key) => away.approvals.renotice(key),
-  });
   let closed = false;
   const mcpServers = () => mcpServerViews(config, mcpApprovals);
   return {
     ...work,
-    tickJobs: () => [...work.tickJobs(), upkeep, retries],
     away,
     loaded,
     config,

@@ -8,7 +8,7 @@
 import type { RadarConfig } from "../config/schema.ts";
 import type { ChatModel } from "../core/chat_model.ts";
 import type { Logger } from "../core/ports.ts";
-import { maskedChatModel } from "../core/masked_ports.ts";
+import { maskedChatModel } from "./masked_ports.ts";
 import type { Secrets } from "../core/secrets.ts";
 import { findToolsName, type ToolRegistry } from "../core/tool_registry.ts";
 import { sleep } from "../adapters/clock.ts";

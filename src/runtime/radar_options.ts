@@ -1,8 +1,12 @@
-/** The options of `openRadar` (its own file: the adapters it builds read them too). */
+/**
+ * The options of `openRadar` (its own file: the adapters it builds read them too), and this
+ * process as runs and locks record it.
+ */
 import type { ChatModel } from "../core/chat_model.ts";
 import type { Clock } from "../core/ports.ts";
 import type { Resolver } from "../adapters/network/network_guard.ts";
-import type { ProcessIdentity } from "./scheduled_work.ts";
+import type { RadarConfig } from "../config/schema.ts";
+import { isProcessAlive, processStartTime } from "../adapters/os/process.ts";
 
 /** How to open Radar. */
 export interface RadarOptions {
@@ -28,4 +32,30 @@ export interface RadarOptions {
    * dashboard says so; every other command refuses with one line).
    */
   openDamaged?: boolean;
+  /**
+   * Changes the loaded config before anything is built from it (`radar status`: the values the
+   * running daemon uses for the keys it has not applied yet).
+   */
+  adjustConfig?: (config: RadarConfig, dataDir: string) => void;
+}
+
+/** Who runs the work: this process's PID and how to tell whether another PID is alive. */
+export interface ProcessIdentity {
+  pid: number;
+  isAlive: (pid: number) => boolean;
+  /** When a PID's process started (spots a reused PID in a stale lock); absent in tests. */
+  processStart?: (pid: number) => Date | undefined;
+  /** Milliseconds since some fixed point (durations of runs). */
+  elapsed: () => number;
+}
+
+/** This process as `options` describe it, with the real PID and liveness by default. */
+export function processIdentity(options: Partial<ProcessIdentity> = {}): ProcessIdentity {
+  return {
+    pid: options.pid ?? Deno.pid,
+    isAlive: options.isAlive ?? isProcessAlive,
+    // Real start times only with real liveness: a test's fake PIDs may be real processes here.
+    processStart: options.isAlive ? options.processStart : processStartTime,
+    elapsed: options.elapsed ?? (() => performance.now()),
+  };
 }

@@ -5,15 +5,14 @@
  */
 import type { RadarConfig } from "../config/schema.ts";
 import type { AgentDependencies } from "../core/agent_types.ts";
-import type { Clock, ConversationArchive, Logger } from "../core/ports.ts";
+import type { Clock, Logger } from "../core/ports.ts";
 import type { Resolver } from "../adapters/network/network_guard.ts";
 import type { EventQueue, Outbox, RunLog, TickJob, Transaction } from "../core/work_ports.ts";
 import { transaction } from "../adapters/sqlite/write.ts";
-import { SqliteMonitorStore } from "../adapters/sqlite/monitor_store.ts";
 import { SqliteRunStore } from "../adapters/sqlite/run_store.ts";
 import { SqliteTaskStore } from "../adapters/sqlite/task_store.ts";
 import { SqliteWatchedFileStore } from "../adapters/sqlite/watched_file_store.ts";
-import type { WatchedFolders } from "../core/watched_folders.ts";
+import type { WatchedFolders } from "../sources/watched_folders.ts";
 import { SqliteTaskOriginStore } from "../adapters/sqlite/task_origin_store.ts";
 import { SqliteTaskClaimStore } from "../adapters/sqlite/task_claim_store.ts";
 import { HeartbeatRunner } from "../application/heartbeat_runner.ts";
@@ -33,37 +32,16 @@ import { notifyOnce } from "../core/notifier.ts";
 import type { SideEffectLog } from "../core/side_effects.ts";
 import type { AgentOptions } from "./agent_dependencies.ts";
 import type { CoreAdapters } from "./core_adapters.ts";
-import { TriageRunner } from "../application/heartbeat_triage_step.ts";
+import type { ProcessIdentity } from "./radar_options.ts";
+import { TriageRunner } from "../application/heartbeat_triage.ts";
 import { ConversationSummarizer } from "../application/conversation_summarizer.ts";
 import { SqliteSummaryStore } from "../adapters/sqlite/summary_store.ts";
-import type { TaskFirings } from "../core/receipts.ts";
-import type { ChangeNotices } from "../away/mod.ts";
+import type { ApprovalService, ChangeNotices, TaskFirings } from "../away/mod.ts";
+import { NotificationRetries } from "../application/notification_retries.ts";
 import type { Secrets } from "../core/secrets.ts";
-import { isProcessAlive, processStartTime } from "../adapters/os/process.ts";
 import { ScheduledBackup } from "../adapters/backup/scheduled_backup.ts";
 import { backupDatabase } from "../adapters/sqlite/maintenance.ts";
 import { radarVersion } from "../version.ts";
-
-/** Who runs the work: this process's PID and how to tell whether another PID is alive. */
-export interface ProcessIdentity {
-  pid: number;
-  isAlive: (pid: number) => boolean;
-  /** When a PID's process started (spots a reused PID in a stale lock); absent in tests. */
-  processStart?: (pid: number) => Date | undefined;
-  /** Milliseconds since some fixed point (durations of runs). */
-  elapsed: () => number;
-}
-
-/** This process as `options` describe it, with the real PID and liveness by default. */
-export function processIdentity(options: Partial<ProcessIdentity> = {}): ProcessIdentity {
-  return {
-    pid: options.pid ?? Deno.pid,
-    isAlive: options.isAlive ?? isProcessAlive,
-    // Real start times only with real liveness: a test's fake PIDs may be real processes here.
-    processStart: options.isAlive ? options.processStart : processStartTime,
-    elapsed: options.elapsed ?? (() => performance.now()),
-  };
-}
 
 /** The scheduled work, each part built once. */
 export interface ScheduledWork {
@@ -93,21 +71,8 @@ export interface ScheduledWork {
 }
 
 /** What the scheduled work is built from (the database, stores, models, fetch and notifier). */
-export interface ScheduledWorkParts extends
-  Pick<
-    CoreAdapters,
-    | "db"
-    | "sourceStores"
-    | "model"
-    | "fastModel"
-    | "fetch"
-    | "notifier"
-    | "outbox"
-    | "taskFirings"
-    | "queue"
-  > {
+export interface ScheduledWorkParts extends CoreAdapters {
   config: RadarConfig;
-  conversations: ConversationArchive;
   clock: Clock;
   logger: Logger;
   agent: (overrides?: AgentOptions) => AgentDependencies;
@@ -120,6 +85,10 @@ export interface ScheduledWorkParts extends
   personalityKnown?: (name: string) => boolean;
   /** Tells the user what a heartbeat changed on its own (grants), with Undo buttons. */
   changeNotices?: Pick<ChangeNotices, "mark" | "tell">;
+  /** Acting while away's tick job: approvals expire, old records go. */
+  upkeep: TickJob;
+  /** Rebuilds an approval's notice for a retried send (`NotificationRetries`). */
+  approvals: Pick<ApprovalService, "renotice">;
   /** Radar's environment (`password_env` of mail and calendar accounts reads it). */
   env: Record<string, string | undefined>;
   /** Embeds memory written without a vector (new digests); absent without an embedding model. */
@@ -167,7 +136,7 @@ export function scheduledWork(parts: ScheduledWorkParts): ScheduledWork {
   const { queue } = parts;
   const runs = new SqliteRunStore(db);
   const taskStore = new SqliteTaskStore(db);
-  const monitorStore = new SqliteMonitorStore(db);
+  const monitorStore = parts.monitors;
   const inTransaction: Transaction = (work) => transaction(db, work);
   const { outbox, taskFirings } = parts;
   const sideEffects = (scope: string) => runSideEffects(outbox, scope, clock, pid, isAlive);
@@ -288,6 +257,15 @@ export function scheduledWork(parts: ScheduledWorkParts): ScheduledWork {
             }),
           ]
           : []),
+        parts.upkeep,
+        new NotificationRetries({
+          outbox,
+          notifier: parts.notifier,
+          clock,
+          logger,
+          pid,
+          renotice: (key) => parts.approvals.renotice(key),
+        }),
       ],
   };
 }

@@ -10,7 +10,7 @@ import { z } from "zod";
 import { join } from "node:path";
 import { readFrontMatter } from "../config/front_matter.ts";
 import { folderEntries, isFile } from "../config/quiet_stat.ts";
-import type { SkillSummary } from "../core/skills_prompt.ts";
+import type { SkillSummary } from "../core/system_prompt.ts";
 import { missingRequirements, type SkillRoot, skillStamp } from "./skill_roots.ts";
 
 /** Largest SKILL.md read (a bigger one is refused: small models need short instructions). */

@@ -5,7 +5,7 @@
  */
 import { join, normalize } from "node:path";
 import { parse as parseYaml } from "yaml";
-import type { LoadedSkill, SkillLibrary, SkillSummary } from "../core/skills_prompt.ts";
+import type { LoadedSkill, SkillLibrary, SkillSummary } from "../core/system_prompt.ts";
 import { splitFrontMatter } from "../config/front_matter.ts";
 import { folderEntries, realPathOrUndefined } from "../config/quiet_stat.ts";
 import type { SkillCatalog, SkillInfo } from "./skill_catalog.ts";
@@ -130,7 +130,11 @@ export function skillLibrary(catalog: SkillCatalog): SkillLibrary {
   const find = (name: string) => catalog.available().find((skill) => skill.name === name);
   return {
     available: (): SkillSummary[] =>
-      catalog.available().map(({ name, description }) => ({ name, description })),
+      catalog.available().map(({ name, description, source }) => ({
+        name,
+        description,
+        installed: source !== "bundled",
+      })),
     load: (name) => {
       const skill = find(name);
       return skill ? loadSkill(skill) : undefined;

@@ -1,7 +1,7 @@
 /** What the email and calendar checks share: the schedule with backoff and the failure record. */
 import type { Clock, Logger } from "../core/ports.ts";
 import { backoffMinutes, failingThreshold } from "../core/schedule.ts";
-import type { SourceStore, SourceStores } from "../core/source_stores.ts";
+import type { SourceStore, SourceStores } from "./source_stores.ts";
 import type { NewEvent, Transaction } from "../core/work_ports.ts";
 
 /** The queue as the checks use it. */

@@ -8,7 +8,7 @@ import type { RadarConfig } from "../config/schema.ts";
 import type { McpServerSummary } from "../core/plugin_state.ts";
 import type { Secrets } from "../core/secrets.ts";
 import type { SourceHealthRecord, SourceHealthReport } from "../core/source_ports.ts";
-import type { SourceStore, SourceStores } from "../core/source_stores.ts";
+import type { SourceStore, SourceStores } from "./source_stores.ts";
 import { execSandbox } from "../adapters/os/sandbox_spec.ts";
 import { calendarSourceName } from "./calendar/calendar_check.ts";
 import { checkHealthRecords } from "./checks/check_status.ts";

@@ -2,7 +2,7 @@
 import type { RadarConfig } from "../config/schema.ts";
 import type { Clock, Logger } from "../core/ports.ts";
 import type { SecretKeeper } from "../core/secrets.ts";
-import type { SourceStores } from "../core/source_stores.ts";
+import type { SourceStores } from "./source_stores.ts";
 import type { TickJob } from "../core/work_ports.ts";
 import { CalendarCheck, type OccurrenceReader } from "./calendar/calendar_check.ts";
 import type { CalendarEntry, ConfiguredCalendars } from "./calendar/calendar_reader.ts";

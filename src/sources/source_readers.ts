@@ -27,9 +27,9 @@ export function lazyImapReader(
   };
   let reader: Promise<ImapMailReader> | undefined;
   return () =>
-    reader ??= import("./email/imap_mail_reader.ts").then(({ ImapMailReader }) =>
-      new ImapMailReader(accounts, settings)
-    );
+    reader ??= (import(new URL("./email/imap_mail_reader.ts", import.meta.url).href) as Promise<
+      typeof import("./email/imap_mail_reader.ts")
+    >).then(({ ImapMailReader }) => new ImapMailReader(accounts, settings));
 }
 
 /** Opens `calendar.calendars` once, importing tsdav and ical.js on the first call. */
@@ -43,9 +43,9 @@ export function lazyCalendars(
   const settings = { env, timeoutMs: timeout_seconds * 1000, fetch: fetcher, secrets };
   let reader: Promise<ConfiguredCalendars> | undefined;
   return () =>
-    reader ??= import("./calendar/calendar_reader.ts").then(({ ConfiguredCalendars }) =>
-      new ConfiguredCalendars(calendars, settings)
-    );
+    reader ??= (import(new URL("./calendar/calendar_reader.ts", import.meta.url).href) as Promise<
+      typeof import("./calendar/calendar_reader.ts")
+    >).then(({ ConfiguredCalendars }) => new ConfiguredCalendars(calendars, settings));
 }
 
 /** The mail reader of `email.accounts`, connecting on first use (passwords told `secrets`). */

@@ -1,6 +1,6 @@
 /** A scheduled source's health record from its stored row (shared by every kind of source). */
 import type { SourceHealthRecord, SourceKind } from "../core/source_ports.ts";
-import type { SourceHealth } from "../core/source_stores.ts";
+import type { SourceHealth } from "./source_stores.ts";
 
 /**
  * The record of a source the daemon checks on a schedule: ok, failing (with its streak, next try

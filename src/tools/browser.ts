@@ -13,15 +13,16 @@
 import { Buffer } from "node:buffer";
 import { z } from "zod";
 import type { ChatModel } from "../core/chat_model.ts";
-import type { BrowserSession, HeldSubmission, PageControl, PageView } from "../core/browser.ts";
+import type { BrowserSession } from "../core/browser.ts";
+import { originOf, submissionBounds } from "../core/browser_submission.ts";
 import { failed, refused, timedOut, type Tool, type ToolContext } from "../core/tool.ts";
-import type { ToolOutput, ToolResult } from "../core/tool.ts";
-import type { ToolEffect } from "../core/tool_effect.ts";
+import type { Destinations, ToolEffect, ToolOutput, ToolResult } from "../core/tool.ts";
 import { compactJsonSchema, defineTool } from "../core/tool_definition.ts";
 import { textForModel } from "../core/untrusted_text.ts";
 import type { UrlCheck } from "../adapters/network/network_guard.ts";
 import type { BrowserSessions, LiveSession } from "./browser_sessions.ts";
-import { notesText, pageText, submissionSummary } from "./browser_text.ts";
+import { notesText, pageText } from "./browser_text.ts";
+import { type BrowserCall, click, sendApproved } from "./browser_submit.ts";
 import { firstLine } from "../core/first_line.ts";
 
 /** What the browser tool needs. */
@@ -34,6 +35,11 @@ export interface BrowserToolDependencies {
   /** `llm.models.vision`, for `look` (absent: look says how to configure one). */
   visionModel?: ChatModel;
   visionModelName?: string;
+  /**
+   * Pages are the user's own when a kept profile logs in (`browser.profile`): what the browser
+   * reads is private then, else the web's (public).
+   */
+  privatePages?: boolean;
 }
 
 /** What the model is offered (compact: the model pays for it on every request that has it). */
@@ -45,15 +51,37 @@ const offered = z.object({
   question: z.string().max(1000).optional(),
 });
 
+const submittedField = z.object({
+  name: z.string().max(200),
+  value: z.string().max(submissionBounds.valueChars),
+  label: z.string().max(80).optional(),
+  hidden: z.boolean().optional(),
+  secret: z.boolean().optional(),
+});
+
+/** What one request of an approved submission sends (see `Submission`). */
+const sentRequest = z.object({
+  method: z.string().min(1).max(10),
+  url: z.string().min(1).max(4000),
+  fields: z.array(submittedField).max(submissionBounds.fields).optional(),
+  body: z.string().max(submissionBounds.bodyChars).optional(),
+  why: z.string().max(100).optional(),
+});
+
 /**
  * What calls are validated with: also `submit`, the self-contained submission a pending
- * approval stores and replays (url, values by selector, ref), which the model is not offered.
+ * approval stores and replays (the page, values by selector, the control, and what it sends:
+ * `target`, the first request's URL, and `sends`, every request as shown), which the model is
+ * not offered.
  */
 const input = offered.extend({
   action: z.enum(["open", "read", "fill", "click", "look", "close", "submit"]),
+  target: z.string().min(1).max(4000).optional(),
+  sends: z.array(sentRequest).max(20).optional(),
 });
 
-type BrowserArgs = z.output<typeof input>;
+/** A browser call's arguments, validated. */
+export type BrowserArgs = z.output<typeof input>;
 
 /** Runs whose end closes their browser already (one cleanup per run). */
 const closingAtRunEnd = new WeakSet<ToolContext>();
@@ -84,10 +112,48 @@ export function browserTool(deps: BrowserToolDependencies): Tool {
     ],
     input,
     effect: browserEffect,
-    grantArguments: ["action", "url"],
+    destinations: (args, call) => browserDestinations(deps.sessions, args, call?.conversationId),
+    results: deps.privatePages ? "private" : "public",
+    grantArguments: ["action", "url", "target"],
+    ownNames: /^[fbl][1-9]\d{0,3}$/,
     run: (args, context) => runBrowser(deps, args, context),
   });
   return { ...tool, parameters: compactJsonSchema(offered) };
+}
+
+/**
+ * Where a browser call sends data, as origins: `open` to its URL's; `fill` and `click` to the
+ * open page's (typing into a page sends to it; the session lets typed data go nowhere else);
+ * `submit` to its page and every target it sends to; `anywhere` when that cannot be told (no page
+ * is known for the conversation, an address that is no URL). Reading, looking and closing send
+ * nothing.
+ */
+export function browserDestinations(
+  sessions: BrowserSessions,
+  args: unknown,
+  conversationId: number | undefined,
+): Destinations {
+  const call = (args ?? {}) as Partial<BrowserArgs>;
+  const urls: string[] = [];
+  if (call.action === "open" || call.action === "submit") urls.push(String(call.url ?? ""));
+  if (call.action === "submit") {
+    if (call.target !== undefined) urls.push(String(call.target));
+    urls.push(...(call.sends ?? []).map((sent) => String(sent?.url)));
+  }
+  if (call.action === "fill" || call.action === "click") {
+    const page = conversationId === undefined
+      ? undefined
+      : sessions.current(conversationKey(conversationId))?.session.url();
+    if (!page) return "anywhere";
+    urls.push(page);
+  }
+  const origins = urls.map(originOf);
+  if (origins.some((origin) => origin === undefined)) return "anywhere";
+  return [...new Set(origins as string[])];
+}
+
+function conversationKey(conversationId: number): string {
+  return `conversation:${conversationId}`;
 }
 
 /** What a browser call does to the world (see the module comment). */
@@ -104,7 +170,7 @@ async function runBrowser(
   // An approved submission replays in a browser of its own (never a chat's open page).
   const key = context.conversationId === undefined || context.approvalId !== undefined
     ? `call:${crypto.randomUUID()}`
-    : `conversation:${context.conversationId}`;
+    : conversationKey(context.conversationId);
   if (args.action === "close") {
     await deps.sessions.close(key);
     return "The browser is closed.";
@@ -131,7 +197,7 @@ async function runBrowser(
     context.atRunEnd(() => deps.sessions.close(key));
   }
   try {
-    return await act(deps, args, context, live, signal);
+    return await act(deps, { key, live, args, context, signal });
   } catch (error) {
     if (context.signal.aborted) return failed("Cancelled.");
     // The page stopped answering (not an element that is missing or not ready: that fails alone).
@@ -148,25 +214,26 @@ async function runBrowser(
   }
 }
 
-async function act(
-  deps: BrowserToolDependencies,
-  args: BrowserArgs,
-  context: ToolContext,
-  live: LiveSession,
-  signal: AbortSignal,
-): Promise<ToolOutput> {
-  const { session } = live;
+/** A call with its arguments. */
+type ArgumentsCall = BrowserCall & { args: BrowserArgs };
+
+async function act(deps: BrowserToolDependencies, call: ArgumentsCall): Promise<ToolOutput> {
+  const { args, signal } = call;
+  const { session } = call.live;
   switch (args.action) {
     case "open": {
       if (!args.url) return failed("open needs a url.");
       const problem = await checkAddress(deps, args.url);
       if (problem) return problem;
+      const { live, note } = await outsideFence(deps, call, args.url);
       live.filled.clear();
-      const view = await session.open(args.url, signal).catch((error) => firstLine(error, 300));
+      const view = await live.session.open(args.url, signal).catch((error) =>
+        firstLine(error, 300)
+      );
       if (typeof view === "string") {
-        return failed(`Cannot open ${args.url}: ${view}${noteSuffix(session)}`);
+        return failed(`Cannot open ${args.url}: ${view}${noteSuffix(live.session)}`);
       }
-      return pageText(view, session.takeNotes());
+      return note + pageText(view, live.session.takeNotes());
     }
     case "read":
       return pageText(await session.view(signal), session.takeNotes());
@@ -174,20 +241,38 @@ async function act(
       if (!args.values || !Object.keys(args.values).length) {
         return failed('fill needs values: {"f1": "text", …} with refs from read.');
       }
-      return await fill(live, args.values, signal);
+      return await fill(call.live, args.values, signal);
     }
     case "click": {
       if (!args.ref) return failed("click needs a ref (b1, l2, … from read).");
-      return await click(live, args.ref, context, signal);
+      return await click({ ...call, ref: args.ref });
     }
     case "submit": {
       if (!args.url || !args.ref) return failed("submit needs the url, the values and the ref.");
-      return await submitAgain(deps, live, args, context, signal);
+      return await submitAgain(deps, call);
     }
     case "look":
       return await look(deps, session, args.question, signal);
   }
   return failed(`Unknown action ${args.action}.`);
+}
+
+/**
+ * The session to open `url` in: this one, or — when data was typed into a page here and `url`
+ * is another site — a fresh browser, so what was typed stays with the site it was typed into.
+ */
+async function outsideFence(
+  deps: BrowserToolDependencies,
+  call: BrowserCall,
+  url: string,
+): Promise<{ live: LiveSession; note: string }> {
+  if (call.live.session.mayReach(url)) return { live: call.live, note: "" };
+  await deps.sessions.close(call.key);
+  const live = await deps.sessions.session(call.key, call.context.signal);
+  return {
+    live,
+    note: "[A fresh browser: what was typed on the last site stays with that site.]\n",
+  };
 }
 
 /** The guard's verdict on a URL the model gave, as a refusal (or nothing when it may open). */
@@ -230,118 +315,19 @@ async function fill(
   return outcome.filled.length ? text : failed(text);
 }
 
-async function click(
-  live: LiveSession,
-  ref: string,
-  context: ToolContext,
-  signal: AbortSignal,
-): Promise<ToolOutput> {
-  const { session } = live;
-  const control = await session.inspect(ref, signal);
-  const page = session.url();
-  if (control.submits) return await submitControl(live, page, control, ref, context, signal);
-  const outcome = await session.click(ref, signal);
-  if (outcome.view) return pageText(outcome.view, session.takeNotes());
-  const replay = replayArguments(live, page, control.selector);
-  return await decideHeld(live, page, control.label, outcome.held, replay, context, signal);
-}
-
-/** Asks whether to submit with `control` (a submit control on `page`), then clicks it. */
-async function submitControl(
-  live: LiveSession,
-  page: string,
-  control: PageControl,
-  ref: string,
-  context: ToolContext,
-  signal: AbortSignal,
-): Promise<ToolOutput> {
-  const { session } = live;
-  const filled = [...live.filled.values()];
-  const summary = submissionSummary(page, control.label, filled, [], control.formData);
-  const replay = replayArguments(live, page, control.selector);
-  const answer = await askToSubmit(context, session, summary, replay);
-  if (answer) return answer;
-  const outcome = await session.click(ref, signal, true);
-  live.filled.clear();
-  return submitted(outcome.view ?? await session.view(signal), session);
-}
-
-/** Asks about held submissions, then lets them go or drops them. */
-async function decideHeld(
-  live: LiveSession,
-  page: string,
-  label: string,
-  held: HeldSubmission[],
-  replay: Record<string, unknown>,
-  context: ToolContext,
-  signal: AbortSignal,
-): Promise<ToolOutput> {
-  const summary = submissionSummary(page, label, [...live.filled.values()], held);
-  const answer = await askToSubmit(context, live.session, summary, replay);
-  if (answer) {
-    await live.session.drop();
-    return answer;
-  }
-  const view = await live.session.release(signal);
-  live.filled.clear();
-  return submitted(view, live.session);
-}
-
 /**
- * The self-contained submission a pending approval stores and a grant matches: the page, the
- * fields filled on it (by selector) and the control clicked.
+ * A stored submission (a pending approval's, or the model's own one-call submit): the page is
+ * opened afresh and filled, then the control clicked. One that says what it sends (every approval
+ * does) sends exactly that or nothing; one that does not asks like a click.
  */
-function replayArguments(
-  live: LiveSession,
-  page: string,
-  selector: string,
-): Record<string, unknown> {
-  const values = live.filledOn === page
-    ? Object.fromEntries([...live.filled.values()].map((field) => [field.selector, field.value]))
-    : {};
-  return { action: "submit", url: page, values, ref: selector };
-}
-
-/**
- * Asks the person (or a grant, or a pending approval) whether to submit; undefined means yes,
- * otherwise the result to return (nothing was sent).
- */
-async function askToSubmit(
-  context: ToolContext,
-  session: BrowserSession,
-  summary: string,
-  replay: Record<string, unknown>,
-): Promise<ToolResult | undefined> {
-  if (!context.confirm) {
-    return refused(
-      `Not submitted: submitting needs the user's yes, and nobody can answer in a ${context.kind} ` +
-        `run.\n${summary}\nTell the user what you would submit instead.`,
-    );
-  }
-  const yes = await context.confirm(`${summary}\nSubmit it?`, {
-    arguments: replay,
-    summary,
-    why: `submitting on ${hostOf(String(replay.url))} needs your yes`,
-    screenshot: () => session.screenshot(AbortSignal.timeout(5_000)),
-  });
-  if (yes) return undefined;
-  return refused(
-    context.interactive
-      ? `The user said no: nothing was submitted. Do not retry; ask what to do instead.\n${summary}`
-      : `Not submitted: it needs the user's yes.\n${summary}`,
-  );
-}
-
-/** Replays a submission (a pending approval's, or the model's own one-call submit). */
 async function submitAgain(
   deps: BrowserToolDependencies,
-  live: LiveSession,
-  args: BrowserArgs,
-  context: ToolContext,
-  signal: AbortSignal,
+  call: ArgumentsCall,
 ): Promise<ToolOutput> {
+  const { args, signal } = call;
   const problem = await checkAddress(deps, args.url!);
   if (problem) return problem;
+  const { live } = await outsideFence(deps, call, args.url!);
   const { session } = live;
   live.filled.clear();
   const opened = await session.open(args.url!, signal);
@@ -361,11 +347,11 @@ async function submitAgain(
   if (!control) {
     return failed(`Not submitted: ${args.ref} is not on ${opened.url} any more.`);
   }
-  return await submitControl(live, opened.url, control, args.ref!, context, signal);
-}
-
-function submitted(view: PageView, session: BrowserSession): string {
-  return `Submitted. The page now:\n${pageText(view, session.takeNotes())}`;
+  const replay = { ...call, live };
+  if (args.sends === undefined && call.context.approvalId === undefined) {
+    return await click({ ...replay, ref: args.ref! });
+  }
+  return await sendApproved(replay, opened.url, control, args.sends ?? []);
 }
 
 async function look(
@@ -398,12 +384,4 @@ async function look(
 function noteSuffix(session: BrowserSession): string {
   const noted = notesText(session.takeNotes());
   return noted ? `\n${noted}` : "";
-}
-
-function hostOf(url: string): string {
-  try {
-    return new URL(url).host;
-  } catch {
-    return "the page";
-  }
 }

@@ -10,7 +10,9 @@ import type {
   PageControl,
   PageView,
   SessionNotes,
+  SubmittedField,
 } from "../core/browser.ts";
+import { originOf } from "../core/browser_submission.ts";
 import { textForModel } from "../core/untrusted_text.ts";
 import { textForTerminal } from "../core/terminal_text.ts";
 
@@ -66,6 +68,13 @@ export function notesText(notes?: SessionNotes): string {
   if (notes.unsent.length) {
     lines.push(`Not sent (the page tried on its own): ${notes.unsent.slice(0, 3).join("; ")}`);
   }
+  if (notes.fenced.length) {
+    lines.push(
+      `Not sent (data typed here may go only to ${notes.fence.join(", ") || "no site"}): ${
+        notes.fenced.slice(0, 5).join("; ")
+      }${notes.fenced.length > 5 ? ` and ${notes.fenced.length - 5} more` : ""}`,
+    );
+  }
   const other: string[] = [];
   if (notes.popupsClosed) other.push(`closed ${notes.popupsClosed} popup window(s)`);
   if (notes.downloadsRefused) other.push(`refused ${notes.downloadsRefused} download(s)`);
@@ -77,36 +86,63 @@ export function notesText(notes?: SessionNotes): string {
 }
 
 /**
- * What a submission would send, for the person's yes: the form's own data when the control's
- * form is known (hidden fields included), else the values as filled; passwords hidden.
+ * What a submission sends, for the person's yes, whole: for each request the method and the
+ * absolute target (its origin named when it is another site than the page's), then every field
+ * (hidden ones marked, passwords masked) or the body. Nothing is cut: a page that sends more than
+ * can be shown is refused before it gets here (`Submission.tooLarge`).
  */
 export function submissionSummary(
   page: string,
   control: string | undefined,
-  filled: readonly FilledField[],
   held: readonly HeldSubmission[],
-  formData: readonly { label: string; value: string }[] = [],
 ): string {
   const lines = [`Submit on ${page}${control ? ` (clicking ${quote(control)})` : ""}`];
-  for (const submission of held.slice(0, 3)) {
-    lines.push(`  sends ${submission.method} ${submission.url} (${submission.why})`);
-  }
-  if (formData.length) {
-    lines.push("  fields:");
-    for (const entry of formData.slice(0, 20)) {
-      lines.push(`    ${entry.label}: ${entry.value.slice(0, 120)}`);
-    }
-    if (formData.length > 20) lines.push(`    … and ${formData.length - 20} more`);
-  } else if (filled.length) {
-    lines.push("  fields:");
-    for (const field of filled.slice(0, 20)) {
-      const value = field.type === "password" ? "••••••" : field.value;
-      lines.push(`    ${field.label || field.selector}: ${value.slice(0, 120)}`);
-    }
-  } else {
-    const data = held.map((submission) => submission.data).filter(Boolean).join("\n");
-    if (data) lines.push("  data:", ...data.split("\n").slice(0, 20).map((line) => `    ${line}`));
+  const pageOrigin = originOf(page);
+  for (const submission of held) {
+    const origin = originOf(submission.url);
+    const elsewhere = origin && origin !== pageOrigin
+      ? ` — to ${origin}, another site than the page's`
+      : "";
+    lines.push(`  sends ${submission.method} ${submission.url} (${submission.why})${elsewhere}`);
+    for (const field of submission.fields ?? []) lines.push(`    ${fieldText(field)}`);
+    if (submission.body !== undefined) {
+      lines.push("    body:", ...submission.body.split("\n").map((line) => `      ${line}`));
+    } else if (!submission.fields?.length) lines.push("    (no data)");
   }
   // Shown to a person (a terminal, the dashboard) and to the model: clean for both.
   return textForTerminal(textForModel(lines.join("\n")));
+}
+
+/** A field as people read it: `Card number: 2231 8841`, `PIN: ••••••`, `token (hidden): x`. */
+function fieldText(field: SubmittedField): string {
+  if (field.hidden) return `${field.name} (hidden): ${field.value}`;
+  const secret = field.secret || secretName.test(field.name);
+  return `${field.label || field.name}: ${secret ? "••••••" : field.value}`;
+}
+
+/** Names of fields whose values are masked when the page did not say they are passwords. */
+const secretName = /pass(word)?|\bpin\b|cvc|cvv/i;
+
+/** A submission's fields labelled as the tool filled them (a request only knows the names). */
+export function labelledFields(
+  held: readonly HeldSubmission[],
+  filled: readonly FilledField[],
+): HeldSubmission[] {
+  const byName = new Map(filled.flatMap((field) => field.name ? [[field.name, field]] : []));
+  return held.map((submission) => ({
+    ...submission,
+    ...(submission.fields
+      ? {
+        fields: submission.fields.map((field) => {
+          const known = byName.get(field.name);
+          if (!known || field.label || field.hidden) return field;
+          return {
+            ...field,
+            ...(known.label ? { label: known.label } : {}),
+            ...(known.type === "password" ? { secret: true } : {}),
+          };
+        }),
+      }
+      : {}),
+  }));
 }

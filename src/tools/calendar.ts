@@ -11,7 +11,8 @@ import type { CalendarReader } from "../core/source_ports.ts";
 import { parseZonedTime, startOfZonedDay } from "../core/zoned_time.ts";
 import type { Clock } from "../core/ports.ts";
 import type { RadarConfig } from "../config/schema.ts";
-import { describeOccurrence } from "../core/calendar_text.ts";
+import { describeOccurrence } from "../sources/calendar/calendar_text.ts";
+import { calendarOrigins } from "./destinations.ts";
 
 /** What the calendar tool needs. */
 export interface CalendarToolDependencies {
@@ -29,6 +30,7 @@ export function calendarTool(deps: CalendarToolDependencies): Tool {
   return defineTool({
     name: "calendar",
     effect: ({ action }) => action === "add" ? "sends_out" : "none",
+    destinations: ({ calendar: name }) => calendarOrigins(deps.config, name),
     description: "Calendar events today/tomorrow/this week, or add an event",
     keywords: [
       "calendar",

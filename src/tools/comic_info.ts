@@ -24,6 +24,7 @@ import type { ToolDependencies } from "./dependencies.ts";
 import { openCheckedForRead } from "../adapters/os/checked_open.ts";
 import { type FileAccessDependencies, pathGuardFor } from "../adapters/os/file_access.ts";
 import { describeFsError, fileFailure } from "../adapters/os/file_changes.ts";
+import { lookupOrigins } from "./destinations.ts";
 
 /** What comic_info needs. */
 export type ComicInfoToolDependencies =
@@ -46,9 +47,15 @@ export function comicInfoTool(
     // filing skill is loaded: every other request saves its schema's tokens.
     onDemand: true,
     keywords: ["comic", "cbz", "cbr", "comicinfo", "metadata", "manga"],
-    // Reading changes nothing (a configured lookup sends what the file says to that service only);
-    // set writes the file, file moves it: a grant on `path` lets a heartbeat do both.
-    effect: ({ set, file }) => (set && Object.keys(set).length) || file ? "local_write" : "none",
+    // Set writes the file, file moves it: a grant on `path` lets a heartbeat do both. Reading
+    // changes nothing, but a configured lookup sends what the file says to that service.
+    effect: ({ set, file }) =>
+      (set && Object.keys(set).length) || file
+        ? "local_write"
+        : lookupOrigins(deps.config).length
+        ? "sends_out"
+        : "none",
+    destinations: () => lookupOrigins(deps.config),
     pathArguments: ["path"],
     input: z.object({
       path: z.string().min(1).max(4096),

@@ -1,8 +1,7 @@
 /** What built-in tools may use: ports and config, never concrete adapters. */
 import type { RadarConfig } from "../config/schema.ts";
 import type { Clock, FactStore, Logger } from "../core/ports.ts";
-import type { NotificationGate } from "../core/notification_gate.ts";
-import type { Notifier } from "../core/notifier.ts";
+import type { NotificationGate, Notifier } from "../core/notifier.ts";
 import type { SideEffectLog } from "../core/side_effects.ts";
 import type { MonitorRegistry, TaskScheduler } from "../core/schedule_ports.ts";
 import type { ChatModel } from "../core/chat_model.ts";
@@ -10,7 +9,7 @@ import type { ComicArchives, PdfInfoWriter, PdfReader } from "../library/mod.ts"
 import type { MemorySearch } from "../core/recall.ts";
 import type { CalendarReader, GitHubLists, MailReader } from "../core/source_ports.ts";
 import type { Hooks } from "../core/hooks.ts";
-import type { SkillLibrary } from "../core/skills_prompt.ts";
+import type { SkillLibrary } from "../core/system_prompt.ts";
 import type { UrlCheck } from "../adapters/network/network_guard.ts";
 import type { BrowserSessions } from "./browser_sessions.ts";
 import type { ActionJournal } from "../away/mod.ts";

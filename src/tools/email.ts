@@ -5,7 +5,7 @@
  * Listing every account asks each on its own: a failing account is one line among the results.
  */
 import { z } from "zod";
-import { failed, type Tool } from "../core/tool.ts";
+import { type Destinations, failed, type Tool } from "../core/tool.ts";
 import { defineTool } from "../core/tool_definition.ts";
 import type { MailHeader, MailReader } from "../core/source_ports.ts";
 import { formatDateTime } from "../core/zoned_time.ts";
@@ -24,8 +24,13 @@ export function headerLine(header: MailHeader, timeZone?: string): string {
     (header.unread ? " [unread]" : "");
 }
 
-/** The three email tools over `mail`; times are shown in `timeZone` (the machine's without). */
-export function emailTools(deps: { mail: MailReader; timeZone?: string }): Tool[] {
+/**
+ * The three email tools over `mail`; times are shown in `timeZone` (the machine's without);
+ * `serverOf` says which IMAP server an account is (absent: anywhere).
+ */
+export function emailTools(
+  deps: { mail: MailReader; timeZone?: string; serverOf?: (account: string) => Destinations },
+): Tool[] {
   const { mail, timeZone } = deps;
   const guard = async (work: () => Promise<string>) => {
     try {
@@ -90,6 +95,7 @@ export function emailTools(deps: { mail: MailReader; timeZone?: string }): Tool[
       name: "mark_email_read",
       // Changes the mailbox on the mail server.
       effect: "sends_out",
+      destinations: ({ account }) => deps.serverOf?.(account) ?? "anywhere",
       description: "Mark an email as read",
       keywords,
       input: z.object({ account, uid }),

@@ -3,6 +3,8 @@ import { z } from "zod";
 import { failed, refused, timedOut, type Tool, type ToolResult } from "../core/tool.ts";
 import { defineTool } from "../core/tool_definition.ts";
 import type { ToolDependencies } from "./dependencies.ts";
+import { originsOrAnywhere, webResultLabel } from "./destinations.ts";
+import { isPrivateAddress } from "../adapters/network/address_policy.ts";
 import { htmlToText } from "../adapters/network/html_to_text.ts";
 import {
   checkUrlAddresses,
@@ -35,6 +37,8 @@ export function fetchUrlTool(
     name: "fetch_url",
     // A request carries its URL (and its query) to another machine.
     effect: "sends_out",
+    destinations: ({ url }) => originsOrAnywhere(url),
+    results: webResultLabel(settings.allow_private),
     description: "Read a web page",
     keywords: ["fetch", "url", "web", "page", "website", "http", "link", "download", "open"],
     input: z.object({ url: z.string().min(1).max(4000) }),
@@ -49,6 +53,8 @@ export function fetchUrlTool(
         context.signal,
         AbortSignal.timeout(settings.timeout_seconds * 1000),
       ]);
+      // A page from a private address (a router, an intranet: allow_private) is the user's own.
+      let privateHop = false;
       for (let hop = 0; hop <= maxRedirects; hop++) {
         const shown = url.href;
         const check = await checkUrlAddresses(url, {
@@ -56,6 +62,7 @@ export function fetchUrlTool(
           resolve,
         });
         if (check.problem !== undefined) return refused(`Cannot fetch ${shown}: ${check.problem}.`);
+        privateHop ||= check.addresses.some((address) => isPrivateAddress(address));
         let opened: PinnedResponse;
         try {
           opened = await fetchFromChecked(url, check.addresses, {
@@ -79,7 +86,9 @@ export function fetchUrlTool(
             url = next;
             continue;
           }
-          return next;
+          return typeof next === "string"
+            ? { text: next, outcome: "ok", label: privateHop ? "private" : "public" }
+            : next;
         } finally {
           opened.close();
         }

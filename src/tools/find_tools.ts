@@ -16,6 +16,8 @@ export function findToolsTool(listTools: () => Tool[]): Tool {
   return defineTool({
     name: findToolsName,
     effect: "none",
+    // Skill and tool texts are outside text a run reads; they hold nothing of the user's.
+    results: "public",
     description: "More tools for a task",
     input: z.object({ need: z.string().min(1).max(300) }),
     run: ({ need }) => {

@@ -29,6 +29,7 @@ import { useSkillTool } from "./use_skill.ts";
 import { githubTool } from "./github.ts";
 import { browserTool } from "./browser.ts";
 import { moneyTool } from "./money.ts";
+import { mailOrigin } from "./destinations.ts";
 
 /** Builds the built-in tools enabled by config. */
 export function builtinTools(deps: ToolDependencies): Tool[] {
@@ -49,7 +50,11 @@ export function builtinTools(deps: ToolDependencies): Tool[] {
     ...(deps.tasks ? scheduleTools(deps, deps.tasks) : []),
     ...(deps.monitors ? monitorTools(deps.monitors) : []),
     ...(deps.mail
-      ? emailTools({ mail: deps.mail, timeZone: deps.config?.radar.timezone || undefined })
+      ? emailTools({
+        mail: deps.mail,
+        timeZone: deps.config?.radar.timezone || undefined,
+        serverOf: (account) => mailOrigin(deps.config, account),
+      })
       : []),
     ...(deps.calendar ? [calendarTool({ ...deps, calendar: deps.calendar })] : []),
     ...(deps.skills ? [useSkillTool({ skills: deps.skills })] : []),
@@ -60,6 +65,7 @@ export function builtinTools(deps: ToolDependencies): Tool[] {
         callMs: () => deps.config.browser.call_seconds * 1000,
         visionModel: deps.visionModel,
         visionModelName: deps.config.llm.models.vision.model || undefined,
+        privatePages: !!deps.config.browser.profile,
       })]
       : []),
     ...(deps.money ? [moneyTool({ money: deps.money })] : []),

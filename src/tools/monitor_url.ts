@@ -4,6 +4,7 @@ import { failed, type Tool } from "../core/tool.ts";
 import { defineTool } from "../core/tool_definition.ts";
 import type { MonitorRegistry } from "../core/schedule_ports.ts";
 import { describeMonitorInfo, refuseOnHeartbeat } from "./schedule_text.ts";
+import { originsOrAnywhere } from "./destinations.ts";
 
 /** Creates the monitor_url tool. */
 export function monitorUrlTool(deps: { monitors: MonitorRegistry }): Tool {
@@ -11,6 +12,7 @@ export function monitorUrlTool(deps: { monitors: MonitorRegistry }): Tool {
     name: "monitor_url",
     // The monitor fetches its URL on every check from then on.
     effect: "sends_out",
+    destinations: ({ url }) => originsOrAnywhere(url),
     resultIsData: false,
     description: "Watch a web page (or a CSS selector of it) for changes",
     keywords: ["monitor", "watch", "track", "page", "website", "change", "price", "url"],

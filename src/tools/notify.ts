@@ -1,15 +1,16 @@
 /** `notify`: push a notification to the user through the Notifier (ntfy), once per outbox key. */
 import { z } from "zod";
-import { type NotificationGate, quietHoursGate } from "../core/notification_gate.ts";
 import {
   isNotificationPriority,
+  type NotificationGate,
   notificationPriorities,
   type NotificationPriority,
   notifyOnce,
   notifyOutcomeLine,
+  quietHoursGate,
 } from "../core/notifier.ts";
 import { failed, refused, type Tool } from "../core/tool.ts";
-import { defineTool, unoffered } from "../core/tool_definition.ts";
+import { defineTool } from "../core/tool_definition.ts";
 import type { ToolDependencies } from "./dependencies.ts";
 
 /** Priorities that count as urgent: they go out during quiet hours. */
@@ -42,23 +43,35 @@ export function ntfyPriority(value: unknown): unknown {
   return priorityAliases[word] ?? value;
 }
 
-/** Tags as a list: ntfy takes them comma-separated, models send a list or that text. */
-function tagList(value: unknown): unknown {
-  if (typeof value === "string") return value.split(",").map((tag) => tag.trim()).filter(Boolean);
-  return value;
+/** Tags as ntfy takes them, comma-separated: models send a list or that text. */
+function tagText(value: unknown): unknown {
+  return Array.isArray(value) && value.every((tag) => typeof tag === "string")
+    ? value.join(",")
+    : value;
+}
+
+/** The tags of comma-separated text, without blanks. */
+function tagList(text: string): string[] {
+  return text.split(",").map((tag) => tag.trim()).filter(Boolean);
 }
 
 /**
  * The offered schema names the three priorities a model needs (each offered value costs tokens
- * on every request); every ntfy priority and `tags` are accepted all the same.
+ * on every request; every ntfy priority is accepted all the same) and the tags ntfy shows as
+ * emoji ("warning,floppy_disk"), offered as the comma-separated text ntfy takes.
  */
 const notifyInput = z.object({
   message: z.string().min(1).max(4000),
   title: z.string().max(200).optional(),
   priority: z.preprocess(ntfyPriority, z.string().max(40)).optional()
     .meta({ type: "string", enum: ["low", "high", "urgent"] }),
-  tags: z.preprocess(tagList, z.array(z.string().min(1).max(60)).max(10)).optional()
-    .meta(unoffered),
+  tags: z.preprocess(
+    tagText,
+    z.string().refine((text) => {
+      const tags = tagList(text);
+      return tags.length <= 10 && tags.every((tag) => tag.length <= 60);
+    }, "at most 10 tags of at most 60 characters"),
+  ).optional(),
 });
 
 /**
@@ -84,7 +97,7 @@ export function notifyTool(
     name: "notify",
     effect: "notifies_user",
     resultIsData: false,
-    description: "Push a notification to the user",
+    description: "Push-notify the user",
     keywords: ["notify", "notification", "alert", "tell", "ping", "remind", "send", "message"],
     input: notifyInput,
     run: async ({ message, title, priority: given, tags }, context) => {
@@ -103,7 +116,7 @@ export function notifyTool(
       const outcome = await notifyOnce(
         deps.notifier,
         log,
-        { message, title, priority, tags },
+        { message, title, priority, tags: tags === undefined ? undefined : tagList(tags) },
         context.signal,
       );
       const line = notifyOutcomeLine(outcome);

@@ -6,13 +6,15 @@
 import { z } from "zod";
 import { failed, type Tool } from "../core/tool.ts";
 import { defineTool } from "../core/tool_definition.ts";
-import type { SkillLibrary } from "../core/skills_prompt.ts";
+import type { SkillLibrary } from "../core/system_prompt.ts";
 
 /** Creates the use_skill tool over the usable skills. */
 export function useSkillTool(deps: { skills: SkillLibrary }): Tool {
   return defineTool({
     name: "use_skill",
     effect: "none",
+    // Skill and tool texts are outside text a run reads; they hold nothing of the user's.
+    results: "public",
     description: "Load a skill",
     // Offered on every request while skills are listed in the system prompt.
     alwaysOn: deps.skills.available().length > 0,

@@ -8,6 +8,7 @@ import { z } from "zod";
 import { failed, type Tool, type ToolResult } from "../core/tool.ts";
 import { defineTool } from "../core/tool_definition.ts";
 import type { ToolDependencies } from "./dependencies.ts";
+import { weatherOrigins } from "./destinations.ts";
 import {
   type GuardedAnswer,
   guardedGet,
@@ -50,6 +51,8 @@ export function weatherTool(
     name: "weather",
     // The place asked about goes to the weather service.
     effect: "sends_out",
+    destinations: () => weatherOrigins(deps.config),
+    results: "public",
     description: "Weather forecast",
     keywords: ["weather", "forecast", "rain", "temperature", "snow", "wind", "sunny", "umbrella"],
     input: z.object({

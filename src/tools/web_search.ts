@@ -8,6 +8,7 @@ import { z } from "zod";
 import { failed, type Tool, type ToolResult } from "../core/tool.ts";
 import { defineTool } from "../core/tool_definition.ts";
 import type { ToolDependencies } from "./dependencies.ts";
+import { searchOrigin } from "./destinations.ts";
 import { duckDuckGoBase, duckDuckGoResults, duckDuckGoUrl } from "./web/duckduckgo.ts";
 import { guardedGet, WebRequestError } from "../adapters/network/guarded_get.ts";
 import { denoResolver, type Resolver } from "../adapters/network/network_guard.ts";
@@ -123,6 +124,8 @@ export function webSearchTool(
     name: "web_search",
     // The query goes to the search service.
     effect: "sends_out",
+    destinations: () => searchOrigin(deps.config),
+    results: "public",
     description: "Search the web",
     keywords: ["search", "web", "google", "internet", "look", "find", "news", "online"],
     input: z.object({

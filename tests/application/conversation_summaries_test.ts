@@ -10,12 +10,12 @@ import { SqliteConversationStore } from "../../src/adapters/sqlite/conversation_
 import { summaryTranscript, transcriptBounds } from "../../src/core/conversation_summary.ts";
 import type { EmbeddingModel } from "../../src/core/embedding_model.ts";
 import { Recall } from "../../src/core/recall.ts";
-import { summarySource } from "../../src/core/recall_sources.ts";
+import { summarySource } from "../../src/core/recall.ts";
 import type { StoredMessage } from "../../src/core/ports.ts";
 import type { Radar } from "../../src/runtime/open_radar.ts";
 import { type FakeLlmServer, ollamaText } from "../fakes/fake_llm_server.ts";
 import { noRetriesYaml, withFakeLlmRadar } from "../helpers/fake_llm_home.ts";
-import { readPassword } from "../../src/sources/secret_source.ts";
+import { readPassword } from "../../src/adapters/os/account_secrets.ts";
 
 const start = new Date("2026-11-23T10:00:00Z");
 const context = { kind: "chat" as const, interactive: false, signal: AbortSignal.timeout(10_000) };

@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { ManualClock } from "../../src/adapters/clock.ts";
-import { readPassword } from "../../src/sources/secret_source.ts";
+import { readPassword } from "../../src/adapters/os/account_secrets.ts";
 import { FakeLlmServer, ollamaText } from "../fakes/fake_llm_server.ts";
 import {
   secretMask as mask,

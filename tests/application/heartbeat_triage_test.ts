@@ -2,7 +2,11 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { ManualClock } from "../../src/adapters/clock.ts";
 import { openRadar, type Radar } from "../../src/runtime/open_radar.ts";
-import { readTriageAnswer, shouldTriage, triageMessages } from "../../src/core/heartbeat_triage.ts";
+import {
+  readTriageAnswer,
+  shouldTriage,
+  triageMessages,
+} from "../../src/application/heartbeat_triage.ts";
 import { FakeLlmServer, ollamaText, openAiText } from "../fakes/fake_llm_server.ts";
 
 const pdf = { source: "watcher ~/Downloads", kind: "new_pdf_detected", summary: "invoice.pdf" };

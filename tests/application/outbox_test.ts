@@ -73,7 +73,7 @@ Deno.test("a scheduled task's next run is moved before the run starts", async ()
   });
 });
 
-Deno.test("a task run cut short by a crash runs once more, without notifying twice", async () => {
+Deno.test("a task run cut short by a crash runs once more, in its conversation, without notifying twice", async () => {
   const ntfy = startFakeNtfy();
   try {
     const yaml = `radar:
@@ -108,8 +108,12 @@ notifications:
         "UPDATE heartbeat_runs SET outcome = 'running', finished_at = NULL WHERE kind = 'task'",
       ).run();
       first.database().prepare(
-        "INSERT OR REPLACE INTO task_claims SELECT 1, id, '2026-11-23T11:00:00.000Z', '' FROM heartbeat_runs WHERE kind = 'task'",
+        "INSERT OR REPLACE INTO task_claims SELECT 1, id, '2026-11-23T11:00:00.000Z', '', " +
+          "conversation_id FROM heartbeat_runs WHERE kind = 'task'",
       ).run();
+      const [firstConversation] = first.database().prepare(
+        "SELECT id FROM conversations WHERE kind = 'task'",
+      ).all() as Array<{ id: number }>;
       const second = first.reopen({
         pid: 502,
         steps: [
@@ -122,6 +126,12 @@ notifications:
         await second.services.taskRunner.run(second.clock.now(), new AbortController().signal);
         const task = second.services.tasks.store.get(added.id)!;
         assert.equal(task.lastOutcome, "ok", "the interrupted run ran again");
+        // In the conversation the interrupted run had started: one conversation per firing.
+        const conversations = second.database().prepare(
+          "SELECT id FROM conversations WHERE kind = 'task'",
+        ).all().map((row) => row.id);
+        assert.deepEqual(conversations, [firstConversation.id]);
+        assert.equal(task.lastConversationId, firstConversation.id);
         assert.equal(task.nextRunAt, "2026-11-23T12:00:00.000Z");
         assert.deepEqual(ntfy.requests.map((request) => request.body), ["Water the plants"]);
         assert.match(

@@ -80,6 +80,57 @@ Deno.test("missed runs catch up once within 24 h, never in a burst, and older on
   });
 });
 
+Deno.test("an --every task runs on its schedule's grid: a late tick or a restart does not move the runs after it", async () => {
+  await withTestDaemon({
+    now: "2026-11-23T03:31:00Z",
+    steps: [textResponse("one"), textResponse("two")],
+  }, async (daemon) => {
+    const { services, clock, model } = daemon;
+    const task = services.tasks.add({ every: "2m", message: "check the printer" });
+    assert.ok(!("error" in task));
+    const next = () => services.tasks.store.get(task.id)!.nextRunAt;
+    assert.equal(next(), "2026-11-23T03:33:00.000Z");
+    // The minute's tick came 40 s late (a slow job before it): the run after it is still 03:35.
+    clock.set(new Date("2026-11-23T03:33:40Z"));
+    await services.taskRunner.run(clock.now(), new AbortController().signal);
+    assert.equal(model.requests.length, 1);
+    assert.equal(next(), "2026-11-23T03:35:00.000Z", "anchored to 03:33, not to 03:33:40");
+    // The daemon restarts and its first tick is 03:35:50: it runs, and the next stays on the grid.
+    const restarted = daemon.reopen({ steps: [textResponse("three")] });
+    try {
+      restarted.clock.set(new Date("2026-11-23T03:35:50Z"));
+      await restarted.services.taskRunner.run(restarted.clock.now(), new AbortController().signal);
+      assert.equal(restarted.model.requests.length, 1);
+      const stored = restarted.services.tasks.store.get(task.id)!;
+      assert.equal(stored.nextRunAt, "2026-11-23T03:37:00.000Z");
+      // Down for a while: the one catch-up run, then the grid again (not "now + 2 minutes").
+      restarted.clock.set(new Date("2026-11-23T03:48:20Z"));
+      await restarted.services.taskRunner.run(restarted.clock.now(), new AbortController().signal);
+      assert.equal(
+        restarted.services.tasks.store.get(task.id)!.nextRunAt,
+        "2026-11-23T03:49:00.000Z",
+      );
+    } finally {
+      restarted.close();
+    }
+  });
+});
+
+Deno.test("nextRunAfter keeps an interval on its anchor's grid", () => {
+  const every = { scheduleKind: "every" as const, schedule: "2" };
+  const anchor = new Date("2026-11-23T03:33:00Z");
+  const at = (iso: string) => nextRunAfter(every, new Date(iso), undefined, anchor)?.toISOString();
+  assert.equal(at("2026-11-23T03:33:00Z"), "2026-11-23T03:35:00.000Z");
+  assert.equal(at("2026-11-23T03:34:59Z"), "2026-11-23T03:35:00.000Z");
+  assert.equal(at("2026-11-23T03:35:00Z"), "2026-11-23T03:37:00.000Z");
+  assert.equal(at("2026-11-23T03:20:00Z"), "2026-11-23T03:33:00.000Z");
+  assert.equal(
+    nextRunAfter(every, new Date("2026-11-23T03:33:40Z"))?.toISOString(),
+    "2026-11-23T03:35:40.000Z",
+    "no anchor (a new task): counted from now",
+  );
+});
+
 Deno.test("a one-shot reminder runs exactly once: not on the ticks after it, not after a restart", async () => {
   await withTestDaemon({ steps: [textResponse("Reminded.")] }, async (daemon) => {
     const { services, clock, model } = daemon;

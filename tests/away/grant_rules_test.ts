@@ -185,3 +185,48 @@ Deno.test("the grant check: config rules and stored grants, uses counted, broken
     db.close();
   });
 });
+
+Deno.test("a grant says where private data may go: exact origins, stored and checked", () => {
+  withHome((_home, paths) => {
+    const db = openDatabase(":memory:");
+    const store = new SqliteGrantStore(db);
+    const clock = new ManualClock(new Date("2026-11-24T03:00:00Z"));
+    const calendar = store.add({
+      tool: "fetch_url",
+      arguments: { url: "https://mycalendar.example/**" },
+      note: "",
+      privateDataTo: ["https://mycalendar.example"],
+    }, clock.now());
+    const plain = store.add({
+      tool: "fetch_url",
+      arguments: { url: "https://news.example/**" },
+      note: "",
+    }, clock.now());
+    assert.deepEqual(store.get(calendar.id)?.privateDataTo, ["https://mycalendar.example"]);
+    assert.deepEqual(store.get(plain.id)?.privateDataTo, []);
+    const check = grantCheck({ store, configured: () => [], paths, clock });
+    const call = { url: "https://mycalendar.example/dav/add" };
+    assert.equal(check(fetchTool, call, ["https://mycalendar.example"])?.id, calendar.id);
+    // Another port, a look-alike host: the same arguments grant, but not for private data.
+    assert.equal(check(fetchTool, call, ["https://mycalendar.example:8443"]), undefined);
+    assert.equal(check(fetchTool, call, ["https://calendar.example"]), undefined);
+    const news = { url: "https://news.example/today" };
+    assert.equal(check(fetchTool, news)?.id, plain.id, "the arguments alone still match");
+    assert.equal(check(fetchTool, news, ["https://news.example"]), undefined, "no private data");
+    assert.equal(
+      describeGrant(store.get(calendar.id)!),
+      "fetch_url url=https://mycalendar.example/** private-data-to=https://mycalendar.example",
+    );
+    assert.deepEqual(
+      grantProblems(
+        { tool: "fetch_url", arguments: { url: "https://x.example/**" }, privateDataTo: ["*.x"] },
+        fetchTool,
+        paths,
+      ),
+      [
+        'private data goes to origins (scheme, host and port, e.g. https://mycalendar.example), not "*.x"',
+      ],
+    );
+    db.close();
+  });
+});

@@ -1,7 +1,7 @@
 /** The owner's own words in a mail: quotes and signatures dropped, forwarded mail marked untrusted. */
 import assert from "node:assert/strict";
 import { ownWords, parseMail } from "../../src/channels/email/mail_text.ts";
-import { splitUntrusted } from "../../src/away/taint.ts";
+import { splitUntrusted } from "../../src/away/run_labels.ts";
 
 const mail = (body: string) =>
   parseMail(`From: me@example.test\r\nSubject: x\r\nContent-Type: text/plain\r\n\r\n${body}`);

@@ -10,7 +10,7 @@ import { commandPath, controlCommands } from "../../src/cli/control_commands.ts"
 import type { CliContext } from "../../src/cli/context.ts";
 import type { Command } from "commander";
 import { ExitCode } from "../../src/core/errors.ts";
-import { underExecVariable } from "../../src/core/exec_marker.ts";
+import { underExecVariable } from "../../src/adapters/os/child_environment.ts";
 import { writeFolder } from "../../src/plugins/plugin_directories.ts";
 import { memoryIo } from "../helpers/memory_io.ts";
 import { withCliHome } from "../helpers/cli_home.ts";
@@ -48,8 +48,8 @@ const attempts: string[][] = [
   ["restore", "/tmp/radar-backup-with-approved-evil-plugin.tar.gz"],
 ];
 
-Deno.test("every control command exists in the command tree and has an attempt here", () => {
-  const program = buildProgram({ io: memoryIo({}) } as unknown as CliContext);
+Deno.test("every control command exists in the command tree and has an attempt here", async () => {
+  const program = await buildProgram({ io: memoryIo({}) } as unknown as CliContext);
   const paths: string[] = [];
   const visit = (command: Command) => {
     paths.push(commandPath(command));

@@ -113,7 +113,10 @@ Deno.test("radar library scan --apply without a person: nothing without a grant;
     const filed = join(home, "Comics/Saga/Saga #054 (2018) (2).cbz");
     assert.equal(Deno.statSync(filed).isFile, true);
     assert.equal(Deno.statSync(join(home, "Comics/Saga/Saga #054 (2018).cbz")).size, 1);
-    assert.match(await radar("undo", "--list"), /^#1 .* move ~\/Inbox\/Saga 054 .* \(ask\)\n$/);
+    assert.match(
+      await radar("undo", "--list"),
+      /^#1 .* move ~\/Inbox\/Saga 054 .* \(library scan\)\n$/,
+    );
     assert.match(await radar("undo"), /^Undone #1: moved .* as it was before\.\n$/);
     assert.deepEqual(Deno.readFileSync(saga), original);
   });

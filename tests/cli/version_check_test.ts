@@ -8,7 +8,7 @@ import { runCli } from "../../src/cli/program.ts";
 import { memoryIo } from "../helpers/memory_io.ts";
 import { withCliHome } from "../helpers/cli_home.ts";
 import { radarVersion } from "../../src/version.ts";
-import { compareReleaseVersions, parseReleaseVersion } from "../../src/core/release_version.ts";
+import { compareReleaseVersions, parseReleaseVersion } from "../../src/cli/commands/version.ts";
 
 /** Answers GET /repos/o/r/releases/latest with `status` and `body`. */
 function releasesApi(status: number, body: string) {

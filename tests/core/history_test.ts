@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { trimHistory } from "../../src/core/history.ts";
+import { trimHistory } from "../../src/core/agent_messages.ts";
 import type { ChatMessage } from "../../src/core/messages.ts";
 
 Deno.test("trimHistory() drops tool results whose request was cut off the window", () => {

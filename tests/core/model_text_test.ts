@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import type { ChatRequest } from "../../src/core/chat_model.ts";
-import { skillsBlock } from "../../src/core/skills_prompt.ts";
+import { skillsBlock } from "../../src/core/system_prompt.ts";
 import type { Tool } from "../../src/core/tool.ts";
 import { toolSpec } from "../../src/core/tool_registry.ts";
 import type { McpServerConnection } from "../../src/mcp/server_connection.ts";

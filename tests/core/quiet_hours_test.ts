@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { isQuietTime } from "../../src/core/quiet_hours.ts";
+import { isQuietTime } from "../../src/core/notifier.ts";
 
 const at = (time: string) => new Date(`2026-11-22T${time}:00Z`);
 

@@ -16,7 +16,7 @@ import {
 import type { EmbeddingModel } from "../../src/core/embedding_model.ts";
 import { Hooks, registrationAt } from "../../src/core/hooks.ts";
 import { Recall, type RecallSource } from "../../src/core/recall.ts";
-import { digestSource, factSource, summarySource } from "../../src/core/recall_sources.ts";
+import { digestSource, factSource, summarySource } from "../../src/core/recall.ts";
 import { SqliteDigestStore } from "../../src/adapters/sqlite/digest_store.ts";
 import { recallTool } from "../../src/tools/recall.ts";
 

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { ConceptEmbeddings } from "../fakes/concept_embeddings.ts";
 import { Recall } from "../../src/core/recall.ts";
-import { factSource } from "../../src/core/recall_sources.ts";
+import { factSource } from "../../src/core/recall.ts";
 import { openDatabase } from "../../src/adapters/sqlite/database.ts";
 import { SqliteFactEmbeddings } from "../../src/adapters/sqlite/fact_embeddings.ts";
 import { SqliteFactStore } from "../../src/adapters/sqlite/fact_store.ts";

@@ -5,7 +5,7 @@ import {
   formatDurationMinutes,
   parseDurationMinutes,
 } from "../../src/core/schedule.ts";
-import { quietHoursGate } from "../../src/core/notification_gate.ts";
+import { quietHoursGate } from "../../src/core/notifier.ts";
 import { ManualClock } from "../../src/adapters/clock.ts";
 
 Deno.test("parseDurationMinutes() reads s, m, h, d and rejects the rest", () => {

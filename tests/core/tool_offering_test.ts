@@ -4,7 +4,7 @@ import { runAgent } from "../../src/core/agent_loop.ts";
 import type { AgentDependencies } from "../../src/core/agent_types.ts";
 import { ConceptEmbeddings } from "../fakes/concept_embeddings.ts";
 import { defineTool } from "../../src/core/tool_definition.ts";
-import { EmbeddingToolRanker } from "../../src/core/tool_embedding_ranker.ts";
+import { EmbeddingToolRanker } from "../../src/core/tool_relevance.ts";
 import { findToolsName, ToolRegistry, toolTokenCost } from "../../src/core/tool_registry.ts";
 import { ManualClock } from "../../src/adapters/clock.ts";
 import { openDatabase } from "../../src/adapters/sqlite/database.ts";

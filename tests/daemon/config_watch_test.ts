@@ -12,10 +12,30 @@ import {
   watchConfigFile,
 } from "../../src/daemon/config_watch.ts";
 import { configStateLines } from "../../src/cli/commands/daemon_status.ts";
+import { budgetStatusLines } from "../../src/cli/commands/budget_status.ts";
 import { withTestDaemon } from "../helpers/test_radar.ts";
-import { createRadarHome, runRadar, startRadarServe } from "../helpers/radar_process.ts";
+import {
+  createRadarHome,
+  type RadarHome,
+  runRadar,
+  startRadarServe,
+} from "../helpers/radar_process.ts";
 
 const baseYaml = `radar:\n  timezone: "UTC"\nheartbeat:\n  interval_minutes: 15\n`;
+
+/** `radar status` once the running daemon noticed the edit (it names a restart), or after 20 s. */
+async function statusOnceNoticed(radar: RadarHome): Promise<string> {
+  const deadline = performance.now() + 20_000;
+  let status = "";
+  while (performance.now() < deadline) {
+    status = (await runRadar(radar.home, ["status"], {
+      env: { RADAR_CONFIG: radar.configPath, RADAR_LLM_BASE_URL: "http://127.0.0.1:9" },
+    })).stdout;
+    if (/restart needed/.test(status)) break;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return status;
+}
 
 Deno.test("a hand edit of radar.yaml applies its live keys and names the ones needing a restart", async () => {
   await withTestDaemon({ yaml: baseYaml }, ({ runtime, dir }) => {
@@ -69,18 +89,59 @@ Deno.test("radar serve notices a hand edit of its radar.yaml and radar status na
       radar.configPath,
       `${baseYaml.replace("15", "45")}web:\n  auth_token: "a-long-enough-dashboard-token-123"\n`,
     );
-    const deadline = performance.now() + 20_000;
-    let status = "";
-    while (performance.now() < deadline) {
-      status = (await runRadar(radar.home, ["status"], {
-        env: { RADAR_CONFIG: radar.configPath, RADAR_LLM_BASE_URL: "http://127.0.0.1:9" },
-      })).stdout;
-      if (/restart needed/.test(status)) break;
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
+    const status = await statusOnceNoticed(radar);
     assert.match(status, /restart needed to apply .*radar\.yaml: web\.auth_token \(radar stop/);
     const log = Deno.readTextFileSync(join(radar.dataDir, "logs", "radar.log"));
     assert.match(log, /radar\.yaml changed.*heartbeat\.interval_minutes/);
+  } finally {
+    await serving.stop();
+    radar.remove();
+  }
+});
+
+Deno.test("a hand edit of budget: applies at once: the daemon pauses when radar status says PAUSED", async () => {
+  await withTestDaemon({ yaml: baseYaml }, async ({ runtime, dir, clock }) => {
+    const watch = watchConfigFile(runtime, {
+      env: { HOME: dir, RADAR_DATA_DIR: join(dir, "data") },
+      cwd: dir,
+    });
+    runtime.budget.spent(
+      "summary",
+      { promptTokens: 400, completionTokens: 100 },
+      clock.now(),
+      "a summary",
+    );
+    assert.equal(runtime.budget.pausedFor({ kind: "heartbeat" }), undefined, "no limit yet");
+    Deno.writeTextFileSync(
+      join(dir, "radar.yaml"),
+      `${baseYaml}budget:\n  daily_tokens: 300\n  task_daily_tokens: 50\n`,
+    );
+    watch.check();
+    assert.deepEqual(readConfigState(runtime.dataDir, runtime.process.pid)?.restartKeys, []);
+    assert.match(
+      runtime.budget.pausedFor({ kind: "heartbeat" }) ?? "not paused",
+      /^paused by the budget: /,
+      "the running daemon pauses, as the status line says",
+    );
+    assert.match(budgetStatusLines(runtime)[0], /^budget: {4}PAUSED/);
+    await runtime.budget.sent();
+  });
+});
+
+Deno.test("radar status shows a key that needs a restart as the daemon runs it, not as the file says", async () => {
+  const radar = createRadarHome(baseYaml);
+  const inbox = join(radar.home, "inbox");
+  Deno.mkdirSync(inbox);
+  const serving = await startRadarServe(radar);
+  try {
+    Deno.writeTextFileSync(
+      radar.configPath,
+      `${baseYaml}watchers:\n  - path: "${inbox}"\n    pattern: "*.pdf"\n    action: "new_pdf"\n`,
+    );
+    const status = await statusOnceNoticed(radar);
+    assert.match(status, /restart needed to apply .*radar\.yaml: watchers \(radar stop/);
+    assert.match(status, /^watchers: {2}none/m, "the daemon watches nothing yet");
+    assert.ok(!status.includes(`${inbox} *.pdf`), status);
   } finally {
     await serving.stop();
     radar.remove();

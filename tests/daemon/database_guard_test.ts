@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { databaseGuard } from "../../src/daemon/database_guard.ts";
 import type { Notification, Notifier } from "../../src/core/notifier.ts";
-import { DatabaseDamagedError } from "../../src/core/database_damage.ts";
+import { DatabaseDamagedError } from "../../src/core/errors.ts";
 import { ManualTimers } from "../fakes/manual_timers.ts";
 import { openTestDaemon } from "../helpers/test_radar.ts";
 import { createFactsDatabase, pagesOf, scramblePages } from "../helpers/scrambled_database.ts";

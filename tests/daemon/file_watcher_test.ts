@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { globToRegExp, isTemporaryName } from "../../src/adapters/folder_listing.ts";
-import { daemonSources } from "../../src/daemon/sources.ts";
+import { daemonSources } from "../../src/daemon/watchers.ts";
 import { ManualTimers } from "../fakes/manual_timers.ts";
 import { withTestDaemon } from "../helpers/test_radar.ts";
 import { until } from "../helpers/until.ts";

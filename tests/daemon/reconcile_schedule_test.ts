@@ -1,7 +1,7 @@
 /** When a watcher reconciles: after bursts of names (not writes), once quiet, spaced by cost. */
 import assert from "node:assert/strict";
 import { ReconcileSchedule } from "../../src/adapters/reconcile_schedule.ts";
-import type { ReconcileReason } from "../../src/core/watched_folders.ts";
+import type { ReconcileReason } from "../../src/sources/watched_folders.ts";
 import { ManualTimers } from "../fakes/manual_timers.ts";
 
 function schedule() {

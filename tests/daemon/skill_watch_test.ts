@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { skillSources } from "../../src/daemon/skill_sources.ts";
+import { skillSources } from "../../src/daemon/skill_watchers.ts";
 import { createApp } from "../../web/app.tsx";
 import { webDependenciesFromRuntime } from "../../web/runtime_dependencies.ts";
 import { postForm } from "../web/web_fixture.ts";

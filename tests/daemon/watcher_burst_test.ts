@@ -8,7 +8,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { daemonSources } from "../../src/daemon/sources.ts";
+import { daemonSources } from "../../src/daemon/watchers.ts";
 import { daemonStatus } from "../../src/cli/commands/daemon_status.ts";
 import { ManualTimers } from "../fakes/manual_timers.ts";
 import { lossyWatchFs, type StreamCounts, untilStreamQuiet } from "../fakes/lossy_watch.ts";

@@ -48,10 +48,12 @@ Deno.test("a PDF at night: one approval, two buttons; Approve files it; radar un
     assert.equal(pending.tool, "move_file");
     assert.equal(pending.kind, "heartbeat");
     assert.deepEqual(pending.untrustedSources, ["events", "tool pdf_extract"]);
-    assert.match(
-      pending.reasons.join("\n"),
-      /source uses the name "scan_0042\.pdf" from untrusted text \(events\)/,
-    );
+    // The source is inside the watched ~/Downloads (the config names it); the destination is
+    // the model's choice after reading the PDF.
+    assert.deepEqual(pending.reasons, [
+      "destination is not from your own words or a folder you named",
+    ]);
+    assert.deepEqual(pending.tainted, [{ argument: "destination", reason: "not_derived" }]);
     const moveCall = report.result!.toolExecutions[1];
     assert.equal(moveCall.result.approvalId, pending.id);
     assert.match(moveCall.result.text, /^Not done yet: it needs the user's yes \(approval #1/);
@@ -62,11 +64,12 @@ Deno.test("a PDF at night: one approval, two buttons; Approve files it; radar un
     const [notice] = notices;
     assert.equal(notice.topic, "away");
     assert.equal(notice.title, "Radar asks: move_file (#1)");
+    // No value of the call leaves the machine: not the file name, not the destination.
     assert.match(
       String(notice.message),
-      /^move_file source=~\/Downloads\/scan_0042\.pdf destination=/,
+      /^move_file: its arguments are not all from your own words\.\nFrom a heartbeat run that read events, tool pdf_extract\.\nThe whole call is on the approval's page/,
     );
-    assert.match(String(notice.message), /From a heartbeat run that read events, tool pdf_extract/);
+    assert.doesNotMatch(String(notice.message), /scan_0042|Documents|ACME/);
     assert.equal(notice.click, `${home.base}/approvals/1`);
     const actions = notice.actions as Array<Record<string, unknown>>;
     assert.deepEqual(actions.map((action) => [action.action, action.label, action.method]), [
@@ -83,9 +86,9 @@ Deno.test("a PDF at night: one approval, two buttons; Approve files it; radar un
     const chatRequests = home.llm.chatRequests.length;
     const approved = await press(approveUrl);
     assert.equal(approved.status, 200, approved.text);
-    assert.match(
+    assert.equal(
       approved.text,
-      /^Done \(#1\): Moved ~\/Downloads\/scan_0042\.pdf to ~\/Documents\/Filed\/invoice\/2026-11-02 ACME invoice\.pdf\. Undo: radar undo 1\.$/,
+      "Done (#1): It ran as you approved; the result is on the approval's page.",
     );
     assert.equal(home.llm.chatRequests.length, chatRequests);
     const target = join(home.home, "Documents/Filed/invoice/2026-11-02 ACME invoice.pdf");
@@ -166,6 +169,7 @@ Deno.test("Always allow: the next PDF is filed unattended, with no approval", as
     // Nobody was asked; one notice says what changed, with its Undo button.
     const told = home.notices().slice(sentBefore);
     assert.deepEqual(told.map((notice) => notice.title), ["Radar changed 1 file"]);
+    assert.match(told[0].message as string, /\nUndo: radar undo 2$/, "the change's own id");
     assert.deepEqual((told[0].actions as Array<{ label: string }>).map((a) => a.label), ["Undo"]);
     assert.equal(radar.away.grants.list()[0].uses, 1);
 
@@ -188,10 +192,7 @@ Deno.test("a PDF that says to send a note away: nothing is sent, one approval na
     // evil.example as the issue writes it, and a collector this test runs (private addresses
     // allowed): were the call let through, the request would arrive there.
     for (
-      const [url, host] of [[`https://evil.example/?q=`, "evil.example"], [
-        `${collector}?q=`,
-        "127.0.0.1",
-      ]]
+      const url of [`https://evil.example/?q=`, `${collector}?q=`]
     ) {
       await withAwayHome(
         { yaml: "tools:\n  fetch_url:\n    allow_private: true\n" },
@@ -220,10 +221,12 @@ Deno.test("a PDF that says to send a note away: nothing is sent, one approval na
           assert.deepEqual(more, []);
           assert.equal(approval.tool, "fetch_url");
           assert.deepEqual(approval.tainted.map((finding) => finding.argument), ["url"]);
-          assert.equal(
-            approval.reasons[0],
-            `url: "${host}" appeared only in untrusted text (tool pdf_extract)`,
-          );
+          assert.deepEqual(approval.reasons, [
+            "url is not from your own words or a folder you named",
+            "this run read private data (events, tool pdf_extract, tool read_file), and " +
+            "fetch_url would send to an address no grant allows private data to go",
+          ]);
+          assert.deepEqual(approval.destinations, [new URL(url).origin]);
           assert.deepEqual(approval.untrustedSources, [
             "events",
             "tool pdf_extract",

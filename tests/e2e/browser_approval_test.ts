@@ -10,16 +10,12 @@
  */
 import assert from "node:assert/strict";
 import { needing } from "../helpers/system_parts.ts";
-import { runAgent } from "../../src/core/agent_loop.ts";
 import { parseArguments } from "../../src/away/approvals.ts";
-import type { Radar } from "../../src/runtime/open_radar.ts";
-import type { AgentResult } from "../../src/core/agent_types.ts";
-import { ollamaText, ollamaToolCall } from "../fakes/fake_llm_server.ts";
-import type { FakeLlmServer } from "../fakes/fake_llm_server.ts";
 import {
   browserProcessesAfter,
   chromiumPath,
   type PageServer,
+  renewUnattended,
   type SeenRequest,
   servePages,
 } from "../helpers/browser_pages.ts";
@@ -52,27 +48,6 @@ function library(hostname: string): PageServer {
 const posts = (seen: SeenRequest[]) => seen.filter((request) => request.method !== "GET");
 
 /** One unattended run (like `radar ask` from a script): open, fill, click "Renew all". */
-async function renewUnattended(
-  radar: Radar,
-  llm: FakeLlmServer,
-  site: PageServer,
-): Promise<AgentResult> {
-  llm.reply(
-    ollamaToolCall("browser", { action: "open", url: `${site.origin}/renew` }),
-    ollamaToolCall("browser", { action: "fill", values: { f1: "2231 8841", f2: "4411" } }),
-    ollamaToolCall("browser", { action: "click", ref: "b1" }),
-    ollamaText("Renewed, or asked you to."),
-  );
-  const conversationId = radar.conversations.createConversation("ask", "t", radar.clock.now());
-  return await runAgent(radar.agent(), {
-    conversationId,
-    kind: "ask",
-    userMessage:
-      `Renew my books on ${site.origin}/renew with the browser: card 2231 8841, PIN 4411.`,
-    interactive: false,
-  });
-}
-
 Deno.test(
   needing(["chromium"], {
     name:
@@ -141,9 +116,14 @@ Deno.test(
       async (radar, { server }) => {
         await renewUnattended(radar, server, site);
         const [first] = radar.away.approvals.list({ pendingOnly: true });
-        // The suggestion is the site's forms: the action and the site, not the control's selector.
+        // The suggestion is the site's forms sending to the site: the action, the page's site and
+        // the target's, not the control's selector.
         const suggested = radar.away.approvals.suggest(first);
-        assert.deepEqual(suggested, { action: "submit", url: `${site.origin}/**` });
+        assert.deepEqual(suggested, {
+          action: "submit",
+          url: `${site.origin}/**`,
+          target: `${site.origin}/**`,
+        });
         const allowed = await radar.away.approvals.alwaysAllow(first.id, "dashboard");
         assert.equal(allowed.state, "done", allowed.text);
         assert.equal(posts(site.seen).length, 1);
@@ -180,7 +160,7 @@ Deno.test(
 
 Deno.test(
   needing(["chromium"], {
-    name: "from the phone: the notice shows the submission, not the PIN; Approve submits it",
+    name: "from the phone: the notice names the tool and why, no field; Approve submits it",
   }, async () => {
     const site = library("127.0.0.1");
     await withAwayHome({ yaml: browserSection }, async (home) => {
@@ -189,10 +169,10 @@ Deno.test(
       assert.deepEqual(more, []);
       assert.equal(notice.title, "Radar asks: browser (#1)");
       const message = String(notice.message);
-      assert.match(message, /^Submit on http:\/\/127\.0\.0\.1:\d+\/renew \(clicking "Renew all"\)/);
-      assert.match(message, /Card number: 2231 8841/);
-      assert.match(message, /\(A screenshot is on the approval's page\.\)/);
-      assert.doesNotMatch(message, /4411/, "the PIN never goes to ntfy");
+      // The submission, its fields and screenshot are on the approval's page, after login.
+      assert.match(message, /^browser: browser asks before it does this\.\n/);
+      assert.match(message, /The whole call is on the approval's page/);
+      assert.doesNotMatch(message, /2231|8841|4411/, "no field goes to ntfy");
       assert.equal(notice.click, `${home.base}/approvals/1`);
       const [approve] = (notice.actions as Array<Record<string, unknown>>).map((action) =>
         String(action.url)
@@ -200,7 +180,10 @@ Deno.test(
       assert.deepEqual(posts(site.seen), []);
       const pressed = await fetch(approve, { method: "POST" });
       assert.equal(pressed.status, 200);
-      assert.match(await pressed.text(), /Renewed 3 books/);
+      assert.equal(
+        await pressed.text(),
+        "Done (#1): It ran as you approved; the result is on the approval's page.",
+      );
       assert.equal(posts(site.seen).length, 1);
       assert.equal(home.radar.away.approvals.show(1).state, "done");
       assert.deepEqual(await browserProcessesAfter(15_000), []);

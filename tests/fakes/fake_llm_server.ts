@@ -116,7 +116,10 @@ export class FakeLlmServer {
   ps: FakeReply = { body: { models: [] } };
   /** Answer of `GET /props` (llama-server); default: gin's plain-text 404. */
   props: FakeReply = { status: 404, body: "404 page not found", contentType: "text/plain" };
-  /** Answers chat requests when the queue is empty (default: a 500 naming the problem). */
+  /**
+   * Answers chat requests when the queue is empty (default: a 500 naming the problem); it sees
+   * the request (a stand-in model that reads what it was sent).
+   */
   fallback?: (path: string, request: RecordedRequest) => FakeReply;
   /** Answers `/api/embed` and `/v1/embeddings` instead of vectors (an error, a slow server…). */
   embedReply?: FakeReply;

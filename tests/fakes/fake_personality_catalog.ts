@@ -8,7 +8,7 @@ import type {
   PersonalityDetails,
   PersonalityKind,
   PersonalitySummary,
-} from "../../src/core/personality.ts";
+} from "../../src/personalities/personality.ts";
 import { NotFoundError, UsageError } from "../../src/core/errors.ts";
 
 const validName = /^[a-z0-9][a-z0-9_-]{0,63}$/;

@@ -160,9 +160,10 @@ export type Temperament = "obedient" | "quiet" | "trigger_happy";
 
 /** The events of a heartbeat message (between its untrusted markers), or "" for nothing new. */
 export function heartbeatEvents(message: string): string {
-  const open = message.indexOf('source="events">\n');
-  if (open < 0) return "";
-  const start = open + 'source="events">\n'.length;
+  // "web events" when every event is a monitored page's (public), else "events".
+  const open = /source="(?:web )?events">\n/.exec(message);
+  if (!open) return "";
+  const start = open.index + open[0].length;
   return message.slice(start, message.indexOf("\n</", start));
 }
 

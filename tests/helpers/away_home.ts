@@ -6,7 +6,7 @@
  */
 import { join } from "node:path";
 import { ManualClock } from "../../src/adapters/clock.ts";
-import { daemonSources } from "../../src/daemon/sources.ts";
+import { daemonSources } from "../../src/daemon/watchers.ts";
 import { openRadar, type Radar } from "../../src/runtime/open_radar.ts";
 import { type RunningWebServer, startWebServer } from "../../web/server.ts";
 import { FakeLlmServer } from "../fakes/fake_llm_server.ts";

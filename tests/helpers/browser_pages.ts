@@ -13,6 +13,10 @@ import { browserParts } from "../../src/runtime/browser_parts.ts";
 import { browserTool } from "../../src/tools/browser.ts";
 import type { BrowserSessions } from "../../src/tools/browser_sessions.ts";
 import type { ChatModel } from "../../src/core/chat_model.ts";
+import { runAgent } from "../../src/core/agent_loop.ts";
+import type { AgentResult } from "../../src/core/agent_types.ts";
+import type { Radar } from "../../src/runtime/open_radar.ts";
+import { type FakeLlmServer, ollamaText, ollamaToolCall } from "../fakes/fake_llm_server.ts";
 
 /** Debian's Chromium (.ci/run installs it). */
 export const chromiumPath = "/usr/bin/chromium";
@@ -213,4 +217,29 @@ export function browserTest(
       const open = (path: string) => act({ action: "open", url: `${under.server.origin}${path}` });
       return work({ act, open }, under);
     }, options));
+}
+
+/**
+ * One unattended run (like `radar ask` from a script) that renews library loans on `site`: open
+ * /renew, fill card and PIN, click "Renew all" — what the browser approval tests hold and replay.
+ */
+export async function renewUnattended(
+  radar: Radar,
+  llm: FakeLlmServer,
+  site: PageServer,
+): Promise<AgentResult> {
+  llm.reply(
+    ollamaToolCall("browser", { action: "open", url: `${site.origin}/renew` }),
+    ollamaToolCall("browser", { action: "fill", values: { f1: "2231 8841", f2: "4411" } }),
+    ollamaToolCall("browser", { action: "click", ref: "b1" }),
+    ollamaText("Renewed, or asked you to."),
+  );
+  const conversationId = radar.conversations.createConversation("ask", "t", radar.clock.now());
+  return await runAgent(radar.agent(), {
+    conversationId,
+    kind: "ask",
+    userMessage:
+      `Renew my books on ${site.origin}/renew with the browser: card 2231 8841, PIN 4411.`,
+    interactive: false,
+  });
 }

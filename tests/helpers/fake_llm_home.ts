@@ -10,7 +10,7 @@ import type { Clock } from "../../src/core/ports.ts";
 import { runAgent } from "../../src/core/agent_loop.ts";
 import { writeFolder } from "../../src/plugins/plugin_directories.ts";
 import { openRadar, type Radar } from "../../src/runtime/open_radar.ts";
-import { readPassword } from "../../src/sources/secret_source.ts";
+import { readPassword } from "../../src/adapters/os/account_secrets.ts";
 import { FakeLlmServer } from "../fakes/fake_llm_server.ts";
 
 /** The config these tests start from: no retries, so a failed model call fails at once. */

@@ -12,8 +12,9 @@ import {
   runTool,
 } from "./mcp_harness.ts";
 import { needing, onLinux } from "../helpers/system_parts.ts";
+import { sandboxedServerPackages } from "../../scripts/test_caches.ts";
 
-const serverPackage = "npm:@modelcontextprotocol/server-filesystem@2026.8.31";
+const [serverPackage] = sandboxedServerPackages;
 
 Deno.test(needing([onLinux, "bubblewrap"], {
   name: "the filesystem server lists and reads its folder and nothing outside it",

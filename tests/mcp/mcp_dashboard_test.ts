@@ -53,6 +53,10 @@ Deno.test("/plugins lists MCP servers read-only and escaped", async () => {
     assert.match(html, /files<\/td><td>fs<\/td><td>approved/);
     assert.match(html, /pending: run radar mcp approve x/);
     assert.ok(!html.includes("<script>alert(1)"));
+    assert.match(
+      html,
+      /notes<\/td><td>notes-mcp<\/td><td>needs re-approval: run radar mcp approve notes/,
+    );
     assert.match(html, /Tools changed since approval \(mutate: new, echo: changed\)/);
     assert.match(html, /radar mcp approve\s*notes/);
   } finally {

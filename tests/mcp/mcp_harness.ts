@@ -2,6 +2,7 @@
 import { programHash } from "../../src/mcp/program_pin.ts";
 import { defaultPath } from "../../src/mcp/sandbox_launch.ts";
 import { join } from "node:path";
+import { pinnedServerCopy } from "../../scripts/test_caches.ts";
 import { commandHash, type McpApproval, type McpApprovals } from "../../src/mcp/approval.ts";
 import { discoverTools, type McpDependencies, mcpToolSource } from "../../src/mcp/mcp_servers.ts";
 import type { Tool } from "../../src/core/tool.ts";
@@ -96,28 +97,11 @@ export async function cacheSpecifier(specifier: string): Promise<void> {
 }
 
 /**
- * A copy of the hostile server in `folder` (created), with its bare imports spelled as the npm:
- * specifiers deno.json maps them to: the sandbox hides /tmp (where a checkout may live) and the
- * checkout's deno.json with it, so the server must run from a folder it is granted, on its own.
+ * A copy of the hostile server in `folder` (created), its imports spelled as npm: specifiers:
+ * what `deno task setup` caches (scripts/test_caches.ts), so it runs offline in the sandbox.
  */
 export function hostileServerCopy(folder: string): string {
-  const root = new URL("../../", import.meta.url);
-  const imports = JSON.parse(Deno.readTextFileSync(new URL("deno.json", root))).imports as Record<
-    string,
-    string
-  >;
-  const source = Deno.readTextFileSync(new URL("tests/fixtures/mcp/hostile_server.ts", root));
-  const rewritten = source.replace(/from "([^"]+)";/g, (whole, specifier: string) => {
-    const prefix = Object.keys(imports).find((key) =>
-      key.endsWith("/") && specifier.startsWith(key)
-    );
-    if (prefix) return `from "${imports[prefix]}${specifier.slice(prefix.length)}";`;
-    return imports[specifier] ? `from "${imports[specifier]}";` : whole;
-  });
-  Deno.mkdirSync(folder, { recursive: true });
-  const path = join(folder, "hostile_server.ts");
-  Deno.writeTextFileSync(path, rewritten);
-  return path;
+  return pinnedServerCopy("tests/fixtures/mcp/hostile_server.ts", folder);
 }
 
 /** Runs the tool named `name` (throws when it is missing) and returns its result. */

@@ -6,32 +6,18 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { findProgram } from "../../scripts/system_parts.ts";
+import { fillNpxCache, npxCacheFolder, npxServerPackage } from "../../scripts/test_caches.ts";
 import { needing, onLinux } from "../helpers/system_parts.ts";
 import { tempHome, toolDeps } from "../tools/tool_harness.ts";
 import { approvalOf, approveAndOpen, MemoryApprovals, runTool } from "./mcp_harness.ts";
 
-const serverPackage = "@modelcontextprotocol/server-filesystem@2026.8.31";
+const serverPackage = npxServerPackage;
 const npx = findProgram("npx");
-/** Outside /tmp (the sandbox's /tmp is private) and outside the test's home. */
-const npmCache = join(Deno.env.get("HOME") ?? "/root", ".cache", "radar-test-npm");
+/** Outside /tmp (the sandbox's /tmp is private) and outside the test's home; setup fills it. */
+const npmCache = npxCacheFolder();
 
-/** Installs the package into the npx cache (needs the npm registry); why not, or undefined. */
-async function fillCache(): Promise<string | undefined> {
-  const output = await new Deno.Command(npx!, {
-    args: ["-y", "--cache", npmCache, serverPackage],
-    stdin: "null",
-    stdout: "null",
-    stderr: "piped",
-    signal: AbortSignal.timeout(120_000),
-  }).output().catch((error: Error) => ({
-    success: false,
-    stderr: new TextEncoder().encode(error.message),
-  }));
-  const stderr = new TextDecoder().decode(output.stderr);
-  // Without folders the server starts, reads EOF on stdin and exits: the install worked.
-  if (/Secure MCP Filesystem Server/.test(stderr)) return undefined;
-  return stderr.split("\n").find((line) => /error/i.test(line))?.slice(0, 200) ?? "npx failed";
-}
+/** The package in the npx cache (setup put it there; needs the registry otherwise). */
+const fillCache = () => fillNpxCache(npx!, npmCache);
 
 Deno.test(needing([onLinux, "bubblewrap", "node"], {
   name: "an npx-started server runs offline from the npm cache inside the sandbox",

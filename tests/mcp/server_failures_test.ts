@@ -2,7 +2,8 @@
  * MCP servers that fail say what happened, in words a user can act on: a stdio server that dies
  * at start shows how it ended and its last stderr lines (capped, secrets masked), a program the
  * sandbox hides (installed under /tmp) is named with what to grant (also from `radar mcp add`),
- * and an HTTP server that is down names its address and "connection refused" or "timed out".
+ * a Deno server whose packages are not in Deno's cache says so with the command that caches
+ * them, and an HTTP server that is down names its address and "connection refused" or "timed out".
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -21,9 +22,11 @@ import {
   runTool,
 } from "./mcp_harness.ts";
 import { mcpToolSource } from "../../src/mcp/mcp_servers.ts";
+import { cacheCommandFor } from "../../src/mcp/server_failure.ts";
 import { freePort } from "../fakes/dovecot_server.ts";
+import { sandboxedServerPackages } from "../../scripts/test_caches.ts";
 
-const serverPackage = "npm:@modelcontextprotocol/server-filesystem@2026.8.31";
+const [serverPackage] = sandboxedServerPackages;
 
 Deno.test(needing([onLinux, "bubblewrap"], {
   name: "an npm server that dies at start says how it ended and its stderr, secrets masked",
@@ -163,4 +166,49 @@ Deno.test("an HTTP server that never answers names its address and says it timed
     for (const connection of held) connection.close();
     home.dispose();
   }
+});
+
+Deno.test(needing([onLinux, "bubblewrap"], {
+  name: "radar mcp add of a Deno server whose packages are not cached says so in one line, " +
+    "with the command that caches them",
+  fn: async () => {
+    const home = tempHome();
+    try {
+      const env = {
+        HOME: home.home,
+        RADAR_DATA_DIR: join(home.home, "data"),
+        PATH: Deno.env.get("PATH") ?? "",
+        DENO_DIR: denoDir,
+      };
+      // No such package is in any cache, and the sandbox has no network: --cached-only fails.
+      const server = denoServer("npm:radar-never-cached-package@1.0.0");
+      const io = memoryIo(env, { cwd: home.home });
+      const code = await runCli(
+        ["mcp", "add", "uncached", "--env", "DENO_DIR", "--", ...server],
+        io,
+      );
+      assert.equal(code, 1);
+      assert.equal(
+        io.err.join(""),
+        "radar: Cannot approve uncached: its packages are not in Deno's cache (npm package " +
+          '"radar-never-cached-package"; it runs offline, --cached-only): cache them with ' +
+          `\`${Deno.execPath()} cache --no-lock npm:radar-never-cached-package@1.0.0\`\n`,
+      );
+    } finally {
+      home.dispose();
+    }
+  },
+}));
+
+Deno.test("the cache command of a server keeps deno, its lock and config flags, and its module", () => {
+  assert.deepEqual(
+    cacheCommandFor(["/usr/bin/deno", "run", "--quiet", "--no-lock", "-A", "srv.ts", "--x"]),
+    ["/usr/bin/deno", "cache", "--no-lock", "srv.ts"],
+  );
+  assert.deepEqual(
+    cacheCommandFor(["deno", "run", "--config", "c.json", "--lock=l.json", "npm:a@1/b.js"]),
+    ["deno", "cache", "--config", "c.json", "--lock=l.json", "npm:a@1/b.js"],
+  );
+  assert.equal(cacheCommandFor(["npx", "-y", "pkg"]), undefined);
+  assert.equal(cacheCommandFor(["deno", "run", "--no-lock"]), undefined);
 });

@@ -1,54 +1,22 @@
 /**
- * What every Radar process loads at start: the static import graph of main.ts (`deno info
- * --json`, type-only and dynamic imports left out). The optional integrations (mail, calendar,
- * MCP) and the dashboard are imported where they are used, so `radar ask` and an idle daemon
- * without them neither wait for nor hold them; `deno compile` still embeds them (the literal
- * dynamic imports are in the full graph).
+ * What a Radar process loads before it does its work: the static import graph (`deno info
+ * --json`, type-only and dynamic imports left out) of the modules each path loads as it starts —
+ * main.ts's CLI stage for every command, then the command's own registrar, then what it opens
+ * (each loaded at run time, `import(new URL(…))`, so Deno does not read the rest while it starts).
+ * Each path names what may be there, so a stray import fails here: `radar --version` loads the
+ * CLI alone; the optional integrations (mail, calendar, MCP, the dashboard, single-use parsers)
+ * load where they are used; `deno compile` still embeds them (the literal dynamic imports are in
+ * the full graph).
  */
 import assert from "node:assert/strict";
+import { embeddedGraph, loadedBy, startPaths } from "../../scripts/start_paths.ts";
 
-interface Dependency {
-  code?: { specifier: string };
-  isDynamic?: boolean;
-}
-interface GraphModule {
-  specifier: string;
-  kind?: string;
-  dependencies?: Dependency[];
-}
-interface Graph {
-  roots: string[];
-  modules: GraphModule[];
-  redirects: Record<string, string>;
-}
+const root = new URL("../../", import.meta.url);
 
-async function mainGraph(): Promise<Graph> {
-  const output = await new Deno.Command(Deno.execPath(), {
-    args: ["info", "--json", "main.ts"],
-    cwd: new URL("../../", import.meta.url),
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  assert.ok(output.success, new TextDecoder().decode(output.stderr));
-  return JSON.parse(new TextDecoder().decode(output.stdout));
-}
-
-/** Every specifier reached from the root through value imports that are not dynamic. */
-function staticallyReached(graph: Graph): Set<string> {
-  const modules = new Map(graph.modules.map((module) => [module.specifier, module]));
-  const reached = new Set<string>(graph.roots);
-  const queue = [...graph.roots];
-  while (queue.length) {
-    const specifier = queue.shift()!;
-    const module = modules.get(graph.redirects[specifier] ?? specifier);
-    for (const dependency of module?.dependencies ?? []) {
-      const target = dependency.code?.specifier;
-      if (!target || dependency.isDynamic || reached.has(target)) continue;
-      reached.add(target);
-      queue.push(target);
-    }
-  }
-  return reached;
+/** Radar's own modules of a list, as paths from the checkout. */
+function ownModules(specifiers: string[]): string[] {
+  return specifiers.filter((specifier) => specifier.startsWith(root.href))
+    .map((specifier) => specifier.slice(root.href.length)).sort();
 }
 
 const optional = [
@@ -60,7 +28,6 @@ const optional = [
   /^npm:\/?@modelcontextprotocol\/sdk@[^/]*\/client\/streamableHttp\.js$/,
   /\/src\/mcp\/sandboxed_stdio_transport\.ts$/,
   /^npm:\/?markdown-it@/,
-  /\/web\/server\.ts$/,
   /\/web\/app\.tsx$/,
   // Parsers needed by one tool or check each: dates, page diffs, HTML.
   /^npm:\/?chrono-node@/,
@@ -74,29 +41,121 @@ const optional = [
   // Comic archives and ComicInfo.xml (the document subprocess loads them per job).
   /^npm:\/?@zip\.js\/zip\.js@/,
   /^npm:\/?node-unrar-js@/,
-  /^npm:\/?fast-xml-parser@/,
   // The browser driver, on the first browser call.
   /^npm:\/?playwright-core@/,
 ];
 
-Deno.test("main.ts loads no mail, calendar, MCP, dashboard or single-use parser module statically", async () => {
-  const graph = await mainGraph();
-  const reached = [...staticallyReached(graph)];
-  for (const pattern of optional) {
-    assert.deepEqual(reached.filter((specifier) => pattern.test(specifier)), [], String(pattern));
-  }
-  // The walk itself works: the CLI and its config parser are reached.
-  assert.ok(reached.some((specifier) => specifier.endsWith("/src/cli/program.ts")));
-  assert.ok(reached.some((specifier) => /^npm:\/?yaml@/.test(specifier)));
+Deno.test("radar --version loads main.ts and the CLI program alone: no command, no config schema, no Radar", async () => {
+  assert.deepEqual(ownModules(await loadedBy("radar --version")), [
+    "main.ts",
+    "src/adapters/inspector_signal.ts",
+    "src/adapters/network/bounded_read.ts",
+    "src/adapters/network/html_query_flag.ts",
+    "src/adapters/os/child_environment.ts",
+    "src/adapters/pdf/pdf_flag.ts",
+    "src/adapters/sqlite/damage_marker.ts",
+    "src/adapters/sqlite/storage_failure.ts",
+    "src/cli/commands/index.ts",
+    "src/cli/control_commands.ts",
+    "src/cli/line_editor.ts",
+    "src/cli/program.ts",
+    "src/cli/terminal_io.ts",
+    "src/core/bytes.ts",
+    "src/core/errors.ts",
+    "src/core/first_line.ts",
+    "src/core/terminal_text.ts",
+    "src/sandbox/host_flag.ts",
+    "src/version.ts",
+  ]);
 });
 
-Deno.test("deno compile still embeds the optional modules (literal dynamic imports)", async () => {
-  const graph = await mainGraph();
-  const all = graph.modules.map((module) => module.specifier);
-  const packages = graph.modules.flatMap((module) =>
-    (module.dependencies ?? []).map((dependency) => dependency.code?.specifier ?? "")
-  );
-  for (const pattern of optional) {
-    assert.ok([...all, ...packages].some((specifier) => pattern.test(specifier)), String(pattern));
+/**
+ * What `radar ask` and `radar serve` may load: their own command (no other command's file), the
+ * dashboard's server but not its pages (serve), no daemon code in ask, no eval; and at most so
+ * many of Radar's modules (each is ~75 KB of an idle daemon's RSS): a stray import fails here.
+ * The ceilings come down as the composition root builds features on first use.
+ */
+const allowed: Record<string, { cli: string[]; web: string[]; ceiling: number }> = {
+  "radar ask": {
+    cli: [
+      "src/cli/commands/ask.ts",
+      "src/cli/commands/index.ts",
+      "src/cli/control_commands.ts",
+      "src/cli/json_output.ts",
+      "src/cli/line_editor.ts",
+      "src/cli/program.ts",
+      "src/cli/progress.ts",
+      "src/cli/run_turn.ts",
+      "src/cli/terminal_io.ts",
+    ],
+    web: [],
+    ceiling: 440,
+  },
+  "radar serve": {
+    cli: [
+      "src/cli/arguments.ts",
+      "src/cli/commands/index.ts",
+      "src/cli/commands/serve.ts",
+      "src/cli/control_commands.ts",
+      "src/cli/line_editor.ts",
+      "src/cli/program.ts",
+      "src/cli/terminal_io.ts",
+    ],
+    web: [
+      "web/bind_policy.ts",
+      "web/config_file.ts",
+      "web/daemon_view.ts",
+      "web/dashboard_token.ts",
+      "web/login_codes.ts",
+      "web/logs_view.ts",
+      "web/runtime_dependencies.ts",
+      "web/server.ts",
+    ],
+    ceiling: 460,
+  },
+};
+
+Deno.test("radar ask and radar serve load their own command, no other, and at most their ceiling of modules", async () => {
+  for (const [path, expected] of Object.entries(allowed)) {
+    const own = ownModules(await loadedBy(path));
+    assert.deepEqual(own.filter((module) => module.startsWith("src/cli/")), expected.cli, path);
+    assert.deepEqual(own.filter((module) => module.startsWith("web/")), expected.web, path);
+    assert.deepEqual(own.filter((module) => module.startsWith("src/eval/")), [], path);
+    if (path === "radar ask") {
+      assert.deepEqual(own.filter((module) => module.startsWith("src/daemon/")), [], path);
+    }
+    assert.ok(own.length <= expected.ceiling, `${path} loads ${own.length} of Radar's modules`);
   }
+});
+
+Deno.test("no start-up path loads mail, calendar, MCP, the dashboard's app or a single-use parser", async () => {
+  for (const path of Object.keys(startPaths)) {
+    const reached = await loadedBy(path);
+    for (const pattern of optional) {
+      assert.deepEqual(
+        reached.filter((specifier) => pattern.test(specifier)),
+        [],
+        `${path}: ${pattern}`,
+      );
+    }
+  }
+  // The walk itself works: ask reaches the config parser and its npm package.
+  const ask = await loadedBy("radar ask");
+  assert.ok(ask.some((specifier) => specifier.endsWith("/src/config/loader.ts")));
+  assert.ok(ask.some((specifier) => /^npm:\/?yaml@/.test(specifier)));
+});
+
+Deno.test("deno compile still embeds the optional modules (run-time and literal dynamic imports)", async () => {
+  const all = (await embeddedGraph()).modules;
+  const specifiers = [
+    ...all.map((module) => module.specifier),
+    ...all.flatMap((module) =>
+      (module.dependencies ?? []).map((dependency) => dependency.code?.specifier ?? "")
+    ),
+  ];
+  for (const pattern of optional) {
+    assert.ok(specifiers.some((specifier) => pattern.test(specifier)), String(pattern));
+  }
+  // And every command's registrar, loaded per command.
+  assert.ok(specifiers.some((specifier) => specifier.endsWith("/src/cli/commands/money.ts")));
 });

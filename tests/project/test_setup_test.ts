@@ -123,7 +123,7 @@ Deno.test(needing(
       );
       assert.match(
         run.stdout,
-        /\nsetup: test user radar-test \(uid \d+\) (created|ready) for the tests that need a normal user: deno and Deno's npm cache copied to \/home\/radar-test(; let through .*)?\n/,
+        /\nsetup: test user radar-test \(uid \d+\) (created|ready) for the tests that need a normal user: deno copied to \/home\/radar-test, its Deno cache filled(; let through .*)?\n/,
       );
       assert.match(run.stdout, /setup: ready: every system part the tests need is here\n$/);
 

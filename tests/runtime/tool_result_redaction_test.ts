@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import type { Radar } from "../../src/runtime/open_radar.ts";
-import { readPassword } from "../../src/sources/secret_source.ts";
+import { readPassword } from "../../src/adapters/os/account_secrets.ts";
 import { ollamaText, ollamaToolCall } from "../fakes/fake_llm_server.ts";
 import { mailMessage, startDovecot } from "../fakes/dovecot_server.ts";
 import { startHostile } from "../mcp/hostile_harness.ts";
@@ -170,7 +170,9 @@ Deno.test(needing([onLinux, "bubblewrap"], {
           secrets: radar.secrets,
         });
         server.reply(ollamaToolCall("mcp_evil__read_file", { path: notes }), ollamaText("Seen."));
-        const { id, result } = await chatTurn(radar, "read my notes");
+        // The MCP server's tool descriptions are outside text the run reads: the path comes from
+        // the user's own words, so the call runs without a question.
+        const { id, result } = await chatTurn(radar, `read my notes in ${notes}`);
         const [execution] = result.toolExecutions;
         assert.equal(execution.result.outcome, "ok", execution.result.text);
         assert.match(execution.result.text, /vault key: \*{8}/);

@@ -4,7 +4,7 @@ import { SkillCatalog } from "../../src/skills/skill_catalog.ts";
 import { readResource, skillLibrary } from "../../src/skills/skill_files.ts";
 import { type SkillRoot, skillRoots } from "../../src/skills/skill_roots.ts";
 import { useSkillTool } from "../../src/tools/use_skill.ts";
-import { skillsBlock } from "../../src/core/skills_prompt.ts";
+import { skillsBlock } from "../../src/core/system_prompt.ts";
 import { buildSystemPrompt } from "../../src/core/system_prompt.ts";
 import { estimateTokens } from "../../src/core/tokens.ts";
 import { defaultConfig } from "../../src/config/schema.ts";

@@ -5,7 +5,7 @@ import { configSchema } from "../../src/config/schema.ts";
 import { silentLogger } from "../../src/core/ports.ts";
 import { CalendarCheck } from "../../src/sources/calendar/calendar_check.ts";
 import { ConfiguredCalendars } from "../../src/sources/calendar/calendar_reader.ts";
-import { sqliteSourceStores } from "../../src/adapters/sqlite/source_stores.ts";
+import { sqliteSourceStores } from "../../src/adapters/sqlite/stores.ts";
 import { calendarReaderFor } from "../../src/sources/source_readers.ts";
 import { calendarTool } from "../../src/tools/calendar.ts";
 import { toResult } from "../../src/core/tool.ts";

@@ -13,7 +13,7 @@ import { checkHealthRecords } from "../../src/sources/checks/check_status.ts";
 import { sourceHealthLines } from "../../src/sources/source_health_text.ts";
 import { CustomChecks } from "../../src/sources/checks/custom_checks.ts";
 import { runCheckCommand } from "../../src/sources/checks/check_command.ts";
-import { sqliteSourceStores } from "../../src/adapters/sqlite/source_stores.ts";
+import { sqliteSourceStores } from "../../src/adapters/sqlite/stores.ts";
 import { execSandbox } from "../../src/adapters/os/sandbox_spec.ts";
 import { startFakeNtfy } from "../fakes/fake_ntfy_server.ts";
 import { needing, onLinux } from "../helpers/system_parts.ts";

@@ -7,7 +7,7 @@ import { runCli } from "../../src/cli/program.ts";
 import { SqliteDigestStore } from "../../src/adapters/sqlite/digest_store.ts";
 import { recallTool } from "../../src/tools/recall.ts";
 import { Recall } from "../../src/core/recall.ts";
-import { digestSource, excerptChars, factSource } from "../../src/core/recall_sources.ts";
+import { digestSource, excerptChars, factSource } from "../../src/core/recall.ts";
 import { FakeLlmServer, ollamaText, ollamaToolCall } from "../fakes/fake_llm_server.ts";
 import { memoryIo } from "../helpers/memory_io.ts";
 import { withCliHome } from "../helpers/cli_home.ts";

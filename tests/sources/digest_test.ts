@@ -9,7 +9,7 @@ import { configSchema } from "../../src/config/schema.ts";
 import { silentLogger } from "../../src/core/ports.ts";
 import { duePeriods } from "../../src/sources/digests/digest_job.ts";
 import { digestJobs } from "../../src/sources/digests/digest_setup.ts";
-import { sqliteSourceStores } from "../../src/adapters/sqlite/source_stores.ts";
+import { sqliteSourceStores } from "../../src/adapters/sqlite/stores.ts";
 import { FakeLlmServer, ollamaText } from "../fakes/fake_llm_server.ts";
 import { ScriptedChatModel, type ScriptStep, textResponse } from "../fakes/scripted_chat_model.ts";
 import { memoryIo } from "../helpers/memory_io.ts";

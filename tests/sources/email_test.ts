@@ -6,7 +6,7 @@ import { silentLogger } from "../../src/core/ports.ts";
 import { EmailCheck } from "../../src/sources/email/email_check.ts";
 import type { EmailAccount } from "../../src/sources/email/imap_connection.ts";
 import { ImapMailReader } from "../../src/sources/email/imap_mail_reader.ts";
-import { sqliteSourceStores } from "../../src/adapters/sqlite/source_stores.ts";
+import { sqliteSourceStores } from "../../src/adapters/sqlite/stores.ts";
 import { freePort, mailMessage, startDovecot } from "../fakes/dovecot_server.ts";
 import { needing } from "../helpers/system_parts.ts";
 import { Secrets } from "../../src/core/secrets.ts";

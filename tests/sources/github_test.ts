@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { openDatabase } from "../../src/adapters/sqlite/database.ts";
 import { SqliteEventQueue } from "../../src/adapters/sqlite/event_queue.ts";
-import { sqliteSourceStores } from "../../src/adapters/sqlite/source_stores.ts";
+import { sqliteSourceStores } from "../../src/adapters/sqlite/stores.ts";
 import { configSchema } from "../../src/config/schema.ts";
 import { silentLogger } from "../../src/core/ports.ts";
 import type { ToolContext } from "../../src/core/tool.ts";

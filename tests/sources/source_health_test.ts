@@ -5,7 +5,7 @@ import type { RadarConfig } from "../../src/config/schema.ts";
 import { mailAndCalendarHealth } from "../../src/sources/source_health.ts";
 import { sourceHealthLines } from "../../src/sources/source_health_text.ts";
 import { SqliteSourceStore } from "../../src/adapters/sqlite/source_store.ts";
-import type { SourceStore } from "../../src/core/source_stores.ts";
+import type { SourceStore } from "../../src/sources/source_stores.ts";
 
 const sourceStatusLines = (config: RadarConfig, store: SourceStore) =>
   sourceHealthLines(mailAndCalendarHealth(config, store));

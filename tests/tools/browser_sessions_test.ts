@@ -6,11 +6,12 @@
  */
 import assert from "node:assert/strict";
 import { runAgent } from "../../src/core/agent_loop.ts";
-import type {
-  BrowserSession,
-  PageView,
-  SessionLimits,
-  WebBrowser,
+import {
+  type BrowserSession,
+  emptySessionNotes,
+  type PageView,
+  type SessionLimits,
+  type WebBrowser,
 } from "../../src/core/browser.ts";
 import { ToolRegistry } from "../../src/core/tool_registry.ts";
 import { ManualClock } from "../../src/adapters/clock.ts";
@@ -41,16 +42,17 @@ class StandInBrowser implements WebBrowser {
   start(_limits: SessionLimits): Promise<BrowserSession> {
     this.started++;
     let closed = false;
-    const notes = { refused: [], popupsClosed: 0, dialogs: [], downloadsRefused: 0, unsent: [] };
+    const notes = emptySessionNotes();
     const countClose = () => this.closed++;
     return Promise.resolve({
       open: () => Promise.resolve(blank),
       view: () => Promise.resolve(blank),
       url: () => blank.url,
+      mayReach: () => true,
       inspect: () => Promise.reject(new Error("unused")),
       fill: () => Promise.reject(new Error("unused")),
       click: () => Promise.reject(new Error("unused")),
-      release: () => Promise.resolve(blank),
+      release: () => Promise.resolve({ held: [], sent: [], view: blank }),
       drop: () => Promise.resolve(),
       screenshot: () => Promise.resolve(new Uint8Array([1, 2, 3])),
       takeNotes: () => notes,

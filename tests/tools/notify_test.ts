@@ -27,7 +27,7 @@ Deno.test("notify POSTs to url/topic with title, priority, tags and token header
     assert.equal(request.body, "Disk almost full");
     assert.equal(request.headers.title, "Radar: disk");
     assert.equal(request.headers.priority, "high");
-    assert.equal(request.headers.tags, "warning,floppy_disk", "tags are used though not offered");
+    assert.equal(request.headers.tags, "warning,floppy_disk", "tags are used, also as text");
     assert.equal(request.headers.authorization, "Bearer tk_secret");
     await call(tool, { message: "é", title: "Café ☕", tags: ["tada"] });
     assert.equal(ntfy.requests[1].headers.title, "=?UTF-8?B?Q2Fmw6kg4piV?=");
@@ -61,13 +61,14 @@ Deno.test("notify takes every priority ntfy takes (names, max, 1–5) and coerce
     assert.equal(odd.outcome, "ok");
     assert.match(odd.text, /default priority: "whenever" is not an ntfy one/);
     assert.equal(ntfy.requests.at(-1)!.headers.priority, "default");
-    // The offered schema did not grow: three priorities, no tags.
+    // The offered schema: three priorities, and the tags it sends (ntfy's comma-separated text).
     assert.deepEqual(tool.parameters, {
       type: "object",
       properties: {
         message: { type: "string" },
         title: { type: "string" },
         priority: { type: "string", enum: ["low", "high", "urgent"] },
+        tags: { type: "string" },
       },
       required: ["message"],
     });

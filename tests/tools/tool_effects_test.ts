@@ -1,7 +1,7 @@
 /** Every built-in tool declares what a call does to the world (the run guard depends on it). */
 import assert from "node:assert/strict";
 import { builtinTools } from "../../src/tools/index.ts";
-import { effectOf, toolEffects } from "../../src/core/tool_effect.ts";
+import { effectOf, toolEffects } from "../../src/core/tool.ts";
 import { tempHome, toolDeps } from "./tool_harness.ts";
 import { SubprocessComicArchives } from "../../src/adapters/archive/subprocess_comic_archives.ts";
 

@@ -26,6 +26,9 @@ Deno.test("a submission's approval shows its summary and screenshot, not the PIN
         reasons: ["submitting on library.example needs your yes"],
         tainted: [],
         untrustedSources: ["tool browser"],
+        privateSources: [],
+        destinations: [],
+        namedDestinations: [],
         summary,
         screenshot,
       });

@@ -15,7 +15,7 @@ import { blockedHeartbeatLimit } from "../../src/application/heartbeat_commit.ts
 import { bundledSkillsPath } from "../../src/skills/skill_roots.ts";
 import { webDependenciesFromRuntime } from "../../web/runtime_dependencies.ts";
 import { startWebServerWith } from "../../web/server.ts";
-import type { PersonalityCatalog } from "../../src/core/personality.ts";
+import type { PersonalityCatalog } from "../../src/personalities/personality.ts";
 import { collectPageErrors, launchChromium, saveScreenshot } from "./browser/chromium.ts";
 import { openDatabase } from "../../src/adapters/sqlite/database.ts";
 import { SqliteDigestStore } from "../../src/adapters/sqlite/digest_store.ts";

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { openRadar } from "../../src/runtime/open_radar.ts";
 import { sourceJobs } from "../../src/sources/source_jobs.ts";
-import { sqliteSourceStores } from "../../src/adapters/sqlite/source_stores.ts";
+import { sqliteSourceStores } from "../../src/adapters/sqlite/stores.ts";
 import { calendarSourceName } from "../../src/sources/calendar/calendar_check.ts";
 import { createApp } from "../../web/app.tsx";
 import { webDependenciesFromRuntime } from "../../web/runtime_dependencies.ts";

@@ -95,13 +95,32 @@ export function throttled(c: Context): Response {
   return c.text("Too many wrong credentials. Wait a minute and try again.", 429);
 }
 
+/** Requests to open paths that carried a valid session cookie (see `signedIn`). */
+const signedInRequests = new WeakSet<Request>();
+
+/**
+ * True when a request to an open path (the phone's `/act/…` page) came from a browser logged in
+ * to the dashboard: such a page may show what only a login shows. Other paths need the login.
+ */
+export function signedIn(c: Context): boolean {
+  return signedInRequests.has(c.req.raw);
+}
+
 /** Requires the token (cookie or bearer) on every path except login, health and static files. */
 export function requireAuth(options: AuthOptions): MiddlewareHandler {
   const { authToken, throttle } = options;
   // Computed once: the HMAC of a fixed token never changes, and every request compares with it.
   const expectedSession = sessionValue(authToken);
   return async (c, next) => {
-    if (openPaths.some((pattern) => pattern.test(c.req.path))) return await next();
+    if (openPaths.some((pattern) => pattern.test(c.req.path))) {
+      // Not a credential check (a wrong or old cookie here counts against nothing): only whether
+      // the page may show more.
+      const cookie = getCookie(c, sessionCookieNameFor(c.req.url));
+      if (cookie !== undefined && await constantTimeEqual(cookie, await expectedSession)) {
+        signedInRequests.add(c.req.raw);
+      }
+      return await next();
+    }
     const cookieName = sessionCookieNameFor(c.req.url);
     const bearer = bearerOf(c);
     const cookie = getCookie(c, cookieName);

@@ -9,10 +9,18 @@
 import { Hono } from "hono";
 import type { Context } from "hono";
 import type { RouteContext } from "../app.tsx";
+import { signedIn } from "../middleware/auth.ts";
 import { outcomeLine } from "../../src/away/mod.ts";
+import { displayPath } from "../../src/config/paths.ts";
 import { field, parseId, redirectAfterPost, renderPage } from "../render.tsx";
 import { Notice, Unavailable } from "../views/layout.tsx";
-import { AlwaysAllowForm, ApprovalCard, ChangeList, GrantTable } from "../views/approvals.tsx";
+import {
+  ActPage,
+  AlwaysAllowForm,
+  ApprovalCard,
+  ChangeList,
+  GrantTable,
+} from "../views/approvals.tsx";
 
 const unavailable = (
   <Unavailable what="Approvals are not available here." hint="They live in `radar serve`." />
@@ -22,10 +30,7 @@ const unavailable = (
 export function approvalsRoutes(context: RouteContext): Hono {
   const app = new Hono();
   const { deps } = context;
-  const display = (path: string) => {
-    const home = deps.away?.home ?? "";
-    return home && path.startsWith(`${home}/`) ? `~/${path.slice(home.length + 1)}` : path;
-  };
+  const display = (path: string) => displayPath(path, deps.away?.home ?? "");
 
   app.get("/approvals", async (c) => {
     const away = deps.away;
@@ -129,7 +134,9 @@ export function approvalsRoutes(context: RouteContext): Hono {
   app.post("/approvals/:id/approve", async (c) => {
     const record = findRecord(c);
     if (!record) return c.text("No such approval.", 404);
-    return done(c, outcomeLine(await deps.away!.approvals.approve(record.id, "dashboard")));
+    const seen = await shownOnPage(c);
+    const outcome = await deps.away!.approvals.approve(record.id, "dashboard", undefined, seen);
+    return done(c, outcomeLine(outcome));
   });
 
   app.post("/approvals/:id/deny", (c) => {
@@ -154,6 +161,7 @@ export function approvalsRoutes(context: RouteContext): Hono {
         "dashboard",
         patterns,
         field(form, "note"),
+        field(form, "shown") || undefined,
       );
       return done(c, `Grant ${outcome.grantId} added. ${outcomeLine(outcome)}`);
     } catch (error) {
@@ -191,40 +199,40 @@ export function approvalsRoutes(context: RouteContext): Hono {
   /** A button's page: what it does, and a form that does it (GET never acts). */
   app.get("/act/:secret", (c) => {
     const seen = deps.away?.approvals.peek(c.req.param("secret"));
+    const outside = { loggedIn: false, timesNote: context.timesNote };
     if (!seen) {
       return renderPage(
         c,
-        { loggedIn: false },
+        outside,
         { title: "Button", status: 410 },
         <Notice kind="warning">This button has expired or was used already.</Notice>,
       );
     }
+    const { action, target } = seen.capability;
+    const record = action === "undo" ? undefined : deps.away!.approvals.show(target);
     return renderPage(
       c,
-      { loggedIn: false },
+      outside,
       { title: "Radar" },
-      <form method="post" class="stack">
-        <p>{seen.summary}</p>
-        <button type="submit">
-          {seen.capability.action === "approve"
-            ? "Approve"
-            : seen.capability.action === "deny"
-            ? "Deny"
-            : "Undo"}
-        </button>
-      </form>,
+      <ActPage
+        action={action}
+        record={record}
+        summary={seen.summary}
+        loggedIn={signedIn(c)}
+        timeZone={context.timeZone()}
+      />,
     );
   });
 
   /** A button's POST (the ntfy app, or the form above): its one action, once. */
   app.post("/act/:secret", async (c) => {
     if (!deps.away) return c.text("Approvals are not available here.", 503);
-    const result = await deps.away.approvals.redeem(c.req.param("secret"));
+    const result = await deps.away.approvals.redeem(c.req.param("secret"), await shownOnPage(c));
     const status = result.ok ? 200 : result.why === "spent" ? 410 : 409;
     if ((c.req.header("accept") ?? "").includes("text/html")) {
       return renderPage(
         c,
-        { loggedIn: false },
+        { loggedIn: false, timesNote: context.timesNote },
         { title: "Radar", status },
         <Notice kind={result.ok ? "info" : "warning"}>{result.text}</Notice>,
       );
@@ -233,4 +241,14 @@ export function approvalsRoutes(context: RouteContext): Hono {
   });
 
   return app;
+}
+
+/**
+ * The shown hash a page's form carried (what the person looked at when they pressed the button),
+ * or undefined for a POST without one (a notice's own button, the API).
+ */
+async function shownOnPage(c: Context): Promise<string | undefined> {
+  if (!(c.req.header("content-type") ?? "").includes("form")) return undefined;
+  const form = await c.req.parseBody().catch(() => ({}));
+  return field(form, "shown") || undefined;
 }

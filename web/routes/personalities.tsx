@@ -8,7 +8,7 @@
 import { Hono } from "hono";
 import type { Context } from "hono";
 import type { RouteContext } from "../app.tsx";
-import type { PersonalityCatalog } from "../../src/core/personality.ts";
+import type { PersonalityCatalog } from "../../src/personalities/personality.ts";
 import { NotFoundError, UsageError } from "../../src/core/errors.ts";
 import { field, renderPage } from "../render.tsx";
 import { Notice, Unavailable } from "../views/layout.tsx";

@@ -10,10 +10,11 @@ import {
   notUndoableNote,
   type StandingGrant,
 } from "../../src/away/mod.ts";
-import { formatTime, prettyArguments, truncate } from "./format.ts";
+import { formatTime, truncate } from "./format.ts";
+import { ApprovalCall } from "./approval_call.tsx";
 import { TableHead } from "./table_head.tsx";
 
-/** One approval as a card; pending ones carry their three buttons. */
+/** One approval as a card: the whole call; pending ones carry their three buttons. */
 export function ApprovalCard(
   props: { record: ApprovalRecord; compact?: boolean; timeZone: string | undefined },
 ) {
@@ -25,7 +26,7 @@ export function ApprovalCard(
         <a href={`/approvals/${record.id}`}>#{record.id}</a> {record.tool}{" "}
         <span class={`badge ${record.state}`}>{record.state}</span>
       </h3>
-      <pre class="code">{truncate(record.summary ?? prettyArguments(record.arguments), props.compact ? 400 : 4000)}</pre>
+      <ApprovalCall record={record} />
       {record.hasScreenshot && !props.compact
         ? (
           <img
@@ -39,7 +40,7 @@ export function ApprovalCard(
         <dt>why</dt>
         <dd>
           <ul class="plain">
-            {record.reasons.map((reason, index) => <li key={index}>{truncate(reason, 300)}</li>)}
+            {record.reasons.map((reason, index) => <li key={index}>{reason}</li>)}
           </ul>
         </dd>
         <dt>run</dt>
@@ -56,9 +57,23 @@ export function ApprovalCard(
         </dd>
         <dt>had read</dt>
         <dd>{record.untrustedSources.join(", ") || "nothing from outside"}</dd>
+        {sendsPrivateData(record)
+          ? (
+            <>
+              <dt>private data to</dt>
+              <dd>
+                {record.destinations === "anywhere" ? "anywhere" : record.destinations.join(", ")}
+                {" "}
+                (read from {(record.privateSources ?? []).join(", ")})
+              </dd>
+            </>
+          )
+          : null}
         <dt>{pending ? "expires" : "decided"}</dt>
         <dd>
-          {formatTime(pending ? record.expiresAt : record.decidedAt, props.timeZone)}
+          {formatTime(pending ? record.expiresAt : record.decidedAt, props.timeZone, {
+            zone: true,
+          })}
           {record.decidedVia ? ` (${decidedWhere(record.decidedVia)})` : ""}
         </dd>
         {record.result
@@ -73,10 +88,11 @@ export function ApprovalCard(
       {pending
         ? (
           <div class="actions">
-            <form method="post" action={`/approvals/${record.id}/approve`} class="inline">
+            <form method="post" action={`/approvals/${record.id}/approve`}>
+              <Shown record={record} />
               <button type="submit">Approve</button>
             </form>
-            <form method="post" action={`/approvals/${record.id}/deny`} class="inline">
+            <form method="post" action={`/approvals/${record.id}/deny`}>
               <button type="submit" class="secondary">Deny</button>
             </form>
             <a href={`/approvals/${record.id}/always`} class="button-link">Always allow…</a>
@@ -87,6 +103,71 @@ export function ApprovalCard(
   );
 }
 
+/**
+ * The page a notice's button opens (`/act/SECRET`): what the button does and a form that does it.
+ * The whole call only to a browser logged in to the dashboard (the button's URL travels through
+ * the notification server); to anyone else the tool, why, and the expiry.
+ */
+export function ActPage(
+  props: {
+    action: "approve" | "deny" | "undo";
+    /** The approval an approve or deny button is for. */
+    record?: ApprovalRecord;
+    /** What an undo button does, or a line for an approval. */
+    summary: string;
+    loggedIn: boolean;
+    timeZone: string | undefined;
+  },
+) {
+  const { record } = props;
+  const label = props.action === "approve" ? "Approve" : props.action === "deny" ? "Deny" : "Undo";
+  return (
+    <form method="post" class="stack act">
+      {record
+        ? (
+          <>
+            <h2>
+              {label} #{record.id}: {record.tool}
+            </h2>
+            {props.loggedIn
+              ? (
+                <>
+                  <ApprovalCall record={record} />
+                  <Shown record={record} />
+                </>
+              )
+              : (
+                <p class="muted">
+                  <a href={`/approvals/${record.id}`}>Log in to see the whole call</a>{" "}
+                  before you decide.
+                </p>
+              )}
+            <dl class="facts">
+              <dt>why</dt>
+              <dd>{record.reasons.join("; ")}</dd>
+              <dt>expires</dt>
+              <dd>{formatTime(record.expiresAt, props.timeZone, { zone: true })}</dd>
+            </dl>
+          </>
+        )
+        : <p>{props.summary}</p>}
+      <button type="submit" class={props.action === "approve" ? undefined : "secondary"}>
+        {label}
+      </button>
+    </form>
+  );
+}
+
+/**
+ * The hash of what the page shows of an approval (`approval_shown.ts`): the yes is for this
+ * version of the call only.
+ */
+function Shown(props: { record: ApprovalRecord }) {
+  return props.record.shownHash
+    ? <input type="hidden" name="shown" value={props.record.shownHash} />
+    : null;
+}
+
 /** The form "Always allow…" shows: one editable glob per argument, suggested from the call. */
 export function AlwaysAllowForm(
   props: { record: ApprovalRecord; suggested: Record<string, string>; error?: string },
@@ -94,6 +175,7 @@ export function AlwaysAllowForm(
   const { record, suggested } = props;
   return (
     <form method="post" action={`/approvals/${record.id}/always`} class="stack always-allow">
+      <Shown record={record} />
       <p>
         Approve #{record.id} now, and from now on let <code>{record.tool}</code>{" "}
         run without asking whenever its arguments match these patterns (globs; paths with{" "}
@@ -105,6 +187,15 @@ export function AlwaysAllowForm(
           <input name={`arg.${name}`} value={pattern} maxlength={1000} />
         </label>
       ))}
+      {record.destinations !== "anywhere" && record.destinations?.length
+        ? (
+          <p>
+            It may also send private data a run read to exactly{" "}
+            <code>{record.destinations.join(", ")}</code>, as this call would have, and nowhere
+            else.
+          </p>
+        )
+        : null}
       <label>
         Note
         <input name="note" value={`from approval #${record.id}`} maxlength={300} />
@@ -213,4 +304,10 @@ export function WaitingCard(props: { pending: ApprovalRecord[]; timeZone: string
         : null}
     </section>
   );
+}
+
+/** True when the approval asks because the call would send private data somewhere. */
+function sendsPrivateData(record: ApprovalRecord): boolean {
+  const destinations = record.destinations ?? [];
+  return destinations === "anywhere" || destinations.length > 0;
 }

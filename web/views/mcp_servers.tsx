@@ -16,7 +16,9 @@ export function McpServerList(props: { servers?: McpServerSummary[] }) {
               <td>{server.name}</td>
               <td>{server.program}</td>
               <td>
-                {server.state === "approved"
+                {server.toolChanges?.length
+                  ? `needs re-approval: run radar mcp approve ${server.name}`
+                  : server.state === "approved"
                   ? "approved"
                   : `${server.state}: run radar mcp approve ${server.name}`}
                 {server.toolChanges?.length

@@ -3,7 +3,7 @@
  * one is active; "Use" activates one, "Delete…" (editable ones only) leads to a confirmation.
  */
 import { isAbsolute, relative, sep } from "node:path";
-import type { PersonalitySummary } from "../../src/core/personality.ts";
+import type { PersonalitySummary } from "../../src/personalities/personality.ts";
 import { truncate } from "./format.ts";
 import { TableHead } from "./table_head.tsx";
 

@@ -4,7 +4,7 @@
  * documents, prompt size) and the whole file in a textarea (editable ones) or read-only text.
  * The file is user or plugin text: JSX escapes it, nothing is rendered as HTML.
  */
-import type { PersonalityDetails } from "../../src/core/personality.ts";
+import type { PersonalityDetails } from "../../src/personalities/personality.ts";
 import { Notice } from "./layout.tsx";
 import { personalityHref } from "./personalities.tsx";
 import { DefinitionList } from "./definition_list.tsx";

@@ -1,5 +1,5 @@
 /** The dashboard's folder watchers: per watcher, files seen, the last reconcile, and found by it. */
-import type { WatcherReport } from "../../src/core/watched_folders.ts";
+import type { WatcherReport } from "../../src/sources/watched_folders.ts";
 import { reconcileReasonText, watcherStateText } from "../../src/daemon/watcher_report.ts";
 import { formatDuration, formatTime } from "./format.ts";
 import { TableHead } from "./table_head.tsx";

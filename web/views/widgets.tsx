@@ -5,7 +5,7 @@
  * data a plugin returned (text lines, label/value rows, http(s) links) rendered by these
  * templates, so every character is escaped and nothing from the plugin can run.
  */
-import type { WidgetOutcome, WidgetSummary } from "../../src/core/widget.ts";
+import type { WidgetOutcome, WidgetSummary } from "../../src/plugins/widget.ts";
 import { formatTime } from "./format.ts";
 import { DefinitionList } from "./definition_list.tsx";
 

@@ -1,8 +1,10 @@
-/** The backup folder: names (`radar-backup-<UTC time>.tar.gz`), the newest one, retention. */
+/**
+ * The backup folder: names (`radar-backup-<UTC time>.tar.gz`), the newest one, retention; the
+ * UTC timestamps of file and folder names (`fileStamp`, also the damaged-file folders).
+ */
 import { join } from "node:path";
 import type { RadarConfig } from "../../config/schema.ts";
 import { expandHome } from "../../config/paths.ts";
-import { fileStamp } from "../../core/file_stamp.ts";
 
 const namePattern = /^radar-backup-(\d{8}T\d{6}Z)\.tar\.gz$/;
 
@@ -52,4 +54,9 @@ export function pruneBackups(folder: string, keep: number): string[] {
     removed.push(old.name);
   }
   return removed;
+}
+
+/** A UTC timestamp usable in a file name: 20261123T181500Z. */
+export function fileStamp(at: Date): string {
+  return at.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
 }

@@ -8,7 +8,7 @@
 import { join } from "node:path";
 import { RadarError } from "../../core/errors.ts";
 import { pathExists, removeQuietly } from "../os/quiet_fs.ts";
-import { fileStamp } from "../../core/file_stamp.ts";
+import { fileStamp } from "./backup_folder.ts";
 import { checkDatabaseFile } from "../sqlite/maintenance.ts";
 import { schemaProblem } from "../sqlite/schema_check.ts";
 import { type BackupManifest, configName, databaseName, dataFolders } from "./backup_manifest.ts";

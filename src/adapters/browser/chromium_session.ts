@@ -1,13 +1,15 @@
 /**
  * One browser session on playwright-core: one page in its own context, popups closed, dialogs
- * dismissed, downloads refused, service workers blocked, and every submission held until the tool
- * decides: a navigation that is not GET, a non-GET request after a click (until the next document
- * loads), and a form's submit event (stopped in the page by `submitGuardScript`).
+ * dismissed, downloads refused, service workers blocked, every request decided by the session's
+ * `RequestRules` (submissions held until the tool decides; once something was typed, nothing
+ * goes outside the `TypedDataFence`), and a form's submit event stopped in the page by
+ * `submitGuardScript` until the person approved what it sends.
  */
-import type { BrowserContext, Locator, Page, Request, Route } from "playwright-core";
+import type { BrowserContext, Locator, Page } from "playwright-core";
 import {
   actingControlWords,
   type BrowserSession,
+  type ClickOptions,
   type ClickOutcome,
   type FilledField,
   type FillOutcome,
@@ -16,26 +18,18 @@ import {
   type PageView,
   type SessionLimits,
   type SessionNotes,
+  type Submission,
 } from "../../core/browser.ts";
+import { submissionBounds } from "../../core/browser_submission.ts";
 import { inspectScript, readPageScript, submitGuardScript } from "./page_scripts.ts";
 import { withDeadline } from "./deadline.ts";
 import { sleep } from "../clock.ts";
-import {
-  checkedFormData,
-  describeBody,
-  isTimeout,
-  maxDataChars,
-  navigationProblem,
-} from "./session_text.ts";
+import { checkedSubmission, isTimeout, navigationProblem } from "./session_text.ts";
+import { PageGuard, type PageHeld } from "./page_guard.ts";
 import { firstLine } from "../../core/first_line.ts";
-
-/** A request held back by the route rules. */
-interface HeldRoute {
-  route: Route;
-  submission: HeldSubmission;
-  /** A held navigation keeps its frame from answering until it is let go or dropped. */
-  navigation: boolean;
-}
+import { RequestRules } from "./request_rules.ts";
+import { fillField } from "./field_filling.ts";
+import type { TypedDataFence } from "./typed_data_fence.ts";
 
 /** What the session needs besides the page. */
 export interface SessionParts {
@@ -44,6 +38,8 @@ export interface SessionParts {
   limits: SessionLimits;
   /** Refusals of the guarded proxy land here (shared with the proxy's callback). */
   notes: SessionNotes;
+  /** Where typed data may go (shared with the proxy). */
+  fence: TypedDataFence;
   /** Kills the browser (and the proxy); called once. */
   shutdown(): Promise<void>;
 }
@@ -54,26 +50,21 @@ export interface SessionParts {
  */
 const inspectElement = new Function(`return ${inspectScript}`)() as (
   element: unknown,
-  options: { actingWords: string },
+  options: { actingWords: string; limits: typeof submissionBounds },
 ) => unknown;
-
-const safeMethods = new Set(["GET", "HEAD", "OPTIONS"]);
-const maxHeld = 20;
 
 /** A session over an open page (see `startChromiumSession` for how it starts). */
 export class ChromiumSession implements BrowserSession {
-  #held: HeldRoute[] = [];
-  /** The tool clicked on this document: its non-GET requests are submissions. */
-  #interacted = false;
-  /** The person said yes: submissions go through. */
-  #letThrough = false;
+  #rules: RequestRules;
+  #guard: PageGuard;
   #closed = false;
   #lastRequestAt = 0;
-  /** Submissions let through and navigations started: a yes waits for its submission to go. */
-  #departures = 0;
   #controls = new Map<string, PageControl>();
 
-  private constructor(private readonly parts: SessionParts) {}
+  private constructor(private readonly parts: SessionParts) {
+    this.#rules = new RequestRules(parts.page, parts.fence, parts.notes);
+    this.#guard = new PageGuard(parts.page, parts.limits.callMs);
+  }
 
   /** Sets up the rules on a fresh context and page. */
   static async attach(parts: SessionParts): Promise<ChromiumSession> {
@@ -98,47 +89,25 @@ export class ChromiumSession implements BrowserSession {
     page.on("dialog", (dialog) => {
       if (notes.dialogs.length < 10) notes.dialogs.push(dialog.message().slice(0, 200));
       const accept = dialog.type() === "beforeunload" ||
-        (this.#letThrough && dialog.type() === "confirm");
+        (this.#rules.approving && dialog.type() === "confirm");
       (accept ? dialog.accept() : dialog.dismiss()).catch(() => {});
     });
     page.on("download", (download) => {
       notes.downloadsRefused++;
       download.cancel().catch(() => {});
     });
-    page.on("request", (request) => {
-      this.#lastRequestAt = performance.now();
-      if (request.isNavigationRequest()) this.#departures++;
-    });
-    page.on("domcontentloaded", () => this.#interacted = false);
+    page.on("request", () => this.#lastRequestAt = performance.now());
+    page.on("domcontentloaded", () => this.#rules.interacted = false);
     page.on("crash", () => notes.dialogs.push("[the page crashed]"));
-    await context.addInitScript({ content: submitGuardScript });
-    await context.route("**/*", (route, request) => this.#onRequest(route, request));
-  }
-
-  #onRequest(route: Route, request: Request): Promise<void> {
-    const method = request.method().toUpperCase();
-    const navigation = request.isNavigationRequest();
-    const submits = !safeMethods.has(method) && (navigation || this.#interacted);
-    if (submits && this.#letThrough) this.#departures++;
-    if (!submits || this.#letThrough) return route.continue().catch(() => {});
-    if (this.#held.length >= maxHeld) return route.abort("blockedbyclient").catch(() => {});
-    this.#held.push({
-      route,
-      navigation,
-      submission: {
-        method,
-        url: request.url(),
-        data: describeBody(request),
-        why: navigation ? `${method} navigation` : `${method} after a click`,
-      },
+    await context.addInitScript({
+      content: `(${submitGuardScript})(${JSON.stringify(submissionBounds)})`,
     });
-    // Held: settled by release() or drop().
-    return Promise.resolve();
+    await context.route("**/*", (route, request) => this.#rules.onRequest(route, request));
   }
 
   async open(url: string, signal: AbortSignal): Promise<PageView> {
     await this.drop();
-    this.#interacted = false;
+    this.#rules.interacted = false;
     const { page, limits } = this.parts;
     let loading = false;
     // The rest of the call's time is left for reading what a slow page shows so far.
@@ -189,6 +158,10 @@ export class ChromiumSession implements BrowserSession {
     return this.parts.page.url();
   }
 
+  mayReach(url: string): boolean {
+    return this.parts.fence.allowsUrl(url);
+  }
+
   async inspect(target: string, signal: AbortSignal): Promise<PageControl> {
     const locator = this.#locate(target);
     const { callMs } = this.parts.limits;
@@ -199,7 +172,7 @@ export class ChromiumSession implements BrowserSession {
       `finding ${target}`,
     );
     if (!count) throw new Error(`${target} is not on the page (read the page again for its refs)`);
-    const options = { actingWords: actingControlWords };
+    const options = { actingWords: actingControlWords, limits: submissionBounds };
     const found = await withDeadline(
       locator.evaluate(inspectElement, options, { timeout: this.#elementMs }) as Promise<
         Omit<PageControl, "ref">
@@ -209,47 +182,39 @@ export class ChromiumSession implements BrowserSession {
       `finding ${target}`,
     );
     const known = this.#controls.get(target);
+    const submission = checkedSubmission(found.submission);
     return {
       ...found,
       ref: known?.ref ?? target,
       selector: known?.selector ?? target,
       label: String(found.label ?? ""),
       submits: Boolean(found.submits),
-      formData: checkedFormData(found.formData),
+      submission,
     };
   }
 
   async fill(values: Record<string, string>, signal: AbortSignal): Promise<FillOutcome> {
+    // Typing is sending to this page's origin: from now on nothing else may be reached.
+    this.parts.fence.allow(this.parts.page.url());
     const filled: FilledField[] = [];
     const problems: string[] = [];
     for (const [target, value] of Object.entries(values)) {
       try {
         const control = await this.inspect(target, signal);
-        const locator = this.#locate(target);
         const type = control.type;
-        const timeout = { timeout: this.#elementMs };
-        let shown = value;
-        let filling: Promise<unknown>;
-        if (type === "checkbox" || type === "radio") {
-          const on = /^(yes|true|on|1|x|checked)$/i.test(value.trim());
-          filling = locator.setChecked(on, timeout);
-          shown = on ? "yes" : "no";
-        } else if (type === "select-one" || type === "select-multiple" || type === "select") {
-          filling = locator.selectOption({ label: value }, timeout)
-            .catch(() => locator.selectOption(value, timeout));
-        } else if (type === "file") {
-          problems.push(`${target}: file uploads are not supported`);
+        const started = fillField(this.#locate(target), type, value, this.#elementMs);
+        if ("problem" in started) {
+          problems.push(`${target}: ${started.problem}`);
           continue;
-        } else {
-          filling = locator.fill(value, timeout);
         }
-        await withDeadline(filling, this.parts.limits.callMs, signal, target);
+        await withDeadline(started.filling, this.parts.limits.callMs, signal, target);
         filled.push({
           target,
           selector: control.selector,
           label: control.label,
+          ...(control.name ? { name: control.name } : {}),
           type,
-          value: shown,
+          value: started.shown,
         });
       } catch (error) {
         if (signal.aborted) throw error;
@@ -259,13 +224,20 @@ export class ChromiumSession implements BrowserSession {
     return { filled, problems, view: await this.view(signal) };
   }
 
-  async click(target: string, signal: AbortSignal, submitting = false): Promise<ClickOutcome> {
-    const { page, limits } = this.parts;
+  async click(
+    target: string,
+    signal: AbortSignal,
+    options: ClickOptions = {},
+  ): Promise<ClickOutcome> {
+    const { limits } = this.parts;
     const locator = this.#locate(target);
-    this.#interacted = true;
-    this.#letThrough = submitting;
-    await this.#setPageRelease(submitting);
-    const departed = this.#departures;
+    const rules = this.#rules;
+    rules.interacted = true;
+    rules.holdNavigations = options.holdNavigations ?? false;
+    rules.approve(options.approved);
+    const approving = options.approved !== undefined;
+    await this.#guard.letThrough(approving);
+    const departed = rules.departures;
     try {
       await withDeadline(
         locator.click({ timeout: this.#elementMs, noWaitAfter: true }),
@@ -274,59 +246,80 @@ export class ChromiumSession implements BrowserSession {
         `clicking ${target}`,
       );
       // On a busy machine the submission may leave later than the page goes quiet.
-      if (submitting) await this.#departure(departed, signal);
+      if (options.approved?.length) await this.#departure(departed, signal);
       await this.#settle(signal);
     } finally {
-      if (submitting) {
-        this.#letThrough = false;
-        // What this click sent and arrived only now goes too: the yes was to this click.
-        for (const { route } of this.#held.splice(0)) await route.continue().catch(() => {});
-        await this.#setPageRelease(false);
+      rules.holdNavigations = false;
+      if (approving) {
+        // What this click sent and arrived only now goes too if it is what was approved.
+        const late = rules.held.splice(0);
+        for (const entry of late) {
+          if (rules.take(entry.submission)) await entry.route.continue().catch(() => {});
+          else rules.held.push(entry);
+        }
+        await this.#guard.letThrough(false);
       }
     }
-    const held = [...this.#held.map((entry) => entry.submission), ...await this.#pageHeld()];
-    // While a navigation is held the frame does not answer: the page is read after the decision.
-    if (held.length) return { held };
-    await page.waitForLoadState("domcontentloaded").catch(() => {});
-    return { held, view: await this.view(signal) };
+    const sent = rules.sent;
+    rules.approve(undefined);
+    return await this.#outcome(sent, signal);
   }
 
-  async release(signal: AbortSignal): Promise<PageView> {
-    this.#letThrough = true;
+  async release(shown: readonly Submission[], signal: AbortSignal): Promise<ClickOutcome> {
+    const rules = this.#rules;
+    rules.approve(shown);
     try {
-      const routes = this.#held.splice(0);
-      for (const { route } of routes) await route.continue().catch(() => {});
-      await this.#setPageRelease(true);
-      await this.#quickly(
-        `(() => { for (const held of (window.__radarHeld || []).splice(0)) {
-          try { held.form.requestSubmit(held.submitter || undefined); } catch { try { held.form.submit(); } catch {} }
-        } })()`,
-        undefined,
+      const inPage = await this.#pageHeld();
+      const dropped = await rules.letGo();
+      this.#noteUnsent(dropped);
+      await this.#guard.letThrough(true);
+      // A form the guard stopped is submitted again; the request it makes must be the one shown.
+      const again = inPage.filter((held) => rules.isApproved(held.submission)).map((held) =>
+        held.index
       );
+      const before = rules.departures;
+      await this.#guard.resubmit(again);
+      if (again.length) await this.#departure(before, signal);
       await this.#settle(signal);
       await this.parts.page.waitForLoadState("domcontentloaded").catch(() => {});
     } finally {
-      this.#letThrough = false;
-      await this.#setPageRelease(false);
+      await this.#guard.letThrough(false);
     }
-    return await this.view(signal);
+    const sent = rules.sent;
+    rules.approve(undefined);
+    return await this.#outcome(sent, signal);
+  }
+
+  /** What a click or a release left: held submissions (then no view) or the page now. */
+  async #outcome(sent: Submission[], signal: AbortSignal): Promise<ClickOutcome> {
+    const held = [
+      ...this.#rules.held.map((entry) => entry.submission),
+      ...(await this.#pageHeld()).map((entry) => entry.submission),
+    ];
+    // While a navigation is held the frame does not answer: the page is read after the decision.
+    if (held.length) return { held, sent };
+    await this.parts.page.waitForLoadState("domcontentloaded").catch(() => {});
+    return { held, sent, view: await this.view(signal) };
   }
 
   /** Submissions the page made on its own while loading: not sent, and said so. */
   async #dropUnasked(): Promise<void> {
-    const routes = this.#held.splice(0);
     // Aborted first: a held navigation keeps the frame from answering the page's own list.
-    for (const { route } of routes) await route.abort("aborted").catch(() => {});
-    const held = [...routes.map((entry) => entry.submission), ...await this.#pageHeld()];
-    for (const submission of held.slice(0, 5)) {
-      this.parts.notes.unsent.push(`${submission.method} ${submission.url} (${submission.why})`);
-    }
+    const routes = await this.#rules.dropAll();
+    const inPage = (await this.#pageHeld()).map((entry) => entry.submission);
+    this.#noteUnsent([...routes, ...inPage]);
     await this.drop();
   }
 
+  #noteUnsent(submissions: readonly HeldSubmission[]): void {
+    for (const submission of submissions.slice(0, 5)) {
+      this.parts.notes.unsent.push(`${submission.method} ${submission.url} (${submission.why})`);
+    }
+  }
+
   async drop(): Promise<void> {
-    for (const { route } of this.#held.splice(0)) await route.abort("aborted").catch(() => {});
-    await this.#quickly("(window.__radarHeld || []).splice(0), 0", 0);
+    await this.#rules.dropAll();
+    await this.#guard.forget();
   }
 
   async screenshot(signal: AbortSignal): Promise<Uint8Array> {
@@ -341,11 +334,12 @@ export class ChromiumSession implements BrowserSession {
   }
 
   takeNotes(): SessionNotes {
-    const { notes } = this.parts;
-    const taken = structuredClone(notes);
+    const { notes, fence } = this.parts;
+    const taken = { ...structuredClone(notes), fence: fence.origins };
     notes.refused.length = 0;
     notes.dialogs.length = 0;
     notes.unsent.length = 0;
+    notes.fenced.length = 0;
     notes.popupsClosed = 0;
     notes.downloadsRefused = 0;
     return taken;
@@ -354,7 +348,7 @@ export class ChromiumSession implements BrowserSession {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    this.#held = [];
+    this.#rules.held = [];
     await this.parts.shutdown();
   }
 
@@ -365,41 +359,18 @@ export class ChromiumSession implements BrowserSession {
     return page.locator(target).first();
   }
 
-  async #setPageRelease(on: boolean): Promise<void> {
-    await this.#quickly(`window.__radarRelease = ${on}`, undefined);
-  }
-
-  /**
-   * A short evaluation whose answer may be missing: `fallback` when the page does not answer in a
-   * few seconds (a navigation is held, a script hangs) or fails.
-   */
-  async #quickly<T>(expression: string, fallback: T): Promise<T> {
-    const ms = Math.min(3000, this.parts.limits.callMs);
-    const never = new AbortController().signal;
-    return await withDeadline(this.parts.page.evaluate(expression) as Promise<T>, ms, never, "page")
-      .catch(() => fallback);
-  }
-
-  /** Submissions the page's own guard stopped (form submit events). */
-  async #pageHeld(): Promise<HeldSubmission[]> {
-    if (this.#held.some((entry) => entry.navigation)) return [];
-    const found = await this.#quickly(
-      `(window.__radarHeld || []).map((held) => ({ method: held.method, url: held.url, data: held.data }))`,
-      [] as { method?: unknown; url?: unknown; data?: unknown }[],
-    );
-    return (Array.isArray(found) ? found : []).slice(0, maxHeld).map((held) => ({
-      method: String(held.method ?? "GET").slice(0, 10),
-      url: String(held.url ?? "").slice(0, 500),
-      data: String(held.data ?? "").slice(0, maxDataChars),
-      why: "form submit",
-    }));
+  /** What the page's guard stopped (nothing can be read while a navigation is held). */
+  async #pageHeld(): Promise<PageHeld[]> {
+    return this.#rules.holdsNavigation ? [] : await this.#guard.held();
   }
 
   /** Waits (at most 3 s) until a submission went or a navigation started since `before`. */
   async #departure(before: number, signal: AbortSignal): Promise<void> {
     const started = performance.now();
     const limit = Math.min(3000, this.parts.limits.callMs);
-    while (!signal.aborted && this.#departures === before && performance.now() - started < limit) {
+    while (
+      !signal.aborted && this.#rules.departures <= before && performance.now() - started < limit
+    ) {
       await sleep(50);
     }
   }

@@ -5,43 +5,84 @@
  */
 
 /**
+ * What a form would send when `submitter` submits it, as `(form, submitter, limits) => Submission`
+ * source text: the method and absolute target (a submitter's formmethod/formaction first; read
+ * from the attributes, which a field named "action" cannot shadow), every field FormData holds
+ * (hidden ones marked, passwords marked secret, labels for the rest), `tooLarge` past the limits.
+ * A GET form's target loses its query: the browser replaces it with the fields.
+ */
+const submissionOfSource = `(form, submitter, limits) => {
+  const attribute = (element, name) =>
+    element && element.hasAttribute && element.hasAttribute(name) ? element.getAttribute(name) : null;
+  let method = String(attribute(submitter, "formmethod") ?? attribute(form, "method") ?? "get").toLowerCase();
+  if (!["get", "post", "dialog"].includes(method)) method = "get";
+  const action = attribute(submitter, "formaction") ?? attribute(form, "action") ?? "";
+  let url;
+  try { url = new URL(action || document.URL, document.baseURI); } catch { url = new URL(document.URL); }
+  url.hash = "";
+  if (method === "get") url.search = "";
+  const clean = (text, max) => String(text || "").replace(/\\s+/g, " ").trim().slice(0, max);
+  const words = (node) => {
+    const copy = node.cloneNode(true);
+    for (const inner of copy.querySelectorAll("select, input, textarea, button")) inner.remove();
+    return copy.textContent;
+  };
+  const labelOf = (element) => {
+    const labels = element.labels ? [...element.labels].map(words).join(" ") : "";
+    return clean(labels || element.getAttribute("aria-label") || element.getAttribute("placeholder") ||
+      element.getAttribute("title"), 80);
+  };
+  const fields = [];
+  let tooLarge = false;
+  try {
+    for (const [name, value] of new FormData(form, submitter || undefined).entries()) {
+      if (fields.length >= limits.fields) { tooLarge = true; break; }
+      const element = form.elements.namedItem(name);
+      const single = element && element.nodeType === 1 ? element : null;
+      const text = typeof value === "string" ? value : "[file]";
+      if (text.length > limits.valueChars) tooLarge = true;
+      const field = { name: String(name).slice(0, 200), value: text.slice(0, limits.valueChars) };
+      if (single && String(single.type).toLowerCase() === "hidden") field.hidden = true;
+      else if (single) { const label = labelOf(single); if (label) field.label = label; }
+      if (single && String(single.type).toLowerCase() === "password") field.secret = true;
+      fields.push(field);
+    }
+  } catch {}
+  return { method: method.toUpperCase(), url: url.href, fields, tooLarge };
+}`;
+
+/**
  * Runs in every frame before the page's own scripts: form submissions are stopped and recorded
  * unless Radar lets them through (`__radarRelease`), so a submit by Enter or by script waits
- * for the tool like a submit button does. Records live in a non-writable `__radarHeld` array.
+ * for the tool like a submit button does. Records (what the form would send, see
+ * `submissionOfSource`) live in a non-writable `__radarHeld` array; one the page cancels itself
+ * (a script that sends the data its own way, which the route rules hold) is marked `pageHandled`.
+ * Called as `(source)(limits)`.
  */
-export const submitGuardScript = `(() => {
+export const submitGuardScript = `((limits) => {
   const held = [];
   try {
     Object.defineProperty(window, "__radarHeld", { value: held, configurable: false, writable: false });
   } catch { return; }
-  const describe = (form, submitter) => {
-    const lines = [];
-    try {
-      const data = new FormData(form, submitter || undefined);
-      for (const [name, value] of data.entries()) {
-        const field = form.elements.namedItem(name);
-        const secret = field && field.type === "password";
-        const text = typeof value === "string" ? value : "[file]";
-        lines.push(name + "=" + (secret ? "••••••" : text.slice(0, 200)));
-        if (lines.length >= 40) break;
-      }
-    } catch {}
-    return lines.join("\\n");
+  const submissionOf = ${submissionOfSource};
+  const records = new WeakMap();
+  const preventDefault = Event.prototype.preventDefault;
+  // The page cancelling a submission it stopped itself: that record never goes.
+  Event.prototype.preventDefault = function () {
+    const record = records.get(this);
+    if (record) record.pageHandled = true;
+    return preventDefault.call(this);
   };
   window.addEventListener("submit", (event) => {
     if (window.__radarRelease === true) return;
-    event.preventDefault();
+    preventDefault.call(event);
     const form = event.target;
-    if (held.length >= 20) return;
-    held.push({
-      form,
-      submitter: event.submitter || null,
-      method: String(form.method || "get").toUpperCase(),
-      url: String(form.action || location.href),
-      data: describe(form, event.submitter),
-    });
+    if (held.length >= 20 || !(form instanceof HTMLFormElement)) return;
+    const record = Object.assign({ form, submitter: event.submitter || null }, submissionOf(form, event.submitter, limits));
+    records.set(event, record);
+    held.push(record);
   }, true);
-})();`;
+})`;
 
 /**
  * Describes one element: kind (field, button, link), type, label, and whether it submits (a
@@ -154,28 +195,18 @@ export const readPageScript = `(options) => {
 
 /**
  * Describes one element the way `readPageScript` does (for the check right before a click); for a
- * submit control also what its form would send (label or name and value, passwords masked, hidden
- * fields too: what the person says yes to).
+ * submit control also what its form would send (`submissionOfSource`: method, target, every
+ * field, hidden ones too: what the person says yes to). Source text of
+ * `(element, { actingWords, limits }) => {…}`.
  */
 export const inspectScript = `(element, options) => {
   const describe = ${describeElementSource};
+  const submissionOf = ${submissionOfSource};
   const actingWords = new RegExp(options.actingWords, "i");
   const described = describe(element, actingWords);
   const form = element.form;
   if (!described.submits || !form) return described;
-  const formData = [];
-  try {
-    const submitter = ["submit", "image"].includes(String(element.type).toLowerCase()) ? element : undefined;
-    for (const [name, value] of new FormData(form, submitter).entries()) {
-      const field = form.elements.namedItem(name);
-      const single = field && field.nodeType === 1 ? field : null;
-      const label = single && single.type !== "hidden" ? describe(single, actingWords).label : "";
-      const secret = single && single.type === "password";
-      const text = typeof value === "string" ? value : "[file]";
-      formData.push({ label: String(label || name).slice(0, 80), value: secret ? "••••••" : text.slice(0, 200) });
-      if (formData.length >= 40) break;
-    }
-  } catch {}
-  described.formData = formData;
+  const submitter = ["submit", "image"].includes(String(element.type).toLowerCase()) ? element : null;
+  try { described.submission = submissionOf(form, submitter, options.limits); } catch {}
   return described;
 }`;

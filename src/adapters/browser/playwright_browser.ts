@@ -6,12 +6,12 @@
  * dies: it talks to Playwright over a pipe and stops when the pipe closes.
  */
 import type { BrowserContext, BrowserContextOptions } from "playwright-core";
-import type {
-  BrowserAvailability,
-  BrowserSession,
-  SessionLimits,
-  SessionNotes,
-  WebBrowser,
+import {
+  type BrowserAvailability,
+  type BrowserSession,
+  emptySessionNotes,
+  type SessionLimits,
+  type WebBrowser,
 } from "../../core/browser.ts";
 import type { UrlCheck } from "../network/network_guard.ts";
 import { startGuardedProxy } from "../network/guarded_proxy.ts";
@@ -20,6 +20,7 @@ import { ChromiumSession } from "./chromium_session.ts";
 import { withDeadline } from "./deadline.ts";
 import { sleep } from "../clock.ts";
 import { loadPlaywright } from "./playwright_loader.ts";
+import { TypedDataFence } from "./typed_data_fence.ts";
 
 /** What the browser adapter is built from. */
 export interface PlaywrightBrowserOptions {
@@ -47,19 +48,20 @@ export class PlaywrightBrowser implements WebBrowser {
     const found = this.availability();
     if (found.problem !== undefined) throw new Error(found.problem);
     const { chromium } = await loadPlaywright();
-    const notes: SessionNotes = {
-      refused: [],
-      popupsClosed: 0,
-      dialogs: [],
-      downloadsRefused: 0,
-      unsent: [],
-    };
+    const notes = emptySessionNotes();
+    const fence = new TypedDataFence();
     const proxy = startGuardedProxy({
-      check: this.options.check,
+      // The fence first: a destination outside it is not even resolved.
+      check: (url) =>
+        fence.allowsConnection(url) ? this.options.check(url) : Promise.resolve({
+          problem: `data typed into a page may go only to ${fence.origins.join(", ") || "nowhere"}`,
+        }),
       refused: (target, problem) => {
         if (notes.refused.length < 20) notes.refused.push(`${target}: ${problem}`);
       },
     });
+    // Connections opened before the typing (a WebSocket, a kept-alive tunnel) end with it.
+    fence.onChange(() => proxy.closeExcept((url) => fence.allowsConnection(url)));
     // `--radar-browser=<Radar's pid>-<session>`: whose browser a process is, for tests and people.
     const marker = `${Deno.pid}-${crypto.randomUUID().slice(0, 8)}`;
     const launch = launchOptions(found.executable, proxy, limits.callMs, marker, this.options.env);
@@ -100,7 +102,14 @@ export class PlaywrightBrowser implements WebBrowser {
         if (!closed) await Promise.race([closeBrowser().catch(() => {}), sleep(closeGraceMs)]);
         proxy.close();
       };
-      return await ChromiumSession.attach({ context: context!, page, limits, notes, shutdown });
+      return await ChromiumSession.attach({
+        context: context!,
+        page,
+        limits,
+        notes,
+        fence,
+        shutdown,
+      });
     } catch (error) {
       starting.then(() => closeBrowser(), () => {}).catch(() => {});
       await Promise.race([closeBrowser().catch(() => {}), sleep(closeGraceMs)]);

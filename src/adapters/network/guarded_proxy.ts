@@ -15,6 +15,7 @@
  * Clients must send the random password (Playwright answers the 407 challenge with it).
  */
 import {
+  closeQuietly,
   type LocalProxy,
   type ProxyRequest,
   readHead,
@@ -37,8 +38,19 @@ const maxRequestHead = 64 * 1024;
 const maxResponseHead = 64 * 1024;
 const encoder = new TextEncoder();
 
+/** The proxy, and a way to end the connections it holds open to some destinations. */
+export interface GuardedProxy extends LocalProxy {
+  /**
+   * Closes every open connection (tunnel or request) whose destination `keep` rejects (the URL
+   * the guard checked for it); returns how many.
+   */
+  closeExcept(keep: (url: URL) => boolean): number;
+}
+
 /** Starts the proxy. */
-export function startGuardedProxy(options: GuardedProxyOptions): LocalProxy {
+export function startGuardedProxy(options: GuardedProxyOptions): GuardedProxy {
+  /** Open connections and where they go (a tunnel lives as long as the browser keeps it). */
+  const live = new Map<Deno.Conn, { url: URL; client: Deno.Conn }>();
   const connect = options.connect ??
     ((address: string, port: number) => Deno.connect({ hostname: address, port }));
   const refuse = async (client: Deno.Conn, target: string, problem: string) => {
@@ -64,7 +76,7 @@ export function startGuardedProxy(options: GuardedProxyOptions): LocalProxy {
     }
     throw failure;
   };
-  return startLocalProxy(async (client, request) => {
+  const proxy = startLocalProxy(async (client, request) => {
     const { head, lines, method, target, rest, track, release } = request;
     if (!head) return;
     if (!request.authorized) {
@@ -88,6 +100,7 @@ export function startGuardedProxy(options: GuardedProxyOptions): LocalProxy {
       ));
       return;
     }
+    live.set(upstream, { url, client });
     try {
       if (method === "CONNECT") return await tunnelThrough(client, upstream, rest);
       await upstream.write(encoder.encode(originFormHead(lines, method, url)));
@@ -99,9 +112,24 @@ export function startGuardedProxy(options: GuardedProxyOptions): LocalProxy {
       if (response.rest.byteLength) await client.write(response.rest);
       await upstream.readable.pipeTo(client.writable).catch(() => {});
     } finally {
+      live.delete(upstream);
       release(upstream);
     }
   }, maxRequestHead);
+  return {
+    ...proxy,
+    closeExcept(keep) {
+      let closed = 0;
+      for (const [upstream, { url, client }] of [...live]) {
+        if (keep(url)) continue;
+        live.delete(upstream);
+        closeQuietly(upstream);
+        closeQuietly(client);
+        closed++;
+      }
+      return closed;
+    },
+  };
 }
 
 /** `host:port` of a CONNECT as a URL the guard checks (any scheme the guard allows will do). */

@@ -2,7 +2,6 @@
  * The environment of a program Radar runs on the user's behalf (exec, custom checks): Radar's own
  * variables, desktop-session and key-agent sockets and secrets left out.
  */
-import { underExecVariable } from "../../core/exec_marker.ts";
 
 /**
  * Values of secret-looking environment variables (…_TOKEN, …_API_KEY, AWS_SECRET_ACCESS_KEY …):
@@ -47,3 +46,10 @@ export function childEnvironment(
   out[underExecVariable] = "1"; // Radar's CLI refuses control commands under exec
   return out;
 }
+
+/**
+ * The environment variable Radar's `exec` tool sets to "1" in every command it runs. Radar's CLI
+ * refuses control commands (plugin approval, service install, …) when it is present, whether or
+ * not a terminal is attached: a model's tool call must never approve its own permissions.
+ */
+export const underExecVariable = "RADAR_UNDER_EXEC";

@@ -8,7 +8,6 @@ import type {
   SavedCopy,
 } from "../../away/action_journal.ts";
 import type { FileState } from "../os/file_changes.ts";
-import type { ConversationKind } from "../../core/tool.ts";
 import { selectAll, selectOne } from "./rows.ts";
 import { deleteBefore, insert, transaction, write } from "./write.ts";
 
@@ -45,7 +44,7 @@ function toEntry(row: JournalRow): JournalEntry {
     after: JSON.parse(row.after_state) as FileState,
     createdFolders: JSON.parse(row.created_folders) as string[],
     conversationId: row.conversation_id === null ? undefined : Number(row.conversation_id),
-    runKind: (row.run_kind ?? undefined) as ConversationKind | undefined,
+    runKind: (row.run_kind ?? undefined) as JournalEntry["runKind"],
     approvalId: row.approval_id === null ? undefined : Number(row.approval_id),
     grantId: row.grant_id ?? undefined,
     undoneAt: row.undone_at ?? undefined,

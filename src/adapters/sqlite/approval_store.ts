@@ -13,13 +13,15 @@ import { deleteBefore, insert, transaction, write } from "./write.ts";
 
 /** Every column but the screenshot (read on its own), and whether there is one. */
 const columns = `id, key, state, tool, arguments, conversation_id, kind, reasons, tainted,
-  untrusted_sources, created_at, expires_at, decided_at, decided_via, result, outcome, grant_id,
-  summary, screenshot IS NOT NULL AS has_screenshot`;
+  untrusted_sources, private_sources, destinations, named_destinations, created_at, expires_at,
+  decided_at, decided_via, result, outcome, grant_id, summary,
+  screenshot IS NOT NULL AS has_screenshot, preview, shown_hash`;
 
 /** The columns of an approval, in its record's key order. */
 const recordColumns = columnsOf<ApprovalRecord>()(
-  `id key state tool arguments conversation_id kind reasons tainted untrusted_sources created_at
-   expires_at decided_at decided_via result outcome grant_id summary has_screenshot`,
+  `id key state tool arguments conversation_id kind reasons tainted untrusted_sources
+   private_sources destinations named_destinations created_at expires_at decided_at decided_via
+   result outcome grant_id summary has_screenshot preview shown_hash`,
 );
 
 function toRecord(row: Row): ApprovalRecord {
@@ -28,6 +30,9 @@ function toRecord(row: Row): ApprovalRecord {
     reasons: JSON.parse(row.reasons as string) as string[],
     tainted: JSON.parse(row.tainted as string) as PendingAction["tainted"],
     untrustedSources: JSON.parse(row.untrusted_sources as string) as string[],
+    privateSources: JSON.parse(row.private_sources as string) as string[],
+    destinations: JSON.parse(row.destinations as string) as PendingAction["destinations"],
+    namedDestinations: JSON.parse(row.named_destinations as string) as string[],
     hasScreenshot: Boolean(row.has_screenshot),
   };
 }
@@ -38,7 +43,7 @@ export class SqliteApprovalStore implements ApprovalStore {
 
   /** Stores a pending action; with a known key, returns the approval stored under it. */
   create(
-    action: PendingAction,
+    action: PendingAction & { shownHash: string },
     at: Date,
     expiresAt: Date,
   ): { record: ApprovalRecord; created: boolean } {
@@ -49,8 +54,9 @@ export class SqliteApprovalStore implements ApprovalStore {
         this.db,
         "the pending approval",
         `INSERT INTO approvals (key, state, tool, arguments, conversation_id, kind, reasons, tainted,
-           untrusted_sources, created_at, expires_at, summary, screenshot)
-         VALUES (?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+           untrusted_sources, private_sources, destinations, named_destinations, created_at,
+           expires_at, summary, screenshot, preview, shown_hash)
+         VALUES (?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         action.key ?? null,
         action.tool,
         action.arguments,
@@ -59,10 +65,15 @@ export class SqliteApprovalStore implements ApprovalStore {
         JSON.stringify(action.reasons),
         JSON.stringify(action.tainted),
         JSON.stringify(action.untrustedSources),
+        JSON.stringify(action.privateSources),
+        JSON.stringify(action.destinations),
+        JSON.stringify(action.namedDestinations),
         at.toISOString(),
         expiresAt.toISOString(),
         action.summary ?? null,
         action.screenshot ?? null,
+        action.preview ?? null,
+        action.shownHash,
       );
       return { record: this.get(id)!, created: true };
     }, "the pending approval");

@@ -1,6 +1,6 @@
 /** SQLite rows of the custom checks: each check's last result (what "changed" compares with). */
 import type { DatabaseSync } from "node:sqlite";
-import type { CheckResultRow, CheckResults } from "../../core/source_stores.ts";
+import type { CheckResultRow, CheckResults } from "../../sources/source_stores.ts";
 import { write } from "./write.ts";
 import { camelRecord, columnsOf, type Row, selectOne } from "./rows.ts";
 

@@ -6,7 +6,7 @@
  * notifies once. `radar db check` finding the file intact, `radar db recover` and a restore (a
  * new file: another inode) end it.
  */
-import { DatabaseDamagedError } from "../../core/database_damage.ts";
+import { DatabaseDamagedError } from "../../core/errors.ts";
 
 /** What the marker holds. */
 export interface DamageRecord {

@@ -4,7 +4,7 @@ import type { DatabaseSync } from "node:sqlite";
 import { write } from "./write.ts";
 import { toFtsQuery } from "./fact_store.ts";
 import type { Digest } from "../../core/source_ports.ts";
-import type { DigestStore } from "../../core/source_stores.ts";
+import type { DigestStore } from "../../sources/source_stores.ts";
 
 /** The columns of a digest, in its record's key order. */
 const digestColumns = columnsOf<Digest>()("id period starts_at ends_at content created_at");

@@ -1,7 +1,7 @@
 /** SQLite rows of GitHub items already queued (by kind + id, with the version seen). */
 import { statement } from "./statements.ts";
 import type { DatabaseSync } from "node:sqlite";
-import type { GitHubSeen } from "../../core/source_stores.ts";
+import type { GitHubSeen } from "../../sources/source_stores.ts";
 import { write } from "./write.ts";
 
 /** The GitHub dedup store. */

@@ -9,6 +9,7 @@ interface GrantRow {
   tool: string;
   arguments: string;
   note: string;
+  private_data_to: string;
   approval_id: number | null;
   created_at: string;
   last_used_at: string | null;
@@ -21,6 +22,7 @@ function toGrant(row: GrantRow): StandingGrant {
     tool: row.tool,
     arguments: JSON.parse(row.arguments) as Record<string, string>,
     note: row.note,
+    privateDataTo: JSON.parse(row.private_data_to) as string[],
     origin: "user",
     createdAt: row.created_at,
     approvalId: row.approval_id === null ? undefined : Number(row.approval_id),
@@ -38,10 +40,12 @@ export class SqliteGrantStore implements GrantStore {
     const id = insert(
       this.db,
       "the grant",
-      "INSERT INTO grants (tool, arguments, note, approval_id, created_at) VALUES (?, ?, ?, ?, ?)",
+      `INSERT INTO grants (tool, arguments, note, private_data_to, approval_id, created_at)
+       VALUES (?, ?, ?, ?, ?, ?)`,
       grant.tool,
       JSON.stringify(grant.arguments),
       grant.note,
+      JSON.stringify(grant.privateDataTo ?? []),
       grant.approvalId ?? null,
       at.toISOString(),
     );

@@ -7,7 +7,7 @@ import { RadarError } from "../../core/errors.ts";
 import { openSnapshot } from "./database.ts";
 import { describeFailure, storageFailure } from "./storage_failure.ts";
 import { formatStoredTime } from "../../core/zoned_time.ts";
-import { damageAdvice } from "../../core/database_damage.ts";
+import { damageAdvice } from "../../core/errors.ts";
 
 /** What a check found. */
 export interface DatabaseCheck {

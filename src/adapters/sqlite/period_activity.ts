@@ -1,6 +1,6 @@
 /** What a digest reads: a period's user and assistant messages and its queued events. */
 import type { DatabaseSync } from "node:sqlite";
-import type { PeriodActivity, PeriodEvent, PeriodMessage } from "../../core/source_stores.ts";
+import type { PeriodActivity, PeriodEvent, PeriodMessage } from "../../sources/source_stores.ts";
 import { statement } from "./statements.ts";
 
 /** Rows read per period and kind at most. */

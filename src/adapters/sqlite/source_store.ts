@@ -1,7 +1,7 @@
 /** SQLite rows of the email and calendar sources: health, seen mail, sent reminders. */
 import { statement } from "./statements.ts";
 import type { DatabaseSync } from "node:sqlite";
-import type { SourceHealth, SourceStore } from "../../core/source_stores.ts";
+import type { SourceHealth, SourceStore } from "../../sources/source_stores.ts";
 import { write } from "./write.ts";
 import { camelRecord, columnsOf, selectOne } from "./rows.ts";
 

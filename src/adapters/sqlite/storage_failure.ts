@@ -6,7 +6,7 @@
  */
 import type { DatabaseSync } from "node:sqlite";
 import { RadarError } from "../../core/errors.ts";
-import { damageAdvice, DatabaseDamagedError } from "../../core/database_damage.ts";
+import { damageAdvice, DatabaseDamagedError } from "../../core/errors.ts";
 
 /** Why a database operation failed, in words a person can act on. */
 export type StorageFailure =

@@ -1,6 +1,6 @@
 /** Task firings in SQLite: each time a task was due, and what became of it. */
 import type { DatabaseSync } from "node:sqlite";
-import type { TaskFiring, TaskFirings } from "../../core/receipts.ts";
+import type { TaskFiring, TaskFirings } from "../../away/receipts.ts";
 import { camelRecord, columnsOf, type Row, selectAll } from "./rows.ts";
 import { deleteBefore, insert, write } from "./write.ts";
 

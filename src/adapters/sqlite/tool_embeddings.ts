@@ -1,6 +1,6 @@
 /** SQLite cache of tool-description vectors (migration 010), stored as float32 blobs. */
 import type { DatabaseSync } from "node:sqlite";
-import type { EmbeddingCache } from "../../core/tool_embedding_ranker.ts";
+import type { EmbeddingCache } from "../../core/tool_relevance.ts";
 import { statement } from "./statements.ts";
 import { fromVectorBlob, toVectorBlob } from "./vector_blob.ts";
 import { write } from "./write.ts";

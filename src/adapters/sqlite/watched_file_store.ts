@@ -11,7 +11,7 @@ import {
   type WatchedFolders,
   type WatcherStats,
   type WatchLedger,
-} from "../../core/watched_folders.ts";
+} from "../../sources/watched_folders.ts";
 import { transaction } from "./write.ts";
 import { camelRecord, columnsOf, selectAll } from "./rows.ts";
 

@@ -12,10 +12,13 @@ import {
   describeApproval,
   describeGrant,
   outcomeLine,
+  parseArguments,
+  suggestedPrivateDataTo,
 } from "../../away/mod.ts";
 import { RadarError, UsageError } from "../../core/errors.ts";
 import { jsonOptionHelp, printJson, printListing } from "../json_output.ts";
 import { formatDateTime } from "../../core/zoned_time.ts";
+import { namedAddresses } from "../../core/origins.ts";
 import type { CliContext } from "../context.ts";
 
 /** One approval in one line. */
@@ -64,7 +67,14 @@ export function registerApprovals(program: Command, context: CliContext): void {
       const radar = await context.radar();
       const record = radar.away.approvals.show(approvalId(id));
       const suggested = radar.away.approvals.suggest(record);
-      if (options.json) return printJson(context, { ...record, suggestedGrant: suggested });
+      const privateDataTo = suggestedPrivateDataTo(record);
+      if (options.json) {
+        return printJson(context, {
+          ...record,
+          suggestedGrant: { arguments: suggested, privateDataTo },
+        });
+      }
+      const destinations = record.destinations ?? [];
       const lines = [
         approvalLine(record, radar.config.radar.timezone || undefined),
         `tool:       ${record.tool}`,
@@ -72,6 +82,9 @@ export function registerApprovals(program: Command, context: CliContext): void {
         record.summary
           ? `what:       ${record.summary.replaceAll("\n", "\n            ")}`
           : `arguments:  ${record.arguments}`,
+        ...(record.preview
+          ? [`change:     ${record.preview.trimEnd().replaceAll("\n", "\n            ")}`]
+          : []),
         ...(record.hasScreenshot
           ? [`screenshot: on the dashboard, /approvals/${record.id}/screenshot.png`]
           : []),
@@ -80,10 +93,24 @@ export function registerApprovals(program: Command, context: CliContext): void {
           record.conversationId === undefined ? "" : ` (conversation #${record.conversationId})`
         }`,
         `had read:   ${record.untrustedSources.join(", ") || "nothing from outside"}`,
+        ...(record.privateSources?.length
+          ? [`private:    ${record.privateSources.join(", ")}`]
+          : []),
+        ...(destinations === "anywhere" || destinations.length
+          ? [
+            `sends to:   ${
+              destinations === "anywhere" ? anywhere(record) : destinations.join(", ")
+            }`,
+          ]
+          : []),
         ...(record.decidedVia ? [`decided:    ${decidedWhere(record.decidedVia)}`] : []),
         ...(record.result ? [`result:     ${record.result}`] : []),
-        ...(record.state === "pending" && Object.keys(suggested).length
-          ? [`always:     ${describeGrant({ tool: record.tool, arguments: suggested })}`]
+        ...(record.state === "pending" && (Object.keys(suggested).length || privateDataTo.length)
+          ? [
+            `always:     ${
+              describeGrant({ tool: record.tool, arguments: suggested, privateDataTo })
+            }`,
+          ]
           : []),
       ];
       context.io.stdout(`${lines.join("\n")}\n`);
@@ -111,7 +138,9 @@ export function registerApprovals(program: Command, context: CliContext): void {
         return;
       }
       const outcome = await radar.away.approvals.approve(number, "cli");
-      if (outcome.state === "not_pending") throw new RadarError(outcome.text);
+      if (outcome.state === "not_pending" || outcome.state === "changed") {
+        throw new RadarError(outcome.text);
+      }
       context.io.stdout(`${outcomeLine(outcome)}\n`);
       if (outcome.state === "failed") context.setExitCode(1);
     });
@@ -123,4 +152,11 @@ export function registerApprovals(program: Command, context: CliContext): void {
       context.io.stdout(`${outcome.text}\n`);
     },
   );
+}
+
+/** "anywhere", with the addresses a command names when it names some (for people only). */
+function anywhere(record: ApprovalRecord): string {
+  const command = parseArguments(record.arguments).command;
+  const named = typeof command === "string" ? namedAddresses(command) : [];
+  return named.length ? `anywhere (the command names ${named.join(", ")})` : "anywhere";
 }

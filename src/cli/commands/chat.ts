@@ -2,8 +2,8 @@
 import { join } from "node:path";
 import type { Command } from "commander";
 import { LlmError } from "../../core/errors.ts";
-import type { CliContext } from "../context.ts";
-import { type LineEditor, plainLineEditor, type ReadResult } from "../line_editor.ts";
+import type { CliContext, LineEditor, ReadResult } from "../context.ts";
+import { plainLineEditor } from "../line_editor.ts";
 import { runTurn } from "../run_turn.ts";
 
 /** The help `/help` prints. */

@@ -1,6 +1,6 @@
 /** The daemon's lines in `radar status`: running, heartbeat, quiet hours, queue, sources. */
 import { nextHeartbeatAt } from "../../core/heartbeat.ts";
-import { isQuietTime } from "../../core/quiet_hours.ts";
+import { isQuietTime } from "../../core/notifier.ts";
 import { formatLocalTime } from "../../core/zoned_time.ts";
 import { runningDaemon } from "../../daemon/lock_file.ts";
 import { type ConfigState, readConfigState } from "../../daemon/config_watch.ts";
@@ -10,7 +10,7 @@ import { describeTask } from "./task_description.ts";
 import { MonitorService } from "../../sources/monitors/monitor_service.ts";
 import { isFailing } from "../../core/schedule.ts";
 import { watcherReports, watcherStatusLines } from "../../daemon/watcher_report.ts";
-import type { WatcherReport } from "../../core/watched_folders.ts";
+import type { WatcherReport } from "../../sources/watched_folders.ts";
 
 /** What the running daemon made of the last change to its config file (nothing: in step). */
 export function configStateLines(state: ConfigState | undefined): string[] {

@@ -9,8 +9,8 @@ import {
   recordCheck,
 } from "../../adapters/sqlite/maintenance.ts";
 import { clearDamage, recordDamage } from "../../adapters/sqlite/damage_marker.ts";
-import { damageAdvice } from "../../core/database_damage.ts";
-import { fileStamp } from "../../core/file_stamp.ts";
+import { damageAdvice } from "../../core/errors.ts";
+import { fileStamp } from "../../adapters/backup/backup_folder.ts";
 import { registerDbRecover } from "./db_recover.ts";
 import { jsonOptionHelp, printJson } from "../json_output.ts";
 

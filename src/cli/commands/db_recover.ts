@@ -13,7 +13,7 @@ import { salvageDatabase, type SalvageReport } from "../../adapters/sqlite/salva
 import { clearDamage } from "../../adapters/sqlite/damage_marker.ts";
 import { runningDaemon } from "../../daemon/lock_file.ts";
 import { jsonOptionHelp, printJson } from "../json_output.ts";
-import { fileStamp } from "../../core/file_stamp.ts";
+import { fileStamp } from "../../adapters/backup/backup_folder.ts";
 import { removeQuietly } from "../../adapters/os/quiet_fs.ts";
 import { pathExists } from "../../adapters/os/quiet_fs.ts";
 

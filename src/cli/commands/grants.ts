@@ -42,14 +42,25 @@ export function registerGrants(program: Command, context: CliContext): void {
     .argument("<tool>")
     .argument("<name=pattern...>", "glob pattern per argument (paths with ~)")
     .option("--note <text>", "why (shown in the list)")
-    .action(async (tool: string, pairs: string[], options: { note?: string }) => {
-      const grant = (await context.radar()).away.grants.add({
-        tool,
-        arguments: parsePatterns(pairs),
-        note: options.note ?? "",
-      });
-      context.io.stdout(`Added grant ${grant.id}: ${describeGrant(grant)}\n`);
-    });
+    .option(
+      "--private-data-to <origin...>",
+      "a run that read your private data may send it there (scheme, host and port)",
+    )
+    .action(
+      async (
+        tool: string,
+        pairs: string[],
+        options: { note?: string; privateDataTo?: string[] },
+      ) => {
+        const grant = (await context.radar()).away.grants.add({
+          tool,
+          arguments: parsePatterns(pairs),
+          note: options.note ?? "",
+          privateDataTo: options.privateDataTo ?? [],
+        });
+        context.io.stdout(`Added grant ${grant.id}: ${describeGrant(grant)}\n`);
+      },
+    );
 
   grants.command("revoke").argument("<id>").description("delete a grant").action(
     async (id: string) => {

@@ -1,82 +1,71 @@
-/** Every CLI command, one registrar per file, in `--help` order. Add a line here to add a command. */
+/**
+ * Every CLI command, one registrar per file, in `--help` order. Add a line here to add a command.
+ * Each registrar loads at run time (`import(new URL(…))`: Deno does not load it, nor what it
+ * imports, while it starts; `deno compile` embeds the folder, scripts/compile.ts): a command loads
+ * its own file and what that imports, not every other command's (`buildProgram`).
+ */
 import type { Command } from "commander";
 import type { CliContext } from "../context.ts";
-import { registerAsk } from "./ask.ts";
-import { registerChat } from "./chat.ts";
-import { registerHistory } from "./history.ts";
-import { registerMemory } from "./memory.ts";
-import { registerStatus } from "./status.ts";
-import { registerDoctor } from "./doctor.ts";
-import { registerConfig } from "./config.ts";
-import { registerTools } from "./tools.ts";
-import { registerLog } from "./log.ts";
-import { registerPlugin } from "./plugin.ts";
-import { registerServe } from "./serve.ts";
-import { registerStart } from "./start.ts";
-import { registerDashboard } from "./dashboard.ts";
-import { registerStop } from "./stop.ts";
-import { registerLogs } from "./logs.ts";
-import { registerHeartbeat } from "./heartbeat.ts";
-import { registerTask } from "./task.ts";
-import { registerService } from "./service.ts";
-import { registerMonitor } from "./monitor.ts";
-import { registerDb } from "./db.ts";
-import { registerBackup } from "./backup.ts";
-import { registerEval } from "./eval.ts";
-import { registerHooks } from "./hooks.ts";
-import { registerSkill } from "./skill.ts";
-import { registerCompletions } from "./completions.ts";
-import { registerVersion } from "./version.ts";
-import { registerMcp } from "./mcp.ts";
-import { registerDigest } from "./digest.ts";
-import { registerMoney } from "./money.ts";
-import { registerPersonality } from "./personality.ts";
-import { registerApprovals } from "./approvals.ts";
-import { registerGrants } from "./grants.ts";
-import { registerUndo } from "./undo.ts";
-import { registerNotifications } from "./notifications.ts";
-import { registerLibrary } from "./library.ts";
-import { registerChannel } from "./channel.ts";
 
 /** Adds one command (and its subcommands) to the program. */
 export type CommandRegistrar = (program: Command, context: CliContext) => void;
 
+/** A command by its name, and how to load its registrar. */
+export interface LazyRegistrar {
+  /** The command's name (`radar NAME …`). */
+  name: string;
+  load(): Promise<CommandRegistrar>;
+}
+
+/**
+ * The commands, in `--help` order: each name is its file (`./NAME.ts`) and that file exports
+ * `register` + the name with a capital (`registerAsk`); tests/cli/command_index_test.ts loads
+ * every one and checks it.
+ */
+export const commandNames = [
+  "ask",
+  "chat",
+  "history",
+  "memory",
+  "status",
+  "doctor",
+  "config",
+  "tools",
+  "log",
+  "plugin",
+  "serve",
+  "start",
+  "dashboard",
+  "stop",
+  "logs",
+  "heartbeat",
+  "task",
+  "approvals",
+  "channel",
+  "grants",
+  "undo",
+  "notifications",
+  "service",
+  "monitor",
+  "db",
+  "backup",
+  "eval",
+  "hooks",
+  "skill",
+  "library",
+  "personality",
+  "digest",
+  "money",
+  "completions",
+  "version",
+  "mcp",
+] as const;
+
 /** The registrars, in `--help` order. */
-export const commandRegistrars: CommandRegistrar[] = [
-  registerAsk,
-  registerChat,
-  registerHistory,
-  registerMemory,
-  registerStatus,
-  registerDoctor,
-  registerConfig,
-  registerTools,
-  registerLog,
-  registerPlugin,
-  registerServe,
-  registerStart,
-  registerDashboard,
-  registerStop,
-  registerLogs,
-  registerHeartbeat,
-  registerTask,
-  registerApprovals,
-  registerChannel,
-  registerGrants,
-  registerUndo,
-  registerNotifications,
-  registerService,
-  registerMonitor,
-  registerDb,
-  registerBackup,
-  registerEval,
-  registerHooks,
-  registerSkill,
-  registerLibrary,
-  registerPersonality,
-  registerDigest,
-  registerMoney,
-  registerCompletions,
-  registerVersion,
-  registerMcp,
-];
+export const commandRegistrars: LazyRegistrar[] = commandNames.map((name) => ({
+  name,
+  load: async () => {
+    const module = await import(new URL(`./${name}.ts`, import.meta.url).href);
+    return module[`register${name[0].toUpperCase()}${name.slice(1)}`] as CommandRegistrar;
+  },
+}));

@@ -48,6 +48,8 @@ export async function applySteps(
   }
   const context: ToolContext = {
     kind: "ask",
+    // The journal names the command, not a conversation (`radar undo --list`).
+    origin: "library scan",
     interactive: person,
     signal: new AbortController().signal,
     // The person said yes to the whole plan; unattended, only standing grants allow a change.

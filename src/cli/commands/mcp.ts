@@ -6,7 +6,13 @@ import type { Command } from "commander";
 import { resolve } from "node:path";
 import { expandHome } from "../../config/paths.ts";
 import { NotFoundError, RadarError, UsageError } from "../../core/errors.ts";
-import { commandHash, type McpApproval, type McpApprovals } from "../../mcp/approval.ts";
+import {
+  commandHash,
+  type McpApproval,
+  type McpApprovals,
+  toolChangeLines,
+} from "../../mcp/approval.ts";
+import { terminalConfirm } from "../terminal_io.ts";
 import {
   discoverTools,
   hostOf,
@@ -171,6 +177,22 @@ async function approveWithTools(
       `Cannot approve ${approval.name}: ${firstLine(error)}`,
     );
   }
+  // Approved before: what its tools say now that they did not say then, and a yes to it.
+  const before = approvals.get(approval.name);
+  const changes = before ? toolChangeLines(before.tools, tools) : [];
+  if (changes.length) {
+    context.io.stdout(
+      `MCP server ${approval.name} changed its tools since you approved them:\n${
+        changes.map((line) => `  ${line}\n`).join("")
+      }`,
+    );
+    const question = `Approve ${approval.name} with its tools as they are now?`;
+    if (!await terminalConfirm(context.io)(question)) {
+      throw new UsageError(
+        `Nothing was approved: ${approval.name}'s changed tools stay refused`,
+      );
+    }
+  }
   approvals.save({ ...approval, tools });
   context.io.stdout(
     `Approved MCP server ${approval.name} (${tools.length} tools: ` +
@@ -198,6 +220,8 @@ function describeStatus(status: McpServerStatus): string {
       status.toolChanges.slice(0, 10).join(", ")
     }); only unchanged tools run (radar mcp approve ${status.name})`
     : "";
-  return `${status.name}  ${status.state}  (${status.origin})  ${status.target.slice(0, 120)}\n` +
+  // Approved no more in full: the changed tools do not run until the person looks again.
+  const state = status.toolChanges ? "NEEDS RE-APPROVAL" : status.state;
+  return `${status.name}  ${state}  (${status.origin})  ${status.target.slice(0, 120)}\n` +
     `  ${grants(status)}${changed}`;
 }

@@ -8,7 +8,7 @@ import { resolve } from "node:path";
 import type { CliContext } from "../context.ts";
 import { jsonOptionHelp, printJson } from "../json_output.ts";
 import { NotFoundError, UsageError } from "../../core/errors.ts";
-import type { PersonalityDetails, PersonalitySummary } from "../../core/personality.ts";
+import type { PersonalityDetails, PersonalitySummary } from "../../personalities/personality.ts";
 import { editPersonality } from "./personality_edit.ts";
 import { firstLine } from "../../core/first_line.ts";
 

@@ -6,7 +6,7 @@
 import { join } from "node:path";
 import type { CliContext } from "../context.ts";
 import { RadarError, UsageError } from "../../core/errors.ts";
-import type { PersonalityCatalog, PersonalityDetails } from "../../core/personality.ts";
+import type { PersonalityCatalog, PersonalityDetails } from "../../personalities/personality.ts";
 import { firstLine } from "../../core/first_line.ts";
 
 /** The editor command line: $VISUAL, then $EDITOR, then vi (split on spaces, e.g. "code -w"). */

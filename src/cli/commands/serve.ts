@@ -1,8 +1,8 @@
 /** `radar serve`: the daemon in the foreground until Ctrl-C or SIGTERM. */
 import { logPath, RotatingLogFile } from "../../daemon/log_file.ts";
 import { runDaemon } from "../../daemon/daemon.ts";
-import { daemonSources, pluginSources } from "../../daemon/sources.ts";
-import { skillSources } from "../../daemon/skill_sources.ts";
+import { daemonSources, pluginSources } from "../../daemon/watchers.ts";
+import { skillSources } from "../../daemon/skill_watchers.ts";
 import { databaseGuard } from "../../daemon/database_guard.ts";
 import { watchConfigFile } from "../../daemon/config_watch.ts";
 import type { Command } from "commander";
@@ -48,12 +48,17 @@ export function registerServe(program: Command, context: CliContext): void {
           openDamaged: true,
         });
         const guard = databaseGuard(radar);
-        // Imported here: the dashboard (hono, markdown-it) is not loaded by other commands.
-        const { startDaemonWebServer } = await import("../../../web/server.ts");
+        // Loaded at run time: the dashboard (hono, markdown-it) is not loaded by other commands.
+        const { startDaemonWebServer } =
+          await (import(new URL("../../../web/server.ts", import.meta.url).href) as Promise<
+            typeof import("../../../web/server.ts")
+          >);
         // IMAP IDLE (imapflow) is imported only when an account uses it.
         const { email } = radar.config;
         const mailIdle = email.idle && email.accounts.length
-          ? (await import("../../sources/email/mail_idle_setup.ts")).mailIdleSources(
+          ? (await (import(
+            new URL("../../sources/email/mail_idle_setup.ts", import.meta.url).href
+          ) as Promise<typeof import("../../sources/email/mail_idle_setup.ts")>)).mailIdleSources(
             radar,
             context.io.env,
           )

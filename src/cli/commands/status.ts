@@ -6,6 +6,7 @@ import type { CliContext } from "../context.ts";
 import { ExitCode } from "../../core/errors.ts";
 import { jsonOptionHelp, printJson } from "../json_output.ts";
 import { watcherReports } from "../../daemon/watcher_report.ts";
+import { asTheDaemonRuns } from "../../daemon/config_watch.ts";
 
 /** Registers `status`. Exits 1 when the model server is unreachable. */
 export function registerStatus(program: Command, context: CliContext): void {
@@ -13,7 +14,8 @@ export function registerStatus(program: Command, context: CliContext): void {
     .description("show config, data, database and model server status (exit 1: server unreachable)")
     .option("--json", jsonOptionHelp)
     .action(async (options: { json?: boolean }) => {
-      const radar = await context.radar();
+      // What the running daemon does: the keys it has not applied yet as it runs them.
+      const radar = await context.radar({ adjustConfig: asTheDaemonRuns });
       const { io } = context;
       let size = 0;
       try {

@@ -1,6 +1,6 @@
 /** The sections of `radar status` after the basics: daemon, exec, plugins (sources: status.ts). */
 import type { Radar } from "../../runtime/open_radar.ts";
-import type { WatcherReport } from "../../core/watched_folders.ts";
+import type { WatcherReport } from "../../sources/watched_folders.ts";
 import { execStatusLines } from "./exec_status.ts";
 import { daemonStatus } from "./daemon_status.ts";
 import { pluginStatusLines } from "./plugin_status.ts";
@@ -8,6 +8,7 @@ import { awayStatusLines } from "./away_status.ts";
 import { backupStatusLines } from "./backup_status.ts";
 import { budgetStatusLines } from "./budget_status.ts";
 import { browserStatusLines } from "./browser_status.ts";
+import { ntfyStatusLines } from "./ntfy_status.ts";
 import { channelStatusLines } from "../../channels/channel_status.ts";
 
 /**
@@ -31,6 +32,7 @@ export const statusSections: StatusSection[] = [
   (radar) => pluginStatusLines(radar),
   browserStatusLines,
   awayStatusLines,
+  (radar) => ntfyStatusLines(radar.config, radar.dataDir),
   (radar) => channelStatusLines(radar.channels.status(), radar.config.radar.timezone || undefined),
   (radar) => backupStatusLines(radar, Deno.env.toObject()),
 ];

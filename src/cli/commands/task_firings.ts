@@ -3,7 +3,7 @@
  * failed, caught up late after downtime, missed during downtime, busy, retried after a crash, run
  * now), with the notifications that run sent and whether they reached you.
  */
-import type { TaskFiring } from "../../core/receipts.ts";
+import type { TaskFiring } from "../../away/mod.ts";
 import type { OutboxEntry } from "../../core/work_ports.ts";
 import { taskScope } from "../../core/run_side_effects.ts";
 import type { Radar } from "../../runtime/open_radar.ts";

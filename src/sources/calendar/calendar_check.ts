@@ -6,7 +6,7 @@
  */
 import type { CalendarOccurrence } from "../../core/source_ports.ts";
 import { type CheckDependencies, isDue, recordCheckFailure } from "../source_checks.ts";
-import { describeOccurrence } from "../../core/calendar_text.ts";
+import { describeOccurrence } from "./calendar_text.ts";
 import {
   calendarChanges,
   type CalendarSnapshot,

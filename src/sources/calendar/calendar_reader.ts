@@ -12,7 +12,7 @@ import type {
   CalendarReader,
   NewCalendarEvent,
 } from "../../core/source_ports.ts";
-import { readPassword } from "../secret_source.ts";
+import { readPassword } from "../../adapters/os/account_secrets.ts";
 import type { SecretKeeper } from "../../core/secrets.ts";
 import { newEventIcs, occurrencesIn } from "./ics_occurrences.ts";
 import { isLoopbackHost } from "../../adapters/network/address_policy.ts";

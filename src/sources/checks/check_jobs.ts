@@ -3,9 +3,13 @@ import type { RadarConfig } from "../../config/schema.ts";
 import type { Clock, Logger } from "../../core/ports.ts";
 import type { SideEffectLog } from "../../core/side_effects.ts";
 import type { Secrets } from "../../core/secrets.ts";
-import type { SourceStores } from "../../core/source_stores.ts";
-import { quietHoursGate } from "../../core/notification_gate.ts";
-import { type Notifier, notifyOnce, notifyOutcomeLine } from "../../core/notifier.ts";
+import type { SourceStores } from "../source_stores.ts";
+import {
+  type Notifier,
+  notifyOnce,
+  notifyOutcomeLine,
+  quietHoursGate,
+} from "../../core/notifier.ts";
 import { execSandbox } from "../../adapters/os/sandbox_spec.ts";
 import { checkDependencies, type EventSink } from "../source_checks.ts";
 import { type CheckNotifier, CustomChecks } from "./custom_checks.ts";

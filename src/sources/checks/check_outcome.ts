@@ -4,7 +4,7 @@
  */
 import type { CheckEntry } from "../../config/checks_schema.ts";
 import { jsonValueText } from "./json_path.ts";
-import type { CheckResultRow } from "../../core/source_stores.ts";
+import type { CheckResultRow } from "../source_stores.ts";
 
 /** The facts of one run the rules look at. */
 export interface RunFacts {

@@ -2,7 +2,7 @@
 import type { RadarConfig } from "../../config/schema.ts";
 import type { SourceHealthRecord } from "../../core/source_ports.ts";
 import { storedHealthRecord } from "../stored_health.ts";
-import type { SourceStores } from "../../core/source_stores.ts";
+import type { SourceStores } from "../source_stores.ts";
 import { checkSourceName } from "./custom_checks.ts";
 
 /**

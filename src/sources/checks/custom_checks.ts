@@ -13,7 +13,7 @@ import { backoffMinutes } from "../../core/schedule.ts";
 import { type CheckDependencies, isDue, recordCheckFailure } from "../source_checks.ts";
 import { type CheckRun, runCheckCommand } from "./check_command.ts";
 import { type CheckOutcome, checkOutcome, type RunFacts } from "./check_outcome.ts";
-import type { CheckResults } from "../../core/source_stores.ts";
+import type { CheckResults } from "../source_stores.ts";
 import { sha256Hex } from "../../core/bytes.ts";
 import { firstLine } from "../../core/first_line.ts";
 

@@ -6,7 +6,7 @@
  * first half behind.
  */
 import { Secrets } from "../../core/secrets.ts";
-import type { PeriodActivity } from "../../core/source_stores.ts";
+import type { PeriodActivity } from "../source_stores.ts";
 
 /** The lines of one period, and how many were left out. */
 export interface DigestMaterial {

@@ -3,7 +3,7 @@ import type { RadarConfig } from "../../config/schema.ts";
 import type { ChatModel } from "../../core/chat_model.ts";
 import type { Clock, Logger } from "../../core/ports.ts";
 import type { Secrets } from "../../core/secrets.ts";
-import type { SourceStores } from "../../core/source_stores.ts";
+import type { SourceStores } from "../source_stores.ts";
 import { checkDependencies, type EventSink } from "../source_checks.ts";
 import { DigestJob } from "./digest_job.ts";
 import { type DigestWriterDependencies, writeDigest } from "./digest_writer.ts";

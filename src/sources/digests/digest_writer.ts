@@ -8,7 +8,7 @@ import type { ChatModel } from "../../core/chat_model.ts";
 import type { BackgroundBudget } from "../../core/budget.ts";
 import type { Clock } from "../../core/ports.ts";
 import { Secrets } from "../../core/secrets.ts";
-import type { DigestStore, PeriodActivity } from "../../core/source_stores.ts";
+import type { DigestStore, PeriodActivity } from "../source_stores.ts";
 import type { Digest } from "../../core/source_ports.ts";
 import { untrustedNotice, wrapUntrusted } from "../../core/untrusted_text.ts";
 import { digestMaterial } from "./digest_material.ts";

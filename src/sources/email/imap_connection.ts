@@ -6,7 +6,7 @@ import { ImapFlow } from "imapflow";
 import type { z } from "zod";
 import type { emailAccount } from "../../config/sources_schema.ts";
 import { redactText } from "../../core/redact.ts";
-import { readPassword } from "../secret_source.ts";
+import { readPassword } from "../../adapters/os/account_secrets.ts";
 import type { SecretKeeper } from "../../core/secrets.ts";
 import { isLoopbackHost } from "../../adapters/network/address_policy.ts";
 

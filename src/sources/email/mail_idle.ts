@@ -37,7 +37,7 @@ interface MailIdleOptions {
   maxIdleMs?: number;
 }
 
-/** One IDLE connection per account; an EventSource of the daemon (start, close). */
+/** One IDLE connection per account; a `Watcher` of the daemon (start, close). */
 export class MailIdleWatchers {
   readonly #options: MailIdleOptions;
   readonly #stop = new AbortController();

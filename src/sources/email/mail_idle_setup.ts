@@ -5,7 +5,7 @@ import type { SecretKeeper } from "../../core/secrets.ts";
 import { EmailCheck } from "./email_check.ts";
 import { MailIdleWatchers } from "./mail_idle.ts";
 
-/** One watcher set for the configured accounts when `email.idle` is on (an EventSource). */
+/** One watcher set for the configured accounts when `email.idle` is on (a daemon `Watcher`). */
 export function mailIdleSources(
   radar: {
     config: RadarConfig;

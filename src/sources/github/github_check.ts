@@ -5,7 +5,7 @@
  */
 import { type CheckDependencies, isDue, recordCheckFailure } from "../source_checks.ts";
 import { type GitHubItem, githubItemLine, type GitHubLists } from "../../core/source_ports.ts";
-import type { GitHubSeen } from "../../core/source_stores.ts";
+import type { GitHubSeen } from "../source_stores.ts";
 
 /** The health row and event source of GitHub. */
 export const githubSourceName = "github";

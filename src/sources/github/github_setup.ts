@@ -1,7 +1,7 @@
 /** The GitHub job (when gh is available) and its health record. */
 import type { RadarConfig } from "../../config/schema.ts";
 import type { SourceHealthRecord } from "../../core/source_ports.ts";
-import type { SourceStore } from "../../core/source_stores.ts";
+import type { SourceStore } from "../source_stores.ts";
 import { checkDependencies } from "../source_checks.ts";
 import { storedHealthRecord } from "../stored_health.ts";
 import { githubAccess } from "./github_access.ts";

@@ -7,7 +7,7 @@ import type { MonitorRecord } from "../../core/schedule_ports.ts";
 import type { Resolver } from "../../adapters/network/network_guard.ts";
 import { fetchPage } from "./page_fetch.ts";
 import { shortDiff } from "./text_diff.ts";
-import { laterBy } from "../../core/safe_time.ts";
+import { laterBy } from "../../core/zoned_time.ts";
 
 /** What the checker needs. */
 interface MonitorCheckerDependencies {

@@ -16,14 +16,18 @@ import type { PendingAction } from "../../../src/away/approval_ports.ts";
 const at = new Date("2026-11-24T03:00:00Z");
 const hours = (count: number) => new Date(at.getTime() + count * 3_600_000);
 
-const action: PendingAction = {
+const action: PendingAction & { shownHash: string } = {
   tool: "move_file",
   arguments: '{"source":"~/Downloads/a.pdf","destination":"~/Filed/a.pdf"}',
   kind: "heartbeat",
-  reasons: ['source uses the name "a.pdf" from untrusted text (events)'],
-  tainted: [{ argument: "source", reason: "untrusted_name", source: "events", excerpt: "a.pdf" }],
+  reasons: ["destination is not from your own words or a folder you named"],
+  tainted: [{ argument: "destination", reason: "not_derived" }],
   untrustedSources: ["events", "tool pdf_extract"],
+  privateSources: ["events", "tool pdf_extract"],
+  destinations: [],
+  namedDestinations: [],
   key: "heartbeat:event:7:approval#1",
+  shownHash: "ab".repeat(32),
 };
 
 function withDatabase(work: (path: string) => void): void {
@@ -51,6 +55,7 @@ Deno.test("a pending approval survives a reopen, is decided once and cannot outl
     assert.deepEqual(stored.tainted, action.tainted);
     assert.deepEqual(stored.untrustedSources, action.untrustedSources);
     assert.equal(stored.arguments, action.arguments);
+    assert.equal(stored.shownHash, action.shownHash, "bound to what it showed");
     const claimed = store.claim(stored.id, hours(2), "phone");
     assert.equal(claimed?.state, "running");
     assert.equal(claimed?.decidedVia, "phone");

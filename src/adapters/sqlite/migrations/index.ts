@@ -30,10 +30,14 @@ import { moneyMigration } from "./034_money.ts";
 import { moneyAlertsMigration } from "./035_money_alerts.ts";
 import { approvalPicturesMigration } from "./039_approval_pictures.ts";
 import { backgroundModelCallsMigration } from "./040_background_model_calls.ts";
+import { grantPrivateDataMigration } from "./041_grant_private_data.ts";
+import { approvalLabelsMigration } from "./042_approval_labels.ts";
 import { channelInboxMigration } from "./043_channel_inbox.ts";
 import { channelOutboxMigration } from "./044_channel_outbox.ts";
 import { channelPeopleMigration } from "./045_channel_people.ts";
+import { taskClaimConversationsMigration } from "./046_task_claim_conversations.ts";
 import { proactiveEvalMigration } from "./047_proactive_eval.ts";
+import { approvalShownMigration } from "./048_approval_shown.ts";
 import { boundsMigration } from "./049_bounds.ts";
 import { channelAnswersMigration } from "./050_channel_answers.ts";
 
@@ -69,10 +73,14 @@ export const migrations: readonly Migration[] = [
   moneyAlertsMigration,
   approvalPicturesMigration,
   backgroundModelCallsMigration,
+  grantPrivateDataMigration,
+  approvalLabelsMigration,
   channelInboxMigration,
   channelOutboxMigration,
   channelPeopleMigration,
+  taskClaimConversationsMigration,
   proactiveEvalMigration,
+  approvalShownMigration,
   boundsMigration,
   channelAnswersMigration,
 ];
