@@ -84,14 +84,15 @@ export async function prepareMessages(
     },
     ...history.map((message) => asModelMessage(message, markerId)),
   ];
-  if (request.userMessageStored) return { messages, userTurn };
+  const promptValues = Object.keys(variables).length > 0;
+  if (request.userMessageStored) return { messages, userTurn, promptValues };
   messages.push(userTurn(request.userMessage));
   deps.store.appendMessage(request.conversationId, {
     role: "user",
     content: request.userMessage,
     createdAt: now,
   });
-  return { messages, userTurn, promptValues: Object.keys(variables).length > 0 };
+  return { messages, userTurn, promptValues };
 }
 
 /**

@@ -15,13 +15,17 @@ import type { PendingAction } from "../../../src/away/approval_ports.ts";
 const at = new Date("2026-11-24T03:00:00Z");
 const later = new Date("2026-11-25T03:00:00Z");
 
-const action: PendingAction = {
+const action: PendingAction & { shownHash: string } = {
   tool: "write_file",
   arguments: '{"path":"~/notes/todo.txt","content":"call the bank"}',
   kind: "chat",
   reasons: ["it changes a file"],
   tainted: [],
   untrustedSources: [],
+  privateSources: [],
+  destinations: [],
+  namedDestinations: [],
+  shownHash: "0".repeat(64),
 };
 
 function withFile(work: (path: string) => void): void {
@@ -70,8 +74,8 @@ Deno.test("schema 50 rebuilds approvals with its rows, added columns, index and 
     try {
       db.exec("PRAGMA foreign_keys = ON");
       migrate(db, migrations.filter((step) => step.version < 50));
-      // A column another branch's step adds to approvals (run labels, what an approval showed).
-      db.exec("ALTER TABLE approvals ADD COLUMN shown_hash TEXT");
+      // A column a step outside this list could add (042 and 048 add theirs before 50).
+      db.exec("ALTER TABLE approvals ADD COLUMN extra_note TEXT");
       db.prepare(
         "INSERT INTO conversations (id, kind, title, created_at, updated_at) VALUES (7, 'chat', 't', ?, ?)",
       ).run(at.toISOString(), at.toISOString());
@@ -104,6 +108,7 @@ Deno.test("schema 50 rebuilds approvals with its rows, added columns, index and 
         ["table approvals", "index approvals_pending"],
       );
       assert.match(schemaOf(db, "approvals")[0].sql, /shown_hash TEXT/);
+      assert.match(schemaOf(db, "approvals")[0].sql, /extra_note TEXT/);
       const store = new SqliteApprovalStore(db);
       assert.equal(store.claim(2, at, "matrix")?.decidedVia, "matrix");
       assert.throws(
