@@ -14,6 +14,15 @@ function oneButton(): { away: AwayView; pressed: string[] } {
   const pressed: string[] = [];
   const capability = { action: "approve", target: 7 } as unknown as Capability;
   const approvals = {
+    // The button's page shows the approval it acts on (never its arguments to a stranger).
+    show: (id: number) => ({
+      id,
+      tool: "move_file",
+      state: "pending",
+      reasons: ["it changes a file"],
+      expiresAt: "2026-12-08T03:00:00.000Z",
+      shownHash: "0".repeat(64),
+    }),
     peek: (secret: string) =>
       secret === realButton ? { capability, summary: "Approve #7: move_file" } : undefined,
     redeem: (secret: string) => {
