@@ -9,12 +9,13 @@ import type { Notification } from "../core/notifier.ts";
 import type { ActionJournal } from "./action_journal.ts";
 import type { UnderivedPart } from "./argument_provenance.ts";
 import type { ConversationKind, Destinations, Tool, ToolOutcome } from "../core/tool.ts";
+import type { ChannelName } from "../core/channel.ts";
 
 /** Where a pending approval stands. */
 export type ApprovalState = "pending" | "running" | "done" | "failed" | "denied" | "expired";
 
-/** How the user answered. */
-export type ApprovalChannel = "cli" | "dashboard" | "phone";
+/** How the user answered (`phone`: ntfy's buttons; a chat channel by its name). */
+export type ApprovalChannel = "cli" | "dashboard" | "phone" | ChannelName;
 
 /** The exact action a run wanted and why it needs a yes. */
 export interface PendingAction {

@@ -481,7 +481,15 @@ const channelWords: Record<ApprovalChannel, string> = {
   cli: "with radar approvals approve",
   dashboard: "on the dashboard",
   phone: "from the phone",
+  telegram: "in Telegram",
+  matrix: "in Matrix",
+  email: "by mail",
 };
+
+/** Where an approval was decided, as people read it ("in Telegram", "on the dashboard"). */
+export function decidedWhere(via: ApprovalChannel): string {
+  return channelWords[via];
+}
 
 /** Why an approval cannot be decided again. */
 function notPending(record: ApprovalRecord): string {

@@ -19,12 +19,18 @@ export {
   type ApprovalOutcome,
   type ApprovalService,
   type ButtonOutcome,
+  decidedWhere,
   describeApproval,
   outcomeLine,
   parseArguments,
   suggestedPrivateDataTo,
 } from "./approvals.ts";
-export type { ApprovalRecord, ApprovalRequests, StandingGrant } from "./approval_ports.ts";
+export type {
+  ApprovalChannel,
+  ApprovalRecord,
+  ApprovalRequests,
+  StandingGrant,
+} from "./approval_ports.ts";
 export {
   type ActionJournal,
   describeChange,

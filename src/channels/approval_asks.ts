@@ -9,7 +9,12 @@
  * whose reaction cannot tell which it is), since a yes here would be to a call not shown whole.
  */
 import type { ChannelButton, ChannelName } from "../core/channel.ts";
-import { type ApprovalRecord, describeApproval, parseArguments } from "../away/mod.ts";
+import {
+  type ApprovalRecord,
+  decidedWhere,
+  describeApproval,
+  parseArguments,
+} from "../away/mod.ts";
 import { randomCode } from "./channel_owners.ts";
 
 /** One way to answer, before it is hashed and stored. */
@@ -51,29 +56,20 @@ export function mailCodes(text: string): string[] {
 
 /** The question for `record` on `options.channel`. */
 export function renderAsk(record: ApprovalRecord, options: AskOptions): RenderedAsk {
-  const frame = (call: string, how: string) =>
-    [
-      `Radar asks (#${record.id}): may I run ${record.tool}?`,
-      "",
-      call,
-      "",
-      `Why: ${record.reasons.join("; ")}`,
-      ...(record.untrustedSources.length
-        ? [`The run had read: ${record.untrustedSources.join(", ")}`]
-        : []),
-      `Expires ${options.expires}.`,
-      ...(how ? [how] : []),
-    ].join("\n");
+  const head = `Radar asks (#${record.id})`;
+  const tail = (how: string) => [`Expires ${options.expires}.`, ...(how ? [how] : [])];
   const here = answerWays(options.channel, true);
-  const whole = frame(fullCall(record), here.how);
+  const whole = framed(record, head, tail(here.how), fullCall(record));
   if (whole.length <= options.maxChars) {
     return { text: whole, buttons: here.buttons, keys: here.keys, whole: true };
   }
   const denyOnly = answerWays(options.channel, false);
-  const text = frame(
+  const text = framed(
+    record,
+    head,
+    tail(denyOnly.how),
     `${describeApproval(record)}\nThe whole call is too long for a message: see it and approve ` +
       `it on the dashboard, ${options.link}`,
-    denyOnly.how,
   );
   return { text, buttons: denyOnly.buttons, keys: denyOnly.keys, whole: false };
 }
@@ -115,6 +111,56 @@ function answerWays(
       keys: [{ key: no, action: "deny" }],
       how: `Reply to this mail with ${no} to leave it undone.`,
     };
+}
+
+/**
+ * The question once decided or expired, as its edit shows it: the same call, and how it ended
+ * instead of how to answer (no buttons, nothing to answer).
+ */
+export function renderClosed(record: ApprovalRecord, options: Omit<AskOptions, "expires">): string {
+  const head = `Radar asked (#${record.id})`;
+  const tail = [closedLine(record)];
+  const whole = framed(record, head, tail, fullCall(record));
+  return whole.length <= options.maxChars ? whole : framed(
+    record,
+    head,
+    tail,
+    `${describeApproval(record)}\nThe whole call is too long for a message: ${options.link}`,
+  );
+}
+
+/** How an approval ended, in one line ("Approved in Telegram: done."). */
+export function closedLine(record: Pick<ApprovalRecord, "state" | "decidedVia">): string {
+  const where = record.decidedVia ? ` ${decidedWhere(record.decidedVia)}` : "";
+  switch (record.state) {
+    case "done":
+      return `Approved${where}: done.`;
+    case "failed":
+      return `Approved${where}: it failed.`;
+    case "running":
+      return `Approved${where}: running.`;
+    case "denied":
+      return `Denied${where}: not done.`;
+    case "expired":
+      return "Expired unanswered: not done.";
+    default:
+      return "Waiting for an answer.";
+  }
+}
+
+/** The question's lines around `call` (the whole call, or its summary and link). */
+function framed(record: ApprovalRecord, head: string, tail: string[], call: string): string {
+  return [
+    `${head}: may I run ${record.tool}?`,
+    "",
+    call,
+    "",
+    `Why: ${record.reasons.join("; ")}`,
+    ...(record.untrustedSources.length
+      ? [`The run had read: ${record.untrustedSources.join(", ")}`]
+      : []),
+    ...tail,
+  ].join("\n");
 }
 
 /** The call with every argument whole: the tool, then one "name: value" per argument. */

@@ -66,7 +66,8 @@ async function runTurn(
     guard,
     offer,
     messages,
-    historyEnd: messages.length - 1,
+    // The user's message: the last one, or where the history holds it (a resumed run).
+    historyEnd: messages.findLastIndex((message) => message.role === "user"),
     markerId: markerIdOf(deps),
     result: emptyResult([...offer.names], estimatedPromptTokens),
   };

@@ -51,9 +51,10 @@ export async function blockedByHooks(
 }
 
 /**
- * The messages of the run's first request; the user message is stored as typed. `userTurn`
- * renders other text as that message would be sent (stamped with the same time); `promptValues`
- * says whether plugins' prompt values are in it (outside text the run reads).
+ * The messages of the run's first request; the user message is stored as typed (unless it is
+ * stored already: then the history holds it, with what the interrupted run did after it).
+ * `userTurn` renders other text as that message would be sent (stamped with the same time);
+ * `promptValues` says whether plugins' prompt values are in it (outside text the run reads).
  */
 export async function prepareMessages(
   deps: AgentDependencies,
@@ -82,14 +83,16 @@ export async function prepareMessages(
       content: deps.systemPrompt(variables, { conversationId: request.conversationId }),
     },
     ...history.map((message) => asModelMessage(message, markerId)),
-    userTurn(request.userMessage),
   ];
+  const promptValues = Object.keys(variables).length > 0;
+  if (request.userMessageStored) return { messages, userTurn, promptValues };
+  messages.push(userTurn(request.userMessage));
   deps.store.appendMessage(request.conversationId, {
     role: "user",
     content: request.userMessage,
     createdAt: now,
   });
-  return { messages, userTurn, promptValues: Object.keys(variables).length > 0 };
+  return { messages, userTurn, promptValues };
 }
 
 /**

@@ -127,6 +127,11 @@ export interface AgentRequest {
   conversationId: number;
   kind: ConversationKind;
   userMessage: string;
+  /**
+   * The user message is stored in the conversation already (a run resumed after a restart
+   * interrupted it): the history replays it, so it is neither stored nor added again.
+   */
+  userMessageStored?: boolean;
   interactive: boolean;
   confirm?: (question: string) => Promise<boolean>;
   signal?: AbortSignal;

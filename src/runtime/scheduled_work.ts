@@ -21,6 +21,7 @@ import { MonitorService } from "../sources/monitors/monitor_service.ts";
 import { TaskRunner } from "../application/task_runner.ts";
 import { TaskService } from "../application/task_service.ts";
 import { sourceJobs } from "../sources/source_jobs.ts";
+import { channelMailTest } from "../channels/email/owner_mail.ts";
 import { checkJobs } from "../sources/checks/check_jobs.ts";
 import { UnattendedBudget } from "../application/unattended_budget.ts";
 import { githubJobs } from "../sources/github/github_setup.ts";
@@ -223,7 +224,12 @@ export function scheduledWork(parts: ScheduledWorkParts): ScheduledWork {
       jobs ??= [
         taskRunner,
         monitorChecker,
-        ...sourceJobs({ ...common, env: parts.env, secrets: parts.secrets }),
+        ...sourceJobs({
+          ...common,
+          env: parts.env,
+          secrets: parts.secrets,
+          channelMail: channelMailTest(parts.config),
+        }),
         ...checkJobs({
           ...common,
           configPath: parts.configPath,

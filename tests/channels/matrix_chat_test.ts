@@ -108,13 +108,24 @@ Deno.test("a changing action asks in the room; only the owner's first answer dec
       server.userReacts(owner, room, ask.event.event_id, "👍");
       await server.waitForBot((event) => /^Done \(#1\)/.test(event.content?.body ?? ""));
       assert.equal(readFileSync(file, "utf8"), "call the bank at 9");
+      // The question is edited to say how it ended (no more "React 👍 to approve").
+      const edit = await server.waitForBot((event) =>
+        event.content?.["m.relates_to"]?.rel_type === "m.replace" &&
+        event.content["m.relates_to"].event_id === ask.event.event_id
+      );
+      const edited = edit.event.content["m.new_content"].body;
+      assert.match(edited, /^Radar asked \(#1\): may I run write_file\?\n/);
+      assert.match(edited, /\nApproved in Matrix: done\.$/);
+      assert.doesNotMatch(edited, /React/);
       Deno.removeSync(file);
       server.userSays(owner, room, "yes", ask.event.event_id);
       await server.waitForBot((event) =>
-        /answered already or has expired/.test(event.content?.body ?? "")
+        event.content?.body ===
+          "Too late for approval #1. Approved in Matrix: done. Nothing was done now."
       );
       assert.equal(existsSync(file), false);
       assert.equal(radar.away.approvals.show(1).state, "done");
+      assert.equal(radar.away.approvals.show(1).decidedVia, "matrix");
       assert.equal(bodies(server).filter((body) => /^Done/.test(body)).length, 1);
     });
   } finally {

@@ -5,6 +5,7 @@
  */
 import {
   type ApprovalRecord,
+  decidedWhere,
   type JournalEntry,
   notUndoableNote,
   type StandingGrant,
@@ -73,7 +74,7 @@ export function ApprovalCard(
           {formatTime(pending ? record.expiresAt : record.decidedAt, props.timeZone, {
             zone: true,
           })}
-          {record.decidedVia ? ` (${record.decidedVia})` : ""}
+          {record.decidedVia ? ` (${decidedWhere(record.decidedVia)})` : ""}
         </dd>
         {record.result
           ? (

@@ -12,6 +12,11 @@ export interface Migration {
   version: number;
   name: string;
   sql: string;
+  /**
+   * Runs after `sql`, in the same transaction, for a step that reads the schema it changes (a
+   * table rebuilt from its stored definition keeps the columns other steps added).
+   */
+  apply?: (db: DatabaseSync) => void;
 }
 
 /**
@@ -229,7 +234,11 @@ export function userVersion(db: DatabaseSync): number {
   );
 }
 
-/** Applies every migration newer than the database's user_version, each in a transaction. */
+/**
+ * Applies every migration newer than the database's user_version, each in a transaction; a new
+ * database gets them all in one (each step rewrites pages the one before wrote: one transaction
+ * logs each page once, so the new file's write-ahead log stays about the file's size, not twice).
+ */
 export function migrate(db: DatabaseSync, steps: readonly Migration[]): void {
   const current = userVersion(db);
   const newest = steps.reduce((max, step) => Math.max(max, step.version), 0);
@@ -239,12 +248,18 @@ export function migrate(db: DatabaseSync, steps: readonly Migration[]): void {
         `Upgrade Radar.`,
     );
   }
-  for (const step of [...steps].sort((a, b) => a.version - b.version)) {
-    if (step.version <= current) continue;
+  const due = [...steps].sort((a, b) => a.version - b.version)
+    .filter((step) => step.version > current);
+  const batches = current === 0 ? [due] : due.map((step) => [step]);
+  for (const batch of batches.filter((batch) => batch.length)) {
+    let step = batch[0];
     db.exec("BEGIN IMMEDIATE");
     try {
-      db.exec(step.sql);
-      db.exec(`PRAGMA user_version = ${step.version}`);
+      for (step of batch) {
+        db.exec(step.sql);
+        step.apply?.(db);
+        db.exec(`PRAGMA user_version = ${step.version}`);
+      }
       db.exec("COMMIT");
     } catch (error) {
       if (db.isTransaction) db.exec("ROLLBACK");

@@ -8,6 +8,7 @@ import type { Command } from "commander";
 import {
   approvalId,
   type ApprovalRecord,
+  decidedWhere,
   describeApproval,
   describeGrant,
   outcomeLine,
@@ -104,6 +105,7 @@ export function registerApprovals(program: Command, context: CliContext): void {
             }`,
           ]
           : []),
+        ...(record.decidedVia ? [`decided:    ${decidedWhere(record.decidedVia)}`] : []),
         ...(record.result ? [`result:     ${record.result}`] : []),
         ...(record.state === "pending" && (Object.keys(suggested).length || privateDataTo.length)
           ? [

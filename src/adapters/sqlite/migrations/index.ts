@@ -39,6 +39,7 @@ import { taskClaimConversationsMigration } from "./046_task_claim_conversations.
 import { proactiveEvalMigration } from "./047_proactive_eval.ts";
 import { approvalShownMigration } from "./048_approval_shown.ts";
 import { boundsMigration } from "./049_bounds.ts";
+import { channelAnswersMigration } from "./050_channel_answers.ts";
 import { approvalPreviewBaseMigration } from "./052_approval_preview_base.ts";
 
 /** The ordered migrations applied by `openDatabase`. */
@@ -82,5 +83,6 @@ export const migrations: readonly Migration[] = [
   proactiveEvalMigration,
   approvalShownMigration,
   boundsMigration,
+  channelAnswersMigration,
   approvalPreviewBaseMigration,
 ];
