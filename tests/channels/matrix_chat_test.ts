@@ -154,7 +154,7 @@ Deno.test("Matrix: a call too long for a message is not approved by a reaction",
       assert.match(ask.event.content.body, /Approve or deny it on the dashboard\./);
       server.userReacts(owner, room, ask.event.event_id, "👍");
       await server.waitForBot((event) =>
-        /answered already or has expired; nothing was done/.test(event.content?.body ?? "")
+        /answered already or has expired\. Nothing was done/.test(event.content?.body ?? "")
       );
       assert.equal(radar.away.approvals.show(1).state, "pending");
       assert.equal(existsSync(join(folder, "notes", "long.txt")), false);

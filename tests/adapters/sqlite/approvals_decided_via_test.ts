@@ -102,7 +102,11 @@ Deno.test("schema 50 rebuilds approvals with its rows, added columns, index and 
       const before = db.prepare("SELECT * FROM approvals ORDER BY id").all();
 
       migrate(db, migrations);
-      assert.deepEqual(db.prepare("SELECT * FROM approvals ORDER BY id").all(), before);
+      // Every row and column as it was (later steps may add columns of their own).
+      const after = db.prepare("SELECT * FROM approvals ORDER BY id").all().map((row) =>
+        Object.fromEntries(Object.keys(before[0]).map((name) => [name, row[name]]))
+      );
+      assert.deepEqual(after, before.map((row) => ({ ...row })));
       assert.deepEqual(
         schemaOf(db, "approvals").map((row) => `${row.type} ${row.name}`),
         ["table approvals", "index approvals_pending"],
