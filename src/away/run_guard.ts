@@ -14,7 +14,7 @@
  */
 import type { ApprovalRequests, GrantCheck, StandingGrant } from "./approval_ports.ts";
 import type { AgentRequest, RunGuard as GuardPort, RunGuards } from "../core/agent_types.ts";
-import type { ChatMessage, ToolCall } from "../core/messages.ts";
+import type { ChatMessage, ReadSources, ToolCall } from "../core/messages.ts";
 import type { SideEffectLog } from "../core/side_effects.ts";
 import {
   type ConfirmAction,
@@ -223,6 +223,11 @@ export class RunGuard implements GuardPort {
     for (const part of parts) this.options.labels.read(part.source, part.label);
   }
 
+  /** What the run has read so far (each assistant message is stored with it). */
+  readSources(): ReadSources {
+    return this.options.labels.sources;
+  }
+
   /**
    * The approval that already asks about sending this run's private data to every one of
    * `uncovered` (a run sending its secret in pieces asks once), if there is one.
@@ -299,7 +304,8 @@ export function runGuards(parts: RunGuardParts): RunGuards {
 
 /**
  * The guard of one run: what it has read (trusted: the user's words, config places; untrusted:
- * tool results and marked blocks, history's included), the grants, and who can say yes — the
+ * tool results and marked blocks, history's included, and what the runs that wrote the replayed
+ * assistant messages had read, even when that left the window), the grants, and who can say yes — the
  * person (a run with `confirm`), else pending approvals.
  */
 function guardRun(
@@ -323,6 +329,8 @@ function guardRun(
   const callArguments = new Map<string, string>();
   for (const message of history) {
     if (message.role === "user") labels.addMessage(message.content);
+    // The model's earlier words may hold whatever the run that wrote them had read.
+    if (message.role === "assistant" && message.readFrom) labels.readAgain(message.readFrom);
     for (const call of message.toolCalls ?? []) callArguments.set(call.id, call.arguments);
     if (message.role === "tool") {
       const name = message.toolName ?? "result";

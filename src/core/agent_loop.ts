@@ -99,6 +99,7 @@ function unguarded(request: AgentRequest): RunGuard {
     settle: (execution) => Promise.resolve(execution),
     read() {},
     readRequest() {},
+    readSources: () => ({ untrusted: [], private: [] }),
   };
 }
 
@@ -147,8 +148,10 @@ async function askModel(
   const assistant: ChatMessage = { role: "assistant", content: response.content };
   if (response.toolCalls.length) assistant.toolCalls = response.toolCalls;
   messages.push(assistant);
+  // The model's words may hold anything the run read: they keep its labels for later runs.
   deps.store.appendMessage(request.conversationId, {
     ...assistant,
+    readFrom: run.guard.readSources(),
     createdAt: deps.clock.now(),
     usage: response.usage,
     durationMs: response.durationMs,
