@@ -121,6 +121,11 @@ export interface Tool extends ToolSpec {
   /** Arguments that name files or folders (grants match them as paths; a path inside a folder the user named is theirs). */
   pathArguments?: readonly string[];
   /**
+   * Arguments that are web addresses: a URL under an address the user named is theirs there (and
+   * nowhere else: text that starts with an address is no address).
+   */
+  urlArguments?: readonly string[];
+  /**
    * False when the result is Radar's own words (a confirmation such as "Saved fact #3"): it does
    * not count as untrusted text the run has read. Default: a result is data from outside.
    */

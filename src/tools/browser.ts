@@ -115,6 +115,7 @@ export function browserTool(deps: BrowserToolDependencies): Tool {
     destinations: (args, call) => browserDestinations(deps.sessions, args, call?.conversationId),
     results: deps.privatePages ? "private" : "public",
     grantArguments: ["action", "url", "target"],
+    urlArguments: ["url"],
     ownNames: /^[fbl][1-9]\d{0,3}$/,
     run: (args, context) => runBrowser(deps, args, context),
   });

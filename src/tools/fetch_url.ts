@@ -38,6 +38,7 @@ export function fetchUrlTool(
     // A request carries its URL (and its query) to another machine.
     effect: "sends_out",
     destinations: ({ url }) => originsOrAnywhere(url),
+    urlArguments: ["url"],
     results: webResultLabel(settings.allow_private),
     description: "Read a web page",
     keywords: ["fetch", "url", "web", "page", "website", "http", "link", "download", "open"],

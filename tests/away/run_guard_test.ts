@@ -47,6 +47,7 @@ function setup(steps: ConstructorParameters<typeof ScriptedChatModel>[0]) {
     description: "Fetch a URL",
     effect: "sends_out",
     destinations: ({ url }) => originsOf([url]),
+    urlArguments: ["url"],
     results: "public",
     input: z.object({ url: z.string() }),
     run: ({ url }) => {
