@@ -66,6 +66,8 @@ interface RunGuardOptions {
 interface CurrentCall {
   call: ToolCall;
   tool?: Tool;
+  /** Its arguments as the gate saw them. */
+  args?: Record<string, unknown>;
   grant?: StandingGrant;
   /** A person said yes to this exact call. */
   approved?: boolean;
@@ -124,6 +126,19 @@ export class RunGuard implements GuardPort {
     };
   }
 
+  /**
+   * Whether the call in progress may also send to `origins` (a redirect to another origin): yes in
+   * a run that read nothing private, else only where a grant matching the call lets private data
+   * go. A person's yes was to the call as shown, not to another place.
+   */
+  readonly mayAlsoSendTo = (origins: readonly string[]): boolean => {
+    const { labels, grants } = this.options;
+    if (!labels.private) return true;
+    const current = this.#current;
+    if (!current?.tool || !current.args) return false;
+    return !!grants?.(current.tool, current.args, origins);
+  };
+
   /** Starts a call. */
   begin(call: ToolCall): void {
     this.#current = { call, underived: [], uncovered: [], reasons: [], deferred: [] };
@@ -135,6 +150,7 @@ export class RunGuard implements GuardPort {
     if (!current) return undefined;
     current.tool = tool;
     const values = isRecord(args) ? args : {};
+    current.args = values;
     const { labels, grants } = this.options;
     this.#places ??= trustedPlaces(labels.trusted, this.options.home);
     const verdict = checkFlow({

@@ -62,7 +62,12 @@ async function runTurn(
   ]);
   const run: ToolCallRun = {
     request,
-    context: { ...toolContext(request, signal), confirm: guard.confirm, atRunEnd },
+    context: {
+      ...toolContext(request, signal),
+      confirm: guard.confirm,
+      atRunEnd,
+      mayAlsoSendTo: guard.mayAlsoSendTo,
+    },
     guard,
     offer,
     messages,

@@ -109,6 +109,8 @@ export interface RunGuard {
   readRequest(parts: readonly RequestRead[]): void;
   /** What the run has read so far (stored with each assistant message: its words may hold it). */
   readSources(): ReadSources;
+  /** See `ToolContext.mayAlsoSendTo` (absent: the call may send anywhere it is taken). */
+  readonly mayAlsoSendTo?: ToolContext["mayAlsoSendTo"];
 }
 
 /** Outside text a request holds, as something the run read: where from, and its label. */

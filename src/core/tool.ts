@@ -65,6 +65,12 @@ export interface ToolContext {
   approvalId?: number;
   /** The command that made this call outside any conversation (recorded instead of `kind`). */
   origin?: CommandOrigin;
+  /**
+   * Whether the call in progress may also send to these origins, besides the places it declared
+   * (`Tool.destinations`): a redirect to another origin is a send there. No when the run read
+   * private data and no grant matching the call lets private data go there. Absent: yes.
+   */
+  mayAlsoSendTo?: (origins: readonly string[]) => boolean;
 }
 
 /**
