@@ -28,6 +28,7 @@ import {
 } from "../core/tool.ts";
 import { RunLabels } from "./run_labels.ts";
 import { type TrustedPlaces, trustedPlaces, type UnderivedPart } from "./argument_provenance.ts";
+import { originsNamedIn } from "../core/origins.ts";
 import { checkFlow } from "./flow_rule.ts";
 import type { ToolExecution, ToolGate, ToolRegistry } from "../core/tool_registry.ts";
 
@@ -273,8 +274,10 @@ export class RunGuard implements GuardPort {
       destinations: current.uncovered,
       namedDestinations: current.uncovered === "anywhere"
         ? []
+        // Named by an address in them: `https://board.example.org/x` does not name
+        // `https://board.example`.
         : current.uncovered.filter((origin) =>
-          labels.trusted.some((text) => text.includes(origin))
+          labels.trusted.some((text) => originsNamedIn(text).includes(origin))
         ),
       key: claim?.key,
     });
