@@ -32,6 +32,12 @@ import { originsNamedIn } from "../core/origins.ts";
 import { checkFlow } from "./flow_rule.ts";
 import type { ToolExecution, ToolGate, ToolRegistry } from "../core/tool_registry.ts";
 
+/**
+ * The longest call (its arguments as the model wrote them) a person is asked about inline: the
+ * question shows the whole call, so a longer one is refused without asking, never shown cut.
+ */
+export const maxAskedCallChars = 8_000;
+
 /** What every run's guard shares (each read when a run starts). */
 export interface RunGuardParts {
   /** Standing grants: calls they match need no yes (absent: none). */
@@ -175,7 +181,16 @@ export class RunGuard implements GuardPort {
     });
     const { person, approvals, kind } = this.options;
     if (person) {
-      if (await person(this.#question(tool, current.call, verdict.reasons))) {
+      // A person approves exactly what they saw: the whole call, or nothing is asked.
+      const shown = current.call.arguments.trim() || "{}";
+      if (shown.length > maxAskedCallChars) {
+        return refused(
+          `Not done: this ${tool.name} call is too long to show the user whole ` +
+            `(${shown.length} characters), so nobody was asked. Do it in smaller steps the user ` +
+            "can read.",
+        );
+      }
+      if (await person(this.#question(tool, shown, verdict.reasons))) {
         current.approved = true;
         current.held = false;
         return undefined;
@@ -290,10 +305,11 @@ export class RunGuard implements GuardPort {
     return { ...refused(text), approvalId: id };
   }
 
-  #question(tool: Tool, call: ToolCall, reasons: string[]): string {
+  /** The inline question: why, and the whole call (never cut: see `maxAskedCallChars`). */
+  #question(tool: Tool, shown: string, reasons: string[]): string {
     const sources = this.options.labels.untrustedSources.join(", ");
     return `This run read text from outside (${sources}), and a ${tool.name} call needs your yes:\n` +
-      `  ${tool.name} ${call.arguments.slice(0, 500)}\n` +
+      `  ${tool.name} ${shown}\n` +
       reasons.map((reason) => `  - ${reason}`).join("\n") + "\nAllow it?";
   }
 }
