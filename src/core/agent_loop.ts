@@ -139,15 +139,20 @@ async function askModel(
   result.usage = addUsage(result.usage, response.usage);
   result.warnings.push(...(response.warnings ?? []));
   if (!response.toolCalls.length && deps.hooks?.has("post_agent_run")) {
+    const written = response.content;
     response = {
       ...response,
       content: await deps.hooks.transformAnswer({
         userMessage: request.userMessage,
-        response: response.content,
+        response: written,
         conversationId: request.conversationId,
         kind: request.kind,
       }),
     };
+    // A hook's words in the answer are outside text: the runs that replay it read them.
+    if (response.content !== written) {
+      run.guard.readRequest([{ source: "answer hooks", label: "private" }]);
+    }
   }
   request.onEvent?.({ type: "model_finished", iteration: result.iterations, response });
   const assistant: ChatMessage = { role: "assistant", content: response.content };
@@ -236,6 +241,8 @@ function stopAtCap(deps: AgentDependencies, run: ToolCallRun): AgentResult {
   deps.store.appendMessage(run.request.conversationId, {
     role: "assistant",
     content: result.answer,
+    // The run's last results may be the last words replayed: the run's labels go with them.
+    readFrom: run.guard.readSources(),
     createdAt: deps.clock.now(),
   });
   return result;

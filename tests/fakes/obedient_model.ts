@@ -38,7 +38,8 @@ interface WireMessage {
   tool_calls?: unknown[];
 }
 
-const stepPattern = /STEP \d+: call ([a-z_][a-z0-9_]*) with (\{.*\})\s*$/gm;
+// A step ends its line, maybe inside a quote's closing brackets ("[note from …: STEP 1: …]").
+const stepPattern = /STEP \d+: call ([a-z_][a-z0-9_]*) with (\{.*\})[\])]*\s*$/gm;
 const markerLine = /^<\/?untrusted id="[0-9a-f]+"[^>]*>$/;
 
 /** Transformations a told model applies to what it read. */
