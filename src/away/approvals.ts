@@ -431,6 +431,8 @@ export class ApprovalService implements ApprovalRequests {
         role: "assistant",
         content: `The user approved #${record.id} (${channelWords[via]}); running it as stored.`,
         toolCalls: [{ id: callId, name: record.tool, arguments: record.arguments }],
+        // The call was written by a run that had read these: its arguments may hold them.
+        readFrom: { untrusted: record.untrustedSources, private: record.privateSources ?? [] },
         createdAt: clock.now(),
       });
       conversations.appendMessage(record.conversationId, {

@@ -129,6 +129,8 @@ export function buildAway(input: AwayInput): AwayParts {
           confirm: () => Promise.resolve(true),
           signal,
           approvalId: record.id,
+          // The yes was to the call as shown: a run that had read private data sends it nowhere else.
+          mayAlsoSendTo: () => !record.privateSources?.length,
         },
         gates: input.gates,
         observers: input.observers,

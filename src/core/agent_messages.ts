@@ -99,7 +99,10 @@ export async function prepareMessages(
  * A message as the model sees it: a tool result wrapped as untrusted data (a web page, a file, a
  * plugin's output can say anything); the conversation store keeps the plain text.
  */
-export function asModelMessage(message: ChatMessage, markerId: string): ChatMessage {
+export function asModelMessage(
+  { readFrom: _kept, ...message }: ChatMessage,
+  markerId: string,
+): ChatMessage {
   if (message.role !== "tool") return message;
   return {
     ...message,
@@ -136,6 +139,7 @@ export function trimHistory(window: readonly ChatMessage[]): ChatMessage[] {
     ...(message.toolCalls ? { toolCalls: message.toolCalls } : {}),
     ...(message.toolCallId ? { toolCallId: message.toolCallId } : {}),
     ...(message.toolName ? { toolName: message.toolName } : {}),
+    ...(message.readFrom ? { readFrom: message.readFrom } : {}),
   }));
   const answered = new Set(kept.filter((m) => m.role === "tool").map((m) => m.toolCallId));
   const complete = kept.filter((message) =>

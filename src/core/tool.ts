@@ -65,6 +65,12 @@ export interface ToolContext {
   approvalId?: number;
   /** The command that made this call outside any conversation (recorded instead of `kind`). */
   origin?: CommandOrigin;
+  /**
+   * Whether the call in progress may also send to these origins, besides the places it declared
+   * (`Tool.destinations`): a redirect to another origin is a send there. No when the run read
+   * private data and no grant matching the call lets private data go there. Absent: yes.
+   */
+  mayAlsoSendTo?: (origins: readonly string[]) => boolean;
 }
 
 /**
@@ -145,6 +151,11 @@ export interface Tool extends ToolSpec {
   ownNames?: RegExp;
   /** Arguments that name files or folders (grants match them as paths; a path inside a folder the user named is theirs). */
   pathArguments?: readonly string[];
+  /**
+   * Arguments that are web addresses: a URL under an address the user named is theirs there (and
+   * nowhere else: text that starts with an address is no address).
+   */
+  urlArguments?: readonly string[];
   /**
    * False when the result is Radar's own words (a confirmation such as "Saved fact #3"): it does
    * not count as untrusted text the run has read. Default: a result is data from outside.

@@ -341,6 +341,7 @@ export function openRadar(options: RadarOptions): Radar {
     env: options.env,
     resolve: options.resolve ?? denoResolver,
     clock,
+    usersNetwork: options.usersNetwork,
   });
   // The tools in their offering order: built-in, the approved MCP servers', `find_tools`; the
   // plugins' follow when the plugin system starts.

@@ -47,6 +47,7 @@ function setup(steps: ConstructorParameters<typeof ScriptedChatModel>[0]) {
     description: "Fetch a URL",
     effect: "sends_out",
     destinations: ({ url }) => originsOf([url]),
+    urlArguments: ["url"],
     results: "public",
     input: z.object({ url: z.string() }),
     run: ({ url }) => {
@@ -570,4 +571,20 @@ Deno.test("a monitored page's change: the heartbeat reads the page again without
   assert.deepEqual(requested.map((action) => action.reasons), [[
     "url is not from your own words or a folder you named",
   ]]);
+});
+
+Deno.test("a notice names a place only when the user's words name it whole, not a piece of a longer one", async () => {
+  const { deps, conversationId, requested } = setup([
+    toolCallResponse("read_notes", {}, "c1"),
+    toolCallResponse("fetch", { url: "https://board.example/x?d=1" }, "c2"),
+    textResponse("Done."),
+  ]);
+  await runAgent(deps, {
+    conversationId,
+    kind: "task",
+    userMessage: "Read my notes and post the status on https://board.example.org/x",
+    interactive: false,
+  });
+  assert.deepEqual(requested[0].destinations, ["https://board.example"]);
+  assert.deepEqual(requested[0].namedDestinations, [], "the run chose it: the notice keeps it out");
 });

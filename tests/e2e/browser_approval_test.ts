@@ -18,6 +18,7 @@ import {
   renewUnattended,
   type SeenRequest,
   servePages,
+  testUsersNetwork,
 } from "../helpers/browser_pages.ts";
 import { withFakeLlmRadar } from "../helpers/fake_llm_home.ts";
 import { withAwayHome } from "../helpers/away_home.ts";
@@ -55,7 +56,7 @@ Deno.test(
   }, async () => {
     const site = library("127.0.0.1");
     await withFakeLlmRadar(
-      { prefix: "radar-browser-approval-", yaml: browserYaml },
+      { prefix: "radar-browser-approval-", usersNetwork: testUsersNetwork, yaml: browserYaml },
       async (radar, { server }) => {
         const result = await renewUnattended(radar, server, site);
         const click = result.toolExecutions[2];
@@ -112,7 +113,7 @@ Deno.test(
     const site = library("127.0.0.1");
     const other = library("127.0.0.3");
     await withFakeLlmRadar(
-      { prefix: "radar-browser-grant-", yaml: browserYaml },
+      { prefix: "radar-browser-grant-", usersNetwork: testUsersNetwork, yaml: browserYaml },
       async (radar, { server }) => {
         await renewUnattended(radar, server, site);
         const [first] = radar.away.approvals.list({ pendingOnly: true });
@@ -163,7 +164,7 @@ Deno.test(
     name: "from the phone: the notice names the tool and why, no field; Approve submits it",
   }, async () => {
     const site = library("127.0.0.1");
-    await withAwayHome({ yaml: browserSection }, async (home) => {
+    await withAwayHome({ yaml: browserSection, usersNetwork: testUsersNetwork }, async (home) => {
       await renewUnattended(home.radar, home.llm, site);
       const [notice, ...more] = home.notices();
       assert.deepEqual(more, []);

@@ -45,7 +45,13 @@ export interface AwayHome {
 
 /** Runs `work` in a fresh away home; everything is stopped and removed afterwards. */
 export async function withAwayHome(
-  options: { yaml?: string; watchers?: string; folders?: string[] },
+  options: {
+    yaml?: string;
+    watchers?: string;
+    folders?: string[];
+    /** See `RadarOptions.usersNetwork` (browser tests: `testUsersNetwork`). */
+    usersNetwork?: (address: string) => boolean;
+  },
   work: (home: AwayHome) => Promise<void>,
 ): Promise<void> {
   const llm = FakeLlmServer.start();
@@ -88,6 +94,7 @@ ${options.watchers ?? ""}${options.yaml ?? ""}`,
     env,
     cwd: home,
     clock,
+    usersNetwork: options.usersNetwork,
     logLevel: "error",
     fetch: (input, init) => {
       requested.push(input instanceof Request ? input.url : String(input));

@@ -38,6 +38,7 @@ import { channelPeopleMigration } from "./045_channel_people.ts";
 import { taskClaimConversationsMigration } from "./046_task_claim_conversations.ts";
 import { proactiveEvalMigration } from "./047_proactive_eval.ts";
 import { approvalShownMigration } from "./048_approval_shown.ts";
+import { messageReadFromMigration } from "./053_message_read_from.ts";
 import { boundsMigration } from "./049_bounds.ts";
 import { channelAnswersMigration } from "./050_channel_answers.ts";
 import { approvalPreviewBaseMigration } from "./052_approval_preview_base.ts";
@@ -85,4 +86,5 @@ export const migrations: readonly Migration[] = [
   boundsMigration,
   channelAnswersMigration,
   approvalPreviewBaseMigration,
+  messageReadFromMigration,
 ];
