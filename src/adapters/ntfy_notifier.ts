@@ -78,8 +78,8 @@ const priorityNumbers = { min: 1, low: 2, default: 3, high: 4, urgent: 5 } as co
 
 /**
  * The JSON body ntfy publishes (https://docs.ntfy.sh/publish/#publish-as-json): topic, title,
- * message, priority, click target and `http` action buttons (a POST each, clearing the
- * notification once tapped).
+ * message, priority, click target and action buttons, each clearing the notification once tapped:
+ * `http` (a POST from the phone) or `view` (opens the URL in the browser).
  */
 function ntfyJsonBody(topic: string, notification: Notification): Record<string, unknown> {
   return {
@@ -91,13 +91,11 @@ function ntfyJsonBody(topic: string, notification: Notification): Record<string,
     ...(notification.click ? { click: notification.click } : {}),
     ...(notification.buttons?.length
       ? {
-        actions: notification.buttons.map((button) => ({
-          action: "http",
-          label: button.label,
-          url: button.url,
-          method: "POST",
-          clear: true,
-        })),
+        actions: notification.buttons.map((button) =>
+          button.tap === "open"
+            ? { action: "view", label: button.label, url: button.url, clear: true }
+            : { action: "http", label: button.label, url: button.url, method: "POST", clear: true }
+        ),
       }
       : {}),
   };

@@ -9,12 +9,13 @@ import type { Notification } from "../core/notifier.ts";
 import type { ActionJournal } from "./action_journal.ts";
 import type { UnderivedPart } from "./argument_provenance.ts";
 import type { ConversationKind, Destinations, Tool, ToolOutcome } from "../core/tool.ts";
+import type { ChannelName } from "../core/channel.ts";
 
 /** Where a pending approval stands. */
 export type ApprovalState = "pending" | "running" | "done" | "failed" | "denied" | "expired";
 
-/** How the user answered. */
-export type ApprovalChannel = "cli" | "dashboard" | "phone";
+/** How the user answered (`phone`: ntfy's buttons; a chat channel by its name). */
+export type ApprovalChannel = "cli" | "dashboard" | "phone" | ChannelName;
 
 /** The exact action a run wanted and why it needs a yes. */
 export interface PendingAction {
@@ -49,6 +50,22 @@ export interface PendingAction {
   screenshot?: Uint8Array;
   /** What a file write would change, as the file was when asked (a unified diff). */
   preview?: string;
+  /**
+   * What the preview was taken against (`CallPreview.base`): approving refuses when that is no
+   * longer so (the file changed after the diff was shown).
+   */
+  previewBase?: string;
+}
+
+/** What a call would change, as its approval shows it. */
+export interface CallPreview {
+  /** The change as people read it (a file write's unified diff). */
+  text: string;
+  /**
+   * The state of what the change was taken against: `absent` (no file there), `sha256:HEX` (the
+   * file's bytes), or undefined when it could not be read (protected, not a file).
+   */
+  base?: string;
 }
 
 /** A stored approval (its screenshot is read on its own: `ApprovalStore.screenshot`). */

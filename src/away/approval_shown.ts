@@ -1,18 +1,25 @@
 /**
  * "You approve exactly what you saw": an approval shows its call whole (the dashboard, the CLI,
  * the phone's page) and is bound to a hash of what it shows — the tool, the arguments as stored,
- * the summary (a browser submission's method, target and fields) and the preview (a file write's
- * diff). The hash is taken when the approval is asked; approving runs the call only while the
- * stored call still hashes the same, and, from a page that showed it, only when that page showed
- * this very hash.
+ * the summary (a browser submission's method, target and fields), the preview (a file write's
+ * diff) and what the preview was taken against (the file's hash, or that there was none). The
+ * hash is taken when the approval is asked; approving runs the call only while the stored call
+ * still hashes the same, and, from a page that showed it, only when that page showed this very
+ * hash (the file itself is compared again when approving: `ApprovalService`).
  */
 import { sha256Hex } from "../core/bytes.ts";
 import type { ApprovalRecord } from "./approval_ports.ts";
 
 /** The parts of an approval that say what its call does (what a person is shown). */
-export type ShownCall = Pick<ApprovalRecord, "tool" | "arguments" | "summary" | "preview">;
+export type ShownCall = Pick<
+  ApprovalRecord,
+  "tool" | "arguments" | "summary" | "preview" | "previewBase"
+>;
 
-/** The hash of what an approval shows (64 hex digits). */
+/**
+ * The hash of what an approval shows (64 hex digits). The preview's base joins it only when
+ * there is one, so approvals asked before Radar recorded it keep their hash.
+ */
 export function shownHash(call: ShownCall): Promise<string> {
   return sha256Hex(
     JSON.stringify([
@@ -21,6 +28,7 @@ export function shownHash(call: ShownCall): Promise<string> {
       call.arguments,
       call.summary ?? null,
       call.preview ?? null,
+      ...(call.previewBase === undefined ? [] : [call.previewBase]),
     ]),
   );
 }
@@ -45,4 +53,18 @@ export async function unlikeShown(
     return `${not} the page you approved from showed another version of it; look at it again.`;
   }
   return undefined;
+}
+
+/**
+ * What a file write's change was shown against, in a line (`CallPreview.base`): the file's hash
+ * when the approval was asked, or that there was none; approving refuses when that changed.
+ */
+export function previewBaseLine(base: string | undefined): string | undefined {
+  if (base === undefined) return undefined;
+  if (base === "absent") {
+    return "Shown against no file (there was none when asked); approving refuses if one appears.";
+  }
+  return `Shown against the file as it was when asked (${
+    base.slice(0, 19)
+  }…); approving refuses if it has changed since.`;
 }

@@ -1,8 +1,10 @@
 /**
  * Pending approvals: a run without a person stores the exact action that needs a yes and goes on
  * without it; the user answers from the dashboard, `radar approvals`, or the phone (ntfy buttons
- * whose URLs carry a single-use capability). Approving runs exactly the stored call — the model is
- * not asked again —, records the result in the run's conversation and the audit trail, and tells
+ * whose URLs carry a single-use capability: Deny is one tap, Approve opens its page, which shows
+ * the whole call to a browser logged in to the dashboard before the yes). Approving runs exactly
+ * the stored call — the model is not asked again — while it is still what was shown (a file
+ * write's file too), records the result in the run's conversation and the audit trail, and tells
  * the user how it went (with an Undo button when it changed files). Approvals expire unanswered.
  */
 import { type ActionJournal, undoable } from "./action_journal.ts";
@@ -12,6 +14,7 @@ import type {
   ApprovalRecord,
   ApprovalRequests,
   ApprovalStore,
+  CallPreview,
   Capability,
   CapabilityTokens,
   PendingAction,
@@ -54,8 +57,13 @@ export interface ApprovalServiceParts {
   baseUrl: () => string;
   /** Masks known secrets in text that leaves the machine (notices). */
   mask: (text: string) => string;
-  /** What a call would change, shown with it (a file write's diff); absent: nothing more. */
-  preview?(tool: string, args: Record<string, unknown>): Promise<string | undefined>;
+  /**
+   * What a call would change, shown with it (a file write's diff), and what that was taken
+   * against; absent: nothing more.
+   */
+  preview?(tool: string, args: Record<string, unknown>): Promise<CallPreview | undefined>;
+  /** The state now of what a call's preview is taken against (as `CallPreview.base`). */
+  previewBase?(tool: string, args: Record<string, unknown>): Promise<string | undefined>;
 }
 
 /**
@@ -69,12 +77,15 @@ export interface ApprovalOutcome {
   text: string;
 }
 
-/** What a phone button did, or why it did nothing (spent: expired or used already). */
+/**
+ * What a phone button did, or why it did nothing (spent: expired or used already; unseen: an
+ * Approve pressed without the page that shows the whole call, which stays usable).
+ */
 export type ButtonOutcome =
   | { ok: true; text: string }
   | {
     ok: false;
-    why: "spent" | "not_pending" | "failed" | "not_undone" | "changed";
+    why: "spent" | "not_pending" | "failed" | "not_undone" | "changed" | "unseen";
     text: string;
   };
 
@@ -88,10 +99,15 @@ export class ApprovalService implements ApprovalRequests {
   /** Stores a pending action and asks the user (once per outbox key). */
   async request(action: PendingAction): Promise<{ id: number; text: string }> {
     const { store, clock, settings, notify } = this.parts;
-    const preview = action.preview ??
-      await this.parts.preview?.(action.tool, parseArguments(action.arguments))
+    const preview: CallPreview | undefined = action.preview !== undefined
+      ? { text: action.preview, base: action.previewBase }
+      : await this.parts.preview?.(action.tool, parseArguments(action.arguments))
         .catch(() => undefined);
-    const shown = { ...action, ...(preview === undefined ? {} : { preview }) };
+    const shown = {
+      ...action,
+      ...(preview === undefined ? {} : { preview: preview.text }),
+      ...(preview?.base === undefined ? {} : { previewBase: preview.base }),
+    };
     const now = clock.now();
     const { record, created } = store.create(
       { ...shown, shownHash: await shownHash(shown) },
@@ -144,7 +160,7 @@ export class ApprovalService implements ApprovalRequests {
   ): Promise<ApprovalOutcome> {
     const { store, clock, tokens } = this.parts;
     const current = this.show(id);
-    const unlike = current.state === "pending" ? await unlikeShown(current, seen) : undefined;
+    const unlike = current.state === "pending" ? await this.#unlike(current, seen) : undefined;
     if (unlike) return { record: current, state: "changed", text: unlike };
     const record = store.claim(id, clock.now(), via);
     if (!record) {
@@ -201,7 +217,7 @@ export class ApprovalService implements ApprovalRequests {
     seen?: string,
   ): Promise<ApprovalOutcome & { grantId: string }> {
     const record = this.show(id);
-    const unlike = record.state === "pending" ? await unlikeShown(record, seen) : undefined;
+    const unlike = record.state === "pending" ? await this.#unlike(record, seen) : undefined;
     if (unlike) throw new UsageError(unlike);
     const grant = await this.parts.grants.add({
       tool: record.tool,
@@ -245,12 +261,29 @@ export class ApprovalService implements ApprovalRequests {
 
   /**
    * Uses a capability secret (a button's POST): its one action, once. `seen`: the shown hash the
-   * button's page carried (absent: the notice's own button).
+   * button's page carried when a browser logged in to the dashboard was shown the whole call
+   * there. Approve runs only with it (and only when it is this approval's and the call is still
+   * what was shown); without it the button is not used up. Deny and Undo need none.
    */
   async redeem(secret: string, seen?: string): Promise<ButtonOutcome> {
     // The answer goes back to whoever pressed (the button's URL came through the notification
     // server): how it went, never the call's result or the paths it touched.
-    const capability = this.parts.tokens.redeem(secret, this.parts.clock.now());
+    const { tokens, clock } = this.parts;
+    const peeked = tokens.peek(secret, clock.now());
+    const asked = peeked?.action === "approve" ? this.parts.store.get(peeked.target) : undefined;
+    if (asked?.state === "pending") {
+      if (seen === undefined) {
+        return {
+          ok: false,
+          why: "unseen",
+          text: `Not approved: open the button's page and log in to the dashboard there; it ` +
+            `shows the whole call of #${asked.id} before you approve it.`,
+        };
+      }
+      const unlike = await this.#unlike(asked, seen);
+      if (unlike) return { ok: false, why: "changed", text: unlike };
+    }
+    const capability = tokens.redeem(secret, clock.now());
     if (!capability) {
       return { ok: false, why: "spent", text: "This button has expired or was used already." };
     }
@@ -292,6 +325,21 @@ export class ApprovalService implements ApprovalRequests {
     return expired.length;
   }
 
+  /**
+   * Why `record` may not run now, in one line, or undefined: it is not what was shown
+   * (`unlikeShown`), or the file its change was shown against is no longer as it was.
+   */
+  async #unlike(record: ApprovalRecord, seen?: string): Promise<string | undefined> {
+    const unlike = await unlikeShown(record, seen);
+    if (unlike || record.previewBase === undefined || !this.parts.previewBase) return unlike;
+    const now = await this.parts.previewBase(record.tool, parseArguments(record.arguments))
+      .catch(() => undefined);
+    if (now === record.previewBase) return undefined;
+    const was = record.previewBase === "absent" ? "did not exist yet" : "was different";
+    return `Approval #${record.id} was not run: the file it writes ${was} when its change was ` +
+      "shown; deny it, and look at the file first.";
+  }
+
   /** Expires what is due; a read-only database (`radar status` on a copy) lists as stored. */
   #expireIfWritable(): void {
     try {
@@ -313,11 +361,14 @@ export class ApprovalService implements ApprovalRequests {
   /** The question, with fresh Approve and Deny capabilities. */
   #askNotice(record: ApprovalRecord): Notification {
     const { tokens, clock } = this.parts;
+    // Approve opens its page (the whole call, to a browser logged in to the dashboard, before
+    // the yes); Deny runs nothing, so one tap does it.
     const button = (label: string, action: "approve" | "deny"): NotificationButton => ({
       label,
       url: this.#capabilityUrl(
         tokens.issue({ action, target: record.id, expiresAt: record.expiresAt }, clock.now()),
       ),
+      tap: action === "approve" ? "open" : "post",
     });
     const expires = formatDateTime(new Date(record.expiresAt), this.parts.settings().timeZone, {
       zone: true,
@@ -380,6 +431,8 @@ export class ApprovalService implements ApprovalRequests {
         role: "assistant",
         content: `The user approved #${record.id} (${channelWords[via]}); running it as stored.`,
         toolCalls: [{ id: callId, name: record.tool, arguments: record.arguments }],
+        // The call was written by a run that had read these: its arguments may hold them.
+        readFrom: { untrusted: record.untrustedSources, private: record.privateSources ?? [] },
         createdAt: clock.now(),
       });
       conversations.appendMessage(record.conversationId, {
@@ -430,7 +483,15 @@ const channelWords: Record<ApprovalChannel, string> = {
   cli: "with radar approvals approve",
   dashboard: "on the dashboard",
   phone: "from the phone",
+  telegram: "in Telegram",
+  matrix: "in Matrix",
+  email: "by mail",
 };
+
+/** Where an approval was decided, as people read it ("in Telegram", "on the dashboard"). */
+export function decidedWhere(via: ApprovalChannel): string {
+  return channelWords[via];
+}
 
 /** Why an approval cannot be decided again. */
 function notPending(record: ApprovalRecord): string {

@@ -1,9 +1,12 @@
 /**
  * Positive provenance of a call's arguments: a part is derived from trusted text when the trusted
- * text holds it (contained in it, exactly), when it is a path inside a folder the trusted text or
- * the config names, when it is a URL under an address the trusted text names (same origin, inside
- * its folder), or when it is the tool's own vocabulary (a property name or an enum value of its
- * schema, a yes/no). Everything else — whatever it looks like, however it was encoded — is not.
+ * text holds it whole (exactly, with a letter or digit in it, never as a piece of a longer word,
+ * number, path or address: "1" is not in "127.0.0.1", "" is in nothing), when it is a path inside a
+ * folder the trusted text or the config names (in an argument that takes a path), when it is a URL
+ * under an address the trusted text names (same origin, inside its folder; in an argument that
+ * takes an address: text that merely starts with one is not one), or when it is the tool's own
+ * vocabulary (a property name or an enum value of its schema, a yes/no). Everything else —
+ * whatever it looks like, however it was encoded — is not.
  * Every part is read: object keys and values at any depth; past a size bound the whole call counts
  * as not derived (fails closed). Pure.
  */
@@ -125,6 +128,8 @@ function isPropertyName(schema: SchemaNode | undefined, key: string): boolean {
 export interface ProvenanceOptions {
   /** Top-level arguments that name files or folders. */
   pathArguments?: readonly string[];
+  /** Top-level arguments that are web addresses. */
+  urlArguments?: readonly string[];
   /** The tool's JSON Schema (its property names and enum values are its own vocabulary). */
   schema?: unknown;
   /** Names the tool gives to what it shows (`Tool.ownNames`): its own vocabulary too. */
@@ -138,6 +143,7 @@ export function underivedParts(
   options: ProvenanceOptions = {},
 ): UnderivedPart[] {
   const paths = new Set(options.pathArguments ?? []);
+  const addresses = new Set(options.urlArguments ?? []);
   const found: UnderivedPart[] = [];
   // Keys repeat (a list of objects): each text is looked up once.
   const looked = new Map<string, boolean>();
@@ -145,8 +151,8 @@ export function underivedParts(
     const known = looked.get(text);
     if (known !== undefined) return known;
     const normal = text.normalize("NFC");
-    const found = options.ownNames?.test(text) || normal === "" ||
-      trusted.texts.some((trustedText) => trustedText.includes(normal));
+    const found = options.ownNames?.test(text) ||
+      trusted.texts.some((trustedText) => holdsWhole(trustedText, normal));
     if (text.length <= 200) looked.set(text, found);
     return found;
   };
@@ -186,7 +192,9 @@ export function underivedParts(
     if (vocabulary(schema).includes(value)) continue;
     if (inText(text)) continue;
     if (paths.has(top) && typeof value === "string" && insideFolder(value, trusted)) continue;
-    if (typeof value === "string" && underNamedAddress(value, trusted)) continue;
+    if (addresses.has(top) && typeof value === "string" && underNamedAddress(value, trusted)) {
+      continue;
+    }
     found.push({ argument: name, reason: "not_derived" });
   }
   if (chars > provenanceBounds.maxChars) {
@@ -209,6 +217,49 @@ function below(at: string, step: string): string {
 function uniqueByArgument(found: UnderivedPart[]): UnderivedPart[] {
   const byArgument = new Map(found.map((part) => [part.argument, part]));
   return [...byArgument.values()].sort((a, b) => a.argument.localeCompare(b.argument));
+}
+
+/** A letter or a digit (a value made of none is not a word of anyone's). */
+const wordCharacter = /[\p{L}\p{N}]/u;
+/** Characters that join words into one longer word, number, path or address ("127.0.0.1"). */
+const joiningCharacter = /^[._:/@+\-]$/;
+
+/** The character before `at` (a whole code point), or "". */
+function characterBefore(text: string, at: number): string {
+  const low = text.charCodeAt(at - 1);
+  const pair = low >= 0xdc00 && low <= 0xdfff && at >= 2;
+  return pair ? text.slice(at - 2, at) : text.slice(Math.max(0, at - 1), at);
+}
+
+/** The character at `at` (a whole code point), or "". */
+function characterAt(text: string, at: number): string {
+  const code = text.codePointAt(at);
+  return code === undefined ? "" : String.fromCodePoint(code);
+}
+
+/**
+ * True when `text` holds `value` whole: `value` has a letter or digit, and at one of its places in
+ * `text` it does not go on into a longer word, number, path or address on either side (a word
+ * character next to it, or a joining character followed by one: "0.1" in "127.0.0.1").
+ */
+export function holdsWhole(text: string, value: string): boolean {
+  if (!wordCharacter.test(value)) return false;
+  const startsWord = wordCharacter.test(characterAt(value, 0));
+  const endsWord = wordCharacter.test(characterBefore(value, value.length));
+  const goesOn = (next: string, beyond: () => string) =>
+    wordCharacter.test(next) || (joiningCharacter.test(next) && wordCharacter.test(beyond()));
+  for (let at = text.indexOf(value); at >= 0; at = text.indexOf(value, at + 1)) {
+    const before = characterBefore(text, at);
+    if (
+      startsWord &&
+      goesOn(before, () => characterBefore(text, at - before.length))
+    ) continue;
+    const end = at + value.length;
+    const after = characterAt(text, end);
+    if (endsWord && goesOn(after, () => characterAt(text, end + after.length))) continue;
+    return true;
+  }
+  return false;
 }
 
 /** A path inside (or equal to) a folder the trusted text or the config names. */

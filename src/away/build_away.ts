@@ -25,7 +25,7 @@ import { pruneJournal, undoChange, type UndoResult } from "./file_undo.ts";
 import { grantPathPolicy } from "./grant_paths.ts";
 import { runGuards } from "./run_guard.ts";
 import { StandingGrants } from "./standing_grants.ts";
-import { writePreview } from "./write_preview.ts";
+import { writePreview, writePreviewBase } from "./write_preview.ts";
 
 /** Acting while away as the CLI and the dashboard use it: the facade's `away`. */
 export interface Away {
@@ -130,6 +130,8 @@ export function buildAway(input: AwayInput): AwayParts {
           confirm: () => Promise.resolve(true),
           signal,
           approvalId: record.id,
+          // The yes was to the call as shown: a run that had read private data sends it nowhere else.
+          mayAlsoSendTo: () => !record.privateSources?.length,
         },
         gates: input.gates,
         observers: input.observers,
@@ -141,6 +143,7 @@ export function buildAway(input: AwayInput): AwayParts {
     baseUrl: () => dashboardBaseUrl(config),
     mask,
     preview: (tool, args) => writePreview(input.files, tool, args),
+    previewBase: (tool, args) => writePreviewBase(input.files, tool, args),
   });
   const changeNotices = new ChangeNotices({
     journal,

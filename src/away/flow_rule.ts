@@ -92,6 +92,7 @@ export function checkFlow(check: FlowCheck): FlowVerdict {
   const underived = needsTrust && !grant
     ? underivedParts(args, check.places, {
       pathArguments: tool.pathArguments,
+      urlArguments: tool.urlArguments,
       schema: tool.parameters,
       ownNames: tool.ownNames,
     })

@@ -33,7 +33,7 @@ function valueMatches(
 ): boolean {
   if (value === undefined || value === null) return false;
   const text = typeof value === "string" ? value : JSON.stringify(value);
-  if (!isPath) return picomatch.isMatch(text, pattern, { dot: true });
+  if (!isPath) return textMatches(pattern, text);
   const real = paths.canonical(text);
   const { base, glob } = splitGlob(pattern);
   const realBase = paths.canonical(base);
@@ -43,7 +43,10 @@ function valueMatches(
   return picomatch.isMatch(real, full, { dot: false });
 }
 
-/** True when every argument pattern of `grant` matches the call (other arguments are free). */
+/**
+ * True when every argument pattern of `grant` matches the call (other arguments are free, but for
+ * what the tool's `grantScope` still asks of them).
+ */
 export function grantMatches(
   grant: Pick<StandingGrant, "tool" | "arguments">,
   tool: Tool,
@@ -52,9 +55,32 @@ export function grantMatches(
 ): boolean {
   if (grant.tool !== tool.name) return false;
   const pathArguments = new Set(tool.pathArguments ?? []);
-  return Object.entries(grant.arguments).every(([name, pattern]) =>
+  const patternsMatch = Object.entries(grant.arguments).every(([name, pattern]) =>
     valueMatches(pattern, args[name], pathArguments.has(name), paths)
   );
+  if (!patternsMatch || !tool.grantScope) return patternsMatch;
+  try {
+    return tool.grantScope.covers(grant.arguments, args, textMatches);
+  } catch {
+    return false;
+  }
+}
+
+/** Where a grant covers less than its patterns seem to say (the tool's `grantScope`). */
+export function grantLimits(
+  grant: Pick<StandingGrant, "arguments">,
+  tool: Tool | undefined,
+): string[] {
+  try {
+    return tool?.grantScope?.limits(grant.arguments, textMatches) ?? [];
+  } catch {
+    return [];
+  }
+}
+
+/** One pattern against a value that is not a path. */
+function textMatches(pattern: string, value: string): boolean {
+  return picomatch.isMatch(value, pattern, { dot: true });
 }
 
 /** Glob characters escaped so the text matches only itself. */

@@ -19,12 +19,18 @@ export {
   type ApprovalOutcome,
   type ApprovalService,
   type ButtonOutcome,
+  decidedWhere,
   describeApproval,
   outcomeLine,
   parseArguments,
   suggestedPrivateDataTo,
 } from "./approvals.ts";
-export type { ApprovalRecord, ApprovalRequests, StandingGrant } from "./approval_ports.ts";
+export type {
+  ApprovalChannel,
+  ApprovalRecord,
+  ApprovalRequests,
+  StandingGrant,
+} from "./approval_ports.ts";
 export {
   type ActionJournal,
   describeChange,
@@ -33,6 +39,7 @@ export {
   undoable,
 } from "./action_journal.ts";
 export { describeGrant } from "./grant_rules.ts";
+export { previewBaseLine } from "./approval_shown.ts";
 export type { StandingGrants } from "./standing_grants.ts";
 export type { ChangeNotices } from "./change_notices.ts";
 export {

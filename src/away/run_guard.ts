@@ -14,7 +14,7 @@
  */
 import type { ApprovalRequests, GrantCheck, StandingGrant } from "./approval_ports.ts";
 import type { AgentRequest, RunGuard as GuardPort, RunGuards } from "../core/agent_types.ts";
-import type { ChatMessage, ToolCall } from "../core/messages.ts";
+import type { ChatMessage, ReadSources, ToolCall } from "../core/messages.ts";
 import type { SideEffectLog } from "../core/side_effects.ts";
 import {
   type ConfirmAction,
@@ -28,8 +28,15 @@ import {
 } from "../core/tool.ts";
 import { RunLabels } from "./run_labels.ts";
 import { type TrustedPlaces, trustedPlaces, type UnderivedPart } from "./argument_provenance.ts";
-import { checkFlow } from "./flow_rule.ts";
+import { originsNamedIn } from "../core/origins.ts";
+import { checkFlow, destinationsOf } from "./flow_rule.ts";
 import type { ToolExecution, ToolGate, ToolRegistry } from "../core/tool_registry.ts";
+
+/**
+ * The longest call (its arguments as the model wrote them) a person is asked about inline: the
+ * question shows the whole call, so a longer one is refused without asking, never shown cut.
+ */
+export const maxAskedCallChars = 8_000;
 
 /** What every run's guard shares (each read when a run starts). */
 export interface RunGuardParts {
@@ -66,6 +73,8 @@ interface RunGuardOptions {
 interface CurrentCall {
   call: ToolCall;
   tool?: Tool;
+  /** Its arguments as the gate saw them. */
+  args?: Record<string, unknown>;
   grant?: StandingGrant;
   /** A person said yes to this exact call. */
   approved?: boolean;
@@ -101,18 +110,19 @@ export class RunGuard implements GuardPort {
   /**
    * The `confirm` tools get: yes when a grant matches or the person approved this call, else the
    * person is asked, else (a run without a person) the question becomes part of a pending
-   * approval and the answer now is no. Undefined when nobody could ever answer.
+   * approval and the answer now is no. A question about a self-contained action (a browser
+   * submission: what it sends and where) is answered only by a grant matching that action or by
+   * the person shown it: a grant or yes for the call that led to it (a click) never saw it.
+   * Undefined when nobody could ever answer.
    */
   get confirm(): ((question: string, action?: ConfirmAction) => Promise<boolean>) | undefined {
-    const { person, approvals, grants } = this.options;
+    const { person, approvals } = this.options;
     if (!person && !approvals) return undefined;
     return async (question, action) => {
       const current = this.#current;
-      if (current?.grant || current?.approved) return true;
-      if (action && current?.tool) {
-        current.grant = grants?.(current.tool, action.arguments);
-        if (current.grant) return true;
-      }
+      if (action) {
+        if (current?.tool && this.#grantsAction(current.tool, action.arguments)) return true;
+      } else if (current?.grant || current?.approved) return true;
       if (person) return await person(question);
       if (!current) return false;
       if (action) {
@@ -123,6 +133,31 @@ export class RunGuard implements GuardPort {
       return false;
     };
   }
+
+  /**
+   * Whether a standing grant answers yes to a self-contained action; in a run that read private
+   * data, only one that lets private data go to every place the action sends to.
+   */
+  #grantsAction(tool: Tool, args: Record<string, unknown>): boolean {
+    const { grants, labels, conversationId } = this.options;
+    if (!grants) return false;
+    if (!labels.private) return grants(tool, args) !== undefined;
+    const destinations = destinationsOf(tool, args, conversationId);
+    return destinations !== "anywhere" && grants(tool, args, destinations) !== undefined;
+  }
+
+  /**
+   * Whether the call in progress may also send to `origins` (a redirect to another origin): yes in
+   * a run that read nothing private, else only where a grant matching the call lets private data
+   * go. A person's yes was to the call as shown, not to another place.
+   */
+  readonly mayAlsoSendTo = (origins: readonly string[]): boolean => {
+    const { labels, grants } = this.options;
+    if (!labels.private) return true;
+    const current = this.#current;
+    if (!current?.tool || !current.args) return false;
+    return !!grants?.(current.tool, current.args, origins);
+  };
 
   /** Starts a call. */
   begin(call: ToolCall): void {
@@ -135,6 +170,7 @@ export class RunGuard implements GuardPort {
     if (!current) return undefined;
     current.tool = tool;
     const values = isRecord(args) ? args : {};
+    current.args = values;
     const { labels, grants } = this.options;
     this.#places ??= trustedPlaces(labels.trusted, this.options.home);
     const verdict = checkFlow({
@@ -158,7 +194,16 @@ export class RunGuard implements GuardPort {
     });
     const { person, approvals, kind } = this.options;
     if (person) {
-      if (await person(this.#question(tool, current.call, verdict.reasons))) {
+      // A person approves exactly what they saw: the whole call, or nothing is asked.
+      const shown = current.call.arguments.trim() || "{}";
+      if (shown.length > maxAskedCallChars) {
+        return refused(
+          `Not done: this ${tool.name} call is too long to show the user whole ` +
+            `(${shown.length} characters), so nobody was asked. Do it in smaller steps the user ` +
+            "can read.",
+        );
+      }
+      if (await person(this.#question(tool, shown, verdict.reasons))) {
         current.approved = true;
         current.held = false;
         return undefined;
@@ -223,6 +268,11 @@ export class RunGuard implements GuardPort {
     for (const part of parts) this.options.labels.read(part.source, part.label);
   }
 
+  /** What the run has read so far (each assistant message is stored with it). */
+  readSources(): ReadSources {
+    return this.options.labels.sources;
+  }
+
   /**
    * The approval that already asks about sending this run's private data to every one of
    * `uncovered` (a run sending its secret in pieces asks once), if there is one.
@@ -252,8 +302,10 @@ export class RunGuard implements GuardPort {
       destinations: current.uncovered,
       namedDestinations: current.uncovered === "anywhere"
         ? []
+        // Named by an address in them: `https://board.example.org/x` does not name
+        // `https://board.example`.
         : current.uncovered.filter((origin) =>
-          labels.trusted.some((text) => text.includes(origin))
+          labels.trusted.some((text) => originsNamedIn(text).includes(origin))
         ),
       key: claim?.key,
     });
@@ -266,10 +318,11 @@ export class RunGuard implements GuardPort {
     return { ...refused(text), approvalId: id };
   }
 
-  #question(tool: Tool, call: ToolCall, reasons: string[]): string {
+  /** The inline question: why, and the whole call (never cut: see `maxAskedCallChars`). */
+  #question(tool: Tool, shown: string, reasons: string[]): string {
     const sources = this.options.labels.untrustedSources.join(", ");
     return `This run read text from outside (${sources}), and a ${tool.name} call needs your yes:\n` +
-      `  ${tool.name} ${call.arguments.slice(0, 500)}\n` +
+      `  ${tool.name} ${shown}\n` +
       reasons.map((reason) => `  - ${reason}`).join("\n") + "\nAllow it?";
   }
 }
@@ -299,7 +352,8 @@ export function runGuards(parts: RunGuardParts): RunGuards {
 
 /**
  * The guard of one run: what it has read (trusted: the user's words, config places; untrusted:
- * tool results and marked blocks, history's included), the grants, and who can say yes — the
+ * tool results and marked blocks, history's included, and what the runs that wrote the replayed
+ * assistant messages had read, even when that left the window), the grants, and who can say yes — the
  * person (a run with `confirm`), else pending approvals.
  */
 function guardRun(
@@ -323,6 +377,8 @@ function guardRun(
   const callArguments = new Map<string, string>();
   for (const message of history) {
     if (message.role === "user") labels.addMessage(message.content);
+    // The model's earlier words may hold whatever the run that wrote them had read.
+    if (message.role === "assistant" && message.readFrom) labels.readAgain(message.readFrom);
     for (const call of message.toolCalls ?? []) callArguments.set(call.id, call.arguments);
     if (message.role === "tool") {
       const name = message.toolName ?? "result";

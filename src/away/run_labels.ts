@@ -12,6 +12,7 @@
  * Each tool declares the label of its results (`Tool.results`); text in untrusted markers
  * (heartbeat events, piped input) is labelled by its marker's source. Pure.
  */
+import type { ReadSources } from "../core/messages.ts";
 import type { ResultLabel } from "../core/tool.ts";
 
 /** Marker sources whose text is public (a URL monitor's diff is a web page). */
@@ -62,6 +63,22 @@ export class RunLabels {
       if (!block.text.trim()) continue;
       this.read(block.source, publicMarkerSources.has(block.source) ? "public" : "private");
     }
+  }
+
+  /**
+   * Words a run wrote after reading `sources` (an assistant message replayed from history): they
+   * may hold any of it, so reading them is reading those sources again, with their labels.
+   */
+  readAgain(sources: ReadSources): void {
+    for (const source of sources.untrusted) {
+      this.read(source, sources.private.includes(source) ? "private" : "public");
+    }
+    for (const source of sources.private) this.read(source, "private");
+  }
+
+  /** What the run has read so far, by source. */
+  get sources(): ReadSources {
+    return { untrusted: this.untrustedSources, private: this.privateSources };
   }
 
   /** The trusted texts read so far. */

@@ -9,13 +9,17 @@ import type { Tool } from "../core/tool.ts";
 import {
   allGrants,
   grantCheck,
+  grantLimits,
   type GrantMatcherOptions,
   grantProblems,
   suggestGrant,
 } from "./grant_rules.ts";
 
-/** A grant as listed: with what is wrong with it now (a wrong one never answers yes). */
-export type ListedGrant = StandingGrant & { problems: string[] };
+/**
+ * A grant as listed: with what is wrong with it now (a wrong one never answers yes), and where it
+ * covers less than its patterns seem to say (a browser grant without a target).
+ */
+export type ListedGrant = StandingGrant & { problems: string[]; limits: string[] };
 
 /** What the grants are built from: the matcher's parts, with a store always. */
 interface StandingGrantsParts extends GrantMatcherOptions {
@@ -38,7 +42,11 @@ export class StandingGrants {
     const listed: ListedGrant[] = [];
     for (const grant of allGrants(this.parts)) {
       const tool = await this.parts.tool(grant.tool);
-      listed.push({ ...grant, problems: grantProblems(grant, tool, this.parts.paths) });
+      listed.push({
+        ...grant,
+        problems: grantProblems(grant, tool, this.parts.paths),
+        limits: grantLimits(grant, tool),
+      });
     }
     return listed;
   }

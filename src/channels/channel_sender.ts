@@ -3,13 +3,14 @@
  * it together), sent, and marked sent with the service's id, or failed with the next try after a
  * backoff (5 s, 30 s, 2, 10, 30, 60, 120 min, or the service's own retry-after), then
  * undeliverable. A question about an approval is rendered when it goes out (with fresh answer
- * keys; not at all once the approval was decided), and an edit replaces the message it names.
+ * keys; not at all once the approval was decided), and an edit replaces the message it names; a
+ * question whose approval was decided or expired is edited to say how it ended.
  */
 import type { ChatChannel, OutgoingMessage } from "../core/channel.ts";
 import type { ChannelStores, OutboundRecord } from "../core/channel_stores.ts";
 import type { ApprovalRecord } from "../away/mod.ts";
 import type { Clock, Logger } from "../core/ports.ts";
-import { askEventKey, renderAsk } from "./approval_asks.ts";
+import { askEventKey, renderAsk, renderClosed } from "./approval_asks.ts";
 import { hashKey } from "./channel_owners.ts";
 
 /** Waits between tries of one message; past the last it is undeliverable. */
@@ -47,6 +48,7 @@ export class ChannelSender {
 
   async #flush(signal: AbortSignal): Promise<number> {
     const { channel, stores, clock, pid, isAlive } = this.parts;
+    this.#closeDecided();
     let sent = 0;
     while (!signal.aborted) {
       const due = stores.outbox.claimDue(channel.name, pid, isAlive, clock.now(), 10);
@@ -66,14 +68,16 @@ export class ChannelSender {
       stores.outbox.markFailed(row.id, message, undefined, clock.now());
       return false;
     }
+    const { answerHere, ...outgoing } = message;
     const result = await channel.send(
-      { ...message, text: this.parts.mask(message.text) },
+      { ...outgoing, text: this.parts.mask(message.text) },
       signal,
     );
     const now = clock.now();
     if (result.sent) {
       stores.outbox.markSent(row.id, result.externalId, now);
-      if (row.purpose === "ask" && channel.name === "matrix" && result.externalId) {
+      // A Matrix question is answered by reacting to it, when it shows the whole call.
+      if (answerHere && channel.name === "matrix" && result.externalId) {
         this.#addKey(row, askEventKey(result.externalId), "either");
       }
       stores.health.report(
@@ -103,8 +107,44 @@ export class ChannelSender {
     return false;
   }
 
-  /** What to send for `row`, or why nothing will be. */
-  #message(row: OutboundRecord): OutgoingMessage | string {
+  /**
+   * Closes the questions whose approval was decided (anywhere: this chat, another, the dashboard,
+   * the CLI, the phone) or expired: each is edited once to say how it ended, without buttons.
+   * Mail cannot be changed once sent: its question is closed without an edit (a late code is
+   * answered with how it ended).
+   */
+  #closeDecided(): void {
+    const { channel, stores, clock } = this.parts;
+    for (const ask of stores.outbox.openAsks(channel.name)) {
+      const record = this.parts.approval(ask.approvalId!);
+      if (record?.state === "pending" || record?.state === "running") continue;
+      const editable = record && ask.externalId && channel.name !== "email";
+      stores.outbox.close(
+        ask.id,
+        editable
+          ? {
+            channel: channel.name,
+            chatId: ask.chatId,
+            purpose: "outcome",
+            text: renderClosed(record, {
+              channel: channel.name,
+              maxChars: channel.maxChars,
+              link: this.parts.approvalLink(record.id),
+            }),
+            editOf: ask.id,
+            dedupeKey: `closed:${ask.id}`,
+          }
+          : undefined,
+        clock.now(),
+      );
+    }
+  }
+
+  /**
+   * What to send for `row`, or why nothing will be; `answerHere`: an approval's question that
+   * shows the whole call (a reaction to it may answer).
+   */
+  #message(row: OutboundRecord): (OutgoingMessage & { answerHere?: boolean }) | string {
     const { channel, stores } = this.parts;
     const base: OutgoingMessage = {
       id: String(row.id),
@@ -132,7 +172,7 @@ export class ChannelSender {
       expires: this.parts.showTime(record.expiresAt),
     });
     for (const key of ask.keys) this.#addKey(row, key.key, key.action, record.expiresAt);
-    return { ...base, text: ask.text, buttons: ask.buttons };
+    return { ...base, text: ask.text, buttons: ask.buttons, answerHere: ask.whole };
   }
 
   #addKey(

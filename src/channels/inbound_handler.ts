@@ -7,27 +7,41 @@
  * answer is queued in the same transaction that marks the message handled, so it goes out once.
  */
 import type { ChannelName, ChatChannel } from "../core/channel.ts";
-import type { ChannelStores, InboundRecord, NewOutbound } from "../core/channel_stores.ts";
+import type {
+  ChannelStores,
+  InboundRecord,
+  InboundTurn,
+  NewOutbound,
+} from "../core/channel_stores.ts";
 import type { Clock, ConversationStore, Logger } from "../core/ports.ts";
 import type { Transaction } from "../core/work_ports.ts";
 import { fitToChannel } from "../core/channel_text.ts";
 import { untrustedNotice, wrapUntrusted } from "../core/untrusted_text.ts";
 import { firstLine } from "../core/first_line.ts";
-import { type ApprovalOutcome, outcomeLine } from "../away/mod.ts";
+import { type ApprovalOutcome, type ApprovalRecord, outcomeLine } from "../away/mod.ts";
 import { type ChannelOwners, hashKey } from "./channel_owners.ts";
-import { mailCodes } from "./approval_asks.ts";
+import { closedLine, mailCodes } from "./approval_asks.ts";
 import type { SavedFile } from "./inbox_folder.ts";
 
-/** What the approvals do for a chat (the same service as the dashboard, CLI and ntfy). */
+/**
+ * What the approvals do for a chat (the same service as the dashboard, CLI and ntfy), recorded as
+ * decided in that chat's channel.
+ */
 export interface ChatApprovals {
-  approve(id: number): Promise<ApprovalOutcome>;
-  deny(id: number): ApprovalOutcome;
+  approve(id: number, via: ChannelName): Promise<ApprovalOutcome>;
+  deny(id: number, via: ChannelName): ApprovalOutcome;
+  /** One approval (undefined when it is gone). */
+  show(id: number): ApprovalRecord | undefined;
 }
 
-/** One chat turn: the model's answer to `message` in `conversationId`. */
+/**
+ * One chat turn: the model's answer to `message` in `conversationId`; `stored`: an interrupted
+ * run stored the message already (the run resumes after it).
+ */
 export type ChatTurn = (turn: {
   conversationId: number;
   message: string;
+  stored: boolean;
   record: InboundRecord;
   signal: AbortSignal;
 }) => Promise<string>;
@@ -37,7 +51,7 @@ export interface InboundHandlerParts {
   stores: ChannelStores;
   owners: ChannelOwners;
   channel: (name: ChannelName) => ChatChannel | undefined;
-  conversations: Pick<ConversationStore, "createConversation">;
+  conversations: Pick<ConversationStore, "createConversation" | "recentMessages">;
   turn: ChatTurn;
   approvals: ChatApprovals;
   /** Saves an attachment to the inbox folder (and queues its event when `announce`). */
@@ -57,6 +71,8 @@ export interface InboundHandlerParts {
 
 /** A stranger hears "not paired" at most this often. */
 const refusalEveryMs = 24 * 3_600_000;
+/** The newest messages of a conversation looked through for a resumed turn's message. */
+const resumeWindow = 200;
 /** Wrong pairing codes a stranger may send before the rest are ignored. */
 const maxFailedPairings = 5;
 
@@ -121,18 +137,10 @@ export class InboundHandler {
       this.parts.clock.now(),
     );
     if (!used) {
-      await channel?.acknowledge?.(
-        answer,
-        "This question was answered already or has expired.",
-        signal,
-      );
+      const late = this.#tooLate(hashKey(key), record, "This question");
+      await channel?.acknowledge?.(answer, late, signal);
       if (record.channel !== "telegram") {
-        this.#reply(
-          record,
-          "That question was answered already or has expired; nothing was done.",
-          "outcome",
-          `answer:${record.id}`,
-        );
+        this.#reply(record, `${late} Nothing was done now.`, "outcome", `answer:${record.id}`);
       }
       return {
         state: "done" as const,
@@ -140,7 +148,7 @@ export class InboundHandler {
       };
     }
     const action = used.action === "either" ? answer.action ?? "approve" : used.action;
-    const text = await this.#decide(used.approvalId, action);
+    const text = await this.#decide(record.channel, used.approvalId, action);
     await channel?.acknowledge?.(answer, text.slice(0, 180), signal);
     this.#reply(record, text, "outcome", `answer:${record.id}`);
     return { state: "done" as const, text: `${action} #${used.approvalId}` };
@@ -150,14 +158,16 @@ export class InboundHandler {
   async #mailAnswer(record: InboundRecord, codes: string[]) {
     const { stores, clock } = this.parts;
     const lines: string[] = [];
+    const late: string[] = [];
     for (const code of codes) {
       const used = stores.answers.use(hashKey(code), "email", record.senderId, clock.now());
+      if (!used) late.push(this.#tooLate(hashKey(code), record, `The code ${code}`));
       if (!used || used.action === "either") continue;
-      lines.push(await this.#decide(used.approvalId, used.action));
+      lines.push(await this.#decide("email", used.approvalId, used.action));
     }
     const text = lines.length
       ? lines.join("\n")
-      : "That code was used already or has expired; nothing was done.";
+      : `${[...new Set(late)].join("\n")}\nNothing was done now.`;
     this.#reply(record, text, "outcome", `answer:${record.id}`);
     return {
       state: "done" as const,
@@ -165,10 +175,26 @@ export class InboundHandler {
     };
   }
 
-  async #decide(approvalId: number, action: "approve" | "deny"): Promise<string> {
+  /** Why an answer key did nothing: how its approval ended, when the key is the sender's. */
+  #tooLate(keyHash: string, record: InboundRecord, what: string): string {
+    const id = this.parts.stores.answers.approvalOf(keyHash, record.channel, record.senderId);
+    const approval = id === undefined ? undefined : this.parts.approvals.show(id);
+    if (!approval || approval.state === "pending") {
+      return `${what} was answered already or has expired.`;
+    }
+    return `Too late for approval #${approval.id}. ${closedLine(approval)}`;
+  }
+
+  async #decide(
+    via: ChannelName,
+    approvalId: number,
+    action: "approve" | "deny",
+  ): Promise<string> {
     const { approvals } = this.parts;
     return outcomeLine(
-      action === "deny" ? approvals.deny(approvalId) : await approvals.approve(approvalId),
+      action === "deny"
+        ? approvals.deny(approvalId, via)
+        : await approvals.approve(approvalId, via),
     );
   }
 
@@ -227,34 +253,28 @@ export class InboundHandler {
     return { state: "done" as const, text: "new conversation" };
   }
 
-  /** The owner's words (and files) as a chat turn; the answer queued as the message is closed. */
+  /**
+   * The owner's words (and files) as a chat turn; the answer queued as the message is closed.
+   * The turn is recorded before the model runs, so after a restart it resumes: the files are not
+   * saved again, and the message is not stored again when the interrupted run had stored it.
+   */
   async #turn(record: InboundRecord, signal: AbortSignal) {
     const { stores, clock } = this.parts;
-    const conversationId = this.#conversation(record);
-    const notes = await this.#files(record, signal);
-    const words = record.forwardedFrom
-      ? `${
-        wrapUntrusted(record.text, { source: `message forwarded from ${record.forwardedFrom}` })
-      }\n${untrustedNotice}`
-      : record.text;
-    if (!words.trim()) {
-      // Files alone: they are filed like a watched folder's, the owner is told where they went.
-      this.#reply(
-        record,
-        notes.join("\n") || "(nothing to read in that message)",
-        "answer",
-        `answer:${record.id}`,
-      );
-      return { state: "done" as const, text: "files saved" };
-    }
-    const message = [words, ...notes.map((note) => `[${note}]`)].join("\n\n");
-    const answer = await this.parts.turn({ conversationId, message, record, signal });
+    const turn = record.turn ?? await this.#beginTurn(record, signal);
+    if (!turn) return { state: "done" as const, text: "files saved" };
+    const answer = await this.parts.turn({
+      conversationId: turn.conversationId,
+      message: turn.message,
+      stored: this.#stored(turn),
+      record,
+      signal,
+    });
     if (signal.aborted) return undefined;
     const channel = this.parts.channel(record.channel);
     const parts = fitToChannel(
       answer,
       channel ?? { maxChars: 4096, maxParts: 8 },
-      this.parts.conversationLink(conversationId),
+      this.parts.conversationLink(turn.conversationId),
     );
     this.parts.transaction(() => {
       parts.forEach((part, index) =>
@@ -264,6 +284,45 @@ export class InboundHandler {
       stores.inbox.finish(record.id, "done", "answered", clock.now());
     });
     return undefined;
+  }
+
+  /**
+   * Saves the files and records the turn (the message the model gets); undefined for files sent
+   * without words (filed like a watched folder's; the owner is told where they went).
+   */
+  async #beginTurn(record: InboundRecord, signal: AbortSignal): Promise<InboundTurn | undefined> {
+    const conversationId = this.#conversation(record);
+    const notes = await this.#files(record, signal);
+    const words = record.forwardedFrom
+      ? `${
+        wrapUntrusted(record.text, { source: `message forwarded from ${record.forwardedFrom}` })
+      }\n${untrustedNotice}`
+      : record.text;
+    if (!words.trim()) {
+      this.#reply(
+        record,
+        notes.join("\n") || "(nothing to read in that message)",
+        "answer",
+        `answer:${record.id}`,
+      );
+      return undefined;
+    }
+    const newest = this.parts.conversations.recentMessages(conversationId, 1)[0];
+    const turn = {
+      conversationId,
+      after: newest?.id ?? 0,
+      message: [words, ...notes.map((note) => `[${note}]`)].join("\n\n"),
+    };
+    this.parts.stores.inbox.beginTurn(record.id, turn);
+    return turn;
+  }
+
+  /** Whether the turn's message is in its conversation already (stored by an interrupted run). */
+  #stored(turn: InboundTurn): boolean {
+    return this.parts.conversations.recentMessages(turn.conversationId, resumeWindow)
+      .some((message) =>
+        message.id > turn.after && message.role === "user" && message.content === turn.message
+      );
   }
 
   /** The conversation of this chat and person (a new one the first time). */

@@ -62,11 +62,17 @@ async function runTurn(
   ]);
   const run: ToolCallRun = {
     request,
-    context: { ...toolContext(request, signal), confirm: guard.confirm, atRunEnd },
+    context: {
+      ...toolContext(request, signal),
+      confirm: guard.confirm,
+      atRunEnd,
+      mayAlsoSendTo: guard.mayAlsoSendTo,
+    },
     guard,
     offer,
     messages,
-    historyEnd: messages.length - 1,
+    // The user's message: the last one, or where the history holds it (a resumed run).
+    historyEnd: messages.findLastIndex((message) => message.role === "user"),
     markerId: markerIdOf(deps),
     result: emptyResult([...offer.names], estimatedPromptTokens),
   };
@@ -99,6 +105,7 @@ function unguarded(request: AgentRequest): RunGuard {
     settle: (execution) => Promise.resolve(execution),
     read() {},
     readRequest() {},
+    readSources: () => ({ untrusted: [], private: [] }),
   };
 }
 
@@ -133,22 +140,29 @@ async function askModel(
   result.usage = addUsage(result.usage, response.usage);
   result.warnings.push(...(response.warnings ?? []));
   if (!response.toolCalls.length && deps.hooks?.has("post_agent_run")) {
+    const written = response.content;
     response = {
       ...response,
       content: await deps.hooks.transformAnswer({
         userMessage: request.userMessage,
-        response: response.content,
+        response: written,
         conversationId: request.conversationId,
         kind: request.kind,
       }),
     };
+    // A hook's words in the answer are outside text: the runs that replay it read them.
+    if (response.content !== written) {
+      run.guard.readRequest([{ source: "answer hooks", label: "private" }]);
+    }
   }
   request.onEvent?.({ type: "model_finished", iteration: result.iterations, response });
   const assistant: ChatMessage = { role: "assistant", content: response.content };
   if (response.toolCalls.length) assistant.toolCalls = response.toolCalls;
   messages.push(assistant);
+  // The model's words may hold anything the run read: they keep its labels for later runs.
   deps.store.appendMessage(request.conversationId, {
     ...assistant,
+    readFrom: run.guard.readSources(),
     createdAt: deps.clock.now(),
     usage: response.usage,
     durationMs: response.durationMs,
@@ -228,6 +242,8 @@ function stopAtCap(deps: AgentDependencies, run: ToolCallRun): AgentResult {
   deps.store.appendMessage(run.request.conversationId, {
     role: "assistant",
     content: result.answer,
+    // The run's last results may be the last words replayed: the run's labels go with them.
+    readFrom: run.guard.readSources(),
     createdAt: deps.clock.now(),
   });
   return result;

@@ -51,9 +51,10 @@ export async function blockedByHooks(
 }
 
 /**
- * The messages of the run's first request; the user message is stored as typed. `userTurn`
- * renders other text as that message would be sent (stamped with the same time); `promptValues`
- * says whether plugins' prompt values are in it (outside text the run reads).
+ * The messages of the run's first request; the user message is stored as typed (unless it is
+ * stored already: then the history holds it, with what the interrupted run did after it).
+ * `userTurn` renders other text as that message would be sent (stamped with the same time);
+ * `promptValues` says whether plugins' prompt values are in it (outside text the run reads).
  */
 export async function prepareMessages(
   deps: AgentDependencies,
@@ -82,21 +83,26 @@ export async function prepareMessages(
       content: deps.systemPrompt(variables, { conversationId: request.conversationId }),
     },
     ...history.map((message) => asModelMessage(message, markerId)),
-    userTurn(request.userMessage),
   ];
+  const promptValues = Object.keys(variables).length > 0;
+  if (request.userMessageStored) return { messages, userTurn, promptValues };
+  messages.push(userTurn(request.userMessage));
   deps.store.appendMessage(request.conversationId, {
     role: "user",
     content: request.userMessage,
     createdAt: now,
   });
-  return { messages, userTurn, promptValues: Object.keys(variables).length > 0 };
+  return { messages, userTurn, promptValues };
 }
 
 /**
  * A message as the model sees it: a tool result wrapped as untrusted data (a web page, a file, a
  * plugin's output can say anything); the conversation store keeps the plain text.
  */
-export function asModelMessage(message: ChatMessage, markerId: string): ChatMessage {
+export function asModelMessage(
+  { readFrom: _kept, ...message }: ChatMessage,
+  markerId: string,
+): ChatMessage {
   if (message.role !== "tool") return message;
   return {
     ...message,
@@ -133,6 +139,7 @@ export function trimHistory(window: readonly ChatMessage[]): ChatMessage[] {
     ...(message.toolCalls ? { toolCalls: message.toolCalls } : {}),
     ...(message.toolCallId ? { toolCallId: message.toolCallId } : {}),
     ...(message.toolName ? { toolName: message.toolName } : {}),
+    ...(message.readFrom ? { readFrom: message.readFrom } : {}),
   }));
   const answered = new Set(kept.filter((m) => m.role === "tool").map((m) => m.toolCallId));
   const complete = kept.filter((message) =>

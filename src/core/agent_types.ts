@@ -3,7 +3,7 @@
  * it reports and the result of a run. The loop itself is `runAgent` in agent_loop.ts.
  */
 import type { ChatModel, ChatResponse } from "./chat_model.ts";
-import type { ChatMessage, ToolCall, Usage } from "./messages.ts";
+import type { ChatMessage, ReadSources, ToolCall, Usage } from "./messages.ts";
 import type { AuditSink, Clock, ConversationRuns, ConversationStore } from "./ports.ts";
 import type { ConversationKind, ResultLabel, Tool, ToolContext } from "./tool.ts";
 import type { ToolExecution, ToolGate, ToolObserver, ToolRegistry } from "./tool_registry.ts";
@@ -107,6 +107,10 @@ export interface RunGuard {
    * when offered, plugins' prompt values, skills the user installed.
    */
   readRequest(parts: readonly RequestRead[]): void;
+  /** What the run has read so far (stored with each assistant message: its words may hold it). */
+  readSources(): ReadSources;
+  /** See `ToolContext.mayAlsoSendTo` (absent: the call may send anywhere it is taken). */
+  readonly mayAlsoSendTo?: ToolContext["mayAlsoSendTo"];
 }
 
 /** Outside text a request holds, as something the run read: where from, and its label. */
@@ -127,6 +131,11 @@ export interface AgentRequest {
   conversationId: number;
   kind: ConversationKind;
   userMessage: string;
+  /**
+   * The user message is stored in the conversation already (a run resumed after a restart
+   * interrupted it): the history replays it, so it is neither stored nor added again.
+   */
+  userMessageStored?: boolean;
   interactive: boolean;
   confirm?: (question: string) => Promise<boolean>;
   signal?: AbortSignal;

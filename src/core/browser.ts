@@ -173,6 +173,11 @@ export interface BrowserSession {
   fill(values: Record<string, string>, signal: AbortSignal): Promise<FillOutcome>;
   /** True when the browser may reach `url` (nothing typed yet, or typed into its origin). */
   mayReach(url: string): boolean;
+  /**
+   * True once anything of this session came from an address on the user's network (a router, a
+   * NAS: `browser.allowed_hosts`, `browser.allow_private`): what it shows is the user's own.
+   */
+  reachedPrivate?(): boolean;
   /** Clicks a control; what it submits is held unless `options.approved` holds exactly it. */
   click(target: string, signal: AbortSignal, options?: ClickOptions): Promise<ClickOutcome>;
   /**

@@ -10,6 +10,15 @@ import type { ChannelButton, ChannelName, ReceivedMessage } from "./channel.ts";
 /** Where a received message stands. */
 export type InboundState = "pending" | "handling" | "done" | "refused" | "withdrawn" | "failed";
 
+/** The chat turn begun for a received message (a restart resumes it). */
+export interface InboundTurn {
+  conversationId: number;
+  /** The conversation's newest message id when the turn began (0: none). */
+  after: number;
+  /** The user message the model gets: the owner's words and notes on the files saved. */
+  message: string;
+}
+
 /** A stored received message. */
 export interface InboundRecord extends ReceivedMessage {
   id: number;
@@ -20,6 +29,8 @@ export interface InboundRecord extends ReceivedMessage {
   handledAt?: string;
   /** What became of it ("answered", "not paired", "paired", …). */
   outcome?: string;
+  /** The chat turn begun for it, if one was. */
+  turn?: InboundTurn;
 }
 
 /** Port: received messages. */
@@ -41,6 +52,8 @@ export interface ChannelInbox {
    * process `pid`; undefined when none waits.
    */
   claim(pid: number, isAlive: (pid: number) => boolean): InboundRecord | undefined;
+  /** Records the chat turn begun for a message. */
+  beginTurn(id: number, turn: InboundTurn): void;
   /** Records how handling ended. */
   finish(
     id: number,
@@ -91,6 +104,8 @@ export interface OutboundRecord extends NewOutbound {
   lastError?: string;
   /** The service's id of the sent message (Telegram message id, Matrix event id, Message-ID). */
   externalId?: string;
+  /** A question: when it was closed (its approval decided or expired). */
+  closedAt?: string;
 }
 
 /** Port: messages to send, and their receipts. */
@@ -109,6 +124,13 @@ export interface ChannelOutbox {
   /** A failed try: again at `retryAt`, or undeliverable when it is undefined. */
   markFailed(id: number, error: string, retryAt: Date | undefined, at: Date): void;
   get(id: number): OutboundRecord | undefined;
+  /** Questions sent on `channel` and not closed yet (their approval may be decided since). */
+  openAsks(channel: ChannelName): OutboundRecord[];
+  /**
+   * Closes a question once: marks it closed and queues `edit` (the question as it ended), in one
+   * transaction; false when it was closed already.
+   */
+  close(id: number, edit: NewOutbound | undefined, at: Date): boolean;
   /** The sent message with the service's id `externalId`. */
   byExternalId(channel: ChannelName, externalId: string): OutboundRecord | undefined;
   /** Newest first (the dashboard's receipts). */
@@ -189,6 +211,8 @@ export interface ChannelAnswerKeys {
     senderId: string,
     at: Date,
   ): { approvalId: number; action: NewAnswerKey["action"] } | undefined;
+  /** The approval a key answers (used, expired or live) when `senderId` is its owner. */
+  approvalOf(keyHash: string, channel: ChannelName, senderId: string): number | undefined;
 }
 
 /** A channel's health as `radar status` and the dashboard show it. */

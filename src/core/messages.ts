@@ -22,6 +22,21 @@ export interface ChatMessage {
   toolName?: string;
   /** Base64 PNG images shown with a user message (vision models only). */
   images?: string[];
+  /**
+   * Set on assistant messages a run stored: what that run had read when the model wrote them
+   * (its words may hold any of it). Never sent to the model.
+   */
+  readFrom?: ReadSources;
+}
+
+/**
+ * What a run had read, by source ("tool read_file", "events"): everything from outside, and the
+ * part of it that was private (`src/away/run_labels.ts`). A later run that replays words written
+ * after those reads has read them too.
+ */
+export interface ReadSources {
+  untrusted: string[];
+  private: string[];
 }
 
 /** Token counts as reported by the server (absent when it reports none). */

@@ -24,10 +24,17 @@ export function isNotificationPriority(value: unknown): value is NotificationPri
   return (notificationPriorities as readonly unknown[]).includes(value);
 }
 
-/** A button on a notification: an HTTP POST to `url` (ntfy's `http` action). */
+/** A button on a notification. */
 export interface NotificationButton {
   label: string;
   url: string;
+  /**
+   * What tapping it does: `post` (the default) sends one HTTP POST to `url` from the phone (ntfy's
+   * `http` action: for a button that acts without showing anything first, Deny and Undo); `open`
+   * opens `url` in the phone's browser (ntfy's `view` action: Approve, whose page shows the whole
+   * call before the yes).
+   */
+  tap?: "post" | "open";
 }
 
 /** One notification. */

@@ -64,6 +64,12 @@ export function uncovered(destinations: readonly string[], allowed: readonly str
   return destinations.filter((destination) => !known.has(destination));
 }
 
+/** The origins of the absolute URLs a text holds (`see https://a.example/x` → `https://a.example`). */
+export function originsNamedIn(text: string): string[] {
+  const urls = [...text.matchAll(/[a-z][a-z0-9+.-]*:\/\/[^\s"'`<>()[\]{}|]+/gi)];
+  return originsOf(urls.map((match) => match[0].replace(/[.,:;!?]+$/, "")));
+}
+
 /**
  * Addresses a command line names, for people to read (a scheme-less `curl host:port/path`
  * included). Never a boundary: a command with network access can reach what it computes, so its

@@ -65,6 +65,12 @@ export interface ToolContext {
   approvalId?: number;
   /** The command that made this call outside any conversation (recorded instead of `kind`). */
   origin?: CommandOrigin;
+  /**
+   * Whether the call in progress may also send to these origins, besides the places it declared
+   * (`Tool.destinations`): a redirect to another origin is a send there. No when the run read
+   * private data and no grant matching the call lets private data go there. Absent: yes.
+   */
+  mayAlsoSendTo?: (origins: readonly string[]) => boolean;
 }
 
 /**
@@ -80,6 +86,24 @@ export type ResultLabel = "own_words" | "public" | "private";
  * tell (no grant covers that).
  */
 export type Destinations = readonly string[] | "anywhere";
+
+/** What a tool's grants cover beyond their patterns (see `Tool.grantScope`). */
+export interface GrantScope {
+  /**
+   * False when a grant whose patterns matched still does not cover the call; `matches` applies
+   * one of the grant's patterns to a value as grants do.
+   */
+  covers(
+    patterns: Readonly<Record<string, string>>,
+    args: Record<string, unknown>,
+    matches: (pattern: string, value: string) => boolean,
+  ): boolean;
+  /** Where a grant with these patterns covers less than they seem to say, line by line. */
+  limits(
+    patterns: Readonly<Record<string, string>>,
+    matches: (pattern: string, value: string) => boolean,
+  ): string[];
+}
 
 /** Result of validating a tool's arguments. */
 export type ParseResult = { ok: true; value: unknown } | { ok: false; error: string };
@@ -113,6 +137,13 @@ export interface Tool extends ToolSpec {
    */
   grantArguments?: readonly string[];
   /**
+   * What a grant asks of a call beyond its argument patterns, for what it leaves out (absent:
+   * nothing; an argument a grant does not name may be anything). The browser's: a submission is
+   * covered only with every request it sends known, and, when the grant names no `target`, only
+   * while all of them go to the page's own origin.
+   */
+  grantScope?: GrantScope;
+  /**
    * Names the tool itself gives to what it shows (the browser's `f1`, `b2`, `l3` for a page's
    * fields, buttons and links): an argument that is exactly one is the tool's own word, not text
    * from outside (what it points at is the tool's business: a submitting click still asks).
@@ -120,6 +151,11 @@ export interface Tool extends ToolSpec {
   ownNames?: RegExp;
   /** Arguments that name files or folders (grants match them as paths; a path inside a folder the user named is theirs). */
   pathArguments?: readonly string[];
+  /**
+   * Arguments that are web addresses: a URL under an address the user named is theirs there (and
+   * nowhere else: text that starts with an address is no address).
+   */
+  urlArguments?: readonly string[];
   /**
    * False when the result is Radar's own words (a confirmation such as "Saved fact #3"): it does
    * not count as untrusted text the run has read. Default: a result is data from outside.

@@ -292,6 +292,8 @@ export class ToolRegistry {
       execution.result = {
         ...execution.result,
         text: [execution.result.text, ...notes.map(redact)].join("\n"),
+        // The hooks' notes are outside text (a plugin's output): the result is read as such.
+        label: "private",
       };
     }
     return execution;

@@ -100,7 +100,11 @@ export function formatReport(report: DoctorReport): string {
       lines.push(`  ${item.key}: ${item.value}`.padEnd(36) + `  # ${item.why}`);
     }
   }
-  const warnings = report.verdicts.filter((item) => item.level === "warn").length;
+  const count = (level: string, word: string) => {
+    const found = report.verdicts.filter((item) => item.level === level && !item.blocks).length;
+    return found ? [`${found} ${word}${found === 1 ? "" : "s"}`] : [];
+  };
+  const remarks = [...count("fail", "failure"), ...count("warn", "warning")];
   const blocked = blockers(report.verdicts);
   const took = `(${(report.durationMs / 1000).toFixed(1)} s)`;
   lines.push(
@@ -108,9 +112,7 @@ export function formatReport(report: DoctorReport): string {
       ? `Radar cannot work yet: ${
         [...new Set(blocked.map((line) => line.split(":")[0]))].join(", ")
       } ${took}`
-      : `Radar can work${
-        warnings ? ` (${warnings} warning${warnings === 1 ? "" : "s"})` : ""
-      }. ${took}`,
+      : `Radar can work${remarks.length ? ` (${remarks.join(", ")})` : ""}. ${took}`,
   );
   return `${lines.join("\n")}\n`;
 }

@@ -1,13 +1,13 @@
 /**
- * `radar doctor`'s lines about this machine: the exec sandbox, the browser, ntfy (and a test
- * notification when asked), and the message channels. None of them blocks: Radar works without
- * each, with less.
+ * `radar doctor`'s lines about this machine: the exec sandbox, the browser, and ntfy (and a test
+ * notification when asked); the chat channels' are in channel_checks.ts. None of them blocks:
+ * Radar works without each, with less.
  */
 import type { RadarConfig } from "../config/schema.ts";
-import { firstLine } from "../core/first_line.ts";
 import type { Notifier } from "../core/notifier.ts";
 import { execSandbox } from "../adapters/os/sandbox_spec.ts";
 import type { AgentStack } from "../runtime/agent_stack.ts";
+import { networkReason } from "./network_reason.ts";
 import { type Verdict, verdict } from "./verdict.ts";
 
 /** exec's OS sandbox: which program, or why none (every command then needs a yes). */
@@ -70,23 +70,8 @@ export async function ntfyVerdict(
     if (answer.status >= 500) throw new Error(`it answered ${answer.status}`);
     return verdict("ntfy", "ok", `${ntfy.url} answers; topic ${topic} (--notify sends a test)`);
   } catch (error) {
-    return verdict("ntfy", "warn", `${ntfy.url} does not answer: ${firstLine(error, 200)}`, {
+    return verdict("ntfy", "warn", `${ntfy.url} does not answer: ${networkReason(error)}`, {
       fix: "check notifications.ntfy.url and the network",
     });
   }
-}
-
-/**
- * Message channels. Extension point: each configured channel gets one line here (its account
- * set, its server reached). This Radar has no `channels:` section yet, so there is nothing to
- * check beyond saying so.
- */
-export function channelVerdicts(config: RadarConfig): Verdict[] {
-  const channels = (config as unknown as { channels?: unknown }).channels;
-  if (!channels || typeof channels !== "object" || !Object.keys(channels).length) {
-    return [verdict("channels", "skip", "no message channels configured (ntfy only)")];
-  }
-  return Object.keys(channels).map((name) =>
-    verdict("channels", "skip", `${name}: configured; this doctor does not check channels yet`)
-  );
 }

@@ -1,8 +1,9 @@
 /**
  * `radar doctor`: the setup checked as a person needs it, in order: config, data folder and
  * database, model server, model, tool calling, a judgment probe of the model, the context the
- * server loaded, then exec's sandbox, the browser, ntfy and channels; settings suggested from what
- * was measured. Exit 0 when Radar can work; 1 (2 for the config) naming what blocks it.
+ * server loaded, then exec's sandbox, the browser, ntfy and the chat channels (each: its secrets,
+ * its service, its owners, the daemon's record); settings suggested from what was measured. Exit 0
+ * when Radar can work; 1 (2 for the config) naming what blocks it.
  */
 import type { LoadedConfig } from "../config/loader.ts";
 import { asModelMessage, markerIdOf } from "../core/agent_messages.ts";
@@ -13,7 +14,8 @@ import { toolSpec, toolTokenCost } from "../core/tool_registry.ts";
 import { sleep } from "../adapters/clock.ts";
 import type { Radar } from "../runtime/open_radar.ts";
 import { blockers, type DoctorReport, probeVerdicts } from "./doctor_report.ts";
-import { browserVerdict, channelVerdicts, execVerdict, ntfyVerdict } from "./host_checks.ts";
+import { browserVerdict, execVerdict, ntfyVerdict } from "./host_checks.ts";
+import { channelVerdicts } from "./channel_checks.ts";
 import { type ProbeReport, runProbe } from "./model_probe.ts";
 import { type ContextFinding, contextVerdicts, statusVerdicts } from "./server_checks.ts";
 import { configVerdicts, databaseVerdict, dataFolderVerdict, openFailure } from "./setup_checks.ts";
@@ -78,7 +80,7 @@ export async function runDoctor(
       fetch: options.fetch ?? fetch,
     }),
   );
-  add(...channelVerdicts(radar.config));
+  add(...await channelVerdicts(radar, { env: options.env, fetch: options.fetch ?? fetch }));
   report.suggestions = suggestSettings({
     config: radar.config,
     status: model.status,

@@ -15,15 +15,8 @@ export function configVerdicts(
     loaded = load();
   } catch (error) {
     if (!(error instanceof RadarError)) throw error;
-    return {
-      verdicts: [
-        blocking(
-          "config",
-          firstLine(error, 300),
-          "fix that line in the file (`radar config validate` checks it again)",
-        ),
-      ],
-    };
+    const line = firstLine(error, 300);
+    return { verdicts: [blocking("config", line, configFix(line))] };
   }
   const verdicts = [
     verdict("config", "ok", loaded.path ?? "no file: embedded defaults (`radar config path`)"),
@@ -39,6 +32,20 @@ export function configVerdicts(
     verdicts.push(verdict("config", "warn", line));
   }
   return { loaded, verdicts };
+}
+
+/** The fix of an invalid config: the channel cross-checks' own, else the line to fix. */
+function configFix(line: string): string {
+  const notices = /notifications\.channels\[\d+\]: (\w+) is not configured/.exec(line);
+  if (notices) {
+    return `add a channels.${notices[1]} section (docs/channels.md), or take ${
+      notices[1]
+    } out of notifications.channels`;
+  }
+  if (/channels\.email\.account: no email\.accounts entry is named/.test(line)) {
+    return "name the email.accounts entry Radar reads in channels.email.account, or add it";
+  }
+  return "fix that line in the file (`radar config validate` checks it again)";
 }
 
 /** The data folder: there (or made) and writable. */

@@ -4,7 +4,7 @@
  * prompt (`systemPrompts`: body with templates, notes, skills, plugin variables).
  */
 import type { RadarConfig } from "../config/schema.ts";
-import type { AgentDependencies } from "../core/agent_types.ts";
+import type { AgentDependencies, RequestRead } from "../core/agent_types.ts";
 import type { ChatModel } from "../core/chat_model.ts";
 import type { Clock, FactStore } from "../core/ports.ts";
 import { buildSystemPrompt, type SkillSummary, stampUserMessage } from "../core/system_prompt.ts";
@@ -76,8 +76,19 @@ export function agentBuilder(
       },
       systemPrompt: prompts(personality),
       stampUserMessage: (content, sentAt) => stampUserMessage(content, sentAt, timeZone),
+      promptReads: () => [...shared.promptReads?.() ?? [], ...personalityReads(personality)],
     };
   };
+}
+
+/**
+ * A personality a plugin bundles is its author's text in every request of the run: outside text
+ * the run reads (public), like an MCP tool's description or a skill the user installed.
+ */
+function personalityReads(personality: ResolvedPersonality): RequestRead[] {
+  return personality.source.startsWith("plugin:")
+    ? [{ source: `personality from ${personality.source}`, label: "public" }]
+    : [];
 }
 
 /** The system prompt of a personality's runs. */

@@ -122,6 +122,8 @@ export interface ToolPartsParts {
   secrets: Secrets;
   fetch: typeof fetch;
   resolve: Resolver;
+  /** See `RadarOptions.usersNetwork`. */
+  usersNetwork?: (address: string) => boolean;
   notifier: Notifier;
   hooks: Hooks;
   /** The one registry: filled here. */
@@ -149,6 +151,7 @@ export async function buildTools(parts: ToolPartsParts): Promise<ToolParts> {
     env: parts.env,
     resolve: parts.resolve,
     clock: parts.clock,
+    usersNetwork: parts.usersNetwork,
   });
   const tools: ToolDependencies = {
     config,

@@ -34,6 +34,8 @@ export function browserParts(input: {
   env: Record<string, string | undefined>;
   resolve: Resolver;
   clock: Clock;
+  /** See `RadarOptions.usersNetwork`. */
+  usersNetwork?: (address: string) => boolean;
 }): BrowserParts {
   const { config, env } = input;
   const settings = config.browser;
@@ -56,6 +58,7 @@ export function browserParts(input: {
     check,
     profileDir: profileFolder(settings.profile, input.dataDir, env),
     env,
+    usersNetwork: input.usersNetwork,
   });
   const sessions = new BrowserSessions(browser, () => ({
     limits: { callMs: settings.call_seconds * 1000, maxChars: settings.max_chars },

@@ -32,6 +32,14 @@ export function channelRuntime(radar: Radar, options: ChannelRuntimeOptions): Ch
   const base = () => dashboardBaseUrl(config);
   const timeZone = () => config.radar.timezone || undefined;
   const inbox = expandHome(config.channels.inbox || join(radar.dataDir, "inbox"), options.env);
+  /** One approval (undefined when it is gone). */
+  const approval = (id: number) => {
+    try {
+      return radar.away.approvals.show(id);
+    } catch {
+      return undefined;
+    }
+  };
   /** Approvals a chat run asks for are asked in that chat too (once per approval and channel). */
   const askedInChat = (record: InboundRecord): ApprovalRequests => ({
     async request(action) {
@@ -67,13 +75,14 @@ export function channelRuntime(radar: Radar, options: ChannelRuntimeOptions): Ch
         owners,
         channel,
         conversations: radar.conversations,
-        turn: async ({ conversationId, message, record, signal }) => {
+        turn: async ({ conversationId, message, stored, record, signal }) => {
           const result = await runAgent(
             { ...await radar.agent(), guard: radar.away.guard({ approvals: askedInChat(record) }) },
             {
               conversationId,
               kind: "chat",
               userMessage: message,
+              userMessageStored: stored,
               interactive: false,
               signal,
               sideEffects: radar.sideEffects(`channel:${record.channel}:${record.id}`),
@@ -82,8 +91,9 @@ export function channelRuntime(radar: Radar, options: ChannelRuntimeOptions): Ch
           return result.answer;
         },
         approvals: {
-          approve: (id) => radar.away.approvals.approve(id, "phone"),
-          deny: (id) => radar.away.approvals.deny(id, "phone"),
+          approve: (id, via) => radar.away.approvals.approve(id, via),
+          deny: (id, via) => radar.away.approvals.deny(id, via),
+          show: approval,
         },
         saveFile: (record, name, bytes, announce) =>
           saveToInbox(
@@ -99,13 +109,7 @@ export function channelRuntime(radar: Radar, options: ChannelRuntimeOptions): Ch
         clock,
         logger,
       }),
-    approval: (id) => {
-      try {
-        return radar.away.approvals.show(id);
-      } catch {
-        return undefined;
-      }
-    },
+    approval,
     approvalLink: (id) => `${base()}/approvals/${id}`,
     showTime: (iso) => formatDateTime(new Date(iso), timeZone(), { zone: true }),
     mask: (text) => radar.secrets.mask(text),

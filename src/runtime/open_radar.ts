@@ -292,6 +292,7 @@ export async function openRadar(options: RadarOptions): Promise<Radar> {
       secrets,
       fetch: fetcher,
       resolve,
+      usersNetwork: options.usersNetwork,
       notifier,
       hooks,
       registry,

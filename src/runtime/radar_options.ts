@@ -28,6 +28,12 @@ export interface RadarOptions {
   /** DNS of URL monitors (tests answer private addresses). */
   resolve?: Resolver;
   /**
+   * Which addresses are the user's own network: what the browser reaches there is private
+   * (default: private, loopback and link-local addresses; tests whose "public" sites are served
+   * on loopback name another).
+   */
+  usersNetwork?: (address: string) => boolean;
+  /**
    * Open a database known to be damaged read-only instead of refusing it (`radar serve`: the
    * dashboard says so; every other command refuses with one line).
    */

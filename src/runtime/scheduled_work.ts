@@ -272,7 +272,20 @@ async function sourceJobsWhenConfigured(parts: ScheduledWorkParts): Promise<Tick
     const { sourceJobs } = await (import(
       new URL("../sources/source_jobs.ts", import.meta.url).href
     ) as Promise<typeof import("../sources/source_jobs.ts")>);
-    jobs.push(...sourceJobs({ ...sourceParts(parts), env: parts.env, secrets: parts.secrets }));
+    // The email channel's mail is the channel's, never an event (its owner test loads with it).
+    const channelMail = config.channels.email
+      ? (await (import(
+        new URL("../channels/email/owner_mail.ts", import.meta.url).href
+      ) as Promise<typeof import("../channels/email/owner_mail.ts")>)).channelMailTest(config)
+      : undefined;
+    jobs.push(
+      ...sourceJobs({
+        ...sourceParts(parts),
+        env: parts.env,
+        secrets: parts.secrets,
+        channelMail,
+      }),
+    );
   }
   if (config.checks.length) {
     const { checkJobs } = await (import(

@@ -6,7 +6,7 @@ import type { SourceStores } from "./source_stores.ts";
 import type { TickJob } from "../core/work_ports.ts";
 import { CalendarCheck, type OccurrenceReader } from "./calendar/calendar_check.ts";
 import type { CalendarEntry, ConfiguredCalendars } from "./calendar/calendar_reader.ts";
-import { EmailCheck, type UnreadReader } from "./email/email_check.ts";
+import { EmailCheck, type OwnerMailFilter, type UnreadReader } from "./email/email_check.ts";
 import type { ImapMailReader } from "./email/imap_mail_reader.ts";
 import { checkDependencies, type EventSink } from "./source_checks.ts";
 import { lazyCalendars, lazyImapReader } from "./source_readers.ts";
@@ -22,6 +22,11 @@ export interface SourceJobDependencies {
   fetch?: typeof fetch;
   /** Told every password the jobs read. */
   secrets: SecretKeeper;
+  /**
+   * The email channel's account and whether a header block is the owner's mail to it (taken by
+   * the channel, so never an event); absent without an email channel.
+   */
+  channelMail?: { account: string; isOwner: (headers: Uint8Array) => Promise<boolean> };
 }
 
 /** The email check and the calendar reminders, as configured. */
@@ -31,11 +36,13 @@ export function sourceJobs(deps: SourceJobDependencies): TickJob[] {
   const common = checkDependencies(deps);
   const jobs: TickJob[] = [];
   if (config.email.accounts.length) {
+    const open = lazyImapReader(config, env, deps.secrets);
     jobs.push(
       new EmailCheck({
         ...common,
         accounts: config.email.accounts,
-        reader: unreadReader(lazyImapReader(config, env, deps.secrets)),
+        reader: unreadReader(open),
+        ownerMail: deps.channelMail && ownerMailFilter(deps.channelMail, open),
         everyMinutes: config.email.check_every_minutes,
         timeZone: config.radar.timezone || undefined,
       }),
@@ -66,6 +73,22 @@ function unreadReader(open: () => Promise<ImapMailReader>): UnreadReader {
   return {
     unread: async (account, signal) => (await open()).unread(account, signal),
     headers: async (account, uids, signal) => (await open()).headers(account, uids, signal),
+  };
+}
+
+/** The email channel's mail among unseen UIDs, judged by each one's header block. */
+function ownerMailFilter(
+  channel: NonNullable<SourceJobDependencies["channelMail"]>,
+  open: () => Promise<ImapMailReader>,
+): OwnerMailFilter {
+  return {
+    account: channel.account,
+    async owned(uids, signal) {
+      const headers = await (await open()).rawHeaders(channel.account, uids, signal);
+      const owned = new Set<number>();
+      for (const [uid, head] of headers) if (await channel.isOwner(head)) owned.add(uid);
+      return owned;
+    },
   };
 }
 

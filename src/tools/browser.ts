@@ -23,6 +23,7 @@ import type { UrlCheck } from "../adapters/network/network_guard.ts";
 import type { BrowserSessions, LiveSession } from "./browser_sessions.ts";
 import { notesText, pageText } from "./browser_text.ts";
 import { type BrowserCall, click, sendApproved } from "./browser_submit.ts";
+import { browserGrantScope } from "./browser_grants.ts";
 import { firstLine } from "../core/first_line.ts";
 
 /** What the browser tool needs. */
@@ -36,10 +37,14 @@ export interface BrowserToolDependencies {
   visionModel?: ChatModel;
   visionModelName?: string;
   /**
-   * Pages are the user's own when a kept profile logs in (`browser.profile`): what the browser
-   * reads is private then, else the web's (public).
+   * Pages may be the user's own: a kept profile logs in (`browser.profile`), or the browser may
+   * reach the user's network (`browser.allowed_hosts`, `browser.allow_private`). What the browser
+   * read counts as private then when a run replays it (a live call reports what its session
+   * reached), else the web's (public).
    */
   privatePages?: boolean;
+  /** `browser.profile` keeps logins: every page it shows is the user's own. */
+  profileKept?: boolean;
 }
 
 /** What the model is offered (compact: the model pays for it on every request that has it). */
@@ -115,6 +120,8 @@ export function browserTool(deps: BrowserToolDependencies): Tool {
     destinations: (args, call) => browserDestinations(deps.sessions, args, call?.conversationId),
     results: deps.privatePages ? "private" : "public",
     grantArguments: ["action", "url", "target"],
+    grantScope: browserGrantScope,
+    urlArguments: ["url"],
     ownNames: /^[fbl][1-9]\d{0,3}$/,
     run: (args, context) => runBrowser(deps, args, context),
   });
@@ -197,7 +204,9 @@ async function runBrowser(
     context.atRunEnd(() => deps.sessions.close(key));
   }
   try {
-    return await act(deps, { key, live, args, context, signal });
+    const output = await act(deps, { key, live, args, context, signal });
+    const session = deps.sessions.current(key)?.session ?? live.session;
+    return labelled(output, !!deps.profileKept || !!session.reachedPrivate?.());
   } catch (error) {
     if (context.signal.aborted) return failed("Cancelled.");
     // The page stopped answering (not an element that is missing or not ready: that fails alone).
@@ -212,6 +221,16 @@ async function runBrowser(
   } finally {
     if (endsWithCall) await deps.sessions.close(key);
   }
+}
+
+/**
+ * The result with its label for the run: private with a kept profile (logged in) or once the
+ * session reached the user's network (what it shows is theirs, as a page fetch_url got from such
+ * an address), else public.
+ */
+function labelled(output: ToolOutput, usersOwn: boolean): ToolResult {
+  const result = typeof output === "string" ? { text: output, outcome: "ok" as const } : output;
+  return { ...result, label: usersOwn ? "private" : "public" };
 }
 
 /** A call with its arguments. */

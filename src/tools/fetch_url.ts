@@ -1,6 +1,13 @@
 /** `fetch_url`: GET a web page and return its readable text; internal addresses refused. */
 import { z } from "zod";
-import { failed, refused, timedOut, type Tool, type ToolResult } from "../core/tool.ts";
+import {
+  failed,
+  refused,
+  timedOut,
+  type Tool,
+  type ToolContext,
+  type ToolResult,
+} from "../core/tool.ts";
 import { defineTool } from "../core/tool_definition.ts";
 import type { ToolDependencies } from "./dependencies.ts";
 import { originsOrAnywhere, webResultLabel } from "./destinations.ts";
@@ -38,6 +45,7 @@ export function fetchUrlTool(
     // A request carries its URL (and its query) to another machine.
     effect: "sends_out",
     destinations: ({ url }) => originsOrAnywhere(url),
+    urlArguments: ["url"],
     results: webResultLabel(settings.allow_private),
     description: "Read a web page",
     keywords: ["fetch", "url", "web", "page", "website", "http", "link", "download", "open"],
@@ -55,6 +63,8 @@ export function fetchUrlTool(
       ]);
       // A page from a private address (a router, an intranet: allow_private) is the user's own.
       let privateHop = false;
+      // Where this call may send: its own origin, and the others the run allows it (a redirect).
+      const reachable = new Set([url.origin]);
       for (let hop = 0; hop <= maxRedirects; hop++) {
         const shown = url.href;
         const check = await checkUrlAddresses(url, {
@@ -83,6 +93,8 @@ export function fetchUrlTool(
         try {
           const next = await followOrRead(response);
           if (next instanceof URL) {
+            const refusal = redirectRefusal(url, next, reachable, context);
+            if (refusal) return refusal;
             url = next;
             continue;
           }
@@ -122,6 +134,28 @@ export function fetchUrlTool(
       }
     },
   });
+}
+
+/**
+ * Why a redirect to another origin is not followed: a request there is a send there, and the run
+ * read private data that no grant lets go there (`ToolContext.mayAlsoSendTo`). Undefined: follow.
+ */
+function redirectRefusal(
+  from: URL,
+  to: URL,
+  reachable: Set<string>,
+  context: ToolContext,
+): ToolResult | undefined {
+  if (reachable.has(to.origin)) return undefined;
+  if (!context.mayAlsoSendTo || context.mayAlsoSendTo([to.origin])) {
+    reachable.add(to.origin);
+    return undefined;
+  }
+  return refused(
+    `Not followed: ${from.href} redirects to ${to.origin}, another site, and this run read ` +
+      "private data that no grant lets go there. If that page is needed, fetch its address " +
+      `(${to.href}); the user will be asked.`,
+  );
 }
 
 async function readPage(

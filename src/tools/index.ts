@@ -65,7 +65,9 @@ export function builtinTools(deps: ToolDependencies): Tool[] {
         callMs: () => deps.config.browser.call_seconds * 1000,
         visionModel: deps.visionModel,
         visionModelName: deps.config.llm.models.vision.model || undefined,
-        privatePages: !!deps.config.browser.profile,
+        privatePages: !!deps.config.browser.profile || deps.config.browser.allow_private ||
+          deps.config.browser.allowed_hosts.length > 0,
+        profileKept: !!deps.config.browser.profile,
       })]
       : []),
     ...(deps.money ? [moneyTool({ money: deps.money })] : []),

@@ -13,6 +13,7 @@ export function monitorUrlTool(deps: { monitors: MonitorRegistry }): Tool {
     // The monitor fetches its URL on every check from then on.
     effect: "sends_out",
     destinations: ({ url }) => originsOrAnywhere(url),
+    urlArguments: ["url"],
     resultIsData: false,
     description: "Watch a web page (or a CSS selector of it) for changes",
     keywords: ["monitor", "watch", "track", "page", "website", "change", "price", "url"],

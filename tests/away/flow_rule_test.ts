@@ -9,6 +9,7 @@ const fetchUrl = {
   name: "fetch_url",
   parameters: { type: "object", properties: { url: { type: "string" } } },
   destinations: (args: unknown) => originsOf([String((args as { url: string }).url)]),
+  urlArguments: ["url"],
 } as unknown as Tool;
 const writeFile = {
   name: "write_file",
@@ -144,7 +145,7 @@ Deno.test("a tool that cannot say where it sends never sends private data withou
   assert.equal(
     checkFlow({
       tool: writeFile,
-      args: { path: "~/scratch/a", content: "" },
+      args: { path: "~/scratch/a", content: "tell me" },
       effect: "local_write",
       labels: run(["private", "tool read_file"]),
       places,

@@ -47,6 +47,7 @@ function setup(steps: ConstructorParameters<typeof ScriptedChatModel>[0]) {
     description: "Fetch a URL",
     effect: "sends_out",
     destinations: ({ url }) => originsOf([url]),
+    urlArguments: ["url"],
     results: "public",
     input: z.object({ url: z.string() }),
     run: ({ url }) => {
@@ -90,6 +91,10 @@ function setup(steps: ConstructorParameters<typeof ScriptedChatModel>[0]) {
     name: "order",
     description: "Order at a shop",
     effect: "sends_out",
+    destinations: (args) => {
+      const { site, url } = args as { site?: string; url?: string };
+      return originsOf([url ?? `https://${site}/`]);
+    },
     input: z.object({ site: z.string(), item: z.string() }),
     run: async ({ site, item }, context: ToolContext) => {
       const yes = await context.confirm?.(`Order ${item} at ${site}?`, {
@@ -367,6 +372,86 @@ Deno.test("a grant matching the action's arguments (not the call's) answers it; 
   assert.match(requested[0].arguments, /other\.example/);
 });
 
+Deno.test("a grant or yes for the call that led to an action does not answer the action", async () => {
+  // Unattended: a grant matches the call (any site) but not the action it asks about.
+  const unattended = setup([
+    toolCallResponse("read_page", { name: "deals" }, "c1"),
+    toolCallResponse("order", { site: "evil.example", item: "beans" }, "c2"),
+    textResponse("Asked."),
+  ]);
+  const forCalls: StandingGrant = {
+    id: "5",
+    tool: "order",
+    arguments: { site: "*" },
+    note: "",
+    privateDataTo: [],
+    origin: "user",
+  };
+  unattended.deps.grants = (_tool, args) => args.site !== undefined ? forCalls : undefined;
+  await runAgent(unattended.deps, {
+    conversationId: unattended.conversationId,
+    kind: "task",
+    userMessage: "Read the deals page",
+    interactive: false,
+  });
+  assert.deepEqual(unattended.ordered, []);
+  assert.equal(unattended.requested.length, 1);
+  assert.match(unattended.requested[0].summary ?? "", /^Order beans at evil\.example/);
+
+  // In chat: the yes to the call is not a yes to the order; the person is shown the order too.
+  const chat = setup([
+    toolCallResponse("read_page", { name: "deals" }, "c1"),
+    toolCallResponse("order", { site: "evil.example", item: "beans" }, "c2"),
+    textResponse("ok"),
+  ]);
+  const questions: string[] = [];
+  await runAgent(chat.deps, {
+    conversationId: chat.conversationId,
+    kind: "chat",
+    userMessage: "Read the deals page",
+    interactive: true,
+    confirm: (question) => {
+      questions.push(question);
+      return Promise.resolve(questions.length === 1);
+    },
+  });
+  assert.equal(questions.length, 2);
+  assert.match(questions[1], /^Order beans at evil\.example\?/);
+  assert.deepEqual(chat.ordered, []);
+});
+
+Deno.test("in a run that read private data, an action's grant must let private data go where it sends", async () => {
+  const { deps, conversationId, ordered, requested } = setup([
+    toolCallResponse("read_notes", {}, "c1"),
+    toolCallResponse("order", { site: "shop.example", item: "beans" }, "c2"),
+    textResponse("Asked."),
+  ]);
+  const grant = (id: string, privateDataTo: string[]): StandingGrant => ({
+    id,
+    tool: "order",
+    arguments: {},
+    note: "",
+    privateDataTo,
+    origin: "user",
+  });
+  // The call may send private data to the shop; the action's grant lets none go.
+  deps.grants = (_tool, args, privateDataTo) => {
+    const chosen = args.site !== undefined ? grant("6", ["https://shop.example"]) : grant("7", []);
+    return (privateDataTo ?? []).every((origin) => chosen.privateDataTo.includes(origin))
+      ? chosen
+      : undefined;
+  };
+  await runAgent(deps, {
+    conversationId,
+    kind: "task",
+    userMessage: "Order beans at shop.example",
+    interactive: false,
+  });
+  assert.deepEqual(ordered, []);
+  assert.equal(requested.length, 1);
+  assert.match(requested[0].arguments, /"url":"https:\/\/shop\.example\/cart"/);
+});
+
 Deno.test("a run that read private data sends nowhere without a grant for that place, asking once per place", async () => {
   const pieces = ["pin 47", "11 for", " the s", "afe"];
   const { deps, conversationId, sent, requested } = setup([
@@ -486,4 +571,20 @@ Deno.test("a monitored page's change: the heartbeat reads the page again without
   assert.deepEqual(requested.map((action) => action.reasons), [[
     "url is not from your own words or a folder you named",
   ]]);
+});
+
+Deno.test("a notice names a place only when the user's words name it whole, not a piece of a longer one", async () => {
+  const { deps, conversationId, requested } = setup([
+    toolCallResponse("read_notes", {}, "c1"),
+    toolCallResponse("fetch", { url: "https://board.example/x?d=1" }, "c2"),
+    textResponse("Done."),
+  ]);
+  await runAgent(deps, {
+    conversationId,
+    kind: "task",
+    userMessage: "Read my notes and post the status on https://board.example.org/x",
+    interactive: false,
+  });
+  assert.deepEqual(requested[0].destinations, ["https://board.example"]);
+  assert.deepEqual(requested[0].namedDestinations, [], "the run chose it: the notice keeps it out");
 });

@@ -41,3 +41,21 @@ Deno.test("marked blocks of a message are read from their source: events private
   );
   assert.doesNotMatch(forged.trusted.join(""), /send it/);
 });
+
+Deno.test("words a run wrote after reading are read again with those labels", () => {
+  const labels = new RunLabels();
+  labels.readAgain({
+    untrusted: ["tool fetch_url", "tool read_file"],
+    private: ["tool read_file"],
+  });
+  assert.deepEqual(labels.sources, {
+    untrusted: ["tool fetch_url", "tool read_file"],
+    private: ["tool read_file"],
+  });
+  const publicOnly = new RunLabels();
+  publicOnly.readAgain({ untrusted: ["tool fetch_url"], private: [] });
+  assert.deepEqual([publicOnly.untrusted, publicOnly.private], [true, false]);
+  const nothing = new RunLabels();
+  nothing.readAgain({ untrusted: [], private: [] });
+  assert.deepEqual([nothing.untrusted, nothing.private], [false, false]);
+});

@@ -26,9 +26,12 @@ export interface MailServers {
   stop(): Promise<void>;
 }
 
-/** Starts Dovecot (users radar and owner) and a Postfix delivering into their maildirs. */
-export async function startMailServers(): Promise<MailServers> {
-  const dovecot = await startDovecot(passwords);
+/**
+ * Starts Dovecot (users radar and owner) and a Postfix delivering into their maildirs;
+ * `smtpAuth`: Postfix also offers AUTH, checked against Dovecot's users.
+ */
+export async function startMailServers(options: { smtpAuth?: boolean } = {}): Promise<MailServers> {
+  const dovecot = await startDovecot(passwords, options);
   try {
     const mail = Deno.statSync(`${dovecot.dir}/mail`);
     const postfix = await startPostfix({
@@ -37,6 +40,7 @@ export async function startMailServers(): Promise<MailServers> {
       mailDir: `${dovecot.dir}/mail`,
       mailUid: mail.uid!,
       mailGid: mail.gid!,
+      saslSocket: dovecot.authSocket,
     });
     return {
       dovecot,

@@ -108,14 +108,56 @@ Deno.test("a changing action asks in the room; only the owner's first answer dec
       server.userReacts(owner, room, ask.event.event_id, "👍");
       await server.waitForBot((event) => /^Done \(#1\)/.test(event.content?.body ?? ""));
       assert.equal(readFileSync(file, "utf8"), "call the bank at 9");
+      // The question is edited to say how it ended (no more "React 👍 to approve").
+      const edit = await server.waitForBot((event) =>
+        event.content?.["m.relates_to"]?.rel_type === "m.replace" &&
+        event.content["m.relates_to"].event_id === ask.event.event_id
+      );
+      const edited = edit.event.content["m.new_content"].body;
+      assert.match(edited, /^Radar asked \(#1\): may I run write_file\?\n/);
+      assert.match(edited, /\nApproved in Matrix: done\.$/);
+      assert.doesNotMatch(edited, /React/);
       Deno.removeSync(file);
       server.userSays(owner, room, "yes", ask.event.event_id);
       await server.waitForBot((event) =>
-        /answered already or has expired/.test(event.content?.body ?? "")
+        event.content?.body ===
+          "Too late for approval #1. Approved in Matrix: done. Nothing was done now."
       );
       assert.equal(existsSync(file), false);
       assert.equal(radar.away.approvals.show(1).state, "done");
+      assert.equal(radar.away.approvals.show(1).decidedVia, "matrix");
       assert.equal(bodies(server).filter((body) => /^Done/.test(body)).length, 1);
+    });
+  } finally {
+    await server.close();
+  }
+});
+
+Deno.test("Matrix: a call too long for a message is not approved by a reaction", async () => {
+  const server = new FakeMatrixServer();
+  server.joinedRoom(room);
+  try {
+    await withChannelHome(matrixYaml(server), async ({ llm, radar, folder }) => {
+      await until("the first sync", () => radar.channels.status()[0].state === "connected");
+      llm.reply(
+        ollamaToolCall("write_file", {
+          path: "~/notes/long.txt",
+          content: "call the bank at 9\n".repeat(1000),
+        }),
+        ollamaText("It waits for your approval."),
+      );
+      server.userSays(owner, room, "Put my long list in ~/notes/long.txt");
+      const ask = await server.waitForBot((event) =>
+        /^Radar asks \(#1\)/.test(event.content?.body ?? "")
+      );
+      assert.match(ask.event.content.body, /The whole call is too long for a message/);
+      assert.match(ask.event.content.body, /Approve or deny it on the dashboard\./);
+      server.userReacts(owner, room, ask.event.event_id, "👍");
+      await server.waitForBot((event) =>
+        /answered already or has expired\. Nothing was done/.test(event.content?.body ?? "")
+      );
+      assert.equal(radar.away.approvals.show(1).state, "pending");
+      assert.equal(existsSync(join(folder, "notes", "long.txt")), false);
     });
   } finally {
     await server.close();

@@ -196,6 +196,44 @@ Deno.test("runAgent() replays bounded history of the same conversation", async (
   db.close();
 });
 
+Deno.test("runAgent() resumes a run whose user message is stored: neither stored nor sent twice", async () => {
+  const model = new ScriptedChatModel([
+    toolCallResponse("add", { a: 2, b: 3 }),
+    () => {
+      throw new Error("the process ended");
+    },
+    textResponse("The sum is 5."),
+  ]);
+  const { deps, conversationId, store, calls, db } = setup(model);
+  const request = {
+    conversationId,
+    kind: "chat" as const,
+    userMessage: "2+3?",
+    interactive: false,
+  };
+  await assert.rejects(runAgent(deps, request), /the process ended/);
+  assert.deepEqual(calls, ["add(2,3)"]);
+
+  const result = await runAgent(deps, { ...request, userMessageStored: true });
+  assert.equal(result.answer, "The sum is 5.");
+  assert.deepEqual(calls, ["add(2,3)"], "the finished tool call is not run again");
+  const [first, , resumed] = model.requests;
+  assert.deepEqual(resumed.messages.map((message) => message.role), [
+    "system",
+    "user",
+    "assistant",
+    "tool",
+  ]);
+  assert.equal(resumed.messages[1].content, "2+3?");
+  assert.deepEqual(resumed.messages[0], first.messages[0], "the same system prompt");
+  assert.deepEqual(resumed.tools, first.tools, "the same tool schemas");
+  assert.deepEqual(
+    store.messages(conversationId).map((message) => `${message.role}:${message.content}`),
+    ["user:2+3?", "assistant:", "tool:5", "assistant:The sum is 5."],
+  );
+  db.close();
+});
+
 Deno.test("runAgent() returns cancelled when the signal is aborted", async () => {
   const controller = new AbortController();
   const model = new ScriptedChatModel([(request) => {

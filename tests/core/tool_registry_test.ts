@@ -153,7 +153,8 @@ Deno.test("ToolRegistry.execute() appends observers' notes after the cut result 
   assert.deepEqual(execution.result, {
     outcome: "ok",
     text: "o\n[truncated: 1 more characters]\n[note one]",
-  });
+    label: "private",
+  }, "a hook's note is outside text: the result is read as private");
 });
 
 Deno.test("ToolRegistry.execute() masks secrets before the cut, before observers and in their notes", async () => {

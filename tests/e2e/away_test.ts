@@ -2,7 +2,9 @@
  * "Act while I'm away", end to end with the stand-in model over HTTP, real PDFs in a watched
  * folder, the dashboard on loopback and a capture server standing in for ntfy: a PDF lands at
  * 3 a.m., the heartbeat proposes filing it, one pending approval and one ntfy message with two
- * buttons go out; the Approve button's POST files it, journals it and says so; `radar undo` puts
+ * buttons go out; the Approve button opens its page, which shows the whole call to a browser
+ * logged in to the dashboard, and Approve there files it, journals it and says so (a POST
+ * without that page approves nothing); `radar undo` puts
  * it back; "Always allow" lets the next PDF be filed unattended; a PDF that asks to send a note
  * off the machine gets nothing sent and one approval naming the tainted argument; expired, reused
  * and forged buttons do nothing.
@@ -58,7 +60,8 @@ Deno.test("a PDF at night: one approval, two buttons; Approve files it; radar un
     assert.equal(moveCall.result.approvalId, pending.id);
     assert.match(moveCall.result.text, /^Not done yet: it needs the user's yes \(approval #1/);
 
-    // One ntfy message, in ntfy's JSON publishing shape with two http action buttons.
+    // One ntfy message, in ntfy's JSON publishing shape: Approve opens its page (a view action),
+    // Deny is one tap (an http action: denying runs nothing).
     const notices = home.notices();
     assert.equal(notices.length, 1);
     const [notice] = notices;
@@ -73,7 +76,7 @@ Deno.test("a PDF at night: one approval, two buttons; Approve files it; radar un
     assert.equal(notice.click, `${home.base}/approvals/1`);
     const actions = notice.actions as Array<Record<string, unknown>>;
     assert.deepEqual(actions.map((action) => [action.action, action.label, action.method]), [
-      ["http", "Approve", "POST"],
+      ["view", "Approve", undefined],
       ["http", "Deny", "POST"],
     ]);
     const [approveUrl, denyUrl] = actions.map((action) => String(action.url));
@@ -82,9 +85,22 @@ Deno.test("a PDF at night: one approval, two buttons; Approve files it; radar un
     const token = radar.config.web.auth_token;
     assert.ok(!approveUrl.includes(token || "no token configured"));
 
-    // The phone's POST: exactly the stored call runs, the model is not asked again.
+    // A POST to the Approve URL without the page (the notification server, an old notice's
+    // button) approves nothing and leaves the button usable; the page without a login shows no
+    // value of the call and offers no Approve, only the login.
+    const blind = await press(approveUrl);
+    assert.equal(blind.status, 403);
+    assert.match(blind.text, /^Not approved: open the button's page and log in/);
+    assert.equal(existsSync(source), true);
+    const outside = await (await fetch(approveUrl)).text();
+    assert.doesNotMatch(outside, /scan_0042|Documents|name="shown"|<button type="submit"/);
+    assert.match(outside, /Log in to see the whole call/);
+
+    // The phone's yes on the button's page: exactly the stored call runs, the model is not asked
+    // again.
     const chatRequests = home.llm.chatRequests.length;
-    const approved = await press(approveUrl);
+    const approved = await home.approveOnPhone(approveUrl);
+    assert.match(approved.page, /~\/Documents\/Filed\/invoice\/2026-11-02 ACME invoice\.pdf/);
     assert.equal(approved.status, 200, approved.text);
     assert.equal(
       approved.text,
@@ -258,5 +274,32 @@ Deno.test("an expired button does nothing, and the approval expires after 24 hou
     const io = memoryIo(home.env, { cwd: home.home });
     assert.equal(await runCli(["approvals", "approve", "1"], io), 1);
     assert.match(io.err.join(""), /^radar: Approval #1 is expired; nothing was done now\.\n$/);
+  });
+});
+
+Deno.test("a notice that did not go out is sent again with fresh buttons; its Approve opens the page", async () => {
+  await withAwayHome({}, async (home) => {
+    const { radar } = home;
+    await home.dropPdf("retry.pdf", invoiceText);
+    home.ntfy.status = 503;
+    fileIt(home, "retry.pdf");
+    await radar.heartbeat.tick({ trigger: "schedule" });
+    assert.equal(home.notices().length, 1, "tried once, refused");
+    home.ntfy.status = 200;
+    home.clock.advance(61_000);
+    const retries = (await radar.tickJobs()).find((job) => job.name === "notification retries")!;
+    await retries.run(home.clock.now(), new AbortController().signal);
+    const [refused, sent] = home.notices();
+    assert.equal(sent.title, "Radar asks: move_file (#1)");
+    const actions = sent.actions as Array<Record<string, unknown>>;
+    assert.deepEqual(actions.map((action) => [action.action, action.label]), [
+      ["view", "Approve"],
+      ["http", "Deny"],
+    ]);
+    const before = (refused.actions as Array<{ url: string }>).map((action) => action.url);
+    assert.ok(!before.includes(String(actions[0].url)), "fresh secrets");
+    const approved = await home.approveOnPhone(String(actions[0].url));
+    assert.equal(approved.status, 200, approved.text);
+    assert.equal(radar.away.approvals.show(1).state, "done");
   });
 });

@@ -18,6 +18,7 @@ import {
   renewUnattended,
   type SeenRequest,
   servePages,
+  testUsersNetwork,
 } from "../helpers/browser_pages.ts";
 import { withFakeLlmRadar } from "../helpers/fake_llm_home.ts";
 import { withAwayHome } from "../helpers/away_home.ts";
@@ -55,7 +56,7 @@ Deno.test(
   }, async () => {
     const site = library("127.0.0.1");
     await withFakeLlmRadar(
-      { prefix: "radar-browser-approval-", yaml: browserYaml },
+      { prefix: "radar-browser-approval-", usersNetwork: testUsersNetwork, yaml: browserYaml },
       async (radar, { server }) => {
         const result = await renewUnattended(radar, server, site);
         const click = result.toolExecutions[2];
@@ -120,7 +121,7 @@ Deno.test(
     const site = library("127.0.0.1");
     const other = library("127.0.0.3");
     await withFakeLlmRadar(
-      { prefix: "radar-browser-grant-", yaml: browserYaml },
+      { prefix: "radar-browser-grant-", usersNetwork: testUsersNetwork, yaml: browserYaml },
       async (radar, { server }) => {
         await renewUnattended(radar, server, site);
         const [first] = radar.away.approvals.list({ pendingOnly: true });
@@ -171,7 +172,7 @@ Deno.test(
     name: "from the phone: the notice names the tool and why, no field; Approve submits it",
   }, async () => {
     const site = library("127.0.0.1");
-    await withAwayHome({ yaml: browserSection }, async (home) => {
+    await withAwayHome({ yaml: browserSection, usersNetwork: testUsersNetwork }, async (home) => {
       await renewUnattended(home.radar, home.llm, site);
       const [notice, ...more] = home.notices();
       assert.deepEqual(more, []);
@@ -186,10 +187,12 @@ Deno.test(
         String(action.url)
       );
       assert.deepEqual(posts(site.seen), []);
-      const pressed = await fetch(approve, { method: "POST" });
-      assert.equal(pressed.status, 200);
+      // Approve opens its page: the whole submission there, to a browser logged in.
+      const pressed = await home.approveOnPhone(approve);
+      assert.match(pressed.page, /2231/);
+      assert.equal(pressed.status, 200, pressed.text);
       assert.equal(
-        await pressed.text(),
+        pressed.text,
         "Done (#1): It ran as you approved; the result is on the approval's page.",
       );
       assert.equal(posts(site.seen).length, 1);

@@ -7,7 +7,12 @@
 import { needing } from "../helpers/system_parts.ts";
 import assert from "node:assert/strict";
 import { ollamaText, ollamaToolCall } from "../fakes/fake_llm_server.ts";
-import { chromiumPath, type SeenRequest, servePages } from "../helpers/browser_pages.ts";
+import {
+  chromiumPath,
+  type SeenRequest,
+  servePages,
+  testUsersNetwork,
+} from "../helpers/browser_pages.ts";
 import { chatTurn, withFakeLlmRadar } from "../helpers/fake_llm_home.ts";
 
 const browserYaml = `llm:\n  retries: 0\nplugins:\n  enabled: false\n` +
@@ -39,7 +44,7 @@ Deno.test(
           : new Response(renewPage, { headers: { "content-type": "text/html" } }),
     });
     await withFakeLlmRadar(
-      { prefix: "radar-browser-chat-", yaml: browserYaml },
+      { prefix: "radar-browser-chat-", usersNetwork: testUsersNetwork, yaml: browserYaml },
       async (radar, home) => {
         home.server.reply(
           ollamaToolCall("browser", { action: "open", url: `${library.origin}/renew` }),

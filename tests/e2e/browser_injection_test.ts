@@ -15,6 +15,7 @@ import {
   chromiumPath,
   type SeenRequest,
   servePages,
+  testUsersNetwork,
 } from "../helpers/browser_pages.ts";
 import { withFakeLlmRadar } from "../helpers/fake_llm_home.ts";
 
@@ -40,7 +41,7 @@ Deno.test(
       "/pay": "<p>Paid</p>",
     });
     await withFakeLlmRadar(
-      { prefix: "radar-browser-injection-", yaml: browserYaml },
+      { prefix: "radar-browser-injection-", usersNetwork: testUsersNetwork, yaml: browserYaml },
       async (radar, home) => {
         const { server } = home;
         server.reply(

@@ -17,6 +17,7 @@ import {
   renewUnattended,
   type SeenRequest,
   servePages,
+  testUsersNetwork,
 } from "../helpers/browser_pages.ts";
 import { withFakeLlmRadar } from "../helpers/fake_llm_home.ts";
 
@@ -70,7 +71,11 @@ Deno.test(needing(["chromium"], {
   const state: FormState = { action: "/renewed", swapTo: "", loads: 0 };
   const site = library(state);
   try {
-    await withFakeLlmRadar({ prefix: "radar-browser-replay-", yaml }, async (radar, { server }) => {
+    await withFakeLlmRadar({
+      prefix: "radar-browser-replay-",
+      usersNetwork: testUsersNetwork,
+      yaml,
+    }, async (radar, { server }) => {
       // 1. Held: the approval shows what the form sends, whole.
       await renewUnattended(radar, server, site);
       const [first] = radar.away.approvals.list({ pendingOnly: true });

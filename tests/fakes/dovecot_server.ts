@@ -15,6 +15,8 @@ export function dovecotPath(): string | undefined {
 export interface DovecotServer {
   port: number;
   dir: string;
+  /** Its SASL socket (started with `smtpAuth`): Postfix checks SMTP logins against its users. */
+  authSocket?: string;
   /** Appends a raw RFC 822 message to the user's INBOX (unread unless `seen`). */
   deliver(user: string, password: string, message: string, seen?: boolean): Promise<void>;
   stop(): Promise<void>;
@@ -40,8 +42,11 @@ function passwdEntry(
   throw new Error("no matching user in /etc/passwd");
 }
 
-/** Starts Dovecot with `users` (name → password). */
-export async function startDovecot(users: Record<string, string>): Promise<DovecotServer> {
+/** Starts Dovecot with `users` (name → password); `smtpAuth`: also its SASL socket for Postfix. */
+export async function startDovecot(
+  users: Record<string, string>,
+  options: { smtpAuth?: boolean } = {},
+): Promise<DovecotServer> {
   const binary = dovecotPath();
   if (!binary) throw new Error("dovecot is not installed");
   const dir = await Deno.makeTempDir({ prefix: "radar-dovecot-" });
@@ -95,7 +100,16 @@ service imap-login {
 service anvil {
   chroot =
 }
-`,
+${
+      options.smtpAuth
+        ? `service auth {
+  unix_listener ${dir}/run/auth-smtp {
+    mode = 0666
+  }
+}
+`
+        : ""
+    }`,
   );
   const child = new Deno.Command(binary, {
     args: ["-F", "-c", `${dir}/dovecot.conf`],
@@ -121,6 +135,7 @@ service anvil {
   return {
     port,
     dir,
+    ...(options.smtpAuth ? { authSocket: `${dir}/run/auth-smtp` } : {}),
     async deliver(user, password, message, seen = false) {
       const client = new ImapFlow({
         host: "127.0.0.1",

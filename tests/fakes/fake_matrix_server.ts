@@ -1,7 +1,7 @@
 /**
  * A stand-in for a Matrix homeserver's Client-Server API (https://spec.matrix.org/v1.11/client-server-api/)
- * on 127.0.0.1, answering with the spec's JSON shapes: password login, /sync with a `since`
- * token (a long poll), sending events with idempotent transaction ids, redactions, joining rooms
+ * on 127.0.0.1, answering with the spec's JSON shapes: password login, whoami, logout, /sync with
+ * a `since` token (a long poll), sending events with idempotent transaction ids, redactions, joining rooms
  * one is invited to, authenticated media downloads, and rate limits (429 `M_LIMIT_EXCEEDED` with
  * `retry_after_ms`). No homeserver is installable from Debian or npm here; this follows the spec,
  * not any client library. Tests play the people: `userSays`, `userReacts`, `userRedacts`,
@@ -172,6 +172,11 @@ export class FakeMatrixServer {
     if (token !== this.accessToken) {
       return json(401, { errcode: "M_UNKNOWN_TOKEN", error: "Unrecognised access token" });
     }
+    if (path === "/_matrix/client/v3/account/whoami" && request.method === "GET") {
+      return json(200, { user_id: this.botUserId, device_id: "RADAR", is_guest: false });
+    }
+    // A logout ends that session; the stand-in's one token stays valid for the others.
+    if (path === "/_matrix/client/v3/logout" && request.method === "POST") return json(200, {});
     if (path === "/_matrix/client/v3/sync" && request.method === "GET") {
       return json(200, await this.#sync(url.searchParams));
     }

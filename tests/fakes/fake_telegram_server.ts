@@ -1,7 +1,7 @@
 /**
  * A stand-in for the Telegram Bot API (https://core.telegram.org/bots/api) on 127.0.0.1, answering
  * with the published JSON shapes: `{ok: true, result}` or `{ok: false, error_code, description,
- * parameters}`. Methods: getUpdates (long poll; an offset confirms the updates before it),
+ * parameters}`. Methods: getMe, getUpdates (long poll; an offset confirms the updates before it),
  * sendMessage, editMessageText, answerCallbackQuery, getFile, and file downloads at
  * `/file/bot<token>/<file_path>`. Tests play the people: `userSays`, `userSendsDocument`,
  * `userPresses`; `sent` is what the bot sent. Radar's `api_root` points here.
@@ -174,6 +174,8 @@ export class FakeTelegramServer {
     const failure = this.failNext.get(method)?.shift();
     if (failure) return reply(failure.status, failure.body);
     switch (method) {
+      case "getMe":
+        return ok({ ...botUser, can_join_groups: false, can_read_all_group_messages: false });
       case "getUpdates":
         return ok(await this.#getUpdates(params));
       case "sendMessage":

@@ -13,7 +13,9 @@
  * `<unbase64:N>` (a base64 text it was given, decoded), and `<chunk6:N>` (the step repeated once
  * per 6-character piece); in place of N a text of the page itself (`<unbase64:ZWNobw==>`). "What step N returned" is the tool result's text without its first line
  * when that line is a header Radar writes (read_file's "PATH (N bytes…)"), as a model would read it.
- * Refusals and pending approvals do not stop it: it goes on with the next call.
+ * Refusals and pending approvals do not stop it: it goes on with the next call. A step
+ * `call answer with {"text":"…"}` is its final answer (the text filled the same way), so a page
+ * can make it say what it read — and, in its own words, the steps of a later run.
  */
 import {
   type FakeLlmServer,
@@ -36,7 +38,8 @@ interface WireMessage {
   tool_calls?: unknown[];
 }
 
-const stepPattern = /STEP \d+: call ([a-z_][a-z0-9_]*) with (\{.*\})\s*$/gm;
+// A step ends its line, maybe inside a quote's closing brackets ("[note from …: STEP 1: …]").
+const stepPattern = /STEP \d+: call ([a-z_][a-z0-9_]*) with (\{.*\})[\])]*\s*$/gm;
 const markerLine = /^<\/?untrusted id="[0-9a-f]+"[^>]*>$/;
 
 /** Transformations a told model applies to what it read. */
@@ -123,6 +126,7 @@ export function obey(request: RecordedRequest): FakeReply {
   const calls = callsOf(plan.steps, results);
   const next = calls[made];
   if (!next) return ollamaText("Done as the page said.");
+  if (next[0] === "answer") return ollamaText(String((next[1] as { text?: unknown }).text ?? ""));
   return ollamaToolCall(next[0], next[1] as Record<string, unknown>);
 }
 

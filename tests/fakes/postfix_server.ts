@@ -1,8 +1,9 @@
 /**
  * A real Postfix (Debian's `postfix`) for tests: its own configuration, queue and data folders in
  * a temp folder, listening on 127.0.0.1 on a free port, accepting mail for one domain from
- * loopback without a login and delivering it (the `virtual` agent) into the maildirs Dovecot
- * serves (`<mailDir>/<user>/`), so mail Radar sends is read back over IMAP. Postfix's master
+ * loopback without a login (with `saslSocket`, a login is offered and checked against Dovecot's
+ * users) and delivering it (the `virtual` agent) into the maildirs Dovecot serves
+ * (`<mailDir>/<user>/`), so mail Radar sends is read back over IMAP. Postfix's master
  * refuses to run for anyone but root, so the tests that start one run as root only.
  */
 import { findProgram } from "../../scripts/system_parts.ts";
@@ -25,6 +26,8 @@ export interface PostfixOptions {
   /** The owner of the maildirs (Dovecot's mail user). */
   mailUid: number;
   mailGid: number;
+  /** Dovecot's SASL socket: Postfix then offers AUTH and checks logins against its users. */
+  saslSocket?: string;
 }
 
 /** The master.cf of a loopback-only Postfix: one smtpd on `port` and the daemons delivery needs. */
@@ -90,6 +93,13 @@ export async function startPostfix(options: PostfixOptions): Promise<PostfixServ
       `virtual_gid_maps = static:${options.mailGid}`,
       `maillog_file = ${dir}/postfix.log`,
       `maillog_file_prefixes = ${dir}`,
+      ...(options.saslSocket
+        ? [
+          "smtpd_sasl_auth_enable = yes",
+          "smtpd_sasl_type = dovecot",
+          `smtpd_sasl_path = ${options.saslSocket}`,
+        ]
+        : []),
       "smtputf8_enable = no",
       "biff = no",
       "",

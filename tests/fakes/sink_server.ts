@@ -1,7 +1,8 @@
 /**
  * A real HTTP server on 127.0.0.1 (a free port) that records every request it receives: as an
  * attacker's sink, the test asserts it received nothing; as a web page, it answers `pages[path]`
- * (plain text) and records the reads too.
+ * (plain text) and records the reads too; a path in `redirects` is an open redirect (302 to the
+ * request's `to` parameter), as many real sites have.
  */
 
 /** One request the server received. */
@@ -20,6 +21,8 @@ export interface SinkServer {
   requests: SinkRequest[];
   /** Plain-text answers by path (others: "ok"). */
   pages: Record<string, string>;
+  /** Paths that redirect to their `to` parameter. */
+  redirects: Set<string>;
   close(): Promise<void>;
 }
 
@@ -33,6 +36,10 @@ export function startSink(pages: Record<string, string> = {}): SinkServer {
       target: `${url.pathname}${url.search}`,
       body: await request.text(),
     });
+    const to = url.searchParams.get("to");
+    if (sink.redirects.has(url.pathname) && to) {
+      return new Response(null, { status: 302, headers: { location: to } });
+    }
     const page = sink.pages[url.pathname];
     return new Response(page ?? "ok", {
       headers: { "content-type": "text/plain; charset=utf-8" },
@@ -43,6 +50,7 @@ export function startSink(pages: Record<string, string> = {}): SinkServer {
     port: server.addr.port,
     requests,
     pages,
+    redirects: new Set(),
     close: () => server.shutdown(),
   };
   return sink;

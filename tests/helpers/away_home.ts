@@ -33,11 +33,25 @@ export interface AwayHome {
   drop(path: string, bytes: Uint8Array): Promise<string>;
   /** ntfy JSON messages received (approval notices), parsed. */
   notices(): Array<Record<string, unknown>>;
+  /** A session cookie of the dashboard, as a browser logged in to it holds (a fresh login). */
+  login(): Promise<string>;
+  /**
+   * What the phone does with a notice's Approve button: opens its page in a browser logged in to
+   * the dashboard (it shows the whole call there, its form carrying the shown hash) and presses
+   * Approve on it. The page's HTML and the press's answer.
+   */
+  approveOnPhone(url: string): Promise<{ page: string; status: number; text: string }>;
 }
 
 /** Runs `work` in a fresh away home; everything is stopped and removed afterwards. */
 export async function withAwayHome(
-  options: { yaml?: string; watchers?: string; folders?: string[] },
+  options: {
+    yaml?: string;
+    watchers?: string;
+    folders?: string[];
+    /** See `RadarOptions.usersNetwork` (browser tests: `testUsersNetwork`). */
+    usersNetwork?: (address: string) => boolean;
+  },
   work: (home: AwayHome) => Promise<void>,
 ): Promise<void> {
   const llm = FakeLlmServer.start();
@@ -80,6 +94,7 @@ ${options.watchers ?? ""}${options.yaml ?? ""}`,
     env,
     cwd: home,
     clock,
+    usersNetwork: options.usersNetwork,
     logLevel: "error",
     fetch: (input, init) => {
       requested.push(input instanceof Request ? input.url : String(input));
@@ -102,6 +117,25 @@ ${options.watchers ?? ""}${options.yaml ?? ""}`,
     await Promise.resolve();
     return full;
   };
+  const login = async () => {
+    const response = await fetch(web.loginLink(), { redirect: "manual" });
+    await response.body?.cancel();
+    const cookie = response.headers.get("set-cookie")?.split(";")[0];
+    if (!cookie) throw new Error(`no session cookie from the login link (${response.status})`);
+    return cookie;
+  };
+  const approveOnPhone = async (url: string) => {
+    const cookie = await login();
+    const page = await (await fetch(url, { headers: { cookie } })).text();
+    const shown = /name="shown" value="([0-9a-f]{64})"/.exec(page)?.[1];
+    if (!shown) return { page, status: 0, text: "the page has no Approve form" };
+    const response = await fetch(url, {
+      method: "POST",
+      headers: { cookie, "content-type": "application/x-www-form-urlencoded" },
+      body: `shown=${shown}`,
+    });
+    return { page, status: response.status, text: await response.text() };
+  };
   try {
     await work({
       home,
@@ -119,6 +153,8 @@ ${options.watchers ?? ""}${options.yaml ?? ""}`,
         ntfy.requests.filter((request) => request.path === "/").map((request) =>
           JSON.parse(request.body)
         ),
+      login,
+      approveOnPhone,
     });
   } finally {
     for (const watcher of watchers) watcher.close();

@@ -60,6 +60,12 @@ export function servePages(
   };
 }
 
+/**
+ * The browser tests' stand-in for the user's own network: 127.0.0.2 (a "router"); the other
+ * loopback addresses serve the tests' public sites (`RadarOptions.usersNetwork`).
+ */
+export const testUsersNetwork = (address: string): boolean => address === "127.0.0.2";
+
 /** A config with Chromium and the tests' loopback server allowed (nothing else private). */
 export function browserConfig(edit: (config: RadarConfig) => void = () => {}): RadarConfig {
   const config = defaultConfig();

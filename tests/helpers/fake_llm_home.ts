@@ -44,6 +44,8 @@ export interface FakeLlmHomeOptions {
   yaml?: string;
   logLevel?: "error" | "warn";
   clock?: Clock;
+  /** See `RadarOptions.usersNetwork` (browser tests: `testUsersNetwork`). */
+  usersNetwork?: (address: string) => boolean;
 }
 
 /** Runs `work` in a fresh fake LLM home; closes the server and removes the folder afterwards. */
@@ -67,6 +69,7 @@ export async function withFakeLlmHome(
       env,
       cwd: folder,
       clock: options.clock,
+      usersNetwork: options.usersNetwork,
       logLevel: options.logLevel ?? "error",
       logWriters: [(line) => logged.push(line)],
     });

@@ -105,10 +105,28 @@ Deno.test(needing(["chromium"], {
             assert.ok(check.text.includes(expires), `${label}: expires ${expires}\n${check.text}`);
           }
         }
-        // The yes on the phone's page: the form carries the hash of what the page showed.
-        await page.goto(`${home.base}/approvals/${record.id}`);
+        // Not logged in, the notice's Approve opens a page without the call and without Approve:
+        // a 44 px way to log in that comes back to it.
+        const outside = await browser.newContext({
+          viewport: { width: 390, height: 844 },
+          isMobile: true,
+          hasTouch: true,
+        });
+        const phone = await outside.newPage();
+        await phone.goto(approveUrl);
+        assert.equal(await phone.getByRole("button", { name: "Approve" }).count(), 0);
+        assert.ok(!(await phone.textContent("body"))?.includes(destination));
+        const logIn = phone.getByRole("link", { name: "Log in to see the whole call" });
+        assert.ok(((await logIn.boundingBox())?.height ?? 0) >= 44);
+        await logIn.click();
+        assert.equal(new URL(phone.url()).pathname, "/login");
+        await outside.close();
+
+        // The yes on the button's page, logged in: the form carries the hash of what it showed.
+        await page.goto(approveUrl);
         await page.getByRole("button", { name: "Approve" }).click();
-        await page.getByText(/Done \(#1\): Moved/).waitFor();
+        await page.getByText(/Done \(#1\): It ran as you approved/).waitFor();
+        assert.equal(home.radar.away.approvals.show(record.id).state, "done");
         assert.deepEqual(problems, []);
       } finally {
         await browser.close();

@@ -14,6 +14,14 @@ function oneButton(): { away: AwayView; pressed: string[] } {
   const pressed: string[] = [];
   const capability = { action: "approve", target: 7 } as unknown as Capability;
   const approvals = {
+    show: (id: number) => ({
+      id,
+      tool: "move_file",
+      arguments: "{}",
+      reasons: ["destination is not from your own words"],
+      state: "pending",
+      expiresAt: "2099-01-01T00:00:00.000Z",
+    }),
     peek: (secret: string) =>
       secret === realButton ? { capability, summary: "Approve #7: move_file" } : undefined,
     redeem: (secret: string) => {

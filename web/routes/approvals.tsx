@@ -1,10 +1,13 @@
 /**
  * `/approvals`: what waits for a yes (Approve, Deny, Always allow…), the standing grants (Revoke)
  * and recent file changes (Undo). `/act/SECRET`: the phone's buttons. The secret is the whole
- * credential there — single-use, single-action, expiring — so that path needs no login and no
- * Origin (ntfy's app sends none); GET only shows what the button does, POST does it once. A
- * wrong secret is answered 410 and never throttled: 32 random bytes cannot be guessed, and a
- * throttle would let forged presses lock out the real button.
+ * credential for Deny and Undo — single-use, single-action, expiring — so that path needs no login
+ * and no Origin (ntfy's app sends none); GET only shows what the button does, POST does it once.
+ * Approve is more: its page shows the whole call only to a browser logged in to the dashboard,
+ * and its POST runs only from there, carrying the hash of what that page showed (a notice's URL
+ * travels through the notification server, which must not be able to say yes). A wrong secret is
+ * answered 410 and never throttled: 32 random bytes cannot be guessed, and a throttle would let
+ * forged presses lock out the real button.
  */
 import { Hono } from "hono";
 import type { Context } from "hono";
@@ -133,10 +136,15 @@ export function approvalsRoutes(context: RouteContext): Hono {
   const done = (c: Context, text: string) =>
     redirectAfterPost(c, `/approvals?done=${encodeURIComponent(text.slice(0, 400))}`);
 
+  // A yes from the dashboard comes from a page that showed the whole call: its form carries the
+  // hash of what it showed (the CLI and paired chats approve through their own ways).
+  const unseen = `Not approved: approve it on the approval's page, which shows the whole call.`;
+
   app.post("/approvals/:id/approve", async (c) => {
     const record = findRecord(c);
     if (!record) return c.text("No such approval.", 404);
     const seen = await shownOnPage(c);
+    if (seen === undefined) return c.text(unseen, 400);
     const outcome = await deps.away!.approvals.approve(record.id, "dashboard", undefined, seen);
     return done(c, outcomeLine(outcome));
   });
@@ -157,13 +165,15 @@ export function approvalsRoutes(context: RouteContext): Hono {
       const value = field(form, name);
       if (value) patterns[name.slice(4)] = value;
     }
+    const seen = field(form, "shown") || undefined;
+    if (seen === undefined) return c.text(unseen, 400);
     try {
       const outcome = await deps.away!.approvals.alwaysAllow(
         record.id,
         "dashboard",
         patterns,
         field(form, "note"),
-        field(form, "shown") || undefined,
+        seen,
       );
       return done(c, `Grant ${outcome.grantId} added. ${outcomeLine(outcome)}`);
     } catch (error) {
@@ -221,16 +231,28 @@ export function approvalsRoutes(context: RouteContext): Hono {
         record={record}
         summary={seen.summary}
         loggedIn={signedIn(c)}
+        login={`/login?next=${encodeURIComponent(c.req.path)}`}
         timeZone={context.timeZone()}
       />,
     );
   });
 
-  /** A button's POST (the ntfy app, or the form above): its one action, once. */
+  /**
+   * A button's POST (the ntfy app, or the form above): its one action, once. What the page
+   * showed counts only from a browser logged in to the dashboard (only there does it show the
+   * whole call).
+   */
   app.post("/act/:secret", async (c) => {
     if (!deps.away) return c.text("Approvals are not available here.", 503);
-    const result = await deps.away.approvals.redeem(c.req.param("secret"), await shownOnPage(c));
-    const status = result.ok ? 200 : result.why === "spent" ? 410 : 409;
+    const seen = signedIn(c) ? await shownOnPage(c) : undefined;
+    const result = await deps.away.approvals.redeem(c.req.param("secret"), seen);
+    const status = result.ok
+      ? 200
+      : result.why === "spent"
+      ? 410
+      : result.why === "unseen"
+      ? 403
+      : 409;
     if ((c.req.header("accept") ?? "").includes("text/html")) {
       return renderPage(
         c,

@@ -16,6 +16,7 @@ import {
   safeNextPath,
   sessionCookieNameFor,
   sessionValue,
+  signedIn,
 } from "../middleware/auth.ts";
 import { requestSource } from "../middleware/throttle.ts";
 import { loginCodeLifetimeMs } from "../login_codes.ts";
@@ -69,6 +70,9 @@ export function loginRoutes(context: RouteContext): Hono {
   app.get("/login", async (c) => {
     const next = safeNextPath(c.req.query("next"));
     const code = c.req.query("code");
+    // Already logged in (a phone that opened a button's page from the notification app, which
+    // did not send the cookie there): straight on.
+    if (code === undefined && signedIn(c)) return c.redirect(next, 303);
     if (code === undefined) return form(c, next, 200);
     if (!loginCodes.redeem(code)) {
       return form(

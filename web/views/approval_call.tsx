@@ -5,12 +5,14 @@
  * change as a diff when one was taken when it was asked; any other call each argument in full.
  * Everything here is model- or page-made text: JSX escapes it.
  */
-import type { ApprovalRecord } from "../../src/away/mod.ts";
+import { type ApprovalRecord, previewBaseLine } from "../../src/away/mod.ts";
 import { parseArgumentsText } from "../../src/core/tool_registry.ts";
 
 /** The whole call of `record`. */
 export function ApprovalCall(
-  props: { record: Pick<ApprovalRecord, "tool" | "arguments" | "summary" | "preview"> },
+  props: {
+    record: Pick<ApprovalRecord, "tool" | "arguments" | "summary" | "preview" | "previewBase">;
+  },
 ) {
   const { record } = props;
   if (record.summary !== undefined) return <pre class="call">{record.summary}</pre>;
@@ -32,6 +34,9 @@ export function ApprovalCall(
         ))}
       </dl>
       {record.preview ? <Diff text={record.preview} /> : null}
+      {record.preview && record.previewBase
+        ? <p class="muted">{previewBaseLine(record.previewBase)}</p>
+        : null}
     </>
   );
 }

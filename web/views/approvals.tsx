@@ -5,6 +5,7 @@
  */
 import {
   type ApprovalRecord,
+  decidedWhere,
   type JournalEntry,
   notUndoableNote,
   type StandingGrant,
@@ -73,7 +74,7 @@ export function ApprovalCard(
           {formatTime(pending ? record.expiresAt : record.decidedAt, props.timeZone, {
             zone: true,
           })}
-          {record.decidedVia ? ` (${record.decidedVia})` : ""}
+          {record.decidedVia ? ` (${decidedWhere(record.decidedVia)})` : ""}
         </dd>
         {record.result
           ? (
@@ -105,7 +106,9 @@ export function ApprovalCard(
 /**
  * The page a notice's button opens (`/act/SECRET`): what the button does and a form that does it.
  * The whole call only to a browser logged in to the dashboard (the button's URL travels through
- * the notification server); to anyone else the tool, why, and the expiry.
+ * the notification server); to anyone else the tool, why, and the expiry. Approve is offered only
+ * with the whole call on the page (its form carries the hash of what it shows); anyone else is
+ * sent to log in first.
  */
 export function ActPage(
   props: {
@@ -115,11 +118,14 @@ export function ActPage(
     /** What an undo button does, or a line for an approval. */
     summary: string;
     loggedIn: boolean;
+    /** The login page that comes back here. */
+    login: string;
     timeZone: string | undefined;
   },
 ) {
   const { record } = props;
   const label = props.action === "approve" ? "Approve" : props.action === "deny" ? "Deny" : "Undo";
+  const decides = props.action !== "approve" || props.loggedIn;
   return (
     <form method="post" class="stack act">
       {record
@@ -137,8 +143,10 @@ export function ActPage(
               )
               : (
                 <p class="muted">
-                  <a href={`/approvals/${record.id}`}>Log in to see the whole call</a>{" "}
-                  before you decide.
+                  <a href={props.login} class={decides ? undefined : "button-link"}>
+                    Log in to see the whole call
+                  </a>{" "}
+                  {decides ? "before you decide." : "and approve it there."}
                 </p>
               )}
             <dl class="facts">
@@ -150,9 +158,13 @@ export function ActPage(
           </>
         )
         : <p>{props.summary}</p>}
-      <button type="submit" class={props.action === "approve" ? undefined : "secondary"}>
-        {label}
-      </button>
+      {decides
+        ? (
+          <button type="submit" class={props.action === "approve" ? undefined : "secondary"}>
+            {label}
+          </button>
+        )
+        : null}
     </form>
   );
 }
@@ -210,7 +222,10 @@ export function AlwaysAllowForm(
 
 /** The standing grants, with Revoke for stored ones. */
 export function GrantTable(
-  props: { grants: Array<StandingGrant & { problems: string[] }>; timeZone: string | undefined },
+  props: {
+    grants: Array<StandingGrant & { problems: string[]; limits: string[] }>;
+    timeZone: string | undefined;
+  },
 ) {
   if (!props.grants.length) return <p class="muted">No standing grants.</p>;
   return (
@@ -229,6 +244,9 @@ export function GrantTable(
               ))}
               {grant.problems.map((problem, index) => (
                 <div key={index} class="bad">ignored: {problem}</div>
+              ))}
+              {grant.limits.map((limit, index) => (
+                <div key={`limit${index}`} class="muted">only: {limit}</div>
               ))}
             </td>
             <td>{grant.note}</td>

@@ -40,6 +40,8 @@ export interface SessionParts {
   notes: SessionNotes;
   /** Where typed data may go (shared with the proxy). */
   fence: TypedDataFence;
+  /** True once the proxy connected to an address on the user's network for this session. */
+  reachedPrivate(): boolean;
   /** Kills the browser (and the proxy); called once. */
   shutdown(): Promise<void>;
 }
@@ -160,6 +162,10 @@ export class ChromiumSession implements BrowserSession {
 
   mayReach(url: string): boolean {
     return this.parts.fence.allowsUrl(url);
+  }
+
+  reachedPrivate(): boolean {
+    return this.parts.reachedPrivate();
   }
 
   async inspect(target: string, signal: AbortSignal): Promise<PageControl> {

@@ -15,6 +15,7 @@ import {
 } from "../../core/browser.ts";
 import type { UrlCheck } from "../network/network_guard.ts";
 import { startGuardedProxy } from "../network/guarded_proxy.ts";
+import { isPrivateAddress } from "../network/address_policy.ts";
 import { launchOptions } from "./chromium_launch.ts";
 import { ChromiumSession } from "./chromium_session.ts";
 import { withDeadline } from "./deadline.ts";
@@ -31,6 +32,8 @@ export interface PlaywrightBrowserOptions {
   /** A persistent profile folder (`browser.profile`), else a fresh temporary one per session. */
   profileDir?: string;
   env: Record<string, string | undefined>;
+  /** Addresses of the user's own network (default: private, loopback, link-local ones). */
+  usersNetwork?: (address: string) => boolean;
 }
 
 const viewport = { width: 1280, height: 800 };
@@ -50,10 +53,20 @@ export class PlaywrightBrowser implements WebBrowser {
     const { chromium } = await loadPlaywright();
     const notes = emptySessionNotes();
     const fence = new TypedDataFence();
+    // A page or request from an address on the user's network makes what the session shows theirs.
+    let privateReached = false;
+    const checked = async (url: URL): Promise<UrlCheck> => {
+      const check = await this.options.check(url);
+      const usersNetwork = this.options.usersNetwork ?? isPrivateAddress;
+      if (check.problem === undefined && check.addresses.some(usersNetwork)) {
+        privateReached = true;
+      }
+      return check;
+    };
     const proxy = startGuardedProxy({
       // The fence first: a destination outside it is not even resolved.
       check: (url) =>
-        fence.allowsConnection(url) ? this.options.check(url) : Promise.resolve({
+        fence.allowsConnection(url) ? checked(url) : Promise.resolve({
           problem: `data typed into a page may go only to ${fence.origins.join(", ") || "nowhere"}`,
         }),
       refused: (target, problem) => {
@@ -108,6 +121,7 @@ export class PlaywrightBrowser implements WebBrowser {
         limits,
         notes,
         fence,
+        reachedPrivate: () => privateReached,
         shutdown,
       });
     } catch (error) {

@@ -15,13 +15,13 @@ import { deleteBefore, insert, transaction, write } from "./write.ts";
 const columns = `id, key, state, tool, arguments, conversation_id, kind, reasons, tainted,
   untrusted_sources, private_sources, destinations, named_destinations, created_at, expires_at,
   decided_at, decided_via, result, outcome, grant_id, summary,
-  screenshot IS NOT NULL AS has_screenshot, preview, shown_hash`;
+  screenshot IS NOT NULL AS has_screenshot, preview, preview_base, shown_hash`;
 
 /** The columns of an approval, in its record's key order. */
 const recordColumns = columnsOf<ApprovalRecord>()(
   `id key state tool arguments conversation_id kind reasons tainted untrusted_sources
    private_sources destinations named_destinations created_at expires_at decided_at decided_via
-   result outcome grant_id summary has_screenshot preview shown_hash`,
+   result outcome grant_id summary has_screenshot preview preview_base shown_hash`,
 );
 
 function toRecord(row: Row): ApprovalRecord {
@@ -55,8 +55,8 @@ export class SqliteApprovalStore implements ApprovalStore {
         "the pending approval",
         `INSERT INTO approvals (key, state, tool, arguments, conversation_id, kind, reasons, tainted,
            untrusted_sources, private_sources, destinations, named_destinations, created_at,
-           expires_at, summary, screenshot, preview, shown_hash)
-         VALUES (?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+           expires_at, summary, screenshot, preview, preview_base, shown_hash)
+         VALUES (?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         action.key ?? null,
         action.tool,
         action.arguments,
@@ -73,6 +73,7 @@ export class SqliteApprovalStore implements ApprovalStore {
         action.summary ?? null,
         action.screenshot ?? null,
         action.preview ?? null,
+        action.previewBase ?? null,
         action.shownHash,
       );
       return { record: this.get(id)!, created: true };

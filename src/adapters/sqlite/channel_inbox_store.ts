@@ -1,7 +1,12 @@
 /** The chat channels' received messages and cursors (`channel_inbound`, `channel_cursors`). */
 import type { DatabaseSync } from "node:sqlite";
 import type { ChannelName, ReceivedMessage } from "../../core/channel.ts";
-import type { ChannelInbox, InboundRecord, InboundState } from "../../core/channel_stores.ts";
+import type {
+  ChannelInbox,
+  InboundRecord,
+  InboundState,
+  InboundTurn,
+} from "../../core/channel_stores.ts";
 import { camelRecord, columnsOf, type Row, selectAll, selectOne } from "./rows.ts";
 import { insertUnlessPresent, transaction, write } from "./write.ts";
 
@@ -17,6 +22,7 @@ function inboundRecord(row: Row): InboundRecord {
     attachments: JSON.parse(String(row.attachments ?? "[]")),
     answer: row.answer ? JSON.parse(String(row.answer)) : undefined,
     thread: row.thread ? JSON.parse(String(row.thread)) : undefined,
+    turn: row.turn ? JSON.parse(String(row.turn)) : undefined,
   };
 }
 
@@ -104,6 +110,16 @@ export class SqliteChannelInbox implements ChannelInbox {
       );
       return { ...next, state: "handling", claimedBy: pid, attempts: next.attempts + 1 };
     }, "the received message");
+  }
+
+  beginTurn(id: number, turn: InboundTurn): void {
+    write(
+      this.db,
+      "the chat turn",
+      "UPDATE channel_inbound SET turn = ? WHERE id = ?",
+      JSON.stringify(turn),
+      id,
+    );
   }
 
   finish(

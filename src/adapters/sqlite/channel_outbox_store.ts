@@ -7,7 +7,7 @@ import { insertUnlessPresent, transaction, write } from "./write.ts";
 
 const columns = columnsOf<OutboundRecord>()(
   `id channel chat_id purpose dedupe_key text subject reply_to edit_of approval_id owner_id state attempts
-   next_attempt_at last_error created_at sent_at external_id`,
+   next_attempt_at last_error created_at sent_at external_id closed_at`,
 );
 
 function outboundRecord(row: Row): OutboundRecord {
@@ -108,6 +108,30 @@ export class SqliteChannelOutbox implements ChannelOutbox {
 
   get(id: number): OutboundRecord | undefined {
     return selectOne(this.db, outboundRecord, "SELECT * FROM channel_outbound WHERE id = ?", id);
+  }
+
+  openAsks(channel: ChannelName): OutboundRecord[] {
+    return selectAll(
+      this.db,
+      outboundRecord,
+      `SELECT * FROM channel_outbound
+       WHERE channel = ? AND purpose = 'ask' AND state = 'sent' AND closed_at IS NULL ORDER BY id`,
+      channel,
+    );
+  }
+
+  close(id: number, edit: NewOutbound | undefined, at: Date): boolean {
+    return transaction(this.db, () => {
+      const closed = write(
+        this.db,
+        "the question",
+        "UPDATE channel_outbound SET closed_at = ? WHERE id = ? AND closed_at IS NULL",
+        at.toISOString(),
+        id,
+      ).changes > 0;
+      if (closed && edit) this.enqueue(edit, at);
+      return closed;
+    }, "the closed question");
   }
 
   byExternalId(channel: ChannelName, externalId: string): OutboundRecord | undefined {

@@ -237,6 +237,18 @@ export class SqliteChannelAnswerKeys implements ChannelAnswerKeys {
       return key;
     }, "the approval's answer");
   }
+
+  approvalOf(keyHash: string, channel: ChannelName, senderId: string): number | undefined {
+    return selectOne(
+      this.db,
+      (row) => Number(row.approval_id),
+      `SELECT approval_id FROM channel_answer_keys
+       WHERE key_hash = ? AND channel = ? AND owner_id = ?`,
+      keyHash,
+      channel,
+      senderId,
+    );
+  }
 }
 
 const healthColumns = columnsOf<ChannelHealthRecord>()(

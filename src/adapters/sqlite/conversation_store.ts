@@ -1,6 +1,6 @@
 /** SQLite conversations and messages. */
 import type { DatabaseSync } from "node:sqlite";
-import type { ToolCall } from "../../core/messages.ts";
+import type { ReadSources, ToolCall } from "../../core/messages.ts";
 import type {
   ConversationArchive,
   ConversationQuery,
@@ -30,6 +30,7 @@ interface MessageRow {
   completion_tokens: number | null;
   duration_ms: number | null;
   created_at: string;
+  read_from: string | null;
 }
 
 interface SummaryRow {
@@ -71,7 +72,23 @@ function toMessage(row: MessageRow): StoredMessage {
     };
   }
   if (row.duration_ms !== null) message.durationMs = row.duration_ms;
+  if (row.read_from) message.readFrom = readSources(row.read_from);
   return message;
+}
+
+/** Stored read sources; text that is not them counts as private reads from outside. */
+function readSources(text: string): ReadSources {
+  try {
+    const parsed = JSON.parse(text) as Partial<ReadSources>;
+    if (isTextList(parsed.untrusted) && isTextList(parsed.private)) {
+      return { untrusted: parsed.untrusted, private: parsed.private };
+    }
+  } catch { /* below */ }
+  return { untrusted: ["unreadable stored labels"], private: ["unreadable stored labels"] };
+}
+
+function isTextList(value: unknown): value is string[] {
+  return Array.isArray(value) && value.every((item) => typeof item === "string");
 }
 
 function toSummary(row: SummaryRow): ConversationSummary {
@@ -128,8 +145,8 @@ export class SqliteConversationStore implements ConversationArchive {
         this.db,
         "the message",
         `INSERT INTO messages (conversation_id, role, content, tool_calls, tool_call_id, tool_name,
-        prompt_tokens, completion_tokens, duration_ms, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        prompt_tokens, completion_tokens, duration_ms, created_at, read_from)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         conversationId,
         message.role,
         message.content,
@@ -140,6 +157,7 @@ export class SqliteConversationStore implements ConversationArchive {
         message.usage?.completionTokens ?? null,
         message.durationMs === undefined ? null : Math.round(message.durationMs),
         stamp,
+        message.readFrom ? JSON.stringify(message.readFrom) : null,
       );
       write(
         this.db,

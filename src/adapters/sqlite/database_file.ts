@@ -16,6 +16,11 @@ export interface Migration {
   version: number;
   name: string;
   sql: string;
+  /**
+   * Runs after `sql`, in the same transaction, for a step that reads the schema it changes (a
+   * table rebuilt from its stored definition keeps the columns other steps added).
+   */
+  apply?: (db: DatabaseSync) => void;
 }
 
 /**
@@ -36,7 +41,7 @@ export function stopWriting(db: DatabaseSync, path: string, problem: string): vo
  * The schema version this Radar migrates to: the newest step in `./migrations/index.ts` (a test
  * checks they agree; raise it with each new migration).
  */
-export const newestSchemaVersion = 49;
+export const newestSchemaVersion = 53;
 
 /**
  * Opens (and creates) the database at `path` and migrates it with `steps` (none when the file
@@ -267,8 +272,10 @@ function storedSchemaVersion(path: string): number | undefined {
 }
 
 /**
- * Applies every migration newer than the database's user_version, each in a transaction; a
- * database newer than `newest` (default: the newest of `steps`) is refused.
+ * Applies every migration newer than the database's user_version, each in a transaction; a new
+ * database gets them all in one (each step rewrites pages the one before wrote: one transaction
+ * logs each page once, so the new file's write-ahead log stays about the file's size, not twice).
+ * A database newer than `newest` (default: the newest of `steps`) is refused.
  */
 export function migrate(
   db: DatabaseSync,
@@ -282,12 +289,18 @@ export function migrate(
         `Upgrade Radar.`,
     );
   }
-  for (const step of [...steps].sort((a, b) => a.version - b.version)) {
-    if (step.version <= current) continue;
+  const due = [...steps].sort((a, b) => a.version - b.version)
+    .filter((step) => step.version > current);
+  const batches = current === 0 ? [due] : due.map((step) => [step]);
+  for (const batch of batches.filter((batch) => batch.length)) {
+    let step = batch[0];
     db.exec("BEGIN IMMEDIATE");
     try {
-      db.exec(step.sql);
-      db.exec(`PRAGMA user_version = ${step.version}`);
+      for (step of batch) {
+        db.exec(step.sql);
+        step.apply?.(db);
+        db.exec(`PRAGMA user_version = ${step.version}`);
+      }
       db.exec("COMMIT");
     } catch (error) {
       if (db.isTransaction) db.exec("ROLLBACK");

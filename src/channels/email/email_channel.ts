@@ -4,7 +4,8 @@
  * is the owner's only when the receiving server's Authentication-Results shows DKIM or SPF pass
  * for an allowed sender (src/core/mail_authentication.ts); any other mail is left alone here (the
  * email source makes it a heartbeat event: untrusted text, never a command). The owner's mail is
- * marked read once taken, so the email source does not announce it again. The first look only
+ * marked read once taken, and the email source asks the same question (owner_mail.ts) before it
+ * announces mail of this account, so the owner's mail is never an event too. The first look only
  * takes the position: mail already there is not treated as new.
  */
 import type { ImapFlow } from "imapflow";
@@ -16,14 +17,14 @@ import type {
   ReceivedMessage,
   SendResult,
 } from "../../core/channel.ts";
-import { mailAuthentication } from "../../core/mail_authentication.ts";
 import {
   type EmailAccount,
   type ImapSettings,
   withImap,
 } from "../../sources/email/imap_connection.ts";
 import { checkSize } from "../capped_download.ts";
-import { fromAddresses, headerValues, ownWords, parseMail } from "./mail_text.ts";
+import { ownWords, parseMail } from "./mail_text.ts";
+import { judgeOwnerMail } from "./owner_mail.ts";
 import type { SmtpSender } from "./smtp_sender.ts";
 
 /** What the adapter is built from. */
@@ -107,14 +108,7 @@ export class EmailChannel implements ChatChannel {
     headers: Uint8Array | undefined,
   ): Promise<ReceivedMessage | undefined> {
     if (!headers) return undefined;
-    const head = await parseMail(headers);
-    const from = await fromAddresses(head);
-    const verdict = mailAuthentication({
-      authenticationResults: headerValues(head, "authentication-results"),
-      from,
-      allowed: this.settings.allowedSenders,
-      authservId: this.settings.authservId,
-    });
+    const { verdict, head, from } = await judgeOwnerMail(headers, this.settings);
     if (!verdict.owner) {
       this.settings.onUntrusted?.(from.join(", "), verdict.reason);
       return undefined;

@@ -65,6 +65,26 @@ export class SmtpSender {
     }
   }
 
+  /**
+   * Connects and, when a user is set, logs in, sending nothing (nodemailer's `verify()`), as
+   * `radar doctor` checks the server; throws one line naming the server (nodemailer's error, with
+   * its `code` and `responseCode`, as the cause).
+   */
+  async verify(): Promise<void> {
+    const { settings } = this;
+    if (settings.tls === "none" && !isLoopbackHost(settings.host)) {
+      throw new Error(`SMTP tls "none" is allowed only for a loopback host, not ${settings.host}`);
+    }
+    const transport = await this.#transporter();
+    try {
+      await transport.verify();
+    } catch (error) {
+      throw new Error(`SMTP ${settings.host}:${settings.port}: ${firstLine(error)}`, {
+        cause: error,
+      });
+    }
+  }
+
   /** Closes the connection pool. */
   close(): void {
     this.#transport?.close();

@@ -38,7 +38,7 @@ export interface MatrixSettings {
 type Json = any;
 
 /** A silent logger: the SDK's log lines would go to the terminal. */
-const quiet = {
+export const quiet = {
   trace() {},
   debug() {},
   info() {},

@@ -8,10 +8,12 @@ import type { Command } from "commander";
 import {
   approvalId,
   type ApprovalRecord,
+  decidedWhere,
   describeApproval,
   describeGrant,
   outcomeLine,
   parseArguments,
+  previewBaseLine,
   suggestedPrivateDataTo,
 } from "../../away/mod.ts";
 import { RadarError, UsageError } from "../../core/errors.ts";
@@ -84,6 +86,7 @@ export function registerApprovals(program: Command, context: CliContext): void {
         ...(record.preview
           ? [`change:     ${record.preview.trimEnd().replaceAll("\n", "\n            ")}`]
           : []),
+        ...(record.previewBase ? [`against:    ${previewBaseLine(record.previewBase)}`] : []),
         ...(record.hasScreenshot
           ? [`screenshot: on the dashboard, /approvals/${record.id}/screenshot.png`]
           : []),
@@ -102,6 +105,7 @@ export function registerApprovals(program: Command, context: CliContext): void {
             }`,
           ]
           : []),
+        ...(record.decidedVia ? [`decided:    ${decidedWhere(record.decidedVia)}`] : []),
         ...(record.result ? [`result:     ${record.result}`] : []),
         ...(record.state === "pending" && (Object.keys(suggested).length || privateDataTo.length)
           ? [

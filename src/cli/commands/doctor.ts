@@ -12,7 +12,7 @@ export function registerDoctor(program: Command, context: CliContext): void {
   program.command("doctor")
     .description(
       "check config, data, model server, model (a short judgment probe), context, sandbox, " +
-        "browser and ntfy; suggest settings (exit 1: something blocks Radar)",
+        "browser, ntfy and chat channels; suggest settings (exit 1: something blocks Radar)",
     )
     .option("--json", jsonOptionHelp)
     .option("--notify", "also send a test notification through ntfy")

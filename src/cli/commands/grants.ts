@@ -29,9 +29,10 @@ export function registerGrants(program: Command, context: CliContext): void {
         : `added ${grant.createdAt?.slice(0, 10)}`;
       const note = grant.note ? ` — ${grant.note}` : "";
       const ignored = grant.problems.map((problem) => `\n          ignored: ${problem}`);
+      const limits = grant.limits.map((limit) => `\n          only: ${limit}`);
       return `${grant.id.padEnd(9)} ${describeGrant(grant)}  (${from}${used})${note}${
         ignored.join("")
-      }`;
+      }${limits.join("")}`;
     });
   });
 

@@ -1,7 +1,8 @@
 /**
  * The new-mail check (a tick job): for each due account, the unread UIDs not seen before become
- * heartbeat events (sender, subject, date; never bodies). The first check of a mailbox (or a new
- * UIDVALIDITY) takes a baseline: one summary event instead of one per old unread message.
+ * heartbeat events (sender, subject, date; never bodies), except the owner's mail to the email
+ * channel (`ownerMail`: the channel takes it as the owner's words). The first check of a mailbox
+ * (or a new UIDVALIDITY) takes a baseline: one summary event instead of one per old unread message.
  */
 import type { MailHeader } from "../../core/source_ports.ts";
 import { formatDateTime } from "../../core/zoned_time.ts";
@@ -15,10 +16,22 @@ export interface UnreadReader {
   headers(account: string, uids: number[], signal?: AbortSignal): Promise<MailHeader[]>;
 }
 
+/**
+ * The mail of one account that a chat channel takes as the owner's words (the email channel's
+ * account, mail that authenticates as an allowed sender): never an event, whichever reads first.
+ */
+export interface OwnerMailFilter {
+  account: string;
+  /** The UIDs among `uids` that are the channel's. */
+  owned(uids: number[], signal?: AbortSignal): Promise<Set<number>>;
+}
+
 /** What the email check needs. */
 interface EmailCheckDependencies extends CheckDependencies {
   accounts: readonly EmailAccount[];
   reader: UnreadReader;
+  /** The email channel's mail, left out of the events. */
+  ownerMail?: OwnerMailFilter;
   everyMinutes: number;
   /** Dates in events are shown in this zone (the system's when absent). */
   timeZone?: string;
@@ -34,6 +47,12 @@ export interface EmailCheckResult {
 
 /** New messages queued one by one per check at most; the rest become one "and N more" event. */
 const maxEventsPerCheck = 20;
+
+/**
+ * The newest unseen mails looked at for the channel's (older ones are at most counted in an
+ * "and N more" line, never shown one by one).
+ */
+const maxOwnerLook = 100;
 
 /** Source name of an account in health rows and events. */
 export function emailSourceName(account: string): string {
@@ -77,17 +96,21 @@ export class EmailCheck {
     try {
       const snapshot = await deps.reader.unread(account.name, signal);
       const baseline = deps.store.health(source)?.cursor !== snapshot.uidValidity;
-      const fresh = snapshot.unreadUids.filter((uid) =>
+      const unseen = snapshot.unreadUids.filter((uid) =>
         !deps.store.mailSeen(account.name, snapshot.uidValidity, uid)
       );
+      const owned = deps.ownerMail?.account === account.name && unseen.length
+        ? await deps.ownerMail.owned(unseen.slice(-maxOwnerLook), signal)
+        : new Set<number>();
+      const fresh = unseen.filter((uid) => !owned.has(uid));
       const shown = baseline ? fresh.slice(-3) : fresh.slice(-maxEventsPerCheck);
       const headers = (await deps.reader.headers(account.name, shown, signal))
         .sort((a, b) => a.uid - b.uid);
       const at = deps.clock.now();
       deps.transaction(() => {
-        if (baseline) this.#queueBaseline(account, snapshot, headers, at);
+        if (baseline) this.#queueBaseline(account, snapshot, owned.size, headers, at);
         else this.#queueNew(account, snapshot.uidValidity, fresh, headers, at);
-        for (const uid of fresh) {
+        for (const uid of unseen) {
           deps.store.markMailSeen(account.name, snapshot.uidValidity, uid, at);
         }
         deps.store.forgetMail(account.name, snapshot.uidValidity, snapshot.unreadUids[0] ?? 0);
@@ -113,10 +136,11 @@ export class EmailCheck {
   #queueBaseline(
     account: EmailAccount,
     snapshot: UnreadSnapshot,
+    owned: number,
     newest: MailHeader[],
     at: Date,
   ): void {
-    const count = snapshot.unreadUids.length;
+    const count = snapshot.unreadUids.length - owned;
     if (count === 0) return;
     const lines = newest.reverse().map((header) => describeHeader(header, this.deps.timeZone));
     this.deps.queue.enqueue({

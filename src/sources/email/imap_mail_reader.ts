@@ -78,6 +78,19 @@ export class ImapMailReader implements MailReader {
     );
   }
 
+  /** The raw header block of each given UID (for checks that read more than the envelope). */
+  rawHeaders(name: string, uids: number[], signal?: AbortSignal): Promise<Map<number, Uint8Array>> {
+    const account = this.#account(name);
+    if (uids.length === 0) return Promise.resolve(new Map());
+    return this.#inMailbox(account, signal, async (client) => {
+      const found = new Map<number, Uint8Array>();
+      for await (
+        const message of client.fetch(uids.join(","), { uid: true, headers: true }, { uid: true })
+      ) if (message.headers) found.set(message.uid, message.headers);
+      return found;
+    });
+  }
+
   list(
     name: string,
     options: { unreadOnly: boolean; limit: number },

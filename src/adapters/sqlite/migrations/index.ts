@@ -38,7 +38,10 @@ import { channelPeopleMigration } from "./045_channel_people.ts";
 import { taskClaimConversationsMigration } from "./046_task_claim_conversations.ts";
 import { proactiveEvalMigration } from "./047_proactive_eval.ts";
 import { approvalShownMigration } from "./048_approval_shown.ts";
+import { messageReadFromMigration } from "./053_message_read_from.ts";
 import { boundsMigration } from "./049_bounds.ts";
+import { channelAnswersMigration } from "./050_channel_answers.ts";
+import { approvalPreviewBaseMigration } from "./052_approval_preview_base.ts";
 
 /** The ordered migrations applied by `openDatabase`. */
 export const migrations: readonly Migration[] = [
@@ -81,4 +84,7 @@ export const migrations: readonly Migration[] = [
   proactiveEvalMigration,
   approvalShownMigration,
   boundsMigration,
+  channelAnswersMigration,
+  approvalPreviewBaseMigration,
+  messageReadFromMigration,
 ];
