@@ -7,7 +7,6 @@ import { formatDurationMinutes, isFailing, parseDurationMinutes } from "../../co
 import { formatLocalTime } from "../../core/zoned_time.ts";
 import type { MonitorRecord } from "../../core/schedule_ports.ts";
 import { checkUrl } from "../../adapters/network/network_guard.ts";
-import { selectHtml } from "./page_fetch.ts";
 
 /** The default check interval. */
 const defaultMonitorEvery = "60m";
@@ -41,6 +40,10 @@ export class MonitorService implements MonitorRegistry {
     const selector = request.selector?.trim() ?? "";
     if (selector.length > 500) return { error: "the selector is longer than 500 characters" };
     if (selector) {
+      // The HTML query loads with the first monitor that has a selector.
+      const { selectHtml } = await (import(
+        new URL("./page_fetch.ts", import.meta.url).href
+      ) as Promise<typeof import("./page_fetch.ts")>);
       const probe = await selectHtml("<p></p>", selector);
       if ("error" in probe) return probe;
     }
