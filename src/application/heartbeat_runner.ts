@@ -5,9 +5,8 @@
  */
 import type { Outbox } from "../core/work_ports.ts";
 import type { RadarConfig } from "../config/schema.ts";
-import { runAgent } from "../core/agent_loop.ts";
+import { agentLoopModule } from "./agent_loop_module.ts";
 import type { AgentDependencies, AgentResult } from "../core/agent_types.ts";
-import { estimateFirstRequestTokens } from "../core/agent_loop.ts";
 import {
   buildHeartbeatMessage,
   decideHeartbeat,
@@ -91,7 +90,7 @@ export class HeartbeatRunner {
   async #tick(options: HeartbeatOptions): Promise<HeartbeatReport> {
     const plan = await this.#decide(options);
     if ("report" in plan) return plan.report;
-    if (options.dryRun) return dryRunReport(plan);
+    if (options.dryRun) return await dryRunReport(plan);
     const claimed = await this.#claim(plan, options.trigger);
     if ("report" in claimed) return claimed.report;
     const triage = await this.#triage(claimed.events, options.signal);
@@ -208,14 +207,15 @@ export class HeartbeatRunner {
    * Run: the message through the agent loop in the day's heartbeat conversation, with the daemon's
    * tools and an outbox scoped to the oldest event (a re-delivered run gets the same keys).
    */
-  #run(
+  async #run(
     plan: HeartbeatPlan,
     run: ClaimedHeartbeat & { conversationId: number },
     signal: AbortSignal | undefined,
   ): Promise<AgentResult> {
     const { deps } = this;
     const scope = heartbeatScope(run.events[0]?.id, run.runId);
-    return runAgent(plan.agent, {
+    const { runAgent } = await agentLoopModule();
+    return await runAgent(plan.agent, {
       conversationId: run.conversationId,
       kind: "heartbeat",
       userMessage: plan.message,
@@ -245,8 +245,9 @@ interface HeartbeatPlan extends Pick<ClaimedHeartbeat, "started" | "events" | "m
 }
 
 /** A dry run: the message and its estimated first request, nothing claimed, sent or consumed. */
-function dryRunReport(plan: HeartbeatPlan): HeartbeatReport {
+async function dryRunReport(plan: HeartbeatPlan): Promise<HeartbeatReport> {
   const { agent, message } = plan;
+  const { estimateFirstRequestTokens } = await agentLoopModule();
   const tools = plan.toolNames.map((name) => agent.registry.get(name)!);
   return {
     outcome: "skipped",

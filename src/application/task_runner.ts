@@ -8,7 +8,7 @@ import type {
   TickJob,
   Transaction,
 } from "../core/work_ports.ts";
-import { runAgent } from "../core/agent_loop.ts";
+import { agentLoopModule } from "./agent_loop_module.ts";
 import { type AgentDependencies, type AgentResult, runActivity } from "../core/agent_types.ts";
 import type { Clock, ConversationStore, Logger } from "../core/ports.ts";
 import { dueAction } from "../core/schedule.ts";
@@ -253,6 +253,7 @@ export class TaskRunner implements TickJob {
         conversationId = deps.conversations.createConversation("task", task.name, at);
       }
       const agent = await deps.agent(task.personality);
+      const { runAgent } = await agentLoopModule();
       result = await runAgent(agent, {
         conversationId,
         kind: "task",
