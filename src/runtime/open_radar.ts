@@ -44,7 +44,6 @@ import type { Notifier } from "../core/notifier.ts";
 import { damagedDatabaseLine, DatabaseDamagedError } from "../core/errors.ts";
 import { SqliteConversationRuns } from "../adapters/sqlite/conversation_runs.ts";
 import { transaction } from "../adapters/sqlite/write.ts";
-import { digestArchive } from "../sources/digests/digest_setup.ts";
 import type { DigestArchive, SourceHealthReport } from "../core/source_ports.ts";
 import { SqliteMcpApprovals } from "../adapters/sqlite/mcp_approvals.ts";
 import type { McpApprovals } from "../mcp/approval.ts";
@@ -192,7 +191,18 @@ export async function openRadar(options: RadarOptions): Promise<Radar> {
   // Every notice goes through ntfy and the chat channels `notifications.channels` names.
   const channels = channelParts({ config, db, ntfy: core.notifier, clock });
   const notifier = channels.notifier;
-  const digests = digestArchive({ config, stores: sourceStores, model, clock, secrets });
+  // Listing and searching read the store; the first write loads the digest writer.
+  const digestWriter = onFirstUse(async () =>
+    (await (import(new URL("../sources/digests/digest_setup.ts", import.meta.url).href) as Promise<
+      typeof import("../sources/digests/digest_setup.ts")
+    >)).digestArchive({ config, stores: sourceStores, model, clock, secrets })
+  );
+  const digests: DigestArchive = {
+    list: (limit) => sourceStores.digests.list(limit),
+    search: (text, limit) => sourceStores.digests.search(text, limit),
+    write: async (period, from, to, signal) =>
+      await (await digestWriter()).write(period, from, to, signal),
+  };
   const hooks = createHooks({
     config,
     clock,
