@@ -111,7 +111,7 @@ const allowed: Record<string, { cli: string[]; web: string[]; ceiling: number }>
       "web/runtime_dependencies.ts",
       "web/server.ts",
     ],
-    ceiling: 460,
+    ceiling: 462,
   },
 };
 
