@@ -7,15 +7,10 @@
  * answer is queued in the same transaction that marks the message handled, so it goes out once.
  */
 import type { ChannelName, ChatChannel } from "../core/channel.ts";
-import type {
-  ChannelStores,
-  InboundRecord,
-  InboundTurn,
-  NewOutbound,
-} from "../core/channel_stores.ts";
+import type { ChannelStores, InboundRecord, InboundTurn, NewOutbound } from "./channel_stores.ts";
 import type { Clock, ConversationStore, Logger } from "../core/ports.ts";
 import type { Transaction } from "../core/work_ports.ts";
-import { fitToChannel } from "../core/channel_text.ts";
+import { fitToChannel } from "./channel_text.ts";
 import { untrustedNotice, wrapUntrusted } from "../core/untrusted_text.ts";
 import { firstLine } from "../core/first_line.ts";
 import { type ApprovalOutcome, type ApprovalRecord, outcomeLine } from "../away/mod.ts";

@@ -60,7 +60,7 @@ import { SqliteEvalStore } from "../adapters/sqlite/eval_store.ts";
 import { mcpServerViews } from "../mcp/mcp_views.ts";
 import type { McpServerSummary } from "../core/plugin_state.ts";
 import type { PersonalityCatalog } from "../personalities/personality.ts";
-import { estimateTokens } from "../core/tokens.ts";
+import { estimateTokens } from "../core/context_fit.ts";
 import type { FilePersonalityCatalog } from "../personalities/personality_catalog.ts";
 import { personalityParts } from "./personality_parts.ts";
 import { browserParts } from "./browser_parts.ts";

@@ -13,8 +13,7 @@
 import { Buffer } from "node:buffer";
 import { z } from "zod";
 import type { ChatModel } from "../core/chat_model.ts";
-import type { BrowserSession } from "../core/browser.ts";
-import { originOf, submissionBounds } from "../core/browser_submission.ts";
+import { type BrowserSession, originOf, submissionBounds } from "../core/browser.ts";
 import { failed, refused, timedOut, type Tool, type ToolContext } from "../core/tool.ts";
 import type { Destinations, ToolEffect, ToolOutput, ToolResult } from "../core/tool.ts";
 import { compactJsonSchema, defineTool } from "../core/tool_definition.ts";

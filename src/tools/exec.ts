@@ -3,7 +3,7 @@
  * (what needs a yes). Without a sandbox every command needs a yes in chat; unattended, none runs.
  */
 import { z } from "zod";
-import { redactText } from "../core/redact.ts";
+import { redactText } from "../core/secrets.ts";
 import { failed, refused, timedOut, type Tool, type ToolContext } from "../core/tool.ts";
 import { defineTool } from "../core/tool_definition.ts";
 import { decideApproval, isPlainlyReadOnly } from "./exec/approval_policy.ts";

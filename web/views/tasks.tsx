@@ -1,7 +1,7 @@
 /** Task and monitor tables for /tasks, each row with its POST buttons. */
 import type { MonitorRecord, TaskRecord } from "../../src/core/schedule_ports.ts";
 import { formatDurationMinutes, isFailing } from "../../src/core/schedule.ts";
-import { describeSchedule } from "../../src/core/schedule_description.ts";
+import { describeSchedule } from "../../src/core/schedule_words.ts";
 import { formatTime, truncate } from "./format.ts";
 import { type BudgetReport, formatTokens } from "../../src/core/budget.ts";
 import { TableHead } from "./table_head.tsx";

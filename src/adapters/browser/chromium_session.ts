@@ -19,8 +19,8 @@ import {
   type SessionLimits,
   type SessionNotes,
   type Submission,
+  submissionBounds,
 } from "../../core/browser.ts";
-import { submissionBounds } from "../../core/browser_submission.ts";
 import { inspectScript, readPageScript, submitGuardScript } from "./page_scripts.ts";
 import { withDeadline } from "./deadline.ts";
 import { sleep } from "../clock.ts";
