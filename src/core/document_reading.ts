@@ -18,8 +18,7 @@ import {
   type FittedRequest,
   requestTokens,
 } from "./context_fit.ts";
-import { LlmError } from "./errors.ts";
-import { firstLine } from "./first_line.ts";
+import { firstLine, LlmError } from "./errors.ts";
 import { untrustedNotice, wrapUntrusted } from "./untrusted_text.ts";
 
 /** Text that came with a message (piped stdin), for reading in parts when it does not fit. */

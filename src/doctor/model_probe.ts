@@ -4,8 +4,7 @@
  * prompt and tools, judged, timed, and counted: latency, answering and reading speed.
  */
 import type { ChatMessage, ChatModel, ChatResponse, ToolSpec } from "../core/chat_model.ts";
-import { LlmError } from "../core/errors.ts";
-import { firstLine } from "../core/first_line.ts";
+import { firstLine, LlmError } from "../core/errors.ts";
 import type { Tool } from "../core/tool.ts";
 import { estimateJsonTokens } from "../core/context_fit.ts";
 import { type ProbeCase, probeCases, type ProbeContext, type ProbeSkill } from "./probe_cases.ts";

@@ -23,7 +23,7 @@ import type { BrowserSessions, LiveSession } from "./browser_sessions.ts";
 import { notesText, pageText } from "./browser_text.ts";
 import { type BrowserCall, click, sendApproved } from "./browser_submit.ts";
 import { browserGrantScope } from "./browser_grants.ts";
-import { firstLine } from "../core/first_line.ts";
+import { firstLine } from "../core/errors.ts";
 
 /** What the browser tool needs. */
 export interface BrowserToolDependencies {

@@ -13,7 +13,7 @@ import { execSandbox, execSandboxSpec, execUserRoots } from "../adapters/os/sand
 import { type FileAccessDependencies, pathGuardFor } from "../adapters/os/file_access.ts";
 import { childEnvironment, environmentSecrets } from "../adapters/os/child_environment.ts";
 import type { ToolDependencies } from "./dependencies.ts";
-import { firstLine } from "../core/first_line.ts";
+import { firstLine } from "../core/errors.ts";
 
 /** Creates the exec tool. */
 export function execTool(deps: FileAccessDependencies & Pick<ToolDependencies, "secrets">): Tool {

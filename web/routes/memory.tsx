@@ -7,8 +7,7 @@
  * tools do: a fact post_memory_search hides is neither listed nor shown or edited by id (404);
  * forgetting it still works, since that shows nothing.
  */
-import { Hono } from "hono";
-import type { Context } from "hono";
+import { type Context, Hono } from "hono";
 import type { RouteContext } from "../app.tsx";
 import { factCategories, type FactCategory } from "../../src/core/ports.ts";
 import { HookedMemory } from "../../src/core/hooked_memory.ts";

@@ -3,8 +3,7 @@
  * `/plugins/review`: pending reviews with code, test results and the permission diff,
  * approve/reject. Local-trust plugins carry a prominent warning.
  */
-import { Hono } from "hono";
-import type { Context } from "hono";
+import { type Context, Hono } from "hono";
 import type { RouteContext } from "../app.tsx";
 import type { PluginsView, SkillView } from "../ports.ts";
 import { field, flash, isHtmx, redirectAfterPost, renderPage } from "../render.tsx";
@@ -12,7 +11,7 @@ import { PluginReviewView, PluginTable } from "../views/plugins.tsx";
 import { Notice, Unavailable } from "../views/layout.tsx";
 import { McpServerList } from "../views/mcp_servers.tsx";
 import { TableHead } from "../views/table_head.tsx";
-import { firstLine } from "../../src/core/first_line.ts";
+import { firstLine } from "../../src/core/errors.ts";
 
 const pluginsMissing = (
   <Unavailable

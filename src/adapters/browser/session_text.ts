@@ -11,7 +11,7 @@ import {
   type SubmittedField,
 } from "../../core/browser.ts";
 import { BrowserTimeoutError } from "./deadline.ts";
-import { firstLine } from "../../core/first_line.ts";
+import { firstLine } from "../../core/errors.ts";
 
 /** A submission the page's scripts reported (form data: checked and bounded here), or undefined. */
 export function checkedSubmission(found: unknown): Submission | undefined {

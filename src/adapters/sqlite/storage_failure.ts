@@ -5,8 +5,7 @@
  * listeners hear of it (the daemon's guard checks the file at once).
  */
 import type { DatabaseSync } from "node:sqlite";
-import { RadarError } from "../../core/errors.ts";
-import { damageAdvice, DatabaseDamagedError } from "../../core/errors.ts";
+import { damageAdvice, DatabaseDamagedError, RadarError } from "../../core/errors.ts";
 
 /** Why a database operation failed, in words a person can act on. */
 export type StorageFailure =
