@@ -1,4 +1,3 @@
-// deno-lint-ignore-file jsx-key -- server-rendered HTML: keys are a client-side diffing concern
 /**
  * `/config`: the effective configuration (secrets masked) and the file it came from, plus an
  * editor for radar.yaml. `POST /config/validate` checks, `POST /config` checks and saves; both

@@ -1,4 +1,3 @@
-// deno-lint-ignore-file jsx-key -- server-rendered HTML: keys are a client-side diffing concern
 /**
  * `GET /`: scheduler state, last and next heartbeat, pending events, events a hook set aside
  * (`POST /heartbeat/requeue` puts them back), recent notifications, counts and recent

@@ -1,4 +1,3 @@
-// deno-lint-ignore-file jsx-key -- server-rendered HTML: keys are a client-side diffing concern
 /**
  * `/memory`: facts by category, full-text search, add, edit, forget; personality notes marked.
  * Fragments: `GET /memory/:id/edit` (edit form), `GET /memory/:id` (row), `POST /memory/:id`

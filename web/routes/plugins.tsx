@@ -10,7 +10,7 @@ import { field, flash, isHtmx, redirectAfterPost, renderPage } from "../render.t
 import { PluginReviewView, PluginTable } from "../views/plugins.tsx";
 import { Notice, Unavailable } from "../views/layout.tsx";
 import { McpServerList } from "../views/mcp_servers.tsx";
-import { TableHead } from "../views/table_head.tsx";
+import { Table } from "../views/table.tsx";
 import { firstLine } from "../../src/core/errors.ts";
 
 const pluginsMissing = (
@@ -28,21 +28,18 @@ function SkillList(props: { skills?: SkillView[] }) {
       <h2>Skills</h2>
       {props.skills.length
         ? (
-          <table>
-            <TableHead columns={["Skill", "From", "State", "Description"]} />
-            <tbody>
-              {props.skills.map((skill) => (
-                <tr>
-                  <td>{skill.name}</td>
-                  <td>{skill.source}</td>
-                  <td>
-                    {skill.missing.length ? `hidden: needs ${skill.missing.join(", ")}` : "usable"}
-                  </td>
-                  <td>{skill.description}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <Table columns={["Skill", "From", "State", "Description"]}>
+            {props.skills.map((skill) => (
+              <tr>
+                <td>{skill.name}</td>
+                <td>{skill.source}</td>
+                <td>
+                  {skill.missing.length ? `hidden: needs ${skill.missing.join(", ")}` : "usable"}
+                </td>
+                <td>{skill.description}</td>
+              </tr>
+            ))}
+          </Table>
         )
         : <p>No skills found.</p>}
     </section>
