@@ -3,7 +3,7 @@
  * opens the database or reads files itself: the composition root hands these in. The daemon,
  * plugin and log views are optional; pages say "not running" / "not available" when absent.
  */
-import type { ChannelStatus } from "../src/channels/channel_stores.ts";
+import type { ChannelStatus } from "../src/core/channel_stores.ts";
 import type { AgentDependencies } from "../src/core/agent_types.ts";
 import type { ChatModel } from "../src/core/chat_model.ts";
 import type { LoadedConfig } from "../src/config/loader.ts";

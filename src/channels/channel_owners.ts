@@ -7,7 +7,7 @@
 import { createHash } from "node:crypto";
 import type { RadarConfig } from "../config/schema.ts";
 import type { ChannelName } from "../core/channel.ts";
-import type { ChannelPeople } from "./channel_stores.ts";
+import type { ChannelPeople } from "../core/channel_stores.ts";
 
 /** How long a pairing code works. */
 export const pairingMinutes = 10;

@@ -7,7 +7,7 @@
  * question whose approval was decided or expired is edited to say how it ended.
  */
 import type { ChatChannel, OutgoingMessage } from "../core/channel.ts";
-import type { ChannelStores, OutboundRecord } from "./channel_stores.ts";
+import type { ChannelStores, OutboundRecord } from "../core/channel_stores.ts";
 import type { ApprovalRecord } from "../away/mod.ts";
 import type { Clock, Logger } from "../core/ports.ts";
 import { askEventKey, renderAsk, renderClosed } from "./approval_asks.ts";

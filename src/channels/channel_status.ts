@@ -5,7 +5,7 @@
  */
 import type { RadarConfig } from "../config/schema.ts";
 import { channelNames } from "../core/channel.ts";
-import type { ChannelStatus, ChannelStores } from "./channel_stores.ts";
+import type { ChannelStatus, ChannelStores } from "../core/channel_stores.ts";
 import { formatDateTime } from "../core/zoned_time.ts";
 import type { ChannelOwners } from "./channel_owners.ts";
 

@@ -7,7 +7,12 @@
  * answer is queued in the same transaction that marks the message handled, so it goes out once.
  */
 import type { ChannelName, ChatChannel } from "../core/channel.ts";
-import type { ChannelStores, InboundRecord, InboundTurn, NewOutbound } from "./channel_stores.ts";
+import type {
+  ChannelStores,
+  InboundRecord,
+  InboundTurn,
+  NewOutbound,
+} from "../core/channel_stores.ts";
 import type { Clock, ConversationStore, Logger } from "../core/ports.ts";
 import type { Transaction } from "../core/work_ports.ts";
 import { fitToChannel } from "./channel_text.ts";

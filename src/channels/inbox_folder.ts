@@ -6,7 +6,7 @@
  */
 import { join } from "node:path";
 import type { EventQueue } from "../core/work_ports.ts";
-import type { InboundRecord } from "./channel_stores.ts";
+import type { InboundRecord } from "../core/channel_stores.ts";
 
 /** A file written to the inbox. */
 export interface SavedFile {

@@ -7,7 +7,7 @@
  */
 import type { RadarConfig } from "../config/schema.ts";
 import type { ChannelName } from "../core/channel.ts";
-import type { ChannelStores } from "./channel_stores.ts";
+import type { ChannelStores } from "../core/channel_stores.ts";
 import type { Delivery, Notification, Notifier } from "../core/notifier.ts";
 import type { Clock } from "../core/ports.ts";
 import type { ChannelOwners } from "./channel_owners.ts";

@@ -6,7 +6,7 @@
  */
 import type { RadarConfig } from "../config/schema.ts";
 import { type ChannelName, channelNames } from "../core/channel.ts";
-import type { ChannelHealthRecord } from "../channels/channel_stores.ts";
+import type { ChannelHealthRecord } from "../core/channel_stores.ts";
 import { formatDateTime } from "../core/zoned_time.ts";
 import { hasSecret, type SecretEntry } from "../channels/channel_secret.ts";
 import { configuredOwners } from "../channels/channel_owners.ts";

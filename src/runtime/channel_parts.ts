@@ -8,7 +8,7 @@
 import type { DatabaseSync } from "node:sqlite";
 import type { RadarConfig } from "../config/schema.ts";
 import type { ChannelName } from "../core/channel.ts";
-import type { ChannelStatus, ChannelStores } from "../channels/channel_stores.ts";
+import type { ChannelStatus, ChannelStores } from "../core/channel_stores.ts";
 import type { Notifier } from "../core/notifier.ts";
 import type { Clock } from "../core/ports.ts";
 import { sqliteChannelStores } from "../adapters/sqlite/channel_stores.ts";

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { expandHome } from "../config/paths.ts";
 import { runAgent } from "../core/agent_loop.ts";
 import { type ApprovalRequests, dashboardBaseUrl } from "../away/mod.ts";
-import type { InboundRecord } from "../channels/channel_stores.ts";
+import type { InboundRecord } from "../core/channel_stores.ts";
 import { formatDateTime } from "../core/zoned_time.ts";
 import { ChannelRuntime } from "../channels/channel_runtime.ts";
 import { channelOpeners } from "../channels/channel_openers.ts";

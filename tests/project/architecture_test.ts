@@ -23,14 +23,10 @@ const capabilities: Record<string, readonly string[]> = {
   ],
 };
 
-/**
- * The ports adapters implement outside src/core: the capabilities', the event sources' and the
- * chat channels' stores.
- */
+/** The ports adapters implement outside src/core: the capabilities' and the event sources'. */
 function adapterPorts(): string[] {
   return [
     ...Object.values(capabilities).flat(),
-    "src/channels/channel_stores.ts",
     "src/sources/source_stores.ts",
     "src/sources/watched_folders.ts",
   ];
@@ -127,7 +123,6 @@ const mayImport: Record<string, readonly string[]> = {
     "src/application",
     "src/away",
     "src/money",
-    "src/channels/channel_stores.ts",
     "src/personalities",
     "src/plugins/widget.ts",
     "src/runtime",

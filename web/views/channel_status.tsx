@@ -4,7 +4,7 @@
  * waits, and the last error, from the records `radar status` prints. Every field is text: JSX
  * escapes it, so an error message from a service cannot add markup.
  */
-import type { ChannelStatus } from "../../src/channels/channel_stores.ts";
+import type { ChannelStatus } from "../../src/core/channel_stores.ts";
 import { formatTime } from "./format.ts";
 
 const stateClass: Record<ChannelStatus["state"], "good" | "bad" | "muted"> = {

@@ -6,7 +6,7 @@ import type {
   InboundRecord,
   InboundState,
   InboundTurn,
-} from "../../channels/channel_stores.ts";
+} from "../../core/channel_stores.ts";
 import { camelRecord, columnsOf, type Row, selectAll, selectOne } from "./rows.ts";
 import { insertUnlessPresent, transaction, write } from "./write.ts";
 

@@ -1,7 +1,7 @@
 /** The chat channels' outgoing messages and their receipts (`channel_outbound`). */
 import type { DatabaseSync } from "node:sqlite";
 import type { ChannelName } from "../../core/channel.ts";
-import type { ChannelOutbox, NewOutbound, OutboundRecord } from "../../channels/channel_stores.ts";
+import type { ChannelOutbox, NewOutbound, OutboundRecord } from "../../core/channel_stores.ts";
 import { camelRecord, columnsOf, type Row, selectAll, selectOne } from "./rows.ts";
 import { insertUnlessPresent, transaction, write } from "./write.ts";
 

@@ -14,7 +14,7 @@ import type {
   NewAnswerKey,
   OwnerChat,
   StrangerRecord,
-} from "../../channels/channel_stores.ts";
+} from "../../core/channel_stores.ts";
 import { camelRecord, columnsOf, selectAll, selectOne } from "./rows.ts";
 import { transaction, write } from "./write.ts";
 

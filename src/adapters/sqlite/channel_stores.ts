@@ -1,6 +1,6 @@
 /** Every chat channel store over one open database. */
 import type { DatabaseSync } from "node:sqlite";
-import type { ChannelStores } from "../../channels/channel_stores.ts";
+import type { ChannelStores } from "../../core/channel_stores.ts";
 import { SqliteChannelInbox } from "./channel_inbox_store.ts";
 import { SqliteChannelOutbox } from "./channel_outbox_store.ts";
 import {

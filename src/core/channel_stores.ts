@@ -5,7 +5,7 @@
  * the conversation of each chat and person, the one-time answers to approvals, and each
  * channel's health.
  */
-import type { ChannelButton, ChannelName, ReceivedMessage } from "../core/channel.ts";
+import type { ChannelButton, ChannelName, ReceivedMessage } from "./channel.ts";
 
 /** Where a received message stands. */
 export type InboundState = "pending" | "handling" | "done" | "refused" | "withdrawn" | "failed";
