@@ -5,7 +5,7 @@
  */
 import type { DatabaseSync } from "node:sqlite";
 import { notifyOnce } from "../core/notifier.ts";
-import { firstLine } from "../core/first_line.ts";
+import { damagedDatabaseLine, DatabaseDamagedError, firstLine } from "../core/errors.ts";
 import { loadConfig, type LoadedConfig } from "../config/loader.ts";
 import { readTextFileIfExists } from "../config/config_file.ts";
 import type { RadarConfig } from "../config/schema.ts";
@@ -43,7 +43,6 @@ import { stopWriting } from "../adapters/sqlite/database.ts";
 import { type DamageRecord, knownDamage, recordDamage } from "../adapters/sqlite/damage_marker.ts";
 import { onDamage, readOnlyReason } from "../adapters/sqlite/storage_failure.ts";
 import type { Notifier } from "../core/notifier.ts";
-import { damagedDatabaseLine, DatabaseDamagedError } from "../core/errors.ts";
 import { SqliteConversationRuns } from "../adapters/sqlite/conversation_runs.ts";
 import { transaction } from "../adapters/sqlite/write.ts";
 import { sourceHealthReport } from "../sources/source_health.ts";
@@ -60,7 +59,7 @@ import { SqliteEvalStore } from "../adapters/sqlite/eval_store.ts";
 import { mcpServerViews } from "../mcp/mcp_views.ts";
 import type { McpServerSummary } from "../core/plugin_state.ts";
 import type { PersonalityCatalog } from "../personalities/personality.ts";
-import { estimateTokens } from "../core/tokens.ts";
+import { estimateTokens } from "../core/context_fit.ts";
 import type { FilePersonalityCatalog } from "../personalities/personality_catalog.ts";
 import { personalityParts } from "./personality_parts.ts";
 import { browserParts } from "./browser_parts.ts";
