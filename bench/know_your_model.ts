@@ -7,7 +7,7 @@
 import { join } from "node:path";
 import type { BenchLine, BenchSuite } from "./index.ts";
 import { runCli } from "../src/cli/program.ts";
-import { estimateJsonTokens } from "../src/core/tokens.ts";
+import { estimateJsonTokens } from "../src/core/context_fit.ts";
 import { FakeLlmServer, ollamaText, type RecordedRequest } from "../tests/fakes/fake_llm_server.ts";
 import { eightBillionOnALaptop, standInDoctor } from "../tests/fakes/standin_models.ts";
 import { memoryIo } from "../tests/helpers/memory_io.ts";

@@ -8,7 +8,7 @@ import type { BenchLine } from "./index.ts";
 import { builtinCases, type OfferingCase } from "./tool_offering_cases.ts";
 import { ManualClock } from "../src/adapters/clock.ts";
 import { estimateFirstRequestTokens } from "../src/core/agent_loop.ts";
-import { estimateJsonTokens } from "../src/core/tokens.ts";
+import { estimateJsonTokens } from "../src/core/context_fit.ts";
 import { openRadar } from "../src/runtime/open_radar.ts";
 
 /** Requests that need the money tool, phrased the way people ask. */

@@ -31,7 +31,7 @@ import { summariesRoutes } from "./routes/summaries.tsx";
 import { personalitiesRoutes } from "./routes/personalities.tsx";
 import { approvalsRoutes } from "./routes/approvals.tsx";
 import { moneyRoutes } from "./routes/money.tsx";
-import { firstLine } from "../src/core/first_line.ts";
+import { firstLine } from "../src/core/errors.ts";
 
 /** The largest request body accepted (config text is the biggest legitimate one). */
 const maxBodyBytes = 1024 * 1024;

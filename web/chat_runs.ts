@@ -7,10 +7,10 @@
  */
 import { systemTimers, type Timers } from "../src/adapters/file_watcher.ts";
 import { runAgent } from "../src/core/agent_loop.ts";
-import type { Usage } from "../src/core/messages.ts";
+import type { Usage } from "../src/core/chat_model.ts";
 import type { ToolExecution } from "../src/core/tool_registry.ts";
 import type { WebDependencies } from "./ports.ts";
-import { firstLine } from "../src/core/first_line.ts";
+import { firstLine } from "../src/core/errors.ts";
 
 /** A question a tool asked the person; the run waits until it is answered. */
 export interface PendingConfirmation {

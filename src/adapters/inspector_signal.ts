@@ -1,5 +1,5 @@
 /** SIGUSR1 must never open a V8 inspector in a Radar process (daemon, ask, chat). */
-import { firstLine } from "../core/first_line.ts";
+import { firstLine } from "../core/errors.ts";
 
 /** SIGUSR1's number and the C library that sets its disposition, per OS. */
 const inspectorSignal: Partial<Record<typeof Deno.build.os, { library: string; number: number }>> =

@@ -5,8 +5,7 @@
  * in a few dozen bounded heartbeats instead of hundreds. Order is kept: the batch is a prefix of
  * the queue, so nothing starves.
  */
-import type { PendingEvent } from "../core/heartbeat.ts";
-import { defaultMessageBounds } from "../core/heartbeat.ts";
+import { defaultMessageBounds, type PendingEvent } from "../core/heartbeat.ts";
 
 /** Events fetched per heartbeat at most (shown plus summarised). */
 export const maxBatchEvents = 1_000;

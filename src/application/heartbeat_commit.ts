@@ -8,7 +8,7 @@
 import { type AgentResult, runActivity } from "../core/agent_types.ts";
 import type { PendingEvent } from "../core/heartbeat.ts";
 import type { Hooks } from "../core/hooks.ts";
-import { addUsage } from "../core/messages.ts";
+import { addUsage } from "../core/chat_model.ts";
 import type { Clock, Logger } from "../core/ports.ts";
 import type { EventQueue, RunLog, Transaction } from "../core/work_ports.ts";
 import type { TriageOutcome } from "./heartbeat_triage.ts";

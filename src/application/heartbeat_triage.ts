@@ -5,8 +5,7 @@
  * unclear answer, an urgent event, a failed triage) lets the main model look. The rules are pure;
  * `TriageRunner` asks the fast model and reports what it decided and cost.
  */
-import type { ChatModel } from "../core/chat_model.ts";
-import type { ChatMessage, Usage } from "../core/messages.ts";
+import type { ChatMessage, ChatModel, Usage } from "../core/chat_model.ts";
 import type { Logger } from "../core/ports.ts";
 import { formatEvents, type PendingEvent } from "../core/heartbeat.ts";
 import { untrustedNotice, wrapUntrusted } from "../core/untrusted_text.ts";

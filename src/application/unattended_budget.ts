@@ -10,9 +10,8 @@
 import type { RadarConfig } from "../config/schema.ts";
 import type { Clock, Logger } from "../core/ports.ts";
 import type { RunLog } from "../core/work_ports.ts";
-import type { Usage } from "../core/messages.ts";
-import type { ChatModel, ChatRequest, ChatResponse } from "../core/chat_model.ts";
-import { estimateJsonTokens, estimateTokens } from "../core/tokens.ts";
+import type { ChatModel, ChatRequest, ChatResponse, Usage } from "../core/chat_model.ts";
+import { estimateJsonTokens, estimateTokens } from "../core/context_fit.ts";
 import {
   type BackgroundKind,
   type BudgetLimits,

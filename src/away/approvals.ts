@@ -20,13 +20,12 @@ import type {
   PendingAction,
 } from "./approval_ports.ts";
 import type { Notification, NotificationButton } from "../core/notifier.ts";
-import { NotFoundError, UsageError } from "../core/errors.ts";
+import { firstLine, NotFoundError, UsageError } from "../core/errors.ts";
 import { formatDateTime } from "../core/zoned_time.ts";
 import type { AuditSink, Clock, ConversationStore, Logger } from "../core/ports.ts";
 import { parseArgumentsText, type ToolExecution } from "../core/tool_registry.ts";
 import type { StandingGrants } from "./standing_grants.ts";
 import type { UndoResult } from "./file_undo.ts";
-import { firstLine } from "../core/first_line.ts";
 import { shownHash, unlikeShown } from "./approval_shown.ts";
 import {
   askLines,

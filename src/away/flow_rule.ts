@@ -12,8 +12,7 @@
  * Reading and notifying the user are free. The reasons name arguments and sources, never their
  * values, so they can travel in a notice. Pure.
  */
-import type { Destinations, Tool } from "../core/tool.ts";
-import { isGatedEffect, type ToolEffect } from "../core/tool.ts";
+import { type Destinations, isGatedEffect, type Tool, type ToolEffect } from "../core/tool.ts";
 import { type TrustedPlaces, type UnderivedPart, underivedParts } from "./argument_provenance.ts";
 import type { RunLabels } from "./run_labels.ts";
 

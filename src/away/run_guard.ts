@@ -14,7 +14,7 @@
  */
 import type { ApprovalRequests, GrantCheck, StandingGrant } from "./approval_ports.ts";
 import type { AgentRequest, RunGuard as GuardPort, RunGuards } from "../core/agent_types.ts";
-import type { ChatMessage, ReadSources, ToolCall } from "../core/messages.ts";
+import type { ChatMessage, ReadSources, ToolCall } from "../core/chat_model.ts";
 import type { SideEffectLog } from "../core/side_effects.ts";
 import {
   type ConfirmAction,

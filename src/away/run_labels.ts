@@ -12,7 +12,7 @@
  * Each tool declares the label of its results (`Tool.results`); text in untrusted markers
  * (heartbeat events, piped input) is labelled by its marker's source. Pure.
  */
-import type { ReadSources } from "../core/messages.ts";
+import type { ReadSources } from "../core/chat_model.ts";
 import type { ResultLabel } from "../core/tool.ts";
 
 /** Marker sources whose text is public (a URL monitor's diff is a web page). */

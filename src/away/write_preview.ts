@@ -8,11 +8,10 @@
  * while it is small text, its hash is taken whatever its size.
  */
 import { createHash } from "node:crypto";
-import type { FileAccessDependencies } from "../adapters/os/file_access.ts";
-import { pathGuardFor } from "../adapters/os/file_access.ts";
+import { type FileAccessDependencies, pathGuardFor } from "../adapters/os/file_access.ts";
 import { openCheckedForRead } from "../adapters/os/checked_open.ts";
 import { concatBytes } from "../core/bytes.ts";
-import { firstLine } from "../core/first_line.ts";
+import { firstLine } from "../core/errors.ts";
 import type { CallPreview } from "./approval_ports.ts";
 
 /** The largest file whose content a preview shows (bigger ones are shown as appended to). */

@@ -1,6 +1,6 @@
 /** Downloading a file sent to Radar: never more than the cap, every failure one line. */
 import { readCapped } from "../adapters/network/bounded_read.ts";
-import { firstLine } from "../core/first_line.ts";
+import { firstLine } from "../core/errors.ts";
 
 /** Throws when a known size is over the cap. */
 export function checkSize(size: number | undefined, maxBytes: number): void {

@@ -9,7 +9,7 @@ import type { RadarConfig } from "../config/schema.ts";
 import { ChannelBusyError, type ChannelName, type ChatChannel } from "../core/channel.ts";
 import type { ChannelStores } from "../core/channel_stores.ts";
 import type { Clock, Logger } from "../core/ports.ts";
-import { firstLine } from "../core/first_line.ts";
+import { firstLine } from "../core/errors.ts";
 import { ChannelSender, type ChannelSenderParts } from "./channel_sender.ts";
 import type { InboundHandler } from "./inbound_handler.ts";
 

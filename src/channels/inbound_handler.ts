@@ -15,9 +15,9 @@ import type {
 } from "../core/channel_stores.ts";
 import type { Clock, ConversationStore, Logger } from "../core/ports.ts";
 import type { Transaction } from "../core/work_ports.ts";
-import { fitToChannel } from "../core/channel_text.ts";
+import { fitToChannel } from "./channel_text.ts";
 import { untrustedNotice, wrapUntrusted } from "../core/untrusted_text.ts";
-import { firstLine } from "../core/first_line.ts";
+import { firstLine } from "../core/errors.ts";
 import { type ApprovalOutcome, type ApprovalRecord, outcomeLine } from "../away/mod.ts";
 import { type ChannelOwners, hashKey } from "./channel_owners.ts";
 import { closedLine, mailCodes } from "./approval_asks.ts";

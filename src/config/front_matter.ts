@@ -6,7 +6,7 @@
 import { parse as parseYaml } from "yaml";
 import type { z } from "zod";
 import { describeIssue, type IssueOptions } from "../core/zod_issues.ts";
-import { firstLine } from "../core/first_line.ts";
+import { firstLine } from "../core/errors.ts";
 
 /** Splits `---\nYAML\n---\nbody` (the YAML may be empty); undefined without front matter. */
 export function splitFrontMatter(text: string): { yaml: string; body: string } | undefined {

@@ -1,7 +1,7 @@
 /** Loads radar.yaml: lookup, YAML parsing, the `ollama:` alias, env overrides, validation. */
 import "./zod_jitless.ts";
 import { parseDocument } from "yaml";
-import { ConfigError } from "../core/errors.ts";
+import { ConfigError, firstLine } from "../core/errors.ts";
 import { findConfigFile, type LookupOptions } from "./config_file.ts";
 import { environmentOverrides, setConfigValue } from "./environment.ts";
 import { dataDirectory, type Environment } from "./paths.ts";
@@ -9,7 +9,6 @@ import { configSchema, type RadarConfig } from "./schema.ts";
 import { describeUnknownKeys, findUnknownKeys, type UnknownKey } from "./unknown_keys.ts";
 import { describeIssue } from "../core/zod_issues.ts";
 import { secretKeyPattern } from "./mask_secrets.ts";
-import { firstLine } from "../core/first_line.ts";
 
 /** A loaded configuration and where it came from. */
 export interface LoadedConfig {

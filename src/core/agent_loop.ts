@@ -3,17 +3,15 @@
  * until an answer, a cancel or `llm.max_tool_iterations`. Each step has its own file:
  * agent_messages.ts, tool_offer.ts, tool_call_step.ts. Every message is stored as it happens.
  */
-import type { ChatResponse } from "./chat_model.ts";
+import { addUsage, type ChatMessage, type ChatResponse } from "./chat_model.ts";
 import { LlmError } from "./errors.ts";
-import { addUsage, type ChatMessage } from "./messages.ts";
-import { estimateJsonTokens } from "./tokens.ts";
+import { estimateJsonTokens, fitRequest } from "./context_fit.ts";
 import type { Tool, ToolContext } from "./tool.ts";
 import { toolTokenCost } from "./tool_registry.ts";
 import type { AgentDependencies, AgentRequest, AgentResult, RunGuard } from "./agent_types.ts";
 import { blockedByHooks, markerIdOf, prepareMessages, readHistory } from "./agent_messages.ts";
 import { outsideToolTexts, ToolOffer } from "./tool_offer.ts";
 import { runToolCall, type ToolCallRun } from "./tool_call_step.ts";
-import { fitRequest } from "./context_fit.ts";
 import { fitLongInput } from "./document_reading.ts";
 
 /**

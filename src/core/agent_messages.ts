@@ -6,7 +6,7 @@
  * here: the chat model's wrapper masks every request (masked_ports.ts).
  */
 import type { AgentDependencies, AgentRequest } from "./agent_types.ts";
-import type { ChatMessage } from "./messages.ts";
+import type { ChatMessage } from "./chat_model.ts";
 import { collectPromptVariables } from "./system_prompt.ts";
 import { randomMarkerId, wrapUntrusted } from "./untrusted_text.ts";
 

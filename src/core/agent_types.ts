@@ -2,8 +2,14 @@
  * What the agent loop takes and gives: its dependencies (ports), one request, the progress events
  * it reports and the result of a run. The loop itself is `runAgent` in agent_loop.ts.
  */
-import type { ChatModel, ChatResponse } from "./chat_model.ts";
-import type { ChatMessage, ReadSources, ToolCall, Usage } from "./messages.ts";
+import type {
+  ChatMessage,
+  ChatModel,
+  ChatResponse,
+  ReadSources,
+  ToolCall,
+  Usage,
+} from "./chat_model.ts";
 import type { AuditSink, Clock, ConversationRuns, ConversationStore } from "./ports.ts";
 import type { ConversationKind, ResultLabel, Tool, ToolContext } from "./tool.ts";
 import type { ToolExecution, ToolGate, ToolObserver, ToolRegistry } from "./tool_registry.ts";

@@ -5,7 +5,7 @@
  * `radar task log` and the dashboard show.
  */
 import { formatDate, startOfZonedDay } from "./zoned_time.ts";
-import type { Usage } from "./messages.ts";
+import type { Usage } from "./chat_model.ts";
 
 /** The configured limits (0 means none). */
 export interface BudgetLimits {

@@ -4,11 +4,25 @@
  * The oldest history turns are left out first; a tool result too long for the room left is cut
  * with a line telling the model how much it sees; a request that still cannot fit is refused in
  * one line. Every step is a warning of the run: nothing is cut silently, by Radar or the server.
+ *
+ * Token counts are conservative estimates (no tokenizer is bundled).
  */
-import type { ChatModel, PromptLimit } from "./chat_model.ts";
+import type { ChatMessage, ChatModel, PromptLimit } from "./chat_model.ts";
 import { RadarError } from "./errors.ts";
-import type { ChatMessage } from "./messages.ts";
-import { estimateJsonTokens } from "./tokens.ts";
+
+/**
+ * Estimates tokens for a text: one token per 3.5 characters, rounded up.
+ * BPE tokenizers of the models Radar targets average about 4 characters per token on
+ * English and JSON, so this over-estimates, which is the safe side for budgets.
+ */
+export function estimateTokens(text: string): number {
+  return Math.ceil(text.length / 3.5);
+}
+
+/** Estimates tokens of any JSON-serialisable value as sent on the wire. */
+export function estimateJsonTokens(value: unknown): number {
+  return estimateTokens(JSON.stringify(value));
+}
 
 /** A request that cannot fit the model's context even without history: refused, never cut. */
 export class ContextTooSmallError extends RadarError {}

@@ -2,7 +2,7 @@
  * Conversation summaries for semantic memory (pure): which conversations are due, the bounded
  * transcript the model sees (as untrusted data), and how a summary is labelled in `recall`.
  */
-import type { ChatMessage } from "./messages.ts";
+import type { ChatMessage } from "./chat_model.ts";
 import type { StoredMessage } from "./ports.ts";
 import { untrustedNotice, wrapUntrusted } from "./untrusted_text.ts";
 

@@ -4,17 +4,21 @@
  * for notes on the question, the notes are merged until they fit, and the question is asked with
  * the notes. What could not be read is said plainly, to the model and in the run's report.
  */
-import type { ChatModel, PromptLimit } from "./chat_model.ts";
+import {
+  addUsage,
+  type ChatMessage,
+  type ChatModel,
+  type PromptLimit,
+  type Usage,
+} from "./chat_model.ts";
 import {
   ContextTooSmallError,
   cutToRoom,
+  estimateJsonTokens,
   type FittedRequest,
   requestTokens,
 } from "./context_fit.ts";
-import { LlmError } from "./errors.ts";
-import { firstLine } from "./first_line.ts";
-import { addUsage, type ChatMessage, type Usage } from "./messages.ts";
-import { estimateJsonTokens } from "./tokens.ts";
+import { firstLine, LlmError } from "./errors.ts";
 import { untrustedNotice, wrapUntrusted } from "./untrusted_text.ts";
 
 /** Text that came with a message (piped stdin), for reading in parts when it does not fit. */

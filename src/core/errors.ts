@@ -1,5 +1,6 @@
 /**
- * Domain errors with the exit code and one readable line the CLI prints.
+ * Domain errors with the exit code and one readable line the CLI prints; `firstLine`, the first line
+ * of any error.
  *
  * A damaged database, named: SQLite reported corruption (SQLITE_CORRUPT: "database disk image is
  * malformed", SQLITE_NOTADB: "file is not a database") or the file failed an integrity check.
@@ -111,4 +112,9 @@ export class DatabaseDamagedError extends RadarError {
   constructor(readonly path: string, readonly detail: string, options?: ErrorOptions) {
     super(damagedDatabaseLine(path, detail), 1, options);
   }
+}
+
+/** The first line of an error's message (or of any other value as text), cut at `cap` characters. */
+export function firstLine(error: unknown, cap = Infinity): string {
+  return (error instanceof Error ? error.message : String(error)).split("\n")[0].slice(0, cap);
 }

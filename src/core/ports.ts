@@ -1,5 +1,5 @@
 /** Port interfaces through which the pure core reaches the world. */
-import type { ChatMessage, Usage } from "./messages.ts";
+import type { ChatMessage, Usage } from "./chat_model.ts";
 import type { ConversationKind, ToolOutcome } from "./tool.ts";
 
 /** Source of the current time. */

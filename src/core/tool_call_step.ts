@@ -10,7 +10,7 @@
  */
 import type { AgentDependencies, AgentRequest, AgentResult, RunGuard } from "./agent_types.ts";
 import { asModelMessage } from "./agent_messages.ts";
-import type { ChatMessage, ToolCall } from "./messages.ts";
+import type { ChatMessage, ToolCall } from "./chat_model.ts";
 import type { ToolContext } from "./tool.ts";
 import { outsideToolTexts, type ToolOffer } from "./tool_offer.ts";
 import { parseArgumentsText } from "./tool_registry.ts";

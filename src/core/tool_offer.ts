@@ -5,9 +5,8 @@
  * hooks, then grown by the tools `find_tools` names, which pass the same filters. A tool that is
  * not offered cannot be called (the registry refuses it).
  */
-import type { ToolSpec } from "./chat_model.ts";
+import type { ChatMessage, ToolSpec } from "./chat_model.ts";
 import type { Hooks } from "./hooks.ts";
-import type { ChatMessage } from "./messages.ts";
 import type { ConversationKind, Tool } from "./tool.ts";
 import type { RequestRead } from "./agent_types.ts";
 import { type ToolRegistry, toolSpec, toolTokenCost } from "./tool_registry.ts";

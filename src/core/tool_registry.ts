@@ -1,8 +1,7 @@
 /** The tool registry: offers tools under a token budget and runs calls safely. */
 import { DatabaseDamagedError } from "./errors.ts";
-import type { ToolSpec } from "./chat_model.ts";
-import type { ToolCall } from "./messages.ts";
-import { estimateJsonTokens } from "./tokens.ts";
+import type { ToolCall, ToolSpec } from "./chat_model.ts";
+import { estimateJsonTokens } from "./context_fit.ts";
 import { failed, type Tool, type ToolContext, type ToolResult, toResult } from "./tool.ts";
 import { expandStems, mentionsKeyword, rankHybrid, wordStems } from "./tool_relevance.ts";
 import { Secrets } from "./secrets.ts";

@@ -7,8 +7,7 @@
  * send it again).
  */
 import { damagedDatabaseLine } from "../core/errors.ts";
-import type { Timers } from "../adapters/file_watcher.ts";
-import { systemTimers } from "../adapters/file_watcher.ts";
+import { systemTimers, type Timers } from "../adapters/file_watcher.ts";
 import { markDamageNotified } from "../adapters/sqlite/damage_marker.ts";
 import type { Radar } from "../runtime/open_radar.ts";
 import type { Watcher } from "./daemon.ts";

@@ -5,8 +5,7 @@
  * blocks: Radar works without its channels. The channel libraries load inside the checks.
  */
 import type { RadarConfig } from "../config/schema.ts";
-import type { ChannelName } from "../core/channel.ts";
-import { channelNames } from "../core/channel.ts";
+import { type ChannelName, channelNames } from "../core/channel.ts";
 import type { ChannelHealthRecord } from "../core/channel_stores.ts";
 import { formatDateTime } from "../core/zoned_time.ts";
 import { hasSecret, type SecretEntry } from "../channels/channel_secret.ts";

@@ -5,7 +5,7 @@
  */
 import { readChannelSecret, type SecretEntry } from "../channels/channel_secret.ts";
 import type { SecretKeeper } from "../core/secrets.ts";
-import { firstLine } from "../core/first_line.ts";
+import { firstLine } from "../core/errors.ts";
 import { type Verdict, verdict } from "./verdict.ts";
 
 /** What reading a secret needs. */

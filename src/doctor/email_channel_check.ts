@@ -6,7 +6,7 @@
  */
 import type { RadarConfig } from "../config/schema.ts";
 import type { SecretEntry } from "../channels/channel_secret.ts";
-import { firstLine } from "../core/first_line.ts";
+import { firstLine } from "../core/errors.ts";
 import { readSecret, type SecretReading } from "./channel_secret_check.ts";
 import { type Verdict, verdict } from "./verdict.ts";
 

@@ -3,12 +3,10 @@
  * (the real adapter: retries, leaked-call recovery, error classification) with Radar's own system
  * prompt and tools, judged, timed, and counted: latency, answering and reading speed.
  */
-import type { ChatModel, ChatResponse, ToolSpec } from "../core/chat_model.ts";
-import { LlmError } from "../core/errors.ts";
-import { firstLine } from "../core/first_line.ts";
-import type { ChatMessage } from "../core/messages.ts";
+import type { ChatMessage, ChatModel, ChatResponse, ToolSpec } from "../core/chat_model.ts";
+import { firstLine, LlmError } from "../core/errors.ts";
 import type { Tool } from "../core/tool.ts";
-import { estimateJsonTokens } from "../core/tokens.ts";
+import { estimateJsonTokens } from "../core/context_fit.ts";
 import { type ProbeCase, probeCases, type ProbeContext, type ProbeSkill } from "./probe_cases.ts";
 
 /** How one case went. */

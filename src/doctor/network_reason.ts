@@ -2,7 +2,7 @@
  * Why a server did not answer, in a few words. Deno's fetch says only "fetch failed"; the reason
  * (refused, no such host, a timeout, TLS) is in its `cause`, and libraries wrap it once more.
  */
-import { firstLine } from "../core/first_line.ts";
+import { firstLine } from "../core/errors.ts";
 
 /** A fetch failure in a few words: refused, unknown host, timed out, or its innermost line. */
 export function networkReason(error: unknown): string {

@@ -3,8 +3,7 @@
  * tools, each judged on one skill a heartbeat and a chat need (right tool, valid arguments, no
  * tool when none is needed, an answer after a result, recovery from a tool error).
  */
-import type { ChatResponse } from "../core/chat_model.ts";
-import type { ChatMessage, ToolCall } from "../core/messages.ts";
+import type { ChatMessage, ChatResponse, ToolCall } from "../core/chat_model.ts";
 import type { Tool } from "../core/tool.ts";
 import { parseArgumentsText } from "../core/tool_registry.ts";
 

@@ -1,8 +1,7 @@
 /** `radar doctor`'s first lines: the config file, the data folder and the database. */
 import { join } from "node:path";
 import type { LoadedConfig } from "../config/loader.ts";
-import { firstLine } from "../core/first_line.ts";
-import { RadarError } from "../core/errors.ts";
+import { firstLine, RadarError } from "../core/errors.ts";
 import type { Radar } from "../runtime/open_radar.ts";
 import { blocking, type Verdict, verdict } from "./verdict.ts";
 

@@ -12,8 +12,7 @@ import {
 } from "../core/protected_paths.ts";
 import { openRadar, type Radar } from "../runtime/open_radar.ts";
 import type { TaskOutcome } from "../core/eval_records.ts";
-import { LlmError } from "../core/errors.ts";
-import { firstLine } from "../core/first_line.ts";
+import { firstLine, LlmError } from "../core/errors.ts";
 
 /** Where the scratch Radar takes its model settings from. */
 export interface ScratchOptions {

@@ -9,8 +9,7 @@
  * status_code (100 invalid key, 107 rate limit exceeded).
  */
 import { z } from "zod";
-import type { ComicInfo } from "./comic_info.ts";
-import { cleanFieldValue } from "./comic_info.ts";
+import { cleanFieldValue, type ComicInfo } from "./comic_info.ts";
 
 /** ComicVine's public API root. */
 export const comicVineDefaultBase = "https://comicvine.gamespot.com/api";

@@ -17,6 +17,7 @@ import { libraryPlace } from "./library_place.ts";
 import { guessedInfo, rankIssues, same } from "./comic_info_read.ts";
 import { pdfLayoutFields } from "./pdf_info_read.ts";
 import type { MetadataLookup } from "./metadata_lookup.ts";
+import { firstLine } from "../core/errors.ts";
 
 /** What happens to one file. */
 export interface FilingStep {
@@ -83,8 +84,7 @@ export async function planFile(
       ? await planComic(deps, path, signal)
       : await planPdf(deps, path, signal);
   } catch (error) {
-    const reason = (error instanceof Error ? error.message : String(error)).split("\n")[0];
-    return { path, kind, status: "unreadable", note: reason.slice(0, 200) };
+    return { path, kind, status: "unreadable", note: firstLine(error, 200) };
   }
 }
 

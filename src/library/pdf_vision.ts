@@ -7,6 +7,7 @@
 import type { ChatModel } from "../core/chat_model.ts";
 import type { PdfPageText } from "./pdf_reader.ts";
 import { textForModel } from "../core/untrusted_text.ts";
+import { firstLine } from "../core/errors.ts";
 
 /** At most this many image-only pages are sent to the vision model per call. */
 export const maxVisionPages = 3;
@@ -43,8 +44,7 @@ export async function readImagePages(
         text: text.length > maxChars ? `${text.slice(0, maxChars)}\n[transcription cut]` : text,
       });
     } catch (error) {
-      const reason = (error instanceof Error ? error.message : String(error)).split("\n")[0];
-      readings.set(page.number, { error: reason.slice(0, 200) });
+      readings.set(page.number, { error: firstLine(error, 200) });
     }
   }
   return readings;
@@ -96,7 +96,6 @@ export async function readCover(
     }, signal);
     return { text: textForModel(response.content).trim().slice(0, 1000) };
   } catch (error) {
-    const reason = (error instanceof Error ? error.message : String(error)).split("\n")[0];
-    return { error: reason.slice(0, 200) };
+    return { error: firstLine(error, 200) };
   }
 }

@@ -3,7 +3,7 @@ import type { Logger } from "../core/ports.ts";
 import type { ToolRegistry } from "../core/tool_registry.ts";
 import type { McpApprovals } from "./approval.ts";
 import { type McpDependencies, type McpToolSource, mcpToolSource } from "./mcp_servers.ts";
-import { firstLine } from "../core/first_line.ts";
+import { firstLine } from "../core/errors.ts";
 
 /** Registers the tools; the returned source's `close()` stops the servers it started. */
 export function registerMcpTools(

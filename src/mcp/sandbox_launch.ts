@@ -14,13 +14,12 @@ import { programHash } from "./program_pin.ts";
 // @ts-types="@types/shell-quote"
 import { quote } from "shell-quote";
 import { execSandbox, execSandboxSpec, execUserRoots } from "../adapters/os/sandbox_spec.ts";
-import { sandboxedArgv } from "../adapters/os/sandbox.ts";
+import { sandboxedArgv, type SandboxSpec } from "../adapters/os/sandbox.ts";
 import { type FileAccessDependencies, radarPlaces } from "../adapters/os/file_access.ts";
 import { isInside } from "../adapters/os/path_guard.ts";
 import { dirname, join, relative, sep } from "node:path";
 import type { McpApproval } from "./approval.ts";
 import type { ProcessLaunch } from "./sandboxed_stdio_transport.ts";
-import type { SandboxSpec } from "../adapters/os/sandbox.ts";
 import { folderEntries, realPathOrUndefined } from "../config/quiet_stat.ts";
 
 /** The PATH a server runs with (and its program is looked up on, for the approval's pin). */

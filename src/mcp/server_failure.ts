@@ -5,7 +5,7 @@
  * (`--cached-only`, the sandbox has no network) and found a package missing from Deno's cache,
  * that and the command that caches it; for an HTTP server, its address.
  */
-import { redactText } from "../core/redact.ts";
+import { redactText } from "../core/secrets.ts";
 
 /** What a stdio transport can tell about its process. */
 export interface ProcessReport {

@@ -11,7 +11,7 @@ import { cleanStatementText, maxDescriptionChars, maxPayeeChars } from "./money_
 import { columnIndex, type CsvMapping, looksLikeHeader } from "./csv_mapping.ts";
 import { type MappedField, mappedFields } from "./csv_mapping.ts";
 import { parseStatementDate } from "./date_formats.ts";
-import { firstLine } from "../core/first_line.ts";
+import { firstLine } from "../core/errors.ts";
 
 /** A CSV file's records and the line each ends on. */
 export interface CsvRecords {

@@ -7,7 +7,7 @@
  * A folder that cannot be read, or a model that fails, backs off like every source.
  */
 import type { MoneyConfig } from "../config/money_schema.ts";
-import { RadarError } from "../core/errors.ts";
+import { firstLine, RadarError } from "../core/errors.ts";
 import { type CheckDependencies, isDue, recordCheckFailure } from "../sources/source_checks.ts";
 import type { MoneyAlertState, MoneyStore } from "./money_store.ts";
 import type { BackgroundBudget } from "../core/budget.ts";
@@ -15,7 +15,6 @@ import { moneySourceName, raise } from "./money_alerts_check.ts";
 import { type MoneyLedger, tickModelBatches } from "./money_ledger.ts";
 import { readStatementFile, type StatementFile } from "./statement_file.ts";
 import { type FolderFile, hasSettled, listStatementFiles } from "./statement_folder.ts";
-import { firstLine } from "../core/first_line.ts";
 
 /** The health row of the model categoriser. */
 export const moneyCategoriesSourceName = "money categories";

@@ -4,7 +4,7 @@
  * transaction, then ask the model about the rest (a model that is down leaves them for later).
  */
 import type { RadarConfig } from "../config/schema.ts";
-import { NotFoundError, UsageError } from "../core/errors.ts";
+import { firstLine, NotFoundError, UsageError } from "../core/errors.ts";
 import type { ChatModel } from "../core/chat_model.ts";
 import type { Clock, Logger } from "../core/ports.ts";
 import type {
@@ -19,7 +19,6 @@ import type { MoneyFilter, MoneyStores } from "./money_store.ts";
 import { zonedParts } from "../core/zoned_time.ts";
 import type { EventSink } from "../sources/source_checks.ts";
 import type { StatementRequest } from "./statement_import.ts";
-import { firstLine } from "../core/first_line.ts";
 
 /** What the ledger needs. */
 export interface MoneyLedgerDependencies {

@@ -6,7 +6,7 @@
 import { createHash } from "node:crypto";
 import { basename } from "node:path";
 import { type StatementFormat, StatementProblem } from "./money.ts";
-import { firstLine } from "../core/first_line.ts";
+import { firstLine } from "../core/errors.ts";
 
 /** A statement file read into memory. */
 export interface StatementFile {

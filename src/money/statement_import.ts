@@ -8,7 +8,7 @@
 import { createHash } from "node:crypto";
 import { basename } from "node:path";
 import type { MoneyConfig } from "../config/money_schema.ts";
-import { UsageError } from "../core/errors.ts";
+import { firstLine, UsageError } from "../core/errors.ts";
 import type { Clock } from "../core/ports.ts";
 import type { ImportRequest, ImportSummary } from "./money_book.ts";
 import {
@@ -33,7 +33,6 @@ import {
 } from "./statement_accounts.ts";
 import { decodeText, readStatementFile, statementFormat } from "./statement_file.ts";
 import type { StatementFile } from "./statement_file.ts";
-import { firstLine } from "../core/first_line.ts";
 
 /** What importing needs. */
 export interface StatementImportDependencies {

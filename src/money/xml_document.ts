@@ -5,7 +5,7 @@
  */
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { StatementProblem } from "./money.ts";
-import { firstLine } from "../core/first_line.ts";
+import { firstLine } from "../core/errors.ts";
 
 /** A parsed element: text under "#text", attributes under "@Name", children by name. */
 // deno-lint-ignore no-explicit-any

@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { readFrontMatter } from "../config/front_matter.ts";
-import { firstLine } from "../core/first_line.ts";
+import { firstLine } from "../core/errors.ts";
 
 /** Personality names: what `create`, `use` and the dashboard accept. */
 export const personalityNamePattern = /^[a-z0-9][a-z0-9_-]{0,63}$/;

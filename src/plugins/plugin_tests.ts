@@ -9,7 +9,7 @@ import type { PluginCode, PluginProcessOptions } from "../sandbox/plugin_process
 import { PluginProcess } from "../sandbox/plugin_process.ts";
 import type { PluginTestOutcome } from "../core/plugin_state.ts";
 import { describeIssue } from "../core/zod_issues.ts";
-import { firstLine } from "../core/first_line.ts";
+import { firstLine } from "../core/errors.ts";
 
 const testCase = z.object({
   name: z.string().min(1).max(200),

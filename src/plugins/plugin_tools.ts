@@ -4,8 +4,7 @@
  * stopped when the plugin goes away or Radar closes.
  */
 import { z } from "zod";
-import type { Tool, ToolResult } from "../core/tool.ts";
-import { failed, refused, timedOut } from "../core/tool.ts";
+import { failed, refused, timedOut, type Tool, type ToolResult } from "../core/tool.ts";
 import { describeIssues } from "../core/zod_issues.ts";
 import type { ToolRegistry } from "../core/tool_registry.ts";
 import { textForModel } from "../core/untrusted_text.ts";

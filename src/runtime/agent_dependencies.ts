@@ -9,7 +9,7 @@ import type { ChatModel } from "../core/chat_model.ts";
 import type { Clock, FactStore } from "../core/ports.ts";
 import { buildSystemPrompt, type SkillSummary, stampUserMessage } from "../core/system_prompt.ts";
 import type { ToolRegistry } from "../core/tool_registry.ts";
-import { estimateTokens } from "../core/tokens.ts";
+import { estimateTokens } from "../core/context_fit.ts";
 import type { ResolvedPersonality } from "../personalities/personality_sources.ts";
 import { hasTemplates, renderTemplate } from "../personalities/templates.ts";
 import { promptWarning } from "../personalities/personality_catalog.ts";

@@ -4,10 +4,9 @@
  * the event queue (every source's events, stored and shown) and the plugins' prompt variables.
  * The composition root wraps each port once; nothing behind it masks again.
  */
-import type { ChatModel } from "../core/chat_model.ts";
+import type { ChatMessage, ChatModel } from "../core/chat_model.ts";
 import type { EmbeddingModel } from "../core/embedding_model.ts";
 import type { PendingEvent } from "../core/heartbeat.ts";
-import type { ChatMessage } from "../core/messages.ts";
 import type { PromptVariableSource } from "../core/system_prompt.ts";
 import type { Secrets } from "../core/secrets.ts";
 import type { EventQueue, NewEvent } from "../core/work_ports.ts";

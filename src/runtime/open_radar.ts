@@ -6,6 +6,7 @@
  * assembled: `agent()` (agent_dependencies.ts: model, tools, prompt).
  */
 import type { DatabaseSync } from "node:sqlite";
+import { damagedDatabaseLine, DatabaseDamagedError } from "../core/errors.ts";
 import { loadConfig, type LoadedConfig } from "../config/loader.ts";
 import { readTextFileIfExists } from "../config/config_file.ts";
 import type { RadarConfig } from "../config/schema.ts";
@@ -41,7 +42,6 @@ import { stopWriting } from "../adapters/sqlite/database_file.ts";
 import { type DamageRecord, knownDamage, recordDamage } from "../adapters/sqlite/damage_marker.ts";
 import { onDamage, readOnlyReason } from "../adapters/sqlite/storage_failure.ts";
 import type { Notifier } from "../core/notifier.ts";
-import { damagedDatabaseLine, DatabaseDamagedError } from "../core/errors.ts";
 import { SqliteConversationRuns } from "../adapters/sqlite/conversation_runs.ts";
 import { transaction } from "../adapters/sqlite/write.ts";
 import type { DigestArchive, SourceHealthReport } from "../core/source_ports.ts";

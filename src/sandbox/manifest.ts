@@ -6,7 +6,7 @@ import { z } from "zod";
 import { parse as parseYaml } from "yaml";
 import { hookPoints } from "../core/hooks.ts";
 import { describeIssue } from "../core/zod_issues.ts";
-import { firstLine } from "../core/first_line.ts";
+import { firstLine } from "../core/errors.ts";
 
 const identifier = z.string().regex(
   /^[a-z][a-z0-9_]{0,47}$/,

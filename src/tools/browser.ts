@@ -13,8 +13,7 @@
 import { Buffer } from "node:buffer";
 import { z } from "zod";
 import type { ChatModel } from "../core/chat_model.ts";
-import type { BrowserSession } from "../core/browser.ts";
-import { originOf, submissionBounds } from "../core/browser_submission.ts";
+import { type BrowserSession, originOf, submissionBounds } from "../core/browser.ts";
 import { failed, refused, timedOut, type Tool, type ToolContext } from "../core/tool.ts";
 import type { Destinations, ToolEffect, ToolOutput, ToolResult } from "../core/tool.ts";
 import { compactJsonSchema, defineTool } from "../core/tool_definition.ts";
@@ -24,7 +23,7 @@ import type { BrowserSessions, LiveSession } from "./browser_sessions.ts";
 import { notesText, pageText } from "./browser_text.ts";
 import { type BrowserCall, click, sendApproved } from "./browser_submit.ts";
 import { browserGrantScope } from "./browser_grants.ts";
-import { firstLine } from "../core/first_line.ts";
+import { firstLine } from "../core/errors.ts";
 
 /** What the browser tool needs. */
 export interface BrowserToolDependencies {

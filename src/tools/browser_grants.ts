@@ -6,7 +6,7 @@
  * that names none (made before submissions recorded their target), go to the page's own origin
  * (scheme, host and port), so such a grant never lets a form post to another site.
  */
-import { originOf } from "../core/browser_submission.ts";
+import { originOf } from "../core/browser.ts";
 import type { GrantScope } from "../core/tool.ts";
 
 /** The browser tool's grant scope. */

@@ -3,14 +3,15 @@
  * (or a grant, or a pending approval) is shown exactly what was held — method, target, every
  * field — and only that goes; an approval's replay sends exactly what it showed or nothing.
  */
-import type {
-  BrowserSession,
-  HeldSubmission,
-  PageControl,
-  PageView,
-  Submission,
+import {
+  type BrowserSession,
+  type HeldSubmission,
+  type PageControl,
+  type PageView,
+  type Submission,
+  submissionBounds,
+  submissionChange,
 } from "../core/browser.ts";
-import { submissionBounds, submissionChange } from "../core/browser_submission.ts";
 import { failed, refused, type ToolContext, type ToolOutput } from "../core/tool.ts";
 import type { ToolResult } from "../core/tool.ts";
 import type { LiveSession } from "./browser_sessions.ts";

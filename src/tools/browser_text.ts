@@ -4,15 +4,15 @@
  * question a submission asks. The page's words are untrusted data: the agent loop wraps the
  * whole result, and the question quotes them as the page's, never as Radar's.
  */
-import type {
-  FilledField,
-  HeldSubmission,
-  PageControl,
-  PageView,
-  SessionNotes,
-  SubmittedField,
+import {
+  type FilledField,
+  type HeldSubmission,
+  originOf,
+  type PageControl,
+  type PageView,
+  type SessionNotes,
+  type SubmittedField,
 } from "../core/browser.ts";
-import { originOf } from "../core/browser_submission.ts";
 import { textForModel } from "../core/untrusted_text.ts";
 import { textForTerminal } from "../core/terminal_text.ts";
 

@@ -9,6 +9,7 @@ import { type Destinations, failed, type Tool } from "../core/tool.ts";
 import { defineTool } from "../core/tool_definition.ts";
 import type { MailHeader, MailReader } from "../core/source_ports.ts";
 import { formatDateTime } from "../core/zoned_time.ts";
+import { firstLine } from "../core/errors.ts";
 
 const keywords = ["email", "mail", "inbox", "unread", "message", "messages", "sender", "imap"];
 const account = z.string().min(1).max(40).describe("Account name");
@@ -111,7 +112,7 @@ export function emailTools(
 
 /** "badpw: login failed …" (one line; the reader's message usually names the account already). */
 function accountFailure(name: string, reason: unknown): string {
-  const message = (reason instanceof Error ? reason.message : String(reason)).split("\n")[0];
+  const message = firstLine(reason);
   const named = message.startsWith(`${name}:`) || message.includes(`account ${name}:`);
   return named ? message : `${name}: ${message}`;
 }

@@ -3,7 +3,7 @@
  * (what needs a yes). Without a sandbox every command needs a yes in chat; unattended, none runs.
  */
 import { z } from "zod";
-import { redactText } from "../core/redact.ts";
+import { redactText } from "../core/secrets.ts";
 import { failed, refused, timedOut, type Tool, type ToolContext } from "../core/tool.ts";
 import { defineTool } from "../core/tool_definition.ts";
 import { decideApproval, isPlainlyReadOnly } from "./exec/approval_policy.ts";
@@ -13,7 +13,7 @@ import { execSandbox, execSandboxSpec, execUserRoots } from "../adapters/os/sand
 import { type FileAccessDependencies, pathGuardFor } from "../adapters/os/file_access.ts";
 import { childEnvironment, environmentSecrets } from "../adapters/os/child_environment.ts";
 import type { ToolDependencies } from "./dependencies.ts";
-import { firstLine } from "../core/first_line.ts";
+import { firstLine } from "../core/errors.ts";
 
 /** Creates the exec tool. */
 export function execTool(deps: FileAccessDependencies & Pick<ToolDependencies, "secrets">): Tool {

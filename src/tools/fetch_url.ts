@@ -25,7 +25,7 @@ import {
   type PinnedResponse,
 } from "../adapters/network/pinned_fetch.ts";
 import { readCapped } from "../adapters/network/bounded_read.ts";
-import { firstLine } from "../core/first_line.ts";
+import { firstLine } from "../core/errors.ts";
 
 const maxRedirects = 5;
 const maxBodyBytes = 3 * 1024 * 1024;

@@ -6,7 +6,7 @@ import type { TaskScheduler } from "../core/schedule_ports.ts";
 import type { TaskInfo } from "../core/schedule_ports.ts";
 import { minimumToolIntervalMinutes, refuseOnHeartbeat } from "./schedule_text.ts";
 import { understandWhen } from "./schedule_when.ts";
-import { describeNewSchedule } from "../core/schedule_description.ts";
+import { describeNewSchedule } from "../core/schedule_words.ts";
 import { effectiveTimeZone } from "../core/zoned_time.ts";
 
 /** Creates the schedule_task tool. */

@@ -1,7 +1,7 @@
 /** Shared by the task and monitor tools: one-line descriptions and the heartbeat rule. */
 import type { MonitorInfo, TaskInfo } from "../core/schedule_ports.ts";
 import { formatDurationMinutes } from "../core/schedule.ts";
-import { describeNextRun, describeSchedule } from "../core/schedule_description.ts";
+import { describeNextRun, describeSchedule } from "../core/schedule_words.ts";
 import { refused, type ToolContext, type ToolResult } from "../core/tool.ts";
 
 /** Smallest interval the model may schedule: every run of a task is a model call. */

@@ -1,11 +1,11 @@
 /**
  * What the user's "when" means: a cron expression or "every 2h" as given, a recurrence in plain
- * words (src/core/schedule_phrase.ts), or a one-shot date read by chrono-node ("tomorrow at 8",
+ * words (src/core/schedule_words.ts), or a one-shot date read by chrono-node ("tomorrow at 8",
  * "in two hours") in the configured time zone. Anything else asks the model to ask the user.
  */
 // The English parser only: the package root also loads a dozen other languages (~5 MB).
 import { parseDurationMinutes } from "../core/schedule.ts";
-import { looksRecurring, parseRecurrence } from "../core/schedule_phrase.ts";
+import { looksRecurring, parseRecurrence } from "../core/schedule_words.ts";
 import type { TaskRequest } from "../core/schedule_ports.ts";
 import { zonedDateTime } from "../core/zoned_time.ts";
 

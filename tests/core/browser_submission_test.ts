@@ -4,8 +4,12 @@
  * field's value may be fresh), the same body; origins compared exactly (scheme, host and port).
  */
 import assert from "node:assert/strict";
-import type { HeldSubmission, Submission } from "../../src/core/browser.ts";
-import { originOf, submissionChange } from "../../src/core/browser_submission.ts";
+import {
+  type HeldSubmission,
+  originOf,
+  type Submission,
+  submissionChange,
+} from "../../src/core/browser.ts";
 import { submissionSummary } from "../../src/tools/browser_text.ts";
 
 const approved: Submission = {

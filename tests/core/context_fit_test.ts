@@ -1,17 +1,16 @@
 /** The context budget in the loop's own terms: history left out, results cut, requests refused. */
 import assert from "node:assert/strict";
-import type { ChatModel, PromptLimit } from "../../src/core/chat_model.ts";
+import type { ChatMessage, ChatModel, PromptLimit } from "../../src/core/chat_model.ts";
 import {
   ContextTooSmallError,
   cutToRoom,
   dropHistory,
+  estimateJsonTokens,
   fitRequest,
   fitToolResult,
   requestTokens,
 } from "../../src/core/context_fit.ts";
 import { splitText } from "../../src/core/document_reading.ts";
-import type { ChatMessage } from "../../src/core/messages.ts";
-import { estimateJsonTokens } from "../../src/core/tokens.ts";
 
 /** A model that only knows its limit (fitting never chats). */
 function limited(tokens: number): ChatModel {

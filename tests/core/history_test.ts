@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { trimHistory } from "../../src/core/agent_messages.ts";
-import type { ChatMessage } from "../../src/core/messages.ts";
+import type { ChatMessage } from "../../src/core/chat_model.ts";
 
 Deno.test("trimHistory() drops tool results whose request was cut off the window", () => {
   const window: ChatMessage[] = [

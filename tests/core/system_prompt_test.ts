@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { buildSystemPrompt, stampUserMessage } from "../../src/core/system_prompt.ts";
 import { formatLocalTime } from "../../src/core/zoned_time.ts";
-import { estimateTokens } from "../../src/core/tokens.ts";
+import { estimateTokens } from "../../src/core/context_fit.ts";
 import { defaultConfig } from "../../src/config/schema.ts";
 import { resolveBundled } from "../../src/personalities/personality_sources.ts";
 

@@ -5,7 +5,7 @@
  * scripted in-process model see test_radar.ts.)
  */
 import { join } from "node:path";
-import type { ChatMessage } from "../../src/core/messages.ts";
+import type { ChatMessage } from "../../src/core/chat_model.ts";
 import type { Clock } from "../../src/core/ports.ts";
 import { runAgent } from "../../src/core/agent_loop.ts";
 import { writeFolder } from "../../src/plugins/plugin_directories.ts";

@@ -76,7 +76,9 @@ Deno.test("plugin hooks block and annotate tool calls and variables reach the pr
       outcome: "refused",
       text: "Blocked by plugin guard: no secrets please",
     });
+    // A result carrying a plugin's note is read as private, whatever its tool declares.
     assert.deepEqual(allowed, {
+      label: "private",
       outcome: "ok",
       text: "echo hi\n[note from plugin guard: saw echoer_echo true 7]",
     });

@@ -62,7 +62,6 @@ Deno.test("radar --version loads main.ts and the CLI program alone: no command, 
     "src/cli/terminal_io.ts",
     "src/core/bytes.ts",
     "src/core/errors.ts",
-    "src/core/first_line.ts",
     "src/core/terminal_text.ts",
     "src/sandbox/host_flag.ts",
     "src/version.ts",
@@ -89,7 +88,7 @@ const allowed: Record<string, { cli: string[]; web: string[]; ceiling: number }>
       "src/cli/terminal_io.ts",
     ],
     web: [],
-    ceiling: 365,
+    ceiling: 360,
   },
   "radar serve": {
     cli: [
@@ -107,7 +106,7 @@ const allowed: Record<string, { cli: string[]; web: string[]; ceiling: number }>
       "web/login_codes.ts",
       "web/server.ts",
     ],
-    ceiling: 218,
+    ceiling: 216,
   },
 };
 

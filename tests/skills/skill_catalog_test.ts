@@ -6,7 +6,7 @@ import { type SkillRoot, skillRoots } from "../../src/skills/skill_roots.ts";
 import { useSkillTool } from "../../src/tools/use_skill.ts";
 import { skillsBlock } from "../../src/core/system_prompt.ts";
 import { buildSystemPrompt } from "../../src/core/system_prompt.ts";
-import { estimateTokens } from "../../src/core/tokens.ts";
+import { estimateTokens } from "../../src/core/context_fit.ts";
 import { defaultConfig } from "../../src/config/schema.ts";
 
 function writeSkill(

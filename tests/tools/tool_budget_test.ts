@@ -4,7 +4,7 @@ import { ManualClock } from "../../src/adapters/clock.ts";
 import { estimateFirstRequestTokens } from "../../src/core/agent_loop.ts";
 import { buildSystemPrompt } from "../../src/core/system_prompt.ts";
 import { findToolsName, ToolRegistry, toolTokenCost } from "../../src/core/tool_registry.ts";
-import { estimateTokens } from "../../src/core/tokens.ts";
+import { estimateTokens } from "../../src/core/context_fit.ts";
 import { openRadar } from "../../src/runtime/open_radar.ts";
 import { builtinTools } from "../../src/tools/index.ts";
 import { tempHome, toolDeps } from "./tool_harness.ts";

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { withTestDaemon } from "../helpers/test_radar.ts";
 import { textResponse, toolCallResponse } from "../fakes/scripted_chat_model.ts";
 import { daemonView } from "../../web/daemon_view.ts";
-import { describeSchedule } from "../../src/core/schedule_description.ts";
+import { describeSchedule } from "../../src/core/schedule_words.ts";
 import { logsViewFromFiles } from "../../web/logs_view.ts";
 import { startFakeNtfy } from "../fakes/fake_ntfy_server.ts";
 

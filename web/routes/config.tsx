@@ -1,16 +1,13 @@
-// deno-lint-ignore-file jsx-key -- server-rendered HTML: keys are a client-side diffing concern
 /**
  * `/config`: the effective configuration (secrets masked) and the file it came from, plus an
  * editor for radar.yaml. `POST /config/validate` checks, `POST /config` checks and saves; both
  * report the CLI's exact validation error. Secrets never reach the browser (see config_text).
  */
-import { Hono } from "hono";
-import type { Context } from "hono";
+import { type Context, Hono } from "hono";
 import { stringify } from "yaml";
 import type { RouteContext } from "../app.tsx";
 import { maskSecrets } from "../../src/config/mask_secrets.ts";
-import { RadarError } from "../../src/core/errors.ts";
-import { firstLine } from "../../src/core/first_line.ts";
+import { firstLine, RadarError } from "../../src/core/errors.ts";
 import { maskSecretsInYaml, restoreSecretsInYaml } from "../config_text.ts";
 import { isHtmx, renderFragment, renderPage } from "../render.tsx";
 import { Notice } from "../views/layout.tsx";

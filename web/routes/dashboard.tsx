@@ -1,4 +1,3 @@
-// deno-lint-ignore-file jsx-key -- server-rendered HTML: keys are a client-side diffing concern
 /**
  * `GET /`: scheduler state, last and next heartbeat, pending events, events a hook set aside
  * (`POST /heartbeat/requeue` puts them back), recent notifications, counts and recent
@@ -18,7 +17,7 @@ import { ChannelStatusList } from "../views/channel_status.tsx";
 import { requeueAction, RequeuedNotice, SetAsideCard } from "../views/set_aside.tsx";
 import { WaitingCard } from "../views/approvals.tsx";
 import { DefinitionList } from "../views/definition_list.tsx";
-import { firstLine } from "../../src/core/first_line.ts";
+import { firstLine } from "../../src/core/errors.ts";
 
 const statusCacheMilliseconds = 30_000;
 const statusTimeoutMilliseconds = 3_000;

@@ -4,8 +4,7 @@
  * at a time (`?after=ID`);
  * `/history/:id/export.md|json` downloads; `POST /history/:id/delete` (or DELETE) removes it.
  */
-import { Hono } from "hono";
-import type { Context } from "hono";
+import { type Context, Hono } from "hono";
 import type { RouteContext } from "../app.tsx";
 import type { ConversationKind } from "../../src/core/tool.ts";
 import { parseId, redirectAfterPost, renderFragment, renderPage } from "../render.tsx";

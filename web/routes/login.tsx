@@ -6,8 +6,7 @@
  * the token. Wrong tokens count against the token's throttle for the connection's address; wrong
  * codes are answered and never throttled (24 random bytes: see middleware/throttle.ts).
  */
-import { Hono } from "hono";
-import type { Context } from "hono";
+import { type Context, Hono } from "hono";
 import { deleteCookie, setCookie } from "hono/cookie";
 import type { RouteContext } from "../app.tsx";
 import {

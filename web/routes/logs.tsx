@@ -6,40 +6,37 @@ import { Unavailable } from "../views/layout.tsx";
 import { FilterForm } from "../views/filter_form.tsx";
 import { formatDuration, formatTime, truncate } from "../views/format.ts";
 import type { ToolCallRecord } from "../../src/core/ports.ts";
-import { TableHead } from "../views/table_head.tsx";
+import { Table } from "../views/table.tsx";
 
 function AuditTable(props: { rows: ToolCallRecord[]; timeZone: string | undefined }) {
   if (!props.rows.length) return <p class="muted">No tool calls recorded.</p>;
   return (
-    <table class="list audit">
-      <TableHead columns={["when", "tool", "outcome", "took", "arguments → result"]} />
-      <tbody>
-        {props.rows.map((row) => (
-          <tr class={`outcome-${row.outcome}`}>
-            <td class="muted">{formatTime(row.at, props.timeZone)}</td>
-            <td>
-              <code>{row.tool}</code>
-              {row.conversationId
-                ? <a href={`/history/${row.conversationId}`}>#{row.conversationId}</a>
-                : null}
-            </td>
-            <td>
-              <span class={`badge outcome-${row.outcome}`}>{row.outcome}</span>
-            </td>
-            <td>{formatDuration(row.durationMs)}</td>
-            <td>
-              <details>
-                <summary>
-                  <code>{truncate(row.arguments, 80)}</code>
-                </summary>
-                <pre>{row.arguments}</pre>
-                <pre>{row.result}</pre>
-              </details>
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+    <Table class="list audit" columns={["when", "tool", "outcome", "took", "arguments → result"]}>
+      {props.rows.map((row) => (
+        <tr class={`outcome-${row.outcome}`}>
+          <td class="muted">{formatTime(row.at, props.timeZone)}</td>
+          <td>
+            <code>{row.tool}</code>
+            {row.conversationId
+              ? <a href={`/history/${row.conversationId}`}>#{row.conversationId}</a>
+              : null}
+          </td>
+          <td>
+            <span class={`badge outcome-${row.outcome}`}>{row.outcome}</span>
+          </td>
+          <td>{formatDuration(row.durationMs)}</td>
+          <td>
+            <details>
+              <summary>
+                <code>{truncate(row.arguments, 80)}</code>
+              </summary>
+              <pre>{row.arguments}</pre>
+              <pre>{row.result}</pre>
+            </details>
+          </td>
+        </tr>
+      ))}
+    </Table>
   );
 }
 

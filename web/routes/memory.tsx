@@ -1,4 +1,3 @@
-// deno-lint-ignore-file jsx-key -- server-rendered HTML: keys are a client-side diffing concern
 /**
  * `/memory`: facts by category, full-text search, add, edit, forget; personality notes marked.
  * Fragments: `GET /memory/:id/edit` (edit form), `GET /memory/:id` (row), `POST /memory/:id`
@@ -7,8 +6,7 @@
  * tools do: a fact post_memory_search hides is neither listed nor shown or edited by id (404);
  * forgetting it still works, since that shows nothing.
  */
-import { Hono } from "hono";
-import type { Context } from "hono";
+import { type Context, Hono } from "hono";
 import type { RouteContext } from "../app.tsx";
 import { factCategories, type FactCategory } from "../../src/core/ports.ts";
 import { HookedMemory } from "../../src/core/hooked_memory.ts";

@@ -3,8 +3,7 @@
  * months before, top payees, and the month's transactions (100 at most; `?uncategorized=1` for
  * those without a category) with a form each to correct the category, remembered as a rule.
  */
-import { Hono } from "hono";
-import type { Context } from "hono";
+import { type Context, Hono } from "hono";
 import type { RouteContext } from "../app.tsx";
 import { field, flash, isHtmx, parseId, redirectAfterPost, renderPage } from "../render.tsx";
 import { Notice, Unavailable } from "../views/layout.tsx";

@@ -5,8 +5,7 @@
  * NotFoundError a 404 page, each with the catalog's one line. Plain forms: every POST passes the
  * app's Origin and session checks.
  */
-import { Hono } from "hono";
-import type { Context } from "hono";
+import { type Context, Hono } from "hono";
 import type { RouteContext } from "../app.tsx";
 import type { PersonalityCatalog } from "../../src/personalities/personality.ts";
 import { NotFoundError, UsageError } from "../../src/core/errors.ts";

@@ -3,16 +3,15 @@
  * `/plugins/review`: pending reviews with code, test results and the permission diff,
  * approve/reject. Local-trust plugins carry a prominent warning.
  */
-import { Hono } from "hono";
-import type { Context } from "hono";
+import { type Context, Hono } from "hono";
 import type { RouteContext } from "../app.tsx";
 import type { PluginsView, SkillView } from "../ports.ts";
 import { field, flash, isHtmx, redirectAfterPost, renderPage } from "../render.tsx";
 import { PluginReviewView, PluginTable } from "../views/plugins.tsx";
 import { Notice, Unavailable } from "../views/layout.tsx";
 import { McpServerList } from "../views/mcp_servers.tsx";
-import { TableHead } from "../views/table_head.tsx";
-import { firstLine } from "../../src/core/first_line.ts";
+import { Table } from "../views/table.tsx";
+import { firstLine } from "../../src/core/errors.ts";
 
 const pluginsMissing = (
   <Unavailable
@@ -29,21 +28,18 @@ function SkillList(props: { skills?: SkillView[] }) {
       <h2>Skills</h2>
       {props.skills.length
         ? (
-          <table>
-            <TableHead columns={["Skill", "From", "State", "Description"]} />
-            <tbody>
-              {props.skills.map((skill) => (
-                <tr>
-                  <td>{skill.name}</td>
-                  <td>{skill.source}</td>
-                  <td>
-                    {skill.missing.length ? `hidden: needs ${skill.missing.join(", ")}` : "usable"}
-                  </td>
-                  <td>{skill.description}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <Table columns={["Skill", "From", "State", "Description"]}>
+            {props.skills.map((skill) => (
+              <tr>
+                <td>{skill.name}</td>
+                <td>{skill.source}</td>
+                <td>
+                  {skill.missing.length ? `hidden: needs ${skill.missing.join(", ")}` : "usable"}
+                </td>
+                <td>{skill.description}</td>
+              </tr>
+            ))}
+          </Table>
         )
         : <p>No skills found.</p>}
     </section>

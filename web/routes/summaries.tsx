@@ -3,8 +3,7 @@
  * the store lists from the newest), and a word search over them (`?q=`, the store's FTS search,
  * best 30).
  */
-import { Hono } from "hono";
-import type { Context } from "hono";
+import { type Context, Hono } from "hono";
 import type { RouteContext } from "../app.tsx";
 import { renderPage } from "../render.tsx";
 import { Unavailable } from "../views/layout.tsx";

@@ -2,8 +2,7 @@
  * `/tasks`: scheduled tasks and URL monitors with next run, last result, enable/disable, run
  * now, add, remove. Every change is a POST; without a daemon the page says so.
  */
-import { Hono } from "hono";
-import type { Context } from "hono";
+import { type Context, Hono } from "hono";
 import type { RouteContext } from "../app.tsx";
 import type { DaemonView } from "../ports.ts";
 import {
@@ -18,7 +17,7 @@ import {
 import { MonitorTable, TaskTable } from "../views/tasks.tsx";
 import { BudgetCard } from "../views/budget.tsx";
 import { Notice, Unavailable } from "../views/layout.tsx";
-import { firstLine } from "../../src/core/first_line.ts";
+import { firstLine } from "../../src/core/errors.ts";
 
 const daemonMissing = (
   <Unavailable

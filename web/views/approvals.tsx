@@ -12,7 +12,7 @@ import {
 } from "../../src/away/mod.ts";
 import { formatTime, truncate } from "./format.ts";
 import { ApprovalCall } from "./approval_call.tsx";
-import { TableHead } from "./table_head.tsx";
+import { Table } from "./table.tsx";
 
 /** One approval as a card: the whole call; pending ones carry their three buttons. */
 export function ApprovalCard(
@@ -229,45 +229,42 @@ export function GrantTable(
 ) {
   if (!props.grants.length) return <p class="muted">No standing grants.</p>;
   return (
-    <table class="grants">
-      <TableHead columns={["id", "tool", "arguments", "note", "used", ""]} />
-      <tbody>
-        {props.grants.map((grant) => (
-          <tr data-grant={grant.id}>
-            <td>{grant.id}</td>
-            <td>{grant.tool}</td>
-            <td>
-              {Object.entries(grant.arguments).map(([name, pattern]) => (
-                <div>
-                  <code>{name}={pattern}</code>
-                </div>
-              ))}
-              {grant.problems.map((problem, index) => (
-                <div key={index} class="bad">ignored: {problem}</div>
-              ))}
-              {grant.limits.map((limit, index) => (
-                <div key={`limit${index}`} class="muted">only: {limit}</div>
-              ))}
-            </td>
-            <td>{grant.note}</td>
-            <td>
-              {grant.uses
-                ? `${grant.uses}× (${formatTime(grant.lastUsedAt, props.timeZone)})`
-                : "never"}
-            </td>
-            <td>
-              {grant.origin === "config"
-                ? <span class="muted">radar.yaml</span>
-                : (
-                  <form method="post" action={`/grants/${grant.id}/revoke`} class="inline">
-                    <button type="submit" class="danger small">Revoke</button>
-                  </form>
-                )}
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+    <Table class="grants" columns={["id", "tool", "arguments", "note", "used", ""]}>
+      {props.grants.map((grant) => (
+        <tr data-grant={grant.id}>
+          <td>{grant.id}</td>
+          <td>{grant.tool}</td>
+          <td>
+            {Object.entries(grant.arguments).map(([name, pattern]) => (
+              <div>
+                <code>{name}={pattern}</code>
+              </div>
+            ))}
+            {grant.problems.map((problem, index) => (
+              <div key={index} class="bad">ignored: {problem}</div>
+            ))}
+            {grant.limits.map((limit, index) => (
+              <div key={`limit${index}`} class="muted">only: {limit}</div>
+            ))}
+          </td>
+          <td>{grant.note}</td>
+          <td>
+            {grant.uses
+              ? `${grant.uses}× (${formatTime(grant.lastUsedAt, props.timeZone)})`
+              : "never"}
+          </td>
+          <td>
+            {grant.origin === "config"
+              ? <span class="muted">radar.yaml</span>
+              : (
+                <form method="post" action={`/grants/${grant.id}/revoke`} class="inline">
+                  <button type="submit" class="danger small">Revoke</button>
+                </form>
+              )}
+          </td>
+        </tr>
+      ))}
+    </Table>
   );
 }
 

@@ -4,7 +4,7 @@
  */
 import { type BudgetReport, formatTokens, totalTokens } from "../../src/core/budget.ts";
 import { formatTime } from "./format.ts";
-import { TableHead } from "./table_head.tsx";
+import { Table } from "./table.tsx";
 
 /** Today's spending, the limits, a pause notice and the last days. */
 export function BudgetCard(props: { report: BudgetReport; timeZone: string | undefined }) {
@@ -35,34 +35,32 @@ export function BudgetCard(props: { report: BudgetReport; timeZone: string | und
         {taskDailyTokens ? `; at most ${formatTokens(taskDailyTokens)} a task` : ""}
         {!dailyTokens && !taskDailyTokens ? "; no limit set (budget: in radar.yaml)" : ""}
       </p>
-      <table class="list">
-        <TableHead
-          columns={[
-            "day",
-            "heartbeats",
-            "tasks",
-            "summaries",
-            "digests",
-            "money",
-            "vision",
-            "total",
-          ]}
-        />
-        <tbody>
-          {report.days.map((day) => (
-            <tr>
-              <td>{day.day}</td>
-              <td>{formatTokens(day.heartbeatTokens)}</td>
-              <td>{formatTokens(day.taskTokens)}</td>
-              <td>{formatTokens(day.summaryTokens)}</td>
-              <td>{formatTokens(day.digestTokens)}</td>
-              <td>{formatTokens(day.moneyTokens)}</td>
-              <td>{formatTokens(day.visionTokens)}</td>
-              <td>{formatTokens(totalTokens(day))}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <Table
+        class="list"
+        columns={[
+          "day",
+          "heartbeats",
+          "tasks",
+          "summaries",
+          "digests",
+          "money",
+          "vision",
+          "total",
+        ]}
+      >
+        {report.days.map((day) => (
+          <tr>
+            <td>{day.day}</td>
+            <td>{formatTokens(day.heartbeatTokens)}</td>
+            <td>{formatTokens(day.taskTokens)}</td>
+            <td>{formatTokens(day.summaryTokens)}</td>
+            <td>{formatTokens(day.digestTokens)}</td>
+            <td>{formatTokens(day.moneyTokens)}</td>
+            <td>{formatTokens(day.visionTokens)}</td>
+            <td>{formatTokens(totalTokens(day))}</td>
+          </tr>
+        ))}
+      </Table>
     </section>
   );
 }

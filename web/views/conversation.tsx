@@ -1,4 +1,3 @@
-// deno-lint-ignore-file jsx-key -- server-rendered HTML: keys are a client-side diffing concern
 /** Conversation views: messages, assistant answers in safe Markdown, expandable tool calls. */
 import type { StoredMessage } from "../../src/core/ports.ts";
 import type { ToolOutcome } from "../../src/core/tool.ts";

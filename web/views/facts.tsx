@@ -1,4 +1,3 @@
-// deno-lint-ignore-file jsx-key -- server-rendered HTML: keys are a client-side diffing concern
 /** Fact rows for /memory: view, inline edit form, forget button. */
 import type { Fact } from "../../src/core/ports.ts";
 import { formatTime } from "./format.ts";

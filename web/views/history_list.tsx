@@ -2,7 +2,7 @@
 import type { ConversationSummary } from "../../src/core/ports.ts";
 import type { ConversationKind } from "../../src/core/tool.ts";
 import { formatTime } from "./format.ts";
-import { TableHead } from "./table_head.tsx";
+import { Table } from "./table.tsx";
 
 /** The filters and page of a history listing. */
 export interface HistoryQuery {
@@ -39,34 +39,31 @@ export function ConversationList(
   }
   return (
     <>
-      <table class="list">
-        <TableHead columns={["#", "title", "kind", "messages", "updated"]} />
-        <tbody>
-          {rows.map((row) => (
-            <tr>
-              <td class="muted">{row.id}</td>
-              <td>
-                <a href={`/history/${row.id}`}>{row.title || "(untitled)"}</a>
-              </td>
-              <td>
-                <span class={`badge kind-${row.kind}`}>{row.kind}</span>
-                {row.interruptedAt
-                  ? (
-                    <span
-                      class="badge outcome-error"
-                      title="the run was stopped before it finished"
-                    >
-                      interrupted
-                    </span>
-                  )
-                  : null}
-              </td>
-              <td>{row.messageCount}</td>
-              <td class="muted">{formatTime(row.updatedAt, props.timeZone)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <Table class="list" columns={["#", "title", "kind", "messages", "updated"]}>
+        {rows.map((row) => (
+          <tr>
+            <td class="muted">{row.id}</td>
+            <td>
+              <a href={`/history/${row.id}`}>{row.title || "(untitled)"}</a>
+            </td>
+            <td>
+              <span class={`badge kind-${row.kind}`}>{row.kind}</span>
+              {row.interruptedAt
+                ? (
+                  <span
+                    class="badge outcome-error"
+                    title="the run was stopped before it finished"
+                  >
+                    interrupted
+                  </span>
+                )
+                : null}
+            </td>
+            <td>{row.messageCount}</td>
+            <td class="muted">{formatTime(row.updatedAt, props.timeZone)}</td>
+          </tr>
+        ))}
+      </Table>
       <nav class="pagination row">
         {query.page > 1 ? <a href={pageHref(query, query.page - 1)} rel="prev">← newer</a> : null}
         <span class="muted">

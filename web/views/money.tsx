@@ -1,4 +1,3 @@
-// deno-lint-ignore-file jsx-key -- server-rendered HTML: keys are a client-side diffing concern
 /**
  * /money: the month's report per currency (charts, the category table against the months
  * before, top payees) and the month's transactions, each with a form to correct its category.
@@ -11,7 +10,7 @@ import {
   type MoneyTransaction,
 } from "../../src/money/mod.ts";
 import { CategoryChart, MonthChart } from "./money_chart.tsx";
-import { TableHead } from "./table_head.tsx";
+import { Table } from "./table.tsx";
 
 function change(line: CurrencyReport["categories"][number], currency: string): string {
   if (line.changePercent !== undefined) {
@@ -26,23 +25,21 @@ function CategoryTable(props: { part: CurrencyReport }) {
   const money = (minor: number | undefined) =>
     minor === undefined ? "" : formatMoney(minor, part.currency);
   return (
-    <table class="list money-table">
-      <TableHead
-        columns={["Category", "Spent", "Received", "Last month", "Average before", "Change"]}
-      />
-      <tbody>
-        {part.categories.map((line) => (
-          <tr data-category={line.category}>
-            <td>{line.category}</td>
-            <td class="number">{money(line.spentMinor)}</td>
-            <td class="number">{line.receivedMinor ? money(line.receivedMinor) : ""}</td>
-            <td class="number">{money(line.previousMinor)}</td>
-            <td class="number">{money(line.averageMinor)}</td>
-            <td class="number">{change(line, part.currency)}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+    <Table
+      class="list money-table"
+      columns={["Category", "Spent", "Received", "Last month", "Average before", "Change"]}
+    >
+      {part.categories.map((line) => (
+        <tr data-category={line.category}>
+          <td>{line.category}</td>
+          <td class="number">{money(line.spentMinor)}</td>
+          <td class="number">{line.receivedMinor ? money(line.receivedMinor) : ""}</td>
+          <td class="number">{money(line.previousMinor)}</td>
+          <td class="number">{money(line.averageMinor)}</td>
+          <td class="number">{change(line, part.currency)}</td>
+        </tr>
+      ))}
+    </Table>
   );
 }
 
@@ -106,44 +103,44 @@ export function TransactionTable(
 ) {
   if (!props.transactions.length) return <p class="muted">No transactions.</p>;
   return (
-    <table class="list money-transactions">
-      <TableHead columns={["Date", "Amount", "Payee", "Account", "Category"]} />
-      <tbody>
-        {props.transactions.map((transaction) => (
-          <tr id={`transaction-${transaction.id}`}>
-            <td>{transaction.bookedOn}</td>
-            <td class="number">
-              {formatMinor(transaction.amountMinor, transaction.currency)} {transaction.currency}
-            </td>
-            <td>
-              {transaction.payee}
-              {transaction.description ? <div class="muted">{transaction.description}</div> : null}
-            </td>
-            <td>{transaction.account}</td>
-            <td>
-              <form
-                method="post"
-                action={`/money/transactions/${transaction.id}/category`}
-                class="row"
-              >
-                <input type="hidden" name="month" value={props.month} />
-                <select name="category" aria-label={`Category of transaction ${transaction.id}`}>
-                  {transaction.category ? null : <option value="" selected>uncategorized</option>}
-                  {props.categories.map((category) => (
-                    <option value={category} selected={category === transaction.category}>
-                      {category}
-                    </option>
-                  ))}
-                </select>
-                <button type="submit">Save</button>
-                {transaction.categorySource
-                  ? <span class="muted">{transaction.categorySource}</span>
-                  : null}
-              </form>
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+    <Table
+      class="list money-transactions"
+      columns={["Date", "Amount", "Payee", "Account", "Category"]}
+    >
+      {props.transactions.map((transaction) => (
+        <tr id={`transaction-${transaction.id}`}>
+          <td>{transaction.bookedOn}</td>
+          <td class="number">
+            {formatMinor(transaction.amountMinor, transaction.currency)} {transaction.currency}
+          </td>
+          <td>
+            {transaction.payee}
+            {transaction.description ? <div class="muted">{transaction.description}</div> : null}
+          </td>
+          <td>{transaction.account}</td>
+          <td>
+            <form
+              method="post"
+              action={`/money/transactions/${transaction.id}/category`}
+              class="row"
+            >
+              <input type="hidden" name="month" value={props.month} />
+              <select name="category" aria-label={`Category of transaction ${transaction.id}`}>
+                {transaction.category ? null : <option value="" selected>uncategorized</option>}
+                {props.categories.map((category) => (
+                  <option value={category} selected={category === transaction.category}>
+                    {category}
+                  </option>
+                ))}
+              </select>
+              <button type="submit">Save</button>
+              {transaction.categorySource
+                ? <span class="muted">{transaction.categorySource}</span>
+                : null}
+            </form>
+          </td>
+        </tr>
+      ))}
+    </Table>
   );
 }

@@ -5,7 +5,7 @@
 import { isAbsolute, relative, sep } from "node:path";
 import type { PersonalitySummary } from "../../src/personalities/personality.ts";
 import { truncate } from "./format.ts";
-import { TableHead } from "./table_head.tsx";
+import { Table } from "./table.tsx";
 
 /** The address of one personality's page (names are escaped into the path). */
 export function personalityHref(name: string, action?: "use" | "delete"): string {
@@ -34,44 +34,41 @@ export function shortPersonalitySource(
 export function PersonalityTable(props: { personalities: PersonalitySummary[]; dataDir?: string }) {
   if (!props.personalities.length) return <p class="muted">No personalities found.</p>;
   return (
-    <table class="list personalities">
-      <TableHead columns={["name", "description", "kind", "source", ""]} />
-      <tbody>
-        {props.personalities.map((personality) => (
-          <tr data-personality={personality.name}>
-            <td>
-              <a href={personalityHref(personality.name)}>{personality.name}</a>
-              {personality.active ? <span class="badge status-enabled">active</span> : null}
-            </td>
-            <td>{truncate(personality.description, 160)}</td>
-            <td>
-              <span class="badge">{personality.kind}</span>
-            </td>
-            <td class="muted" title={personality.source}>
-              {shortPersonalitySource(personality, props.dataDir)}
-            </td>
-            <td class="actions">
-              {personality.active ? null : (
-                <form
-                  method="post"
-                  action={personalityHref(personality.name, "use")}
-                  class="inline"
-                >
-                  <button type="submit" class="small secondary">Use {personality.name}</button>
-                </form>
-              )}
-              {personality.editable
-                ? (
-                  <a href={personalityHref(personality.name, "delete")} class="small">
-                    Delete {personality.name}…
-                  </a>
-                )
-                : null}
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+    <Table class="list personalities" columns={["name", "description", "kind", "source", ""]}>
+      {props.personalities.map((personality) => (
+        <tr data-personality={personality.name}>
+          <td>
+            <a href={personalityHref(personality.name)}>{personality.name}</a>
+            {personality.active ? <span class="badge status-enabled">active</span> : null}
+          </td>
+          <td>{truncate(personality.description, 160)}</td>
+          <td>
+            <span class="badge">{personality.kind}</span>
+          </td>
+          <td class="muted" title={personality.source}>
+            {shortPersonalitySource(personality, props.dataDir)}
+          </td>
+          <td class="actions">
+            {personality.active ? null : (
+              <form
+                method="post"
+                action={personalityHref(personality.name, "use")}
+                class="inline"
+              >
+                <button type="submit" class="small secondary">Use {personality.name}</button>
+              </form>
+            )}
+            {personality.editable
+              ? (
+                <a href={personalityHref(personality.name, "delete")} class="small">
+                  Delete {personality.name}…
+                </a>
+              )
+              : null}
+          </td>
+        </tr>
+      ))}
+    </Table>
   );
 }
 

@@ -1,4 +1,3 @@
-// deno-lint-ignore-file jsx-key -- server-rendered HTML: keys are a client-side diffing concern
 /**
  * One personality on /personalities/NAME: what it sets (model, temperature, tools, context
  * documents, prompt size) and the whole file in a textarea (editable ones) or read-only text.

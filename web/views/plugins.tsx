@@ -1,4 +1,3 @@
-// deno-lint-ignore-file jsx-key -- server-rendered HTML: keys are a client-side diffing concern
 /** Plugin list and review views. Plugin code, names and test output are hostile text. */
 import type { PluginDetails, PluginSummary } from "../../src/core/plugin_state.ts";
 import { Notice } from "./layout.tsx";

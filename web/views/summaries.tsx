@@ -1,4 +1,3 @@
-// deno-lint-ignore-file jsx-key -- server-rendered HTML: keys are a client-side diffing concern
 /**
  * The digests of /summaries: one card per digest with its period and the body as Markdown
  * (raw HTML off, see markdown.tsx: a digest is model output over untrusted material).

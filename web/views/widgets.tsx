@@ -1,4 +1,3 @@
-// deno-lint-ignore-file jsx-key -- server-rendered HTML: keys are a client-side diffing concern
 /**
  * Plugin widgets on the dashboard home. A slot per widget loads its body as a fragment
  * (`GET /fragments/widgets/NAME`), so a slow or failing plugin never delays the page; the body is

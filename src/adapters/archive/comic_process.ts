@@ -10,8 +10,7 @@ import {
   type ComicReadResult,
 } from "../../library/comic_archive.ts";
 import type { ComicInfoField } from "../../library/comic_info.ts";
-import type { ParsedComicInfo } from "./comic_info_xml.ts";
-import { loadXmlParser, parseComicInfoXml } from "./comic_info_xml.ts";
+import { loadXmlParser, parseComicInfoXml, type ParsedComicInfo } from "./comic_info_xml.ts";
 import { loadUnrar, openRar, rarComicInfoName, readRarEntry } from "./rar_comic.ts";
 import { classifyEntries } from "./comic_entries.ts";
 import {
@@ -23,7 +22,7 @@ import {
   zipEntryNamed,
   type ZipRewrite,
 } from "./zip_comic.ts";
-import { firstLine } from "../../core/first_line.ts";
+import { firstLine } from "../../core/errors.ts";
 
 type Mupdf = typeof import("mupdf");
 

@@ -17,7 +17,7 @@ import {
 } from "./comic_entries.ts";
 import { buildComicInfoXml, parseComicInfoXml, type ParsedComicInfo } from "./comic_info_xml.ts";
 import { BoundedSink, TooLargeError } from "./bounded_sink.ts";
-import { firstLine } from "../../core/first_line.ts";
+import { firstLine } from "../../core/errors.ts";
 
 type ZipModule = typeof import("@zip.js/zip.js");
 type ZipEntry = Awaited<ReturnType<InstanceType<ZipModule["ZipReader"]>["getEntries"]>>[number];

@@ -2,13 +2,13 @@
  * The config file as a backup keeps it: its layout, with no secret-shaped value and no comments
  * (a comment can hold anything, an old key commented out included). Blanked: every value of a key
  * named like a credential (`token`, `api_key`, `password`, `secret`) and the ntfy topic (whoever
- * knows it reads the notifications); cut: every URL to its origin (`src/core/secret_shapes.ts`),
+ * knows it reads the notifications); cut: every URL to its origin (`secret_shapes.ts`),
  * the values of command-line options named like a credential. Keys that only point at a secret
  * kept elsewhere (`password_cmd`, `password_env`, `keychain`, `api_key_cmd`) are listed as such.
  */
 import { isMap, isScalar, isSeq, parseDocument, visit } from "yaml";
 import { secretKeyPattern } from "../../config/mask_secrets.ts";
-import { argvWithoutSecrets, urlsToOrigins } from "../../core/secret_shapes.ts";
+import { argvWithoutSecrets, urlsToOrigins } from "./secret_shapes.ts";
 
 /** Keys whose values name where a secret lives (a command, a variable, the keychain). */
 const referenceKeys = /^(password_cmd|password_env|keychain|api_key_cmd)$/;

@@ -10,6 +10,7 @@ import { createGzip } from "node:zlib";
 import { Buffer } from "node:buffer";
 import { basename, dirname, join } from "node:path";
 import { RadarError } from "../../core/errors.ts";
+import { writeAll } from "../os/file_changes.ts";
 import { pathExists, removeQuietly } from "../os/quiet_fs.ts";
 import { describeFailure, storageFailure } from "../sqlite/storage_failure.ts";
 import {
@@ -257,9 +258,4 @@ function addBytes(pack: Pack, name: string, bytes: Uint8Array, mtime: Date): Pro
 /** SHA-256 of bytes in hex. */
 function sha256Hex(bytes: Uint8Array): string {
   return createHash("sha256").update(bytes).digest("hex");
-}
-
-async function writeAll(file: Deno.FsFile, bytes: Uint8Array): Promise<void> {
-  let written = 0;
-  while (written < bytes.length) written += await file.write(bytes.subarray(written));
 }

@@ -19,14 +19,14 @@ import {
   type SessionLimits,
   type SessionNotes,
   type Submission,
+  submissionBounds,
 } from "../../core/browser.ts";
-import { submissionBounds } from "../../core/browser_submission.ts";
 import { inspectScript, readPageScript, submitGuardScript } from "./page_scripts.ts";
 import { withDeadline } from "./deadline.ts";
 import { sleep } from "../clock.ts";
 import { checkedSubmission, isTimeout, navigationProblem } from "./session_text.ts";
 import { PageGuard, type PageHeld } from "./page_guard.ts";
-import { firstLine } from "../../core/first_line.ts";
+import { firstLine } from "../../core/errors.ts";
 import { RequestRules } from "./request_rules.ts";
 import { fillField } from "./field_filling.ts";
 import type { TypedDataFence } from "./typed_data_fence.ts";

@@ -12,8 +12,13 @@
  * - everything else goes (the guarded proxy still checks every connection).
  */
 import type { Page, Request, Route } from "playwright-core";
-import type { HeldSubmission, SessionNotes, Submission } from "../../core/browser.ts";
-import { originOf, sameSubmission } from "../../core/browser_submission.ts";
+import {
+  type HeldSubmission,
+  originOf,
+  sameSubmission,
+  type SessionNotes,
+  type Submission,
+} from "../../core/browser.ts";
 import type { TypedDataFence } from "./typed_data_fence.ts";
 import { requestSubmission } from "./session_text.ts";
 

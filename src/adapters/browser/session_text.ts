@@ -3,15 +3,15 @@
  * bounded and checked here): what a request or a form submits, why a navigation failed.
  */
 import type { Request } from "playwright-core";
-import type {
-  HeldSubmission,
-  SessionNotes,
-  Submission,
-  SubmittedField,
+import {
+  type HeldSubmission,
+  type SessionNotes,
+  type Submission,
+  submissionBounds,
+  type SubmittedField,
 } from "../../core/browser.ts";
-import { submissionBounds } from "../../core/browser_submission.ts";
 import { BrowserTimeoutError } from "./deadline.ts";
-import { firstLine } from "../../core/first_line.ts";
+import { firstLine } from "../../core/errors.ts";
 
 /** A submission the page's scripts reported (form data: checked and bounded here), or undefined. */
 export function checkedSubmission(found: unknown): Submission | undefined {

@@ -9,7 +9,7 @@
  * The fence does not look for the typed text in what leaves: a page's script can encode it any
  * way it likes, so no request to another origin is safe once something was typed.
  */
-import { originOf } from "../../core/browser_submission.ts";
+import { originOf } from "../../core/browser.ts";
 
 /** One session's fence (shared by its route rules and its proxy). */
 export class TypedDataFence {

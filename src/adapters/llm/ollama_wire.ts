@@ -1,6 +1,5 @@
 /** Ollama native `/api/chat` request and response mapping (pure). */
-import type { ChatRequest } from "../../core/chat_model.ts";
-import type { ChatMessage } from "../../core/messages.ts";
+import type { ChatMessage, ChatRequest } from "../../core/chat_model.ts";
 import { type WireMessage, wireToolCalls } from "./response_parts.ts";
 
 /** Extra request settings of the native API. */

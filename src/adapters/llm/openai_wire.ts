@@ -1,6 +1,5 @@
 /** OpenAI-compatible `/v1/chat/completions` request and response mapping (pure). */
-import type { ChatRequest } from "../../core/chat_model.ts";
-import type { ChatMessage } from "../../core/messages.ts";
+import type { ChatMessage, ChatRequest } from "../../core/chat_model.ts";
 import { type WireMessage, wireToolCalls } from "./response_parts.ts";
 
 /** The JSON body of `POST /v1/chat/completions` (always `stream:false`, tools in `tools`). */

@@ -1,6 +1,5 @@
 /** Shared pieces of turning a server's message into a `ChatResponse` (pure). */
-import type { ChatResponse, ServerTiming } from "../../core/chat_model.ts";
-import type { ToolCall, Usage } from "../../core/messages.ts";
+import type { ChatResponse, ServerTiming, ToolCall, Usage } from "../../core/chat_model.ts";
 import { recoverToolCallsFromText, stripThinking } from "./text_tool_calls.ts";
 
 /** A tool call as found on the wire, before normalisation. */

@@ -6,7 +6,7 @@
 import { formatSize, readCapped } from "./bounded_read.ts";
 import { checkUrlAddresses, type Resolver } from "./network_guard.ts";
 import { fetchFromChecked, type PinnedFetch } from "./pinned_fetch.ts";
-import { firstLine } from "../../core/first_line.ts";
+import { firstLine } from "../../core/errors.ts";
 
 /** A failed guarded request; `message` is one line for the model and the user. */
 export class WebRequestError extends Error {

@@ -7,7 +7,7 @@
 import ipaddr from "ipaddr.js";
 import { bare, nonPublicAddressKind } from "./address_policy.ts";
 import { checkUrlAddresses, ipv4First, type Resolver, type UrlCheck } from "./network_guard.ts";
-import { firstLine } from "../../core/first_line.ts";
+import { firstLine } from "../../core/errors.ts";
 
 /** Whether a host name or address is on the allow-list. */
 export type HostAllowance = (host: string) => boolean;

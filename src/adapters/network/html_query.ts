@@ -13,7 +13,7 @@ import { runProcess } from "../os/run_process.ts";
 import { denoChildCommand, denoChildEnvironment, denoDirOf } from "../os/deno_child.ts";
 import { htmlQueryFlag } from "./html_query_flag.ts";
 import { type HtmlQuery, type HtmlQueryResult, resultSchema } from "./html_query_protocol.ts";
-import { firstLine } from "../../core/first_line.ts";
+import { firstLine } from "../../core/errors.ts";
 
 export type { HtmlField, HtmlMatch, HtmlQuery, HtmlQueryResult } from "./html_query_protocol.ts";
 

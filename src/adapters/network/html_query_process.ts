@@ -14,7 +14,7 @@ import {
   maxAnswerChars,
   maxMatches,
 } from "./html_query_protocol.ts";
-import { firstLine } from "../../core/first_line.ts";
+import { firstLine } from "../../core/errors.ts";
 
 const permissionNames = ["read", "write", "net", "env", "run", "sys", "ffi", "import"] as const;
 

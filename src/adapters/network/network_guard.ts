@@ -1,6 +1,6 @@
 /** Refuses URLs that reach private, loopback, link-local or otherwise internal addresses. */
 import { nonPublicAddressKind } from "./address_policy.ts";
-import { firstLine } from "../../core/first_line.ts";
+import { firstLine } from "../../core/errors.ts";
 
 /** Resolves a host name to its addresses (A and AAAA). */
 export type Resolver = (host: string) => Promise<string[]>;

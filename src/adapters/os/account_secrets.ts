@@ -5,7 +5,7 @@
  * tool results and model requests mask it from then on.
  */
 import type { SecretKeeper } from "../../core/secrets.ts";
-import { firstLine } from "../../core/first_line.ts";
+import { firstLine } from "../../core/errors.ts";
 import { findOnPath } from "./quiet_fs.ts";
 import { keychainCommand, type KeychainItem, keychainProblem } from "./keychain.ts";
 import { type ProcessResult, runProcess } from "./run_process.ts";

@@ -19,7 +19,7 @@ import {
   socketFolders,
 } from "./sandbox.ts";
 import { realPathOrUndefined } from "../../config/quiet_stat.ts";
-import { firstLine } from "../../core/first_line.ts";
+import { firstLine } from "../../core/errors.ts";
 
 /** The sandbox exec uses with this config: a program, or why there is none. */
 export function execSandbox(

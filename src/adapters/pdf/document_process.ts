@@ -15,7 +15,7 @@ import {
   pdfProcessEnvironment,
 } from "./pdf_process_command.ts";
 import { denoDirOf } from "../os/deno_child.ts";
-import { firstLine } from "../../core/first_line.ts";
+import { firstLine } from "../../core/errors.ts";
 import type { z } from "zod";
 
 /** How the subprocess is started (shared by every job of one reader). */

@@ -9,7 +9,7 @@ import {
   selectPages,
 } from "../../library/pdf_reader.ts";
 import { Buffer } from "node:buffer";
-import { firstLine } from "../../core/first_line.ts";
+import { firstLine } from "../../core/errors.ts";
 
 type Mupdf = typeof import("mupdf");
 

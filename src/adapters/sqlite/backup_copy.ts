@@ -1,12 +1,12 @@
 /**
  * A backup's copy of radar.db without the config's secret-shaped values that Radar copied into it:
  * the MCP approvals keep each server's command line and URL (`012_mcp`), so they get the same cut
- * as the archived config (`src/core/secret_shapes.ts`). The approval then no longer matches its
- * hash: after a restore the server offers no tools until approved again with the re-entered key.
+ * as the archived config (`src/adapters/backup/secret_shapes.ts`). The approval then no longer
+ * matches its hash: after a restore the server offers no tools until approved again with the re-entered key.
  * `secure_delete` zeroes the replaced bytes, so no old value stays in a free page.
  */
 import { DatabaseSync } from "node:sqlite";
-import { argvWithoutSecrets, urlsToOrigins } from "../../core/secret_shapes.ts";
+import { argvWithoutSecrets, urlsToOrigins } from "../backup/secret_shapes.ts";
 
 /** Cuts the copied secrets out of the database file at `path`; the names of the servers cut. */
 export function withoutCopiedSecrets(path: string): string[] {

@@ -8,9 +8,8 @@
 import type { DatabaseSync } from "node:sqlite";
 import type { Clock, ConversationRuns } from "../../core/ports.ts";
 import { statement } from "./statements.ts";
-import { transaction } from "./write.ts";
+import { insert, transaction, write } from "./write.ts";
 import { readOnlyReason } from "./storage_failure.ts";
-import { insert, write } from "./write.ts";
 
 /** Which process runs, and how to tell whether another one still does. */
 interface RunOwner {

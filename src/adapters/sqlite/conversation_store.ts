@@ -1,6 +1,6 @@
 /** SQLite conversations and messages. */
 import type { DatabaseSync } from "node:sqlite";
-import type { ReadSources, ToolCall } from "../../core/messages.ts";
+import type { ReadSources, ToolCall } from "../../core/chat_model.ts";
 import type {
   ConversationArchive,
   ConversationQuery,

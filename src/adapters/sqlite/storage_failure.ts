@@ -5,8 +5,7 @@
  * listeners hear of it (the daemon's guard checks the file at once).
  */
 import type { DatabaseSync } from "node:sqlite";
-import { RadarError } from "../../core/errors.ts";
-import { damageAdvice, DatabaseDamagedError } from "../../core/errors.ts";
+import { damageAdvice, DatabaseDamagedError, firstLine, RadarError } from "../../core/errors.ts";
 
 /** Why a database operation failed, in words a person can act on. */
 export type StorageFailure =
@@ -67,18 +66,14 @@ export function describeFailure(failure: StorageFailure, error: unknown): string
     case "read_only":
       return "the database or its folder is read-only";
     case "damaged":
-      return `the database file is damaged (${errorText(error)}): ${damageAdvice}`;
+      return `the database file is damaged (${firstLine(error)}): ${damageAdvice}`;
     case "busy":
       return "the database is locked by another process (try again)";
     case "io":
-      return `the disk is full or failing (${errorText(error)})`;
+      return `the disk is full or failing (${firstLine(error)})`;
     default:
-      return errorText(error);
+      return firstLine(error);
   }
-}
-
-function errorText(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).split("\n")[0];
 }
 
 /** Why a database was opened read-only (set by `openDatabase`'s fallback). */
@@ -128,7 +123,7 @@ export function onDamage(
  */
 export function asDamage(db: DatabaseSync, error: unknown): unknown {
   if (error instanceof DatabaseDamagedError || storageFailure(error) !== "damaged") return error;
-  const damaged = new DatabaseDamagedError(databasePath(db), errorText(error), { cause: error });
+  const damaged = new DatabaseDamagedError(databasePath(db), firstLine(error), { cause: error });
   for (const listener of damageListeners.get(db) ?? []) {
     try {
       listener(damaged);

@@ -1,7 +1,7 @@
 /** Files the folder watchers have seen, settled on stored rows, and per-folder watcher counters. */
 import type { DatabaseSync } from "node:sqlite";
 import { statement } from "./statements.ts";
-import { write } from "./write.ts";
+import { transaction, write } from "./write.ts";
 import {
   isStartReconcile,
   type ReconcileReason,
@@ -12,7 +12,6 @@ import {
   type WatcherStats,
   type WatchLedger,
 } from "../../sources/watched_folders.ts";
-import { transaction } from "./write.ts";
 import { camelRecord, columnsOf, selectAll } from "./rows.ts";
 
 /** The columns of a stored file, and of one still settling, in their records' key order. */

@@ -2,7 +2,7 @@
  * Email as a chat channel: the mailbox of one of `email.accounts` is read over IMAP (the existing
  * imapflow session code) for mail newer than the stored UID, and answers go out over SMTP. A mail
  * is the owner's only when the receiving server's Authentication-Results shows DKIM or SPF pass
- * for an allowed sender (src/core/mail_authentication.ts); any other mail is left alone here (the
+ * for an allowed sender (mail_authentication.ts); any other mail is left alone here (the
  * email source makes it a heartbeat event: untrusted text, never a command). The owner's mail is
  * marked read once taken, and the email source asks the same question (owner_mail.ts) before it
  * announces mail of this account, so the owner's mail is never an event too. The first look only

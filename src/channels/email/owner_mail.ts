@@ -1,12 +1,12 @@
 /**
  * Whether a mail's header block is the owner's, as the email channel decides it: the receiving
  * server's Authentication-Results must show DKIM or SPF pass for one of `allowed_senders`
- * (src/core/mail_authentication.ts). The channel takes such mail as the owner's words; the email
+ * (`mail_authentication.ts`). The channel takes such mail as the owner's words; the email
  * source asks the same question of the channel's account, so such mail never becomes an event
  * too, whichever of them reads the mailbox first.
  */
 import type { RadarConfig } from "../../config/schema.ts";
-import { type MailAuthentication, mailAuthentication } from "../../core/mail_authentication.ts";
+import { type MailAuthentication, mailAuthentication } from "./mail_authentication.ts";
 import { fromAddresses, headerValues, type ParsedMail, parseMail } from "./mail_text.ts";
 
 /** Whose mail counts as the owner's (the channel's settings). */

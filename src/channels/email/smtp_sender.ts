@@ -7,7 +7,7 @@
 import type { Transporter } from "nodemailer";
 import type { OutgoingMessage, SendResult } from "../../core/channel.ts";
 import { isLoopbackHost } from "../../adapters/network/address_policy.ts";
-import { firstLine } from "../../core/first_line.ts";
+import { firstLine } from "../../core/errors.ts";
 
 /** The SMTP server and Radar's address. */
 export interface SmtpSettings {

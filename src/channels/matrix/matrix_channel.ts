@@ -18,7 +18,7 @@ import {
   type SendResult,
 } from "../../core/channel.ts";
 import { checkSize, fetchCapped } from "../capped_download.ts";
-import { firstLine } from "../../core/first_line.ts";
+import { firstLine } from "../../core/errors.ts";
 
 /** What the adapter is built from. */
 export interface MatrixSettings {

@@ -17,7 +17,7 @@ import type {
   SendResult,
 } from "../../core/channel.ts";
 import { checkSize, fetchCapped } from "../capped_download.ts";
-import { firstLine } from "../../core/first_line.ts";
+import { firstLine } from "../../core/errors.ts";
 
 /** grammY's signal type (abort-controller's declaration of the same standard AbortSignal). */
 type ApiSignal = Parameters<Api["getFile"]>[1];

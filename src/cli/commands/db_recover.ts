@@ -7,15 +7,13 @@
 import { join, resolve } from "node:path";
 import type { Command } from "commander";
 import type { CliContext } from "../context.ts";
-import { RadarError } from "../../core/errors.ts";
-import { ExitCode } from "../../core/errors.ts";
+import { ExitCode, RadarError } from "../../core/errors.ts";
 import { salvageDatabase, type SalvageReport } from "../../adapters/sqlite/salvage.ts";
 import { clearDamage } from "../../adapters/sqlite/damage_marker.ts";
 import { runningDaemon } from "../../daemon/lock_file.ts";
 import { jsonOptionHelp, printJson } from "../json_output.ts";
 import { fileStamp } from "../../adapters/backup/backup_folder.ts";
-import { removeQuietly } from "../../adapters/os/quiet_fs.ts";
-import { pathExists } from "../../adapters/os/quiet_fs.ts";
+import { pathExists, removeQuietly } from "../../adapters/os/quiet_fs.ts";
 
 /** Moves the damaged file and its -wal/-shm into `folder`; returns where the file went. */
 function setAside(path: string, folder: string, name: string): string {

@@ -11,9 +11,8 @@ import type { FilingStep } from "../../library/mod.ts";
 import { type ToolContext, type ToolResult, toResult } from "../../core/tool.ts";
 import { whyNoPerson } from "../control_commands.ts";
 import { terminalConfirm } from "../terminal_io.ts";
-import { UsageError } from "../../core/errors.ts";
+import { firstLine, UsageError } from "../../core/errors.ts";
 import { runTurn } from "../run_turn.ts";
-import { firstLine } from "../../core/first_line.ts";
 import { pathExists } from "../../adapters/os/quiet_fs.ts";
 import { showCount } from "../progress.ts";
 

@@ -1,9 +1,8 @@
 /** `radar logs [-f] [-n N]`: the daemon's log file. */
 import { sleep } from "../../adapters/clock.ts";
 import { followFile, lastLines, logPath } from "../../daemon/log_file.ts";
-import type { Command } from "commander";
+import { type Command, InvalidArgumentError } from "commander";
 import type { CliContext } from "../context.ts";
-import { InvalidArgumentError } from "commander";
 import { checkLimit, maxLogLines } from "../../core/bounds.ts";
 
 function parseCount(value: string): number {

@@ -5,7 +5,7 @@ import { mcpServerNamePattern, mcpServerNameRule } from "../../config/mcp_schema
 import type { Command } from "commander";
 import { resolve } from "node:path";
 import { expandHome } from "../../config/paths.ts";
-import { NotFoundError, RadarError, UsageError } from "../../core/errors.ts";
+import { firstLine, NotFoundError, RadarError, UsageError } from "../../core/errors.ts";
 import {
   commandHash,
   type McpApproval,
@@ -23,7 +23,6 @@ import {
 import type { Radar } from "../../runtime/open_radar.ts";
 import type { CliContext } from "../context.ts";
 import { jsonOptionHelp, printListing } from "../json_output.ts";
-import { firstLine } from "../../core/first_line.ts";
 
 /** Options of `radar mcp add`. */
 interface AddOptions {

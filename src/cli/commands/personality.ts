@@ -7,10 +7,9 @@ import type { Command } from "commander";
 import { resolve } from "node:path";
 import type { CliContext } from "../context.ts";
 import { jsonOptionHelp, printJson } from "../json_output.ts";
-import { NotFoundError, UsageError } from "../../core/errors.ts";
+import { firstLine, NotFoundError, UsageError } from "../../core/errors.ts";
 import type { PersonalityDetails, PersonalitySummary } from "../../personalities/personality.ts";
 import { editPersonality } from "./personality_edit.ts";
-import { firstLine } from "../../core/first_line.ts";
 
 /** Registers `personality` and its subcommands. */
 export function registerPersonality(program: Command, context: CliContext): void {

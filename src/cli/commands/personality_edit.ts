@@ -5,9 +5,8 @@
  */
 import { join } from "node:path";
 import type { CliContext } from "../context.ts";
-import { RadarError, UsageError } from "../../core/errors.ts";
+import { firstLine, RadarError, UsageError } from "../../core/errors.ts";
 import type { PersonalityCatalog, PersonalityDetails } from "../../personalities/personality.ts";
-import { firstLine } from "../../core/first_line.ts";
 
 /** The editor command line: $VISUAL, then $EDITOR, then vi (split on spaces, e.g. "code -w"). */
 function editorCommand(env: Record<string, string | undefined>): string[] {

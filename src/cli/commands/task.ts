@@ -8,7 +8,7 @@ import { parseId } from "../arguments.ts";
 import { NotFoundError, RadarError, UsageError } from "../../core/errors.ts";
 import { catchUpPolicies, type CatchUpPolicy } from "../../core/schedule.ts";
 import type { TaskRecord } from "../../core/schedule_ports.ts";
-import { describeNewSchedule } from "../../core/schedule_description.ts";
+import { describeNewSchedule } from "../../core/schedule_words.ts";
 import { effectiveTimeZone } from "../../core/zoned_time.ts";
 import { whenExamples } from "../../tools/schedule_when.ts";
 import { readTaskSchedule } from "../../runtime/task_schedule_words.ts";

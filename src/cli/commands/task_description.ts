@@ -1,7 +1,7 @@
 /** One line about a scheduled task, for `radar task` and `radar status`. */
 import { formatStoredTime } from "../../core/zoned_time.ts";
 import type { TaskRecord } from "../../core/schedule_ports.ts";
-import { describeNextRun, describeSchedule } from "../../core/schedule_description.ts";
+import { describeNextRun, describeSchedule } from "../../core/schedule_words.ts";
 
 /** One line about a task. */
 export function describeTask(task: TaskRecord, timeZone?: string): string {

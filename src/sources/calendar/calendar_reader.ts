@@ -6,14 +6,13 @@ import { DAVClient } from "tsdav";
 import type { z } from "zod";
 import { expandHome } from "../../config/paths.ts";
 import type { calendarEntry } from "../../config/sources_schema.ts";
-import { redactText } from "../../core/redact.ts";
+import { redactText, type SecretKeeper } from "../../core/secrets.ts";
 import type {
   CalendarOccurrence,
   CalendarReader,
   NewCalendarEvent,
 } from "../../core/source_ports.ts";
 import { readPassword } from "../../adapters/os/account_secrets.ts";
-import type { SecretKeeper } from "../../core/secrets.ts";
 import { newEventIcs, occurrencesIn } from "./ics_occurrences.ts";
 import { isLoopbackHost } from "../../adapters/network/address_policy.ts";
 import { readCapped } from "../../adapters/network/bounded_read.ts";

@@ -7,8 +7,7 @@
 // @ts-types="@types/shell-quote"
 import { quote } from "shell-quote";
 import type { CheckEntry } from "../../config/checks_schema.ts";
-import { redactText } from "../../core/redact.ts";
-import { Secrets } from "../../core/secrets.ts";
+import { redactText, Secrets } from "../../core/secrets.ts";
 import { childEnvironment, environmentSecrets } from "../../adapters/os/child_environment.ts";
 import { type ProcessResult, runProcess } from "../../adapters/os/run_process.ts";
 import { sandboxedArgv, type SandboxProgram } from "../../adapters/os/sandbox.ts";

@@ -15,7 +15,7 @@ import { type CheckRun, runCheckCommand } from "./check_command.ts";
 import { type CheckOutcome, checkOutcome, type RunFacts } from "./check_outcome.ts";
 import type { CheckResults } from "../source_stores.ts";
 import { sha256Hex } from "../../core/bytes.ts";
-import { firstLine } from "../../core/first_line.ts";
+import { firstLine } from "../../core/errors.ts";
 
 /** Sends one notification under an outbox `scope`; returns what happened, one line. */
 export type CheckNotifier = (

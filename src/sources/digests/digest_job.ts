@@ -12,7 +12,7 @@ import { type CheckDependencies, isDue, recordCheckFailure } from "../source_che
 import type { Digest } from "../../core/source_ports.ts";
 import type { BackgroundBudget } from "../../core/budget.ts";
 import { type DigestWriterDependencies, writeDigest } from "./digest_writer.ts";
-import { firstLine } from "../../core/first_line.ts";
+import { firstLine } from "../../core/errors.ts";
 
 /** The health row of the digests. */
 export const digestSourceName = "digests";

@@ -5,9 +5,8 @@
 import { ImapFlow } from "imapflow";
 import type { z } from "zod";
 import type { emailAccount } from "../../config/sources_schema.ts";
-import { redactText } from "../../core/redact.ts";
+import { redactText, type SecretKeeper } from "../../core/secrets.ts";
 import { readPassword } from "../../adapters/os/account_secrets.ts";
-import type { SecretKeeper } from "../../core/secrets.ts";
 import { isLoopbackHost } from "../../adapters/network/address_policy.ts";
 
 /** One configured account. */

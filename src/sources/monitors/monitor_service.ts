@@ -2,10 +2,9 @@
 import type { MonitorStore } from "../../core/work_ports.ts";
 import type { RadarConfig } from "../../config/schema.ts";
 import type { Clock } from "../../core/ports.ts";
-import type { MonitorRegistry, MonitorRequest } from "../../core/schedule_ports.ts";
+import type { MonitorRecord, MonitorRegistry, MonitorRequest } from "../../core/schedule_ports.ts";
 import { formatDurationMinutes, isFailing, parseDurationMinutes } from "../../core/schedule.ts";
 import { formatLocalTime } from "../../core/zoned_time.ts";
-import type { MonitorRecord } from "../../core/schedule_ports.ts";
 import { checkUrl } from "../../adapters/network/network_guard.ts";
 
 /** The default check interval. */

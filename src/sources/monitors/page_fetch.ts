@@ -13,6 +13,7 @@ import {
   type PinnedFetch,
   type PinnedResponse,
 } from "../../adapters/network/pinned_fetch.ts";
+import { firstLine } from "../../core/errors.ts";
 
 /** How to fetch. */
 export interface PageFetchOptions {
@@ -111,7 +112,7 @@ export async function fetchPage(
 function failureReason(error: unknown, signal: AbortSignal, options: PageFetchOptions): string {
   return signal.aborted && !options.signal?.aborted
     ? `timed out after ${Math.round(options.timeoutMs / 1000)} s`
-    : (error instanceof Error ? error.message : String(error)).split("\n")[0];
+    : firstLine(error);
 }
 
 /** One response: a result, or where it redirects to. */

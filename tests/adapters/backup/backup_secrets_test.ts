@@ -9,7 +9,7 @@ import { openDatabase } from "../../../src/adapters/sqlite/database.ts";
 import { SqliteMcpApprovals } from "../../../src/adapters/sqlite/mcp_approvals.ts";
 import { backupDatabase } from "../../../src/adapters/sqlite/maintenance.ts";
 import { writeBackup } from "../../../src/adapters/backup/write_backup.ts";
-import { argvWithoutSecrets, urlsToOrigins } from "../../../src/core/secret_shapes.ts";
+import { argvWithoutSecrets, urlsToOrigins } from "../../../src/adapters/backup/secret_shapes.ts";
 import { readArchive } from "./archive_helpers.ts";
 
 const secrets = [

@@ -1,10 +1,10 @@
 /** The channels' pure rules: fitting an answer to a chat, and whether a mail is the owner's. */
 import assert from "node:assert/strict";
-import { fitToChannel } from "../../src/core/channel_text.ts";
+import { fitToChannel } from "../../src/channels/channel_text.ts";
 import {
   mailAuthentication,
   parseAuthenticationResults,
-} from "../../src/core/mail_authentication.ts";
+} from "../../src/channels/email/mail_authentication.ts";
 
 Deno.test("an answer is split at paragraph breaks into numbered parts, none over the limit", () => {
   const paragraph = "word ".repeat(30).trim();

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { Cron } from "croner";
-import { parseRecurrence } from "../../src/core/schedule_phrase.ts";
+import { parseRecurrence } from "../../src/core/schedule_words.ts";
 
 Deno.test("parseRecurrence() maps plain recurring phrases to croner-compatible cron or intervals", () => {
   const cases: Array<[string, string, string]> = [
