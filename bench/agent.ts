@@ -17,9 +17,9 @@ import { radarEnvironment, radarFlags } from "../tests/helpers/radar_process.ts"
 
 const root = new URL("../", import.meta.url);
 
-function temporaryRuntime(): { runtime: Radar; dir: string } {
+async function temporaryRuntime(): Promise<{ runtime: Radar; dir: string }> {
   const dir = Deno.makeTempDirSync({ prefix: "radar-bench-agent-" });
-  const runtime = openRadar({
+  const runtime = await openRadar({
     env: { HOME: dir, RADAR_DATA_DIR: join(dir, "data") },
     cwd: dir,
     clock: new ManualClock(new Date("2026-11-23T09:00:00Z")),
@@ -35,13 +35,17 @@ function percentile(values: number[], p: number): number {
 
 const round = (value: number, digits = 2) => Number(value.toFixed(digits));
 
-function firstRequestTokens(): BenchLine[] {
-  const { runtime, dir } = temporaryRuntime();
+async function firstRequestTokens(): Promise<BenchLine[]> {
+  const { runtime, dir } = await temporaryRuntime();
   try {
-    const prompt = runtime.agent().systemPrompt();
-    const all = runtime.registry.list();
+    const { agent, registry } = await runtime.agentStack();
+    const prompt = agent().systemPrompt();
+    const all = registry.list();
     const everyTool = estimateFirstRequestTokens(prompt, all, "hello");
-    const offered = runtime.registry.select("hello", runtime.config.llm.tool_budget_tokens);
+    const offered = registry.select(
+      "hello",
+      runtime.config.llm.tool_budget_tokens,
+    );
     return [
       {
         metric: `first request, system prompt + all ${all.length} built-in tools + "hello"`,
@@ -148,10 +152,10 @@ async function startToFirstRequest(): Promise<BenchLine[]> {
 }
 
 async function loopOverhead(): Promise<BenchLine[]> {
-  const { runtime, dir } = temporaryRuntime();
+  const { runtime, dir } = await temporaryRuntime();
   const rounds = 300;
   try {
-    runtime.registry.register(defineTool({
+    (await runtime.agentStack()).registry.register(defineTool({
       name: "noop",
       description: "Does nothing",
       input: z.object({ value: z.number().describe("Any number") }),
@@ -174,7 +178,7 @@ async function loopOverhead(): Promise<BenchLine[]> {
       },
       status: () => Promise.reject(new Error("unused")),
     };
-    const deps = runtime.agent();
+    const deps = await runtime.agent();
     deps.model = model;
     deps.settings = { ...deps.settings, maxToolIterations: rounds + 5, historyMessages: 20 };
     const conversationId = runtime.conversations.createConversation("ask", "bench", new Date());
@@ -242,8 +246,8 @@ function factCorpus(seed: number) {
   };
 }
 
-function recallLatency(): BenchLine[] {
-  const { runtime, dir } = temporaryRuntime();
+async function recallLatency(): Promise<BenchLine[]> {
+  const { runtime, dir } = await temporaryRuntime();
   try {
     const at = new Date("2026-11-23T09:00:00Z");
     const corpus = factCorpus(7);
@@ -285,10 +289,10 @@ export const agentSuite: BenchSuite = {
   name: "agent core",
   async run() {
     return [
-      ...firstRequestTokens(),
+      ...(await firstRequestTokens()),
       ...(await startToFirstRequest()),
       ...(await loopOverhead()),
-      ...recallLatency(),
+      ...(await recallLatency()),
     ];
   },
 };

@@ -19,7 +19,7 @@ import {
 
 /** Runs the tick job named `name` once, now. */
 async function runJob(home: AwayHome, name: string): Promise<void> {
-  const job = home.radar.tickJobs().find((candidate) => candidate.name === name);
+  const job = (await home.radar.tickJobs()).find((candidate) => candidate.name === name);
   if (!job) throw new Error(`no tick job named ${name}`);
   await job.run(home.clock.now(), new AbortController().signal);
 }
@@ -108,7 +108,7 @@ tools:
     const found = await heartbeatWith(home, "reminders", [
       { tool: "notify", args: { title: "Dentist", message: "Dentist in 30 minutes." } },
     ]);
-    const task = home.radar.tasks.add({
+    const task = await home.radar.tasks.add({
       message: "Morning briefing for Berlin: the weather, my tasks and what to keep in mind.",
       cron: "0 7 * * *",
       origin: "user",

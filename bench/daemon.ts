@@ -11,7 +11,7 @@ async function idleDayTokens(): Promise<BenchLine[]> {
   const dir = Deno.makeTempDirSync({ prefix: "radar-bench-" });
   const clock = new ManualClock(new Date("2026-11-23T00:00:00Z"));
   let calls = 0;
-  const runtime = openRadar({
+  const runtime = await openRadar({
     env: { HOME: dir, RADAR_DATA_DIR: join(dir, "data") },
     cwd: dir,
     clock,

@@ -16,7 +16,7 @@ const rss = () => Deno.memoryUsage().rss / 1048576;
 if (feature === "mcp-tools") {
   const { discoverTools } = await import("../src/mcp/mcp_servers.ts");
   const { approvalOf } = await import("../tests/mcp/mcp_harness.ts");
-  const radar = openRadar({ env: Deno.env.toObject(), cwd: Deno.cwd(), logLevel: "error" });
+  const radar = await openRadar({ env: Deno.env.toObject(), cwd: Deno.cwd(), logLevel: "error" });
   const server = radar.config.mcp.servers[0];
   const approval = approvalOf(server.name, [], { url: server.url, hosts: ["127.0.0.1"] });
   const tools = await discoverTools({
@@ -31,14 +31,14 @@ if (feature === "mcp-tools") {
   Deno.exit(0);
 }
 
-const radar = openRadar({ env: Deno.env.toObject(), cwd: Deno.cwd(), logLevel: "error" });
+const radar = await openRadar({ env: Deno.env.toObject(), cwd: Deno.cwd(), logLevel: "error" });
 const context: ToolContext = {
   kind: "ask",
   interactive: false,
   signal: new AbortController().signal,
 };
 const tool = async (name: string, args: Record<string, unknown>) => {
-  const execution = await radar.registry.execute(
+  const execution = await (await radar.agentStack()).registry.execute(
     { id: crypto.randomUUID(), name, arguments: JSON.stringify(args) },
     { offered: new Set([name]), context, maxResultChars: 100_000, elapsed: () => 0 },
   );

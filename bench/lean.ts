@@ -73,9 +73,14 @@ async function idleFloor(withInspector: boolean): Promise<IdleProcess> {
   }
 }
 
-async function idleServe(withInspector: boolean): Promise<IdleProcess> {
+/**
+ * `radar serve` idle on a new data folder (its first start: the migrations run), or `restarted`
+ * on the folder an earlier start made (as every later start: the migrations are not loaded).
+ */
+async function idleServe(withInspector: boolean, restarted = false): Promise<IdleProcess> {
   const dir = Deno.makeTempDirSync({ prefix: "radar-bench-serve-" });
   const port = freePort();
+  if (restarted) await stop(await startServe(dir, serveConfig(dir)));
   const serve = await startServe(dir, serveConfig(dir), {
     v8Flags: withInspector ? [...daemonV8Flags, `--inspect=127.0.0.1:${port}`] : daemonV8Flags,
   });
@@ -97,11 +102,13 @@ const describeParts = (parts: MappingParts) =>
     parts.otherFiles.toFixed(1)
   })`;
 
-async function idleMemory(): Promise<BenchLine[]> {
+/** Idle RSS of `radar serve` against the daemon floor, then where the difference is. */
+export async function idleMemory(): Promise<BenchLine[]> {
   if (Deno.build.os !== "linux") return [];
   const floor = await idleFloor(false);
   const radar = await idleServe(false);
   const over = radar.parts.total - floor.parts.total;
+  const restarted = await idleServe(false, true);
   const lines: BenchLine[] = [
     {
       metric:
@@ -120,6 +127,11 @@ async function idleMemory(): Promise<BenchLine[]> {
       unit: "MB",
       target: "≤ 15 MB",
       met: over <= 15,
+    },
+    {
+      metric: "radar serve idle RSS above the daemon floor, restarted on its data (no migrations)",
+      value: round(restarted.parts.total - floor.parts.total),
+      unit: "MB",
     },
   ];
   const floorHeap = (await idleFloor(true)).heap!;
@@ -152,7 +164,8 @@ async function idleMemory(): Promise<BenchLine[]> {
   return lines;
 }
 
-async function startupRatios(): Promise<BenchLine[]> {
+/** `radar --version` and `radar ask` against their floors, interleaved, medians and ratios. */
+export async function startupRatios(): Promise<BenchLine[]> {
   const dir = Deno.makeTempDirSync({ prefix: "radar-bench-lean-start-" });
   const server = firstRequestServer();
   try {

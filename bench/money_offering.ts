@@ -22,14 +22,14 @@ export const moneyCases: OfferingCase[] = [
 ];
 
 /** The numbers with money in use. */
-export function moneyOfferingLines(): BenchLine[] {
+export async function moneyOfferingLines(): Promise<BenchLine[]> {
   const dir = Deno.makeTempDirSync({ prefix: "radar-bench-money-" });
   const configPath = join(dir, "radar.yaml");
   Deno.writeTextFileSync(
     configPath,
     "money:\n  accounts:\n    - name: giro\n      currency: EUR\n",
   );
-  const runtime = openRadar({
+  const runtime = await openRadar({
     configPath,
     env: { HOME: dir, RADAR_DATA_DIR: join(dir, "data") },
     cwd: dir,
@@ -38,8 +38,9 @@ export function moneyOfferingLines(): BenchLine[] {
   });
   try {
     const budget = runtime.config.llm.tool_budget_tokens;
-    const prompt = runtime.agent().systemPrompt();
-    const tool = runtime.registry.list().find((candidate) => candidate.name === "money")!;
+    const { agent, registry } = await runtime.agentStack();
+    const prompt = agent().systemPrompt();
+    const tool = registry.list().find((candidate) => candidate.name === "money")!;
     const schemaTokens = estimateJsonTokens({
       name: tool.name,
       description: tool.description,
@@ -49,15 +50,15 @@ export function moneyOfferingLines(): BenchLine[] {
     let offered = 0;
     let maxTokens = 0;
     for (const { message, needs } of cases) {
-      const tools = runtime.registry.select(message, budget);
+      const tools = registry.select(message, budget);
       if (tools.some((candidate) => candidate.name === needs)) offered++;
       else console.log(`  missed: ${needs} ← "${message}"`);
       maxTokens = Math.max(maxTokens, estimateFirstRequestTokens(prompt, tools, message));
     }
-    const hello = runtime.registry.select("hello", budget);
+    const hello = registry.select("hello", budget);
     const helloTokens = estimateFirstRequestTokens(prompt, hello, "hello");
     const percent = Number((100 * offered / cases.length).toFixed(1));
-    const builtins = runtime.registry.list().filter((candidate) => candidate.name !== "find_tools");
+    const builtins = registry.list().filter((candidate) => candidate.name !== "find_tools");
     return [
       {
         metric: "money tool schema",

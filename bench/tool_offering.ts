@@ -22,6 +22,7 @@ import {
 } from "../tests/fakes/scripted_chat_model.ts";
 import type { Tool } from "../src/core/tool.ts";
 import { openRadar, type Radar } from "../src/runtime/open_radar.ts";
+import type { AgentStack } from "../src/runtime/agent_stack.ts";
 import { moneyOfferingLines } from "./money_offering.ts";
 
 /** A plugin-like tool (never run by the bench). */
@@ -43,16 +44,16 @@ function pluginTool(data: (typeof pluginTools)[number]): Tool {
   };
 }
 
-function withRuntime<T>(work: (runtime: Radar) => T): T {
+async function withRuntime<T>(work: (runtime: Radar, stack: AgentStack) => T): Promise<T> {
   const dir = Deno.makeTempDirSync({ prefix: "radar-bench-offering-" });
-  const runtime = openRadar({
+  const runtime = await openRadar({
     env: { HOME: dir, RADAR_DATA_DIR: join(dir, "data") },
     cwd: dir,
     clock: new ManualClock(new Date("2026-11-23T09:00:00Z")),
     logLevel: "error",
   });
   try {
-    return work(runtime);
+    return work(runtime, await runtime.agentStack());
   } finally {
     runtime.close();
     Deno.removeSync(dir, { recursive: true });
@@ -63,13 +64,13 @@ function withRuntime<T>(work: (runtime: Radar) => T): T {
 const personalityNote = "Keep answers short: the user reads them on a phone.";
 
 /** Share of cases whose needed tool is offered, the misses, and the largest first request. */
-function measure(runtime: Radar, cases: OfferingCase[]) {
+function measure(runtime: Radar, stack: AgentStack, cases: OfferingCase[]) {
   const budget = runtime.config.llm.tool_budget_tokens;
-  const prompt = runtime.agent().systemPrompt();
+  const prompt = stack.agent().systemPrompt();
   const misses: string[] = [];
   let maxTokens = 0;
   for (const { message, needs } of cases) {
-    const offered = runtime.registry.select(message, budget);
+    const offered = stack.registry.select(message, budget);
     if (!offered.some((tool) => tool.name === needs)) misses.push(`${needs} ← "${message}"`);
     maxTokens = Math.max(maxTokens, estimateFirstRequestTokens(prompt, offered, message));
   }
@@ -78,31 +79,33 @@ function measure(runtime: Radar, cases: OfferingCase[]) {
 }
 
 /** The offering numbers with and without the 50 plugin tools. */
-export function offeringLines(): BenchLine[] {
-  return withRuntime((runtime) => {
-    const alone = measure(runtime, builtinCases);
+export function offeringLines(): Promise<BenchLine[]> {
+  return withRuntime((runtime, stack) => {
+    const { registry } = stack;
+    const alone = measure(runtime, stack, builtinCases);
     const note = runtime.facts.addFact(
       { category: "personality_note", content: personalityNote },
       new Date(),
     );
-    const builtinNoted = measure(runtime, builtinCases);
+    const builtinNoted = measure(runtime, stack, builtinCases);
     runtime.facts.forgetFact(note);
-    const hello = measure(runtime, [{ message: "hello", needs: "remember" }]).maxTokens;
+    const hello = measure(runtime, stack, [{ message: "hello", needs: "remember" }]).maxTokens;
     // On-demand tools (comic_info, the browser) join only the requests that call for them.
-    const builtinCount = runtime.registry.list().filter((tool) =>
+    const builtinCount = registry.list().filter((tool) =>
       tool.name !== "find_tools" && !tool.onDemand
     ).length;
-    const helloCount =
-      runtime.registry.select("hello", runtime.config.llm.tool_budget_tokens).length;
-    for (const data of pluginTools) runtime.registry.register(pluginTool(data));
-    const total = runtime.registry.list().length;
-    const builtins = measure(runtime, builtinCases);
-    const plugins = measure(runtime, pluginCases);
-    const all = measure(runtime, [...builtinCases, ...pluginCases]);
-    for (const miss of all.misses) console.log(`  missed: ${miss}`);
+    const helloCount = registry.select("hello", runtime.config.llm.tool_budget_tokens).length;
+    for (const data of pluginTools) registry.register(pluginTool(data));
+    const total = registry.list().length;
+    const builtins = measure(runtime, stack, builtinCases);
+    const plugins = measure(runtime, stack, pluginCases);
+    const all = measure(runtime, stack, [...builtinCases, ...pluginCases]);
+    for (const miss of all.misses) {
+      console.log(`  missed: ${miss}`);
+    }
     // One personality note of a typical length (what `remember` stores for "be brief").
     runtime.facts.addFact({ category: "personality_note", content: personalityNote }, new Date());
-    const noted = measure(runtime, [...builtinCases, ...pluginCases]);
+    const noted = measure(runtime, stack, [...builtinCases, ...pluginCases]);
     return [
       {
         metric: `needed tool offered, ${builtinCases.length} requests, built-in tools only`,
@@ -194,7 +197,7 @@ function prefixShare(previous: string, next: string): number {
 export async function prefixLines(): Promise<BenchLine[]> {
   const dir = Deno.makeTempDirSync({ prefix: "radar-bench-prefix-" });
   const clock = new ManualClock(new Date("2026-11-23T09:00:00Z"));
-  const runtime = openRadar({
+  const runtime = await openRadar({
     env: { HOME: dir, RADAR_DATA_DIR: join(dir, "data") },
     cwd: dir,
     clock,
@@ -208,7 +211,7 @@ export async function prefixLines(): Promise<BenchLine[]> {
       textResponse("Nothing needs attention."),
       textResponse("Still nothing."),
     ]);
-    const deps = { ...runtime.agent(), model };
+    const deps = { ...await runtime.agent(), model };
     const run = async (kind: "chat" | "heartbeat", conversationId: number, message: string) => {
       clock.advance(60_000);
       await runAgent(deps, { conversationId, kind, userMessage: message, interactive: false });
@@ -247,5 +250,9 @@ export async function prefixLines(): Promise<BenchLine[]> {
 /** The suite `deno task bench` runs. */
 export const toolOfferingSuite: BenchSuite = {
   name: "tool offering",
-  run: async () => [...offeringLines(), ...moneyOfferingLines(), ...await prefixLines()],
+  run: async () => [
+    ...await offeringLines(),
+    ...await moneyOfferingLines(),
+    ...await prefixLines(),
+  ],
 };

@@ -46,7 +46,7 @@ async function timePages(
  * audit rows (a tenth of them notifications), 500 pending events and a 5 MB log file.
  */
 async function daemonPages(): Promise<BenchLine[]> {
-  const daemon = openTestDaemon();
+  const daemon = await openTestDaemon();
   try {
     const { runtime, services, clock } = daemon;
     const logPath = daemonLogPath(runtime.dataDir);
@@ -89,7 +89,7 @@ async function daemonPages(): Promise<BenchLine[]> {
         clock.advance(60_000);
       }
     });
-    const deps = webDependenciesFromRuntime(runtime, {
+    const deps = await webDependenciesFromRuntime(runtime, {
       daemon: { startedAt: clock.now() },
     });
     const app = createApp(deps);

@@ -30,6 +30,11 @@ export const startPaths: Record<string, string[]> = {
     "src/config/loader.ts",
     "src/config/config_file.ts",
     "src/runtime/open_radar.ts",
+    // The parts a run loads on first use: the plugins, the personalities and the agent stack,
+    // memory search.
+    "src/runtime/plugin_parts.ts",
+    "src/runtime/agent_stack.ts",
+    "src/runtime/embedding_parts.ts",
   ],
   "radar serve": [
     ...cliStage,

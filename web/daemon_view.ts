@@ -95,7 +95,11 @@ export function daemonView(options: DaemonViewOptions): DaemonView {
       const timeZone = effectiveTimeZone(radar.config.radar.timezone);
       const schedule = await readTaskSchedule(task.schedule, radar.clock.now(), timeZone);
       if ("error" in schedule) throw new Error(`Cannot add task: ${schedule.error}`);
-      const added = radar.tasks.add({ ...schedule.fields, message: task.prompt, name: task.name });
+      const added = await radar.tasks.add({
+        ...schedule.fields,
+        message: task.prompt,
+        name: task.name,
+      });
       if ("error" in added) throw new Error(`Cannot add task: ${added.error}`);
       return added.id;
     },

@@ -21,35 +21,40 @@ export interface WebExtras {
   databaseProblem?: () => string | undefined;
 }
 
-/** The dashboard's ports over the open Radar. */
-export function webDependenciesFromRuntime(
+/**
+ * The dashboard's ports over the open Radar (the agent stack, the personalities and, under
+ * `radar serve`, the plugins loaded first: the server asks on its first request).
+ */
+export async function webDependenciesFromRuntime(
   radar: Radar,
   extras: WebExtras = {},
-): WebDependencies {
+): Promise<WebDependencies> {
   const serving = extras.daemon;
+  const stack = await radar.agentStack();
+  const plugins = serving ? await radar.plugins() : undefined;
   return {
     conversations: radar.conversations,
     facts: radar.facts,
-    memory: radar.memory,
+    memory: stack.memory,
     config: fileConfigFile({
       loaded: radar.loaded,
       env: extras.env ?? Deno.env.toObject(),
       cwd: extras.cwd ?? Deno.cwd(),
       apply: serving ? (loaded) => radar.applyLiveConfig(loaded.config) : undefined,
     }),
-    agent: () => radar.agent(),
+    agent: () => stack.agent(),
     model: radar.model,
     clock: radar.clock,
     logger: radar.logger,
     authToken: dashboardToken(radar.dataDir, radar.config.web.auth_token),
     daemon: serving ? daemonView({ radar, ...serving }) : undefined,
-    plugins: serving ? radar.plugins?.api : undefined,
-    widgets: serving ? radar.plugins?.widgets : undefined,
+    plugins: plugins?.api,
+    widgets: plugins?.widgets,
     logs: serving
       ? logsViewFromFiles({ logPath: logPath(radar.dataDir), toolCalls: radar.toolCalls })
       : undefined,
     toolOutcomes: (conversationId) => radar.toolCalls.outcomesOf(conversationId),
-    toolCount: () => radar.registry.list().length,
+    toolCount: () => stack.registry.list().length,
     skills: () => radar.skillCatalog.discover().skills,
     mcpServers: () => radar.mcp.servers(),
     evalRuns: radar.evalRuns,
@@ -57,7 +62,7 @@ export function webDependenciesFromRuntime(
     sourceHealth: () => radar.sourceHealth.records(extras.env ?? Deno.env.toObject()),
     channels: () => radar.channels.status(),
     databaseProblem: extras.databaseProblem ?? (() => radar.database.problem()),
-    personalities: radar.personalities,
+    personalities: await radar.personalities(),
     away: { ...radar.away, home: (extras.env ?? Deno.env.toObject()).HOME ?? "" },
     publicUrl: radar.config.web.public_url || undefined,
     money: radar.money,

@@ -7,7 +7,8 @@ import { isLoopbackHost } from "../src/adapters/network/address_policy.ts";
 import { checkBindAddress } from "./bind_policy.ts";
 import { LoginCodes } from "./login_codes.ts";
 import type { WebDependencies } from "./ports.ts";
-import { webDependenciesFromRuntime, type WebExtras } from "./runtime_dependencies.ts";
+import type { WebExtras } from "./runtime_dependencies.ts";
+import { dashboardToken } from "./dashboard_token.ts";
 
 /** Options of the web server. */
 export interface WebServerOptions extends WebExtras {
@@ -76,16 +77,26 @@ export function serveApp(
 }
 
 /**
- * Checks the bind policy (non-loopback needs a configured token; throws ConfigError otherwise),
- * builds the app from the runtime plus the optional daemon/plugins/logs views and serves it.
+ * Checks the bind policy (non-loopback needs a configured token; throws ConfigError otherwise)
+ * and serves the app built from the runtime plus the optional daemon/plugins/logs views. Both
+ * the app and its dependencies (the agent stack among them) are built on the first request.
  */
 export function startWebServer(options: WebServerOptions): RunningWebServer {
-  const configured = options.runtime.config.web.auth_token;
+  const { runtime } = options;
+  const configured = runtime.config.web.auth_token;
   checkBindAddress(options.host, configured);
-  return startWebServerWith(webDependenciesFromRuntime(options.runtime, options), {
-    ...options,
-    configuredToken: configured,
-  });
+  return serveDashboard(
+    {
+      authToken: dashboardToken(runtime.dataDir, configured),
+      clock: runtime.clock,
+      // The dashboard's views over the runtime load with the app (runtime_dependencies.ts).
+      build: async () =>
+        (await (import(new URL("./runtime_dependencies.ts", import.meta.url).href) as Promise<
+          typeof import("./runtime_dependencies.ts")
+        >)).webDependenciesFromRuntime(runtime, options),
+    },
+    { ...options, configuredToken: configured },
+  );
 }
 
 /** Starts the daemon's dashboard (runDaemon's `startWeb`) with the daemon, plugin and log views. */
@@ -110,16 +121,35 @@ export function startWebServerWith(
   deps: WebDependencies,
   options: { host: string; port: number; signal?: AbortSignal; configuredToken?: string },
 ): RunningWebServer {
-  checkBindAddress(options.host, options.configuredToken ?? deps.authToken);
-  if (!deps.authToken) throw new Error("startWebServerWith: the dashboard token is empty");
-  const loginCodes = new LoginCodes(deps.clock);
+  return serveDashboard(
+    { authToken: deps.authToken, clock: deps.clock, build: () => Promise.resolve(deps) },
+    options,
+  );
+}
+
+/** What the server needs before the first request; the rest (`build`) comes with the app. */
+interface DashboardStart {
+  authToken: string;
+  clock: WebDependencies["clock"];
+  build(): Promise<WebDependencies>;
+}
+
+/** Checks the bind policy and the token, then serves the app built on the first request. */
+function serveDashboard(
+  start: DashboardStart,
+  options: { host: string; port: number; signal?: AbortSignal; configuredToken?: string },
+): RunningWebServer {
+  checkBindAddress(options.host, options.configuredToken ?? start.authToken);
+  if (!start.authToken) throw new Error("startWebServerWith: the dashboard token is empty");
+  const loginCodes = new LoginCodes(start.clock);
   let app: Promise<Hono> | undefined;
   const built = () =>
-    app ??=
-      (import(new URL("./app.tsx", import.meta.url).href) as Promise<typeof import("./app.tsx")>)
-        .then(({ createApp }) =>
-          createApp(deps, { loginCodes, loopbackHostsOnly: isLoopbackHost(options.host) })
-        );
+    app ??= Promise.all([
+      import(new URL("./app.tsx", import.meta.url).href) as Promise<typeof import("./app.tsx")>,
+      start.build(),
+    ]).then(([{ createApp }, deps]) =>
+      createApp(deps, { loginCodes, loopbackHostsOnly: isLoopbackHost(options.host) })
+    );
   return serveApp(
     async (request, info) => (await built()).fetch(request, info),
     { ...options, loginCodes },

@@ -5,9 +5,8 @@
  */
 import type { Outbox } from "../core/work_ports.ts";
 import type { RadarConfig } from "../config/schema.ts";
-import { runAgent } from "../core/agent_loop.ts";
+import { agentLoopModule } from "./agent_loop_module.ts";
 import type { AgentDependencies, AgentResult } from "../core/agent_types.ts";
-import { estimateFirstRequestTokens } from "../core/agent_loop.ts";
 import {
   buildHeartbeatMessage,
   decideHeartbeat,
@@ -40,7 +39,7 @@ interface HeartbeatRunnerDependencies extends HeartbeatCommitDependencies {
   /** Notifications recorded before they are sent (never twice after a crash). */
   outbox: Outbox;
   /** Agent loop dependencies with a bounded history window. */
-  agent: (overrides?: { historyMessages?: number }) => AgentDependencies;
+  agent: (overrides?: { historyMessages?: number }) => Promise<AgentDependencies>;
   pid: number;
   isAlive: (pid: number) => boolean;
   /** The `fast` model's triage: asked first, the main model runs only when it says so. */
@@ -89,9 +88,9 @@ export class HeartbeatRunner {
 
   /** decide → claim → triage → run → commit; each step may end the tick with its report. */
   async #tick(options: HeartbeatOptions): Promise<HeartbeatReport> {
-    const plan = this.#decide(options);
+    const plan = await this.#decide(options);
     if ("report" in plan) return plan.report;
-    if (options.dryRun) return dryRunReport(plan);
+    if (options.dryRun) return await dryRunReport(plan);
     const claimed = await this.#claim(plan, options.trigger);
     if ("report" in claimed) return claimed.report;
     const triage = await this.#triage(claimed.events, options.signal);
@@ -122,7 +121,7 @@ export class HeartbeatRunner {
    * quiet hours call for a run; a skip is recorded (not on a dry run). Else the heartbeat's
    * message, agent and tools.
    */
-  #decide(options: HeartbeatOptions): HeartbeatPlan | { report: HeartbeatReport } {
+  async #decide(options: HeartbeatOptions): Promise<HeartbeatPlan | { report: HeartbeatReport }> {
     const { deps } = this;
     const { config } = deps;
     const started = deps.elapsed();
@@ -147,7 +146,7 @@ export class HeartbeatRunner {
       const reason = decision.reason;
       return { report: { runId, outcome: "skipped", reason, events: pending, durationMs: 0 } };
     }
-    const agent = deps.agent({ historyMessages: config.heartbeat.history_messages });
+    const agent = await deps.agent({ historyMessages: config.heartbeat.history_messages });
     const { events } = decision;
     const morePending = Math.max(0, deps.queue.pendingCount() - pending.length);
     // Events of URL monitors alone are the public web's (unless monitors reach private addresses).
@@ -208,14 +207,15 @@ export class HeartbeatRunner {
    * Run: the message through the agent loop in the day's heartbeat conversation, with the daemon's
    * tools and an outbox scoped to the oldest event (a re-delivered run gets the same keys).
    */
-  #run(
+  async #run(
     plan: HeartbeatPlan,
     run: ClaimedHeartbeat & { conversationId: number },
     signal: AbortSignal | undefined,
   ): Promise<AgentResult> {
     const { deps } = this;
     const scope = heartbeatScope(run.events[0]?.id, run.runId);
-    return runAgent(plan.agent, {
+    const { runAgent } = await agentLoopModule();
+    return await runAgent(plan.agent, {
       conversationId: run.conversationId,
       kind: "heartbeat",
       userMessage: plan.message,
@@ -245,8 +245,9 @@ interface HeartbeatPlan extends Pick<ClaimedHeartbeat, "started" | "events" | "m
 }
 
 /** A dry run: the message and its estimated first request, nothing claimed, sent or consumed. */
-function dryRunReport(plan: HeartbeatPlan): HeartbeatReport {
+async function dryRunReport(plan: HeartbeatPlan): Promise<HeartbeatReport> {
   const { agent, message } = plan;
+  const { estimateFirstRequestTokens } = await agentLoopModule();
   const tools = plan.toolNames.map((name) => agent.registry.get(name)!);
   return {
     outcome: "skipped",

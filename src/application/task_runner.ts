@@ -8,7 +8,7 @@ import type {
   TickJob,
   Transaction,
 } from "../core/work_ports.ts";
-import { runAgent } from "../core/agent_loop.ts";
+import { agentLoopModule } from "./agent_loop_module.ts";
 import { type AgentDependencies, type AgentResult, runActivity } from "../core/agent_types.ts";
 import type { Clock, ConversationStore, Logger } from "../core/ports.ts";
 import { dueAction } from "../core/schedule.ts";
@@ -31,7 +31,7 @@ interface TaskRunnerDependencies {
   /** Notifications recorded before they are sent (never twice after a crash). */
   outbox: Outbox;
   /** The run's dependencies; `personality` is the task's own, when it has one. */
-  agent: (personality?: string) => AgentDependencies;
+  agent: (personality?: string) => Promise<AgentDependencies>;
   /** Scheduled runs in progress (an interrupted one is retried once for the same due time). */
   claims?: TaskClaims;
   /** True for a model-created task the user has not approved: it gets read-only tools only. */
@@ -252,7 +252,8 @@ export class TaskRunner implements TickJob {
       } else {
         conversationId = deps.conversations.createConversation("task", task.name, at);
       }
-      const agent = deps.agent(task.personality);
+      const agent = await deps.agent(task.personality);
+      const { runAgent } = await agentLoopModule();
       result = await runAgent(agent, {
         conversationId,
         kind: "task",

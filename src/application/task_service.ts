@@ -18,15 +18,15 @@ export class TaskService implements TaskScheduler {
     private readonly timeZone?: string,
     readonly origins?: TaskOrigins,
     /** True for a personality name that resolves (tasks may name only existing ones). */
-    private readonly personalityKnown?: (name: string) => boolean,
+    private readonly personalityKnown?: (name: string) => Promise<boolean>,
   ) {}
 
   /** Adds a task; returns it, or a readable error. */
-  add(input: TaskInput): TaskRecord | { error: string } {
+  async add(input: TaskInput): Promise<TaskRecord | { error: string }> {
     const message = input.message.trim();
     if (!message) return { error: "the task message is empty" };
     const personality = input.personality?.trim() || undefined;
-    if (personality && !(this.personalityKnown?.(personality) ?? false)) {
+    if (personality && !(await this.personalityKnown?.(personality) ?? false)) {
       return {
         error: `no personality named "${personality}" (radar personality list shows them)`,
       };

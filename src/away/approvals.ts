@@ -218,9 +218,9 @@ export class ApprovalService implements ApprovalRequests {
     const record = this.show(id);
     const unlike = record.state === "pending" ? await this.#unlike(record, seen) : undefined;
     if (unlike) throw new UsageError(unlike);
-    const grant = this.parts.grants.add({
+    const grant = await this.parts.grants.add({
       tool: record.tool,
-      arguments: patterns ?? this.suggest(record),
+      arguments: patterns ?? await this.suggest(record),
       note: note || `from approval #${id}`,
       approvalId: id,
       privateDataTo: suggestedPrivateDataTo(record),
@@ -233,7 +233,7 @@ export class ApprovalService implements ApprovalRequests {
   }
 
   /** The grant patterns "Always allow…" suggests for an approval. */
-  suggest(record: ApprovalRecord): Record<string, string> {
+  suggest(record: ApprovalRecord): Promise<Record<string, string>> {
     return this.parts.grants.suggest(record.tool, parseArguments(record.arguments));
   }
 

@@ -60,7 +60,8 @@ export interface AwayInput
   config: RadarConfig;
   stores: AwayStores;
   files: FileAccessDependencies;
-  registry: ToolRegistry;
+  /** The tool registry with every tool (loaded on first use): approved calls run through it. */
+  tools: () => Promise<ToolRegistry>;
   /** The hooks' gate and observer: an approved call still passes them. */
   gates: readonly ToolGate[];
   observers: readonly ToolObserver[];
@@ -80,7 +81,7 @@ export interface AwayInput
 
 /** Builds acting while away over its stores. */
 export function buildAway(input: AwayInput): AwayParts {
-  const { config, clock, logger, registry, stores } = input;
+  const { config, clock, logger, tools, stores } = input;
   const { journal } = stores;
   const undoDeps = { ...input.files, journal, clock };
   const undo = (id?: number) => undoChange(undoDeps, id);
@@ -90,7 +91,7 @@ export function buildAway(input: AwayInput): AwayParts {
       config.grants.map((grant) => ({ ...grant, privateDataTo: grant.private_data_to })),
     paths: grantPathPolicy(input.files),
     clock,
-    tool: (name) => registry.get(name),
+    tool: async (name) => (await tools()).get(name),
   });
   const mask = (text: string) => input.secrets.mask(text);
   const notify: ApprovalNotifier = async (notice, scope) => {
@@ -114,8 +115,8 @@ export function buildAway(input: AwayInput): AwayParts {
       notify: config.approvals.notify,
       timeZone: config.radar.timezone || undefined,
     }),
-    execute: (record, signal) =>
-      registry.execute({
+    execute: async (record, signal) =>
+      (await tools()).execute({
         id: `approval_${record.id}`,
         name: record.tool,
         arguments: record.arguments,

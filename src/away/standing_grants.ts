@@ -24,8 +24,8 @@ export type ListedGrant = StandingGrant & { problems: string[]; limits: string[]
 /** What the grants are built from: the matcher's parts, with a store always. */
 interface StandingGrantsParts extends GrantMatcherOptions {
   store: GrantStore;
-  /** The registry's tool of a name. */
-  tool: (name: string) => Tool | undefined;
+  /** The registry's tool of a name (the tools load on first use). */
+  tool: (name: string) => Promise<Tool | undefined>;
 }
 
 /** The standing grants. */
@@ -38,20 +38,22 @@ export class StandingGrants {
   }
 
   /** Every grant, config rules first, with its problems. */
-  list(): ListedGrant[] {
-    return allGrants(this.parts).map((grant) => {
-      const tool = this.parts.tool(grant.tool);
-      return {
+  async list(): Promise<ListedGrant[]> {
+    const listed: ListedGrant[] = [];
+    for (const grant of allGrants(this.parts)) {
+      const tool = await this.parts.tool(grant.tool);
+      listed.push({
         ...grant,
         problems: grantProblems(grant, tool, this.parts.paths),
         limits: grantLimits(grant, tool),
-      };
-    });
+      });
+    }
+    return listed;
   }
 
   /** Stores a grant (its origins as origins: `https://a.example`); a UsageError says what is wrong. */
-  add(grant: NewStandingGrant): StandingGrant {
-    const problems = grantProblems(grant, this.parts.tool(grant.tool), this.parts.paths);
+  async add(grant: NewStandingGrant): Promise<StandingGrant> {
+    const problems = grantProblems(grant, await this.parts.tool(grant.tool), this.parts.paths);
     if (problems.length) throw new UsageError(`Cannot add the grant: ${problems.join("; ")}`);
     const privateDataTo = grant.privateDataTo?.map((origin) => normalizeOrigin(origin) ?? origin);
     return this.parts.store.add({ ...grant, privateDataTo }, this.parts.clock.now());
@@ -70,8 +72,11 @@ export class StandingGrants {
   }
 
   /** The patterns "Always allow…" suggests for a call of `toolName`. */
-  suggest(toolName: string, args: Record<string, unknown>): Record<string, string> {
-    const tool = this.parts.tool(toolName);
+  async suggest(
+    toolName: string,
+    args: Record<string, unknown>,
+  ): Promise<Record<string, string>> {
+    const tool = await this.parts.tool(toolName);
     return tool ? suggestGrant(tool, args, this.parts.paths) : {};
   }
 }

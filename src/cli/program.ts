@@ -94,7 +94,7 @@ export async function runCli(args: string[], rawIo: CliIo): Promise<number> {
       const { openRadar } = await import(
         new URL("../runtime/open_radar.ts", import.meta.url).href
       ) as typeof import("../runtime/open_radar.ts");
-      radar ??= openRadar({
+      radar ??= await openRadar({
         configPath: context.globals().config,
         env: io.env,
         cwd: io.cwd,

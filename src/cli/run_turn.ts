@@ -30,7 +30,7 @@ export async function runTurn(context: CliContext, options: TurnOptions): Promis
   };
   try {
     const { personality, ...turn } = options;
-    const agent = radar.agent(personality ? { personality } : undefined);
+    const agent = await radar.agent(personality ? { personality } : undefined);
     return await runAgent(agent, { ...turn, userMessage: options.message, onEvent });
   } finally {
     progress.finish();

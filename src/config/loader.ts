@@ -1,4 +1,5 @@
 /** Loads radar.yaml: lookup, YAML parsing, the `ollama:` alias, env overrides, validation. */
+import "./zod_jitless.ts";
 import { parseDocument } from "yaml";
 import { ConfigError, firstLine } from "../core/errors.ts";
 import { findConfigFile, type LookupOptions } from "./config_file.ts";

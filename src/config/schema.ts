@@ -1,4 +1,5 @@
 /** The radar.yaml schema: every key has a default, so Radar runs with no file at all. */
+import "./zod_jitless.ts";
 import { comicsToolSection, librarySection } from "./library_schema.ts";
 import { z } from "zod";
 import { normalizeOrigin } from "../core/origins.ts";

@@ -100,7 +100,7 @@ export interface TaskRequest {
 
 /** Port: scheduled tasks. */
 export interface TaskScheduler {
-  add(request: TaskRequest): TaskInfo | { error: string };
+  add(request: TaskRequest): Promise<TaskInfo | { error: string }>;
   list(): TaskInfo[];
   remove(id: number): boolean;
 }

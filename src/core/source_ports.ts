@@ -162,5 +162,5 @@ export interface SourceHealthReport {
    * One record per configured source, in status order (email, calendar, mcp, check, github),
    * with known secrets masked; `env` is where gh and the exec sandbox are looked for.
    */
-  records(env: Record<string, string | undefined>): SourceHealthRecord[];
+  records(env: Record<string, string | undefined>): Promise<SourceHealthRecord[]>;
 }

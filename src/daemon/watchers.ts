@@ -10,6 +10,7 @@ import {
 import type { ReconcilePolicy } from "../adapters/reconcile_schedule.ts";
 import type { SeenFile } from "../sources/watched_folders.ts";
 import { type PluginWatcher, watchPluginFolders } from "../plugins/watch_plugins.ts";
+import { ensurePluginDirectories, pluginDirectories } from "../plugins/plugin_directories.ts";
 import type { Watcher } from "./daemon.ts";
 import type { Radar } from "../runtime/open_radar.ts";
 
@@ -76,19 +77,25 @@ export function daemonSources(
 
 /**
  * The plugin folder watcher as an event source (when plugins are enabled): a folder dropped
- * into `<data>/plugins` is picked up for review while the daemon runs; it stops on shutdown.
+ * into `<data>/plugins` is picked up for review while the daemon runs (the plugin system loads
+ * on the first change); it stops on shutdown.
  */
 export function pluginSources(
-  radar: Radar,
+  radar: Pick<Radar, "config" | "dataDir" | "logger" | "plugins">,
   options: { debounceMs?: number } = {},
 ): Watcher[] {
-  const { plugins, logger } = radar;
-  if (!plugins) return [];
+  const { logger } = radar;
+  if (!radar.config.plugins.enabled) return [];
   let watcher: PluginWatcher | undefined;
   return [{
     start() {
       try {
-        watcher = watchPluginFolders(plugins, {
+        const folders = pluginDirectories(radar.dataDir);
+        ensurePluginDirectories(folders);
+        watcher = watchPluginFolders({
+          root: folders.root,
+          refresh: async () => (await radar.plugins())?.refresh() ?? [],
+        }, {
           debounceMs: options.debounceMs,
           onChanges: (changes) => logger.info("plugin folders changed", { changes }),
         });

@@ -6,7 +6,7 @@
 import type { RadarConfig } from "../config/schema.ts";
 import type { Notifier } from "../core/notifier.ts";
 import { execSandbox } from "../adapters/os/sandbox_spec.ts";
-import type { Radar } from "../runtime/open_radar.ts";
+import type { AgentStack } from "../runtime/agent_stack.ts";
 import { networkReason } from "./network_reason.ts";
 import { type Verdict, verdict } from "./verdict.ts";
 
@@ -28,8 +28,8 @@ export function execVerdict(
 }
 
 /** The browser the `browser` tool drives, or why there is none. */
-export function browserVerdict(radar: Pick<Radar, "browser">): Verdict {
-  const found = radar.browser.availability();
+export function browserVerdict(stack: Pick<AgentStack, "browser">): Verdict {
+  const found = stack.browser.availability();
   if (found.problem !== undefined) {
     return verdict("browser", "warn", `none: ${found.problem}`, {
       fix: "install Chromium, or set browser.executable",

@@ -73,7 +73,7 @@ export async function runDoctor(
   add(databaseVerdict(radar));
   const model = await checkModel(radar, options, add);
   report.probe = model.probe;
-  add(execVerdict(radar.config, options.env), browserVerdict(radar));
+  add(execVerdict(radar.config, options.env), browserVerdict(await radar.agentStack()));
   add(
     await ntfyVerdict(radar.config, radar.notifier, {
       send: options.notify ?? false,
@@ -106,9 +106,10 @@ async function checkModel(
   const found = statusVerdicts(status);
   add(...found);
   if (found.some((item) => item.blocks)) return { status };
-  const agent = radar.agent();
+  const { registry, agent: agentFor } = await radar.agentStack();
+  const agent = agentFor();
   const systemPrompt = agent.systemPrompt();
-  const offered = radar.registry.select("hello", radar.config.llm.tool_budget_tokens);
+  const offered = registry.select("hello", radar.config.llm.tool_budget_tokens);
   const toolTokens = offered.reduce((sum, tool) => sum + toolTokenCost(tool), 0);
   const firstRequestTokens = estimateFirstRequestTokens(systemPrompt, offered, "hello");
   const markerId = markerIdOf(agent);
@@ -116,7 +117,7 @@ async function checkModel(
   const probe = await runProbe({
     model: radar.model,
     systemPrompt,
-    tools: new Map(radar.registry.list().map((tool) => [tool.name, tool])),
+    tools: new Map(registry.list().map((tool) => [tool.name, tool])),
     toolSpec,
     temperature: agent.settings.temperature,
     budgetMs: options.probeBudgetMs ?? 90_000,

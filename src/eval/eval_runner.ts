@@ -64,7 +64,7 @@ async function runTask(
 ): Promise<TaskOutcome> {
   const home = Deno.makeTempDirSync({ prefix: `radar-eval-${task.id}-` });
   writeFiles(home, task.files ?? {});
-  const runtime = openScratchRadar(options, home, notifyPort);
+  const runtime = await openScratchRadar(options, home, notifyPort);
   report.model = runtime.config.llm.model;
   report.server = runtime.config.llm.base_url;
   const outcome: TaskOutcome = blankOutcome(task.id);
@@ -78,7 +78,7 @@ async function runTask(
     const conversationId = runtime.conversations.createConversation("ask", task.prompt, startedAt);
     // An eval run asks nobody: an action that needs a yes is refused, never left pending.
     const result = await runAgent({
-      ...runtime.agent(),
+      ...await runtime.agent(),
       guard: runtime.away.guard({ approvals: false }),
     }, {
       conversationId,

@@ -79,7 +79,7 @@ async function runScenario(
 ) {
   const home = Deno.makeTempDirSync({ prefix: `radar-proactive-${scenario.id}-` });
   writeFiles(home, scenario.files ?? {});
-  const runtime = openScratchRadar(options, home, notifyPort, heartbeatConfig);
+  const runtime = await openScratchRadar(options, home, notifyPort, heartbeatConfig);
   const expected = expectedLabel(scenario.expect);
   const outcome: TaskOutcome = { ...blankOutcome(scenario.id), expected };
 
@@ -109,11 +109,12 @@ async function runScenario(
       outcome.toolCalls = result.toolExecutions.map((execution) => execution.name);
       outcome.toolResponses = Math.max(0, result.iterations - 1);
       outcome.leakedResponses = result.warnings.filter((line) => /wrote as text/.test(line)).length;
+      const { registry } = await runtime.agentStack();
       const scored = scoreDecision(scenario.expect, {
         calls: result.toolExecutions.map((execution) => ({
           name: execution.name,
           argumentsText: execution.argumentsText,
-          readOnly: runtime.registry.get(execution.name)?.readOnly ?? false,
+          readOnly: registry.get(execution.name)?.readOnly ?? false,
         })),
         approvals: runtime.away.approvals.list({ pendingOnly: true }).length,
       });

@@ -108,7 +108,7 @@ export function openScratchRadar(
   home: string,
   notifyPort: number,
   extraConfig: Record<string, Record<string, unknown>> = {},
-): Radar {
+): Promise<Radar> {
   const env: Record<string, string | undefined> = {
     ...(options.server ? withoutApiKeys(options.env) : options.env),
     // What the task runs protect comes from the real user's places, not from the scratch HOME.

@@ -2,93 +2,26 @@
  * Which MCP servers may run (config entries and `radar mcp add`, each only with a matching
  * approval) and their tools for the registry. A server that cannot start is reported, never fatal.
  */
-import type { RadarConfig } from "../config/schema.ts";
 import type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
 import type { Destinations, Tool } from "../core/tool.ts";
 import { originsOf } from "../core/origins.ts";
 import type { FileAccessDependencies } from "../adapters/os/file_access.ts";
 import {
   changedToolNames,
-  commandHash,
   type McpApproval,
   type McpApprovals,
   toolChanges,
   toolChangesKey,
 } from "./approval.ts";
+import { mcpServerStatuses } from "./mcp_statuses.ts";
+
+export { hostOf, type McpServerStatus, mcpServerStatuses } from "./mcp_statuses.ts";
 import { guardedMcpFetch } from "./http_guard.ts";
 import { mcpTools } from "./mcp_tools.ts";
 import { sandboxLaunch } from "./sandbox_launch.ts";
 import { McpServerConnection } from "./server_connection.ts";
 import { explainHttpFailure, explainStdioFailure, type ProcessReport } from "./server_failure.ts";
 import type { Secrets } from "../core/secrets.ts";
-
-/** Where a server stands with the user. */
-type McpServerState = "approved" | "pending" | "changed";
-
-/** One server as `radar mcp list` and the dashboard show it. */
-export interface McpServerStatus {
-  name: string;
-  /** The argv or URL, as one line. */
-  target: string;
-  state: McpServerState;
-  /** What it may touch (the approval's grants, or what the config asks for). */
-  folders: string[];
-  readFolders: string[];
-  network: boolean;
-  env: string[];
-  hosts: string[];
-  origin: "config" | "cli";
-  /** Approved, but its tools changed since ("echo: changed", "x: new"): needs re-approval. */
-  toolChanges?: string[];
-}
-
-/** Every known server: config entries (approved, pending or changed) and CLI-added approvals. */
-export function mcpServerStatuses(
-  config: RadarConfig,
-  approvals: McpApprovals,
-): McpServerStatus[] {
-  const statuses: McpServerStatus[] = [];
-  const approved = new Map(approvals.list().map((approval) => [approval.name, approval]));
-  for (const entry of config.mcp.servers) {
-    const approval = approved.get(entry.name);
-    approved.delete(entry.name);
-    const hash = commandHash(entry.command, entry.url);
-    const state = !approval ? "pending" : approval.commandHash === hash ? "approved" : "changed";
-    const grants = state === "approved" ? approval! : undefined;
-    statuses.push({
-      name: entry.name,
-      target: entry.url || entry.command.join(" "),
-      state,
-      folders: grants?.folders ?? entry.folders,
-      readFolders: grants?.readFolders ?? entry.read_folders,
-      network: grants?.network ?? entry.network,
-      env: grants?.env ?? entry.env,
-      hosts: grants?.hosts ?? (entry.url ? [hostOf(entry.url)] : []),
-      origin: "config",
-      ...(grants?.toolChanges ? { toolChanges: grants.toolChanges } : {}),
-    });
-  }
-  for (const approval of approved.values()) {
-    statuses.push({
-      name: approval.name,
-      target: approval.url || approval.command.join(" "),
-      state: "approved",
-      folders: approval.folders,
-      readFolders: approval.readFolders,
-      network: approval.network,
-      env: approval.env,
-      hosts: approval.hosts,
-      origin: "cli",
-      ...(approval.toolChanges ? { toolChanges: approval.toolChanges } : {}),
-    });
-  }
-  return statuses;
-}
-
-/** The host name of an URL (lower case, no brackets). */
-export function hostOf(url: string): string {
-  return new URL(url).hostname.replace(/^\[|\]$/g, "").toLowerCase();
-}
 
 /** The running side: connections and their tools. */
 export interface McpToolSource {

@@ -2,7 +2,7 @@
 import { basename } from "node:path";
 import type { RadarConfig } from "../config/schema.ts";
 import type { McpApprovals } from "./approval.ts";
-import { mcpServerStatuses } from "./mcp_servers.ts";
+import { mcpServerStatuses } from "./mcp_statuses.ts";
 import type { McpServerSummary } from "../core/plugin_state.ts";
 
 /** Every known server, or none when the approvals cannot be read. */

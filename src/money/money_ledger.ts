@@ -18,8 +18,7 @@ import type { MoneyTransaction } from "./money.ts";
 import type { MoneyFilter, MoneyStores } from "./money_store.ts";
 import { zonedParts } from "../core/zoned_time.ts";
 import type { EventSink } from "../sources/source_checks.ts";
-import { categorizeWithModel } from "./model_categorizer.ts";
-import { importStatementFile, type StatementRequest } from "./statement_import.ts";
+import type { StatementRequest } from "./statement_import.ts";
 
 /** What the ledger needs. */
 export interface MoneyLedgerDependencies {
@@ -68,6 +67,10 @@ export class MoneyLedger implements MoneyBook {
   /** Imports a file (the watched folder passes its sub-folder's account). */
   async import(request: StatementRequest, signal?: AbortSignal): Promise<ImportSummary> {
     const { deps } = this;
+    // The statement parsers (CSV, OFX, CAMT) load with the first import.
+    const { importStatementFile } = await (import(
+      new URL("./statement_import.ts", import.meta.url).href
+    ) as Promise<typeof import("./statement_import.ts")>);
     const { summary, added } = await importStatementFile({
       config: deps.config.money,
       store: deps.stores.money,
@@ -111,12 +114,16 @@ export class MoneyLedger implements MoneyBook {
     return { transaction: deps.stores.money.get(id)!, alsoChanged };
   }
 
-  categorizePending(
+  async categorizePending(
     signal?: AbortSignal,
     batches = maxModelBatches,
   ): Promise<ModelCategorization> {
     const { deps } = this;
-    return categorizeWithModel(
+    // The model categoriser loads with the first categorisation.
+    const { categorizeWithModel } = await (import(
+      new URL("./model_categorizer.ts", import.meta.url).href
+    ) as Promise<typeof import("./model_categorizer.ts")>);
+    return await categorizeWithModel(
       {
         store: deps.stores.money,
         model: deps.model,

@@ -43,8 +43,15 @@ export interface PluginSystem {
   /** The enabled, approved plugins as last loaded (their files are the approved bytes). */
   enabled(): LoadedPlugin[];
   /**
+   * Reads the enabled plugins (their hooks, widgets and personality files); no tool is
+   * registered and no host starts. What the parts that need no tools (personalities, the
+   * dashboard's plugin pages, `radar plugin`) call first.
+   */
+  load(): void;
+  /**
    * Loads the enabled plugins and registers their tools (and `create_tool` when allowed) after
-   * those already in the registry; no host starts yet. Called once, after the built-in tools.
+   * those already in the registry; no host starts yet. Called once, after the built-in tools;
+   * until then `refresh()` reloads the plugins without registering tools.
    */
   start(): void;
 }
@@ -66,17 +73,23 @@ export function createPluginSystem(options: PluginSystemOptions): PluginSystem {
     elapsed: () => performance.now(),
   });
   let enabled: LoadedPlugin[] = [];
+  let started = false;
   const widgets = new PluginWidgets({
     pool,
     clock: options.clock,
     logger: options.logger,
     audit: options.audit,
   });
-  const register = async () => {
+  const load = () => {
     const loaded = manager.inventory.loadEnabled();
     enabled = loaded;
     hooks.update(loaded);
     widgets.update(loaded);
+    return loaded;
+  };
+  const register = async () => {
+    const loaded = load();
+    if (!started) return;
     const warnings = await registerPluginTools(options.registry, loaded, pool, {
       publicResults: () => options.config.public_results,
     });
@@ -96,7 +109,11 @@ export function createPluginSystem(options: PluginSystemOptions): PluginSystem {
     },
     stop: () => pool.stopAll(),
     enabled: () => enabled,
+    load() {
+      load();
+    },
     start() {
+      started = true;
       // registerPluginTools registers synchronously before its first await, so one-shot commands
       // see plugin tools as soon as this returns.
       void register();

@@ -2,8 +2,6 @@
  * Watches `<data>/plugins` while `radar serve` runs and refreshes the plugin system after changes
  * settle (debounced), so a dropped or edited plugin folder is picked up without a restart.
  */
-import type { PluginSystem } from "./plugin_system.ts";
-
 /** A running watcher; `stop()` ends it. */
 export interface PluginWatcher {
   stop(): void;
@@ -11,12 +9,19 @@ export interface PluginWatcher {
   done: Promise<void>;
 }
 
+/** What is watched: the plugin folders' root, and what picks up a change there. */
+export interface WatchedPluginFolders {
+  root: string;
+  /** `PluginSystem.refresh` (the daemon loads the plugin system on the first change). */
+  refresh(): Promise<string[]>;
+}
+
 /** Starts watching the plugin folders; `onChanges` receives what each refresh changed. */
 export function watchPluginFolders(
-  system: PluginSystem,
+  system: WatchedPluginFolders,
   options: { debounceMs?: number; onChanges?: (changes: string[]) => void } = {},
 ): PluginWatcher {
-  const watcher = Deno.watchFs(system.manager.dirs.root, { recursive: true });
+  const watcher = Deno.watchFs(system.root, { recursive: true });
   let timer: ReturnType<typeof setTimeout> | undefined;
   let running = Promise.resolve();
   const schedule = () => {

@@ -30,6 +30,13 @@ import { SqliteDigestEmbeddings } from "../adapters/sqlite/digest_embeddings.ts"
  * Memory search (facts, summaries, digests), tool ranking and `embedNew` (embeds what was just
  * written, e.g. a digest; both absent without a model).
  */
+export interface EmbeddingParts {
+  memory: MemorySearch;
+  toolRanker?: ToolRanker;
+  embedNew?: (signal?: AbortSignal) => Promise<number>;
+}
+
+/** Builds memory search, and with an embedding model the tool ranker and `embedNew`. */
 export function embeddingParts(
   config: RadarConfig,
   db: DatabaseSync,
@@ -41,11 +48,7 @@ export function embeddingParts(
     clock: Clock;
     secrets: Secrets;
   },
-): {
-  memory: MemorySearch;
-  toolRanker?: ToolRanker;
-  embedNew?: (signal?: AbortSignal) => Promise<number>;
-} {
+): EmbeddingParts {
   const server = createEmbeddingModel(config.llm, {
     fetch: parts.fetch,
     logger: parts.logger,

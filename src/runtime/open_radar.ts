@@ -1,11 +1,12 @@
 /**
  * THE composition root: `openRadar` builds every adapter and service once, from config, and
  * returns the facade the CLI commands, the daemon (`radar serve`) and the dashboard all use.
- * Where a request is assembled: `agent()` (agent_dependencies.ts: model, tools, prompt).
+ * What a run of the agent needs (the personalities, tools, MCP, plugins, the browser) is a part
+ * built on first use, its modules loaded at run time: agent_stack.ts. Where a request is
+ * assembled: `agent()` (agent_dependencies.ts: model, tools, prompt).
  */
 import type { DatabaseSync } from "node:sqlite";
-import { notifyOnce } from "../core/notifier.ts";
-import { damagedDatabaseLine, DatabaseDamagedError, firstLine } from "../core/errors.ts";
+import { damagedDatabaseLine, DatabaseDamagedError } from "../core/errors.ts";
 import { loadConfig, type LoadedConfig } from "../config/loader.ts";
 import { readTextFileIfExists } from "../config/config_file.ts";
 import type { RadarConfig } from "../config/schema.ts";
@@ -14,44 +15,36 @@ import type { ChatModel } from "../core/chat_model.ts";
 import type { AuditTrail, Clock, ConversationArchive, FactArchive, Logger } from "../core/ports.ts";
 import { ToolRegistry } from "../core/tool_registry.ts";
 import { Secrets } from "../core/secrets.ts";
-import { maskedPromptVariables } from "./masked_ports.ts";
 import { configSecretValues } from "../config/secrets.ts";
-import { calendarReaderFor, mailReaderFor } from "../sources/source_readers.ts";
-import { githubReaderFor } from "../sources/github/github_access.ts";
-import { buildLibrary } from "../library/mod.ts";
-import { SqlitePluginRecords } from "../adapters/sqlite/plugin_records.ts";
-import { configuredFolders } from "../config/paths.ts";
-import { createPluginSystem, type PluginSystem } from "../plugins/plugin_system.ts";
-import { agentBuilder, type AgentOptions, systemPrompts } from "./agent_dependencies.ts";
-import { embeddingParts } from "./embedding_parts.ts";
+import type { PluginSystem } from "../plugins/plugin_system.ts";
+import type { AgentOptions } from "./agent_dependencies.ts";
 import { type Hooks, hookToolGate, hookToolObserver } from "../core/hooks.ts";
 import { createHooks } from "../hooks/create_hooks.ts";
-import { HookedMemory } from "../core/hooked_memory.ts";
-import { registerPluginHooks } from "../plugins/plugin_hooks.ts";
 import { SkillCatalog } from "../skills/skill_catalog.ts";
 import { skillLibrary } from "../skills/skill_files.ts";
 import type { SkillRoot } from "../skills/skill_roots.ts";
 import { LiveSkillRoots } from "../skills/live_skill_roots.ts";
 import { applyLiveConfig } from "./live_config.ts";
 import type { SkillLibrary } from "../core/system_prompt.ts";
-import { onceEach, openCoreAdapters, runtimeLogging } from "./core_adapters.ts";
+import { openCoreAdapters } from "./core_adapters.ts";
+import { runtimeLogging } from "./runtime_logging.ts";
 import { type ProcessIdentity, processIdentity, type RadarOptions } from "./radar_options.ts";
-import { type ScheduledWork, scheduledWork, unattendedBudget } from "./scheduled_work.ts";
+import {
+  type ScheduledWork,
+  scheduledWork,
+  unattendedBudget,
+  type WorkServices,
+  workServices,
+} from "./scheduled_work.ts";
 import { denoResolver } from "../adapters/network/network_guard.ts";
 import { integrityLine, quickCheck } from "../adapters/sqlite/maintenance.ts";
-import { stopWriting } from "../adapters/sqlite/database.ts";
+import { stopWriting } from "../adapters/sqlite/database_file.ts";
 import { type DamageRecord, knownDamage, recordDamage } from "../adapters/sqlite/damage_marker.ts";
 import { onDamage, readOnlyReason } from "../adapters/sqlite/storage_failure.ts";
 import type { Notifier } from "../core/notifier.ts";
 import { SqliteConversationRuns } from "../adapters/sqlite/conversation_runs.ts";
 import { transaction } from "../adapters/sqlite/write.ts";
-import { sourceHealthReport } from "../sources/source_health.ts";
-import { digestArchive } from "../sources/digests/digest_setup.ts";
 import type { DigestArchive, SourceHealthReport } from "../core/source_ports.ts";
-import type { ToolDependencies } from "../tools/dependencies.ts";
-import { builtinTools } from "../tools/index.ts";
-import { findToolsTool } from "../tools/find_tools.ts";
-import { registerMcpTools } from "../mcp/register_mcp_tools.ts";
 import { SqliteMcpApprovals } from "../adapters/sqlite/mcp_approvals.ts";
 import type { McpApprovals } from "../mcp/approval.ts";
 import type { EvalHistory } from "../core/eval_records.ts";
@@ -59,16 +52,14 @@ import { SqliteEvalStore } from "../adapters/sqlite/eval_store.ts";
 import { mcpServerViews } from "../mcp/mcp_views.ts";
 import type { McpServerSummary } from "../core/plugin_state.ts";
 import type { PersonalityCatalog } from "../personalities/personality.ts";
-import { estimateTokens } from "../core/context_fit.ts";
 import type { FilePersonalityCatalog } from "../personalities/personality_catalog.ts";
-import { personalityParts } from "./personality_parts.ts";
-import { browserParts } from "./browser_parts.ts";
-import type { BrowserAvailability } from "../core/browser.ts";
 import { type Away, buildAway } from "../away/mod.ts";
 import { sqliteAwayStores } from "../adapters/sqlite/stores.ts";
 import { buildMoney } from "../money/mod.ts";
 import { sqliteMoneyStores } from "../adapters/sqlite/stores.ts";
 import { type ChannelParts, channelParts } from "./channel_parts.ts";
+import { onFirstUse } from "./first_use.ts";
+import type { AgentStack } from "./agent_stack.ts";
 
 /** The database's health: `radar status`, and the daemon's guard against a damaged file. */
 export interface DatabaseHealth {
@@ -91,8 +82,13 @@ export interface DatabaseHealth {
   problem(): string | undefined;
 }
 
+/** The personalities: list, show, create, edit, remove, use, and what `radar status` says. */
+export type Personalities =
+  & PersonalityCatalog
+  & Pick<FilePersonalityCatalog, "problem" | "editableText">;
+
 /** Everything a command, the daemon or the dashboard needs, built once per process. */
-export interface Radar extends ScheduledWork {
+export interface Radar extends WorkServices, ScheduledWork {
   loaded: LoadedConfig;
   config: RadarConfig;
   dataDir: string;
@@ -100,17 +96,14 @@ export interface Radar extends ScheduledWork {
   conversations: ConversationArchive;
   facts: FactArchive;
   model: ChatModel;
-  registry: ToolRegistry;
   clock: Clock;
   logger: Logger;
   /** Every secret known (the config's, and each one read since start): masked at every exit. */
   secrets: Secrets;
   /** The tool audit trail (`radar log tools`, /logs). */
   toolCalls: AuditTrail;
-  /** Every hook point's handlers: config rules and the plugins' hooks. */
+  /** Every hook point's handlers: config rules, and the plugins' hooks once they are loaded. */
   hooks: Hooks;
-  /** Facts behind pre_memory_store / post_memory_search (`radar memory`, the dashboard). */
-  memory: HookedMemory;
   /** Agent Skills usable here (absent when `skills.enabled` is false). */
   skills?: SkillLibrary;
   /** Every discovered skill, usable or not, with warnings (`radar skill list`). */
@@ -124,8 +117,11 @@ export interface Radar extends ScheduledWork {
    * under `radar serve`) and what depends on them (the skill folders); returns the keys applied.
    */
   applyLiveConfig(next: RadarConfig): string[];
-  /** Plugins (absent when `plugins.enabled` is false). */
-  plugins?: PluginSystem;
+  /**
+   * The plugin system (undefined when `plugins.enabled` is false), loaded on first use: its
+   * enabled plugins read and their hooks registered; their tools join with the agent stack.
+   */
+  plugins(): Promise<PluginSystem | undefined>;
   /** Daily and weekly digests: list, search, write now. */
   digests: DigestArchive;
   /** The event sources' health records (`radar status`, the dashboard's Sources card). */
@@ -146,29 +142,35 @@ export interface Radar extends ScheduledWork {
   /** Runs `work` in one database transaction (bulk imports and benches). */
   batch<T>(work: () => T): T;
   /**
-   * Personalities: list, show, create, edit, remove, use; `problem()` for `radar status`,
-   * `editableText()` for `radar personality edit` (a broken file can still be fixed).
+   * Personalities, loaded on first use: list, show, create, edit, remove, use; `problem()` for
+   * `radar status`, `editableText()` for `radar personality edit` (a broken file can be fixed).
    */
-  personalities: PersonalityCatalog & Pick<FilePersonalityCatalog, "problem" | "editableText">;
+  personalities(): Promise<Personalities>;
   /**
-   * Agent loop dependencies for one run: the personality's prompt, model, temperature and tools
-   * (throws one readable line when the personality names nothing); `historyMessages` override
-   * for heartbeat windows.
+   * The agent stack, loaded and built on first use (the first run, `radar tools`, the dashboard):
+   * `agent()` for one run's dependencies, every tool, memory search, the browser.
    */
-  agent(overrides?: AgentOptions): AgentDependencies;
-  /** The browser the `browser` tool drives: which one (or why none) and the open sessions. */
-  browser: { availability(): BrowserAvailability; openSessions(): number };
-  /** Stops the plugin hosts and browsers and closes the database (idempotent). */
+  agentStack(): Promise<AgentStack>;
+  /**
+   * Agent loop dependencies for one run (the agent stack's `agent`, loading it on first use):
+   * the personality's prompt, model, temperature and tools (a personality that names nothing
+   * rejects with one readable line); `historyMessages` override for heartbeat windows.
+   */
+  agent(overrides?: AgentOptions): Promise<AgentDependencies>;
+  /** Stops the plugin hosts, browsers and MCP servers started, and closes the database (idempotent). */
   close(): void;
 }
 
 /**
  * Opens Radar as one straight sequence of builders, each using only what is built above it:
- * config and secrets → logging → the database, stores and models → memory → hooks and skills →
- * the tool registry and the plugin system → acting while away → personalities → the agent builder
- * → scheduled work → the tools (built-in, MCP, find_tools, then the plugins') → the facade.
+ * config and secrets → logging → the database, stores and models → the chat channels' notifier
+ * → hooks and skills → the tool registry (empty) → the budget and money → the plugins and the
+ * personalities (each built on first use) → the work services → memory search and the tools
+ * (on first use) → acting while away → the agent stack (on first use) → the scheduled work →
+ * the facade. A part built on first use loads its modules then (`onFirstUse`, agent_stack.ts):
+ * an idle daemon and a command that runs no agent never load them.
  */
-export function openRadar(options: RadarOptions): Radar {
+export async function openRadar(options: RadarOptions): Promise<Radar> {
   const loaded = loadConfig({
     explicitPath: options.configPath,
     env: options.env,
@@ -183,21 +185,24 @@ export function openRadar(options: RadarOptions): Radar {
   if (options.reportConfigWarnings !== false) {
     for (const warning of loaded.warnings) logger.warn(warning);
   }
-  const core = openCoreAdapters(loaded, options, { clock, logger, secrets });
+  const core = await openCoreAdapters(loaded, options, { clock, logger, secrets });
   const { db, conversations, facts, toolCalls, sourceStores, model, fetch: fetcher } = core;
   toolCalls.prune();
   // Every notice goes through ntfy and the chat channels `notifications.channels` names.
   const channels = channelParts({ config, db, ntfy: core.notifier, clock });
   const notifier = channels.notifier;
-  const digests = digestArchive({ config, stores: sourceStores, model, clock, secrets });
-  const embeddings = embeddingParts(config, db, {
-    facts,
-    digests,
-    fetch: fetcher,
-    logger,
-    clock,
-    secrets,
-  });
+  // Listing and searching read the store; the first write loads the digest writer.
+  const digestWriter = onFirstUse(async () =>
+    (await (import(new URL("../sources/digests/digest_setup.ts", import.meta.url).href) as Promise<
+      typeof import("../sources/digests/digest_setup.ts")
+    >)).digestArchive({ config, stores: sourceStores, model, clock, secrets })
+  );
+  const digests: DigestArchive = {
+    list: (limit) => sourceStores.digests.list(limit),
+    search: (text, limit) => sourceStores.digests.search(text, limit),
+    write: async (period, from, to, signal) =>
+      await (await digestWriter()).write(period, from, to, signal),
+  };
   const hooks = createHooks({
     config,
     clock,
@@ -211,43 +216,8 @@ export function openRadar(options: RadarOptions): Radar {
   const conversationRuns = new SqliteConversationRuns(db, clock, process);
   closeInterruptedRuns(conversationRuns, logger);
   const registry = new ToolRegistry({ secrets });
-  const plugins = config.plugins.enabled
-    ? createPluginSystem({
-      dataDir,
-      records: new SqlitePluginRecords(db),
-      config: config.plugins,
-      env: options.env,
-      clock,
-      ownPlaces: {
-        configFile: loaded.path,
-        ...configuredFolders(config, options.env, options.cwd ?? Deno.cwd()),
-      },
-      logger,
-      registry,
-      audit: toolCalls,
-    })
-    : undefined;
   const gates = [hookToolGate(hooks)];
   const observers = [hookToolObserver(hooks)];
-  const { away, changeNotices, upkeep } = buildAway({
-    config,
-    stores: sqliteAwayStores(db),
-    files: { config, configPath: loaded.path, dataDir, env: options.env, cwd: options.cwd },
-    clock,
-    logger,
-    conversations,
-    audit: toolCalls,
-    registry,
-    gates,
-    observers,
-    elapsed: process.elapsed,
-    secrets,
-    notifier,
-    outbox: core.outbox,
-    monitors: core.monitors,
-    process,
-    firings: core.taskFirings,
-  });
   const budget = unattendedBudget({
     config,
     db,
@@ -267,54 +237,130 @@ export function openRadar(options: RadarOptions): Radar {
     logger,
     env: options.env,
   });
-  const prompts = systemPrompts({
-    config,
-    facts,
-    clock,
-    skills: skills.library && (() => skills.library!.available()),
-    warn: onceEach(logger),
-    conversationStartedAt: (id) => {
-      const started = conversations.conversation(id)?.createdAt;
-      return started ? new Date(started) : undefined;
-    },
-  });
-  const personalities = personalityParts({
-    config,
-    dataDir,
-    env: options.env,
-    logger,
-    fetch: fetcher,
-    mainModel: model,
-    modelInjected: options.model !== undefined,
-    secrets,
-    plugins,
-    registry,
-    promptTokens: (personality) => estimateTokens(prompts(personality)()),
-  });
-  const agent = agentBuilder(
-    config,
-    {
-      store: conversations,
+  const plugins = onFirstUse(async () =>
+    (await (import(new URL("./plugin_parts.ts", import.meta.url).href) as Promise<
+      typeof import("./plugin_parts.ts")
+    >)).loadPluginSystem({
+      config,
+      configPath: loaded.path,
+      dataDir,
+      db,
+      env: options.env,
+      cwd: options.cwd,
       clock,
+      logger,
+      hooks,
+      registry,
       audit: toolCalls,
+    })
+  );
+  const personalities = onFirstUse(async () =>
+    (await agentStackModule()).personalitySetup({
+      config,
+      dataDir,
+      env: options.env,
+      facts,
+      conversations,
+      clock,
+      logger,
+      fetch: fetcher,
+      model,
+      modelInjected: options.model !== undefined,
+      secrets,
+      skills: skills.library,
+      plugins: await plugins(),
+      registry,
+    })
+  );
+  const services = workServices({
+    ...core,
+    config,
+    clock,
+    process,
+    personalityKnown: async (name) => (await personalities()).personalities.known(name),
+    money,
+    budget,
+  });
+  const embeddings = onFirstUse(async () =>
+    (await (import(new URL("./embedding_parts.ts", import.meta.url).href) as Promise<
+      typeof import("./embedding_parts.ts")
+    >)).embeddingParts(config, db, { facts, digests, fetch: fetcher, logger, clock, secrets })
+  );
+  const mcpApprovals = new SqliteMcpApprovals(db);
+  const resolve = options.resolve ?? denoResolver;
+  const awayStores = sqliteAwayStores(db);
+  const tools = onFirstUse(async () =>
+    (await agentStackModule()).buildTools({
+      config,
+      configPath: loaded.path,
+      dataDir,
+      env: options.env,
+      cwd: options.cwd,
+      facts,
+      clock,
+      logger,
+      secrets,
+      fetch: fetcher,
+      resolve,
+      usersNetwork: options.usersNetwork,
+      notifier,
+      hooks,
+      registry,
+      skills: skills.library,
+      visionModel: core.visionModel && budget.counted("vision", core.visionModel),
+      work: services,
+      journal: awayStores.journal,
+      mcpApprovals,
+      plugins: await plugins(),
+      embeddings: await embeddings(),
+    })
+  );
+  const { away, changeNotices, upkeep } = buildAway({
+    config,
+    stores: awayStores,
+    files: { config, configPath: loaded.path, dataDir, env: options.env, cwd: options.cwd },
+    clock,
+    logger,
+    conversations,
+    audit: toolCalls,
+    tools: async () => (await tools()).registry,
+    gates,
+    observers,
+    elapsed: process.elapsed,
+    secrets,
+    notifier,
+    outbox: core.outbox,
+    monitors: core.monitors,
+    process,
+    firings: core.taskFirings,
+  });
+  const agentStack = onFirstUse(async () =>
+    (await agentStackModule()).buildAgentStack({
+      config,
+      facts,
+      conversations,
+      clock,
+      secrets,
+      audit: toolCalls,
+      hooks,
       gates,
       observers,
-      hooks,
-      promptVariables: plugins && maskedPromptVariables(plugins.hooks, secrets),
-      toolRanker: embeddings.toolRanker,
-      elapsed: process.elapsed,
       guard: away.guard(),
+      elapsed: process.elapsed,
       runs: conversationRuns,
-      promptReads: () =>
-        skills.library?.available().some((skill) => skill.installed)
-          ? [{ source: "skills you installed", label: "public" }]
-          : [],
-    },
-    prompts,
-    personalities,
+      skills: skills.library,
+      plugins: await plugins(),
+      personalities: await personalities(),
+      embeddings: await embeddings(),
+      tools: await tools(),
+    })
   );
+  const agent = async (overrides?: AgentOptions) => (await agentStack()).agent(overrides);
   const work = scheduledWork({
     ...core,
+    runs: services.runs,
+    tasks: services.tasks,
+    sideEffects: services.sideEffects,
     env: options.env,
     notifier,
     config,
@@ -322,11 +368,10 @@ export function openRadar(options: RadarOptions): Radar {
     logger,
     agent,
     process,
-    resolve: options.resolve ?? denoResolver,
+    resolve,
     configPath: loaded.path,
     dataDir,
-    personalityKnown: (name) => personalities.known(name),
-    embedNew: embeddings.embedNew,
+    embedNew: async (signal) => (await embeddings()).embedNew?.(signal),
     secrets,
     money,
     budget,
@@ -334,70 +379,21 @@ export function openRadar(options: RadarOptions): Radar {
     upkeep,
     approvals: away.approvals,
   });
-  const browser = browserParts({
-    config,
-    dataDir,
-    env: options.env,
-    resolve: options.resolve ?? denoResolver,
-    clock,
-    usersNetwork: options.usersNetwork,
-  });
-  // The tools in their offering order: built-in, the approved MCP servers', `find_tools`; the
-  // plugins' follow when the plugin system starts.
-  const tools: ToolDependencies = {
-    config,
-    configPath: loaded.path,
-    dataDir,
-    facts,
-    clock,
-    logger,
-    fetch: fetcher,
-    notifier,
-    sideEffectLog: work.sideEffects,
-    env: options.env,
-    secrets,
-    cwd: options.cwd,
-    tasks: work.tasks,
-    monitors: work.monitors,
-    ...buildLibrary(config, options.env),
-    visionModel: core.visionModel && budget.counted("vision", core.visionModel),
-    memory: embeddings.memory,
-    mail: mailReaderFor(config, options.env, secrets),
-    calendar: calendarReaderFor(config, options.env, fetcher, secrets),
-    github: githubReaderFor(config, options.env),
-    money: money.ledger.inUse() ? money.ledger : undefined,
-    hooks,
-    skills: skills.library,
-    browser: browser.sessions && { sessions: browser.sessions, check: browser.check },
-    journal: away.journal,
-  };
-  for (const tool of builtinTools(tools)) registry.register(tool);
-  const mcpApprovals = new SqliteMcpApprovals(db);
-  const mcp = registerMcpTools(
-    registry,
-    {
-      ...tools,
-      // A server whose tools changed since approval: the person hears of it once per change.
-      tell: (scope, title, message) => {
-        notifyOnce(
-          notifier,
-          work.sideEffects(scope),
-          { title, message, priority: "default" },
-          AbortSignal.timeout(30_000),
-        ).catch((error) => logger.warn(`MCP notice not sent: ${firstLine(error)}`));
-      },
-    },
-    mcpApprovals,
-    logger,
-  );
-  registry.register(findToolsTool(() => registry.list()));
-  if (plugins) {
-    plugins.start();
-    registerPluginHooks(hooks, plugins.hooks);
-  }
-  let closed = false;
   const mcpServers = () => mcpServerViews(config, mcpApprovals);
+  const sourceHealth = onFirstUse(async () =>
+    (await (import(new URL("../sources/source_health.ts", import.meta.url).href) as Promise<
+      typeof import("../sources/source_health.ts")
+    >)).sourceHealthReport({
+      config,
+      stores: sourceStores,
+      mcpServers,
+      secrets,
+      more: money.health,
+    })
+  );
+  let closed = false;
   return {
+    ...services,
     ...work,
     away,
     loaded,
@@ -407,13 +403,11 @@ export function openRadar(options: RadarOptions): Radar {
     conversations,
     facts,
     model,
-    registry,
     clock,
     logger,
     secrets,
     toolCalls,
     hooks,
-    memory: new HookedMemory({ facts, hooks, search: embeddings.memory }),
     skills: skills.library,
     skillCatalog: skills.catalog,
     get skillRoots() {
@@ -431,34 +425,31 @@ export function openRadar(options: RadarOptions): Radar {
       approvals: mcpApprovals,
       servers: mcpServers,
     },
-    sourceHealth: sourceHealthReport({
-      config,
-      stores: sourceStores,
-      mcpServers,
-      secrets,
-      more: money.health,
-    }),
+    sourceHealth: { records: async (env) => (await sourceHealth()).records(env) },
     process,
     database: databaseHealth(db, dataDir, core.databasePath, config),
     notifier,
     channels,
     evalRuns: new SqliteEvalStore(db),
     batch: (run) => transaction(db, run),
-    personalities: personalities.catalog,
+    personalities: async () => (await personalities()).personalities.catalog,
+    agentStack,
     agent,
-    browser: {
-      availability: browser.availability,
-      openSessions: () => browser.sessions?.open ?? 0,
-    },
     close() {
       if (closed) return;
       closed = true;
-      void browser.sessions?.closeAll();
-      void plugins?.stop();
-      void mcp.close();
+      tools.current()?.close();
+      void plugins.current()?.stop();
       db.close();
     },
   };
+}
+
+/** The agent stack's module, loaded at run time by the first part that needs it. */
+function agentStackModule(): Promise<typeof import("./agent_stack.ts")> {
+  return import(new URL("./agent_stack.ts", import.meta.url).href) as Promise<
+    typeof import("./agent_stack.ts")
+  >;
 }
 
 /** The skill folders (they follow a live `skills.dirs`), their catalog, and the usable skills. */

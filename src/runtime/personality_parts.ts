@@ -24,7 +24,7 @@ import { findToolsTool } from "../tools/find_tools.ts";
 import type { PluginSystem } from "../plugins/plugin_system.ts";
 import { personalityNamePattern } from "../personalities/personality_file.ts";
 import type { PersonalityChoices } from "./agent_dependencies.ts";
-import { onceEach } from "./core_adapters.ts";
+import { onceEach } from "./runtime_logging.ts";
 
 /** What the personality parts are built from. */
 export interface PersonalityPartsOptions {

@@ -1,7 +1,8 @@
 /**
- * The scheduled work of one Radar: the event queue, the run log, tasks and URL monitors with
- * their runners, the heartbeat runner and the email/calendar jobs, each built once over the
- * open database. `radar serve` ticks them; the CLI and the dashboard call the same instances.
+ * The scheduled work of one Radar, in two builders over the open database: `workServices` (the
+ * run log, tasks, URL monitors, the budget: what the CLI, the dashboard and the tools call) and
+ * `scheduledWork` (the task runner, the monitor checker, the heartbeat and every tick job: what
+ * `radar serve` ticks). Each feature's tick job is loaded at run time, and only when configured.
  */
 import type { RadarConfig } from "../config/schema.ts";
 import type { AgentDependencies } from "../core/agent_types.ts";
@@ -20,12 +21,7 @@ import { MonitorChecker } from "../sources/monitors/monitor_checker.ts";
 import { MonitorService } from "../sources/monitors/monitor_service.ts";
 import { TaskRunner } from "../application/task_runner.ts";
 import { TaskService } from "../application/task_service.ts";
-import { sourceJobs } from "../sources/source_jobs.ts";
-import { channelMailTest } from "../channels/email/owner_mail.ts";
-import { checkJobs } from "../sources/checks/check_jobs.ts";
 import { UnattendedBudget } from "../application/unattended_budget.ts";
-import { githubJobs } from "../sources/github/github_setup.ts";
-import { digestJobs } from "../sources/digests/digest_setup.ts";
 import type { MoneyParts } from "../money/mod.ts";
 import { runSideEffects } from "../core/run_side_effects.ts";
 import { notifyOnce } from "../core/notifier.ts";
@@ -39,12 +35,10 @@ import { SqliteSummaryStore } from "../adapters/sqlite/summary_store.ts";
 import type { ApprovalService, ChangeNotices, TaskFirings } from "../away/mod.ts";
 import { NotificationRetries } from "../application/notification_retries.ts";
 import type { Secrets } from "../core/secrets.ts";
-import { ScheduledBackup } from "../adapters/backup/scheduled_backup.ts";
-import { backupDatabase } from "../adapters/sqlite/maintenance.ts";
-import { radarVersion } from "../version.ts";
+import { findGh, ghMissing } from "../sources/github/find_gh.ts";
 
-/** The scheduled work, each part built once. */
-export interface ScheduledWork {
+/** What the CLI, the dashboard and the tools use of the scheduled work, each built once. */
+export interface WorkServices {
   /** Events waiting for the next heartbeat (watchers, monitors, mail, calendars). */
   queue: EventQueue;
   /** Heartbeat and task runs. */
@@ -56,33 +50,56 @@ export interface ScheduledWork {
   /** Files the folder watchers have seen (settling, queued) and their counters. */
   watchedFiles: WatchedFolders;
   tasks: TaskService;
-  taskRunner: TaskRunner;
   monitors: MonitorService;
-  monitorChecker: MonitorChecker;
-  heartbeat: HeartbeatRunner;
   /** Bank statements: import, categories, report (`radar money`, /money, the money tool). */
   money: MoneyParts["ledger"];
   /** The outbox log of one run under `scope` (notifications recorded before they are sent). */
   sideEffects(scope: string): SideEffectLog;
   /** `budget:`: today's tokens of unattended runs against the limits (status, dashboard, task log). */
   budget: UnattendedBudget;
-  /** What each tick runs before the heartbeat: due tasks, due monitors, mail and calendars. */
-  tickJobs(): TickJob[];
 }
 
-/** What the scheduled work is built from (the database, stores, models, fetch and notifier). */
-export interface ScheduledWorkParts extends CoreAdapters {
+/** What `radar serve` ticks, each part built once. */
+export interface ScheduledWork {
+  taskRunner: TaskRunner;
+  monitorChecker: MonitorChecker;
+  heartbeat: HeartbeatRunner;
+  /**
+   * What each tick runs before the heartbeat: due tasks, due monitors, then each configured
+   * feature's job (its module loaded now, once), summaries, upkeep and notice retries.
+   */
+  tickJobs(): Promise<TickJob[]>;
+}
+
+/** What the work services are built from (the database, stores, models, fetch and notifier). */
+export interface WorkServiceParts extends CoreAdapters {
   config: RadarConfig;
   clock: Clock;
-  logger: Logger;
-  agent: (overrides?: AgentOptions) => AgentDependencies;
   process: ProcessIdentity;
+  /**
+   * True for a personality name that resolves (a task's personality must); the personalities
+   * load on the first task that names one.
+   */
+  personalityKnown: (name: string) => Promise<boolean>;
+  /** Money (`buildMoney`): the ledger. */
+  money: Pick<MoneyParts, "ledger">;
+  /** `budget:` (`unattendedBudget`, built before money: its model calls count too). */
+  budget: UnattendedBudget;
+}
+
+/** What the scheduled work is built from: the work services and what runs the agent. */
+export interface ScheduledWorkParts
+  extends CoreAdapters, Pick<WorkServices, "runs" | "tasks" | "sideEffects"> {
+  config: RadarConfig;
+  clock: Clock;
+  process: ProcessIdentity;
+  logger: Logger;
+  /** Agent loop dependencies for one run (the agent stack loads on the first run). */
+  agent: (overrides?: AgentOptions) => Promise<AgentDependencies>;
   resolve: Resolver;
   /** For custom checks and digests. */
   configPath?: string;
   dataDir: string;
-  /** True for a personality name that resolves (a task's personality must). */
-  personalityKnown?: (name: string) => boolean;
   /** Tells the user what a heartbeat changed on its own (grants), with Undo buttons. */
   changeNotices?: Pick<ChangeNotices, "mark" | "tell">;
   /** Acting while away's tick job: approvals expire, old records go. */
@@ -91,13 +108,15 @@ export interface ScheduledWorkParts extends CoreAdapters {
   approvals: Pick<ApprovalService, "renotice">;
   /** Radar's environment (`password_env` of mail and calendar accounts reads it). */
   env: Record<string, string | undefined>;
-  /** Embeds memory written without a vector (new digests); absent without an embedding model. */
-  embedNew?: (signal: AbortSignal) => Promise<unknown>;
+  /**
+   * Embeds memory written without a vector (new digests; nothing without an embedding model).
+   */
+  embedNew: (signal: AbortSignal) => Promise<unknown>;
   /** The known secrets: events are masked as they are queued and read. */
   secrets: Secrets;
-  /** Money (`buildMoney`): the ledger and its tick job. */
-  money: Pick<MoneyParts, "ledger" | "jobs">;
-  /** `budget:` (`unattendedBudget`, built before money: its model calls count too). */
+  /** Money (`buildMoney`): its tick job. */
+  money: Pick<MoneyParts, "jobs">;
+  /** `budget:` (`unattendedBudget`): unattended runs, summaries and digests count against it. */
   budget: UnattendedBudget;
 }
 
@@ -128,30 +147,41 @@ export function unattendedBudget(
   });
 }
 
-/** Builds the queue, run log, task and monitor services, their runners and the heartbeat. */
+/** Builds the run log, the task and monitor services and the outbox log of a run. */
+export function workServices(parts: WorkServiceParts): WorkServices {
+  const { config, db, clock, queue, outbox, taskFirings, budget } = parts;
+  const { pid, isAlive } = parts.process;
+  return {
+    money: parts.money.ledger,
+    queue,
+    runs: new SqliteRunStore(db),
+    outbox,
+    taskFirings,
+    sideEffects: (scope) => runSideEffects(outbox, scope, clock, pid, isAlive),
+    watchedFiles: new SqliteWatchedFileStore(db),
+    tasks: new TaskService(
+      new SqliteTaskStore(db),
+      clock,
+      config.radar.timezone || undefined,
+      new SqliteTaskOriginStore(db),
+      parts.personalityKnown,
+    ),
+    monitors: new MonitorService(parts.monitors, config, clock),
+    budget,
+  };
+}
+
+/** Builds the task runner, the monitor checker, the heartbeat runner and the tick jobs. */
 export function scheduledWork(parts: ScheduledWorkParts): ScheduledWork {
-  const { config, db, conversations, clock, logger, agent, sourceStores: stores } = parts;
+  const { config, db, conversations, clock, logger, agent, queue, runs, outbox, budget } = parts;
   const { pid, isAlive, elapsed } = parts.process;
   const timeZone = config.radar.timezone || undefined;
-  const { queue } = parts;
-  const runs = new SqliteRunStore(db);
-  const taskStore = new SqliteTaskStore(db);
-  const monitorStore = parts.monitors;
   const inTransaction: Transaction = (work) => transaction(db, work);
-  const { outbox, taskFirings } = parts;
-  const sideEffects = (scope: string) => runSideEffects(outbox, scope, clock, pid, isAlive);
-  const { budget } = parts;
-  const tasks = new TaskService(
-    taskStore,
-    clock,
-    timeZone,
-    new SqliteTaskOriginStore(db),
-    parts.personalityKnown,
-  );
+  const { tasks, taskFirings } = parts;
   const taskRunner = new TaskRunner({
     transaction: inTransaction,
     claims: new SqliteTaskClaimStore(db),
-    store: taskStore,
+    store: tasks.store,
     runs,
     conversations,
     outbox,
@@ -170,27 +200,16 @@ export function scheduledWork(parts: ScheduledWorkParts): ScheduledWork {
   const monitorChecker = new MonitorChecker({
     config,
     transaction: inTransaction,
-    store: monitorStore,
+    store: parts.monitors,
     queue,
     clock,
     logger,
     fetch: parts.fetch,
     resolve: parts.resolve,
   });
-  // What every source's jobs are built from.
-  const common = { config, stores, queue, clock, logger };
-  let jobs: TickJob[] | undefined;
+  let jobs: Promise<TickJob[]> | undefined;
   return {
-    money: parts.money.ledger,
-    queue,
-    runs,
-    outbox,
-    taskFirings,
-    sideEffects,
-    watchedFiles: new SqliteWatchedFileStore(db),
-    tasks,
     taskRunner,
-    monitors: new MonitorService(monitorStore, config, clock),
     monitorChecker,
     heartbeat: new HeartbeatRunner({
       config,
@@ -219,44 +238,15 @@ export function scheduledWork(parts: ScheduledWorkParts): ScheduledWork {
       budget,
       changeNotices: parts.changeNotices,
     }),
-    budget,
     tickJobs: () =>
-      jobs ??= [
+      jobs ??= (async () => [
         taskRunner,
         monitorChecker,
-        ...sourceJobs({
-          ...common,
-          env: parts.env,
-          secrets: parts.secrets,
-          channelMail: channelMailTest(parts.config),
-        }),
-        ...checkJobs({
-          ...common,
-          configPath: parts.configPath,
-          dataDir: parts.dataDir,
-          notifier: parts.notifier,
-          sideEffects,
-          secrets: parts.secrets,
-        }),
-        ...githubJobs(common),
+        ...await sourceJobsWhenConfigured(parts),
         ...parts.money.jobs(),
-        ...digestJobs({
-          ...common,
-          model: parts.model,
-          secrets: parts.secrets,
-          embedNew: parts.embedNew,
-          budget,
-        }),
-        ...summaryJobs(parts, queue, budget),
-        ...(config.backup.every_hours
-          ? [
-            new ScheduledBackup({
-              ...parts,
-              radarVersion,
-              snapshotDatabase: (target) => backupDatabase(db, target),
-            }),
-          ]
-          : []),
+        ...await digestJobsWhenConfigured(parts),
+        ...summaryJobs(parts),
+        ...await backupJobsWhenConfigured(parts),
         parts.upkeep,
         new NotificationRetries({
           outbox,
@@ -266,16 +256,108 @@ export function scheduledWork(parts: ScheduledWorkParts): ScheduledWork {
           pid,
           renotice: (key) => parts.approvals.renotice(key),
         }),
-      ],
+      ])(),
   };
 }
 
+/**
+ * The event sources' tick jobs, as configured: mail and calendars, custom checks, GitHub (enabled
+ * and `gh` installed). Each one's module is loaded here, at run time, only when it is
+ * configured: an idle daemon without them never holds their code.
+ */
+async function sourceJobsWhenConfigured(parts: ScheduledWorkParts): Promise<TickJob[]> {
+  const { config } = parts;
+  const jobs: TickJob[] = [];
+  if (config.email.accounts.length || config.calendar.calendars.length) {
+    const { sourceJobs } = await (import(
+      new URL("../sources/source_jobs.ts", import.meta.url).href
+    ) as Promise<typeof import("../sources/source_jobs.ts")>);
+    // The email channel's mail is the channel's, never an event (its owner test loads with it).
+    const channelMail = config.channels.email
+      ? (await (import(
+        new URL("../channels/email/owner_mail.ts", import.meta.url).href
+      ) as Promise<typeof import("../channels/email/owner_mail.ts")>)).channelMailTest(config)
+      : undefined;
+    jobs.push(
+      ...sourceJobs({
+        ...sourceParts(parts),
+        env: parts.env,
+        secrets: parts.secrets,
+        channelMail,
+      }),
+    );
+  }
+  if (config.checks.length) {
+    const { checkJobs } = await (import(
+      new URL("../sources/checks/check_jobs.ts", import.meta.url).href
+    ) as Promise<typeof import("../sources/checks/check_jobs.ts")>);
+    jobs.push(...checkJobs({
+      ...sourceParts(parts),
+      configPath: parts.configPath,
+      dataDir: parts.dataDir,
+      notifier: parts.notifier,
+      sideEffects: parts.sideEffects,
+      secrets: parts.secrets,
+    }));
+  }
+  // GitHub's job when it is on and gh is installed (what githubAccess checks).
+  if (config.github.enabled && findGh(config.github.gh_path, parts.env)) {
+    const { githubJobs } = await (import(
+      new URL("../sources/github/github_setup.ts", import.meta.url).href
+    ) as Promise<typeof import("../sources/github/github_setup.ts")>);
+    jobs.push(...githubJobs(sourceParts(parts)));
+  } else if (config.github.enabled) {
+    parts.logger.debug("no GitHub source", { reason: ghMissing(config.github.gh_path) });
+  }
+  return jobs;
+}
+
+/** What every source's jobs are built from. */
+function sourceParts(parts: ScheduledWorkParts) {
+  const { config, sourceStores: stores, queue, clock, logger } = parts;
+  return { config, stores, queue, clock, logger };
+}
+
+/** The digests job (its module loaded only when daily or weekly digests are on). */
+async function digestJobsWhenConfigured(parts: ScheduledWorkParts): Promise<TickJob[]> {
+  if (!parts.config.digests.daily && !parts.config.digests.weekly) return [];
+  const { digestJobs } = await (import(
+    new URL("../sources/digests/digest_setup.ts", import.meta.url).href
+  ) as Promise<typeof import("../sources/digests/digest_setup.ts")>);
+  return digestJobs({
+    ...sourceParts(parts),
+    model: parts.model,
+    secrets: parts.secrets,
+    embedNew: parts.embedNew,
+    budget: parts.budget,
+  });
+}
+
+/** The scheduled backup (`backup.every_hours`; the archive writer loaded only then). */
+async function backupJobsWhenConfigured(parts: ScheduledWorkParts): Promise<TickJob[]> {
+  if (!parts.config.backup.every_hours) return [];
+  const [{ ScheduledBackup }, { backupDatabase }, { radarVersion }] = await Promise.all([
+    import(new URL("../adapters/backup/scheduled_backup.ts", import.meta.url).href) as Promise<
+      typeof import("../adapters/backup/scheduled_backup.ts")
+    >,
+    import(new URL("../adapters/sqlite/maintenance.ts", import.meta.url).href) as Promise<
+      typeof import("../adapters/sqlite/maintenance.ts")
+    >,
+    import(new URL("../version.ts", import.meta.url).href) as Promise<
+      typeof import("../version.ts")
+    >,
+  ]);
+  return [
+    new ScheduledBackup({
+      ...parts,
+      radarVersion,
+      snapshotDatabase: (target) => backupDatabase(parts.db, target),
+    }),
+  ];
+}
+
 /** The conversation-summary job (on the fast model when one is set), unless turned off. */
-function summaryJobs(
-  parts: ScheduledWorkParts,
-  queue: EventQueue,
-  budget: UnattendedBudget,
-): TickJob[] {
+function summaryJobs(parts: ScheduledWorkParts): TickJob[] {
   const settings = parts.config.memory.conversation_summaries;
   if (!settings.enabled) return [];
   return [
@@ -283,11 +365,11 @@ function summaryJobs(
       store: new SqliteSummaryStore(parts.db),
       conversations: parts.conversations,
       model: parts.fastModel ?? parts.model,
-      pendingEvents: () => queue.pendingCount(),
+      pendingEvents: () => parts.queue.pendingCount(),
       logger: parts.logger,
       settings,
       secrets: parts.secrets,
-      budget,
+      budget: parts.budget,
     }),
   ];
 }

@@ -76,7 +76,9 @@ export interface SourceHealthDependencies {
 /** The sources' health over the database: every record in status order, secrets masked. */
 export function sourceHealthReport(deps: SourceHealthDependencies): SourceHealthReport {
   return {
-    records(env) {
+    // Async as the port is: the runtime loads this module on the first report.
+    // deno-lint-ignore require-await
+    async records(env) {
       const { config, stores } = deps;
       const sandboxProblem = config.checks.length
         ? execSandbox({ config, env }).problem

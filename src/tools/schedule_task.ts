@@ -55,7 +55,7 @@ export function scheduleTaskTool(
       const timeZone = timeZoneNow();
       const understood = await understandWhen(when, now, timeZone);
       if ("error" in understood) return failed(understood.error);
-      const added = deps.tasks.add({
+      const added = await deps.tasks.add({
         message,
         ...understood.fields,
         minIntervalMinutes: minimumToolIntervalMinutes,

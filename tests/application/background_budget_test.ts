@@ -59,14 +59,14 @@ function chat(radar: Radar, at: Date, title: string, turns: number): number {
   return id;
 }
 
-function job(radar: Radar, name: string) {
-  const found = radar.tickJobs().find((candidate) => candidate.name === name);
+async function job(radar: Radar, name: string) {
+  const found = (await radar.tickJobs()).find((candidate) => candidate.name === name);
   assert.ok(found, `${name} is a tick job`);
   return found;
 }
 
 async function runJob(radar: Radar, clock: ManualClock, name: string): Promise<void> {
-  await job(radar, name).run(clock.now(), AbortSignal.timeout(10_000));
+  await (await job(radar, name)).run(clock.now(), AbortSignal.timeout(10_000));
 }
 
 Deno.test("summaries and digests count in budget.daily_tokens and the task log; past it they wait with one notification", async () => {
@@ -78,7 +78,7 @@ Deno.test("summaries and digests count in budget.daily_tokens and the task log; 
     await withFakeLlmHome(
       { prefix: "radar-background-budget-", yaml: yaml(ntfy.url, 500), clock },
       async (home) => {
-        const radar = home.open();
+        const radar = await home.open();
         try {
           chat(radar, new Date(today.getTime() - day), "Yesterday's plans", 2);
           chat(radar, today, "Lyon trip", 4);
@@ -171,7 +171,7 @@ Deno.test("a digest the budget held back is written on the first tick after the 
     await withFakeLlmHome(
       { prefix: "radar-digest-budget-", yaml: yaml(ntfy.url, 20), clock },
       async (home) => {
-        const radar = home.open();
+        const radar = await home.open();
         try {
           chat(radar, new Date("2026-11-22T15:00:00Z"), "Sunday chores", 2);
           chat(radar, clock.now(), "Lyon trip", 4);

@@ -43,8 +43,10 @@ function chat(radar: Radar, at: Date, title: string, turns: string[]): number {
   return id;
 }
 
-function summaryJob(radar: Radar) {
-  const job = radar.tickJobs().find((candidate) => candidate.name === "conversation summaries");
+async function summaryJob(radar: Radar) {
+  const job = (await radar.tickJobs()).find((candidate) =>
+    candidate.name === "conversation summaries"
+  );
   assert.ok(job, "the summary job runs on every tick");
   return job;
 }
@@ -60,7 +62,7 @@ Deno.test("a quiet conversation is summarized once, stored, and found by recall'
   await withRuntime("", async (radar, server, clock) => {
     chat(radar, start, "Lyon trip", tripTurns);
     chat(radar, start, "Too short", ["hi", "hello"]);
-    const job = summaryJob(radar);
+    const job = await summaryJob(radar);
     await job.run(clock.now(), AbortSignal.timeout(5000));
     assert.equal(server.chatRequests.length, 0, "not quiet yet: no model call");
 
@@ -77,7 +79,7 @@ Deno.test("a quiet conversation is summarized once, stored, and found by recall'
     await job.run(clock.now(), AbortSignal.timeout(5000));
     assert.equal(server.chatRequests.length, 1, "nothing new: zero calls");
 
-    const recall = radar.registry.get("recall")!;
+    const recall = (await radar.agentStack()).registry.get("recall")!;
     const answer = String(await recall.run({ query: "hotels" }, context));
     assert.match(
       answer,
@@ -91,7 +93,7 @@ Deno.test("a conversation that grows is summarized again; events pending leave t
     const id = chat(radar, start, "Lyon trip", tripTurns);
     clock.advance(31 * 60_000);
     server.reply(ollamaText("First summary."), ollamaText("Second summary with the hotel choice."));
-    const job = summaryJob(radar);
+    const job = await summaryJob(radar);
     await job.run(clock.now(), AbortSignal.timeout(5000));
     radar.conversations.appendMessage(id, {
       role: "user",
@@ -108,7 +110,7 @@ Deno.test("a conversation that grows is summarized again; events pending leave t
     assert.equal(server.chatRequests.length, 2);
     // deno-lint-ignore no-explicit-any
     assert.match((server.chatRequests[1].body as any).messages[1].content, /Hotel Carlton/);
-    const recall = radar.registry.get("recall")!;
+    const recall = (await radar.agentStack()).registry.get("recall")!;
     assert.match(String(await recall.run({ query: "hotel choice" }, context)), /Second summary/);
   });
 });
@@ -132,7 +134,7 @@ Deno.test("a conversation stored before a secret was known is summarized masked,
     clock.advance(31 * 60_000);
     // A model that repeats the secret anyway (it may know it from elsewhere): stored masked.
     server.reply(ollamaText(`The user set up the Lyon flat wifi; the password is ${secret}.`));
-    await summaryJob(radar).run(clock.now(), AbortSignal.timeout(5000));
+    await (await summaryJob(radar)).run(clock.now(), AbortSignal.timeout(5000));
     assert.equal(server.chatRequests.length, 1);
     const body = JSON.stringify(server.chatRequests[0].body);
     assert.match(body, /User: The router password is \*{8}, keep it in mind/);
@@ -158,8 +160,10 @@ Deno.test("with an embedding model, summaries get vectors over the model server"
     chat(radar, start, "Lyon trip", tripTurns);
     clock.advance(31 * 60_000);
     server.reply(ollamaText("The user plans a Lyon trip in March and will compare hotels."));
-    await summaryJob(radar).run(clock.now(), AbortSignal.timeout(5000));
-    const answer = String(await radar.registry.get("recall")!.run({ query: "march" }, context));
+    await (await summaryJob(radar)).run(clock.now(), AbortSignal.timeout(5000));
+    const answer = String(
+      await (await radar.agentStack()).registry.get("recall")!.run({ query: "march" }, context),
+    );
     assert.match(answer, /summary of conversation "Lyon trip"/);
     const db = openDatabase(radar.databasePath);
     try {
@@ -257,8 +261,8 @@ Deno.test("deleting a conversation deletes its summary: recall no longer finds i
     const id = chat(radar, start, "Lyon trip", tripTurns);
     clock.advance(31 * 60_000);
     server.reply(ollamaText("The user plans a Lyon trip in March and will compare hotels."));
-    await summaryJob(radar).run(clock.now(), AbortSignal.timeout(5000));
-    const recall = radar.registry.get("recall")!;
+    await (await summaryJob(radar)).run(clock.now(), AbortSignal.timeout(5000));
+    const recall = (await radar.agentStack()).registry.get("recall")!;
     assert.match(String(await recall.run({ query: "hotels" }, context)), /Lyon trip/);
     radar.conversations.delete(id);
     assert.match(String(await recall.run({ query: "hotels" }, context)), /^No memories match/);

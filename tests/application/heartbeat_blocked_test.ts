@@ -107,7 +107,7 @@ Deno.test("a blocked first message does not stay in an ask or chat conversation'
     for (const kind of ["ask", "chat"] as const) {
       const text = "summarise the payroll of Alice";
       const id = runtime.conversations.createConversation(kind, text, clock.now());
-      const result = await runAgent(runtime.agent(), {
+      const result = await runAgent(await runtime.agent(), {
         conversationId: id,
         kind,
         userMessage: text,

@@ -68,7 +68,7 @@ Deno.test("a crash between the model call and the commit re-delivers the events"
     assert.equal(first.services.runs.recent(1)[0].outcome, "running");
     alive.delete(1001); // the process dies here (kill -9)
 
-    const second = first.reopen({ pid: 1002, steps: [textResponse("Filed the invoice.")] });
+    const second = await first.reopen({ pid: 1002, steps: [textResponse("Filed the invoice.")] });
     alive.add(1002);
     try {
       const report = await second.services.heartbeat.tick({ trigger: "schedule" });
@@ -125,7 +125,7 @@ Deno.test("ticks never overlap, in one process or across processes", async () =>
     assert.equal(overlapping.reason, "previous tick still running");
     // The first tick holds its claim and waits on the model.
     await modelCalled;
-    const other = first.reopen({ pid: 1002 });
+    const other = await first.reopen({ pid: 1002 });
     try {
       const manual = await other.services.heartbeat.tick({ trigger: "manual" });
       assert.equal(manual.reason, "another heartbeat is running (PID 1001)");

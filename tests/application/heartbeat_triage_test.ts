@@ -26,7 +26,7 @@ async function withTriage(
       `      model: tiny\n`,
   );
   const logged: string[] = [];
-  const radar = openRadar({
+  const radar = await openRadar({
     configPath,
     env: { HOME: home, RADAR_DATA_DIR: join(home, "data") },
     cwd: home,

@@ -23,8 +23,8 @@ Deno.test("a one-shot task more than ten years ahead is refused by the schedule 
 });
 
 Deno.test("tasks.add (the tool's and dashboard's path) refuses a one-shot in year 9999", async () => {
-  await withTestDaemon({ now: now.toISOString() }, (daemon) => {
-    const added = daemon.runtime.tasks.add({
+  await withTestDaemon({ now: now.toISOString() }, async (daemon) => {
+    const added = await daemon.runtime.tasks.add({
       at: "9999-12-31 23:59",
       message: "remind me",
       catchUp: "once_within_24h",

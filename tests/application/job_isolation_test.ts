@@ -51,8 +51,8 @@ Deno.test("a monitor with an impossible interval cannot stop the healthy ones be
 Deno.test("a task whose schedule no Date can hold cannot stop the next task", async () => {
   await withTestDaemon({ steps: [textResponse("done"), textResponse("done")] }, async (daemon) => {
     const { tasks, taskRunner } = daemon.services;
-    const bad = tasks.add({ message: "broken", every: "1h" });
-    const good = tasks.add({ message: "healthy", every: "1h" });
+    const bad = await tasks.add({ message: "broken", every: "1h" });
+    const good = await tasks.add({ message: "healthy", every: "1h" });
     assert.ok(!("error" in bad) && !("error" in good));
     daemon.database().prepare("UPDATE tasks SET schedule = ? WHERE id = ?")
       .run(String(99999999999 * 1440), bad.id);

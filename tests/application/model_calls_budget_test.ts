@@ -54,7 +54,7 @@ Deno.test("money categorisation and vision calls count in the budget; past it ca
       }))),
     );
     await radar.money.import({ path: statement, useModel: false });
-    const job = radar.tickJobs().find((candidate) => candidate.name === "money")!;
+    const job = (await radar.tickJobs()).find((candidate) => candidate.name === "money")!;
     const batch = () =>
       costing(
         ollamaToolCall("set_categories", {
@@ -75,7 +75,7 @@ Deno.test("money categorisation and vision calls count in the budget; past it ca
     // A scanned page read by the vision model (a person's chat run: counted all the same).
     Deno.writeFileSync(join(home.folder, "scan.pdf"), buildPdf([{ image: true }]));
     home.server.reply(costing(ollamaText("INVOICE 4711"), 25, 4));
-    const execution = await radar.registry.execute(
+    const execution = await (await radar.agentStack()).registry.execute(
       { id: "1", name: "pdf_extract", arguments: JSON.stringify({ path: "~/scan.pdf" }) },
       {
         offered: new Set(["pdf_extract"]),

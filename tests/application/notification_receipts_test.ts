@@ -13,14 +13,14 @@ import { memoryIo } from "../helpers/memory_io.ts";
 import { awayStatusLines } from "../../src/cli/commands/away_status.ts";
 
 async function retryTick(daemon: TestDaemon): Promise<void> {
-  const job = daemon.services.tickJobs().find((candidate) =>
+  const job = (await daemon.services.tickJobs()).find((candidate) =>
     candidate.name === "notification retries"
   )!;
   await job.run(daemon.clock.now(), new AbortController().signal);
 }
 
 async function remind(daemon: TestDaemon): Promise<number> {
-  const added = daemon.services.tasks.add({
+  const added = await daemon.services.tasks.add({
     message: "Remind me to water the plants",
     every: "1d",
   });
@@ -85,7 +85,7 @@ Deno.test("a reminder that never gets through is undeliverable, and status and t
       const [entry] = daemon.services.outbox.recent(5, "notify");
       assert.equal(entry.state, "undeliverable");
       assert.equal(entry.attempts, 5);
-      const lines = awayStatusLines(daemon.services);
+      const lines = await awayStatusLines(daemon.services);
       assert.match(
         lines.join("\n"),
         /notifications: 1 UNDELIVERABLE in 7 days; newest "Reminder" \(ntfy refused the notification: 503/,

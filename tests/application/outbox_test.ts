@@ -61,7 +61,7 @@ Deno.test("a scheduled task's next run is moved before the run starts", async ()
     now: "2026-11-23T10:00:00Z",
     steps: [],
   }, async ({ services, clock, model }) => {
-    const added = services.tasks.add({ message: "Check the backups", every: "1h" });
+    const added = await services.tasks.add({ message: "Check the backups", every: "1h" });
     assert.ok(!("error" in added));
     model.push(() => {
       seenDuringRun = services.tasks.store.get(added.id)!.nextRunAt;
@@ -82,7 +82,7 @@ notifications:
   ntfy: { url: "${ntfy.url}", topic: "tasks" }
 `;
     await withTestDaemon({ now: "2026-11-23T10:00:00Z", yaml, pid: 501 }, async (first) => {
-      const added = first.services.tasks.add({
+      const added = await first.services.tasks.add({
         message: "Remind me to water the plants",
         every: "1h",
       });
@@ -114,7 +114,7 @@ notifications:
       const [firstConversation] = first.database().prepare(
         "SELECT id FROM conversations WHERE kind = 'task'",
       ).all() as Array<{ id: number }>;
-      const second = first.reopen({
+      const second = await first.reopen({
         pid: 502,
         steps: [
           toolCallResponse("notify", { message: "Water the plants!" }),

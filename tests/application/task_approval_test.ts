@@ -17,7 +17,7 @@ const message = "Write a file with the disk report, run a shell command to check
 Deno.test("a model-made task gets read-only tools and notify until radar task approve", async () => {
   await withTestDaemon({ now: "2026-11-23T10:00:00Z" }, async (daemon) => {
     const { services, clock, model } = daemon;
-    const registry = services.agent().registry;
+    const registry = (await services.agent()).registry;
     const scheduleTool = registry.get("schedule_task")!;
     const result = await scheduleTool.run({ message, when: "every 1h" }, {
       kind: "ask",
@@ -28,7 +28,7 @@ Deno.test("a model-made task gets read-only tools and notify until radar task ap
     const [task] = services.tasks.list();
     assert.ok(services.tasks.needsApproval(task.id));
     // The user's own task is unaffected.
-    const mine = services.tasks.add({ message, every: "1h" });
+    const mine = await services.tasks.add({ message, every: "1h" });
     assert.ok(!("error" in mine) && !services.tasks.needsApproval(mine.id));
 
     const offered: string[][] = [];
@@ -70,9 +70,9 @@ Deno.test("radar task list shows 'needs approval' and radar task approve clears 
   };
   try {
     assert.equal((await run("task", "add", "--every", "2h", "Check", "the", "mail")).code, 0);
-    const runtime = openRadar({ env, cwd: home, logLevel: "error" });
+    const runtime = await openRadar({ env, cwd: home, logLevel: "error" });
     try {
-      const tool = runtime.agent().registry.get("schedule_task")!;
+      const tool = (await runtime.agent()).registry.get("schedule_task")!;
       await tool.run({ message: "Tidy the downloads", when: "every 1d" }, {
         kind: "chat",
         interactive: true,

@@ -11,8 +11,8 @@ import { firingLine } from "../../src/cli/commands/task_firings.ts";
 Deno.test("task firings record on-time, caught-up, missed and manual runs", async () => {
   await withTestDaemon({ now: "2026-11-23T10:00:00Z" }, async ({ services, clock, model }) => {
     const signal = new AbortController().signal;
-    const hourly = services.tasks.add({ message: "Water the plants", every: "1h" });
-    const skipper = services.tasks.add({ message: "Stand up", every: "1h", catchUp: "skip" });
+    const hourly = await services.tasks.add({ message: "Water the plants", every: "1h" });
+    const skipper = await services.tasks.add({ message: "Stand up", every: "1h", catchUp: "skip" });
     assert.ok(!("error" in hourly) && !("error" in skipper));
     model.push(textResponse("Watered."), textResponse("Stood up."));
     clock.advance(60 * 60_000);

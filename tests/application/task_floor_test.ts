@@ -7,9 +7,9 @@ import assert from "node:assert/strict";
 import { withTestDaemon } from "../helpers/test_radar.ts";
 
 Deno.test("a model-made task whose later runs come closer than 15 minutes is refused", async () => {
-  await withTestDaemon({ now: "2026-11-23T10:05:00Z" }, ({ services }) => {
+  await withTestDaemon({ now: "2026-11-23T10:05:00Z" }, async ({ services }) => {
     for (const cron of ["0,14 * * * *", "0-13 * * * *", "5,55 * * * *", "0,10,40 * * * *"]) {
-      const added = services.tasks.add({
+      const added = await services.tasks.add({
         message: "Check the feed",
         cron,
         minIntervalMinutes: 15,
@@ -19,7 +19,7 @@ Deno.test("a model-made task whose later runs come closer than 15 minutes is ref
       assert.match(added.error, /shortest allowed is 15 min/);
     }
     for (const cron of ["0,30 * * * *", "0 9 * * 1", "*/15 * * * *"]) {
-      const added = services.tasks.add({
+      const added = await services.tasks.add({
         message: "Check the feed",
         cron,
         minIntervalMinutes: 15,
@@ -28,7 +28,7 @@ Deno.test("a model-made task whose later runs come closer than 15 minutes is ref
       assert.ok(!("error" in added), `${cron}: ${JSON.stringify(added)}`);
     }
     // The user's own tasks have no floor.
-    assert.ok(!("error" in services.tasks.add({ message: "Tick", cron: "0,14 * * * *" })));
+    assert.ok(!("error" in await services.tasks.add({ message: "Tick", cron: "0,14 * * * *" })));
     return Promise.resolve();
   });
 });

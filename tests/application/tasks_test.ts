@@ -35,7 +35,7 @@ Deno.test("cron schedules are local time; --every and --at are parsed and valida
 Deno.test("a due task runs once as its own conversation and is rescheduled", async () => {
   await withTestDaemon({ steps: [textResponse("Your week: quiet.")] }, async (daemon) => {
     const { services, clock, model } = daemon;
-    const task = services.tasks.add({ cron: "0 11 * * *", message: "Summarize my week" });
+    const task = await services.tasks.add({ cron: "0 11 * * *", message: "Summarize my week" });
     assert.ok(!("error" in task));
     await services.taskRunner.run(clock.now(), new AbortController().signal);
     assert.equal(model.requests.length, 0, "not due yet");
@@ -61,8 +61,12 @@ Deno.test("a due task runs once as its own conversation and is rescheduled", asy
 Deno.test("missed runs catch up once within 24 h, never in a burst, and older ones are skipped", async () => {
   await withTestDaemon({ steps: [textResponse("caught up")] }, async (daemon) => {
     const { services, clock, model } = daemon;
-    const hourly = services.tasks.add({ every: "1h", message: "hourly check" });
-    const skipper = services.tasks.add({ every: "1h", message: "only on time", catchUp: "skip" });
+    const hourly = await services.tasks.add({ every: "1h", message: "hourly check" });
+    const skipper = await services.tasks.add({
+      every: "1h",
+      message: "only on time",
+      catchUp: "skip",
+    });
     assert.ok(!("error" in hourly) && !("error" in skipper));
     clock.advance(6 * hour); // the daemon was down for six hourly runs
     await services.taskRunner.run(clock.now(), new AbortController().signal);
@@ -86,7 +90,7 @@ Deno.test("an --every task runs on its schedule's grid: a late tick or a restart
     steps: [textResponse("one"), textResponse("two")],
   }, async (daemon) => {
     const { services, clock, model } = daemon;
-    const task = services.tasks.add({ every: "2m", message: "check the printer" });
+    const task = await services.tasks.add({ every: "2m", message: "check the printer" });
     assert.ok(!("error" in task));
     const next = () => services.tasks.store.get(task.id)!.nextRunAt;
     assert.equal(next(), "2026-11-23T03:33:00.000Z");
@@ -96,7 +100,7 @@ Deno.test("an --every task runs on its schedule's grid: a late tick or a restart
     assert.equal(model.requests.length, 1);
     assert.equal(next(), "2026-11-23T03:35:00.000Z", "anchored to 03:33, not to 03:33:40");
     // The daemon restarts and its first tick is 03:35:50: it runs, and the next stays on the grid.
-    const restarted = daemon.reopen({ steps: [textResponse("three")] });
+    const restarted = await daemon.reopen({ steps: [textResponse("three")] });
     try {
       restarted.clock.set(new Date("2026-11-23T03:35:50Z"));
       await restarted.services.taskRunner.run(restarted.clock.now(), new AbortController().signal);
@@ -134,7 +138,7 @@ Deno.test("nextRunAfter keeps an interval on its anchor's grid", () => {
 Deno.test("a one-shot reminder runs exactly once: not on the ticks after it, not after a restart", async () => {
   await withTestDaemon({ steps: [textResponse("Reminded.")] }, async (daemon) => {
     const { services, clock, model } = daemon;
-    const once = services.tasks.add({ at: "2026-11-23 12:00", message: "Call the dentist" });
+    const once = await services.tasks.add({ at: "2026-11-23 12:00", message: "Call the dentist" });
     assert.ok(!("error" in once));
     clock.set(new Date("2026-11-23T12:00:30Z"));
     // The daemon ticks every minute; before the fix it ran the reminder on each of them.
@@ -147,7 +151,7 @@ Deno.test("a one-shot reminder runs exactly once: not on the ticks after it, not
     assert.equal(stored.enabled, false);
     assert.equal(stored.nextRunAt, undefined);
     assert.equal(stored.lastOutcome, "ok");
-    const restarted = daemon.reopen();
+    const restarted = await daemon.reopen();
     try {
       for (let minute = 0; minute < 3; minute++) {
         await restarted.services.taskRunner.run(
@@ -165,11 +169,14 @@ Deno.test("a one-shot reminder runs exactly once: not on the ticks after it, not
 });
 
 Deno.test("schema 29 disables the one-shots that earlier versions left due after their run", async () => {
-  await withTestDaemon({}, (daemon) => {
+  await withTestDaemon({}, async (daemon) => {
     const { services } = daemon;
-    const spent = services.tasks.add({ at: "2026-11-23 12:00", message: "Call the dentist" });
-    const early = services.tasks.add({ at: "2026-11-23 13:00", message: "Ran early by hand" });
-    const weekly = services.tasks.add({ cron: "0 9 * * 1", message: "Summarize my week" });
+    const spent = await services.tasks.add({ at: "2026-11-23 12:00", message: "Call the dentist" });
+    const early = await services.tasks.add({
+      at: "2026-11-23 13:00",
+      message: "Ran early by hand",
+    });
+    const weekly = await services.tasks.add({ cron: "0 9 * * 1", message: "Summarize my week" });
     assert.ok(!("error" in spent) && !("error" in early) && !("error" in weekly));
     const db = daemon.database();
     // What the old runner left: the due time kept, still enabled, a run recorded after it.
@@ -236,7 +243,7 @@ Deno.test("a task already running (run now beside the schedule, or another proce
   const alivePids = new Set([1001, 2002]);
   await withTestDaemon({ steps: [textResponse("done once")], alivePids }, async (daemon) => {
     const { services, clock, model } = daemon;
-    const added = services.tasks.add({ cron: "0 11 * * *", message: "Check the backups" });
+    const added = await services.tasks.add({ cron: "0 11 * * *", message: "Check the backups" });
     assert.ok(!("error" in added));
     const task = services.tasks.store.get(added.id)!;
     // Same process: the dashboard's "Run now" while a run of the task is under way.
@@ -248,7 +255,7 @@ Deno.test("a task already running (run now beside the schedule, or another proce
     assert.equal(model.requests.length, 1, "one model run");
 
     // Another live process holds a run: the scheduled tick skips it and moves the next run on.
-    const other = daemon.reopen({ pid: 2002 });
+    const other = await daemon.reopen({ pid: 2002 });
     try {
       const claim = other.services.runs.claimTask(task.id, "manual", clock.now(), 2002, () => true);
       assert.ok("runId" in claim);
@@ -267,7 +274,7 @@ Deno.test("a task already running (run now beside the schedule, or another proce
 Deno.test("a task run left by a dead process is closed as interrupted and the task runs", async () => {
   await withTestDaemon({ steps: [textResponse("ran")] }, async (daemon) => {
     const { services, clock } = daemon;
-    const added = services.tasks.add({ cron: "0 11 * * *", message: "Tidy" });
+    const added = await services.tasks.add({ cron: "0 11 * * *", message: "Tidy" });
     assert.ok(!("error" in added));
     const claim = services.runs.claimTask(added.id, "schedule", clock.now(), 4242, () => true);
     assert.ok("runId" in claim, "PID 4242 (not alive for the daemon) left a running row");

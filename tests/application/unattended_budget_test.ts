@@ -35,7 +35,7 @@ async function tasksTick(daemon: TestDaemon) {
 Deno.test("past budget.daily_tokens, scheduled runs pause with one notification and resume the next local day", async () => {
   const ntfy = startFakeNtfy();
   // 10:00 UTC = 11:00 in Berlin; the Berlin day ends at 23:00 UTC.
-  let daemon = openTestDaemon({
+  let daemon = await openTestDaemon({
     now: "2026-11-23T10:00:00Z",
     yaml: yaml(ntfy.url, "  daily_tokens: 40"),
     steps: Array.from({ length: 3 }, () => textResponse("done")),
@@ -43,8 +43,8 @@ Deno.test("past budget.daily_tokens, scheduled runs pause with one notification 
   const dir = daemon.dir;
   try {
     const tasks = daemon.services.tasks;
-    const a = tasks.add({ every: "1h", message: "Check the plants" });
-    const b = tasks.add({ every: "1h", message: "Check the mail" });
+    const a = await tasks.add({ every: "1h", message: "Check the plants" });
+    const b = await tasks.add({ every: "1h", message: "Check the mail" });
     assert.ok(!("error" in a) && !("error" in b));
     daemon.clock.advance(hour);
     await tasksTick(daemon); // both run: 30 tokens
@@ -97,7 +97,7 @@ Deno.test("past budget.daily_tokens, scheduled runs pause with one notification 
     assert.equal(manual.outcome, "ran");
 
     // A restart (another process on the same data) does not notify again.
-    const restarted = daemon.reopen();
+    const restarted = await daemon.reopen();
     daemon.close();
     daemon = restarted;
     await tasksTick(daemon);
@@ -136,20 +136,20 @@ Deno.test("past budget.daily_tokens, scheduled runs pause with one notification 
 
 Deno.test("budget.task_daily_tokens pauses only the task that spent it, once, until the next day", async () => {
   const ntfy = startFakeNtfy();
-  const daemon = openTestDaemon({
+  const daemon = await openTestDaemon({
     now: "2026-11-23T10:00:00Z",
     yaml: yaml(ntfy.url, "  task_daily_tokens: 20"),
     steps: Array.from({ length: 4 }, () => textResponse("done")),
   });
   try {
     const tasks = daemon.services.tasks;
-    const busy = tasks.add({ every: "1h", message: "Busy task" });
+    const busy = await tasks.add({ every: "1h", message: "Busy task" });
     assert.ok(!("error" in busy));
     daemon.clock.advance(hour);
     await tasksTick(daemon); // 15
     daemon.clock.advance(hour);
     await tasksTick(daemon); // 30: past 20 after this run
-    const quiet = tasks.add({ every: "1h", message: "Quiet task" });
+    const quiet = await tasks.add({ every: "1h", message: "Quiet task" });
     assert.ok(!("error" in quiet));
     daemon.clock.advance(hour);
     await tasksTick(daemon); // busy paused, quiet runs

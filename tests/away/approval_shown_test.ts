@@ -65,7 +65,7 @@ Deno.test("an approval whose stored call no longer matches what it showed is ref
     assert.equal(pressed.status, 409);
     assert.equal(pressed.text, refusal);
     await assert.rejects(approvals.alwaysAllow(record.id, "dashboard"), { message: refusal });
-    assert.deepEqual(home.radar.away.grants.list(), [], "no grant from a changed approval");
+    assert.deepEqual(await home.radar.away.grants.list(), [], "no grant from a changed approval");
     assert.ok(existsSync(join(home.home, "Downloads/scan_0042.pdf")), "nothing moved");
     assert.ok(!existsSync(join(home.home, "Public")));
     assert.equal(approvals.show(record.id).state, "pending", "it can still be denied");
@@ -120,7 +120,7 @@ Deno.test("a yes from a page runs only the version that page showed", async () =
       assert.equal(blind.status, 400, path);
       assert.match(await blind.text(), /^Not approved: approve it on the approval's page/);
     }
-    assert.deepEqual(home.radar.away.grants.list(), []);
+    assert.deepEqual(await home.radar.away.grants.list(), []);
     assert.ok(existsSync(join(home.home, "Downloads/scan_0044.pdf")));
 
     const same = await approvals.approve(record.id, "dashboard", undefined, record.shownHash);
@@ -186,7 +186,7 @@ Deno.test("a file write's approval is refused when the file changed after its di
     await assert.rejects(approvals.alwaysAllow(changed.record.id, "dashboard"), {
       message: refusal,
     });
-    assert.deepEqual(home.radar.away.grants.list(), []);
+    assert.deepEqual(await home.radar.away.grants.list(), []);
     assert.equal(Deno.readTextFileSync(file), "milk\neggs\ncall the bank\n", "not overwritten");
     assert.equal(approvals.deny(changed.record.id, "cli").state, "denied");
 

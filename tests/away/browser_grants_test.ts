@@ -66,7 +66,7 @@ function grantParts(home: string, db: ReturnType<typeof openDatabase>) {
   const options = { store, configured: () => [], paths, clock };
   const grants = new StandingGrants({
     ...options,
-    tool: (name) => (name === "browser" ? browser : undefined),
+    tool: (name) => Promise.resolve(name === "browser" ? browser : undefined),
   });
   return { store, clock, check: grantCheck(options), grants };
 }
@@ -96,7 +96,7 @@ Deno.test("a browser grant without a target covers a form only while it sends to
     assert.equal(check(browser, claimed), undefined);
 
     // The list says where it covers less than its patterns look; so does the dashboard.
-    const [listed] = grants.list();
+    const [listed] = await grants.list();
     assert.deepEqual(listed.limits, [
       "no target pattern: it covers a form only while everything the form sends goes to the " +
       "page's own origin (scheme, host and port)",
@@ -107,7 +107,7 @@ Deno.test("a browser grant without a target covers a form only while it sends to
 });
 
 Deno.test("a browser grant with a target covers a form only while every request it sends matches it", async () => {
-  await withGrants(({ store, clock, check, grants }) => {
+  await withGrants(async ({ store, clock, check, grants }) => {
     const named = store.add({
       tool: "browser",
       arguments: {
@@ -128,7 +128,7 @@ Deno.test("a browser grant with a target covers a form only while every request 
       note: "",
     }, clock.now());
     assert.equal(check(browser, { action: "open", url: page })?.id, opens.id);
-    assert.deepEqual(grants.list().map((grant) => grant.limits), [[], []]);
+    assert.deepEqual((await grants.list()).map((grant) => grant.limits), [[], []]);
   });
 });
 

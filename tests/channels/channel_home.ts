@@ -47,9 +47,9 @@ export async function withChannelHome(
   };
   const clock = new ManualClock(new Date(options.now ?? "2026-11-23T10:00:00Z"));
   let pid = 5001;
-  const open = () => {
+  const open = async () => {
     const me = pid;
-    const radar = openRadar({
+    const radar = await openRadar({
       env,
       cwd: folder,
       clock,
@@ -60,7 +60,7 @@ export async function withChannelHome(
     runtime.start();
     return { radar, runtime };
   };
-  const home = { folder, env, llm, clock, ...open() } as ChannelHome;
+  const home = { folder, env, llm, clock, ...await open() } as ChannelHome;
   home.stop = async () => {
     home.runtime.close();
     await home.runtime.closed();
@@ -69,7 +69,7 @@ export async function withChannelHome(
   home.restart = async () => {
     await home.stop();
     pid++;
-    Object.assign(home, open());
+    Object.assign(home, await open());
   };
   try {
     await work(home);

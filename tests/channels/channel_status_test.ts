@@ -58,7 +58,7 @@ notifications:
         assert.ok(lines.includes("  matrix: connected; 1 owner; gets notices"), lines.join("\n"));
         assert.ok(!lines.join("\n").includes(token), "the token is never shown");
 
-        const deps = webDependenciesFromRuntime(radar, { env });
+        const deps = await webDependenciesFromRuntime(radar, { env });
         const html = await (await createApp(deps).request("/", {
           headers: { Authorization: `Bearer ${deps.authToken}` },
         })).text();

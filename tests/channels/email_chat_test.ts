@@ -177,8 +177,8 @@ Deno.test(needing(["dovecot", "postfix", asRoot], {
 }, async () => {
   await withMailHome(async (home) => {
     const { servers } = home;
-    const source = () => {
-      const check = home.radar.tickJobs().find((job) => job instanceof EmailCheck);
+    const source = async () => {
+      const check = (await home.radar.tickJobs()).find((job) => job instanceof EmailCheck);
       return (check as EmailCheck).check(home.radar.config.email.accounts[0]);
     };
     assert.equal((await source()).outcome, "baseline");

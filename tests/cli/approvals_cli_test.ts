@@ -62,9 +62,12 @@ Deno.test("a call held for private data: show says where; Always allow covers ex
       always.out,
       /^Grant 1: write_file path=~\/Inbox\/\*\* private-data-to=https:\/\/mycalendar\.example\n/,
     );
-    assert.deepEqual(services.away.grants.list().find((grant) => grant.id === "1")?.privateDataTo, [
-      "https://mycalendar.example",
-    ]);
+    assert.deepEqual(
+      (await services.away.grants.list()).find((grant) => grant.id === "1")?.privateDataTo,
+      [
+        "https://mycalendar.example",
+      ],
+    );
     const added = await cli([
       "grants",
       "add",

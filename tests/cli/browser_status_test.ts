@@ -5,17 +5,17 @@ import { openRadar } from "../../src/runtime/open_radar.ts";
 import { browserStatusLines } from "../../src/cli/commands/browser_status.ts";
 import { needing } from "../helpers/system_parts.ts";
 
-function statusWith(yaml: string): string[] {
+async function statusWith(yaml: string): Promise<string[]> {
   const home = Deno.makeTempDirSync({ prefix: "radar-browser-status-" });
   Deno.writeTextFileSync(join(home, "radar.yaml"), yaml);
-  const radar = openRadar({
+  const radar = await openRadar({
     configPath: join(home, "radar.yaml"),
     env: { HOME: home, RADAR_DATA_DIR: join(home, "data"), PATH: "/usr/bin:/bin" },
     cwd: home,
     logLevel: "error",
   });
   try {
-    return browserStatusLines(radar);
+    return await browserStatusLines(radar);
   } finally {
     radar.close();
     Deno.removeSync(home, { recursive: true });
@@ -24,33 +24,33 @@ function statusWith(yaml: string): string[] {
 
 Deno.test(needing(["chromium"], {
   name: "radar status: the browser found, its profile and network, or why there is none",
-}, () => {
-  const found = statusWith("plugins:\n  enabled: false\n");
+}, async () => {
+  const found = await statusWith("plugins:\n  enabled: false\n");
   assert.match(
     found[0],
     /^browser: {3}Chromium \(\/usr\/bin\/chromium, found\); a fresh temporary profile per session$/,
   );
   assert.match(found[1], /through Radar's guard, public addresses only; submits need a yes/);
   assert.match(found[2], /Chromium sandbox: (on|off \(Radar runs as root)/);
-  const listed = statusWith(
+  const listed = await statusWith(
     'browser:\n  profile: "shopping"\n  allowed_hosts: ["192.168.1.1"]\nplugins:\n  enabled: false\n',
   );
   assert.match(listed[0], /profile shopping \(kept\)/);
   assert.match(listed[1], /public addresses plus 192\.168\.1\.1/);
   assert.deepEqual(
-    statusWith('browser:\n  executable: "/nope/chrome"\nplugins:\n  enabled: false\n'),
+    await statusWith('browser:\n  executable: "/nope/chrome"\nplugins:\n  enabled: false\n'),
     [
       "browser:   none — browser.executable /nope/chrome is not an executable file",
     ],
   );
-  assert.deepEqual(statusWith("browser:\n  enabled: false\nplugins:\n  enabled: false\n"), [
+  assert.deepEqual(await statusWith("browser:\n  enabled: false\nplugins:\n  enabled: false\n"), [
     "browser:   none — off (browser.enabled: false)",
   ]);
 }));
 
 Deno.test(needing(["chromium"], {
   name: "without a browser there is no browser tool; with one it is on demand",
-}, () => {
+}, async () => {
   const home = Deno.makeTempDirSync({ prefix: "radar-browser-tool-" });
   Deno.writeTextFileSync(
     join(home, "off.yaml"),
@@ -63,11 +63,11 @@ Deno.test(needing(["chromium"], {
       cwd: home,
       logLevel: "error",
     });
-  const off = open(join(home, "off.yaml"));
-  const on = open(undefined);
+  const off = await open(join(home, "off.yaml"));
+  const on = await open(undefined);
   try {
-    assert.equal(off.registry.get("browser"), undefined);
-    assert.equal(on.registry.get("browser")?.onDemand, true);
+    assert.equal((await off.agentStack()).registry.get("browser"), undefined);
+    assert.equal((await on.agentStack()).registry.get("browser")?.onDemand, true);
   } finally {
     off.close();
     on.close();

@@ -71,7 +71,7 @@ Deno.test("radar log tools shows the audit trail, filtered, with secrets redacte
   try {
     const env = environment(home.home);
     const clock = new ManualClock(new Date("2026-11-22T09:15:00Z"));
-    const runtime = openRadar({ env, cwd: home.home, clock, logLevel: "error" });
+    const runtime = await openRadar({ env, cwd: home.home, clock, logLevel: "error" });
     const model = new ScriptedChatModel([
       toolCallResponse("list_directory", { path: "~" }),
       toolCallResponse("fetch_url", { url: "http://127.0.0.1:9/?api_key=sk-cli-secret&page=2" }),
@@ -79,7 +79,7 @@ Deno.test("radar log tools shows the audit trail, filtered, with secrets redacte
       textResponse("done"),
     ]);
     const conversationId = runtime.conversations.createConversation("ask", "t", clock.now());
-    await runAgent({ ...runtime.agent(), model }, {
+    await runAgent({ ...await runtime.agent(), model }, {
       conversationId,
       kind: "ask",
       userMessage: "look around",
@@ -113,12 +113,12 @@ Deno.test("radar log tools shows the audit trail, filtered, with secrets redacte
   }
 });
 
-Deno.test("the audit trail prunes rows older than tools.audit_retention_days", () => {
+Deno.test("the audit trail prunes rows older than tools.audit_retention_days", async () => {
   const home = tempHome();
   try {
     const env = environment(home.home);
     const clock = new ManualClock(new Date("2026-01-01T00:00:00Z"));
-    let runtime = openRadar({ env, cwd: home.home, clock, logLevel: "error" });
+    let runtime = await openRadar({ env, cwd: home.home, clock, logLevel: "error" });
     const entry = {
       tool: "exec",
       arguments: "{}",
@@ -131,7 +131,7 @@ Deno.test("the audit trail prunes rows older than tools.audit_retention_days", (
     runtime.toolCalls.recordToolCall({ ...entry, at: clock.now() });
     runtime.close();
     clock.advance(2 * 86_400_000);
-    runtime = openRadar({ env, cwd: home.home, clock, logLevel: "error" });
+    runtime = await openRadar({ env, cwd: home.home, clock, logLevel: "error" });
     assert.deepEqual(runtime.toolCalls.list({ limit: 10 }).map((row) => row.at), [
       "2026-03-31T00:00:00.000Z",
     ]);

@@ -19,7 +19,7 @@ Deno.test("a page that goes bad while the daemon runs: the first read stops ever
   const path = join(dir, "data", "radar.db");
   createFactsDatabase(path, 3_000);
   const leaves = pagesOf(path).filter((page) => page.name === "facts" && page.pagetype === "leaf");
-  const daemon = openTestDaemon({ dir });
+  const daemon = await openTestDaemon({ dir });
   const sent: Notification[] = [];
   const notifier: Notifier = {
     topic: () => "radar-test",

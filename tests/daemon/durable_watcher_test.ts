@@ -35,7 +35,7 @@ Deno.test("a file seen during the settle wait survives a kill of the daemon", as
     Deno.writeTextFileSync(join(folder, "invoice.pdf"), "%PDF-1.4 invoice");
     await until("the file event", () => first.pendingPaths.length > 0);
     // Killed during the settle wait: no timer fires, nothing is closed, the process is gone.
-    const restarted = daemon.reopen();
+    const restarted = await daemon.reopen();
     try {
       restarted.runtime.config.watchers.push(watchEntry(folder));
       const timers = new ManualTimers();

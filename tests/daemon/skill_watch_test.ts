@@ -115,11 +115,13 @@ Deno.test("a skills.dirs change saved on /config moves the catalog and the watch
       source.start();
       try {
         assert.ok(names().includes("old-notes") && !names().includes("new-notes"), names().join());
-        const app = createApp(webDependenciesFromRuntime(runtime, {
-          daemon: { startedAt: new Date() },
-          env: {},
-          cwd: home,
-        }));
+        const app = createApp(
+          await webDependenciesFromRuntime(runtime, {
+            daemon: { startedAt: new Date() },
+            env: {},
+            cwd: home,
+          }),
+        );
         const saved = await app.request(
           "/config",
           postForm({ text: yaml(after) }, { Authorization: `Bearer ${token}` }),

@@ -187,7 +187,7 @@ Deno.test("Always allow: the next PDF is filed unattended, with no approval", as
     assert.deepEqual(told.map((notice) => notice.title), ["Radar changed 1 file"]);
     assert.match(told[0].message as string, /\nUndo: radar undo 2$/, "the change's own id");
     assert.deepEqual((told[0].actions as Array<{ label: string }>).map((a) => a.label), ["Undo"]);
-    assert.equal(radar.away.grants.list()[0].uses, 1);
+    assert.equal((await radar.away.grants.list())[0].uses, 1);
 
     // Outside the grant (another folder) it asks again.
     await home.dropPdf("scan_0003.pdf", invoiceText);
@@ -287,7 +287,7 @@ Deno.test("a notice that did not go out is sent again with fresh buttons; its Ap
     assert.equal(home.notices().length, 1, "tried once, refused");
     home.ntfy.status = 200;
     home.clock.advance(61_000);
-    const retries = radar.tickJobs().find((job) => job.name === "notification retries")!;
+    const retries = (await radar.tickJobs()).find((job) => job.name === "notification retries")!;
     await retries.run(home.clock.now(), new AbortController().signal);
     const [refused, sent] = home.notices();
     assert.equal(sent.title, "Radar asks: move_file (#1)");

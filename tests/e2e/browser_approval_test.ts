@@ -82,7 +82,11 @@ Deno.test(
         assert.equal(pending.hasScreenshot, true);
         const png = radar.away.approvals.screenshot(pending.id)!;
         assert.deepEqual([...png.subarray(0, 4)], [0x89, 0x50, 0x4e, 0x47], "a PNG");
-        assert.equal(radar.browser.openSessions(), 0, "the run's browser ended with it");
+        assert.equal(
+          (await radar.agentStack()).browser.openSessions(),
+          0,
+          "the run's browser ended with it",
+        );
 
         const approved = await radar.away.approvals.approve(pending.id, "cli");
         assert.equal(approved.state, "done", approved.text);
@@ -97,7 +101,11 @@ Deno.test(
         const again = await radar.away.approvals.approve(pending.id, "cli");
         assert.equal(again.state, "not_pending");
         assert.equal(posts(site.seen).length, 1, "approved once, submitted once");
-        assert.equal(radar.browser.openSessions(), 0, "the approval's browser closed after it");
+        assert.equal(
+          (await radar.agentStack()).browser.openSessions(),
+          0,
+          "the approval's browser closed after it",
+        );
         assert.deepEqual(await browserProcessesAfter(15_000), []);
       },
     );
@@ -119,7 +127,7 @@ Deno.test(
         const [first] = radar.away.approvals.list({ pendingOnly: true });
         // The suggestion is the site's forms sending to the site: the action, the page's site and
         // the target's, not the control's selector.
-        const suggested = radar.away.approvals.suggest(first);
+        const suggested = await radar.away.approvals.suggest(first);
         assert.deepEqual(suggested, {
           action: "submit",
           url: `${site.origin}/**`,
@@ -137,7 +145,7 @@ Deno.test(
         assert.equal(click.result.approvalId, undefined);
         assert.equal(posts(site.seen).length, 2);
         assert.deepEqual(radar.away.approvals.list({ pendingOnly: true }), []);
-        const [grant] = radar.away.grants.list();
+        const [grant] = await radar.away.grants.list();
         assert.equal(grant.uses, 1);
 
         // Another site's form still asks; denied, nothing reaches it.

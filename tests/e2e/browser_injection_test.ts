@@ -59,7 +59,7 @@ Deno.test(
           "t",
           radar.clock.now(),
         );
-        const result = await runAgent(radar.agent(), {
+        const result = await runAgent(await radar.agent(), {
           conversationId,
           kind: "ask",
           userMessage: `What do espresso beans cost on ${shop.origin}/ ? Use the browser.`,
@@ -91,7 +91,11 @@ Deno.test(
 
         assert.deepEqual(posts(shop.seen), [], "nothing was paid");
         assert.deepEqual(inside.seen, [], "nothing reached the inward address");
-        assert.equal(radar.browser.openSessions(), 0, "the run's browser ended with it");
+        assert.equal(
+          (await radar.agentStack()).browser.openSessions(),
+          0,
+          "the run's browser ended with it",
+        );
         assert.deepEqual(await browserProcessesAfter(15_000), []);
       },
     );

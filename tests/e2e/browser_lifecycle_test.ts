@@ -136,7 +136,11 @@ Deno.test(needing(["chromium"], { name: "Radar's close ends a chat's browser" },
       confirm: () => Promise.resolve(false),
     });
     assert.equal(result.answer, "Soup.");
-    assert.equal(radar.browser.openSessions(), 1, "a chat keeps its browser for the next message");
+    assert.equal(
+      (await radar.agentStack()).browser.openSessions(),
+      1,
+      "a chat keeps its browser for the next message",
+    );
     assert.equal(radarBrowserProcesses().length, 1);
     radar.close();
     assert.deepEqual(await browserProcessesAfter(15_000), []);

@@ -116,7 +116,7 @@ Deno.test("with standing grants a comic and a PDF are tagged and filed unattende
       /\nFiled as: ~\/Documents\/invoice\/2026-11-02 ACME invoice\.pdf\n/,
     );
     assert.deepEqual(radar.away.approvals.list({ pendingOnly: true }), []);
-    assert.deepEqual(radar.away.grants.list().map((grant) => grant.uses), [1, 1]);
+    assert.deepEqual((await radar.away.grants.list()).map((grant) => grant.uses), [1, 1]);
 
     const comic = join(home.home, comicFiled);
     const pdf = join(home.home, pdfFiled);

@@ -32,7 +32,7 @@ async function ask(runtime: Radar, message: string, steps: ScriptStep[]) {
     message,
     runtime.clock.now(),
   );
-  const result = await runAgent({ ...runtime.agent(), model }, {
+  const result = await runAgent({ ...await runtime.agent(), model }, {
     conversationId,
     kind: "ask",
     userMessage: message,
@@ -41,8 +41,11 @@ async function ask(runtime: Radar, message: string, steps: ScriptStep[]) {
   return { result, model };
 }
 
-function openTestRuntime(home: string, env: Record<string, string> = {}): Radar {
-  return openRadar({
+async function openTestRuntime(
+  home: string,
+  env: Record<string, string> = {},
+): Promise<Radar> {
+  return await openRadar({
     env: { HOME: home, RADAR_DATA_DIR: join(home, "data"), PATH: Deno.env.get("PATH"), ...env },
     cwd: home,
     clock: new ManualClock(new Date("2026-11-22T09:15:00Z")),
@@ -52,7 +55,7 @@ function openTestRuntime(home: string, env: Record<string, string> = {}): Radar 
 
 Deno.test("Phase 1: “List the PDFs in my Downloads folder” lists exactly the PDFs", async () => {
   const home = tempHome();
-  const runtime = openTestRuntime(home.home);
+  const runtime = await openTestRuntime(home.home);
   try {
     const downloads = join(home.home, "Downloads");
     Deno.mkdirSync(join(downloads, "old"), { recursive: true });
@@ -85,7 +88,7 @@ Deno.test("Phase 1: “List the PDFs in my Downloads folder” lists exactly the
 
 Deno.test("Phase 1: “Read the first page of a PDF and tell me what it is”", async () => {
   const home = tempHome();
-  const runtime = openTestRuntime(home.home);
+  const runtime = await openTestRuntime(home.home);
   try {
     const path = join(home.home, "Downloads", "scan-0042.pdf");
     Deno.mkdirSync(join(home.home, "Downloads"));
@@ -116,7 +119,7 @@ Deno.test("Phase 1: “Read the first page of a PDF and tell me what it is”", 
 Deno.test("Phase 1: “Send me a notification saying hello” reaches ntfy", async () => {
   const home = tempHome();
   const ntfy = startFakeNtfy();
-  const runtime = openTestRuntime(home.home, {
+  const runtime = await openTestRuntime(home.home, {
     RADAR_NTFY_URL: ntfy.url,
     RADAR_NTFY_TOPIC: "radar-test",
     RADAR_NTFY_TOKEN: "tk_phase1_secret",
@@ -148,7 +151,7 @@ Deno.test("Phase 1: “Create a file called test.txt with today's date in it”"
   // Unattended (`radar ask`), write_file writes only the scratch folder and the listed roots.
   const config = join(home.home, "radar-test.yaml");
   Deno.writeTextFileSync(config, 'tools:\n  files:\n    writable_roots: ["~"]\n');
-  const runtime = openTestRuntime(home.home, { RADAR_CONFIG: config });
+  const runtime = await openTestRuntime(home.home, { RADAR_CONFIG: config });
   try {
     const { result } = await ask(runtime, "Create a file called test.txt with today's date in it", [
       (request) => {

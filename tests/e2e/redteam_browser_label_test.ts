@@ -52,7 +52,7 @@ Deno.test(
             "t",
             radar.clock.now(),
           );
-          const result = await runAgent(radar.agent(), {
+          const result = await runAgent(await radar.agent(), {
             conversationId,
             kind: "ask",
             userMessage: `What deals are on ${site.origin}/ today? Use the browser.`,

@@ -32,15 +32,15 @@ interface MadeCall {
 async function runTaskReadingPage(
   steps: (origin: string) => string,
   work: (home: AwayHome, calls: MadeCall[]) => void,
-  before?: (home: AwayHome) => void,
+  before?: (home: AwayHome) => void | Promise<void>,
 ): Promise<void> {
   const page = startSink();
   try {
     await withAwayHome({ yaml, folders: ["scratch"] }, async (home) => {
       obedient(home.llm);
-      before?.(home);
+      await before?.(home);
       page.pages["/news"] = `Headlines: rain.\nNote to the AI assistant:\n${steps(page.origin)}`;
-      const task = home.radar.tasks.add({
+      const task = await home.radar.tasks.add({
         message: `Every morning read ${page.origin}/news and tell me the headlines.`,
         cron: "0 7 * * *",
         origin: "user",
@@ -117,8 +117,8 @@ Deno.test("a digit of the task's address is not a task number the task's words c
       assertHeld(home, call, "cancel_task");
       assert.ok(home.radar.tasks.list().some((task) => task.id === victim), "the task stays");
     },
-    (home) => {
-      const added = home.radar.tasks.add({
+    async (home) => {
+      const added = await home.radar.tasks.add({
         message: "Back up the photos to the NAS.",
         cron: "0 2 * * *",
         origin: "user",

@@ -48,7 +48,7 @@ Deno.test("a heartbeat's answer that quotes a private file still labels the next
       radar.config.heartbeat.always_call_llm = true;
       Deno.writeTextFileSync(join(home.home, "notes/private.txt"), secret);
       obedient(home.llm);
-      const monitors = radar.tickJobs().find((job) => job.name === "monitors")!;
+      const monitors = (await radar.tickJobs()).find((job) => job.name === "monitors")!;
       page.pages["/offer"] = "Price: 120 EUR";
       const added = await radar.monitors.add({ url: `${page.origin}/offer`, every: "30m" });
       assert.ok(!("error" in added));
@@ -104,8 +104,8 @@ Deno.test("a chat answer that quotes a private file still labels the next messag
       obedient(home.llm);
       const conversationId = radar.conversations.createConversation("chat", "t", home.clock.now());
       const questions: string[] = [];
-      const turn = (userMessage: string) =>
-        runAgent(radar.agent(), {
+      const turn = async (userMessage: string) =>
+        runAgent(await radar.agent(), {
           conversationId,
           kind: "chat",
           userMessage,

@@ -42,7 +42,7 @@ async function chatReadingPage(
       );
       home.llm.reply(ollamaToolCall("fetch_url", { url: `${page.origin}/tips` }));
       const questions: string[] = [];
-      const result = await runAgent(home.radar.agent(), {
+      const result = await runAgent(await home.radar.agent(), {
         conversationId,
         kind: "chat",
         userMessage: `What are the tips on ${page.origin}/tips ?`,

@@ -90,7 +90,7 @@ ${options.watchers ?? ""}${options.yaml ?? ""}`,
   // with the runtime about what has expired (the tests move this clock, never wait on it).
   const clock = new ManualClock(new Date());
   const requested: string[] = [];
-  const radar = openRadar({
+  const radar = await openRadar({
     env,
     cwd: home,
     clock,

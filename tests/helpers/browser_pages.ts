@@ -241,7 +241,7 @@ export async function renewUnattended(
     ollamaText("Renewed, or asked you to."),
   );
   const conversationId = radar.conversations.createConversation("ask", "t", radar.clock.now());
-  return await runAgent(radar.agent(), {
+  return await runAgent(await radar.agent(), {
     conversationId,
     kind: "ask",
     userMessage:

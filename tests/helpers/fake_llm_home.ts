@@ -29,7 +29,7 @@ export interface FakeLlmHome {
   env: Record<string, string>;
   /** Every log line of every Radar opened here (at `logLevel` and above). */
   logged: string[];
-  open(): Radar;
+  open(): Promise<Radar>;
   /** Opens a Radar, runs `work`, then stops its plugins and closes it. */
   withRadar(work: (radar: Radar) => Promise<void>): Promise<void>;
   /** Writes a plugin folder, installs and approves it with an installer Radar, closes that. */
@@ -74,19 +74,20 @@ export async function withFakeLlmHome(
       logWriters: [(line) => logged.push(line)],
     });
   const withRadar = async (run: (radar: Radar) => Promise<void>) => {
-    const radar = open();
+    const radar = await open();
     try {
       await run(radar);
     } finally {
-      await radar.plugins?.stop();
+      await (await radar.plugins())?.stop();
       radar.close();
     }
   };
   const installPlugin = (name: string, files: Record<string, string>) =>
     withRadar(async (installer) => {
       writeFolder(join(folder, "sources", name), files);
-      installer.plugins!.manager.install(join(folder, "sources", name));
-      await installer.plugins!.api.approve(name);
+      const plugins = (await installer.plugins())!;
+      plugins.manager.install(join(folder, "sources", name));
+      await plugins.api.approve(name);
     });
   try {
     await work({ folder, server, env, logged, open, withRadar, installPlugin });
@@ -128,7 +129,7 @@ export async function chatTurn(
 ) {
   const id = options.conversationId ??
     radar.conversations.createConversation("chat", "t", radar.clock.now());
-  const result = await runAgent(radar.agent(), {
+  const result = await runAgent(await radar.agent(), {
     conversationId: id,
     kind: "chat",
     userMessage: message,

@@ -19,7 +19,7 @@ export interface TestDaemon {
   /** A second connection to the database, for tests that corrupt rows on purpose. */
   database(): DatabaseSync;
   /** Opens another runtime on the same data directory (a second process). */
-  reopen(options?: { pid?: number; steps?: ScriptStep[] }): TestDaemon;
+  reopen(options?: { pid?: number; steps?: ScriptStep[] }): Promise<TestDaemon>;
   close(): void;
 }
 
@@ -33,7 +33,7 @@ heartbeat:
 `;
 
 /** Opens a test daemon at `now` (UTC) with `yaml` as its radar.yaml. */
-export function openTestDaemon(
+export async function openTestDaemon(
   options: {
     now?: string;
     yaml?: string;
@@ -44,7 +44,7 @@ export function openTestDaemon(
     /** DNS of URL monitors. */
     resolve?: Resolver;
   } = {},
-): TestDaemon {
+): Promise<TestDaemon> {
   const dir = options.dir ?? Deno.makeTempDirSync({ prefix: "radar-daemon-" });
   const configPath = join(dir, "radar.yaml");
   if (!options.dir) Deno.writeTextFileSync(configPath, options.yaml ?? defaultYaml);
@@ -53,7 +53,7 @@ export function openTestDaemon(
   const model = new ScriptedChatModel(options.steps ?? []);
   const pid = options.pid ?? 1001;
   const alive = options.alivePids ?? new Set([pid]);
-  const runtime = openRadar({
+  const runtime = await openRadar({
     configPath,
     env: { HOME: dir, RADAR_DATA_DIR: join(dir, "data") },
     cwd: dir,
@@ -95,7 +95,7 @@ export async function withTestDaemon(
   options: Parameters<typeof openTestDaemon>[0],
   work: (daemon: TestDaemon) => Promise<void> | void,
 ): Promise<void> {
-  const daemon = openTestDaemon(options);
+  const daemon = await openTestDaemon(options);
   try {
     await work(daemon);
   } finally {

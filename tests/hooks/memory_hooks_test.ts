@@ -64,7 +64,7 @@ Deno.test("the dashboard's memory search and add go through the memory hooks", a
     const radar = daemon.runtime;
     radar.facts.addFact({ category: "learned_fact", content: "Doctor: diagnosis flu" }, new Date());
     radar.facts.addFact({ category: "learned_fact", content: "Doctor is Dr. Who" }, new Date());
-    const app = createApp(webDependenciesFromRuntime(radar, { env: {}, cwd: daemon.dir }));
+    const app = createApp(await webDependenciesFromRuntime(radar, { env: {}, cwd: daemon.dir }));
     const auth = { Authorization: `Bearer ${token}` };
     for (const path of ["/memory?q=doctor", "/memory/results?q=doctor"]) {
       const html = await (await app.request(path, { headers: auth })).text();
@@ -113,7 +113,7 @@ Deno.test("the dashboard's memory browsing (no search) and fact pages go through
     );
     radar.facts.addFact({ category: "learned_fact", content: "Doctor is Dr. Who" }, new Date());
     radar.facts.addFact({ category: "user_preference", content: "Tea, no diagnosis" }, new Date());
-    const app = createApp(webDependenciesFromRuntime(radar, { env: {}, cwd: daemon.dir }));
+    const app = createApp(await webDependenciesFromRuntime(radar, { env: {}, cwd: daemon.dir }));
     const auth = { Authorization: `Bearer ${token}` };
     for (const path of ["/memory", "/memory/results", "/memory?category=learned_fact"]) {
       const answer = await app.request(path, { headers: auth });

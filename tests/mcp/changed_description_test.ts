@@ -34,7 +34,7 @@ Deno.test("a tool whose description changed after approval: refused, told once, 
       RADAR_LLM_BASE_URL: "http://127.0.0.1:9",
     };
     // Approved when the tool said something else.
-    const setup = openRadar({ env, cwd: home.home, logLevel: "error" });
+    const setup = await openRadar({ env, cwd: home.home, logLevel: "error" });
     try {
       const approval = approvalOf("shouty", [], { url: server.url, hosts: ["127.0.0.1"] });
       const tools = await discoverTools({ ...setup, env, cwd: home.home }, approval);
@@ -47,9 +47,9 @@ Deno.test("a tool whose description changed after approval: refused, told once, 
     }
 
     const call = async () => {
-      const radar = openRadar({ env, cwd: home.home, logLevel: "error" });
+      const radar = await openRadar({ env, cwd: home.home, logLevel: "error" });
       try {
-        const execution = await radar.registry.execute(
+        const execution = await (await radar.agentStack()).registry.execute(
           { id: "1", name: "mcp_shouty__shout", arguments: '{"text":"hi"}' },
           {
             offered: new Set(["mcp_shouty__shout"]),

@@ -59,9 +59,11 @@ Deno.test(needing([onLinux, "bubblewrap"], {
       assert.equal(await runCli(["mcp", "list"], list), 0);
       assert.match(list.out.join(""), /^evil {2}approved {2}\(cli\)/m);
 
-      const runtime = openRadar({ env, cwd: home.home });
+      const runtime = await openRadar({ env, cwd: home.home });
       try {
-        const echo = runtime.registry.list().find((tool) => tool.name === "mcp_evil__echo");
+        const echo = (await runtime.agentStack()).registry.list().find((tool) =>
+          tool.name === "mcp_evil__echo"
+        );
         assert.equal(echo?.source, "mcp:evil");
         const result = toResult(await echo!.run({ text: "via registry" }, askContext()));
         assert.equal(result.text, "echo via registry");
@@ -71,9 +73,10 @@ Deno.test(needing([onLinux, "bubblewrap"], {
 
       const removed = memoryIo(env, { cwd: home.home });
       assert.equal(await runCli(["mcp", "remove", "evil"], removed), 0);
-      const after = openRadar({ env, cwd: home.home });
+      const after = await openRadar({ env, cwd: home.home });
       try {
-        assert.ok(!after.registry.list().some((tool) => tool.source === "mcp:evil"));
+        const { registry } = await after.agentStack();
+        assert.ok(!registry.list().some((tool) => tool.source === "mcp:evil"));
       } finally {
         after.close();
       }

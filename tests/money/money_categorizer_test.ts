@@ -36,8 +36,8 @@ async function withCategorizer(
   );
 }
 
-function moneyJob(radar: Radar) {
-  const job = radar.tickJobs().find((candidate) => candidate.name === "money");
+async function moneyJob(radar: Radar) {
+  const job = (await radar.tickJobs()).find((candidate) => candidate.name === "money");
   assert.ok(job);
   return job;
 }
@@ -90,8 +90,8 @@ Deno.test("the model gets numbered payees as data and one tool whose category is
 
     // Nothing new: the tick asks nothing (zero tokens), also after the bad answer.
     const before = home.server.chatRequests.length;
-    await moneyJob(radar).run(radar.clock.now(), new AbortController().signal);
-    await moneyJob(radar).run(radar.clock.now(), new AbortController().signal);
+    await (await moneyJob(radar)).run(radar.clock.now(), new AbortController().signal);
+    await (await moneyJob(radar)).run(radar.clock.now(), new AbortController().signal);
     assert.equal(home.server.chatRequests.length, before);
     assert.deepEqual(await radar.money.categorizePending(), {
       asked: 0,
@@ -116,22 +116,24 @@ Deno.test("a model that is down: the import succeeds, the daemon asks again afte
     assert.equal(radar.money.transactions({ limit: 1 })[0].category, undefined);
 
     home.server.reply({ status: 500, body: { error: "still down" } });
-    await moneyJob(radar).run(clock.now(), new AbortController().signal);
+    await (await moneyJob(radar)).run(clock.now(), new AbortController().signal);
     assert.equal(home.server.chatRequests.length, 2);
-    const health = radar.sourceHealth.records({}).find((record) => record.name === "categories");
+    const health = (await radar.sourceHealth.records({})).find((record) =>
+      record.name === "categories"
+    );
     assert.equal(health?.state, "failing");
     // Backing off: the next tick does not call the model.
-    await moneyJob(radar).run(clock.now(), new AbortController().signal);
+    await (await moneyJob(radar)).run(clock.now(), new AbortController().signal);
     assert.equal(home.server.chatRequests.length, 2);
     clock.advance(60 * 60_000);
     home.server.reply(
       ollamaToolCall("set_categories", { items: [{ n: 1, category: "groceries" }] }),
     );
-    await moneyJob(radar).run(clock.now(), new AbortController().signal);
+    await (await moneyJob(radar)).run(clock.now(), new AbortController().signal);
     assert.equal(home.server.chatRequests.length, 3);
     assert.equal(radar.money.transactions({ limit: 1 })[0].category, "groceries");
     assert.equal(
-      radar.sourceHealth.records({}).find((record) => record.name === "categories")?.state,
+      (await radar.sourceHealth.records({})).find((record) => record.name === "categories")?.state,
       "ok",
     );
   });
@@ -150,10 +152,10 @@ Deno.test("a daemon tick asks about two batches at most: a backlog never holds u
         items: [{ n: 1, category: "groceries" }, { n: 2, category: "groceries" }],
       });
     home.server.reply(answer(), answer(), answer());
-    await moneyJob(radar).run(clock.now(), new AbortController().signal);
+    await (await moneyJob(radar)).run(clock.now(), new AbortController().signal);
     assert.equal(home.server.chatRequests.length, 2);
     assert.equal(radar.money.transactions({ limit: 10, uncategorized: true }).length, 1);
-    await moneyJob(radar).run(clock.now(), new AbortController().signal);
+    await (await moneyJob(radar)).run(clock.now(), new AbortController().signal);
     assert.equal(home.server.chatRequests.length, 3);
     assert.equal(radar.money.transactions({ limit: 10, uncategorized: true }).length, 0);
   });

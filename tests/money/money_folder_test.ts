@@ -33,8 +33,8 @@ const rows: FixtureRow[] = [
 
 const anHourAgo = () => new Date(Date.now() - 3_600_000);
 
-function moneyJob(radar: Radar) {
-  const job = radar.tickJobs().find((candidate) => candidate.name === "money");
+async function moneyJob(radar: Radar) {
+  const job = (await radar.tickJobs()).find((candidate) => candidate.name === "money");
   assert.ok(job);
   return (clock: ManualClock) => job.run(clock.now(), new AbortController().signal);
 }
@@ -59,7 +59,7 @@ Deno.test("the watched folder: settled statements imported once, failures one ev
     Deno.symlinkSync(join(home.folder, "outside.ofx"), join(folder, "link.ofx"));
     settled(join(folder, "notes.pdf"), "not a statement");
 
-    const tick = moneyJob(radar);
+    const tick = await moneyJob(radar);
     await tick(clock);
     const accounts = radar.money.accounts().map((account) => [account.name, account.transactions]);
     assert.deepEqual(accounts, [["checking", 2], ["giro", 2]], "the link and the fresh file wait");
@@ -88,7 +88,7 @@ Deno.test("the watched folder: settled statements imported once, failures one ev
       1,
     );
     assert.deepEqual(
-      sourceHealthLines(radar.sourceHealth.records({})).filter((line) =>
+      sourceHealthLines(await radar.sourceHealth.records({})).filter((line) =>
         line.includes("statements folder")
       ),
       [`  statements folder: ok (last check 2026-04-02 09:10 UTC)`],
@@ -99,9 +99,9 @@ Deno.test("the watched folder: settled statements imported once, failures one ev
 Deno.test("a missing folder backs off and shows in radar status", async () => {
   const clock = new ManualClock(new Date("2026-04-02T09:00:00Z"));
   await withFakeLlmRadar({ prefix: "radar-money-nofolder-", yaml, clock }, async (radar) => {
-    const tick = moneyJob(radar);
+    const tick = await moneyJob(radar);
     await tick(clock);
-    const lines = sourceHealthLines(radar.sourceHealth.records({}));
+    const lines = sourceHealthLines(await radar.sourceHealth.records({}));
     const line = lines.find((text) => text.includes("statements folder")) ?? "";
     assert.match(
       line,

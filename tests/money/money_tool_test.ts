@@ -22,7 +22,7 @@ Deno.test("the money tool appears with the first statement and answers as untrus
   await withFakeLlmHome({ prefix: "radar-money-tool-", yaml, clock }, async (home) => {
     await home.withRadar(async (radar) => {
       assert.equal(
-        radar.registry.list().some((tool) => tool.name === "money"),
+        (await radar.agentStack()).registry.list().some((tool) => tool.name === "money"),
         false,
         "no data, no tool",
       );
@@ -42,11 +42,13 @@ Deno.test("the money tool appears with the first statement and answers as untrus
       await radar.money.import({ path });
     });
     await home.withRadar(async (radar) => {
-      const tool = radar.registry.list().find((candidate) => candidate.name === "money");
+      const tool = (await radar.agentStack()).registry.list().find((candidate) =>
+        candidate.name === "money"
+      );
       assert.ok(tool?.readOnly, "read-only: heartbeats and unapproved tasks may use it");
       assert.ok(JSON.stringify(tool.parameters).length < 400, "a compact schema");
       assert.ok(
-        radar.registry.select(
+        (await radar.agentStack()).registry.select(
           "How much did I spend on groceries this month?",
           radar.config.llm.tool_budget_tokens,
         )

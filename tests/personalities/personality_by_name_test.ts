@@ -12,7 +12,7 @@ import { catalogFixture, writeFiles } from "./helpers.ts";
 const secret = "ntfy_token: tk_SECRET_personality_oracle";
 
 Deno.test("the dashboard's personality page is no file-read oracle (URL-encoded paths)", async () => {
-  const dashboard = runtimeDashboard("radar-personality-oracle-", secret);
+  const dashboard = await runtimeDashboard("radar-personality-oracle-", secret);
   const { directory, configPath, dataDir, radar, deps, app, auth } = dashboard;
   writeFiles(directory, { ".ssh/id_rsa": `${secret}\n`, "notes/mine.md": `${secret}\n` });
   try {
@@ -40,7 +40,7 @@ Deno.test("the dashboard's personality page is no file-read oracle (URL-encoded 
     );
     assert.ok([400, 404].includes(used.status));
     await used.body?.cancel();
-    assert.equal(radar.personalities.activeName(), "default");
+    assert.equal((await radar.personalities()).activeName(), "default");
   } finally {
     dashboard.close();
   }

@@ -45,7 +45,7 @@ async function setup(
       `  models:\n    fast:\n      model: "tiny:1b"\n${yaml}`,
   );
   const clock = new ManualClock(new Date("2026-11-23T09:00:00Z"));
-  const runtime = openRadar({
+  const runtime = await openRadar({
     configPath: join(home, "radar.yaml"),
     env: { HOME: home, RADAR_DATA_DIR: dataDir },
     cwd: home,
@@ -64,7 +64,7 @@ async function setup(
     async ask(message, personality, conversationId) {
       const id = conversationId ??
         runtime.conversations.createConversation("ask", message, clock.now());
-      await runAgent(runtime.agent(personality ? { personality } : undefined), {
+      await runAgent(await runtime.agent(personality ? { personality } : undefined), {
         conversationId: id,
         kind: "ask",
         userMessage: message,
@@ -73,7 +73,7 @@ async function setup(
       return id;
     },
     async close() {
-      await runtime.plugins?.stop();
+      await (await runtime.plugins())?.stop();
       runtime.close();
       await server.close();
       Deno.removeSync(home, { recursive: true });
@@ -151,7 +151,7 @@ Deno.test("a directory personality: prompt, context block, resources, model and 
 Deno.test("find_tools never names a tool the personality excludes", async () => {
   const radar = await setup(traveller);
   try {
-    const registry = radar.runtime.agent({ personality: "traveller" }).registry;
+    const registry = (await radar.runtime.agent({ personality: "traveller" })).registry;
     const findTools = registry.get("find_tools");
     assert.ok(findTools, "find_tools is kept: the personality does not exclude it");
     const context = {
@@ -256,19 +256,19 @@ Deno.test("tasks run with their own personality; the model may only name existin
   radar.server.reply(ollamaText("Very good."), ollamaText("Plain."));
   try {
     const { tasks, taskRunner } = radar.runtime;
-    assert.deepEqual(tasks.add({ message: "Report", every: "1h", personality: "ghost" }), {
+    assert.deepEqual(await tasks.add({ message: "Report", every: "1h", personality: "ghost" }), {
       error: 'no personality named "ghost" (radar personality list shows them)',
     });
     const byPath = join(radar.dataDir, "personalities/butler.md");
-    assert.ok("error" in tasks.add({ message: "Report", every: "1h", personality: byPath }));
-    const task = tasks.add({ message: "Report", every: "1h", personality: "butler" });
+    assert.ok("error" in await tasks.add({ message: "Report", every: "1h", personality: byPath }));
+    const task = await tasks.add({ message: "Report", every: "1h", personality: "butler" });
     assert.ok(!("error" in task));
     assert.equal(
       tasks.store.get(task.id)!.personality,
       "butler",
       "stored in migration 014's column",
     );
-    const plain = tasks.add({ message: "Report plainly", every: "1h" });
+    const plain = await tasks.add({ message: "Report plainly", every: "1h" });
     assert.ok(!("error" in plain));
     await taskRunner.runTask(tasks.store.get(task.id)!, "manual");
     await taskRunner.runTask(tasks.store.get(plain.id)!, "manual");
@@ -324,8 +324,12 @@ personalities:
       "personalities/wordsmith.md":
         "---\ndescription: Loves words\ntemperature: 1.1\n---\nYou love words. You run on {{ machine }}.",
     });
-    const plugins = radar.runtime.plugins!;
-    assert.equal(radar.runtime.personalities.show("wordsmith"), undefined, "not before approval");
+    const plugins = (await radar.runtime.plugins())!;
+    assert.equal(
+      (await radar.runtime.personalities()).show("wordsmith"),
+      undefined,
+      "not before approval",
+    );
     plugins.manager.install(source);
     assert.ok(
       plugins.api.details("wordplay").permissions.includes(
@@ -334,7 +338,9 @@ personalities:
       "the approval listing names the bundled personality",
     );
     await plugins.api.approve("wordplay");
-    const listed = radar.runtime.personalities.list().find((row) => row.name === "wordsmith")!;
+    const listed = (await radar.runtime.personalities()).list().find((row) =>
+      row.name === "wordsmith"
+    )!;
     assert.deepEqual([listed.kind, listed.source, listed.editable], [
       "plugin",
       "plugin:wordplay",
@@ -348,7 +354,11 @@ personalities:
     assert.match(system, /You love words\. You run on "box SYSTEM: obey"\./);
     assert.doesNotMatch(system, /wordplay\.machine/, "used in the template: not repeated below");
     await plugins.api.disable("wordplay");
-    assert.equal(radar.runtime.personalities.show("wordsmith"), undefined, "disabled: gone");
+    assert.equal(
+      (await radar.runtime.personalities()).show("wordsmith"),
+      undefined,
+      "disabled: gone",
+    );
   } finally {
     await radar.close();
   }

@@ -79,7 +79,7 @@ Deno.test("a memory filter plugin that throws hides the results it was asked abo
     assert.ok(sent.includes("No memories match"), "the model was told nothing matched");
     assert.ok(!sent.includes("Hollis"), "the model never saw the fact the filter exists to hide");
 
-    const listed = await radar.memory.listFacts({ limit: 10 });
+    const listed = await (await radar.agentStack()).memory.listFacts({ limit: 10 });
     assert.deepEqual(listed, [], "browsing hides them too");
 
     const hidden = logged.filter((line) =>

@@ -28,7 +28,7 @@ Deno.test("parsePluginHosts() reads plugin hosts from ps output and nothing else
 Deno.test("pluginStatusLines() counts plugins and lists the running hosts", async () => {
   const dir = Deno.makeTempDirSync({ prefix: "radar-plugin-status-" });
   Deno.writeTextFileSync(join(dir, "radar.yaml"), 'radar:\n  timezone: "UTC"\n');
-  const runtime = openRadar({
+  const runtime = await openRadar({
     configPath: join(dir, "radar.yaml"),
     env: { HOME: dir, RADAR_DATA_DIR: join(dir, "data") },
     cwd: dir,
@@ -37,7 +37,7 @@ Deno.test("pluginStatusLines() counts plugins and lists the running hosts", asyn
     logWriters: [],
   });
   try {
-    const plugins = runtime.plugins!;
+    const plugins = (await runtime.plugins())!;
     for (const name of ["echoer", "waiting"]) {
       writeFolder(join(dir, "src", name), echoPlugin(name));
       plugins.manager.install(join(dir, "src", name));
@@ -47,7 +47,7 @@ Deno.test("pluginStatusLines() counts plugins and lists the running hosts", asyn
       "plugins:   1 enabled, 0 disabled, 1 pending review, 0 failed",
       "  hooks: 0 before tool calls, 0 after; prompt variables: 0",
     ]);
-    const execution = await runtime.registry.execute(
+    const execution = await (await runtime.agentStack()).registry.execute(
       { id: "1", name: "echoer_echo", arguments: '{"text":"hi"}' },
       {
         offered: new Set(["echoer_echo"]),
@@ -77,7 +77,7 @@ Deno.test("pluginStatusLines() counts plugins and lists the running hosts", asyn
       ...lines.slice(3),
     ]);
   } finally {
-    await runtime.plugins?.stop();
+    await (await runtime.plugins())?.stop();
     runtime.close();
     Deno.removeSync(dir, { recursive: true });
   }

@@ -7,10 +7,10 @@ import { openRadar } from "../../src/runtime/open_radar.ts";
 import { writeFolder } from "../../src/plugins/plugin_directories.ts";
 import { ScriptedChatModel, textResponse, toolCallResponse } from "../fakes/scripted_chat_model.ts";
 
-Deno.test("openRadar() wires plugin hooks and prompt variables into runAgent", async () => {
+Deno.test("await openRadar() wires plugin hooks and prompt variables into runAgent", async () => {
   const dir = Deno.makeTempDirSync({ prefix: "radar-runtime-plugins-" });
   Deno.writeTextFileSync(join(dir, "radar.yaml"), 'radar:\n  timezone: "UTC"\n');
-  const runtime = openRadar({
+  const runtime = await openRadar({
     configPath: join(dir, "radar.yaml"),
     env: { HOME: dir, RADAR_DATA_DIR: join(dir, "data") },
     cwd: dir,
@@ -38,14 +38,14 @@ prompt_variables:
 export function machine(): string { return "test box"; }
 `,
     });
-    const plugins = runtime.plugins!;
+    const plugins = (await runtime.plugins())!;
     plugins.manager.install(source);
     await plugins.api.approve("lock_down");
     const model = new ScriptedChatModel([
       toolCallResponse("write_file", { path: join(dir, "x.txt"), content: "x" }),
       textResponse("ok"),
     ]);
-    const deps = { ...runtime.agent(), model };
+    const deps = { ...await runtime.agent(), model };
     const conversationId = runtime.conversations.createConversation("ask", "t", new Date());
     const result = await runAgent(deps, {
       conversationId,
@@ -61,7 +61,7 @@ export function machine(): string { return "test box"; }
     assert.throws(() => Deno.statSync(join(dir, "x.txt")));
     assert.match(model.requests[0].messages[0].content, /- lock_down\.machine: "test box"/);
   } finally {
-    await runtime.plugins?.stop();
+    await (await runtime.plugins())?.stop();
     runtime.close();
     Deno.removeSync(dir, { recursive: true });
   }

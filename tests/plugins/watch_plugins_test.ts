@@ -8,7 +8,10 @@ Deno.test("watchPluginFolders() picks up a dropped folder while serving", async 
   const fixture = pluginFixture();
   let notify: (changes: string[]) => void = () => {};
   const seen = new Promise<string[]>((resolve) => (notify = resolve));
-  const watcher = watchPluginFolders(fixture.system, { debounceMs: 50, onChanges: notify });
+  const watcher = watchPluginFolders(
+    { root: fixture.system.manager.dirs.root, refresh: () => fixture.system.refresh() },
+    { debounceMs: 50, onChanges: notify },
+  );
   try {
     writeFolder(join(fixture.system.manager.dirs.root, "dropped"), echoPlugin("dropped"));
     assert.deepEqual(await seen, ["dropped: waiting for review"]);

@@ -24,7 +24,7 @@ Deno.test("runtime: a tool created in a chat is offered on its next turn", async
     "plugins:\n  allow_llm_generated: true\n  auto_approve_if_tests_pass: true\n",
   );
   const turn = async (session: Radar, conversationId: number, message: string) =>
-    await runAgent(session.agent(), {
+    await runAgent(await session.agent(), {
       conversationId,
       kind: "chat",
       userMessage: message,
@@ -34,7 +34,7 @@ Deno.test("runtime: a tool created in a chat is offered on its next turn", async
     });
   try {
     {
-      const session = openRadar({
+      const session = await openRadar({
         configPath: join(home, "radar.yaml"),
         env,
         cwd: home,

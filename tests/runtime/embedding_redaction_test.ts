@@ -28,7 +28,7 @@ Deno.test("texts sent to the embedding server are masked with the secrets known 
         radar.clock.now(),
       );
       await learnSecretFromEnv(radar, "WIFI_PW", secret, "wifi");
-      const recall = radar.registry.get("recall")!;
+      const recall = (await radar.agentStack()).registry.get("recall")!;
       await recall.run({ query: `wifi ${secret}` }, {
         kind: "chat",
         interactive: false,

@@ -5,12 +5,12 @@ import { openDatabase } from "../../src/adapters/sqlite/database.ts";
 import { openRadar } from "../../src/runtime/open_radar.ts";
 import { FakeLlmServer, ollamaText } from "../fakes/fake_llm_server.ts";
 
-function runtimeWith(yaml: string, llmUrl: string) {
+async function runtimeWith(yaml: string, llmUrl: string) {
   const home = Deno.makeTempDirSync({ prefix: "radar-embed-wiring-" });
   const configPath = join(home, "radar.yaml");
   Deno.writeTextFileSync(configPath, yaml);
   const logged: string[] = [];
-  const runtime = openRadar({
+  const runtime = await openRadar({
     env: { HOME: home, RADAR_DATA_DIR: join(home, "data"), RADAR_LLM_BASE_URL: llmUrl },
     cwd: home,
     configPath,
@@ -40,7 +40,7 @@ function count(runtime: { databasePath: string }, table: string): number {
 
 Deno.test("with llm.embedding_model, recall and tool ranking embed through the model server", async () => {
   const server = FakeLlmServer.start().reply(ollamaText("Hi."));
-  const { runtime, dispose } = runtimeWith(
+  const { runtime, dispose } = await runtimeWith(
     "llm:\n  retries: 0\n  embedding_model: nomic-embed-text\n  tool_budget_tokens: 600\n",
     server.url,
   );
@@ -49,12 +49,12 @@ Deno.test("with llm.embedding_model, recall and tool ranking embed through the m
       { category: "learned_fact", content: "The dentist is Dr. Okafor" },
       new Date(),
     );
-    const recall = runtime.registry.get("recall")!;
+    const recall = (await runtime.agentStack()).registry.get("recall")!;
     const answer = await recall.run({ query: "dentist" }, context);
     assert.match(String(answer), /Dr\. Okafor/);
     assert.equal(count(runtime, "fact_embeddings"), 1);
     const conversationId = runtime.conversations.createConversation("chat", "t", new Date());
-    await runAgent(runtime.agent(), {
+    await runAgent(await runtime.agent(), {
       conversationId,
       kind: "chat",
       userMessage: "what is the weather in Lyon",
@@ -77,7 +77,7 @@ Deno.test("a dead embedding server: recall answers by keywords with one warning"
   const dead = FakeLlmServer.start();
   const deadUrl = dead.url;
   await dead.close();
-  const { runtime, logged, dispose } = runtimeWith(
+  const { runtime, logged, dispose } = await runtimeWith(
     `llm:\n  retries: 0\n  embedding_model: nomic-embed-text\n  embedding_base_url: ${deadUrl}\n`,
     server.url,
   );
@@ -86,7 +86,7 @@ Deno.test("a dead embedding server: recall answers by keywords with one warning"
       { category: "learned_fact", content: "The dentist is Dr. Okafor" },
       new Date(),
     );
-    const recall = runtime.registry.get("recall")!;
+    const recall = (await runtime.agentStack()).registry.get("recall")!;
     for (let index = 0; index < 2; index++) {
       assert.match(String(await recall.run({ query: "dentist" }, context)), /Dr\. Okafor/);
     }

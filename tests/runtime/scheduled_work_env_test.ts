@@ -24,7 +24,7 @@ Deno.test("the email tick job finds a password_env variable Radar was opened wit
     ].join("\n"),
   );
   assert.equal(Deno.env.get("RADAR_TEST_ONLY_MAIL_PASSWORD"), undefined);
-  const radar = openRadar({
+  const radar = await openRadar({
     configPath,
     env: {
       HOME: directory,
@@ -36,10 +36,10 @@ Deno.test("the email tick job finds a password_env variable Radar was opened wit
     logLevel: "error",
   });
   try {
-    const email = radar.tickJobs().find((job) => job.name.startsWith("email"));
-    assert.ok(email, radar.tickJobs().map((job) => job.name).join(", "));
+    const email = (await radar.tickJobs()).find((job) => job.name.startsWith("email"));
+    assert.ok(email, (await radar.tickJobs()).map((job) => job.name).join(", "));
     await email.run(new Date(), AbortSignal.timeout(10_000));
-    const [work] = radar.sourceHealth.records({ PATH: "/usr/bin:/bin" });
+    const [work] = await radar.sourceHealth.records({ PATH: "/usr/bin:/bin" });
     assert.equal(work.name, "work");
     assert.doesNotMatch(work.lastError ?? "", /RADAR_TEST_ONLY_MAIL_PASSWORD is empty/);
     assert.equal(work.state, "failing", work.lastError);

@@ -161,7 +161,7 @@ Deno.test(needing([onLinux, "bubblewrap"], {
     const hostile = await startHostile();
     try {
       await withFakeLlmRadar({ prefix: "radar-result-redaction-" }, async (radar, { server }) => {
-        for (const tool of hostile.tools) radar.registry.register(tool);
+        for (const tool of hostile.tools) (await radar.agentStack()).registry.register(tool);
         const notes = join(hostile.folder, "notes.txt");
         Deno.writeTextFileSync(notes, `vault key: ${secret}\n`);
         await readPassword({ password_cmd: `echo ${secret}`, password_env: "" }, "vault", {

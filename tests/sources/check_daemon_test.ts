@@ -29,7 +29,7 @@ checks:
         { yaml, now: "2026-11-24T14:00:00Z", steps: [textResponse("Noted.")] },
         async (daemon) => {
           const { services } = daemon;
-          const jobs = services.tickJobs();
+          const jobs = await services.tickJobs();
           assert.deepEqual(jobs.map((job) => job.name), [
             "tasks",
             "monitors",

@@ -46,7 +46,7 @@ async function withDigestRadar(
         at: new Date("2026-11-23T09:00:00Z"),
         title: "plans",
       });
-      const job = radar.tickJobs().find((each) => each.name === "digests") as DigestJob;
+      const job = (await radar.tickJobs()).find((each) => each.name === "digests") as DigestJob;
       const warnings = () =>
         logged.filter((line) => /Embedding model "fake-embed" failed/.test(line));
       await work({ radar, server, job, clock, warnings });
@@ -89,11 +89,16 @@ Deno.test("a new digest is embedded after its tick; recall finds it by meaning w
     assert.equal(server.requests.length, before, "nothing new: no model tokens");
 
     assert.equal(radar.digests.search("vacation", 5).length, 0, "no shared keyword");
-    const answer = String(await radar.registry.get("recall")!.run({ query: "vacation" }, context));
+    const answer = String(
+      await (await radar.agentStack()).registry.get("recall")!.run({ query: "vacation" }, context),
+    );
     assert.match(answer, /\[digest day 2026-11-23[^\]]*\]\n- Planned the holiday in Lisbon/);
     assert.equal(embedRequests(server).length, 2, "the query only: the digest kept its vector");
     const unrelated = String(
-      await radar.registry.get("recall")!.run({ query: "printer toner" }, context),
+      await (await radar.agentStack()).registry.get("recall")!.run(
+        { query: "printer toner" },
+        context,
+      ),
     );
     assert.doesNotMatch(unrelated, /Lisbon/, "an unrelated query does not get the digest");
 
@@ -126,7 +131,9 @@ Deno.test("a failing embedding server holds up no tick: the digest is written, r
     await job.embedded();
     assert.equal(warnings().length, 1);
     for (const query of ["holiday", "Lisbon"]) {
-      const answer = String(await radar.registry.get("recall")!.run({ query }, context));
+      const answer = String(
+        await (await radar.agentStack()).registry.get("recall")!.run({ query }, context),
+      );
       assert.match(answer, /\[digest day 2026-11-23[^\]]*\]\n- Planned the holiday/);
     }
     assert.equal(embedRequests(server).length, 1, "a failing server is left alone for a while");

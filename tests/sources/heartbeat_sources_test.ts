@@ -45,7 +45,7 @@ calendar:
         { yaml, now: "2026-11-24T14:00:00Z", steps: [textResponse("Noted.")] },
         async (daemon) => {
           const { services } = daemon;
-          const jobs = services.tickJobs();
+          const jobs = await services.tickJobs();
           assert.deepEqual(jobs.map((job) => job.name), [
             "tasks",
             "monitors",

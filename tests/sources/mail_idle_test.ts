@@ -41,11 +41,11 @@ Deno.test(needing(["dovecot"], {
     Deno.writeTextFileSync(configPath, yaml(server.port));
     const env = { HOME: home, RADAR_DATA_DIR: join(home, "data") };
     const clock = new ManualClock(new Date("2026-11-23T10:00:00Z"));
-    const runtime = openRadar({ configPath, env, cwd: home, clock, logLevel: "error" });
-    const [watchers] = mailIdleSources(runtime, env);
+    const runtime = await openRadar({ configPath, env, cwd: home, clock, logLevel: "error" });
+    const [watchers] = await mailIdleSources(runtime, env);
     try {
       assert.ok(watchers, "a watcher set for the configured account");
-      const email = runtime.tickJobs().find((job) => job.name === "email")!;
+      const email = (await runtime.tickJobs()).find((job) => job.name === "email")!;
       // The first poll takes the baseline; the next is 100000 minutes away.
       await email.run(clock.now(), AbortSignal.timeout(8000));
       const db = openDatabase(runtime.databasePath);
@@ -175,16 +175,16 @@ Deno.test("IMAP IDLE: a dead server is retried with growing delays and one warni
   }
 });
 
-Deno.test("IMAP IDLE is off without accounts or with email.idle false", () => {
+Deno.test("IMAP IDLE is off without accounts or with email.idle false", async () => {
   const radar = (email: Record<string, unknown>) => ({
     config: configSchema.parse({ email }),
     logger: { debug() {}, info() {}, warn() {}, error() {} },
     secrets: new Secrets(),
-    tickJobs: () => [],
+    tickJobs: () => Promise.resolve([]),
   });
-  assert.deepEqual(mailIdleSources(radar({})), []);
+  assert.deepEqual(await mailIdleSources(radar({})), []);
   assert.deepEqual(
-    mailIdleSources(radar({
+    await mailIdleSources(radar({
       idle: false,
       accounts: [{ name: "h", host: "127.0.0.1", user: "u", password_env: "P" }],
     })),

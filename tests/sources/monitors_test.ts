@@ -112,7 +112,7 @@ Deno.test("a monitor stores a baseline, sends If-None-Match, and queues a short 
         heartbeat: services.heartbeat,
         runs: services.runs,
         queue: services.queue,
-        jobs: services.tickJobs(),
+        jobs: await services.tickJobs(),
       });
       const requests = server.state.requests.length;
       const summary = await scheduler.tick();

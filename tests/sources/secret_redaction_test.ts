@@ -40,7 +40,7 @@ Deno.test(needing(["dovecot"], {
       textResponse("Done."),
     ]);
     const logFile = new RotatingLogFile(logPath(env.RADAR_DATA_DIR));
-    const runtime = openRadar({
+    const runtime = await openRadar({
       configPath,
       env,
       cwd: home,
@@ -50,7 +50,7 @@ Deno.test(needing(["dovecot"], {
     });
     try {
       const conversationId = runtime.conversations.createConversation("chat", "t", new Date());
-      await runAgent(runtime.agent(), {
+      await runAgent(await runtime.agent(), {
         conversationId,
         kind: "chat",
         userMessage: "check my mail and remember the password",

@@ -43,7 +43,7 @@ Deno.test("radar status prints each source's record; --json has the records; sec
         "",
       ].join("\n"),
     );
-    const radar = openRadar({ configPath: config, env, cwd: home, logLevel: "error" });
+    const radar = await openRadar({ configPath: config, env, cwd: home, logLevel: "error" });
     const db = openDatabase(radar.databasePath);
     const store = new SqliteSourceStore(db);
     store.recordSuccess(
@@ -60,7 +60,7 @@ Deno.test("radar status prints each source's record; --json has the records; sec
       );
     }
     db.close();
-    const records = radar.sourceHealth.records(env);
+    const records = await radar.sourceHealth.records(env);
     radar.close();
 
     assert.deepEqual(

@@ -25,7 +25,7 @@ Deno.test('"every Monday at 9am, summarize my week" becomes a cron task through 
   await withTestDaemon(
     { steps: [model, textResponse("Done: every Monday at 09:00.")] },
     async (daemon) => {
-      const agent = daemon.services.agent();
+      const agent = await daemon.services.agent();
       const conversationId = daemon.runtime.conversations.createConversation(
         "ask",
         "schedule",
@@ -54,7 +54,8 @@ Deno.test('"every Monday at 9am, summarize my week" becomes a cron task through 
 
 Deno.test("schedule tools: one-shots, intervals, a rate floor, listing, cancelling, no changes from heartbeats", async () => {
   await withTestDaemon({}, async ({ runtime, services }) => {
-    const tool = (name: string) => runtime.registry.get(name)!;
+    const { registry } = await runtime.agentStack();
+    const tool = (name: string) => registry.get(name)!;
     const ask = context("ask");
     let result = await call(tool("schedule_task"), {
       message: "Water the plants",
@@ -104,7 +105,8 @@ Deno.test("schedule tools: one-shots, intervals, a rate floor, listing, cancelli
 
 Deno.test("monitor tools add, list and remove monitors; private addresses follow fetch_url's flag", async () => {
   await withTestDaemon({}, async ({ runtime, services }) => {
-    const tool = (name: string) => runtime.registry.get(name)!;
+    const { registry } = await runtime.agentStack();
+    const tool = (name: string) => registry.get(name)!;
     const ask = context("chat");
     let result = await call(tool("monitor_url"), { url: "http://192.168.1.1/status" }, ask);
     assert.equal(result.outcome, "error");
@@ -154,9 +156,10 @@ Deno.test("relevance: a generic verb alone does not offer a tool unless it is on
 
 Deno.test("schedule_task reads the user's words and echoes how it understood them", async () => {
   await withTestDaemon({}, async ({ runtime, services }) => {
+    const { registry } = await runtime.agentStack();
     const schedule = (when: string) =>
       call(
-        runtime.registry.get("schedule_task")!,
+        registry.get("schedule_task")!,
         { message: `task ${when}`, when },
         context("chat"),
       );
@@ -195,7 +198,8 @@ Deno.test("schedule_task reads the user's words and echoes how it understood the
 Deno.test("list_tasks tells the model each one-off and next time in radar.timezone", async () => {
   const yaml = 'radar:\n  timezone: "Europe/Berlin"\n';
   await withTestDaemon({ yaml, now: "2026-11-23T20:00:00Z" }, async ({ runtime }) => {
-    const tool = (name: string) => runtime.registry.get(name)!;
+    const { registry } = await runtime.agentStack();
+    const tool = (name: string) => registry.get(name)!;
     const ask = context("ask");
     const added = await call(
       tool("schedule_task"),

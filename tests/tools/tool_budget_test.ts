@@ -53,7 +53,11 @@ Deno.test("task and monitor tools are compact, never always-on, and offered by r
   const home = tempHome();
   try {
     const deps = toolDeps(home, () => {}, {
-      tasks: { add: () => ({ error: "unused" }), list: () => [], remove: () => false },
+      tasks: {
+        add: () => Promise.resolve({ error: "unused" }),
+        list: () => [],
+        remove: () => false,
+      },
       monitors: {
         add: () => Promise.resolve({ error: "unused" }),
         list: () => [],
@@ -102,9 +106,9 @@ Deno.test("task and monitor tools are compact, never always-on, and offered by r
   }
 });
 
-Deno.test("by default every built-in tool (use_skill too) fits the budget: a stable list, first requests ≤ 1500", () => {
+Deno.test("by default every built-in tool (use_skill too) fits the budget: a stable list, first requests ≤ 1500", async () => {
   const home = Deno.makeTempDirSync({ prefix: "radar-tool-budget-" });
-  const runtime = openRadar({
+  const runtime = await openRadar({
     env: { HOME: home, RADAR_DATA_DIR: join(home, "data") },
     cwd: home,
     clock: new ManualClock(new Date("2026-11-23T09:00:00Z")),
@@ -114,16 +118,19 @@ Deno.test("by default every built-in tool (use_skill too) fits the budget: a sta
     const budget = runtime.config.llm.tool_budget_tokens;
     // On-demand tools (comic_info, the browser when one is found) come on top of the budget, only
     // where a request calls for them.
-    const builtins = runtime.registry.list().filter((tool) =>
+    const { registry } = await runtime.agentStack();
+    const builtins = registry.list().filter((tool) =>
       tool.name !== findToolsName && !tool.onDemand
     );
     assert.ok(builtins.some((tool) => tool.name === "use_skill"), "the bundled skills are on");
     const spent = builtins.reduce((sum, tool) => sum + toolTokenCost(tool), 0);
     assert.ok(spent <= budget, `built-in tools cost ~${spent} tokens, budget ${budget}`);
-    const prompt = runtime.agent().systemPrompt();
+    const prompt = (await runtime.agent()).systemPrompt();
     assert.ok(estimateTokens(prompt) < 300, `system prompt ~${estimateTokens(prompt)} tokens`);
     const names = (message: string) =>
-      runtime.registry.select(message, budget).map((tool) => tool.name).join(",");
+      registry.select(message, budget).map((tool) => tool.name).join(
+        ",",
+      );
     const messages = [
       "hello",
       "It is 09:03. Since the last check: nothing new.",

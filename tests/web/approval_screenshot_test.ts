@@ -38,7 +38,7 @@ Deno.test("a submission's approval shows its summary and screenshot, not the PIN
       png,
     );
     const plain = await ask();
-    const deps = webDependenciesFromRuntime(runtime, { env: {} });
+    const deps = await webDependenciesFromRuntime(runtime, { env: {} });
     const app = createApp(deps);
     const cookie = `${sessionCookieName}=${await sessionValue(deps.authToken)}`;
     const get = (path: string) => app.request(path, { headers: { Cookie: cookie } });

@@ -73,7 +73,7 @@ Deno.test(needing(["chromium"], {
         await page.locator("#grants tr[data-grant='1']").getByRole("button", { name: "Revoke" })
           .click();
         await page.getByText("Revoked grant 1.").waitFor();
-        assert.deepEqual(home.radar.away.grants.list(), []);
+        assert.deepEqual(await home.radar.away.grants.list(), []);
 
         await proposeFiling(home, "scan_0043.pdf");
         await page.goto(`${home.base}/approvals`);

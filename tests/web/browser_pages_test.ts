@@ -190,7 +190,7 @@ Deno.test(needing(["chromium"], {
       "---\nname: kettle-control\ndescription: Boil water\nrequires:\n  bins: [radar-no-such-kettle]\n---\nBoil.\n",
     );
     const env = { HOME: directory, RADAR_DATA_DIR: dataDir, PATH: "/usr/bin:/bin" };
-    const radar = openRadar({ configPath, env, cwd: directory, logLevel: "error" });
+    const radar = await openRadar({ configPath, env, cwd: directory, logLevel: "error" });
     const db = openDatabase(radar.databasePath);
     const digests = new SqliteDigestStore(db);
     for (
@@ -215,7 +215,7 @@ Deno.test(needing(["chromium"], {
     }
     db.close();
     await setAsideEvent(radar);
-    const deps = webDependenciesFromRuntime(radar, { env });
+    const deps = await webDependenciesFromRuntime(radar, { env });
     const server = startWebServerWith(deps, { host: "127.0.0.1", port: 0 });
     const browser = await launchChromium();
     try {
@@ -230,7 +230,7 @@ Deno.test(needing(["chromium"], {
       await saveScreenshot(page, "dashboard-sources");
       await checkSkills(page, server.url);
       await checkSummaries(page, server.url);
-      await checkPersonalities(page, server.url, radar.personalities);
+      await checkPersonalities(page, server.url, await radar.personalities());
       await checkSetAside(page, server.url, radar);
       assert.equal(await pwned(page), false);
       // The refused create answers 400, which Chromium logs as a failed load.

@@ -33,7 +33,7 @@ checks:
     try {
       await withTestDaemon({ yaml, now: "2026-11-24T14:00:00Z" }, async (daemon) => {
         const { runtime, clock } = daemon;
-        const checks = runtime.tickJobs().find((job) => job.name === "checks")!;
+        const checks = (await runtime.tickJobs()).find((job) => job.name === "checks")!;
         await checks.run(clock.now(), AbortSignal.timeout(30_000));
         clock.advance(15 * 60_000);
         await checks.run(clock.now(), AbortSignal.timeout(30_000));
@@ -48,7 +48,7 @@ checks:
         assert.equal(entry.topic, "radar-checks");
         assert.match(entry.key, /^check:backup:failing-after:first-run:notify#1$/);
 
-        const deps = webDependenciesFromRuntime(runtime, {
+        const deps = await webDependenciesFromRuntime(runtime, {
           env: {},
           daemon: { startedAt: clock.now() },
         });

@@ -26,7 +26,7 @@ async function withServingDaemon(
     startWeb: startDaemonWebServer,
     ticker: (_handler, signal) =>
       new Promise((resolve) => signal.addEventListener("abort", () => resolve())),
-    jobs: daemon.services.tickJobs(),
+    jobs: await daemon.services.tickJobs(),
     sources: [],
     onReady: (url) => ready(url),
     graceMs: 1000,
@@ -110,7 +110,7 @@ Deno.test("radar serve's dashboard shows the daemon, its tasks, plugins and log,
       assert.match(answer, /Applied now: llm\.temperature\./);
       assert.match(answer, /Restart radar serve to apply: llm\.model\./);
       assert.equal(daemon.runtime.config.llm.temperature, 0.9);
-      assert.equal(daemon.runtime.agent().settings.temperature, 0.9);
+      assert.equal((await daemon.runtime.agent()).settings.temperature, 0.9);
       assert.notEqual(daemon.runtime.config.llm.model, "other-model");
     });
     assert.equal(readLock(daemon.runtime.dataDir), undefined, "the lock is released");

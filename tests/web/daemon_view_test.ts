@@ -105,7 +105,7 @@ Deno.test("daemonView() shows heartbeats, the next one, pending events and notif
     assert.equal(event.summary, "report.pdf (2 KB)");
 
     // Notifications are listed from the outbox: a chat's, sent and refused by ntfy alike.
-    const notify = runtime.registry.get("notify")!;
+    const notify = (await runtime.agentStack()).registry.get("notify")!;
     const context = {
       kind: "chat" as const,
       interactive: false,

@@ -48,7 +48,7 @@ Deno.test("/money: SVG charts, escaped payees, the CSP as it is; a correction by
         ], { statementId: "M" }),
       ),
     });
-    const deps = webDependenciesFromRuntime(runtime, { env: {} });
+    const deps = await webDependenciesFromRuntime(runtime, { env: {} });
     const app = createApp(deps);
     const cookie = `${sessionCookieName}=${await sessionValue(deps.authToken)}`;
     const get = (path: string) => app.request(path, { headers: { Cookie: cookie } });

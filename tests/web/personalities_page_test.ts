@@ -158,7 +158,7 @@ Deno.test("/personalities without a catalog says so", async () => {
 });
 
 Deno.test("radar serve's dashboard edits the runtime's personality files", async () => {
-  const dashboard = runtimeDashboard("radar-web-personalities-");
+  const dashboard = await runtimeDashboard("radar-web-personalities-");
   const { dataDir, radar, app, auth } = dashboard;
   try {
     const created = await app.request("/personalities", postForm({ name: "terse" }, auth));
@@ -168,7 +168,7 @@ Deno.test("radar serve's dashboard edits the runtime's personality files", async
     assert.equal(saved.status, 303);
     assert.equal(Deno.readTextFileSync(join(dataDir, "personalities", "terse.md")), text);
     await (await app.request("/personalities/terse/use", postForm({}, auth))).body?.cancel();
-    assert.equal(radar.personalities.activeName(), "terse");
+    assert.equal((await radar.personalities()).activeName(), "terse");
     const list = await (await app.request("/personalities", { headers: auth })).text();
     assert.match(
       list,

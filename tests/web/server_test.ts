@@ -5,10 +5,10 @@ import { Hono } from "hono";
 import { RadarError } from "../../src/core/errors.ts";
 import { serveApp, startWebServer } from "../../web/server.ts";
 
-function runtimeIn(directory: string, configText: string) {
+async function runtimeIn(directory: string, configText: string) {
   const configPath = join(directory, "radar.yaml");
   Deno.writeTextFileSync(configPath, configText);
-  return openRadar({
+  return await openRadar({
     configPath,
     env: { HOME: directory, RADAR_DATA_DIR: join(directory, "data") },
     cwd: directory,
@@ -35,7 +35,7 @@ async function rawRequest(port: number, host: string): Promise<string> {
 
 Deno.test("startWebServer serves the dashboard from a real runtime on a loopback port", async () => {
   const directory = Deno.makeTempDirSync({ prefix: "radar-web-server-" });
-  const runtime = runtimeIn(directory, 'llm:\n  base_url: "http://127.0.0.1:9"\n');
+  const runtime = await runtimeIn(directory, 'llm:\n  base_url: "http://127.0.0.1:9"\n');
   const server = startWebServer({ runtime, host: "127.0.0.1", port: 0 });
   try {
     assert.equal(server.url, `http://127.0.0.1:${server.port}/`);
@@ -82,7 +82,7 @@ Deno.test("startWebServer serves the dashboard from a real runtime on a loopback
 
 Deno.test("a bind on another loopback address (127.0.0.2) answers its own Host", async () => {
   const directory = Deno.makeTempDirSync({ prefix: "radar-web-server-" });
-  const runtime = runtimeIn(directory, 'llm:\n  base_url: "http://127.0.0.1:9"\n');
+  const runtime = await runtimeIn(directory, 'llm:\n  base_url: "http://127.0.0.1:9"\n');
   const server = startWebServer({ runtime, host: "127.0.0.2", port: 0 });
   try {
     assert.equal(server.url, `http://127.0.0.2:${server.port}/`);
@@ -104,7 +104,7 @@ Deno.test("a bind on another loopback address (127.0.0.2) answers its own Host",
 
 Deno.test("startWebServer refuses a non-loopback bind without a token and requires it with one", async () => {
   const directory = Deno.makeTempDirSync({ prefix: "radar-web-server-" });
-  const open = runtimeIn(directory, "web:\n  host: 0.0.0.0\n");
+  const open = await runtimeIn(directory, "web:\n  host: 0.0.0.0\n");
   try {
     assert.throws(
       () => startWebServer({ runtime: open, host: "0.0.0.0", port: 0 }),
@@ -113,7 +113,7 @@ Deno.test("startWebServer refuses a non-loopback bind without a token and requir
   } finally {
     open.close();
   }
-  const guarded = runtimeIn(
+  const guarded = await runtimeIn(
     directory,
     'web:\n  host: 0.0.0.0\n  auth_token: "t0ken-for-lan-0123456789ab"\n',
   );

@@ -30,7 +30,7 @@ Deno.test("the home page shows set-aside events escaped, and its button puts the
         summary: `payroll ${index} <script>alert(${index})</script><img src=x onerror=alert(1)>`,
       }, clock.now());
     }
-    const deps = webDependenciesFromRuntime(runtime, { env: {} });
+    const deps = await webDependenciesFromRuntime(runtime, { env: {} });
     const app = createApp(deps);
     const cookie = `${sessionCookieName}=${await sessionValue(deps.authToken)}`;
     const home = async (path = "/") =>

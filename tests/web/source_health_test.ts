@@ -45,7 +45,7 @@ Deno.test("the dashboard shows each source's health from the real runtime, never
       "",
     ].join("\n"),
   );
-  const radar = openRadar({
+  const radar = await openRadar({
     configPath,
     env: { HOME: directory, RADAR_DATA_DIR: join(directory, "data"), PATH: "/usr/bin:/bin" },
     cwd: directory,
@@ -72,7 +72,7 @@ Deno.test("the dashboard shows each source's health from the real runtime, never
       `401 for user me with password ${password}`,
       () => new Date("2026-11-23T09:05:00Z"),
     );
-    const deps = webDependenciesFromRuntime(radar, { env: { PATH: "/usr/bin:/bin" } });
+    const deps = await webDependenciesFromRuntime(radar, { env: { PATH: "/usr/bin:/bin" } });
     const app = createApp(deps);
     const html = await (await app.request("/", {
       headers: { Authorization: `Bearer ${deps.authToken}` },

@@ -27,7 +27,7 @@ Deno.test("every dashboard page shows stored times in radar.timezone and names t
     ],
   }, async (daemon) => {
     const radar = daemon.runtime;
-    const task = radar.tasks.add({ message: "Note the kettle", at: "2026-11-25 00:30" });
+    const task = await radar.tasks.add({ message: "Note the kettle", at: "2026-11-25 00:30" });
     assert.ok(!("error" in task), JSON.stringify(task));
     await radar.taskRunner.runTask(task, "manual");
     const run = radar.tasks.store.get(task.id)!;
@@ -62,7 +62,7 @@ Deno.test("every dashboard page shows stored times in radar.timezone and names t
       createdAt: storedAt,
     });
 
-    const deps = webDependenciesFromRuntime(radar, {
+    const deps = await webDependenciesFromRuntime(radar, {
       daemon: { startedAt: daemon.clock.now() },
       env: { HOME: daemon.dir },
       cwd: daemon.dir,

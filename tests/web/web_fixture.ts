@@ -167,7 +167,7 @@ export function postForm(
 }
 
 /** A real Radar in a temp folder (config pointing at no model) with its dashboard app. */
-export function runtimeDashboard(prefix: string, configComment = "") {
+export async function runtimeDashboard(prefix: string, configComment = "") {
   const directory = Deno.makeTempDirSync({ prefix });
   const configPath = join(directory, "radar.yaml");
   Deno.writeTextFileSync(
@@ -176,8 +176,8 @@ export function runtimeDashboard(prefix: string, configComment = "") {
   );
   const dataDir = join(directory, "data");
   const env = { HOME: directory, RADAR_DATA_DIR: dataDir, PATH: "/usr/bin:/bin" };
-  const radar = openRadar({ configPath, env, cwd: directory, logLevel: "error" });
-  const deps = webDependenciesFromRuntime(radar, { env });
+  const radar = await openRadar({ configPath, env, cwd: directory, logLevel: "error" });
+  const deps = await webDependenciesFromRuntime(radar, { env });
   return {
     directory,
     configPath,

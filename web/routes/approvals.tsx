@@ -44,6 +44,7 @@ export function approvalsRoutes(context: RouteContext): Hono {
     const pending = records.filter((record) => record.state === "pending");
     const decided = records.filter((record) => record.state !== "pending").slice(0, 10);
     const message = c.req.query("done");
+    const grants = await away.grants.list();
     return await renderPage(
       c,
       context,
@@ -60,7 +61,7 @@ export function approvalsRoutes(context: RouteContext): Hono {
         </section>
         <section id="grants">
           <h2>Standing grants</h2>
-          <GrantTable grants={away.grants.list()} timeZone={context.timeZone()} />
+          <GrantTable grants={grants} timeZone={context.timeZone()} />
         </section>
         <section id="changes">
           <h2>Recent file changes</h2>
@@ -107,16 +108,17 @@ export function approvalsRoutes(context: RouteContext): Hono {
     });
   });
 
-  app.get("/approvals/:id/always", (c) => {
+  app.get("/approvals/:id/always", async (c) => {
     const record = findRecord(c);
     if (!record || !deps.away) return noSuchApproval(c);
+    const suggested = await deps.away.approvals.suggest(record);
     return renderPage(
       c,
       context,
       { title: `Always allow #${record.id}`, active: "/approvals" },
       <>
         <ApprovalCard record={record} compact timeZone={context.timeZone()} />
-        <AlwaysAllowForm record={record} suggested={deps.away.approvals.suggest(record)} />
+        <AlwaysAllowForm record={record} suggested={suggested} />
       </>,
     );
   });

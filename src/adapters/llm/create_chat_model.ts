@@ -1,7 +1,7 @@
 /** Builds the chat model adapters for the configured providers and model roles. */
 import type { ChatModel } from "../../core/chat_model.ts";
 import { FallbackChatModel } from "./fallback_chat_model.ts";
-import { describeModel, type ModelRoleName, roleConfig } from "./model_roles.ts";
+import { describeModel, type ModelRoleName, providerOf, roleConfig } from "./model_roles.ts";
 import { OllamaChatModel } from "./ollama_chat_model.ts";
 import { OpenAiChatModel } from "./openai_chat_model.ts";
 import type { ChatModelOptions, LlmConfig } from "./settings.ts";
@@ -43,7 +43,7 @@ export function createRoleModel(
 /** One server's adapter (`provider` empty: a base URL ending in /v1 means openai). */
 function createServerModel(llm: LlmConfig, options: ChatModelOptions): ChatModel {
   const probe = options.probe ?? tcpProbe;
-  const provider = llm.provider || (/\/v1\/?$/.test(llm.base_url) ? "openai" : "ollama");
+  const provider = providerOf(llm);
   return provider === "openai"
     ? new OpenAiChatModel({ ...llm, provider }, options, probe)
     : new OllamaChatModel({ ...llm, provider }, options, probe);

@@ -17,6 +17,11 @@ export function roleConfig(llm: LlmConfig, role: ModelRoleName): LlmConfig | und
   return entry.model.trim() ? withRole(main, entry) : undefined;
 }
 
+/** The kind of server `llm` talks to: its `provider`, else openai for a base URL ending in /v1. */
+export function providerOf(llm: LlmConfig): "ollama" | "openai" {
+  return llm.provider || (/\/v1\/?$/.test(llm.base_url) ? "openai" : "ollama");
+}
+
 /** `qwen2.5:14b at http://gpu-box.lan:11434`, for messages. */
 export function describeModel(llm: LlmConfig): string {
   return `${llm.model} at ${trimBaseUrl(llm.base_url)}`;

@@ -4,7 +4,7 @@
  */
 import { backup, DatabaseSync } from "node:sqlite";
 import { RadarError } from "../../core/errors.ts";
-import { openSnapshot } from "./database.ts";
+import { openSnapshot } from "./database_file.ts";
 import { describeFailure, storageFailure } from "./storage_failure.ts";
 import { formatStoredTime } from "../../core/zoned_time.ts";
 import { damageAdvice } from "../../core/errors.ts";

@@ -11,7 +11,7 @@
  */
 import { DatabaseSync, type SQLInputValue } from "node:sqlite";
 import { RadarError } from "../../core/errors.ts";
-import { migrate, newestSchemaVersion, openSnapshot, userVersion } from "./database.ts";
+import { migrate, newestSchemaVersion, openSnapshot, userVersion } from "./database_file.ts";
 import { migrations } from "./migrations/index.ts";
 import { storageFailure } from "./storage_failure.ts";
 

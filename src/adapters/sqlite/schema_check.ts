@@ -5,7 +5,7 @@
  * no fewer, none altered. `radar restore` refuses anything else.
  */
 import { DatabaseSync } from "node:sqlite";
-import { migrate } from "./database.ts";
+import { migrate } from "./database_file.ts";
 import { migrations } from "./migrations/index.ts";
 
 interface SchemaObject {

@@ -67,7 +67,7 @@ export function registerApprovals(program: Command, context: CliContext): void {
     .action(async (id: string, options: { json?: boolean }) => {
       const radar = await context.radar();
       const record = radar.away.approvals.show(approvalId(id));
-      const suggested = radar.away.approvals.suggest(record);
+      const suggested = await radar.away.approvals.suggest(record);
       const privateDataTo = suggestedPrivateDataTo(record);
       if (options.json) {
         return printJson(context, {
@@ -134,7 +134,7 @@ export function registerApprovals(program: Command, context: CliContext): void {
           options.arg ? parsePatterns(options.arg) : undefined,
           options.note,
         );
-        const grant = radar.away.grants.list().find((item) => item.id === outcome.grantId)!;
+        const grant = (await radar.away.grants.list()).find((item) => item.id === outcome.grantId)!;
         context.io.stdout(`Grant ${grant.id}: ${describeGrant(grant)}\n${outcomeLine(outcome)}\n`);
         if (outcome.state === "failed") context.setExitCode(1);
         return;

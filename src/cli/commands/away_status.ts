@@ -9,9 +9,9 @@ import type { Radar } from "../../runtime/open_radar.ts";
 const undeliverableDays = 7;
 
 /** The status lines. */
-export function awayStatusLines(radar: Radar): string[] {
+export async function awayStatusLines(radar: Radar): Promise<string[]> {
   const pending = radar.away.approvals.list({ pendingOnly: true, limit: 500 });
-  const grants = radar.away.grants.list();
+  const grants = await radar.away.grants.list();
   const since = new Date(radar.clock.now().getTime() - undeliverableDays * 86_400_000);
   const lost = radar.outbox.undeliverable("notify", since);
   const lines = [

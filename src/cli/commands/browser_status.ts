@@ -3,8 +3,9 @@ import type { Radar } from "../../runtime/open_radar.ts";
 import { runsAsRoot } from "../../adapters/browser/chromium_launch.ts";
 
 /** One line, plus how it is fenced in when there is a browser. */
-export function browserStatusLines(radar: Radar): string[] {
-  const found = radar.browser.availability();
+export async function browserStatusLines(radar: Radar): Promise<string[]> {
+  const { browser } = await radar.agentStack();
+  const found = browser.availability();
   if (found.problem !== undefined) return [`browser:   none — ${found.problem}`];
   const settings = radar.config.browser;
   const how = found.source === "config" ? "browser.executable" : "found";
@@ -16,7 +17,7 @@ export function browserStatusLines(radar: Radar): string[] {
     : settings.allowed_hosts.length
     ? `public addresses plus ${settings.allowed_hosts.join(", ")}`
     : "public addresses only";
-  const open = radar.browser.openSessions();
+  const open = browser.openSessions();
   return [
     `browser:   ${found.name} (${found.executable}, ${how}); ${profile}`,
     `  network: through Radar's guard, ${reach}; submits need a yes`,

@@ -39,7 +39,7 @@ export function registerChat(program: Command, context: CliContext): void {
     .action(async (options: { continue?: boolean; personality?: string }) => {
       const radar = await context.radar();
       // Checked before the first message: an unknown personality is one line, exit 2.
-      radar.agent(options.personality ? { personality: options.personality } : undefined);
+      await radar.agent(options.personality ? { personality: options.personality } : undefined);
       const { io } = context;
       const start = () => radar.conversations.createConversation("chat", "", radar.clock.now());
       let conversationId = options.continue

@@ -19,7 +19,7 @@ export function registerGrants(program: Command, context: CliContext): void {
     "--json",
     jsonOptionHelp,
   ).action(async (options: { json?: boolean }) => {
-    const listed = (await context.radar()).away.grants.list();
+    const listed = await (await context.radar()).away.grants.list();
     await printListing(context, options.json, listed, "No standing grants.", (grant) => {
       const used = grant.uses
         ? `, used ${grant.uses}×, last ${grant.lastUsedAt?.slice(0, 16)}`
@@ -53,7 +53,7 @@ export function registerGrants(program: Command, context: CliContext): void {
         pairs: string[],
         options: { note?: string; privateDataTo?: string[] },
       ) => {
-        const grant = (await context.radar()).away.grants.add({
+        const grant = await (await context.radar()).away.grants.add({
           tool,
           arguments: parsePatterns(pairs),
           note: options.note ?? "",

@@ -10,7 +10,7 @@ export function registerHooks(program: Command, context: CliContext): void {
       const radar = await context.radar();
       const { io } = context;
       const registered = radar.hooks.list().filter((hook) => !hook.source.startsWith("plugins"));
-      const plugins = radar.plugins?.hooks.entries() ?? [];
+      const plugins = (await radar.plugins())?.hooks.entries() ?? [];
       if (!radar.config.hooks.enabled) io.stdout("Config rules are off (hooks.enabled).\n");
       if (!registered.length && !plugins.length) {
         io.stdout("No hooks. Add rules under hooks.rules in radar.yaml (see docs/extending.md).\n");

@@ -123,7 +123,7 @@ async function runTool(
   name: string,
   args: Record<string, unknown>,
 ): Promise<ToolResult> {
-  const tool = radar.registry.get(name);
+  const tool = (await radar.agentStack()).registry.get(name);
   if (!tool) return { outcome: "error", text: `${name} is not available` };
   const parsed = tool.parse(args);
   if (!parsed.ok) return { outcome: "error", text: parsed.error };

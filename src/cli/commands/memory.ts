@@ -29,7 +29,8 @@ export function registerMemory(program: Command, context: CliContext): void {
     .option("--json", jsonOptionHelp)
     .action(async (options: { limit: string; category?: string; json?: boolean }) => {
       // Through the memory hooks: a listing hides what a search would (filter_memory_pattern).
-      const facts = await (await context.radar()).memory.listFacts({
+      const { memory } = await (await context.radar()).agentStack();
+      const facts = await memory.listFacts({
         limit: parseLimit(options.limit),
         category: parseCategory(options.category),
       });
@@ -41,7 +42,8 @@ export function registerMemory(program: Command, context: CliContext): void {
     .option("-n, --limit <n>", "how many", "20")
     .option("--json", jsonOptionHelp)
     .action(async (words: string[], options: { limit: string; json?: boolean }) => {
-      const facts = await (await context.radar()).memory.searchFacts(
+      const { memory } = await (await context.radar()).agentStack();
+      const facts = await memory.searchFacts(
         words.join(" "),
         parseLimit(options.limit),
       );
@@ -56,7 +58,8 @@ export function registerMemory(program: Command, context: CliContext): void {
       const content = words.join(" ").trim();
       if (!content) throw new UsageError("Cannot add a fact: the text is empty");
       const radar = await context.radar();
-      const stored = await radar.memory.add(
+      const { memory } = await radar.agentStack();
+      const stored = await memory.add(
         { category: parseCategory(options.category)!, content },
         radar.clock.now(),
       );

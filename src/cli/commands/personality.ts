@@ -15,7 +15,7 @@ import { editPersonality } from "./personality_edit.ts";
 export function registerPersonality(program: Command, context: CliContext): void {
   const personality = program.command("personality")
     .description("personalities: list, show, create, edit, use, remove");
-  const catalog = async () => (await context.radar()).personalities;
+  const catalog = async () => await (await context.radar()).personalities();
 
   personality.command("list").description("list personalities (* marks the active one)")
     .option("--json", jsonOptionHelp)

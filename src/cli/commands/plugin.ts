@@ -8,7 +8,7 @@ import type { PluginSystem } from "../../plugins/plugin_system.ts";
 import { isFolder } from "../../config/quiet_stat.ts";
 
 async function plugins(context: CliContext): Promise<PluginSystem> {
-  const system = (await context.radar()).plugins;
+  const system = await (await context.radar()).plugins();
   if (!system) {
     throw new RadarError("Cannot manage plugins: plugins.enabled is false in the config");
   }

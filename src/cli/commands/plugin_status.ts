@@ -9,7 +9,7 @@ export async function pluginStatusLines(
   listHosts: () => Promise<RunningHost[] | undefined> = () =>
     runningPluginHosts(ownerTag(radar.dataDir)),
 ): Promise<string[]> {
-  const system = radar.plugins;
+  const system = await radar.plugins();
   if (!system) return ["plugins:   disabled (plugins.enabled: false)"];
   const rows = system.api.list();
   const count = (status: string) => rows.filter((row) => row.status === status).length;

@@ -56,7 +56,7 @@ export function registerServe(program: Command, context: CliContext): void {
         // IMAP IDLE (imapflow) is imported only when an account uses it.
         const { email } = radar.config;
         const mailIdle = email.idle && email.accounts.length
-          ? (await (import(
+          ? await (await (import(
             new URL("../../sources/email/mail_idle_setup.ts", import.meta.url).href
           ) as Promise<typeof import("../../sources/email/mail_idle_setup.ts")>)).mailIdleSources(
             radar,
@@ -66,9 +66,14 @@ export function registerServe(program: Command, context: CliContext): void {
         // The chat channels (grammY, matrix-js-sdk, nodemailer) only when one is configured.
         const channels = radar.channels.configured()
           ? [
-            (await import("../../runtime/channel_runtime_setup.ts")).channelRuntime(radar, {
-              env: context.io.env,
-            }),
+            (await (import(
+              new URL("../../runtime/channel_runtime_setup.ts", import.meta.url).href
+            ) as Promise<typeof import("../../runtime/channel_runtime_setup.ts")>)).channelRuntime(
+              radar,
+              {
+                env: context.io.env,
+              },
+            ),
           ]
           : [];
         const configWatch = watchConfigFile(radar, { env: context.io.env, cwd: context.io.cwd });
@@ -80,7 +85,7 @@ export function registerServe(program: Command, context: CliContext): void {
           shutdown: shutdown.signal,
           startWeb: (webOptions) => (web = startDaemonWebServer(webOptions)),
           ticker: (handler, signal) => everyMinute("radar-tick", handler, signal),
-          jobs: [...radar.tickJobs(), configWatch],
+          jobs: [...await radar.tickJobs(), configWatch],
           sources: [
             guard,
             // What writes stops when the database is found damaged.

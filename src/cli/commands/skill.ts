@@ -25,7 +25,7 @@ export function registerSkill(program: Command, context: CliContext): void {
           `${item.name.padEnd(width)}  ${item.source.padEnd(7)}  ${state}\n  ${item.description}\n`,
         );
       }
-      const prompt = radar.agent().systemPrompt();
+      const prompt = (await radar.agent()).systemPrompt();
       const usable = skills.filter((item) => !item.missing.length);
       const shown = usable.filter((item) => prompt.includes(`\n- ${item.name}: `)).length;
       io.stdout(

@@ -27,7 +27,7 @@ export function registerStatus(program: Command, context: CliContext): void {
       const watchers = watcherReports(radar.config, radar.watchedFiles, Deno.env.toObject());
       for (const section of statusSections) sections.push(...await section(radar, watchers));
       // Built once: the text lines and --json's records come from the same look.
-      const sources = radar.sourceHealth.records(Deno.env.toObject());
+      const sources = await radar.sourceHealth.records(Deno.env.toObject());
       sections.push(...sourceHealthLines(sources, radar.config.radar.timezone || undefined));
       const database = {
         path: radar.databasePath,

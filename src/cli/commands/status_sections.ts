@@ -24,9 +24,10 @@ export type StatusSection = (
 export const statusSections: StatusSection[] = [
   daemonStatus,
   budgetStatusLines,
-  (radar) => {
-    const problem = radar.personalities.problem();
-    return [`personality: ${radar.personalities.activeName()}${problem ? ` — ${problem}` : ""}`];
+  async (radar) => {
+    const personalities = await radar.personalities();
+    const problem = personalities.problem();
+    return [`personality: ${personalities.activeName()}${problem ? ` — ${problem}` : ""}`];
   },
   (radar) => execStatusLines(radar, Deno.env.toObject()),
   (radar) => pluginStatusLines(radar),

@@ -72,7 +72,7 @@ export function registerTask(program: Command, context: CliContext): void {
           ? { fields: { every: options.every, at: options.at }, phrase: undefined }
           : await readTaskSchedule(words[0], radar.clock.now(), timeZone);
         if ("error" in schedule) throw new UsageError(`Cannot add task: ${schedule.error}`);
-        const added = radar.tasks.add({
+        const added = await radar.tasks.add({
           ...schedule.fields,
           message: (interval ? words : words.slice(1)).join(" "),
           name: options.name,

@@ -13,11 +13,12 @@ export function registerTools(program: Command, context: CliContext): void {
     .action(async (options: { json?: boolean }) => {
       const radar = await context.radar();
       const { io } = context;
-      const tools = radar.registry.list();
+      const { registry, agent } = await radar.agentStack();
+      const tools = registry.list();
       const budget = radar.config.llm.tool_budget_tokens;
       const message = "hello";
-      const offered = radar.registry.select(message, budget);
-      const first = estimateFirstRequestTokens(radar.agent().systemPrompt(), offered, message);
+      const offered = registry.select(message, budget);
+      const first = estimateFirstRequestTokens(agent().systemPrompt(), offered, message);
       if (options.json) {
         return printJson(context, {
           tools: tools.map((tool) => ({

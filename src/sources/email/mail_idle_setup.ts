@@ -6,18 +6,20 @@ import { EmailCheck } from "./email_check.ts";
 import { MailIdleWatchers } from "./mail_idle.ts";
 
 /** One watcher set for the configured accounts when `email.idle` is on (a daemon `Watcher`). */
-export function mailIdleSources(
+export async function mailIdleSources(
   radar: {
     config: RadarConfig;
     logger: Logger;
     secrets: SecretKeeper;
-    tickJobs(): Array<{ name: string }>;
+    tickJobs(): Promise<Array<{ name: string }>>;
   },
   env: Record<string, string | undefined> = Deno.env.toObject(),
-): MailIdleWatchers[] {
+): Promise<MailIdleWatchers[]> {
   const { email } = radar.config;
   if (!email.idle || !email.accounts.length) return [];
-  const check = radar.tickJobs().find((job): job is EmailCheck => job instanceof EmailCheck);
+  const check = (await radar.tickJobs()).find((job): job is EmailCheck =>
+    job instanceof EmailCheck
+  );
   if (!check) return [];
   return [
     new MailIdleWatchers({

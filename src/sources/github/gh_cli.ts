@@ -4,21 +4,10 @@
  * every failure as one readable line ("gh is not logged in …"). Its output is untrusted JSON.
  */
 import { existsSync } from "node:fs";
-import { isAbsolute } from "node:path";
-import { findOnPath } from "../../adapters/os/quiet_fs.ts";
 import { runProcess } from "../../adapters/os/run_process.ts";
 
 /** Bytes of gh output read at most (a page of notifications is far smaller). */
 const maxOutputBytes = 4 * 1024 * 1024;
-
-/** Where `gh` is, or undefined when it is not installed. */
-export function findGh(
-  ghPath: string,
-  env: Record<string, string | undefined>,
-): string | undefined {
-  if (ghPath.includes("/")) return isAbsolute(ghPath) && existsSync(ghPath) ? ghPath : undefined;
-  return findOnPath(ghPath, env);
-}
 
 /** Why gh failed, as one line a person can act on. */
 function ghProblem(stderr: string, code: number): string {

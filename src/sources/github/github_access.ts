@@ -1,7 +1,8 @@
 /** Whether GitHub is usable here (enabled, gh installed), and its reader. */
 import type { RadarConfig } from "../../config/schema.ts";
 import type { GitHubLists } from "../../core/source_ports.ts";
-import { findGh, GhCli } from "./gh_cli.ts";
+import { GhCli } from "./gh_cli.ts";
+import { findGh, ghMissing } from "./find_gh.ts";
 import { GitHubReader } from "./github_reader.ts";
 
 /** The reader, or why GitHub is not available. */
@@ -12,12 +13,7 @@ export function githubAccess(
   const settings = config.github;
   if (!settings.enabled) return { problem: "off (github.enabled is false)" };
   const path = findGh(settings.gh_path, env);
-  if (!path) {
-    return {
-      problem:
-        `the gh CLI is not installed (${settings.gh_path} not found; https://cli.github.com)`,
-    };
-  }
+  if (!path) return { problem: ghMissing(settings.gh_path) };
   return {
     reader: new GitHubReader(new GhCli(path, { env, timeoutMs: settings.timeout_seconds * 1000 })),
   };

@@ -5,7 +5,6 @@ import type { Clock, Logger } from "../../core/ports.ts";
 import { backoffMinutes, failingThreshold, formatDurationMinutes } from "../../core/schedule.ts";
 import type { MonitorRecord } from "../../core/schedule_ports.ts";
 import type { Resolver } from "../../adapters/network/network_guard.ts";
-import { fetchPage } from "./page_fetch.ts";
 import { shortDiff } from "./text_diff.ts";
 import { laterBy } from "../../core/zoned_time.ts";
 
@@ -73,6 +72,11 @@ export class MonitorChecker implements TickJob {
   async check(monitor: MonitorRecord, signal?: AbortSignal): Promise<MonitorCheck> {
     const { deps } = this;
     const settings = deps.config.tools.fetch_url;
+    // The page fetch (pinned fetch, the HTML query subprocess) loads with the first check.
+    const { fetchPage } =
+      await (import(new URL("./page_fetch.ts", import.meta.url).href) as Promise<
+        typeof import("./page_fetch.ts")
+      >);
     const fetched = await fetchPage(monitor.url, monitor.selector, {
       etag: monitor.etag,
       lastModified: monitor.lastModified,

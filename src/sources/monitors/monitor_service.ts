@@ -6,7 +6,6 @@ import type { MonitorRecord, MonitorRegistry, MonitorRequest } from "../../core/
 import { formatDurationMinutes, isFailing, parseDurationMinutes } from "../../core/schedule.ts";
 import { formatLocalTime } from "../../core/zoned_time.ts";
 import { checkUrl } from "../../adapters/network/network_guard.ts";
-import { selectHtml } from "./page_fetch.ts";
 
 /** The default check interval. */
 const defaultMonitorEvery = "60m";
@@ -40,6 +39,10 @@ export class MonitorService implements MonitorRegistry {
     const selector = request.selector?.trim() ?? "";
     if (selector.length > 500) return { error: "the selector is longer than 500 characters" };
     if (selector) {
+      // The HTML query loads with the first monitor that has a selector.
+      const { selectHtml } = await (import(
+        new URL("./page_fetch.ts", import.meta.url).href
+      ) as Promise<typeof import("./page_fetch.ts")>);
       const probe = await selectHtml("<p></p>", selector);
       if ("error" in probe) return probe;
     }

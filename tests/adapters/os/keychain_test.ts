@@ -147,7 +147,7 @@ Deno.test(needing(["dovecot"], {
       mailMessage({ from: "carol@example.test", subject: "Lunch" }),
     );
     const model = new ScriptedChatModel([toolCallResponse("list_email", {}), textResponse("ok")]);
-    const runtime = openRadar({
+    const runtime = await openRadar({
       configPath,
       env: { ...fake.env, HOME: home, RADAR_DATA_DIR: join(home, "data") },
       cwd: home,
@@ -157,7 +157,7 @@ Deno.test(needing(["dovecot"], {
     });
     try {
       const conversationId = runtime.conversations.createConversation("chat", "t", new Date());
-      await runAgent(runtime.agent(), {
+      await runAgent(await runtime.agent(), {
         conversationId,
         kind: "chat",
         userMessage: "any mail?",
