@@ -7,6 +7,7 @@
 import { join } from "node:path";
 import type { EventQueue } from "../core/work_ports.ts";
 import type { InboundRecord } from "../core/channel_stores.ts";
+import { byteSizeText } from "../core/bytes.ts";
 
 /** A file written to the inbox. */
 export interface SavedFile {
@@ -51,17 +52,11 @@ export function saveToInbox(
         source: `channel ${record.channel}`,
         kind: "file_added",
         summary: `${safe} (${
-          formatSize(bytes.length)
+          byteSizeText(bytes.length)
         }) at ${path}, sent by the owner on ${record.channel}`,
         dedupeKey: `file:${path}`,
       }, options.now);
     }
     return { path, size: bytes.length };
   }
-}
-
-function formatSize(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(0)} KB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }

@@ -1,4 +1,4 @@
-/** Byte helpers: bounded stream reads, text digests. */
+/** Byte helpers: bounded stream reads, text digests, sizes in words. */
 
 /** Joins chunks into one array. */
 export function concatBytes(chunks: readonly Uint8Array[]): Uint8Array {
@@ -15,4 +15,11 @@ export function concatBytes(chunks: readonly Uint8Array[]): Uint8Array {
 export async function sha256Hex(text: string): Promise<string> {
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
   return [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
+}
+
+/** A size as events and chat replies show it: `512 B`, `12 KB`, `3.4 MB`. */
+export function byteSizeText(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(0)} KB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }

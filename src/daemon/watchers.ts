@@ -13,12 +13,7 @@ import { type PluginWatcher, watchPluginFolders } from "../plugins/watch_plugins
 import { ensurePluginDirectories, pluginDirectories } from "../plugins/plugin_directories.ts";
 import type { Watcher } from "./daemon.ts";
 import type { Radar } from "../runtime/open_radar.ts";
-
-function formatSize(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(0)} KB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
-}
+import { byteSizeText } from "../core/bytes.ts";
 
 /**
  * One durable folder watcher per `watchers:` entry: every file seen (by an OS event or a
@@ -46,7 +41,7 @@ export function daemonSources(
         radar.queue.enqueue({
           source: `watcher ${entry.path}`,
           kind: entry.action,
-          summary: `${basename(file.path)} (${formatSize(file.size)}) at ${file.path}`,
+          summary: `${basename(file.path)} (${byteSizeText(file.size)}) at ${file.path}`,
           urgent: entry.urgent,
           dedupeKey: `file:${file.path}`,
         }, at);
