@@ -1,5 +1,6 @@
 /**
- * The chat channels, assembled early (right after the database): their stores, who the owner is,
+ * The chat channels, assembled early (right after the database) when one is configured
+ * (channel_choice.ts; loaded at run time): their stores, who the owner is,
  * and the notifier every notice goes through (ntfy plus the chat channels `notifications.channels`
  * names: a notice is only queued there, so this loads no channel library). The running channels
  * (adapters, receive and send loops, the handler) start under `radar serve` only, from

@@ -57,7 +57,8 @@ import { type Away, buildAway } from "../away/mod.ts";
 import { sqliteAwayStores } from "../adapters/sqlite/stores.ts";
 import { buildMoney } from "../money/mod.ts";
 import { sqliteMoneyStores } from "../adapters/sqlite/stores.ts";
-import { type ChannelParts, channelParts } from "./channel_parts.ts";
+import type { ChannelParts } from "./channel_parts.ts";
+import { openChannelParts } from "./channel_choice.ts";
 import { onFirstUse } from "./first_use.ts";
 import type { AgentStack } from "./agent_stack.ts";
 
@@ -188,8 +189,9 @@ export async function openRadar(options: RadarOptions): Promise<Radar> {
   const core = await openCoreAdapters(loaded, options, { clock, logger, secrets });
   const { db, conversations, facts, toolCalls, sourceStores, model, fetch: fetcher } = core;
   toolCalls.prune();
-  // Every notice goes through ntfy and the chat channels `notifications.channels` names.
-  const channels = channelParts({ config, db, ntfy: core.notifier, clock });
+  // Every notice goes through ntfy and the chat channels `notifications.channels` names (their
+  // stores load only when a channel is configured).
+  const channels = await openChannelParts({ config, db, ntfy: core.notifier, clock });
   const notifier = channels.notifier;
   // Listing and searching read the store; the first write loads the digest writer.
   const digestWriter = onFirstUse(async () =>

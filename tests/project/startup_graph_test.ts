@@ -88,7 +88,7 @@ const allowed: Record<string, { cli: string[]; web: string[]; ceiling: number }>
       "src/cli/terminal_io.ts",
     ],
     web: [],
-    ceiling: 360,
+    ceiling: 353,
   },
   "radar serve": {
     cli: [
@@ -106,7 +106,7 @@ const allowed: Record<string, { cli: string[]; web: string[]; ceiling: number }>
       "web/login_codes.ts",
       "web/server.ts",
     ],
-    ceiling: 216,
+    ceiling: 209,
   },
 };
 
@@ -125,6 +125,10 @@ const idleDaemonLoadsLater = new RegExp(
     "^src/sources/digests/digest_writer\\.ts$",
     "^src/sources/github/github_reader\\.ts$",
     "^src/money/(statement_import|model_categorizer)\\.ts$",
+    // The chat channels' stores, owners and status: only when a channel is configured.
+    "^src/runtime/channel_parts\\.ts$",
+    "^src/channels/(?!routed_notifier\\.ts$)",
+    "^src/adapters/sqlite/channel_",
   ].join("|"),
 );
 
