@@ -12,9 +12,6 @@ import { z } from "zod";
 import { lazyValue } from "../core/lazy_value.ts";
 import { cleanFieldValue, type ComicInfo } from "./comic_info.ts";
 
-/** ComicVine's public API root. */
-export const comicVineDefaultBase = "https://comicvine.gamespot.com/api";
-
 /** ComicVine's answers, checked; built on the first lookup, not while Radar starts. */
 const schemas = lazyValue(() => {
   const text = z.string().max(10_000).nullish();

@@ -8,9 +8,6 @@ import { z } from "zod";
 import { lazyValue } from "../core/lazy_value.ts";
 import { oneLine } from "../adapters/network/guarded_get.ts";
 
-/** Open Library's public root. */
-export const openLibraryDefaultBase = "https://openlibrary.org";
-
 /** Open Library's answers, checked; built on the first lookup, not while Radar starts. */
 const schemas = lazyValue(() => {
   const list = z.array(z.string().max(500)).max(1000).optional();
