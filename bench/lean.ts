@@ -35,6 +35,7 @@ import {
 import { startServe, stop } from "./soak.ts";
 import { timeStartupGroups } from "./startup_groups.ts";
 import { featureFirstUse } from "./feature_first_use.ts";
+import { askProfile } from "./ask_profile.ts";
 
 const settleSeconds = 10;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -255,6 +256,15 @@ async function startupGroupLines(): Promise<BenchLine[]> {
   ];
 }
 
+async function askProfileLines(): Promise<BenchLine[]> {
+  const runs = 3;
+  return (await askProfile(runs)).map(({ kind, ms }) => ({
+    metric: `\`radar ask\` CPU before the first request (profiled, mean of ${runs}): ${kind}`,
+    value: round(ms, 0),
+    unit: "ms",
+  }));
+}
+
 /** The suite. */
 export const leanSuite: BenchSuite = {
   name: "lean",
@@ -263,6 +273,7 @@ export const leanSuite: BenchSuite = {
       ...await idleMemory(),
       ...await startupRatios(),
       ...await startupGroupLines(),
+      ...await askProfileLines(),
       ...await featureFirstUse(),
     ];
   },

@@ -1,6 +1,8 @@
 /**
  * The one zod-issue formatter: "key.path: expected X, found Y" for config files, tool arguments,
- * plugin manifests and tests, skills and personalities alike.
+ * plugin manifests and tests, skills and personalities alike. Also `lazyValue`, for the schemas a
+ * process may never need (those that check a subprocess's or a service's answers), built on first
+ * use so building them is not part of every start.
  */
 import type { z } from "zod";
 
@@ -96,4 +98,10 @@ export function describeIssue(issue: z.core.$ZodIssue, options: IssueOptions = {
 /** Every issue of an error, described and joined with "; ". */
 export function describeIssues(error: z.ZodError, options: IssueOptions = {}): string {
   return error.issues.map((issue) => describeIssue(issue, options)).join("; ");
+}
+
+/** A value built on its first use, then kept (a schema only some runs need). */
+export function lazyValue<T>(build: () => T): () => T {
+  let built: { value: T } | undefined;
+  return () => (built ??= { value: build() }).value;
 }

@@ -9,29 +9,31 @@
  * status_code (100 invalid key, 107 rate limit exceeded).
  */
 import { z } from "zod";
+import { lazyValue } from "../core/zod_issues.ts";
 import { cleanFieldValue, type ComicInfo } from "./comic_info.ts";
 
-/** ComicVine's public API root. */
-export const comicVineDefaultBase = "https://comicvine.gamespot.com/api";
+/** ComicVine's answers, checked; built on the first lookup, not while Radar starts. */
+const schemas = lazyValue(() => {
+  const text = z.string().max(10_000).nullish();
 
-const text = z.string().max(10_000).nullish();
+  const issueSchema = z.object({
+    id: z.number().int().optional(),
+    name: text,
+    issue_number: text,
+    cover_date: text,
+    store_date: text,
+    site_detail_url: text,
+    resource_type: text,
+    volume: z.object({ id: z.number().int().optional(), name: text }).nullish(),
+  });
 
-const issueSchema = z.object({
-  id: z.number().int().optional(),
-  name: text,
-  issue_number: text,
-  cover_date: text,
-  store_date: text,
-  site_detail_url: text,
-  resource_type: text,
-  volume: z.object({ id: z.number().int().optional(), name: text }).nullish(),
-});
-
-const answerSchema = z.object({
-  error: z.string().max(200),
-  status_code: z.number().int(),
-  number_of_total_results: z.number().int().optional(),
-  results: z.union([z.array(z.unknown()).max(100), z.object({}).passthrough()]).optional(),
+  const answerSchema = z.object({
+    error: z.string().max(200),
+    status_code: z.number().int(),
+    number_of_total_results: z.number().int().optional(),
+    results: z.union([z.array(z.unknown()).max(100), z.object({}).passthrough()]).optional(),
+  });
+  return { issueSchema, answerSchema };
 });
 
 /** The search URL for issues matching `query`. */
@@ -57,7 +59,7 @@ export interface ComicVineIssue {
 
 /** The issues in an answer, or the error ComicVine named. */
 export function comicVineIssues(json: unknown): { issues: ComicVineIssue[] } | { error: string } {
-  const answer = answerSchema.safeParse(json);
+  const answer = schemas().answerSchema.safeParse(json);
   if (!answer.success) return { error: "ComicVine answered in an unexpected shape" };
   if (answer.data.status_code !== 1) {
     const why = answer.data.status_code === 107
@@ -68,7 +70,7 @@ export function comicVineIssues(json: unknown): { issues: ComicVineIssue[] } | {
   const results = Array.isArray(answer.data.results) ? answer.data.results : [];
   const issues: ComicVineIssue[] = [];
   for (const item of results) {
-    const parsed = issueSchema.safeParse(item);
+    const parsed = schemas().issueSchema.safeParse(item);
     if (!parsed.success) continue;
     const issue = parsed.data;
     const info: ComicInfo = {};

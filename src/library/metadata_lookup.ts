@@ -10,18 +10,9 @@ import type { Clock } from "../core/ports.ts";
 import { denoResolver, type Resolver } from "../adapters/network/network_guard.ts";
 import { createPinnedFetch, type PinnedFetch } from "../adapters/network/pinned_fetch.ts";
 import { guardedGet, WebRequestError } from "../adapters/network/guarded_get.ts";
-import {
-  comicVineDefaultBase,
-  type ComicVineIssue,
-  comicVineIssues,
-  comicVineSearchUrl,
-} from "./comicvine.ts";
-import {
-  type OpenLibraryBook,
-  openLibraryBooks,
-  openLibraryDefaultBase,
-  openLibrarySearchUrl,
-} from "./open_library.ts";
+import { type ComicVineIssue, comicVineIssues, comicVineSearchUrl } from "./comicvine.ts";
+import { type OpenLibraryBook, openLibraryBooks, openLibrarySearchUrl } from "./open_library.ts";
+import { comicVineDefaultBase, openLibraryDefaultBase } from "./lookup_services.ts";
 
 /** Found issues or books, or one line saying why not. */
 export type LookupAnswer<T> = { found: T[] } | { error: string };

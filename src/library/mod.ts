@@ -17,5 +17,4 @@ export { describePdf } from "./pdf_info_read.ts";
 export { setComicInfo, setPdfInfo, type WriteDependencies } from "./comic_info_write.ts";
 export { imagePageLines, maxVisionPages, type PageReadings, readImagePages } from "./pdf_vision.ts";
 export { filesToFile, type FilingStep, planFile } from "./library_scan.ts";
-export { comicVineDefaultBase } from "./comicvine.ts";
-export { openLibraryDefaultBase } from "./open_library.ts";
+export { comicVineDefaultBase, openLibraryDefaultBase } from "./lookup_services.ts";

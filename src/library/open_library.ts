@@ -5,25 +5,27 @@
  * checked field by field and cut.
  */
 import { z } from "zod";
+import { lazyValue } from "../core/zod_issues.ts";
 import { oneLine } from "../adapters/network/guarded_get.ts";
 
-/** Open Library's public root. */
-export const openLibraryDefaultBase = "https://openlibrary.org";
+/** Open Library's answers, checked; built on the first lookup, not while Radar starts. */
+const schemas = lazyValue(() => {
+  const list = z.array(z.string().max(500)).max(1000).optional();
 
-const list = z.array(z.string().max(500)).max(1000).optional();
+  const docSchema = z.object({
+    key: z.string().max(200).optional(),
+    title: z.string().max(2000).optional(),
+    author_name: list,
+    first_publish_year: z.number().int().optional(),
+    isbn: list,
+    publisher: list,
+  });
 
-const docSchema = z.object({
-  key: z.string().max(200).optional(),
-  title: z.string().max(2000).optional(),
-  author_name: list,
-  first_publish_year: z.number().int().optional(),
-  isbn: list,
-  publisher: list,
-});
-
-const answerSchema = z.object({
-  numFound: z.number().int().min(0),
-  docs: z.array(z.unknown()).max(100),
+  const answerSchema = z.object({
+    numFound: z.number().int().min(0),
+    docs: z.array(z.unknown()).max(100),
+  });
+  return { docSchema, answerSchema };
 });
 
 /** One book Open Library found. */
@@ -47,11 +49,11 @@ export function openLibrarySearchUrl(base: string, query: string): URL {
 
 /** The books in an answer (at most 5), or undefined for an unexpected shape. */
 export function openLibraryBooks(json: unknown, base: string): OpenLibraryBook[] | undefined {
-  const answer = answerSchema.safeParse(json);
+  const answer = schemas().answerSchema.safeParse(json);
   if (!answer.success) return undefined;
   const books: OpenLibraryBook[] = [];
   for (const item of answer.data.docs.slice(0, 5)) {
-    const parsed = docSchema.safeParse(item);
+    const parsed = schemas().docSchema.safeParse(item);
     if (!parsed.success || !parsed.data.title) continue;
     const doc = parsed.data;
     books.push({

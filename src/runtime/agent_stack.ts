@@ -24,7 +24,6 @@ import type { SqliteConversationRuns } from "../adapters/sqlite/conversation_run
 import type { PluginSystem } from "../plugins/plugin_system.ts";
 import type { McpApprovals } from "../mcp/approval.ts";
 import type { ActionJournal } from "../away/mod.ts";
-import { buildLibrary } from "../library/mod.ts";
 import { calendarReaderFor, mailReaderFor } from "../sources/source_readers.ts";
 import { githubReaderFor } from "../sources/github/github_access.ts";
 import type { ToolDependencies } from "../tools/dependencies.ts";
@@ -38,6 +37,7 @@ import {
 import { maskedPromptVariables } from "./masked_ports.ts";
 import { type PersonalityParts, personalityParts } from "./personality_parts.ts";
 import { browserParts } from "./browser_parts.ts";
+import { libraryOnFirstUse } from "./library_parts.ts";
 import type { EmbeddingParts } from "./embedding_parts.ts";
 import type { WorkServices } from "./scheduled_work.ts";
 import { onceEach } from "./runtime_logging.ts";
@@ -168,7 +168,7 @@ export async function buildTools(parts: ToolPartsParts): Promise<ToolParts> {
     cwd: parts.cwd,
     tasks: work.tasks,
     monitors: work.monitors,
-    ...buildLibrary(config, parts.env),
+    ...libraryOnFirstUse(config, parts.env),
     visionModel: parts.visionModel,
     memory: parts.embeddings.memory,
     mail: mailReaderFor(config, parts.env, secrets),

@@ -1,15 +1,21 @@
 /**
  * The browser, assembled: which program (`browser.executable` or found), the guard every page's
  * connection passes (`browser.allow_private`, `browser.allowed_hosts`), the profile, and the
- * sessions the `browser` tool drives. Playwright itself loads on the first browser call.
+ * sessions the `browser` tool drives. The browser adapter (and Playwright with it) loads on the
+ * first browser call: a run that never browses does not read its modules.
  */
 import { isAbsolute, join } from "node:path";
 import type { RadarConfig } from "../config/schema.ts";
 import { expandHome } from "../config/paths.ts";
-import type { BrowserAvailability } from "../core/browser.ts";
+import type {
+  BrowserAvailability,
+  BrowserSession,
+  SessionLimits,
+  WebBrowser,
+} from "../core/browser.ts";
 import type { Clock } from "../core/ports.ts";
 import { findBrowser } from "../adapters/browser/find_browser.ts";
-import { PlaywrightBrowser } from "../adapters/browser/playwright_browser.ts";
+import type { PlaywrightBrowserOptions } from "../adapters/browser/playwright_browser.ts";
 import { checkUrlWithAllowance, hostAllowance } from "../adapters/network/host_allowance.ts";
 import type { Resolver, UrlCheck } from "../adapters/network/network_guard.ts";
 import { BrowserSessions } from "../tools/browser_sessions.ts";
@@ -53,7 +59,7 @@ export function browserParts(input: {
       allowHint: "browser.allowed_hosts or browser.allow_private",
     });
   if (availability().problem !== undefined) return { availability, check };
-  const browser = new PlaywrightBrowser({
+  const browser = browserOnFirstStart({
     availability,
     check,
     profileDir: profileFolder(settings.profile, input.dataDir, env),
@@ -67,6 +73,25 @@ export function browserParts(input: {
     maxSessions,
   }), input.clock);
   return { availability, sessions, check };
+}
+
+/**
+ * The Playwright adapter, loaded at run time (`import(new URL(…))`, so Deno does not read it while
+ * it starts) and built on the first session started.
+ */
+function browserOnFirstStart(options: PlaywrightBrowserOptions): WebBrowser {
+  let adapter: Promise<WebBrowser> | undefined;
+  return {
+    availability: options.availability,
+    async start(limits: SessionLimits, signal: AbortSignal): Promise<BrowserSession> {
+      adapter ??= (import(
+        new URL("../adapters/browser/playwright_browser.ts", import.meta.url).href
+      ) as Promise<typeof import("../adapters/browser/playwright_browser.ts")>).then(
+        ({ PlaywrightBrowser }) => new PlaywrightBrowser(options),
+      );
+      return (await adapter).start(limits, signal);
+    },
+  };
 }
 
 /** `browser.profile`: a name is a folder under `<data>/browser-profiles/`; a path is used as is. */

@@ -8,16 +8,8 @@
  * original kept for undo. Writing outside the writable folders needs a yes, a grant or an approval.
  */
 import { z } from "zod";
-import {
-  comicFormatOf,
-  createMetadataLookup,
-  describeComic,
-  describePdf,
-  type MetadataLookup,
-  setComicInfo,
-  setPdfInfo,
-  type WriteDependencies,
-} from "../library/mod.ts";
+import type { describeComic, MetadataLookup, WriteDependencies } from "../library/mod.ts";
+import { comicFormatOf } from "../library/comic_archive.ts";
 import { failed, refused, timedOut, type Tool, type ToolContext } from "../core/tool.ts";
 import { defineTool } from "../core/tool_definition.ts";
 import type { ToolDependencies } from "./dependencies.ts";
@@ -35,10 +27,19 @@ export type ComicInfoToolDependencies =
 
 const maxPdfBytes = 200 * 1024 * 1024;
 
-/** Creates the comic_info tool; `lookup` is injectable for tests. */
+/** The library's face, loaded with the tool's first call (a run that never calls it skips it). */
+const libraryModule = () =>
+  import(new URL("../library/mod.ts", import.meta.url).href) as Promise<
+    typeof import("../library/mod.ts")
+  >;
+
+/**
+ * Creates the comic_info tool; `lookup` is injectable for tests (else the library's, made on the
+ * first call and kept: its hourly limits count across calls).
+ */
 export function comicInfoTool(
   deps: ComicInfoToolDependencies,
-  lookup: MetadataLookup = createMetadataLookup(deps),
+  lookup?: MetadataLookup,
 ): Tool {
   return defineTool({
     name: "comic_info",
@@ -83,12 +84,14 @@ export function comicInfoTool(
       if (info.size > cap) {
         return failed(`${shown} is too large (${info.size} bytes; the limit is ${cap}).`);
       }
+      const library = await libraryModule();
+      lookup ??= library.createMetadataLookup(deps);
       const writeDeps = { ...deps, guard, archives: deps.comicArchives };
       if (writing) {
         const request = { path: checked.path, shown, set: set ?? {}, file: fileIt };
         return isPdf
-          ? await setPdfInfo(writeDeps, request, context)
-          : await setComicInfo(writeDeps, request, context);
+          ? await library.setPdfInfo(writeDeps, request, context)
+          : await library.setComicInfo(writeDeps, request, context);
       }
       let file: Deno.FsFile;
       try {
@@ -105,12 +108,13 @@ export function comicInfoTool(
         signal: context.signal,
       };
       if (isPdf) {
-        return await describePdf(
+        return await library.describePdf(
           { ...reading, layout: deps.config.library.documents, pdfReader: deps.pdfReader },
           file,
         );
       }
       return await readComic(
+        library,
         deps,
         { ...reading, layout: deps.config.library.comics },
         file,
@@ -122,6 +126,7 @@ export function comicInfoTool(
 }
 
 async function readComic(
+  library: typeof import("../library/mod.ts"),
   deps: ComicInfoToolDependencies,
   reading: Parameters<typeof describeComic>[0],
   file: Deno.FsFile,
@@ -140,7 +145,7 @@ async function readComic(
       const contents = result.contents;
       // The cover is worth a vision request only when the file does not say what it is.
       if (contents.info?.Series && contents.info?.Number) delete contents.coverPng;
-      return await describeComic(reading, contents);
+      return await library.describeComic(reading, contents);
     }
     case "broken":
       return failed(`${reading.shown} is not a readable comic archive: ${result.message}.`);

@@ -8,7 +8,7 @@ import type { RadarConfig } from "../config/schema.ts";
 import type { Destinations, ResultLabel } from "../core/tool.ts";
 import { originOf } from "../core/origins.ts";
 import { duckDuckGoBase } from "./web/duckduckgo.ts";
-import { comicVineDefaultBase, openLibraryDefaultBase } from "../library/mod.ts";
+import { comicVineDefaultBase, openLibraryDefaultBase } from "../library/lookup_services.ts";
 import { openMeteoDefaults } from "./web/open_meteo.ts";
 
 /** The origins of these URLs, or anywhere when one is not a URL. */

@@ -3,13 +3,7 @@
  * the path and reads the bytes; the PdfReader port parses them (MuPDF in a killable subprocess).
  */
 import { z } from "zod";
-import {
-  imagePageLines,
-  maxVisionPages,
-  type PageReadings,
-  type PdfContents,
-  readImagePages,
-} from "../library/mod.ts";
+import type { PageReadings, PdfContents } from "../library/mod.ts";
 import { failed, refused, timedOut, type Tool } from "../core/tool.ts";
 import { defineTool } from "../core/tool_definition.ts";
 import type { ToolDependencies } from "./dependencies.ts";
@@ -66,21 +60,30 @@ export function pdfExtractTool(deps: PdfToolDependencies): Tool {
       if (!new TextDecoder("latin1").decode(bytes.subarray(0, 1024)).includes("%PDF")) {
         return failed(`${shown} is not a PDF (no %PDF header).`);
       }
+      // The library's face (vision reading of scanned pages), loaded with the first PDF read.
+      const library = await (import(new URL("../library/mod.ts", import.meta.url).href) as Promise<
+        typeof import("../library/mod.ts")
+      >);
       const result = await deps.pdfReader.read({
         bytes,
         first: first ?? defaults.first_pages,
         last: last ?? defaults.last_pages,
         maxPageChars,
         signal: context.signal,
-        renderImagePages: deps.visionModel ? maxVisionPages : 0,
+        renderImagePages: deps.visionModel ? library.maxVisionPages : 0,
       });
       switch (result.status) {
         case "ok": {
           const vision = deps.visionModel;
           const readings = vision
-            ? await readImagePages(vision, result.contents.pages, maxPageChars, context.signal)
+            ? await library.readImagePages(
+              vision,
+              result.contents.pages,
+              maxPageChars,
+              context.signal,
+            )
             : new Map();
-          return describeContents(shown, result.contents, readings, vision?.model);
+          return describeContents(library, shown, result.contents, readings, vision?.model);
         }
         case "encrypted":
           return failed(`${shown} is encrypted (password-protected); its text cannot be read.`);
@@ -99,6 +102,7 @@ export function pdfExtractTool(deps: PdfToolDependencies): Tool {
 
 /** The tool's text for extracted contents. */
 function describeContents(
+  library: typeof import("../library/mod.ts"),
   shown: string,
   contents: PdfContents,
   readings: PageReadings,
@@ -123,8 +127,8 @@ function describeContents(
       );
     } else if (page.images) {
       imageOnly.push(page.number);
-      const beyondLimit = imageOnly.length > maxVisionPages;
-      lines.push(...imagePageLines(readings.get(page.number), visionModel, beyondLimit));
+      const beyondLimit = imageOnly.length > library.maxVisionPages;
+      lines.push(...library.imagePageLines(readings.get(page.number), visionModel, beyondLimit));
     } else lines.push("[blank page]");
   }
   const skipped = pageCount - pages.length;
@@ -146,4 +150,4 @@ export function pdfDate(value: string | undefined): string | undefined {
 }
 
 /** Re-exported for callers that used to find it here. */
-export { selectPages } from "../library/mod.ts";
+export { selectPages } from "../library/pdf_reader.ts";

@@ -11,7 +11,8 @@ const root = fromFileUrl(new URL("../../", import.meta.url));
 
 /**
  * Capability folders: every other layer imports one through its face (`mod.ts`), but for the
- * ports the SQLite stores implement.
+ * ports the SQLite stores implement and the library's lookup addresses (the tools name them as
+ * destinations without loading the library).
  */
 const capabilities: Record<string, readonly string[]> = {
   "src/away": ["src/away/approval_ports.ts", "src/away/action_journal.ts", "src/away/receipts.ts"],
@@ -20,6 +21,7 @@ const capabilities: Record<string, readonly string[]> = {
     "src/library/comic_archive.ts",
     "src/library/comic_info.ts",
     "src/library/pdf_reader.ts",
+    "src/library/lookup_services.ts",
   ],
 };
 

@@ -5,6 +5,7 @@
  * field by field: the subprocess parsed a hostile file.
  */
 import { z } from "zod";
+import { lazyValue } from "../../core/zod_issues.ts";
 import type {
   ComicArchives,
   ComicReadRequest,
@@ -24,37 +25,41 @@ export interface SubprocessComicArchivesOptions {
   command?: PdfProcessCommand;
 }
 
-const info = z.partialRecord(z.enum(comicInfoFields), z.string().max(4000));
-const names = z.array(z.string().max(200)).max(20);
+/** The subprocess's answers, checked; built on the first job, not while Radar starts. */
+const answers = lazyValue(() => {
+  const info = z.partialRecord(z.enum(comicInfoFields), z.string().max(4000));
+  const names = z.array(z.string().max(200)).max(20);
 
-const contentsSchema = z.object({
-  format: z.enum(["cbz", "cbr"]),
-  pages: z.array(z.string().max(4096)).max(10_000),
-  otherEntries: z.number().int().min(0),
-  info: info.optional(),
-  infoProblem: z.string().max(400).optional(),
-  cover: z.string().max(4096).optional(),
-  coverPng: z.string().regex(/^[A-Za-z0-9+/]+=*$/).max(2_100_000).optional(),
-  warnings: z.object({
-    unsafeNames: names,
-    nestedArchives: names,
-    bombEntries: names,
-    encrypted: z.number().int().min(0),
-  }),
+  const contentsSchema = z.object({
+    format: z.enum(["cbz", "cbr"]),
+    pages: z.array(z.string().max(4096)).max(10_000),
+    otherEntries: z.number().int().min(0),
+    info: info.optional(),
+    infoProblem: z.string().max(400).optional(),
+    cover: z.string().max(4096).optional(),
+    coverPng: z.string().regex(/^[A-Za-z0-9+/]+=*$/).max(2_100_000).optional(),
+    warnings: z.object({
+      unsafeNames: names,
+      nestedArchives: names,
+      bombEntries: names,
+      encrypted: z.number().int().min(0),
+    }),
+  });
+
+  const readSchema = z.discriminatedUnion("status", [
+    z.object({ status: z.literal("ok"), contents: contentsSchema }),
+    z.object({ status: z.literal("broken"), message: z.string().max(400) }),
+    z.object({ status: z.literal("failed"), message: z.string().max(400) }),
+  ]);
+
+  const writeSchema = z.discriminatedUnion("status", [
+    z.object({ status: z.literal("ok"), info, before: info.optional() }),
+    z.object({ status: z.literal("refused"), message: z.string().max(400) }),
+    z.object({ status: z.literal("broken"), message: z.string().max(400) }),
+    z.object({ status: z.literal("failed"), message: z.string().max(400) }),
+  ]);
+  return { readSchema, writeSchema };
 });
-
-const readSchema = z.discriminatedUnion("status", [
-  z.object({ status: z.literal("ok"), contents: contentsSchema }),
-  z.object({ status: z.literal("broken"), message: z.string().max(400) }),
-  z.object({ status: z.literal("failed"), message: z.string().max(400) }),
-]);
-
-const writeSchema = z.discriminatedUnion("status", [
-  z.object({ status: z.literal("ok"), info, before: info.optional() }),
-  z.object({ status: z.literal("refused"), message: z.string().max(400) }),
-  z.object({ status: z.literal("broken"), message: z.string().max(400) }),
-  z.object({ status: z.literal("failed"), message: z.string().max(400) }),
-]);
 
 /** Memory a job may use: the runtime's floor plus three times the archive (in, out, buffers). */
 function memoryFor(size: number): number {
@@ -77,7 +82,7 @@ export class SubprocessComicArchives implements ComicArchives {
       memoryMb: memoryFor(request.size),
       maxResultBytes: 8 * 1024 * 1024,
       signal: request.signal,
-    }, readSchema);
+    }, answers().readSchema);
     return "answer" in outcome ? outcome.answer : outcome;
   }
 
@@ -91,7 +96,7 @@ export class SubprocessComicArchives implements ComicArchives {
       // ComicInfo.xml adds at most a few KB; a rewrite never grows an archive much.
       output: { sink: request.output, maxBytes: request.size + 2 * 1024 * 1024 },
       signal: request.signal,
-    }, writeSchema);
+    }, answers().writeSchema);
     if (!("answer" in outcome)) return outcome;
     const { answer, outputBytes } = outcome;
     if (answer.status !== "ok") return answer;

@@ -3,6 +3,7 @@
  * killed with SIGKILL at the deadline or when the caller aborts.
  */
 import { z } from "zod";
+import { lazyValue } from "../../core/zod_issues.ts";
 import type {
   PdfInfoWriter,
   PdfInfoWriteRequest,
@@ -28,37 +29,41 @@ export interface SubprocessPdfReaderOptions {
 /** Page texts plus up to a few rendered page images (base64, each ≤ 2 MB). */
 const maxOutputBytes = 16 * 1024 * 1024;
 
-const pageSchema = z.object({
-  number: z.number().int(),
-  text: z.string(),
-  cutChars: z.number().int().min(0),
-  images: z.number().int().min(0),
-  error: z.string().optional(),
-  png: z.string().regex(/^[A-Za-z0-9+/]+=*$/).max(2_100_000).optional(),
-});
+/** The subprocess's answers, checked; built on the first job, not while Radar starts. */
+const answers = lazyValue(() => {
+  const pageSchema = z.object({
+    number: z.number().int(),
+    text: z.string(),
+    cutChars: z.number().int().min(0),
+    images: z.number().int().min(0),
+    error: z.string().optional(),
+    png: z.string().regex(/^[A-Za-z0-9+/]+=*$/).max(2_100_000).optional(),
+  });
 
-const resultSchema = z.discriminatedUnion("status", [
-  z.object({
-    status: z.literal("ok"),
-    contents: z.object({
-      pageCount: z.number().int().min(0),
-      format: z.string(),
-      metadata: z.record(z.string(), z.string()),
-      pages: z.array(pageSchema),
+  const resultSchema = z.discriminatedUnion("status", [
+    z.object({
+      status: z.literal("ok"),
+      contents: z.object({
+        pageCount: z.number().int().min(0),
+        format: z.string(),
+        metadata: z.record(z.string(), z.string()),
+        pages: z.array(pageSchema),
+      }),
     }),
-  }),
-  z.object({ status: z.literal("encrypted") }),
-  z.object({ status: z.literal("broken"), message: z.string() }),
-  z.object({ status: z.literal("failed"), message: z.string() }),
-]);
+    z.object({ status: z.literal("encrypted") }),
+    z.object({ status: z.literal("broken"), message: z.string() }),
+    z.object({ status: z.literal("failed"), message: z.string() }),
+  ]);
 
-const infoRecord = z.record(z.string().max(40), z.string().max(400));
-const writeSchema = z.discriminatedUnion("status", [
-  z.object({ status: z.literal("ok"), before: infoRecord, after: infoRecord }),
-  z.object({ status: z.literal("encrypted") }),
-  z.object({ status: z.literal("broken"), message: z.string().max(400) }),
-  z.object({ status: z.literal("failed"), message: z.string().max(400) }),
-]);
+  const infoRecord = z.record(z.string().max(40), z.string().max(400));
+  const writeSchema = z.discriminatedUnion("status", [
+    z.object({ status: z.literal("ok"), before: infoRecord, after: infoRecord }),
+    z.object({ status: z.literal("encrypted") }),
+    z.object({ status: z.literal("broken"), message: z.string().max(400) }),
+    z.object({ status: z.literal("failed"), message: z.string().max(400) }),
+  ]);
+  return { resultSchema, writeSchema };
+});
 
 /** The reader `tools.pdf` config asks for, over the parent's environment. */
 export function createPdfReader(
@@ -92,7 +97,7 @@ export class SubprocessPdfReader implements PdfReader, PdfInfoWriter {
       memoryMb: this.#options.memoryMb ?? 1024,
       maxResultBytes: maxOutputBytes,
       signal: request.signal,
-    }, resultSchema);
+    }, answers().resultSchema);
     return "answer" in outcome ? outcome.answer : outcome;
   }
 
@@ -106,7 +111,7 @@ export class SubprocessPdfReader implements PdfReader, PdfInfoWriter {
       // An incremental update appends the new Info dictionary and a cross-reference section.
       output: { sink: request.output, maxBytes: request.size + 1024 * 1024 },
       signal: request.signal,
-    }, writeSchema);
+    }, answers().writeSchema);
     if (!("answer" in outcome)) return outcome;
     const { answer, outputBytes } = outcome;
     if (answer.status !== "ok") return answer;

@@ -4,6 +4,7 @@
  * the network, shown to the model only as untrusted text.
  */
 import { z } from "zod";
+import { lazyValue } from "../../core/zod_issues.ts";
 import type { GitHubItem, GitHubLists } from "../../core/source_ports.ts";
 import type { GhCli } from "./gh_cli.ts";
 
@@ -12,37 +13,41 @@ const maxItems = 50;
 /** Most repositories whose PRs are asked about their CI in one check. */
 const maxRepos = 10;
 
-const text = (max: number) => z.string().transform((value) => value.slice(0, max));
-const notification = z.object({
-  id: z.union([z.string(), z.number()]).transform(String),
-  reason: text(40).catch(""),
-  updated_at: text(40).catch(""),
-  subject: z.object({
+/** What gh answers, bounded; built on the first read, not while Radar starts. */
+const schemas = lazyValue(() => {
+  const text = (max: number) => z.string().transform((value) => value.slice(0, max));
+  const notification = z.object({
+    id: z.union([z.string(), z.number()]).transform(String),
+    reason: text(40).catch(""),
+    updated_at: text(40).catch(""),
+    subject: z.object({
+      title: text(300).catch(""),
+      type: text(40).catch(""),
+      url: text(500).nullish(),
+    }),
+    repository: z.object({ full_name: text(200) }),
+  });
+  const searchedPr = z.object({
+    number: z.number().int(),
     title: text(300).catch(""),
-    type: text(40).catch(""),
-    url: text(500).nullish(),
-  }),
-  repository: z.object({ full_name: text(200) }),
-});
-const searchedPr = z.object({
-  number: z.number().int(),
-  title: text(300).catch(""),
-  url: text(500),
-  updatedAt: text(40).catch(""),
-  repository: z.object({ nameWithOwner: text(200) }),
-  author: z.object({ login: text(100) }).nullish(),
-});
-const rollupEntry = z.object({
-  name: text(120).nullish(),
-  context: text(120).nullish(),
-  conclusion: text(40).nullish(),
-  state: text(40).nullish(),
-});
-const listedPr = z.object({
-  number: z.number().int(),
-  title: text(300).catch(""),
-  url: text(500),
-  statusCheckRollup: z.array(rollupEntry).nullish(),
+    url: text(500),
+    updatedAt: text(40).catch(""),
+    repository: z.object({ nameWithOwner: text(200) }),
+    author: z.object({ login: text(100) }).nullish(),
+  });
+  const rollupEntry = z.object({
+    name: text(120).nullish(),
+    context: text(120).nullish(),
+    conclusion: text(40).nullish(),
+    state: text(40).nullish(),
+  });
+  const listedPr = z.object({
+    number: z.number().int(),
+    title: text(300).catch(""),
+    url: text(500),
+    statusCheckRollup: z.array(rollupEntry).nullish(),
+  });
+  return { notification, searchedPr, listedPr };
 });
 
 /** Conclusions and states that mean a check failed. */
@@ -70,7 +75,7 @@ export class GitHubReader implements GitHubLists {
   /** Unread notifications (newest first). */
   async notifications(signal?: AbortSignal): Promise<GitHubItem[]> {
     const raw = await this.gh.json(["api", "notifications?per_page=50"], signal);
-    return list(notification, raw, "notifications").map((entry) => ({
+    return list(schemas().notification, raw, "notifications").map((entry) => ({
       kind: "notification",
       id: entry.id,
       version: entry.updated_at,
@@ -92,7 +97,7 @@ export class GitHubReader implements GitHubLists {
       "--json",
       "number,title,url,updatedAt,repository,author",
     ], signal);
-    return list(searchedPr, raw, "pull requests").map((pr) => ({
+    return list(schemas().searchedPr, raw, "pull requests").map((pr) => ({
       kind: "review",
       id: pr.url,
       version: pr.updatedAt,
@@ -106,7 +111,7 @@ export class GitHubReader implements GitHubLists {
   /** My open PRs with at least one failing check. */
   async failingPullRequests(signal?: AbortSignal): Promise<GitHubItem[]> {
     const mine = list(
-      searchedPr,
+      schemas().searchedPr,
       await this.gh.json([
         "search",
         "prs",
@@ -133,7 +138,7 @@ export class GitHubReader implements GitHubLists {
         "--json",
         "number,title,url,statusCheckRollup",
       ], signal);
-      for (const pr of list(listedPr, raw, "pull requests")) {
+      for (const pr of list(schemas().listedPr, raw, "pull requests")) {
         const failed = (pr.statusCheckRollup ?? [])
           .filter((check) =>
             failedStates.has((check.conclusion || check.state || "").toUpperCase())

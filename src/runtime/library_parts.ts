@@ -1,0 +1,36 @@
+/**
+ * The library's readers and writers as the tools get them: ports whose first call loads the
+ * library (its face and the document subprocess's adapters, at run time) and builds it once, so
+ * a run that never reads a PDF or a comic does not load it.
+ */
+import type { RadarConfig } from "../config/schema.ts";
+import type { ComicArchives, PdfInfoWriter, PdfReader } from "../library/mod.ts";
+
+/** What `buildLibrary` returns, loaded on the first call of any of them. */
+export interface LibraryParts {
+  pdfReader: PdfReader;
+  pdfInfoWriter: PdfInfoWriter;
+  comicArchives: ComicArchives;
+}
+
+/** The library's ports, each loading and building the library on its first call. */
+export function libraryOnFirstUse(
+  config: RadarConfig,
+  env: Record<string, string | undefined>,
+): LibraryParts {
+  let built: Promise<LibraryParts> | undefined;
+  const library = () =>
+    built ??= (import(new URL("../library/mod.ts", import.meta.url).href) as Promise<
+      typeof import("../library/mod.ts")
+    >).then(({ buildLibrary }) => buildLibrary(config, env));
+  return {
+    pdfReader: { read: async (request) => (await library()).pdfReader.read(request) },
+    pdfInfoWriter: {
+      writeInfo: async (request) => (await library()).pdfInfoWriter.writeInfo(request),
+    },
+    comicArchives: {
+      read: async (request) => (await library()).comicArchives.read(request),
+      writeInfo: async (request) => (await library()).comicArchives.writeInfo(request),
+    },
+  };
+}
