@@ -14,7 +14,12 @@
  */
 import type { ApprovalRequests, GrantCheck, StandingGrant } from "./approval_ports.ts";
 import type { AgentRequest, RunGuard as GuardPort, RunGuards } from "../core/agent_types.ts";
-import type { ChatMessage, ReadSources, ToolCall } from "../core/chat_model.ts";
+import {
+  type ChatMessage,
+  parseJson,
+  type ReadSources,
+  type ToolCall,
+} from "../core/chat_model.ts";
 import type { SideEffectLog } from "../core/side_effects.ts";
 import {
   type ConfirmAction,
@@ -383,19 +388,9 @@ function guardRun(
     if (message.role === "tool") {
       const name = message.toolName ?? "result";
       const text = message.toolCallId ? callArguments.get(message.toolCallId) : undefined;
-      guard.read(registry.get(name), name, message.content, parsedOrUndefined(text));
+      guard.read(registry.get(name), name, message.content, parseJson(text));
     }
   }
   labels.addMessage(request.userMessage);
   return guard;
-}
-
-/** A call's arguments text as an object (undefined when it is not one). */
-function parsedOrUndefined(text: string | undefined): unknown {
-  if (text === undefined) return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }

@@ -58,6 +58,16 @@ export function addUsage(a: Usage | undefined, b: Usage | undefined): Usage | un
   };
 }
 
+/** JSON a model wrote (call arguments, an answer), parsed; undefined when absent or not JSON. */
+export function parseJson(text: string | undefined): unknown {
+  if (text === undefined) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
 /** A tool as offered to the model (OpenAI function shape, wire-format neutral). */
 export interface ToolSpec {
   name: string;

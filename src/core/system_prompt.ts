@@ -130,7 +130,8 @@ function variableLines(variables: Record<string, string>, used: number): string[
   return lines.length ? [variablesHeader, ...lines] : [];
 }
 
-function oneLine(text: string, max: number): string {
+/** `text` on one line (control and separator characters as spaces), cut to `max` with "…". */
+export function oneLine(text: string, max: number): string {
   // deno-lint-ignore no-control-regex
   const flat = text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, " ").replace(/\s+/g, " ")
     .trim();

@@ -7,7 +7,7 @@
  * nothing new calls no model.
  */
 import { z } from "zod";
-import type { ChatModel, ToolSpec } from "../core/chat_model.ts";
+import { type ChatModel, parseJson, type ToolSpec } from "../core/chat_model.ts";
 import type { Clock } from "../core/ports.ts";
 import type { ModelCategorization } from "./money_book.ts";
 import type { MoneyTransaction } from "./money.ts";
@@ -60,20 +60,12 @@ function categoriesTool(categories: readonly string[]): ToolSpec {
 /** The tool's arguments; small models sometimes send numbers as text or the list as JSON text. */
 const answerShape = z.object({
   items: z.preprocess(
-    (value) => typeof value === "string" ? safeJson(value) : value,
+    (value) => typeof value === "string" ? parseJson(value) : value,
     z.array(
       z.object({ n: z.coerce.number().int(), category: z.string().max(100) }).passthrough(),
     ).max(1000),
   ),
 });
-
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
 
 /** One transaction as a numbered data line (the text is sanitised by `wrapUntrusted`). */
 function line(transaction: MoneyTransaction, number: number): string {
@@ -93,7 +85,7 @@ function readAnswer(
   const allowed = new Set(categories);
   const found = new Map<number, string>();
   for (const text of arguments_) {
-    const parsed = answerShape.safeParse(safeJson(text));
+    const parsed = answerShape.safeParse(parseJson(text));
     if (!parsed.success) continue;
     for (const item of parsed.data.items) {
       const transaction = batch[item.n - 1];

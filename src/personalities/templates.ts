@@ -7,7 +7,7 @@
  * inserted as quoted, flattened, bounded data; unknown names render as nothing (as in the guide).
  * Built-ins take precedence over plugin variables of the same name.
  */
-import { promptVariableLimits } from "../core/system_prompt.ts";
+import { oneLine, promptVariableLimits } from "../core/system_prompt.ts";
 import { textForModel } from "../core/untrusted_text.ts";
 import { formatClock, formatDate, zonedParts } from "../core/zoned_time.ts";
 
@@ -59,14 +59,7 @@ export function renderTemplate(
     const value = key === undefined ? undefined : variables[key];
     if (typeof value !== "string") return "";
     used.add(key!);
-    return JSON.stringify(flatten(textForModel(value), promptVariableLimits.maxValueChars));
+    return JSON.stringify(oneLine(textForModel(value), promptVariableLimits.maxValueChars));
   });
   return { text, usedVariables: [...used] };
-}
-
-function flatten(text: string, max: number): string {
-  // deno-lint-ignore no-control-regex
-  const flat = text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, " ").replace(/\s+/g, " ")
-    .trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }

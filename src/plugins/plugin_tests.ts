@@ -5,8 +5,11 @@
 import { z } from "zod";
 import { parse as parseYaml } from "yaml";
 import type { PluginGrant } from "../sandbox/permissions.ts";
-import type { PluginCode, PluginProcessOptions } from "../sandbox/plugin_process.ts";
-import { PluginProcess } from "../sandbox/plugin_process.ts";
+import {
+  type PluginCode,
+  PluginProcess,
+  type PluginProcessOptions,
+} from "../sandbox/plugin_process.ts";
 import type { PluginTestOutcome } from "../core/plugin_state.ts";
 import { describeIssue } from "../core/zod_issues.ts";
 import { firstLine } from "../core/errors.ts";

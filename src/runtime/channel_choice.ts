@@ -5,12 +5,11 @@
  * chat channel there is no chat to queue a notice in), no channel status, pairing refused as
  * before, and the channel stores neither loaded nor reachable: asking for them fails with one line.
  */
-import type { DatabaseSync } from "node:sqlite";
 import type { RadarConfig } from "../config/schema.ts";
 import type { Notifier } from "../core/notifier.ts";
 import type { Clock } from "../core/ports.ts";
 import { RoutedNotifier } from "../channels/routed_notifier.ts";
-import type { ChannelParts } from "./channel_parts.ts";
+import type { ChannelParts, ChannelPartsInput } from "./channel_parts.ts";
 
 /** True when any chat channel (Telegram, Matrix, email) has a `channels:` section. */
 export function anyChannelConfigured(config: RadarConfig): boolean {
@@ -18,12 +17,7 @@ export function anyChannelConfigured(config: RadarConfig): boolean {
 }
 
 /** The channel parts for `config`: built from channel_parts.ts only when a channel is configured. */
-export async function openChannelParts(input: {
-  config: RadarConfig;
-  db: DatabaseSync;
-  ntfy: Notifier;
-  clock: Clock;
-}): Promise<ChannelParts> {
+export async function openChannelParts(input: ChannelPartsInput): Promise<ChannelParts> {
   if (anyChannelConfigured(input.config)) {
     return (await (import(new URL("./channel_parts.ts", import.meta.url).href) as Promise<
       typeof import("./channel_parts.ts")

@@ -33,13 +33,16 @@ export interface ChannelParts {
   onQueued(listener: () => void): () => void;
 }
 
-/** Builds the channel stores, the owners and the routed notifier over the open database. */
-export function channelParts(input: {
+/** What the channel parts are built over. */
+export interface ChannelPartsInput {
   config: RadarConfig;
   db: DatabaseSync;
   ntfy: Notifier;
   clock: Clock;
-}): ChannelParts {
+}
+
+/** Builds the channel stores, the owners and the routed notifier over the open database. */
+export function channelParts(input: ChannelPartsInput): ChannelParts {
   const { config, clock } = input;
   const stores = sqliteChannelStores(input.db);
   const owners = new ChannelOwners(config, stores.people);

@@ -2,8 +2,7 @@
 import { z } from "zod";
 import { failed, type Tool } from "../core/tool.ts";
 import { defineTool } from "../core/tool_definition.ts";
-import type { TaskScheduler } from "../core/schedule_ports.ts";
-import type { TaskInfo } from "../core/schedule_ports.ts";
+import type { TaskInfo, TaskScheduler } from "../core/schedule_ports.ts";
 import { minimumToolIntervalMinutes, refuseOnHeartbeat } from "./schedule_text.ts";
 import { understandWhen } from "./schedule_when.ts";
 import { describeNewSchedule } from "../core/schedule_words.ts";

@@ -1,6 +1,5 @@
 /** The `llm.models` roles resolved to full LLM settings (pure). */
-import type { LlmConfig } from "./settings.ts";
-import { trimBaseUrl } from "./settings.ts";
+import { type LlmConfig, trimBaseUrl } from "./settings.ts";
 
 /** The roles a model can play. */
 export type ModelRoleName = "main" | "fast" | "vision" | "fallback";

@@ -3,6 +3,7 @@
  * (`<tool_call>{…}</tool_call>`, `<|python_tag|>{…}`, fenced or bare `{"name":…,"arguments":…}`,
  * `[TOOL_CALLS][…]`, `<function=name>{…}</function>`). Only names that were offered are accepted.
  */
+import { parseJson } from "../../core/chat_model.ts";
 
 /** A tool call recovered from text, before an id is assigned. */
 export interface RecoveredCall {
@@ -64,7 +65,10 @@ const extractors: Extractor[] = [
     const blocks = [...content.matchAll(functionTag)];
     if (!blocks.length) return undefined;
     return {
-      candidates: blocks.map((block) => ({ name: block[1], arguments: parseJson(block[2]) ?? {} })),
+      candidates: blocks.map((block) => ({
+        name: block[1],
+        arguments: parseJson(block[2]) ?? {},
+      })),
       remainingText: content.replace(functionTag, ""),
     };
   },
@@ -90,14 +94,6 @@ function wholeJson(text: string): Extracted | undefined {
   const parsed = parseJson(trimmed);
   if (parsed === undefined) return undefined;
   return { candidates: Array.isArray(parsed) ? parsed : [parsed], remainingText: "" };
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }
 
 function toCall(candidate: unknown, offered: ReadonlySet<string>): RecoveredCall[] {

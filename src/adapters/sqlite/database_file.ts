@@ -6,8 +6,7 @@
  */
 import { DatabaseSync } from "node:sqlite";
 import { join } from "node:path";
-import { RadarError } from "../../core/errors.ts";
-import { damageAdvice, DatabaseDamagedError } from "../../core/errors.ts";
+import { damageAdvice, DatabaseDamagedError, RadarError } from "../../core/errors.ts";
 import { describeFailure, markReadOnly, StorageError, storageFailure } from "./storage_failure.ts";
 import { isFile } from "../../config/quiet_stat.ts";
 

@@ -3,11 +3,10 @@
  * quick check, and `radar db backup` (a consistent, owner-only copy made with VACUUM INTO).
  */
 import { backup, DatabaseSync } from "node:sqlite";
-import { RadarError } from "../../core/errors.ts";
+import { damageAdvice, RadarError } from "../../core/errors.ts";
 import { openSnapshot } from "./database_file.ts";
 import { describeFailure, storageFailure } from "./storage_failure.ts";
 import { formatStoredTime } from "../../core/zoned_time.ts";
-import { damageAdvice } from "../../core/errors.ts";
 
 /** What a check found. */
 export interface DatabaseCheck {
