@@ -77,8 +77,24 @@ export function readConfigState(dataDir: string, pid: number): ConfigState | und
  */
 export function asTheDaemonRuns(config: RadarConfig, dataDir: string): void {
   const daemon = runningDaemon(dataDir);
-  const running = daemon && readConfigState(dataDir, daemon.pid)?.running;
-  if (running) setConfigValues(config, running);
+  const state = daemon ? readConfigState(dataDir, daemon.pid) : undefined;
+  statesRead.set(config, { state });
+  if (state?.running) setConfigValues(config, state.running);
+}
+
+/** The state each config `asTheDaemonRuns` adjusted was made from: one look for one command. */
+const statesRead = new WeakMap<RadarConfig, { state: ConfigState | undefined }>();
+
+/**
+ * The daemon's config state as `config` shows it: the one `asTheDaemonRuns` read for it (so a
+ * `radar status` never says "restart needed" beside values the daemon does not run), else now.
+ */
+export function configStateOf(
+  config: RadarConfig,
+  dataDir: string,
+  pid: number,
+): ConfigState | undefined {
+  return statesRead.has(config) ? statesRead.get(config)!.state : readConfigState(dataDir, pid);
 }
 
 /** Watches the config file of `radar` (its path, else where `radar.yaml` would be created). */

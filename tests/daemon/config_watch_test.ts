@@ -7,10 +7,13 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import {
+  asTheDaemonRuns,
+  configStateOf,
   configStatePath,
   readConfigState,
   watchConfigFile,
 } from "../../src/daemon/config_watch.ts";
+import { defaultConfig } from "../../src/config/schema.ts";
 import { configStateLines } from "../../src/cli/commands/daemon_status.ts";
 import { budgetStatusLines } from "../../src/cli/commands/budget_status.ts";
 import { withTestDaemon } from "../helpers/test_radar.ts";
@@ -145,5 +148,30 @@ Deno.test("radar status shows a key that needs a restart as the daemon runs it, 
   } finally {
     await serving.stop();
     radar.remove();
+  }
+});
+
+Deno.test("radar status reads the daemon's config state once: values and 'restart needed' agree", () => {
+  const dataDir = Deno.makeTempDirSync();
+  try {
+    // The command's look: no daemon runs, so the config stays as the file says and nothing is due.
+    const config = defaultConfig();
+    asTheDaemonRuns(config, dataDir);
+    // A daemon records a change a moment later (the race a loaded machine shows).
+    Deno.writeTextFileSync(
+      configStatePath(dataDir),
+      JSON.stringify({
+        pid: 4242,
+        path: "radar.yaml",
+        checkedAt: "2026-12-07T10:00:00Z",
+        restartKeys: ["watchers"],
+        applied: [],
+        running: { watchers: [] },
+      }),
+    );
+    assert.equal(configStateOf(config, dataDir, 4242), undefined, "the look the values came from");
+    assert.deepEqual(configStateOf(defaultConfig(), dataDir, 4242)?.restartKeys, ["watchers"]);
+  } finally {
+    Deno.removeSync(dataDir, { recursive: true });
   }
 });

@@ -3,7 +3,7 @@ import { nextHeartbeatAt } from "../../core/heartbeat.ts";
 import { isQuietTime } from "../../core/notifier.ts";
 import { formatLocalTime } from "../../core/zoned_time.ts";
 import { runningDaemon } from "../../daemon/lock_file.ts";
-import { type ConfigState, readConfigState } from "../../daemon/config_watch.ts";
+import { type ConfigState, configStateOf } from "../../daemon/config_watch.ts";
 import type { Radar } from "../../runtime/open_radar.ts";
 import { describeRun } from "./heartbeat.ts";
 import { describeTask } from "./task_description.ts";
@@ -42,7 +42,7 @@ export function daemonStatus(
       daemon ? `running (PID ${daemon.pid}${daemon.url ? ` at ${daemon.url}` : ""})` : "not running"
     }`,
   ];
-  if (daemon) lines.push(...configStateLines(readConfigState(radar.dataDir, daemon.pid)));
+  if (daemon) lines.push(...configStateLines(configStateOf(config, radar.dataDir, daemon.pid)));
   const heartbeat = config.heartbeat;
   if (!heartbeat.enabled) {
     lines.push("heartbeat: disabled (heartbeat.enabled: false)");
