@@ -59,7 +59,8 @@ export function channelParts(input: ChannelPartsInput): ChannelParts {
     notifier,
     stores,
     owners,
-    configured: () => Object.values(config.channels).some((value) => typeof value === "object"),
+    // Built only when a channel is configured (`openChannelParts`, `anyChannelConfigured`).
+    configured: () => true,
     status: () => channelStatus(config, stores, owners),
     pair: (channel) => {
       if (!config.channels[channel]) {
