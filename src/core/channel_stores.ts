@@ -131,8 +131,6 @@ export interface ChannelOutbox {
    * transaction; false when it was closed already.
    */
   close(id: number, edit: NewOutbound | undefined, at: Date): boolean;
-  /** The sent message with the service's id `externalId`. */
-  byExternalId(channel: ChannelName, externalId: string): OutboundRecord | undefined;
   /** Newest first (the dashboard's receipts). */
   list(limit: number): OutboundRecord[];
   /** Messages not sent yet, and those given up on. */
@@ -240,14 +238,9 @@ export interface ChannelHealth {
 }
 
 /** One channel's status. */
-export interface ChannelStatus {
-  channel: ChannelName;
+export interface ChannelStatus extends Omit<ChannelHealthRecord, "state" | "pid" | "updatedAt"> {
   state: ChannelHealthRecord["state"] | "not started";
   updatedAt?: string;
-  lastMessageAt?: string;
-  lastSentAt?: string;
-  lastError?: string;
-  lastErrorAt?: string;
   owners: number;
   /** Received, not handled yet. */
   waiting: number;
