@@ -31,10 +31,7 @@ export async function runEvalCommand(options: EvalCommandOptions): Promise<numbe
     header: `radar eval: ${tasks.length} tasks, each in a scratch home`,
     run: () =>
       runEval({
-        env: options.env,
-        configPath: options.configPath,
-        model: options.model,
-        server: options.server,
+        ...options,
         tasks,
         onTask: (outcome) => options.write(formatTaskLine(outcome)),
       }),

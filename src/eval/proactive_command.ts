@@ -84,10 +84,7 @@ export async function runProactiveCommand(options: ProactiveCommandOptions): Pro
       "scratch home",
     run: () =>
       runProactive({
-        env: options.env,
-        configPath: options.configPath,
-        model: options.model,
-        server: options.server,
+        ...options,
         scenarios,
         onScenario: (outcome) => options.write(formatScenarioLine(outcome)),
       }),
