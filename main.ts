@@ -24,16 +24,14 @@ if (import.meta.main) {
     ) as Promise<typeof import("./src/adapters/network/html_query_process.ts")>);
     await runHtmlQueryProcess();
   } else {
-    const [{ runCli }, { terminalIo }, { ignoreInspectorSignal }] = await Promise.all([
-      import(new URL("./src/cli/program.ts", import.meta.url).href) as Promise<
-        typeof import("./src/cli/program.ts")
-      >,
-      import(new URL("./src/cli/terminal_io.ts", import.meta.url).href) as Promise<
-        typeof import("./src/cli/terminal_io.ts")
-      >,
-      import(new URL("./src/adapters/inspector_signal.ts", import.meta.url).href) as Promise<
-        typeof import("./src/adapters/inspector_signal.ts")
-      >,
+    const [{ runCli }, { terminalIo }, { ignoreInspectorSignal }]: [
+      typeof import("./src/cli/program.ts"),
+      typeof import("./src/cli/terminal_io.ts"),
+      typeof import("./src/adapters/inspector_signal.ts"),
+    ] = await Promise.all([
+      import(new URL("./src/cli/program.ts", import.meta.url).href),
+      import(new URL("./src/cli/terminal_io.ts", import.meta.url).href),
+      import(new URL("./src/adapters/inspector_signal.ts", import.meta.url).href),
     ]);
     // Every CLI process (ask and chat run exec too): SIGUSR1 must not open an inspector. The
     // daemon logs it when this is impossible; a one-shot command goes on without it.

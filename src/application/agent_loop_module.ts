@@ -4,7 +4,5 @@
  * a daemon with nothing due never loads it.
  */
 export function agentLoopModule(): Promise<typeof import("../core/agent_loop.ts")> {
-  return import(new URL("../core/agent_loop.ts", import.meta.url).href) as Promise<
-    typeof import("../core/agent_loop.ts")
-  >;
+  return import(new URL("../core/agent_loop.ts", import.meta.url).href);
 }

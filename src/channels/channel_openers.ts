@@ -84,10 +84,7 @@ export function channelOpeners(
         account,
         imap: { env: options.env, timeoutMs, secrets: options.secrets },
         smtp: new SmtpSender({
-          host: smtp.host,
-          port: smtp.port,
-          tls: smtp.tls,
-          user: smtp.user,
+          ...smtp,
           password: () =>
             readChannelSecret(
               smtp as SecretEntry,
@@ -95,7 +92,6 @@ export function channelOpeners(
               "channels.email.smtp password",
               secretOptions,
             ),
-          from: smtp.from,
           timeoutMs,
         }),
         allowedSenders: email.allowed_senders,

@@ -8,7 +8,6 @@
 import type { RadarConfig } from "../config/schema.ts";
 import { ChannelBusyError, type ChannelName, type ChatChannel } from "../core/channel.ts";
 import type { ChannelStores } from "../core/channel_stores.ts";
-import type { Clock, Logger } from "../core/ports.ts";
 import { firstLine } from "../core/errors.ts";
 import { ChannelSender, type ChannelSenderParts } from "./channel_sender.ts";
 import type { InboundHandler } from "./inbound_handler.ts";
@@ -17,17 +16,11 @@ import type { InboundHandler } from "./inbound_handler.ts";
 export type ChannelOpener = () => Promise<ChatChannel>;
 
 /** What the runtime is built from. */
-export interface ChannelRuntimeParts
-  extends Pick<ChannelSenderParts, "approval" | "approvalLink" | "showTime" | "mask"> {
+export interface ChannelRuntimeParts extends Omit<ChannelSenderParts, "channel"> {
   config: RadarConfig;
-  stores: ChannelStores;
   openers: Partial<Record<ChannelName, ChannelOpener>>;
   /** Built with the runtime's `channel` lookup. */
   handler: (channel: (name: ChannelName) => ChatChannel | undefined) => InboundHandler;
-  clock: Clock;
-  logger: Logger;
-  pid: number;
-  isAlive: (pid: number) => boolean;
   /** The first wait after a failure (doubling up to 5 minutes); tests shorten it. */
   retryBaseMs?: number;
   /** How often idle loops look at the database for work another process queued. */

@@ -74,13 +74,12 @@ export async function runCli(args: string[], rawIo: CliIo): Promise<number> {
     globals: () => program.opts<GlobalOptions>(),
     async config() {
       // Loaded at run time (not while Deno starts): commands that never read the config skip it.
-      const [{ loadConfig }, { readTextFileIfExists }] = await Promise.all([
-        import(new URL("../config/loader.ts", import.meta.url).href) as Promise<
-          typeof import("../config/loader.ts")
-        >,
-        import(new URL("../config/config_file.ts", import.meta.url).href) as Promise<
-          typeof import("../config/config_file.ts")
-        >,
+      const [{ loadConfig }, { readTextFileIfExists }]: [
+        typeof import("../config/loader.ts"),
+        typeof import("../config/config_file.ts"),
+      ] = await Promise.all([
+        import(new URL("../config/loader.ts", import.meta.url).href),
+        import(new URL("../config/config_file.ts", import.meta.url).href),
       ]);
       return loadConfig({
         explicitPath: context.globals().config,

@@ -5,7 +5,7 @@
  * the conversation of each chat and person, the one-time answers to approvals, and each
  * channel's health.
  */
-import type { ChannelButton, ChannelName, ReceivedMessage } from "./channel.ts";
+import type { ChannelName, OutgoingMessage, ReceivedMessage } from "./channel.ts";
 
 /** Where a received message stands. */
 export type InboundState = "pending" | "handling" | "done" | "refused" | "withdrawn" | "failed";
@@ -74,17 +74,13 @@ export type OutboundPurpose = "answer" | "notice" | "ask" | "outcome" | "refusal
 /** Where an outgoing message stands. */
 export type OutboundState = "pending" | "sending" | "sent" | "failed" | "undeliverable";
 
-/** An outgoing message to queue. */
-export interface NewOutbound {
+/** An outgoing message to queue: what will be sent, and how it is queued. */
+export interface NewOutbound
+  extends Pick<OutgoingMessage, "chatId" | "text" | "buttons" | "subject" | "replyTo"> {
   channel: ChannelName;
-  chatId: string;
-  text: string;
   purpose: OutboundPurpose;
   /** Queued once per key: a second message with the same key is not queued. */
   dedupeKey?: string;
-  buttons?: ChannelButton[];
-  subject?: string;
-  replyTo?: string;
   /** Replaces the message of that row (once it was sent) instead of sending a new one. */
   editOf?: number;
   /** The approval an `ask` asks about. */
@@ -131,8 +127,6 @@ export interface ChannelOutbox {
    * transaction; false when it was closed already.
    */
   close(id: number, edit: NewOutbound | undefined, at: Date): boolean;
-  /** The sent message with the service's id `externalId`. */
-  byExternalId(channel: ChannelName, externalId: string): OutboundRecord | undefined;
   /** Newest first (the dashboard's receipts). */
   list(limit: number): OutboundRecord[];
   /** Messages not sent yet, and those given up on. */
@@ -240,14 +234,9 @@ export interface ChannelHealth {
 }
 
 /** One channel's status. */
-export interface ChannelStatus {
-  channel: ChannelName;
+export interface ChannelStatus extends Omit<ChannelHealthRecord, "state" | "pid" | "updatedAt"> {
   state: ChannelHealthRecord["state"] | "not started";
   updatedAt?: string;
-  lastMessageAt?: string;
-  lastSentAt?: string;
-  lastError?: string;
-  lastErrorAt?: string;
   owners: number;
   /** Received, not handled yet. */
   waiting: number;

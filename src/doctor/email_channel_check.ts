@@ -117,12 +117,8 @@ async function smtpVerdict(smtp: EmailSection["smtp"], reading: SecretReading): 
   }
   const { SmtpSender } = await import("../channels/email/smtp_sender.ts");
   const sender = new SmtpSender({
-    host: smtp.host,
-    port: smtp.port,
-    tls: smtp.tls,
-    user: smtp.user,
+    ...smtp,
     password: () => Promise.resolve(password),
-    from: smtp.from,
     timeoutMs: reading.timeoutMs,
   });
   try {

@@ -24,7 +24,7 @@ import type { Verdict } from "./verdict.ts";
 
 /** What the doctor runs with. */
 export interface DoctorOptions {
-  loadConfig: () => LoadedConfig;
+  loadConfig: () => Promise<LoadedConfig>;
   openRadar: () => Promise<Radar>;
   env: Record<string, string | undefined>;
   /** Send a test notification through ntfy. */
@@ -53,7 +53,7 @@ export async function runDoctor(
     report.canWork = !blockers(verdicts).length;
     return { report, exitCode: exitCode ?? (report.canWork ? ExitCode.ok : ExitCode.failure) };
   };
-  const config = configVerdicts(options.loadConfig);
+  const config = await configVerdicts(options.loadConfig);
   add(...config.verdicts);
   const loaded = config.loaded;
   if (!loaded) return done(ExitCode.usage);

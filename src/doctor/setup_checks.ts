@@ -6,12 +6,12 @@ import type { Radar } from "../runtime/open_radar.ts";
 import { blocking, type Verdict, verdict } from "./verdict.ts";
 
 /** The config: which file, every unknown key with the key meant; invalid blocks. */
-export function configVerdicts(
-  load: () => LoadedConfig,
-): { loaded?: LoadedConfig; verdicts: Verdict[] } {
+export async function configVerdicts(
+  load: () => Promise<LoadedConfig>,
+): Promise<{ loaded?: LoadedConfig; verdicts: Verdict[] }> {
   let loaded: LoadedConfig;
   try {
-    loaded = load();
+    loaded = await load();
   } catch (error) {
     if (!(error instanceof RadarError)) throw error;
     const line = firstLine(error, 300);

@@ -3,24 +3,16 @@
  * prints a line per task as it finishes and the totals; exit code 0 when every task passed.
  */
 import { formatSummary, formatTaskLine } from "./eval_report.ts";
-import { type EvalOptions, runEval } from "./eval_runner.ts";
+import { runEval } from "./eval_runner.ts";
 import { evalTasks } from "./eval_tasks.ts";
 import { evalRunOf, runStored } from "./eval_history.ts";
 import { type EvalHistory, formatHistoryLine } from "../core/eval_records.ts";
-import { runProactiveCommand } from "./proactive_command.ts";
+import { type ProactiveCommandOptions, runProactiveCommand } from "./proactive_command.ts";
 
-/** The command's inputs: the run's environment, config file, model and server, and these. */
-export interface EvalCommandOptions
-  extends Pick<EvalOptions, "env" | "configPath" | "model" | "server"> {
+/** The command's inputs: what the proactive suite's command takes, and which suite. */
+export interface EvalCommandOptions extends ProactiveCommandOptions {
   /** `tasks` (default) or `proactive` (heartbeat scenarios). */
   suite?: "tasks" | "proactive";
-  /** Only the tasks whose id contains this. */
-  only?: string;
-  write: (line: string) => void;
-  /** Where the run is stored (absent: not stored). */
-  history?: EvalHistory;
-  /** Wall clock of the run's date (default now). */
-  now?: () => Date;
 }
 
 /** Runs `radar eval`; returns the exit code (1 when a task failed). LlmErrors propagate. */
@@ -31,10 +23,7 @@ export async function runEvalCommand(options: EvalCommandOptions): Promise<numbe
     header: `radar eval: ${tasks.length} tasks, each in a scratch home`,
     run: () =>
       runEval({
-        env: options.env,
-        configPath: options.configPath,
-        model: options.model,
-        server: options.server,
+        ...options,
         tasks,
         onTask: (outcome) => options.write(formatTaskLine(outcome)),
       }),

@@ -8,11 +8,14 @@ import { proactiveScenarios } from "./proactive_scenarios.ts";
 import type { ScratchOptions } from "./scratch_home.ts";
 import { runStored } from "./eval_history.ts";
 
-/** What the suite's command takes. */
+/** What the suite's command takes: the run's environment, config, model and server, and these. */
 export interface ProactiveCommandOptions extends ScratchOptions {
+  /** Only the tasks (or scenarios) whose id contains this. */
   only?: string;
   write: (line: string) => void;
+  /** Where the run is stored (absent: not stored). */
   history?: EvalHistory;
+  /** Wall clock of the run's date (default now). */
   now?: () => Date;
 }
 
@@ -84,10 +87,7 @@ export async function runProactiveCommand(options: ProactiveCommandOptions): Pro
       "scratch home",
     run: () =>
       runProactive({
-        env: options.env,
-        configPath: options.configPath,
-        model: options.model,
-        server: options.server,
+        ...options,
         scenarios,
         onScenario: (outcome) => options.write(formatScenarioLine(outcome)),
       }),

@@ -5,21 +5,13 @@
  */
 import { pdfInfoKeys, type PdfReader } from "./pdf_reader.ts";
 import { failed, timedOut, type ToolOutput } from "../core/tool.ts";
-import type { PathGuard } from "../adapters/os/path_guard.ts";
-import type { MetadataLookup } from "./metadata_lookup.ts";
 import { libraryPlace } from "./library_place.ts";
-import { placeLine } from "./comic_info_read.ts";
+import { type ComicReadingContext, placeLine } from "./comic_info_read.ts";
 import { describeFsError } from "../adapters/os/file_changes.ts";
 
-/** What reading a PDF's metadata needs. */
-export interface PdfReadingContext {
-  guard: PathGuard;
-  path: string;
-  shown: string;
-  lookup?: MetadataLookup;
-  layout: string;
+/** What reading a PDF's metadata needs: what a comic's does (no vision model), and a reader. */
+export interface PdfReadingContext extends Omit<ComicReadingContext, "visionModel"> {
   pdfReader: PdfReader;
-  signal: AbortSignal;
 }
 
 /** The layout fields a PDF's Info gives (`title`, `author`, …; names match any casing). */

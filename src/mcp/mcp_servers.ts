@@ -191,10 +191,8 @@ function connectionFor(
         ),
         ...(deps.secrets?.known() ?? []),
       ];
-      const { SandboxedStdioTransport } =
-        await (import(new URL("./sandboxed_stdio_transport.ts", import.meta.url).href) as Promise<
-          typeof import("./sandboxed_stdio_transport.ts")
-        >);
+      const { SandboxedStdioTransport }: typeof import("./sandboxed_stdio_transport.ts") =
+        await import(new URL("./sandboxed_stdio_transport.ts", import.meta.url).href);
       return new SandboxedStdioTransport(launch.launch, settings.max_message_bytes);
     },
   });

@@ -100,10 +100,9 @@ export async function importStatementFile(
         added: [],
       };
     }
-    const parsers =
-      await (import(new URL("./statement_parsers.ts", import.meta.url).href) as Promise<
-        typeof import("./statement_parsers.ts")
-      >);
+    const parsers: typeof import("./statement_parsers.ts") = await import(
+      new URL("./statement_parsers.ts", import.meta.url).href
+    );
     let parts: AccountPart[];
     let remember: { account: string; mapping: string } | undefined;
     if (format === "csv") {

@@ -51,10 +51,9 @@ export async function extractBackup(
   staging: string,
   limits: RestoreLimits = defaultRestoreLimits,
 ): Promise<BackupManifest> {
-  const { extract: createExtract } =
-    await (import(new URL("./tar_stream.ts", import.meta.url).href) as Promise<
-      typeof import("./tar_stream.ts")
-    >);
+  const { extract: createExtract }: typeof import("./tar_stream.ts") = await import(
+    new URL("./tar_stream.ts", import.meta.url).href
+  );
   const prefix = `${archiveRoot}/`;
   const written = new Map<string, { size: number; sha256: string }>();
   let manifestText: string | undefined;

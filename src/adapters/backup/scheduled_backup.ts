@@ -7,17 +7,12 @@ import { join } from "node:path";
 import type { RadarConfig } from "../../config/schema.ts";
 import type { Clock, Logger } from "../../core/ports.ts";
 import { backupFolder, backupName, listBackups, pruneBackups } from "./backup_folder.ts";
-import { writeBackup } from "./write_backup.ts";
+import { type BackupSources, writeBackup } from "./write_backup.ts";
 
-/** What the scheduled backup needs. */
-interface ScheduledBackupDependencies {
+/** What the scheduled backup needs: what a backup is written from, and the settings. */
+interface ScheduledBackupDependencies extends Omit<BackupSources, "now"> {
   config: RadarConfig;
-  /** Writes a consistent copy of radar.db to a new file. */
-  snapshotDatabase: (target: string) => Promise<unknown>;
-  dataDir: string;
-  configPath?: string;
   env: Record<string, string | undefined>;
-  radarVersion: string;
   clock: Clock;
   logger: Logger;
 }
@@ -41,16 +36,7 @@ export class ScheduledBackup {
       const [newest] = listBackups(folder);
       if (newest && now.getTime() - newest.at.getTime() < everyHours * hourMs) return;
       Deno.mkdirSync(folder, { recursive: true, mode: 0o700 });
-      const summary = await writeBackup(
-        {
-          snapshotDatabase: deps.snapshotDatabase,
-          dataDir: deps.dataDir,
-          configPath: deps.configPath,
-          radarVersion: deps.radarVersion,
-          now,
-        },
-        join(folder, backupName(now)),
-      );
+      const summary = await writeBackup({ ...deps, now }, join(folder, backupName(now)));
       const removed = pruneBackups(folder, keep);
       deps.logger.info("scheduled backup written", {
         path: summary.path,

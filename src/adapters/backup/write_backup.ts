@@ -63,10 +63,9 @@ const enabledPluginLinks = join("plugins", "enabled");
 
 /** Writes a backup archive to `target` (which must not exist), owner-only. */
 export async function writeBackup(sources: BackupSources, target: string): Promise<BackupSummary> {
-  const { pack: createPack } =
-    await (import(new URL("./tar_stream.ts", import.meta.url).href) as Promise<
-      typeof import("./tar_stream.ts")
-    >);
+  const { pack: createPack }: typeof import("./tar_stream.ts") = await import(
+    new URL("./tar_stream.ts", import.meta.url).href
+  );
   const partial = join(dirname(target), `.${basename(target)}.partial-${crypto.randomUUID()}`);
   const snapshotFolder = Deno.makeTempDirSync({ dir: sources.dataDir, prefix: ".backup-" });
   let output: Deno.FsFile | undefined;

@@ -62,19 +62,10 @@ function accountPlaces(): RadarPlaces | undefined {
 
 /** The path guard for these dependencies (rules from tools.files and Radar's places). */
 export function pathGuardFor(deps: FileAccessDependencies): PathGuard {
-  const places = radarPlaces(deps);
   return new PathGuard({
-    home: places.home,
+    ...radarPlaces(deps),
     cwd: deps.cwd ?? Deno.cwd(),
-    dataDir: places.dataDir,
-    configDir: places.configDir,
-    cacheDir: places.cacheDir,
     configPath: deps.configPath,
-    also: places.also,
-    historyFile: places.historyFile,
-    instructionFolders: places.instructionFolders,
-    backupFolder: places.backupFolder,
-    browserProfile: places.browserProfile,
     blockedPaths: deps.config.tools.files.blocked_paths,
     allowedRoots: deps.config.tools.files.allowed_roots,
   });

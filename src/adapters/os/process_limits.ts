@@ -3,16 +3,12 @@
  * `prlimit` is and how a command line gets an RLIMIT_DATA ceiling. RLIMIT_AS is useless for
  * V8-based runtimes: the caged heap reserves > 32 GB of address space.
  */
+import { isFile } from "../../config/quiet_stat.ts";
 
 /** Finds `prlimit` on Linux (for the OS memory ceiling); undefined elsewhere. */
 export function findPrlimit(): string | undefined {
   if (Deno.build.os !== "linux") return undefined;
-  for (const path of ["/usr/bin/prlimit", "/bin/prlimit"]) {
-    try {
-      if (Deno.statSync(path).isFile) return path;
-    } catch { /* not here */ }
-  }
-  return undefined;
+  return ["/usr/bin/prlimit", "/bin/prlimit"].find((path) => isFile(path));
 }
 
 /** `command args` run under `prlimit --data=MB` when `prlimitPath` is set, else unchanged. */

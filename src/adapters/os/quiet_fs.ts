@@ -4,6 +4,7 @@
  * `config/quiet_stat.ts`).
  */
 import { join } from "node:path";
+import { isFile } from "../../config/quiet_stat.ts";
 
 /** True when something (a file, folder or link, even a dangling one) is at `path`. */
 export function pathExists(path: string): boolean {
@@ -30,9 +31,7 @@ export function findOnPath(
   for (const folder of (env.PATH ?? "").split(":")) {
     if (!folder.startsWith("/")) continue;
     const candidate = join(folder, program);
-    try {
-      if (Deno.statSync(candidate).isFile) return candidate;
-    } catch { /* not here */ }
+    if (isFile(candidate)) return candidate;
   }
   return undefined;
 }

@@ -134,16 +134,6 @@ export class SqliteChannelOutbox implements ChannelOutbox {
     }, "the closed question");
   }
 
-  byExternalId(channel: ChannelName, externalId: string): OutboundRecord | undefined {
-    return selectOne(
-      this.db,
-      outboundRecord,
-      "SELECT * FROM channel_outbound WHERE channel = ? AND external_id = ?",
-      channel,
-      externalId,
-    );
-  }
-
   list(limit: number): OutboundRecord[] {
     return selectAll(
       this.db,

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { damageAdvice, DatabaseDamagedError, RadarError } from "../../core/errors.ts";
 import { describeFailure, markReadOnly, StorageError, storageFailure } from "./storage_failure.ts";
 import { isFile } from "../../config/quiet_stat.ts";
+import { removeQuietly } from "../os/quiet_fs.ts";
 
 /** One schema step; `version` is its position in `PRAGMA user_version`. */
 export interface Migration {
@@ -199,11 +200,7 @@ export function openSnapshot(path: string): DatabaseSync {
 /** The file and its -wal copied to a temporary folder and opened there (the WAL is replayed). */
 function openTemporaryCopy(path: string): DatabaseSync {
   const folder = Deno.makeTempDirSync({ prefix: "radar-readonly-db-" });
-  const remove = () => {
-    try {
-      Deno.removeSync(folder, { recursive: true });
-    } catch { /* already gone */ }
-  };
+  const remove = () => removeQuietly(folder);
   try {
     const copy = join(folder, "radar.db");
     Deno.copyFileSync(path, copy);

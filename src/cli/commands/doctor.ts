@@ -19,16 +19,8 @@ export function registerDoctor(program: Command, context: CliContext): void {
     .action(async (options: { json?: boolean; notify?: boolean }) => {
       const { runDoctor } = await import("../../doctor/run_doctor.ts");
       const { formatReport, reportRecord } = await import("../../doctor/doctor_report.ts");
-      const { loadConfig } = await import("../../config/loader.ts");
-      const { readTextFileIfExists } = await import("../../config/config_file.ts");
       const { report, exitCode } = await runDoctor({
-        loadConfig: () =>
-          loadConfig({
-            explicitPath: context.globals().config,
-            env: context.io.env,
-            cwd: context.io.cwd,
-            readTextFile: readTextFileIfExists,
-          }),
+        loadConfig: () => context.config(),
         openRadar: () => context.radar({ reportConfigWarnings: false }),
         env: context.io.env,
         notify: options.notify,

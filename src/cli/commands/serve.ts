@@ -49,10 +49,9 @@ export function registerServe(program: Command, context: CliContext): void {
         });
         const guard = databaseGuard(radar);
         // Loaded at run time: the dashboard (hono, markdown-it) is not loaded by other commands.
-        const { startDaemonWebServer } =
-          await (import(new URL("../../../web/server.ts", import.meta.url).href) as Promise<
-            typeof import("../../../web/server.ts")
-          >);
+        const { startDaemonWebServer }: typeof import("../../../web/server.ts") = await import(
+          new URL("../../../web/server.ts", import.meta.url).href
+        );
         // IMAP IDLE (imapflow) is imported only when an account uses it.
         const { email } = radar.config;
         const mailIdle = email.idle && email.accounts.length

@@ -7,6 +7,7 @@ import type { Command } from "commander";
 import type { CliContext } from "../context.ts";
 import { RadarError } from "../../core/errors.ts";
 import { homeDirectory } from "../../config/paths.ts";
+import { isFile } from "../../config/quiet_stat.ts";
 import type { ServiceSpec } from "../../daemon/service_files.ts";
 
 /** Registers `service`. */
@@ -62,10 +63,7 @@ export function registerService(program: Command, context: CliContext): void {
   service.command("status").description("is the service installed, is the daemon running").action(
     async () => {
       const location = await where();
-      let installed = false;
-      try {
-        installed = Deno.statSync(location.path).isFile;
-      } catch { /* not installed */ }
+      const installed = isFile(location.path);
       const { dataDir } = await context.config();
       const daemon = runningDaemon(dataDir);
       context.io.stdout(

@@ -73,10 +73,9 @@ export class MonitorChecker implements TickJob {
     const { deps } = this;
     const settings = deps.config.tools.fetch_url;
     // The page fetch (pinned fetch, the HTML query subprocess) loads with the first check.
-    const { fetchPage } =
-      await (import(new URL("./page_fetch.ts", import.meta.url).href) as Promise<
-        typeof import("./page_fetch.ts")
-      >);
+    const { fetchPage }: typeof import("./page_fetch.ts") = await import(
+      new URL("./page_fetch.ts", import.meta.url).href
+    );
     const fetched = await fetchPage(monitor.url, monitor.selector, {
       etag: monitor.etag,
       lastModified: monitor.lastModified,
