@@ -16,7 +16,7 @@ import { SqliteWatchedFileStore } from "../adapters/sqlite/watched_file_store.ts
 import type { WatchedFolders } from "../sources/watched_folders.ts";
 import { SqliteTaskOriginStore } from "../adapters/sqlite/task_origin_store.ts";
 import { SqliteTaskClaimStore } from "../adapters/sqlite/task_claim_store.ts";
-import { HeartbeatRunner } from "../application/heartbeat_runner.ts";
+import { HeartbeatOnDemand, type HeartbeatTicker } from "../application/heartbeat_decision.ts";
 import { MonitorChecker } from "../sources/monitors/monitor_checker.ts";
 import { MonitorService } from "../sources/monitors/monitor_service.ts";
 import { TaskRunner } from "../application/task_runner.ts";
@@ -29,7 +29,6 @@ import type { SideEffectLog } from "../core/side_effects.ts";
 import type { AgentOptions } from "./agent_dependencies.ts";
 import type { CoreAdapters } from "./core_adapters.ts";
 import type { ProcessIdentity } from "./radar_options.ts";
-import { TriageRunner } from "../application/heartbeat_triage.ts";
 import { ConversationSummarizer } from "../application/conversation_summarizer.ts";
 import { SqliteSummaryStore } from "../adapters/sqlite/summary_store.ts";
 import type { ApprovalService, ChangeNotices, TaskFirings } from "../away/mod.ts";
@@ -63,7 +62,8 @@ export interface WorkServices {
 export interface ScheduledWork {
   taskRunner: TaskRunner;
   monitorChecker: MonitorChecker;
-  heartbeat: HeartbeatRunner;
+  /** The heartbeat: a tick with nothing to do is skipped without loading the runner. */
+  heartbeat: HeartbeatTicker;
   /**
    * What each tick runs before the heartbeat: due tasks, due monitors, then each configured
    * feature's job (its module loaded now, once), summaries, upkeep and notice retries.
@@ -211,32 +211,49 @@ export function scheduledWork(parts: ScheduledWorkParts): ScheduledWork {
   return {
     taskRunner,
     monitorChecker,
-    heartbeat: new HeartbeatRunner({
+    heartbeat: new HeartbeatOnDemand({
       config,
-      transaction: inTransaction,
       queue,
       runs,
-      conversations,
-      outbox,
       clock,
-      logger,
-      // The heartbeat's own personality (heartbeat.personality), read live.
-      agent: (overrides) =>
-        agent(
-          config.heartbeat.personality
-            ? {
-              ...overrides,
-              personality: config.heartbeat.personality,
-              personalityFrom: "heartbeat",
-            }
-            : overrides,
-        ),
       pid,
-      isAlive,
-      elapsed,
-      triage: parts.fastModel && new TriageRunner(parts.fastModel, logger, elapsed),
-      budget,
-      changeNotices: parts.changeNotices,
+      load: async () => {
+        const [{ HeartbeatRunner }, { TriageRunner }] = await Promise.all([
+          import(new URL("../application/heartbeat_runner.ts", import.meta.url).href) as Promise<
+            typeof import("../application/heartbeat_runner.ts")
+          >,
+          import(new URL("../application/heartbeat_triage.ts", import.meta.url).href) as Promise<
+            typeof import("../application/heartbeat_triage.ts")
+          >,
+        ]);
+        return new HeartbeatRunner({
+          config,
+          transaction: inTransaction,
+          queue,
+          runs,
+          conversations,
+          outbox,
+          clock,
+          logger,
+          // The heartbeat's own personality (heartbeat.personality), read live.
+          agent: (overrides) =>
+            agent(
+              config.heartbeat.personality
+                ? {
+                  ...overrides,
+                  personality: config.heartbeat.personality,
+                  personalityFrom: "heartbeat",
+                }
+                : overrides,
+            ),
+          pid,
+          isAlive,
+          elapsed,
+          triage: parts.fastModel && new TriageRunner(parts.fastModel, logger, elapsed),
+          budget,
+          changeNotices: parts.changeNotices,
+        });
+      },
     }),
     tickJobs: () =>
       jobs ??= (async () => [
