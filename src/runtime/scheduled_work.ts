@@ -19,7 +19,7 @@ import { SqliteTaskClaimStore } from "../adapters/sqlite/task_claim_store.ts";
 import { HeartbeatOnDemand, type HeartbeatTicker } from "../application/heartbeat_decision.ts";
 import { MonitorChecker } from "../sources/monitors/monitor_checker.ts";
 import { MonitorService } from "../sources/monitors/monitor_service.ts";
-import { TaskRunner } from "../application/task_runner.ts";
+import type { TaskRunner } from "../application/task_runner.ts";
 import { TaskService } from "../application/task_service.ts";
 import { UnattendedBudget } from "../application/unattended_budget.ts";
 import type { MoneyParts } from "../money/mod.ts";
@@ -60,7 +60,11 @@ export interface WorkServices {
 
 /** What `radar serve` ticks, each part built once. */
 export interface ScheduledWork {
-  taskRunner: TaskRunner;
+  /**
+   * Due tasks (a tick job) and `radar task run`: the runner (`task_runner.ts`, the agent loop's
+   * door) loads with the first task that runs.
+   */
+  taskRunner: Pick<TaskRunner, "name" | "run" | "runTask">;
   monitorChecker: MonitorChecker;
   /** The heartbeat: a tick with nothing to do is skipped without loading the runner. */
   heartbeat: HeartbeatTicker;
@@ -178,25 +182,48 @@ export function scheduledWork(parts: ScheduledWorkParts): ScheduledWork {
   const timeZone = config.radar.timezone || undefined;
   const inTransaction: Transaction = (work) => transaction(db, work);
   const { tasks, taskFirings } = parts;
-  const taskRunner = new TaskRunner({
-    transaction: inTransaction,
-    claims: new SqliteTaskClaimStore(db),
-    store: tasks.store,
-    runs,
-    conversations,
-    outbox,
-    agent: (personality) =>
-      agent(personality ? { personality, personalityFrom: "task" } : undefined),
-    needsApproval: (id) => tasks.needsApproval(id),
-    clock,
-    logger,
-    pid,
-    isAlive,
-    timeZone,
-    elapsed,
-    firings: taskFirings,
-    budget,
-  });
+  const claims = new SqliteTaskClaimStore(db);
+  let runner: Promise<TaskRunner> | undefined;
+  const buildRunner = async () => {
+    const { TaskRunner } =
+      await (import(new URL("../application/task_runner.ts", import.meta.url).href) as Promise<
+        typeof import("../application/task_runner.ts")
+      >);
+    return new TaskRunner({
+      transaction: inTransaction,
+      claims,
+      store: tasks.store,
+      runs,
+      conversations,
+      outbox,
+      agent: (personality) =>
+        agent(personality ? { personality, personalityFrom: "task" } : undefined),
+      needsApproval: (id) => tasks.needsApproval(id),
+      clock,
+      logger,
+      pid,
+      isAlive,
+      timeZone,
+      elapsed,
+      firings: taskFirings,
+      budget,
+    });
+  };
+  const loadRunner = () =>
+    runner ??= buildRunner().catch((error) => {
+      // Tried again on the next tick.
+      runner = undefined;
+      throw error;
+    });
+  const taskRunner: ScheduledWork["taskRunner"] = {
+    name: "tasks",
+    // The runner's own first queries, asked here: no run cut short by a crash, no task due.
+    run: async (now, signal) => {
+      if (!runner && !claims.interrupted().length && !tasks.store.due(now).length) return;
+      await (await loadRunner()).run(now, signal);
+    },
+    runTask: async (...args) => await (await loadRunner()).runTask(...args),
+  };
   const monitorChecker = new MonitorChecker({
     config,
     transaction: inTransaction,
