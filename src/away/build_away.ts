@@ -22,14 +22,14 @@ import { ApprovalService, type ApprovalServiceParts } from "./approvals.ts";
 import { ApprovalUpkeep } from "./approval_upkeep.ts";
 import { ChangeNotices } from "./change_notices.ts";
 import type { UndoResult } from "./file_undo.ts";
+import { pruneJournal } from "./file_journal.ts";
 import { grantPathPolicy } from "./grant_paths.ts";
 import { StandingGrants } from "./standing_grants.ts";
 
 /**
  * Modules an idle daemon does not run, loaded at run time on first need (Deno reads none of them
  * while it starts): the run guard with its labels, provenance and flow rule (the first agent
- * run), undo and the journal's pruning (the first undo, the hourly upkeep), and the write preview
- * (the first approval of a file write).
+ * run), undo (the first undo) and the write preview (the first approval of a file write).
  */
 const runGuardModule = () =>
   import(new URL("./run_guard.ts", import.meta.url).href) as Promise<
@@ -198,8 +198,8 @@ export function buildAway(input: AwayInput): AwayParts {
     upkeep: new ApprovalUpkeep({
       approvals,
       firings: input.firings,
-      pruneJournal: async () =>
-        (await fileUndoModule()).pruneJournal(
+      pruneJournal: () =>
+        pruneJournal(
           undoDeps,
           config.tools.files.journal_days,
           journalMaxBytes(config),
