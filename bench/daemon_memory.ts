@@ -74,6 +74,12 @@ const levers: Array<{ name: string; v8Flags: string[]; env?: Record<string, stri
     v8Flags: ["--no-code-cache", "--v8-flags=--max-semi-space-size=2,--max-old-space-size=64"],
   },
   {
+    // The optimizing compilers' own code (pages of the deno binary, ~1.5 MB) is touched at start:
+    // building the config and tool schemas makes zod's functions hot. Hot code then runs slower.
+    name: "+ --no-maglev --no-turbofan (interpreter and baseline code only)",
+    v8Flags: ["--no-code-cache", "--v8-flags=--max-semi-space-size=2,--no-maglev,--no-turbofan"],
+  },
+  {
     name: "+ --lite-mode (interpreter only: slower pages)",
     v8Flags: ["--no-code-cache", "--v8-flags=--max-semi-space-size=2,--lite-mode"],
   },

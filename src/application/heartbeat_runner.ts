@@ -7,15 +7,10 @@ import type { Outbox } from "../core/work_ports.ts";
 import type { RadarConfig } from "../config/schema.ts";
 import { agentLoopModule } from "./agent_loop_module.ts";
 import type { AgentDependencies, AgentResult } from "../core/agent_types.ts";
-import {
-  buildHeartbeatMessage,
-  decideHeartbeat,
-  eventsSource,
-  type PendingEvent,
-} from "../core/heartbeat.ts";
+import { buildHeartbeatMessage, eventsSource, type PendingEvent } from "../core/heartbeat.ts";
 import type { ConversationArchive } from "../core/ports.ts";
 import { daemonToolNames } from "./offered_tools.ts";
-import { maxBatchEvents, selectBatch } from "./event_batch.ts";
+import { decideTick, type HeartbeatOptions } from "./heartbeat_decision.ts";
 import { heartbeatScope, runSideEffects } from "../core/run_side_effects.ts";
 import { shouldTriage, type TriageOutcome, type TriageRunner } from "./heartbeat_triage.ts";
 import {
@@ -50,13 +45,7 @@ interface HeartbeatRunnerDependencies extends HeartbeatCommitDependencies {
   changeNotices?: Pick<ChangeNotices, "mark" | "tell">;
 }
 
-/** Options of one tick. */
-export interface HeartbeatOptions {
-  trigger: "schedule" | "manual";
-  /** Build and return the message without claiming, calling the model or consuming. */
-  dryRun?: boolean;
-  signal?: AbortSignal;
-}
+export type { HeartbeatOptions } from "./heartbeat_decision.ts";
 
 /** Runs heartbeat ticks; ticks of one runner never overlap. */
 export class HeartbeatRunner {
@@ -125,29 +114,10 @@ export class HeartbeatRunner {
     const { deps } = this;
     const { config } = deps;
     const started = deps.elapsed();
-    const now = deps.clock.now();
-    const timeZone = config.radar.timezone || undefined;
-    const pending = selectBatch(
-      deps.queue.pending(maxBatchEvents),
-      config.heartbeat.max_events_per_tick,
-    );
-    const decision = decideHeartbeat({
-      now,
-      timeZone,
-      quietHours: config.heartbeat.quiet_hours,
-      pending,
-      alwaysCallLlm: config.heartbeat.always_call_llm,
-      manual: options.trigger === "manual",
-    });
-    if (decision.action === "skip") {
-      const runId = options.dryRun
-        ? undefined
-        : deps.runs.recordSkipped(options.trigger, now, deps.pid, decision.reason);
-      const reason = decision.reason;
-      return { report: { runId, outcome: "skipped", reason, events: pending, durationMs: 0 } };
-    }
+    const decided = decideTick(deps, options);
+    if ("report" in decided) return decided;
+    const { now, timeZone, pending, events } = decided;
     const agent = await deps.agent({ historyMessages: config.heartbeat.history_messages });
-    const { events } = decision;
     const morePending = Math.max(0, deps.queue.pendingCount() - pending.length);
     // Events of URL monitors alone are the public web's (unless monitors reach private addresses).
     const source = eventsSource(events, config.tools.fetch_url.allow_private);

@@ -3,7 +3,7 @@ import type { EventQueue, Outbox, RunLog, TickJob } from "../core/work_ports.ts"
 import type { RadarConfig } from "../config/schema.ts";
 import { isHeartbeatDue } from "../core/heartbeat.ts";
 import type { Clock, Logger } from "../core/ports.ts";
-import type { HeartbeatRunner } from "./heartbeat_runner.ts";
+import type { HeartbeatTicker } from "./heartbeat_decision.ts";
 import type { HeartbeatReport } from "./heartbeat_commit.ts";
 
 /** What the scheduler needs. */
@@ -11,7 +11,7 @@ interface SchedulerDependencies {
   config: RadarConfig;
   clock: Clock;
   logger: Logger;
-  heartbeat: HeartbeatRunner;
+  heartbeat: HeartbeatTicker;
   runs: RunLog;
   queue: EventQueue;
   /** The outbox, pruned with the other old records. */

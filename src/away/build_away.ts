@@ -21,11 +21,28 @@ import type { ApprovalNotifier, ApprovalRequests, AwayStores } from "./approval_
 import { ApprovalService, type ApprovalServiceParts } from "./approvals.ts";
 import { ApprovalUpkeep } from "./approval_upkeep.ts";
 import { ChangeNotices } from "./change_notices.ts";
-import { pruneJournal, undoChange, type UndoResult } from "./file_undo.ts";
+import type { UndoResult } from "./file_undo.ts";
+import { pruneJournal } from "./file_journal.ts";
 import { grantPathPolicy } from "./grant_paths.ts";
-import { runGuards } from "./run_guard.ts";
 import { StandingGrants } from "./standing_grants.ts";
-import { writePreview, writePreviewBase } from "./write_preview.ts";
+
+/**
+ * Modules an idle daemon does not run, loaded at run time on first need (Deno reads none of them
+ * while it starts): the run guard with its labels, provenance and flow rule (the first agent
+ * run), undo (the first undo) and the write preview (the first approval of a file write).
+ */
+const runGuardModule = () =>
+  import(new URL("./run_guard.ts", import.meta.url).href) as Promise<
+    typeof import("./run_guard.ts")
+  >;
+const fileUndoModule = () =>
+  import(new URL("./file_undo.ts", import.meta.url).href) as Promise<
+    typeof import("./file_undo.ts")
+  >;
+const writePreviewModule = () =>
+  import(new URL("./write_preview.ts", import.meta.url).href) as Promise<
+    typeof import("./write_preview.ts")
+  >;
 
 /** Acting while away as the CLI and the dashboard use it: the facade's `away`. */
 export interface Away {
@@ -42,7 +59,7 @@ export interface Away {
    * needs a yes is refused instead of becoming a pending approval (`radar eval`); with other
    * `approvals` the pending approval is asked through them (a chat channel asks in its chat too).
    */
-  guard(options?: { approvals: false | ApprovalRequests }): RunGuards;
+  guard(options?: { approvals: false | ApprovalRequests }): Promise<RunGuards>;
 }
 
 /** What `buildAway` builds: the facade's part, and what the composition root wires in. */
@@ -84,7 +101,7 @@ export function buildAway(input: AwayInput): AwayParts {
   const { config, clock, logger, tools, stores } = input;
   const { journal } = stores;
   const undoDeps = { ...input.files, journal, clock };
-  const undo = (id?: number) => undoChange(undoDeps, id);
+  const undo = async (id?: number) => (await fileUndoModule()).undoChange(undoDeps, id);
   const grants = new StandingGrants({
     store: stores.grants,
     configured: () =>
@@ -142,8 +159,10 @@ export function buildAway(input: AwayInput): AwayParts {
     notify,
     baseUrl: () => dashboardBaseUrl(config),
     mask,
-    preview: (tool, args) => writePreview(input.files, tool, args),
-    previewBase: (tool, args) => writePreviewBase(input.files, tool, args),
+    preview: async (tool, args) =>
+      (await writePreviewModule()).writePreview(input.files, tool, args),
+    previewBase: async (tool, args) =>
+      (await writePreviewModule()).writePreviewBase(input.files, tool, args),
   });
   const changeNotices = new ChangeNotices({
     journal,
@@ -168,8 +187,8 @@ export function buildAway(input: AwayInput): AwayParts {
       grants,
       journal,
       undo,
-      guard: (options) =>
-        runGuards(
+      guard: async (options) =>
+        (await runGuardModule()).runGuards(
           options?.approvals === false
             ? guardParts
             : { ...guardParts, approvals: options?.approvals ?? approvals },
@@ -180,7 +199,11 @@ export function buildAway(input: AwayInput): AwayParts {
       approvals,
       firings: input.firings,
       pruneJournal: () =>
-        pruneJournal(undoDeps, config.tools.files.journal_days, journalMaxBytes(config)),
+        pruneJournal(
+          undoDeps,
+          config.tools.files.journal_days,
+          journalMaxBytes(config),
+        ),
       logger,
     }),
   };

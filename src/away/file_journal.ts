@@ -66,3 +66,32 @@ export async function recordChange(
   }
   return id;
 }
+
+/** The names saved copies have in the journal folder (nothing that leads out of it). */
+export const savedCopyName = /^[\w-]+\.before$/;
+
+/**
+ * Deletes journal entries older than `days` and their saved copies, then keeps the rest within
+ * `maxBytes` (`journal_bound.ts`); returns how many entries went.
+ */
+export async function pruneJournal(
+  deps: { journal: ActionJournal; dataDir: string; clock: Clock },
+  days: number,
+  maxBytes: number,
+): Promise<number> {
+  const before = new Date(deps.clock.now().getTime() - days * 86_400_000);
+  const pruned = deps.journal.prune(before);
+  for (const entry of pruned) {
+    if (entry.backup && savedCopyName.test(entry.backup)) {
+      await Deno.remove(join(journalFolder(deps.dataDir), entry.backup)).catch(() => {});
+    }
+  }
+  const folder = journalFolder(deps.dataDir);
+  const trimmed = await boundJournal({
+    journal: deps.journal,
+    folder,
+    clock: deps.clock,
+    maxBytes,
+  });
+  return pruned.length + trimmed.droppedRows;
+}

@@ -21,8 +21,10 @@ import {
   unchangedSince,
   writeAtomically,
 } from "../adapters/os/file_changes.ts";
-import { journalFolder } from "./file_journal.ts";
-import { boundJournal } from "./journal_bound.ts";
+import { journalFolder, savedCopyName } from "./file_journal.ts";
+
+/** Pruning lives with the journaling (the daemon's hourly upkeep needs no undo code). */
+export { pruneJournal } from "./file_journal.ts";
 import type { PathGuard } from "../adapters/os/path_guard.ts";
 
 /** What undo needs. */
@@ -130,9 +132,6 @@ async function revert(
   }
 }
 
-/** The names saved copies have in the journal folder (nothing that leads out of it). */
-const savedCopyName = /^[\w-]+\.before$/;
-
 /**
  * Why undo may not touch `path`, a real path the journal recorded: the guard refuses writing it
  * now, or it resolves elsewhere (a link swapped in along it after the change).
@@ -143,30 +142,4 @@ function recordedPlaceProblem(guard: PathGuard, path: string): string | undefine
   if (verdict.path === path) return undefined;
   return `${guard.display(path)} now leads to ${guard.display(verdict.path)} through a link ` +
     "swapped in after the change; undo follows no link";
-}
-
-/**
- * Deletes journal entries older than `days` and their saved copies, then keeps the rest within
- * `maxBytes` (`journal_bound.ts`); returns how many entries went.
- */
-export async function pruneJournal(
-  deps: UndoDependencies,
-  days: number,
-  maxBytes: number,
-): Promise<number> {
-  const before = new Date(deps.clock.now().getTime() - days * 86_400_000);
-  const pruned = deps.journal.prune(before);
-  for (const entry of pruned) {
-    if (entry.backup && savedCopyName.test(entry.backup)) {
-      await Deno.remove(join(journalFolder(deps.dataDir), entry.backup)).catch(() => {});
-    }
-  }
-  const folder = journalFolder(deps.dataDir);
-  const trimmed = await boundJournal({
-    journal: deps.journal,
-    folder,
-    clock: deps.clock,
-    maxBytes,
-  });
-  return pruned.length + trimmed.droppedRows;
 }

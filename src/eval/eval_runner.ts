@@ -79,7 +79,7 @@ async function runTask(
     // An eval run asks nobody: an action that needs a yes is refused, never left pending.
     const result = await runAgent({
       ...await runtime.agent(),
-      guard: runtime.away.guard({ approvals: false }),
+      guard: await runtime.away.guard({ approvals: false }),
     }, {
       conversationId,
       kind: "ask",

@@ -19,9 +19,7 @@ import { configAmountMinor } from "./money_amounts.ts";
 import type { MoneyAlertState, MoneyStore } from "./money_store.ts";
 import type { EventSink } from "../sources/source_checks.ts";
 import { configuredAccount } from "./statement_accounts.ts";
-
-/** The source name of money's events and health. */
-export const moneySourceName = "money";
+import { moneySourceName } from "./money_sources.ts";
 
 /** What the alert check needs. */
 export interface AlertCheckDependencies {

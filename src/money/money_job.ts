@@ -11,13 +11,11 @@ import { firstLine, RadarError } from "../core/errors.ts";
 import { type CheckDependencies, isDue, recordCheckFailure } from "../sources/source_checks.ts";
 import type { MoneyAlertState, MoneyStore } from "./money_store.ts";
 import type { BackgroundBudget } from "../core/budget.ts";
-import { moneySourceName, raise } from "./money_alerts_check.ts";
+import { raise } from "./money_alerts_check.ts";
 import { type MoneyLedger, tickModelBatches } from "./money_ledger.ts";
+import { moneyCategoriesSourceName, moneySourceName } from "./money_sources.ts";
 import { readStatementFile, type StatementFile } from "./statement_file.ts";
 import { type FolderFile, hasSettled, listStatementFiles } from "./statement_folder.ts";
-
-/** The health row of the model categoriser. */
-export const moneyCategoriesSourceName = "money categories";
 
 /** What the job needs. */
 interface MoneyJobDependencies extends CheckDependencies {

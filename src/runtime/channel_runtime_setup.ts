@@ -77,7 +77,10 @@ export function channelRuntime(radar: Radar, options: ChannelRuntimeOptions): Ch
         conversations: radar.conversations,
         turn: async ({ conversationId, message, stored, record, signal }) => {
           const result = await runAgent(
-            { ...await radar.agent(), guard: radar.away.guard({ approvals: askedInChat(record) }) },
+            {
+              ...await radar.agent(),
+              guard: await radar.away.guard({ approvals: askedInChat(record) }),
+            },
             {
               conversationId,
               kind: "chat",

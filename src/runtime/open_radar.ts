@@ -346,7 +346,7 @@ export async function openRadar(options: RadarOptions): Promise<Radar> {
       hooks,
       gates,
       observers,
-      guard: away.guard(),
+      guard: await away.guard(),
       elapsed: process.elapsed,
       runs: conversationRuns,
       skills: skills.library,

@@ -16,10 +16,10 @@ import { SqliteWatchedFileStore } from "../adapters/sqlite/watched_file_store.ts
 import type { WatchedFolders } from "../sources/watched_folders.ts";
 import { SqliteTaskOriginStore } from "../adapters/sqlite/task_origin_store.ts";
 import { SqliteTaskClaimStore } from "../adapters/sqlite/task_claim_store.ts";
-import { HeartbeatRunner } from "../application/heartbeat_runner.ts";
+import { HeartbeatOnDemand, type HeartbeatTicker } from "../application/heartbeat_decision.ts";
 import { MonitorChecker } from "../sources/monitors/monitor_checker.ts";
 import { MonitorService } from "../sources/monitors/monitor_service.ts";
-import { TaskRunner } from "../application/task_runner.ts";
+import type { TaskRunner } from "../application/task_runner.ts";
 import { TaskService } from "../application/task_service.ts";
 import { UnattendedBudget } from "../application/unattended_budget.ts";
 import type { MoneyParts } from "../money/mod.ts";
@@ -29,7 +29,6 @@ import type { SideEffectLog } from "../core/side_effects.ts";
 import type { AgentOptions } from "./agent_dependencies.ts";
 import type { CoreAdapters } from "./core_adapters.ts";
 import type { ProcessIdentity } from "./radar_options.ts";
-import { TriageRunner } from "../application/heartbeat_triage.ts";
 import { ConversationSummarizer } from "../application/conversation_summarizer.ts";
 import { SqliteSummaryStore } from "../adapters/sqlite/summary_store.ts";
 import type { ApprovalService, ChangeNotices, TaskFirings } from "../away/mod.ts";
@@ -61,9 +60,14 @@ export interface WorkServices {
 
 /** What `radar serve` ticks, each part built once. */
 export interface ScheduledWork {
-  taskRunner: TaskRunner;
+  /**
+   * Due tasks (a tick job) and `radar task run`: the runner (`task_runner.ts`, the agent loop's
+   * door) loads with the first task that runs.
+   */
+  taskRunner: Pick<TaskRunner, "name" | "run" | "runTask">;
   monitorChecker: MonitorChecker;
-  heartbeat: HeartbeatRunner;
+  /** The heartbeat: a tick with nothing to do is skipped without loading the runner. */
+  heartbeat: HeartbeatTicker;
   /**
    * What each tick runs before the heartbeat: due tasks, due monitors, then each configured
    * feature's job (its module loaded now, once), summaries, upkeep and notice retries.
@@ -178,25 +182,48 @@ export function scheduledWork(parts: ScheduledWorkParts): ScheduledWork {
   const timeZone = config.radar.timezone || undefined;
   const inTransaction: Transaction = (work) => transaction(db, work);
   const { tasks, taskFirings } = parts;
-  const taskRunner = new TaskRunner({
-    transaction: inTransaction,
-    claims: new SqliteTaskClaimStore(db),
-    store: tasks.store,
-    runs,
-    conversations,
-    outbox,
-    agent: (personality) =>
-      agent(personality ? { personality, personalityFrom: "task" } : undefined),
-    needsApproval: (id) => tasks.needsApproval(id),
-    clock,
-    logger,
-    pid,
-    isAlive,
-    timeZone,
-    elapsed,
-    firings: taskFirings,
-    budget,
-  });
+  const claims = new SqliteTaskClaimStore(db);
+  let runner: Promise<TaskRunner> | undefined;
+  const buildRunner = async () => {
+    const { TaskRunner } =
+      await (import(new URL("../application/task_runner.ts", import.meta.url).href) as Promise<
+        typeof import("../application/task_runner.ts")
+      >);
+    return new TaskRunner({
+      transaction: inTransaction,
+      claims,
+      store: tasks.store,
+      runs,
+      conversations,
+      outbox,
+      agent: (personality) =>
+        agent(personality ? { personality, personalityFrom: "task" } : undefined),
+      needsApproval: (id) => tasks.needsApproval(id),
+      clock,
+      logger,
+      pid,
+      isAlive,
+      timeZone,
+      elapsed,
+      firings: taskFirings,
+      budget,
+    });
+  };
+  const loadRunner = () =>
+    runner ??= buildRunner().catch((error) => {
+      // Tried again on the next tick.
+      runner = undefined;
+      throw error;
+    });
+  const taskRunner: ScheduledWork["taskRunner"] = {
+    name: "tasks",
+    // The runner's own first queries, asked here: no run cut short by a crash, no task due.
+    run: async (now, signal) => {
+      if (!runner && !claims.interrupted().length && !tasks.store.due(now).length) return;
+      await (await loadRunner()).run(now, signal);
+    },
+    runTask: async (...args) => await (await loadRunner()).runTask(...args),
+  };
   const monitorChecker = new MonitorChecker({
     config,
     transaction: inTransaction,
@@ -211,32 +238,49 @@ export function scheduledWork(parts: ScheduledWorkParts): ScheduledWork {
   return {
     taskRunner,
     monitorChecker,
-    heartbeat: new HeartbeatRunner({
+    heartbeat: new HeartbeatOnDemand({
       config,
-      transaction: inTransaction,
       queue,
       runs,
-      conversations,
-      outbox,
       clock,
-      logger,
-      // The heartbeat's own personality (heartbeat.personality), read live.
-      agent: (overrides) =>
-        agent(
-          config.heartbeat.personality
-            ? {
-              ...overrides,
-              personality: config.heartbeat.personality,
-              personalityFrom: "heartbeat",
-            }
-            : overrides,
-        ),
       pid,
-      isAlive,
-      elapsed,
-      triage: parts.fastModel && new TriageRunner(parts.fastModel, logger, elapsed),
-      budget,
-      changeNotices: parts.changeNotices,
+      load: async () => {
+        const [{ HeartbeatRunner }, { TriageRunner }] = await Promise.all([
+          import(new URL("../application/heartbeat_runner.ts", import.meta.url).href) as Promise<
+            typeof import("../application/heartbeat_runner.ts")
+          >,
+          import(new URL("../application/heartbeat_triage.ts", import.meta.url).href) as Promise<
+            typeof import("../application/heartbeat_triage.ts")
+          >,
+        ]);
+        return new HeartbeatRunner({
+          config,
+          transaction: inTransaction,
+          queue,
+          runs,
+          conversations,
+          outbox,
+          clock,
+          logger,
+          // The heartbeat's own personality (heartbeat.personality), read live.
+          agent: (overrides) =>
+            agent(
+              config.heartbeat.personality
+                ? {
+                  ...overrides,
+                  personality: config.heartbeat.personality,
+                  personalityFrom: "heartbeat",
+                }
+                : overrides,
+            ),
+          pid,
+          isAlive,
+          elapsed,
+          triage: parts.fastModel && new TriageRunner(parts.fastModel, logger, elapsed),
+          budget,
+          changeNotices: parts.changeNotices,
+        });
+      },
     }),
     tickJobs: () =>
       jobs ??= (async () => [
