@@ -2,9 +2,11 @@
  * `deno task docs`: writes docs/configuration.md, the configuration reference, from the zod
  * schemas (src/config/schema.ts and the `*_schema.ts` files it imports): every key with its type,
  * default and `.describe()` text, the environment variables and the keys that apply without a
- * restart. tests/project/configuration_reference_test.ts fails when the file is stale.
+ * restart. tests/project/configuration_reference_test.ts fails when the file is stale. It also
+ * writes the loader's fingerprint (scripts/config_fingerprint.ts), part of a remembered config's key.
  */
 import { join } from "node:path";
+import { fingerprintModule, fingerprintPath } from "./config_fingerprint.ts";
 import { configSchema } from "../src/config/schema.ts";
 import { environmentOverrides } from "../src/config/environment.ts";
 import { liveConfigKeys } from "../src/runtime/live_config.ts";
@@ -143,5 +145,7 @@ if (import.meta.main) {
   const path = join(root, referencePath);
   Deno.mkdirSync(join(root, "docs"), { recursive: true });
   Deno.writeTextFileSync(path, await formattedReference(root));
-  console.log(`Wrote ${referencePath}.`);
+  // The loader's fingerprint, a remembered config's key: the schema it describes changed too.
+  Deno.writeTextFileSync(join(root, fingerprintPath), await fingerprintModule(root));
+  console.log(`Wrote ${referencePath} and ${fingerprintPath}.`);
 }

@@ -27,7 +27,7 @@ export const startPaths: Record<string, string[]> = {
   "radar ask": [
     ...cliStage,
     "src/cli/commands/ask.ts",
-    "src/config/loader.ts",
+    // The config loader and its schema load only when the remembered config does not match.
     "src/config/config_file.ts",
     "src/runtime/open_radar.ts",
     // The parts a run loads on first use: the plugins, the personalities and the agent stack,

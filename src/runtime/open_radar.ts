@@ -7,7 +7,8 @@
  */
 import type { DatabaseSync } from "node:sqlite";
 import { damagedDatabaseLine, DatabaseDamagedError } from "../core/errors.ts";
-import { loadConfig, type LoadedConfig } from "../config/loader.ts";
+import type { LoadedConfig } from "../config/loader.ts";
+import { loadRememberedConfig } from "../config/remembered_config.ts";
 import { readTextFileIfExists } from "../config/config_file.ts";
 import type { RadarConfig } from "../config/schema.ts";
 import type { AgentDependencies } from "../core/agent_types.ts";
@@ -171,7 +172,7 @@ export interface Radar extends WorkServices, ScheduledWork {
  * an idle daemon and a command that runs no agent never load them.
  */
 export async function openRadar(options: RadarOptions): Promise<Radar> {
-  const loaded = loadConfig({
+  const loaded = await loadRememberedConfig({
     explicitPath: options.configPath,
     env: options.env,
     cwd: options.cwd,
