@@ -81,9 +81,13 @@ function sourceStamps(): string[] {
   });
 }
 
-/** `radar.data_dir` as the file sets it, to find the entry before validating ("" when unsure). */
+/**
+ * `radar.data_dir` as the file sets it, to find the entry before validating ("" when unsure; a
+ * wrong guess only misses: an entry is used only for the data folder its config names). A file
+ * that never says `data_dir` is not parsed.
+ */
 function configuredDataDir(text: string | undefined, env: Environment): string {
-  if (text === undefined || env.RADAR_DATA_DIR) return "";
+  if (text === undefined || env.RADAR_DATA_DIR || !text.includes("data_dir")) return "";
   try {
     const document = parseDocument(text);
     if (document.errors.length) return "";

@@ -77,6 +77,22 @@ Deno.test("the entry lives in the data folder radar.data_dir names, when the env
   }
 });
 
+Deno.test("a data_dir the text does not spell out is found by validating: the same result each time", async () => {
+  const { dir, dataDir, configPath, options } = home("");
+  try {
+    Deno.writeTextFileSync(configPath, `radar:\n  "data\\x5fdir": ${dataDir}\n`);
+    const { RADAR_DATA_DIR: _, ...env } = options().env;
+    const withoutVariable: LoadOptions = { ...options(), env };
+    const fresh = loadConfig(withoutVariable);
+    assert.equal(fresh.dataDir, dataDir);
+    for (let run = 0; run < 2; run++) {
+      assert.deepStrictEqual(await loadRememberedConfig(withoutVariable), fresh);
+    }
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
+
 Deno.test("a changed config file or environment override is validated again, and remembered", async () => {
   const { dir, configPath, entryPath, options } = home(config);
   try {
