@@ -32,7 +32,9 @@ export interface CreateToolDependencies {
 }
 
 /** Builds the files of an LLM-written plugin (pure). */
-function generatedPluginFiles(args: z.output<typeof createToolSpec.input>): Record<string, string> {
+function generatedPluginFiles(
+  args: z.output<ReturnType<typeof createToolSpec>["input"]>,
+): Record<string, string> {
   const manifest = {
     name: args.name,
     version: "1.0.0",
@@ -52,7 +54,7 @@ function generatedPluginFiles(args: z.output<typeof createToolSpec.input>): Reco
 /** The create_tool meta-tool. */
 export function createToolTool(deps: CreateToolDependencies): Tool {
   return defineTool({
-    ...createToolSpec,
+    ...createToolSpec(),
     async run(args, context) {
       const { manager, records, config } = deps;
       const previous = records.getReview(args.name);

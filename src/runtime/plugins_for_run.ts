@@ -75,10 +75,10 @@ export async function pluginsForRun(
 /** `create_tool` whose first call loads the plugin system, whose own `create_tool` answers. */
 function createToolOnFirstCall(options: RunPluginsOptions): Tool {
   const standIn: Tool = defineTool({
-    ...createToolSpec,
+    ...createToolSpec(),
     async run(args, context) {
       await options.plugins(); // starts as it loads: its create_tool takes this one's place
-      const tool = options.registry.get(createToolSpec.name);
+      const tool = options.registry.get(standIn.name);
       if (!tool || tool === standIn) return failed("create_tool: the plugin system did not start");
       return await tool.run(args, context);
     },

@@ -88,7 +88,7 @@ const allowed: Record<string, { cli: string[]; web: string[]; ceiling: number }>
       "src/cli/terminal_io.ts",
     ],
     web: [],
-    ceiling: 290,
+    ceiling: 291,
   },
   "radar serve": {
     cli: [
@@ -106,7 +106,7 @@ const allowed: Record<string, { cli: string[]; web: string[]; ceiling: number }>
       "web/login_codes.ts",
       "web/server.ts",
     ],
-    ceiling: 211,
+    ceiling: 212,
   },
 };
 
