@@ -95,7 +95,9 @@ export async function askProfile(runs = 3): Promise<Array<{ kind: string; ms: nu
         stdout: "null",
         stderr: "null",
       }).output();
-    await ask([]); // the data folder and database, once
+    // The data folder and database, then the remembered config (written by the second start).
+    await ask([]);
+    await ask([]);
     for (let run = 0; run < runs; run++) {
       await ask(["--cpu-prof", `--cpu-prof-dir=${profiles}`]);
     }

@@ -2,9 +2,14 @@
  * `deno task docs`: writes docs/configuration.md, the configuration reference, from the zod
  * schemas (src/config/schema.ts and the `*_schema.ts` files it imports): every key with its type,
  * default and `.describe()` text, the environment variables and the keys that apply without a
- * restart. tests/project/configuration_reference_test.ts fails when the file is stale.
+ * restart. tests/project/configuration_reference_test.ts fails when the file is stale. It also
+ * writes the loader's fingerprint (scripts/config_fingerprint.ts), part of a remembered config's
+ * key, and the bundled files' front matter parsed ahead (scripts/bundled_front_matter.ts).
  */
 import { join } from "node:path";
+import { denoFormatted } from "./deno_fmt.ts";
+import { fingerprintModule, fingerprintPath } from "./config_fingerprint.ts";
+import { bundledFrontMatterModule, bundledFrontMatterPath } from "./bundled_front_matter.ts";
 import { configSchema } from "../src/config/schema.ts";
 import { environmentOverrides } from "../src/config/environment.ts";
 import { liveConfigKeys } from "../src/runtime/live_config.ts";
@@ -120,22 +125,8 @@ function item(row: ReferenceRow): string {
 }
 
 /** The reference laid out by `deno fmt`, exactly as the committed file must read. */
-export async function formattedReference(root: string): Promise<string> {
-  const formatter = new Deno.Command(Deno.execPath(), {
-    args: ["fmt", "--config", join(root, "deno.json"), "--ext=md", "-"],
-    cwd: root,
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const writer = formatter.stdin.getWriter();
-  await writer.write(new TextEncoder().encode(configurationReference()));
-  await writer.close();
-  const output = await formatter.output();
-  if (!output.success) {
-    throw new Error(`deno fmt refused the reference: ${new TextDecoder().decode(output.stderr)}`);
-  }
-  return new TextDecoder().decode(output.stdout);
+export function formattedReference(root: string): Promise<string> {
+  return denoFormatted(root, configurationReference(), "md");
 }
 
 if (import.meta.main) {
@@ -143,5 +134,12 @@ if (import.meta.main) {
   const path = join(root, referencePath);
   Deno.mkdirSync(join(root, "docs"), { recursive: true });
   Deno.writeTextFileSync(path, await formattedReference(root));
-  console.log(`Wrote ${referencePath}.`);
+  // The loader's fingerprint, a remembered config's key: the schema it describes changed too.
+  Deno.writeTextFileSync(join(root, fingerprintPath), await fingerprintModule(root));
+  // And the bundled files' front matter, parsed ahead.
+  Deno.writeTextFileSync(
+    join(root, bundledFrontMatterPath),
+    await bundledFrontMatterModule(root),
+  );
+  console.log(`Wrote ${referencePath}, ${fingerprintPath} and ${bundledFrontMatterPath}.`);
 }

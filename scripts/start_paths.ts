@@ -27,12 +27,11 @@ export const startPaths: Record<string, string[]> = {
   "radar ask": [
     ...cliStage,
     "src/cli/commands/ask.ts",
-    "src/config/loader.ts",
+    // The config loader and its schema load only when the remembered config does not match.
     "src/config/config_file.ts",
     "src/runtime/open_radar.ts",
-    // The parts a run loads on first use: the plugins, the personalities and the agent stack,
-    // memory search.
-    "src/runtime/plugin_parts.ts",
+    // The parts a run loads on first use: the personalities and the agent stack, memory search
+    // (the plugin system only when a plugin is enabled: src/runtime/plugins_for_run.ts).
     "src/runtime/agent_stack.ts",
     "src/runtime/embedding_parts.ts",
   ],

@@ -7,6 +7,17 @@ import { parse as parseYaml } from "yaml";
 import type { z } from "zod";
 import { describeIssue, type IssueOptions } from "../core/zod_issues.ts";
 import { firstLine } from "../core/errors.ts";
+import { bundledFrontMatter } from "./bundled_front_matter.ts";
+
+/**
+ * npm yaml's `parse` of `yaml`; for the files bundled with Radar, read on every start, the value
+ * it gave ahead of time (the same text parses to the same value), so a start parses no YAML.
+ */
+function parsedYaml(yaml: string): unknown {
+  return bundledFrontMatter.has(yaml)
+    ? structuredClone(bundledFrontMatter.get(yaml))
+    : parseYaml(yaml);
+}
 
 /** Splits `---\nYAML\n---\nbody` (the YAML may be empty); undefined without front matter. */
 export function splitFrontMatter(text: string): { yaml: string; body: string } | undefined {
@@ -33,7 +44,7 @@ export function readFrontMatter<S extends z.ZodType>(
   if (!parts && options.missing) return { ok: false, problem: `${where}: ${options.missing}` };
   let raw: unknown = {};
   try {
-    if (parts?.yaml.trim()) raw = parseYaml(parts.yaml) ?? {};
+    if (parts?.yaml.trim()) raw = parsedYaml(parts.yaml) ?? {};
   } catch (error) {
     return {
       ok: false,

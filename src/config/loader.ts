@@ -2,7 +2,7 @@
 import "./zod_jitless.ts";
 import { parseDocument } from "yaml";
 import { ConfigError, firstLine } from "../core/errors.ts";
-import { findConfigFile, type LookupOptions } from "./config_file.ts";
+import { type ConfigFile, findConfigFile, type LookupOptions } from "./config_file.ts";
 import { environmentOverrides, setConfigValue } from "./environment.ts";
 import { dataDirectory, type Environment } from "./paths.ts";
 import { configSchema, type RadarConfig } from "./schema.ts";
@@ -27,7 +27,14 @@ export type LoadOptions = LookupOptions;
 
 /** Finds, parses and validates the configuration. Throws ConfigError (exit 2) when invalid. */
 export function loadConfig(options: LoadOptions): LoadedConfig {
-  const { path, text } = findConfigFile(options);
+  return loadConfigFile(findConfigFile(options), options);
+}
+
+/** Parses and validates a config file already found (`findConfigFile`), as `loadConfig` does. */
+export function loadConfigFile(
+  { path, text }: ConfigFile,
+  options: { env: Environment; cwd: string },
+): LoadedConfig {
   const warnings: string[] = [];
   const raw = text === undefined ? {} : parseYaml(text, path!);
   const normalised = applyAlias(raw, warnings);

@@ -6,7 +6,7 @@
  * attempts are kept in failed/ with their errors; `plugins.max_debug_attempts` bounds retries.
  * The model can never create a local-trust plugin or ask for permissions.
  */
-import { z } from "zod";
+import type { z } from "zod";
 import { stringify as toYaml } from "yaml";
 import { failed, refused, type Tool } from "../core/tool.ts";
 import { defineTool } from "../core/tool_definition.ts";
@@ -19,28 +19,7 @@ import type { PluginRecords } from "./plugin_records.ts";
 import { parseTests, runPluginTests } from "./plugin_tests.ts";
 import { join } from "node:path";
 import { writeFolder } from "./plugin_directories.ts";
-
-const input = z.object({
-  name: z.string().describe("snake_case tool name, also the plugin name"),
-  description: z.string().describe("one line: what the tool does"),
-  parameters: z.record(
-    z.string(),
-    z.object({
-      type: z.enum(["string", "number", "integer", "boolean", "array", "object"]),
-      description: z.string().optional(),
-      optional: z.boolean().optional(),
-    }),
-  ).describe("argument name → {type, description, optional}"),
-  code: z.string().max(20_000).describe(
-    "TypeScript: export function NAME(args) returning a string; no imports, no Deno APIs",
-  ),
-  tests: z.array(z.object({
-    name: z.string(),
-    input_args: z.record(z.string(), z.unknown()),
-    expected_output: z.unknown().optional(),
-    expected_error: z.string().optional(),
-  })).min(1).max(20).describe("examples that must pass"),
-});
+import { createToolSpec } from "./create_tool_spec.ts";
 
 /** What create_tool needs. */
 export interface CreateToolDependencies {
@@ -53,7 +32,9 @@ export interface CreateToolDependencies {
 }
 
 /** Builds the files of an LLM-written plugin (pure). */
-function generatedPluginFiles(args: z.output<typeof input>): Record<string, string> {
+function generatedPluginFiles(
+  args: z.output<ReturnType<typeof createToolSpec>["input"]>,
+): Record<string, string> {
   const manifest = {
     name: args.name,
     version: "1.0.0",
@@ -73,12 +54,7 @@ function generatedPluginFiles(args: z.output<typeof input>): Record<string, stri
 /** The create_tool meta-tool. */
 export function createToolTool(deps: CreateToolDependencies): Tool {
   return defineTool({
-    name: "create_tool",
-    effect: "local_write",
-    resultIsData: false,
-    description: "Write a new sandboxed tool (code + tests) for the user to review",
-    keywords: ["plugin", "new tool", "create", "build"],
-    input,
+    ...createToolSpec(),
     async run(args, context) {
       const { manager, records, config } = deps;
       const previous = records.getReview(args.name);

@@ -21,7 +21,8 @@ import { firstLine } from "../core/errors.ts";
 import type { BrowserAvailability } from "../core/browser.ts";
 import type { Resolver } from "../adapters/network/network_guard.ts";
 import type { SqliteConversationRuns } from "../adapters/sqlite/conversation_runs.ts";
-import type { PluginSystem } from "../plugins/plugin_system.ts";
+import type { RunPlugins } from "./plugins_for_run.ts";
+export { pluginsForRun } from "./plugins_for_run.ts";
 import type { McpApprovals } from "../mcp/approval.ts";
 import type { ActionJournal } from "../away/mod.ts";
 import { calendarReaderFor, mailReaderFor } from "../sources/source_readers.ts";
@@ -64,8 +65,8 @@ export interface PersonalitySetupParts {
   modelInjected: boolean;
   secrets: Secrets;
   skills?: SkillLibrary;
-  /** The loaded plugin system (absent: plugins are off): their personality files. */
-  plugins?: PluginSystem;
+  /** The plugin system as a run sees it (absent: plugins are off): their personality files. */
+  plugins?: RunPlugins;
   registry: ToolRegistry;
 }
 
@@ -135,7 +136,7 @@ export interface ToolPartsParts {
   /** Where move_file and write_file record their changes for undo. */
   journal: ActionJournal;
   mcpApprovals: McpApprovals;
-  plugins?: PluginSystem;
+  plugins?: RunPlugins;
   embeddings: EmbeddingParts;
 }
 
@@ -225,7 +226,7 @@ export interface AgentStackParts {
   elapsed: () => number;
   runs: SqliteConversationRuns;
   skills?: SkillLibrary;
-  plugins?: PluginSystem;
+  plugins?: RunPlugins;
   personalities: PersonalitySetup;
   embeddings: EmbeddingParts;
   tools: ToolParts;

@@ -7,7 +7,8 @@
  */
 import type { DatabaseSync } from "node:sqlite";
 import { damagedDatabaseLine, DatabaseDamagedError } from "../core/errors.ts";
-import { loadConfig, type LoadedConfig } from "../config/loader.ts";
+import type { LoadedConfig } from "../config/loader.ts";
+import { loadRememberedConfig } from "../config/remembered_config.ts";
 import { readTextFileIfExists } from "../config/config_file.ts";
 import type { RadarConfig } from "../config/schema.ts";
 import type { AgentDependencies } from "../core/agent_types.ts";
@@ -171,7 +172,7 @@ export interface Radar extends WorkServices, ScheduledWork {
  * an idle daemon and a command that runs no agent never load them.
  */
 export async function openRadar(options: RadarOptions): Promise<Radar> {
-  const loaded = loadConfig({
+  const loaded = await loadRememberedConfig({
     explicitPath: options.configPath,
     env: options.env,
     cwd: options.cwd,
@@ -238,8 +239,12 @@ export async function openRadar(options: RadarOptions): Promise<Radar> {
     logger,
     env: options.env,
   });
-  const plugins = onFirstUse(async () =>
-    (await (import(new URL("./plugin_parts.ts", import.meta.url).href) as Promise<
+  // Loaded (and started, when the tools were built before it) on first use; a run's parts get it
+  // only when some plugin is enabled, else a stand-in that reads through it once it is loaded.
+  let startPluginsOnLoad = false;
+  let loadedPlugins: PluginSystem | undefined;
+  const plugins = onFirstUse(async () => {
+    loadedPlugins = (await (import(new URL("./plugin_parts.ts", import.meta.url).href) as Promise<
       typeof import("./plugin_parts.ts")
     >)).loadPluginSystem({
       config,
@@ -253,6 +258,20 @@ export async function openRadar(options: RadarOptions): Promise<Radar> {
       hooks,
       registry,
       audit: toolCalls,
+    });
+    if (startPluginsOnLoad) loadedPlugins?.start();
+    return loadedPlugins;
+  });
+  const runPlugins = onFirstUse(async () =>
+    (await agentStackModule()).pluginsForRun({
+      config,
+      dataDir,
+      registry,
+      plugins,
+      startOnLoad: () => {
+        startPluginsOnLoad = true;
+        return loadedPlugins;
+      },
     })
   );
   const personalities = onFirstUse(async () =>
@@ -269,7 +288,7 @@ export async function openRadar(options: RadarOptions): Promise<Radar> {
       modelInjected: options.model !== undefined,
       secrets,
       skills: skills.library,
-      plugins: await plugins(),
+      plugins: await runPlugins(),
       registry,
     })
   );
@@ -312,7 +331,7 @@ export async function openRadar(options: RadarOptions): Promise<Radar> {
       work: services,
       journal: awayStores.journal,
       mcpApprovals,
-      plugins: await plugins(),
+      plugins: await runPlugins(),
       embeddings: await embeddings(),
     })
   );
@@ -350,7 +369,7 @@ export async function openRadar(options: RadarOptions): Promise<Radar> {
       elapsed: process.elapsed,
       runs: conversationRuns,
       skills: skills.library,
-      plugins: await plugins(),
+      plugins: await runPlugins(),
       personalities: await personalities(),
       embeddings: await embeddings(),
       tools: await tools(),

@@ -21,7 +21,7 @@ import type {
 } from "../personalities/personality_sources.ts";
 import { personalityRegistry } from "../personalities/personality_tools.ts";
 import { findToolsTool } from "../tools/find_tools.ts";
-import type { PluginSystem } from "../plugins/plugin_system.ts";
+import type { RunPlugins } from "./plugins_for_run.ts";
 import { personalityNamePattern } from "../personalities/personality_file.ts";
 import type { PersonalityChoices } from "./agent_dependencies.ts";
 import { onceEach } from "./runtime_logging.ts";
@@ -39,8 +39,8 @@ export interface PersonalityPartsOptions {
   modelInjected: boolean;
   /** What the models a personality names mask their requests with. */
   secrets: Secrets;
-  /** The plugin system (absent when plugins are off): its enabled plugins' personality files. */
-  plugins?: PluginSystem;
+  /** The plugin system as a run sees it (absent: plugins are off): their personality files. */
+  plugins?: RunPlugins;
   /** The one tool registry: a personality's runs see a view of it. */
   registry: ToolRegistry;
   /** Estimated system prompt tokens of a personality (`personality show`, the budget warning). */
@@ -132,7 +132,7 @@ export function personalityParts(options: PersonalityPartsOptions): PersonalityP
 }
 
 /** The personality files of the enabled plugins with the `personality` capability. */
-function pluginPersonalities(plugins: PluginSystem | undefined): PluginPersonalityFile[] {
+function pluginPersonalities(plugins: RunPlugins | undefined): PluginPersonalityFile[] {
   if (!plugins) return [];
   return plugins.enabled().flatMap(({ folder }) => {
     const manifest = folder.manifest;

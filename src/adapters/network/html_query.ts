@@ -67,7 +67,7 @@ export async function queryHtml(
   if (run.aborted) return { status: "failed", message: "cancelled" };
   const line = run.stdout.trim().split("\n").at(-1) ?? "";
   try {
-    const parsed = resultSchema.safeParse(JSON.parse(line));
+    const parsed = resultSchema().safeParse(JSON.parse(line));
     if (parsed.success) return parsed.data;
   } catch { /* no answer line: said below */ }
   const how = run.signal ? `killed by ${run.signal}` : `exit code ${run.code}`;

@@ -4,6 +4,7 @@
  * attribute, of the element or of its first descendant matching `within`).
  */
 import { z } from "zod";
+import { lazyValue } from "../../core/zod_issues.ts";
 
 /** What to read of an element. */
 export type HtmlRead = "html" | "text" | { attribute: string };
@@ -38,13 +39,15 @@ export const maxMatches = 5_000;
 /** Characters of all fields together at most; past it the answer is cut (`cut: true`). */
 export const maxAnswerChars = 4_000_000;
 
-/** The child's answer line as the parent accepts it. */
-export const resultSchema: z.ZodType<HtmlQueryResult> = z.discriminatedUnion("status", [
-  z.object({
-    status: z.literal("ok"),
-    matches: z.array(z.array(z.record(z.string(), z.string().nullable()))),
-    cut: z.boolean(),
-  }),
-  z.object({ status: z.literal("invalid"), message: z.string().max(1000) }),
-  z.object({ status: z.literal("failed"), message: z.string().max(1000) }),
-]);
+/** The child's answer line as the parent accepts it (built on the first answer). */
+export const resultSchema = lazyValue((): z.ZodType<HtmlQueryResult> =>
+  z.discriminatedUnion("status", [
+    z.object({
+      status: z.literal("ok"),
+      matches: z.array(z.array(z.record(z.string(), z.string().nullable()))),
+      cut: z.boolean(),
+    }),
+    z.object({ status: z.literal("invalid"), message: z.string().max(1000) }),
+    z.object({ status: z.literal("failed"), message: z.string().max(1000) }),
+  ])
+);
