@@ -9,6 +9,8 @@
  * (their generated fingerprint, plus the sources' sizes and times when running from a checkout).
  * An entry under another key, altered (its digest no longer matches), unreadable, or for another
  * data folder is ignored: the loader validates in full, as without it, and remembers the result.
+ * A secret the environment gives (an API key, a token) is never written: that config is validated
+ * on every start.
  */
 import "./zod_jitless.ts";
 import { createHash } from "node:crypto";
@@ -122,8 +124,22 @@ function readEntry(file: string, key: string, options: LoadOptions): LoadedConfi
   }
 }
 
-/** Writes the entry when the result survives JSON exactly and the data folder exists. */
+/**
+ * True when the environment gives a secret (an API key or a token): a secret kept in a variable
+ * stays off the disk, so that config is validated on every start instead of remembered.
+ */
+function secretFromEnvironment(env: Environment): boolean {
+  return environmentOverrides.some(([name, path]) =>
+    /(^|_)(api_key|token)$/.test(path.at(-1) ?? "") && (env[name] ?? "") !== ""
+  );
+}
+
+/**
+ * Writes the entry when the result survives JSON exactly, holds no secret from the environment
+ * and the data folder exists.
+ */
 async function remember(loaded: LoadedConfig, key: string, options: LoadOptions): Promise<void> {
+  if (secretFromEnvironment(options.env)) return;
   const { dataDir: _, ...remembered } = loaded;
   const body = JSON.stringify(remembered);
   const { isDeepStrictEqual } = await import("node:util");

@@ -109,6 +109,22 @@ Deno.test("a changed config file or environment override is validated again, and
   }
 });
 
+Deno.test("a secret from the environment is never written to the entry: that config is validated each time", async () => {
+  for (const name of ["RADAR_LLM_API_KEY", "RADAR_NTFY_TOKEN", "RADAR_WEB_AUTH_TOKEN"]) {
+    const { dir, entryPath, options } = home(config);
+    try {
+      const secret = `secret-${name}-0123456789`;
+      const loaded = await loadRememberedConfig(options({ [name]: secret }));
+      assert.deepStrictEqual(loaded, loadConfig(options({ [name]: secret })));
+      assert.equal(readTextFileIfExists(entryPath), undefined, `${name}: nothing remembered`);
+      await loadRememberedConfig(options({ RADAR_LLM_MODEL: "llama3" }));
+      assert.ok(!Deno.readTextFileSync(entryPath).includes(secret), name);
+    } finally {
+      Deno.removeSync(dir, { recursive: true });
+    }
+  }
+});
+
 Deno.test("an altered, malformed or foreign entry is ignored: the config is validated in full", async () => {
   const { dir, entryPath, options } = home(config);
   try {
