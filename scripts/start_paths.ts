@@ -38,7 +38,8 @@ export const startPaths: Record<string, string[]> = {
   "radar serve": [
     ...cliStage,
     "src/cli/commands/serve.ts",
-    "src/config/loader.ts",
+    // The config loader and its schema load only when the remembered config does not match, or
+    // with the config file's first change (src/daemon/config_watch.ts).
     "src/config/config_file.ts",
     "src/runtime/open_radar.ts",
     "web/server.ts",

@@ -8,7 +8,6 @@
 import { basename, dirname, join } from "node:path";
 import { writeTextFileAtomically } from "../config/atomic_file.ts";
 import { systemTimers, type Timers } from "../adapters/file_watcher.ts";
-import { loadConfig } from "../config/loader.ts";
 import { readTextFileIfExists } from "../config/config_file.ts";
 import { type Environment, userConfigPath } from "../config/paths.ts";
 import type { RadarConfig } from "../config/schema.ts";
@@ -50,8 +49,11 @@ export interface ConfigWatchTarget {
 
 /** The config watcher: an event source, and a tick job that checks the file once a minute. */
 export type ConfigWatch = Watcher & TickJob & {
-  /** Loads the file if it changed since the last look, applies it, records the state. */
-  check(): void;
+  /**
+   * Loads the file if it changed since the last look, applies it, records the state. The config
+   * loader (the schema) is imported with the first change, so an idle daemon does not hold it.
+   */
+  check(): Promise<void>;
 };
 
 /** Where the daemon records its config state. */
@@ -123,12 +125,15 @@ export function watchConfigFile(
     }
   };
 
-  const check = () => {
+  const check = async () => {
     const stamp = readTextFileIfExists(path);
     if (stamp === seen) return;
     seen = stamp;
     let next: RadarConfig;
     try {
+      const { loadConfig } = await (import(
+        new URL("../config/loader.ts", import.meta.url).href
+      ) as Promise<typeof import("../config/loader.ts")>);
       next = loadConfig({
         explicitPath: path,
         env: options.env,
@@ -157,14 +162,14 @@ export function watchConfigFile(
     if (pending !== undefined) timers.clear(pending);
     pending = timers.set(() => {
       pending = undefined;
-      check();
+      void check();
     }, options.debounceMs ?? 300);
   };
 
   return {
     name: "config file",
     check,
-    run: () => Promise.resolve(check()),
+    run: check,
     start() {
       record({ restartKeys: [], applied: [] });
       try {

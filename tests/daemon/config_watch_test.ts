@@ -41,21 +41,21 @@ async function statusOnceNoticed(radar: RadarHome): Promise<string> {
 }
 
 Deno.test("a hand edit of radar.yaml applies its live keys and names the ones needing a restart", async () => {
-  await withTestDaemon({ yaml: baseYaml }, ({ runtime, dir }) => {
+  await withTestDaemon({ yaml: baseYaml }, async ({ runtime, dir }) => {
     const configPath = join(dir, "radar.yaml");
     const watch = watchConfigFile(runtime, {
       env: { HOME: dir, RADAR_DATA_DIR: join(dir, "data") },
       cwd: dir,
     });
     const state = () => readConfigState(runtime.dataDir, runtime.process.pid);
-    watch.check();
+    await watch.check();
     assert.equal(state(), undefined, "nothing changed, nothing recorded");
 
     Deno.writeTextFileSync(
       configPath,
       `${baseYaml.replace("15", "30")}llm:\n  temperature: 0.7\nweb:\n  port: 9001\n`,
     );
-    watch.check();
+    await watch.check();
     assert.equal(runtime.config.heartbeat.interval_minutes, 30, "applied without a restart");
     assert.equal(runtime.config.llm.temperature, 0.7);
     assert.equal(runtime.config.web.port, 8420, "the dashboard keeps its port until a restart");
@@ -67,7 +67,7 @@ Deno.test("a hand edit of radar.yaml applies its live keys and names the ones ne
     ]);
 
     Deno.writeTextFileSync(configPath, baseYaml.replace("15", "-5"));
-    watch.check();
+    await watch.check();
     assert.equal(runtime.config.heartbeat.interval_minutes, 30, "a broken file is not used");
     assert.match(
       configStateLines(state())[0],
@@ -75,7 +75,7 @@ Deno.test("a hand edit of radar.yaml applies its live keys and names the ones ne
     );
 
     Deno.writeTextFileSync(configPath, baseYaml);
-    watch.check();
+    await watch.check();
     assert.equal(runtime.config.heartbeat.interval_minutes, 15);
     assert.deepEqual(configStateLines(state()), [], "back in step with the file");
     // Another daemon's record is not this one's.
@@ -119,7 +119,7 @@ Deno.test("a hand edit of budget: applies at once: the daemon pauses when radar 
       join(dir, "radar.yaml"),
       `${baseYaml}budget:\n  daily_tokens: 300\n  task_daily_tokens: 50\n`,
     );
-    watch.check();
+    await watch.check();
     assert.deepEqual(readConfigState(runtime.dataDir, runtime.process.pid)?.restartKeys, []);
     assert.match(
       runtime.budget.pausedFor({ kind: "heartbeat" }) ?? "not paused",

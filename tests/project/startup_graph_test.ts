@@ -106,7 +106,7 @@ const allowed: Record<string, { cli: string[]; web: string[]; ceiling: number }>
       "web/login_codes.ts",
       "web/server.ts",
     ],
-    ceiling: 191,
+    ceiling: 179,
   },
 };
 
@@ -120,6 +120,9 @@ const idleDaemonLoadsLater = new RegExp(
     "^src/core/agent_loop\\.ts$",
     "^src/adapters/llm/(?!model_roles\\.ts$|settings\\.ts$)",
     "^src/adapters/sqlite/migrations/",
+    // The config loader and its schema: only when the remembered config does not match, or with
+    // the config file's first change.
+    "^src/config/(loader|schema|unknown_keys|[a-z]+_schema)\\.ts$",
     "^src/sources/source_health\\.ts$",
     "^src/sources/monitors/page_fetch\\.ts$",
     "^src/sources/digests/digest_writer\\.ts$",

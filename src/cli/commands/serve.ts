@@ -10,6 +10,8 @@ import type { CliContext } from "../context.ts";
 import { parsePort } from "../arguments.ts";
 import { everyMinute } from "../../adapters/cron.ts";
 import { ensureDataDirectory } from "../../runtime/data_directory.ts";
+import { loadRememberedConfig } from "../../config/remembered_config.ts";
+import { readTextFileIfExists } from "../../config/config_file.ts";
 
 /**
  * `kill -USR2 PID` runs a heartbeat now. Not SIGUSR1: since 2.9.2 Deno answers SIGUSR1 by
@@ -28,7 +30,14 @@ export function registerServe(program: Command, context: CliContext): void {
       parsePort,
     )
     .action(async (options: { host?: string; port?: number }) => {
-      const loaded = await context.config();
+      // Read as openRadar reads it: an unchanged config loads no schema (the config watcher
+      // loads the loader with the file's first change).
+      const loaded = await loadRememberedConfig({
+        explicitPath: context.globals().config,
+        env: context.io.env,
+        cwd: context.io.cwd,
+        readTextFile: readTextFileIfExists,
+      });
       const host = options.host ?? loaded.config.web.host;
       const port = options.port ?? loaded.config.web.port;
       // The bind policy (non-loopback needs web.auth_token) is checked by the web server.
