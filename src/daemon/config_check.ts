@@ -10,7 +10,11 @@
  */
 import { fileURLToPath as fromFileUrl } from "node:url";
 import type { LoadedConfig, LoadOptions } from "../config/loader.ts";
-import { loadRememberedConfig, secretFromEnvironment } from "../config/remembered_config.ts";
+import {
+  loadRememberedConfig,
+  readRememberedConfig,
+  secretFromEnvironment,
+} from "../config/remembered_config.ts";
 import { denoDirOf } from "../adapters/os/deno_child.ts";
 import { daemonPermissionFlags } from "./daemon_command.ts";
 import { configCheckFlag } from "./config_check_flag.ts";
@@ -20,8 +24,17 @@ const timeoutMs = 60_000;
 
 /** The validated config, the loader kept out of this process whenever the child could remember it. */
 export async function checkedConfig(options: LoadOptions): Promise<LoadedConfig> {
-  if (!secretFromEnvironment(options.env)) await checkConfigInChild(options);
-  return await loadRememberedConfig(options);
+  return await configFromChild(options) ?? await loadRememberedConfig(options);
+}
+
+/**
+ * The config the child validated and remembered for `options`; undefined when it cannot be
+ * remembered (a secret from the environment, an unwritable folder) or the child failed (an
+ * invalid config among others): the caller validates in-process, for the error's own line.
+ */
+export async function configFromChild(options: LoadOptions): Promise<LoadedConfig | undefined> {
+  if (secretFromEnvironment(options.env) || !await checkConfigInChild(options)) return undefined;
+  return readRememberedConfig(options);
 }
 
 /** Runs the child; true when it exited 0 (the entry is then written, unless the folder refused). */

@@ -5,6 +5,7 @@ import {
   checkConfigInChild,
   checkedConfig,
   configCheckCommand,
+  configFromChild,
 } from "../../src/daemon/config_check.ts";
 import { configCheckFlag } from "../../src/daemon/config_check_flag.ts";
 import { daemonPermissionFlags } from "../../src/daemon/daemon_command.ts";
@@ -73,6 +74,20 @@ Deno.test("an invalid config: the child fails, makes no folder, and the error is
     });
   } finally {
     Deno.removeSync(home, { recursive: true });
+  }
+});
+
+Deno.test("the config watcher's path: the child's remembered config, or undefined to validate in-process", async () => {
+  const valid = firstStart("heartbeat:\n  interval_minutes: 50\n");
+  const broken = firstStart(brokenConfig);
+  try {
+    const loaded = await configFromChild(valid.options);
+    assert.equal(loaded?.config.heartbeat.interval_minutes, 50);
+    assert.deepEqual(loaded, loadConfig(valid.options));
+    assert.equal(await configFromChild(broken.options), undefined);
+  } finally {
+    Deno.removeSync(valid.home, { recursive: true });
+    Deno.removeSync(broken.home, { recursive: true });
   }
 });
 
