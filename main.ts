@@ -1,5 +1,6 @@
 /**
- * Radar's entry point: the hidden plugin-host, PDF-reader and HTML-query modes (compiled binary),
+ * Radar's entry point: the hidden plugin-host, PDF-reader, HTML-query and config-check modes
+ * (compiled binary),
  * else the CLI. Each mode loads at run time (`import(new URL(…))`: Deno neither reads nor keeps
  * the other modes' modules while it starts; `deno compile` embeds them, scripts/compile.ts).
  */
@@ -23,6 +24,13 @@ if (import.meta.main) {
       new URL("./src/adapters/network/html_query_process.ts", import.meta.url).href
     ) as Promise<typeof import("./src/adapters/network/html_query_process.ts")>);
     await runHtmlQueryProcess();
+  } else if (Deno.args[0] === "--radar-config-check") {
+    // src/daemon/config_check_flag.ts (a literal: `--version` and ask load no daemon module;
+    // tests/daemon/config_check_test.ts runs this mode by that constant).
+    const { runConfigCheckProcess } = await (import(
+      new URL("./src/daemon/config_check_process.ts", import.meta.url).href
+    ) as Promise<typeof import("./src/daemon/config_check_process.ts")>);
+    Deno.exit(await runConfigCheckProcess(Deno.args.slice(1)));
   } else {
     const [{ runCli }, { terminalIo }, { ignoreInspectorSignal }]: [
       typeof import("./src/cli/program.ts"),

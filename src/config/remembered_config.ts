@@ -37,6 +37,27 @@ type Remembered = Omit<LoadedConfig, "dataDir">;
  * Throws what `loadConfig` throws.
  */
 export async function loadRememberedConfig(options: LoadOptions): Promise<LoadedConfig> {
+  const { file, key, remembered } = lookUp(options);
+  if (remembered) return remembered;
+  const { loadConfigFile } = await (import(new URL("./loader.ts", import.meta.url).href) as Promise<
+    typeof import("./loader.ts")
+  >);
+  const loaded = loadConfigFile(file, options);
+  await remember(loaded, key, options);
+  return loaded;
+}
+
+/**
+ * The remembered entry when its key matches (no loader, no schema), else undefined: the caller
+ * validates, e.g. with `loadRememberedConfig`.
+ */
+export function readRememberedConfig(options: LoadOptions): LoadedConfig | undefined {
+  return lookUp(options).remembered;
+}
+
+function lookUp(
+  options: LoadOptions,
+): { file: ConfigFile; key: string; remembered: LoadedConfig | undefined } {
   const file = findConfigFile(options);
   const key = entryKey(file, options.env);
   const dataDir = dataDirectory(
@@ -45,13 +66,7 @@ export async function loadRememberedConfig(options: LoadOptions): Promise<Loaded
     options.cwd,
   );
   const remembered = readEntry(join(dataDir, rememberedConfigName), key, options);
-  if (remembered?.dataDir === dataDir) return remembered;
-  const { loadConfigFile } = await (import(new URL("./loader.ts", import.meta.url).href) as Promise<
-    typeof import("./loader.ts")
-  >);
-  const loaded = loadConfigFile(file, options);
-  await remember(loaded, key, options);
-  return loaded;
+  return { file, key, remembered: remembered?.dataDir === dataDir ? remembered : undefined };
 }
 
 function sha256(text: string): string {
@@ -128,7 +143,7 @@ function readEntry(file: string, key: string, options: LoadOptions): LoadedConfi
  * True when the environment gives a secret (an API key or a token): a secret kept in a variable
  * stays off the disk, so that config is validated on every start instead of remembered.
  */
-function secretFromEnvironment(env: Environment): boolean {
+export function secretFromEnvironment(env: Environment): boolean {
   return environmentOverrides.some(([name, path]) =>
     /(^|_)(api_key|token)$/.test(path.at(-1) ?? "") && (env[name] ?? "") !== ""
   );

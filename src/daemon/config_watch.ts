@@ -125,22 +125,36 @@ export function watchConfigFile(
     }
   };
 
+  const loadHere = async () => {
+    const { loadConfig } = await (import(
+      new URL("../config/loader.ts", import.meta.url).href
+    ) as Promise<typeof import("../config/loader.ts")>);
+    return loadConfig({
+      explicitPath: path,
+      env: options.env,
+      cwd: options.cwd,
+      // No file at start and none now: the embedded defaults, as at start.
+      readTextFile: (file) => readTextFileIfExists(file) ?? (radar.loaded.path ? undefined : ""),
+    });
+  };
+
   const check = async () => {
     const stamp = readTextFileIfExists(path);
     if (stamp === seen) return;
     seen = stamp;
     let next: RadarConfig;
     try {
-      const { loadConfig } = await (import(
-        new URL("../config/loader.ts", import.meta.url).href
-      ) as Promise<typeof import("../config/loader.ts")>);
-      next = loadConfig({
+      // A child validates and remembers an existing file (the schema stays out of the daemon);
+      // anything else, or what the child could not remember (an invalid file), loads here.
+      const fromChild = stamp === undefined ? undefined : await (await (import(
+        new URL("./config_check.ts", import.meta.url).href
+      ) as Promise<typeof import("./config_check.ts")>)).configFromChild({
         explicitPath: path,
         env: options.env,
         cwd: options.cwd,
-        // No file at start and none now: the embedded defaults, as at start.
-        readTextFile: (file) => readTextFileIfExists(file) ?? (radar.loaded.path ? undefined : ""),
-      }).config;
+        readTextFile: readTextFileIfExists,
+      });
+      next = (fromChild ?? await loadHere()).config;
     } catch (error) {
       const message = (error as Error).message;
       radar.logger.warn("radar.yaml changed but cannot be used; the running config stays", {

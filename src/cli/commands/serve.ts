@@ -10,7 +10,7 @@ import type { CliContext } from "../context.ts";
 import { parsePort } from "../arguments.ts";
 import { everyMinute } from "../../adapters/cron.ts";
 import { ensureDataDirectory } from "../../runtime/data_directory.ts";
-import { loadRememberedConfig } from "../../config/remembered_config.ts";
+import { readRememberedConfig } from "../../config/remembered_config.ts";
 import { readTextFileIfExists } from "../../config/config_file.ts";
 
 /**
@@ -31,13 +31,20 @@ export function registerServe(program: Command, context: CliContext): void {
     )
     .action(async (options: { host?: string; port?: number }) => {
       // Read as openRadar reads it: an unchanged config loads no schema (the config watcher
-      // loads the loader with the file's first change).
-      const loaded = await loadRememberedConfig({
+      // loads the loader with the file's first change). Otherwise a child validates and
+      // remembers it, so the daemon never holds the schema (src/daemon/config_check.ts).
+      const configOptions = {
         explicitPath: context.globals().config,
         env: context.io.env,
         cwd: context.io.cwd,
         readTextFile: readTextFileIfExists,
-      });
+      };
+      const loaded = readRememberedConfig(configOptions) ??
+        await (await (import(
+          new URL("../../daemon/config_check.ts", import.meta.url).href
+        ) as Promise<
+          typeof import("../../daemon/config_check.ts")
+        >)).checkedConfig(configOptions);
       const host = options.host ?? loaded.config.web.host;
       const port = options.port ?? loaded.config.web.port;
       // The bind policy (non-loopback needs web.auth_token) is checked by the web server.
