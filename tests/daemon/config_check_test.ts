@@ -14,6 +14,10 @@ import { readRememberedConfig, rememberedConfigName } from "../../src/config/rem
 import { readTextFileIfExists } from "../../src/config/config_file.ts";
 import { ConfigError } from "../../src/core/errors.ts";
 import { createRadarHome, radarCommand, startRadarServe } from "../helpers/radar_process.ts";
+import {
+  newestSchemaVersion,
+  storedSchemaVersion,
+} from "../../src/adapters/sqlite/database_file.ts";
 
 const brokenConfig = "heartbeat:\n  interval_minutes: often\n";
 
@@ -49,6 +53,37 @@ Deno.test("a first start validates in the child, which makes the data folder and
     assert.equal(remembered.dataDir, dataDir);
     assert.equal(remembered.config.heartbeat.interval_minutes, 45);
     assert.deepEqual(await checkedConfig(options), remembered);
+  } finally {
+    Deno.removeSync(home, { recursive: true });
+  }
+});
+
+Deno.test("a first start: the child also creates the database at the newest schema and closes it", async () => {
+  const { home, dataDir, options } = firstStart("heartbeat:\n  interval_minutes: 45\n");
+  const database = join(dataDir, "radar.db");
+  try {
+    assert.equal(await checkConfigInChild(options), true);
+    assert.equal(existsSync(`${database}-wal`), false, "closed: the -wal was checkpointed away");
+    // What openCurrentDatabase reads: at the newest version the daemon loads no migration.
+    assert.equal(storedSchemaVersion(database), newestSchemaVersion);
+  } finally {
+    Deno.removeSync(home, { recursive: true });
+  }
+});
+
+Deno.test("a database the child cannot open is left untouched for the daemon to report", async () => {
+  const { home, dataDir, options } = firstStart("heartbeat:\n  interval_minutes: 45\n");
+  const database = join(dataDir, "radar.db");
+  const garbage = "this is not a SQLite database\n".repeat(200);
+  try {
+    Deno.mkdirSync(dataDir);
+    Deno.writeTextFileSync(database, garbage);
+    assert.equal(await checkConfigInChild(options), true, "the config itself is valid");
+    assert.equal(Deno.readTextFileSync(database), garbage);
+    assert.deepEqual(Deno.readDirSync(dataDir).map((entry) => entry.name).toArray().sort(), [
+      rememberedConfigName,
+      "radar.db",
+    ]);
   } finally {
     Deno.removeSync(home, { recursive: true });
   }

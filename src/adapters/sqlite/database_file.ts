@@ -254,7 +254,7 @@ export async function openCurrentDatabase(path: string): Promise<DatabaseSync> {
  * The schema version of the file at `path`, read without writing or creating anything; undefined
  * when it cannot be read that way (no file yet, `:memory:`, a problem `openDatabaseFile` reports).
  */
-function storedSchemaVersion(path: string): number | undefined {
+export function storedSchemaVersion(path: string): number | undefined {
   if (path === ":memory:" || !isFile(path)) return undefined;
   let db: DatabaseSync | undefined;
   try {
