@@ -2,7 +2,7 @@
  * The MailReader and CalendarReader ports for the configured accounts and calendars (undefined
  * when none are configured, so their tools are not offered). A reader connects on first use; its
  * module (imapflow, tsdav, ical.js) is imported then too, so a process that never reads mail or a
- * calendar never loads them (start-up time, idle memory).
+ * calendar never loads them (start-up time, idle memory). Likewise the GitHub lists over gh.
  */
 import type { RadarConfig } from "../config/schema.ts";
 import type { CalendarReader, GitHubLists, MailReader } from "../core/source_ports.ts";
