@@ -25,8 +25,7 @@ import type { RunPlugins } from "./plugins_for_run.ts";
 export { pluginsForRun } from "./plugins_for_run.ts";
 import type { McpApprovals } from "../mcp/approval.ts";
 import type { ActionJournal } from "../away/mod.ts";
-import { calendarReaderFor, mailReaderFor } from "../sources/source_readers.ts";
-import { githubReaderFor } from "../sources/github/github_access.ts";
+import { calendarReaderFor, githubReaderFor, mailReaderFor } from "../sources/source_readers.ts";
 import type { ToolDependencies } from "../tools/dependencies.ts";
 import { builtinTools } from "../tools/index.ts";
 import {

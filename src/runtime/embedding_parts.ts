@@ -17,7 +17,6 @@ import {
   summarySource,
 } from "../core/recall.ts";
 import { EmbeddingToolRanker, type ToolRanker } from "../core/tool_relevance.ts";
-import { createEmbeddingModel } from "../adapters/llm/create_embedding_model.ts";
 import { maskedEmbeddingModel } from "./masked_ports.ts";
 import type { Secrets } from "../core/secrets.ts";
 import { SqliteFactEmbeddings } from "../adapters/sqlite/fact_embeddings.ts";
@@ -36,8 +35,15 @@ export interface EmbeddingParts {
   embedNew?: (signal?: AbortSignal) => Promise<number>;
 }
 
+/** The embedding client, loaded only when `llm.embedding_model` is set. */
+function embeddingModelModule(): Promise<
+  typeof import("../adapters/llm/create_embedding_model.ts")
+> {
+  return import(new URL("../adapters/llm/create_embedding_model.ts", import.meta.url).href);
+}
+
 /** Builds memory search, and with an embedding model the tool ranker and `embedNew`. */
-export function embeddingParts(
+export async function embeddingParts(
   config: RadarConfig,
   db: DatabaseSync,
   parts: {
@@ -48,12 +54,14 @@ export function embeddingParts(
     clock: Clock;
     secrets: Secrets;
   },
-): EmbeddingParts {
-  const server = createEmbeddingModel(config.llm, {
-    fetch: parts.fetch,
-    logger: parts.logger,
-    sleep,
-  });
+): Promise<EmbeddingParts> {
+  const server = config.llm.embedding_model.trim()
+    ? (await embeddingModelModule()).createEmbeddingModel(config.llm, {
+      fetch: parts.fetch,
+      logger: parts.logger,
+      sleep,
+    })
+    : undefined;
   // Every text sent to the embedding server is masked with the secrets known at that moment.
   const model = server && maskedEmbeddingModel(server, parts.secrets);
   const now = () => parts.clock.now().getTime();

@@ -2,13 +2,14 @@
  * The MailReader and CalendarReader ports for the configured accounts and calendars (undefined
  * when none are configured, so their tools are not offered). A reader connects on first use; its
  * module (imapflow, tsdav, ical.js) is imported then too, so a process that never reads mail or a
- * calendar never loads them (start-up time, idle memory).
+ * calendar never loads them (start-up time, idle memory). Likewise the GitHub lists over gh.
  */
 import type { RadarConfig } from "../config/schema.ts";
-import type { CalendarReader, MailReader } from "../core/source_ports.ts";
+import type { CalendarReader, GitHubLists, MailReader } from "../core/source_ports.ts";
 import type { SecretKeeper } from "../core/secrets.ts";
 import type { ImapMailReader } from "./email/imap_mail_reader.ts";
 import type { ConfiguredCalendars } from "./calendar/calendar_reader.ts";
+import { findGh } from "./github/find_gh.ts";
 
 type Environment = Record<string, string | undefined>;
 
@@ -80,5 +81,28 @@ export function calendarReaderFor(
     writable: () => calendars.filter((entry) => entry.caldav_url).map((entry) => entry.name),
     occurrences: async (from, to, signal) => (await open()).occurrences(from, to, signal),
     add: async (calendar, event, signal) => (await open()).add(calendar, event, signal),
+  };
+}
+
+/** The reader over gh, loaded at run time by the `github` tool's first call. */
+function githubAccessModule(): Promise<typeof import("./github/github_access.ts")> {
+  return import(new URL("./github/github_access.ts", import.meta.url).href);
+}
+
+/**
+ * The GitHub lists the `github` tool reads (none when GitHub is off or gh is not installed),
+ * read through the gh found now; the reader's modules load with the first read.
+ */
+export function githubReaderFor(config: RadarConfig, env: Environment): GitHubLists | undefined {
+  if (!config.github.enabled) return undefined;
+  const path = findGh(config.github.gh_path, env);
+  if (!path) return undefined;
+  let reader: Promise<GitHubLists> | undefined;
+  const open = () =>
+    reader ??= githubAccessModule().then(({ githubReaderAt }) => githubReaderAt(path, config, env));
+  return {
+    notifications: async (signal) => (await open()).notifications(signal),
+    reviewRequests: async (signal) => (await open()).reviewRequests(signal),
+    failingPullRequests: async (signal) => (await open()).failingPullRequests(signal),
   };
 }

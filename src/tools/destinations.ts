@@ -7,9 +7,16 @@
 import type { RadarConfig } from "../config/schema.ts";
 import type { Destinations, ResultLabel } from "../core/tool.ts";
 import { originOf } from "../core/origins.ts";
-import { duckDuckGoBase } from "./web/duckduckgo.ts";
 import { comicVineDefaultBase, openLibraryDefaultBase } from "../library/lookup_services.ts";
-import { openMeteoDefaults } from "./web/open_meteo.ts";
+
+/** DuckDuckGo's public HTML endpoint (web_search's default). */
+export const duckDuckGoBase = "https://html.duckduckgo.com";
+
+/** Open-Meteo's public endpoints (weather's defaults). */
+export const openMeteoDefaults = {
+  geocoding: "https://geocoding-api.open-meteo.com",
+  forecast: "https://api.open-meteo.com",
+};
 
 /** The origins of these URLs, or anywhere when one is not a URL. */
 export function originsOrAnywhere(...urls: string[]): Destinations {

@@ -3,21 +3,22 @@
  * (what needs a yes). Without a sandbox every command needs a yes in chat; unattended, none runs.
  */
 import { z } from "zod";
-import { redactText } from "../core/secrets.ts";
-import { failed, refused, timedOut, type Tool, type ToolContext } from "../core/tool.ts";
+import type { Tool } from "../core/tool.ts";
 import { defineTool } from "../core/tool_definition.ts";
-import { decideApproval, isPlainlyReadOnly } from "./exec/approval_policy.ts";
-import { runProcess } from "../adapters/os/run_process.ts";
-import { sandboxedArgv } from "../adapters/os/sandbox.ts";
-import { execSandbox, execSandboxSpec, execUserRoots } from "../adapters/os/sandbox_spec.ts";
-import { type FileAccessDependencies, pathGuardFor } from "../adapters/os/file_access.ts";
-import { childEnvironment, environmentSecrets } from "../adapters/os/child_environment.ts";
+import { lazyValue } from "../core/zod_issues.ts";
+import { isPlainlyReadOnly } from "./exec/approval_policy.ts";
+import type { FileAccessDependencies } from "../adapters/os/file_access.ts";
 import type { ToolDependencies } from "./dependencies.ts";
-import { firstLine } from "../core/errors.ts";
+
+/** The tool's run, loaded with its first call (a run that runs no command loads none of it). */
+function execModule(): Promise<typeof import("./exec_run.ts")> {
+  return import(new URL("./exec_run.ts", import.meta.url).href);
+}
 
 /** Creates the exec tool. */
 export function execTool(deps: FileAccessDependencies & Pick<ToolDependencies, "secrets">): Tool {
   const settings = deps.config.tools.exec;
+  const running = lazyValue(async () => (await execModule()).execRun(deps));
   return defineTool({
     name: "exec",
     // Plainly read-only commands change nothing; anything else may write the writable roots, and
@@ -30,80 +31,6 @@ export function execTool(deps: FileAccessDependencies & Pick<ToolDependencies, "
       command: z.string().min(1).max(10_000),
       cwd: z.string().optional(),
     }),
-    run: async ({ command, cwd }, context) => {
-      const guard = pathGuardFor(deps);
-      const folder = guard.check(cwd ?? deps.cwd ?? Deno.cwd(), "read");
-      if (!folder.ok) return refused(folder.reason);
-      const sandbox = execSandbox(deps);
-      const userRoots = sandbox.program ? execUserRoots(deps) : [];
-      const approval = decideApproval({
-        command,
-        mode: settings.mode,
-        sandboxed: sandbox.program !== undefined,
-        userRoots: userRoots.map((root) => guard.display(root)),
-        interactive: context.interactive && context.confirm !== undefined,
-      });
-      if (approval.action === "refuse") return refused(`Refused: ${approval.reason}.`);
-      let writeRoots = approval.action === "run" && approval.writeRoots;
-      if (approval.action === "ask") {
-        const answer = await confirm(approval.question, context);
-        if (answer !== true) return refused(answer);
-        writeRoots = true;
-      }
-      let argv: string[];
-      try {
-        argv = sandbox.program
-          ? sandboxedArgv(
-            sandbox.program,
-            execSandboxSpec(deps, { cwd: folder.path, writeRoots, uid: Deno.uid() }),
-            command,
-          )
-          : ["/bin/sh", "-c", command];
-      } catch (error) {
-        return failed(`Cannot prepare the sandbox: ${firstLine(error)}`);
-      }
-      let result;
-      try {
-        result = await runProcess({
-          argv,
-          cwd: folder.path,
-          env: childEnvironment(deps.env, deps.secrets.known()),
-          timeoutMs: settings.timeout_seconds * 1000,
-          maxOutputBytes: settings.max_output_chars,
-          signal: context.signal,
-        });
-      } catch (error) {
-        return failed(`Cannot run the command: ${firstLine(error)}`);
-      }
-      // The registry masks the known secrets; the variables the command was given are exec's own.
-      let text = redactText(formatResult(result), environmentSecrets(deps.env));
-      if (approval.action === "run" && approval.note) text += `\n[${approval.note}]`;
-      if (result.timedOut) {
-        return timedOut(
-          `Timed out after ${settings.timeout_seconds} s; the command and its children were killed (tools.exec.timeout_seconds).\n${text}`,
-        );
-      }
-      if (result.aborted) return failed(`Cancelled; the command was killed.\n${text}`);
-      return text;
-    },
+    run: async (args, context) => (await running())(args, context),
   });
-}
-
-async function confirm(question: string, context: ToolContext): Promise<true | string> {
-  const yes = await context.confirm!(question);
-  return yes
-    ? true
-    : "The user declined to run this command. Do not retry it; ask what to do instead.";
-}
-
-function formatResult(result: Awaited<ReturnType<typeof runProcess>>): string {
-  const parts = [`exit code ${result.code}${result.signal ? ` (${result.signal})` : ""}`];
-  const section = (name: string, text: string, cut: number) => {
-    if (!text && !cut) return;
-    parts.push(`--- ${name} ---\n${text.replace(/\n$/, "")}`);
-    if (cut) parts.push(`[${name} cut: ${cut} more bytes (tools.exec.max_output_chars)]`);
-  };
-  section("stdout", result.stdout, result.stdoutCut);
-  section("stderr", result.stderr, result.stderrCut);
-  return parts.join("\n");
 }

@@ -6,9 +6,6 @@
 import { cleanResult, type SearchResult } from "./search_results.ts";
 import { type HtmlQueryOptions, queryHtml } from "../../adapters/network/html_query.ts";
 
-/** The public endpoint. */
-export const duckDuckGoBase = "https://html.duckduckgo.com";
-
 /** The search URL for `query` on `base` (the public endpoint or a configured one). */
 export function duckDuckGoUrl(base: string, query: string): URL {
   const url = new URL("html/", base.replace(/\/*$/, "/"));

@@ -4,12 +4,6 @@
  */
 import { oneLine } from "../../adapters/network/guarded_get.ts";
 
-/** The public endpoints. */
-export const openMeteoDefaults = {
-  geocoding: "https://geocoding-api.open-meteo.com",
-  forecast: "https://api.open-meteo.com",
-};
-
 /** A place with coordinates. */
 export interface Place {
   name: string;
