@@ -23,7 +23,8 @@ function median(values: number[]): number {
   return Number(sorted[Math.floor(sorted.length / 2)].toFixed(3));
 }
 
-function timed(times: number, work: () => void): number {
+/** The median time of `times` runs of `work`, in ms. */
+export function timed(times: number, work: () => void): number {
   const samples: number[] = [];
   for (let index = 0; index < times; index++) {
     const at = performance.now();

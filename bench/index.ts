@@ -10,6 +10,7 @@ import { soakSuite } from "./soak.ts";
 import { daemonMemorySuite } from "./daemon_memory.ts";
 import { autonomySuite } from "./autonomy.ts";
 import { flowRuleSuite } from "./flow_rule.ts";
+import { redactionSuite } from "./redaction.ts";
 import { watcherSuite } from "./watcher.ts";
 import { htmlQuerySuite } from "./html_query.ts";
 import { leanSuite } from "./lean.ts";
@@ -43,6 +44,7 @@ export const suites: BenchSuite[] = [
   webLoadSuite,
   toolOfferingSuite,
   flowRuleSuite,
+  redactionSuite,
   autonomySuite,
   htmlQuerySuite,
   leanSuite,

@@ -9,7 +9,7 @@
 
 /** SHA-256 of the sources below and the packages above. */
 export const configSchemaFingerprint =
-  "785589da001552ec33da07f4a34999a757b2b45bbe8716f6d3c72ecdddde1c41";
+  "c1a72689a3874bd7674652281e752042ce838f951737b32fd5ade11e6bc4dc7d";
 
 /** The config loader's local modules, from the checkout. */
 export const configSchemaSources: readonly string[] = [

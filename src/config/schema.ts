@@ -373,7 +373,7 @@ const hookRule = z.object({
   ),
   message: z.string().max(300).default("").describe("What a refusal says."),
   replacement: z.string().max(200).default("[redacted]").describe(
-    "What `redact_response` puts in place of a match.",
+    "What `redact_response` puts in place of a match (taken literally).",
   ),
   start_hour: z.number().int().min(0).max(23).optional().describe(
     "`time_restrict`: the first hour (radar.timezone).",

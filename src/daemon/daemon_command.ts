@@ -23,7 +23,7 @@ export const daemonPermissionFlags = [
  * V8's code cache; idle RSS 97–98 MB instead of 101–103, start 60–90 ms slower (measured by
  * `deno task bench "memory levers"`, which also shows the levers not taken). Not taken:
  * `--no-maglev --no-turbofan` (idle −1.5 MB on a first start, nothing measurable restarted; zod
- * ~3×, HTML to text ~1.5×, a watcher's reconcile 1.5–2.5× and RE2's WebAssembly, which
+ * ~3×, HTML to text ~1.5×, a watcher's reconcile 1.5–2.5× and RE2's WebAssembly (then), which
  * `redact_response` runs in this process, 3–5× slower; issue 34's notes).
  */
 export const daemonV8Flags = ["--no-code-cache", "--v8-flags=--max-semi-space-size=2"];

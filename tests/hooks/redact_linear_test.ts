@@ -45,3 +45,27 @@ Deno.test("the linear engine replaces case-insensitively and everywhere, like th
   assert.equal(replace("aaaa"), "[x]");
   assert.equal(replace("naïve ünïcode sk-12345678"), "naïve ünïcode [x]");
 });
+
+Deno.test("a long answer full of secrets is redacted everywhere, after any character", async () => {
+  const replace = await linearReplacer(["sk-[a-z0-9]{8,}", "password:\\s*\\S+"], "[x]");
+  // 300 KB, a secret every ~40 characters, after emoji (two UTF-16 units) and accented letters.
+  const line = "😀 naïve sk-abcdef123456, password: hunter2 ok\n";
+  const answer = line.repeat(Math.ceil(300_000 / line.length));
+  const redacted = replace(answer);
+  assert.equal(redacted, "😀 naïve [x], [x] ok\n".repeat(Math.ceil(300_000 / line.length)));
+  assert.doesNotMatch(redacted, /sk-|hunter2/);
+});
+
+Deno.test("the replacement is taken literally: $& never puts the match back", async () => {
+  const replace = await linearReplacer(["secret-\\d+"], "[$& $1 $` $']");
+  assert.equal(replace("a secret-42 b"), "a [$& $1 $` $'] b");
+});
+
+Deno.test("JavaScript forms of a pattern mean what they mean in JavaScript", async () => {
+  const replace = await linearReplacer(
+    ["\\u00e9t\\u00e9", "a/b", "(?<word>q)z", "\\p{Lu}{3}9"],
+    "_",
+  );
+  assert.equal(replace("été a/b qz ÉÉÉ9 x"), "_ _ _ _ x");
+  await assert.rejects(linearReplacer(["(a"], "_"), /pattern "\(a": .*missing closing \)/);
+});
