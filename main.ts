@@ -1,8 +1,8 @@
 /**
  * Radar's entry point: the hidden plugin-host, PDF-reader, HTML-query and config-check modes
- * (compiled binary),
- * else the CLI. Each mode loads at run time (`import(new URL(…))`: Deno neither reads nor keeps
- * the other modes' modules while it starts; `deno compile` embeds them, scripts/compile.ts).
+ * (compiled binary), else the CLI. Each mode loads at run time (`import(new URL(…))`): Deno
+ * neither reads nor keeps the other modes' modules while it starts, and `deno compile` embeds
+ * them (scripts/compile.ts).
  */
 import { pluginHostFlag } from "./src/sandbox/host_flag.ts";
 import { pdfExtractFlag } from "./src/adapters/pdf/pdf_flag.ts";

@@ -33,16 +33,21 @@ type Remembered = Omit<LoadedConfig, "dataDir">;
 
 /**
  * `loadConfig`, answered from the remembered entry when its key matches; otherwise the loader
- * (loaded now) validates in full and the result is remembered when the data folder exists.
+ * (loaded now) validates in full, `beforeRemembering` runs with the result (the config check
+ * child makes the data folder there), and the result is remembered when the data folder exists.
  * Throws what `loadConfig` throws.
  */
-export async function loadRememberedConfig(options: LoadOptions): Promise<LoadedConfig> {
+export async function loadRememberedConfig(
+  options: LoadOptions,
+  beforeRemembering?: (loaded: LoadedConfig) => void,
+): Promise<LoadedConfig> {
   const { file, key, remembered } = lookUp(options);
   if (remembered) return remembered;
   const { loadConfigFile } = await (import(new URL("./loader.ts", import.meta.url).href) as Promise<
     typeof import("./loader.ts")
   >);
   const loaded = loadConfigFile(file, options);
+  beforeRemembering?.(loaded);
   await remember(loaded, key, options);
   return loaded;
 }

@@ -36,19 +36,21 @@ export interface HeartbeatDecisionInput {
 }
 
 /**
- * Decides whether a tick calls the model. Quiet hours skip unless an urgent event is pending
- * (then only the urgent events are shown; the rest wait for morning). Nothing pending skips,
- * so an idle day costs no tokens, unless `alwaysCallLlm` is set.
+ * Decides whether a tick calls the model. Nothing pending skips, so an idle day costs no tokens,
+ * unless `alwaysCallLlm` is set; it is decided first, so an idle tick reads no local time (the
+ * first zone conversion of a process touches ~1 MB of Deno's time-zone code and data). Quiet
+ * hours skip unless an urgent event is pending (then only the urgent events are shown; the rest
+ * wait for morning).
  */
 export function decideHeartbeat(input: HeartbeatDecisionInput): HeartbeatDecision {
+  if (!input.pending.length && !input.alwaysCallLlm) {
+    return { action: "skip", reason: "nothing pending" };
+  }
   const quiet = !input.manual && isQuietTime(input.quietHours, input.now, input.timeZone);
   if (quiet) {
     const urgent = input.pending.filter((event) => event.urgent);
     if (!urgent.length) return { action: "skip", reason: "quiet hours" };
     return { action: "run", events: urgent };
-  }
-  if (!input.pending.length && !input.alwaysCallLlm) {
-    return { action: "skip", reason: "nothing pending" };
   }
   return { action: "run", events: input.pending };
 }

@@ -2,10 +2,11 @@
  * The config check child: validates the config as `radar serve` would (the loader and its zod
  * schema load here, not in the daemon), creates the data folder and remembers the result in
  * `config_cache.json`, then creates or migrates the database (so a first-starting daemon loads no
- * migration) and exits 0; an invalid config prints its one line and exits with its code (2). Started by `checkConfigInChild` as `deno run … config_check_process.ts [config]` or
- * as the compiled binary with the hidden `--radar-config-check` argument (main.ts).
+ * migration) and exits 0; an invalid config prints its one line and exits with its code (2).
+ * Started by `checkConfigInChild` as `deno run … config_check_process.ts [config]` or as the
+ * compiled binary with the hidden `--radar-config-check` argument (main.ts).
  */
-import { loadRememberedConfig, readRememberedConfig } from "../config/remembered_config.ts";
+import { loadRememberedConfig } from "../config/remembered_config.ts";
 import { readTextFileIfExists } from "../config/config_file.ts";
 import type { LoadOptions } from "../config/loader.ts";
 import { ExitCode, firstLine, RadarError } from "../core/errors.ts";
@@ -27,12 +28,11 @@ export async function runConfigCheckProcess(args: readonly string[]): Promise<nu
     readTextFile: readTextFileIfExists,
   };
   try {
-    const loaded = await loadRememberedConfig(options);
-    if (!readRememberedConfig(options)) {
-      // Not remembered: the data folder did not exist yet (serve makes it right after this).
-      ensureDataDirectory(loaded.dataDir);
-      await loadRememberedConfig(options);
-    }
+    // Validated: the data folder is made before remembering (serve makes it right after this).
+    const loaded = await loadRememberedConfig(
+      options,
+      (validated) => ensureDataDirectory(validated.dataDir),
+    );
     await prepareDatabase(join(loaded.dataDir, "radar.db"));
     return ExitCode.ok;
   } catch (error) {

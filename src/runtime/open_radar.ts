@@ -172,7 +172,7 @@ export interface Radar extends WorkServices, ScheduledWork {
  * an idle daemon and a command that runs no agent never load them.
  */
 export async function openRadar(options: RadarOptions): Promise<Radar> {
-  const loaded = await loadRememberedConfig({
+  const loaded = options.loaded ?? await loadRememberedConfig({
     explicitPath: options.configPath,
     env: options.env,
     cwd: options.cwd,

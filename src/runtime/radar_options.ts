@@ -6,6 +6,7 @@ import type { ChatModel } from "../core/chat_model.ts";
 import type { Clock } from "../core/ports.ts";
 import type { Resolver } from "../adapters/network/network_guard.ts";
 import type { RadarConfig } from "../config/schema.ts";
+import type { LoadedConfig } from "../config/loader.ts";
 import { isProcessAlive, processStartTime } from "../adapters/os/process.ts";
 
 /** How to open Radar. */
@@ -13,6 +14,11 @@ export interface RadarOptions {
   configPath?: string;
   env: Record<string, string | undefined>;
   cwd: string;
+  /**
+   * The config the caller already loaded for `configPath`, `env` and `cwd` (`radar serve` reads it
+   * for its address): used as is, so the file is read and hashed once.
+   */
+  loaded?: LoadedConfig;
   /** Extra log writers (the daemon adds its log file). */
   logWriters?: Array<(line: string) => void>;
   /** False when the caller already reported the config warnings (default true). */

@@ -172,6 +172,26 @@ Deno.test("with no data folder yet nothing is written, and the result is the sam
   }
 });
 
+Deno.test("what runs before remembering runs once per validation (it may make the data folder)", async () => {
+  const { dir, dataDir, entryPath, options } = home(config);
+  try {
+    Deno.removeSync(dataDir, { recursive: true });
+    const validated: string[] = [];
+    const makeFolder = (loaded: { dataDir: string }) => {
+      validated.push(loaded.dataDir);
+      Deno.mkdirSync(loaded.dataDir);
+    };
+    const first = await loadRememberedConfig(options(), makeFolder);
+    assert.deepStrictEqual(first, loadConfig(options()));
+    assert.deepEqual(validated, [dataDir]);
+    assert.ok(Deno.statSync(entryPath).isFile, "remembered in the folder made before remembering");
+    assert.deepStrictEqual(await loadRememberedConfig(options(), makeFolder), first);
+    assert.deepEqual(validated, [dataDir], "a remembered config is not validated again");
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
+
 Deno.test("src/config/config_fingerprint.ts matches the config loader's sources (not stale)", async () => {
   const committed = Deno.readTextFileSync(join(root, fingerprintPath));
   assert.ok(

@@ -62,6 +62,18 @@ Deno.test("decideHeartbeat() respects quiet hours across midnight except for urg
   );
 });
 
+Deno.test("decideHeartbeat() skips an idle tick without reading the local time", () => {
+  // A zone Temporal does not know throws on any conversion: an idle tick must not convert.
+  const nowhere = { ...base, timeZone: "Mars/Olympus", pending: [] };
+  for (const time of ["02:30", "10:00"]) {
+    assert.deepEqual(decideHeartbeat({ ...nowhere, now: at(time) }), {
+      action: "skip",
+      reason: "nothing pending",
+    }, time);
+  }
+  assert.throws(() => decideHeartbeat({ ...nowhere, now: at("02:30"), alwaysCallLlm: true }));
+});
+
 Deno.test("isHeartbeatDue() follows the interval with slack for cron jitter", () => {
   const last = at("10:00");
   assert.equal(isHeartbeatDue(undefined, at("10:00"), 15), true);

@@ -60,6 +60,7 @@ export function registerServe(program: Command, context: CliContext): void {
       try {
         // A database known to be damaged is opened read-only: the dashboard says so.
         const radar = await context.radar({
+          loaded,
           logWriters: [(line) => log.write(line)],
           openDamaged: true,
         });
