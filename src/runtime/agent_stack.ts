@@ -174,7 +174,7 @@ export async function buildTools(parts: ToolPartsParts): Promise<ToolParts> {
     mail: mailReaderFor(config, parts.env, secrets),
     calendar: calendarReaderFor(config, parts.env, parts.fetch, secrets),
     github: githubReaderFor(config, parts.env),
-    money: work.money.inUse() ? work.money : undefined,
+    money: work.money.inUse() ? await work.money() : undefined,
     hooks: parts.hooks,
     skills: parts.skills,
     browser: browser.sessions && { sessions: browser.sessions, check: browser.check },
