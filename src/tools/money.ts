@@ -4,7 +4,7 @@
  * payees come back inside the loop's untrusted-data markers like every tool result.
  */
 import { z } from "zod";
-import type { MoneyBook, MoneyReport } from "../money/mod.ts";
+import { formatMinor, type MoneyBook, type MoneyReport } from "../money/mod.ts";
 import { failed, type Tool } from "../core/tool.ts";
 import { defineTool } from "../core/tool_definition.ts";
 import { RadarError } from "../core/errors.ts";
@@ -12,14 +12,7 @@ import { RadarError } from "../core/errors.ts";
 /** Transactions listed by one call, at most. */
 const maxListed = 40;
 
-/** Money's face: loaded with the tool's first call (the ledger it reads has loaded it already). */
-function moneyModule(): Promise<typeof import("../money/mod.ts")> {
-  return import(new URL("../money/mod.ts", import.meta.url).href);
-}
-
-type FormatMinor = Awaited<ReturnType<typeof moneyModule>>["formatMinor"];
-
-function reportLines(report: MoneyReport, formatMinor: FormatMinor): string {
+function reportLines(report: MoneyReport): string {
   if (!report.currencies.length) return `No transactions in ${report.month}.`;
   const lines = [`${report.month} (before: ${report.compared.join(", ")})`];
   for (const part of report.currencies) {
@@ -75,10 +68,9 @@ export function moneyTool(deps: { money: Pick<MoneyBook, "report" | "transaction
       transactions: z.boolean().optional(),
       category: z.string().max(40).optional(),
     }),
-    run: async ({ month, transactions: list, category }) => {
-      const { formatMinor } = await moneyModule();
+    run: ({ month, transactions: list, category }) => {
       try {
-        if (!list) return reportLines(deps.money.report(month), formatMinor);
+        if (!list) return Promise.resolve(reportLines(deps.money.report(month)));
         const rows = deps.money.transactions({
           limit: maxListed + 1,
           ...(month ? { month } : {}),
@@ -88,15 +80,15 @@ export function moneyTool(deps: { money: Pick<MoneyBook, "report" | "transaction
             ? { category }
             : {}),
         });
-        if (!rows.length) return "No transactions.";
+        if (!rows.length) return Promise.resolve("No transactions.");
         const lines = rows.slice(0, maxListed).map((row) =>
           `${row.bookedOn} ${formatMinor(row.amountMinor, row.currency)} ${row.currency} ` +
           `${row.payee.slice(0, 60)} [${row.category ?? "uncategorized"}]`
         );
         if (rows.length > maxListed) lines.push(`(more: narrow by month or category)`);
-        return lines.join("\n");
+        return Promise.resolve(lines.join("\n"));
       } catch (error) {
-        if (error instanceof RadarError) return failed(error.message);
+        if (error instanceof RadarError) return Promise.resolve(failed(error.message));
         throw error;
       }
     },
