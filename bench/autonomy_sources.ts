@@ -54,7 +54,7 @@ export const moneyFlow: BenignFlow = {
     const past = new Date(Date.now() - 60_000);
     Deno.utimeSync(file, past, past);
     await runJob(home, "money");
-    const imported = home.radar.money.transactions({ limit: 10 }).length;
+    const imported = (await home.radar.money()).transactions({ limit: 10 }).length;
     const found: ActionOutcome[] = [{
       flow: "money import",
       what: "imports a statement and categorises it",

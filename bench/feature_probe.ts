@@ -50,7 +50,7 @@ const uses: Record<string, () => Promise<unknown>> = {
   mail: () => tool("list_email", {}),
   calendar: () => tool("calendar", { action: "list", range: "week" }),
   mcp: () => tool("mcp_probe__shout", { text: "hello" }),
-  money: () => radar.money.import({ path: input.statement, useModel: false }),
+  money: async () => (await radar.money()).import({ path: input.statement, useModel: false }),
   browser: () => tool("browser", { action: "open", url: input.url }),
   comics: () => tool("comic_info", { path: input.comic }),
 };

@@ -144,8 +144,11 @@ export interface WebDependencies {
   away?: AwayView;
   /** `web.public_url`: its host name is answered too (a reverse proxy or VPN to loopback). */
   publicUrl?: string;
-  /** Bank statements (/money): the monthly report, transactions, category corrections. */
-  money?: MoneyView;
+  /**
+   * Bank statements (/money): the monthly report, transactions, category corrections (the ledger
+   * loads with the first page that asks).
+   */
+  money?: () => Promise<MoneyView>;
   /** The one line about a damaged database (Radar stopped writing to it), shown on every page. */
   databaseProblem?: () => Maybe<string | undefined>;
 }

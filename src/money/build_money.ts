@@ -1,6 +1,6 @@
 /**
- * Money assembled once (`buildMoney`, called by the composition root): the ledger (`radar.money`),
- * its tick job and its health records.
+ * Money assembled once (`buildMoney`, called on first use by src/runtime/money_parts.ts): the
+ * ledger, its tick job and its health records.
  */
 import { isAbsolute, join } from "node:path";
 import { expandHome, homeDirectory } from "../config/paths.ts";

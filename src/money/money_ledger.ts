@@ -53,13 +53,6 @@ export class MoneyLedger implements MoneyBook {
     return `${year}-${String(month).padStart(2, "0")}-${String(day).padStart(2, "0")}`;
   }
 
-  /** Money is in use: a folder or accounts are configured, or a statement was imported. */
-  inUse(): boolean {
-    const { config, stores } = this.deps;
-    return Boolean(config.money.folder.trim()) || config.money.accounts.length > 0 ||
-      stores.money.hasTransactions();
-  }
-
   currentMonth(): string {
     return this.today().slice(0, 7);
   }

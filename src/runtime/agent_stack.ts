@@ -174,13 +174,17 @@ export async function buildTools(parts: ToolPartsParts): Promise<ToolParts> {
     mail: mailReaderFor(config, parts.env, secrets),
     calendar: calendarReaderFor(config, parts.env, parts.fetch, secrets),
     github: githubReaderFor(config, parts.env),
-    money: work.money.inUse() ? work.money : undefined,
     hooks: parts.hooks,
     skills: parts.skills,
     browser: browser.sessions && { sessions: browser.sessions, check: browser.check },
     journal: parts.journal,
   };
   for (const tool of builtinTools(tools)) registry.register(tool);
+  // The last built-in: bank statements, once money is configured or a statement imported (the
+  // tool's module and money's load then).
+  if (work.money.inUse()) {
+    registry.register((await moneyToolModule()).moneyTool({ money: await work.money() }));
+  }
   const mcp = await mcpTools(parts, tools);
   registry.register(findToolsTool(() => registry.list()));
   parts.plugins?.start();
@@ -263,6 +267,11 @@ export function buildAgentStack(parts: AgentStackParts): AgentStack {
     browser: parts.tools.browser,
     memory: new HookedMemory({ facts: parts.facts, hooks, search: parts.embeddings.memory }),
   };
+}
+
+/** The money tool's module (and through it money's face): loaded once money is in use. */
+function moneyToolModule(): Promise<typeof import("../tools/money.ts")> {
+  return import(new URL("../tools/money.ts", import.meta.url).href);
 }
 
 /**

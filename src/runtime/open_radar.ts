@@ -55,8 +55,8 @@ import type { McpServerSummary } from "../core/plugin_state.ts";
 import type { PersonalityCatalog } from "../personalities/personality.ts";
 import type { FilePersonalityCatalog } from "../personalities/personality_catalog.ts";
 import { type Away, buildAway } from "../away/mod.ts";
-import { sqliteAwayStores, sqliteMoneyStores } from "../adapters/sqlite/stores.ts";
-import { buildMoney } from "../money/mod.ts";
+import { sqliteAwayStores } from "../adapters/sqlite/stores.ts";
+import { moneyOnFirstUse } from "./money_on_first_use.ts";
 import type { ChannelParts } from "./channel_parts.ts";
 import { openChannelParts } from "./channel_choice.ts";
 import { onFirstUse } from "./first_use.ts";
@@ -229,9 +229,11 @@ export async function openRadar(options: RadarOptions): Promise<Radar> {
     outbox: core.outbox,
     process,
   });
-  const money = buildMoney({
+  // Money's modules and stores load when first asked for (its ledger, or its job with work).
+  const money = moneyOnFirstUse({
     config,
-    stores: sqliteMoneyStores(db, sourceStores),
+    db,
+    sources: sourceStores,
     queue: core.queue,
     model: budget.counted("money", core.fastModel ?? model),
     budget,

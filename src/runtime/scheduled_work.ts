@@ -22,7 +22,7 @@ import { MonitorService } from "../sources/monitors/monitor_service.ts";
 import type { TaskRunner } from "../application/task_runner.ts";
 import { TaskService } from "../application/task_service.ts";
 import { UnattendedBudget } from "../application/unattended_budget.ts";
-import type { MoneyParts } from "../money/mod.ts";
+import type { MoneyLedgerOnFirstUse, MoneyOnFirstUse } from "./money_on_first_use.ts";
 import { runSideEffects } from "../core/run_side_effects.ts";
 import { notifyOnce } from "../core/notifier.ts";
 import type { SideEffectLog } from "../core/side_effects.ts";
@@ -50,8 +50,11 @@ export interface WorkServices {
   watchedFiles: WatchedFolders;
   tasks: TaskService;
   monitors: MonitorService;
-  /** Bank statements: import, categories, report (`radar money`, /money, the money tool). */
-  money: MoneyParts["ledger"];
+  /**
+   * Bank statements: import, categories, report (`radar money`, /money, the money tool); the
+   * ledger loads on the first call.
+   */
+  money: MoneyLedgerOnFirstUse;
   /** The outbox log of one run under `scope` (notifications recorded before they are sent). */
   sideEffects(scope: string): SideEffectLog;
   /** `budget:`: today's tokens of unattended runs against the limits (status, dashboard, task log). */
@@ -85,8 +88,8 @@ export interface WorkServiceParts extends CoreAdapters {
    * load on the first task that names one.
    */
   personalityKnown: (name: string) => Promise<boolean>;
-  /** Money (`buildMoney`): the ledger. */
-  money: Pick<MoneyParts, "ledger">;
+  /** Money (`moneyOnFirstUse`): the ledger on first use. */
+  money: MoneyLedgerOnFirstUse;
   /** `budget:` (`unattendedBudget`, built before money: its model calls count too). */
   budget: UnattendedBudget;
 }
@@ -118,8 +121,8 @@ export interface ScheduledWorkParts
   embedNew: (signal: AbortSignal) => Promise<unknown>;
   /** The known secrets: events are masked as they are queued and read. */
   secrets: Secrets;
-  /** Money (`buildMoney`): its tick job. */
-  money: Pick<MoneyParts, "jobs">;
+  /** Money (`moneyOnFirstUse`): its tick job. */
+  money: Pick<MoneyOnFirstUse, "jobs">;
   /** `budget:` (`unattendedBudget`): unattended runs, summaries and digests count against it. */
   budget: UnattendedBudget;
 }
@@ -156,7 +159,7 @@ export function workServices(parts: WorkServiceParts): WorkServices {
   const { config, db, clock, queue, outbox, taskFirings, budget } = parts;
   const { pid, isAlive } = parts.process;
   return {
-    money: parts.money.ledger,
+    money: parts.money,
     queue,
     runs: new SqliteRunStore(db),
     outbox,

@@ -70,14 +70,12 @@ export interface SourceHealthDependencies {
   /** Stored errors may quote a secret learned since: masked when read. */
   secrets: Secrets;
   /** Records of what keeps its health beside the sources (money's folder and categoriser). */
-  more?: () => SourceHealthRecord[];
+  more?: () => Promise<SourceHealthRecord[]>;
 }
 
 /** The sources' health over the database: every record in status order, secrets masked. */
 export function sourceHealthReport(deps: SourceHealthDependencies): SourceHealthReport {
   return {
-    // Async as the port is: the runtime loads this module on the first report.
-    // deno-lint-ignore require-await
     async records(env) {
       const { config, stores } = deps;
       const sandboxProblem = config.checks.length
@@ -88,7 +86,7 @@ export function sourceHealthReport(deps: SourceHealthDependencies): SourceHealth
         ...mcpHealth(deps.mcpServers()),
         ...checkHealthRecords(config, stores, sandboxProblem),
         githubHealthRecord(config, stores.health, env),
-        ...deps.more?.() ?? [],
+        ...await deps.more?.() ?? [],
       ];
       const { secrets } = deps;
       return records.map((record) => ({

@@ -13,7 +13,6 @@ import type { SkillLibrary } from "../core/system_prompt.ts";
 import type { UrlCheck } from "../adapters/network/network_guard.ts";
 import type { BrowserSessions } from "./browser_sessions.ts";
 import type { ActionJournal } from "../away/mod.ts";
-import type { MoneyBook } from "../money/mod.ts";
 import type { Secrets } from "../core/secrets.ts";
 
 /** Shared dependencies handed to every built-in tool factory. */
@@ -70,6 +69,4 @@ export interface ToolDependencies {
   github?: GitHubLists;
   /** The browser's sessions and its guard (absent: off or no browser found; no browser tool). */
   browser?: { sessions: BrowserSessions; check(url: URL): Promise<UrlCheck> };
-  /** Bank statements (absent until money is configured or a statement imported: no money tool). */
-  money?: Pick<MoneyBook, "report" | "transactions">;
 }

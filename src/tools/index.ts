@@ -28,10 +28,12 @@ import { calendarTool } from "./calendar.ts";
 import { useSkillTool } from "./use_skill.ts";
 import { githubTool } from "./github.ts";
 import { browserTool } from "./browser.ts";
-import { moneyTool } from "./money.ts";
 import { mailOrigin } from "./destinations.ts";
 
-/** Builds the built-in tools enabled by config. */
+/**
+ * Builds the built-in tools enabled by config; `money` (money.ts) comes after them, registered by
+ * the agent stack once money is in use, its module and money's loaded then.
+ */
 export function builtinTools(deps: ToolDependencies): Tool[] {
   return [
     rememberTool(deps),
@@ -70,7 +72,6 @@ export function builtinTools(deps: ToolDependencies): Tool[] {
         profileKept: !!deps.config.browser.profile,
       })]
       : []),
-    ...(deps.money ? [moneyTool({ money: deps.money })] : []),
   ];
 }
 

@@ -53,7 +53,7 @@ Deno.test("money categorisation and vision calls count in the budget; past it ca
         id: `R${index}`,
       }))),
     );
-    await radar.money.import({ path: statement, useModel: false });
+    await (await radar.money()).import({ path: statement, useModel: false });
     const job = (await radar.tickJobs()).find((candidate) => candidate.name === "money")!;
     const batch = () =>
       costing(
@@ -95,7 +95,7 @@ Deno.test("money categorisation and vision calls count in the budget; past it ca
     home.server.reply(batch());
     await job.run(clock.now(), new AbortController().signal);
     assert.equal(home.server.chatRequests.length, 3, "no categorisation past the budget");
-    assert.equal(radar.money.transactions({ limit: 10, uncategorized: true }).length, 2);
+    assert.equal((await radar.money()).transactions({ limit: 10, uncategorized: true }).length, 2);
   });
 });
 

@@ -76,7 +76,7 @@ function moneyEvents(radar: Radar) {
 
 Deno.test("alerts: new merchant, twice in a day, price rise, low balance; once each, recent only", async () => {
   await withAlerts(async (radar, _home, write) => {
-    const baseline = await radar.money.import({
+    const baseline = await (await radar.money()).import({
       path: write(
         "feb-mar.xml",
         camt053(history, { closing: { amount: "1000.00", date: "2026-03-31" } }),
@@ -85,7 +85,7 @@ Deno.test("alerts: new merchant, twice in a day, price rise, low balance; once e
     assert.equal(baseline.alerts, 0, "the first import is a baseline");
     assert.deepEqual(moneyEvents(radar), []);
 
-    const summary = await radar.money.import({
+    const summary = await (await radar.money()).import({
       path: write(
         "apr.xml",
         camt053(april, { closing: { amount: "420.50", date: "2026-04-02" }, statementId: "2" }),
@@ -110,7 +110,7 @@ Deno.test("alerts: new merchant, twice in a day, price rise, low balance; once e
     assert.equal(summary.alerts, 4);
 
     // An overlapping statement later: nothing is raised twice, the balance stays low.
-    const again = await radar.money.import({
+    const again = await (await radar.money()).import({
       path: write(
         "apr-b.xml",
         camt053(april.slice(3), {
@@ -121,7 +121,7 @@ Deno.test("alerts: new merchant, twice in a day, price rise, low balance; once e
     });
     assert.equal(again.alerts, 0);
     // Back above the floor, then below again: news again.
-    await radar.money.import({
+    await (await radar.money()).import({
       path: write(
         "up.xml",
         camt053([{ date: "2026-04-02", amount: "300.00", payee: "Refund", id: "U1" }], {
@@ -130,7 +130,7 @@ Deno.test("alerts: new merchant, twice in a day, price rise, low balance; once e
         }),
       ),
     });
-    const down = await radar.money.import({
+    const down = await (await radar.money()).import({
       path: write(
         "down.xml",
         camt053([{ date: "2026-04-02", amount: "-250.00", payee: "REWE Markt 4711", id: "D1" }], {
@@ -150,8 +150,10 @@ Deno.test("alerts: new merchant, twice in a day, price rise, low balance; once e
 
 Deno.test("a heartbeat shows money events to the model as untrusted data", async () => {
   await withAlerts(async (radar, home, write) => {
-    await radar.money.import({ path: write("feb-mar.xml", camt053(history)) });
-    await radar.money.import({ path: write("apr.xml", camt053(april, { statementId: "2" })) });
+    await (await radar.money()).import({ path: write("feb-mar.xml", camt053(history)) });
+    await (await radar.money()).import({
+      path: write("apr.xml", camt053(april, { statementId: "2" })),
+    });
     home.server.reply(ollamaText("Noted."));
     const report = await radar.heartbeat.tick({ trigger: "manual" });
     assert.equal(report.outcome, "ran");

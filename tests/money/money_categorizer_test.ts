@@ -58,7 +58,7 @@ Deno.test("the model gets numbered payees as data and one tool whose category is
     );
     const path = join(home.folder, "march.xml");
     Deno.writeTextFileSync(path, camt053(rows));
-    const summary = await radar.money.import({ path });
+    const summary = await (await radar.money()).import({ path });
     assert.equal(summary.byModel, 2);
     const requests = home.server.chatRequests;
     assert.equal(requests.length, 2, "three transactions in batches of two");
@@ -75,7 +75,7 @@ Deno.test("the model gets numbered payees as data and one tool whose category is
     assert.ok(!user.includes("<|im_start|>"), "chat-template tokens neutralised");
     assert.ok(user.includes("‹¦im_start¦›"));
     assert.ok(!user.includes('</untrusted id="0">'), "the payee cannot close the marker");
-    const stored = radar.money.transactions({ limit: 10 });
+    const stored = (await radar.money()).transactions({ limit: 10 });
     const categoryOf = (payee: string) => stored.find((row) => row.payee.startsWith(payee));
     assert.deepEqual([categoryOf("REWE")?.category, categoryOf("REWE")?.categorySource], [
       "groceries",
@@ -93,7 +93,7 @@ Deno.test("the model gets numbered payees as data and one tool whose category is
     await (await moneyJob(radar)).run(radar.clock.now(), new AbortController().signal);
     await (await moneyJob(radar)).run(radar.clock.now(), new AbortController().signal);
     assert.equal(home.server.chatRequests.length, before);
-    assert.deepEqual(await radar.money.categorizePending(), {
+    assert.deepEqual(await (await radar.money()).categorizePending(), {
       asked: 0,
       categorized: 0,
       requests: 0,
@@ -106,14 +106,14 @@ Deno.test("a model that is down: the import succeeds, the daemon asks again afte
     home.server.reply({ status: 500, body: { error: "model crashed" } });
     const path = join(home.folder, "march.xml");
     Deno.writeTextFileSync(path, camt053(rows.slice(0, 1)));
-    const summary = await radar.money.import({ path });
+    const summary = await (await radar.money()).import({ path });
     assert.deepEqual(summary.accounts[0], {
       account: "DE02…2051",
       added: 1,
       duplicates: 0,
     });
     assert.match(summary.modelProblem ?? "", /model crashed|500/);
-    assert.equal(radar.money.transactions({ limit: 1 })[0].category, undefined);
+    assert.equal((await radar.money()).transactions({ limit: 1 })[0].category, undefined);
 
     home.server.reply({ status: 500, body: { error: "still down" } });
     await (await moneyJob(radar)).run(clock.now(), new AbortController().signal);
@@ -131,7 +131,7 @@ Deno.test("a model that is down: the import succeeds, the daemon asks again afte
     );
     await (await moneyJob(radar)).run(clock.now(), new AbortController().signal);
     assert.equal(home.server.chatRequests.length, 3);
-    assert.equal(radar.money.transactions({ limit: 1 })[0].category, "groceries");
+    assert.equal((await radar.money()).transactions({ limit: 1 })[0].category, "groceries");
     assert.equal(
       (await radar.sourceHealth.records({})).find((record) => record.name === "categories")?.state,
       "ok",
@@ -146,7 +146,7 @@ Deno.test("a daemon tick asks about two batches at most: a backlog never holds u
       path,
       camt053(Array.from({ length: 5 }, (_, index) => ({ ...rows[0], id: `B${index}` }))),
     );
-    await radar.money.import({ path, useModel: false });
+    await (await radar.money()).import({ path, useModel: false });
     const answer = () =>
       ollamaToolCall("set_categories", {
         items: [{ n: 1, category: "groceries" }, { n: 2, category: "groceries" }],
@@ -154,9 +154,9 @@ Deno.test("a daemon tick asks about two batches at most: a backlog never holds u
     home.server.reply(answer(), answer(), answer());
     await (await moneyJob(radar)).run(clock.now(), new AbortController().signal);
     assert.equal(home.server.chatRequests.length, 2);
-    assert.equal(radar.money.transactions({ limit: 10, uncategorized: true }).length, 1);
+    assert.equal((await radar.money()).transactions({ limit: 10, uncategorized: true }).length, 1);
     await (await moneyJob(radar)).run(clock.now(), new AbortController().signal);
     assert.equal(home.server.chatRequests.length, 3);
-    assert.equal(radar.money.transactions({ limit: 10, uncategorized: true }).length, 0);
+    assert.equal((await radar.money()).transactions({ limit: 10, uncategorized: true }).length, 0);
   });
 });

@@ -61,14 +61,16 @@ Deno.test("the watched folder: settled statements imported once, failures one ev
 
     const tick = await moneyJob(radar);
     await tick(clock);
-    const accounts = radar.money.accounts().map((account) => [account.name, account.transactions]);
+    const accounts = (await radar.money()).accounts().map((
+      account,
+    ) => [account.name, account.transactions]);
     assert.deepEqual(accounts, [["checking", 2], ["giro", 2]], "the link and the fresh file wait");
     const failed = radar.queue.pending(10).filter((event) => event.kind === "money_import_failed");
     assert.deepEqual(failed.map((event) => event.summary), [
       "Cannot import unknown.csv: which account is it? pass --account NAME (or set money.accounts[].files)",
     ]);
     assert.equal(
-      radar.money.imports(10).find((entry) => entry.fileName === "unknown.csv")?.error !==
+      (await radar.money()).imports(10).find((entry) => entry.fileName === "unknown.csv")?.error !==
         undefined,
       true,
     );
@@ -76,10 +78,10 @@ Deno.test("the watched folder: settled statements imported once, failures one ev
     // Before the next check is due nothing is read; then the settled April file comes in.
     Deno.utimeSync(join(folder, "giro", "april.csv"), anHourAgo(), anHourAgo());
     await tick(clock);
-    assert.equal(radar.money.transactions({ limit: 10, account: "giro" }).length, 2);
+    assert.equal((await radar.money()).transactions({ limit: 10, account: "giro" }).length, 2);
     clock.advance(5 * 60_000);
     await tick(clock);
-    assert.equal(radar.money.transactions({ limit: 10, account: "giro" }).length, 3);
+    assert.equal((await radar.money()).transactions({ limit: 10, account: "giro" }).length, 3);
     // The failed file raised one event, not one per scan.
     clock.advance(5 * 60_000);
     await tick(clock);

@@ -69,7 +69,7 @@ const lateMarch: FixtureRow[] = [
 
 Deno.test("overlapping CAMT.053 statements: each booking stored once, by bank id or content key", async () => {
   await withMoney(baseYaml, async (radar, write) => {
-    const first = await radar.money.import({
+    const first = await (await radar.money()).import({
       path: write("camt-1.xml", camt053(march)),
       useModel: false,
     });
@@ -78,7 +78,7 @@ Deno.test("overlapping CAMT.053 statements: each booking stored once, by bank id
       added: 5,
       duplicates: 0,
     }]);
-    const second = await radar.money.import({
+    const second = await (await radar.money()).import({
       path: write("camt-2.xml", camt053(lateMarch, { statementId: "STMT-2" })),
       useModel: false,
     });
@@ -87,17 +87,17 @@ Deno.test("overlapping CAMT.053 statements: each booking stored once, by bank id
       added: 2,
       duplicates: 3,
     }]);
-    const stored = radar.money.transactions({ limit: 100 });
+    const stored = (await radar.money()).transactions({ limit: 100 });
     assert.equal(stored.length, 7);
     assert.equal(stored.filter((row) => row.payee === "Coffee Corner").length, 3);
     assert.ok(stored.every((row) => Number.isInteger(row.amountMinor)));
     // The same bytes again: nothing to do, and it says so.
-    const again = await radar.money.import({
+    const again = await (await radar.money()).import({
       path: write("copy.xml", camt053(march)),
       useModel: false,
     });
     assert.equal(again.alreadyImported?.fileName, "camt-1.xml");
-    assert.equal(radar.money.transactions({ limit: 100 }).length, 7);
+    assert.equal((await radar.money()).transactions({ limit: 100 }).length, 7);
   });
 });
 
@@ -109,7 +109,7 @@ Deno.test("a CSV without ids and an OFX with FITIDs of the same account: the OFX
 `);
   await withMoney(yaml, async (radar, write) => {
     const asked: CsvPreview[] = [];
-    await radar.money.import({
+    await (await radar.money()).import({
       path: write("checking.csv", englishCsv(march)),
       account: "checking",
       useModel: false,
@@ -120,16 +120,16 @@ Deno.test("a CSV without ids and an OFX with FITIDs of the same account: the OFX
     });
     assert.equal(asked.length, 1);
     // The OFX names the account by number; its rows carry FITIDs the CSV rows did not have.
-    const ofx = await radar.money.import({
+    const ofx = await (await radar.money()).import({
       path: write("checking.ofx", ofxSgml(lateMarch)),
       useModel: false,
     });
     assert.deepEqual(ofx.accounts, [{ account: "checking", added: 2, duplicates: 3 }]);
-    const rent = radar.money.transactions({ limit: 100 }).find((row) =>
+    const rent = (await radar.money()).transactions({ limit: 100 }).find((row) =>
       row.payee === "Landlord & Sons"
     );
     assert.equal(rent?.bankId, "R5", "the CSV row got the bank's id");
-    assert.equal(radar.money.transactions({ limit: 100 }).length, 7);
+    assert.equal((await radar.money()).transactions({ limit: 100 }).length, 7);
   });
 });
 
@@ -137,7 +137,7 @@ Deno.test("a detected CSV mapping is shown, confirmed once, remembered; a no sto
   await withMoney(baseYaml, async (radar, write) => {
     const path = write("giro.csv", germanCsv(march));
     const refused = await failure(
-      radar.money.import({
+      (await radar.money()).import({
         path,
         account: "giro",
         useModel: false,
@@ -149,15 +149,17 @@ Deno.test("a detected CSV mapping is shown, confirmed once, remembered; a no sto
       "Cannot import giro.csv: not imported: the columns were not confirmed",
     );
     assert.equal(refused.exitCode, 2);
-    assert.equal(radar.money.transactions({ limit: 10 }).length, 0);
+    assert.equal((await radar.money()).transactions({ limit: 10 }).length, 0);
     // Without a way to ask (the watched folder), a CSV without a confirmed mapping waits.
-    const unasked = await failure(radar.money.import({ path, account: "giro", useModel: false }));
+    const unasked = await failure(
+      (await radar.money()).import({ path, account: "giro", useModel: false }),
+    );
     assert.match(
       unasked.message,
       /its columns are not confirmed yet: run `radar money import .*giro.csv --account giro`/,
     );
     const previews: CsvPreview[] = [];
-    await radar.money.import({
+    await (await radar.money()).import({
       path,
       account: "giro",
       useModel: false,
@@ -176,7 +178,7 @@ Deno.test("a detected CSV mapping is shown, confirmed once, remembered; a no sto
     assert.equal(previews[0].count, 5);
     assert.equal(previews[0].sample[0], "2026-03-15  -1,234.56 EUR  Landlord & Sons");
     // The next statement of the account needs no question.
-    const next = await radar.money.import({
+    const next = await (await radar.money()).import({
       path: write(
         "giro-april.csv",
         germanCsv([{ date: "2026-04-01", amount: "-19.99", payee: "Netflix" }]),
@@ -185,7 +187,10 @@ Deno.test("a detected CSV mapping is shown, confirmed once, remembered; a no sto
       useModel: false,
     });
     assert.deepEqual(next.accounts, [{ account: "giro", added: 1, duplicates: 0 }]);
-    assert.equal(radar.money.transactions({ limit: 10, account: "giro" })[0].currency, "EUR");
+    assert.equal(
+      (await radar.money()).transactions({ limit: 10, account: "giro" })[0].currency,
+      "EUR",
+    );
   });
 });
 
@@ -199,20 +204,24 @@ Deno.test("a malformed file is refused whole: one line with the file and the row
   await withMoney(yaml, async (radar, write) => {
     const broken = germanCsv(march).replace("-3,50", "-3,5O");
     const error = await failure(
-      radar.money.import({ path: write("giro.csv", broken), account: "giro" }),
+      (await radar.money()).import({ path: write("giro.csv", broken), account: "giro" }),
     );
     assert.equal(error.message, 'Cannot import giro.csv: row 8: "-3,5O" is not an amount');
     assert.equal(error.exitCode, 2);
-    assert.equal(radar.money.transactions({ limit: 10 }).length, 0, "not even the rows before it");
+    assert.equal(
+      (await radar.money()).transactions({ limit: 10 }).length,
+      0,
+      "not even the rows before it",
+    );
     const huge = write("huge.csv", "x".repeat(20_000));
     assert.equal(
-      (await failure(radar.money.import({ path: huge, account: "giro" }))).message,
+      (await failure((await radar.money()).import({ path: huge, account: "giro" }))).message,
       "Cannot import huge.csv: 20 KiB is larger than money.max_file_mib (11 KiB)",
     );
-    const missing = await failure(radar.money.import({ path: "/nonexistent/x.ofx" }));
+    const missing = await failure((await radar.money()).import({ path: "/nonexistent/x.ofx" }));
     assert.equal(missing.message, "Cannot import x.ofx: no such file");
     const wrongCurrency = await failure(
-      radar.money.import({ path: write("usd.ofx", ofxSgml(march)), account: "giro" }),
+      (await radar.money()).import({ path: write("usd.ofx", ofxSgml(march)), account: "giro" }),
     );
     assert.equal(
       wrongCurrency.message,
@@ -230,32 +239,34 @@ Deno.test("rules categorise before the model; a correction is remembered for the
       max: -500
 `);
   await withMoney(yaml, async (radar, write) => {
-    const summary = await radar.money.import({
+    const summary = await (await radar.money()).import({
       path: write("a.xml", camt053(march)),
       useModel: false,
     });
     assert.equal(summary.byRules, 2);
-    const rows = radar.money.transactions({ limit: 100 });
+    const rows = (await radar.money()).transactions({ limit: 100 });
     const byPayee = (payee: string) => rows.filter((row) => row.payee === payee);
     assert.equal(byPayee("REWE Markt GmbH")[0].category, "groceries");
     assert.equal(byPayee("Landlord & Sons")[0].categorySource, "rule");
     const coffee = byPayee("Coffee Corner");
-    const corrected = radar.money.categorize(coffee[0].id, "Dining");
+    const corrected = (await radar.money()).categorize(coffee[0].id, "Dining");
     assert.equal(corrected.transaction.category, "dining");
     assert.equal(corrected.transaction.categorySource, "user");
     assert.equal(corrected.alsoChanged, 1, "the other coffee of that day too");
-    assert.equal(radar.money.get(coffee[1].id)?.categorySource, "learned");
+    assert.equal((await radar.money()).get(coffee[1].id)?.categorySource, "learned");
     // A later statement: the learned merchant is categorised without the model.
-    await radar.money.import({
+    await (await radar.money()).import({
       path: write("b.xml", camt053(lateMarch, { statementId: "2" })),
       useModel: false,
     });
-    const later = radar.money.transactions({ limit: 100 }).find((row) =>
+    const later = (await radar.money()).transactions({ limit: 100 }).find((row) =>
       row.bookedOn === "2026-03-28"
     );
     assert.deepEqual([later?.category, later?.categorySource], ["dining", "learned"]);
     assert.deepEqual(
-      radar.money.categories().filter((category) => category.transactions).map((category) => [
+      (await radar.money()).categories().filter((category) => category.transactions).map((
+        category,
+      ) => [
         category.name,
         category.transactions,
         category.rules,
@@ -267,10 +278,11 @@ Deno.test("rules categorise before the model; a correction is remembered for the
         ["housing", 1, ["landlord"], []],
       ],
     );
+    const money = await radar.money();
     assert.throws(
-      () => radar.money.categorize(coffee[0].id, "yachts"),
+      () => money.categorize(coffee[0].id, "yachts"),
       /Unknown category "yachts"/,
     );
-    assert.throws(() => radar.money.categorize(9999, "dining"), /No transaction 9999/);
+    assert.throws(() => money.categorize(9999, "dining"), /No transaction 9999/);
   });
 });

@@ -162,21 +162,22 @@ Deno.test("the April report: totals, previous month, average, change, top payees
     for (const [index, rows] of statements.entries()) {
       const path = join(home.folder, `camt-${index}.xml`);
       Deno.writeTextFileSync(path, camt053(rows, { statementId: `S${index}` }));
-      await radar.money.import({ path });
+      await (await radar.money()).import({ path });
     }
     const usd = join(home.folder, "card.ofx");
     Deno.writeTextFileSync(
       usd,
       ofxXml([{ date: "2026-04-11", amount: "-25.00", payee: "Hotel NY" }], { currency: "USD" }),
     );
-    await radar.money.import({ path: usd });
-    assert.equal(radar.money.currentMonth(), "2026-04");
-    const report = radar.money.report();
+    await (await radar.money()).import({ path: usd });
+    assert.equal((await radar.money()).currentMonth(), "2026-04");
+    const report = (await radar.money()).report();
     assert.deepEqual(report, expected);
     // An empty month is a report with nothing in it, not an error; a bad month is one line.
-    assert.deepEqual(radar.money.report("2025-06").currencies, []);
+    assert.deepEqual((await radar.money()).report("2025-06").currencies, []);
+    const money = await radar.money();
     assert.throws(
-      () => radar.money.report("2026-13"),
+      () => money.report("2026-13"),
       /--month "2026-13" is not a month: expected YYYY-MM/,
     );
 

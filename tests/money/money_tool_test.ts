@@ -39,7 +39,7 @@ Deno.test("the money tool appears with the first statement and answers as untrus
           },
         ]),
       );
-      await radar.money.import({ path });
+      await (await radar.money()).import({ path });
     });
     await home.withRadar(async (radar) => {
       const tool = (await radar.agentStack()).registry.list().find((candidate) =>

@@ -30,7 +30,7 @@ Deno.test("/money: SVG charts, escaped payees, the CSP as it is; a correction by
       Deno.writeTextFileSync(path, text);
       return path;
     };
-    await runtime.money.import({
+    await (await runtime.money()).import({
       path: write(
         "feb.xml",
         camt053([
@@ -38,7 +38,7 @@ Deno.test("/money: SVG charts, escaped payees, the CSP as it is; a correction by
         ], { statementId: "F" }),
       ),
     });
-    await runtime.money.import({
+    await (await runtime.money()).import({
       path: write(
         "mar.xml",
         camt053([
@@ -73,7 +73,7 @@ Deno.test("/money: SVG charts, escaped payees, the CSP as it is; a correction by
       /<tr data-category="groceries"><td>groceries<\/td><td class="number">42\.10 EUR<\/td>/,
     );
 
-    const hostileRow = runtime.money.transactions({ limit: 10 }).find((row) =>
+    const hostileRow = (await runtime.money()).transactions({ limit: 10 }).find((row) =>
       row.payee === hostile
     )!;
     // Cross-site and anonymous POSTs change nothing.
@@ -88,7 +88,7 @@ Deno.test("/money: SVG charts, escaped payees, the CSP as it is; a correction by
       ),
     ];
     assert.deepEqual(refused.map((answer) => answer.status), [403, 401]);
-    assert.equal(runtime.money.get(hostileRow.id)?.category, undefined);
+    assert.equal((await runtime.money()).get(hostileRow.id)?.category, undefined);
 
     const saved = await app.request(
       `/money/transactions/${hostileRow.id}/category`,
@@ -101,13 +101,14 @@ Deno.test("/money: SVG charts, escaped payees, the CSP as it is; a correction by
     );
     assert.deepEqual(
       [
-        runtime.money.get(hostileRow.id)?.category,
-        runtime.money.get(hostileRow.id)?.categorySource,
+        (await runtime.money()).get(hostileRow.id)?.category,
+        (await runtime.money()).get(hostileRow.id)?.categorySource,
       ],
       ["shopping", "user"],
     );
     assert.ok(
-      runtime.money.categories().find((category) => category.name === "shopping")?.learned.length,
+      (await runtime.money()).categories().find((category) => category.name === "shopping")?.learned
+        .length,
     );
     const unknown = await app.request(
       `/money/transactions/${hostileRow.id}/category`,

@@ -30,7 +30,7 @@ export function moneyRoutes(context: RouteContext): Hono {
   const { deps } = context;
 
   async function page(c: Context, error?: string) {
-    const money = deps.money;
+    const money = await deps.money?.();
     if (!money) return renderPage(c, context, { title: "Money", active: "/money" }, moneyMissing);
     const asked = c.req.query("month") ?? "";
     const month = isMonth(asked) ? asked : await money.currentMonth();
@@ -83,7 +83,7 @@ export function moneyRoutes(context: RouteContext): Hono {
   app.get("/money", (c) => page(c));
 
   app.post("/money/transactions/:id/category", async (c) => {
-    const money = deps.money;
+    const money = await deps.money?.();
     const id = parseId(c.req.param("id"));
     const form = await c.req.parseBody();
     const category = field(form, "category");

@@ -11,6 +11,7 @@ import { statement } from "./statements.ts";
 import { insert, write } from "./write.ts";
 import { camelRecord, columnsOf, type Row, selectAll, selectOne } from "./rows.ts";
 import { setAccountColumns } from "./money_accounts.ts";
+import { hasMoneyTransactions } from "./money_presence.ts";
 
 /** The columns of a transaction, in its record's key order (NULL ones left out). */
 const transactionColumns = columnsOf<MoneyTransaction>()(
@@ -107,9 +108,7 @@ export class SqliteMoneyStore implements MoneyStore {
 
   /** Whether the account has any transaction stored (any account when absent). */
   hasTransactions(account?: string): boolean {
-    if (account === undefined) {
-      return statement(this.db, "SELECT 1 FROM money_transactions LIMIT 1").get() !== undefined;
-    }
+    if (account === undefined) return hasMoneyTransactions(this.db);
     return statement(this.db, "SELECT 1 FROM money_transactions WHERE account = ? LIMIT 1")
       .get(account) !== undefined;
   }

@@ -1,16 +1,12 @@
 /**
- * The stores the composition root builds once over one database: the event sources', money's and
- * acting while away's.
+ * The stores the composition root builds once over one database: the event sources' and acting
+ * while away's (money's are built with money, on first use: src/runtime/money_parts.ts).
  */
 import type { DatabaseSync } from "node:sqlite";
 import type { SourceStores } from "../../sources/source_stores.ts";
-import type { MoneyStores } from "../../money/money_store.ts";
 import { SqliteCheckStore } from "./check_store.ts";
 import { SqliteDigestStore } from "./digest_store.ts";
 import { SqliteGitHubStore } from "./github_store.ts";
-import { SqliteMoneyStore } from "./money_store.ts";
-import { SqliteMoneyReports } from "./money_reports.ts";
-import { SqliteMoneyAlertState } from "./money_accounts.ts";
 import { SqlitePeriodActivity } from "./period_activity.ts";
 import { SqliteSourceStore } from "./source_store.ts";
 import { transaction } from "./write.ts";
@@ -29,16 +25,6 @@ export function sqliteSourceStores(db: DatabaseSync): SourceStores {
     digests: new SqliteDigestStore(db),
     activity: new SqlitePeriodActivity(db),
     transaction: (work) => transaction(db, work),
-  };
-}
-
-/** Money's stores over the sources' (their health, one transaction). */
-export function sqliteMoneyStores(db: DatabaseSync, sources: SourceStores): MoneyStores {
-  return {
-    ...sources,
-    money: new SqliteMoneyStore(db),
-    moneyReports: new SqliteMoneyReports(db),
-    moneyAlerts: new SqliteMoneyAlertState(db),
   };
 }
 

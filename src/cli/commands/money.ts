@@ -112,7 +112,7 @@ export function registerMoney(program: Command, context: CliContext): void {
           `Import with these columns and remember them for "${preview.account}"?`,
         );
       };
-      const summary = await radar.money.import({
+      const summary = await (await radar.money()).import({
         path: resolve(context.io.cwd, file),
         ...(options.account ? { account: options.account } : {}),
         ...(options.currency ? { currency: options.currency } : {}),
@@ -129,7 +129,7 @@ export function registerMoney(program: Command, context: CliContext): void {
     .option("--month <YYYY-MM>", "the month (default: this one)")
     .option("--json", jsonOptionHelp)
     .action(async (options: { month?: string; json?: boolean }) => {
-      const report = (await context.radar()).money.report(options.month);
+      const report = (await (await context.radar()).money()).report(options.month);
       if (options.json) return printJson(context, report);
       context.io.stdout(reportText(report));
     });
@@ -138,7 +138,7 @@ export function registerMoney(program: Command, context: CliContext): void {
     .description("the categories, how many transactions each has, and their rules")
     .option("--json", jsonOptionHelp)
     .action(async (options: { json?: boolean }) => {
-      const categories = (await context.radar()).money.categories();
+      const categories = (await (await context.radar()).money()).categories();
       if (options.json) return printJson(context, categories);
       for (const category of categories) {
         const rules = [
@@ -165,14 +165,17 @@ export function registerMoney(program: Command, context: CliContext): void {
       ) => {
         const radar = await context.radar();
         if (options.pending) {
-          const result = await radar.money.categorizePending();
+          const result = await (await radar.money()).categorizePending();
           return context.io.stdout(
             `Asked the model about ${result.asked} transaction(s) in ${result.requests} request(s); ` +
               `${result.categorized} categorised.\n`,
           );
         }
         if (!id || !category) throw new UsageError("Usage: radar money categorize ID CATEGORY");
-        const { transaction, alsoChanged } = radar.money.categorize(parseId(id), category);
+        const { transaction, alsoChanged } = (await radar.money()).categorize(
+          parseId(id),
+          category,
+        );
         context.io.stdout(
           `${
             transactionLine(transaction)
@@ -199,7 +202,7 @@ export function registerMoney(program: Command, context: CliContext): void {
       json?: boolean;
     }) => {
       const limit = parseLimit(options.limit);
-      const rows = (await context.radar()).money.transactions({
+      const rows = (await (await context.radar()).money()).transactions({
         limit,
         ...(options.month ? { month: options.month } : {}),
         ...(options.category ? { category: options.category } : {}),
@@ -213,7 +216,7 @@ export function registerMoney(program: Command, context: CliContext): void {
     .description("accounts with their transactions and newest balance")
     .option("--json", jsonOptionHelp)
     .action(async (options: { json?: boolean }) => {
-      const accounts = (await context.radar()).money.accounts();
+      const accounts = (await (await context.radar()).money()).accounts();
       const empty = "No statements imported yet (radar money import FILE).";
       await printListing(context, options.json, accounts, empty, (account) => {
         const balance = account.balance
