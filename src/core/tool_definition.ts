@@ -9,7 +9,7 @@ import type {
   ToolEffect,
   ToolOutput,
 } from "./tool.ts";
-import { describeIssues } from "./zod_issues.ts";
+import { describeIssues, lazyValue } from "./zod_issues.ts";
 
 /** Converts a zod schema to compact JSON Schema (no $schema, additionalProperties, lengths or bounds). */
 export function compactJsonSchema(schema: z.ZodType): Record<string, unknown> {
@@ -116,4 +116,16 @@ function declaredByArguments<Schema extends z.ZodType, Value>(
     const parsed = input.safeParse(args);
     return parsed.success ? decide(parsed.data) : strictest;
   };
+}
+
+/**
+ * A tool's run whose code loads with its first call: `load` imports the run's module and builds
+ * the run, once (what the registry, offering and run guard read stays in the definition, built at
+ * start); every later call reuses it.
+ */
+export function runOnFirstCall<Args>(
+  load: () => Promise<(args: Args, context: ToolContext) => Promise<ToolOutput>>,
+): (args: Args, context: ToolContext) => Promise<ToolOutput> {
+  const running = lazyValue(load);
+  return async (args, context) => (await running())(args, context);
 }

@@ -4,8 +4,7 @@
  */
 import { z } from "zod";
 import type { Tool } from "../core/tool.ts";
-import { defineTool } from "../core/tool_definition.ts";
-import { lazyValue } from "../core/zod_issues.ts";
+import { defineTool, runOnFirstCall } from "../core/tool_definition.ts";
 import { isPlainlyReadOnly } from "./exec/approval_policy.ts";
 import type { FileAccessDependencies } from "../adapters/os/file_access.ts";
 import type { ToolDependencies } from "./dependencies.ts";
@@ -18,7 +17,6 @@ function execModule(): Promise<typeof import("./exec_run.ts")> {
 /** Creates the exec tool. */
 export function execTool(deps: FileAccessDependencies & Pick<ToolDependencies, "secrets">): Tool {
   const settings = deps.config.tools.exec;
-  const running = lazyValue(async () => (await execModule()).execRun(deps));
   return defineTool({
     name: "exec",
     // Plainly read-only commands change nothing; anything else may write the writable roots, and
@@ -31,6 +29,6 @@ export function execTool(deps: FileAccessDependencies & Pick<ToolDependencies, "
       command: z.string().min(1).max(10_000),
       cwd: z.string().optional(),
     }),
-    run: async (args, context) => (await running())(args, context),
+    run: runOnFirstCall(async () => (await execModule()).execRun(deps)),
   });
 }

@@ -1,8 +1,7 @@
 /** `fetch_url`: GET a web page and return its readable text; internal addresses refused. */
 import { z } from "zod";
 import type { Tool } from "../core/tool.ts";
-import { defineTool } from "../core/tool_definition.ts";
-import { lazyValue } from "../core/zod_issues.ts";
+import { defineTool, runOnFirstCall } from "../core/tool_definition.ts";
 import type { ToolDependencies } from "./dependencies.ts";
 import { originsOrAnywhere, webResultLabel } from "./destinations.ts";
 import { denoResolver, type Resolver } from "../adapters/network/network_guard.ts";
@@ -24,9 +23,6 @@ export function fetchUrlTool(
   pinned?: PinnedFetch,
 ): Tool {
   const settings = deps.config.tools.fetch_url;
-  const running = lazyValue(async () =>
-    (await fetchUrlModule()).fetchUrlRun(deps, resolve, pinned)
-  );
   return defineTool({
     name: "fetch_url",
     // A request carries its URL (and its query) to another machine.
@@ -37,6 +33,6 @@ export function fetchUrlTool(
     description: "Read a web page",
     keywords: ["fetch", "url", "web", "page", "website", "http", "link", "download", "open"],
     input: z.object({ url: z.string().min(1).max(4000) }),
-    run: async (args, context) => (await running())(args, context),
+    run: runOnFirstCall(async () => (await fetchUrlModule()).fetchUrlRun(deps, resolve, pinned)),
   });
 }

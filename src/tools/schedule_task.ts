@@ -1,8 +1,7 @@
 /** `schedule_task`: run a message through the agent on a schedule (cron in local time). */
 import { z } from "zod";
 import type { Tool } from "../core/tool.ts";
-import { defineTool } from "../core/tool_definition.ts";
-import { lazyValue } from "../core/zod_issues.ts";
+import { defineTool, runOnFirstCall } from "../core/tool_definition.ts";
 import type { TaskScheduler } from "../core/schedule_ports.ts";
 
 /** The tool's run, loaded with its first call (a run that schedules nothing loads none of it). */
@@ -14,7 +13,6 @@ function scheduleTaskModule(): Promise<typeof import("./schedule_task_run.ts")> 
 export function scheduleTaskTool(
   deps: { tasks: TaskScheduler; timeZone?: string; now?: () => Date },
 ): Tool {
-  const running = lazyValue(async () => (await scheduleTaskModule()).scheduleTaskRun(deps));
   return defineTool({
     name: "schedule_task",
     effect: "local_write",
@@ -47,6 +45,6 @@ export function scheduleTaskTool(
       message: z.string().min(1).max(2000),
       when: z.string().min(1).max(100).describe("e.g. 'every Monday at 9am'"),
     }),
-    run: async (args, context) => (await running())(args, context),
+    run: runOnFirstCall(async () => (await scheduleTaskModule()).scheduleTaskRun(deps)),
   });
 }

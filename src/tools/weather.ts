@@ -6,8 +6,7 @@
  */
 import { z } from "zod";
 import type { Tool } from "../core/tool.ts";
-import { defineTool } from "../core/tool_definition.ts";
-import { lazyValue } from "../core/zod_issues.ts";
+import { defineTool, runOnFirstCall } from "../core/tool_definition.ts";
 import type { ToolDependencies } from "./dependencies.ts";
 import { weatherOrigins } from "./destinations.ts";
 import { denoResolver, type Resolver } from "../adapters/network/network_guard.ts";
@@ -24,7 +23,6 @@ export function weatherTool(
   resolve: Resolver = denoResolver,
   pinned?: PinnedFetch,
 ): Tool {
-  const running = lazyValue(async () => (await weatherModule()).weatherRun(deps, resolve, pinned));
   return defineTool({
     name: "weather",
     // The place asked about goes to the weather service.
@@ -37,6 +35,6 @@ export function weatherTool(
       location: z.string().min(1).max(200),
       days: z.number().int().min(1).max(7).optional(),
     }),
-    run: async (args, context) => (await running())(args, context),
+    run: runOnFirstCall(async () => (await weatherModule()).weatherRun(deps, resolve, pinned)),
   });
 }

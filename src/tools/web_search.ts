@@ -6,8 +6,7 @@
  */
 import { z } from "zod";
 import type { Tool } from "../core/tool.ts";
-import { defineTool } from "../core/tool_definition.ts";
-import { lazyValue } from "../core/zod_issues.ts";
+import { defineTool, runOnFirstCall } from "../core/tool_definition.ts";
 import type { ToolDependencies } from "./dependencies.ts";
 import { searchOrigin } from "./destinations.ts";
 import { denoResolver, type Resolver } from "../adapters/network/network_guard.ts";
@@ -28,9 +27,6 @@ export function webSearchTool(
   pinned?: PinnedFetch,
   pageTimeoutMs?: number,
 ): Tool {
-  const running = lazyValue(async () =>
-    (await webSearchModule()).webSearchRun(deps, resolve, pinned, pageTimeoutMs)
-  );
   return defineTool({
     name: "web_search",
     // The query goes to the search service.
@@ -42,6 +38,8 @@ export function webSearchTool(
     input: z.object({
       query: z.string().min(1).max(400),
     }),
-    run: async (args, context) => (await running())(args, context),
+    run: runOnFirstCall(async () =>
+      (await webSearchModule()).webSearchRun(deps, resolve, pinned, pageTimeoutMs)
+    ),
   });
 }
