@@ -34,7 +34,7 @@ import { SqliteSummaryStore } from "../adapters/sqlite/summary_store.ts";
 import type { ApprovalService, ChangeNotices, TaskFirings } from "../away/mod.ts";
 import { NotificationRetries } from "../application/notification_retries.ts";
 import type { Secrets } from "../core/secrets.ts";
-import { findGh, ghMissing } from "../sources/github/find_gh.ts";
+import { usableGh } from "../sources/github/find_gh.ts";
 
 /** What the CLI, the dashboard and the tools use of the scheduled work, each built once. */
 export interface WorkServices {
@@ -347,14 +347,15 @@ async function sourceJobsWhenConfigured(parts: ScheduledWorkParts): Promise<Tick
       secrets: parts.secrets,
     }));
   }
-  // GitHub's job when it is on and gh is installed (what githubAccess checks).
-  if (config.github.enabled && findGh(config.github.gh_path, parts.env)) {
+  // GitHub's job when it is on and gh is installed.
+  const gh = usableGh(config.github, parts.env);
+  if ("path" in gh) {
     const { githubJobs } = await (import(
       new URL("../sources/github/github_setup.ts", import.meta.url).href
     ) as Promise<typeof import("../sources/github/github_setup.ts")>);
     jobs.push(...githubJobs(sourceParts(parts)));
   } else if (config.github.enabled) {
-    parts.logger.debug("no GitHub source", { reason: ghMissing(config.github.gh_path) });
+    parts.logger.debug("no GitHub source", { reason: gh.problem });
   }
   return jobs;
 }

@@ -9,7 +9,7 @@ import type { CalendarReader, GitHubLists, MailReader } from "../core/source_por
 import type { SecretKeeper } from "../core/secrets.ts";
 import type { ImapMailReader } from "./email/imap_mail_reader.ts";
 import type { ConfiguredCalendars } from "./calendar/calendar_reader.ts";
-import { findGh } from "./github/find_gh.ts";
+import { usableGh } from "./github/find_gh.ts";
 
 type Environment = Record<string, string | undefined>;
 
@@ -94,12 +94,13 @@ function githubAccessModule(): Promise<typeof import("./github/github_access.ts"
  * read through the gh found now; the reader's modules load with the first read.
  */
 export function githubReaderFor(config: RadarConfig, env: Environment): GitHubLists | undefined {
-  if (!config.github.enabled) return undefined;
-  const path = findGh(config.github.gh_path, env);
-  if (!path) return undefined;
+  const gh = usableGh(config.github, env);
+  if (!("path" in gh)) return undefined;
   let reader: Promise<GitHubLists> | undefined;
   const open = () =>
-    reader ??= githubAccessModule().then(({ githubReaderAt }) => githubReaderAt(path, config, env));
+    reader ??= githubAccessModule().then(({ githubReaderAt }) =>
+      githubReaderAt(gh.path, config, env)
+    );
   return {
     notifications: async (signal) => (await open()).notifications(signal),
     reviewRequests: async (signal) => (await open()).reviewRequests(signal),

@@ -1,7 +1,7 @@
 /** Whether GitHub is usable here (enabled, gh installed), and its reader. */
 import type { RadarConfig } from "../../config/schema.ts";
 import { GhCli } from "./gh_cli.ts";
-import { findGh, ghMissing } from "./find_gh.ts";
+import { usableGh } from "./find_gh.ts";
 import { GitHubReader } from "./github_reader.ts";
 
 /** The reader, or why GitHub is not available. */
@@ -9,11 +9,8 @@ export function githubAccess(
   config: RadarConfig,
   env: Record<string, string | undefined>,
 ): { reader?: GitHubReader; problem?: string } {
-  const settings = config.github;
-  if (!settings.enabled) return { problem: "off (github.enabled is false)" };
-  const path = findGh(settings.gh_path, env);
-  if (!path) return { problem: ghMissing(settings.gh_path) };
-  return { reader: githubReaderAt(path, config, env) };
+  const gh = usableGh(config.github, env);
+  return "path" in gh ? { reader: githubReaderAt(gh.path, config, env) } : gh;
 }
 
 /** The reader over the gh CLI at `path`. */
