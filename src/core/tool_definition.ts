@@ -64,7 +64,7 @@ export interface ToolDefinition<Schema extends z.ZodType>
     Omit<Tool, "parameters" | "source" | "effect" | "results" | "destinations" | "parse" | "run"> {
   /**
    * The zod schema every call is validated with, or a function that builds it, called once before
-   * the first call is read (or a declaration decided): a built-in tool's schema is built on first use.
+   * the first call is read or a declaration decided: a built-in tool builds it on first use.
    */
   input: Schema | (() => Schema);
   /**

@@ -28,7 +28,7 @@ export function toolFilter(tools: PersonalityFrontMatter["tools"]): (name: strin
   return (name) => included(name) && !excluded(name);
 }
 
-/** load_context's arguments, built on first use (offered as written in src/core/tool_parameters.ts). */
+/** load_context's arguments, built on first use (offered as in src/core/tool_parameters.ts). */
 export const loadContextInput = lazyValue(() =>
   z.object({ name: z.string().max(200).describe("Document name") })
 );

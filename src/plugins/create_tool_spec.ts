@@ -7,7 +7,7 @@ import { z } from "zod";
 import { lazyValue } from "../core/zod_issues.ts";
 import { toolParameters } from "../core/tool_parameters.ts";
 
-/** `create_tool`'s arguments, built on first use (offered as written in src/core/tool_parameters.ts). */
+/** `create_tool`'s arguments, built on first use (offered as in src/core/tool_parameters.ts). */
 export const createToolInput = lazyValue(() =>
   z.object({
     name: z.string().describe("snake_case tool name, also the plugin name"),

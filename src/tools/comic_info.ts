@@ -35,7 +35,7 @@ const libraryModule = () =>
     typeof import("../library/mod.ts")
   >;
 
-/** comic_info's arguments, built on first use (offered as written in src/core/tool_parameters.ts). */
+/** comic_info's arguments, built on first use (offered as in src/core/tool_parameters.ts). */
 export const comicInfoInput = lazyValue(() =>
   z.object({
     path: z.string().min(1).max(4096),
