@@ -1,9 +1,10 @@
 /**
  * The JSON Schema each built-in tool offers the model, written ahead
- * (src/core/tool_parameters.ts): converting the zod schemas at every start cost ~7 ms and
- * building them ~10 ms more, so each tool offers its entry and builds its zod schema with its
- * first call. `deno task docs` writes the table; tests/tools/tool_parameters_test.ts fails when it
- * is stale or a built-in tool's entry is not its own schema's `compactJsonSchema`.
+ * (src/core/tool_parameters.ts): building every tool's zod schema and converting it at each start
+ * was most of zod's share of `radar ask` (bench/ask_profile.ts), so each tool offers its entry and
+ * builds its zod schema with its first call. `deno task docs` writes the table;
+ * tests/tools/tool_parameters_test.ts fails when it is stale or a built-in tool's entry is not its
+ * own schema's `compactJsonSchema`.
  */
 import type { z } from "zod";
 import { compactJsonSchema } from "../src/core/tool_definition.ts";
