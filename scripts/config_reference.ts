@@ -4,12 +4,14 @@
  * default and `.describe()` text, the environment variables and the keys that apply without a
  * restart. tests/project/configuration_reference_test.ts fails when the file is stale. It also
  * writes the loader's fingerprint (scripts/config_fingerprint.ts), part of a remembered config's
- * key, and the bundled files' front matter parsed ahead (scripts/bundled_front_matter.ts).
+ * key, the bundled files' front matter parsed ahead (scripts/bundled_front_matter.ts) and the
+ * built-in tools' offered JSON Schemas (scripts/tool_parameters.ts).
  */
 import { join } from "node:path";
 import { denoFormatted } from "./deno_fmt.ts";
 import { fingerprintModule, fingerprintPath } from "./config_fingerprint.ts";
 import { bundledFrontMatterModule, bundledFrontMatterPath } from "./bundled_front_matter.ts";
+import { toolParametersModule, toolParametersPath } from "./tool_parameters.ts";
 import { configSchema } from "../src/config/schema.ts";
 import { environmentOverrides } from "../src/config/environment.ts";
 import { liveConfigKeys } from "../src/runtime/live_config.ts";
@@ -141,5 +143,9 @@ if (import.meta.main) {
     join(root, bundledFrontMatterPath),
     await bundledFrontMatterModule(root),
   );
-  console.log(`Wrote ${referencePath}, ${fingerprintPath} and ${bundledFrontMatterPath}.`);
+  // And the JSON Schema each built-in tool offers, converted ahead.
+  Deno.writeTextFileSync(join(root, toolParametersPath), await toolParametersModule(root));
+  console.log(
+    `Wrote ${referencePath}, ${fingerprintPath}, ${bundledFrontMatterPath} and ${toolParametersPath}.`,
+  );
 }

@@ -1,4 +1,8 @@
-/** Built-in tool definitions from zod schemas: JSON Schema for the model, validation of calls. */
+/**
+ * Built-in tool definitions from zod schemas: JSON Schema for the model, validation of calls.
+ * A built-in tool's schema is built on its first use and the JSON Schema it offers is written
+ * ahead (src/core/tool_parameters.ts), so starting Radar builds and converts no tool schema.
+ */
 import { z } from "zod";
 import type {
   Destinations,
@@ -58,7 +62,19 @@ function stripNoise(value: unknown, names = false): unknown {
 export interface ToolDefinition<Schema extends z.ZodType>
   extends
     Omit<Tool, "parameters" | "source" | "effect" | "results" | "destinations" | "parse" | "run"> {
-  input: Schema;
+  /**
+   * The zod schema every call is validated with, or a function that builds it, called once before
+   * the first call is read or a declaration decided: a built-in tool builds it on first use.
+   */
+  input: Schema | (() => Schema);
+  /**
+   * The JSON Schema the model is offered, written ahead: the tool's entry in
+   * src/core/tool_parameters.ts (`deno task docs`; tests/tools/tool_parameters_test.ts fails when
+   * it is not `compactJsonSchema` of the offered schema). Absent: converted from it now.
+   */
+  parameters?: Record<string, unknown>;
+  /** The schema the model is offered when it is narrower than `input` (default: `input`). */
+  offered?: () => z.ZodType;
   /**
    * What a call does to the world (see `Tool.effect`). Every built-in tool declares it
    * (tests/tools/tool_effects_test.ts); absent: the strictest for a tool that is not read-only.
@@ -72,7 +88,8 @@ export interface ToolDefinition<Schema extends z.ZodType>
 }
 
 /**
- * Defines a built-in tool from a zod schema.
+ * Defines a built-in tool from a zod schema. Radar's own tools pass `input` as a `lazyValue` and
+ * their entry of src/core/tool_parameters.ts as `parameters`, so defining one builds no schema.
  *
  * @example
  * const echo = defineTool({
@@ -83,37 +100,53 @@ export interface ToolDefinition<Schema extends z.ZodType>
  * });
  */
 export function defineTool<Schema extends z.ZodType>(definition: ToolDefinition<Schema>): Tool {
-  const { input, effect, results, destinations, run, ...shared } = definition;
-  return {
+  const { input: given, parameters, offered, effect, results, destinations, run, ...shared } =
+    definition;
+  const input = typeof given === "function" ? lazyValue(given) : () => given;
+  const offeredSchema = offered ?? input;
+  const tool: Tool = {
     ...shared,
-    parameters: compactJsonSchema(input),
+    parameters: parameters ?? compactJsonSchema(offeredSchema()),
     source: "builtin",
     effect: typeof effect === "function" ? declaredByArguments(input, effect, "sends_out") : effect,
     results: typeof results === "function"
       ? declaredByArguments(input, results, "private")
       : results,
     destinations: destinations && ((args: unknown, call?: { conversationId?: number }) => {
-      const parsed = input.safeParse(args);
+      const parsed = input().safeParse(args);
       return parsed.success ? destinations(parsed.data, call) : "anywhere";
     }),
     parse(args: unknown): ParseResult {
-      const parsed = input.safeParse(args);
+      const parsed = input().safeParse(args);
       return parsed.success
         ? { ok: true, value: parsed.data }
         : { ok: false, error: describeIssues(parsed.error, { root: "(arguments)" }) };
     },
     run: (args, context) => run(args as z.output<Schema>, context),
   };
+  offeredSchemas.set(tool, offeredSchema);
+  return tool;
+}
+
+/** Each defined tool's offered schema (its `offered`, else its `input`), for `offeredSchemaOf`. */
+const offeredSchemas = new WeakMap<Tool, () => z.ZodType>();
+
+/**
+ * The zod schema a tool made by `defineTool` offers the model, built now (undefined for any other
+ * tool): what its written-ahead `parameters` must be converted from (the staleness test).
+ */
+export function offeredSchemaOf(tool: Tool): z.ZodType | undefined {
+  return offeredSchemas.get(tool)?.();
 }
 
 /** A declaration decided by the parsed arguments; unparsable arguments get the strictest. */
 function declaredByArguments<Schema extends z.ZodType, Value>(
-  input: Schema,
+  input: () => Schema,
   decide: (args: z.output<Schema>) => Value,
   strictest: Value,
 ): (args: unknown) => Value {
   return (args: unknown) => {
-    const parsed = input.safeParse(args);
+    const parsed = input().safeParse(args);
     return parsed.success ? decide(parsed.data) : strictest;
   };
 }

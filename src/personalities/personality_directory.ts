@@ -12,6 +12,7 @@ import { readFrontMatter, splitFrontMatter } from "../config/front_matter.ts";
 import { folderEntries, isFolder, realPathOrUndefined } from "../config/quiet_stat.ts";
 import { z } from "zod";
 import { isPathInside } from "../core/protected_paths.ts";
+import { lazyValue } from "../core/zod_issues.ts";
 
 /** Context documents listed per personality at most. */
 const maxContextDocuments = 50;
@@ -99,11 +100,16 @@ export function resourceFolders(dir: string): string[] {
   });
 }
 
-/** A context document's own name and description, when its front matter has them. */
-const contextFrontMatter = z.object({
-  name: z.string().optional().catch(undefined),
-  description: z.string().optional().catch(undefined),
-});
+/**
+ * A context document's own name and description, when its front matter has them (the schema is
+ * built on first use).
+ */
+const contextFrontMatter = lazyValue(() =>
+  z.object({
+    name: z.string().optional().catch(undefined),
+    description: z.string().optional().catch(undefined),
+  })
+);
 
 function contextMeta(text: string): { name?: string; description?: string } {
   const read = readFrontMatter(text, contextFrontMatter, "");

@@ -5,6 +5,8 @@
  */
 import { z } from "zod";
 import { readFrontMatter } from "../config/front_matter.ts";
+import { bundledPersonalityFrontMatter } from "../config/bundled_front_matter.ts";
+import { lazyValue } from "../core/zod_issues.ts";
 import { firstLine } from "../core/errors.ts";
 
 /** Personality names: what `create`, `use` and the dashboard accept. */
@@ -13,21 +15,26 @@ export const personalityNamePattern = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 /** Largest personality, context document or plugin personality file read (bytes). */
 export const maxPersonalityFileBytes = 64 * 1024;
 
-const toolPatterns = z.array(z.string().trim().min(1).max(100)).max(100);
-
-/** The front matter a personality may carry. */
-export const personalityFrontMatter = z.object({
-  name: z.string().trim().max(64).optional(),
-  description: z.string().trim().max(300).optional(),
-  /** A role of `llm.models` (main, fast, vision, fallback) or a model name on the main server. */
-  model: z.string().trim().min(1).max(200).optional(),
-  temperature: z.number().min(0).max(2).optional(),
-  tools: z.object({ include: toolPatterns.optional(), exclude: toolPatterns.optional() }).strict()
-    .optional(),
-}).strict();
+/**
+ * The front matter a personality may carry, built on first use: the bundled personalities' front
+ * matter is checked ahead (`bundledPersonalityFrontMatter`), so a start with only those builds no
+ * schema.
+ */
+export const personalityFrontMatter = lazyValue(() => {
+  const toolPatterns = z.array(z.string().trim().min(1).max(100)).max(100);
+  return z.object({
+    name: z.string().trim().max(64).optional(),
+    description: z.string().trim().max(300).optional(),
+    /** A role of `llm.models` (main, fast, vision, fallback) or a model name on the main server. */
+    model: z.string().trim().min(1).max(200).optional(),
+    temperature: z.number().min(0).max(2).optional(),
+    tools: z.object({ include: toolPatterns.optional(), exclude: toolPatterns.optional() }).strict()
+      .optional(),
+  }).strict();
+});
 
 /** Parsed front matter. */
-export type PersonalityFrontMatter = z.output<typeof personalityFrontMatter>;
+export type PersonalityFrontMatter = z.output<ReturnType<typeof personalityFrontMatter>>;
 
 /** A parsed personality file: its settings and its body (front matter removed). */
 export interface ParsedPersonality {
@@ -39,7 +46,8 @@ export interface ParsedPersonality {
 export function parsePersonality(text: string, where: string): ParsedPersonality | string {
   const parsed = readFrontMatter(text, personalityFrontMatter, where, {
     knownKeys: (path) =>
-      path.length ? ["include", "exclude"] : Object.keys(personalityFrontMatter.shape),
+      path.length ? ["include", "exclude"] : Object.keys(personalityFrontMatter().shape),
+    checkedAhead: bundledPersonalityFrontMatter,
   });
   if (!parsed.ok) return parsed.problem;
   return { frontMatter: parsed.data, body: parsed.body.trim() };

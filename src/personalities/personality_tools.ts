@@ -10,6 +10,8 @@ import picomatch from "picomatch";
 import { z } from "zod";
 import { failed, type Tool } from "../core/tool.ts";
 import { defineTool } from "../core/tool_definition.ts";
+import { lazyValue } from "../core/zod_issues.ts";
+import { toolParameters } from "../core/tool_parameters.ts";
 import type { ToolRegistry } from "../core/tool_registry.ts";
 import { type ContextDocumentFile, readContextDocument } from "./personality_directory.ts";
 import type { PersonalityFrontMatter } from "./personality_file.ts";
@@ -26,6 +28,11 @@ export function toolFilter(tools: PersonalityFrontMatter["tools"]): (name: strin
   return (name) => included(name) && !excluded(name);
 }
 
+/** load_context's arguments, built on first use (offered as in src/core/tool_parameters.ts). */
+export const loadContextInput = lazyValue(() =>
+  z.object({ name: z.string().max(200).describe("Document name") })
+);
+
 /** `load_context`: one context document of the run's personality, by its listed name. */
 function loadContextTool(dir: string, documents: readonly ContextDocumentFile[]): Tool {
   return defineTool({
@@ -35,7 +42,8 @@ function loadContextTool(dir: string, documents: readonly ContextDocumentFile[])
     // Offered whenever the personality has documents: the prompt names them.
     alwaysOn: true,
     readOnly: true,
-    input: z.object({ name: z.string().max(200).describe("Document name") }),
+    parameters: toolParameters.load_context,
+    input: loadContextInput,
     run: ({ name }) => {
       const read = readContextDocument(dir, documents, name);
       return Promise.resolve("error" in read ? failed(read.error) : read.text);

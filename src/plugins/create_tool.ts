@@ -19,7 +19,7 @@ import type { PluginRecords } from "./plugin_records.ts";
 import { parseTests, runPluginTests } from "./plugin_tests.ts";
 import { join } from "node:path";
 import { writeFolder } from "./plugin_directories.ts";
-import { createToolSpec } from "./create_tool_spec.ts";
+import { type createToolInput, createToolSpec } from "./create_tool_spec.ts";
 
 /** What create_tool needs. */
 export interface CreateToolDependencies {
@@ -33,7 +33,7 @@ export interface CreateToolDependencies {
 
 /** Builds the files of an LLM-written plugin (pure). */
 function generatedPluginFiles(
-  args: z.output<ReturnType<typeof createToolSpec>["input"]>,
+  args: z.output<ReturnType<typeof createToolInput>>,
 ): Record<string, string> {
   const manifest = {
     name: args.name,
@@ -54,7 +54,7 @@ function generatedPluginFiles(
 /** The create_tool meta-tool. */
 export function createToolTool(deps: CreateToolDependencies): Tool {
   return defineTool({
-    ...createToolSpec(),
+    ...createToolSpec,
     async run(args, context) {
       const { manager, records, config } = deps;
       const previous = records.getReview(args.name);

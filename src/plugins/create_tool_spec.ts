@@ -5,15 +5,11 @@
  */
 import { z } from "zod";
 import { lazyValue } from "../core/zod_issues.ts";
+import { toolParameters } from "../core/tool_parameters.ts";
 
-/** `create_tool`'s definition but its `run` (built when first offered). */
-export const createToolSpec = lazyValue(() => ({
-  name: "create_tool",
-  effect: "local_write" as const,
-  resultIsData: false,
-  description: "Write a new sandboxed tool (code + tests) for the user to review",
-  keywords: ["plugin", "new tool", "create", "build"],
-  input: z.object({
+/** `create_tool`'s arguments, built on first use (offered as in src/core/tool_parameters.ts). */
+export const createToolInput = lazyValue(() =>
+  z.object({
     name: z.string().describe("snake_case tool name, also the plugin name"),
     description: z.string().describe("one line: what the tool does"),
     parameters: z.record(
@@ -33,5 +29,16 @@ export const createToolSpec = lazyValue(() => ({
       expected_output: z.unknown().optional(),
       expected_error: z.string().optional(),
     })).min(1).max(20).describe("examples that must pass"),
-  }),
-}));
+  })
+);
+
+/** `create_tool`'s definition but its `run`. */
+export const createToolSpec = {
+  name: "create_tool",
+  effect: "local_write" as const,
+  resultIsData: false,
+  description: "Write a new sandboxed tool (code + tests) for the user to review",
+  keywords: ["plugin", "new tool", "create", "build"],
+  parameters: toolParameters.create_tool,
+  input: createToolInput,
+};

@@ -75,7 +75,7 @@ export async function pluginsForRun(
 /** `create_tool` whose first call loads the plugin system, whose own `create_tool` answers. */
 function createToolOnFirstCall(options: RunPluginsOptions): Tool {
   const standIn: Tool = defineTool({
-    ...createToolSpec(),
+    ...createToolSpec,
     async run(args, context) {
       await options.plugins(); // starts as it loads: its create_tool takes this one's place
       const tool = options.registry.get(standIn.name);

@@ -9,6 +9,8 @@
 import { z } from "zod";
 import { join } from "node:path";
 import { readFrontMatter } from "../config/front_matter.ts";
+import { bundledSkillFrontMatter } from "../config/bundled_front_matter.ts";
+import { lazyValue } from "../core/zod_issues.ts";
 import { folderEntries, isFile } from "../config/quiet_stat.ts";
 import type { SkillSummary } from "../core/system_prompt.ts";
 import { missingRequirements, type SkillRoot, skillStamp } from "./skill_roots.ts";
@@ -16,22 +18,27 @@ import { missingRequirements, type SkillRoot, skillStamp } from "./skill_roots.t
 /** Largest SKILL.md read (a bigger one is refused: small models need short instructions). */
 const maxSkillFileBytes = 64 * 1024;
 
-const skillName = z.string().regex(
-  /^[a-z0-9]+(-[a-z0-9]+)*$/,
-  "expected lowercase letters, digits and single hyphens",
-).max(64);
-
-const frontMatter = z.object({
-  name: skillName,
-  description: z.string().trim().min(1, "a description is required").max(1024),
-  license: z.string().optional(),
-  compatibility: z.string().max(500).optional(),
-  metadata: z.record(z.string(), z.unknown()).optional(),
-  "allowed-tools": z.unknown().optional(),
-  requires: z.object({
-    bins: z.array(z.string().regex(/^[\w.+-]+$/, "a program name")).default([]),
-    env: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "a variable name")).default([]),
-  }).prefault({}),
+/**
+ * What a SKILL.md's front matter must hold, built on first use: the bundled skills' front matter
+ * is checked ahead (`bundledSkillFrontMatter`), so a start with only those builds no schema.
+ */
+export const skillFrontMatter = lazyValue(() => {
+  const skillName = z.string().regex(
+    /^[a-z0-9]+(-[a-z0-9]+)*$/,
+    "expected lowercase letters, digits and single hyphens",
+  ).max(64);
+  return z.object({
+    name: skillName,
+    description: z.string().trim().min(1, "a description is required").max(1024),
+    license: z.string().optional(),
+    compatibility: z.string().max(500).optional(),
+    metadata: z.record(z.string(), z.unknown()).optional(),
+    "allowed-tools": z.unknown().optional(),
+    requires: z.object({
+      bins: z.array(z.string().regex(/^[\w.+-]+$/, "a program name")).default([]),
+      env: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "a variable name")).default([]),
+    }).prefault({}),
+  });
 });
 
 /** One discovered skill. */
@@ -67,8 +74,9 @@ function readSkill(
   } catch (error) {
     return `${file}: ${(error as Error).message}`;
   }
-  const parsed = readFrontMatter(text, frontMatter, file, {
+  const parsed = readFrontMatter(text, skillFrontMatter, file, {
     missing: "no front matter (a --- block with name and description)",
+    checkedAhead: bundledSkillFrontMatter,
   });
   if (!parsed.ok) return parsed.problem;
   if (parsed.data.name !== folderName) {

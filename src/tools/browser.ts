@@ -16,7 +16,9 @@ import type { ChatModel } from "../core/chat_model.ts";
 import { type BrowserSession, originOf, submissionBounds } from "../core/browser.ts";
 import { failed, refused, timedOut, type Tool, type ToolContext } from "../core/tool.ts";
 import type { Destinations, ToolEffect, ToolOutput, ToolResult } from "../core/tool.ts";
-import { compactJsonSchema, defineTool } from "../core/tool_definition.ts";
+import { defineTool } from "../core/tool_definition.ts";
+import { lazyValue } from "../core/zod_issues.ts";
+import { toolParameters } from "../core/tool_parameters.ts";
 import { textForModel } from "../core/untrusted_text.ts";
 import type { UrlCheck } from "../adapters/network/network_guard.ts";
 import type { BrowserSessions, LiveSession } from "./browser_sessions.ts";
@@ -46,46 +48,53 @@ export interface BrowserToolDependencies {
   profileKept?: boolean;
 }
 
-/** What the model is offered (compact: the model pays for it on every request that has it). */
-const offered = z.object({
-  action: z.enum(["open", "read", "fill", "click", "look", "close"]),
-  url: z.string().min(1).max(4000).optional(),
-  ref: z.string().min(1).max(500).optional().describe("f1/b2/l3 or CSS selector"),
-  values: z.record(z.string().max(500), z.string().max(5000)).optional().describe("{ref: text}"),
-  question: z.string().max(1000).optional(),
-});
-
-const submittedField = z.object({
-  name: z.string().max(200),
-  value: z.string().max(submissionBounds.valueChars),
-  label: z.string().max(80).optional(),
-  hidden: z.boolean().optional(),
-  secret: z.boolean().optional(),
-});
-
-/** What one request of an approved submission sends (see `Submission`). */
-const sentRequest = z.object({
-  method: z.string().min(1).max(10),
-  url: z.string().min(1).max(4000),
-  fields: z.array(submittedField).max(submissionBounds.fields).optional(),
-  body: z.string().max(submissionBounds.bodyChars).optional(),
-  why: z.string().max(100).optional(),
-});
-
 /**
- * What calls are validated with: also `submit`, the self-contained submission a pending
- * approval stores and replays (the page, values by selector, the control, and what it sends:
- * `target`, the first request's URL, and `sends`, every request as shown), which the model is
- * not offered.
+ * The browser's schemas, built on first use: `offered`, what the model is offered (compact: the
+ * model pays for it on every request that has it; written ahead in src/core/tool_parameters.ts),
+ * and `input`, what calls are validated with: also `submit`, the self-contained submission a
+ * pending approval stores and replays (the page, values by selector, the control, and what it
+ * sends: `target`, the first request's URL, and `sends`, every request as shown), which the model
+ * is not offered.
  */
-const input = offered.extend({
-  action: z.enum(["open", "read", "fill", "click", "look", "close", "submit"]),
-  target: z.string().min(1).max(4000).optional(),
-  sends: z.array(sentRequest).max(20).optional(),
+const browserSchemas = lazyValue(() => {
+  const offered = z.object({
+    action: z.enum(["open", "read", "fill", "click", "look", "close"]),
+    url: z.string().min(1).max(4000).optional(),
+    ref: z.string().min(1).max(500).optional().describe("f1/b2/l3 or CSS selector"),
+    values: z.record(z.string().max(500), z.string().max(5000)).optional().describe("{ref: text}"),
+    question: z.string().max(1000).optional(),
+  });
+  const submittedField = z.object({
+    name: z.string().max(200),
+    value: z.string().max(submissionBounds.valueChars),
+    label: z.string().max(80).optional(),
+    hidden: z.boolean().optional(),
+    secret: z.boolean().optional(),
+  });
+  /** What one request of an approved submission sends (see `Submission`). */
+  const sentRequest = z.object({
+    method: z.string().min(1).max(10),
+    url: z.string().min(1).max(4000),
+    fields: z.array(submittedField).max(submissionBounds.fields).optional(),
+    body: z.string().max(submissionBounds.bodyChars).optional(),
+    why: z.string().max(100).optional(),
+  });
+  const input = offered.extend({
+    action: z.enum(["open", "read", "fill", "click", "look", "close", "submit"]),
+    target: z.string().min(1).max(4000).optional(),
+    sends: z.array(sentRequest).max(20).optional(),
+  });
+  return { offered, input };
 });
+
+/** What the browser offers the model. */
+export const browserOffered = () => browserSchemas().offered;
+
+/** What browser calls are validated with (the offered schema and `submit`). */
+export const browserInput = () => browserSchemas().input;
 
 /** A browser call's arguments, validated. */
-export type BrowserArgs = z.output<typeof input>;
+export type BrowserArgs = z.output<ReturnType<typeof browserInput>>;
 
 /** Runs whose end closes their browser already (one cleanup per run). */
 const closingAtRunEnd = new WeakSet<ToolContext>();
@@ -97,7 +106,7 @@ export const lookPrompt = "This is a screenshot of a web page. Describe what it 
 
 /** Creates the browser tool. */
 export function browserTool(deps: BrowserToolDependencies): Tool {
-  const tool = defineTool({
+  return defineTool({
     name: "browser",
     onDemand: true,
     description: "Real browser: forms, clicks, screenshots (look)",
@@ -114,7 +123,9 @@ export function browserTool(deps: BrowserToolDependencies): Tool {
       "checkout",
       "chrome",
     ],
-    input,
+    parameters: toolParameters.browser,
+    offered: browserOffered,
+    input: browserInput,
     effect: browserEffect,
     destinations: (args, call) => browserDestinations(deps.sessions, args, call?.conversationId),
     results: deps.privatePages ? "private" : "public",
@@ -124,7 +135,6 @@ export function browserTool(deps: BrowserToolDependencies): Tool {
     ownNames: /^[fbl][1-9]\d{0,3}$/,
     run: (args, context) => runBrowser(deps, args, context),
   });
-  return { ...tool, parameters: compactJsonSchema(offered) };
 }
 
 /**

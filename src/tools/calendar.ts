@@ -7,6 +7,8 @@
 import { z } from "zod";
 import { failed, refused, type Tool } from "../core/tool.ts";
 import { defineTool } from "../core/tool_definition.ts";
+import { lazyValue } from "../core/zod_issues.ts";
+import { toolParameters } from "../core/tool_parameters.ts";
 import type { CalendarReader } from "../core/source_ports.ts";
 import { parseZonedTime, startOfZonedDay } from "../core/zoned_time.ts";
 import type { Clock } from "../core/ports.ts";
@@ -22,6 +24,19 @@ export interface CalendarToolDependencies {
 }
 
 const ranges = { today: [0, 1], tomorrow: [1, 2], week: [0, 7] } as const;
+
+/** calendar's arguments, built on first use (offered as written in src/core/tool_parameters.ts). */
+export const calendarInput = lazyValue(() =>
+  z.object({
+    action: z.enum(["list", "add"]).optional(),
+    range: z.enum(["today", "tomorrow", "week"]).optional(),
+    title: z.string().min(1).max(200).optional(),
+    start: z.string().max(40).optional().describe("YYYY-MM-DD HH:MM local time"),
+    minutes: z.number().int().min(1).max(10080).optional().describe("Duration (default 60)"),
+    location: z.string().max(200).optional(),
+    calendar: z.string().max(40).optional(),
+  })
+);
 
 /** Creates the calendar tool. */
 export function calendarTool(deps: CalendarToolDependencies): Tool {
@@ -43,15 +58,8 @@ export function calendarTool(deps: CalendarToolDependencies): Tool {
       "week",
       "agenda",
     ],
-    input: z.object({
-      action: z.enum(["list", "add"]).optional(),
-      range: z.enum(["today", "tomorrow", "week"]).optional(),
-      title: z.string().min(1).max(200).optional(),
-      start: z.string().max(40).optional().describe("YYYY-MM-DD HH:MM local time"),
-      minutes: z.number().int().min(1).max(10080).optional().describe("Duration (default 60)"),
-      location: z.string().max(200).optional(),
-      calendar: z.string().max(40).optional(),
-    }),
+    parameters: toolParameters.calendar,
+    input: calendarInput,
     run: async (input, context) => {
       const now = deps.clock.now();
       if ((input.action ?? "list") === "list") {

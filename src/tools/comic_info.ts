@@ -12,6 +12,8 @@ import type { describeComic, MetadataLookup, WriteDependencies } from "../librar
 import { comicFormatOf } from "../library/comic_archive.ts";
 import { failed, refused, timedOut, type Tool, type ToolContext } from "../core/tool.ts";
 import { defineTool } from "../core/tool_definition.ts";
+import { lazyValue } from "../core/zod_issues.ts";
+import { toolParameters } from "../core/tool_parameters.ts";
 import type { ToolDependencies } from "./dependencies.ts";
 import { openCheckedForRead } from "../adapters/os/checked_open.ts";
 import { type FileAccessDependencies, pathGuardFor } from "../adapters/os/file_access.ts";
@@ -32,6 +34,16 @@ const libraryModule = () =>
   import(new URL("../library/mod.ts", import.meta.url).href) as Promise<
     typeof import("../library/mod.ts")
   >;
+
+/** comic_info's arguments, built on first use (offered as in src/core/tool_parameters.ts). */
+export const comicInfoInput = lazyValue(() =>
+  z.object({
+    path: z.string().min(1).max(4096),
+    set: z.record(z.string().max(40), z.union([z.string().max(4000), z.number(), z.null()]))
+      .optional(),
+    file: z.boolean().optional(),
+  })
+);
 
 /**
  * Creates the comic_info tool; `lookup` is injectable for tests (else the library's, made on the
@@ -58,12 +70,8 @@ export function comicInfoTool(
         : "none",
     destinations: () => lookupOrigins(deps.config),
     pathArguments: ["path"],
-    input: z.object({
-      path: z.string().min(1).max(4096),
-      set: z.record(z.string().max(40), z.union([z.string().max(4000), z.number(), z.null()]))
-        .optional(),
-      file: z.boolean().optional(),
-    }),
+    parameters: toolParameters.comic_info,
+    input: comicInfoInput,
     run: async ({ path, set, file: fileIt }, context) => {
       const guard = pathGuardFor(deps);
       const writing = (!!set && Object.keys(set).length > 0) || !!fileIt;

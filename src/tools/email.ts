@@ -7,13 +7,37 @@
 import { z } from "zod";
 import { type Destinations, failed, type Tool } from "../core/tool.ts";
 import { defineTool } from "../core/tool_definition.ts";
+import { lazyValue } from "../core/zod_issues.ts";
+import { toolParameters } from "../core/tool_parameters.ts";
 import type { MailHeader, MailReader } from "../core/source_ports.ts";
 import { formatDateTime } from "../core/zoned_time.ts";
 import { firstLine } from "../core/errors.ts";
 
 const keywords = ["email", "mail", "inbox", "unread", "message", "messages", "sender", "imap"];
-const account = z.string().min(1).max(40).describe("Account name");
-const uid = z.number().int().positive().describe("Message UID from list_email");
+
+/**
+ * The email tools' arguments, built on first use (offered as written in
+ * src/core/tool_parameters.ts): `list` for list_email, `message` for read_email and
+ * mark_email_read.
+ */
+const emailInputs = lazyValue(() => {
+  const account = z.string().min(1).max(40).describe("Account name");
+  const uid = z.number().int().positive().describe("Message UID from list_email");
+  return {
+    list: z.object({
+      account: account.optional(),
+      unread_only: z.boolean().optional(),
+      limit: z.number().int().min(1).max(50).optional(),
+    }),
+    message: z.object({ account, uid }),
+  };
+});
+
+/** list_email's arguments. */
+export const listEmailInput = () => emailInputs().list;
+
+/** read_email's and mark_email_read's arguments: one message of one account. */
+export const emailMessageInput = () => emailInputs().message;
 
 /** One header as a compact line, its time in `timeZone` ("2026-11-26 15:30 UTC+01:00"). */
 export function headerLine(header: MailHeader, timeZone?: string): string {
@@ -46,11 +70,8 @@ export function emailTools(
       effect: "none",
       description: "List recent or unread email headers",
       keywords,
-      input: z.object({
-        account: account.optional(),
-        unread_only: z.boolean().optional(),
-        limit: z.number().int().min(1).max(50).optional(),
-      }),
+      parameters: toolParameters.list_email,
+      input: listEmailInput,
       run: ({ account, unread_only, limit }, context) =>
         guard(async () => {
           const options = { unreadOnly: unread_only ?? true, limit: limit ?? 10 };
@@ -83,7 +104,8 @@ export function emailTools(
       effect: "none",
       description: "Read one email's text",
       keywords,
-      input: z.object({ account, uid }),
+      parameters: toolParameters.read_email,
+      input: emailMessageInput,
       run: ({ account, uid }, context) =>
         guard(async () => {
           const message = await mail.read(account, uid, context.signal);
@@ -99,7 +121,8 @@ export function emailTools(
       destinations: ({ account }) => deps.serverOf?.(account) ?? "anywhere",
       description: "Mark an email as read",
       keywords,
-      input: z.object({ account, uid }),
+      parameters: toolParameters.mark_email_read,
+      input: emailMessageInput,
       run: ({ account, uid }, context) =>
         guard(async () =>
           await mail.markRead(account, uid, context.signal)

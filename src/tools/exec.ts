@@ -5,6 +5,8 @@
 import { z } from "zod";
 import type { Tool } from "../core/tool.ts";
 import { defineTool, runOnFirstCall } from "../core/tool_definition.ts";
+import { lazyValue } from "../core/zod_issues.ts";
+import { toolParameters } from "../core/tool_parameters.ts";
 import { isPlainlyReadOnly } from "./exec/approval_policy.ts";
 import type { FileAccessDependencies } from "../adapters/os/file_access.ts";
 import type { ToolDependencies } from "./dependencies.ts";
@@ -13,6 +15,14 @@ import type { ToolDependencies } from "./dependencies.ts";
 function execModule(): Promise<typeof import("./exec_run.ts")> {
   return import(new URL("./exec_run.ts", import.meta.url).href);
 }
+
+/** exec's arguments, built on first use (offered as written in src/core/tool_parameters.ts). */
+export const execInput = lazyValue(() =>
+  z.object({
+    command: z.string().min(1).max(10_000),
+    cwd: z.string().optional(),
+  })
+);
 
 /** Creates the exec tool. */
 export function execTool(deps: FileAccessDependencies & Pick<ToolDependencies, "secrets">): Tool {
@@ -25,10 +35,8 @@ export function execTool(deps: FileAccessDependencies & Pick<ToolDependencies, "
       settings.allow_network ? "sends_out" : isPlainlyReadOnly(command) ? "none" : "local_write",
     description: "Run a shell command",
     keywords: ["run", "command", "shell", "terminal", "exec", "execute", "script", "bash"],
-    input: z.object({
-      command: z.string().min(1).max(10_000),
-      cwd: z.string().optional(),
-    }),
+    parameters: toolParameters.exec,
+    input: execInput,
     run: runOnFirstCall(async () => (await execModule()).execRun(deps)),
   });
 }

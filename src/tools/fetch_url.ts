@@ -2,6 +2,8 @@
 import { z } from "zod";
 import type { Tool } from "../core/tool.ts";
 import { defineTool, runOnFirstCall } from "../core/tool_definition.ts";
+import { lazyValue } from "../core/zod_issues.ts";
+import { toolParameters } from "../core/tool_parameters.ts";
 import type { ToolDependencies } from "./dependencies.ts";
 import { originsOrAnywhere, webResultLabel } from "./destinations.ts";
 import { denoResolver, type Resolver } from "../adapters/network/network_guard.ts";
@@ -11,6 +13,9 @@ import type { PinnedFetch } from "../adapters/network/pinned_fetch.ts";
 function fetchUrlModule(): Promise<typeof import("./fetch_url_run.ts")> {
   return import(new URL("./fetch_url_run.ts", import.meta.url).href);
 }
+
+/** fetch_url's arguments, built on first use (offered as written in src/core/tool_parameters.ts). */
+export const fetchUrlInput = lazyValue(() => z.object({ url: z.string().min(1).max(4000) }));
 
 /**
  * Creates the fetch_url tool. Each hop resolves the host once, checks every address, and connects
@@ -32,7 +37,8 @@ export function fetchUrlTool(
     results: webResultLabel(settings.allow_private),
     description: "Read a web page",
     keywords: ["fetch", "url", "web", "page", "website", "http", "link", "download", "open"],
-    input: z.object({ url: z.string().min(1).max(4000) }),
+    parameters: toolParameters.fetch_url,
+    input: fetchUrlInput,
     run: runOnFirstCall(async () => (await fetchUrlModule()).fetchUrlRun(deps, resolve, pinned)),
   });
 }

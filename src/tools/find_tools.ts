@@ -5,11 +5,16 @@
 import { z } from "zod";
 import type { Tool } from "../core/tool.ts";
 import { defineTool } from "../core/tool_definition.ts";
+import { lazyValue } from "../core/zod_issues.ts";
+import { toolParameters } from "../core/tool_parameters.ts";
 import { findToolsName } from "../core/tool_registry.ts";
 import { rankByRelevance } from "../core/tool_relevance.ts";
 
 /** How many tools one search adds at most (each costs prompt tokens from then on). */
 const maxFound = 5;
+
+/** find_tools's arguments, built on first use (offered as written in src/core/tool_parameters.ts). */
+export const findToolsInput = lazyValue(() => z.object({ need: z.string().min(1).max(300) }));
 
 /** Creates find_tools over the tools `listTools` returns (the registry's, read per call). */
 export function findToolsTool(listTools: () => Tool[]): Tool {
@@ -19,7 +24,8 @@ export function findToolsTool(listTools: () => Tool[]): Tool {
     // Skill and tool texts are outside text a run reads; they hold nothing of the user's.
     results: "public",
     description: "More tools for a task",
-    input: z.object({ need: z.string().min(1).max(300) }),
+    parameters: toolParameters.find_tools,
+    input: findToolsInput,
     run: ({ need }) => {
       const tools = listTools().filter((tool) => tool.name !== findToolsName);
       const nameMatches = tools.filter((tool) =>

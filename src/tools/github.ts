@@ -3,6 +3,16 @@ import { z } from "zod";
 import { type GitHubItem, githubItemLine, type GitHubLists } from "../core/source_ports.ts";
 import { failed, type Tool } from "../core/tool.ts";
 import { defineTool } from "../core/tool_definition.ts";
+import { lazyValue } from "../core/zod_issues.ts";
+import { toolParameters } from "../core/tool_parameters.ts";
+
+/** github's arguments, built on first use (offered as written in src/core/tool_parameters.ts). */
+export const githubInput = lazyValue(() =>
+  z.object({
+    list: z.enum(["notifications", "reviews", "failing_prs"]),
+    limit: z.number().int().min(1).max(50).optional(),
+  })
+);
 
 /** The `github` tool over the GitHub lists (built only when gh is available). */
 export function githubTool(deps: { github: GitHubLists }): Tool {
@@ -17,10 +27,8 @@ export function githubTool(deps: { github: GitHubLists }): Tool {
     effect: "none",
     description: "GitHub: unread notifications, PRs awaiting my review, or my PRs failing CI",
     keywords: ["github", "pr", "pull", "review", "ci", "notifications", "build", "failing", "gh"],
-    input: z.object({
-      list: z.enum(["notifications", "reviews", "failing_prs"]),
-      limit: z.number().int().min(1).max(50).optional(),
-    }),
+    parameters: toolParameters.github,
+    input: githubInput,
     run: async ({ list, limit }, context) => {
       try {
         const items = await lists[list](context.signal);

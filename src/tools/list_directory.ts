@@ -3,6 +3,8 @@ import { join } from "node:path";
 import { z } from "zod";
 import { failed, refused, type Tool } from "../core/tool.ts";
 import { defineTool } from "../core/tool_definition.ts";
+import { lazyValue } from "../core/zod_issues.ts";
+import { toolParameters } from "../core/tool_parameters.ts";
 import { type FileAccessDependencies, pathGuardFor } from "../adapters/os/file_access.ts";
 import { globMatcher } from "./glob.ts";
 import { describeFsError } from "../adapters/os/file_changes.ts";
@@ -20,6 +22,15 @@ interface Entry {
   modified: Date | null;
 }
 
+/** list_directory's arguments, built on first use (offered as written in src/core/tool_parameters.ts). */
+export const listDirectoryInput = lazyValue(() =>
+  z.object({
+    path: z.string().min(1),
+    pattern: z.string().max(200).optional().describe("e.g. *.pdf"),
+    depth: z.number().int().min(1).max(5).optional(),
+  })
+);
+
 /** Creates the list_directory tool. */
 export function listDirectoryTool(deps: FileAccessDependencies): Tool {
   const timeZone = deps.config.radar.timezone || undefined;
@@ -30,11 +41,8 @@ export function listDirectoryTool(deps: FileAccessDependencies): Tool {
     readOnly: true,
     description: "List a folder's files",
     keywords: ["list", "folder", "directory", "files", "find", "downloads", "ls"],
-    input: z.object({
-      path: z.string().min(1),
-      pattern: z.string().max(200).optional().describe("e.g. *.pdf"),
-      depth: z.number().int().min(1).max(5).optional(),
-    }),
+    parameters: toolParameters.list_directory,
+    input: listDirectoryInput,
     run: async ({ path, pattern, depth }) => {
       const guard = pathGuardFor(deps);
       const checked = guard.check(path, "read");

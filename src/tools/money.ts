@@ -7,6 +7,8 @@ import { z } from "zod";
 import { formatMinor, type MoneyBook, type MoneyReport } from "../money/mod.ts";
 import { failed, type Tool } from "../core/tool.ts";
 import { defineTool } from "../core/tool_definition.ts";
+import { lazyValue } from "../core/zod_issues.ts";
+import { toolParameters } from "../core/tool_parameters.ts";
 import { RadarError } from "../core/errors.ts";
 
 /** Transactions listed by one call, at most. */
@@ -37,6 +39,16 @@ function reportLines(report: MoneyReport): string {
   return lines.join("\n");
 }
 
+/** money's arguments, built on first use (offered as written in src/core/tool_parameters.ts). */
+export const moneyInput = lazyValue(() =>
+  z.object({
+    // The month's shape is checked by the report (a pattern in the schema costs tokens).
+    month: z.string().max(7).optional().describe("YYYY-MM"),
+    transactions: z.boolean().optional(),
+    category: z.string().max(40).optional(),
+  })
+);
+
 /** The `money` tool over the ledger. */
 export function moneyTool(deps: { money: Pick<MoneyBook, "report" | "transactions"> }): Tool {
   return defineTool({
@@ -62,12 +74,8 @@ export function moneyTool(deps: { money: Pick<MoneyBook, "report" | "transaction
       "statement",
       "card",
     ],
-    // The month's shape is checked by the report (a pattern in the schema costs tokens).
-    input: z.object({
-      month: z.string().max(7).optional().describe("YYYY-MM"),
-      transactions: z.boolean().optional(),
-      category: z.string().max(40).optional(),
-    }),
+    parameters: toolParameters.money,
+    input: moneyInput,
     run: ({ month, transactions: list, category }) => {
       try {
         if (!list) return Promise.resolve(reportLines(deps.money.report(month)));

@@ -8,6 +8,8 @@ import { basename, dirname, join } from "node:path";
 import { z } from "zod";
 import { failed, refused, type Tool } from "../core/tool.ts";
 import { defineTool } from "../core/tool_definition.ts";
+import { lazyValue } from "../core/zod_issues.ts";
+import { toolParameters } from "../core/tool_parameters.ts";
 import {
   assertFolderUnchanged,
   openCheckedForRead,
@@ -23,6 +25,16 @@ import {
 import { type FileJournalDependencies, recordChange } from "../away/mod.ts";
 import { askOutsideWritableRoots } from "../adapters/os/writable_roots.ts";
 
+/** move_file's arguments, built on first use (offered as written in src/core/tool_parameters.ts). */
+export const moveFileInput = lazyValue(() =>
+  z.object({
+    source: z.string().min(1).max(4096),
+    // A path, or a folder (existing, or ending in /): costs no schema tokens to say.
+    destination: z.string().min(1).max(4096),
+    copy: z.boolean().optional(),
+  })
+);
+
 /** Creates the move_file tool. */
 export function moveFileTool(
   deps: FileAccessDependencies & Omit<FileJournalDependencies, "dataDir">,
@@ -34,12 +46,8 @@ export function moveFileTool(
     effect: "local_write",
     pathArguments: ["source", "destination"],
     resultIsData: false,
-    input: z.object({
-      source: z.string().min(1).max(4096),
-      // A path, or a folder (existing, or ending in /): costs no schema tokens to say.
-      destination: z.string().min(1).max(4096),
-      copy: z.boolean().optional(),
-    }),
+    parameters: toolParameters.move_file,
+    input: moveFileInput,
     run: async ({ source, destination, copy }, context) => {
       const guard = pathGuardFor(deps);
       const from = guard.check(source, copy ? "read" : "write");

@@ -11,6 +11,8 @@ import {
 } from "../core/notifier.ts";
 import { failed, refused, type Tool } from "../core/tool.ts";
 import { defineTool } from "../core/tool_definition.ts";
+import { lazyValue } from "../core/zod_issues.ts";
+import { toolParameters } from "../core/tool_parameters.ts";
 import type { ToolDependencies } from "./dependencies.ts";
 
 /** Priorities that count as urgent: they go out during quiet hours. */
@@ -58,21 +60,24 @@ function tagList(text: string): string[] {
 /**
  * The offered schema names the three priorities a model needs (each offered value costs tokens
  * on every request; every ntfy priority is accepted all the same) and the tags ntfy shows as
- * emoji ("warning,floppy_disk"), offered as the comma-separated text ntfy takes.
+ * emoji ("warning,floppy_disk"), offered as the comma-separated text ntfy takes. Built on first
+ * use (offered as written in src/core/tool_parameters.ts).
  */
-const notifyInput = z.object({
-  message: z.string().min(1).max(4000),
-  title: z.string().max(200).optional(),
-  priority: z.preprocess(ntfyPriority, z.string().max(40)).optional()
-    .meta({ type: "string", enum: ["low", "high", "urgent"] }),
-  tags: z.preprocess(
-    tagText,
-    z.string().refine((text) => {
-      const tags = tagList(text);
-      return tags.length <= 10 && tags.every((tag) => tag.length <= 60);
-    }, "at most 10 tags of at most 60 characters"),
-  ).optional(),
-});
+export const notifyInput = lazyValue(() =>
+  z.object({
+    message: z.string().min(1).max(4000),
+    title: z.string().max(200).optional(),
+    priority: z.preprocess(ntfyPriority, z.string().max(40)).optional()
+      .meta({ type: "string", enum: ["low", "high", "urgent"] }),
+    tags: z.preprocess(
+      tagText,
+      z.string().refine((text) => {
+        const tags = tagList(text);
+        return tags.length <= 10 && tags.every((tag) => tag.length <= 60);
+      }, "at most 10 tags of at most 60 characters"),
+    ).optional(),
+  })
+);
 
 /**
  * Creates the notify tool. During quiet hours the gate holds back heartbeat notifications
@@ -99,6 +104,7 @@ export function notifyTool(
     resultIsData: false,
     description: "Push-notify the user",
     keywords: ["notify", "notification", "alert", "tell", "ping", "remind", "send", "message"],
+    parameters: toolParameters.notify,
     input: notifyInput,
     run: async ({ message, title, priority: given, tags }, context) => {
       const priority = given === undefined || isNotificationPriority(given) ? given : "default";

@@ -6,6 +6,8 @@ import { z } from "zod";
 import type { PageReadings, PdfContents } from "../library/mod.ts";
 import { failed, refused, timedOut, type Tool } from "../core/tool.ts";
 import { defineTool } from "../core/tool_definition.ts";
+import { lazyValue } from "../core/zod_issues.ts";
+import { toolParameters } from "../core/tool_parameters.ts";
 import type { ToolDependencies } from "./dependencies.ts";
 import { openCheckedForRead } from "../adapters/os/checked_open.ts";
 import { fileFailure } from "../adapters/os/file_changes.ts";
@@ -20,6 +22,15 @@ export type PdfToolDependencies =
   & FileAccessDependencies
   & Pick<ToolDependencies, "pdfReader" | "visionModel">;
 
+/** pdf_extract's arguments, built on first use (offered as written in src/core/tool_parameters.ts). */
+export const pdfExtractInput = lazyValue(() =>
+  z.object({
+    path: z.string().min(1),
+    first: z.number().int().min(0).max(50).optional(),
+    last: z.number().int().min(0).max(50).optional(),
+  })
+);
+
 /** Creates the pdf_extract tool. */
 export function pdfExtractTool(deps: PdfToolDependencies): Tool {
   const defaults = deps.config.tools.pdf;
@@ -30,11 +41,8 @@ export function pdfExtractTool(deps: PdfToolDependencies): Tool {
     readOnly: true,
     description: "Read a PDF's first/last N pages",
     keywords: ["pdf", "document", "read", "page", "extract", "invoice", "paper", "book"],
-    input: z.object({
-      path: z.string().min(1),
-      first: z.number().int().min(0).max(50).optional(),
-      last: z.number().int().min(0).max(50).optional(),
-    }),
+    parameters: toolParameters.pdf_extract,
+    input: pdfExtractInput,
     run: async ({ path, first, last }, context) => {
       const guard = pathGuardFor(deps);
       const checked = guard.check(path, "read");

@@ -2,10 +2,21 @@
 import { z } from "zod";
 import { failed, refused, type Tool } from "../core/tool.ts";
 import { defineTool } from "../core/tool_definition.ts";
+import { lazyValue } from "../core/zod_issues.ts";
+import { toolParameters } from "../core/tool_parameters.ts";
 import { openCheckedForRead } from "../adapters/os/checked_open.ts";
 import { fileFailure } from "../adapters/os/file_changes.ts";
 import { type FileAccessDependencies, pathGuardFor } from "../adapters/os/file_access.ts";
 import { readCapped } from "../adapters/network/bounded_read.ts";
+
+/** read_file's arguments, built on first use (offered as written in src/core/tool_parameters.ts). */
+export const readFileInput = lazyValue(() =>
+  z.object({
+    path: z.string().min(1),
+    from: z.number().int().min(1).optional(),
+    to: z.number().int().min(1).optional(),
+  })
+);
 
 /** Creates the read_file tool. */
 export function readFileTool(deps: FileAccessDependencies): Tool {
@@ -17,11 +28,8 @@ export function readFileTool(deps: FileAccessDependencies): Tool {
     readOnly: true,
     description: "Read a text file (from/to: line numbers)",
     keywords: ["read", "file", "open", "show", "contents", "text", "cat"],
-    input: z.object({
-      path: z.string().min(1),
-      from: z.number().int().min(1).optional(),
-      to: z.number().int().min(1).optional(),
-    }),
+    parameters: toolParameters.read_file,
+    input: readFileInput,
     run: async ({ path, from, to }) => {
       const guard = pathGuardFor(deps);
       const checked = guard.check(path, "read");

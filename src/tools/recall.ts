@@ -4,10 +4,19 @@ import { HookedMemory } from "../core/hooked_memory.ts";
 import type { MemoryHit } from "../core/hooks.ts";
 import type { Tool } from "../core/tool.ts";
 import { defineTool } from "../core/tool_definition.ts";
+import { lazyValue } from "../core/zod_issues.ts";
+import { toolParameters } from "../core/tool_parameters.ts";
 import type { ToolDependencies } from "./dependencies.ts";
 
 /** Facts one recall returns (not a parameter: each one costs prompt tokens on every request). */
 const recallLimit = 5;
+
+/** recall's arguments, built on first use (offered as written in src/core/tool_parameters.ts). */
+export const recallInput = lazyValue(() =>
+  z.object({
+    query: z.string().min(1).max(500),
+  })
+);
 
 /** Creates the recall tool: facts, conversation summaries and daily/weekly digests. */
 export function recallTool(deps: Pick<ToolDependencies, "facts" | "memory" | "hooks">): Tool {
@@ -20,9 +29,8 @@ export function recallTool(deps: Pick<ToolDependencies, "facts" | "memory" | "ho
     description: "Search long-term memory",
     alwaysOn: true,
     keywords: ["recall", "remember", "memory", "know", "favorite", "prefer", "digest", "summary"],
-    input: z.object({
-      query: z.string().min(1).max(500),
-    }),
+    parameters: toolParameters.recall,
+    input: recallInput,
     run: async ({ query }, context) => {
       const hits = await memory.recall(query, recallLimit, context.signal);
       if (!hits.length) return `No memories match "${query}".`;

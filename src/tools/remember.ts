@@ -7,6 +7,8 @@ import { z } from "zod";
 import type { FactCategory } from "../core/ports.ts";
 import { refused, type Tool, type ToolContext, type ToolOutput } from "../core/tool.ts";
 import { defineTool } from "../core/tool_definition.ts";
+import { lazyValue } from "../core/zod_issues.ts";
+import { toolParameters } from "../core/tool_parameters.ts";
 import { HookedMemory } from "../core/hooked_memory.ts";
 import type { ToolDependencies } from "./dependencies.ts";
 
@@ -20,6 +22,15 @@ const offeredCategories = [
 /** The category that shapes every later conversation. */
 const personalityNote = "personality_note";
 
+/** remember's arguments, built on first use (offered as written in src/core/tool_parameters.ts). */
+export const rememberInput = lazyValue(() =>
+  z.object({
+    content: z.string().min(1).max(2000),
+    // task_state is not offered (the CLI and dashboard still file it): fewer tokens a request.
+    category: z.enum(offeredCategories).default("learned_fact"),
+  })
+);
+
 /** Creates the remember tool. */
 export function rememberTool(deps: Pick<ToolDependencies, "facts" | "clock" | "hooks">): Tool {
   const memory = new HookedMemory({ facts: deps.facts, hooks: deps.hooks });
@@ -31,11 +42,8 @@ export function rememberTool(deps: Pick<ToolDependencies, "facts" | "clock" | "h
     description: "Save to long-term memory",
     alwaysOn: true,
     keywords: ["remember", "note", "prefer", "memory", "save"],
-    input: z.object({
-      content: z.string().min(1).max(2000),
-      // task_state is not offered (the CLI and dashboard still file it): fewer tokens a request.
-      category: z.enum(offeredCategories).default("learned_fact"),
-    }),
+    parameters: toolParameters.remember,
+    input: rememberInput,
     run: async ({ content, category }, context): Promise<ToolOutput> => {
       const text = content.trim();
       // pre_memory_store is asked first (a blocked note needs no yes), then the user.

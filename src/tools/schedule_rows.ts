@@ -5,8 +5,16 @@
 import { z } from "zod";
 import { failed, type Tool } from "../core/tool.ts";
 import { defineTool, type ToolDefinition } from "../core/tool_definition.ts";
+import { lazyValue } from "../core/zod_issues.ts";
+import { toolParameters } from "../core/tool_parameters.ts";
 import type { MonitorRegistry, TaskScheduler } from "../core/schedule_ports.ts";
 import { describeMonitorInfo, describeTaskInfo, refuseOnHeartbeat } from "./schedule_text.ts";
+
+/** A listing tool's arguments (none), built on first use. */
+export const listingInput = lazyValue(() => z.object({}));
+
+/** A removal tool's arguments (the row's id), built on first use. */
+export const removalInput = lazyValue(() => z.object({ id: z.number().int().positive() }));
 
 /** Creates the list_tasks tool: the scheduled tasks with their next run. */
 export function listTasksTool(deps: { tasks: TaskScheduler; timeZone?: string }): Tool {
@@ -52,8 +60,10 @@ export function removeMonitorTool(deps: { monitors: MonitorRegistry }): Tool {
   });
 }
 
-/** What the model is offered about a tool besides its parameters. */
-type Label = Pick<ToolDefinition<z.ZodType>, "name" | "description" | "keywords">;
+/** What the model is offered about a tool besides its parameters (written ahead, by its name). */
+type Label = Pick<ToolDefinition<z.ZodType>, "description" | "keywords"> & {
+  name: keyof typeof toolParameters;
+};
 
 /** A read-only tool without arguments that answers one line per row (or `empty`). */
 function listingTool({ empty, lines, ...label }: Label & {
@@ -64,7 +74,8 @@ function listingTool({ empty, lines, ...label }: Label & {
     ...label,
     effect: "none",
     readOnly: true,
-    input: z.object({}),
+    parameters: toolParameters[label.name],
+    input: listingInput,
     run: () => {
       const listed = lines();
       return Promise.resolve(listed.length ? listed.join("\n") : empty);
@@ -84,7 +95,8 @@ function removalTool({ words, remove, ...label }: Label & {
     ...label,
     effect: "local_write",
     resultIsData: false,
-    input: z.object({ id: z.number().int().positive() }),
+    parameters: toolParameters[label.name],
+    input: removalInput,
     run: ({ id }, context) => {
       const blocked = refuseOnHeartbeat(context, words.action);
       if (blocked) return Promise.resolve(blocked);

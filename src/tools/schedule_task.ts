@@ -2,12 +2,22 @@
 import { z } from "zod";
 import type { Tool } from "../core/tool.ts";
 import { defineTool, runOnFirstCall } from "../core/tool_definition.ts";
+import { lazyValue } from "../core/zod_issues.ts";
+import { toolParameters } from "../core/tool_parameters.ts";
 import type { TaskScheduler } from "../core/schedule_ports.ts";
 
 /** The tool's run, loaded with its first call (a run that schedules nothing loads none of it). */
 function scheduleTaskModule(): Promise<typeof import("./schedule_task_run.ts")> {
   return import(new URL("./schedule_task_run.ts", import.meta.url).href);
 }
+
+/** schedule_task's arguments, built on first use (offered as written in src/core/tool_parameters.ts). */
+export const scheduleTaskInput = lazyValue(() =>
+  z.object({
+    message: z.string().min(1).max(2000),
+    when: z.string().min(1).max(100).describe("e.g. 'every Monday at 9am'"),
+  })
+);
 
 /** Creates the schedule_task tool. */
 export function scheduleTaskTool(
@@ -41,10 +51,8 @@ export function scheduleTaskTool(
       "9am",
       "remind",
     ],
-    input: z.object({
-      message: z.string().min(1).max(2000),
-      when: z.string().min(1).max(100).describe("e.g. 'every Monday at 9am'"),
-    }),
+    parameters: toolParameters.schedule_task,
+    input: scheduleTaskInput,
     run: runOnFirstCall(async () => (await scheduleTaskModule()).scheduleTaskRun(deps)),
   });
 }

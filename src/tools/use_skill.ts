@@ -6,7 +6,18 @@
 import { z } from "zod";
 import { failed, type Tool } from "../core/tool.ts";
 import { defineTool } from "../core/tool_definition.ts";
+import { lazyValue } from "../core/zod_issues.ts";
+import { toolParameters } from "../core/tool_parameters.ts";
 import type { SkillLibrary } from "../core/system_prompt.ts";
+
+/** use_skill's arguments, built on first use (offered as written in src/core/tool_parameters.ts). */
+export const useSkillInput = lazyValue(() =>
+  z.object({
+    // One parameter: "skill" loads it, "skill/scripts/x.sh" reads one of its files (skill names
+    // hold no "/"), nothing lists the skills. A second parameter cost tokens on every request.
+    name: z.string().max(365).optional().describe("Omit to list"),
+  })
+);
 
 /** Creates the use_skill tool over the usable skills. */
 export function useSkillTool(deps: { skills: SkillLibrary }): Tool {
@@ -19,11 +30,8 @@ export function useSkillTool(deps: { skills: SkillLibrary }): Tool {
     // Offered on every request while skills are listed in the system prompt.
     alwaysOn: deps.skills.available().length > 0,
     keywords: ["skill", "how", "steps", "briefing", "review", "triage"],
-    input: z.object({
-      // One parameter: "skill" loads it, "skill/scripts/x.sh" reads one of its files (skill names
-      // hold no "/"), nothing lists the skills. A second parameter cost tokens on every request.
-      name: z.string().max(365).optional().describe("Omit to list"),
-    }),
+    parameters: toolParameters.use_skill,
+    input: useSkillInput,
     run: ({ name: asked }) => {
       const slash = asked?.indexOf("/") ?? -1;
       const name = slash < 0 ? asked : asked!.slice(0, slash);

@@ -7,6 +7,8 @@
 import { z } from "zod";
 import type { Tool } from "../core/tool.ts";
 import { defineTool, runOnFirstCall } from "../core/tool_definition.ts";
+import { lazyValue } from "../core/zod_issues.ts";
+import { toolParameters } from "../core/tool_parameters.ts";
 import type { ToolDependencies } from "./dependencies.ts";
 import { weatherOrigins } from "./destinations.ts";
 import { denoResolver, type Resolver } from "../adapters/network/network_guard.ts";
@@ -16,6 +18,14 @@ import type { PinnedFetch } from "../adapters/network/pinned_fetch.ts";
 function weatherModule(): Promise<typeof import("./weather_run.ts")> {
   return import(new URL("./weather_run.ts", import.meta.url).href);
 }
+
+/** weather's arguments, built on first use (offered as written in src/core/tool_parameters.ts). */
+export const weatherInput = lazyValue(() =>
+  z.object({
+    location: z.string().min(1).max(200),
+    days: z.number().int().min(1).max(7).optional(),
+  })
+);
 
 /** Creates the weather tool; `resolve` and `pinned` are injectable for tests. */
 export function weatherTool(
@@ -31,10 +41,8 @@ export function weatherTool(
     results: "public",
     description: "Weather forecast",
     keywords: ["weather", "forecast", "rain", "temperature", "snow", "wind", "sunny", "umbrella"],
-    input: z.object({
-      location: z.string().min(1).max(200),
-      days: z.number().int().min(1).max(7).optional(),
-    }),
+    parameters: toolParameters.weather,
+    input: weatherInput,
     run: runOnFirstCall(async () => (await weatherModule()).weatherRun(deps, resolve, pinned)),
   });
 }

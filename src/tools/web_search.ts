@@ -7,6 +7,8 @@
 import { z } from "zod";
 import type { Tool } from "../core/tool.ts";
 import { defineTool, runOnFirstCall } from "../core/tool_definition.ts";
+import { lazyValue } from "../core/zod_issues.ts";
+import { toolParameters } from "../core/tool_parameters.ts";
 import type { ToolDependencies } from "./dependencies.ts";
 import { searchOrigin } from "./destinations.ts";
 import { denoResolver, type Resolver } from "../adapters/network/network_guard.ts";
@@ -16,6 +18,13 @@ import type { PinnedFetch } from "../adapters/network/pinned_fetch.ts";
 function webSearchModule(): Promise<typeof import("./web_search_run.ts")> {
   return import(new URL("./web_search_run.ts", import.meta.url).href);
 }
+
+/** web_search's arguments, built on first use (offered as written in src/core/tool_parameters.ts). */
+export const webSearchInput = lazyValue(() =>
+  z.object({
+    query: z.string().min(1).max(400),
+  })
+);
 
 /**
  * Creates the web_search tool; `resolve`, `pinned` and the deadline of reading DuckDuckGo's page
@@ -35,9 +44,8 @@ export function webSearchTool(
     results: "public",
     description: "Search the web",
     keywords: ["search", "web", "google", "internet", "look", "find", "news", "online"],
-    input: z.object({
-      query: z.string().min(1).max(400),
-    }),
+    parameters: toolParameters.web_search,
+    input: webSearchInput,
     run: runOnFirstCall(async () =>
       (await webSearchModule()).webSearchRun(deps, resolve, pinned, pageTimeoutMs)
     ),

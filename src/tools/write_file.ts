@@ -3,6 +3,8 @@ import { dirname, isAbsolute, join } from "node:path";
 import { z } from "zod";
 import { failed, refused, type Tool, type ToolContext } from "../core/tool.ts";
 import { defineTool } from "../core/tool_definition.ts";
+import { lazyValue } from "../core/zod_issues.ts";
+import { toolParameters } from "../core/tool_parameters.ts";
 import {
   assertFolderUnchanged,
   openCheckedForRead,
@@ -24,6 +26,15 @@ import {
 } from "../adapters/os/file_changes.ts";
 import { type FileJournalDependencies, recordChange, saveBeforeReplace } from "../away/mod.ts";
 
+/** write_file's arguments, built on first use (offered as written in src/core/tool_parameters.ts). */
+export const writeFileInput = lazyValue(() =>
+  z.object({
+    path: z.string().min(1),
+    content: z.string().max(1_000_000),
+    append: z.boolean().optional(),
+  })
+);
+
 /** Creates the write_file tool. */
 export function writeFileTool(
   deps: FileAccessDependencies & Omit<FileJournalDependencies, "dataDir">,
@@ -35,11 +46,8 @@ export function writeFileTool(
     resultIsData: false,
     description: "Write a text file",
     keywords: ["write", "save", "create", "file", "append", "text"],
-    input: z.object({
-      path: z.string().min(1),
-      content: z.string().max(1_000_000),
-      append: z.boolean().optional(),
-    }),
+    parameters: toolParameters.write_file,
+    input: writeFileInput,
     run: async ({ path, content, append }, context) => {
       const guard = pathGuardFor(deps);
       const roots = [

@@ -88,7 +88,7 @@ const allowed: Record<string, { cli: string[]; web: string[]; ceiling: number }>
       "src/cli/terminal_io.ts",
     ],
     web: [],
-    ceiling: 238,
+    ceiling: 239,
   },
   "radar serve": {
     cli: [
