@@ -450,7 +450,9 @@ export async function openRadar(options: RadarOptions): Promise<Radar> {
     database: databaseHealth(db, dataDir, core.databasePath, config),
     notifier,
     channels,
-    evalRuns: onFirstUse(async () => new (await evalStoreModule()).SqliteEvalStore(db)),
+    evalRuns: onFirstUse(async () => new (await evalStoreModule()).SqliteEvalStore(db), {
+      retry: true,
+    }),
     batch: (run) => transaction(db, run),
     personalities: async () => (await personalities()).personalities.catalog,
     agentStack,
