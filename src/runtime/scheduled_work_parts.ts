@@ -27,6 +27,7 @@ import type { ApprovalService, ChangeNotices } from "../away/mod.ts";
 import { NotificationRetries } from "../application/notification_retries.ts";
 import type { Secrets } from "../core/secrets.ts";
 import { usableGh } from "../sources/github/find_gh.ts";
+import { onFirstUse } from "./first_use.ts";
 
 /** What the scheduled work is built from: the work services and what runs the agent. */
 export interface ScheduledWorkParts extends CoreAdapters {
@@ -81,8 +82,8 @@ export function buildScheduledWork(parts: ScheduledWorkParts): BuiltScheduledWor
   const inTransaction: Transaction = (work) => transaction(db, work);
   const { tasks, taskFirings } = parts;
   const claims = new SqliteTaskClaimStore(db);
-  let runner: Promise<TaskRunner> | undefined;
-  const buildRunner = async () => {
+  // Loaded with the first task that runs; a failed load is tried again on the next tick.
+  const runner = onFirstUse(async () => {
     const { TaskRunner } =
       await (import(new URL("../application/task_runner.ts", import.meta.url).href) as Promise<
         typeof import("../application/task_runner.ts")
@@ -106,21 +107,17 @@ export function buildScheduledWork(parts: ScheduledWorkParts): BuiltScheduledWor
       firings: taskFirings,
       budget,
     });
-  };
-  const loadRunner = () =>
-    runner ??= buildRunner().catch((error) => {
-      // Tried again on the next tick.
-      runner = undefined;
-      throw error;
-    });
+  }, { retry: true });
   const taskRunner: BuiltScheduledWork["taskRunner"] = {
     name: "tasks",
     // The runner's own first queries, asked here: no run cut short by a crash, no task due.
     run: async (now, signal) => {
-      if (!runner && !claims.interrupted().length && !tasks.store.due(now).length) return;
-      await (await loadRunner()).run(now, signal);
+      if (!runner.current() && !claims.interrupted().length && !tasks.store.due(now).length) {
+        return;
+      }
+      await (await runner()).run(now, signal);
     },
-    runTask: async (...args) => await (await loadRunner()).runTask(...args),
+    runTask: async (...args) => await (await runner()).runTask(...args),
   };
   const monitorChecker = new MonitorChecker({
     config,
