@@ -127,7 +127,7 @@ export interface WebDependencies {
   /** Agent Skills found (read-only list on /plugins). */
   skills?: () => SkillView[];
   /** MCP servers (read-only list on /plugins). */
-  mcpServers?: () => McpServerSummary[];
+  mcpServers?: () => Promise<McpServerSummary[]>;
   /** Stored `radar eval` runs (/eval). */
   evalRuns?: EvalHistory;
   /** Daily and weekly digests (/summaries). */

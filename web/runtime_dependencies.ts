@@ -57,7 +57,7 @@ export async function webDependenciesFromRuntime(
     toolCount: () => stack.registry.list().length,
     skills: () => radar.skillCatalog.discover().skills,
     mcpServers: () => radar.mcp.servers(),
-    evalRuns: radar.evalRuns,
+    evalRuns: await radar.evalRuns(),
     digests: radar.digests,
     sourceHealth: () => radar.sourceHealth.records(extras.env ?? Deno.env.toObject()),
     channels: () => radar.channels.status(),

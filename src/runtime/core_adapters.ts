@@ -10,7 +10,7 @@ import { knownDamage, refuseKnownDamage } from "../adapters/sqlite/damage_marker
 import { SqliteConversationStore } from "../adapters/sqlite/conversation_store.ts";
 import { SqliteFactStore } from "../adapters/sqlite/fact_store.ts";
 import { SqliteAuditStore } from "../adapters/sqlite/audit_store.ts";
-import { sqliteSourceStores } from "../adapters/sqlite/stores.ts";
+import { SqliteDigestStore } from "../adapters/sqlite/digest_store.ts";
 import { SqliteOutbox } from "../adapters/sqlite/outbox_store.ts";
 import { SqliteMonitorStore } from "../adapters/sqlite/monitor_store.ts";
 import { SqliteEventQueue } from "../adapters/sqlite/event_queue.ts";
@@ -23,6 +23,7 @@ import { NtfyNotifier } from "../adapters/ntfy_notifier.ts";
 import type { Notifier } from "../core/notifier.ts";
 import { ensureDataDirectory } from "./data_directory.ts";
 import { roleModel } from "./chat_models.ts";
+import { type FirstUse, onFirstUse } from "./first_use.ts";
 import type { RadarOptions } from "./radar_options.ts";
 
 /** What `openCoreAdapters` opens. */
@@ -33,8 +34,13 @@ export interface CoreAdapters {
   facts: SqliteFactStore;
   /** The tool audit trail. */
   toolCalls: SqliteAuditStore;
-  /** The event sources' stores (health, check results, digests…). */
-  sourceStores: SourceStores;
+  /** The stored digests (listed and searched without the other sources' stores). */
+  digestStore: SqliteDigestStore;
+  /**
+   * The event sources' stores (health, check results, digests…), built on first use (a source's
+   * job, `radar status`, money, a digest written): a run never loads them.
+   */
+  sourceStores: FirstUse<SourceStores>;
   /** Events waiting for the next heartbeat, masked as they are queued and read. */
   queue: EventQueue;
   /** Side effects recorded before they happen (notifications). */
@@ -75,6 +81,7 @@ export async function openCoreAdapters(
     const fetcher = options.fetch ?? globalThis.fetch;
     const masked = (model: ChatModel | undefined) => model && maskedChatModel(model, secrets);
     const llm = { fetch: fetcher, logger, sleep };
+    const digestStore = new SqliteDigestStore(db);
     return {
       databasePath,
       db,
@@ -86,7 +93,11 @@ export async function openCoreAdapters(
         clock,
         logger,
       }),
-      sourceStores: sqliteSourceStores(db),
+      digestStore,
+      sourceStores: onFirstUse(
+        async () => (await sourceStoresModule()).sqliteSourceStores(db, digestStore),
+        { retry: true },
+      ),
       queue: maskedEventQueue(new SqliteEventQueue(db), secrets),
       outbox: new SqliteOutbox(db, secrets),
       taskFirings: new SqliteTaskFirings(db),
@@ -101,4 +112,8 @@ export async function openCoreAdapters(
     db.close();
     throw error;
   }
+}
+
+function sourceStoresModule(): Promise<typeof import("../adapters/sqlite/stores.ts")> {
+  return import(new URL("../adapters/sqlite/stores.ts", import.meta.url).href);
 }

@@ -19,11 +19,8 @@ import {
 import { EmbeddingToolRanker, type ToolRanker } from "../core/tool_relevance.ts";
 import { maskedEmbeddingModel } from "./masked_ports.ts";
 import type { Secrets } from "../core/secrets.ts";
-import { SqliteFactEmbeddings } from "../adapters/sqlite/fact_embeddings.ts";
-import { SqliteToolEmbeddings } from "../adapters/sqlite/tool_embeddings.ts";
 import type { SqliteFactStore } from "../adapters/sqlite/fact_store.ts";
-import { SqliteSummaryEmbeddings, SqliteSummaryStore } from "../adapters/sqlite/summary_store.ts";
-import { SqliteDigestEmbeddings } from "../adapters/sqlite/digest_embeddings.ts";
+import { SqliteSummaryStore } from "../adapters/sqlite/summary_store.ts";
 
 /**
  * Memory search (facts, summaries, digests), tool ranking and `embedNew` (embeds what was just
@@ -40,6 +37,11 @@ function embeddingModelModule(): Promise<
   typeof import("../adapters/llm/create_embedding_model.ts")
 > {
   return import(new URL("../adapters/llm/create_embedding_model.ts", import.meta.url).href);
+}
+
+/** The stores of vectors, loaded only with an embedding model (none is read or written without). */
+function embeddingStoresModule(): Promise<typeof import("../adapters/sqlite/embedding_stores.ts")> {
+  return import(new URL("../adapters/sqlite/embedding_stores.ts", import.meta.url).href);
 }
 
 /** Builds memory search, and with an embedding model the tool ranker and `embedNew`. */
@@ -64,6 +66,15 @@ export async function embeddingParts(
     : undefined;
   // Every text sent to the embedding server is masked with the secrets known at that moment.
   const model = server && maskedEmbeddingModel(server, parts.secrets);
+  const summaries = new SqliteSummaryStore(db);
+  if (!model) {
+    const keywords = [
+      factSource(parts.facts),
+      summarySource(summaries),
+      digestSource(parts.digests),
+    ];
+    return { memory: new Recall(keywords) };
+  }
   const now = () => parts.clock.now().getTime();
   let warnedAt: number | undefined;
   const common = {
@@ -75,15 +86,15 @@ export async function embeddingParts(
     },
     now,
   };
+  const vectors = (await embeddingStoresModule()).sqliteEmbeddingStores(db);
   const memory = new Recall([
-    factSource(parts.facts, { vectors: new SqliteFactEmbeddings(db) }),
-    summarySource(new SqliteSummaryStore(db), new SqliteSummaryEmbeddings(db)),
-    digestSource(parts.digests, new SqliteDigestEmbeddings(db)),
-  ], model && { ...common, model });
-  if (!model) return { memory };
+    factSource(parts.facts, { vectors: vectors.facts }),
+    summarySource(summaries, vectors.summaries),
+    digestSource(parts.digests, vectors.digests),
+  ], { ...common, model });
   return {
     memory,
     embedNew: (signal) => memory.embedPending(signal),
-    toolRanker: new EmbeddingToolRanker({ ...common, model, cache: new SqliteToolEmbeddings(db) }),
+    toolRanker: new EmbeddingToolRanker({ ...common, model, cache: vectors.tools }),
   };
 }

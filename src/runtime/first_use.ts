@@ -11,10 +11,20 @@ export interface FirstUse<T> {
   current(): T | undefined;
 }
 
-/** `build`, run on the first call only; every call gets that one result (or its failure). */
-export function onFirstUse<T>(build: () => Promise<T>): FirstUse<T> {
+/**
+ * `build`, run on the first call only; every call gets that one result (or its failure). With
+ * `retry`, a failed build is forgotten, so the next call (the next tick) builds again.
+ */
+export function onFirstUse<T>(
+  build: () => Promise<T>,
+  options: { retry?: boolean } = {},
+): FirstUse<T> {
   let built: Promise<T> | undefined;
   let value: T | undefined;
-  const part = () => built ??= build().then((result) => value = result);
+  const part = () =>
+    built ??= build().then((result) => value = result, (error) => {
+      if (options.retry) built = undefined;
+      throw error;
+    });
   return Object.assign(part, { current: () => value });
 }

@@ -13,8 +13,11 @@ import { SqliteMoneyAlertState } from "../adapters/sqlite/money_accounts.ts";
 /** What money is built from: `buildMoney`'s dependencies but its stores, which are made here. */
 export type MoneyPartsDependencies = Omit<Parameters<typeof buildMoney>[0], "stores"> & {
   db: DatabaseSync;
-  /** The sources' stores (money keeps its health beside theirs, in their transaction). */
-  sources: SourceStores;
+  /**
+   * The sources' stores, built on first use (money keeps its health beside theirs, in their
+   * transaction).
+   */
+  sources: () => Promise<SourceStores>;
 };
 
 /** Money's stores over the sources' (their health, one transaction). */
@@ -28,7 +31,7 @@ export function sqliteMoneyStores(db: DatabaseSync, sources: SourceStores): Mone
 }
 
 /** Builds money (`buildMoney`) over its SQLite stores. */
-export function moneyParts(deps: MoneyPartsDependencies): MoneyParts {
+export async function moneyParts(deps: MoneyPartsDependencies): Promise<MoneyParts> {
   const { db, sources, ...rest } = deps;
-  return buildMoney({ ...rest, stores: sqliteMoneyStores(db, sources) });
+  return buildMoney({ ...rest, stores: sqliteMoneyStores(db, await sources()) });
 }

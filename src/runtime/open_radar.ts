@@ -49,13 +49,11 @@ import type { DigestArchive, SourceHealthReport } from "../core/source_ports.ts"
 import { SqliteMcpApprovals } from "../adapters/sqlite/mcp_approvals.ts";
 import type { McpApprovals } from "../mcp/approval.ts";
 import type { EvalHistory } from "../core/eval_records.ts";
-import { SqliteEvalStore } from "../adapters/sqlite/eval_store.ts";
-import { mcpServerViews } from "../mcp/mcp_views.ts";
 import type { McpServerSummary } from "../core/plugin_state.ts";
 import type { PersonalityCatalog } from "../personalities/personality.ts";
 import type { FilePersonalityCatalog } from "../personalities/personality_catalog.ts";
 import { type Away, buildAway } from "../away/mod.ts";
-import { sqliteAwayStores } from "../adapters/sqlite/stores.ts";
+import { sqliteAwayStores } from "../adapters/sqlite/away_stores.ts";
 import { moneyOnFirstUse } from "./money_on_first_use.ts";
 import type { ChannelParts } from "./channel_parts.ts";
 import { openChannelParts } from "./channel_choice.ts";
@@ -129,8 +127,8 @@ export interface Radar extends WorkServices, ScheduledWork {
   sourceHealth: SourceHealthReport;
   /** Acting while away: pending approvals, standing grants, the file changes and their undo. */
   away: Away;
-  /** MCP servers as `radar status` and the dashboard list them. */
-  mcp: { approvals: McpApprovals; servers(): McpServerSummary[] };
+  /** MCP servers as `radar status` and the dashboard list them (mcp_views.ts loads on the first). */
+  mcp: { approvals: McpApprovals; servers(): Promise<McpServerSummary[]> };
   /** This process as runs and locks record it. */
   process: ProcessIdentity;
   database: DatabaseHealth;
@@ -138,8 +136,8 @@ export interface Radar extends WorkServices, ScheduledWork {
   notifier: Notifier;
   /** The chat channels (Telegram, Matrix, email): status, pairing, stores; run by `radar serve`. */
   channels: ChannelParts;
-  /** Stored `radar eval` runs (the dashboard's Eval page). */
-  evalRuns: EvalHistory;
+  /** Stored `radar eval` runs (the dashboard's Eval page); the store loads on the first call. */
+  evalRuns(): Promise<EvalHistory>;
   /** Runs `work` in one database transaction (bulk imports and benches). */
   batch<T>(work: () => T): T;
   /**
@@ -197,11 +195,11 @@ export async function openRadar(options: RadarOptions): Promise<Radar> {
   const digestWriter = onFirstUse(async () =>
     (await (import(new URL("../sources/digests/digest_setup.ts", import.meta.url).href) as Promise<
       typeof import("../sources/digests/digest_setup.ts")
-    >)).digestArchive({ config, stores: sourceStores, model, clock, secrets })
+    >)).digestArchive({ config, stores: await sourceStores(), model, clock, secrets })
   );
   const digests: DigestArchive = {
-    list: (limit) => sourceStores.digests.list(limit),
-    search: (text, limit) => sourceStores.digests.search(text, limit),
+    list: (limit) => core.digestStore.list(limit),
+    search: (text, limit) => core.digestStore.search(text, limit),
     write: async (period, from, to, signal) =>
       await (await digestWriter()).write(period, from, to, signal),
   };
@@ -401,13 +399,13 @@ export async function openRadar(options: RadarOptions): Promise<Radar> {
     upkeep,
     approvals: away.approvals,
   });
-  const mcpServers = () => mcpServerViews(config, mcpApprovals);
+  const mcpServers = async () => (await mcpViewsModule()).mcpServerViews(config, mcpApprovals);
   const sourceHealth = onFirstUse(async () =>
     (await (import(new URL("../sources/source_health.ts", import.meta.url).href) as Promise<
       typeof import("../sources/source_health.ts")
     >)).sourceHealthReport({
       config,
-      stores: sourceStores,
+      stores: await sourceStores(),
       mcpServers,
       secrets,
       more: money.health,
@@ -452,7 +450,9 @@ export async function openRadar(options: RadarOptions): Promise<Radar> {
     database: databaseHealth(db, dataDir, core.databasePath, config),
     notifier,
     channels,
-    evalRuns: new SqliteEvalStore(db),
+    evalRuns: onFirstUse(async () => new (await evalStoreModule()).SqliteEvalStore(db), {
+      retry: true,
+    }),
     batch: (run) => transaction(db, run),
     personalities: async () => (await personalities()).personalities.catalog,
     agentStack,
@@ -472,6 +472,14 @@ function agentStackModule(): Promise<typeof import("./agent_stack.ts")> {
   return import(new URL("./agent_stack.ts", import.meta.url).href) as Promise<
     typeof import("./agent_stack.ts")
   >;
+}
+
+function mcpViewsModule(): Promise<typeof import("../mcp/mcp_views.ts")> {
+  return import(new URL("../mcp/mcp_views.ts", import.meta.url).href);
+}
+
+function evalStoreModule(): Promise<typeof import("../adapters/sqlite/eval_store.ts")> {
+  return import(new URL("../adapters/sqlite/eval_store.ts", import.meta.url).href);
 }
 
 /** The skill folders (they follow a live `skills.dirs`), their catalog, and the usable skills. */

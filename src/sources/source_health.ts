@@ -66,7 +66,7 @@ export interface SourceHealthDependencies {
   config: RadarConfig;
   stores: SourceStores;
   /** The known MCP servers (none when their approvals cannot be read). */
-  mcpServers(): McpServerSummary[];
+  mcpServers(): Promise<McpServerSummary[]>;
   /** Stored errors may quote a secret learned since: masked when read. */
   secrets: Secrets;
   /** Records of what keeps its health beside the sources (money's folder and categoriser). */
@@ -83,7 +83,7 @@ export function sourceHealthReport(deps: SourceHealthDependencies): SourceHealth
         : undefined;
       const records = [
         ...mailAndCalendarHealth(config, stores.health),
-        ...mcpHealth(deps.mcpServers()),
+        ...mcpHealth(await deps.mcpServers()),
         ...checkHealthRecords(config, stores, sandboxProblem),
         githubHealthRecord(config, stores.health, env),
         ...await deps.more?.() ?? [],

@@ -2,10 +2,8 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { ManualClock } from "../../src/adapters/clock.ts";
 import { openDatabase } from "../../src/adapters/sqlite/database.ts";
-import {
-  SqliteSummaryEmbeddings,
-  SqliteSummaryStore,
-} from "../../src/adapters/sqlite/summary_store.ts";
+import { SqliteSummaryStore } from "../../src/adapters/sqlite/summary_store.ts";
+import { SqliteSummaryEmbeddings } from "../../src/adapters/sqlite/summary_embeddings.ts";
 import { SqliteConversationStore } from "../../src/adapters/sqlite/conversation_store.ts";
 import { summaryTranscript, transcriptBounds } from "../../src/core/conversation_summary.ts";
 import type { EmbeddingModel } from "../../src/core/embedding_model.ts";

@@ -9,10 +9,8 @@ import { openDatabase } from "../../src/adapters/sqlite/database.ts";
 import { SqliteConversationStore } from "../../src/adapters/sqlite/conversation_store.ts";
 import { SqliteFactEmbeddings } from "../../src/adapters/sqlite/fact_embeddings.ts";
 import { SqliteFactStore } from "../../src/adapters/sqlite/fact_store.ts";
-import {
-  SqliteSummaryEmbeddings,
-  SqliteSummaryStore,
-} from "../../src/adapters/sqlite/summary_store.ts";
+import { SqliteSummaryStore } from "../../src/adapters/sqlite/summary_store.ts";
+import { SqliteSummaryEmbeddings } from "../../src/adapters/sqlite/summary_embeddings.ts";
 import type { EmbeddingModel } from "../../src/core/embedding_model.ts";
 import { Hooks, registrationAt } from "../../src/core/hooks.ts";
 import { Recall, type RecallSource } from "../../src/core/recall.ts";

@@ -33,18 +33,25 @@ Deno.test("server views show the program's name, not its arguments", () => {
 Deno.test("/plugins lists MCP servers read-only and escaped", async () => {
   const fixture = createWebFixture({
     extra: {
-      mcpServers: () => [
-        { name: "files", program: "fs", state: "approved", grants: "/notes", tools: 3 },
-        { name: "x", program: "<script>alert(1)</script>", state: "pending", grants: "", tools: 0 },
-        {
-          name: "notes",
-          program: "notes-mcp",
-          state: "approved",
-          grants: "",
-          tools: 2,
-          toolChanges: ["mutate: new", "echo: changed"],
-        },
-      ],
+      mcpServers: () =>
+        Promise.resolve([
+          { name: "files", program: "fs", state: "approved", grants: "/notes", tools: 3 },
+          {
+            name: "x",
+            program: "<script>alert(1)</script>",
+            state: "pending",
+            grants: "",
+            tools: 0,
+          },
+          {
+            name: "notes",
+            program: "notes-mcp",
+            state: "approved",
+            grants: "",
+            tools: 2,
+            toolChanges: ["mutate: new", "echo: changed"],
+          },
+        ]),
     },
   });
   try {

@@ -39,7 +39,7 @@ Deno.test("every dashboard page shows stored times in radar.timezone and names t
     );
     const monitor = await radar.monitors.add({ url: "https://example.com/news", every: "1d" });
     assert.ok(!("error" in monitor));
-    const evalRun = radar.evalRuns.add({
+    const evalRun = (await radar.evalRuns()).add({
       startedAt: storedAt,
       model: "small",
       server: "http://127.0.0.1:9",

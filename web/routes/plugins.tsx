@@ -54,7 +54,7 @@ export function pluginsRoutes(context: RouteContext): Hono {
   const app = new Hono();
   const { deps } = context;
 
-  app.get("/plugins", (c) => {
+  app.get("/plugins", async (c) => {
     const plugins = deps.plugins;
     const reviews = plugins?.pendingReviews() ?? [];
     const list = plugins?.list().map((summary) => {
@@ -78,7 +78,7 @@ export function pluginsRoutes(context: RouteContext): Hono {
           : null}
         {list ? <PluginTable plugins={list} /> : pluginsMissing}
         <SkillList skills={deps.skills?.()} />
-        <McpServerList servers={deps.mcpServers?.()} />
+        <McpServerList servers={await deps.mcpServers?.()} />
       </>,
     );
   });

@@ -1,6 +1,7 @@
 /**
- * The stores the composition root builds once over one database: the event sources' and acting
- * while away's (money's are built with money, on first use: src/runtime/money_parts.ts).
+ * The event sources' stores over one database, built by the composition root on their first use
+ * (core_adapters.ts; acting while away's are in away_stores.ts, money's are built with money:
+ * src/runtime/money_parts.ts).
  */
 import type { DatabaseSync } from "node:sqlite";
 import type { SourceStores } from "../../sources/source_stores.ts";
@@ -10,30 +11,21 @@ import { SqliteGitHubStore } from "./github_store.ts";
 import { SqlitePeriodActivity } from "./period_activity.ts";
 import { SqliteSourceStore } from "./source_store.ts";
 import { transaction } from "./write.ts";
-import type { AwayStores } from "../../away/approval_ports.ts";
-import { SqliteApprovalStore } from "./approval_store.ts";
-import { SqliteCapabilityStore } from "./capability_store.ts";
-import { SqliteGrantStore } from "./grant_store.ts";
-import { SqliteActionJournal } from "./action_journal_store.ts";
 
-/** Every store a source uses, and one transaction over them. */
-export function sqliteSourceStores(db: DatabaseSync): SourceStores {
+/**
+ * Every store a source uses, and one transaction over them; `digests` is the composition root's
+ * (it lists and searches them without loading the rest).
+ */
+export function sqliteSourceStores(
+  db: DatabaseSync,
+  digests: SqliteDigestStore = new SqliteDigestStore(db),
+): SourceStores {
   return {
     health: new SqliteSourceStore(db),
     checks: new SqliteCheckStore(db),
     github: new SqliteGitHubStore(db),
-    digests: new SqliteDigestStore(db),
+    digests,
     activity: new SqlitePeriodActivity(db),
     transaction: (work) => transaction(db, work),
-  };
-}
-
-/** Acting while away's: approvals, button capabilities, standing grants and the action journal. */
-export function sqliteAwayStores(db: DatabaseSync): AwayStores {
-  return {
-    approvals: new SqliteApprovalStore(db),
-    capabilities: new SqliteCapabilityStore(db),
-    grants: new SqliteGrantStore(db),
-    journal: new SqliteActionJournal(db),
   };
 }

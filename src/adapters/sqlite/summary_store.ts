@@ -1,4 +1,4 @@
-/** Conversation summaries (migration 015) with FTS5 search and vectors like facts'. */
+/** Conversation summaries (migration 015) with FTS5 search (their vectors: summary_embeddings.ts). */
 import type { DatabaseSync } from "node:sqlite";
 import type {
   SummaryCandidate,
@@ -8,7 +8,6 @@ import type {
 import { toFtsQuery } from "./fact_store.ts";
 import { statement } from "./statements.ts";
 import { camelRecord, columnsOf, type Row, selectAll, selectOne } from "./rows.ts";
-import { SqliteVectorTable } from "./vector_table.ts";
 import { write } from "./write.ts";
 
 /** The columns of a summary, in its record's key order. */
@@ -16,7 +15,8 @@ const summaryColumns = columnsOf<SummaryRecord>()(
   "conversation_id title content last_message_id message_count conversation_at summarized_at",
 );
 
-function toRecord(row: Row): SummaryRecord {
+/** A summary row as its record. */
+export function toSummaryRecord(row: Row): SummaryRecord {
   return camelRecord(row, summaryColumns);
 }
 
@@ -64,7 +64,7 @@ export class SqliteSummaryStore implements SummaryStore {
   /** One conversation's summary. */
   get(conversationId: number): SummaryRecord | undefined {
     const sql = "SELECT * FROM conversation_summaries WHERE conversation_id = ?";
-    return selectOne(this.db, toRecord, sql, conversationId);
+    return selectOne(this.db, toSummaryRecord, sql, conversationId);
   }
 
   /** FTS5 over titles and summaries, best first. */
@@ -74,28 +74,6 @@ export class SqliteSummaryStore implements SummaryStore {
     const sql = `SELECT s.* FROM (SELECT rowid, rank FROM conversation_summaries_fts
          WHERE conversation_summaries_fts MATCH ? ORDER BY rank LIMIT ?) AS hit
        JOIN conversation_summaries s ON s.conversation_id = hit.rowid ORDER BY hit.rank`;
-    return selectAll(this.db, toRecord, sql, fts, Math.min(limit, 50));
-  }
-}
-
-/** Summary vectors by embedding model; stale when the summary was rewritten (`summarized_at`). */
-export class SqliteSummaryEmbeddings extends SqliteVectorTable<Row, SummaryRecord> {
-  constructor(db: DatabaseSync) {
-    super(db, {
-      table: "summary_embeddings",
-      itemColumn: "conversation_id",
-      versionColumn: "summarized_at",
-      items: "conversation_summaries",
-      idColumn: "conversation_id",
-      itemVersionColumn: "summarized_at",
-      what: "the conversation summary's vector",
-      text: (row) => `${row.title}\n${row.content}`,
-      toItem: toRecord,
-    });
-  }
-
-  /** True when no summary is stored (then a search embeds nothing for summarys). */
-  empty(): boolean {
-    return this.noItems();
+    return selectAll(this.db, toSummaryRecord, sql, fts, Math.min(limit, 50));
   }
 }
