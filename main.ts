@@ -10,26 +10,18 @@ import { htmlQueryFlag } from "./src/adapters/network/html_query_flag.ts";
 
 if (import.meta.main) {
   if (Deno.args[0] === pluginHostFlag) {
-    const { runPluginHost } = await (import(
-      new URL("./src/sandbox/host_process.ts", import.meta.url).href
-    ) as Promise<typeof import("./src/sandbox/host_process.ts")>);
+    const { runPluginHost } = await hostProcessModule();
     await runPluginHost();
   } else if (Deno.args[0] === pdfExtractFlag) {
-    const { runPdfExtractProcess } = await (import(
-      new URL("./src/adapters/pdf/pdf_extract_process.ts", import.meta.url).href
-    ) as Promise<typeof import("./src/adapters/pdf/pdf_extract_process.ts")>);
+    const { runPdfExtractProcess } = await pdfExtractProcessModule();
     await runPdfExtractProcess();
   } else if (Deno.args[0] === htmlQueryFlag) {
-    const { runHtmlQueryProcess } = await (import(
-      new URL("./src/adapters/network/html_query_process.ts", import.meta.url).href
-    ) as Promise<typeof import("./src/adapters/network/html_query_process.ts")>);
+    const { runHtmlQueryProcess } = await htmlQueryProcessModule();
     await runHtmlQueryProcess();
   } else if (Deno.args[0] === "--radar-config-check") {
     // src/daemon/config_check_flag.ts (a literal: `--version` and ask load no daemon module;
     // tests/daemon/config_check_test.ts runs this mode by that constant).
-    const { runConfigCheckProcess } = await (import(
-      new URL("./src/daemon/config_check_process.ts", import.meta.url).href
-    ) as Promise<typeof import("./src/daemon/config_check_process.ts")>);
+    const { runConfigCheckProcess } = await configCheckProcessModule();
     Deno.exit(await runConfigCheckProcess(Deno.args.slice(1)));
   } else {
     const [{ runCli }, { terminalIo }, { ignoreInspectorSignal }]: [
@@ -46,4 +38,30 @@ if (import.meta.main) {
     ignoreInspectorSignal();
     Deno.exit(await runCli(Deno.args, terminalIo()));
   }
+}
+
+/** The plugin host's mode, loaded only by the plugin-host flag. */
+function hostProcessModule(): Promise<typeof import("./src/sandbox/host_process.ts")> {
+  return import(new URL("./src/sandbox/host_process.ts", import.meta.url).href);
+}
+
+/** The PDF reader's mode, loaded only by the PDF-extract flag. */
+function pdfExtractProcessModule(): Promise<
+  typeof import("./src/adapters/pdf/pdf_extract_process.ts")
+> {
+  return import(new URL("./src/adapters/pdf/pdf_extract_process.ts", import.meta.url).href);
+}
+
+/** The HTML query's mode, loaded only by the HTML-query flag. */
+function htmlQueryProcessModule(): Promise<
+  typeof import("./src/adapters/network/html_query_process.ts")
+> {
+  return import(new URL("./src/adapters/network/html_query_process.ts", import.meta.url).href);
+}
+
+/** The config check's mode, loaded only by `--radar-config-check`. */
+function configCheckProcessModule(): Promise<
+  typeof import("./src/daemon/config_check_process.ts")
+> {
+  return import(new URL("./src/daemon/config_check_process.ts", import.meta.url).href);
 }

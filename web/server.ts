@@ -91,9 +91,7 @@ export function startWebServer(options: WebServerOptions): RunningWebServer {
       clock: runtime.clock,
       // The dashboard's views over the runtime load with the app (runtime_dependencies.ts).
       build: async () =>
-        (await (import(new URL("./runtime_dependencies.ts", import.meta.url).href) as Promise<
-          typeof import("./runtime_dependencies.ts")
-        >)).webDependenciesFromRuntime(runtime, options),
+        (await runtimeDependenciesModule()).webDependenciesFromRuntime(runtime, options),
     },
     { ...options, configuredToken: configured },
   );
@@ -145,7 +143,7 @@ function serveDashboard(
   let app: Promise<Hono> | undefined;
   const built = () =>
     app ??= Promise.all([
-      import(new URL("./app.tsx", import.meta.url).href) as Promise<typeof import("./app.tsx")>,
+      appModule(),
       start.build(),
     ]).then(([{ createApp }, deps]) =>
       createApp(deps, { loginCodes, loopbackHostsOnly: isLoopbackHost(options.host) })
@@ -154,4 +152,14 @@ function serveDashboard(
     async (request, info) => (await built()).fetch(request, info),
     { ...options, loginCodes },
   );
+}
+
+/** The dashboard's views over the runtime, loaded with the app. */
+function runtimeDependenciesModule(): Promise<typeof import("./runtime_dependencies.ts")> {
+  return import(new URL("./runtime_dependencies.ts", import.meta.url).href);
+}
+
+/** The dashboard's app, loaded by the first request. */
+function appModule(): Promise<typeof import("./app.tsx")> {
+  return import(new URL("./app.tsx", import.meta.url).href);
 }

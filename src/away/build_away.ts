@@ -26,23 +26,24 @@ import { pruneJournal } from "./file_journal.ts";
 import { grantPathPolicy } from "./grant_paths.ts";
 import { StandingGrants } from "./standing_grants.ts";
 
-/**
- * Modules an idle daemon does not run, loaded at run time on first need (Deno reads none of them
- * while it starts): the run guard with its labels, provenance and flow rule (the first agent
- * run), undo (the first undo) and the write preview (the first approval of a file write).
- */
-const runGuardModule = () =>
-  import(new URL("./run_guard.ts", import.meta.url).href) as Promise<
-    typeof import("./run_guard.ts")
-  >;
-const fileUndoModule = () =>
-  import(new URL("./file_undo.ts", import.meta.url).href) as Promise<
-    typeof import("./file_undo.ts")
-  >;
-const writePreviewModule = () =>
-  import(new URL("./write_preview.ts", import.meta.url).href) as Promise<
-    typeof import("./write_preview.ts")
-  >;
+// Modules an idle daemon does not run, loaded at run time on first need (Deno reads none of them
+// while it starts): the run guard with its labels, provenance and flow rule (the first agent
+// run), undo (the first undo) and the write preview (the first approval of a file write).
+
+/** The run guard with its labels, provenance and flow rule, loaded by the first agent run. */
+function runGuardModule(): Promise<typeof import("./run_guard.ts")> {
+  return import(new URL("./run_guard.ts", import.meta.url).href);
+}
+
+/** Undo, loaded by the first undo. */
+function fileUndoModule(): Promise<typeof import("./file_undo.ts")> {
+  return import(new URL("./file_undo.ts", import.meta.url).href);
+}
+
+/** The write preview, loaded by the first approval of a file write. */
+function writePreviewModule(): Promise<typeof import("./write_preview.ts")> {
+  return import(new URL("./write_preview.ts", import.meta.url).href);
+}
 
 /** Acting while away as the CLI and the dashboard use it: the facade's `away`. */
 export interface Away {

@@ -43,9 +43,7 @@ export async function loadRememberedConfig(
 ): Promise<LoadedConfig> {
   const { file, key, remembered } = lookUp(options);
   if (remembered) return remembered;
-  const { loadConfigFile } = await (import(new URL("./loader.ts", import.meta.url).href) as Promise<
-    typeof import("./loader.ts")
-  >);
+  const { loadConfigFile } = await loaderModule();
   const loaded = loadConfigFile(file, options);
   beforeRemembering?.(loaded);
   await remember(loaded, key, options);
@@ -172,4 +170,9 @@ async function remember(loaded: LoadedConfig, key: string, options: LoadOptions)
   } catch {
     // No data folder yet (the first start makes it) or not writable: validated again next time.
   }
+}
+
+/** The config loader (and its schema), loaded only when nothing is remembered. */
+function loaderModule(): Promise<typeof import("./loader.ts")> {
+  return import(new URL("./loader.ts", import.meta.url).href);
 }

@@ -126,9 +126,7 @@ export function watchConfigFile(
   };
 
   const loadHere = async () => {
-    const { loadConfig } = await (import(
-      new URL("../config/loader.ts", import.meta.url).href
-    ) as Promise<typeof import("../config/loader.ts")>);
+    const { loadConfig } = await loaderModule();
     return loadConfig({
       explicitPath: path,
       env: options.env,
@@ -146,14 +144,14 @@ export function watchConfigFile(
     try {
       // A child validates and remembers an existing file (the schema stays out of the daemon);
       // anything else, or what the child could not remember (an invalid file), loads here.
-      const fromChild = stamp === undefined ? undefined : await (await (import(
-        new URL("./config_check.ts", import.meta.url).href
-      ) as Promise<typeof import("./config_check.ts")>)).configFromChild({
-        explicitPath: path,
-        env: options.env,
-        cwd: options.cwd,
-        readTextFile: readTextFileIfExists,
-      });
+      const fromChild = stamp === undefined
+        ? undefined
+        : await (await configCheckModule()).configFromChild({
+          explicitPath: path,
+          env: options.env,
+          cwd: options.cwd,
+          readTextFile: readTextFileIfExists,
+        });
       next = (fromChild ?? await loadHere()).config;
     } catch (error) {
       const message = (error as Error).message;
@@ -211,4 +209,14 @@ export function watchConfigFile(
       watcher = undefined;
     },
   };
+}
+
+/** The config loader (and its schema), loaded only when the config loads here. */
+function loaderModule(): Promise<typeof import("../config/loader.ts")> {
+  return import(new URL("../config/loader.ts", import.meta.url).href);
+}
+
+/** The config check's module, loaded when a child validates the file. */
+function configCheckModule(): Promise<typeof import("./config_check.ts")> {
+  return import(new URL("./config_check.ts", import.meta.url).href);
 }

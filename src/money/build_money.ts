@@ -52,10 +52,7 @@ export function buildMoney(
       const folder = moneyFolder(deps.config, deps.env);
       let job: Promise<MoneyJob> | undefined;
       const build = async () => {
-        const { MoneyJob } =
-          await (import(new URL("./money_job.ts", import.meta.url).href) as Promise<
-            typeof import("./money_job.ts")
-          >);
+        const { MoneyJob } = await moneyJobModule();
         return new MoneyJob({
           ...checkDependencies(deps),
           money: deps.config.money,
@@ -109,4 +106,9 @@ function moneyHealthRecords(config: RadarConfig, health: SourceStore): SourceHea
     records.push(storedHealthRecord("money", "categories", categories, "checked by radar serve"));
   }
   return records;
+}
+
+/** The money job's module, loaded with its first run. */
+function moneyJobModule(): Promise<typeof import("./money_job.ts")> {
+  return import(new URL("./money_job.ts", import.meta.url).href);
 }

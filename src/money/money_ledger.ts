@@ -61,9 +61,7 @@ export class MoneyLedger implements MoneyBook {
   async import(request: StatementRequest, signal?: AbortSignal): Promise<ImportSummary> {
     const { deps } = this;
     // The statement parsers (CSV, OFX, CAMT) load with the first import.
-    const { importStatementFile } = await (import(
-      new URL("./statement_import.ts", import.meta.url).href
-    ) as Promise<typeof import("./statement_import.ts")>);
+    const { importStatementFile } = await statementImportModule();
     const { summary, added } = await importStatementFile({
       config: deps.config.money,
       store: deps.stores.money,
@@ -113,9 +111,7 @@ export class MoneyLedger implements MoneyBook {
   ): Promise<ModelCategorization> {
     const { deps } = this;
     // The model categoriser loads with the first categorisation.
-    const { categorizeWithModel } = await (import(
-      new URL("./model_categorizer.ts", import.meta.url).href
-    ) as Promise<typeof import("./model_categorizer.ts")>);
+    const { categorizeWithModel } = await modelCategorizerModule();
     return await categorizeWithModel(
       {
         store: deps.stores.money,
@@ -179,4 +175,14 @@ export class MoneyLedger implements MoneyBook {
   imports(limit: number) {
     return this.deps.stores.money.recentImports(limit);
   }
+}
+
+/** The statement parsers (CSV, OFX, CAMT), loaded with the first import. */
+function statementImportModule(): Promise<typeof import("./statement_import.ts")> {
+  return import(new URL("./statement_import.ts", import.meta.url).href);
+}
+
+/** The model categoriser, loaded with the first categorisation. */
+function modelCategorizerModule(): Promise<typeof import("./model_categorizer.ts")> {
+  return import(new URL("./model_categorizer.ts", import.meta.url).href);
 }

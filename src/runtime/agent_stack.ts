@@ -274,6 +274,11 @@ function moneyToolModule(): Promise<typeof import("../tools/money.ts")> {
   return import(new URL("../tools/money.ts", import.meta.url).href);
 }
 
+/** The MCP client's module, loaded only when a server is configured or approved. */
+function registerMcpToolsModule(): Promise<typeof import("../mcp/register_mcp_tools.ts")> {
+  return import(new URL("../mcp/register_mcp_tools.ts", import.meta.url).href);
+}
+
 /**
  * The approved MCP servers' tools, registered after the built-in ones; the MCP client is loaded
  * only when a server is configured or approved (none: nothing to register, nothing loaded).
@@ -283,9 +288,7 @@ async function mcpTools(
   tools: ToolDependencies,
 ): Promise<{ close(): Promise<void> } | undefined> {
   if (!parts.config.mcp.servers.length && !hasApprovals(parts.mcpApprovals)) return undefined;
-  const { registerMcpTools } = await (import(
-    new URL("../mcp/register_mcp_tools.ts", import.meta.url).href
-  ) as Promise<typeof import("../mcp/register_mcp_tools.ts")>);
+  const { registerMcpTools } = await registerMcpToolsModule();
   const { notifier, logger } = parts;
   return registerMcpTools(
     parts.registry,

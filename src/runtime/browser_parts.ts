@@ -84,9 +84,7 @@ function browserOnFirstStart(options: PlaywrightBrowserOptions): WebBrowser {
   return {
     availability: options.availability,
     async start(limits: SessionLimits, signal: AbortSignal): Promise<BrowserSession> {
-      adapter ??= (import(
-        new URL("../adapters/browser/playwright_browser.ts", import.meta.url).href
-      ) as Promise<typeof import("../adapters/browser/playwright_browser.ts")>).then(
+      adapter ??= playwrightBrowserModule().then(
         ({ PlaywrightBrowser }) => new PlaywrightBrowser(options),
       );
       return (await adapter).start(limits, signal);
@@ -104,4 +102,11 @@ export function profileFolder(
   const expanded = expandHome(profile, env);
   if (isAbsolute(expanded)) return expanded;
   return join(dataDir, "browser-profiles", profile.replace(/[^\w-]/g, "_"));
+}
+
+/** The Playwright browser's module, loaded by the first session started. */
+function playwrightBrowserModule(): Promise<
+  typeof import("../adapters/browser/playwright_browser.ts")
+> {
+  return import(new URL("../adapters/browser/playwright_browser.ts", import.meta.url).href);
 }

@@ -19,9 +19,7 @@ export function anyChannelConfigured(config: RadarConfig): boolean {
 /** The channel parts for `config`: built from channel_parts.ts only when a channel is configured. */
 export async function openChannelParts(input: ChannelPartsInput): Promise<ChannelParts> {
   if (anyChannelConfigured(input.config)) {
-    return (await (import(new URL("./channel_parts.ts", import.meta.url).href) as Promise<
-      typeof import("./channel_parts.ts")
-    >)).channelParts(input);
+    return (await channelPartsModule()).channelParts(input);
   }
   return noChannelParts(input.config, input.ntfy, input.clock);
 }
@@ -56,4 +54,9 @@ function noChannelParts(config: RadarConfig, ntfy: Notifier, clock: Clock): Chan
     },
     onQueued: () => () => {},
   };
+}
+
+/** The channels' parts, loaded only when a channel is configured. */
+function channelPartsModule(): Promise<typeof import("./channel_parts.ts")> {
+  return import(new URL("./channel_parts.ts", import.meta.url).href);
 }

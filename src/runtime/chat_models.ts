@@ -39,10 +39,13 @@ export function roleModel(
   return chatModelOnFirstUse(
     { provider: providerOf(settings), model: settings.model },
     async () => {
-      const { createChatModel, createRoleModel } = await (import(
-        new URL("../adapters/llm/create_chat_model.ts", import.meta.url).href
-      ) as Promise<typeof import("../adapters/llm/create_chat_model.ts")>);
+      const { createChatModel, createRoleModel } = await createChatModelModule();
       return role === "main" ? createChatModel(llm, options) : createRoleModel(llm, role, options)!;
     },
   );
+}
+
+/** The chat model clients' module, loaded by a model's first use. */
+function createChatModelModule(): Promise<typeof import("../adapters/llm/create_chat_model.ts")> {
+  return import(new URL("../adapters/llm/create_chat_model.ts", import.meta.url).href);
 }

@@ -20,9 +20,7 @@ export function libraryOnFirstUse(
 ): LibraryParts {
   let built: Promise<LibraryParts> | undefined;
   const library = () =>
-    built ??= (import(new URL("../library/mod.ts", import.meta.url).href) as Promise<
-      typeof import("../library/mod.ts")
-    >).then(({ buildLibrary }) => buildLibrary(config, env));
+    built ??= libraryModule().then(({ buildLibrary }) => buildLibrary(config, env));
   return {
     pdfReader: { read: async (request) => (await library()).pdfReader.read(request) },
     pdfInfoWriter: {
@@ -33,4 +31,9 @@ export function libraryOnFirstUse(
       writeInfo: async (request) => (await library()).comicArchives.writeInfo(request),
     },
   };
+}
+
+/** The library's face, loaded on first use. */
+function libraryModule(): Promise<typeof import("../library/mod.ts")> {
+  return import(new URL("../library/mod.ts", import.meta.url).href);
 }

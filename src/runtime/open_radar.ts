@@ -193,9 +193,13 @@ export async function openRadar(options: RadarOptions): Promise<Radar> {
   const notifier = channels.notifier;
   // Listing and searching read the store; the first write loads the digest writer.
   const digestWriter = onFirstUse(async () =>
-    (await (import(new URL("../sources/digests/digest_setup.ts", import.meta.url).href) as Promise<
-      typeof import("../sources/digests/digest_setup.ts")
-    >)).digestArchive({ config, stores: await sourceStores(), model, clock, secrets })
+    (await digestSetupModule()).digestArchive({
+      config,
+      stores: await sourceStores(),
+      model,
+      clock,
+      secrets,
+    })
   );
   const digests: DigestArchive = {
     list: (limit) => core.digestStore.list(limit),
@@ -244,9 +248,7 @@ export async function openRadar(options: RadarOptions): Promise<Radar> {
   let startPluginsOnLoad = false;
   let loadedPlugins: PluginSystem | undefined;
   const plugins = onFirstUse(async () => {
-    loadedPlugins = (await (import(new URL("./plugin_parts.ts", import.meta.url).href) as Promise<
-      typeof import("./plugin_parts.ts")
-    >)).loadPluginSystem({
+    loadedPlugins = (await pluginPartsModule()).loadPluginSystem({
       config,
       configPath: loaded.path,
       dataDir,
@@ -302,9 +304,14 @@ export async function openRadar(options: RadarOptions): Promise<Radar> {
     budget,
   });
   const embeddings = onFirstUse(async () =>
-    (await (import(new URL("./embedding_parts.ts", import.meta.url).href) as Promise<
-      typeof import("./embedding_parts.ts")
-    >)).embeddingParts(config, db, { facts, digests, fetch: fetcher, logger, clock, secrets })
+    (await embeddingPartsModule()).embeddingParts(config, db, {
+      facts,
+      digests,
+      fetch: fetcher,
+      logger,
+      clock,
+      secrets,
+    })
   );
   const mcpApprovals = new SqliteMcpApprovals(db);
   const resolve = options.resolve ?? denoResolver;
@@ -401,9 +408,7 @@ export async function openRadar(options: RadarOptions): Promise<Radar> {
   });
   const mcpServers = async () => (await mcpViewsModule()).mcpServerViews(config, mcpApprovals);
   const sourceHealth = onFirstUse(async () =>
-    (await (import(new URL("../sources/source_health.ts", import.meta.url).href) as Promise<
-      typeof import("../sources/source_health.ts")
-    >)).sourceHealthReport({
+    (await sourceHealthModule()).sourceHealthReport({
       config,
       stores: await sourceStores(),
       mcpServers,
@@ -469,17 +474,37 @@ export async function openRadar(options: RadarOptions): Promise<Radar> {
 
 /** The agent stack's module, loaded at run time by the first part that needs it. */
 function agentStackModule(): Promise<typeof import("./agent_stack.ts")> {
-  return import(new URL("./agent_stack.ts", import.meta.url).href) as Promise<
-    typeof import("./agent_stack.ts")
-  >;
+  return import(new URL("./agent_stack.ts", import.meta.url).href);
 }
 
+/** The MCP servers' views, loaded when they are first listed. */
 function mcpViewsModule(): Promise<typeof import("../mcp/mcp_views.ts")> {
   return import(new URL("../mcp/mcp_views.ts", import.meta.url).href);
 }
 
+/** The eval runs' store, loaded on first use. */
 function evalStoreModule(): Promise<typeof import("../adapters/sqlite/eval_store.ts")> {
   return import(new URL("../adapters/sqlite/eval_store.ts", import.meta.url).href);
+}
+
+/** The digests' module, loaded by the first digest written. */
+function digestSetupModule(): Promise<typeof import("../sources/digests/digest_setup.ts")> {
+  return import(new URL("../sources/digests/digest_setup.ts", import.meta.url).href);
+}
+
+/** The plugin system's module, loaded on first use. */
+function pluginPartsModule(): Promise<typeof import("./plugin_parts.ts")> {
+  return import(new URL("./plugin_parts.ts", import.meta.url).href);
+}
+
+/** The embeddings' module, loaded on first use. */
+function embeddingPartsModule(): Promise<typeof import("./embedding_parts.ts")> {
+  return import(new URL("./embedding_parts.ts", import.meta.url).href);
+}
+
+/** The sources' health report, loaded on first use. */
+function sourceHealthModule(): Promise<typeof import("../sources/source_health.ts")> {
+  return import(new URL("../sources/source_health.ts", import.meta.url).href);
 }
 
 /** The skill folders (they follow a live `skills.dirs`), their catalog, and the usable skills. */

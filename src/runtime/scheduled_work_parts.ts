@@ -84,10 +84,7 @@ export function buildScheduledWork(parts: ScheduledWorkParts): BuiltScheduledWor
   const claims = new SqliteTaskClaimStore(db);
   // Loaded with the first task that runs; a failed load is tried again on the next tick.
   const runner = onFirstUse(async () => {
-    const { TaskRunner } =
-      await (import(new URL("../application/task_runner.ts", import.meta.url).href) as Promise<
-        typeof import("../application/task_runner.ts")
-      >);
+    const { TaskRunner } = await taskRunnerModule();
     return new TaskRunner({
       transaction: inTransaction,
       claims,
@@ -141,12 +138,8 @@ export function buildScheduledWork(parts: ScheduledWorkParts): BuiltScheduledWor
       pid,
       load: async () => {
         const [{ HeartbeatRunner }, { TriageRunner }] = await Promise.all([
-          import(new URL("../application/heartbeat_runner.ts", import.meta.url).href) as Promise<
-            typeof import("../application/heartbeat_runner.ts")
-          >,
-          import(new URL("../application/heartbeat_triage.ts", import.meta.url).href) as Promise<
-            typeof import("../application/heartbeat_triage.ts")
-          >,
+          heartbeatRunnerModule(),
+          heartbeatTriageModule(),
         ]);
         return new HeartbeatRunner({
           config,
@@ -208,14 +201,10 @@ async function sourceJobsWhenConfigured(parts: ScheduledWorkParts): Promise<Tick
   const { config } = parts;
   const jobs: TickJob[] = [];
   if (config.email.accounts.length || config.calendar.calendars.length) {
-    const { sourceJobs } = await (import(
-      new URL("../sources/source_jobs.ts", import.meta.url).href
-    ) as Promise<typeof import("../sources/source_jobs.ts")>);
+    const { sourceJobs } = await sourceJobsModule();
     // The email channel's mail is the channel's, never an event (its owner test loads with it).
     const channelMail = config.channels.email
-      ? (await (import(
-        new URL("../channels/email/owner_mail.ts", import.meta.url).href
-      ) as Promise<typeof import("../channels/email/owner_mail.ts")>)).channelMailTest(config)
+      ? (await ownerMailModule()).channelMailTest(config)
       : undefined;
     jobs.push(
       ...sourceJobs({
@@ -227,9 +216,7 @@ async function sourceJobsWhenConfigured(parts: ScheduledWorkParts): Promise<Tick
     );
   }
   if (config.checks.length) {
-    const { checkJobs } = await (import(
-      new URL("../sources/checks/check_jobs.ts", import.meta.url).href
-    ) as Promise<typeof import("../sources/checks/check_jobs.ts")>);
+    const { checkJobs } = await checkJobsModule();
     jobs.push(...checkJobs({
       ...await sourceParts(parts),
       configPath: parts.configPath,
@@ -242,9 +229,7 @@ async function sourceJobsWhenConfigured(parts: ScheduledWorkParts): Promise<Tick
   // GitHub's job when it is on and gh is installed.
   const gh = usableGh(config.github, parts.env);
   if ("path" in gh) {
-    const { githubJobs } = await (import(
-      new URL("../sources/github/github_setup.ts", import.meta.url).href
-    ) as Promise<typeof import("../sources/github/github_setup.ts")>);
+    const { githubJobs } = await githubSetupModule();
     jobs.push(...githubJobs(await sourceParts(parts)));
   } else if (config.github.enabled) {
     parts.logger.debug("no GitHub source", { reason: gh.problem });
@@ -261,9 +246,7 @@ async function sourceParts(parts: ScheduledWorkParts) {
 /** The digests job (its module loaded only when daily or weekly digests are on). */
 async function digestJobsWhenConfigured(parts: ScheduledWorkParts): Promise<TickJob[]> {
   if (!parts.config.digests.daily && !parts.config.digests.weekly) return [];
-  const { digestJobs } = await (import(
-    new URL("../sources/digests/digest_setup.ts", import.meta.url).href
-  ) as Promise<typeof import("../sources/digests/digest_setup.ts")>);
+  const { digestJobs } = await digestSetupModule();
   return digestJobs({
     ...await sourceParts(parts),
     model: parts.model,
@@ -277,15 +260,9 @@ async function digestJobsWhenConfigured(parts: ScheduledWorkParts): Promise<Tick
 async function backupJobsWhenConfigured(parts: ScheduledWorkParts): Promise<TickJob[]> {
   if (!parts.config.backup.every_hours) return [];
   const [{ ScheduledBackup }, { backupDatabase }, { radarVersion }] = await Promise.all([
-    import(new URL("../adapters/backup/scheduled_backup.ts", import.meta.url).href) as Promise<
-      typeof import("../adapters/backup/scheduled_backup.ts")
-    >,
-    import(new URL("../adapters/sqlite/maintenance.ts", import.meta.url).href) as Promise<
-      typeof import("../adapters/sqlite/maintenance.ts")
-    >,
-    import(new URL("../version.ts", import.meta.url).href) as Promise<
-      typeof import("../version.ts")
-    >,
+    scheduledBackupModule(),
+    maintenanceModule(),
+    versionModule(),
   ]);
   return [
     new ScheduledBackup({
@@ -312,4 +289,59 @@ function summaryJobs(parts: ScheduledWorkParts): TickJob[] {
       budget: parts.budget,
     }),
   ];
+}
+
+/** The task runner's module, loaded with the first task that runs. */
+function taskRunnerModule(): Promise<typeof import("../application/task_runner.ts")> {
+  return import(new URL("../application/task_runner.ts", import.meta.url).href);
+}
+
+/** The heartbeat runner's module, loaded with the first heartbeat. */
+function heartbeatRunnerModule(): Promise<typeof import("../application/heartbeat_runner.ts")> {
+  return import(new URL("../application/heartbeat_runner.ts", import.meta.url).href);
+}
+
+/** The heartbeat's triage module, loaded with the heartbeat runner. */
+function heartbeatTriageModule(): Promise<typeof import("../application/heartbeat_triage.ts")> {
+  return import(new URL("../application/heartbeat_triage.ts", import.meta.url).href);
+}
+
+/** The mail and calendar jobs' module, loaded when either is configured. */
+function sourceJobsModule(): Promise<typeof import("../sources/source_jobs.ts")> {
+  return import(new URL("../sources/source_jobs.ts", import.meta.url).href);
+}
+
+/** The email channel's owner test, loaded when the email channel is on. */
+function ownerMailModule(): Promise<typeof import("../channels/email/owner_mail.ts")> {
+  return import(new URL("../channels/email/owner_mail.ts", import.meta.url).href);
+}
+
+/** The custom checks' jobs module, loaded when checks are configured. */
+function checkJobsModule(): Promise<typeof import("../sources/checks/check_jobs.ts")> {
+  return import(new URL("../sources/checks/check_jobs.ts", import.meta.url).href);
+}
+
+/** GitHub's jobs module, loaded when GitHub is on and gh is installed. */
+function githubSetupModule(): Promise<typeof import("../sources/github/github_setup.ts")> {
+  return import(new URL("../sources/github/github_setup.ts", import.meta.url).href);
+}
+
+/** The digests' module, loaded when daily or weekly digests are on. */
+function digestSetupModule(): Promise<typeof import("../sources/digests/digest_setup.ts")> {
+  return import(new URL("../sources/digests/digest_setup.ts", import.meta.url).href);
+}
+
+/** The scheduled backup's module, loaded when `backup.every_hours` is set. */
+function scheduledBackupModule(): Promise<typeof import("../adapters/backup/scheduled_backup.ts")> {
+  return import(new URL("../adapters/backup/scheduled_backup.ts", import.meta.url).href);
+}
+
+/** The database's maintenance module (its backup), loaded with the scheduled backup. */
+function maintenanceModule(): Promise<typeof import("../adapters/sqlite/maintenance.ts")> {
+  return import(new URL("../adapters/sqlite/maintenance.ts", import.meta.url).href);
+}
+
+/** Radar's version module, loaded with the scheduled backup. */
+function versionModule(): Promise<typeof import("../version.ts")> {
+  return import(new URL("../version.ts", import.meta.url).href);
 }

@@ -28,9 +28,9 @@ export function lazyImapReader(
   };
   let reader: Promise<ImapMailReader> | undefined;
   return () =>
-    reader ??= (import(new URL("./email/imap_mail_reader.ts", import.meta.url).href) as Promise<
-      typeof import("./email/imap_mail_reader.ts")
-    >).then(({ ImapMailReader }) => new ImapMailReader(accounts, settings));
+    reader ??= imapMailReaderModule().then(({ ImapMailReader }) =>
+      new ImapMailReader(accounts, settings)
+    );
 }
 
 /** Opens `calendar.calendars` once, importing tsdav and ical.js on the first call. */
@@ -44,9 +44,9 @@ export function lazyCalendars(
   const settings = { env, timeoutMs: timeout_seconds * 1000, fetch: fetcher, secrets };
   let reader: Promise<ConfiguredCalendars> | undefined;
   return () =>
-    reader ??= (import(new URL("./calendar/calendar_reader.ts", import.meta.url).href) as Promise<
-      typeof import("./calendar/calendar_reader.ts")
-    >).then(({ ConfiguredCalendars }) => new ConfiguredCalendars(calendars, settings));
+    reader ??= calendarReaderModule().then(({ ConfiguredCalendars }) =>
+      new ConfiguredCalendars(calendars, settings)
+    );
 }
 
 /** The mail reader of `email.accounts`, connecting on first use (passwords told `secrets`). */
@@ -87,6 +87,16 @@ export function calendarReaderFor(
 /** The reader over gh, loaded at run time by the `github` tool's first call. */
 function githubAccessModule(): Promise<typeof import("./github/github_access.ts")> {
   return import(new URL("./github/github_access.ts", import.meta.url).href);
+}
+
+/** The IMAP mail reader, loaded at run time by the first mail read. */
+function imapMailReaderModule(): Promise<typeof import("./email/imap_mail_reader.ts")> {
+  return import(new URL("./email/imap_mail_reader.ts", import.meta.url).href);
+}
+
+/** The calendars' reader, loaded at run time by the first calendar read. */
+function calendarReaderModule(): Promise<typeof import("./calendar/calendar_reader.ts")> {
+  return import(new URL("./calendar/calendar_reader.ts", import.meta.url).href);
 }
 
 /**

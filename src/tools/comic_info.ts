@@ -30,10 +30,9 @@ export type ComicInfoToolDependencies =
 const maxPdfBytes = 200 * 1024 * 1024;
 
 /** The library's face, loaded with the tool's first call (a run that never calls it skips it). */
-const libraryModule = () =>
-  import(new URL("../library/mod.ts", import.meta.url).href) as Promise<
-    typeof import("../library/mod.ts")
-  >;
+function libraryModule(): Promise<typeof import("../library/mod.ts")> {
+  return import(new URL("../library/mod.ts", import.meta.url).href);
+}
 
 /** comic_info's arguments, built on first use (offered as in src/core/tool_parameters.ts). */
 export const comicInfoInput = lazyValue(() =>

@@ -69,9 +69,7 @@ export function pdfExtractTool(deps: PdfToolDependencies): Tool {
         return failed(`${shown} is not a PDF (no %PDF header).`);
       }
       // The library's face (vision reading of scanned pages), loaded with the first PDF read.
-      const library = await (import(new URL("../library/mod.ts", import.meta.url).href) as Promise<
-        typeof import("../library/mod.ts")
-      >);
+      const library = await libraryModule();
       const result = await deps.pdfReader.read({
         bytes,
         first: first ?? defaults.first_pages,
@@ -159,3 +157,8 @@ export function pdfDate(value: string | undefined): string | undefined {
 
 /** Re-exported for callers that used to find it here. */
 export { selectPages } from "../library/pdf_reader.ts";
+
+/** The library's face (vision reading of scanned pages), loaded with the first PDF read. */
+function libraryModule(): Promise<typeof import("../library/mod.ts")> {
+  return import(new URL("../library/mod.ts", import.meta.url).href);
+}

@@ -244,9 +244,9 @@ export function userVersion(db: DatabaseSync): number {
  * Radar); a current file is opened without them.
  */
 export async function openCurrentDatabase(path: string): Promise<DatabaseSync> {
-  const steps = storedSchemaVersion(path) === newestSchemaVersion ? [] : (await (import(
-    new URL("./migrations/index.ts", import.meta.url).href
-  ) as Promise<typeof import("./migrations/index.ts")>)).migrations;
+  const steps = storedSchemaVersion(path) === newestSchemaVersion
+    ? []
+    : (await migrationsModule()).migrations;
   return openDatabaseFile(path, steps);
 }
 
@@ -305,4 +305,9 @@ export function migrate(
       throw new RadarError(`Cannot migrate database to ${step.name}: ${(error as Error).message}`);
     }
   }
+}
+
+/** The migrations, loaded only when the file's schema is not the newest. */
+function migrationsModule(): Promise<typeof import("./migrations/index.ts")> {
+  return import(new URL("./migrations/index.ts", import.meta.url).href);
 }

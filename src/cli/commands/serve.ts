@@ -40,11 +40,7 @@ export function registerServe(program: Command, context: CliContext): void {
         readTextFile: readTextFileIfExists,
       };
       const loaded = readRememberedConfig(configOptions) ??
-        await (await (import(
-          new URL("../../daemon/config_check.ts", import.meta.url).href
-        ) as Promise<
-          typeof import("../../daemon/config_check.ts")
-        >)).checkedConfig(configOptions);
+        await (await configCheckModule()).checkedConfig(configOptions);
       const host = options.host ?? loaded.config.web.host;
       const port = options.port ?? loaded.config.web.port;
       // The bind policy (non-loopback needs web.auth_token) is checked by the web server.
@@ -72,9 +68,7 @@ export function registerServe(program: Command, context: CliContext): void {
         // IMAP IDLE (imapflow) is imported only when an account uses it.
         const { email } = radar.config;
         const mailIdle = email.idle && email.accounts.length
-          ? await (await (import(
-            new URL("../../sources/email/mail_idle_setup.ts", import.meta.url).href
-          ) as Promise<typeof import("../../sources/email/mail_idle_setup.ts")>)).mailIdleSources(
+          ? await (await mailIdleSetupModule()).mailIdleSources(
             radar,
             context.io.env,
           )
@@ -82,9 +76,7 @@ export function registerServe(program: Command, context: CliContext): void {
         // The chat channels (grammY, matrix-js-sdk, nodemailer) only when one is configured.
         const channels = radar.channels.configured()
           ? [
-            (await (import(
-              new URL("../../runtime/channel_runtime_setup.ts", import.meta.url).href
-            ) as Promise<typeof import("../../runtime/channel_runtime_setup.ts")>)).channelRuntime(
+            (await channelRuntimeSetupModule()).channelRuntime(
               radar,
               {
                 env: context.io.env,
@@ -134,4 +126,21 @@ export function registerServe(program: Command, context: CliContext): void {
         log.close();
       }
     });
+}
+
+/** The config check (and its schema), loaded when nothing is remembered. */
+function configCheckModule(): Promise<typeof import("../../daemon/config_check.ts")> {
+  return import(new URL("../../daemon/config_check.ts", import.meta.url).href);
+}
+
+/** The mail IDLE watchers' module, loaded when IDLE is on with an account. */
+function mailIdleSetupModule(): Promise<typeof import("../../sources/email/mail_idle_setup.ts")> {
+  return import(new URL("../../sources/email/mail_idle_setup.ts", import.meta.url).href);
+}
+
+/** The chat channels' runtime, loaded when a channel is configured. */
+function channelRuntimeSetupModule(): Promise<
+  typeof import("../../runtime/channel_runtime_setup.ts")
+> {
+  return import(new URL("../../runtime/channel_runtime_setup.ts", import.meta.url).href);
 }

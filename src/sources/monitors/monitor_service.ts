@@ -40,9 +40,7 @@ export class MonitorService implements MonitorRegistry {
     if (selector.length > 500) return { error: "the selector is longer than 500 characters" };
     if (selector) {
       // The HTML query loads with the first monitor that has a selector.
-      const { selectHtml } = await (import(
-        new URL("./page_fetch.ts", import.meta.url).href
-      ) as Promise<typeof import("./page_fetch.ts")>);
+      const { selectHtml } = await pageFetchModule();
       const probe = await selectHtml("<p></p>", selector);
       if ("error" in probe) return probe;
     }
@@ -91,4 +89,9 @@ export class MonitorService implements MonitorRegistry {
     } else if (monitor.lastResult) parts.push(`; last: ${monitor.lastResult}`);
     return parts.join(" ").replace(" ;", ";");
   }
+}
+
+/** The page fetch and HTML query, loaded with the first monitor that has a selector. */
+function pageFetchModule(): Promise<typeof import("./page_fetch.ts")> {
+  return import(new URL("./page_fetch.ts", import.meta.url).href);
 }
