@@ -19,6 +19,7 @@ import type { PlaywrightBrowserOptions } from "../adapters/browser/playwright_br
 import { checkUrlWithAllowance, hostAllowance } from "../adapters/network/host_allowance.ts";
 import type { Resolver, UrlCheck } from "../adapters/network/network_guard.ts";
 import { BrowserSessions } from "../tools/browser_sessions.ts";
+import { onFirstUse } from "./first_use.ts";
 
 /** At most this many browser processes at once (each is a few hundred MB). */
 const maxSessions = 2;
@@ -80,14 +81,13 @@ export function browserParts(input: {
  * it starts) and built on the first session started.
  */
 function browserOnFirstStart(options: PlaywrightBrowserOptions): WebBrowser {
-  let adapter: Promise<WebBrowser> | undefined;
+  const adapter = onFirstUse(async (): Promise<WebBrowser> =>
+    new (await playwrightBrowserModule()).PlaywrightBrowser(options)
+  );
   return {
     availability: options.availability,
     async start(limits: SessionLimits, signal: AbortSignal): Promise<BrowserSession> {
-      adapter ??= playwrightBrowserModule().then(
-        ({ PlaywrightBrowser }) => new PlaywrightBrowser(options),
-      );
-      return (await adapter).start(limits, signal);
+      return (await adapter()).start(limits, signal);
     },
   };
 }

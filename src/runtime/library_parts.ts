@@ -5,6 +5,7 @@
  */
 import type { RadarConfig } from "../config/schema.ts";
 import type { ComicArchives, PdfInfoWriter, PdfReader } from "../library/mod.ts";
+import { onFirstUse } from "./first_use.ts";
 
 /** What `buildLibrary` returns, loaded on the first call of any of them. */
 export interface LibraryParts {
@@ -18,9 +19,7 @@ export function libraryOnFirstUse(
   config: RadarConfig,
   env: Record<string, string | undefined>,
 ): LibraryParts {
-  let built: Promise<LibraryParts> | undefined;
-  const library = () =>
-    built ??= libraryModule().then(({ buildLibrary }) => buildLibrary(config, env));
+  const library = onFirstUse(async () => (await libraryModule()).buildLibrary(config, env));
   return {
     pdfReader: { read: async (request) => (await library()).pdfReader.read(request) },
     pdfInfoWriter: {

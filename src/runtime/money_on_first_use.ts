@@ -10,6 +10,7 @@ import type { TickJob } from "../core/work_ports.ts";
 import type { MoneyParts } from "../money/mod.ts";
 import { hasMoneyTransactions } from "../adapters/sqlite/money_presence.ts";
 import type { MoneyPartsDependencies } from "./money_parts.ts";
+import { onFirstUse } from "./first_use.ts";
 
 /** The ledger on first use, and whether money is in use (answered without loading it). */
 export interface MoneyLedgerOnFirstUse {
@@ -34,13 +35,11 @@ function moneyPartsModule(): Promise<typeof import("./money_parts.ts")> {
 /** Money declared in its place in the build order, built (its modules loaded) when asked for. */
 export function moneyOnFirstUse(deps: MoneyPartsDependencies): MoneyOnFirstUse {
   const { config, db } = deps;
-  let built: Promise<MoneyParts> | undefined;
   // A failed load is tried again on the next call (money's tick job retries on the next tick).
-  const parts = () =>
-    built ??= moneyPartsModule().then((module) => module.moneyParts(deps)).catch((error) => {
-      built = undefined;
-      throw error;
-    });
+  const parts = onFirstUse(
+    async (): Promise<MoneyParts> => (await moneyPartsModule()).moneyParts(deps),
+    { retry: true },
+  );
   const inUse = () =>
     Boolean(config.money.folder.trim()) || config.money.accounts.length > 0 ||
     hasMoneyTransactions(db);
@@ -58,7 +57,7 @@ export function moneyOnFirstUse(deps: MoneyPartsDependencies): MoneyOnFirstUse {
     jobs: (): TickJob[] => [{
       name: "money",
       run: async (now: Date, signal: AbortSignal) => {
-        if (!built && unused()) return;
+        if (!parts.current() && unused()) return;
         jobs ??= (await parts()).jobs();
         for (const job of jobs) await job.run(now, signal);
       },
